@@ -1,0 +1,17 @@
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { resultsSchema } from "../../core/results.js";
+import { writeFileAtomic } from "../../io/write.js";
+import { usage } from "../args.js";
+import type { CliIo } from "../io.js";
+
+/** The JSON Schema of the results document, generated from the zod schemas. */
+export const resultsJsonSchema = (): string =>
+  JSON.stringify({ $id: "https://assay.dev/schema/results-1.json", ...z.toJSONSchema(resultsSchema) }, null, 2) + "\n";
+
+export function schemaCommand(argv: string[], io: CliIo): number {
+  const { values } = usage(() => parseArgs({ args: argv, options: { out: { type: "string" } } }));
+  if (values.out !== undefined) writeFileAtomic(values.out, resultsJsonSchema());
+  else io.stdout(resultsJsonSchema());
+  return 0;
+}

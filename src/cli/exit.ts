@@ -1,0 +1,33 @@
+// The one place where outcomes become exit codes.
+
+import type { Results } from "../core/results.js";
+
+export const EXIT = {
+  /** Scored (whatever the evidence said). */
+  OK: 0,
+  /** What the user asked to fail on happened (--fail-on invalid; an invalid bundle for verify). */
+  FAILED: 1,
+  /** A usage error, or a failure that stopped the whole run. */
+  USAGE: 2,
+  /** Incomplete: a bundle the tool could not finish (validity "error"). Wins over FAILED. */
+  INCOMPLETE: 3,
+} as const;
+
+/** A mistake in how assay was called: one clear line, exit 2. */
+export class UsageError extends Error {
+  readonly code = "USAGE";
+}
+
+export function exitForResults(results: Results, failOnInvalid: boolean): number {
+  if (results.bundles.some((b) => b.validity === "error")) return EXIT.INCOMPLETE;
+  const anyInvalid = results.bundles.some((b) => b.validity === "invalid") || results.experiments.some((e) => e.invalid.length > 0);
+  return failOnInvalid && anyInvalid ? EXIT.FAILED : EXIT.OK;
+}
+
+export function exitForValidity(v: "valid" | "invalid" | "error"): number {
+  return v === "error" ? EXIT.INCOMPLETE : v === "invalid" ? EXIT.FAILED : EXIT.OK;
+}
+
+/** Errors that are the user's to fix (bad arguments, unreadable roots, a malformed schedule). */
+export const isUserError = (e: unknown): e is Error & { code: string } =>
+  e instanceof Error && ["USAGE", "SCHEDULE", "DISCOVERY", "ENOENT", "EACCES", "ENOTDIR", "EEXIST"].includes((e as { code?: string }).code ?? "");

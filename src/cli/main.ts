@@ -1,0 +1,55 @@
+// assay's command line: dispatch, and the one place where errors become exit codes.
+
+import { TOOL_VERSION } from "../version.js";
+import { EXIT, isUserError } from "./exit.js";
+import { processIo, type CliIo } from "./io.js";
+import { schemaCommand } from "./commands/schema.js";
+import { SCORE_HELP, scoreCommand } from "./commands/score.js";
+import { DEMO_HELP, demoCommand, SYNTH_HELP, synthCommand } from "./commands/synth.js";
+import { VERIFY_HELP, verifyCommand } from "./commands/verify.js";
+
+const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => number; help: string }> = {
+  demo: { run: demoCommand, help: DEMO_HELP },
+  score: { run: scoreCommand, help: SCORE_HELP },
+  verify: { run: verifyCommand, help: VERIFY_HELP },
+  synth: { run: synthCommand, help: SYNTH_HELP },
+  schema: { run: schemaCommand, help: "assay schema [--out FILE]\n  Print the JSON Schema of the results document.\n" },
+};
+
+const HELP = `assay ${TOOL_VERSION}: score archived agent-benchmark runs from their evidence
+
+${Object.values(COMMANDS).map((c) => c.help).join("\n")}
+Exit codes: 0 scored; 1 --fail-on invalid (verify: invalid); 2 usage error; 3 a bundle the tool could not finish.
+`;
+
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    io.stdout(HELP);
+    return name === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  if (name === "--version") {
+    io.stdout(`${TOOL_VERSION}\n`);
+    return EXIT.OK;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    io.stderr(`assay: unknown command ${JSON.stringify(name)} (try assay --help)\n`);
+    return EXIT.USAGE;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.stdout(command.help);
+    return EXIT.OK;
+  }
+  try {
+    return command.run(rest, io);
+  } catch (e) {
+    if (isUserError(e)) io.stderr(`assay ${name}: ${e.message}\n`);
+    else {
+      // A failure that stopped the run: say what, not where (ASSAY_DEBUG=1 for the stack).
+      io.stderr(`assay ${name}: internal error: ${(e as Error).message}\n`);
+      if (io.env["ASSAY_DEBUG"]) io.stderr(`${(e as Error).stack}\n`);
+    }
+    return EXIT.USAGE;
+  }
+}

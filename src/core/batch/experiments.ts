@@ -1,0 +1,179 @@
+// Batch rules (contract §6) over finished bundle entries: attribution, trial findings,
+// adjudication, and the native metrics. Pure: entries in, experiments out, so a merge of shards
+// can recompute exactly this.
+
+import type { Code } from "../codes.js";
+import type { BundleEntry, Experiment, Profile } from "../results.js";
+import { byteCompare } from "../text.js";
+import { indexSchedules, type Schedule } from "./schedule.js";
+import { passHatK, wilson95 } from "./stats.js";
+
+export interface BatchOptions {
+  /** Invalid trials count as non-victories ("count", the default) or are left out. */
+  invalid: "count" | "exclude";
+  /** Native resource-bound runs without an ending: excluded (default) or scored as losses. */
+  resourceBound: "exclude" | "loss";
+}
+export const DEFAULT_BATCH: BatchOptions = { invalid: "count", resourceBound: "exclude" };
+
+type Attempt = BundleEntry & { experiment: string; trial: string; attempt: number };
+type Flag = Experiment["flags"][number];
+
+const attributed = (e: BundleEntry): e is Attempt => e.experiment !== null && e.trial !== null && e.attempt !== null;
+const SCORED_STATUSES = new Set(["completed", "interrupted", "resource-bound"]);
+
+export function computeExperiments(entries: readonly BundleEntry[], schedules: readonly Schedule[], options: BatchOptions): Experiment[] {
+  const bySchedule = indexSchedules(schedules);
+  const groups = new Map<string, Attempt[]>();
+  for (const e of [...entries].sort((a, b) => byteCompare(a.path, b.path))) {
+    if (!attributed(e)) continue;
+    const g = groups.get(e.experiment);
+    if (g) g.push(e);
+    else groups.set(e.experiment, [e]);
+  }
+  const ids = [...new Set([...groups.keys(), ...bySchedule.keys()])].sort(byteCompare);
+  return ids.map((id) => experiment(id, groups.get(id) ?? [], bySchedule.get(id) ?? null, options));
+}
+
+function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, options: BatchOptions): Experiment {
+  const profile: Profile | null = bundles.find((b) => b.profile !== null)?.profile ?? null;
+  const byTrial = new Map<string, Attempt[]>();
+  for (const b of bundles) {
+    const t = byTrial.get(b.trial);
+    if (t) t.push(b);
+    else byTrial.set(b.trial, [b]);
+  }
+  for (const list of byTrial.values()) list.sort((a, b) => a.attempt - b.attempt || byteCompare(a.path, b.path));
+
+  const scheduledSeed = new Map(schedule?.trials.map((t) => [t.trial, t.seed]) ?? []);
+  const trialIds = schedule ? schedule.trials.map((t) => t.trial) : [...byTrial.keys()].sort(byteCompare);
+  const unscheduled = schedule ? [...byTrial.keys()].filter((t) => !scheduledSeed.has(t)).sort(byteCompare) : [];
+
+  // SEED_COLLISION looks across the experiment's trials (the scheduled ones).
+  const trialsBySeed = new Map<string, Set<string>>();
+  for (const t of trialIds)
+    for (const a of byTrial.get(t) ?? [])
+      if (a.seed !== null) trialsBySeed.set(a.seed, (trialsBySeed.get(a.seed) ?? new Set()).add(t));
+  const collided = new Set([...trialsBySeed.values()].filter((s) => s.size > 1).flatMap((s) => [...s]));
+
+  const out: Experiment = {
+    experiment: id,
+    profile,
+    scheduled: trialIds.length,
+    invalid: [],
+    missing: [],
+    excluded: [],
+    unscored: [],
+    flags: [],
+    accuracy: null,
+    raw_record: null,
+    completion: null,
+    retry: null,
+    dimensions: null,
+    pass: null,
+    pass_hat_k: null,
+    rewards: null,
+    states: null,
+  };
+  const raw: (0 | 1)[] = [];
+  const retry: string[] = [];
+  const repeats = new Map<string, { passed: number; total: number }>();
+  let victories = 0;
+  let scored = 0;
+  let completed = 0;
+  const countRepeat = (task: string | null, passed: boolean) => {
+    if (task === null) return;
+    const g = repeats.get(task) ?? { passed: 0, total: 0 };
+    g.total++;
+    if (passed) g.passed++;
+    repeats.set(task, g);
+  };
+
+  for (const trial of trialIds) {
+    const attempts = byTrial.get(trial) ?? [];
+    if (attempts.some((a) => a.validity === "error")) {
+      out.unscored.push(trial);
+      continue;
+    }
+    if (attempts.length === 0) {
+      out.missing.push(trial);
+      retry.push(trial);
+      raw.push(0);
+      continue;
+    }
+    const codes = trialFindings(attempts, profile, scheduledSeed.get(trial), collided.has(trial));
+    if (codes.length > 0) {
+      out.invalid.push({ trial, codes });
+      raw.push(0);
+      if (options.invalid === "count") {
+        scored++;
+        countRepeat(attempts[0]!.task, false);
+      }
+      continue;
+    }
+    const adj = adjudicate(attempts, trial, out.flags);
+    if (adj === null) {
+      out.excluded.push({ trial, reason: "no adjudicated attempt: every attempt is abnormal, or unterminated with neither a native ending nor a final score" });
+      retry.push(trial);
+      raw.push(0);
+      continue;
+    }
+    if (adj.ending) completed++;
+    if (adj.status === "resource-bound" && !adj.ending && options.resourceBound === "exclude") {
+      out.excluded.push({ trial, reason: "resource-bound without a native ending (--resource-bound loss scores it as a loss)" });
+      raw.push(0);
+      continue;
+    }
+    const won = adj.victory === true;
+    scored++;
+    if (won) victories++;
+    raw.push(won ? 1 : 0);
+    countRepeat(adj.task, won);
+  }
+  for (const trial of unscheduled) out.invalid.push({ trial, codes: ["UNSCHEDULED"] });
+
+  if (profile !== "world") {
+    const counted = trialIds.length - out.unscored.length;
+    out.accuracy = { value: scored === 0 ? null : victories / scored, victories, scored, wilson95: wilson95(victories, scored) };
+    out.raw_record = { values: raw, mean: raw.length === 0 ? null : raw.reduce<number>((s, v) => s + v, 0) / raw.length };
+    out.completion = { value: counted === 0 ? null : completed / counted, completed, scheduled: counted };
+    out.retry = retry;
+    out.pass_hat_k = passHatK(repeats);
+  }
+  return out;
+}
+
+/** Codes that make a trial invalid (§6 trial findings), sorted. */
+function trialFindings(attempts: Attempt[], profile: Profile | null, scheduledSeed: string | undefined, collided: boolean): Code[] {
+  const codes = new Set<Code>();
+  for (const a of attempts) {
+    if (a.validity === "invalid") for (const f of a.errors) codes.add(f.code);
+    if (a.profile !== profile) codes.add("PROFILE_MIXED");
+  }
+  if (!attempts.every((a, i) => a.attempt === i + 1)) codes.add("ATTEMPT_SEQUENCE");
+  const seeds = new Set(attempts.map((a) => a.seed));
+  if (seeds.size > 1 || (scheduledSeed !== undefined && !seeds.has(scheduledSeed))) codes.add("SEED_MISMATCH");
+  if (collided) codes.add("SEED_COLLISION");
+  return [...codes].sort(byteCompare);
+}
+
+/**
+ * The adjudicated attempt: the lowest one with an outcome (a native ending, or completed,
+ * interrupted — an unterminated run with a final score counts so — or resource-bound).
+ * Lower attempts are superseded; higher ones are retries of a scored trial and are ignored.
+ */
+function adjudicate(attempts: Attempt[], trial: string, flags: Flag[]): Attempt | null {
+  const i = attempts.findIndex(
+    (a) => a.ending === true || SCORED_STATUSES.has(a.status ?? "") || (a.status === "unterminated" && a.final_score === true),
+  );
+  if (i === -1) return null;
+  const adj = attempts[i]!;
+  attempts.forEach((a, j) => {
+    if (j < i) flags.push({ code: "SUPERSEDED", trial, attempt: a.attempt });
+    if (j > i) flags.push({ code: "RETRY_AFTER_OUTCOME", trial, attempt: a.attempt });
+  });
+  if (adj.ending === true && adj.status === "unterminated") flags.push({ code: "UNTERMINATED_WITH_ENDING", trial, attempt: adj.attempt });
+  if (adj.ending === true && adj.status !== "completed" && adj.status !== "unterminated")
+    flags.push({ code: "ENDING_OVERRIDES_STATUS", trial, attempt: adj.attempt });
+  return adj;
+}

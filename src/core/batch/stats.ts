@@ -1,0 +1,38 @@
+// Small statistics used by the metrics (§6).
+
+export const WILSON_Z = 1.959963984540054;
+
+/** Wilson score interval for k successes in n trials; null when n = 0. */
+export function wilson95(k: number, n: number): [number, number] | null {
+  if (n === 0) return null;
+  const z2 = WILSON_Z * WILSON_Z;
+  const p = k / n;
+  const denom = 1 + z2 / n;
+  const center = (p + z2 / (2 * n)) / denom;
+  const half = (WILSON_Z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denom;
+  return [Math.max(0, center - half), Math.min(1, center + half)];
+}
+
+/** C(c,k)/C(n,k): the chance that k draws without replacement from n trials all pass, c passing. */
+export function allPassChance(c: number, n: number, k: number): number {
+  let r = 1;
+  for (let i = 0; i < k; i++) r *= (c - i) / (n - i);
+  return Math.max(0, r);
+}
+
+/**
+ * pass^k over groups of independent repeats (trials sharing a task): for k = 1..(smallest group),
+ * the mean over tasks of C(c,k)/C(n,k). Null when there is no group.
+ */
+export function passHatK(groups: ReadonlyMap<string, { passed: number; total: number }>): Record<string, number> | null {
+  if (groups.size === 0) return null;
+  const sizes = [...groups.values()].map((g) => g.total);
+  const kMax = Math.min(...sizes);
+  const out: Record<string, number> = {};
+  for (let k = 1; k <= kMax; k++) {
+    let sum = 0;
+    for (const g of groups.values()) sum += allPassChance(g.passed, g.total, k);
+    out[String(k)] = sum / groups.size;
+  }
+  return out;
+}

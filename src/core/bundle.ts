@@ -1,0 +1,166 @@
+// One bundle's result (contract §10 bundle entry) as a pure function of its bytes: the caller
+// supplies the entry listing and a way to read chunks; nothing here touches the file system.
+
+import { createHash } from "node:crypto";
+import { finding, type Finding } from "./codes.js";
+import { attributionOf, JournalReader, readHeader, STRUCTURAL, type Header } from "./journal.js";
+import { MAX_DOCUMENT_BYTES } from "./json/decode.js";
+import { splitLines } from "./json/lines.js";
+import { checkSnapshot, checkSummary, expectedSummary, SNAPSHOT, SUMMARY } from "./native/companions.js";
+import { NativeJournal } from "./native/journal.js";
+import type { BundleEntry, Profile } from "./results.js";
+import { byteCompare } from "./text.js";
+
+export const JOURNAL = "journal.jsonl";
+export const SEAL = "seal.json";
+const MAX_FILE_BYTES = 4 * 1024 ** 3;
+
+export type EntryKind = "file" | "dir" | "symlink" | "other";
+export interface BundleEntryInfo {
+  /** Path relative to the bundle, '/'-separated. */
+  path: string;
+  kind: EntryKind;
+  size: number;
+}
+export interface BundleSource {
+  /** Every entry inside the bundle, at any depth. */
+  entries: readonly BundleEntryInfo[];
+  /** The bytes of a regular file listed in `entries`, in chunks. */
+  read(path: string): Iterable<Uint8Array>;
+}
+
+export interface BundleOptions {
+  /** Reserved for options that change bundle results (a key file, later). */
+}
+
+/** The fields of a bundle entry that the caller fills from where the bundle lies. */
+export type ScoredBundle = Omit<BundleEntry, "path">;
+
+export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): ScoredBundle {
+  const errors: Finding[] = [];
+  const warnings: Finding[] = [];
+  const files = new Map<string, string>(); // path → file digest
+  const byPath = new Map(src.entries.map((e) => [e.path, e]));
+  const unsafe = new Set<string>();
+
+  for (const e of src.entries) {
+    const problem =
+      e.kind === "symlink" ? "a symbolic link"
+      : e.kind === "other" ? "not a regular file or directory"
+      : /[\t\n\r]/.test(e.path) ? "a name holding a tab or line break"
+      : e.kind === "file" && e.size > MAX_FILE_BYTES ? "larger than 4 GiB"
+      : null;
+    if (problem === null) continue;
+    unsafe.add(e.path);
+    errors.push(finding("UNSAFE_PATH", e.path, null, `${JSON.stringify(e.path)} is ${problem}`));
+  }
+  const regular = (p: string) => {
+    const e = byPath.get(p);
+    return e !== undefined && e.kind === "file" && !unsafe.has(p) ? e : null;
+  };
+
+  // The journal, streamed: chain, header, then the profile's records.
+  const reader = new JournalReader(JOURNAL, errors, warnings);
+  let line1: Record<string, unknown> | null = null;
+  let header: Header | null = null;
+  let profileName: string | null = null;
+  let native: NativeJournal | null = null;
+  if (regular(JOURNAL) !== null) {
+    const hash = createHash("sha256");
+    const chunks = hashing(src.read(JOURNAL), hash);
+    for (const raw of splitLines(chunks)) {
+      const rec = reader.line(raw);
+      if (raw.number === 1) {
+        line1 = rec;
+        ({ header, profile: profileName } = readHeader(rec, JOURNAL, errors));
+        if (profileName === "native-game") native = new NativeJournal(JOURNAL, header?.deadline ?? null, errors);
+      } else if (rec !== null && native !== null && raw.terminated) native.record(rec, raw.number);
+      if (!raw.terminated && native?.end) errors.push(finding("TRANSITION", JOURNAL, raw.number, "torn tail after the end record"));
+    }
+    if (reader.records === 0 && !reader.torn) errors.push(finding("HEADER_MISSING", JOURNAL, null, "the journal is empty"));
+    else if (reader.records === 0) errors.push(finding("HEADER_MISSING", JOURNAL, null, "the journal holds no complete line"));
+    files.set(JOURNAL, hash.digest("hex"));
+  }
+
+  // Companion files: read only where the contract says they are evidence.
+  const readDoc = (p: string): Uint8Array | null => {
+    const e = regular(p);
+    if (e === null) return null;
+    if (e.size > MAX_DOCUMENT_BYTES) {
+      errors.push(finding("FILE_TOO_LARGE", p, null, `${e.size} bytes exceeds ${MAX_DOCUMENT_BYTES}`));
+      return null;
+    }
+    const bytes = Buffer.concat([...src.read(p)]);
+    files.set(p, sha256(bytes));
+    return bytes;
+  };
+  if (native !== null && header !== null) {
+    // §3: a journal with a §2/§3 error is not compared with its summary or snapshot.
+    const comparable = !reader.structural && !errors.some((f) => f.file === JOURNAL && STRUCTURAL.has(f.code));
+    if (native.end === null) {
+      if (regular(SUMMARY) !== null) warnings.push(finding("SUMMARY_UNEXPECTED", SUMMARY, null, "summary.json beside an unterminated journal is not checked"));
+    } else if (comparable) {
+      checkSummary(readDoc(SUMMARY), expectedSummary(header, reader, native), errors);
+    }
+    if (native.finalScore !== null && comparable) {
+      const bytes = readDoc(SNAPSHOT);
+      checkSnapshot(bytes, files.get(SNAPSHOT) ?? null, header, native, errors);
+    }
+  }
+
+  // Every other regular file enters the digest as opaque bytes.
+  for (const e of src.entries) {
+    if (e.kind !== "file" || files.has(e.path) || unsafe.has(e.path)) continue;
+    const h = createHash("sha256");
+    for (const c of src.read(e.path)) h.update(c);
+    files.set(e.path, h.digest("hex"));
+  }
+
+  const attribution = attributionOf(line1);
+  const profile: Profile | null = profileName === "native-game" || line1?.["profile"] === "world" ? (line1?.["profile"] as Profile) : null;
+  const valid = errors.length === 0;
+  const outcome = native !== null && header !== null ? native.outcome(header.deadline) : null;
+  const status = native?.end?.status ?? (line1 !== null && line1["type"] === "session" ? "unterminated" : null);
+  return {
+    digest: bundleDigest(files),
+    profile,
+    experiment: attribution.experiment,
+    trial: attribution.trial,
+    attempt: attribution.attempt,
+    seed: attribution.seed,
+    validity: valid ? "valid" : "invalid",
+    errors,
+    warnings,
+    status,
+    task: attribution.task,
+    ending: native === null ? null : native.ending !== null,
+    final_score: native === null ? null : native.finalScore !== null,
+    scenario: null,
+    victory: valid && outcome !== null ? outcome.victory : null,
+    late: valid && outcome !== null ? outcome.late : null,
+    dimensions: null,
+    pass: null,
+    state: null,
+    rewards: null,
+    reward_source: null,
+    flags: [],
+    advisory: null,
+  };
+}
+
+function* hashing(chunks: Iterable<Uint8Array>, hash: ReturnType<typeof createHash>): Generator<Uint8Array> {
+  for (const c of chunks) {
+    hash.update(c);
+    yield c;
+  }
+}
+
+export const sha256 = (bytes: Uint8Array | string): string => createHash("sha256").update(bytes).digest("hex");
+
+/** §7: SHA-256 over "<path>\t<file digest>\n" for every regular file, by byte order of path, seal.json excluded. */
+export function bundleDigest(files: ReadonlyMap<string, string>): string {
+  const paths = [...files.keys()].filter((p) => p !== SEAL).sort(byteCompare);
+  const h = createHash("sha256");
+  for (const p of paths) h.update(`${p}\t${files.get(p)}\n`);
+  return h.digest("hex");
+}

@@ -1,0 +1,59 @@
+// The one registry of finding codes (contract §9). Codes are the public interface: never reuse one.
+
+export const CODES = {
+  ENCODING: "§2 UTF-8 without BOM, no raw \\r, no escaped lone surrogate",
+  LINE_TOO_LONG: "§2 a JSONL line over 1 MiB including its \\n",
+  JSON_SYNTAX: "§2 not one well-formed JSON value (or a blank JSONL line)",
+  JSON_DUPLICATE_KEY: "§2 an object repeats a key (compared after unescaping)",
+  NOT_FINITE: "§2 a number that is not a finite double, or a bare NaN/Infinity token",
+  SCHEMA: "§2 a field of the wrong type, a missing or undefined key",
+  FILE_TOO_LARGE: "§2 a JSON document larger than assay reads (64 MiB)",
+  JOURNAL_CHAIN: "§3 seq/prev chain broken",
+  HEADER_MISSING: "§3 line 1 is not a session header",
+  FORMAT_UNSUPPORTED: "§3 another assay.bundle version",
+  PROFILE_UNSUPPORTED: "§3 a profile this version does not score",
+  SEED_NOT_CANONICAL: "§3 seed is not canonical lowercase hex",
+  DEADLINE_INVALID: "§3 deadline not after the header's at",
+  TRANSITION: "§2–5 an ordering rule is broken",
+  SUMMARY_MISSING: "§4.5 summary.json absent beside an ended journal",
+  SUMMARY_MISMATCH: "§4.5 a summary field differs from its recomputation",
+  SNAPSHOT_MISSING: "§4.4 snapshot.json absent beside a final score",
+  SNAPSHOT_MISMATCH: "§4.4 snapshot differs from the journal",
+  UNSAFE_PATH: "§1 a bundle entry that is not a plain file or directory inside the bundle",
+  ATTEMPT_SEQUENCE: "§6 attempts not numbered exactly 1..n",
+  SEED_MISMATCH: "§6 attempts disagree on the seed, or differ from the schedule",
+  SEED_COLLISION: "§6 two trials of one experiment share a seed",
+  UNSCHEDULED: "§6 a trial the schedule lacks",
+  PROFILE_MIXED: "§6 a bundle whose profile differs from its experiment's",
+  TIMEOUT: "§6 tool error: the bundle ran past its time limit",
+  WORKER_FAILED: "§6 tool error: the worker scoring the bundle failed",
+  IO_ERROR: "§6 tool error: a bundle file could not be read",
+  // warnings
+  JOURNAL_TORN: "§2 warning: the last line has no \\n (a writer killed mid-append)",
+  SUMMARY_UNEXPECTED: "§4.1 warning: summary.json beside an unterminated journal, not checked",
+  // flags
+  SUPERSEDED: "§6 flag: a lower attempt with no outcome, replaced by a later one",
+  RETRY_AFTER_OUTCOME: "§6 flag: an attempt after the trial already had an outcome; ignored",
+  UNTERMINATED_WITH_ENDING: "§4.1 flag: no end record, but the native ending decides",
+  ENDING_OVERRIDES_STATUS: "§4.1 flag: the end status says otherwise, but the native ending decides",
+} as const;
+
+export type Code = keyof typeof CODES;
+
+/** Codes that mean the tool, not the evidence, failed (validity "error"). */
+export const TOOL_ERROR_CODES: ReadonlySet<Code> = new Set(["TIMEOUT", "WORKER_FAILED", "IO_ERROR"]);
+
+/** A finding as it appears in results: `line` is 1-based, null for a whole file. */
+export interface Finding {
+  code: Code;
+  file: string | null;
+  line: number | null;
+  message: string;
+}
+
+export const finding = (code: Code, file: string | null, line: number | null, message: string): Finding => ({
+  code,
+  file,
+  line,
+  message,
+});

@@ -1,0 +1,160 @@
+// The journal envelope, chain (§3) and session header, shared by every profile.
+
+import { z } from "zod";
+import { finding, type Finding } from "./codes.js";
+import { decodeLine } from "./json/decode.js";
+import type { RawLine } from "./json/lines.js";
+import { check, envelope, finiteNumber, id, int, text } from "./schema.js";
+import { isDigest, isId, isInteger, META_KEY_RE, SEED_RE, ZERO_DIGEST } from "./text.js";
+
+/** A decoded record whose envelope is well typed. */
+export interface JournalRecord {
+  seq: number;
+  at: number;
+  type: string;
+  prev: string;
+  [key: string]: unknown;
+}
+
+const meta = z
+  .record(z.string().regex(META_KEY_RE, "meta key must match [a-z][a-z0-9_.-]{0,63}"), z.union([text(1024), finiteNumber, z.boolean()]))
+  .refine((m) => Object.keys(m).length <= 64, "meta holds more than 64 keys")
+  .refine((m) => m["task"] === undefined || typeof m["task"] === "string", "meta.task must be a string");
+
+const headerSchema = z.strictObject({
+  ...envelope("session"),
+  format: z.string(),
+  profile: z.string(),
+  session: id,
+  experiment: id,
+  trial: id,
+  attempt: int(1),
+  seed: z.string(),
+  harness: z.strictObject({ name: id, revision: text(64) }),
+  deadline: int(),
+  meta,
+});
+export type Header = z.output<typeof headerSchema>;
+
+/** Who a bundle belongs to, read from line 1 whatever else is wrong with it (§6 attribution). */
+export interface Attribution {
+  experiment: string | null;
+  trial: string | null;
+  attempt: number | null;
+  seed: string | null;
+  task: string | null;
+}
+
+export function attributionOf(line1: Record<string, unknown> | null): Attribution {
+  const meta = line1?.["meta"];
+  const task = typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>)["task"] : undefined;
+  const attempt = line1?.["attempt"];
+  return {
+    experiment: isId(line1?.["experiment"]) ? line1["experiment"] : null,
+    trial: isId(line1?.["trial"]) ? line1["trial"] : null,
+    attempt: isInteger(attempt) && attempt >= 1 ? attempt : null,
+    seed: typeof line1?.["seed"] === "string" ? line1["seed"] : null,
+    task: typeof task === "string" ? task : null,
+  };
+}
+
+export interface HeaderResult {
+  /** The header when every header rule holds, else null. */
+  header: Header | null;
+  /** The profile to validate the rest with: null when the format or profile is unusable. */
+  profile: string | null;
+}
+
+/** Judge line 1 (`rec` is null when it did not decode). */
+export function readHeader(rec: JournalRecord | null, file: string, out: Finding[]): HeaderResult {
+  if (rec === null) return { header: null, profile: null };
+  if (rec.type !== "session") {
+    out.push(finding("HEADER_MISSING", file, 1, `line 1 is a ${JSON.stringify(rec.type)} record, not a session header`));
+    return { header: null, profile: null };
+  }
+  const before = out.length;
+  const { format, profile, seed, deadline, at } = rec;
+  let usable = true;
+  if (typeof format === "string" && /^assay\.bundle\/[0-9]+$/.test(format) && format !== "assay.bundle/1") {
+    out.push(finding("FORMAT_UNSUPPORTED", file, 1, `format ${format}; this version reads assay.bundle/1`));
+    usable = false;
+  } else if (format !== "assay.bundle/1" && format !== undefined) {
+    out.push(finding("SCHEMA", file, 1, `format: expected "assay.bundle/1"`));
+  }
+  if (typeof profile === "string" && profile !== "native-game") {
+    out.push(finding("PROFILE_UNSUPPORTED", file, 1, `profile ${JSON.stringify(profile)} is not scored by this version`));
+    usable = false;
+  }
+  if (typeof seed === "string" && !SEED_RE.test(seed))
+    out.push(finding("SEED_NOT_CANONICAL", file, 1, `seed ${JSON.stringify(seed.slice(0, 140))} is not 16..128 lowercase hex digits of even length`));
+  if (isInteger(deadline) && deadline <= at)
+    out.push(finding("DEADLINE_INVALID", file, 1, `deadline ${deadline} is not after the header's at ${at}`));
+  const header = check(headerSchema, rec, file, 1, out);
+  return {
+    header: out.length === before ? header : null,
+    profile: usable && typeof profile === "string" ? profile : null,
+  };
+}
+
+/** Codes of §2–3: when a journal has one, its summary and snapshot are not compared. */
+export const STRUCTURAL = new Set([
+  "ENCODING", "LINE_TOO_LONG", "JSON_SYNTAX", "JSON_DUPLICATE_KEY", "NOT_FINITE", "SCHEMA",
+  "JOURNAL_CHAIN", "HEADER_MISSING", "FORMAT_UNSUPPORTED", "PROFILE_UNSUPPORTED",
+  "SEED_NOT_CANONICAL", "DEADLINE_INVALID",
+]);
+
+/**
+ * Reads a journal's lines in order: encoding, JSON, envelope, `seq`/`prev` chain and `at` order.
+ * Returns each complete line's record (null when it failed) for the profile to judge.
+ */
+export class JournalReader {
+  records = 0;
+  head: string | null = null;
+  torn = false;
+  /** Set when a §2/§3 rule failed (summary and snapshot are then not compared). */
+  structural = false;
+  private prev = ZERO_DIGEST;
+  private lastAt: number | null = null;
+
+  constructor(
+    readonly file: string,
+    private readonly out: Finding[],
+    private readonly warnings: Finding[],
+  ) {}
+
+  /** Judge one line; returns the record when its envelope is sound, else null. */
+  line(raw: RawLine): JournalRecord | null {
+    if (!raw.terminated) {
+      this.torn = true;
+      this.warnings.push(finding("JOURNAL_TORN", this.file, raw.number, "last line has no \\n: judged on the complete lines"));
+      return null;
+    }
+    const index = this.records++;
+    const expectedPrev = this.prev;
+    this.prev = this.head = raw.digest;
+    const before = this.out.length;
+    const rec = decodeLine(raw, this.file, this.out);
+    const sound = rec !== null && this.envelope(rec, raw.number, index, expectedPrev);
+    if (this.out.length > before) this.structural = true;
+    return sound ? (rec as JournalRecord) : null;
+  }
+
+  private envelope(rec: Record<string, unknown>, n: number, index: number, expectedPrev: string): boolean {
+    const { seq, at, type, prev } = rec;
+    const bad: string[] = [];
+    if (!isInteger(seq)) bad.push("seq: expected an integer literal");
+    if (!isInteger(at)) bad.push("at: expected an integer literal");
+    if (typeof type !== "string") bad.push("type: expected a string");
+    if (!isDigest(prev)) bad.push("prev: expected a digest");
+    if (bad.length > 0) this.out.push(finding("SCHEMA", this.file, n, bad.join("; ")));
+    if (isInteger(seq) && seq !== index) this.out.push(finding("JOURNAL_CHAIN", this.file, n, `seq ${seq} on line ${n}; expected ${index}`));
+    if (isDigest(prev) && prev !== expectedPrev)
+      this.out.push(finding("JOURNAL_CHAIN", this.file, n, `prev ${prev.slice(0, 12)}… is not the digest of line ${n - 1} (${expectedPrev.slice(0, 12)}…)`));
+    if (isInteger(at)) {
+      if (this.lastAt !== null && at < this.lastAt)
+        this.out.push(finding("TRANSITION", this.file, n, `at ${at} is earlier than the previous record's ${this.lastAt}`));
+      else this.lastAt = at;
+    }
+    return bad.length === 0;
+  }
+}

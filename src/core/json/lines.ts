@@ -1,0 +1,65 @@
+// Streaming JSONL framing (contract §2): splits chunks into lines, hashes each line as written
+// (for the `prev` chain) and the whole file, and never holds more than one capped line.
+
+import { createHash, type Hash } from "node:crypto";
+
+export const MAX_LINE_BYTES = 1024 * 1024; // including the \n
+
+export interface RawLine {
+  /** 1-based line number. */
+  number: number;
+  /** The line's bytes without its \n; null when the line is over the cap (not retained). */
+  bytes: Buffer | null;
+  /** Bytes in the line, without its \n. */
+  length: number;
+  /** SHA-256 hex of the line's bytes as written, without its \n. */
+  digest: string;
+  /** False for a torn tail: a last line without \n. */
+  terminated: boolean;
+}
+
+/**
+ * Split a stream of chunks into lines. The consumer must finish with a line before asking for
+ * the next one (chunks may be reused buffers).
+ */
+export function* splitLines(chunks: Iterable<Uint8Array>): Generator<RawLine> {
+  let number = 0;
+  let parts: Buffer[] = [];
+  let length = 0;
+  let hash: Hash | null = null;
+  const start = () => (hash ??= createHash("sha256"));
+
+  for (const chunk of chunks) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let from = 0;
+    while (from < buf.length) {
+      const nl = buf.indexOf(0x0a, from);
+      const end = nl === -1 ? buf.length : nl;
+      const piece = buf.subarray(from, end);
+      if (piece.length > 0) {
+        start().update(piece);
+        if (length + piece.length < MAX_LINE_BYTES) parts.push(piece);
+        else parts = [];
+        length += piece.length;
+      }
+      if (nl === -1) {
+        // Keep an unfinished line across a chunk boundary: the caller may reuse the chunk.
+        if (parts.length > 0 && parts[parts.length - 1] === piece) parts[parts.length - 1] = Buffer.from(piece);
+        break;
+      }
+      number++;
+      const over = length + 1 > MAX_LINE_BYTES;
+      const bytes = over ? null : parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
+      yield { number, bytes, length, digest: start().digest("hex"), terminated: true };
+      parts = [];
+      length = 0;
+      hash = null;
+      from = nl + 1;
+    }
+  }
+  if (hash !== null || length > 0) {
+    number++;
+    const bytes = length + 1 > MAX_LINE_BYTES ? null : Buffer.concat(parts, length);
+    yield { number, bytes, length, digest: start().digest("hex"), terminated: false };
+  }
+}

@@ -1,0 +1,232 @@
+// Strict JSON (contract §2). A single iterative pass checks what JSON.parse forgives or cannot
+// see — duplicate keys after unescaping, non-finite literals, escaped lone surrogates, integer
+// literal spelling — then JSON.parse (native, fast) builds the value. Nesting depth cannot
+// overflow the stack: the scanner keeps its own.
+
+export type JsonIssueCode = "JSON_SYNTAX" | "JSON_DUPLICATE_KEY" | "NOT_FINITE" | "ENCODING";
+export interface JsonIssue {
+  code: JsonIssueCode;
+  message: string;
+}
+export type JsonResult = { ok: true; value: unknown } | { ok: false; issue: JsonIssue };
+
+/**
+ * A number written with a fraction or exponent (`1.0`, `1e3`). JSON.parse erases the spelling;
+ * the contract does not (an integer field rejects `1.0`), so such values reach the schemas boxed.
+ */
+export class JsonDecimal {
+  constructor(
+    readonly value: number,
+    readonly literal: string,
+  ) {}
+}
+
+const OBJ = 1;
+const ARR = 2;
+
+class Fail {
+  constructor(readonly issue: JsonIssue) {}
+}
+const fail = (code: JsonIssueCode, message: string): never => {
+  throw new Fail({ code, message });
+};
+
+const isWs = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isHex = (c: number) => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+
+type Path = (string | number)[];
+
+/**
+ * Parse `text` as exactly one JSON value. `outerSpaces`: the characters allowed around the value
+ * (" " for a JSONL line, " \n" for a .json document).
+ */
+export function parseStrictJson(text: string, outerSpaces: " " | " \n"): JsonResult {
+  let decimals: Path[] | null;
+  try {
+    decimals = scan(text, outerSpaces);
+  } catch (e) {
+    if (e instanceof Fail) return { ok: false, issue: e.issue };
+    throw e;
+  }
+  const value: unknown = JSON.parse(text);
+  if (decimals !== null) for (const p of decimals) box(value, p);
+  return { ok: true, value };
+}
+
+function box(root: unknown, path: Path): void {
+  let node = root as Record<string | number, unknown>;
+  for (let i = 0; i < path.length - 1; i++) node = node[path[i]!] as Record<string | number, unknown>;
+  const last = path[path.length - 1]!;
+  const v = node[last] as number;
+  node[last] = new JsonDecimal(v, String(v));
+}
+
+function scan(s: string, outer: string): Path[] | null {
+  const n = s.length;
+  let i = 0;
+  const stack: number[] = [];
+  const keys: string[][] = [];
+  const path: Path = [];
+  let decimals: Path[] | null = null;
+
+  const skipOuter = () => {
+    while (i < n && outer.includes(s[i]!)) i++;
+  };
+  const skipWs = () => {
+    while (i < n && isWs(s.charCodeAt(i))) i++;
+  };
+  const where = () => `at character ${i + 1}`;
+
+  // Reads a string starting at the opening quote; returns its decoded value only when wanted.
+  const readString = (want: boolean): string => {
+    const start = ++i;
+    let escaped = false;
+    for (;;) {
+      if (i >= n) fail("JSON_SYNTAX", "unterminated string");
+      const c = s.charCodeAt(i);
+      if (c === 0x22) break;
+      if (c < 0x20) fail("JSON_SYNTAX", `raw control character in a string ${where()}`);
+      if (c === 0x5c) {
+        escaped = true;
+        const e = s.charCodeAt(i + 1);
+        if (e === 0x75) {
+          const unit = readHex4(i + 2);
+          if (unit >= 0xd800 && unit <= 0xdbff) {
+            // A high surrogate escape must be followed at once by a low surrogate escape.
+            if (s.charCodeAt(i + 6) !== 0x5c || s.charCodeAt(i + 7) !== 0x75)
+              fail("ENCODING", `escaped lone surrogate ${where()}`);
+            const low = readHex4(i + 8);
+            if (low < 0xdc00 || low > 0xdfff) fail("ENCODING", `escaped lone surrogate ${where()}`);
+            i += 12;
+          } else if (unit >= 0xdc00 && unit <= 0xdfff) {
+            fail("ENCODING", `escaped lone surrogate ${where()}`);
+          } else i += 6;
+          continue;
+        }
+        if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+          i += 2;
+          continue;
+        }
+        fail("JSON_SYNTAX", `invalid escape ${where()}`);
+      }
+      i++;
+    }
+    const end = i++;
+    if (!want) return "";
+    return escaped ? (JSON.parse(s.slice(start - 1, end + 1)) as string) : s.slice(start, end);
+  };
+  const readHex4 = (at: number): number => {
+    for (let k = at; k < at + 4; k++) if (!isHex(s.charCodeAt(k))) fail("JSON_SYNTAX", `invalid \\u escape ${where()}`);
+    return parseInt(s.slice(at, at + 4), 16);
+  };
+
+  const readKey = () => {
+    if (s.charCodeAt(i) !== 0x22) fail("JSON_SYNTAX", `expected a key ${where()}`);
+    const key = readString(true);
+    const seen = keys[keys.length - 1]!;
+    if (seen.includes(key)) fail("JSON_DUPLICATE_KEY", `duplicate key ${JSON.stringify(key)}`);
+    seen.push(key);
+    path[path.length - 1] = key;
+    skipWs();
+    if (s.charCodeAt(i) !== 0x3a) fail("JSON_SYNTAX", `expected ':' ${where()}`);
+    i++;
+  };
+
+  const readNumber = () => {
+    const start = i;
+    if (s.charCodeAt(i) === 0x2d) i++;
+    if (s.startsWith("Infinity", i)) fail("NOT_FINITE", "bare -Infinity token");
+    let c = s.charCodeAt(i);
+    if (c === 0x30) i++;
+    else if (c >= 0x31 && c <= 0x39) while (isDigit(s.charCodeAt(i))) i++;
+    else fail("JSON_SYNTAX", `invalid number ${where()}`);
+    let decimal = false;
+    if (s.charCodeAt(i) === 0x2e) {
+      decimal = true;
+      i++;
+      if (!isDigit(s.charCodeAt(i))) fail("JSON_SYNTAX", `invalid number ${where()}`);
+      while (isDigit(s.charCodeAt(i))) i++;
+    }
+    c = s.charCodeAt(i);
+    if (c === 0x65 || c === 0x45) {
+      decimal = true;
+      i++;
+      c = s.charCodeAt(i);
+      if (c === 0x2b || c === 0x2d) i++;
+      if (!isDigit(s.charCodeAt(i))) fail("JSON_SYNTAX", `invalid number ${where()}`);
+      while (isDigit(s.charCodeAt(i))) i++;
+    }
+    if ((decimal || i - start > 300) && !Number.isFinite(Number(s.slice(start, i))))
+      fail("NOT_FINITE", `number ${s.slice(start, Math.min(i, start + 40))} is not a finite double`);
+    if (decimal) (decimals ??= []).push(path.slice());
+  };
+
+  const literal = (word: string) => {
+    if (!s.startsWith(word, i)) fail("JSON_SYNTAX", `unexpected token ${where()}`);
+    i += word.length;
+  };
+
+  skipOuter();
+  for (;;) {
+    // A value starts at i (the root's surroundings were checked by skipOuter).
+    if (stack.length > 0) skipWs();
+    const c = s.charCodeAt(i);
+    if (c === 0x7b) {
+      i++;
+      skipWs();
+      if (s.charCodeAt(i) === 0x7d) i++;
+      else {
+        stack.push(OBJ);
+        keys.push([]);
+        path.push("");
+        readKey();
+        continue;
+      }
+    } else if (c === 0x5b) {
+      i++;
+      skipWs();
+      if (s.charCodeAt(i) === 0x5d) i++;
+      else {
+        stack.push(ARR);
+        path.push(0);
+        continue;
+      }
+    } else if (c === 0x22) readString(false);
+    else if (c === 0x2d || isDigit(c)) readNumber();
+    else if (c === 0x74) literal("true");
+    else if (c === 0x66) literal("false");
+    else if (c === 0x6e) literal("null");
+    else if (c === 0x4e && s.startsWith("NaN", i)) fail("NOT_FINITE", "bare NaN token");
+    else if (c === 0x49 && s.startsWith("Infinity", i)) fail("NOT_FINITE", "bare Infinity token");
+    else fail("JSON_SYNTAX", i >= n ? "unexpected end of input" : `unexpected character ${where()}`);
+
+    // After a value: close containers or move to the next member.
+    let next = false;
+    while (stack.length > 0) {
+      skipWs();
+      const d = s.charCodeAt(i);
+      const top = stack[stack.length - 1];
+      if (d === 0x2c) {
+        i++;
+        skipWs();
+        if (top === OBJ) readKey();
+        else (path[path.length - 1] as number)++;
+        next = true;
+        break;
+      }
+      if ((top === OBJ && d === 0x7d) || (top === ARR && d === 0x5d)) {
+        i++;
+        if (top === OBJ) keys.pop();
+        stack.pop();
+        path.pop();
+        continue;
+      }
+      fail("JSON_SYNTAX", i >= n ? "unexpected end of input" : `unexpected character ${where()}`);
+    }
+    if (!next) break;
+  }
+  skipOuter();
+  if (i < n) fail("JSON_SYNTAX", `unexpected data after the value ${where()}`);
+  return decimals;
+}

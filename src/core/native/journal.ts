@@ -1,0 +1,121 @@
+// The native-game journal as a state machine over records (contract §4.1–4.3). It keeps only
+// what later rules need, so memory does not grow with the journal.
+
+import { finding, type Finding } from "../codes.js";
+import type { Header, JournalRecord } from "../journal.js";
+import { JsonDecimal } from "../json/strict.js";
+import { check } from "../schema.js";
+import { endRecord, keysRecord, observationRecord, scoreRecord, type EndStatus, type NativeState } from "./records.js";
+import { isVictory } from "./victory.js";
+
+export interface Observed {
+  at: number;
+  frame: number;
+  state: NativeState;
+  line: number;
+}
+
+export class NativeJournal {
+  lastObservation: Observed | null = null;
+  /** The first observation with is_dead: the game decided the outcome there. */
+  ending: Observed | null = null;
+  finalScore: { at: number; snapshot: string; line: number } | null = null;
+  end: { at: number; status: EndStatus; line: number } | null = null;
+  counts = { keys: 0, observations: 0, scores: 0 };
+  private frame: number | null = null;
+
+  constructor(
+    private readonly file: string,
+    private readonly deadline: number | null,
+    private readonly out: Finding[],
+  ) {}
+
+  private transition(line: number, message: string): void {
+    this.out.push(finding("TRANSITION", this.file, line, message));
+  }
+
+  record(rec: JournalRecord, line: number): void {
+    if (this.end !== null) this.transition(line, `${rec.type} record after the end record (line ${this.end.line})`);
+    else if (this.finalScore !== null && rec.type !== "end")
+      this.transition(line, `${rec.type} record after the final score (line ${this.finalScore.line})`);
+    switch (rec.type) {
+      case "session":
+        return this.transition(line, "a second session header");
+      case "observation":
+        return this.observation(rec, line);
+      case "keys":
+        return this.keys(rec, line);
+      case "score":
+        return this.score(rec, line);
+      case "end":
+        return this.endRecord(rec, line);
+      default:
+        this.out.push(finding("SCHEMA", this.file, line, `type ${JSON.stringify(rec.type)} is not a native-game record`));
+    }
+  }
+
+  private observation(rec: JournalRecord, line: number): void {
+    const written = rec["frame"];
+    const frame = written instanceof JsonDecimal ? written.value : written;
+    const r = check(observationRecord, rec, this.file, line, this.out);
+    // Follow the written frame even when the record is malformed, so one bad line is one finding.
+    const expected = this.frame === null ? 0 : this.frame + 1;
+    if (typeof frame === "number") {
+      if (frame !== expected) this.transition(line, `observation frame ${frame}; expected ${expected}`);
+      this.frame = frame;
+    }
+    if (r === null) return;
+    this.counts.observations++;
+    const prev = this.lastObservation;
+    if (prev !== null) {
+      if (r.state.turn < prev.state.turn) this.transition(line, `turn decreased from ${prev.state.turn} to ${r.state.turn}`);
+      if (r.state.playerturn < prev.state.playerturn)
+        this.transition(line, `playerturn decreased from ${prev.state.playerturn} to ${r.state.playerturn}`);
+    }
+    const obs = { at: r.at, frame: r.frame, state: r.state, line };
+    if (this.ending !== null) {
+      const e = this.ending.state;
+      if (r.state.is_dead !== e.is_dead || r.state.escaped !== e.escaped)
+        this.transition(line, `is_dead/escaped changed after the native ending (line ${this.ending.line})`);
+    } else if (r.state.is_dead) this.ending = obs;
+    this.lastObservation = obs;
+  }
+
+  private keys(rec: JournalRecord, line: number): void {
+    const r = check(keysRecord, rec, this.file, line, this.out);
+    if (r === null) return;
+    this.counts.keys++;
+    if (this.frame === null) return this.transition(line, "keys before the first observation");
+    if (r.frame !== this.frame) this.transition(line, `keys for frame ${r.frame}; the latest observation is frame ${this.frame}`);
+    if (this.deadline !== null && r.at > this.deadline)
+      this.transition(line, `keys admitted at ${r.at}, after the deadline ${this.deadline}`);
+  }
+
+  private score(rec: JournalRecord, line: number): void {
+    const r = check(scoreRecord, rec, this.file, line, this.out);
+    if (r === null) return;
+    this.counts.scores++;
+    if (this.frame === null) this.transition(line, "score before the first observation");
+    if (r.final && this.finalScore === null) this.finalScore = { at: r.at, snapshot: r.snapshot!, line };
+  }
+
+  private endRecord(rec: JournalRecord, line: number): void {
+    const r = check(endRecord, rec, this.file, line, this.out);
+    if (r === null) return;
+    if (r.status === "completed" && this.ending === null) this.transition(line, "end status completed without a native ending");
+    if (r.status === "interrupted" && this.finalScore === null) this.transition(line, "end status interrupted without a final score");
+    if (this.end === null) this.end = { at: r.at, status: r.status, line };
+  }
+
+  /** Outcome fields of the bundle entry (meaningful when the bundle is valid). */
+  outcome(deadline: number) {
+    const e = this.ending;
+    return {
+      status: this.end?.status ?? ("unterminated" as const),
+      ending: e !== null,
+      victory: e !== null && isVictory(e, deadline),
+      late: e === null ? null : e.at > deadline,
+      final_score: this.finalScore !== null,
+    };
+  }
+}

@@ -1,0 +1,85 @@
+// The results document (contract §10) as zod schemas: the types below and the shipped JSON Schema
+// both come from here.
+
+import { z } from "zod";
+import { CODES } from "./codes.js";
+
+const code = z.enum(Object.keys(CODES) as [keyof typeof CODES, ...(keyof typeof CODES)[]]);
+export const findingSchema = z.object({
+  code,
+  file: z.string().nullable(),
+  line: z.int().min(1).nullable(),
+  message: z.string(),
+});
+
+export const PROFILES = ["native-game", "world", "harbor"] as const;
+export const profileSchema = z.enum(PROFILES);
+export type Profile = z.infer<typeof profileSchema>;
+
+export const bundleEntrySchema = z.object({
+  path: z.string(),
+  digest: z.string(),
+  profile: profileSchema.nullable(),
+  experiment: z.string().nullable(),
+  trial: z.string().nullable(),
+  attempt: z.int().nullable(),
+  seed: z.string().nullable(),
+  validity: z.enum(["valid", "invalid", "error"]),
+  errors: z.array(findingSchema),
+  warnings: z.array(findingSchema),
+  status: z.enum(["completed", "interrupted", "abnormal", "resource-bound", "unterminated"]).nullable(),
+  task: z.string().nullable(),
+  ending: z.boolean().nullable(),
+  /** Extension to §10: the journal's complete lines hold a final score (adjudication of unterminated runs). */
+  final_score: z.boolean().nullable(),
+  scenario: z.string().nullable(),
+  victory: z.boolean().nullable(),
+  late: z.boolean().nullable(),
+  dimensions: z.record(z.string(), z.object({ pass: z.boolean(), hard: z.boolean(), detail: z.string() })).nullable(),
+  pass: z.boolean().nullable(),
+  state: z.string().nullable(),
+  rewards: z.record(z.string(), z.number()).nullable(),
+  reward_source: z.string().nullable(),
+  flags: z.array(z.object({ code: z.string(), evidence: z.string() })),
+  advisory: z.null(),
+});
+export type BundleEntry = z.infer<typeof bundleEntrySchema>;
+
+const trialList = z.array(z.string());
+export const experimentSchema = z.object({
+  experiment: z.string().nullable(),
+  profile: profileSchema.nullable(),
+  scheduled: z.int(),
+  invalid: z.array(z.object({ trial: z.string(), codes: z.array(code) })),
+  missing: trialList,
+  excluded: z.array(z.object({ trial: z.string(), reason: z.string() })),
+  unscored: trialList,
+  flags: z.array(z.object({ code, trial: z.string(), attempt: z.int() })),
+  accuracy: z
+    .object({ value: z.number().nullable(), victories: z.int(), scored: z.int(), wilson95: z.tuple([z.number(), z.number()]).nullable() })
+    .nullable(),
+  raw_record: z.object({ values: z.array(z.union([z.literal(0), z.literal(1)])), mean: z.number().nullable() }).nullable(),
+  completion: z.object({ value: z.number().nullable(), completed: z.int(), scheduled: z.int() }).nullable(),
+  retry: trialList.nullable(),
+  dimensions: z.record(z.string(), z.object({ passed: z.int(), total: z.int() })).nullable(),
+  pass: z.object({ passed: z.int(), total: z.int() }).nullable(),
+  pass_hat_k: z.record(z.string(), z.number()).nullable(),
+  rewards: z.null(),
+  states: z.null(),
+});
+export type Experiment = z.infer<typeof experimentSchema>;
+
+export const runOptionsSchema = z.object({
+  invalid: z.enum(["count", "exclude"]),
+  resource_bound: z.enum(["exclude", "loss"]),
+  schedules: z.array(z.string()),
+});
+export type RunOptions = z.infer<typeof runOptionsSchema>;
+
+export const resultsSchema = z.object({
+  format: z.literal("assay.results/1"),
+  run: z.object({ tool_version: z.string(), scoring_version: z.int(), started_at: z.string(), options: runOptionsSchema }),
+  bundles: z.array(bundleEntrySchema),
+  experiments: z.array(experimentSchema),
+});
+export type Results = z.infer<typeof resultsSchema>;

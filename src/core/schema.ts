@@ -1,0 +1,55 @@
+// zod building blocks for the contract's exact types (§2), and zod errors turned into findings.
+
+import { z } from "zod";
+import { finding, type Code, type Finding } from "./codes.js";
+import { JsonDecimal } from "./json/strict.js";
+import { codePointLength, DIGEST_RE, ID_RE } from "./text.js";
+
+/** An integer field: a literal `-?(0|[1-9][0-9]*)` within ±(2^53−1); `1.0` arrives boxed and fails. */
+export const int = (min?: number, max?: number) => {
+  let s = z.int({ error: "expected an integer literal" });
+  if (min !== undefined) s = s.min(min);
+  if (max !== undefined) s = s.max(max);
+  return s;
+};
+/** Any finite number, however spelled. */
+export const finiteNumber = z.union([z.number(), z.instanceof(JsonDecimal).transform((d) => d.value)]);
+/** A string of at most `max` code points (and at least `min`). */
+export const text = (max: number, min = 0) =>
+  z.string().refine((s) => {
+    const n = s.length <= max && s.length >= min ? s.length : codePointLength(s);
+    return n <= max && n >= min;
+  }, `expected ${min > 0 ? `${min}..` : "at most "}${max} code points`);
+export const id = z.string().regex(ID_RE, "expected an id");
+export const digest = z.string().regex(DIGEST_RE, "expected a digest (64 lowercase hex digits)");
+
+export const envelope = <T extends string>(type: T) => ({
+  seq: int(0),
+  at: int(),
+  type: z.literal(type),
+  prev: digest,
+});
+
+/** Validate `value`; on failure push one SCHEMA finding naming the fields, return null. */
+export function check<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  file: string,
+  line: number | null,
+  out: Finding[],
+  code: Code = "SCHEMA",
+): z.output<S> | null {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  out.push(finding(code, file, line, describeIssues(r.error.issues)));
+  return null;
+}
+
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  const parts = issues.slice(0, 4).map((i) => {
+    const at = i.path.length > 0 ? i.path.map(String).join(".") : "(record)";
+    return `${at}: ${i.message}`;
+  });
+  if (issues.length > 4) parts.push(`and ${issues.length - 4} more`);
+  return parts.join("; ");
+}

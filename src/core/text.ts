@@ -1,0 +1,47 @@
+// Lexical rules shared by every schema (contract §2–3) and byte-order comparison.
+
+export const ID_RE = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+export const DIGEST_RE = /^[0-9a-f]{64}$/;
+/** Canonical seed: lowercase hex, 16..128 digits, even length. */
+export const SEED_RE = /^(?:[0-9a-f]{2}){8,64}$/;
+export const META_KEY_RE = /^[a-z][a-z0-9_.-]{0,63}$/;
+export const ZERO_DIGEST = "0".repeat(64);
+
+export const isId = (v: unknown): v is string => typeof v === "string" && ID_RE.test(v);
+export const isDigest = (v: unknown): v is string => typeof v === "string" && DIGEST_RE.test(v);
+
+/** Length in Unicode code points (the contract measures strings so). */
+export function codePointLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/**
+ * Compare two strings by the byte order of their UTF-8 encodings (= code point order).
+ * JS `<` compares UTF-16 units, which disagrees for astral characters vs U+E000..U+FFFF.
+ */
+export function byteCompare(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1; // a surrogate encodes an astral code point: it sorts last
+    return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
+export const isInteger = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v);

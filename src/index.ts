@@ -1,0 +1,11 @@
+// The library API.
+export { scoreBundle, bundleDigest, type BundleSource, type BundleEntryInfo } from "./core/bundle.js";
+export { computeExperiments, DEFAULT_BATCH, type BatchOptions } from "./core/batch/experiments.js";
+export { parseSchedule, type Schedule } from "./core/batch/schedule.js";
+export { CODES, type Code, type Finding } from "./core/codes.js";
+export { resultsSchema, bundleEntrySchema, experimentSchema, type Results, type BundleEntry, type Experiment } from "./core/results.js";
+export { scoreRoots, scoreDirectory, assemble, loadSchedule } from "./pipeline/score.js";
+export { diskBundle } from "./io/bundle-source.js";
+export { discover } from "./io/discover.js";
+export { FORMATS } from "./report/index.js";
+export { SCORING_VERSION, TOOL_VERSION } from "./version.js";

@@ -1,0 +1,44 @@
+// A bundle on disk as a BundleSource: lists every entry without following links, reads in chunks.
+
+import { closeSync, lstatSync, openSync, readdirSync, readSync, type Stats } from "node:fs";
+import { join } from "node:path";
+import type { BundleEntryInfo, BundleSource, EntryKind } from "../core/bundle.js";
+
+const CHUNK = 1024 * 1024;
+
+const kindOf = (st: Stats): EntryKind =>
+  st.isSymbolicLink() ? "symlink" : st.isFile() ? "file" : st.isDirectory() ? "dir" : "other";
+
+/** Every entry below `dir` (lstat: links are reported, never followed). */
+export function listEntries(dir: string): BundleEntryInfo[] {
+  const out: BundleEntryInfo[] = [];
+  const walk = (rel: string) => {
+    for (const name of readdirSync(rel === "" ? dir : join(dir, rel))) {
+      const path = rel === "" ? name : `${rel}/${name}`;
+      const st = lstatSync(join(dir, path));
+      const kind = kindOf(st);
+      out.push({ path, kind, size: st.size });
+      if (kind === "dir") walk(path);
+    }
+  };
+  walk("");
+  return out;
+}
+
+export function* readChunks(file: string): Generator<Uint8Array> {
+  const fd = openSync(file, "r");
+  try {
+    for (;;) {
+      const buf = Buffer.allocUnsafe(CHUNK);
+      const n = readSync(fd, buf, 0, CHUNK, null);
+      if (n === 0) return;
+      yield n === CHUNK ? buf : buf.subarray(0, n);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function diskBundle(dir: string): BundleSource {
+  return { entries: listEntries(dir), read: (path) => readChunks(join(dir, path)) };
+}

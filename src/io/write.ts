@@ -1,0 +1,43 @@
+// Writing files without losing anything: atomic replacement and a refusal to write into a
+// non-empty synthesis target.
+
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+/** Replace `file` atomically: temp file, fsync, rename, fsync of the folder. */
+export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+  const dir = dirname(file);
+  const tmp = join(dir, `.${Date.now()}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  const fd = openSync(tmp, "wx", 0o644);
+  try {
+    writeSync(fd, typeof data === "string" ? Buffer.from(data) : data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+  const dfd = openSync(dir, "r");
+  try {
+    fsyncSync(dfd);
+  } finally {
+    closeSync(dfd);
+  }
+}
+
+export function isEmptyOrAbsent(dir: string): boolean {
+  return !existsSync(dir) || readdirSync(dir).length === 0;
+}
+
+/** Write a tree of new files under `root` (which must be empty or absent). */
+export function writeTree(root: string, files: Iterable<[string, Uint8Array]>): void {
+  for (const [rel, bytes] of files) {
+    const path = join(root, rel);
+    mkdirSync(dirname(path), { recursive: true });
+    const fd = openSync(path, "wx");
+    try {
+      writeSync(fd, bytes);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}

@@ -1,0 +1,18 @@
+// One bundle's findings as readable text (`assay verify`).
+import type { BundleEntry, } from "../core/results.js";
+
+const yn = (b: boolean | null) => (b === null ? "n/a" : b ? "yes" : "no");
+
+export function renderEntry(e: BundleEntry): string {
+  const lines: string[] = [];
+  const who = [e.profile ?? "unknown profile", e.experiment && `experiment ${e.experiment}`, e.trial && `trial ${e.trial}`, e.attempt && `attempt ${e.attempt}`]
+    .filter(Boolean)
+    .join(", ");
+  lines.push(`${e.path}: ${e.validity} (${who})`);
+  lines.push(`  digest   ${e.digest || "n/a"}`);
+  for (const [kind, fs] of [["error", e.errors], ["warning", e.warnings]] as const)
+    for (const f of fs) lines.push(`  ${kind.padEnd(8)} ${f.code.padEnd(19)} ${f.file ?? ""}${f.line === null ? "" : `:${f.line}`}  ${f.message}`);
+  lines.push(`  status   ${e.status ?? "n/a"}   ending ${yn(e.ending)}   victory ${yn(e.victory)}   late ${yn(e.late)}`);
+  if (e.validity === "invalid") lines.push("  invalid evidence earns no credit: victory and late are not reported");
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,63 @@
+// What a person reads first: per experiment, each metric with its denominator and what it
+// does not mean, then the trials that did not count and why. Derived from the JSON document.
+
+import type { BundleEntry, Experiment, Results } from "../core/results.js";
+
+const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
+const list = (xs: readonly string[], max = 12) =>
+  xs.length === 0 ? "none" : xs.slice(0, max).join(", ") + (xs.length > max ? `, … (${xs.length - max} more)` : "");
+
+function native(e: Experiment, lines: string[]): void {
+  const a = e.accuracy!;
+  const w = a.wilson95 === null ? "" : `   Wilson 95% [${pct(a.wilson95[0])}, ${pct(a.wilson95[1])}]`;
+  lines.push(`  accuracy     ${a.victories}/${a.scored} = ${pct(a.value)}${w}`);
+  lines.push(`               victories / scored trials; invalid trials count as non-victories unless --invalid exclude`);
+  const c = e.completion!;
+  lines.push(`  completion   ${c.completed}/${c.scheduled} = ${pct(c.value)}   trials that reached a native ending; says nothing about winning`);
+  const r = e.raw_record!;
+  const rec = r.values.length <= 60 ? r.values.join("") : `${r.values.slice(0, 60).join("")}…`;
+  lines.push(`  raw record   ${rec || "(empty)"}   mean ${r.mean === null ? "n/a" : r.mean.toFixed(3)} (raw: missing, invalid, excluded are 0)`);
+  if (e.pass_hat_k !== null)
+    lines.push(`  pass^k       ${Object.entries(e.pass_hat_k).map(([k, v]) => `k=${k} ${v.toFixed(3)}`).join("  ")}   over trials sharing meta.task`);
+  lines.push(`  retry        ${list(e.retry!)}`);
+}
+
+export function render(results: Results): string {
+  const lines: string[] = [];
+  const b = results.bundles;
+  const count = (v: BundleEntry["validity"]) => b.filter((x) => x.validity === v).length;
+  lines.push(`assay: ${b.length} bundles: ${count("valid")} valid, ${count("invalid")} invalid, ${count("error")} tool errors`);
+  for (const e of results.experiments) {
+    lines.push("");
+    lines.push(`experiment ${e.experiment ?? "(none)"}   profile ${e.profile ?? "unknown"}   ${e.scheduled} scheduled trials`);
+    if (e.accuracy !== null) native(e, lines);
+    lines.push(`  missing      ${list(e.missing)}`);
+    lines.push(`  unscored     ${list(e.unscored)}${e.unscored.length ? "   (tool errors: outside every metric)" : ""}`);
+    lines.push(`  invalid      ${e.invalid.length === 0 ? "none" : ""}`);
+    for (const i of e.invalid.slice(0, 50)) lines.push(`    ${i.trial}: ${i.codes.join(", ")}`);
+    if (e.invalid.length > 50) lines.push(`    … ${e.invalid.length - 50} more (--format json)`);
+    lines.push(`  excluded     ${e.excluded.length === 0 ? "none" : ""}`);
+    for (const x of e.excluded.slice(0, 50)) lines.push(`    ${x.trial}: ${x.reason}`);
+    if (e.excluded.length > 50) lines.push(`    … ${e.excluded.length - 50} more (--format json)`);
+    if (e.flags.length > 0) {
+      const byCode = new Map<string, string[]>();
+      for (const f of e.flags) byCode.set(f.code, [...(byCode.get(f.code) ?? []), `${f.trial}#${f.attempt}`]);
+      lines.push(`  flags`);
+      for (const [code, where] of byCode) lines.push(`    ${code}: ${list(where)}`);
+    }
+  }
+  const bad = b.filter((x) => x.validity !== "valid");
+  if (bad.length > 0) {
+    lines.push("", "bundles with findings");
+    for (const x of bad.slice(0, 50)) {
+      const f = x.errors[0]!;
+      const where = f.file === null ? "" : ` ${f.file}${f.line === null ? "" : `:${f.line}`}`;
+      const more = x.errors.length > 1 ? ` (+${x.errors.length - 1} more)` : "";
+      lines.push(`  ${x.path}: ${x.validity} ${f.code}${where} ${f.message}${more}`);
+    }
+    if (bad.length > 50) lines.push(`  … ${bad.length - 50} more (--format json)`);
+  }
+  const orphans = b.filter((x) => x.experiment === null || x.trial === null || x.attempt === null).length;
+  if (orphans > 0) lines.push("", `${orphans} bundles could not be attributed to a trial (line 1 unreadable); listed under bundles only`);
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,74 @@
+// A corpus plan: which bundles to synthesise, with a known mix of outcomes (and, with faults,
+// labelled broken evidence). Pure: the plan and each bundle's bytes; writing is the caller's.
+
+import { FAULT_CODES, NATIVE_FAULTS, synthNative, type NativeFault, type NativeOutcome, type NativeSpec } from "./native.js";
+import { Random } from "./random.js";
+
+export interface PlannedBundle extends NativeSpec {
+  /** Relative directory of the bundle under the corpus root. */
+  dir: string;
+  expect: { validity: "valid" | "invalid"; code: string | null };
+}
+
+const WEIGHTED: [NativeOutcome, number][] = [
+  ["victory", 3],
+  ["death", 6],
+  ["late-victory", 1],
+  ["retire", 1],
+  ["escape-empty", 1],
+  ["interrupted", 1],
+  ["resource-bound", 1],
+  ["abnormal", 1],
+  ["torn-ending", 1],
+  ["unterminated", 1],
+];
+
+function pickOutcome(r: Random): NativeOutcome {
+  const total = WEIGHTED.reduce((s, [, w]) => s + w, 0);
+  let x = r.int(total);
+  for (const [o, w] of WEIGHTED) if ((x -= w) < 0) return o;
+  return "death";
+}
+
+/** Outcomes after which a harness would retry the trial (no outcome was decided). */
+const RETRIED = new Set<NativeOutcome>(["abnormal", "save-quit", "unterminated"]);
+
+export interface CorpusOptions {
+  n: number;
+  seed: string;
+  faults: boolean;
+  /** Key batches per bundle. */
+  events?: number;
+  experiment?: string;
+}
+
+export function planCorpus(o: CorpusOptions): PlannedBundle[] {
+  const r = new Random(o.seed);
+  const experiment = o.experiment ?? "synth-native";
+  const out: PlannedBundle[] = [];
+  const add = (trial: string, attempt: number, outcome: NativeOutcome, seed: string, task: string, fault?: NativeFault) =>
+    out.push({
+      experiment,
+      trial,
+      attempt,
+      seed,
+      outcome,
+      task,
+      events: o.events,
+      fault,
+      dir: `${experiment}/${trial}/a${attempt}`,
+      expect: fault ? { validity: "invalid", code: FAULT_CODES[fault] } : { validity: "valid", code: null },
+    });
+  for (let i = 0; i < o.n; i++) {
+    const trial = `t${String(i).padStart(4, "0")}`;
+    const seed = r.hex(16);
+    const task = `task-${Math.floor(i / 3)}`; // three independent repeats per task
+    const outcome = pickOutcome(r);
+    add(trial, 1, outcome, seed, task);
+    if (RETRIED.has(outcome)) add(trial, 2, r.next() < 0.5 ? "victory" : "death", seed, task);
+  }
+  if (o.faults) for (const fault of NATIVE_FAULTS) add(`fault-${fault}`, 1, "death", r.hex(16), "faults", fault);
+  return out;
+}
+
+export const bundleFiles = (b: PlannedBundle): Map<string, Buffer> => synthNative(b);
