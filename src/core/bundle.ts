@@ -80,6 +80,8 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     if (reader.records === 0 && !reader.torn) errors.push(finding("HEADER_MISSING", JOURNAL, null, "the journal is empty"));
     else if (reader.records === 0) errors.push(finding("HEADER_MISSING", JOURNAL, null, "the journal holds no complete line"));
     files.set(JOURNAL, hash.digest("hex"));
+  } else if (!unsafe.has(JOURNAL)) {
+    errors.push(finding("HEADER_MISSING", JOURNAL, null, "journal.jsonl is not a regular file"));
   }
 
   // Companion files: read only where the contract says they are evidence.

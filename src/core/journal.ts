@@ -145,10 +145,12 @@ export class JournalReader {
     if (!isInteger(seq)) bad.push("seq: expected an integer literal");
     if (!isInteger(at)) bad.push("at: expected an integer literal");
     if (typeof type !== "string") bad.push("type: expected a string");
-    if (!isDigest(prev)) bad.push("prev: expected a digest");
+    // The expected prev is a digest, so equality settles the common case without a scan.
+    const chained = prev === expectedPrev;
+    if (!chained && !isDigest(prev)) bad.push("prev: expected a digest");
     if (bad.length > 0) this.out.push(finding("SCHEMA", this.file, n, bad.join("; ")));
     if (isInteger(seq) && seq !== index) this.out.push(finding("JOURNAL_CHAIN", this.file, n, `seq ${seq} on line ${n}; expected ${index}`));
-    if (isDigest(prev) && prev !== expectedPrev)
+    if (!chained && isDigest(prev))
       this.out.push(finding("JOURNAL_CHAIN", this.file, n, `prev ${prev.slice(0, 12)}… is not the digest of line ${n - 1} (${expectedPrev.slice(0, 12)}…)`));
     if (isInteger(at)) {
       if (this.lastAt !== null && at < this.lastAt)

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { finding, type Code, type Finding } from "./codes.js";
 import { JsonDecimal } from "./json/strict.js";
-import { codePointLength, DIGEST_RE, ID_RE } from "./text.js";
+import { codePointLength, ID_RE, isDigest } from "./text.js";
 
 /** An integer field: a literal `-?(0|[1-9][0-9]*)` within ±(2^53−1); `1.0` arrives boxed and fails. */
 export const int = (min?: number, max?: number) => {
@@ -21,13 +21,17 @@ export const text = (max: number, min = 0) =>
     return n <= max && n >= min;
   }, `expected ${min > 0 ? `${min}..` : "at most "}${max} code points`);
 export const id = z.string().regex(ID_RE, "expected an id");
-export const digest = z.string().regex(DIGEST_RE, "expected a digest (64 lowercase hex digits)");
+export const digest = z.string().refine(isDigest, "expected a digest (64 lowercase hex digits)");
 
+/**
+ * The envelope keys of a journal record. JournalReader has already checked their types before a
+ * record reaches a profile's schema, so here they are only declared (records stay strict).
+ */
 export const envelope = <T extends string>(type: T) => ({
-  seq: int(0),
-  at: int(),
+  seq: z.custom<number>(),
+  at: z.custom<number>(),
   type: z.literal(type),
-  prev: digest,
+  prev: z.custom<string>(),
 });
 
 /** Validate `value`; on failure push one SCHEMA finding naming the fields, return null. */

@@ -8,7 +8,15 @@ export const META_KEY_RE = /^[a-z][a-z0-9_.-]{0,63}$/;
 export const ZERO_DIGEST = "0".repeat(64);
 
 export const isId = (v: unknown): v is string => typeof v === "string" && ID_RE.test(v);
-export const isDigest = (v: unknown): v is string => typeof v === "string" && DIGEST_RE.test(v);
+/** A digest: 64 lowercase hex digits (a loop: this runs several times per journal line). */
+export function isDigest(v: unknown): v is string {
+  if (typeof v !== "string" || v.length !== 64) return false;
+  for (let i = 0; i < 64; i++) {
+    const c = v.charCodeAt(i);
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  return true;
+}
 
 /** Length in Unicode code points (the contract measures strings so). */
 export function codePointLength(s: string): number {

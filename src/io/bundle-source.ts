@@ -1,6 +1,6 @@
 // A bundle on disk as a BundleSource: lists every entry without following links, reads in chunks.
 
-import { closeSync, lstatSync, openSync, readdirSync, readSync, type Stats } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import type { BundleEntryInfo, BundleSource, EntryKind } from "../core/bundle.js";
 
@@ -28,11 +28,13 @@ export function listEntries(dir: string): BundleEntryInfo[] {
 export function* readChunks(file: string): Generator<Uint8Array> {
   const fd = openSync(file, "r");
   try {
+    // Small files get small buffers (from Node's pool): a 1 MiB buffer per summary is GC churn.
+    const size = Math.min(CHUNK, fstatSync(fd).size + 1);
     for (;;) {
-      const buf = Buffer.allocUnsafe(CHUNK);
-      const n = readSync(fd, buf, 0, CHUNK, null);
+      const buf = Buffer.allocUnsafe(size);
+      const n = readSync(fd, buf, 0, size, null);
       if (n === 0) return;
-      yield n === CHUNK ? buf : buf.subarray(0, n);
+      yield n === size ? buf : buf.subarray(0, n);
     }
   } finally {
     closeSync(fd);

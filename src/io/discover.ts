@@ -22,8 +22,13 @@ export function* discover(roots: readonly string[]): Generator<Found> {
   const seen = new Set<string>();
   for (const root of roots) {
     const shown = displayRoot(root);
-    const real = realpathSync(root);
-    if (!statSync(real).isDirectory()) throw new DiscoveryError(`${root} is not a directory`);
+    let real: string;
+    try {
+      real = realpathSync(root);
+    } catch {
+      throw new DiscoveryError(`root ${root} does not exist`);
+    }
+    if (!statSync(real).isDirectory()) throw new DiscoveryError(`root ${root} is not a directory`);
     yield* walk(real, shown, seen);
   }
 }

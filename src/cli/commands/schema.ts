@@ -7,7 +7,7 @@ import type { CliIo } from "../io.js";
 
 /** The JSON Schema of the results document, generated from the zod schemas. */
 export const resultsJsonSchema = (): string =>
-  JSON.stringify({ $id: "https://assay.dev/schema/results-1.json", ...z.toJSONSchema(resultsSchema) }, null, 2) + "\n";
+  JSON.stringify({ $id: "urn:assay:results:1", ...z.toJSONSchema(resultsSchema) }, null, 2) + "\n";
 
 export function schemaCommand(argv: string[], io: CliIo): number {
   const { values } = usage(() => parseArgs({ args: argv, options: { out: { type: "string" } } }));

@@ -2,39 +2,19 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { bundleFiles, planCorpus, type CorpusOptions } from "../../synth/corpus.js";
-import { isEmptyOrAbsent, writeTree } from "../../io/write.js";
+import { MANIFEST, writeCorpus } from "../../io/corpus.js";
 import { NATIVE_FAULTS } from "../../synth/native.js";
 import { positiveInt, usage } from "../args.js";
 import { UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { scoreCommand } from "./score.js";
 
-export const MANIFEST = "synth-manifest.json";
 
 export const SYNTH_HELP = `assay synth --out DIR --n N [--seed S] [--faults] [--events E]
   Write N synthetic native-game trials (deterministic for a seed) with a known mix of
   outcomes; --faults adds one labelled broken bundle per fault kind. DIR must be empty or absent.
   ${MANIFEST} in DIR lists every bundle with its outcome, fault and expected verdict.
 `;
-
-/** Synthesise a corpus into `out`; returns how many bundles were written. */
-export function writeCorpus(out: string, o: CorpusOptions): number {
-  if (!isEmptyOrAbsent(out)) throw new UsageError(`${out} is not empty: synth never writes over existing files`);
-  const plan = planCorpus(o);
-  const files: [string, Uint8Array][] = [];
-  for (const b of plan) for (const [rel, bytes] of bundleFiles(b)) files.push([`${b.dir}/${rel}`, bytes]);
-  const manifest = {
-    format: "assay.synth-manifest/1",
-    seed: o.seed,
-    n: o.n,
-    faults: o.faults,
-    bundles: plan.map((b) => ({ dir: b.dir, experiment: b.experiment, trial: b.trial, attempt: b.attempt, outcome: b.outcome, fault: b.fault ?? null, expect: b.expect })),
-  };
-  files.push([MANIFEST, Buffer.from(JSON.stringify(manifest, null, 2) + "\n")]);
-  writeTree(out, files);
-  return plan.length;
-}
 
 export function synthCommand(argv: string[], io: CliIo): number {
   const { values } = usage(() =>

@@ -1,0 +1,187 @@
+// The CLI: logic in-process through main(argv, io); exit codes and stderr through a spawned dist/cli.js.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exitForResults } from "../src/cli/exit.js";
+import { resultsSchema, type Results } from "../src/core/results.js";
+import { scoreDirectory } from "../src/pipeline/score.js";
+import { bundle, game, killed, escaped, live } from "./helpers/bundle.js";
+import { run, spawnCli } from "./helpers/cli.js";
+
+let tmp: string;
+const write = (dir: string, files: Record<string, string | Buffer>) => {
+  mkdirSync(dir, { recursive: true });
+  for (const [p, b] of Object.entries(files)) writeFileSync(join(dir, p), b);
+};
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), "assay-cli-"));
+  write(join(tmp, "good/exp/win/a1"), bundle(game({ trial: "win", seed: "aa".repeat(8), states: [live(), escaped()] })));
+  write(join(tmp, "good/exp/loss/a1"), bundle(game({ trial: "loss", seed: "bb".repeat(8), states: [live(), killed()] })));
+  write(join(tmp, "mixed/exp/win/a1"), bundle(game({ trial: "win", seed: "aa".repeat(8), states: [live(), escaped()] })));
+  write(join(tmp, "mixed/exp/liar/a1"), bundle(game({ trial: "liar", seed: "cc".repeat(8), states: [live(), killed()] }), { summary: { victory: true } }));
+  writeFileSync(join(tmp, "schedule.json"), JSON.stringify({ format: "assay.schedule/1", experiment: "exp", trials: [
+    { trial: "win", seed: "aa".repeat(8) }, { trial: "loss", seed: "bb".repeat(8) }, { trial: "later", seed: "dd".repeat(8) }] }));
+  writeFileSync(join(tmp, "bad-schedule.json"), JSON.stringify({ format: "assay.schedule/1", experiment: "exp", trials: [{ trial: "x", seed: "ABCDEF0123456789" }] }));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe("assay score (in-process)", () => {
+  it("prints a table with each metric and its denominator", async () => {
+    const r = await run(["score", join(tmp, "good")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/accuracy\s+1\/2 = 50\.0%/);
+    expect(r.stdout).toMatch(/completion\s+2\/2 = 100\.0%/);
+    expect(r.stdout).toMatch(/raw record\s+01\b/); // byte order: loss, win
+  });
+
+  it("emits the §10 document as JSON, valid against the zod schema, paths joined to the root as given", async () => {
+    const root = join(tmp, "good") + "/";
+    const r = await run(["score", root, "--format", "json"]);
+    const doc = resultsSchema.parse(JSON.parse(r.stdout));
+    expect(doc.bundles.map((b) => b.path)).toEqual([`${join(tmp, "good")}/exp/loss/a1`, `${join(tmp, "good")}/exp/win/a1`]);
+    expect(doc.experiments[0]!.accuracy).toMatchObject({ victories: 1, scored: 2, value: 0.5 });
+  });
+
+  it("is byte-identical across runs apart from run", async () => {
+    const a = JSON.parse((await run(["score", join(tmp, "mixed"), "--format", "json"])).stdout);
+    const b = JSON.parse((await run(["score", join(tmp, "mixed"), "--format", "json"])).stdout);
+    delete a.run;
+    delete b.run;
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+  });
+
+  it("applies schedules: missing trials, order, and a bad schedule is a usage error", async () => {
+    const r = await run(["score", join(tmp, "good"), "--schedule", join(tmp, "schedule.json"), "--format", "json"]);
+    const exp = JSON.parse(r.stdout).experiments[0];
+    expect(exp.missing).toEqual(["later"]);
+    expect(exp.raw_record.values).toEqual([1, 0, 0]);
+    expect(exp.retry).toEqual(["later"]);
+    const bad = await run(["score", join(tmp, "good"), "--schedule", join(tmp, "bad-schedule.json")]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/schedule .*seed/);
+  });
+
+  it("--fail-on invalid exits 1 only when something is invalid", async () => {
+    expect((await run(["score", join(tmp, "mixed")])).code).toBe(0);
+    expect((await run(["score", join(tmp, "mixed"), "--fail-on", "invalid"])).code).toBe(1);
+    expect((await run(["score", join(tmp, "good"), "--fail-on", "invalid"])).code).toBe(0);
+  });
+
+  it("--invalid exclude leaves invalid trials out of accuracy but still lists them", async () => {
+    const counted = JSON.parse((await run(["score", join(tmp, "mixed"), "--format", "json"])).stdout).experiments[0];
+    const excluded = JSON.parse((await run(["score", join(tmp, "mixed"), "--format", "json", "--invalid", "exclude"])).stdout).experiments[0];
+    expect(counted.accuracy).toMatchObject({ victories: 1, scored: 2 });
+    expect(excluded.accuracy).toMatchObject({ victories: 1, scored: 1 });
+    expect(excluded.invalid).toEqual([{ trial: "liar", codes: ["SUMMARY_MISMATCH"] }]);
+  });
+
+  it("--out writes the document atomically and leaves no temp file", async () => {
+    const out = join(tmp, "out.json");
+    const r = await run(["score", join(tmp, "good"), "--format", "json", "--out", out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("");
+    resultsSchema.parse(JSON.parse(readFileSync(out, "utf8")));
+    expect(readdirSync(tmp).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("usage errors are one line, exit 2", async () => {
+    for (const argv of [["score"], ["score", join(tmp, "nope")], ["score", tmp, "--format", "xml"], ["score", tmp, "--bogus"], ["frobnicate"], ["verify"]]) {
+      const r = await run(argv);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.stderr.trim().split("\n"), argv.join(" ")).toHaveLength(1);
+    }
+  });
+});
+
+describe("assay verify (in-process)", () => {
+  it("prints every finding and exits 1 for invalid evidence", async () => {
+    const r = await run(["verify", join(tmp, "mixed/exp/liar/a1")]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/SUMMARY_MISMATCH\s+summary\.json\s+field victory/);
+  });
+  it("--json prints the bundle entry; a valid bundle exits 0", async () => {
+    const r = await run(["verify", join(tmp, "good/exp/win/a1"), "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ validity: "valid", victory: true, late: false, status: "completed" });
+  });
+  it("a folder without journal.jsonl is a usage error", async () => {
+    expect((await run(["verify", tmp])).code).toBe(2);
+  });
+});
+
+describe("assay synth and demo (in-process)", () => {
+  it("synth is deterministic for a seed and never writes into a non-empty folder", async () => {
+    const a = join(tmp, "synth-a");
+    const b = join(tmp, "synth-b");
+    expect((await run(["synth", "--out", a, "--n", "6", "--seed", "x", "--faults"])).code).toBe(0);
+    expect((await run(["synth", "--out", b, "--n", "6", "--seed", "x", "--faults"])).code).toBe(0);
+    const list = (d: string) => readdirSync(d, { recursive: true }).map(String).sort();
+    expect(list(a)).toEqual(list(b));
+    for (const f of list(a).filter((f) => f.endsWith(".jsonl") || f.endsWith(".json")))
+      expect(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), f).toBe(true);
+    const again = await run(["synth", "--out", a, "--n", "6"]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/not empty/);
+  });
+
+  it("synth labels agree with the verdicts", async () => {
+    const dir = join(tmp, "synth-labels");
+    await run(["synth", "--out", dir, "--n", "30", "--seed", "labels", "--faults"]);
+    const manifest = JSON.parse(readFileSync(join(dir, "synth-manifest.json"), "utf8"));
+    for (const b of manifest.bundles) {
+      const e = scoreDirectory(join(dir, b.dir), b.dir);
+      expect(e.validity, b.dir).toBe(b.expect.validity);
+      if (b.expect.code) expect(e.errors.map((f) => f.code), b.dir).toContain(b.expect.code);
+    }
+  });
+
+  it("demo scores a mixed corpus and cleans up", async () => {
+    const r = await run(["demo"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/experiment synth-native/);
+    expect(r.stdout).toMatch(/JOURNAL_CHAIN/);
+    const dir = /in (\S+)\/corpus/.exec(r.stderr)![1]!;
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe("exit codes", () => {
+  const doc = (validities: ("valid" | "invalid" | "error")[]): Results =>
+    ({ bundles: validities.map((validity) => ({ validity })), experiments: [] }) as unknown as Results;
+  it("3 wins over 1; 1 only with --fail-on invalid", () => {
+    expect(exitForResults(doc(["valid"]), true)).toBe(0);
+    expect(exitForResults(doc(["invalid"]), false)).toBe(0);
+    expect(exitForResults(doc(["invalid"]), true)).toBe(1);
+    expect(exitForResults(doc(["invalid", "error"]), true)).toBe(3);
+    expect(exitForResults(doc(["error"]), false)).toBe(3);
+  });
+  it("a bundle that vanished before it was read is a tool error, not evidence", () => {
+    const e = scoreDirectory(join(tmp, "vanished"), "vanished");
+    expect(e.validity).toBe("error");
+    expect(e.errors[0]!.code).toBe("IO_ERROR");
+  });
+});
+
+describe("spawned dist/cli.js", () => {
+  it("exit 0 and the table on stdout", () => {
+    const r = spawnCli(["score", join(tmp, "good")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/experiment exp/);
+  });
+  it("exit 1 with --fail-on invalid", () => {
+    expect(spawnCli(["score", join(tmp, "mixed"), "--fail-on", "invalid"]).code).toBe(1);
+  });
+  it("exit 2 with one clear line and no stack trace", () => {
+    const r = spawnCli(["score", join(tmp, "does-not-exist")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`assay score: root ${join(tmp, "does-not-exist")} does not exist\n`);
+    expect(r.stderr).not.toMatch(/\bat .*\.js:\d+/);
+  });
+  it("--version and help", () => {
+    expect(spawnCli(["--version"]).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(spawnCli(["--help"]).stdout).toMatch(/assay score ROOT/);
+    expect(spawnCli([]).code).toBe(2);
+  });
+});

@@ -1,0 +1,73 @@
+// Agreement with the contract writer's example bundles (../shared/examples): the conformance floor.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { computeExperiments, DEFAULT_BATCH } from "../src/core/batch/experiments.js";
+import { scoreDirectory } from "../src/pipeline/score.js";
+import { HAVE_SHARED, REQUIRE_SHARED, SHARED_DIR } from "./helpers/shared.js";
+
+const examples = join(SHARED_DIR, "examples");
+
+describe("shared examples", () => {
+  it("are available (required under CI)", () => {
+    if (REQUIRE_SHARED) expect(HAVE_SHARED, `set ASSAY_SHARED_DIR; looked in ${SHARED_DIR}`).toBe(true);
+  });
+
+  describe.skipIf(!HAVE_SHARED)("verdicts", () => {
+    const expected = HAVE_SHARED
+      ? (JSON.parse(readFileSync(join(examples, "expected.json"), "utf8")) as Record<string, Record<string, unknown>>)
+      : {};
+    const names = Object.keys(expected).filter((n) => expected[n]!["profile"] === "native-game");
+
+    it("covers every native example folder", () => {
+      const dirs = readdirSync(examples, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+      for (const n of names) expect(dirs).toContain(n);
+      expect(names.length).toBeGreaterThanOrEqual(8);
+    });
+
+    it.each(names)("%s", (name) => {
+      const want = expected[name]!;
+      const got = scoreDirectory(join(examples, name), name);
+      expect(got.validity).toBe(want["validity"]);
+      expect(got.profile).toBe(want["profile"]);
+      const codes = got.errors.map((f) => f.code);
+      for (const c of want["codes"] as string[]) expect(codes).toContain(c);
+      if (want["validity"] === "valid") expect(codes).toEqual([]);
+      expect(got.warnings.map((f) => f.code).sort()).toEqual([...(want["warnings"] as string[])].sort());
+      for (const field of ["status", "victory", "late"] as const) if (field in want) expect(got[field]).toBe(want[field]);
+    });
+
+    it("bad-chain reports lines 6 and 7", () => {
+      const got = scoreDirectory(join(examples, "bad-chain"), "bad-chain");
+      expect(got.errors.filter((f) => f.code === "JOURNAL_CHAIN").map((f) => [f.file, f.line])).toEqual([
+        ["journal.jsonl", 6],
+        ["journal.jsonl", 7],
+      ]);
+    });
+
+    it("bad-duplicate-key reports line 3, bad-late-keys line 3, bad-summary names status", () => {
+      const at = (n: string) => scoreDirectory(join(examples, n), n).errors;
+      expect(at("bad-duplicate-key")).toContainEqual(expect.objectContaining({ code: "JSON_DUPLICATE_KEY", file: "journal.jsonl", line: 3 }));
+      expect(at("bad-late-keys")).toContainEqual(expect.objectContaining({ code: "TRANSITION", file: "journal.jsonl", line: 3 }));
+      const summary = at("bad-summary").filter((f) => f.code === "SUMMARY_MISMATCH");
+      expect(summary).toHaveLength(1);
+      expect(summary[0]!.message).toMatch(/field status\b/);
+    });
+
+    it("the torn tail raises UNTERMINATED_WITH_ENDING in its experiment", () => {
+      const entry = scoreDirectory(join(examples, "native-torn-tail"), "native-torn-tail");
+      const [exp] = computeExperiments([entry], [], DEFAULT_BATCH);
+      expect(exp!.flags).toEqual([{ code: "UNTERMINATED_WITH_ENDING", trial: "torn", attempt: 1 }]);
+      expect(exp!.accuracy).toMatchObject({ victories: 0, scored: 1 });
+    });
+
+    it("world examples are PROFILE_UNSUPPORTED until the world profile lands", () => {
+      for (const n of ["world-clean", "world-blind-retry"]) {
+        const got = scoreDirectory(join(examples, n), n);
+        expect(got.validity).toBe("invalid");
+        expect(got.errors.map((f) => f.code)).toEqual(["PROFILE_UNSUPPORTED"]);
+        expect(got.profile).toBe("world");
+      }
+    });
+  });
+});
