@@ -2,7 +2,7 @@
 // supplies the entry listing and a way to read chunks; nothing here touches the file system.
 
 import { createHash } from "node:crypto";
-import { finding, type Finding } from "./codes.js";
+import { finding, type Code, type Finding } from "./codes.js";
 import { attributionOf, JournalReader, readHeader, STRUCTURAL, type Header } from "./journal.js";
 import { MAX_DOCUMENT_BYTES } from "./json/decode.js";
 import { splitLines } from "./json/lines.js";
@@ -14,6 +14,11 @@ import { byteCompare } from "./text.js";
 export const JOURNAL = "journal.jsonl";
 export const SEAL = "seal.json";
 const MAX_FILE_BYTES = 4 * 1024 ** 3;
+/**
+ * Findings listed per bundle. Every failing line is reported up to this many; past it, one
+ * finding per code says how many more there were, so memory stays flat on a wholly broken journal.
+ */
+export const MAX_FINDINGS = 1000;
 
 export type EntryKind = "file" | "dir" | "symlink" | "other";
 export interface BundleEntryInfo {
@@ -61,6 +66,7 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
 
   // The journal, streamed: chain, header, then the profile's records.
   const reader = new JournalReader(JOURNAL, errors, warnings);
+  const dropped = new Map<Code, number>();
   let line1: Record<string, unknown> | null = null;
   let header: Header | null = null;
   let profileName: string | null = null;
@@ -76,6 +82,7 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
         if (profileName === "native-game") native = new NativeJournal(JOURNAL, header?.deadline ?? null, errors);
       } else if (rec !== null && native !== null && raw.terminated) native.record(rec, raw.number);
       if (!raw.terminated && native?.end) errors.push(finding("TRANSITION", JOURNAL, raw.number, "torn tail after the end record"));
+      if (errors.length > MAX_FINDINGS) for (const f of errors.splice(MAX_FINDINGS)) dropped.set(f.code, (dropped.get(f.code) ?? 0) + 1);
     }
     if (reader.records === 0 && !reader.torn) errors.push(finding("HEADER_MISSING", JOURNAL, null, "the journal is empty"));
     else if (reader.records === 0) errors.push(finding("HEADER_MISSING", JOURNAL, null, "the journal holds no complete line"));
@@ -84,13 +91,14 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     errors.push(finding("HEADER_MISSING", JOURNAL, null, "journal.jsonl is not a regular file"));
   }
 
-  // Companion files: read only where the contract says they are evidence.
-  const readDoc = (p: string): Uint8Array | null => {
+  // Companion files: read only where the contract says they are evidence. `false`: present but
+  // too large to read (reported; it still enters the digest below, streamed).
+  const readDoc = (p: string): Uint8Array | null | false => {
     const e = regular(p);
     if (e === null) return null;
     if (e.size > MAX_DOCUMENT_BYTES) {
       errors.push(finding("FILE_TOO_LARGE", p, null, `${e.size} bytes exceeds ${MAX_DOCUMENT_BYTES}`));
-      return null;
+      return false;
     }
     const bytes = Buffer.concat([...src.read(p)]);
     files.set(p, sha256(bytes));
@@ -102,11 +110,12 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     if (native.end === null) {
       if (regular(SUMMARY) !== null) warnings.push(finding("SUMMARY_UNEXPECTED", SUMMARY, null, "summary.json beside an unterminated journal is not checked"));
     } else if (comparable) {
-      checkSummary(readDoc(SUMMARY), expectedSummary(header, reader, native), errors);
+      const bytes = readDoc(SUMMARY);
+      if (bytes !== false) checkSummary(bytes, expectedSummary(header, reader, native), errors);
     }
     if (native.finalScore !== null && comparable) {
       const bytes = readDoc(SNAPSHOT);
-      checkSnapshot(bytes, files.get(SNAPSHOT) ?? null, header, native, errors);
+      if (bytes !== false) checkSnapshot(bytes, files.get(SNAPSHOT) ?? null, header, native, errors);
     }
   }
 
@@ -117,6 +126,9 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     for (const c of src.read(e.path)) h.update(c);
     files.set(e.path, h.digest("hex"));
   }
+
+  for (const [code, n] of dropped)
+    errors.push(finding(code, JOURNAL, null, `${n} more ${code} findings not listed (the first ${MAX_FINDINGS} findings are)`));
 
   const attribution = attributionOf(line1);
   const profile: Profile | null = profileName === "native-game" || line1?.["profile"] === "world" ? (line1?.["profile"] as Profile) : null;

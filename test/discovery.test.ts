@@ -1,0 +1,93 @@
+// Discovery (§1) on real folders, and the limits that keep a hostile bundle from costing memory.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_FINDINGS, scoreBundle, type BundleSource } from "../src/core/bundle.js";
+import { discover } from "../src/io/discover.js";
+import { scoreRoots } from "../src/pipeline/score.js";
+import { bundle, game } from "./helpers/bundle.js";
+
+let tmp: string;
+const put = (dir: string, files: Record<string, string | Buffer>) => {
+  mkdirSync(dir, { recursive: true });
+  for (const [p, b] of Object.entries(files)) writeFileSync(join(dir, p), b);
+};
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), "assay-discover-"));
+  put(join(tmp, "root/e/t1/a1"), bundle(game({ trial: "t1" })));
+  put(join(tmp, "root/e/t2/a1"), bundle(game({ trial: "t2", seed: "11".repeat(8) })));
+  // A folder inside a bundle that looks like a bundle: never descended into.
+  put(join(tmp, "root/e/t2/a1/nested"), bundle(game({ trial: "t9", seed: "99".repeat(8) })));
+  put(join(tmp, "elsewhere/e/t3/a1"), bundle(game({ trial: "t3", seed: "33".repeat(8) })));
+  symlinkSync(join(tmp, "elsewhere"), join(tmp, "root/linked")); // a symlinked directory below a root
+  symlinkSync(join(tmp, "root"), join(tmp, "root-link")); // a root given as a symlink
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe("discovery", () => {
+  const paths = (roots: string[]) => [...discover(roots)].map((f) => f.path);
+
+  it("finds bundles, never descends into one, never follows a symlinked directory below a root", () => {
+    expect(paths([join(tmp, "root")])).toEqual([join(tmp, "root/e/t1/a1"), join(tmp, "root/e/t2/a1")]);
+  });
+  it("follows a root given as a symlink and reports paths under the root as given", () => {
+    expect(paths([join(tmp, "root-link") + "/"])).toEqual([join(tmp, "root-link/e/t1/a1"), join(tmp, "root-link/e/t2/a1")]);
+  });
+  it("finds each directory once when roots overlap", () => {
+    const found = paths([join(tmp, "root/e/t1"), join(tmp, "root"), join(tmp, "root-link")]);
+    expect(found).toEqual([join(tmp, "root/e/t1/a1"), join(tmp, "root/e/t2/a1")]);
+  });
+  it("a root may itself be a bundle", () => {
+    expect(paths([join(tmp, "root/e/t1/a1")])).toEqual([join(tmp, "root/e/t1/a1")]);
+  });
+  it("a missing root stops the run with a clear message", () => {
+    expect(() => paths([join(tmp, "nope")])).toThrow(/root .*nope does not exist/);
+  });
+  it("scoreRoots over overlapping roots scores each bundle once", () => {
+    const r = scoreRoots([join(tmp, "root"), join(tmp, "root/e")], { schedules: [], invalid: "count", resourceBound: "exclude" });
+    expect(r.bundles).toHaveLength(2);
+    expect(r.experiments[0]!.scheduled).toBe(2);
+  });
+});
+
+describe("limits", () => {
+  const source = (entries: BundleSource["entries"], data: Record<string, Buffer>): BundleSource => ({ entries, read: (p) => [data[p]!] });
+
+  it("findings are listed up to MAX_FINDINGS, then counted per code", () => {
+    const j = Buffer.from(Array.from({ length: MAX_FINDINGS + 500 }, () => "{bad").join("\n") + "\n");
+    const e = scoreBundle(source([{ path: "journal.jsonl", kind: "file", size: j.length }], { "journal.jsonl": j }));
+    expect(e.errors).toHaveLength(MAX_FINDINGS + 1);
+    expect(e.errors.slice(0, 3).map((f) => f.line)).toEqual([1, 2, 3]);
+    expect(e.errors.at(-1)).toMatchObject({ code: "JSON_SYNTAX", line: null, message: expect.stringMatching(/^500 more JSON_SYNTAX/) });
+  });
+  it("a file over 4 GiB is UNSAFE_PATH and is not read", () => {
+    const files = bundle(game());
+    const data = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, Buffer.from(v)]));
+    const entries = Object.entries(data).map(([path, b]) => ({ path, kind: "file" as const, size: b.length }));
+    let readBig = false;
+    const src: BundleSource = {
+      entries: [...entries, { path: "huge.bin", kind: "file", size: 4 * 1024 ** 3 + 1 }],
+      read: (p) => {
+        if (p === "huge.bin") readBig = true;
+        return [data[p] ?? Buffer.alloc(0)];
+      },
+    };
+    const e = scoreBundle(src);
+    expect(e.errors.map((f) => [f.code, f.file])).toEqual([["UNSAFE_PATH", "huge.bin"]]);
+    expect(readBig).toBe(false);
+  });
+  it("a summary.json over 64 MiB is FILE_TOO_LARGE and is not parsed", () => {
+    const files = bundle(game());
+    const data = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, Buffer.from(v)]));
+    const entries = Object.entries(data).map(([path, b]) => ({ path, kind: "file" as const, size: path === "summary.json" ? 65 * 1024 * 1024 : b.length }));
+    const e = scoreBundle(source(entries, data));
+    expect(e.errors.map((f) => [f.code, f.file])).toEqual([["FILE_TOO_LARGE", "summary.json"]]);
+  });
+  it("a journal.jsonl that is a directory is HEADER_MISSING, never a silent pass", () => {
+    const e = scoreBundle(source([{ path: "journal.jsonl", kind: "dir", size: 0 }], {}));
+    expect(e.validity).toBe("invalid");
+    expect(e.errors.map((f) => f.code)).toEqual(["HEADER_MISSING"]);
+  });
+});
