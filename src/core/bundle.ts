@@ -77,7 +77,7 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     for (const raw of splitLines(chunks)) {
       const rec = reader.line(raw);
       if (raw.number === 1) {
-        line1 = rec;
+        line1 = reader.decoded;
         ({ header, profile: profileName } = readHeader(rec, JOURNAL, errors));
         if (profileName === "native-game") native = new NativeJournal(JOURNAL, header?.deadline ?? null, errors);
       } else if (rec !== null && native !== null && raw.terminated) native.record(rec, raw.number);

@@ -113,6 +113,8 @@ export class JournalReader {
   torn = false;
   /** Set when a §2/§3 rule failed (summary and snapshot are then not compared). */
   structural = false;
+  /** The last line's object, even when its envelope failed (attribution reads line 1 so, §6). */
+  decoded: Record<string, unknown> | null = null;
   private prev = ZERO_DIGEST;
   private lastAt: number | null = null;
 
@@ -126,6 +128,7 @@ export class JournalReader {
   line(raw: RawLine): JournalRecord | null {
     if (!raw.terminated) {
       this.torn = true;
+      this.decoded = null;
       this.warnings.push(finding("JOURNAL_TORN", this.file, raw.number, "last line has no \\n: judged on the complete lines"));
       return null;
     }
@@ -133,7 +136,7 @@ export class JournalReader {
     const expectedPrev = this.prev;
     this.prev = this.head = raw.digest;
     const before = this.out.length;
-    const rec = decodeLine(raw, this.file, this.out);
+    const rec = (this.decoded = decodeLine(raw, this.file, this.out));
     const sound = rec !== null && this.envelope(rec, raw.number, index, expectedPrev);
     if (this.out.length > before) this.structural = true;
     return sound ? (rec as JournalRecord) : null;

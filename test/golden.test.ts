@@ -1,0 +1,319 @@
+// A golden results document (contract §6, §10) for a small synthesised corpus. Every expected
+// value below is derived by hand from the spec list, in the comments beside it — never recorded
+// from the program's output.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Experiment, Results } from "../src/core/results.js";
+import { assemble, scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
+import { FORMATS } from "../src/report/index.js";
+import { synthNative, type NativeSpec } from "../src/synth/native.js";
+import { run } from "./helpers/cli.js";
+
+const Z = 1.959963984540054;
+const DEFAULTS: ScoreRunOptions = { schedules: [], invalid: "count", resourceBound: "exclude" };
+
+/** Wilson interval in counts: (k + z²/2 ± z·sqrt(k(n−k)/n + z²/4)) / (n + z²), clamped to [0, 1]. */
+function wilson(k: number, n: number): [number, number] {
+  const z2 = Z * Z;
+  const half = Z * Math.sqrt((k * (n - k)) / n + z2 / 4);
+  return [Math.max(0, (k + z2 / 2 - half) / (n + z2)), Math.min(1, (k + z2 / 2 + half) / (n + z2))];
+}
+const C = (n: number, k: number): number => {
+  if (k > n) return 0;
+  let r = 1;
+  for (let i = 0; i < k; i++) r = (r * (n - i)) / (i + 1);
+  return r;
+};
+/** pass^k by hand: mean over tasks of C(c,k)/C(n,k), for k = 1..smallest n. */
+function passHatNumbers(groups: [c: number, n: number][]): Record<string, number> {
+  const out: Record<string, number> = {};
+  const kMax = Math.min(...groups.map(([, n]) => n));
+  for (let k = 1; k <= kMax; k++) out[String(k)] = groups.reduce((s, [c, n]) => s + C(c, k) / C(n, k), 0) / groups.length;
+  return out;
+}
+const passHat = (groups: [c: number, n: number][]) =>
+  Object.fromEntries(Object.entries(passHatNumbers(groups)).map(([k, v]) => [k, expect.closeTo(v, 12)]));
+const closeInterval = ([lo, hi]: [number, number]) => [expect.closeTo(lo, 12), expect.closeTo(hi, 12)];
+
+const seed = (n: number) => n.toString(16).padStart(2, "0").repeat(16);
+
+// The corpus. Experiment "gold" has 13 trials over tasks A and B (and C, which only an excluded
+// trial carries); "Zeta" has 2 trials without tasks. In byte order "Zeta" < "gold".
+const SPECS: NativeSpec[] = [
+  // t01: a victory under A.
+  { experiment: "gold", trial: "t01", attempt: 1, seed: seed(1), outcome: "victory", task: "A" },
+  // t02: a death under A.
+  { experiment: "gold", trial: "t02", attempt: 1, seed: seed(2), outcome: "death", task: "A" },
+  // t03: attempt 1 abnormal (under task C: superseded, so its task must not count), attempt 2 wins under A.
+  { experiment: "gold", trial: "t03", attempt: 1, seed: seed(3), outcome: "abnormal", task: "C" },
+  { experiment: "gold", trial: "t03", attempt: 2, seed: seed(3), outcome: "victory", task: "A" },
+  // t04: a death, then a victory: the retry is ignored (best-of-n never leaks).
+  { experiment: "gold", trial: "t04", attempt: 1, seed: seed(4), outcome: "death", task: "B" },
+  { experiment: "gold", trial: "t04", attempt: 2, seed: seed(4), outcome: "victory", task: "B" },
+  // t05: an escape accepted after the deadline: an ending, not a victory.
+  { experiment: "gold", trial: "t05", attempt: 1, seed: seed(5), outcome: "late-victory", task: "B" },
+  // t06: interrupted: scored (a non-victory), incomplete, not retried.
+  { experiment: "gold", trial: "t06", attempt: 1, seed: seed(6), outcome: "interrupted", task: "B" },
+  // t07: resource-bound without an ending: excluded by default.
+  { experiment: "gold", trial: "t07", attempt: 1, seed: seed(7), outcome: "resource-bound", task: "B" },
+  // t08: unterminated without ending or final score, then abnormal: no adjudicated attempt.
+  { experiment: "gold", trial: "t08", attempt: 1, seed: seed(8), outcome: "unterminated", task: "C" },
+  { experiment: "gold", trial: "t08", attempt: 2, seed: seed(8), outcome: "abnormal", task: "C" },
+  // t09: a death whose end record was torn: unterminated with an ending.
+  { experiment: "gold", trial: "t09", attempt: 1, seed: seed(9), outcome: "torn-ending", task: "A" },
+  // t10: retirement without a task.
+  { experiment: "gold", trial: "t10", attempt: 1, seed: seed(10), outcome: "retire" },
+  // t11: a death whose summary claims a victory: invalid evidence.
+  { experiment: "gold", trial: "t11", attempt: 1, seed: seed(11), outcome: "death", task: "B", fault: "summary-claims-victory" },
+  // t12: save-and-quit (a suspension, then abnormal), then an escape without a quest item.
+  { experiment: "gold", trial: "t12", attempt: 1, seed: seed(12), outcome: "save-quit", task: "A" },
+  { experiment: "gold", trial: "t12", attempt: 2, seed: seed(12), outcome: "escape-empty", task: "A" },
+  // t13: the attempts disagree on the seed. Attempt 1 (the lowest) is under B, attempt 2 under A.
+  { experiment: "gold", trial: "t13", attempt: 1, seed: seed(13), outcome: "abnormal", task: "B" },
+  { experiment: "gold", trial: "t13", attempt: 2, seed: seed(113), outcome: "victory", task: "A" },
+  // Zeta: one victory, one death.
+  { experiment: "Zeta", trial: "z1", attempt: 1, seed: seed(21), outcome: "victory" },
+  { experiment: "Zeta", trial: "z2", attempt: 1, seed: seed(22), outcome: "death" },
+];
+
+let root = "";
+let unicodeRoot = "";
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), "assay-golden-"));
+  for (const s of SPECS) {
+    const dir = join(root, s.experiment, s.trial, `a${s.attempt}`);
+    mkdirSync(dir, { recursive: true });
+    for (const [p, b] of synthNative({ ...s, events: 3 })) writeFileSync(join(dir, p), b);
+  }
+});
+afterAll(() => {
+  for (const d of [root, unicodeRoot]) if (d) rmSync(d, { recursive: true, force: true });
+});
+
+// ------------------------------------------------------------------------------------------
+// Derivation for "gold" with the defaults (--invalid count, --resource-bound exclude).
+//
+// trial  adjudicated        scored  victory  ending(completion)  other
+// t01    a1 victory         yes     1        yes
+// t02    a1 death           yes     0        yes
+// t03    a2 victory         yes     1        yes                 SUPERSEDED a1
+// t04    a1 death           yes     0        yes                 RETRY_AFTER_OUTCOME a2
+// t05    a1 late escape     yes     0        yes
+// t06    a1 interrupted     yes     0        no
+// t07    a1 resource-bound  no      0        no                  excluded (resource-bound)
+// t08    none               no      0        no                  excluded (no adjudicated attempt), retry
+// t09    a1 torn death      yes     0        yes                 UNTERMINATED_WITH_ENDING a1
+// t10    a1 retire          yes     0        yes
+// t11    — invalid          yes(0)  0        no                  invalid SUMMARY_MISMATCH
+// t12    a2 escape-empty    yes     0        yes                 SUPERSEDED a1
+// t13    — invalid          yes(0)  0        no                  invalid SEED_MISMATCH
+//
+// scored = 11 (all but t07, t08), victories = 2 (t01, t03): accuracy 2/11.
+// raw_record = [1,0,1,0,0,0,0,0,0,0,0,0,0], mean 2/13.
+// completion = 8 endings (t01 t02 t03 t04 t05 t09 t10 t12) / 13.
+// Repeats over the 11 scored trials with a task (adjudicated attempt's; invalid: lowest attempt's):
+//   A: t01 P, t02 F, t03 P, t09 F, t12 F            → c=2, n=5
+//   B: t04 F, t05 F, t06 F, t11 F, t13 F (a1 is B)  → c=0, n=5
+//   C: nobody (t03's a1 is superseded, t08 excluded). t10 has no task.
+//   k = 1..5: k=1 (2/5+0)/2 = 0.2; k=2 (1/10+0)/2 = 0.05; k≥3 0.
+const GOLD_FLAGS = [
+  { code: "SUPERSEDED", trial: "t03", attempt: 1 },
+  { code: "RETRY_AFTER_OUTCOME", trial: "t04", attempt: 2 },
+  { code: "UNTERMINATED_WITH_ENDING", trial: "t09", attempt: 1 },
+  { code: "SUPERSEDED", trial: "t12", attempt: 1 },
+];
+const RESOURCE_REASON = expect.stringMatching(/resource-bound/i);
+const NO_OUTCOME_REASON = expect.stringMatching(/adjudicated|abnormal|unterminated/i);
+
+const zeta: Experiment = {
+  // z1 victory, z2 death: 1/2, both endings, no tasks.
+  experiment: "Zeta",
+  profile: "native-game",
+  scheduled: 2,
+  invalid: [],
+  missing: [],
+  excluded: [],
+  unscored: [],
+  flags: [],
+  accuracy: { value: 1 / 2, victories: 1, scored: 2, wilson95: closeInterval(wilson(1, 2)) as [number, number] },
+  raw_record: { values: [1, 0], mean: 1 / 2 },
+  completion: { value: 1, completed: 2, scheduled: 2 },
+  retry: [],
+  dimensions: null,
+  pass: null,
+  pass_hat_k: null,
+  rewards: null,
+  states: null,
+};
+
+const goldDefaults = {
+  experiment: "gold",
+  profile: "native-game",
+  scheduled: 13,
+  invalid: [
+    { trial: "t11", codes: ["SUMMARY_MISMATCH"] },
+    { trial: "t13", codes: ["SEED_MISMATCH"] },
+  ],
+  missing: [],
+  excluded: [
+    { trial: "t07", reason: RESOURCE_REASON },
+    { trial: "t08", reason: NO_OUTCOME_REASON },
+  ],
+  unscored: [],
+  flags: GOLD_FLAGS,
+  accuracy: { value: 2 / 11, victories: 2, scored: 11, wilson95: closeInterval(wilson(2, 11)) },
+  raw_record: { values: [1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], mean: 2 / 13 },
+  completion: { value: 8 / 13, completed: 8, scheduled: 13 },
+  retry: ["t08"],
+  dimensions: null,
+  pass: null,
+  pass_hat_k: passHat([
+    [2, 5],
+    [0, 5],
+  ]),
+  rewards: null,
+  states: null,
+};
+
+// With --invalid exclude --resource-bound loss: t11 and t13 leave accuracy (still listed invalid);
+// t07 becomes a scored loss (no longer excluded; still no ending, never retried).
+//   scored = 11 − 2 + 1 = 10, victories 2. Completion and raw_record unchanged.
+//   A: c=2, n=5; B: t04 t05 t06 t07 → c=0, n=4 → k = 1..4.
+const goldExcludeLoss = {
+  ...goldDefaults,
+  excluded: [{ trial: "t08", reason: NO_OUTCOME_REASON }],
+  accuracy: { value: 2 / 10, victories: 2, scored: 10, wilson95: closeInterval(wilson(2, 10)) },
+  pass_hat_k: passHat([
+    [2, 5],
+    [0, 4],
+  ]),
+};
+
+/** Flags have no order in the contract: compare them sorted by trial, attempt, code. */
+const canon = (xs: Experiment[]) =>
+  xs.map((x) => ({
+    ...x,
+    flags: [...x.flags].sort((a, b) => (a.trial < b.trial ? -1 : a.trial > b.trial ? 1 : a.attempt - b.attempt || (a.code < b.code ? -1 : 1))),
+  }));
+
+const byteSorted = (xs: string[]) => [...xs].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+
+describe("golden results for a synthesised corpus", () => {
+  it("hand-derived constants are what the comments say", () => {
+    expect(passHatNumbers([[2, 5], [0, 5]])).toEqual({ "1": expect.closeTo(0.2, 15), "2": expect.closeTo(0.05, 15), "3": 0, "4": 0, "5": 0 });
+    expect(passHatNumbers([[2, 5], [0, 4]])).toEqual({ "1": expect.closeTo(0.2, 15), "2": expect.closeTo(0.05, 15), "3": 0, "4": 0 });
+    const [lo, hi] = wilson(2, 11);
+    expect(lo).toBeGreaterThan(0.05);
+    expect(lo).toBeLessThan(0.06); // Wilson 95% for 2/11 ≈ [0.0514, 0.4770]
+    expect(hi).toBeCloseTo(0.477, 3);
+  });
+
+  it("experiments equal the hand derivation (defaults)", () => {
+    const r = scoreRoots([root], DEFAULTS);
+    expect(canon(r.experiments)).toEqual([zeta, goldDefaults]);
+  });
+
+  it("experiments equal the hand derivation (--invalid exclude, --resource-bound loss)", () => {
+    const r = scoreRoots([root], { ...DEFAULTS, invalid: "exclude", resourceBound: "loss" });
+    expect(canon(r.experiments)).toEqual([zeta, goldExcludeLoss]);
+    expect(r.run.options).toMatchObject({ invalid: "exclude", resource_bound: "loss" });
+  });
+
+  it("bundles: one per attempt, at root/<experiment>/<trial>/a<n>, sorted by path in byte order, each judged as its spec says", () => {
+    const r = scoreRoots([root], DEFAULTS);
+    const paths = r.bundles.map((b) => b.path);
+    expect(paths).toEqual(byteSorted(SPECS.map((s) => `${root}/${s.experiment}/${s.trial}/a${s.attempt}`)));
+    expect(paths[0]).toBe(`${root}/Zeta/z1/a1`);
+    // [validity, status, ending, victory] from the outcome names alone.
+    const want: Record<string, [string, string, boolean, boolean | null]> = {
+      "Zeta/z1/a1": ["valid", "completed", true, true],
+      "Zeta/z2/a1": ["valid", "completed", true, false],
+      "gold/t01/a1": ["valid", "completed", true, true],
+      "gold/t02/a1": ["valid", "completed", true, false],
+      "gold/t03/a1": ["valid", "abnormal", false, false],
+      "gold/t03/a2": ["valid", "completed", true, true],
+      "gold/t04/a1": ["valid", "completed", true, false],
+      "gold/t04/a2": ["valid", "completed", true, true],
+      "gold/t05/a1": ["valid", "completed", true, false],
+      "gold/t06/a1": ["valid", "interrupted", false, false],
+      "gold/t07/a1": ["valid", "resource-bound", false, false],
+      "gold/t08/a1": ["valid", "unterminated", false, false],
+      "gold/t08/a2": ["valid", "abnormal", false, false],
+      "gold/t09/a1": ["valid", "unterminated", true, false],
+      "gold/t10/a1": ["valid", "completed", true, false],
+      "gold/t11/a1": ["invalid", "completed", true, null],
+      "gold/t12/a1": ["valid", "abnormal", false, false],
+      "gold/t12/a2": ["valid", "completed", true, false],
+      "gold/t13/a1": ["valid", "abnormal", false, false],
+      "gold/t13/a2": ["valid", "completed", true, true],
+    };
+    const got = Object.fromEntries(r.bundles.map((b) => [b.path.slice(root.length + 1), [b.validity, b.status, b.ending, b.victory]]));
+    expect(got).toEqual(want);
+    const late = r.bundles.find((b) => b.path.endsWith("gold/t05/a1"))!;
+    expect(late.late).toBe(true);
+    const t11 = r.bundles.find((b) => b.path.endsWith("gold/t11/a1"))!;
+    expect([...new Set(t11.errors.map((e) => e.code))]).toEqual(["SUMMARY_MISMATCH"]);
+    const t03 = r.bundles.filter((b) => b.path.includes("gold/t03/"));
+    expect(t03.map((b) => [b.experiment, b.trial, b.attempt, b.seed, b.task])).toEqual([
+      ["gold", "t03", 1, seed(3), "C"],
+      ["gold", "t03", 2, seed(3), "A"],
+    ]);
+  });
+
+  it("the JSON document is byte-identical across runs apart from `run`", () => {
+    const a = scoreRoots([root], DEFAULTS);
+    const b = scoreRoots([root], DEFAULTS);
+    const fixedRun = a.run;
+    const textA = FORMATS.json.render(a);
+    const textB = FORMATS.json.render({ ...b, run: fixedRun });
+    expect(textB).toBe(textA);
+    // Assembling the same entries in another order changes nothing either.
+    const c = assemble([...b.bundles].reverse(), DEFAULTS, a.run.started_at);
+    expect(FORMATS.json.render({ ...c, run: fixedRun })).toBe(textA);
+    // And the document parses back to the same value.
+    expect(JSON.parse(textA)).toEqual(JSON.parse(JSON.stringify(a)));
+    expect(Object.keys(JSON.parse(textA))).toEqual(["format", "run", "bundles", "experiments"]);
+    expect(JSON.parse(textA).format).toBe("assay.results/1");
+  });
+
+  it("the CLI (`assay score ROOT --format json`) prints the same document", async () => {
+    const r = await run(["score", root, "--format", "json"]);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as Results;
+    expect(doc.format).toBe("assay.results/1");
+    expect(canon(doc.experiments)).toEqual([zeta, goldDefaults]);
+    const lib = scoreRoots([root], DEFAULTS);
+    expect(doc.bundles).toEqual(JSON.parse(JSON.stringify(lib.bundles)));
+    expect(r.stdout).toBe(FORMATS.json.render({ ...lib, run: doc.run }));
+    expect(doc.run.options).toMatchObject({ invalid: "count", resource_bound: "exclude", schedules: [] });
+  });
+
+  it("the CLI honours --invalid exclude --resource-bound loss", async () => {
+    const r = await run(["score", root, "--format", "json", "--invalid", "exclude", "--resource-bound", "loss"]);
+    expect(r.code).toBe(0);
+    expect(canon((JSON.parse(r.stdout) as Results).experiments)).toEqual([zeta, goldExcludeLoss]);
+  });
+
+  it("bundles are sorted by the byte order of path, not UTF-16 or locale order, across roots", () => {
+    unicodeRoot = mkdtempSync(join(tmpdir(), "assay-golden-u-"));
+    // Byte order: "B" (42) < "a" (61) < U+E000 (EE 80 80) < U+1F600 (F0 9F 98 80).
+    // UTF-16 order would put U+1F600 (D83D …) before U+E000; locale order would put "a" before "B".
+    const names = ["\u{1F600}", "a", "\u{E000}", "B"];
+    names.forEach((name, i) => {
+      const dir = join(unicodeRoot, name);
+      mkdirSync(dir);
+      for (const [p, b] of synthNative({ experiment: "uni", trial: `u${i}`, attempt: 1, seed: seed(40 + i), outcome: "death", events: 1 })) writeFileSync(join(dir, p), b);
+    });
+    const r = scoreRoots([unicodeRoot, root], DEFAULTS);
+    const paths = r.bundles.map((b) => b.path);
+    expect(paths).toHaveLength(SPECS.length + 4);
+    expect(paths).toEqual(byteSorted(paths));
+    const uni = paths.filter((p) => p.startsWith(`${unicodeRoot}/`)).map((p) => p.slice(unicodeRoot.length + 1));
+    expect(uni).toEqual(["B", "a", "\u{E000}", "\u{1F600}"]);
+    // Experiments by id in byte order: "Zeta" < "gold" < "uni".
+    expect(r.experiments.map((x) => x.experiment)).toEqual(["Zeta", "gold", "uni"]);
+  });
+});
