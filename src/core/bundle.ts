@@ -81,7 +81,6 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
         ({ header, profile: profileName } = readHeader(rec, JOURNAL, errors));
         if (profileName === "native-game") native = new NativeJournal(JOURNAL, header?.deadline ?? null, errors);
       } else if (rec !== null && native !== null && raw.terminated) native.record(rec, raw.number);
-      if (!raw.terminated && native?.end) errors.push(finding("TRANSITION", JOURNAL, raw.number, "torn tail after the end record"));
       if (errors.length > MAX_FINDINGS) for (const f of errors.splice(MAX_FINDINGS)) dropped.set(f.code, (dropped.get(f.code) ?? 0) + 1);
     }
     if (reader.records === 0 && !reader.torn) errors.push(finding("HEADER_MISSING", JOURNAL, null, "the journal is empty"));

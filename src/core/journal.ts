@@ -116,6 +116,7 @@ export class JournalReader {
   /** The last line's object, even when its envelope failed (attribution reads line 1 so, §6). */
   decoded: Record<string, unknown> | null = null;
   private prev = ZERO_DIGEST;
+  private ended = false;
   private lastAt: number | null = null;
 
   constructor(
@@ -130,6 +131,10 @@ export class JournalReader {
       this.torn = true;
       this.decoded = null;
       this.warnings.push(finding("JOURNAL_TORN", this.file, raw.number, "last line has no \\n: judged on the complete lines"));
+      if (this.ended) {
+        this.out.push(finding("TRANSITION", this.file, raw.number, "torn tail after the end record"));
+        this.structural = true;
+      }
       return null;
     }
     const index = this.records++;
@@ -138,6 +143,9 @@ export class JournalReader {
     const before = this.out.length;
     const rec = (this.decoded = decodeLine(raw, this.file, this.out));
     const sound = rec !== null && this.envelope(rec, raw.number, index, expectedPrev);
+    if (sound && index > 0 && rec["type"] === "session")
+      this.out.push(finding("TRANSITION", this.file, raw.number, "a second session header"));
+    if (sound && rec["type"] === "end") this.ended = true;
     if (this.out.length > before) this.structural = true;
     return sound ? (rec as JournalRecord) : null;
   }

@@ -50,10 +50,13 @@ export function parseStrictJson(text: string, outerSpaces: " " | " \n"): JsonRes
     throw e;
   }
   const value: unknown = JSON.parse(text);
-  if (decimals !== null) for (const p of decimals) box(value, p);
+  if (decimals === null) return { ok: true, value };
+  if (decimals.length === 1 && decimals[0]!.length === 0) return { ok: true, value: new JsonDecimal(value as number, String(value)) };
+  for (const p of decimals) box(value, p);
   return { ok: true, value };
 }
 
+/** Replace the number at `path` (non-empty) with its boxed form. */
 function box(root: unknown, path: Path): void {
   let node = root as Record<string | number, unknown>;
   for (let i = 0; i < path.length - 1; i++) node = node[path[i]!] as Record<string | number, unknown>;

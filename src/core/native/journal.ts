@@ -35,12 +35,11 @@ export class NativeJournal {
   }
 
   record(rec: JournalRecord, line: number): void {
+    if (rec.type === "session") return; // a second header: JournalReader reports it (§3)
     if (this.end !== null) this.transition(line, `${rec.type} record after the end record (line ${this.end.line})`);
     else if (this.finalScore !== null && rec.type !== "end")
       this.transition(line, `${rec.type} record after the final score (line ${this.finalScore.line})`);
     switch (rec.type) {
-      case "session":
-        return this.transition(line, "a second session header");
       case "observation":
         return this.observation(rec, line);
       case "keys":

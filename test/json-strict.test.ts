@@ -1,0 +1,513 @@
+// The strict JSON layer (contract §2): encoding, line framing, syntax, duplicate keys, finiteness,
+// integer literals and torn tails — through parseStrictJson, splitLines and whole bundles.
+
+import { describe, expect, it } from "vitest";
+import { MAX_LINE_BYTES, splitLines } from "../src/core/json/lines.js";
+import { JsonDecimal, parseStrictJson } from "../src/core/json/strict.js";
+import { bundle, codes, game, header, killed, live, score, sha, T0, warningCodes, ZERO, type Rec } from "./helpers/bundle.js";
+
+type Files = Record<string, string | Buffer>;
+const MiB = 1024 * 1024;
+const J = "journal.jsonl";
+
+/** The journal lines of a bundle, without their \n. */
+const linesOf = (files: Files) => String(files[J]).split("\n").slice(0, -1);
+
+/**
+ * Rewrite journal lines (1-based line number → new text or bytes) and re-chain every `prev` after
+ * them, so only the edited lines are at fault; the summary's `journal` fields follow the new bytes.
+ */
+function edit(files: Files, edits: Record<number, (line: string) => string | Buffer>): Files {
+  const out: Buffer[] = [];
+  let prev = ZERO;
+  linesOf(files).forEach((text, i) => {
+    const s = JSON.stringify({ ...JSON.parse(text), prev });
+    const changed = edits[i + 1]?.(s) ?? s;
+    const b = Buffer.isBuffer(changed) ? changed : Buffer.from(changed);
+    out.push(b);
+    prev = sha(b);
+  });
+  const next: Files = { ...files, [J]: Buffer.concat(out.flatMap((b) => [b, Buffer.from("\n")])) };
+  if (typeof files["summary.json"] === "string") {
+    const summary = JSON.parse(files["summary.json"]);
+    summary.journal = { records: out.length, head: prev };
+    next["summary.json"] = JSON.stringify(summary);
+  }
+  return next;
+}
+
+/** Replace exactly one occurrence of `from` (fails loudly when the fixture does not hold it). */
+const swap = (from: string, to: string) => (s: string) => {
+  expect(s.split(from)).toHaveLength(2);
+  return s.replace(from, to);
+};
+/** Pad a line with spaces (allowed around a JSONL value) to `bytes` bytes, without its \n. */
+const padTo = (bytes: number) => (s: string) => s + " ".repeat(bytes - Buffer.byteLength(s));
+
+/** [code, file, line] of every error, in report order. */
+const found = (e: { errors: { code: string; file: string | null; line: number | null }[] }) =>
+  e.errors.map((f) => [f.code, f.file, f.line]);
+
+// game(): 1 header, 2 obs 0, 3 keys, 4 obs 1, 5 keys, 6 obs 2 (killed), 7 final score, 8 end.
+const base = () => bundle(game());
+
+describe("the fixture", () => {
+  it("re-chaining an unedited bundle keeps it valid", () => {
+    const e = score(edit(base(), {}));
+    expect(found(e)).toEqual([]);
+    expect(e.validity).toBe("valid");
+  });
+});
+
+describe("parseStrictJson", () => {
+  const issue = (text: string, outer: " " | " \n" = " ") => {
+    const r = parseStrictJson(text, outer);
+    return r.ok ? null : r.issue.code;
+  };
+
+  it("parses a plain value and decodes escapes", () => {
+    expect(parseStrictJson('{"a":[1,"\\u0041\\n",true,null,{"b":-0.5}]}', " ")).toEqual({
+      ok: true,
+      value: { a: [1, "A\n", true, null, { b: expect.any(JsonDecimal) }] },
+    });
+  });
+
+  it("boxes numbers spelled with a fraction or exponent, at any depth, and leaves integer literals plain", () => {
+    const r = parseStrictJson('{"i":3,"f":1.0,"e":1e3,"n":[0,[2.5]],"o":{"x":-7E-1}}', " ");
+    expect(r.ok).toBe(true);
+    const v = (r as { value: Record<string, unknown> }).value as any;
+    expect(v.i).toBe(3);
+    expect(v.n[0]).toBe(0);
+    for (const [box, value] of [[v.f, 1], [v.e, 1000], [v.n[1][0], 2.5], [v.o.x, -0.7]] as const) {
+      expect(box).toBeInstanceOf(JsonDecimal);
+      expect(box.value).toBe(value);
+    }
+  });
+
+  it("accepts a valid escaped surrogate pair", () => {
+    expect(parseStrictJson('"\\ud83d\\ude00"', " ")).toEqual({ ok: true, value: "😀" });
+    expect(parseStrictJson('"\\uD83D\\uDE00"', " ")).toEqual({ ok: true, value: "😀" });
+  });
+
+  it.each([
+    ["a lone high surrogate", '"\\ud800"'],
+    ["a high surrogate followed by text", '"\\ud800x"'],
+    ["a high surrogate followed by a non-surrogate escape", '"\\ud800\\u0041"'],
+    ["a high surrogate at the end of a key", '{"\\udbff":1}'],
+    ["a lone low surrogate", '"\\udc00"'],
+    ["a low surrogate before a high one", '"\\ude00\\ud83d"'],
+  ])("rejects %s as ENCODING", (_name, text) => {
+    expect(issue(text)).toBe("ENCODING");
+  });
+
+  it.each([
+    ["a trailing comma in an object", '{"a":1,}'],
+    ["a trailing comma in an array", "[1,2,]"],
+    ["single quotes", "{'a':1}"],
+    ["a leading zero", '{"a":01}'],
+    ["a negative leading zero", "-01"],
+    ["a bare fraction", ".5"],
+    ["an empty text", ""],
+    ["only spaces", "   "],
+    ["two values", "{} {}"],
+    ["an unterminated string", '"abc'],
+    ["an invalid escape", '"\\x41"'],
+    ["a raw control character in a string", '"a\tb"'],
+    ["a comment", '{"a":1} // note'],
+    ["an unquoted key", "{a:1}"],
+    ["a missing value", '{"a":}'],
+    ["a capitalised literal", "True"],
+    ["an unclosed array", "[1,2"],
+    ["a mismatched bracket", "[1,2}"],
+  ])("rejects %s as JSON_SYNTAX", (_name, text) => {
+    expect(issue(text)).toBe("JSON_SYNTAX");
+  });
+
+  it("allows only spaces around a JSONL line's value, and spaces or \\n around a document", () => {
+    expect(issue("  {}  ")).toBeNull();
+    expect(issue("\n{}\n")).toBe("JSON_SYNTAX");
+    expect(issue("\n {} \n", " \n")).toBeNull();
+    expect(issue("\t{}", " \n")).toBe("JSON_SYNTAX");
+    // inside a value, JSON's own whitespace is fine
+    expect(issue('{ "a" :\t[ 1 ,\n2 ] }')).toBeNull();
+  });
+
+  it.each([
+    ["a repeated key", '{"a":1,"a":2}'],
+    ["a key repeated through an escape", '{"a":1,"\\u0061":2}'],
+    ["an escaped key repeated plainly", '{"\\u0062c":1,"bc":2}'],
+    ["a repeat in a nested object", '{"x":{"a":1,"b":2,"a":3}}'],
+    ["a repeat in an object inside an array", '[{"a":1},{"b":1,"b":1}]'],
+    ["a repeat after a nested object closes", '{"a":{"b":1},"c":2,"a":3}'],
+    ["a key repeated through an escaped solidus", '{"a/":1,"a\\/":2}'],
+  ])("rejects %s as JSON_DUPLICATE_KEY", (_name, text) => {
+    expect(issue(text)).toBe("JSON_DUPLICATE_KEY");
+  });
+
+  it("does not confuse equal keys in different objects with duplicates", () => {
+    expect(issue('{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}]}')).toBeNull();
+    expect(issue('{"a":1,"A":2,"a ":3}')).toBeNull();
+  });
+
+  it.each([
+    ["1e999", "1e999"],
+    ["-1e999", "-1e999"],
+    ["an overlong integer literal", "1" + "0".repeat(400)],
+    ["bare NaN", "NaN"],
+    ["bare Infinity", "Infinity"],
+    ["bare -Infinity", "-Infinity"],
+    ["NaN inside an object", '{"a":[1,NaN]}'],
+    ["1e999 inside an object", '{"meta":{"x":1e999}}'],
+  ])("rejects %s as NOT_FINITE", (_name, text) => {
+    expect(issue(text)).toBe("NOT_FINITE");
+  });
+
+  it("accepts finite extremes and underflow inside a value", () => {
+    expect(parseStrictJson("[1.7976931348623157e308]", " ").ok).toBe(true);
+    expect(parseStrictJson('{"a":1e-999}', " ").ok).toBe(true);
+  });
+
+  it("parses a bare root number with a fraction or exponent without throwing", () => {
+    for (const text of ["1.5", "1e3", "-0.25", "1.7976931348623157e308", "1e-999"]) {
+      expect(() => parseStrictJson(text, " "), text).not.toThrow();
+      expect(() => parseStrictJson(` ${text}\n`, " \n"), text).not.toThrow();
+    }
+  });
+
+  it("never throws on deeply nested input", () => {
+    const n = 100_000;
+    expect(parseStrictJson("[".repeat(n), " ")).toMatchObject({ ok: false, issue: { code: "JSON_SYNTAX" } });
+    expect(parseStrictJson("{\"a\":".repeat(n), " ")).toMatchObject({ ok: false, issue: { code: "JSON_SYNTAX" } });
+    expect(parseStrictJson("[".repeat(n) + "]".repeat(n), " ").ok).toBe(true);
+    expect(parseStrictJson("[".repeat(n) + "1.5" + "]".repeat(n), " ").ok).toBe(true);
+    expect(parseStrictJson('{"a":'.repeat(n) + "1" + "}".repeat(n), " ").ok).toBe(true);
+    expect(parseStrictJson("[".repeat(n) + "]".repeat(n - 1), " ")).toMatchObject({ ok: false, issue: { code: "JSON_SYNTAX" } });
+  });
+});
+
+describe("splitLines", () => {
+  const chunked = (b: Buffer, size: number) => {
+    const out: Buffer[] = [];
+    for (let i = 0; i < b.length; i += size) out.push(b.subarray(i, i + size));
+    return out;
+  };
+  const summary = (chunks: Iterable<Uint8Array>) =>
+    [...splitLines(chunks)].map((l) => ({ ...l, bytes: l.bytes === null ? null : Buffer.from(l.bytes).toString("latin1") }));
+
+  it("numbers lines from 1 and hashes each one's bytes without its \\n, whatever the chunking", () => {
+    const text = Buffer.from('{"a":1}\n\n{"b":"é"}\ntail');
+    const whole = summary([text]);
+    expect(whole.map((l) => [l.number, l.length, l.digest, l.terminated])).toEqual([
+      [1, 7, sha('{"a":1}'), true],
+      [2, 0, sha(""), true],
+      [3, 10, sha('{"b":"é"}'), true],
+      [4, 4, sha("tail"), false],
+    ]);
+    expect(summary(chunked(text, 1))).toEqual(whole);
+    expect(summary(chunked(text, 3))).toEqual(whole);
+  });
+
+  it("yields no torn line after a final \\n, and nothing for an empty stream", () => {
+    expect([...splitLines([Buffer.from("{}\n")])].map((l) => l.terminated)).toEqual([true]);
+    expect([...splitLines([])]).toEqual([]);
+    expect([...splitLines([Buffer.alloc(0)])]).toEqual([]);
+  });
+
+  it("keeps a line of exactly 1 MiB with its \\n and drops one byte more, across chunk boundaries", () => {
+    expect(MAX_LINE_BYTES).toBe(MiB);
+    const fits = Buffer.alloc(MiB - 1, 0x20);
+    const over = Buffer.alloc(MiB, 0x20);
+    const text = Buffer.concat([fits, Buffer.from("\n"), over, Buffer.from("\n{}\n")]);
+    const lines = [...splitLines(chunked(text, 4096))];
+    expect(lines.map((l) => [l.number, l.length, l.bytes?.length ?? null, l.digest])).toEqual([
+      [1, MiB - 1, MiB - 1, sha(fits)],
+      [2, MiB, null, sha(over)],
+      [3, 2, 2, sha("{}")],
+    ]);
+  });
+});
+
+describe("ENCODING in the journal", () => {
+  it("rejects a byte order mark on line 1", () => {
+    const e = score(edit(base(), { 1: (s) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(s)]) }));
+    expect(found(e)).toEqual([["ENCODING", J, 1]]);
+  });
+
+  it.each([
+    ["at the end of a line", (s: string) => s + "\r"],
+    ["inside a string", swap('"keys":"l"', '"keys":"l\r"')],
+    ["as whitespace inside the object", swap('"keys":"l"', '"keys":\r"l"')],
+  ])("rejects a raw \\r %s", (_name, change) => {
+    expect(found(score(edit(base(), { 3: change })))).toEqual([["ENCODING", J, 3]]);
+  });
+
+  it.each([
+    ["a 0xff byte", [0xff]],
+    ["a truncated two-byte sequence", [0xc3]],
+    ["an overlong encoding of '/'", [0xc0, 0xaf]],
+    ["an encoded surrogate (CESU-8)", [0xed, 0xa0, 0x80]],
+  ])("rejects invalid UTF-8: %s", (_name, bytes) => {
+    const bad = (s: string) => {
+      const [before, after] = s.split('"keys":"l');
+      return Buffer.concat([Buffer.from(before + '"keys":"l'), Buffer.from(bytes), Buffer.from(after!)]);
+    };
+    expect(found(score(edit(base(), { 3: bad })))).toEqual([["ENCODING", J, 3]]);
+  });
+
+  it.each([
+    ["an escaped lone high surrogate", '"keys":"\\ud800"'],
+    ["an escaped lone low surrogate", '"keys":"\\udc00"'],
+    ["a high surrogate escape followed by a plain letter", '"keys":"\\ud800a"'],
+  ])("rejects %s", (_name, to) => {
+    expect(found(score(edit(base(), { 5: swap('"keys":"l"', to) })))).toEqual([["ENCODING", J, 5]]);
+  });
+
+  it("accepts an escaped surrogate pair and raw multi-byte UTF-8", () => {
+    const e = score(edit(base(), { 3: swap('"keys":"l"', '"keys":"\\ud83d\\ude00"'), 5: swap('"keys":"l"', '"keys":"é😀"') }));
+    expect(found(e)).toEqual([]);
+    expect(e.validity).toBe("valid");
+  });
+
+  it("rejects a BOM, \\r or invalid UTF-8 in summary.json too", () => {
+    const files = base();
+    expect(found(score({ ...files, "summary.json": "\ufeff" + files["summary.json"] }))).toEqual([["ENCODING", "summary.json", null]]);
+    expect(found(score({ ...files, "summary.json": files["summary.json"] + "\r\n" }))).toEqual([["ENCODING", "summary.json", null]]);
+    const bad = Buffer.concat([Buffer.from(String(files["summary.json"])), Buffer.from([0x20, 0xfe])]);
+    expect(found(score({ ...files, "summary.json": bad }))).toEqual([["ENCODING", "summary.json", null]]);
+  });
+});
+
+describe("LINE_TOO_LONG", () => {
+  it("accepts a line of exactly 1 MiB including its \\n", () => {
+    const files = edit(base(), { 3: padTo(MiB - 1) });
+    expect(Buffer.byteLength(linesOf(files)[2]!) + 1).toBe(MiB);
+    const e = score(files);
+    expect(found(e)).toEqual([]);
+    expect(e.validity).toBe("valid");
+  });
+
+  it("rejects one byte more, and still judges the later lines on an intact chain", () => {
+    const e = score(edit(base(), { 3: padTo(MiB), 5: swap('"keys":"l"', '"keys":"l",') }));
+    // line 4's prev is the digest of the long line: no JOURNAL_CHAIN; line 5 is still parsed.
+    expect(found(e)).toEqual([
+      ["LINE_TOO_LONG", J, 3],
+      ["JSON_SYNTAX", J, 5],
+    ]);
+  });
+
+  it("counts bytes, not characters", () => {
+    // 600k two-byte characters: 1.2 MB, though its JS length is under 1 Mi.
+    const e = score(edit(base(), { 3: () => JSON.stringify("é".repeat(600_000)) }));
+    expect(found(e)).toEqual([["LINE_TOO_LONG", J, 3]]);
+  });
+
+  it("keeps the long line in the chain: a wrong prev after it is still caught", () => {
+    const files = edit(base(), { 3: padTo(MiB + 10) });
+    const lines = linesOf(files);
+    lines[3] = lines[3]!.replace(/"prev":"[0-9a-f]{64}"/, `"prev":"${sha(lines[2]!.trimEnd())}"`);
+    const e = score({ ...files, [J]: lines.map((l) => l + "\n").join("") });
+    // line 4 names the unpadded bytes; line 5 then names the altered line 4's old bytes
+    expect(found(e)).toEqual([
+      ["LINE_TOO_LONG", J, 3],
+      ["JOURNAL_CHAIN", J, 4],
+      ["JOURNAL_CHAIN", J, 5],
+    ]);
+  });
+});
+
+describe("JSON_SYNTAX and the one-object-per-line rule", () => {
+  it.each([
+    ["a trailing comma", swap('"keys":"l"', '"keys":"l",')],
+    ["a blank line", () => ""],
+    ["a line of spaces", () => "   "],
+    ["single quotes", swap('"keys":"l"', "'keys':'l'")],
+    ["a leading zero", swap('"frame":0', '"frame":00')],
+    ["two objects on one line", (s: string) => s + s],
+  ])("rejects %s", (_name, change) => {
+    expect(found(score(edit(base(), { 3: change })))).toEqual([["JSON_SYNTAX", J, 3]]);
+  });
+
+  it.each([
+    ["an array", "[1,2]"],
+    ["a string", '"keys"'],
+    ["null", "null"],
+    ["a number", "3"],
+    ["a fractional number", "1.5"],
+    ["an exponent number", "2e3"],
+  ])("rejects a line holding %s as SCHEMA", (_name, line) => {
+    expect(found(score(edit(base(), { 3: () => line })))).toEqual([["SCHEMA", J, 3]]);
+  });
+
+  it("reports every failing line with its own number", () => {
+    const e = score(edit(base(), { 3: swap('"keys":"l"', '"keys":"l",'), 5: swap('"keys":"l"', "'keys':'l'") }));
+    expect(found(e)).toEqual([
+      ["JSON_SYNTAX", J, 3],
+      ["JSON_SYNTAX", J, 5],
+    ]);
+  });
+
+  it("reports failing lines of different kinds together", () => {
+    const e = score(edit(base(), { 3: swap('"keys":"l"', '"keys":"\\udc00"'), 5: swap('"keys":"l"', '"keys":"l","keys":"m"') }));
+    expect(found(e)).toEqual([
+      ["ENCODING", J, 3],
+      ["JSON_DUPLICATE_KEY", J, 5],
+    ]);
+  });
+
+  it("does not throw on a deeply nested line", () => {
+    const n = 100_000;
+    expect(found(score(edit(base(), { 3: () => "[".repeat(n) })))).toEqual([["JSON_SYNTAX", J, 3]]);
+    expect(found(score(edit(base(), { 3: () => "[".repeat(n) + "]".repeat(n) })))).toEqual([["SCHEMA", J, 3]]);
+    const nested = (s: string) => s.replace('"keys":"l"', `"keys":${"[".repeat(n)}${"]".repeat(n)}`);
+    expect(found(score(edit(base(), { 3: nested })))).toEqual([["SCHEMA", J, 3]]);
+  });
+
+  it("rejects a syntax error in snapshot.json", () => {
+    const files = base();
+    const e = score({ ...files, "snapshot.json": String(files["snapshot.json"]).replace(/}$/, ",}") });
+    expect(found(e)).toContainEqual(["JSON_SYNTAX", "snapshot.json", null]);
+    expect(codes(e)).not.toContain("SCHEMA");
+  });
+
+  it.each(["[]", "3", "2.5", '"summary"', "null"])("rejects summary.json holding %s as SCHEMA", (doc) => {
+    expect(found(score({ ...base(), "summary.json": doc }))).toEqual([["SCHEMA", "summary.json", null]]);
+  });
+
+  it("allows spaces and \\n around a .json document, nothing else", () => {
+    const files = base();
+    expect(found(score({ ...files, "summary.json": `\n  ${files["summary.json"]} \n\n` }))).toEqual([]);
+    expect(found(score({ ...files, "summary.json": `\t${files["summary.json"]}` }))).toEqual([["JSON_SYNTAX", "summary.json", null]]);
+    expect(found(score({ ...files, "summary.json": `${files["summary.json"]}{}` }))).toEqual([["JSON_SYNTAX", "summary.json", null]]);
+  });
+});
+
+// An unscored, abnormal game whose last line before `end` is an observation (line 6): an
+// undecodable observation there leaves no later frame to disturb. 7 is the end record.
+const lastObs = () => bundle(game({ score: "none", end: "abnormal" }));
+
+describe("JSON_DUPLICATE_KEY", () => {
+  it.each([
+    ["a repeated envelope key", 3, swap('"keys":"l"', '"keys":"l","keys":"l"')],
+    ["a key repeated through a \\u escape", 3, swap('"keys":"l"', '"keys":"l","\\u006beys":"l"')],
+    ["a repeat inside the nested state", 6, swap('"depth":7,', '"depth":7,"depth":0,')],
+    ["a repeat inside an inventory item", 6, swap('"slot":0,', '"slot":0,"slot":1,')],
+    ["a repeat inside meta", 1, swap('"model":"m-1"', '"model":"m-1","\\u006dodel":"m-2"')],
+  ])("rejects %s", (_name, line, change) => {
+    expect(found(score(edit(lastObs(), {})))).toEqual([]);
+    expect(found(score(edit(lastObs(), { [line]: change })))).toEqual([["JSON_DUPLICATE_KEY", J, line]]);
+  });
+
+  it("rejects a duplicate key in summary.json, the way JSON.parse would hide a claimed victory", () => {
+    const files = base();
+    const summary = String(files["summary.json"]).replace('"victory":false', '"victory":false,"victory":true');
+    expect(found(score({ ...files, "summary.json": summary }))).toEqual([["JSON_DUPLICATE_KEY", "summary.json", null]]);
+  });
+});
+
+describe("NOT_FINITE", () => {
+  it.each([
+    ["1e999", "1e999"],
+    ["-1e999", "-1e999"],
+    ["a bare NaN", "NaN"],
+    ["a bare Infinity", "Infinity"],
+    ["a bare -Infinity", "-Infinity"],
+  ])("rejects %s in meta", (_name, literal) => {
+    const e = score(edit(base(), { 1: swap('"model":"m-1"', `"model":"m-1","x":${literal}`) }));
+    expect(found(e)).toEqual([["NOT_FINITE", J, 1]]);
+  });
+
+  it("rejects 1e999 in an integer field as NOT_FINITE", () => {
+    expect(found(score(edit(lastObs(), { 6: swap('"turn":500,', '"turn":1e999,') })))).toEqual([["NOT_FINITE", J, 6]]);
+  });
+});
+
+describe("integer literals", () => {
+  it.each([
+    ["frame 1.0", 4, swap('"frame":1,', '"frame":1.0,')],
+    ["frame 1e0", 4, swap('"frame":1,', '"frame":1e0,')],
+    ["attempt 1.0", 1, swap('"attempt":1,', '"attempt":1.0,')],
+    ["attempt 1e0", 1, swap('"attempt":1,', '"attempt":1e0,')],
+    ["seq 2.0", 3, swap('"seq":2,', '"seq":2.0,')],
+    ["turn 2e1", 4, swap('"turn":20,', '"turn":2e1,')],
+    ["slot 0.0 in an inventory item", 4, swap('"slot":0,', '"slot":0.0,')],
+  ])("rejects %s as SCHEMA", (_name, line, change) => {
+    expect(found(score(edit(base(), { [line]: change })))).toEqual([["SCHEMA", J, line]]);
+  });
+
+  it("rejects 1e3 in an integer field whose value 1000 would otherwise be fine", () => {
+    const files = bundle(game({ states: [live(), live({ turn: 1000, playerturn: 10 }), killed({ turn: 1000 })] }));
+    expect(found(score(edit(files, {})))).toEqual([]);
+    expect(found(score(edit(files, { 4: swap('"turn":1000,', '"turn":1e3,') })))).toEqual([["SCHEMA", J, 4]]);
+  });
+
+  it("accepts ±(2^53−1) and rejects one beyond, in an integer field", () => {
+    const recs = game({ states: [live(), live({ turn: 20, game_type: 5 }), killed()], score: "none" });
+    const files = bundle(recs); // 1 header, 2 obs, 3 keys, 4 obs (game_type 5), 5 keys, 6 obs (killed), 7 end
+    for (const [literal, ok] of [
+      ["9007199254740991", true],
+      ["-9007199254740991", true],
+      ["9007199254740992", false],
+      ["-9007199254740992", false],
+      ["12345678901234567890", false],
+    ] as const) {
+      const e = score(edit(files, { 4: swap('"game_type":5,', `"game_type":${literal},`) }));
+      expect(found(e), literal).toEqual(ok ? [] : [["SCHEMA", J, 4]]);
+    }
+  });
+
+  it("rejects an envelope `at` beyond 2^53−1", () => {
+    expect(found(score(edit(base(), { 8: (s) => s.replace(/"at":\d+/, '"at":9007199254740993') })))).toEqual([["SCHEMA", J, 8]]);
+  });
+
+  it("lets meta hold any finite number, however spelled", () => {
+    const files = bundle(game({ meta: { model: "m-1", temp: 1.5, big: 1000, neg: -2 } }));
+    const e = score(edit(files, { 1: (s) => s.replace('"big":1000', '"big":1e3').replace('"neg":-2', '"neg":-2.5E-3') }));
+    expect(found(e)).toEqual([]);
+    expect(e.validity).toBe("valid");
+    expect(linesOf(edit(files, {}))[0]).toContain('"temp":1.5');
+  });
+});
+
+describe("torn tail", () => {
+  // An unterminated game: 1 header, 2 obs, 3 keys, 4 obs, 5 keys, 6 obs (killed), 7 final score.
+  const unterminated = () => game({ end: null });
+
+  it("is a JOURNAL_TORN warning; the complete lines are judged and stay valid", () => {
+    const e = score(bundle(unterminated(), { tail: '{"seq":7,"at":17' }));
+    expect(found(e)).toEqual([]);
+    expect(e.warnings.map((w) => [w.code, w.file, w.line])).toEqual([["JOURNAL_TORN", J, 8]]);
+    expect(e).toMatchObject({ validity: "valid", status: "unterminated", ending: true, final_score: true });
+  });
+
+  it("is not parsed: a torn tail that is complete JSON does not count", () => {
+    const end = chainTail(unterminated(), { type: "end", at: T0 + 99_000, status: "completed", reason: "x" });
+    const e = score(bundle(unterminated(), { tail: end }));
+    expect(found(e)).toEqual([]);
+    expect(warningCodes(e)).toEqual(["JOURNAL_TORN"]);
+    expect(e.status).toBe("unterminated");
+  });
+
+  it("is not parsed: garbage in a torn tail is no JSON_SYNTAX or ENCODING", () => {
+    const e = score(bundle(unterminated(), { tail: "{'half\r" }));
+    expect(found(e)).toEqual([]);
+    expect(warningCodes(e)).toEqual(["JOURNAL_TORN"]);
+  });
+
+  it("after an end record is TRANSITION", () => {
+    const e = score(bundle(game(), { tail: '{"seq":8' }));
+    expect(found(e)).toContainEqual(["TRANSITION", J, 9]);
+    expect(e.validity).toBe("invalid");
+  });
+
+  it("as the only line leaves no header", () => {
+    const e = score({ [J]: JSON.stringify({ seq: 0, ...header() }) });
+    expect(codes(e)).toEqual(["HEADER_MISSING"]);
+    expect(warningCodes(e)).toEqual(["JOURNAL_TORN"]);
+  });
+});
+
+/** The text a writer would have appended next (without its \n) after `records`. */
+function chainTail(records: Rec[], next: Rec): string {
+  const lines = linesOf(bundle(records));
+  return JSON.stringify({ seq: lines.length, at: next["at"], type: next["type"], prev: sha(lines[lines.length - 1]!), ...next });
+}
