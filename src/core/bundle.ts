@@ -134,23 +134,38 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
   const valid = errors.length === 0;
   const outcome = native !== null && header !== null ? native.outcome(header.deadline) : null;
   const status = native?.end?.status ?? (line1 !== null && line1["type"] === "session" ? "unterminated" : null);
-  return {
+  return blankEntry({
     digest: bundleDigest(files),
     profile,
-    experiment: attribution.experiment,
-    trial: attribution.trial,
-    attempt: attribution.attempt,
-    seed: attribution.seed,
+    ...attribution,
     validity: valid ? "valid" : "invalid",
     errors,
     warnings,
     status,
-    task: attribution.task,
     ending: native === null ? null : native.ending !== null,
     final_score: native === null ? null : native.finalScore !== null,
-    scenario: null,
     victory: valid && outcome !== null ? outcome.victory : null,
     late: valid && outcome !== null ? outcome.late : null,
+  });
+}
+
+/** A bundle entry with every field the given evidence did not settle left empty. */
+export function blankEntry(fields: Partial<ScoredBundle> & Pick<ScoredBundle, "validity" | "errors">): ScoredBundle {
+  return {
+    digest: "",
+    profile: null,
+    experiment: null,
+    trial: null,
+    attempt: null,
+    seed: null,
+    warnings: [],
+    status: null,
+    task: null,
+    ending: null,
+    final_score: null,
+    scenario: null,
+    victory: null,
+    late: null,
     dimensions: null,
     pass: null,
     state: null,
@@ -158,6 +173,7 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     reward_source: null,
     flags: [],
     advisory: null,
+    ...fields,
   };
 }
 

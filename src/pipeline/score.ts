@@ -4,7 +4,7 @@
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { computeExperiments, type BatchOptions } from "../core/batch/experiments.js";
 import { parseSchedule, type Schedule } from "../core/batch/schedule.js";
-import { scoreBundle, sha256, type ScoredBundle } from "../core/bundle.js";
+import { blankEntry, scoreBundle, sha256 } from "../core/bundle.js";
 import { finding, type Code } from "../core/codes.js";
 import { attributionOf } from "../core/journal.js";
 import { parseStrictJson } from "../core/json/strict.js";
@@ -36,29 +36,8 @@ export function scoreDirectory(dir: string, path: string): BundleEntry {
 
 /** An entry for a bundle the tool could not finish, attributed from line 1 when it can be read. */
 export function toolError(dir: string, path: string, code: Code, message: string): BundleEntry {
-  const a = attributionOf(readLine1(`${dir}/journal.jsonl`));
-  const base: ScoredBundle = {
-    digest: "",
-    profile: null,
-    ...a,
-    validity: "error",
-    errors: [finding(code, null, null, message)],
-    warnings: [],
-    status: null,
-    ending: null,
-    final_score: null,
-    scenario: null,
-    victory: null,
-    late: null,
-    dimensions: null,
-    pass: null,
-    state: null,
-    rewards: null,
-    reward_source: null,
-    flags: [],
-    advisory: null,
-  };
-  return { path, ...base };
+  const attribution = attributionOf(readLine1(`${dir}/journal.jsonl`));
+  return { path, ...blankEntry({ ...attribution, validity: "error", errors: [finding(code, null, null, message)] }) };
 }
 
 /** Line 1 of a journal as an object, reading at most 1 MiB; null when that fails. */
