@@ -3,7 +3,7 @@
 
 import { createHash } from "node:crypto";
 import { finding, type Code, type Finding } from "./codes.js";
-import { attributionOf, JournalReader, readHeader, STRUCTURAL, type Header } from "./journal.js";
+import { attributionOf, JournalReader, lenientObject, readHeader, STRUCTURAL, type Header } from "./journal.js";
 import { MAX_DOCUMENT_BYTES } from "./json/decode.js";
 import { splitLines } from "./json/lines.js";
 import { checkSnapshot, checkSummary, expectedSummary, SNAPSHOT, SUMMARY } from "./native/companions.js";
@@ -20,7 +20,8 @@ const MAX_FILE_BYTES = 4 * 1024 ** 3;
  */
 export const MAX_FINDINGS = 1000;
 
-export type EntryKind = "file" | "dir" | "symlink" | "other";
+/** "unnamed": a name that is not valid UTF-8 (it cannot be named in results). */
+export type EntryKind = "file" | "dir" | "symlink" | "other" | "unnamed";
 export interface BundleEntryInfo {
   /** Path relative to the bundle, '/'-separated. */
   path: string;
@@ -52,6 +53,7 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     const problem =
       e.kind === "symlink" ? "a symbolic link"
       : e.kind === "other" ? "not a regular file or directory"
+      : e.kind === "unnamed" ? "a name that is not valid UTF-8"
       : /[\t\n\r]/.test(e.path) ? "a name holding a tab or line break"
       : e.kind === "file" && e.size > MAX_FILE_BYTES ? "larger than 4 GiB"
       : null;
@@ -66,7 +68,8 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
 
   // The journal, streamed: chain, header, then the profile's records.
   const reader = new JournalReader(JOURNAL, errors, warnings);
-  const dropped = new Map<Code, number>();
+  const dropped = new Map<string, { file: string | null; code: Code; n: number }>();
+  let journalStructural = false; // a §2/§3 code among the journal's findings, counted as they arrive
   let line1: Record<string, unknown> | null = null;
   let header: Header | null = null;
   let profileName: string | null = null;
@@ -74,14 +77,23 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
   if (regular(JOURNAL) !== null) {
     const hash = createHash("sha256");
     const chunks = hashing(src.read(JOURNAL), hash);
+    let seen = errors.length;
     for (const raw of splitLines(chunks)) {
       const rec = reader.line(raw);
       if (raw.number === 1) {
-        line1 = reader.decoded;
+        line1 = reader.decoded ?? (raw.terminated && raw.bytes !== null ? lenientObject(raw.bytes) : null);
         ({ header, profile: profileName } = readHeader(rec, JOURNAL, errors));
         if (profileName === "native-game") native = new NativeJournal(JOURNAL, header?.deadline ?? null, errors);
       } else if (rec !== null && native !== null && raw.terminated) native.record(rec, raw.number);
-      if (errors.length > MAX_FINDINGS) for (const f of errors.splice(MAX_FINDINGS)) dropped.set(f.code, (dropped.get(f.code) ?? 0) + 1);
+      for (let i = seen; i < errors.length; i++) if (STRUCTURAL.has(errors[i]!.code)) journalStructural = true;
+      if (errors.length > MAX_FINDINGS)
+        for (const f of errors.splice(MAX_FINDINGS)) {
+          const k = `${f.file}\u0000${f.code}`;
+          const d = dropped.get(k) ?? { file: f.file, code: f.code, n: 0 };
+          d.n++;
+          dropped.set(k, d);
+        }
+      seen = errors.length;
     }
     if (reader.records === 0 && !reader.torn) errors.push(finding("HEADER_MISSING", JOURNAL, null, "the journal is empty"));
     else if (reader.records === 0) errors.push(finding("HEADER_MISSING", JOURNAL, null, "the journal holds no complete line"));
@@ -105,7 +117,7 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
   };
   if (native !== null && header !== null) {
     // §3: a journal with a §2/§3 error is not compared with its summary or snapshot.
-    const comparable = !reader.structural && !errors.some((f) => f.file === JOURNAL && STRUCTURAL.has(f.code));
+    const comparable = !reader.structural && !journalStructural;
     if (native.end === null) {
       if (regular(SUMMARY) !== null) warnings.push(finding("SUMMARY_UNEXPECTED", SUMMARY, null, "summary.json beside an unterminated journal is not checked"));
     } else if (comparable) {
@@ -126,14 +138,13 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     files.set(e.path, h.digest("hex"));
   }
 
-  for (const [code, n] of dropped)
-    errors.push(finding(code, JOURNAL, null, `${n} more ${code} findings not listed (the first ${MAX_FINDINGS} findings are)`));
+  for (const { file, code, n } of dropped.values())
+    errors.push(finding(code, file, null, `${n} more ${code} findings not listed (the first ${MAX_FINDINGS} findings of the bundle are)`));
 
   const attribution = attributionOf(line1);
   const profile: Profile | null = profileName === "native-game" || line1?.["profile"] === "world" ? (line1?.["profile"] as Profile) : null;
   const valid = errors.length === 0;
-  const outcome = native !== null && header !== null ? native.outcome(header.deadline) : null;
-  const status = native?.end?.status ?? (line1 !== null && line1["type"] === "session" ? "unterminated" : null);
+  const o = native?.outcome(header?.deadline ?? null) ?? null;
   return blankEntry({
     digest: bundleDigest(files),
     profile,
@@ -141,16 +152,18 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     validity: valid ? "valid" : "invalid",
     errors,
     warnings,
-    status,
-    ending: native === null ? null : native.ending !== null,
-    final_score: native === null ? null : native.finalScore !== null,
-    victory: valid && outcome !== null ? outcome.victory : null,
-    late: valid && outcome !== null ? outcome.late : null,
+    // Invalid bundles keep what was parsed (status, ending); only a valid one earns victory/late.
+    status: o?.status ?? (line1 !== null && line1["type"] === "session" ? "unterminated" : null),
+    ending: o?.ending ?? null,
+    final_score: o?.final_score ?? null,
+    victory: valid && o !== null ? o.victory : null,
+    late: valid && o !== null ? o.late : null,
   });
 }
 
 /** A bundle entry with every field the given evidence did not settle left empty. */
 export function blankEntry(fields: Partial<ScoredBundle> & Pick<ScoredBundle, "validity" | "errors">): ScoredBundle {
+  const { validity, errors, ...rest } = fields; // placed in §10's key order below
   return {
     digest: "",
     profile: null,
@@ -158,6 +171,8 @@ export function blankEntry(fields: Partial<ScoredBundle> & Pick<ScoredBundle, "v
     trial: null,
     attempt: null,
     seed: null,
+    validity,
+    errors,
     warnings: [],
     status: null,
     task: null,
@@ -173,7 +188,7 @@ export function blankEntry(fields: Partial<ScoredBundle> & Pick<ScoredBundle, "v
     reward_source: null,
     flags: [],
     advisory: null,
-    ...fields,
+    ...rest,
   };
 }
 

@@ -40,9 +40,6 @@ export const CODES = {
 
 export type Code = keyof typeof CODES;
 
-/** Codes that mean the tool, not the evidence, failed (validity "error"). */
-export const TOOL_ERROR_CODES: ReadonlySet<Code> = new Set(["TIMEOUT", "WORKER_FAILED", "IO_ERROR"]);
-
 /** A finding as it appears in results: `line` is 1-based, null for a whole file. */
 export interface Finding {
   code: Code;
@@ -51,9 +48,15 @@ export interface Finding {
   message: string;
 }
 
+/** Longest message kept: messages quote evidence, and a finding's size must not follow the input's. */
+export const MAX_MESSAGE = 500;
+
 export const finding = (code: Code, file: string | null, line: number | null, message: string): Finding => ({
   code,
   file,
   line,
-  message,
+  message: message.length > MAX_MESSAGE ? detach(`${message.slice(0, MAX_MESSAGE)}… (cut)`) : message,
 });
+
+/** A flat copy: a V8 slice would keep the (possibly huge) original string alive. */
+const detach = (s: string): string => JSON.parse(JSON.stringify(s)) as string;

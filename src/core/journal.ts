@@ -5,7 +5,7 @@ import { finding, type Finding } from "./codes.js";
 import { decodeLine } from "./json/decode.js";
 import type { RawLine } from "./json/lines.js";
 import { check, envelope, finiteNumber, id, int, text } from "./schema.js";
-import { isDigest, isId, isInteger, META_KEY_RE, SEED_RE, ZERO_DIGEST } from "./text.js";
+import { clip, isDigest, isId, isInteger, META_KEY_RE, SEED_RE, ZERO_DIGEST } from "./text.js";
 
 /** A decoded record whose envelope is well typed. */
 export interface JournalRecord {
@@ -45,6 +45,49 @@ export interface Attribution {
   task: string | null;
 }
 
+/**
+ * Line 1 read leniently, for attribution only (§6: "whatever else is wrong with it"): a header
+ * with a raw \r, a BOM, a duplicate key or a bare NaN still names its trial, so its trial is
+ * invalid rather than silently missing — broken evidence must never remove a loss.
+ */
+export function lenientObject(bytes: Uint8Array): Record<string, unknown> | null {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8").replace(/^\uFEFF/, "").replace(/\r/g, "");
+  try {
+    const v: unknown = JSON.parse(withoutNonFinite(text));
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Bare NaN/Infinity tokens outside strings become null (JSON.parse rejects them). */
+function withoutNonFinite(s: string): string {
+  if (!/NaN|Infinity/.test(s)) return s;
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (inString) {
+      if (c === "\\") {
+        out += c + (s[i + 1] ?? "");
+        i++;
+        continue;
+      }
+      if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else {
+      const m = /^-?(NaN|Infinity)/.exec(s.slice(i, i + 9));
+      if (m) {
+        out += "null";
+        i += m[0].length - 1;
+        continue;
+      }
+    }
+    out += c;
+  }
+  return out;
+}
+
 export function attributionOf(line1: Record<string, unknown> | null): Attribution {
   const meta = line1?.["meta"];
   const task = typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>)["task"] : undefined;
@@ -69,24 +112,24 @@ export interface HeaderResult {
 export function readHeader(rec: JournalRecord | null, file: string, out: Finding[]): HeaderResult {
   if (rec === null) return { header: null, profile: null };
   if (rec.type !== "session") {
-    out.push(finding("HEADER_MISSING", file, 1, `line 1 is a ${JSON.stringify(rec.type)} record, not a session header`));
+    out.push(finding("HEADER_MISSING", file, 1, `line 1 is a ${clip(rec.type)} record, not a session header`));
     return { header: null, profile: null };
   }
   const before = out.length;
   const { format, profile, seed, deadline, at } = rec;
   let usable = true;
   if (typeof format === "string" && /^assay\.bundle\/[0-9]+$/.test(format) && format !== "assay.bundle/1") {
-    out.push(finding("FORMAT_UNSUPPORTED", file, 1, `format ${format}; this version reads assay.bundle/1`));
+    out.push(finding("FORMAT_UNSUPPORTED", file, 1, `format ${clip(format)}; this version reads assay.bundle/1`));
     usable = false;
   } else if (format !== "assay.bundle/1" && format !== undefined) {
     out.push(finding("SCHEMA", file, 1, `format: expected "assay.bundle/1"`));
   }
   if (typeof profile === "string" && profile !== "native-game") {
-    out.push(finding("PROFILE_UNSUPPORTED", file, 1, `profile ${JSON.stringify(profile)} is not scored by this version`));
+    out.push(finding("PROFILE_UNSUPPORTED", file, 1, `profile ${clip(profile)} is not scored by this version`));
     usable = false;
   }
   if (typeof seed === "string" && !SEED_RE.test(seed))
-    out.push(finding("SEED_NOT_CANONICAL", file, 1, `seed ${JSON.stringify(seed.slice(0, 140))} is not 16..128 lowercase hex digits of even length`));
+    out.push(finding("SEED_NOT_CANONICAL", file, 1, `seed ${clip(seed, 140)} is not 16..128 lowercase hex digits of even length`));
   if (isInteger(deadline) && deadline <= at)
     out.push(finding("DEADLINE_INVALID", file, 1, `deadline ${deadline} is not after the header's at ${at}`));
   const header = check(headerSchema, rec, file, 1, out);

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { finding, type Code, type Finding } from "./codes.js";
 import { JsonDecimal } from "./json/strict.js";
-import { codePointLength, ID_RE, isDigest } from "./text.js";
+import { clip, codePointLength, ID_RE, isDigest } from "./text.js";
 
 /** An integer field: a literal `-?(0|[1-9][0-9]*)` within ±(2^53−1); `1.0` arrives boxed and fails. */
 export const int = (min?: number, max?: number) => {
@@ -51,9 +51,16 @@ export function check<S extends z.ZodType>(
 
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   const parts = issues.slice(0, 4).map((i) => {
-    const at = i.path.length > 0 ? i.path.map(String).join(".") : "(record)";
-    return `${at}: ${i.message}`;
+    const at = i.path.length > 0 ? i.path.map((k) => (typeof k === "string" && k.length > 40 ? `${k.slice(0, 40)}…` : String(k))).join(".") : "(record)";
+    // zod lists every unknown key; a hostile record can hold thousands.
+    const message = i.code === "unrecognized_keys" ? unknownKeys(i.keys) : i.message;
+    return `${at}: ${message}`;
   });
   if (issues.length > 4) parts.push(`and ${issues.length - 4} more`);
   return parts.join("; ");
+}
+
+function unknownKeys(keys: readonly string[]): string {
+  const shown = keys.slice(0, 5).map((k) => clip(k, 40)).join(", ");
+  return `unknown key${keys.length > 1 ? "s" : ""} ${shown}${keys.length > 5 ? ` and ${keys.length - 5} more` : ""}`;
 }

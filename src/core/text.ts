@@ -53,3 +53,9 @@ export function byteCompare(a: string, b: string): number {
 }
 
 export const isInteger = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v);
+
+/** A value echoed into a message, quoted and cut short: evidence can hold megabyte strings. */
+export function clip(v: unknown, max = 80): string {
+  const s = typeof v === "string" ? v : String(v);
+  return JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
+}

@@ -1,5 +1,6 @@
 // A bundle on disk as a BundleSource: lists every entry without following links, reads in chunks.
 
+import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import type { BundleEntryInfo, BundleSource, EntryKind } from "../core/bundle.js";
@@ -9,12 +10,19 @@ const CHUNK = 1024 * 1024;
 const kindOf = (st: Stats): EntryKind =>
   st.isSymbolicLink() ? "symlink" : st.isFile() ? "file" : st.isDirectory() ? "dir" : "other";
 
-/** Every entry below `dir` (lstat: links are reported, never followed). */
+/**
+ * Every entry below `dir` (lstat: links are reported, never followed). Names are read as bytes:
+ * a name that is not UTF-8 cannot be named in results, so it is listed as such (UNSAFE_PATH).
+ */
 export function listEntries(dir: string): BundleEntryInfo[] {
   const out: BundleEntryInfo[] = [];
   const walk = (rel: string) => {
-    for (const name of readdirSync(rel === "" ? dir : join(dir, rel))) {
-      const path = rel === "" ? name : `${rel}/${name}`;
+    for (const raw of readdirSync(rel === "" ? dir : join(dir, rel), { encoding: "buffer" })) {
+      const path = rel === "" ? raw.toString("utf8") : `${rel}/${raw.toString("utf8")}`;
+      if (!isUtf8(raw)) {
+        out.push({ path, kind: "unnamed", size: 0 });
+        continue;
+      }
       const st = lstatSync(join(dir, path));
       const kind = kindOf(st);
       out.push({ path, kind, size: st.size });

@@ -1,5 +1,6 @@
 // Discovery (contract §1): walk the roots, yield each bundle directory once.
 
+import { isUtf8 } from "node:buffer";
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 
@@ -13,12 +14,16 @@ export interface Found {
 /** The root as the user gave it, without trailing slashes (so joins read cleanly). */
 export const displayRoot = (root: string): string => (root.length > 1 ? root.replace(/\/+$/, "") || "/" : root);
 
+/** Called for a directory below a root that discovery had to pass over, and why. */
+export type OnSkip = (path: string, reason: string) => void;
+
 /**
  * Yields bundles in a stable order (roots in the order given, entries by name). A root given
  * as a symlink is followed; links below a root are not. Directories are deduplicated by
- * device and inode, so overlapping roots never produce a bundle twice.
+ * device and inode, so overlapping roots never produce a bundle twice. A root that cannot be
+ * read stops the run; a directory below it that cannot be read is skipped and reported.
  */
-export function* discover(roots: readonly string[]): Generator<Found> {
+export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}): Generator<Found> {
   const seen = new Set<string>();
   for (const root of roots) {
     const shown = displayRoot(root);
@@ -29,27 +34,41 @@ export function* discover(roots: readonly string[]): Generator<Found> {
       throw new DiscoveryError(`root ${root} does not exist`);
     }
     if (!statSync(real).isDirectory()) throw new DiscoveryError(`root ${root} is not a directory`);
-    yield* walk(real, shown, seen);
+    const entries = list(real);
+    if (typeof entries === "string") throw new DiscoveryError(`cannot read root ${root}: ${entries}`);
+    yield* walk(real, shown, entries, seen, onSkip);
   }
 }
 
-function* walk(dir: string, shown: string, seen: Set<string>): Generator<Found> {
+function list(dir: string): Dirent<Buffer>[] | string {
+  try {
+    return readdirSync(dir, { withFileTypes: true, encoding: "buffer" });
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+function* walk(dir: string, shown: string, entries: Dirent<Buffer>[], seen: Set<string>, onSkip: OnSkip): Generator<Found> {
   const st = statSync(dir, { bigint: true });
   const key = `${st.dev}:${st.ino}`;
   if (seen.has(key)) return;
   seen.add(key);
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch (e) {
-    throw new DiscoveryError(`cannot read directory ${shown}: ${(e as Error).message}`);
-  }
-  if (entries.some((e) => e.name === "journal.jsonl")) {
+  if (entries.some((e) => e.name.toString() === "journal.jsonl")) {
     yield { dir, path: shown };
     return; // never descend into a bundle
   }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const e of entries) if (e.isDirectory()) yield* walk(join(dir, e.name), `${shown}/${e.name}`, seen);
+  const dirs = entries.filter((e) => e.isDirectory()).sort((a, b) => Buffer.compare(a.name, b.name));
+  for (const e of dirs) {
+    const path = `${shown}/${e.name.toString("utf8")}`;
+    if (!isUtf8(e.name)) {
+      onSkip(path, "its name is not valid UTF-8");
+      continue;
+    }
+    const sub = join(dir, e.name.toString("utf8"));
+    const listed = list(sub);
+    if (typeof listed === "string") onSkip(path, listed);
+    else yield* walk(sub, path, listed, seen, onSkip);
+  }
 }
 
 export class DiscoveryError extends Error {

@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 /** Replace `file` atomically: temp file, fsync, rename, fsync of the folder. */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   const dir = dirname(file);
+  if (!existsSync(dir)) throw new OutputError(`cannot write ${file}: folder ${dir} does not exist`);
   const tmp = join(dir, `.${Date.now()}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   const fd = openSync(tmp, "wx", 0o644);
   try {
@@ -22,6 +23,11 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   } finally {
     closeSync(dfd);
   }
+}
+
+/** An output path the user gave that cannot be written. */
+export class OutputError extends Error {
+  readonly code = "USAGE";
 }
 
 export function isEmptyOrAbsent(dir: string): boolean {

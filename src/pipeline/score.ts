@@ -6,16 +6,17 @@ import { computeExperiments, type BatchOptions } from "../core/batch/experiments
 import { parseSchedule, type Schedule } from "../core/batch/schedule.js";
 import { blankEntry, scoreBundle, sha256 } from "../core/bundle.js";
 import { finding, type Code } from "../core/codes.js";
-import { attributionOf } from "../core/journal.js";
-import { parseStrictJson } from "../core/json/strict.js";
+import { attributionOf, lenientObject } from "../core/journal.js";
 import type { BundleEntry, Results } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
 import { SCORING_VERSION, TOOL_VERSION } from "../version.js";
 import { diskBundle } from "../io/bundle-source.js";
-import { discover } from "../io/discover.js";
+import { discover, type OnSkip } from "../io/discover.js";
 
 export interface ScoreRunOptions extends BatchOptions {
   schedules: readonly { name: string; schedule: Schedule; digest: string }[];
+  /** Called for a directory below a root that could not be walked (the run goes on). */
+  onSkip?: OnSkip;
   /** Called after each bundle, for progress. */
   onBundle?: (entry: BundleEntry) => void;
 }
@@ -25,12 +26,18 @@ export function loadSchedule(file: string): { name: string; schedule: Schedule; 
   return { name: file, schedule: parseSchedule(bytes, file), digest: sha256(bytes) };
 }
 
-/** Score one bundle directory; a failure of the tool (not the evidence) becomes validity "error". */
+/**
+ * Score one bundle directory. A failure of the tool, not the evidence, becomes validity "error":
+ * IO_ERROR when the file system refused a read, WORKER_FAILED for anything else (a defect).
+ */
 export function scoreDirectory(dir: string, path: string): BundleEntry {
   try {
     return { path, ...scoreBundle(diskBundle(dir)) };
   } catch (e) {
-    return toolError(dir, path, "IO_ERROR", (e as Error).message);
+    const err = e as NodeJS.ErrnoException;
+    return typeof err.code === "string" && err.code.startsWith("E")
+      ? toolError(dir, path, "IO_ERROR", err.message)
+      : toolError(dir, path, "WORKER_FAILED", `internal error: ${err.message}`);
   }
 }
 
@@ -40,7 +47,7 @@ export function toolError(dir: string, path: string, code: Code, message: string
   return { path, ...blankEntry({ ...attribution, validity: "error", errors: [finding(code, null, null, message)] }) };
 }
 
-/** Line 1 of a journal as an object, reading at most 1 MiB; null when that fails. */
+/** Line 1 of a journal as an object (read leniently, at most 1 MiB); null when that fails. */
 function readLine1(file: string): Record<string, unknown> | null {
   try {
     const fd = openSync(file, "r");
@@ -48,8 +55,7 @@ function readLine1(file: string): Record<string, unknown> | null {
       const buf = Buffer.alloc(1024 * 1024);
       const n = readSync(fd, buf, 0, buf.length, 0);
       const nl = buf.subarray(0, n).indexOf(0x0a);
-      const r = parseStrictJson(buf.subarray(0, nl === -1 ? n : nl).toString("utf8"), " ");
-      return r.ok && typeof r.value === "object" && r.value !== null && !Array.isArray(r.value) ? (r.value as Record<string, unknown>) : null;
+      return lenientObject(buf.subarray(0, nl === -1 ? n : nl));
     } finally {
       closeSync(fd);
     }
@@ -57,11 +63,10 @@ function readLine1(file: string): Record<string, unknown> | null {
     return null;
   }
 }
-
 export function scoreRoots(roots: readonly string[], options: ScoreRunOptions): Results {
   const startedAt = new Date().toISOString();
   const bundles: BundleEntry[] = [];
-  for (const found of discover(roots)) {
+  for (const found of discover(roots, options.onSkip)) {
     const entry = scoreDirectory(found.dir, found.path);
     bundles.push(entry);
     options.onBundle?.(entry);

@@ -58,6 +58,7 @@ export function render(results: Results): string {
     if (bad.length > 50) lines.push(`  … ${bad.length - 50} more (--format json)`);
   }
   const orphans = b.filter((x) => x.experiment === null || x.trial === null || x.attempt === null).length;
-  if (orphans > 0) lines.push("", `${orphans} bundles could not be attributed to a trial (line 1 unreadable); listed under bundles only`);
+  if (orphans > 0)
+    lines.push("", `${orphans} bundles could not be attributed to a trial (line 1 names no valid experiment, trial and attempt): listed under bundles, in no metric`);
   return lines.join("\n") + "\n";
 }

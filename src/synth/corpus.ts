@@ -19,6 +19,7 @@ const WEIGHTED: [NativeOutcome, number][] = [
   ["interrupted", 1],
   ["resource-bound", 1],
   ["abnormal", 1],
+  ["save-quit", 1],
   ["torn-ending", 1],
   ["unterminated", 1],
 ];

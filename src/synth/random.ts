@@ -31,10 +31,6 @@ export class Random {
     return Math.floor(this.next() * n);
   }
 
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)]!;
-  }
-
   /** `bytes` random bytes as lowercase hex. */
   hex(bytes: number): string {
     let s = "";

@@ -1,3 +1,4 @@
+import { indexSchedules } from "../../core/batch/schedule.js";
 import { writeFileAtomic } from "../../io/write.js";
 import { FORMATS, isFormat } from "../../report/index.js";
 import { loadSchedule, scoreRoots } from "../../pipeline/score.js";
@@ -36,8 +37,11 @@ export function scoreCommand(argv: string[], io: CliIo): number {
   const format = values.format ?? "table";
   if (!isFormat(format)) throw new UsageError(`--format must be one of ${Object.keys(FORMATS).join(", ")}`);
   if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid") throw new UsageError("--fail-on takes: invalid");
+  const schedules = (values.schedule ?? []).map(loadSchedule);
+  indexSchedules(schedules.map((s) => s.schedule)); // two for one experiment: refuse before scoring
   const results = scoreRoots(positionals, {
-    schedules: (values.schedule ?? []).map(loadSchedule),
+    schedules,
+    onSkip: (path, reason) => io.stderr(`assay: skipped ${path}: ${reason}\n`),
     invalid: oneOf("invalid", values.invalid, ["count", "exclude"], "count"),
     resourceBound: oneOf("resource-bound", values["resource-bound"], ["exclude", "loss"], "exclude"),
   });

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { displayRoot } from "../../io/discover.js";
 import { scoreDirectory } from "../../pipeline/score.js";
@@ -16,8 +16,10 @@ export function verifyCommand(argv: string[], io: CliIo): number {
   const { values, positionals } = usage(() => parseArgs({ args: argv, allowPositionals: true, options: { json: { type: "boolean" } } }));
   if (positionals.length !== 1) throw new UsageError("assay verify takes exactly one BUNDLE directory");
   const dir = positionals[0]!;
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a directory`);
-  if (!existsSync(join(dir, "journal.jsonl"))) throw new UsageError(`${dir} is not a bundle: it holds no journal.jsonl`);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${dir} is not a directory`);
+  // lstat: a journal.jsonl that is a (dangling) link still makes a bundle, judged UNSAFE_PATH as in score.
+  if (lstatSync(join(dir, "journal.jsonl"), { throwIfNoEntry: false }) === undefined)
+    throw new UsageError(`${dir} is not a bundle: it holds no journal.jsonl`);
   const entry = scoreDirectory(dir, displayRoot(dir));
   io.stdout(values.json ? JSON.stringify(entry, null, 2) + "\n" : renderEntry(entry));
   return exitForValidity(entry.validity);

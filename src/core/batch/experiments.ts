@@ -3,7 +3,7 @@
 // can recompute exactly this.
 
 import type { Code } from "../codes.js";
-import type { BundleEntry, Experiment, Profile } from "../results.js";
+import { PROFILES, type BundleEntry, type Experiment, type Profile } from "../results.js";
 import { byteCompare } from "../text.js";
 import { indexSchedules, type Schedule } from "./schedule.js";
 import { passHatK, wilson95 } from "./stats.js";
@@ -36,7 +36,7 @@ export function computeExperiments(entries: readonly BundleEntry[], schedules: r
 }
 
 function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, options: BatchOptions): Experiment {
-  const profile: Profile | null = bundles.find((b) => b.profile !== null)?.profile ?? null;
+  const profile = majorityProfile(bundles);
   const byTrial = new Map<string, Attempt[]>();
   for (const b of bundles) {
     const t = byTrial.get(b.trial);
@@ -143,12 +143,24 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
   return out;
 }
 
+/**
+ * The experiment's profile: the one most of its bundles declare (ties: the contract's order), so
+ * one stray bundle cannot turn a native experiment into something else and erase its metrics.
+ */
+function majorityProfile(bundles: readonly Attempt[]): Profile | null {
+  const counts = new Map<Profile, number>();
+  for (const b of bundles) if (b.profile !== null) counts.set(b.profile, (counts.get(b.profile) ?? 0) + 1);
+  let best: Profile | null = null;
+  for (const p of PROFILES) if ((counts.get(p) ?? 0) > (best === null ? 0 : counts.get(best)!)) best = p;
+  return best;
+}
+
 /** Codes that make a trial invalid (§6 trial findings), sorted. */
 function trialFindings(attempts: Attempt[], profile: Profile | null, scheduledSeed: string | undefined, collided: boolean): Code[] {
   const codes = new Set<Code>();
   for (const a of attempts) {
     if (a.validity === "invalid") for (const f of a.errors) codes.add(f.code);
-    if (a.profile !== profile) codes.add("PROFILE_MIXED");
+    if (a.profile !== null && a.profile !== profile) codes.add("PROFILE_MIXED");
   }
   if (!attempts.every((a, i) => a.attempt === i + 1)) codes.add("ATTEMPT_SEQUENCE");
   const seeds = new Set(attempts.map((a) => a.seed));

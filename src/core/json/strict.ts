@@ -15,11 +15,10 @@ export type JsonResult = { ok: true; value: unknown } | { ok: false; issue: Json
  * the contract does not (an integer field rejects `1.0`), so such values reach the schemas boxed.
  */
 export class JsonDecimal {
-  constructor(
-    readonly value: number,
-    readonly literal: string,
-  ) {}
+  constructor(readonly value: number) {}
 }
+
+import { clip } from "../text.js";
 
 const OBJ = 1;
 const ARR = 2;
@@ -51,7 +50,7 @@ export function parseStrictJson(text: string, outerSpaces: " " | " \n"): JsonRes
   }
   const value: unknown = JSON.parse(text);
   if (decimals === null) return { ok: true, value };
-  if (decimals.length === 1 && decimals[0]!.length === 0) return { ok: true, value: new JsonDecimal(value as number, String(value)) };
+  if (decimals.length === 1 && decimals[0]!.length === 0) return { ok: true, value: new JsonDecimal(value as number) };
   for (const p of decimals) box(value, p);
   return { ok: true, value };
 }
@@ -62,14 +61,16 @@ function box(root: unknown, path: Path): void {
   for (let i = 0; i < path.length - 1; i++) node = node[path[i]!] as Record<string | number, unknown>;
   const last = path[path.length - 1]!;
   const v = node[last] as number;
-  node[last] = new JsonDecimal(v, String(v));
+  node[last] = new JsonDecimal(v);
 }
 
 function scan(s: string, outer: string): Path[] | null {
   const n = s.length;
   let i = 0;
   const stack: number[] = [];
-  const keys: string[][] = [];
+  // Keys seen per open object: a short array (most records), a Set past 16 keys so a hostile
+  // object with 100k keys stays linear.
+  const keys: (string[] | Set<string>)[] = [];
   const path: Path = [];
   let decimals: Path[] | null = null;
 
@@ -128,8 +129,14 @@ function scan(s: string, outer: string): Path[] | null {
     if (s.charCodeAt(i) !== 0x22) fail("JSON_SYNTAX", `expected a key ${where()}`);
     const key = readString(true);
     const seen = keys[keys.length - 1]!;
-    if (seen.includes(key)) fail("JSON_DUPLICATE_KEY", `duplicate key ${JSON.stringify(key)}`);
-    seen.push(key);
+    if (Array.isArray(seen)) {
+      if (seen.includes(key)) fail("JSON_DUPLICATE_KEY", `duplicate key ${clip(key)}`);
+      if (seen.length < 16) seen.push(key);
+      else keys[keys.length - 1] = new Set(seen).add(key);
+    } else {
+      if (seen.has(key)) fail("JSON_DUPLICATE_KEY", `duplicate key ${clip(key)}`);
+      seen.add(key);
+    }
     path[path.length - 1] = key;
     skipWs();
     if (s.charCodeAt(i) !== 0x3a) fail("JSON_SYNTAX", `expected ':' ${where()}`);

@@ -5,6 +5,7 @@ import { finding, type Finding } from "../codes.js";
 import type { Header, JournalRecord } from "../journal.js";
 import { JsonDecimal } from "../json/strict.js";
 import { check } from "../schema.js";
+import { clip } from "../text.js";
 import { endRecord, keysRecord, observationRecord, scoreRecord, type EndStatus, type NativeState } from "./records.js";
 import { isVictory } from "./victory.js";
 
@@ -36,9 +37,9 @@ export class NativeJournal {
 
   record(rec: JournalRecord, line: number): void {
     if (rec.type === "session") return; // a second header: JournalReader reports it (§3)
-    if (this.end !== null) this.transition(line, `${rec.type} record after the end record (line ${this.end.line})`);
+    if (this.end !== null) this.transition(line, `${clip(rec.type)} record after the end record (line ${this.end.line})`);
     else if (this.finalScore !== null && rec.type !== "end")
-      this.transition(line, `${rec.type} record after the final score (line ${this.finalScore.line})`);
+      this.transition(line, `${clip(rec.type)} record after the final score (line ${this.finalScore.line})`);
     switch (rec.type) {
       case "observation":
         return this.observation(rec, line);
@@ -49,7 +50,7 @@ export class NativeJournal {
       case "end":
         return this.endRecord(rec, line);
       default:
-        this.out.push(finding("SCHEMA", this.file, line, `type ${JSON.stringify(rec.type)} is not a native-game record`));
+        this.out.push(finding("SCHEMA", this.file, line, `type ${clip(rec.type)} is not a native-game record`));
     }
   }
 
@@ -106,15 +107,15 @@ export class NativeJournal {
     if (this.end === null) this.end = { at: r.at, status: r.status, line };
   }
 
-  /** Outcome fields of the bundle entry (meaningful when the bundle is valid). */
-  outcome(deadline: number) {
+  /** Outcome fields of the bundle entry; victory and late need the header's deadline. */
+  outcome(deadline: number | null) {
     const e = this.ending;
     return {
       status: this.end?.status ?? ("unterminated" as const),
       ending: e !== null,
-      victory: e !== null && isVictory(e, deadline),
-      late: e === null ? null : e.at > deadline,
       final_score: this.finalScore !== null,
+      victory: e !== null && deadline !== null && isVictory(e, deadline),
+      late: e === null || deadline === null ? null : e.at > deadline,
     };
   }
 }
