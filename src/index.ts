@@ -4,7 +4,10 @@ export { computeExperiments, DEFAULT_BATCH, type BatchOptions } from "./core/bat
 export { parseSchedule, type Schedule } from "./core/batch/schedule.js";
 export { CODES, type Code, type Finding } from "./core/codes.js";
 export { resultsSchema, bundleEntrySchema, experimentSchema, type Results, type BundleEntry, type Experiment } from "./core/results.js";
-export { scoreRoots, scoreDirectory, assemble, loadSchedule } from "./pipeline/score.js";
+export { scoreRoots, assemble, loadSchedule } from "./pipeline/score.js";
+export { scoreDirectory } from "./pool/score-directory.js";
+export { BundlePool } from "./pool/pool.js";
+export { ResultStore, storeKey } from "./store/store.js";
 export { diskBundle } from "./io/bundle-source.js";
 export { discover } from "./io/discover.js";
 export { FORMATS } from "./report/index.js";

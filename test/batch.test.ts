@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { computeExperiments, type BatchOptions } from "../src/core/batch/experiments.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../src/core/batch/schedule.js";
 import type { BundleEntry, Experiment } from "../src/core/results.js";
-import { toolError } from "../src/pipeline/score.js";
+import { toolError } from "../src/io/tool-error.js";
 import { bundle, escaped, game, killed, live, score, sha, T0, type GameOpts, type Rec } from "./helpers/bundle.js";
 
 const COUNT: BatchOptions = { invalid: "count", resourceBound: "exclude" };

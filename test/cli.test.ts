@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exitForResults } from "../src/cli/exit.js";
 import { resultsSchema, type Results } from "../src/core/results.js";
-import { scoreDirectory } from "../src/pipeline/score.js";
+import { scoreDirectory } from "../src/pool/score-directory.js";
 import { bundle, game, killed, escaped, live } from "./helpers/bundle.js";
 import { run, spawnCli } from "./helpers/cli.js";
 

@@ -29,24 +29,24 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe("discovery", () => {
   const paths = (roots: string[]) => [...discover(roots)].map((f) => f.path);
 
-  it("finds bundles, never descends into one, never follows a symlinked directory below a root", () => {
+  it("finds bundles, never descends into one, never follows a symlinked directory below a root", async () => {
     expect(paths([join(tmp, "root")])).toEqual([join(tmp, "root/e/t1/a1"), join(tmp, "root/e/t2/a1")]);
   });
-  it("follows a root given as a symlink and reports paths under the root as given", () => {
+  it("follows a root given as a symlink and reports paths under the root as given", async () => {
     expect(paths([join(tmp, "root-link") + "/"])).toEqual([join(tmp, "root-link/e/t1/a1"), join(tmp, "root-link/e/t2/a1")]);
   });
-  it("finds each directory once when roots overlap", () => {
+  it("finds each directory once when roots overlap", async () => {
     const found = paths([join(tmp, "root/e/t1"), join(tmp, "root"), join(tmp, "root-link")]);
     expect(found).toEqual([join(tmp, "root/e/t1/a1"), join(tmp, "root/e/t2/a1")]);
   });
-  it("a root may itself be a bundle", () => {
+  it("a root may itself be a bundle", async () => {
     expect(paths([join(tmp, "root/e/t1/a1")])).toEqual([join(tmp, "root/e/t1/a1")]);
   });
-  it("a missing root stops the run with a clear message", () => {
+  it("a missing root stops the run with a clear message", async () => {
     expect(() => paths([join(tmp, "nope")])).toThrow(/root .*nope does not exist/);
   });
-  it("scoreRoots over overlapping roots scores each bundle once", () => {
-    const r = scoreRoots([join(tmp, "root"), join(tmp, "root/e")], { schedules: [], invalid: "count", resourceBound: "exclude" });
+  it("scoreRoots over overlapping roots scores each bundle once", async () => {
+    const r = await scoreRoots([join(tmp, "root"), join(tmp, "root/e")], { schedules: [], invalid: "count", resourceBound: "exclude" });
     expect(r.bundles).toHaveLength(2);
     expect(r.experiments[0]!.scheduled).toBe(2);
   });
@@ -55,14 +55,14 @@ describe("discovery", () => {
 describe("limits", () => {
   const source = (entries: BundleSource["entries"], data: Record<string, Buffer>): BundleSource => ({ entries, read: (p) => [data[p]!] });
 
-  it("findings are listed up to MAX_FINDINGS, then counted per code", () => {
+  it("findings are listed up to MAX_FINDINGS, then counted per code", async () => {
     const j = Buffer.from(Array.from({ length: MAX_FINDINGS + 500 }, () => "{bad").join("\n") + "\n");
     const e = scoreBundle(source([{ path: "journal.jsonl", kind: "file", size: j.length }], { "journal.jsonl": j }));
     expect(e.errors).toHaveLength(MAX_FINDINGS + 1);
     expect(e.errors.slice(0, 3).map((f) => f.line)).toEqual([1, 2, 3]);
     expect(e.errors.at(-1)).toMatchObject({ code: "JSON_SYNTAX", line: null, message: expect.stringMatching(/^500 more JSON_SYNTAX/) });
   });
-  it("a file over 4 GiB is UNSAFE_PATH and is not read", () => {
+  it("a file over 4 GiB is UNSAFE_PATH and is not read", async () => {
     const files = bundle(game());
     const data = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, Buffer.from(v)]));
     const entries = Object.entries(data).map(([path, b]) => ({ path, kind: "file" as const, size: b.length }));
@@ -78,14 +78,14 @@ describe("limits", () => {
     expect(e.errors.map((f) => [f.code, f.file])).toEqual([["UNSAFE_PATH", "huge.bin"]]);
     expect(readBig).toBe(false);
   });
-  it("a summary.json over 64 MiB is FILE_TOO_LARGE and is not parsed", () => {
+  it("a summary.json over 64 MiB is FILE_TOO_LARGE and is not parsed", async () => {
     const files = bundle(game());
     const data = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, Buffer.from(v)]));
     const entries = Object.entries(data).map(([path, b]) => ({ path, kind: "file" as const, size: path === "summary.json" ? 65 * 1024 * 1024 : b.length }));
     const e = scoreBundle(source(entries, data));
     expect(e.errors.map((f) => [f.code, f.file])).toEqual([["FILE_TOO_LARGE", "summary.json"]]);
   });
-  it("a journal.jsonl that is a directory is HEADER_MISSING, never a silent pass", () => {
+  it("a journal.jsonl that is a directory is HEADER_MISSING, never a silent pass", async () => {
     const e = scoreBundle(source([{ path: "journal.jsonl", kind: "dir", size: 0 }], {}));
     expect(e.validity).toBe("invalid");
     expect(e.errors.map((f) => f.code)).toEqual(["HEADER_MISSING"]);

@@ -202,7 +202,7 @@ const canon = (xs: Experiment[]) =>
 const byteSorted = (xs: string[]) => [...xs].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 
 describe("golden results for a synthesised corpus", () => {
-  it("hand-derived constants are what the comments say", () => {
+  it("hand-derived constants are what the comments say", async () => {
     expect(passHatNumbers([[2, 5], [0, 5]])).toEqual({ "1": expect.closeTo(0.2, 15), "2": expect.closeTo(0.05, 15), "3": 0, "4": 0, "5": 0 });
     expect(passHatNumbers([[2, 5], [0, 4]])).toEqual({ "1": expect.closeTo(0.2, 15), "2": expect.closeTo(0.05, 15), "3": 0, "4": 0 });
     const [lo, hi] = wilson(2, 11);
@@ -211,19 +211,19 @@ describe("golden results for a synthesised corpus", () => {
     expect(hi).toBeCloseTo(0.477, 3);
   });
 
-  it("experiments equal the hand derivation (defaults)", () => {
-    const r = scoreRoots([root], DEFAULTS);
+  it("experiments equal the hand derivation (defaults)", async () => {
+    const r = await scoreRoots([root], DEFAULTS);
     expect(canon(r.experiments)).toEqual([zeta, goldDefaults]);
   });
 
-  it("experiments equal the hand derivation (--invalid exclude, --resource-bound loss)", () => {
-    const r = scoreRoots([root], { ...DEFAULTS, invalid: "exclude", resourceBound: "loss" });
+  it("experiments equal the hand derivation (--invalid exclude, --resource-bound loss)", async () => {
+    const r = await scoreRoots([root], { ...DEFAULTS, invalid: "exclude", resourceBound: "loss" });
     expect(canon(r.experiments)).toEqual([zeta, goldExcludeLoss]);
     expect(r.run.options).toMatchObject({ invalid: "exclude", resource_bound: "loss" });
   });
 
-  it("bundles: one per attempt, at root/<experiment>/<trial>/a<n>, sorted by path in byte order, each judged as its spec says", () => {
-    const r = scoreRoots([root], DEFAULTS);
+  it("bundles: one per attempt, at root/<experiment>/<trial>/a<n>, sorted by path in byte order, each judged as its spec says", async () => {
+    const r = await scoreRoots([root], DEFAULTS);
     const paths = r.bundles.map((b) => b.path);
     expect(paths).toEqual(byteSorted(SPECS.map((s) => `${root}/${s.experiment}/${s.trial}/a${s.attempt}`)));
     expect(paths[0]).toBe(`${root}/Zeta/z1/a1`);
@@ -263,9 +263,9 @@ describe("golden results for a synthesised corpus", () => {
     ]);
   });
 
-  it("the JSON document is byte-identical across runs apart from `run`", () => {
-    const a = scoreRoots([root], DEFAULTS);
-    const b = scoreRoots([root], DEFAULTS);
+  it("the JSON document is byte-identical across runs apart from `run`", async () => {
+    const a = await scoreRoots([root], DEFAULTS);
+    const b = await scoreRoots([root], DEFAULTS);
     const fixedRun = a.run;
     const textA = FORMATS.json.render(a);
     const textB = FORMATS.json.render({ ...b, run: fixedRun });
@@ -285,7 +285,7 @@ describe("golden results for a synthesised corpus", () => {
     const doc = JSON.parse(r.stdout) as Results;
     expect(doc.format).toBe("assay.results/1");
     expect(canon(doc.experiments)).toEqual([zeta, goldDefaults]);
-    const lib = scoreRoots([root], DEFAULTS);
+    const lib = await scoreRoots([root], DEFAULTS);
     expect(doc.bundles).toEqual(JSON.parse(JSON.stringify(lib.bundles)));
     expect(r.stdout).toBe(FORMATS.json.render({ ...lib, run: doc.run }));
     expect(doc.run.options).toMatchObject({ invalid: "count", resource_bound: "exclude", schedules: [] });
@@ -297,7 +297,7 @@ describe("golden results for a synthesised corpus", () => {
     expect(canon((JSON.parse(r.stdout) as Results).experiments)).toEqual([zeta, goldExcludeLoss]);
   });
 
-  it("bundles are sorted by the byte order of path, not UTF-16 or locale order, across roots", () => {
+  it("bundles are sorted by the byte order of path, not UTF-16 or locale order, across roots", async () => {
     unicodeRoot = mkdtempSync(join(tmpdir(), "assay-golden-u-"));
     // Byte order: "B" (42) < "a" (61) < U+E000 (EE 80 80) < U+1F600 (F0 9F 98 80).
     // UTF-16 order would put U+1F600 (D83D …) before U+E000; locale order would put "a" before "B".
@@ -307,7 +307,7 @@ describe("golden results for a synthesised corpus", () => {
       mkdirSync(dir);
       for (const [p, b] of synthNative({ experiment: "uni", trial: `u${i}`, attempt: 1, seed: seed(40 + i), outcome: "death", events: 1 })) writeFileSync(join(dir, p), b);
     });
-    const r = scoreRoots([unicodeRoot, root], DEFAULTS);
+    const r = await scoreRoots([unicodeRoot, root], DEFAULTS);
     const paths = r.bundles.map((b) => b.path);
     expect(paths).toHaveLength(SPECS.length + 4);
     expect(paths).toEqual(byteSorted(paths));

@@ -7,7 +7,7 @@ import { computeExperiments, DEFAULT_BATCH } from "../src/core/batch/experiments
 import { MAX_MESSAGE } from "../src/core/codes.js";
 import { parseStrictJson } from "../src/core/json/strict.js";
 import { discover } from "../src/io/discover.js";
-import { scoreDirectory } from "../src/pipeline/score.js";
+import { scoreDirectory } from "../src/pool/score-directory.js";
 import { bundle, chain, codes, escaped, game, header, killed, live, score, ZERO } from "./helpers/bundle.js";
 import { run } from "./helpers/cli.js";
 

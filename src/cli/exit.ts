@@ -11,12 +11,11 @@ export const EXIT = {
   USAGE: 2,
   /** Incomplete: a bundle the tool could not finish (validity "error"). Wins over FAILED. */
   INCOMPLETE: 3,
+  /** Stopped by Ctrl-C (128 + SIGINT): the store keeps what finished. */
+  INTERRUPTED: 130,
 } as const;
 
-/** A mistake in how assay was called: one clear line, exit 2. */
-export class UsageError extends Error {
-  readonly code = "USAGE";
-}
+export { UsageError } from "../errors.js";
 
 export function exitForResults(results: Results, failOnInvalid: boolean): number {
   if (results.bundles.some((b) => b.validity === "error")) return EXIT.INCOMPLETE;

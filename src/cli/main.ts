@@ -4,13 +4,15 @@ import { TOOL_VERSION } from "../version.js";
 import { EXIT, isUserError } from "./exit.js";
 import { processIo, type CliIo } from "./io.js";
 import { schemaCommand } from "./commands/schema.js";
+import { MERGE_HELP, mergeCommand } from "./commands/merge.js";
 import { SCORE_HELP, scoreCommand } from "./commands/score.js";
 import { DEMO_HELP, demoCommand, SYNTH_HELP, synthCommand } from "./commands/synth.js";
 import { VERIFY_HELP, verifyCommand } from "./commands/verify.js";
 
-const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => number; help: string }> = {
+const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => number | Promise<number>; help: string }> = {
   demo: { run: demoCommand, help: DEMO_HELP },
   score: { run: scoreCommand, help: SCORE_HELP },
+  merge: { run: mergeCommand, help: MERGE_HELP },
   verify: { run: verifyCommand, help: VERIFY_HELP },
   synth: { run: synthCommand, help: SYNTH_HELP },
   schema: { run: schemaCommand, help: "assay schema [--out FILE]\n  Print the JSON Schema of the results document.\n" },
@@ -19,7 +21,8 @@ const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => number; hel
 const HELP = `assay ${TOOL_VERSION}: score archived agent-benchmark runs from their evidence
 
 ${Object.values(COMMANDS).map((c) => c.help).join("\n")}
-Exit codes: 0 scored; 1 --fail-on invalid (verify: invalid); 2 usage error; 3 a bundle the tool could not finish.
+Exit codes: 0 scored; 1 --fail-on invalid (verify: invalid); 2 usage error; 3 a bundle the tool could not finish;
+130 stopped by Ctrl-C.
 `;
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
@@ -42,7 +45,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     return EXIT.OK;
   }
   try {
-    return command.run(rest, io);
+    return await command.run(rest, io);
   } catch (e) {
     if (isUserError(e)) io.stderr(`assay ${name}: ${e.message}\n`);
     else {

@@ -27,6 +27,8 @@ export interface BundleEntryInfo {
   path: string;
   kind: EntryKind;
   size: number;
+  /** "mtime_ns:inode" when the lister was asked for it (the store's stamps); unused here. */
+  stamp?: string;
 }
 export interface BundleSource {
   /** Every entry inside the bundle, at any depth. */
@@ -50,13 +52,7 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
   const unsafe = new Set<string>();
 
   for (const e of src.entries) {
-    const problem =
-      e.kind === "symlink" ? "a symbolic link"
-      : e.kind === "other" ? "not a regular file or directory"
-      : e.kind === "unnamed" ? "a name that is not valid UTF-8"
-      : /[\t\n\r]/.test(e.path) ? "a name holding a tab or line break"
-      : e.kind === "file" && e.size > MAX_FILE_BYTES ? "larger than 4 GiB"
-      : null;
+    const problem = unsafeReason(e);
     if (problem === null) continue;
     unsafe.add(e.path);
     errors.push(finding("UNSAFE_PATH", e.path, null, `${JSON.stringify(e.path)} is ${problem}`));
@@ -159,6 +155,16 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     victory: valid && o !== null ? o.victory : null,
     late: valid && o !== null ? o.late : null,
   });
+}
+
+/** §1 entry checks: why an entry makes its bundle UNSAFE_PATH, or null. */
+export function unsafeReason(e: BundleEntryInfo): string | null {
+  return e.kind === "symlink" ? "a symbolic link"
+    : e.kind === "other" ? "not a regular file or directory"
+    : e.kind === "unnamed" ? "a name that is not valid UTF-8"
+    : /[\t\n\r]/.test(e.path) ? "a name holding a tab or line break"
+    : e.kind === "file" && e.size > MAX_FILE_BYTES ? "larger than 4 GiB"
+    : null;
 }
 
 /** A bundle entry with every field the given evidence did not settle left empty. */

@@ -78,7 +78,16 @@ export type RunOptions = z.infer<typeof runOptionsSchema>;
 
 export const resultsSchema = z.object({
   format: z.literal("assay.results/1"),
-  run: z.object({ tool_version: z.string(), scoring_version: z.int(), started_at: z.string(), options: runOptionsSchema }),
+  run: z.object({
+    tool_version: z.string(),
+    scoring_version: z.int(),
+    started_at: z.string(),
+    /** False when the run was stopped (Ctrl-C) before every bundle was scored. */
+    complete: z.boolean(),
+    /** "i/n" for a shard's document (bundle entries only; `assay merge` computes experiments). */
+    shard: z.string().nullable(),
+    options: runOptionsSchema,
+  }),
   bundles: z.array(bundleEntrySchema),
   experiments: z.array(experimentSchema),
 });

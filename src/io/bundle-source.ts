@@ -1,20 +1,21 @@
 // A bundle on disk as a BundleSource: lists every entry without following links, reads in chunks.
 
 import { isUtf8 } from "node:buffer";
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type BigIntStats } from "node:fs";
 import { join } from "node:path";
 import type { BundleEntryInfo, BundleSource, EntryKind } from "../core/bundle.js";
 
 const CHUNK = 1024 * 1024;
 
-const kindOf = (st: Stats): EntryKind =>
+const kindOf = (st: BigIntStats): EntryKind =>
   st.isSymbolicLink() ? "symlink" : st.isFile() ? "file" : st.isDirectory() ? "dir" : "other";
 
 /**
  * Every entry below `dir` (lstat: links are reported, never followed). Names are read as bytes:
  * a name that is not UTF-8 cannot be named in results, so it is listed as such (UNSAFE_PATH).
  */
-export function listEntries(dir: string): BundleEntryInfo[] {
+export function listEntries(dir: string, withStamps = false): BundleEntryInfo[] {
   const out: BundleEntryInfo[] = [];
   const walk = (rel: string) => {
     for (const raw of readdirSync(rel === "" ? dir : join(dir, rel), { encoding: "buffer" })) {
@@ -23,9 +24,11 @@ export function listEntries(dir: string): BundleEntryInfo[] {
         out.push({ path, kind: "unnamed", size: 0 });
         continue;
       }
-      const st = lstatSync(join(dir, path));
+      const st = lstatSync(join(dir, path), { bigint: true });
       const kind = kindOf(st);
-      out.push({ path, kind, size: st.size });
+      const info: BundleEntryInfo = { path, kind, size: Number(st.size) };
+      if (withStamps) info.stamp = `${st.mtimeNs}:${st.ino}`;
+      out.push(info);
       if (kind === "dir") walk(path);
     }
   };
@@ -51,4 +54,12 @@ export function* readChunks(file: string): Generator<Uint8Array> {
 
 export function diskBundle(dir: string): BundleSource {
   return { entries: listEntries(dir), read: (path) => readChunks(join(dir, path)) };
+}
+
+/** One string for a bundle's file stamps (path, size, mtime_ns, inode): any change changes it. */
+export function stampsOf(entries: readonly BundleEntryInfo[]): string {
+  const h = createHash("sha256");
+  for (const e of [...entries].filter((x) => x.kind === "file").sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
+    h.update(`${e.path}\t${e.size}\t${e.stamp}\n`);
+  return h.digest("hex");
 }

@@ -5,9 +5,15 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, ren
 import { dirname, join } from "node:path";
 
 /** Replace `file` atomically: temp file, fsync, rename, fsync of the folder. */
-export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+/** Refuse early an output whose folder is missing (before a long run, not after). */
+export function checkOutputPath(file: string): void {
   const dir = dirname(file);
   if (!existsSync(dir)) throw new OutputError(`cannot write ${file}: folder ${dir} does not exist`);
+}
+
+export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+  checkOutputPath(file);
+  const dir = dirname(file);
   const tmp = join(dir, `.${Date.now()}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   const fd = openSync(tmp, "wx", 0o644);
   try {

@@ -7,7 +7,13 @@ export const CLI = new URL("../../dist/cli.js", import.meta.url).pathname;
 export async function run(argv: string[], env: Record<string, string | undefined> = {}) {
   let stdout = "";
   let stderr = "";
-  const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env });
+  const code = await main(argv, {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    env,
+    stderrIsTTY: false,
+    onInterrupt: () => () => {},
+  });
   return { code, stdout, stderr };
 }
 

@@ -1,14 +1,18 @@
-import { indexSchedules } from "../../core/batch/schedule.js";
-import { writeFileAtomic } from "../../io/write.js";
-import { FORMATS, isFormat } from "../../report/index.js";
-import { loadSchedule, scoreRoots } from "../../pipeline/score.js";
 import { parseArgs } from "node:util";
-import { oneOf, usage } from "../args.js";
-import { exitForResults, UsageError } from "../exit.js";
+import { indexSchedules } from "../../core/batch/schedule.js";
+import type { Results } from "../../core/results.js";
+import { checkOutputPath, writeFileAtomic } from "../../io/write.js";
+import { loadSchedule, scoreRoots } from "../../pipeline/score.js";
+import { parseShard } from "../../pipeline/shard.js";
+import { FORMATS, isFormat, type FormatName } from "../../report/index.js";
+import { ResultStore } from "../../store/store.js";
+import { oneOf, positiveInt, usage } from "../args.js";
+import { EXIT, exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
+import { progressReporter } from "../progress.js";
 
 export const SCORE_HELP = `assay score ROOT... [options]
-  Score every bundle under the roots; per experiment, honest metrics.
+  Score every bundle under the roots in a pool of worker threads; per experiment, honest metrics.
   --schedule FILE          an assay.schedule/1 file (repeatable, one per experiment)
   --format table|json      output format (default table)
   --out FILE               write the output to FILE (atomically) instead of stdout
@@ -16,9 +20,24 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --resource-bound exclude|loss
                            resource-bound runs without an ending: excluded (default) or losses
   --fail-on invalid        exit 1 when any bundle or trial is invalid
+  --jobs N                 worker threads (default: available parallelism)
+  --store FILE             resumable results store (SQLite): a rerun skips finished bundles
+  --verify-digests         with --store: rehash every bundle instead of trusting file stamps
+  --shard i/n              score only shard i of n (0-based; by path hash); JSON for assay merge
+  --bundle-timeout S       seconds one bundle may take before it is a TIMEOUT (default 60)
+  --quiet                  no progress on stderr
 `;
 
-export function scoreCommand(argv: string[], io: CliIo): number {
+/** Options shared by score and merge that decide how the document is written. */
+export function writeResults(results: Results, format: FormatName, out: string | undefined, io: CliIo): void {
+  const text = FORMATS[format].render(results);
+  if (out !== undefined) {
+    writeFileAtomic(out, text);
+    io.stderr(`assay: wrote ${out} (${results.bundles.length} bundles${results.run.complete ? "" : ", incomplete"})\n`);
+  } else io.stdout(text);
+}
+
+export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = usage(() =>
     parseArgs({
       args: argv,
@@ -30,25 +49,63 @@ export function scoreCommand(argv: string[], io: CliIo): number {
         invalid: { type: "string" },
         "resource-bound": { type: "string" },
         "fail-on": { type: "string" },
+        jobs: { type: "string" },
+        store: { type: "string" },
+        "verify-digests": { type: "boolean" },
+        shard: { type: "string" },
+        "bundle-timeout": { type: "string" },
+        quiet: { type: "boolean" },
       },
     }),
   );
   if (positionals.length === 0) throw new UsageError("assay score needs at least one ROOT (see assay score --help)");
-  const format = values.format ?? "table";
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  const format = values.format ?? (shard ? "json" : "table");
   if (!isFormat(format)) throw new UsageError(`--format must be one of ${Object.keys(FORMATS).join(", ")}`);
+  if (shard && format !== "json") throw new UsageError("--shard writes bundle entries for assay merge: use --format json");
   if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid") throw new UsageError("--fail-on takes: invalid");
+  if (values["verify-digests"] && values.store === undefined) throw new UsageError("--verify-digests goes with --store");
+  if (values.out !== undefined) checkOutputPath(values.out);
   const schedules = (values.schedule ?? []).map(loadSchedule);
   indexSchedules(schedules.map((s) => s.schedule)); // two for one experiment: refuse before scoring
-  const results = scoreRoots(positionals, {
-    schedules,
-    onSkip: (path, reason) => io.stderr(`assay: skipped ${path}: ${reason}\n`),
-    invalid: oneOf("invalid", values.invalid, ["count", "exclude"], "count"),
-    resourceBound: oneOf("resource-bound", values["resource-bound"], ["exclude", "loss"], "exclude"),
+  const timeoutS = values["bundle-timeout"] === undefined ? undefined : Number(values["bundle-timeout"]);
+  if (timeoutS !== undefined && !(timeoutS > 0)) throw new UsageError("--bundle-timeout takes a positive number of seconds");
+
+  const stop = new AbortController();
+  const removeHandler = io.onInterrupt(() => {
+    if (stop.signal.aborted) process.exit(EXIT.INTERRUPTED); // a second Ctrl-C: now
+    io.stderr("\nassay: stopping — finishing the work in flight; the store keeps what is done (Ctrl-C again to quit now)\n");
+    stop.abort();
   });
-  const text = FORMATS[format].render(results);
-  if (values.out !== undefined) {
-    writeFileAtomic(values.out, text);
-    io.stderr(`assay: wrote ${values.out} (${results.bundles.length} bundles)\n`);
-  } else io.stdout(text);
+  const mode = values.quiet ? "quiet" : io.stderrIsTTY ? "tty" : "lines";
+  const reporter = progressReporter(io, mode, Number(io.env["ASSAY_STATUS_SECONDS"] ?? 5) * 1000);
+  const store = values.store === undefined ? undefined : new ResultStore(values.store);
+  let results: Results;
+  try {
+    results = await scoreRoots(positionals, {
+      schedules,
+      invalid: oneOf("invalid", values.invalid, ["count", "exclude"], "count"),
+      resourceBound: oneOf("resource-bound", values["resource-bound"], ["exclude", "loss"], "exclude"),
+      jobs: values.jobs === undefined ? undefined : positiveInt("jobs", values.jobs),
+      bundleTimeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000,
+      store,
+      verifyDigests: values["verify-digests"] ?? false,
+      shard,
+      signal: stop.signal,
+      progress: reporter,
+      onSkip: (path, reason) => io.stderr(`assay: skipped ${path}: ${reason}\n`),
+    });
+  } finally {
+    reporter.stop();
+    store?.close();
+    removeHandler();
+  }
+  if (!results.run.complete) {
+    // Stopped: only an explicit --out gets a document, marked incomplete; the store has the rest.
+    if (values.out !== undefined) writeResults(results, format, values.out, io);
+    io.stderr(`assay: stopped after ${results.bundles.length} bundles${values.store ? `; ${values.store} keeps them for the rerun` : ""}\n`);
+    return EXIT.INTERRUPTED;
+  }
+  writeResults(results, format, values.out, io);
   return exitForResults(results, values["fail-on"] === "invalid");
 }

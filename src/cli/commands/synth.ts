@@ -38,14 +38,14 @@ export const DEMO_HELP = `assay demo [--keep]
   Synthesise a small mixed corpus (with labelled faults) into a temporary folder and score it.
 `;
 
-export function demoCommand(argv: string[], io: CliIo): number {
+export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = usage(() => parseArgs({ args: argv, options: { keep: { type: "boolean" } } }));
   const dir = mkdtempSync(join(tmpdir(), "assay-demo-"));
   try {
     const corpus = join(dir, "corpus");
     writeCorpus(corpus, { n: 24, seed: "demo", faults: true });
     io.stderr(`assay demo: synthesised 24 trials and ${NATIVE_FAULTS.length} labelled broken bundles in ${corpus}\n`);
-    return scoreCommand([corpus], io);
+    return await scoreCommand([corpus, "--quiet"], io);
   } finally {
     if (values.keep) io.stderr(`assay demo: corpus kept in ${dir}\n`);
     else rmSync(dir, { recursive: true, force: true });

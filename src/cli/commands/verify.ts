@@ -1,7 +1,7 @@
 import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { displayRoot } from "../../io/discover.js";
-import { scoreDirectory } from "../../pipeline/score.js";
+import { scoreDirectory } from "../../pool/score-directory.js";
 import { renderEntry } from "../../report/findings.js";
 import { parseArgs } from "node:util";
 import { usage } from "../args.js";

@@ -1,0 +1,79 @@
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import type { Finding } from "../../core/codes.js";
+import { decodeDocument } from "../../core/json/decode.js";
+import { describeIssues } from "../../core/schema.js";
+import { resultsSchema, type BundleEntry, type Results } from "../../core/results.js";
+import { assemble, loadSchedule } from "../../pipeline/score.js";
+import { parseShard } from "../../pipeline/shard.js";
+import { FORMATS, isFormat } from "../../report/index.js";
+import { checkOutputPath } from "../../io/write.js";
+import { usage } from "../args.js";
+import { exitForResults, UsageError } from "../exit.js";
+import type { CliIo } from "../io.js";
+import { writeResults } from "./score.js";
+
+export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format table|json] [--out FILE] [--fail-on invalid]
+  Merge the documents of assay score --shard i/n (every shard of one n, each once, same options)
+  and compute the batch rules over all their bundles: the same document a single run would give.
+`;
+
+function readShard(file: string): Results {
+  const problems: Finding[] = [];
+  const value = decodeDocument(readFileSync(file), file, problems);
+  if (value === undefined) throw new UsageError(`${file}: ${problems[0]!.code}: ${problems[0]!.message}`);
+  const r = resultsSchema.safeParse(value);
+  if (!r.success) throw new UsageError(`${file} is not an assay results document: ${describeIssues(r.error.issues)}`);
+  return r.data;
+}
+
+/** Refuse what would make the merge differ from a single run. */
+function checkShards(files: string[], docs: Results[]): void {
+  const first = docs[0]!.run;
+  const seen = new Set<number>();
+  let count: number | null = null;
+  docs.forEach((d, i) => {
+    const f = files[i]!;
+    if (d.run.shard === null) throw new UsageError(`${f} is not a shard (score it with --shard i/n)`);
+    if (!d.run.complete) throw new UsageError(`${f} is an incomplete shard (its run was stopped): score it again`);
+    const s = parseShard(d.run.shard);
+    if (count !== null && s.count !== count) throw new UsageError(`${f} is shard ${d.run.shard}; the others are of ${count}`);
+    count = s.count;
+    if (seen.has(s.index)) throw new UsageError(`${f}: shard ${d.run.shard} is given twice`);
+    seen.add(s.index);
+    if (d.run.scoring_version !== first.scoring_version) throw new UsageError(`${f} was scored under scoring version ${d.run.scoring_version}, not ${first.scoring_version}`);
+    if (d.run.options.invalid !== first.options.invalid || d.run.options.resource_bound !== first.options.resource_bound)
+      throw new UsageError(`${f} was scored with other options than ${files[0]}`);
+  });
+  const missing = [...Array(count!).keys()].filter((i) => !seen.has(i));
+  if (missing.length > 0) throw new UsageError(`shards missing: ${missing.map((i) => `${i}/${count}`).join(", ")}`);
+}
+
+export function mergeCommand(argv: string[], io: CliIo): number {
+  const { values, positionals } = usage(() =>
+    parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { schedule: { type: "string", multiple: true }, format: { type: "string" }, out: { type: "string" }, "fail-on": { type: "string" } },
+    }),
+  );
+  if (positionals.length === 0) throw new UsageError("assay merge needs the shards' RESULTS files");
+  const format = values.format ?? "table";
+  if (!isFormat(format)) throw new UsageError(`--format must be one of ${Object.keys(FORMATS).join(", ")}`);
+  if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid") throw new UsageError("--fail-on takes: invalid");
+  if (values.out !== undefined) checkOutputPath(values.out);
+  const docs = positionals.map(readShard);
+  checkShards(positionals, docs);
+  const bundles: BundleEntry[] = [];
+  const paths = new Set<string>();
+  for (const d of docs)
+    for (const b of d.bundles) {
+      if (paths.has(b.path)) throw new UsageError(`bundle ${b.path} appears in two shards`);
+      paths.add(b.path);
+      bundles.push(b);
+    }
+  const o = docs[0]!.run.options;
+  const results = assemble(bundles, { invalid: o.invalid, resourceBound: o.resource_bound, schedules: (values.schedule ?? []).map(loadSchedule) }, new Date().toISOString());
+  writeResults(results, format, values.out, io);
+  return exitForResults(results, values["fail-on"] === "invalid");
+}

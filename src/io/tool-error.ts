@@ -1,0 +1,32 @@
+// Entries for bundles the tool could not finish (§6 tool errors). Used in workers (a bundle that
+// threw) and in the main thread (a worker that died or ran out of time returned nothing).
+
+import { closeSync, openSync, readSync } from "node:fs";
+import { join } from "node:path";
+import { blankEntry } from "../core/bundle.js";
+import { finding, type Code } from "../core/codes.js";
+import { attributionOf, lenientObject } from "../core/journal.js";
+import type { BundleEntry } from "../core/results.js";
+
+/** An entry for a bundle the tool could not finish, attributed from line 1 when it can be read. */
+export function toolError(dir: string, path: string, code: Code, message: string): BundleEntry {
+  const attribution = attributionOf(readLine1(join(dir, "journal.jsonl")));
+  return { path, ...blankEntry({ ...attribution, validity: "error", errors: [finding(code, null, null, message)] }) };
+}
+
+/** Line 1 of a journal as an object (read leniently, at most 1 MiB); null when that fails. */
+function readLine1(file: string): Record<string, unknown> | null {
+  try {
+    const fd = openSync(file, "r");
+    try {
+      const buf = Buffer.alloc(1024 * 1024);
+      const n = readSync(fd, buf, 0, buf.length, 0);
+      const nl = buf.subarray(0, n).indexOf(0x0a);
+      return lenientObject(buf.subarray(0, nl === -1 ? n : nl));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}

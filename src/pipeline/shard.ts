@@ -1,0 +1,27 @@
+// Sharding (`--shard i/n`): a partition of bundles by a hash of their results path. It reads no
+// file, so every machine agrees on the partition from the paths alone.
+
+import { createHash } from "node:crypto";
+import { UsageError } from "../errors.js";
+
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+export function parseShard(spec: string): Shard {
+  const m = /^(0|[1-9][0-9]*)\/([1-9][0-9]*)$/.exec(spec);
+  if (!m) throw new UsageError(`--shard takes i/n with 0 <= i < n (got ${JSON.stringify(spec)})`);
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  if (index >= count) throw new UsageError(`--shard ${spec}: i must be below n (shards are numbered from 0)`);
+  return { index, count };
+}
+
+export const formatShard = (s: Shard): string => `${s.index}/${s.count}`;
+
+export function inShard(path: string, s: Shard): boolean {
+  if (s.count === 1) return true;
+  const h = createHash("sha256").update(path).digest();
+  return h.readUInt32BE(0) % s.count === s.index;
+}

@@ -1,0 +1,13 @@
+// What crosses the thread boundary: paths in, §10 bundle entries out (never parsed journals).
+import type { BundleEntry } from "../core/results.js";
+
+export interface BundleRef {
+  /** The bundle's directory on disk. */
+  dir: string;
+  /** Its path in results. */
+  path: string;
+}
+export interface BatchTask {
+  bundles: BundleRef[];
+}
+export type BatchResult = BundleEntry[];

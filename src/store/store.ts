@@ -1,0 +1,82 @@
+// The resumable results store (SQLite, WAL, one writer in the main thread). Results are keyed by
+// bundle digest, seal digest, scoring version and the options that change bundle results; like
+// git's index, a stamp table maps a bundle folder's file stamps (path, size, mtime_ns, inode) to
+// its digest, so a rerun finds finished bundles without reading them.
+
+import Database from "better-sqlite3";
+import { createHash } from "node:crypto";
+import type { ScoredBundle } from "../core/bundle.js";
+import { bundleEntrySchema } from "../core/results.js";
+import { SCORING_VERSION } from "../version.js";
+
+/** Options that change a bundle's entry (none yet; a key file's fingerprint will be one). */
+export type BundleOptionsKey = Record<string, string>;
+
+/** §7: what a stored result is keyed on. A change to any part is a miss. */
+export function storeKey(digest: string, seal: string | null, scoringVersion: number, options: BundleOptionsKey): string {
+  const canonical = JSON.stringify([digest, seal ?? "none", scoringVersion, Object.entries(options).sort()]);
+  return createHash("sha256").update(canonical).digest("hex");
+}
+
+const entryWithoutPath = bundleEntrySchema.omit({ path: true });
+
+export class ResultStore {
+  private readonly db: Database.Database;
+  private readonly getStamp: Database.Statement<[string], { stamps: string; digest: string }>;
+  private readonly getResult: Database.Statement<[string], { entry: string }>;
+  private readonly putStamp: Database.Statement<[string, string, string]>;
+  private readonly putResult: Database.Statement<[string, string, string]>;
+  private readonly count: Database.Statement<[], { n: number }>;
+
+  constructor(
+    file: string,
+    private readonly options: BundleOptionsKey = {},
+    private readonly scoringVersion = SCORING_VERSION,
+  ) {
+    this.db = new Database(file);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = FULL"); // a committed result survives a kill (and a power cut)
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, digest TEXT NOT NULL, entry TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS stamps (folder TEXT PRIMARY KEY, stamps TEXT NOT NULL, digest TEXT NOT NULL);
+    `);
+    this.getStamp = this.db.prepare("SELECT stamps, digest FROM stamps WHERE folder = ?");
+    this.getResult = this.db.prepare("SELECT entry FROM results WHERE key = ?");
+    this.putStamp = this.db.prepare("INSERT OR REPLACE INTO stamps (folder, stamps, digest) VALUES (?, ?, ?)");
+    this.putResult = this.db.prepare("INSERT OR REPLACE INTO results (key, digest, entry) VALUES (?, ?, ?)");
+    this.count = this.db.prepare("SELECT count(*) AS n FROM results");
+  }
+
+  private key(digest: string): string {
+    return storeKey(digest, null, this.scoringVersion, this.options);
+  }
+
+  /** The stored entry for a folder whose stamps are unchanged, else null (re-read and score it). */
+  lookup(folder: string, stamps: string): ScoredBundle | null {
+    const s = this.getStamp.get(folder);
+    if (s === undefined || s.stamps !== stamps) return null;
+    const row = this.getResult.get(this.key(s.digest));
+    if (row === undefined) return null;
+    // Re-validated on read: a row today's schema rejects is a miss, never a result.
+    const parsed = entryWithoutPath.safeParse(JSON.parse(row.entry));
+    return parsed.success ? parsed.data : null;
+  }
+
+  /** Store finished entries in one transaction. */
+  put(items: readonly { folder: string; stamps: string; entry: ScoredBundle }[]): void {
+    this.db.transaction(() => {
+      for (const { folder, stamps, entry } of items) {
+        this.putResult.run(this.key(entry.digest), entry.digest, JSON.stringify(entry));
+        this.putStamp.run(folder, stamps, entry.digest);
+      }
+    })();
+  }
+
+  rows(): number {
+    return this.count.get()!.n;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
