@@ -1,7 +1,9 @@
 // Streaming JSONL framing (contract §2): splits chunks into lines, hashes each line as written
 // (for the `prev` chain) and the whole file, and never holds more than one capped line.
 
-import { createHash, type Hash } from "node:crypto";
+import { createHash, hash as oneShot, type Hash } from "node:crypto";
+
+const sha256Hex = (b: Uint8Array): string => oneShot("sha256", b, "hex");
 
 export const MAX_LINE_BYTES = 1024 * 1024; // including the \n
 
@@ -37,12 +39,12 @@ export function* splitLines(chunks: Iterable<Uint8Array>): Generator<RawLine> {
       const end = nl === -1 ? buf.length : nl;
       const piece = buf.subarray(from, end);
       if (piece.length > 0) {
-        start().update(piece);
         if (length + piece.length < MAX_LINE_BYTES) parts.push(piece);
         else parts = [];
         length += piece.length;
       }
       if (nl === -1) {
+        if (piece.length > 0) start().update(piece);
         // Keep an unfinished line across a chunk boundary: the caller may reuse the chunk.
         if (parts.length > 0 && parts[parts.length - 1] === piece) parts[parts.length - 1] = Buffer.from(piece);
         break;
@@ -50,7 +52,10 @@ export function* splitLines(chunks: Iterable<Uint8Array>): Generator<RawLine> {
       number++;
       const over = length + 1 > MAX_LINE_BYTES;
       const bytes = over ? null : parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
-      yield { number, bytes, length, digest: start().digest("hex"), terminated: true };
+      // A line inside one chunk is hashed in one shot (no Hash object): the common case.
+      const partial = hash as Hash | null; // set by start() when the line began in an earlier chunk
+      const digest = partial === null ? sha256Hex(piece) : partial.update(piece).digest("hex");
+      yield { number, bytes, length, digest, terminated: true };
       parts = [];
       length = 0;
       hash = null;

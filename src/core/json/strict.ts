@@ -81,10 +81,22 @@ function scan(s: string, outer: string): Path[] | null {
     while (i < n && isWs(s.charCodeAt(i))) i++;
   };
   const where = () => `at character ${i + 1}`;
+  // Fast path for strings: when the text holds no control character and no backslash before the
+  // closing quote, indexOf finds the end natively. `escapeAt` caches the next backslash.
+  const clean = !/[\u0000-\u001f]/.test(s);
+  let escapeAt = clean ? s.indexOf("\\") : 0;
 
   // Reads a string starting at the opening quote; returns its decoded value only when wanted.
   const readString = (want: boolean): string => {
     const start = ++i;
+    if (clean) {
+      if (escapeAt !== -1 && escapeAt < start) escapeAt = s.indexOf("\\", start);
+      const q = s.indexOf('"', start);
+      if (q !== -1 && (escapeAt === -1 || q < escapeAt)) {
+        i = q + 1;
+        return want ? s.slice(start, q) : "";
+      }
+    }
     let escaped = false;
     for (;;) {
       if (i >= n) fail("JSON_SYNTAX", "unterminated string");

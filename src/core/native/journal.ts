@@ -7,6 +7,7 @@ import { JsonDecimal } from "../json/strict.js";
 import { check } from "../schema.js";
 import { clip } from "../text.js";
 import { endRecord, keysRecord, observationRecord, scoreRecord, type EndStatus, type NativeState } from "./records.js";
+import { fastKeys, fastObservation } from "./fast.js";
 import { isVictory } from "./victory.js";
 
 export interface Observed {
@@ -57,7 +58,7 @@ export class NativeJournal {
   private observation(rec: JournalRecord, line: number): void {
     const written = rec["frame"];
     const frame = written instanceof JsonDecimal ? written.value : written;
-    const r = check(observationRecord, rec, this.file, line, this.out);
+    const r = fastObservation(rec) ?? check(observationRecord, rec, this.file, line, this.out);
     // Follow the written frame even when the record is malformed, so one bad line is one finding.
     const expected = this.frame === null ? 0 : this.frame + 1;
     if (typeof frame === "number") {
@@ -82,7 +83,7 @@ export class NativeJournal {
   }
 
   private keys(rec: JournalRecord, line: number): void {
-    const r = check(keysRecord, rec, this.file, line, this.out);
+    const r = fastKeys(rec) ?? check(keysRecord, rec, this.file, line, this.out);
     if (r === null) return;
     this.counts.keys++;
     if (this.frame === null) return this.transition(line, "keys before the first observation");
