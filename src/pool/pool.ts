@@ -25,6 +25,8 @@ const DEFAULT_WORKER = import.meta.url.endsWith(".ts")
   ? new URL("../../dist/pool/worker.js", import.meta.url).href
   : new URL("./worker.js", import.meta.url).href;
 export const DEFAULT_WORKER_MEMORY_MB = 512;
+/** Longest a task may wait for a worker to pick it up before its deadline starts regardless. */
+const START_GRACE_MS = 30_000;
 
 export class BundlePool {
   readonly jobs: number;
@@ -64,15 +66,33 @@ export class BundlePool {
     }
   }
 
+  /**
+   * Run one task. Its clock starts when a worker picks it up (the worker sets a shared flag), so
+   * neither waiting in the queue nor booting a replacement worker counts against a bundle.
+   */
   private async run(batch: BundleRef[]): Promise<BundleEntry[]> {
     const ac = new AbortController();
-    const timer = setTimeout(() => ac.abort(new BatchTimeout()), this.timeoutMs * batch.length);
+    const started = new Int32Array(new SharedArrayBuffer(4));
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const arm = () => {
+      clearTimeout(timer);
+      if (!settled) timer = setTimeout(() => ac.abort(new BatchTimeout()), this.timeoutMs * batch.length);
+    };
+    // Should the flag never come (a worker wedged before it starts), the clock starts anyway
+    // after a grace period for queueing and boot: no task can wait forever.
+    timer = setTimeout(arm, START_GRACE_MS);
+    const wait = Atomics.waitAsync(started, 0, 0);
+    if (wait.async) void wait.value.then(arm);
+    else arm();
     try {
-      return await this.pool.run({ bundles: batch }, { signal: ac.signal });
+      return await this.pool.run({ bundles: batch, started }, { signal: ac.signal });
     } catch (e) {
       throw ac.signal.aborted ? ac.signal.reason : e;
     } finally {
+      settled = true;
       clearTimeout(timer);
+      Atomics.notify(started, 0); // release the waiter if the worker died before starting
     }
   }
 

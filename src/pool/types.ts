@@ -9,5 +9,7 @@ export interface BundleRef {
 }
 export interface BatchTask {
   bundles: BundleRef[];
+  /** Shared flag the worker sets when it starts, so a deadline never counts queueing or boot. */
+  started?: Int32Array;
 }
 export type BatchResult = BundleEntry[];

@@ -57,8 +57,14 @@ export class ResultStore {
     if (s === undefined || s.stamps !== stamps) return null;
     const row = this.getResult.get(this.key(s.digest));
     if (row === undefined) return null;
-    // Re-validated on read: a row today's schema rejects is a miss, never a result.
-    const parsed = entryWithoutPath.safeParse(JSON.parse(row.entry));
+    // Re-validated on read: a row that is not JSON, or that today's schema rejects, is a miss.
+    let value: unknown;
+    try {
+      value = JSON.parse(row.entry);
+    } catch {
+      return null;
+    }
+    const parsed = entryWithoutPath.safeParse(value);
     return parsed.success ? parsed.data : null;
   }
 

@@ -1,7 +1,5 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import type { Finding } from "../../core/codes.js";
-import { decodeDocument } from "../../core/json/decode.js";
 import { describeIssues } from "../../core/schema.js";
 import { resultsSchema, type BundleEntry, type Results } from "../../core/results.js";
 import { assemble, loadSchedule } from "../../pipeline/score.js";
@@ -18,10 +16,18 @@ export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format
   and compute the batch rules over all their bundles: the same document a single run would give.
 `;
 
+/**
+ * A shard document is assay's own output, not evidence: plain JSON.parse (no 64 MiB document cap,
+ * no boxing of decimals), then the results schema decides.
+ */
 function readShard(file: string): Results {
-  const problems: Finding[] = [];
-  const value = decodeDocument(readFileSync(file), file, problems);
-  if (value === undefined) throw new UsageError(`${file}: ${problems[0]!.code}: ${problems[0]!.message}`);
+  const text = readFileSync(file, "utf8"); // a missing file is its own clear error
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${file} is not JSON: ${(e as Error).message}`);
+  }
   const r = resultsSchema.safeParse(value);
   if (!r.success) throw new UsageError(`${file} is not an assay results document: ${describeIssues(r.error.issues)}`);
   return r.data;
