@@ -52,8 +52,9 @@ export function* readChunks(file: string): Generator<Uint8Array> {
   }
 }
 
-export function diskBundle(dir: string): BundleSource {
-  return { entries: listEntries(dir), read: (path) => readChunks(join(dir, path)) };
+/** A bundle folder as a source; `entries` when it was already listed (stamps are the store's). */
+export function diskBundle(dir: string, entries?: BundleEntryInfo[]): BundleSource {
+  return { entries: entries ?? listEntries(dir), read: (path) => readChunks(join(dir, path)) };
 }
 
 /** One string for a bundle's file stamps (path, size, mtime_ns, inode): any change changes it. */

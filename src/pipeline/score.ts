@@ -50,7 +50,7 @@ export function loadSchedule(file: string): LoadedSchedule {
   return { name: file, schedule: parseSchedule(bytes, file), digest: sha256(bytes) };
 }
 
-interface Pending extends BundleRef {
+interface Pending extends Required<BundleRef> {
   bytes: number;
   stamps: string | null;
 }
@@ -78,7 +78,7 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
     if (store && keep.length > 0) store.put(keep);
   };
   const dispatch = (batch: Pending[]) => {
-    const task: Promise<void> = pool.score(batch.map(({ dir, path }) => ({ dir, path }))).then((entries) => {
+    const task: Promise<void> = pool.score(batch.map(({ dir, path, entries }) => ({ dir, path, entries }))).then((entries) => {
       finish(batch, entries);
       inflight.delete(task);
     });
@@ -90,7 +90,8 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
     for (const found of discover(roots, options.onSkip)) {
       if (signal?.aborted) break;
       if (options.shard && !inShard(found.path, options.shard)) continue;
-      // The entry checks (§1) run on every run, before any lookup.
+      // Listed once, here: the entry checks (§1) run on every run before any lookup, the store's
+      // stamps and the progress bytes come from it, and the worker scores exactly this listing.
       const entries = listEntries(found.dir, store !== undefined);
       const bytes = entries.reduce((s, e) => s + (e.kind === "file" ? e.size : 0), 0);
       progress?.found?.(bytes);
@@ -102,7 +103,7 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
         progress?.done?.(entry, bytes, true);
         continue;
       }
-      batch.push({ dir: found.dir, path: found.path, bytes, stamps });
+      batch.push({ dir: found.dir, path: found.path, entries, bytes, stamps });
       if (batch.length >= batchSize) {
         dispatch(batch);
         batch = [];

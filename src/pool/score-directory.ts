@@ -1,6 +1,6 @@
 // One bundle directory → its entry. Runs in pool workers (and in-process for `assay verify`).
 
-import { scoreBundle } from "../core/bundle.js";
+import { scoreBundle, type BundleEntryInfo } from "../core/bundle.js";
 import type { BundleEntry } from "../core/results.js";
 import { diskBundle } from "../io/bundle-source.js";
 import { toolError } from "../io/tool-error.js";
@@ -9,9 +9,9 @@ import { toolError } from "../io/tool-error.js";
  * A failure of the tool, not the evidence, becomes validity "error": IO_ERROR when the file
  * system refused a read, WORKER_FAILED for anything else (a defect).
  */
-export function scoreDirectory(dir: string, path: string): BundleEntry {
+export function scoreDirectory(dir: string, path: string, entries?: BundleEntryInfo[]): BundleEntry {
   try {
-    return { path, ...scoreBundle(diskBundle(dir)) };
+    return { path, ...scoreBundle(diskBundle(dir, entries)) };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     return typeof err.code === "string" && err.code.startsWith("E")

@@ -1,4 +1,5 @@
 // What crosses the thread boundary: paths in, §10 bundle entries out (never parsed journals).
+import type { BundleEntryInfo } from "../core/bundle.js";
 import type { BundleEntry } from "../core/results.js";
 
 export interface BundleRef {
@@ -6,6 +7,8 @@ export interface BundleRef {
   dir: string;
   /** Its path in results. */
   path: string;
+  /** Its entries as the main thread listed them (so the worker does not list them again). */
+  entries?: BundleEntryInfo[];
 }
 export interface BatchTask {
   bundles: BundleRef[];

@@ -12,5 +12,5 @@ export function markStarted(task: BatchTask): void {
 
 export default function scoreBatch(task: BatchTask): BatchResult {
   markStarted(task);
-  return task.bundles.map((b) => scoreDirectory(b.dir, b.path));
+  return task.bundles.map((b) => scoreDirectory(b.dir, b.path, b.entries));
 }

@@ -42,17 +42,42 @@ type Path = (string | number)[];
  */
 export function parseStrictJson(text: string, outerSpaces: " " | " \n"): JsonResult {
   let decimals: Path[] | null;
+  let value: unknown;
   try {
-    decimals = scan(text, outerSpaces);
+    // A quick pass checks syntax and counts key tokens without reading keys; JSON.parse keeps
+    // one property per distinct key, so equal counts prove there is no duplicate. Only a
+    // mismatch, or a decimal literal to box, needs the detailed pass that names keys and paths.
+    const quick = scan(text, outerSpaces, false);
+    value = JSON.parse(text);
+    if (!quick.decimal && countKeys(value) === quick.keys) return { ok: true, value };
+    decimals = scan(text, outerSpaces, true).decimals;
   } catch (e) {
     if (e instanceof Fail) return { ok: false, issue: e.issue };
     throw e;
   }
-  const value: unknown = JSON.parse(text);
   if (decimals === null) return { ok: true, value };
   if (decimals.length === 1 && decimals[0]!.length === 0) return { ok: true, value: new JsonDecimal(value as number) };
   for (const p of decimals) box(value, p);
   return { ok: true, value };
+}
+
+/** Properties of every object in a parsed value (iterative: nesting depth is unbounded). */
+function countKeys(root: unknown): number {
+  let n = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== "object" || v === null) continue;
+    if (Array.isArray(v)) {
+      for (const x of v) if (typeof x === "object" && x !== null) stack.push(x);
+    } else
+      for (const k in v) {
+        n++;
+        const x = (v as Record<string, unknown>)[k];
+        if (typeof x === "object" && x !== null) stack.push(x);
+      }
+  }
+  return n;
 }
 
 /** Replace the number at `path` (non-empty) with its boxed form. */
@@ -64,7 +89,11 @@ function box(root: unknown, path: Path): void {
   node[last] = new JsonDecimal(v);
 }
 
-function scan(s: string, outer: string): Path[] | null {
+/**
+ * One pass over `s`. `detailed`: also read every key (duplicates, with their names) and record
+ * the path of each decimal literal; otherwise only count keys and note whether a decimal occurs.
+ */
+function scan(s: string, outer: string, detailed: boolean): { keys: number; decimal: boolean; decimals: Path[] | null } {
   const n = s.length;
   let i = 0;
   const stack: number[] = [];
@@ -73,6 +102,8 @@ function scan(s: string, outer: string): Path[] | null {
   const keys: (string[] | Set<string>)[] = [];
   const path: Path = [];
   let decimals: Path[] | null = null;
+  let keyCount = 0;
+  let decimal = false;
 
   const skipOuter = () => {
     while (i < n && outer.includes(s[i]!)) i++;
@@ -139,6 +170,14 @@ function scan(s: string, outer: string): Path[] | null {
 
   const readKey = () => {
     if (s.charCodeAt(i) !== 0x22) fail("JSON_SYNTAX", `expected a key ${where()}`);
+    keyCount++;
+    if (!detailed) {
+      readString(false);
+      skipWs();
+      if (s.charCodeAt(i) !== 0x3a) fail("JSON_SYNTAX", `expected ':' ${where()}`);
+      i++;
+      return;
+    }
     const key = readString(true);
     const seen = keys[keys.length - 1]!;
     if (Array.isArray(seen)) {
@@ -163,25 +202,28 @@ function scan(s: string, outer: string): Path[] | null {
     if (c === 0x30) i++;
     else if (c >= 0x31 && c <= 0x39) while (isDigit(s.charCodeAt(i))) i++;
     else fail("JSON_SYNTAX", `invalid number ${where()}`);
-    let decimal = false;
+    let isDecimal = false;
     if (s.charCodeAt(i) === 0x2e) {
-      decimal = true;
+      isDecimal = true;
       i++;
       if (!isDigit(s.charCodeAt(i))) fail("JSON_SYNTAX", `invalid number ${where()}`);
       while (isDigit(s.charCodeAt(i))) i++;
     }
     c = s.charCodeAt(i);
     if (c === 0x65 || c === 0x45) {
-      decimal = true;
+      isDecimal = true;
       i++;
       c = s.charCodeAt(i);
       if (c === 0x2b || c === 0x2d) i++;
       if (!isDigit(s.charCodeAt(i))) fail("JSON_SYNTAX", `invalid number ${where()}`);
       while (isDigit(s.charCodeAt(i))) i++;
     }
-    if ((decimal || i - start > 300) && !Number.isFinite(Number(s.slice(start, i))))
+    if ((isDecimal || i - start > 300) && !Number.isFinite(Number(s.slice(start, i))))
       fail("NOT_FINITE", `number ${s.slice(start, Math.min(i, start + 40))} is not a finite double`);
-    if (decimal) (decimals ??= []).push(path.slice());
+    if (isDecimal) {
+      decimal = true;
+      if (detailed) (decimals ??= []).push(path.slice());
+    }
   };
 
   const literal = (word: string) => {
@@ -200,7 +242,7 @@ function scan(s: string, outer: string): Path[] | null {
       if (s.charCodeAt(i) === 0x7d) i++;
       else {
         stack.push(OBJ);
-        keys.push([]);
+        if (detailed) keys.push([]);
         path.push("");
         readKey();
         continue;
@@ -239,7 +281,7 @@ function scan(s: string, outer: string): Path[] | null {
       }
       if ((top === OBJ && d === 0x7d) || (top === ARR && d === 0x5d)) {
         i++;
-        if (top === OBJ) keys.pop();
+        if (top === OBJ && detailed) keys.pop();
         stack.pop();
         path.pop();
         continue;
@@ -250,5 +292,5 @@ function scan(s: string, outer: string): Path[] | null {
   }
   skipOuter();
   if (i < n) fail("JSON_SYNTAX", `unexpected data after the value ${where()}`);
-  return decimals;
+  return { keys: keyCount, decimal, decimals };
 }
