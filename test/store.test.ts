@@ -46,12 +46,28 @@ const seedOf = (i: number) => (i + 1).toString(16).padStart(32, "0");
 const trialOf = (i: number) => `t${String(i).padStart(2, "0")}`;
 const bundleDir = (root: string, i: number) => join(root, "exp", trialOf(i), "a1");
 
-/** `n` valid bundles exp/tNN/a1 (wins and losses), each with an opaque extra file in a subfolder. */
+/**
+ * `n` valid bundles exp/tNN/a1 (wins and losses), each with an opaque extra file in a subfolder,
+ * dated an hour ago like an archive (files younger than 2 s have "racy" stamps the store rechecks).
+ */
 function corpus(root: string, n = 5): void {
+  const old = Date.now() / 1000 - 3600;
   for (let i = 0; i < n; i++) {
     const trial = trialOf(i);
     const states = i % 2 === 0 ? [live(), escaped()] : [live(), killed()];
-    write(bundleDir(root, i), { ...bundle(game({ trial, seed: seedOf(i), states })), "notes/run.txt": `note ${i}\n` });
+    const files = { ...bundle(game({ trial, seed: seedOf(i), states })), "notes/run.txt": `note ${i}\n` };
+    write(bundleDir(root, i), files);
+    for (const p of Object.keys(files)) utimesSync(join(bundleDir(root, i), p), old, old);
+  }
+}
+
+/** The stamps the store holds for a bundle folder. */
+function storedStamps(file: string, dir: string): string {
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.prepare("SELECT stamps FROM stamps WHERE folder = ?").get(realpathSync(dir)) as { stamps: string }).stamps;
+  } finally {
+    db.close();
   }
 }
 
@@ -275,10 +291,11 @@ describe.sequential("the stamps: any difference recomputes the digest", () => {
     }
   });
 
-  it("touching only the mtime rescores the bundle (the stamps differ); its digest and entry are the same", async () => {
+  it("touching only the mtime recomputes the digest (the stamps differ); unchanged, it needs no rescoring", async () => {
     const root = fresh("touch");
     corpus(root, 4);
-    const store = new ResultStore(join(fresh("db"), "results.sqlite"));
+    const dbFile = join(fresh("db"), "results.sqlite");
+    const store = new ResultStore(dbFile);
     try {
       const first = await scoreWith([root], store);
       const path = `${root}/exp/${trialOf(2)}/a1`;
@@ -289,11 +306,13 @@ describe.sequential("the stamps: any difference recomputes the digest", () => {
       expect(readFileSync(journal).equals(bytes)).toBe(true);
 
       const second = await scoreWith([root], store);
-      expect(second.scored).toEqual([path]);
-      expect(second.cached).toHaveLength(3);
+      expect(second.scored).toEqual([]);
+      expect(second.cached).toHaveLength(4);
       expect(entryAt(second.results, path)).toEqual(entryAt(first.results, path));
       expect(withoutRun(second.text)).toBe(withoutRun(first.text));
       expect(store.rows()).toBe(4);
+      // The digest was recomputed and the folder restamped with its new mtime.
+      expect(storedStamps(dbFile, bundleDir(root, 2))).toBe(stampsOf(listEntries(bundleDir(root, 2), true)));
       // The new stamps were recorded: the next run takes everything from the store.
       expect((await scoreWith([root], store)).cached).toEqual(pathsOf(first.results));
     } finally {
@@ -304,7 +323,8 @@ describe.sequential("the stamps: any difference recomputes the digest", () => {
   it("a file replaced through rename (same bytes, same size, mtime restored) is detected by its inode", async () => {
     const root = fresh("inode");
     corpus(root, 4);
-    const store = new ResultStore(join(fresh("db"), "results.sqlite"));
+    const dbFile = join(fresh("db"), "results.sqlite");
+    const store = new ResultStore(dbFile);
     try {
       const path = `${root}/exp/${trialOf(3)}/a1`;
       const journal = join(bundleDir(root, 3), "journal.jsonl");
@@ -328,9 +348,14 @@ describe.sequential("the stamps: any difference recomputes the digest", () => {
       expect(after.mtimeNs).toBe(before.mtimeNs);
       expect(after.ino).not.toBe(before.ino);
 
+      const stampsBefore = storedStamps(dbFile, bundleDir(root, 3));
       const third = await scoreWith([root], store);
-      expect(third.scored).toEqual([path]);
-      expect(third.cached).toHaveLength(3);
+      // Detected: the digest was recomputed (same bytes, so the same entry) and the new inode recorded.
+      expect(third.scored).toEqual([]);
+      expect(third.cached).toHaveLength(4);
+      expect(storedStamps(dbFile, bundleDir(root, 3))).not.toBe(stampsBefore);
+      expect(storedStamps(dbFile, bundleDir(root, 3))).toBe(stampsOf(listEntries(bundleDir(root, 3), true)));
+      void path;
       expect(entryAt(third.results, path)).toEqual(entryAt(first.results, path));
       expect(withoutRun(third.text)).toBe(withoutRun(first.text));
       expect((await scoreWith([root], store)).cached).toHaveLength(4);
@@ -341,18 +366,27 @@ describe.sequential("the stamps: any difference recomputes the digest", () => {
 });
 
 describe.sequential("--verify-digests", () => {
-  it("verifyDigests: true rescores every bundle (none from the store) and gives the same document", async () => {
+  it("verifyDigests: true rehashes every bundle: an in-place edit the stamps cannot see is caught", async () => {
     const root = fresh("verify");
     corpus(root, 5);
     const store = new ResultStore(join(fresh("db"), "results.sqlite"));
     try {
       const first = await scoreWith([root], store);
+      // Rehashing unchanged bundles finds their digests stored: nothing to rescore.
       const verified = await scoreWith([root], store, { verifyDigests: true });
-      expect(verified.cached).toEqual([]);
-      expect(verified.scored).toEqual(pathsOf(first.results));
+      expect(verified.cached).toEqual(pathsOf(first.results));
       expect(withoutRun(verified.text)).toBe(withoutRun(first.text));
-      expect(store.rows()).toBe(5);
-      expect((await scoreWith([root], store)).cached).toEqual(pathsOf(first.results));
+      // An edit in place with size, mtime and inode restored: identical stamps, different bytes.
+      const note = join(bundleDir(root, 1), "notes/run.txt");
+      const st = lstatSync(note);
+      writeFileSync(note, "NOTE 1\n");
+      utimesSync(note, st.atime, st.mtime);
+      const edited = `${root}/exp/${trialOf(1)}/a1`;
+      expect((await scoreWith([root], store)).cached).toContain(edited); // the stamps are trusted
+      const again = await scoreWith([root], store, { verifyDigests: true });
+      expect(again.scored).toEqual([edited]); // the rehash sees the new digest
+      expect(entryAt(again.results, edited).digest).not.toBe(entryAt(first.results, edited).digest);
+      expect(store.rows()).toBe(6);
     } finally {
       store.close();
     }
@@ -580,7 +614,7 @@ describe.sequential("the CLI with --store (in-process)", () => {
     expect(lines.stderr).toMatch(/\b5\/5 bundles \(5 from store\)/);
     const verified = await run(["score", root, "--store", file, "--verify-digests", "--format", "json", "--jobs", "1"], { ASSAY_STATUS_SECONDS: "3600" });
     expect(verified.code).toBe(0);
-    expect(verified.stderr).toMatch(/\b5\/5 bundles \(0 from store\)/);
+    expect(verified.stderr).toMatch(/\b5\/5 bundles \(5 from store\)/); // rehashed: every digest is stored
     expect(withoutRun(verified.stdout)).toBe(withoutRun(first.stdout));
 
     // --out with --store: the file holds what stdout held.

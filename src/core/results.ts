@@ -86,6 +86,8 @@ export const resultsSchema = z.object({
     complete: z.boolean(),
     /** "i/n" for a shard's document (bundle entries only; `assay merge` computes experiments). */
     shard: z.string().nullable(),
+    /** The roots as given: paths (and so shards) derive from them, so merged shards must agree. */
+    roots: z.array(z.string()),
     options: runOptionsSchema,
   }),
   bundles: z.array(bundleEntrySchema),

@@ -4,7 +4,7 @@ import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type BigIntStats } from "node:fs";
 import { join } from "node:path";
-import type { BundleEntryInfo, BundleSource, EntryKind } from "../core/bundle.js";
+import { bundleDigest, SEAL, type BundleEntryInfo, type BundleSource, type EntryKind } from "../core/bundle.js";
 
 const CHUNK = 1024 * 1024;
 
@@ -63,4 +63,27 @@ export function stampsOf(entries: readonly BundleEntryInfo[]): string {
   for (const e of [...entries].filter((x) => x.kind === "file").sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
     h.update(`${e.path}\t${e.size}\t${e.stamp}\n`);
   return h.digest("hex");
+}
+
+/** SHA-256 of one file, streamed. */
+export function fileDigest(file: string): string {
+  const h = createHash("sha256");
+  for (const c of readChunks(file)) h.update(c);
+  return h.digest("hex");
+}
+
+/** The §7 bundle digest of a listed folder (seal.json excluded), and seal.json's own digest. */
+export function folderDigests(dir: string, entries: readonly BundleEntryInfo[]): { digest: string; seal: string | null } {
+  const files = new Map<string, string>();
+  for (const e of entries) if (e.kind === "file" && e.path !== SEAL) files.set(e.path, fileDigest(join(dir, e.path)));
+  return { digest: bundleDigest(files), seal: sealDigest(dir, entries) };
+}
+
+export const sealDigest = (dir: string, entries: readonly BundleEntryInfo[]): string | null =>
+  entries.some((e) => e.path === SEAL && e.kind === "file") ? fileDigest(join(dir, SEAL)) : null;
+
+/** Files modified within the last 2 s: their stamps cannot yet prove they are unchanged later. */
+export function racy(entries: readonly BundleEntryInfo[], nowMs = Date.now()): boolean {
+  const limit = BigInt(nowMs - 2000) * 1_000_000n;
+  return entries.some((e) => e.kind === "file" && e.stamp !== undefined && BigInt(e.stamp.split(":")[0]!) > limit);
 }

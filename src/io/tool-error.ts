@@ -1,7 +1,7 @@
 // Entries for bundles the tool could not finish (§6 tool errors). Used in workers (a bundle that
 // threw) and in the main thread (a worker that died or ran out of time returned nothing).
 
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { blankEntry } from "../core/bundle.js";
 import { finding, type Code } from "../core/codes.js";
@@ -14,11 +14,15 @@ export function toolError(dir: string, path: string, code: Code, message: string
   return { path, ...blankEntry({ ...attribution, validity: "error", errors: [finding(code, null, null, message)] }) };
 }
 
-/** Line 1 of a journal as an object (read leniently, at most 1 MiB); null when that fails. */
+/**
+ * Line 1 of a journal as an object (read leniently, at most 1 MiB); null when that fails. Runs
+ * in the main thread: it must never follow a link out of the bundle nor block on a FIFO.
+ */
 function readLine1(file: string): Record<string, unknown> | null {
   try {
-    const fd = openSync(file, "r");
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
+      if (!fstatSync(fd).isFile()) return null;
       const buf = Buffer.alloc(1024 * 1024);
       const n = readSync(fd, buf, 0, buf.length, 0);
       const nl = buf.subarray(0, n).indexOf(0x0a);

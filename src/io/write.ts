@@ -4,13 +4,13 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 
-/** Replace `file` atomically: temp file, fsync, rename, fsync of the folder. */
 /** Refuse early an output whose folder is missing (before a long run, not after). */
 export function checkOutputPath(file: string): void {
   const dir = dirname(file);
   if (!existsSync(dir)) throw new OutputError(`cannot write ${file}: folder ${dir} does not exist`);
 }
 
+/** Replace `file` atomically: temp file, fsync, rename, fsync of the folder. */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   checkOutputPath(file);
   const dir = dirname(file);

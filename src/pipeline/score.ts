@@ -4,10 +4,10 @@
 import { readFileSync } from "node:fs";
 import { computeExperiments, type BatchOptions } from "../core/batch/experiments.js";
 import { parseSchedule, type Schedule } from "../core/batch/schedule.js";
-import { sha256, unsafeReason } from "../core/bundle.js";
+import { sha256, unsafeReason, type BundleEntryInfo } from "../core/bundle.js";
 import type { BundleEntry, Results } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
-import { listEntries, stampsOf } from "../io/bundle-source.js";
+import { folderDigests, listEntries, racy, sealDigest, stampsOf } from "../io/bundle-source.js";
 import { discover, type OnSkip } from "../io/discover.js";
 import { BundlePool, type PoolOptions } from "../pool/pool.js";
 import type { BundleRef } from "../pool/types.js";
@@ -50,9 +50,28 @@ export function loadSchedule(file: string): LoadedSchedule {
   return { name: file, schedule: parseSchedule(bytes, file), digest: sha256(bytes) };
 }
 
-interface Pending extends Required<BundleRef> {
+interface Pending extends BundleRef {
   bytes: number;
+  /** Stamps to record with the result (null without a store); seal.json's digest (part of the key). */
   stamps: string | null;
+  seal: string | null;
+  /** Storable: a store is in use and no entry is unsafe (§7: UNSAFE_PATH is never stored). */
+  safe: boolean;
+}
+
+/**
+ * The stamps to record. Files changed in the last moments may change again within the same mtime
+ * tick (git's "racy clean" case): such stamps are recorded marked, so they never match and the
+ * next run rehashes that folder (cheap) instead of trusting them (wrong) or rescoring (slow).
+ */
+const recorded = (stamps: string, entries: readonly BundleEntryInfo[]): string => (racy(entries) ? `${stamps}#racy` : stamps);
+
+function tryList(dir: string, withStamps: boolean): BundleEntryInfo[] | undefined {
+  try {
+    return listEntries(dir, withStamps);
+  } catch {
+    return undefined;
+  }
 }
 
 export async function scoreRoots(roots: readonly string[], options: ScoreRunOptions): Promise<Results> {
@@ -62,17 +81,18 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
   const pool = new BundlePool(options);
   const batchSize = options.batchSize ?? 16;
   const inflight = new Set<Promise<void>>();
+  let everything = false;
 
   const finish = (batch: Pending[], entries: BundleEntry[]) => {
-    const keep: { folder: string; stamps: string; entry: Omit<BundleEntry, "path"> }[] = [];
+    const keep: { folder: string; stamps: string | null; seal: string | null; entry: Omit<BundleEntry, "path"> }[] = [];
     entries.forEach((entry, i) => {
       const p = batch[i]!;
       bundles.push(entry);
       progress?.done?.(entry, p.bytes, false);
       // Tool errors and UNSAFE_PATH bundles are never stored: they are scored afresh every run.
-      if (store && p.stamps !== null && entry.validity !== "error") {
+      if (store && p.safe && entry.validity !== "error") {
         const { path: _path, ...stored } = entry;
-        keep.push({ folder: p.dir, stamps: p.stamps, entry: stored });
+        keep.push({ folder: p.dir, stamps: p.stamps, seal: p.seal, entry: stored });
       }
     });
     if (store && keep.length > 0) store.put(keep);
@@ -87,37 +107,56 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
 
   try {
     let batch: Pending[] = [];
+    let seenCount = 0;
     for (const found of discover(roots, options.onSkip)) {
       if (signal?.aborted) break;
       if (options.shard && !inShard(found.path, options.shard)) continue;
+      if (++seenCount % 64 === 0) await new Promise(setImmediate); // let Ctrl-C and progress run
       // Listed once, here: the entry checks (§1) run on every run before any lookup, the store's
       // stamps and the progress bytes come from it, and the worker scores exactly this listing.
-      const entries = listEntries(found.dir, store !== undefined);
-      const bytes = entries.reduce((s, e) => s + (e.kind === "file" ? e.size : 0), 0);
+      // A folder that cannot be listed goes to a worker as it is: it reports the tool error.
+      const entries = tryList(found.dir, store !== undefined);
+      const bytes = entries?.reduce((s, e) => s + (e.kind === "file" ? e.size : 0), 0) ?? 0;
       progress?.found?.(bytes);
-      const stamps = store && !entries.some((e) => unsafeReason(e) !== null) ? stampsOf(entries) : null;
-      const hit = stamps !== null && !options.verifyDigests ? store!.lookup(found.dir, stamps) : null;
-      if (hit !== null) {
-        const entry = { path: found.path, ...hit };
-        bundles.push(entry);
-        progress?.done?.(entry, bytes, true);
-        continue;
+      const safe = store !== undefined && entries !== undefined && !entries.some((e) => unsafeReason(e) !== null);
+      let stamps: string | null = null;
+      let seal: string | null = null;
+      if (safe) {
+        stamps = stampsOf(entries!);
+        seal = sealDigest(found.dir, entries!);
+        let hit = options.verifyDigests ? null : store!.lookup(found.dir, stamps, seal);
+        // Stamps changed (or --verify-digests): rehash; an unchanged digest needs no rescoring.
+        if (hit === null && (options.verifyDigests || store!.knows(found.dir))) {
+          const d = folderDigests(found.dir, entries!);
+          hit = store!.lookupDigest(d.digest, d.seal);
+          if (hit !== null) store!.restamp(found.dir, recorded(stamps, entries!), d.digest);
+        }
+        if (hit !== null) {
+          const entry = { path: found.path, ...hit };
+          bundles.push(entry);
+          progress?.done?.(entry, bytes, true);
+          continue;
+        }
+        stamps = recorded(stamps, entries!);
       }
-      batch.push({ dir: found.dir, path: found.path, entries, bytes, stamps });
+      batch.push({ dir: found.dir, path: found.path, entries, bytes, stamps, seal, safe });
       if (batch.length >= batchSize) {
         dispatch(batch);
         batch = [];
-        // Keep every worker busy and no more: a queued task would count queue time against its deadline.
+        // Keep every worker busy and no more: discovery runs ahead only as far as it is needed.
         while (inflight.size >= pool.jobs) await Promise.race(inflight);
       }
     }
-    progress?.discovered?.();
-    if (batch.length > 0 && !signal?.aborted) dispatch(batch);
+    if (!signal?.aborted) {
+      progress?.discovered?.();
+      if (batch.length > 0) dispatch(batch);
+      everything = true; // every bundle found was taken from the store or handed to a worker
+    }
     await Promise.all(inflight);
   } finally {
     await pool.destroy();
   }
-  return assemble(bundles, options, startedAt, { complete: !signal?.aborted, shard: options.shard });
+  return assemble(bundles, options, startedAt, { complete: everything, shard: options.shard, roots });
 }
 
 /** The results document from bundle entries: sorting and batch rules. */
@@ -125,7 +164,7 @@ export function assemble(
   bundles: BundleEntry[],
   options: BatchOptions & { schedules: readonly LoadedSchedule[] },
   startedAt: string,
-  run: { complete: boolean; shard?: Shard | undefined } = { complete: true },
+  run: { complete: boolean; shard?: Shard | undefined; roots: readonly string[] },
 ): Results {
   bundles.sort((a, b) => byteCompare(a.path, b.path));
   return {
@@ -136,6 +175,7 @@ export function assemble(
       started_at: startedAt,
       complete: run.complete,
       shard: run.shard ? formatShard(run.shard) : null,
+      roots: [...run.roots],
       options: {
         invalid: options.invalid,
         resource_bound: options.resourceBound,

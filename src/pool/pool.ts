@@ -11,7 +11,7 @@ import type { BundleEntry } from "../core/results.js";
 export interface PoolOptions {
   /** Worker threads (min = max). Default: the available parallelism. */
   jobs?: number;
-  /** Time one bundle may take; a batch may take this times its size. */
+  /** Time one bundle may take, from the moment a worker starts it. */
   bundleTimeoutMs?: number;
   /** Old-generation heap per worker; past it the worker dies and its bundle is a tool error. */
   workerMemoryMb?: number;
@@ -25,7 +25,7 @@ const DEFAULT_WORKER = import.meta.url.endsWith(".ts")
   ? new URL("../../dist/pool/worker.js", import.meta.url).href
   : new URL("./worker.js", import.meta.url).href;
 export const DEFAULT_WORKER_MEMORY_MB = 512;
-/** Longest a task may wait for a worker to pick it up before its deadline starts regardless. */
+/** Longest a task may wait for a worker to pick it up before its clock starts regardless. */
 const START_GRACE_MS = 30_000;
 
 export class BundlePool {
@@ -67,24 +67,36 @@ export class BundlePool {
   }
 
   /**
-   * Run one task. Its clock starts when a worker picks it up (the worker sets a shared flag), so
-   * neither waiting in the queue nor booting a replacement worker counts against a bundle.
+   * Run one task. Each bundle has `timeoutMs` from the moment the worker starts it (the worker
+   * bumps a shared counter per bundle), so neither queueing, a replacement worker's boot nor its
+   * batch-mates count against it, and a verdict never depends on how bundles were batched.
    */
   private async run(batch: BundleRef[]): Promise<BundleEntry[]> {
     const ac = new AbortController();
     const started = new Int32Array(new SharedArrayBuffer(4));
     let timer: NodeJS.Timeout | undefined;
     let settled = false;
-    const arm = () => {
+    const arm = (ms: number) => {
       clearTimeout(timer);
-      if (!settled) timer = setTimeout(() => ac.abort(new BatchTimeout()), this.timeoutMs * batch.length);
+      if (!settled) timer = setTimeout(() => ac.abort(new BatchTimeout()), ms);
     };
-    // Should the flag never come (a worker wedged before it starts), the clock starts anyway
-    // after a grace period for queueing and boot: no task can wait forever.
-    timer = setTimeout(arm, START_GRACE_MS);
-    const wait = Atomics.waitAsync(started, 0, 0);
-    if (wait.async) void wait.value.then(arm);
-    else arm();
+    let seen = 0;
+    const watch = (): void => {
+      if (settled) return;
+      const w = Atomics.waitAsync(started, 0, seen);
+      const next = () => {
+        if (settled) return;
+        seen = Atomics.load(started, 0);
+        arm(this.timeoutMs);
+        watch();
+      };
+      if (w.async) void w.value.then(next);
+      else next();
+    };
+    // Should no bundle ever start (a worker wedged before it), the clock runs anyway after a
+    // grace period for queueing and boot: no task can wait forever.
+    arm(START_GRACE_MS + this.timeoutMs);
+    watch();
     try {
       return await this.pool.run({ bundles: batch, started }, { signal: ac.signal });
     } catch (e) {
@@ -92,7 +104,7 @@ export class BundlePool {
     } finally {
       settled = true;
       clearTimeout(timer);
-      Atomics.notify(started, 0); // release the waiter if the worker died before starting
+      Atomics.notify(started, 0); // release the watcher
     }
   }
 

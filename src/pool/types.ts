@@ -12,7 +12,10 @@ export interface BundleRef {
 }
 export interface BatchTask {
   bundles: BundleRef[];
-  /** Shared flag the worker sets when it starts, so a deadline never counts queueing or boot. */
+  /**
+   * Shared counter: the worker stores k+1 when it starts the k-th bundle, so each bundle's
+   * deadline runs from its own start and never counts queueing, worker boot or its batch-mates.
+   */
   started?: Int32Array;
 }
 export type BatchResult = BundleEntry[];

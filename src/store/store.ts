@@ -25,6 +25,7 @@ export class ResultStore {
   private readonly getStamp: Database.Statement<[string], { stamps: string; digest: string }>;
   private readonly getResult: Database.Statement<[string], { entry: string }>;
   private readonly putStamp: Database.Statement<[string, string, string]>;
+  private readonly hasStamp: Database.Statement<[string], { one: number }>;
   private readonly putResult: Database.Statement<[string, string, string]>;
   private readonly count: Database.Statement<[], { n: number }>;
 
@@ -45,17 +46,27 @@ export class ResultStore {
     this.putStamp = this.db.prepare("INSERT OR REPLACE INTO stamps (folder, stamps, digest) VALUES (?, ?, ?)");
     this.putResult = this.db.prepare("INSERT OR REPLACE INTO results (key, digest, entry) VALUES (?, ?, ?)");
     this.count = this.db.prepare("SELECT count(*) AS n FROM results");
+    this.hasStamp = this.db.prepare("SELECT 1 AS one FROM stamps WHERE folder = ?");
   }
 
-  private key(digest: string): string {
-    return storeKey(digest, null, this.scoringVersion, this.options);
+  private key(digest: string, seal: string | null): string {
+    return storeKey(digest, seal, this.scoringVersion, this.options);
   }
 
-  /** The stored entry for a folder whose stamps are unchanged, else null (re-read and score it). */
-  lookup(folder: string, stamps: string): ScoredBundle | null {
+  /** The stored entry for a folder whose stamps are unchanged, else null. */
+  lookup(folder: string, stamps: string, seal: string | null): ScoredBundle | null {
     const s = this.getStamp.get(folder);
-    if (s === undefined || s.stamps !== stamps) return null;
-    const row = this.getResult.get(this.key(s.digest));
+    return s === undefined || s.stamps !== stamps ? null : this.lookupDigest(s.digest, seal);
+  }
+
+  /** Has this folder been stored before (so a stamp change is worth a rehash before a rescore)? */
+  knows(folder: string): boolean {
+    return this.hasStamp.get(folder) !== undefined;
+  }
+
+  /** The stored entry for a bundle digest (and seal), else null. */
+  lookupDigest(digest: string, seal: string | null): ScoredBundle | null {
+    const row = this.getResult.get(this.key(digest, seal));
     if (row === undefined) return null;
     // Re-validated on read: a row that is not JSON, or that today's schema rejects, is a miss.
     let value: unknown;
@@ -68,14 +79,19 @@ export class ResultStore {
     return parsed.success ? parsed.data : null;
   }
 
-  /** Store finished entries in one transaction. */
-  put(items: readonly { folder: string; stamps: string; entry: ScoredBundle }[]): void {
+  /** Store finished entries in one transaction (`stamps` null: the result only). */
+  put(items: readonly { folder: string; stamps: string | null; seal: string | null; entry: ScoredBundle }[]): void {
     this.db.transaction(() => {
-      for (const { folder, stamps, entry } of items) {
-        this.putResult.run(this.key(entry.digest), entry.digest, JSON.stringify(entry));
-        this.putStamp.run(folder, stamps, entry.digest);
+      for (const { folder, stamps, seal, entry } of items) {
+        this.putResult.run(this.key(entry.digest, seal), entry.digest, JSON.stringify(entry));
+        if (stamps !== null) this.putStamp.run(folder, stamps, entry.digest);
       }
     })();
+  }
+
+  /** Point a folder's new stamps at a digest found unchanged by rehashing. */
+  restamp(folder: string, stamps: string, digest: string): void {
+    this.putStamp.run(folder, stamps, digest);
   }
 
   rows(): number {

@@ -47,7 +47,11 @@ function checkShards(files: string[], docs: Results[]): void {
     count = s.count;
     if (seen.has(s.index)) throw new UsageError(`${f}: shard ${d.run.shard} is given twice`);
     seen.add(s.index);
-    if (d.run.scoring_version !== first.scoring_version) throw new UsageError(`${f} was scored under scoring version ${d.run.scoring_version}, not ${first.scoring_version}`);
+    if (d.run.scoring_version !== first.scoring_version || d.run.tool_version !== first.tool_version)
+      throw new UsageError(`${f} was scored by assay ${d.run.tool_version} under scoring version ${d.run.scoring_version}, not ${first.tool_version} under ${first.scoring_version}`);
+    // Shards partition by results path, which starts with the roots as typed: `c` and `./c` differ.
+    if (JSON.stringify(d.run.roots) !== JSON.stringify(first.roots))
+      throw new UsageError(`${f} was scored over roots ${JSON.stringify(d.run.roots)}, not ${JSON.stringify(first.roots)}: shards must be given the same roots, spelled the same way`);
     if (d.run.options.invalid !== first.options.invalid || d.run.options.resource_bound !== first.options.resource_bound)
       throw new UsageError(`${f} was scored with other options than ${files[0]}`);
   });
@@ -79,7 +83,12 @@ export function mergeCommand(argv: string[], io: CliIo): number {
       bundles.push(b);
     }
   const o = docs[0]!.run.options;
-  const results = assemble(bundles, { invalid: o.invalid, resourceBound: o.resource_bound, schedules: (values.schedule ?? []).map(loadSchedule) }, new Date().toISOString());
+  const results = assemble(
+    bundles,
+    { invalid: o.invalid, resourceBound: o.resource_bound, schedules: (values.schedule ?? []).map(loadSchedule) },
+    new Date().toISOString(),
+    { complete: true, roots: docs[0]!.run.roots },
+  );
   writeResults(results, format, values.out, io);
   return exitForResults(results, values["fail-on"] === "invalid");
 }

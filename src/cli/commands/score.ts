@@ -69,16 +69,22 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   const schedules = (values.schedule ?? []).map(loadSchedule);
   indexSchedules(schedules.map((s) => s.schedule)); // two for one experiment: refuse before scoring
   const timeoutS = values["bundle-timeout"] === undefined ? undefined : Number(values["bundle-timeout"]);
-  if (timeoutS !== undefined && !(timeoutS > 0)) throw new UsageError("--bundle-timeout takes a positive number of seconds");
+  if (timeoutS !== undefined && !(timeoutS > 0 && timeoutS <= 86_400))
+    throw new UsageError("--bundle-timeout takes a number of seconds above 0 and at most 86400 (a day)");
+  const statusSeconds = Number(io.env["ASSAY_STATUS_SECONDS"] ?? 5);
+  if (!(statusSeconds > 0 && statusSeconds <= 86_400)) throw new UsageError("ASSAY_STATUS_SECONDS must be a number of seconds above 0");
 
+  const mode = values.quiet ? "quiet" : io.stderrIsTTY ? "tty" : "lines";
+  const reporter = progressReporter(io, mode, statusSeconds * 1000);
   const stop = new AbortController();
   const removeHandler = io.onInterrupt(() => {
-    if (stop.signal.aborted) process.exit(EXIT.INTERRUPTED); // a second Ctrl-C: now
+    if (stop.signal.aborted) {
+      reporter.stop(); // restores the cursor the progress bar hid
+      process.exit(EXIT.INTERRUPTED); // a second Ctrl-C: now
+    }
     io.stderr("\nassay: stopping — finishing the work in flight; the store keeps what is done (Ctrl-C again to quit now)\n");
     stop.abort();
   });
-  const mode = values.quiet ? "quiet" : io.stderrIsTTY ? "tty" : "lines";
-  const reporter = progressReporter(io, mode, Number(io.env["ASSAY_STATUS_SECONDS"] ?? 5) * 1000);
   const store = values.store === undefined ? undefined : new ResultStore(values.store);
   let results: Results;
   try {
