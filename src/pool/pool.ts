@@ -27,6 +27,10 @@ const DEFAULT_WORKER = import.meta.url.endsWith(".ts")
 export const DEFAULT_WORKER_MEMORY_MB = 512;
 /** Longest a task may wait for a worker to pick it up before its clock starts regardless. */
 const START_GRACE_MS = 30_000;
+/** How often a task not yet started is looked at. */
+const UNSTARTED_POLL_MS = 50;
+/** setTimeout's ceiling (2^31 - 1 ms); longer waits are re-armed. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class BundlePool {
   readonly jobs: number;
@@ -68,43 +72,35 @@ export class BundlePool {
 
   /**
    * Run one task. Each bundle has `timeoutMs` from the moment the worker starts it (the worker
-   * bumps a shared counter per bundle), so neither queueing, a replacement worker's boot nor its
-   * batch-mates count against it, and a verdict never depends on how bundles were batched.
+   * writes that time into shared memory), so neither queueing, a replacement worker's boot nor its
+   * batch-mates count against it, and a verdict never depends on how bundles were batched. One
+   * timer per task: when it fires it re-arms from the current bundle's start, or aborts.
    */
   private async run(batch: BundleRef[]): Promise<BundleEntry[]> {
     const ac = new AbortController();
-    const started = new Int32Array(new SharedArrayBuffer(4));
+    const started = new BigInt64Array(new SharedArrayBuffer(8));
+    const submitted = Date.now();
     let timer: NodeJS.Timeout | undefined;
-    let settled = false;
-    const arm = (ms: number) => {
-      clearTimeout(timer);
-      if (!settled) timer = setTimeout(() => ac.abort(new BatchTimeout()), ms);
+    const check = () => {
+      const at = Number(Atomics.load(started, 0));
+      const now = Date.now();
+      if (at === 0 && now < submitted + START_GRACE_MS) {
+        // Not started yet (queueing, a worker booting): look again shortly.
+        timer = setTimeout(check, Math.min(this.timeoutMs, UNSTARTED_POLL_MS));
+        return;
+      }
+      // Past the grace period a task that never started is timed from its end.
+      const left = (at === 0 ? submitted + START_GRACE_MS : at) + this.timeoutMs - now;
+      if (left <= 0) ac.abort(new BatchTimeout());
+      else timer = setTimeout(check, Math.min(left, MAX_TIMER_MS));
     };
-    let seen = 0;
-    const watch = (): void => {
-      if (settled) return;
-      const w = Atomics.waitAsync(started, 0, seen);
-      const next = () => {
-        if (settled) return;
-        seen = Atomics.load(started, 0);
-        arm(this.timeoutMs);
-        watch();
-      };
-      if (w.async) void w.value.then(next);
-      else next();
-    };
-    // Should no bundle ever start (a worker wedged before it), the clock runs anyway after a
-    // grace period for queueing and boot: no task can wait forever.
-    arm(START_GRACE_MS + this.timeoutMs);
-    watch();
+    timer = setTimeout(check, Math.min(this.timeoutMs, MAX_TIMER_MS));
     try {
       return await this.pool.run({ bundles: batch, started }, { signal: ac.signal });
     } catch (e) {
       throw ac.signal.aborted ? ac.signal.reason : e;
     } finally {
-      settled = true;
       clearTimeout(timer);
-      Atomics.notify(started, 0); // release the watcher
     }
   }
 

@@ -13,9 +13,10 @@ export interface BundleRef {
 export interface BatchTask {
   bundles: BundleRef[];
   /**
-   * Shared counter: the worker stores k+1 when it starts the k-th bundle, so each bundle's
-   * deadline runs from its own start and never counts queueing, worker boot or its batch-mates.
+   * Shared clock: the worker stores the time (ms since the epoch) at which it starts each bundle,
+   * so each bundle's deadline runs from its own start and never counts queueing, worker boot or
+   * its batch-mates. 0 until the first bundle starts.
    */
-  started?: Int32Array;
+  started?: BigInt64Array;
 }
 export type BatchResult = BundleEntry[];

@@ -3,16 +3,14 @@
 import { scoreDirectory } from "./score-directory.js";
 import type { BatchResult, BatchTask } from "./types.js";
 
-/** Tell the main thread the `k`-th bundle of this task starts now: its deadline runs from here. */
-export function markStarted(task: BatchTask, k = 0): void {
-  if (!task.started) return;
-  Atomics.store(task.started, 0, k + 1);
-  Atomics.notify(task.started, 0);
+/** Tell the main thread a bundle of this task starts now: its deadline runs from here. */
+export function markStarted(task: BatchTask): void {
+  if (task.started) Atomics.store(task.started, 0, BigInt(Date.now()));
 }
 
 export default function scoreBatch(task: BatchTask): BatchResult {
-  return task.bundles.map((b, k) => {
-    markStarted(task, k);
+  return task.bundles.map((b) => {
+    markStarted(task);
     return scoreDirectory(b.dir, b.path, b.entries);
   });
 }
