@@ -1,19 +1,16 @@
 // The CLI: logic in-process through main(argv, io); exit codes and stderr through a spawned dist/cli.js.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exitForResults } from "../src/cli/exit.js";
 import { resultsSchema, type Results } from "../src/core/results.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
-import { bundle, game, killed, escaped, live } from "./helpers/bundle.js";
+import { bundle, game, killed, escaped, live, writeFiles } from "./helpers/bundle.js";
 import { run, spawnCli } from "./helpers/cli.js";
 
 let tmp: string;
-const write = (dir: string, files: Record<string, string | Buffer>) => {
-  mkdirSync(dir, { recursive: true });
-  for (const [p, b] of Object.entries(files)) writeFileSync(join(dir, p), b);
-};
+const write = writeFiles;
 
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), "assay-cli-"));

@@ -1,18 +1,15 @@
 // Discovery (§1) on real folders, and the limits that keep a hostile bundle from costing memory.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_FINDINGS, scoreBundle, type BundleSource } from "../src/core/bundle.js";
 import { discover } from "../src/io/discover.js";
 import { scoreRoots } from "../src/pipeline/score.js";
-import { bundle, game } from "./helpers/bundle.js";
+import { bundle, game, writeFiles } from "./helpers/bundle.js";
 
 let tmp: string;
-const put = (dir: string, files: Record<string, string | Buffer>) => {
-  mkdirSync(dir, { recursive: true });
-  for (const [p, b] of Object.entries(files)) writeFileSync(join(dir, p), b);
-};
+const put = writeFiles;
 
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), "assay-discover-"));

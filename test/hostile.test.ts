@@ -8,14 +8,11 @@ import { MAX_MESSAGE } from "../src/core/codes.js";
 import { parseStrictJson } from "../src/core/json/strict.js";
 import { discover } from "../src/io/discover.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
-import { bundle, chain, codes, escaped, game, header, killed, live, score, ZERO } from "./helpers/bundle.js";
+import { bundle, chain, codes, escaped, game, header, killed, live, score, ZERO, writeFiles } from "./helpers/bundle.js";
 import { run } from "./helpers/cli.js";
 
 let tmp: string;
-const put = (dir: string, files: Record<string, string | Buffer>) => {
-  mkdirSync(dir, { recursive: true });
-  for (const [p, b] of Object.entries(files)) writeFileSync(join(dir, p), b);
-};
+const put = writeFiles;
 beforeAll(() => void (tmp = mkdtempSync(join(tmpdir(), "assay-hostile-"))));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

@@ -13,7 +13,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeExperiments, DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { resultsSchema, type BundleEntry, type Results } from "../src/core/results.js";
-import { listEntries, stampsOf } from "../src/io/bundle-source.js";
 import { discover } from "../src/io/discover.js";
 import { assemble, scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { BundlePool } from "../src/pool/pool.js";

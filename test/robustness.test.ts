@@ -9,16 +9,13 @@ import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import type { BundleEntry } from "../src/core/results.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { ResultStore } from "../src/store/store.js";
-import { bundle, game, killed, live } from "./helpers/bundle.js";
+import { bundle, game, killed, live, writeFiles } from "./helpers/bundle.js";
 import { run, spawnCli } from "./helpers/cli.js";
 
 const FAULTY = new URL("./fixtures/faulty-worker.mjs", import.meta.url).href;
 const BASE = { schedules: [], ...DEFAULT_BATCH } satisfies ScoreRunOptions;
 let tmp: string;
-const put = (dir: string, files: Record<string, string | Buffer>) => {
-  mkdirSync(dir, { recursive: true });
-  for (const [p, b] of Object.entries(files)) writeFileSync(join(dir, p), b);
-};
+const put = writeFiles;
 const trialDir = (root: string, i: number) => join(root, "exp", `t${i}`, "a1");
 const corpus = (root: string, n: number) => {
   for (let i = 0; i < n; i++) put(trialDir(root, i), bundle(game({ trial: `t${i}`, seed: `${i}`.padStart(32, "0"), states: [live(), killed()] })));

@@ -175,7 +175,7 @@ describe.sequential("the scoring version and the options are part of the key", (
     const first = await scoreWith([root], v1);
     expect(first.cached).toEqual([]);
     expect(v1.rows()).toBe(4);
-    for (const f of found) expect(v1.lookup(f.dir, stampsAt(f.dir))).not.toBeNull();
+    for (const f of found) expect(v1.lookup(f.dir, stampsAt(f.dir), null)).not.toBeNull();
     v1.close();
 
     // Every persisted key is storeKey(digest, none, 1, {}): the version is really in the key.
@@ -185,7 +185,7 @@ describe.sequential("the scoring version and the options are part of the key", (
     const v2 = new ResultStore(file, {}, 2);
     try {
       // Same folders, same stamps (the stamp table is shared): still a miss under version 2.
-      for (const f of found) expect(v2.lookup(f.dir, stampsAt(f.dir))).toBeNull();
+      for (const f of found) expect(v2.lookup(f.dir, stampsAt(f.dir), null)).toBeNull();
       const second = await scoreWith([root], v2);
       expect(second.cached).toEqual([]);
       expect(second.scored).toEqual(pathsOf(first.results));
@@ -213,7 +213,7 @@ describe.sequential("the scoring version and the options are part of the key", (
     // Options that change results (e.g. a key file's fingerprint) miss too.
     const withKey = new ResultStore(file, { key: "fp-1" }, 1);
     try {
-      for (const f of found) expect(withKey.lookup(f.dir, stampsAt(f.dir))).toBeNull();
+      for (const f of found) expect(withKey.lookup(f.dir, stampsAt(f.dir), null)).toBeNull();
       expect((await scoreWith([root], withKey)).cached).toEqual([]);
     } finally {
       withKey.close();
@@ -223,7 +223,7 @@ describe.sequential("the scoring version and the options are part of the key", (
     const dflt = new ResultStore(file);
     const explicit = new ResultStore(file, {}, SCORING_VERSION);
     try {
-      for (const f of found) expect(dflt.lookup(f.dir, stampsAt(f.dir))).toEqual(explicit.lookup(f.dir, stampsAt(f.dir)));
+      for (const f of found) expect(dflt.lookup(f.dir, stampsAt(f.dir), null)).toEqual(explicit.lookup(f.dir, stampsAt(f.dir), null));
     } finally {
       dflt.close();
       explicit.close();

@@ -2,6 +2,8 @@
 // victory with its own simple code, so tests check the scorer against an independent reading.
 
 import { createHash } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { BundleSource } from "../../src/core/bundle.js";
 import { scoreBundle } from "../../src/core/bundle.js";
 
@@ -167,3 +169,11 @@ export function memSource(files: Record<string, string | Buffer>): BundleSource 
 export const score = (files: Record<string, string | Buffer>) => scoreBundle(memSource(files));
 export const codes = (e: { errors: { code: string }[] }) => [...new Set(e.errors.map((f) => f.code))].sort();
 export const warningCodes = (e: { warnings: { code: string }[] }) => [...new Set(e.warnings.map((f) => f.code))].sort();
+
+/** Write a bundle's files (relative paths, folders created) under `dir`. */
+export function writeFiles(dir: string, files: Record<string, string | Buffer>): void {
+  for (const [p, b] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, p)), { recursive: true });
+    writeFileSync(join(dir, p), b);
+  }
+}

@@ -2,7 +2,7 @@
 // what later rules need, so memory does not grow with the journal.
 
 import { finding, type Finding } from "../codes.js";
-import type { Header, JournalRecord } from "../journal.js";
+import type { JournalRecord } from "../journal.js";
 import { JsonDecimal } from "../json/strict.js";
 import { check } from "../schema.js";
 import { clip } from "../text.js";
