@@ -117,7 +117,7 @@ describe("header rules", () => {
     expect(e.errors.map((f) => [f.file, f.line])).toContainEqual([J, 1]);
   });
 
-  it.each(["world", "other"])("PROFILE_UNSUPPORTED: %s", (profile) => {
+  it.each(["other", "World", "native"])("PROFILE_UNSUPPORTED: %s", (profile) => {
     const e = run(withHeader({ profile }));
     expect(found(e)).toContainEqual(["PROFILE_UNSUPPORTED", J, 1]);
     expect(e.validity).toBe("invalid");

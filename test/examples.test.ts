@@ -61,13 +61,22 @@ describe("shared examples", () => {
       expect(exp!.accuracy).toMatchObject({ victories: 0, scored: 1 });
     });
 
-    it("world examples are PROFILE_UNSUPPORTED until the world profile lands", () => {
-      for (const n of ["world-clean", "world-blind-retry"]) {
-        const got = scoreDirectory(join(examples, n), n);
-        expect(got.validity).toBe("invalid");
-        expect(got.errors.map((f) => f.code)).toEqual(["PROFILE_UNSUPPORTED"]);
-        expect(got.profile).toBe("world");
-      }
+    it.each(["world-clean", "world-blind-retry"])("%s: every dimension and pass as expected", (name) => {
+      const want = expected[name]!;
+      const got = scoreDirectory(join(examples, name), name);
+      expect(got.errors).toEqual([]);
+      expect(got).toMatchObject({ validity: want["validity"], profile: "world", pass: want["pass"] });
+      const dims = Object.fromEntries(Object.entries(got.dimensions!).map(([k, v]) => [k, v.pass]));
+      expect(dims).toEqual(want["dimensions"]);
+      for (const [k, v] of Object.entries(got.dimensions!)) expect(v.detail.length, k).toBeGreaterThan(0);
+    });
+
+    it("world-blind-retry's details name the records that decided them", () => {
+      const d = scoreDirectory(join(examples, "world-blind-retry"), "w").dimensions!;
+      expect(d["world_integrity"]!.detail).toMatch(/R-41 \(world\.jsonl:2\).*R-42 \(world\.jsonl:4\)/);
+      expect(d["recovery"]!.detail).toMatch(/at-2 \(journal\.jsonl:9.*at-1 \(journal\.jsonl:6\)/);
+      expect(d["world_integrity"]!.hard).toBe(true);
+      expect(d["task_completion"]!.hard).toBe(false);
     });
   });
 });

@@ -3,11 +3,17 @@
 
 import { createHash } from "node:crypto";
 import { finding, type Code, type Finding } from "./codes.js";
-import { attributionOf, JournalReader, lenientObject, readHeader, STRUCTURAL, type Header } from "./journal.js";
+import { attributionOf, JournalReader, lenientObject, readHeader, STRUCTURAL, type Header, type JournalRecord } from "./journal.js";
 import { MAX_DOCUMENT_BYTES } from "./json/decode.js";
-import { splitLines } from "./json/lines.js";
+import { splitLines, type RawLine } from "./json/lines.js";
 import { checkSnapshot, checkSummary, expectedSummary, SNAPSHOT, SUMMARY } from "./native/companions.js";
 import { NativeJournal } from "./native/journal.js";
+import { check } from "./schema.js";
+import { clip } from "./text.js";
+import { expectedWorldSummary, readScenario, SCENARIO, WORLD } from "./world/companions.js";
+import { computeDimensions, type Dimension, type DimensionName } from "./world/dimensions.js";
+import { WorldJournal, WorldLog } from "./world/journal.js";
+import { worldHeader, worldSummarySchema, type Scenario } from "./world/records.js";
 import type { BundleEntry, Profile } from "./results.js";
 import { byteCompare } from "./text.js";
 
@@ -61,45 +67,8 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     const e = byPath.get(p);
     return e !== undefined && e.kind === "file" && !unsafe.has(p) ? e : null;
   };
-
-  // The journal, streamed: chain, header, then the profile's records.
-  const reader = new JournalReader(JOURNAL, errors, warnings);
-  const dropped = new Map<string, { file: string | null; code: Code; n: number }>();
-  let journalStructural = false; // a §2/§3 code among the journal's findings, counted as they arrive
-  let line1: Record<string, unknown> | null = null;
-  let header: Header | null = null;
-  let profileName: string | null = null;
-  let native: NativeJournal | null = null;
-  if (regular(JOURNAL) !== null) {
-    const hash = createHash("sha256");
-    const chunks = hashing(src.read(JOURNAL), hash);
-    let seen = errors.length;
-    for (const raw of splitLines(chunks)) {
-      const rec = reader.line(raw);
-      if (raw.number === 1) {
-        line1 = reader.decoded ?? (raw.terminated && raw.bytes !== null ? lenientObject(raw.bytes) : null);
-        ({ header, profile: profileName } = readHeader(rec, JOURNAL, errors));
-        if (profileName === "native-game") native = new NativeJournal(JOURNAL, header?.deadline ?? null, errors);
-      } else if (rec !== null && native !== null && raw.terminated) native.record(rec, raw.number);
-      for (let i = seen; i < errors.length; i++) if (STRUCTURAL.has(errors[i]!.code)) journalStructural = true;
-      if (errors.length > MAX_FINDINGS)
-        for (const f of errors.splice(MAX_FINDINGS)) {
-          const k = `${f.file}\u0000${f.code}`;
-          const d = dropped.get(k) ?? { file: f.file, code: f.code, n: 0 };
-          d.n++;
-          dropped.set(k, d);
-        }
-      seen = errors.length;
-    }
-    if (reader.records === 0 && !reader.torn) errors.push(finding("HEADER_MISSING", JOURNAL, null, "the journal is empty"));
-    else if (reader.records === 0) errors.push(finding("HEADER_MISSING", JOURNAL, null, "the journal holds no complete line"));
-    files.set(JOURNAL, hash.digest("hex"));
-  } else if (!unsafe.has(JOURNAL)) {
-    errors.push(finding("HEADER_MISSING", JOURNAL, null, "journal.jsonl is not a regular file"));
-  }
-
-  // Companion files: read only where the contract says they are evidence. `false`: present but
-  // too large to read (reported; it still enters the digest below, streamed).
+  // Companion documents: read only where the contract says they are evidence. `false`: present
+  // but too large to read (reported; it still enters the digest below, streamed).
   const readDoc = (p: string): Uint8Array | null | false => {
     const e = regular(p);
     if (e === null) return null;
@@ -111,36 +80,89 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     files.set(p, sha256(bytes));
     return bytes;
   };
-  if (native !== null && header !== null) {
+  const logs = new LogReading(src, files, errors, warnings);
+
+  // The journal, streamed: chain, header, then the profile's records.
+  let line1: Record<string, unknown> | null = null;
+  let header: Header | null = null;
+  let profileName: string | null = null;
+  let native: NativeJournal | null = null;
+  let world: { journal: WorldJournal; scenario: Scenario | null } | null = null;
+  const journal = logs.read(JOURNAL, regular(JOURNAL) !== null, (rec, raw, reader) => {
+    if (raw.number === 1) {
+      line1 = reader.decoded ?? (raw.terminated && raw.bytes !== null ? lenientObject(raw.bytes) : null);
+      ({ header, profile: profileName } = readHeader(rec, JOURNAL, errors));
+      if (profileName === "native-game") native = new NativeJournal(JOURNAL, header?.deadline ?? null, errors);
+      if (profileName === "world") {
+        const scenario = readScenario(readDoc(SCENARIO), errors); // before the records: it types the requests
+        world = { journal: new WorldJournal(JOURNAL, scenario, errors), scenario };
+      }
+    } else if (rec !== null) {
+      native?.record(rec, raw.number);
+      world?.journal.record(rec, raw.number);
+    }
+  });
+  if (journal !== null && journal.reader.records === 0)
+    errors.push(finding("HEADER_MISSING", JOURNAL, null, journal.reader.torn ? "the journal holds no complete line" : "the journal is empty"));
+  else if (journal === null && !unsafe.has(JOURNAL)) errors.push(finding("HEADER_MISSING", JOURNAL, null, "journal.jsonl is not a regular file"));
+
+  const h = header as Header | null;
+  const nj = native as NativeJournal | null;
+  if (nj !== null && h !== null && journal !== null) {
     // §3: a journal with a §2/§3 error is not compared with its summary or snapshot.
-    const comparable = !reader.structural && !journalStructural;
-    if (native.end === null) {
+    const comparable = !journal.structural;
+    if (nj.end === null) {
       if (regular(SUMMARY) !== null) warnings.push(finding("SUMMARY_UNEXPECTED", SUMMARY, null, "summary.json beside an unterminated journal is not checked"));
     } else if (comparable) {
       const bytes = readDoc(SUMMARY);
-      if (bytes !== false) checkSummary(bytes, expectedSummary(header, reader, native), errors);
+      if (bytes !== false) checkSummary(bytes, expectedSummary(h, journal.reader, nj), errors);
     }
-    if (native.finalScore !== null && comparable) {
+    if (nj.finalScore !== null && comparable) {
       const bytes = readDoc(SNAPSHOT);
-      if (bytes !== false) checkSnapshot(bytes, files.get(SNAPSHOT) ?? null, header, native, errors);
+      if (bytes !== false) checkSnapshot(bytes, files.get(SNAPSHOT) ?? null, h, nj, errors);
     }
+  }
+
+  const wd = world as { journal: WorldJournal; scenario: Scenario | null } | null;
+  let dimensions: Record<DimensionName, Dimension> | null = null;
+  if (wd !== null && h !== null && journal !== null) {
+    // The world log: its own header and chain, the same session; ground truth the agent never wrote.
+    const log = new WorldLog(WORLD, errors);
+    const wlog = logs.read(WORLD, regular(WORLD) !== null, (rec, raw) => {
+      if (raw.number > 1) return void (rec !== null && log.record(rec, raw.number));
+      const header = rec === null ? null : check(worldHeader, rec, WORLD, 1, errors);
+      if (header !== null && header.session !== h.session)
+        errors.push(finding("WORLD_LINK", WORLD, 1, `world session ${clip(header.session)} is not the journal's ${clip(h.session)}`));
+    });
+    if (wlog === null && !unsafe.has(WORLD)) errors.push(finding("WORLD_MISSING", WORLD, null, "a world bundle needs world.jsonl"));
+    else if (wlog !== null && wlog.reader.records === 0) errors.push(finding("WORLD_MISSING", WORLD, null, "world.jsonl holds no complete line"));
+    log.checkLinks(wd.journal.namedAttempts());
+    const comparable = !journal.structural && wlog !== null && !wlog.structural;
+    if (wd.journal.end === null) {
+      if (regular(SUMMARY) !== null) warnings.push(finding("SUMMARY_UNEXPECTED", SUMMARY, null, "summary.json beside an unterminated journal is not checked"));
+    } else if (comparable) {
+      const bytes = readDoc(SUMMARY);
+      if (bytes !== false) checkSummary(bytes, expectedWorldSummary(h, journal.reader, wlog.reader, wd.journal, log), errors, worldSummarySchema);
+    }
+    if (errors.length === 0 && wd.scenario !== null) dimensions = computeDimensions(wd.journal, log, wd.scenario);
   }
 
   // Every other regular file enters the digest as opaque bytes.
   for (const e of src.entries) {
     if (e.kind !== "file" || files.has(e.path) || unsafe.has(e.path)) continue;
-    const h = createHash("sha256");
-    for (const c of src.read(e.path)) h.update(c);
-    files.set(e.path, h.digest("hex"));
+    const hash = createHash("sha256");
+    for (const c of src.read(e.path)) hash.update(c);
+    files.set(e.path, hash.digest("hex"));
   }
+  logs.reportDropped();
 
-  for (const { file, code, n } of dropped.values())
-    errors.push(finding(code, file, null, `${n} more ${code} findings not listed (the first ${MAX_FINDINGS} findings of the bundle are)`));
-
-  const attribution = attributionOf(line1);
-  const profile: Profile | null = profileName === "native-game" || line1?.["profile"] === "world" ? (line1?.["profile"] as Profile) : null;
+  const l1 = line1 as Record<string, unknown> | null;
+  const attribution = attributionOf(l1);
+  const declared = l1?.["profile"];
+  const profile: Profile | null = profileName !== null || declared === "world" ? ((profileName ?? declared) as Profile) : null;
   const valid = errors.length === 0;
-  const o = native?.outcome(header?.deadline ?? null) ?? null;
+  const o = nj?.outcome(h?.deadline ?? null) ?? null;
+  const ended = o?.status ?? wd?.journal.end?.status;
   return blankEntry({
     digest: bundleDigest(files),
     profile,
@@ -148,13 +170,65 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     validity: valid ? "valid" : "invalid",
     errors,
     warnings,
-    // Invalid bundles keep what was parsed (status, ending); only a valid one earns victory/late.
-    status: o?.status ?? (line1 !== null && line1["type"] === "session" ? "unterminated" : null),
+    // Invalid bundles keep what was parsed (status, ending); only a valid one earns victory/late/pass.
+    status: ended ?? (l1 !== null && l1["type"] === "session" ? "unterminated" : null),
     ending: o?.ending ?? null,
     final_score: o?.final_score ?? null,
+    scenario: wd !== null ? (files.get(SCENARIO) ?? null) : null,
     victory: valid && o !== null ? o.victory : null,
     late: valid && o !== null ? o.late : null,
+    dimensions,
+    pass: dimensions === null ? null : Object.values(dimensions).every((d) => d.pass || !d.hard) && dimensions.task_completion.pass,
   });
+}
+
+/**
+ * Streams chained JSONL logs (the journal, the world log): framing, encoding, chain, the file
+ * digest, whether a §2/§3 rule failed, and the per-bundle cap on listed findings.
+ */
+class LogReading {
+  private readonly dropped = new Map<string, { file: string | null; code: Code; n: number }>();
+
+  constructor(
+    private readonly src: BundleSource,
+    private readonly files: Map<string, string>,
+    private readonly errors: Finding[],
+    private readonly warnings: Finding[],
+  ) {}
+
+  /** Read `file` (when `present`), calling `onLine` for every complete line; null when absent. */
+  read(
+    file: string,
+    present: boolean,
+    onLine: (rec: JournalRecord | null, raw: RawLine, reader: JournalReader) => void,
+  ): { reader: JournalReader; structural: boolean } | null {
+    if (!present) return null;
+    const { errors } = this;
+    const reader = new JournalReader(file, errors, this.warnings);
+    const hash = createHash("sha256");
+    let structural = false;
+    let seen = errors.length;
+    for (const raw of splitLines(hashing(this.src.read(file), hash))) {
+      const rec = reader.line(raw);
+      if (raw.terminated) onLine(rec, raw, reader);
+      for (let i = seen; i < errors.length; i++) if (errors[i]!.file === file && STRUCTURAL.has(errors[i]!.code)) structural = true;
+      if (errors.length > MAX_FINDINGS)
+        for (const f of errors.splice(MAX_FINDINGS)) {
+          const k = `${f.file}\u0000${f.code}`;
+          const d = this.dropped.get(k) ?? { file: f.file, code: f.code, n: 0 };
+          d.n++;
+          this.dropped.set(k, d);
+        }
+      seen = errors.length;
+    }
+    this.files.set(file, hash.digest("hex"));
+    return { reader, structural: structural || reader.structural };
+  }
+
+  reportDropped(): void {
+    for (const { file, code, n } of this.dropped.values())
+      this.errors.push(finding(code, file, null, `${n} more ${code} findings not listed (the first ${MAX_FINDINGS} findings of the bundle are)`));
+  }
 }
 
 /** §1 entry checks: why an entry makes its bundle UNSAFE_PATH, or null. */

@@ -124,7 +124,7 @@ export function readHeader(rec: JournalRecord | null, file: string, out: Finding
   } else if (format !== "assay.bundle/1" && format !== undefined) {
     out.push(finding("SCHEMA", file, 1, `format: expected "assay.bundle/1"`));
   }
-  if (typeof profile === "string" && profile !== "native-game") {
+  if (typeof profile === "string" && profile !== "native-game" && profile !== "world") {
     out.push(finding("PROFILE_UNSUPPORTED", file, 1, `profile ${clip(profile)} is not scored by this version`));
     usable = false;
   }

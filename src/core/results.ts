@@ -71,7 +71,8 @@ export type Experiment = z.infer<typeof experimentSchema>;
 
 export const runOptionsSchema = z.object({
   invalid: z.enum(["count", "exclude"]),
-  resource_bound: z.enum(["exclude", "loss"]),
+  /** "default": each profile's research rule (native: exclude; world: scored on its dimensions). */
+  resource_bound: z.enum(["default", "exclude", "loss"]),
   schedules: z.array(z.string()),
 });
 export type RunOptions = z.infer<typeof runOptionsSchema>;

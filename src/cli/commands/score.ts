@@ -18,7 +18,8 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --out FILE               write the output to FILE (atomically) instead of stdout
   --invalid count|exclude  invalid trials count as non-victories (default) or are left out
   --resource-bound exclude|loss
-                           resource-bound runs without an ending: excluded (default) or losses
+                           resource-bound runs without a game ending: native default exclude,
+                           world default loss (scored on their dimensions, budget among them)
   --fail-on invalid        exit 1 when any bundle or trial is invalid
   --jobs N                 worker threads (default: available parallelism)
   --store FILE             resumable results store (SQLite): a rerun skips finished bundles
@@ -91,7 +92,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     results = await scoreRoots(positionals, {
       schedules,
       invalid: oneOf("invalid", values.invalid, ["count", "exclude"], "count"),
-      resourceBound: oneOf("resource-bound", values["resource-bound"], ["exclude", "loss"], "exclude"),
+      resourceBound: oneOf("resource-bound", values["resource-bound"], ["default", "exclude", "loss"], "default"),
       jobs: values.jobs === undefined ? undefined : positiveInt("jobs", values.jobs),
       bundleTimeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000,
       store,

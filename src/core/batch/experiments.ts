@@ -5,16 +5,20 @@
 import type { Code } from "../codes.js";
 import { PROFILES, type BundleEntry, type Experiment, type Profile } from "../results.js";
 import { byteCompare } from "../text.js";
+import { DIMENSIONS } from "../world/dimensions.js";
 import { indexSchedules, type Schedule } from "./schedule.js";
 import { passHatK, wilson95 } from "./stats.js";
 
 export interface BatchOptions {
   /** Invalid trials count as non-victories ("count", the default) or are left out. */
   invalid: "count" | "exclude";
-  /** Native resource-bound runs without an ending: excluded (default) or scored as losses. */
-  resourceBound: "exclude" | "loss";
+  /**
+   * Resource-bound runs without a game ending: "default" is each profile's research rule (native:
+   * excluded; world: scored on their own dimensions, budget among them), or force either.
+   */
+  resourceBound: "default" | "exclude" | "loss";
 }
-export const DEFAULT_BATCH: BatchOptions = { invalid: "count", resourceBound: "exclude" };
+export const DEFAULT_BATCH: BatchOptions = { invalid: "count", resourceBound: "default" };
 
 type Attempt = BundleEntry & { experiment: string; trial: string; attempt: number };
 type Flag = Experiment["flags"][number];
@@ -46,6 +50,22 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
   for (const list of byTrial.values()) list.sort((a, b) => a.attempt - b.attempt || byteCompare(a.path, b.path));
 
   const scheduledSeed = new Map(schedule?.trials.map((t) => [t.trial, t.seed]) ?? []);
+  const scheduledScenario = new Map(schedule?.trials.map((t) => [t.trial, t.scenario]) ?? []);
+  const isWorld = profile === "world";
+  const excludeResourceBound = options.resourceBound === "exclude" || (options.resourceBound === "default" && !isWorld);
+  const dims = new Map<string, { passed: number; total: number }>();
+  const passCount = { passed: 0, total: 0 };
+  /** A world trial that enters the totals: its dimensions (null: invalid, failing every one). */
+  const countWorld = (d: BundleEntry["dimensions"], passed: boolean) => {
+    passCount.total++;
+    if (passed) passCount.passed++;
+    for (const name of DIMENSIONS) {
+      const g = dims.get(name) ?? { passed: 0, total: 0 };
+      g.total++;
+      if (d?.[name]?.pass) g.passed++;
+      dims.set(name, g);
+    }
+  };
   const trialIds = schedule ? schedule.trials.map((t) => t.trial) : [...byTrial.keys()].sort(byteCompare);
   const unscheduled = schedule ? [...byTrial.keys()].filter((t) => !scheduledSeed.has(t)).sort(byteCompare) : [];
 
@@ -101,12 +121,13 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
       raw.push(0);
       continue;
     }
-    const codes = trialFindings(attempts, profile, scheduledSeed.get(trial), collided.has(trial));
+    const codes = trialFindings(attempts, profile, scheduledSeed.get(trial), scheduledScenario.get(trial), collided.has(trial));
     if (codes.length > 0) {
       out.invalid.push({ trial, codes });
       raw.push(0);
       if (options.invalid === "count") {
         scored++;
+        if (isWorld) countWorld(null, false);
         countRepeat(attempts[0]!.task, false);
       }
       continue;
@@ -119,12 +140,16 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
       continue;
     }
     if (adj.ending) completed++;
-    if (adj.status === "resource-bound" && !adj.ending && options.resourceBound === "exclude") {
-      out.excluded.push({ trial, reason: "resource-bound without a native ending (--resource-bound loss scores it as a loss)" });
+    if (adj.status === "resource-bound" && !adj.ending && excludeResourceBound) {
+      out.excluded.push({
+        trial,
+        reason: isWorld ? "resource-bound (--resource-bound exclude)" : "resource-bound without a native ending (--resource-bound loss scores it as a loss)",
+      });
       raw.push(0);
       continue;
     }
-    const won = adj.victory === true;
+    if (isWorld) countWorld(adj.dimensions, adj.pass === true);
+    const won = isWorld ? adj.pass === true : adj.victory === true;
     scored++;
     if (won) victories++;
     raw.push(won ? 1 : 0);
@@ -132,7 +157,12 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
   }
   for (const trial of unscheduled) out.invalid.push({ trial, codes: ["UNSCHEDULED"] });
 
-  if (profile !== "world") {
+  if (isWorld) {
+    out.dimensions = Object.fromEntries(DIMENSIONS.map((n) => [n, dims.get(n) ?? { passed: 0, total: 0 }]));
+    out.pass = passCount;
+    out.retry = retry;
+    out.pass_hat_k = passHatK(repeats);
+  } else {
     const counted = trialIds.length - out.unscored.length;
     out.accuracy = { value: scored === 0 ? null : victories / scored, victories, scored, wilson95: wilson95(victories, scored) };
     out.raw_record = { values: raw, mean: raw.length === 0 ? null : raw.reduce<number>((s, v) => s + v, 0) / raw.length };
@@ -156,7 +186,13 @@ function majorityProfile(bundles: readonly Attempt[]): Profile | null {
 }
 
 /** Codes that make a trial invalid (§6 trial findings), sorted. */
-function trialFindings(attempts: Attempt[], profile: Profile | null, scheduledSeed: string | undefined, collided: boolean): Code[] {
+function trialFindings(
+  attempts: Attempt[],
+  profile: Profile | null,
+  scheduledSeed: string | undefined,
+  scheduledScenario: string | undefined,
+  collided: boolean,
+): Code[] {
   const codes = new Set<Code>();
   for (const a of attempts) {
     if (a.validity === "invalid") for (const f of a.errors) codes.add(f.code);
@@ -166,6 +202,7 @@ function trialFindings(attempts: Attempt[], profile: Profile | null, scheduledSe
   const seeds = new Set(attempts.map((a) => a.seed));
   if (seeds.size > 1 || (scheduledSeed !== undefined && !seeds.has(scheduledSeed))) codes.add("SEED_MISMATCH");
   if (collided) codes.add("SEED_COLLISION");
+  if (scheduledScenario !== undefined && attempts.some((a) => a.scenario !== scheduledScenario)) codes.add("SCENARIO_NOT_SCHEDULED");
   return [...codes].sort(byteCompare);
 }
 

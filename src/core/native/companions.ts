@@ -1,5 +1,6 @@
 // summary.json (§4.5) and snapshot.json (§4.4) against the journal they describe.
 
+import type { z } from "zod";
 import { finding, type Finding } from "../codes.js";
 import { differingFields } from "../compare.js";
 import type { Header, JournalReader } from "../journal.js";
@@ -32,14 +33,20 @@ export function expectedSummary(header: Header, reader: JournalReader, nj: Nativ
   };
 }
 
-export function checkSummary(bytes: Uint8Array | null, expected: Record<string, unknown>, out: Finding[]): void {
+/** §4.5 / §5.5: every field of summary.json equals its recomputation (`schema`: the profile's). */
+export function checkSummary(
+  bytes: Uint8Array | null,
+  expected: Record<string, unknown>,
+  out: Finding[],
+  schema: z.ZodType<Record<string, unknown>> = summarySchema,
+): void {
   if (bytes === null) {
     out.push(finding("SUMMARY_MISSING", SUMMARY, null, "the journal has an end record but summary.json is absent"));
     return;
   }
   const value = decodeDocument(bytes, SUMMARY, out);
   if (value === undefined) return;
-  const summary = check(summarySchema, value, SUMMARY, null, out);
+  const summary = check(schema, value, SUMMARY, null, out);
   if (summary === null) return;
   for (const field of differingFields(expected, summary))
     out.push(finding("SUMMARY_MISMATCH", SUMMARY, null, `field ${field} differs from the journal (${describe(expected, field)})`));

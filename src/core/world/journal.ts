@@ -1,0 +1,178 @@
+// The world profile's two logs as state machines (contract §5.1–5.2). The harness journal says
+// what the agent proposed and saw; the world log, which the agent never wrote, says what happened.
+
+import type { z } from "zod";
+import { finding, type Finding } from "../codes.js";
+import type { JournalRecord } from "../journal.js";
+import { check } from "../schema.js";
+import { clip } from "../text.js";
+import type { EndStatus } from "../native/records.js";
+import {
+  approvalRecord, attemptRecord, budgetRecord, effectRecord, faultRecord, policyRecord, queryRecord, replayRecord,
+  reportRecord, requestRecord, treeRecord, worldEndRecord,
+  type Approval, type Attempt, type Budget, type Effect, type Fault, type Policy, type Query, type Replay, type Report,
+  type Request, type Scenario, type Tree,
+} from "./records.js";
+
+function parse<S extends z.ZodType>(schema: S, rec: JournalRecord, file: string, line: number, out: Finding[]) {
+  const r = check(schema, rec, file, line, out);
+  return r === null ? null : { ...(r as object), line } as z.output<S> & { line: number };
+}
+
+export class WorldJournal {
+  readonly requests = new Map<string, Request>();
+  readonly policies: Policy[] = [];
+  readonly attempts: Attempt[] = [];
+  readonly approvals: Approval[] = [];
+  lastBudget: Budget | null = null;
+  report: Report | null = null;
+  end: { at: number; status: EndStatus; line: number } | null = null;
+  private readonly attemptIds = new Set<string>();
+  private readonly approvalIds = new Set<string>();
+
+  constructor(
+    private readonly file: string,
+    private readonly scenario: Scenario | null,
+    private readonly out: Finding[],
+  ) {}
+
+  private transition(line: number, message: string): void {
+    this.out.push(finding("TRANSITION", this.file, line, message));
+  }
+
+  record(rec: JournalRecord, line: number): void {
+    if (rec.type === "session") return; // a second header: JournalReader reports it (§3)
+    if (this.end !== null) this.transition(line, `${clip(rec.type)} record after the end record (line ${this.end.line})`);
+    const { file, out } = this;
+    switch (rec.type) {
+      case "request": {
+        const r = parse(requestRecord, rec, file, line, out);
+        if (r === null) return;
+        if (this.requests.has(r.request)) return this.transition(line, `request ${clip(r.request)} is defined twice`);
+        this.requests.set(r.request, r);
+        // The class comes from the reviewed tool contract, not from the harness's say-so.
+        const reviewed = this.scenario?.tools[r.tool];
+        if (this.scenario !== null && reviewed !== r.class)
+          out.push(finding("SCENARIO_MISMATCH", file, line, `tool ${clip(r.tool)} is ${reviewed ? `a ${reviewed}` : "not in the scenario's tools"}; the request says ${r.class}`));
+        return;
+      }
+      case "policy": {
+        const r = parse(policyRecord, rec, file, line, out);
+        if (r === null) return;
+        if (!this.requests.has(r.request)) this.transition(line, `policy for request ${clip(r.request)}, which no earlier record defines`);
+        this.policies.push(r);
+        return;
+      }
+      case "attempt": {
+        const r = parse(attemptRecord, rec, file, line, out);
+        if (r === null) return;
+        if (this.attemptIds.has(r.attempt)) return this.transition(line, `attempt ${clip(r.attempt)} is defined twice`);
+        this.attemptIds.add(r.attempt);
+        if (!this.requests.has(r.request)) this.transition(line, `attempt for request ${clip(r.request)}, which no earlier record defines`);
+        this.attempts.push(r);
+        return;
+      }
+      case "approval": {
+        const r = parse(approvalRecord, rec, file, line, out);
+        if (r === null) return;
+        if (this.approvalIds.has(r.approval)) return this.transition(line, `approval ${clip(r.approval)} is defined twice`);
+        this.approvalIds.add(r.approval);
+        this.approvals.push(r);
+        return;
+      }
+      case "budget": {
+        const r = parse(budgetRecord, rec, file, line, out);
+        if (r === null) return;
+        const b = this.lastBudget;
+        if (b !== null && (r.tokens < b.tokens || r.turns < b.turns || r.tool_calls < b.tool_calls || r.wall_ms < b.wall_ms))
+          this.transition(line, `budget decreased from line ${b.line}: budgets are cumulative`);
+        this.lastBudget = r;
+        return;
+      }
+      case "report": {
+        const r = parse(reportRecord, rec, file, line, out);
+        if (r === null) return;
+        if (this.report !== null) return this.transition(line, `a second report (the first is on line ${this.report.line})`);
+        this.report = r;
+        return;
+      }
+      case "end": {
+        const r = parse(worldEndRecord, rec, file, line, out);
+        if (r !== null && this.end === null) this.end = { at: r.at, status: r.status, line };
+        return;
+      }
+      default:
+        out.push(finding("SCHEMA", file, line, `type ${clip(rec.type)} is not a world journal record`));
+    }
+  }
+
+  /** Every attempt id a journal record names (attempt records and policy records). */
+  namedAttempts(): Set<string> {
+    return new Set([...this.attempts.map((a) => a.attempt), ...this.policies.map((p) => p.attempt)]);
+  }
+}
+
+export class WorldLog {
+  readonly effects: Effect[] = [];
+  readonly replays: Replay[] = [];
+  readonly faults: Fault[] = [];
+  readonly queries: Query[] = [];
+  readonly trees: Tree[] = [];
+  private readonly effectIds = new Set<string>();
+
+  constructor(
+    private readonly file: string,
+    private readonly out: Finding[],
+  ) {}
+
+  record(rec: JournalRecord, line: number): void {
+    const { file, out } = this;
+    switch (rec.type) {
+      case "world":
+        return void out.push(finding("TRANSITION", file, line, "a second world header"));
+      case "effect": {
+        const r = parse(effectRecord, rec, file, line, out);
+        if (r === null) return;
+        if (this.effectIds.has(r.effect)) return void out.push(finding("TRANSITION", file, line, `effect ${clip(r.effect)} appears twice`));
+        this.effectIds.add(r.effect);
+        this.effects.push(r);
+        return;
+      }
+      case "replay": {
+        const r = parse(replayRecord, rec, file, line, out);
+        if (r !== null) this.replays.push(r);
+        return;
+      }
+      case "fault": {
+        const r = parse(faultRecord, rec, file, line, out);
+        if (r !== null) this.faults.push(r);
+        return;
+      }
+      case "query": {
+        const r = parse(queryRecord, rec, file, line, out);
+        if (r !== null) this.queries.push(r);
+        return;
+      }
+      case "tree": {
+        const r = parse(treeRecord, rec, file, line, out);
+        if (r !== null) this.trees.push(r);
+        return;
+      }
+      default:
+        out.push(finding("SCHEMA", file, line, `type ${clip(rec.type)} is not a world log record`));
+    }
+  }
+
+  /** WORLD_LINK: world records naming attempts the journal never names. */
+  checkLinks(named: ReadonlySet<string>): void {
+    const linked: { attempt: string | null; line: number; what: string }[] = [
+      ...this.effects.map((e) => ({ attempt: e.attempt, line: e.line, what: `effect ${e.effect}` })),
+      ...this.replays.map((r) => ({ attempt: r.attempt, line: r.line, what: `replay of ${r.effect}` })),
+      ...this.faults.map((f) => ({ attempt: f.attempt, line: f.line, what: "fault" })),
+      ...this.queries.map((q) => ({ attempt: q.attempt, line: q.line, what: "query" })),
+    ];
+    for (const l of linked)
+      if (l.attempt !== null && !named.has(l.attempt))
+        this.out.push(finding("WORLD_LINK", this.file, l.line, `${l.what} names attempt ${clip(l.attempt)}, which no journal attempt or policy names`));
+  }
+}
