@@ -21,7 +21,10 @@ export function writeCorpus(out: string, o: CorpusOptions): number {
     seed: o.seed,
     n: o.n,
     faults: o.faults,
-    bundles: plan.map((b) => ({ dir: b.dir, experiment: b.experiment, trial: b.trial, attempt: b.attempt, outcome: b.outcome, fault: b.fault ?? null, expect: b.expect })),
+    bundles: plan.map((b) => ({
+      dir: b.dir, profile: b.profile, experiment: b.experiment, trial: b.trial, attempt: b.attempt,
+      outcome: b.profile === "world" ? b.scenario : b.outcome, fault: b.profile === "world" ? null : (b.fault ?? null), expect: b.expect,
+    })),
   };
   files.push([MANIFEST, Buffer.from(JSON.stringify(manifest, null, 2) + "\n")]);
   writeTree(out, files);

@@ -3,12 +3,14 @@
 
 import { FAULT_CODES, NATIVE_FAULTS, synthNative, type NativeFault, type NativeOutcome, type NativeSpec } from "./native.js";
 import { Random } from "./random.js";
+import { synthWorld, WORLD_SCENARIOS, type WorldSpec } from "./world.js";
 
-export interface PlannedBundle extends NativeSpec {
+interface Planned {
   /** Relative directory of the bundle under the corpus root. */
   dir: string;
   expect: { validity: "valid" | "invalid"; code: string | null };
 }
+export type PlannedBundle = Planned & (({ profile: "native-game" } & NativeSpec) | ({ profile: "world" } & WorldSpec));
 
 const WEIGHTED: [NativeOutcome, number][] = [
   ["victory", 3],
@@ -38,17 +40,21 @@ export interface CorpusOptions {
   n: number;
   seed: string;
   faults: boolean;
+  /** native-game (default) or world: the canonical world scenarios, in turn. */
+  profile?: "native-game" | "world";
   /** Key batches per bundle. */
   events?: number;
   experiment?: string;
 }
 
 export function planCorpus(o: CorpusOptions): PlannedBundle[] {
+  if (o.profile === "world") return planWorld(o);
   const r = new Random(o.seed);
   const experiment = o.experiment ?? "synth-native";
   const out: PlannedBundle[] = [];
   const add = (trial: string, attempt: number, outcome: NativeOutcome, seed: string, task: string, fault?: NativeFault) =>
     out.push({
+      profile: "native-game",
       experiment,
       trial,
       attempt,
@@ -72,4 +78,16 @@ export function planCorpus(o: CorpusOptions): PlannedBundle[] {
   return out;
 }
 
-export const bundleFiles = (b: PlannedBundle): Map<string, Buffer> => synthNative(b);
+/** World trials cycle through the canonical scenarios; each scenario is a task (its repeats). */
+function planWorld(o: CorpusOptions): PlannedBundle[] {
+  const r = new Random(o.seed);
+  const experiment = o.experiment ?? "synth-world";
+  return Array.from({ length: o.n }, (_, i) => {
+    const scenario = WORLD_SCENARIOS[i % WORLD_SCENARIOS.length]!;
+    const trial = `${scenario}-${String(Math.floor(i / WORLD_SCENARIOS.length)).padStart(3, "0")}`;
+    return { profile: "world" as const, experiment, trial, attempt: 1, seed: r.hex(16), scenario, task: scenario,
+      dir: `${experiment}/${trial}/a1`, expect: { validity: "valid" as const, code: null } };
+  });
+}
+
+export const bundleFiles = (b: PlannedBundle): Map<string, Buffer> => (b.profile === "world" ? synthWorld(b) : synthNative(b));

@@ -4,15 +4,18 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { MANIFEST, writeCorpus } from "../../io/corpus.js";
 import { NATIVE_FAULTS } from "../../synth/native.js";
-import { positiveInt, usage } from "../args.js";
+import { oneOf, positiveInt, usage } from "../args.js";
 import { UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { scoreCommand } from "./score.js";
 
 
-export const SYNTH_HELP = `assay synth --out DIR --n N [--seed S] [--faults] [--events E]
-  Write N synthetic native-game trials (deterministic for a seed) with a known mix of
-  outcomes; --faults adds one labelled broken bundle per fault kind. DIR must be empty or absent.
+export const SYNTH_HELP = `assay synth --out DIR --n N [--seed S] [--faults] [--events E] [--profile native-game|world]
+  Write N synthetic trials (deterministic for a seed). native-game: a known mix of outcomes;
+  --faults adds one labelled broken bundle per fault kind. world: the canonical scenarios in turn
+  (clean, blind retry, query that finds, safe pause, prohibited effect, unrelated edit destroyed,
+  approval for other arguments, budget overrun, report that omits, fault before commit).
+  DIR must be empty or absent.
   ${MANIFEST} in DIR lists every bundle with its outcome, fault and expected verdict.
 `;
 
@@ -20,15 +23,20 @@ export function synthCommand(argv: string[], io: CliIo): number {
   const { values } = usage(() =>
     parseArgs({
       args: argv,
-      options: { out: { type: "string" }, n: { type: "string" }, seed: { type: "string" }, faults: { type: "boolean" }, events: { type: "string" } },
+      options: {
+        out: { type: "string" }, n: { type: "string" }, seed: { type: "string" }, faults: { type: "boolean" }, events: { type: "string" },
+        profile: { type: "string" },
+      },
     }),
   );
   if (values.out === undefined) throw new UsageError("assay synth needs --out DIR");
+  if (values.faults && values.profile === "world") throw new UsageError("--faults is for native-game corpora (world faults are its scenarios)");
   const n = writeCorpus(values.out, {
     n: positiveInt("n", values.n),
     seed: values.seed ?? "assay",
     faults: values.faults ?? false,
     events: positiveInt("events", values.events, 8),
+    profile: oneOf("profile", values.profile, ["native-game", "world"] as const, "native-game"),
   });
   io.stderr(`assay: wrote ${n} bundles to ${values.out}\n`);
   return 0;
