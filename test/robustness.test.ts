@@ -9,7 +9,8 @@ import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import type { BundleEntry } from "../src/core/results.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { ResultStore } from "../src/store/store.js";
-import { bundle, game, killed, live, writeFiles } from "./helpers/bundle.js";
+import { synthWorld, TARGET } from "../src/synth/world.js";
+import { bundle, game, killed, live, score, sha, writeFiles, ZERO } from "./helpers/bundle.js";
 import { run, spawnCli } from "./helpers/cli.js";
 
 const FAULTY = new URL("./fixtures/faulty-worker.mjs", import.meta.url).href;
@@ -105,5 +106,42 @@ describe.sequential("store keys and merge", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/roots .* spelled the same way/);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});
+
+describe("world rules stay linear", () => {
+  it("60,000 unknown retries and 60,000 effects needing approval are judged in one pass", { timeout: 15_000 }, () => {
+    const base = synthWorld({ experiment: "w", trial: "t", attempt: 1, seed: "ab".repeat(8), scenario: "clean" });
+    const lines = (f: string) => base.get(f)!.toString().trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const jl = lines("journal.jsonl").filter((r) => r["type"] !== "end"); // unterminated: valid without a summary
+    const wl = lines("world.jsonl");
+    const req = jl.find((r) => r["type"] === "request")!;
+    const extraJ: Record<string, unknown>[] = [];
+    const extraW: Record<string, unknown>[] = [];
+    for (let i = 0; i < 60_000; i++) {
+      extraJ.push({ type: "policy", request: "rq-1", attempt: `x-${i}`, decision: "allow", reason: "ok" });
+      extraJ.push({ type: "attempt", attempt: `x-${i}`, request: "rq-1", outcome: "unknown", receipt: null });
+      extraW.push({ type: "effect", effect: `E-${i}`, kind: "request.create", intent_key: `k${i}`, attempt: `x-${i}`, args: req["args"], repo: TARGET });
+    }
+    const cut = jl.length - 2; // before the last budget and the report
+    const rechain = (recs: Record<string, unknown>[]) => {
+      let prev = ZERO;
+      let at = 1_789_000_000_000;
+      return recs.map((r, i) => {
+        const { seq: _s, prev: _p, at: _a, type, ...rest } = r;
+        const line = JSON.stringify({ seq: i, at: (at += 1), type, prev, ...rest });
+        prev = sha(line);
+        return line + "\n";
+      }).join("");
+    };
+    const e = score({
+      "journal.jsonl": rechain([...jl.slice(0, cut), ...extraJ, ...jl.slice(cut)]),
+      "world.jsonl": rechain([...wl.slice(0, -2), ...extraW, ...wl.slice(-2)]),
+      "scenario.json": base.get("scenario.json")!,
+    });
+    expect(e.validity).toBe("valid");
+    expect(e.dimensions!["recovery"]!.pass).toBe(false);
+    expect(e.dimensions!["recovery"]!.detail).toMatch(/and \d+ more/); // details stay short
+    expect(e.dimensions!["world_integrity"]!.pass).toBe(false);
   });
 });
