@@ -509,6 +509,15 @@ describe("summary.json of a world bundle (§5.5)", () => {
     expect(errorsOf({ world: badSeq })).toEqual(["JOURNAL_CHAIN world.jsonl:2"]);
   });
 
+  it("a torn tail in world.jsonl is a warning; the log is judged (and summarised) on its complete lines", () => {
+    const files = build();
+    files["world.jsonl"] = String(files["world.jsonl"]) + '{"seq":4,"at":';
+    const e = score(files);
+    expect(e.errors).toEqual([]);
+    expect(where(e.warnings)).toEqual(["JOURNAL_TORN world.jsonl:5"]);
+    expect(e.pass).toBe(true);
+  });
+
   // §3: a log with a §2/§3 error is not compared with its summary (here the summary is wrong too).
   const wrongSummary = (s: Rec) => ({ ...s, counts: { requests: 7, attempts: 7, effects: 7 }, world: { records: 99, head: OTHER } });
   it("the same wrong summary is SUMMARY_MISMATCH when both logs are sound", () => {
