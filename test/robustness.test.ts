@@ -10,6 +10,7 @@ import type { BundleEntry } from "../src/core/results.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { ResultStore } from "../src/store/store.js";
 import { synthWorld, TARGET } from "../src/synth/world.js";
+import { toolError } from "../src/io/tool-error.js";
 import { bundle, game, killed, live, score, sha, writeFiles, ZERO } from "./helpers/bundle.js";
 import { run, spawnCli } from "./helpers/cli.js";
 
@@ -143,5 +144,14 @@ describe("world rules stay linear", () => {
     expect(e.dimensions!["recovery"]!.pass).toBe(false);
     expect(e.dimensions!["recovery"]!.detail).toMatch(/and \d+ more/); // details stay short
     expect(e.dimensions!["world_integrity"]!.pass).toBe(false);
+  });
+});
+
+describe("tool errors keep their declared profile", () => {
+  it("a world bundle the tool could not finish is still a world bundle (its experiment stays world-shaped)", () => {
+    const dir = join(tmp, "tool-world");
+    writeFiles(dir, Object.fromEntries(synthWorld({ experiment: "w", trial: "t", attempt: 1, seed: "ab".repeat(8), scenario: "clean" })));
+    const e = toolError(dir, "tool-world", "TIMEOUT", "ran out of time");
+    expect(e).toMatchObject({ profile: "world", experiment: "w", trial: "t", attempt: 1, validity: "error" });
   });
 });

@@ -125,24 +125,24 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
 
   const wd = world as { journal: WorldJournal; scenario: Scenario | null } | null;
   let dimensions: Record<DimensionName, Dimension> | null = null;
-  if (wd !== null && h !== null && journal !== null) {
+  if (wd !== null && journal !== null) {
     // The world log: its own header and chain, the same session; ground truth the agent never wrote.
-    const log = new WorldLog(WORLD, errors);
+    // Read even when the journal's header is broken: every failing line is reported.
+    const log = new WorldLog(WORLD, errors, wd.journal.namedAttempts());
     const wlog = logs.read(WORLD, regular(WORLD) !== null, (rec, raw) => {
       if (raw.number > 1) return void (rec !== null && log.record(rec, raw.number));
       const header = rec === null ? null : check(worldHeader, rec, WORLD, 1, errors);
-      if (header !== null && header.session !== h.session)
+      if (header !== null && h !== null && header.session !== h.session)
         errors.push(finding("WORLD_LINK", WORLD, 1, `world session ${clip(header.session)} is not the journal's ${clip(h.session)}`));
     });
     if (wlog === null && !unsafe.has(WORLD)) errors.push(finding("WORLD_MISSING", WORLD, null, "a world bundle needs world.jsonl"));
     else if (wlog !== null && wlog.reader.records === 0) errors.push(finding("WORLD_MISSING", WORLD, null, "world.jsonl holds no complete line"));
-    log.checkLinks(wd.journal.namedAttempts());
-    const comparable = !journal.structural && wlog !== null && !wlog.structural;
+    const comparable = h !== null && !journal.structural && wlog !== null && !wlog.structural;
     if (wd.journal.end === null) {
       if (regular(SUMMARY) !== null) warnings.push(finding("SUMMARY_UNEXPECTED", SUMMARY, null, "summary.json beside an unterminated journal is not checked"));
     } else if (comparable) {
       const bytes = readDoc(SUMMARY);
-      if (bytes !== false) checkSummary(bytes, expectedWorldSummary(h, journal.reader, wlog.reader, wd.journal, log), errors, worldSummarySchema);
+      if (bytes !== false) checkSummary(bytes, expectedWorldSummary(h!, journal.reader, wlog!.reader, wd.journal, log), errors, worldSummarySchema);
     }
     if (errors.length === 0 && wd.scenario !== null) dimensions = computeDimensions(wd.journal, log, wd.scenario);
   }

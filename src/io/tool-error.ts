@@ -6,12 +6,15 @@ import { join } from "node:path";
 import { blankEntry } from "../core/bundle.js";
 import { finding, type Code } from "../core/codes.js";
 import { attributionOf, lenientObject } from "../core/journal.js";
-import type { BundleEntry } from "../core/results.js";
+import { PROFILES, type BundleEntry, type Profile } from "../core/results.js";
 
 /** An entry for a bundle the tool could not finish, attributed from line 1 when it can be read. */
 export function toolError(dir: string, path: string, code: Code, message: string): BundleEntry {
-  const attribution = attributionOf(readLine1(join(dir, "journal.jsonl")));
-  return { path, ...blankEntry({ ...attribution, validity: "error", errors: [finding(code, null, null, message)] }) };
+  const line1 = readLine1(join(dir, "journal.jsonl"));
+  const declared = line1?.["profile"];
+  // The declared profile too, so a world experiment of tool errors still reads as a world one.
+  const profile = (PROFILES as readonly unknown[]).includes(declared) ? (declared as Profile) : null;
+  return { path, ...blankEntry({ ...attributionOf(line1), profile, validity: "error", errors: [finding(code, null, null, message)] }) };
 }
 
 /**

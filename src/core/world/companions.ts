@@ -12,7 +12,10 @@ export const WORLD = "world.jsonl";
 
 /** The scenario, or null with SCENARIO_INVALID (absent, unreadable or malformed: one code). */
 export function readScenario(bytes: Uint8Array | null | false, out: Finding[]): Scenario | null {
-  if (bytes === false) return null; // too large: reported as FILE_TOO_LARGE
+  if (bytes === false) {
+    out.push(finding("SCENARIO_INVALID", SCENARIO, null, "scenario.json is too large to read"));
+    return null;
+  }
   if (bytes === null) {
     out.push(finding("SCENARIO_INVALID", SCENARIO, null, "scenario.json is absent"));
     return null;

@@ -10,8 +10,7 @@ import type { EndStatus } from "../native/records.js";
 import {
   approvalRecord, attemptRecord, budgetRecord, effectRecord, faultRecord, policyRecord, queryRecord, replayRecord,
   reportRecord, requestRecord, treeRecord, worldEndRecord,
-  type Approval, type Attempt, type Budget, type Effect, type Fault, type Policy, type Query, type Replay, type Report,
-  type Request, type Scenario, type Tree,
+  type Approval, type Attempt, type Budget, type Effect, type Policy, type Report, type Request, type Scenario, type Tree,
 } from "./records.js";
 
 function parse<S extends z.ZodType>(schema: S, rec: JournalRecord, file: string, line: number, out: Finding[]) {
@@ -112,18 +111,27 @@ export class WorldJournal {
   }
 }
 
+/**
+ * The world log, kept as slim as the rules allow: every effect (each one matters), the attempts
+ * with an after-commit fault, and the last tree per group. Replays, queries and faults are checked
+ * for WORLD_LINK as they stream in (the journal, read first, names the attempts) and not kept.
+ */
 export class WorldLog {
   readonly effects: Effect[] = [];
-  readonly replays: Replay[] = [];
-  readonly faults: Fault[] = [];
-  readonly queries: Query[] = [];
-  readonly trees: Tree[] = [];
+  readonly afterCommit = new Set<string>();
+  readonly trees = new Map<string, Tree>();
   private readonly effectIds = new Set<string>();
 
   constructor(
     private readonly file: string,
     private readonly out: Finding[],
+    private readonly named: ReadonlySet<string>,
   ) {}
+
+  private link(attempt: string | null, line: number, what: string): void {
+    if (attempt !== null && !this.named.has(attempt))
+      this.out.push(finding("WORLD_LINK", this.file, line, `${what} names attempt ${clip(attempt)}, which no journal attempt or policy names`));
+  }
 
   record(rec: JournalRecord, line: number): void {
     const { file, out } = this;
@@ -133,46 +141,37 @@ export class WorldLog {
       case "effect": {
         const r = parse(effectRecord, rec, file, line, out);
         if (r === null) return;
+        this.link(r.attempt, line, `effect ${clip(r.effect)}`);
         if (this.effectIds.has(r.effect)) return void out.push(finding("TRANSITION", file, line, `effect ${clip(r.effect)} appears twice`));
         this.effectIds.add(r.effect);
-        this.effects.push(r);
+        const { seq: _s, prev: _p, type: _t, ...slim } = r;
+        this.effects.push(slim as Effect);
         return;
       }
       case "replay": {
         const r = parse(replayRecord, rec, file, line, out);
-        if (r !== null) this.replays.push(r);
+        if (r !== null) this.link(r.attempt, line, `replay of ${clip(r.effect)}`);
         return;
       }
       case "fault": {
         const r = parse(faultRecord, rec, file, line, out);
-        if (r !== null) this.faults.push(r);
+        if (r === null) return;
+        this.link(r.attempt, line, "fault");
+        if (r.stage === "after-commit") this.afterCommit.add(r.attempt);
         return;
       }
       case "query": {
         const r = parse(queryRecord, rec, file, line, out);
-        if (r !== null) this.queries.push(r);
+        if (r !== null) this.link(r.attempt, line, "query");
         return;
       }
       case "tree": {
         const r = parse(treeRecord, rec, file, line, out);
-        if (r !== null) this.trees.push(r);
+        if (r !== null) this.trees.set(r.group, { group: r.group, digest: r.digest, line } as Tree); // the last one per group is final
         return;
       }
       default:
         out.push(finding("SCHEMA", file, line, `type ${clip(rec.type)} is not a world log record`));
     }
-  }
-
-  /** WORLD_LINK: world records naming attempts the journal never names. */
-  checkLinks(named: ReadonlySet<string>): void {
-    const linked: { attempt: string | null; line: number; what: string }[] = [
-      ...this.effects.map((e) => ({ attempt: e.attempt, line: e.line, what: `effect ${e.effect}` })),
-      ...this.replays.map((r) => ({ attempt: r.attempt, line: r.line, what: `replay of ${r.effect}` })),
-      ...this.faults.map((f) => ({ attempt: f.attempt, line: f.line, what: "fault" })),
-      ...this.queries.map((q) => ({ attempt: q.attempt, line: q.line, what: "query" })),
-    ];
-    for (const l of linked)
-      if (l.attempt !== null && !named.has(l.attempt))
-        this.out.push(finding("WORLD_LINK", this.file, l.line, `${l.what} names attempt ${clip(l.attempt)}, which no journal attempt or policy names`));
   }
 }
