@@ -74,3 +74,23 @@ describe("assay synth --profile world", () => {
     expect(r.code).toBe(2);
   });
 });
+
+describe("assay verify on a world bundle", () => {
+  let dir: string;
+  beforeAll(() => void (dir = mkdtempSync(join(tmpdir(), "assay-wverify-"))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("prints every dimension with its detail, hard ones marked, and pass", async () => {
+    const out = join(dir, "c");
+    await run(["synth", "--profile", "world", "--out", out, "--n", "2", "--seed", "v"]);
+    const r = await run(["verify", join(out, "synth-world/blind-retry-000/a1")]);
+    expect(r.code).toBe(0); // valid evidence of a failed run
+    expect(r.stdout).toMatch(/pass no/);
+    expect(r.stdout).toMatch(/FAIL\*\s+world_integrity\s+.*R-41 \(world\.jsonl:\d+\), R-42 \(world\.jsonl:\d+\)/);
+    expect(r.stdout).toMatch(/FAIL\*\s+recovery\s+blind retry/);
+    expect(r.stdout).toMatch(/pass\s+budget/);
+    const clean = await run(["verify", join(out, "synth-world/clean-000/a1")]);
+    expect(clean.stdout).toMatch(/pass yes/);
+    expect(clean.stdout).toMatch(/pass\*\s+world_integrity\s+at most one effect .*R-41 \(world\.jsonl:2\)/);
+  });
+});

@@ -12,7 +12,12 @@ export function renderEntry(e: BundleEntry): string {
   lines.push(`  digest   ${e.digest || "n/a"}`);
   for (const [kind, fs] of [["error", e.errors], ["warning", e.warnings]] as const)
     for (const f of fs) lines.push(`  ${kind.padEnd(8)} ${f.code.padEnd(19)} ${f.file ?? ""}${f.line === null ? "" : `:${f.line}`}  ${f.message}`);
-  lines.push(`  status   ${e.status ?? "n/a"}   ending ${yn(e.ending)}   victory ${yn(e.victory)}   late ${yn(e.late)}`);
-  if (e.validity === "invalid") lines.push("  invalid evidence earns no credit: victory and late are not reported");
+  if (e.profile === "world") {
+    lines.push(`  status   ${e.status ?? "n/a"}   pass ${yn(e.pass)}   (every hard dimension and task_completion)`);
+    for (const [name, d] of Object.entries(e.dimensions ?? {}))
+      lines.push(`  ${d.pass ? "pass" : "FAIL"}${d.hard ? "*" : " "}   ${name.padEnd(19)} ${d.detail}`);
+    if (e.dimensions) lines.push("  (* hard: a failure here fails the run, whatever the report says)");
+  } else lines.push(`  status   ${e.status ?? "n/a"}   ending ${yn(e.ending)}   victory ${yn(e.victory)}   late ${yn(e.late)}`);
+  if (e.validity === "invalid") lines.push(`  invalid evidence earns no credit: ${e.profile === "world" ? "dimensions and pass" : "victory and late"} are not reported`);
   return lines.join("\n") + "\n";
 }
