@@ -11,10 +11,10 @@
 import Database from "better-sqlite3";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SCRATCH } from "./helpers/shared.js";
 import { bundleEntrySchema } from "../src/core/results.js";
 import { storeKey } from "../src/store/store.js";
 import { SCORING_VERSION } from "../src/version.js";
@@ -154,7 +154,7 @@ function rerun(store: string, out: string): number {
 
 beforeAll(() => {
   if (!existsSync(CLI) || !existsSync(join(ROOT, "dist/pool/worker.js"))) throw new Error("the kill test spawns dist/cli.js: build first (npx tsc -p .)");
-  tmp = mkdtempSync(join(tmpdir(), "assay-kill-"));
+  tmp = mkdtempSync(join(SCRATCH, "assay-kill-"));
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

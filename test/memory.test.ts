@@ -11,10 +11,10 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { SCRATCH } from "./helpers/shared.js";
 import { escaped, live, SILMARIL, type State } from "./helpers/bundle.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -135,7 +135,7 @@ describe("memory: a journal of a few hundred MB is validated as a stream", () =>
 
   it("validates a ~300 MB journal in a child with a 64 MB heap, peak RSS well below the journal's size", () => {
     expect(existsSync(DIST_BUNDLE) && existsSync(DIST_SOURCE), "dist/ is missing: run `npx tsc -p .` before this test").toBe(true);
-    tmp = mkdtempSync(join(tmpdir(), "assay-mem-"));
+    tmp = mkdtempSync(join(SCRATCH, "assay-mem-"));
     const dir = join(tmp, "bundle");
     mkdirSync(dir);
     const script = join(tmp, "validate.mjs");

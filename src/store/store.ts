@@ -36,7 +36,10 @@ export class ResultStore {
   ) {
     this.db = new Database(file);
     this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = FULL"); // a committed result survives a kill (and a power cut)
+    // WAL + NORMAL: a committed result survives any kill of the process; a power cut may roll back
+    // the last transactions (never corrupt), which the rerun redoes. FULL would fsync every batch
+    // on the main thread, where a busy disk then stalls Ctrl-C and progress.
+    this.db.pragma("synchronous = NORMAL");
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, digest TEXT NOT NULL, entry TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS stamps (folder TEXT PRIMARY KEY, stamps TEXT NOT NULL, digest TEXT NOT NULL);

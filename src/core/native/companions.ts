@@ -6,6 +6,7 @@ import { differingFields } from "../compare.js";
 import type { Header, JournalReader } from "../journal.js";
 import { decodeDocument } from "../json/decode.js";
 import { check } from "../schema.js";
+import { summaryIdentity } from "../summary.js";
 import type { NativeJournal } from "./journal.js";
 import { snapshotSchema, summarySchema } from "./records.js";
 
@@ -17,12 +18,7 @@ export function expectedSummary(header: Header, reader: JournalReader, nj: Nativ
   const e = nj.ending;
   const o = nj.outcome(header.deadline);
   return {
-    format: "assay.summary/1",
-    session: header.session,
-    experiment: header.experiment,
-    trial: header.trial,
-    attempt: header.attempt,
-    seed: header.seed,
+    ...summaryIdentity(header),
     journal: { records: reader.records, head: reader.head },
     status: nj.end?.status ?? null,
     ended_at: nj.end?.at ?? null,

@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { digest, envelope, id, int, text } from "../schema.js";
+import { summaryIdentityShape } from "../summary.js";
 
 const item = z.strictObject({
   slot: int(0, 37),
@@ -49,12 +50,7 @@ export const scoreRecord = z
 export const endRecord = z.strictObject({ ...envelope("end"), status: z.enum(END_STATUSES), reason: text(512) });
 
 export const summarySchema = z.strictObject({
-  format: z.string(),
-  session: z.string(),
-  experiment: z.string(),
-  trial: z.string(),
-  attempt: int(),
-  seed: z.string(),
+  ...summaryIdentityShape,
   journal: z.strictObject({ records: int(0), head: digest }),
   status: z.string(),
   ended_at: int(),

@@ -4,6 +4,7 @@ import { finding, type Finding } from "../codes.js";
 import type { Header, JournalReader } from "../journal.js";
 import { decodeDocument } from "../json/decode.js";
 import { describeIssues } from "../schema.js";
+import { summaryIdentity } from "../summary.js";
 import type { WorldJournal, WorldLog } from "./journal.js";
 import { scenarioSchema, type Scenario } from "./records.js";
 
@@ -36,12 +37,7 @@ export function readScenario(bytes: Uint8Array | null | false, out: Finding[]): 
 
 export function expectedWorldSummary(header: Header, jr: JournalReader, wr: JournalReader, j: WorldJournal, w: WorldLog) {
   return {
-    format: "assay.summary/1",
-    session: header.session,
-    experiment: header.experiment,
-    trial: header.trial,
-    attempt: header.attempt,
-    seed: header.seed,
+    ...summaryIdentity(header),
     journal: { records: jr.records, head: jr.head },
     world: { records: wr.records, head: wr.head },
     status: j.end?.status ?? null,

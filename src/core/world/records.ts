@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { digest, envelope, id, int, text } from "../schema.js";
 import { END_STATUSES } from "../native/records.js";
+import { summaryIdentityShape } from "../summary.js";
 
 export const CLASSES = ["mutation", "query", "review", "read"] as const;
 export type ToolClass = (typeof CLASSES)[number];
@@ -66,12 +67,7 @@ export const scenarioSchema = z.strictObject({
 export type Scenario = z.output<typeof scenarioSchema>;
 
 export const worldSummarySchema = z.strictObject({
-  format: z.string(),
-  session: z.string(),
-  experiment: z.string(),
-  trial: z.string(),
-  attempt: int(),
-  seed: z.string(),
+  ...summaryIdentityShape,
   journal: z.strictObject({ records: int(0), head: digest }),
   world: z.strictObject({ records: int(0), head: digest }),
   status: z.string(),
