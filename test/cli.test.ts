@@ -138,6 +138,8 @@ describe("assay synth and demo (in-process)", () => {
     const r = await run(["demo"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/experiment synth-native/);
+    expect(r.stdout).toMatch(/experiment synth-world\s+profile world/);
+    expect(r.stdout).toMatch(/no blended score/);
     expect(r.stdout).toMatch(/JOURNAL_CHAIN/);
     const dir = /in (\S+)\/corpus/.exec(r.stderr)![1]!;
     expect(existsSync(dir)).toBe(false);

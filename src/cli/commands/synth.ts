@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { MANIFEST, writeCorpus } from "../../io/corpus.js";
 import { NATIVE_FAULTS } from "../../synth/native.js";
+import { WORLD_SCENARIOS } from "../../synth/world.js";
 import { oneOf, positiveInt, usage } from "../args.js";
 import { UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
@@ -43,7 +44,8 @@ export function synthCommand(argv: string[], io: CliIo): number {
 }
 
 export const DEMO_HELP = `assay demo [--keep]
-  Synthesise a small mixed corpus (with labelled faults) into a temporary folder and score it.
+  Synthesise a small mixed corpus (game runs with labelled faults, the canonical world scenarios)
+  into a temporary folder and score it.
 `;
 
 export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
@@ -51,8 +53,11 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "assay-demo-"));
   try {
     const corpus = join(dir, "corpus");
-    writeCorpus(corpus, { n: 24, seed: "demo", faults: true });
-    io.stderr(`assay demo: synthesised 24 trials and ${NATIVE_FAULTS.length} labelled broken bundles in ${corpus}\n`);
+    writeCorpus(join(corpus, "game"), { n: 24, seed: "demo", faults: true });
+    writeCorpus(join(corpus, "world"), { n: WORLD_SCENARIOS.length, seed: "demo", faults: false, profile: "world" });
+    io.stderr(
+      `assay demo: synthesised 24 game trials, ${NATIVE_FAULTS.length} labelled broken bundles and ${WORLD_SCENARIOS.length} world scenarios in ${corpus}\n`,
+    );
     return await scoreCommand([corpus, "--quiet"], io);
   } finally {
     if (values.keep) io.stderr(`assay demo: corpus kept in ${dir}\n`);
