@@ -9,13 +9,12 @@ import { splitLines, type RawLine } from "./json/lines.js";
 import { checkSnapshot, checkSummary, expectedSummary, SNAPSHOT, SUMMARY } from "./native/companions.js";
 import { NativeJournal } from "./native/journal.js";
 import { check } from "./schema.js";
-import { clip } from "./text.js";
 import { expectedWorldSummary, readScenario, SCENARIO, WORLD } from "./world/companions.js";
-import { computeDimensions, type Dimension, type DimensionName } from "./world/dimensions.js";
+import { computeDimensions, passOf, type Dimension, type DimensionName } from "./world/dimensions.js";
 import { WorldJournal, WorldLog } from "./world/journal.js";
 import { worldHeader, worldSummarySchema, type Scenario } from "./world/records.js";
 import type { BundleEntry, Profile } from "./results.js";
-import { byteCompare } from "./text.js";
+import { byteCompare, clip } from "./text.js";
 
 export const JOURNAL = "journal.jsonl";
 export const SEAL = "seal.json";
@@ -81,6 +80,15 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     return bytes;
   };
   const logs = new LogReading(src, files, errors, warnings);
+  /** §4.1/§5.5: an ended journal's summary must equal its recomputation; an unterminated one's is stale. */
+  const summaryCheck = (ended: boolean, comparable: boolean, expected: () => Record<string, unknown>, schema?: Parameters<typeof checkSummary>[3]) => {
+    if (!ended) {
+      if (regular(SUMMARY) !== null) warnings.push(finding("SUMMARY_UNEXPECTED", SUMMARY, null, "summary.json beside an unterminated journal is not checked"));
+    } else if (comparable) {
+      const bytes = readDoc(SUMMARY);
+      if (bytes !== false) checkSummary(bytes, expected(), errors, schema);
+    }
+  };
 
   // The journal, streamed: chain, header, then the profile's records.
   let line1: Record<string, unknown> | null = null;
@@ -111,12 +119,7 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
   if (nj !== null && h !== null && journal !== null) {
     // §3: a journal with a §2/§3 error is not compared with its summary or snapshot.
     const comparable = !journal.structural;
-    if (nj.end === null) {
-      if (regular(SUMMARY) !== null) warnings.push(finding("SUMMARY_UNEXPECTED", SUMMARY, null, "summary.json beside an unterminated journal is not checked"));
-    } else if (comparable) {
-      const bytes = readDoc(SUMMARY);
-      if (bytes !== false) checkSummary(bytes, expectedSummary(h, journal.reader, nj), errors);
-    }
+    summaryCheck(nj.end !== null, comparable, () => expectedSummary(h, journal.reader, nj));
     if (nj.finalScore !== null && comparable) {
       const bytes = readDoc(SNAPSHOT);
       if (bytes !== false) checkSnapshot(bytes, files.get(SNAPSHOT) ?? null, h, nj, errors);
@@ -138,12 +141,7 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     if (wlog === null && !unsafe.has(WORLD)) errors.push(finding("WORLD_MISSING", WORLD, null, "a world bundle needs world.jsonl"));
     else if (wlog !== null && wlog.reader.records === 0) errors.push(finding("WORLD_MISSING", WORLD, null, "world.jsonl holds no complete line"));
     const comparable = h !== null && !journal.structural && wlog !== null && !wlog.structural;
-    if (wd.journal.end === null) {
-      if (regular(SUMMARY) !== null) warnings.push(finding("SUMMARY_UNEXPECTED", SUMMARY, null, "summary.json beside an unterminated journal is not checked"));
-    } else if (comparable) {
-      const bytes = readDoc(SUMMARY);
-      if (bytes !== false) checkSummary(bytes, expectedWorldSummary(h!, journal.reader, wlog!.reader, wd.journal, log), errors, worldSummarySchema);
-    }
+    summaryCheck(wd.journal.end !== null, comparable, () => expectedWorldSummary(h!, journal.reader, wlog!.reader, wd.journal, log), worldSummarySchema);
     if (errors.length === 0 && wd.scenario !== null) dimensions = computeDimensions(wd.journal, log, wd.scenario);
   }
 
@@ -178,7 +176,7 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     victory: valid && o !== null ? o.victory : null,
     late: valid && o !== null ? o.late : null,
     dimensions,
-    pass: dimensions === null ? null : Object.values(dimensions).every((d) => d.pass || !d.hard) && dimensions.task_completion.pass,
+    pass: dimensions === null ? null : passOf(dimensions),
   });
 }
 

@@ -72,11 +72,11 @@ export function fileDigest(file: string): string {
   return h.digest("hex");
 }
 
-/** The §7 bundle digest of a listed folder (seal.json excluded), and seal.json's own digest. */
-export function folderDigests(dir: string, entries: readonly BundleEntryInfo[]): { digest: string; seal: string | null } {
+/** The §7 bundle digest of a listed folder (seal.json excluded). */
+export function folderDigest(dir: string, entries: readonly BundleEntryInfo[]): string {
   const files = new Map<string, string>();
   for (const e of entries) if (e.kind === "file" && e.path !== SEAL) files.set(e.path, fileDigest(join(dir, e.path)));
-  return { digest: bundleDigest(files), seal: sealDigest(dir, entries) };
+  return bundleDigest(files);
 }
 
 export const sealDigest = (dir: string, entries: readonly BundleEntryInfo[]): string | null =>

@@ -7,7 +7,7 @@ import { parseSchedule, type Schedule } from "../core/batch/schedule.js";
 import { sha256, unsafeReason, type BundleEntryInfo } from "../core/bundle.js";
 import type { BundleEntry, Results } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
-import { folderDigests, listEntries, racy, sealDigest, stampsOf } from "../io/bundle-source.js";
+import { folderDigest, listEntries, racy, sealDigest, stampsOf } from "../io/bundle-source.js";
 import { discover, type OnSkip } from "../io/discover.js";
 import { BundlePool, type PoolOptions } from "../pool/pool.js";
 import type { BundleRef } from "../pool/types.js";
@@ -127,9 +127,9 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
         let hit = options.verifyDigests ? null : store!.lookup(found.dir, stamps, seal);
         // Stamps changed (or --verify-digests): rehash; an unchanged digest needs no rescoring.
         if (hit === null && (options.verifyDigests || store!.knows(found.dir))) {
-          const d = folderDigests(found.dir, entries!);
-          hit = store!.lookupDigest(d.digest, d.seal);
-          if (hit !== null) store!.restamp(found.dir, recorded(stamps, entries!), d.digest);
+          const digest = folderDigest(found.dir, entries!);
+          hit = store!.lookupDigest(digest, seal);
+          if (hit !== null) store!.restamp(found.dir, recorded(stamps, entries!), digest);
         }
         if (hit !== null) {
           const entry = { path: found.path, ...hit };

@@ -21,6 +21,10 @@ const J = (line: number) => `journal.jsonl:${line}`;
 const W = (line: number) => `world.jsonl:${line}`;
 const list = (xs: string[]) => xs.join(", ");
 
+/** §5.4: a run passes when every hard dimension and task_completion pass; nothing else blends in. */
+export const passOf = (d: Record<DimensionName, Dimension>): boolean =>
+  Object.values(d).every((x) => x.pass || !x.hard) && d.task_completion.pass;
+
 export function computeDimensions(j: WorldJournal, w: WorldLog, s: Scenario): Record<DimensionName, Dimension> {
   // Indexes first: every rule below is then linear in the records (a hostile log costs no more).
   const policiesByAttempt = group(j.policies, (p) => p.attempt);
