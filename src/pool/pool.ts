@@ -24,6 +24,10 @@ export const DEFAULT_BUNDLE_TIMEOUT_MS = 60_000;
 const DEFAULT_WORKER = import.meta.url.endsWith(".ts")
   ? new URL("../../dist/pool/worker.js", import.meta.url).href
   : new URL("./worker.js", import.meta.url).href;
+/** The CommonJS entry piscina loads; it imports the worker module (see entry.cts for why). */
+const ENTRY = import.meta.url.endsWith(".ts")
+  ? new URL("../../dist/pool/entry.cjs", import.meta.url).href
+  : new URL("./entry.cjs", import.meta.url).href;
 export const DEFAULT_WORKER_MEMORY_MB = 512;
 /** Longest a task may wait for a worker to pick it up before its clock starts regardless. */
 const START_GRACE_MS = 30_000;
@@ -41,7 +45,8 @@ export class BundlePool {
     this.jobs = o.jobs ?? availableParallelism();
     this.timeoutMs = o.bundleTimeoutMs ?? DEFAULT_BUNDLE_TIMEOUT_MS;
     this.pool = new Piscina({
-      filename: o.workerFile ?? DEFAULT_WORKER,
+      filename: ENTRY,
+      workerData: { workerModule: o.workerFile ?? DEFAULT_WORKER },
       minThreads: this.jobs,
       maxThreads: this.jobs,
       idleTimeout: Number.POSITIVE_INFINITY,
