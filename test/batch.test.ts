@@ -12,9 +12,9 @@ import type { BundleEntry, Experiment } from "../src/core/results.js";
 import { toolError } from "../src/io/tool-error.js";
 import { bundle, escaped, game, killed, live, score, sha, T0, type GameOpts, type Rec } from "./helpers/bundle.js";
 
-const COUNT: BatchOptions = { invalid: "count", resourceBound: "exclude" };
-const EXCLUDE_INVALID: BatchOptions = { invalid: "exclude", resourceBound: "exclude" };
-const RB_LOSS: BatchOptions = { invalid: "count", resourceBound: "loss" };
+const COUNT: BatchOptions = { invalid: "count", resourceBound: "exclude", errors: "exclude" };
+const EXCLUDE_INVALID: BatchOptions = { invalid: "exclude", resourceBound: "exclude", errors: "exclude" };
+const RB_LOSS: BatchOptions = { invalid: "count", resourceBound: "loss", errors: "exclude" };
 const Z = 1.959963984540054;
 
 // ---------------------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ describe("discovery", () => {
     expect(() => paths([join(tmp, "nope")])).toThrow(/root .*nope does not exist/);
   });
   it("scoreRoots over overlapping roots scores each bundle once", async () => {
-    const r = await scoreRoots([join(tmp, "root"), join(tmp, "root/e")], { schedules: [], invalid: "count", resourceBound: "exclude" });
+    const r = await scoreRoots([join(tmp, "root"), join(tmp, "root/e")], { schedules: [], invalid: "count", resourceBound: "exclude", errors: "exclude" });
     expect(r.bundles).toHaveLength(2);
     expect(r.experiments[0]!.scheduled).toBe(2);
   });

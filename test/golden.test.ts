@@ -13,7 +13,7 @@ import { synthNative, type NativeSpec } from "../src/synth/native.js";
 import { run } from "./helpers/cli.js";
 
 const Z = 1.959963984540054;
-const DEFAULTS: ScoreRunOptions = { schedules: [], invalid: "count", resourceBound: "exclude" };
+const DEFAULTS: ScoreRunOptions = { schedules: [], invalid: "count", resourceBound: "exclude", errors: "exclude" };
 
 /** Wilson interval in counts: (k + z²/2 ± z·sqrt(k(n−k)/n + z²/4)) / (n + z²), clamped to [0, 1]. */
 function wilson(k: number, n: number): [number, number] {
@@ -196,7 +196,7 @@ const goldExcludeLoss = {
 const canon = (xs: Experiment[]) =>
   xs.map((x) => ({
     ...x,
-    flags: [...x.flags].sort((a, b) => (a.trial < b.trial ? -1 : a.trial > b.trial ? 1 : a.attempt - b.attempt || (a.code < b.code ? -1 : 1))),
+    flags: [...x.flags].sort((a, b) => (a.trial < b.trial ? -1 : a.trial > b.trial ? 1 : (a.attempt ?? 0) - (b.attempt ?? 0) || (a.code < b.code ? -1 : 1))),
   }));
 
 const byteSorted = (xs: string[]) => [...xs].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
@@ -217,7 +217,7 @@ describe("golden results for a synthesised corpus", () => {
   });
 
   it("experiments equal the hand derivation (--invalid exclude, --resource-bound loss)", async () => {
-    const r = await scoreRoots([root], { ...DEFAULTS, invalid: "exclude", resourceBound: "loss" });
+    const r = await scoreRoots([root], { ...DEFAULTS, invalid: "exclude", resourceBound: "loss", errors: "exclude" });
     expect(canon(r.experiments)).toEqual([zeta, goldExcludeLoss]);
     expect(r.run.options).toMatchObject({ invalid: "exclude", resource_bound: "loss" });
   });

@@ -481,7 +481,7 @@ describe("pass", () => {
 // ---------------------------------------------------------------------------------------------
 // World metrics (§6) over scored entries, as a merge of shards would compute them.
 
-const COUNT: BatchOptions = { invalid: "count", resourceBound: "default" };
+const COUNT: BatchOptions = { invalid: "count", resourceBound: "default", errors: "exclude" };
 const seedOf = (trial: string) => sha(`wexp/${trial}`).slice(0, 32);
 const entry = (trial: string, b: Build = {}, task?: string): BundleEntry => ({
   path: `root/${trial}/a1`,
@@ -536,7 +536,7 @@ describe("world experiment metrics", () => {
   });
 
   it("--invalid exclude leaves the invalid trial out of every total (still listed)", () => {
-    const x = one(four(), { invalid: "exclude", resourceBound: "default" });
+    const x = one(four(), { invalid: "exclude", resourceBound: "default", errors: "exclude" });
     expect(x.invalid).toEqual([{ trial: "c4", codes: ["SUMMARY_MISMATCH"] }]);
     expect(totals(x)).toEqual(each({ recovery: 2, budget: 2 }, 3, 3));
     expect(x.pass).toEqual({ passed: 2, total: 3 });
@@ -556,7 +556,7 @@ describe("world experiment metrics", () => {
   it("a resource-bound world trial is scored on its own dimensions by default (and under loss)", () => {
     const es = [entry("c1", V.clean()), entry("rb", V.resourceBound())];
     expect(es[1]!.status).toBe("resource-bound");
-    for (const options of [COUNT, { invalid: "count", resourceBound: "loss" } as BatchOptions]) {
+    for (const options of [COUNT, { invalid: "count", resourceBound: "loss", errors: "exclude" } as BatchOptions]) {
       const x = one(es, options);
       expect(x.excluded).toEqual([]);
       expect(x.pass).toEqual({ passed: 2, total: 2 });
@@ -565,7 +565,7 @@ describe("world experiment metrics", () => {
   });
 
   it("--resource-bound exclude excludes it", () => {
-    const x = one([entry("c1", V.clean()), entry("rb", V.resourceBound())], { invalid: "count", resourceBound: "exclude" });
+    const x = one([entry("c1", V.clean()), entry("rb", V.resourceBound())], { invalid: "count", resourceBound: "exclude", errors: "exclude" });
     expect(x.excluded.map((e) => e.trial)).toEqual(["rb"]);
     expect(x.excluded[0]!.reason).toMatch(/resource-bound/);
     expect(x.pass).toEqual({ passed: 1, total: 1 });
@@ -621,7 +621,7 @@ describe("world experiment metrics", () => {
       expect(p["2"]).toBeCloseTo((0 + 1) / 2, 12); // C(1,2)/C(3,2) = 0; C(2,2)/C(2,2) = 1
     });
     it("--invalid exclude leaves them out", () => {
-      const p = one(es(), { invalid: "exclude", resourceBound: "default" }).pass_hat_k!;
+      const p = one(es(), { invalid: "exclude", resourceBound: "default", errors: "exclude" }).pass_hat_k!;
       expect(p["1"]).toBeCloseTo((1 / 2 + 1) / 2, 12);
       expect(p["2"]).toBeCloseTo((0 + 1) / 2, 12);
     });

@@ -51,7 +51,7 @@ async function time(fn: () => unknown): Promise<number> {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rssMb = () => process.resourceUsage().maxRSS / 1024;
-const RUN = { schedules: [], invalid: "count", resourceBound: "default" } as const;
+const RUN = { schedules: [], invalid: "count", resourceBound: "default", errors: "exclude" } as const;
 
 /** A valid native journal of about `mb` megabytes, written line by line (never held in memory). */
 function writeBigJournal(dir: string, mb: number): void {

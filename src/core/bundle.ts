@@ -254,6 +254,7 @@ export function blankEntry(fields: Partial<ScoredBundle> & Pick<ScoredBundle, "v
     warnings: [],
     status: null,
     task: null,
+    task_checksum: null,
     ending: null,
     final_score: null,
     scenario: null,

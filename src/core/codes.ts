@@ -33,14 +33,22 @@ export const CODES = {
   TIMEOUT: "§6 tool error: the bundle ran past its time limit",
   WORKER_FAILED: "§6 tool error: the worker scoring the bundle failed",
   IO_ERROR: "§6 tool error: a bundle file could not be read",
+  REWARD_MISMATCH: "§11 result.json's rewards differ from the reward file Harbor read, or that file is absent",
+  TIMING: "§11 a phase starts after it finishes, lies outside the trial, or starts out of order",
+  TRIAL_DUPLICATE: "§11 two trial folders of one job claim the same trial_name",
   // warnings
   JOURNAL_TORN: "§2 warning: the last line has no \\n (a writer killed mid-append)",
   SUMMARY_UNEXPECTED: "§4.1 warning: summary.json beside an unterminated journal, not checked",
+  RESULT_TRUNCATED: "§11 warning: result.json does not parse (a killed writer); the trial is incomplete",
+  SYMLINK_IGNORED: "§11 warning: a symbolic link in a Harbor trial, never followed",
   // flags
   SUPERSEDED: "§6 flag: a lower attempt with no outcome, replaced by a later one",
   RETRY_AFTER_OUTCOME: "§6 flag: an attempt after the trial already had an outcome; ignored",
   UNTERMINATED_WITH_ENDING: "§4.1 flag: no end record, but the native ending decides",
   ENDING_OVERRIDES_STATUS: "§4.1 flag: the end status says otherwise, but the native ending decides",
+  WRITES_REWARD_PATH: "§11 review flag: the trajectory writes to the verifier's reward path (/logs/verifier/)",
+  WRITES_TESTS_DIR: "§11 review flag: the trajectory writes to the tests directory (/tests/)",
+  STEP_EXCEPTION: "§11 review flag: a step raised an exception while the trial's top level is clean",
 } as const;
 
 export type Code = keyof typeof CODES;

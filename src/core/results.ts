@@ -29,6 +29,8 @@ export const bundleEntrySchema = z.object({
   warnings: z.array(findingSchema),
   status: z.enum(["completed", "interrupted", "abnormal", "resource-bound", "unterminated"]).nullable(),
   task: z.string().nullable(),
+  /** Extension to §10 (Harbor): task_checksum; pass@k groups trials by task and checksum. */
+  task_checksum: z.string().nullable(),
   ending: z.boolean().nullable(),
   /** Extension to §10: the journal's complete lines hold a final score (adjudication of unterminated runs). */
   final_score: z.boolean().nullable(),
@@ -37,10 +39,10 @@ export const bundleEntrySchema = z.object({
   late: z.boolean().nullable(),
   dimensions: z.record(z.string(), z.object({ pass: z.boolean(), hard: z.boolean(), detail: z.string() })).nullable(),
   pass: z.boolean().nullable(),
-  state: z.string().nullable(),
+  state: z.enum(["scored", "scored-with-exception", "infrastructure-error", "incomplete"]).nullable(),
   rewards: z.record(z.string(), z.number()).nullable(),
   reward_source: z.string().nullable(),
-  flags: z.array(z.object({ code: z.string(), evidence: z.string() })),
+  flags: z.array(z.object({ code, evidence: z.string() })),
   advisory: z.null(),
 });
 export type BundleEntry = z.infer<typeof bundleEntrySchema>;
@@ -54,7 +56,8 @@ export const experimentSchema = z.object({
   missing: trialList,
   excluded: z.array(z.object({ trial: z.string(), reason: z.string() })),
   unscored: trialList,
-  flags: z.array(z.object({ code, trial: z.string(), attempt: z.int() })),
+  /** attempt: null for Harbor trials (review flags, copied from the trial's entry). */
+  flags: z.array(z.object({ code, trial: z.string(), attempt: z.int().nullable() })),
   accuracy: z
     .object({ value: z.number().nullable(), victories: z.int(), scored: z.int(), wilson95: z.tuple([z.number(), z.number()]).nullable() })
     .nullable(),
@@ -64,8 +67,23 @@ export const experimentSchema = z.object({
   dimensions: z.record(z.string(), z.object({ passed: z.int(), total: z.int() })).nullable(),
   pass: z.object({ passed: z.int(), total: z.int() }).nullable(),
   pass_hat_k: z.record(z.string(), z.number()).nullable(),
-  rewards: z.null(),
-  states: z.null(),
+  rewards: z
+    .record(
+      z.string(),
+      z.object({
+        mean: z.number().nullable(),
+        /** covered / trials: trials scored (or invalid, as 0) over every trial but tool errors. */
+        coverage: z.number(),
+        /** Extension to §10: coverage's numerator and denominator. */
+        covered: z.int(),
+        trials: z.int(),
+        pass_rate: z.number().nullable(),
+        pass_at_k: z.record(z.string(), z.number()).nullable(),
+        pass_at_k_reason: z.string().nullable(),
+      }),
+    )
+    .nullable(),
+  states: z.record(z.string(), z.int()).nullable(),
 });
 export type Experiment = z.infer<typeof experimentSchema>;
 
@@ -73,6 +91,8 @@ export const runOptionsSchema = z.object({
   invalid: z.enum(["count", "exclude"]),
   /** "default": each profile's research rule (native: exclude; world: scored on its dimensions). */
   resource_bound: z.enum(["default", "exclude", "loss"]),
+  /** Harbor: infrastructure errors and incomplete trials left out of reward metrics, or counted as 0. */
+  errors: z.enum(["exclude", "zero"]),
   schedules: z.array(z.string()),
 });
 export type RunOptions = z.infer<typeof runOptionsSchema>;

@@ -1,14 +1,19 @@
-// Discovery (contract §1): walk the roots, yield each bundle directory once.
+// Discovery (contract §1, §11): walk the roots, yield each bundle and each Harbor trial once.
 
 import { isUtf8 } from "node:buffer";
-import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { basename, dirname, join } from "node:path";
 
 export interface Found {
-  /** The bundle's directory on disk. */
+  /** The bundle's (or trial's) directory on disk. */
   dir: string;
   /** Its path in results: the root as given, joined by '/' with the path below it. */
   path: string;
+  /**
+   * A Harbor trial: its job folder's name (null for a lone trial) and its own folder's name.
+   * Both describe where the trial lies, so they are filled in after scoring and never stored.
+   */
+  harbor?: { job: string | null; folder: string };
 }
 
 /** The root as the user gave it, without trailing slashes (so joins read cleanly). */
@@ -36,7 +41,9 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}): 
     if (!statSync(real).isDirectory()) throw new DiscoveryError(`root ${root} is not a directory`);
     const entries = list(real);
     if (typeof entries === "string") throw new DiscoveryError(`cannot read root ${root}: ${entries}`);
-    yield* walk(real, shown, entries, seen, onSkip);
+    // A trial given as a root still belongs to the job folder it lies in.
+    const parentIsJob = lstatSync(join(dirname(real), "job.log"), { throwIfNoEntry: false }) !== undefined;
+    yield* walk(real, shown, entries, seen, onSkip, parentIsJob ? basename(dirname(real)) : null);
   }
 }
 
@@ -48,15 +55,20 @@ function list(dir: string): Dirent<Buffer>[] | string {
   }
 }
 
-function* walk(dir: string, shown: string, entries: Dirent<Buffer>[], seen: Set<string>, onSkip: OnSkip): Generator<Found> {
+const has = (entries: Dirent<Buffer>[], name: string) => entries.some((e) => e.name.toString() === name);
+/** §11: a Harbor trial outside a job holds config.json and trial.log or result.json. */
+const isLoneTrial = (entries: Dirent<Buffer>[]) => has(entries, "config.json") && (has(entries, "trial.log") || has(entries, "result.json"));
+
+function firstVisit(dir: string, seen: Set<string>): boolean {
   const st = statSync(dir, { bigint: true });
   const key = `${st.dev}:${st.ino}`;
-  if (seen.has(key)) return;
+  if (seen.has(key)) return false;
   seen.add(key);
-  if (entries.some((e) => e.name.toString() === "journal.jsonl")) {
-    yield { dir, path: shown };
-    return; // never descend into a bundle
-  }
+  return true;
+}
+
+/** Subdirectories (never links), by name bytes; a name that is not UTF-8 is reported and passed over. */
+function* subdirectories(dir: string, shown: string, entries: Dirent<Buffer>[], onSkip: OnSkip): Generator<{ sub: string; path: string; listed: Dirent<Buffer>[] }> {
   const dirs = entries.filter((e) => e.isDirectory()).sort((a, b) => Buffer.compare(a.name, b.name));
   for (const e of dirs) {
     const path = `${shown}/${e.name.toString("utf8")}`;
@@ -67,8 +79,27 @@ function* walk(dir: string, shown: string, entries: Dirent<Buffer>[], seen: Set<
     const sub = join(dir, e.name.toString("utf8"));
     const listed = list(sub);
     if (typeof listed === "string") onSkip(path, listed);
-    else yield* walk(sub, path, listed, seen, onSkip);
+    else yield { sub, path, listed };
   }
+}
+
+function* walk(dir: string, shown: string, entries: Dirent<Buffer>[], seen: Set<string>, onSkip: OnSkip, job: string | null = null): Generator<Found> {
+  if (!firstVisit(dir, seen)) return;
+  if (has(entries, "journal.jsonl")) {
+    yield { dir, path: shown };
+    return; // never descend into a bundle
+  }
+  if (has(entries, "job.log")) {
+    // A Harbor job: its subdirectories holding config.json are its trials; nothing else below it is walked.
+    for (const { sub, path, listed } of subdirectories(dir, shown, entries, onSkip))
+      if (has(listed, "config.json") && firstVisit(sub, seen)) yield { dir: sub, path, harbor: { job: basename(dir), folder: basename(sub) } };
+    return;
+  }
+  if (isLoneTrial(entries)) {
+    yield { dir, path: shown, harbor: { job, folder: basename(dir) } };
+    return; // never descend into a trial
+  }
+  for (const { sub, path, listed } of subdirectories(dir, shown, entries, onSkip)) yield* walk(sub, path, listed, seen, onSkip);
 }
 
 export class DiscoveryError extends Error {

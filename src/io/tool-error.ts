@@ -8,8 +8,12 @@ import { finding, type Code } from "../core/codes.js";
 import { attributionOf, lenientObject } from "../core/journal.js";
 import { PROFILES, type BundleEntry, type Profile } from "../core/results.js";
 
-/** An entry for a bundle the tool could not finish, attributed from line 1 when it can be read. */
-export function toolError(dir: string, path: string, code: Code, message: string): BundleEntry {
+/**
+ * An entry for a bundle the tool could not finish, attributed from line 1 when it can be read.
+ * A Harbor trial's is attributed where it lies (its job and folder), after this.
+ */
+export function toolError(dir: string, path: string, code: Code, message: string, kind?: "harbor"): BundleEntry {
+  if (kind === "harbor") return { path, ...blankEntry({ profile: "harbor", validity: "error", errors: [finding(code, null, null, message)] }) };
   const line1 = readLine1(join(dir, "journal.jsonl"));
   const declared = line1?.["profile"];
   // The declared profile too, so a world experiment of tool errors still reads as a world one.

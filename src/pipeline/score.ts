@@ -8,7 +8,7 @@ import { sha256, unsafeReason, type BundleEntryInfo } from "../core/bundle.js";
 import type { BundleEntry, Results } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
 import { folderDigest, listEntries, racy, sealDigest, stampsOf } from "../io/bundle-source.js";
-import { discover, type OnSkip } from "../io/discover.js";
+import { discover, type Found, type OnSkip } from "../io/discover.js";
 import { BundlePool, type PoolOptions } from "../pool/pool.js";
 import type { BundleRef } from "../pool/types.js";
 import type { ResultStore } from "../store/store.js";
@@ -51,12 +51,27 @@ export function loadSchedule(file: string): LoadedSchedule {
 }
 
 interface Pending extends BundleRef {
+  found: Found;
   bytes: number;
   /** Stamps to record with the result (null without a store); seal.json's digest (part of the key). */
   stamps: string | null;
   seal: string | null;
   /** Storable: a store is in use and no entry is unsafe (§7: UNSAFE_PATH is never stored). */
   safe: boolean;
+}
+
+/**
+ * The entry as results show it: its path, and for a Harbor trial its job (the experiment) and, when
+ * result.json did not name it, its folder's name as the trial. These come from where the folder
+ * lies, so they are set here, on fresh and stored entries alike, and never stored.
+ */
+export function placed(found: Found, scored: Omit<BundleEntry, "path">): BundleEntry {
+  const entry = { path: found.path, ...scored };
+  if (found.harbor) {
+    entry.experiment = found.harbor.job;
+    entry.trial ??= found.harbor.folder;
+  }
+  return entry;
 }
 
 /**
@@ -85,20 +100,19 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
 
   const finish = (batch: Pending[], entries: BundleEntry[]) => {
     const keep: { folder: string; stamps: string | null; seal: string | null; entry: Omit<BundleEntry, "path"> }[] = [];
-    entries.forEach((entry, i) => {
+    entries.forEach(({ path: _path, ...scored }, i) => {
       const p = batch[i]!;
+      const entry = placed(p.found, scored);
       bundles.push(entry);
       progress?.done?.(entry, p.bytes, false);
       // Tool errors and UNSAFE_PATH bundles are never stored: they are scored afresh every run.
-      if (store && p.safe && entry.validity !== "error") {
-        const { path: _path, ...stored } = entry;
-        keep.push({ folder: p.dir, stamps: p.stamps, seal: p.seal, entry: stored });
-      }
+      if (store && p.safe && entry.validity !== "error") keep.push({ folder: p.dir, stamps: p.stamps, seal: p.seal, entry: scored });
     });
     if (store && keep.length > 0) store.put(keep);
   };
   const dispatch = (batch: Pending[]) => {
-    const task: Promise<void> = pool.score(batch.map(({ dir, path, entries }) => ({ dir, path, entries }))).then((entries) => {
+    const refs = batch.map(({ dir, path, entries, found }) => ({ dir, path, entries, ...(found.harbor ? { kind: "harbor" as const } : {}) }));
+    const task: Promise<void> = pool.score(refs).then((entries) => {
       finish(batch, entries);
       inflight.delete(task);
     });
@@ -132,14 +146,14 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
           if (hit !== null) store!.restamp(found.dir, recorded(stamps, entries!), digest);
         }
         if (hit !== null) {
-          const entry = { path: found.path, ...hit };
+          const entry = placed(found, hit);
           bundles.push(entry);
           progress?.done?.(entry, bytes, true);
           continue;
         }
         stamps = recorded(stamps, entries!);
       }
-      batch.push({ dir: found.dir, path: found.path, entries, bytes, stamps, seal, safe });
+      batch.push({ found, dir: found.dir, path: found.path, entries, bytes, stamps, seal, safe });
       if (batch.length >= batchSize) {
         dispatch(batch);
         batch = [];
@@ -179,6 +193,7 @@ export function assemble(
       options: {
         invalid: options.invalid,
         resource_bound: options.resourceBound,
+        errors: options.errors,
         schedules: options.schedules.map((s) => `${s.schedule.experiment}:${s.digest}`).sort(byteCompare),
       },
     },

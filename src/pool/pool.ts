@@ -111,8 +111,8 @@ export class BundlePool {
 
   private failed(b: BundleRef, e: unknown): BundleEntry {
     return e instanceof BatchTimeout
-      ? toolError(b.dir, b.path, "TIMEOUT", `ran past the ${this.timeoutMs} ms limit for one bundle`)
-      : toolError(b.dir, b.path, "WORKER_FAILED", `the worker failed: ${(e as Error).message}`);
+      ? toolError(b.dir, b.path, "TIMEOUT", `ran past the ${this.timeoutMs} ms limit for one bundle`, b.kind)
+      : toolError(b.dir, b.path, "WORKER_FAILED", `the worker failed: ${(e as Error).message}`, b.kind);
   }
 
   async destroy(): Promise<void> {

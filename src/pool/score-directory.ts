@@ -1,6 +1,8 @@
-// One bundle directory → its entry. Runs in pool workers (and in-process for `assay verify`).
+// One bundle (or Harbor trial) directory → its entry. Runs in pool workers (and in-process for
+// `assay verify`).
 
 import { scoreBundle, type BundleEntryInfo } from "../core/bundle.js";
+import { scoreTrial } from "../core/harbor/trial.js";
 import type { BundleEntry } from "../core/results.js";
 import { diskBundle } from "../io/bundle-source.js";
 import { toolError } from "../io/tool-error.js";
@@ -9,13 +11,14 @@ import { toolError } from "../io/tool-error.js";
  * A failure of the tool, not the evidence, becomes validity "error": IO_ERROR when the file
  * system refused a read, WORKER_FAILED for anything else (a defect).
  */
-export function scoreDirectory(dir: string, path: string, entries?: BundleEntryInfo[]): BundleEntry {
+export function scoreDirectory(dir: string, path: string, entries?: BundleEntryInfo[], kind?: "harbor"): BundleEntry {
   try {
-    return { path, ...scoreBundle(diskBundle(dir, entries)) };
+    const source = diskBundle(dir, entries);
+    return { path, ...(kind === "harbor" ? scoreTrial(source) : scoreBundle(source)) };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     return typeof err.code === "string" && err.code.startsWith("E")
-      ? toolError(dir, path, "IO_ERROR", err.message)
-      : toolError(dir, path, "WORKER_FAILED", `internal error: ${err.message}`);
+      ? toolError(dir, path, "IO_ERROR", err.message, kind)
+      : toolError(dir, path, "WORKER_FAILED", `internal error: ${err.message}`, kind);
   }
 }

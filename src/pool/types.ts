@@ -9,6 +9,8 @@ export interface BundleRef {
   path: string;
   /** Its entries as the main thread listed them (so the worker does not list them again). */
   entries?: BundleEntryInfo[];
+  /** "harbor": a Harbor trial folder (§11) rather than an assay bundle. */
+  kind?: "harbor";
 }
 export interface BatchTask {
   bundles: BundleRef[];

@@ -11,6 +11,6 @@ export function markStarted(task: BatchTask): void {
 export default function scoreBatch(task: BatchTask): BatchResult {
   return task.bundles.map((b) => {
     markStarted(task);
-    return scoreDirectory(b.dir, b.path, b.entries);
+    return scoreDirectory(b.dir, b.path, b.entries, b.kind);
   });
 }

@@ -46,17 +46,44 @@ function world(e: Experiment, lines: string[]): void {
   lines.push(`  retry        ${list(e.retry!)}`);
 }
 
+const f3 = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
+
+/** A Harbor job: the states side by side first (how much was scored at all), then each reward key. */
+function harbor(e: Experiment, errors: "exclude" | "zero", lines: string[]): void {
+  const s = e.states!;
+  lines.push(`  states       ${Object.entries(s).map(([k, n]) => `${k} ${n}`).join(" · ")}`);
+  lines.push(
+    errors === "zero"
+      ? `               infrastructure errors and incomplete trials count as reward 0 (--errors zero)`
+      : `               infrastructure errors and incomplete trials are left out of every mean (--errors zero counts them as 0)`,
+  );
+  if (e.rewards === null) lines.push(`  rewards      none: no trial was scored`);
+  for (const [key, r] of Object.entries(e.rewards ?? {})) {
+    lines.push(`  reward ${key}`);
+    lines.push(`    coverage   ${r.covered}/${r.trials} = ${pct(r.coverage)}   trials scored (invalid ones as 0) / every trial but tool errors`);
+    lines.push(`    mean       ${f3(r.mean)}   over the trials above${errors === "zero" ? " and errors as 0" : ""}; invalid trials count 0 unless --invalid exclude`);
+    lines.push(`    pass rate  ${pct(r.pass_rate)}   reward == 1`);
+    if (r.pass_at_k !== null) lines.push(`    pass@k     ${Object.entries(r.pass_at_k).map(([k, v]) => `k=${k} ${f3(v)}`).join("  ")}   unbiased, per task (task_name and checksum)`);
+    else lines.push(`    pass@k     n/a: ${r.pass_at_k_reason}`);
+  }
+}
+
 export function render(results: Results): string {
   const lines: string[] = [];
   const b = results.bundles;
   const count = (v: BundleEntry["validity"]) => b.filter((x) => x.validity === v).length;
-  lines.push(`assay: ${b.length} bundles: ${count("valid")} valid, ${count("invalid")} invalid, ${count("error")} tool errors`);
+  const trials = b.filter((x) => x.profile === "harbor").length;
+  const what = trials === 0 ? `${b.length} bundles` : `${b.length - trials} bundles and ${trials} Harbor trials`;
+  lines.push(`assay: ${what}: ${count("valid")} valid, ${count("invalid")} invalid, ${count("error")} tool errors`);
   for (const e of results.experiments) {
     lines.push("");
-    lines.push(`experiment ${e.experiment ?? "(none)"}   profile ${e.profile ?? "unknown"}   ${e.scheduled} scheduled trials`);
+    if (e.profile === "harbor") {
+      lines.push(`job ${e.experiment ?? "(lone trials)"}   profile harbor   ${e.scheduled} trials`);
+      harbor(e, results.run.options.errors, lines);
+    } else lines.push(`experiment ${e.experiment ?? "(none)"}   profile ${e.profile ?? "unknown"}   ${e.scheduled} scheduled trials`);
     if (e.accuracy !== null) native(e, lines);
     if (e.dimensions !== null) world(e, lines);
-    lines.push(`  missing      ${list(e.missing)}`);
+    if (e.profile !== "harbor") lines.push(`  missing      ${list(e.missing)}`);
     lines.push(`  unscored     ${list(e.unscored)}${e.unscored.length ? "   (tool errors: outside every metric)" : ""}`);
     lines.push(`  invalid      ${e.invalid.length === 0 ? "none" : ""}`);
     for (const i of e.invalid.slice(0, 50)) lines.push(`    ${i.trial}: ${i.codes.join(", ")}`);
@@ -66,8 +93,8 @@ export function render(results: Results): string {
     if (e.excluded.length > 50) lines.push(`    … ${e.excluded.length - 50} more (--format json)`);
     if (e.flags.length > 0) {
       const byCode = new Map<string, string[]>();
-      for (const f of e.flags) byCode.set(f.code, [...(byCode.get(f.code) ?? []), `${f.trial}#${f.attempt}`]);
-      lines.push(`  flags`);
+      for (const f of e.flags) byCode.set(f.code, [...(byCode.get(f.code) ?? []), f.attempt === null ? f.trial : `${f.trial}#${f.attempt}`]);
+      lines.push(`  flags${e.profile === "harbor" ? "        for review: they change no state and no metric (evidence: --format json, or assay verify)" : ""}`);
       for (const [code, where] of byCode) lines.push(`    ${code}: ${list(where)}`);
     }
   }
@@ -82,7 +109,7 @@ export function render(results: Results): string {
     }
     if (bad.length > 50) lines.push(`  … ${bad.length - 50} more (--format json)`);
   }
-  const orphans = b.filter((x) => x.experiment === null || x.trial === null || x.attempt === null).length;
+  const orphans = b.filter((x) => x.profile !== "harbor" && (x.experiment === null || x.trial === null || x.attempt === null)).length;
   if (orphans > 0)
     lines.push("", `${orphans} bundles could not be attributed to a trial (line 1 names no valid experiment, trial and attempt): listed under bundles, in no metric`);
   return lines.join("\n") + "\n";

@@ -85,7 +85,7 @@ export function mergeCommand(argv: string[], io: CliIo): number {
   const o = docs[0]!.run.options;
   const results = assemble(
     bundles,
-    { invalid: o.invalid, resourceBound: o.resource_bound, schedules: (values.schedule ?? []).map(loadSchedule) },
+    { invalid: o.invalid, resourceBound: o.resource_bound, errors: o.errors, schedules: (values.schedule ?? []).map(loadSchedule) },
     new Date().toISOString(),
     { complete: true, roots: docs[0]!.run.roots },
   );

@@ -12,7 +12,8 @@ import type { CliIo } from "../io.js";
 import { progressReporter } from "../progress.js";
 
 export const SCORE_HELP = `assay score ROOT... [options]
-  Score every bundle under the roots in a pool of worker threads; per experiment, honest metrics.
+  Score every bundle and Harbor trial under the roots (Harbor job and trial folders are read in
+  place, never modified) in a pool of worker threads; per experiment or job, honest metrics.
   --schedule FILE          an assay.schedule/1 file (repeatable, one per experiment)
   --format table|json      output format (default table)
   --out FILE               write the output to FILE (atomically) instead of stdout
@@ -20,6 +21,8 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --resource-bound exclude|loss
                            resource-bound runs without a game ending: native default exclude,
                            world default loss (scored on their dimensions, budget among them)
+  --errors exclude|zero    Harbor: infrastructure errors and incomplete trials are left out of
+                           reward metrics (default) or counted as reward 0
   --fail-on invalid        exit 1 when any bundle or trial is invalid
   --jobs N                 worker threads (default: available parallelism)
   --store FILE             resumable results store (SQLite): a rerun skips finished bundles
@@ -49,6 +52,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
         out: { type: "string" },
         invalid: { type: "string" },
         "resource-bound": { type: "string" },
+        errors: { type: "string" },
         "fail-on": { type: "string" },
         jobs: { type: "string" },
         store: { type: "string" },
@@ -93,6 +97,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
       schedules,
       invalid: oneOf("invalid", values.invalid, ["count", "exclude"], "count"),
       resourceBound: oneOf("resource-bound", values["resource-bound"], ["default", "exclude", "loss"], "default"),
+      errors: oneOf("errors", values.errors, ["exclude", "zero"], "exclude"),
       jobs: values.jobs === undefined ? undefined : positiveInt("jobs", values.jobs),
       bundleTimeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000,
       store,

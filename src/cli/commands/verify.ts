@@ -1,26 +1,41 @@
 import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { displayRoot } from "../../io/discover.js";
+import { parseArgs } from "node:util";
+import type { BundleEntry } from "../../core/results.js";
+import { discover, displayRoot } from "../../io/discover.js";
+import { placed } from "../../pipeline/score.js";
 import { scoreDirectory } from "../../pool/score-directory.js";
 import { renderEntry } from "../../report/findings.js";
-import { parseArgs } from "node:util";
 import { usage } from "../args.js";
-import { exitForValidity, UsageError } from "../exit.js";
+import { EXIT, exitForValidity, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 
-export const VERIFY_HELP = `assay verify BUNDLE [--json]
-  Validate one bundle and print every finding. Exit 0 valid, 1 invalid, 3 tool error.
+export const VERIFY_HELP = `assay verify DIR [--json]
+  Validate one bundle, one Harbor trial, or every trial of a Harbor job (read in place), and print
+  every finding; for Harbor, each trial's state, rewards and review flags with their evidence.
+  Exit 0 valid, 1 invalid, 3 tool error.
 `;
+
+const present = (p: string) => lstatSync(p, { throwIfNoEntry: false }) !== undefined;
 
 export function verifyCommand(argv: string[], io: CliIo): number {
   const { values, positionals } = usage(() => parseArgs({ args: argv, allowPositionals: true, options: { json: { type: "boolean" } } }));
-  if (positionals.length !== 1) throw new UsageError("assay verify takes exactly one BUNDLE directory");
+  if (positionals.length !== 1) throw new UsageError("assay verify takes exactly one directory: a bundle, a Harbor trial or a Harbor job");
   const dir = positionals[0]!;
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${dir} is not a directory`);
+  const shown = displayRoot(dir);
+  let entries: BundleEntry[];
   // lstat: a journal.jsonl that is a (dangling) link still makes a bundle, judged UNSAFE_PATH as in score.
-  if (lstatSync(join(dir, "journal.jsonl"), { throwIfNoEntry: false }) === undefined)
-    throw new UsageError(`${dir} is not a bundle: it holds no journal.jsonl`);
-  const entry = scoreDirectory(dir, displayRoot(dir));
-  io.stdout(values.json ? JSON.stringify(entry, null, 2) + "\n" : renderEntry(entry));
-  return exitForValidity(entry.validity);
+  if (present(join(dir, "journal.jsonl"))) entries = [scoreDirectory(dir, shown)];
+  else {
+    // A Harbor trial, or a job's trials: exactly what `assay score DIR` would find there.
+    const trials = [...discover([dir])].filter((f) => f.harbor !== undefined && (f.path === shown || present(join(dir, "job.log"))));
+    if (trials.length === 0) throw new UsageError(`${dir} is not a bundle (no journal.jsonl), a Harbor trial or a Harbor job`);
+    entries = trials.map((f) => {
+      const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, "harbor");
+      return placed(f, scored);
+    });
+  }
+  io.stdout(values.json ? JSON.stringify(entries.length === 1 ? entries[0] : entries, null, 2) + "\n" : entries.map(renderEntry).join("\n"));
+  return entries.reduce((worst, e) => Math.max(worst, exitForValidity(e.validity)), EXIT.OK as number);
 }

@@ -6,6 +6,7 @@ import type { Code } from "../codes.js";
 import { PROFILES, type BundleEntry, type Experiment, type Profile } from "../results.js";
 import { byteCompare } from "../text.js";
 import { DIMENSIONS } from "../world/dimensions.js";
+import { harborExperiments } from "./harbor.js";
 import { indexSchedules, type Schedule } from "./schedule.js";
 import { passHatK, wilson95 } from "./stats.js";
 
@@ -17,8 +18,10 @@ export interface BatchOptions {
    * excluded; world: scored on their own dimensions, budget among them), or force either.
    */
   resourceBound: "default" | "exclude" | "loss";
+  /** Harbor trials in infrastructure-error or incomplete states: left out of reward metrics, or 0. */
+  errors: "exclude" | "zero";
 }
-export const DEFAULT_BATCH: BatchOptions = { invalid: "count", resourceBound: "default" };
+export const DEFAULT_BATCH: BatchOptions = { invalid: "count", resourceBound: "default", errors: "exclude" };
 
 type Attempt = BundleEntry & { experiment: string; trial: string; attempt: number };
 type Flag = Experiment["flags"][number];
@@ -36,7 +39,12 @@ export function computeExperiments(entries: readonly BundleEntry[], schedules: r
     else groups.set(e.experiment, [e]);
   }
   const ids = [...new Set([...groups.keys(), ...bySchedule.keys()])].sort(byteCompare);
-  return ids.map((id) => experiment(id, groups.get(id) ?? [], bySchedule.get(id) ?? null, options));
+  const assay = ids.map((id) => experiment(id, groups.get(id) ?? [], bySchedule.get(id) ?? null, options));
+  const harbor = harborExperiments(entries.filter((e) => e.profile === "harbor"), options);
+  // By id in byte order; Harbor's lone trials (experiment null) last.
+  return [...assay, ...harbor].sort((a, b) =>
+    a.experiment === null || b.experiment === null ? Number(a.experiment === null) - Number(b.experiment === null) : byteCompare(a.experiment, b.experiment),
+  );
 }
 
 function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, options: BatchOptions): Experiment {

@@ -36,3 +36,11 @@ export function passHatK(groups: ReadonlyMap<string, { passed: number; total: nu
   }
   return out;
 }
+
+/** The unbiased pass@k estimator: 1 − C(n−c,k)/C(n,k), the chance that k of n trials include a pass. */
+export function passAtK(c: number, n: number, k: number): number {
+  if (n - c < k) return 1;
+  let miss = 1;
+  for (let i = n - c + 1; i <= n; i++) miss *= 1 - k / i;
+  return 1 - miss;
+}

@@ -7,14 +7,14 @@ import { MAX_LINE_BYTES, type RawLine } from "./lines.js";
 
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
-function encodingProblem(bytes: Uint8Array, first: boolean): string | null {
+export function encodingProblem(bytes: Uint8Array, first: boolean): string | null {
   if (first && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return "byte order mark";
   if (bytes.indexOf(0x0d) !== -1) return "raw \\r";
   if (!isUtf8(bytes)) return "invalid UTF-8";
   return null;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Decode one complete JSONL line into an object, or push its finding and return null. */

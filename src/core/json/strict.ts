@@ -61,6 +61,37 @@ export function parseStrictJson(text: string, outerSpaces: " " | " \n"): JsonRes
   return { ok: true, value };
 }
 
+/** A non-finite number or bare NaN/Infinity token: where it stands in the text and in the value. */
+export interface NonFinite {
+  path: Path;
+  start: number;
+  end: number;
+  token: string;
+}
+
+/**
+ * Parse strictly, except that non-finite numbers and bare NaN/Infinity tokens are read as null and
+ * listed with their paths, so a caller can name the field (Python writes NaN so; Harbor's files).
+ */
+export function parseStrictJsonNoting(text: string, outerSpaces: " " | " \n"): JsonResult & { nonFinite: NonFinite[] } {
+  const first = parseStrictJson(text, outerSpaces);
+  if (first.ok || first.issue.code !== "NOT_FINITE") return { ...first, nonFinite: [] };
+  const nonFinite: NonFinite[] = [];
+  try {
+    scan(text, outerSpaces, true, nonFinite);
+  } catch (e) {
+    if (e instanceof Fail) return { ok: false, issue: e.issue, nonFinite: [] };
+    throw e;
+  }
+  let patched = "";
+  let at = 0;
+  for (const f of nonFinite) {
+    patched += `${text.slice(at, f.start)}null`;
+    at = f.end;
+  }
+  return { ...parseStrictJson(patched + text.slice(at), outerSpaces), nonFinite };
+}
+
 /** Properties of every object in a parsed value (iterative: nesting depth is unbounded). */
 function countKeys(root: unknown): number {
   let n = 0;
@@ -93,7 +124,12 @@ function box(root: unknown, path: Path): void {
  * One pass over `s`. `detailed`: also read every key (duplicates, with their names) and record
  * the path of each decimal literal; otherwise only count keys and note whether a decimal occurs.
  */
-function scan(s: string, outer: string, detailed: boolean): { keys: number; decimal: boolean; decimals: Path[] | null } {
+function scan(
+  s: string,
+  outer: string,
+  detailed: boolean,
+  nonFinite: NonFinite[] | null = null,
+): { keys: number; decimal: boolean; decimals: Path[] | null } {
   const n = s.length;
   let i = 0;
   const stack: number[] = [];
@@ -194,10 +230,17 @@ function scan(s: string, outer: string, detailed: boolean): { keys: number; deci
     i++;
   };
 
+  // A non-finite value: fails the parse, or (collecting) is noted with its span and path.
+  const notFinite = (start: number, end: number, message: string) => {
+    if (nonFinite === null) fail("NOT_FINITE", message);
+    nonFinite!.push({ path: path.slice(), start, end, token: s.slice(start, Math.min(end, start + 40)) });
+    i = end;
+  };
+
   const readNumber = () => {
     const start = i;
     if (s.charCodeAt(i) === 0x2d) i++;
-    if (s.startsWith("Infinity", i)) fail("NOT_FINITE", "bare -Infinity token");
+    if (s.startsWith("Infinity", i)) return notFinite(start, i + 8, "bare -Infinity token");
     let c = s.charCodeAt(i);
     if (c === 0x30) i++;
     else if (c >= 0x31 && c <= 0x39) while (isDigit(s.charCodeAt(i))) i++;
@@ -219,7 +262,7 @@ function scan(s: string, outer: string, detailed: boolean): { keys: number; deci
       while (isDigit(s.charCodeAt(i))) i++;
     }
     if ((isDecimal || i - start > 300) && !Number.isFinite(Number(s.slice(start, i))))
-      fail("NOT_FINITE", `number ${s.slice(start, Math.min(i, start + 40))} is not a finite double`);
+      return notFinite(start, i, `number ${s.slice(start, Math.min(i, start + 40))} is not a finite double`);
     if (isDecimal) {
       decimal = true;
       if (detailed) (decimals ??= []).push(path.slice());
@@ -261,8 +304,8 @@ function scan(s: string, outer: string, detailed: boolean): { keys: number; deci
     else if (c === 0x74) literal("true");
     else if (c === 0x66) literal("false");
     else if (c === 0x6e) literal("null");
-    else if (c === 0x4e && s.startsWith("NaN", i)) fail("NOT_FINITE", "bare NaN token");
-    else if (c === 0x49 && s.startsWith("Infinity", i)) fail("NOT_FINITE", "bare Infinity token");
+    else if (c === 0x4e && s.startsWith("NaN", i)) notFinite(i, i + 3, "bare NaN token");
+    else if (c === 0x49 && s.startsWith("Infinity", i)) notFinite(i, i + 8, "bare Infinity token");
     else fail("JSON_SYNTAX", i >= n ? "unexpected end of input" : `unexpected character ${where()}`);
 
     // After a value: close containers or move to the next member.

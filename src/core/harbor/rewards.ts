@@ -1,0 +1,78 @@
+// Reward files (contract §11): what Harbor's verifier wrote, read the way Harbor reads it —
+// `reward.json` (a flat map of numbers) before `reward.txt` (one number; key `reward`) — and
+// compared with the rewards result.json claims.
+
+import { finding, type Finding } from "../codes.js";
+import { encodingProblem, isPlainObject } from "../json/decode.js";
+import { parseStrictJsonNoting } from "../json/strict.js";
+import { clip } from "../text.js";
+import { finiteNumber } from "../schema.js";
+import type { RewardMap } from "./result.js";
+
+/** Python's float() spelling (without digit underscores); anything else in reward.txt is not a reward. */
+const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const NON_FINITE = /^[+-]?(?:nan|inf|infinity)$/i;
+
+/** Read one reward file's bytes into a map; null values stand for non-finite rewards (reported). */
+export function readRewardFile(file: string, bytes: Uint8Array, errors: Finding[]): RewardMap | null {
+  const bad = encodingProblem(bytes, true);
+  if (bad !== null) {
+    errors.push(finding("ENCODING", file, null, bad));
+    return null;
+  }
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  return file.endsWith(".json") ? rewardJson(file, text, errors) : rewardTxt(file, text, errors);
+}
+
+function rewardTxt(file: string, text: string, errors: Finding[]): RewardMap | null {
+  const t = text.trim();
+  if (NON_FINITE.test(t) || (FLOAT.test(t) && !Number.isFinite(Number(t)))) {
+    errors.push(finding("NOT_FINITE", file, null, `reward ${clip(t)} is not a finite number`));
+    return { reward: null };
+  }
+  if (!FLOAT.test(t)) {
+    errors.push(finding("SCHEMA", file, null, `expected one number, found ${t === "" ? "nothing" : JSON.stringify(clip(t))}`));
+    return null;
+  }
+  return { reward: Number(t) };
+}
+
+function rewardJson(file: string, text: string, errors: Finding[]): RewardMap | null {
+  const r = parseStrictJsonNoting(text, " \n");
+  if (!r.ok) {
+    errors.push(finding(r.issue.code, file, null, r.issue.message));
+    return null;
+  }
+  for (const f of r.nonFinite) errors.push(finding("NOT_FINITE", file, null, `${f.path.join(".") || "(value)"}: ${clip(f.token)} is not a finite number`));
+  if (!isPlainObject(r.value)) {
+    errors.push(finding("SCHEMA", file, null, "expected a flat object of numbers"));
+    return null;
+  }
+  const out: RewardMap = {};
+  const noted = new Set(r.nonFinite.map((f) => String(f.path[0])));
+  for (const [k, v] of Object.entries(r.value)) {
+    const n = finiteNumber.safeParse(v);
+    if (n.success) out[k] = n.data;
+    else if (v === null) {
+      if (!noted.has(k)) errors.push(finding("NOT_FINITE", file, null, `${clip(k)}: null is not a finite number`));
+      out[k] = null;
+    } else errors.push(finding("SCHEMA", file, null, `${clip(k)}: expected a number`));
+  }
+  return out;
+}
+
+/**
+ * The rewards result.json claims at `field` must equal, as numbers, those in the reward file
+ * Harbor read. Non-finite values are reported as NOT_FINITE and not compared again here.
+ */
+export function compareRewards(claimed: RewardMap, field: string, file: string, actual: RewardMap, errors: Finding[]): void {
+  const keys = [...new Set([...Object.keys(claimed), ...Object.keys(actual)])].sort();
+  for (const k of keys) {
+    const c = claimed[k];
+    const a = actual[k];
+    if (c === null || a === null) continue;
+    if (c === undefined) errors.push(finding("REWARD_MISMATCH", "result.json", null, `${field}.${clip(k)} is absent but ${file} holds ${a}`));
+    else if (a === undefined) errors.push(finding("REWARD_MISMATCH", "result.json", null, `${field}.${clip(k)} = ${c} but ${file} holds no such key`));
+    else if (c !== a) errors.push(finding("REWARD_MISMATCH", "result.json", null, `${field}.${clip(k)} = ${c} but ${file} says ${a}`));
+  }
+}

@@ -1,0 +1,191 @@
+// One Harbor trial directory → its §10 entry (contract §11), as a pure function of its bytes:
+// the hard checks (SCHEMA, NOT_FINITE, REWARD_MISMATCH, TIMING), the state, the rewards and
+// where they came from, and the review flags. Nothing here touches the file system.
+
+import { isUtf8 } from "node:buffer";
+import { finding, type Finding } from "../codes.js";
+import { encodingProblem, isPlainObject, MAX_DOCUMENT_BYTES } from "../json/decode.js";
+import { parseStrictJsonNoting } from "../json/strict.js";
+import { blankEntry, bundleDigest, sha256, unsafeReason, type BundleSource, type ScoredBundle } from "../bundle.js";
+import { check } from "../schema.js";
+import { clip } from "../text.js";
+import { scanTrajectory, stepExceptionFlags, type ReviewFlag } from "./flags.js";
+import { trialResultSchema, viewOf, type RewardMap, type TrialView } from "./result.js";
+import { compareRewards, readRewardFile } from "./rewards.js";
+import { checkTiming } from "./timing.js";
+import { createHash } from "node:crypto";
+
+export const RESULT = "result.json";
+export const TRAJECTORY = "agent/trajectory.json";
+export const HARBOR_STATES = ["scored", "scored-with-exception", "infrastructure-error", "incomplete"] as const;
+export type HarborState = (typeof HARBOR_STATES)[number];
+
+/** A step name usable as a folder below steps/ (anything else cannot name Harbor's step folder). */
+const SEGMENT = /^(?!\.{1,2}$)[^/\\\u0000]+$/;
+
+export function scoreTrial(src: BundleSource): ScoredBundle {
+  const errors: Finding[] = [];
+  const warnings: Finding[] = [];
+  const files = new Map<string, string>();
+  const byPath = new Map(src.entries.map((e) => [e.path, e]));
+  const skipped = new Set<string>();
+  for (const e of src.entries) {
+    if (e.kind === "symlink") {
+      warnings.push(finding("SYMLINK_IGNORED", e.path, null, "a symbolic link: not followed, not read, not in the digest"));
+      skipped.add(e.path);
+      continue;
+    }
+    const problem = unsafeReason(e);
+    if (problem === null) continue;
+    skipped.add(e.path);
+    errors.push(finding("UNSAFE_PATH", e.path, null, `${JSON.stringify(e.path)} is ${problem}`));
+  }
+  const regular = (p: string) => {
+    const e = byPath.get(p);
+    return e !== undefined && e.kind === "file" && !skipped.has(p) ? e : null;
+  };
+  const readDoc = (p: string, limit = MAX_DOCUMENT_BYTES): Uint8Array | null => {
+    const e = regular(p);
+    if (e === null) return null;
+    if (e.size > limit) {
+      errors.push(finding("FILE_TOO_LARGE", p, null, `${e.size} bytes exceeds ${limit}`));
+      return null;
+    }
+    const bytes = Buffer.concat([...src.read(p)]);
+    files.set(p, sha256(bytes));
+    return bytes;
+  };
+
+  const view = readResult(readDoc(RESULT), errors, warnings);
+  let rewards: RewardMap | null = null;
+  let source: string | null = null;
+  const flags: ReviewFlag[] = [];
+  if (view !== null) {
+    ({ rewards, source } = trialRewards(view));
+    checkRewardFiles(view, readDoc, errors);
+    checkTiming(view, errors);
+    flags.push(...stepExceptionFlags(view));
+  }
+  for (const e of src.entries) {
+    const p = e.path;
+    if (p === TRAJECTORY || /^steps\/[^/]+\/agent\/trajectory\.json$/.test(p)) {
+      const bytes = regular(p) !== null && e.size <= MAX_DOCUMENT_BYTES ? readDoc(p) : null;
+      if (bytes !== null) flags.push(...scanTrajectory(p, bytes));
+    }
+  }
+
+  // Every other regular file enters the digest as opaque bytes.
+  for (const e of src.entries) {
+    if (e.kind !== "file" || files.has(e.path) || skipped.has(e.path)) continue;
+    const hash = createHash("sha256");
+    for (const c of src.read(e.path)) hash.update(c);
+    files.set(e.path, hash.digest("hex"));
+  }
+
+  const finite = rewards === null ? null : Object.fromEntries(Object.entries(rewards).filter((kv): kv is [string, number] => kv[1] !== null));
+  return blankEntry({
+    digest: bundleDigest(files),
+    profile: "harbor",
+    trial: view?.trialName ?? null,
+    task: view?.taskName ?? null,
+    task_checksum: view?.taskChecksum ?? null,
+    validity: errors.length === 0 ? "valid" : "invalid",
+    errors,
+    warnings,
+    state: stateOf(view, rewards),
+    rewards: finite !== null && Object.keys(finite).length > 0 ? finite : null,
+    reward_source: source,
+    flags,
+  });
+}
+
+/** result.json → the view, or null when there is none to read (absent, too large, killed writer). */
+function readResult(bytes: Uint8Array | null, errors: Finding[], warnings: Finding[]): TrialView | null {
+  if (bytes === null) return null;
+  const truncated = (why: string) => {
+    warnings.push(finding("RESULT_TRUNCATED", RESULT, null, `${why}: a writer killed mid-write (Harbor writes result.json in place); not evidence, the trial is incomplete`));
+    return null;
+  };
+  if (bytes.length === 0) return truncated("result.json is empty");
+  const bad = encodingProblem(bytes, true);
+  if (bad === "invalid UTF-8" && cutMidCharacter(bytes)) return truncated("result.json ends inside a UTF-8 character");
+  if (bad !== null) {
+    errors.push(finding("ENCODING", RESULT, null, bad));
+    return null;
+  }
+  const r = parseStrictJsonNoting(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"), " \n");
+  if (!r.ok) {
+    if (r.issue.code === "JSON_SYNTAX") return truncated(`result.json does not parse (${r.issue.message})`);
+    errors.push(finding(r.issue.code, RESULT, null, r.issue.message));
+    return null;
+  }
+  const noted = new Set<string>();
+  for (const f of r.nonFinite) {
+    const field = f.path.join(".") || "(value)";
+    noted.add(field);
+    errors.push(finding("NOT_FINITE", RESULT, null, `${field}: ${clip(f.token)} is not a finite number`));
+  }
+  if (!isPlainObject(r.value)) {
+    errors.push(finding("SCHEMA", RESULT, null, "expected a TrialResult object"));
+    return null;
+  }
+  check(trialResultSchema, r.value, RESULT, null, errors);
+  const view = viewOf(r.value);
+  // pydantic writes a NaN reward as null: not finite either.
+  const nullRewards = (m: RewardMap | null, field: string) => {
+    for (const [k, v] of Object.entries(m ?? {}))
+      if (v === null && !noted.has(`${field}.${k}`)) errors.push(finding("NOT_FINITE", RESULT, null, `${field}.${clip(k)}: null is not a finite reward`));
+  };
+  nullRewards(view.rewards, "verifier_result.rewards");
+  for (const s of view.steps) nullRewards(s.rewards, `step_results.${s.index}.verifier_result.rewards`);
+  return view;
+}
+
+/** Invalid UTF-8 only because the last character was cut short: a killed writer, not bad encoding. */
+function cutMidCharacter(bytes: Uint8Array): boolean {
+  for (let k = 1; k <= 3 && k < bytes.length; k++) {
+    const lead = bytes[bytes.length - k]!;
+    if (lead >= 0xc0) return isUtf8(bytes.subarray(0, bytes.length - k));
+    if (lead < 0x80) return false;
+  }
+  return false;
+}
+
+const some = (m: RewardMap | null): m is RewardMap => m !== null && Object.keys(m).length > 0;
+
+/** §11: the top-level rewards when there are some, else the last step's that has some. */
+function trialRewards(view: TrialView): { rewards: RewardMap | null; source: string | null } {
+  if (some(view.rewards)) return { rewards: view.rewards, source: "result.json verifier_result.rewards" };
+  for (let i = view.steps.length - 1; i >= 0; i--) {
+    const s = view.steps[i]!;
+    if (some(s.rewards)) return { rewards: s.rewards, source: `result.json step_results[${i}].verifier_result.rewards (step ${clip(s.name ?? "unnamed", 60)})` };
+  }
+  return { rewards: null, source: null };
+}
+
+/** Rewards claimed at the top and in each step against the reward file Harbor would have read there. */
+function checkRewardFiles(view: TrialView, readDoc: (p: string) => Uint8Array | null, errors: Finding[]): void {
+  const against = (claimed: RewardMap | null, field: string, dir: string | null) => {
+    if (!some(claimed)) return; // a reward file beside no claimed rewards is not compared
+    const json = dir === null ? null : readDoc(`${dir}reward.json`);
+    const txt = dir === null || json !== null ? null : readDoc(`${dir}reward.txt`);
+    const file = json !== null ? `${dir}reward.json` : txt !== null ? `${dir}reward.txt` : null;
+    if (file === null) {
+      errors.push(finding("REWARD_MISMATCH", RESULT, null, `${field} holds rewards but ${dir ?? "the step's verifier folder"}reward.json and reward.txt are absent`));
+      return;
+    }
+    const actual = readRewardFile(file, (json ?? txt)!, errors);
+    if (actual !== null) compareRewards(claimed, field, file, actual, errors);
+  };
+  against(view.rewards, "verifier_result.rewards", "verifier/");
+  for (const s of view.steps)
+    against(s.rewards, `step_results[${s.index}].verifier_result.rewards`, s.name !== null && SEGMENT.test(s.name) ? `steps/${s.name}/verifier/` : null);
+}
+
+/** §11 states: never a silent 0 for a trial that was not scored. */
+function stateOf(view: TrialView | null, rewards: RewardMap | null): HarborState {
+  if (view === null) return "incomplete";
+  const exception = view.exception !== null || view.steps.some((s) => s.exception !== null);
+  if (rewards !== null) return exception ? "scored-with-exception" : "scored";
+  return exception ? "infrastructure-error" : "incomplete";
+}
