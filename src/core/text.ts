@@ -59,3 +59,9 @@ export function clip(v: unknown, max = 80): string {
   const s = typeof v === "string" ? v : String(v);
   return JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
 }
+
+/** `s` cut to `max` code units with an ellipsis, unquoted (for prose: evidence, names). */
+export const shorten = (s: string, max = 80): string => (s.length > max ? `${s.slice(0, max)}…` : s);
+
+/** A key as it reads in a field path: bare when it is a plain word, else quoted (and cut). */
+export const fieldKey = (k: string | number): string => (typeof k === "number" || /^[A-Za-z0-9_-]{1,64}$/.test(k) ? String(k) : clip(k, 60));

@@ -1,6 +1,7 @@
 // A corpus plan: which bundles to synthesise, with a known mix of outcomes (and, with faults,
 // labelled broken evidence). Pure: the plan and each bundle's bytes; writing is the caller's.
 
+import { HARBOR_EXPECT, harborCaseAt, synthHarborJobFiles, synthHarborTrial, type HarborSpec } from "./harbor.js";
 import { FAULT_CODES, NATIVE_FAULTS, synthNative, type NativeFault, type NativeOutcome, type NativeSpec } from "./native.js";
 import { Random } from "./random.js";
 import { synthWorld, WORLD_SCENARIOS, type WorldSpec } from "./world.js";
@@ -10,7 +11,8 @@ interface Planned {
   dir: string;
   expect: { validity: "valid" | "invalid"; code: string | null };
 }
-export type PlannedBundle = Planned & (({ profile: "native-game" } & NativeSpec) | ({ profile: "world" } & WorldSpec));
+export type PlannedBundle = Planned &
+  (({ profile: "native-game" } & NativeSpec) | ({ profile: "world" } & WorldSpec) | ({ profile: "harbor"; experiment: string; attempt: null; seed: null } & HarborSpec));
 
 const WEIGHTED: [NativeOutcome, number][] = [
   ["victory", 3],
@@ -40,8 +42,8 @@ export interface CorpusOptions {
   n: number;
   seed: string;
   faults: boolean;
-  /** native-game (default) or world: the canonical world scenarios, in turn. */
-  profile?: "native-game" | "world";
+  /** native-game (default); world: the canonical world scenarios, in turn; harbor: one Harbor job. */
+  profile?: "native-game" | "world" | "harbor";
   /** Key batches per bundle. */
   events?: number;
   experiment?: string;
@@ -49,6 +51,7 @@ export interface CorpusOptions {
 
 export function planCorpus(o: CorpusOptions): PlannedBundle[] {
   if (o.profile === "world") return planWorld(o);
+  if (o.profile === "harbor") return planHarbor(o);
   const r = new Random(o.seed);
   const experiment = o.experiment ?? "synth-native";
   const out: PlannedBundle[] = [];
@@ -90,4 +93,28 @@ function planWorld(o: CorpusOptions): PlannedBundle[] {
   });
 }
 
-export const bundleFiles = (b: PlannedBundle): Map<string, Buffer> => (b.profile === "world" ? synthWorld(b) : synthNative(b));
+/** One Harbor job; trials cycle through the labelled cases over three tasks, named as Harbor names them. */
+function planHarbor(o: CorpusOptions): PlannedBundle[] {
+  const r = new Random(o.seed);
+  const job = o.experiment ?? "synth-harbor-job";
+  return Array.from({ length: o.n }, (_, i) => {
+    const task = `task-${i % 3}`;
+    const trial = `${task}__${r.hex(4)}`;
+    const c = harborCaseAt(i);
+    const { validity, code } = HARBOR_EXPECT[c];
+    return { profile: "harbor" as const, experiment: job, job, trial, attempt: null, seed: null, task, case: c, offset: i * 6, dir: `${job}/${trial}`, expect: { validity, code } };
+  });
+}
+
+const bundleFiles = (b: PlannedBundle): Map<string, Buffer> =>
+  b.profile === "world" ? synthWorld(b) : b.profile === "harbor" ? synthHarborTrial(b) : synthNative(b);
+
+/** Every file of a planned corpus (relative path → bytes): each bundle's, and a Harbor job's own. */
+export function corpusFiles(plan: readonly PlannedBundle[]): [string, Uint8Array][] {
+  const files: [string, Uint8Array][] = [];
+  for (const b of plan) for (const [rel, bytes] of bundleFiles(b)) files.push([`${b.dir}/${rel}`, bytes]);
+  const jobs = new Map<string, HarborSpec[]>();
+  for (const b of plan) if (b.profile === "harbor") jobs.set(b.job, [...(jobs.get(b.job) ?? []), b]);
+  for (const [job, trials] of jobs) for (const [rel, bytes] of synthHarborJobFiles(job, trials)) files.push([`${job}/${rel}`, bytes]);
+  return files;
+}

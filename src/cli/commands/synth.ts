@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { MANIFEST, writeCorpus } from "../../io/corpus.js";
+import { HARBOR_CASES } from "../../synth/harbor.js";
 import { NATIVE_FAULTS } from "../../synth/native.js";
 import { WORLD_SCENARIOS } from "../../synth/world.js";
 import { oneOf, positiveInt, usage } from "../args.js";
@@ -11,11 +12,12 @@ import type { CliIo } from "../io.js";
 import { scoreCommand } from "./score.js";
 
 
-export const SYNTH_HELP = `assay synth --out DIR --n N [--seed S] [--faults] [--events E] [--profile native-game|world]
+export const SYNTH_HELP = `assay synth --out DIR --n N [--seed S] [--faults] [--events E] [--profile native-game|world|harbor]
   Write N synthetic trials (deterministic for a seed). native-game: a known mix of outcomes;
   --faults adds one labelled broken bundle per fault kind. world: the canonical scenarios in turn
   (clean, blind retry, query that finds, safe pause, prohibited effect, unrelated edit destroyed,
   approval for other arguments, budget overrun, report that omits, fault before commit).
+  harbor: one Harbor job folder whose trials cycle through ${HARBOR_CASES.join(", ")}.
   DIR must be empty or absent.
   ${MANIFEST} in DIR lists every bundle with its outcome, fault and expected verdict.
 `;
@@ -31,21 +33,22 @@ export function synthCommand(argv: string[], io: CliIo): number {
     }),
   );
   if (values.out === undefined) throw new UsageError("assay synth needs --out DIR");
-  if (values.faults && values.profile === "world") throw new UsageError("--faults is for native-game corpora (world faults are its scenarios)");
+  if (values.faults && values.profile !== undefined && values.profile !== "native-game")
+    throw new UsageError("--faults is for native-game corpora (world and harbor corpora are made of labelled cases)");
   const n = writeCorpus(values.out, {
     n: positiveInt("n", values.n),
     seed: values.seed ?? "assay",
     faults: values.faults ?? false,
     events: positiveInt("events", values.events, 8),
-    profile: oneOf("profile", values.profile, ["native-game", "world"] as const, "native-game"),
+    profile: oneOf("profile", values.profile, ["native-game", "world", "harbor"] as const, "native-game"),
   });
   io.stderr(`assay: wrote ${n} bundles to ${values.out}\n`);
   return 0;
 }
 
 export const DEMO_HELP = `assay demo [--keep]
-  Synthesise a small mixed corpus (game runs with labelled faults, the canonical world scenarios)
-  into a temporary folder and score it.
+  Synthesise a small mixed corpus (game runs with labelled faults, the canonical world scenarios,
+  a Harbor job) into a temporary folder and score it.
 `;
 
 export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
@@ -55,8 +58,9 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     const corpus = join(dir, "corpus");
     writeCorpus(join(corpus, "game"), { n: 24, seed: "demo", faults: true });
     writeCorpus(join(corpus, "world"), { n: WORLD_SCENARIOS.length, seed: "demo", faults: false, profile: "world" });
+    writeCorpus(join(corpus, "harbor"), { n: 16, seed: "demo", faults: false, profile: "harbor" });
     io.stderr(
-      `assay demo: synthesised 24 game trials, ${NATIVE_FAULTS.length} labelled broken bundles and ${WORLD_SCENARIOS.length} world scenarios in ${corpus}\n`,
+      `assay demo: synthesised 24 game trials, ${NATIVE_FAULTS.length} labelled broken bundles, ${WORLD_SCENARIOS.length} world scenarios and a Harbor job of 16 trials in ${corpus}\n`,
     );
     return await scoreCommand([corpus, "--quiet"], io);
   } finally {

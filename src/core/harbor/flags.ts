@@ -1,7 +1,7 @@
 // Review flags (contract §11): signs a person should look at, never verdicts. A flag changes no
 // state and no metric; each names the evidence that raised it (file, trajectory step, the text).
 
-import { clip } from "../text.js";
+import { shorten } from "../text.js";
 import type { TrialView } from "./result.js";
 
 export interface ReviewFlag {
@@ -75,7 +75,7 @@ function strings(v: unknown): string[] {
 
 /** The snippet around a match, on one line. */
 const around = (text: string, index: number) =>
-  clip(text.slice(Math.max(0, index - 60), index + 100).replace(/\s+/g, " ").trim(), 160);
+  shorten(text.slice(Math.max(0, index - 60), index + 100).replace(/\s+/g, " ").trim(), 160);
 
 /** Scan one ATIF trajectory for writes to the verifier's reward path or the tests directory. */
 export function scanTrajectory(file: string, bytes: Uint8Array): ReviewFlag[] {
@@ -113,6 +113,6 @@ export function stepExceptionFlags(view: TrialView): ReviewFlag[] {
     .filter((s) => s.exception !== null)
     .map((s) => ({
       code: "STEP_EXCEPTION" as const,
-      evidence: `result.json step_results[${s.index}] (step ${clip(s.name ?? "unnamed", 60)}): ${clip(`${s.exception!.type}: ${s.exception!.message}`, 200)} — the trial's own exception_info is null`,
+      evidence: `result.json step_results[${s.index}] (step ${shorten(s.name ?? "unnamed", 60)}): ${shorten(`${s.exception!.type}: ${s.exception!.message}`, 200)} — the trial's own exception_info is null`,
     }));
 }

@@ -5,7 +5,7 @@
 import { finding, type Finding } from "../codes.js";
 import { encodingProblem, isPlainObject } from "../json/decode.js";
 import { parseStrictJsonNoting } from "../json/strict.js";
-import { clip } from "../text.js";
+import { clip, fieldKey } from "../text.js";
 import { finiteNumber } from "../schema.js";
 import type { RewardMap } from "./result.js";
 
@@ -31,7 +31,7 @@ function rewardTxt(file: string, text: string, errors: Finding[]): RewardMap | n
     return { reward: null };
   }
   if (!FLOAT.test(t)) {
-    errors.push(finding("SCHEMA", file, null, `expected one number, found ${t === "" ? "nothing" : JSON.stringify(clip(t))}`));
+    errors.push(finding("SCHEMA", file, null, `expected one number, found ${t === "" ? "nothing" : clip(t)}`));
     return null;
   }
   return { reward: Number(t) };
@@ -43,7 +43,7 @@ function rewardJson(file: string, text: string, errors: Finding[]): RewardMap | 
     errors.push(finding(r.issue.code, file, null, r.issue.message));
     return null;
   }
-  for (const f of r.nonFinite) errors.push(finding("NOT_FINITE", file, null, `${f.path.join(".") || "(value)"}: ${clip(f.token)} is not a finite number`));
+  for (const f of r.nonFinite) errors.push(finding("NOT_FINITE", file, null, `${f.path.map(fieldKey).join(".") || "(value)"}: ${f.token} is not a finite number`));
   if (!isPlainObject(r.value)) {
     errors.push(finding("SCHEMA", file, null, "expected a flat object of numbers"));
     return null;
@@ -54,9 +54,9 @@ function rewardJson(file: string, text: string, errors: Finding[]): RewardMap | 
     const n = finiteNumber.safeParse(v);
     if (n.success) out[k] = n.data;
     else if (v === null) {
-      if (!noted.has(k)) errors.push(finding("NOT_FINITE", file, null, `${clip(k)}: null is not a finite number`));
+      if (!noted.has(k)) errors.push(finding("NOT_FINITE", file, null, `${fieldKey(k)}: null is not a finite number`));
       out[k] = null;
-    } else errors.push(finding("SCHEMA", file, null, `${clip(k)}: expected a number`));
+    } else errors.push(finding("SCHEMA", file, null, `${fieldKey(k)}: expected a number`));
   }
   return out;
 }
@@ -71,8 +71,8 @@ export function compareRewards(claimed: RewardMap, field: string, file: string, 
     const c = claimed[k];
     const a = actual[k];
     if (c === null || a === null) continue;
-    if (c === undefined) errors.push(finding("REWARD_MISMATCH", "result.json", null, `${field}.${clip(k)} is absent but ${file} holds ${a}`));
-    else if (a === undefined) errors.push(finding("REWARD_MISMATCH", "result.json", null, `${field}.${clip(k)} = ${c} but ${file} holds no such key`));
-    else if (c !== a) errors.push(finding("REWARD_MISMATCH", "result.json", null, `${field}.${clip(k)} = ${c} but ${file} says ${a}`));
+    if (c === undefined) errors.push(finding("REWARD_MISMATCH", "result.json", null, `${field}.${fieldKey(k)} is absent but ${file} holds ${a}`));
+    else if (a === undefined) errors.push(finding("REWARD_MISMATCH", "result.json", null, `${field}.${fieldKey(k)} = ${c} but ${file} holds no such key`));
+    else if (c !== a) errors.push(finding("REWARD_MISMATCH", "result.json", null, `${field}.${fieldKey(k)} = ${c} but ${file} says ${a}`));
   }
 }

@@ -8,7 +8,7 @@ import { encodingProblem, isPlainObject, MAX_DOCUMENT_BYTES } from "../json/deco
 import { parseStrictJsonNoting } from "../json/strict.js";
 import { blankEntry, bundleDigest, sha256, unsafeReason, type BundleSource, type ScoredBundle } from "../bundle.js";
 import { check } from "../schema.js";
-import { clip } from "../text.js";
+import { fieldKey, shorten } from "../text.js";
 import { scanTrajectory, stepExceptionFlags, type ReviewFlag } from "./flags.js";
 import { trialResultSchema, viewOf, type RewardMap, type TrialView } from "./result.js";
 import { compareRewards, readRewardFile } from "./rewards.js";
@@ -121,9 +121,8 @@ function readResult(bytes: Uint8Array | null, errors: Finding[], warnings: Findi
   }
   const noted = new Set<string>();
   for (const f of r.nonFinite) {
-    const field = f.path.join(".") || "(value)";
-    noted.add(field);
-    errors.push(finding("NOT_FINITE", RESULT, null, `${field}: ${clip(f.token)} is not a finite number`));
+    noted.add(f.path.join("\u0000"));
+    errors.push(finding("NOT_FINITE", RESULT, null, `${f.path.map(fieldKey).join(".") || "(value)"}: ${f.token} is not a finite number`));
   }
   if (!isPlainObject(r.value)) {
     errors.push(finding("SCHEMA", RESULT, null, "expected a TrialResult object"));
@@ -132,12 +131,13 @@ function readResult(bytes: Uint8Array | null, errors: Finding[], warnings: Findi
   check(trialResultSchema, r.value, RESULT, null, errors);
   const view = viewOf(r.value);
   // pydantic writes a NaN reward as null: not finite either.
-  const nullRewards = (m: RewardMap | null, field: string) => {
+  const nullRewards = (m: RewardMap | null, path: (string | number)[]) => {
     for (const [k, v] of Object.entries(m ?? {}))
-      if (v === null && !noted.has(`${field}.${k}`)) errors.push(finding("NOT_FINITE", RESULT, null, `${field}.${clip(k)}: null is not a finite reward`));
+      if (v === null && !noted.has([...path, k].join("\u0000")))
+        errors.push(finding("NOT_FINITE", RESULT, null, `${[...path, k].map(fieldKey).join(".")}: null is not a finite reward`));
   };
-  nullRewards(view.rewards, "verifier_result.rewards");
-  for (const s of view.steps) nullRewards(s.rewards, `step_results.${s.index}.verifier_result.rewards`);
+  nullRewards(view.rewards, ["verifier_result", "rewards"]);
+  for (const s of view.steps) nullRewards(s.rewards, ["step_results", s.index, "verifier_result", "rewards"]);
   return view;
 }
 
@@ -158,7 +158,7 @@ function trialRewards(view: TrialView): { rewards: RewardMap | null; source: str
   if (some(view.rewards)) return { rewards: view.rewards, source: "result.json verifier_result.rewards" };
   for (let i = view.steps.length - 1; i >= 0; i--) {
     const s = view.steps[i]!;
-    if (some(s.rewards)) return { rewards: s.rewards, source: `result.json step_results[${i}].verifier_result.rewards (step ${clip(s.name ?? "unnamed", 60)})` };
+    if (some(s.rewards)) return { rewards: s.rewards, source: `result.json step_results[${i}].verifier_result.rewards (step ${shorten(s.name ?? "unnamed", 60)})` };
   }
   return { rewards: null, source: null };
 }
