@@ -339,6 +339,16 @@ describe("SCHEMA", () => {
     expect(e.errors).toEqual([finding("SCHEMA", "verifier/reward.txt", "expected one number")]);
   });
 
+  it.each([
+    ['{"reward": 1.0, "reward": 0.0}', "JSON_DUPLICATE_KEY"],
+    ['{"reward": 1.0', "JSON_SYNTAX"],
+    ['\ufeff{"reward": 1.0}', "ENCODING"],
+  ])("a reward.json holding %j is %s (only result.json may be a killed writer)", (json, code) => {
+    const e = trial({ rewardFiles: { "reward.json": json } });
+    expect(codes(e.errors)).toEqual([`${code} verifier/reward.json`]);
+    expect(e.warnings).toEqual([]);
+  });
+
   it("a reward.json that is not a flat map of numbers is SCHEMA", () => {
     expect(codes(trial({ rewardFiles: { "reward.json": "[1.0]" } }).errors)).toEqual(["SCHEMA verifier/reward.json"]);
     expect(codes(trial({ rewardFiles: { "reward.json": '{"reward": "1"}' } }).errors)).toContain("SCHEMA verifier/reward.json");
@@ -458,8 +468,10 @@ describe("review flags", () => {
     const e = trial({ trajectory: editorStep({ command: "create", path: "/tests/test_x.py", file_text: "def test_x(): assert True\n" }) });
     expect(e.flags).toEqual([{ code: "WRITES_TESTS_DIR", evidence: expect.stringMatching(/^agent\/trajectory\.json step 99: .*\/tests\/test_x\.py/) }]);
   });
-  it("an OpenHands editor creating /app/tests/test_x.py, or viewing /tests/test_x.py, is not flagged", () => {
+  it("an OpenHands editor creating /app/tests/test_x.py is not flagged", () => {
     expect(trial({ trajectory: editorStep({ command: "create", path: "/app/tests/test_x.py", file_text: "x" }) }).flags).toEqual([]);
+  });
+  it("an OpenHands editor viewing /tests/test_x.py (reading) is not flagged", () => {
     expect(trial({ trajectory: editorStep({ command: "view", path: "/tests/test_x.py" }) }).flags).toEqual([]);
   });
 

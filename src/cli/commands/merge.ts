@@ -52,8 +52,11 @@ function checkShards(files: string[], docs: Results[]): void {
     // Shards partition by results path, which starts with the roots as typed: `c` and `./c` differ.
     if (JSON.stringify(d.run.roots) !== JSON.stringify(first.roots))
       throw new UsageError(`${f} was scored over roots ${JSON.stringify(d.run.roots)}, not ${JSON.stringify(first.roots)}: shards must be given the same roots, spelled the same way`);
-    if (d.run.options.invalid !== first.options.invalid || d.run.options.resource_bound !== first.options.resource_bound)
-      throw new UsageError(`${f} was scored with other options than ${files[0]}`);
+    // Every option that changes results (schedules aside: merge takes its own).
+    const { schedules: _a, ...mine } = d.run.options;
+    const { schedules: _b, ...theirs } = first.options;
+    if (JSON.stringify(mine) !== JSON.stringify(theirs))
+      throw new UsageError(`${f} was scored with other options (${JSON.stringify(mine)}) than ${files[0]} (${JSON.stringify(theirs)})`);
   });
   const missing = [...Array(count!).keys()].filter((i) => !seen.has(i));
   if (missing.length > 0) throw new UsageError(`shards missing: ${missing.map((i) => `${i}/${count}`).join(", ")}`);

@@ -55,7 +55,9 @@ function agentTexts(step: Record<string, unknown>): { text: string; editPath: st
     }
     const a = (typeof args === "object" && args !== null ? args : {}) as Record<string, unknown>;
     const path = typeof a["path"] === "string" ? a["path"] : typeof a["file_path"] === "string" ? a["file_path"] : null;
-    const edits = path !== null && (EDIT_COMMANDS.has(String(a["command"] ?? "")) || /write|edit|create/i.test(String(call?.function_name ?? "")));
+    // The command decides when there is one (an editor's "view" only reads); else the tool's name.
+    const command = a["command"];
+    const edits = path !== null && (typeof command === "string" ? EDIT_COMMANDS.has(command) : /write|edit|create/i.test(String(call?.function_name ?? "")));
     if (edits) out.push({ text: `${call?.function_name ?? "tool"} ${a["command"] ?? ""} ${path}`, editPath: path });
     for (const s of strings(args)) out.push({ text: s, editPath: null });
   }
