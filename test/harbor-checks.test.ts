@@ -390,10 +390,16 @@ describe("symlinks and special files", () => {
     expect(e.errors).toEqual([finding("REWARD_MISMATCH", "result.json", "verifier_result.rewards")]);
   });
 
-  it("a symlinked reward.json counts as absent, so reward.txt is read", () => {
-    const e = trial({ rewardFiles: { "reward.txt": "1\n" } }, (dir) => symlinkSync(outside("reward.json", '{"reward": 0.0}'), join(dir, "verifier/reward.json")));
-    expectValid(e);
+  it("a symlinked reward.json is the file Harbor reads: not followed, and never passed over for reward.txt", () => {
+    const e = trial({ rewardFiles: { "reward.txt": "1\n" } }, (dir) => symlinkSync(outside("reward.json", '{"reward": 1.0}'), join(dir, "verifier/reward.json")));
     expect(codes(e.warnings)).toEqual(["SYMLINK_IGNORED verifier/reward.json"]);
+    expect(e.validity).toBe("invalid");
+    expect(e.errors).toEqual([expect.objectContaining({ code: "REWARD_MISMATCH", message: expect.stringContaining("verifier/reward.json, the file Harbor reads, is not a regular file") })]);
+  });
+
+  it("a folder named reward.json beside reward.txt cannot back the rewards either", () => {
+    const e = trial({ rewardFiles: { "reward.txt": "1\n" } }, (dir) => mkdirSync(join(dir, "verifier/reward.json")));
+    expect(codes(e.errors)).toEqual(["REWARD_MISMATCH result.json"]);
   });
 
   it("a symlinked result.json is not read: the trial is incomplete", () => {

@@ -2,6 +2,7 @@
 // reported as ratios. Not a test: numbers, not verdicts.
 //   (a) the bare limit: a loop that only reads, splits, JSON.parses and SHA-256-chains the files
 //   (b) assay with 1 worker   (c) assay with all workers   (d) a rerun against a full store
+//   (e) Harbor trials (a synthesised job) with all workers
 // and, in a child process, the peak RSS of validating one large journal (1 GB by default).
 
 import { spawnSync } from "node:child_process";
@@ -22,6 +23,7 @@ const TRIALS = env("BENCH_TRIALS", 4300); // ≈ 5,000 bundles with retries
 const EVENTS = env("BENCH_EVENTS", 64); // key batches: 64 keys + 65 observations ≈ 128 events
 const ROUNDS = env("BENCH_ROUNDS", 3);
 const JOURNAL_MB = env("BENCH_JOURNAL_MB", 1024);
+const HARBOR_TRIALS = env("BENCH_HARBOR_TRIALS", 2000);
 
 function bare(dirs: string[]): void {
   for (const dir of dirs) {
@@ -82,6 +84,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === "--synth") {
     // Child mode: synthesis holds a corpus's files in memory; kept out of the measured process.
     writeCorpus(process.argv[3]!, { n: TRIALS, seed: "bench", faults: false, events: EVENTS });
+    writeCorpus(process.argv[4]!, { n: HARBOR_TRIALS, seed: "bench", faults: false, profile: "harbor" });
     return;
   }
   if (process.argv[2] === "--validate") {
@@ -93,7 +96,8 @@ async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "assay-bench-"));
   try {
     const corpus = join(root, "corpus");
-    spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--synth", corpus], { stdio: "inherit" });
+    const harbor = join(root, "harbor");
+    spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--synth", corpus, harbor], { stdio: "inherit" });
     const dirs = [...discover([corpus])].map((f) => f.dir);
     const made = dirs.length;
     let bytes = 0;
@@ -104,13 +108,16 @@ async function main(): Promise<void> {
     console.log(`corpus: ${made} bundles, ${mb.toFixed(1)} MB, ${EVENTS} key batches each; median of ${ROUNDS} alternating rounds`);
     bare(dirs); // warm the page cache and the JIT
     await scoreRoots([corpus], { ...RUN, jobs: 1 });
+    await scoreRoots([harbor], { ...RUN, jobs: all });
     const ta: number[] = [];
     const tb: number[] = [];
     const tc: number[] = [];
+    const te: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       ta.push(await time(() => bare(dirs)));
       tb.push(await time(() => scoreRoots([corpus], { ...RUN, jobs: 1 })));
       tc.push(await time(() => scoreRoots([corpus], { ...RUN, jobs: all })));
+      te.push(await time(() => scoreRoots([harbor], { ...RUN, jobs: all })));
     }
     const storeFile = join(root, "store.sqlite");
     const store = new ResultStore(storeFile);
@@ -125,6 +132,8 @@ async function main(): Promise<void> {
     console.log(row(`(c) assay, ${all} workers`, c));
     console.log(row("    first run filling a store", fill));
     console.log(row("(d) rerun against the full store", rerun));
+    const e = median(te);
+    console.log(`${`(e) Harbor trials, ${all} workers`.padEnd(36)} ${(HARBOR_TRIALS / e).toFixed(0).padStart(7)} trials/s  ${e.toFixed(2).padStart(7)} s   (${HARBOR_TRIALS} trials, ~10 files each)`);
     console.log(`(b)/(a) = ${(a / b).toFixed(3)}   target >= 0.75`);
     console.log(`(c)/(b) = ${(b / c).toFixed(3)}   target >= 1.8 on 2 cores`);
     console.log(`peak RSS of the scoring process (main thread and workers): ${rssMb().toFixed(0)} MB`);

@@ -281,8 +281,8 @@ function* hashing(chunks: Iterable<Uint8Array>, hash: ReturnType<typeof createHa
 export const sha256 = (bytes: Uint8Array | string): string => createHash("sha256").update(bytes).digest("hex");
 
 /** §7: SHA-256 over "<path>\t<file digest>\n" for every regular file, by byte order of path, seal.json excluded. */
-export function bundleDigest(files: ReadonlyMap<string, string>): string {
-  const paths = [...files.keys()].filter((p) => p !== SEAL).sort(byteCompare);
+export function bundleDigest(files: ReadonlyMap<string, string>, excluded: string | null = SEAL): string {
+  const paths = [...files.keys()].filter((p) => p !== excluded).sort(byteCompare);
   const h = createHash("sha256");
   for (const p of paths) h.update(`${p}\t${files.get(p)}\n`);
   return h.digest("hex");

@@ -87,6 +87,27 @@ export const experimentSchema = z.object({
 });
 export type Experiment = z.infer<typeof experimentSchema>;
 
+/** An experiment with no trial counted yet and every profile's metrics null (each profile fills its own). */
+export const blankExperiment = (experiment: string | null, profile: Profile | null, scheduled: number): Experiment => ({
+  experiment,
+  profile,
+  scheduled,
+  invalid: [],
+  missing: [],
+  excluded: [],
+  unscored: [],
+  flags: [],
+  accuracy: null,
+  raw_record: null,
+  completion: null,
+  retry: null,
+  dimensions: null,
+  pass: null,
+  pass_hat_k: null,
+  rewards: null,
+  states: null,
+});
+
 export const runOptionsSchema = z.object({
   invalid: z.enum(["count", "exclude"]),
   /** "default": each profile's research rule (native: exclude; world: scored on its dimensions). */

@@ -41,9 +41,12 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}): 
     if (!statSync(real).isDirectory()) throw new DiscoveryError(`root ${root} is not a directory`);
     const entries = list(real);
     if (typeof entries === "string") throw new DiscoveryError(`cannot read root ${root}: ${entries}`);
-    // A trial given as a root still belongs to the job folder it lies in.
+    // A trial given as a root still belongs to the job folder it lies in, and is one by the job's
+    // rule (config.json alone), as it would be were the job the root.
     const parentIsJob = lstatSync(join(dirname(real), "job.log"), { throwIfNoEntry: false }) !== undefined;
-    yield* walk(real, shown, entries, seen, onSkip, parentIsJob ? basename(dirname(real)) : null);
+    if (parentIsJob && has(entries, "config.json") && !has(entries, "journal.jsonl") && firstVisit(real, seen))
+      yield { dir: real, path: shown, harbor: { job: basename(dirname(real)), folder: basename(real) } };
+    else yield* walk(real, shown, entries, seen, onSkip, null);
   }
 }
 
@@ -67,8 +70,11 @@ function firstVisit(dir: string, seen: Set<string>): boolean {
   return true;
 }
 
-/** Subdirectories (never links), by name bytes; a name that is not UTF-8 is reported and passed over. */
-function* subdirectories(dir: string, shown: string, entries: Dirent<Buffer>[], onSkip: OnSkip): Generator<{ sub: string; path: string; listed: Dirent<Buffer>[] }> {
+/**
+ * Subdirectories (never links), by name bytes; a name that is not UTF-8 is reported and passed
+ * over. `listed` is the listing, or why it failed.
+ */
+function* subdirectories(dir: string, shown: string, entries: Dirent<Buffer>[], onSkip: OnSkip): Generator<{ sub: string; path: string; listed: Dirent<Buffer>[] | string }> {
   const dirs = entries.filter((e) => e.isDirectory()).sort((a, b) => Buffer.compare(a.name, b.name));
   for (const e of dirs) {
     const path = `${shown}/${e.name.toString("utf8")}`;
@@ -77,9 +83,7 @@ function* subdirectories(dir: string, shown: string, entries: Dirent<Buffer>[], 
       continue;
     }
     const sub = join(dir, e.name.toString("utf8"));
-    const listed = list(sub);
-    if (typeof listed === "string") onSkip(path, listed);
-    else yield { sub, path, listed };
+    yield { sub, path, listed: list(sub) };
   }
 }
 
@@ -90,16 +94,21 @@ function* walk(dir: string, shown: string, entries: Dirent<Buffer>[], seen: Set<
     return; // never descend into a bundle
   }
   if (has(entries, "job.log")) {
-    // A Harbor job: its subdirectories holding config.json are its trials; nothing else below it is walked.
+    // A Harbor job: its subdirectories holding config.json are its trials; nothing else below it is
+    // walked. One that cannot be listed is still yielded: it becomes a tool error (unscored, exit 3)
+    // rather than silently leaving the job's count of trials.
     for (const { sub, path, listed } of subdirectories(dir, shown, entries, onSkip))
-      if (has(listed, "config.json") && firstVisit(sub, seen)) yield { dir: sub, path, harbor: { job: basename(dir), folder: basename(sub) } };
+      if ((typeof listed === "string" || has(listed, "config.json")) && firstVisit(sub, seen))
+        yield { dir: sub, path, harbor: { job: basename(dir), folder: basename(sub) } };
     return;
   }
   if (isLoneTrial(entries)) {
     yield { dir, path: shown, harbor: { job, folder: basename(dir) } };
     return; // never descend into a trial
   }
-  for (const { sub, path, listed } of subdirectories(dir, shown, entries, onSkip)) yield* walk(sub, path, listed, seen, onSkip);
+  for (const { sub, path, listed } of subdirectories(dir, shown, entries, onSkip))
+    if (typeof listed === "string") onSkip(path, listed);
+    else yield* walk(sub, path, listed, seen, onSkip);
 }
 
 export class DiscoveryError extends Error {

@@ -12,7 +12,10 @@ type Handler = (task: BatchTask) => BatchResult | Promise<BatchResult>;
 /** The worker module's URL, given by the pool. */
 const target: string = (threads.workerData as { workerModule: string }).workerModule;
 // Start loading at once, as piscina's own preload would; failures surface on the first task.
-const loading: Promise<Handler> = import(target).then((m: { default: Handler }) => m.default);
+const loading: Promise<Handler> = import(target).then((m: { default?: unknown }) => {
+  if (typeof m.default !== "function") throw new TypeError(`worker module ${target} has no default export function`);
+  return m.default as Handler;
+});
 loading.catch(() => {});
 
 async function run(task: BatchTask): Promise<BatchResult> {

@@ -3,6 +3,8 @@
 // culprit becomes a tool error; piscina replaces the dead worker and the run goes on.
 
 import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Piscina } from "piscina";
 import { toolError } from "../io/tool-error.js";
 import type { BatchResult, BatchTask, BundleRef } from "./types.js";
@@ -28,6 +30,8 @@ const DEFAULT_WORKER = import.meta.url.endsWith(".ts")
 const ENTRY = import.meta.url.endsWith(".ts")
   ? new URL("../../dist/pool/entry.cjs", import.meta.url).href
   : new URL("./entry.cjs", import.meta.url).href;
+/** A worker module given as a URL, or as a path (resolved from the current directory, as piscina did). */
+const moduleUrl = (file: string): string => (/^[a-z][a-z0-9+.-]*:/i.test(file) && !/^[a-z]:[\\/]/i.test(file) ? file : pathToFileURL(resolve(file)).href);
 export const DEFAULT_WORKER_MEMORY_MB = 512;
 /** Longest a task may wait for a worker to pick it up before its clock starts regardless. */
 const START_GRACE_MS = 30_000;
@@ -46,7 +50,7 @@ export class BundlePool {
     this.timeoutMs = o.bundleTimeoutMs ?? DEFAULT_BUNDLE_TIMEOUT_MS;
     this.pool = new Piscina({
       filename: ENTRY,
-      workerData: { workerModule: o.workerFile ?? DEFAULT_WORKER },
+      workerData: { workerModule: o.workerFile === undefined ? DEFAULT_WORKER : moduleUrl(o.workerFile) },
       minThreads: this.jobs,
       maxThreads: this.jobs,
       idleTimeout: Number.POSITIVE_INFINITY,

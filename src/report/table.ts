@@ -57,10 +57,11 @@ function harbor(e: Experiment, errors: "exclude" | "zero", lines: string[]): voi
       ? `               infrastructure errors and incomplete trials count as reward 0 (--errors zero)`
       : `               infrastructure errors and incomplete trials are left out of every mean (--errors zero counts them as 0)`,
   );
-  if (e.rewards === null) lines.push(`  rewards      none: no trial was scored`);
+  if (e.rewards === null) lines.push(`  rewards      none: no trial holds a reward or counts as 0`);
   for (const [key, r] of Object.entries(e.rewards ?? {})) {
     lines.push(`  reward ${key}`);
-    lines.push(`    coverage   ${r.covered}/${r.trials} = ${pct(r.coverage)}   trials scored (invalid ones as 0) / every trial but tool errors`);
+    const unscored = e.unscored.length > 0 ? `; ${e.unscored.length} more not scored at all (tool errors, below)` : "";
+    lines.push(`    coverage   ${r.covered}/${r.trials} = ${pct(r.coverage)}   trials scored (invalid ones as 0) / every trial but tool errors${unscored}`);
     lines.push(`    mean       ${f3(r.mean)}   over the trials above${errors === "zero" ? " and errors as 0" : ""}; invalid trials count 0 unless --invalid exclude`);
     lines.push(`    pass rate  ${pct(r.pass_rate)}   reward == 1`);
     if (r.pass_at_k !== null) lines.push(`    pass@k     ${Object.entries(r.pass_at_k).map(([k, v]) => `k=${k} ${f3(v)}`).join("  ")}   unbiased, per task (task_name and checksum)`);

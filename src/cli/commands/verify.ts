@@ -25,17 +25,19 @@ export function verifyCommand(argv: string[], io: CliIo): number {
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${dir} is not a directory`);
   const shown = displayRoot(dir);
   let entries: BundleEntry[];
+  const job = present(join(dir, "job.log"));
   // lstat: a journal.jsonl that is a (dangling) link still makes a bundle, judged UNSAFE_PATH as in score.
   if (present(join(dir, "journal.jsonl"))) entries = [scoreDirectory(dir, shown)];
   else {
     // A Harbor trial, or a job's trials: exactly what `assay score DIR` would find there.
-    const trials = [...discover([dir])].filter((f) => f.harbor !== undefined && (f.path === shown || present(join(dir, "job.log"))));
+    const trials = [...discover([dir])].filter((f) => f.harbor !== undefined && (f.path === shown || job));
     if (trials.length === 0) throw new UsageError(`${dir} is not a bundle (no journal.jsonl), a Harbor trial or a Harbor job`);
     entries = trials.map((f) => {
       const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, "harbor");
       return placed(f, scored);
     });
   }
-  io.stdout(values.json ? JSON.stringify(entries.length === 1 ? entries[0] : entries, null, 2) + "\n" : entries.map(renderEntry).join("\n"));
+  // --json: one entry for a bundle or a trial, an array for a job (however many trials it holds).
+  io.stdout(values.json ? JSON.stringify(job ? entries : entries[0], null, 2) + "\n" : entries.map(renderEntry).join("\n"));
   return entries.reduce((worst, e) => Math.max(worst, exitForValidity(e.validity)), EXIT.OK as number);
 }

@@ -3,7 +3,7 @@
 // can recompute exactly this.
 
 import type { Code } from "../codes.js";
-import { PROFILES, type BundleEntry, type Experiment, type Profile } from "../results.js";
+import { blankExperiment, PROFILES, type BundleEntry, type Experiment, type Profile } from "../results.js";
 import { byteCompare } from "../text.js";
 import { DIMENSIONS } from "../world/dimensions.js";
 import { harborExperiments } from "./harbor.js";
@@ -84,25 +84,7 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
       if (a.seed !== null) trialsBySeed.set(a.seed, (trialsBySeed.get(a.seed) ?? new Set()).add(t));
   const collided = new Set([...trialsBySeed.values()].filter((s) => s.size > 1).flatMap((s) => [...s]));
 
-  const out: Experiment = {
-    experiment: id,
-    profile,
-    scheduled: trialIds.length,
-    invalid: [],
-    missing: [],
-    excluded: [],
-    unscored: [],
-    flags: [],
-    accuracy: null,
-    raw_record: null,
-    completion: null,
-    retry: null,
-    dimensions: null,
-    pass: null,
-    pass_hat_k: null,
-    rewards: null,
-    states: null,
-  };
+  const out = blankExperiment(id, profile, trialIds.length);
   const raw: (0 | 1)[] = [];
   const retry: string[] = [];
   const repeats = new Map<string, { passed: number; total: number }>();

@@ -5,7 +5,7 @@
 
 import type { Code } from "../codes.js";
 import { HARBOR_STATES } from "../harbor/trial.js";
-import type { BundleEntry, Experiment } from "../results.js";
+import { blankExperiment, type BundleEntry, type Experiment } from "../results.js";
 import { byteCompare } from "../text.js";
 import { passAtK } from "./stats.js";
 
@@ -21,46 +21,45 @@ const SCORED = new Set(["scored", "scored-with-exception"]);
 /** One experiment per job folder (lone trials: experiment null). */
 export function harborExperiments(entries: readonly BundleEntry[], options: HarborOptions): Experiment[] {
   const jobs = new Map<string | null, BundleEntry[]>();
-  for (const e of [...entries].sort((a, b) => byteCompare(a.path, b.path))) jobs.set(e.experiment, [...(jobs.get(e.experiment) ?? []), e]);
+  for (const e of [...entries].sort((a, b) => byteCompare(a.path, b.path))) {
+    const g = jobs.get(e.experiment);
+    if (g) g.push(e);
+    else jobs.set(e.experiment, [e]);
+  }
   return [...jobs.entries()].map(([job, trials]) => jobMetrics(job, trials, options));
 }
 
 function jobMetrics(job: string | null, all: BundleEntry[], options: HarborOptions): Experiment {
-  const out: Experiment = {
-    experiment: job,
-    profile: "harbor",
-    scheduled: 0,
-    invalid: [],
-    missing: [],
-    excluded: [],
-    unscored: [],
-    flags: [],
-    accuracy: null,
-    raw_record: null,
-    completion: null,
-    retry: null,
-    dimensions: null,
-    pass: null,
-    pass_hat_k: null,
-    rewards: null,
-    states: Object.fromEntries(HARBOR_STATES.map((s) => [s, 0])),
-  };
-  // Two folders claiming one trial_name: neither may count (a copied passing trial is not a second pass).
-  const byName = new Map<string, number>();
-  for (const t of all) if (t.trial !== null) byName.set(t.trial, (byName.get(t.trial) ?? 0) + 1);
+  const out = blankExperiment(job, "harbor", all.length);
+  out.states = Object.fromEntries(HARBOR_STATES.map((s) => [s, 0]));
+  // Folders claiming one trial_name: a byte-identical copy (the same job archived twice) counts
+  // once; different contents under one name make them all invalid (a copied pass is not a second).
+  const byName = new Map<string, BundleEntry[]>();
+  for (const t of all) if (t.trial !== null && t.validity !== "error") byName.set(t.trial, [...(byName.get(t.trial) ?? []), t]);
+  const copyOf = new Map<BundleEntry, BundleEntry>();
+  const conflicting = new Set<BundleEntry>();
+  for (const same of byName.values()) {
+    if (same.length < 2) continue;
+    if (same.every((t) => t.digest === same[0]!.digest)) for (const t of same.slice(1)) copyOf.set(t, same[0]!);
+    else for (const t of same) conflicting.add(t);
+  }
 
   const counted: Counted[] = [];
-  out.scheduled = all.length;
   for (const t of all) {
     const trial = t.trial ?? t.path;
     if (t.validity === "error") {
       out.unscored.push(trial); // a tool error: outside every numerator and denominator
       continue;
     }
+    const original = copyOf.get(t);
+    if (original !== undefined) {
+      out.excluded.push({ trial, reason: `a byte-identical copy of ${original.path} (counted once, there)` });
+      continue;
+    }
     if (t.state !== null) out.states![t.state]!++;
     for (const f of t.flags) out.flags.push({ code: f.code, trial, attempt: null });
     const codes = new Set<Code>(t.validity === "invalid" ? t.errors.map((f) => f.code) : []);
-    if ((byName.get(trial) ?? 0) > 1) codes.add("TRIAL_DUPLICATE");
+    if (conflicting.has(t)) codes.add("TRIAL_DUPLICATE");
     if (codes.size > 0) {
       out.invalid.push({ trial, codes: [...codes].sort(byteCompare) });
       if (options.invalid === "count") counted.push({ trial: t, rewards: "zero", covered: true });
@@ -71,8 +70,11 @@ function jobMetrics(job: string | null, all: BundleEntry[], options: HarborOptio
     else out.excluded.push({ trial, reason: `${t.state}: no reward to count (--errors zero counts it as 0)` });
   }
 
-  const keys = [...new Set(counted.flatMap((c) => (c.rewards === "zero" ? [] : Object.keys(c.rewards))))].sort(byteCompare);
-  const trials = all.length - out.unscored.length;
+  // Keys from every trial that has rewards, invalid ones included, so a job whose every scored
+  // trial is invalid still shows its 0; Harbor's default key when none names one.
+  const named = new Set(all.flatMap((t) => (t.validity === "error" || copyOf.has(t) ? [] : Object.keys(t.rewards ?? {}))));
+  const keys = named.size > 0 ? [...named].sort(byteCompare) : counted.length > 0 ? ["reward"] : [];
+  const trials = all.length - out.unscored.length - copyOf.size;
   if (keys.length > 0) out.rewards = Object.fromEntries(keys.map((k) => [k, keyMetrics(k, counted, trials)]));
   return out;
 }
@@ -100,27 +102,27 @@ function keyMetrics(key: string, counted: Counted[], trials: number) {
   let passAtKs: Record<string, number> | null = null;
   let reason: string | null = null;
   const nonBinary = values.find((x) => x.v !== 0 && x.v !== 1);
-  if (nonBinary !== undefined) reason = `rewards are not binary (${nonBinary.trial.trial ?? nonBinary.trial.path} has ${nonBinary.v}): pass@k needs 0 or 1`;
+  const taskless = values.filter((x) => x.trial.task === null).length;
+  if (n === 0) reason = "no trial in the mean";
+  else if (nonBinary !== undefined) reason = `rewards are not binary (${nonBinary.trial.trial ?? nonBinary.trial.path} has ${nonBinary.v}): pass@k needs 0 or 1`;
+  // Leaving them out would raise pass@k over the very trials that failed to say what they were.
+  else if (taskless > 0) reason = `${taskless} trial${taskless > 1 ? "s" : ""} in the mean name${taskless > 1 ? "" : "s"} no task (no readable result.json), so pass@k cannot place them`;
   else {
     // Independent repeats of one task: same task_name and task_checksum.
     const tasks = new Map<string, { passed: number; total: number }>();
     for (const { trial, v } of values) {
-      if (trial.task === null) continue;
       const id = `${trial.task}\u0000${trial.task_checksum ?? ""}`;
       const g = tasks.get(id) ?? { passed: 0, total: 0 };
       g.total++;
       if (v === 1) g.passed++;
       tasks.set(id, g);
     }
-    if (tasks.size === 0) reason = n === 0 ? "no trial has this reward" : "no trial names its task";
-    else {
-      const kMax = Math.min(...[...tasks.values()].map((g) => g.total));
-      passAtKs = {};
-      for (let k = 1; k <= kMax; k++) {
-        let sum = 0;
-        for (const g of tasks.values()) sum += passAtK(g.passed, g.total, k);
-        passAtKs[String(k)] = sum / tasks.size;
-      }
+    const kMax = Math.min(...[...tasks.values()].map((g) => g.total));
+    passAtKs = {};
+    for (let k = 1; k <= kMax; k++) {
+      let sum = 0;
+      for (const g of tasks.values()) sum += passAtK(g.passed, g.total, k);
+      passAtKs[String(k)] = sum / tasks.size;
     }
   }
   const covered = values.filter((x) => x.covered).length;

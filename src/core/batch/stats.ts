@@ -37,9 +37,13 @@ export function passHatK(groups: ReadonlyMap<string, { passed: number; total: nu
   return out;
 }
 
-/** The unbiased pass@k estimator: 1 − C(n−c,k)/C(n,k), the chance that k of n trials include a pass. */
+/**
+ * The unbiased pass@k estimator: 1 − C(n−c,k)/C(n,k), the chance that k of n trials include a
+ * pass. Defined for k ≤ n (callers take k up to the smallest group).
+ */
 export function passAtK(c: number, n: number, k: number): number {
-  if (n - c < k) return 1;
+  if (k > n) throw new RangeError(`pass@${k} over ${n} trials`);
+  if (n - c < k) return 1; // fewer failures than draws: every draw of k holds a pass
   let miss = 1;
   for (let i = n - c + 1; i <= n; i++) miss *= 1 - k / i;
   return 1 - miss;

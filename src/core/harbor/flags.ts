@@ -1,5 +1,9 @@
 // Review flags (contract §11): signs a person should look at, never verdicts. A flag changes no
 // state and no metric; each names the evidence that raised it (file, trajectory step, the text).
+//
+// The agent wrote the text scanned here, so the scan must stay linear whatever it holds: each
+// occurrence of a watched path is judged inside its own shell command (bounded on both sides),
+// with patterns anchored at the occurrence, never by a regex that backtracks over the whole text.
 
 import { shorten } from "../text.js";
 import type { TrialView } from "./result.js";
@@ -9,39 +13,67 @@ export interface ReviewFlag {
   evidence: string;
 }
 
-/** Where a path begins: not inside another path (`/app/tests/` is not `/tests/`). */
-const START = String.raw`(?<![\w.~/-])`;
+/** The largest trajectory scanned; a larger one gets a warning instead (a missing flag is not "clean"). */
+export const MAX_TRAJECTORY_BYTES = 64 * 1024 * 1024;
+/** How far a command may reach on either side of the path it names. */
+const WINDOW = 1024;
+/** Occurrences judged per trajectory; past this the first hits already stand as evidence. */
+const MAX_OCCURRENCES = 20_000;
+
 const TARGETS = [
-  { code: "WRITES_REWARD_PATH", path: String.raw`${START}/logs/verifier\b`, hint: "/logs/verifier" },
-  { code: "WRITES_TESTS_DIR", path: String.raw`${START}/tests\b`, hint: "/tests" },
+  { code: "WRITES_REWARD_PATH", path: "/logs/verifier" },
+  { code: "WRITES_TESTS_DIR", path: "/tests" },
 ] as const;
 
-/** Shell and Python spellings of writing to (or removing, moving onto, changing) a path P. */
-const writes = (p: string): RegExp =>
-  new RegExp(
-    [
-      String.raw`>{1,2}\s*['"]?${p}`,
-      String.raw`\btee\s+(?:-a\s+)?['"]?${p}`,
-      String.raw`\b(?:cp|mv|install|rsync|ln)\b[^\n;&|]*\s['"]?${p}[^\s;&|'"]*['"]?\s*(?:$|[\n;&|])`,
-      String.raw`\b(?:rm|touch|truncate|chmod|chown|mkdir|unlink|shred)\b[^\n;&|]*\s['"]?${p}`,
-      String.raw`\bsed\s+-[a-zA-Z]*i[^\n;&|]*\s['"]?${p}`,
-      String.raw`\bopen\(\s*['"]${p}[^'"]*['"]\s*,\s*['"][wax+]`,
-      String.raw`${p}[^\s'"]*['"]\s*\)\s*\.write_(?:text|bytes)`,
-    ].join("|"),
-    "m",
-  );
-const WRITES = TARGETS.map((t) => ({ ...t, re: writes(t.path), bare: new RegExp(`^${t.path}`) }));
+/** The path is the target of a redirection or of tee (the text just before it says so). */
+const TARGET_OF = [/>{1,2}\s*['"]?$/, /\btee\s+(?:-a\s+)?['"]?$/];
+/** Commands that change whatever path they are given as an argument. */
+const CHANGES = /\b(?:rm|touch|truncate|chmod|chown|mkdir|unlink|shred)\b|\bsed\s+-[a-zA-Z]*i\b/;
+/** Commands that write onto their last argument. */
+const COPIES = /\b(?:cp|mv|install|rsync|ln)\b/;
+const AN_ARGUMENT = /\s['"]?$/;
+const LAST_ARGUMENT = /^[^\s'"]*['"]?\s*$/;
+const PY_WRITE_MODE = /^[^'"]*['"]\s*,\s*(?:mode\s*=\s*)?['"][wax+]/;
+const PATHLIB_WRITE = /^[^\s'"]*['"]\s*\)\s*\.write_(?:text|bytes)/;
+const SEPARATORS = /[\n;&|]/;
+
+/** Does `text` write to `path` (a watched prefix) at offset `at`? */
+function writesAt(text: string, at: number, path: string): boolean {
+  const before = text.charAt(at - 1);
+  if (/[\w.~/-]/.test(before)) return false; // inside another path: /app/tests is not /tests
+  const after = text.charAt(at + path.length);
+  if (after !== "" && !/[/\s'"]/.test(after)) return false; // /testsuite is not /tests
+  // The command around the path: from the previous separator to the next, at most WINDOW each way.
+  let from = Math.max(0, at - WINDOW);
+  for (let k = at - 1; k >= from; k--) if (SEPARATORS.test(text[k]!)) { from = k + 1; break; }
+  let to = Math.min(text.length, at + path.length + WINDOW);
+  for (let k = at + path.length; k < to; k++) if (SEPARATORS.test(text[k]!)) { to = k; break; }
+  const prefix = text.slice(from, at);
+  const suffix = text.slice(at + path.length, to);
+  // Each test is one linear pass over a bounded window (no pattern backtracks over another).
+  if (/\bopen\(\s*['"]$/.test(prefix)) return PY_WRITE_MODE.test(suffix);
+  if (TARGET_OF.some((re) => re.test(prefix))) return true;
+  const argument = AN_ARGUMENT.test(prefix);
+  if (argument && CHANGES.test(prefix)) return true;
+  if (argument && COPIES.test(prefix) && LAST_ARGUMENT.test(suffix)) return true;
+  return PATHLIB_WRITE.test(suffix) && /['"]$/.test(prefix);
+}
+
 /** Editor tools write by argument, not by shell syntax. */
 const EDIT_COMMANDS = new Set(["create", "str_replace", "insert", "write", "edit", "append", "overwrite"]);
-
-const MAX_TRAJECTORY_BYTES = 64 * 1024 * 1024;
+interface Text {
+  where: string;
+  text: string;
+  /** An editor call that writes this path (judged by argument, not by shell syntax). */
+  editPath: string | null;
+}
 
 /** The texts an agent step wrote: its message and every string in its tool calls' arguments. */
-function agentTexts(step: Record<string, unknown>): { text: string; editPath: string | null }[] {
-  const out: { text: string; editPath: string | null }[] = [];
+function agentTexts(step: Record<string, unknown>, where: string): Text[] {
+  const out: Text[] = [];
   const m = step["message"];
-  if (typeof m === "string") out.push({ text: m, editPath: null });
-  else if (Array.isArray(m)) for (const part of m) if (typeof part?.text === "string") out.push({ text: part.text, editPath: null });
+  if (typeof m === "string") out.push({ where, text: m, editPath: null });
+  else if (Array.isArray(m)) for (const part of m) if (typeof part?.text === "string") out.push({ where, text: part.text, editPath: null });
   const calls = Array.isArray(step["tool_calls"]) ? step["tool_calls"] : [];
   for (const call of calls) {
     let args: unknown = call?.arguments;
@@ -49,7 +81,7 @@ function agentTexts(step: Record<string, unknown>): { text: string; editPath: st
       try {
         args = JSON.parse(args);
       } catch {
-        out.push({ text: args as string, editPath: null });
+        out.push({ where, text: args as string, editPath: null });
         continue;
       }
     }
@@ -58,8 +90,8 @@ function agentTexts(step: Record<string, unknown>): { text: string; editPath: st
     // The command decides when there is one (an editor's "view" only reads); else the tool's name.
     const command = a["command"];
     const edits = path !== null && (typeof command === "string" ? EDIT_COMMANDS.has(command) : /write|edit|create/i.test(String(call?.function_name ?? "")));
-    if (edits) out.push({ text: `${call?.function_name ?? "tool"} ${a["command"] ?? ""} ${path}`, editPath: path });
-    for (const s of strings(args)) out.push({ text: s, editPath: null });
+    if (edits) out.push({ where, text: `${call?.function_name ?? "tool"} ${typeof command === "string" ? command : ""} ${path}`, editPath: path });
+    for (const s of strings(args)) out.push({ where, text: s, editPath: null });
   }
   return out;
 }
@@ -70,7 +102,7 @@ function strings(v: unknown): string[] {
   while (stack.length > 0) {
     const x = stack.pop();
     if (typeof x === "string") out.push(x);
-    else if (typeof x === "object" && x !== null) stack.push(...Object.values(x));
+    else if (typeof x === "object" && x !== null) for (const y of Object.values(x)) stack.push(y); // no spread: arrays may be huge
   }
   return out;
 }
@@ -81,29 +113,34 @@ const around = (text: string, index: number) =>
 
 /** Scan one ATIF trajectory for writes to the verifier's reward path or the tests directory. */
 export function scanTrajectory(file: string, bytes: Uint8Array): ReviewFlag[] {
-  if (bytes.length > MAX_TRAJECTORY_BYTES) return [];
   const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-  if (!TARGETS.some((t) => raw.includes(t.hint))) return [];
-  let texts: { where: string; text: string; editPath: string | null }[];
+  if (!TARGETS.some((t) => raw.includes(t.path))) return [];
+  let texts: Text[];
   try {
     const doc = JSON.parse(raw) as { steps?: unknown };
     const steps = Array.isArray(doc.steps) ? (doc.steps as Record<string, unknown>[]) : [];
     texts = steps.flatMap((s, i) =>
-      s?.["source"] === "agent" ? agentTexts(s).map((t) => ({ ...t, where: `step ${typeof s["step_id"] === "number" ? s["step_id"] : i + 1}` })) : [],
+      s?.["source"] === "agent" ? agentTexts(s, `step ${typeof s["step_id"] === "number" ? s["step_id"] : i + 1}`) : [],
     );
   } catch {
     texts = [{ where: "(not valid JSON)", text: raw, editPath: null }];
   }
   const flags: ReviewFlag[] = [];
-  for (const t of WRITES) {
+  for (const t of TARGETS) {
     const hits: string[] = [];
+    let budget = MAX_OCCURRENCES;
     for (const x of texts) {
-      if (!x.text.includes(t.hint)) continue;
-      const m = x.editPath !== null ? (t.bare.test(x.editPath) ? { index: x.text.indexOf(x.editPath) } : null) : t.re.exec(x.text);
-      if (m) hits.push(`${x.where}: ${around(x.text, m.index)}`);
+      if (x.editPath !== null) {
+        if (x.editPath === t.path || x.editPath.startsWith(`${t.path}/`)) hits.push(`${x.where}: ${around(x.text, 0)}`);
+        continue;
+      }
+      for (let at = x.text.indexOf(t.path); at !== -1 && budget > 0; at = x.text.indexOf(t.path, at + 1), budget--)
+        if (writesAt(x.text, at, t.path)) {
+          hits.push(`${x.where}: ${around(x.text, at)}`);
+          break; // one hit per text is evidence enough
+        }
     }
-    if (hits.length > 0)
-      flags.push({ code: t.code, evidence: `${file} ${hits[0]}${hits.length > 1 ? ` (and ${hits.length - 1} more)` : ""}` });
+    if (hits.length > 0) flags.push({ code: t.code, evidence: `${file} ${hits[0]}${hits.length > 1 ? ` (and ${hits.length - 1} more)` : ""}` });
   }
   return flags;
 }

@@ -107,8 +107,10 @@ function rewardsOf(verifier: unknown): RewardMap | null {
   return out;
 }
 
+/** Anything but null (or absence) is an exception, however malformed: it can only lower a state. */
 function exceptionOf(v: unknown): ExceptionView | null {
-  if (!isObj(v)) return null;
+  if (v === null || v === undefined) return null;
+  if (!isObj(v)) return { type: "(malformed exception_info)", message: JSON.stringify(v)?.slice(0, 200) ?? "" };
   return { type: str(v["exception_type"]) ?? "(unnamed exception)", message: str(v["exception_message"]) ?? "" };
 }
 

@@ -9,7 +9,7 @@ import { parseStrictJsonNoting } from "../json/strict.js";
 import { blankEntry, bundleDigest, sha256, unsafeReason, type BundleSource, type ScoredBundle } from "../bundle.js";
 import { check } from "../schema.js";
 import { fieldKey, shorten } from "../text.js";
-import { scanTrajectory, stepExceptionFlags, type ReviewFlag } from "./flags.js";
+import { MAX_TRAJECTORY_BYTES, scanTrajectory, stepExceptionFlags, type ReviewFlag } from "./flags.js";
 import { trialResultSchema, viewOf, type RewardMap, type TrialView } from "./result.js";
 import { compareRewards, readRewardFile } from "./rewards.js";
 import { checkTiming } from "./timing.js";
@@ -56,21 +56,22 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
     return bytes;
   };
 
+  const present = (p: string) => byPath.has(p);
   const view = readResult(readDoc(RESULT), errors, warnings);
   let rewards: RewardMap | null = null;
   let source: string | null = null;
   const flags: ReviewFlag[] = [];
   if (view !== null) {
     ({ rewards, source } = trialRewards(view));
-    checkRewardFiles(view, readDoc, errors);
+    checkRewardFiles(view, present, readDoc, errors);
     checkTiming(view, errors);
     flags.push(...stepExceptionFlags(view));
   }
   for (const e of src.entries) {
     const p = e.path;
-    if (p === TRAJECTORY || /^steps\/[^/]+\/agent\/trajectory\.json$/.test(p)) {
-      const bytes = regular(p) !== null && e.size <= MAX_DOCUMENT_BYTES ? readDoc(p) : null;
-      if (bytes !== null) flags.push(...scanTrajectory(p, bytes));
+    if ((p === TRAJECTORY || /^steps\/[^/]+\/agent\/trajectory\.json$/.test(p)) && regular(p) !== null) {
+      if (e.size > MAX_TRAJECTORY_BYTES) warnings.push(finding("TRAJECTORY_NOT_SCANNED", p, null, `${e.size} bytes: larger than assay scans for review flags, so no flag says nothing here`));
+      else flags.push(...scanTrajectory(p, readDoc(p, MAX_TRAJECTORY_BYTES)!));
     }
   }
 
@@ -84,7 +85,7 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
 
   const finite = rewards === null ? null : Object.fromEntries(Object.entries(rewards).filter((kv): kv is [string, number] => kv[1] !== null));
   return blankEntry({
-    digest: bundleDigest(files),
+    digest: bundleDigest(files, null), // Harbor trials carry no seal: seal.json is an ordinary file here
     profile: "harbor",
     trial: view?.trialName ?? null,
     task: view?.taskName ?? null,
@@ -115,7 +116,9 @@ function readResult(bytes: Uint8Array | null, errors: Finding[], warnings: Findi
   }
   const r = parseStrictJsonNoting(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"), " \n");
   if (!r.ok) {
-    if (r.issue.code === "JSON_SYNTAX") return truncated(`result.json does not parse (${r.issue.message})`);
+    // Only a file that ends where a value was still being read is a killed writer's; any other
+    // syntax error is corrupt evidence (an error), never a way to drop a trial from the mean.
+    if (r.issue.code === "JSON_SYNTAX" && r.issue.endOfInput) return truncated(`result.json ends mid-document (${r.issue.message})`);
     errors.push(finding(r.issue.code, RESULT, null, r.issue.message));
     return null;
   }
@@ -163,23 +166,28 @@ function trialRewards(view: TrialView): { rewards: RewardMap | null; source: str
   return { rewards: null, source: null };
 }
 
-/** Rewards claimed at the top and in each step against the reward file Harbor would have read there. */
-function checkRewardFiles(view: TrialView, readDoc: (p: string) => Uint8Array | null, errors: Finding[]): void {
-  const against = (claimed: RewardMap | null, field: string, dir: string | null) => {
+/**
+ * Rewards claimed at the top and in each step against the reward file Harbor would have read there:
+ * reward.json whenever it exists, else reward.txt. A file assay cannot read (a link, a folder, too
+ * large) cannot back the claim, and is never passed over for the other one.
+ */
+function checkRewardFiles(view: TrialView, present: (p: string) => boolean, readDoc: (p: string) => Uint8Array | null, errors: Finding[]): void {
+  const mismatch = (message: string) => errors.push(finding("REWARD_MISMATCH", RESULT, null, message));
+  const against = (claimed: RewardMap | null, field: string, dir: string) => {
     if (!some(claimed)) return; // a reward file beside no claimed rewards is not compared
-    const json = dir === null ? null : readDoc(`${dir}reward.json`);
-    const txt = dir === null || json !== null ? null : readDoc(`${dir}reward.txt`);
-    const file = json !== null ? `${dir}reward.json` : txt !== null ? `${dir}reward.txt` : null;
-    if (file === null) {
-      errors.push(finding("REWARD_MISMATCH", RESULT, null, `${field} holds rewards but ${dir ?? "the step's verifier folder"}reward.json and reward.txt are absent`));
-      return;
-    }
-    const actual = readRewardFile(file, (json ?? txt)!, errors);
+    const file = [`${dir}reward.json`, `${dir}reward.txt`].find(present);
+    if (file === undefined) return void mismatch(`${field} holds rewards but ${dir}reward.json and ${dir}reward.txt are absent`);
+    const bytes = readDoc(file);
+    if (bytes === null) return void mismatch(`${field} holds rewards but ${file}, the file Harbor reads, is not a regular file assay may read`);
+    const actual = readRewardFile(file, bytes, errors);
     if (actual !== null) compareRewards(claimed, field, file, actual, errors);
   };
   against(view.rewards, "verifier_result.rewards", "verifier/");
-  for (const s of view.steps)
-    against(s.rewards, `step_results[${s.index}].verifier_result.rewards`, s.name !== null && SEGMENT.test(s.name) ? `steps/${s.name}/verifier/` : null);
+  for (const s of view.steps) {
+    const field = `step_results[${s.index}].verifier_result.rewards`;
+    if (s.name !== null && SEGMENT.test(s.name)) against(s.rewards, field, `steps/${s.name}/verifier/`);
+    else if (some(s.rewards)) mismatch(`${field} holds rewards but its step_name cannot name a folder under steps/, so no reward file backs them`);
+  }
 }
 
 /** §11 states: never a silent 0 for a trial that was not scored. */

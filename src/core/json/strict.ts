@@ -7,6 +7,11 @@ export type JsonIssueCode = "JSON_SYNTAX" | "JSON_DUPLICATE_KEY" | "NOT_FINITE" 
 export interface JsonIssue {
   code: JsonIssueCode;
   message: string;
+  /**
+   * The text ends where a value was still being read: every byte so far could begin a valid
+   * document (what a writer killed mid-write leaves). Set on JSON_SYNTAX only.
+   */
+  endOfInput?: boolean;
 }
 export type JsonResult = { ok: true; value: unknown } | { ok: false; issue: JsonIssue };
 
@@ -26,8 +31,8 @@ const ARR = 2;
 class Fail {
   constructor(readonly issue: JsonIssue) {}
 }
-const fail = (code: JsonIssueCode, message: string): never => {
-  throw new Fail({ code, message });
+const fail = (code: JsonIssueCode, message: string, endOfInput = false): never => {
+  throw new Fail(endOfInput ? { code, message, endOfInput } : { code, message });
 };
 
 const isWs = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
@@ -148,6 +153,10 @@ function scan(
     while (i < n && isWs(s.charCodeAt(i))) i++;
   };
   const where = () => `at character ${i + 1}`;
+  /** A syntax error; `cut`: the input ends inside the token being read (default: at the end). */
+  const syntax = (message: string, cut = i >= n): never => fail("JSON_SYNTAX", message, cut);
+  /** What is left of the text is a proper beginning of `word` (a literal cut short). */
+  const cutShort = (...words: string[]) => i < n && words.some((w) => w.length > n - i && w.startsWith(s.slice(i)));
   // Fast path for strings: when the text holds no control character and no backslash before the
   // closing quote, indexOf finds the end natively. `escapeAt` caches the next backslash.
   const clean = !/[\u0000-\u001f]/.test(s);
@@ -166,10 +175,10 @@ function scan(
     }
     let escaped = false;
     for (;;) {
-      if (i >= n) fail("JSON_SYNTAX", "unterminated string");
+      if (i >= n) syntax("unterminated string");
       const c = s.charCodeAt(i);
       if (c === 0x22) break;
-      if (c < 0x20) fail("JSON_SYNTAX", `raw control character in a string ${where()}`);
+      if (c < 0x20) syntax(`raw control character in a string ${where()}`);
       if (c === 0x5c) {
         escaped = true;
         const e = s.charCodeAt(i + 1);
@@ -191,7 +200,7 @@ function scan(
           i += 2;
           continue;
         }
-        fail("JSON_SYNTAX", `invalid escape ${where()}`);
+        syntax(`invalid escape ${where()}`, i + 1 >= n);
       }
       i++;
     }
@@ -200,17 +209,17 @@ function scan(
     return escaped ? (JSON.parse(s.slice(start - 1, end + 1)) as string) : s.slice(start, end);
   };
   const readHex4 = (at: number): number => {
-    for (let k = at; k < at + 4; k++) if (!isHex(s.charCodeAt(k))) fail("JSON_SYNTAX", `invalid \\u escape ${where()}`);
+    for (let k = at; k < at + 4; k++) if (!isHex(s.charCodeAt(k))) syntax(`invalid \\u escape ${where()}`, k >= n);
     return parseInt(s.slice(at, at + 4), 16);
   };
 
   const readKey = () => {
-    if (s.charCodeAt(i) !== 0x22) fail("JSON_SYNTAX", `expected a key ${where()}`);
+    if (s.charCodeAt(i) !== 0x22) syntax(`expected a key ${where()}`);
     keyCount++;
     if (!detailed) {
       readString(false);
       skipWs();
-      if (s.charCodeAt(i) !== 0x3a) fail("JSON_SYNTAX", `expected ':' ${where()}`);
+      if (s.charCodeAt(i) !== 0x3a) syntax(`expected ':' ${where()}`);
       i++;
       return;
     }
@@ -226,7 +235,7 @@ function scan(
     }
     path[path.length - 1] = key;
     skipWs();
-    if (s.charCodeAt(i) !== 0x3a) fail("JSON_SYNTAX", `expected ':' ${where()}`);
+    if (s.charCodeAt(i) !== 0x3a) syntax(`expected ':' ${where()}`);
     i++;
   };
 
@@ -244,12 +253,12 @@ function scan(
     let c = s.charCodeAt(i);
     if (c === 0x30) i++;
     else if (c >= 0x31 && c <= 0x39) while (isDigit(s.charCodeAt(i))) i++;
-    else fail("JSON_SYNTAX", `invalid number ${where()}`);
+    else syntax(`invalid number ${where()}`, i >= n || cutShort("Infinity"));
     let isDecimal = false;
     if (s.charCodeAt(i) === 0x2e) {
       isDecimal = true;
       i++;
-      if (!isDigit(s.charCodeAt(i))) fail("JSON_SYNTAX", `invalid number ${where()}`);
+      if (!isDigit(s.charCodeAt(i))) syntax(`invalid number ${where()}`);
       while (isDigit(s.charCodeAt(i))) i++;
     }
     c = s.charCodeAt(i);
@@ -258,7 +267,7 @@ function scan(
       i++;
       c = s.charCodeAt(i);
       if (c === 0x2b || c === 0x2d) i++;
-      if (!isDigit(s.charCodeAt(i))) fail("JSON_SYNTAX", `invalid number ${where()}`);
+      if (!isDigit(s.charCodeAt(i))) syntax(`invalid number ${where()}`);
       while (isDigit(s.charCodeAt(i))) i++;
     }
     if ((isDecimal || i - start > 300) && !Number.isFinite(Number(s.slice(start, i))))
@@ -270,7 +279,7 @@ function scan(
   };
 
   const literal = (word: string) => {
-    if (!s.startsWith(word, i)) fail("JSON_SYNTAX", `unexpected token ${where()}`);
+    if (!s.startsWith(word, i)) syntax(`unexpected token ${where()}`, cutShort(word));
     i += word.length;
   };
 
@@ -306,7 +315,7 @@ function scan(
     else if (c === 0x6e) literal("null");
     else if (c === 0x4e && s.startsWith("NaN", i)) notFinite(i, i + 3, "bare NaN token");
     else if (c === 0x49 && s.startsWith("Infinity", i)) notFinite(i, i + 8, "bare Infinity token");
-    else fail("JSON_SYNTAX", i >= n ? "unexpected end of input" : `unexpected character ${where()}`);
+    else syntax(i >= n ? "unexpected end of input" : `unexpected character ${where()}`, i >= n || cutShort("NaN", "Infinity"));
 
     // After a value: close containers or move to the next member.
     let next = false;
@@ -329,11 +338,11 @@ function scan(
         path.pop();
         continue;
       }
-      fail("JSON_SYNTAX", i >= n ? "unexpected end of input" : `unexpected character ${where()}`);
+      syntax(i >= n ? "unexpected end of input" : `unexpected character ${where()}`);
     }
     if (!next) break;
   }
   skipOuter();
-  if (i < n) fail("JSON_SYNTAX", `unexpected data after the value ${where()}`);
+  if (i < n) syntax(`unexpected data after the value ${where()}`, false);
   return { keys: keyCount, decimal, decimals };
 }
