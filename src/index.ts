@@ -1,5 +1,7 @@
 // The library API.
-export { scoreBundle, bundleDigest, type BundleSource, type BundleEntryInfo } from "./core/bundle.js";
+export { scoreBundle } from "./core/bundle.js";
+export { scoreTrial } from "./core/harbor/trial.js";
+export { bundleDigest, type BundleSource, type BundleEntryInfo } from "./core/folder.js";
 export { computeExperiments, DEFAULT_BATCH, type BatchOptions } from "./core/batch/experiments.js";
 export { parseSchedule, type Schedule } from "./core/batch/schedule.js";
 export { CODES, type Code, type Finding } from "./core/codes.js";

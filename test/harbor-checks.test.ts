@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ScoredBundle } from "../src/core/bundle.js";
+import type { ScoredBundle } from "../src/core/results.js";
 import type { Finding } from "../src/core/codes.js";
 import { parseTimestamp } from "../src/core/harbor/time.js";
 import { scoreTrial } from "../src/core/harbor/trial.js";

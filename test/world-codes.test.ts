@@ -4,7 +4,7 @@
 // its own simple code, so the scorer is checked against an independent reading.
 
 import { describe, expect, it } from "vitest";
-import type { ScoredBundle } from "../src/core/bundle.js";
+import type { ScoredBundle } from "../src/core/results.js";
 import { score, sha, T0, type Rec } from "./helpers/bundle.js";
 
 // ---------------------------------------------------------------------------------------------

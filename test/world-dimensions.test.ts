@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { computeExperiments, type BatchOptions } from "../src/core/batch/experiments.js";
 import { parseSchedule, type Schedule } from "../src/core/batch/schedule.js";
-import type { ScoredBundle } from "../src/core/bundle.js";
+import type { ScoredBundle } from "../src/core/results.js";
 import type { BundleEntry, Experiment } from "../src/core/results.js";
 import { score, sha, T0, type Rec } from "./helpers/bundle.js";
 

@@ -3,8 +3,8 @@
 
 import { createHash } from "node:crypto";
 import { finding, type Code, type Finding } from "./codes.js";
+import { EvidenceFolder, type BundleSource } from "./folder.js";
 import { attributionOf, JournalReader, lenientObject, readHeader, STRUCTURAL, type Header, type JournalRecord } from "./journal.js";
-import { MAX_DOCUMENT_BYTES } from "./json/decode.js";
 import { splitLines, type RawLine } from "./json/lines.js";
 import { checkSnapshot, checkSummary, expectedSummary, SNAPSHOT, SUMMARY } from "./native/companions.js";
 import { NativeJournal } from "./native/journal.js";
@@ -13,72 +13,29 @@ import { expectedWorldSummary, readScenario, SCENARIO, WORLD } from "./world/com
 import { computeDimensions, passOf, type Dimension, type DimensionName } from "./world/dimensions.js";
 import { WorldJournal, WorldLog } from "./world/journal.js";
 import { worldHeader, worldSummarySchema, type Scenario } from "./world/records.js";
-import type { BundleEntry, Profile } from "./results.js";
-import { byteCompare, clip } from "./text.js";
+import { blankEntry, type Profile, type ScoredBundle } from "./results.js";
+import { clip } from "./text.js";
 
 export const JOURNAL = "journal.jsonl";
-export const SEAL = "seal.json";
-const MAX_FILE_BYTES = 4 * 1024 ** 3;
 /**
  * Findings listed per bundle. Every failing line is reported up to this many; past it, one
  * finding per code says how many more there were, so memory stays flat on a wholly broken journal.
  */
 export const MAX_FINDINGS = 1000;
 
-/** "unnamed": a name that is not valid UTF-8 (it cannot be named in results). */
-export type EntryKind = "file" | "dir" | "symlink" | "other" | "unnamed";
-export interface BundleEntryInfo {
-  /** Path relative to the bundle, '/'-separated. */
-  path: string;
-  kind: EntryKind;
-  size: number;
-  /** "mtime_ns:inode" when the lister was asked for it (the store's stamps); unused here. */
-  stamp?: string;
-}
-export interface BundleSource {
-  /** Every entry inside the bundle, at any depth. */
-  entries: readonly BundleEntryInfo[];
-  /** The bytes of a regular file listed in `entries`, in chunks. */
-  read(path: string): Iterable<Uint8Array>;
-}
-
 export interface BundleOptions {
   /** Reserved for options that change bundle results (a key file, later). */
 }
 
-/** The fields of a bundle entry that the caller fills from where the bundle lies. */
-export type ScoredBundle = Omit<BundleEntry, "path">;
-
 export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): ScoredBundle {
   const errors: Finding[] = [];
   const warnings: Finding[] = [];
-  const files = new Map<string, string>(); // path → file digest
-  const byPath = new Map(src.entries.map((e) => [e.path, e]));
-  const unsafe = new Set<string>();
-
-  for (const e of src.entries) {
-    const problem = unsafeReason(e);
-    if (problem === null) continue;
-    unsafe.add(e.path);
-    errors.push(finding("UNSAFE_PATH", e.path, null, `${JSON.stringify(e.path)} is ${problem}`));
-  }
-  const regular = (p: string) => {
-    const e = byPath.get(p);
-    return e !== undefined && e.kind === "file" && !unsafe.has(p) ? e : null;
-  };
+  const folder = new EvidenceFolder(src, errors, warnings, "unsafe");
+  const { files, skipped: unsafe } = folder;
+  const regular = (p: string) => folder.regular(p);
   // Companion documents: read only where the contract says they are evidence. `false`: present
-  // but too large to read (reported; it still enters the digest below, streamed).
-  const readDoc = (p: string): Uint8Array | null | false => {
-    const e = regular(p);
-    if (e === null) return null;
-    if (e.size > MAX_DOCUMENT_BYTES) {
-      errors.push(finding("FILE_TOO_LARGE", p, null, `${e.size} bytes exceeds ${MAX_DOCUMENT_BYTES}`));
-      return false;
-    }
-    const bytes = Buffer.concat([...src.read(p)]);
-    files.set(p, sha256(bytes));
-    return bytes;
-  };
+  // but too large to read (reported; it still enters the digest, streamed).
+  const readDoc = (p: string) => folder.read(p);
   const logs = new LogReading(src, files, errors, warnings);
   /** §4.1/§5.5: an ended journal's summary must equal its recomputation; an unterminated one's is stale. */
   const summaryCheck = (ended: boolean, comparable: boolean, expected: () => Record<string, unknown>, schema?: Parameters<typeof checkSummary>[3]) => {
@@ -145,13 +102,7 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     if (errors.length === 0 && wd.scenario !== null) dimensions = computeDimensions(wd.journal, log, wd.scenario);
   }
 
-  // Every other regular file enters the digest as opaque bytes.
-  for (const e of src.entries) {
-    if (e.kind !== "file" || files.has(e.path) || unsafe.has(e.path)) continue;
-    const hash = createHash("sha256");
-    for (const c of src.read(e.path)) hash.update(c);
-    files.set(e.path, hash.digest("hex"));
-  }
+  const digest = folder.digest();
   logs.reportDropped();
 
   const l1 = line1 as Record<string, unknown> | null;
@@ -162,7 +113,7 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
   const o = nj?.outcome(h?.deadline ?? null) ?? null;
   const ended = o?.status ?? wd?.journal.end?.status;
   return blankEntry({
-    digest: bundleDigest(files),
+    digest,
     profile,
     ...attribution,
     validity: valid ? "valid" : "invalid",
@@ -229,61 +180,9 @@ class LogReading {
   }
 }
 
-/** §1 entry checks: why an entry makes its bundle UNSAFE_PATH, or null. */
-export function unsafeReason(e: BundleEntryInfo): string | null {
-  return e.kind === "symlink" ? "a symbolic link"
-    : e.kind === "other" ? "not a regular file or directory"
-    : e.kind === "unnamed" ? "a name that is not valid UTF-8"
-    : /[\t\n\r]/.test(e.path) ? "a name holding a tab or line break"
-    : e.kind === "file" && e.size > MAX_FILE_BYTES ? "larger than 4 GiB"
-    : null;
-}
-
-/** A bundle entry with every field the given evidence did not settle left empty. */
-export function blankEntry(fields: Partial<ScoredBundle> & Pick<ScoredBundle, "validity" | "errors">): ScoredBundle {
-  const { validity, errors, ...rest } = fields; // placed in §10's key order below
-  return {
-    digest: "",
-    profile: null,
-    experiment: null,
-    trial: null,
-    attempt: null,
-    seed: null,
-    validity,
-    errors,
-    warnings: [],
-    status: null,
-    task: null,
-    task_checksum: null,
-    ending: null,
-    final_score: null,
-    scenario: null,
-    victory: null,
-    late: null,
-    dimensions: null,
-    pass: null,
-    state: null,
-    rewards: null,
-    reward_source: null,
-    flags: [],
-    advisory: null,
-    ...rest,
-  };
-}
-
 function* hashing(chunks: Iterable<Uint8Array>, hash: ReturnType<typeof createHash>): Generator<Uint8Array> {
   for (const c of chunks) {
     hash.update(c);
     yield c;
   }
-}
-
-export const sha256 = (bytes: Uint8Array | string): string => createHash("sha256").update(bytes).digest("hex");
-
-/** §7: SHA-256 over "<path>\t<file digest>\n" for every regular file, by byte order of path, seal.json excluded. */
-export function bundleDigest(files: ReadonlyMap<string, string>, excluded: string | null = SEAL): string {
-  const paths = [...files.keys()].filter((p) => p !== excluded).sort(byteCompare);
-  const h = createHash("sha256");
-  for (const p of paths) h.update(`${p}\t${files.get(p)}\n`);
-  return h.digest("hex");
 }

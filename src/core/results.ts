@@ -46,6 +46,41 @@ export const bundleEntrySchema = z.object({
   advisory: z.null(),
 });
 export type BundleEntry = z.infer<typeof bundleEntrySchema>;
+/** The fields of a bundle entry that the caller fills from where the bundle lies. */
+export type ScoredBundle = Omit<BundleEntry, "path">;
+
+/** A bundle entry with every field the given evidence did not settle left empty. */
+export function blankEntry(fields: Partial<ScoredBundle> & Pick<ScoredBundle, "validity" | "errors">): ScoredBundle {
+  const { validity, errors, ...rest } = fields; // placed in §10's key order below
+  return {
+    digest: "",
+    profile: null,
+    experiment: null,
+    trial: null,
+    attempt: null,
+    seed: null,
+    validity,
+    errors,
+    warnings: [],
+    status: null,
+    task: null,
+    task_checksum: null,
+    ending: null,
+    final_score: null,
+    scenario: null,
+    victory: null,
+    late: null,
+    dimensions: null,
+    pass: null,
+    state: null,
+    rewards: null,
+    reward_source: null,
+    flags: [],
+    advisory: null,
+    ...rest,
+  };
+}
+
 
 const trialList = z.array(z.string());
 export const experimentSchema = z.object({

@@ -4,7 +4,7 @@ import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type BigIntStats } from "node:fs";
 import { join } from "node:path";
-import { bundleDigest, SEAL, type BundleEntryInfo, type BundleSource, type EntryKind } from "../core/bundle.js";
+import { bundleDigest, SEAL, type BundleEntryInfo, type BundleSource, type EntryKind } from "../core/folder.js";
 
 const CHUNK = 1024 * 1024;
 

@@ -3,10 +3,9 @@
 
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { blankEntry } from "../core/bundle.js";
 import { finding, type Code } from "../core/codes.js";
 import { attributionOf, lenientObject } from "../core/journal.js";
-import { PROFILES, type BundleEntry, type Profile } from "../core/results.js";
+import { blankEntry, PROFILES, type BundleEntry, type Profile } from "../core/results.js";
 
 /**
  * An entry for a bundle the tool could not finish, attributed from line 1 when it can be read.

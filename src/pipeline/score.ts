@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { computeExperiments, type BatchOptions } from "../core/batch/experiments.js";
 import { parseSchedule, type Schedule } from "../core/batch/schedule.js";
-import { sha256, unsafeReason, type BundleEntryInfo } from "../core/bundle.js";
+import { sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
 import type { BundleEntry, Results } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
 import { folderDigest, listEntries, racy, sealDigest, stampsOf } from "../io/bundle-source.js";

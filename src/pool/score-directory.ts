@@ -1,7 +1,8 @@
 // One bundle (or Harbor trial) directory → its entry. Runs in pool workers (and in-process for
 // `assay verify`).
 
-import { scoreBundle, type BundleEntryInfo } from "../core/bundle.js";
+import { scoreBundle } from "../core/bundle.js";
+import type { BundleEntryInfo } from "../core/folder.js";
 import { scoreTrial } from "../core/harbor/trial.js";
 import type { BundleEntry } from "../core/results.js";
 import { diskBundle } from "../io/bundle-source.js";

@@ -1,5 +1,5 @@
 // What crosses the thread boundary: paths in, §10 bundle entries out (never parsed journals).
-import type { BundleEntryInfo } from "../core/bundle.js";
+import type { BundleEntryInfo } from "../core/folder.js";
 import type { BundleEntry } from "../core/results.js";
 
 export interface BundleRef {

@@ -5,7 +5,7 @@
 
 import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
-import type { ScoredBundle } from "../core/bundle.js";
+import type { ScoredBundle } from "../core/results.js";
 import { bundleEntrySchema } from "../core/results.js";
 import { SCORING_VERSION } from "../version.js";
 

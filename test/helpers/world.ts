@@ -1,7 +1,7 @@
 // A world bundle builder for tests, independent of src/: it chains both logs and writes the
 // §5.5 summary with its own simple code. The clean run is shaped like ../shared/examples/world-clean.
 
-import type { ScoredBundle } from "../../src/core/bundle.js";
+import type { ScoredBundle } from "../../src/core/results.js";
 import { chain, sha, T0, ZERO, type Rec } from "./bundle.js";
 
 export type Files = Record<string, string | Buffer>;

@@ -5,6 +5,7 @@
 // occurrence of a watched path is judged inside its own shell command (bounded on both sides),
 // with patterns anchored at the occurrence, never by a regex that backtracks over the whole text.
 
+import { MAX_DOCUMENT_BYTES } from "../json/decode.js";
 import { shorten } from "../text.js";
 import type { TrialView } from "./result.js";
 
@@ -13,8 +14,8 @@ export interface ReviewFlag {
   evidence: string;
 }
 
-/** The largest trajectory scanned; a larger one gets a warning instead (a missing flag is not "clean"). */
-export const MAX_TRAJECTORY_BYTES = 64 * 1024 * 1024;
+/** The largest trajectory scanned (read whole, as a document); a larger one gets a warning instead. */
+export const MAX_TRAJECTORY_BYTES = MAX_DOCUMENT_BYTES;
 /** How far a command may reach on either side of the path it names. */
 const WINDOW = 1024;
 /** Occurrences judged per trajectory; past this the first hits already stand as evidence. */

@@ -4,16 +4,16 @@
 
 import { isUtf8 } from "node:buffer";
 import { finding, type Finding } from "../codes.js";
-import { encodingProblem, isPlainObject, MAX_DOCUMENT_BYTES } from "../json/decode.js";
+import { encodingProblem, isPlainObject } from "../json/decode.js";
 import { parseStrictJsonNoting } from "../json/strict.js";
-import { blankEntry, bundleDigest, sha256, unsafeReason, type BundleSource, type ScoredBundle } from "../bundle.js";
+import { EvidenceFolder, type BundleSource } from "../folder.js";
+import { blankEntry, type ScoredBundle } from "../results.js";
 import { check } from "../schema.js";
 import { fieldKey, shorten } from "../text.js";
 import { MAX_TRAJECTORY_BYTES, scanTrajectory, stepExceptionFlags, type ReviewFlag } from "./flags.js";
 import { trialResultSchema, viewOf, type RewardMap, type TrialView } from "./result.js";
 import { compareRewards, readRewardFile } from "./rewards.js";
 import { checkTiming } from "./timing.js";
-import { createHash } from "node:crypto";
 
 export const RESULT = "result.json";
 export const TRAJECTORY = "agent/trajectory.json";
@@ -26,66 +26,31 @@ const SEGMENT = /^(?!\.{1,2}$)[^/\\\u0000]+$/;
 export function scoreTrial(src: BundleSource): ScoredBundle {
   const errors: Finding[] = [];
   const warnings: Finding[] = [];
-  const files = new Map<string, string>();
-  const byPath = new Map(src.entries.map((e) => [e.path, e]));
-  const skipped = new Set<string>();
-  for (const e of src.entries) {
-    if (e.kind === "symlink") {
-      warnings.push(finding("SYMLINK_IGNORED", e.path, null, "a symbolic link: not followed, not read, not in the digest"));
-      skipped.add(e.path);
-      continue;
-    }
-    const problem = unsafeReason(e);
-    if (problem === null) continue;
-    skipped.add(e.path);
-    errors.push(finding("UNSAFE_PATH", e.path, null, `${JSON.stringify(e.path)} is ${problem}`));
-  }
-  const regular = (p: string) => {
-    const e = byPath.get(p);
-    return e !== undefined && e.kind === "file" && !skipped.has(p) ? e : null;
-  };
-  const readDoc = (p: string, limit = MAX_DOCUMENT_BYTES): Uint8Array | null => {
-    const e = regular(p);
-    if (e === null) return null;
-    if (e.size > limit) {
-      errors.push(finding("FILE_TOO_LARGE", p, null, `${e.size} bytes exceeds ${limit}`));
-      return null;
-    }
-    const bytes = Buffer.concat([...src.read(p)]);
-    files.set(p, sha256(bytes));
-    return bytes;
-  };
+  const folder = new EvidenceFolder(src, errors, warnings, "ignored");
+  /** A document's bytes, or null when absent, unreadable or too large (FILE_TOO_LARGE reported). */
+  const readDoc = (p: string): Uint8Array | null => folder.read(p) || null;
 
-  const present = (p: string) => byPath.has(p);
   const view = readResult(readDoc(RESULT), errors, warnings);
   let rewards: RewardMap | null = null;
   let source: string | null = null;
   const flags: ReviewFlag[] = [];
   if (view !== null) {
     ({ rewards, source } = trialRewards(view));
-    checkRewardFiles(view, present, readDoc, errors);
+    checkRewardFiles(view, (p) => folder.has(p), readDoc, errors);
     checkTiming(view, errors);
     flags.push(...stepExceptionFlags(view));
   }
   for (const e of src.entries) {
     const p = e.path;
-    if ((p === TRAJECTORY || /^steps\/[^/]+\/agent\/trajectory\.json$/.test(p)) && regular(p) !== null) {
+    if ((p === TRAJECTORY || /^steps\/[^/]+\/agent\/trajectory\.json$/.test(p)) && folder.regular(p) !== null) {
       if (e.size > MAX_TRAJECTORY_BYTES) warnings.push(finding("TRAJECTORY_NOT_SCANNED", p, null, `${e.size} bytes: larger than assay scans for review flags, so no flag says nothing here`));
-      else flags.push(...scanTrajectory(p, readDoc(p, MAX_TRAJECTORY_BYTES)!));
+      else flags.push(...scanTrajectory(p, readDoc(p)!));
     }
-  }
-
-  // Every other regular file enters the digest as opaque bytes.
-  for (const e of src.entries) {
-    if (e.kind !== "file" || files.has(e.path) || skipped.has(e.path)) continue;
-    const hash = createHash("sha256");
-    for (const c of src.read(e.path)) hash.update(c);
-    files.set(e.path, hash.digest("hex"));
   }
 
   const finite = rewards === null ? null : Object.fromEntries(Object.entries(rewards).filter((kv): kv is [string, number] => kv[1] !== null));
   return blankEntry({
-    digest: bundleDigest(files, null), // Harbor trials carry no seal: seal.json is an ordinary file here
+    digest: folder.digest(null), // Harbor trials carry no seal: seal.json is an ordinary file here
     profile: "harbor",
     trial: view?.trialName ?? null,
     task: view?.taskName ?? null,

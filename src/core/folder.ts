@@ -1,0 +1,115 @@
+// A folder of evidence as the scorers see it: its listing, the §1 entry checks, reading the
+// documents the contract names, and the §7 digest of every regular file. Pure: the caller supplies
+// the listing and a way to read chunks; nothing here touches the file system.
+
+import { createHash } from "node:crypto";
+import { finding, type Finding } from "./codes.js";
+import { MAX_DOCUMENT_BYTES } from "./json/decode.js";
+import { byteCompare } from "./text.js";
+
+export const SEAL = "seal.json";
+const MAX_FILE_BYTES = 4 * 1024 ** 3;
+
+/** "unnamed": a name that is not valid UTF-8 (it cannot be named in results). */
+export type EntryKind = "file" | "dir" | "symlink" | "other" | "unnamed";
+export interface BundleEntryInfo {
+  /** Path relative to the folder, '/'-separated. */
+  path: string;
+  kind: EntryKind;
+  size: number;
+  /** "mtime_ns:inode" when the lister was asked for it (the store's stamps); unused here. */
+  stamp?: string;
+}
+export interface BundleSource {
+  /** Every entry inside the folder, at any depth. */
+  entries: readonly BundleEntryInfo[];
+  /** The bytes of a regular file listed in `entries`, in chunks. */
+  read(path: string): Iterable<Uint8Array>;
+}
+
+/** §1 entry checks: why an entry makes its bundle UNSAFE_PATH, or null. */
+export function unsafeReason(e: BundleEntryInfo): string | null {
+  return e.kind === "symlink" ? "a symbolic link"
+    : e.kind === "other" ? "not a regular file or directory"
+    : e.kind === "unnamed" ? "a name that is not valid UTF-8"
+    : /[\t\n\r]/.test(e.path) ? "a name holding a tab or line break"
+    : e.kind === "file" && e.size > MAX_FILE_BYTES ? "larger than 4 GiB"
+    : null;
+}
+
+export const sha256 = (bytes: Uint8Array | string): string => createHash("sha256").update(bytes).digest("hex");
+
+/** §7: SHA-256 over "<path>\t<file digest>\n" for every regular file, by byte order of path, seal.json excluded. */
+export function bundleDigest(files: ReadonlyMap<string, string>, excluded: string | null = SEAL): string {
+  const paths = [...files.keys()].filter((p) => p !== excluded).sort(byteCompare);
+  const h = createHash("sha256");
+  for (const p of paths) h.update(`${p}\t${files.get(p)}\n`);
+  return h.digest("hex");
+}
+
+export class EvidenceFolder {
+  /** path → file digest, for every file read so far (and, after `digest`, every regular file). */
+  readonly files = new Map<string, string>();
+  /** Entries never read: unsafe ones, and ignored links. */
+  readonly skipped = new Set<string>();
+  private readonly byPath: Map<string, BundleEntryInfo>;
+
+  /**
+   * `links`: "unsafe" — a symlink is UNSAFE_PATH like any other unsafe entry (assay bundles, §1);
+   * "ignored" — it is never followed and only warned about (Harbor trials, §11).
+   */
+  constructor(
+    readonly src: BundleSource,
+    private readonly errors: Finding[],
+    warnings: Finding[],
+    links: "unsafe" | "ignored",
+  ) {
+    this.byPath = new Map(src.entries.map((e) => [e.path, e]));
+    for (const e of src.entries) {
+      if (e.kind === "symlink" && links === "ignored") {
+        warnings.push(finding("SYMLINK_IGNORED", e.path, null, "a symbolic link: not followed, not read, not in the digest"));
+        this.skipped.add(e.path);
+        continue;
+      }
+      const problem = unsafeReason(e);
+      if (problem === null) continue;
+      this.skipped.add(e.path);
+      errors.push(finding("UNSAFE_PATH", e.path, null, `${JSON.stringify(e.path)} is ${problem}`));
+    }
+  }
+
+  /** Any entry at `p`, whatever its kind. */
+  has(p: string): boolean {
+    return this.byPath.has(p);
+  }
+
+  /** The entry at `p` when it is a regular file assay may read. */
+  regular(p: string): BundleEntryInfo | null {
+    const e = this.byPath.get(p);
+    return e !== undefined && e.kind === "file" && !this.skipped.has(p) ? e : null;
+  }
+
+  /** A document's bytes: null when absent (or not readable), false when too large (reported; still digested). */
+  read(p: string, limit = MAX_DOCUMENT_BYTES): Uint8Array | null | false {
+    const e = this.regular(p);
+    if (e === null) return null;
+    if (e.size > limit) {
+      this.errors.push(finding("FILE_TOO_LARGE", p, null, `${e.size} bytes exceeds ${limit}`));
+      return false;
+    }
+    const bytes = Buffer.concat([...this.src.read(p)]);
+    this.files.set(p, sha256(bytes));
+    return bytes;
+  }
+
+  /** The §7 digest: every regular file not read so far enters it as opaque bytes, streamed. */
+  digest(excluded: string | null = SEAL): string {
+    for (const e of this.src.entries) {
+      if (e.kind !== "file" || this.files.has(e.path) || this.skipped.has(e.path)) continue;
+      const hash = createHash("sha256");
+      for (const c of this.src.read(e.path)) hash.update(c);
+      this.files.set(e.path, hash.digest("hex"));
+    }
+    return bundleDigest(this.files, excluded);
+  }
+}
