@@ -164,3 +164,19 @@ describe("the pool's worker module", () => {
     }
   });
 });
+
+describe("a job that lost its job.log", () => {
+  it("matches the trial rule, as the format says, and its entry warns LOOKS_LIKE_JOB instead of passing in silence", async () => {
+    const root = fresh();
+    const job = writeJob(root, "job-nolog", [{ name: "t1" }, { name: "t2" }]);
+    rmSync(join(job, "job.log"));
+    const r = await scoreRoots([root], OPTS);
+    expect(r.bundles.map((b) => [b.path.split("/").pop(), b.warnings.map((w) => w.code)])).toEqual([["job-nolog", ["LOOKS_LIKE_JOB"]]]);
+    expect(r.bundles[0]!.warnings[0]!.message).toMatch(/^2 subfolders hold config\.json/);
+  });
+
+  it("an ordinary multi-step trial (steps/<name>/…) does not warn", () => {
+    const e = score({ name: "m", rewards: null, steps: [{ name: "s1", rewards: { reward: float(1) } }] }, (dir) => writeFileSync(join(dir, "steps/s1/config.json"), "{}"));
+    expect(e.warnings).toEqual([]);
+  });
+});

@@ -42,6 +42,7 @@ export const CODES = {
   RESULT_TRUNCATED: "§11 warning: result.json does not parse (a killed writer); the trial is incomplete",
   SYMLINK_IGNORED: "§11 warning: a symbolic link in a Harbor trial, never followed",
   TRAJECTORY_NOT_SCANNED: "§11 warning: a trajectory too large to scan for review flags",
+  LOOKS_LIKE_JOB: "§11 warning: a trial folder whose subfolders hold config.json (a job without job.log?)",
   // flags
   SUPERSEDED: "§6 flag: a lower attempt with no outcome, replaced by a later one",
   RETRY_AFTER_OUTCOME: "§6 flag: an attempt after the trial already had an outcome; ignored",

@@ -30,6 +30,12 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
   /** A document's bytes, or null when absent, unreadable or too large (FILE_TOO_LARGE reported). */
   const readDoc = (p: string): Uint8Array | null => folder.read(p) || null;
 
+  // A job whose job.log was lost matches the trial rule (config.json and result.json): say so,
+  // rather than score a job's summary as one trial in silence.
+  const nested = src.entries.filter((e) => /^[^/]+\/config\.json$/.test(e.path) && !e.path.startsWith("steps/")).length;
+  if (nested > 0)
+    warnings.push(finding("LOOKS_LIKE_JOB", null, null, `${nested} subfolder${nested > 1 ? "s hold" : " holds"} config.json like Harbor trials: if this is a job without job.log, its trials were not scored`));
+
   const view = readResult(readDoc(RESULT), errors, warnings);
   let rewards: RewardMap | null = null;
   let source: string | null = null;
