@@ -121,7 +121,7 @@ describe("NOT_FINITE", () => {
 
   it("pyJson's NaN in a step's reward names the step's field", () => {
     const e = trial({ rewards: null, steps: [{ name: "s", rewards: { reward: NaN }, rewardFiles: { "reward.txt": "1\n" } }] });
-    expect(e.errors).toEqual([finding("NOT_FINITE", "result.json", "step_results.0.verifier_result.rewards.reward")]);
+    expect(e.errors).toEqual([finding("NOT_FINITE", "result.json", "step_results[0].verifier_result.rewards.reward")]);
   });
 
   it("a null reward (pydantic's NaN) is NOT_FINITE", () => {

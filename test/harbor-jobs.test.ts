@@ -395,7 +395,14 @@ describe.sequential("shards of a harbor and native corpus merge into the single 
     return file;
   };
   beforeAll(() => {
-    root = fresh("shards");
+    // Shards split by a hash of the path, and the path starts with a temp folder's random name:
+    // pick a root under which each job's trials fall in both shards, so the precondition below
+    // holds by construction rather than by chance (6 trials all land in one shard 1 time in 32).
+    const split = (r: string, job: string, specs: TrialSpec[]) =>
+      new Set(specs.map((t) => inShard(`${r}/${job}/${t.name}`, { index: 0, count: 2 }))).size === 2;
+    do root = join(tmp, `shards-${++serial}`);
+    while (!split(root, "job-mixed", MIXED) || !split(root, "job-invalid", INVALID));
+    mkdirSync(root, { recursive: true });
     writeJob(root, "job-mixed", MIXED);
     writeJob(root, "job-invalid", INVALID);
     writeTrial(join(root, "lone"), { name: "lone" });

@@ -64,4 +64,8 @@ export function clip(v: unknown, max = 80): string {
 export const shorten = (s: string, max = 80): string => (s.length > max ? `${s.slice(0, max)}…` : s);
 
 /** A key as it reads in a field path: bare when it is a plain word, else quoted (and cut). */
-export const fieldKey = (k: string | number): string => (typeof k === "number" || /^[A-Za-z0-9_-]{1,64}$/.test(k) ? String(k) : clip(k, 60));
+export const fieldKey = (k: string): string => (/^[A-Za-z0-9_-]{1,64}$/.test(k) ? k : clip(k, 60));
+
+/** A path into a JSON value as a reader writes it: `step_results[1].verifier_result.rewards.reward`. */
+export const fieldPath = (path: readonly (string | number)[]): string =>
+  path.map((k, i) => (typeof k === "number" ? `[${k}]` : `${i > 0 ? "." : ""}${fieldKey(k)}`)).join("") || "(value)";

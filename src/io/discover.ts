@@ -44,9 +44,9 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}): 
     // A trial given as a root still belongs to the job folder it lies in, and is one by the job's
     // rule (config.json alone), as it would be were the job the root.
     const parentIsJob = lstatSync(join(dirname(real), "job.log"), { throwIfNoEntry: false }) !== undefined;
-    if (parentIsJob && has(entries, "config.json") && !has(entries, "journal.jsonl") && firstVisit(real, seen))
-      yield { dir: real, path: shown, harbor: { job: basename(dirname(real)), folder: basename(real) } };
-    else yield* walk(real, shown, entries, seen, onSkip, null);
+    const trialOfJob = parentIsJob && has(entries, "config.json") && !has(entries, "journal.jsonl") && !has(entries, "job.log");
+    if (trialOfJob && firstVisit(real, seen)) yield { dir: real, path: shown, harbor: { job: basename(dirname(real)), folder: basename(real) } };
+    else if (!trialOfJob) yield* walk(real, shown, entries, seen, onSkip);
   }
 }
 
@@ -87,7 +87,7 @@ function* subdirectories(dir: string, shown: string, entries: Dirent<Buffer>[], 
   }
 }
 
-function* walk(dir: string, shown: string, entries: Dirent<Buffer>[], seen: Set<string>, onSkip: OnSkip, job: string | null = null): Generator<Found> {
+function* walk(dir: string, shown: string, entries: Dirent<Buffer>[], seen: Set<string>, onSkip: OnSkip): Generator<Found> {
   if (!firstVisit(dir, seen)) return;
   if (has(entries, "journal.jsonl")) {
     yield { dir, path: shown };
@@ -103,7 +103,7 @@ function* walk(dir: string, shown: string, entries: Dirent<Buffer>[], seen: Set<
     return;
   }
   if (isLoneTrial(entries)) {
-    yield { dir, path: shown, harbor: { job, folder: basename(dir) } };
+    yield { dir, path: shown, harbor: { job: null, folder: basename(dir) } };
     return; // never descend into a trial
   }
   for (const { sub, path, listed } of subdirectories(dir, shown, entries, onSkip))

@@ -35,7 +35,12 @@ function jobMetrics(job: string | null, all: BundleEntry[], options: HarborOptio
   // Folders claiming one trial_name: a byte-identical copy (the same job archived twice) counts
   // once; different contents under one name make them all invalid (a copied pass is not a second).
   const byName = new Map<string, BundleEntry[]>();
-  for (const t of all) if (t.trial !== null && t.validity !== "error") byName.set(t.trial, [...(byName.get(t.trial) ?? []), t]);
+  for (const t of all) {
+    if (t.trial === null || t.validity === "error") continue;
+    const same = byName.get(t.trial);
+    if (same) same.push(t);
+    else byName.set(t.trial, [t]);
+  }
   const copyOf = new Map<BundleEntry, BundleEntry>();
   const conflicting = new Set<BundleEntry>();
   for (const same of byName.values()) {

@@ -5,7 +5,7 @@
 import { finding, type Finding } from "../codes.js";
 import { encodingProblem, isPlainObject } from "../json/decode.js";
 import { parseStrictJsonNoting } from "../json/strict.js";
-import { clip, fieldKey } from "../text.js";
+import { clip, fieldKey, fieldPath } from "../text.js";
 import { finiteNumber } from "../schema.js";
 import type { RewardMap } from "./result.js";
 
@@ -43,7 +43,7 @@ function rewardJson(file: string, text: string, errors: Finding[]): RewardMap | 
     errors.push(finding(r.issue.code, file, null, r.issue.message));
     return null;
   }
-  for (const f of r.nonFinite) errors.push(finding("NOT_FINITE", file, null, `${f.path.map(fieldKey).join(".") || "(value)"}: ${f.token} is not a finite number`));
+  for (const f of r.nonFinite) errors.push(finding("NOT_FINITE", file, null, `${fieldPath(f.path)}: ${f.token} is not a finite number`));
   if (!isPlainObject(r.value)) {
     errors.push(finding("SCHEMA", file, null, "expected a flat object of numbers"));
     return null;

@@ -9,7 +9,7 @@ import { parseStrictJsonNoting } from "../json/strict.js";
 import { EvidenceFolder, type BundleSource } from "../folder.js";
 import { blankEntry, type ScoredBundle } from "../results.js";
 import { check } from "../schema.js";
-import { fieldKey, shorten } from "../text.js";
+import { fieldPath, shorten } from "../text.js";
 import { MAX_TRAJECTORY_BYTES, scanTrajectory, stepExceptionFlags, type ReviewFlag } from "./flags.js";
 import { trialResultSchema, viewOf, type RewardMap, type TrialView } from "./result.js";
 import { compareRewards, readRewardFile } from "./rewards.js";
@@ -49,7 +49,7 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
   for (const e of src.entries) {
     const p = e.path;
     if ((p === TRAJECTORY || /^steps\/[^/]+\/agent\/trajectory\.json$/.test(p)) && folder.regular(p) !== null) {
-      if (e.size > MAX_TRAJECTORY_BYTES) warnings.push(finding("TRAJECTORY_NOT_SCANNED", p, null, `${e.size} bytes: larger than assay scans for review flags, so no flag says nothing here`));
+      if (e.size > MAX_TRAJECTORY_BYTES) warnings.push(finding("TRAJECTORY_NOT_SCANNED", p, null, `${e.size} bytes: larger than assay scans for review flags, so the absence of a flag says nothing here`));
       else flags.push(...scanTrajectory(p, readDoc(p)!));
     }
   }
@@ -96,7 +96,7 @@ function readResult(bytes: Uint8Array | null, errors: Finding[], warnings: Findi
   const noted = new Set<string>();
   for (const f of r.nonFinite) {
     noted.add(f.path.join("\u0000"));
-    errors.push(finding("NOT_FINITE", RESULT, null, `${f.path.map(fieldKey).join(".") || "(value)"}: ${f.token} is not a finite number`));
+    errors.push(finding("NOT_FINITE", RESULT, null, `${fieldPath(f.path)}: ${f.token} is not a finite number`));
   }
   if (!isPlainObject(r.value)) {
     errors.push(finding("SCHEMA", RESULT, null, "expected a TrialResult object"));
@@ -108,7 +108,7 @@ function readResult(bytes: Uint8Array | null, errors: Finding[], warnings: Findi
   const nullRewards = (m: RewardMap | null, path: (string | number)[]) => {
     for (const [k, v] of Object.entries(m ?? {}))
       if (v === null && !noted.has([...path, k].join("\u0000")))
-        errors.push(finding("NOT_FINITE", RESULT, null, `${[...path, k].map(fieldKey).join(".")}: null is not a finite reward`));
+        errors.push(finding("NOT_FINITE", RESULT, null, `${fieldPath([...path, k])}: null is not a finite reward`));
   };
   nullRewards(view.rewards, ["verifier_result", "rewards"]);
   for (const s of view.steps) nullRewards(s.rewards, ["step_results", s.index, "verifier_result", "rewards"]);
