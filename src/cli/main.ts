@@ -8,12 +8,16 @@ import { MERGE_HELP, mergeCommand } from "./commands/merge.js";
 import { SCORE_HELP, scoreCommand } from "./commands/score.js";
 import { DEMO_HELP, demoCommand, SYNTH_HELP, synthCommand } from "./commands/synth.js";
 import { VERIFY_HELP, verifyCommand } from "./commands/verify.js";
+import { ANALYZE_HELP, analyzeCommand } from "./commands/analyze.js";
+import { CHECK_TASK_HELP, checkTaskCommand } from "./commands/check-task.js";
 
 const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => number | Promise<number>; help: string }> = {
   demo: { run: demoCommand, help: DEMO_HELP },
   score: { run: scoreCommand, help: SCORE_HELP },
   merge: { run: mergeCommand, help: MERGE_HELP },
   verify: { run: verifyCommand, help: VERIFY_HELP },
+  "check-task": { run: checkTaskCommand, help: CHECK_TASK_HELP },
+  analyze: { run: analyzeCommand, help: ANALYZE_HELP },
   synth: { run: synthCommand, help: SYNTH_HELP },
   schema: { run: schemaCommand, help: "assay schema [--out FILE]\n  Print the JSON Schema of the results document.\n" },
 };

@@ -1,5 +1,7 @@
 // The one registry of finding codes (contract §9). Codes are the public interface: never reuse one.
 
+import { redact } from "./redact.js";
+
 export const CODES = {
   ENCODING: "§2 UTF-8 without BOM, no raw \\r, no escaped lone surrogate",
   LINE_TOO_LONG: "§2 a JSONL line over 1 MiB including its \\n",
@@ -66,11 +68,12 @@ export interface Finding {
 /** Longest message kept: messages quote evidence, and a finding's size must not follow the input's. */
 export const MAX_MESSAGE = 500;
 
+/** Messages quote evidence: cut to a bounded size, and with obvious credentials replaced. */
 export const finding = (code: Code, file: string | null, line: number | null, message: string): Finding => ({
   code,
   file,
   line,
-  message: message.length > MAX_MESSAGE ? detach(`${message.slice(0, MAX_MESSAGE)}… (cut)`) : message,
+  message: redact(message.length > MAX_MESSAGE ? detach(`${message.slice(0, MAX_MESSAGE)}… (cut)`) : message),
 });
 
 /** A flat copy: a V8 slice would keep the (possibly huge) original string alive. */

@@ -16,6 +16,27 @@ export const PROFILES = ["native-game", "world", "harbor"] as const;
 export const profileSchema = z.enum(PROFILES);
 export type Profile = z.infer<typeof profileSchema>;
 
+/**
+ * A model's advisory judgement of one trial (or task), beside the hard result and never read by
+ * anything that computes one. `status` says whether an analysis was attempted; an attempt whose
+ * reply failed (or whose request failed) has every criterion `error`.
+ */
+export const advisorySchema = z.object({
+  status: z.enum(["analysed", "not-analysed"]),
+  reason: z.string().nullable(),
+  analysis: z.string(),
+  /** The rubric's name; its digest is in the cache key (and below, with the evidence's). */
+  rubric: z.string(),
+  model: z.string().nullable(),
+  cached: z.boolean(),
+  outcomes: z.record(z.string(), z.object({ outcome: z.enum(["pass", "fail", "not_applicable", "error"]), explanation: z.string() })),
+  summary: z.string().nullable(),
+  /** Extension to §10: what the answer was computed from (null when not analysed for want of evidence). */
+  rubric_digest: z.string(),
+  evidence_digest: z.string().nullable(),
+});
+export type Advisory = z.infer<typeof advisorySchema>;
+
 export const bundleEntrySchema = z.object({
   path: z.string(),
   digest: z.string(),
@@ -43,7 +64,7 @@ export const bundleEntrySchema = z.object({
   rewards: z.record(z.string(), z.number()).nullable(),
   reward_source: z.string().nullable(),
   flags: z.array(z.object({ code, evidence: z.string() })),
-  advisory: z.null(),
+  advisory: advisorySchema.nullable(),
 });
 export type BundleEntry = z.infer<typeof bundleEntrySchema>;
 /** The fields of a bundle entry that the caller fills from where the bundle lies. */

@@ -69,6 +69,27 @@ function harbor(e: Experiment, errors: "exclude" | "zero", lines: string[]): voi
   }
 }
 
+/** The model's judgements, after every hard result and apart from them. */
+function advisory(b: readonly BundleEntry[], lines: string[]): void {
+  const with_ = b.filter((x) => x.advisory !== null);
+  if (with_.length === 0) return;
+  const a = with_.map((x) => x.advisory!);
+  const analysed = a.filter((x) => x.status === "analysed");
+  lines.push("", `advisory (${a[0]!.analysis}, model ${a[0]!.model}): a model's judgement; it changes no verdict, state or metric above`);
+  lines.push(`  ${analysed.length} analysed (${analysed.filter((x) => x.cached).length} from the cache), ${a.length - analysed.length} not analysed`);
+  for (const x of with_) {
+    const adv = x.advisory!;
+    if (adv.status !== "analysed") {
+      lines.push(`  ${x.path}: not analysed: ${adv.reason}`);
+      continue;
+    }
+    const notable = Object.entries(adv.outcomes).filter(([, o]) => o.outcome === "fail" || o.outcome === "error");
+    if (notable.length === 0) continue;
+    lines.push(`  ${x.path}:`);
+    for (const [name, o] of notable) lines.push(`    ${o.outcome.padEnd(5)} ${name}: ${o.explanation.replace(/\s+/g, " ").slice(0, 200)}`);
+  }
+}
+
 export function render(results: Results): string {
   const lines: string[] = [];
   const b = results.bundles;
@@ -110,6 +131,7 @@ export function render(results: Results): string {
     }
     if (bad.length > 50) lines.push(`  … ${bad.length - 50} more (--format json)`);
   }
+  advisory(b, lines);
   const orphans = b.filter((x) => x.profile !== "harbor" && (x.experiment === null || x.trial === null || x.attempt === null)).length;
   if (orphans > 0)
     lines.push("", `${orphans} bundles could not be attributed to a trial (line 1 names no valid experiment, trial and attempt): listed under bundles, in no metric`);

@@ -6,6 +6,7 @@
 // with patterns anchored at the occurrence, never by a regex that backtracks over the whole text.
 
 import { MAX_DOCUMENT_BYTES } from "../json/decode.js";
+import { redact } from "../redact.js";
 import { shorten } from "../text.js";
 import type { TrialView } from "./result.js";
 
@@ -108,9 +109,9 @@ function strings(v: unknown): string[] {
   return out;
 }
 
-/** The snippet around a match, on one line. */
+/** The snippet around a match, on one line, with obvious credentials replaced (results quote it). */
 const around = (text: string, index: number) =>
-  shorten(text.slice(Math.max(0, index - 60), index + 100).replace(/\s+/g, " ").trim(), 160);
+  redact(shorten(text.slice(Math.max(0, index - 60), index + 100).replace(/\s+/g, " ").trim(), 160));
 
 /** Scan one ATIF trajectory for writes to the verifier's reward path or the tests directory. */
 export function scanTrajectory(file: string, bytes: Uint8Array): ReviewFlag[] {
@@ -153,6 +154,6 @@ export function stepExceptionFlags(view: TrialView): ReviewFlag[] {
     .filter((s) => s.exception !== null)
     .map((s) => ({
       code: "STEP_EXCEPTION" as const,
-      evidence: `result.json step_results[${s.index}] (step ${shorten(s.name ?? "unnamed", 60)}): ${shorten(`${s.exception!.type}: ${s.exception!.message}`, 200)} — the trial's own exception_info is null`,
+      evidence: redact(`result.json step_results[${s.index}] (step ${shorten(s.name ?? "unnamed", 60)}): ${shorten(`${s.exception!.type}: ${s.exception!.message}`, 200)} — the trial's own exception_info is null`),
     }));
 }

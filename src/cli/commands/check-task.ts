@@ -1,0 +1,55 @@
+import { statSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { analyseAll } from "../../analysis/engine.js";
+import { taskPack } from "../../analysis/evidence.js";
+import { ANALYSIS_HELP, ANALYSIS_OPTIONS, setupAnalysis } from "../../analysis/setup.js";
+import type { Advisory } from "../../core/results.js";
+import { positiveInt, usage } from "../args.js";
+import { EXIT, UsageError } from "../exit.js";
+import type { CliIo } from "../io.js";
+
+export const CHECK_TASK_HELP = `assay check-task TASK_DIR... [--json] [options]
+  Before launch: judge each task folder (instruction.md, task.toml, tests/, solution/,
+  environment/) against the task-quality rubric with a model. Advisory, cached by evidence digest.
+  Exit 0 when every criterion passes or is not applicable, 1 when one fails, 3 when any outcome is
+  an error or a task was not analysed (3 wins: a launch gate never passes on an error).
+${ANALYSIS_HELP}
+`;
+
+export async function checkTaskCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = usage(() =>
+    parseArgs({ args: argv, allowPositionals: true, options: { ...ANALYSIS_OPTIONS, json: { type: "boolean" } } }),
+  );
+  if (positionals.length === 0) throw new UsageError("assay check-task needs at least one TASK_DIR");
+  for (const d of positionals) if (!statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${d} is not a directory`);
+  const setup = setupAnalysis("task-quality", values, io.env);
+  let results: Advisory[];
+  try {
+    if (setup.offlineBecause) io.stderr(`assay check-task: offline (${setup.offlineBecause}): answers come from the cache only\n`);
+    results = await analyseAll(setup.analysis, positionals.map((d) => ({ pack: taskPack(d) })), {
+      cache: setup.cache,
+      backend: setup.backend,
+      model: setup.model,
+      concurrency: positiveInt("concurrency", values.concurrency, 4),
+    });
+  } finally {
+    setup.cache.close();
+  }
+  const tasks = positionals.map((task, i) => ({ task, advisory: results[i]! }));
+  io.stdout(values.json ? JSON.stringify(tasks, null, 2) + "\n" : tasks.map(renderTask).join("\n"));
+  return gateExit(results);
+}
+
+/** 3 when anything is an error or unanalysed (3 wins), else 1 when a criterion fails, else 0. */
+export function gateExit(results: readonly Advisory[]): number {
+  const outcomes = results.flatMap((a) => Object.values(a.outcomes).map((o) => o.outcome));
+  if (results.some((a) => a.status !== "analysed") || outcomes.includes("error")) return EXIT.INCOMPLETE;
+  return outcomes.includes("fail") ? EXIT.FAILED : EXIT.OK;
+}
+
+function renderTask({ task, advisory: a }: { task: string; advisory: Advisory }): string {
+  const lines = [`${task}: ${a.status === "analysed" ? `analysed by ${a.model}${a.cached ? " (from the cache)" : ""}` : `not analysed: ${a.reason}`}`];
+  for (const [name, o] of Object.entries(a.outcomes)) lines.push(`  ${o.outcome.padEnd(14)} ${name}: ${o.explanation.replace(/\s+/g, " ").slice(0, 300)}`);
+  if (a.summary) lines.push(`  summary: ${a.summary.replace(/\s+/g, " ").slice(0, 500)}`);
+  return lines.join("\n") + "\n";
+}
