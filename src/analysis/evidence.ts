@@ -38,7 +38,8 @@ export function capText(text: string, cap: number): string {
 
 export function buildPack(parts: readonly Part[]): EvidencePack {
   const body = parts
-    .map((p) => `=== ${p.name} ===\n${redact(capText(p.text, p.cap))}`)
+    // Redact first: a cut could split a credential into pieces no pattern recognises.
+    .map((p) => `=== ${p.name} ===\n${capText(redact(p.text), p.cap)}`)
     .join("\n\n")
     // No text inside may close (or reopen) the untrusted block.
     .replace(/<(\/?)untrusted-evidence/gi, "<$1untrusted_evidence");
@@ -68,9 +69,11 @@ function hardResult(entry: BundleEntry): Part {
   return { name: "hard result (computed by assay from the evidence; not the agent's claim)", text: JSON.stringify(hard, null, 1), cap: CAPS.part };
 }
 
-/** Journal lines selected by `keep`, each cut to MAX_LINE, streamed (a journal may be GBs). */
-function journalLines(file: string, keep: (rec: Record<string, unknown>, line: number) => boolean): Map<number, string> {
-  const out = new Map<number, string>();
+/**
+ * Visit a journal's records as a stream (a journal may be GBs): each with its line number, its
+ * type, and its text redacted and cut to MAX_LINE (marked). Only what the visitor keeps stays in memory.
+ */
+function scanJournal(file: string, visit: (line: number, type: string, text: string) => void): void {
   for (const raw of splitLines(readChunks(file))) {
     if (raw.bytes === null) continue;
     const text = raw.bytes.toString("utf8");
@@ -80,26 +83,23 @@ function journalLines(file: string, keep: (rec: Record<string, unknown>, line: n
     } catch {
       continue;
     }
-    if (typeof rec === "object" && rec !== null && keep(rec as Record<string, unknown>, raw.number)) out.set(raw.number, text.slice(0, MAX_LINE));
+    if (typeof rec === "object" && rec !== null) visit(raw.number, String((rec as { type?: unknown }).type), capText(redact(text), MAX_LINE));
   }
-  return out;
 }
 
 /** Native game: header, summary, hard result, the last observation, final score, end, and the last key batches. */
 export function nativePack(dir: string, entry: BundleEntry): EvidencePack {
-  const file = join(dir, "journal.jsonl");
   const KEYS = 8;
   let lastObservation: [number, string] | null = null;
   const keys: [number, string][] = [];
   const fixed = new Map<number, string>();
-  for (const [line, text] of journalLines(file, (rec, line) => line === 1 || ["observation", "keys", "score", "end"].includes(String(rec["type"])))) {
-    const type = (JSON.parse(text) as { type?: string }).type;
+  scanJournal(join(dir, "journal.jsonl"), (line, type, text) => {
     if (type === "observation") lastObservation = [line, text];
     else if (type === "keys") {
       keys.push([line, text]);
       if (keys.length > KEYS) keys.shift();
-    } else fixed.set(line, text);
-  }
+    } else if (line === 1 || type === "score" || type === "end") fixed.set(line, text);
+  });
   const numbered = (xs: [number, string][]) => xs.map(([n, t]) => `journal.jsonl:${n} ${t}`).join("\n");
   const header = fixed.get(1) ?? null;
   fixed.delete(1);
@@ -119,8 +119,9 @@ export function worldPack(dir: string, entry: BundleEntry): EvidencePack {
   for (const d of Object.values(entry.dimensions ?? {}))
     for (const m of d.detail.matchAll(/\b(journal|world)\.jsonl:(\d+)/g)) named[`${m[1] as "journal" | "world"}.jsonl`].add(Number(m[2]));
   const lines = (f: keyof typeof named) => {
-    const picked = journalLines(join(dir, f), (_, n) => named[f].has(n));
-    return picked.size ? [...picked].map(([n, t]) => `${f}:${n} ${t}`).join("\n") : null;
+    const picked: string[] = [];
+    scanJournal(join(dir, f), (n, _, text) => void (named[f].has(n) && picked.push(`${f}:${n} ${text}`)));
+    return picked.length ? picked.join("\n") : null;
   };
   return buildPack([
     hardResult(entry),

@@ -10,8 +10,10 @@ const PATTERNS: [RegExp, string][] = [
   [/\bxox[abprs]-[A-Za-z0-9-]{10,}/g, "[redacted slack token]"],
   [/\bAIza[0-9A-Za-z_-]{35}\b/g, "[redacted google key]"],
   [/(\bBearer\s+)[A-Za-z0-9._~+/-]{16,}=*/gi, "$1[redacted token]"],
-  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g, "[redacted private key]"],
-  [/\b([A-Z0-9_]*(?:API_KEY|SECRET|TOKEN|PASSWORD)[A-Z0-9_]*\s*[=:]\s*)(["']?)[^\s"']{8,}\2/g, "$1[redacted]"],
+  // To its END line, or to the end of the text when an excerpt cut the block short.
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$(?![\s\S]))/g, "[redacted private key]"],
+  // NAME=value, NAME: value, "name": "value" — for names that say they hold a secret.
+  [/(\b[A-Za-z0-9_]*(?:api_?key|secret|token|password|passwd)[A-Za-z0-9_]*["']?\s*[=:]\s*["']?)[A-Za-z0-9_\-./+=]{8,}/gi, "$1[redacted]"],
 ];
 
 export function redact(text: string): string {
