@@ -25,8 +25,8 @@ const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => number | Pr
 const HELP = `assay ${TOOL_VERSION}: score archived agent-benchmark runs from their evidence
 
 ${Object.values(COMMANDS).map((c) => c.help).join("\n")}
-Exit codes: 0 scored; 1 --fail-on invalid (verify: invalid); 2 usage error; 3 a bundle the tool could not finish;
-130 stopped by Ctrl-C.
+Exit codes: 0 scored; 1 --fail-on invalid (verify: invalid; check-task: a criterion fails); 2 usage error;
+3 a bundle the tool could not finish (check-task: an error or a task not analysed); 130 stopped by Ctrl-C.
 `;
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
