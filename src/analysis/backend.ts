@@ -5,6 +5,7 @@
 
 import Anthropic from "@anthropic-ai/sdk";
 import type { Model } from "@anthropic-ai/sdk/resources/messages";
+import { redact } from "../core/redact.js";
 
 /** A current model from the SDK's list (not in its deprecation table; a test checks). */
 export const DEFAULT_MODEL: Model = "claude-sonnet-5-5";
@@ -18,6 +19,8 @@ export interface ModelRequest {
   maxTokens: number;
 }
 export interface ModelReply {
+  /** Why the model stopped ("tool_use", "max_tokens", …), when it said. */
+  stopReason: string | null;
   /** The forced tool call's input; null when the model answered without it. */
   input: unknown;
   requestId: string | null;
@@ -27,18 +30,22 @@ export interface ModelReply {
 }
 export interface Backend {
   ask(req: ModelRequest): Promise<ModelReply>;
+  /** Where the requests go (recorded in provenance). */
+  readonly endpoint: string;
 }
 
 export class BackendError extends Error {}
 
 export class AnthropicBackend implements Backend {
   private readonly client: Anthropic;
+  readonly endpoint: string;
 
   constructor(
     private readonly apiKey: string,
     o: { baseURL?: string | undefined; maxRetries?: number; timeoutMs?: number } = {},
   ) {
     this.client = new Anthropic({ apiKey, baseURL: o.baseURL ?? null, maxRetries: o.maxRetries ?? 4, timeout: o.timeoutMs ?? 120_000 });
+    this.endpoint = this.client.baseURL;
   }
 
   async ask(req: ModelRequest): Promise<ModelReply> {
@@ -58,6 +65,7 @@ export class AnthropicBackend implements Backend {
       const content = Array.isArray(message.content) ? message.content : [];
       const call = content.find((b) => b.type === "tool_use" && b.name === ANSWER_TOOL);
       return {
+        stopReason: typeof message.stop_reason === "string" ? message.stop_reason : null,
         input: call?.type === "tool_use" ? call.input : null,
         requestId: request_id ?? null,
         model: typeof message.model === "string" ? message.model : req.model,
@@ -69,9 +77,9 @@ export class AnthropicBackend implements Backend {
     }
   }
 
-  /** Nothing that leaves this class may carry the key. */
+  /** Nothing that leaves this class may carry the key (or anything shaped like one). */
   private scrub(text: string): string {
-    return this.apiKey.length > 0 ? text.split(this.apiKey).join("[redacted]") : text;
+    return redact(this.apiKey.length > 0 ? text.split(this.apiKey).join("[redacted]") : text);
   }
 }
 

@@ -1,15 +1,16 @@
 // Running an analysis over many targets: for each, the cache first, then (when live) the model,
-// with at most `concurrency` requests in flight. Every reply is validated against the schema built
-// from the rubric; a reply that fails, or a request that fails after the SDK's retries, gives every
-// criterion `error` and is never cached. The result is a separate advisory record: nothing here
-// receives, let alone writes, a hard field.
+// with at most `concurrency` requests in flight and identical requests asked once. Every reply is
+// validated against the schema built from the rubric; a reply that fails, or a request that fails
+// after the SDK's retries, gives every criterion `error` and is never cached. The result is a
+// separate advisory record: nothing here receives, let alone writes, a hard field.
 
+import { sha256 } from "../core/folder.js";
 import type { Advisory } from "../core/results.js";
+import { ANSWER_TOOL, type Backend, type ModelRequest } from "./backend.js";
 import { AnalysisCache, cacheKey, type Provenance } from "./cache.js";
-import { answerJsonSchema, answerSchema, type Rubric } from "./rubric.js";
-import type { Backend } from "./backend.js";
 import type { EvidencePack } from "./evidence.js";
 import { renderUser, type Template } from "./prompt.js";
+import { answerJsonSchema, answerSchema, type Rubric } from "./rubric.js";
 
 export interface Analysis {
   /** "task-quality" or "trial-legitimacy". */
@@ -18,10 +19,8 @@ export interface Analysis {
   template: Template;
 }
 
-export interface Target {
-  /** The evidence, or why there is none to analyse ("invalid evidence"). */
-  pack: EvidencePack | { skip: string };
-}
+/** One thing to analyse: its evidence, built when its turn comes (or why there is none to analyse). */
+export type Target = () => EvidencePack | { skip: string };
 
 export interface EngineOptions {
   cache: AnalysisCache;
@@ -30,26 +29,79 @@ export interface EngineOptions {
   model: string;
   concurrency: number;
   maxTokens?: number;
-  /** Which repeat of the same question this is (part of the key: repeats are independent answers). */
+  /** Which repeat of the same question this is: repeats are independent answers (part of the key). */
   repeat?: number;
-  /** Called as each target is settled (progress). */
-  onDone?: (a: Advisory) => void;
+  /** A problem worth a line on stderr that does not stop the run (the cache refusing a write). */
+  warn?: (message: string) => void;
 }
 
-export const DEFAULT_MAX_TOKENS = 4096;
+/** Room for a whole answer: the schema bounds each explanation (2,000 characters) and the summary. */
+export const DEFAULT_MAX_TOKENS = 8192;
 
 export async function analyseAll(analysis: Analysis, targets: readonly Target[], o: EngineOptions): Promise<Advisory[]> {
   const schema = answerSchema(analysis.rubric);
   const jsonSchema = answerJsonSchema(analysis.rubric);
   const maxTokens = o.maxTokens ?? DEFAULT_MAX_TOKENS;
   const base = { analysis: analysis.name, rubric: analysis.rubric.name, rubric_digest: analysis.rubric.digest, model: o.model };
-  const everyCriterion = (outcome: "error", explanation: string) =>
-    Object.fromEntries(analysis.rubric.criteria.map((c) => [c.name, { outcome, explanation }]));
+  const everyCriterion = (explanation: string) =>
+    Object.fromEntries(analysis.rubric.criteria.map((c) => [c.name, { outcome: "error" as const, explanation }]));
+  let warnedStore = false;
+  /** In-flight answers by key: the same question (a copied trial, a folder given twice) is asked once. */
+  const asking = new Map<string, Promise<Advisory>>();
 
-  const one = async (t: Target): Promise<Advisory> => {
-    if ("skip" in t.pack) return { ...base, status: "not-analysed", reason: t.pack.skip, cached: false, outcomes: {}, summary: null, evidence_digest: null };
-    const pack = t.pack;
+  const ask = async (key: string, req: ModelRequest, done: Omit<Advisory, "status" | "reason" | "cached" | "outcomes" | "summary" | "provenance">): Promise<Advisory> => {
+    const failed = (why: string): Advisory => ({ ...done, status: "analysed", reason: why, cached: false, outcomes: everyCriterion(why), summary: null, provenance: null });
+    let reply;
+    try {
+      reply = await o.backend!.ask(req);
+    } catch (e) {
+      return failed(`the model request failed: ${(e as Error).message}`);
+    }
+    const answer = schema.safeParse(reply.input);
+    if (!answer.success)
+      return failed(
+        reply.stopReason === "max_tokens"
+          ? `the reply was cut at max_tokens (${maxTokens}) before it was complete`
+          : reply.input === null
+            ? "the model answered without the required tool call"
+            : `the reply failed validation: ${answer.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(reply)"}: ${i.message}`).join("; ")}`,
+      );
+    const provenance: Provenance = {
+      model: reply.model,
+      endpoint: o.backend!.endpoint,
+      request_id: reply.requestId,
+      input_tokens: reply.inputTokens,
+      output_tokens: reply.outputTokens,
+      cost_usd: null, // prices per model arrive with budgets (issue 7)
+      created_at: new Date().toISOString(),
+    };
+    try {
+      o.cache.store(key, analysis.name, answer.data, provenance);
+    } catch (e) {
+      if (!warnedStore) o.warn?.(`the analysis cache refused a write (${(e as Error).message}); answers of this run are not kept`);
+      warnedStore = true;
+    }
+    return { ...done, status: "analysed", reason: null, cached: false, outcomes: answer.data.criteria, summary: answer.data.summary, provenance };
+  };
+
+  const one = async (target: Target): Promise<Advisory> => {
+    let pack: EvidencePack | { skip: string };
+    try {
+      pack = target();
+    } catch (e) {
+      pack = { skip: `evidence could not be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+    }
+    if ("skip" in pack)
+      return { ...base, status: "not-analysed", reason: pack.skip, cached: false, outcomes: {}, summary: null, evidence_digest: null, provenance: null };
+    const req: ModelRequest = {
+      model: o.model,
+      system: analysis.template.system,
+      user: renderUser(analysis.template, analysis.name, analysis.rubric, pack.text),
+      schema: jsonSchema,
+      maxTokens,
+    };
     const key = cacheKey({
+      request: sha256(JSON.stringify([req.model, req.system, req.user, ANSWER_TOOL, req.schema, req.maxTokens])),
       evidence: pack.digest,
       rubric: analysis.rubric.digest,
       prompt: analysis.template.digest,
@@ -59,39 +111,16 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
     });
     const done = { ...base, evidence_digest: pack.digest };
     const hit = o.cache.lookup(key, schema);
-    if (hit !== null) return { ...done, status: "analysed", reason: null, cached: true, outcomes: hit.answer.criteria, summary: hit.answer.summary };
-    if (o.backend === null) return { ...done, status: "not-analysed", reason: "not in cache (offline: no model is asked)", cached: false, outcomes: {}, summary: null };
-    let reply;
-    try {
-      reply = await o.backend.ask({
-        model: o.model,
-        system: analysis.template.system,
-        user: renderUser(analysis.template, analysis.name, analysis.rubric, pack.text),
-        schema: jsonSchema,
-        maxTokens,
-      });
-    } catch (e) {
-      const why = `the model request failed: ${(e as Error).message}`;
-      return { ...done, status: "analysed", reason: why, cached: false, outcomes: everyCriterion("error", why), summary: null };
+    if (hit !== null)
+      return { ...done, status: "analysed", reason: null, cached: true, outcomes: hit.answer.criteria, summary: hit.answer.summary, provenance: hit.provenance };
+    if (o.backend === null)
+      return { ...done, status: "not-analysed", reason: "not in cache (offline: no model is asked)", cached: false, outcomes: {}, summary: null, provenance: null };
+    let pending = asking.get(key);
+    if (pending === undefined) {
+      pending = ask(key, req, done);
+      asking.set(key, pending);
     }
-    const answer = schema.safeParse(reply.input);
-    if (!answer.success) {
-      const why =
-        reply.input === null
-          ? "the model answered without the required tool call"
-          : `the reply failed validation: ${answer.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(reply)"}: ${i.message}`).join("; ")}`;
-      return { ...done, status: "analysed", reason: why, cached: false, outcomes: everyCriterion("error", why), summary: null };
-    }
-    const provenance: Provenance = {
-      model: reply.model,
-      request_id: reply.requestId,
-      input_tokens: reply.inputTokens,
-      output_tokens: reply.outputTokens,
-      cost_usd: null, // prices per model arrive with budgets (issue 7)
-      created_at: new Date().toISOString(),
-    };
-    o.cache.store(key, analysis.name, answer.data, provenance);
-    return { ...done, status: "analysed", reason: null, cached: false, outcomes: answer.data.criteria, summary: answer.data.summary };
+    return pending;
   };
 
   // A fixed number of runners pull targets in order; results keep the targets' order.
@@ -101,7 +130,6 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
     while (next < targets.length) {
       const i = next++;
       out[i] = await one(targets[i]!);
-      o.onDone?.(out[i]!);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, targets.length)) }, runner));

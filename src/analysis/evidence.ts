@@ -1,18 +1,20 @@
 // Evidence packs (analysis.md §5): what the model sees of a bundle, a Harbor trial or a task
 // folder — built deterministically (fixed parts in a fixed order, each capped), credentials
-// redacted, wrapped as untrusted data, and digested (the digest is the cache's evidence key).
+// redacted, and digested (the digest is the cache's evidence key). The hard result assay computed
+// goes first, in its own block; the files' text follows as untrusted data, every line prefixed so
+// that no text inside can pass for a heading or close the block.
 
-import { lstatSync, readdirSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { sha256 } from "../core/folder.js";
 import { splitLines } from "../core/json/lines.js";
+import { redact } from "../core/redact.js";
 import type { BundleEntry } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
 import { readChunks } from "../io/bundle-source.js";
-import { redact } from "../core/redact.js";
 
 export interface EvidencePack {
-  /** What goes in the user turn: every part, capped and redacted, inside untrusted-data tags. */
+  /** What goes in the user turn: the hard result, then every part capped and redacted as untrusted data. */
   text: string;
   digest: string;
 }
@@ -25,8 +27,11 @@ interface Part {
 /** Per-part caps, in characters. The pack's size never follows the evidence's. */
 export const CAPS = { small: 4_000, part: 12_000, trajectory: 48_000, tests: 24_000 } as const;
 const MAX_LINE = 4_000;
-const OPEN = "<untrusted-evidence>";
-const CLOSE = "</untrusted-evidence>";
+/** Steps of a multi-step trial shown (each step adds parts); the rest are named, not shown. */
+const MAX_STEPS = 8;
+/** Files read per folder of a task (tests/, solution/, environment/), and bytes read of each. */
+const MAX_FILES = 64;
+const FILE_BOUND = 256 * 1024;
 
 /** Head and tail of `text` when it is over `cap`, saying how much was cut. */
 export function capText(text: string, cap: number): string {
@@ -36,44 +41,74 @@ export function capText(text: string, cap: number): string {
   return `${text.slice(0, head)}\n[… cut ${text.length - cap} characters …]\n${text.slice(text.length - tail)}`;
 }
 
-export function buildPack(parts: readonly Part[]): EvidencePack {
+/** Untrusted text, quoted line by line: nothing in it can open, close or fake a section. */
+const quoted = (text: string) =>
+  text
+    .replace(/<\s*\/?\s*untrusted[\s_-]*evidence/gi, (m) => m.replace(/</, "‹"))
+    .split("\n")
+    .map((l) => `| ${l}`)
+    .join("\n");
+
+export function buildPack(parts: readonly Part[], hard?: BundleEntry): EvidencePack {
   const body = parts
     // Redact first: a cut could split a credential into pieces no pattern recognises.
-    .map((p) => `=== ${p.name} ===\n${capText(redact(p.text), p.cap)}`)
-    .join("\n\n")
-    // No text inside may close (or reopen) the untrusted block.
-    .replace(/<(\/?)untrusted-evidence/gi, "<$1untrusted_evidence");
-  const text = `${OPEN}\n${body}\n${CLOSE}`;
+    .map((p) => `=== ${p.name} ===\n${quoted(capText(redact(p.text), p.cap))}`)
+    .join("\n\n");
+  const head = hard === undefined ? "" : `${hardResult(hard)}\n\n`;
+  const text = `${head}<untrusted-evidence>\n${body}\n</untrusted-evidence>`;
   return { text, digest: sha256(text) };
 }
 
-/** A regular file's text (never a link, FIFO or folder), read up to a bound; null when absent. */
-function readText(file: string, bound = 1024 * 1024): string | null {
-  const st = lstatSync(file, { throwIfNoEntry: false });
-  if (st === undefined || !st.isFile()) return null;
-  const chunks: Buffer[] = [];
-  let n = 0;
-  for (const c of readChunks(file)) {
-    chunks.push(Buffer.from(c));
-    if ((n += c.length) >= bound) break;
+/** The hard result as assay computed it from the evidence (ground truth), without where it lies. */
+function hardResult(entry: BundleEntry): string {
+  const { path: _p, advisory: _a, ...hard } = entry;
+  return `<assay-hard-result>\n${capText(redact(JSON.stringify(hard, null, 1)), CAPS.part)}\n</assay-hard-result>`;
+}
+
+/**
+ * A regular file's text, at most `bound` bytes, found without following any link on the way (a
+ * link in a trial or task folder is never followed out of it); null when absent or not a file.
+ * A file with a NUL byte in its first 8 KiB is binary: named, not quoted.
+ */
+function readText(root: string, rel: string, bound = 1024 * 1024): string | null {
+  const parts = rel.split("/");
+  let path = root;
+  for (let i = 0; i < parts.length; i++) {
+    path = join(path, parts[i]!);
+    let st;
+    try {
+      st = lstatSync(path, { throwIfNoEntry: false });
+    } catch {
+      return null; // ENOTDIR and the like: not there
+    }
+    if (st === undefined || st.isSymbolicLink() || (i < parts.length - 1 ? !st.isDirectory() : !st.isFile())) return null;
   }
-  const text = Buffer.concat(chunks).subarray(0, bound).toString("utf8");
-  return n > bound || st.size > bound ? `${text}\n[… file continues: ${st.size} bytes in all …]` : text;
+  const size = lstatSync(path).size;
+  const buf = Buffer.alloc(Math.min(size, bound));
+  const fd = openSync(path, "r");
+  let n = 0;
+  try {
+    while (n < buf.length) {
+      const got = readSync(fd, buf, n, buf.length - n, n);
+      if (got === 0) break;
+      n += got;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  if (buf.subarray(0, Math.min(n, 8192)).includes(0)) return `[binary file, ${size} bytes]`;
+  const text = buf.subarray(0, n).toString("utf8");
+  return size > n ? `${text}\n[… file continues: ${size} bytes in all …]` : text;
 }
 
 const part = (name: string, text: string | null, cap: number = CAPS.part): Part[] => (text === null ? [] : [{ name, text, cap }]);
 
-/** The hard result as the tool computed it (ground truth for the model), without where it lies. */
-function hardResult(entry: BundleEntry): Part {
-  const { path: _p, advisory: _a, ...hard } = entry;
-  return { name: "hard result (computed by assay from the evidence; not the agent's claim)", text: JSON.stringify(hard, null, 1), cap: CAPS.part };
-}
+/** Sorted names of the subfolders (never links) of root/rel. */
+const subfolders = (root: string, rel: string): string[] => subfolderEntries(root, rel).filter((e) => e.dir).map((e) => e.name);
 
-/**
- * Visit a journal's records as a stream (a journal may be GBs): each with its line number, its
- * type, and its text redacted and cut to MAX_LINE (marked). Only what the visitor keeps stays in memory.
- */
+/** Visit a journal's records as a stream (a journal may be GBs), with their line, type and raw text. */
 function scanJournal(file: string, visit: (line: number, type: string, text: string) => void): void {
+  if (!lstatSync(file, { throwIfNoEntry: false })?.isFile()) return;
   for (const raw of splitLines(readChunks(file))) {
     if (raw.bytes === null) continue;
     const text = raw.bytes.toString("utf8");
@@ -83,94 +118,123 @@ function scanJournal(file: string, visit: (line: number, type: string, text: str
     } catch {
       continue;
     }
-    if (typeof rec === "object" && rec !== null) visit(raw.number, String((rec as { type?: unknown }).type), capText(redact(text), MAX_LINE));
+    if (typeof rec === "object" && rec !== null) visit(raw.number, String((rec as { type?: unknown }).type), text);
   }
 }
+/** Kept journal lines, numbered, each redacted and cut to MAX_LINE (redaction only on what is kept). */
+const numbered = (file: string, xs: readonly [number, string][]) =>
+  xs.length === 0 ? null : xs.map(([n, t]) => `${file}:${n} ${capText(redact(t.slice(0, 4 * MAX_LINE)), MAX_LINE)}`).join("\n");
 
-/** Native game: header, summary, hard result, the last observation, final score, end, and the last key batches. */
+/** Native game: header, summary, the last observation, final score, end, and the last key batches. */
 export function nativePack(dir: string, entry: BundleEntry): EvidencePack {
   const KEYS = 8;
-  let lastObservation: [number, string] | null = null;
+  const last: { observation: [number, string] | null } = { observation: null };
   const keys: [number, string][] = [];
-  const fixed = new Map<number, string>();
+  const fixed: [number, string][] = [];
+  let header: [number, string] | null = null;
   scanJournal(join(dir, "journal.jsonl"), (line, type, text) => {
-    if (type === "observation") lastObservation = [line, text];
+    if (line === 1) header = [line, text];
+    else if (type === "observation") last.observation = [line, text];
     else if (type === "keys") {
       keys.push([line, text]);
       if (keys.length > KEYS) keys.shift();
-    } else if (line === 1 || type === "score" || type === "end") fixed.set(line, text);
+    } else if (type === "score" || type === "end") fixed.push([line, text]);
   });
-  const numbered = (xs: [number, string][]) => xs.map(([n, t]) => `journal.jsonl:${n} ${t}`).join("\n");
-  const header = fixed.get(1) ?? null;
-  fixed.delete(1);
-  return buildPack([
-    hardResult(entry),
-    ...part("journal.jsonl line 1 (session header)", header, CAPS.small),
-    ...part("summary.json", readText(join(dir, "summary.json")), CAPS.small),
-    ...part("journal.jsonl: the last observation (the ending, if any)", lastObservation && numbered([lastObservation])),
-    ...part("journal.jsonl: score and end records", fixed.size ? numbered([...fixed]) : null, CAPS.small),
-    ...part(`journal.jsonl: the last ${KEYS} key batches`, keys.length ? numbered(keys) : null, CAPS.small),
-  ]);
+  const J = "journal.jsonl";
+  return buildPack(
+    [
+      ...part("journal.jsonl line 1 (session header)", numbered(J, header ? [header] : []), CAPS.small),
+      ...part("summary.json", readText(dir, "summary.json"), CAPS.small),
+      ...part("journal.jsonl: the last observation (the ending, if any)", numbered(J, last.observation ? [last.observation] : [])),
+      ...part("journal.jsonl: score and end records", numbered(J, fixed.slice(-8)), CAPS.small),
+      ...part(`journal.jsonl: the last ${KEYS} key batches`, numbered(J, keys), CAPS.small),
+    ],
+    entry,
+  );
 }
 
-/** World: hard result, scenario, and every journal or world record a dimension's detail names. */
+/** World: the scenario, and every journal or world record a dimension's detail names. */
 export function worldPack(dir: string, entry: BundleEntry): EvidencePack {
   const named = { "journal.jsonl": new Set<number>(), "world.jsonl": new Set<number>() };
   for (const d of Object.values(entry.dimensions ?? {}))
     for (const m of d.detail.matchAll(/\b(journal|world)\.jsonl:(\d+)/g)) named[`${m[1] as "journal" | "world"}.jsonl`].add(Number(m[2]));
   const lines = (f: keyof typeof named) => {
-    const picked: string[] = [];
-    scanJournal(join(dir, f), (n, _, text) => void (named[f].has(n) && picked.push(`${f}:${n} ${text}`)));
-    return picked.length ? picked.join("\n") : null;
+    const picked: [number, string][] = [];
+    scanJournal(join(dir, f), (n, _, text) => void (named[f].has(n) && picked.length < 200 && picked.push([n, text])));
+    return numbered(f, picked);
   };
-  return buildPack([
-    hardResult(entry),
-    ...part("scenario.json", readText(join(dir, "scenario.json")), CAPS.part),
-    ...part("journal.jsonl: the records the dimensions name", lines("journal.jsonl")),
-    ...part("world.jsonl: the records the dimensions name", lines("world.jsonl")),
-  ]);
+  return buildPack(
+    [
+      ...part("scenario.json", readText(dir, "scenario.json"), CAPS.part),
+      ...part("journal.jsonl: the records the dimensions name", lines("journal.jsonl")),
+      ...part("world.jsonl: the records the dimensions name", lines("world.jsonl")),
+    ],
+    entry,
+  );
 }
 
-/** Harbor trial: hard result, result.json, the trajectory (capped), test output and exception. */
+/** Harbor trial: result.json, exception, the trajectory (capped), test output; the first steps' too. */
 export function harborPack(dir: string, entry: BundleEntry): EvidencePack {
-  const steps = (lstatSync(join(dir, "steps"), { throwIfNoEntry: false })?.isDirectory() ? readdirSync(join(dir, "steps")) : []).sort(byteCompare);
-  const perStep = (rel: string, label: string, cap: number) => steps.flatMap((s) => part(`steps/${s}/${rel} (${label})`, readText(join(dir, "steps", s, rel)), cap));
-  return buildPack([
-    hardResult(entry),
-    ...part("result.json", readText(join(dir, "result.json"))),
-    ...part("exception.txt", readText(join(dir, "exception.txt")), CAPS.small),
-    ...part("agent/trajectory.json", readText(join(dir, "agent/trajectory.json"), 8 * 1024 * 1024), CAPS.trajectory),
-    ...perStep("agent/trajectory.json", "step trajectory", CAPS.small * 2),
-    ...part("verifier/test-stdout.txt", readText(join(dir, "verifier/test-stdout.txt")), CAPS.small),
-    ...perStep("verifier/test-stdout.txt", "step test output", CAPS.small),
-  ]);
+  const steps = subfolders(dir, "steps");
+  const shown = steps.slice(0, MAX_STEPS);
+  const perStep = (rel: string, label: string, cap: number) => shown.flatMap((s) => part(`steps/${s}/${rel} (${label})`, readText(dir, `steps/${s}/${rel}`), cap));
+  return buildPack(
+    [
+      ...part("result.json", readText(dir, "result.json")),
+      ...part("exception.txt", readText(dir, "exception.txt"), CAPS.small),
+      ...part("agent/trajectory.json", readText(dir, "agent/trajectory.json", 8 * 1024 * 1024), CAPS.trajectory),
+      ...perStep("agent/trajectory.json", "step trajectory", CAPS.small * 2),
+      ...part("verifier/test-stdout.txt", readText(dir, "verifier/test-stdout.txt"), CAPS.small),
+      ...perStep("verifier/test-stdout.txt", "step test output", CAPS.small),
+      ...part("steps not shown", steps.length > MAX_STEPS ? steps.slice(MAX_STEPS).join(", ") : null, CAPS.small),
+    ],
+    entry,
+  );
 }
 
 /** A task folder (Harbor layout): instruction, task config, tests, solution, environment. */
 export function taskPack(dir: string): EvidencePack {
   const tree = (sub: string, cap: number): Part[] => {
-    const root = join(dir, sub);
-    if (!lstatSync(root, { throwIfNoEntry: false })?.isDirectory()) return [];
     const files: string[] = [];
     const walk = (rel: string) => {
-      for (const name of readdirSync(join(root, rel)).sort(byteCompare)) {
-        const p = rel ? `${rel}/${name}` : name;
-        const st = lstatSync(join(root, p));
-        if (st.isDirectory()) walk(p);
-        else if (st.isFile()) files.push(p);
+      for (const name of subfolderEntries(dir, rel)) {
+        if (files.length >= MAX_FILES) return;
+        const p = `${rel}/${name.name}`;
+        if (name.dir) walk(p);
+        else files.push(p);
       }
     };
-    walk("");
-    const text = files.map((f) => `--- ${sub}/${f} ---\n${readText(join(root, f), 256 * 1024)}`).join("\n");
-    return files.length ? [{ name: `${sub}/ (${files.length} files)`, text, cap }] : [];
+    walk(sub);
+    let text = "";
+    for (const f of files) {
+      if (text.length > 2 * cap) break; // enough to fill the cap (head and tail); the rest is named
+      text += `--- ${f} ---\n${readText(dir, f, FILE_BOUND) ?? "[not readable]"}\n`;
+    }
+    const unread = files.filter((f) => !text.includes(`--- ${f} ---`));
+    if (unread.length > 0) text += `[… ${unread.length} more files not shown: ${unread.slice(0, 20).join(", ")} …]\n`;
+    return files.length ? [{ name: `${sub}/ (${files.length}${files.length >= MAX_FILES ? "+" : ""} files)`, text, cap }] : [];
   };
   return buildPack([
-    ...part("instruction.md", readText(join(dir, "instruction.md"))),
-    ...part("task.toml", readText(join(dir, "task.toml")), CAPS.small),
+    ...part("instruction.md", readText(dir, "instruction.md")),
+    ...part("task.toml", readText(dir, "task.toml"), CAPS.small),
     ...tree("tests", CAPS.tests),
     ...tree("solution", CAPS.part),
     ...tree("environment", CAPS.part),
   ]);
+}
+
+/** Entries of root/rel (regular files and folders, never links), sorted; none when rel is not a real folder. */
+function subfolderEntries(root: string, rel: string): { name: string; dir: boolean }[] {
+  let path = root;
+  for (const seg of rel.split("/")) {
+    path = join(path, seg);
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (st === undefined || !st.isDirectory()) return [];
+  }
+  return readdirSync(path, { withFileTypes: true })
+    .filter((d) => d.isDirectory() || d.isFile())
+    .map((d) => ({ name: d.name, dir: d.isDirectory() }))
+    .sort((a, b) => byteCompare(a.name, b.name));
 }
 
 /** The pack for a scored entry, by profile. */

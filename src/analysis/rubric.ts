@@ -5,8 +5,13 @@ import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { sha256 } from "../core/folder.js";
 
+/** Names an object key could not hold as an ordinary property. */
+const RESERVED = new Set(["__proto__", "constructor", "prototype"]);
 export const criterionSchema = z.object({
-  name: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/, "a criterion name is a word of at most 64 characters"),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/, "a criterion name is a word of at most 64 characters")
+    .refine((n) => !RESERVED.has(n), "a criterion cannot be named __proto__, constructor or prototype"),
   description: z.string().min(1),
   guidance: z.string().default(""),
 });
@@ -47,9 +52,10 @@ export function parseRubric(name: string, bytes: Uint8Array): Rubric {
 export const OUTCOMES = ["pass", "fail", "not_applicable"] as const;
 /** What a reply must hold: a summary and, per criterion of the rubric, an outcome and why. */
 export function answerSchema(rubric: Rubric) {
-  const verdict = z.strictObject({ outcome: z.enum(OUTCOMES), explanation: z.string().min(1).max(4000) });
+  // Bounded so that a whole answer fits DEFAULT_MAX_TOKENS (engine.ts) with room to spare.
+  const verdict = z.strictObject({ outcome: z.enum(OUTCOMES), explanation: z.string().min(1).max(2000) });
   return z.strictObject({
-    summary: z.string().max(8000),
+    summary: z.string().max(4000),
     criteria: z.strictObject(Object.fromEntries(rubric.criteria.map((c) => [c.name, verdict]))),
   });
 }

@@ -34,6 +34,18 @@ export const advisorySchema = z.object({
   /** Extension to §10: what the answer was computed from (null when not analysed for want of evidence). */
   rubric_digest: z.string(),
   evidence_digest: z.string().nullable(),
+  /** Extension to §10: where and when the answer was made (a cached one keeps its original's). */
+  provenance: z
+    .object({
+      model: z.string(),
+      endpoint: z.string(),
+      request_id: z.string().nullable(),
+      input_tokens: z.int(),
+      output_tokens: z.int(),
+      cost_usd: z.number().nullable(),
+      created_at: z.string(),
+    })
+    .nullable(),
 });
 export type Advisory = z.infer<typeof advisorySchema>;
 

@@ -69,3 +69,6 @@ export const fieldKey = (k: string): string => (/^[A-Za-z0-9_-]{1,64}$/.test(k) 
 /** A path into a JSON value as a reader writes it: `step_results[1].verifier_result.rewards.reward`. */
 export const fieldPath = (path: readonly (string | number)[]): string =>
   path.map((k, i) => (typeof k === "number" ? `[${k}]` : `${i > 0 ? "." : ""}${fieldKey(k)}`)).join("") || "(value)";
+
+/** Text for a terminal: no control characters (model text or evidence could carry escape sequences). */
+export const printable = (text: string): string => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "?");

@@ -2,6 +2,7 @@
 // does not mean, then the trials that did not count and why. Derived from the JSON document.
 
 import type { BundleEntry, Experiment, Results } from "../core/results.js";
+import { printable } from "../core/text.js";
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
 const list = (xs: readonly string[], max = 12) =>
@@ -80,13 +81,13 @@ function advisory(b: readonly BundleEntry[], lines: string[]): void {
   for (const x of with_) {
     const adv = x.advisory!;
     if (adv.status !== "analysed") {
-      lines.push(`  ${x.path}: not analysed: ${adv.reason}`);
+      lines.push(`  ${x.path}: not analysed: ${printable(adv.reason ?? "")}`);
       continue;
     }
     const notable = Object.entries(adv.outcomes).filter(([, o]) => o.outcome === "fail" || o.outcome === "error");
     if (notable.length === 0) continue;
     lines.push(`  ${x.path}:`);
-    for (const [name, o] of notable) lines.push(`    ${o.outcome.padEnd(5)} ${name}: ${o.explanation.replace(/\s+/g, " ").slice(0, 200)}`);
+    for (const [name, o] of notable) lines.push(`    ${o.outcome.padEnd(5)} ${name}: ${printable(o.explanation.replace(/\s+/g, " ")).slice(0, 200)}`);
   }
 }
 

@@ -1,70 +1,78 @@
 import { parseArgs } from "node:util";
 import { analyseAll, type Target } from "../../analysis/engine.js";
 import { packFor } from "../../analysis/evidence.js";
-import { ANALYSIS_HELP, ANALYSIS_OPTIONS, setupAnalysis } from "../../analysis/setup.js";
-import type { BundleEntry, Results } from "../../core/results.js";
-import { scoreRoots } from "../../pipeline/score.js";
-import { isFormat } from "../../report/index.js";
-import { positiveInt, usage } from "../args.js";
+import type { Advisory, BundleEntry, Results } from "../../core/results.js";
+import { usage } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
-import { writeResults } from "./score.js";
+import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions } from "./analysis-options.js";
+import { SCORE_OPTIONS, scoreFromOptions, writeResults } from "./score.js";
 
-export const ANALYZE_HELP = `assay analyze ROOT... [--format table|json] [--out FILE] [--jobs N] [options]
-  Score every bundle and Harbor trial first (in the pool, as assay score), then ask a model for the
-  trial-legitimacy analysis of each valid one. The results gain an advisory record per bundle;
-  no verdict, state or metric changes, and the exit code is score's. Invalid evidence is not
-  analysed. Answers are cached by evidence digest (a rerun asks nothing it has asked).
+export const ANALYZE_HELP = `assay analyze ROOT... [score's options] [analysis options]
+  Score every bundle and Harbor trial first (in the pool, exactly as assay score with the same
+  options), then ask a model for the trial-legitimacy analysis of each trial whose evidence is valid.
+  The results gain an advisory record per bundle; no verdict, state or metric changes, and the exit
+  code is score's. Invalid evidence is not analysed. Answers are cached by evidence digest.
 ${ANALYSIS_HELP}
 `;
 
-/** What the model may see of an entry; an entry with no trustworthy evidence is not analysed. */
-export function targetFor(entry: BundleEntry): Target {
-  if (entry.validity === "error") return { pack: { skip: "tool error: the bundle was not scored" } };
-  if (entry.validity === "invalid") return { pack: { skip: "invalid evidence" } };
-  try {
-    return { pack: packFor(entry.path, entry) };
-  } catch (e) {
-    return { pack: { skip: `evidence could not be read: ${(e as Error).message}` } };
-  }
+/**
+ * What the model may see of an entry. Not analysed: tool errors, invalid bundles, bundles of a
+ * trial the batch rules made invalid (a duplicate, an attempt sequence, a seed…), and a copy
+ * counted once elsewhere. `invalidTrials` maps "experiment\0trial" to the trial's codes.
+ */
+export function targetFor(entry: BundleEntry, invalidTrials: ReadonlyMap<string, string[]> = new Map(), copies: ReadonlySet<string> = new Set()): Target {
+  const trialCodes = invalidTrials.get(`${entry.experiment}\u0000${entry.trial}`);
+  return () =>
+    entry.validity === "error" ? { skip: "tool error: the bundle was not scored" }
+    : entry.validity === "invalid" ? { skip: "invalid evidence" }
+    : trialCodes !== undefined ? { skip: `invalid evidence: its trial is invalid (${trialCodes.join(", ")})` }
+    : copies.has(entry.path) ? { skip: "a byte-identical copy of a trial analysed elsewhere in this run" }
+    : packFor(entry.path, entry);
+}
+
+/** Trials the batch rules made invalid, and Harbor copies counted once elsewhere, from the document. */
+export function trialVerdicts(results: Results): { invalidTrials: Map<string, string[]>; copies: Set<string> } {
+  const invalidTrials = new Map<string, string[]>();
+  for (const e of results.experiments) for (const t of e.invalid) invalidTrials.set(`${e.experiment}\u0000${t.trial}`, t.codes);
+  // Byte-identical copies (Harbor): the batch rules counted each once, at the original they name.
+  const copies = new Set<string>();
+  const byPath = new Map(results.bundles.map((b) => [b.path, b]));
+  for (const e of results.experiments)
+    for (const x of e.excluded) {
+      const original = byPath.get(/^a byte-identical copy of (.*) \(counted once, there\)$/.exec(x.reason)?.[1] ?? "");
+      if (original === undefined) continue;
+      for (const b of results.bundles)
+        if (b !== original && b.experiment === e.experiment && b.trial === x.trial && b.digest === original.digest) copies.add(b.path);
+    }
+  return { invalidTrials, copies };
 }
 
 /** The document with each entry's advisory record beside it; every hard field is copied unchanged. */
-export function withAdvisories(results: Results, advisories: readonly (BundleEntry["advisory"])[]): Results {
+export function withAdvisories(results: Results, advisories: readonly (Advisory | null)[]): Results {
   return { ...results, bundles: results.bundles.map((b, i) => ({ ...b, advisory: advisories[i] ?? null })) };
 }
 
 export async function analyzeCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = usage(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { ...ANALYSIS_OPTIONS, format: { type: "string" }, out: { type: "string" }, jobs: { type: "string" }, quiet: { type: "boolean" } },
-    }),
-  );
-  if (positionals.length === 0) throw new UsageError("assay analyze needs at least one ROOT");
-  const format = values.format ?? "table";
-  if (!isFormat(format)) throw new UsageError(`--format must be table or json (got ${JSON.stringify(format)})`);
-  const setup = setupAnalysis("trial-legitimacy", values, io.env);
+  const { values, positionals } = usage(() => parseArgs({ args: argv, allowPositionals: true, options: { ...SCORE_OPTIONS, ...ANALYSIS_OPTIONS } }));
+  if (values.shard !== undefined) throw new UsageError("assay analyze scores whole runs: --shard is for assay score and assay merge");
+  // Every analysis option is checked, and the rubric and prompt read, before any scoring.
+  const { setup, concurrency } = analysisFromOptions("trial-legitimacy", values, io.env);
   try {
-    const scored = await scoreRoots(positionals, {
-      schedules: [],
-      invalid: "count",
-      resourceBound: "default",
-      errors: "exclude",
-      jobs: values.jobs === undefined ? undefined : positiveInt("jobs", values.jobs),
-      onSkip: (path, reason) => io.stderr(`assay: skipped ${path}: ${reason}\n`),
-    });
+    const scored = await scoreFromOptions(values, positionals, io, "analyze");
+    if (typeof scored === "number") return scored;
     if (setup.offlineBecause && !values.quiet) io.stderr(`assay analyze: offline (${setup.offlineBecause}): answers come from the cache only\n`);
-    const advisories = await analyseAll(setup.analysis, scored.bundles.map(targetFor), {
+    const { invalidTrials, copies } = trialVerdicts(scored.results);
+    const advisories = await analyseAll(setup.analysis, scored.results.bundles.map((b) => targetFor(b, invalidTrials, copies)), {
       cache: setup.cache,
       backend: setup.backend,
       model: setup.model,
-      concurrency: positiveInt("concurrency", values.concurrency, 4),
+      concurrency,
+      warn: (m) => io.stderr(`assay analyze: ${m}\n`),
     });
-    const results = withAdvisories(scored, advisories);
-    writeResults(results, format, values.out, io);
-    return exitForResults(results, false);
+    const results = withAdvisories(scored.results, advisories);
+    writeResults(results, scored.format, scored.out, io);
+    return exitForResults(results, scored.failOnInvalid);
   } finally {
     setup.cache.close();
   }

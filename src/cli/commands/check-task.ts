@@ -1,12 +1,14 @@
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { analyseAll } from "../../analysis/engine.js";
 import { taskPack } from "../../analysis/evidence.js";
-import { ANALYSIS_HELP, ANALYSIS_OPTIONS, setupAnalysis } from "../../analysis/setup.js";
 import type { Advisory } from "../../core/results.js";
-import { positiveInt, usage } from "../args.js";
+import { usage } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
+import { printable } from "../../core/text.js";
+import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions } from "./analysis-options.js";
 
 export const CHECK_TASK_HELP = `assay check-task TASK_DIR... [--json] [options]
   Before launch: judge each task folder (instruction.md, task.toml, tests/, solution/,
@@ -22,15 +24,20 @@ export async function checkTaskCommand(argv: string[], io: CliIo): Promise<numbe
   );
   if (positionals.length === 0) throw new UsageError("assay check-task needs at least one TASK_DIR");
   for (const d of positionals) if (!statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${d} is not a directory`);
-  const setup = setupAnalysis("task-quality", values, io.env);
+  const { setup, concurrency } = analysisFromOptions("task-quality", values, io.env);
   let results: Advisory[];
   try {
     if (setup.offlineBecause) io.stderr(`assay check-task: offline (${setup.offlineBecause}): answers come from the cache only\n`);
-    results = await analyseAll(setup.analysis, positionals.map((d) => ({ pack: taskPack(d) })), {
+    // A folder without an instruction is not a task: never ask a model to bless an empty folder.
+    const targets = positionals.map((d) => () =>
+      lstatSync(join(d, "instruction.md"), { throwIfNoEntry: false })?.isFile() ? taskPack(d) : { skip: "not a task folder: no instruction.md" },
+    );
+    results = await analyseAll(setup.analysis, targets, {
       cache: setup.cache,
       backend: setup.backend,
       model: setup.model,
-      concurrency: positiveInt("concurrency", values.concurrency, 4),
+      concurrency,
+      warn: (m) => io.stderr(`assay check-task: ${m}\n`),
     });
   } finally {
     setup.cache.close();
@@ -48,8 +55,9 @@ export function gateExit(results: readonly Advisory[]): number {
 }
 
 function renderTask({ task, advisory: a }: { task: string; advisory: Advisory }): string {
+  const one = (t: string, max: number) => printable(t.replace(/\s+/g, " ")).slice(0, max);
   const lines = [`${task}: ${a.status === "analysed" ? `analysed by ${a.model}${a.cached ? " (from the cache)" : ""}` : `not analysed: ${a.reason}`}`];
-  for (const [name, o] of Object.entries(a.outcomes)) lines.push(`  ${o.outcome.padEnd(14)} ${name}: ${o.explanation.replace(/\s+/g, " ").slice(0, 300)}`);
-  if (a.summary) lines.push(`  summary: ${a.summary.replace(/\s+/g, " ").slice(0, 500)}`);
+  for (const [name, o] of Object.entries(a.outcomes)) lines.push(`  ${o.outcome.padEnd(14)} ${name}: ${one(o.explanation, 300)}`);
+  if (a.summary) lines.push(`  summary: ${one(a.summary, 500)}`);
   return lines.join("\n") + "\n";
 }

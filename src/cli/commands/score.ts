@@ -41,29 +41,42 @@ export function writeResults(results: Results, format: FormatName, out: string |
   } else io.stdout(text);
 }
 
+/** The options of a scoring run (score, and analyze which scores first). */
+export const SCORE_OPTIONS = {
+  schedule: { type: "string", multiple: true },
+  format: { type: "string" },
+  out: { type: "string" },
+  invalid: { type: "string" },
+  "resource-bound": { type: "string" },
+  errors: { type: "string" },
+  "fail-on": { type: "string" },
+  jobs: { type: "string" },
+  store: { type: "string" },
+  "verify-digests": { type: "boolean" },
+  shard: { type: "string" },
+  "bundle-timeout": { type: "string" },
+  quiet: { type: "boolean" },
+} as const;
+type ScoreValues = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof SCORE_OPTIONS }>>["values"];
+
+export interface Scored {
+  results: Results;
+  format: FormatName;
+  out: string | undefined;
+  failOnInvalid: boolean;
+}
+
 export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = usage(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        schedule: { type: "string", multiple: true },
-        format: { type: "string" },
-        out: { type: "string" },
-        invalid: { type: "string" },
-        "resource-bound": { type: "string" },
-        errors: { type: "string" },
-        "fail-on": { type: "string" },
-        jobs: { type: "string" },
-        store: { type: "string" },
-        "verify-digests": { type: "boolean" },
-        shard: { type: "string" },
-        "bundle-timeout": { type: "string" },
-        quiet: { type: "boolean" },
-      },
-    }),
-  );
-  if (positionals.length === 0) throw new UsageError("assay score needs at least one ROOT (see assay score --help)");
+  const { values, positionals } = usage(() => parseArgs({ args: argv, allowPositionals: true, options: SCORE_OPTIONS }));
+  const scored = await scoreFromOptions(values, positionals, io, "score");
+  if (typeof scored === "number") return scored;
+  writeResults(scored.results, scored.format, scored.out, io);
+  return exitForResults(scored.results, scored.failOnInvalid);
+}
+
+/** Check the options, score the roots (with progress and Ctrl-C), and return the document, or an exit code when stopped. */
+export async function scoreFromOptions(values: ScoreValues, positionals: string[], io: CliIo, command: string): Promise<Scored | number> {
+  if (positionals.length === 0) throw new UsageError(`assay ${command} needs at least one ROOT (see assay ${command} --help)`);
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const format = values.format ?? (shard ? "json" : "table");
   if (!isFormat(format)) throw new UsageError(`--format must be one of ${Object.keys(FORMATS).join(", ")}`);
@@ -118,6 +131,5 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`assay: stopped after ${results.bundles.length} bundles${values.store ? `; ${values.store} keeps them for the rerun` : ""}\n`);
     return EXIT.INTERRUPTED;
   }
-  writeResults(results, format, values.out, io);
-  return exitForResults(results, values["fail-on"] === "invalid");
+  return { results, format, out: values.out, failOnInvalid: values["fail-on"] === "invalid" };
 }
