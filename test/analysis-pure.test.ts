@@ -647,3 +647,12 @@ describe("rubric names an object could not hold", () => {
     expect(() => parseRubric("r", Buffer.from(toml))).toThrow(RubricError);
   });
 });
+
+describe("the cost in provenance", () => {
+  it("is computed from the list price of a known model, and null (never a guess) for an unknown one", async () => {
+    const { costOf } = await import("../src/analysis/prices.js");
+    expect(costOf("claude-sonnet-4-5", 1_000_000, 1_000_000)).toBe(18);
+    expect(costOf("claude-haiku-4-5", 2000, 1000)).toBeCloseTo(0.007, 12);
+    expect(costOf("claude-unknown-9", 1000, 1000)).toBeNull();
+  });
+});

@@ -9,6 +9,7 @@ import type { Advisory } from "../core/results.js";
 import { ANSWER_TOOL, type Backend, type ModelRequest } from "./backend.js";
 import { AnalysisCache, cacheKey, type Provenance } from "./cache.js";
 import type { EvidencePack } from "./evidence.js";
+import { costOf } from "./prices.js";
 import { renderUser, type Template } from "./prompt.js";
 import { answerJsonSchema, answerSchema, type Rubric } from "./rubric.js";
 
@@ -72,7 +73,7 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
       request_id: reply.requestId,
       input_tokens: reply.inputTokens,
       output_tokens: reply.outputTokens,
-      cost_usd: null, // prices per model arrive with budgets (issue 7)
+      cost_usd: costOf(reply.model, reply.inputTokens, reply.outputTokens),
       created_at: new Date().toISOString(),
     };
     try {
