@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { analyseAll, type Target } from "../../analysis/engine.js";
 import { packFor } from "../../analysis/evidence.js";
+import { copiedFrom } from "../../core/batch/harbor.js";
 import type { Advisory, BundleEntry, Results } from "../../core/results.js";
 import { usage } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
@@ -40,7 +41,7 @@ export function trialVerdicts(results: Results): { invalidTrials: Map<string, st
   const byPath = new Map(results.bundles.map((b) => [b.path, b]));
   for (const e of results.experiments)
     for (const x of e.excluded) {
-      const original = byPath.get(/^a byte-identical copy of (.*) \(counted once, there\)$/.exec(x.reason)?.[1] ?? "");
+      const original = byPath.get(copiedFrom(x.reason) ?? "");
       if (original === undefined) continue;
       for (const b of results.bundles)
         if (b !== original && b.experiment === e.experiment && b.trial === x.trial && b.digest === original.digest) copies.add(b.path);

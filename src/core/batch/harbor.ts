@@ -18,6 +18,10 @@ export interface HarborOptions {
 
 const SCORED = new Set(["scored", "scored-with-exception"]);
 
+/** The `excluded` reason of a byte-identical copy, and the original it names (read back by analyze). */
+export const copyReason = (originalPath: string) => `a byte-identical copy of ${originalPath} (counted once, there)`;
+export const copiedFrom = (reason: string): string | null => /^a byte-identical copy of (.*) \(counted once, there\)$/.exec(reason)?.[1] ?? null;
+
 /** One experiment per job folder (lone trials: experiment null). */
 export function harborExperiments(entries: readonly BundleEntry[], options: HarborOptions): Experiment[] {
   const jobs = new Map<string | null, BundleEntry[]>();
@@ -58,7 +62,7 @@ function jobMetrics(job: string | null, all: BundleEntry[], options: HarborOptio
     }
     const original = copyOf.get(t);
     if (original !== undefined) {
-      out.excluded.push({ trial, reason: `a byte-identical copy of ${original.path} (counted once, there)` });
+      out.excluded.push({ trial, reason: copyReason(original.path) });
       continue;
     }
     if (t.state !== null) out.states![t.state]!++;
