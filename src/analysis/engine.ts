@@ -9,7 +9,8 @@ import type { Advisory } from "../core/results.js";
 import { ANSWER_TOOL, type Backend, type ModelRequest } from "./backend.js";
 import { AnalysisCache, cacheKey, type Provenance } from "./cache.js";
 import type { EvidencePack } from "./evidence.js";
-import { costOf } from "./prices.js";
+import type { Budget } from "./budget.js";
+import { costOf, type Price } from "./prices.js";
 import { renderUser, type Template } from "./prompt.js";
 import { answerJsonSchema, answerSchema, type Rubric } from "./rubric.js";
 
@@ -34,6 +35,10 @@ export interface EngineOptions {
   repeat?: number;
   /** A problem worth a line on stderr that does not stop the run (the cache refusing a write). */
   warn?: (message: string) => void;
+  /** Limits on requests and spending; past them a target is "not analysed: budget reached". */
+  budget?: Budget;
+  /** Price overrides (--price) for the cost recorded in provenance. */
+  prices?: ReadonlyMap<string, Price>;
 }
 
 /** Room for a whole answer: the schema bounds each explanation (2,000 characters) and the summary. */
@@ -50,14 +55,19 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
   /** In-flight answers by key: the same question (a copied trial, a folder given twice) is asked once. */
   const asking = new Map<string, Promise<Advisory>>();
 
-  const ask = async (key: string, req: ModelRequest, done: Omit<Advisory, "status" | "reason" | "cached" | "outcomes" | "summary" | "provenance">): Promise<Advisory> => {
+  type Done = Omit<Advisory, "status" | "reason" | "cached" | "outcomes" | "summary" | "provenance">;
+  const ask = async (key: string, req: ModelRequest, done: Done, reservation: { worstUsd: number } | null): Promise<Advisory> => {
     const failed = (why: string): Advisory => ({ ...done, status: "analysed", reason: why, cached: false, outcomes: everyCriterion(why), summary: null, provenance: null });
     let reply;
     try {
       reply = await o.backend!.ask(req);
     } catch (e) {
+      // It may have been charged: the budget keeps the worst case.
+      if (reservation) o.budget!.settle(reservation, reservation.worstUsd);
       return failed(`the model request failed: ${(e as Error).message}`);
     }
+    const cost = costOf(reply.model, reply.inputTokens, reply.outputTokens, o.prices);
+    if (reservation) o.budget!.settle(reservation, cost ?? reservation.worstUsd);
     const answer = schema.safeParse(reply.input);
     if (!answer.success)
       return failed(
@@ -73,7 +83,7 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
       request_id: reply.requestId,
       input_tokens: reply.inputTokens,
       output_tokens: reply.outputTokens,
-      cost_usd: costOf(reply.model, reply.inputTokens, reply.outputTokens),
+      cost_usd: cost,
       created_at: new Date().toISOString(),
     };
     try {
@@ -118,7 +128,11 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
       return { ...done, status: "not-analysed", reason: "not in cache (offline: no model is asked)", cached: false, outcomes: {}, summary: null, provenance: null };
     let pending = asking.get(key);
     if (pending === undefined) {
-      pending = ask(key, req, done);
+      const reservation = o.budget ? o.budget.reserve(Buffer.byteLength(JSON.stringify(req)), maxTokens) : null;
+      pending =
+        o.budget && reservation === null
+          ? Promise.resolve<Advisory>({ ...done, status: "not-analysed", reason: o.budget.reason, cached: false, outcomes: {}, summary: null, provenance: null })
+          : ask(key, req, done, reservation);
       asking.set(key, pending);
     }
     return pending;

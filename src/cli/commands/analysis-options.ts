@@ -2,6 +2,9 @@
 
 import { DEFAULT_MODEL } from "../../analysis/backend.js";
 import { setupAnalysis, type AnalysisName, type AnalysisSetup } from "../../analysis/setup.js";
+import { Budget } from "../../analysis/budget.js";
+import { parsePrice, type Price } from "../../analysis/prices.js";
+import type { Advisory } from "../../core/results.js";
 import { positiveInt } from "../args.js";
 import { UsageError } from "../exit.js";
 
@@ -14,6 +17,9 @@ export const ANALYSIS_OPTIONS = {
   concurrency: { type: "string" },
   "request-timeout": { type: "string" },
   "max-retries": { type: "string" },
+  "max-calls": { type: "string" },
+  "max-cost": { type: "string" },
+  price: { type: "string", multiple: true },
 } as const;
 
 export const ANALYSIS_HELP = `  --rubric FILE            a rubric in Harbor's TOML shape ([[criteria]] name, description, guidance)
@@ -24,13 +30,36 @@ export const ANALYSIS_HELP = `  --rubric FILE            a rubric in Harbor's TO
   --concurrency N          model requests in flight at once (default 4)
   --request-timeout S      seconds one model request may take (default 120); the SDK retries
   --max-retries N          the SDK's retries of a failed request, with its backoff (default 4)
+  --max-calls N            at most N model requests; the rest are "not analysed: budget reached"
+  --max-cost USD           stop before spending more: each request's worst case is reserved first
+  --price MODEL=IN,OUT     US dollars per million input and output tokens (repeatable); overrides
+                           the built-in list prices (dated: shown with every cost)
   The API key comes from ANTHROPIC_API_KEY (without it: offline); ANTHROPIC_BASE_URL moves the endpoint.`;
 
-type Values = { [K in keyof typeof ANALYSIS_OPTIONS]?: (typeof ANALYSIS_OPTIONS)[K]["type"] extends "boolean" ? boolean : string };
+type Values = { [K in Exclude<keyof typeof ANALYSIS_OPTIONS, "price">]?: (typeof ANALYSIS_OPTIONS)[K]["type"] extends "boolean" ? boolean : string } & {
+  price?: string[];
+};
+
+export interface AnalysisRun {
+  setup: AnalysisSetup;
+  concurrency: number;
+  budget: Budget | undefined;
+  prices: Map<string, Price>;
+}
 
 /** Check every analysis option before any work, then set the analysis up. */
-export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<string, string | undefined>): { setup: AnalysisSetup; concurrency: number } {
+export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<string, string | undefined>): AnalysisRun {
   const concurrency = positiveInt("concurrency", v.concurrency, 4);
+  const prices = new Map<string, Price>();
+  for (const spec of v.price ?? []) {
+    const p = parsePrice(spec);
+    if (p === null) throw new UsageError(`--price takes MODEL=IN,OUT in US dollars per million tokens (got ${JSON.stringify(spec)})`);
+    prices.set(...p);
+  }
+  const maxCost = v["max-cost"];
+  if (maxCost !== undefined && !(/^\d+(\.\d+)?$/.test(maxCost) && Number(maxCost) > 0))
+    throw new UsageError(`--max-cost must be a positive number of US dollars (got ${JSON.stringify(maxCost)})`);
+  const limits = { maxCalls: v["max-calls"] === undefined ? undefined : positiveInt("max-calls", v["max-calls"]), maxCostUsd: maxCost === undefined ? undefined : Number(maxCost) };
   const timeout = v["request-timeout"];
   if (timeout !== undefined && !(/^\d+(\.\d+)?$/.test(timeout) && Number(timeout) > 0))
     throw new UsageError(`--request-timeout must be a positive number of seconds (got ${JSON.stringify(timeout)})`);
@@ -49,5 +78,27 @@ export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<s
     },
     env,
   );
-  return { setup, concurrency };
+  const limited = limits.maxCalls !== undefined || limits.maxCostUsd !== undefined;
+  let budget: Budget | undefined;
+  try {
+    budget = limited ? new Budget(limits, setup.model, prices) : undefined;
+  } catch (e) {
+    setup.cache.close();
+    throw e;
+  }
+  return { setup, concurrency, budget, prices };
+}
+
+/** One line on what a run analysed and what it left, for stderr. */
+export function runSummary(command: string, results: readonly Advisory[], budget: Budget | undefined): string {
+  const analysed = results.filter((a) => a.status === "analysed");
+  const cached = analysed.filter((a) => a.cached).length;
+  const errors = analysed.filter((a) => Object.values(a.outcomes).some((o) => o.outcome === "error")).length;
+  const byBudget = results.filter((a) => a.status === "not-analysed" && a.reason?.startsWith("budget reached")).length;
+  const other = results.length - analysed.length - byBudget;
+  const parts = [`${analysed.length} analysed (${cached} from the cache${errors ? `, ${errors} with errors` : ""})`];
+  if (byBudget) parts.push(`${byBudget} left for a later run: ${budget?.reason ?? "budget reached"} (the cache keeps every answer)`);
+  if (other) parts.push(`${other} not analysed (invalid evidence, offline misses…)`);
+  if (budget) parts.push(budget.describe());
+  return `assay ${command}: ${parts.join("; ")}\n`;
 }

@@ -8,7 +8,7 @@ import { usage } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { printable } from "../../core/text.js";
-import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions } from "./analysis-options.js";
+import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, runSummary } from "./analysis-options.js";
 
 export const CHECK_TASK_HELP = `assay check-task TASK_DIR... [--json] [options]
   Before launch: judge each task folder (instruction.md, task.toml, tests/, solution/,
@@ -24,7 +24,7 @@ export async function checkTaskCommand(argv: string[], io: CliIo): Promise<numbe
   );
   if (positionals.length === 0) throw new UsageError("assay check-task needs at least one TASK_DIR");
   for (const d of positionals) if (!statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${d} is not a directory`);
-  const { setup, concurrency } = analysisFromOptions("task-quality", values, io.env);
+  const { setup, concurrency, budget, prices } = analysisFromOptions("task-quality", values, io.env);
   let results: Advisory[];
   try {
     if (setup.offlineBecause) io.stderr(`assay check-task: offline (${setup.offlineBecause}): answers come from the cache only\n`);
@@ -37,8 +37,11 @@ export async function checkTaskCommand(argv: string[], io: CliIo): Promise<numbe
       backend: setup.backend,
       model: setup.model,
       concurrency,
+      budget,
+      prices,
       warn: (m) => io.stderr(`assay check-task: ${m}\n`),
     });
+    io.stderr(runSummary("check-task", results, budget));
   } finally {
     setup.cache.close();
   }
