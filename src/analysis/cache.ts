@@ -51,6 +51,24 @@ export interface Provenance {
   created_at: string;
 }
 
+export interface RunStats {
+  hits: number;
+  asked: number;
+  errors: number;
+  notAnalysed: number;
+  costUsd: number;
+  /** What the cache hits cost when they were first asked (known prices only). */
+  savedUsd: number;
+}
+export interface CacheStats {
+  rows: number;
+  bytes: number;
+  byAnalysis: { analysis: string; model: string; rows: number }[];
+  oldest: string | null;
+  newest: string | null;
+  lastRun: { command: string; finished_at: string; hits: number; asked: number; errors: number; not_analysed: number; cost_usd: number; saved_usd: number } | null;
+}
+
 /** A cache file that is not one (the user can move it: --cache, ASSAY_CACHE). */
 export class CacheError extends Error {
   readonly code = "CACHE";
@@ -60,7 +78,7 @@ export class AnalysisCache {
   /** null: a read-only cache whose file does not exist yet (every lookup misses, nothing is created). */
   private readonly db: Database.Database | null;
   private readonly get: Database.Statement<[string], { answer: string; provenance: string }> | null = null;
-  private readonly put: Database.Statement<[string, string, string, string, string]> | null = null;
+  private readonly put: Database.Statement<[string, string, string, string, string, string]> | null = null;
 
   /** `readOnly` (offline replay): never creates or writes anything. */
   constructor(readonly file: string, readonly readOnly = false) {
@@ -74,13 +92,17 @@ export class AnalysisCache {
       try {
         this.db.pragma("journal_mode = WAL");
         this.db.pragma("synchronous = NORMAL");
-        this.db.exec(`CREATE TABLE IF NOT EXISTS answers (
-          key TEXT PRIMARY KEY, analysis TEXT NOT NULL, model TEXT NOT NULL, answer TEXT NOT NULL, provenance TEXT NOT NULL)`);
+        this.db.exec(`
+          CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, analysis TEXT NOT NULL, model TEXT NOT NULL,
+            answer TEXT NOT NULL, provenance TEXT NOT NULL, created_at TEXT NOT NULL);
+          CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, command TEXT NOT NULL, finished_at TEXT NOT NULL,
+            hits INTEGER NOT NULL, asked INTEGER NOT NULL, errors INTEGER NOT NULL, not_analysed INTEGER NOT NULL,
+            cost_usd REAL NOT NULL, saved_usd REAL NOT NULL);`);
       } catch (e) {
         this.db.close();
         throw new CacheError(`${file} cannot be used as the analysis cache: ${(e as Error).message}`);
       }
-      this.put = this.db.prepare("INSERT OR REPLACE INTO answers (key, analysis, model, answer, provenance) VALUES (?, ?, ?, ?, ?)");
+      this.put = this.db.prepare("INSERT OR REPLACE INTO answers (key, analysis, model, answer, provenance, created_at) VALUES (?, ?, ?, ?, ?, ?)");
     }
     try {
       this.get = this.db.prepare("SELECT answer, provenance FROM answers WHERE key = ?");
@@ -106,7 +128,48 @@ export class AnalysisCache {
 
   /** Store a validated answer (never an error). Throws when the database refuses: the caller decides. */
   store(key: string, analysis: string, answer: unknown, provenance: Provenance): void {
-    this.put?.run(key, analysis, provenance.model, JSON.stringify(answer), JSON.stringify(provenance));
+    this.put?.run(key, analysis, provenance.model, JSON.stringify(answer), JSON.stringify(provenance), provenance.created_at);
+  }
+
+  /** Record what a run took from the cache and what it asked (for `assay cache stats`); a read-only cache records nothing. */
+  recordRun(command: string, run: RunStats): void {
+    this.db
+      ?.prepare("INSERT INTO runs (command, finished_at, hits, asked, errors, not_analysed, cost_usd, saved_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+      .run(command, new Date().toISOString(), run.hits, run.asked, run.errors, run.notAnalysed, run.costUsd, run.savedUsd);
+  }
+
+  stats(): CacheStats {
+    if (this.db === null) return { rows: 0, bytes: 0, byAnalysis: [], oldest: null, newest: null, lastRun: null };
+    const byAnalysis = this.db
+      .prepare("SELECT analysis, model, count(*) AS rows FROM answers GROUP BY analysis, model ORDER BY analysis, model")
+      .all() as CacheStats["byAnalysis"];
+    const span = this.db.prepare("SELECT count(*) AS rows, min(created_at) AS oldest, max(created_at) AS newest FROM answers").get() as {
+      rows: number;
+      oldest: string | null;
+      newest: string | null;
+    };
+    const lastRun = (this.db.prepare("SELECT command, finished_at, hits, asked, errors, not_analysed, cost_usd, saved_usd FROM runs ORDER BY id DESC LIMIT 1").get() ?? null) as CacheStats["lastRun"];
+    const pages = this.db.pragma("page_count", { simple: true }) as number;
+    const size = this.db.pragma("page_size", { simple: true }) as number;
+    return { rows: span.rows, bytes: pages * size, byAnalysis, oldest: span.oldest, newest: span.newest, lastRun };
+  }
+
+  /** Delete answers made before `before` (ISO time), of one model when given; returns how many. One transaction. */
+  prune(before: string, model?: string): number {
+    if (this.put === null || this.db === null) throw new CacheError(`${this.file} is open read-only`);
+    const run = model === undefined
+      ? this.db.prepare("DELETE FROM answers WHERE created_at < ?").run(before)
+      : this.db.prepare("DELETE FROM answers WHERE created_at < ? AND model = ?").run(before, model);
+    return run.changes;
+  }
+
+  /** Every answer with its provenance, oldest first (for `assay cache export`). */
+  *rows(): Generator<{ key: string; analysis: string; model: string; answer: unknown; provenance: unknown }> {
+    if (this.db === null) return;
+    const it = this.db.prepare("SELECT key, analysis, model, answer, provenance FROM answers ORDER BY created_at, key").iterate() as IterableIterator<{
+      key: string; analysis: string; model: string; answer: string; provenance: string;
+    }>;
+    for (const r of it) yield { key: r.key, analysis: r.analysis, model: r.model, answer: JSON.parse(r.answer), provenance: JSON.parse(r.provenance) };
   }
 
   close(): void {

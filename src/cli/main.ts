@@ -10,6 +10,7 @@ import { DEMO_HELP, demoCommand, SYNTH_HELP, synthCommand } from "./commands/syn
 import { VERIFY_HELP, verifyCommand } from "./commands/verify.js";
 import { ANALYZE_HELP, analyzeCommand } from "./commands/analyze.js";
 import { CHECK_TASK_HELP, checkTaskCommand } from "./commands/check-task.js";
+import { CACHE_HELP, cacheCommand } from "./commands/cache.js";
 
 const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => number | Promise<number>; help: string }> = {
   demo: { run: demoCommand, help: DEMO_HELP },
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => number | Pr
   verify: { run: verifyCommand, help: VERIFY_HELP },
   "check-task": { run: checkTaskCommand, help: CHECK_TASK_HELP },
   analyze: { run: analyzeCommand, help: ANALYZE_HELP },
+  cache: { run: cacheCommand, help: CACHE_HELP },
   synth: { run: synthCommand, help: SYNTH_HELP },
   schema: { run: schemaCommand, help: "assay schema [--out FILE]\n  Print the JSON Schema of the results document.\n" },
 };

@@ -89,6 +89,24 @@ export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<s
   return { setup, concurrency, budget, prices };
 }
 
+/** What a run took from the cache and what it asked, recorded for `assay cache stats` (never fatal). */
+export function recordRun(setup: AnalysisSetup, command: string, results: readonly Advisory[], budget: Budget | undefined, warn: (m: string) => void): void {
+  const analysed = results.filter((a) => a.status === "analysed");
+  const hits = analysed.filter((a) => a.cached);
+  try {
+    setup.cache.recordRun(command, {
+      hits: hits.length,
+      asked: analysed.length - hits.length,
+      errors: analysed.filter((a) => Object.values(a.outcomes).some((o) => o.outcome === "error")).length,
+      notAnalysed: results.length - analysed.length,
+      costUsd: budget?.spentUsd ?? analysed.reduce((s, a) => s + (a.cached ? 0 : (a.provenance?.cost_usd ?? 0)), 0),
+      savedUsd: hits.reduce((s, a) => s + (a.provenance?.cost_usd ?? 0), 0),
+    });
+  } catch (e) {
+    warn(`could not record this run in the cache (${(e as Error).message})`);
+  }
+}
+
 /** One line on what a run analysed and what it left, for stderr. */
 export function runSummary(command: string, results: readonly Advisory[], budget: Budget | undefined): string {
   const analysed = results.filter((a) => a.status === "analysed");

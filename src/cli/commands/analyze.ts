@@ -6,7 +6,7 @@ import type { Advisory, BundleEntry, Results } from "../../core/results.js";
 import { usage } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
-import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, runSummary } from "./analysis-options.js";
+import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, recordRun, runSummary } from "./analysis-options.js";
 import { SCORE_OPTIONS, scoreFromOptions, writeResults } from "./score.js";
 
 export const ANALYZE_HELP = `assay analyze ROOT... [score's options] [analysis options]
@@ -74,6 +74,7 @@ export async function analyzeCommand(argv: string[], io: CliIo): Promise<number>
       warn: (m) => io.stderr(`assay analyze: ${m}\n`),
     });
     if (!values.quiet) io.stderr(runSummary("analyze", advisories, budget));
+    recordRun(setup, "analyze", advisories, budget, (m) => io.stderr(`assay analyze: ${m}\n`));
     const results = withAdvisories(scored.results, advisories);
     writeResults(results, scored.format, scored.out, io);
     return exitForResults(results, scored.failOnInvalid);

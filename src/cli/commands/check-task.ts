@@ -8,7 +8,7 @@ import { usage } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { printable } from "../../core/text.js";
-import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, runSummary } from "./analysis-options.js";
+import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, recordRun, runSummary } from "./analysis-options.js";
 
 export const CHECK_TASK_HELP = `assay check-task TASK_DIR... [--json] [options]
   Before launch: judge each task folder (instruction.md, task.toml, tests/, solution/,
@@ -42,6 +42,7 @@ export async function checkTaskCommand(argv: string[], io: CliIo): Promise<numbe
       warn: (m) => io.stderr(`assay check-task: ${m}\n`),
     });
     io.stderr(runSummary("check-task", results, budget));
+    recordRun(setup, "check-task", results, budget, (m) => io.stderr(`assay check-task: ${m}\n`));
   } finally {
     setup.cache.close();
   }

@@ -1,0 +1,88 @@
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { AnalysisCache } from "../../analysis/cache.js";
+import { PRICES_AS_OF } from "../../analysis/prices.js";
+import { checkOutputPath, writeFileAtomic } from "../../io/write.js";
+import { usage } from "../args.js";
+import { EXIT, UsageError } from "../exit.js";
+import type { CliIo } from "../io.js";
+
+export const CACHE_HELP = `assay cache stats|prune|export [--cache FILE]
+  stats [--json]                     rows, size, answers per analysis and model, the last run's hit
+                                     rate and the cost its hits saved
+  prune --older-than D [--model M]   delete answers made more than D ago (e.g. 30d, 12h, 90m), of
+                                     model M only when given
+  export FILE                        every answer with its provenance as JSONL (written atomically)
+  Safe while another assay reads the cache (SQLite WAL; a writer waits for the lock).
+`;
+
+const file = (cache: string | undefined, env: Record<string, string | undefined>) => resolve(cache ?? env["ASSAY_CACHE"] ?? "cache/assay.sqlite");
+
+export function cacheCommand(argv: string[], io: CliIo): number {
+  const [sub, ...rest] = argv;
+  const { values, positionals } = usage(() =>
+    parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { cache: { type: "string" }, json: { type: "boolean" }, "older-than": { type: "string" }, model: { type: "string" } },
+    }),
+  );
+  const path = file(values.cache, io.env);
+  if (sub === "stats") {
+    const cache = new AnalysisCache(path, true);
+    try {
+      const s = cache.stats();
+      if (values.json) io.stdout(JSON.stringify({ file: path, ...s }, null, 2) + "\n");
+      else {
+        const lines = [`${path}: ${s.rows} answers, ${(s.bytes / 1e6).toFixed(1)} MB${s.oldest ? `, made ${s.oldest} … ${s.newest}` : ""}`];
+        for (const g of s.byAnalysis) lines.push(`  ${g.analysis.padEnd(18)} ${g.model.padEnd(28)} ${g.rows}`);
+        const r = s.lastRun;
+        if (r) {
+          const seen = r.hits + r.asked;
+          lines.push(
+            `last run (${r.command}, ${r.finished_at}): hit rate ${seen ? ((100 * r.hits) / seen).toFixed(1) : "n/a"}% (${r.hits} from the cache, ${r.asked} asked, ${r.errors} errors, ${r.not_analysed} not analysed); ` +
+              `cost ${r.cost_usd.toFixed(4)} USD, saved ${r.saved_usd.toFixed(4)} USD (list prices as of ${PRICES_AS_OF}; unknown prices count 0)`,
+          );
+        } else lines.push("no run recorded yet");
+        io.stdout(lines.join("\n") + "\n");
+      }
+    } finally {
+      cache.close();
+    }
+    return EXIT.OK;
+  }
+  if (sub === "prune") {
+    const d = values["older-than"];
+    const m = d === undefined ? null : /^(\d+)(d|h|m)$/.exec(d);
+    if (m === null) throw new UsageError("assay cache prune needs --older-than D (a number with d, h or m: 30d, 12h, 90m)");
+    const ms = Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2] as "d" | "h" | "m"];
+    const cache = new AnalysisCache(path);
+    try {
+      const n = cache.prune(new Date(Date.now() - ms).toISOString(), values.model);
+      io.stdout(`pruned ${n} answers made before ${d} ago${values.model ? ` by ${values.model}` : ""} from ${path}\n`);
+    } finally {
+      cache.close();
+    }
+    return EXIT.OK;
+  }
+  if (sub === "export") {
+    if (positionals.length !== 1) throw new UsageError("assay cache export takes one FILE");
+    const out = positionals[0]!;
+    checkOutputPath(out);
+    const cache = new AnalysisCache(path, true);
+    let n = 0;
+    let text = "";
+    try {
+      for (const row of cache.rows()) {
+        text += JSON.stringify(row) + "\n";
+        n++;
+      }
+    } finally {
+      cache.close();
+    }
+    writeFileAtomic(out, text);
+    io.stderr(`assay cache: exported ${n} answers to ${out}\n`);
+    return EXIT.OK;
+  }
+  throw new UsageError("assay cache takes stats, prune or export (see assay cache --help)");
+}
