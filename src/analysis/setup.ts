@@ -7,13 +7,15 @@ import { basename, extname, join, resolve } from "node:path";
 import { AnthropicBackend, DEFAULT_MODEL, type Backend } from "./backend.js";
 import { AnalysisCache } from "./cache.js";
 import type { Analysis } from "./engine.js";
-import { parseTemplate } from "./prompt.js";
+import { parseTemplate, type Template } from "./prompt.js";
 import { parseRubric } from "./rubric.js";
 
 /** The package's root (rubrics/ and prompts/ ship beside dist/ and src/). */
 const ROOT = new URL("../../", import.meta.url).pathname;
 export const ANALYSES = ["task-quality", "trial-legitimacy"] as const;
 export type AnalysisName = (typeof ANALYSES)[number];
+/** Every prompt the project ships: one per analysis, and the job narrative's. */
+export type PromptName = AnalysisName | "narrative";
 
 export interface SetupOptions {
   rubric?: string | undefined;
@@ -25,25 +27,34 @@ export interface SetupOptions {
   maxRetries?: number | undefined;
 }
 
-export interface AnalysisSetup {
-  analysis: Analysis;
+export interface ModelSetup {
+  template: Template;
   cache: AnalysisCache;
   backend: Backend | null;
   model: string;
   /** Why the backend is off, for the user (null when live). */
   offlineBecause: string | null;
 }
+export interface AnalysisSetup extends ModelSetup {
+  analysis: Analysis;
+}
 
 export function setupAnalysis(name: AnalysisName, o: SetupOptions, env: Record<string, string | undefined>, cwd = process.cwd()): AnalysisSetup {
   const rubricFile = o.rubric ?? join(ROOT, "rubrics", `${name}.toml`);
-  const promptFile = o.prompt ?? join(ROOT, "prompts", `${name}.md`);
   const rubric = parseRubric(basename(rubricFile, extname(rubricFile)), readFileSync(rubricFile));
+  const model = setupModel(name, o, env, cwd);
+  return { ...model, analysis: { name, rubric, template: model.template } };
+}
+
+/** The prompt, the cache and the backend (live only with a key and without --offline). */
+export function setupModel(name: PromptName, o: SetupOptions, env: Record<string, string | undefined>, cwd = process.cwd()): ModelSetup {
+  const promptFile = o.prompt ?? join(ROOT, "prompts", `${name}.md`);
   const template = parseTemplate(basename(promptFile, extname(promptFile)), readFileSync(promptFile));
   const cacheFile = resolve(cwd, o.cache ?? env["ASSAY_CACHE"] ?? join("cache", "assay.sqlite"));
   const key = env["ANTHROPIC_API_KEY"] ?? "";
   const offlineBecause = o.offline ? "--offline" : key === "" ? "no ANTHROPIC_API_KEY in the environment" : null;
   return {
-    analysis: { name, rubric, template },
+    template,
     cache: new AnalysisCache(cacheFile, offlineBecause !== null), // replay reads, never writes
     backend:
       offlineBecause === null

@@ -11,6 +11,7 @@ import { VERIFY_HELP, verifyCommand } from "./commands/verify.js";
 import { ANALYZE_HELP, analyzeCommand } from "./commands/analyze.js";
 import { CHECK_TASK_HELP, checkTaskCommand } from "./commands/check-task.js";
 import { CACHE_HELP, cacheCommand } from "./commands/cache.js";
+import { NARRATE_HELP, narrateCommand } from "./commands/narrate.js";
 
 const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => number | Promise<number>; help: string }> = {
   demo: { run: demoCommand, help: DEMO_HELP },
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => number | Pr
   verify: { run: verifyCommand, help: VERIFY_HELP },
   "check-task": { run: checkTaskCommand, help: CHECK_TASK_HELP },
   analyze: { run: analyzeCommand, help: ANALYZE_HELP },
+  narrate: { run: narrateCommand, help: NARRATE_HELP },
   cache: { run: cacheCommand, help: CACHE_HELP },
   synth: { run: synthCommand, help: SYNTH_HELP },
   schema: { run: schemaCommand, help: "assay schema [--out FILE]\n  Print the JSON Schema of the results document.\n" },

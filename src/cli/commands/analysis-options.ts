@@ -1,7 +1,7 @@
 // The command-line options the analysis commands share, and their checks.
 
 import { DEFAULT_MODEL } from "../../analysis/backend.js";
-import { setupAnalysis, type AnalysisName, type AnalysisSetup } from "../../analysis/setup.js";
+import { setupAnalysis, type AnalysisName, type AnalysisSetup, type SetupOptions } from "../../analysis/setup.js";
 import { Budget } from "../../analysis/budget.js";
 import { parsePrice, type Price } from "../../analysis/prices.js";
 import type { Advisory } from "../../core/results.js";
@@ -36,7 +36,7 @@ export const ANALYSIS_HELP = `  --rubric FILE            a rubric in Harbor's TO
                            the built-in list prices (dated: shown with every cost)
   The API key comes from ANTHROPIC_API_KEY (without it: offline); ANTHROPIC_BASE_URL moves the endpoint.`;
 
-type Values = { [K in Exclude<keyof typeof ANALYSIS_OPTIONS, "price">]?: (typeof ANALYSIS_OPTIONS)[K]["type"] extends "boolean" ? boolean : string } & {
+export type Values = { [K in Exclude<keyof typeof ANALYSIS_OPTIONS, "price">]?: (typeof ANALYSIS_OPTIONS)[K]["type"] extends "boolean" ? boolean : string } & {
   price?: string[];
 };
 
@@ -47,27 +47,21 @@ export interface AnalysisRun {
   prices: Map<string, Price>;
 }
 
-/** Check every analysis option before any work, then set the analysis up. */
-export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<string, string | undefined>): AnalysisRun {
-  const concurrency = positiveInt("concurrency", v.concurrency, 4);
+/** The options every model command shares, checked: what setupModel/setupAnalysis take, and prices. */
+export function modelOptions(v: Values): { setup: SetupOptions; prices: Map<string, Price> } {
   const prices = new Map<string, Price>();
   for (const spec of v.price ?? []) {
     const p = parsePrice(spec);
     if (p === null) throw new UsageError(`--price takes MODEL=IN,OUT in US dollars per million tokens (got ${JSON.stringify(spec)})`);
     prices.set(...p);
   }
-  const maxCost = v["max-cost"];
-  if (maxCost !== undefined && !(/^\d+(\.\d+)?$/.test(maxCost) && Number(maxCost) > 0))
-    throw new UsageError(`--max-cost must be a positive number of US dollars (got ${JSON.stringify(maxCost)})`);
-  const limits = { maxCalls: v["max-calls"] === undefined ? undefined : positiveInt("max-calls", v["max-calls"]), maxCostUsd: maxCost === undefined ? undefined : Number(maxCost) };
   const timeout = v["request-timeout"];
   if (timeout !== undefined && !(/^\d+(\.\d+)?$/.test(timeout) && Number(timeout) > 0))
     throw new UsageError(`--request-timeout must be a positive number of seconds (got ${JSON.stringify(timeout)})`);
   const retries = v["max-retries"];
   if (retries !== undefined && !/^\d{1,2}$/.test(retries)) throw new UsageError(`--max-retries must be an integer from 0 to 99 (got ${JSON.stringify(retries)})`);
-  const setup = setupAnalysis(
-    name,
-    {
+  return {
+    setup: {
       rubric: v.rubric,
       prompt: v.prompt,
       cache: v.cache,
@@ -76,8 +70,19 @@ export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<s
       requestTimeoutMs: timeout === undefined ? undefined : Number(timeout) * 1000,
       maxRetries: retries === undefined ? undefined : Number(retries),
     },
-    env,
-  );
+    prices,
+  };
+}
+
+/** Check every analysis option before any work, then set the analysis up. */
+export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<string, string | undefined>): AnalysisRun {
+  const concurrency = positiveInt("concurrency", v.concurrency, 4);
+  const maxCost = v["max-cost"];
+  if (maxCost !== undefined && !(/^\d+(\.\d+)?$/.test(maxCost) && Number(maxCost) > 0))
+    throw new UsageError(`--max-cost must be a positive number of US dollars (got ${JSON.stringify(maxCost)})`);
+  const limits = { maxCalls: v["max-calls"] === undefined ? undefined : positiveInt("max-calls", v["max-calls"]), maxCostUsd: maxCost === undefined ? undefined : Number(maxCost) };
+  const { setup: options, prices } = modelOptions(v);
+  const setup = setupAnalysis(name, options, env);
   const limited = limits.maxCalls !== undefined || limits.maxCostUsd !== undefined;
   let budget: Budget | undefined;
   try {

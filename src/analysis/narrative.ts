@@ -1,0 +1,170 @@
+// Job narratives (`assay narrate`): the counts and metrics are copied from the results document,
+// never generated; the model writes prose around them under a schema (an overview, themes citing
+// trial ids). Every cited trial must exist in the results: a reply citing an unknown one is asked
+// again once, with the unknown ids named, then the narrative is an error. Inputs are ordered
+// deterministically, so the same results give the same request and hit the cache.
+
+import { z } from "zod";
+import { sha256 } from "../core/folder.js";
+import type { BundleEntry, Results } from "../core/results.js";
+import { byteCompare, shorten } from "../core/text.js";
+import type { Backend, ModelRequest } from "./backend.js";
+import { ANSWER_TOOL } from "./backend.js";
+import { AnalysisCache, cacheKey, type Provenance } from "./cache.js";
+import { buildPack } from "./evidence.js";
+import { costOf, type Price } from "./prices.js";
+import type { Template } from "./prompt.js";
+
+export const NARRATIVE_FORMAT = "assay.narrative/1";
+const MAX_TRIALS = 400;
+export const MAX_TOKENS = 8192;
+
+export const proseSchema = z.strictObject({
+  overview: z.string().min(1).max(4000),
+  themes: z.array(z.strictObject({ title: z.string().min(1).max(200), text: z.string().min(1).max(3000), trials: z.array(z.string()).min(1).max(50) })).max(8),
+});
+export type Prose = z.infer<typeof proseSchema>;
+
+/** A trial as the narrative names it. */
+export const trialId = (b: BundleEntry): string => `${b.experiment ?? "-"}/${b.trial ?? b.path}`;
+
+export interface Narrative {
+  format: typeof NARRATIVE_FORMAT;
+  /** SHA-256 of the results document narrated. */
+  source: string;
+  status: "written" | "error" | "not-written";
+  reason: string | null;
+  model: string;
+  cached: boolean;
+  /** Copied from the results document, never generated. */
+  facts: {
+    bundles: { total: number; valid: number; invalid: number; error: number };
+    experiments: Results["experiments"];
+    /** Trials with no advisory analysis, and why. */
+    unanalysed: { trial: string; reason: string }[];
+  };
+  prose: Prose | null;
+  provenance: Provenance | null;
+}
+
+/** The facts: copied, in a fixed order. */
+export function factsOf(results: Results): Narrative["facts"] {
+  const b = results.bundles;
+  const count = (v: BundleEntry["validity"]) => b.filter((x) => x.validity === v).length;
+  const unanalysed = [...b]
+    .sort((x, y) => byteCompare(trialId(x), trialId(y)))
+    .filter((x) => x.advisory === null || x.advisory.status !== "analysed")
+    .map((x) => ({ trial: trialId(x), reason: x.advisory === null ? "no analysis was run (assay analyze adds one)" : (x.advisory.reason ?? "not analysed") }));
+  return { bundles: { total: b.length, valid: count("valid"), invalid: count("invalid"), error: count("error") }, experiments: results.experiments, unanalysed };
+}
+
+/** One line per trial (sorted by id): its hard result and, when analysed, what failed and the summary. */
+function trialNotes(results: Results): string {
+  const lines = [...results.bundles].sort((x, y) => byteCompare(trialId(x), trialId(y))).map((b) => {
+    const hard = [b.validity, b.state, b.victory === null ? null : b.victory ? "victory" : "no victory", b.pass === null ? null : b.pass ? "pass" : "fail"]
+      .filter(Boolean)
+      .join(", ");
+    const flags = b.flags.map((f) => f.code).join(" ");
+    const a = b.advisory;
+    const judged = a?.status === "analysed" ? Object.entries(a.outcomes).filter(([, o]) => o.outcome !== "pass").map(([k, o]) => `${k}=${o.outcome}`).join(" ") : "";
+    return `${trialId(b)}: ${hard}${flags ? `; flags ${flags}` : ""}${judged ? `; analysis ${judged}` : ""}${a?.summary ? `; "${shorten(a.summary.replace(/\s+/g, " "), 300)}"` : ""}`;
+  });
+  return lines.length > MAX_TRIALS ? `${lines.slice(0, MAX_TRIALS).join("\n")}\n[… ${lines.length - MAX_TRIALS} more trials not listed …]` : lines.join("\n");
+}
+
+export interface NarrateOptions {
+  cache: AnalysisCache;
+  backend: Backend | null;
+  model: string;
+  template: Template;
+  prices?: ReadonlyMap<string, Price>;
+}
+
+export async function narrate(results: Results, resultsBytes: Uint8Array, o: NarrateOptions): Promise<Narrative> {
+  const facts = factsOf(results);
+  const ids = new Set(results.bundles.map(trialId));
+  const base = { format: NARRATIVE_FORMAT, source: sha256(resultsBytes), model: o.model, facts } as const;
+  const factsText = JSON.stringify({ bundles: facts.bundles, experiments: facts.experiments, unanalysed: facts.unanalysed.length }, null, 1);
+  const pack = buildPack([{ name: `per-trial notes (${ids.size} trials; cite them by the id before the colon)`, text: trialNotes(results), cap: 120_000 }]);
+  const user = o.template.user.replace(/\{\{(analysis|criteria|evidence)\}\}/g, (_, k: string) =>
+    k === "analysis" ? "job narrative" : k === "criteria" ? factsText : pack.text,
+  );
+  const schema = z.toJSONSchema(proseSchema) as Record<string, unknown>;
+  delete schema["$schema"];
+  const req: ModelRequest = { model: o.model, system: o.template.system, user, schema, maxTokens: MAX_TOKENS };
+  const key = cacheKey({
+    request: sha256(JSON.stringify([req.model, req.system, req.user, ANSWER_TOOL, req.schema, req.maxTokens])),
+    evidence: pack.digest,
+    rubric: "narrative",
+    prompt: o.template.digest,
+    model: o.model,
+    sampling: { max_tokens: MAX_TOKENS },
+    repeat: 0,
+  });
+  const valid = proseSchema.refine((p) => p.themes.every((t) => t.trials.every((id) => ids.has(id))), "cites a trial that is not in the results");
+  const hit = o.cache.lookup(key, valid);
+  if (hit !== null) return { ...base, status: "written", reason: null, cached: true, prose: hit.answer, provenance: hit.provenance };
+  if (o.backend === null) return { ...base, status: "not-written", reason: "not in cache (offline: no model is asked)", cached: false, prose: null, provenance: null };
+
+  const error = (why: string): Narrative => ({ ...base, status: "error", reason: why, cached: false, prose: null, provenance: null });
+  let request = req;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let reply;
+    try {
+      reply = await o.backend.ask(request);
+    } catch (e) {
+      return error(`the model request failed: ${(e as Error).message}`);
+    }
+    const prose = proseSchema.safeParse(reply.input);
+    if (!prose.success) return error(reply.input === null ? "the model answered without the required tool call" : `the reply failed validation: ${prose.error.issues[0]?.message}`);
+    const unknown = [...new Set(prose.data.themes.flatMap((t) => t.trials).filter((id) => !ids.has(id)))].sort(byteCompare);
+    if (unknown.length === 0) {
+      const provenance: Provenance = {
+        model: reply.model,
+        endpoint: o.backend.endpoint,
+        request_id: reply.requestId,
+        input_tokens: reply.inputTokens,
+        output_tokens: reply.outputTokens,
+        cost_usd: costOf(reply.model, reply.inputTokens, reply.outputTokens, o.prices),
+        created_at: new Date().toISOString(),
+      };
+      try {
+        o.cache.store(key, "narrative", prose.data, provenance); // under the first request's key: a rerun hits it
+      } catch {
+        // a cache that refuses a write costs a later rerun, not this narrative
+      }
+      return { ...base, status: "written", reason: null, cached: false, prose: prose.data, provenance };
+    }
+    if (attempt === 1) return error(`the reply cited trials that are not in the results, twice: ${unknown.slice(0, 10).join(", ")}`);
+    request = { ...req, user: `${req.user}\n\nYour previous reply cited trial ids that are not in the results: ${unknown.slice(0, 20).join(", ")}. Cite only ids from the list.` };
+  }
+  return error("unreachable");
+}
+
+/** Markdown: the facts first (copied), then the prose, then what was not analysed. */
+export function narrativeMarkdown(n: Narrative): string {
+  const out: string[] = ["# Job narrative", ""];
+  const b = n.facts.bundles;
+  out.push(`${b.total} bundles and trials: ${b.valid} valid, ${b.invalid} invalid, ${b.error} tool errors (counts from the results document).`, "");
+  for (const e of n.facts.experiments) {
+    const metrics: string[] = [];
+    if (e.accuracy) metrics.push(`accuracy ${e.accuracy.victories}/${e.accuracy.scored}`);
+    if (e.pass) metrics.push(`pass ${e.pass.passed}/${e.pass.total}`);
+    if (e.states) metrics.push(Object.entries(e.states).map(([k, v]) => `${k} ${v}`).join(", "));
+    for (const [k, r] of Object.entries(e.rewards ?? {})) metrics.push(`${k}: mean ${r.mean ?? "n/a"}, coverage ${r.covered}/${r.trials}`);
+    out.push(`- **${e.experiment ?? "(lone trials)"}** (${e.profile ?? "unknown"}): ${metrics.join("; ")}; ${e.invalid.length} invalid`);
+  }
+  out.push("");
+  if (n.prose) {
+    out.push("## Overview", "", n.prose.overview, "");
+    for (const t of n.prose.themes) out.push(`## ${t.title}`, "", t.text, "", `Trials: ${t.trials.join(", ")}`, "");
+  } else out.push(`_No narrative prose: ${n.reason}._`, "");
+  if (n.facts.unanalysed.length > 0) {
+    out.push("## Trials without an analysis", "");
+    for (const u of n.facts.unanalysed.slice(0, 200)) out.push(`- ${u.trial}: ${u.reason}`);
+    if (n.facts.unanalysed.length > 200) out.push(`- … ${n.facts.unanalysed.length - 200} more`);
+    out.push("");
+  }
+  out.push(`_Prose by ${n.model}${n.cached ? " (from the cache)" : ""}; every number above is copied from the results document._`);
+  return out.join("\n") + "\n";
+}

@@ -1,0 +1,49 @@
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { narrate, narrativeMarkdown } from "../../analysis/narrative.js";
+import { setupModel } from "../../analysis/setup.js";
+import { resultsSchema } from "../../core/results.js";
+import { checkOutputPath, writeFileAtomic } from "../../io/write.js";
+import { oneOf, usage } from "../args.js";
+import { EXIT, UsageError } from "../exit.js";
+import type { CliIo } from "../io.js";
+import { ANALYSIS_OPTIONS, modelOptions } from "./analysis-options.js";
+
+export const NARRATE_HELP = `assay narrate RESULTS.json [--out FILE] [--format md|json] [--model M] [--cache F] [--offline] [--price MODEL=IN,OUT]
+  A job narrative from a results document (assay score or analyze --format json): its counts and
+  metrics are copied from the document, never generated; a model writes the prose around them
+  (an overview, themes citing trial ids — every cited trial must exist in the results). The same
+  document gives the same request, and so a cache hit. Says which trials had no analysis and why.
+  Exit 0 written, 3 when the prose could not be written (an error, or offline and not in the cache).
+`;
+
+export async function narrateCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = usage(() =>
+    parseArgs({ args: argv, allowPositionals: true, options: { ...ANALYSIS_OPTIONS, out: { type: "string" }, format: { type: "string" } } }),
+  );
+  if (positionals.length !== 1) throw new UsageError("assay narrate takes one RESULTS.json");
+  const format = oneOf("format", values.format, ["md", "json"], "md");
+  if (values.out !== undefined) checkOutputPath(values.out);
+  const bytes = readFileSync(positionals[0]!);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    throw new UsageError(`${positionals[0]} is not JSON (assay score --format json writes the document)`);
+  }
+  const results = resultsSchema.safeParse(doc);
+  if (!results.success) throw new UsageError(`${positionals[0]} is not an assay results document: ${results.error.issues[0]?.path.join(".")}: ${results.error.issues[0]?.message}`);
+  const { setup: options, prices } = modelOptions(values);
+  const setup = setupModel("narrative", options, io.env);
+  try {
+    if (setup.offlineBecause) io.stderr(`assay narrate: offline (${setup.offlineBecause}): prose comes from the cache only\n`);
+    const n = await narrate(results.data, bytes, { cache: setup.cache, backend: setup.backend, model: setup.model, template: setup.template, prices });
+    const text = format === "json" ? JSON.stringify(n, null, 2) + "\n" : narrativeMarkdown(n);
+    if (values.out !== undefined) writeFileAtomic(values.out, text);
+    else io.stdout(text);
+    if (n.status !== "written") io.stderr(`assay narrate: no prose: ${n.reason}\n`);
+    return n.status === "written" ? EXIT.OK : EXIT.INCOMPLETE;
+  } finally {
+    setup.cache.close();
+  }
+}

@@ -1,0 +1,116 @@
+// Job narratives (issue 7, item 3) against the fake Messages API with the real SDK: the numbers are
+// the results document's, copied; a reply citing a trial that does not exist is rejected (one
+// retry, then an error narrative); the same document gives the same request and hits the cache;
+// the narrative says which trials had no analysis and why.
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Narrative } from "../src/analysis/narrative.js";
+import type { Results } from "../src/core/results.js";
+import { run } from "./helpers/cli.js";
+import { errorReply, FakeMessagesApi, toolUseReply } from "./helpers/fake-anthropic.js";
+import { float, realTrajectory, writeJob } from "./helpers/harbor.js";
+import { SCRATCH } from "./helpers/shared.js";
+
+const TOOL = "record_assessment";
+const LEGIT = ["reward_hacking", "instruction_sufficiency", "outcome_matches_work", "environment_interference"];
+let fake: FakeMessagesApi;
+let tmp: string;
+let resultsFile: string;
+let results: Results;
+let n = 0;
+const env = (cache: string) => ({ ANTHROPIC_API_KEY: "sk-ant-narrate-test-000000000", ANTHROPIC_BASE_URL: fake.url, ASSAY_CACHE: cache });
+const prose = (trials: string[]) => ({ overview: "Most trials passed; one claimed a reward its verifier did not give.", themes: [{ title: "Rewards", text: "See these.", trials }] });
+const narrateJson = async (cache: string, ...flags: string[]) => {
+  const r = await run(["narrate", resultsFile, "--format", "json", "--max-retries", "0", ...flags], env(cache));
+  return { ...r, n: JSON.parse(r.stdout) as Narrative };
+};
+
+beforeAll(async () => {
+  fake = await FakeMessagesApi.start();
+  tmp = mkdtempSync(join(SCRATCH, "assay-narrate-"));
+  const root = join(tmp, "jobs");
+  writeJob(root, "job-n", [
+    { name: "ok-1", trajectory: realTrajectory("openhands") },
+    { name: "ok-2", rewards: { reward: float(0) } },
+    { name: "liar", rewardFiles: { "reward.txt": "0\n" } },
+    { name: "broken", rewards: null, exception: { type: "DaytonaError", message: "sandbox failed" } },
+  ]);
+  fake.fallback = toolUseReply(TOOL, { summary: "fine", criteria: Object.fromEntries(LEGIT.map((c) => [c, { outcome: "pass", explanation: "ok" }])) });
+  const r = await run(["analyze", root, "--format", "json", "--quiet"], env(join(tmp, "analysis.sqlite")));
+  resultsFile = join(tmp, "results.json");
+  writeFileSync(resultsFile, r.stdout);
+  results = JSON.parse(r.stdout) as Results;
+});
+afterAll(async () => {
+  await fake.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+  fake.fallback = errorReply(500, "api_error", "no scripted reply");
+});
+
+describe("assay narrate", () => {
+  it("copies every count and metric from the results document, and writes the model's prose beside them", async () => {
+    fake.script(toolUseReply(TOOL, prose(["job-n/liar"])));
+    const { code, n: nar } = await narrateJson(join(tmp, `c${++n}.sqlite`));
+    expect(code).toBe(0);
+    expect(nar.status).toBe("written");
+    expect(nar.facts.experiments).toEqual(results.experiments); // copied, never generated
+    expect(nar.facts.bundles).toEqual({ total: 4, valid: 3, invalid: 1, error: 0 });
+    expect(nar.prose!.themes[0]!.trials).toEqual(["job-n/liar"]);
+    // The model was given the facts and the ids; the numbers it sees are the document's.
+    const user = fake.requests[0]!.body.messages[0].content as string;
+    for (const [state, count] of Object.entries(results.experiments[0]!.states!)) expect(user).toContain(`"${state}": ${count}`);
+    expect(user).toMatch(/job-n\/ok-1: valid, scored/);
+  });
+
+  it("says which trials had no analysis and why", async () => {
+    fake.script(toolUseReply(TOOL, prose(["job-n/ok-1"])));
+    const { n: nar } = await narrateJson(join(tmp, `c${++n}.sqlite`));
+    expect(nar.facts.unanalysed).toEqual([{ trial: "job-n/liar", reason: "invalid evidence" }]);
+    const md = await run(["narrate", resultsFile, "--max-retries", "0"], env(join(tmp, `c${n}.sqlite`)));
+    expect(md.stdout).toMatch(/## Trials without an analysis\n\n- job-n\/liar: invalid evidence/);
+    expect(md.stdout).toMatch(/every number above is copied from the results document/);
+  });
+
+  it("a reply citing an invented trial is asked again once, naming it; a second invention is an error narrative (exit 3), never cached", async () => {
+    const cache = join(tmp, `c${++n}.sqlite`);
+    fake.script(toolUseReply(TOOL, prose(["job-n/ghost"])), toolUseReply(TOOL, prose(["job-n/ok-2"])));
+    const fixed = await narrateJson(cache);
+    expect([fixed.code, fixed.n.status, fake.requests.length]).toEqual([0, "written", 2]);
+    expect(fake.requests[1]!.body.messages[0].content).toMatch(/cited trial ids that are not in the results: job-n\/ghost/);
+
+    const other = join(tmp, `c${++n}.sqlite`);
+    fake.script(toolUseReply(TOOL, prose(["job-n/ghost"])), toolUseReply(TOOL, prose(["-/phantom"])));
+    const failed = await narrateJson(other);
+    expect([failed.code, failed.n.status, failed.n.prose]).toEqual([3, "error", null]);
+    expect(failed.n.reason).toMatch(/not in the results, twice: -\/phantom/);
+    expect(failed.n.facts.experiments).toEqual(results.experiments); // the facts stand without the prose
+    fake.script(toolUseReply(TOOL, prose(["job-n/ok-1"])));
+    expect((await narrateJson(other)).n.status).toBe("written"); // nothing was cached: asked again
+  });
+
+  it("the same results give the same request: a second run is a cache hit with zero requests; offline without it is exit 3", async () => {
+    const cache = join(tmp, `c${++n}.sqlite`);
+    fake.script(toolUseReply(TOOL, prose(["job-n/ok-1"])));
+    await narrateJson(cache);
+    const again = await narrateJson(cache);
+    expect([fake.requests.length, again.n.cached, again.code]).toEqual([1, true, 0]);
+    // A fresh cache: byte-identical request body.
+    fake.script(toolUseReply(TOOL, prose(["job-n/ok-1"])));
+    await narrateJson(join(tmp, `c${++n}.sqlite`));
+    expect(fake.requests[1]!.body.messages).toEqual(fake.requests[0]!.body.messages);
+    const offline = await narrateJson(join(tmp, `c${++n}.sqlite`), "--offline");
+    expect([offline.code, offline.n.status]).toEqual([3, "not-written"]);
+  });
+
+  it("refuses a file that is not a results document (exit 2)", async () => {
+    const bad = join(tmp, "bad.json");
+    writeFileSync(bad, JSON.stringify({ format: "something-else" }));
+    expect((await run(["narrate", bad], env(join(tmp, "x.sqlite")))).code).toBe(2);
+    expect(readFileSync(resultsFile, "utf8").length).toBeGreaterThan(0);
+  });
+});
