@@ -32,6 +32,20 @@ export interface Backend {
   ask(req: ModelRequest): Promise<ModelReply>;
   /** Where the requests go (recorded in provenance). */
   readonly endpoint: string;
+  /** The Message Batches API, when the backend has one. */
+  readonly batches?: BatchApi;
+}
+
+export interface BatchStatus {
+  ended: boolean;
+  counts: { processing: number; succeeded: number; errored: number; canceled: number; expired: number };
+}
+/** One request's outcome in a batch: a reply to validate like a direct one, or why there is none. */
+export type BatchOutcome = { customId: string; reply: ModelReply } | { customId: string; failure: string };
+export interface BatchApi {
+  create(requests: readonly { customId: string; req: ModelRequest }[]): Promise<string>;
+  retrieve(id: string): Promise<BatchStatus>;
+  results(id: string): AsyncIterable<BatchOutcome>;
 }
 
 export class BackendError extends Error {}
@@ -50,37 +64,81 @@ export class AnthropicBackend implements Backend {
 
   async ask(req: ModelRequest): Promise<ModelReply> {
     try {
-      const { data, request_id } = await this.client.messages
-        .create({
-          model: req.model,
-          max_tokens: req.maxTokens,
-          system: req.system,
-          messages: [{ role: "user", content: req.user }],
-          tools: [{ name: ANSWER_TOOL, description: "Record one outcome per rubric criterion and a summary.", input_schema: req.schema as Anthropic.Tool.InputSchema }],
-          tool_choice: { type: "tool", name: ANSWER_TOOL },
-        })
-        .withResponse();
-      // A body that was not a JSON message reaches here as whatever the SDK made of it: judge it, don't trust it.
-      const message = (typeof data === "object" && data !== null ? data : {}) as Partial<Anthropic.Message>;
-      const content = Array.isArray(message.content) ? message.content : [];
-      const call = content.find((b) => b.type === "tool_use" && b.name === ANSWER_TOOL);
-      return {
-        stopReason: typeof message.stop_reason === "string" ? message.stop_reason : null,
-        input: call?.type === "tool_use" ? call.input : null,
-        requestId: request_id ?? null,
-        model: typeof message.model === "string" ? message.model : req.model,
-        inputTokens: message.usage?.input_tokens ?? 0,
-        outputTokens: message.usage?.output_tokens ?? 0,
-      };
+      const { data, request_id } = await this.client.messages.create(params(req)).withResponse();
+      return replyOf(data, request_id ?? null, req.model);
     } catch (e) {
       throw new BackendError(this.scrub(describe(e)));
     }
   }
 
+  readonly batches: BatchApi = {
+    create: async (requests) => {
+      try {
+        const batch = await this.client.messages.batches.create({ requests: requests.map((r) => ({ custom_id: r.customId, params: params(r.req) })) });
+        return batch.id;
+      } catch (e) {
+        throw new BackendError(this.scrub(describe(e)));
+      }
+    },
+    retrieve: async (id) => {
+      try {
+        const b = await this.client.messages.batches.retrieve(id);
+        return { ended: b.processing_status === "ended", counts: b.request_counts };
+      } catch (e) {
+        throw new BackendError(this.scrub(describe(e)));
+      }
+    },
+    results: (id) => {
+      const client = this.client;
+      const scrub = (t: string) => this.scrub(t);
+      return (async function* () {
+        let stream;
+        try {
+          stream = await client.messages.batches.results(id);
+        } catch (e) {
+          throw new BackendError(scrub(describe(e)));
+        }
+        for await (const r of stream) {
+          const model = (r.result.type === "succeeded" ? r.result.message?.model : undefined) ?? "";
+          if (r.result.type === "succeeded") yield { customId: r.custom_id, reply: replyOf(r.result.message, null, model) };
+          else if (r.result.type === "errored") yield { customId: r.custom_id, failure: scrub(`the batch request errored: ${JSON.stringify(r.result.error).slice(0, 300)}`) };
+          else yield { customId: r.custom_id, failure: `the batch request was ${r.result.type}` };
+        }
+      })();
+    },
+  };
+
   /** Nothing that leaves this class may carry the key (or anything shaped like one). */
   private scrub(text: string): string {
     return redact(this.apiKey.length > 0 ? text.split(this.apiKey).join("[redacted]") : text);
   }
+}
+
+/** The Messages API request for a model request: the answer as a forced tool call. */
+function params(req: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
+  return {
+    model: req.model,
+    max_tokens: req.maxTokens,
+    system: req.system,
+    messages: [{ role: "user", content: req.user }],
+    tools: [{ name: ANSWER_TOOL, description: "Record one outcome per rubric criterion and a summary.", input_schema: req.schema as Anthropic.Tool.InputSchema }],
+    tool_choice: { type: "tool", name: ANSWER_TOOL },
+  };
+}
+
+/** A reply as the engine reads it. A body that was not a JSON message is judged, not trusted. */
+function replyOf(data: unknown, requestId: string | null, model: string): ModelReply {
+  const message = (typeof data === "object" && data !== null ? data : {}) as Partial<Anthropic.Message>;
+  const content = Array.isArray(message.content) ? message.content : [];
+  const call = content.find((b) => b.type === "tool_use" && b.name === ANSWER_TOOL);
+  return {
+    stopReason: typeof message.stop_reason === "string" ? message.stop_reason : null,
+    input: call?.type === "tool_use" ? call.input : null,
+    requestId,
+    model: typeof message.model === "string" ? message.model : model,
+    inputTokens: message.usage?.input_tokens ?? 0,
+    outputTokens: message.usage?.output_tokens ?? 0,
+  };
 }
 
 function describe(e: unknown): string {

@@ -95,6 +95,7 @@ export class AnalysisCache {
         this.db.exec(`
           CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, analysis TEXT NOT NULL, model TEXT NOT NULL,
             answer TEXT NOT NULL, provenance TEXT NOT NULL, created_at TEXT NOT NULL);
+          CREATE TABLE IF NOT EXISTS batches (id TEXT PRIMARY KEY, keys TEXT NOT NULL, created_at TEXT NOT NULL, collected INTEGER NOT NULL DEFAULT 0);
           CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, command TEXT NOT NULL, finished_at TEXT NOT NULL,
             hits INTEGER NOT NULL, asked INTEGER NOT NULL, errors INTEGER NOT NULL, not_analysed INTEGER NOT NULL,
             cost_usd REAL NOT NULL, saved_usd REAL NOT NULL);`);
@@ -129,6 +130,24 @@ export class AnalysisCache {
   /** Store a validated answer (never an error). Throws when the database refuses: the caller decides. */
   store(key: string, analysis: string, answer: unknown, provenance: Provenance): void {
     this.put?.run(key, analysis, provenance.model, JSON.stringify(answer), JSON.stringify(provenance), provenance.created_at);
+  }
+
+  /** A Message Batch just created: kept before anything else happens, so a killed run resumes it instead of paying twice. */
+  saveBatch(id: string, keys: readonly string[]): void {
+    this.db?.prepare("INSERT OR REPLACE INTO batches (id, keys, created_at, collected) VALUES (?, ?, ?, 0)").run(id, JSON.stringify(keys), new Date().toISOString());
+  }
+
+  /** Batches created but whose results were not all collected (a run was stopped), oldest first. */
+  openBatches(): { id: string; keys: string[] }[] {
+    if (this.db === null || this.put === null) return [];
+    return (this.db.prepare("SELECT id, keys FROM batches WHERE collected = 0 ORDER BY created_at, id").all() as { id: string; keys: string }[]).map((r) => ({
+      id: r.id,
+      keys: JSON.parse(r.keys) as string[],
+    }));
+  }
+
+  collectedBatch(id: string): void {
+    this.db?.prepare("UPDATE batches SET collected = 1 WHERE id = ?").run(id);
   }
 
   /** Record what a run took from the cache and what it asked (for `assay cache stats`); a read-only cache records nothing. */

@@ -6,7 +6,7 @@
 
 import { sha256 } from "../core/folder.js";
 import type { Advisory } from "../core/results.js";
-import { ANSWER_TOOL, type Backend, type ModelRequest } from "./backend.js";
+import { ANSWER_TOOL, type Backend, type BatchApi, type ModelReply, type ModelRequest } from "./backend.js";
 import { AnalysisCache, cacheKey, type Provenance } from "./cache.js";
 import type { EvidencePack } from "./evidence.js";
 import type { Budget } from "./budget.js";
@@ -39,6 +39,10 @@ export interface EngineOptions {
   budget?: Budget;
   /** Price overrides (--price) for the cost recorded in provenance. */
   prices?: ReadonlyMap<string, Price>;
+  /** Called as each target is settled (progress: requests answered, cached, failed, cost so far). */
+  onSettled?: (a: Advisory) => void;
+  /** Send the cache misses through the Message Batches API (half the price), polling until they end. */
+  batch?: { pollMs: number; progress?: (line: string) => void };
 }
 
 /** Room for a whole answer: the schema bounds each explanation (2,000 characters) and the summary. */
@@ -56,8 +60,10 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
   const asking = new Map<string, Promise<Advisory>>();
 
   type Done = Omit<Advisory, "status" | "reason" | "cached" | "outcomes" | "summary" | "provenance">;
+  /** An attempt that produced no valid answer: every criterion `error`, never cached. */
+  const failedWith = (done: Done, why: string): Advisory => ({ ...done, status: "analysed", reason: why, cached: false, outcomes: everyCriterion(why), summary: null, provenance: null });
   const ask = async (key: string, req: ModelRequest, done: Done, reservation: { worstUsd: number } | null): Promise<Advisory> => {
-    const failed = (why: string): Advisory => ({ ...done, status: "analysed", reason: why, cached: false, outcomes: everyCriterion(why), summary: null, provenance: null });
+    const failed = (why: string) => failedWith(done, why);
     let reply;
     try {
       reply = await o.backend!.ask(req);
@@ -66,7 +72,14 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
       if (reservation) o.budget!.settle(reservation, reservation.worstUsd);
       return failed(`the model request failed: ${(e as Error).message}`);
     }
-    const cost = costOf(reply.model, reply.inputTokens, reply.outputTokens, o.prices);
+    return settle(key, reply, done, reservation, 1);
+  };
+
+  /** A reply (direct or from a batch, whose price is `priceFactor` of the list price): validated, costed, cached. */
+  const settle = (key: string, reply: ModelReply, done: Done, reservation: { worstUsd: number } | null, priceFactor: number): Advisory => {
+    const failed = (why: string) => failedWith(done, why);
+    const listCost = costOf(reply.model, reply.inputTokens, reply.outputTokens, o.prices);
+    const cost = listCost === null ? null : listCost * priceFactor;
     if (reservation) o.budget!.settle(reservation, cost ?? reservation.worstUsd);
     const answer = schema.safeParse(reply.input);
     if (!answer.success)
@@ -79,7 +92,7 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
       );
     const provenance: Provenance = {
       model: reply.model,
-      endpoint: o.backend!.endpoint,
+      endpoint: priceFactor === 1 ? o.backend!.endpoint : `${o.backend!.endpoint} (message batch)`,
       request_id: reply.requestId,
       input_tokens: reply.inputTokens,
       output_tokens: reply.outputTokens,
@@ -95,7 +108,8 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
     return { ...done, status: "analysed", reason: null, cached: false, outcomes: answer.data.criteria, summary: answer.data.summary, provenance };
   };
 
-  const one = async (target: Target): Promise<Advisory> => {
+  /** A target's answer when it needs no request (skipped, cached, offline), else the request to make. */
+  const prepare = (target: Target): Advisory | { key: string; req: ModelRequest; done: Done } => {
     let pack: EvidencePack | { skip: string };
     try {
       pack = target();
@@ -126,17 +140,24 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
       return { ...done, status: "analysed", reason: null, cached: true, outcomes: hit.answer.criteria, summary: hit.answer.summary, provenance: hit.provenance };
     if (o.backend === null)
       return { ...done, status: "not-analysed", reason: "not in cache (offline: no model is asked)", cached: false, outcomes: {}, summary: null, provenance: null };
+    return { key, req, done };
+  };
+  const refused = (done: Done): Advisory => ({ ...done, status: "not-analysed", reason: o.budget!.reason, cached: false, outcomes: {}, summary: null, provenance: null });
+
+  const one = async (target: Target): Promise<Advisory> => {
+    const p = prepare(target);
+    if (!("key" in p)) return p;
+    const { key, req, done } = p;
     let pending = asking.get(key);
     if (pending === undefined) {
       const reservation = o.budget ? o.budget.reserve(Buffer.byteLength(JSON.stringify(req)), maxTokens) : null;
-      pending =
-        o.budget && reservation === null
-          ? Promise.resolve<Advisory>({ ...done, status: "not-analysed", reason: o.budget.reason, cached: false, outcomes: {}, summary: null, provenance: null })
-          : ask(key, req, done, reservation);
+      pending = o.budget && reservation === null ? Promise.resolve(refused(done)) : ask(key, req, done, reservation);
       asking.set(key, pending);
     }
     return pending;
   };
+
+  if (o.batch && o.backend?.batches) return inBatches(o.backend.batches, o.batch);
 
   // A fixed number of runners pull targets in order; results keep the targets' order.
   const out = new Array<Advisory>(targets.length);
@@ -145,8 +166,63 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
     while (next < targets.length) {
       const i = next++;
       out[i] = await one(targets[i]!);
+      o.onSettled?.(out[i]!);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, targets.length)) }, runner));
   return out;
+
+  /**
+   * Batch mode: every miss goes in one Message Batch. Its id is kept in the cache database the
+   * moment it exists; a run that finds an uncollected batch holding some of its misses (a run killed
+   * while polling) collects that one instead of paying twice. Results are validated like replies.
+   */
+  async function inBatches(api: BatchApi, b: NonNullable<EngineOptions["batch"]>): Promise<Advisory[]> {
+    const prepared = targets.map(prepare);
+    const waiting = new Map<string, { req: ModelRequest; done: Done; reservation: { worstUsd: number } | null; refused?: true }>();
+    for (const p of prepared) if ("key" in p && !waiting.has(p.key)) waiting.set(p.key, { req: p.req, done: p.done, reservation: null });
+    const answers = new Map<string, Advisory>();
+    const collect = async (id: string) => {
+      for (;;) {
+        const st = await api.retrieve(id);
+        const c = st.counts;
+        b.progress?.(`batch ${id}: ${st.ended ? "ended" : "in progress"}: ${c.succeeded} succeeded, ${c.errored} errored, ${c.expired} expired, ${c.canceled} canceled, ${c.processing} processing`);
+        if (st.ended) break;
+        await new Promise((r) => setTimeout(r, b.pollMs));
+      }
+      for await (const r of api.results(id)) {
+        const w = waiting.get(r.customId);
+        if (w === undefined || answers.has(r.customId)) continue; // another run's, or already answered
+        if ("failure" in r) {
+          if (w.reservation) o.budget!.settle(w.reservation, w.reservation.worstUsd);
+          answers.set(r.customId, failedWith(w.done, r.failure));
+        } else answers.set(r.customId, settle(r.customId, r.reply, w.done, w.reservation, 0.5));
+      }
+      o.cache.collectedBatch(id);
+    };
+    try {
+      // Resume what a stopped run left in flight.
+      for (const open of o.cache.openBatches()) if (open.keys.some((k) => waiting.has(k) && !answers.has(k))) await collect(open.id);
+      const misses = [...waiting].filter(([k]) => !answers.has(k));
+      const send: { customId: string; req: ModelRequest }[] = [];
+      for (const [key, w] of misses) {
+        w.reservation = o.budget ? o.budget.reserve(Buffer.byteLength(JSON.stringify(w.req)), maxTokens) : null;
+        if (o.budget && w.reservation === null) answers.set(key, refused(w.done));
+        else send.push({ customId: key, req: w.req });
+      }
+      if (send.length > 0) {
+        const id = await api.create(send);
+        o.cache.saveBatch(id, send.map((x) => x.customId));
+        b.progress?.(`batch ${id}: created with ${send.length} requests (kept in the cache database: a stopped run resumes it)`);
+        await collect(id);
+      }
+    } catch (e) {
+      const why = `the batch failed: ${(e as Error).message}`;
+      for (const [key, w] of waiting) if (!answers.has(key)) answers.set(key, failedWith(w.done, why));
+    }
+    for (const [key, w] of waiting) if (!answers.has(key)) answers.set(key, failedWith(w.done, "the batch returned no result for this request"));
+    const out = prepared.map((p) => ("key" in p ? answers.get(p.key)! : p));
+    for (const a of out) o.onSettled?.(a);
+    return out;
+  }
 }

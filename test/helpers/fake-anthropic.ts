@@ -33,6 +33,14 @@ export interface FakeReply {
 }
 
 export type Script = FakeReply | ((req: RecordedRequest, index: number) => FakeReply);
+/** One request's outcome in a Message Batch's results. */
+export type BatchResult =
+  | { type: "succeeded"; message: unknown }
+  | { type: "errored"; error: unknown }
+  | { type: "canceled" }
+  | { type: "expired" };
+/** The message a batch entry succeeded with: a tool_use reply's body. */
+export const batchMessage = (name: string, input: unknown): BatchResult => ({ type: "succeeded", message: toolUseReply(name, input).body });
 
 // Not on the SDK's deprecated list (those make every create() call console.warn).
 const DEFAULT_MODEL = "claude-sonnet-5-5";
@@ -135,6 +143,46 @@ export class FakeMessagesApi {
     });
   }
 
+  /**
+   * Message Batches: how each request of a created batch is answered (by custom_id and params),
+   * and how many retrieves a batch stays in progress before it ends.
+   */
+  batchAnswer: (customId: string, params: any) => BatchResult = () => ({ type: "errored", error: { type: "error", error: { type: "api_error", message: "no batch answer scripted" } } });
+  pollsBeforeEnd = 1;
+  /** Every batch created, by id, with its requests. */
+  readonly batches = new Map<string, { requests: { custom_id: string; params: any }[]; polls: number; ended: boolean }>();
+
+  #batchJson(id: string) {
+    const b = this.batches.get(id)!;
+    const n = b.requests.length;
+    return {
+      id, type: "message_batch", processing_status: b.ended ? "ended" : "in_progress",
+      request_counts: { processing: b.ended ? 0 : n, succeeded: b.ended ? n : 0, errored: 0, canceled: 0, expired: 0 },
+      created_at: "2026-11-29T00:00:00Z", expires_at: "2026-11-30T00:00:00Z", ended_at: b.ended ? "2026-11-29T00:01:00Z" : null,
+      archived_at: null, cancel_initiated_at: null, results_url: b.ended ? `${this.url}/v1/messages/batches/${id}/results` : null,
+    };
+  }
+
+  #batchRequest(res: ServerResponse, method: string, pathname: string, body: any): void {
+    const parts = pathname.split("/").slice(4); // after /v1/messages/batches
+    if (method === "POST" && parts.length === 0) {
+      const id = `msgbatch_${rand()}`;
+      this.batches.set(id, { requests: body.requests, polls: 0, ended: false });
+      return this.#send(res, { status: 200, body: this.#batchJson(id) });
+    }
+    const b = this.batches.get(parts[0] ?? "");
+    if (b === undefined) return this.#send(res, errorReply(404, "not_found_error", `no batch ${parts[0]}`));
+    if (method === "GET" && parts.length === 1) {
+      if (++b.polls >= this.pollsBeforeEnd) b.ended = true;
+      return this.#send(res, { status: 200, body: this.#batchJson(parts[0]!) });
+    }
+    if (method === "GET" && parts[1] === "results" && b.ended) {
+      const lines = b.requests.map((r) => JSON.stringify({ custom_id: r.custom_id, result: this.batchAnswer(r.custom_id, r.params) }));
+      return this.#send(res, { status: 200, headers: { "content-type": "application/binary" }, raw: lines.join("\n") + "\n" });
+    }
+    this.#send(res, errorReply(404, "not_found_error", `Not found: ${method} ${pathname}`));
+  }
+
   /** Queue replies, consumed one per POST /v1/messages request, in order. */
   script(...replies: Script[]): void {
     this.#queue.push(...replies);
@@ -183,6 +231,7 @@ export class FakeMessagesApi {
     const index = this.requests.push(recorded) - 1;
 
     const pathname = new URL(recorded.path, "http://x").pathname;
+    if (pathname.startsWith("/v1/messages/batches")) return this.#batchRequest(res, recorded.method, pathname, body);
     if (recorded.method !== "POST" || pathname !== "/v1/messages") {
       this.#send(res, errorReply(404, "not_found_error", `Not found: ${recorded.method} ${recorded.path}`));
       return;

@@ -20,6 +20,8 @@ export const ANALYSIS_OPTIONS = {
   "max-calls": { type: "string" },
   "max-cost": { type: "string" },
   price: { type: "string", multiple: true },
+  batch: { type: "boolean" },
+  "poll-interval": { type: "string" },
 } as const;
 
 export const ANALYSIS_HELP = `  --rubric FILE            a rubric in Harbor's TOML shape ([[criteria]] name, description, guidance)
@@ -34,6 +36,10 @@ export const ANALYSIS_HELP = `  --rubric FILE            a rubric in Harbor's TO
   --max-cost USD           stop before spending more: each request's worst case is reserved first
   --price MODEL=IN,OUT     US dollars per million input and output tokens (repeatable); overrides
                            the built-in list prices (dated: shown with every cost)
+  --batch                  send the cache misses through the Message Batches API (half the price;
+                           results within 24 h); the batch id is kept in the cache database, so a
+                           stopped run resumes the same batch instead of paying twice
+  --poll-interval S        seconds between batch status checks (default 30)
   The API key comes from ANTHROPIC_API_KEY (without it: offline); ANTHROPIC_BASE_URL moves the endpoint.`;
 
 export type Values = { [K in Exclude<keyof typeof ANALYSIS_OPTIONS, "price">]?: (typeof ANALYSIS_OPTIONS)[K]["type"] extends "boolean" ? boolean : string } & {
@@ -45,6 +51,29 @@ export interface AnalysisRun {
   concurrency: number;
   budget: Budget | undefined;
   prices: Map<string, Price>;
+  /** Batch mode's polling interval, when --batch. */
+  pollMs: number | undefined;
+}
+
+/** Progress of a long analysis on stderr: a line at most every `everyMs` (and at the end, by runSummary). */
+export function progressLines(command: string, total: number, budget: Budget | undefined, write: (line: string) => void, everyMs: number) {
+  let done = 0;
+  let cached = 0;
+  let asked = 0;
+  let failed = 0;
+  let last = Date.now();
+  return (a: Advisory) => {
+    done++;
+    if (a.status === "analysed") {
+      if (a.cached) cached++;
+      else asked++;
+      if (Object.values(a.outcomes).some((o) => o.outcome === "error")) failed++;
+    }
+    const now = Date.now();
+    if (now - last < everyMs || done === total) return;
+    last = now;
+    write(`assay ${command}: ${done}/${total} settled: ${cached} from the cache, ${asked} answered, ${failed} failed${budget ? `; ${budget.describe()}` : ""}\n`);
+  };
 }
 
 /** The options every model command shares, checked: what setupModel/setupAnalysis take, and prices. */
@@ -81,6 +110,10 @@ export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<s
   if (maxCost !== undefined && !(/^\d+(\.\d+)?$/.test(maxCost) && Number(maxCost) > 0))
     throw new UsageError(`--max-cost must be a positive number of US dollars (got ${JSON.stringify(maxCost)})`);
   const limits = { maxCalls: v["max-calls"] === undefined ? undefined : positiveInt("max-calls", v["max-calls"]), maxCostUsd: maxCost === undefined ? undefined : Number(maxCost) };
+  const poll = v["poll-interval"];
+  if (poll !== undefined && !(/^\d+(\.\d+)?$/.test(poll) && Number(poll) > 0))
+    throw new UsageError(`--poll-interval must be a positive number of seconds (got ${JSON.stringify(poll)})`);
+  const pollMs = v.batch ? Number(poll ?? 30) * 1000 : undefined;
   const { setup: options, prices } = modelOptions(v);
   const setup = setupAnalysis(name, options, env);
   const limited = limits.maxCalls !== undefined || limits.maxCostUsd !== undefined;
@@ -91,7 +124,7 @@ export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<s
     setup.cache.close();
     throw e;
   }
-  return { setup, concurrency, budget, prices };
+  return { setup, concurrency, budget, prices, pollMs };
 }
 
 /** What a run took from the cache and what it asked, recorded for `assay cache stats` (never fatal). */

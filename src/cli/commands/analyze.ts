@@ -6,7 +6,7 @@ import type { Advisory, BundleEntry, Results } from "../../core/results.js";
 import { usage } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
-import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, recordRun, runSummary } from "./analysis-options.js";
+import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, progressLines, recordRun, runSummary } from "./analysis-options.js";
 import { SCORE_OPTIONS, scoreFromOptions, writeResults } from "./score.js";
 
 export const ANALYZE_HELP = `assay analyze ROOT... [score's options] [analysis options]
@@ -58,7 +58,7 @@ export async function analyzeCommand(argv: string[], io: CliIo): Promise<number>
   const { values, positionals } = usage(() => parseArgs({ args: argv, allowPositionals: true, options: { ...SCORE_OPTIONS, ...ANALYSIS_OPTIONS } }));
   if (values.shard !== undefined) throw new UsageError("assay analyze scores whole runs: --shard is for assay score and assay merge");
   // Every analysis option is checked, and the rubric and prompt read, before any scoring.
-  const { setup, concurrency, budget, prices } = analysisFromOptions("trial-legitimacy", values, io.env);
+  const { setup, concurrency, budget, prices, pollMs } = analysisFromOptions("trial-legitimacy", values, io.env);
   try {
     const scored = await scoreFromOptions(values, positionals, io, "analyze");
     if (typeof scored === "number") return scored;
@@ -72,6 +72,8 @@ export async function analyzeCommand(argv: string[], io: CliIo): Promise<number>
       budget,
       prices,
       warn: (m) => io.stderr(`assay analyze: ${m}\n`),
+      batch: pollMs === undefined ? undefined : { pollMs, progress: (line) => values.quiet || io.stderr(`assay analyze: ${line}\n`) },
+      onSettled: values.quiet ? undefined : progressLines("analyze", scored.results.bundles.length, budget, io.stderr, Number(io.env["ASSAY_STATUS_SECONDS"] ?? 5) * 1000),
     });
     if (!values.quiet) io.stderr(runSummary("analyze", advisories, budget));
     recordRun(setup, "analyze", advisories, budget, (m) => io.stderr(`assay analyze: ${m}\n`));

@@ -8,7 +8,7 @@ import { usage } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { printable } from "../../core/text.js";
-import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, recordRun, runSummary } from "./analysis-options.js";
+import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, progressLines, recordRun, runSummary } from "./analysis-options.js";
 
 export const CHECK_TASK_HELP = `assay check-task TASK_DIR... [--json] [options]
   Before launch: judge each task folder (instruction.md, task.toml, tests/, solution/,
@@ -24,7 +24,7 @@ export async function checkTaskCommand(argv: string[], io: CliIo): Promise<numbe
   );
   if (positionals.length === 0) throw new UsageError("assay check-task needs at least one TASK_DIR");
   for (const d of positionals) if (!statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${d} is not a directory`);
-  const { setup, concurrency, budget, prices } = analysisFromOptions("task-quality", values, io.env);
+  const { setup, concurrency, budget, prices, pollMs } = analysisFromOptions("task-quality", values, io.env);
   let results: Advisory[];
   try {
     if (setup.offlineBecause) io.stderr(`assay check-task: offline (${setup.offlineBecause}): answers come from the cache only\n`);
@@ -40,6 +40,8 @@ export async function checkTaskCommand(argv: string[], io: CliIo): Promise<numbe
       budget,
       prices,
       warn: (m) => io.stderr(`assay check-task: ${m}\n`),
+      batch: pollMs === undefined ? undefined : { pollMs, progress: (line) => io.stderr(`assay check-task: ${line}\n`) },
+      onSettled: progressLines("check-task", targets.length, budget, io.stderr, Number(io.env["ASSAY_STATUS_SECONDS"] ?? 5) * 1000),
     });
     io.stderr(runSummary("check-task", results, budget));
     recordRun(setup, "check-task", results, budget, (m) => io.stderr(`assay check-task: ${m}\n`));

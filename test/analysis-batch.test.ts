@@ -1,0 +1,124 @@
+// Batch mode (issue 7, item 2) against the fake Messages API's Message Batches endpoints with the
+// real SDK: misses go in one batch whose id is kept in the cache database; a run killed while it
+// polls is resumed by the next without a second create; every result is validated like a direct
+// reply (errored, expired and malformed entries are errors, never cached).
+
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { CLI, run } from "./helpers/cli.js";
+import { batchMessage, FakeMessagesApi, type BatchResult } from "./helpers/fake-anthropic.js";
+import { SCRATCH } from "./helpers/shared.js";
+
+const TOOL = "record_assessment";
+const CRITERIA = ["behaviour_specified", "behaviour_tested", "anti_cheating", "pinned_dependencies", "no_hardcoded_solution", "deterministic_tests"];
+const good = { summary: "ok", criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: "checked" }])) };
+let fake: FakeMessagesApi;
+let tmp: string;
+let n = 0;
+const env = (cache: string) => ({ ANTHROPIC_API_KEY: "sk-ant-batch-test-00000000000", ANTHROPIC_BASE_URL: fake.url, ASSAY_CACHE: cache });
+const tasks = (count: number) =>
+  Array.from({ length: count }, (_, i) => {
+    const d = join(tmp, `set-${++n}`, `task-${i}`);
+    mkdirSync(d, { recursive: true });
+    writeFileSync(join(d, "instruction.md"), `Task ${i} of set ${n}.\n`);
+    return d;
+  });
+const check = (dirs: string[], cache: string, ...flags: string[]) =>
+  run(["check-task", ...dirs, "--json", "--batch", "--poll-interval", "0.01", "--max-retries", "0", ...flags], env(cache));
+type Out = { advisory: { status: string; cached: boolean; reason: string | null; outcomes: Record<string, { outcome: string }>; provenance: { endpoint: string } | null } }[];
+const creates = () => fake.requests.filter((r) => r.method === "POST" && r.path.startsWith("/v1/messages/batches"));
+
+beforeAll(async () => {
+  fake = await FakeMessagesApi.start();
+  tmp = mkdtempSync(join(SCRATCH, "assay-batch-"));
+});
+afterAll(async () => {
+  await fake.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+  fake.batches.clear();
+  fake.pollsBeforeEnd = 2;
+  fake.batchAnswer = () => batchMessage(TOOL, good);
+});
+
+describe("check-task --batch", () => {
+  it("sends every miss in one batch keyed by the cache key, polls until it ends, caches the answers; a rerun asks nothing", async () => {
+    const dirs = tasks(3);
+    const cache = join(tmp, `c${++n}.sqlite`);
+    const r = await check(dirs, cache);
+    expect(r.code, r.stderr).toBe(0);
+    expect(creates()).toHaveLength(1);
+    const [batch] = [...fake.batches.values()];
+    expect(batch!.requests).toHaveLength(3);
+    for (const q of batch!.requests) {
+      expect(q.custom_id).toMatch(/^[0-9a-f]{64}$/);
+      expect(q.params.tool_choice).toEqual({ type: "tool", name: TOOL });
+    }
+    expect(r.stderr).toMatch(/batch msgbatch_\w+: created with 3 requests/);
+    expect(r.stderr).toMatch(/batch msgbatch_\w+: ended: 3 succeeded/);
+    const out = JSON.parse(r.stdout) as Out;
+    expect(out.every((t) => t.advisory.status === "analysed" && t.advisory.provenance!.endpoint.endsWith("(message batch)"))).toBe(true);
+    fake.requests.length = 0;
+    const again = await check(dirs, cache);
+    expect([again.code, creates().length, fake.requests.length]).toEqual([0, 0, 0]);
+  });
+
+  it("errored, expired and malformed entries are errors (exit 3), never cached: the next run sends only them", async () => {
+    const dirs = tasks(4);
+    const cache = join(tmp, `c${++n}.sqlite`);
+    const bad: BatchResult[] = [
+      { type: "errored", error: { type: "error", error: { type: "overloaded_error", message: "busy" } } },
+      { type: "expired" },
+      batchMessage(TOOL, { summary: "x", criteria: { anti_cheating: { outcome: "pass", explanation: "only one" } } }),
+    ];
+    let i = 0;
+    fake.batchAnswer = () => (i < 3 ? bad[i++]! : batchMessage(TOOL, good));
+    const r = await check(dirs, cache);
+    expect(r.code).toBe(3);
+    const reasons = (JSON.parse(r.stdout) as Out).map((t) => t.advisory.reason);
+    expect(reasons.filter((x) => x !== null)).toEqual([
+      expect.stringMatching(/errored/),
+      "the batch request was expired",
+      expect.stringMatching(/failed validation/),
+    ]);
+    fake.batchAnswer = () => batchMessage(TOOL, good);
+    const again = await check(dirs, cache);
+    expect(again.code).toBe(0);
+    expect([...fake.batches.values()].at(-1)!.requests).toHaveLength(3);
+  });
+
+  it("a budget holds in batch mode: what does not fit is left for a later run", async () => {
+    const r = await check(tasks(3), join(tmp, `c${++n}.sqlite`), "--max-calls", "2");
+    expect([...fake.batches.values()][0]!.requests).toHaveLength(2);
+    expect((JSON.parse(r.stdout) as Out).filter((t) => t.advisory.reason === "budget reached (--max-calls 2)")).toHaveLength(1);
+  });
+
+  it("a run killed while it polls is resumed by the next: the same batch is collected, no second create", async () => {
+    const dirs = tasks(3);
+    const cache = join(tmp, `c${++n}.sqlite`);
+    fake.pollsBeforeEnd = 1_000_000; // never ends while the first run watches
+    const child = spawn(process.execPath, [CLI, "check-task", ...dirs, "--batch", "--poll-interval", "0.05"], { env: { ...process.env, ...env(cache) } });
+    const exited = new Promise((r) => child.on("exit", r));
+    for (let t = 0; t < 200 && fake.batches.size === 0; t++) await new Promise((r) => setTimeout(r, 25));
+    expect(fake.batches.size).toBe(1);
+    await new Promise((r) => setTimeout(r, 100)); // it polls
+    child.kill("SIGKILL");
+    await exited;
+    const [id] = [...fake.batches.keys()];
+    fake.pollsBeforeEnd = 0;
+    fake.requests.length = 0;
+    const resumed = await check(dirs, cache);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(creates()).toHaveLength(0); // paid once
+    expect(fake.batches.size).toBe(1);
+    expect(resumed.stderr).toContain(`batch ${id}: ended`);
+    expect((JSON.parse(resumed.stdout) as Out).every((t) => t.advisory.status === "analysed" && !t.advisory.cached)).toBe(true);
+    fake.requests.length = 0;
+    expect((await check(dirs, cache)).code).toBe(0);
+    expect(fake.requests).toHaveLength(0); // and now all from the cache
+  }, 30_000);
+});
