@@ -5,7 +5,9 @@ import { setupAnalysis, type AnalysisName, type AnalysisSetup, type SetupOptions
 import { Budget } from "../../analysis/budget.js";
 import { parsePrice, type Price } from "../../analysis/prices.js";
 import type { Advisory } from "../../core/results.js";
+import { analyseAll, type Target } from "../../analysis/engine.js";
 import { positiveInt } from "../args.js";
+import type { CliIo } from "../io.js";
 import { UsageError } from "../exit.js";
 
 export const ANALYSIS_OPTIONS = {
@@ -56,7 +58,7 @@ export interface AnalysisRun {
 }
 
 /** Progress of a long analysis on stderr: a line at most every `everyMs` (and at the end, by runSummary). */
-export function progressLines(command: string, total: number, budget: Budget | undefined, write: (line: string) => void, everyMs: number) {
+function progressLines(command: string, total: number, budget: Budget | undefined, write: (line: string) => void, everyMs: number) {
   let done = 0;
   let cached = 0;
   let asked = 0;
@@ -128,7 +130,7 @@ export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<s
 }
 
 /** What a run took from the cache and what it asked, recorded for `assay cache stats` (never fatal). */
-export function recordRun(setup: AnalysisSetup, command: string, results: readonly Advisory[], budget: Budget | undefined, warn: (m: string) => void): void {
+function recordRun(setup: AnalysisSetup, command: string, results: readonly Advisory[], budget: Budget | undefined, warn: (m: string) => void): void {
   const analysed = results.filter((a) => a.status === "analysed");
   const hits = analysed.filter((a) => a.cached);
   try {
@@ -146,7 +148,7 @@ export function recordRun(setup: AnalysisSetup, command: string, results: readon
 }
 
 /** One line on what a run analysed and what it left, for stderr. */
-export function runSummary(command: string, results: readonly Advisory[], budget: Budget | undefined): string {
+function runSummary(command: string, results: readonly Advisory[], budget: Budget | undefined): string {
   const analysed = results.filter((a) => a.status === "analysed");
   const cached = analysed.filter((a) => a.cached).length;
   const errors = analysed.filter((a) => Object.values(a.outcomes).some((o) => o.outcome === "error")).length;
@@ -157,4 +159,26 @@ export function runSummary(command: string, results: readonly Advisory[], budget
   if (other) parts.push(`${other} not analysed (invalid evidence, offline misses…)`);
   if (budget) parts.push(budget.describe());
   return `assay ${command}: ${parts.join("; ")}\n`;
+}
+
+/** Run an analysis over targets as a command does: progress, the closing summary, the run recorded. */
+export async function runAnalysis(command: string, run: AnalysisRun, targets: readonly Target[], io: CliIo, quiet = false): Promise<Advisory[]> {
+  const say = (line: string) => quiet || io.stderr(`assay ${command}: ${line}\n`);
+  const warn = (m: string) => io.stderr(`assay ${command}: ${m}\n`);
+  const { setup, budget } = run;
+  if (setup.offlineBecause) say(`offline (${setup.offlineBecause}): answers come from the cache only`);
+  const results = await analyseAll(setup.analysis, targets, {
+    cache: setup.cache,
+    backend: setup.backend,
+    model: setup.model,
+    concurrency: run.concurrency,
+    budget,
+    prices: run.prices,
+    warn,
+    batch: run.pollMs === undefined ? undefined : { pollMs: run.pollMs, progress: say },
+    onSettled: quiet ? undefined : progressLines(command, targets.length, budget, io.stderr, Number(io.env["ASSAY_STATUS_SECONDS"] ?? 5) * 1000),
+  });
+  if (!quiet) io.stderr(runSummary(command, results, budget));
+  recordRun(setup, command, results, budget, warn);
+  return results;
 }

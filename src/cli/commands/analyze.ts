@@ -1,12 +1,12 @@
 import { parseArgs } from "node:util";
-import { analyseAll, type Target } from "../../analysis/engine.js";
+import type { Target } from "../../analysis/engine.js";
 import { packFor } from "../../analysis/evidence.js";
 import { copiedFrom } from "../../core/batch/harbor.js";
 import type { Advisory, BundleEntry, Results } from "../../core/results.js";
 import { usage } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
-import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, progressLines, recordRun, runSummary } from "./analysis-options.js";
+import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, runAnalysis } from "./analysis-options.js";
 import { SCORE_OPTIONS, scoreFromOptions, writeResults } from "./score.js";
 
 export const ANALYZE_HELP = `assay analyze ROOT... [score's options] [analysis options]
@@ -58,29 +58,17 @@ export async function analyzeCommand(argv: string[], io: CliIo): Promise<number>
   const { values, positionals } = usage(() => parseArgs({ args: argv, allowPositionals: true, options: { ...SCORE_OPTIONS, ...ANALYSIS_OPTIONS } }));
   if (values.shard !== undefined) throw new UsageError("assay analyze scores whole runs: --shard is for assay score and assay merge");
   // Every analysis option is checked, and the rubric and prompt read, before any scoring.
-  const { setup, concurrency, budget, prices, pollMs } = analysisFromOptions("trial-legitimacy", values, io.env);
+  const analysis = analysisFromOptions("trial-legitimacy", values, io.env);
   try {
     const scored = await scoreFromOptions(values, positionals, io, "analyze");
     if (typeof scored === "number") return scored;
-    if (setup.offlineBecause && !values.quiet) io.stderr(`assay analyze: offline (${setup.offlineBecause}): answers come from the cache only\n`);
     const { invalidTrials, copies } = trialVerdicts(scored.results);
-    const advisories = await analyseAll(setup.analysis, scored.results.bundles.map((b) => targetFor(b, invalidTrials, copies)), {
-      cache: setup.cache,
-      backend: setup.backend,
-      model: setup.model,
-      concurrency,
-      budget,
-      prices,
-      warn: (m) => io.stderr(`assay analyze: ${m}\n`),
-      batch: pollMs === undefined ? undefined : { pollMs, progress: (line) => values.quiet || io.stderr(`assay analyze: ${line}\n`) },
-      onSettled: values.quiet ? undefined : progressLines("analyze", scored.results.bundles.length, budget, io.stderr, Number(io.env["ASSAY_STATUS_SECONDS"] ?? 5) * 1000),
-    });
-    if (!values.quiet) io.stderr(runSummary("analyze", advisories, budget));
-    recordRun(setup, "analyze", advisories, budget, (m) => io.stderr(`assay analyze: ${m}\n`));
+    const targets = scored.results.bundles.map((b) => targetFor(b, invalidTrials, copies));
+    const advisories = await runAnalysis("analyze", analysis, targets, io, values.quiet);
     const results = withAdvisories(scored.results, advisories);
     writeResults(results, scored.format, scored.out, io);
     return exitForResults(results, scored.failOnInvalid);
   } finally {
-    setup.cache.close();
+    analysis.setup.cache.close();
   }
 }

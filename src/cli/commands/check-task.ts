@@ -1,14 +1,13 @@
 import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { analyseAll } from "../../analysis/engine.js";
 import { taskPack } from "../../analysis/evidence.js";
 import type { Advisory } from "../../core/results.js";
 import { usage } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { printable } from "../../core/text.js";
-import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, progressLines, recordRun, runSummary } from "./analysis-options.js";
+import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, runAnalysis } from "./analysis-options.js";
 
 export const CHECK_TASK_HELP = `assay check-task TASK_DIR... [--json] [options]
   Before launch: judge each task folder (instruction.md, task.toml, tests/, solution/,
@@ -24,29 +23,16 @@ export async function checkTaskCommand(argv: string[], io: CliIo): Promise<numbe
   );
   if (positionals.length === 0) throw new UsageError("assay check-task needs at least one TASK_DIR");
   for (const d of positionals) if (!statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${d} is not a directory`);
-  const { setup, concurrency, budget, prices, pollMs } = analysisFromOptions("task-quality", values, io.env);
+  const analysis = analysisFromOptions("task-quality", values, io.env);
   let results: Advisory[];
   try {
-    if (setup.offlineBecause) io.stderr(`assay check-task: offline (${setup.offlineBecause}): answers come from the cache only\n`);
     // A folder without an instruction is not a task: never ask a model to bless an empty folder.
     const targets = positionals.map((d) => () =>
       lstatSync(join(d, "instruction.md"), { throwIfNoEntry: false })?.isFile() ? taskPack(d) : { skip: "not a task folder: no instruction.md" },
     );
-    results = await analyseAll(setup.analysis, targets, {
-      cache: setup.cache,
-      backend: setup.backend,
-      model: setup.model,
-      concurrency,
-      budget,
-      prices,
-      warn: (m) => io.stderr(`assay check-task: ${m}\n`),
-      batch: pollMs === undefined ? undefined : { pollMs, progress: (line) => io.stderr(`assay check-task: ${line}\n`) },
-      onSettled: progressLines("check-task", targets.length, budget, io.stderr, Number(io.env["ASSAY_STATUS_SECONDS"] ?? 5) * 1000),
-    });
-    io.stderr(runSummary("check-task", results, budget));
-    recordRun(setup, "check-task", results, budget, (m) => io.stderr(`assay check-task: ${m}\n`));
+    results = await runAnalysis("check-task", analysis, targets, io);
   } finally {
-    setup.cache.close();
+    analysis.setup.cache.close();
   }
   const tasks = positionals.map((task, i) => ({ task, advisory: results[i]! }));
   io.stdout(values.json ? JSON.stringify(tasks, null, 2) + "\n" : tasks.map(renderTask).join("\n"));
