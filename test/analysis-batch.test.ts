@@ -122,3 +122,60 @@ describe("check-task --batch", () => {
     expect(fake.requests).toHaveLength(0); // and now all from the cache
   }, 30_000);
 });
+
+describe("batch mode when things go wrong", () => {
+  it("a create whose answer is lost is not retried (no second batch); the next run finds the batch it made and collects it", async () => {
+    const dirs = tasks(2);
+    const cache = join(tmp, `c${++n}.sqlite`);
+    fake.createDelayMs = 1500; // the batch exists; its create answer arrives after the client gave up
+    try {
+      const lost = await check(dirs, cache, "--request-timeout", "0.3", "--max-retries", "3");
+      expect(lost.code).toBe(3);
+      expect(creates()).toHaveLength(1); // never retried: a retry would pay twice
+      expect((JSON.parse(lost.stdout) as Out)[0]!.advisory.reason).toMatch(/could not be created .* the next run finds and collects it/);
+    } finally {
+      fake.createDelayMs = 0;
+    }
+    fake.requests.length = 0;
+    const next = await check(dirs, cache);
+    expect([next.code, creates().length, fake.batches.size]).toEqual([0, 0, 1]);
+  });
+
+  it("a batch that no longer exists (404) is abandoned and its requests sent again; other targets are not failed by it", async () => {
+    const dirs = tasks(3);
+    const cache = join(tmp, `c${++n}.sqlite`);
+    fake.pollsBeforeEnd = 1_000_000;
+    const child = spawn(process.execPath, [CLI, "check-task", dirs[0]!, dirs[1]!, "--batch", "--poll-interval", "0.05"], { env: { ...process.env, ...env(cache) } });
+    const exited = new Promise((r) => child.on("exit", r));
+    for (let t = 0; t < 200 && fake.batches.size === 0; t++) await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, 300)); // it has recorded the batch's id and polls
+    child.kill("SIGKILL");
+    await exited;
+    fake.batches.clear(); // the API no longer knows it
+    fake.pollsBeforeEnd = 1;
+    const r = await check(dirs, cache);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/not found .* sent again/);
+    expect([...fake.batches.values()][0]!.requests).toHaveLength(3);
+  }, 30_000);
+
+  it("a run that needs only some answers of an open batch leaves the rest in it for the run that needs them: paid once", async () => {
+    const dirs = tasks(3);
+    const cache = join(tmp, `c${++n}.sqlite`);
+    fake.pollsBeforeEnd = 1_000_000;
+    const child = spawn(process.execPath, [CLI, "check-task", ...dirs, "--batch", "--poll-interval", "0.05"], { env: { ...process.env, ...env(cache) } });
+    const exited = new Promise((r) => child.on("exit", r));
+    for (let t = 0; t < 200 && fake.batches.size === 0; t++) await new Promise((r) => setTimeout(r, 25));
+    child.kill("SIGKILL");
+    await exited;
+    fake.pollsBeforeEnd = 0;
+    fake.requests.length = 0;
+    expect((await check([dirs[0]!], cache)).code).toBe(0);
+    expect((await check([dirs[1]!, dirs[2]!], cache)).code).toBe(0);
+    expect(creates()).toHaveLength(0);
+    expect(fake.batches.size).toBe(1);
+    fake.requests.length = 0;
+    expect((await check(dirs, cache)).code).toBe(0);
+    expect(fake.requests).toHaveLength(0); // all three in the cache, the batch closed
+  }, 30_000);
+});

@@ -63,18 +63,30 @@ describe("--max-calls", () => {
 });
 
 describe("--max-cost", () => {
-  it("never lets concurrent requests overshoot: worst cases are reserved before they are sent", async () => {
+  it("never lets concurrent requests overshoot, and waits for them rather than giving up early", async () => {
+    fake.fallback = { ...toolUseReply(TOOL, answer, { usage: { input_tokens: 5000, output_tokens: 8000 } }), delayMs: 150 };
     const dirs = tasks(6);
     const cache = join(tmp, `c${++n}.sqlite`);
-    // Worst case per request ≈ request bytes × $3/M + 8192 output tokens × $15/M ≈ $0.15.
-    const r = await check(dirs, cache, "--max-cost", "0.35", "--price", "claude-sonnet-5-5=3,15");
-    expect(fake.requests).toHaveLength(2);
+    // Worst case per request ≈ (request bytes + 1000) × $3/M + 8192 × $15/M ≈ $0.153; each reply
+    // really costs 5000 × $3/M + 8000 × $15/M = $0.135. Three fit under $0.50 (0.405); a fourth
+    // would not (0.54). Under concurrency 4 the fourth waits for the first three, then is refused.
+    const r = await check(dirs, cache, "--max-cost", "0.5", "--price", "claude-sonnet-5-5=3,15");
+    expect(fake.requests).toHaveLength(3);
     const spent = Number(/([\d.]+) USD spent \(list prices as of/.exec(r.stderr)?.[1]);
-    expect(spent).toBeCloseTo(2 * (1000 * 3 + 200 * 15) / 1e6, 9); // what the replies really cost
-    expect(spent).toBeLessThanOrEqual(0.35);
+    expect(spent).toBeCloseTo(3 * 0.135, 9);
+    expect(spent).toBeLessThanOrEqual(0.5);
     const out = JSON.parse(r.stdout) as Out;
-    expect(out.filter((t) => t.advisory.reason === "budget reached (--max-cost 0.35 USD)")).toHaveLength(4);
-    expect(out.find((t) => t.advisory.status === "analysed")!.advisory.provenance!.cost_usd).toBeCloseTo(0.006, 12);
+    expect(out.filter((t) => t.advisory.reason === "budget reached (--max-cost 0.5 USD)")).toHaveLength(3);
+    expect(out.find((t) => t.advisory.status === "analysed")!.advisory.provenance!.cost_usd).toBeCloseTo(0.135, 12);
+  });
+
+  it("the limit a run reaches does not depend on --concurrency", async () => {
+    fake.fallback = { ...toolUseReply(TOOL, answer, { usage: { input_tokens: 5000, output_tokens: 8000 } }), delayMs: 50 };
+    for (const c of ["1", "8"]) {
+      fake.requests.length = 0;
+      await check(tasks(6), join(tmp, `c${++n}.sqlite`), "--max-cost", "0.5", "--price", "claude-sonnet-5-5=3,15", "--concurrency", c);
+      expect(fake.requests, `--concurrency ${c}`).toHaveLength(3);
+    }
   });
 
   it("a model with no known price cannot be held to a cost limit: a usage error, before any request", async () => {
@@ -85,11 +97,13 @@ describe("--max-cost", () => {
 
   it("a failed request keeps its worst case against the budget (it may have been charged)", () => {
     const b = new Budget({ maxCostUsd: 1 }, "m", new Map([["m", { input: 1, output: 1 }]]));
-    const r = b.reserve(100_000, 100_000)!; // $0.2 worst case
+    const r = b.reserve(99_000, 100_000) as { worstUsd: number }; // $0.2 worst case (with the 1,000-token preamble)
     b.settle(r, r.worstUsd);
     expect(b.spentUsd).toBeCloseTo(0.2, 12);
-    expect(b.reserve(500_000, 400_000)).toBeNull(); // 0.2 + 0.9 > 1
-    expect(b.reserve(300_000, 300_000)).not.toBeNull(); // 0.2 + 0.6 ≤ 1
+    expect(b.reserve(499_000, 400_000)).toBe("no"); // 0.2 + 0.9 > 1
+    const fits = b.reserve(299_000, 300_000); // 0.2 + 0.6 ≤ 1
+    expect(fits).toMatchObject({ worstUsd: expect.closeTo(0.6, 12) });
+    expect(b.reserve(199_000, 200_000)).toBe("wait"); // fits after the one in flight settles, not beside it
   });
 
   it.each(["x", "m=1", "m=1,b", "=1,2"])("--price %s is a usage error", async (spec) => {

@@ -43,12 +43,25 @@ export interface BatchStatus {
 /** One request's outcome in a batch: a reply to validate like a direct one, or why there is none. */
 export type BatchOutcome = { customId: string; reply: ModelReply } | { customId: string; failure: string };
 export interface BatchApi {
+  /** Never retried: a create that timed out may have made a batch, and a retry would pay twice. */
   create(requests: readonly { customId: string; req: ModelRequest }[]): Promise<string>;
+  /** The most recent batches (to find one whose create answer was lost). */
+  recent(): Promise<{ id: string; createdAt: string; requests: number }[]>;
   retrieve(id: string): Promise<BatchStatus>;
   results(id: string): AsyncIterable<BatchOutcome>;
 }
 
-export class BackendError extends Error {}
+export class BackendError extends Error {
+  constructor(
+    message: string,
+    /** The HTTP status when the API answered one (404: no such batch). */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+const failure = (e: unknown, scrub: (t: string) => string) =>
+  new BackendError(scrub(describe(e)), e instanceof Anthropic.APIError && typeof e.status === "number" ? e.status : undefined);
 
 export class AnthropicBackend implements Backend {
   private readonly client: Anthropic;
@@ -67,17 +80,28 @@ export class AnthropicBackend implements Backend {
       const { data, request_id } = await this.client.messages.create(params(req)).withResponse();
       return replyOf(data, request_id ?? null, req.model);
     } catch (e) {
-      throw new BackendError(this.scrub(describe(e)));
+      throw failure(e, (t) => this.scrub(t));
     }
   }
 
   readonly batches: BatchApi = {
     create: async (requests) => {
       try {
-        const batch = await this.client.messages.batches.create({ requests: requests.map((r) => ({ custom_id: r.customId, params: params(r.req) })) });
-        return batch.id;
+        const body = { requests: requests.map((r) => ({ custom_id: r.customId, params: params(r.req) })) };
+        return (await this.client.messages.batches.create(body, { maxRetries: 0 })).id;
       } catch (e) {
-        throw new BackendError(this.scrub(describe(e)));
+        throw failure(e, (t) => this.scrub(t));
+      }
+    },
+    recent: async () => {
+      try {
+        const page = await this.client.messages.batches.list({ limit: 100 });
+        return page.data.map((b) => {
+          const c = b.request_counts;
+          return { id: b.id, createdAt: b.created_at, requests: c.processing + c.succeeded + c.errored + c.canceled + c.expired };
+        });
+      } catch (e) {
+        throw failure(e, (t) => this.scrub(t));
       }
     },
     retrieve: async (id) => {
@@ -85,7 +109,7 @@ export class AnthropicBackend implements Backend {
         const b = await this.client.messages.batches.retrieve(id);
         return { ended: b.processing_status === "ended", counts: b.request_counts };
       } catch (e) {
-        throw new BackendError(this.scrub(describe(e)));
+        throw failure(e, (t) => this.scrub(t));
       }
     },
     results: (id) => {
@@ -96,7 +120,7 @@ export class AnthropicBackend implements Backend {
         try {
           stream = await client.messages.batches.results(id);
         } catch (e) {
-          throw new BackendError(scrub(describe(e)));
+          throw failure(e, scrub);
         }
         for await (const r of stream) {
           const model = (r.result.type === "succeeded" ? r.result.message?.model : undefined) ?? "";

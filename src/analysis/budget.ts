@@ -1,9 +1,15 @@
 // Spending limits for model requests (--max-calls, --max-cost). Before each request its worst case
 // is reserved — every byte of the request counted as an input token, max_tokens as output — so that
 // concurrent requests can never overshoot the limit together; the reservation is replaced by the
-// actual cost when the reply arrives. A model without a known price cannot be held to a cost limit.
+// actual cost when the reply arrives; a request that does not fit beside those in flight waits for
+// them rather than giving up. A model without a known price cannot be held to a cost limit. The
+// SDK's own retries of one request (429, 5xx, timeouts) are one call here: a retried request is
+// rarely charged twice, but --max-cost cannot see it.
 
 import { PRICES_AS_OF, priceOf, type Price } from "./prices.js";
+
+/** Tokens a forced tool call adds to a request beyond its own bytes (the API's tool-use system prompt). */
+const PREAMBLE_TOKENS = 1000;
 
 export interface BudgetLimits {
   maxCalls?: number | undefined;
@@ -30,11 +36,21 @@ export class Budget {
       throw new BudgetError(`no price is known for ${model}: give --price ${model}=IN,OUT (US dollars per million tokens) to hold it to --max-cost`);
   }
 
-  /** Reserve a request's worst case; null (and nothing reserved) when it could exceed a limit. */
-  reserve(requestBytes: number, maxTokens: number): { worstUsd: number } | null {
-    if (this.limits.maxCalls !== undefined && this.calls >= this.limits.maxCalls) return null;
-    const worstUsd = this.price === null ? 0 : (requestBytes * this.price.input + maxTokens * this.price.output) / 1e6;
-    if (this.limits.maxCostUsd !== undefined && this.spentUsd + this.reservedUsd + worstUsd > this.limits.maxCostUsd) return null;
+  /** A request's worst case: every byte an input token (plus the tool-use preamble), max_tokens of output. */
+  worst(requestBytes: number, maxTokens: number): number {
+    return this.price === null ? 0 : ((requestBytes + PREAMBLE_TOKENS) * this.price.input + maxTokens * this.price.output) / 1e6;
+  }
+
+  /**
+   * Reserve a request's worst case. "wait": it does not fit beside the requests in flight but could
+   * once they settle (their real cost is usually far below their reservation); "no": it never will.
+   */
+  reserve(requestBytes: number, maxTokens: number): { worstUsd: number } | "wait" | "no" {
+    if (this.limits.maxCalls !== undefined && this.calls >= this.limits.maxCalls) return "no";
+    const worstUsd = this.worst(requestBytes, maxTokens);
+    const max = this.limits.maxCostUsd;
+    if (max !== undefined && this.spentUsd + worstUsd > max) return "no";
+    if (max !== undefined && this.spentUsd + this.reservedUsd + worstUsd > max) return "wait";
     this.calls++;
     this.reservedUsd += worstUsd;
     return { worstUsd };

@@ -132,22 +132,38 @@ export class AnalysisCache {
     this.put?.run(key, analysis, provenance.model, JSON.stringify(answer), JSON.stringify(provenance), provenance.created_at);
   }
 
-  /** A Message Batch just created: kept before anything else happens, so a killed run resumes it instead of paying twice. */
+  /**
+   * A batch about to be created, kept first under a placeholder id ("pending:…"), so that a create
+   * whose answer is lost (a timeout, a kill) can be found and collected by the next run.
+   */
   saveBatch(id: string, keys: readonly string[]): void {
     this.db?.prepare("INSERT OR REPLACE INTO batches (id, keys, created_at, collected) VALUES (?, ?, ?, 0)").run(id, JSON.stringify(keys), new Date().toISOString());
   }
 
-  /** Batches created but whose results were not all collected (a run was stopped), oldest first. */
-  openBatches(): { id: string; keys: string[] }[] {
-    if (this.db === null || this.put === null) return [];
-    return (this.db.prepare("SELECT id, keys FROM batches WHERE collected = 0 ORDER BY created_at, id").all() as { id: string; keys: string }[]).map((r) => ({
-      id: r.id,
-      keys: JSON.parse(r.keys) as string[],
-    }));
+  /** The placeholder becomes the batch's real id. */
+  renameBatch(from: string, to: string): void {
+    this.db?.prepare("UPDATE batches SET id = ? WHERE id = ?").run(to, from);
   }
 
-  collectedBatch(id: string): void {
-    this.db?.prepare("UPDATE batches SET collected = 1 WHERE id = ?").run(id);
+  /** Batches not yet collected (a run was stopped, or some of their answers are still wanted), oldest first. */
+  openBatches(): { id: string; keys: string[]; createdAt: string }[] {
+    if (this.db === null || this.put === null) return [];
+    const rows = this.db.prepare("SELECT id, keys, created_at FROM batches WHERE collected = 0 ORDER BY created_at, id").all() as { id: string; keys: string; created_at: string }[];
+    return rows.map((r) => ({ id: r.id, keys: JSON.parse(r.keys) as string[], createdAt: r.created_at }));
+  }
+
+  /** Done with a batch: every answer it holds is settled (1), or it is gone or was never made (-1). */
+  closeBatch(id: string, how: "collected" | "abandoned" = "collected"): void {
+    this.db?.prepare("UPDATE batches SET collected = ? WHERE id = ?").run(how === "collected" ? 1 : -1, id);
+  }
+
+  /** Is an answer stored under this key (whatever its schema)? */
+  has(key: string): boolean {
+    try {
+      return this.db?.prepare("SELECT 1 AS one FROM answers WHERE key = ?").get(key) !== undefined && this.db !== null;
+    } catch {
+      return false;
+    }
   }
 
   /** Record what a run took from the cache and what it asked (for `assay cache stats`); a read-only cache records nothing. */

@@ -6,7 +6,8 @@
 
 import { sha256 } from "../core/folder.js";
 import type { Advisory } from "../core/results.js";
-import { ANSWER_TOOL, type Backend, type BatchApi, type ModelReply, type ModelRequest } from "./backend.js";
+import { randomUUID } from "node:crypto";
+import { ANSWER_TOOL, type Backend, type BackendError, type BatchApi, type ModelReply, type ModelRequest } from "./backend.js";
 import { AnalysisCache, cacheKey, type Provenance } from "./cache.js";
 import type { EvidencePack } from "./evidence.js";
 import type { Budget } from "./budget.js";
@@ -142,6 +143,30 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
       return { ...done, status: "not-analysed", reason: "not in cache (offline: no model is asked)", cached: false, outcomes: {}, summary: null, provenance: null };
     return { key, req, done };
   };
+  /** Requests in flight: a request the budget cannot fit yet waits for one of them to settle. */
+  const inFlight = new Set<Promise<Advisory>>();
+  const reserveThenAsk = async (key: string, req: ModelRequest, done: Done): Promise<Advisory> => {
+    let reservation: { worstUsd: number } | null = null;
+    if (o.budget) {
+      const bytes = Buffer.byteLength(JSON.stringify(req));
+      for (;;) {
+        const r = o.budget.reserve(bytes, maxTokens);
+        if (r === "no" || (r === "wait" && inFlight.size === 0)) return refused(done);
+        if (r !== "wait") {
+          reservation = r;
+          break;
+        }
+        await Promise.race(inFlight);
+      }
+    }
+    const p = ask(key, req, done, reservation);
+    inFlight.add(p);
+    try {
+      return await p;
+    } finally {
+      inFlight.delete(p);
+    }
+  };
   const refused = (done: Done): Advisory => ({ ...done, status: "not-analysed", reason: o.budget!.reason, cached: false, outcomes: {}, summary: null, provenance: null });
 
   const one = async (target: Target): Promise<Advisory> => {
@@ -150,8 +175,7 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
     const { key, req, done } = p;
     let pending = asking.get(key);
     if (pending === undefined) {
-      const reservation = o.budget ? o.budget.reserve(Buffer.byteLength(JSON.stringify(req)), maxTokens) : null;
-      pending = o.budget && reservation === null ? Promise.resolve(refused(done)) : ask(key, req, done, reservation);
+      pending = reserveThenAsk(key, req, done);
       asking.set(key, pending);
     }
     return pending;
@@ -173,16 +197,27 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
   return out;
 
   /**
-   * Batch mode: every miss goes in one Message Batch. Its id is kept in the cache database the
-   * moment it exists; a run that finds an uncollected batch holding some of its misses (a run killed
-   * while polling) collects that one instead of paying twice. Results are validated like replies.
+   * Batch mode. Misses go in Message Batches (split to stay well inside the API's limits). A batch
+   * is recorded in the cache database under a placeholder before it is created and under its id
+   * once it exists, so a run stopped at any point is resumed by the next: an uncollected batch
+   * holding some of its misses is collected rather than paid for again; a placeholder whose create
+   * answer was lost is looked for among recent batches. A batch stays open until every answer in it
+   * is settled (a run needing only some of them leaves it open for the rest).
    */
   async function inBatches(api: BatchApi, b: NonNullable<EngineOptions["batch"]>): Promise<Advisory[]> {
     const prepared = targets.map(prepare);
-    const waiting = new Map<string, { req: ModelRequest; done: Done; reservation: { worstUsd: number } | null; refused?: true }>();
+    const waiting = new Map<string, { req: ModelRequest; done: Done; reservation: { worstUsd: number } | null }>();
     for (const p of prepared) if ("key" in p && !waiting.has(p.key)) waiting.set(p.key, { req: p.req, done: p.done, reservation: null });
     const answers = new Map<string, Advisory>();
-    const collect = async (id: string) => {
+    /** Keys held by a batch that could not be read now: not re-sent (that could pay twice); the next run retries. */
+    const held = new Map<string, string>();
+    const failedRow = (key: string, why: string) => {
+      const w = waiting.get(key)!;
+      if (w.reservation) o.budget!.settle(w.reservation, w.reservation.worstUsd);
+      answers.set(key, failedWith(w.done, why));
+    };
+
+    const collect = async (id: string, keys: readonly string[]) => {
       for (;;) {
         const st = await api.retrieve(id);
         const c = st.counts;
@@ -190,39 +225,103 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
         if (st.ended) break;
         await new Promise((r) => setTimeout(r, b.pollMs));
       }
+      const settled = new Set<string>();
       for await (const r of api.results(id)) {
         const w = waiting.get(r.customId);
-        if (w === undefined || answers.has(r.customId)) continue; // another run's, or already answered
-        if ("failure" in r) {
-          if (w.reservation) o.budget!.settle(w.reservation, w.reservation.worstUsd);
-          answers.set(r.customId, failedWith(w.done, r.failure));
-        } else answers.set(r.customId, settle(r.customId, r.reply, w.done, w.reservation, 0.5));
+        if ("failure" in r) settled.add(r.customId); // never cached, so never wanted from this batch again
+        if (w === undefined || answers.has(r.customId)) continue; // another run's question: it stays for that run
+        if ("failure" in r) failedRow(r.customId, r.failure);
+        else {
+          const a = settle(r.customId, r.reply, w.done, w.reservation, 0.5);
+          answers.set(r.customId, a);
+          settled.add(r.customId);
+        }
       }
-      o.cache.collectedBatch(id);
+      if (keys.every((k) => settled.has(k) || o.cache.has(k))) o.cache.closeBatch(id);
     };
-    try {
-      // Resume what a stopped run left in flight.
-      for (const open of o.cache.openBatches()) if (open.keys.some((k) => waiting.has(k) && !answers.has(k))) await collect(open.id);
-      const misses = [...waiting].filter(([k]) => !answers.has(k));
-      const send: { customId: string; req: ModelRequest }[] = [];
-      for (const [key, w] of misses) {
-        w.reservation = o.budget ? o.budget.reserve(Buffer.byteLength(JSON.stringify(w.req)), maxTokens) : null;
-        if (o.budget && w.reservation === null) answers.set(key, refused(w.done));
-        else send.push({ customId: key, req: w.req });
+
+    /** A placeholder from a run that lost its create answer: the batch it made, if any, by time and size. */
+    const adopt = async (pending: { id: string; keys: string[]; createdAt: string }): Promise<string | null> => {
+      const since = Date.parse(pending.createdAt) - 120_000;
+      const known = new Set(o.cache.openBatches().map((x) => x.id));
+      const found = (await api.recent()).find((x) => Date.parse(x.createdAt) >= since && x.requests === pending.keys.length && !known.has(x.id));
+      if (found === undefined) o.cache.closeBatch(pending.id, "abandoned"); // never made: its keys are asked again
+      else o.cache.renameBatch(pending.id, found.id);
+      return found?.id ?? null;
+    };
+
+    // Resume what a stopped run left.
+    for (const open of o.cache.openBatches()) {
+      if (!open.keys.some((k) => waiting.has(k) && !answers.has(k))) continue;
+      try {
+        const id = open.id.startsWith("pending:") ? await adopt(open) : open.id;
+        if (id !== null) await collect(id, open.keys);
+      } catch (e) {
+        const err = e as BackendError;
+        if (err.status === 404) {
+          o.cache.closeBatch(open.id, "abandoned"); // gone (expired results, another key or endpoint): ask again
+          b.progress?.(`batch ${open.id}: not found (${err.message}); its requests are sent again`);
+        } else for (const k of open.keys) if (waiting.has(k) && !answers.has(k)) held.set(k, `the batch ${open.id} holding this request could not be read now (${err.message}); the next run collects it`);
       }
-      if (send.length > 0) {
-        const id = await api.create(send);
-        o.cache.saveBatch(id, send.map((x) => x.customId));
-        b.progress?.(`batch ${id}: created with ${send.length} requests (kept in the cache database: a stopped run resumes it)`);
-        await collect(id);
-      }
-    } catch (e) {
-      const why = `the batch failed: ${(e as Error).message}`;
-      for (const [key, w] of waiting) if (!answers.has(key)) answers.set(key, failedWith(w.done, why));
     }
-    for (const [key, w] of waiting) if (!answers.has(key)) answers.set(key, failedWith(w.done, "the batch returned no result for this request"));
+
+    const send: { customId: string; req: ModelRequest; bytes: number }[] = [];
+    for (const [key, w] of waiting) {
+      if (answers.has(key)) continue;
+      if (held.has(key)) {
+        failedRow(key, held.get(key)!);
+        continue;
+      }
+      // A batch is sent whole: nothing settles before it, so "wait" is "no" here.
+      const bytes = Buffer.byteLength(JSON.stringify(w.req));
+      const r = o.budget ? o.budget.reserve(bytes, maxTokens) : null;
+      if (r === "wait" || r === "no") answers.set(key, refused(w.done));
+      else {
+        w.reservation = r;
+        send.push({ customId: key, req: w.req, bytes });
+      }
+    }
+    for (const chunk of chunks(send)) {
+      const keys = chunk.map((x) => x.customId);
+      const pending = `pending:${randomUUID()}`;
+      o.cache.saveBatch(pending, keys);
+      let id: string;
+      try {
+        id = await api.create(chunk);
+      } catch (e) {
+        const why = `the batch could not be created (${(e as Error).message}); if it was created after all, the next run finds and collects it`;
+        for (const k of keys) failedRow(k, why);
+        continue;
+      }
+      o.cache.renameBatch(pending, id);
+      b.progress?.(`batch ${id}: created with ${chunk.length} requests (kept in the cache database: a stopped run resumes it)`);
+      try {
+        await collect(id, keys);
+      } catch (e) {
+        for (const k of keys) if (!answers.has(k)) failedRow(k, `the batch ${id} could not be read now (${(e as Error).message}); the next run collects it`);
+      }
+    }
+    for (const key of waiting.keys()) if (!answers.has(key)) failedRow(key, "the batch returned no result for this request");
     const out = prepared.map((p) => ("key" in p ? answers.get(p.key)! : p));
     for (const a of out) o.onSettled?.(a);
     return out;
   }
+}
+
+/** Batches well inside the API's limits (100,000 requests, 256 MB). */
+const BATCH_REQUESTS = 10_000;
+const BATCH_BYTES = 128 * 1024 * 1024;
+function* chunks<T extends { bytes: number }>(xs: readonly T[]): Generator<T[]> {
+  let chunk: T[] = [];
+  let bytes = 0;
+  for (const x of xs) {
+    if (chunk.length > 0 && (chunk.length >= BATCH_REQUESTS || bytes + x.bytes > BATCH_BYTES)) {
+      yield chunk;
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(x);
+    bytes += x.bytes;
+  }
+  if (chunk.length > 0) yield chunk;
 }

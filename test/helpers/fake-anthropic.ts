@@ -150,7 +150,9 @@ export class FakeMessagesApi {
   batchAnswer: (customId: string, params: any) => BatchResult = () => ({ type: "errored", error: { type: "error", error: { type: "api_error", message: "no batch answer scripted" } } });
   pollsBeforeEnd = 1;
   /** Every batch created, by id, with its requests. */
-  readonly batches = new Map<string, { requests: { custom_id: string; params: any }[]; polls: number; ended: boolean }>();
+  readonly batches = new Map<string, { requests: { custom_id: string; params: any }[]; polls: number; ended: boolean; createdAt: string }>();
+  /** Answer batch creates this late (ms): a client with a shorter timeout loses the answer, the batch exists. */
+  createDelayMs = 0;
 
   #batchJson(id: string) {
     const b = this.batches.get(id)!;
@@ -158,7 +160,7 @@ export class FakeMessagesApi {
     return {
       id, type: "message_batch", processing_status: b.ended ? "ended" : "in_progress",
       request_counts: { processing: b.ended ? 0 : n, succeeded: b.ended ? n : 0, errored: 0, canceled: 0, expired: 0 },
-      created_at: "2026-11-29T00:00:00Z", expires_at: "2026-11-30T00:00:00Z", ended_at: b.ended ? "2026-11-29T00:01:00Z" : null,
+      created_at: b.createdAt, expires_at: "2099-01-01T00:00:00Z", ended_at: b.ended ? new Date().toISOString() : null,
       archived_at: null, cancel_initiated_at: null, results_url: b.ended ? `${this.url}/v1/messages/batches/${id}/results` : null,
     };
   }
@@ -167,8 +169,16 @@ export class FakeMessagesApi {
     const parts = pathname.split("/").slice(4); // after /v1/messages/batches
     if (method === "POST" && parts.length === 0) {
       const id = `msgbatch_${rand()}`;
-      this.batches.set(id, { requests: body.requests, polls: 0, ended: false });
-      return this.#send(res, { status: 200, body: this.#batchJson(id) });
+      this.batches.set(id, { requests: body.requests, polls: 0, ended: false, createdAt: new Date().toISOString() });
+      const reply: FakeReply = { status: 200, body: this.#batchJson(id) };
+      if (this.createDelayMs <= 0) return this.#send(res, reply);
+      const t = setTimeout(() => (this.#timers.delete(t), this.#send(res, reply)), this.createDelayMs);
+      this.#timers.add(t);
+      return;
+    }
+    if (method === "GET" && parts.length === 0) {
+      const data = [...this.batches.keys()].reverse().map((id) => this.#batchJson(id));
+      return this.#send(res, { status: 200, body: { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null } });
     }
     const b = this.batches.get(parts[0] ?? "");
     if (b === undefined) return this.#send(res, errorReply(404, "not_found_error", `no batch ${parts[0]}`));
