@@ -114,3 +114,12 @@ describe("--max-cost", () => {
 afterAll(() => {
   fake.fallback = errorReply(500, "api_error", "no scripted reply");
 });
+
+describe("prices", () => {
+  it("are those of the model asked for, even when the reply names a dated version of it", async () => {
+    fake.fallback = toolUseReply(TOOL, answer, { model: "claude-sonnet-5-5-20261001", usage: { input_tokens: 1000, output_tokens: 100 } });
+    const r = await check(tasks(1), join(tmp, `c${++n}.sqlite`), "--price", "claude-sonnet-5-5=3,15");
+    const [t] = JSON.parse(r.stdout) as Out;
+    expect(t!.advisory.provenance!.cost_usd).toBeCloseTo((1000 * 3 + 100 * 15) / 1e6, 12);
+  });
+});

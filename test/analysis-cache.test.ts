@@ -102,3 +102,28 @@ describe("assay cache export and prune", () => {
     expect((await run(["cache", ...args], env())).code).toBe(2);
   });
 });
+
+describe("caches from before, offline runs, and prune's bounds", () => {
+  it("a cache whose answers table predates created_at is migrated, its rows kept", async () => {
+    const old = join(tmp, "old", "assay.sqlite");
+    mkdirSync(join(tmp, "old"));
+    const db = new Database(old);
+    db.exec("CREATE TABLE answers (key TEXT PRIMARY KEY, analysis TEXT NOT NULL, model TEXT NOT NULL, answer TEXT NOT NULL, provenance TEXT NOT NULL)");
+    db.prepare("INSERT INTO answers VALUES (?, ?, ?, ?, ?)").run("k".repeat(64), "task-quality", "m", "{}", JSON.stringify({ created_at: "2025-01-02T00:00:00.000Z" }));
+    db.close();
+    const stats = JSON.parse((await run(["cache", "stats", "--json", "--cache", old])).stdout);
+    expect(stats.rows).toBe(1); // read-only: nothing migrated yet, and nothing broken
+    expect((await run(["cache", "prune", "--older-than", "1d", "--cache", old])).stdout).toMatch(/pruned 1 answers/); // migrated from provenance, then pruned
+  });
+
+  it("an offline run records nothing and says nothing about it", async () => {
+    const before = JSON.parse((await run(["cache", "stats", "--json"], env())).stdout).lastRun;
+    const r = await run(["check-task", ...dirs, "--offline"], env());
+    expect(r.stderr).not.toMatch(/could not record/);
+    expect(JSON.parse((await run(["cache", "stats", "--json"], env())).stdout).lastRun).toEqual(before);
+  });
+
+  it("prune refuses an age past a century (exit 2), rather than an internal error", async () => {
+    expect((await run(["cache", "prune", "--older-than", "999999d"], env())).code).toBe(2);
+  });
+});

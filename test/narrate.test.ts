@@ -73,7 +73,8 @@ describe("assay narrate", () => {
     expect(nar.facts.unanalysed).toEqual([{ trial: "job-n/liar", reason: "invalid evidence" }]);
     const md = await run(["narrate", resultsFile, "--max-retries", "0"], env(join(tmp, `c${n}.sqlite`)));
     expect(md.stdout).toMatch(/## Trials without an analysis\n\n- job-n\/liar: invalid evidence/);
-    expect(md.stdout).toMatch(/every number above is copied from the results document/);
+    expect(md.stdout).toMatch(/counts and metrics in the first section are copied from the results document; the quoted prose is/);
+    expect(md.stdout).toMatch(/^> Most trials passed/m); // the model's text, quoted
   });
 
   it("a reply citing an invented trial is asked again once, naming it; a second invention is an error narrative (exit 3), never cached", async () => {
@@ -81,7 +82,7 @@ describe("assay narrate", () => {
     fake.script(toolUseReply(TOOL, prose(["job-n/ghost"])), toolUseReply(TOOL, prose(["job-n/ok-2"])));
     const fixed = await narrateJson(cache);
     expect([fixed.code, fixed.n.status, fake.requests.length]).toEqual([0, "written", 2]);
-    expect(fake.requests[1]!.body.messages[0].content).toMatch(/cited trial ids that are not in the results: job-n\/ghost/);
+    expect(fake.requests[1]!.body.messages[0].content).toMatch(/cited trial ids that are not in the results: "job-n\/ghost"/);
 
     const other = join(tmp, `c${++n}.sqlite`);
     fake.script(toolUseReply(TOOL, prose(["job-n/ghost"])), toolUseReply(TOOL, prose(["-/phantom"])));
@@ -112,5 +113,21 @@ describe("assay narrate", () => {
     writeFileSync(bad, JSON.stringify({ format: "something-else" }));
     expect((await run(["narrate", bad], env(join(tmp, "x.sqlite")))).code).toBe(2);
     expect(readFileSync(resultsFile, "utf8").length).toBeGreaterThan(0);
+  });
+});
+
+describe("assay narrate: determinism and options", () => {
+  it("the same document with its bundles and experiments in another order gives the same request", async () => {
+    const permuted = join(tmp, "permuted.json");
+    writeFileSync(permuted, JSON.stringify({ ...results, bundles: [...results.bundles].reverse() }, null, 3));
+    fake.script(toolUseReply(TOOL, prose(["job-n/ok-1"])), toolUseReply(TOOL, prose(["job-n/ok-1"])));
+    await run(["narrate", resultsFile, "--format", "json"], env(join(tmp, `c${++n}.sqlite`)));
+    await run(["narrate", permuted, "--format", "json"], env(join(tmp, `c${++n}.sqlite`)));
+    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests[1]!.body).toEqual(fake.requests[0]!.body);
+  });
+
+  it.each([["--batch"], ["--max-calls", "2"], ["--rubric", "x.toml"], ["--concurrency", "2"]])("refuses %s, which it would not honour (exit 2)", async (...flag) => {
+    expect((await run(["narrate", resultsFile, ...flag], env(join(tmp, "x.sqlite")))).code).toBe(2);
   });
 });

@@ -5,6 +5,7 @@
 
 import Anthropic from "@anthropic-ai/sdk";
 import type { Model } from "@anthropic-ai/sdk/resources/messages";
+import { createHash } from "node:crypto";
 import { redact } from "../core/redact.js";
 
 /** A current model from the SDK's list (not in its deprecation table; a test checks). */
@@ -72,7 +73,7 @@ export class AnthropicBackend implements Backend {
     o: { baseURL?: string | undefined; maxRetries?: number; timeoutMs?: number } = {},
   ) {
     this.client = new Anthropic({ apiKey, baseURL: o.baseURL ?? null, maxRetries: o.maxRetries ?? 4, timeout: o.timeoutMs ?? 120_000 });
-    this.endpoint = this.client.baseURL;
+    this.endpoint = this.client.baseURL.replace(/\/\/[^/@]*@/, "//"); // no credentials of a proxy URL in provenance
   }
 
   async ask(req: ModelRequest): Promise<ModelReply> {
@@ -137,6 +138,9 @@ export class AnthropicBackend implements Backend {
     return redact(this.apiKey.length > 0 ? text.split(this.apiKey).join("[redacted]") : text);
   }
 }
+
+/** SHA-256 of exactly what reaches the model for a request (system, user turn, tool, its description and schema, tool_choice, model, max_tokens). */
+export const requestDigest = (req: ModelRequest): string => createHash("sha256").update(JSON.stringify(params(req))).digest("hex");
 
 /** The Messages API request for a model request: the answer as a forced tool call. */
 function params(req: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {

@@ -4,7 +4,7 @@
 // its provenance. The API key is never part of a key, a row or a message.
 
 import Database from "better-sqlite3";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { z } from "zod";
 import { sha256 } from "../core/folder.js";
@@ -79,6 +79,8 @@ export class AnalysisCache {
   private readonly db: Database.Database | null;
   private readonly get: Database.Statement<[string], { answer: string; provenance: string }> | null = null;
   private readonly put: Database.Statement<[string, string, string, string, string, string]> | null = null;
+  /** How an answer's time is read (a column, or provenance in a cache written before the column). */
+  private readonly createdAt: string = "created_at";
 
   /** `readOnly` (offline replay): never creates or writes anything. */
   constructor(readonly file: string, readonly readOnly = false) {
@@ -99,6 +101,12 @@ export class AnalysisCache {
           CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, command TEXT NOT NULL, finished_at TEXT NOT NULL,
             hits INTEGER NOT NULL, asked INTEGER NOT NULL, errors INTEGER NOT NULL, not_analysed INTEGER NOT NULL,
             cost_usd REAL NOT NULL, saved_usd REAL NOT NULL);`);
+        // A cache written before answers had their own created_at column: add it, from provenance.
+        const columns = this.db.prepare("PRAGMA table_info(answers)").all() as { name: string }[];
+        if (!columns.some((c) => c.name === "created_at")) {
+          this.db.exec("ALTER TABLE answers ADD COLUMN created_at TEXT NOT NULL DEFAULT ''");
+          this.db.exec("UPDATE answers SET created_at = coalesce(json_extract(provenance, '$.created_at'), '')");
+        }
       } catch (e) {
         this.db.close();
         throw new CacheError(`${file} cannot be used as the analysis cache: ${(e as Error).message}`);
@@ -107,6 +115,9 @@ export class AnalysisCache {
     }
     try {
       this.get = this.db.prepare("SELECT answer, provenance FROM answers WHERE key = ?");
+      // A read-only cache from before answers had created_at: read the time from provenance.
+      const columns = this.db.prepare("PRAGMA table_info(answers)").all() as { name: string }[];
+      if (!columns.some((c) => c.name === "created_at")) this.createdAt = "json_extract(provenance, '$.created_at')";
     } catch {
       this.get = null; // a read-only file without the table: an empty cache
     }
@@ -174,19 +185,34 @@ export class AnalysisCache {
   }
 
   stats(): CacheStats {
-    if (this.db === null) return { rows: 0, bytes: 0, byAnalysis: [], oldest: null, newest: null, lastRun: null };
-    const byAnalysis = this.db
+    const empty: CacheStats = { rows: 0, bytes: 0, byAnalysis: [], oldest: null, newest: null, lastRun: null };
+    if (this.db === null) return empty;
+    try {
+      return this.statsOf(this.db);
+    } catch {
+      return empty; // a file without the tables (read-only, never written by assay): nothing in it
+    }
+  }
+
+  private statsOf(db: Database.Database): CacheStats {
+    const byAnalysis = db
       .prepare("SELECT analysis, model, count(*) AS rows FROM answers GROUP BY analysis, model ORDER BY analysis, model")
       .all() as CacheStats["byAnalysis"];
-    const span = this.db.prepare("SELECT count(*) AS rows, min(created_at) AS oldest, max(created_at) AS newest FROM answers").get() as {
+    const span = db.prepare(`SELECT count(*) AS rows, min(${this.createdAt}) AS oldest, max(${this.createdAt}) AS newest FROM answers`).get() as {
       rows: number;
       oldest: string | null;
       newest: string | null;
     };
-    const lastRun = (this.db.prepare("SELECT command, finished_at, hits, asked, errors, not_analysed, cost_usd, saved_usd FROM runs ORDER BY id DESC LIMIT 1").get() ?? null) as CacheStats["lastRun"];
-    const pages = this.db.pragma("page_count", { simple: true }) as number;
-    const size = this.db.pragma("page_size", { simple: true }) as number;
-    return { rows: span.rows, bytes: pages * size, byAnalysis, oldest: span.oldest, newest: span.newest, lastRun };
+    let lastRun: CacheStats["lastRun"] = null;
+    try {
+      lastRun = (db.prepare("SELECT command, finished_at, hits, asked, errors, not_analysed, cost_usd, saved_usd FROM runs ORDER BY id DESC LIMIT 1").get() ?? null) as CacheStats["lastRun"];
+    } catch {
+      // a cache from before runs were recorded
+    }
+    const pages = db.pragma("page_count", { simple: true }) as number;
+    const size = db.pragma("page_size", { simple: true }) as number;
+    const wal = statSync(`${this.file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    return { rows: span.rows, bytes: pages * size + wal, byAnalysis, oldest: span.oldest, newest: span.newest, lastRun };
   }
 
   /** Delete answers made before `before` (ISO time), of one model when given; returns how many. One transaction. */
@@ -200,8 +226,8 @@ export class AnalysisCache {
 
   /** Every answer with its provenance, oldest first (for `assay cache export`). */
   *rows(): Generator<{ key: string; analysis: string; model: string; answer: unknown; provenance: unknown }> {
-    if (this.db === null) return;
-    const it = this.db.prepare("SELECT key, analysis, model, answer, provenance FROM answers ORDER BY created_at, key").iterate() as IterableIterator<{
+    if (this.db === null || this.get === null) return; // no file, or no table in it
+    const it = this.db.prepare(`SELECT key, analysis, model, answer, provenance FROM answers ORDER BY ${this.createdAt}, key`).iterate() as IterableIterator<{
       key: string; analysis: string; model: string; answer: string; provenance: string;
     }>;
     for (const r of it) yield { key: r.key, analysis: r.analysis, model: r.model, answer: JSON.parse(r.answer), provenance: JSON.parse(r.provenance) };

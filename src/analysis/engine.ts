@@ -4,10 +4,9 @@
 // after the SDK's retries, gives every criterion `error` and is never cached. The result is a
 // separate advisory record: nothing here receives, let alone writes, a hard field.
 
-import { sha256 } from "../core/folder.js";
 import type { Advisory } from "../core/results.js";
 import { randomUUID } from "node:crypto";
-import { ANSWER_TOOL, type Backend, type BackendError, type BatchApi, type ModelReply, type ModelRequest } from "./backend.js";
+import { requestDigest, type Backend, type BackendError, type BatchApi, type ModelReply, type ModelRequest } from "./backend.js";
 import { AnalysisCache, cacheKey, type Provenance } from "./cache.js";
 import type { EvidencePack } from "./evidence.js";
 import type { Budget } from "./budget.js";
@@ -79,7 +78,8 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
   /** A reply (direct or from a batch, whose price is `priceFactor` of the list price): validated, costed, cached. */
   const settle = (key: string, reply: ModelReply, done: Done, reservation: { worstUsd: number } | null, priceFactor: number): Advisory => {
     const failed = (why: string) => failedWith(done, why);
-    const listCost = costOf(reply.model, reply.inputTokens, reply.outputTokens, o.prices);
+    // Priced as the model asked for (its alias is what --price and the table name), not the dated name a reply may carry.
+    const listCost = costOf(o.model, reply.inputTokens, reply.outputTokens, o.prices);
     const cost = listCost === null ? null : listCost * priceFactor;
     if (reservation) o.budget!.settle(reservation, cost ?? reservation.worstUsd);
     const answer = schema.safeParse(reply.input);
@@ -127,7 +127,7 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
       maxTokens,
     };
     const key = cacheKey({
-      request: sha256(JSON.stringify([req.model, req.system, req.user, ANSWER_TOOL, req.schema, req.maxTokens])),
+      request: requestDigest(req),
       evidence: pack.digest,
       rubric: analysis.rubric.digest,
       prompt: analysis.template.digest,

@@ -7,9 +7,9 @@
 import { z } from "zod";
 import { sha256 } from "../core/folder.js";
 import type { BundleEntry, Results } from "../core/results.js";
-import { byteCompare, shorten } from "../core/text.js";
+import { byteCompare, printable, shorten } from "../core/text.js";
 import type { Backend, ModelRequest } from "./backend.js";
-import { ANSWER_TOOL } from "./backend.js";
+import { requestDigest } from "./backend.js";
 import { AnalysisCache, cacheKey, type Provenance } from "./cache.js";
 import { buildPack } from "./evidence.js";
 import { costOf, type Price } from "./prices.js";
@@ -53,7 +53,7 @@ export function factsOf(results: Results): Narrative["facts"] {
   const count = (v: BundleEntry["validity"]) => b.filter((x) => x.validity === v).length;
   const unanalysed = [...b]
     .sort((x, y) => byteCompare(trialId(x), trialId(y)))
-    .filter((x) => x.advisory === null || x.advisory.status !== "analysed")
+    .filter((x) => x.advisory === null || x.advisory.status !== "analysed" || Object.values(x.advisory.outcomes).every((o) => o.outcome === "error"))
     .map((x) => ({ trial: trialId(x), reason: x.advisory === null ? "no analysis was run (assay analyze adds one)" : (x.advisory.reason ?? "not analysed") }));
   return { bundles: { total: b.length, valid: count("valid"), invalid: count("invalid"), error: count("error") }, experiments: results.experiments, unanalysed };
 }
@@ -84,7 +84,18 @@ export async function narrate(results: Results, resultsBytes: Uint8Array, o: Nar
   const facts = factsOf(results);
   const ids = new Set(results.bundles.map(trialId));
   const base = { format: NARRATIVE_FORMAT, source: sha256(resultsBytes), model: o.model, facts } as const;
-  const factsText = JSON.stringify({ bundles: facts.bundles, experiments: facts.experiments, unanalysed: facts.unanalysed.length }, null, 1);
+  // The model sees the metrics and the size of each list, not the lists (names are in the notes, delimited).
+  const experiments = facts.experiments.map((e) => ({
+    ...e,
+    invalid: e.invalid.length,
+    missing: e.missing.length,
+    excluded: e.excluded.length,
+    unscored: e.unscored.length,
+    flags: e.flags.length,
+    raw_record: e.raw_record === null ? null : { mean: e.raw_record.mean, trials: e.raw_record.values.length },
+    retry: e.retry === null ? null : e.retry.length,
+  }));
+  const factsText = JSON.stringify({ bundles: facts.bundles, experiments, unanalysed: facts.unanalysed.length }, null, 1);
   const pack = buildPack([{ name: `per-trial notes (${ids.size} trials; cite them by the id before the colon)`, text: trialNotes(results), cap: 120_000 }]);
   const user = o.template.user.replace(/\{\{(analysis|criteria|evidence)\}\}/g, (_, k: string) =>
     k === "analysis" ? "job narrative" : k === "criteria" ? factsText : pack.text,
@@ -93,7 +104,7 @@ export async function narrate(results: Results, resultsBytes: Uint8Array, o: Nar
   delete schema["$schema"];
   const req: ModelRequest = { model: o.model, system: o.template.system, user, schema, maxTokens: MAX_TOKENS };
   const key = cacheKey({
-    request: sha256(JSON.stringify([req.model, req.system, req.user, ANSWER_TOOL, req.schema, req.maxTokens])),
+    request: requestDigest(req),
     evidence: pack.digest,
     rubric: "narrative",
     prompt: o.template.digest,
@@ -125,7 +136,7 @@ export async function narrate(results: Results, resultsBytes: Uint8Array, o: Nar
         request_id: reply.requestId,
         input_tokens: reply.inputTokens,
         output_tokens: reply.outputTokens,
-        cost_usd: costOf(reply.model, reply.inputTokens, reply.outputTokens, o.prices),
+        cost_usd: costOf(o.model, reply.inputTokens, reply.outputTokens, o.prices),
         created_at: new Date().toISOString(),
       };
       try {
@@ -136,7 +147,7 @@ export async function narrate(results: Results, resultsBytes: Uint8Array, o: Nar
       return { ...base, status: "written", reason: null, cached: false, prose: prose.data, provenance };
     }
     if (attempt === 1) return error(`the reply cited trials that are not in the results, twice: ${unknown.slice(0, 10).join(", ")}`);
-    request = { ...req, user: `${req.user}\n\nYour previous reply cited trial ids that are not in the results: ${unknown.slice(0, 20).join(", ")}. Cite only ids from the list.` };
+    request = { ...req, user: `${req.user}\n\nYour previous reply cited trial ids that are not in the results: ${unknown.slice(0, 20).map((id) => JSON.stringify(shorten(id, 80))).join(", ")}. Cite only ids from the list.` };
   }
   return error("unreachable");
 }
@@ -155,9 +166,11 @@ export function narrativeMarkdown(n: Narrative): string {
     out.push(`- **${e.experiment ?? "(lone trials)"}** (${e.profile ?? "unknown"}): ${metrics.join("; ")}; ${e.invalid.length} invalid`);
   }
   out.push("");
+  // The model's text is quoted, so nothing in it can pass for a heading or a fact of this page.
+  const quote = (text: string) => text.split("\n").map((l) => `> ${l}`).join("\n");
   if (n.prose) {
-    out.push("## Overview", "", n.prose.overview, "");
-    for (const t of n.prose.themes) out.push(`## ${t.title}`, "", t.text, "", `Trials: ${t.trials.join(", ")}`, "");
+    out.push("## Overview (the model's prose)", "", quote(n.prose.overview), "");
+    for (const t of n.prose.themes) out.push(`### ${printable(t.title).replace(/[#*_`[\]]/g, "")}`, "", quote(t.text), "", `Trials: ${t.trials.join(", ")}`, "");
   } else out.push(`_No narrative prose: ${n.reason}._`, "");
   if (n.facts.unanalysed.length > 0) {
     out.push("## Trials without an analysis", "");
@@ -165,6 +178,6 @@ export function narrativeMarkdown(n: Narrative): string {
     if (n.facts.unanalysed.length > 200) out.push(`- … ${n.facts.unanalysed.length - 200} more`);
     out.push("");
   }
-  out.push(`_Prose by ${n.model}${n.cached ? " (from the cache)" : ""}; every number above is copied from the results document._`);
+  out.push(`_The counts and metrics in the first section are copied from the results document; the quoted prose is ${n.model}'s${n.cached ? " (from the cache)" : ""} and may be wrong — where it disagrees with a number, the number is right._`);
   return out.join("\n") + "\n";
 }

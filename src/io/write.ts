@@ -11,13 +11,15 @@ export function checkOutputPath(file: string): void {
 }
 
 /** Replace `file` atomically: temp file, fsync, rename, fsync of the folder. */
-export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+/** `data` as a whole, or as pieces written in turn (so a large export is never one string in memory). */
+export function writeFileAtomic(file: string, data: string | Uint8Array | Iterable<string>): void {
   checkOutputPath(file);
   const dir = dirname(file);
   const tmp = join(dir, `.${Date.now()}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   const fd = openSync(tmp, "wx", 0o644);
   try {
-    writeSync(fd, typeof data === "string" ? Buffer.from(data) : data);
+    if (typeof data === "string" || data instanceof Uint8Array) writeSync(fd, typeof data === "string" ? Buffer.from(data) : data);
+    else for (const piece of data) writeSync(fd, Buffer.from(piece));
     fsyncSync(fd);
   } finally {
     closeSync(fd);

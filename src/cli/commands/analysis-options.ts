@@ -10,18 +10,23 @@ import { positiveInt } from "../args.js";
 import type { CliIo } from "../io.js";
 import { UsageError } from "../exit.js";
 
-export const ANALYSIS_OPTIONS = {
-  rubric: { type: "string" },
+/** Options of every command that asks a model (narrate takes these alone). */
+export const MODEL_OPTIONS = {
   prompt: { type: "string" },
   cache: { type: "string" },
   model: { type: "string" },
   offline: { type: "boolean" },
-  concurrency: { type: "string" },
   "request-timeout": { type: "string" },
   "max-retries": { type: "string" },
+  price: { type: "string", multiple: true },
+} as const;
+
+export const ANALYSIS_OPTIONS = {
+  ...MODEL_OPTIONS,
+  rubric: { type: "string" },
+  concurrency: { type: "string" },
   "max-calls": { type: "string" },
   "max-cost": { type: "string" },
-  price: { type: "string", multiple: true },
   batch: { type: "boolean" },
   "poll-interval": { type: "string" },
 } as const;
@@ -64,17 +69,22 @@ function progressLines(command: string, total: number, budget: Budget | undefine
   let asked = 0;
   let failed = 0;
   let last = Date.now();
+  let cost = 0;
   return (a: Advisory) => {
     done++;
     if (a.status === "analysed") {
       if (a.cached) cached++;
-      else asked++;
+      else {
+        asked++;
+        cost += a.provenance?.cost_usd ?? 0;
+      }
       if (Object.values(a.outcomes).some((o) => o.outcome === "error")) failed++;
     }
     const now = Date.now();
     if (now - last < everyMs || done === total) return;
     last = now;
-    write(`assay ${command}: ${done}/${total} settled: ${cached} from the cache, ${asked} answered, ${failed} failed${budget ? `; ${budget.describe()}` : ""}\n`);
+    const spent = budget ? budget.describe() : `${cost.toFixed(4)} USD so far (known prices)`;
+    write(`assay ${command}: ${done}/${total} settled: ${cached} from the cache, ${asked} answered, ${failed} failed; ${spent}\n`);
   };
 }
 
@@ -130,7 +140,11 @@ export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<s
 }
 
 /** What a run took from the cache and what it asked, recorded for `assay cache stats` (never fatal). */
-function recordRun(setup: AnalysisSetup, command: string, results: readonly Advisory[], budget: Budget | undefined, warn: (m: string) => void): void {
+/** What the answers of this run (not the cache's) cost, where the price is known. */
+const knownCost = (results: readonly Advisory[]) => results.reduce((s, a) => s + (a.cached ? 0 : (a.provenance?.cost_usd ?? 0)), 0);
+
+function recordRun(setup: AnalysisSetup, command: string, results: readonly Advisory[], warn: (m: string) => void): void {
+  if (setup.cache.readOnly) return; // offline replay writes nothing, not even its statistics
   const analysed = results.filter((a) => a.status === "analysed");
   const hits = analysed.filter((a) => a.cached);
   try {
@@ -139,7 +153,7 @@ function recordRun(setup: AnalysisSetup, command: string, results: readonly Advi
       asked: analysed.length - hits.length,
       errors: analysed.filter((a) => Object.values(a.outcomes).some((o) => o.outcome === "error")).length,
       notAnalysed: results.length - analysed.length,
-      costUsd: budget?.spentUsd ?? analysed.reduce((s, a) => s + (a.cached ? 0 : (a.provenance?.cost_usd ?? 0)), 0),
+      costUsd: knownCost(results),
       savedUsd: hits.reduce((s, a) => s + (a.provenance?.cost_usd ?? 0), 0),
     });
   } catch (e) {
@@ -161,6 +175,12 @@ function runSummary(command: string, results: readonly Advisory[], budget: Budge
   return `assay ${command}: ${parts.join("; ")}\n`;
 }
 
+const statusMs = (io: CliIo): number => {
+  const s = Number(io.env["ASSAY_STATUS_SECONDS"] ?? 5);
+  if (!(s > 0 && s <= 86_400)) throw new UsageError("ASSAY_STATUS_SECONDS must be a number of seconds above 0");
+  return s * 1000;
+};
+
 /** Run an analysis over targets as a command does: progress, the closing summary, the run recorded. */
 export async function runAnalysis(command: string, run: AnalysisRun, targets: readonly Target[], io: CliIo, quiet = false): Promise<Advisory[]> {
   const say = (line: string) => quiet || io.stderr(`assay ${command}: ${line}\n`);
@@ -176,9 +196,9 @@ export async function runAnalysis(command: string, run: AnalysisRun, targets: re
     prices: run.prices,
     warn,
     batch: run.pollMs === undefined ? undefined : { pollMs: run.pollMs, progress: say },
-    onSettled: quiet ? undefined : progressLines(command, targets.length, budget, io.stderr, Number(io.env["ASSAY_STATUS_SECONDS"] ?? 5) * 1000),
+    onSettled: quiet ? undefined : progressLines(command, targets.length, budget, io.stderr, statusMs(io)),
   });
   if (!quiet) io.stderr(runSummary(command, results, budget));
-  recordRun(setup, command, results, budget, warn);
+  recordRun(setup, command, results, warn);
   return results;
 }

@@ -53,8 +53,8 @@ export function cacheCommand(argv: string[], io: CliIo): number {
   }
   if (sub === "prune") {
     const d = values["older-than"];
-    const m = d === undefined ? null : /^(\d+)(d|h|m)$/.exec(d);
-    if (m === null) throw new UsageError("assay cache prune needs --older-than D (a number with d, h or m: 30d, 12h, 90m)");
+    const m = d === undefined ? null : /^(\d{1,6})(d|h|m)$/.exec(d);
+    if (m === null || (m[2] === "d" && Number(m[1]) > 36_500)) throw new UsageError("assay cache prune needs --older-than D (a number with d, h or m: 30d, 12h, 90m; at most a century)");
     const ms = Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2] as "d" | "h" | "m"];
     const cache = new AnalysisCache(path);
     try {
@@ -71,16 +71,16 @@ export function cacheCommand(argv: string[], io: CliIo): number {
     checkOutputPath(out);
     const cache = new AnalysisCache(path, true);
     let n = 0;
-    let text = "";
     try {
-      for (const row of cache.rows()) {
-        text += JSON.stringify(row) + "\n";
-        n++;
-      }
+      writeFileAtomic(out, (function* () {
+        for (const row of cache.rows()) {
+          n++;
+          yield JSON.stringify(row) + "\n";
+        }
+      })());
     } finally {
       cache.close();
     }
-    writeFileAtomic(out, text);
     io.stderr(`assay cache: exported ${n} answers to ${out}\n`);
     return EXIT.OK;
   }

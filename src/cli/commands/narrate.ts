@@ -7,7 +7,7 @@ import { checkOutputPath, writeFileAtomic } from "../../io/write.js";
 import { oneOf, usage } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
-import { ANALYSIS_OPTIONS, modelOptions } from "./analysis-options.js";
+import { MODEL_OPTIONS, modelOptions } from "./analysis-options.js";
 
 export const NARRATE_HELP = `assay narrate RESULTS.json [--out FILE] [--format md|json] [--model M] [--cache F] [--offline] [--price MODEL=IN,OUT]
   A job narrative from a results document (assay score or analyze --format json): its counts and
@@ -19,7 +19,7 @@ export const NARRATE_HELP = `assay narrate RESULTS.json [--out FILE] [--format m
 
 export async function narrateCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = usage(() =>
-    parseArgs({ args: argv, allowPositionals: true, options: { ...ANALYSIS_OPTIONS, out: { type: "string" }, format: { type: "string" } } }),
+    parseArgs({ args: argv, allowPositionals: true, options: { ...MODEL_OPTIONS, out: { type: "string" }, format: { type: "string" } } }),
   );
   if (positionals.length !== 1) throw new UsageError("assay narrate takes one RESULTS.json");
   const format = oneOf("format", values.format, ["md", "json"], "md");
