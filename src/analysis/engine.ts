@@ -205,7 +205,14 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
    * is settled (a run needing only some of them leaves it open for the rest).
    */
   async function inBatches(api: BatchApi, b: NonNullable<EngineOptions["batch"]>): Promise<Advisory[]> {
-    const prepared = targets.map(prepare);
+    // A round at a time, so that only one round's evidence packs (and requests) are in memory.
+    const out: Advisory[] = [];
+    for (let i = 0; i < targets.length; i += TARGETS_PER_ROUND) out.push(...(await round(api, b, targets.slice(i, i + TARGETS_PER_ROUND))));
+    return out;
+  }
+
+  async function round(api: BatchApi, b: NonNullable<EngineOptions["batch"]>, slice: readonly Target[]): Promise<Advisory[]> {
+    const prepared = slice.map(prepare);
     const waiting = new Map<string, { req: ModelRequest; done: Done; reservation: { worstUsd: number } | null }>();
     for (const p of prepared) if ("key" in p && !waiting.has(p.key)) waiting.set(p.key, { req: p.req, done: p.done, reservation: null });
     const answers = new Map<string, Advisory>();
@@ -308,6 +315,8 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
   }
 }
 
+/** Targets prepared (packs built, requests held) at once in batch mode. */
+const TARGETS_PER_ROUND = 2_000;
 /** Batches well inside the API's limits (100,000 requests, 256 MB). */
 const BATCH_REQUESTS = 10_000;
 const BATCH_BYTES = 128 * 1024 * 1024;
