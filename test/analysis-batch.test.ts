@@ -30,6 +30,17 @@ const check = (dirs: string[], cache: string, ...flags: string[]) =>
 type Out = { advisory: { status: string; cached: boolean; reason: string | null; outcomes: Record<string, { outcome: string }>; provenance: { endpoint: string } | null } }[];
 const creates = () => fake.requests.filter((r) => r.method === "POST" && r.path.startsWith("/v1/messages/batches"));
 
+/** A spawned check-task --batch, SIGKILLed once its batch exists and it is polling (a batch that never ends). */
+async function killWhilePolling(dirs: string[], cache: string): Promise<void> {
+  fake.pollsBeforeEnd = 1_000_000;
+  const child = spawn(process.execPath, [CLI, "check-task", ...dirs, "--batch", "--poll-interval", "0.05"], { env: { ...process.env, ...env(cache) } });
+  const exited = new Promise((r) => child.on("exit", r));
+  for (let t = 0; t < 200 && fake.batches.size === 0; t++) await new Promise((r) => setTimeout(r, 25));
+  await new Promise((r) => setTimeout(r, 300)); // it has recorded the batch's id and polls
+  child.kill("SIGKILL");
+  await exited;
+}
+
 beforeAll(async () => {
   fake = await FakeMessagesApi.start();
   tmp = mkdtempSync(join(SCRATCH, "assay-batch-"));
@@ -100,14 +111,8 @@ describe("check-task --batch", () => {
   it("a run killed while it polls is resumed by the next: the same batch is collected, no second create", async () => {
     const dirs = tasks(3);
     const cache = join(tmp, `c${++n}.sqlite`);
-    fake.pollsBeforeEnd = 1_000_000; // never ends while the first run watches
-    const child = spawn(process.execPath, [CLI, "check-task", ...dirs, "--batch", "--poll-interval", "0.05"], { env: { ...process.env, ...env(cache) } });
-    const exited = new Promise((r) => child.on("exit", r));
-    for (let t = 0; t < 200 && fake.batches.size === 0; t++) await new Promise((r) => setTimeout(r, 25));
+    await killWhilePolling(dirs, cache);
     expect(fake.batches.size).toBe(1);
-    await new Promise((r) => setTimeout(r, 100)); // it polls
-    child.kill("SIGKILL");
-    await exited;
     const [id] = [...fake.batches.keys()];
     fake.pollsBeforeEnd = 0;
     fake.requests.length = 0;
@@ -144,13 +149,7 @@ describe("batch mode when things go wrong", () => {
   it("a batch that no longer exists (404) is abandoned and its requests sent again; other targets are not failed by it", async () => {
     const dirs = tasks(3);
     const cache = join(tmp, `c${++n}.sqlite`);
-    fake.pollsBeforeEnd = 1_000_000;
-    const child = spawn(process.execPath, [CLI, "check-task", dirs[0]!, dirs[1]!, "--batch", "--poll-interval", "0.05"], { env: { ...process.env, ...env(cache) } });
-    const exited = new Promise((r) => child.on("exit", r));
-    for (let t = 0; t < 200 && fake.batches.size === 0; t++) await new Promise((r) => setTimeout(r, 25));
-    await new Promise((r) => setTimeout(r, 300)); // it has recorded the batch's id and polls
-    child.kill("SIGKILL");
-    await exited;
+    await killWhilePolling([dirs[0]!, dirs[1]!], cache);
     fake.batches.clear(); // the API no longer knows it
     fake.pollsBeforeEnd = 1;
     const r = await check(dirs, cache);
@@ -162,12 +161,7 @@ describe("batch mode when things go wrong", () => {
   it("a run that needs only some answers of an open batch leaves the rest in it for the run that needs them: paid once", async () => {
     const dirs = tasks(3);
     const cache = join(tmp, `c${++n}.sqlite`);
-    fake.pollsBeforeEnd = 1_000_000;
-    const child = spawn(process.execPath, [CLI, "check-task", ...dirs, "--batch", "--poll-interval", "0.05"], { env: { ...process.env, ...env(cache) } });
-    const exited = new Promise((r) => child.on("exit", r));
-    for (let t = 0; t < 200 && fake.batches.size === 0; t++) await new Promise((r) => setTimeout(r, 25));
-    child.kill("SIGKILL");
-    await exited;
+    await killWhilePolling(dirs, cache);
     fake.pollsBeforeEnd = 0;
     fake.requests.length = 0;
     expect((await check([dirs[0]!], cache)).code).toBe(0);
