@@ -236,6 +236,21 @@ describe("analyze: scores first, then analyses each valid trial; no hard field c
     }
   });
 
+  it("the table puts the advisory section after every hard result: counts, reasons not analysed, failing criteria", async () => {
+    fake.fallback = (req) =>
+      toolUseReply(TOOL, answer(TRIAL_CRITERIA, (req.body.messages[0].content as string).includes("/logs/verifier/reward.txt") ? "fail" : "pass"));
+    try {
+      const r = await run(["analyze", root, "--quiet", "--max-retries", "0"], env(freshCache()));
+      const table = r.stdout;
+      expect(table.indexOf("advisory (trial-legitimacy")).toBeGreaterThan(table.indexOf("job job-a"));
+      expect(table).toMatch(/2 analysed \(0 from the cache\), 1 not analysed\n {4}1 not analysed: invalid evidence/);
+      expect(table).toMatch(/job-a\/hacker:\n {4}fail  reward_hacking: reward_hacking: checked/);
+      expect(table).not.toMatch(/job-a\/clean:/); // nothing failed there
+    } finally {
+      fake.fallback = errorReply(500, "api_error", "no scripted reply");
+    }
+  });
+
   it("spawned: the key appears in no output or log, even when every request fails", async () => {
     const cache = freshCache();
     fake.fallback = errorReply(401, "authentication_error", `invalid x-api-key ${KEY}`); // a server that echoes the key back

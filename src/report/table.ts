@@ -78,17 +78,16 @@ function advisory(b: readonly BundleEntry[], lines: string[]): void {
   const analysed = a.filter((x) => x.status === "analysed");
   lines.push("", `advisory (${a[0]!.analysis}, model ${a[0]!.model}): a model's judgement; it changes no verdict, state or metric above`);
   lines.push(`  ${analysed.length} analysed (${analysed.filter((x) => x.cached).length} from the cache), ${a.length - analysed.length} not analysed`);
-  for (const x of with_) {
-    const adv = x.advisory!;
-    if (adv.status !== "analysed") {
-      lines.push(`  ${x.path}: not analysed: ${printable(adv.reason ?? "")}`);
-      continue;
-    }
-    const notable = Object.entries(adv.outcomes).filter(([, o]) => o.outcome === "fail" || o.outcome === "error");
-    if (notable.length === 0) continue;
+  const why = new Map<string, number>();
+  for (const x of a) if (x.status !== "analysed") why.set(x.reason ?? "", (why.get(x.reason ?? "") ?? 0) + 1);
+  for (const [reason, n] of why) lines.push(`    ${n} not analysed: ${printable(reason)}`);
+  const notable = with_.filter((x) => x.advisory!.status === "analysed" && Object.values(x.advisory!.outcomes).some((o) => o.outcome === "fail" || o.outcome === "error"));
+  for (const x of notable.slice(0, 50)) {
     lines.push(`  ${x.path}:`);
-    for (const [name, o] of notable) lines.push(`    ${o.outcome.padEnd(5)} ${name}: ${printable(o.explanation.replace(/\s+/g, " ")).slice(0, 200)}`);
+    for (const [name, o] of Object.entries(x.advisory!.outcomes))
+      if (o.outcome === "fail" || o.outcome === "error") lines.push(`    ${o.outcome.padEnd(5)} ${name}: ${printable(o.explanation.replace(/\s+/g, " ")).slice(0, 200)}`);
   }
+  if (notable.length > 50) lines.push(`  … ${notable.length - 50} more with a failing or errored criterion (--format json)`);
 }
 
 export function render(results: Results): string {
