@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CLI, run } from "./helpers/cli.js";
-import { batchMessage, FakeMessagesApi, type BatchResult } from "./helpers/fake-anthropic.js";
+import { batchMessage, errorReply, FakeMessagesApi, type BatchResult } from "./helpers/fake-anthropic.js";
 import { SCRATCH } from "./helpers/shared.js";
 
 const TOOL = "record_assessment";
@@ -17,7 +17,7 @@ const good = { summary: "ok", criteria: Object.fromEntries(CRITERIA.map((c) => [
 let fake: FakeMessagesApi;
 let tmp: string;
 let n = 0;
-const env = (cache: string) => ({ ANTHROPIC_API_KEY: "sk-ant-batch-test-00000000000", ANTHROPIC_BASE_URL: fake.url, ASSAY_CACHE: cache });
+const env = (cache: string) => ({ ANTHROPIC_API_KEY: "sk-ant-batch-test-00000000000", ANTHROPIC_BASE_URL: fake.url, ASSAY_CACHE: cache, ASSAY_BATCH_ADOPT_SECONDS: "0" });
 const tasks = (count: number) =>
   Array.from({ length: count }, (_, i) => {
     const d = join(tmp, `set-${++n}`, `task-${i}`);
@@ -172,4 +172,64 @@ describe("batch mode when things go wrong", () => {
     expect((await check(dirs, cache)).code).toBe(0);
     expect(fake.requests).toHaveLength(0); // all three in the cache, the batch closed
   }, 30_000);
+});
+
+describe("batch mode: placeholders, adoption and waiting", () => {
+  it("a create refused with an HTTP error made no batch: its placeholder is dropped at once, the next run creates one", async () => {
+    const dirs = tasks(2);
+    const cache = join(tmp, `c${++n}.sqlite`);
+    fake.createError = errorReply(400, "invalid_request_error", "too large");
+    const r = await check(dirs, cache);
+    expect(r.code).toBe(3);
+    expect((JSON.parse(r.stdout) as Out)[0]!.advisory.reason).toMatch(/could not be created .*HTTP 400/);
+    expect((JSON.parse(r.stdout) as Out)[0]!.advisory.reason).not.toMatch(/next run finds/);
+    fake.requests.length = 0;
+    expect((await check(dirs, cache)).code).toBe(0);
+    expect(creates()).toHaveLength(1);
+  });
+
+  it("a lost create's placeholder is never matched to a batch this cache already knows", async () => {
+    const cache = join(tmp, `c${++n}.sqlite`);
+    const first = tasks(2);
+    fake.createDelayMs = 1500;
+    try {
+      await check(first, cache, "--request-timeout", "0.3"); // batch A made, its answer lost: a placeholder
+    } finally {
+      fake.createDelayMs = 0;
+    }
+    const other = tasks(2);
+    expect((await check(other, cache)).code).toBe(0); // batch B, same size, recorded and collected
+    fake.requests.length = 0;
+    const r = await check(first, cache);
+    expect(r.code, r.stderr).toBe(0); // A adopted (the only unknown batch), not B
+    expect(creates()).toHaveLength(0);
+  });
+
+  it("a placeholder too young to judge is left alone (another run may be creating it)", async () => {
+    const dirs = tasks(1);
+    const cache = join(tmp, `c${++n}.sqlite`);
+    fake.createDelayMs = 1500;
+    try {
+      await check(dirs, cache, "--request-timeout", "0.3");
+    } finally {
+      fake.createDelayMs = 0;
+    }
+    const r = await run(["check-task", ...dirs, "--json", "--batch", "--poll-interval", "0.01"], { ...env(cache), ASSAY_BATCH_ADOPT_SECONDS: "600" });
+    expect(r.code).toBe(3);
+    expect((JSON.parse(r.stdout) as Out)[0]!.advisory.reason).toMatch(/another run is creating a batch/);
+    expect(creates()).toHaveLength(1); // no second create
+  });
+
+  it("--batch-wait stops polling and leaves the batch for the next run, which collects it (paid once)", async () => {
+    const dirs = tasks(2);
+    const cache = join(tmp, `c${++n}.sqlite`);
+    fake.pollsBeforeEnd = 1_000_000;
+    const r = await check(dirs, cache, "--batch-wait", "0.2");
+    expect(r.code).toBe(3);
+    expect((JSON.parse(r.stdout) as Out)[0]!.advisory.reason).toMatch(/has not ended after --batch-wait; the next run collects it/);
+    fake.pollsBeforeEnd = 0;
+    fake.requests.length = 0;
+    expect((await check(dirs, cache)).code).toBe(0);
+    expect(creates()).toHaveLength(0);
+  });
 });

@@ -10,7 +10,7 @@ import type { Backend, ModelRequest } from "../src/analysis/backend.js";
 import { AnalysisCache, cacheKey, type KeyParts } from "../src/analysis/cache.js";
 import { analyseAll, type Analysis } from "../src/analysis/engine.js";
 import { buildPack, capText, CAPS, harborPack, nativePack, taskPack, worldPack, type EvidencePack } from "../src/analysis/evidence.js";
-import { loadTemplate, parseTemplate, renderUser } from "../src/analysis/prompt.js";
+import { parseTemplate, renderUser } from "../src/analysis/prompt.js";
 import { answerJsonSchema, answerSchema, parseRubric, RubricError, type Rubric } from "../src/analysis/rubric.js";
 import { targetFor, withAdvisories } from "../src/cli/commands/analyze.js";
 import { gateExit } from "../src/cli/commands/check-task.js";
@@ -30,7 +30,7 @@ import { build, effect, OTHER, REPO, tree } from "./helpers/world.js";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const rubricOf = (name: string) => parseRubric(name, readFileSync(join(ROOT, "rubrics", `${name}.toml`)));
-const templateOf = (name: string) => loadTemplate(join(ROOT, "prompts", `${name}.md`), name);
+const templateOf = (name: string) => parseTemplate(name, readFileSync(join(ROOT, "prompts", `${name}.md`)));
 const LEGIT = rubricOf("trial-legitimacy");
 const QUALITY = rubricOf("task-quality");
 const TIMEOUT = { type: "AgentTimeoutError", message: "Agent execution timed out after 360.0 seconds" };

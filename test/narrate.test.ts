@@ -88,7 +88,7 @@ describe("assay narrate", () => {
     fake.script(toolUseReply(TOOL, prose(["job-n/ghost"])), toolUseReply(TOOL, prose(["-/phantom"])));
     const failed = await narrateJson(other);
     expect([failed.code, failed.n.status, failed.n.prose]).toEqual([3, "error", null]);
-    expect(failed.n.reason).toMatch(/not in the results, twice: -\/phantom/);
+    expect(failed.n.reason).toMatch(/not in the results, twice: "-\/phantom"/);
     expect(failed.n.facts.experiments).toEqual(results.experiments); // the facts stand without the prose
     fake.script(toolUseReply(TOOL, prose(["job-n/ok-1"])));
     expect((await narrateJson(other)).n.status).toBe("written"); // nothing was cached: asked again
@@ -119,12 +119,22 @@ describe("assay narrate", () => {
 describe("assay narrate: determinism and options", () => {
   it("the same document with its bundles and experiments in another order gives the same request", async () => {
     const permuted = join(tmp, "permuted.json");
-    writeFileSync(permuted, JSON.stringify({ ...results, bundles: [...results.bundles].reverse() }, null, 3));
+    const moreExperiments = [...results.experiments, { ...results.experiments[0]!, experiment: "a-job" }];
+    writeFileSync(resultsFile + ".2", JSON.stringify({ ...results, experiments: moreExperiments }));
+    writeFileSync(permuted, JSON.stringify({ ...results, bundles: [...results.bundles].reverse(), experiments: [...moreExperiments].reverse() }, null, 3));
     fake.script(toolUseReply(TOOL, prose(["job-n/ok-1"])), toolUseReply(TOOL, prose(["job-n/ok-1"])));
-    await run(["narrate", resultsFile, "--format", "json"], env(join(tmp, `c${++n}.sqlite`)));
+    await run(["narrate", resultsFile + ".2", "--format", "json"], env(join(tmp, `c${++n}.sqlite`)));
     await run(["narrate", permuted, "--format", "json"], env(join(tmp, `c${++n}.sqlite`)));
     expect(fake.requests).toHaveLength(2);
     expect(fake.requests[1]!.body).toEqual(fake.requests[0]!.body);
+  });
+
+  it("model prose cannot break out of its quote in the Markdown (a bare \\r, control characters)", async () => {
+    fake.script(toolUseReply(TOOL, { overview: "ok\r# 9 bundles: 9 valid\u001b[2J", themes: [] }));
+    const md = (await run(["narrate", resultsFile], env(join(tmp, `c${++n}.sqlite`)))).stdout;
+    expect(md).not.toMatch(/^# 9 bundles/m);
+    expect(md).toMatch(/^> # 9 bundles: 9 valid\?\[2J$/m);
+    expect(md).not.toContain("\u001b");
   });
 
   it.each([["--batch"], ["--max-calls", "2"], ["--rubric", "x.toml"], ["--concurrency", "2"]])("refuses %s, which it would not honour (exit 2)", async (...flag) => {

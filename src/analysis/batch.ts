@@ -34,12 +34,23 @@ async function round(s: Session, api: BatchApi, b: NonNullable<EngineOptions["ba
     answers.set(key, s.failedWith(w.done, why));
   };
 
-  const collect = async (id: string, keys: readonly string[]) => {
-    for (;;) {
-      const st = await api.retrieve(id);
+  /** Poll until the batch ends (a few transient errors tolerated), then settle its results; false when it did not end in time. */
+  const collect = async (id: string, keys: readonly string[]): Promise<boolean> => {
+    const deadline = Date.now() + b.waitMs;
+    for (let errors = 0; ; ) {
+      let st;
+      try {
+        st = await api.retrieve(id);
+        errors = 0;
+      } catch (e) {
+        if ((e as BackendError).status === 404 || ++errors >= 3) throw e;
+        await new Promise((r) => setTimeout(r, b.pollMs));
+        continue;
+      }
       const c = st.counts;
       b.progress?.(`batch ${id}: ${st.ended ? "ended" : "in progress"}: ${c.succeeded} succeeded, ${c.errored} errored, ${c.expired} expired, ${c.canceled} canceled, ${c.processing} processing`);
       if (st.ended) break;
+      if (Date.now() >= deadline) return false; // left open: the next run collects it
       await new Promise((r) => setTimeout(r, b.pollMs));
     }
     const settled = new Set<string>();
@@ -49,36 +60,63 @@ async function round(s: Session, api: BatchApi, b: NonNullable<EngineOptions["ba
       if (w === undefined || answers.has(r.customId)) continue; // another run's question: it stays for that run
       if ("failure" in r) failedRow(r.customId, r.failure);
       else {
-        const a = s.settle(r.customId, r.reply, w.done, w.reservation, 0.5);
+        const a = s.settle(r.customId, r.reply, w.done, w.reservation, BATCH_PRICE);
         answers.set(r.customId, a);
         settled.add(r.customId);
       }
     }
     if (keys.every((k) => settled.has(k) || o.cache.has(k))) o.cache.closeBatch(id);
+    return true;
+  };
+  const stillOpen = (id: string, keys: readonly string[]) => {
+    for (const k of keys) if (waiting.has(k) && !answers.has(k)) failedRow(k, `the batch ${id} holding this request has not ended after --batch-wait; the next run collects it`);
   };
 
-  /** A placeholder from a run that lost its create answer: the batch it made, if any, by time and size. */
-  const adopt = async (pending: { id: string; keys: string[]; createdAt: string }): Promise<string | null> => {
-    const since = Date.parse(pending.createdAt) - 120_000;
-    const known = new Set(o.cache.openBatches().map((x) => x.id));
-    const found = (await api.recent()).find((x) => Date.parse(x.createdAt) >= since && x.requests === pending.keys.length && !known.has(x.id));
-    if (found === undefined) o.cache.closeBatch(pending.id, "abandoned"); // never made: its keys are asked again
-    else o.cache.renameBatch(pending.id, found.id);
-    return found?.id ?? null;
+  /**
+   * A placeholder from a run that lost its create answer: the batch it made, if any — a batch no row
+   * of this cache names, of the same size, created closest after the placeholder. Null: none (its
+   * keys are asked again), or too young to judge (another run may be creating it right now).
+   */
+  const adopt = async (pending: { id: string; keys: string[]; createdAt: string }): Promise<string | null | "young"> => {
+    const at = Date.parse(pending.createdAt);
+    if (Date.now() - at < b.adoptAfterMs) return "young";
+    const known = o.cache.batchIds();
+    const candidates = (await api.recent())
+      .filter((x) => !known.has(x.id) && x.requests === pending.keys.length && Date.parse(x.createdAt) >= at - 60_000 && Date.parse(x.createdAt) <= at + CREATE_WINDOW_MS)
+      .sort((x, y) => Math.abs(Date.parse(x.createdAt) - at) - Math.abs(Date.parse(y.createdAt) - at));
+    const found = candidates[0];
+    if (found === undefined) {
+      o.cache.closeBatch(pending.id, "abandoned"); // never made: its keys are asked again
+      return null;
+    }
+    o.cache.renameBatch(pending.id, found.id);
+    return found.id;
   };
 
   // Resume what a stopped run left.
   for (const open of o.cache.openBatches()) {
     if (!open.keys.some((k) => waiting.has(k) && !answers.has(k))) continue;
+    let id: string | null | "young" = open.id;
     try {
-      const id = open.id.startsWith("pending:") ? await adopt(open) : open.id;
-      if (id !== null) await collect(id, open.keys);
+      if (open.id.startsWith("pending:")) id = await adopt(open);
+      if (id === "young") {
+        for (const k of open.keys) if (waiting.has(k)) held.set(k, "another run is creating a batch holding this request; run again later");
+        continue;
+      }
+      if (id === null) continue;
+      const adopted = id !== open.id;
+      if (!(await collect(id, open.keys))) for (const k of open.keys) if (waiting.has(k)) held.set(k, `the batch ${id} holding this request has not ended after --batch-wait; the next run collects it`);
+      else if (adopted && !open.keys.some((k) => answers.has(k) || o.cache.has(k))) {
+        o.cache.closeBatch(id, "abandoned"); // none of its answers were ours: not the batch the placeholder stood for
+        b.progress?.(`batch ${id}: found for a lost create but held none of its requests; they are sent again`);
+      }
     } catch (e) {
       const err = e as BackendError;
+      const name = id === null || id === "young" ? open.id : id;
       if (err.status === 404) {
-        o.cache.closeBatch(open.id, "abandoned"); // gone (expired results, another key or endpoint): ask again
-        b.progress?.(`batch ${open.id}: not found (${err.message}); its requests are sent again`);
-      } else for (const k of open.keys) if (waiting.has(k) && !answers.has(k)) held.set(k, `the batch ${open.id} holding this request could not be read now (${err.message}); the next run collects it`);
+        o.cache.closeBatch(name, "abandoned"); // gone (expired results, another key or endpoint): ask again
+        b.progress?.(`batch ${name}: not found (${err.message}); its requests are sent again`);
+      } else for (const k of open.keys) if (waiting.has(k) && !answers.has(k)) held.set(k, `the batch ${name} holding this request could not be read now (${err.message}); the next run collects it`);
     }
   }
 
@@ -91,7 +129,7 @@ async function round(s: Session, api: BatchApi, b: NonNullable<EngineOptions["ba
     }
     // A batch is sent whole: nothing settles before it, so "wait" is "no" here.
     const bytes = Buffer.byteLength(JSON.stringify(w.req));
-    const r = o.budget ? o.budget.reserve(bytes, maxTokens) : null;
+    const r = o.budget ? o.budget.reserve(bytes, maxTokens, BATCH_PRICE) : null;
     if (r === "wait" || r === "no") answers.set(key, s.refused(w.done));
     else {
       w.reservation = r;
@@ -106,14 +144,20 @@ async function round(s: Session, api: BatchApi, b: NonNullable<EngineOptions["ba
     try {
       id = await api.create(chunk);
     } catch (e) {
-      const why = `the batch could not be created (${(e as Error).message}); if it was created after all, the next run finds and collects it`;
+      const status = (e as BackendError).status;
+      // An HTTP answer means no batch was made; only a lost answer (timeout, connection) may hide one.
+      if (status !== undefined) o.cache.closeBatch(pending, "abandoned");
+      const why =
+        status !== undefined
+          ? `the batch could not be created (${(e as Error).message})`
+          : `the batch could not be created (${(e as Error).message}); if it was created after all, the next run finds and collects it`;
       for (const k of keys) failedRow(k, why);
       continue;
     }
     o.cache.renameBatch(pending, id);
     b.progress?.(`batch ${id}: created with ${chunk.length} requests (kept in the cache database: a stopped run resumes it)`);
     try {
-      await collect(id, keys);
+      if (!(await collect(id, keys))) stillOpen(id, keys);
     } catch (e) {
       for (const k of keys) if (!answers.has(k)) failedRow(k, `the batch ${id} could not be read now (${(e as Error).message}); the next run collects it`);
     }
@@ -124,6 +168,10 @@ async function round(s: Session, api: BatchApi, b: NonNullable<EngineOptions["ba
   return out;
 }
 
+/** Batches cost half the list price. */
+const BATCH_PRICE = 0.5;
+/** How long after its placeholder a lost create's batch can have been made (a create's own timeout and more). */
+const CREATE_WINDOW_MS = 15 * 60_000;
 /** Targets prepared (packs built, requests held) at once in batch mode. */
 const TARGETS_PER_ROUND = 2_000;
 /** Batches well inside the API's limits (100,000 requests, 256 MB). */

@@ -37,17 +37,17 @@ export class Budget {
   }
 
   /** A request's worst case: every byte an input token (plus the tool-use preamble), max_tokens of output. */
-  worst(requestBytes: number, maxTokens: number): number {
-    return this.price === null ? 0 : ((requestBytes + PREAMBLE_TOKENS) * this.price.input + maxTokens * this.price.output) / 1e6;
+  worst(requestBytes: number, maxTokens: number, priceFactor = 1): number {
+    return this.price === null ? 0 : (priceFactor * ((requestBytes + PREAMBLE_TOKENS) * this.price.input + maxTokens * this.price.output)) / 1e6;
   }
 
   /**
    * Reserve a request's worst case. "wait": it does not fit beside the requests in flight but could
    * once they settle (their real cost is usually far below their reservation); "no": it never will.
    */
-  reserve(requestBytes: number, maxTokens: number): { worstUsd: number } | "wait" | "no" {
+  reserve(requestBytes: number, maxTokens: number, priceFactor = 1): { worstUsd: number } | "wait" | "no" {
     if (this.limits.maxCalls !== undefined && this.calls >= this.limits.maxCalls) return "no";
-    const worstUsd = this.worst(requestBytes, maxTokens);
+    const worstUsd = this.worst(requestBytes, maxTokens, priceFactor);
     const max = this.limits.maxCostUsd;
     if (max !== undefined && this.spentUsd + worstUsd > max) return "no";
     if (max !== undefined && this.spentUsd + this.reservedUsd + worstUsd > max) return "wait";

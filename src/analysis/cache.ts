@@ -101,12 +101,16 @@ export class AnalysisCache {
           CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, command TEXT NOT NULL, finished_at TEXT NOT NULL,
             hits INTEGER NOT NULL, asked INTEGER NOT NULL, errors INTEGER NOT NULL, not_analysed INTEGER NOT NULL,
             cost_usd REAL NOT NULL, saved_usd REAL NOT NULL);`);
-        // A cache written before answers had their own created_at column: add it, from provenance.
-        const columns = this.db.prepare("PRAGMA table_info(answers)").all() as { name: string }[];
-        if (!columns.some((c) => c.name === "created_at")) {
-          this.db.exec("ALTER TABLE answers ADD COLUMN created_at TEXT NOT NULL DEFAULT ''");
-          this.db.exec("UPDATE answers SET created_at = coalesce(json_extract(provenance, '$.created_at'), '')");
-        }
+        // A cache written before answers had their own created_at column: add it, from provenance,
+        // in one transaction (a kill between the two steps would leave every time empty).
+        const db = this.db;
+        const migrated = () => (db.prepare("PRAGMA table_info(answers)").all() as { name: string }[]).some((c) => c.name === "created_at");
+        if (!migrated())
+          db.transaction(() => {
+            if (migrated()) return; // another process was first
+            db.exec("ALTER TABLE answers ADD COLUMN created_at TEXT NOT NULL DEFAULT ''");
+            db.exec("UPDATE answers SET created_at = coalesce(json_extract(provenance, '$.created_at'), '')");
+          }).immediate();
       } catch (e) {
         this.db.close();
         throw new CacheError(`${file} cannot be used as the analysis cache: ${(e as Error).message}`);
@@ -138,9 +142,13 @@ export class AnalysisCache {
     }
   }
 
-  /** Store a validated answer (never an error). Throws when the database refuses: the caller decides. */
-  store(key: string, analysis: string, answer: unknown, provenance: Provenance): void {
-    this.put?.run(key, analysis, provenance.model, JSON.stringify(answer), JSON.stringify(provenance), provenance.created_at);
+  /**
+   * Store a validated answer (never an error) under the model that was asked for (what --model and
+   * `cache prune --model` name; provenance keeps the name the reply gave). Throws when the database
+   * refuses: the caller decides.
+   */
+  store(key: string, analysis: string, model: string, answer: unknown, provenance: Provenance): void {
+    this.put?.run(key, analysis, model, JSON.stringify(answer), JSON.stringify(provenance), provenance.created_at);
   }
 
   /**
@@ -151,9 +159,15 @@ export class AnalysisCache {
     this.db?.prepare("INSERT OR REPLACE INTO batches (id, keys, created_at, collected) VALUES (?, ?, ?, 0)").run(id, JSON.stringify(keys), new Date().toISOString());
   }
 
-  /** The placeholder becomes the batch's real id. */
+  /** The placeholder becomes the batch's real id (open again, should another run have given it up meanwhile). */
   renameBatch(from: string, to: string): void {
-    this.db?.prepare("UPDATE batches SET id = ? WHERE id = ?").run(to, from);
+    this.db?.prepare("UPDATE batches SET id = ?, collected = 0 WHERE id = ?").run(to, from);
+  }
+
+  /** Every batch id this cache has recorded, whatever became of it. */
+  batchIds(): Set<string> {
+    if (this.db === null || this.put === null) return new Set();
+    return new Set((this.db.prepare("SELECT id FROM batches").all() as { id: string }[]).map((r) => r.id));
   }
 
   /** Batches not yet collected (a run was stopped, or some of their answers are still wanted), oldest first. */
@@ -171,7 +185,7 @@ export class AnalysisCache {
   /** Is an answer stored under this key (whatever its schema)? */
   has(key: string): boolean {
     try {
-      return this.db?.prepare("SELECT 1 AS one FROM answers WHERE key = ?").get(key) !== undefined && this.db !== null;
+      return this.db !== null && this.db.prepare("SELECT 1 AS one FROM answers WHERE key = ?").get(key) !== undefined;
     } catch {
       return false;
     }

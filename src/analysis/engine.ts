@@ -42,7 +42,14 @@ export interface EngineOptions {
   /** Called as each target is settled (progress: requests answered, cached, failed, cost so far). */
   onSettled?: (a: Advisory) => void;
   /** Send the cache misses through the Message Batches API (half the price), polling until they end. */
-  batch?: { pollMs: number; progress?: (line: string) => void };
+  batch?: {
+    pollMs: number;
+    /** How long to poll before leaving a batch for the next run. */
+    waitMs: number;
+    /** A placeholder younger than this may be another run's create in flight: left alone. */
+    adoptAfterMs: number;
+    progress?: (line: string) => void;
+  };
 }
 
 /** Room for a whole answer: the schema bounds each explanation (2,000 characters) and the summary. */
@@ -118,7 +125,7 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
       created_at: new Date().toISOString(),
     };
     try {
-      o.cache.store(key, analysis.name, answer.data, provenance);
+      o.cache.store(key, analysis.name, o.model, answer.data, provenance);
     } catch (e) {
       if (!warnedStore) o.warn?.(`the analysis cache refused a write (${(e as Error).message}); answers of this run are not kept`);
       warnedStore = true;

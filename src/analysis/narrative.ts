@@ -85,7 +85,8 @@ export async function narrate(results: Results, resultsBytes: Uint8Array, o: Nar
   const ids = new Set(results.bundles.map(trialId));
   const base = { format: NARRATIVE_FORMAT, source: sha256(resultsBytes), model: o.model, facts } as const;
   // The model sees the metrics and the size of each list, not the lists (names are in the notes, delimited).
-  const experiments = facts.experiments.map((e) => ({
+  const order = (e: Results["experiments"][number]) => `${e.experiment ?? "\uffff"}\u0000${e.profile ?? ""}`;
+  const experiments = [...facts.experiments].sort((x, y) => byteCompare(order(x), order(y))).map((e) => ({
     ...e,
     invalid: e.invalid.length,
     missing: e.missing.length,
@@ -140,13 +141,13 @@ export async function narrate(results: Results, resultsBytes: Uint8Array, o: Nar
         created_at: new Date().toISOString(),
       };
       try {
-        o.cache.store(key, "narrative", prose.data, provenance); // under the first request's key: a rerun hits it
+        o.cache.store(key, "narrative", o.model, prose.data, provenance); // under the first request's key: a rerun hits it
       } catch {
         // a cache that refuses a write costs a later rerun, not this narrative
       }
       return { ...base, status: "written", reason: null, cached: false, prose: prose.data, provenance };
     }
-    if (attempt === 1) return error(`the reply cited trials that are not in the results, twice: ${unknown.slice(0, 10).join(", ")}`);
+    if (attempt === 1) return error(`the reply cited trials that are not in the results, twice: ${unknown.slice(0, 10).map((id) => JSON.stringify(shorten(id, 80))).join(", ")}`);
     request = { ...req, user: `${req.user}\n\nYour previous reply cited trial ids that are not in the results: ${unknown.slice(0, 20).map((id) => JSON.stringify(shorten(id, 80))).join(", ")}. Cite only ids from the list.` };
   }
   return error("unreachable");
@@ -167,11 +168,11 @@ export function narrativeMarkdown(n: Narrative): string {
   }
   out.push("");
   // The model's text is quoted, so nothing in it can pass for a heading or a fact of this page.
-  const quote = (text: string) => text.split("\n").map((l) => `> ${l}`).join("\n");
+  const quote = (text: string) => printable(text.replace(/\r\n?/g, "\n")).split("\n").map((l) => `> ${l}`).join("\n");
   if (n.prose) {
     out.push("## Overview (the model's prose)", "", quote(n.prose.overview), "");
     for (const t of n.prose.themes) out.push(`### ${printable(t.title).replace(/[#*_`[\]]/g, "")}`, "", quote(t.text), "", `Trials: ${t.trials.join(", ")}`, "");
-  } else out.push(`_No narrative prose: ${n.reason}._`, "");
+  } else out.push(`_No narrative prose: ${printable(shorten(n.reason ?? "", 500))}._`, "");
   if (n.facts.unanalysed.length > 0) {
     out.push("## Trials without an analysis", "");
     for (const u of n.facts.unanalysed.slice(0, 200)) out.push(`- ${u.trial}: ${u.reason}`);

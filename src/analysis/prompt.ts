@@ -1,7 +1,6 @@
 // Prompt templates (prompts/*.md): a system part that holds only instructions and a user part
 // that receives the evidence. The template's bytes are part of the cache key.
 
-import { readFileSync } from "node:fs";
 import { sha256 } from "../core/folder.js";
 import type { Rubric } from "./rubric.js";
 
@@ -25,8 +24,6 @@ export function parseTemplate(name: string, bytes: Uint8Array): Template {
   if (!user.includes("{{evidence}}")) throw new TemplateError(`prompt ${name}: the user part must hold {{evidence}}`);
   return { name, digest: sha256(bytes), system, user };
 }
-
-export const loadTemplate = (file: string, name: string): Template => parseTemplate(name, readFileSync(file));
 
 /** The user turn: the rubric's criteria and the (already wrapped) evidence in their places. */
 export function renderUser(t: Template, analysis: string, rubric: Rubric, evidence: string): string {

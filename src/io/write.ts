@@ -1,7 +1,7 @@
 // Writing files without losing anything: atomic replacement and a refusal to write into a
 // non-empty synthesis target.
 
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 /** Refuse early an output whose folder is missing (before a long run, not after). */
@@ -10,8 +10,11 @@ export function checkOutputPath(file: string): void {
   if (!existsSync(dir)) throw new OutputError(`cannot write ${file}: folder ${dir} does not exist`);
 }
 
-/** Replace `file` atomically: temp file, fsync, rename, fsync of the folder. */
-/** `data` as a whole, or as pieces written in turn (so a large export is never one string in memory). */
+/**
+ * Replace `file` atomically: temp file, fsync, rename, fsync of the folder. `data` as a whole, or
+ * as pieces written in turn (a large export is never one string in memory); a failure part-way
+ * removes the temp file.
+ */
 export function writeFileAtomic(file: string, data: string | Uint8Array | Iterable<string>): void {
   checkOutputPath(file);
   const dir = dirname(file);
@@ -21,9 +24,12 @@ export function writeFileAtomic(file: string, data: string | Uint8Array | Iterab
     if (typeof data === "string" || data instanceof Uint8Array) writeSync(fd, typeof data === "string" ? Buffer.from(data) : data);
     else for (const piece of data) writeSync(fd, Buffer.from(piece));
     fsyncSync(fd);
-  } finally {
+  } catch (e) {
     closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
   }
+  closeSync(fd);
   renameSync(tmp, file);
   const dfd = openSync(dir, "r");
   try {

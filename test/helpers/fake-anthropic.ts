@@ -153,6 +153,8 @@ export class FakeMessagesApi {
   readonly batches = new Map<string, { requests: { custom_id: string; params: any }[]; polls: number; ended: boolean; createdAt: string }>();
   /** Answer batch creates this late (ms): a client with a shorter timeout loses the answer, the batch exists. */
   createDelayMs = 0;
+  /** Answer the next batch create with this (an HTTP error: no batch is made), once. */
+  createError: FakeReply | null = null;
 
   #batchJson(id: string) {
     const b = this.batches.get(id)!;
@@ -168,6 +170,11 @@ export class FakeMessagesApi {
   #batchRequest(res: ServerResponse, method: string, pathname: string, body: any): void {
     const parts = pathname.split("/").slice(4); // after /v1/messages/batches
     if (method === "POST" && parts.length === 0) {
+      if (this.createError !== null) {
+        const reply = this.createError;
+        this.createError = null;
+        return this.#send(res, reply);
+      }
       const id = `msgbatch_${rand()}`;
       this.batches.set(id, { requests: body.requests, polls: 0, ended: false, createdAt: new Date().toISOString() });
       const reply: FakeReply = { status: 200, body: this.#batchJson(id) };

@@ -29,6 +29,7 @@ export const ANALYSIS_OPTIONS = {
   "max-cost": { type: "string" },
   batch: { type: "boolean" },
   "poll-interval": { type: "string" },
+  "batch-wait": { type: "string" },
 } as const;
 
 export const ANALYSIS_HELP = `  --rubric FILE            a rubric in Harbor's TOML shape ([[criteria]] name, description, guidance)
@@ -47,6 +48,8 @@ export const ANALYSIS_HELP = `  --rubric FILE            a rubric in Harbor's TO
                            results within 24 h); the batch id is kept in the cache database, so a
                            stopped run resumes the same batch instead of paying twice
   --poll-interval S        seconds between batch status checks (default 30)
+  --batch-wait S           stop polling after S seconds (default 93600, the API's 24 h and a margin):
+                           the batch stays recorded and the next run collects it
   The API key comes from ANTHROPIC_API_KEY (without it: offline); ANTHROPIC_BASE_URL moves the endpoint.`;
 
 export type Values = { [K in Exclude<keyof typeof ANALYSIS_OPTIONS, "price">]?: (typeof ANALYSIS_OPTIONS)[K]["type"] extends "boolean" ? boolean : string } & {
@@ -58,8 +61,12 @@ export interface AnalysisRun {
   concurrency: number;
   budget: Budget | undefined;
   prices: Map<string, Price>;
-  /** Batch mode's polling interval, when --batch. */
+  /** Batch mode's polling interval and how long to poll, when --batch. */
   pollMs: number | undefined;
+  waitMs: number;
+  adoptAfterMs: number;
+  /** How often a status line is printed. */
+  statusMs: number;
 }
 
 /** Progress of a long analysis on stderr: a line at most every `everyMs` (and at the end, by runSummary). */
@@ -122,10 +129,18 @@ export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<s
   if (maxCost !== undefined && !(/^\d+(\.\d+)?$/.test(maxCost) && Number(maxCost) > 0))
     throw new UsageError(`--max-cost must be a positive number of US dollars (got ${JSON.stringify(maxCost)})`);
   const limits = { maxCalls: v["max-calls"] === undefined ? undefined : positiveInt("max-calls", v["max-calls"]), maxCostUsd: maxCost === undefined ? undefined : Number(maxCost) };
-  const poll = v["poll-interval"];
-  if (poll !== undefined && !(/^\d+(\.\d+)?$/.test(poll) && Number(poll) > 0))
-    throw new UsageError(`--poll-interval must be a positive number of seconds (got ${JSON.stringify(poll)})`);
-  const pollMs = v.batch ? Number(poll ?? 30) * 1000 : undefined;
+  const seconds = (name: string, value: string | undefined, fallback: number) => {
+    if (value !== undefined && !(/^\d+(\.\d+)?$/.test(value) && Number(value) > 0))
+      throw new UsageError(`--${name} must be a positive number of seconds (got ${JSON.stringify(value)})`);
+    return Number(value ?? fallback) * 1000;
+  };
+  const pollMs = v.batch ? seconds("poll-interval", v["poll-interval"], 30) : undefined;
+  const waitMs = seconds("batch-wait", v["batch-wait"], 26 * 3600);
+  // How old a lost create's placeholder must be before its batch is looked for (another run may be creating it).
+  const adopt = Number(env["ASSAY_BATCH_ADOPT_SECONDS"] ?? 600);
+  if (!(adopt >= 0)) throw new UsageError("ASSAY_BATCH_ADOPT_SECONDS must be a number of seconds");
+  const status = Number(env["ASSAY_STATUS_SECONDS"] ?? 5); // checked before any work
+  if (!(status > 0 && status <= 86_400)) throw new UsageError("ASSAY_STATUS_SECONDS must be a number of seconds above 0");
   const { setup: options, prices } = modelOptions(v);
   const setup = setupAnalysis(name, options, env);
   const limited = limits.maxCalls !== undefined || limits.maxCostUsd !== undefined;
@@ -136,13 +151,13 @@ export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<s
     setup.cache.close();
     throw e;
   }
-  return { setup, concurrency, budget, prices, pollMs };
+  return { setup, concurrency, budget, prices, pollMs, waitMs, adoptAfterMs: adopt * 1000, statusMs: status * 1000 };
 }
 
-/** What a run took from the cache and what it asked, recorded for `assay cache stats` (never fatal). */
 /** What the answers of this run (not the cache's) cost, where the price is known. */
 const knownCost = (results: readonly Advisory[]) => results.reduce((s, a) => s + (a.cached ? 0 : (a.provenance?.cost_usd ?? 0)), 0);
 
+/** What a run took from the cache and what it asked, recorded for `assay cache stats` (never fatal). */
 function recordRun(setup: AnalysisSetup, command: string, results: readonly Advisory[], warn: (m: string) => void): void {
   if (setup.cache.readOnly) return; // offline replay writes nothing, not even its statistics
   const analysed = results.filter((a) => a.status === "analysed");
@@ -175,12 +190,6 @@ function runSummary(command: string, results: readonly Advisory[], budget: Budge
   return `assay ${command}: ${parts.join("; ")}\n`;
 }
 
-const statusMs = (io: CliIo): number => {
-  const s = Number(io.env["ASSAY_STATUS_SECONDS"] ?? 5);
-  if (!(s > 0 && s <= 86_400)) throw new UsageError("ASSAY_STATUS_SECONDS must be a number of seconds above 0");
-  return s * 1000;
-};
-
 /** Run an analysis over targets as a command does: progress, the closing summary, the run recorded. */
 export async function runAnalysis(command: string, run: AnalysisRun, targets: readonly Target[], io: CliIo, quiet = false): Promise<Advisory[]> {
   const say = (line: string) => quiet || io.stderr(`assay ${command}: ${line}\n`);
@@ -195,8 +204,8 @@ export async function runAnalysis(command: string, run: AnalysisRun, targets: re
     budget,
     prices: run.prices,
     warn,
-    batch: run.pollMs === undefined ? undefined : { pollMs: run.pollMs, progress: say },
-    onSettled: quiet ? undefined : progressLines(command, targets.length, budget, io.stderr, statusMs(io)),
+    batch: run.pollMs === undefined ? undefined : { pollMs: run.pollMs, waitMs: run.waitMs, adoptAfterMs: run.adoptAfterMs, progress: say },
+    onSettled: quiet ? undefined : progressLines(command, targets.length, budget, io.stderr, run.statusMs),
   });
   if (!quiet) io.stderr(runSummary(command, results, budget));
   recordRun(setup, command, results, warn);
