@@ -233,3 +233,16 @@ describe("batch mode: placeholders, adoption and waiting", () => {
     expect(creates()).toHaveLength(0);
   });
 });
+
+describe("batch mode over more than one round", () => {
+  it("creates every round's batch before it waits on any (rounds do not queue behind each other)", async () => {
+    const dirs = tasks(2001); // two rounds of preparation
+    const cache = join(tmp, `c${++n}.sqlite`);
+    const r = await check(dirs, cache);
+    expect(r.code, r.stderr.slice(-500)).toBe(0);
+    const calls = fake.requests.filter((q) => q.path.startsWith("/v1/messages/batches")).map((q) => `${q.method} ${q.path.split("/").length}`);
+    expect(calls.filter((c) => c.startsWith("POST"))).toHaveLength(2);
+    expect(calls.indexOf("GET 5")).toBeGreaterThan(calls.lastIndexOf("POST 4")); // the first poll comes after the last create
+    expect((JSON.parse(r.stdout) as Out).every((t) => t.advisory.status === "analysed")).toBe(true);
+  }, 60_000);
+});
