@@ -3,6 +3,7 @@
 // polls is resumed by the next without a second create; every result is validated like a direct
 // reply (errored, expired and malformed entries are errors, never cached).
 
+import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -35,8 +36,21 @@ async function killWhilePolling(dirs: string[], cache: string): Promise<void> {
   fake.pollsBeforeEnd = 1_000_000;
   const child = spawn(process.execPath, [CLI, "check-task", ...dirs, "--batch", "--poll-interval", "0.05"], { env: { ...process.env, ...env(cache) } });
   const exited = new Promise((r) => child.on("exit", r));
-  for (let t = 0; t < 200 && fake.batches.size === 0; t++) await new Promise((r) => setTimeout(r, 25));
-  await new Promise((r) => setTimeout(r, 300)); // it has recorded the batch's id and polls
+  // Killed once the cache records the batch under its real id (it is polling by then), not after a guess of time.
+  const recorded = () => {
+    try {
+      const db = new Database(cache, { readonly: true });
+      try {
+        return (db.prepare("SELECT count(*) AS n FROM batches WHERE id NOT LIKE 'pending:%'").get() as { n: number }).n > 0;
+      } finally {
+        db.close();
+      }
+    } catch {
+      return false;
+    }
+  };
+  for (let t = 0; t < 400 && !recorded(); t++) await new Promise((r) => setTimeout(r, 25));
+  expect(recorded()).toBe(true);
   child.kill("SIGKILL");
   await exited;
 }
