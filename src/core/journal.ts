@@ -150,6 +150,31 @@ export const STRUCTURAL = new Set([
  * Reads a journal's lines in order: encoding, JSON, envelope, `seq`/`prev` chain and `at` order.
  * Returns each complete line's record (null when it failed) for the profile to judge.
  */
+/**
+ * What the profiles' journals share after the header: the end record once seen, and the rule that
+ * nothing follows it (§4.1, §5.1). A profile rule (TRANSITION), not a §2/§3 one, so it lives here
+ * and not in JournalReader, whose findings stop the summary comparison.
+ */
+export abstract class ProfileJournal<Status extends string> {
+  end: { at: number; status: Status; line: number } | null = null;
+
+  constructor(
+    protected readonly file: string,
+    protected readonly out: Finding[],
+  ) {}
+
+  protected transition(line: number, message: string): void {
+    this.out.push(finding("TRANSITION", this.file, line, message));
+  }
+
+  /** A record after the header: false for a second header (JournalReader reports it, §3); a record after the end is reported here. */
+  protected admit(rec: JournalRecord, line: number): boolean {
+    if (rec.type === "session") return false;
+    if (this.end !== null) this.transition(line, `${clip(rec.type)} record after the end record (line ${this.end.line})`);
+    return true;
+  }
+}
+
 export class JournalReader {
   records = 0;
   head: string | null = null;

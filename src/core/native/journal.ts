@@ -2,7 +2,7 @@
 // what later rules need, so memory does not grow with the journal.
 
 import { finding, type Finding } from "../codes.js";
-import type { JournalRecord } from "../journal.js";
+import { ProfileJournal, type JournalRecord } from "../journal.js";
 import { JsonDecimal } from "../json/strict.js";
 import { check } from "../schema.js";
 import { clip } from "../text.js";
@@ -17,29 +17,25 @@ export interface Observed {
   line: number;
 }
 
-export class NativeJournal {
+export class NativeJournal extends ProfileJournal<EndStatus> {
   lastObservation: Observed | null = null;
   /** The first observation with is_dead: the game decided the outcome there. */
   ending: Observed | null = null;
   finalScore: { at: number; snapshot: string; line: number } | null = null;
-  end: { at: number; status: EndStatus; line: number } | null = null;
   counts = { keys: 0, observations: 0, scores: 0 };
   private frame: number | null = null;
 
   constructor(
-    private readonly file: string,
+    file: string,
     private readonly deadline: number | null,
-    private readonly out: Finding[],
-  ) {}
-
-  private transition(line: number, message: string): void {
-    this.out.push(finding("TRANSITION", this.file, line, message));
+    out: Finding[],
+  ) {
+    super(file, out);
   }
 
   record(rec: JournalRecord, line: number): void {
-    if (rec.type === "session") return; // a second header: JournalReader reports it (§3)
-    if (this.end !== null) this.transition(line, `${clip(rec.type)} record after the end record (line ${this.end.line})`);
-    else if (this.finalScore !== null && rec.type !== "end")
+    if (!this.admit(rec, line)) return;
+    if (this.end === null && this.finalScore !== null && rec.type !== "end")
       this.transition(line, `${clip(rec.type)} record after the final score (line ${this.finalScore.line})`);
     switch (rec.type) {
       case "observation":

@@ -3,7 +3,7 @@
 
 import type { z } from "zod";
 import { finding, type Finding } from "../codes.js";
-import type { JournalRecord } from "../journal.js";
+import { ProfileJournal, type JournalRecord } from "../journal.js";
 import { check } from "../schema.js";
 import { clip } from "../text.js";
 import type { EndStatus } from "../native/records.js";
@@ -18,30 +18,26 @@ function parse<S extends z.ZodType>(schema: S, rec: JournalRecord, file: string,
   return r === null ? null : { ...(r as object), line } as z.output<S> & { line: number };
 }
 
-export class WorldJournal {
+export class WorldJournal extends ProfileJournal<EndStatus> {
   readonly requests = new Map<string, Request>();
   readonly policies: Policy[] = [];
   readonly attempts: Attempt[] = [];
   readonly approvals: Approval[] = [];
   lastBudget: Budget | null = null;
   report: Report | null = null;
-  end: { at: number; status: EndStatus; line: number } | null = null;
   private readonly attemptIds = new Set<string>();
   private readonly approvalIds = new Set<string>();
 
   constructor(
-    private readonly file: string,
+    file: string,
     private readonly scenario: Scenario | null,
-    private readonly out: Finding[],
-  ) {}
-
-  private transition(line: number, message: string): void {
-    this.out.push(finding("TRANSITION", this.file, line, message));
+    out: Finding[],
+  ) {
+    super(file, out);
   }
 
   record(rec: JournalRecord, line: number): void {
-    if (rec.type === "session") return; // a second header: JournalReader reports it (§3)
-    if (this.end !== null) this.transition(line, `${clip(rec.type)} record after the end record (line ${this.end.line})`);
+    if (!this.admit(rec, line)) return;
     const { file, out } = this;
     switch (rec.type) {
       case "request": {
