@@ -40,6 +40,21 @@ function canonical(v: unknown): string {
   return JSON.stringify(v);
 }
 
+/** Provenance of an answer just made: what the reply says of itself, where it came from, what it cost. */
+export const provenanceOf = (
+  reply: { model: string; requestId: string | null; inputTokens: number; outputTokens: number },
+  endpoint: string,
+  costUsd: number | null,
+): Provenance => ({
+  model: reply.model,
+  endpoint,
+  request_id: reply.requestId,
+  input_tokens: reply.inputTokens,
+  output_tokens: reply.outputTokens,
+  cost_usd: costUsd,
+  created_at: new Date().toISOString(),
+});
+
 export interface Provenance {
   model: string;
   /** The endpoint that answered (a fake or a proxy is not the API). */

@@ -7,7 +7,7 @@
 import type { Advisory } from "../core/results.js";
 import { requestDigest, type Backend, type ModelReply, type ModelRequest } from "./backend.js";
 import { analyseInBatches } from "./batch.js";
-import { AnalysisCache, cacheKey, type Provenance } from "./cache.js";
+import { AnalysisCache, cacheKey, provenanceOf } from "./cache.js";
 import type { EvidencePack } from "./evidence.js";
 import type { Budget } from "./budget.js";
 import { costOf, type Price } from "./prices.js";
@@ -115,15 +115,7 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
             ? "the model answered without the required tool call"
             : `the reply failed validation: ${answer.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(reply)"}: ${i.message}`).join("; ")}`,
       );
-    const provenance: Provenance = {
-      model: reply.model,
-      endpoint: priceFactor === 1 ? o.backend!.endpoint : `${o.backend!.endpoint} (message batch)`,
-      request_id: reply.requestId,
-      input_tokens: reply.inputTokens,
-      output_tokens: reply.outputTokens,
-      cost_usd: cost,
-      created_at: new Date().toISOString(),
-    };
+    const provenance = provenanceOf(reply, priceFactor === 1 ? o.backend!.endpoint : `${o.backend!.endpoint} (message batch)`, cost);
     try {
       o.cache.store(key, analysis.name, o.model, answer.data, provenance);
     } catch (e) {

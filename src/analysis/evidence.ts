@@ -71,18 +71,8 @@ function hardResult(entry: BundleEntry): string {
  * A file with a NUL byte in its first 8 KiB is binary: named, not quoted.
  */
 function readText(root: string, rel: string, bound = 1024 * 1024): string | null {
-  const parts = rel.split("/");
-  let path = root;
-  for (let i = 0; i < parts.length; i++) {
-    path = join(path, parts[i]!);
-    let st;
-    try {
-      st = lstatSync(path, { throwIfNoEntry: false });
-    } catch {
-      return null; // ENOTDIR and the like: not there
-    }
-    if (st === undefined || st.isSymbolicLink() || (i < parts.length - 1 ? !st.isDirectory() : !st.isFile())) return null;
-  }
+  const path = inside(root, rel, "file");
+  if (path === null) return null;
   const size = lstatSync(path).size;
   const buf = Buffer.alloc(Math.min(size, bound));
   const fd = openSync(path, "r");
@@ -99,6 +89,27 @@ function readText(root: string, rel: string, bound = 1024 * 1024): string | null
   if (buf.subarray(0, Math.min(n, 8192)).includes(0)) return `[binary file, ${size} bytes]`;
   const text = buf.subarray(0, n).toString("utf8");
   return size > n ? `${text}\n[… file continues: ${size} bytes in all …]` : text;
+}
+
+/**
+ * root/rel when every component on the way is a real folder (no link anywhere) and the last is a
+ * `kind`; null otherwise. A link in a trial or task folder is never followed out of it.
+ */
+function inside(root: string, rel: string, kind: "file" | "dir"): string | null {
+  const parts = rel.split("/");
+  let path = root;
+  for (let i = 0; i < parts.length; i++) {
+    path = join(path, parts[i]!);
+    let st;
+    try {
+      st = lstatSync(path, { throwIfNoEntry: false });
+    } catch {
+      return null; // ENOTDIR and the like: not there
+    }
+    const last = i === parts.length - 1;
+    if (st === undefined || st.isSymbolicLink() || (last && kind === "file" ? !st.isFile() : !st.isDirectory())) return null;
+  }
+  return path;
 }
 
 const part = (name: string, text: string | null, cap: number = CAPS.part): Part[] => (text === null ? [] : [{ name, text, cap }]);
@@ -225,12 +236,8 @@ export function taskPack(dir: string): EvidencePack {
 
 /** Entries of root/rel (regular files and folders, never links), sorted; none when rel is not a real folder. */
 function subfolderEntries(root: string, rel: string): { name: string; dir: boolean }[] {
-  let path = root;
-  for (const seg of rel.split("/")) {
-    path = join(path, seg);
-    const st = lstatSync(path, { throwIfNoEntry: false });
-    if (st === undefined || !st.isDirectory()) return [];
-  }
+  const path = inside(root, rel, "dir");
+  if (path === null) return [];
   return readdirSync(path, { withFileTypes: true })
     .filter((d) => d.isDirectory() || d.isFile())
     .map((d) => ({ name: d.name, dir: d.isDirectory() }))

@@ -10,7 +10,7 @@ import type { BundleEntry, Results } from "../core/results.js";
 import { byteCompare, printable, shorten } from "../core/text.js";
 import type { Backend, ModelRequest } from "./backend.js";
 import { requestDigest } from "./backend.js";
-import { AnalysisCache, cacheKey, type Provenance } from "./cache.js";
+import { AnalysisCache, cacheKey, provenanceOf, type Provenance } from "./cache.js";
 import { buildPack } from "./evidence.js";
 import { costOf, type Price } from "./prices.js";
 import type { Template } from "./prompt.js";
@@ -131,15 +131,7 @@ export async function narrate(results: Results, resultsBytes: Uint8Array, o: Nar
     if (!prose.success) return error(reply.input === null ? "the model answered without the required tool call" : `the reply failed validation: ${prose.error.issues[0]?.message}`);
     const unknown = [...new Set(prose.data.themes.flatMap((t) => t.trials).filter((id) => !ids.has(id)))].sort(byteCompare);
     if (unknown.length === 0) {
-      const provenance: Provenance = {
-        model: reply.model,
-        endpoint: o.backend.endpoint,
-        request_id: reply.requestId,
-        input_tokens: reply.inputTokens,
-        output_tokens: reply.outputTokens,
-        cost_usd: costOf(o.model, reply.inputTokens, reply.outputTokens, o.prices),
-        created_at: new Date().toISOString(),
-      };
+      const provenance = provenanceOf(reply, o.backend.endpoint, costOf(o.model, reply.inputTokens, reply.outputTokens, o.prices));
       try {
         o.cache.store(key, "narrative", o.model, prose.data, provenance); // under the first request's key: a rerun hits it
       } catch {

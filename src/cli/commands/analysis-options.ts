@@ -95,6 +95,13 @@ function progressLines(command: string, total: number, budget: Budget | undefine
   };
 }
 
+/** A positive decimal option (`unit` names it in the error), or undefined when it was not given. */
+function positiveNumber(name: string, value: string | undefined, unit: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!(/^\d+(\.\d+)?$/.test(value) && Number(value) > 0)) throw new UsageError(`--${name} must be a positive number of ${unit} (got ${JSON.stringify(value)})`);
+  return Number(value);
+}
+
 /** The options every model command shares, checked: what setupModel/setupAnalysis take, and prices. */
 export function modelOptions(v: Values): { setup: SetupOptions; prices: Map<string, Price> } {
   const prices = new Map<string, Price>();
@@ -103,9 +110,7 @@ export function modelOptions(v: Values): { setup: SetupOptions; prices: Map<stri
     if (p === null) throw new UsageError(`--price takes MODEL=IN,OUT in US dollars per million tokens (got ${JSON.stringify(spec)})`);
     prices.set(...p);
   }
-  const timeout = v["request-timeout"];
-  if (timeout !== undefined && !(/^\d+(\.\d+)?$/.test(timeout) && Number(timeout) > 0))
-    throw new UsageError(`--request-timeout must be a positive number of seconds (got ${JSON.stringify(timeout)})`);
+  const timeout = positiveNumber("request-timeout", v["request-timeout"], "seconds");
   const retries = v["max-retries"];
   if (retries !== undefined && !/^\d{1,2}$/.test(retries)) throw new UsageError(`--max-retries must be an integer from 0 to 99 (got ${JSON.stringify(retries)})`);
   return {
@@ -115,7 +120,7 @@ export function modelOptions(v: Values): { setup: SetupOptions; prices: Map<stri
       cache: v.cache,
       model: v.model,
       offline: v.offline,
-      requestTimeoutMs: timeout === undefined ? undefined : Number(timeout) * 1000,
+      requestTimeoutMs: timeout === undefined ? undefined : timeout * 1000,
       maxRetries: retries === undefined ? undefined : Number(retries),
     },
     prices,
@@ -125,17 +130,10 @@ export function modelOptions(v: Values): { setup: SetupOptions; prices: Map<stri
 /** Check every analysis option before any work, then set the analysis up. */
 export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<string, string | undefined>): AnalysisRun {
   const concurrency = positiveInt("concurrency", v.concurrency, 4);
-  const maxCost = v["max-cost"];
-  if (maxCost !== undefined && !(/^\d+(\.\d+)?$/.test(maxCost) && Number(maxCost) > 0))
-    throw new UsageError(`--max-cost must be a positive number of US dollars (got ${JSON.stringify(maxCost)})`);
-  const limits = { maxCalls: v["max-calls"] === undefined ? undefined : positiveInt("max-calls", v["max-calls"]), maxCostUsd: maxCost === undefined ? undefined : Number(maxCost) };
-  const seconds = (name: string, value: string | undefined, fallback: number) => {
-    if (value !== undefined && !(/^\d+(\.\d+)?$/.test(value) && Number(value) > 0))
-      throw new UsageError(`--${name} must be a positive number of seconds (got ${JSON.stringify(value)})`);
-    return Number(value ?? fallback) * 1000;
-  };
-  const pollMs = v.batch ? seconds("poll-interval", v["poll-interval"], 30) : undefined;
-  const waitMs = seconds("batch-wait", v["batch-wait"], 26 * 3600);
+  const maxCalls = v["max-calls"] === undefined ? undefined : positiveInt("max-calls", v["max-calls"]);
+  const limits = { maxCalls, maxCostUsd: positiveNumber("max-cost", v["max-cost"], "US dollars") };
+  const pollMs = v.batch ? (positiveNumber("poll-interval", v["poll-interval"], "seconds") ?? 30) * 1000 : undefined;
+  const waitMs = (positiveNumber("batch-wait", v["batch-wait"], "seconds") ?? 26 * 3600) * 1000;
   // How old a lost create's placeholder must be before its batch is looked for (another run may be creating it).
   const adopt = Number(env["ASSAY_BATCH_ADOPT_SECONDS"] ?? 600);
   if (!(adopt >= 0)) throw new UsageError("ASSAY_BATCH_ADOPT_SECONDS must be a number of seconds");
