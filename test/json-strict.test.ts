@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import { MAX_LINE_BYTES, splitLines } from "../src/core/json/lines.js";
-import { JsonDecimal, parseStrictJson } from "../src/core/json/strict.js";
+import { JsonDecimal, parseStrictJson, parseStrictJsonByScan, plainParse } from "../src/core/json/strict.js";
 import { bundle, codes, game, header, killed, live, score, sha, T0, warningCodes, ZERO, type Rec } from "./helpers/bundle.js";
 
 type Files = Record<string, string | Buffer>;
@@ -511,3 +511,84 @@ function chainTail(records: Rec[], next: Rec): string {
   const lines = linesOf(bundle(records));
   return JSON.stringify({ seq: lines.length, at: next["at"], type: next["type"], prev: sha(lines[lines.length - 1]!), ...next });
 }
+
+// parseStrictJson skips the character pass when cheap native searches prove the text holds
+// nothing it would catch. That shortcut must never decide differently: seeded texts built to sit
+// on its lines (keys whose colon has whitespace before it, `":` inside strings, escapes, decimal
+// and huge literals, duplicates) are judged by both and must agree exactly.
+describe("the shortcut agrees with the character pass", () => {
+  const judge = (r: ReturnType<typeof parseStrictJson>) => (r.ok ? { ok: true, value: r.value } : { ok: false, code: r.issue.code });
+
+  it.each([
+    ["a duplicate hidden behind an escaped quote and colon in a string", '{"a":"x\\":","a":1}'],
+    ["a duplicate hidden behind a string that opens with a colon", '{"a":":","a":1}'],
+    ["a duplicate whose colon has a space before it", '{"a":1,"a" :2}'],
+    ["a duplicate whose colon has a tab before it", '{"a":1,"a"\t:2}'],
+    ["a duplicate beside a key with a space before its colon", '{"b" :":","a":1,"a":2}'],
+    ["a duplicate in a nested array", '{"x":[{"k":1,"k":2}]}'],
+  ])("rejects %s", (_name, text) => {
+    expect(judge(parseStrictJson(text, " "))).toEqual({ ok: false, code: "JSON_DUPLICATE_KEY" });
+  });
+
+  it.each([
+    ['{"a":1.0}', " "],
+    ['{"a":[1,\n2.0]}', " "],
+    ['{"a":[-3e2]}', " "],
+    ['{"a": 1E1}', " "],
+    ['{"a":"1.5","b":2}', " "],
+    ['{"a":12345678901234567890}', " "],
+    ['{"a":1' + "0".repeat(400) + "}", " "],
+    ['{"a":"\\ud800"}', " "],
+    ['{"a":"\\u0041","\\u0061":1}', " "],
+    [' {"a":1} ', " "],
+    ['\t{"a":1}', " "],
+    ['{"a":1}\n', " "],
+    ['\n{"a":1}\n', " \n"],
+    ['{"a":-0}', " "],
+    ['{"__proto__":1,"__proto__":2}', " "],
+  ])("judges %j as the character pass does", (text, outer) => {
+    expect(judge(parseStrictJson(text, outer as " " | " \n"))).toEqual(judge(parseStrictJsonByScan(text, outer as " " | " \n")));
+  });
+
+  it("on 20,000 seeded texts", () => {
+    let seed = 20261130;
+    const r = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
+    const ws = () => pick(["", "", "", " ", "\t", "\n", "  "]);
+    const KEYS = ['"a"', '"b"', '"a"', '":"', '"x\\":"', '"\\u0061"', '"a\\\\"', '"__proto__"', '""'];
+    const NUMS = ["0", "-0", "7", "-12", "1.0", "2.5", "1e3", "1E-2", "-0.0", "9007199254740993", "1e999", "0.1e1"];
+    const STRS = ['"x"', '":"', '"1.5"', '",2e3"', '"\\":"', '"\\u00e9"', '"\\ud800"', '"a\\"b"', '"[1.0"', '"\\\\"'];
+    const value = (depth: number): string => {
+      const k = Math.floor(r() * (depth > 2 ? 3 : 5));
+      if (k === 0) return pick(NUMS);
+      if (k === 1) return pick(STRS);
+      if (k === 2) return pick(["true", "false", "null"]);
+      if (k === 3) {
+        const n = Math.floor(r() * 4);
+        return "[" + Array.from({ length: n }, () => ws() + value(depth + 1) + ws()).join(",") + "]";
+      }
+      const n = Math.floor(r() * 5);
+      return "{" + Array.from({ length: n }, () => ws() + pick(KEYS) + ws() + ":" + ws() + value(depth + 1) + ws()).join(",") + "}";
+    };
+    const counts = { shortcut: 0, accepted: 0, rejected: 0 };
+    for (let i = 0; i < 20_000; i++) {
+      const outer = pick([" ", " \n"] as const);
+      const text = pick(["", " ", "\n"]) + (r() < 0.7 ? "{" + `"k":${value(1)}` + "}" : value(0)) + pick(["", " ", "\n"]);
+      const fast = judge(parseStrictJson(text, outer));
+      const full = judge(parseStrictJsonByScan(text, outer));
+      expect(fast, text).toEqual(full);
+      if (plainParse(text, outer) !== undefined) counts.shortcut++;
+      counts[fast.ok ? "accepted" : "rejected"]++;
+    }
+    // Both sides of every line were reached: the shortcut decided many texts, the character
+    // pass many others, and many texts were rejected.
+    expect(counts.shortcut).toBeGreaterThan(2000);
+    expect(counts.accepted - counts.shortcut).toBeGreaterThan(2000);
+    expect(counts.rejected).toBeGreaterThan(3000);
+  });
+});

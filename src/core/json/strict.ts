@@ -1,6 +1,7 @@
-// Strict JSON (contract §2). A single iterative pass checks what JSON.parse forgives or cannot
-// see — duplicate keys after unescaping, non-finite literals, escaped lone surrogates, integer
-// literal spelling — then JSON.parse (native, fast) builds the value. Nesting depth cannot
+// Strict JSON (contract §2). JSON.parse (native, fast) builds the value; what it forgives or
+// cannot see — duplicate keys after unescaping, non-finite literals, escaped lone surrogates,
+// integer literal spelling — is checked by an iterative character pass, or, for the common text
+// that provably holds none of them (plainParse), by cheap native searches. Nesting depth cannot
 // overflow the stack: the scanner keeps its own.
 
 export type JsonIssueCode = "JSON_SYNTAX" | "JSON_DUPLICATE_KEY" | "NOT_FINITE" | "ENCODING";
@@ -46,6 +47,12 @@ type Path = (string | number)[];
  * (" " for a JSONL line, " \n" for a .json document).
  */
 export function parseStrictJson(text: string, outerSpaces: " " | " \n"): JsonResult {
+  const plain = plainParse(text, outerSpaces);
+  return plain !== undefined ? { ok: true, value: plain } : parseStrictJsonByScan(text, outerSpaces);
+}
+
+/** parseStrictJson without the plainParse shortcut (its tests hold the shortcut to this). */
+export function parseStrictJsonByScan(text: string, outerSpaces: " " | " \n"): JsonResult {
   let decimals: Path[] | null;
   let value: unknown;
   try {
@@ -64,6 +71,38 @@ export function parseStrictJson(text: string, outerSpaces: " " | " \n"): JsonRes
   if (decimals.length === 1 && decimals[0]!.length === 0) return { ok: true, value: new JsonDecimal(value as number) };
   for (const p of decimals) box(value, p);
   return { ok: true, value };
+}
+
+// Text that might hold a decimal literal (`:1.5`, `,1e3`, `[-2.0`) or whitespace between a key
+// and its colon. It may also match inside strings: that only costs the slower path.
+const RISKY = /[:,[][ \t\n\r]*-?[0-9]+[.eE]|"[ \t\n\r]+:/;
+
+/**
+ * The common case without the character pass: an object or array whose text has no \u escape
+ * and none of RISKY. Then every number literal is an integer literal, and each key token ends in
+ * `":` — every other `":` in the text (an opening quote before a colon, an escaped quote inside a
+ * string) only adds to the count — so as many `":` as JSON.parse kept keys proves no key was
+ * dropped as a duplicate. Numbers must come out as safe integers (a huge literal is the scan's
+ * to judge). Returns undefined whenever the proof does not hold: the full path then decides.
+ */
+export function plainParse(s: string, outer: string): unknown {
+  let a = 0;
+  let b = s.length - 1;
+  while (a <= b && outer.includes(s[a]!)) a++;
+  while (b >= a && outer.includes(s[b]!)) b--;
+  const open = s.charCodeAt(a);
+  const close = s.charCodeAt(b);
+  if (!((open === 0x7b && close === 0x7d) || (open === 0x5b && close === 0x5d))) return undefined;
+  if (s.indexOf("\\u") !== -1 || RISKY.test(s)) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(s);
+  } catch {
+    return undefined;
+  }
+  let colons = 0;
+  for (let i = s.indexOf('":'); i !== -1; i = s.indexOf('":', i + 2)) colons++;
+  return countKeys(value, true) === colons ? value : undefined;
 }
 
 /** A non-finite number or bare NaN/Infinity token: where it stands in the text and in the value. */
@@ -97,20 +136,27 @@ export function parseStrictJsonNoting(text: string, outerSpaces: " " | " \n"): J
   return { ...parseStrictJson(patched + text.slice(at), outerSpaces), nonFinite };
 }
 
-/** Properties of every object in a parsed value (iterative: nesting depth is unbounded). */
-function countKeys(root: unknown): number {
+/**
+ * Properties of every object in a parsed value (iterative: nesting depth is unbounded).
+ * `safeIntegers`: -1 as soon as a number is not a safe integer.
+ */
+function countKeys(root: unknown, safeIntegers = false): number {
   let n = 0;
   const stack: unknown[] = [root];
+  const unsafe = (x: unknown) => safeIntegers && typeof x === "number" && !Number.isSafeInteger(x);
   while (stack.length > 0) {
     const v = stack.pop();
     if (typeof v !== "object" || v === null) continue;
     if (Array.isArray(v)) {
-      for (const x of v) if (typeof x === "object" && x !== null) stack.push(x);
+      for (const x of v)
+        if (typeof x === "object" && x !== null) stack.push(x);
+        else if (unsafe(x)) return -1;
     } else
       for (const k in v) {
         n++;
         const x = (v as Record<string, unknown>)[k];
         if (typeof x === "object" && x !== null) stack.push(x);
+        else if (unsafe(x)) return -1;
       }
   }
   return n;
