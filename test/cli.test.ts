@@ -1,5 +1,5 @@
 // The CLI: logic in-process through main(argv, io); exit codes and stderr through a spawned dist/cli.js.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -81,6 +81,46 @@ describe("assay score (in-process)", () => {
     expect(r.stdout).toBe("");
     resultsSchema.parse(JSON.parse(readFileSync(out, "utf8")));
     expect(readdirSync(tmp).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    expect(r.stderr).toMatch(/wrote .*out\.json \(2 bundles\)/);
+    const quiet = await run(["score", join(tmp, "good"), "--format", "json", "--out", out, "--quiet"]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe("");
+  });
+
+  it("refuses an --out that is a folder, or below a file, before scoring, and a schedule that is a folder", async () => {
+    const cases: [string[], RegExp][] = [
+      [["--out", tmp], /cannot write .*: it is a folder/],
+      [["--out", join(tmp, "schedule.json", "x.json")], /schedule\.json is not a folder/],
+      [["--schedule", tmp], /cannot read schedule .*: it is a folder/],
+      [["--schedule", join(tmp, "nope.json")], /cannot read schedule .*nope\.json: no such file/],
+    ];
+    for (const [extra, message] of cases) {
+      const r = await run(["score", join(tmp, "good"), ...extra]);
+      expect(r.code, extra.join(" ")).toBe(2);
+      expect(r.stderr.trim().split("\n"), extra.join(" ")).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe("");
+    }
+    expect(readdirSync(tmp).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("--out removes temp files a killed writer left an hour ago, and keeps younger ones and live writers'", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "assay-stale-"));
+    try {
+      const out = join(dir, "results.json");
+      const dead = join(dir, ".results.json.999999999.abc.tmp"); // no such process
+      const young = join(dir, ".results.json.999999998.def.tmp");
+      const live = join(dir, `.results.json.${process.pid}.ghi.tmp`);
+      const other = join(dir, ".other.json.999999999.jkl.tmp");
+      for (const f of [dead, young, live, other]) writeFileSync(f, "partial");
+      const hourAgo = (Date.now() - 61 * 60 * 1000) / 1000;
+      for (const f of [dead, live, other]) utimesSync(f, hourAgo, hourAgo);
+      expect((await run(["score", join(tmp, "good"), "--format", "json", "--out", out])).code).toBe(0);
+      expect(existsSync(dead)).toBe(false);
+      for (const f of [young, live, other, out]) expect(existsSync(f), f).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("usage errors are one line, exit 2", async () => {

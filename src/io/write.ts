@@ -1,13 +1,46 @@
 // Writing files without losing anything: atomic replacement and a refusal to write into a
 // non-empty synthesis target.
 
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 
-/** Refuse early an output whose folder is missing (before a long run, not after). */
+/** Refuse early an output that cannot be written (before a long run, not after). */
 export function checkOutputPath(file: string): void {
   const dir = dirname(file);
-  if (!existsSync(dir)) throw new OutputError(`cannot write ${file}: folder ${dir} does not exist`);
+  const folder = statSync(dir, { throwIfNoEntry: false });
+  if (folder === undefined) throw new OutputError(`cannot write ${file}: folder ${dir} does not exist`);
+  if (!folder.isDirectory()) throw new OutputError(`cannot write ${file}: ${dir} is not a folder`);
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) throw new OutputError(`cannot write ${file}: it is a folder`);
+}
+
+const STALE_MS = 60 * 60 * 1000;
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/**
+ * Temp files of `file` left by a writer killed mid-write (named `.NAME.PID.RANDOM.tmp`): removed
+ * once their process is gone and they are an hour old, so a shared folder never loses a write
+ * in progress.
+ */
+function removeStaleTemps(dir: string, name: string): void {
+  const prefix = `.${name}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith(prefix) && n.endsWith(".tmp"));
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const pid = Number(n.slice(prefix.length).split(".")[0]);
+    const st = statSync(join(dir, n), { throwIfNoEntry: false });
+    if (Number.isSafeInteger(pid) && st?.isFile() && Date.now() - st.mtimeMs > STALE_MS && !alive(pid)) rmSync(join(dir, n), { force: true });
+  }
 }
 
 /**
@@ -18,19 +51,22 @@ export function checkOutputPath(file: string): void {
 export function writeFileAtomic(file: string, data: string | Uint8Array | Iterable<string>): void {
   checkOutputPath(file);
   const dir = dirname(file);
-  const tmp = join(dir, `.${Date.now()}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  removeStaleTemps(dir, basename(file));
+  const tmp = join(dir, `.${basename(file)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   const fd = openSync(tmp, "wx", 0o644);
   try {
-    if (typeof data === "string" || data instanceof Uint8Array) writeSync(fd, typeof data === "string" ? Buffer.from(data) : data);
-    else for (const piece of data) writeSync(fd, Buffer.from(piece));
-    fsyncSync(fd);
+    try {
+      if (typeof data === "string" || data instanceof Uint8Array) writeSync(fd, typeof data === "string" ? Buffer.from(data) : data);
+      else for (const piece of data) writeSync(fd, Buffer.from(piece));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
   } catch (e) {
-    closeSync(fd);
     rmSync(tmp, { force: true });
     throw e;
   }
-  closeSync(fd);
-  renameSync(tmp, file);
   const dfd = openSync(dir, "r");
   try {
     fsyncSync(dfd);

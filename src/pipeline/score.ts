@@ -3,7 +3,7 @@
 
 import { readFileSync } from "node:fs";
 import { computeExperiments, type BatchOptions } from "../core/batch/experiments.js";
-import { parseSchedule, type Schedule } from "../core/batch/schedule.js";
+import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/schedule.js";
 import { sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
 import type { BundleEntry, Results } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
@@ -46,7 +46,13 @@ export interface ScoreRunOptions extends BatchOptions, PoolOptions {
 }
 
 export function loadSchedule(file: string): LoadedSchedule {
-  const bytes = readFileSync(file);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new ScheduleError(`cannot read schedule ${file}: ${err.code === "EISDIR" ? "it is a folder" : err.code === "ENOENT" ? "no such file" : err.message}`);
+  }
   return { name: file, schedule: parseSchedule(bytes, file), digest: sha256(bytes) };
 }
 

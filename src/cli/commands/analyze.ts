@@ -66,7 +66,7 @@ export async function analyzeCommand(argv: string[], io: CliIo): Promise<number>
     const targets = scored.results.bundles.map((b) => targetFor(b, invalidTrials, copies));
     const advisories = await runAnalysis("analyze", analysis, targets, io, values.quiet);
     const results = withAdvisories(scored.results, advisories);
-    writeResults(results, scored.format, scored.out, io);
+    writeResults(results, scored.format, scored.out, io, scored.quiet);
     return exitForResults(results, scored.failOnInvalid);
   } finally {
     analysis.setup.cache.close();

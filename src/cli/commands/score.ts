@@ -33,11 +33,11 @@ export const SCORE_HELP = `assay score ROOT... [options]
 `;
 
 /** Options shared by score and merge that decide how the document is written. */
-export function writeResults(results: Results, format: FormatName, out: string | undefined, io: CliIo): void {
+export function writeResults(results: Results, format: FormatName, out: string | undefined, io: CliIo, quiet = false): void {
   const text = FORMATS[format].render(results);
   if (out !== undefined) {
     writeFileAtomic(out, text);
-    io.stderr(`assay: wrote ${out} (${results.bundles.length} bundles${results.run.complete ? "" : ", incomplete"})\n`);
+    if (!quiet) io.stderr(`assay: wrote ${out} (${results.bundles.length} bundles${results.run.complete ? "" : ", incomplete"})\n`);
   } else io.stdout(text);
 }
 
@@ -64,13 +64,14 @@ export interface Scored {
   format: FormatName;
   out: string | undefined;
   failOnInvalid: boolean;
+  quiet: boolean;
 }
 
 export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = usage(() => parseArgs({ args: argv, allowPositionals: true, options: SCORE_OPTIONS }));
   const scored = await scoreFromOptions(values, positionals, io, "score");
   if (typeof scored === "number") return scored;
-  writeResults(scored.results, scored.format, scored.out, io);
+  writeResults(scored.results, scored.format, scored.out, io, scored.quiet);
   return exitForResults(scored.results, scored.failOnInvalid);
 }
 
@@ -127,9 +128,9 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
   }
   if (!results.run.complete) {
     // Stopped: only an explicit --out gets a document, marked incomplete; the store has the rest.
-    if (values.out !== undefined) writeResults(results, format, values.out, io);
+    if (values.out !== undefined) writeResults(results, format, values.out, io, values.quiet);
     io.stderr(`assay: stopped after ${results.bundles.length} bundles${values.store ? `; ${values.store} keeps them for the rerun` : ""}\n`);
     return EXIT.INTERRUPTED;
   }
-  return { results, format, out: values.out, failOnInvalid: values["fail-on"] === "invalid" };
+  return { results, format, out: values.out, failOnInvalid: values["fail-on"] === "invalid", quiet: values.quiet ?? false };
 }
