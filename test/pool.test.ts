@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeExperiments, DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { resultsSchema, type BundleEntry, type Results } from "../src/core/results.js";
 import { discover } from "../src/io/discover.js";
-import { assemble, scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
+import { assemble, BATCH_BYTES, batchFull, scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { BundlePool } from "../src/pool/pool.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
 import { ResultStore } from "../src/store/store.js";
@@ -108,6 +108,13 @@ describe.sequential("the pool scores like the in-process computation", () => {
     expect(withoutRun(pooled)).toBe(withoutRun(local));
   });
 
+  it("a task is handed out at batchSize bundles or at BATCH_BYTES, so large bundles spread over the workers", () => {
+    expect(batchFull(15, BATCH_BYTES - 1, 16)).toBe(false);
+    expect(batchFull(16, 0, 16)).toBe(true);
+    expect(batchFull(1, BATCH_BYTES, 16)).toBe(true); // one large bundle is a task of its own
+    expect(batchFull(2, BATCH_BYTES + 1, 16)).toBe(true);
+  });
+
   it("batch size does not change the document", async () => {
     const one = await scoreRoots([root], { ...BASE, jobs: 2, batchSize: 1 });
     const big = await scoreRoots([root], { ...BASE, jobs: 2, batchSize: 64 });
@@ -134,9 +141,8 @@ describe.sequential("isolation: only the culprit pays, the worker is replaced, t
   // `message` checks that the injected fault is what happened (not some other failure).
   const cases: { fault: Fault; code: "WORKER_FAILED" | "TIMEOUT"; message: RegExp; opts: Partial<ScoreRunOptions> }[] = [
     { fault: "throw", code: "WORKER_FAILED", message: /injected fault/, opts: {} },
-    // 1 s, not less: an innocent bundle re-run right after the kill also pays for the replacement
-    // worker's boot on its clock (pool.ts starts the timer at submission), which under load on two
-    // cores can exceed a few hundred ms.
+    // 1 s, not less: a bundle's clock starts when a worker starts it, but on two busy cores an
+    // innocent bundle re-run right after the kill can still take a few hundred ms.
     { fault: "hang", code: "TIMEOUT", message: /1000 ms/, opts: { bundleTimeoutMs: 1000 } },
     { fault: "oom", code: "WORKER_FAILED", message: /memory/i, opts: { workerMemoryMb: 32 } },
     { fault: "exit", code: "WORKER_FAILED", message: /exit/i, opts: {} },

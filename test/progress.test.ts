@@ -33,9 +33,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-// "assay: D/F[+] bundles (C from store), X/Y MB, I invalid, E tool errors, R bundles/s, ETA T"
+// "assay: D/F[+] bundles (C from store), X MB, I invalid, E tool errors, R bundles/s, ETA T"
 const STATUS =
-  /^assay: (\d+)\/(\d+)(\+?) bundles \((\d+) from store\), (\d+\.\d)\/(\d+\.\d) MB, (\d+) invalid, (\d+) tool errors, (\d+) bundles\/s, ETA (…|\d+s)$/;
+  /^assay: (\d+)\/(\d+)(\+?) bundles \((\d+) from store\), (\d+\.\d) MB, (\d+) invalid, (\d+) tool errors, (\d+) bundles\/s, ETA (…|\d+s)$/;
 const statusLines = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("assay: ") && / bundles /.test(l) && /ETA/.test(l));
 
 describe("off a terminal (stderr piped)", () => {
@@ -65,13 +65,20 @@ describe("off a terminal (stderr piped)", () => {
     expect(Number(last[2])).toBe(smallCount);
     expect(last[3]).toBe(""); // discovery finished: no "+"
     expect(Number(last[4])).toBe(0); // no store
-    expect(last[5]).toBe(last[6]); // all the MB done
     expect(Number(last[5])).toBeGreaterThan(0);
-    expect(Number(last[7])).toBe(doc.bundles.filter((b) => b.validity === "invalid").length);
-    expect(Number(last[7])).toBeGreaterThan(0);
-    expect(Number(last[8])).toBe(0);
-    expect(Number(last[9])).toBeGreaterThan(0);
-    expect(last[10]).toBe("0s");
+    expect(Number(last[6])).toBe(doc.bundles.filter((b) => b.validity === "invalid").length);
+    expect(Number(last[6])).toBeGreaterThan(0);
+    expect(Number(last[7])).toBe(0);
+    expect(Number(last[8])).toBeGreaterThan(0);
+    expect(last[9]).toBe("0s");
+    // The look-ahead count gives the whole total, and so an ETA, long before the end.
+    const early = parsed.filter((m) => Number(m[1]) > 0 && Number(m[1]) < smallCount / 2);
+    expect(early.length, r.stderr).toBeGreaterThan(0);
+    for (const m of early) {
+      expect(Number(m[2])).toBe(smallCount);
+      expect(m[3]).toBe("");
+      expect(m[9]).toMatch(/^\d+s$/);
+    }
   });
 
   it("--quiet: stderr is empty on success", () => {
@@ -113,12 +120,56 @@ describe.skipIf(!hasTmux)("on a terminal (tmux)", () => {
       expect(bar).toMatch(/^[\u2588\u2591]{20,} /); // shades_classic: full blocks for done, light shade for the rest
       expect(bar).toMatch(/\u2588{40}/); // complete
       expect(bar).toContain("bundles |");
-      expect(bar).toMatch(/\d+\.\d\/\d+\.\d MB/);
+      expect(bar).toMatch(/\d+\.\d MB/);
       expect(bar).toMatch(/\d+ invalid/);
       expect(bar).toMatch(/\d+\/s/);
       expect(bar).toMatch(/ETA \S+/);
       // no plain status lines on a terminal
       expect(screen).not.toMatch(/^assay: \d+\/\d+/m);
+    } finally {
+      tmux("kill-session", "-t", session);
+    }
+  });
+
+  const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+  const capture = () => tmux("capture-pane", "-p", "-t", session).stdout ?? "";
+  async function until(test: (screen: string) => boolean, ms: number): Promise<string> {
+    const deadline = Date.now() + ms;
+    let screen = capture();
+    while (!test(screen) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      screen = capture();
+    }
+    return screen;
+  }
+  // A bar part-way: "D/T bundles" with D < T, no "+" (the count has finished), and an ETA in seconds.
+  const partWay = (screen: string) =>
+    screen.split("\n").some((l) => {
+      const m = /(\d+)\/(\d+) bundles \|.*ETA (\d+)s/.exec(l);
+      return m !== null && Number(m[1]) > 0 && Number(m[1]) < Number(m[2]) && Number(m[2]) === bigCount;
+    });
+
+  it("knows the total and an ETA part-way; Ctrl-C ends the bar before its message, which stays whole", async () => {
+    try {
+      const store = join(tmp, "tmux-store.sqlite");
+      const cmd = `${q(process.execPath)} ${q(CLI)} score ${q(big)} --jobs 1 --store ${q(store)} > /dev/null; echo "rc=$?"; sleep 30`;
+      const started = tmux("-u", "new-session", "-d", "-s", session, "-x", "220", "-y", "50", cmd);
+      expect(started.status, started.stderr).toBe(0);
+      const running = await until(partWay, 30_000);
+      expect(partWay(running), running).toBe(true);
+      tmux("send-keys", "-t", session, "C-c");
+      const screen = await until((sc) => /rc=\d+/.test(sc), 30_000);
+      expect(screen).toMatch(/rc=130/);
+      const lines = screen.split("\n").map((l) => l.trimEnd());
+      const stopping = lines.findIndex((l) => l.includes("assay: stopping"));
+      expect(stopping, screen).toBeGreaterThan(-1);
+      // the message is whole, on its own line: the bar did not draw over it
+      expect(lines[stopping]).toBe("assay: stopping — finishing the work in flight; the store keeps what is done (Ctrl-C again to quit now)");
+      // after it: the closing line, then the shell's; no bar drawn again
+      const after = lines.slice(stopping + 1).filter((l) => l !== "");
+      expect(after[0]).toMatch(/^assay: stopped after \d+ bundles; .* keeps them for the rerun$/);
+      expect(after[1]).toBe("rc=130");
+      expect(after.some((l) => / bundles \|/.test(l))).toBe(false);
     } finally {
       tmux("kill-session", "-t", session);
     }
@@ -243,6 +294,21 @@ describe("Ctrl-C", () => {
     const s = storeState(store);
     expect(s.integrity).toBe("ok");
     expect(s.rows).toBe(bigCount);
+  });
+
+  it("a SIGINT after every bundle was handed out still means stopped: exit 130, no document on stdout", async () => {
+    // Two bundles of ~60 MB: discovery (and the count) end at once, scoring takes a while.
+    const dir = join(tmp, "two-large");
+    writeCorpus(dir, { n: 2, seed: "two-large", faults: false, events: 150_000 });
+    const r = start(["score", dir, "--jobs", "2", "--format", "json"], { ASSAY_STATUS_SECONDS: "0.05" });
+    const deadline = Date.now() + 20_000;
+    // every bundle counted ("0/N", no "+"), none done yet
+    while (!statusLines(r.stderr()).some((l) => /^assay: 0\/\d+ bundles \(/.test(l)) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 10));
+    r.kill("SIGINT");
+    const { code } = await r.exited;
+    expect(code, r.stderr()).toBe(130);
+    expect(r.stdout()).toBe("");
+    expect(r.stderr()).toMatch(/stopping/);
   });
 
   it("a second SIGINT exits at once (130), leaving the store intact", async () => {

@@ -8,11 +8,12 @@ import type { CliIo } from "./io.js";
 
 interface Counts {
   found: number;
+  /** The look-ahead count of bundles (at least `found` once final). */
+  counted: number;
   done: number;
   cached: number;
   invalid: number;
   errors: number;
-  bytesFound: number;
   bytesDone: number;
   discovered: boolean;
   started: number;
@@ -21,20 +22,22 @@ interface Counts {
 const mb = (b: number) => (b / 1e6).toFixed(1);
 
 export interface Reporter extends Progress {
+  /** A message on stderr: on a terminal the bar is ended first, so the two never overwrite each other. */
+  note(text: string): void;
   stop(): void;
 }
 
 export function progressReporter(io: CliIo, mode: "tty" | "lines" | "quiet", everyMs = 5000): Reporter {
-  const c: Counts = { found: 0, done: 0, cached: 0, invalid: 0, errors: 0, bytesFound: 0, bytesDone: 0, discovered: false, started: Date.now() };
+  const c: Counts = { found: 0, counted: 0, done: 0, cached: 0, invalid: 0, errors: 0, bytesDone: 0, discovered: false, started: Date.now() };
   const rate = () => c.done / Math.max(0.001, (Date.now() - c.started) / 1000);
+  const total = () => Math.max(c.found, c.counted);
   const eta = () => {
     if (!c.discovered) return "…";
     const r = rate();
-    return r > 0 ? `${Math.ceil((c.found - c.done) / r)}s` : "…";
+    return r > 0 ? `${Math.ceil((total() - c.done) / r)}s` : "…";
   };
   const payload = () => ({
     mbDone: mb(c.bytesDone),
-    mbFound: mb(c.bytesFound),
     invalid: c.invalid,
     errors: c.errors,
     rate: rate().toFixed(0),
@@ -42,7 +45,7 @@ export function progressReporter(io: CliIo, mode: "tty" | "lines" | "quiet", eve
     more: c.discovered ? "" : "+",
   });
   const line = () =>
-    `assay: ${c.done}/${c.found}${c.discovered ? "" : "+"} bundles (${c.cached} from store), ${mb(c.bytesDone)}/${mb(c.bytesFound)} MB, ` +
+    `assay: ${c.done}/${total()}${c.discovered ? "" : "+"} bundles (${c.cached} from store), ${mb(c.bytesDone)} MB, ` +
     `${c.invalid} invalid, ${c.errors} tool errors, ${rate().toFixed(0)} bundles/s, ETA ${eta()}\n`;
 
   let bar: cliProgress.SingleBar | null = null;
@@ -51,7 +54,7 @@ export function progressReporter(io: CliIo, mode: "tty" | "lines" | "quiet", eve
     bar = new cliProgress.SingleBar(
       {
         stream: process.stderr,
-        format: "{bar} {value}/{total}{more} bundles | {mbDone}/{mbFound} MB | {invalid} invalid | {errors} tool errors | {rate}/s | ETA {etaText}",
+        format: "{bar} {value}/{total}{more} bundles | {mbDone} MB | {invalid} invalid | {errors} tool errors | {rate}/s | ETA {etaText}",
         hideCursor: true,
         clearOnComplete: false,
         fps: 10,
@@ -65,18 +68,22 @@ export function progressReporter(io: CliIo, mode: "tty" | "lines" | "quiet", eve
   }
   const update = () => {
     if (bar) {
-      bar.setTotal(c.found);
+      bar.setTotal(total());
       bar.update(c.done, payload());
     }
   };
   return {
-    found(bytes) {
+    found() {
       c.found++;
-      c.bytesFound += bytes;
       update();
     },
     discovered() {
       c.discovered = true;
+      update();
+    },
+    counted(bundles, final) {
+      c.counted = bundles;
+      if (final) c.discovered = true;
       update();
     },
     done(entry: BundleEntry, bytes, cached) {
@@ -86,6 +93,14 @@ export function progressReporter(io: CliIo, mode: "tty" | "lines" | "quiet", eve
       if (entry.validity === "invalid") c.invalid++;
       if (entry.validity === "error") c.errors++;
       update();
+    },
+    note(text) {
+      if (bar) {
+        update();
+        bar.stop();
+        bar = null; // the run is ending: the final status goes in the closing line, not a new bar
+      }
+      io.stderr(text);
     },
     stop() {
       if (timer) clearInterval(timer);

@@ -26,6 +26,12 @@ export interface Progress {
   found?(bytes: number): void;
   /** Discovery has finished. */
   discovered?(): void;
+  /**
+   * How many bundles a look-ahead count has found so far (`final`: all of them). Work is handed
+   * out only a few batches ahead of the workers, so `found` alone would learn the total only at
+   * the very end; this count runs ahead (reading directories only) so an ETA can be given early.
+   */
+  counted?(bundles: number, final: boolean): void;
   /** A bundle's entry is final (`cached`: it came from the store). */
   done?(entry: BundleEntry, bytes: number, cached: boolean): void;
 }
@@ -41,8 +47,32 @@ export interface ScoreRunOptions extends BatchOptions, PoolOptions {
   shard?: Shard;
   /** Stop handing out work (Ctrl-C); what finished is kept and the document says incomplete. */
   signal?: AbortSignal;
-  /** Bundles per pool task. */
+  /** Bundles per pool task (at most). */
   batchSize?: number;
+}
+
+/** Bytes per pool task (at most, unless one bundle is larger): big bundles spread over the workers. */
+export const BATCH_BYTES = 4 * 1024 * 1024;
+
+/** A pool task is handed out once it holds `batchSize` bundles or BATCH_BYTES. */
+export const batchFull = (bundles: number, bytes: number, batchSize: number): boolean => bundles >= batchSize || bytes >= BATCH_BYTES;
+
+/** Count the bundles discovery will find, yielding to the event loop, until done or `stopped()`. */
+async function countAhead(roots: readonly string[], shard: Shard | undefined, progress: Progress, stopped: () => boolean): Promise<void> {
+  let n = 0;
+  try {
+    for (const found of discover(roots)) {
+      if (stopped()) return;
+      if (shard && !inShard(found.path, shard)) continue;
+      if (++n % 256 === 0) {
+        progress.counted?.(n, false);
+        await new Promise(setImmediate);
+      }
+    }
+  } catch {
+    return; // the run's own discovery reports what is wrong with a root
+  }
+  if (!stopped()) progress.counted?.(n, true);
 }
 
 export function loadSchedule(file: string): LoadedSchedule {
@@ -103,6 +133,8 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
   const batchSize = options.batchSize ?? 16;
   const inflight = new Set<Promise<void>>();
   let everything = false;
+  let ended = false;
+  const counting = progress?.counted ? countAhead(roots, options.shard, progress, () => ended || signal?.aborted === true) : null;
 
   const finish = (batch: Pending[], entries: BundleEntry[]) => {
     const keep: { folder: string; stamps: string | null; seal: string | null; entry: Omit<BundleEntry, "path"> }[] = [];
@@ -127,6 +159,7 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
 
   try {
     let batch: Pending[] = [];
+    let batchBytes = 0;
     let seenCount = 0;
     for (const found of discover(roots, options.onSkip)) {
       if (signal?.aborted) break;
@@ -160,9 +193,11 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
         stamps = recorded(stamps, entries!);
       }
       batch.push({ found, dir: found.dir, path: found.path, entries, bytes, stamps, seal, safe });
-      if (batch.length >= batchSize) {
+      batchBytes += bytes;
+      if (batchFull(batch.length, batchBytes, batchSize)) {
         dispatch(batch);
         batch = [];
+        batchBytes = 0;
         // Keep every worker busy and no more: discovery runs ahead only as far as it is needed.
         while (inflight.size >= pool.jobs) await Promise.race(inflight);
       }
@@ -174,6 +209,8 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
     }
     await Promise.all(inflight);
   } finally {
+    ended = true;
+    await counting;
     await pool.destroy();
   }
   return assemble(bundles, options, startedAt, { complete: everything, shard: options.shard, roots });

@@ -101,7 +101,7 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
       reporter.stop(); // restores the cursor the progress bar hid
       process.exit(EXIT.INTERRUPTED); // a second Ctrl-C: now
     }
-    io.stderr("\nassay: stopping — finishing the work in flight; the store keeps what is done (Ctrl-C again to quit now)\n");
+    reporter.note("\nassay: stopping — finishing the work in flight; the store keeps what is done (Ctrl-C again to quit now)\n");
     stop.abort();
   });
   const store = values.store === undefined ? undefined : new ResultStore(values.store);
@@ -126,8 +126,9 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
     store?.close();
     removeHandler();
   }
-  if (!results.run.complete) {
-    // Stopped: only an explicit --out gets a document, marked incomplete; the store has the rest.
+  if (stop.signal.aborted) {
+    // Stopped: only an explicit --out gets a document (marked incomplete unless every bundle
+    // had already been handed out); the store has the rest. Ctrl-C always means exit 130.
     if (values.out !== undefined) writeResults(results, format, values.out, io, values.quiet);
     io.stderr(`assay: stopped after ${results.bundles.length} bundles${values.store ? `; ${values.store} keeps them for the rerun` : ""}\n`);
     return EXIT.INTERRUPTED;
