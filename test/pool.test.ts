@@ -224,7 +224,7 @@ describe.sequential("isolation: only the culprit pays, the worker is replaced, t
 
     it("returns one entry per bundle, in order, never rejecting; the culprit alone is the tool error", async () => {
       const batch = [1, 2, 3].map(ref);
-      const entries = await pool.score(batch);
+      const entries = (await pool.score(batch)) as BundleEntry[]; // no lookup asked: entries only
       expect(entries.map((e) => e.path)).toEqual(batch.map((b) => b.path));
       expect(entries.map((e) => e.validity === "error" ? e.errors[0]!.code : "ok")).toEqual(["ok", "TIMEOUT", "ok"]);
       expect(entries[1]!.errors[0]!.message).toMatch(/1000 ms/);
@@ -233,10 +233,10 @@ describe.sequential("isolation: only the culprit pays, the worker is replaced, t
     });
 
     it("the same pool goes on after a dead worker: an exit, then clean batches", async () => {
-      const entries = await pool.score([4, 5, 6].map(ref));
+      const entries = (await pool.score([4, 5, 6].map(ref))) as BundleEntry[];
       expect(entries.map((e) => e.validity === "error" ? e.errors[0]!.code : "ok")).toEqual(["ok", "WORKER_FAILED", "ok"]);
       expect(entries[1]).toMatchObject({ experiment: "exp", trial: "t05", attempt: 1 });
-      const later = await pool.score([7, 8, 1].map(ref));
+      const later = (await pool.score([7, 8, 1].map(ref))) as BundleEntry[];
       expect(later.every((e) => e.validity !== "error")).toBe(true);
     });
   });

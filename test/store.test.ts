@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { bundleEntrySchema, type BundleEntry, type Results } from "../src/core/results.js";
 import { listEntries, stampsOf } from "../src/io/bundle-source.js";
+import { writeCorpus } from "../src/io/corpus.js";
 import { discover } from "../src/io/discover.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { FORMATS } from "../src/report/index.js";
@@ -95,6 +96,8 @@ function withoutRun(text: string): string {
   return cut;
 }
 
+/** The first Harbor trial folder below `root`. */
+const discoverTrial = (root: string) => [...discover([root])].find((f) => f.harbor)!.dir;
 const pathsOf = (r: Results) => r.bundles.map((b) => b.path).sort();
 const entryAt = (r: Results, path: string) => r.bundles.find((b) => b.path === path)!;
 
@@ -414,21 +417,22 @@ describe.sequential("the path is never stored (§7: filled in after the lookup)"
       expect(viaAlias.results.bundles.every((b) => b.path.startsWith(`${alias}/`))).toBe(true);
       expect(withoutRun(viaAlias.text).split(alias).join(root)).toBe(withoutRun(first.text));
 
-      // A copy under another root name: other folders, so rescored (stamps are per folder).
+      // A copy under another root name: other folders, so no stamps match; a worker rehashes each
+      // and finds its digest already scored, so none is rescored (and the copies get stamps).
       const copy = join(fresh("copy-parent"), "copied-root");
       names.push(basename(copy));
       cpSync(root, copy, { recursive: true, preserveTimestamps: true });
       const copied = await scoreWith([copy], store);
-      expect(copied.cached).toEqual([]);
+      expect(copied.cached).toHaveLength(4);
       expect(copied.results.bundles.every((b) => b.path.startsWith(`${copy}/`))).toBe(true);
       expect(withoutRun(copied.text).split(copy).join(root)).toBe(withoutRun(first.text));
 
-      // A move (same inodes, same mtimes, other folder names): rescored, then found by the next run.
+      // A move (same inodes, same mtimes, other folder names): found by digest, then by stamps.
       const moved = join(fresh("move-parent"), "moved-root");
       names.push(basename(moved));
       renameSync(root, moved);
       const movedRun = await scoreWith([moved], store);
-      expect(movedRun.cached).toEqual([]);
+      expect(movedRun.cached).toHaveLength(4);
       expect(withoutRun(movedRun.text).split(moved).join(root)).toBe(withoutRun(first.text));
       const movedAgain = await scoreWith([moved], store);
       expect(movedAgain.cached).toHaveLength(4);
@@ -447,6 +451,27 @@ describe.sequential("the path is never stored (§7: filled in after the lookup)"
       expect(STORED.safeParse(entry).success).toBe(true);
       expect(entry["digest"]).toBe(r.digest);
       for (const n of names) expect(r.entry).not.toContain(n);
+    }
+  });
+
+  it("a copied Harbor job is found by its trials' digests (seal.json is an ordinary file there), the new job name placed after", async () => {
+    const parent = fresh("harbor-copy");
+    const root = join(parent, "first");
+    writeCorpus(root, { n: 6, seed: "store-harbor", faults: false, profile: "harbor" });
+    writeFileSync(join(discoverTrial(root), "seal.json"), "{}"); // a file of the trial, not a seal
+    const file = join(fresh("harbor-db"), "results.sqlite");
+    const store = new ResultStore(file);
+    try {
+      const first = await scoreWith([root], store);
+      const storable = first.results.bundles.filter((b) => b.validity !== "error").map((b) => b.path);
+      expect(storable.length).toBeGreaterThan(3);
+      const copy = join(parent, "second");
+      cpSync(root, copy, { recursive: true });
+      const again = await scoreWith([copy], store);
+      expect(again.cached).toEqual(storable.map((p) => p.split(root).join(copy)).sort());
+      expect(withoutRun(again.text).split(copy).join(root)).toBe(withoutRun(first.text));
+    } finally {
+      store.close();
     }
   });
 

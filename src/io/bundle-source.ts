@@ -72,11 +72,11 @@ export function fileDigest(file: string): string {
   return h.digest("hex");
 }
 
-/** The §7 bundle digest of a listed folder (seal.json excluded). */
-export function folderDigest(dir: string, entries: readonly BundleEntryInfo[]): string {
+/** The §7 bundle digest of a listed folder (`excluded`: seal.json for bundles, nothing for Harbor trials). */
+export function folderDigest(dir: string, entries: readonly BundleEntryInfo[], excluded: string | null = SEAL): string {
   const files = new Map<string, string>();
-  for (const e of entries) if (e.kind === "file" && e.path !== SEAL) files.set(e.path, fileDigest(join(dir, e.path)));
-  return bundleDigest(files);
+  for (const e of entries) if (e.kind === "file" && e.path !== excluded) files.set(e.path, fileDigest(join(dir, e.path)));
+  return bundleDigest(files, excluded);
 }
 
 export const sealDigest = (dir: string, entries: readonly BundleEntryInfo[]): string | null =>

@@ -7,10 +7,10 @@ import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/sched
 import { sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
 import type { BundleEntry, Results } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
-import { folderDigest, listEntries, racy, sealDigest, stampsOf } from "../io/bundle-source.js";
+import { listEntries, racy, sealDigest, stampsOf } from "../io/bundle-source.js";
 import { discover, type Found, type OnSkip } from "../io/discover.js";
 import { BundlePool, type PoolOptions } from "../pool/pool.js";
-import type { BundleRef } from "../pool/types.js";
+import type { BatchResult, BundleRef } from "../pool/types.js";
 import type { ResultStore } from "../store/store.js";
 import { SCORING_VERSION, TOOL_VERSION } from "../version.js";
 import { formatShard, inShard, type Shard } from "./shard.js";
@@ -86,7 +86,7 @@ export function loadSchedule(file: string): LoadedSchedule {
   return { name: file, schedule: parseSchedule(bytes, file), digest: sha256(bytes) };
 }
 
-interface Pending extends BundleRef {
+interface Pending extends Omit<BundleRef, "lookup"> {
   found: Found;
   bytes: number;
   /** Stamps to record with the result (null without a store); seal.json's digest (part of the key). */
@@ -94,6 +94,8 @@ interface Pending extends BundleRef {
   seal: string | null;
   /** Storable: a store is in use and no entry is unsafe (§7: UNSAFE_PATH is never stored). */
   safe: boolean;
+  /** Ask the worker to look the digest up in the store before scoring. */
+  lookup: boolean;
 }
 
 /**
@@ -136,10 +138,28 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
   let ended = false;
   const counting = progress?.counted ? countAhead(roots, options.shard, progress, () => ended || signal?.aborted === true) : null;
 
-  const finish = (batch: Pending[], entries: BundleEntry[]) => {
+  // Folders whose stamps did not match are hashed by a worker first, and taken from the store
+  // when their digest is already scored (moved, copied or touched folders; --verify-digests).
+  // Not on a store that was empty when the run began: there is nothing to find.
+  const spec = store && (options.verifyDigests || store.rows() > 0) ? store.spec() : null;
+
+  const finish = (batch: Pending[], results: BatchResult) => {
     const keep: { folder: string; stamps: string | null; seal: string | null; entry: Omit<BundleEntry, "path"> }[] = [];
-    entries.forEach(({ path: _path, ...scored }, i) => {
+    const restamps: { folder: string; stamps: string; digest: string }[] = [];
+    const again: Pending[] = [];
+    results.forEach((r, i) => {
       const p = batch[i]!;
+      if ("stored" in r) {
+        const hit = store!.lookupDigest(r.stored.digest, r.stored.seal);
+        // A row today's schema rejects is a miss: score the bundle after all.
+        if (hit === null) return void again.push({ ...p, lookup: false });
+        const entry = placed(p.found, hit);
+        bundles.push(entry);
+        progress?.done?.(entry, p.bytes, true);
+        restamps.push({ folder: p.dir, stamps: p.stamps!, digest: r.stored.digest });
+        return;
+      }
+      const { path: _path, ...scored } = r;
       const entry = placed(p.found, scored);
       bundles.push(entry);
       progress?.done?.(entry, p.bytes, false);
@@ -147,12 +167,20 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
       if (store && p.safe && entry.validity !== "error") keep.push({ folder: p.dir, stamps: p.stamps, seal: p.seal, entry: scored });
     });
     if (store && keep.length > 0) store.put(keep);
+    if (store && restamps.length > 0) store.restamp(restamps);
+    if (again.length > 0) dispatch(again);
   };
   const dispatch = (batch: Pending[]) => {
-    const refs = batch.map(({ dir, path, entries, found }) => ({ dir, path, entries, ...(found.harbor ? { kind: "harbor" as const } : {}) }));
-    const task: Promise<void> = pool.score(refs).then((entries) => {
-      finish(batch, entries);
+    const refs = batch.map(({ dir, path, entries, found, lookup }): BundleRef => ({
+      dir,
+      path,
+      entries,
+      ...(found.harbor ? { kind: "harbor" as const } : {}),
+      ...(lookup && spec ? { lookup: spec } : {}),
+    }));
+    const task: Promise<void> = pool.score(refs).then((results) => {
       inflight.delete(task);
+      finish(batch, results);
     });
     inflight.add(task);
   };
@@ -177,13 +205,7 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
       if (safe) {
         stamps = stampsOf(entries!);
         seal = sealDigest(found.dir, entries!);
-        let hit = options.verifyDigests ? null : store!.lookup(found.dir, stamps, seal);
-        // Stamps changed (or --verify-digests): rehash; an unchanged digest needs no rescoring.
-        if (hit === null && (options.verifyDigests || store!.knows(found.dir))) {
-          const digest = folderDigest(found.dir, entries!);
-          hit = store!.lookupDigest(digest, seal);
-          if (hit !== null) store!.restamp(found.dir, recorded(stamps, entries!), digest);
-        }
+        const hit = options.verifyDigests ? null : store!.lookup(found.dir, stamps, seal);
         if (hit !== null) {
           const entry = placed(found, hit);
           bundles.push(entry);
@@ -192,7 +214,8 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
         }
         stamps = recorded(stamps, entries!);
       }
-      batch.push({ found, dir: found.dir, path: found.path, entries, bytes, stamps, seal, safe });
+      // Stamps changed, the folder is new here, or --verify-digests: a worker rehashes it first.
+      batch.push({ found, dir: found.dir, path: found.path, entries, bytes, stamps, seal, safe, lookup: safe });
       batchBytes += bytes;
       if (batchFull(batch.length, batchBytes, batchSize)) {
         dispatch(batch);
@@ -207,7 +230,8 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
       if (batch.length > 0) dispatch(batch);
       everything = true; // every bundle found was taken from the store or handed to a worker
     }
-    await Promise.all(inflight);
+    // A task may hand out another (a stored row that turned out unusable): wait until none is left.
+    while (inflight.size > 0) await Promise.all(inflight);
   } finally {
     ended = true;
     await counting;

@@ -61,13 +61,13 @@ export class BundlePool {
   }
 
   /** Score a batch; never rejects: failures come back as tool-error entries. */
-  async score(batch: BundleRef[]): Promise<BundleEntry[]> {
+  async score(batch: BundleRef[]): Promise<BatchResult> {
     try {
       return await this.run(batch);
     } catch (e) {
       if (batch.length === 1) return [this.failed(batch[0]!, e)];
       // One at a time, so each gets a fresh deadline and an idle worker.
-      const out: BundleEntry[] = [];
+      const out: BatchResult = [];
       for (const b of batch) {
         try {
           out.push(...(await this.run([b])));
@@ -85,7 +85,7 @@ export class BundlePool {
    * batch-mates count against it, and a verdict never depends on how bundles were batched. One
    * timer per task: when it fires it re-arms from the current bundle's start, or aborts.
    */
-  private async run(batch: BundleRef[]): Promise<BundleEntry[]> {
+  private async run(batch: BundleRef[]): Promise<BatchResult> {
     const ac = new AbortController();
     const started = new BigInt64Array(new SharedArrayBuffer(8));
     const submitted = Date.now();

@@ -11,6 +11,23 @@ export interface BundleRef {
   entries?: BundleEntryInfo[];
   /** "harbor": a Harbor trial folder (§11) rather than an assay bundle. */
   kind?: "harbor";
+  /**
+   * Hash the folder first and, when the store already holds a result for that digest, return
+   * `stored` instead of scoring (a moved or touched folder, --verify-digests): the hashing runs
+   * on every worker, not the main thread.
+   */
+  lookup?: StoreSpec;
+}
+/** What a worker needs to ask the store (read-only) whether a digest is already scored. */
+export interface StoreSpec {
+  file: string;
+  scoringVersion: number;
+  options: Record<string, string>;
+}
+/** A bundle the store already holds a result for: the main thread takes it from there. */
+export interface StoredRef {
+  path: string;
+  stored: { digest: string; seal: string | null };
 }
 export interface BatchTask {
   bundles: BundleRef[];
@@ -21,4 +38,4 @@ export interface BatchTask {
    */
   started?: BigInt64Array;
 }
-export type BatchResult = BundleEntry[];
+export type BatchResult = (BundleEntry | StoredRef)[];

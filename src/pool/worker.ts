@@ -1,6 +1,7 @@
 // The pool worker's entry: score a batch of bundle directories. Compiled JS only (Node 20 cannot
 // load .ts in a worker thread).
 import { scoreDirectory } from "./score-directory.js";
+import { storedDigest } from "./stored.js";
 import type { BatchResult, BatchTask } from "./types.js";
 
 /** Tell the main thread a bundle of this task starts now: its deadline runs from here. */
@@ -11,6 +12,7 @@ export function markStarted(task: BatchTask): void {
 export default function scoreBatch(task: BatchTask): BatchResult {
   return task.bundles.map((b) => {
     markStarted(task);
-    return scoreDirectory(b.dir, b.path, b.entries, b.kind);
+    const stored = b.lookup && b.entries ? storedDigest(b.dir, b.entries, b.kind, b.lookup) : null;
+    return stored !== null ? { path: b.path, stored } : scoreDirectory(b.dir, b.path, b.entries, b.kind);
   });
 }

@@ -5,8 +5,10 @@
 
 import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
+import { resolve } from "node:path";
 import type { ScoredBundle } from "../core/results.js";
 import { bundleEntrySchema } from "../core/results.js";
+import type { StoreSpec } from "../pool/types.js";
 import { SCORING_VERSION } from "../version.js";
 
 /** Options that change a bundle's entry (none yet; a key file's fingerprint will be one). */
@@ -30,7 +32,7 @@ export class ResultStore {
   private readonly count: Database.Statement<[], { n: number }>;
 
   constructor(
-    file: string,
+    private readonly file: string,
     private readonly options: BundleOptionsKey = {},
     private readonly scoringVersion = SCORING_VERSION,
   ) {
@@ -92,9 +94,16 @@ export class ResultStore {
     })();
   }
 
-  /** Point a folder's new stamps at a digest found unchanged by rehashing. */
-  restamp(folder: string, stamps: string, digest: string): void {
-    this.putStamp.run(folder, stamps, digest);
+  /** Point folders' new stamps at digests found already scored by rehashing, in one transaction. */
+  restamp(items: readonly { folder: string; stamps: string; digest: string }[]): void {
+    this.db.transaction(() => {
+      for (const { folder, stamps, digest } of items) this.putStamp.run(folder, stamps, digest);
+    })();
+  }
+
+  /** How workers can ask this store about a digest (read-only); null for an in-memory store. */
+  spec(): StoreSpec | null {
+    return this.file === ":memory:" || this.file === "" ? null : { file: resolve(this.file), scoringVersion: this.scoringVersion, options: this.options };
   }
 
   rows(): number {

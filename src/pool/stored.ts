@@ -1,0 +1,35 @@
+// In a worker: is this folder's digest already scored in the store? Read-only, one connection per
+// worker and store file (WAL lets readers run beside the main thread's one writer).
+
+import Database from "better-sqlite3";
+import { SEAL, type BundleEntryInfo } from "../core/folder.js";
+import { folderDigest, sealDigest } from "../io/bundle-source.js";
+import { storeKey } from "../store/store.js";
+import type { StoreSpec } from "./types.js";
+
+const open = new Map<string, Database.Statement<[string], { one: number }>>();
+
+function has(file: string, key: string): boolean {
+  let stmt = open.get(file);
+  if (stmt === undefined) {
+    stmt = new Database(file, { readonly: true, fileMustExist: true }).prepare("SELECT 1 AS one FROM results WHERE key = ?");
+    open.set(file, stmt);
+  }
+  return stmt.get(key) !== undefined;
+}
+
+/**
+ * The folder's digest and seal when the store holds a result for them, else null. Any failure
+ * (an unreadable file, a store that cannot be opened) is null too: the bundle is then scored,
+ * which reports what is wrong with it.
+ */
+export function storedDigest(dir: string, entries: BundleEntryInfo[], kind: "harbor" | undefined, spec: StoreSpec): { digest: string; seal: string | null } | null {
+  try {
+    // Harbor trials carry no seal: seal.json is an ordinary file there (as scoreTrial digests it).
+    const digest = folderDigest(dir, entries, kind === "harbor" ? null : SEAL);
+    const seal = sealDigest(dir, entries);
+    return has(spec.file, storeKey(digest, seal, spec.scoringVersion, spec.options)) ? { digest, seal } : null;
+  } catch {
+    return null;
+  }
+}
