@@ -1,0 +1,46 @@
+// SCORING_VERSION is part of every store key: a change to the rules that alters any result must
+// bump it, or a store would go on serving results the old rules computed. Nothing in the code can
+// notice a forgotten bump, so this test does: it fingerprints the entries of a fixed synthesised
+// corpus (every profile, every labelled fault) and holds the fingerprint to the version it was
+// recorded under. When it fails, bump SCORING_VERSION in src/version.ts and record the new pair.
+// (A change to the synthesiser alone moves the fingerprint too; bumping then costs only a rescore.)
+
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { writeCorpus } from "../src/io/corpus.js";
+import { discover } from "../src/io/discover.js";
+import { scoreDirectory } from "../src/pool/score-directory.js";
+import { SCORING_VERSION } from "../src/version.js";
+
+const RECORDED = { version: 3, fingerprint: "61911cdcbe0d990bbb04dfba3a46bc32e9d8471a350c3d0b86386c74b6391c71" };
+
+let root: string;
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), "assay-fingerprint-"));
+  writeCorpus(join(root, "native"), { n: 24, seed: "fingerprint", faults: true, events: 8 });
+  writeCorpus(join(root, "world"), { n: 12, seed: "fingerprint", faults: false, profile: "world" });
+  writeCorpus(join(root, "harbor"), { n: 16, seed: "fingerprint", faults: false, profile: "harbor" });
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function fingerprint(): { fingerprint: string; bundles: number } {
+  const h = createHash("sha256");
+  let bundles = 0;
+  for (const f of discover([root])) {
+    const { path: _path, ...entry } = scoreDirectory(f.dir, f.path, undefined, f.harbor ? "harbor" : undefined);
+    h.update(`${relative(root, f.dir)}\t${JSON.stringify(entry)}\n`);
+    bundles++;
+  }
+  return { fingerprint: h.digest("hex"), bundles };
+}
+
+it("results change only with a new SCORING_VERSION", () => {
+  const now = fingerprint();
+  expect(now.bundles).toBeGreaterThan(50);
+  const record = `record { version: ${SCORING_VERSION}, fingerprint: "${now.fingerprint}" } in test/scoring-version.test.ts`;
+  expect(SCORING_VERSION, `SCORING_VERSION moved: ${record}`).toBe(RECORDED.version);
+  expect(now.fingerprint, `results changed under SCORING_VERSION ${SCORING_VERSION}: bump it in src/version.ts, then ${record}`).toBe(RECORDED.fingerprint);
+});
