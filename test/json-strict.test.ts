@@ -233,6 +233,16 @@ describe("ENCODING in the journal", () => {
     expect(found(e)).toEqual([["ENCODING", J, 1]]);
   });
 
+  it.each([3, 8])("rejects a byte order mark at the start of line %i as ENCODING, not JSON_SYNTAX", (line) => {
+    const e = score(edit(base(), { [line]: (s) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(s)]) }));
+    expect(found(e)).toEqual([["ENCODING", J, line]]);
+    expect(e.errors[0]!.message).toBe("byte order mark");
+  });
+
+  it("a U+FEFF inside a string is a character, not a byte order mark", () => {
+    expect(found(score(edit(base(), { 3: swap('"keys":"l"', '"keys":"\ufeffl"') })))).toEqual([]);
+  });
+
   it.each([
     ["at the end of a line", (s: string) => s + "\r"],
     ["inside a string", swap('"keys":"l"', '"keys":"l\r"')],
