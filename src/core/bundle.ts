@@ -51,13 +51,14 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
   let line1: Record<string, unknown> | null = null;
   let header: Header | null = null;
   let profileName: string | null = null;
+  let deadline: number | null = null;
   let native: NativeJournal | null = null;
   let world: { journal: WorldJournal; scenario: Scenario | null } | null = null;
   const journal = logs.read(JOURNAL, regular(JOURNAL) !== null, (rec, raw, reader) => {
     if (raw.number === 1) {
       line1 = reader.decoded ?? (raw.terminated && raw.bytes !== null ? lenientObject(raw.bytes) : null);
-      ({ header, profile: profileName } = readHeader(rec, JOURNAL, errors));
-      if (profileName === "native-game") native = new NativeJournal(JOURNAL, header?.deadline ?? null, errors);
+      ({ header, profile: profileName, deadline } = readHeader(rec, JOURNAL, errors));
+      if (profileName === "native-game") native = new NativeJournal(JOURNAL, deadline, errors);
       if (profileName === "world") {
         const scenario = readScenario(readDoc(SCENARIO), errors); // before the records: it types the requests
         world = { journal: new WorldJournal(JOURNAL, scenario, errors), scenario };

@@ -106,14 +106,20 @@ export interface HeaderResult {
   header: Header | null;
   /** The profile to validate the rest with: null when the format or profile is unusable. */
   profile: string | null;
+  /**
+   * The deadline the profile's rules use: the header's whenever the deadline itself is sound (an
+   * integer literal after the header's `at`), whatever else is wrong with the header (a bad seed
+   * must not hide keys admitted late). Null when it is not (DEADLINE_INVALID, SCHEMA).
+   */
+  deadline: number | null;
 }
 
 /** Judge line 1 (`rec` is null when it did not decode). */
 export function readHeader(rec: JournalRecord | null, file: string, out: Finding[]): HeaderResult {
-  if (rec === null) return { header: null, profile: null };
+  if (rec === null) return { header: null, profile: null, deadline: null };
   if (rec.type !== "session") {
     out.push(finding("HEADER_MISSING", file, 1, `line 1 is a ${clip(rec.type)} record, not a session header`));
-    return { header: null, profile: null };
+    return { header: null, profile: null, deadline: null };
   }
   const before = out.length;
   const { format, profile, seed, deadline, at } = rec;
@@ -136,6 +142,7 @@ export function readHeader(rec: JournalRecord | null, file: string, out: Finding
   return {
     header: out.length === before ? header : null,
     profile: usable && typeof profile === "string" ? profile : null,
+    deadline: isInteger(deadline) && deadline > at ? deadline : null,
   };
 }
 
