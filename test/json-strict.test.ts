@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_LINE_BYTES, splitLines } from "../src/core/json/lines.js";
 import { JsonDecimal, parseStrictJson, parseStrictJsonByScan, plainParse } from "../src/core/json/strict.js";
-import { bundle, codes, game, header, killed, live, score, sha, T0, warningCodes, ZERO, type Rec } from "./helpers/bundle.js";
+import { bundle, codes, escaped, game, header, killed, live, score, sha, T0, warningCodes, ZERO, type Rec } from "./helpers/bundle.js";
 
 type Files = Record<string, string | Buffer>;
 const MiB = 1024 * 1024;
@@ -428,6 +428,86 @@ describe("NOT_FINITE", () => {
 
   it("rejects 1e999 in an integer field as NOT_FINITE", () => {
     expect(found(score(edit(lastObs(), { 6: swap('"turn":500,', '"turn":1e999,') })))).toEqual([["NOT_FINITE", J, 6]]);
+  });
+});
+
+// Line 1 that fails strict decoding: its lenient reading still names the profile, so the rest of
+// the journal is judged (every failing line is reported) and the entry is labelled from it — but
+// the bundle stays invalid and earns nothing.
+describe("a header that fails strict decoding", () => {
+  const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+  const breakers: [string, string, (s: string) => string | Buffer][] = [
+    ["a duplicate key through a \\u escape", "JSON_DUPLICATE_KEY", swap('"model":"m-1"', '"model":"m-1","\\u006dodel":"m-2"')],
+    ["a raw \\r inside a string", "ENCODING", swap('"model":"m-1"', '"model":"m-1\r"')],
+    ["a raw \\r at the end", "ENCODING", (s) => s + "\r"],
+    ["a byte order mark", "ENCODING", (s) => Buffer.concat([BOM, Buffer.from(s)])],
+    ["a bare NaN", "NOT_FINITE", swap('"model":"m-1"', '"model":"m-1","x":NaN')],
+    ["1e999", "NOT_FINITE", swap('"model":"m-1"', '"model":"m-1","x":1e999')],
+    ["a seq written as a string (envelope)", "SCHEMA", swap('"seq":0,', '"seq":"0",')],
+  ];
+
+  it.each(breakers)("%s: later lines are still judged as native-game, and the status is the end's", (_name, code, broken) => {
+    const e = score(
+      edit(base(), {
+        1: broken,
+        3: swap('"keys":"l"', '"keys":"l","extra":1'), // SCHEMA
+        5: swap('"frame":1,', '"frame":0,'), // keys for a stale frame: TRANSITION
+      }),
+    );
+    expect(found(e)).toEqual([
+      [code, J, 1],
+      ["SCHEMA", J, 3],
+      ["TRANSITION", J, 5],
+    ]);
+    expect(e).toMatchObject({ validity: "invalid", profile: "native-game", status: "completed", ending: true, victory: null, late: null });
+    expect(e).toMatchObject({ experiment: "exp", trial: "t1", attempt: 1 });
+  });
+
+  it.each(breakers)("%s alone: only line 1 is reported, and a winning game earns no victory", (_name, code, broken) => {
+    const files = bundle(game({ states: [live(), escaped()] }));
+    expect(score(files)).toMatchObject({ validity: "valid", victory: true });
+    const e = score(edit(files, { 1: broken }));
+    expect(found(e)).toEqual([[code, J, 1]]);
+    expect(e).toMatchObject({ validity: "invalid", profile: "native-game", status: "completed", ending: true, victory: null, late: null });
+  });
+
+  it("an unterminated journal under a broken header is labelled unterminated", () => {
+    const e = score(edit(bundle(game({ end: null })), { 1: breakers[0]![2] }));
+    expect(found(e)).toEqual([["JSON_DUPLICATE_KEY", J, 1]]);
+    expect(e).toMatchObject({ profile: "native-game", status: "unterminated" });
+  });
+
+  it.each([
+    ["an unsupported profile", swap('"profile":"native-game"', '"profile":"other"')],
+    ["an unsupported format", swap('"format":"assay.bundle/1"', '"format":"assay.bundle/2"')],
+    ["another record type", swap('"type":"session"', '"type":"observation"')],
+  ])("a broken header with %s: the rest is not judged by a guessed profile", (_name, change) => {
+    const e = score(edit(base(), { 1: (s) => change(breakers[0]![2](s) as string), 3: swap('"keys":"l"', '"keys":"l","extra":1') }));
+    expect(found(e)).toEqual([["JSON_DUPLICATE_KEY", J, 1]]);
+    expect(e.profile).toBeNull();
+  });
+
+  it.each([
+    ["profile", swap('"profile":"native-game"', '"profile":"world","profile":"native-game"')],
+    ["profile, through a \\u escape and spaces", swap('"profile":"native-game"', `"\\u0070rofile"${" ".repeat(40)}:"world","profile":"native-game"`)],
+    ["type", swap('"type":"session"', '"type":"observation","type":"session"')],
+    ["format", swap('"format":"assay.bundle/1"', '"format":"assay.bundle/2","format":"assay.bundle/1"')],
+  ])("a header with a duplicated %s: which one was meant is a guess, so no profile judges the rest", (_name, change) => {
+    const e = score(edit(base(), { 1: change, 3: swap('"keys":"l"', '"keys":"l","extra":1') }));
+    expect(found(e)).toEqual([["JSON_DUPLICATE_KEY", J, 1]]);
+    expect(e.profile).toBeNull();
+  });
+
+  it("a key named profile inside meta is no duplicate of the header's", () => {
+    const e = score(edit(base(), { 1: (s) => swap('"model":"m-1"', '"model":"m-1","profile":"world","x":NaN')(s) }));
+    expect(found(e)).toEqual([["NOT_FINITE", J, 1]]);
+    expect(e).toMatchObject({ profile: "native-game", status: "completed" });
+  });
+
+  it("a header no lenient reading can parse names no profile", () => {
+    const e = score(edit(base(), { 1: (s) => s.replace(/}$/, ",}"), 3: swap('"keys":"l"', '"keys":"l","extra":1') }));
+    expect(found(e)).toEqual([["JSON_SYNTAX", J, 1]]);
+    expect(e).toMatchObject({ profile: null, status: null, experiment: null });
   });
 });
 
