@@ -511,6 +511,111 @@ describe("a header that fails strict decoding", () => {
   });
 });
 
+// A line that cannot be read never reaches the profile's records, which resynchronise on the next
+// readable ones instead of reporting what that line may explain: one bad line, one finding.
+describe("one unreadable line anywhere is one finding", () => {
+  const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+  const ways: [string, string, (s: string) => string | Buffer][] = [
+    ["a bare NaN", "NOT_FINITE", (s) => s.replace(/}$/, ',"x":NaN}')],
+    ["1e999", "NOT_FINITE", (s) => s.replace(/}$/, ',"x":1e999}')],
+    ["a duplicate key", "JSON_DUPLICATE_KEY", (s) => s.replace(/}$/, ',"\\u0074ype":"keys"}')],
+    ["a raw \\r", "ENCODING", (s) => s + "\r"],
+    ["a byte order mark", "ENCODING", (s) => Buffer.concat([BOM, Buffer.from(s)])],
+    ["invalid UTF-8", "ENCODING", (s) => Buffer.concat([Buffer.from(s.replace(/}$/, ',"x":"')), Buffer.from([0xff]), Buffer.from('"}')])],
+    ["a line too long", "LINE_TOO_LONG", padTo(MiB)],
+    ["a syntax error", "JSON_SYNTAX", (s) => s.replace(/}$/, ",}")],
+    ["a broken envelope", "SCHEMA", (s) => s.replace(/"seq":\d+,/, '"seq":"x",')],
+  ];
+  // game(): 1 header, 2 obs 0, 3 keys, 4 obs 1, 5 keys, 6 obs 2 (killed), 7 final score, 8 end.
+  const cases = [2, 3, 4, 5, 6, 7, 8].flatMap((line) => ways.map(([name, code, change]) => [line, name, code, change] as const));
+
+  it.each(cases)("line %i, %s", (line, _name, code, change) => {
+    const e = score(edit(base(), { [line]: change }));
+    expect(found(e)).toEqual([[code, J, line]]);
+    expect(e).toMatchObject({ validity: "invalid", profile: "native-game", status: line === 8 ? "unterminated" : "completed", victory: null });
+  });
+
+  it.each(ways)("an interrupted game whose final score is unreadable (%s) is not 'interrupted without a final score'", (_name, code, change) => {
+    const files = bundle(game({ states: [live(), live({ turn: 20 })], end: "interrupted" })); // 5 final score, 6 end
+    expect(found(score(files))).toEqual([]);
+    expect(found(score(edit(files, { 5: change })))).toEqual([[code, J, 5]]);
+  });
+
+  it("several unreadable lines in a row are one finding each", () => {
+    const e = score(edit(base(), { 3: ways[2]![2], 4: ways[7]![2], 5: ways[0]![2] }));
+    expect(found(e)).toEqual([
+      ["JSON_DUPLICATE_KEY", J, 3],
+      ["JSON_SYNTAX", J, 4],
+      ["NOT_FINITE", J, 5],
+    ]);
+  });
+
+  it("a malformed ending observation or final score is its SCHEMA finding only (it may have been the one the end needs)", () => {
+    expect(found(score(edit(base(), { 6: swap('"depth":7,', '"depth":7,"extra":1,') })))).toEqual([["SCHEMA", J, 6]]);
+    const files = bundle(game({ states: [live(), live({ turn: 20 })], end: "interrupted" })); // 5 final score, 6 end
+    expect(found(score(edit(files, { 5: swap('"final":true', '"final":1') })))).toEqual([["SCHEMA", J, 5]]);
+  });
+
+  it("an observation whose frame is no integer is its SCHEMA finding only", () => {
+    expect(found(score(edit(base(), { 4: swap('"frame":1,', '"frame":1.5,') })))).toEqual([["SCHEMA", J, 4]]);
+    expect(found(score(edit(base(), { 4: swap('"frame":1,', '"frame":"1",') })))).toEqual([["SCHEMA", J, 4]]);
+  });
+
+  describe("what an unreadable line cannot explain is still reported", () => {
+    const syntax = ways[7]![2];
+    it("an observation frame beyond what the lost lines could hold", () => {
+      const e = score(edit(base(), { 4: syntax, 6: swap('"frame":2,', '"frame":3,') }));
+      expect(found(e)).toEqual([
+        ["JSON_SYNTAX", J, 4],
+        ["TRANSITION", J, 6],
+      ]);
+      expect(e.errors[1]!.message).toBe("observation frame 3; expected 1 to 2 (1 unreadable line since frame 0)");
+    });
+
+    it("an observation frame that repeats the last readable one", () => {
+      // 1 header, 2 obs 0, 3 keys (unreadable), 4 obs 0 again, 5 keys, 6 obs 1 (killed), 7 final score, 8 end
+      const t = (s: number) => T0 + s * 1000;
+      const recs: Rec[] = [
+        header(), { type: "observation", at: t(1), frame: 0, state: live() }, { type: "keys", at: t(2), frame: 0, keys: "l" },
+        { type: "observation", at: t(3), frame: 0, state: live() }, { type: "keys", at: t(4), frame: 0, keys: "l" },
+        { type: "observation", at: t(5), frame: 1, state: killed() }, { type: "score", at: t(6), final: true, snapshot: "auto" },
+        { type: "end", at: t(7), status: "completed", reason: "test" },
+      ];
+      expect(found(score(edit(bundle(recs), {})))).toEqual([["TRANSITION", J, 4]]);
+      expect(found(score(edit(bundle(recs), { 3: syntax })))).toEqual([
+        ["JSON_SYNTAX", J, 3],
+        ["TRANSITION", J, 4],
+      ]);
+    });
+
+    it("keys for a frame no lost line could have observed", () => {
+      const e = score(edit(base(), { 4: syntax, 5: swap('"frame":1,', '"frame":2,') }));
+      expect(found(e)).toEqual([
+        ["JSON_SYNTAX", J, 4],
+        ["TRANSITION", J, 5],
+      ]);
+      expect(e.errors[1]!.message).toBe("keys for frame 2; the latest observation is frame 0 to 1 at most (1 unreadable line since frame 0)");
+    });
+
+    it("keys for a frame a lost first line could not have observed", () => {
+      const e = score(edit(base(), { 2: syntax, 3: swap('"frame":0,', '"frame":1,') }));
+      expect(found(e)).toEqual([
+        ["JSON_SYNTAX", J, 2],
+        ["TRANSITION", J, 3],
+      ]);
+      expect(e.errors[1]!.message).toBe("keys for frame 1; the latest observation is frame 0 at most (1 unreadable line since the header)");
+    });
+
+    it("keys after the deadline, decreasing turns, flags changed after the ending: the intact journal's findings, plus the lost line's", () => {
+      const recs = game({ deadline: T0 + 4500, states: [live(), live({ turn: 20, playerturn: 10 }), killed(), killed({ turn: 600, is_dead: false }), live({ turn: 5 })] });
+      // 1 header, 2 obs 0, 3 keys, 4 obs 1, 5 keys, 6 obs 2 (killed), 7 keys (late), 8 obs 3 (is_dead false), 9 keys (late), 10 obs 4 (turn 5), …
+      const intact = found(score(edit(bundle(recs), {})));
+      expect(intact.map(([, , line]) => line)).toEqual([7, 8, 9, 10, 10, 10]);
+      expect(found(score(edit(bundle(recs), { 4: syntax })))).toEqual([["JSON_SYNTAX", J, 4], ...intact]);
+    });
+  });
+});
+
 describe("integer literals", () => {
   it.each([
     ["frame 1.0", 4, swap('"frame":1,', '"frame":1.0,')],

@@ -71,6 +71,9 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     } else if (rec !== null) {
       native?.record(rec, raw.number);
       world?.journal.record(rec, raw.number);
+    } else {
+      // Reported by the reader; the profile resynchronises rather than guess what it held.
+      native?.unreadable(raw.number);
     }
   });
   if (journal !== null && journal.reader.records === 0)

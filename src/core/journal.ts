@@ -221,6 +221,13 @@ export const STRUCTURAL = new Set([
  */
 export abstract class ProfileJournal<Status extends string> {
   end: { at: number; status: Status; line: number } | null = null;
+  /**
+   * Set when a line could not be read (it did not decode or its envelope failed;
+   * JournalReader reported it), or held a record that failed its schema: what it held or defined
+   * is unknown, so rules that depend on earlier records do not report what that line may explain.
+   * The bundle is invalid anyway; one bad line should yield its own finding, not a trail of guesses.
+   */
+  lost = false;
 
   constructor(
     protected readonly file: string,
@@ -229,6 +236,16 @@ export abstract class ProfileJournal<Status extends string> {
 
   protected transition(line: number, message: string): void {
     this.out.push(finding("TRANSITION", this.file, line, message));
+  }
+
+  /** A complete line after the header that could not be read (see `lost`). */
+  unreadable(_line: number): void {
+    this.markLost();
+  }
+
+  /** A line whose record is unknown or malformed (see `lost`). */
+  protected markLost(): void {
+    this.lost = true;
   }
 
   /** A record after the header: false for a second header (JournalReader reports it, §3); a record after the end is reported here. */
