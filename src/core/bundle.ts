@@ -74,6 +74,7 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     } else {
       // Reported by the reader; the profile resynchronises rather than guess what it held.
       native?.unreadable(raw.number);
+      world?.journal.unreadable(raw.number);
     }
   });
   if (journal !== null && journal.reader.records === 0)
