@@ -363,6 +363,34 @@ describe("TRANSITION", () => {
     expect(found(run(recs))).toEqual([["TRANSITION", J, 6]]);
   });
 
+  // Whatever else is wrong with the header, a sound deadline (an integer literal after its `at`)
+  // still judges the keys: a bad seed must not hide keys the service admitted late.
+  const late = (over: Rec) =>
+    run([{ ...header({ deadline: at(2.5) }), ...over }, obs(0, 1), keys(0, 2), keys(0, 3), obs(1, 4, killed()), finalScore(5), end(6)]);
+
+  it.each<[string, Rec, string]>([
+    ["a non-canonical seed", { seed: "00112233445566778899AABBCCDDEEFF" }, "SEED_NOT_CANONICAL"],
+    ["a bad meta key", { meta: { Model: "m-1" } }, "SCHEMA"],
+    ["a missing harness", { harness: undefined }, "SCHEMA"],
+    ["a non-id experiment", { experiment: "no spaces" }, "SCHEMA"],
+  ])("keys after the deadline are reported beside %s", (_name, over, code) => {
+    expect(found(late(over))).toEqual([
+      [code, J, 1],
+      ["TRANSITION", J, 4],
+    ]);
+  });
+
+  it.each<[string, Rec, string]>([
+    ["DEADLINE_INVALID (deadline before the header's at)", { deadline: T0 - 1 }, "DEADLINE_INVALID"],
+    ["DEADLINE_INVALID (deadline equal to the header's at)", { deadline: T0 }, "DEADLINE_INVALID"],
+    ["a deadline that is no integer", { deadline: String(at(2.5)) }, "SCHEMA"],
+  ])("no deadline rule without a sound deadline: %s", (_name, over, code) => {
+    // Every key would be late against T0; none is reported, only the header's own finding.
+    const e = late(over);
+    expect(codes(e)).toEqual([code]);
+    expect(e.errors.every((f) => f.line === 1)).toBe(true);
+  });
+
   it("a score before the first observation", () => {
     expect(found(run([H(), midScore(1), obs(0, 2, killed()), finalScore(3), end(4)]))).toEqual([["TRANSITION", J, 2]]);
   });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_LINE_BYTES, splitLines } from "../src/core/json/lines.js";
 import { JsonDecimal, parseStrictJson, parseStrictJsonByScan, plainParse } from "../src/core/json/strict.js";
-import { bundle, codes, game, header, killed, live, score, sha, T0, warningCodes, ZERO, type Rec } from "./helpers/bundle.js";
+import { bundle, codes, escaped, game, header, killed, live, score, sha, T0, warningCodes, ZERO, type Rec } from "./helpers/bundle.js";
 
 type Files = Record<string, string | Buffer>;
 const MiB = 1024 * 1024;
@@ -233,6 +233,16 @@ describe("ENCODING in the journal", () => {
     expect(found(e)).toEqual([["ENCODING", J, 1]]);
   });
 
+  it.each([3, 8])("rejects a byte order mark at the start of line %i as ENCODING, not JSON_SYNTAX", (line) => {
+    const e = score(edit(base(), { [line]: (s) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(s)]) }));
+    expect(found(e)).toEqual([["ENCODING", J, line]]);
+    expect(e.errors[0]!.message).toBe("byte order mark");
+  });
+
+  it("a U+FEFF inside a string is a character, not a byte order mark", () => {
+    expect(found(score(edit(base(), { 3: swap('"keys":"l"', '"keys":"\ufeffl"') })))).toEqual([]);
+  });
+
   it.each([
     ["at the end of a line", (s: string) => s + "\r"],
     ["inside a string", swap('"keys":"l"', '"keys":"l\r"')],
@@ -418,6 +428,191 @@ describe("NOT_FINITE", () => {
 
   it("rejects 1e999 in an integer field as NOT_FINITE", () => {
     expect(found(score(edit(lastObs(), { 6: swap('"turn":500,', '"turn":1e999,') })))).toEqual([["NOT_FINITE", J, 6]]);
+  });
+});
+
+// Line 1 that fails strict decoding: its lenient reading still names the profile, so the rest of
+// the journal is judged (every failing line is reported) and the entry is labelled from it — but
+// the bundle stays invalid and earns nothing.
+describe("a header that fails strict decoding", () => {
+  const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+  const breakers: [string, string, (s: string) => string | Buffer][] = [
+    ["a duplicate key through a \\u escape", "JSON_DUPLICATE_KEY", swap('"model":"m-1"', '"model":"m-1","\\u006dodel":"m-2"')],
+    ["a raw \\r inside a string", "ENCODING", swap('"model":"m-1"', '"model":"m-1\r"')],
+    ["a raw \\r at the end", "ENCODING", (s) => s + "\r"],
+    ["a byte order mark", "ENCODING", (s) => Buffer.concat([BOM, Buffer.from(s)])],
+    ["a bare NaN", "NOT_FINITE", swap('"model":"m-1"', '"model":"m-1","x":NaN')],
+    ["1e999", "NOT_FINITE", swap('"model":"m-1"', '"model":"m-1","x":1e999')],
+    ["a seq written as a string (envelope)", "SCHEMA", swap('"seq":0,', '"seq":"0",')],
+  ];
+
+  it.each(breakers)("%s: later lines are still judged as native-game, and the status is the end's", (_name, code, broken) => {
+    const e = score(
+      edit(base(), {
+        1: broken,
+        3: swap('"keys":"l"', '"keys":"l","extra":1'), // SCHEMA
+        5: swap('"frame":1,', '"frame":0,'), // keys for a stale frame: TRANSITION
+      }),
+    );
+    expect(found(e)).toEqual([
+      [code, J, 1],
+      ["SCHEMA", J, 3],
+      ["TRANSITION", J, 5],
+    ]);
+    expect(e).toMatchObject({ validity: "invalid", profile: "native-game", status: "completed", ending: true, victory: null, late: null });
+    expect(e).toMatchObject({ experiment: "exp", trial: "t1", attempt: 1 });
+  });
+
+  it.each(breakers)("%s alone: only line 1 is reported, and a winning game earns no victory", (_name, code, broken) => {
+    const files = bundle(game({ states: [live(), escaped()] }));
+    expect(score(files)).toMatchObject({ validity: "valid", victory: true });
+    const e = score(edit(files, { 1: broken }));
+    expect(found(e)).toEqual([[code, J, 1]]);
+    expect(e).toMatchObject({ validity: "invalid", profile: "native-game", status: "completed", ending: true, victory: null, late: null });
+  });
+
+  it("an unterminated journal under a broken header is labelled unterminated", () => {
+    const e = score(edit(bundle(game({ end: null })), { 1: breakers[0]![2] }));
+    expect(found(e)).toEqual([["JSON_DUPLICATE_KEY", J, 1]]);
+    expect(e).toMatchObject({ profile: "native-game", status: "unterminated" });
+  });
+
+  it.each([
+    ["an unsupported profile", swap('"profile":"native-game"', '"profile":"other"')],
+    ["an unsupported format", swap('"format":"assay.bundle/1"', '"format":"assay.bundle/2"')],
+    ["another record type", swap('"type":"session"', '"type":"observation"')],
+  ])("a broken header with %s: the rest is not judged by a guessed profile", (_name, change) => {
+    const e = score(edit(base(), { 1: (s) => change(breakers[0]![2](s) as string), 3: swap('"keys":"l"', '"keys":"l","extra":1') }));
+    expect(found(e)).toEqual([["JSON_DUPLICATE_KEY", J, 1]]);
+    expect(e.profile).toBeNull();
+  });
+
+  it.each([
+    ["profile", swap('"profile":"native-game"', '"profile":"world","profile":"native-game"')],
+    ["profile, through a \\u escape and spaces", swap('"profile":"native-game"', `"\\u0070rofile"${" ".repeat(40)}:"world","profile":"native-game"`)],
+    ["type", swap('"type":"session"', '"type":"observation","type":"session"')],
+    ["format", swap('"format":"assay.bundle/1"', '"format":"assay.bundle/2","format":"assay.bundle/1"')],
+  ])("a header with a duplicated %s: which one was meant is a guess, so no profile judges the rest", (_name, change) => {
+    const e = score(edit(base(), { 1: change, 3: swap('"keys":"l"', '"keys":"l","extra":1') }));
+    expect(found(e)).toEqual([["JSON_DUPLICATE_KEY", J, 1]]);
+    expect(e.profile).toBeNull();
+  });
+
+  it("a key named profile inside meta is no duplicate of the header's", () => {
+    const e = score(edit(base(), { 1: (s) => swap('"model":"m-1"', '"model":"m-1","profile":"world","x":NaN')(s) }));
+    expect(found(e)).toEqual([["NOT_FINITE", J, 1]]);
+    expect(e).toMatchObject({ profile: "native-game", status: "completed" });
+  });
+
+  it("a header no lenient reading can parse names no profile", () => {
+    const e = score(edit(base(), { 1: (s) => s.replace(/}$/, ",}"), 3: swap('"keys":"l"', '"keys":"l","extra":1') }));
+    expect(found(e)).toEqual([["JSON_SYNTAX", J, 1]]);
+    expect(e).toMatchObject({ profile: null, status: null, experiment: null });
+  });
+});
+
+// A line that cannot be read never reaches the profile's records, which resynchronise on the next
+// readable ones instead of reporting what that line may explain: one bad line, one finding.
+describe("one unreadable line anywhere is one finding", () => {
+  const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+  const ways: [string, string, (s: string) => string | Buffer][] = [
+    ["a bare NaN", "NOT_FINITE", (s) => s.replace(/}$/, ',"x":NaN}')],
+    ["1e999", "NOT_FINITE", (s) => s.replace(/}$/, ',"x":1e999}')],
+    ["a duplicate key", "JSON_DUPLICATE_KEY", (s) => s.replace(/}$/, ',"\\u0074ype":"keys"}')],
+    ["a raw \\r", "ENCODING", (s) => s + "\r"],
+    ["a byte order mark", "ENCODING", (s) => Buffer.concat([BOM, Buffer.from(s)])],
+    ["invalid UTF-8", "ENCODING", (s) => Buffer.concat([Buffer.from(s.replace(/}$/, ',"x":"')), Buffer.from([0xff]), Buffer.from('"}')])],
+    ["a line too long", "LINE_TOO_LONG", padTo(MiB)],
+    ["a syntax error", "JSON_SYNTAX", (s) => s.replace(/}$/, ",}")],
+    ["a broken envelope", "SCHEMA", (s) => s.replace(/"seq":\d+,/, '"seq":"x",')],
+  ];
+  // game(): 1 header, 2 obs 0, 3 keys, 4 obs 1, 5 keys, 6 obs 2 (killed), 7 final score, 8 end.
+  const cases = [2, 3, 4, 5, 6, 7, 8].flatMap((line) => ways.map(([name, code, change]) => [line, name, code, change] as const));
+
+  it.each(cases)("line %i, %s", (line, _name, code, change) => {
+    const e = score(edit(base(), { [line]: change }));
+    expect(found(e)).toEqual([[code, J, line]]);
+    expect(e).toMatchObject({ validity: "invalid", profile: "native-game", status: line === 8 ? "unterminated" : "completed", victory: null });
+  });
+
+  it.each(ways)("an interrupted game whose final score is unreadable (%s) is not 'interrupted without a final score'", (_name, code, change) => {
+    const files = bundle(game({ states: [live(), live({ turn: 20 })], end: "interrupted" })); // 5 final score, 6 end
+    expect(found(score(files))).toEqual([]);
+    expect(found(score(edit(files, { 5: change })))).toEqual([[code, J, 5]]);
+  });
+
+  it("several unreadable lines in a row are one finding each", () => {
+    const e = score(edit(base(), { 3: ways[2]![2], 4: ways[7]![2], 5: ways[0]![2] }));
+    expect(found(e)).toEqual([
+      ["JSON_DUPLICATE_KEY", J, 3],
+      ["JSON_SYNTAX", J, 4],
+      ["NOT_FINITE", J, 5],
+    ]);
+  });
+
+  it("a malformed ending observation or final score is its SCHEMA finding only (it may have been the one the end needs)", () => {
+    expect(found(score(edit(base(), { 6: swap('"depth":7,', '"depth":7,"extra":1,') })))).toEqual([["SCHEMA", J, 6]]);
+    const files = bundle(game({ states: [live(), live({ turn: 20 })], end: "interrupted" })); // 5 final score, 6 end
+    expect(found(score(edit(files, { 5: swap('"final":true', '"final":1') })))).toEqual([["SCHEMA", J, 5]]);
+  });
+
+  it("an observation whose frame is no integer is its SCHEMA finding only", () => {
+    expect(found(score(edit(base(), { 4: swap('"frame":1,', '"frame":1.5,') })))).toEqual([["SCHEMA", J, 4]]);
+    expect(found(score(edit(base(), { 4: swap('"frame":1,', '"frame":"1",') })))).toEqual([["SCHEMA", J, 4]]);
+  });
+
+  describe("what an unreadable line cannot explain is still reported", () => {
+    const syntax = ways[7]![2];
+    it("an observation frame beyond what the lost lines could hold", () => {
+      const e = score(edit(base(), { 4: syntax, 6: swap('"frame":2,', '"frame":3,') }));
+      expect(found(e)).toEqual([
+        ["JSON_SYNTAX", J, 4],
+        ["TRANSITION", J, 6],
+      ]);
+      expect(e.errors[1]!.message).toBe("observation frame 3; expected 1 to 2 (1 unreadable line since frame 0)");
+    });
+
+    it("an observation frame that repeats the last readable one", () => {
+      // 1 header, 2 obs 0, 3 keys (unreadable), 4 obs 0 again, 5 keys, 6 obs 1 (killed), 7 final score, 8 end
+      const t = (s: number) => T0 + s * 1000;
+      const recs: Rec[] = [
+        header(), { type: "observation", at: t(1), frame: 0, state: live() }, { type: "keys", at: t(2), frame: 0, keys: "l" },
+        { type: "observation", at: t(3), frame: 0, state: live() }, { type: "keys", at: t(4), frame: 0, keys: "l" },
+        { type: "observation", at: t(5), frame: 1, state: killed() }, { type: "score", at: t(6), final: true, snapshot: "auto" },
+        { type: "end", at: t(7), status: "completed", reason: "test" },
+      ];
+      expect(found(score(edit(bundle(recs), {})))).toEqual([["TRANSITION", J, 4]]);
+      expect(found(score(edit(bundle(recs), { 3: syntax })))).toEqual([
+        ["JSON_SYNTAX", J, 3],
+        ["TRANSITION", J, 4],
+      ]);
+    });
+
+    it("keys for a frame no lost line could have observed", () => {
+      const e = score(edit(base(), { 4: syntax, 5: swap('"frame":1,', '"frame":2,') }));
+      expect(found(e)).toEqual([
+        ["JSON_SYNTAX", J, 4],
+        ["TRANSITION", J, 5],
+      ]);
+      expect(e.errors[1]!.message).toBe("keys for frame 2; the latest observation is frame 0 to 1 at most (1 unreadable line since frame 0)");
+    });
+
+    it("keys for a frame a lost first line could not have observed", () => {
+      const e = score(edit(base(), { 2: syntax, 3: swap('"frame":0,', '"frame":1,') }));
+      expect(found(e)).toEqual([
+        ["JSON_SYNTAX", J, 2],
+        ["TRANSITION", J, 3],
+      ]);
+      expect(e.errors[1]!.message).toBe("keys for frame 1; the latest observation is frame 0 at most (1 unreadable line since the header)");
+    });
+
+    it("keys after the deadline, decreasing turns, flags changed after the ending: the intact journal's findings, plus the lost line's", () => {
+      const recs = game({ deadline: T0 + 4500, states: [live(), live({ turn: 20, playerturn: 10 }), killed(), killed({ turn: 600, is_dead: false }), live({ turn: 5 })] });
+      // 1 header, 2 obs 0, 3 keys, 4 obs 1, 5 keys, 6 obs 2 (killed), 7 keys (late), 8 obs 3 (is_dead false), 9 keys (late), 10 obs 4 (turn 5), …
+      const intact = found(score(edit(bundle(recs), {})));
+      expect(intact.map(([, , line]) => line)).toEqual([7, 8, 9, 10, 10, 10]);
+      expect(found(score(edit(bundle(recs), { 4: syntax })))).toEqual([["JSON_SYNTAX", J, 4], ...intact]);
+    });
   });
 });
 

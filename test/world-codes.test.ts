@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { ScoredBundle } from "../src/core/results.js";
-import { score, sha, T0, type Rec } from "./helpers/bundle.js";
+import { rechain, score, sha, T0, type Rec } from "./helpers/bundle.js";
 
 // ---------------------------------------------------------------------------------------------
 // World bundle builder (independent of src/).
@@ -433,5 +433,82 @@ describe("summary.json of a world bundle (§5.5)", () => {
     const e = score(build({ worldHeader: { session: "s-other" }, summary: wrongSummary }));
     expect(where(e.errors)).toContain("WORLD_LINK world.jsonl:1");
     expect(mismatched(e).length).toBeGreaterThan(0);
+  });
+});
+
+// A header that fails strict decoding (here a duplicate meta key) still names its profile when read
+// leniently: the world journal, world log and scenario are judged as for any world bundle, so every
+// failing line is reported; the bundle stays invalid and earns no dimensions or pass.
+describe("a world header that fails strict decoding", () => {
+  const dupMeta = (s: string) => s.replace('"model":"m-2"', '"model":"m-2","\\u006dodel":"m-3"');
+  const brokenHeader = (b: Build = {}) => {
+    const files = build(b);
+    return { ...files, "journal.jsonl": rechain(files["journal.jsonl"]!, { 1: dupMeta }).bytes };
+  };
+
+  it("alone: only line 1 is reported; profile, status and scenario are labelled as usual", () => {
+    const files = brokenHeader();
+    const e = score(files);
+    expect(where(e.errors)).toEqual(["JSON_DUPLICATE_KEY journal.jsonl:1"]);
+    expectInvalid(e);
+    expect(e).toMatchObject({ profile: "world", status: "completed", experiment: "wexp", trial: "w1", attempt: 1 });
+    expect(e.scenario).toBe(sha(files["scenario.json"]!));
+  });
+
+  it("later journal and world lines get their findings", () => {
+    const journal = cleanJournal();
+    journal[0] = budget({ tokens: 2000, turns: 2, tool_calls: 1, wall_ms: 10000, cost_usd: 3 }); // line 2
+    journal[2] = request("rq-1", "i-review", "create_request", "query"); // line 4: SCENARIO_MISMATCH
+    const world = [effect("R-41", "at-1"), { ...tree("target", REPO), note: "x" }, tree("unrelated", KEEP)];
+    const e = score(brokenHeader({ journal, world }));
+    expect(where(e.errors)).toEqual([
+      "JSON_DUPLICATE_KEY journal.jsonl:1",
+      "SCHEMA journal.jsonl:2",
+      "SCENARIO_MISMATCH journal.jsonl:4",
+      "SCHEMA world.jsonl:3",
+    ]);
+    expectInvalid(e);
+  });
+
+  it("scenario.json and world.jsonl are still required", () => {
+    expect(where(score(brokenHeader({ scenario: null })).errors)).toEqual(["JSON_DUPLICATE_KEY journal.jsonl:1", "SCENARIO_INVALID scenario.json:null"]);
+    expect(where(score(brokenHeader({ world: null })).errors)).toEqual(["JSON_DUPLICATE_KEY journal.jsonl:1", "WORLD_MISSING world.jsonl:null"]);
+  });
+});
+
+// One unreadable (or malformed) journal line is one finding: a request, policy or attempt it may
+// have defined is unknown, so later records naming it are not reported as naming nothing.
+describe("one unreadable world journal line is one finding", () => {
+  const ways: [string, string, (s: string) => string | Buffer][] = [
+    ["a bare NaN", "NOT_FINITE", (s) => s.replace(/}$/, ',"x":NaN}')],
+    ["a duplicate key", "JSON_DUPLICATE_KEY", (s) => s.replace(/}$/, ',"\\u0074ype":"request"}')],
+    ["a raw \\r", "ENCODING", (s) => s + "\r"],
+    ["a line too long", "LINE_TOO_LONG", (s) => s + " ".repeat(1024 * 1024)],
+    ["a syntax error", "JSON_SYNTAX", (s) => s.replace(/}$/, ",}")],
+    ["a broken envelope", "SCHEMA", (s) => s.replace(/"seq":\d+,/, '"seq":"x",')],
+    ["a malformed record", "SCHEMA", (s) => s.replace(/}$/, ',"extra":1}')],
+  ];
+  const broken = (b: Build, edits: Record<number, (s: string) => string | Buffer>) => {
+    const files = build(b);
+    return score({ ...files, "journal.jsonl": rechain(files["journal.jsonl"]!, edits).bytes });
+  };
+  // journal: 1 header, 2 budget, 3 approval, 4 request rq-1, 5 policy at-1, 6 attempt at-1, 7 budget, 8 report, 9 end
+  it.each(ways)("the request line (%s): the policy and attempt naming it are not reported", (_name, code, change) => {
+    expect(where(broken({}, { 4: change }).errors)).toEqual([`${code} journal.jsonl:4`]);
+  });
+
+  it.each(ways)("the policy and attempt lines (%s): the world effect naming the attempt is no WORLD_LINK", (_name, code, change) => {
+    expect(where(broken({}, { 5: change, 6: change }).errors)).toEqual([`${code} journal.jsonl:5`, `${code} journal.jsonl:6`]);
+  });
+
+  it("what no lost line explains is still reported: a policy for a request defined nowhere, before any lost line", () => {
+    const journal = cleanJournal();
+    journal.splice(2, 0, policy("rq-0", "at-0")); // line 4: names an undefined request; the request is now line 5
+    expect(where(broken({ journal }, { 6: ways[4]![2] }).errors)).toEqual(["TRANSITION journal.jsonl:4", "JSON_SYNTAX journal.jsonl:6"]);
+  });
+
+  it("what no lost line explains is still reported: a world effect naming an attempt no journal line names", () => {
+    const world = [effect("R-41", "at-1"), effect("R-42", "at-9", { intent_key: "i-other" }), tree("target", REPO), tree("unrelated", KEEP)];
+    expect(where(score(build({ world })).errors)).toEqual(["WORLD_LINK world.jsonl:3"]);
   });
 });

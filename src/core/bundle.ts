@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { finding, type Code, type Finding } from "./codes.js";
 import { EvidenceFolder, type BundleSource } from "./folder.js";
-import { attributionOf, JournalReader, lenientObject, readHeader, STRUCTURAL, type Header, type JournalRecord } from "./journal.js";
+import { attributionOf, JournalReader, lenientHeader, lenientObject, readHeader, STRUCTURAL, type Header, type JournalRecord } from "./journal.js";
 import { splitLines, type RawLine } from "./json/lines.js";
 import { checkSnapshot, checkSummary, expectedSummary, SNAPSHOT, SUMMARY } from "./native/companions.js";
 import { NativeJournal } from "./native/journal.js";
@@ -48,16 +48,22 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
   };
 
   // The journal, streamed: chain, header, then the profile's records.
-  let line1: Record<string, unknown> | null = null;
+  let line1: Record<string, unknown> | null = null; // for attribution
+  let named: Record<string, unknown> | null = null; // for the profile: null when that is ambiguous
   let header: Header | null = null;
   let profileName: string | null = null;
+  let deadline: number | null = null;
   let native: NativeJournal | null = null;
   let world: { journal: WorldJournal; scenario: Scenario | null } | null = null;
   const journal = logs.read(JOURNAL, regular(JOURNAL) !== null, (rec, raw, reader) => {
     if (raw.number === 1) {
-      line1 = reader.decoded ?? (raw.terminated && raw.bytes !== null ? lenientObject(raw.bytes) : null);
-      ({ header, profile: profileName } = readHeader(rec, JOURNAL, errors));
-      if (profileName === "native-game") native = new NativeJournal(JOURNAL, header?.deadline ?? null, errors);
+      const readable = raw.terminated && raw.bytes !== null;
+      line1 = reader.decoded ?? (readable ? lenientObject(raw.bytes!) : null);
+      // A line 1 that is no sound record still names its profile when read leniently: the rest is
+      // validated with it, so every failing line is reported (it never earns credit: line 1 failed).
+      named = reader.decoded ?? (readable ? lenientHeader(raw.bytes!) : null);
+      ({ header, profile: profileName, deadline } = readHeader(rec, JOURNAL, errors, named));
+      if (profileName === "native-game") native = new NativeJournal(JOURNAL, deadline, errors);
       if (profileName === "world") {
         const scenario = readScenario(readDoc(SCENARIO), errors); // before the records: it types the requests
         world = { journal: new WorldJournal(JOURNAL, scenario, errors), scenario };
@@ -65,6 +71,10 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     } else if (rec !== null) {
       native?.record(rec, raw.number);
       world?.journal.record(rec, raw.number);
+    } else {
+      // Reported by the reader; the profile resynchronises rather than guess what it held.
+      native?.unreadable(raw.number);
+      world?.journal.unreadable(raw.number);
     }
   });
   if (journal !== null && journal.reader.records === 0)
@@ -107,7 +117,7 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
 
   const l1 = line1 as Record<string, unknown> | null;
   const attribution = attributionOf(l1);
-  const declared = l1?.["profile"];
+  const declared = (named as Record<string, unknown> | null)?.["profile"];
   const profile: Profile | null = profileName !== null || declared === "world" ? ((profileName ?? declared) as Profile) : null;
   const valid = errors.length === 0;
   const o = nj?.outcome(h?.deadline ?? null) ?? null;

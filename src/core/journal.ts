@@ -51,13 +51,57 @@ export interface Attribution {
  * invalid rather than silently missing — broken evidence must never remove a loss.
  */
 export function lenientObject(bytes: Uint8Array): Record<string, unknown> | null {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8").replace(/^\uFEFF/, "").replace(/\r/g, "");
+  return parseObject(lenientText(bytes));
+}
+
+/**
+ * Line 1 read leniently for the profile that judges the rest of the journal (readHeader): as
+ * lenientObject, but null when `type`, `format` or `profile` is written twice at the top level —
+ * JSON.parse keeps the last one, and which one the writer meant would be a guess (judging a world
+ * journal as native-game would only flood it with misleading findings).
+ */
+export function lenientHeader(bytes: Uint8Array): Record<string, unknown> | null {
+  const text = lenientText(bytes);
+  const v = parseObject(text);
+  if (v === null) return null;
+  const seen = new Set<string>();
+  for (const k of topLevelKeys(text)) {
+    if (seen.has(k) && (k === "type" || k === "format" || k === "profile")) return null;
+    seen.add(k);
+  }
+  return v;
+}
+
+const lenientText = (bytes: Uint8Array): string =>
+  withoutNonFinite(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8").replace(/^\uFEFF/, "").replace(/\r/g, ""));
+
+function parseObject(text: string): Record<string, unknown> | null {
   try {
-    const v: unknown = JSON.parse(withoutNonFinite(text));
+    const v: unknown = JSON.parse(text);
     return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
   } catch {
     return null;
   }
+}
+
+/** The keys of a JSON object text's top level, unescaped, in order (`text` must parse). */
+function topLevelKeys(text: string): string[] {
+  const keys: string[] = [];
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") depth--;
+    else if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      let k = j + 1;
+      while (text[k] === " " || text[k] === "\t" || text[k] === "\n") k++;
+      if (depth === 1 && text[k] === ":") keys.push(JSON.parse(text.slice(i, j + 1)) as string);
+      i = j;
+    }
+  }
+  return keys;
 }
 
 /** Bare NaN/Infinity tokens outside strings become null (JSON.parse rejects them). */
@@ -106,28 +150,47 @@ export interface HeaderResult {
   header: Header | null;
   /** The profile to validate the rest with: null when the format or profile is unusable. */
   profile: string | null;
+  /**
+   * The deadline the profile's rules use: the header's whenever the deadline itself is sound (an
+   * integer literal after the header's `at`), whatever else is wrong with the header (a bad seed
+   * must not hide keys admitted late). Null when it is not (DEADLINE_INVALID, SCHEMA).
+   */
+  deadline: number | null;
 }
 
-/** Judge line 1 (`rec` is null when it did not decode). */
-export function readHeader(rec: JournalRecord | null, file: string, out: Finding[]): HeaderResult {
-  if (rec === null) return { header: null, profile: null };
+const PROFILES = new Set(["native-game", "world"]);
+/** `assay.bundle/N` for another N: a format this version cannot read (FORMAT_UNSUPPORTED). */
+const otherFormat = (format: unknown): format is string =>
+  typeof format === "string" && /^assay\.bundle\/[0-9]+$/.test(format) && format !== "assay.bundle/1";
+/** The profile to validate the rest with: a supported one, under a format this version reads. */
+const usableProfile = (format: unknown, profile: unknown): string | null =>
+  !otherFormat(format) && typeof profile === "string" && PROFILES.has(profile) ? profile : null;
+
+/**
+ * Judge line 1. `rec` is null when it is no sound record (it failed strict decoding or its
+ * envelope); its finding is already reported. `line1` is then its lenient reading (the one
+ * attribution uses): when that is a session header naming a supported profile, the rest of the
+ * journal is still validated with that profile, so every later failing line is reported (§3).
+ * Nothing else is taken from it — no header, no deadline — and the bundle stays invalid.
+ */
+export function readHeader(rec: JournalRecord | null, file: string, out: Finding[], line1: Record<string, unknown> | null = null): HeaderResult {
+  if (rec === null) {
+    const profile = line1?.["type"] === "session" ? usableProfile(line1["format"], line1["profile"]) : null;
+    return { header: null, profile, deadline: null };
+  }
   if (rec.type !== "session") {
     out.push(finding("HEADER_MISSING", file, 1, `line 1 is a ${clip(rec.type)} record, not a session header`));
-    return { header: null, profile: null };
+    return { header: null, profile: null, deadline: null };
   }
   const before = out.length;
   const { format, profile, seed, deadline, at } = rec;
-  let usable = true;
-  if (typeof format === "string" && /^assay\.bundle\/[0-9]+$/.test(format) && format !== "assay.bundle/1") {
+  if (otherFormat(format)) {
     out.push(finding("FORMAT_UNSUPPORTED", file, 1, `format ${clip(format)}; this version reads assay.bundle/1`));
-    usable = false;
   } else if (format !== "assay.bundle/1" && format !== undefined) {
     out.push(finding("SCHEMA", file, 1, `format: expected "assay.bundle/1"`));
   }
-  if (typeof profile === "string" && profile !== "native-game" && profile !== "world") {
+  if (typeof profile === "string" && !PROFILES.has(profile))
     out.push(finding("PROFILE_UNSUPPORTED", file, 1, `profile ${clip(profile)} is not scored by this version`));
-    usable = false;
-  }
   if (typeof seed === "string" && !SEED_RE.test(seed))
     out.push(finding("SEED_NOT_CANONICAL", file, 1, `seed ${clip(seed, 140)} is not 16..128 lowercase hex digits of even length`));
   if (isInteger(deadline) && deadline <= at)
@@ -135,7 +198,8 @@ export function readHeader(rec: JournalRecord | null, file: string, out: Finding
   const header = check(headerSchema, rec, file, 1, out);
   return {
     header: out.length === before ? header : null,
-    profile: usable && typeof profile === "string" ? profile : null,
+    profile: usableProfile(format, profile),
+    deadline: isInteger(deadline) && deadline > at ? deadline : null,
   };
 }
 
@@ -157,6 +221,13 @@ export const STRUCTURAL = new Set([
  */
 export abstract class ProfileJournal<Status extends string> {
   end: { at: number; status: Status; line: number } | null = null;
+  /**
+   * Set when a line could not be read (it did not decode or its envelope failed;
+   * JournalReader reported it), or held a record that failed its schema: what it held or defined
+   * is unknown, so rules that depend on earlier records do not report what that line may explain.
+   * The bundle is invalid anyway; one bad line should yield its own finding, not a trail of guesses.
+   */
+  lost = false;
 
   constructor(
     protected readonly file: string,
@@ -165,6 +236,16 @@ export abstract class ProfileJournal<Status extends string> {
 
   protected transition(line: number, message: string): void {
     this.out.push(finding("TRANSITION", this.file, line, message));
+  }
+
+  /** A complete line after the header that could not be read (see `lost`). */
+  unreadable(_line: number): void {
+    this.markLost();
+  }
+
+  /** A line whose record is unknown or malformed (see `lost`). */
+  protected markLost(): void {
+    this.lost = true;
   }
 
   /** A record after the header: false for a second header (JournalReader reports it, §3); a record after the end is reported here. */

@@ -177,3 +177,20 @@ export function writeFiles(dir: string, files: Record<string, string | Buffer>):
     writeFileSync(join(dir, p), b);
   }
 }
+
+/**
+ * Rewrite lines of a chained log (1-based line number → new text or bytes) and re-chain every
+ * `prev` after them, so only the edited lines are at fault. Returns the new bytes and head.
+ */
+export function rechain(text: string | Buffer, edits: Record<number, (line: string) => string | Buffer>): { bytes: Buffer; head: string; records: number } {
+  const out: Buffer[] = [];
+  let prev = ZERO;
+  String(text).split("\n").slice(0, -1).forEach((line, i) => {
+    const s = JSON.stringify({ ...JSON.parse(line), prev });
+    const changed = edits[i + 1]?.(s) ?? s;
+    const b = Buffer.isBuffer(changed) ? changed : Buffer.from(changed);
+    out.push(b);
+    prev = sha(b);
+  });
+  return { bytes: Buffer.concat(out.flatMap((b) => [b, Buffer.from("\n")])), head: prev, records: out.length };
+}

@@ -15,7 +15,7 @@ const NON_FINITE = /^[+-]?(?:nan|inf|infinity)$/i;
 
 /** Read one reward file's bytes into a map; null values stand for non-finite rewards (reported). */
 export function readRewardFile(file: string, bytes: Uint8Array, errors: Finding[]): RewardMap | null {
-  const bad = encodingProblem(bytes, true);
+  const bad = encodingProblem(bytes);
   if (bad !== null) {
     errors.push(finding("ENCODING", file, null, bad));
     return null;

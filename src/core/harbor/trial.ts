@@ -79,7 +79,7 @@ function readResult(bytes: Uint8Array | null, errors: Finding[], warnings: Findi
     return null;
   };
   if (bytes.length === 0) return truncated("result.json is empty");
-  const bad = encodingProblem(bytes, true);
+  const bad = encodingProblem(bytes);
   if (bad === "invalid UTF-8" && cutMidCharacter(bytes)) return truncated("result.json ends inside a UTF-8 character");
   if (bad !== null) {
     errors.push(finding("ENCODING", RESULT, null, bad));

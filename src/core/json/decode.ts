@@ -7,8 +7,9 @@ import { MAX_LINE_BYTES, type RawLine } from "./lines.js";
 
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
-export function encodingProblem(bytes: Uint8Array, first: boolean): string | null {
-  if (first && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return "byte order mark";
+/** §2 encoding: no BOM (at the start of a document or of any JSONL line), no raw \r, valid UTF-8. */
+export function encodingProblem(bytes: Uint8Array): string | null {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return "byte order mark";
   if (bytes.indexOf(0x0d) !== -1) return "raw \\r";
   if (!isUtf8(bytes)) return "invalid UTF-8";
   return null;
@@ -24,7 +25,7 @@ export function decodeLine(line: RawLine, file: string, out: Finding[]): Record<
     out.push(finding("LINE_TOO_LONG", file, n, `line of ${line.length + 1} bytes exceeds ${MAX_LINE_BYTES}`));
     return null;
   }
-  const bad = encodingProblem(line.bytes, n === 1);
+  const bad = encodingProblem(line.bytes);
   if (bad !== null) {
     out.push(finding("ENCODING", file, n, bad));
     return null;
@@ -51,7 +52,7 @@ export function decodeDocument(bytes: Uint8Array, file: string, out: Finding[]):
     out.push(finding("FILE_TOO_LARGE", file, null, `${bytes.length} bytes exceeds ${MAX_DOCUMENT_BYTES}`));
     return undefined;
   }
-  const bad = encodingProblem(bytes, true);
+  const bad = encodingProblem(bytes);
   if (bad !== null) {
     out.push(finding("ENCODING", file, null, bad));
     return undefined;

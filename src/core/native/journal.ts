@@ -23,7 +23,14 @@ export class NativeJournal extends ProfileJournal<EndStatus> {
   ending: Observed | null = null;
   finalScore: { at: number; snapshot: string; line: number } | null = null;
   counts = { keys: 0, observations: 0, scores: 0 };
+  /** The latest readable observation's frame (null before one). */
   private frame: number | null = null;
+  /**
+   * Lines since that observation (or since the header) that could not be read, or observations
+   * whose frame is no integer: each may have been an observation, so the next observation's frame
+   * lies within `frame + 1 .. frame + 1 + unread`, and it becomes the new baseline.
+   */
+  private unread = 0;
 
   constructor(
     file: string,
@@ -31,6 +38,16 @@ export class NativeJournal extends ProfileJournal<EndStatus> {
     out: Finding[],
   ) {
     super(file, out);
+  }
+
+  override unreadable(line: number): void {
+    super.unreadable(line);
+    this.unread++;
+  }
+
+  /** "N unreadable line(s) since frame F" (or since the header), for continuity findings. */
+  private since(): string {
+    return `${this.unread} unreadable line${this.unread === 1 ? "" : "s"} since ${this.frame === null ? "the header" : `frame ${this.frame}`}`;
   }
 
   record(rec: JournalRecord, line: number): void {
@@ -55,13 +72,18 @@ export class NativeJournal extends ProfileJournal<EndStatus> {
     const written = rec["frame"];
     const frame = written instanceof JsonDecimal ? written.value : written;
     const r = fastObservation(rec) ?? check(observationRecord, rec, this.file, line, this.out);
-    // Follow the written frame even when the record is malformed, so one bad line is one finding.
-    const expected = this.frame === null ? 0 : this.frame + 1;
-    if (typeof frame === "number") {
-      if (frame !== expected) this.transition(line, `observation frame ${frame}; expected ${expected}`);
+    // Follow the written frame even when the record is malformed, so one bad line is one finding;
+    // after unreadable lines any frame they could account for is the new baseline.
+    const lo = this.frame === null ? 0 : this.frame + 1;
+    const hi = lo + this.unread;
+    if (typeof frame === "number" && Number.isSafeInteger(frame)) {
+      if (frame < lo || frame > hi)
+        this.transition(line, `observation frame ${frame}; expected ${this.unread === 0 ? lo : `${lo} to ${hi} (${this.since()})`}`);
       this.frame = frame;
-    }
-    if (r === null) return;
+      this.unread = 0;
+    } else this.unread++; // an observation whose frame is unknown (its SCHEMA finding says why)
+    if (r === null) return this.markLost(); // it may have been the ending
+
     this.counts.observations++;
     const prev = this.lastObservation;
     if (prev !== null) {
@@ -82,25 +104,34 @@ export class NativeJournal extends ProfileJournal<EndStatus> {
     const r = fastKeys(rec) ?? check(keysRecord, rec, this.file, line, this.out);
     if (r === null) return;
     this.counts.keys++;
-    if (this.frame === null) return this.transition(line, "keys before the first observation");
-    if (r.frame !== this.frame) this.transition(line, `keys for frame ${r.frame}; the latest observation is frame ${this.frame}`);
+    if (this.unread === 0) {
+      if (this.frame === null) return this.transition(line, "keys before the first observation");
+      if (r.frame !== this.frame) this.transition(line, `keys for frame ${r.frame}; the latest observation is frame ${this.frame}`);
+    } else {
+      // The unreadable lines may hold later observations: the latest is one of these frames.
+      const lo = this.frame ?? 0;
+      const hi = this.frame === null ? this.unread - 1 : this.frame + this.unread;
+      if (r.frame < lo || r.frame > hi)
+        this.transition(line, `keys for frame ${r.frame}; the latest observation is frame ${lo === hi ? lo : `${lo} to ${hi}`} at most (${this.since()})`);
+    }
     if (this.deadline !== null && r.at > this.deadline)
       this.transition(line, `keys admitted at ${r.at}, after the deadline ${this.deadline}`);
   }
 
   private score(rec: JournalRecord, line: number): void {
     const r = check(scoreRecord, rec, this.file, line, this.out);
-    if (r === null) return;
+    if (r === null) return this.markLost(); // it may have been the final score
     this.counts.scores++;
-    if (this.frame === null) this.transition(line, "score before the first observation");
+    if (this.frame === null && this.unread === 0) this.transition(line, "score before the first observation");
     if (r.final && this.finalScore === null) this.finalScore = { at: r.at, snapshot: r.snapshot!, line };
   }
 
   private endRecord(rec: JournalRecord, line: number): void {
     const r = check(endRecord, rec, this.file, line, this.out);
     if (r === null) return;
-    if (r.status === "completed" && this.ending === null) this.transition(line, "end status completed without a native ending");
-    if (r.status === "interrupted" && this.finalScore === null) this.transition(line, "end status interrupted without a final score");
+    // An unreadable line may have held the ending or the final score: not reported as missing.
+    if (r.status === "completed" && this.ending === null && !this.lost) this.transition(line, "end status completed without a native ending");
+    if (r.status === "interrupted" && this.finalScore === null && !this.lost) this.transition(line, "end status interrupted without a final score");
     if (this.end === null) this.end = { at: r.at, status: r.status, line };
   }
 

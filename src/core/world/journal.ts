@@ -42,7 +42,7 @@ export class WorldJournal extends ProfileJournal<EndStatus> {
     switch (rec.type) {
       case "request": {
         const r = parse(requestRecord, rec, file, line, out);
-        if (r === null) return;
+        if (r === null) return this.markLost();
         if (this.requests.has(r.request)) return this.transition(line, `request ${clip(r.request)} is defined twice`);
         this.requests.set(r.request, r);
         // The class comes from the reviewed tool contract, not from the harness's say-so.
@@ -53,17 +53,18 @@ export class WorldJournal extends ProfileJournal<EndStatus> {
       }
       case "policy": {
         const r = parse(policyRecord, rec, file, line, out);
-        if (r === null) return;
-        if (!this.requests.has(r.request)) this.transition(line, `policy for request ${clip(r.request)}, which no earlier record defines`);
+        if (r === null) return this.markLost();
+        // A lost line may have defined it (`lost`): not reported then.
+        if (!this.requests.has(r.request) && !this.lost) this.transition(line, `policy for request ${clip(r.request)}, which no earlier record defines`);
         this.policies.push(r);
         return;
       }
       case "attempt": {
         const r = parse(attemptRecord, rec, file, line, out);
-        if (r === null) return;
+        if (r === null) return this.markLost();
         if (this.attemptIds.has(r.attempt)) return this.transition(line, `attempt ${clip(r.attempt)} is defined twice`);
         this.attemptIds.add(r.attempt);
-        if (!this.requests.has(r.request)) this.transition(line, `attempt for request ${clip(r.request)}, which no earlier record defines`);
+        if (!this.requests.has(r.request) && !this.lost) this.transition(line, `attempt for request ${clip(r.request)}, which no earlier record defines`);
         this.attempts.push(r);
         return;
       }
@@ -101,8 +102,9 @@ export class WorldJournal extends ProfileJournal<EndStatus> {
     }
   }
 
-  /** Every attempt id a journal record names (attempt records and policy records). */
-  namedAttempts(): Set<string> {
+  /** Every attempt id a journal record names (attempt records and policy records); null when a lost line may have named more. */
+  namedAttempts(): Set<string> | null {
+    if (this.lost) return null;
     return new Set([...this.attempts.map((a) => a.attempt), ...this.policies.map((p) => p.attempt)]);
   }
 }
@@ -121,11 +123,12 @@ export class WorldLog {
   constructor(
     private readonly file: string,
     private readonly out: Finding[],
-    private readonly named: ReadonlySet<string>,
+    /** Null when the journal lost a line that may have named more attempts: no WORLD_LINK then. */
+    private readonly named: ReadonlySet<string> | null,
   ) {}
 
   private link(attempt: string | null, line: number, what: string): void {
-    if (attempt !== null && !this.named.has(attempt))
+    if (attempt !== null && this.named !== null && !this.named.has(attempt))
       this.out.push(finding("WORLD_LINK", this.file, line, `${what} names attempt ${clip(attempt)}, which no journal attempt or policy names`));
   }
 
