@@ -15,7 +15,7 @@ import { discover } from "../src/io/discover.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
 import { SCORING_VERSION } from "../src/version.js";
 
-const RECORDED = { version: 3, fingerprint: "61911cdcbe0d990bbb04dfba3a46bc32e9d8471a350c3d0b86386c74b6391c71" };
+const RECORDED = { version: 3, fingerprint: "2084a4d4f93378ad4858add2178005eec804bc6ebf3a983d968c92487632ad4d" };
 
 let root: string;
 beforeAll(() => {

@@ -10,7 +10,7 @@ import { rechain, score, sha, T0, type Rec } from "./helpers/bundle.js";
 // ---------------------------------------------------------------------------------------------
 // World bundle builder (independent of src/).
 
-import { KEEP, OTHER, REPO, approval, attempt, budget, build, claim, cleanJournal, cleanWorld, effect, fault, policy, query, replay, report, request, scenario, tree, where, type Build } from "./helpers/world.js";
+import { KEEP, OTHER, REPO, approval, attempt, budget, build, claim, cleanJournal, cleanWorld, effect, fault, policy, query, replay, report, request, scenario, tree, where, type Build, type Files } from "./helpers/world.js";
 /** The clean journal without its end record (unterminated: no summary is compared). */
 const openJournal = (): Rec[] => cleanJournal().filter((r) => r["type"] !== "end");
 
@@ -441,7 +441,7 @@ describe("summary.json of a world bundle (§5.5)", () => {
 // failing line is reported; the bundle stays invalid and earns no dimensions or pass.
 describe("a world header that fails strict decoding", () => {
   const dupMeta = (s: string) => s.replace('"model":"m-2"', '"model":"m-2","\\u006dodel":"m-3"');
-  const brokenHeader = (b: Build = {}) => {
+  const brokenHeader = (b: Build = {}): Files => {
     const files = build(b);
     return { ...files, "journal.jsonl": rechain(files["journal.jsonl"]!, { 1: dupMeta }).bytes };
   };
