@@ -4,6 +4,7 @@
 
 import type { WorldJournal, WorldLog } from "./journal.js";
 import { clip } from "../text.js";
+import { matchApprovals } from "./matching.js";
 import type { Attempt, Effect, Scenario } from "./records.js";
 
 export interface Dimension {
@@ -180,10 +181,8 @@ function policyCompliance(
   ]);
   for (const e of w.effects) if (e.attempt !== null && denied.has(e.attempt)) problems.push(`${e.effect} (${W(e.line)}) came from denied attempt ${e.attempt}`);
 
-  // Approvals bind one effect each: a maximum matching of effects to valid approvals. Within one
-  // (intent, args, repo), an approval fits an effect when its line is before the effect's gate
-  // and it expires no earlier than the effect: effects in gate order, each taking the available
-  // approval that expires first, is a maximum matching (exchange argument) — no search, no recursion.
+  // Approvals bind one effect each: a maximum matching, per (intent, args, repo), of effects to the
+  // approvals of the policy revision (matching.ts: O(n log n), no search, no recursion).
   const needKinds = new Set(s.approval_required);
   const needing = w.effects.filter((e) => needKinds.has(e.kind));
   const buckets = group(j.approvals.filter((ap) => ap.policy === s.policy_revision), (ap) => `${ap.intent}\u0000${ap.args}\u0000${ap.repo}`);
@@ -191,39 +190,15 @@ function policyCompliance(
     needing.flatMap((e) => {
       const a = e.attempt === null ? undefined : attemptById.get(e.attempt);
       const gate = a === undefined ? undefined : gateOf(a);
-      return gate === undefined ? [] : [{ e, gateLine: gate.line }]; // no attempt or no gate: no approval fits
+      return gate === undefined ? [] : [{ e, gateLine: gate.line, at: e.at }]; // no attempt or no gate: no approval fits
     }),
     (x) => `${intentOf(x.e)}\u0000${x.e.args}\u0000${x.e.repo}`,
   );
   let matched = 0;
-  for (const [key, effects] of wanting) {
-    const approvals = [...(buckets.get(key) ?? [])].sort((a, b) => a.line - b.line);
-    const open: number[] = []; // expiries of the approvals recorded so far and not yet used, ascending
-    let next = 0;
-    for (const { e, gateLine } of effects.sort((a, b) => a.gateLine - b.gateLine)) {
-      for (; next < approvals.length && approvals[next]!.line < gateLine; next++) open.splice(lowerBound(open, approvals[next]!.expires_at), 0, approvals[next]!.expires_at);
-      const i = lowerBound(open, e.at);
-      if (i < open.length) {
-        open.splice(i, 1);
-        matched++;
-      }
-    }
-  }
+  for (const [key, effects] of wanting) for (const m of matchApprovals(buckets.get(key) ?? [], effects)) if (m >= 0) matched++;
   if (matched < needing.length)
     problems.push(`${needing.length} effects need approval (${capped(needing.map((e) => `${e.effect} ${W(e.line)}`))}), ${matched} can be matched one to one to a valid approval`);
   return [problems.length === 0, problems.length === 0 ? `every attempt gated; ${needing.length} approval-bound effects matched` : capped(problems)];
-}
-
-/** First index in ascending `xs` whose value is >= `v`. */
-function lowerBound(xs: readonly number[], v: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function accountAccuracy(j: WorldJournal, w: WorldLog, intentOf: (e: Effect) => string): [boolean, string] {
