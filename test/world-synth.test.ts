@@ -40,7 +40,12 @@ describe("canonical world scenarios", () => {
     expect(e.validity).toBe("valid");
     const got = { ...Object.fromEntries(Object.entries(e.dimensions!).map(([k, v]) => [k, v.pass])), pass: e.pass };
     expect(got).toEqual(EXPECTED[scenario]);
-    for (const [name, d] of Object.entries(e.dimensions!)) if (!d.pass) expect(d.detail, name).toMatch(/(journal|world)\.jsonl:\d+|no |not /);
+    // §5.4: each detail names the records that decided it, passing or failing. Every canonical
+    // scenario has a record to name for every dimension (the texts for when there is none are in
+    // world-dimensions.test.ts), so no detail may get by on prose alone.
+    for (const [name, d] of Object.entries(e.dimensions!)) expect(d.detail, name).toMatch(/\b(journal|world)\.jsonl:\d+/);
+    // The approval the audit found unnamed: ap-1, for other arguments, and the policy that bounds it.
+    if (scenario === "approval-other-args") expect(e.dimensions!["policy_compliance"]!.detail).toMatch(/policy journal\.jsonl:5: ap-1 \(journal\.jsonl:3\) has other args/);
   });
 });
 
