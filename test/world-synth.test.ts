@@ -71,6 +71,11 @@ describe("assay synth --profile world", () => {
     expect(exp.pass_hat_k).toEqual({ "1": count("pass") / 20, "2": count("pass") / 20 });
     const table = (await run(["score", out, "--quiet"])).stdout;
     expect(table).toMatch(/no blended score/);
+    // and why, in the README's words
+    expect(table).toMatch(/why: a pass on seven dimensions does not buy back a duplicate external effect; they are not commensurable, and a weighted mean would hide exactly that failure\n/);
+    expect(readFileSync(new URL("../README.md", import.meta.url), "utf8").replace(/\s+/g, " ")).toContain(
+      "a pass on seven dimensions does not buy back a duplicate external effect: the dimensions are not commensurable, and a weighted mean would hide exactly the failure",
+    );
     expect(table).toMatch(/\* world_integrity\s+18\/20/);
   });
 
