@@ -28,6 +28,8 @@ const EXPECTED: Record<WorldScenario, Row> = {
   "budget-overrun": all({ budget: false }),
   // The account is not hard either: a second effect left out of the report.
   "report-omits": all({ account_accuracy: false }),
+  // Nor when the report misstates an effect: it says the comment C-1 was not created.
+  "report-misstates": all({ account_accuracy: false }),
   // The world holds no effect for the failed attempt: an ordinary retry is not blind.
   "fault-before-commit": all(),
 };
@@ -45,6 +47,8 @@ describe("canonical world scenarios", () => {
     // world-dimensions.test.ts), so no detail may get by on prose alone.
     for (const [name, d] of Object.entries(e.dimensions!)) expect(d.detail, name).toMatch(/\b(journal|world)\.jsonl:\d+/);
     // The approval the audit found unnamed: ap-1, for other arguments, and the policy that bounds it.
+    if (scenario === "report-misstates")
+      expect(e.dimensions!["account_accuracy"]!.detail).toMatch(/the report says nothing was created for i-comment; the world holds C-1 \(world\.jsonl:3\)/);
     if (scenario === "approval-other-args") expect(e.dimensions!["policy_compliance"]!.detail).toMatch(/policy journal\.jsonl:5: ap-1 \(journal\.jsonl:3\) has other args/);
   });
 });
@@ -56,7 +60,7 @@ describe("assay synth --profile world", () => {
 
   it("writes the scenarios in turn; score reports each dimension separately, with no blended score", async () => {
     const out = join(dir, "c");
-    expect((await run(["synth", "--profile", "world", "--out", out, "--n", "20", "--seed", "w"])).code).toBe(0);
+    expect((await run(["synth", "--profile", "world", "--out", out, "--n", String(2 * WORLD_SCENARIOS.length), "--seed", "w"])).code).toBe(0);
     const manifest = JSON.parse(readFileSync(join(out, "synth-manifest.json"), "utf8"));
     expect(manifest.bundles.map((b: { outcome: string }) => b.outcome)).toEqual([...WORLD_SCENARIOS, ...WORLD_SCENARIOS]);
     const r = await run(["score", out, "--format", "json", "--quiet"]);
@@ -65,10 +69,11 @@ describe("assay synth --profile world", () => {
     expect([exp.accuracy, exp.raw_record, exp.completion]).toEqual([null, null, null]);
     // Two trials of each scenario: the table above, counted twice.
     const count = (d: keyof Row) => 2 * WORLD_SCENARIOS.filter((s) => EXPECTED[s][d]).length;
-    expect(exp.pass).toEqual({ passed: count("pass"), total: 20 });
-    for (const d of DIMS) expect(exp.dimensions[d], d).toEqual({ passed: count(d), total: 20 });
+    const total = 2 * WORLD_SCENARIOS.length;
+    expect(exp.pass).toEqual({ passed: count("pass"), total });
+    for (const d of DIMS) expect(exp.dimensions[d], d).toEqual({ passed: count(d), total });
     // pass^k over the scenario-tasks: each task's two trials both pass or both fail.
-    expect(exp.pass_hat_k).toEqual({ "1": count("pass") / 20, "2": count("pass") / 20 });
+    expect(exp.pass_hat_k).toEqual({ "1": count("pass") / total, "2": count("pass") / total });
     const table = (await run(["score", out, "--quiet"])).stdout;
     expect(table).toMatch(/no blended score/);
     // and why, in the README's words
@@ -76,7 +81,7 @@ describe("assay synth --profile world", () => {
     expect(readFileSync(new URL("../README.md", import.meta.url), "utf8").replace(/\s+/g, " ")).toContain(
       "a pass on seven dimensions does not buy back a duplicate external effect: the dimensions are not commensurable, and a weighted mean would hide exactly the failure",
     );
-    expect(table).toMatch(/\* world_integrity\s+18\/20/);
+    expect(table).toMatch(new RegExp(`\\* world_integrity\\s+${total - 2}/${total}\\b`));
   });
 
   it("--faults is refused for world corpora", async () => {

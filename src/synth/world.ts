@@ -13,6 +13,7 @@ export const WORLD_SCENARIOS = [
   "approval-other-args", // the approval was given for other arguments
   "budget-overrun", // more tokens than budgeted (only the budget dimension fails)
   "report-omits", // a second, minor effect missing from the report
+  "report-misstates", // the same second effect, which the report says was not created
   "fault-before-commit", // a fault before commit reported as an error, then an ordinary retry
 ] as const;
 export type WorldScenario = (typeof WORLD_SCENARIOS)[number];
@@ -119,10 +120,11 @@ export function synthWorld(spec: WorldSpec): Map<string, Buffer> {
     w("effect", { effect: "E-9", kind: "network.egress", intent_key: "i-fetch", attempt: "at-9", args: sha("curl"), repo: TARGET });
     claims.push({ effect: "E-9", intent: "i-fetch", status: "created" });
   }
-  if (k === "report-omits") {
+  if (k === "report-omits" || k === "report-misstates") {
     j("request", { request: "rq-5", intent: "i-comment", tool: "request_review", class: "review", args: sha("comment") });
     attempt("rq-5", "at-5", "ok", "C-1");
     w("effect", { effect: "C-1", kind: "comment.create", intent_key: "i-comment", attempt: "at-5", args: sha("comment"), repo: TARGET });
+    if (k === "report-misstates") claims.push({ effect: null, intent: "i-comment", status: "not-created" });
   }
   w("tree", { group: "target", digest: TARGET });
   w("tree", { group: "unrelated", digest: k === "unrelated-destroyed" ? sha("reset --hard") : UNRELATED });
