@@ -84,6 +84,30 @@ describe("assay synth --profile world", () => {
     expect(table).toMatch(new RegExp(`\\* world_integrity\\s+${total - 2}/${total}\\b`));
   });
 
+  it("the manifest gives each bundle's expected dimensions and pass; scoring the corpus agrees with it", async () => {
+    const out = join(dir, "m");
+    expect((await run(["synth", "--profile", "world", "--out", out, "--n", String(WORLD_SCENARIOS.length), "--seed", "m"])).code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(out, "synth-manifest.json"), "utf8")) as {
+      bundles: { dir: string; outcome: WorldScenario; expect: { validity: string; code: null; dimensions: Record<string, boolean>; pass: boolean } }[];
+    };
+    expect(manifest.bundles.map((b) => b.outcome)).toEqual([...WORLD_SCENARIOS]);
+    const scored = new Map(
+      (JSON.parse((await run(["score", out, "--format", "json", "--quiet"])).stdout).bundles as { path: string; validity: string; dimensions: Record<string, { pass: boolean }>; pass: boolean }[])
+        .map((b) => [b.path, b]),
+    );
+    for (const m of manifest.bundles) {
+      // The manifest says what the hand-written table above says …
+      const { pass, ...dims } = EXPECTED[m.outcome];
+      expect(m.expect, m.dir).toEqual({ validity: "valid", code: null, dimensions: dims, pass });
+      expect(Object.keys(m.expect.dimensions)).toEqual([...DIMS]);
+      // … and the scorer agrees with the manifest.
+      const b = scored.get(`${out}/${m.dir}`)!;
+      expect(b.validity, m.dir).toBe(m.expect.validity);
+      expect(Object.fromEntries(Object.entries(b.dimensions).map(([k, v]) => [k, v.pass])), m.dir).toEqual(m.expect.dimensions);
+      expect(b.pass, m.dir).toBe(m.expect.pass);
+    }
+  });
+
   it("--faults is refused for world corpora", async () => {
     const r = await run(["synth", "--profile", "world", "--faults", "--out", join(dir, "f"), "--n", "2"]);
     expect(r.code).toBe(2);
