@@ -3,6 +3,7 @@
 // world bundle builder lives here on purpose: it chains both logs and writes the §5.5 summary with
 // its own simple code, so the scorer is checked against an independent reading.
 
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { ScoredBundle } from "../src/core/results.js";
 import { score, sha, T0, type Rec } from "./helpers/bundle.js";
@@ -10,7 +11,7 @@ import { score, sha, T0, type Rec } from "./helpers/bundle.js";
 // ---------------------------------------------------------------------------------------------
 // World bundle builder (independent of src/).
 
-import { KEEP, OTHER, REPO, approval, attempt, budget, build, claim, cleanJournal, cleanWorld, effect, fault, policy, query, replay, report, request, scenario, tree, where, type Build } from "./helpers/world.js";
+import { KEEP, OTHER, REPO, approval, attempt, budget, build, claim, cleanJournal, cleanWorld, effect, end, fault, policy, query, replay, report, request, scenario, tree, where, type Build } from "./helpers/world.js";
 /** The clean journal without its end record (unterminated: no summary is compared). */
 const openJournal = (): Rec[] => cleanJournal().filter((r) => r["type"] !== "end");
 
@@ -88,6 +89,18 @@ describe("WORLD_LINK", () => {
     ["query", query("i-review", "at-9")],
   ])("a %s names an attempt no journal record names", (_name, rec) => {
     expect(errorsOf({ world: [effect("R-41", "at-1"), rec, tree("target", REPO), tree("unrelated", KEEP)] })).toEqual(["WORLD_LINK world.jsonl:3"]);
+  });
+
+  it("an effect whose attempt only a policy names (a run killed between policy and attempt) is no WORLD_LINK, and the README says so", () => {
+    const e = score(build({
+      journal: [...cleanJournal().slice(0, 4), budget(), report([claim("R-41")]), end()], // rq-1's policy for at-1, no attempt record
+      world: [effect("R-41", "at-1"), tree("target", REPO), tree("unrelated", KEEP)],
+    }));
+    expect(e.errors).toEqual([]);
+    expect(e.validity).toBe("valid");
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8").replace(/\s+/g, " ");
+    expect(readme).toContain("every attempt it names must be named in the journal by an `attempt` record or a `policy` record (`WORLD_LINK`)");
+    expect(readme).not.toContain("every attempt it names must appear in the journal");
   });
 
   it("every linking world record names a known attempt: no WORLD_LINK (fault, replay, query; a query with attempt null)", () => {

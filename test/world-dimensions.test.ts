@@ -3,6 +3,7 @@
 // metrics of an experiment (§6). The world bundle builder lives here on purpose (independent of
 // src/): it chains both logs and writes the §5.5 summary with its own simple code.
 
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { computeExperiments, type BatchOptions } from "../src/core/batch/experiments.js";
 import { parseSchedule, type Schedule } from "../src/core/batch/schedule.js";
@@ -862,6 +863,32 @@ describe("each detail names the records that decided it (file:line)", () => {
     const nothing = all({ ...bare, journal: [end()] });
     expect(nothing["budget"]!.detail).toBe("no budget record");
     expect(nothing["account_accuracy"]!.detail).toBe("no report");
+  });
+});
+
+describe("what the world profile cannot see: a fresh intent minted per retry", () => {
+  // The seed's duplicate, with the harness relabelling the retry: a new request with a new intent
+  // id, the same kind, args and repository. §5.2 takes the intent as the harness wrote it, so the
+  // second effect is another intent's: no duplicate, no retry. Only the approval binding can notice.
+  const relabelled = (over: Rec = {}): Build => ({
+    scenario: scenario(over),
+    journal: [
+      budget(SMALL), approval(), request("rq-1"), policy("rq-1", "at-1"), attempt("at-1", "rq-1", "unknown"),
+      request("rq-2", "i-review-2"), policy("rq-2", "at-2"), attempt("at-2", "rq-2", "ok", "R-42"),
+      budget(), report([claim("R-41"), claim("R-42", "i-review-2")]), end(),
+    ],
+    world: worldWith([effect("R-41", "at-1", { intent_key: "k-1" }), fault("at-1", "after-commit"), effect("R-42", "at-2", { intent_key: "k-2" })]),
+  });
+  it("the approval binding catches it when the kind needs approval: the approval names the first intent", () => {
+    expect(verdict(relabelled())).toEqual({ failing: ["policy_compliance"], pass: false });
+    expect(detail(relabelled(), "policy_compliance")).toContain("R-42 (world.jsonl:4), policy journal.jsonl:8: no approval for i-review-2");
+  });
+  it("nothing catches it when the kind needs none: a limit of the evidence, which the README states", () => {
+    expect(verdict(relabelled({ approval_required: [] }))).toEqual({ failing: [], pass: true });
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8").replace(/\s+/g, " ");
+    expect(readme).toContain("**What the world profile cannot see.**");
+    expect(readme).toContain("A harness that mints a fresh intent per retry");
+    expect(readme).toContain("That is a limit of the evidence, not something assay can decide");
   });
 });
 
