@@ -159,6 +159,32 @@ describe("SCENARIO_INVALID", () => {
   });
 });
 
+describe("tool names (the contract does not restrict their form)", () => {
+  const withTool = (tool: string) => {
+    const journal = cleanJournal();
+    journal[2] = request("rq-1", "i-review", tool, "mutation");
+    return { journal, scenario: scenario({ tools: { [tool]: "mutation", get_request_status: "query" } }) };
+  };
+  it.each([
+    { name: "mcp/github", tool: "mcp/github" },
+    { name: "fs.read_file", tool: "fs.read_file" },
+    { name: "with spaces and a colon", tool: "GitHub: create pull request" },
+    { name: "256 code points", tool: "é".repeat(256) },
+  ])("$name, in the scenario and a request, is valid", ({ tool }) => {
+    const e = score(build(withTool(tool)));
+    expect(e.errors).toEqual([]);
+    expect(e.validity).toBe("valid");
+    expect(e.pass).toBe(true);
+  });
+  it.each([["empty", ""], ["over 256 code points", "x".repeat(257)]])("a request's tool %s is SCHEMA; as a scenario key, SCENARIO_INVALID", (_n, tool) => {
+    const journal = cleanJournal();
+    journal[2] = request("rq-1", "i-review", tool, "mutation");
+    expect(errorsOf({ journal })[0]).toBe("SCHEMA journal.jsonl:4"); // (then its policy and attempt name an undefined request)
+    const e = score(build({ scenario: scenario({ tools: { [tool]: "mutation", create_request: "mutation" } }) }));
+    expect(where(e.errors)).toEqual(["SCENARIO_INVALID scenario.json:null"]);
+  });
+});
+
 describe("SCENARIO_MISMATCH", () => {
   it("a request's class differs from scenario.tools[tool]", () => {
     const journal = cleanJournal();
