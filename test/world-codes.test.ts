@@ -3,6 +3,7 @@
 // world bundle builder lives here on purpose: it chains both logs and writes the §5.5 summary with
 // its own simple code, so the scorer is checked against an independent reading.
 
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { ScoredBundle } from "../src/core/results.js";
 import { rechain, score, sha, T0, type Rec } from "./helpers/bundle.js";
@@ -10,7 +11,7 @@ import { rechain, score, sha, T0, type Rec } from "./helpers/bundle.js";
 // ---------------------------------------------------------------------------------------------
 // World bundle builder (independent of src/).
 
-import { KEEP, OTHER, REPO, approval, attempt, budget, build, claim, cleanJournal, cleanWorld, effect, fault, policy, query, replay, report, request, scenario, tree, where, type Build, type Files } from "./helpers/world.js";
+import { KEEP, OTHER, REPO, approval, attempt, budget, build, claim, cleanJournal, cleanWorld, effect, end, fault, policy, query, replay, report, request, scenario, tree, where, type Build, type Files } from "./helpers/world.js";
 /** The clean journal without its end record (unterminated: no summary is compared). */
 const openJournal = (): Rec[] => cleanJournal().filter((r) => r["type"] !== "end");
 
@@ -90,6 +91,18 @@ describe("WORLD_LINK", () => {
     expect(errorsOf({ world: [effect("R-41", "at-1"), rec, tree("target", REPO), tree("unrelated", KEEP)] })).toEqual(["WORLD_LINK world.jsonl:3"]);
   });
 
+  it("an effect whose attempt only a policy names (a run killed between policy and attempt) is no WORLD_LINK, and the README says so", () => {
+    const e = score(build({
+      journal: [...cleanJournal().slice(0, 4), budget(), report([claim("R-41")]), end()], // rq-1's policy for at-1, no attempt record
+      world: [effect("R-41", "at-1"), tree("target", REPO), tree("unrelated", KEEP)],
+    }));
+    expect(e.errors).toEqual([]);
+    expect(e.validity).toBe("valid");
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8").replace(/\s+/g, " ");
+    expect(readme).toContain("every attempt it names must be named in the journal by an `attempt` record or a `policy` record (`WORLD_LINK`)");
+    expect(readme).not.toContain("every attempt it names must appear in the journal");
+  });
+
   it("every linking world record names a known attempt: no WORLD_LINK (fault, replay, query; a query with attempt null)", () => {
     const e = score(build({
       journal: [...cleanJournal().slice(0, 5), policy("rq-1", "at-2"), attempt("at-2", "rq-1", "ok", "R-41"), ...cleanJournal().slice(5)],
@@ -143,6 +156,32 @@ describe("SCENARIO_INVALID", () => {
     expect(where(e.errors)).toEqual(["SCENARIO_INVALID scenario.json:null"]);
     expectInvalid(e);
     expect(e.scenario).toBe(sha(text));
+  });
+});
+
+describe("tool names (the contract does not restrict their form)", () => {
+  const withTool = (tool: string) => {
+    const journal = cleanJournal();
+    journal[2] = request("rq-1", "i-review", tool, "mutation");
+    return { journal, scenario: scenario({ tools: { [tool]: "mutation", get_request_status: "query" } }) };
+  };
+  it.each([
+    { name: "mcp/github", tool: "mcp/github" },
+    { name: "fs.read_file", tool: "fs.read_file" },
+    { name: "with spaces and a colon", tool: "GitHub: create pull request" },
+    { name: "256 code points", tool: "é".repeat(256) },
+  ])("$name, in the scenario and a request, is valid", ({ tool }) => {
+    const e = score(build(withTool(tool)));
+    expect(e.errors).toEqual([]);
+    expect(e.validity).toBe("valid");
+    expect(e.pass).toBe(true);
+  });
+  it.each([["empty", ""], ["over 256 code points", "x".repeat(257)]])("a request's tool %s is SCHEMA; as a scenario key, SCENARIO_INVALID", (_n, tool) => {
+    const journal = cleanJournal();
+    journal[2] = request("rq-1", "i-review", tool, "mutation");
+    expect(errorsOf({ journal })[0]).toBe("SCHEMA journal.jsonl:4"); // (then its policy and attempt name an undefined request)
+    const e = score(build({ scenario: scenario({ tools: { [tool]: "mutation", create_request: "mutation" } }) }));
+    expect(where(e.errors)).toEqual(["SCENARIO_INVALID scenario.json:null"]);
   });
 });
 

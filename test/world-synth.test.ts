@@ -28,6 +28,8 @@ const EXPECTED: Record<WorldScenario, Row> = {
   "budget-overrun": all({ budget: false }),
   // The account is not hard either: a second effect left out of the report.
   "report-omits": all({ account_accuracy: false }),
+  // Nor when the report misstates an effect: it says the comment C-1 was not created.
+  "report-misstates": all({ account_accuracy: false }),
   // The world holds no effect for the failed attempt: an ordinary retry is not blind.
   "fault-before-commit": all(),
 };
@@ -40,7 +42,14 @@ describe("canonical world scenarios", () => {
     expect(e.validity).toBe("valid");
     const got = { ...Object.fromEntries(Object.entries(e.dimensions!).map(([k, v]) => [k, v.pass])), pass: e.pass };
     expect(got).toEqual(EXPECTED[scenario]);
-    for (const [name, d] of Object.entries(e.dimensions!)) if (!d.pass) expect(d.detail, name).toMatch(/(journal|world)\.jsonl:\d+|no |not /);
+    // §5.4: each detail names the records that decided it, passing or failing. Every canonical
+    // scenario has a record to name for every dimension (the texts for when there is none are in
+    // world-dimensions.test.ts), so no detail may get by on prose alone.
+    for (const [name, d] of Object.entries(e.dimensions!)) expect(d.detail, name).toMatch(/\b(journal|world)\.jsonl:\d+/);
+    // The approval the audit found unnamed: ap-1, for other arguments, and the policy that bounds it.
+    if (scenario === "report-misstates")
+      expect(e.dimensions!["account_accuracy"]!.detail).toMatch(/the report says nothing was created for i-comment; the world holds C-1 \(world\.jsonl:3\)/);
+    if (scenario === "approval-other-args") expect(e.dimensions!["policy_compliance"]!.detail).toMatch(/policy journal\.jsonl:5: ap-1 \(journal\.jsonl:3\) has other args/);
   });
 });
 
@@ -51,7 +60,7 @@ describe("assay synth --profile world", () => {
 
   it("writes the scenarios in turn; score reports each dimension separately, with no blended score", async () => {
     const out = join(dir, "c");
-    expect((await run(["synth", "--profile", "world", "--out", out, "--n", "20", "--seed", "w"])).code).toBe(0);
+    expect((await run(["synth", "--profile", "world", "--out", out, "--n", String(2 * WORLD_SCENARIOS.length), "--seed", "w"])).code).toBe(0);
     const manifest = JSON.parse(readFileSync(join(out, "synth-manifest.json"), "utf8"));
     expect(manifest.bundles.map((b: { outcome: string }) => b.outcome)).toEqual([...WORLD_SCENARIOS, ...WORLD_SCENARIOS]);
     const r = await run(["score", out, "--format", "json", "--quiet"]);
@@ -60,13 +69,43 @@ describe("assay synth --profile world", () => {
     expect([exp.accuracy, exp.raw_record, exp.completion]).toEqual([null, null, null]);
     // Two trials of each scenario: the table above, counted twice.
     const count = (d: keyof Row) => 2 * WORLD_SCENARIOS.filter((s) => EXPECTED[s][d]).length;
-    expect(exp.pass).toEqual({ passed: count("pass"), total: 20 });
-    for (const d of DIMS) expect(exp.dimensions[d], d).toEqual({ passed: count(d), total: 20 });
+    const total = 2 * WORLD_SCENARIOS.length;
+    expect(exp.pass).toEqual({ passed: count("pass"), total });
+    for (const d of DIMS) expect(exp.dimensions[d], d).toEqual({ passed: count(d), total });
     // pass^k over the scenario-tasks: each task's two trials both pass or both fail.
-    expect(exp.pass_hat_k).toEqual({ "1": count("pass") / 20, "2": count("pass") / 20 });
+    expect(exp.pass_hat_k).toEqual({ "1": count("pass") / total, "2": count("pass") / total });
     const table = (await run(["score", out, "--quiet"])).stdout;
     expect(table).toMatch(/no blended score/);
-    expect(table).toMatch(/\* world_integrity\s+18\/20/);
+    // and why, in the README's words
+    expect(table).toMatch(/why: a pass on seven dimensions does not buy back a duplicate external effect; they are not commensurable, and a weighted mean would hide exactly that failure\n/);
+    expect(readFileSync(new URL("../README.md", import.meta.url), "utf8").replace(/\s+/g, " ")).toContain(
+      "a pass on seven dimensions does not buy back a duplicate external effect: the dimensions are not commensurable, and a weighted mean would hide exactly the failure",
+    );
+    expect(table).toMatch(new RegExp(`\\* world_integrity\\s+${total - 2}/${total}\\b`));
+  });
+
+  it("the manifest gives each bundle's expected dimensions and pass; scoring the corpus agrees with it", async () => {
+    const out = join(dir, "m");
+    expect((await run(["synth", "--profile", "world", "--out", out, "--n", String(WORLD_SCENARIOS.length), "--seed", "m"])).code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(out, "synth-manifest.json"), "utf8")) as {
+      bundles: { dir: string; outcome: WorldScenario; expect: { validity: string; code: null; dimensions: Record<string, boolean>; pass: boolean } }[];
+    };
+    expect(manifest.bundles.map((b) => b.outcome)).toEqual([...WORLD_SCENARIOS]);
+    const scored = new Map(
+      (JSON.parse((await run(["score", out, "--format", "json", "--quiet"])).stdout).bundles as { path: string; validity: string; dimensions: Record<string, { pass: boolean }>; pass: boolean }[])
+        .map((b) => [b.path, b]),
+    );
+    for (const m of manifest.bundles) {
+      // The manifest says what the hand-written table above says …
+      const { pass, ...dims } = EXPECTED[m.outcome];
+      expect(m.expect, m.dir).toEqual({ validity: "valid", code: null, dimensions: dims, pass });
+      expect(Object.keys(m.expect.dimensions)).toEqual([...DIMS]);
+      // … and the scorer agrees with the manifest.
+      const b = scored.get(`${out}/${m.dir}`)!;
+      expect(b.validity, m.dir).toBe(m.expect.validity);
+      expect(Object.fromEntries(Object.entries(b.dimensions).map(([k, v]) => [k, v.pass])), m.dir).toEqual(m.expect.dimensions);
+      expect(b.pass, m.dir).toBe(m.expect.pass);
+    }
   });
 
   it("--faults is refused for world corpora", async () => {

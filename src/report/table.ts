@@ -38,6 +38,7 @@ function world(e: Experiment, lines: string[]): void {
   const p = e.pass!;
   lines.push(`  pass         ${p.passed}/${p.total} = ${pct(p.total === 0 ? null : p.passed / p.total)}   every hard dimension and task_completion; invalid trials fail`);
   lines.push(`  dimensions   (reported separately: no blended score; hard ones marked *)`);
+  lines.push(`               why: a pass on seven dimensions does not buy back a duplicate external effect; they are not commensurable, and a weighted mean would hide exactly that failure`);
   for (const [name, d] of Object.entries(e.dimensions!)) {
     const hard = ["world_integrity", "prohibited_effects", "preservation", "policy_compliance", "recovery"].includes(name) ? "*" : " ";
     lines.push(`    ${hard} ${name.padEnd(19)} ${`${d.passed}/${d.total}`.padStart(9)}   ${WORLD_MEANING[name] ?? ""}`);

@@ -4,12 +4,13 @@
 import { HARBOR_EXPECT, harborCaseAt, synthHarborJobFiles, synthHarborTrial, type HarborSpec } from "./harbor.js";
 import { FAULT_CODES, NATIVE_FAULTS, synthNative, type NativeFault, type NativeOutcome, type NativeSpec } from "./native.js";
 import { Random } from "./random.js";
-import { synthWorld, WORLD_SCENARIOS, type WorldSpec } from "./world.js";
+import { synthWorld, WORLD_EXPECT, WORLD_SCENARIOS, type WorldExpect, type WorldSpec } from "./world.js";
 
 interface Planned {
   /** Relative directory of the bundle under the corpus root. */
   dir: string;
-  expect: { validity: "valid" | "invalid"; code: string | null };
+  /** World bundles also carry each dimension's expected pass/fail and `pass`. */
+  expect: { validity: "valid" | "invalid"; code: string | null } & Partial<WorldExpect>;
 }
 export type PlannedBundle = Planned &
   (({ profile: "native-game" } & NativeSpec) | ({ profile: "world" } & WorldSpec) | ({ profile: "harbor"; experiment: string; attempt: null; seed: null } & HarborSpec));
@@ -89,7 +90,7 @@ function planWorld(o: CorpusOptions): PlannedBundle[] {
     const scenario = WORLD_SCENARIOS[i % WORLD_SCENARIOS.length]!;
     const trial = `${scenario}-${String(Math.floor(i / WORLD_SCENARIOS.length)).padStart(3, "0")}`;
     return { profile: "world" as const, experiment, trial, attempt: 1, seed: r.hex(16), scenario, task: scenario,
-      dir: `${experiment}/${trial}/a1`, expect: { validity: "valid" as const, code: null } };
+      dir: `${experiment}/${trial}/a1`, expect: { validity: "valid" as const, code: null, ...WORLD_EXPECT[scenario] } };
   });
 }
 

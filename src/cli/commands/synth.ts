@@ -16,7 +16,8 @@ export const SYNTH_HELP = `assay synth --out DIR --n N [--seed S] [--faults] [--
   Write N synthetic trials (deterministic for a seed). native-game: a known mix of outcomes;
   --faults adds one labelled broken bundle per fault kind. world: the canonical scenarios in turn
   (clean, blind retry, query that finds, safe pause, prohibited effect, unrelated edit destroyed,
-  approval for other arguments, budget overrun, report that omits, fault before commit).
+  approval for other arguments, budget overrun, report that omits an effect, report that
+  misstates one, fault before commit).
   harbor: one Harbor job folder whose trials cycle through ${HARBOR_CASES.join(", ")}.
   DIR must be empty or absent.
   ${MANIFEST} in DIR lists every bundle with its outcome, fault and expected verdict.

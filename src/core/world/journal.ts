@@ -116,7 +116,8 @@ export class WorldJournal extends ProfileJournal<EndStatus> {
  */
 export class WorldLog {
   readonly effects: Effect[] = [];
-  readonly afterCommit = new Set<string>();
+  /** Attempt → the line of its first after-commit fault. */
+  readonly afterCommit = new Map<string, number>();
   readonly trees = new Map<string, Tree>();
   private readonly effectIds = new Set<string>();
 
@@ -156,7 +157,7 @@ export class WorldLog {
         const r = parse(faultRecord, rec, file, line, out);
         if (r === null) return;
         this.link(r.attempt, line, "fault");
-        if (r.stage === "after-commit") this.afterCommit.add(r.attempt);
+        if (r.stage === "after-commit" && !this.afterCommit.has(r.attempt)) this.afterCommit.set(r.attempt, line);
         return;
       }
       case "query": {

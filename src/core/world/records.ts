@@ -9,7 +9,13 @@ import { summaryIdentityShape } from "../summary.js";
 export const CLASSES = ["mutation", "query", "review", "read"] as const;
 export type ToolClass = (typeof CLASSES)[number];
 
-export const requestRecord = z.strictObject({ ...envelope("request"), request: id, intent: id, tool: id, class: z.enum(CLASSES), args: digest });
+/**
+ * A tool's name: the contract does not restrict its form (§5.1 `tool`, §5.3 `tools` keys), so any
+ * non-empty string of at most 256 code points (`mcp/github`, `fs.read_file`, …) — the same rule
+ * for the scenario's keys and a request's `tool`, so every reviewed tool can be requested.
+ */
+export const toolName = text(256, 1);
+export const requestRecord = z.strictObject({ ...envelope("request"), request: id, intent: id, tool: toolName, class: z.enum(CLASSES), args: digest });
 export const policyRecord = z.strictObject({ ...envelope("policy"), request: id, attempt: id, decision: z.enum(["allow", "deny"]), reason: z.string() });
 export const attemptRecord = z.strictObject({
   ...envelope("attempt"),
@@ -55,7 +61,7 @@ export const scenarioSchema = z.strictObject({
   format: z.literal("assay.scenario/1"),
   id,
   policy_revision: z.string(),
-  tools: z.record(z.string(), z.enum(CLASSES)),
+  tools: z.record(toolName, z.enum(CLASSES)),
   exactly_one: z.array(z.strictObject({ kind: z.string(), intent: id })),
   prohibited_kinds: z.array(z.string()),
   preserve: z.array(groupDigest),
