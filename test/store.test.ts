@@ -15,7 +15,7 @@ import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { bundleEntrySchema, type BundleEntry, type Results } from "../src/core/results.js";
-import { listEntries, stampsOf } from "../src/io/bundle-source.js";
+import { beyondDigest, listEntries, stampsOf } from "../src/io/bundle-source.js";
 import { writeCorpus } from "../src/io/corpus.js";
 import { discover } from "../src/io/discover.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
@@ -173,22 +173,25 @@ describe.sequential("the scoring version and the options are part of the key", (
     const file = join(fresh("db"), "results.sqlite");
     const found = [...discover([root])];
     const stampsAt = (dir: string) => stampsOf(listEntries(dir, true));
+    // Each bundle holds a subfolder (notes/): part of the key beside the digest, the same for all.
+    const beyond = beyondDigest(found[0]!.dir, listEntries(found[0]!.dir, true));
+    expect(beyond).not.toBeNull();
 
     const v1 = new ResultStore(file, {}, 1);
     const first = await scoreWith([root], v1);
     expect(first.cached).toEqual([]);
     expect(v1.rows()).toBe(4);
-    for (const f of found) expect(v1.lookup(f.dir, stampsAt(f.dir), null)).not.toBeNull();
+    for (const f of found) expect(v1.lookup(f.dir, stampsAt(f.dir), beyond)).not.toBeNull();
     v1.close();
 
-    // Every persisted key is storeKey(digest, none, 1, {}): the version is really in the key.
+    // Every persisted key is storeKey(digest, beyond, 1, {}): the version is really in the key.
     const rows = rawRows(file);
-    expect(rows.map((r) => r.key).sort()).toEqual(rows.map((r) => storeKey(r.digest, null, 1, {})).sort());
+    expect(rows.map((r) => r.key).sort()).toEqual(rows.map((r) => storeKey(r.digest, beyond, 1, {})).sort());
 
     const v2 = new ResultStore(file, {}, 2);
     try {
       // Same folders, same stamps (the stamp table is shared): still a miss under version 2.
-      for (const f of found) expect(v2.lookup(f.dir, stampsAt(f.dir), null)).toBeNull();
+      for (const f of found) expect(v2.lookup(f.dir, stampsAt(f.dir), beyond)).toBeNull();
       const second = await scoreWith([root], v2);
       expect(second.cached).toEqual([]);
       expect(second.scored).toEqual(pathsOf(first.results));
@@ -201,8 +204,8 @@ describe.sequential("the scoring version and the options are part of the key", (
     }
     const keys = new Set(rawRows(file).map((r) => r.key));
     for (const f of first.results.bundles) {
-      expect(keys.has(storeKey(f.digest, null, 1, {}))).toBe(true);
-      expect(keys.has(storeKey(f.digest, null, 2, {}))).toBe(true);
+      expect(keys.has(storeKey(f.digest, beyond, 1, {}))).toBe(true);
+      expect(keys.has(storeKey(f.digest, beyond, 2, {}))).toBe(true);
     }
 
     // Back to version 1: its rows are still there and are found.
@@ -216,7 +219,7 @@ describe.sequential("the scoring version and the options are part of the key", (
     // Options that change results (e.g. a key file's fingerprint) miss too.
     const withKey = new ResultStore(file, { key: "fp-1" }, 1);
     try {
-      for (const f of found) expect(withKey.lookup(f.dir, stampsAt(f.dir), null)).toBeNull();
+      for (const f of found) expect(withKey.lookup(f.dir, stampsAt(f.dir), beyond)).toBeNull();
       expect((await scoreWith([root], withKey)).cached).toEqual([]);
     } finally {
       withKey.close();
@@ -226,7 +229,7 @@ describe.sequential("the scoring version and the options are part of the key", (
     const dflt = new ResultStore(file);
     const explicit = new ResultStore(file, {}, SCORING_VERSION);
     try {
-      for (const f of found) expect(dflt.lookup(f.dir, stampsAt(f.dir), null)).toEqual(explicit.lookup(f.dir, stampsAt(f.dir), null));
+      for (const f of found) expect(dflt.lookup(f.dir, stampsAt(f.dir), beyond)).toEqual(explicit.lookup(f.dir, stampsAt(f.dir), beyond));
     } finally {
       dflt.close();
       explicit.close();
@@ -472,6 +475,52 @@ describe.sequential("the path is never stored (§7: filled in after the lookup)"
       expect(withoutRun(again.text).split(copy).join(root)).toBe(withoutRun(first.text));
     } finally {
       store.close();
+    }
+  });
+
+  it("a folder where a file is expected is evidence too: added in place or in a copy, the trial is not taken from the store", async () => {
+    const parent = fresh("harbor-shape");
+    const root = join(parent, "first");
+    writeCorpus(root, { n: 6, seed: "store-shape", faults: false, profile: "harbor" });
+    const file = join(fresh("shape-db"), "results.sqlite");
+    const store = new ResultStore(file);
+    // An empty folder named verifier/reward.json beside reward.txt: no regular file changes, so
+    // the §7 digest does not; the verdict does (REWARD_MISMATCH: the reward file is unreadable).
+    const addFolder = (r: string) => {
+      const changed: string[] = [];
+      for (const f of discover([r]))
+        if (f.harbor && existsSync(join(f.dir, "verifier", "reward.txt")) && !existsSync(join(f.dir, "verifier", "reward.json"))) {
+          mkdirSync(join(f.dir, "verifier", "reward.json"));
+          changed.push(f.path);
+        }
+      return changed.sort();
+    };
+    try {
+      await scoreWith([root], store);
+      const copy = join(parent, "second");
+      cpSync(root, copy, { recursive: true });
+      const inCopy = addFolder(copy);
+      expect(inCopy.length).toBeGreaterThan(0);
+      const fresh = await scoreWith([copy]);
+      for (const p of inCopy) expect(entryAt(fresh.results, p).errors.map((e) => e.code), p).toContain("REWARD_MISMATCH");
+      const viaStore = await scoreWith([copy], store);
+      expect(viaStore.scored).toEqual(inCopy);
+      expect(withoutRun(viaStore.text)).toBe(withoutRun(fresh.text));
+
+    } finally {
+      store.close();
+    }
+    // In place, on a store that holds only the folders as they were: their stamps change, and
+    // their digests do not, yet they are rescored.
+    const own = new ResultStore(join(fresh("shape-db-2"), "results.sqlite"));
+    try {
+      await scoreWith([root], own);
+      const inPlace = addFolder(root);
+      const again = await scoreWith([root], own);
+      expect(again.scored).toEqual(inPlace);
+      for (const p of inPlace) expect(entryAt(again.results, p).errors.map((e) => e.code), p).toContain("REWARD_MISMATCH");
+    } finally {
+      own.close();
     }
   });
 

@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type BigIntStats } from "node:fs";
 import { join } from "node:path";
 import { bundleDigest, SEAL, type BundleEntryInfo, type BundleSource, type EntryKind } from "../core/folder.js";
+import { byteCompare } from "../core/text.js";
 
 const CHUNK = 1024 * 1024;
 
@@ -57,12 +58,26 @@ export function diskBundle(dir: string, entries?: BundleEntryInfo[]): BundleSour
   return { entries: entries ?? listEntries(dir), read: (path) => readChunks(join(dir, path)) };
 }
 
-/** One string for a bundle's file stamps (path, size, mtime_ns, inode): any change changes it. */
+/**
+ * One string for a bundle's stamps (path, kind, size, mtime_ns, inode of every entry, folders
+ * included: an empty folder added where a file is expected changes a verdict): any change changes it.
+ */
 export function stampsOf(entries: readonly BundleEntryInfo[]): string {
   const h = createHash("sha256");
-  for (const e of [...entries].filter((x) => x.kind === "file").sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
-    h.update(`${e.path}\t${e.size}\t${e.stamp}\n`);
+  for (const e of [...entries].sort((a, b) => byteCompare(a.path, b.path))) h.update(`${e.path}\t${e.kind}\t${e.size}\t${e.stamp}\n`);
   return h.digest("hex");
+}
+
+/**
+ * What a stored result is keyed on besides the §7 digest, which covers regular files only:
+ * seal.json's digest, and every entry that is not a regular file (a folder named
+ * verifier/reward.json, say, changes a verdict while no file changes). Just the seal's digest (or
+ * null) for a folder of plain files.
+ */
+export function beyondDigest(dir: string, entries: readonly BundleEntryInfo[]): string | null {
+  const seal = sealDigest(dir, entries);
+  const others = entries.filter((e) => e.kind !== "file").map((e) => `${e.path}\t${e.kind}`).sort(byteCompare);
+  return others.length === 0 ? seal : createHash("sha256").update(JSON.stringify([seal, others])).digest("hex");
 }
 
 /** SHA-256 of one file, streamed. */

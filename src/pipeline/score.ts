@@ -7,7 +7,7 @@ import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/sched
 import { sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
 import type { BundleEntry, Results } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
-import { listEntries, racy, sealDigest, stampsOf } from "../io/bundle-source.js";
+import { beyondDigest, listEntries, racy, stampsOf } from "../io/bundle-source.js";
 import { discover, type Found, type OnSkip } from "../io/discover.js";
 import { BundlePool, type PoolOptions } from "../pool/pool.js";
 import type { BatchResult, BundleRef } from "../pool/types.js";
@@ -89,9 +89,9 @@ export function loadSchedule(file: string): LoadedSchedule {
 interface Pending extends Omit<BundleRef, "lookup"> {
   found: Found;
   bytes: number;
-  /** Stamps to record with the result (null without a store); seal.json's digest (part of the key). */
+  /** Stamps to record with the result (null without a store); what the key holds beyond the digest. */
   stamps: string | null;
-  seal: string | null;
+  beyond: string | null;
   /** Storable: a store is in use and no entry is unsafe (§7: UNSAFE_PATH is never stored). */
   safe: boolean;
   /** Ask the worker to look the digest up in the store before scoring. */
@@ -136,6 +136,7 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
   const inflight = new Set<Promise<void>>();
   let everything = false;
   let ended = false;
+  let failure: unknown;
   const counting = progress?.counted ? countAhead(roots, options.shard, progress, () => ended || signal?.aborted === true) : null;
 
   // Folders whose stamps did not match are hashed by a worker first, and taken from the store
@@ -144,13 +145,13 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
   const spec = store && (options.verifyDigests || store.rows() > 0) ? store.spec() : null;
 
   const finish = (batch: Pending[], results: BatchResult) => {
-    const keep: { folder: string; stamps: string | null; seal: string | null; entry: Omit<BundleEntry, "path"> }[] = [];
+    const keep: { folder: string; stamps: string | null; beyond: string | null; entry: Omit<BundleEntry, "path"> }[] = [];
     const restamps: { folder: string; stamps: string; digest: string }[] = [];
     const again: Pending[] = [];
     results.forEach((r, i) => {
       const p = batch[i]!;
       if ("stored" in r) {
-        const hit = store!.lookupDigest(r.stored.digest, r.stored.seal);
+        const hit = store!.lookupDigest(r.stored.digest, r.stored.beyond);
         // A row today's schema rejects is a miss: score the bundle after all.
         if (hit === null) return void again.push({ ...p, lookup: false });
         const entry = placed(p.found, hit);
@@ -164,7 +165,7 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
       bundles.push(entry);
       progress?.done?.(entry, p.bytes, false);
       // Tool errors and UNSAFE_PATH bundles are never stored: they are scored afresh every run.
-      if (store && p.safe && entry.validity !== "error") keep.push({ folder: p.dir, stamps: p.stamps, seal: p.seal, entry: scored });
+      if (store && p.safe && entry.validity !== "error") keep.push({ folder: p.dir, stamps: p.stamps, beyond: p.beyond, entry: scored });
     });
     if (store && keep.length > 0) store.put(keep);
     if (store && restamps.length > 0) store.restamp(restamps);
@@ -180,7 +181,11 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
     }));
     const task: Promise<void> = pool.score(refs).then((results) => {
       inflight.delete(task);
-      finish(batch, results);
+      try {
+        finish(batch, results);
+      } catch (e) {
+        failure ??= e; // the store refused a write: thrown from the run, never an unhandled rejection
+      }
     });
     inflight.add(task);
   };
@@ -201,11 +206,11 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
       progress?.found?.(bytes);
       const safe = store !== undefined && entries !== undefined && !entries.some((e) => unsafeReason(e) !== null);
       let stamps: string | null = null;
-      let seal: string | null = null;
+      let beyond: string | null = null;
       if (safe) {
         stamps = stampsOf(entries!);
-        seal = sealDigest(found.dir, entries!);
-        const hit = options.verifyDigests ? null : store!.lookup(found.dir, stamps, seal);
+        beyond = beyondDigest(found.dir, entries!);
+        const hit = options.verifyDigests ? null : store!.lookup(found.dir, stamps, beyond);
         if (hit !== null) {
           const entry = placed(found, hit);
           bundles.push(entry);
@@ -215,14 +220,17 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
         stamps = recorded(stamps, entries!);
       }
       // Stamps changed, the folder is new here, or --verify-digests: a worker rehashes it first.
-      batch.push({ found, dir: found.dir, path: found.path, entries, bytes, stamps, seal, safe, lookup: safe });
+      batch.push({ found, dir: found.dir, path: found.path, entries, bytes, stamps, beyond, safe, lookup: safe });
       batchBytes += bytes;
       if (batchFull(batch.length, batchBytes, batchSize)) {
+        // The next task is ready before a worker frees up, so no worker waits for discovery;
+        // and no more than that: discovery runs ahead only as far as it is needed.
+        while (inflight.size >= pool.jobs) await Promise.race(inflight);
+        if (failure !== undefined) throw failure;
+        if (signal?.aborted) break;
         dispatch(batch);
         batch = [];
         batchBytes = 0;
-        // Keep every worker busy and no more: discovery runs ahead only as far as it is needed.
-        while (inflight.size >= pool.jobs) await Promise.race(inflight);
       }
     }
     if (!signal?.aborted) {
@@ -232,6 +240,7 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
     }
     // A task may hand out another (a stored row that turned out unusable): wait until none is left.
     while (inflight.size > 0) await Promise.all(inflight);
+    if (failure !== undefined) throw failure;
   } finally {
     ended = true;
     await counting;

@@ -3,7 +3,7 @@
 
 import Database from "better-sqlite3";
 import { SEAL, type BundleEntryInfo } from "../core/folder.js";
-import { folderDigest, sealDigest } from "../io/bundle-source.js";
+import { beyondDigest, folderDigest } from "../io/bundle-source.js";
 import { storeKey } from "../store/store.js";
 import type { StoreSpec } from "./types.js";
 
@@ -19,16 +19,16 @@ function has(file: string, key: string): boolean {
 }
 
 /**
- * The folder's digest and seal when the store holds a result for them, else null. Any failure
+ * The folder's digest (and what lies beyond it) when the store holds a result for them, else null. Any failure
  * (an unreadable file, a store that cannot be opened) is null too: the bundle is then scored,
  * which reports what is wrong with it.
  */
-export function storedDigest(dir: string, entries: BundleEntryInfo[], kind: "harbor" | undefined, spec: StoreSpec): { digest: string; seal: string | null } | null {
+export function storedDigest(dir: string, entries: BundleEntryInfo[], kind: "harbor" | undefined, spec: StoreSpec): { digest: string; beyond: string | null } | null {
   try {
     // Harbor trials carry no seal: seal.json is an ordinary file there (as scoreTrial digests it).
     const digest = folderDigest(dir, entries, kind === "harbor" ? null : SEAL);
-    const seal = sealDigest(dir, entries);
-    return has(spec.file, storeKey(digest, seal, spec.scoringVersion, spec.options)) ? { digest, seal } : null;
+    const beyond = beyondDigest(dir, entries);
+    return has(spec.file, storeKey(digest, beyond, spec.scoringVersion, spec.options)) ? { digest, beyond } : null;
   } catch {
     return null;
   }

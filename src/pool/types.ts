@@ -27,7 +27,7 @@ export interface StoreSpec {
 /** A bundle the store already holds a result for: the main thread takes it from there. */
 export interface StoredRef {
   path: string;
-  stored: { digest: string; seal: string | null };
+  stored: { digest: string; beyond: string | null };
 }
 export interface BatchTask {
   bundles: BundleRef[];

@@ -1,5 +1,6 @@
 // The resumable results store (SQLite, WAL, one writer in the main thread). Results are keyed by
-// bundle digest, seal digest, scoring version and the options that change bundle results; like
+// bundle digest, what lies beyond it (seal digest, non-file entries), scoring version and the
+// options that change bundle results; like
 // git's index, a stamp table maps a bundle folder's file stamps (path, size, mtime_ns, inode) to
 // its digest, so a rerun finds finished bundles without reading them.
 
@@ -14,9 +15,12 @@ import { SCORING_VERSION } from "../version.js";
 /** Options that change a bundle's entry (none yet; a key file's fingerprint will be one). */
 export type BundleOptionsKey = Record<string, string>;
 
-/** §7: what a stored result is keyed on. A change to any part is a miss. */
-export function storeKey(digest: string, seal: string | null, scoringVersion: number, options: BundleOptionsKey): string {
-  const canonical = JSON.stringify([digest, seal ?? "none", scoringVersion, Object.entries(options).sort()]);
+/**
+ * §7: what a stored result is keyed on. A change to any part is a miss. `beyond`: what the digest
+ * does not cover (beyondDigest: seal.json's digest, the folder's non-file entries), or null.
+ */
+export function storeKey(digest: string, beyond: string | null, scoringVersion: number, options: BundleOptionsKey): string {
+  const canonical = JSON.stringify([digest, beyond ?? "none", scoringVersion, Object.entries(options).sort()]);
   return createHash("sha256").update(canonical).digest("hex");
 }
 
@@ -54,14 +58,14 @@ export class ResultStore {
     this.hasStamp = this.db.prepare("SELECT 1 AS one FROM stamps WHERE folder = ?");
   }
 
-  private key(digest: string, seal: string | null): string {
-    return storeKey(digest, seal, this.scoringVersion, this.options);
+  private key(digest: string, beyond: string | null): string {
+    return storeKey(digest, beyond, this.scoringVersion, this.options);
   }
 
   /** The stored entry for a folder whose stamps are unchanged, else null. */
-  lookup(folder: string, stamps: string, seal: string | null): ScoredBundle | null {
+  lookup(folder: string, stamps: string, beyond: string | null): ScoredBundle | null {
     const s = this.getStamp.get(folder);
-    return s === undefined || s.stamps !== stamps ? null : this.lookupDigest(s.digest, seal);
+    return s === undefined || s.stamps !== stamps ? null : this.lookupDigest(s.digest, beyond);
   }
 
   /** Has this folder been stored before (so a stamp change is worth a rehash before a rescore)? */
@@ -69,9 +73,9 @@ export class ResultStore {
     return this.hasStamp.get(folder) !== undefined;
   }
 
-  /** The stored entry for a bundle digest (and seal), else null. */
-  lookupDigest(digest: string, seal: string | null): ScoredBundle | null {
-    const row = this.getResult.get(this.key(digest, seal));
+  /** The stored entry for a bundle digest (and what lies beyond it), else null. */
+  lookupDigest(digest: string, beyond: string | null): ScoredBundle | null {
+    const row = this.getResult.get(this.key(digest, beyond));
     if (row === undefined) return null;
     // Re-validated on read: a row that is not JSON, or that today's schema rejects, is a miss.
     let value: unknown;
@@ -85,10 +89,10 @@ export class ResultStore {
   }
 
   /** Store finished entries in one transaction (`stamps` null: the result only). */
-  put(items: readonly { folder: string; stamps: string | null; seal: string | null; entry: ScoredBundle }[]): void {
+  put(items: readonly { folder: string; stamps: string | null; beyond: string | null; entry: ScoredBundle }[]): void {
     this.db.transaction(() => {
-      for (const { folder, stamps, seal, entry } of items) {
-        this.putResult.run(this.key(entry.digest, seal), entry.digest, JSON.stringify(entry));
+      for (const { folder, stamps, beyond, entry } of items) {
+        this.putResult.run(this.key(entry.digest, beyond), entry.digest, JSON.stringify(entry));
         if (stamps !== null) this.putStamp.run(folder, stamps, entry.digest);
       }
     })();
