@@ -112,12 +112,13 @@ describe("assay score (in-process)", () => {
       const young = join(dir, ".results.json.999999998.def.tmp");
       const live = join(dir, `.results.json.${process.pid}.ghi.tmp`);
       const other = join(dir, ".other.json.999999999.jkl.tmp");
-      for (const f of [dead, young, live, other]) writeFileSync(f, "partial");
+      const longer = join(dir, `.results.json.5.${process.pid}.mno.tmp`); // a live writer of results.json.5
+      for (const f of [dead, young, live, other, longer]) writeFileSync(f, "partial");
       const hourAgo = (Date.now() - 61 * 60 * 1000) / 1000;
-      for (const f of [dead, live, other]) utimesSync(f, hourAgo, hourAgo);
+      for (const f of [dead, live, other, longer]) utimesSync(f, hourAgo, hourAgo);
       expect((await run(["score", join(tmp, "good"), "--format", "json", "--out", out])).code).toBe(0);
       expect(existsSync(dead)).toBe(false);
-      for (const f of [young, live, other, out]) expect(existsSync(f), f).toBe(true);
+      for (const f of [young, live, other, longer, out]) expect(existsSync(f), f).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

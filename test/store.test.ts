@@ -237,6 +237,45 @@ describe.sequential("the scoring version and the options are part of the key", (
   });
 });
 
+describe("each row records its scoring version", () => {
+  it("a store written before rows did is opened as is: its rows count, none is of this version", () => {
+    const file = join(fresh("old-schema"), "results.sqlite");
+    const db = new Database(file);
+    db.exec(`CREATE TABLE results (key TEXT PRIMARY KEY, digest TEXT NOT NULL, entry TEXT NOT NULL);
+      CREATE TABLE stamps (folder TEXT PRIMARY KEY, stamps TEXT NOT NULL, digest TEXT NOT NULL);
+      INSERT INTO results VALUES ('k', 'd', '{}');`);
+    db.close();
+    const store = new ResultStore(file);
+    try {
+      expect(store.rows()).toBe(1);
+      expect(store.hasCurrent()).toBe(false);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("hasCurrent: only rows of the store's own scoring version", async () => {
+    const root = fresh("versions");
+    corpus(root, 2);
+    const file = join(fresh("db"), "results.sqlite");
+    const v1 = new ResultStore(file, {}, 1);
+    try {
+      expect(v1.hasCurrent()).toBe(false);
+      await scoreWith([root], v1);
+      expect(v1.hasCurrent()).toBe(true);
+    } finally {
+      v1.close();
+    }
+    const v2 = new ResultStore(file, {}, 2);
+    try {
+      expect(v2.rows()).toBe(2);
+      expect(v2.hasCurrent()).toBe(false);
+    } finally {
+      v2.close();
+    }
+  });
+});
+
 describe.sequential("a rerun takes finished bundles from the store", () => {
   it("every bundle comes from the store and the document is byte-identical apart from run", async () => {
     const root = fresh("rerun");

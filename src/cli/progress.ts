@@ -81,11 +81,16 @@ export function progressReporter(io: CliIo, mode: "tty" | "lines" | "quiet", eve
       c.discovered = true;
       update();
     },
-    counted(bundles, final) {
-      c.counted = bundles;
-      if (final) c.discovered = true;
-      update();
-    },
+    // Only where progress is shown: the look-ahead count walks the roots a second time.
+    ...(mode === "quiet"
+      ? {}
+      : {
+          counted(bundles: number, final: boolean) {
+            c.counted = bundles;
+            if (final) c.discovered = true;
+            update();
+          },
+        }),
     done(entry: BundleEntry, bytes, cached) {
       c.done++;
       c.bytesDone += bytes;

@@ -29,18 +29,26 @@ const alive = (pid: number): boolean => {
  * in progress.
  */
 function removeStaleTemps(dir: string, name: string): void {
-  const prefix = `.${name}.`;
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.startsWith(prefix) && n.endsWith(".tmp"));
+    names = readdirSync(dir);
   } catch {
     return;
   }
   for (const n of names) {
-    const pid = Number(n.slice(prefix.length).split(".")[0]);
+    const m = tempName(name, n);
+    if (m === null) continue;
     const st = statSync(join(dir, n), { throwIfNoEntry: false });
-    if (Number.isSafeInteger(pid) && st?.isFile() && Date.now() - st.mtimeMs > STALE_MS && !alive(pid)) rmSync(join(dir, n), { force: true });
+    if (st?.isFile() && Date.now() - st.mtimeMs > STALE_MS && !alive(m.pid)) rmSync(join(dir, n), { force: true });
   }
+}
+
+/** `n` parsed as a temp file of `name` (`.NAME.PID.RANDOM.tmp`, exactly), else null. */
+function tempName(name: string, n: string): { pid: number } | null {
+  const prefix = `.${name}.`;
+  if (!n.startsWith(prefix)) return null;
+  const m = /^([0-9]+)\.[0-9a-z]+\.tmp$/.exec(n.slice(prefix.length));
+  return m === null ? null : { pid: Number(m[1]) };
 }
 
 /**

@@ -141,8 +141,9 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
 
   // Folders whose stamps did not match are hashed by a worker first, and taken from the store
   // when their digest is already scored (moved, copied or touched folders; --verify-digests).
-  // Not on a store that was empty when the run began: there is nothing to find.
-  const spec = store && (options.verifyDigests || store.rows() > 0) ? store.spec() : null;
+  // Not on a store without a result of this scoring version when the run began (a first run, or
+  // the first after a rules change): there is nothing to find.
+  const spec = store?.hasCurrent() ? store.spec() : null;
 
   const finish = (batch: Pending[], results: BatchResult) => {
     const keep: { folder: string; stamps: string | null; beyond: string | null; entry: Omit<BundleEntry, "path"> }[] = [];

@@ -12,7 +12,11 @@ export function markStarted(task: BatchTask): void {
 export default function scoreBatch(task: BatchTask): BatchResult {
   return task.bundles.map((b) => {
     markStarted(task);
-    const stored = b.lookup && b.entries ? storedDigest(b.dir, b.entries, b.kind, b.lookup) : null;
-    return stored !== null ? { path: b.path, stored } : scoreDirectory(b.dir, b.path, b.entries, b.kind);
+    if (b.lookup && b.entries) {
+      const stored = storedDigest(b.dir, b.entries, b.kind, b.lookup);
+      if (stored !== null) return { path: b.path, stored };
+      markStarted(task); // scoring gets the whole time limit, whatever the lookup's hashing took
+    }
+    return scoreDirectory(b.dir, b.path, b.entries, b.kind);
   });
 }

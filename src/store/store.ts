@@ -32,7 +32,8 @@ export class ResultStore {
   private readonly getResult: Database.Statement<[string], { entry: string }>;
   private readonly putStamp: Database.Statement<[string, string, string]>;
   private readonly hasStamp: Database.Statement<[string], { one: number }>;
-  private readonly putResult: Database.Statement<[string, string, string]>;
+  private readonly putResult: Database.Statement<[string, string, string, number]>;
+  private readonly anyCurrent: Database.Statement<[number], { one: number }>;
   private readonly count: Database.Statement<[], { n: number }>;
 
   constructor(
@@ -47,14 +48,18 @@ export class ResultStore {
     // on the main thread, where a busy disk then stalls Ctrl-C and progress.
     this.db.pragma("synchronous = NORMAL");
     this.db.exec(`
-      CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, digest TEXT NOT NULL, entry TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, digest TEXT NOT NULL, entry TEXT NOT NULL, version INTEGER);
       CREATE TABLE IF NOT EXISTS stamps (folder TEXT PRIMARY KEY, stamps TEXT NOT NULL, digest TEXT NOT NULL);
     `);
+    // Stores written before rows recorded their scoring version: their rows count as none.
+    const columns = this.db.pragma("table_info(results)") as { name: string }[];
+    if (!columns.some((c) => c.name === "version")) this.db.exec("ALTER TABLE results ADD COLUMN version INTEGER");
     this.getStamp = this.db.prepare("SELECT stamps, digest FROM stamps WHERE folder = ?");
     this.getResult = this.db.prepare("SELECT entry FROM results WHERE key = ?");
     this.putStamp = this.db.prepare("INSERT OR REPLACE INTO stamps (folder, stamps, digest) VALUES (?, ?, ?)");
-    this.putResult = this.db.prepare("INSERT OR REPLACE INTO results (key, digest, entry) VALUES (?, ?, ?)");
+    this.putResult = this.db.prepare("INSERT OR REPLACE INTO results (key, digest, entry, version) VALUES (?, ?, ?, ?)");
     this.count = this.db.prepare("SELECT count(*) AS n FROM results");
+    this.anyCurrent = this.db.prepare("SELECT 1 AS one FROM results WHERE version = ? LIMIT 1");
     this.hasStamp = this.db.prepare("SELECT 1 AS one FROM stamps WHERE folder = ?");
   }
 
@@ -92,7 +97,7 @@ export class ResultStore {
   put(items: readonly { folder: string; stamps: string | null; beyond: string | null; entry: ScoredBundle }[]): void {
     this.db.transaction(() => {
       for (const { folder, stamps, beyond, entry } of items) {
-        this.putResult.run(this.key(entry.digest, beyond), entry.digest, JSON.stringify(entry));
+        this.putResult.run(this.key(entry.digest, beyond), entry.digest, JSON.stringify(entry), this.scoringVersion);
         if (stamps !== null) this.putStamp.run(folder, stamps, entry.digest);
       }
     })();
@@ -108,6 +113,11 @@ export class ResultStore {
   /** How workers can ask this store about a digest (read-only); null for an in-memory store. */
   spec(): StoreSpec | null {
     return this.file === ":memory:" || this.file === "" ? null : { file: resolve(this.file), scoringVersion: this.scoringVersion, options: this.options };
+  }
+
+  /** Does the store hold any result of this scoring version (else no digest lookup can hit)? */
+  hasCurrent(): boolean {
+    return this.anyCurrent.get(this.scoringVersion) !== undefined;
   }
 
   rows(): number {
