@@ -110,6 +110,22 @@ describe("experiment profile", () => {
   });
 });
 
+describe("a key named __proto__ is never dropped unseen", () => {
+  // JSON.parse keeps it as an own key, but a schema reading an object into a plain one cannot
+  // set it: refused with its finding, never lost.
+  it("in the header's meta: SCHEMA on line 1", () => {
+    const files = bundle(game({ trial: "p1", states: [live(), killed()] }));
+    const lines = (files["journal.jsonl"] as string).split("\n");
+    const h = JSON.parse(lines[0]!) as Record<string, unknown>;
+    const rest = lines.slice(1).filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
+    for (const r of [h, ...rest]) { delete r["seq"]; delete r["prev"]; }
+    files["journal.jsonl"] = chain([{ ...h, meta: JSON.parse('{"__proto__":1}') }, ...rest]).text;
+    const e = score(files);
+    expect(e.errors.map((f) => [f.code, f.file, f.line])).toEqual([["SCHEMA", "journal.jsonl", 1]]);
+    expect(e.errors[0]!.message).toMatch(/__proto__/);
+  });
+});
+
 describe("CLI edges", () => {
   it("verify on a bundle whose journal is a dangling link reports UNSAFE_PATH (exit 1), as score does", async () => {
     const dir = join(tmp, "dangling");

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { finding, type Finding } from "./codes.js";
 import { decodeLine } from "./json/decode.js";
 import type { RawLine } from "./json/lines.js";
-import { check, envelope, finiteNumber, id, int, text } from "./schema.js";
+import { check, envelope, finiteNumber, id, int, record, text } from "./schema.js";
 import { clip, isDigest, isId, isInteger, META_KEY_RE, SEED_RE, ZERO_DIGEST } from "./text.js";
 
 /** A decoded record whose envelope is well typed. */
@@ -16,8 +16,7 @@ export interface JournalRecord {
   [key: string]: unknown;
 }
 
-const meta = z
-  .record(z.string().regex(META_KEY_RE, "meta key must match [a-z][a-z0-9_.-]{0,63}"), z.union([text(1024), finiteNumber, z.boolean()]))
+const meta = record(z.string().regex(META_KEY_RE, "meta key must match [a-z][a-z0-9_.-]{0,63}"), z.union([text(1024), finiteNumber, z.boolean()]))
   .refine((m) => Object.keys(m).length <= 64, "meta holds more than 64 keys")
   .refine((m) => m["task"] === undefined || typeof m["task"] === "string", "meta.task must be a string");
 

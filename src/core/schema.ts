@@ -21,6 +21,15 @@ export const text = (max: number, min = 0) =>
     return n <= max && n >= min;
   }, `expected ${min > 0 ? `${min}..` : "at most "}${max} code points`);
 export const id = z.string().regex(ID_RE, "expected an id");
+
+/**
+ * z.record for evidence: an object holding a "__proto__" key is refused. zod drops that key
+ * without a word (it cannot be set on a plain object), and evidence must not lose a key unseen.
+ */
+export const record = <K extends z.core.$ZodRecordKey, V extends z.ZodType>(key: K, value: V) =>
+  z
+    .custom<Record<string, unknown>>((v) => typeof v !== "object" || v === null || !Object.hasOwn(v, "__proto__"), "a key named __proto__ cannot be read")
+    .pipe(z.record(key, value));
 export const digest = z.string().refine(isDigest, "expected a digest (64 lowercase hex digits)");
 
 /**

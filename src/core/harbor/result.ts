@@ -4,14 +4,14 @@
 // error still gets its state (the error makes it invalid; its state is still shown).
 
 import { z } from "zod";
-import { finiteNumber, int } from "../schema.js";
+import { finiteNumber, int, record } from "../schema.js";
 import { parseTimestamp } from "./time.js";
 
 const timestamp = z.string().refine((s) => parseTimestamp(s) !== null, "expected an ISO 8601 timestamp");
 const when = timestamp.nullable().optional();
 const timing = z.looseObject({ started_at: when, finished_at: when }).nullable().optional();
 /** A reward is a number; null is how pydantic writes NaN (NOT_FINITE, reported on its own). */
-const rewards = z.record(z.string(), z.union([finiteNumber, z.null()])).nullable().optional();
+const rewards = record(z.string(), z.union([finiteNumber, z.null()])).nullable().optional();
 const verifierResult = z.looseObject({ rewards }).nullable().optional();
 const exceptionInfo = z
   .looseObject({ exception_type: z.string(), exception_message: z.string(), exception_traceback: z.string().nullable().optional(), occurred_at: when })

@@ -46,7 +46,8 @@ export class WorldJournal extends ProfileJournal<EndStatus> {
         if (this.requests.has(r.request)) return this.transition(line, `request ${clip(r.request)} is defined twice`);
         this.requests.set(r.request, r);
         // The class comes from the reviewed tool contract, not from the harness's say-so.
-        const reviewed = this.scenario?.tools[r.tool];
+        const tools = this.scenario?.tools;
+        const reviewed = tools !== undefined && Object.hasOwn(tools, r.tool) ? tools[r.tool] : undefined; // never an inherited property
         if (this.scenario !== null && reviewed !== r.class)
           out.push(finding("SCENARIO_MISMATCH", file, line, `tool ${clip(r.tool)} is ${reviewed ? `a ${reviewed}` : "not in the scenario's tools"}; the request says ${r.class}`));
         return;

@@ -2,7 +2,7 @@
 // scenario.json and the world summary. Strict.
 
 import { z } from "zod";
-import { digest, envelope, id, int, text } from "../schema.js";
+import { digest, envelope, id, int, record, text } from "../schema.js";
 import { END_STATUSES } from "../native/records.js";
 import { summaryIdentityShape } from "../summary.js";
 
@@ -14,7 +14,8 @@ export type ToolClass = (typeof CLASSES)[number];
  * non-empty string of at most 256 code points (`mcp/github`, `fs.read_file`, …) — the same rule
  * for the scenario's keys and a request's `tool`, so every reviewed tool can be requested.
  */
-export const toolName = text(256, 1);
+// Any name (the contract leaves its form open) but __proto__, which no JSON object reader keeps as a key.
+export const toolName = text(256, 1).refine((n) => n !== "__proto__", "a tool named __proto__ cannot be read");
 export const requestRecord = z.strictObject({ ...envelope("request"), request: id, intent: id, tool: toolName, class: z.enum(CLASSES), args: digest });
 export const policyRecord = z.strictObject({ ...envelope("policy"), request: id, attempt: id, decision: z.enum(["allow", "deny"]), reason: z.string() });
 export const attemptRecord = z.strictObject({
@@ -61,7 +62,7 @@ export const scenarioSchema = z.strictObject({
   format: z.literal("assay.scenario/1"),
   id,
   policy_revision: z.string(),
-  tools: z.record(toolName, z.enum(CLASSES)),
+  tools: record(toolName, z.enum(CLASSES)),
   exactly_one: z.array(z.strictObject({ kind: z.string(), intent: id })),
   prohibited_kinds: z.array(z.string()),
   preserve: z.array(groupDigest),
