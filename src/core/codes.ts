@@ -1,6 +1,6 @@
 // The one registry of finding codes (contract §9). Codes are the public interface: never reuse one.
 
-import { redact } from "./redact.js";
+import { repeated } from "./redact.js";
 
 export const CODES = {
   ENCODING: "§2 UTF-8 without BOM, no raw \\r, no escaped lone surrogate",
@@ -73,8 +73,5 @@ export const finding = (code: Code, file: string | null, line: number | null, me
   code,
   file,
   line,
-  message: redact(message.length > MAX_MESSAGE ? detach(`${message.slice(0, MAX_MESSAGE)}… (cut)`) : message),
+  message: repeated(message, MAX_MESSAGE),
 });
-
-/** A flat copy: a V8 slice would keep the (possibly huge) original string alive. */
-const detach = (s: string): string => JSON.parse(JSON.stringify(s)) as string;

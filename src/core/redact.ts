@@ -30,3 +30,13 @@ export function redact(text: string): string {
   for (const [re, by] of PATTERNS) out = out.replace(re, by);
   return out;
 }
+
+/**
+ * Evidence as assay repeats it (a finding's message, a dimension's detail): credentials replaced,
+ * then cut to `max` characters, so its size never follows the input's. The cut is a flat copy: a
+ * V8 slice would keep a possibly huge original alive.
+ */
+export function repeated(text: string, max: number): string {
+  const clean = redact(text);
+  return clean.length > max ? (JSON.parse(JSON.stringify(`${clean.slice(0, max)}… (cut)`)) as string) : clean;
+}

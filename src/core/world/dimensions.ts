@@ -3,7 +3,7 @@
 // Reported separately: never blended into one score.
 
 import type { WorldJournal, WorldLog } from "./journal.js";
-import { redact } from "../redact.js";
+import { repeated } from "../redact.js";
 import { clip, ID_RE } from "../text.js";
 import { matchApprovals } from "./matching.js";
 import type { Approval, Attempt, Effect, Scenario } from "./records.js";
@@ -179,10 +179,8 @@ export function computeDimensions(j: WorldJournal, w: WorldLog, s: Scenario): Re
 const MAX_DETAIL = 2000;
 
 /** A detail as results carry it: control characters escaped, credentials replaced, length bounded. */
-function tidy(detail: string): string {
-  const cut = detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL)}… (cut)` : detail;
-  return redact(cut.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
-}
+const tidy = (detail: string): string =>
+  repeated(detail.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`), MAX_DETAIL);
 
 /** A name from the evidence: as is when it is an id, else quoted and cut (an intent_key may be anything). */
 const shown = (s: string): string => (ID_RE.test(s) ? s : clip(s));
