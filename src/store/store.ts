@@ -1,8 +1,8 @@
 // The resumable results store (SQLite, WAL, one writer in the main thread). Results are keyed by
 // bundle digest, what lies beyond it (seal digest, non-file entries), scoring version and the
-// options that change bundle results; like
-// git's index, a stamp table maps a bundle folder's file stamps (path, size, mtime_ns, inode) to
-// its digest, so a rerun finds finished bundles without reading them.
+// options that change bundle results; like git's index, a stamp table maps a bundle folder's
+// stamps (path, kind, size, mtime_ns, inode of every entry) to its digest, so a rerun finds
+// finished bundles without reading them.
 
 import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
