@@ -5,15 +5,8 @@ import { JsonDecimal } from "../src/core/json/strict.js";
 import { fastKeys, fastObservation } from "../src/core/native/fast.js";
 import { keysRecord, observationRecord } from "../src/core/native/records.js";
 import { CROWN, escaped, killed, live, SILMARIL, ZERO } from "./helpers/bundle.js";
+import { rng } from "./helpers/random.js";
 
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Values that sit on or across the schemas' lines, plus wrong types.
 const ODD: unknown[] = [

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_LINE_BYTES, splitLines } from "../src/core/json/lines.js";
 import { JsonDecimal, parseStrictJson, parseStrictJsonByScan, plainParse } from "../src/core/json/strict.js";
 import { bundle, codes, escaped, game, header, killed, live, score, sha, T0, warningCodes, ZERO, type Rec } from "./helpers/bundle.js";
+import { rng } from "./helpers/random.js";
 
 type Files = Record<string, string | Buffer>;
 const MiB = 1024 * 1024;
@@ -746,13 +747,7 @@ describe("the shortcut agrees with the character pass", () => {
   });
 
   it("on 20,000 seeded texts", () => {
-    let seed = 20261130;
-    const r = () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    const r = rng(20261130);
     const pick = <T,>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
     const ws = () => pick(["", "", "", " ", "\t", "\n", "  "]);
     const KEYS = ['"a"', '"b"', '"a"', '":"', '"x\\":"', '"\\u0061"', '"a\\\\"', '"__proto__"', '""'];

@@ -8,23 +8,13 @@
 import { describe, expect, it } from "vitest";
 import { scoreBundle } from "../src/core/bundle.js";
 import { synthNative, type NativeOutcome } from "../src/synth/native.js";
+import { rng as seeded } from "./helpers/random.js";
 import {
   bundle, CROWN, escaped, game, live, memSource, oracleVictory, sha, SILMARIL, ZERO, type Rec, type State,
 } from "./helpers/bundle.js";
 
 // ---------------------------------------------------------------------------------------------
-// Seeded PRNG (mulberry32): the mutant set is the same on every run.
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Seeded PRNG (helpers/random.ts): the mutant set is the same on every run.
 type Rng = () => number;
 const int = (rng: Rng, n: number) => Math.floor(rng() * n);
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[int(rng, xs.length)]!;
@@ -548,7 +538,7 @@ describe("mutation: seeded mutants of valid native bundles, judged by scoreBundl
   });
 
   it("no mutant throws; the scorer and the oracle agree on validity, victory, late, ending and status", () => {
-    const rng = mulberry32(SEED);
+    const rng = seeded(SEED);
     const stats = {
       total: 0, valid: 0, invalid: 0, validVictories: 0, validNonVictories: 0, validLate: 0,
       victoryLost: 0, victoryGained: 0, dupKey: 0,
