@@ -31,7 +31,6 @@ export class ResultStore {
   private readonly getStamp: Database.Statement<[string], { stamps: string; digest: string }>;
   private readonly getResult: Database.Statement<[string], { entry: string }>;
   private readonly putStamp: Database.Statement<[string, string, string]>;
-  private readonly hasStamp: Database.Statement<[string], { one: number }>;
   private readonly putResult: Database.Statement<[string, string, string, number]>;
   private readonly anyCurrent: Database.Statement<[number], { one: number }>;
   private readonly count: Database.Statement<[], { n: number }>;
@@ -60,7 +59,6 @@ export class ResultStore {
     this.putResult = this.db.prepare("INSERT OR REPLACE INTO results (key, digest, entry, version) VALUES (?, ?, ?, ?)");
     this.count = this.db.prepare("SELECT count(*) AS n FROM results");
     this.anyCurrent = this.db.prepare("SELECT 1 AS one FROM results WHERE version = ? LIMIT 1");
-    this.hasStamp = this.db.prepare("SELECT 1 AS one FROM stamps WHERE folder = ?");
   }
 
   private key(digest: string, beyond: string | null): string {
@@ -73,10 +71,7 @@ export class ResultStore {
     return s === undefined || s.stamps !== stamps ? null : this.lookupDigest(s.digest, beyond);
   }
 
-  /** Has this folder been stored before (so a stamp change is worth a rehash before a rescore)? */
-  knows(folder: string): boolean {
-    return this.hasStamp.get(folder) !== undefined;
-  }
+
 
   /** The stored entry for a bundle digest (and what lies beyond it), else null. */
   lookupDigest(digest: string, beyond: string | null): ScoredBundle | null {

@@ -218,9 +218,7 @@ function group<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
 }
 
 /** A detail lists what decided it, but a hostile log must not make it huge. */
-function capped(xs: string[], sep = ", ", max = 10): string {
-  return xs.length <= max ? xs.join(sep) : `${xs.slice(0, max).join(sep)}${sep}and ${xs.length - max} more`;
-}
+const capped = (xs: string[], sep = ", ", max = 10): string => few(xs, (x) => x, sep, max);
 
 function policyCompliance(
   timeline: readonly Attempt[],
