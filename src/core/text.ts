@@ -72,3 +72,21 @@ export const fieldPath = (path: readonly (string | number)[]): string =>
 
 /** Text for a terminal: no control characters (model text or evidence could carry escape sequences). */
 export const printable = (text: string): string => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "?");
+
+/**
+ * Characters a name must not carry raw to a terminal: C0 and C1 controls and DEL (escape sequences,
+ * forged lines), bidirectional overrides and isolates (text that reads other than it is), line and
+ * paragraph separators, and the backslash and quote that would make the escaped form ambiguous.
+ */
+const UNUSUAL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"\\]/;
+const UNUSUAL_ALL = new RegExp(UNUSUAL.source, "g");
+
+/**
+ * A name from evidence or the file system (a path, an experiment, a trial, a reward key) as a
+ * terminal shows it: unchanged when it is plain, else quoted with every unusual character escaped
+ * (as git quotes paths), so no name can move the cursor, clear the screen or forge an output line.
+ */
+export function forTerminal(name: string): string {
+  if (!UNUSUAL.test(name)) return name;
+  return `"${name.replace(UNUSUAL_ALL, (c) => (c === '"' || c === "\\" ? `\\${c}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`))}"`;
+}
