@@ -53,11 +53,24 @@ describe("assay cache stats", () => {
     expect((await run(["cache", "stats"], env())).stdout).toMatch(/hit rate 100\.0% \(3 from the cache, 0 asked/);
   });
 
-  it("of a cache that does not exist: empty, and nothing is created", async () => {
+  it("of a cache that does not exist, or of a file that is not one: a one-line error (exit 2), never '0 answers', and nothing is created", async () => {
     const none = join(tmp, "none", "x.sqlite");
-    const r = await run(["cache", "stats", "--json", "--cache", none]);
-    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 0, lastRun: null });
+    for (const sub of [["stats", "--json"], ["stats"], ["prune", "--older-than", "1d"], ["export", join(tmp, "export-of-none.jsonl")]]) {
+      const r = await run(["cache", ...sub, "--cache", none]);
+      expect(r.code, sub.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(/^assay cache: no analysis cache at .*none\/x\.sqlite \(--cache FILE or ASSAY_CACHE names it\)\n$/);
+      expect(r.stdout).toBe("");
+    }
     expect(() => readFileSync(none)).toThrow();
+    expect(() => readFileSync(join(tmp, "export-of-none.jsonl"))).toThrow();
+    const notCache = join(tmp, "not-a-cache.sqlite");
+    writeFileSync(notCache, "answers: none\n");
+    for (const sub of [["stats"], ["prune", "--older-than", "1d"]]) {
+      const r = await run(["cache", ...sub, "--cache", notCache]);
+      expect(r.code, sub.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(/^assay cache: .*not-a-cache\.sqlite (is not an analysis cache|cannot be used as the analysis cache: file is not a database)\n$/);
+    }
+    expect(readFileSync(notCache, "utf8")).toBe("answers: none\n");
   });
 });
 

@@ -262,6 +262,11 @@ export class AnalysisCache {
     for (const r of it) yield { key: r.key, analysis: r.analysis, model: r.model, answer: JSON.parse(r.answer), provenance: JSON.parse(r.provenance) };
   }
 
+  /** Does the file hold assay's answers table (a missing file, another database or not a database: no)? */
+  get holdsAnswers(): boolean {
+    return this.get !== null;
+  }
+
   close(): void {
     this.db?.close();
   }

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
 import { AnthropicBackend, DEFAULT_MODEL, type Backend } from "./backend.js";
+import { checkKept } from "../io/output.js";
 import { AnalysisCache } from "./cache.js";
 import type { Analysis } from "./engine.js";
 import { parseTemplate, type Template } from "./prompt.js";
@@ -25,6 +26,8 @@ export interface SetupOptions {
   offline?: boolean | undefined;
   requestTimeoutMs?: number | undefined;
   maxRetries?: number | undefined;
+  /** Folders the command reads: a cache it writes may not lie inside them. */
+  roots?: readonly string[] | undefined;
 }
 
 export interface ModelSetup {
@@ -53,6 +56,7 @@ export function setupModel(name: PromptName, o: SetupOptions, env: Record<string
   const cacheFile = resolve(cwd, o.cache ?? env["ASSAY_CACHE"] ?? join("cache", "assay.sqlite"));
   const key = env["ANTHROPIC_API_KEY"] ?? "";
   const offlineBecause = o.offline ? "--offline" : key === "" ? "no ANTHROPIC_API_KEY in the environment" : null;
+  if (offlineBecause === null) checkKept(cacheFile, "the analysis cache", o.roots ?? []); // before it is created
   return {
     template,
     cache: new AnalysisCache(cacheFile, offlineBecause !== null), // replay reads, never writes

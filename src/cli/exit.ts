@@ -29,4 +29,4 @@ export function exitForValidity(v: "valid" | "invalid" | "error"): number {
 
 /** Errors that are the user's to fix (bad arguments, unreadable roots, a malformed schedule). */
 export const isUserError = (e: unknown): e is Error & { code: string } =>
-  e instanceof Error && ["USAGE", "SCHEDULE", "DISCOVERY", "RUBRIC", "TEMPLATE", "CACHE", "ENOENT", "EACCES", "ENOTDIR", "EEXIST"].includes((e as { code?: string }).code ?? "");
+  e instanceof Error && ["USAGE", "SCHEDULE", "DISCOVERY", "RUBRIC", "TEMPLATE", "CACHE", "STORE", "OUTPUT", "ENOENT", "EACCES", "ENOTDIR", "EEXIST"].includes((e as { code?: string }).code ?? "");

@@ -1,4 +1,6 @@
 // What a command may touch of its process: injected so tests can run `main` in-process.
+
+import { OutputError, writeDescriptor } from "../io/output.js";
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
@@ -10,7 +12,16 @@ export interface CliIo {
 }
 
 export const processIo: CliIo = {
-  stdout: (t) => void process.stdout.write(t),
+  // Checked to the last byte (a full disk behind `> file` is an error, not a cut document).
+  stdout: (t) => {
+    try {
+      writeDescriptor(1, t, "standard output");
+    } catch (e) {
+      // A reader that stops early (`assay … | head`) is not an error worth a message.
+      if (e instanceof OutputError && e.errno === "EPIPE") process.exit(process.exitCode ?? 0);
+      throw e;
+    }
+  },
   stderr: (t) => void process.stderr.write(t),
   env: process.env,
   stderrIsTTY: process.stderr.isTTY === true,

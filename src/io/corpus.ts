@@ -1,7 +1,7 @@
 // Writing a synthesised corpus to disk (the plan and the bytes come from synth/).
 
 import { corpusFiles, planCorpus, type CorpusOptions } from "../synth/corpus.js";
-import { isEmptyOrAbsent, writeTree } from "./write.js";
+import { isEmptyOrAbsent, writeTree } from "./output.js";
 
 export const MANIFEST = "synth-manifest.json";
 

@@ -26,6 +26,11 @@ export function storeKey(digest: string, beyond: string | null, scoringVersion: 
 
 const entryWithoutPath = bundleEntrySchema.omit({ path: true });
 
+/** A --store file that cannot be one (not a database, unreadable): the user's to fix. */
+export class StoreError extends Error {
+  readonly code = "STORE";
+}
+
 export class ResultStore {
   private readonly db: Database.Database;
   private readonly getStamp: Database.Statement<[string], { stamps: string; digest: string }>;
@@ -40,25 +45,35 @@ export class ResultStore {
     private readonly options: BundleOptionsKey = {},
     private readonly scoringVersion = SCORING_VERSION,
   ) {
-    this.db = new Database(file);
-    this.db.pragma("journal_mode = WAL");
-    // WAL + NORMAL: a committed result survives any kill of the process; a power cut may roll back
-    // the last transactions (never corrupt), which the rerun redoes. FULL would fsync every batch
-    // on the main thread, where a busy disk then stalls Ctrl-C and progress.
-    this.db.pragma("synchronous = NORMAL");
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, digest TEXT NOT NULL, entry TEXT NOT NULL, version INTEGER);
-      CREATE TABLE IF NOT EXISTS stamps (folder TEXT PRIMARY KEY, stamps TEXT NOT NULL, digest TEXT NOT NULL);
-    `);
-    // Stores written before rows recorded their scoring version: their rows count as none.
-    const columns = this.db.pragma("table_info(results)") as { name: string }[];
-    if (!columns.some((c) => c.name === "version")) this.db.exec("ALTER TABLE results ADD COLUMN version INTEGER");
-    this.getStamp = this.db.prepare("SELECT stamps, digest FROM stamps WHERE folder = ?");
-    this.getResult = this.db.prepare("SELECT entry FROM results WHERE key = ?");
-    this.putStamp = this.db.prepare("INSERT OR REPLACE INTO stamps (folder, stamps, digest) VALUES (?, ?, ?)");
-    this.putResult = this.db.prepare("INSERT OR REPLACE INTO results (key, digest, entry, version) VALUES (?, ?, ?, ?)");
-    this.count = this.db.prepare("SELECT count(*) AS n FROM results");
-    this.anyCurrent = this.db.prepare("SELECT 1 AS one FROM results WHERE version = ? LIMIT 1");
+    const failed = (e: unknown) => new StoreError(`${file} cannot be used as the results store: ${(e as Error).message}`);
+    try {
+      this.db = new Database(file);
+    } catch (e) {
+      throw failed(e);
+    }
+    try {
+      this.db.pragma("journal_mode = WAL"); // the first read of the file: "not a database" shows here
+      // WAL + NORMAL: a committed result survives any kill of the process; a power cut may roll back
+      // the last transactions (never corrupt), which the rerun redoes. FULL would fsync every batch
+      // on the main thread, where a busy disk then stalls Ctrl-C and progress.
+      this.db.pragma("synchronous = NORMAL");
+      this.db.exec(`
+        CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, digest TEXT NOT NULL, entry TEXT NOT NULL, version INTEGER);
+        CREATE TABLE IF NOT EXISTS stamps (folder TEXT PRIMARY KEY, stamps TEXT NOT NULL, digest TEXT NOT NULL);
+      `);
+      // Stores written before rows recorded their scoring version: their rows count as none.
+      const columns = this.db.pragma("table_info(results)") as { name: string }[];
+      if (!columns.some((c) => c.name === "version")) this.db.exec("ALTER TABLE results ADD COLUMN version INTEGER");
+      this.getStamp = this.db.prepare("SELECT stamps, digest FROM stamps WHERE folder = ?");
+      this.getResult = this.db.prepare("SELECT entry FROM results WHERE key = ?");
+      this.putStamp = this.db.prepare("INSERT OR REPLACE INTO stamps (folder, stamps, digest) VALUES (?, ?, ?)");
+      this.putResult = this.db.prepare("INSERT OR REPLACE INTO results (key, digest, entry, version) VALUES (?, ?, ?, ?)");
+      this.count = this.db.prepare("SELECT count(*) AS n FROM results");
+      this.anyCurrent = this.db.prepare("SELECT 1 AS one FROM results WHERE version = ? LIMIT 1");
+    } catch (e) {
+      this.db.close();
+      throw failed(e);
+    }
   }
 
   private key(digest: string, beyond: string | null): string {

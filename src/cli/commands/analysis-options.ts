@@ -127,8 +127,8 @@ export function modelOptions(v: Values): { setup: SetupOptions; prices: Map<stri
   };
 }
 
-/** Check every analysis option before any work, then set the analysis up. */
-export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<string, string | undefined>): AnalysisRun {
+/** Check every analysis option before any work, then set the analysis up (`roots`: the folders the command reads). */
+export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<string, string | undefined>, roots: readonly string[]): AnalysisRun {
   const concurrency = positiveInt("concurrency", v.concurrency, 4);
   const maxCalls = v["max-calls"] === undefined ? undefined : positiveInt("max-calls", v["max-calls"]);
   const limits = { maxCalls, maxCostUsd: positiveNumber("max-cost", v["max-cost"], "US dollars") };
@@ -140,7 +140,7 @@ export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<s
   const status = Number(env["ASSAY_STATUS_SECONDS"] ?? 5); // checked before any work
   if (!(status > 0 && status <= 86_400)) throw new UsageError("ASSAY_STATUS_SECONDS must be a number of seconds above 0");
   const { setup: options, prices } = modelOptions(v);
-  const setup = setupAnalysis(name, options, env);
+  const setup = setupAnalysis(name, { ...options, roots }, env);
   const limited = limits.maxCalls !== undefined || limits.maxCostUsd !== undefined;
   let budget: Budget | undefined;
   try {

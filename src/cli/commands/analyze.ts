@@ -3,6 +3,7 @@ import type { Target } from "../../analysis/engine.js";
 import { packFor } from "../../analysis/evidence.js";
 import { copiedFrom } from "../../core/batch/harbor.js";
 import type { Advisory, BundleEntry, Results } from "../../core/results.js";
+import { withSqliteFiles } from "../../io/output.js";
 import { usage } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
@@ -58,15 +59,16 @@ export async function analyzeCommand(argv: string[], io: CliIo): Promise<number>
   const { values, positionals } = usage(() => parseArgs({ args: argv, allowPositionals: true, options: { ...SCORE_OPTIONS, ...ANALYSIS_OPTIONS } }));
   if (values.shard !== undefined) throw new UsageError("assay analyze scores whole runs: --shard is for assay score and assay merge");
   // Every analysis option is checked, and the rubric and prompt read, before any scoring.
-  const analysis = analysisFromOptions("trial-legitimacy", values, io.env);
+  const analysis = analysisFromOptions("trial-legitimacy", values, io.env, positionals);
   try {
-    const scored = await scoreFromOptions(values, positionals, io, "analyze");
+    const kept = [...withSqliteFiles(analysis.setup.cache.file), values.rubric, values.prompt];
+    const scored = await scoreFromOptions(values, positionals, io, "analyze", kept);
     if (typeof scored === "number") return scored;
     const { invalidTrials, copies } = trialVerdicts(scored.results);
     const targets = scored.results.bundles.map((b) => targetFor(b, invalidTrials, copies));
     const advisories = await runAnalysis("analyze", analysis, targets, io, values.quiet);
     const results = withAdvisories(scored.results, advisories);
-    writeResults(results, scored.format, scored.out, io, scored.quiet);
+    writeResults(results, scored.format, scored.out, io, scored);
     return exitForResults(results, scored.failOnInvalid);
   } finally {
     analysis.setup.cache.close();

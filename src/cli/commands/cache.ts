@@ -1,8 +1,11 @@
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { AnalysisCache } from "../../analysis/cache.js";
+import { AnalysisCache, CacheError } from "../../analysis/cache.js";
 import { PRICES_AS_OF } from "../../analysis/prices.js";
-import { checkOutputPath, writeFileAtomic } from "../../io/write.js";
+import { scrubDeep, secretScrubber } from "../../analysis/secrets.js";
+import { checkOutput, withSqliteFiles, writeOutput } from "../../io/output.js";
+import { forTerminal } from "../../core/text.js";
 import { usage } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
@@ -18,6 +21,20 @@ export const CACHE_HELP = `assay cache stats|prune|export [--cache FILE]
 
 const file = (cache: string | undefined, env: Record<string, string | undefined>) => resolve(cache ?? env["ASSAY_CACHE"] ?? "cache/assay.sqlite");
 
+/**
+ * The cache a subcommand works on, which must exist and be one: a mistyped --cache is an error,
+ * never "0 answers" (and prune never creates a cache to prune).
+ */
+function existing(path: string, readOnly: boolean): AnalysisCache {
+  if (!existsSync(path)) throw new UsageError(`no analysis cache at ${path} (--cache FILE or ASSAY_CACHE names it)`);
+  const cache = new AnalysisCache(path, readOnly);
+  if (!cache.holdsAnswers) {
+    cache.close();
+    throw new CacheError(`${path} is not an analysis cache`);
+  }
+  return cache;
+}
+
 export function cacheCommand(argv: string[], io: CliIo): number {
   const [sub, ...rest] = argv;
   const { values, positionals } = usage(() =>
@@ -29,12 +46,12 @@ export function cacheCommand(argv: string[], io: CliIo): number {
   );
   const path = file(values.cache, io.env);
   if (sub === "stats") {
-    const cache = new AnalysisCache(path, true);
+    const cache = existing(path, true);
     try {
       const s = cache.stats();
       if (values.json) io.stdout(JSON.stringify({ file: path, ...s }, null, 2) + "\n");
       else {
-        const lines = [`${path}: ${s.rows} answers, ${(s.bytes / 1e6).toFixed(1)} MB${s.oldest ? `, made ${s.oldest} … ${s.newest}` : ""}`];
+        const lines = [`${forTerminal(path)}: ${s.rows} answers, ${(s.bytes / 1e6).toFixed(1)} MB${s.oldest ? `, made ${s.oldest} … ${s.newest}` : ""}`];
         for (const g of s.byAnalysis) lines.push(`  ${g.analysis.padEnd(18)} ${g.model.padEnd(28)} ${g.rows}`);
         const r = s.lastRun;
         if (r) {
@@ -56,7 +73,7 @@ export function cacheCommand(argv: string[], io: CliIo): number {
     const m = d === undefined ? null : /^(\d{1,6})(d|h|m)$/.exec(d);
     if (m === null || (m[2] === "d" && Number(m[1]) > 36_500)) throw new UsageError("assay cache prune needs --older-than D (a number with d, h or m: 30d, 12h, 90m; at most a century)");
     const ms = Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2] as "d" | "h" | "m"];
-    const cache = new AnalysisCache(path);
+    const cache = existing(path, false);
     try {
       const n = cache.prune(new Date(Date.now() - ms).toISOString(), values.model);
       io.stdout(`pruned ${n} answers made before ${d} ago${values.model ? ` by ${values.model}` : ""} from ${path}\n`);
@@ -68,20 +85,23 @@ export function cacheCommand(argv: string[], io: CliIo): number {
   if (sub === "export") {
     if (positionals.length !== 1) throw new UsageError("assay cache export takes one FILE");
     const out = positionals[0]!;
-    checkOutputPath(out);
-    const cache = new AnalysisCache(path, true);
+    const protect = { files: withSqliteFiles(path) }; // `export X --cache X` would destroy the paid answers
+    checkOutput(out, protect);
+    const cache = existing(path, true);
+    // Rows written by an older assay may hold what the endpoint echoed: scrubbed on the way out too.
+    const scrub = secretScrubber(io.env);
     let n = 0;
     try {
-      writeFileAtomic(out, (function* () {
+      writeOutput(out, (function* () {
         for (const row of cache.rows()) {
           n++;
-          yield JSON.stringify(row) + "\n";
+          yield JSON.stringify(scrubDeep(row, scrub)) + "\n";
         }
-      })());
+      })(), { protect });
     } finally {
       cache.close();
     }
-    io.stderr(`assay cache: exported ${n} answers to ${out}\n`);
+    io.stderr(`assay cache: exported ${n} answers to ${forTerminal(out)}\n`);
     return EXIT.OK;
   }
   throw new UsageError("assay cache takes stats, prune or export (see assay cache --help)");

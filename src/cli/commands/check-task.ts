@@ -23,7 +23,7 @@ export async function checkTaskCommand(argv: string[], io: CliIo): Promise<numbe
   );
   if (positionals.length === 0) throw new UsageError("assay check-task needs at least one TASK_DIR");
   for (const d of positionals) if (!statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${d} is not a directory`);
-  const analysis = analysisFromOptions("task-quality", values, io.env);
+  const analysis = analysisFromOptions("task-quality", values, io.env, positionals);
   let results: Advisory[];
   try {
     // A folder without an instruction is not a task: never ask a model to bless an empty folder.

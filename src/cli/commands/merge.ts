@@ -5,7 +5,8 @@ import { resultsSchema, type BundleEntry, type Results } from "../../core/result
 import { assemble, loadSchedule } from "../../pipeline/score.js";
 import { parseShard } from "../../pipeline/shard.js";
 import { FORMATS, isFormat } from "../../report/index.js";
-import { checkOutputPath } from "../../io/write.js";
+import { parseStrictJson } from "../../core/json/strict.js";
+import { checkOutput, type Protected } from "../../io/output.js";
 import { usage } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
@@ -25,8 +26,10 @@ function readShard(file: string): Results {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`${file} is not JSON: ${(e as Error).message}`);
+  } catch {
+    // One line, naming where: JSON.parse's own message quotes the file's text, line breaks and all.
+    const r = parseStrictJson(text, " \n");
+    throw new UsageError(`${file} is not an assay results document: not JSON (${r.ok ? "unreadable" : r.issue.message})`);
   }
   const r = resultsSchema.safeParse(value);
   if (!r.success) throw new UsageError(`${file} is not an assay results document: ${describeIssues(r.error.issues)}`);
@@ -74,7 +77,8 @@ export function mergeCommand(argv: string[], io: CliIo): number {
   const format = values.format ?? "table";
   if (!isFormat(format)) throw new UsageError(`--format must be one of ${Object.keys(FORMATS).join(", ")}`);
   if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid") throw new UsageError("--fail-on takes: invalid");
-  if (values.out !== undefined) checkOutputPath(values.out);
+  const protect: Protected = { files: [...positionals, ...(values.schedule ?? [])] };
+  if (values.out !== undefined) checkOutput(values.out, protect);
   const docs = positionals.map(readShard);
   checkShards(positionals, docs);
   const bundles: BundleEntry[] = [];
@@ -92,6 +96,6 @@ export function mergeCommand(argv: string[], io: CliIo): number {
     new Date().toISOString(),
     { complete: true, roots: docs[0]!.run.roots },
   );
-  writeResults(results, format, values.out, io);
+  writeResults(results, format, values.out, io, { protect });
   return exitForResults(results, values["fail-on"] === "invalid");
 }

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { narrate, narrativeMarkdown } from "../../analysis/narrative.js";
 import { setupModel } from "../../analysis/setup.js";
 import { resultsSchema } from "../../core/results.js";
-import { checkOutputPath, writeFileAtomic } from "../../io/write.js";
+import { checkOutput, withSqliteFiles, writeOutput, type Protected } from "../../io/output.js";
 import { oneOf, usage } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
@@ -23,7 +23,8 @@ export async function narrateCommand(argv: string[], io: CliIo): Promise<number>
   );
   if (positionals.length !== 1) throw new UsageError("assay narrate takes one RESULTS.json");
   const format = oneOf("format", values.format, ["md", "json"], "md");
-  if (values.out !== undefined) checkOutputPath(values.out);
+  // The document read, the prompt, and the cache (known once set up, below) are never written over.
+  const protect = (cache?: string): Protected => ({ files: [positionals[0], values.prompt, ...withSqliteFiles(cache)] });
   const bytes = readFileSync(positionals[0]!);
   let doc: unknown;
   try {
@@ -36,10 +37,11 @@ export async function narrateCommand(argv: string[], io: CliIo): Promise<number>
   const { setup: options, prices } = modelOptions(values);
   const setup = setupModel("narrative", options, io.env);
   try {
+    if (values.out !== undefined) checkOutput(values.out, protect(setup.cache.file)); // before any model call
     if (setup.offlineBecause) io.stderr(`assay narrate: offline (${setup.offlineBecause}): prose comes from the cache only\n`);
     const n = await narrate(results.data, bytes, { cache: setup.cache, backend: setup.backend, model: setup.model, template: setup.template, prices });
     const text = format === "json" ? JSON.stringify(n, null, 2) + "\n" : narrativeMarkdown(n);
-    if (values.out !== undefined) writeFileAtomic(values.out, text);
+    if (values.out !== undefined) writeOutput(values.out, text, { protect: protect(setup.cache.file) });
     else io.stdout(text);
     if (n.status !== "written") io.stderr(`assay narrate: no prose: ${n.reason}\n`);
     return n.status === "written" ? EXIT.OK : EXIT.INCOMPLETE;

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { resultsSchema } from "../../core/results.js";
-import { writeFileAtomic } from "../../io/write.js";
+import { writeOutput } from "../../io/output.js";
 import { usage } from "../args.js";
 import type { CliIo } from "../io.js";
 
@@ -11,7 +11,7 @@ export const resultsJsonSchema = (): string =>
 
 export function schemaCommand(argv: string[], io: CliIo): number {
   const { values } = usage(() => parseArgs({ args: argv, options: { out: { type: "string" } } }));
-  if (values.out !== undefined) writeFileAtomic(values.out, resultsJsonSchema());
+  if (values.out !== undefined) writeOutput(values.out, resultsJsonSchema());
   else io.stdout(resultsJsonSchema());
   return 0;
 }

@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
 import { indexSchedules } from "../../core/batch/schedule.js";
 import type { Results } from "../../core/results.js";
-import { checkOutputPath, writeFileAtomic } from "../../io/write.js";
+import { forTerminal } from "../../core/text.js";
+import { checkKept, checkOutput, withSqliteFiles, writeOutput, type Protected } from "../../io/output.js";
 import { loadSchedule, scoreRoots } from "../../pipeline/score.js";
 import { parseShard } from "../../pipeline/shard.js";
 import { FORMATS, isFormat, type FormatName } from "../../report/index.js";
@@ -32,12 +33,12 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --quiet                  no progress on stderr
 `;
 
-/** Options shared by score and merge that decide how the document is written. */
-export function writeResults(results: Results, format: FormatName, out: string | undefined, io: CliIo, quiet = false): void {
+/** Write the document to `out` (never onto what the command reads or keeps), else to stdout. */
+export function writeResults(results: Results, format: FormatName, out: string | undefined, io: CliIo, o: { quiet?: boolean | undefined; protect?: Protected } = {}): void {
   const text = FORMATS[format].render(results);
   if (out !== undefined) {
-    writeFileAtomic(out, text);
-    if (!quiet) io.stderr(`assay: wrote ${out} (${results.bundles.length} bundles${results.run.complete ? "" : ", incomplete"})\n`);
+    writeOutput(out, text, { protect: o.protect ?? {} });
+    if (!o.quiet) io.stderr(`assay: wrote ${forTerminal(out)} (${results.bundles.length} bundles${results.run.complete ? "" : ", incomplete"})\n`);
   } else io.stdout(text);
 }
 
@@ -65,18 +66,24 @@ export interface Scored {
   out: string | undefined;
   failOnInvalid: boolean;
   quiet: boolean;
+  /** What the document must not be written onto: the roots, the store, the schedules, and the caller's own inputs. */
+  protect: Protected;
 }
 
 export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = usage(() => parseArgs({ args: argv, allowPositionals: true, options: SCORE_OPTIONS }));
   const scored = await scoreFromOptions(values, positionals, io, "score");
   if (typeof scored === "number") return scored;
-  writeResults(scored.results, scored.format, scored.out, io, scored.quiet);
+  writeResults(scored.results, scored.format, scored.out, io, scored);
   return exitForResults(scored.results, scored.failOnInvalid);
 }
 
-/** Check the options, score the roots (with progress and Ctrl-C), and return the document, or an exit code when stopped. */
-export async function scoreFromOptions(values: ScoreValues, positionals: string[], io: CliIo, command: string): Promise<Scored | number> {
+/**
+ * Check the options, score the roots (with progress and Ctrl-C), and return the document, or an
+ * exit code when stopped. `kept`: files the caller reads or keeps besides score's own (analyze's
+ * cache, rubric and prompt), which no output may land on.
+ */
+export async function scoreFromOptions(values: ScoreValues, positionals: string[], io: CliIo, command: string, kept: readonly (string | undefined)[] = []): Promise<Scored | number> {
   if (positionals.length === 0) throw new UsageError(`assay ${command} needs at least one ROOT (see assay ${command} --help)`);
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const format = values.format ?? (shard ? "json" : "table");
@@ -84,7 +91,9 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
   if (shard && format !== "json") throw new UsageError("--shard writes bundle entries for assay merge: use --format json");
   if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid") throw new UsageError("--fail-on takes: invalid");
   if (values["verify-digests"] && values.store === undefined) throw new UsageError("--verify-digests goes with --store");
-  if (values.out !== undefined) checkOutputPath(values.out);
+  const protect: Protected = { roots: positionals, files: [...(values.schedule ?? []), ...withSqliteFiles(values.store), ...kept] };
+  if (values.out !== undefined) checkOutput(values.out, protect);
+  if (values.store !== undefined) checkKept(values.store, "the results store", positionals);
   const schedules = (values.schedule ?? []).map(loadSchedule);
   indexSchedules(schedules.map((s) => s.schedule)); // two for one experiment: refuse before scoring
   const timeoutS = values["bundle-timeout"] === undefined ? undefined : Number(values["bundle-timeout"]);
@@ -129,9 +138,9 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
   if (stop.signal.aborted) {
     // Stopped: only an explicit --out gets a document (marked incomplete unless every bundle
     // had already been handed out); the store has the rest. Ctrl-C always means exit 130.
-    if (values.out !== undefined) writeResults(results, format, values.out, io, values.quiet);
+    if (values.out !== undefined) writeResults(results, format, values.out, io, { quiet: values.quiet, protect });
     io.stderr(`assay: stopped after ${results.bundles.length} bundles${values.store ? `; ${values.store} keeps them for the rerun` : ""}\n`);
     return EXIT.INTERRUPTED;
   }
-  return { results, format, out: values.out, failOnInvalid: values["fail-on"] === "invalid", quiet: values.quiet ?? false };
+  return { results, format, out: values.out, failOnInvalid: values["fail-on"] === "invalid", quiet: values.quiet ?? false, protect };
 }

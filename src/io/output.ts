@@ -1,0 +1,326 @@
+// Every file assay writes goes through here: a results document, an export, a narrative, a schema,
+// a synthesised corpus, a seal. What it guarantees, whatever the disk or the path:
+// - every write is checked to its last byte (a full disk or `ulimit -f` is an error, never half a
+//   document renamed over a whole one), then fsync, rename, fsync of the folder;
+// - a path inside a root being read, or naming a file the command reads or keeps (the store, the
+//   cache, an input), is refused before anything is written;
+// - a FIFO or character device is written straight into, never replaced (as root, replacing
+//   /dev/null would break the whole machine); /dev/stdout and /dev/fd/N are the process's own;
+// - a symbolic link is never replaced, nor followed to replace its target.
+
+import {
+  closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync,
+  writeSync, type Stats,
+} from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+
+/** An output that cannot or must not be written: one line for the user, exit 2. */
+export class OutputError extends Error {
+  readonly code = "OUTPUT";
+  constructor(
+    message: string,
+    /** The system's error code when a write failed (EPIPE: the reader went away). */
+    readonly errno?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What a command reads or keeps, which no output of it may land on. */
+export interface Protected {
+  /** Folders being read: nothing is written at or below them. */
+  roots?: readonly string[];
+  /** Files read or kept as state (shard documents, schedules, a key file; the store and the cache with their SQLite side files). */
+  files?: readonly (string | undefined)[];
+}
+
+/** A SQLite database and the files SQLite keeps beside it: protecting one protects all. */
+export const withSqliteFiles = (file: string | undefined): string[] =>
+  file === undefined ? [] : [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
+
+/** How a path is written: a new file renamed into place, or straight into what is already there. */
+type Target =
+  | { kind: "replace"; file: string; dir: string; mode: number | null }
+  | { kind: "stream"; file: string; what: "a FIFO" | "a character device" }
+  | { kind: "fd"; file: string; fd: number };
+
+/** The process's own streams by name: written to the descriptor, never opened or replaced. */
+function ownDescriptor(file: string): number | null {
+  if (file === "/dev/stdout") return 1;
+  if (file === "/dev/stderr") return 2;
+  const m = /^\/(?:dev|proc\/self)\/fd\/([0-9]{1,9})$/.exec(file);
+  return m === null ? null : Number(m[1]);
+}
+
+const inside = (path: string, folder: string): boolean => path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
+
+/** `p` with every existing folder on its way resolved (the file itself may not exist yet). */
+function realPath(p: string): string {
+  const abs = resolve(p);
+  try {
+    return realpathSync(abs);
+  } catch {
+    const parent = dirname(abs);
+    return parent === abs ? abs : join(realPath(parent), basename(abs));
+  }
+}
+
+const sameFile = (a: Stats | undefined, b: Stats | undefined): boolean => a !== undefined && b !== undefined && a.dev === b.dev && a.ino === b.ino;
+
+/** Refuse an output that lands on what the command reads or keeps. `real`: the output's real path. */
+function checkProtected(file: string, real: string, st: Stats | undefined, protect: Protected): void {
+  for (const root of protect.roots ?? []) {
+    const r = realPath(root);
+    if (inside(real, r)) throw new OutputError(`will not write ${file}: it lies inside ${root}, which is being read (assay never writes into evidence)`);
+  }
+  for (const f of protect.files ?? []) {
+    if (f === undefined) continue;
+    if (realPath(f) === real || sameFile(st, statSync(f, { throwIfNoEntry: false })))
+      throw new OutputError(`will not write ${file}: it is ${f}, which this command reads or keeps`);
+  }
+}
+
+/**
+ * A file assay keeps and writes as it goes (the results store, the analysis cache): never at or
+ * below a root being read, where it would change the evidence it is about (a database inside a
+ * bundle enters its digest; one inside a Harbor job is one more "trial").
+ */
+export function checkKept(file: string, what: string, roots: readonly string[]): void {
+  const real = realPath(file);
+  for (const root of roots)
+    if (inside(real, realPath(root))) throw new OutputError(`will not keep ${what} at ${file}: it lies inside ${root}, which is being read (assay never writes into evidence; name another place)`);
+}
+
+/**
+ * Decide how `file` would be written, or refuse it. Called before a long run (so a bad path fails
+ * first, not after the work) and again when writing (the file system may have changed meanwhile).
+ */
+function plan(file: string, protect: Protected, regularOnly: boolean): Target {
+  const fd = regularOnly ? null : ownDescriptor(file);
+  if (fd !== null) return { kind: "fd", file, fd };
+  const dir = dirname(file);
+  const folder = statSync(dir, { throwIfNoEntry: false });
+  if (folder === undefined) throw new OutputError(`cannot write ${file}: folder ${dir} does not exist`);
+  if (!folder.isDirectory()) throw new OutputError(`cannot write ${file}: ${dir} is not a folder`);
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  if (st === undefined || st.isFile()) {
+    checkProtected(file, realPath(file), st, protect);
+    return { kind: "replace", file, dir, mode: st === undefined ? null : st.mode & 0o7777 };
+  }
+  if (st.isDirectory()) throw new OutputError(`cannot write ${file}: it is a folder`);
+  const target = statSync(file, { throwIfNoEntry: false }); // through a link: what would be written into
+  const streamable = !regularOnly && target !== undefined && (target.isFIFO() || target.isCharacterDevice());
+  if (st.isSymbolicLink() && !streamable)
+    throw new OutputError(`will not write ${file}: it is a symbolic link, and assay never replaces a link or the file it points to (give that file's own path)`);
+  if (!streamable) throw new OutputError(`will not write ${file}: it is ${describe(st)}, not a file`);
+  checkProtected(file, realPath(file), target, protect);
+  return { kind: "stream", file, what: target!.isFIFO() ? "a FIFO" : "a character device" };
+}
+
+const describe = (st: Stats): string =>
+  st.isFIFO() ? "a FIFO" : st.isCharacterDevice() ? "a character device" : st.isBlockDevice() ? "a block device" : st.isSocket() ? "a socket" : "a special file";
+
+/** Refuse early an output that cannot or must not be written (before a long run, not after). */
+export function checkOutput(file: string, protect: Protected = {}): void {
+  plan(file, protect, false);
+}
+
+/** Why a write failed, in words (the code is kept for those who know it). */
+function reason(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  const words: Record<string, string> = {
+    ENOSPC: "no space left on the device",
+    EFBIG: "the file size limit was reached (ulimit -f)",
+    EDQUOT: "the disk quota is exceeded",
+    EPIPE: "the reader closed it",
+    EACCES: "permission denied",
+    EPERM: "operation not permitted",
+    EROFS: "the file system is read-only",
+    EIO: "an input/output error",
+  };
+  return err.code !== undefined && words[err.code] !== undefined ? `${words[err.code]} (${err.code})` : err.message;
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Write all of `buf` to `fd`: a short write is continued, never ignored; a descriptor that is not
+ * ready is waited for. `count.n` grows with every byte written (an error says how far it got).
+ */
+function writeAll(fd: number, buf: Uint8Array, count: { n: number }): void {
+  let off = 0;
+  while (off < buf.length) {
+    let n: number;
+    try {
+      n = writeSync(fd, buf, off, buf.length - off);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw e;
+      Atomics.wait(pause, 0, 0, 2); // a non-blocking pipe or terminal is full: let the reader catch up
+      continue;
+    }
+    if (n <= 0) throw Object.assign(new Error("the write made no progress"), { code: "EIO" });
+    off += n;
+    count.n += n;
+  }
+}
+
+export type Data = string | Uint8Array | Iterable<string | Uint8Array>;
+
+function* pieces(data: Data): Generator<Uint8Array> {
+  if (typeof data === "string") yield Buffer.from(data);
+  else if (data instanceof Uint8Array) yield data;
+  else for (const p of data) yield typeof p === "string" ? Buffer.from(p) : p;
+}
+
+const STALE_MS = 60 * 60 * 1000;
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/** `n` parsed as a temp file of `name` (`.NAME.PID.RANDOM.tmp`, exactly), else null. */
+function tempName(name: string, n: string): { pid: number } | null {
+  const prefix = `.${name}.`;
+  if (!n.startsWith(prefix)) return null;
+  const m = /^([0-9]+)\.[0-9a-z]+\.tmp$/.exec(n.slice(prefix.length));
+  return m === null ? null : { pid: Number(m[1]) };
+}
+
+/**
+ * Temp files of `file` left by a writer killed mid-write: removed once their process is gone and
+ * they are an hour old, so a shared folder never loses a write in progress.
+ */
+function removeStaleTemps(dir: string, name: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const m = tempName(name, n);
+    if (m === null) continue;
+    const st = lstatSync(join(dir, n), { throwIfNoEntry: false });
+    if (st?.isFile() && Date.now() - st.mtimeMs > STALE_MS && !alive(m.pid)) rmSync(join(dir, n), { force: true });
+  }
+}
+
+/** Write `data` to an open descriptor (standard output, say), every byte checked; `name` says which in an error. */
+export function writeDescriptor(fd: number, data: Data, name: string): number {
+  const written = { n: 0 };
+  try {
+    for (const p of pieces(data)) writeAll(fd, p, written);
+  } catch (e) {
+    throw new OutputError(`cannot write ${name}: ${reason(e)} after ${written.n} bytes`, (e as NodeJS.ErrnoException).code);
+  }
+  return written.n;
+}
+
+/** Options of one write. */
+export interface WriteOptions {
+  protect?: Protected;
+  /** Only a regular file (or nothing) may be at the path: never a device or a FIFO (a seal inside a bundle). */
+  regularOnly?: boolean;
+}
+
+/**
+ * Write `data` (a string, bytes, or pieces in turn: a large output is never one string) to `file`.
+ * A regular file is replaced atomically (temp file, checked writes, fsync, rename, fsync of the
+ * folder; the old file's permissions kept); on any failure the temp file is removed and the old
+ * file is untouched. Returns the number of bytes written.
+ */
+export function writeOutput(file: string, data: Data, o: WriteOptions = {}): number {
+  const target = plan(file, o.protect ?? {}, o.regularOnly ?? false);
+  const written = { n: 0 };
+  const fail = (e: unknown, unchanged: boolean): never => {
+    if (e instanceof OutputError) throw e;
+    throw new OutputError(`cannot write ${file}: ${reason(e)} after ${written.n} bytes${unchanged ? `; ${file} is unchanged` : ""}`, (e as NodeJS.ErrnoException).code);
+  };
+  if (target.kind === "fd") return writeDescriptor(target.fd, data, file);
+  if (target.kind === "stream") {
+    // Opened without O_CREAT or O_TRUNC: what is there is written into, never replaced.
+    let fd: number;
+    try {
+      fd = openSync(file, constants.O_WRONLY | constants.O_NOCTTY);
+      if (!(fstatSync(fd).isFIFO() || fstatSync(fd).isCharacterDevice())) {
+        closeSync(fd);
+        throw new OutputError(`will not write ${file}: it changed while being opened`);
+      }
+    } catch (e) {
+      return fail(e, false);
+    }
+    try {
+      for (const p of pieces(data)) writeAll(fd, p, written);
+    } catch (e) {
+      fail(e, false);
+    } finally {
+      closeSync(fd);
+    }
+    return written.n;
+  }
+  removeStaleTemps(target.dir, basename(file));
+  const tmp = join(target.dir, `.${basename(file)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  let fd: number;
+  try {
+    fd = openSync(tmp, "wx", target.mode ?? 0o644); // O_EXCL: never through a link planted at the temp name
+  } catch (e) {
+    return fail(e, true);
+  }
+  try {
+    try {
+      for (const p of pieces(data)) writeAll(fd, p, written);
+      fsyncSync(fd); // a full disk can show itself only here (delayed allocation, NFS)
+    } finally {
+      closeSync(fd);
+    }
+    plan(file, o.protect ?? {}, true); // still a regular file (or nothing) where it was one
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    fail(e, true);
+  }
+  try {
+    const dfd = openSync(target.dir, "r");
+    try {
+      fsyncSync(dfd); // the rename itself durable
+    } finally {
+      closeSync(dfd);
+    }
+  } catch {
+    // Some file systems cannot fsync a folder; the file is in place either way.
+  }
+  return written.n;
+}
+
+export function isEmptyOrAbsent(dir: string): boolean {
+  return !existsSync(dir) || readdirSync(dir).length === 0;
+}
+
+/**
+ * Write a tree of new files under `root` (which must be empty or absent); each file's bytes are
+ * pieces written in turn, so a file far larger than a string can be synthesised.
+ */
+export function writeTree(root: string, files: Iterable<[string, Data]>): void {
+  for (const [rel, data] of files) {
+    const path = join(root, rel);
+    mkdirSync(dirname(path), { recursive: true });
+    let fd: number;
+    try {
+      fd = openSync(path, "wx");
+    } catch (e) {
+      throw new OutputError(`cannot write ${path}: ${reason(e)}`);
+    }
+    const written = { n: 0 };
+    try {
+      for (const p of pieces(data)) writeAll(fd, p, written);
+    } catch (e) {
+      throw new OutputError(`cannot write ${path}: ${reason(e)} after ${written.n} bytes`);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
