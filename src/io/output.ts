@@ -9,7 +9,7 @@
 // - a symbolic link is never replaced, nor followed to replace its target.
 
 import {
-  closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync,
+  closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync,
   writeSync, type Stats,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
@@ -45,11 +45,31 @@ type Target =
   | { kind: "fd"; file: string; fd: number };
 
 /** The process's own streams by name: written to the descriptor, never opened or replaced. */
-function ownDescriptor(file: string): number | null {
+function descriptorNamed(file: string): number | null {
   if (file === "/dev/stdout") return 1;
   if (file === "/dev/stderr") return 2;
   const m = /^\/(?:dev|proc\/self)\/fd\/([0-9]{1,9})$/.exec(file);
   return m === null ? null : Number(m[1]);
+}
+
+/**
+ * The descriptor `file` names, directly or through links (a link to /dev/stdout): such a stream may
+ * be a socket or a terminal that cannot be opened by name, so it is written to as the process holds it.
+ */
+function ownDescriptor(file: string): number | null {
+  let p = file;
+  for (let hops = 0; hops < 8; hops++) {
+    const fd = descriptorNamed(p);
+    if (fd !== null) return fd;
+    let next: string;
+    try {
+      next = readlinkSync(p);
+    } catch {
+      return null; // not a link (or not there): not a stream of the process
+    }
+    p = resolve(dirname(p), next);
+  }
+  return null;
 }
 
 const inside = (path: string, folder: string): boolean => path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
