@@ -186,10 +186,26 @@ function writeAll(fd: number, buf: Uint8Array, count: { n: number }): void {
 
 export type Data = string | Uint8Array | Iterable<string | Uint8Array>;
 
+/** Small pieces are gathered into writes of this size: one system call per line would be the cost of a big file. */
+const GATHER = 64 * 1024;
+
 function* pieces(data: Data): Generator<Uint8Array> {
-  if (typeof data === "string") yield Buffer.from(data);
-  else if (data instanceof Uint8Array) yield data;
-  else for (const p of data) yield typeof p === "string" ? Buffer.from(p) : p;
+  if (typeof data === "string") return yield Buffer.from(data);
+  if (data instanceof Uint8Array) return yield data;
+  let held: string[] = [];
+  let size = 0;
+  for (const p of data) {
+    if (typeof p === "string" && p.length < GATHER) {
+      held.push(p);
+      if ((size += p.length) < GATHER) continue;
+    }
+    if (held.length > 0) yield Buffer.from(held.join(""));
+    held = [];
+    size = 0;
+    if (typeof p !== "string") yield p;
+    else if (p.length >= GATHER) yield Buffer.from(p);
+  }
+  if (held.length > 0) yield Buffer.from(held.join(""));
 }
 
 const STALE_MS = 60 * 60 * 1000;

@@ -1,8 +1,9 @@
 // A corpus plan: which bundles to synthesise, with a known mix of outcomes (and, with faults,
-// labelled broken evidence). Pure: the plan and each bundle's bytes; writing is the caller's.
+// labelled broken evidence). Pure: the plan and each bundle's bytes; writing is the caller's. Both
+// are produced as they are consumed, so a corpus of a million bundles is never in memory at once.
 
 import { HARBOR_EXPECT, harborCaseAt, synthHarborJobFiles, synthHarborTrial, type HarborSpec } from "./harbor.js";
-import { FAULT_CODES, NATIVE_FAULTS, synthNative, type NativeFault, type NativeOutcome, type NativeSpec } from "./native.js";
+import { FAULT_CODES, NATIVE_FAULTS, nativeFiles, type NativeFault, type NativeOutcome, type NativeSpec } from "./native.js";
 import { Random } from "./random.js";
 import { synthWorld, WORLD_EXPECT, WORLD_SCENARIOS, type WorldExpect, type WorldSpec } from "./world.js";
 
@@ -50,14 +51,15 @@ export interface CorpusOptions {
   experiment?: string;
 }
 
-export function planCorpus(o: CorpusOptions): PlannedBundle[] {
-  if (o.profile === "world") return planWorld(o);
-  if (o.profile === "harbor") return planHarbor(o);
+export const planCorpus = (o: CorpusOptions): PlannedBundle[] => [...plannedBundles(o)];
+
+/** The plan, one bundle at a time (the same sequence as planCorpus). */
+export function* plannedBundles(o: CorpusOptions): Generator<PlannedBundle> {
+  if (o.profile === "world") return yield* planWorld(o);
+  if (o.profile === "harbor") return yield* planHarbor(o);
   const r = new Random(o.seed);
   const experiment = o.experiment ?? "synth-native";
-  const out: PlannedBundle[] = [];
-  const add = (trial: string, attempt: number, outcome: NativeOutcome, seed: string, task: string, fault?: NativeFault) =>
-    out.push({
+  const add = (trial: string, attempt: number, outcome: NativeOutcome, seed: string, task: string, fault?: NativeFault): PlannedBundle => ({
       profile: "native-game",
       experiment,
       trial,
@@ -75,47 +77,52 @@ export function planCorpus(o: CorpusOptions): PlannedBundle[] {
     const seed = r.hex(16);
     const task = `task-${Math.floor(i / 3)}`; // three independent repeats per task
     const outcome = pickOutcome(r);
-    add(trial, 1, outcome, seed, task);
-    if (RETRIED.has(outcome)) add(trial, 2, r.next() < 0.5 ? "victory" : "death", seed, task);
+    yield add(trial, 1, outcome, seed, task);
+    if (RETRIED.has(outcome)) yield add(trial, 2, r.next() < 0.5 ? "victory" : "death", seed, task);
   }
-  if (o.faults) for (const fault of NATIVE_FAULTS) add(`fault-${fault}`, 1, "death", r.hex(16), "faults", fault);
-  return out;
+  if (o.faults) for (const fault of NATIVE_FAULTS) yield add(`fault-${fault}`, 1, "death", r.hex(16), "faults", fault);
 }
 
 /** World trials cycle through the canonical scenarios; each scenario is a task (its repeats). */
-function planWorld(o: CorpusOptions): PlannedBundle[] {
+function* planWorld(o: CorpusOptions): Generator<PlannedBundle> {
   const r = new Random(o.seed);
   const experiment = o.experiment ?? "synth-world";
-  return Array.from({ length: o.n }, (_, i) => {
+  for (let i = 0; i < o.n; i++) {
     const scenario = WORLD_SCENARIOS[i % WORLD_SCENARIOS.length]!;
     const trial = `${scenario}-${String(Math.floor(i / WORLD_SCENARIOS.length)).padStart(3, "0")}`;
-    return { profile: "world" as const, experiment, trial, attempt: 1, seed: r.hex(16), scenario, task: scenario,
+    yield { profile: "world" as const, experiment, trial, attempt: 1, seed: r.hex(16), scenario, task: scenario,
       dir: `${experiment}/${trial}/a1`, expect: { validity: "valid" as const, code: null, ...WORLD_EXPECT[scenario] } };
-  });
+  }
 }
 
 /** One Harbor job; trials cycle through the labelled cases over three tasks, named as Harbor names them. */
-function planHarbor(o: CorpusOptions): PlannedBundle[] {
+function* planHarbor(o: CorpusOptions): Generator<PlannedBundle> {
   const r = new Random(o.seed);
   const job = o.experiment ?? "synth-harbor-job";
-  return Array.from({ length: o.n }, (_, i) => {
+  for (let i = 0; i < o.n; i++) {
     const task = `task-${i % 3}`;
     const trial = `${task}__${r.hex(4)}`;
     const c = harborCaseAt(i);
     const { validity, code } = HARBOR_EXPECT[c];
-    return { profile: "harbor" as const, experiment: job, job, trial, attempt: null, seed: null, task, case: c, offset: i * 6, dir: `${job}/${trial}`, expect: { validity, code } };
-  });
+    yield { profile: "harbor" as const, experiment: job, job, trial, attempt: null, seed: null, task, case: c, offset: i * 6, dir: `${job}/${trial}`, expect: { validity, code } };
+  }
 }
 
-const bundleFiles = (b: PlannedBundle): Map<string, Buffer> =>
-  b.profile === "world" ? synthWorld(b) : b.profile === "harbor" ? synthHarborTrial(b) : synthNative(b);
+/** A bundle's files, each as pieces made when they are read (a native journal's lines one by one). */
+function bundleFiles(b: PlannedBundle): [string, Iterable<string | Uint8Array>][] {
+  if (b.profile === "native-game") return nativeFiles(b).map(([rel, bytes]) => [rel, { [Symbol.iterator]: () => bytes()[Symbol.iterator]() }]);
+  return [...(b.profile === "world" ? synthWorld(b) : synthHarborTrial(b))].map(([rel, bytes]) => [rel, [bytes]]);
+}
 
-/** Every file of a planned corpus (relative path → bytes): each bundle's, and a Harbor job's own. */
-export function corpusFiles(plan: readonly PlannedBundle[]): [string, Uint8Array][] {
-  const files: [string, Uint8Array][] = [];
-  for (const b of plan) for (const [rel, bytes] of bundleFiles(b)) files.push([`${b.dir}/${rel}`, bytes]);
+/**
+ * Every file of a planned corpus (path under the corpus → pieces), bundle by bundle as the plan
+ * is read; a Harbor job's own files after its trials (a job's trials are few: they are kept).
+ */
+export function* corpusFiles(plan: Iterable<PlannedBundle>): Generator<[string, Iterable<string | Uint8Array>]> {
   const jobs = new Map<string, HarborSpec[]>();
-  for (const b of plan) if (b.profile === "harbor") jobs.set(b.job, [...(jobs.get(b.job) ?? []), b]);
-  for (const [job, trials] of jobs) for (const [rel, bytes] of synthHarborJobFiles(job, trials)) files.push([`${job}/${rel}`, bytes]);
-  return files;
+  for (const b of plan) {
+    for (const [rel, bytes] of bundleFiles(b)) yield [`${b.dir}/${rel}`, bytes];
+    if (b.profile === "harbor") jobs.set(b.job, [...(jobs.get(b.job) ?? []), b]);
+  }
+  for (const [job, trials] of jobs) for (const [rel, bytes] of synthHarborJobFiles(job, trials)) yield [`${job}/${rel}`, [bytes]];
 }

@@ -124,17 +124,87 @@ function endingState(outcome: NativeOutcome, frame: number): State | null {
   }
 }
 
-/** The files of one bundle: relative path → bytes. */
+/** A synthesised file: its bytes, produced in pieces when written (a journal can outgrow any string). */
+export type SynthFile = [path: string, bytes: () => Iterable<string | Uint8Array>];
+
+/** The files of one bundle: relative path → bytes (small bundles; tests). */
 export function synthNative(spec: NativeSpec): Map<string, Buffer> {
+  return new Map(nativeFiles(spec).map(([path, bytes]) => [path, Buffer.concat([...bytes()].map((p) => (typeof p === "string" ? Buffer.from(p) : p)))]));
+}
+
+/** What writing the journal found, for the files written after it. */
+interface Written {
+  records: number;
+  head: string;
+  endAt: number;
+  ending: { at: number; frame: number; state: State } | null;
+  snapshot: Buffer | null;
+  counts: { keys: number; observations: number; scores: number };
+}
+
+/**
+ * The files of one bundle, in order: the journal's lines are made as they are written, and the
+ * summary and snapshot from what making them found (the journal is made again, unwritten, should
+ * a later file be asked for first).
+ */
+export function nativeFiles(spec: NativeSpec): SynthFile[] {
+  let written: Written | null = null;
+  const journal = function* (): Generator<string> {
+    const w: Written = { records: 0, head: "", endAt: 0, ending: null, snapshot: null, counts: { keys: 0, observations: 0, scores: 0 } };
+    yield* chain(records(spec, w), spec.fault, spec.outcome === "torn-ending", w);
+    written = w;
+  };
+  const after = (): Written => {
+    if (written === null) for (const _ of journal());
+    return written!;
+  };
+  const files: SynthFile[] = [["journal.jsonl", journal]];
+  const stopped = spec.outcome === "unterminated";
+  // A torn run keeps the summary written before the writer died (stale: not checked).
+  if (!stopped && spec.fault !== "missing-summary") files.push(["summary.json", () => [JSON.stringify(summaryOf(spec, after())) + "\n"]]);
+  const scored = spec.outcome !== "unterminated" && (endingState(spec.outcome, 0) !== null || spec.outcome === "interrupted");
+  if (scored)
+    files.push(["snapshot.json", () => {
+      let snapshot = after().snapshot!;
+      if (spec.fault === "snapshot-mismatch") {
+        // Keep the digest the journal names but change what it describes.
+        const s = JSON.parse(snapshot.toString());
+        s.state.turn += 1;
+        snapshot = Buffer.from(JSON.stringify(s));
+      }
+      return [snapshot];
+    }]);
+  return files;
+}
+
+/**
+ * The header's deadline: just before the ending for a late win; with the late-keys fault, just
+ * before the first key batch (start + 2 steps), which the service admitted anyway; else an hour
+ * after the start, or after the run's last record for a run longer than that.
+ */
+function deadlineOf(spec: NativeSpec): number {
   const events = spec.events ?? 8;
   const start = spec.start ?? T0;
-  const lines: Record<string, unknown>[] = [];
+  if (spec.fault === "late-keys") return start + 2 * STEP - 1;
+  if (spec.outcome === "late-victory") return start + (2 * events + 1) * STEP + STEP / 2;
+  return start + Math.max(3_600_000, (2 * events + 8) * STEP);
+}
+
+/** The journal's records in order (envelope `prev` filled in by chain); `w` learns the ending, the snapshot and the counts. */
+function* records(spec: NativeSpec, w: Written): Generator<Record<string, unknown>> {
+  const events = spec.events ?? 8;
+  const start = spec.start ?? T0;
+  let seq = 0;
   let at = start;
-  const push = (type: string, body: Record<string, unknown>) => lines.push({ seq: lines.length, at, type, prev: "", ...body });
-  const late = spec.outcome === "late-victory";
-  // The deadline falls just before the ending for a late win, else long after the run.
-  const deadline = late ? start + (2 * events + 1) * STEP + STEP / 2 : start + 3_600_000;
-  push("session", {
+  const record = (type: string, body: Record<string, unknown>) => {
+    if (type === "keys") w.counts.keys++;
+    if (type === "observation") w.counts.observations++;
+    if (type === "score") w.counts.scores++;
+    w.endAt = at;
+    return { seq: seq++, at, type, prev: "", ...body };
+  };
+  const deadline = deadlineOf(spec);
+  yield record("session", {
     format: "assay.bundle/1",
     profile: "native-game",
     session: `${spec.experiment}.${spec.trial}.a${spec.attempt}`,
@@ -151,109 +221,76 @@ export function synthNative(spec: NativeSpec): Map<string, Buffer> {
   let last: { frame: number; state: State; at: number } | null = null;
   const observe = (state: State) => {
     step();
-    push("observation", { frame, state });
     last = { frame, state, at };
+    if (state.is_dead && w.ending === null) w.ending = last;
+    return record("observation", { frame, state });
   };
-  observe(liveState(0));
+  yield observe(liveState(0));
   for (let i = 0; i < events; i++) {
     step();
-    push("keys", { frame, keys: "hjkl"[i % 4]! });
+    yield record("keys", { frame, keys: "hjkl"[i % 4]! });
     frame++;
-    observe(liveState(frame));
+    yield observe(liveState(frame));
   }
   const ending = endingState(spec.outcome, frame + 1);
   if (ending !== null) {
     frame++;
-    observe(ending);
+    yield observe(ending);
   }
   if (spec.outcome === "save-quit") {
     frame++;
-    observe({ ...liveState(frame), playing: false });
+    yield observe({ ...liveState(frame), playing: false });
   }
   const stopped = spec.outcome === "unterminated";
-  let snapshot: Buffer | null = null;
   const scored = ending !== null || spec.outcome === "interrupted";
   if (scored && !stopped) {
     step();
     const l = last!;
-    snapshot = Buffer.from(JSON.stringify({ format: "assay.snapshot/1", session: `${spec.experiment}.${spec.trial}.a${spec.attempt}`, frame: l.frame, at, state: l.state }));
-    push("score", { final: true, snapshot: sha(snapshot) });
+    w.snapshot = Buffer.from(JSON.stringify({ format: "assay.snapshot/1", session: `${spec.experiment}.${spec.trial}.a${spec.attempt}`, frame: l.frame, at, state: l.state }));
+    yield record("score", { final: true, snapshot: sha(w.snapshot) });
   } else if (spec.outcome === "resource-bound") {
     step();
-    push("score", { final: false, snapshot: null });
+    yield record("score", { final: false, snapshot: null });
   }
-  const status =
-    ending !== null ? "completed"
-    : spec.outcome === "interrupted" ? "interrupted"
-    : spec.outcome === "resource-bound" ? "resource-bound"
-    : "abnormal";
-  const torn = spec.outcome === "torn-ending";
   if (!stopped) {
     step();
-    push("end", { status, reason: torn ? "native ending" : `synthetic ${spec.outcome}` });
-  }
-
-  applyRecordFaults(lines, spec.fault);
-  const { text, head } = chain(lines, spec.fault);
-  const files = new Map<string, Buffer>();
-  let journal = text;
-  if (torn) journal = journal.slice(0, journal.length - 20); // the end record torn mid-write
-  files.set("journal.jsonl", Buffer.from(spec.fault === "crlf" ? journal.replace(/\n/g, "\r\n") : journal));
-
-  // A torn run keeps the summary written before the writer died (stale: not checked).
-  if (!stopped) {
-    const counts = { keys: 0, observations: 0, scores: 0 };
-    for (const l of lines) {
-      if (l["type"] === "keys") counts.keys++;
-      if (l["type"] === "observation") counts.observations++;
-      if (l["type"] === "score") counts.scores++;
-    }
-    const endAt = lines[lines.length - 1]!["at"];
-    const e = ending === null ? null : lines.find((l) => l["type"] === "observation" && (l["state"] as State).is_dead)!;
-    const deadlineNow = lines[0]!["deadline"] as number;
-    const victory = ending !== null && spec.outcome === "victory" && (e!["at"] as number) <= deadlineNow;
-    const summary = {
-      format: "assay.summary/1",
-      session: `${spec.experiment}.${spec.trial}.a${spec.attempt}`,
-      experiment: spec.experiment,
-      trial: spec.trial,
-      attempt: spec.attempt,
-      seed: spec.seed,
-      journal: { records: lines.length, head },
-      status,
-      ended_at: endAt,
-      native_ending: e === null ? null : { at: e["at"], frame: e["frame"], escaped: ending!.escaped, is_dead: true, depth: ending!.depth },
-      victory: spec.fault === "summary-claims-victory" ? true : victory,
-      snapshot: snapshot === null ? null : sha(snapshot),
-      counts,
-    };
-    if (spec.fault !== "missing-summary") files.set("summary.json", Buffer.from(JSON.stringify(summary) + "\n"));
-  }
-  if (snapshot !== null) {
-    if (spec.fault === "snapshot-mismatch") {
-      // Keep the digest the journal names but change what it describes.
-      const s = JSON.parse(snapshot.toString());
-      s.state.turn += 1;
-      snapshot = Buffer.from(JSON.stringify(s));
-    }
-    files.set("snapshot.json", snapshot);
-  }
-  return files;
-}
-
-function applyRecordFaults(lines: Record<string, unknown>[], fault: NativeFault | undefined): void {
-  if (fault === "late-keys") {
-    // The deadline passes just before the first key batch, which the service admitted anyway.
-    const keys = lines.find((l) => l["type"] === "keys")!;
-    lines[0]!["deadline"] = (keys["at"] as number) - 1;
+    yield record("end", { status: statusOf(spec.outcome), reason: spec.outcome === "torn-ending" ? "native ending" : `synthetic ${spec.outcome}` });
   }
 }
 
-/** Serialise and chain the records; some faults are applied to the text. */
-function chain(lines: Record<string, unknown>[], fault: NativeFault | undefined): { text: string; head: string } {
+const statusOf = (outcome: NativeOutcome): string =>
+  endingState(outcome, 0) !== null ? "completed" : outcome === "interrupted" ? "interrupted" : outcome === "resource-bound" ? "resource-bound" : "abnormal";
+
+function summaryOf(spec: NativeSpec, w: Written): Record<string, unknown> {
+  const e = w.ending;
+  const victory = e !== null && spec.outcome === "victory" && e.at <= deadlineOf(spec);
+  return {
+    format: "assay.summary/1",
+    session: `${spec.experiment}.${spec.trial}.a${spec.attempt}`,
+    experiment: spec.experiment,
+    trial: spec.trial,
+    attempt: spec.attempt,
+    seed: spec.seed,
+    journal: { records: w.records, head: w.head },
+    status: statusOf(spec.outcome),
+    ended_at: w.endAt,
+    native_ending: e === null ? null : { at: e.at, frame: e.frame, escaped: e.state.escaped, is_dead: true, depth: e.state.depth },
+    victory: spec.fault === "summary-claims-victory" ? true : victory,
+    snapshot: w.snapshot === null ? null : sha(w.snapshot),
+    counts: w.counts,
+  };
+}
+
+/**
+ * Serialise and chain the records, line by line; some faults are applied to the text. A torn
+ * ending holds its last line back and writes it cut short (20 characters short, with no \n).
+ */
+function* chain(recs: Iterable<Record<string, unknown>>, fault: NativeFault | undefined, torn: boolean, w: Written): Generator<string> {
   let prev = "0".repeat(64);
-  let text = "";
-  lines.forEach((l, i) => {
+  let held: string | null = null;
+  const eol = fault === "crlf" ? "\r\n" : "\n";
+  let i = 0;
+  for (const l of recs) {
     l["prev"] = prev;
     let s = JSON.stringify(l);
     if (i === 0 && fault === "nan-meta") s = s.replace(`"max_turns":400`, `"max_turns":NaN`);
@@ -263,7 +300,11 @@ function chain(lines: Record<string, unknown>[], fault: NativeFault | undefined)
     prev = sha(s);
     // Altered after chaining: the next line's prev no longer matches.
     if (i === 3 && fault === "bad-chain") s = s.replace(/"turn":([0-9]+)/, (_m, x: string) => `"turn":${Number(x) + 1}`);
-    text += s + "\n";
-  });
-  return { text, head: prev };
+    if (held !== null) yield held + eol;
+    held = s;
+    i++;
+  }
+  w.records = i;
+  w.head = prev;
+  if (held !== null) yield torn ? held.slice(0, held.length - 19) : held + eol; // 20 characters short, counting its \n
 }
