@@ -24,6 +24,11 @@ export interface KeyParts {
   /** Sampling parameters sent with the request (this SDK's Messages API takes max_tokens; no temperature). */
   sampling: { max_tokens: number };
   repeat: number;
+  /**
+   * The key file's fingerprint when seals were checked (§7). Absent without one, so that every key
+   * made before seals existed is unchanged.
+   */
+  hmac_key?: string;
 }
 
 /** SHA-256 of the canonical JSON (sorted keys) of every part that can change an answer. */

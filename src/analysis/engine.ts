@@ -39,6 +39,8 @@ export interface EngineOptions {
   budget?: Budget;
   /** Price overrides (--price) for the cost recorded in provenance. */
   prices?: ReadonlyMap<string, Price>;
+  /** The fingerprint of the key file seals were checked with (§7), or null/absent: none. */
+  keyFingerprint?: string | null;
   /** Called as each target is settled (progress: requests answered, cached, failed, cost so far). */
   onSettled?: (a: Advisory) => void;
   /** Send the cache misses through the Message Batches API (half the price), polling until they end. */
@@ -150,6 +152,7 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
       model: o.model,
       sampling: { max_tokens: maxTokens },
       repeat: o.repeat ?? 0,
+      ...(o.keyFingerprint ? { hmac_key: o.keyFingerprint } : {}),
     });
     const done = { ...base, evidence_digest: pack.digest };
     const hit = o.cache.lookup(key, schema);

@@ -12,12 +12,14 @@ import { ANALYZE_HELP, analyzeCommand } from "./commands/analyze.js";
 import { CHECK_TASK_HELP, checkTaskCommand } from "./commands/check-task.js";
 import { CACHE_HELP, cacheCommand } from "./commands/cache.js";
 import { NARRATE_HELP, narrateCommand } from "./commands/narrate.js";
+import { SEAL_HELP, sealCommand } from "./commands/seal.js";
 
 const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => number | Promise<number>; help: string }> = {
   demo: { run: demoCommand, help: DEMO_HELP },
   score: { run: scoreCommand, help: SCORE_HELP },
   merge: { run: mergeCommand, help: MERGE_HELP },
   verify: { run: verifyCommand, help: VERIFY_HELP },
+  seal: { run: sealCommand, help: SEAL_HELP },
   "check-task": { run: checkTaskCommand, help: CHECK_TASK_HELP },
   analyze: { run: analyzeCommand, help: ANALYZE_HELP },
   narrate: { run: narrateCommand, help: NARRATE_HELP },
@@ -29,8 +31,9 @@ const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => number | Pr
 const HELP = `assay ${TOOL_VERSION}: score archived agent-benchmark runs from their evidence
 
 ${Object.values(COMMANDS).map((c) => c.help).join("\n")}
-Exit codes: 0 scored; 1 --fail-on invalid (verify: invalid; check-task: a criterion fails); 2 usage error;
-3 a bundle the tool could not finish (check-task: an error or a task not analysed); 130 stopped by Ctrl-C.
+Exit codes: 0 scored; 1 --fail-on invalid (verify: invalid; check-task: a criterion fails; seal: a bundle
+not sealed); 2 usage error; 3 a bundle the tool could not finish (check-task: an error or a task not
+analysed; seal: a seal not written); 130 stopped by Ctrl-C.
 `;
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {

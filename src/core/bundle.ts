@@ -9,6 +9,7 @@ import { splitLines, type RawLine } from "./json/lines.js";
 import { checkSnapshot, checkSummary, expectedSummary, SNAPSHOT, SUMMARY } from "./native/companions.js";
 import { NativeJournal } from "./native/journal.js";
 import { check } from "./schema.js";
+import { checkSeal } from "./seal.js";
 import { expectedWorldSummary, readScenario, SCENARIO, WORLD } from "./world/companions.js";
 import { computeDimensions, passOf, type Dimension, type DimensionName } from "./world/dimensions.js";
 import { WorldJournal, WorldLog } from "./world/journal.js";
@@ -24,10 +25,11 @@ export const JOURNAL = "journal.jsonl";
 export const MAX_FINDINGS = 1000;
 
 export interface BundleOptions {
-  /** Reserved for options that change bundle results (a key file, later). */
+  /** §8: the exact bytes of a key file; the bundle must then hold a seal.json made with it. */
+  hmacKey?: Uint8Array | undefined;
 }
 
-export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): ScoredBundle {
+export function scoreBundle(src: BundleSource, options: BundleOptions = {}): ScoredBundle {
   const errors: Finding[] = [];
   const warnings: Finding[] = [];
   const folder = new EvidenceFolder(src, errors, warnings, "unsafe");
@@ -113,6 +115,7 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
   }
 
   const digest = folder.digest();
+  if (options.hmacKey !== undefined) checkSeal(folder, digest, options.hmacKey, errors);
   logs.reportDropped();
 
   const l1 = line1 as Record<string, unknown> | null;
@@ -136,8 +139,9 @@ export function scoreBundle(src: BundleSource, _options: BundleOptions = {}): Sc
     scenario: wd !== null ? (files.get(SCENARIO) ?? null) : null,
     victory: valid && o !== null ? o.victory : null,
     late: valid && o !== null ? o.late : null,
-    dimensions,
-    pass: dimensions === null ? null : passOf(dimensions),
+    // Computed before the seal could be checked: a bundle the seal makes invalid earns none.
+    dimensions: valid ? dimensions : null,
+    pass: valid && dimensions !== null ? passOf(dimensions) : null,
   });
 }
 

@@ -27,6 +27,7 @@ export const CODES = {
   SCENARIO_MISMATCH: "§5.1 a request's class differs from the scenario's reviewed tool contract",
   SCENARIO_NOT_SCHEDULED: "§6 a world scenario other than the schedule's",
   UNSAFE_PATH: "§1 a bundle entry that is not a plain file or directory inside the bundle",
+  SEAL: "§8 with a key file: seal.json absent, malformed, or its mac not this bundle's under the key",
   ATTEMPT_SEQUENCE: "§6 attempts not numbered exactly 1..n",
   SEED_MISMATCH: "§6 attempts disagree on the seed, or differ from the schedule",
   SEED_COLLISION: "§6 two trials of one experiment share a seed",

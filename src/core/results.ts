@@ -183,6 +183,8 @@ export const runOptionsSchema = z.object({
   /** Harbor: infrastructure errors and incomplete trials left out of reward metrics, or counted as 0. */
   errors: z.enum(["exclude", "zero"]),
   schedules: z.array(z.string()),
+  /** §7/§8: the fingerprint of the key file seals were checked with (never the key), or null: not checked. */
+  hmac_key: z.string().nullable(),
 });
 export type RunOptions = z.infer<typeof runOptionsSchema>;
 

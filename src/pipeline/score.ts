@@ -4,14 +4,15 @@
 import { readFileSync } from "node:fs";
 import { computeExperiments, type BatchOptions } from "../core/batch/experiments.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/schedule.js";
-import { sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
+import { SEAL, sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
 import type { BundleEntry, Results } from "../core/results.js";
+import { keyFingerprint } from "../core/seal.js";
 import { byteCompare } from "../core/text.js";
 import { beyondDigest, listEntries, racy, stampsOf } from "../io/bundle-source.js";
 import { discover, type Found, type OnSkip } from "../io/discover.js";
 import { BundlePool, type PoolOptions } from "../pool/pool.js";
 import type { BatchResult, BundleRef } from "../pool/types.js";
-import type { ResultStore } from "../store/store.js";
+import type { BundleOptionsKey, ResultStore } from "../store/store.js";
 import { SCORING_VERSION, TOOL_VERSION } from "../version.js";
 import { formatShard, inShard, type Shard } from "./shard.js";
 
@@ -49,7 +50,13 @@ export interface ScoreRunOptions extends BatchOptions, PoolOptions {
   signal?: AbortSignal;
   /** Bundles per pool task (at most). */
   batchSize?: number;
+  /** Without a key: called for each assay bundle (stored or not) that holds seal.json, which goes unchecked. */
+  onSealNotChecked?: (path: string) => void;
 }
+
+/** The store's options for a run with this key file (§7: its fingerprint, never the key), or none. */
+export const storeOptions = (hmacKey: Uint8Array | undefined): BundleOptionsKey =>
+  hmacKey === undefined ? {} : { hmac_key: keyFingerprint(hmacKey) };
 
 /** Bytes per pool task (at most, unless one bundle is larger): big bundles spread over the workers. */
 export const BATCH_BYTES = 4 * 1024 * 1024;
@@ -130,6 +137,9 @@ function tryList(dir: string, withStamps: boolean): BundleEntryInfo[] | undefine
 export async function scoreRoots(roots: readonly string[], options: ScoreRunOptions): Promise<Results> {
   const startedAt = new Date().toISOString();
   const { store, progress, signal } = options;
+  const fingerprint = options.hmacKey === undefined ? null : keyFingerprint(options.hmacKey);
+  // A store opened for another key (or none) would serve entries whose seals were checked otherwise.
+  if (store && (store.options["hmac_key"] ?? null) !== fingerprint) throw new Error("the results store was opened for another key than this run's");
   const bundles: BundleEntry[] = [];
   const pool = new BundlePool(options);
   const batchSize = options.batchSize ?? 16;
@@ -203,6 +213,7 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
       // stamps and the progress bytes come from it, and the worker scores exactly this listing.
       // A folder that cannot be listed goes to a worker as it is: it reports the tool error.
       const entries = tryList(found.dir, store !== undefined);
+      if (fingerprint === null && !found.harbor && entries?.some((e) => e.path === SEAL)) options.onSealNotChecked?.(found.path);
       const bytes = entries?.reduce((s, e) => s + (e.kind === "file" ? e.size : 0), 0) ?? 0;
       progress?.found?.(bytes);
       const safe = store !== undefined && entries !== undefined && !entries.some((e) => unsafeReason(e) !== null);
@@ -247,13 +258,13 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
     await counting;
     await pool.destroy();
   }
-  return assemble(bundles, options, startedAt, { complete: everything, shard: options.shard, roots });
+  return assemble(bundles, { ...options, keyFingerprint: fingerprint }, startedAt, { complete: everything, shard: options.shard, roots });
 }
 
 /** The results document from bundle entries: sorting and batch rules. */
 export function assemble(
   bundles: BundleEntry[],
-  options: BatchOptions & { schedules: readonly LoadedSchedule[] },
+  options: BatchOptions & { schedules: readonly LoadedSchedule[]; keyFingerprint?: string | null },
   startedAt: string,
   run: { complete: boolean; shard?: Shard | undefined; roots: readonly string[] },
 ): Results {
@@ -272,6 +283,7 @@ export function assemble(
         resource_bound: options.resourceBound,
         errors: options.errors,
         schedules: options.schedules.map((s) => `${s.schedule.experiment}:${s.digest}`).sort(byteCompare),
+        hmac_key: options.keyFingerprint ?? null,
       },
     },
     bundles,

@@ -19,6 +19,8 @@ export interface PoolOptions {
   workerMemoryMb?: number;
   /** The worker module (a file URL or path); the library's own by default. */
   workerFile?: string;
+  /** §8: the key file's bytes; every assay bundle's seal is then checked. */
+  hmacKey?: Uint8Array | undefined;
 }
 
 export const DEFAULT_BUNDLE_TIMEOUT_MS = 60_000;
@@ -44,10 +46,12 @@ export class BundlePool {
   readonly jobs: number;
   private readonly pool: Piscina<BatchTask, BatchResult>;
   private readonly timeoutMs: number;
+  private readonly hmacKey: Uint8Array | undefined;
 
   constructor(o: PoolOptions = {}) {
     this.jobs = o.jobs ?? availableParallelism();
     this.timeoutMs = o.bundleTimeoutMs ?? DEFAULT_BUNDLE_TIMEOUT_MS;
+    this.hmacKey = o.hmacKey;
     this.pool = new Piscina({
       filename: ENTRY,
       workerData: { workerModule: o.workerFile === undefined ? DEFAULT_WORKER : moduleUrl(o.workerFile) },
@@ -105,7 +109,8 @@ export class BundlePool {
     };
     timer = setTimeout(check, Math.min(this.timeoutMs, MAX_TIMER_MS));
     try {
-      return await this.pool.run({ bundles: batch, started }, { signal: ac.signal });
+      const task: BatchTask = { bundles: batch, started, ...(this.hmacKey ? { hmacKey: this.hmacKey } : {}) };
+      return await this.pool.run(task, { signal: ac.signal });
     } catch (e) {
       throw ac.signal.aborted ? ac.signal.reason : e;
     } finally {

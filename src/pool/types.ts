@@ -37,5 +37,7 @@ export interface BatchTask {
    * its batch-mates. 0 until the first bundle starts.
    */
   started?: BigInt64Array;
+  /** §8: the key file's bytes, when seals are checked (once per task, never in a BundleRef). */
+  hmacKey?: Uint8Array;
 }
 export type BatchResult = (BundleEntry | StoredRef)[];

@@ -17,6 +17,6 @@ export default function scoreBatch(task: BatchTask): BatchResult {
       if (stored !== null) return { path: b.path, stored };
       markStarted(task); // scoring gets the whole time limit, whatever the lookup's hashing took
     }
-    return scoreDirectory(b.dir, b.path, b.entries, b.kind);
+    return scoreDirectory(b.dir, b.path, b.entries, b.kind, { hmacKey: task.hmacKey });
   });
 }

@@ -12,7 +12,7 @@ import { bundleEntrySchema } from "../core/results.js";
 import type { StoreSpec } from "../pool/types.js";
 import { SCORING_VERSION } from "../version.js";
 
-/** Options that change a bundle's entry (none yet; a key file's fingerprint will be one). */
+/** Options that change a bundle's entry: `hmac_key`, a key file's fingerprint (§7), when seals are checked. */
 export type BundleOptionsKey = Record<string, string>;
 
 /**
@@ -42,7 +42,7 @@ export class ResultStore {
 
   constructor(
     private readonly file: string,
-    private readonly options: BundleOptionsKey = {},
+    readonly options: BundleOptionsKey = {},
     private readonly scoringVersion = SCORING_VERSION,
   ) {
     const failed = (e: unknown) => new StoreError(`${file} cannot be used as the results store: ${(e as Error).message}`);

@@ -188,8 +188,11 @@ function runSummary(command: string, results: readonly Advisory[], budget: Budge
   return `assay ${command}: ${parts.join("; ")}\n`;
 }
 
-/** Run an analysis over targets as a command does: progress, the closing summary, the run recorded. */
-export async function runAnalysis(command: string, run: AnalysisRun, targets: readonly Target[], io: CliIo, quiet = false): Promise<Advisory[]> {
+/**
+ * Run an analysis over targets as a command does: progress, the closing summary, the run recorded.
+ * `keyFingerprint`: the key file seals were checked with, if any (part of the cache key).
+ */
+export async function runAnalysis(command: string, run: AnalysisRun, targets: readonly Target[], io: CliIo, quiet = false, keyFingerprint: string | null = null): Promise<Advisory[]> {
   const say = (line: string) => quiet || io.stderr(`assay ${command}: ${line}\n`);
   const warn = (m: string) => io.stderr(`assay ${command}: ${m}\n`);
   const { setup, budget } = run;
@@ -201,6 +204,7 @@ export async function runAnalysis(command: string, run: AnalysisRun, targets: re
     concurrency: run.concurrency,
     budget,
     prices: run.prices,
+    keyFingerprint,
     warn,
     batch: run.pollMs === undefined ? undefined : { pollMs: run.pollMs, waitMs: run.waitMs, adoptAfterMs: run.adoptAfterMs, progress: say },
     onSettled: quiet ? undefined : progressLines(command, targets.length, budget, io.stderr, run.statusMs),

@@ -8,7 +8,7 @@ import { usage } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, runAnalysis } from "./analysis-options.js";
-import { SCORE_OPTIONS, scoreFromOptions, writeResults } from "./score.js";
+import { SCORE_OPTIONS, sayUncheckedSeals, scoreFromOptions, writeResults } from "./score.js";
 
 export const ANALYZE_HELP = `assay analyze ROOT... [score's options] [analysis options]
   Score every bundle and Harbor trial first (in the pool, exactly as assay score with the same
@@ -66,9 +66,10 @@ export async function analyzeCommand(argv: string[], io: CliIo): Promise<number>
     if (typeof scored === "number") return scored;
     const { invalidTrials, copies } = trialVerdicts(scored.results);
     const targets = scored.results.bundles.map((b) => targetFor(b, invalidTrials, copies));
-    const advisories = await runAnalysis("analyze", analysis, targets, io, values.quiet);
+    const advisories = await runAnalysis("analyze", analysis, targets, io, values.quiet, scored.results.run.options.hmac_key);
     const results = withAdvisories(scored.results, advisories);
     writeResults(results, scored.format, scored.out, io, scored);
+    sayUncheckedSeals(scored.uncheckedSeals, io);
     return exitForResults(results, scored.failOnInvalid);
   } finally {
     analysis.setup.cache.close();

@@ -11,11 +11,23 @@ import { usage } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { writeResults } from "./score.js";
+import { readKeyFile } from "./seal.js";
 
 export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format table|json] [--out FILE] [--fail-on invalid]
+            [--hmac-key-file FILE]
   Merge the documents of assay score --shard i/n (every shard of one n, each once, same options)
   and compute the batch rules over all their bundles: the same document a single run would give.
+  With --hmac-key-file, every shard must have checked seals with that key.
 `;
+
+/** With a key file given, every shard must have been scored with that very key (by fingerprint). */
+function checkKey(files: string[], docs: Results[], fingerprint: string): void {
+  docs.forEach((d, i) => {
+    const theirs = d.run.options.hmac_key;
+    if (theirs === null) throw new UsageError(`${files[i]} was scored without this key: its seals were not checked (score it with --hmac-key-file)`);
+    if (theirs !== fingerprint) throw new UsageError(`${files[i]} was scored with another key (fingerprint ${theirs}, not ${fingerprint})`);
+  });
+}
 
 /**
  * A shard document is assay's own output, not evidence: plain JSON.parse (no 64 MiB document cap,
@@ -70,16 +82,24 @@ export function mergeCommand(argv: string[], io: CliIo): number {
     parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { schedule: { type: "string", multiple: true }, format: { type: "string" }, out: { type: "string" }, "fail-on": { type: "string" } },
+      options: {
+        schedule: { type: "string", multiple: true },
+        format: { type: "string" },
+        out: { type: "string" },
+        "fail-on": { type: "string" },
+        "hmac-key-file": { type: "string" },
+      },
     }),
   );
   if (positionals.length === 0) throw new UsageError("assay merge needs the shards' RESULTS files");
   const format = values.format ?? "table";
   if (!isFormat(format)) throw new UsageError(`--format must be one of ${Object.keys(FORMATS).join(", ")}`);
   if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid") throw new UsageError("--fail-on takes: invalid");
-  const protect: Protected = { files: [...positionals, ...(values.schedule ?? [])] };
+  const protect: Protected = { files: [...positionals, ...(values.schedule ?? []), values["hmac-key-file"]] };
   if (values.out !== undefined) checkOutput(values.out, protect);
+  const key = values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"]);
   const docs = positionals.map(readShard);
+  if (key !== undefined) checkKey(positionals, docs, key.fingerprint); // before checkShards: it names the shard
   checkShards(positionals, docs);
   const bundles: BundleEntry[] = [];
   const paths = new Set<string>();
@@ -92,7 +112,7 @@ export function mergeCommand(argv: string[], io: CliIo): number {
   const o = docs[0]!.run.options;
   const results = assemble(
     bundles,
-    { invalid: o.invalid, resourceBound: o.resource_bound, errors: o.errors, schedules: (values.schedule ?? []).map(loadSchedule) },
+    { invalid: o.invalid, resourceBound: o.resource_bound, errors: o.errors, schedules: (values.schedule ?? []).map(loadSchedule), keyFingerprint: o.hmac_key },
     new Date().toISOString(),
     { complete: true, roots: docs[0]!.run.roots },
   );

@@ -3,7 +3,7 @@ import { indexSchedules } from "../../core/batch/schedule.js";
 import type { Results } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
 import { checkKept, checkOutput, withSqliteFiles, writeOutput, type Protected } from "../../io/output.js";
-import { loadSchedule, scoreRoots } from "../../pipeline/score.js";
+import { loadSchedule, scoreRoots, storeOptions } from "../../pipeline/score.js";
 import { parseShard } from "../../pipeline/shard.js";
 import { FORMATS, isFormat, type FormatName } from "../../report/index.js";
 import { ResultStore } from "../../store/store.js";
@@ -11,6 +11,7 @@ import { oneOf, positiveInt, usage } from "../args.js";
 import { EXIT, exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { progressReporter } from "../progress.js";
+import { readKeyFile } from "./seal.js";
 
 export const SCORE_HELP = `assay score ROOT... [options]
   Score every bundle and Harbor trial under the roots (Harbor job and trial folders are read in
@@ -30,6 +31,7 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --verify-digests         with --store: rehash every bundle instead of trusting file stamps
   --shard i/n              score only shard i of n (0-based; by path hash); JSON for assay merge
   --bundle-timeout S       seconds one bundle may take before it is a TIMEOUT (default 60)
+  --hmac-key-file FILE     check every assay bundle's seal.json against this key (§8; assay seal)
   --quiet                  no progress on stderr
 `;
 
@@ -56,6 +58,7 @@ export const SCORE_OPTIONS = {
   "verify-digests": { type: "boolean" },
   shard: { type: "string" },
   "bundle-timeout": { type: "string" },
+  "hmac-key-file": { type: "string" },
   quiet: { type: "boolean" },
 } as const;
 type ScoreValues = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof SCORE_OPTIONS }>>["values"];
@@ -66,8 +69,16 @@ export interface Scored {
   out: string | undefined;
   failOnInvalid: boolean;
   quiet: boolean;
-  /** What the document must not be written onto: the roots, the store, the schedules, and the caller's own inputs. */
+  /** What the document must not be written onto: the roots, the store, the schedules, the key file, and the caller's own inputs. */
   protect: Protected;
+  /** Without a key file: how many assay bundles hold a seal.json that went unchecked. */
+  uncheckedSeals: number;
+}
+
+/** Said once, at the end of a run without a key, when any bundle holds a seal that was not checked. */
+export function sayUncheckedSeals(n: number, io: CliIo): void {
+  if (n === 1) io.stderr("assay: 1 bundle holds seal.json; its seal was not checked (give --hmac-key-file to check it)\n");
+  else if (n > 1) io.stderr(`assay: ${n} bundles hold seal.json; their seals were not checked (give --hmac-key-file to check them)\n`);
 }
 
 export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
@@ -75,6 +86,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   const scored = await scoreFromOptions(values, positionals, io, "score");
   if (typeof scored === "number") return scored;
   writeResults(scored.results, scored.format, scored.out, io, scored);
+  sayUncheckedSeals(scored.uncheckedSeals, io);
   return exitForResults(scored.results, scored.failOnInvalid);
 }
 
@@ -91,7 +103,8 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
   if (shard && format !== "json") throw new UsageError("--shard writes bundle entries for assay merge: use --format json");
   if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid") throw new UsageError("--fail-on takes: invalid");
   if (values["verify-digests"] && values.store === undefined) throw new UsageError("--verify-digests goes with --store");
-  const protect: Protected = { roots: positionals, files: [...(values.schedule ?? []), ...withSqliteFiles(values.store), ...kept] };
+  const keyFile = values["hmac-key-file"];
+  const protect: Protected = { roots: positionals, files: [...(values.schedule ?? []), ...withSqliteFiles(values.store), keyFile, ...kept] };
   if (values.out !== undefined) checkOutput(values.out, protect);
   if (values.store !== undefined) checkKept(values.store, "the results store", positionals);
   const schedules = (values.schedule ?? []).map(loadSchedule);
@@ -101,6 +114,7 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
     throw new UsageError("--bundle-timeout takes a number of seconds above 0 and at most 86400 (a day)");
   const statusSeconds = Number(io.env["ASSAY_STATUS_SECONDS"] ?? 5);
   if (!(statusSeconds > 0 && statusSeconds <= 86_400)) throw new UsageError("ASSAY_STATUS_SECONDS must be a number of seconds above 0");
+  const key = keyFile === undefined ? undefined : readKeyFile(keyFile, positionals);
 
   const mode = values.quiet ? "quiet" : io.stderrIsTTY ? "tty" : "lines";
   const reporter = progressReporter(io, mode, statusSeconds * 1000);
@@ -113,7 +127,8 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
     reporter.note("\nassay: stopping — finishing the work in flight; the store keeps what is done (Ctrl-C again to quit now)\n");
     stop.abort();
   });
-  const store = values.store === undefined ? undefined : new ResultStore(values.store);
+  const store = values.store === undefined ? undefined : new ResultStore(values.store, storeOptions(key?.bytes));
+  let uncheckedSeals = 0;
   let results: Results;
   try {
     results = await scoreRoots(positionals, {
@@ -129,6 +144,8 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
       signal: stop.signal,
       progress: reporter,
       onSkip: (path, reason) => io.stderr(`assay: skipped ${path}: ${reason}\n`),
+      hmacKey: key?.bytes,
+      onSealNotChecked: () => void uncheckedSeals++,
     });
   } finally {
     reporter.stop();
@@ -142,5 +159,5 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
     io.stderr(`assay: stopped after ${results.bundles.length} bundles${values.store ? `; ${values.store} keeps them for the rerun` : ""}\n`);
     return EXIT.INTERRUPTED;
   }
-  return { results, format, out: values.out, failOnInvalid: values["fail-on"] === "invalid", quiet: values.quiet ?? false, protect };
+  return { results, format, out: values.out, failOnInvalid: values["fail-on"] === "invalid", quiet: values.quiet ?? false, protect, uncheckedSeals };
 }

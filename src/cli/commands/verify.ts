@@ -1,6 +1,7 @@
 import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { SEAL } from "../../core/folder.js";
 import type { BundleEntry } from "../../core/results.js";
 import { discover, displayRoot } from "../../io/discover.js";
 import { placed } from "../../pipeline/score.js";
@@ -9,26 +10,42 @@ import { renderEntry } from "../../report/findings.js";
 import { usage } from "../args.js";
 import { EXIT, exitForValidity, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
+import { readKeyFile, type HmacKey } from "./seal.js";
 
-export const VERIFY_HELP = `assay verify DIR [--json]
+export const VERIFY_HELP = `assay verify DIR [--json] [--hmac-key-file FILE]
   Validate one bundle, one Harbor trial, or every trial of a Harbor job (read in place), and print
   every finding; for Harbor, each trial's state, rewards and review flags with their evidence.
+  With --hmac-key-file, a bundle's seal.json is checked against the key and the seal line says
+  whether it matched; without it, a seal is not checked, and the seal line says so.
   Exit 0 valid, 1 invalid, 3 tool error.
 `;
+
+/** What the seal line says of a bundle: checked with the key and matching or not, or not checked. */
+function sealLine(entry: BundleEntry, dir: string, key: HmacKey | undefined): string | null {
+  if (key === undefined) return present(join(dir, SEAL)) ? "seal.json not checked (give --hmac-key-file to check it)" : null;
+  const matched = !entry.errors.some((f) => f.file === SEAL);
+  return `checked with the key of fingerprint ${key.fingerprint}: ${matched ? "matches" : "does NOT match (see the findings on seal.json)"}`;
+}
 
 const present = (p: string) => lstatSync(p, { throwIfNoEntry: false }) !== undefined;
 
 export function verifyCommand(argv: string[], io: CliIo): number {
-  const { values, positionals } = usage(() => parseArgs({ args: argv, allowPositionals: true, options: { json: { type: "boolean" } } }));
+  const { values, positionals } = usage(() =>
+    parseArgs({ args: argv, allowPositionals: true, options: { json: { type: "boolean" }, "hmac-key-file": { type: "string" } } }),
+  );
   if (positionals.length !== 1) throw new UsageError("assay verify takes exactly one directory: a bundle, a Harbor trial or a Harbor job");
   const dir = positionals[0]!;
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${dir} is not a directory`);
+  const key = values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"], [dir]);
   const shown = displayRoot(dir);
   let entries: BundleEntry[];
   const job = present(join(dir, "job.log"));
   // lstat: a journal.jsonl that is a (dangling) link still makes a bundle, judged UNSAFE_PATH as in score.
-  if (present(join(dir, "journal.jsonl"))) entries = [scoreDirectory(dir, shown)];
-  else {
+  let seal: string | null = null;
+  if (present(join(dir, "journal.jsonl"))) {
+    entries = [scoreDirectory(dir, shown, undefined, undefined, { hmacKey: key?.bytes })];
+    seal = sealLine(entries[0]!, dir, key);
+  } else {
     // A Harbor trial, or a job's trials: exactly what `assay score DIR` would find there.
     const trials = [...discover([dir])].filter((f) => f.harbor !== undefined && (f.path === shown || job));
     if (trials.length === 0) throw new UsageError(`${dir} is not a bundle (no journal.jsonl), a Harbor trial or a Harbor job`);
@@ -36,8 +53,13 @@ export function verifyCommand(argv: string[], io: CliIo): number {
       const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, "harbor");
       return placed(f, scored);
     });
+    if (key !== undefined) io.stderr("assay verify: Harbor trials carry no seal: --hmac-key-file checks nothing here\n");
   }
-  // --json: one entry for a bundle or a trial, an array for a job (however many trials it holds).
-  io.stdout(values.json ? JSON.stringify(job ? entries : entries[0], null, 2) + "\n" : entries.map(renderEntry).join("\n"));
+  // --json: one entry for a bundle or a trial, an array for a job (however many trials it holds);
+  // stdout stays that one document, so the seal line goes to stderr.
+  if (values.json) {
+    io.stdout(JSON.stringify(job ? entries : entries[0], null, 2) + "\n");
+    if (seal !== null) io.stderr(`assay verify: ${seal}\n`);
+  } else io.stdout(entries.map(renderEntry).join("\n") + (seal === null ? "" : `  seal     ${seal}\n`));
   return entries.reduce((worst, e) => Math.max(worst, exitForValidity(e.validity)), EXIT.OK as number);
 }
