@@ -267,6 +267,23 @@ describe("the writer itself", () => {
     expect(() => writeOutput("/dev/stdout", "x", { regularOnly: true })).toThrow(/symbolic link/);
   });
 
+  it("create: never replaces a file, even one that appears after the check (link, not rename)", () => {
+    const f = join(tmp, "created.json");
+    expect(writeOutput(f, "first\n", { create: true })).toBe(6);
+    expect(() => writeOutput(f, "second\n", { create: true })).toThrow(/it exists, and this write only creates/);
+    expect(readFileSync(f, "utf8")).toBe("first\n");
+    // One that appears while the temp file is written: the producer makes it mid-write.
+    const g = join(tmp, "appears.json");
+    expect(() =>
+      writeOutput(g, (function* () {
+        yield "mine";
+        writeFileSync(g, "theirs\n");
+      })(), { create: true }),
+    ).toThrow(/EEXIST|exists/);
+    expect(readFileSync(g, "utf8")).toBe("theirs\n");
+    expect(temps(tmp)).toEqual([]);
+  });
+
   it("writeTree writes new files only, and never follows a link planted at a file's name", () => {
     const dir = join(tmp, "tree");
     mkdirSync(dir);

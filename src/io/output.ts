@@ -9,7 +9,7 @@
 // - a symbolic link is never replaced, nor followed to replace its target.
 
 import {
-  closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync,
+  closeSync, constants, existsSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync,
   writeSync, type Stats,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
@@ -261,6 +261,11 @@ export interface WriteOptions {
   protect?: Protected;
   /** Only a regular file (or nothing) may be at the path: never a device or a FIFO (a seal inside a bundle). */
   regularOnly?: boolean;
+  /**
+   * Create the file, never replace one: it is linked into place (link(2) fails on an existing
+   * name), so a file that appears meanwhile is kept, and this write fails instead.
+   */
+  create?: boolean;
 }
 
 /**
@@ -270,7 +275,8 @@ export interface WriteOptions {
  * file is untouched. Returns the number of bytes written.
  */
 export function writeOutput(file: string, data: Data, o: WriteOptions = {}): number {
-  const target = plan(file, o.protect ?? {}, o.regularOnly ?? false);
+  const target = plan(file, o.protect ?? {}, (o.regularOnly ?? false) || (o.create ?? false));
+  if (o.create && lstatSync(file, { throwIfNoEntry: false }) !== undefined) throw new OutputError(`will not write ${file}: it exists, and this write only creates`);
   const written = { n: 0 };
   const fail = (e: unknown, unchanged: boolean): never => {
     if (e instanceof OutputError) throw e;
@@ -314,7 +320,10 @@ export function writeOutput(file: string, data: Data, o: WriteOptions = {}): num
       closeSync(fd);
     }
     plan(file, o.protect ?? {}, true); // still a regular file (or nothing) where it was one
-    renameSync(tmp, file);
+    if (o.create) {
+      linkSync(tmp, file);
+      rmSync(tmp, { force: true });
+    } else renameSync(tmp, file);
   } catch (e) {
     rmSync(tmp, { force: true });
     fail(e, true);

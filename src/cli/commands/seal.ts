@@ -117,7 +117,7 @@ function sealOne(dir: string, path: string, key: HmacKey): Outcome {
     return not(st.isFile() ? "seal.json holds another seal (left as it is)" : "seal.json is there and is not a file (left as it is)");
   }
   try {
-    writeOutput(file, text, { regularOnly: true });
+    writeOutput(file, text, { create: true }); // a seal.json that appears meanwhile is never replaced
   } catch (e) {
     if (!(e instanceof OutputError)) throw e;
     return not(e.message.split(file).join(forTerminal(file)), EXIT.INCOMPLETE);
