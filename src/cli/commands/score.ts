@@ -134,7 +134,7 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
       shard,
       signal: stop.signal,
       progress: reporter,
-      onSkip: (path, reason) => io.stderr(`assay: skipped ${path}: ${reason}\n`),
+      onSkip: (path, reason) => io.stderr(`assay: skipped ${forTerminal(path)}: ${reason}\n`),
     });
   } finally {
     reporter.stop();
