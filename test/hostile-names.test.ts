@@ -9,6 +9,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NARRATIVE_FORMAT, narrativeMarkdown } from "../src/analysis/narrative.js";
+import { blankExperiment } from "../src/core/results.js";
 import { discover } from "../src/io/discover.js";
 import { bundle, game, killed, live, writeFiles } from "./helpers/bundle.js";
 import { run, spawnCli } from "./helpers/cli.js";
@@ -124,6 +126,30 @@ describe("check-task", () => {
     expectSafe(r.stdout);
     expectSafe(r.stderr);
     expect(r.stdout).toContain(`"${tmp}/task\\u001b[2J\\u000a${FORGED}": not analysed`);
+  });
+});
+
+describe("narrate's Markdown", () => {
+  it("job names, reward keys, cited and unanalysed trials, and reasons: escaped", () => {
+    const job = `job${TITLE}`;
+    const trial = `${job}/t${CLEAR}\n${FORGED}`;
+    const md = narrativeMarkdown({
+      format: NARRATIVE_FORMAT,
+      source: "0".repeat(64),
+      status: "written",
+      reason: null,
+      model: "m",
+      cached: false,
+      facts: {
+        bundles: { total: 1, valid: 1, invalid: 0, error: 0 },
+        experiments: [{ ...blankExperiment(job, "harbor", 1), rewards: { [`k${BIDI}`]: { mean: 1, coverage: 1, covered: 1, trials: 1, pass_rate: 1, pass_at_k: null, pass_at_k_reason: null } } }],
+        unanalysed: [{ trial, reason: `evidence could not be read: ${CLEAR}` }],
+      },
+      prose: { overview: "fine", themes: [{ title: "t", text: "x", trials: [trial] }] },
+      provenance: null,
+    });
+    expectSafe(md);
+    expect(md).toContain(`Trials: "job\\u001b]0;pwned\\u0007/t\\u001b[2J\\u000a${FORGED}"`);
   });
 });
 
