@@ -21,3 +21,34 @@ export function scrubDeep(value: unknown, scrub: (text: string) => string): unkn
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k), scrubDeep(v, scrub)]));
   return value;
 }
+
+/** A path segment shaped like a credential: 20 or more characters mixing letters and digits. */
+const SECRET_SEGMENT = /^(?=[^/]*[A-Za-z])(?=[^/]*[0-9])[^/]{20,}$/;
+
+const decoded = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+/**
+ * An endpoint as provenance records it: scheme, host, port and path, with no user-info, query or
+ * fragment (where a proxy URL carries its token), and every path segment that holds a credential
+ * (one the environment names, a shape redact() knows, a long mix of letters and digits) replaced.
+ */
+export function publicEndpoint(url: string, scrub: (text: string) => string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return "[redacted: not a URL]";
+  }
+  const secret = (s: string) => scrub(s) !== s || SECRET_SEGMENT.test(s);
+  const path = u.pathname
+    .split("/")
+    .map((seg) => (seg !== "" && (secret(seg) || secret(decoded(seg))) ? "[redacted]" : seg))
+    .join("/");
+  return `${u.protocol}//${scrub(u.host)}${path === "/" ? "" : path}`;
+}
