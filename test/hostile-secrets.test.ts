@@ -11,7 +11,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { publicEndpoint, secretScrubber } from "../src/analysis/secrets.js";
+import { endpointOf, secretScrubber } from "../src/analysis/secrets.js";
 import { run } from "./helpers/cli.js";
 import { FakeMessagesApi, toolUseReply, type BatchResult, type RecordedRequest } from "./helpers/fake-anthropic.js";
 import { writeJob } from "./helpers/harbor.js";
@@ -159,9 +159,9 @@ describe("an endpoint that echoes the key", () => {
     await expectNoLeak([r.stdout, r.stderr, json.stdout, json.stderr], cache);
   });
 
-  it("an error reply echoing the key is scrubbed too (stderr and the document)", async () => {
+  it("an error reply echoing the key, the auth token and the URL's token is scrubbed too (stderr and the document)", async () => {
     const cache = freshCache();
-    fake.fallback = { status: 400, headers: { "request-id": `req_${KEY}` }, body: { type: "error", error: { type: "invalid_request_error", message: `bad key ${KEY} / ${AUTH}` } } };
+    fake.fallback = { status: 400, headers: { "request-id": `req_${KEY}` }, body: { type: "error", error: { type: "invalid_request_error", message: `bad key ${KEY} / ${AUTH} for client ${TOKEN}` } } };
     const r = await run(["analyze", job, "--format", "json", "--max-retries", "0"], env(cache));
     expect(r.stdout).toContain("[redacted]");
     for (const s of SECRETS) expect(r.stdout + r.stderr).not.toContain(s);
@@ -177,10 +177,15 @@ describe("the endpoint recorded in provenance", () => {
     ["a segment redact() knows (an Anthropic key's shape)", "https://proxy.example.com/sk-ant-api03-abcdefgh/x", "https://proxy.example.com/[redacted]/x"],
     ["a long mix of letters and digits (a token of another service)", "https://proxy.example.com/t/9f8e7d6c5b4a39281706abcd/x", "https://proxy.example.com/t/[redacted]/x"],
     ["a percent-encoded key", `https://proxy.example.com/${encodeURIComponent(`${KEY}`).replace("0", "%30")}`, "https://proxy.example.com/[redacted]"],
-  ])("%s", (_what, url, shown) => expect(publicEndpoint(url, scrub)).toBe(shown));
+  ])("%s", (_what, url, shown) => expect(endpointOf(url, scrub).shown).toBe(shown));
+
+  it("what the URL held is handed back to be scrubbed from every text (values of 8 characters or more)", () => {
+    const { secrets } = endpointOf(`https://user:hunter2hunter2@proxy.example.com/${KEY}/v1?token=${TOKEN}&beta=true#fragment`, scrub);
+    expect(secrets.sort()).toEqual([KEY, TOKEN, "fragment", "hunter2hunter2"].sort());
+  });
 
   it.each([
     ["the API itself", "https://api.anthropic.com", "https://api.anthropic.com"],
     ["ordinary segments, a port, short or single-kind words", "http://127.0.0.1:8080/anthropic/v1/proxy-gateway-for-team-x/2025", "http://127.0.0.1:8080/anthropic/v1/proxy-gateway-for-team-x/2025"],
-  ])("the other side of the line: %s kept", (_what, url, shown) => expect(publicEndpoint(url, scrub)).toBe(shown));
+  ])("the other side of the line: %s kept", (_what, url, shown) => expect(endpointOf(url, scrub)).toEqual({ shown, secrets: [] }));
 });

@@ -9,7 +9,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { Model } from "@anthropic-ai/sdk/resources/messages";
 import { createHash } from "node:crypto";
-import { publicEndpoint, scrubDeep, secretScrubber } from "./secrets.js";
+import { endpointOf, scrubDeep, secretScrubber } from "./secrets.js";
 
 /** A current model from the SDK's list (not in its deprecation table; a test checks). */
 export const DEFAULT_MODEL: Model = "claude-sonnet-5-5";
@@ -77,9 +77,11 @@ export class AnthropicBackend implements Backend {
     apiKey: string,
     o: { baseURL?: string | undefined; maxRetries?: number; timeoutMs?: number; env?: Record<string, string | undefined> } = {},
   ) {
-    this.scrub = secretScrubber({ ...o.env, ANTHROPIC_API_KEY: apiKey });
+    const env = { ...o.env, ANTHROPIC_API_KEY: apiKey };
     this.client = new Anthropic({ apiKey, baseURL: o.baseURL ?? null, maxRetries: o.maxRetries ?? 4, timeout: o.timeoutMs ?? 120_000 });
-    this.endpoint = publicEndpoint(this.client.baseURL, this.scrub);
+    const { shown, secrets } = endpointOf(this.client.baseURL, secretScrubber(env));
+    this.endpoint = shown;
+    this.scrub = secretScrubber(env, secrets);
   }
 
   async ask(req: ModelRequest): Promise<ModelReply> {
@@ -134,12 +136,11 @@ export class AnthropicBackend implements Backend {
           const model = (r.result.type === "succeeded" ? r.result.message?.model : undefined) ?? "";
           if (r.result.type === "succeeded") yield { customId: r.custom_id, reply: replyOf(r.result.message, null, model, scrub) };
           else if (r.result.type === "errored") yield { customId: r.custom_id, failure: scrub(`the batch request errored: ${JSON.stringify(r.result.error).slice(0, 300)}`) };
-          else yield { customId: r.custom_id, failure: `the batch request was ${r.result.type}` };
+          else yield { customId: r.custom_id, failure: scrub(`the batch request was ${r.result.type}`) };
         }
       })();
     },
   };
-
 }
 
 /** SHA-256 of exactly what reaches the model for a request (system, user turn, tool, its description and schema, tool_choice, model, max_tokens). */

@@ -7,9 +7,12 @@ import { redact } from "../core/redact.js";
 /** Environment variables that hold a credential for the model endpoint. */
 export const SECRET_VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"] as const;
 
-/** Replace every credential the environment names (whatever its shape) and anything shaped like one. */
-export function secretScrubber(env: Record<string, string | undefined>): (text: string) => string {
-  const secrets = SECRET_VARIABLES.map((v) => env[v] ?? "").filter((s) => s.length > 0);
+/**
+ * Replace every credential the environment names (whatever its shape), every one of `more` (those
+ * an endpoint URL held), and anything shaped like one.
+ */
+export function secretScrubber(env: Record<string, string | undefined>, more: readonly string[] = []): (text: string) => string {
+  const secrets = [...SECRET_VARIABLES.map((v) => env[v] ?? ""), ...more].filter((s) => s.length > 0);
   return (text) => redact(secrets.reduce((t, s) => t.split(s).join("[redacted]"), text));
 }
 
@@ -33,22 +36,31 @@ const decoded = (segment: string): string => {
   }
 };
 
+/** Shorter query values are settings (`?beta=true`), not credentials worth replacing in every text. */
+const MIN_SECRET = 8;
+
 /**
- * An endpoint as provenance records it: scheme, host, port and path, with no user-info, query or
- * fragment (where a proxy URL carries its token), and every path segment that holds a credential
- * (one the environment names, a shape redact() knows, a long mix of letters and digits) replaced.
+ * An endpoint URL as provenance records it — scheme, host, port and path, with no user-info, query
+ * or fragment (where a proxy URL carries its token), every path segment that holds a credential
+ * (one `scrub` knows, a long mix of letters and digits) replaced — and the credentials it held, for
+ * the caller's scrubber: an endpoint may echo what its URL carried.
  */
-export function publicEndpoint(url: string, scrub: (text: string) => string): string {
+export function endpointOf(url: string, scrub: (text: string) => string): { shown: string; secrets: string[] } {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    return "[redacted: not a URL]";
+    return { shown: "[redacted: not a URL]", secrets: url.length >= MIN_SECRET ? [url] : [] };
   }
-  const secret = (s: string) => scrub(s) !== s || SECRET_SEGMENT.test(s);
+  const secrets = [decoded(u.username), decoded(u.password), decoded(u.hash.slice(1)), ...u.searchParams.values()];
   const path = u.pathname
     .split("/")
-    .map((seg) => (seg !== "" && (secret(seg) || secret(decoded(seg))) ? "[redacted]" : seg))
+    .map((seg) => {
+      const plain = decoded(seg);
+      if (seg === "" || !(scrub(plain) !== plain || SECRET_SEGMENT.test(plain))) return seg;
+      secrets.push(plain);
+      return "[redacted]";
+    })
     .join("/");
-  return `${u.protocol}//${scrub(u.host)}${path === "/" ? "" : path}`;
+  return { shown: `${u.protocol}//${scrub(u.host)}${path === "/" ? "" : path}`, secrets: secrets.filter((x) => x.length >= MIN_SECRET) };
 }
