@@ -1,6 +1,6 @@
 // The main thread's side of the worker pool: batches out, entries back, and isolation — a batch
 // whose worker threw, hung or ran out of memory is re-run one bundle at a time so only the
-// culprit becomes a tool error; piscina replaces the dead worker and the run goes on.
+// culprit becomes a tool error; the next task starts a fresh worker and the run goes on.
 
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
