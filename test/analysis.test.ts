@@ -380,7 +380,7 @@ describe("what the model may see, and what it is asked, when evidence is hostile
     const cache = freshCache();
     const r = await run(["check-task", task], env(cache));
     expect(r.stdout).not.toContain("\u001b");
-    expect(r.stdout).toContain("?[2J?[31mOWNED");
+    expect(r.stdout).toContain("\\u001b[2J\\u001b[31mOWNED"); // escaped in place, as every name and message is
     const again = parsed((await checkTask([task], cache)).stdout)[0]!.advisory;
     expect(again).toMatchObject({ cached: true, provenance: { request_id: "req_escape", endpoint: expect.stringContaining("127.0.0.1"), model: DEFAULT_MODEL } });
   });

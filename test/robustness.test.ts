@@ -37,7 +37,7 @@ describe.sequential("pool and pipeline", () => {
     for (const t of ["t0", "t1", "t2", "t4", "t5"]) expect(byTrial.get(t)!.validity, t).toBe("valid"); // 6 × 500 ms > 1 s, each < 1 s
   }, 30_000);
 
-  it("a bundle that cannot even be listed is a tool error; the rest of the run is scored", async () => {
+  it("a bundle holding a folder chain deeper than PATH_MAX is invalid (UNSAFE_PATH), not a tool error; the rest of the run is scored", async () => {
     const root = join(tmp, "unlistable");
     corpus(root, 3);
     // A folder inside t1 whose full path exceeds PATH_MAX: created step by step with relative paths.
@@ -45,10 +45,11 @@ describe.sequential("pool and pipeline", () => {
     execFileSync("python3", ["-c", `import os\nos.chdir(${JSON.stringify(trialDir(root, 1))})\nfor _ in range(20):\n  os.mkdir("${part}"); os.chdir("${part}")`]);
     const r = await scoreRoots([root], { ...BASE, jobs: 1 });
     const byTrial = new Map(r.bundles.map((b) => [b.trial, b]));
-    expect(byTrial.get("t1")).toMatchObject({ validity: "error", errors: [expect.objectContaining({ code: "IO_ERROR" })] });
+    expect(byTrial.get("t1")).toMatchObject({ validity: "invalid", errors: [expect.objectContaining({ code: "UNSAFE_PATH" })] });
     expect(byTrial.get("t0")!.validity).toBe("valid");
     expect(byTrial.get("t2")!.validity).toBe("valid");
-    expect(r.experiments[0]!.unscored).toEqual(["t1"]);
+    expect(r.experiments[0]!.invalid).toEqual([{ trial: "t1", codes: ["UNSAFE_PATH"] }]);
+    expect(r.experiments[0]!.unscored).toEqual([]);
     expect(r.run.complete).toBe(true);
   });
 

@@ -15,7 +15,7 @@ import { discover } from "../src/io/discover.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
 import { SCORING_VERSION } from "../src/version.js";
 
-const RECORDED = { version: 3, fingerprint: "a4e96289602155aea3a39b53fc3a95aa6d8d9deefa81faf614231fe9d172800d" };
+const RECORDED = { version: 4, fingerprint: "a4e96289602155aea3a39b53fc3a95aa6d8d9deefa81faf614231fe9d172800d" };
 
 let root: string;
 beforeAll(() => {

@@ -1,12 +1,15 @@
 // Model backends. The live one is the real Anthropic SDK (its own retries and backoff; endpoint
 // from ANTHROPIC_BASE_URL); the answer is requested as a forced tool call whose input_schema is
-// the rubric's JSON Schema. The API key is read from the environment and never leaves the client:
-// error text that reaches a caller is scrubbed of it.
+// the rubric's JSON Schema. The credentials in the environment never leave the client: every
+// string of a reply (the answer, the model, the stop reason, the request id), every batch id and
+// result, every error text and the endpoint are scrubbed here, where they arrive, so that nothing
+// the direct, batch and narrative paths print, return or cache can carry them (an endpoint may
+// echo what it was sent).
 
 import Anthropic from "@anthropic-ai/sdk";
 import type { Model } from "@anthropic-ai/sdk/resources/messages";
 import { createHash } from "node:crypto";
-import { redact } from "../core/redact.js";
+import { endpointOf, scrubDeep, secretScrubber } from "./secrets.js";
 
 /** A current model from the SDK's list (not in its deprecation table; a test checks). */
 export const DEFAULT_MODEL: Model = "claude-sonnet-5-5";
@@ -67,21 +70,26 @@ const failure = (e: unknown, scrub: (t: string) => string) =>
 export class AnthropicBackend implements Backend {
   private readonly client: Anthropic;
   readonly endpoint: string;
+  /** Nothing that leaves this class may carry a credential of `env` or the key (or anything shaped like one). */
+  private readonly scrub: (text: string) => string;
 
   constructor(
-    private readonly apiKey: string,
-    o: { baseURL?: string | undefined; maxRetries?: number; timeoutMs?: number } = {},
+    apiKey: string,
+    o: { baseURL?: string | undefined; maxRetries?: number; timeoutMs?: number; env?: Record<string, string | undefined> } = {},
   ) {
+    const env = { ...o.env, ANTHROPIC_API_KEY: apiKey };
     this.client = new Anthropic({ apiKey, baseURL: o.baseURL ?? null, maxRetries: o.maxRetries ?? 4, timeout: o.timeoutMs ?? 120_000 });
-    this.endpoint = this.client.baseURL.replace(/\/\/[^/@]*@/, "//"); // no credentials of a proxy URL in provenance
+    const { shown, secrets } = endpointOf(this.client.baseURL, secretScrubber(env));
+    this.endpoint = shown;
+    this.scrub = secretScrubber(env, secrets);
   }
 
   async ask(req: ModelRequest): Promise<ModelReply> {
     try {
       const { data, request_id } = await this.client.messages.create(params(req)).withResponse();
-      return replyOf(data, request_id ?? null, req.model);
+      return replyOf(data, request_id ?? null, req.model, this.scrub);
     } catch (e) {
-      throw failure(e, (t) => this.scrub(t));
+      throw failure(e, this.scrub);
     }
   }
 
@@ -89,9 +97,10 @@ export class AnthropicBackend implements Backend {
     create: async (requests) => {
       try {
         const body = { requests: requests.map((r) => ({ custom_id: r.customId, params: params(r.req) })) };
-        return (await this.client.messages.batches.create(body, { maxRetries: 0 })).id;
+        // An id is kept in the cache and printed: scrubbed like any text from the endpoint.
+        return this.scrub((await this.client.messages.batches.create(body, { maxRetries: 0 })).id);
       } catch (e) {
-        throw failure(e, (t) => this.scrub(t));
+        throw failure(e, this.scrub);
       }
     },
     recent: async () => {
@@ -99,10 +108,10 @@ export class AnthropicBackend implements Backend {
         const page = await this.client.messages.batches.list({ limit: 100 });
         return page.data.map((b) => {
           const c = b.request_counts;
-          return { id: b.id, createdAt: b.created_at, requests: c.processing + c.succeeded + c.errored + c.canceled + c.expired };
+          return { id: this.scrub(b.id), createdAt: b.created_at, requests: c.processing + c.succeeded + c.errored + c.canceled + c.expired };
         });
       } catch (e) {
-        throw failure(e, (t) => this.scrub(t));
+        throw failure(e, this.scrub);
       }
     },
     retrieve: async (id) => {
@@ -110,12 +119,12 @@ export class AnthropicBackend implements Backend {
         const b = await this.client.messages.batches.retrieve(id);
         return { ended: b.processing_status === "ended", counts: b.request_counts };
       } catch (e) {
-        throw failure(e, (t) => this.scrub(t));
+        throw failure(e, this.scrub);
       }
     },
     results: (id) => {
       const client = this.client;
-      const scrub = (t: string) => this.scrub(t);
+      const scrub = this.scrub;
       return (async function* () {
         let stream;
         try {
@@ -125,18 +134,13 @@ export class AnthropicBackend implements Backend {
         }
         for await (const r of stream) {
           const model = (r.result.type === "succeeded" ? r.result.message?.model : undefined) ?? "";
-          if (r.result.type === "succeeded") yield { customId: r.custom_id, reply: replyOf(r.result.message, null, model) };
+          if (r.result.type === "succeeded") yield { customId: r.custom_id, reply: replyOf(r.result.message, null, model, scrub) };
           else if (r.result.type === "errored") yield { customId: r.custom_id, failure: scrub(`the batch request errored: ${JSON.stringify(r.result.error).slice(0, 300)}`) };
-          else yield { customId: r.custom_id, failure: `the batch request was ${r.result.type}` };
+          else yield { customId: r.custom_id, failure: scrub(`the batch request was ${r.result.type}`) };
         }
       })();
     },
   };
-
-  /** Nothing that leaves this class may carry the key (or anything shaped like one). */
-  private scrub(text: string): string {
-    return redact(this.apiKey.length > 0 ? text.split(this.apiKey).join("[redacted]") : text);
-  }
 }
 
 /** SHA-256 of exactly what reaches the model for a request (system, user turn, tool, its description and schema, tool_choice, model, max_tokens). */
@@ -154,16 +158,16 @@ function params(req: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
   };
 }
 
-/** A reply as the engine reads it. A body that was not a JSON message is judged, not trusted. */
-function replyOf(data: unknown, requestId: string | null, model: string): ModelReply {
+/** A reply as the engine reads it, every string in it scrubbed. A body that was not a JSON message is judged, not trusted. */
+function replyOf(data: unknown, requestId: string | null, model: string, scrub: (text: string) => string): ModelReply {
   const message = (typeof data === "object" && data !== null ? data : {}) as Partial<Anthropic.Message>;
   const content = Array.isArray(message.content) ? message.content : [];
   const call = content.find((b) => b.type === "tool_use" && b.name === ANSWER_TOOL);
   return {
-    stopReason: typeof message.stop_reason === "string" ? message.stop_reason : null,
-    input: call?.type === "tool_use" ? call.input : null,
-    requestId,
-    model: typeof message.model === "string" ? message.model : model,
+    stopReason: typeof message.stop_reason === "string" ? scrub(message.stop_reason) : null,
+    input: call?.type === "tool_use" ? scrubDeep(call.input, scrub) : null,
+    requestId: requestId === null ? null : scrub(requestId),
+    model: scrub(typeof message.model === "string" ? message.model : model),
     inputTokens: message.usage?.input_tokens ?? 0,
     outputTokens: message.usage?.output_tokens ?? 0,
   };

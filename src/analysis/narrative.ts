@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { sha256 } from "../core/folder.js";
 import type { BundleEntry, Results } from "../core/results.js";
-import { byteCompare, printable, shorten } from "../core/text.js";
+import { byteCompare, forTerminal, printable, shorten, terminalText } from "../core/text.js";
 import type { Backend, ModelRequest } from "./backend.js";
 import { requestDigest } from "./backend.js";
 import { AnalysisCache, cacheKey, provenanceOf, type Provenance } from "./cache.js";
@@ -145,7 +145,7 @@ export async function narrate(results: Results, resultsBytes: Uint8Array, o: Nar
   return error("unreachable");
 }
 
-/** Markdown: the facts first (copied), then the prose, then what was not analysed. */
+/** Markdown: the facts first (copied), then the prose, then what was not analysed; names from evidence escaped for a terminal. */
 export function narrativeMarkdown(n: Narrative): string {
   const out: string[] = ["# Job narrative", ""];
   const b = n.facts.bundles;
@@ -155,19 +155,19 @@ export function narrativeMarkdown(n: Narrative): string {
     if (e.accuracy) metrics.push(`accuracy ${e.accuracy.victories}/${e.accuracy.scored}`);
     if (e.pass) metrics.push(`pass ${e.pass.passed}/${e.pass.total}`);
     if (e.states) metrics.push(Object.entries(e.states).map(([k, v]) => `${k} ${v}`).join(", "));
-    for (const [k, r] of Object.entries(e.rewards ?? {})) metrics.push(`${k}: mean ${r.mean ?? "n/a"}, coverage ${r.covered}/${r.trials}`);
-    out.push(`- **${e.experiment ?? "(lone trials)"}** (${e.profile ?? "unknown"}): ${metrics.join("; ")}; ${e.invalid.length} invalid`);
+    for (const [k, r] of Object.entries(e.rewards ?? {})) metrics.push(`${forTerminal(k)}: mean ${r.mean ?? "n/a"}, coverage ${r.covered}/${r.trials}`);
+    out.push(`- **${e.experiment === null ? "(lone trials)" : forTerminal(e.experiment)}** (${e.profile ?? "unknown"}): ${metrics.join("; ")}; ${e.invalid.length} invalid`);
   }
   out.push("");
   // The model's text is quoted, so nothing in it can pass for a heading or a fact of this page.
   const quote = (text: string) => printable(text.replace(/\r\n?/g, "\n")).split("\n").map((l) => `> ${l}`).join("\n");
   if (n.prose) {
     out.push("## Overview (the model's prose)", "", quote(n.prose.overview), "");
-    for (const t of n.prose.themes) out.push(`### ${printable(t.title).replace(/[#*_`[\]]/g, "")}`, "", quote(t.text), "", `Trials: ${t.trials.join(", ")}`, "");
+    for (const t of n.prose.themes) out.push(`### ${printable(t.title).replace(/[#*_`[\]]/g, "")}`, "", quote(t.text), "", `Trials: ${t.trials.map(forTerminal).join(", ")}`, "");
   } else out.push(`_No narrative prose: ${printable(shorten(n.reason ?? "", 500))}._`, "");
   if (n.facts.unanalysed.length > 0) {
     out.push("## Trials without an analysis", "");
-    for (const u of n.facts.unanalysed.slice(0, 200)) out.push(`- ${u.trial}: ${u.reason}`);
+    for (const u of n.facts.unanalysed.slice(0, 200)) out.push(`- ${forTerminal(u.trial)}: ${terminalText(u.reason)}`);
     if (n.facts.unanalysed.length > 200) out.push(`- … ${n.facts.unanalysed.length - 200} more`);
     out.push("");
   }

@@ -7,9 +7,12 @@ import { redact } from "../core/redact.js";
 /** Environment variables that hold a credential for the model endpoint. */
 export const SECRET_VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"] as const;
 
-/** Replace every credential the environment names (whatever its shape) and anything shaped like one. */
-export function secretScrubber(env: Record<string, string | undefined>): (text: string) => string {
-  const secrets = SECRET_VARIABLES.map((v) => env[v] ?? "").filter((s) => s.length > 0);
+/**
+ * Replace every credential the environment names (whatever its shape), every one of `more` (those
+ * an endpoint URL held), and anything shaped like one.
+ */
+export function secretScrubber(env: Record<string, string | undefined>, more: readonly string[] = []): (text: string) => string {
+  const secrets = [...SECRET_VARIABLES.map((v) => env[v] ?? ""), ...more].filter((s) => s.length > 0);
   return (text) => redact(secrets.reduce((t, s) => t.split(s).join("[redacted]"), text));
 }
 
@@ -20,4 +23,44 @@ export function scrubDeep(value: unknown, scrub: (text: string) => string): unkn
   if (typeof value === "object" && value !== null)
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k), scrubDeep(v, scrub)]));
   return value;
+}
+
+/** A path segment shaped like a credential: 20 or more characters mixing letters and digits. */
+const SECRET_SEGMENT = /^(?=[^/]*[A-Za-z])(?=[^/]*[0-9])[^/]{20,}$/;
+
+const decoded = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+/** Shorter query values are settings (`?beta=true`), not credentials worth replacing in every text. */
+const MIN_SECRET = 8;
+
+/**
+ * An endpoint URL as provenance records it — scheme, host, port and path, with no user-info, query
+ * or fragment (where a proxy URL carries its token), every path segment that holds a credential
+ * (one `scrub` knows, a long mix of letters and digits) replaced — and the credentials it held, for
+ * the caller's scrubber: an endpoint may echo what its URL carried.
+ */
+export function endpointOf(url: string, scrub: (text: string) => string): { shown: string; secrets: string[] } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { shown: "[redacted: not a URL]", secrets: url.length >= MIN_SECRET ? [url] : [] };
+  }
+  const secrets = [decoded(u.username), decoded(u.password), decoded(u.hash.slice(1)), ...u.searchParams.values()];
+  const path = u.pathname
+    .split("/")
+    .map((seg) => {
+      const plain = decoded(seg);
+      if (seg === "" || !(scrub(plain) !== plain || SECRET_SEGMENT.test(plain))) return seg;
+      secrets.push(plain);
+      return "[redacted]";
+    })
+    .join("/");
+  return { shown: `${u.protocol}//${scrub(u.host)}${path === "/" ? "" : path}`, secrets: secrets.filter((x) => x.length >= MIN_SECRET) };
 }

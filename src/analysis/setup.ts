@@ -66,6 +66,7 @@ export function setupModel(name: PromptName, o: SetupOptions, env: Record<string
             baseURL: env["ANTHROPIC_BASE_URL"] || undefined,
             timeoutMs: o.requestTimeoutMs,
             maxRetries: o.maxRetries,
+            env,
           })
         : null,
     model: o.model ?? DEFAULT_MODEL,

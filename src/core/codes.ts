@@ -44,6 +44,7 @@ export const CODES = {
   SUMMARY_UNEXPECTED: "§4.1 warning: summary.json beside an unterminated journal, not checked",
   RESULT_TRUNCATED: "§11 warning: result.json does not parse (a killed writer); the trial is incomplete",
   SYMLINK_IGNORED: "§11 warning: a symbolic link in a Harbor trial, never followed",
+  PATH_TOO_DEEP: "§11 warning: an entry of a Harbor trial nested too deep for the file system to name, never read",
   TRAJECTORY_NOT_SCANNED: "§11 warning: a trajectory too large to scan for review flags",
   LOOKS_LIKE_JOB: "§11 warning: a trial folder whose subfolders hold config.json (a job without job.log?)",
   // flags

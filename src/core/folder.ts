@@ -5,13 +5,16 @@
 import { createHash } from "node:crypto";
 import { finding, type Finding } from "./codes.js";
 import { MAX_DOCUMENT_BYTES } from "./json/decode.js";
-import { byteCompare } from "./text.js";
+import { byteCompare, clip } from "./text.js";
 
 export const SEAL = "seal.json";
 const MAX_FILE_BYTES = 4 * 1024 ** 3;
 
-/** "unnamed": a name that is not valid UTF-8 (it cannot be named in results). */
-export type EntryKind = "file" | "dir" | "symlink" | "other" | "unnamed";
+/**
+ * "unnamed": a name that is not valid UTF-8 (it cannot be named in results). "too-deep": a path the
+ * file system refused to name (longer than PATH_MAX, or through a loop of links), never read.
+ */
+export type EntryKind = "file" | "dir" | "symlink" | "other" | "unnamed" | "too-deep";
 export interface BundleEntryInfo {
   /** Path relative to the folder, '/'-separated. */
   path: string;
@@ -32,6 +35,7 @@ export function unsafeReason(e: BundleEntryInfo): string | null {
   return e.kind === "symlink" ? "a symbolic link"
     : e.kind === "other" ? "not a regular file or directory"
     : e.kind === "unnamed" ? "a name that is not valid UTF-8"
+    : e.kind === "too-deep" ? "nested too deep for the file system to name"
     : /[\t\n\r]/.test(e.path) ? "a name holding a tab or line break"
     : e.kind === "file" && e.size > MAX_FILE_BYTES ? "larger than 4 GiB"
     : null;
@@ -55,8 +59,9 @@ export class EvidenceFolder {
   private readonly byPath: Map<string, BundleEntryInfo>;
 
   /**
-   * `links`: "unsafe" — a symlink is UNSAFE_PATH like any other unsafe entry (assay bundles, §1);
-   * "ignored" — it is never followed and only warned about (Harbor trials, §11).
+   * `links`: "unsafe" — a symlink, or a path too deep to name, is UNSAFE_PATH like any other unsafe
+   * entry (assay bundles, §1); "ignored" — it is never followed or read, only warned about (Harbor
+   * trials, §11).
    */
   constructor(
     readonly src: BundleSource,
@@ -66,15 +71,19 @@ export class EvidenceFolder {
   ) {
     this.byPath = new Map(src.entries.map((e) => [e.path, e]));
     for (const e of src.entries) {
-      if (e.kind === "symlink" && links === "ignored") {
-        warnings.push(finding("SYMLINK_IGNORED", e.path, null, "a symbolic link: not followed, not read, not in the digest"));
+      if ((e.kind === "symlink" || e.kind === "too-deep") && links === "ignored") {
+        warnings.push(
+          e.kind === "symlink"
+            ? finding("SYMLINK_IGNORED", e.path, null, "a symbolic link: not followed, not read, not in the digest")
+            : finding("PATH_TOO_DEEP", e.path, null, "nested too deep for the file system to name: not read, not in the digest"),
+        );
         this.skipped.add(e.path);
         continue;
       }
       const problem = unsafeReason(e);
       if (problem === null) continue;
       this.skipped.add(e.path);
-      errors.push(finding("UNSAFE_PATH", e.path, null, `${JSON.stringify(e.path)} is ${problem}`));
+      errors.push(finding("UNSAFE_PATH", e.path, null, `${clip(e.path, 200)} is ${problem}`)); // cut: the reason must survive a long path
     }
   }
 

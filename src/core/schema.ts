@@ -23,12 +23,26 @@ export const text = (max: number, min = 0) =>
 export const id = z.string().regex(ID_RE, "expected an id");
 
 /**
- * z.record for evidence: an object holding a "__proto__" key is refused. zod drops that key
- * without a word (it cannot be set on a plain object), and evidence must not lose a key unseen.
+ * Keys evidence may not use for a map: `__proto__` cannot be set on a plain object (zod and any
+ * `out[k] = v` drop it without a word), `constructor` is what every object inherits (a lookup of
+ * an absent one finds a function), and `prototype` is every function's. Refused (SCHEMA, naming
+ * the key), never lost unseen.
  */
+const RESERVED_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+export const isReservedKey = (k: string): boolean => RESERVED_KEYS.has(k);
+/** The refusal's words, one for every place that reads evidence into a map. */
+export const reservedKeyMessage = (k: string): string => `a key named ${k} cannot be read`;
+/** m[k] when m itself holds k: never what every object inherits (`toString`, `valueOf`, …). */
+export const own = <V>(m: Readonly<Record<string, V>>, k: string): V | undefined => (Object.hasOwn(m, k) ? m[k] : undefined);
+
+/** z.record for evidence: an object holding a reserved key is refused, naming it. */
 export const record = <K extends z.core.$ZodRecordKey, V extends z.ZodType>(key: K, value: V) =>
   z
-    .custom<Record<string, unknown>>((v) => typeof v !== "object" || v === null || !Object.hasOwn(v, "__proto__"), "a key named __proto__ cannot be read")
+    .custom<Record<string, unknown>>()
+    .superRefine((v, ctx) => {
+      if (typeof v !== "object" || v === null) return;
+      for (const k of RESERVED_KEYS) if (Object.hasOwn(v, k)) ctx.addIssue({ code: "custom", message: reservedKeyMessage(k), path: [k] });
+    })
     .pipe(z.record(key, value));
 export const digest = z.string().refine(isDigest, "expected a digest (64 lowercase hex digits)");
 

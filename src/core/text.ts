@@ -78,8 +78,10 @@ export const printable = (text: string): string => text.replace(/[\u0000-\u0008\
  * forged lines), bidirectional overrides and isolates (text that reads other than it is), line and
  * paragraph separators, and the backslash and quote that would make the escaped form ambiguous.
  */
-const UNUSUAL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"\\]/;
+const HIDDEN = "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069";
+const UNUSUAL = new RegExp(`[${HIDDEN}"\\\\]`);
 const UNUSUAL_ALL = new RegExp(UNUSUAL.source, "g");
+const HIDDEN_ALL = new RegExp(`[${HIDDEN}]`, "g");
 
 /**
  * A name from evidence or the file system (a path, an experiment, a trial, a reward key) as a
@@ -90,3 +92,10 @@ export function forTerminal(name: string): string {
   if (!UNUSUAL.test(name)) return name;
   return `"${name.replace(UNUSUAL_ALL, (c) => (c === '"' || c === "\\" ? `\\${c}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`))}"`;
 }
+
+/**
+ * Prose that may quote evidence (a finding's message, a reason, a detail, a model's words) as a
+ * terminal shows it: each character forTerminal would escape, but the quote and the backslash,
+ * escaped in place, unquoted (the prose already quotes the values it names).
+ */
+export const terminalText = (text: string): string => text.replace(HIDDEN_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);

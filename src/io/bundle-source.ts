@@ -12,9 +12,14 @@ const CHUNK = 1024 * 1024;
 const kindOf = (st: BigIntStats): EntryKind =>
   st.isSymbolicLink() ? "symlink" : st.isFile() ? "file" : st.isDirectory() ? "dir" : "other";
 
+/** The file system would not name the path: longer than PATH_MAX, or a loop of links on the way. */
+const unnamable = (e: unknown): boolean => ["ENAMETOOLONG", "ELOOP"].includes((e as NodeJS.ErrnoException).code ?? "");
+
 /**
  * Every entry below `dir` (lstat: links are reported, never followed). Names are read as bytes:
  * a name that is not UTF-8 cannot be named in results, so it is listed as such (UNSAFE_PATH).
+ * An entry the file system cannot name (a folder chain deeper than PATH_MAX) is listed as
+ * "too-deep", not descended into: a hostile bundle is bad evidence, not a failure of the tool.
  */
 export function listEntries(dir: string, withStamps = false): BundleEntryInfo[] {
   const out: BundleEntryInfo[] = [];
@@ -25,7 +30,14 @@ export function listEntries(dir: string, withStamps = false): BundleEntryInfo[] 
         out.push({ path, kind: "unnamed", size: 0 });
         continue;
       }
-      const st = lstatSync(join(dir, path), { bigint: true });
+      let st: BigIntStats;
+      try {
+        st = lstatSync(join(dir, path), { bigint: true });
+      } catch (e) {
+        if (!unnamable(e)) throw e;
+        out.push({ path, kind: "too-deep", size: 0 });
+        continue;
+      }
       const kind = kindOf(st);
       const info: BundleEntryInfo = { path, kind, size: Number(st.size) };
       if (withStamps) info.stamp = `${st.mtimeNs}:${st.ino}`;

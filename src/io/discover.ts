@@ -3,6 +3,7 @@
 import { isUtf8 } from "node:buffer";
 import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { forTerminal } from "../core/text.js";
 
 export interface Found {
   /** The bundle's (or trial's) directory on disk. */
@@ -21,10 +22,12 @@ export const displayRoot = (root: string): string => (root.length > 1 ? root.rep
 
 /** Called for a directory below a root that discovery had to pass over, and why. */
 export type OnSkip = (path: string, reason: string) => void;
+const LINK_SKIPPED = "a symbolic link: links below a root are never followed";
 
 /**
  * Yields bundles in a stable order (roots in the order given, entries by name). A root given
- * as a symlink is followed; links below a root are not. Directories are deduplicated by
+ * as a symlink is followed; links below a root are not, and one to a folder is reported (a
+ * linked bundle folder would otherwise vanish without a word). Directories are deduplicated by
  * device and inode, so overlapping roots never produce a bundle twice. A root that cannot be
  * read stops the run; a directory below it that cannot be read is skipped and reported.
  */
@@ -36,11 +39,11 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}): 
     try {
       real = realpathSync(root);
     } catch {
-      throw new DiscoveryError(`root ${root} does not exist`);
+      throw new DiscoveryError(`root ${forTerminal(root)} does not exist`);
     }
-    if (!statSync(real).isDirectory()) throw new DiscoveryError(`root ${root} is not a directory`);
+    if (!statSync(real).isDirectory()) throw new DiscoveryError(`root ${forTerminal(root)} is not a directory`);
     const entries = list(real);
-    if (typeof entries === "string") throw new DiscoveryError(`cannot read root ${root}: ${entries}`);
+    if (typeof entries === "string") throw new DiscoveryError(`cannot read root ${forTerminal(root)}: ${entries}`);
     // A trial given as a root still belongs to the job folder it lies in, and is one by the job's
     // rule (config.json alone), as it would be were the job the root.
     const parentIsJob = lstatSync(join(dirname(real), "job.log"), { throwIfNoEntry: false }) !== undefined;
@@ -50,11 +53,21 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}): 
   }
 }
 
+/** The listing, or why it failed (Node's message without its trailing path: the caller names the folder, escaped). */
 function list(dir: string): Dirent<Buffer>[] | string {
   try {
     return readdirSync(dir, { withFileTypes: true, encoding: "buffer" });
   } catch (e) {
-    return (e as Error).message;
+    return (e as Error).message.replace(/, scandir '[\s\S]*$/, "");
+  }
+}
+
+/** A symbolic link that resolves to a folder (a dangling one, or a loop, does not). */
+function linksToFolder(path: Buffer): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
   }
 }
 
@@ -71,13 +84,17 @@ function firstVisit(dir: string, seen: Set<string>): boolean {
 }
 
 /**
- * Subdirectories (never links), by name bytes; a name that is not UTF-8 is reported and passed
- * over. `listed` is the listing, or why it failed.
+ * Subdirectories (never links), by name bytes; a name that is not UTF-8, and a link to a folder,
+ * are reported and passed over. `listed` is the listing, or why it failed.
  */
 function* subdirectories(dir: string, shown: string, entries: Dirent<Buffer>[], onSkip: OnSkip): Generator<{ sub: string; path: string; listed: Dirent<Buffer>[] | string }> {
-  const dirs = entries.filter((e) => e.isDirectory()).sort((a, b) => Buffer.compare(a.name, b.name));
+  const dirs = entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).sort((a, b) => Buffer.compare(a.name, b.name));
   for (const e of dirs) {
     const path = `${shown}/${e.name.toString("utf8")}`;
+    if (e.isSymbolicLink()) {
+      if (linksToFolder(Buffer.concat([Buffer.from(`${dir}/`), e.name]))) onSkip(path, LINK_SKIPPED);
+      continue;
+    }
     if (!isUtf8(e.name)) {
       onSkip(path, "its name is not valid UTF-8");
       continue;

@@ -1,6 +1,6 @@
 // The main thread's side of the worker pool: batches out, entries back, and isolation — a batch
 // whose worker threw, hung or ran out of memory is re-run one bundle at a time so only the
-// culprit becomes a tool error; piscina replaces the dead worker and the run goes on.
+// culprit becomes a tool error; the next task starts a fresh worker and the run goes on.
 
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
@@ -11,7 +11,7 @@ import type { BatchResult, BatchTask, BundleRef } from "./types.js";
 import type { BundleEntry } from "../core/results.js";
 
 export interface PoolOptions {
-  /** Worker threads (min = max). Default: the available parallelism. */
+  /** Worker threads at most (started as work arrives). Default: the available parallelism; never above maxJobs(). */
   jobs?: number;
   /** Time one bundle may take, from the moment a worker starts it. */
   bundleTimeoutMs?: number;
@@ -41,6 +41,10 @@ const START_GRACE_MS = 30_000;
 const UNSTARTED_POLL_MS = 50;
 /** setTimeout's ceiling (2^31 - 1 ms); longer waits are re-armed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Workers per CPU worth having: past a few, more threads only cost memory (each holds its own heap). */
+export const JOBS_PER_CPU = 4;
+/** The most workers a pool starts on this machine, whatever it is asked for. */
+export const maxJobs = (): number => JOBS_PER_CPU * availableParallelism();
 
 export class BundlePool {
   readonly jobs: number;
@@ -49,13 +53,15 @@ export class BundlePool {
   private readonly hmacKey: Uint8Array | undefined;
 
   constructor(o: PoolOptions = {}) {
-    this.jobs = o.jobs ?? availableParallelism();
+    this.jobs = Math.min(o.jobs ?? availableParallelism(), maxJobs());
     this.timeoutMs = o.bundleTimeoutMs ?? DEFAULT_BUNDLE_TIMEOUT_MS;
     this.hmacKey = o.hmacKey;
     this.pool = new Piscina({
       filename: ENTRY,
       workerData: { workerModule: o.workerFile === undefined ? DEFAULT_WORKER : moduleUrl(o.workerFile) },
-      minThreads: this.jobs,
+      // None up front: piscina starts a worker when a task finds none free, up to maxThreads, so a
+      // small run starts only the workers it uses. A started one stays (no churn between batches).
+      minThreads: 0,
       maxThreads: this.jobs,
       idleTimeout: Number.POSITIVE_INFINITY,
       resourceLimits: { maxOldGenerationSizeMb: o.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB },

@@ -1,9 +1,12 @@
 // One bundle's findings as readable text (`assay verify`).
-import type { BundleEntry, } from "../core/results.js";
+import type { BundleEntry } from "../core/results.js";
+import { shownEntry } from "./shown.js";
 
 const yn = (b: boolean | null) => (b === null ? "n/a" : b ? "yes" : "no");
 
-export function renderEntry(e: BundleEntry): string {
+/** The entry is shown (shown.ts) before a field of it is read. */
+export function renderEntry(entry: BundleEntry): string {
+  const e = shownEntry(entry);
   const lines: string[] = [];
   const who = [e.profile ?? "unknown profile", e.experiment && `experiment ${e.experiment}`, e.trial && `trial ${e.trial}`, e.attempt && `attempt ${e.attempt}`]
     .filter(Boolean)

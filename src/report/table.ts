@@ -2,7 +2,7 @@
 // does not mean, then the trials that did not count and why. Derived from the JSON document.
 
 import type { BundleEntry, Experiment, Results } from "../core/results.js";
-import { printable } from "../core/text.js";
+import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
 const list = (xs: readonly string[], max = 12) =>
@@ -75,22 +75,23 @@ function harbor(e: Experiment, errors: "exclude" | "zero", lines: string[]): voi
 function advisory(b: readonly BundleEntry[], lines: string[]): void {
   const with_ = b.filter((x) => x.advisory !== null);
   if (with_.length === 0) return;
-  const a = with_.map((x) => x.advisory!);
+  const a = with_.map((x) => shownAdvisory(x.advisory!));
   const analysed = a.filter((x) => x.status === "analysed");
   lines.push("", `advisory (${a[0]!.analysis}, model ${a[0]!.model}): a model's judgement; it changes no verdict, state or metric above`);
   lines.push(`  ${analysed.length} analysed (${analysed.filter((x) => x.cached).length} from the cache), ${a.length - analysed.length} not analysed`);
   const why = new Map<string, number>();
   for (const x of a) if (x.status !== "analysed") why.set(x.reason ?? "", (why.get(x.reason ?? "") ?? 0) + 1);
-  for (const [reason, n] of why) lines.push(`    ${n} not analysed: ${printable(reason)}`);
+  for (const [reason, n] of why) lines.push(`    ${n} not analysed: ${reason}`);
   const notable = with_.filter((x) => x.advisory!.status === "analysed" && Object.values(x.advisory!.outcomes).some((o) => o.outcome === "fail" || o.outcome === "error"));
-  for (const x of notable.slice(0, 50)) {
+  for (const x of notable.slice(0, 50).map(shownEntry)) {
     lines.push(`  ${x.path}:`);
     for (const [name, o] of Object.entries(x.advisory!.outcomes))
-      if (o.outcome === "fail" || o.outcome === "error") lines.push(`    ${o.outcome.padEnd(5)} ${name}: ${printable(o.explanation.replace(/\s+/g, " ")).slice(0, 200)}`);
+      if (o.outcome === "fail" || o.outcome === "error") lines.push(`    ${o.outcome.padEnd(5)} ${name}: ${o.explanation.replace(/\s+/g, " ").slice(0, 200)}`);
   }
   if (notable.length > 50) lines.push(`  … ${notable.length - 50} more with a failing or errored criterion (--format json)`);
 }
 
+/** The table. Every experiment and bundle entry printed is shown (shown.ts) before a field of it is read. */
 export function render(results: Results): string {
   const lines: string[] = [];
   const b = results.bundles;
@@ -98,7 +99,7 @@ export function render(results: Results): string {
   const trials = b.filter((x) => x.profile === "harbor").length;
   const what = trials === 0 ? `${b.length} bundles` : `${b.length - trials} bundles and ${trials} Harbor trials`;
   lines.push(`assay: ${what}: ${count("valid")} valid, ${count("invalid")} invalid, ${count("error")} tool errors`);
-  for (const e of results.experiments) {
+  for (const e of results.experiments.map(shownExperiment)) {
     lines.push("");
     if (e.profile === "harbor") {
       lines.push(`job ${e.experiment ?? "(lone trials)"}   profile harbor   ${e.scheduled} trials`);
@@ -124,7 +125,7 @@ export function render(results: Results): string {
   const bad = b.filter((x) => x.validity !== "valid");
   if (bad.length > 0) {
     lines.push("", "bundles with findings");
-    for (const x of bad.slice(0, 50)) {
+    for (const x of bad.slice(0, 50).map(shownEntry)) {
       const f = x.errors[0]!;
       const where = f.file === null ? "" : ` ${f.file}${f.line === null ? "" : `:${f.line}`}`;
       const more = x.errors.length > 1 ? ` (+${x.errors.length - 1} more)` : "";

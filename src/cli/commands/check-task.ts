@@ -6,7 +6,8 @@ import type { Advisory } from "../../core/results.js";
 import { usage } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
-import { printable } from "../../core/text.js";
+import { forTerminal } from "../../core/text.js";
+import { shownAdvisory } from "../../report/shown.js";
 import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, runAnalysis } from "./analysis-options.js";
 
 export const CHECK_TASK_HELP = `assay check-task TASK_DIR... [--json] [options]
@@ -22,7 +23,7 @@ export async function checkTaskCommand(argv: string[], io: CliIo): Promise<numbe
     parseArgs({ args: argv, allowPositionals: true, options: { ...ANALYSIS_OPTIONS, json: { type: "boolean" } } }),
   );
   if (positionals.length === 0) throw new UsageError("assay check-task needs at least one TASK_DIR");
-  for (const d of positionals) if (!statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${d} is not a directory`);
+  for (const d of positionals) if (!statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${forTerminal(d)} is not a directory`);
   const analysis = analysisFromOptions("task-quality", values, io.env, positionals);
   let results: Advisory[];
   try {
@@ -46,9 +47,11 @@ export function gateExit(results: readonly Advisory[]): number {
   return outcomes.includes("fail") ? EXIT.FAILED : EXIT.OK;
 }
 
-function renderTask({ task, advisory: a }: { task: string; advisory: Advisory }): string {
-  const one = (t: string, max: number) => printable(t.replace(/\s+/g, " ")).slice(0, max);
-  const lines = [`${task}: ${a.status === "analysed" ? `analysed by ${a.model}${a.cached ? " (from the cache)" : ""}` : `not analysed: ${a.reason}`}`];
+/** A task's judgement as text: the folder's name and every field of the advisory shown for a terminal first. */
+function renderTask({ task, advisory }: { task: string; advisory: Advisory }): string {
+  const a = shownAdvisory(advisory);
+  const one = (t: string, max: number) => t.replace(/\s+/g, " ").slice(0, max);
+  const lines = [`${forTerminal(task)}: ${a.status === "analysed" ? `analysed by ${a.model}${a.cached ? " (from the cache)" : ""}` : `not analysed: ${a.reason}`}`];
   for (const [name, o] of Object.entries(a.outcomes)) lines.push(`  ${o.outcome.padEnd(14)} ${name}: ${one(o.explanation, 300)}`);
   if (a.summary) lines.push(`  summary: ${one(a.summary, 500)}`);
   return lines.join("\n") + "\n";

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { indexSchedules } from "../../core/batch/schedule.js";
 import type { Results } from "../../core/results.js";
@@ -7,6 +8,7 @@ import { loadSchedule, scoreRoots, storeOptions } from "../../pipeline/score.js"
 import { parseShard } from "../../pipeline/shard.js";
 import { FORMATS, isFormat, type FormatName } from "../../report/index.js";
 import { ResultStore } from "../../store/store.js";
+import { JOBS_PER_CPU, maxJobs } from "../../pool/pool.js";
 import { oneOf, positiveInt, usage } from "../args.js";
 import { EXIT, exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
@@ -26,7 +28,8 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --errors exclude|zero    Harbor: infrastructure errors and incomplete trials are left out of
                            reward metrics (default) or counted as reward 0
   --fail-on invalid        exit 1 when any bundle or trial is invalid
-  --jobs N                 worker threads (default: available parallelism)
+  --jobs N                 worker threads at most, started as work arrives (default: available
+                           parallelism; never more than 4 per CPU)
   --store FILE             resumable results store (SQLite): a rerun skips finished bundles
   --verify-digests         with --store: rehash every bundle instead of trusting file stamps
   --shard i/n              score only shard i of n (0-based; by path hash); JSON for assay merge
@@ -112,6 +115,9 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
   const timeoutS = values["bundle-timeout"] === undefined ? undefined : Number(values["bundle-timeout"]);
   if (timeoutS !== undefined && !(timeoutS > 0 && timeoutS <= 86_400))
     throw new UsageError("--bundle-timeout takes a number of seconds above 0 and at most 86400 (a day)");
+  const jobs = values.jobs === undefined ? undefined : positiveInt("jobs", values.jobs);
+  if (jobs !== undefined && jobs > maxJobs())
+    io.stderr(`assay: --jobs ${values.jobs} is more than this machine can use: using ${maxJobs()} (${JOBS_PER_CPU} × ${availableParallelism()} available CPUs)\n`);
   const statusSeconds = Number(io.env["ASSAY_STATUS_SECONDS"] ?? 5);
   if (!(statusSeconds > 0 && statusSeconds <= 86_400)) throw new UsageError("ASSAY_STATUS_SECONDS must be a number of seconds above 0");
   const key = keyFile === undefined ? undefined : readKeyFile(keyFile, positionals);
@@ -136,14 +142,14 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
       invalid: oneOf("invalid", values.invalid, ["count", "exclude"], "count"),
       resourceBound: oneOf("resource-bound", values["resource-bound"], ["default", "exclude", "loss"], "default"),
       errors: oneOf("errors", values.errors, ["exclude", "zero"], "exclude"),
-      jobs: values.jobs === undefined ? undefined : positiveInt("jobs", values.jobs),
+      jobs,
       bundleTimeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000,
       store,
       verifyDigests: values["verify-digests"] ?? false,
       shard,
       signal: stop.signal,
       progress: reporter,
-      onSkip: (path, reason) => io.stderr(`assay: skipped ${path}: ${reason}\n`),
+      onSkip: (path, reason) => io.stderr(`assay: skipped ${forTerminal(path)}: ${reason}\n`),
       hmacKey: key?.bytes,
       onSealNotChecked: () => void uncheckedSeals++,
     });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { SEAL } from "../../core/folder.js";
 import type { BundleEntry } from "../../core/results.js";
+import { forTerminal } from "../../core/text.js";
 import { discover, displayRoot } from "../../io/discover.js";
 import { placed } from "../../pipeline/score.js";
 import { scoreDirectory } from "../../pool/score-directory.js";
@@ -35,7 +36,7 @@ export function verifyCommand(argv: string[], io: CliIo): number {
   );
   if (positionals.length !== 1) throw new UsageError("assay verify takes exactly one directory: a bundle, a Harbor trial or a Harbor job");
   const dir = positionals[0]!;
-  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${dir} is not a directory`);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${forTerminal(dir)} is not a directory`);
   const key = values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"], [dir]);
   const shown = displayRoot(dir);
   let entries: BundleEntry[];
@@ -47,8 +48,10 @@ export function verifyCommand(argv: string[], io: CliIo): number {
     seal = sealLine(entries[0]!, dir, key);
   } else {
     // A Harbor trial, or a job's trials: exactly what `assay score DIR` would find there.
-    const trials = [...discover([dir])].filter((f) => f.harbor !== undefined && (f.path === shown || job));
-    if (trials.length === 0) throw new UsageError(`${dir} is not a bundle (no journal.jsonl), a Harbor trial or a Harbor job`);
+    const skipped: string[] = []; // said once there is something to verify (a usage error stays one line)
+    const trials = [...discover([dir], (p, why) => skipped.push(`assay: skipped ${forTerminal(p)}: ${why}\n`))].filter((f) => f.harbor !== undefined && (f.path === shown || job));
+    if (trials.length === 0) throw new UsageError(`${forTerminal(dir)} is not a bundle (no journal.jsonl), a Harbor trial or a Harbor job`);
+    for (const line of skipped) io.stderr(line);
     entries = trials.map((f) => {
       const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, "harbor");
       return placed(f, scored);

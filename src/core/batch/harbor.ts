@@ -6,6 +6,7 @@
 import type { Code } from "../codes.js";
 import { HARBOR_STATES } from "../harbor/trial.js";
 import { blankExperiment, type BundleEntry, type Experiment } from "../results.js";
+import { own } from "../schema.js";
 import { byteCompare } from "../text.js";
 import { passAtK } from "./stats.js";
 
@@ -102,7 +103,7 @@ interface Counted {
 function keyMetrics(key: string, counted: Counted[], trials: number) {
   // A valid scored trial without this key is not in this key's mean (its coverage shows it).
   const values = counted.flatMap((c) => {
-    const v = c.rewards === "zero" ? 0 : c.rewards[key];
+    const v = c.rewards === "zero" ? 0 : own(c.rewards, key);
     return v === undefined ? [] : [{ trial: c.trial, v, covered: c.covered }];
   });
   const n = values.length;

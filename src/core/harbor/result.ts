@@ -4,7 +4,7 @@
 // error still gets its state (the error makes it invalid; its state is still shown).
 
 import { z } from "zod";
-import { finiteNumber, int, record } from "../schema.js";
+import { finiteNumber, int, isReservedKey, record } from "../schema.js";
 import { parseTimestamp } from "./time.js";
 
 const timestamp = z.string().refine((s) => parseTimestamp(s) !== null, "expected an ISO 8601 timestamp");
@@ -96,11 +96,15 @@ const numberOf = (v: unknown): number | null | undefined => {
   return r.success ? r.data : v === null ? null : undefined;
 };
 
-/** A rewards map: values that are numbers or null (non-finite); anything else is left out. */
+/**
+ * A rewards map: values that are numbers or null (non-finite); anything else is left out, and so
+ * is a reserved key (the schema check has made it SCHEMA, naming it).
+ */
 function rewardsOf(verifier: unknown): RewardMap | null {
   if (!isObj(verifier) || !isObj(verifier["rewards"])) return null;
   const out: RewardMap = {};
   for (const [k, v] of Object.entries(verifier["rewards"])) {
+    if (isReservedKey(k)) continue;
     const n = numberOf(v);
     if (n !== undefined) out[k] = n;
   }

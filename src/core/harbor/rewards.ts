@@ -6,7 +6,7 @@ import { finding, type Finding } from "../codes.js";
 import { encodingProblem, isPlainObject } from "../json/decode.js";
 import { parseStrictJsonNoting } from "../json/strict.js";
 import { clip, fieldKey, fieldPath } from "../text.js";
-import { finiteNumber } from "../schema.js";
+import { finiteNumber, isReservedKey, own, reservedKeyMessage } from "../schema.js";
 import type { RewardMap } from "./result.js";
 
 /** Python's float() spelling (without digit underscores); anything else in reward.txt is not a reward. */
@@ -51,6 +51,10 @@ function rewardJson(file: string, text: string, errors: Finding[]): RewardMap | 
   const out: RewardMap = {};
   const noted = new Set(r.nonFinite.map((f) => String(f.path[0])));
   for (const [k, v] of Object.entries(r.value)) {
+    if (isReservedKey(k)) {
+      errors.push(finding("SCHEMA", file, null, `${fieldKey(k)}: ${reservedKeyMessage(k)}`));
+      continue;
+    }
     const n = finiteNumber.safeParse(v);
     if (n.success) out[k] = n.data;
     else if (v === null) {
@@ -68,8 +72,8 @@ function rewardJson(file: string, text: string, errors: Finding[]): RewardMap | 
 export function compareRewards(claimed: RewardMap, field: string, file: string, actual: RewardMap, errors: Finding[]): void {
   const keys = [...new Set([...Object.keys(claimed), ...Object.keys(actual)])].sort();
   for (const k of keys) {
-    const c = claimed[k];
-    const a = actual[k];
+    const c = own(claimed, k);
+    const a = own(actual, k);
     if (c === null || a === null) continue;
     if (c === undefined) errors.push(finding("REWARD_MISMATCH", "result.json", null, `${field}.${fieldKey(k)} is absent but ${file} holds ${a}`));
     else if (a === undefined) errors.push(finding("REWARD_MISMATCH", "result.json", null, `${field}.${fieldKey(k)} = ${c} but ${file} holds no such key`));

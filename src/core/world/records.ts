@@ -2,7 +2,7 @@
 // scenario.json and the world summary. Strict.
 
 import { z } from "zod";
-import { digest, envelope, id, int, record, text } from "../schema.js";
+import { digest, envelope, id, int, isReservedKey, record, text } from "../schema.js";
 import { END_STATUSES } from "../native/records.js";
 import { summaryIdentityShape } from "../summary.js";
 
@@ -14,8 +14,8 @@ export type ToolClass = (typeof CLASSES)[number];
  * non-empty string of at most 256 code points (`mcp/github`, `fs.read_file`, …) — the same rule
  * for the scenario's keys and a request's `tool`, so every reviewed tool can be requested.
  */
-// Any name (the contract leaves its form open) but __proto__, which no JSON object reader keeps as a key.
-export const toolName = text(256, 1).refine((n) => n !== "__proto__", "a tool named __proto__ cannot be read");
+// Any name (the contract leaves its form open) but a reserved key, which no map of evidence may hold.
+export const toolName = text(256, 1).refine((n) => !isReservedKey(n), "a tool cannot be named __proto__, constructor or prototype");
 export const requestRecord = z.strictObject({ ...envelope("request"), request: id, intent: id, tool: toolName, class: z.enum(CLASSES), args: digest });
 export const policyRecord = z.strictObject({ ...envelope("policy"), request: id, attempt: id, decision: z.enum(["allow", "deny"]), reason: z.string() });
 export const attemptRecord = z.strictObject({

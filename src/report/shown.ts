@@ -1,0 +1,56 @@
+// What a terminal is shown of a results document. Every name from evidence or the file system
+// (a path, an experiment, a trial, a task, a reward key, a finding's file) passes forTerminal, and
+// every text that may quote evidence (a message, a reason, a detail, flag evidence, a model's
+// words) passes terminalText — here, once per object, before a text renderer reads any of its
+// fields, so no field reaches a terminal raw: no name clears the screen, retitles the terminal or
+// forges an output line. (JSON output needs none of this: JSON escapes control characters.)
+
+import type { Finding } from "../core/codes.js";
+import type { Advisory, BundleEntry, Experiment } from "../core/results.js";
+import { forTerminal as name, terminalText as text } from "../core/text.js";
+
+const opt = <T>(v: T | null, f: (v: T) => T): T | null => (v === null ? null : f(v));
+const names = (xs: readonly string[]) => xs.map(name);
+/** A map keyed by names (reward keys, criteria), its values shown by `f`. */
+const keyed = <V>(m: Record<string, V>, f: (v: V) => V = (v) => v): Record<string, V> =>
+  Object.fromEntries(Object.entries(m).map(([k, v]) => [name(k), f(v)]));
+const finding = (f: Finding): Finding => ({ ...f, file: opt(f.file, name), message: text(f.message) });
+
+export const shownAdvisory = (a: Advisory): Advisory => ({
+  ...a,
+  reason: opt(a.reason, text),
+  rubric: name(a.rubric),
+  model: opt(a.model, name),
+  outcomes: keyed(a.outcomes, (o) => ({ ...o, explanation: text(o.explanation) })),
+  summary: opt(a.summary, text),
+});
+
+export const shownEntry = (e: BundleEntry): BundleEntry => ({
+  ...e,
+  path: name(e.path),
+  experiment: opt(e.experiment, name),
+  trial: opt(e.trial, name),
+  seed: opt(e.seed, name),
+  errors: e.errors.map(finding),
+  warnings: e.warnings.map(finding),
+  task: opt(e.task, name),
+  task_checksum: opt(e.task_checksum, name),
+  scenario: opt(e.scenario, name),
+  dimensions: opt(e.dimensions, (d) => keyed(d, (x) => ({ ...x, detail: text(x.detail) }))),
+  rewards: opt(e.rewards, keyed),
+  reward_source: opt(e.reward_source, text),
+  flags: e.flags.map((f) => ({ ...f, evidence: text(f.evidence) })),
+  advisory: opt(e.advisory, shownAdvisory),
+});
+
+export const shownExperiment = (e: Experiment): Experiment => ({
+  ...e,
+  experiment: opt(e.experiment, name),
+  invalid: e.invalid.map((i) => ({ ...i, trial: name(i.trial) })),
+  missing: names(e.missing),
+  excluded: e.excluded.map((x) => ({ trial: name(x.trial), reason: text(x.reason) })),
+  unscored: names(e.unscored),
+  flags: e.flags.map((f) => ({ ...f, trial: name(f.trial) })),
+  retry: opt(e.retry, names),
+  rewards: opt(e.rewards, (r) => keyed(r, (k) => ({ ...k, pass_at_k_reason: opt(k.pass_at_k_reason, text) }))),
+});
