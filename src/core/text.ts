@@ -70,8 +70,6 @@ export const fieldKey = (k: string): string => (/^[A-Za-z0-9_-]{1,64}$/.test(k) 
 export const fieldPath = (path: readonly (string | number)[]): string =>
   path.map((k, i) => (typeof k === "number" ? `[${k}]` : `${i > 0 ? "." : ""}${fieldKey(k)}`)).join("") || "(value)";
 
-/** Text for a terminal: no control characters (model text or evidence could carry escape sequences). */
-export const printable = (text: string): string => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "?");
 
 /**
  * Characters a name must not carry raw to a terminal: C0 and C1 controls and DEL (escape sequences,
@@ -82,6 +80,11 @@ const HIDDEN = "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u202
 const UNUSUAL = new RegExp(`[${HIDDEN}"\\\\]`);
 const UNUSUAL_ALL = new RegExp(UNUSUAL.source, "g");
 const HIDDEN_ALL = new RegExp(`[${HIDDEN}]`, "g");
+/** What printable replaces: HIDDEN but the tab and the line feed, which prose keeps. */
+const HIDDEN_BUT_LAYOUT = new RegExp(`(?![\\t\\n])[${HIDDEN}]`, "g");
+
+/** Prose for a terminal or a Markdown quote, its lines kept: every hidden character shown as "?" (model text could carry escape sequences or bidi overrides). */
+export const printable = (text: string): string => text.replace(HIDDEN_BUT_LAYOUT, "?");
 
 /**
  * A name from evidence or the file system (a path, an experiment, a trial, a reward key) as a

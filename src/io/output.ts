@@ -13,6 +13,7 @@ import {
   writeSync, type Stats,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { forTerminal } from "../core/text.js";
 
 /** An output that cannot or must not be written: one line for the user, exit 2. */
 export class OutputError extends Error {
@@ -91,12 +92,12 @@ const sameFile = (a: Stats | undefined, b: Stats | undefined): boolean => a !== 
 function checkProtected(file: string, real: string, st: Stats | undefined, protect: Protected): void {
   for (const root of protect.roots ?? []) {
     const r = realPath(root);
-    if (inside(real, r)) throw new OutputError(`will not write ${file}: it lies inside ${root}, which is being read (assay never writes into evidence)`);
+    if (inside(real, r)) throw new OutputError(`will not write ${forTerminal(file)}: it lies inside ${forTerminal(root)}, which is being read (assay never writes into evidence)`);
   }
   for (const f of protect.files ?? []) {
     if (f === undefined) continue;
     if (realPath(f) === real || sameFile(st, statSync(f, { throwIfNoEntry: false })))
-      throw new OutputError(`will not write ${file}: it is ${f}, which this command reads or keeps`);
+      throw new OutputError(`will not write ${forTerminal(file)}: it is ${forTerminal(f)}, which this command reads or keeps`);
   }
 }
 
@@ -108,7 +109,7 @@ function checkProtected(file: string, real: string, st: Stats | undefined, prote
 export function checkKept(file: string, what: string, roots: readonly string[]): void {
   const real = realPath(file);
   for (const root of roots)
-    if (inside(real, realPath(root))) throw new OutputError(`will not keep ${what} at ${file}: it lies inside ${root}, which is being read (assay never writes into evidence; name another place)`);
+    if (inside(real, realPath(root))) throw new OutputError(`will not keep ${what} at ${forTerminal(file)}: it lies inside ${forTerminal(root)}, which is being read (assay never writes into evidence; name another place)`);
 }
 
 /**
@@ -120,19 +121,19 @@ function plan(file: string, protect: Protected, regularOnly: boolean): Target {
   if (fd !== null) return { kind: "fd", file, fd };
   const dir = dirname(file);
   const folder = statSync(dir, { throwIfNoEntry: false });
-  if (folder === undefined) throw new OutputError(`cannot write ${file}: folder ${dir} does not exist`);
-  if (!folder.isDirectory()) throw new OutputError(`cannot write ${file}: ${dir} is not a folder`);
+  if (folder === undefined) throw new OutputError(`cannot write ${forTerminal(file)}: folder ${forTerminal(dir)} does not exist`);
+  if (!folder.isDirectory()) throw new OutputError(`cannot write ${forTerminal(file)}: ${forTerminal(dir)} is not a folder`);
   const st = lstatSync(file, { throwIfNoEntry: false });
   if (st === undefined || st.isFile()) {
     checkProtected(file, realPath(file), st, protect);
     return { kind: "replace", file, dir, mode: st === undefined ? null : st.mode & 0o7777 };
   }
-  if (st.isDirectory()) throw new OutputError(`cannot write ${file}: it is a folder`);
+  if (st.isDirectory()) throw new OutputError(`cannot write ${forTerminal(file)}: it is a folder`);
   const target = statSync(file, { throwIfNoEntry: false }); // through a link: what would be written into
   const streamable = !regularOnly && target !== undefined && (target.isFIFO() || target.isCharacterDevice());
   if (st.isSymbolicLink() && !streamable)
-    throw new OutputError(`will not write ${file}: it is a symbolic link, and assay never replaces a link or the file it points to (give that file's own path)`);
-  if (!streamable) throw new OutputError(`will not write ${file}: it is ${describe(st)}, not a file`);
+    throw new OutputError(`will not write ${forTerminal(file)}: it is a symbolic link, and assay never replaces a link or the file it points to (give that file's own path)`);
+  if (!streamable) throw new OutputError(`will not write ${forTerminal(file)}: it is ${describe(st)}, not a file`);
   checkProtected(file, realPath(file), target, protect);
   return { kind: "stream", file, what: target!.isFIFO() ? "a FIFO" : "a character device" };
 }
@@ -276,11 +277,11 @@ export interface WriteOptions {
  */
 export function writeOutput(file: string, data: Data, o: WriteOptions = {}): number {
   const target = plan(file, o.protect ?? {}, (o.regularOnly ?? false) || (o.create ?? false));
-  if (o.create && lstatSync(file, { throwIfNoEntry: false }) !== undefined) throw new OutputError(`will not write ${file}: it exists, and this write only creates`);
+  if (o.create && lstatSync(file, { throwIfNoEntry: false }) !== undefined) throw new OutputError(`will not write ${forTerminal(file)}: it exists, and this write only creates`);
   const written = { n: 0 };
   const fail = (e: unknown, unchanged: boolean): never => {
     if (e instanceof OutputError) throw e;
-    throw new OutputError(`cannot write ${file}: ${reason(e)} after ${written.n} bytes${unchanged ? `; ${file} is unchanged` : ""}`, (e as NodeJS.ErrnoException).code);
+    throw new OutputError(`cannot write ${forTerminal(file)}: ${reason(e)} after ${written.n} bytes${unchanged ? `; ${forTerminal(file)} is unchanged` : ""}`, (e as NodeJS.ErrnoException).code);
   };
   if (target.kind === "fd") return writeDescriptor(target.fd, data, file);
   if (target.kind === "stream") {
@@ -290,7 +291,7 @@ export function writeOutput(file: string, data: Data, o: WriteOptions = {}): num
       fd = openSync(file, constants.O_WRONLY | constants.O_NOCTTY);
       if (!(fstatSync(fd).isFIFO() || fstatSync(fd).isCharacterDevice())) {
         closeSync(fd);
-        throw new OutputError(`will not write ${file}: it changed while being opened`);
+        throw new OutputError(`will not write ${forTerminal(file)}: it changed while being opened`);
       }
     } catch (e) {
       return fail(e, false);
@@ -357,13 +358,13 @@ export function writeTree(root: string, files: Iterable<[string, Data]>): void {
     try {
       fd = openSync(path, "wx");
     } catch (e) {
-      throw new OutputError(`cannot write ${path}: ${reason(e)}`);
+      throw new OutputError(`cannot write ${forTerminal(path)}: ${reason(e)}`);
     }
     const written = { n: 0 };
     try {
       for (const p of pieces(data)) writeAll(fd, p, written);
     } catch (e) {
-      throw new OutputError(`cannot write ${path}: ${reason(e)} after ${written.n} bytes`);
+      throw new OutputError(`cannot write ${forTerminal(path)}: ${reason(e)} after ${written.n} bytes`);
     } finally {
       closeSync(fd);
     }

@@ -7,7 +7,7 @@ import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/sched
 import { SEAL, sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
 import type { BundleEntry, Results } from "../core/results.js";
 import { keyFingerprint } from "../core/seal.js";
-import { byteCompare } from "../core/text.js";
+import { byteCompare, forTerminal } from "../core/text.js";
 import { beyondDigest, listEntries, racy, stampsOf } from "../io/bundle-source.js";
 import { discover, type Found, type OnSkip } from "../io/discover.js";
 import { BundlePool, type PoolOptions } from "../pool/pool.js";
@@ -88,7 +88,7 @@ export function loadSchedule(file: string): LoadedSchedule {
     bytes = readFileSync(file);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    throw new ScheduleError(`cannot read schedule ${file}: ${err.code === "EISDIR" ? "it is a folder" : err.code === "ENOENT" ? "no such file" : err.message}`);
+    throw new ScheduleError(`cannot read schedule ${forTerminal(file)}: ${err.code === "EISDIR" ? "it is a folder" : err.code === "ENOENT" ? "no such file" : err.message}`);
   }
   return { name: file, schedule: parseSchedule(bytes, file), digest: sha256(bytes) };
 }

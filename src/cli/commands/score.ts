@@ -162,7 +162,7 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
     // Stopped: only an explicit --out gets a document (marked incomplete unless every bundle
     // had already been handed out); the store has the rest. Ctrl-C always means exit 130.
     if (values.out !== undefined) writeResults(results, format, values.out, io, { quiet: values.quiet, protect });
-    io.stderr(`assay: stopped after ${results.bundles.length} bundles${values.store ? `; ${values.store} keeps them for the rerun` : ""}\n`);
+    io.stderr(`assay: stopped after ${results.bundles.length} bundles${values.store ? `; ${forTerminal(values.store)} keeps them for the rerun` : ""}\n`);
     return EXIT.INTERRUPTED;
   }
   return { results, format, out: values.out, failOnInvalid: values["fail-on"] === "invalid", quiet: values.quiet ?? false, protect, uncheckedSeals };

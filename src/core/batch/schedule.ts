@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Finding } from "../codes.js";
 import { decodeDocument } from "../json/decode.js";
 import { describeIssues, digest, id } from "../schema.js";
-import { SEED_RE } from "../text.js";
+import { forTerminal, SEED_RE } from "../text.js";
 
 const scheduleSchema = z.strictObject({
   format: z.literal("assay.schedule/1"),
@@ -27,12 +27,12 @@ export class ScheduleError extends Error {
 export function parseSchedule(bytes: Uint8Array, name: string): Schedule {
   const problems: Finding[] = [];
   const value = decodeDocument(bytes, name, problems);
-  if (value === undefined) throw new ScheduleError(`schedule ${name}: ${problems[0]!.code}: ${problems[0]!.message}`);
+  if (value === undefined) throw new ScheduleError(`schedule ${forTerminal(name)}: ${problems[0]!.code}: ${problems[0]!.message}`);
   const r = scheduleSchema.safeParse(value);
-  if (!r.success) throw new ScheduleError(`schedule ${name}: ${describeIssues(r.error.issues)}`);
+  if (!r.success) throw new ScheduleError(`schedule ${forTerminal(name)}: ${describeIssues(r.error.issues)}`);
   const seen = new Set<string>();
   for (const t of r.data.trials) {
-    if (seen.has(t.trial)) throw new ScheduleError(`schedule ${name}: trial ${t.trial} is listed twice`);
+    if (seen.has(t.trial)) throw new ScheduleError(`schedule ${forTerminal(name)}: trial ${t.trial} is listed twice`);
     seen.add(t.trial);
   }
   return r.data;
