@@ -36,8 +36,9 @@ const onFile = (name: string, fn: (r: Rng, b: Buffer, d: Donors) => [Buffer, str
   const files = filesOf(tree);
   if (files.length === 0) return null;
   const p = pick(r, files);
-  const out = fn(r, bytesOf(tree, p), d);
-  if (out === null) return null;
+  const before = bytesOf(tree, p);
+  const out = fn(r, before, d);
+  if (out === null || out[0].equals(before)) return null; // a no-op: another op is drawn
   tree.set(p, file(out[0]));
   return `${name} ${JSON.stringify(p)} ${out[1]}`.trimEnd();
 };
@@ -311,7 +312,9 @@ const FILE_OPS: [number, Op][] = [
     const donorFiles = filesOf(donor);
     const sibling = r() < 0.6 && same.length > 0;
     if (!sibling && donorFiles.length === 0) return null;
-    tree.set(p, sibling ? pick(r, same) : donor.get(pick(r, donorFiles))!);
+    const n = sibling ? pick(r, same) : donor.get(pick(r, donorFiles))!;
+    if (n.kind === "file" && n.bytes.equals(bytesOf(tree, p))) return null;
+    tree.set(p, n);
     return `replace ${JSON.stringify(p)} with ${sibling ? "a sibling base's" : "another file's"} content`;
   }],
   [1, (r, tree) => {
@@ -341,6 +344,7 @@ const FILE_OPS: [number, Op][] = [
     if (files.length === 0) return null;
     const p = pick(r, files);
     const to = pick(r, d.extraNames);
+    if (to === p) return null;
     const n = tree.get(p)!;
     tree.delete(p);
     if (tree.has(to) || !canPlace(tree, to)) {
