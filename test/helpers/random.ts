@@ -1,11 +1,2 @@
-// A seeded PRNG (mulberry32) for tests: the same cases on every run.
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The seeded PRNG the tests use: the fuzzer's (src/fuzz/random.ts), so both draw identical sequences.
+export { rng } from "../../src/fuzz/random.js";

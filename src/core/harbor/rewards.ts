@@ -48,7 +48,8 @@ function rewardJson(file: string, text: string, errors: Finding[]): RewardMap | 
     errors.push(finding("SCHEMA", file, null, "expected a flat object of numbers"));
     return null;
   }
-  const out: RewardMap = {};
+  // No prototype: a key named __proto__ is then a key like any other, compared, not dropped unseen.
+  const out: RewardMap = Object.create(null);
   const noted = new Set(r.nonFinite.map((f) => String(f.path[0])));
   for (const [k, v] of Object.entries(r.value)) {
     if (isReservedKey(k)) {
@@ -71,6 +72,8 @@ function rewardJson(file: string, text: string, errors: Finding[]): RewardMap | 
  */
 export function compareRewards(claimed: RewardMap, field: string, file: string, actual: RewardMap, errors: Finding[]): void {
   const keys = [...new Set([...Object.keys(claimed), ...Object.keys(actual)])].sort();
+  // Own keys only: a key named __proto__ in one map is absent from the other, not its prototype.
+  const own = (m: RewardMap, k: string) => (Object.hasOwn(m, k) ? m[k] : undefined);
   for (const k of keys) {
     const c = own(claimed, k);
     const a = own(actual, k);
