@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Experiment, Results } from "../src/core/results.js";
 import { assemble, scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
-import { FORMATS } from "../src/report/index.js";
+import { renderText } from "../src/report/index.js";
 import { synthNative, type NativeSpec } from "../src/synth/native.js";
 import { run } from "./helpers/cli.js";
 
@@ -267,12 +267,12 @@ describe("golden results for a synthesised corpus", () => {
     const a = await scoreRoots([root], DEFAULTS);
     const b = await scoreRoots([root], DEFAULTS);
     const fixedRun = a.run;
-    const textA = FORMATS.json.render(a);
-    const textB = FORMATS.json.render({ ...b, run: fixedRun });
+    const textA = renderText("json", a);
+    const textB = renderText("json", { ...b, run: fixedRun });
     expect(textB).toBe(textA);
     // Assembling the same entries in another order changes nothing either.
     const c = assemble([...b.bundles].reverse(), DEFAULTS, a.run.started_at, { complete: true, roots: a.run.roots });
-    expect(FORMATS.json.render({ ...c, run: fixedRun })).toBe(textA);
+    expect(renderText("json", { ...c, run: fixedRun })).toBe(textA);
     // And the document parses back to the same value.
     expect(JSON.parse(textA)).toEqual(JSON.parse(JSON.stringify(a)));
     expect(Object.keys(JSON.parse(textA))).toEqual(["format", "run", "bundles", "experiments"]);
@@ -287,7 +287,7 @@ describe("golden results for a synthesised corpus", () => {
     expect(canon(doc.experiments)).toEqual([zeta, goldDefaults]);
     const lib = await scoreRoots([root], DEFAULTS);
     expect(doc.bundles).toEqual(JSON.parse(JSON.stringify(lib.bundles)));
-    expect(r.stdout).toBe(FORMATS.json.render({ ...lib, run: doc.run }));
+    expect(r.stdout).toBe(renderText("json", { ...lib, run: doc.run }));
     // The CLI's default is each profile's rule, which for native runs is "exclude": same experiments.
     expect(doc.run.options).toMatchObject({ invalid: "count", resource_bound: "default", schedules: [] });
   });

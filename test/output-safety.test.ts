@@ -303,11 +303,11 @@ describe("smaller (item 10)", () => {
     expect(readFileSync(f, "utf8")).toBe("this is not a database\n");
   });
 
-  it("merge of a file that is not JSON: one line naming the file, no quotation of its text", () => {
+  it("merge of a file that is not JSON: one line naming the file and the byte, no quotation of its text", () => {
     const f = join(tmp, "junk.json");
     writeFileSync(f, "junk\nmore junk\n");
     const r = spawnCli(["merge", f]);
     expect(r.code).toBe(2);
-    expect(r.stderr.split("\n")).toEqual([`assay merge: ${f} is not an assay results document: not JSON (unexpected character at character 1)`, ""]);
+    expect(r.stderr.split("\n")).toEqual([`assay merge: ${f} is not an assay results document: expected a JSON object ('{') at byte 0`, ""]);
   });
 });

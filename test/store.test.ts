@@ -19,7 +19,7 @@ import { beyondDigest, listEntries, stampsOf } from "../src/io/bundle-source.js"
 import { writeCorpus } from "../src/io/corpus.js";
 import { discover } from "../src/io/discover.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
-import { FORMATS } from "../src/report/index.js";
+import { renderText } from "../src/report/index.js";
 import { ResultStore, storeKey } from "../src/store/store.js";
 import { SCORING_VERSION } from "../src/version.js";
 import { bundle, escaped, game, killed, live } from "./helpers/bundle.js";
@@ -85,7 +85,7 @@ async function scoreWith(roots: string[], store?: ResultStore, extra: Partial<Sc
   const scored: string[] = [];
   const progress = { done: (e: BundleEntry, _bytes: number, c: boolean) => void (c ? cached : scored).push(e.path) };
   const results = await scoreRoots(roots, { ...BASE, jobs: 1, batchSize: 4, store, progress, ...extra });
-  return { results, text: FORMATS.json.render(results), cached: cached.sort(), scored: scored.sort() };
+  return { results, text: renderText("json", results), cached: cached.sort(), scored: scored.sort() };
 }
 
 /** The JSON document's text with its `run` member cut out; everything else compared byte for byte. */

@@ -1,6 +1,6 @@
 // The one place where outcomes become exit codes.
 
-import type { Results } from "../core/results.js";
+import { viewOf, type Results, type ResultsView } from "../core/results.js";
 
 export const EXIT = {
   /** Scored (whatever the evidence said). */
@@ -17,9 +17,10 @@ export const EXIT = {
 
 export { UsageError } from "../errors.js";
 
-export function exitForResults(results: Results, failOnInvalid: boolean): number {
-  if (results.bundles.some((b) => b.validity === "error")) return EXIT.INCOMPLETE;
-  const anyInvalid = results.bundles.some((b) => b.validity === "invalid") || results.experiments.some((e) => e.invalid.length > 0);
+export function exitForResults(doc: Results | ResultsView, failOnInvalid: boolean): number {
+  const results = "tally" in doc ? doc : viewOf(doc);
+  if (results.tally.error > 0) return EXIT.INCOMPLETE;
+  const anyInvalid = results.tally.invalid > 0 || results.experiments.some((e) => e.invalid.length > 0);
   return failOnInvalid && anyInvalid ? EXIT.FAILED : EXIT.OK;
 }
 

@@ -206,3 +206,37 @@ export const resultsSchema = z.object({
   experiments: z.array(experimentSchema),
 });
 export type Results = z.infer<typeof resultsSchema>;
+
+/** How many bundle entries a document holds, by validity, and how many are Harbor trials. */
+export interface Tally {
+  bundles: number;
+  valid: number;
+  invalid: number;
+  error: number;
+  harbor: number;
+}
+export const emptyTally = (): Tally => ({ bundles: 0, valid: 0, invalid: 0, error: 0, harbor: 0 });
+export function count(tally: Tally, e: Pick<BundleEntry, "validity" | "profile">): void {
+  tally.bundles++;
+  tally[e.validity]++;
+  if (e.profile === "harbor") tally.harbor++;
+}
+
+/**
+ * A results document whose bundle entries are read as they are rendered: from a file the run
+ * spilled them to, or from an array. `bundles` is in path order and may be iterated again.
+ */
+export interface ResultsView extends Omit<Results, "bundles"> {
+  bundles: Iterable<BundleEntry>;
+  tally: Tally;
+}
+
+/** A document held in memory, as a view. */
+export function viewOf(results: Results): ResultsView {
+  const tally = emptyTally();
+  for (const e of results.bundles) count(tally, e);
+  return { ...results, tally };
+}
+
+/** A view read whole into memory (tests, the library API, and analyses, which annotate each entry). */
+export const materialize = (v: ResultsView): Results => ({ format: v.format, run: v.run, bundles: [...v.bundles], experiments: v.experiments });

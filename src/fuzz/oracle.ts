@@ -10,7 +10,7 @@
 import { resultsSchema, type Results, type ScoredBundle } from "../core/results.js";
 import type { Found } from "../io/discover.js";
 import { assemble, placed } from "../pipeline/score.js";
-import { FORMATS } from "../report/index.js";
+import { renderText } from "../report/index.js";
 import type { Base, FuzzCase } from "./generate.js";
 import type { FuzzProfile } from "./profiles.js";
 import { sameEvidence, verdictOf } from "./credit.js";
@@ -34,9 +34,9 @@ export function foundAt(c: FuzzCase, root: string): Found {
 /** The document renders as JSON that parses and validates, and as a table: why not, or null. */
 export function renderProblem(doc: Results): string | null {
   try {
-    const parsed = resultsSchema.safeParse(JSON.parse(FORMATS.json.render(doc)));
+    const parsed = resultsSchema.safeParse(JSON.parse(renderText("json", doc)));
     if (!parsed.success) return `the results document does not validate: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`;
-    FORMATS.table.render(doc);
+    renderText("table", doc);
     return null;
   } catch (e) {
     return `rendering the results document threw: ${(e as Error).stack ?? String(e)}`;

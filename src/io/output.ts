@@ -190,6 +190,20 @@ export type Data = string | Uint8Array | Iterable<string | Uint8Array>;
 /** Small pieces are gathered into writes of this size: one system call per line would be the cost of a big file. */
 const GATHER = 64 * 1024;
 
+/** Strings gathered into pieces of about GATHER characters (a document written entry by entry, to a terminal or a pipe). */
+export function* gathered(parts: Iterable<string>): Generator<string> {
+  let held: string[] = [];
+  let size = 0;
+  for (const p of parts) {
+    held.push(p);
+    if ((size += p.length) < GATHER) continue;
+    yield held.join("");
+    held = [];
+    size = 0;
+  }
+  if (held.length > 0) yield held.join("");
+}
+
 function* pieces(data: Data): Generator<Uint8Array> {
   if (typeof data === "string") return yield Buffer.from(data);
   if (data instanceof Uint8Array) return yield data;
@@ -231,7 +245,7 @@ function tempName(name: string, n: string): { pid: number } | null {
  * Temp files of `file` left by a writer killed mid-write: removed once their process is gone and
  * they are an hour old, so a shared folder never loses a write in progress.
  */
-function removeStaleTemps(dir: string, name: string): void {
+export function removeStaleTemps(dir: string, name: string): void {
   let names: string[];
   try {
     names = readdirSync(dir);

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { computeExperiments, type BatchOptions } from "../core/batch/experiments.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/schedule.js";
 import { SEAL, sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
-import type { BundleEntry, Results } from "../core/results.js";
+import { materialize, type BundleEntry, type Results, type ResultsView } from "../core/results.js";
 import { keyFingerprint } from "../core/seal.js";
 import { byteCompare, forTerminal } from "../core/text.js";
 import { beyondDigest, listEntries, racy, stampsOf } from "../io/bundle-source.js";
@@ -15,6 +15,7 @@ import type { BatchResult, BundleRef } from "../pool/types.js";
 import type { BundleOptionsKey, ResultStore } from "../store/store.js";
 import { SCORING_VERSION, TOOL_VERSION } from "../version.js";
 import { formatShard, inShard, type Shard } from "./shard.js";
+import { entriesInMemory, EntrySpill, type EntrySource } from "./spill.js";
 
 export interface LoadedSchedule {
   name: string;
@@ -50,6 +51,8 @@ export interface ScoreRunOptions extends BatchOptions, PoolOptions {
   signal?: AbortSignal;
   /** Bundles per pool task (at most). */
   batchSize?: number;
+  /** Where the run's entries wait for the document (default: ASSAY_TMPDIR, else the system's temporary folder). */
+  spillDir?: string;
   /** Without a key: called for each assay bundle (stored or not) that holds seal.json, which goes unchecked. */
   onSealNotChecked?: (path: string) => void;
 }
@@ -134,13 +137,32 @@ function tryList(dir: string, withStamps: boolean): BundleEntryInfo[] | undefine
   }
 }
 
+/** A scored run: its document, entries read from the spill as it is written; close() removes the spill. */
+export interface ScoredRun extends ResultsView {
+  close(): void;
+}
+
+/** Score the roots into a document held whole in memory (the library API, tests, small runs). */
 export async function scoreRoots(roots: readonly string[], options: ScoreRunOptions): Promise<Results> {
+  const run = await scoreRun(roots, options);
+  try {
+    return materialize(run);
+  } finally {
+    run.close();
+  }
+}
+
+/**
+ * Score the roots. Entries leave memory as they are scored (spilled to a temporary file, a compact
+ * record kept for the batch rules); the document reads them back in path order as it is written.
+ */
+export async function scoreRun(roots: readonly string[], options: ScoreRunOptions): Promise<ScoredRun> {
   const startedAt = new Date().toISOString();
   const { store, progress, signal } = options;
   const fingerprint = options.hmacKey === undefined ? null : keyFingerprint(options.hmacKey);
   // A store opened for another key (or none) would serve entries whose seals were checked otherwise.
   if (store && (store.options["hmac_key"] ?? null) !== fingerprint) throw new Error("the results store was opened for another key than this run's");
-  const bundles: BundleEntry[] = [];
+  const bundles = new EntrySpill(options.spillDir);
   const pool = new BundlePool(options);
   const batchSize = options.batchSize ?? 16;
   const inflight = new Set<Promise<void>>();
@@ -166,14 +188,14 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
         // A row today's schema rejects is a miss: score the bundle after all.
         if (hit === null) return void again.push({ ...p, lookup: false });
         const entry = placed(p.found, hit);
-        bundles.push(entry);
+        bundles.add(entry);
         progress?.done?.(entry, p.bytes, true);
         restamps.push({ folder: p.dir, stamps: p.stamps!, digest: r.stored.digest });
         return;
       }
       const { path: _path, ...scored } = r;
       const entry = placed(p.found, scored);
-      bundles.push(entry);
+      bundles.add(entry);
       progress?.done?.(entry, p.bytes, false);
       // Tool errors and UNSAFE_PATH bundles are never stored: they are scored afresh every run.
       if (store && p.safe && entry.validity !== "error") keep.push({ folder: p.dir, stamps: p.stamps, beyond: p.beyond, entry: scored });
@@ -225,7 +247,7 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
         const hit = options.verifyDigests ? null : store!.lookup(found.dir, stamps, beyond);
         if (hit !== null) {
           const entry = placed(found, hit);
-          bundles.push(entry);
+          bundles.add(entry);
           progress?.done?.(entry, bytes, true);
           continue;
         }
@@ -253,22 +275,35 @@ export async function scoreRoots(roots: readonly string[], options: ScoreRunOpti
     // A task may hand out another (a stored row that turned out unusable): wait until none is left.
     while (inflight.size > 0) await Promise.all(inflight);
     if (failure !== undefined) throw failure;
+  } catch (e) {
+    bundles.close();
+    throw e;
   } finally {
     ended = true;
     await counting;
     await pool.destroy();
   }
-  return assemble(bundles, { ...options, keyFingerprint: fingerprint }, startedAt, { complete: everything, shard: options.shard, roots });
+  const doc = assembleView(bundles, { ...options, keyFingerprint: fingerprint }, startedAt, { complete: everything, shard: options.shard, roots });
+  return { ...doc, close: () => bundles.close() };
 }
 
-/** The results document from bundle entries: sorting and batch rules. */
+/** The results document over bundle entries held in memory: sorted by path, with the batch rules. */
 export function assemble(
-  bundles: BundleEntry[],
+  bundles: readonly BundleEntry[],
   options: BatchOptions & { schedules: readonly LoadedSchedule[]; keyFingerprint?: string | null },
   startedAt: string,
   run: { complete: boolean; shard?: Shard | undefined; roots: readonly string[] },
 ): Results {
-  bundles.sort((a, b) => byteCompare(a.path, b.path));
+  return materialize(assembleView(entriesInMemory(bundles), options, startedAt, run));
+}
+
+/** The results document over bundle entries (in path order): the run, and the batch rules over their records. */
+export function assembleView(
+  bundles: EntrySource,
+  options: BatchOptions & { schedules: readonly LoadedSchedule[]; keyFingerprint?: string | null },
+  startedAt: string,
+  run: { complete: boolean; shard?: Shard | undefined; roots: readonly string[] },
+): ResultsView {
   return {
     format: "assay.results/1",
     run: {
@@ -287,7 +322,8 @@ export function assemble(
       },
     },
     bundles,
+    tally: bundles.tally,
     // A shard holds entries only: batch rules need every bundle, so `assay merge` computes them.
-    experiments: run.shard ? [] : computeExperiments(bundles, options.schedules.map((s) => s.schedule), options),
+    experiments: run.shard ? [] : computeExperiments(bundles.records, options.schedules.map((s) => s.schedule), options),
   };
 }

@@ -1,11 +1,16 @@
 // Output formats: name → module. JSON is canonical; the others derive from the same document.
-import type { Results } from "../core/results.js";
+// Each renders a view of the document as pieces, reading its bundle entries once, in path order.
+import { viewOf, type Results, type ResultsView } from "../core/results.js";
 import * as json from "./json.js";
+import * as jsonl from "./jsonl.js";
 import * as table from "./table.js";
 
 export interface Format {
-  render(results: Results): string;
+  render(doc: ResultsView): Iterable<string>;
 }
-export const FORMATS = { json, table } satisfies Record<string, Format>;
+export const FORMATS = { json, jsonl, table } satisfies Record<string, Format>;
 export type FormatName = keyof typeof FORMATS;
 export const isFormat = (s: string): s is FormatName => Object.hasOwn(FORMATS, s);
+
+/** A document rendered whole into one string (small documents, tests; a run writes pieces). */
+export const renderText = (format: FormatName, doc: Results | ResultsView): string => [...FORMATS[format].render("tally" in doc ? doc : viewOf(doc))].join("");

@@ -1,7 +1,8 @@
 // What a person reads first: per experiment, each metric with its denominator and what it
 // does not mean, then the trials that did not count and why. Derived from the JSON document.
 
-import type { BundleEntry, Experiment, Results } from "../core/results.js";
+import type { Advisory, BundleEntry, Experiment, ResultsView } from "../core/results.js";
+import { terminalText } from "../core/text.js";
 import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
@@ -71,39 +72,63 @@ function harbor(e: Experiment, errors: "exclude" | "zero", lines: string[]): voi
   }
 }
 
+/** What a table says of the bundle entries, gathered in one pass (bounded: first 50 of each list, counts beyond). */
+class BundleNotes {
+  bad: BundleEntry[] = [];
+  badCount = 0;
+  orphans = 0;
+  advised = 0;
+  first: Advisory | null = null;
+  analysed = 0;
+  cached = 0;
+  why = new Map<string, number>();
+  notable: BundleEntry[] = [];
+  notableCount = 0;
+
+  see(x: BundleEntry): void {
+    if (x.validity !== "valid" && this.badCount++ < 50) this.bad.push(x);
+    if (x.profile !== "harbor" && (x.experiment === null || x.trial === null || x.attempt === null)) this.orphans++;
+    const a = x.advisory;
+    if (a === null) return;
+    this.advised++;
+    this.first ??= a;
+    if (a.status !== "analysed") return void this.why.set(a.reason ?? "", (this.why.get(a.reason ?? "") ?? 0) + 1);
+    this.analysed++;
+    if (a.cached) this.cached++;
+    if (Object.values(a.outcomes).some((o) => o.outcome === "fail" || o.outcome === "error") && this.notableCount++ < 50) this.notable.push(x);
+  }
+}
+
 /** The model's judgements, after every hard result and apart from them. */
-function advisory(b: readonly BundleEntry[], lines: string[]): void {
-  const with_ = b.filter((x) => x.advisory !== null);
-  if (with_.length === 0) return;
-  const a = with_.map((x) => shownAdvisory(x.advisory!));
-  const analysed = a.filter((x) => x.status === "analysed");
-  lines.push("", `advisory (${a[0]!.analysis}, model ${a[0]!.model}): a model's judgement; it changes no verdict, state or metric above`);
-  lines.push(`  ${analysed.length} analysed (${analysed.filter((x) => x.cached).length} from the cache), ${a.length - analysed.length} not analysed`);
-  const why = new Map<string, number>();
-  for (const x of a) if (x.status !== "analysed") why.set(x.reason ?? "", (why.get(x.reason ?? "") ?? 0) + 1);
-  for (const [reason, n] of why) lines.push(`    ${n} not analysed: ${reason}`);
-  const notable = with_.filter((x) => x.advisory!.status === "analysed" && Object.values(x.advisory!.outcomes).some((o) => o.outcome === "fail" || o.outcome === "error"));
-  for (const x of notable.slice(0, 50).map(shownEntry)) {
+function advisory(n: BundleNotes, lines: string[]): void {
+  if (n.first === null) return;
+  const a = shownAdvisory(n.first);
+  lines.push("", `advisory (${a.analysis}, model ${a.model}): a model's judgement; it changes no verdict, state or metric above`);
+  lines.push(`  ${n.analysed} analysed (${n.cached} from the cache), ${n.advised - n.analysed} not analysed`);
+  for (const [reason, count] of n.why) lines.push(`    ${count} not analysed: ${terminalText(reason)}`);
+  for (const x of n.notable.map(shownEntry)) {
     lines.push(`  ${x.path}:`);
     for (const [name, o] of Object.entries(x.advisory!.outcomes))
       if (o.outcome === "fail" || o.outcome === "error") lines.push(`    ${o.outcome.padEnd(5)} ${name}: ${o.explanation.replace(/\s+/g, " ").slice(0, 200)}`);
   }
-  if (notable.length > 50) lines.push(`  … ${notable.length - 50} more with a failing or errored criterion (--format json)`);
+  if (n.notableCount > 50) lines.push(`  … ${n.notableCount - 50} more with a failing or errored criterion (--format json)`);
 }
 
-/** The table. Every experiment and bundle entry printed is shown (shown.ts) before a field of it is read. */
-export function render(results: Results): string {
+/**
+ * The table: readable at a million bundles — per experiment its metrics and capped lists, then the
+ * first 50 bundles with findings (by path) and how many more. Every experiment and bundle entry
+ * printed is shown (shown.ts) before a field of it is read.
+ */
+export function* render(doc: ResultsView): Generator<string> {
   const lines: string[] = [];
-  const b = results.bundles;
-  const count = (v: BundleEntry["validity"]) => b.filter((x) => x.validity === v).length;
-  const trials = b.filter((x) => x.profile === "harbor").length;
-  const what = trials === 0 ? `${b.length} bundles` : `${b.length - trials} bundles and ${trials} Harbor trials`;
-  lines.push(`assay: ${what}: ${count("valid")} valid, ${count("invalid")} invalid, ${count("error")} tool errors`);
-  for (const e of results.experiments.map(shownExperiment)) {
+  const t = doc.tally;
+  const what = t.harbor === 0 ? `${t.bundles} bundles` : `${t.bundles - t.harbor} bundles and ${t.harbor} Harbor trials`;
+  lines.push(`assay: ${what}: ${t.valid} valid, ${t.invalid} invalid, ${t.error} tool errors`);
+  for (const e of doc.experiments.map(shownExperiment)) {
     lines.push("");
     if (e.profile === "harbor") {
       lines.push(`job ${e.experiment ?? "(lone trials)"}   profile harbor   ${e.scheduled} trials`);
-      harbor(e, results.run.options.errors, lines);
+      harbor(e, doc.run.options.errors, lines);
     } else lines.push(`experiment ${e.experiment ?? "(none)"}   profile ${e.profile ?? "unknown"}   ${e.scheduled} scheduled trials`);
     if (e.accuracy !== null) native(e, lines);
     if (e.dimensions !== null) world(e, lines);
@@ -117,25 +142,31 @@ export function render(results: Results): string {
     if (e.excluded.length > 50) lines.push(`    … ${e.excluded.length - 50} more (--format json)`);
     if (e.flags.length > 0) {
       const byCode = new Map<string, string[]>();
-      for (const f of e.flags) byCode.set(f.code, [...(byCode.get(f.code) ?? []), f.attempt === null ? f.trial : `${f.trial}#${f.attempt}`]);
+      for (const f of e.flags) {
+        const where = byCode.get(f.code) ?? [];
+        if (where.length === 0) byCode.set(f.code, where);
+        where.push(f.attempt === null ? f.trial : `${f.trial}#${f.attempt}`);
+      }
       lines.push(`  flags${e.profile === "harbor" ? "        for review: they change no state and no metric (evidence: --format json, or assay verify)" : ""}`);
       for (const [code, where] of byCode) lines.push(`    ${code}: ${list(where)}`);
     }
   }
-  const bad = b.filter((x) => x.validity !== "valid");
-  if (bad.length > 0) {
+  yield lines.join("\n") + "\n";
+  lines.length = 0;
+  const notes = new BundleNotes();
+  for (const x of doc.bundles) notes.see(x);
+  if (notes.badCount > 0) {
     lines.push("", "bundles with findings");
-    for (const x of bad.slice(0, 50).map(shownEntry)) {
+    for (const x of notes.bad.map(shownEntry)) {
       const f = x.errors[0]!;
       const where = f.file === null ? "" : ` ${f.file}${f.line === null ? "" : `:${f.line}`}`;
       const more = x.errors.length > 1 ? ` (+${x.errors.length - 1} more)` : "";
       lines.push(`  ${x.path}: ${x.validity} ${f.code}${where} ${f.message}${more}`);
     }
-    if (bad.length > 50) lines.push(`  … ${bad.length - 50} more (--format json)`);
+    if (notes.badCount > 50) lines.push(`  … ${notes.badCount - 50} more (--format json)`);
   }
-  advisory(b, lines);
-  const orphans = b.filter((x) => x.profile !== "harbor" && (x.experiment === null || x.trial === null || x.attempt === null)).length;
-  if (orphans > 0)
-    lines.push("", `${orphans} bundles could not be attributed to a trial (line 1 names no valid experiment, trial and attempt): listed under bundles, in no metric`);
-  return lines.join("\n") + "\n";
+  advisory(notes, lines);
+  if (notes.orphans > 0)
+    lines.push("", `${notes.orphans} bundles could not be attributed to a trial (line 1 names no valid experiment, trial and attempt): listed under bundles, in no metric`);
+  if (lines.length > 0) yield lines.join("\n") + "\n";
 }

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import type { Target } from "../../analysis/engine.js";
 import { packFor } from "../../analysis/evidence.js";
 import { copiedFrom } from "../../core/batch/harbor.js";
-import type { Advisory, BundleEntry, Results } from "../../core/results.js";
+import { materialize, viewOf, type Advisory, type BundleEntry, type Results } from "../../core/results.js";
 import { withSqliteFiles } from "../../io/output.js";
 import { usage } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
@@ -64,10 +64,18 @@ export async function analyzeCommand(argv: string[], io: CliIo): Promise<number>
     const kept = [...withSqliteFiles(analysis.setup.cache.file), values.rubric, values.prompt];
     const scored = await scoreFromOptions(values, positionals, io, "analyze", kept);
     if (typeof scored === "number") return scored;
-    const { invalidTrials, copies } = trialVerdicts(scored.results);
-    const targets = scored.results.bundles.map((b) => targetFor(b, invalidTrials, copies));
-    const advisories = await runAnalysis("analyze", analysis, targets, io, values.quiet, scored.results.run.options.hmac_key);
-    const results = withAdvisories(scored.results, advisories);
+    // Each entry gains its advisory record: the entries are read into memory (a model analysis of
+    // an archive runs within a budget, not over a million trials at once).
+    let doc: Results;
+    try {
+      doc = materialize(scored.results);
+    } finally {
+      scored.results.close();
+    }
+    const { invalidTrials, copies } = trialVerdicts(doc);
+    const targets = doc.bundles.map((b) => targetFor(b, invalidTrials, copies));
+    const advisories = await runAnalysis("analyze", analysis, targets, io, values.quiet, doc.run.options.hmac_key);
+    const results = viewOf(withAdvisories(doc, advisories));
     writeResults(results, scored.format, scored.out, io, scored);
     sayUncheckedSeals(scored.uncheckedSeals, io);
     return exitForResults(results, scored.failOnInvalid);

@@ -1,55 +1,36 @@
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { describeIssues } from "../../core/schema.js";
-import { resultsSchema, type BundleEntry, type Results } from "../../core/results.js";
-import { assemble, loadSchedule } from "../../pipeline/score.js";
-import { parseShard } from "../../pipeline/shard.js";
-import { FORMATS, isFormat } from "../../report/index.js";
-import { parseStrictJson } from "../../core/json/strict.js";
+import { forTerminal } from "../../core/text.js";
 import { checkOutput, type Protected } from "../../io/output.js";
+import { readShard, type ShardRun } from "../../io/shard-reader.js";
+import { assembleView, loadSchedule } from "../../pipeline/score.js";
+import { parseShard } from "../../pipeline/shard.js";
+import { EntrySpill } from "../../pipeline/spill.js";
+import { FORMATS, isFormat } from "../../report/index.js";
 import { usage } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { writeResults } from "./score.js";
 import { readKeyFile } from "./seal.js";
 
-export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format table|json] [--out FILE] [--fail-on invalid]
+export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format table|json|jsonl] [--out FILE] [--fail-on invalid]
             [--hmac-key-file FILE]
-  Merge the documents of assay score --shard i/n (every shard of one n, each once, same options)
-  and compute the batch rules over all their bundles: the same document a single run would give.
+  Merge the documents of assay score --shard i/n (every shard of one n, each once, same options;
+  JSON or JSON Lines, read as streams) and compute the batch rules over all their bundles: the
+  same document a single run would give.
   With --hmac-key-file, every shard must have checked seals with that key.
 `;
 
 /** With a key file given, every shard must have been scored with that very key (by fingerprint). */
-function checkKey(files: string[], docs: Results[], fingerprint: string): void {
-  docs.forEach((d, i) => {
+function checkKey(files: string[], runs: readonly ShardRun[], fingerprint: string): void {
+  runs.forEach((d, i) => {
     const theirs = d.run.options.hmac_key;
     if (theirs === null) throw new UsageError(`${files[i]} was scored without this key: its seals were not checked (score it with --hmac-key-file)`);
     if (theirs !== fingerprint) throw new UsageError(`${files[i]} was scored with another key (fingerprint ${theirs}, not ${fingerprint})`);
   });
 }
 
-/**
- * A shard document is assay's own output, not evidence: plain JSON.parse (no 64 MiB document cap,
- * no boxing of decimals), then the results schema decides.
- */
-function readShard(file: string): Results {
-  const text = readFileSync(file, "utf8"); // a missing file is its own clear error
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    // One line, naming where: JSON.parse's own message quotes the file's text, line breaks and all.
-    const r = parseStrictJson(text, " \n");
-    throw new UsageError(`${file} is not an assay results document: not JSON (${r.ok ? "unreadable" : r.issue.message})`);
-  }
-  const r = resultsSchema.safeParse(value);
-  if (!r.success) throw new UsageError(`${file} is not an assay results document: ${describeIssues(r.error.issues)}`);
-  return r.data;
-}
-
 /** Refuse what would make the merge differ from a single run. */
-function checkShards(files: string[], docs: Results[]): void {
+function checkShards(files: string[], docs: readonly ShardRun[]): void {
   const first = docs[0]!.run;
   const seen = new Set<number>();
   let count: number | null = null;
@@ -98,24 +79,25 @@ export function mergeCommand(argv: string[], io: CliIo): number {
   const protect: Protected = { files: [...positionals, ...(values.schedule ?? []), values["hmac-key-file"]] };
   if (values.out !== undefined) checkOutput(values.out, protect);
   const key = values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"]);
-  const docs = positionals.map(readShard);
-  if (key !== undefined) checkKey(positionals, docs, key.fingerprint); // before checkShards: it names the shard
-  checkShards(positionals, docs);
-  const bundles: BundleEntry[] = [];
-  const paths = new Set<string>();
-  for (const d of docs)
-    for (const b of d.bundles) {
-      if (paths.has(b.path)) throw new UsageError(`bundle ${b.path} appears in two shards`);
-      paths.add(b.path);
-      bundles.push(b);
-    }
-  const o = docs[0]!.run.options;
-  const results = assemble(
-    bundles,
-    { invalid: o.invalid, resourceBound: o.resource_bound, errors: o.errors, schedules: (values.schedule ?? []).map(loadSchedule), keyFingerprint: o.hmac_key },
-    new Date().toISOString(),
-    { complete: true, roots: docs[0]!.run.roots },
-  );
-  writeResults(results, format, values.out, io, { protect });
-  return exitForResults(results, values["fail-on"] === "invalid");
+  const schedules = (values.schedule ?? []).map(loadSchedule);
+  // Entries go straight to a spill file as each document is read; the runs are checked after.
+  const spill = new EntrySpill();
+  try {
+    const runs = positionals.map((f) => readShard(f, (e) => spill.add(e)));
+    if (key !== undefined) checkKey(positionals, runs, key.fingerprint); // before checkShards: it names the shard
+    checkShards(positionals, runs);
+    const twice = spill.duplicatePath();
+    if (twice !== null) throw new UsageError(`bundle ${forTerminal(twice)} appears in two shards`);
+    const o = runs[0]!.run.options;
+    const results = assembleView(
+      spill,
+      { invalid: o.invalid, resourceBound: o.resource_bound, errors: o.errors, schedules, keyFingerprint: o.hmac_key },
+      new Date().toISOString(),
+      { complete: true, roots: runs[0]!.run.roots },
+    );
+    writeResults(results, format, values.out, io, { protect });
+    return exitForResults(results, values["fail-on"] === "invalid");
+  } finally {
+    spill.close();
+  }
 }

@@ -1,10 +1,10 @@
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { indexSchedules } from "../../core/batch/schedule.js";
-import type { Results } from "../../core/results.js";
+import type { ResultsView } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
-import { checkKept, checkOutput, withSqliteFiles, writeOutput, type Protected } from "../../io/output.js";
-import { loadSchedule, scoreRoots, storeOptions } from "../../pipeline/score.js";
+import { checkKept, checkOutput, gathered, withSqliteFiles, writeOutput, type Protected } from "../../io/output.js";
+import { loadSchedule, scoreRun, storeOptions, type ScoredRun } from "../../pipeline/score.js";
 import { parseShard } from "../../pipeline/shard.js";
 import { FORMATS, isFormat, type FormatName } from "../../report/index.js";
 import { ResultStore } from "../../store/store.js";
@@ -19,7 +19,9 @@ export const SCORE_HELP = `assay score ROOT... [options]
   Score every bundle and Harbor trial under the roots (Harbor job and trial folders are read in
   place, never modified) in a pool of worker threads; per experiment or job, honest metrics.
   --schedule FILE          an assay.schedule/1 file (repeatable, one per experiment)
-  --format table|json      output format (default table)
+  --format table|json|jsonl
+                           output format (default table; jsonl: the run, each bundle, each
+                           experiment on a line of its own, for DuckDB, Polars, jq)
   --out FILE               write the output to FILE (atomically) instead of stdout
   --invalid count|exclude  invalid trials count as non-victories (default) or are left out
   --resource-bound exclude|loss
@@ -38,13 +40,16 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --quiet                  no progress on stderr
 `;
 
-/** Write the document to `out` (never onto what the command reads or keeps), else to stdout. */
-export function writeResults(results: Results, format: FormatName, out: string | undefined, io: CliIo, o: { quiet?: boolean | undefined; protect?: Protected } = {}): void {
-  const text = FORMATS[format].render(results);
+/**
+ * Write the document, piece by piece as its entries are read, to `out` (never onto what the
+ * command reads or keeps), else to stdout.
+ */
+export function writeResults(doc: ResultsView, format: FormatName, out: string | undefined, io: CliIo, o: { quiet?: boolean | undefined; protect?: Protected } = {}): void {
+  const text = FORMATS[format].render(doc);
   if (out !== undefined) {
     writeOutput(out, text, { protect: o.protect ?? {} });
-    if (!o.quiet) io.stderr(`assay: wrote ${forTerminal(out)} (${results.bundles.length} bundles${results.run.complete ? "" : ", incomplete"})\n`);
-  } else io.stdout(text);
+    if (!o.quiet) io.stderr(`assay: wrote ${forTerminal(out)} (${doc.tally.bundles} bundles${doc.run.complete ? "" : ", incomplete"})\n`);
+  } else for (const piece of gathered(text)) io.stdout(piece);
 }
 
 /** The options of a scoring run (score, and analyze which scores first). */
@@ -67,7 +72,8 @@ export const SCORE_OPTIONS = {
 type ScoreValues = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof SCORE_OPTIONS }>>["values"];
 
 export interface Scored {
-  results: Results;
+  /** The document, its entries in a spill file until results.close(). */
+  results: ScoredRun;
   format: FormatName;
   out: string | undefined;
   failOnInvalid: boolean;
@@ -88,7 +94,11 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = usage(() => parseArgs({ args: argv, allowPositionals: true, options: SCORE_OPTIONS }));
   const scored = await scoreFromOptions(values, positionals, io, "score");
   if (typeof scored === "number") return scored;
-  writeResults(scored.results, scored.format, scored.out, io, scored);
+  try {
+    writeResults(scored.results, scored.format, scored.out, io, scored);
+  } finally {
+    scored.results.close();
+  }
   sayUncheckedSeals(scored.uncheckedSeals, io);
   return exitForResults(scored.results, scored.failOnInvalid);
 }
@@ -103,7 +113,7 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const format = values.format ?? (shard ? "json" : "table");
   if (!isFormat(format)) throw new UsageError(`--format must be one of ${Object.keys(FORMATS).join(", ")}`);
-  if (shard && format !== "json") throw new UsageError("--shard writes bundle entries for assay merge: use --format json");
+  if (shard && format === "table") throw new UsageError("--shard writes bundle entries for assay merge: use --format json or jsonl");
   if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid") throw new UsageError("--fail-on takes: invalid");
   if (values["verify-digests"] && values.store === undefined) throw new UsageError("--verify-digests goes with --store");
   const keyFile = values["hmac-key-file"];
@@ -135,9 +145,9 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
   });
   const store = values.store === undefined ? undefined : new ResultStore(values.store, storeOptions(key?.bytes));
   let uncheckedSeals = 0;
-  let results: Results;
+  let results: ScoredRun;
   try {
-    results = await scoreRoots(positionals, {
+    results = await scoreRun(positionals, {
       schedules,
       invalid: oneOf("invalid", values.invalid, ["count", "exclude"], "count"),
       resourceBound: oneOf("resource-bound", values["resource-bound"], ["default", "exclude", "loss"], "default"),
@@ -161,8 +171,12 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
   if (stop.signal.aborted) {
     // Stopped: only an explicit --out gets a document (marked incomplete unless every bundle
     // had already been handed out); the store has the rest. Ctrl-C always means exit 130.
-    if (values.out !== undefined) writeResults(results, format, values.out, io, { quiet: values.quiet, protect });
-    io.stderr(`assay: stopped after ${results.bundles.length} bundles${values.store ? `; ${forTerminal(values.store)} keeps them for the rerun` : ""}\n`);
+    try {
+      if (values.out !== undefined) writeResults(results, format, values.out, io, { quiet: values.quiet, protect });
+    } finally {
+      results.close();
+    }
+    io.stderr(`assay: stopped after ${results.tally.bundles} bundles${values.store ? `; ${forTerminal(values.store)} keeps them for the rerun` : ""}\n`);
     return EXIT.INTERRUPTED;
   }
   return { results, format, out: values.out, failOnInvalid: values["fail-on"] === "invalid", quiet: values.quiet ?? false, protect, uncheckedSeals };

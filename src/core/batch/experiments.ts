@@ -3,10 +3,11 @@
 // can recompute exactly this.
 
 import type { Code } from "../codes.js";
-import { blankExperiment, PROFILES, type BundleEntry, type Experiment, type Profile } from "../results.js";
+import { blankExperiment, PROFILES, type Experiment, type Profile } from "../results.js";
 import { byteCompare } from "../text.js";
 import { DIMENSIONS } from "../world/dimensions.js";
 import { harborExperiments } from "./harbor.js";
+import type { BatchRecord } from "./record.js";
 import { indexSchedules, type Schedule } from "./schedule.js";
 import { passHatK, wilson95 } from "./stats.js";
 
@@ -23,13 +24,14 @@ export interface BatchOptions {
 }
 export const DEFAULT_BATCH: BatchOptions = { invalid: "count", resourceBound: "default", errors: "exclude" };
 
-type Attempt = BundleEntry & { experiment: string; trial: string; attempt: number };
+type Attempt = BatchRecord & { experiment: string; trial: string; attempt: number };
 type Flag = Experiment["flags"][number];
 
-const attributed = (e: BundleEntry): e is Attempt => e.experiment !== null && e.trial !== null && e.attempt !== null;
+const attributed = (e: BatchRecord): e is Attempt => e.experiment !== null && e.trial !== null && e.attempt !== null;
 const SCORED_STATUSES = new Set(["completed", "interrupted", "resource-bound"]);
 
-export function computeExperiments(entries: readonly BundleEntry[], schedules: readonly Schedule[], options: BatchOptions): Experiment[] {
+/** The experiments of a run: bundle entries in (or their compact records: batch/record.ts). */
+export function computeExperiments(entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions): Experiment[] {
   const bySchedule = indexSchedules(schedules);
   const groups = new Map<string, Attempt[]>();
   for (const e of [...entries].sort((a, b) => byteCompare(a.path, b.path))) {
@@ -64,7 +66,7 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
   const dims = new Map<string, { passed: number; total: number }>();
   const passCount = { passed: 0, total: 0 };
   /** A world trial that enters the totals: its dimensions (null: invalid, failing every one). */
-  const countWorld = (d: BundleEntry["dimensions"], passed: boolean) => {
+  const countWorld = (d: BatchRecord["dimensions"], passed: boolean) => {
     passCount.total++;
     if (passed) passCount.passed++;
     for (const name of DIMENSIONS) {

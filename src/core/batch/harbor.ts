@@ -5,9 +5,10 @@
 
 import type { Code } from "../codes.js";
 import { HARBOR_STATES } from "../harbor/trial.js";
-import { blankExperiment, type BundleEntry, type Experiment } from "../results.js";
+import { blankExperiment, type Experiment } from "../results.js";
 import { own } from "../schema.js";
 import { byteCompare } from "../text.js";
+import type { BatchRecord } from "./record.js";
 import { passAtK } from "./stats.js";
 
 export interface HarborOptions {
@@ -24,8 +25,8 @@ export const copyReason = (originalPath: string) => `a byte-identical copy of ${
 export const copiedFrom = (reason: string): string | null => /^a byte-identical copy of (.*) \(counted once, there\)$/.exec(reason)?.[1] ?? null;
 
 /** One experiment per job folder (lone trials: experiment null). */
-export function harborExperiments(entries: readonly BundleEntry[], options: HarborOptions): Experiment[] {
-  const jobs = new Map<string | null, BundleEntry[]>();
+export function harborExperiments(entries: readonly BatchRecord[], options: HarborOptions): Experiment[] {
+  const jobs = new Map<string | null, BatchRecord[]>();
   for (const e of [...entries].sort((a, b) => byteCompare(a.path, b.path))) {
     const g = jobs.get(e.experiment);
     if (g) g.push(e);
@@ -34,20 +35,20 @@ export function harborExperiments(entries: readonly BundleEntry[], options: Harb
   return [...jobs.entries()].map(([job, trials]) => jobMetrics(job, trials, options));
 }
 
-function jobMetrics(job: string | null, all: BundleEntry[], options: HarborOptions): Experiment {
+function jobMetrics(job: string | null, all: BatchRecord[], options: HarborOptions): Experiment {
   const out = blankExperiment(job, "harbor", all.length);
   out.states = Object.fromEntries(HARBOR_STATES.map((s) => [s, 0]));
   // Folders claiming one trial_name: a byte-identical copy (the same job archived twice) counts
   // once; different contents under one name make them all invalid (a copied pass is not a second).
-  const byName = new Map<string, BundleEntry[]>();
+  const byName = new Map<string, BatchRecord[]>();
   for (const t of all) {
     if (t.trial === null || t.validity === "error") continue;
     const same = byName.get(t.trial);
     if (same) same.push(t);
     else byName.set(t.trial, [t]);
   }
-  const copyOf = new Map<BundleEntry, BundleEntry>();
-  const conflicting = new Set<BundleEntry>();
+  const copyOf = new Map<BatchRecord, BatchRecord>();
+  const conflicting = new Set<BatchRecord>();
   for (const same of byName.values()) {
     if (same.length < 2) continue;
     if (same.every((t) => t.digest === same[0]!.digest)) for (const t of same.slice(1)) copyOf.set(t, same[0]!);
@@ -95,7 +96,7 @@ function jobMetrics(job: string | null, all: BundleEntry[], options: HarborOptio
  * an error counted as 0 under --errors zero is in the mean but was never scored.
  */
 interface Counted {
-  trial: BundleEntry;
+  trial: BatchRecord;
   rewards: Record<string, number> | "zero";
   covered: boolean;
 }

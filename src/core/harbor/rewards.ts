@@ -6,7 +6,7 @@ import { finding, type Finding } from "../codes.js";
 import { encodingProblem, isPlainObject } from "../json/decode.js";
 import { parseStrictJsonNoting } from "../json/strict.js";
 import { clip, fieldKey, fieldPath } from "../text.js";
-import { finiteNumber, isReservedKey, own, reservedKeyMessage } from "../schema.js";
+import { finiteNumber, isReservedKey, reservedKeyMessage } from "../schema.js";
 import type { RewardMap } from "./result.js";
 
 /** Python's float() spelling (without digit underscores); anything else in reward.txt is not a reward. */
@@ -48,7 +48,7 @@ function rewardJson(file: string, text: string, errors: Finding[]): RewardMap | 
     errors.push(finding("SCHEMA", file, null, "expected a flat object of numbers"));
     return null;
   }
-  // No prototype: a key named __proto__ is then a key like any other, compared, not dropped unseen.
+  // No prototype: nothing a key could name is inherited (reserved keys are refused below).
   const out: RewardMap = Object.create(null);
   const noted = new Set(r.nonFinite.map((f) => String(f.path[0])));
   for (const [k, v] of Object.entries(r.value)) {

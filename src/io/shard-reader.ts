@@ -1,0 +1,149 @@
+// Reading shard documents for `assay merge`, streamed: a JSON document (`--format json`) member by
+// member and its bundle entries one at a time, or a JSON Lines document (`--format jsonl`) line by
+// line. Memory holds one entry at a time, whatever the document's size. A file that is not assay's
+// own results document is a one-line usage error naming the file and the byte where it goes wrong.
+
+import { bundleEntrySchema, resultsSchema, type BundleEntry, type Results } from "../core/results.js";
+import { describeIssues } from "../core/schema.js";
+import { MembersError, MembersReader } from "../core/json/members.js";
+import { forTerminal } from "../core/text.js";
+import { UsageError } from "../errors.js";
+import { readChunks } from "./bundle-source.js";
+
+const FORMAT = "assay.results/1";
+const runSchema = resultsSchema.shape.run;
+
+/** What a shard document says of its run; its entries went to `onEntry`, in the document's order. */
+export interface ShardRun {
+  run: Results["run"];
+  entries: number;
+}
+
+class NotResults extends UsageError {
+  constructor(file: string, what: string) {
+    super(`${forTerminal(file)} is not an assay results document: ${what}`);
+  }
+}
+
+/** A value's bytes as JSON (assay's own output: plain JSON.parse, then the schema decides). */
+function parsed(file: string, bytes: Buffer, offset: number, what: string): unknown {
+  try {
+    return JSON.parse(bytes.toString("utf8"));
+  } catch {
+    throw new NotResults(file, `${what} at byte ${offset} is not JSON`);
+  }
+}
+
+function entryOf(file: string, value: unknown, offset: number): BundleEntry {
+  const r = bundleEntrySchema.safeParse(value);
+  if (!r.success) throw new NotResults(file, `the bundle entry at byte ${offset}: ${describeIssues(r.error.issues)}`);
+  return r.data;
+}
+
+function runOf(file: string, value: unknown, offset: number): Results["run"] {
+  // A shard scored before keyed seals existed checked none: its key is null.
+  const options = (value as { options?: Record<string, unknown> } | null)?.options;
+  if (typeof options === "object" && options !== null && !Object.hasOwn(options, "hmac_key")) options["hmac_key"] = null;
+  const r = runSchema.safeParse(value);
+  if (!r.success) throw new NotResults(file, `"run" at byte ${offset}: ${describeIssues(r.error.issues)}`);
+  return r.data;
+}
+
+/** Read one shard document (JSON or JSON Lines, told apart by its first line), handing each bundle entry to `onEntry`. */
+export function readShard(file: string, onEntry: (e: BundleEntry) => void): ShardRun {
+  const chunks = readChunks(file)[Symbol.iterator]();
+  // The first line decides: a JSON Lines document's is a complete object of type "run".
+  let head = Buffer.alloc(0);
+  let next = chunks.next();
+  while (!next.done && head.indexOf(0x0a) === -1 && head.length < 1 << 20) {
+    head = Buffer.concat([head, next.value]);
+    next = chunks.next();
+  }
+  const rest = function* (): Generator<Buffer> {
+    yield head;
+    for (; !next.done; next = chunks.next()) yield Buffer.from(next.value);
+  };
+  const nl = head.indexOf(0x0a);
+  let first: unknown = null;
+  try {
+    first = JSON.parse(head.subarray(0, nl === -1 ? head.length : nl).toString("utf8"));
+  } catch {
+    // not a complete object on one line: a JSON document
+  }
+  const isLines = typeof first === "object" && first !== null && (first as { type?: unknown }).type === "run";
+  return isLines ? readLines(file, rest(), onEntry) : readDocument(file, rest(), onEntry);
+}
+
+function readDocument(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEntry) => void): ShardRun {
+  let format: unknown;
+  let run: Results["run"] | null = null;
+  let bundles = false;
+  let entries = 0;
+  const reader = new MembersReader(new Set(["bundles", "experiments"]), {
+    member: (key, bytes, offset) => {
+      if (key === "format") format = parsed(file, bytes, offset, '"format"');
+      else if (key === "run") run = runOf(file, parsed(file, bytes, offset, '"run"'), offset);
+      else if (key === "bundles") throw new NotResults(file, `"bundles" at byte ${offset} is not an array`);
+    },
+    open: (key) => void (key === "bundles" && (bundles = true)),
+    element: (key, bytes, offset) => {
+      if (key !== "bundles") return; // a shard's experiments are empty; a merge computes its own
+      entries++;
+      onEntry(entryOf(file, parsed(file, bytes, offset, "a bundle entry"), offset));
+    },
+  });
+  try {
+    for (const c of chunks) {
+      if (format !== undefined && format !== FORMAT) throw new NotResults(file, `its format is ${JSON.stringify(format)}, not ${FORMAT}`);
+      reader.feed(c);
+    }
+    reader.end();
+  } catch (e) {
+    if (e instanceof MembersError) throw new NotResults(file, e.message);
+    throw e;
+  }
+  if (format !== FORMAT) throw new NotResults(file, format === undefined ? `it has no "format"` : `its format is ${JSON.stringify(format)}, not ${FORMAT}`);
+  if (run === null) throw new NotResults(file, `it has no "run"`);
+  if (!bundles) throw new NotResults(file, `it has no "bundles" array`);
+  return { run, entries };
+}
+
+function readLines(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEntry) => void): ShardRun {
+  let run: Results["run"] | null = null;
+  let entries = 0;
+  let line = 0;
+  let offset = 0; // of the line being assembled
+  let held: Buffer[] = [];
+  const take = (bytes: Buffer) => {
+    line++;
+    if (bytes.length === 0) throw new NotResults(file, `line ${line} (byte ${offset}) is empty`);
+    const v = parsed(file, bytes, offset, `line ${line}`) as { type?: unknown } | null;
+    const type = typeof v === "object" && v !== null ? v.type : undefined;
+    if (line === 1) {
+      const head = v as { format?: unknown; run?: unknown };
+      if (head.format !== FORMAT) throw new NotResults(file, `its format is ${JSON.stringify(head.format)}, not ${FORMAT}`);
+      run = runOf(file, head.run, offset);
+    } else if (type === "bundle") {
+      const { type: _t, ...entry } = v as Record<string, unknown>;
+      entries++;
+      onEntry(entryOf(file, entry, offset));
+    } else if (type !== "experiment" && type !== "run")
+      throw new NotResults(file, `line ${line} (byte ${offset}) is neither a bundle nor an experiment`);
+    else if (type === "run") throw new NotResults(file, `line ${line} (byte ${offset}) is a second run`);
+  };
+  for (const chunk of chunks) {
+    let from = 0;
+    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, from)) {
+      held.push(chunk.subarray(from, nl));
+      const bytes = Buffer.concat(held);
+      held = [];
+      take(bytes);
+      offset += bytes.length + 1;
+      from = nl + 1;
+    }
+    if (from < chunk.length) held.push(chunk.subarray(from));
+  }
+  if (held.length > 0) throw new NotResults(file, `its last line (byte ${offset}) has no line end: the document is cut short`);
+  if (run === null) throw new NotResults(file, "the file is empty");
+  return { run, entries };
+}

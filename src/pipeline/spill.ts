@@ -1,0 +1,146 @@
+// Where a run's bundle entries wait between scoring and the document: past the first few
+// megabytes, a temporary SQLite file (never memory: a million entries are about a gigabyte of
+// JSON), read back in path order when the document is written. Beside each entry spilled, a compact record stays in memory for the
+// batch rules (core/batch/record.ts). The file is removed when the run is done with it; one a
+// killed run left behind is removed by a later run once its process is gone and it is an hour old.
+
+import Database from "better-sqlite3";
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RecordMaker, type BatchRecord } from "../core/batch/record.js";
+import { count, emptyTally, type BundleEntry, type Tally } from "../core/results.js";
+import { byteCompare, forTerminal } from "../core/text.js";
+import { removeStaleTemps } from "../io/output.js";
+
+const NAME = "assay-spill";
+/** Entries inserted per transaction. */
+const BATCH = 512;
+
+/** The bundle entries of a run, in path order, with their compact records and counts. */
+export interface EntrySource extends Iterable<BundleEntry> {
+  readonly records: readonly BatchRecord[];
+  readonly tally: Tally;
+}
+
+/** Entries held in memory (a merge of small documents, tests): the same interface as a spill. */
+export function entriesInMemory(entries: readonly BundleEntry[]): EntrySource {
+  const sorted = [...entries].sort((a, b) => byteCompare(a.path, b.path));
+  const tally = emptyTally();
+  for (const e of sorted) count(tally, e);
+  return { records: sorted, tally, [Symbol.iterator]: () => sorted[Symbol.iterator]() };
+}
+
+/** Entries kept in memory before the first is spilled: a small run never touches the disk. */
+const IN_MEMORY_BYTES = 4 * 1024 * 1024;
+
+/** The spill file could not be written (a full disk, a file size limit): the run cannot finish its document. */
+export class SpillError extends Error {
+  readonly code = "OUTPUT";
+}
+
+export class EntrySpill implements EntrySource {
+  readonly records: BatchRecord[] = [];
+  readonly tally = emptyTally();
+  /** Entries (path, JSON) not yet in the file: all of them while the run is small. */
+  private readonly pending: [string, string][] = [];
+  private pendingBytes = 0;
+  private readonly maker = new RecordMaker();
+  private disk: { file: string; db: Database.Database; insert: Database.Statement<[string, string]>; indexed: boolean } | null = null;
+
+  /** `dir`: where the file goes, once one is needed (ASSAY_TMPDIR, else the system's temporary folder). */
+  constructor(private readonly dir = process.env["ASSAY_TMPDIR"] || tmpdir()) {}
+
+  add(e: BundleEntry): void {
+    this.records.push(this.maker.record(e));
+    count(this.tally, e);
+    const json = JSON.stringify(e);
+    this.pending.push([e.path, json]);
+    this.pendingBytes += json.length;
+    if (this.disk !== null ? this.pending.length >= BATCH : this.pendingBytes >= IN_MEMORY_BYTES) this.flush();
+  }
+
+  private failed(e: unknown): SpillError {
+    return new SpillError(
+      `cannot keep the run's bundle entries in a temporary file in ${forTerminal(this.dir)}: ${(e as Error).message} (ASSAY_TMPDIR names a folder with more room)`,
+    );
+  }
+
+  private open(): NonNullable<EntrySpill["disk"]> {
+    removeStaleTemps(this.dir, NAME);
+    const file = join(this.dir, `.${NAME}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+    try {
+      const db = new Database(file);
+      // Scratch data: no journal, no fsync; a crash loses the run, which the store (if any) keeps anyway.
+      db.pragma("journal_mode = OFF");
+      db.pragma("synchronous = OFF");
+      db.exec("CREATE TABLE entries (path TEXT NOT NULL, entry TEXT NOT NULL)");
+      return { file, db, insert: db.prepare("INSERT INTO entries (path, entry) VALUES (?, ?)"), indexed: false };
+    } catch (e) {
+      rmSync(file, { force: true });
+      throw this.failed(e);
+    }
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const disk = (this.disk ??= this.open());
+    try {
+      disk.db.transaction(() => {
+        for (const [path, entry] of this.pending) disk.insert.run(path, entry);
+      })();
+    } catch (e) {
+      throw this.failed(e);
+    }
+    this.pending.length = 0;
+    this.pendingBytes = 0;
+  }
+
+  /** Every entry is in the file, indexed by path (once, after the inserts: cheaper than keeping an index up). */
+  private ready(): NonNullable<EntrySpill["disk"]> {
+    this.flush();
+    const disk = this.disk!;
+    if (!disk.indexed) {
+      try {
+        disk.db.exec("CREATE INDEX entries_path ON entries (path)");
+      } catch (e) {
+        throw this.failed(e);
+      }
+      disk.indexed = true;
+    }
+    return disk;
+  }
+
+  /** A path two entries share (two shards holding one bundle), or null. */
+  duplicatePath(): string | null {
+    if (this.disk === null) {
+      const seen = new Set<string>();
+      for (const [path] of this.pending) {
+        if (seen.has(path)) return path;
+        seen.add(path);
+      }
+      return null;
+    }
+    const row = this.ready().db.prepare("SELECT path FROM entries GROUP BY path HAVING count(*) > 1 LIMIT 1").get() as { path: string } | undefined;
+    return row?.path ?? null;
+  }
+
+  /** The entries in path order (SQLite compares TEXT byte by byte: UTF-8 byte order, as §10 sorts). */
+  *[Symbol.iterator](): Generator<BundleEntry> {
+    if (this.disk === null) {
+      // A small run: sorted here, in the same order.
+      const sorted = [...this.pending].sort((a, b) => byteCompare(a[0], b[0]));
+      for (const [, json] of sorted) yield JSON.parse(json) as BundleEntry;
+      return;
+    }
+    for (const row of this.ready().db.prepare("SELECT entry FROM entries ORDER BY path, rowid").iterate() as IterableIterator<{ entry: string }>)
+      yield JSON.parse(row.entry) as BundleEntry;
+  }
+
+  close(): void {
+    if (this.disk === null) return;
+    this.disk.db.close();
+    rmSync(this.disk.file, { force: true });
+    this.disk = null;
+  }
+}
