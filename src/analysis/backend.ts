@@ -9,10 +9,11 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { Model } from "@anthropic-ai/sdk/resources/messages";
 import { createHash } from "node:crypto";
+import { DEFAULT_MODEL as MODEL } from "./models.js";
 import { endpointOf, scrubDeep, secretScrubber } from "./secrets.js";
 
-/** A current model from the SDK's list (not in its deprecation table; a test checks). */
-export const DEFAULT_MODEL: Model = "claude-sonnet-5-5";
+/** The default model, typed against the SDK's list of models (so a name it drops fails the build). */
+export const DEFAULT_MODEL: Model = MODEL;
 export const ANSWER_TOOL = "record_assessment";
 
 export interface ModelRequest {

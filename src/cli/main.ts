@@ -1,39 +1,31 @@
-// assay's command line: dispatch, and the one place where errors become exit codes.
+// assay's command line: dispatch, and the one place where errors become exit codes. A command's
+// code is loaded only when it runs (`assay --help` loads none of it).
 
 import { TOOL_VERSION } from "../version.js";
 import { EXIT, isUserError } from "./exit.js";
 import { processIo, type CliIo } from "./io.js";
-import { schemaCommand } from "./commands/schema.js";
-import { MERGE_HELP, mergeCommand } from "./commands/merge.js";
-import { SCORE_HELP, scoreCommand } from "./commands/score.js";
-import { DEMO_HELP, demoCommand, SYNTH_HELP, synthCommand } from "./commands/synth.js";
-import { VERIFY_HELP, verifyCommand } from "./commands/verify.js";
-import { ANALYZE_HELP, analyzeCommand } from "./commands/analyze.js";
-import { CHECK_TASK_HELP, checkTaskCommand } from "./commands/check-task.js";
-import { CACHE_HELP, cacheCommand } from "./commands/cache.js";
-import { NARRATE_HELP, narrateCommand } from "./commands/narrate.js";
-import { SEAL_HELP, sealCommand } from "./commands/seal.js";
+import * as help from "./help.js";
 
-const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => number | Promise<number>; help: string }> = {
-  demo: { run: demoCommand, help: DEMO_HELP },
-  score: { run: scoreCommand, help: SCORE_HELP },
-  merge: { run: mergeCommand, help: MERGE_HELP },
-  verify: { run: verifyCommand, help: VERIFY_HELP },
-  seal: { run: sealCommand, help: SEAL_HELP },
-  "check-task": { run: checkTaskCommand, help: CHECK_TASK_HELP },
-  analyze: { run: analyzeCommand, help: ANALYZE_HELP },
-  narrate: { run: narrateCommand, help: NARRATE_HELP },
-  cache: { run: cacheCommand, help: CACHE_HELP },
-  synth: { run: synthCommand, help: SYNTH_HELP },
-  schema: { run: schemaCommand, help: "assay schema [--out FILE]\n  Print the JSON Schema of the results document.\n" },
+type Run = (argv: string[], io: CliIo) => number | Promise<number>;
+const COMMANDS: Record<string, { load: () => Promise<Run>; help: string }> = {
+  demo: { load: async () => (await import("./commands/synth.js")).demoCommand, help: help.DEMO_HELP },
+  score: { load: async () => (await import("./commands/score.js")).scoreCommand, help: help.SCORE_HELP },
+  merge: { load: async () => (await import("./commands/merge.js")).mergeCommand, help: help.MERGE_HELP },
+  verify: { load: async () => (await import("./commands/verify.js")).verifyCommand, help: help.VERIFY_HELP },
+  seal: { load: async () => (await import("./commands/seal.js")).sealCommand, help: help.SEAL_HELP },
+  "check-task": { load: async () => (await import("./commands/check-task.js")).checkTaskCommand, help: help.CHECK_TASK_HELP },
+  analyze: { load: async () => (await import("./commands/analyze.js")).analyzeCommand, help: help.ANALYZE_HELP },
+  narrate: { load: async () => (await import("./commands/narrate.js")).narrateCommand, help: help.NARRATE_HELP },
+  cache: { load: async () => (await import("./commands/cache.js")).cacheCommand, help: help.CACHE_HELP },
+  synth: { load: async () => (await import("./commands/synth.js")).synthCommand, help: help.SYNTH_HELP },
+  schema: { load: async () => (await import("./commands/schema.js")).schemaCommand, help: help.SCHEMA_HELP },
 };
 
 const HELP = `assay ${TOOL_VERSION}: score archived agent-benchmark runs from their evidence
 
 ${Object.values(COMMANDS).map((c) => c.help).join("\n")}
-Exit codes: 0 scored; 1 --fail-on invalid (verify: invalid; check-task: a criterion fails; seal: a bundle
-not sealed); 2 usage error; 3 a bundle the tool could not finish (check-task: an error or a task not
-analysed; seal: a seal not written); 130 stopped by Ctrl-C.
+Exit codes: 0 scored; 1 --fail-on invalid (verify: invalid; check-task: a criterion fails); 2 usage error;
+3 a bundle the tool could not finish (check-task: an error or a task not analysed); 130 stopped by Ctrl-C.
 `;
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
@@ -56,7 +48,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     return EXIT.OK;
   }
   try {
-    return await command.run(rest, io);
+    return await (await command.load())(rest, io);
   } catch (e) {
     if (isUserError(e)) io.stderr(`assay ${name}: ${e.message}\n`);
     else {

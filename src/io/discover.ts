@@ -1,9 +1,9 @@
 // Discovery (contract §1, §11): walk the roots, yield each bundle and each Harbor trial once.
 
 import { isUtf8 } from "node:buffer";
-import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { forTerminal } from "../core/text.js";
+import { byteCompare, forTerminal } from "../core/text.js";
 
 export interface Found {
   /** The bundle's (or trial's) directory on disk. */
@@ -27,43 +27,91 @@ const LINK_SKIPPED = "a symbolic link: links below a root are never followed";
 /**
  * Yields bundles in a stable order (roots in the order given, entries by name). A root given
  * as a symlink is followed; links below a root are not, and one to a folder is reported (a
- * linked bundle folder would otherwise vanish without a word). Directories are deduplicated by
- * device and inode, so overlapping roots never produce a bundle twice. A root that cannot be
- * read stops the run; a directory below it that cannot be read is skipped and reported.
+ * linked bundle folder would otherwise vanish without a word). Overlapping roots never produce a
+ * bundle twice: a root inside another root's walk is walked once, by whichever reaches it first.
+ * A root that cannot be read stops the run; a directory below it that cannot be read is skipped
+ * and reported. Memory holds the folder being walked's subfolder names and the current path, not
+ * one entry per folder seen (a million trial folders side by side are a million names, once).
  */
 export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}): Generator<Found> {
-  const seen = new Set<string>();
-  for (const root of roots) {
-    const shown = displayRoot(root);
-    let real: string;
+  const reals = roots.map((root) => {
     try {
-      real = realpathSync(root);
+      return realpathSync(root);
     } catch {
       throw new DiscoveryError(`root ${forTerminal(root)} does not exist`);
     }
+  });
+  const walk = new Walk(new Set(reals.map((r) => identity(r))), onSkip);
+  for (const [i, root] of roots.entries()) {
+    const real = reals[i]!;
+    const shown = displayRoot(root);
     if (!statSync(real).isDirectory()) throw new DiscoveryError(`root ${forTerminal(root)} is not a directory`);
-    const entries = list(real);
-    if (typeof entries === "string") throw new DiscoveryError(`cannot read root ${forTerminal(root)}: ${entries}`);
+    const listing = list(real);
+    if (typeof listing === "string") throw new DiscoveryError(`cannot read root ${forTerminal(root)}: ${listing}`);
     // A trial given as a root still belongs to the job folder it lies in, and is one by the job's
     // rule (config.json alone), as it would be were the job the root.
     const parentIsJob = lstatSync(join(dirname(real), "job.log"), { throwIfNoEntry: false }) !== undefined;
-    const trialOfJob = parentIsJob && has(entries, "config.json") && !has(entries, "journal.jsonl") && !has(entries, "job.log");
-    if (trialOfJob && firstVisit(real, seen)) yield { dir: real, path: shown, harbor: { job: basename(dirname(real)), folder: basename(real) } };
-    else if (!trialOfJob) yield* walk(real, shown, entries, seen, onSkip);
+    const trialOfJob = parentIsJob && listing.has(CONFIG) && !listing.has(JOURNAL) && !listing.has(JOB_LOG);
+    if (!trialOfJob) yield* walk.folder(real, shown, listing);
+    else if (walk.enter(real)) {
+      walk.leave(real);
+      yield { dir: real, path: shown, harbor: { job: basename(dirname(real)), folder: basename(real) } };
+    }
   }
 }
 
+const JOURNAL = "journal.jsonl";
+const JOB_LOG = "job.log";
+const CONFIG = "config.json";
+/** The names discovery decides by: a folder's other files are never kept. */
+const MARKERS = new Set([JOURNAL, JOB_LOG, CONFIG, "trial.log", "result.json"]);
+
+/** What discovery keeps of a folder's listing: which marker files it holds, its subfolders and links by name bytes. */
+interface Listing {
+  has(name: string): boolean;
+  dirs: string[];
+  links: string[];
+  /** Names that are not valid UTF-8 (shown with U+FFFD): they cannot be named in results. */
+  unnamed: string[];
+}
+
 /** The listing, or why it failed (Node's message without its trailing path: the caller names the folder, escaped). */
-function list(dir: string): Dirent<Buffer>[] | string {
+function list(dir: string): Listing | string {
+  let entries;
   try {
-    return readdirSync(dir, { withFileTypes: true, encoding: "buffer" });
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
     return (e as Error).message.replace(/, scandir '[\s\S]*$/, "");
+  }
+  const markers = new Set<string>();
+  const dirs: string[] = [];
+  const links: string[] = [];
+  let doubtful = false;
+  for (const e of entries) {
+    if (MARKERS.has(e.name)) markers.add(e.name);
+    if (e.isDirectory()) dirs.push(e.name);
+    else if (e.isSymbolicLink()) links.push(e.name);
+    if (e.name.includes("\uFFFD")) doubtful = true;
+  }
+  // A name read as text shows an invalid byte as U+FFFD, as it would a real U+FFFD: only then is
+  // the folder read again as bytes, to tell the two apart.
+  const bad = new Set(doubtful ? notUtf8(dir) : []);
+  const byBytes = (xs: string[]) => xs.filter((n) => !bad.has(n)).sort(byteCompare);
+  const unnamed = [...dirs, ...links].filter((n) => bad.has(n)).sort(byteCompare);
+  return { has: (name) => markers.has(name), dirs: byBytes(dirs), links: byBytes(links), unnamed };
+}
+
+/** The names in `dir` that are not valid UTF-8, as text (with U+FFFD). */
+function notUtf8(dir: string): string[] {
+  try {
+    return readdirSync(dir, { encoding: "buffer" }).filter((n) => !isUtf8(n)).map((n) => n.toString("utf8"));
+  } catch {
+    return [];
   }
 }
 
 /** A symbolic link that resolves to a folder (a dangling one, or a loop, does not). */
-function linksToFolder(path: Buffer): boolean {
+function linksToFolder(path: string): boolean {
   try {
     return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
   } catch {
@@ -71,61 +119,78 @@ function linksToFolder(path: Buffer): boolean {
   }
 }
 
-const has = (entries: Dirent<Buffer>[], name: string) => entries.some((e) => e.name.toString() === name);
 /** §11: a Harbor trial outside a job holds config.json and trial.log or result.json. */
-const isLoneTrial = (entries: Dirent<Buffer>[]) => has(entries, "config.json") && (has(entries, "trial.log") || has(entries, "result.json"));
+const isLoneTrial = (l: Listing) => l.has(CONFIG) && (l.has("trial.log") || l.has("result.json"));
 
-function firstVisit(dir: string, seen: Set<string>): boolean {
+/** A folder's device and inode. */
+function identity(dir: string): string {
   const st = statSync(dir, { bigint: true });
-  const key = `${st.dev}:${st.ino}`;
-  if (seen.has(key)) return false;
-  seen.add(key);
-  return true;
+  return `${st.dev}:${st.ino}`;
 }
 
-/**
- * Subdirectories (never links), by name bytes; a name that is not UTF-8, and a link to a folder,
- * are reported and passed over. `listed` is the listing, or why it failed.
- */
-function* subdirectories(dir: string, shown: string, entries: Dirent<Buffer>[], onSkip: OnSkip): Generator<{ sub: string; path: string; listed: Dirent<Buffer>[] | string }> {
-  const dirs = entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).sort((a, b) => Buffer.compare(a.name, b.name));
-  for (const e of dirs) {
-    const path = `${shown}/${e.name.toString("utf8")}`;
-    if (e.isSymbolicLink()) {
-      if (linksToFolder(Buffer.concat([Buffer.from(`${dir}/`), e.name]))) onSkip(path, LINK_SKIPPED);
-      continue;
-    }
-    if (!isUtf8(e.name)) {
-      onSkip(path, "its name is not valid UTF-8");
-      continue;
-    }
-    const sub = join(dir, e.name.toString("utf8"));
-    yield { sub, path, listed: list(sub) };
-  }
-}
+/** One discovery: the roots' folders (to walk each once) and the folders on the current path (a bind-mount loop ends). */
+class Walk {
+  private readonly rootsWalked = new Set<string>();
+  private readonly path = new Set<string>();
 
-function* walk(dir: string, shown: string, entries: Dirent<Buffer>[], seen: Set<string>, onSkip: OnSkip): Generator<Found> {
-  if (!firstVisit(dir, seen)) return;
-  if (has(entries, "journal.jsonl")) {
-    yield { dir, path: shown };
-    return; // never descend into a bundle
+  constructor(
+    private readonly roots: ReadonlySet<string>,
+    private readonly onSkip: OnSkip,
+  ) {}
+
+  /** Enter a folder, unless it is on the current path (a loop) or a root already walked; leave() it after. */
+  enter(dir: string): boolean {
+    const id = identity(dir);
+    if (this.path.has(id) || this.rootsWalked.has(id)) return false;
+    if (this.roots.has(id)) this.rootsWalked.add(id);
+    this.path.add(id);
+    return true;
   }
-  if (has(entries, "job.log")) {
-    // A Harbor job: its subdirectories holding config.json are its trials; nothing else below it is
-    // walked. One that cannot be listed is still yielded: it becomes a tool error (unscored, exit 3)
-    // rather than silently leaving the job's count of trials.
-    for (const { sub, path, listed } of subdirectories(dir, shown, entries, onSkip))
-      if ((typeof listed === "string" || has(listed, "config.json")) && firstVisit(sub, seen))
-        yield { dir: sub, path, harbor: { job: basename(dir), folder: basename(sub) } };
-    return;
+
+  leave(dir: string): void {
+    this.path.delete(identity(dir));
   }
-  if (isLoneTrial(entries)) {
-    yield { dir, path: shown, harbor: { job: null, folder: basename(dir) } };
-    return; // never descend into a trial
+
+  /**
+   * Subfolders (never links), by name bytes; a name that is not UTF-8, and a link to a folder,
+   * are reported and passed over. `listed` is the listing, or why it failed.
+   */
+  private *subfolders(dir: string, shown: string, l: Listing): Generator<{ sub: string; path: string; listed: Listing | string }> {
+    for (const n of l.unnamed) this.onSkip(`${shown}/${n}`, "its name is not valid UTF-8");
+    for (const n of l.links) if (linksToFolder(join(dir, n))) this.onSkip(`${shown}/${n}`, LINK_SKIPPED);
+    for (const n of l.dirs) {
+      const sub = join(dir, n);
+      yield { sub, path: `${shown}/${n}`, listed: list(sub) };
+    }
   }
-  for (const { sub, path, listed } of subdirectories(dir, shown, entries, onSkip))
-    if (typeof listed === "string") onSkip(path, listed);
-    else yield* walk(sub, path, listed, seen, onSkip);
+
+  *folder(dir: string, shown: string, l: Listing): Generator<Found> {
+    if (!this.enter(dir)) return;
+    try {
+      yield* this.inside(dir, shown, l);
+    } finally {
+      this.leave(dir);
+    }
+  }
+
+  private *inside(dir: string, shown: string, l: Listing): Generator<Found> {
+    if (l.has(JOURNAL)) return yield { dir, path: shown }; // never descend into a bundle
+    if (l.has(JOB_LOG)) {
+      // A Harbor job: its subdirectories holding config.json are its trials; nothing else below it is
+      // walked. One that cannot be listed is still yielded: it becomes a tool error (unscored, exit 3)
+      // rather than silently leaving the job's count of trials.
+      for (const { sub, path, listed } of this.subfolders(dir, shown, l))
+        if ((typeof listed === "string" || listed.has(CONFIG)) && this.enter(sub)) {
+          this.leave(sub);
+          yield { dir: sub, path, harbor: { job: basename(dir), folder: basename(sub) } };
+        }
+      return;
+    }
+    if (isLoneTrial(l)) return yield { dir, path: shown, harbor: { job: null, folder: basename(dir) } }; // never descend into a trial
+    for (const { sub, path, listed } of this.subfolders(dir, shown, l))
+      if (typeof listed === "string") this.onSkip(path, listed);
+      else yield* this.folder(sub, path, listed);
+  }
 }
 
 export class DiscoveryError extends Error {

@@ -16,6 +16,9 @@ import type { BundleOptionsKey, ResultStore } from "../store/store.js";
 import { SCORING_VERSION, TOOL_VERSION } from "../version.js";
 import { formatShard, inShard, type Shard } from "./shard.js";
 import { entriesInMemory, EntrySpill, type EntrySource } from "./spill.js";
+import { placed } from "./placed.js";
+
+export { placed };
 
 export interface LoadedSchedule {
   name: string;
@@ -53,6 +56,8 @@ export interface ScoreRunOptions extends BatchOptions, PoolOptions {
   batchSize?: number;
   /** Where the run's entries wait for the document (default: ASSAY_TMPDIR, else the system's temporary folder). */
   spillDir?: string;
+  /** Entry text held in memory before the spill file is made (default 4 MB). */
+  spillAfterBytes?: number;
   /** Without a key: called for each assay bundle (stored or not) that holds seal.json, which goes unchecked. */
   onSealNotChecked?: (path: string) => void;
 }
@@ -109,20 +114,6 @@ interface Pending extends Omit<BundleRef, "lookup"> {
 }
 
 /**
- * The entry as results show it: its path, and for a Harbor trial its job (the experiment) and, when
- * result.json did not name it, its folder's name as the trial. These come from where the folder
- * lies, so they are set here, on fresh and stored entries alike, and never stored.
- */
-export function placed(found: Found, scored: Omit<BundleEntry, "path">): BundleEntry {
-  const entry = { path: found.path, ...scored };
-  if (found.harbor) {
-    entry.experiment = found.harbor.job;
-    entry.trial ??= found.harbor.folder;
-  }
-  return entry;
-}
-
-/**
  * The stamps to record. Files changed in the last moments may change again within the same mtime
  * tick (git's "racy clean" case): such stamps are recorded marked, so they never match and the
  * next run rehashes that folder (cheap) instead of trusting them (wrong) or rescoring (slow).
@@ -162,7 +153,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   const fingerprint = options.hmacKey === undefined ? null : keyFingerprint(options.hmacKey);
   // A store opened for another key (or none) would serve entries whose seals were checked otherwise.
   if (store && (store.options["hmac_key"] ?? null) !== fingerprint) throw new Error("the results store was opened for another key than this run's");
-  const bundles = new EntrySpill(options.spillDir);
+  const bundles = new EntrySpill(options.spillDir, options.spillAfterBytes);
   const pool = new BundlePool(options);
   const batchSize = options.batchSize ?? 16;
   const inflight = new Set<Promise<void>>();

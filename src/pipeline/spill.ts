@@ -46,18 +46,43 @@ export class EntrySpill implements EntrySource {
   private readonly pending: [string, string][] = [];
   private pendingBytes = 0;
   private readonly maker = new RecordMaker();
-  private disk: { file: string; db: Database.Database; insert: Database.Statement<[string, string]>; indexed: boolean } | null = null;
+  private disk: { file: string; db: Database.Database; insert: Database.Statement<[string, string]>; indexed: boolean; inTransaction: number } | null = null;
 
-  /** `dir`: where the file goes, once one is needed (ASSAY_TMPDIR, else the system's temporary folder). */
-  constructor(private readonly dir = process.env["ASSAY_TMPDIR"] || tmpdir()) {}
+  /**
+   * `dir`: where the file goes, once one is needed (ASSAY_TMPDIR, else the system's temporary
+   * folder); `inMemoryBytes`: how much entry text is held before the file is made.
+   */
+  constructor(
+    private readonly dir = process.env["ASSAY_TMPDIR"] || tmpdir(),
+    private readonly inMemoryBytes = IN_MEMORY_BYTES,
+  ) {}
 
   add(e: BundleEntry): void {
     this.records.push(this.maker.record(e));
     count(this.tally, e);
     const json = JSON.stringify(e);
+    if (this.disk !== null) return this.write(e.path, json);
     this.pending.push([e.path, json]);
     this.pendingBytes += json.length;
-    if (this.disk !== null ? this.pending.length >= BATCH : this.pendingBytes >= IN_MEMORY_BYTES) this.flush();
+    if (this.pendingBytes >= this.inMemoryBytes) this.flush();
+  }
+
+  /**
+   * Into the file at once, in a transaction committed every BATCH rows: the entry's text is
+   * garbage as soon as it is made, never held long enough to reach the old generation.
+   */
+  private write(path: string, json: string): void {
+    const disk = this.disk!;
+    try {
+      if (disk.inTransaction === 0) disk.db.exec("BEGIN");
+      disk.insert.run(path, json);
+      if (++disk.inTransaction >= BATCH) {
+        disk.db.exec("COMMIT");
+        disk.inTransaction = 0;
+      }
+    } catch (e) {
+      throw this.failed(e);
+    }
   }
 
   private failed(e: unknown): SpillError {
@@ -75,25 +100,27 @@ export class EntrySpill implements EntrySource {
       db.pragma("journal_mode = OFF");
       db.pragma("synchronous = OFF");
       db.exec("CREATE TABLE entries (path TEXT NOT NULL, entry TEXT NOT NULL)");
-      return { file, db, insert: db.prepare("INSERT INTO entries (path, entry) VALUES (?, ?)"), indexed: false };
+      return { file, db, insert: db.prepare("INSERT INTO entries (path, entry) VALUES (?, ?)"), indexed: false, inTransaction: 0 };
     } catch (e) {
-      rmSync(file, { force: true });
+      for (const f of [file, `${file}-journal`]) rmSync(f, { force: true });
       throw this.failed(e);
     }
   }
 
+  /** Everything held in memory, into the file (which is made now if need be), committed. */
   private flush(): void {
-    if (this.pending.length === 0) return;
-    const disk = (this.disk ??= this.open());
-    try {
-      disk.db.transaction(() => {
-        for (const [path, entry] of this.pending) disk.insert.run(path, entry);
-      })();
-    } catch (e) {
-      throw this.failed(e);
-    }
+    this.disk ??= this.open();
+    for (const [path, entry] of this.pending) this.write(path, entry);
     this.pending.length = 0;
     this.pendingBytes = 0;
+    if (this.disk.inTransaction > 0) {
+      try {
+        this.disk.db.exec("COMMIT");
+      } catch (e) {
+        throw this.failed(e);
+      }
+      this.disk.inTransaction = 0;
+    }
   }
 
   /** Every entry is in the file, indexed by path (once, after the inserts: cheaper than keeping an index up). */
@@ -140,7 +167,7 @@ export class EntrySpill implements EntrySource {
   close(): void {
     if (this.disk === null) return;
     this.disk.db.close();
-    rmSync(this.disk.file, { force: true });
+    for (const f of [this.disk.file, `${this.disk.file}-journal`]) rmSync(f, { force: true });
     this.disk = null;
   }
 }

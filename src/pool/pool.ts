@@ -35,6 +35,13 @@ const ENTRY = import.meta.url.endsWith(".ts")
 /** A worker module given as a URL, or as a path (resolved from the current directory, as piscina did). */
 const moduleUrl = (file: string): string => (/^[a-z][a-z0-9+.-]*:/i.test(file) && !/^[a-z]:[\\/]/i.test(file) ? file : pathToFileURL(resolve(file)).href);
 export const DEFAULT_WORKER_MEMORY_MB = 512;
+/**
+ * A worker's young generation. Each bundle's garbage dies young; V8's default (up to 48 MB) only
+ * lets a long run's workers creep upward for minutes. Measured on 20k and 80k small bundles (two
+ * workers): about the same CPU time, 60 MB less peak RSS, and peak RSS growth per bundle down
+ * from 0.67 KB (default) and 0.45 KB (8 MB) to 0.37 KB.
+ */
+const WORKER_YOUNG_MB = 4;
 /** Longest a task may wait for a worker to pick it up before its clock starts regardless. */
 const START_GRACE_MS = 30_000;
 /** How often a task not yet started is looked at. */
@@ -64,7 +71,7 @@ export class BundlePool {
       minThreads: 0,
       maxThreads: this.jobs,
       idleTimeout: Number.POSITIVE_INFINITY,
-      resourceLimits: { maxOldGenerationSizeMb: o.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB },
+      resourceLimits: { maxOldGenerationSizeMb: o.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
     });
     // A worker that dies with no task attached (e.g. while being replaced) is not a bundle's fault.
     this.pool.on("error", () => {});

@@ -1,19 +1,49 @@
 // The canonical output: the §10 document, byte-identical for identical inputs and options apart
-// from `run`. Written as pieces, an entry at a time (a million entries are never one string), and
+// from `run`. Written as pieces — an entry at a time, and an experiment's long lists an item at a
+// time — so neither a million entries nor an experiment of a million trials is ever one string;
 // byte for byte what JSON.stringify(document, null, 2) gives (a test holds the two together).
 import type { ResultsView } from "../core/results.js";
 
 /** `value` as JSON.stringify(…, null, 2) writes it `depth` levels down: each line after the first indented two spaces a level. */
 export const nested = (value: unknown, depth: number): string => JSON.stringify(value, null, 2).replace(/\n/g, `\n${"  ".repeat(depth)}`);
 
-/** An array's items two levels down (a member of the top-level object), as JSON.stringify lays them out. */
-export function* array(items: Iterable<unknown>): Generator<string> {
+/** Arrays longer than this are written an item at a time. */
+const LONG = 64;
+
+/** `value` at `depth`, as nested() writes it, in pieces: long arrays item by item, the objects that hold them key by key. */
+export function* pieces(value: unknown, depth: number): Generator<string> {
+  if (Array.isArray(value)) {
+    if (value.length <= LONG) return yield nested(value, depth);
+    yield* array(value, depth);
+  } else if (typeof value === "object" && value !== null && holdsLong(value)) {
+    const pad = "  ".repeat(depth + 1);
+    let first = true;
+    for (const [k, v] of Object.entries(value)) {
+      if (v === undefined) continue; // as JSON.stringify leaves it out
+      yield `${first ? "{" : ","}\n${pad}${JSON.stringify(k)}: `;
+      yield* pieces(v, depth + 1);
+      first = false;
+    }
+    yield first ? "{}" : `\n${"  ".repeat(depth)}}`;
+  } else yield nested(value, depth);
+}
+
+/** Does an object hold a long array anywhere (only then is it worth writing key by key)? */
+function holdsLong(o: object): boolean {
+  for (const v of Object.values(o)) if ((Array.isArray(v) && v.length > LONG) || (typeof v === "object" && v !== null && !Array.isArray(v) && holdsLong(v))) return true;
+  return false;
+}
+
+/** An array's items at `depth + 1`, as JSON.stringify lays them out. */
+export function* array(items: Iterable<unknown>, depth = 1): Generator<string> {
+  const pad = "  ".repeat(depth + 1);
   let first = true;
   for (const item of items) {
-    yield `${first ? "[\n" : ",\n"}    ${nested(item, 2)}`;
+    yield `${first ? "[" : ","}\n${pad}`;
+    yield* pieces(item, depth + 1);
     first = false;
   }
-  yield first ? "[]" : "\n  ]";
+  yield first ? "[]" : `\n${"  ".repeat(depth)}]`;
 }
 
 export function* render(doc: ResultsView): Generator<string> {

@@ -1,6 +1,5 @@
 // The command-line options the analysis commands share, and their checks.
 
-import { DEFAULT_MODEL } from "../../analysis/backend.js";
 import { setupAnalysis, type AnalysisName, type AnalysisSetup, type SetupOptions } from "../../analysis/setup.js";
 import { Budget } from "../../analysis/budget.js";
 import { parsePrice, type Price } from "../../analysis/prices.js";
@@ -32,25 +31,6 @@ export const ANALYSIS_OPTIONS = {
   "batch-wait": { type: "string" },
 } as const;
 
-export const ANALYSIS_HELP = `  --rubric FILE            a rubric in Harbor's TOML shape ([[criteria]] name, description, guidance)
-  --prompt FILE            a prompt template (default: prompts/<analysis>.md)
-  --model M                the model (default ${DEFAULT_MODEL})
-  --cache FILE             the analysis cache (default: $ASSAY_CACHE, else cache/assay.sqlite here)
-  --offline                answer from the cache only: a miss is "not analysed: not in cache"
-  --concurrency N          model requests in flight at once (default 4)
-  --request-timeout S      seconds one model request may take (default 120); the SDK retries
-  --max-retries N          the SDK's retries of a failed request, with its backoff (default 4)
-  --max-calls N            at most N model requests; the rest are "not analysed: budget reached"
-  --max-cost USD           stop before spending more: each request's worst case is reserved first
-  --price MODEL=IN,OUT     US dollars per million input and output tokens (repeatable); overrides
-                           the built-in list prices (dated: shown with every cost)
-  --batch                  send the cache misses through the Message Batches API (half the price;
-                           results within 24 h); the batch id is kept in the cache database, so a
-                           stopped run resumes the same batch instead of paying twice
-  --poll-interval S        seconds between batch status checks (default 30)
-  --batch-wait S           stop polling after S seconds (default 93600, the API's 24 h and a margin):
-                           the batch stays recorded and the next run collects it
-  The API key comes from ANTHROPIC_API_KEY (without it: offline); ANTHROPIC_BASE_URL moves the endpoint.`;
 
 export type Values = { [K in Exclude<keyof typeof ANALYSIS_OPTIONS, "price">]?: (typeof ANALYSIS_OPTIONS)[K]["type"] extends "boolean" ? boolean : string } & {
   price?: string[];

@@ -7,16 +7,9 @@ import { withSqliteFiles } from "../../io/output.js";
 import { usage } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
-import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, runAnalysis } from "./analysis-options.js";
+import { ANALYSIS_OPTIONS, analysisFromOptions, runAnalysis } from "./analysis-options.js";
 import { SCORE_OPTIONS, sayUncheckedSeals, scoreFromOptions, writeResults } from "./score.js";
 
-export const ANALYZE_HELP = `assay analyze ROOT... [score's options] [analysis options]
-  Score every bundle and Harbor trial first (in the pool, exactly as assay score with the same
-  options), then ask a model for the trial-legitimacy analysis of each trial whose evidence is valid.
-  The results gain an advisory record per bundle; no verdict, state or metric changes, and the exit
-  code is score's. Invalid evidence is not analysed. Answers are cached by evidence digest.
-${ANALYSIS_HELP}
-`;
 
 /**
  * What the model may see of an entry. Not analysed: tool errors, invalid bundles, bundles of a

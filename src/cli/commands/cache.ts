@@ -10,14 +10,6 @@ import { usage } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 
-export const CACHE_HELP = `assay cache stats|prune|export [--cache FILE]
-  stats [--json]                     rows, size, answers per analysis and model, the last run's hit
-                                     rate and the cost its hits saved
-  prune --older-than D [--model M]   delete answers made more than D ago (e.g. 30d, 12h, 90m), of
-                                     model M only when given
-  export FILE                        every answer with its provenance as JSONL (written atomically)
-  Safe while another assay reads the cache (SQLite WAL; a writer waits for the lock).
-`;
 
 const file = (cache: string | undefined, env: Record<string, string | undefined>) => resolve(cache ?? env["ASSAY_CACHE"] ?? "cache/assay.sqlite");
 

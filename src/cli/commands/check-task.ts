@@ -8,15 +8,8 @@ import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { forTerminal } from "../../core/text.js";
 import { shownAdvisory } from "../../report/shown.js";
-import { ANALYSIS_HELP, ANALYSIS_OPTIONS, analysisFromOptions, runAnalysis } from "./analysis-options.js";
+import { ANALYSIS_OPTIONS, analysisFromOptions, runAnalysis } from "./analysis-options.js";
 
-export const CHECK_TASK_HELP = `assay check-task TASK_DIR... [--json] [options]
-  Before launch: judge each task folder (instruction.md, task.toml, tests/, solution/,
-  environment/) against the task-quality rubric with a model. Advisory, cached by evidence digest.
-  Exit 0 when every criterion passes or is not applicable, 1 when one fails, 3 when any outcome is
-  an error or a task was not analysed (3 wins: a launch gate never passes on an error).
-${ANALYSIS_HELP}
-`;
 
 export async function checkTaskCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = usage(() =>

@@ -12,13 +12,6 @@ import type { CliIo } from "../io.js";
 import { writeResults } from "./score.js";
 import { readKeyFile } from "./seal.js";
 
-export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format table|json|jsonl] [--out FILE] [--fail-on invalid]
-            [--hmac-key-file FILE]
-  Merge the documents of assay score --shard i/n (every shard of one n, each once, same options;
-  JSON or JSON Lines, read as streams) and compute the batch rules over all their bundles: the
-  same document a single run would give.
-  With --hmac-key-file, every shard must have checked seals with that key.
-`;
 
 /** With a key file given, every shard must have been scored with that very key (by fingerprint). */
 function checkKey(files: string[], runs: readonly ShardRun[], fingerprint: string): void {

@@ -15,30 +15,6 @@ import type { CliIo } from "../io.js";
 import { progressReporter } from "../progress.js";
 import { readKeyFile } from "./seal.js";
 
-export const SCORE_HELP = `assay score ROOT... [options]
-  Score every bundle and Harbor trial under the roots (Harbor job and trial folders are read in
-  place, never modified) in a pool of worker threads; per experiment or job, honest metrics.
-  --schedule FILE          an assay.schedule/1 file (repeatable, one per experiment)
-  --format table|json|jsonl
-                           output format (default table; jsonl: the run, each bundle, each
-                           experiment on a line of its own, for DuckDB, Polars, jq)
-  --out FILE               write the output to FILE (atomically) instead of stdout
-  --invalid count|exclude  invalid trials count as non-victories (default) or are left out
-  --resource-bound exclude|loss
-                           resource-bound runs without a game ending: native default exclude,
-                           world default loss (scored on their dimensions, budget among them)
-  --errors exclude|zero    Harbor: infrastructure errors and incomplete trials are left out of
-                           reward metrics (default) or counted as reward 0
-  --fail-on invalid        exit 1 when any bundle or trial is invalid
-  --jobs N                 worker threads at most, started as work arrives (default: available
-                           parallelism; never more than 4 per CPU)
-  --store FILE             resumable results store (SQLite): a rerun skips finished bundles
-  --verify-digests         with --store: rehash every bundle instead of trusting file stamps
-  --shard i/n              score only shard i of n (0-based; by path hash); JSON for assay merge
-  --bundle-timeout S       seconds one bundle may take before it is a TIMEOUT (default 60)
-  --hmac-key-file FILE     check every assay bundle's seal.json against this key (§8; assay seal)
-  --quiet                  no progress on stderr
-`;
 
 /**
  * Write the document, piece by piece as its entries are read, to `out` (never onto what the

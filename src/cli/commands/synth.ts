@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { MANIFEST, writeCorpus } from "../../io/corpus.js";
-import { HARBOR_CASES } from "../../synth/harbor.js";
+import { writeCorpus } from "../../io/corpus.js";
 import { NATIVE_FAULTS } from "../../synth/native.js";
 import { WORLD_SCENARIOS } from "../../synth/world.js";
 import { oneOf, positiveInt, usage } from "../args.js";
@@ -12,16 +11,6 @@ import type { CliIo } from "../io.js";
 import { scoreCommand } from "./score.js";
 
 
-export const SYNTH_HELP = `assay synth --out DIR --n N [--seed S] [--faults] [--events E] [--profile native-game|world|harbor]
-  Write N synthetic trials (deterministic for a seed). native-game: a known mix of outcomes;
-  --faults adds one labelled broken bundle per fault kind. world: the canonical scenarios in turn
-  (clean, blind retry, query that finds, safe pause, prohibited effect, unrelated edit destroyed,
-  approval for other arguments, budget overrun, report that omits an effect, report that
-  misstates one, fault before commit).
-  harbor: one Harbor job folder whose trials cycle through ${HARBOR_CASES.join(", ")}.
-  DIR must be empty or absent.
-  ${MANIFEST} in DIR lists every bundle with its outcome, fault and expected verdict.
-`;
 
 export function synthCommand(argv: string[], io: CliIo): number {
   const { values } = usage(() =>
@@ -47,10 +36,6 @@ export function synthCommand(argv: string[], io: CliIo): number {
   return 0;
 }
 
-export const DEMO_HELP = `assay demo [--keep]
-  Synthesise a small mixed corpus (game runs with labelled faults, the canonical world scenarios,
-  a Harbor job) into a temporary folder and score it.
-`;
 
 export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = usage(() => parseArgs({ args: argv, options: { keep: { type: "boolean" } } }));

@@ -5,7 +5,7 @@ import { SEAL } from "../../core/folder.js";
 import type { BundleEntry } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
 import { discover, displayRoot } from "../../io/discover.js";
-import { placed } from "../../pipeline/score.js";
+import { placed } from "../../pipeline/placed.js";
 import { scoreDirectory } from "../../pool/score-directory.js";
 import { renderEntry } from "../../report/findings.js";
 import { usage } from "../args.js";
@@ -13,13 +13,6 @@ import { EXIT, exitForValidity, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { readKeyFile, type HmacKey } from "./seal.js";
 
-export const VERIFY_HELP = `assay verify DIR [--json] [--hmac-key-file FILE]
-  Validate one bundle, one Harbor trial, or every trial of a Harbor job (read in place), and print
-  every finding; for Harbor, each trial's state, rewards and review flags with their evidence.
-  With --hmac-key-file, a bundle's seal.json is checked against the key and the seal line says
-  whether it matched; without it, a seal is not checked, and the seal line says so.
-  Exit 0 valid, 1 invalid, 3 tool error.
-`;
 
 /** What the seal line says of a bundle: checked with the key and matching or not, or not checked. */
 function sealLine(entry: BundleEntry, dir: string, key: HmacKey | undefined): string | null {

@@ -18,9 +18,82 @@ export type BatchRecord = Pick<
   dimensions: Readonly<Record<string, { readonly pass: boolean }>> | null;
 };
 
+const PROFILES = [null, "native-game", "world", "harbor"] as const;
+const VALIDITIES = ["valid", "invalid", "error"] as const;
+const STATUSES = [null, "completed", "interrupted", "abnormal", "resource-bound", "unterminated"] as const;
+const STATES = [null, "scored", "scored-with-exception", "infrastructure-error", "incomplete"] as const;
+const TRI = [null, false, true] as const;
+/** Bit fields of CompactRecord.bits: [shift, width, values]. */
+const FIELDS = {
+  profile: [0, 2, PROFILES],
+  validity: [2, 2, VALIDITIES],
+  status: [4, 3, STATUSES],
+  state: [7, 3, STATES],
+  ending: [10, 2, TRI],
+  final_score: [12, 2, TRI],
+  victory: [14, 2, TRI],
+  pass: [16, 2, TRI],
+} as const;
+type Packed = keyof typeof FIELDS;
+
+function pack(e: BundleEntry): number {
+  let bits = 0;
+  for (const [name, [shift, , values]] of Object.entries(FIELDS) as [Packed, (typeof FIELDS)[Packed]][]) {
+    const i = (values as readonly unknown[]).indexOf(e[name]);
+    if (i < 0) throw new Error(`a bundle entry's ${name} has no place in a compact record: ${String(e[name])}`);
+    bits |= i << shift;
+  }
+  return bits;
+}
+const unpack = <K extends Packed>(bits: number, name: K): BundleEntry[K] => {
+  const [shift, width, values] = FIELDS[name];
+  return (values as readonly unknown[])[(bits >> shift) & ((1 << width) - 1)] as BundleEntry[K];
+};
+
+const NONE: readonly { readonly code: Code }[] = Object.freeze([]);
+/** What only Harbor trials carry. */
+interface HarborPart {
+  digest: string;
+  task_checksum: string | null;
+  rewards: Record<string, number> | null;
+  flags: readonly { readonly code: Code }[];
+}
+
+/**
+ * A BatchRecord in about a quarter of an entry's memory: enumerations and booleans packed in one
+ * number, Harbor's fields apart, shared strings and code objects (RecordMaker shares them).
+ */
+class CompactRecord implements BatchRecord {
+  constructor(
+    readonly path: string,
+    readonly experiment: string | null,
+    readonly trial: string | null,
+    readonly attempt: number | null,
+    readonly seed: string | null,
+    readonly task: string | null,
+    readonly scenario: string | null,
+    private readonly bits: number,
+    readonly errors: readonly { readonly code: Code }[],
+    readonly dimensions: BatchRecord["dimensions"],
+    private readonly harbor: HarborPart | null,
+  ) {}
+  get profile() { return unpack(this.bits, "profile"); }
+  get validity() { return unpack(this.bits, "validity"); }
+  get status() { return unpack(this.bits, "status"); }
+  get state() { return unpack(this.bits, "state"); }
+  get ending() { return unpack(this.bits, "ending"); }
+  get final_score() { return unpack(this.bits, "final_score"); }
+  get victory() { return unpack(this.bits, "victory"); }
+  get pass() { return unpack(this.bits, "pass"); }
+  get digest() { return this.harbor?.digest ?? ""; }
+  get task_checksum() { return this.harbor?.task_checksum ?? null; }
+  get rewards() { return this.harbor?.rewards ?? null; }
+  get flags() { return this.harbor?.flags ?? NONE; }
+}
+
 /**
  * Makes compact records, sharing what repeats across bundles: one string for each experiment,
- * task, status or scenario, one object per code, one dimensions object per pattern of passes.
+ * task or scenario, one object per code, one dimensions object per pattern of passes.
  */
 export class RecordMaker {
   private readonly strings = new Map<string, string>();
@@ -31,16 +104,19 @@ export class RecordMaker {
     if (v === null) return v;
     const known = this.strings.get(v);
     if (known !== undefined) return known as T;
-    // A flat copy: a string sliced from a large text would keep that text alive.
-    const copy = (v.length > 12 ? JSON.parse(JSON.stringify(v)) : v) as T & string;
-    this.strings.set(copy, copy);
-    return copy;
+    this.strings.set(v, v);
+    return v;
   }
 
   private code(c: Code): { readonly code: Code } {
     let o = this.codes.get(c);
     if (o === undefined) this.codes.set(c, (o = Object.freeze({ code: c })));
     return o;
+  }
+
+  private codesOf(fs: readonly { code: Code }[], distinct: boolean): readonly { readonly code: Code }[] {
+    if (fs.length === 0) return NONE;
+    return (distinct ? [...new Set(fs.map((f) => f.code))] : fs.map((f) => f.code)).map((c) => this.code(c));
   }
 
   private dims(d: BundleEntry["dimensions"]): BatchRecord["dimensions"] {
@@ -55,30 +131,10 @@ export class RecordMaker {
   }
 
   record(e: BundleEntry): BatchRecord {
-    const harbor = e.profile === "harbor";
-    return {
-      path: e.path,
-      // The digest tells byte-identical Harbor copies apart; nothing else in the batch rules reads it.
-      digest: harbor ? e.digest : "",
-      profile: e.profile,
-      experiment: this.s(e.experiment),
-      trial: e.trial,
-      attempt: e.attempt,
-      seed: e.seed,
-      validity: e.validity,
-      status: e.status,
-      task: this.s(e.task),
-      task_checksum: this.s(e.task_checksum),
-      ending: e.ending,
-      final_score: e.final_score,
-      scenario: this.s(e.scenario),
-      victory: e.victory,
-      pass: e.pass,
-      state: e.state,
-      rewards: e.rewards,
-      errors: [...new Set(e.errors.map((f) => f.code))].map((c) => this.code(c)),
-      flags: e.flags.map((f) => this.code(f.code)),
-      dimensions: this.dims(e.dimensions),
-    };
+    // The digest tells byte-identical Harbor copies apart; nothing else in the batch rules reads it.
+    const harbor: HarborPart | null =
+      e.profile === "harbor" ? { digest: e.digest, task_checksum: this.s(e.task_checksum), rewards: e.rewards, flags: this.codesOf(e.flags, false) } : null;
+    return new CompactRecord(e.path, this.s(e.experiment), e.trial, e.attempt, e.seed, this.s(e.task), this.s(e.scenario), pack(e),
+      this.codesOf(e.errors, true), this.dims(e.dimensions), harbor);
   }
 }

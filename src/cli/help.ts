@@ -1,0 +1,131 @@
+// Every command's help text, apart from the commands: `assay --help` and `assay CMD --help` load
+// none of a command's code (nor the model SDK, SQLite or the worker pool it may need).
+
+import { DEFAULT_MODEL } from "../analysis/models.js";
+import { MANIFEST } from "../io/corpus.js";
+import { HARBOR_CASES } from "../synth/harbor.js";
+
+export const SCORE_HELP = `assay score ROOT... [options]
+  Score every bundle and Harbor trial under the roots (Harbor job and trial folders are read in
+  place, never modified) in a pool of worker threads; per experiment or job, honest metrics.
+  --schedule FILE          an assay.schedule/1 file (repeatable, one per experiment)
+  --format table|json|jsonl
+                           output format (default table; jsonl: the run, each bundle, each
+                           experiment on a line of its own, for DuckDB, Polars, jq)
+  --out FILE               write the output to FILE (atomically) instead of stdout
+  --invalid count|exclude  invalid trials count as non-victories (default) or are left out
+  --resource-bound exclude|loss
+                           resource-bound runs without a game ending: native default exclude,
+                           world default loss (scored on their dimensions, budget among them)
+  --errors exclude|zero    Harbor: infrastructure errors and incomplete trials are left out of
+                           reward metrics (default) or counted as reward 0
+  --fail-on invalid        exit 1 when any bundle or trial is invalid
+  --jobs N                 worker threads at most, started as work arrives (default: available
+                           parallelism; never more than 4 per CPU)
+  --store FILE             resumable results store (SQLite): a rerun skips finished bundles
+  --verify-digests         with --store: rehash every bundle instead of trusting file stamps
+  --shard i/n              score only shard i of n (0-based; by path hash); JSON for assay merge
+  --bundle-timeout S       seconds one bundle may take before it is a TIMEOUT (default 60)
+  --hmac-key-file FILE     check every assay bundle's seal.json against this key (§8; assay seal)
+  --quiet                  no progress on stderr
+`;
+
+export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format table|json|jsonl] [--out FILE] [--fail-on invalid]
+            [--hmac-key-file FILE]
+  Merge the documents of assay score --shard i/n (every shard of one n, each once, same options;
+  JSON or JSON Lines, read as streams) and compute the batch rules over all their bundles: the
+  same document a single run would give.
+  With --hmac-key-file, every shard must have checked seals with that key.
+`;
+
+export const VERIFY_HELP = `assay verify DIR [--json] [--hmac-key-file FILE]
+  Validate one bundle, one Harbor trial, or every trial of a Harbor job (read in place), and print
+  every finding; for Harbor, each trial's state, rewards and review flags with their evidence.
+  With --hmac-key-file, a bundle's seal.json is checked against the key and the seal line says
+  whether it matched; without it, a seal is not checked, and the seal line says so.
+  Exit 0 valid, 1 invalid, 3 tool error.
+`;
+
+export const SEAL_HELP = `assay seal ROOT... --hmac-key-file FILE [--quiet]
+  Seal every assay bundle under the roots that is valid and whose journal has ended: write
+  seal.json, the HMAC-SHA256 of the bundle's digest under the key (§8). A later
+  assay score --hmac-key-file FILE then finds any change made after sealing (SEAL). Nothing but
+  seal.json is written; an existing seal.json is never replaced; Harbor trials carry no seal.
+  --hmac-key-file FILE     the key: the file's exact bytes (1 byte to 64 KiB). Never printed or
+                           stored; its fingerprint, HMAC-SHA256(key, "assay.key-id"), names it.
+                           (score, analyze, verify and merge take it too, to check seals.)
+  --quiet                  only the bundles not sealed, no closing count
+  Exit 0 every bundle sealed or already sealed; 1 a bundle not sealed (invalid, unterminated,
+  another seal); 3 a seal could not be written or a bundle could not be read.
+`;
+
+export const SYNTH_HELP = `assay synth --out DIR --n N [--seed S] [--faults] [--events E] [--profile native-game|world|harbor]
+  Write N synthetic trials (deterministic for a seed). native-game: a known mix of outcomes;
+  --faults adds one labelled broken bundle per fault kind. world: the canonical scenarios in turn
+  (clean, blind retry, query that finds, safe pause, prohibited effect, unrelated edit destroyed,
+  approval for other arguments, budget overrun, report that omits an effect, report that
+  misstates one, fault before commit).
+  harbor: one Harbor job folder whose trials cycle through ${HARBOR_CASES.join(", ")}.
+  DIR must be empty or absent.
+  ${MANIFEST} in DIR lists every bundle with its outcome, fault and expected verdict.
+`;
+
+export const DEMO_HELP = `assay demo [--keep]
+  Synthesise a small mixed corpus (game runs with labelled faults, the canonical world scenarios,
+  a Harbor job) into a temporary folder and score it.
+`;
+
+export const ANALYSIS_HELP = `  --rubric FILE            a rubric in Harbor's TOML shape ([[criteria]] name, description, guidance)
+  --prompt FILE            a prompt template (default: prompts/<analysis>.md)
+  --model M                the model (default ${DEFAULT_MODEL})
+  --cache FILE             the analysis cache (default: $ASSAY_CACHE, else cache/assay.sqlite here)
+  --offline                answer from the cache only: a miss is "not analysed: not in cache"
+  --concurrency N          model requests in flight at once (default 4)
+  --request-timeout S      seconds one model request may take (default 120); the SDK retries
+  --max-retries N          the SDK's retries of a failed request, with its backoff (default 4)
+  --max-calls N            at most N model requests; the rest are "not analysed: budget reached"
+  --max-cost USD           stop before spending more: each request's worst case is reserved first
+  --price MODEL=IN,OUT     US dollars per million input and output tokens (repeatable); overrides
+                           the built-in list prices (dated: shown with every cost)
+  --batch                  send the cache misses through the Message Batches API (half the price;
+                           results within 24 h); the batch id is kept in the cache database, so a
+                           stopped run resumes the same batch instead of paying twice
+  --poll-interval S        seconds between batch status checks (default 30)
+  --batch-wait S           stop polling after S seconds (default 93600, the API's 24 h and a margin):
+                           the batch stays recorded and the next run collects it
+  The API key comes from ANTHROPIC_API_KEY (without it: offline); ANTHROPIC_BASE_URL moves the endpoint.`;
+
+export const ANALYZE_HELP = `assay analyze ROOT... [score's options] [analysis options]
+  Score every bundle and Harbor trial first (in the pool, exactly as assay score with the same
+  options), then ask a model for the trial-legitimacy analysis of each trial whose evidence is valid.
+  The results gain an advisory record per bundle; no verdict, state or metric changes, and the exit
+  code is score's. Invalid evidence is not analysed. Answers are cached by evidence digest.
+${ANALYSIS_HELP}
+`;
+
+export const CHECK_TASK_HELP = `assay check-task TASK_DIR... [--json] [options]
+  Before launch: judge each task folder (instruction.md, task.toml, tests/, solution/,
+  environment/) against the task-quality rubric with a model. Advisory, cached by evidence digest.
+  Exit 0 when every criterion passes or is not applicable, 1 when one fails, 3 when any outcome is
+  an error or a task was not analysed (3 wins: a launch gate never passes on an error).
+${ANALYSIS_HELP}
+`;
+
+export const NARRATE_HELP = `assay narrate RESULTS.json [--out FILE] [--format md|json] [--model M] [--cache F] [--offline] [--price MODEL=IN,OUT]
+  A job narrative from a results document (assay score or analyze --format json): its counts and
+  metrics are copied from the document, never generated; a model writes the prose around them
+  (an overview, themes citing trial ids — every cited trial must exist in the results). The same
+  document gives the same request, and so a cache hit. Says which trials had no analysis and why.
+  Exit 0 written, 3 when the prose could not be written (an error, or offline and not in the cache).
+`;
+
+export const CACHE_HELP = `assay cache stats|prune|export [--cache FILE]
+  stats [--json]                     rows, size, answers per analysis and model, the last run's hit
+                                     rate and the cost its hits saved
+  prune --older-than D [--model M]   delete answers made more than D ago (e.g. 30d, 12h, 90m), of
+                                     model M only when given
+  export FILE                        every answer with its provenance as JSONL (written atomically)
+  Safe while another assay reads the cache (SQLite WAL; a writer waits for the lock).
+`;
+
+export const SCHEMA_HELP = "assay schema [--out FILE]\n  Print the JSON Schema of the results document.\n";

@@ -1,0 +1,173 @@
+// A million runs (issue 12): results never held whole. The document is written in pieces from a
+// spill file, byte for byte what JSON.stringify gives; JSON Lines round-trips; a merge reads its
+// shards as streams and equals one run; a shard that is not assay's own is a one-line error naming
+// the byte; the table stays readable; --help and verify load no SDK, SQLite or pool.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resultsSchema, viewOf, type Results } from "../src/core/results.js";
+import { writeCorpus } from "../src/io/corpus.js";
+import { scoreRoots, scoreRun } from "../src/pipeline/score.js";
+import { renderText } from "../src/report/index.js";
+import { bundle, game, killed, live, writeFiles } from "./helpers/bundle.js";
+import { CLI, run, spawnCli } from "./helpers/cli.js";
+import { HAVE_SHARED, REQUIRE_SHARED, SHARED_DIR } from "./helpers/shared.js";
+
+const RUN = { schedules: [], invalid: "count", resourceBound: "default", errors: "exclude", jobs: 2 } as const;
+let tmp: string;
+let corpus: string;
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), "assay-stream-"));
+  corpus = join(tmp, "corpus");
+  writeCorpus(join(corpus, "game"), { n: 40, seed: "stream", faults: true });
+  writeCorpus(join(corpus, "world"), { n: 11, seed: "stream", faults: false, profile: "world" });
+  writeCorpus(join(corpus, "harbor"), { n: 12, seed: "stream", faults: false, profile: "harbor" });
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const withoutRun = (text: string) => text.replace(/\n  "run": \{[\s\S]*?\n  \},\n/, "\n");
+
+describe("the JSON document, written in pieces", () => {
+  it("is byte for byte JSON.stringify(document, null, 2), on every shape of document", async () => {
+    const doc = await scoreRoots([corpus], RUN);
+    expect(doc.bundles.length).toBeGreaterThan(60);
+    const shapes: Results[] = [doc, { ...doc, bundles: [] }, { ...doc, experiments: [] }, { ...doc, bundles: [], experiments: [] }];
+    for (const d of shapes) expect(renderText("json", d)).toBe(JSON.stringify(d, null, 2) + "\n");
+  });
+
+  it("the same from a spill file as from memory, and the spill file is gone after", async () => {
+    const spillDir = mkdtempSync(join(tmp, "spill-"));
+    const inMemory = await scoreRun([corpus], { ...RUN, spillDir });
+    expect(readdirSync(spillDir)).toEqual([]); // a small run never touches the disk
+    const spilled = await scoreRun([corpus], { ...RUN, spillDir, spillAfterBytes: 0 });
+    expect(readdirSync(spillDir).filter((n) => n.startsWith(".assay-spill.")).length).toBeGreaterThan(0);
+    const a = renderText("json", { ...inMemory, run: spilled.run });
+    const b = renderText("json", spilled);
+    expect(b).toBe(a);
+    expect(b).toBe(JSON.stringify(JSON.parse(b), null, 2) + "\n");
+    inMemory.close();
+    spilled.close();
+    expect(readdirSync(spillDir)).toEqual([]);
+  });
+
+  it("the contract's examples: the CLI's document is JSON.stringify of the same value", async (ctx) => {
+    if (!HAVE_SHARED) {
+      if (REQUIRE_SHARED) throw new Error(`../shared is required under CI (looked in ${SHARED_DIR})`);
+      return ctx.skip();
+    }
+    const r = await run(["score", join(SHARED_DIR, "examples"), "--format", "json"]);
+    expect(r.stdout).toBe(JSON.stringify(JSON.parse(r.stdout), null, 2) + "\n");
+  });
+});
+
+describe("--format jsonl", () => {
+  it("the run, then every bundle in path order, then every experiment, each line typed, the same values as the JSON document", async () => {
+    const json = JSON.parse((await run(["score", corpus, "--format", "json"])).stdout) as Results;
+    const lines = (await run(["score", corpus, "--format", "jsonl"])).stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ type: "run", format: "assay.results/1" });
+    const bundles = lines.filter((l) => l.type === "bundle").map(({ type: _t, ...e }) => e);
+    const experiments = lines.filter((l) => l.type === "experiment").map(({ type: _t, ...e }) => e);
+    expect(lines.map((l) => l.type)).toEqual(["run", ...bundles.map(() => "bundle"), ...experiments.map(() => "experiment")]);
+    expect(bundles).toEqual(json.bundles);
+    expect(experiments).toEqual(json.experiments);
+    const { started_at: _s, ...run1 } = lines[0].run;
+    const { started_at: _t, ...run2 } = json.run;
+    expect(run1).toEqual(run2);
+  });
+});
+
+describe("merge reads shards as streams", () => {
+  it("JSON and JSON Lines shards, mixed, merge to what one run gives", async () => {
+    const one = await run(["score", corpus, "--format", "json"]);
+    const shards = [0, 1, 2].map((i) => join(tmp, `shard-${i}.${i === 1 ? "jsonl" : "json"}`));
+    for (const [i, f] of shards.entries()) expect((await run(["score", corpus, "--shard", `${i}/3`, "--format", i === 1 ? "jsonl" : "json", "--out", f, "--quiet"])).code).toBe(0);
+    const merged = await run(["merge", ...shards, "--format", "json"]);
+    expect(merged.code).toBe(0);
+    expect(withoutRun(merged.stdout)).toBe(withoutRun(one.stdout));
+    const mergedLines = await run(["merge", ...shards, "--format", "jsonl"]);
+    expect(mergedLines.stdout.split("\n").filter((l) => l.startsWith('{"type":"bundle"'))).toHaveLength(JSON.parse(one.stdout).bundles.length);
+  });
+
+  it("a shard that is not assay's own: one line naming the file and the byte, exit 2", async () => {
+    const good = join(tmp, "good-shard.json");
+    expect((await run(["score", corpus, "--shard", "0/1", "--out", good, "--quiet"])).code).toBe(0);
+    const text = readFileSync(good, "utf8");
+    const cases: [string, string, RegExp][] = [
+      ["cut.json", text.slice(0, Math.floor(text.length / 2)), /cut\.json is not an assay results document: the document ends at byte \d+ before it is complete \(cut short\?\)$/],
+      ["other.json", text.replace('"format": "assay.results/1"', '"format": "someone.else/2"'), /other\.json is not an assay results document: its format is "someone\.else\/2", not assay\.results\/1$/],
+      ["array.json", "[1, 2, 3]\n", /array\.json is not an assay results document: expected a JSON object \('\{'\) at byte 0$/],
+      ["bad-entry.json", text.replace('"validity": "valid"', '"validity": "fine"'), /bad-entry\.json is not an assay results document: the bundle entry at byte \d+: validity: /],
+      ["empty.json", "", /empty\.json is not an assay results document: the file is empty$/],
+      ["trailing.json", `${text}{}`, /trailing\.json is not an assay results document: unexpected data after the document at byte \d+$/],
+      ["lines.jsonl", `${JSON.stringify({ type: "run", format: "assay.results/1", run: JSON.parse(text).run })}\nnot json\n`, /lines\.jsonl is not an assay results document: line 2 at byte \d+ is not JSON$/],
+      ["torn.jsonl", `${JSON.stringify({ type: "run", format: "assay.results/1", run: JSON.parse(text).run })}\n{"type":"bundle"`, /torn\.jsonl is not an assay results document: its last line \(byte \d+\) has no line end: the document is cut short$/],
+    ];
+    for (const [name, content, message] of cases) {
+      const f = join(tmp, name);
+      writeFileSync(f, content);
+      const r = spawnCli(["merge", f]);
+      expect(r.code, name).toBe(2);
+      expect(r.stderr.split("\n"), name).toHaveLength(2);
+      expect(r.stderr.trimEnd(), name).toMatch(message);
+      expect(r.stdout, name).toBe("");
+    }
+  });
+
+  it("the byte named is where the problem is", () => {
+    const f = join(tmp, "where.json");
+    const head = '{"format": "assay.results/1", "bundles": [';
+    writeFileSync(f, `${head}x]}`);
+    const r = spawnCli(["merge", f]);
+    expect(r.stderr).toMatch(new RegExp(`a bundle entry at byte ${Buffer.byteLength(head)} is not JSON`));
+  });
+});
+
+describe("the table at scale", () => {
+  it("caps the bundles with findings at 50 and says how many more (--format json has them)", async () => {
+    const root = join(tmp, "many-bad");
+    for (let i = 0; i < 60; i++)
+      writeFiles(join(root, `exp/t${String(i).padStart(2, "0")}/a1`), bundle(game({ trial: `t${i}`, seed: i.toString(16).padStart(2, "0").repeat(8), states: [live(), killed()] }), { summary: { victory: true } }));
+    const r = await run(["score", root]);
+    const listed = r.stdout.split("\n").filter((l) => /^  .*: invalid SUMMARY_MISMATCH/.test(l));
+    expect(listed).toHaveLength(50);
+    expect(r.stdout).toMatch(/\n  … 10 more \(--format json\)\n/);
+    expect(r.stdout).toMatch(/^assay: 60 bundles: 0 valid, 60 invalid, 0 tool errors$/m);
+  });
+});
+
+describe("startup (item 6)", () => {
+  const traced = (args: string[]) => {
+    const file = join(tmp, `loads-${Math.random().toString(36).slice(2)}.txt`);
+    const hook = fileURLToPath(new URL("./fixtures/trace-loads.mjs", import.meta.url));
+    const r = spawnSync(process.execPath, ["--import", hook, CLI, ...args], { encoding: "utf8", env: { ...process.env, TRACE_FILE: file } });
+    return { code: r.status, loaded: existsSync(file) ? readFileSync(file, "utf8").split("\n") : [] };
+  };
+  const HEAVY = /@anthropic-ai\/sdk|better-sqlite3|piscina|\/pool\/pool\.js|\/pipeline\/spill\.js/;
+
+  it("--help, a command's --help and verify of one bundle load no model SDK, SQLite or worker pool", () => {
+    const one = join(corpus, "game/synth-native/t0000/a1");
+    for (const args of [["--help"], ["score", "--help"], ["analyze", "--help"], ["verify", one]]) {
+      const r = traced(args);
+      expect(r.code, args.join(" ")).toBe(0);
+      expect(r.loaded.length, args.join(" ")).toBeGreaterThan(3);
+      expect(r.loaded.filter((u) => HEAVY.test(u)), args.join(" ")).toEqual([]);
+    }
+    // The trace sees them when a command does need them.
+    expect(traced(["score", one, "--quiet"]).loaded.some((u) => /piscina/.test(u))).toBe(true);
+  });
+});
+
+describe("the view of a document", () => {
+  it("counts bundles by validity and Harbor trials once, as the table and the exit code read them", async () => {
+    const doc = await scoreRoots([corpus], RUN);
+    const v = viewOf(doc);
+    expect(v.tally.bundles).toBe(doc.bundles.length);
+    expect(v.tally.valid + v.tally.invalid + v.tally.error).toBe(doc.bundles.length);
+    expect(v.tally.harbor).toBe(doc.bundles.filter((b) => b.profile === "harbor").length);
+    expect(resultsSchema.safeParse(JSON.parse(renderText("json", v))).success).toBe(true);
+  });
+});
