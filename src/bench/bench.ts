@@ -17,6 +17,7 @@ import { writeCorpus } from "../io/corpus.js";
 import { discover } from "../io/discover.js";
 import { scoreRoots } from "../pipeline/score.js";
 import { ResultStore } from "../store/store.js";
+import { million } from "./million.js";
 
 const env = (k: string, d: number) => Number(process.env[k] ?? d);
 const TRIALS = env("BENCH_TRIALS", 4300); // ≈ 5,000 bundles with retries
@@ -81,6 +82,7 @@ function writeBigJournal(dir: string, mb: number): void {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === "--million") return million();
   if (process.argv[2] === "--synth") {
     // Child mode: synthesis holds a corpus's files in memory; kept out of the measured process.
     writeCorpus(process.argv[3]!, { n: TRIALS, seed: "bench", faults: false, events: EVENTS });
