@@ -89,7 +89,7 @@ export async function narrate(results: Results, resultsBytes: Uint8Array, o: Nar
   const experiments = [...facts.experiments].sort((x, y) => byteCompare(order(x), order(y))).map((e) => ({
     ...e,
     invalid: e.invalid.length,
-    missing: e.missing.length,
+    missing: e.missing.reduce((n, m) => n + (typeof m === "string" ? 1 : m.count), 0),
     excluded: e.excluded.length,
     unscored: e.unscored.length,
     flags: e.flags.length,

@@ -17,8 +17,9 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --resource-bound exclude|loss
                            resource-bound runs without a game ending: native default exclude,
                            world default loss (scored on their dimensions, budget among them)
-  --errors exclude|zero    Harbor: infrastructure errors and incomplete trials are left out of
-                           reward metrics (default) or counted as reward 0
+  --errors exclude|zero    Harbor: trials without a reward (infrastructure errors, cancelled,
+                           incomplete, unverified) are left out of reward metrics (default) or
+                           counted as reward 0, as Harbor's own job stats count them
   --fail-on invalid        exit 1 when any bundle or trial is invalid
   --jobs N                 worker threads at most, started as work arrives (default: available
                            parallelism; never more than 4 per CPU)
@@ -28,6 +29,7 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --bundle-timeout S       seconds one bundle may take before it is a TIMEOUT (default 60)
   --hmac-key-file FILE     check every assay bundle's seal.json against this key (§8; assay seal)
   --quiet                  no progress on stderr
+  --allow-empty            a root under which nothing is recognised is no error (default: exit 2)
 `;
 
 export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format table|json|jsonl] [--out FILE] [--fail-on invalid]
@@ -40,7 +42,8 @@ export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format
 
 export const VERIFY_HELP = `assay verify DIR [--json] [--hmac-key-file FILE]
   Validate one bundle, one Harbor trial, or every trial of a Harbor job (read in place), and print
-  every finding; for Harbor, each trial's state, rewards and review flags with their evidence.
+  every finding; for Harbor, the job's plan and warnings, each trial's state, rewards, exception,
+  what the job's result.json says of it, and review flags with their evidence.
   With --hmac-key-file, a bundle's seal.json is checked against the key and the seal line says
   whether it matched; without it, a seal is not checked, and the seal line says so.
   Exit 0 valid, 1 invalid, 3 tool error.

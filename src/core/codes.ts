@@ -36,17 +36,22 @@ export const CODES = {
   TIMEOUT: "§6 tool error: the bundle ran past its time limit",
   WORKER_FAILED: "§6 tool error: the worker scoring the bundle failed",
   IO_ERROR: "§6 tool error: a bundle file could not be read",
-  REWARD_MISMATCH: "§11 result.json's rewards differ from the reward file Harbor read, or that file is absent",
+  REWARD_MISMATCH: "§11 result.json's rewards differ from the reward file Harbor read (or it is unreadable), or from the steps' aggregation",
+  REWARD_FILE_MISSING: "§11 result.json holds rewards, but no reward file is where Harbor would have read one",
   TIMING: "§11 a phase starts after it finishes, lies outside the trial, or starts out of order",
   TRIAL_DUPLICATE: "§11 two trial folders of one job claim the same trial_name",
   // warnings
   JOURNAL_TORN: "§2 warning: the last line has no \\n (a writer killed mid-append)",
   SUMMARY_UNEXPECTED: "§4.1 warning: summary.json beside an unterminated journal, not checked",
   RESULT_TRUNCATED: "§11 warning: result.json does not parse (a killed writer); the trial is incomplete",
-  SYMLINK_IGNORED: "§11 warning: a symbolic link in a Harbor trial, never followed",
+  TRIAL_SYMLINK: "§11 warning: a symbolic link in a Harbor trial, never followed",
   PATH_TOO_DEEP: "§11 warning: an entry of a Harbor trial nested too deep for the file system to name, never read",
   TRAJECTORY_NOT_SCANNED: "§11 warning: a trajectory too large to scan for review flags",
   LOOKS_LIKE_JOB: "§11 warning: a trial folder whose subfolders hold config.json (a job without job.log?)",
+  REWARD_COERCED: "§11 warning: a reward.json value Harbor's lax model coerced to a number (\"1.0\", true)",
+  REWARD_UNVERIFIED: "§11 warning: a custom or disabled verifier: no reward file backs the rewards",
+  JOB_RESULT_UNREADABLE: "§11 warning: a job's own result.json is malformed: its plan and claims are unknown",
+  JOB_PLAN_EXCEEDED: "§11 warning: a job folder holds more trials than its n_total_trials planned",
   // flags
   SUPERSEDED: "§6 flag: a lower attempt with no outcome, replaced by a later one",
   RETRY_AFTER_OUTCOME: "§6 flag: an attempt after the trial already had an outcome; ignored",
@@ -55,6 +60,8 @@ export const CODES = {
   WRITES_REWARD_PATH: "§11 review flag: the trajectory writes to the verifier's reward path (/logs/verifier/)",
   WRITES_TESTS_DIR: "§11 review flag: the trajectory writes to the tests directory (/tests/)",
   STEP_EXCEPTION: "§11 review flag: a step raised an exception while the trial's top level is clean",
+  TRIAL_DUPLICATE_ID: "§11 flag: one Harbor trial id under two job folders (a copied job)",
+  JOB_CLAIM_MISMATCH: "§11 flag: the job's summary names a trial with another reward or exception than its own result.json, or a trial it lacks",
 } as const;
 
 export type Code = keyof typeof CODES;

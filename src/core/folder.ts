@@ -74,7 +74,7 @@ export class EvidenceFolder {
       if ((e.kind === "symlink" || e.kind === "too-deep") && links === "ignored") {
         warnings.push(
           e.kind === "symlink"
-            ? finding("SYMLINK_IGNORED", e.path, null, "a symbolic link: not followed, not read, not in the digest")
+            ? finding("TRIAL_SYMLINK", e.path, null, "a symbolic link: not followed, not read, not in the digest")
             : finding("PATH_TOO_DEEP", e.path, null, "nested too deep for the file system to name: not read, not in the digest"),
         );
         this.skipped.add(e.path);

@@ -13,6 +13,9 @@ export const findingSchema = z.object({
 });
 
 export const PROFILES = ["native-game", "world", "harbor"] as const;
+/** §11: one state per Harbor trial, never collapsed into a silent 0. */
+export const HARBOR_STATES = ["scored", "scored-with-exception", "infrastructure-error", "cancelled", "incomplete", "unverified"] as const;
+export type HarborState = (typeof HARBOR_STATES)[number];
 export const profileSchema = z.enum(PROFILES);
 export type Profile = z.infer<typeof profileSchema>;
 
@@ -72,10 +75,23 @@ export const bundleEntrySchema = z.object({
   late: z.boolean().nullable(),
   dimensions: z.record(z.string(), z.object({ pass: z.boolean(), hard: z.boolean(), detail: z.string() })).nullable(),
   pass: z.boolean().nullable(),
-  state: z.enum(["scored", "scored-with-exception", "infrastructure-error", "incomplete"]).nullable(),
+  state: z.enum(HARBOR_STATES).nullable(),
+  /** Harbor: the top-level rewards of result.json ({} is rewards with no key); null when there are none. */
   rewards: z.record(z.string(), z.number()).nullable(),
   reward_source: z.string().nullable(),
   flags: z.array(z.object({ code, evidence: z.string() })),
+  /** Harbor (§11): the trial's own exception (step null), else its first step's. */
+  exception: z.object({ type: z.string(), message: z.string(), step: z.string().nullable() }).nullable(),
+  /** Extension to §10 (Harbor): the TrialResult's `id` and its config's `job_id`. */
+  harbor_id: z.string().nullable(),
+  job_id: z.string().nullable(),
+  /**
+   * Extension to §10 (Harbor), from where the trial lies (set after any store lookup, never
+   * stored): its job folder's path, and what that job's own result.json says of it (null when the
+   * summary names it nowhere, or there is no readable summary).
+   */
+  job: z.string().nullable(),
+  claimed: z.object({ rewards: z.record(z.string(), z.number()).nullable(), exception: z.string().nullable() }).nullable(),
   advisory: advisorySchema.nullable(),
 });
 export type BundleEntry = z.infer<typeof bundleEntrySchema>;
@@ -109,6 +125,11 @@ export function blankEntry(fields: Partial<ScoredBundle> & Pick<ScoredBundle, "v
     rewards: null,
     reward_source: null,
     flags: [],
+    exception: null,
+    harbor_id: null,
+    job_id: null,
+    job: null,
+    claimed: null,
     advisory: null,
     ...rest,
   };
@@ -116,16 +137,24 @@ export function blankEntry(fields: Partial<ScoredBundle> & Pick<ScoredBundle, "v
 
 
 const trialList = z.array(z.string());
+/** What a Harbor job's own result.json claims (§11): `<evals key>/<index>/<name>` and `<evals key>/pass_at_k/<k>`. */
+const claimedSchema = z.object({
+  source: z.string(),
+  metrics: z.record(z.string(), z.number()),
+  /** Extension to §10: each claimed metric assay can compare, beside assay's own figure, with why they differ (null: they agree). */
+  compared: z.array(z.object({ metric: z.string(), claimed: z.number(), assay: z.number().nullable(), reason: z.string().nullable() })),
+});
 export const experimentSchema = z.object({
   experiment: z.string().nullable(),
   profile: profileSchema.nullable(),
   scheduled: z.int(),
   invalid: z.array(z.object({ trial: z.string(), codes: z.array(code) })),
-  missing: trialList,
+  /** Trials scheduled and absent; Harbor: how many the job planned and its folder lacks (names unknown). */
+  missing: z.array(z.union([z.string(), z.object({ count: z.int(), reason: z.string() })])),
   excluded: z.array(z.object({ trial: z.string(), reason: z.string() })),
   unscored: trialList,
-  /** attempt: null for Harbor trials (review flags, copied from the trial's entry). */
-  flags: z.array(z.object({ code, trial: z.string(), attempt: z.int().nullable() })),
+  /** attempt: null for Harbor trials; evidence: why (null for a review flag, whose evidence is in the trial's entry). */
+  flags: z.array(z.object({ code, trial: z.string(), attempt: z.int().nullable(), evidence: z.string().nullable() })),
   accuracy: z
     .object({ value: z.number().nullable(), victories: z.int(), scored: z.int(), wilson95: z.tuple([z.number(), z.number()]).nullable() })
     .nullable(),
@@ -140,7 +169,9 @@ export const experimentSchema = z.object({
       z.string(),
       z.object({
         mean: z.number().nullable(),
-        /** covered / trials: trials scored (or invalid, as 0) over every trial but tool errors. */
+        /** Extension to §10 (§11 statistics): the mean's Wilson 95% interval, when every value in it is 0 or 1. */
+        wilson95: z.tuple([z.number(), z.number()]).nullable(),
+        /** covered / trials: trials scored (or invalid, as 0) over every trial but tool errors, planned-but-absent ones included. */
         coverage: z.number(),
         /** Extension to §10: coverage's numerator and denominator. */
         covered: z.int(),
@@ -152,6 +183,12 @@ export const experimentSchema = z.object({
     )
     .nullable(),
   states: z.record(z.string(), z.int()).nullable(),
+  claimed: claimedSchema.nullable(),
+  /** Extensions to §10 (Harbor): the job folder and its id; trials with an exception, by type; the job's own warnings. */
+  job: z.string().nullable(),
+  job_id: z.string().nullable(),
+  exceptions: z.record(z.string(), z.int()).nullable(),
+  warnings: z.array(findingSchema),
 });
 export type Experiment = z.infer<typeof experimentSchema>;
 
@@ -174,6 +211,11 @@ export const blankExperiment = (experiment: string | null, profile: Profile | nu
   pass_hat_k: null,
   rewards: null,
   states: null,
+  claimed: null,
+  job: null,
+  job_id: null,
+  exceptions: null,
+  warnings: [],
 });
 
 export const runOptionsSchema = z.object({
@@ -188,6 +230,44 @@ export const runOptionsSchema = z.object({
 });
 export type RunOptions = z.infer<typeof runOptionsSchema>;
 
+/** Lists in a job record are cut to this many (a job's record stays small, however many trials it names). */
+export const MAX_JOB_LIST = 100;
+
+/**
+ * A Harbor job folder as discovery found it and its own files say (§11): what the job-level rules
+ * need beyond the trials' entries, in `run` so a merge of shards has it. Bounded in size: what a
+ * job says of each trial it names travels on that trial's entry (`claimed`), and only the named
+ * trials without a folder are listed here.
+ */
+export const jobRecordSchema = z.object({
+  path: z.string(),
+  name: z.string(),
+  /** result.json `id`. */
+  id: z.string().nullable(),
+  /** result.json `n_total_trials`. */
+  plan: z.int().nullable(),
+  /** Trial folders in the job folder (every subfolder). */
+  folders: z.int(),
+  /** result.json `finished_at` is set (false: the job was still running, or stopped, when archived). */
+  finished: z.boolean().nullable(),
+  /** lock.json `harbor.version`. */
+  harbor_version: z.string().nullable(),
+  /** The summary names trials (stats.evals with reward_stats or exception_stats). */
+  claims: z.boolean(),
+  /** Evals (agent × model × dataset) in the summary. */
+  evals: z.int(),
+  claimed: z.object({ source: z.string(), metrics: z.record(z.string(), z.number()) }).nullable(),
+  /** Trials the summary names that no folder of the job is named after (the first MAX_JOB_LIST, by name), and how many more. */
+  absent: z.array(z.object({ trial: z.string(), rewards: z.record(z.string(), z.number()).nullable(), exception: z.string().nullable() })),
+  absent_more: z.int(),
+  warnings: z.array(findingSchema),
+});
+export type JobRecord = z.infer<typeof jobRecordSchema>;
+
+/** §11 "nothing found is said": folders below a root that look like evidence but are not recognised. */
+export const unrecognisedSchema = z.object({ count: z.int(), paths: z.array(z.string()) });
+export type Unrecognised = z.infer<typeof unrecognisedSchema>;
+
 export const resultsSchema = z.object({
   format: z.literal("assay.results/1"),
   run: z.object({
@@ -201,6 +281,9 @@ export const resultsSchema = z.object({
     /** The roots as given: paths (and so shards) derive from them, so merged shards must agree. */
     roots: z.array(z.string()),
     options: runOptionsSchema,
+    /** Extension to §10: the Harbor job folders found (every shard lists them all). */
+    jobs: z.array(jobRecordSchema),
+    unrecognised: unrecognisedSchema,
   }),
   bundles: z.array(bundleEntrySchema),
   experiments: z.array(experimentSchema),

@@ -26,7 +26,7 @@ export function writeCase(root: string, c: FuzzCase): string {
 /** What discovery makes of the case's folder (contract §1, §11): its own names decide. */
 function discoveredAs(c: FuzzCase): "bundle" | "harbor-trial" | null {
   const names = new Set([...c.tree.keys()].map((p) => p.split("/")[0]!));
-  if (c.base.profile.layout === "harbor-trial") return names.has("config.json") ? "harbor-trial" : null;
+  if (c.base.profile.layout === "harbor-trial") return "harbor-trial"; // every subfolder of a job is one of its trials
   if (names.has("journal.jsonl")) return "bundle";
   return names.has("config.json") && (names.has("trial.log") || names.has("result.json")) ? "harbor-trial" : null;
 }

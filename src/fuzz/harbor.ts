@@ -1,7 +1,9 @@
-// The oracle's reading of a Harbor trial (contract §11, as the code implements it today): a valid
-// trial's rewards are exactly what its result.json says — at the top level, else the last step
-// that has some — and what the reward file Harbor read there says; its state follows them and
-// its exceptions. Written with JSON.parse and plain code, apart from src/core/harbor.
+// The oracle's reading of a Harbor trial (contract §11, revision 2): a valid trial's rewards are
+// exactly the top-level rewards of its result.json; its state follows them, its exceptions and its
+// verifier; and they are backed — by the reward file Harbor read (reward.json or reward.txt: when
+// both exist either may agree) for a single-step trial, by one of Harbor's two aggregations of the
+// steps for a multi-step one — unless a custom or disabled verifier made them unverifiable, which
+// the entry must say. Written with JSON.parse and plain code, apart from src/core/harbor.
 
 import { readJson } from "./json.js";
 import type { Tree } from "./tree.js";
@@ -11,37 +13,49 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const text = (b: Buffer) => b.toString("utf8");
 
-/** A rewards map as result.json holds it, when it holds a non-empty one. */
+/** A rewards map as result.json holds it ({} included), or null. */
 function rewardsIn(verifier: unknown): Obj | null {
   const r = isObj(verifier) ? verifier["rewards"] : null;
-  return isObj(r) && Object.keys(r).length > 0 ? r : null;
+  return isObj(r) ? r : null;
 }
 
-/** What the reward file Harbor reads in `dir` says (reward.json first, else reward.txt), or why not. */
-function rewardFile(tree: Tree, dir: string): Obj | string {
-  const json = tree.get(`${dir}reward.json`);
-  const txt = tree.get(`${dir}reward.txt`);
-  const n = json ?? txt;
-  if (n === undefined) return `no reward file in ${dir || "the trial"}`;
-  if (n.kind !== "file") return `${dir}reward.${json ? "json" : "txt"} is not a regular file`;
-  if (json !== undefined) {
+/** What one reward file says, read as Harbor reads it, or why it backs nothing. */
+function rewardFile(tree: Tree, file: string): Obj | string {
+  const n = tree.get(file);
+  if (n === undefined) return `no ${file}`;
+  if (n.kind !== "file") return `${file} is not a regular file`;
+  if (file.endsWith(".json")) {
     try {
       const v: unknown = JSON.parse(text(n.bytes));
-      return isObj(v) ? v : `${dir}reward.json is not an object`;
+      if (!isObj(v)) return `${file} is not an object`;
+      // Harbor's model reads "1.0" and true as numbers.
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typeof x === "boolean" ? Number(x) : typeof x === "string" && x.trim() !== "" ? Number(x) : x]));
     } catch {
-      return `${dir}reward.json does not parse`;
+      return `${file} does not parse`;
     }
   }
-  const t = text(n.bytes).trim();
+  const t = text(n.bytes).trim().replace(/(\d)_(?=\d)/g, "$1");
   const v = Number(t);
-  return t !== "" && Number.isFinite(v) ? { reward: v } : `${dir}reward.txt holds no finite number`;
+  return t !== "" && !/^[+-]?0x/i.test(t) && Number.isFinite(v) ? { reward: v } : `${file} holds no finite number`;
 }
 
 /** Same keys, and numerically equal values (Harbor compares floats: -0 is 0). */
-function sameRewards(a: Obj, b: Obj): boolean {
+function sameRewards(a: Obj | null, b: Obj | null): boolean {
+  if (a === null || b === null) return a === b;
   const ka = Object.keys(a).sort();
   const kb = Object.keys(b).sort();
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && typeof a[k] === "number" && a[k] === b[k]);
+}
+
+/** Harbor's aggregations of the steps' rewards: per-key mean over steps with a verifier result (missing keys 0), and the last step's. */
+function aggregations(steps: Obj[]): [Obj | null, Obj | null] {
+  const scored = steps.map((s) => rewardsIn(s["verifier_result"])).filter((r): r is Obj => r !== null);
+  let mean: Obj | null = null;
+  if (scored.length > 0) {
+    mean = {};
+    for (const k of new Set(scored.flatMap((r) => Object.keys(r)))) mean[k] = scored.reduce((s: number, r) => s + (typeof r[k] === "number" ? (r[k] as number) : 0), 0) / scored.length;
+  }
+  return [mean, steps.length === 0 ? null : rewardsIn(steps.at(-1)!["verifier_result"])];
 }
 
 export function harborCheck(tree: Tree, e: ScoredBundle): string | null {
@@ -53,21 +67,26 @@ export function harborCheck(tree: Tree, e: ScoredBundle): string | null {
     if ("problem" in r) return `valid, but result.json breaks §2: ${r.problem}`;
   }
   const scored = e.state === "scored" || e.state === "scored-with-exception";
-  if (!scored) return e.rewards === null ? null : `rewards ${JSON.stringify(e.rewards)} in state ${e.state}`;
+  if (!scored) return e.rewards === null || e.state === "unverified" ? null : `rewards ${JSON.stringify(e.rewards)} in state ${e.state}`;
   if (result?.kind !== "file" || truncated) return `state ${e.state} without a readable result.json`;
   const doc: unknown = JSON.parse(text(result.bytes));
   if (!isObj(doc)) return `state ${e.state}, but result.json is not an object`;
   const steps = Array.isArray(doc["step_results"]) ? doc["step_results"].filter(isObj) : [];
-  // Where the rewards come from: the top level, else the last step that has some (the code's rule).
-  const top = rewardsIn(doc["verifier_result"]);
-  const step = top === null ? [...steps].reverse().find((s) => rewardsIn(s["verifier_result"]) !== null) : undefined;
-  const claimed = top ?? (step === undefined ? null : rewardsIn(step["verifier_result"]));
+  const claimed = rewardsIn(doc["verifier_result"]);
   if (claimed === null) return `state ${e.state}, but result.json holds no rewards`;
   if (e.rewards === null || !sameRewards(e.rewards, claimed)) return `rewards ${JSON.stringify(e.rewards)}, but result.json says ${JSON.stringify(claimed)}`;
   const exception = doc["exception_info"] != null || steps.some((s) => s["exception_info"] != null);
   if (exception !== (e.state === "scored-with-exception")) return `state ${e.state}, but result.json ${exception ? "holds" : "holds no"} exception`;
-  const dir = top !== null ? "verifier/" : `steps/${String(step!["step_name"])}/verifier/`;
-  const file = rewardFile(tree, dir);
-  if (typeof file === "string") return `valid with rewards ${JSON.stringify(e.rewards)}, but ${file}`;
-  return sameRewards(claimed, file) ? null : `valid with rewards ${JSON.stringify(claimed)}, but the reward file in ${dir} says ${JSON.stringify(file)}`;
+  const verifier = isObj(doc["config"]) && isObj(doc["config"]["verifier"]) ? doc["config"]["verifier"] : {};
+  if (typeof verifier["import_path"] === "string" && verifier["import_path"] !== "")
+    return e.warnings.some((w) => w.code === "REWARD_UNVERIFIED") ? null : "a custom verifier's rewards, but no REWARD_UNVERIFIED";
+  if (steps.length > 0) {
+    const [mean, final] = aggregations(steps);
+    return sameRewards(claimed, mean) || sameRewards(claimed, final) ? null : `valid with rewards ${JSON.stringify(claimed)}, but the steps give ${JSON.stringify(mean)} and ${JSON.stringify(final)}`;
+  }
+  const files = ["verifier/reward.json", "verifier/reward.txt"].filter((f) => tree.has(f)).map((f) => rewardFile(tree, f));
+  if (files.length === 0) return `valid with rewards ${JSON.stringify(e.rewards)}, but no reward file in verifier/`;
+  if (files.some((f) => typeof f !== "string" && sameRewards(claimed, f))) return null;
+  const said = files.find((f): f is Obj => typeof f !== "string");
+  return said === undefined ? `valid with rewards ${JSON.stringify(e.rewards)}, but ${files.join("; ")}` : `valid with rewards ${JSON.stringify(claimed)}, but the reward file in verifier/ says ${JSON.stringify(said)}`;
 }

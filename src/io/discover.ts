@@ -1,8 +1,12 @@
-// Discovery (contract §1, §11): walk the roots, yield each bundle and each Harbor trial once.
+// Discovery (contract §1, §11): walk the roots, yield each bundle and each Harbor trial once, say
+// each Harbor job found (even one without a trial folder), and say what looks like evidence but
+// is not recognised.
 
 import { isUtf8 } from "node:buffer";
-import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { closeSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, join, posix } from "node:path";
+import type { Claim } from "../core/harbor/job.js";
+import { MAX_DOCUMENT_BYTES } from "../core/json/decode.js";
 import { byteCompare, forTerminal } from "../core/text.js";
 
 export interface Found {
@@ -11,10 +15,22 @@ export interface Found {
   /** Its path in results: the root as given, joined by '/' with the path below it. */
   path: string;
   /**
-   * A Harbor trial: its job folder's name (null for a lone trial) and its own folder's name.
-   * Both describe where the trial lies, so they are filled in after scoring and never stored.
+   * A Harbor trial: its job folder's name and results path (null for a lone trial) and its own
+   * folder's name. These describe where the trial lies, so they are filled in after scoring and
+   * never stored; `claims` is what its job's result.json says of the job's trials, by name.
    */
-  harbor?: { job: string | null; folder: string };
+  harbor?: { job: string | null; folder: string; jobPath?: string; claims?: ReadonlyMap<string, Claim> };
+}
+
+/** A Harbor job folder, said before its trials are yielded (and said even when it holds none). */
+export interface FoundJob {
+  dir: string;
+  path: string;
+  name: string;
+  /** Its subfolders' names (every one is a trial); empty for a job known only from a trial given as a root. */
+  folders: readonly string[];
+  /** Known only from a trial given as a root: the job itself was not given, so its files are not read. */
+  partial: boolean;
 }
 
 /** The root as the user gave it, without trailing slashes (so joins read cleanly). */
@@ -23,6 +39,15 @@ export const displayRoot = (root: string): string => (root.length > 1 ? root.rep
 /** Called for a directory below a root that discovery had to pass over, and why. */
 export type OnSkip = (path: string, reason: string) => void;
 const LINK_SKIPPED = "a symbolic link: links below a root are never followed";
+
+export interface DiscoverHooks {
+  /** A Harbor job folder, before its trials. */
+  onJob?: (job: FoundJob) => void;
+  /** A folder below a root that looks like evidence (§11: a result.json, a reward file, a trial.log) but is none that assay reads. */
+  onUnrecognised?: (path: string) => void;
+  /** A root under which nothing at all is recognised is an error (§11 "nothing found is said"), unless allowed. */
+  allowEmpty?: boolean;
+}
 
 /**
  * Yields bundles in a stable order (roots in the order given, entries by name). A root given
@@ -33,7 +58,7 @@ const LINK_SKIPPED = "a symbolic link: links below a root are never followed";
  * and reported. Memory holds the folder being walked's subfolder names and the current path, not
  * one entry per folder seen (a million trial folders side by side are a million names, once).
  */
-export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}): Generator<Found> {
+export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, hooks: DiscoverHooks = { allowEmpty: true }): Generator<Found> {
   const reals = roots.map((root) => {
     try {
       return realpathSync(root);
@@ -41,30 +66,53 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}): 
       throw new DiscoveryError(`root ${forTerminal(root)} does not exist`);
     }
   });
-  const walk = new Walk(new Set(reals.map((r) => identity(r))), onSkip);
+  const walk = new Walk(new Set(reals.map((r) => identity(r))), onSkip, hooks);
+  // Roots given side by side (a shell glob over a job's trials) share a parent: judge it once.
+  const parentKind = new Map<string, ReturnType<Walk["kind"]>>();
   for (const [i, root] of roots.entries()) {
     const real = reals[i]!;
     const shown = displayRoot(root);
     if (!statSync(real).isDirectory()) throw new DiscoveryError(`root ${forTerminal(root)} is not a directory`);
     const listing = list(real);
     if (typeof listing === "string") throw new DiscoveryError(`cannot read root ${forTerminal(root)}: ${listing}`);
-    // A trial given as a root still belongs to the job folder it lies in, and is one by the job's
-    // rule (config.json alone), as it would be were the job the root.
-    const parentIsJob = lstatSync(join(dirname(real), "job.log"), { throwIfNoEntry: false }) !== undefined;
-    const trialOfJob = parentIsJob && listing.has(CONFIG) && !listing.has(JOURNAL) && !listing.has(JOB_LOG);
-    if (!trialOfJob) yield* walk.folder(real, shown, listing);
-    else if (walk.enter(real)) {
-      walk.leave(real);
-      yield { dir: real, path: shown, harbor: { job: basename(dirname(real)), folder: basename(real) } };
-    }
+    const before = walk.recognised;
+    // A root an earlier root's walk already went through is not walked again, nor judged empty.
+    const walkedBefore = walk.walked(real);
+    // A folder given as a root inside a job folder is one of its trials, as it would be were the job the root.
+    const parent = dirname(real);
+    if (parent !== real && !parentKind.has(parent)) parentKind.set(parent, walk.kind(parent, list(parent)));
+    if (!listing.has(JOURNAL) && parentKind.get(parent) === "job" && walk.kind(real, listing) !== "job") {
+      if (walk.enter(real)) {
+        walk.leave(real);
+        const jobPath = parentPath(shown);
+        walk.recognised++;
+        hooks.onJob?.({ dir: parent, path: jobPath, name: basename(parent), folders: [], partial: true });
+        yield { dir: real, path: shown, harbor: { job: basename(parent), folder: basename(real), jobPath } };
+      }
+    } else yield* walk.folder(real, shown, listing);
+    if (!walkedBefore) walk.found(real, walk.recognised - before);
+    if (walk.recognised === before && !walkedBefore && !hooks.allowEmpty)
+      throw new DiscoveryError(
+        `nothing under ${forTerminal(root)} is a bundle (journal.jsonl), a Harbor job (job.log, or a result.json with n_total_trials and stats) or a Harbor trial (config.json with trial.log or result.json)${walk.unrecognised > 0 ? `; ${walk.unrecognised} folder${walk.unrecognised > 1 ? "s look" : " looks"} like evidence but ${walk.unrecognised > 1 ? "are" : "is"} not` : ""} (--allow-empty accepts an empty root)`,
+      );
   }
+}
+
+/** The results path of the folder holding `shown` (a results path). */
+export function parentPath(shown: string): string {
+  const last = posix.basename(shown);
+  return last === "." || last === ".." ? `${shown}/..` : posix.dirname(shown);
 }
 
 const JOURNAL = "journal.jsonl";
 const JOB_LOG = "job.log";
 const CONFIG = "config.json";
+const RESULT = "result.json";
+const TRIAL_LOG = "trial.log";
+/** What makes a folder look like evidence (§11): a Harbor result, log or reward file. */
+const EVIDENCE = [RESULT, TRIAL_LOG, "reward.txt", "reward.json"];
 /** The names discovery decides by: a folder's other files are never kept. */
-const MARKERS = new Set([JOURNAL, JOB_LOG, CONFIG, "trial.log", "result.json"]);
+const MARKERS = new Set([JOURNAL, JOB_LOG, CONFIG, ...EVIDENCE]);
 
 /** What discovery keeps of a folder's listing: which marker files it holds, its subfolders and links by name bytes. */
 interface Listing {
@@ -120,7 +168,57 @@ function linksToFolder(path: string): boolean {
 }
 
 /** §11: a Harbor trial outside a job holds config.json and trial.log or result.json. */
-const isLoneTrial = (l: Listing) => l.has(CONFIG) && (l.has("trial.log") || l.has("result.json"));
+const isLoneTrial = (l: Listing) => l.has(CONFIG) && (l.has(TRIAL_LOG) || l.has(RESULT));
+
+const NEEDLE = Buffer.from('"n_total_trials"');
+
+/**
+ * What a folder's result.json says of the folder: a job's ("job": its top level has n_total_trials
+ * and stats), something else that parses ("other"), or nothing readable ("unreadable"). The file
+ * is scanned in chunks for the key first, so a trial's result.json, however large, is not held.
+ * `parse`: read it whole even without the key (only to tell a killed writer's job file apart).
+ */
+function resultShape(file: string, parse: boolean): "job" | "other" | "unreadable" {
+  let fd: number;
+  let size: number;
+  try {
+    const st = lstatSync(file);
+    if (!st.isFile() || st.size > MAX_DOCUMENT_BYTES) return "unreadable";
+    size = st.size;
+    fd = openSync(file, "r");
+  } catch {
+    return "unreadable";
+  }
+  try {
+    if (!parse && !holdsNeedle(fd)) return "other";
+    const whole = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (let n = -1; n !== 0 && at < size; at += n) n = readSync(fd, whole, at, size - at, at);
+    const v = JSON.parse(whole.subarray(0, at).toString("utf8")) as unknown;
+    const shaped = typeof v === "object" && v !== null && !Array.isArray(v) && Object.hasOwn(v, "n_total_trials") && Object.hasOwn(v, "stats");
+    return shaped ? "job" : "other";
+  } catch {
+    return "unreadable";
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Does the file hold the key `"n_total_trials"` anywhere (read in chunks, none kept)? */
+function holdsNeedle(fd: number): boolean {
+  const buf = Buffer.allocUnsafe(64 * 1024 + NEEDLE.length);
+  let carry = 0;
+  for (let pos = 0; ; ) {
+    const n = readSync(fd, buf, carry, buf.length - carry, pos);
+    if (n === 0) return false;
+    pos += n;
+    const filled = carry + n;
+    if (buf.subarray(0, filled).includes(NEEDLE)) return true;
+    // Keep the last bytes: the key may straddle two reads.
+    carry = Math.min(NEEDLE.length - 1, filled);
+    buf.copy(buf, 0, filled - carry, filled);
+  }
+}
 
 /** A folder's device and inode. */
 function identity(dir: string): string {
@@ -130,21 +228,42 @@ function identity(dir: string): string {
 
 /** One discovery: the roots' folders (to walk each once) and the folders on the current path (a bind-mount loop ends). */
 class Walk {
-  private readonly rootsWalked = new Set<string>();
+  /** Roots walked so far, by identity, with how many bundles, trials and jobs were found when each was walked as a root. */
+  private readonly rootsWalked = new Map<string, number>();
   private readonly path = new Set<string>();
+  /** Bundles, trials and jobs found so far, and folders that look like evidence but are none. */
+  recognised = 0;
+  unrecognised = 0;
 
   constructor(
     private readonly roots: ReadonlySet<string>,
     private readonly onSkip: OnSkip,
+    private readonly hooks: DiscoverHooks,
   ) {}
 
   /** Enter a folder, unless it is on the current path (a loop) or a root already walked; leave() it after. */
   enter(dir: string): boolean {
     const id = identity(dir);
-    if (this.path.has(id) || this.rootsWalked.has(id)) return false;
-    if (this.roots.has(id)) this.rootsWalked.add(id);
+    if (this.path.has(id)) return false;
+    if (this.rootsWalked.has(id)) {
+      // Walked as a root before: what it held counts for the root walking past it now.
+      this.recognised += this.rootsWalked.get(id)!;
+      return false;
+    }
+    if (this.roots.has(id)) this.rootsWalked.set(id, 0);
     this.path.add(id);
     return true;
+  }
+
+  /** How many were found under a root walked as one (counted for a later root that holds it). */
+  found(dir: string, n: number): void {
+    const id = identity(dir);
+    if (this.rootsWalked.has(id)) this.rootsWalked.set(id, n);
+  }
+
+  /** A root the walk has already been through (as a root, or inside another). */
+  walked(dir: string): boolean {
+    return this.rootsWalked.has(identity(dir));
   }
 
   leave(dir: string): void {
@@ -152,15 +271,40 @@ class Walk {
   }
 
   /**
+   * §11: what a folder (not inside a bundle or a job) is. A job holds job.log, or a result.json
+   * shaped like a job's; a folder whose subfolders are trials is a job even when its own
+   * result.json is unreadable (a killed writer, a partial copy). Then a lone trial, or neither.
+   */
+  kind(dir: string, l: Listing | string): "bundle" | "job" | "trial" | null {
+    if (typeof l === "string") return null;
+    if (l.has(JOURNAL)) return "bundle";
+    if (l.has(JOB_LOG)) return "job";
+    if (l.has(RESULT)) {
+      const file = join(dir, RESULT);
+      const shape = resultShape(file, false);
+      if (shape === "job") return "job";
+      if (this.holdsTrials(dir, l) && (shape === "unreadable" || resultShape(file, true) === "unreadable")) return "job";
+    }
+    return isLoneTrial(l) ? "trial" : null;
+  }
+
+  private holdsTrials(dir: string, l: Listing): boolean {
+    return l.dirs.some((n) => {
+      const sub = list(join(dir, n));
+      return typeof sub !== "string" && isLoneTrial(sub);
+    });
+  }
+
+  /**
    * Subfolders (never links), by name bytes; a name that is not UTF-8, and a link to a folder,
    * are reported and passed over. `listed` is the listing, or why it failed.
    */
-  private *subfolders(dir: string, shown: string, l: Listing): Generator<{ sub: string; path: string; listed: Listing | string }> {
+  private *subfolders(dir: string, shown: string, l: Listing): Generator<{ sub: string; name: string; path: string; listed: () => Listing | string }> {
     for (const n of l.unnamed) this.onSkip(`${shown}/${n}`, "its name is not valid UTF-8");
     for (const n of l.links) if (linksToFolder(join(dir, n))) this.onSkip(`${shown}/${n}`, LINK_SKIPPED);
     for (const n of l.dirs) {
       const sub = join(dir, n);
-      yield { sub, path: `${shown}/${n}`, listed: list(sub) };
+      yield { sub, name: n, path: `${shown}/${n}`, listed: () => list(sub) };
     }
   }
 
@@ -174,22 +318,32 @@ class Walk {
   }
 
   private *inside(dir: string, shown: string, l: Listing): Generator<Found> {
-    if (l.has(JOURNAL)) return yield { dir, path: shown }; // never descend into a bundle
-    if (l.has(JOB_LOG)) {
-      // A Harbor job: its subdirectories holding config.json are its trials; nothing else below it is
-      // walked. One that cannot be listed is still yielded: it becomes a tool error (unscored, exit 3)
-      // rather than silently leaving the job's count of trials.
-      for (const { sub, path, listed } of this.subfolders(dir, shown, l))
-        if ((typeof listed === "string" || listed.has(CONFIG)) && this.enter(sub)) {
+    const kind = this.kind(dir, l);
+    if (kind !== null) this.recognised++;
+    if (kind === "bundle") return yield { dir, path: shown }; // never descend into a bundle
+    if (kind === "job") {
+      // Every subdirectory of a job is one of its trials, whatever it holds (one that never started
+      // has only trial.log, or nothing); nothing else below it is walked. One that cannot be listed
+      // is still yielded: it becomes a tool error (unscored, exit 3) rather than silently leaving
+      // the job's count of trials.
+      this.hooks.onJob?.({ dir, path: shown, name: basename(dir), folders: l.dirs, partial: false });
+      for (const { sub, name, path } of this.subfolders(dir, shown, l))
+        if (this.enter(sub)) {
           this.leave(sub);
-          yield { dir: sub, path, harbor: { job: basename(dir), folder: basename(sub) } };
+          yield { dir: sub, path, harbor: { job: basename(dir), folder: name, jobPath: shown } };
         }
       return;
     }
-    if (isLoneTrial(l)) return yield { dir, path: shown, harbor: { job: null, folder: basename(dir) } }; // never descend into a trial
-    for (const { sub, path, listed } of this.subfolders(dir, shown, l))
-      if (typeof listed === "string") this.onSkip(path, listed);
-      else yield* this.folder(sub, path, listed);
+    if (kind === "trial") return yield { dir, path: shown, harbor: { job: null, folder: basename(dir) } }; // never descend into a trial
+    if (EVIDENCE.some((n) => l.has(n))) {
+      this.unrecognised++;
+      this.hooks.onUnrecognised?.(shown);
+    }
+    for (const { sub, path, listed } of this.subfolders(dir, shown, l)) {
+      const sl = listed();
+      if (typeof sl === "string") this.onSkip(path, sl);
+      else yield* this.folder(sub, path, sl);
+    }
   }
 }
 

@@ -1,17 +1,22 @@
 // Where a bundle lies decides part of its entry (contract §7): set after scoring, never stored.
 import type { BundleEntry } from "../core/results.js";
-import type { Found } from "../io/discover.js";
+import { parentPath, type Found } from "../io/discover.js";
 
 /**
- * The entry as results show it: its path, and for a Harbor trial its job (the experiment) and, when
- * result.json did not name it, its folder's name as the trial. These come from where the folder
- * lies, so they are set here, on fresh and stored entries alike, and never stored.
+ * The entry as results show it: its path, and for a Harbor trial its job (the experiment, until
+ * the run names it; the job folder's path) and, when result.json did not name it, its folder's
+ * name as the trial, and what its job's result.json says of it (by trial name, else folder name).
+ * These come from where the folder lies, so they are set here, on fresh and stored entries alike,
+ * and never stored.
  */
 export function placed(found: Found, scored: Omit<BundleEntry, "path">): BundleEntry {
   const entry = { path: found.path, ...scored };
-  if (found.harbor) {
-    entry.experiment = found.harbor.job;
-    entry.trial ??= found.harbor.folder;
+  const h = found.harbor;
+  if (h) {
+    entry.experiment = h.job;
+    entry.trial ??= h.folder;
+    entry.job = h.job === null ? null : (h.jobPath ?? parentPath(found.path));
+    entry.claimed = h.claims?.get(entry.trial) ?? h.claims?.get(h.folder) ?? null;
   }
   return entry;
 }

@@ -3,19 +3,21 @@
 
 import { readFileSync } from "node:fs";
 import { computeExperiments, type BatchOptions } from "../core/batch/experiments.js";
+import { HarborNaming } from "../core/batch/harbor.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/schedule.js";
 import { SEAL, sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
-import { materialize, type BundleEntry, type Results, type ResultsView } from "../core/results.js";
+import { materialize, type BundleEntry, type JobRecord, type Results, type ResultsView, type Unrecognised } from "../core/results.js";
 import { keyFingerprint } from "../core/seal.js";
 import { byteCompare, forTerminal } from "../core/text.js";
 import { beyondDigest, listEntries, racy, stampsOf } from "../io/bundle-source.js";
-import { discover, type Found, type OnSkip } from "../io/discover.js";
+import { discover, type Found, type FoundJob, type OnSkip } from "../io/discover.js";
 import { BundlePool, type PoolOptions } from "../pool/pool.js";
 import type { BatchResult, BundleRef } from "../pool/types.js";
 import type { BundleOptionsKey, ResultStore } from "../store/store.js";
 import { SCORING_VERSION, TOOL_VERSION } from "../version.js";
 import { formatShard, inShard, type Shard } from "./shard.js";
 import { entriesInMemory, EntrySpill, type EntrySource } from "./spill.js";
+import { JobBook } from "./jobs.js";
 import { placed } from "./placed.js";
 
 export { placed };
@@ -45,6 +47,8 @@ export interface ScoreRunOptions extends BatchOptions, PoolOptions {
   schedules: readonly LoadedSchedule[];
   /** Called for a directory below a root that could not be walked (the run goes on). */
   onSkip?: OnSkip;
+  /** A root under which nothing is recognised is an error (DISCOVERY) unless this is set. */
+  allowEmpty?: boolean;
   progress?: Progress;
   store?: ResultStore;
   /** Ignore the store's stamps and rehash every bundle. */
@@ -154,6 +158,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   // A store opened for another key (or none) would serve entries whose seals were checked otherwise.
   if (store && (store.options["hmac_key"] ?? null) !== fingerprint) throw new Error("the results store was opened for another key than this run's");
   const bundles = new EntrySpill(options.spillDir, options.spillAfterBytes);
+  const book = new JobBook();
   const pool = new BundlePool(options);
   const batchSize = options.batchSize ?? 16;
   const inflight = new Set<Promise<void>>();
@@ -218,9 +223,11 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
     let batch: Pending[] = [];
     let batchBytes = 0;
     let seenCount = 0;
-    for (const found of discover(roots, options.onSkip)) {
+    const hooks = { onJob: (j: FoundJob) => book.found(j), onUnrecognised: (p: string) => book.notRecognised(p), allowEmpty: options.allowEmpty ?? false };
+    for (const found of discover(roots, options.onSkip, hooks)) {
       if (signal?.aborted) break;
       if (options.shard && !inShard(found.path, options.shard)) continue;
+      book.attach(found);
       if (++seenCount % 64 === 0) await new Promise(setImmediate); // let Ctrl-C and progress run
       // Listed once, here: the entry checks (§1) run on every run before any lookup, the store's
       // stamps and the progress bytes come from it, and the worker scores exactly this listing.
@@ -274,8 +281,23 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
     await counting;
     await pool.destroy();
   }
-  const doc = assembleView(bundles, { ...options, keyFingerprint: fingerprint }, startedAt, { complete: everything, shard: options.shard, roots });
+  const doc = assembleView(bundles, { ...options, keyFingerprint: fingerprint }, startedAt, {
+    complete: everything,
+    shard: options.shard,
+    roots,
+    jobs: book.jobs,
+    unrecognised: book.unrecognised,
+  });
   return { ...doc, close: () => bundles.close() };
+}
+
+/** What a document says of its run beyond the options: the Harbor jobs found and what was not recognised default to none. */
+interface RunFacts {
+  complete: boolean;
+  shard?: Shard | undefined;
+  roots: readonly string[];
+  jobs?: readonly JobRecord[];
+  unrecognised?: Unrecognised;
 }
 
 /** The results document over bundle entries held in memory: sorted by path, with the batch rules. */
@@ -283,18 +305,30 @@ export function assemble(
   bundles: readonly BundleEntry[],
   options: BatchOptions & { schedules: readonly LoadedSchedule[]; keyFingerprint?: string | null },
   startedAt: string,
-  run: { complete: boolean; shard?: Shard | undefined; roots: readonly string[] },
+  run: RunFacts,
 ): Results {
   return materialize(assembleView(entriesInMemory(bundles), options, startedAt, run));
 }
 
-/** The results document over bundle entries (in path order): the run, and the batch rules over their records. */
+/**
+ * The results document over bundle entries (in path order): the run, and the batch rules over
+ * their records. Harbor experiments are named over the whole run (two jobs of one name), and each
+ * entry takes its name as it is written; a shard's entries keep their job folder's name until
+ * `assay merge` names them over every shard.
+ */
 export function assembleView(
-  bundles: EntrySource,
+  source: EntrySource,
   options: BatchOptions & { schedules: readonly LoadedSchedule[]; keyFingerprint?: string | null },
   startedAt: string,
-  run: { complete: boolean; shard?: Shard | undefined; roots: readonly string[] },
+  run: RunFacts,
 ): ResultsView {
+  const jobs = [...(run.jobs ?? [])];
+  const naming = run.shard ? null : new HarborNaming(source.records, jobs);
+  const bundles: Iterable<BundleEntry> = naming === null ? source : {
+    *[Symbol.iterator]() {
+      for (const e of source) yield e.profile === "harbor" ? { ...e, experiment: naming.nameOf(e) } : e;
+    },
+  };
   return {
     format: "assay.results/1",
     run: {
@@ -311,10 +345,12 @@ export function assembleView(
         schedules: options.schedules.map((s) => `${s.schedule.experiment}:${s.digest}`).sort(byteCompare),
         hmac_key: options.keyFingerprint ?? null,
       },
+      jobs,
+      unrecognised: run.unrecognised ?? { count: 0, paths: [] },
     },
     bundles,
-    tally: bundles.tally,
+    tally: source.tally,
     // A shard holds entries only: batch rules need every bundle, so `assay merge` computes them.
-    experiments: run.shard ? [] : computeExperiments(bundles.records, options.schedules.map((s) => s.schedule), options),
+    experiments: naming === null ? [] : computeExperiments(source.records, options.schedules.map((s) => s.schedule), options, jobs, naming),
   };
 }

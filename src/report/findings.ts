@@ -1,5 +1,6 @@
 // One bundle's findings as readable text (`assay verify`).
-import type { BundleEntry } from "../core/results.js";
+import type { BundleEntry, JobRecord } from "../core/results.js";
+import { forTerminal, terminalText } from "../core/text.js";
 import { shownEntry } from "./shown.js";
 
 const yn = (b: boolean | null) => (b === null ? "n/a" : b ? "yes" : "no");
@@ -18,6 +19,10 @@ export function renderEntry(entry: BundleEntry): string {
   if (e.profile === "harbor") {
     lines.push(`  state    ${e.state ?? "n/a"}   task ${e.task ?? "n/a"}`);
     lines.push(`  rewards  ${e.rewards === null ? "none" : Object.entries(e.rewards).map(([k, v]) => `${k}=${v}`).join(", ")}${e.reward_source ? `   (from ${e.reward_source})` : ""}`);
+    if (e.exception !== null)
+      lines.push(`  exception ${e.exception.type}${e.exception.step === null ? "" : ` in step ${e.exception.step}`}${e.exception.message === "" ? "" : `: ${e.exception.message}`}`);
+    if (e.claimed !== null)
+      lines.push(`  job says ${e.claimed.rewards === null ? "no reward" : Object.entries(e.claimed.rewards).map(([k, v]) => `${k}=${v}`).join(", ")}${e.claimed.exception === null ? "" : `, ${e.claimed.exception}`}   (its job's result.json; assay score compares the two)`);
     for (const f of e.flags) lines.push(`  flag     ${f.code.padEnd(19)} ${f.evidence}`);
     if (e.flags.length > 0) lines.push("  (flags are for review: they change no state and no metric)");
   } else if (e.profile === "world") {
@@ -31,4 +36,14 @@ export function renderEntry(entry: BundleEntry): string {
       `  invalid evidence earns no credit: ${e.profile === "world" ? "dimensions and pass are" : e.profile === "harbor" ? "its rewards count 0 in job metrics, as" : "victory and late are"} not reported`,
     );
   return lines.join("\n") + "\n";
+}
+
+/** A Harbor job's own line (`assay verify JOB`): its folder, its plan, and what is wrong with its own files. */
+export function renderJob(j: JobRecord): string {
+  const plan = j.plan === null ? "no plan (n_total_trials) read" : `${j.plan} planned (n_total_trials)`;
+  const lines = [`${forTerminal(j.path)}: Harbor job${j.id === null ? "" : ` ${forTerminal(j.id)}`}, ${j.folders} trial folder${j.folders === 1 ? "" : "s"}, ${plan}`];
+  if (j.plan !== null && j.plan > j.folders) lines.push(`  missing  ${j.plan - j.folders} planned by the job, absent from its folder`);
+  if (j.plan !== null && j.plan < j.folders) lines.push(`  warning  ${"JOB_PLAN_EXCEEDED".padEnd(19)} result.json  the job planned ${j.plan} trials but its folder holds ${j.folders}`);
+  for (const w of j.warnings) lines.push(`  warning  ${w.code.padEnd(19)} ${forTerminal(w.file ?? "")}  ${terminalText(w.message)}`);
+  return lines.join("\n") + "\n\n";
 }

@@ -40,6 +40,11 @@ export const shownEntry = (e: BundleEntry): BundleEntry => ({
   rewards: opt(e.rewards, keyed),
   reward_source: opt(e.reward_source, text),
   flags: e.flags.map((f) => ({ ...f, evidence: text(f.evidence) })),
+  exception: opt(e.exception, (x) => ({ type: name(x.type), message: text(x.message), step: opt(x.step, name) })),
+  harbor_id: opt(e.harbor_id, name),
+  job_id: opt(e.job_id, name),
+  job: opt(e.job, name),
+  claimed: opt(e.claimed, (c) => ({ rewards: opt(c.rewards, keyed), exception: opt(c.exception, name) })),
   advisory: opt(e.advisory, shownAdvisory),
 });
 
@@ -47,10 +52,19 @@ export const shownExperiment = (e: Experiment): Experiment => ({
   ...e,
   experiment: opt(e.experiment, name),
   invalid: e.invalid.map((i) => ({ ...i, trial: name(i.trial) })),
-  missing: names(e.missing),
+  missing: e.missing.map((m) => (typeof m === "string" ? name(m) : { ...m, reason: text(m.reason) })),
   excluded: e.excluded.map((x) => ({ trial: name(x.trial), reason: text(x.reason) })),
   unscored: names(e.unscored),
-  flags: e.flags.map((f) => ({ ...f, trial: name(f.trial) })),
+  flags: e.flags.map((f) => ({ ...f, trial: name(f.trial), evidence: opt(f.evidence, text) })),
   retry: opt(e.retry, names),
   rewards: opt(e.rewards, (r) => keyed(r, (k) => ({ ...k, pass_at_k_reason: opt(k.pass_at_k_reason, text) }))),
+  claimed: opt(e.claimed, (c) => ({
+    source: text(c.source),
+    metrics: keyed(c.metrics),
+    compared: c.compared.map((x) => ({ ...x, metric: name(x.metric), reason: opt(x.reason, text) })),
+  })),
+  job: opt(e.job, name),
+  job_id: opt(e.job_id, name),
+  exceptions: opt(e.exceptions, keyed),
+  warnings: e.warnings.map(finding),
 });

@@ -2,7 +2,7 @@
 // does not mean, then the trials that did not count and why. Derived from the JSON document.
 
 import type { Advisory, BundleEntry, Experiment, ResultsView } from "../core/results.js";
-import { terminalText } from "../core/text.js";
+import { forTerminal, terminalText } from "../core/text.js";
 import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
@@ -51,24 +51,62 @@ function world(e: Experiment, lines: string[]): void {
 
 const f3 = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
 
-/** A Harbor job: the states side by side first (how much was scored at all), then each reward key. */
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * A Harbor job: the states side by side first (how much was scored at all), the exceptions by
+ * type, then each reward key, then what the job's own result.json claims beside assay's figures.
+ */
 function harbor(e: Experiment, errors: "exclude" | "zero", lines: string[]): void {
   const s = e.states!;
   lines.push(`  states       ${Object.entries(s).map(([k, n]) => `${k} ${n}`).join(" · ")}`);
   lines.push(
     errors === "zero"
-      ? `               infrastructure errors and incomplete trials count as reward 0 (--errors zero)`
-      : `               infrastructure errors and incomplete trials are left out of every mean (--errors zero counts them as 0)`,
+      ? `               trials without a reward (errors, cancelled, incomplete, unverified) count as reward 0 (--errors zero)`
+      : `               trials without a reward (errors, cancelled, incomplete, unverified) are left out of every mean (--errors zero counts them as 0)`,
   );
+  const exceptions = Object.entries(e.exceptions ?? {});
+  if (exceptions.length > 0) lines.push(`  exceptions   ${exceptions.sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} ${n}`).join(" · ")}   (by type, any state: trials below)`);
   if (e.rewards === null) lines.push(`  rewards      none: no trial holds a reward or counts as 0`);
   for (const [key, r] of Object.entries(e.rewards ?? {})) {
     lines.push(`  reward ${key}`);
     const unscored = e.unscored.length > 0 ? `; ${e.unscored.length} more not scored at all (tool errors, below)` : "";
-    lines.push(`    coverage   ${r.covered}/${r.trials} = ${pct(r.coverage)}   trials scored (invalid ones as 0) / every trial but tool errors${unscored}`);
-    lines.push(`    mean       ${f3(r.mean)}   over the trials above${errors === "zero" ? " and errors as 0" : ""}; invalid trials count 0 unless --invalid exclude`);
+    const planned = e.missing.some((m) => typeof m !== "string") ? ", planned-but-absent ones included" : "";
+    lines.push(`    coverage   ${r.covered}/${r.trials} = ${pct(r.coverage)}   trials scored (invalid ones as 0) / every trial but tool errors${planned}${unscored}`);
+    const w = r.wilson95 === null ? "" : `   Wilson 95% [${f3(r.wilson95[0])}, ${f3(r.wilson95[1])}]`;
+    lines.push(`    mean       ${f3(r.mean)}${w}   over the trials above${errors === "zero" ? " and those without a reward as 0" : ""}; invalid trials count 0 unless --invalid exclude`);
     lines.push(`    pass rate  ${pct(r.pass_rate)}   reward == 1`);
     if (r.pass_at_k !== null) lines.push(`    pass@k     ${Object.entries(r.pass_at_k).map(([k, v]) => `k=${k} ${f3(v)}`).join("  ")}   unbiased, per task (task_name and checksum)`);
     else lines.push(`    pass@k     n/a: ${r.pass_at_k_reason}`);
+  }
+  const c = e.claimed;
+  if (c !== null) {
+    lines.push(`  harbor says  (${c.source}: the job's own figures, beside assay's)`);
+    const compared = new Map(c.compared.map((x) => [x.metric, x]));
+    for (const [metric, v] of Object.entries(c.metrics)) {
+      const x = compared.get(metric);
+      const beside = x === undefined ? "not compared" : x.reason === null ? `assay ${f3(x.assay)}: agrees` : `assay ${f3(x.assay)}: ${x.reason}`;
+      lines.push(`    ${metric} = ${f3(v)}   ${beside}`);
+    }
+  }
+  for (const m of e.missing) if (typeof m !== "string") lines.push(`  missing      ${plural(m.count, "trial")} ${m.reason}`);
+}
+
+/** Flags with evidence of their own (across trials, or the job's summary): one a line, the first 12 of each code. */
+function flagLines(e: Experiment, lines: string[]): void {
+  const byCode = new Map<string, string[]>();
+  const evidenced = new Map<string, string[]>();
+  for (const f of e.flags) {
+    const map = f.evidence === null ? byCode : evidenced;
+    const where = map.get(f.code) ?? [];
+    if (where.length === 0) map.set(f.code, where);
+    where.push(f.evidence === null ? (f.attempt === null ? f.trial : `${f.trial}#${f.attempt}`) : `${f.trial}: ${f.evidence}`);
+  }
+  lines.push(`  flags${e.profile === "harbor" ? "        for review: they change no state and no metric (evidence: --format json, or assay verify)" : ""}`);
+  for (const [code, where] of byCode) lines.push(`    ${code}: ${list(where)}`);
+  for (const [code, where] of evidenced) {
+    for (const w of where.slice(0, 12)) lines.push(`    ${code} ${w}`);
+    if (where.length > 12) lines.push(`    … ${where.length - 12} more ${code} (--format json)`);
   }
 }
 
@@ -84,9 +122,12 @@ class BundleNotes {
   why = new Map<string, number>();
   notable: BundleEntry[] = [];
   notableCount = 0;
+  raised: BundleEntry[] = [];
+  raisedCount = 0;
 
   see(x: BundleEntry): void {
     if (x.validity !== "valid" && this.badCount++ < 50) this.bad.push(x);
+    if (x.exception !== null && this.raisedCount++ < 50) this.raised.push(x);
     if (x.profile !== "harbor" && (x.experiment === null || x.trial === null || x.attempt === null)) this.orphans++;
     const a = x.advisory;
     if (a === null) return;
@@ -122,17 +163,18 @@ function advisory(n: BundleNotes, lines: string[]): void {
 export function* render(doc: ResultsView): Generator<string> {
   const lines: string[] = [];
   const t = doc.tally;
-  const what = t.harbor === 0 ? `${t.bundles} bundles` : `${t.bundles - t.harbor} bundles and ${t.harbor} Harbor trials`;
+  const what = t.harbor === 0 ? `${t.bundles} bundles` : `${t.bundles - t.harbor} bundles and ${plural(t.harbor, "Harbor trial")}`;
   lines.push(`assay: ${what}: ${t.valid} valid, ${t.invalid} invalid, ${t.error} tool errors`);
   for (const e of doc.experiments.map(shownExperiment)) {
     lines.push("");
     if (e.profile === "harbor") {
-      lines.push(`job ${e.experiment ?? "(lone trials)"}   profile harbor   ${e.scheduled} trials`);
+      const where = e.job === null ? "" : `   ${e.job}${e.job_id === null ? "" : ` (id ${e.job_id})`}`;
+      lines.push(`job ${e.experiment ?? "(lone trials)"}   profile harbor   ${plural(e.scheduled, "trial")}${where}`);
       harbor(e, doc.run.options.errors, lines);
     } else lines.push(`experiment ${e.experiment ?? "(none)"}   profile ${e.profile ?? "unknown"}   ${e.scheduled} scheduled trials`);
     if (e.accuracy !== null) native(e, lines);
     if (e.dimensions !== null) world(e, lines);
-    if (e.profile !== "harbor") lines.push(`  missing      ${list(e.missing)}`);
+    if (e.profile !== "harbor") lines.push(`  missing      ${list(e.missing.filter((m) => typeof m === "string"))}`);
     lines.push(`  unscored     ${list(e.unscored)}${e.unscored.length ? "   (tool errors: outside every metric)" : ""}`);
     lines.push(`  invalid      ${e.invalid.length === 0 ? "none" : ""}`);
     for (const i of e.invalid.slice(0, 50)) lines.push(`    ${i.trial}: ${i.codes.join(", ")}`);
@@ -140,16 +182,8 @@ export function* render(doc: ResultsView): Generator<string> {
     lines.push(`  excluded     ${e.excluded.length === 0 ? "none" : ""}`);
     for (const x of e.excluded.slice(0, 50)) lines.push(`    ${x.trial}: ${x.reason}`);
     if (e.excluded.length > 50) lines.push(`    … ${e.excluded.length - 50} more (--format json)`);
-    if (e.flags.length > 0) {
-      const byCode = new Map<string, string[]>();
-      for (const f of e.flags) {
-        const where = byCode.get(f.code) ?? [];
-        if (where.length === 0) byCode.set(f.code, where);
-        where.push(f.attempt === null ? f.trial : `${f.trial}#${f.attempt}`);
-      }
-      lines.push(`  flags${e.profile === "harbor" ? "        for review: they change no state and no metric (evidence: --format json, or assay verify)" : ""}`);
-      for (const [code, where] of byCode) lines.push(`    ${code}: ${list(where)}`);
-    }
+    if (e.flags.length > 0) flagLines(e, lines);
+    for (const w of e.warnings) lines.push(`  warning      ${w.code} ${w.file ?? ""} ${w.message}`);
   }
   yield lines.join("\n") + "\n";
   lines.length = 0;
@@ -165,8 +199,22 @@ export function* render(doc: ResultsView): Generator<string> {
     }
     if (notes.badCount > 50) lines.push(`  … ${notes.badCount - 50} more (--format json)`);
   }
+  if (notes.raisedCount > 0) {
+    lines.push("", "trials with an exception (Harbor)");
+    for (const x of notes.raised.map(shownEntry)) {
+      const ex = x.exception!;
+      lines.push(`  ${x.path}: ${x.state} ${ex.type}${ex.step === null ? "" : ` in step ${ex.step}`}${ex.message === "" ? "" : `: ${ex.message}`}`);
+    }
+    if (notes.raisedCount > 50) lines.push(`  … ${notes.raisedCount - 50} more (--format json)`);
+  }
   advisory(notes, lines);
   if (notes.orphans > 0)
     lines.push("", `${notes.orphans} bundles could not be attributed to a trial (line 1 names no valid experiment, trial and attempt): listed under bundles, in no metric`);
+  const u = doc.run.unrecognised;
+  if (u.count > 0) {
+    lines.push("", `${plural(u.count, "folder")} look${u.count === 1 ? "s" : ""} like evidence (a result.json, reward file or trial.log) but ${u.count === 1 ? "is" : "are"} no bundle, Harbor job or trial: not scored`);
+    for (const p of u.paths.slice(0, 12)) lines.push(`  ${forTerminal(p)}`);
+    if (u.count > 12) lines.push(`  … ${u.count - 12} more (run.unrecognised in --format json)`);
+  }
   if (lines.length > 0) yield lines.join("\n") + "\n";
 }

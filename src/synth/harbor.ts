@@ -1,6 +1,9 @@
 // Harbor-shaped job folders (contract §11) for the demo and the benchmark: trials in each of the
-// situations Harbor's own job stats blur, labelled with the verdict assay must reach. Pure: specs
-// and bytes; writing is the caller's.
+// situations Harbor's own job stats blur, labelled with the verdict assay must reach, and the job's
+// own result.json as Harbor writes it (its plan, its stats). Pure: specs and bytes; writing is the
+// caller's.
+
+import { createHash } from "node:crypto";
 
 export const HARBOR_CASES = [
   "pass",
@@ -45,6 +48,11 @@ export const HARBOR_EXPECT: Record<HarborCase, { validity: "valid" | "invalid"; 
 };
 
 const BASE = Date.UTC(2025, 10, 3, 10, 0, 0);
+/** A job's id as Harbor makes one (a UUID), fixed by the job's name. */
+export const synthJobId = (job: string): string => {
+  const h = createHash("sha256").update(job).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
 /** A naive local time as Harbor writes it (Python isoformat, microseconds, no offset). */
 const naive = (ms: number) => new Date(ms).toISOString().slice(0, 23) + "000";
 const span = (from: number, to: number, t0: number) => ({ started_at: naive(t0 + from * 1000), finished_at: naive(t0 + to * 1000) });
@@ -82,10 +90,11 @@ export function synthHarborTrial(s: HarborSpec): Map<string, Buffer> {
   const result = {
     id: `${s.trial}-id`, task_name: s.task, trial_name: s.trial, trial_uri: `file:///jobs/${s.job}/${s.trial}`,
     task_id: { path: `tasks/${s.task}` }, source: null, task_checksum: `${s.task}-checksum`,
-    config: { trial_name: s.trial, job_id: s.job },
+    config: { trial_name: s.trial, job_id: synthJobId(s.job), verifier: { override_timeout_sec: null, max_timeout_sec: null, disable: false } },
     agent_info: { name: "terminus-2", version: "2.0.0", model_info: { name: "gpt-4o", provider: "openai" } },
     agent_result: { n_input_tokens: 1200, n_cache_tokens: 0, n_output_tokens: 80, cost_usd: 0.004 },
-    verifier_result: infra || steps ? null : { rewards: { reward: s.case === "nan-reward" ? null : reward } },
+    // A multi-step trial's top level is Harbor's aggregation of its steps (here the mean: one step has a verifier result).
+    verifier_result: infra ? null : { rewards: { reward: s.case === "nan-reward" ? null : reward } },
     exception_info: timeout ? exception("AgentTimeoutError", "Agent execution timed out after 360.0 seconds") : infra ? exception("DaytonaError", "sandbox creation failed") : null,
     started_at: naive(t0), finished_at: naive(t0 + 300_000),
     environment_setup: span(1, 60, t0), agent_setup: span(60, 90, t0), agent_execution: span(90, 240, t0), verifier: infra ? null : span(240, 299, t0),
@@ -112,11 +121,36 @@ export function synthHarborTrial(s: HarborSpec): Map<string, Buffer> {
   return files;
 }
 
-/** The job folder's own files (what makes it a job), relative to the job. */
+/**
+ * The job folder's own files, relative to the job: its result.json as Harbor writes it from the
+ * trials it ran — the plan, and per eval the mean (a trial without reward as 0), the trials by
+ * reward value and by exception type. A trial that never wrote result.json never reported to it.
+ */
 export function synthHarborJobFiles(job: string, trials: readonly HarborSpec[]): Map<string, Buffer> {
+  const reported = trials.filter((t) => t.case !== "no-result");
+  const reward = (t: HarborSpec) => (t.case === "infrastructure-error" || t.case === "nan-reward" ? null : t.case === "fail" ? 0 : 1);
+  const byValue: Record<string, string[]> = {};
+  for (const t of reported) {
+    const r = reward(t);
+    if (r !== null) (byValue[r.toFixed(1)] ??= []).push(t.trial);
+  }
+  const exceptions: Record<string, string[]> = {};
+  for (const t of reported) {
+    const type = t.case === "timeout-with-reward" ? "AgentTimeoutError" : t.case === "infrastructure-error" ? "DaytonaError" : null;
+    if (type !== null) (exceptions[type] ??= []).push(t.trial);
+  }
+  const mean = reported.length === 0 ? 0 : reported.reduce((n, t) => n + (reward(t) ?? 0), 0) / reported.length;
+  const result = {
+    id: synthJobId(job), started_at: naive(BASE), finished_at: naive(BASE + 3_600_000), n_total_trials: trials.length,
+    stats: {
+      n_trials: reported.length, n_errors: exceptions["DaytonaError"]?.length ?? 0,
+      evals: { "terminus-2__gpt-4o__adhoc": { n_trials: reported.length, n_errors: exceptions["DaytonaError"]?.length ?? 0, metrics: [{ mean }], reward_stats: { reward: byValue }, exception_stats: exceptions } },
+    },
+  };
   return new Map([
     ["config.json", Buffer.from(JSON.stringify({ job_name: job, n_attempts: 1, agents: [{ name: "terminus-2" }] }, null, 4))],
     ["job.log", Buffer.from(`${naive(BASE)} job ${job} started with ${trials.length} trials\n`)],
-    ["result.json", Buffer.from(JSON.stringify({ id: job, n_total_trials: trials.length }, null, 4))],
+    ["result.json", Buffer.from(JSON.stringify(result, null, 4))],
+    ["lock.json", Buffer.from(JSON.stringify({ schema_version: 1, harbor: { version: "0.22.0" } }, null, 4))],
   ]);
 }

@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
 import type { Target } from "../../analysis/engine.js";
 import { packFor } from "../../analysis/evidence.js";
-import { copiedFrom } from "../../core/batch/harbor.js";
 import { materialize, viewOf, type Advisory, type BundleEntry, type Results } from "../../core/results.js";
 import { withSqliteFiles } from "../../io/output.js";
 import { usage } from "../args.js";
@@ -13,8 +12,8 @@ import { SCORE_OPTIONS, sayUncheckedSeals, scoreFromOptions, writeResults } from
 
 /**
  * What the model may see of an entry. Not analysed: tool errors, invalid bundles, bundles of a
- * trial the batch rules made invalid (a duplicate, an attempt sequence, a seed…), and a copy
- * counted once elsewhere. `invalidTrials` maps "experiment\0trial" to the trial's codes.
+ * trial the batch rules made invalid (a duplicate, an attempt sequence, a seed…), and a Harbor
+ * trial byte-identical to one before it. `invalidTrials` maps "experiment\0trial" to the trial's codes.
  */
 export function targetFor(entry: BundleEntry, invalidTrials: ReadonlyMap<string, string[]> = new Map(), copies: ReadonlySet<string> = new Set()): Target {
   const trialCodes = invalidTrials.get(`${entry.experiment}\u0000${entry.trial}`);
@@ -26,20 +25,21 @@ export function targetFor(entry: BundleEntry, invalidTrials: ReadonlyMap<string,
     : packFor(entry.path, entry);
 }
 
-/** Trials the batch rules made invalid, and Harbor copies counted once elsewhere, from the document. */
+/**
+ * Trials the batch rules made invalid, and Harbor trials byte-identical to one earlier in the run
+ * (a copy within a job, counted once there, or a copied job, flagged TRIAL_DUPLICATE_ID): the same
+ * evidence is asked about once.
+ */
 export function trialVerdicts(results: Results): { invalidTrials: Map<string, string[]>; copies: Set<string> } {
   const invalidTrials = new Map<string, string[]>();
   for (const e of results.experiments) for (const t of e.invalid) invalidTrials.set(`${e.experiment}\u0000${t.trial}`, t.codes);
-  // Byte-identical copies (Harbor): the batch rules counted each once, at the original they name.
   const copies = new Set<string>();
-  const byPath = new Map(results.bundles.map((b) => [b.path, b]));
-  for (const e of results.experiments)
-    for (const x of e.excluded) {
-      const original = byPath.get(copiedFrom(x.reason) ?? "");
-      if (original === undefined) continue;
-      for (const b of results.bundles)
-        if (b !== original && b.experiment === e.experiment && b.trial === x.trial && b.digest === original.digest) copies.add(b.path);
-    }
+  const seen = new Set<string>();
+  for (const b of results.bundles) {
+    if (b.profile !== "harbor" || b.validity !== "valid") continue;
+    if (seen.has(b.digest)) copies.add(b.path);
+    else seen.add(b.digest);
+  }
   return { invalidTrials, copies };
 }
 

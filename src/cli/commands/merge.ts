@@ -41,6 +41,10 @@ function checkShards(files: string[], docs: readonly ShardRun[]): void {
     // Shards partition by results path, which starts with the roots as typed: `c` and `./c` differ.
     if (JSON.stringify(d.run.roots) !== JSON.stringify(first.roots))
       throw new UsageError(`${f} was scored over roots ${JSON.stringify(d.run.roots)}, not ${JSON.stringify(first.roots)}: shards must be given the same roots, spelled the same way`);
+    // Every shard walked the same folders: the Harbor jobs it found (their plans and claims) and
+    // what it did not recognise are the whole run's, so they must agree.
+    if (JSON.stringify(d.run.jobs) !== JSON.stringify(first.jobs) || JSON.stringify(d.run.unrecognised) !== JSON.stringify(first.unrecognised))
+      throw new UsageError(`${f} found other Harbor jobs (or unrecognised folders) than ${files[0]}: were the folders changed between shards?`);
     // Every option that changes results (schedules aside: merge takes its own).
     const { schedules: _a, ...mine } = d.run.options;
     const { schedules: _b, ...theirs } = first.options;
@@ -86,7 +90,7 @@ export function mergeCommand(argv: string[], io: CliIo): number {
       spill,
       { invalid: o.invalid, resourceBound: o.resource_bound, errors: o.errors, schedules, keyFingerprint: o.hmac_key },
       new Date().toISOString(),
-      { complete: true, roots: runs[0]!.run.roots },
+      { complete: true, roots: runs[0]!.run.roots, jobs: runs[0]!.run.jobs, unrecognised: runs[0]!.run.unrecognised },
     );
     writeResults(results, format, values.out, io, { protect });
     return exitForResults(results, values["fail-on"] === "invalid");

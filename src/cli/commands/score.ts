@@ -44,6 +44,7 @@ export const SCORE_OPTIONS = {
   "bundle-timeout": { type: "string" },
   "hmac-key-file": { type: "string" },
   quiet: { type: "boolean" },
+  "allow-empty": { type: "boolean" },
 } as const;
 type ScoreValues = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof SCORE_OPTIONS }>>["values"];
 
@@ -136,6 +137,7 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
       signal: stop.signal,
       progress: reporter,
       onSkip: (path, reason) => io.stderr(`assay: skipped ${forTerminal(path)}: ${reason}\n`),
+      allowEmpty: values["allow-empty"] ?? false,
       hmacKey: key?.bytes,
       onSealNotChecked: () => void uncheckedSeals++,
     });

@@ -2,12 +2,13 @@ import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { SEAL } from "../../core/folder.js";
-import type { BundleEntry } from "../../core/results.js";
+import type { BundleEntry, JobRecord } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
 import { discover, displayRoot } from "../../io/discover.js";
+import { JobBook } from "../../pipeline/jobs.js";
 import { placed } from "../../pipeline/placed.js";
 import { scoreDirectory } from "../../pool/score-directory.js";
-import { renderEntry } from "../../report/findings.js";
+import { renderEntry, renderJob } from "../../report/findings.js";
 import { usage } from "../args.js";
 import { EXIT, exitForValidity, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
@@ -33,7 +34,7 @@ export function verifyCommand(argv: string[], io: CliIo): number {
   const key = values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"], [dir]);
   const shown = displayRoot(dir);
   let entries: BundleEntry[];
-  const job = present(join(dir, "job.log"));
+  let job: JobRecord | undefined;
   // lstat: a journal.jsonl that is a (dangling) link still makes a bundle, judged UNSAFE_PATH as in score.
   let seal: string | null = null;
   if (present(join(dir, "journal.jsonl"))) {
@@ -42,10 +43,15 @@ export function verifyCommand(argv: string[], io: CliIo): number {
   } else {
     // A Harbor trial, or a job's trials: exactly what `assay score DIR` would find there.
     const skipped: string[] = []; // said once there is something to verify (a usage error stays one line)
-    const trials = [...discover([dir], (p, why) => skipped.push(`assay: skipped ${forTerminal(p)}: ${why}\n`))].filter((f) => f.harbor !== undefined && (f.path === shown || job));
-    if (trials.length === 0) throw new UsageError(`${forTerminal(dir)} is not a bundle (no journal.jsonl), a Harbor trial or a Harbor job`);
+    const book = new JobBook();
+    const found = [...discover([dir], (p, why) => skipped.push(`assay: skipped ${forTerminal(p)}: ${why}\n`), { onJob: (j) => book.found(j), allowEmpty: true })].filter((f) => {
+      book.attach(f);
+      return f.harbor !== undefined && (f.path === shown || f.harbor.jobPath === shown);
+    });
+    job = book.jobs.find((j) => j.path === shown);
+    if (found.length === 0 && job === undefined) throw new UsageError(`${forTerminal(dir)} is not a bundle (no journal.jsonl), a Harbor trial or a Harbor job`);
     for (const line of skipped) io.stderr(line);
-    entries = trials.map((f) => {
+    entries = found.map((f) => {
       const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, "harbor");
       return placed(f, scored);
     });
@@ -56,6 +62,6 @@ export function verifyCommand(argv: string[], io: CliIo): number {
   if (values.json) {
     io.stdout(JSON.stringify(job ? entries : entries[0], null, 2) + "\n");
     if (seal !== null) io.stderr(`assay verify: ${seal}\n`);
-  } else io.stdout(entries.map(renderEntry).join("\n") + (seal === null ? "" : `  seal     ${seal}\n`));
+  } else io.stdout((job ? renderJob(job) : "") + entries.map(renderEntry).join("\n") + (seal === null ? "" : `  seal     ${seal}\n`));
   return entries.reduce((worst, e) => Math.max(worst, exitForValidity(e.validity)), EXIT.OK as number);
 }

@@ -3,10 +3,10 @@
 // can recompute exactly this.
 
 import type { Code } from "../codes.js";
-import { blankExperiment, PROFILES, type Experiment, type Profile } from "../results.js";
+import { blankExperiment, PROFILES, type Experiment, type JobRecord, type Profile } from "../results.js";
 import { byteCompare } from "../text.js";
 import { DIMENSIONS } from "../world/dimensions.js";
-import { harborExperiments } from "./harbor.js";
+import { harborExperiments, HarborNaming } from "./harbor.js";
 import type { BatchRecord } from "./record.js";
 import { indexSchedules, type Schedule } from "./schedule.js";
 import { passHatK, wilson95 } from "./stats.js";
@@ -19,7 +19,7 @@ export interface BatchOptions {
    * excluded; world: scored on their own dimensions, budget among them), or force either.
    */
   resourceBound: "default" | "exclude" | "loss";
-  /** Harbor trials in infrastructure-error or incomplete states: left out of reward metrics, or 0. */
+  /** Harbor trials without a reward to count (errors, cancelled, incomplete, unverified): left out of reward metrics, or 0. */
   errors: "exclude" | "zero";
 }
 export const DEFAULT_BATCH: BatchOptions = { invalid: "count", resourceBound: "default", errors: "exclude" };
@@ -30,8 +30,18 @@ type Flag = Experiment["flags"][number];
 const attributed = (e: BatchRecord): e is Attempt => e.experiment !== null && e.trial !== null && e.attempt !== null;
 const SCORED_STATUSES = new Set(["completed", "interrupted", "resource-bound"]);
 
-/** The experiments of a run: bundle entries in (or their compact records: batch/record.ts). */
-export function computeExperiments(entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions): Experiment[] {
+/**
+ * The experiments of a run: bundle entries in (or their compact records: batch/record.ts), with
+ * the Harbor job folders found (their plans and claims) and the names the run gives Harbor's
+ * experiments (computed here when not given).
+ */
+export function computeExperiments(
+  entries: readonly BatchRecord[],
+  schedules: readonly Schedule[],
+  options: BatchOptions,
+  jobs: readonly JobRecord[] = [],
+  naming: HarborNaming = new HarborNaming(entries, jobs),
+): Experiment[] {
   const bySchedule = indexSchedules(schedules);
   const groups = new Map<string, Attempt[]>();
   for (const e of [...entries].sort((a, b) => byteCompare(a.path, b.path))) {
@@ -42,7 +52,7 @@ export function computeExperiments(entries: readonly BatchRecord[], schedules: r
   }
   const ids = [...new Set([...groups.keys(), ...bySchedule.keys()])].sort(byteCompare);
   const assay = ids.map((id) => experiment(id, groups.get(id) ?? [], bySchedule.get(id) ?? null, options));
-  const harbor = harborExperiments(entries.filter((e) => e.profile === "harbor"), options);
+  const harbor = harborExperiments(naming, options);
   // By id in byte order; Harbor's lone trials (experiment null) last.
   return [...assay, ...harbor].sort((a, b) =>
     a.experiment === null || b.experiment === null ? Number(a.experiment === null) - Number(b.experiment === null) : byteCompare(a.experiment, b.experiment),
@@ -210,11 +220,11 @@ function adjudicate(attempts: Attempt[], trial: string, flags: Flag[]): Attempt 
   if (i === -1) return null;
   const adj = attempts[i]!;
   attempts.forEach((a, j) => {
-    if (j < i) flags.push({ code: "SUPERSEDED", trial, attempt: a.attempt });
-    if (j > i) flags.push({ code: "RETRY_AFTER_OUTCOME", trial, attempt: a.attempt });
+    if (j < i) flags.push({ code: "SUPERSEDED", trial, attempt: a.attempt, evidence: null });
+    if (j > i) flags.push({ code: "RETRY_AFTER_OUTCOME", trial, attempt: a.attempt, evidence: null });
   });
-  if (adj.ending === true && adj.status === "unterminated") flags.push({ code: "UNTERMINATED_WITH_ENDING", trial, attempt: adj.attempt });
+  if (adj.ending === true && adj.status === "unterminated") flags.push({ code: "UNTERMINATED_WITH_ENDING", trial, attempt: adj.attempt, evidence: null });
   if (adj.ending === true && adj.status !== "completed" && adj.status !== "unterminated")
-    flags.push({ code: "ENDING_OVERRIDES_STATUS", trial, attempt: adj.attempt });
+    flags.push({ code: "ENDING_OVERRIDES_STATUS", trial, attempt: adj.attempt, evidence: null });
   return adj;
 }

@@ -3,12 +3,13 @@
 // by its findings, details and advisory text. Pure.
 
 import type { Code } from "../codes.js";
-import type { BundleEntry } from "../results.js";
+import { HARBOR_STATES, type BundleEntry } from "../results.js";
 
 export type BatchRecord = Pick<
   BundleEntry,
   | "path" | "digest" | "profile" | "experiment" | "trial" | "attempt" | "seed" | "validity" | "status" | "task" | "task_checksum"
-  | "ending" | "final_score" | "scenario" | "victory" | "pass" | "state" | "rewards"
+  | "ending" | "final_score" | "scenario" | "victory" | "pass" | "state" | "rewards" | "reward_source"
+  | "harbor_id" | "job_id" | "job" | "claimed"
 > & {
   /** The codes of the entry's errors, each once (what makes a trial invalid). */
   errors: readonly { readonly code: Code }[];
@@ -16,12 +17,14 @@ export type BatchRecord = Pick<
   flags: readonly { readonly code: Code }[];
   /** Each dimension's pass (world). */
   dimensions: Readonly<Record<string, { readonly pass: boolean }>> | null;
+  /** Harbor: the exception's type and step (its message is the entry's alone). */
+  exception: { readonly type: string; readonly step: string | null } | null;
 };
 
 const PROFILES = [null, "native-game", "world", "harbor"] as const;
 const VALIDITIES = ["valid", "invalid", "error"] as const;
 const STATUSES = [null, "completed", "interrupted", "abnormal", "resource-bound", "unterminated"] as const;
-const STATES = [null, "scored", "scored-with-exception", "infrastructure-error", "incomplete"] as const;
+const STATES = [null, ...HARBOR_STATES] as const;
 const TRI = [null, false, true] as const;
 /** Bit fields of CompactRecord.bits: [shift, width, values]. */
 const FIELDS = {
@@ -56,7 +59,13 @@ interface HarborPart {
   digest: string;
   task_checksum: string | null;
   rewards: Record<string, number> | null;
+  reward_source: string | null;
   flags: readonly { readonly code: Code }[];
+  harbor_id: string | null;
+  job_id: string | null;
+  job: string | null;
+  claimed: BundleEntry["claimed"];
+  exception: BatchRecord["exception"];
 }
 
 /**
@@ -88,7 +97,13 @@ class CompactRecord implements BatchRecord {
   get digest() { return this.harbor?.digest ?? ""; }
   get task_checksum() { return this.harbor?.task_checksum ?? null; }
   get rewards() { return this.harbor?.rewards ?? null; }
+  get reward_source() { return this.harbor?.reward_source ?? null; }
   get flags() { return this.harbor?.flags ?? NONE; }
+  get harbor_id() { return this.harbor?.harbor_id ?? null; }
+  get job_id() { return this.harbor?.job_id ?? null; }
+  get job() { return this.harbor?.job ?? null; }
+  get claimed() { return this.harbor?.claimed ?? null; }
+  get exception() { return this.harbor?.exception ?? null; }
 }
 
 /**
@@ -99,6 +114,8 @@ export class RecordMaker {
   private readonly strings = new Map<string, string>();
   private readonly codes = new Map<Code, { readonly code: Code }>();
   private readonly patterns = new Map<string, Readonly<Record<string, { readonly pass: boolean }>>>();
+  /** Small objects that repeat across trials (a claim, an exception's type and step), one per value. */
+  private readonly shared = new Map<string, object>();
 
   private s<T extends string | null>(v: T): T {
     if (v === null) return v;
@@ -130,10 +147,31 @@ export class RecordMaker {
     return o;
   }
 
+  private one<T extends object>(v: T | null): T | null {
+    if (v === null) return null;
+    const key = JSON.stringify(v);
+    let o = this.shared.get(key) as T | undefined;
+    if (o === undefined) this.shared.set(key, (o = Object.freeze(v)));
+    return o;
+  }
+
   record(e: BundleEntry): BatchRecord {
     // The digest tells byte-identical Harbor copies apart; nothing else in the batch rules reads it.
     const harbor: HarborPart | null =
-      e.profile === "harbor" ? { digest: e.digest, task_checksum: this.s(e.task_checksum), rewards: e.rewards, flags: this.codesOf(e.flags, false) } : null;
+      e.profile === "harbor"
+        ? {
+            digest: e.digest,
+            task_checksum: this.s(e.task_checksum),
+            rewards: e.rewards,
+            reward_source: this.s(e.reward_source),
+            flags: this.codesOf(e.flags, false),
+            harbor_id: e.harbor_id,
+            job_id: this.s(e.job_id),
+            job: this.s(e.job),
+            claimed: this.one(e.claimed),
+            exception: this.one(e.exception === null ? null : { type: e.exception.type, step: e.exception.step }),
+          }
+        : null;
     return new CompactRecord(e.path, this.s(e.experiment), e.trial, e.attempt, e.seed, this.s(e.task), this.s(e.scenario), pack(e),
       this.codesOf(e.errors, true), this.dims(e.dimensions), harbor);
   }

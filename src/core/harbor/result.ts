@@ -5,7 +5,7 @@
 
 import { z } from "zod";
 import { finiteNumber, int, isReservedKey, record } from "../schema.js";
-import { parseTimestamp } from "./time.js";
+import { isNaive, parseTimestamp } from "./time.js";
 
 const timestamp = z.string().refine((s) => parseTimestamp(s) !== null, "expected an ISO 8601 timestamp");
 const when = timestamp.nullable().optional();
@@ -36,8 +36,18 @@ export const stepResultSchema = z.looseObject({
   verifier: timing,
 });
 
+/** The trial's config as result.json repeats it: what decides how its rewards were produced, and its job. */
+const trialConfig = z
+  .looseObject({
+    job_id: z.string().nullable().optional(),
+    verifier: z.looseObject({ import_path: z.string().nullable().optional(), disable: z.boolean().nullable().optional() }).nullable().optional(),
+  })
+  .nullable()
+  .optional();
+
 export const trialResultSchema = z.looseObject({
   id: z.string().optional(),
+  config: trialConfig,
   task_name: z.string(),
   trial_name: z.string(),
   task_checksum: z.string().nullable().optional(),
@@ -69,7 +79,13 @@ export interface ExceptionView {
   type: string;
   message: string;
 }
-export type Span = { started: bigint | null; finished: bigint | null; startedText: string | null; finishedText: string | null };
+/** A phase's two timestamps; `naive`: written without an offset (Harbor's older local times), compared only with other naive ones. */
+export interface Stamp {
+  t: bigint;
+  text: string;
+  naive: boolean;
+}
+export type Span = { started: Stamp | null; finished: Stamp | null };
 export interface StepView {
   index: number;
   name: string | null;
@@ -77,7 +93,12 @@ export interface StepView {
   exception: ExceptionView | null;
   phases: Partial<Record<(typeof STEP_PHASES)[number], Span>>;
 }
+/** How the trial's rewards were produced: Harbor's reward files, a custom verifier (`verifier.import_path`), or none (`verifier.disable`). */
+export type VerifierMode = "standard" | "custom" | "disabled";
 export interface TrialView {
+  id: string | null;
+  jobId: string | null;
+  verifier: VerifierMode;
   taskName: string | null;
   trialName: string | null;
   taskChecksum: string | null;
@@ -97,8 +118,9 @@ const numberOf = (v: unknown): number | null | undefined => {
 };
 
 /**
- * A rewards map: values that are numbers or null (non-finite); anything else is left out, and so
- * is a reserved key (the schema check has made it SCHEMA, naming it).
+ * A rewards map: values that are numbers or null (non-finite). A reserved key is left out, and a
+ * value of another type leaves the trial without rewards: the schema check has made either SCHEMA,
+ * naming it, and a map read only in part would be compared as if it were whole.
  */
 function rewardsOf(verifier: unknown): RewardMap | null {
   if (!isObj(verifier) || !isObj(verifier["rewards"])) return null;
@@ -106,7 +128,8 @@ function rewardsOf(verifier: unknown): RewardMap | null {
   for (const [k, v] of Object.entries(verifier["rewards"])) {
     if (isReservedKey(k)) continue;
     const n = numberOf(v);
-    if (n !== undefined) out[k] = n;
+    if (n === undefined) return null;
+    out[k] = n;
   }
   return out;
 }
@@ -119,20 +142,29 @@ function exceptionOf(v: unknown): ExceptionView | null {
 }
 
 function spanOf(v: unknown): Span {
-  const at = (k: string) => {
+  const at = (k: string): Stamp | null => {
     const text = isObj(v) ? str(v[k]) : null;
-    return { text, t: text === null ? null : parseTimestamp(text) };
+    const t = text === null ? null : parseTimestamp(text);
+    return t === null ? null : { t, text: text!, naive: isNaive(text!) };
   };
-  const s = at("started_at");
-  const f = at("finished_at");
-  return { started: s.t, finished: f.t, startedText: s.text, finishedText: f.text };
+  return { started: at("started_at"), finished: at("finished_at") };
+}
+
+function verifierOf(config: unknown): VerifierMode {
+  const v = isObj(config) && isObj(config["verifier"]) ? config["verifier"] : {};
+  if (v["disable"] === true) return "disabled";
+  return typeof v["import_path"] === "string" && v["import_path"] !== "" ? "custom" : "standard";
 }
 
 export function viewOf(raw: Obj): TrialView {
   const phases: TrialView["phases"] = {};
   for (const p of PHASES) if (isObj(raw[p])) phases[p] = spanOf(raw[p]);
   const steps = Array.isArray(raw["step_results"]) ? raw["step_results"] : [];
+  const config = raw["config"];
   return {
+    id: str(raw["id"]),
+    jobId: isObj(config) ? str(config["job_id"]) : null,
+    verifier: verifierOf(config),
     taskName: str(raw["task_name"]),
     trialName: str(raw["trial_name"]),
     taskChecksum: str(raw["task_checksum"]),

@@ -1,7 +1,9 @@
-// Reward files (contract §11): what Harbor's verifier wrote, read the way Harbor reads it —
-// `reward.json` (a flat map of numbers) before `reward.txt` (one number; key `reward`) — and
-// compared with the rewards result.json claims.
+// Reward files (contract §11), read the way Harbor's verifier reads them, and compared with the
+// rewards result.json claims. reward.txt is one number as Python's float() reads it (§2 does not
+// apply to it, but for UTF-8); reward.json is a flat object whose values Harbor's lax model
+// coerces to numbers ("1.0" and true are 1.0, said by REWARD_COERCED), under §2's strict JSON.
 
+import { isUtf8 } from "node:buffer";
 import { finding, type Finding } from "../codes.js";
 import { encodingProblem, isPlainObject } from "../json/decode.js";
 import { parseStrictJsonNoting } from "../json/strict.js";
@@ -9,37 +11,51 @@ import { clip, fieldKey, fieldPath } from "../text.js";
 import { finiteNumber, isReservedKey, reservedKeyMessage } from "../schema.js";
 import type { RewardMap } from "./result.js";
 
-/** Python's float() spelling (without digit underscores); anything else in reward.txt is not a reward. */
-const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-const NON_FINITE = /^[+-]?(?:nan|inf|infinity)$/i;
+/**
+ * What a reward file gave: a map (null values stand for non-finite rewards, reported), a file
+ * Harbor could not have read a reward from (`unreadable`, why), or nothing to compare (an error
+ * on the file itself was reported).
+ */
+export type RewardRead = { map: RewardMap } | { unreadable: string } | null;
 
-/** Read one reward file's bytes into a map; null values stand for non-finite rewards (reported). */
-export function readRewardFile(file: string, bytes: Uint8Array, errors: Finding[]): RewardMap | null {
+/** The characters Python's float() strips around a number (str.isspace()); U+FEFF is not one of them. */
+const PY_SPACE = /^[\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+/** Python float() syntax: digits may be grouped by single underscores (`1_0` is 10). */
+const DIGITS = String.raw`\d(?:_?\d)*`;
+const PY_FLOAT = new RegExp(String.raw`^[+-]?(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?$`);
+const PY_NON_FINITE = /^[+-]?(?:nan|inf|infinity)$/i;
+/** What pydantic reads from a string as a float (Rust's syntax: no underscores). */
+const LAX_FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** Read one reward file's bytes as Harbor would; findings on the file itself go to `errors`/`warnings`. */
+export function readRewardFile(file: string, bytes: Uint8Array, errors: Finding[], warnings: Finding[]): RewardRead {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  if (file.endsWith(".json")) return rewardJson(file, bytes, text, errors, warnings);
+  // reward.txt is exempt from §2 but for UTF-8: Python reads "1\r\n" as 1.0.
+  if (!isUtf8(bytes)) {
+    errors.push(finding("ENCODING", file, null, "invalid UTF-8"));
+    return null;
+  }
+  const t = text.replace(PY_SPACE, "");
+  if (t === "") return { unreadable: "it is empty" };
+  if (PY_NON_FINITE.test(t) || (PY_FLOAT.test(t) && !Number.isFinite(Number(t.replace(/_/g, ""))))) {
+    errors.push(finding("NOT_FINITE", file, null, `reward ${clip(t)} is not a finite number`));
+    return { map: { reward: null } };
+  }
+  if (!PY_FLOAT.test(t)) return { unreadable: `it holds ${clip(t)}, which Python's float() does not read` };
+  return { map: { reward: Number(t.replace(/_/g, "")) } };
+}
+
+function rewardJson(file: string, bytes: Uint8Array, text: string, errors: Finding[], warnings: Finding[]): RewardRead {
   const bad = encodingProblem(bytes);
   if (bad !== null) {
     errors.push(finding("ENCODING", file, null, bad));
     return null;
   }
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-  return file.endsWith(".json") ? rewardJson(file, text, errors) : rewardTxt(file, text, errors);
-}
-
-function rewardTxt(file: string, text: string, errors: Finding[]): RewardMap | null {
-  const t = text.trim();
-  if (NON_FINITE.test(t) || (FLOAT.test(t) && !Number.isFinite(Number(t)))) {
-    errors.push(finding("NOT_FINITE", file, null, `reward ${clip(t)} is not a finite number`));
-    return { reward: null };
-  }
-  if (!FLOAT.test(t)) {
-    errors.push(finding("SCHEMA", file, null, `expected one number, found ${t === "" ? "nothing" : clip(t)}`));
-    return null;
-  }
-  return { reward: Number(t) };
-}
-
-function rewardJson(file: string, text: string, errors: Finding[]): RewardMap | null {
+  if (text.trim() === "") return { unreadable: "it is empty" };
   const r = parseStrictJsonNoting(text, " \n");
   if (!r.ok) {
+    if (r.issue.code === "JSON_SYNTAX") return { unreadable: `it does not parse (${r.issue.message})` };
     errors.push(finding(r.issue.code, file, null, r.issue.message));
     return null;
   }
@@ -51,35 +67,61 @@ function rewardJson(file: string, text: string, errors: Finding[]): RewardMap | 
   // No prototype: nothing a key could name is inherited (reserved keys are refused below).
   const out: RewardMap = Object.create(null);
   const noted = new Set(r.nonFinite.map((f) => String(f.path[0])));
+  let schema = false;
+  const wrong = (k: string, what: string) => {
+    errors.push(finding("SCHEMA", file, null, `${fieldKey(k)}: ${what}`));
+    schema = true;
+  };
   for (const [k, v] of Object.entries(r.value)) {
     if (isReservedKey(k)) {
-      errors.push(finding("SCHEMA", file, null, `${fieldKey(k)}: ${reservedKeyMessage(k)}`));
+      wrong(k, reservedKeyMessage(k));
       continue;
     }
     const n = finiteNumber.safeParse(v);
     if (n.success) out[k] = n.data;
-    else if (v === null) {
-      if (!noted.has(k)) errors.push(finding("NOT_FINITE", file, null, `${fieldKey(k)}: null is not a finite number`));
-      out[k] = null;
-    } else errors.push(finding("SCHEMA", file, null, `${fieldKey(k)}: expected a number`));
+    else if (v === null && noted.has(k)) out[k] = null;
+    else if (typeof v === "boolean" || typeof v === "string") {
+      const s = typeof v === "string" ? v.trim() : "";
+      if (typeof v === "string" && PY_NON_FINITE.test(s)) {
+        errors.push(finding("NOT_FINITE", file, null, `${fieldKey(k)}: ${clip(v)} is not a finite number`));
+        out[k] = null;
+      } else if (typeof v === "boolean" || (LAX_FLOAT.test(s) && Number.isFinite(Number(s)))) {
+        out[k] = typeof v === "boolean" ? Number(v) : Number(s);
+        warnings.push(finding("REWARD_COERCED", file, null, `${fieldKey(k)}: ${JSON.stringify(v)} read as ${out[k]}, as Harbor's model coerces it`));
+      } else wrong(k, `${clip(v)} is not a number Harbor could read (its verifier failed)`);
+    } else wrong(k, "expected a number (nested values and null mean Harbor's verifier failed)");
   }
-  return out;
+  return schema ? null : { map: out };
 }
 
 /**
- * The rewards result.json claims at `field` must equal, as numbers, those in the reward file
- * Harbor read. Non-finite values are reported as NOT_FINITE and not compared again here.
+ * How the rewards result.json claims at `field` differ, as numbers, from a reward file's: one
+ * message per key. Non-finite values are reported as NOT_FINITE and not compared again here.
  */
-export function compareRewards(claimed: RewardMap, field: string, file: string, actual: RewardMap, errors: Finding[]): void {
+export function rewardDifferences(claimed: RewardMap, field: string, file: string, actual: RewardMap): string[] {
   const keys = [...new Set([...Object.keys(claimed), ...Object.keys(actual)])].sort();
   // Own keys only: a key named __proto__ in one map is absent from the other, not its prototype.
   const own = (m: RewardMap, k: string) => (Object.hasOwn(m, k) ? m[k] : undefined);
+  const out: string[] = [];
   for (const k of keys) {
     const c = own(claimed, k);
     const a = own(actual, k);
     if (c === null || a === null) continue;
-    if (c === undefined) errors.push(finding("REWARD_MISMATCH", "result.json", null, `${field}.${fieldKey(k)} is absent but ${file} holds ${a}`));
-    else if (a === undefined) errors.push(finding("REWARD_MISMATCH", "result.json", null, `${field}.${fieldKey(k)} = ${c} but ${file} holds no such key`));
-    else if (c !== a) errors.push(finding("REWARD_MISMATCH", "result.json", null, `${field}.${fieldKey(k)} = ${c} but ${file} says ${a}`));
+    if (c === undefined) out.push(`${field}.${fieldKey(k)} is absent but ${file} holds ${a}`);
+    else if (a === undefined) out.push(`${field}.${fieldKey(k)} = ${c} but ${file} holds no such key`);
+    else if (c !== a) out.push(`${field}.${fieldKey(k)} = ${c} but ${file} says ${a}`);
   }
+  return out;
 }
+
+/** Two reward maps equal as numbers, key for key (non-finite values, reported elsewhere, match anything). */
+export const sameRewards = (a: RewardMap | null, b: RewardMap | null): boolean =>
+  a === null || b === null ? a === b : rewardDifferences(a, "", "", b).length === 0;
+
+// reward_source when both reward files exist and only one agrees: which reading order it needs.
+// Harbor read reward.txt first up to 0.6.x and reward.json first from 0.7.0; the job's lock.json
+// says which Harbor wrote the trial, so the job-level rules can hold a trial to it (batch/harbor.ts).
+const ONLY = /^verifier\/reward\.(json|txt) \(not verifier\/reward\.(?:json|txt)\)$/;
+export const onlyAgreeing = (file: string, other: string): string => `${file} (not ${other})`;
+/** The file a trial's rewards agree with only when Harbor read it first ("json" or "txt"), or null. */
+export const agreesOnlyWith = (source: string | null): "json" | "txt" | null => (source === null ? null : ((ONLY.exec(source)?.[1] ?? null) as "json" | "txt" | null));

@@ -1,9 +1,13 @@
 // ISO 8601 timestamps as Harbor writes them (Python's isoformat): with or without an offset, with
 // up to nanosecond fractions. A naive time is read as UTC, never in the scoring host's zone, so a
-// verdict cannot depend on where assay runs. Compared as integer microseconds (Date keeps only ms).
+// verdict cannot depend on where assay runs; it is compared only with other naive times (Harbor
+// wrote them in the writer's zone). Compared as integer microseconds (Date keeps only ms).
 
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/** Written without an offset (a naive local time): comparable only with other naive times. */
+export const isNaive = (text: string): boolean => ISO.exec(text)?.[8] === undefined;
 
 /** Microseconds since the epoch, or null when `text` is not such a timestamp. */
 export function parseTimestamp(text: string): bigint | null {

@@ -1,27 +1,32 @@
 // One Harbor trial directory → its §10 entry (contract §11), as a pure function of its bytes:
-// the hard checks (SCHEMA, NOT_FINITE, REWARD_MISMATCH, TIMING), the state, the rewards and
-// where they came from, and the review flags. Nothing here touches the file system.
+// the hard checks (SCHEMA, NOT_FINITE, REWARD_MISMATCH, REWARD_FILE_MISSING, TIMING), the state,
+// the rewards and what backs them, the exception, and the review flags. Nothing here touches the
+// file system, and nothing here reads another folder: what the job says of a trial is judged by
+// the job-level rules (batch/harbor.ts).
 
 import { isUtf8 } from "node:buffer";
 import { finding, type Finding } from "../codes.js";
 import { encodingProblem, isPlainObject } from "../json/decode.js";
 import { parseStrictJsonNoting } from "../json/strict.js";
 import { EvidenceFolder, type BundleSource } from "../folder.js";
-import { blankEntry, type ScoredBundle } from "../results.js";
+import { redact } from "../redact.js";
+import { blankEntry, type BundleEntry, type HarborState, type ScoredBundle } from "../results.js";
 import { check } from "../schema.js";
 import { fieldPath, shorten } from "../text.js";
 import { MAX_TRAJECTORY_BYTES, scanTrajectory, stepExceptionFlags, type ReviewFlag } from "./flags.js";
-import { trialResultSchema, viewOf, type RewardMap, type TrialView } from "./result.js";
-import { compareRewards, readRewardFile } from "./rewards.js";
+import { trialResultSchema, viewOf, type ExceptionView, type RewardMap, type TrialView } from "./result.js";
+import { onlyAgreeing, readRewardFile, rewardDifferences, sameRewards, type RewardRead } from "./rewards.js";
 import { checkTiming } from "./timing.js";
 
 export const RESULT = "result.json";
 export const TRAJECTORY = "agent/trajectory.json";
-export const HARBOR_STATES = ["scored", "scored-with-exception", "infrastructure-error", "incomplete"] as const;
-export type HarborState = (typeof HARBOR_STATES)[number];
 
 /** A step name usable as a folder below steps/ (anything else cannot name Harbor's step folder). */
 const SEGMENT = /^(?!\.{1,2}$)[^/\\\u0000]+$/;
+/** Harbor counts cancelled trials apart from errors (asyncio's CancelledError). */
+const CANCELLED = "CancelledError";
+/** reward_source of rewards no evidence backs: a custom or disabled verifier. */
+const UNVERIFIED_SOURCE = "result.json (unverified)";
 
 export function scoreTrial(src: BundleSource): ScoredBundle {
   const errors: Finding[] = [];
@@ -30,19 +35,17 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
   /** A document's bytes, or null when absent, unreadable or too large (FILE_TOO_LARGE reported). */
   const readDoc = (p: string): Uint8Array | null => folder.read(p) || null;
 
-  // A job whose job.log was lost matches the trial rule (config.json and result.json): say so,
-  // rather than score a job's summary as one trial in silence.
+  // A folder that holds a trial's result.json and subfolders shaped like trials: say so, rather
+  // than score a job's trials as one trial in silence.
   const nested = src.entries.filter((e) => /^[^/]+\/config\.json$/.test(e.path) && !e.path.startsWith("steps/")).length;
   if (nested > 0)
-    warnings.push(finding("LOOKS_LIKE_JOB", null, null, `${nested} subfolder${nested > 1 ? "s hold" : " holds"} config.json like Harbor trials: if this is a job without job.log, its trials were not scored`));
+    warnings.push(finding("LOOKS_LIKE_JOB", null, null, `${nested} subfolder${nested > 1 ? "s hold" : " holds"} config.json like Harbor trials: if this is a job, its trials were not scored`));
 
   const view = readResult(readDoc(RESULT), errors, warnings);
-  let rewards: RewardMap | null = null;
   let source: string | null = null;
   const flags: ReviewFlag[] = [];
   if (view !== null) {
-    ({ rewards, source } = trialRewards(view));
-    checkRewardFiles(view, (p) => folder.has(p), readDoc, errors);
+    source = checkRewards(view, new Files(folder, readDoc, errors, warnings), errors, warnings);
     checkTiming(view, errors);
     flags.push(...stepExceptionFlags(view));
   }
@@ -54,7 +57,9 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
     }
   }
 
+  const rewards = view?.rewards ?? null;
   const finite = rewards === null ? null : Object.fromEntries(Object.entries(rewards).filter((kv): kv is [string, number] => kv[1] !== null));
+  const exception = view === null ? null : shownException(view);
   return blankEntry({
     digest: folder.digest(null), // Harbor trials carry no seal: seal.json is an ordinary file here
     profile: "harbor",
@@ -64,10 +69,14 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
     validity: errors.length === 0 ? "valid" : "invalid",
     errors,
     warnings,
-    state: stateOf(view, rewards),
-    rewards: finite !== null && Object.keys(finite).length > 0 ? finite : null,
+    state: stateOf(view, exception),
+    // {} is rewards with no key (Harbor counts it); a map whose every value is non-finite has none.
+    rewards: finite !== null && (Object.keys(finite).length > 0 || Object.keys(rewards!).length === 0) ? finite : null,
     reward_source: source,
     flags,
+    exception,
+    harbor_id: view?.id ?? null,
+    job_id: view?.jobId ?? null,
   });
 }
 
@@ -125,46 +134,123 @@ function cutMidCharacter(bytes: Uint8Array): boolean {
   return false;
 }
 
-const some = (m: RewardMap | null): m is RewardMap => m !== null && Object.keys(m).length > 0;
+/** The reward files of a trial folder, as Harbor would have read them. */
+class Files {
+  constructor(
+    private readonly folder: EvidenceFolder,
+    private readonly readDoc: (p: string) => Uint8Array | null,
+    private readonly errors: Finding[],
+    private readonly warnings: Finding[],
+  ) {}
 
-/** §11: the top-level rewards when there are some, else the last step's that has some. */
-function trialRewards(view: TrialView): { rewards: RewardMap | null; source: string | null } {
-  if (some(view.rewards)) return { rewards: view.rewards, source: "result.json verifier_result.rewards" };
-  for (let i = view.steps.length - 1; i >= 0; i--) {
-    const s = view.steps[i]!;
-    if (some(s.rewards)) return { rewards: s.rewards, source: `result.json step_results[${i}].verifier_result.rewards (step ${shorten(s.name ?? "unnamed", 60)})` };
+  has(p: string): boolean {
+    return this.folder.has(p);
   }
-  return { rewards: null, source: null };
+
+  /** A reward file's reading; one assay may not read (a link, a folder, too large) cannot back a claim. */
+  read(p: string): RewardRead {
+    if (this.folder.regular(p) === null) return { unreadable: "it is not a regular file assay may read" };
+    const bytes = this.readDoc(p);
+    return bytes === null ? null : readRewardFile(p, bytes, this.errors, this.warnings);
+  }
+}
+
+const show = (m: RewardMap | null) => (m === null ? "none" : JSON.stringify(m));
+
+/**
+ * The rewards result.json claims, against what backs them (§11): the reward file Harbor read, at
+ * the trial root (single-step) or in each step's folder with the top level one of Harbor's two
+ * aggregations (multi-step); nothing for a custom or disabled verifier. Returns reward_source.
+ */
+function checkRewards(view: TrialView, files: Files, errors: Finding[], warnings: Finding[]): string | null {
+  const top = view.rewards;
+  if (view.verifier !== "standard") {
+    if (top === null && view.steps.every((s) => s.rewards === null)) return null;
+    const why = view.verifier === "custom" ? "config.verifier.import_path names a custom verifier, which writes no reward file" : "config.verifier.disable: no verifier ran";
+    warnings.push(finding("REWARD_UNVERIFIED", RESULT, null, `${why}; the rewards in result.json cannot be checked against one`));
+    return top === null ? null : UNVERIFIED_SOURCE;
+  }
+  const mismatch = (message: string) => errors.push(finding("REWARD_MISMATCH", RESULT, null, message));
+  if (view.steps.length === 0) return top === null ? null : backedBy(top, "verifier_result.rewards", "verifier/", files, errors);
+
+  // Multi-step: Harbor moved each step's verifier output to steps/<name>/verifier/ (and removed
+  // the root verifier/), and set the top level from the steps.
+  for (const s of view.steps) {
+    if (s.rewards === null) continue;
+    const field = `step_results[${s.index}].verifier_result.rewards`;
+    if (s.name !== null && SEGMENT.test(s.name)) backedBy(s.rewards, field, `steps/${s.name}/verifier/`, files, errors);
+    else errors.push(finding("REWARD_FILE_MISSING", RESULT, null, `${field} holds rewards but its step_name cannot name a folder under steps/, so no reward file backs them`));
+  }
+  const { mean, final } = aggregations(view);
+  if (sameRewards(top, mean)) return top === null ? null : "steps:mean";
+  if (sameRewards(top, final)) return top === null ? null : "steps:final";
+  mismatch(`verifier_result.rewards is ${show(top)} but the steps give ${show(mean)} (steps:mean) and ${show(final)} (steps:final)`);
+  return "result.json (neither steps:mean nor steps:final)";
 }
 
 /**
- * Rewards claimed at the top and in each step against the reward file Harbor would have read there:
- * reward.json whenever it exists, else reward.txt. A file assay cannot read (a link, a folder, too
- * large) cannot back the claim, and is never passed over for the other one.
+ * Harbor's two aggregations of the steps' rewards: per key, the mean over the steps that have a
+ * verifier result, a key missing in a step counting 0 (summed in step order, then divided, as
+ * Harbor does); or the last step's rewards verbatim.
  */
-function checkRewardFiles(view: TrialView, present: (p: string) => boolean, readDoc: (p: string) => Uint8Array | null, errors: Finding[]): void {
-  const mismatch = (message: string) => errors.push(finding("REWARD_MISMATCH", RESULT, null, message));
-  const against = (claimed: RewardMap | null, field: string, dir: string) => {
-    if (!some(claimed)) return; // a reward file beside no claimed rewards is not compared
-    const file = [`${dir}reward.json`, `${dir}reward.txt`].find(present);
-    if (file === undefined) return void mismatch(`${field} holds rewards but ${dir}reward.json and ${dir}reward.txt are absent`);
-    const bytes = readDoc(file);
-    if (bytes === null) return void mismatch(`${field} holds rewards but ${file}, the file Harbor reads, is not a regular file assay may read`);
-    const actual = readRewardFile(file, bytes, errors);
-    if (actual !== null) compareRewards(claimed, field, file, actual, errors);
-  };
-  against(view.rewards, "verifier_result.rewards", "verifier/");
-  for (const s of view.steps) {
-    const field = `step_results[${s.index}].verifier_result.rewards`;
-    if (s.name !== null && SEGMENT.test(s.name)) against(s.rewards, field, `steps/${s.name}/verifier/`);
-    else if (some(s.rewards)) mismatch(`${field} holds rewards but its step_name cannot name a folder under steps/, so no reward file backs them`);
+function aggregations(view: TrialView): { mean: RewardMap | null; final: RewardMap | null } {
+  const scored = view.steps.filter((s) => s.rewards !== null).map((s) => s.rewards!);
+  let mean: RewardMap | null = null;
+  if (scored.length > 0) {
+    mean = {};
+    for (const k of new Set(scored.flatMap((r) => Object.keys(r)))) {
+      let sum: number | null = 0;
+      for (const r of scored) {
+        const v = Object.hasOwn(r, k) ? r[k]! : 0;
+        sum = v === null || sum === null ? null : sum + v; // a non-finite reward (reported) leaves the key uncompared
+      }
+      mean[k] = sum === null ? null : sum / scored.length;
+    }
   }
+  return { mean, final: view.steps.at(-1)!.rewards };
+}
+
+/**
+ * Rewards claimed at `field` against the reward file Harbor read in `dir`: reward.json or
+ * reward.txt (which one Harbor read first depends on its version: when both exist, either may
+ * agree, and the source says which). Returns reward_source.
+ */
+function backedBy(claimed: RewardMap, field: string, dir: string, files: Files, errors: Finding[]): string {
+  const unbacked = "result.json (no reward file agrees)";
+  const present = [`${dir}reward.json`, `${dir}reward.txt`].filter((p) => files.has(p));
+  if (present.length === 0) {
+    errors.push(finding("REWARD_FILE_MISSING", RESULT, null, `${field} holds rewards but ${dir}reward.json and ${dir}reward.txt are absent`));
+    return unbacked;
+  }
+  const reads = present.map((file) => ({ file, read: files.read(file) }));
+  const problems = reads.map(({ file, read }) =>
+    read === null ? null // an error on the file itself, reported
+    : "unreadable" in read ? [`${field} holds rewards but ${file} is unreadable: ${read.unreadable}`]
+    : rewardDifferences(claimed, field, file, read.map),
+  );
+  const agreeing = reads.filter((_, i) => problems[i]?.length === 0).map((r) => r.file);
+  if (agreeing.length === present.length) return agreeing[0]!;
+  if (agreeing.length === 1) return onlyAgreeing(agreeing[0]!, present.find((p) => p !== agreeing[0])!);
+  for (const list of problems) for (const message of list ?? []) errors.push(finding("REWARD_MISMATCH", RESULT, null, message));
+  return unbacked;
+}
+
+/** §11: the trial's own exception (step null), else its first step's; the message's first line, redacted, at most 200 characters. */
+function shownException(view: TrialView): BundleEntry["exception"] {
+  const shown = (x: ExceptionView, step: string | null) => {
+    const line = redact(x.message.split(/\r\n|\r|\n/, 1)[0] ?? "");
+    return { type: shorten(x.type, 200), message: line.length > 200 ? `${line.slice(0, 199)}…` : line, step };
+  };
+  if (view.exception !== null) return shown(view.exception, null);
+  const s = view.steps.find((x) => x.exception !== null);
+  return s === undefined ? null : shown(s.exception!, s.name ?? `step_results[${s.index}]`);
 }
 
 /** §11 states: never a silent 0 for a trial that was not scored. */
-function stateOf(view: TrialView | null, rewards: RewardMap | null): HarborState {
+function stateOf(view: TrialView | null, exception: BundleEntry["exception"]): HarborState {
   if (view === null) return "incomplete";
-  const exception = view.exception !== null || view.steps.some((s) => s.exception !== null);
-  if (rewards !== null) return exception ? "scored-with-exception" : "scored";
-  return exception ? "infrastructure-error" : "incomplete";
+  if (view.verifier === "disabled") return "unverified";
+  if (view.rewards !== null) return exception !== null ? "scored-with-exception" : "scored";
+  if (exception !== null) return exception.type === CANCELLED ? "cancelled" : "infrastructure-error";
+  return "incomplete";
 }
