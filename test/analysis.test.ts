@@ -287,6 +287,9 @@ describe("the default model", () => {
 });
 
 describe("what the model may see, and what it is asked, when evidence is hostile or repeated", () => {
+  // Revision 2 (§11 "One job folder is one experiment, never merged with another"): the job archived
+  // twice is two experiments (the copy flagged TRIAL_DUPLICATE_ID, no longer excluded as a copy);
+  // its byte-identical trial is still analysed once.
   it("a trial the batch rules made invalid is not analysed; a byte-identical copy is analysed once", async () => {
     const a = join(tmp, "dup-a");
     const b = join(tmp, "dup-b");

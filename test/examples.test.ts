@@ -57,7 +57,7 @@ describe("shared examples", () => {
     it("the torn tail raises UNTERMINATED_WITH_ENDING in its experiment", () => {
       const entry = scoreDirectory(join(examples, "native-torn-tail"), "native-torn-tail");
       const [exp] = computeExperiments([entry], [], DEFAULT_BATCH);
-      expect(exp!.flags).toEqual([{ code: "UNTERMINATED_WITH_ENDING", trial: "torn", attempt: 1 }]);
+      expect(exp!.flags).toEqual([{ code: "UNTERMINATED_WITH_ENDING", trial: "torn", attempt: 1, evidence: null }]);
       expect(exp!.accuracy).toMatchObject({ victories: 0, scored: 1 });
     });
 

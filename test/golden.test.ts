@@ -120,10 +120,10 @@ afterAll(() => {
 //   C: nobody (t03's a1 is superseded, t08 excluded). t10 has no task.
 //   k = 1..5: k=1 (2/5+0)/2 = 0.2; k=2 (1/10+0)/2 = 0.05; k≥3 0.
 const GOLD_FLAGS = [
-  { code: "SUPERSEDED", trial: "t03", attempt: 1 },
-  { code: "RETRY_AFTER_OUTCOME", trial: "t04", attempt: 2 },
-  { code: "UNTERMINATED_WITH_ENDING", trial: "t09", attempt: 1 },
-  { code: "SUPERSEDED", trial: "t12", attempt: 1 },
+  { code: "SUPERSEDED", trial: "t03", attempt: 1, evidence: null },
+  { code: "RETRY_AFTER_OUTCOME", trial: "t04", attempt: 2, evidence: null },
+  { code: "UNTERMINATED_WITH_ENDING", trial: "t09", attempt: 1, evidence: null },
+  { code: "SUPERSEDED", trial: "t12", attempt: 1, evidence: null },
 ];
 const RESOURCE_REASON = expect.stringMatching(/resource-bound/i);
 const NO_OUTCOME_REASON = expect.stringMatching(/adjudicated|abnormal|unterminated/i);
@@ -147,6 +147,11 @@ const zeta: Experiment = {
   pass_hat_k: null,
   rewards: null,
   states: null,
+  claimed: null,
+  job: null,
+  job_id: null,
+  exceptions: null,
+  warnings: [],
 };
 
 const goldDefaults = {
@@ -176,6 +181,11 @@ const goldDefaults = {
   ]),
   rewards: null,
   states: null,
+  claimed: null,
+  job: null,
+  job_id: null,
+  exceptions: null,
+  warnings: [],
 };
 
 // With --invalid exclude --resource-bound loss: t11 and t13 leave accuracy (still listed invalid);

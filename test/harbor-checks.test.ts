@@ -12,7 +12,7 @@ import { parseTimestamp } from "../src/core/harbor/time.js";
 import { scoreTrial } from "../src/core/harbor/trial.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
-import { at, float, pyJson, realTrajectory, trialResult, withAgentCommand, writeTrial, type TrialSpec } from "./helpers/harbor.js";
+import { at, float, pyJson, realTrajectory, trialResult, withAgentCommand, writeTrial, type StepSpec, type TrialSpec } from "./helpers/harbor.js";
 import { SCRATCH } from "./helpers/shared.js";
 
 const ROOT = mkdtempSync(join(SCRATCH, "assay-harbor-checks-"));
@@ -53,7 +53,8 @@ describe("the state of a trial", () => {
     const e = scoreDirectory(dir, "job/hello-world__abc", undefined, "harbor");
     expectValid(e);
     expect(e).toMatchObject({ path: "job/hello-world__abc", profile: "harbor", state: "scored", trial: "hello-world__abc", task: "hello-world", task_checksum: "c0ffee" });
-    expect(e).toMatchObject({ rewards: { reward: 1 }, reward_source: "result.json verifier_result.rewards", warnings: [], flags: [] });
+    // Revision 2: reward_source names the reward file that backs the rewards.
+    expect(e).toMatchObject({ rewards: { reward: 1 }, reward_source: "verifier/reward.txt", warnings: [], flags: [], exception: null });
     expect(e.digest).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -72,17 +73,25 @@ describe("the state of a trial", () => {
   it.each([
     ["no result.json at all", { result: null, rewardFiles: null }],
     ["neither rewards nor an exception", { rewards: null }],
-    ["empty rewards {}", { rewards: {} }],
   ] as [string, Partial<TrialSpec>][])("%s is incomplete (and valid)", (_, spec) => {
     const e = trial(spec);
     expectValid(e);
     expect([e.state, e.rewards, e.reward_source]).toEqual(["incomplete", null, null]);
   });
 
+  // Revision 2 (§11, "rewards: {} is rewards present with no key (Harbor counts it): state scored,
+  // in no key's mean"); revision 1 made it incomplete.
+  it("empty rewards {} backed by a reward.json of {} are rewards with no key: scored (and valid)", () => {
+    const e = trial({ rewards: {}, rewardFiles: { "reward.json": "{}" } });
+    expectValid(e);
+    expect([e.state, e.rewards, e.reward_source]).toEqual(["scored", {}, "verifier/reward.json"]);
+  });
+
   it("a step's exception under a clean top level makes the whole trial scored-with-exception, and is flagged", () => {
     const e = trial({ steps: [{ name: "build", exception: { type: "RuntimeError", message: "make: *** [all] Error 2" } }, { name: "test", rewards: { reward: float(1) } }] });
     expectValid(e);
     expect(e.state).toBe("scored-with-exception");
+    expect(e.exception).toEqual({ type: "RuntimeError", message: "make: *** [all] Error 2", step: "build" });
     expect(e.flags).toEqual([{ code: "STEP_EXCEPTION", evidence: expect.stringMatching(/step_results\[0\] \(step build\): RuntimeError: make: \*\*\* \[all\] Error 2/) }]);
   });
 
@@ -92,20 +101,37 @@ describe("the state of a trial", () => {
     expect(e.flags).toEqual([]);
   });
 
-  it("takes the rewards of the last step that has some when the top level has none, naming that step", () => {
+  // Revision 2 (§11, "otherwise it has none (no fallback to a step's)"): revision 1 took the last
+  // step's rewards when the top level had none; Harbor sets the top level from the steps, so a top
+  // level without rewards over steps that have some is a REWARD_MISMATCH, and the trial has none.
+  it("takes no step's rewards when the top level has none: the top level must be Harbor's aggregation", () => {
     const e = trial({
       rewards: null,
-      steps: [{ name: "one", rewards: { reward: float(1) } }, { name: "two", rewards: { reward: float(0) } }, { name: "three", rewards: {} }, { name: "four" }],
+      rewardFiles: null,
+      steps: [{ name: "one", rewards: { reward: float(1) } }, { name: "two", rewards: { reward: float(0) } }],
     });
-    expectValid(e);
-    expect([e.state, e.rewards]).toEqual(["scored", { reward: 0 }]);
-    expect(e.reward_source).toMatch(/step_results\[1\].*step two/);
+    expect(e.errors).toEqual([finding("REWARD_MISMATCH", "result.json", 'verifier_result.rewards is none but the steps give {"reward":0.5} (steps:mean) and {"reward":0} (steps:final)')]);
+    expect([e.state, e.rewards]).toEqual(["incomplete", null]);
   });
 
-  it("prefers non-empty top-level rewards over any step's", () => {
+  it("the top level may be the steps' mean (a key missing in a step counts 0) or the last step's rewards, and the source says which", () => {
+    const steps: StepSpec[] = [{ name: "one", rewards: { reward: float(1), style: float(1) } }, { name: "two", rewards: { reward: float(0) } }, { name: "three" }];
+    const mean = trial({ rewards: { reward: float(0.5), style: float(0.5) }, rewardFiles: null, steps });
+    expectValid(mean);
+    expect([mean.state, mean.rewards, mean.reward_source]).toEqual(["scored", { reward: 0.5, style: 0.5 }, "steps:mean"]);
+    // The last step ran no verifier: under the `final` strategy Harbor's top level is null too.
+    const final = trial({ rewards: null, rewardFiles: null, steps });
+    expectValid(final);
+    expect([final.state, final.rewards, final.reward_source]).toEqual(["incomplete", null, null]);
+    const last = trial({ rewards: { reward: float(0) }, rewardFiles: null, steps: steps.slice(0, 2) });
+    expectValid(last);
+    expect(last.reward_source).toBe("steps:final");
+  });
+
+  it("top-level rewards that are neither the steps' mean nor the last step's are a REWARD_MISMATCH", () => {
     const e = trial({ rewards: { reward: float(1) }, steps: [{ name: "one", rewards: { reward: float(0) } }] });
-    expectValid(e);
-    expect([e.rewards, e.reward_source]).toEqual([{ reward: 1 }, "result.json verifier_result.rewards"]);
+    expect(e.errors.map((f) => f.code)).toEqual(["REWARD_MISMATCH"]);
+    expect([e.state, e.rewards]).toEqual(["scored", { reward: 1 }]);
   });
 });
 
@@ -120,8 +146,8 @@ describe("NOT_FINITE", () => {
   });
 
   it("pyJson's NaN in a step's reward names the step's field", () => {
-    const e = trial({ rewards: null, steps: [{ name: "s", rewards: { reward: NaN }, rewardFiles: { "reward.txt": "1\n" } }] });
-    expect(e.errors).toEqual([finding("NOT_FINITE", "result.json", "step_results[0].verifier_result.rewards.reward")]);
+    const e = trial({ rewards: { reward: NaN }, rewardFiles: null, steps: [{ name: "s", rewards: { reward: NaN }, rewardFiles: { "reward.txt": "1\n" } }] });
+    expect(e.errors).toEqual([finding("NOT_FINITE", "result.json", "verifier_result.rewards.reward"), finding("NOT_FINITE", "result.json", "step_results[0].verifier_result.rewards.reward")]);
   });
 
   it("a null reward (pydantic's NaN) is NOT_FINITE", () => {
@@ -147,7 +173,9 @@ describe("NOT_FINITE", () => {
     expect(e.validity).toBe("invalid");
   });
 
-  it.each(['{"reward": NaN}', '{"reward": null}', '{"reward": 1e999}'])("%s in reward.json is NOT_FINITE", (json) => {
+  // Revision 2 (§11: a reward.json "that parses but is not a flat map of numbers after Harbor's
+  // coercion is SCHEMA on the reward file"): a null there is SCHEMA, no longer NOT_FINITE (below).
+  it.each(['{"reward": NaN}', '{"reward": 1e999}'])("%s in reward.json is NOT_FINITE", (json) => {
     const e = trial({ rewardFiles: { "reward.json": json } });
     expect(e.errors).toContainEqual(finding("NOT_FINITE", "verifier/reward.json", "reward"));
     expect(e.validity).toBe("invalid");
@@ -161,9 +189,13 @@ describe("REWARD_MISMATCH", () => {
     ["reward.txt says 1 against 1.0 (1 == 1.0)", { "reward.txt": "1" }, []],
     ["reward.txt says 1.000 padded with spaces", { "reward.txt": "  1.000 \n" }, []],
     ["reward.json agrees while reward.txt does not (reward.json is read first)", { "reward.json": '{"reward": 1.0}', "reward.txt": "0\n" }, []],
-    ["reward.json disagrees while reward.txt agrees", { "reward.json": '{"reward": 0}', "reward.txt": "1\n" }, mismatch("verifier/reward.json says 0")],
+    // Revision 2 (§11, which reward file: without the job's Harbor version "either may match"):
+    // revision 1 read reward.json only whenever it existed.
+    ["reward.json disagrees while reward.txt agrees (Harbor before 0.7 read reward.txt first)", { "reward.json": '{"reward": 0}', "reward.txt": "1\n" }, []],
+    ["both files disagree", { "reward.json": '{"reward": 0}', "reward.txt": "0\n" }, [finding("REWARD_MISMATCH", "result.json", "verifier/reward.json says 0"), finding("REWARD_MISMATCH", "result.json", "verifier/reward.txt says 0")]],
     ["reward.json holds a key result.json lacks", { "reward.json": '{"reward": 1, "style": 0.5}' }, mismatch("verifier_result.rewards.style is absent")],
-    ["no reward file at all", null, mismatch("verifier_result.rewards")],
+    // Revision 2: REWARD_FILE_MISSING apart from REWARD_MISMATCH.
+    ["no reward file at all", null, [finding("REWARD_FILE_MISSING", "result.json", "verifier/reward.json and verifier/reward.txt are absent")]],
   ] as [string, Record<string, string> | null, unknown[]][])("%s", (_, rewardFiles, errors) => {
     const e = trial({ rewardFiles });
     expect(e.errors).toEqual(errors);
@@ -188,9 +220,10 @@ describe("REWARD_MISMATCH", () => {
   it.each([
     ["agrees", undefined, []],
     ["says otherwise", { "reward.txt": "0\n" }, [finding("REWARD_MISMATCH", "result.json", /step_results\[1\]\.verifier_result\.rewards\.reward = 1 but steps\/test\/verifier\/reward\.txt says 0/)]],
-    ["is absent", null, [finding("REWARD_MISMATCH", "result.json", /step_results\[1\]\.verifier_result\.rewards.*steps\/test\/verifier\//)]],
+    ["is absent", null, [finding("REWARD_FILE_MISSING", "result.json", /step_results\[1\]\.verifier_result\.rewards.*steps\/test\/verifier\//)]],
   ] as [string, Record<string, string> | null | undefined, unknown[]][])("per step: steps/<name>/verifier/reward.txt that %s", (_, rewardFiles, errors) => {
-    const e = trial({ rewards: null, steps: [{ name: "build", rewards: { reward: float(0) } }, { name: "test", rewards: { reward: float(1) }, rewardFiles }] });
+    // The top level is the last step's rewards (Harbor's `final` aggregation).
+    const e = trial({ rewards: { reward: float(1) }, rewardFiles: null, steps: [{ name: "build", rewards: { reward: float(0) } }, { name: "test", rewards: { reward: float(1) }, rewardFiles }] });
     expect(e.errors).toEqual(errors);
     expect(e.rewards).toEqual({ reward: 1 });
   });
@@ -227,16 +260,42 @@ describe("TIMING", () => {
     expectValid(trial({ steps: [{ name: "s", rewards: { reward: float(1) }, agent_execution: null, verifier: { started_at: null, finished_at: at(160) } }] }));
   });
 
+  // Revision 2 (§11 "Naive phase timestamps are compared only with other naive ones of the same
+  // trial"): revision 1 read a naive time as UTC and compared it with times that have an offset.
   it.each([
-    ["12:01:30+02:00 equals naive 10:01:30, inside the trial", "2025-11-03T12:01:30+02:00", "2025-11-03T10:04:00Z", false],
-    ["08:01:30-02:00 equals naive 10:01:30, inside the trial", "2025-11-03T08:01:30-0200", "2025-11-03T10:04:00.000000+00:00", false],
+    ["10:01:30+02:00 beside a naive trial (it would be 08:01:30 UTC, before it)", "2025-11-03T10:01:30+02:00", "2025-11-03T10:04:00Z"],
+    ["a finish at 10:04:00-01:00 beside a naive trial (11:04 UTC, after it)", "2025-11-03T10:01:30Z", "2025-11-03T10:04:00-01:00"],
+  ] as const)("a time with an offset is never compared with a naive one: %s", (_, started_at, finished_at) => {
+    expect(timingErrors({ agent_execution: { started_at, finished_at } })).toEqual([]);
+  });
+
+  const aware = (s: number) => `${at(s)}+00:00`;
+  const awareRun = (over: TrialSpec["timing"]): TrialSpec["timing"] => ({
+    trial: { started_at: aware(0), finished_at: aware(300) },
+    environment_setup: { started_at: aware(1), finished_at: aware(60) },
+    agent_setup: { started_at: aware(60), finished_at: aware(90) },
+    verifier: { started_at: aware(240), finished_at: aware(299) },
+    ...over,
+  });
+  it.each([
+    ["12:01:30+02:00 is 10:01:30 UTC, inside the trial", "2025-11-03T12:01:30+02:00", "2025-11-03T10:04:00Z", false],
+    ["08:01:30-02:00 is 10:01:30 UTC, inside the trial", "2025-11-03T08:01:30-0200", "2025-11-03T10:04:00.000000+00:00", false],
     ["10:01:30+02:00 is 08:01:30 UTC, before the trial", "2025-11-03T10:01:30+02:00", "2025-11-03T10:04:00Z", true],
-    ["a finish at 10:05:00Z equals the naive trial finish, inside", "2025-11-03T10:01:30Z", "2025-11-03T10:05:00Z", false],
+    ["a finish at 10:05:00Z is the trial's finish, inside", "2025-11-03T10:01:30Z", "2025-11-03T10:05:00Z", false],
     ["a finish at 10:04:00-01:00 is 11:04 UTC, after the trial", "2025-11-03T10:01:30Z", "2025-11-03T10:04:00-01:00", true],
-  ] as const)("offsets are compared against naive times read as UTC: %s", (_, started_at, finished_at, bad) => {
-    const errors = timingErrors({ agent_execution: { started_at, finished_at } });
+  ] as const)("times with offsets are compared with each other, as instants: %s", (_, started_at, finished_at, bad) => {
+    const errors = timingErrors(awareRun({ agent_execution: { started_at, finished_at } }));
     expect(errors.map((f) => f.code)).toEqual(bad ? expect.arrayContaining(["TIMING"]) : []);
     if (bad) expect(errors.length).toBeGreaterThan(0);
+  });
+
+  it("steps run in step order: a step starting before the one before it is TIMING; in order is not", () => {
+    const steps = (second: number) => [
+      { name: "one", rewards: null, agent_execution: { started_at: at(100), finished_at: at(120) }, verifier: null },
+      { name: "two", rewards: { reward: float(1) }, agent_execution: { started_at: at(second), finished_at: at(200) }, verifier: { started_at: at(200), finished_at: at(210) } },
+    ];
+    expect(trial({ rewardFiles: null, steps: steps(90) }).errors).toEqual([finding("TIMING", "result.json", /step_results\[1\]\.agent_execution starts at \S+, before step_results\[0\]\.agent_execution/)]);
+    expectValid(trial({ rewardFiles: null, steps: steps(130) }));
   });
 
   it("timestamps one microsecond apart are told apart", () => {
@@ -310,7 +369,7 @@ describe("SCHEMA", () => {
     ["a reward a string", (r: Doc) => (r.verifier_result.rewards = { reward: "1.0" }), "verifier_result.rewards.reward"],
     ["exception_info without exception_type", (r: Doc) => (r.exception_info = { exception_message: "x", exception_traceback: null, occurred_at: null }), "exception_info.exception_type"],
     ["step_results not an array", (r: Doc) => (r.step_results = { step_name: "s" }), "step_results"],
-    ["a step without step_name", (r: Doc) => (r.step_results = [{ verifier_result: null }]), "step_results.0.step_name"],
+    ["a step without step_name", (r: Doc) => ((r.step_results = [{ verifier_result: null }]), (r.verifier_result = null)), "step_results.0.step_name"],
     ["started_at a number", (r: Doc) => (r.started_at = 1762164000), "started_at"],
     ["agent_info.name missing", (r: Doc) => delete r.agent_info.name, "agent_info.name"],
   ] as [string, (r: Doc) => unknown, string][])("%s is SCHEMA naming the field", (_, edit, field) => {
@@ -334,27 +393,52 @@ describe("SCHEMA", () => {
     expect([e.state, e.rewards, e.task]).toEqual(["scored-with-exception", { reward: 1 }, "hello-world"]);
   });
 
-  it.each(["passed\n", "", "1 0\n", "0x1\n", "true\n"])("a reward.txt holding %j is SCHEMA", (txt) => {
+  // Revision 2 (§11: reward.txt is read as Python's float() does; "an empty reward file, or one
+  // that does not parse, beside rewards in result.json is REWARD_MISMATCH (file value unreadable)"):
+  // revision 1 made these SCHEMA on the reward file.
+  it.each(["passed\n", "", "1 0\n", "0x1\n", "true\n", "\ufeff1\n", "1__0\n", "_1\n"])("a reward.txt holding %j is unreadable: REWARD_MISMATCH", (txt) => {
     const e = trial({ rewardFiles: { "reward.txt": txt } });
-    expect(e.errors).toEqual([finding("SCHEMA", "verifier/reward.txt", "expected one number")]);
+    expect(e.errors).toEqual([finding("REWARD_MISMATCH", "result.json", "verifier/reward.txt is unreadable")]);
+  });
+
+  it.each([
+    ["1_0\n", 10],
+    ["+1\n", 1],
+    ["1\r\n", 1],
+    [" \t1.\n\n", 1],
+    [".5e1", 5],
+    ["1E0\u00a0", 1],
+  ] as const)("a reward.txt holding %j is read as Python's float() reads it: %d", (txt, value) => {
+    const e = trial({ rewards: { reward: value }, rewardFiles: { "reward.txt": txt } });
+    expectValid(e);
+    expect(e.rewards).toEqual({ reward: value });
   });
 
   it.each([
     ['{"reward": 1.0, "reward": 0.0}', "JSON_DUPLICATE_KEY"],
-    ['{"reward": 1.0', "JSON_SYNTAX"],
     ['\ufeff{"reward": 1.0}', "ENCODING"],
-  ])("a reward.json holding %j is %s (only result.json may be a killed writer)", (json, code) => {
+  ])("a reward.json holding %j is %s (§2 holds for reward.json)", (json, code) => {
     const e = trial({ rewardFiles: { "reward.json": json } });
     expect(codes(e.errors)).toEqual([`${code} verifier/reward.json`]);
     expect(e.warnings).toEqual([]);
   });
 
-  it("a reward.json that is not a flat map of numbers is SCHEMA", () => {
+  it.each(['{"reward": 1.0', "", "  \n"])("a reward.json holding %j does not parse: REWARD_MISMATCH, the file unreadable (only result.json may be a killed writer)", (json) => {
+    const e = trial({ rewardFiles: { "reward.json": json } });
+    expect(e.errors).toEqual([finding("REWARD_MISMATCH", "result.json", "verifier/reward.json is unreadable")]);
+    expect(e.warnings).toEqual([]);
+  });
+
+  it("a reward.json that is not a flat map of numbers after Harbor's coercion is SCHEMA on the reward file", () => {
     expect(codes(trial({ rewardFiles: { "reward.json": "[1.0]" } }).errors)).toEqual(["SCHEMA verifier/reward.json"]);
-    expect(codes(trial({ rewardFiles: { "reward.json": '{"reward": "1"}' } }).errors)).toContain("SCHEMA verifier/reward.json");
+    expect(codes(trial({ rewardFiles: { "reward.json": '{"reward": "passed"}' } }).errors)).toEqual(["SCHEMA verifier/reward.json"]);
+    expect(codes(trial({ rewardFiles: { "reward.json": '{"reward": {"value": 1}}' } }).errors)).toEqual(["SCHEMA verifier/reward.json"]);
+    expect(codes(trial({ rewardFiles: { "reward.json": '{"reward": null}' } }).errors)).toEqual(["SCHEMA verifier/reward.json"]);
   });
 });
 
+// Revision 2 (§9, §11 "Symlinks inside a trial are the warning TRIAL_SYMLINK"): the code was
+// SYMLINK_IGNORED.
 describe("symlinks and special files", () => {
   const outside = (name: string, body: string) => {
     const p = join(OUTSIDE, name);
@@ -370,7 +454,7 @@ describe("symlinks and special files", () => {
       symlinkSync(outside("traj.json", FLAGGING), join(dir, "agent/trajectory.json"));
     });
     expectValid(e);
-    expect(e.warnings).toEqual([finding("SYMLINK_IGNORED", "agent/trajectory.json", "symbolic link")]);
+    expect(e.warnings).toEqual([finding("TRIAL_SYMLINK", "agent/trajectory.json", "symbolic link")]);
     expect(e.flags).toEqual([]);
     expect(e.digest).toBe(plain.digest);
   });
@@ -380,38 +464,43 @@ describe("symlinks and special files", () => {
     mkdirSync(target);
     writeFileSync(join(target, "trajectory.json"), FLAGGING);
     const e = trial({}, (dir) => symlinkSync(target, join(dir, "agent")));
-    expect(codes(e.warnings)).toEqual(["SYMLINK_IGNORED agent"]);
+    expect(codes(e.warnings)).toEqual(["TRIAL_SYMLINK agent"]);
     expect(e.flags).toEqual([]);
   });
 
-  it("a symlinked reward.txt counts as absent", () => {
+  it("a symlinked reward.txt, the only reward file, is not followed: unreadable, it backs nothing (REWARD_MISMATCH)", () => {
     const e = trial({ rewardFiles: { "test-stdout.txt": "ok\n" } }, (dir) => symlinkSync(outside("reward.txt", "1\n"), join(dir, "verifier/reward.txt")));
-    expect(codes(e.warnings)).toEqual(["SYMLINK_IGNORED verifier/reward.txt"]);
-    expect(e.errors).toEqual([finding("REWARD_MISMATCH", "result.json", "verifier_result.rewards")]);
+    expect(codes(e.warnings)).toEqual(["TRIAL_SYMLINK verifier/reward.txt"]);
+    expect(e.errors).toEqual([finding("REWARD_MISMATCH", "result.json", "verifier/reward.txt is unreadable: it is not a regular file")]);
   });
 
-  it("a symlinked reward.json is the file Harbor reads: not followed, and never passed over for reward.txt", () => {
+  // Revision 2 (§11 "without it [the job's Harbor version], when both files exist, either may
+  // match, and reward_source names the one that did"): revision 1 never looked past reward.json.
+  it("a symlinked reward.json beside a reward.txt that agrees: not followed; the rewards agree with reward.txt only, and the source says so", () => {
     const e = trial({ rewardFiles: { "reward.txt": "1\n" } }, (dir) => symlinkSync(outside("reward.json", '{"reward": 1.0}'), join(dir, "verifier/reward.json")));
-    expect(codes(e.warnings)).toEqual(["SYMLINK_IGNORED verifier/reward.json"]);
-    expect(e.validity).toBe("invalid");
-    expect(e.errors).toEqual([expect.objectContaining({ code: "REWARD_MISMATCH", message: expect.stringContaining("verifier/reward.json, the file Harbor reads, is not a regular file") })]);
+    expect(codes(e.warnings)).toEqual(["TRIAL_SYMLINK verifier/reward.json"]);
+    expectValid(e);
+    expect(e.reward_source).toBe("verifier/reward.txt (not verifier/reward.json)");
   });
 
-  it("a folder named reward.json beside reward.txt cannot back the rewards either", () => {
+  it("a folder named reward.json beside reward.txt backs nothing: the rewards agree with reward.txt only", () => {
     const e = trial({ rewardFiles: { "reward.txt": "1\n" } }, (dir) => mkdirSync(join(dir, "verifier/reward.json")));
-    expect(codes(e.errors)).toEqual(["REWARD_MISMATCH result.json"]);
+    expectValid(e);
+    expect(e.reward_source).toBe("verifier/reward.txt (not verifier/reward.json)");
+    const neither = trial({ rewardFiles: { "reward.txt": "0\n" } }, (dir) => mkdirSync(join(dir, "verifier/reward.json")));
+    expect(codes(neither.errors)).toEqual(["REWARD_MISMATCH result.json", "REWARD_MISMATCH result.json"]);
   });
 
   it("a symlinked result.json is not read: the trial is incomplete", () => {
     const e = trial({ result: null }, (dir) => symlinkSync(outside("result.json", pyJson(trialResult({ name: "x" }))), join(dir, "result.json")));
-    expect(codes(e.warnings)).toEqual(["SYMLINK_IGNORED result.json"]);
+    expect(codes(e.warnings)).toEqual(["TRIAL_SYMLINK result.json"]);
     expect([e.state, e.task]).toEqual(["incomplete", null]);
   });
 
   it("a dangling symlink is only a warning", () => {
     const e = trial({}, (dir) => symlinkSync(join(OUTSIDE, "nowhere"), join(dir, "trial.log.old")));
     expectValid(e);
-    expect(codes(e.warnings)).toEqual(["SYMLINK_IGNORED trial.log.old"]);
+    expect(codes(e.warnings)).toEqual(["TRIAL_SYMLINK trial.log.old"]);
   });
 
   it.each(["verifier/reward.txt", "agent/trajectory.json", "result.json"])("a FIFO at %s is UNSAFE_PATH and scoring does not hang", (rel) => {

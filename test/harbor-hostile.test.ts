@@ -9,7 +9,7 @@ import { scoreTrial } from "../src/core/harbor/trial.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { scoreRoots } from "../src/pipeline/score.js";
 import { BundlePool } from "../src/pool/pool.js";
-import { float, pyJson, realTrajectory, trialResult, writeJob, writeTrial, type TrialSpec } from "./helpers/harbor.js";
+import { float, pyJson, realTrajectory, jobIdOf, trialResult, writeJob, writeTrial, type TrialSpec } from "./helpers/harbor.js";
 import { run } from "./helpers/cli.js";
 import { SCRATCH } from "./helpers/shared.js";
 
@@ -92,9 +92,9 @@ describe("states and rewards that cannot be taken at face value", () => {
     expect([e.state, e.errors.map((f) => f.code)]).toEqual(["scored-with-exception", ["SCHEMA"]]);
   });
 
-  it("a step whose name cannot be a folder cannot have its rewards backed by a file", () => {
-    const e = score({ name: "x", rewards: null, steps: [{ name: "../escape", rewards: { reward: float(1) } }] });
-    expect(e.errors).toEqual([expect.objectContaining({ code: "REWARD_MISMATCH", message: expect.stringContaining("cannot name a folder under steps/") })]);
+  it("a step whose name cannot be a folder cannot have its rewards backed by a file (REWARD_FILE_MISSING)", () => {
+    const e = score({ name: "x", rewards: { reward: float(1) }, rewardFiles: null, steps: [{ name: "../escape", rewards: { reward: float(1) } }] });
+    expect(e.errors).toEqual([expect.objectContaining({ code: "REWARD_FILE_MISSING", message: expect.stringContaining("cannot name a folder under steps/") })]);
   });
 
   it("seal.json is an ordinary file in a Harbor trial: it enters the digest", () => {
@@ -115,17 +115,35 @@ describe("job metrics that cannot be emptied", () => {
     expect(r.rewards).toEqual({ reward: expect.objectContaining({ mean: 0, covered: 2, trials: 2, pass_rate: 0 }) });
   });
 
-  it("the same job archived under two roots counts each trial once; different contents under one name do not count", async () => {
+  // Revision 2 (§11 "One job folder is one experiment, never merged with another … #2, #3 when name
+  // and id both repeat. A trial id found in several job folders is TRIAL_DUPLICATE_ID in each"):
+  // revision 1 merged the two folders into one experiment and counted the copies once.
+  it("the same job archived under two roots is two experiments (name, name#2), each trial flagged TRIAL_DUPLICATE_ID in both", async () => {
     const a = fresh();
     const b = fresh();
     writeJob(a, "job-x", [{ name: "t1" }, { name: "t2", rewards: { reward: float(0) } }]);
     cpSync(join(a, "job-x"), join(b, "job-x"), { recursive: true });
-    const twice = jobOf(await scoreRoots([a, b], OPTS), "job-x");
-    expect(twice.rewards!["reward"]).toMatchObject({ mean: 0.5, covered: 2, trials: 2 });
-    expect(twice.excluded.map((x) => x.reason)).toEqual([expect.stringMatching(/byte-identical copy/), expect.stringMatching(/byte-identical copy/)]);
-    expect(twice.invalid).toEqual([]);
-    writeFileSync(join(b, "job-x/t1/trial.log"), "edited\n");
-    const differ = jobOf(await scoreRoots([a, b], OPTS), "job-x");
+    const r = await scoreRoots([a, b], OPTS);
+    const name = `job-x@${jobIdOf("job-x").slice(0, 8)}`;
+    const [first, second] = [jobOf(r, name), jobOf(r, `${name}#2`)];
+    for (const [e, other] of [[first, `${b}/job-x`], [second, `${a}/job-x`]] as const) {
+      expect(e.rewards!["reward"]).toMatchObject({ mean: 0.5, covered: 2, trials: 2 });
+      expect(e.flags.map((f) => [f.code, f.trial])).toEqual([["TRIAL_DUPLICATE_ID", "t1"], ["TRIAL_DUPLICATE_ID", "t2"]]);
+      expect(e.flags[0]!.evidence).toContain(`${other}/t1`);
+      expect(e.invalid).toEqual([]);
+    }
+    expect(r.bundles.map((x) => x.experiment)).toEqual([name, name, `${name}#2`, `${name}#2`]);
+  });
+
+  it("within one job folder, two folders claiming one trial_name: a byte-identical copy counts once; different contents make both invalid", async () => {
+    const root = fresh();
+    const job = writeJob(root, "job-y", [{ name: "t1" }, { name: "t2", rewards: { reward: float(0) } }]);
+    cpSync(join(job, "t1"), join(job, "t1-copy"), { recursive: true });
+    const once = jobOf(await scoreRoots([root], OPTS), "job-y");
+    expect(once.rewards!["reward"]).toMatchObject({ mean: 0.5, covered: 2, trials: 2 });
+    expect(once.excluded.map((x) => x.reason)).toEqual([expect.stringMatching(/byte-identical copy/)]);
+    writeFileSync(join(job, "t1-copy/trial.log"), "edited\n");
+    const differ = jobOf(await scoreRoots([root], OPTS), "job-y");
     expect(differ.invalid).toEqual([{ trial: "t1", codes: ["TRIAL_DUPLICATE"] }, { trial: "t1", codes: ["TRIAL_DUPLICATE"] }]);
   });
 });
@@ -166,13 +184,23 @@ describe("the pool's worker module", () => {
 });
 
 describe("a job that lost its job.log", () => {
-  it("matches the trial rule, as the format says, and its entry warns LOOKS_LIKE_JOB instead of passing in silence", async () => {
+  // Revision 2 (§11 "A directory is a job when it holds job.log, or a result.json whose top level
+  // has n_total_trials and stats"): revision 1 read such a folder as one lone trial (LOOKS_LIKE_JOB).
+  it("is a job by its result.json: its trials are scored, none is a phantom", async () => {
     const root = fresh();
     const job = writeJob(root, "job-nolog", [{ name: "t1" }, { name: "t2" }]);
     rmSync(join(job, "job.log"));
     const r = await scoreRoots([root], OPTS);
-    expect(r.bundles.map((b) => [b.path.split("/").pop(), b.warnings.map((w) => w.code)])).toEqual([["job-nolog", ["LOOKS_LIKE_JOB"]]]);
-    expect(r.bundles[0]!.warnings[0]!.message).toMatch(/^2 subfolders hold config\.json/);
+    expect(r.bundles.map((b) => [b.path.split("/").pop(), b.experiment, b.warnings.map((w) => w.code)])).toEqual([["t1", "job-nolog", []], ["t2", "job-nolog", []]]);
+  });
+
+  it("a lone trial whose subfolders hold trials still warns LOOKS_LIKE_JOB (its result.json is a trial's, not a job's)", async () => {
+    const root = fresh();
+    const lone = writeTrial(join(root, "lone"), { name: "lone" });
+    writeTrial(join(lone, "inner"), { name: "inner" });
+    const r = await scoreRoots([root], OPTS);
+    expect(r.bundles.map((b) => [b.path.split("/").pop(), b.warnings.map((w) => w.code)])).toEqual([["lone", ["LOOKS_LIKE_JOB"]]]);
+    expect(r.bundles[0]!.warnings[0]!.message).toMatch(/^1 subfolder holds config\.json/);
   });
 
   it("an ordinary multi-step trial (steps/<name>/…) does not warn", () => {

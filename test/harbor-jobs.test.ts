@@ -38,6 +38,12 @@ const C = (n: number, k: number): number => {
   for (let i = 0; i < k; i++) r = (r * (n - i)) / (i + 1);
   return r;
 };
+/** The Wilson 95% interval by hand, in counts (k ones of n binary rewards), each end to 12 places. */
+function wilson(k: number, n: number) {
+  const z = 1.959963984540054;
+  const half = z * Math.sqrt((k * (n - k)) / n + (z * z) / 4);
+  return [expect.closeTo(Math.max(0, (k + (z * z) / 2 - half) / (n + z * z)), 12), expect.closeTo(Math.min(1, (k + (z * z) / 2 + half) / (n + z * z)), 12)];
+}
 /** Unbiased pass@k by hand: mean over tasks of 1 − C(n−c,k)/C(n,k), k = 1..smallest n; groups are [c, n]. */
 function passAt(groups: [c: number, n: number][]) {
   const kMax = Math.min(...groups.map(([, n]) => n));
@@ -112,12 +118,12 @@ describe.sequential("job metrics are computed per reward key, states first", () 
       ["x1", "valid", "scored"], ["x2", "valid", "scored"],
     ]);
     const e = job(doc, "job-mixed");
-    expect(e.states).toEqual({ scored: 6, "scored-with-exception": 1, "infrastructure-error": 1, incomplete: 2 });
+    expect(e.states).toEqual({ scored: 6, "scored-with-exception": 1, "infrastructure-error": 1, cancelled: 0, incomplete: 2, unverified: 0 });
     // In the mean: a1 1, a2 0, a3 1, b1 0, b2 0, x1 1, x2 0 → 3/7; covered 7 of 10 trials.
     // pass@k groups [c, n]: alpha/c1 [2, 3], beta/c1 [0, 2], alpha/c2 [1, 2]; k ≤ 2.
     // pass@1 = (2/3 + 0 + 1/2) / 3 = 7/18; pass@2 = (1 + 0 + 1) / 3 = 2/3. By name alone it would be 0.3.
     expect(e.rewards).toEqual({
-      reward: { mean: 3 / 7, coverage: 7 / 10, covered: 7, trials: 10, pass_rate: 3 / 7, pass_at_k: passAt([[2, 3], [0, 2], [1, 2]]), pass_at_k_reason: null },
+      reward: { mean: 3 / 7, wilson95: wilson(3, 7), coverage: 7 / 10, covered: 7, trials: 10, pass_rate: 3 / 7, pass_at_k: passAt([[2, 3], [0, 2], [1, 2]]), pass_at_k_reason: null },
     });
     expect(e.rewards!["reward"]!.pass_at_k).toEqual({ "1": expect.closeTo(7 / 18, 12), "2": expect.closeTo(2 / 3, 12) });
     expect(e.excluded.map((x) => x.trial)).toEqual(["a4", "b3", "b4"]);
@@ -132,12 +138,12 @@ describe.sequential("job metrics are computed per reward key, states first", () 
     const doc = await score([mixed], { errors: "zero" });
     const e = job(doc, "job-mixed");
     expect(doc.run.options.errors).toBe("zero");
-    expect(e.states).toEqual({ scored: 6, "scored-with-exception": 1, "infrastructure-error": 1, incomplete: 2 });
+    expect(e.states).toEqual({ scored: 6, "scored-with-exception": 1, "infrastructure-error": 1, cancelled: 0, incomplete: 2, unverified: 0 });
     // Mean over all 10: 3/10. b4 has no result.json, so no task: pass@k cannot place a trial that
     // counts 0 in the mean, and leaving it out would raise pass@k, so pass@k says so instead.
     expect(e.rewards).toEqual({
       reward: {
-        mean: 3 / 10, coverage: 7 / 10, covered: 7, trials: 10, pass_rate: 3 / 10, pass_at_k: null,
+        mean: 3 / 10, wilson95: wilson(3, 10), coverage: 7 / 10, covered: 7, trials: 10, pass_rate: 3 / 10, pass_at_k: null,
         pass_at_k_reason: "1 trial in the mean names no task (no readable result.json), so pass@k cannot place them",
       },
     });
@@ -149,18 +155,18 @@ describe.sequential("job metrics are computed per reward key, states first", () 
       { trial: "dup", codes: ["TRIAL_DUPLICATE"] }, { trial: "dup", codes: ["TRIAL_DUPLICATE"] },
       { trial: "m1", codes: ["REWARD_MISMATCH"] }, { trial: "m2", codes: ["TIMING"] },
     ]);
-    expect(counted.states).toEqual({ scored: 5, "scored-with-exception": 0, "infrastructure-error": 1, incomplete: 0 });
+    expect(counted.states).toEqual({ scored: 5, "scored-with-exception": 0, "infrastructure-error": 1, cancelled: 0, incomplete: 0, unverified: 0 });
     expect(counted.excluded).toEqual([]); // m2 is invalid, not an excluded error: it counts as 0
     // p1 1, p2 0, and four invalid trials as 0 (two passing duplicates, a claimed 1, an error): 1/6, one task [1, 6].
     expect(counted.rewards).toEqual({
-      reward: { mean: 1 / 6, coverage: 1, covered: 6, trials: 6, pass_rate: 1 / 6, pass_at_k: passAt([[1, 6]]), pass_at_k_reason: null },
+      reward: { mean: 1 / 6, wilson95: wilson(1, 6), coverage: 1, covered: 6, trials: 6, pass_rate: 1 / 6, pass_at_k: passAt([[1, 6]]), pass_at_k_reason: null },
     });
 
     const doc = await score([invalid], { invalid: "exclude" });
     const excluded = job(doc, "job-invalid");
     expect(excluded.invalid).toEqual(counted.invalid); // listed either way
     expect(excluded.rewards).toEqual({
-      reward: { mean: 1 / 2, coverage: 2 / 6, covered: 2, trials: 6, pass_rate: 1 / 2, pass_at_k: passAt([[1, 2]]), pass_at_k_reason: null },
+      reward: { mean: 1 / 2, wilson95: wilson(1, 2), coverage: 2 / 6, covered: 2, trials: 6, pass_rate: 1 / 2, pass_at_k: passAt([[1, 2]]), pass_at_k_reason: null },
     });
     expect(doc.run.options.invalid).toBe("exclude");
   });
@@ -175,27 +181,29 @@ describe.sequential("job metrics are computed per reward key, states first", () 
     const e = job(await score([dir]), "job-keys");
     expect(Object.keys(e.rewards!)).toEqual(["accuracy", "passed"]);
     // accuracy: (0.5 + 1 + 0) / 3; only k2 has exactly 1.
-    expect(e.rewards!["accuracy"]).toEqual({ mean: 0.5, coverage: 1, covered: 3, trials: 3, pass_rate: 1 / 3, pass_at_k: null, pass_at_k_reason: expect.stringContaining("k1") });
+    // Not every value is 0 or 1: no Wilson interval (nor pass@k).
+    expect(e.rewards!["accuracy"]).toEqual({ mean: 0.5, wilson95: null, coverage: 1, covered: 3, trials: 3, pass_rate: 1 / 3, pass_at_k: null, pass_at_k_reason: expect.stringContaining("k1") });
     expect(e.rewards!["accuracy"]!.pass_at_k_reason).toContain("0.5");
     // passed: 1, 1, 0 on one task: [2, 3] → pass@1 2/3, pass@2 1, pass@3 1.
-    expect(e.rewards!["passed"]).toEqual({ mean: 2 / 3, coverage: 1, covered: 3, trials: 3, pass_rate: 2 / 3, pass_at_k: passAt([[2, 3]]), pass_at_k_reason: null });
+    expect(e.rewards!["passed"]).toEqual({ mean: 2 / 3, wilson95: wilson(2, 3), coverage: 1, covered: 3, trials: 3, pass_rate: 2 / 3, pass_at_k: passAt([[2, 3]]), pass_at_k_reason: null });
   });
 
   it("a review flag changes no state and no metric: the same job with and without a trajectory writing the reward file", async () => {
     const clean = realTrajectory("timeout");
-    const trials = (trajectory: string): TrialSpec[] => [
-      { name: "f1", rewards: { reward: float(1) }, trajectory },
-      { name: "f2", rewards: { reward: float(0) }, exception: AGENT_TIMEOUT, trajectory: clean },
-      { name: "f3", rewards: null, exception: DOCKER },
+    // Each job's trials have ids of their own: the same ids would be one job copied (TRIAL_DUPLICATE_ID).
+    const trials = (trajectory: string, idPrefix: string): TrialSpec[] => [
+      { name: "f1", rewards: { reward: float(1) }, trajectory, extra: { id: `${idPrefix}-1` } },
+      { name: "f2", rewards: { reward: float(0) }, exception: AGENT_TIMEOUT, trajectory: clean, extra: { id: `${idPrefix}-2` } },
+      { name: "f3", rewards: null, exception: DOCKER, extra: { id: `${idPrefix}-3` } },
     ];
     const root = fresh("flags");
-    writeJob(root, "job-clean", trials(clean));
-    writeJob(root, "job-flagged", trials(withAgentCommand(clean, "echo 1 > /logs/verifier/reward.txt")));
+    writeJob(root, "job-clean", trials(clean, "clean"));
+    writeJob(root, "job-flagged", trials(withAgentCommand(clean, "echo 1 > /logs/verifier/reward.txt"), "flagged"));
     const doc = await score([root]);
     const a = job(doc, "job-clean");
     const b = job(doc, "job-flagged");
     expect(a.flags).toEqual([]);
-    expect(b.flags).toEqual([{ code: "WRITES_REWARD_PATH", trial: "f1", attempt: null }]);
+    expect(b.flags).toEqual([{ code: "WRITES_REWARD_PATH", trial: "f1", attempt: null, evidence: null }]);
     expect(b.rewards).toEqual(a.rewards);
     expect(b.states).toEqual(a.states);
     expect(b.excluded).toEqual(a.excluded);
@@ -212,8 +220,9 @@ describe.sequential("discovery finds jobs, their trials and lone trials", () => 
   beforeAll(async () => {
     root = fresh("disc");
     const jobA = writeJob(join(root, "jobs"), "job-a", [{ name: "t1" }, { name: "t2", rewards: { reward: float(0) } }]);
-    // Not trials: a subfolder without config.json, and a symlink to a trial folder outside the roots.
-    writeFiles(join(jobA, "notes"), { "trial.log": "x\n", "result.json": "{}\n" });
+    // A subfolder without config.json is a trial too (one that never started: only trial.log);
+    // a symlink to a trial folder outside the roots is not.
+    writeFiles(join(jobA, "notes"), { "trial.log": "x\n" });
     symlinkSync(writeTrial(join(fresh("outside"), "t9"), { name: "t9" }), join(jobA, "t9"));
     writeJob(join(root, "tree/x/y"), "job-b", [{ name: "t1" }]);
     writeJob(join(root, "tree/z"), "job-c", [{ name: "t1", rewards: { reward: float(0) } }]);
@@ -227,16 +236,19 @@ describe.sequential("discovery finds jobs, their trials and lone trials", () => 
     doc = await score([root]);
   });
 
-  it("a job's trials are its subfolders holding config.json; neither a folder without it nor a symlink is a trial", () => {
-    const under = doc.bundles.filter((b) => b.path.startsWith(`${root}/jobs/`)).map((b) => b.path);
-    expect(under).toEqual([`${root}/jobs/job-a/t1`, `${root}/jobs/job-a/t2`]);
+  // Revision 2 (§11 "Every subdirectory of a job is one of its trials, whatever it holds (a trial
+  // that never started has only trial.log, or nothing: it is incomplete)"): revision 1 took only
+  // subfolders holding config.json.
+  it("every subfolder of a job is one of its trials (one with only trial.log is incomplete); a symlink is not", () => {
+    const under = doc.bundles.filter((b) => b.path.startsWith(`${root}/jobs/`)).map((b) => [b.path, b.state]);
+    expect(under).toEqual([[`${root}/jobs/job-a/notes`, "incomplete"], [`${root}/jobs/job-a/t1`, "scored"], [`${root}/jobs/job-a/t2`, "scored"]]);
     expect(doc.bundles.some((b) => b.path.endsWith("/config-only"))).toBe(false);
-    expect(job(doc, "job-a").scheduled).toBe(2);
+    expect(job(doc, "job-a").scheduled).toBe(3);
   });
 
   it("nested jobs in a tree of folders are all found, each its own experiment named after its folder", () => {
     expect(doc.bundles.filter((b) => b.profile === "harbor" && b.experiment !== null).map((b) => `${b.experiment}/${b.trial}`)).toEqual([
-      "job-a/t1", "job-a/t2", "job-b/t1", "job-c/t1",
+      "job-a/notes", "job-a/t1", "job-a/t2", "job-b/t1", "job-c/t1",
     ]);
     expect(job(doc, "job-b").rewards!["reward"]!.mean).toBe(1);
     expect(job(doc, "job-c").rewards!["reward"]!.mean).toBe(0);
@@ -250,7 +262,7 @@ describe.sequential("discovery finds jobs, their trials and lone trials", () => 
     expect(doc.bundles.filter((b) => b.experiment === null).map((b) => [b.trial, b.state])).toEqual([
       ["aaa-lone", "scored"], ["lone-no-log", "scored"], ["lone-no-result", "incomplete"],
     ]);
-    expect(lone.states).toEqual({ scored: 2, "scored-with-exception": 0, "infrastructure-error": 0, incomplete: 1 });
+    expect(lone.states).toEqual({ scored: 2, "scored-with-exception": 0, "infrastructure-error": 0, cancelled: 0, incomplete: 1, unverified: 0 });
     expect(lone.rewards!["reward"]).toMatchObject({ mean: 1 / 2, covered: 2, trials: 3 });
   });
 
@@ -291,7 +303,7 @@ describe.sequential("a job is read in place and never modified", () => {
   it("every file's bytes and mtime, and the list of entries, are the same after assay score --store and assay verify", async () => {
     const dir = writeJob(fresh("inplace"), "job-ro", [
       ...MIXED.slice(0, 4),
-      { name: "s1", rewards: null, steps: [{ name: "build", rewards: { reward: float(1) } }], trajectory: realTrajectory("openhands") },
+      { name: "s1", rewards: { reward: float(1) }, rewardFiles: null, steps: [{ name: "build", rewards: { reward: float(1) } }], trajectory: realTrajectory("openhands") },
     ]);
     symlinkSync("/etc/hostname", join(dir, "a1", "link")); // a symlink in a trial: a warning, never followed
     const before = snapshot(dir);
@@ -380,8 +392,8 @@ describe.sequential("the store and the pool", () => {
     expect(e.unscored).toEqual(["t2"]);
     expect(e.invalid).toEqual([]);
     expect(e.excluded).toEqual([]);
-    expect(e.states).toEqual({ scored: 2, "scored-with-exception": 0, "infrastructure-error": 0, incomplete: 0 });
-    expect(e.rewards).toEqual({ reward: { mean: 1 / 2, coverage: 1, covered: 2, trials: 2, pass_rate: 1 / 2, pass_at_k: passAt([[1, 2]]), pass_at_k_reason: null } });
+    expect(e.states).toEqual({ scored: 2, "scored-with-exception": 0, "infrastructure-error": 0, cancelled: 0, incomplete: 0, unverified: 0 });
+    expect(e.rewards).toEqual({ reward: { mean: 1 / 2, wilson95: wilson(1, 2), coverage: 1, covered: 2, trials: 2, pass_rate: 1 / 2, pass_at_k: passAt([[1, 2]]), pass_at_k_reason: null } });
   });
 });
 
@@ -425,7 +437,7 @@ describe.sequential("shards of a harbor and native corpus merge into the single 
       expect(merged.code, merged.stderr).toBe(0);
       expect(withoutRun(parse(merged.stdout))).toBe(withoutRun(whole));
       expect(job(whole, "job-mixed").rewards!["reward"]!.mean).toBe(extra.length ? 3 / 10 : 3 / 7);
-      expect(job(whole, "job-invalid").states).toEqual({ scored: 5, "scored-with-exception": 0, "infrastructure-error": 1, incomplete: 0 });
+      expect(job(whole, "job-invalid").states).toEqual({ scored: 5, "scored-with-exception": 0, "infrastructure-error": 1, cancelled: 0, incomplete: 0, unverified: 0 });
       expect(whole.experiments.find((e) => e.experiment === "exp")!.accuracy!.value).toBe(1);
     });
   }

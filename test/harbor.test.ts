@@ -31,11 +31,13 @@ const CASES: { spec: TrialSpec; state: BundleEntry["state"]; codes: string[]; wa
   { spec: { name: "timeout-reward", exception: TIMEOUT }, state: "scored-with-exception", codes: [], reward: 1 },
   // An exception with no reward: an infrastructure error, not a 0.
   { spec: { name: "exception-no-reward", rewards: null, exception: CRASH }, state: "infrastructure-error", codes: [], reward: null },
-  // A multi-step trial whose first step failed under a clean top level.
+  // A multi-step trial whose first step failed under a clean top level. Revision 2 (§11): the top
+  // level holds Harbor's aggregation of the steps (here their mean), never nothing.
   {
     spec: {
       name: "step-failed",
-      rewards: null,
+      rewards: { reward: float(1) },
+      rewardFiles: null,
       steps: [
         { name: "build", exception: { type: "RuntimeError", message: "make: *** [all] Error 2" } },
         { name: "test", rewards: { reward: float(1) } },
@@ -125,7 +127,7 @@ describe("each case of a Harbor job, read in place and scored in the pool", () =
 
   it("keeps the evidence of each flag: the step's failure, the trajectory step and its text", () => {
     expect(entry("step-failed").flags[0]!.evidence).toMatch(/step_results\[0\] \(step build\): RuntimeError: make/);
-    expect(entry("step-failed").reward_source).toMatch(/step_results\[1\].*step test/);
+    expect(entry("step-failed").reward_source).toBe("steps:mean");
     expect(entry("real-writes-reward").flags[0]!.evidence).toMatch(/^agent\/trajectory\.json step \d+: .*echo 1 > \/logs\/verifier\/reward\.txt/);
   });
 });
@@ -136,7 +138,7 @@ describe("the job's metrics", () => {
   // except real-timeout's 0, so 7 ones over 11 counted trials. Excluded: the infrastructure error
   // and the two incomplete trials. One task (hello-world, one checksum): n = 11, c = 7.
   it("counts every state, side by side", () => {
-    expect(job.states).toEqual({ scored: 8, "scored-with-exception": 3, "infrastructure-error": 1, incomplete: 2 });
+    expect(job.states).toEqual({ scored: 8, "scored-with-exception": 3, "infrastructure-error": 1, cancelled: 0, incomplete: 2, unverified: 0 });
     expect(job.scheduled).toBe(14);
   });
 
@@ -171,8 +173,8 @@ describe("the job's metrics", () => {
 
   it("carries the review flags without letting them count", () => {
     expect(job.flags).toEqual([
-      { code: "WRITES_REWARD_PATH", trial: "real-writes-reward", attempt: null },
-      { code: "STEP_EXCEPTION", trial: "step-failed", attempt: null },
+      { code: "WRITES_REWARD_PATH", trial: "real-writes-reward", attempt: null, evidence: null },
+      { code: "STEP_EXCEPTION", trial: "step-failed", attempt: null, evidence: null },
     ]);
   });
 });

@@ -15,7 +15,7 @@ import { discover } from "../src/io/discover.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
 import { SCORING_VERSION } from "../src/version.js";
 
-const RECORDED = { version: 4, fingerprint: "a4e96289602155aea3a39b53fc3a95aa6d8d9deefa81faf614231fe9d172800d" };
+const RECORDED = { version: 5, fingerprint: "aca79ffd4a2682da618d8691909086236489abcdb81e23792cb946e28ffce797" };
 
 let root: string;
 beforeAll(() => {

@@ -524,7 +524,8 @@ describe.sequential("the path is never stored (§7: filled in after the lookup)"
     const file = join(fresh("shape-db"), "results.sqlite");
     const store = new ResultStore(file);
     // An empty folder named verifier/reward.json beside reward.txt: no regular file changes, so
-    // the §7 digest does not; the verdict does (REWARD_MISMATCH: the reward file is unreadable).
+    // the §7 digest does not; the entry does (revision 2, §11: with both reward files present
+    // either may agree, and reward_source says the rewards agree with reward.txt only).
     const addFolder = (r: string) => {
       const changed: string[] = [];
       for (const f of discover([r]))
@@ -541,7 +542,7 @@ describe.sequential("the path is never stored (§7: filled in after the lookup)"
       const inCopy = addFolder(copy);
       expect(inCopy.length).toBeGreaterThan(0);
       const fresh = await scoreWith([copy]);
-      for (const p of inCopy) expect(entryAt(fresh.results, p).errors.map((e) => e.code), p).toContain("REWARD_MISMATCH");
+      for (const p of inCopy) expect(entryAt(fresh.results, p).reward_source, p).toBe("verifier/reward.txt (not verifier/reward.json)");
       const viaStore = await scoreWith([copy], store);
       expect(viaStore.scored).toEqual(inCopy);
       expect(withoutRun(viaStore.text)).toBe(withoutRun(fresh.text));
@@ -557,7 +558,7 @@ describe.sequential("the path is never stored (§7: filled in after the lookup)"
       const inPlace = addFolder(root);
       const again = await scoreWith([root], own);
       expect(again.scored).toEqual(inPlace);
-      for (const p of inPlace) expect(entryAt(again.results, p).errors.map((e) => e.code), p).toContain("REWARD_MISMATCH");
+      for (const p of inPlace) expect(entryAt(again.results, p).reward_source, p).toBe("verifier/reward.txt (not verifier/reward.json)");
     } finally {
       own.close();
     }

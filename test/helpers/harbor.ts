@@ -2,8 +2,15 @@
 // TrialResult as Harbor's pydantic models write it (indent 4, floats as `1.0`, NaN as Python's
 // json writes it or as null), reward files, trajectories, steps, logs.
 
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+
+/** A job id as Harbor makes one (a UUID), fixed by the job's name. */
+export const jobIdOf = (job: string): string => {
+  const h = createHash("sha256").update(`job:${job}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
 
 /** Real ATIF trajectories written by Harbor's own agents (copied into test/fixtures/harbor). */
 export const REAL_TRAJECTORIES = {
@@ -127,13 +134,14 @@ export function trialResult(spec: TrialSpec): Record<string, unknown> {
     verifier: t.verifier,
     ...(spec.steps
       ? {
-          step_results: spec.steps.map((s) => ({
+          // Steps run one after another: step i's agent from 100 + 20i s, its verifier 10 s later.
+          step_results: spec.steps.map((s, i) => ({
             step_name: s.name,
             agent_result: { n_input_tokens: 100, n_cache_tokens: 0, n_output_tokens: 10, cost_usd: 0.001 },
             verifier_result: s.rewards === undefined || s.rewards === null ? null : { rewards: s.rewards },
             exception_info: exceptionInfo(s.exception),
-            agent_execution: s.agent_execution === undefined ? { started_at: at(100), finished_at: at(150) } : s.agent_execution,
-            verifier: s.verifier === undefined ? { started_at: at(150), finished_at: at(160) } : s.verifier,
+            agent_execution: s.agent_execution === undefined ? { started_at: at(100 + 20 * i), finished_at: at(110 + 20 * i) } : s.agent_execution,
+            verifier: s.verifier === undefined ? { started_at: at(110 + 20 * i), finished_at: at(120 + 20 * i) } : s.verifier,
           })),
         }
       : {}),
@@ -177,13 +185,13 @@ export const writeTrial = (dir: string, spec: TrialSpec): string => {
   return dir;
 };
 
-/** A job folder `root/job` (config.json, job.log, result.json with Harbor's own stats) holding the trials. */
+/** A job folder `root/job` (config.json, job.log, result.json with its plan, an id fixed by the name, stats without evals) holding the trials. */
 export function writeJob(root: string, job: string, trials: TrialSpec[]): string {
   const dir = join(root, job);
   writeTree(dir, {
     "config.json": JSON.stringify({ job_name: job, n_attempts: 1 }, null, 4),
     "job.log": "job started\n",
-    "result.json": JSON.stringify({ id: job, n_total_trials: trials.length, stats: { n_trials: trials.length, n_errors: 0 } }, null, 4),
+    "result.json": JSON.stringify({ id: jobIdOf(job), n_total_trials: trials.length, stats: { n_trials: trials.length, n_errors: 0 } }, null, 4),
   });
   for (const t of trials) writeTrial(join(dir, t.name), t);
   return dir;
