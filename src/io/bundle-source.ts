@@ -53,12 +53,18 @@ export function* readChunks(file: string): Generator<Uint8Array> {
   const fd = openSync(file, "r");
   try {
     // Small files get small buffers (from Node's pool): a 1 MiB buffer per summary is GC churn.
-    const size = Math.min(CHUNK, fstatSync(fd).size + 1);
+    const stated = fstatSync(fd).size;
+    const size = Math.min(CHUNK, stated + 1);
+    let total = 0;
     for (;;) {
       const buf = Buffer.allocUnsafe(size);
       const n = readSync(fd, buf, 0, size, null);
       if (n === 0) return;
+      total += n;
       yield n === size ? buf : buf.subarray(0, n);
+      // A read that came up short exactly at the size fstat gave met the end: the read that would
+      // return 0 is saved (a file that grew fills the buffer and is read on).
+      if (n < size && total === stated) return;
     }
   } finally {
     closeSync(fd);

@@ -1,0 +1,34 @@
+// readChunks stops at a short read that meets the size fstat gave (one read fewer per file): it
+// must still yield every byte, at every size around its buffer's, and follow a file that grows.
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { readChunks } from "../src/io/bundle-source.js";
+
+const dir = mkdtempSync(join(tmpdir(), "assay-perf-io-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const MiB = 1024 * 1024;
+const bytesOf = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7 + 3) & 0xff));
+
+describe("readChunks", () => {
+  it("yields every byte of files of every size around its buffer's", () => {
+    for (const n of [0, 1, 2, 4095, 4096, MiB - 1, MiB, MiB + 1, 2 * MiB + 5]) {
+      const file = join(dir, `f${n}`);
+      const data = bytesOf(n);
+      writeFileSync(file, data);
+      expect(Buffer.concat([...readChunks(file)]).equals(data)).toBe(true);
+    }
+  });
+
+  it("reads on past the size it was opened with when the file grows while it is read", () => {
+    const file = join(dir, "growing");
+    writeFileSync(file, bytesOf(MiB + 100));
+    const chunks: Buffer[] = [];
+    for (const c of readChunks(file)) {
+      chunks.push(Buffer.from(c));
+      if (chunks.length === 1) appendFileSync(file, "tail");
+    }
+    expect(Buffer.concat(chunks).equals(Buffer.concat([bytesOf(MiB + 100), Buffer.from("tail")]))).toBe(true);
+  });
+});
