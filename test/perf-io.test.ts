@@ -1,5 +1,6 @@
-// readChunks stops at a short read that meets the size fstat gave (one read fewer per file): it
-// must still yield every byte, at every size around its buffer's, and follow a file that grows.
+// readChunks stops at a short read that meets the size fstat gave, or the size listed for the file
+// (one read, or an fstat, fewer per file): it must still yield every byte, at every size around its
+// buffer's, whatever size it was told, and follow a file that grows.
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +19,16 @@ describe("readChunks", () => {
       const data = bytesOf(n);
       writeFileSync(file, data);
       expect(Buffer.concat([...readChunks(file)]).equals(data)).toBe(true);
+    }
+  });
+
+  it("yields every byte whatever size was listed for the file (a stale listing: it grew or shrank)", () => {
+    for (const n of [0, 1, 5, MiB - 1, MiB, MiB + 3]) {
+      const file = join(dir, `l${n}`);
+      const data = bytesOf(n);
+      writeFileSync(file, data);
+      for (const listed of [0, 1, n - 1, n, n + 1, 2 * n + 7, MiB, MiB + 1].filter((x) => x >= 0))
+        expect(Buffer.concat([...readChunks(file, listed)]).equals(data), `${n} bytes listed as ${listed}`).toBe(true);
     }
   });
 
