@@ -8,7 +8,7 @@ import { jsonEqual } from "../src/core/compare.js";
 import { fastHeader } from "../src/core/fast.js";
 import { headerSchema } from "../src/core/journal.js";
 import { JsonDecimal } from "../src/core/json/strict.js";
-import { fastEnd, fastScore, fastSnapshot, fastSummary } from "../src/core/native/fast.js";
+import { fastEnd, fastObservation, fastScore, fastSnapshot, fastSummary } from "../src/core/native/fast.js";
 import { endRecord, scoreRecord, snapshotSchema, summarySchema } from "../src/core/native/records.js";
 import { escaped, header, killed, live, sha, ZERO } from "./helpers/bundle.js";
 import { rng } from "./helpers/random.js";
@@ -146,6 +146,21 @@ describe("per-bundle twins agree with zod", () => {
             }
         });
     expect(cases).toBeGreaterThan(5000);
+  });
+
+  it("judges keys in any order alike (the writers' usual order only saves a lookup)", () => {
+    const r = rng(5);
+    const shuffled = (o: Rec): Rec => {
+      const keys = Object.keys(o).sort(() => r() - 0.5);
+      return Object.fromEntries(keys.map((k) => [k, isObj(o[k]) ? shuffled(o[k] as Rec) : o[k]]));
+    };
+    for (let i = 0; i < 200; i++)
+      for (const [name, bases] of Object.entries(BASES)) for (const base of bases) expect(agree(name, shuffled(structuredClone(base)))).toBe(true);
+    const obs = { ...env("observation"), frame: 1, state: live() };
+    expect(fastObservation(shuffled(obs))).not.toBeNull();
+    expect(fastObservation({ ...shuffled(obs), extra: 1 })).toBeNull();
+    const { frame: _frame, ...noFrame } = obs;
+    expect(fastObservation({ ...noFrame, extra: 1 })).toBeNull(); // as many keys, one not in the set
   });
 
   it("never accepts a record of another type", () => {

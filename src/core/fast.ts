@@ -19,18 +19,28 @@ export const plain = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof JsonDecimal);
 export const digestOrNull = (v: unknown): boolean => v === null || isDigest(v);
 
-/** True when `o` has exactly the keys of `set` (all own, none more). */
-export function exactKeys(o: object, set: ReadonlySet<string>): boolean {
+/**
+ * Keys as a record must hold them: the set, and its order as writers usually emit it (a key in
+ * that place is known without a hash lookup; any order is accepted).
+ */
+export interface KeySet {
+  set: ReadonlySet<string>;
+  order: readonly string[];
+}
+export const keySet = (...keys: string[]): KeySet => ({ set: new Set(keys), order: keys });
+
+/** True when `o` has exactly the keys of `keys` (all own, none more: an object's keys are distinct). */
+export function exactKeys(o: object, keys: KeySet): boolean {
   let n = 0;
   for (const k in o) {
-    if (!set.has(k)) return false;
+    if (k !== keys.order[n] && !keys.set.has(k)) return false;
     n++;
   }
-  return n === set.size;
+  return n === keys.order.length;
 }
 
-const HEADER = new Set(["seq", "at", "type", "prev", "format", "profile", "session", "experiment", "trial", "attempt", "seed", "harness", "deadline", "meta"]);
-const HARNESS = new Set(["name", "revision"]);
+const HEADER = keySet("seq", "at", "type", "prev", "format", "profile", "session", "experiment", "trial", "attempt", "seed", "harness", "deadline", "meta");
+const HARNESS = keySet("name", "revision");
 
 /** The envelope was checked by JournalReader; this checks the rest of headerSchema. */
 export function fastHeader(rec: Record<string, unknown>): Header | null {

@@ -5,17 +5,17 @@
 // values), and a value they refuse goes through zod, which alone reports findings. zod stays the
 // definition.
 
-import { digestOrNull, exactKeys, isInt, isText, plain } from "../fast.js";
+import { digestOrNull, exactKeys, isInt, isText, keySet, plain } from "../fast.js";
 import { isDigest, isId } from "../text.js";
 import { END_STATUSES, type EndStatus, type NativeState, type NativeSummary } from "./records.js";
 
-const ITEM = new Set(["slot", "k_idx", "tval", "sval", "number", "name1"]);
-const STATE = new Set([
+const ITEM = keySet("slot", "k_idx", "tval", "sval", "number", "name1");
+const STATE = keySet(
   "character_generated", "playing", "is_dead", "escaped", "depth", "max_depth", "game_type", "noscore",
   "wizard", "score_options", "died_from", "turn", "playerturn", "silmarils", "inventory",
-]);
-const OBSERVATION = new Set(["seq", "at", "type", "prev", "frame", "state"]);
-const KEYS = new Set(["seq", "at", "type", "prev", "frame", "keys"]);
+);
+const OBSERVATION = keySet("seq", "at", "type", "prev", "frame", "state");
+const KEYS = keySet("seq", "at", "type", "prev", "frame", "keys");
 
 export function isState(s: unknown): s is NativeState {
   if (!plain(s) || !exactKeys(s, STATE)) return false;
@@ -57,7 +57,7 @@ export function fastKeys(rec: Record<string, unknown>): FastKeys | null {
     : null;
 }
 
-const SCORE = new Set(["seq", "at", "type", "prev", "final", "snapshot"]);
+const SCORE = keySet("seq", "at", "type", "prev", "final", "snapshot");
 export type FastScore = { at: number; final: boolean; snapshot: string | null };
 export function fastScore(rec: Record<string, unknown>): FastScore | null {
   const { final, snapshot } = rec;
@@ -66,17 +66,17 @@ export function fastScore(rec: Record<string, unknown>): FastScore | null {
     : null;
 }
 
-const END = new Set(["seq", "at", "type", "prev", "status", "reason"]);
+const END = keySet("seq", "at", "type", "prev", "status", "reason");
 const STATUSES: ReadonlySet<unknown> = new Set(END_STATUSES);
 export type FastEnd = { at: number; status: EndStatus; reason: string };
 export function fastEnd(rec: Record<string, unknown>): FastEnd | null {
   return rec["type"] === "end" && exactKeys(rec, END) && STATUSES.has(rec["status"]) && isText(rec["reason"], 512) ? (rec as unknown as FastEnd) : null;
 }
 
-const SUMMARY = new Set(["format", "session", "experiment", "trial", "attempt", "seed", "journal", "status", "ended_at", "native_ending", "victory", "snapshot", "counts"]);
-const JOURNAL = new Set(["records", "head"]);
-const ENDING = new Set(["at", "frame", "escaped", "is_dead", "depth"]);
-const COUNTS = new Set(["keys", "observations", "scores"]);
+const SUMMARY = keySet("format", "session", "experiment", "trial", "attempt", "seed", "journal", "status", "ended_at", "native_ending", "victory", "snapshot", "counts");
+const JOURNAL = keySet("records", "head");
+const ENDING = keySet("at", "frame", "escaped", "is_dead", "depth");
+const COUNTS = keySet("keys", "observations", "scores");
 /** summary.json as summarySchema reads it. */
 export function fastSummary(v: unknown): NativeSummary | null {
   if (!plain(v) || !exactKeys(v, SUMMARY)) return null;
@@ -92,7 +92,7 @@ export function fastSummary(v: unknown): NativeSummary | null {
     : null;
 }
 
-const SNAPSHOT = new Set(["format", "session", "frame", "at", "state"]);
+const SNAPSHOT = keySet("format", "session", "frame", "at", "state");
 export type FastSnapshot = { format: string; session: string; frame: number; at: number; state: NativeState };
 /** snapshot.json as snapshotSchema reads it. */
 export function fastSnapshot(v: unknown): FastSnapshot | null {
