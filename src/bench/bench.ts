@@ -10,7 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from "node:fs";
-import { availableParallelism, cpus, tmpdir } from "node:os";
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { scoreBundle } from "../core/bundle.js";
@@ -72,13 +72,22 @@ function describe(name: string, root: string): Corpus {
 
 const ROWS = ["bare loop, 1 thread", "bare loop, 2 threads", "assay, 1 worker (--jobs 1)", "assay, 2 workers (--jobs 2)"] as const;
 
-/** One round on a corpus: each row in this process and as a whole process. */
+/** CPU seconds of this process (every thread: workers, V8's compiler and GC threads) while `fn` runs. */
+async function cpuOf(fn: () => unknown, into: number[]): Promise<void> {
+  const c = process.cpuUsage();
+  await fn();
+  const d = process.cpuUsage(c);
+  into.push((d.user + d.system) / 1e6);
+}
+
+/** One round on a corpus: each row in this process (wall and CPU) and as a whole process. */
 async function round(c: Corpus, into: Map<string, number[]>): Promise<void> {
   const put = (k: string, t: number) => into.set(k, [...(into.get(k) ?? []), t]);
-  put(`in:${ROWS[0]}`, await time(() => bare(c.dirs)));
-  put(`in:${ROWS[1]}`, await time(() => bareThreads(c.dirs, TWO)));
-  put(`in:${ROWS[2]}`, await time(() => scoreRoots([c.root], { ...RUN, jobs: 1 })));
-  put(`in:${ROWS[3]}`, await time(() => scoreRoots([c.root], { ...RUN, jobs: TWO })));
+  const cpu = (k: string) => (into.get(`cpu:${k}`) ?? into.set(`cpu:${k}`, []).get(`cpu:${k}`)!);
+  put(`in:${ROWS[0]}`, await time(() => cpuOf(() => bare(c.dirs), cpu(ROWS[0]))));
+  put(`in:${ROWS[1]}`, await time(() => cpuOf(() => bareThreads(c.dirs, TWO), cpu(ROWS[1]))));
+  put(`in:${ROWS[2]}`, await time(() => cpuOf(() => scoreRoots([c.root], { ...RUN, jobs: 1 }), cpu(ROWS[2]))));
+  put(`in:${ROWS[3]}`, await time(() => cpuOf(() => scoreRoots([c.root], { ...RUN, jobs: TWO }), cpu(ROWS[3]))));
   put(`proc:${ROWS[0]}`, timeProcess([BARE, c.root, "1"]));
   put(`proc:${ROWS[1]}`, timeProcess([BARE, c.root, String(TWO)]));
   put(`proc:${ROWS[2]}`, timeProcess([CLI, "score", c.root, "--quiet", "--jobs", "1"]));
@@ -88,15 +97,18 @@ async function round(c: Corpus, into: Map<string, number[]>): Promise<void> {
 function report(c: Corpus, times: Map<string, number[]>): void {
   const t = (k: string) => median(times.get(k)!);
   console.log(`\n~${c.records.toFixed(0)} records per bundle: ${c.dirs.length} bundles, ${c.mb.toFixed(1)} MB`);
-  console.log(`${"".padEnd(30)} ${"in process".padStart(24)}   ${"whole process".padStart(24)}`);
+  console.log(`${"".padEnd(30)} ${"in process".padStart(24)}   ${"whole process".padStart(24)}   CPU in process (all threads)`);
   const cell = (s: number) => `${s.toFixed(2).padStart(6)} s ${(c.dirs.length / s).toFixed(0).padStart(6)} bundles/s`;
-  for (const r of ROWS) console.log(`${r.padEnd(30)} ${cell(t(`in:${r}`))}   ${cell(t(`proc:${r}`))}`);
+  const cpu = (r: string) => `${t(`cpu:${r}`).toFixed(2).padStart(6)} s ${((t(`cpu:${r}`) * 1e6) / c.dirs.length).toFixed(0).padStart(5)} us/bundle`;
+  for (const r of ROWS) console.log(`${r.padEnd(30)} ${cell(t(`in:${r}`))}   ${cell(t(`proc:${r}`))}   ${cpu(r)}`);
   const ratio = (name: string, num: string, den: string, target: string) =>
     console.log(`${name.padEnd(30)} ${(t(`in:${num}`) / t(`in:${den}`)).toFixed(3).padStart(24)}   ${(t(`proc:${num}`) / t(`proc:${den}`)).toFixed(3).padStart(24)}   ${target}`);
   ratio("assay 2 workers / bare 2", ROWS[1], ROWS[3], "target >= 0.5");
   ratio("jobs 2 / jobs 1", ROWS[2], ROWS[3], "target >= 1.7");
   ratio("assay 1 worker / bare 1", ROWS[0], ROWS[2], "");
   ratio("bare 2 threads / 1 thread", ROWS[0], ROWS[1], "");
+  // Throughput per CPU second: what assay does beyond the bare loop, whatever else loads the machine.
+  console.log(`${"assay 1 worker / bare 1, CPU".padEnd(30)} ${(t(`cpu:${ROWS[0]}`) / t(`cpu:${ROWS[2]}`)).toFixed(3).padStart(24)}`);
 }
 
 /** A valid native journal of about `mb` megabytes, written line by line (never held in memory). */
@@ -145,6 +157,8 @@ async function main(): Promise<void> {
     const corpora = [describe("large", large), describe("small", small)];
     const all = availableParallelism();
     console.log(`machine: ${cpus()[0]?.model ?? "cpu"} ×${cpus().length}, node ${process.version}; median of ${ROUNDS} alternating rounds`);
+    // Scaling needs idle cores: other processes' load skews every two-thread figure.
+    console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
     for (const c of corpora) {
       bare(c.dirs); // warm the page cache and the JIT
       await scoreRoots([c.root], { ...RUN, jobs: 1 });
@@ -156,6 +170,7 @@ async function main(): Promise<void> {
       for (const [i, c] of corpora.entries()) await round(c, times[i]!);
       te.push(await time(() => scoreRoots([harbor], { ...RUN, jobs: all })));
     }
+    console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
     for (const [i, c] of corpora.entries()) report(c, times[i]!);
 
     const c = corpora[0]!;
