@@ -4,7 +4,7 @@
 // written into, never replaced; links are never replaced. Each case failed before the module.
 import { spawnSync } from "node:child_process";
 import {
-  existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync,
+  chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -236,7 +236,14 @@ describe("special files are written into, never replaced; links never replaced (
 });
 
 describe("the writer itself", () => {
-  it("writes pieces in turn (never one string), keeps the replaced file's permissions, and returns the bytes written", () => {
+  it("writes pieces in turn (never one string), keeps the replaced file's permissions (not a setuid bit) and owner, and returns the bytes written", () => {
+    const g = join(tmp, "setuid.txt");
+    writeFileSync(g, "old");
+    chmodSync(g, 0o4755);
+    if (process.getuid?.() === 0) chownSync(g, 4242, 4343);
+    writeOutput(g, "new");
+    expect(statSync(g).mode & 0o7777).toBe(0o755);
+    if (process.getuid?.() === 0) expect([statSync(g).uid, statSync(g).gid]).toEqual([4242, 4343]);
     const f = join(tmp, "pieces.txt");
     writeFileSync(f, "old", { mode: 0o600 });
     const n = writeOutput(f, (function* () {

@@ -1,60 +1,116 @@
-// `npm run bench`: throughput and memory, measured in one run on one synthesised corpus and
-// reported as ratios. Not a test: numbers, not verdicts.
-//   (a) the bare limit: a loop that only reads, splits, JSON.parses and SHA-256-chains the files
-//   (b) assay with 1 worker   (c) assay with all workers   (d) a rerun against a full store
-//   (e) Harbor trials (a synthesised job) with all workers
-// and, in a child process, the peak RSS of validating one large journal (1 GB by default).
+// `npm run bench`: throughput and memory, measured in one run on synthesised corpora and reported
+// as ratios. Not a test: numbers, not verdicts. For each of two corpora (~130 records per bundle:
+// per-byte work; ~20: per-bundle overhead), in alternating rounds:
+//   the bare limit (bare.ts) on 1 and on 2 threads; assay with 1 and with 2 workers — each both in
+//   this process (the corpus already walked; a fresh pool per run) and as a whole process (the CLI,
+//   or bare.ts as a script), so startup and discovery count
+// then, on the first corpus, a rerun against a full store; Harbor trials (a synthesised job) with
+// all workers; and, in a child process, the peak RSS of validating one large journal (1 GB).
 
 import { spawnSync } from "node:child_process";
-import { createHash, hash as oneShot } from "node:crypto";
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
-import { availableParallelism, cpus, tmpdir } from "node:os";
+import { createHash } from "node:crypto";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from "node:fs";
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { scoreBundle } from "../core/bundle.js";
-import { diskBundle } from "../io/bundle-source.js";
+import { diskBundle, readChunks } from "../io/bundle-source.js";
 import { writeCorpus } from "../io/corpus.js";
 import { discover } from "../io/discover.js";
 import { scoreRoots } from "../pipeline/score.js";
 import { ResultStore } from "../store/store.js";
+import { bare, bareThreads } from "./bare.js";
 import { million } from "./million.js";
 
 const env = (k: string, d: number) => Number(process.env[k] ?? d);
 const TRIALS = env("BENCH_TRIALS", 4300); // ≈ 5,000 bundles with retries
-const EVENTS = env("BENCH_EVENTS", 64); // key batches: 64 keys + 65 observations ≈ 128 events
+const EVENTS = env("BENCH_EVENTS", 64); // key batches: 64 keys + 65 observations ≈ 130 records
+const SMALL_EVENTS = env("BENCH_SMALL_EVENTS", 9); // ≈ 20 records
 const ROUNDS = env("BENCH_ROUNDS", 3);
 const JOURNAL_MB = env("BENCH_JOURNAL_MB", 1024);
 const HARBOR_TRIALS = env("BENCH_HARBOR_TRIALS", 2000);
-
-function bare(dirs: string[]): void {
-  for (const dir of dirs) {
-    for (const name of readdirSync(dir)) {
-      const bytes = readFileSync(join(dir, name));
-      if (name.endsWith(".jsonl")) {
-        let prev = "0".repeat(64);
-        let from = 0;
-        for (;;) {
-          const nl = bytes.indexOf(0x0a, from);
-          if (nl === -1) break;
-          const line = bytes.subarray(from, nl);
-          const rec = JSON.parse(line.toString("utf8")) as { prev: string };
-          if (rec.prev !== prev) throw new Error("chain");
-          prev = oneShot("sha256", line, "hex");
-          from = nl + 1;
-        }
-      } else if (name.endsWith(".json")) JSON.parse(bytes.toString("utf8"));
-    }
-  }
-}
+const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
+const BARE = fileURLToPath(new URL("./bare.js", import.meta.url));
 
 async function time(fn: () => unknown): Promise<number> {
   const t = process.hrtime.bigint();
   await fn();
   return Number(process.hrtime.bigint() - t) / 1e9;
 }
+/** A whole process, timed from spawn to exit (its output discarded). */
+function timeProcess(args: string[]): number {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  const secs = Number(process.hrtime.bigint() - t) / 1e9;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(" ")}: exit ${r.status}: ${r.stderr}`);
+  return secs;
+}
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rssMb = () => process.resourceUsage().maxRSS / 1024;
 const RUN = { schedules: [], invalid: "count", resourceBound: "default", errors: "exclude" } as const;
+/** The two-worker figures compare with the two-thread bare loop (the issue's "--jobs 2"). */
+const TWO = 2;
+
+interface Corpus {
+  name: string;
+  root: string;
+  dirs: string[];
+  mb: number;
+  records: number;
+}
+
+function describe(name: string, root: string): Corpus {
+  const dirs = [...discover([root])].map((f) => f.dir);
+  let bytes = 0;
+  let lines = 0;
+  for (const d of dirs)
+    for (const f of readdirSync(d)) {
+      bytes += statSync(join(d, f)).size;
+      if (f === "journal.jsonl") for (const c of readChunks(join(d, f))) for (let i = c.indexOf(0x0a); i !== -1; i = c.indexOf(0x0a, i + 1)) lines++;
+    }
+  return { name, root, dirs, mb: bytes / 1e6, records: lines / dirs.length };
+}
+
+const ROWS = ["bare loop, 1 thread", "bare loop, 2 threads", "assay, 1 worker (--jobs 1)", "assay, 2 workers (--jobs 2)"] as const;
+
+/** CPU seconds of this process (every thread: workers, V8's compiler and GC threads) while `fn` runs. */
+async function cpuOf(fn: () => unknown, into: number[]): Promise<void> {
+  const c = process.cpuUsage();
+  await fn();
+  const d = process.cpuUsage(c);
+  into.push((d.user + d.system) / 1e6);
+}
+
+/** One round on a corpus: each row in this process (wall and CPU) and as a whole process. */
+async function round(c: Corpus, into: Map<string, number[]>): Promise<void> {
+  const put = (k: string, t: number) => into.set(k, [...(into.get(k) ?? []), t]);
+  const cpu = (k: string) => (into.get(`cpu:${k}`) ?? into.set(`cpu:${k}`, []).get(`cpu:${k}`)!);
+  put(`in:${ROWS[0]}`, await time(() => cpuOf(() => bare(c.dirs), cpu(ROWS[0]))));
+  put(`in:${ROWS[1]}`, await time(() => cpuOf(() => bareThreads(c.dirs, TWO), cpu(ROWS[1]))));
+  put(`in:${ROWS[2]}`, await time(() => cpuOf(() => scoreRoots([c.root], { ...RUN, jobs: 1 }), cpu(ROWS[2]))));
+  put(`in:${ROWS[3]}`, await time(() => cpuOf(() => scoreRoots([c.root], { ...RUN, jobs: TWO }), cpu(ROWS[3]))));
+  put(`proc:${ROWS[0]}`, timeProcess([BARE, c.root, "1"]));
+  put(`proc:${ROWS[1]}`, timeProcess([BARE, c.root, String(TWO)]));
+  put(`proc:${ROWS[2]}`, timeProcess([CLI, "score", c.root, "--quiet", "--jobs", "1"]));
+  put(`proc:${ROWS[3]}`, timeProcess([CLI, "score", c.root, "--quiet", "--jobs", String(TWO)]));
+}
+
+function report(c: Corpus, times: Map<string, number[]>): void {
+  const t = (k: string) => median(times.get(k)!);
+  console.log(`\n~${c.records.toFixed(0)} records per bundle: ${c.dirs.length} bundles, ${c.mb.toFixed(1)} MB`);
+  console.log(`${"".padEnd(30)} ${"in process".padStart(24)}   ${"whole process".padStart(24)}   CPU in process (all threads)`);
+  const cell = (s: number) => `${s.toFixed(2).padStart(6)} s ${(c.dirs.length / s).toFixed(0).padStart(6)} bundles/s`;
+  const cpu = (r: string) => `${t(`cpu:${r}`).toFixed(2).padStart(6)} s ${((t(`cpu:${r}`) * 1e6) / c.dirs.length).toFixed(0).padStart(5)} us/bundle`;
+  for (const r of ROWS) console.log(`${r.padEnd(30)} ${cell(t(`in:${r}`))}   ${cell(t(`proc:${r}`))}   ${cpu(r)}`);
+  const ratio = (name: string, num: string, den: string, target: string) =>
+    console.log(`${name.padEnd(30)} ${(t(`in:${num}`) / t(`in:${den}`)).toFixed(3).padStart(24)}   ${(t(`proc:${num}`) / t(`proc:${den}`)).toFixed(3).padStart(24)}   ${target}`);
+  ratio("assay 2 workers / bare 2", ROWS[1], ROWS[3], "target >= 0.5");
+  ratio("jobs 2 / jobs 1", ROWS[2], ROWS[3], "target >= 1.7");
+  ratio("assay 1 worker / bare 1", ROWS[0], ROWS[2], "");
+  ratio("bare 2 threads / 1 thread", ROWS[0], ROWS[1], "");
+  // Throughput per CPU second: what assay does beyond the bare loop, whatever else loads the machine.
+  console.log(`${"assay 1 worker / bare 1, CPU".padEnd(30)} ${(t(`cpu:${ROWS[0]}`) / t(`cpu:${ROWS[2]}`)).toFixed(3).padStart(24)}`);
+}
 
 /** A valid native journal of about `mb` megabytes, written line by line (never held in memory). */
 function writeBigJournal(dir: string, mb: number): void {
@@ -86,7 +142,8 @@ async function main(): Promise<void> {
   if (process.argv[2] === "--synth") {
     // Child mode: synthesis holds a corpus's files in memory; kept out of the measured process.
     writeCorpus(process.argv[3]!, { n: TRIALS, seed: "bench", faults: false, events: EVENTS });
-    writeCorpus(process.argv[4]!, { n: HARBOR_TRIALS, seed: "bench", faults: false, profile: "harbor" });
+    writeCorpus(process.argv[4]!, { n: TRIALS, seed: "bench", faults: false, events: SMALL_EVENTS });
+    writeCorpus(process.argv[5]!, { n: HARBOR_TRIALS, seed: "bench", faults: false, profile: "harbor" });
     return;
   }
   if (process.argv[2] === "--validate") {
@@ -97,48 +154,41 @@ async function main(): Promise<void> {
   }
   const root = mkdtempSync(join(tmpdir(), "assay-bench-"));
   try {
-    const corpus = join(root, "corpus");
-    const harbor = join(root, "harbor");
-    spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--synth", corpus, harbor], { stdio: "inherit" });
-    const dirs = [...discover([corpus])].map((f) => f.dir);
-    const made = dirs.length;
-    let bytes = 0;
-    for (const d of dirs) for (const f of readdirSync(d)) bytes += statSync(join(d, f)).size;
-    const mb = bytes / 1e6;
+    const [large, small, harbor] = ["corpus", "small", "harbor"].map((d) => join(root, d)) as [string, string, string];
+    spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--synth", large, small, harbor], { stdio: "inherit" });
+    const corpora = [describe("large", large), describe("small", small)];
     const all = availableParallelism();
-    console.log(`machine: ${cpus()[0]?.model ?? "cpu"} ×${cpus().length}, node ${process.version}`);
-    console.log(`corpus: ${made} bundles, ${mb.toFixed(1)} MB, ${EVENTS} key batches each; median of ${ROUNDS} alternating rounds`);
-    bare(dirs); // warm the page cache and the JIT
-    await scoreRoots([corpus], { ...RUN, jobs: 1 });
+    console.log(`machine: ${cpus()[0]?.model ?? "cpu"} ×${cpus().length}, node ${process.version}; median of ${ROUNDS} alternating rounds`);
+    // Scaling needs idle cores: other processes' load skews every two-thread figure.
+    console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+    for (const c of corpora) {
+      bare(c.dirs); // warm the page cache and the JIT
+      await scoreRoots([c.root], { ...RUN, jobs: 1 });
+    }
     await scoreRoots([harbor], { ...RUN, jobs: all });
-    const ta: number[] = [];
-    const tb: number[] = [];
-    const tc: number[] = [];
+    const times = corpora.map(() => new Map<string, number[]>());
     const te: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
-      ta.push(await time(() => bare(dirs)));
-      tb.push(await time(() => scoreRoots([corpus], { ...RUN, jobs: 1 })));
-      tc.push(await time(() => scoreRoots([corpus], { ...RUN, jobs: all })));
+      for (const [i, c] of corpora.entries()) await round(c, times[i]!);
       te.push(await time(() => scoreRoots([harbor], { ...RUN, jobs: all })));
     }
+    console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+    for (const [i, c] of corpora.entries()) report(c, times[i]!);
+
+    const c = corpora[0]!;
     const storeFile = join(root, "store.sqlite");
     const store = new ResultStore(storeFile);
-    const fill = await time(() => scoreRoots([corpus], { ...RUN, jobs: all, store }));
-    const rerun = await time(() => scoreRoots([corpus], { ...RUN, jobs: all, store }));
+    const fill = await time(() => scoreRoots([c.root], { ...RUN, jobs: all, store }));
+    const rerun = await time(() => scoreRoots([c.root], { ...RUN, jobs: all, store }));
     store.close();
-    const [a, b, c] = [median(ta), median(tb), median(tc)];
     const row = (name: string, t: number) =>
-      `${name.padEnd(36)} ${(dirs.length / t).toFixed(0).padStart(7)} bundles/s ${(mb / t).toFixed(1).padStart(7)} MB/s ${t.toFixed(2).padStart(7)} s`;
-    console.log(row("(a) bare limit, 1 thread", a));
-    console.log(row("(b) assay, 1 worker", b));
-    console.log(row(`(c) assay, ${all} workers`, c));
-    console.log(row("    first run filling a store", fill));
-    console.log(row("(d) rerun against the full store", rerun));
+      `${name.padEnd(36)} ${(c.dirs.length / t).toFixed(0).padStart(7)} bundles/s ${(c.mb / t).toFixed(1).padStart(7)} MB/s ${t.toFixed(2).padStart(7)} s`;
+    console.log("");
+    console.log(row(`first run filling a store, ${all} workers`, fill));
+    console.log(row("rerun against the full store", rerun));
     const e = median(te);
-    console.log(`${`(e) Harbor trials, ${all} workers`.padEnd(36)} ${(HARBOR_TRIALS / e).toFixed(0).padStart(7)} trials/s  ${e.toFixed(2).padStart(7)} s   (${HARBOR_TRIALS} trials, ~10 files each)`);
-    console.log(`(b)/(a) = ${(a / b).toFixed(3)}   target >= 0.75`);
-    console.log(`(c)/(b) = ${(b / c).toFixed(3)}   target >= 1.8 on 2 cores`);
-    console.log(`peak RSS of the scoring process (main thread and workers): ${rssMb().toFixed(0)} MB`);
+    console.log(`${`Harbor trials, ${all} workers`.padEnd(36)} ${(HARBOR_TRIALS / e).toFixed(0).padStart(7)} trials/s  ${e.toFixed(2).padStart(7)} s   (${HARBOR_TRIALS} trials, ~10 files each)`);
+    console.log(`peak RSS of this process (main thread and workers): ${rssMb().toFixed(0)} MB`);
 
     if (JOURNAL_MB > 0) {
       const big = join(root, "big");

@@ -106,7 +106,8 @@ export class EvidenceFolder {
       this.errors.push(finding("FILE_TOO_LARGE", p, null, `${e.size} bytes exceeds ${limit}`));
       return false;
     }
-    const bytes = Buffer.concat([...this.src.read(p)]);
+    const chunks = [...this.src.read(p)];
+    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks); // one chunk: no copy
     this.files.set(p, sha256(bytes));
     return bytes;
   }

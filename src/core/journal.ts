@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { finding, type Finding } from "./codes.js";
+import { fastHeader } from "./fast.js";
 import { decodeLine } from "./json/decode.js";
 import type { RawLine } from "./json/lines.js";
 import { check, envelope, finiteNumber, id, int, record, text } from "./schema.js";
@@ -20,7 +21,7 @@ const meta = record(z.string().regex(META_KEY_RE, "meta key must match [a-z][a-z
   .refine((m) => Object.keys(m).length <= 64, "meta holds more than 64 keys")
   .refine((m) => m["task"] === undefined || typeof m["task"] === "string", "meta.task must be a string");
 
-const headerSchema = z.strictObject({
+export const headerSchema = z.strictObject({
   ...envelope("session"),
   format: z.string(),
   profile: z.string(),
@@ -194,7 +195,7 @@ export function readHeader(rec: JournalRecord | null, file: string, out: Finding
     out.push(finding("SEED_NOT_CANONICAL", file, 1, `seed ${clip(seed, 140)} is not 16..128 lowercase hex digits of even length`));
   if (isInteger(deadline) && deadline <= at)
     out.push(finding("DEADLINE_INVALID", file, 1, `deadline ${deadline} is not after the header's at ${at}`));
-  const header = check(headerSchema, rec, file, 1, out);
+  const header = fastHeader(rec) ?? check(headerSchema, rec, file, 1, out);
   return {
     header: out.length === before ? header : null,
     profile: usableProfile(format, profile),

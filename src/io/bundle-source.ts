@@ -49,16 +49,27 @@ export function listEntries(dir: string, withStamps = false): BundleEntryInfo[] 
   return out;
 }
 
-export function* readChunks(file: string): Generator<Uint8Array> {
+/**
+ * A file's bytes in chunks. `listed`: its size as listed, when known, which saves an fstat; it
+ * only sizes the buffer and ends the file early (a short read that meets it), so any value reads
+ * every byte the file holds when read.
+ */
+export function* readChunks(file: string, listed?: number): Generator<Uint8Array> {
   const fd = openSync(file, "r");
   try {
     // Small files get small buffers (from Node's pool): a 1 MiB buffer per summary is GC churn.
-    const size = Math.min(CHUNK, fstatSync(fd).size + 1);
+    const stated = listed ?? fstatSync(fd).size;
+    const size = Math.min(CHUNK, stated + 1);
+    let total = 0;
     for (;;) {
       const buf = Buffer.allocUnsafe(size);
       const n = readSync(fd, buf, 0, size, null);
       if (n === 0) return;
+      total += n;
       yield n === size ? buf : buf.subarray(0, n);
+      // A read that came up short exactly at the stated size met the end: the read that would
+      // return 0 is saved (a file that grew fills the buffer and is read on).
+      if (n < size && total === stated) return;
     }
   } finally {
     closeSync(fd);
@@ -67,7 +78,9 @@ export function* readChunks(file: string): Generator<Uint8Array> {
 
 /** A bundle folder as a source; `entries` when it was already listed (stamps are the store's). */
 export function diskBundle(dir: string, entries?: BundleEntryInfo[]): BundleSource {
-  return { entries: entries ?? listEntries(dir), read: (path) => readChunks(join(dir, path)) };
+  const listing = entries ?? listEntries(dir);
+  const sizes = new Map(listing.map((e) => [e.path, e.size]));
+  return { entries: listing, read: (path) => readChunks(join(dir, path), sizes.get(path)) };
 }
 
 /**

@@ -9,7 +9,7 @@
 // - a symbolic link is never replaced, nor followed to replace its target.
 
 import {
-  closeSync, constants, existsSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync,
+  closeSync, constants, existsSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync,
   writeSync, type Stats,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
@@ -41,15 +41,19 @@ export const withSqliteFiles = (file: string | undefined): string[] =>
 
 /** How a path is written: a new file renamed into place, or straight into what is already there. */
 type Target =
-  | { kind: "replace"; file: string; dir: string; mode: number | null }
+  | { kind: "replace"; file: string; dir: string; was: Stats | null }
   | { kind: "stream"; file: string; what: "a FIFO" | "a character device" }
   | { kind: "fd"; file: string; fd: number };
 
-/** The process's own streams by name: written to the descriptor, never opened or replaced. */
+/**
+ * Standard output and error by name: written to the descriptor, never opened or replaced. Other
+ * /dev/fd/N names (a shell's `>(gzip > r.gz)`) are opened as what they point to, like any link: a
+ * pipe is written into; a regular file behind a link is refused.
+ */
 function descriptorNamed(file: string): number | null {
   if (file === "/dev/stdout") return 1;
   if (file === "/dev/stderr") return 2;
-  const m = /^\/(?:dev|proc\/self)\/fd\/([0-9]{1,9})$/.exec(file);
+  const m = /^\/(?:dev|proc\/self)\/fd\/([12])$/.exec(file);
   return m === null ? null : Number(m[1]);
 }
 
@@ -87,6 +91,14 @@ function realPath(p: string): string {
 }
 
 const sameFile = (a: Stats | undefined, b: Stats | undefined): boolean => a !== undefined && b !== undefined && a.dev === b.dev && a.ino === b.ino;
+/** stat, or undefined for a path that cannot be looked at (absent, a folder on its way not one, no permission). */
+const statOf = (p: string): Stats | undefined => {
+  try {
+    return statSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+};
 
 /** Refuse an output that lands on what the command reads or keeps. `real`: the output's real path. */
 function checkProtected(file: string, real: string, st: Stats | undefined, protect: Protected): void {
@@ -96,7 +108,7 @@ function checkProtected(file: string, real: string, st: Stats | undefined, prote
   }
   for (const f of protect.files ?? []) {
     if (f === undefined) continue;
-    if (realPath(f) === real || sameFile(st, statSync(f, { throwIfNoEntry: false })))
+    if (realPath(f) === real || sameFile(st, statOf(f)))
       throw new OutputError(`will not write ${forTerminal(file)}: it is ${forTerminal(f)}, which this command reads or keeps`);
   }
 }
@@ -126,7 +138,7 @@ function plan(file: string, protect: Protected, regularOnly: boolean): Target {
   const st = lstatSync(file, { throwIfNoEntry: false });
   if (st === undefined || st.isFile()) {
     checkProtected(file, realPath(file), st, protect);
-    return { kind: "replace", file, dir, mode: st === undefined ? null : st.mode & 0o7777 };
+    return { kind: "replace", file, dir, was: st ?? null };
   }
   if (st.isDirectory()) throw new OutputError(`cannot write ${forTerminal(file)}: it is a folder`);
   const target = statSync(file, { throwIfNoEntry: false }); // through a link: what would be written into
@@ -323,8 +335,14 @@ export function writeOutput(file: string, data: Data, o: WriteOptions = {}): num
   const tmp = join(target.dir, `.${basename(file)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   let fd: number;
   try {
-    fd = openSync(tmp, "wx", target.mode ?? 0o644); // O_EXCL: never through a link planted at the temp name
+    fd = openSync(tmp, "wx", 0o644); // O_EXCL: never through a link planted at the temp name
+    // A replaced file keeps its permissions (never a setuid or sticky bit) and, for root, its owner.
+    if (target.was !== null) {
+      fchmodSync(fd, target.was.mode & 0o777);
+      if (process.getuid?.() === 0) fchownSync(fd, target.was.uid, target.was.gid);
+    }
   } catch (e) {
+    rmSync(tmp, { force: true });
     return fail(e, true);
   }
   try {

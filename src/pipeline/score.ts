@@ -160,7 +160,9 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   const bundles = new EntrySpill(options.spillDir, options.spillAfterBytes);
   const book = new JobBook();
   const pool = new BundlePool(options);
-  const batchSize = options.batchSize ?? 16;
+  // Small bundles travel 64 to a task (per-task costs, a message each way, paid once for many);
+  // big ones are capped by BATCH_BYTES.
+  const batchSize = options.batchSize ?? 64;
   const inflight = new Set<Promise<void>>();
   let everything = false;
   let ended = false;
@@ -255,9 +257,9 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
       batch.push({ found, dir: found.dir, path: found.path, entries, bytes, stamps, beyond, safe, lookup: safe });
       batchBytes += bytes;
       if (batchFull(batch.length, batchBytes, batchSize)) {
-        // The next task is ready before a worker frees up, so no worker waits for discovery;
-        // and no more than that: discovery runs ahead only as far as it is needed.
-        while (inflight.size >= pool.jobs) await Promise.race(inflight);
+        // A second task waits at each worker, so none idles between tasks while the main thread
+        // catches up; and no more than that: discovery runs ahead only as far as it is needed.
+        while (inflight.size >= 2 * pool.jobs) await Promise.race(inflight);
         if (failure !== undefined) throw failure;
         if (signal?.aborted) break;
         dispatch(batch);

@@ -25,7 +25,7 @@ export function decodeLine(line: RawLine, file: string, out: Finding[]): Record<
     out.push(finding("LINE_TOO_LONG", file, n, `line of ${line.length + 1} bytes exceeds ${MAX_LINE_BYTES}`));
     return null;
   }
-  const bad = encodingProblem(line.bytes);
+  const bad = line.ascii ? null : encodingProblem(line.bytes);
   if (bad !== null) {
     out.push(finding("ENCODING", file, n, bad));
     return null;
@@ -34,7 +34,7 @@ export function decodeLine(line: RawLine, file: string, out: Finding[]): Record<
     out.push(finding("JSON_SYNTAX", file, n, "blank line"));
     return null;
   }
-  const r = parseStrictJson(line.bytes.toString("utf8"), " ");
+  const r = parseStrictJson(line.bytes.toString(line.ascii ? "latin1" : "utf8"), " ");
   if (!r.ok) {
     out.push(finding(r.issue.code, file, n, r.issue.message));
     return null;

@@ -1,9 +1,11 @@
 // Streaming JSONL framing (contract §2): splits chunks into lines, hashes each line as written
 // (for the `prev` chain) and the whole file, and never holds more than one capped line.
 
+import { isAscii } from "node:buffer";
 import { createHash, hash as oneShot, type Hash } from "node:crypto";
 
 const sha256Hex = (b: Uint8Array): string => oneShot("sha256", b, "hex");
+const plain = (b: Buffer | null): boolean => b !== null && isAscii(b) && b.indexOf(0x0d) === -1;
 
 export const MAX_LINE_BYTES = 1024 * 1024; // including the \n
 
@@ -18,6 +20,12 @@ export interface RawLine {
   digest: string;
   /** False for a torn tail: a last line without \n. */
   terminated: boolean;
+  /**
+   * The line is ASCII without \r: its §2 encoding holds (ASCII is valid UTF-8 and holds no BOM) and
+   * it decodes as Latin-1. Checked once per chunk: a line inside a chunk that passed needs no check
+   * of its own. False for a line over the cap.
+   */
+  ascii: boolean;
 }
 
 /**
@@ -33,6 +41,7 @@ export function* splitLines(chunks: Iterable<Uint8Array>): Generator<RawLine> {
 
   for (const chunk of chunks) {
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const ascii = plain(buf);
     let from = 0;
     while (from < buf.length) {
       const nl = buf.indexOf(0x0a, from);
@@ -55,7 +64,7 @@ export function* splitLines(chunks: Iterable<Uint8Array>): Generator<RawLine> {
       // A line inside one chunk is hashed in one shot (no Hash object): the common case.
       const partial = hash as Hash | null; // set by start() when the line began in an earlier chunk
       const digest = partial === null ? sha256Hex(piece) : partial.update(piece).digest("hex");
-      yield { number, bytes, length, digest, terminated: true };
+      yield { number, bytes, length, digest, terminated: true, ascii: (ascii && partial === null) || plain(bytes) };
       parts = [];
       length = 0;
       hash = null;
@@ -65,6 +74,6 @@ export function* splitLines(chunks: Iterable<Uint8Array>): Generator<RawLine> {
   if (hash !== null || length > 0) {
     number++;
     const bytes = length + 1 > MAX_LINE_BYTES ? null : Buffer.concat(parts, length);
-    yield { number, bytes, length, digest: start().digest("hex"), terminated: false };
+    yield { number, bytes, length, digest: start().digest("hex"), terminated: false, ascii: plain(bytes) };
   }
 }

@@ -78,12 +78,15 @@ export function parseStrictJsonByScan(text: string, outerSpaces: " " | " \n"): J
 const RISKY = /[:,[][ \t\n\r]*-?[0-9]+[.eE]|"[ \t\n\r]+:/;
 
 /**
- * The common case without the character pass: an object or array whose text has no \u escape
- * and none of RISKY. Then every number literal is an integer literal, and each key token ends in
- * `":` — every other `":` in the text (an opening quote before a colon, an escaped quote inside a
- * string) only adds to the count — so as many `":` as JSON.parse kept keys proves no key was
- * dropped as a duplicate. Numbers must come out as safe integers (a huge literal is the scan's
- * to judge). Returns undefined whenever the proof does not hold: the full path then decides.
+ * The common case without the character pass: an object or array whose text has no \u escape.
+ * Each key token ends in `":` when no whitespace precedes its colon — every other `":` in the
+ * text (an opening quote before a colon, an escaped quote inside a string) only adds to the count —
+ * so as many `":` as JSON.parse kept keys proves no key was dropped as a duplicate. Every number
+ * must be an integer literal, proven one of two ways. Text without whitespace (compact writers):
+ * a number is an array element or follows its key's `":` at once, so reading the digits after
+ * each `":` and finding no array that holds a number proves it. Otherwise, no match of RISKY.
+ * Numbers must come out as safe integers (a huge literal is the scan's to judge). Returns undefined
+ * whenever the proof does not hold: the full path then decides.
  */
 export function plainParse(s: string, outer: string): unknown {
   let a = 0;
@@ -93,7 +96,9 @@ export function plainParse(s: string, outer: string): unknown {
   const open = s.charCodeAt(a);
   const close = s.charCodeAt(b);
   if (!((open === 0x7b && close === 0x7d) || (open === 0x5b && close === 0x5d))) return undefined;
-  if (s.indexOf("\\u") !== -1 || RISKY.test(s)) return undefined;
+  if (s.indexOf("\\u") !== -1) return undefined;
+  const compact = s.indexOf(" ") === -1 && s.indexOf("\n") === -1 && s.indexOf("\t") === -1 && s.indexOf("\r") === -1;
+  if (!compact && RISKY.test(s)) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(s);
@@ -101,8 +106,21 @@ export function plainParse(s: string, outer: string): unknown {
     return undefined;
   }
   let colons = 0;
-  for (let i = s.indexOf('":'); i !== -1; i = s.indexOf('":', i + 2)) colons++;
-  return countKeys(value, true) === colons ? value : undefined;
+  for (let i = s.indexOf('":'); i !== -1; i = s.indexOf('":', i + 2)) {
+    colons++;
+    if (compact && decimalAt(s, i + 2)) return undefined;
+  }
+  return countKeys(value, true, compact) === colons ? value : undefined;
+}
+
+/** A number literal written with a fraction or exponent starts at `i` (false for anything else). */
+function decimalAt(s: string, i: number): boolean {
+  let c = s.charCodeAt(i);
+  if (c === 0x2d) c = s.charCodeAt(++i);
+  if (!isDigit(c)) return false;
+  do c = s.charCodeAt(++i);
+  while (isDigit(c));
+  return c === 0x2e || c === 0x65 || c === 0x45;
 }
 
 /** A non-finite number or bare NaN/Infinity token: where it stands in the text and in the value. */
@@ -138,9 +156,10 @@ export function parseStrictJsonNoting(text: string, outerSpaces: " " | " \n"): J
 
 /**
  * Properties of every object in a parsed value (iterative: nesting depth is unbounded).
- * `safeIntegers`: -1 as soon as a number is not a safe integer.
+ * `safeIntegers`: -1 as soon as a number is not a safe integer; `noArrayNumbers`: -1 as soon as
+ * an array holds a number (plainParse's compact proof does not see those).
  */
-function countKeys(root: unknown, safeIntegers = false): number {
+function countKeys(root: unknown, safeIntegers = false, noArrayNumbers = false): number {
   let n = 0;
   const stack: unknown[] = [root];
   const unsafe = (x: unknown) => safeIntegers && typeof x === "number" && !Number.isSafeInteger(x);
@@ -150,7 +169,7 @@ function countKeys(root: unknown, safeIntegers = false): number {
     if (Array.isArray(v)) {
       for (const x of v)
         if (typeof x === "object" && x !== null) stack.push(x);
-        else if (unsafe(x)) return -1;
+        else if (unsafe(x) || (noArrayNumbers && typeof x === "number")) return -1;
     } else
       for (const k in v) {
         n++;

@@ -7,6 +7,7 @@ import type { Header, JournalReader } from "../journal.js";
 import { decodeDocument } from "../json/decode.js";
 import { check } from "../schema.js";
 import { summaryIdentity } from "../summary.js";
+import { fastSnapshot, fastSummary } from "./fast.js";
 import type { NativeJournal } from "./journal.js";
 import { snapshotSchema, summarySchema } from "./records.js";
 
@@ -42,7 +43,7 @@ export function checkSummary(
   }
   const value = decodeDocument(bytes, SUMMARY, out);
   if (value === undefined) return;
-  const summary = check(schema, value, SUMMARY, null, out);
+  const summary = (schema === summarySchema ? fastSummary(value) : null) ?? check(schema, value, SUMMARY, null, out);
   if (summary === null) return;
   for (const field of differingFields(expected, summary))
     out.push(finding("SUMMARY_MISMATCH", SUMMARY, null, `field ${field} differs from the journal (${describe(expected, field)})`));
@@ -64,7 +65,7 @@ export function checkSnapshot(
   if (fileDigest !== score.snapshot) mismatch(`file digest ${fileDigest} is not the final score's ${score.snapshot} (line ${score.line})`);
   const value = decodeDocument(bytes, SNAPSHOT, out);
   if (value === undefined) return;
-  const snap = check(snapshotSchema, value, SNAPSHOT, null, out);
+  const snap = fastSnapshot(value) ?? check(snapshotSchema, value, SNAPSHOT, null, out);
   if (snap === null) return;
   const last = nj.lastObservation;
   const expected = {

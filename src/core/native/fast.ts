@@ -1,37 +1,23 @@
-// Hand-written twins of the two hot native schemas (observation and keys: nearly every line of
-// a journal). They only ever accept: a record they accept is exactly one the zod schema accepts
-// (test/fast-path.test.ts checks the two agree on thousands of mutated records), and a record
-// they refuse goes through zod, which alone reports findings. zod stays the definition.
+// Hand-written twins of the native schemas on the per-bundle path: observation and keys (nearly
+// every line of a journal), score and end records, summary.json and snapshot.json. They only ever
+// accept: a value they accept is exactly one the zod schema accepts, with the same output
+// (test/fast-path.test.ts and test/perf-fast.test.ts check the two agree on thousands of mutated
+// values), and a value they refuse goes through zod, which alone reports findings. zod stays the
+// definition.
 
-import { codePointLength } from "../text.js";
-import type { NativeState } from "./records.js";
+import { digestOrNull, exactKeys, isInt, isText, keySet, plain } from "../fast.js";
+import { isDigest, isId } from "../text.js";
+import { END_STATUSES, type EndStatus, type NativeState, type NativeSummary } from "./records.js";
 
-const isInt = (v: unknown, min = -Number.MAX_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): v is number =>
-  typeof v === "number" && Number.isSafeInteger(v) && v >= min && v <= max;
-const isText = (v: unknown, max: number, min = 0): v is string =>
-  typeof v === "string" && (v.length <= max && v.length >= min ? true : codePointLength(v) <= max && codePointLength(v) >= min);
-
-/** True when `o` has exactly the keys of `set` (all own, none more). */
-function exactKeys(o: object, set: ReadonlySet<string>): boolean {
-  let n = 0;
-  for (const k in o) {
-    if (!set.has(k)) return false;
-    n++;
-  }
-  return n === set.size;
-}
-
-const plain = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-const ITEM = new Set(["slot", "k_idx", "tval", "sval", "number", "name1"]);
-const STATE = new Set([
+const ITEM = keySet("slot", "k_idx", "tval", "sval", "number", "name1");
+const STATE = keySet(
   "character_generated", "playing", "is_dead", "escaped", "depth", "max_depth", "game_type", "noscore",
   "wizard", "score_options", "died_from", "turn", "playerturn", "silmarils", "inventory",
-]);
-const OBSERVATION = new Set(["seq", "at", "type", "prev", "frame", "state"]);
-const KEYS = new Set(["seq", "at", "type", "prev", "frame", "keys"]);
+);
+const OBSERVATION = keySet("seq", "at", "type", "prev", "frame", "state");
+const KEYS = keySet("seq", "at", "type", "prev", "frame", "keys");
 
-function isState(s: unknown): s is NativeState {
+export function isState(s: unknown): s is NativeState {
   if (!plain(s) || !exactKeys(s, STATE)) return false;
   if (
     typeof s["character_generated"] !== "boolean" || typeof s["playing"] !== "boolean" || typeof s["is_dead"] !== "boolean" ||
@@ -68,5 +54,49 @@ export type FastKeys = { at: number; frame: number; keys: string };
 export function fastKeys(rec: Record<string, unknown>): FastKeys | null {
   return rec["type"] === "keys" && exactKeys(rec, KEYS) && isInt(rec["frame"], 0) && isText(rec["keys"], 256, 1)
     ? (rec as unknown as FastKeys)
+    : null;
+}
+
+const SCORE = keySet("seq", "at", "type", "prev", "final", "snapshot");
+export type FastScore = { at: number; final: boolean; snapshot: string | null };
+export function fastScore(rec: Record<string, unknown>): FastScore | null {
+  const { final, snapshot } = rec;
+  return rec["type"] === "score" && exactKeys(rec, SCORE) && typeof final === "boolean" && digestOrNull(snapshot) && (snapshot !== null) === final
+    ? (rec as unknown as FastScore)
+    : null;
+}
+
+const END = keySet("seq", "at", "type", "prev", "status", "reason");
+const STATUSES: ReadonlySet<unknown> = new Set(END_STATUSES);
+export type FastEnd = { at: number; status: EndStatus; reason: string };
+export function fastEnd(rec: Record<string, unknown>): FastEnd | null {
+  return rec["type"] === "end" && exactKeys(rec, END) && STATUSES.has(rec["status"]) && isText(rec["reason"], 512) ? (rec as unknown as FastEnd) : null;
+}
+
+const SUMMARY = keySet("format", "session", "experiment", "trial", "attempt", "seed", "journal", "status", "ended_at", "native_ending", "victory", "snapshot", "counts");
+const JOURNAL = keySet("records", "head");
+const ENDING = keySet("at", "frame", "escaped", "is_dead", "depth");
+const COUNTS = keySet("keys", "observations", "scores");
+/** summary.json as summarySchema reads it. */
+export function fastSummary(v: unknown): NativeSummary | null {
+  if (!plain(v) || !exactKeys(v, SUMMARY)) return null;
+  const { journal: j, native_ending: e, counts: c } = v;
+  const identity = typeof v["format"] === "string" && typeof v["session"] === "string" && typeof v["experiment"] === "string" &&
+    typeof v["trial"] === "string" && isInt(v["attempt"]) && typeof v["seed"] === "string";
+  const ending = e === null || (plain(e) && exactKeys(e, ENDING) && isInt(e["at"]) && isInt(e["frame"], 0) && typeof e["escaped"] === "boolean" &&
+    typeof e["is_dead"] === "boolean" && isInt(e["depth"], 0, 20));
+  return identity && ending && plain(j) && exactKeys(j, JOURNAL) && isInt(j["records"], 0) && isDigest(j["head"]) &&
+    typeof v["status"] === "string" && isInt(v["ended_at"]) && typeof v["victory"] === "boolean" && digestOrNull(v["snapshot"]) &&
+    plain(c) && exactKeys(c, COUNTS) && isInt(c["keys"], 0) && isInt(c["observations"], 0) && isInt(c["scores"], 0)
+    ? (v as unknown as NativeSummary)
+    : null;
+}
+
+const SNAPSHOT = keySet("format", "session", "frame", "at", "state");
+export type FastSnapshot = { format: string; session: string; frame: number; at: number; state: NativeState };
+/** snapshot.json as snapshotSchema reads it. */
+export function fastSnapshot(v: unknown): FastSnapshot | null {
+  return plain(v) && exactKeys(v, SNAPSHOT) && typeof v["format"] === "string" && isId(v["session"]) && isInt(v["frame"], 0) && isInt(v["at"]) && isState(v["state"])
+    ? (v as unknown as FastSnapshot)
     : null;
 }

@@ -7,7 +7,7 @@ import { JsonDecimal } from "../json/strict.js";
 import { check } from "../schema.js";
 import { clip } from "../text.js";
 import { endRecord, keysRecord, observationRecord, scoreRecord, type EndStatus, type NativeState } from "./records.js";
-import { fastKeys, fastObservation } from "./fast.js";
+import { fastEnd, fastKeys, fastObservation, fastScore } from "./fast.js";
 import { isVictory } from "./victory.js";
 
 export interface Observed {
@@ -119,7 +119,7 @@ export class NativeJournal extends ProfileJournal<EndStatus> {
   }
 
   private score(rec: JournalRecord, line: number): void {
-    const r = check(scoreRecord, rec, this.file, line, this.out);
+    const r = fastScore(rec) ?? check(scoreRecord, rec, this.file, line, this.out);
     if (r === null) return this.markLost(); // it may have been the final score
     this.counts.scores++;
     if (this.frame === null && this.unread === 0) this.transition(line, "score before the first observation");
@@ -127,7 +127,7 @@ export class NativeJournal extends ProfileJournal<EndStatus> {
   }
 
   private endRecord(rec: JournalRecord, line: number): void {
-    const r = check(endRecord, rec, this.file, line, this.out);
+    const r = fastEnd(rec) ?? check(endRecord, rec, this.file, line, this.out);
     if (r === null) return;
     // An unreadable line may have held the ending or the final score: not reported as missing.
     if (r.status === "completed" && this.ending === null && !this.lost) this.transition(line, "end status completed without a native ending");

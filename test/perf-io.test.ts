@@ -1,0 +1,45 @@
+// readChunks stops at a short read that meets the size fstat gave, or the size listed for the file
+// (one read, or an fstat, fewer per file): it must still yield every byte, at every size around its
+// buffer's, whatever size it was told, and follow a file that grows.
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { readChunks } from "../src/io/bundle-source.js";
+
+const dir = mkdtempSync(join(tmpdir(), "assay-perf-io-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const MiB = 1024 * 1024;
+const bytesOf = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7 + 3) & 0xff));
+
+describe("readChunks", () => {
+  it("yields every byte of files of every size around its buffer's", () => {
+    for (const n of [0, 1, 2, 4095, 4096, MiB - 1, MiB, MiB + 1, 2 * MiB + 5]) {
+      const file = join(dir, `f${n}`);
+      const data = bytesOf(n);
+      writeFileSync(file, data);
+      expect(Buffer.concat([...readChunks(file)]).equals(data)).toBe(true);
+    }
+  });
+
+  it("yields every byte whatever size was listed for the file (a stale listing: it grew or shrank)", () => {
+    for (const n of [0, 1, 5, MiB - 1, MiB, MiB + 3]) {
+      const file = join(dir, `l${n}`);
+      const data = bytesOf(n);
+      writeFileSync(file, data);
+      for (const listed of [0, 1, n - 1, n, n + 1, 2 * n + 7, MiB, MiB + 1].filter((x) => x >= 0))
+        expect(Buffer.concat([...readChunks(file, listed)]).equals(data), `${n} bytes listed as ${listed}`).toBe(true);
+    }
+  });
+
+  it("reads on past the size it was opened with when the file grows while it is read", () => {
+    const file = join(dir, "growing");
+    writeFileSync(file, bytesOf(MiB + 100));
+    const chunks: Buffer[] = [];
+    for (const c of readChunks(file)) {
+      chunks.push(Buffer.from(c));
+      if (chunks.length === 1) appendFileSync(file, "tail");
+    }
+    expect(Buffer.concat(chunks).equals(Buffer.concat([bytesOf(MiB + 100), Buffer.from("tail")]))).toBe(true);
+  });
+});
