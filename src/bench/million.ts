@@ -66,20 +66,28 @@ export async function million(): Promise<void> {
   const base = process.env["BENCH_DIR"] ?? tmpdir();
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, "assay-million-"));
-  const root = join(dir, "corpus");
+  let root = join(dir, "corpus");
   // ~1.17 bundles per trial (retries after abnormal, save-quit and killed runs): 854,400 trials ≈ 1,000,000 bundles.
   const trials = Number(process.env["BENCH_MILLION_TRIALS"] ?? 854_400);
   try {
-    const t = process.hrtime.bigint();
-    const synth = spawnSync(process.execPath, [CLI, "synth", "--out", root, "--n", String(trials), "--seed", "million"], { encoding: "utf8" });
-    if (synth.status !== 0) throw new Error(`synth failed: ${synth.stderr}`);
-    const bundles = Number(/wrote (\d+) bundles/.exec(synth.stderr)?.[1]);
-    console.log(`synthesised ${bundles} bundles (${trials} trials) in ${seconds(t).toFixed(0)} s`);
+    let bundles: number;
+    const kept = process.env["BENCH_MILLION_CORPUS"]; // a corpus an earlier run kept (BENCH_KEEP): synthesis takes minutes
+    if (kept !== undefined) {
+      root = kept;
+      bundles = (JSON.parse(readFileSync(join(kept, "synth-manifest.json"), "utf8")) as { bundles: unknown[] }).bundles.length;
+      console.log(`corpus ${kept}: ${bundles} bundles`);
+    } else {
+      const t = process.hrtime.bigint();
+      const synth = spawnSync(process.execPath, [CLI, "synth", "--out", root, "--n", String(trials), "--seed", "million"], { encoding: "utf8" });
+      if (synth.status !== 0) throw new Error(`synth failed: ${synth.stderr}`);
+      bundles = Number(/wrote (\d+) bundles/.exec(synth.stderr)?.[1]);
+      console.log(`synthesised ${bundles} bundles (${trials} trials) in ${seconds(t).toFixed(0)} s`);
+    }
     const store = join(dir, "store.sqlite");
     const out = join(dir, "results.json");
     const first = await score(root, store, out, join(dir, "rss-1"), Math.floor(bundles / 2));
-    const kept = storedRows(store);
-    console.log(`run 1: ${first.signal === "SIGKILL" ? "killed with SIGKILL" : `ended (${first.code})`} after ${first.secs.toFixed(0)} s, the store keeping ${kept} results (${(kept / first.secs).toFixed(0)} bundles/s)`);
+    const stored = storedRows(store);
+    console.log(`run 1: ${first.signal === "SIGKILL" ? "killed with SIGKILL" : `ended (${first.code})`} after ${first.secs.toFixed(0)} s, the store keeping ${stored} results (${(stored / first.secs).toFixed(0)} bundles/s)`);
     const second = await score(root, store, out, join(dir, "rss-2"));
     const peak = Number(readFileSync(join(dir, "rss-2"), "utf8")) / 1024;
     console.log(`run 2 (resumed): exit ${second.code}, ${second.secs.toFixed(0)} s, ${(bundles / second.secs).toFixed(0)} bundles/s over the whole archive, peak RSS ${peak.toFixed(0)} MB`);

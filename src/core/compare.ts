@@ -25,7 +25,7 @@ export function differingFields(expected: Record<string, unknown>, actual: Recor
     const a = actual[k];
     const bothObjects =
       typeof e === "object" && e !== null && !Array.isArray(e) && typeof a === "object" && a !== null && !Array.isArray(a);
-    if (bothObjects) out.push(...differingFields(e as Record<string, unknown>, a as Record<string, unknown>, `${prefix}${k}.`));
+    if (bothObjects) for (const f of differingFields(e as Record<string, unknown>, a as Record<string, unknown>, `${prefix}${k}.`)) out.push(f);
     else if (!jsonEqual(e, a)) out.push(prefix + k);
   }
   return out;

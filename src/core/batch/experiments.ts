@@ -89,12 +89,21 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
   const trialIds = schedule ? schedule.trials.map((t) => t.trial) : [...byTrial.keys()].sort(byteCompare);
   const unscheduled = schedule ? [...byTrial.keys()].filter((t) => !scheduledSeed.has(t)).sort(byteCompare) : [];
 
-  // SEED_COLLISION looks across the experiment's trials (the scheduled ones).
-  const trialsBySeed = new Map<string, Set<string>>();
+  // SEED_COLLISION looks across the experiment's trials (the scheduled ones). A seed's first trial
+  // is kept as a string; only a seed two trials share gets a set (a million trials: a million
+  // sets was a hundred megabytes).
+  const trialsBySeed = new Map<string, string | Set<string>>();
   for (const t of trialIds)
-    for (const a of byTrial.get(t) ?? [])
-      if (a.seed !== null) trialsBySeed.set(a.seed, (trialsBySeed.get(a.seed) ?? new Set()).add(t));
-  const collided = new Set([...trialsBySeed.values()].filter((s) => s.size > 1).flatMap((s) => [...s]));
+    for (const a of byTrial.get(t) ?? []) {
+      if (a.seed === null) continue;
+      const seen = trialsBySeed.get(a.seed);
+      if (seen === undefined) trialsBySeed.set(a.seed, t);
+      else if (typeof seen === "string") {
+        if (seen !== t) trialsBySeed.set(a.seed, new Set([seen, t]));
+      } else seen.add(t);
+    }
+  const collided = new Set<string>();
+  for (const s of trialsBySeed.values()) if (typeof s !== "string") for (const t of s) collided.add(t);
 
   const out = blankExperiment(id, profile, trialIds.length);
   const raw: (0 | 1)[] = [];

@@ -13,7 +13,7 @@ import { own } from "../schema.js";
 import { byteCompare } from "../text.js";
 import { harborExplained, type Counted } from "./claims.js";
 import type { BatchRecord } from "./record.js";
-import { passAtK, wilson95 } from "./stats.js";
+import { passAtK, smallestTotal, wilson95 } from "./stats.js";
 
 export interface HarborOptions {
   /** Invalid trials enter the reward metrics as 0 ("count") or are left out of them. */
@@ -205,7 +205,7 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
     else if (options.errors === "zero") counted.push({ trial: t, rewards: "zero", covered: false, invalid: false });
     else out.excluded.push({ trial, reason: t.state ?? "incomplete" });
   }
-  if (job?.claims) out.flags.push(...claimFlags(job, all.filter((t) => t.validity !== "error")));
+  if (job?.claims) for (const f of claimFlags(job, all.filter((t) => t.validity !== "error"))) out.flags.push(f);
 
   // Keys from every trial that has rewards, invalid ones included, so a job whose every scored
   // trial is invalid still shows its 0; Harbor's default key when none names one, so a job none of
@@ -294,7 +294,7 @@ function keyMetrics(key: string, counted: Counted[], trials: number) {
       if (v === 1) g.passed++;
       tasks.set(id, g);
     }
-    const kMax = Math.min(...[...tasks.values()].map((g) => g.total));
+    const kMax = smallestTotal(tasks.values());
     passAtKs = {};
     for (let k = 1; k <= kMax; k++) {
       let sum = 0;

@@ -26,8 +26,7 @@ export function allPassChance(c: number, n: number, k: number): number {
  */
 export function passHatK(groups: ReadonlyMap<string, { passed: number; total: number }>): Record<string, number> | null {
   if (groups.size === 0) return null;
-  const sizes = [...groups.values()].map((g) => g.total);
-  const kMax = Math.min(...sizes);
+  const kMax = smallestTotal(groups.values());
   const out: Record<string, number> = {};
   for (let k = 1; k <= kMax; k++) {
     let sum = 0;
@@ -47,4 +46,14 @@ export function passAtK(c: number, n: number, k: number): number {
   let miss = 1;
   for (let i = n - c + 1; i <= n; i++) miss *= 1 - k / i;
   return 1 - miss;
+}
+
+/**
+ * The smallest group's size. A loop, not Math.min(...sizes): spreading a million groups into
+ * arguments overflows the stack (a million-bundle run died so at its very end).
+ */
+export function smallestTotal(groups: Iterable<{ total: number }>): number {
+  let min = Infinity;
+  for (const g of groups) if (g.total < min) min = g.total;
+  return min;
 }

@@ -150,10 +150,16 @@ export function scanTrajectory(file: string, bytes: Uint8Array): ReviewFlag[] {
 /** A step that raised an exception while the trial's own exception_info is null. */
 export function stepExceptionFlags(view: TrialView): ReviewFlag[] {
   if (view.exception !== null) return [];
-  return view.steps
-    .filter((s) => s.exception !== null)
-    .map((s) => ({
-      code: "STEP_EXCEPTION" as const,
-      evidence: redact(`result.json step_results[${s.index}] (step ${shorten(s.name ?? "unnamed", 60)}): ${shorten(`${s.exception!.type}: ${s.exception!.message}`, 200)} — the trial's own exception_info is null`),
-    }));
+  const raised = view.steps.filter((s) => s.exception !== null);
+  // A flag per step up to a few dozen, then one that counts the rest: an entry's size must not
+  // follow a hostile result.json's number of steps.
+  const flags: ReviewFlag[] = raised.slice(0, MAX_STEP_FLAGS).map((s) => ({
+    code: "STEP_EXCEPTION" as const,
+    evidence: redact(`result.json step_results[${s.index}] (step ${shorten(s.name ?? "unnamed", 60)}): ${shorten(`${s.exception!.type}: ${s.exception!.message}`, 200)} — the trial's own exception_info is null`),
+  }));
+  if (raised.length > MAX_STEP_FLAGS)
+    flags.push({ code: "STEP_EXCEPTION", evidence: `and ${raised.length - MAX_STEP_FLAGS} more steps of result.json step_results raised an exception (the first ${MAX_STEP_FLAGS} are listed)` });
+  return flags;
 }
+/** Step exceptions flagged one by one, at most. */
+const MAX_STEP_FLAGS = 32;

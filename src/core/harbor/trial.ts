@@ -47,13 +47,13 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
   if (view !== null) {
     source = checkRewards(view, new Files(folder, readDoc, errors, warnings), errors, warnings);
     checkTiming(view, errors);
-    flags.push(...stepExceptionFlags(view));
+    for (const f of stepExceptionFlags(view)) flags.push(f);
   }
   for (const e of src.entries) {
     const p = e.path;
     if ((p === TRAJECTORY || /^steps\/[^/]+\/agent\/trajectory\.json$/.test(p)) && folder.regular(p) !== null) {
       if (e.size > MAX_TRAJECTORY_BYTES) warnings.push(finding("TRAJECTORY_NOT_SCANNED", p, null, `${e.size} bytes: larger than assay scans for review flags, so the absence of a flag says nothing here`));
-      else flags.push(...scanTrajectory(p, readDoc(p)!));
+      else for (const f of scanTrajectory(p, readDoc(p)!)) flags.push(f);
     }
   }
 
