@@ -247,6 +247,8 @@ export const experimentSchema = z.object({
         pass_at_k: z.record(z.string(), z.number()).nullable(),
         check: checkSchema,
         note: z.string().nullable(),
+        /** The value over every planned record, those without a score as 0 (what --errors zero reports as `value`). */
+        errors_zero: z.number().nullable(),
       }),
     )
     .nullable()

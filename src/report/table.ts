@@ -124,6 +124,7 @@ function inspect(e: Experiment, errors: "exclude" | "zero", lines: string[]): vo
       : errors === "zero" ? `over the ${plural(c.planned, "planned record")} with --errors zero` : `over ${plural(c.scored, "scored record")}`;
     const w = m.wilson95 === null ? "" : `   Wilson 95% [${f3(m.wilson95[0])}, ${f3(m.wilson95[1])}]`;
     lines.push(`    assay      ${fig(m.value)} ${over}${w}   coverage ${c.scored}/${c.planned} = ${pct(c.planned === 0 ? null : c.scored / c.planned)}`);
+    if (errors === "exclude" && m.errors_zero !== m.value) lines.push(`               ${fig(m.errors_zero)} over the ${plural(c.planned, "planned record")} with --errors zero (those without a score as 0)`);
     if (m.pass_at_k !== null) lines.push(`    pass@k     ${Object.entries(m.pass_at_k).map(([k, v]) => `k=${k} ${f3(v)}`).join("  ")}   unbiased, per sample over its epochs`);
   }
   if (e.inspect === null) lines.push(`  metrics      none: no readable log decides this task run`);

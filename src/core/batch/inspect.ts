@@ -125,13 +125,14 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
     Object.entries(metrics).map(([key, m]) => {
       const f = options.errors === "zero" ? m.zero : m.exclude;
       const base = { claimed: m.claimed, check: m.check, note: m.note };
-      if (unscored.length > 0) return [key, { ...base, value: null, coverage: m.coverage, wilson95: null, pass_at_k: null }];
+      if (unscored.length > 0) return [key, { ...base, value: null, coverage: m.coverage, wilson95: null, pass_at_k: null, errors_zero: null }];
       if (zeroed) {
         const proportion = /\/(accuracy|mean)$/.test(key) && planned > 0;
         const passAt = epochs > 1 ? Object.fromEntries(Array.from({ length: epochs }, (_, k) => [String(k + 1), 0])) : null;
-        return [key, { ...base, value: planned > 0 ? 0 : null, coverage: { scored: planned, planned }, wilson95: proportion ? wilson95(0, planned) : null, pass_at_k: passAt }];
+        const value = planned > 0 ? 0 : null;
+        return [key, { ...base, value, coverage: { scored: planned, planned }, wilson95: proportion ? wilson95(0, planned) : null, pass_at_k: passAt, errors_zero: value }];
       }
-      return [key, { ...base, value: f.value, coverage: m.coverage, wilson95: f.wilson95, pass_at_k: f.pass_at_k }];
+      return [key, { ...base, value: f.value, coverage: m.coverage, wilson95: f.wilson95, pass_at_k: f.pass_at_k, errors_zero: m.zero.value }];
     }),
   );
   return out;

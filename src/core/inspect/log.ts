@@ -217,13 +217,14 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
     byKey,
     plan,
     noEvidence,
+    truncated: parts.truncated,
     file: headerFile ?? "results",
   });
   add(m.findings);
   for (const [r, what] of m.unconvertible) add([finding("VALUE_UNCONVERTIBLE", r.member, null, `${what}: Inspect maps it to 0 only through value_to_float's fallback`)]);
-  if (!noEvidence && parts.reductions !== null) add(checkReductions(parts.reductions, parts.samples, version, parts.reductionsFile ?? "reductions"));
+  if (!noEvidence && !parts.truncated && parts.reductions !== null) add(checkReductions(parts.reductions, parts.samples, version, parts.reductionsFile ?? "reductions"));
   const completed = results?.["completed_samples"];
-  if (typeof completed === "number" && atLeast(version, SINCE.completedSamples)) {
+  if (typeof completed === "number" && !parts.truncated && atLeast(version, SINCE.completedSamples)) {
     const clean = [...byKey.values()].filter((r) => r.error === null).length;
     if (completed !== clean) add([finding("COUNT_MISMATCH", headerFile, null, `results.completed_samples is ${completed}; ${clean} sample records have no error`)]);
   }

@@ -53,6 +53,8 @@ export interface MetricInput {
   plan: Plan;
   /** The log holds no sample record at all. */
   noEvidence: boolean;
+  /** The log is cut short: the samples behind its claims cannot all be read. */
+  truncated: boolean;
   /** The file results lives in (for findings). */
   file: string;
 }
@@ -167,24 +169,20 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
     const scoredIn = (r: SampleRecord | undefined): r is SampleRecord => r !== undefined && !r.invalidated && valueOf(r) !== undefined && !isNaNValue(valueOf(r));
     const coverage = { scored: 0, planned: input.plan.ids.length * input.plan.epochs };
     for (const id of input.plan.ids) for (let ep = 1; ep <= input.plan.epochs; ep++) if (scoredIn(input.byKey.get(recordKey(id, ep)))) coverage.scored++;
-    const verifiable = s.builtIn && s.reducer !== null && !input.noEvidence;
+    const verifiable = s.builtIn && s.reducer !== null && !input.noEvidence && !input.truncated;
     const none: Figures = { value: null, n: 0, wilson95: null, pass_at_k: null };
     const m: LogMetric = { claimed: claimedOf(s.claimed), check: "unverified", note: null, coverage, exclude: none, zero: none };
     if (typeof s.claimed === "number" && !Number.isNaN(s.claimed) && !Number.isFinite(s.claimed)) findings.push(finding("NOT_FINITE", input.file, null, `${s.path}: ${s.claimed}`));
-    if (!verifiable) m.note = input.noEvidence ? "no sample record behind it" : !s.builtIn ? "not a built-in metric with default options" : `reducer ${s.reducerName} is not one assay recomputes`;
-    else {
-      const r = s.reducer!;
-      const reduceAll = (groups: Map<string, { r: SampleRecord | null; v: unknown }[]>): { perSample: number[]; floats: number[][] } => {
-        const perSample: number[] = [];
-        const floats: number[][] = [];
-        for (const list of groups.values()) {
-          const xs = list.map((x) => (x.r === null ? (x.v as number) : toFloat(x.r, x.v)));
-          if (unreduced) for (const x of xs) perSample.push(x);
-          else perSample.push(reduce(r, list.map((x) => x.v), input.version));
-          floats.push(xs);
-        }
-        return { perSample, floats };
-      };
+    if (!verifiable)
+      m.note = input.noEvidence ? "no sample record behind it"
+        : input.truncated ? "the log is cut short: not every sample behind it can be read"
+        : !s.builtIn ? "not a built-in metric with default options"
+        : `reducer ${s.reducerName} is not one assay recomputes`;
+    if (!verifiable && s.builtIn && s.reducer !== null && !input.noEvidence) {
+      // Cut short: no claim is checked, but assay's own figures stand over what can be read.
+      m.exclude = ownFigures(s, input, false, toFloat, valueOf, scoredIn, unreduced);
+      m.zero = ownFigures(s, input, true, toFloat, valueOf, scoredIn, unreduced);
+    } else if (verifiable) {
       // What Inspect's rules give over the samples present: the claim's own derivation.
       const errorsCount = atLeast(input.version, SINCE.erroredScored);
       const claimGroups = new Map<string, { r: SampleRecord; v: unknown }[]>();
@@ -195,7 +193,7 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
         if (g.length === 0) claimGroups.set(rec.id, g);
         g.push({ r: rec, v });
       }
-      const derived = reduceAll(claimGroups).perSample;
+      const derived = reduceAll(claimGroups, s.reducer!, unreduced, input.version, toFloat).perSample;
       const kept = derived.filter((x) => !Number.isNaN(x));
       const expected = isBuiltInMetric(s.metric) ? metric(s.metric, kept) : NaN;
       if (typeof s.claimed === "number") {
@@ -215,27 +213,46 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
           if (typeof c === "number" && c !== n) findings.push(finding("COUNT_MISMATCH", input.file, null, `${s.path.replace(/\.metrics\..*$/, "")}.${field}: claimed ${c}, a recount gives ${n}`));
         }
       }
-      // assay's own figures over the plan.
-      const ownGroups = (zero: boolean) => {
-        const groups = new Map<string, { r: SampleRecord | null; v: unknown }[]>();
-        for (const id of input.plan.ids) {
-          const list: { r: SampleRecord | null; v: unknown }[] = [];
-          for (let ep = 1; ep <= input.plan.epochs; ep++) {
-            const k = recordKey(id, ep);
-            const rec = input.byKey.get(k);
-            if (scoredIn(rec)) list.push({ r: rec, v: valueOf(rec) });
-            else if (zero && !input.plan.earlyStopped.has(k)) list.push({ r: null, v: 0 });
-          }
-          if (list.length > 0) groups.set(id, list);
-        }
-        return groups;
-      };
-      m.exclude = figures(s.metric, reduceAll(ownGroups(false)), input.plan.epochs);
-      m.zero = figures(s.metric, reduceAll(ownGroups(true)), input.plan.epochs);
+      m.exclude = ownFigures(s, input, false, toFloat, valueOf, scoredIn, unreduced);
+      m.zero = ownFigures(s, input, true, toFloat, valueOf, scoredIn, unreduced);
     }
     metrics[s.key] = m;
   }
   return { metrics, findings, unconvertible };
+}
+
+type Group = Map<string, { r: SampleRecord | null; v: unknown }[]>;
+
+/** Each sample's epoch values reduced (or, unreduced, each value alone), and the epoch values as floats. */
+function reduceAll(groups: Group, r: Reducer, unreduced: boolean, version: readonly number[] | null, toFloat: (rec: SampleRecord, v: unknown) => number): { perSample: number[]; floats: number[][] } {
+  const perSample: number[] = [];
+  const floats: number[][] = [];
+  for (const list of groups.values()) {
+    const xs = list.map((x) => (x.r === null ? (x.v as number) : toFloat(x.r, x.v)));
+    if (unreduced) for (const x of xs) perSample.push(x);
+    else perSample.push(reduce(r, list.map((x) => x.v), version));
+    floats.push(xs);
+  }
+  return { perSample, floats };
+}
+
+/**
+ * assay's own figures over the plan: the scored planned records, or (`zero`) every planned record
+ * but the early-stopped ones, those without a numeric score as 0 before reduction.
+ */
+function ownFigures(s: Spec, input: MetricInput, zero: boolean, toFloat: (rec: SampleRecord, v: unknown) => number, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord, unreduced: boolean): Figures {
+  const groups: Group = new Map();
+  for (const id of input.plan.ids) {
+    const list: { r: SampleRecord | null; v: unknown }[] = [];
+    for (let ep = 1; ep <= input.plan.epochs; ep++) {
+      const k = recordKey(id, ep);
+      const rec = input.byKey.get(k);
+      if (scoredIn(rec)) list.push({ r: rec, v: valueOf(rec) });
+      else if (zero && !input.plan.earlyStopped.has(k)) list.push({ r: null, v: 0 });
+    }
+    if (list.length > 0) groups.set(id, list);
+  }
+  return figures(s.metric, reduceAll(groups, s.reducer!, unreduced, input.version, toFloat), input.plan.epochs);
 }
 
 const binary = (x: number) => x === 0 || x === 1;
