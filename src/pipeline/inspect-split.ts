@@ -10,10 +10,13 @@ import type { Found } from "../io/discover.js";
 import { assemble, partsOf, type InspectTask, type PartResult } from "../io/inspect.js";
 import { readDirectory, type ZipDirectory, type ZipMember } from "../io/inspect-zip.js";
 
-/** A .eval at least this large is split (smaller ones are read whole by one worker). */
-export const SPLIT_BYTES = 16 * 1024 * 1024;
-/** Compressed bytes of sample members per part (at most, unless one member is larger), and members. */
-const PART_BYTES = 4 * 1024 * 1024;
+/** When to split: a .eval of at least `logBytes`, into parts of at most `partBytes` of compressed sample members (or one member). */
+export interface SplitOptions {
+  logBytes: number;
+  partBytes: number;
+}
+/** Smaller logs are read whole by one worker; parts are sized as the pool's batches are. */
+export const SPLIT: SplitOptions = { logBytes: 16 * 1024 * 1024, partBytes: 4 * 1024 * 1024 };
 const PART_MEMBERS = 2048;
 
 /** One part of a split log, to hand to a worker; `bytes` for batching and progress. */
@@ -65,8 +68,8 @@ export class LogAssembly {
  * The parts of a .eval worth splitting, or null: read it whole (small, cut short, or not a ZIP
  * the directory can be read from — the worker then reports what is wrong with it).
  */
-export function splitLog(found: Found): LogPart[] | null {
-  if (found.inspect?.format !== "eval" || found.inspect.size < SPLIT_BYTES) return null;
+export function splitLog(found: Found, split: SplitOptions = SPLIT): LogPart[] | null {
+  if (found.inspect?.format !== "eval" || found.inspect.size < split.logBytes) return null;
   let directory: ZipDirectory;
   try {
     directory = readDirectory(found.dir);
@@ -79,7 +82,7 @@ export function splitLog(found: Found): LogPart[] | null {
   let bytes = 0;
   for (const m of samples) {
     const last = ranges[ranges.length - 1];
-    if (last === undefined || bytes + m.csize > PART_BYTES || last.length >= PART_MEMBERS) {
+    if (last === undefined || bytes + m.csize > split.partBytes || last.length >= PART_MEMBERS) {
       ranges.push([m]);
       bytes = m.csize;
     } else {

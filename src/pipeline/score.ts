@@ -20,7 +20,7 @@ import { formatShard, inShard, type Shard } from "./shard.js";
 import { entriesInMemory, EntrySpill, type EntrySource } from "./spill.js";
 import { JobBook } from "./jobs.js";
 import { placed } from "./placed.js";
-import { splitLog, type LogPart } from "./inspect-split.js";
+import { splitLog, type LogPart, type SplitOptions } from "./inspect-split.js";
 
 export { placed };
 
@@ -64,6 +64,8 @@ export interface ScoreRunOptions extends BatchOptions, PoolOptions {
   spillDir?: string;
   /** Entry text held in memory before the spill file is made (default 4 MB). */
   spillAfterBytes?: number;
+  /** When a .eval is split into parts read by several workers (default SPLIT). */
+  inspectSplit?: SplitOptions;
   /** Without a key: called for each assay bundle (stored or not) that holds seal.json, which goes unchecked. */
   onSealNotChecked?: (path: string) => void;
 }
@@ -282,7 +284,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
       if (found.inspect) {
         // An Inspect log is a file, read whole or (a large .eval) in parts; never stored.
         progress?.found?.(found.inspect.size);
-        const parts = splitLog(found);
+        const parts = splitLog(found, options.inspectSplit);
         const log = { found, dir: found.dir, path: found.path, stamps: null, beyond: null, safe: false, lookup: false };
         if (parts === null) pending.push({ ...log, bytes: found.inspect.size });
         else for (const part of parts) pending.push({ ...log, bytes: part.bytes, part });
