@@ -268,6 +268,41 @@ export function scoreInspectLog(file: string, format: "eval" | "json"): Omit<Bun
   return finishLog(format === "eval" ? evalParts(file) : jsonParts(file));
 }
 
+/**
+ * The first `max` sample records of a log, parsed, in the log's order (for an analysis's evidence
+ * pack: a sample at a time, the rest never read). Records that do not parse are passed over.
+ */
+export function firstSamples(file: string, format: "eval" | "json", max: number): { where: string; sample: Record<string, unknown> }[] {
+  const out: { where: string; sample: Record<string, unknown> }[] = [];
+  const ignored: Finding[] = [];
+  const keep = (where: string, bytes: Buffer) => {
+    const v = parseValue(bytes, where, ignored);
+    if (isPlainObject(v)) out.push({ where, sample: v });
+  };
+  if (format === "eval") {
+    const samples = partsOf(readDirectory(file).members).samples.slice(0, max);
+    withMembers(file, samples, (m, bytes) => keep(m.name, bytes), ignored);
+    return out;
+  }
+  let n = 0;
+  const reader = new MembersReader(new Set(["samples"]), {
+    member: () => {},
+    element: (_k, bytes) => {
+      if (n < max) keep(`samples[${n}]`, bytes);
+      n++;
+    },
+  });
+  try {
+    for (const chunk of readChunks(file)) {
+      reader.feed(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      if (n >= max) break;
+    }
+  } catch (e) {
+    if (!(e instanceof MembersError)) throw e;
+  }
+  return out;
+}
+
 /** One part of a split .eval (run in a worker). */
 export function readPart(file: string, path: string, task: Exclude<InspectTask, { part: "whole" }>): PartResult {
   if (task.part === "digest") return { path, part: "digest", findings: [], digest: fileDigest(file) };
