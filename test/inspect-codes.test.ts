@@ -78,6 +78,10 @@ describe("EVAL_TRUNCATED (a warning: the state is incomplete)", () => {
     expect([e.validity, e.state, warningCodes(e)]).toEqual(["valid", "incomplete", ["EVAL_TRUNCATED"]]);
     expect(e.samples).toMatchObject({ scored: 2, missing: 1 });
   });
+  it("a writer killed before its first flush (an empty file) is cut short, not corrupt", () => {
+    const e = scoreInspectLog(place("empty.eval", ""), "eval");
+    expect([e.validity, e.status, e.state, codes(e), warningCodes(e)]).toEqual(["valid", "started", "incomplete", [], ["EVAL_TRUNCATED"]]);
+  });
   it("the other side: the same members with their directory are complete", () => {
     expect(scoreEval(base()).entry.state).toBe("complete");
   });

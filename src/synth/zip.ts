@@ -119,7 +119,9 @@ export class ZipWriter {
     }
     const size = this.offset - start;
     const n = this.written.length;
-    if (this.zip64) {
+    // As Python's zipfile: ZIP64 end records when asked for, or when the counts or offsets need them.
+    const big = this.zip64 || n >= 0xffff || start >= 0xffffffff || size >= 0xffffffff;
+    if (big) {
       const rec = Buffer.alloc(56);
       rec.writeUInt32LE(0x06064b50, 0);
       rec.writeBigUInt64LE(44n, 4);
@@ -139,10 +141,10 @@ export class ZipWriter {
     }
     const e = Buffer.alloc(22);
     e.writeUInt32LE(0x06054b50, 0);
-    e.writeUInt16LE(this.zip64 ? 0xffff : n, 8);
-    e.writeUInt16LE(this.zip64 ? 0xffff : n, 10);
-    e.writeUInt32LE(this.zip64 ? 0xffffffff : size, 12);
-    e.writeUInt32LE(this.zip64 ? 0xffffffff : start, 16);
+    e.writeUInt16LE(big ? 0xffff : n, 8);
+    e.writeUInt16LE(big ? 0xffff : n, 10);
+    e.writeUInt32LE(big ? 0xffffffff : size, 12);
+    e.writeUInt32LE(big ? 0xffffffff : start, 16);
     this.emit(e);
   }
 }

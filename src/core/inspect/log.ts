@@ -161,7 +161,10 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
   };
   add(parts.findings);
   if (ev === null) {
-    add([finding(parts.format === "eval" && log === null ? "EVAL_CORRUPT" : "SCHEMA", headerFile, null, log === null ? "neither header.json nor _journal/start.json can be read" : "eval: absent or not an object")]);
+    // A writer killed before its first flush leaves nothing to identify: cut short, that is all.
+    if (log !== null) add([finding("SCHEMA", headerFile, null, "eval: absent or not an object")]);
+    else if (!parts.truncated && !parts.findings.some((f) => f.code === "EVAL_CORRUPT"))
+      add([finding(parts.format === "eval" ? "EVAL_CORRUPT" : "SCHEMA", headerFile, null, parts.format === "eval" ? "neither header.json nor _journal/start.json can be read" : "the log holds no eval object")]);
     return { ...blankEntry({ ...base, validity: errors.length > 0 ? "invalid" : "valid", errors: capped(errors), warnings: capped(warnings), status, state: "incomplete" }), inspect: null, samples: null };
   }
   const results = migrated(isPlainObject(parts.header?.["results"]) ? (parts.header!["results"] as Record<string, unknown>) : null);

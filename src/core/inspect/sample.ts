@@ -31,6 +31,9 @@ export interface SampleRecord {
   flags: Code[];
 }
 
+/** One empty list for every record without findings, flags or edits (most of a large log's). */
+const NONE: never[] = [];
+
 /** Python's str() of an id: integers as decimal text, strings as they are; anything else is not an id. */
 export function idText(id: unknown): string | null {
   if (typeof id === "string") return id;
@@ -122,9 +125,9 @@ export function sampleRecord(sample: unknown, member: string, out: Finding[]): S
     retries,
     scores,
     invalidated: sample["invalidation"] !== undefined && sample["invalidation"] !== null,
-    edits,
-    findings,
-    flags,
+    edits: edits.length > 0 ? edits : NONE,
+    findings: findings.length > 0 ? findings : NONE,
+    flags: flags.length > 0 ? flags : NONE,
   };
 }
 
