@@ -33,6 +33,7 @@ export class LogAssembly {
   private digest: string | null = null;
   private failed: BundleEntry | null = null;
   private left: number;
+  private readonly order = new Map<LogPart, number>();
 
   constructor(
     readonly found: Found,
@@ -47,20 +48,16 @@ export class LogAssembly {
     if (!("part" in r)) this.failed ??= r;
     else if (r.part === "meta") this.meta = r;
     else if (r.part === "digest") this.digest = r.digest ?? null;
-    else this.samples[part.task.part === "samples" ? this.indexOf(part) : 0] = r;
+    else this.samples[this.order.get(part) ?? 0] = r;
     if (--this.left > 0) return null;
     if (this.failed !== null) return { ...this.failed, path: this.found.path };
     const parts = assemble(this.digest ?? "", this.directory.truncated, this.directory.findings, this.meta!, this.samples.filter((s) => s !== undefined));
     return { path: this.found.path, ...finishLog(parts) };
   }
 
-  private readonly order = new Map<LogPart, number>();
   /** Parts are numbered as they are made: records join in the log's own member order. */
   number(part: LogPart): void {
     this.order.set(part, this.order.size);
-  }
-  private indexOf(part: LogPart): number {
-    return this.order.get(part) ?? 0;
   }
 }
 
