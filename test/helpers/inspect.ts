@@ -2,7 +2,7 @@
 // edited here — a .eval's members listed by a small reader of its own (not src/'s), changed, and
 // written back through the synthesiser's ZIP writer — so each defect is one minimal edit.
 
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
 import { scoreInspectLog } from "../../src/io/inspect.js";
@@ -60,6 +60,11 @@ export function place(name: string, bytes: Uint8Array | string): string {
   return file;
 }
 export const scratch = () => (dir ??= mkdtempSync(join(SCRATCH, "assay-inspect-")));
+/** Remove the scratch folder (each test file's afterAll). */
+export function cleanup(): void {
+  if (dir !== null) rmSync(dir, { recursive: true, force: true });
+  dir = null;
+}
 
 /** An edited .eval written and scored. */
 export function scoreEval(ms: Member[], o: { zip64?: boolean; end?: boolean; name?: string } = {}) {
