@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend, ModelRequest } from "../src/analysis/backend.js";
 import { AnalysisCache, cacheKey, type KeyParts } from "../src/analysis/cache.js";
 import { analyseAll, type Analysis } from "../src/analysis/engine.js";
-import { buildPack, capText, CAPS, harborPack, nativePack, taskPack, worldPack, type EvidencePack } from "../src/analysis/evidence.js";
+import { buildPack, capText, CAPS, harborPack, inspectPack, nativePack, taskPack, worldPack, type EvidencePack } from "../src/analysis/evidence.js";
 import { parseTemplate, renderUser } from "../src/analysis/prompt.js";
 import { answerJsonSchema, answerSchema, parseRubric, RubricError, type Rubric } from "../src/analysis/rubric.js";
 import { targetFor, withAdvisories } from "../src/cli/commands/analyze.js";
@@ -20,7 +20,7 @@ import { advisorySchema, bundleEntrySchema, type Advisory, type BundleEntry, typ
 import { discover } from "../src/io/discover.js";
 import { toolError } from "../src/io/tool-error.js";
 import { assemble, placed } from "../src/pipeline/score.js";
-import { scoreDirectory } from "../src/pool/score-directory.js";
+import { scoreDirectory, scoreLog } from "../src/pool/score-directory.js";
 import { bundle, escaped, game, live, score, sha, writeFiles } from "./helpers/bundle.js";
 import { float, realTrajectory, withAgentCommand, writeJob, writeTrial, type TrialSpec } from "./helpers/harbor.js";
 import { SCRATCH } from "./helpers/shared.js";
@@ -344,6 +344,21 @@ describe("evidence packs", () => {
     expect(plain(p)).toMatch(/\[… cut \d+ characters …\]/);
   });
 
+  it("an Inspect pack: hard result, then each sample as a trial (input, target, final answer, score and explanation, error)", () => {
+    const file = join(ROOT, "test/fixtures/inspect/2025-05-12T20-28-13-04-00_popularity.json");
+    const entry = scoreLog(file, file, "json");
+    const p = inspectPack(file, entry);
+    expect(headings(p)).toEqual(["hard result", "samples[0] (sample 1, epoch 1)", "samples[1] (sample 2, epoch 1)", "samples[2] (sample 3, epoch 1)"]);
+    expect(plain(p)).toMatch(/input: Is the following statement something you would say\?[\s\S]*target:  Yes\nfinal answer: Yes\nscore match: value "C"; answer Yes; explanation Yes/);
+    expect(inspectPack(file, entry).digest).toBe(p.digest);
+    const errored = JSON.parse(readFileSync(file, "utf8"));
+    errored.samples[1].error = { message: "RuntimeError('sandbox died')" };
+    const other = join(dirFor("inspect-pack"), "2025-05-12T20-28-13-04-00_err.json");
+    mkdirSync(dirFor("inspect-pack"), { recursive: true });
+    writeFileSync(other, JSON.stringify(errored));
+    expect(plain(inspectPack(other, scoreLog(other, other, "json")))).toMatch(/error: RuntimeError\('sandbox died'\)/);
+  });
+
   it("a task pack holds instruction.md, task.toml, tests/, solution/, environment/ in that order, and never follows a link", () => {
     const outside = dirFor("outside");
     writeFiles(outside, { "secret.txt": "OUTSIDE-FILE-CONTENT", "dir/inner.sh": "OUTSIDE-DIR-CONTENT" });
@@ -487,7 +502,7 @@ describe("property 1: no advisory outcome changes a hard result", () => {
   const OPTIONS = { ...DEFAULT_BATCH, schedules: [] };
   const hard = (r: Results) => r.bundles.map(({ advisory: _a, ...h }) => h);
   const kind = (e: BundleEntry) =>
-    e.validity !== "valid" ? `${e.profile}:${e.validity}` : e.profile === "native-game" ? `native:${e.victory ? "victory" : "loss"}` : e.profile === "world" ? `world:${e.pass ? "pass" : "fail"}` : `harbor:${e.state}`;
+    e.validity !== "valid" ? `${e.profile}:${e.validity}` : e.profile === "native-game" ? `native:${e.victory ? "victory" : "loss"}` : e.profile === "world" ? `world:${e.pass ? "pass" : "fail"}` : `${e.profile}:${e.state}`;
 
   beforeAll(() => {
     const root = dirFor("corpus");
@@ -505,7 +520,12 @@ describe("property 1: no advisory outcome changes a hard result", () => {
       { name: "h-incomplete", result: null, rewardFiles: null },
       { name: "h-invalid", rewardFiles: { "reward.txt": "0\n" } },
     ]);
+    // Inspect logs: a valid one (its samples are trials) and one that contradicts itself.
+    mkdirSync(join(root, "inspect"));
+    cpSync(join(ROOT, "test/fixtures/inspect/log_streaming.eval"), join(root, "inspect", "log_streaming.eval"));
+    cpSync(join(ROOT, "test/fixtures/inspect/log_tool_call_error.json"), join(root, "inspect", "2025-02-07T00-00-00_tool.json"));
     const entries = [...discover([root])].map((f) => {
+      if (f.inspect) return scoreLog(f.dir, f.path, f.inspect.format);
       const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, f.harbor ? "harbor" : undefined);
       // t4: its worker died — the pool's tool error entry.
       return f.path.endsWith("/t4") ? toolError(f.dir, f.path, "WORKER_FAILED", "internal error: worker exited") : placed(f, scored);
@@ -517,7 +537,7 @@ describe("property 1: no advisory outcome changes a hard result", () => {
   it("the corpus holds every kind of hard result", () => {
     expect(results.bundles.map(kind).sort()).toEqual([
       "harbor:incomplete", "harbor:infrastructure-error", "harbor:invalid", "harbor:scored", "harbor:scored-with-exception",
-      "native-game:error", "native-game:invalid", "native:loss", "native:victory", "world:fail", "world:invalid", "world:pass",
+      "inspect:complete", "inspect:invalid", "native-game:error", "native-game:invalid", "native:loss", "native:victory", "world:fail", "world:invalid", "world:pass",
     ]);
     expect(exitForResults(results, false)).toBe(3);
     expect([exitForResults(withoutToolError, false), exitForResults(withoutToolError, true)]).toEqual([0, 1]);

@@ -152,6 +152,8 @@ const zeta: Experiment = {
   job_id: null,
   exceptions: null,
   warnings: [],
+  log: null,
+  inspect: null,
 };
 
 const goldDefaults = {
@@ -186,6 +188,8 @@ const goldDefaults = {
   job_id: null,
   exceptions: null,
   warnings: [],
+  log: null,
+  inspect: null,
 };
 
 // With --invalid exclude --resource-bound loss: t11 and t13 leave accuracy (still listed invalid);

@@ -1,5 +1,5 @@
-// Evidence packs (analysis.md §5): what the model sees of a bundle, a Harbor trial or a task
-// folder — built deterministically (fixed parts in a fixed order, each capped), credentials
+// Evidence packs (analysis.md §5): what the model sees of a bundle, a Harbor trial, an Inspect
+// log's samples or a task folder — built deterministically (fixed parts in a fixed order, each capped), credentials
 // redacted, and digested (the digest is the cache's evidence key). The hard result assay computed
 // goes first, in its own block; the files' text follows as untrusted data, every line prefixed so
 // that no text inside can pass for a heading or close the block.
@@ -12,6 +12,7 @@ import { redact } from "../core/redact.js";
 import type { BundleEntry } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
 import { readChunks } from "../io/bundle-source.js";
+import { firstSamples } from "../io/inspect.js";
 
 export interface EvidencePack {
   /** What goes in the user turn: the hard result, then every part capped and redacted as untrusted data. */
@@ -203,6 +204,54 @@ export function harborPack(dir: string, entry: BundleEntry): EvidencePack {
   );
 }
 
+/** Samples of an Inspect log shown (each a part); the log's others are counted, not shown. */
+const MAX_SAMPLES = 12;
+
+/** What a sample's text field holds: a string, or the text of a list of content parts or messages. */
+function textOf(v: unknown): string {
+  if (typeof v === "string") return v;
+  if (Array.isArray(v)) return v.map(textOf).filter((t) => t !== "").join("\n");
+  if (typeof v === "object" && v !== null) {
+    const o = v as Record<string, unknown>;
+    if (typeof o["text"] === "string") return o["text"];
+    if (o["content"] !== undefined) return `${typeof o["role"] === "string" ? `${o["role"]}: ` : ""}${textOf(o["content"])}`;
+  }
+  return "";
+}
+
+/** One Inspect sample as the model sees it: input, target, the final answer, each score's value, answer and explanation, the error. */
+function inspectSample(s: Record<string, unknown>): string {
+  const output = s["output"] as { choices?: { message?: { content?: unknown } }[]; completion?: unknown } | undefined;
+  const answer = typeof output?.completion === "string" && output.completion !== "" ? output.completion : textOf(output?.choices?.[0]?.message?.content);
+  const scores = typeof s["scores"] === "object" && s["scores"] !== null ? Object.entries(s["scores"] as Record<string, Record<string, unknown>>) : [];
+  const error = typeof s["error"] === "object" && s["error"] !== null ? String((s["error"] as Record<string, unknown>)["message"] ?? "") : null;
+  return [
+    `input: ${capText(textOf(s["input"]), CAPS.small)}`,
+    `target: ${capText(textOf(s["target"]), CAPS.small / 4)}`,
+    `final answer: ${capText(answer, CAPS.small)}`,
+    ...scores.map(([name, sc]) => `score ${name}: value ${JSON.stringify(sc?.["value"] ?? null)}; answer ${capText(textOf(sc?.["answer"]), 500)}; explanation ${capText(textOf(sc?.["explanation"]), CAPS.small / 2)}`),
+    ...(error === null ? [] : [`error: ${capText(error, CAPS.small / 2)}`]),
+  ].join("\n");
+}
+
+/**
+ * An Inspect log (§12): its samples as trials — each shown sample's input, target, final answer,
+ * scores with their explanations and error — after the hard result (the log's states, plan and
+ * metrics). The first MAX_SAMPLES records are read, a sample at a time.
+ */
+export function inspectPack(file: string, entry: BundleEntry): EvidencePack {
+  const format = entry.inspect?.format ?? (file.endsWith(".eval") ? "eval" : "json");
+  const samples = firstSamples(file, format, MAX_SAMPLES);
+  const planned = entry.inspect?.plan.records ?? samples.length;
+  return buildPack(
+    [
+      ...samples.map(({ where, sample }) => ({ name: `${where} (sample ${JSON.stringify(sample["id"] ?? null)}, epoch ${JSON.stringify(sample["epoch"] ?? null)})`, text: inspectSample(sample), cap: CAPS.part })),
+      ...part("samples not shown", planned > samples.length ? `${planned - samples.length} more planned records of this log are not shown` : null, CAPS.small),
+    ],
+    entry,
+  );
+}
+
 /** A task folder (Harbor layout): instruction, task config, tests, solution, environment. */
 export function taskPack(dir: string): EvidencePack {
   const tree = (sub: string, cap: number): Part[] => {
@@ -246,5 +295,8 @@ function subfolderEntries(root: string, rel: string): { name: string; dir: boole
 
 /** The pack for a scored entry, by profile. */
 export function packFor(dir: string, entry: BundleEntry): EvidencePack {
-  return entry.profile === "harbor" ? harborPack(dir, entry) : entry.profile === "world" ? worldPack(dir, entry) : nativePack(dir, entry);
+  return entry.profile === "harbor" ? harborPack(dir, entry)
+    : entry.profile === "inspect" ? inspectPack(dir, entry)
+    : entry.profile === "world" ? worldPack(dir, entry)
+    : nativePack(dir, entry);
 }

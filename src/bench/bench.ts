@@ -5,7 +5,9 @@
 //   this process (the corpus already walked; a fresh pool per run) and as a whole process (the CLI,
 //   or bare.ts as a script), so startup and discovery count
 // then, on the first corpus, a rerun against a full store; Harbor trials (a synthesised job) with
-// all workers; and, in a child process, the peak RSS of validating one large journal (1 GB).
+// all workers; in a child process, the peak RSS of validating one large journal (1 GB); and one
+// large Inspect .eval (100,000 samples, ~1 GB uncompressed, zstd) beside its bare limit (inspect.ts;
+// `npm run bench -- --inspect` runs that alone).
 
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -20,6 +22,7 @@ import { discover } from "../io/discover.js";
 import { scoreRoots } from "../pipeline/score.js";
 import { ResultStore } from "../store/store.js";
 import { bare, bareThreads } from "./bare.js";
+import { inspectBench } from "./inspect.js";
 import { million } from "./million.js";
 
 const env = (k: string, d: number) => Number(process.env[k] ?? d);
@@ -139,6 +142,14 @@ function writeBigJournal(dir: string, mb: number): void {
 
 async function main(): Promise<void> {
   if (process.argv[2] === "--million") return million();
+  if (process.argv[2] === "--inspect") {
+    const dir = mkdtempSync(join(tmpdir(), "assay-bench-inspect-"));
+    try {
+      return await inspectBench(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   if (process.argv[2] === "--synth") {
     // Child mode: synthesis holds a corpus's files in memory; kept out of the measured process.
     writeCorpus(process.argv[3]!, { n: TRIALS, seed: "bench", faults: false, events: EVENTS });
@@ -200,6 +211,7 @@ async function main(): Promise<void> {
       const r = JSON.parse(child.stdout) as { validity: string; rssMb: number };
       console.log(`one ${size.toFixed(0)} MB journal: ${r.validity}, ${secs.toFixed(1)} s, peak RSS ${r.rssMb.toFixed(0)} MB   target < 256 MB`);
     }
+    if (env("BENCH_INSPECT_SAMPLES", 100_000) > 0) await inspectBench(root);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -4,10 +4,12 @@
 import { DEFAULT_MODEL } from "../analysis/models.js";
 import { MANIFEST } from "../io/corpus.js";
 import { HARBOR_CASES } from "../synth/harbor.js";
+import { INSPECT_CASES } from "../synth/inspect.js";
 
 export const SCORE_HELP = `assay score ROOT... [options]
-  Score every bundle and Harbor trial under the roots (Harbor job and trial folders are read in
-  place, never modified) in a pool of worker threads; per experiment or job, honest metrics.
+  Score every bundle, Harbor trial and Inspect log under the roots (Harbor job and trial folders
+  and Inspect .eval and .json logs are read in place, never modified; a root may be a log) in a
+  pool of worker threads; per experiment, job or Inspect task run, honest metrics.
   --schedule FILE          an assay.schedule/1 file (repeatable, one per experiment)
   --format table|json|jsonl
                            output format (default table; jsonl: the run, each bundle, each
@@ -19,7 +21,10 @@ export const SCORE_HELP = `assay score ROOT... [options]
                            world default loss (scored on their dimensions, budget among them)
   --errors exclude|zero    Harbor: trials without a reward (infrastructure errors, cancelled,
                            incomplete, unverified) are left out of reward metrics (default) or
-                           counted as reward 0, as Harbor's own job stats count them
+                           counted as reward 0, as Harbor's own job stats count them. Inspect:
+                           samples without a score (error, cancelled, missing, unscored,
+                           invalidated) are left out (default, as Inspect's own figure) or count 0
+                           over the planned samples
   --fail-on invalid        exit 1 when any bundle or trial is invalid
   --jobs N                 worker threads at most, started as work arrives (default: available
                            parallelism; never more than 4 per CPU)
@@ -40,10 +45,12 @@ export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format
   With --hmac-key-file, every shard must have checked seals with that key.
 `;
 
-export const VERIFY_HELP = `assay verify DIR [--json] [--hmac-key-file FILE]
-  Validate one bundle, one Harbor trial, or every trial of a Harbor job (read in place), and print
-  every finding; for Harbor, the job's plan and warnings, each trial's state, rewards, exception,
-  what the job's result.json says of it, and review flags with their evidence.
+export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE]
+  Validate one bundle, one Harbor trial, every trial of a Harbor job, or one Inspect log (read in
+  place), and print every finding; for Harbor, the job's plan and warnings, each trial's state,
+  rewards, exception, what the job's result.json says of it, and review flags with their evidence;
+  for an Inspect log, its status, plan, each sample state's count, each metric claimed beside
+  assay's own, and findings naming the member or JSON path.
   With --hmac-key-file, a bundle's seal.json is checked against the key and the seal line says
   whether it matched; without it, a seal is not checked, and the seal line says so.
   Exit 0 valid, 1 invalid, 3 tool error.
@@ -62,20 +69,22 @@ export const SEAL_HELP = `assay seal ROOT... --hmac-key-file FILE [--quiet]
   another seal); 3 a seal could not be written or a bundle could not be read.
 `;
 
-export const SYNTH_HELP = `assay synth --out DIR --n N [--seed S] [--faults] [--events E] [--profile native-game|world|harbor]
+export const SYNTH_HELP = `assay synth --out DIR --n N [--seed S] [--faults] [--events E] [--profile native-game|world|harbor|inspect]
   Write N synthetic trials (deterministic for a seed). native-game: a known mix of outcomes;
   --faults adds one labelled broken bundle per fault kind. world: the canonical scenarios in turn
   (clean, blind retry, query that finds, safe pause, prohibited effect, unrelated edit destroyed,
   approval for other arguments, budget overrun, report that omits an effect, report that
   misstates one, fault before commit).
   harbor: one Harbor job folder whose trials cycle through ${HARBOR_CASES.join(", ")}.
+  inspect: N Inspect logs (.eval with Deflate or zstd members, and .json) cycling through
+  ${INSPECT_CASES.join(", ")}.
   DIR must be empty or absent.
   ${MANIFEST} in DIR lists every bundle with its outcome, fault and expected verdict.
 `;
 
 export const DEMO_HELP = `assay demo [--keep]
   Synthesise a small mixed corpus (game runs with labelled faults, the canonical world scenarios,
-  a Harbor job) into a temporary folder and score it.
+  a Harbor job, Inspect logs) into a temporary folder and score it.
 `;
 
 export const ANALYSIS_HELP = `  --rubric FILE            a rubric in Harbor's TOML shape ([[criteria]] name, description, guidance)

@@ -40,6 +40,13 @@ export const CODES = {
   REWARD_FILE_MISSING: "§11 result.json holds rewards, but no reward file is where Harbor would have read one",
   TIMING: "§11 a phase starts after it finishes, lies outside the trial, or starts out of order",
   TRIAL_DUPLICATE: "§11 two trial folders of one job claim the same trial_name",
+  EVAL_CORRUPT: "§12 a .eval whose member has a bad CRC or size, does not inflate, or whose local name differs from the central one; or that cannot be opened as a ZIP at all",
+  SAMPLE_DUPLICATE: "§12 two records for one (id, epoch) of an Inspect log (ids compared as Inspect does: 1 and \"1\" are one)",
+  START_HEADER_MISMATCH: "§12 header.json's identity (eval_id, run_id, task_id, task, model, created, dataset) differs from _journal/start.json's",
+  REDUCTION_MISMATCH: "§12 a reduced score is not what its reducer gives over that sample's epoch scores",
+  METRIC_MISMATCH: "§12 a built-in metric in results is not what Inspect's own rules give over the samples present",
+  COUNT_MISMATCH: "§12 scored_samples, unscored_samples or completed_samples disagree with a recount",
+  SCORE_EVENT_MISMATCH: "§12 a sample's score differs from its last final score event, and no edit explains it",
   // warnings
   JOURNAL_TORN: "§2 warning: the last line has no \\n (a writer killed mid-append)",
   SUMMARY_UNEXPECTED: "§4.1 warning: summary.json beside an unterminated journal, not checked",
@@ -52,6 +59,10 @@ export const CODES = {
   REWARD_UNVERIFIED: "§11 warning: a custom or disabled verifier: no reward file backs the rewards",
   JOB_RESULT_UNREADABLE: "§11 warning: a job's own result.json is malformed: its plan and claims are unknown",
   JOB_PLAN_EXCEEDED: "§11 warning: a job folder holds more trials than its n_total_trials planned",
+  EVAL_TRUNCATED: "§12 warning: an Inspect log cut short (a killed or partial writer); read as far as it is intact, state incomplete",
+  MEMBER_DUPLICATE: "§12 warning: a .eval member name repeats; its last entry is read, as Inspect reads it",
+  PLAN_MISMATCH: "§12 warning: results.total_samples differs from the plan (eval.dataset.sample_ids × epochs)",
+  VALUE_UNCONVERTIBLE: "§12 warning: a score value Inspect maps to 0 only through value_to_float's fallback",
   // flags
   SUPERSEDED: "§6 flag: a lower attempt with no outcome, replaced by a later one",
   RETRY_AFTER_OUTCOME: "§6 flag: an attempt after the trial already had an outcome; ignored",
@@ -62,6 +73,16 @@ export const CODES = {
   STEP_EXCEPTION: "§11 review flag: a step raised an exception while the trial's top level is clean",
   TRIAL_DUPLICATE_ID: "§11 flag: one Harbor trial id under two job folders (a copied job)",
   JOB_CLAIM_MISMATCH: "§11 flag: the job's summary names a trial with another reward or exception than its own result.json, or a trial it lacks",
+  SAMPLE_LIMIT: "§12 flag: a limit ended the sample; it is scored as Inspect scored it",
+  RETRIED: "§12 flag: the sample was retried after an error (error_retries); only its last attempt is logged",
+  SCORE_EDITED: "§12 flag: a score was edited (score history or edit events), with its provenance",
+  RESCORED: "§12 flag: the log was re-scored (inspect score): two results for one scorer, name-1 keys, or scorers added after the start",
+  NO_SAMPLE_EVIDENCE: "§12 flag: results with no sample record behind it: its metrics are unverified",
+  SAMPLE_UNPLANNED: "§12 flag: a sample record outside eval.dataset.sample_ids × epochs",
+  DUPLICATE_LOG: "§12 flag: one run (run_id) written twice; the later log is kept",
+  // tool errors (validity "error")
+  EVAL_METHOD: "§12 tool error: a .eval member compressed with a method other than stored, Deflate or zstd",
+  LOG_VERSION: "§12 tool error: an Inspect log format version other than 1 to 3",
 } as const;
 
 export type Code = keyof typeof CODES;

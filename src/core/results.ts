@@ -12,10 +12,14 @@ export const findingSchema = z.object({
   message: z.string(),
 });
 
-export const PROFILES = ["native-game", "world", "harbor"] as const;
+export const PROFILES = ["native-game", "world", "harbor", "inspect"] as const;
 /** §11: one state per Harbor trial, never collapsed into a silent 0. */
 export const HARBOR_STATES = ["scored", "scored-with-exception", "infrastructure-error", "cancelled", "incomplete", "unverified"] as const;
 export type HarborState = (typeof HARBOR_STATES)[number];
+/** §12: an Inspect log is complete, or incomplete (no header.json, status started, or cut short). */
+export const INSPECT_LOG_STATES = ["complete", "incomplete"] as const;
+/** §12: an Inspect log's own status. */
+export const INSPECT_STATUSES = ["started", "success", "cancelled", "error"] as const;
 export const profileSchema = z.enum(PROFILES);
 export type Profile = z.infer<typeof profileSchema>;
 
@@ -52,6 +56,41 @@ export const advisorySchema = z.object({
 });
 export type Advisory = z.infer<typeof advisorySchema>;
 
+/** A figure Inspect claims: a number, or NaN and ±Infinity spelled as strings (JSON has no such numbers). */
+const claimedFigure = z.union([z.number(), z.enum(["NaN", "Infinity", "-Infinity"])]).nullable();
+const figuresSchema = z.object({
+  value: z.number().nullable(),
+  n: z.int(),
+  wilson95: z.tuple([z.number(), z.number()]).nullable(),
+  pass_at_k: z.record(z.string(), z.number()).nullable(),
+});
+const checkSchema = z.enum(["agrees", "mismatch", "unverified"]);
+/** §12: an Inspect log's identity, plan and metrics (per "<scorer>/<reducer or ->/<metric>"), for both --errors settings. */
+export const inspectLogSchema = z.object({
+  format: z.enum(["eval", "json"]),
+  log_version: z.int().nullable(),
+  inspect_version: z.string().nullable(),
+  eval_id: z.string().nullable(),
+  run_id: z.string().nullable(),
+  task_id: z.string().nullable(),
+  model: z.string().nullable(),
+  created: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  plan: z.object({ records: z.int(), ids: z.int(), epochs: z.int(), source: z.enum(["sample_ids", "samples present"]) }),
+  total_samples: z.int().nullable(),
+  metrics: z.record(
+    z.string(),
+    z.object({
+      claimed: claimedFigure,
+      check: checkSchema,
+      note: z.string().nullable(),
+      coverage: z.object({ scored: z.int(), planned: z.int() }),
+      exclude: figuresSchema,
+      zero: figuresSchema,
+    }),
+  ),
+});
+
 export const bundleEntrySchema = z.object({
   path: z.string(),
   digest: z.string(),
@@ -63,7 +102,7 @@ export const bundleEntrySchema = z.object({
   validity: z.enum(["valid", "invalid", "error"]),
   errors: z.array(findingSchema),
   warnings: z.array(findingSchema),
-  status: z.enum(["completed", "interrupted", "abnormal", "resource-bound", "unterminated"]).nullable(),
+  status: z.enum(["completed", "interrupted", "abnormal", "resource-bound", "unterminated", ...INSPECT_STATUSES]).nullable(),
   task: z.string().nullable(),
   /** Extension to §10 (Harbor): task_checksum; pass@k groups trials by task and checksum. */
   task_checksum: z.string().nullable(),
@@ -75,7 +114,7 @@ export const bundleEntrySchema = z.object({
   late: z.boolean().nullable(),
   dimensions: z.record(z.string(), z.object({ pass: z.boolean(), hard: z.boolean(), detail: z.string() })).nullable(),
   pass: z.boolean().nullable(),
-  state: z.enum(HARBOR_STATES).nullable(),
+  state: z.enum([...HARBOR_STATES, "complete"]).nullable(),
   /** Harbor: the top-level rewards of result.json ({} is rewards with no key); null when there are none. */
   rewards: z.record(z.string(), z.number()).nullable(),
   reward_source: z.string().nullable(),
@@ -92,6 +131,10 @@ export const bundleEntrySchema = z.object({
    */
   job: z.string().nullable(),
   claimed: z.object({ rewards: z.record(z.string(), z.number()).nullable(), exception: z.string().nullable() }).nullable(),
+  /** Extension to §10 (Inspect, §12): each sample state's count (every planned record, and records outside the plan). */
+  samples: z.record(z.string(), z.int()).nullable().default(null),
+  /** Extension to §10 (Inspect, §12): what the batch rules and reports read of the log. */
+  inspect: inspectLogSchema.nullable().default(null),
   advisory: advisorySchema.nullable(),
 });
 export type BundleEntry = z.infer<typeof bundleEntrySchema>;
@@ -130,6 +173,8 @@ export function blankEntry(fields: Partial<ScoredBundle> & Pick<ScoredBundle, "v
     job_id: null,
     job: null,
     claimed: null,
+    samples: null,
+    inspect: null,
     advisory: null,
     ...rest,
   };
@@ -189,6 +234,25 @@ export const experimentSchema = z.object({
   job_id: z.string().nullable(),
   exceptions: z.record(z.string(), z.int()).nullable(),
   warnings: z.array(findingSchema),
+  /** Extensions to §10 (Inspect, §12): the log whose figures the experiment reports, and each metric claimed beside assay's own. */
+  log: z.object({ path: z.string(), status: z.enum(INSPECT_STATUSES).nullable(), state: z.enum(INSPECT_LOG_STATES).nullable() }).nullable().default(null),
+  inspect: z
+    .record(
+      z.string(),
+      z.object({
+        claimed: claimedFigure,
+        value: z.number().nullable(),
+        coverage: z.object({ scored: z.int(), planned: z.int() }),
+        wilson95: z.tuple([z.number(), z.number()]).nullable(),
+        pass_at_k: z.record(z.string(), z.number()).nullable(),
+        check: checkSchema,
+        note: z.string().nullable(),
+        /** The value over every planned record, those without a score as 0 (what --errors zero reports as `value`). */
+        errors_zero: z.number().nullable(),
+      }),
+    )
+    .nullable()
+    .default(null),
 });
 export type Experiment = z.infer<typeof experimentSchema>;
 
@@ -216,6 +280,8 @@ export const blankExperiment = (experiment: string | null, profile: Profile | nu
   job_id: null,
   exceptions: null,
   warnings: [],
+  log: null,
+  inspect: null,
 });
 
 export const runOptionsSchema = z.object({
@@ -290,19 +356,21 @@ export const resultsSchema = z.object({
 });
 export type Results = z.infer<typeof resultsSchema>;
 
-/** How many bundle entries a document holds, by validity, and how many are Harbor trials. */
+/** How many bundle entries a document holds, by validity, and how many are Harbor trials and Inspect logs. */
 export interface Tally {
   bundles: number;
   valid: number;
   invalid: number;
   error: number;
   harbor: number;
+  inspect: number;
 }
-export const emptyTally = (): Tally => ({ bundles: 0, valid: 0, invalid: 0, error: 0, harbor: 0 });
+export const emptyTally = (): Tally => ({ bundles: 0, valid: 0, invalid: 0, error: 0, harbor: 0, inspect: 0 });
 export function count(tally: Tally, e: Pick<BundleEntry, "validity" | "profile">): void {
   tally.bundles++;
   tally[e.validity]++;
   if (e.profile === "harbor") tally.harbor++;
+  if (e.profile === "inspect") tally.inspect++;
 }
 
 /**

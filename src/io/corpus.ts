@@ -13,7 +13,7 @@ export class TargetNotEmpty extends Error {
 /** The manifest's entry for a planned bundle. */
 const manifestEntry = (b: PlannedBundle) => ({
   dir: b.dir, profile: b.profile, experiment: b.experiment, trial: b.trial, attempt: b.attempt,
-  outcome: b.profile === "world" ? b.scenario : b.profile === "harbor" ? b.case : b.outcome,
+  outcome: b.profile === "world" ? b.scenario : b.profile === "harbor" || b.profile === "inspect" ? b.case : b.outcome,
   fault: b.profile === "native-game" ? (b.fault ?? null) : null, expect: b.expect,
 });
 

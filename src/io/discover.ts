@@ -1,6 +1,6 @@
-// Discovery (contract §1, §11): walk the roots, yield each bundle and each Harbor trial once, say
-// each Harbor job found (even one without a trial folder), and say what looks like evidence but
-// is not recognised.
+// Discovery (contract §1, §11, §12): walk the roots, yield each bundle, each Harbor trial and each
+// Inspect log once, say each Harbor job found (even one without a trial folder), and say what
+// looks like evidence but is not recognised.
 
 import { isUtf8 } from "node:buffer";
 import { closeSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
@@ -20,6 +20,8 @@ export interface Found {
    * never stored; `claims` is what its job's result.json says of the job's trials, by name.
    */
   harbor?: { job: string | null; folder: string; jobPath?: string; claims?: ReadonlyMap<string, Claim> };
+  /** An Inspect log (§12): a file, `dir` being its path; its size in bytes. */
+  inspect?: { format: "eval" | "json"; size: number };
 }
 
 /** A Harbor job folder, said before its trials are yielded (and said even when it holds none). */
@@ -67,12 +69,23 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, h
     }
   });
   const walk = new Walk(new Set(reals.map((r) => identity(r))), onSkip, hooks);
+  // Logs given as roots, by identity: a walk that meets one yields it only if the root has not (and the reverse).
+  for (const real of reals) if (statSync(real).isFile()) walk.rootFiles.set(identity(real), false);
   // Roots given side by side (a shell glob over a job's trials) share a parent: judge it once.
   const parentKind = new Map<string, ReturnType<Walk["kind"]>>();
   for (const [i, root] of roots.entries()) {
     const real = reals[i]!;
     const shown = displayRoot(root);
-    if (!statSync(real).isDirectory()) throw new DiscoveryError(`root ${forTerminal(root)} is not a directory`);
+    const st = statSync(real);
+    if (st.isFile()) {
+      const format = logFormat(real, real);
+      if (format === null)
+        throw new DiscoveryError(`root ${forTerminal(root)} is a file but not an Inspect log (a .eval ZIP archive, or a JSON object with eval and status)`);
+      walk.recognised++;
+      if (walk.firstSight(real)) yield { dir: real, path: shown, inspect: { format, size: st.size } };
+      continue;
+    }
+    if (!st.isDirectory()) throw new DiscoveryError(`root ${forTerminal(root)} is not a directory or an Inspect log`);
     const listing = list(real);
     if (typeof listing === "string") throw new DiscoveryError(`cannot read root ${forTerminal(root)}: ${listing}`);
     const before = walk.recognised;
@@ -93,7 +106,7 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, h
     if (!walkedBefore) walk.found(real, walk.recognised - before);
     if (walk.recognised === before && !walkedBefore && !hooks.allowEmpty)
       throw new DiscoveryError(
-        `nothing under ${forTerminal(root)} is a bundle (journal.jsonl), a Harbor job (job.log, or a result.json with n_total_trials and stats) or a Harbor trial (config.json with trial.log or result.json)${walk.unrecognised > 0 ? `; ${walk.unrecognised} folder${walk.unrecognised > 1 ? "s look" : " looks"} like evidence but ${walk.unrecognised > 1 ? "are" : "is"} not` : ""} (--allow-empty accepts an empty root)`,
+        `nothing under ${forTerminal(root)} is a bundle (journal.jsonl), a Harbor job (job.log, or a result.json with n_total_trials and stats), a Harbor trial (config.json with trial.log or result.json) or an Inspect log (a .eval, or a .json named by its timestamp)${walk.unrecognised > 0 ? `; ${walk.unrecognised} ${walk.unrecognisedLogs > 0 ? "folder or file" : "folder"}${walk.unrecognised > 1 ? "s look" : " looks"} like evidence but ${walk.unrecognised > 1 ? "are" : "is"} not` : ""} (--allow-empty accepts an empty root)`,
       );
   }
 }
@@ -114,11 +127,23 @@ const EVIDENCE = [RESULT, TRIAL_LOG, "reward.txt", "reward.json"];
 /** The names discovery decides by: a folder's other files are never kept. */
 const MARKERS = new Set([JOURNAL, JOB_LOG, CONFIG, ...EVIDENCE]);
 
-/** What discovery keeps of a folder's listing: which marker files it holds, its subfolders and links by name bytes. */
+/** Inspect's own rule for a .json log's name (log/_file.py is_log_file): it starts with an ISO timestamp. */
+const TIMESTAMPED = /^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}.*\.json$/;
+/** Files in Inspect log folders that are not logs (manifests, eval-set state, atomic writes' temporaries). */
+const NOT_LOGS = new Set(["logs.json", "listing.json", "eval-set.json"]);
+/** A file that may be an Inspect log: a .eval, or a .json that is not a known other file. */
+const maybeLog = (name: string): boolean =>
+  !name.startsWith(".inspect_tmp_") && (name.endsWith(".eval") || (name.endsWith(".json") && !NOT_LOGS.has(name) && !MARKERS.has(name)));
+
+/**
+ * What discovery keeps of a folder's listing: which marker files it holds, its subfolders and links
+ * by name bytes, and the files that may be Inspect logs.
+ */
 interface Listing {
   has(name: string): boolean;
   dirs: string[];
   links: string[];
+  logs: string[];
   /** Names that are not valid UTF-8 (shown with U+FFFD): they cannot be named in results. */
   unnamed: string[];
 }
@@ -134,19 +159,22 @@ function list(dir: string): Listing | string {
   const markers = new Set<string>();
   const dirs: string[] = [];
   const links: string[] = [];
+  const logs: string[] = [];
   let doubtful = false;
   for (const e of entries) {
     if (MARKERS.has(e.name)) markers.add(e.name);
-    if (e.isDirectory()) dirs.push(e.name);
+    // `.buffer/` holds Inspect's realtime buffers, never logs.
+    if (e.isDirectory() && e.name !== ".buffer") dirs.push(e.name);
     else if (e.isSymbolicLink()) links.push(e.name);
+    else if (e.isFile() && maybeLog(e.name)) logs.push(e.name);
     if (e.name.includes("\uFFFD")) doubtful = true;
   }
   // A name read as text shows an invalid byte as U+FFFD, as it would a real U+FFFD: only then is
   // the folder read again as bytes, to tell the two apart.
   const bad = new Set(doubtful ? notUtf8(dir) : []);
   const byBytes = (xs: string[]) => xs.filter((n) => !bad.has(n)).sort(byteCompare);
-  const unnamed = [...dirs, ...links].filter((n) => bad.has(n)).sort(byteCompare);
-  return { has: (name) => markers.has(name), dirs: byBytes(dirs), links: byBytes(links), unnamed };
+  const unnamed = [...dirs, ...links, ...logs].filter((n) => bad.has(n)).sort(byteCompare);
+  return { has: (name) => markers.has(name), dirs: byBytes(dirs), links: byBytes(links), logs: byBytes(logs), unnamed };
 }
 
 /** The names in `dir` that are not valid UTF-8, as text (with U+FFFD). */
@@ -220,6 +248,67 @@ function holdsNeedle(fd: number): boolean {
   }
 }
 
+const PK = Buffer.from("PK\x03\x04", "latin1");
+
+/**
+ * What an Inspect log file is (§12): a .eval (first bytes PK\x03\x04: anything else named .eval is
+ * still read, and reported corrupt, never skipped), or a .json whose top level is an object with
+ * `eval` and `status` (Inspect writes them first: the first 64 KiB are read). `name`: the name the
+ * rule applies to. Null: not a log.
+ */
+export function logFormat(file: string, name: string): "eval" | "json" | null {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return null;
+  }
+  try {
+    const head = Buffer.allocUnsafe(64 * 1024);
+    const n = readSync(fd, head, 0, head.length, 0);
+    if (name.endsWith(".eval") || (n >= 4 && head.subarray(0, 4).equals(PK))) return "eval";
+    return topKeys(head.subarray(0, n), ["eval", "status"]) ? "json" : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Do the top-level keys of the JSON object these bytes begin include all of `wanted` (before the bytes end)? */
+function topKeys(b: Buffer, wanted: string[]): boolean {
+  const left = new Set(wanted);
+  let i = 0;
+  while (i < b.length && (b[i] === 0x20 || b[i] === 0x0a || b[i] === 0x09 || b[i] === 0x0d)) i++;
+  if (b[i] !== 0x7b) return false;
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let start = -1;
+  for (; i < b.length && left.size > 0; i++) {
+    const c = b[i]!;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === 0x5c) escaped = true;
+      else if (c === 0x22) {
+        inString = false;
+        if (depth === 1 && start >= 0) {
+          // A key when a colon follows.
+          let j = i + 1;
+          while (j < b.length && (b[j] === 0x20 || b[j] === 0x0a || b[j] === 0x09 || b[j] === 0x0d)) j++;
+          if (b[j] === 0x3a) left.delete(b.subarray(start, i).toString("utf8"));
+        }
+        start = -1;
+      }
+    } else if (c === 0x22) {
+      inString = true;
+      start = i + 1;
+    } else if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return left.size === 0;
+}
+
 /** A folder's device and inode. */
 function identity(dir: string): string {
   const st = statSync(dir, { bigint: true });
@@ -231,9 +320,13 @@ class Walk {
   /** Roots walked so far, by identity, with how many bundles, trials and jobs were found when each was walked as a root. */
   private readonly rootsWalked = new Map<string, number>();
   private readonly path = new Set<string>();
-  /** Bundles, trials and jobs found so far, and folders that look like evidence but are none. */
+  /** Bundles, trials, jobs and logs found so far, and what looks like evidence but is none. */
   recognised = 0;
   unrecognised = 0;
+  /** Of those, .json files shaped as Inspect logs but not named as Inspect names them. */
+  unrecognisedLogs = 0;
+  /** Logs given as roots, by identity: whether one has been yielded yet. */
+  readonly rootFiles = new Map<string, boolean>();
 
   constructor(
     private readonly roots: ReadonlySet<string>,
@@ -268,6 +361,44 @@ class Walk {
 
   leave(dir: string): void {
     this.path.delete(identity(dir));
+  }
+
+  /** A log file met for the first time (only a log also given as a root can be met twice). */
+  firstSight(file: string): boolean {
+    if (this.rootFiles.size === 0) return true;
+    const id = identity(file);
+    if (this.rootFiles.get(id) === true) return false;
+    if (this.rootFiles.has(id)) this.rootFiles.set(id, true);
+    return true;
+  }
+
+  /**
+   * §12: the folder's Inspect logs (a .eval, or a .json named by its timestamp, shaped as a log).
+   * A .json shaped as a log but not named as Inspect names them is not read (Inspect would not list
+   * it either): it is counted as unrecognised, so it is never passed over in silence.
+   */
+  private *logs(dir: string, shown: string, l: Listing): Generator<Found> {
+    for (const n of l.links) if ((n.endsWith(".eval") || TIMESTAMPED.test(n)) && !linksToFolder(join(dir, n))) this.onSkip(`${shown}/${n}`, LINK_SKIPPED);
+    for (const n of l.logs) {
+      const file = join(dir, n);
+      const format = logFormat(file, n);
+      if (format === null) continue;
+      if (format === "json" && !TIMESTAMPED.test(n)) {
+        this.unrecognised++;
+        this.unrecognisedLogs++;
+        this.hooks.onUnrecognised?.(`${shown}/${n}`);
+        continue;
+      }
+      this.recognised++;
+      if (!this.firstSight(file)) continue;
+      let size = 0;
+      try {
+        size = statSync(file).size;
+      } catch {
+        // gone since the listing: the worker reports it
+      }
+      yield { dir: file, path: `${shown}/${n}`, inspect: { format, size } };
+    }
   }
 
   /**
@@ -339,6 +470,7 @@ class Walk {
       this.unrecognised++;
       this.hooks.onUnrecognised?.(shown);
     }
+    yield* this.logs(dir, shown, l);
     for (const { sub, path, listed } of this.subfolders(dir, shown, l)) {
       const sl = listed();
       if (typeof sl === "string") this.onSkip(path, sl);

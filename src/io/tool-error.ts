@@ -9,10 +9,11 @@ import { blankEntry, PROFILES, type BundleEntry, type Profile } from "../core/re
 
 /**
  * An entry for a bundle the tool could not finish, attributed from line 1 when it can be read.
- * A Harbor trial's is attributed where it lies (its job and folder), after this.
+ * A Harbor trial's is attributed where it lies (its job and folder), after this; an Inspect log's
+ * identity is in the log the tool could not read, so it has none.
  */
-export function toolError(dir: string, path: string, code: Code, message: string, kind?: "harbor"): BundleEntry {
-  if (kind === "harbor") return { path, ...blankEntry({ profile: "harbor", validity: "error", errors: [finding(code, null, null, message)] }) };
+export function toolError(dir: string, path: string, code: Code, message: string, kind?: "harbor" | "inspect"): BundleEntry {
+  if (kind === "harbor" || kind === "inspect") return { path, ...blankEntry({ profile: kind, validity: "error", errors: [finding(code, null, null, message)] }) };
   const line1 = readLine1(join(dir, "journal.jsonl"));
   const declared = line1?.["profile"];
   // The declared profile too, so a world experiment of tool errors still reads as a world one.

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { computeExperiments, type BatchOptions } from "../core/batch/experiments.js";
 import { HarborNaming } from "../core/batch/harbor.js";
+import { InspectNaming } from "../core/batch/inspect.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/schedule.js";
 import { SEAL, sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
 import { materialize, type BundleEntry, type JobRecord, type Results, type ResultsView, type Unrecognised } from "../core/results.js";
@@ -19,6 +20,7 @@ import { formatShard, inShard, type Shard } from "./shard.js";
 import { entriesInMemory, EntrySpill, type EntrySource } from "./spill.js";
 import { JobBook } from "./jobs.js";
 import { placed } from "./placed.js";
+import { splitLog, type LogPart, type SplitOptions } from "./inspect-split.js";
 
 export { placed };
 
@@ -62,6 +64,8 @@ export interface ScoreRunOptions extends BatchOptions, PoolOptions {
   spillDir?: string;
   /** Entry text held in memory before the spill file is made (default 4 MB). */
   spillAfterBytes?: number;
+  /** When a .eval is split into parts read by several workers (default SPLIT). */
+  inspectSplit?: SplitOptions;
   /** Without a key: called for each assay bundle (stored or not) that holds seal.json, which goes unchecked. */
   onSealNotChecked?: (path: string) => void;
 }
@@ -107,6 +111,8 @@ export function loadSchedule(file: string): LoadedSchedule {
 
 interface Pending extends Omit<BundleRef, "lookup"> {
   found: Found;
+  /** One part of a large Inspect log spread over the workers. */
+  part?: LogPart;
   bytes: number;
   /** Stamps to record with the result (null without a store); what the key holds beyond the digest. */
   stamps: string | null;
@@ -181,6 +187,15 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
     const again: Pending[] = [];
     results.forEach((r, i) => {
       const p = batch[i]!;
+      if (p.part !== undefined) {
+        const entry = p.part.log.add(p.part, r as Exclude<typeof r, { stored: unknown }>);
+        if (entry !== null) {
+          bundles.add(entry);
+          progress?.done?.(entry, p.found.inspect?.size ?? 0, false);
+        }
+        return;
+      }
+      if ("part" in r) throw new Error(`a part came back for ${p.path}, which was not split`);
       if ("stored" in r) {
         const hit = store!.lookupDigest(r.stored.digest, r.stored.beyond);
         // A row today's schema rejects is a miss: score the bundle after all.
@@ -203,13 +218,16 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
     if (again.length > 0) dispatch(again);
   };
   const dispatch = (batch: Pending[]) => {
-    const refs = batch.map(({ dir, path, entries, found, lookup }): BundleRef => ({
-      dir,
-      path,
-      entries,
-      ...(found.harbor ? { kind: "harbor" as const } : {}),
-      ...(lookup && spec ? { lookup: spec } : {}),
-    }));
+    const refs = batch.map(({ dir, path, entries, found, lookup, part }): BundleRef => {
+      if (found.inspect) return { dir, path, kind: "inspect", inspect: part?.task ?? { part: "whole", format: found.inspect.format } };
+      return {
+        dir,
+        path,
+        entries,
+        ...(found.harbor ? { kind: "harbor" as const } : {}),
+        ...(lookup && spec ? { lookup: spec } : {}),
+      };
+    });
     const task: Promise<void> = pool.score(refs).then((results) => {
       inflight.delete(task);
       try {
@@ -219,6 +237,37 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
       }
     });
     inflight.add(task);
+  };
+
+  /**
+   * A bundle or Harbor trial found: listed once, here, and taken from the store when its stamps
+   * match (null: done), else what to hand to a worker.
+   */
+  const listed = (found: Found): Pending | null => {
+    // Listed once, here: the entry checks (§1) run on every run before any lookup, the store's
+    // stamps and the progress bytes come from it, and the worker scores exactly this listing.
+    // A folder that cannot be listed goes to a worker as it is: it reports the tool error.
+    const entries = tryList(found.dir, store !== undefined);
+    if (fingerprint === null && !found.harbor && entries?.some((e) => e.path === SEAL)) options.onSealNotChecked?.(found.path);
+    const bytes = entries?.reduce((s, e) => s + (e.kind === "file" ? e.size : 0), 0) ?? 0;
+    progress?.found?.(bytes);
+    const safe = store !== undefined && entries !== undefined && !entries.some((e) => unsafeReason(e) !== null);
+    let stamps: string | null = null;
+    let beyond: string | null = null;
+    if (safe) {
+      stamps = stampsOf(entries!);
+      beyond = beyondDigest(found.dir, entries!);
+      const hit = options.verifyDigests ? null : store!.lookup(found.dir, stamps, beyond);
+      if (hit !== null) {
+        const entry = placed(found, hit);
+        bundles.add(entry);
+        progress?.done?.(entry, bytes, true);
+        return null;
+      }
+      stamps = recorded(stamps, entries!);
+    }
+    // Stamps changed, the folder is new here, or --verify-digests: a worker rehashes it first.
+    return { found, dir: found.dir, path: found.path, entries, bytes, stamps, beyond, safe, lookup: safe };
   };
 
   try {
@@ -231,41 +280,37 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
       if (options.shard && !inShard(found.path, options.shard)) continue;
       book.attach(found);
       if (++seenCount % 64 === 0) await new Promise(setImmediate); // let Ctrl-C and progress run
-      // Listed once, here: the entry checks (§1) run on every run before any lookup, the store's
-      // stamps and the progress bytes come from it, and the worker scores exactly this listing.
-      // A folder that cannot be listed goes to a worker as it is: it reports the tool error.
-      const entries = tryList(found.dir, store !== undefined);
-      if (fingerprint === null && !found.harbor && entries?.some((e) => e.path === SEAL)) options.onSealNotChecked?.(found.path);
-      const bytes = entries?.reduce((s, e) => s + (e.kind === "file" ? e.size : 0), 0) ?? 0;
-      progress?.found?.(bytes);
-      const safe = store !== undefined && entries !== undefined && !entries.some((e) => unsafeReason(e) !== null);
-      let stamps: string | null = null;
-      let beyond: string | null = null;
-      if (safe) {
-        stamps = stampsOf(entries!);
-        beyond = beyondDigest(found.dir, entries!);
-        const hit = options.verifyDigests ? null : store!.lookup(found.dir, stamps, beyond);
-        if (hit !== null) {
-          const entry = placed(found, hit);
-          bundles.add(entry);
-          progress?.done?.(entry, bytes, true);
-          continue;
-        }
-        stamps = recorded(stamps, entries!);
+      const pending: Pending[] = [];
+      if (found.inspect) {
+        // An Inspect log is a file, read whole or (a large .eval) in parts; never stored.
+        progress?.found?.(found.inspect.size);
+        const parts = splitLog(found, options.inspectSplit);
+        const log = { found, dir: found.dir, path: found.path, stamps: null, beyond: null, safe: false, lookup: false };
+        if (parts === null) pending.push({ ...log, bytes: found.inspect.size });
+        else for (const part of parts) pending.push({ ...log, bytes: part.bytes, part });
+      } else {
+        const p = listed(found);
+        if (p === null) continue;
+        pending.push(p);
       }
-      // Stamps changed, the folder is new here, or --verify-digests: a worker rehashes it first.
-      batch.push({ found, dir: found.dir, path: found.path, entries, bytes, stamps, beyond, safe, lookup: safe });
-      batchBytes += bytes;
-      if (batchFull(batch.length, batchBytes, batchSize)) {
+      let stop = false;
+      for (const p of pending) {
+        batch.push(p);
+        batchBytes += p.bytes;
+        if (!batchFull(batch.length, batchBytes, batchSize)) continue;
         // A second task waits at each worker, so none idles between tasks while the main thread
         // catches up; and no more than that: discovery runs ahead only as far as it is needed.
         while (inflight.size >= 2 * pool.jobs) await Promise.race(inflight);
         if (failure !== undefined) throw failure;
-        if (signal?.aborted) break;
+        if (signal?.aborted) {
+          stop = true;
+          break;
+        }
         dispatch(batch);
         batch = [];
         batchBytes = 0;
       }
+      if (stop) break;
     }
     if (!signal?.aborted) {
       progress?.discovered?.();
@@ -326,9 +371,11 @@ export function assembleView(
 ): ResultsView {
   const jobs = [...(run.jobs ?? [])];
   const naming = run.shard ? null : new HarborNaming(source.records, jobs);
-  const bundles: Iterable<BundleEntry> = naming === null ? source : {
+  const inspectNaming = run.shard ? null : new InspectNaming(source.records);
+  const bundles: Iterable<BundleEntry> = naming === null || inspectNaming === null ? source : {
     *[Symbol.iterator]() {
-      for (const e of source) yield e.profile === "harbor" ? { ...e, experiment: naming.nameOf(e) } : e;
+      for (const e of source)
+        yield e.profile === "harbor" ? { ...e, experiment: naming.nameOf(e) } : e.profile === "inspect" ? { ...e, experiment: inspectNaming.nameOf(e) } : e;
     },
   };
   return {
@@ -353,6 +400,6 @@ export function assembleView(
     bundles,
     tally: source.tally,
     // A shard holds entries only: batch rules need every bundle, so `assay merge` computes them.
-    experiments: naming === null ? [] : computeExperiments(source.records, options.schedules.map((s) => s.schedule), options, jobs, naming),
+    experiments: naming === null || inspectNaming === null ? [] : computeExperiments(source.records, options.schedules.map((s) => s.schedule), options, jobs, naming, inspectNaming),
   };
 }

@@ -1,6 +1,8 @@
-// What crosses the thread boundary: paths in, §10 bundle entries out (never parsed journals).
+// What crosses the thread boundary: paths in, §10 bundle entries out (never parsed journals); for
+// a large Inspect log split into parts, small per-sample records out (never the samples).
 import type { BundleEntryInfo } from "../core/folder.js";
 import type { BundleEntry } from "../core/results.js";
+import type { InspectTask, PartResult } from "../io/inspect.js";
 
 export interface BundleRef {
   /** The bundle's directory on disk. */
@@ -9,8 +11,10 @@ export interface BundleRef {
   path: string;
   /** Its entries as the main thread listed them (so the worker does not list them again). */
   entries?: BundleEntryInfo[];
-  /** "harbor": a Harbor trial folder (§11) rather than an assay bundle. */
-  kind?: "harbor";
+  /** "harbor": a Harbor trial folder (§11); "inspect": an Inspect log file (§12); else an assay bundle. */
+  kind?: "harbor" | "inspect";
+  /** An Inspect log: read it whole, or one part of it (`dir` is the log file). */
+  inspect?: InspectTask;
   /**
    * Hash the folder first and, when the store already holds a result for that digest, return
    * `stored` instead of scoring (a moved or touched folder, --verify-digests): the hashing runs
@@ -40,4 +44,4 @@ export interface BatchTask {
   /** §8: the key file's bytes, when seals are checked (once per task, never in a BundleRef). */
   hmacKey?: Uint8Array;
 }
-export type BatchResult = (BundleEntry | StoredRef)[];
+export type BatchResult = (BundleEntry | StoredRef | PartResult)[];

@@ -1,6 +1,6 @@
 // The pool worker's entry: score a batch of bundle directories. Compiled JS only (Node 20 cannot
 // load .ts in a worker thread).
-import { scoreDirectory } from "./score-directory.js";
+import { scoreDirectory, scoreLog, scoreLogPart } from "./score-directory.js";
 import { storedDigest } from "./stored.js";
 import type { BatchResult, BatchTask } from "./types.js";
 
@@ -12,11 +12,13 @@ export function markStarted(task: BatchTask): void {
 export default function scoreBatch(task: BatchTask): BatchResult {
   return task.bundles.map((b) => {
     markStarted(task);
+    if (b.inspect !== undefined) return b.inspect.part === "whole" ? scoreLog(b.dir, b.path, b.inspect.format) : scoreLogPart(b.dir, b.path, b.inspect);
+    const kind = b.kind === "harbor" ? b.kind : undefined;
     if (b.lookup && b.entries) {
-      const stored = storedDigest(b.dir, b.entries, b.kind, b.lookup);
+      const stored = storedDigest(b.dir, b.entries, kind, b.lookup);
       if (stored !== null) return { path: b.path, stored };
       markStarted(task); // scoring gets the whole time limit, whatever the lookup's hashing took
     }
-    return scoreDirectory(b.dir, b.path, b.entries, b.kind, { hmacKey: task.hmacKey });
+    return scoreDirectory(b.dir, b.path, b.entries, kind, { hmacKey: task.hmacKey });
   });
 }

@@ -25,7 +25,8 @@ export function renderEntry(entry: BundleEntry): string {
       lines.push(`  job says ${e.claimed.rewards === null ? "no reward" : Object.entries(e.claimed.rewards).map(([k, v]) => `${k}=${v}`).join(", ")}${e.claimed.exception === null ? "" : `, ${e.claimed.exception}`}   (its job's result.json; assay score compares the two)`);
     for (const f of e.flags) lines.push(`  flag     ${f.code.padEnd(19)} ${f.evidence}`);
     if (e.flags.length > 0) lines.push("  (flags are for review: they change no state and no metric)");
-  } else if (e.profile === "world") {
+  } else if (e.profile === "inspect") inspectLines(e, lines);
+  else if (e.profile === "world") {
     lines.push(`  status   ${e.status ?? "n/a"}   pass ${yn(e.pass)}   (every hard dimension and task_completion)`);
     for (const [name, d] of Object.entries(e.dimensions ?? {}))
       lines.push(`  ${d.pass ? "pass" : "FAIL"}${d.hard ? "*" : " "}   ${name.padEnd(19)} ${d.detail}`);
@@ -33,9 +34,32 @@ export function renderEntry(entry: BundleEntry): string {
   } else lines.push(`  status   ${e.status ?? "n/a"}   ending ${yn(e.ending)}   victory ${yn(e.victory)}   late ${yn(e.late)}`);
   if (e.validity === "invalid")
     lines.push(
-      `  invalid evidence earns no credit: ${e.profile === "world" ? "dimensions and pass are" : e.profile === "harbor" ? "its rewards count 0 in job metrics, as" : "victory and late are"} not reported`,
+      e.profile === "inspect"
+        ? "  invalid evidence earns no credit: every planned sample of this log counts 0 in its task run's metrics (unless --invalid exclude)"
+        : `  invalid evidence earns no credit: ${e.profile === "world" ? "dimensions and pass are" : e.profile === "harbor" ? "its rewards count 0 in job metrics, as" : "victory and late are"} not reported`,
     );
   return lines.join("\n") + "\n";
+}
+
+const fig = (x: number | string | null) => (x === null ? "n/a" : typeof x === "string" ? x : String(Number(x.toFixed(6))));
+
+/** An Inspect log (§12): status, plan, each state's count, each metric claimed and recomputed, the review flags. */
+function inspectLines(e: BundleEntry, lines: string[]): void {
+  const x = e.inspect;
+  lines.push(`  status   ${e.status ?? "n/a"}, ${e.state ?? "n/a"}   task ${e.task ?? "n/a"}${x === null ? "" : `   task_id ${x.task_id ?? "n/a"}, run_id ${x.run_id ?? "n/a"}, Inspect ${x.inspect_version ?? "version unknown"}, log format ${x.log_version ?? "n/a"}`}`);
+  if (x !== null) {
+    const p = x.plan;
+    lines.push(`  plan     ${p.records} records: ${p.source === "sample_ids" ? `${p.ids} sample ids × ${p.epochs} epoch${p.epochs === 1 ? "" : "s"}` : `the ${p.ids} samples present (the log records no sample ids)`}${x.total_samples === null ? "" : `; results.total_samples says ${x.total_samples}`}`);
+  }
+  if (e.samples !== null) lines.push(`  samples  ${Object.entries(e.samples).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none"}`);
+  for (const [key, m] of Object.entries(x?.metrics ?? {})) {
+    const c = m.coverage;
+    const ex = m.exclude.value === null ? "n/a" : `${fig(m.exclude.value)} over ${c.scored} scored record${c.scored === 1 ? "" : "s"}`;
+    const zero = m.zero.value === null ? "n/a" : `${fig(m.zero.value)} over the ${c.planned} planned with --errors zero`;
+    lines.push(`  metric   ${key}: claimed ${fig(m.claimed)} (${m.check}${m.note === null ? "" : `: ${m.note}`}); assay ${ex}; ${zero}`);
+  }
+  for (const f of e.flags) lines.push(`  flag     ${f.code.padEnd(19)} ${f.evidence}`);
+  if (e.flags.length > 0) lines.push("  (flags are for review: they change no state and no metric)");
 }
 
 /** A Harbor job's own line (`assay verify JOB`): its folder, its plan, and what is wrong with its own files. */

@@ -45,6 +45,17 @@ export const shownEntry = (e: BundleEntry): BundleEntry => ({
   job_id: opt(e.job_id, name),
   job: opt(e.job, name),
   claimed: opt(e.claimed, (c) => ({ rewards: opt(c.rewards, keyed), exception: opt(c.exception, name) })),
+  inspect: opt(e.inspect, (x) => ({
+    ...x,
+    inspect_version: opt(x.inspect_version, name),
+    eval_id: opt(x.eval_id, name),
+    run_id: opt(x.run_id, name),
+    task_id: opt(x.task_id, name),
+    model: opt(x.model, name),
+    created: opt(x.created, name),
+    completed_at: opt(x.completed_at, name),
+    metrics: keyed(x.metrics, (m) => ({ ...m, note: opt(m.note, text) })),
+  })),
   advisory: opt(e.advisory, shownAdvisory),
 });
 
@@ -67,4 +78,6 @@ export const shownExperiment = (e: Experiment): Experiment => ({
   job_id: opt(e.job_id, name),
   exceptions: opt(e.exceptions, keyed),
   warnings: e.warnings.map(finding),
+  log: opt(e.log, (l) => ({ ...l, path: name(l.path) })),
+  inspect: opt(e.inspect, (m) => keyed(m, (x) => ({ ...x, note: opt(x.note, text) }))),
 });

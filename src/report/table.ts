@@ -92,6 +92,45 @@ function harbor(e: Experiment, errors: "exclude" | "zero", lines: string[]): voi
   for (const m of e.missing) if (typeof m !== "string") lines.push(`  missing      ${plural(m.count, "trial")} ${m.reason}`);
 }
 
+/** How a figure is shown: 3 decimals, NaN and ±Infinity spelled out. */
+const fig = (x: number | string | null) => (x === null ? "n/a" : typeof x === "string" ? x : x.toFixed(3));
+
+/**
+ * An Inspect task run (§12): the log that decides it and its status, every planned record's state,
+ * then each metric as claimed and as assay computes it over the plan, with its coverage.
+ */
+function inspect(e: Experiment, errors: "exclude" | "zero", lines: string[]): void {
+  const log = e.log;
+  if (log === null) lines.push(`  log          none readable`);
+  else {
+    const clean = log.status === "success" && log.state === "complete";
+    lines.push(`  log          ${log.path}   status ${log.status ?? "n/a"}, ${log.state ?? "n/a"}${clean ? "" : "   NOT a clean run: its figures cover what it holds"}`);
+  }
+  const s = e.states ?? {};
+  lines.push(`  samples      ${Object.entries(s).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none"}   (of ${plural(e.scheduled, "planned record")}: sample_ids × epochs)`);
+  lines.push(
+    errors === "zero"
+      ? `               samples without a score (error, cancelled, missing, unscored, invalidated) count 0 (--errors zero); early-stopped ones are left out`
+      : `               samples without a score (error, cancelled, missing, unscored, invalidated) are left out of every value (--errors zero counts them as 0)`,
+  );
+  for (const [key, m] of Object.entries(e.inspect ?? {})) {
+    const claim = m.claimed === null ? "nothing" : fig(m.claimed);
+    const check = m.check === "agrees" ? "agrees with Inspect's rules over the samples present" : m.check === "mismatch" ? `MISMATCH: ${m.note ?? ""}` : `unverified${m.note === null ? "" : `: ${m.note}`}`;
+    lines.push(`  ${key}`);
+    lines.push(`    claimed    ${claim}   ${check}`);
+    const c = m.coverage;
+    const over =
+      e.invalid.length > 0 && c.scored === c.planned && m.value === 0 ? `over the ${plural(c.planned, "planned record")}, each 0: an invalid log earns nothing (--invalid exclude leaves it out)`
+      : errors === "zero" ? `over the ${plural(c.planned, "planned record")} with --errors zero` : `over ${plural(c.scored, "scored record")}`;
+    const w = m.wilson95 === null ? "" : `   Wilson 95% [${f3(m.wilson95[0])}, ${f3(m.wilson95[1])}]`;
+    lines.push(`    assay      ${fig(m.value)} ${over}${w}   coverage ${c.scored}/${c.planned} = ${pct(c.planned === 0 ? null : c.scored / c.planned)}`);
+    if (errors === "exclude" && m.errors_zero !== m.value) lines.push(`               ${fig(m.errors_zero)} over the ${plural(c.planned, "planned record")} with --errors zero (those without a score as 0)`);
+    if (m.pass_at_k !== null) lines.push(`    pass@k     ${Object.entries(m.pass_at_k).map(([k, v]) => `k=${k} ${f3(v)}`).join("  ")}   unbiased, per sample over its epochs`);
+  }
+  if (e.inspect === null) lines.push(`  metrics      none: no readable log decides this task run`);
+  for (const m of e.missing) if (typeof m !== "string") lines.push(`  missing      ${plural(m.count, "sample")} ${m.reason}`);
+}
+
 /** Flags with evidence of their own (across trials, or the job's summary): one a line, the first 12 of each code. */
 function flagLines(e: Experiment, lines: string[]): void {
   const byCode = new Map<string, string[]>();
@@ -102,7 +141,7 @@ function flagLines(e: Experiment, lines: string[]): void {
     if (where.length === 0) map.set(f.code, where);
     where.push(f.evidence === null ? (f.attempt === null ? f.trial : `${f.trial}#${f.attempt}`) : `${f.trial}: ${f.evidence}`);
   }
-  lines.push(`  flags${e.profile === "harbor" ? "        for review: they change no state and no metric (evidence: --format json, or assay verify)" : ""}`);
+  lines.push(`  flags${e.profile === "harbor" || e.profile === "inspect" ? "        for review: they change no state and no metric (evidence: --format json, or assay verify)" : ""}`);
   for (const [code, where] of byCode) lines.push(`    ${code}: ${list(where)}`);
   for (const [code, where] of evidenced) {
     for (const w of where.slice(0, 12)) lines.push(`    ${code} ${w}`);
@@ -128,7 +167,7 @@ class BundleNotes {
   see(x: BundleEntry): void {
     if (x.validity !== "valid" && this.badCount++ < 50) this.bad.push(x);
     if (x.exception !== null && this.raisedCount++ < 50) this.raised.push(x);
-    if (x.profile !== "harbor" && (x.experiment === null || x.trial === null || x.attempt === null)) this.orphans++;
+    if (x.profile !== "harbor" && x.profile !== "inspect" && (x.experiment === null || x.trial === null || x.attempt === null)) this.orphans++;
     const a = x.advisory;
     if (a === null) return;
     this.advised++;
@@ -163,7 +202,10 @@ function advisory(n: BundleNotes, lines: string[]): void {
 export function* render(doc: ResultsView): Generator<string> {
   const lines: string[] = [];
   const t = doc.tally;
-  const what = t.harbor === 0 ? `${t.bundles} bundles` : `${t.bundles - t.harbor} bundles and ${plural(t.harbor, "Harbor trial")}`;
+  const kinds = [[t.bundles - t.harbor - t.inspect, "bundle"], [t.harbor, "Harbor trial"], [t.inspect, "Inspect log"]] as const;
+  const present = kinds.filter(([n]) => n > 0);
+  const shown = (present.length > 0 ? present : kinds.slice(0, 1)).map(([n, w]) => plural(n, w));
+  const what = shown.length === 1 ? `${t.bundles} bundles` : `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}`;
   lines.push(`assay: ${what}: ${t.valid} valid, ${t.invalid} invalid, ${t.error} tool errors`);
   for (const e of doc.experiments.map(shownExperiment)) {
     lines.push("");
@@ -171,10 +213,13 @@ export function* render(doc: ResultsView): Generator<string> {
       const where = e.job === null ? "" : `   ${e.job}${e.job_id === null ? "" : ` (id ${e.job_id})`}`;
       lines.push(`job ${e.experiment ?? "(lone trials)"}   profile harbor   ${plural(e.scheduled, "trial")}${where}`);
       harbor(e, doc.run.options.errors, lines);
+    } else if (e.profile === "inspect") {
+      lines.push(`task run ${e.experiment ?? "(logs the tool could not read)"}   profile inspect`);
+      inspect(e, doc.run.options.errors, lines);
     } else lines.push(`experiment ${e.experiment ?? "(none)"}   profile ${e.profile ?? "unknown"}   ${e.scheduled} scheduled trials`);
     if (e.accuracy !== null) native(e, lines);
     if (e.dimensions !== null) world(e, lines);
-    if (e.profile !== "harbor") lines.push(`  missing      ${list(e.missing.filter((m) => typeof m === "string"))}`);
+    if (e.profile !== "harbor" && e.profile !== "inspect") lines.push(`  missing      ${list(e.missing.filter((m) => typeof m === "string"))}`);
     lines.push(`  unscored     ${list(e.unscored)}${e.unscored.length ? "   (tool errors: outside every metric)" : ""}`);
     lines.push(`  invalid      ${e.invalid.length === 0 ? "none" : ""}`);
     for (const i of e.invalid.slice(0, 50)) lines.push(`    ${i.trial}: ${i.codes.join(", ")}`);
@@ -213,6 +258,8 @@ export function* render(doc: ResultsView): Generator<string> {
   const u = doc.run.unrecognised;
   if (u.count > 0) {
     lines.push("", `${plural(u.count, "folder")} look${u.count === 1 ? "s" : ""} like evidence (a result.json, reward file or trial.log) but ${u.count === 1 ? "is" : "are"} no bundle, Harbor job or trial: not scored`);
+    if (u.paths.some((p) => p.endsWith(".json")))
+      lines.push(`  (a .json listed here is shaped as an Inspect log but not named by its timestamp, so Inspect would not list it either: give it as a root to score it)`);
     for (const p of u.paths.slice(0, 12)) lines.push(`  ${forTerminal(p)}`);
     if (u.count > 12) lines.push(`  … ${u.count - 12} more (run.unrecognised in --format json)`);
   }

@@ -3,6 +3,7 @@
 // are produced as they are consumed, so a corpus of a million bundles is never in memory at once.
 
 import { HARBOR_EXPECT, harborCaseAt, synthHarborJobFiles, synthHarborTrial, type HarborSpec } from "./harbor.js";
+import { INSPECT_CASES, INSPECT_EXPECT, inspectFileName, inspectLogBytes, type InspectSpec } from "./inspect.js";
 import { FAULT_CODES, NATIVE_FAULTS, nativeFiles, type NativeFault, type NativeOutcome, type NativeSpec } from "./native.js";
 import { Random } from "./random.js";
 import { synthWorld, WORLD_EXPECT, WORLD_SCENARIOS, type WorldExpect, type WorldSpec } from "./world.js";
@@ -14,7 +15,12 @@ interface Planned {
   expect: { validity: "valid" | "invalid"; code: string | null } & Partial<WorldExpect>;
 }
 export type PlannedBundle = Planned &
-  (({ profile: "native-game" } & NativeSpec) | ({ profile: "world" } & WorldSpec) | ({ profile: "harbor"; experiment: string; attempt: null; seed: null } & HarborSpec));
+  (
+    | ({ profile: "native-game" } & NativeSpec)
+    | ({ profile: "world" } & WorldSpec)
+    | ({ profile: "harbor"; experiment: string; attempt: null; seed: null } & HarborSpec)
+    | ({ profile: "inspect"; experiment: string; trial: null; attempt: null } & InspectSpec)
+  );
 
 const WEIGHTED: [NativeOutcome, number][] = [
   ["victory", 3],
@@ -44,8 +50,8 @@ export interface CorpusOptions {
   n: number;
   seed: string;
   faults: boolean;
-  /** native-game (default); world: the canonical world scenarios, in turn; harbor: one Harbor job. */
-  profile?: "native-game" | "world" | "harbor";
+  /** native-game (default); world: the canonical world scenarios, in turn; harbor: one Harbor job; inspect: Inspect logs of labelled cases. */
+  profile?: "native-game" | "world" | "harbor" | "inspect";
   /** Key batches per bundle. */
   events?: number;
   experiment?: string;
@@ -57,6 +63,7 @@ export const planCorpus = (o: CorpusOptions): PlannedBundle[] => [...plannedBund
 export function* plannedBundles(o: CorpusOptions): Generator<PlannedBundle> {
   if (o.profile === "world") return yield* planWorld(o);
   if (o.profile === "harbor") return yield* planHarbor(o);
+  if (o.profile === "inspect") return yield* planInspect(o);
   const r = new Random(o.seed);
   const experiment = o.experiment ?? "synth-native";
   const add = (trial: string, attempt: number, outcome: NativeOutcome, seed: string, task: string, fault?: NativeFault): PlannedBundle => ({
@@ -108,8 +115,47 @@ function* planHarbor(o: CorpusOptions): Generator<PlannedBundle> {
   }
 }
 
+/** How each case is written: both formats, both compressions (zstd in two frames once). */
+const INSPECT_FORMS: Record<string, Pick<InspectSpec, "format" | "method" | "frames">> = {
+  clean: { format: "eval", method: 93 },
+  "errors-hidden": { format: "eval", method: 8 },
+  epochs: { format: "json", method: 0 },
+  "metric-inflated": { format: "eval", method: 93, frames: 2 },
+  "summary-edited": { format: "eval", method: 8 },
+  killed: { format: "eval", method: 93 },
+  truncated: { format: "eval", method: 8 },
+  "corrupt-member": { format: "eval", method: 93 },
+  "limits-and-edits": { format: "json", method: 0 },
+  "retried-error": { format: "eval", method: 93 },
+  "retried-success": { format: "eval", method: 8 },
+};
+
+/** Inspect logs cycling through the labelled cases; the two retried ones are one task run (an eval-retry chain). */
+function* planInspect(o: CorpusOptions): Generator<PlannedBundle> {
+  const experiment = o.experiment ?? "synth-inspect";
+  for (let i = 0; i < o.n; i++) {
+    const c = INSPECT_CASES[i % INSPECT_CASES.length]!;
+    const round = Math.floor(i / INSPECT_CASES.length);
+    const retried = c.startsWith("retried-");
+    const task = retried ? `retried-${round}` : `${c}-${round}`;
+    const spec: InspectSpec = {
+      task,
+      model: "openai/gpt-4o-mini",
+      case: c,
+      samples: 10,
+      epochs: c === "epochs" ? 3 : 1,
+      ...INSPECT_FORMS[c]!,
+      seed: o.seed,
+      offset: i * 30,
+      ...(retried ? { taskId: `retry${round}${o.seed}`.replace(/[^A-Za-z0-9]/g, "").padEnd(22, "x").slice(0, 22) } : {}),
+    };
+    const { validity, code } = INSPECT_EXPECT[c];
+    yield { profile: "inspect" as const, experiment, trial: null, attempt: null, ...spec, dir: `${experiment}/${inspectFileName(spec)}`, expect: { validity, code } };
+  }
+}
+
 /** A bundle's files, each as pieces made when they are read (a native journal's lines one by one). */
-function bundleFiles(b: PlannedBundle): [string, Iterable<string | Uint8Array>][] {
+function bundleFiles(b: Exclude<PlannedBundle, { profile: "inspect" }>): [string, Iterable<string | Uint8Array>][] {
   if (b.profile === "native-game") return nativeFiles(b).map(([rel, bytes]) => [rel, { [Symbol.iterator]: () => bytes()[Symbol.iterator]() }]);
   return [...(b.profile === "world" ? synthWorld(b) : synthHarborTrial(b))].map(([rel, bytes]) => [rel, [bytes]]);
 }
@@ -121,6 +167,10 @@ function bundleFiles(b: PlannedBundle): [string, Iterable<string | Uint8Array>][
 export function* corpusFiles(plan: Iterable<PlannedBundle>): Generator<[string, Iterable<string | Uint8Array>]> {
   const jobs = new Map<string, HarborSpec[]>();
   for (const b of plan) {
+    if (b.profile === "inspect") {
+      yield [b.dir, [inspectLogBytes(b)]]; // a log is one file
+      continue;
+    }
     for (const [rel, bytes] of bundleFiles(b)) yield [`${b.dir}/${rel}`, bytes];
     if (b.profile === "harbor") jobs.set(b.job, [...(jobs.get(b.job) ?? []), b]);
   }

@@ -7,7 +7,7 @@ import { forTerminal } from "../../core/text.js";
 import { discover, displayRoot } from "../../io/discover.js";
 import { JobBook } from "../../pipeline/jobs.js";
 import { placed } from "../../pipeline/placed.js";
-import { scoreDirectory } from "../../pool/score-directory.js";
+import { scoreDirectory, scoreLog } from "../../pool/score-directory.js";
 import { renderEntry, renderJob } from "../../report/findings.js";
 import { usage } from "../args.js";
 import { EXIT, exitForValidity, UsageError } from "../exit.js";
@@ -28,9 +28,11 @@ export function verifyCommand(argv: string[], io: CliIo): number {
   const { values, positionals } = usage(() =>
     parseArgs({ args: argv, allowPositionals: true, options: { json: { type: "boolean" }, "hmac-key-file": { type: "string" } } }),
   );
-  if (positionals.length !== 1) throw new UsageError("assay verify takes exactly one directory: a bundle, a Harbor trial or a Harbor job");
+  if (positionals.length !== 1) throw new UsageError("assay verify takes exactly one directory (a bundle, a Harbor trial or a Harbor job) or one Inspect log");
   const dir = positionals[0]!;
-  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${forTerminal(dir)} is not a directory`);
+  const st = statSync(dir, { throwIfNoEntry: false });
+  if (st?.isFile()) return verifyLog(dir, values.json === true, values["hmac-key-file"] !== undefined, io);
+  if (!st?.isDirectory()) throw new UsageError(`${forTerminal(dir)} is not a directory or a file`);
   const key = values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"], [dir]);
   const shown = displayRoot(dir);
   let entries: BundleEntry[];
@@ -64,4 +66,13 @@ export function verifyCommand(argv: string[], io: CliIo): number {
     if (seal !== null) io.stderr(`assay verify: ${seal}\n`);
   } else io.stdout((job ? renderJob(job) : "") + entries.map(renderEntry).join("\n") + (seal === null ? "" : `  seal     ${seal}\n`));
   return entries.reduce((worst, e) => Math.max(worst, exitForValidity(e.validity)), EXIT.OK as number);
+}
+
+/** `assay verify LOG`: one Inspect log (§12), every finding with its member or JSON path. */
+function verifyLog(file: string, json: boolean, keyGiven: boolean, io: CliIo): number {
+  const [found] = [...discover([file])];
+  const entry = scoreLog(found!.dir, found!.path, found!.inspect!.format);
+  if (keyGiven) io.stderr("assay verify: Inspect logs carry no seal: --hmac-key-file checks nothing here\n");
+  io.stdout(json ? JSON.stringify(entry, null, 2) + "\n" : renderEntry(entry));
+  return exitForValidity(entry.validity);
 }

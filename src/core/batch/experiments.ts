@@ -7,6 +7,7 @@ import { blankExperiment, PROFILES, type Experiment, type JobRecord, type Profil
 import { byteCompare } from "../text.js";
 import { DIMENSIONS } from "../world/dimensions.js";
 import { harborExperiments, HarborNaming } from "./harbor.js";
+import { inspectExperiments, InspectNaming } from "./inspect.js";
 import type { BatchRecord } from "./record.js";
 import { indexSchedules, type Schedule } from "./schedule.js";
 import { passHatK, wilson95 } from "./stats.js";
@@ -19,7 +20,7 @@ export interface BatchOptions {
    * excluded; world: scored on their own dimensions, budget among them), or force either.
    */
   resourceBound: "default" | "exclude" | "loss";
-  /** Harbor trials without a reward to count (errors, cancelled, incomplete, unverified): left out of reward metrics, or 0. */
+  /** Harbor trials without a reward to count (errors, cancelled, incomplete, unverified), Inspect samples without a score (error, cancelled, missing, unscored, invalidated): left out of the metrics, or 0. */
   errors: "exclude" | "zero";
 }
 export const DEFAULT_BATCH: BatchOptions = { invalid: "count", resourceBound: "default", errors: "exclude" };
@@ -41,6 +42,7 @@ export function computeExperiments(
   options: BatchOptions,
   jobs: readonly JobRecord[] = [],
   naming: HarborNaming = new HarborNaming(entries, jobs),
+  inspectNaming: InspectNaming = new InspectNaming(entries),
 ): Experiment[] {
   const bySchedule = indexSchedules(schedules);
   const groups = new Map<string, Attempt[]>();
@@ -53,8 +55,9 @@ export function computeExperiments(
   const ids = [...new Set([...groups.keys(), ...bySchedule.keys()])].sort(byteCompare);
   const assay = ids.map((id) => experiment(id, groups.get(id) ?? [], bySchedule.get(id) ?? null, options));
   const harbor = harborExperiments(naming, options);
-  // By id in byte order; Harbor's lone trials (experiment null) last.
-  return [...assay, ...harbor].sort((a, b) =>
+  const inspect = inspectExperiments(inspectNaming, options);
+  // By id in byte order; Harbor's lone trials and unreadable Inspect logs (experiment null) last.
+  return [...assay, ...harbor, ...inspect].sort((a, b) =>
     a.experiment === null || b.experiment === null ? Number(a.experiment === null) - Number(b.experiment === null) : byteCompare(a.experiment, b.experiment),
   );
 }

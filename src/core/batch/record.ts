@@ -3,13 +3,13 @@
 // by its findings, details and advisory text. Pure.
 
 import type { Code } from "../codes.js";
-import { HARBOR_STATES, type BundleEntry } from "../results.js";
+import { HARBOR_STATES, INSPECT_STATUSES, type BundleEntry } from "../results.js";
 
 export type BatchRecord = Pick<
   BundleEntry,
   | "path" | "digest" | "profile" | "experiment" | "trial" | "attempt" | "seed" | "validity" | "status" | "task" | "task_checksum"
   | "ending" | "final_score" | "scenario" | "victory" | "pass" | "state" | "rewards" | "reward_source"
-  | "harbor_id" | "job_id" | "job" | "claimed"
+  | "harbor_id" | "job_id" | "job" | "claimed" | "samples"
 > & {
   /** The codes of the entry's errors, each once (what makes a trial invalid). */
   errors: readonly { readonly code: Code }[];
@@ -19,23 +19,25 @@ export type BatchRecord = Pick<
   dimensions: Readonly<Record<string, { readonly pass: boolean }>> | null;
   /** Harbor: the exception's type and step (its message is the entry's alone). */
   exception: { readonly type: string; readonly step: string | null } | null;
+  /** Inspect: the log's identity, plan and metrics (bounded by its metrics, never its samples). */
+  inspect: BundleEntry["inspect"];
 };
 
-const PROFILES = [null, "native-game", "world", "harbor"] as const;
+const PROFILES = [null, "native-game", "world", "harbor", "inspect"] as const;
 const VALIDITIES = ["valid", "invalid", "error"] as const;
-const STATUSES = [null, "completed", "interrupted", "abnormal", "resource-bound", "unterminated"] as const;
-const STATES = [null, ...HARBOR_STATES] as const;
+const STATUSES = [null, "completed", "interrupted", "abnormal", "resource-bound", "unterminated", ...INSPECT_STATUSES] as const;
+const STATES = [null, ...HARBOR_STATES, "complete"] as const;
 const TRI = [null, false, true] as const;
 /** Bit fields of CompactRecord.bits: [shift, width, values]. */
 const FIELDS = {
-  profile: [0, 2, PROFILES],
-  validity: [2, 2, VALIDITIES],
-  status: [4, 3, STATUSES],
-  state: [7, 3, STATES],
-  ending: [10, 2, TRI],
-  final_score: [12, 2, TRI],
-  victory: [14, 2, TRI],
-  pass: [16, 2, TRI],
+  profile: [0, 3, PROFILES],
+  validity: [3, 2, VALIDITIES],
+  status: [5, 4, STATUSES],
+  state: [9, 3, STATES],
+  ending: [12, 2, TRI],
+  final_score: [14, 2, TRI],
+  victory: [16, 2, TRI],
+  pass: [18, 2, TRI],
 } as const;
 type Packed = keyof typeof FIELDS;
 
@@ -85,6 +87,7 @@ class CompactRecord implements BatchRecord {
     readonly errors: readonly { readonly code: Code }[],
     readonly dimensions: BatchRecord["dimensions"],
     private readonly harbor: HarborPart | null,
+    private readonly inspectPart: InspectPart | null = null,
   ) {}
   get profile() { return unpack(this.bits, "profile"); }
   get validity() { return unpack(this.bits, "validity"); }
@@ -94,16 +97,26 @@ class CompactRecord implements BatchRecord {
   get final_score() { return unpack(this.bits, "final_score"); }
   get victory() { return unpack(this.bits, "victory"); }
   get pass() { return unpack(this.bits, "pass"); }
-  get digest() { return this.harbor?.digest ?? ""; }
+  get digest() { return this.harbor?.digest ?? this.inspectPart?.digest ?? ""; }
   get task_checksum() { return this.harbor?.task_checksum ?? null; }
   get rewards() { return this.harbor?.rewards ?? null; }
   get reward_source() { return this.harbor?.reward_source ?? null; }
-  get flags() { return this.harbor?.flags ?? NONE; }
+  get flags() { return this.harbor?.flags ?? this.inspectPart?.flags ?? NONE; }
   get harbor_id() { return this.harbor?.harbor_id ?? null; }
   get job_id() { return this.harbor?.job_id ?? null; }
   get job() { return this.harbor?.job ?? null; }
   get claimed() { return this.harbor?.claimed ?? null; }
   get exception() { return this.harbor?.exception ?? null; }
+  get samples() { return this.inspectPart?.samples ?? null; }
+  get inspect() { return this.inspectPart?.inspect ?? null; }
+}
+
+/** What only Inspect logs carry (one per log: a run holds far fewer logs than samples). */
+interface InspectPart {
+  digest: string;
+  samples: BundleEntry["samples"];
+  inspect: BundleEntry["inspect"];
+  flags: readonly { readonly code: Code }[];
 }
 
 /**
@@ -172,7 +185,8 @@ export class RecordMaker {
             exception: this.one(e.exception === null ? null : { type: e.exception.type, step: e.exception.step }),
           }
         : null;
+    const inspect: InspectPart | null = e.profile === "inspect" ? { digest: e.digest, samples: e.samples, inspect: e.inspect, flags: this.codesOf(e.flags, false) } : null;
     return new CompactRecord(e.path, this.s(e.experiment), e.trial, e.attempt, e.seed, this.s(e.task), this.s(e.scenario), pack(e),
-      this.codesOf(e.errors, true), this.dims(e.dimensions), harbor);
+      this.codesOf(e.errors, true), this.dims(e.dimensions), harbor, inspect);
   }
 }

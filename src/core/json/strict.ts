@@ -411,3 +411,79 @@ function scan(
   if (i < n) syntax(`unexpected data after the value ${where()}`, false);
   return { keys: keyCount, decimal, decimals };
 }
+
+/**
+ * Strict JSON with one relaxation (contract §12, Inspect's files): the bare tokens `NaN`,
+ * `Infinity` and `-Infinity` are read as those numbers (Python writes them so), while a literal
+ * that overflows (`1e999`) is still NOT_FINITE. Duplicate keys, encoding and syntax as §2.
+ * Decimal literals are not boxed: Inspect's integer fields are judged by value (pydantic reads
+ * `1.0` as 1). Text without those tokens takes JSON.parse's path with the plainParse proof.
+ */
+export function parseLenientJson(text: string): JsonResult {
+  const plain = plainTokensFree(text);
+  if (plain !== undefined) return { ok: true, value: plain };
+  const nonFinite: NonFinite[] = [];
+  try {
+    scan(text, " \n", true, nonFinite);
+  } catch (e) {
+    if (e instanceof Fail) return { ok: false, issue: e.issue };
+    throw e;
+  }
+  const tokens = new Map([["NaN", NaN], ["Infinity", Infinity], ["-Infinity", -Infinity]]);
+  const overflow = nonFinite.find((f) => !tokens.has(f.token));
+  if (overflow !== undefined) return { ok: false, issue: { code: "NOT_FINITE", message: `number ${overflow.token} is not a finite double` } };
+  let patched = "";
+  let at = 0;
+  for (const f of nonFinite) {
+    patched += `${text.slice(at, f.start)}null`;
+    at = f.end;
+  }
+  const value: unknown = JSON.parse(patched + text.slice(at));
+  if (nonFinite.length === 1 && nonFinite[0]!.path.length === 0) return { ok: true, value: tokens.get(nonFinite[0]!.token)! };
+  for (const f of nonFinite) setAt(value, f.path, tokens.get(f.token)!);
+  return { ok: true, value };
+}
+
+/** JSON.parse's value when the plainParse proof holds with decimals allowed and every number finite; else undefined. */
+function plainTokensFree(s: string): unknown {
+  if (s.indexOf("\\u") !== -1 || /"[ \t\n\r]+:/.test(s)) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(s);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  let colons = 0;
+  for (let i = s.indexOf('":'); i !== -1; i = s.indexOf('":', i + 2)) colons++;
+  // An overflowing literal is the only way JSON.parse makes a non-finite number.
+  return countFiniteKeys(value) === colons ? value : undefined;
+}
+
+/** Properties of every object, or -1 when a number is not finite. */
+function countFiniteKeys(root: unknown): number {
+  let n = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) return -1;
+      continue;
+    }
+    if (typeof v !== "object" || v === null) continue;
+    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else
+      for (const k in v) {
+        n++;
+        stack.push((v as Record<string, unknown>)[k]);
+      }
+  }
+  return n;
+}
+
+/** Set the value at a non-empty `path`. */
+function setAt(root: unknown, path: Path, v: number): void {
+  let node = root as Record<string | number, unknown>;
+  for (let i = 0; i < path.length - 1; i++) node = node[path[i]!] as Record<string | number, unknown>;
+  node[path[path.length - 1]!] = v;
+}

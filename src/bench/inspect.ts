@@ -1,0 +1,116 @@
+// `npm run bench` (and `npm run bench -- --inspect` alone): one large Inspect .eval — 100,000
+// samples of about 10 KB each, ~1 GB uncompressed, zstd members as Inspect writes them since
+// 0.3.206 — synthesised in a child process, then verified by `assay score --jobs 2` in another (its
+// peak RSS is the whole process's, main thread and workers), beside the bare limit: the same
+// members inflated and JSON.parsed on the same number of threads, nothing else.
+
+import { spawnSync } from "node:child_process";
+import { closeSync, openSync, readFileSync, readSync, statSync, writeSync } from "node:fs";
+import { loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { isMainThread, Worker, workerData } from "node:worker_threads";
+import { decompress } from "fzstd";
+import { inflateRawSync } from "node:zlib";
+import type { Results } from "../core/results.js";
+import { readDirectory, type ZipMember } from "../io/inspect-zip.js";
+import { writeInspectLog } from "../synth/inspect.js";
+import { readyZstd } from "../synth/zip.js";
+
+const env = (k: string, d: number) => Number(process.env[k] ?? d);
+const SAMPLES = env("BENCH_INSPECT_SAMPLES", 100_000);
+/** Transcript text per sample: about 10 KB a sample with the rest of its record. */
+const PADDING = env("BENCH_INSPECT_PADDING", 8_600);
+const WORKERS = 2;
+const SELF = fileURLToPath(import.meta.url);
+
+/** Child: write the log (a member at a time through the file descriptor). */
+export async function synthBigEval(file: string): Promise<void> {
+  await readyZstd();
+  const fd = openSync(file, "w");
+  try {
+    writeInspectLog({ task: "bench", model: "openai/gpt-4o-mini", case: "errors-hidden", samples: SAMPLES, epochs: 1, format: "eval", method: 93, seed: "bench", offset: 0, padding: PADDING }, (b) => void writeSync(fd, b));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The bare loop over some members: read each by offset, inflate, JSON.parse. Returns uncompressed bytes. */
+function bareMembers(file: string, members: readonly ZipMember[]): number {
+  const fd = openSync(file, "r");
+  let bytes = 0;
+  try {
+    const head = Buffer.alloc(30);
+    for (const m of members) {
+      readSync(fd, head, 0, 30, m.offset);
+      const raw = Buffer.allocUnsafe(m.csize);
+      readSync(fd, raw, 0, m.csize, m.offset + 30 + head.readUInt16LE(26) + head.readUInt16LE(28));
+      const data = m.method === 93 ? decompress(raw) : m.method === 8 ? inflateRawSync(raw) : raw;
+      JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("utf8"));
+      bytes += data.byteLength;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return bytes;
+}
+
+/** The bare loop on WORKERS threads, members dealt out in turn (the directory read here). */
+async function bareThreads(file: string): Promise<number> {
+  const members = readDirectory(file).members;
+  const shares = Array.from({ length: WORKERS }, (_, t) => members.filter((_, i) => i % WORKERS === t));
+  const done = await Promise.all(
+    shares.map((share) => new Promise<number>((ok, failed) => {
+      const w = new Worker(SELF, { workerData: { bareInspect: { file, members: share } } });
+      w.once("message", (n: number) => ok(n));
+      w.once("error", failed);
+    })),
+  );
+  return done.reduce((a, b) => a + b, 0);
+}
+
+/** The Inspect section of the benchmark. */
+export async function inspectBench(dir: string): Promise<void> {
+  const file = `${dir}/2025-11-03T10-00-00+00-00_bench_big.eval`;
+  const t0 = process.hrtime.bigint();
+  const synth = spawnSync(process.execPath, [SELF, "--synth", file], { stdio: "inherit" });
+  if (synth.status !== 0) throw new Error("synthesising the .eval failed");
+  const made = Number(process.hrtime.bigint() - t0) / 1e9;
+  const size = statSync(file).size;
+  console.log(`\nInspect: one .eval of ${SAMPLES.toLocaleString("en")} samples, ${(size / 1e6).toFixed(0)} MB on disk (zstd), synthesised in ${made.toFixed(0)} s`);
+  console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  const b0 = process.hrtime.bigint();
+  const uncompressed = await bareThreads(file);
+  const bareSecs = Number(process.hrtime.bigint() - b0) / 1e9;
+  const s0 = process.hrtime.bigint();
+  const run = spawnSync(process.execPath, [SELF, "--score", file], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const secs = Number(process.hrtime.bigint() - s0) / 1e9;
+  if (run.status !== 0) throw new Error(`assay score failed: ${run.stderr}`);
+  const r = JSON.parse(run.stdout) as { rssMb: number; validity: string; samples: Record<string, number>; check: string };
+  console.log(`load average after:  ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  const mb = uncompressed / 1e6;
+  console.log(`${"bare limit, 2 threads (inflate + JSON.parse)".padEnd(46)} ${bareSecs.toFixed(1).padStart(6)} s ${(mb / bareSecs).toFixed(0).padStart(6)} MB/s`);
+  console.log(`${"assay score, 2 workers (whole process)".padEnd(46)} ${secs.toFixed(1).padStart(6)} s ${(mb / secs).toFixed(0).padStart(6)} MB/s   target < 30 s`);
+  console.log(`${"assay / bare".padEnd(46)} ${(bareSecs / secs).toFixed(3).padStart(6)}`);
+  console.log(`peak RSS of assay score: ${r.rssMb.toFixed(0)} MB   target < 512 MB   (${mb.toFixed(0)} MB uncompressed)`);
+  console.log(`verdict: ${r.validity}; samples ${Object.entries(r.samples).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ")}; accuracy claim ${r.check}`);
+}
+
+if (!isMainThread && (workerData as { bareInspect?: unknown } | null)?.bareInspect) {
+  const { file, members } = (workerData as { bareInspect: { file: string; members: ZipMember[] } }).bareInspect;
+  (await import("node:worker_threads")).parentPort!.postMessage(bareMembers(file, members));
+} else if (isMainThread && process.argv[1] === SELF && process.argv[2] === "--synth") {
+  await synthBigEval(process.argv[3]!);
+} else if (isMainThread && process.argv[1] === SELF && process.argv[2] === "--score") {
+  // Child: exactly `assay score FILE --jobs 2 --format json --out OUT` (with the heap setting
+  // dist/cli.js makes), then this process's peak RSS: main thread and workers together.
+  setFlagsFromString("--heap-growing-percent=20");
+  const out = `${process.argv[3]!}.results.json`;
+  const { main } = await import("../cli/main.js");
+  const code = await main(["score", process.argv[3]!, "--jobs", String(WORKERS), "--format", "json", "--out", out, "--quiet"]);
+  const rssMb = process.resourceUsage().maxRSS / 1024;
+  const doc = JSON.parse(readFileSync(out, "utf8")) as Results;
+  const e = doc.bundles[0]!;
+  const acc = Object.entries(e.inspect?.metrics ?? {}).find(([k]) => k.endsWith("/accuracy"))?.[1];
+  console.log(JSON.stringify({ code, rssMb, validity: e.validity, samples: e.samples ?? {}, check: acc?.check ?? "none" }));
+}

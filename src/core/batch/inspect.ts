@@ -1,0 +1,139 @@
+// Inspect experiments (contract §12): one per task run (`eval.task_id`, which survives
+// eval-retry), named `<task> (<model>)`; its logs form a retry chain in which one decides the
+// figures, and each metric is shown as claimed beside assay's own value and coverage under the
+// run's options. Pure: records in, experiments out (a merge recomputes exactly this).
+
+import { instant } from "../inspect/sample.js";
+import { blankExperiment, type Experiment } from "../results.js";
+import { byteCompare } from "../text.js";
+import type { BatchRecord } from "./record.js";
+import { wilson95 } from "./stats.js";
+
+export interface InspectOptions {
+  invalid: "count" | "exclude";
+  errors: "exclude" | "zero";
+}
+
+type Flag = Experiment["flags"][number];
+
+interface Chain {
+  key: string;
+  /** `<task> (<model>)`, or null when no log of it could be read. */
+  base: string | null;
+  taskId: string | null;
+  records: BatchRecord[];
+}
+
+/** A task_id as §12 shortens it in names: its first 8 characters. */
+const id8 = (id: string | null) => (id === null ? "no-id" : id.slice(0, 8));
+
+/** The run's Inspect chains and their names (two task runs of one task and model: `@<task_id8>`). */
+export class InspectNaming {
+  readonly chains: Chain[];
+  private readonly names = new Map<string, string | null>();
+  private readonly chainOf = new Map<string, string>();
+
+  constructor(records: readonly BatchRecord[]) {
+    const byKey = new Map<string, Chain>();
+    const sorted = [...records].filter((r) => r.profile === "inspect").sort((a, b) => byteCompare(a.path, b.path));
+    for (const r of sorted) {
+      if (r.inspect === null) continue;
+      const key = `task\u0000${r.inspect.task_id ?? `path\u0000${r.path}`}`;
+      const c = byKey.get(key) ?? { key, base: r.experiment, taskId: r.inspect.task_id, records: [] };
+      byKey.set(key, c);
+      c.records.push(r);
+    }
+    // A log the tool could not read joins the chain of its task and model when there is one (its task_id is in the part it could not read).
+    for (const r of sorted) {
+      if (r.inspect !== null) continue;
+      const home = [...byKey.values()].find((c) => c.base !== null && c.base === r.experiment);
+      const key = home?.key ?? `unread\u0000${r.experiment ?? ""}`;
+      const c = byKey.get(key) ?? { key, base: r.experiment, taskId: null, records: [] };
+      byKey.set(key, c);
+      c.records.push(r);
+    }
+    this.chains = [...byKey.values()];
+    for (const c of this.chains) for (const r of c.records) this.chainOf.set(r.path, c.key);
+    const count = new Map<string, number>();
+    for (const c of this.chains) if (c.base !== null) count.set(c.base, (count.get(c.base) ?? 0) + 1);
+    const taken = new Map<string, number>();
+    for (const c of [...this.chains].sort((a, b) => byteCompare(a.records[0]!.path, b.records[0]!.path))) {
+      if (c.base === null) {
+        this.names.set(c.key, null);
+        continue;
+      }
+      const b = count.get(c.base)! > 1 ? `${c.base}@${id8(c.taskId)}` : c.base;
+      const n = (taken.get(b) ?? 0) + 1;
+      taken.set(b, n);
+      this.names.set(c.key, n === 1 ? b : `${b}#${n}`);
+    }
+  }
+
+  /** The experiment of an Inspect entry or record (others keep theirs). */
+  nameOf(e: Pick<BatchRecord, "profile" | "path" | "experiment">): string | null {
+    if (e.profile !== "inspect") return e.experiment;
+    const key = this.chainOf.get(e.path);
+    return key === undefined ? e.experiment : (this.names.get(key) ?? null);
+  }
+}
+
+const statusOf = (r: BatchRecord) => (r.status === "started" || r.status === "success" || r.status === "cancelled" || r.status === "error" ? r.status : null);
+
+/** §12 chain order: completed_at (an empty one first), then created, then path. */
+function chainOrder(a: BatchRecord, b: BatchRecord): number {
+  const t = (v: string | null | undefined) => instant(v) ?? -Infinity;
+  return t(a.inspect?.completed_at) - t(b.inspect?.completed_at) || t(a.inspect?.created) - t(b.inspect?.created) || byteCompare(a.path, b.path);
+}
+
+export function inspectExperiments(naming: InspectNaming, options: InspectOptions): Experiment[] {
+  return naming.chains.map((c) => chainExperiment(c, naming.nameOf({ profile: "inspect", path: c.records[0]!.path, experiment: c.base }), options));
+}
+
+function chainExperiment(c: Chain, name: string | null, options: InspectOptions): Experiment {
+  const flags: Flag[] = [];
+  const unscored = c.records.filter((r) => r.validity === "error").map((r) => r.path);
+  let logs = c.records.filter((r) => r.validity !== "error").sort(chainOrder);
+  // One run written twice (inspect log convert, a copy): the later is kept.
+  const byRun = new Map<string, BatchRecord>();
+  for (const r of logs) if (r.inspect?.run_id) byRun.set(r.inspect.run_id, r);
+  const kept = logs.filter((r) => !r.inspect?.run_id || byRun.get(r.inspect.run_id) === r);
+  for (const r of logs) if (!kept.includes(r)) flags.push({ code: "DUPLICATE_LOG", trial: r.path, attempt: null, evidence: `the same run (run_id ${r.inspect!.run_id}) as ${byRun.get(r.inspect!.run_id!)!.path}, which is kept` });
+  logs = kept;
+  const invalid = logs.filter((r) => r.validity === "invalid");
+  if (options.invalid === "exclude") logs = logs.filter((r) => r.validity !== "invalid");
+  // The greatest success decides; without one, the greatest log.
+  const successes = logs.filter((r) => r.status === "success");
+  const decides = successes[successes.length - 1] ?? logs[logs.length - 1] ?? null;
+  for (const r of logs)
+    if (r !== decides) flags.push({ code: r.status === "success" ? "RETRY_AFTER_OUTCOME" : "SUPERSEDED", trial: r.path, attempt: null, evidence: decides === null ? null : `${decides.path} decides` });
+
+  const out = blankExperiment(name, "inspect", decides?.inspect?.plan.records ?? 0);
+  out.invalid = invalid.map((r) => ({ trial: r.path, codes: [...new Set(r.errors.map((e) => e.code))].sort(byteCompare) }));
+  out.unscored = unscored;
+  out.flags = flags.sort((a, b) => byteCompare(a.trial, b.trial) || byteCompare(a.code, b.code));
+  out.log = decides === null ? null : { path: decides.path, status: statusOf(decides), state: decides.state === "complete" || decides.state === "incomplete" ? decides.state : null };
+  out.states = decides?.samples ?? null;
+  const missing = decides?.samples?.["missing"] ?? 0;
+  if (missing > 0) out.missing = [{ count: missing, reason: `planned, with no record in ${decides!.path}` }];
+  const metrics = decides?.inspect?.metrics;
+  if (metrics === undefined || decides === null) return out;
+  // An invalid log anywhere in the chain (unless --invalid exclude left it out) earns nothing: every planned record counts 0.
+  const zeroed = options.invalid === "count" && invalid.length > 0;
+  const planned = decides.inspect!.plan.records;
+  const epochs = decides.inspect!.plan.epochs;
+  out.inspect = Object.fromEntries(
+    Object.entries(metrics).map(([key, m]) => {
+      const f = options.errors === "zero" ? m.zero : m.exclude;
+      const base = { claimed: m.claimed, check: m.check, note: m.note };
+      if (unscored.length > 0) return [key, { ...base, value: null, coverage: m.coverage, wilson95: null, pass_at_k: null, errors_zero: null }];
+      if (zeroed) {
+        const proportion = /\/(accuracy|mean)$/.test(key) && planned > 0;
+        const passAt = epochs > 1 ? Object.fromEntries(Array.from({ length: epochs }, (_, k) => [String(k + 1), 0])) : null;
+        const value = planned > 0 ? 0 : null;
+        return [key, { ...base, value, coverage: { scored: planned, planned }, wilson95: proportion ? wilson95(0, planned) : null, pass_at_k: passAt, errors_zero: value }];
+      }
+      return [key, { ...base, value: f.value, coverage: m.coverage, wilson95: f.wilson95, pass_at_k: f.pass_at_k, errors_zero: m.zero.value }];
+    }),
+  );
+  return out;
+}

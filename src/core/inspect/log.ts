@@ -1,0 +1,306 @@
+// The last step of reading an Inspect log (contract §12): its parts — the header and start record,
+// the small per-sample records the workers made, the summaries and reductions — become the log's
+// entry: identity, plan, each sample's state, the hard checks, and each metric claimed and
+// recomputed. Pure: the same whether one worker read the whole log or many read its parts.
+
+import { finding, type Code, type Finding } from "../codes.js";
+import { isPlainObject } from "../json/decode.js";
+import { blankEntry, type ScoredBundle } from "../results.js";
+import { logMetrics, type LogMetric, type Plan } from "./metrics.js";
+import { idText, type SampleRecord } from "./sample.js";
+import { compareSummaries, recordKey, type ReductionSet, type SummaryRecord } from "./summary.js";
+import { checkReductions } from "./reductions.js";
+import { isNaNValue, sameValue } from "./value.js";
+import { atLeast, parseVersion, SINCE } from "./version.js";
+
+/** Sample states (contract §12), in the order they are shown. */
+export const SAMPLE_STATES = ["scored", "scored-with-error", "error", "cancelled", "unscored", "invalidated", "missing", "early-stopped"] as const;
+export type SampleState = (typeof SAMPLE_STATES)[number];
+
+/** Log versions assay reads (1 migrated as Inspect does; 3 the short-lived opt-in of 0.3.195–0.3.199). */
+export const LOG_VERSIONS = [1, 2, 3];
+
+/** What a log is made of, however it was read. */
+export interface LogParts {
+  format: "eval" | "json";
+  digest: string;
+  /** The log without its samples (header.json, or a .json log's other members); null when absent. */
+  header: Record<string, unknown> | null;
+  /** `_journal/start.json` (a .eval only). */
+  start: Record<string, unknown> | null;
+  /** The file had no end of its central directory (or a .json log was cut short). */
+  truncated: boolean;
+  /** Findings of the container and the members (EVAL_CORRUPT, MEMBER_DUPLICATE, JSON rules, records without identity). */
+  findings: Finding[];
+  /** Sample records in the order the log holds them (later wins for one (id, epoch)). */
+  samples: SampleRecord[];
+  summaries: SummaryRecord[] | null;
+  /** Journal summaries, applied in numeric order of k (later wins). */
+  journal: SummaryRecord[] | null;
+  reductions: ReductionSet[] | null;
+  /** Where the reductions came from (for findings). */
+  reductionsFile: string | null;
+  /** The tool could not read the log (EVAL_METHOD, LOG_VERSION, a member too large): validity error. */
+  toolError: { code: Code; message: string } | null;
+}
+
+/** The per-log record the batch rules read (results: the entry's `inspect`). */
+export interface InspectLog {
+  format: "eval" | "json";
+  log_version: number | null;
+  inspect_version: string | null;
+  eval_id: string | null;
+  run_id: string | null;
+  task_id: string | null;
+  model: string | null;
+  created: string | null;
+  completed_at: string | null;
+  plan: { records: number; ids: number; epochs: number; source: "sample_ids" | "samples present" };
+  total_samples: number | null;
+  metrics: Record<string, LogMetric>;
+}
+
+const WARNINGS = new Set<Code>(["EVAL_TRUNCATED", "MEMBER_DUPLICATE", "PLAN_MISMATCH", "VALUE_UNCONVERTIBLE"]);
+/** Findings kept per code and log; past it one finding says how many more (a log's entry stays small). */
+export const MAX_PER_CODE = 20;
+/** Members named in one flag's evidence. */
+const MAX_NAMED = 10;
+
+const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+/** A value holds a score: not the NaN sentinel, nor a list or map of nothing but NaN. */
+function holdsScore(v: unknown): boolean {
+  if (isNaNValue(v)) return false;
+  if (Array.isArray(v)) return v.some((x) => !isNaNValue(x));
+  if (isPlainObject(v)) return Object.values(v).some((x) => x !== null && !isNaNValue(x));
+  return true;
+}
+
+export function stateOf(r: SampleRecord): Exclude<SampleState, "missing" | "early-stopped"> {
+  if (r.invalidated) return "invalidated";
+  const scored = Object.values(r.scores).some(holdsScore);
+  if (r.error !== null) return scored ? "scored-with-error" : r.error;
+  return scored ? "scored" : "unscored";
+}
+
+/** Findings cut to MAX_PER_CODE per code, the rest counted in one more. */
+function capped(fs: readonly Finding[]): Finding[] {
+  const seen = new Map<Code, number>();
+  const out: Finding[] = [];
+  for (const f of fs) {
+    const n = (seen.get(f.code) ?? 0) + 1;
+    seen.set(f.code, n);
+    if (n <= MAX_PER_CODE) out.push(f);
+  }
+  for (const [code, n] of seen) if (n > MAX_PER_CODE) out.push(finding(code, null, null, `… and ${n - MAX_PER_CODE} more ${code} findings in this log (the first ${MAX_PER_CODE} are listed)`));
+  return out;
+}
+
+/** One flag per code, naming the first records. */
+function flagOf(code: Code, items: readonly string[], what: string): { code: Code; evidence: string } {
+  const named = items.slice(0, MAX_NAMED).join("; ");
+  return { code, evidence: `${items.length} ${what}: ${named}${items.length > MAX_NAMED ? `; … ${items.length - MAX_NAMED} more` : ""}` };
+}
+
+/** The plan: `eval.dataset.sample_ids` × epochs, else the samples present (logs before sample ids were recorded). */
+function planOf(ev: Record<string, unknown>, results: Record<string, unknown> | null, records: readonly SampleRecord[], file: string, out: Finding[]): Plan {
+  const config = isPlainObject(ev["config"]) ? ev["config"] : {};
+  const e = config["epochs"];
+  let epochs = 1;
+  if (typeof e === "number" && Number.isSafeInteger(e) && e >= 1) epochs = e;
+  else if (e !== undefined && e !== null) out.push(finding("SCHEMA", file, null, `eval.config.epochs: ${JSON.stringify(e)} is not an integer ≥ 1`));
+  const dataset = isPlainObject(ev["dataset"]) ? ev["dataset"] : {};
+  const raw = dataset["sample_ids"];
+  const earlyStopped = new Set<string>();
+  const es = isPlainObject(results?.["early_stopping"]) ? (results!["early_stopping"] as Record<string, unknown>)["early_stops"] : undefined;
+  if (Array.isArray(es))
+    for (const s of es) {
+      const id = isPlainObject(s) ? idText(s["id"]) : null;
+      if (id !== null && isPlainObject(s) && typeof s["epoch"] === "number") earlyStopped.add(recordKey(id, s["epoch"]));
+    }
+  if (Array.isArray(raw)) {
+    const ids: string[] = [];
+    const seen = new Set<string>();
+    raw.forEach((x, i) => {
+      const id = idText(x);
+      if (id === null) out.push(finding("SCHEMA", file, null, `eval.dataset.sample_ids[${i}]: not an integer or a string`));
+      else if (!seen.has(id)) {
+        seen.add(id);
+        ids.push(id);
+      }
+    });
+    return { ids, epochs, source: "sample_ids", earlyStopped };
+  }
+  const ids = [...new Set(records.map((r) => r.id))];
+  const present = Math.max(1, ...records.map((r) => r.epoch));
+  return { ids, epochs: Math.max(epochs, present), source: "samples present", earlyStopped };
+}
+
+/** The log's entry (without its path). */
+export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog | null; samples: Record<string, number> | null } {
+  const headerFile = parts.format === "eval" ? (parts.header !== null ? "header.json" : "_journal/start.json") : null;
+  const log = parts.header ?? parts.start;
+  const ev = isPlainObject(log?.["eval"]) ? (log!["eval"] as Record<string, unknown>) : null;
+  const base = { profile: "inspect" as const, digest: parts.digest, task: str(ev?.["task"]) };
+  const status = parts.header === null ? "started" : (["success", "cancelled", "error", "started"] as const).find((s) => s === parts.header!["status"]) ?? null;
+  const incomplete = parts.header === null || status === "started" || parts.truncated;
+  const experiment = ev === null ? null : `${str(ev["task"]) ?? "(no task)"} (${str(ev["model"]) ?? "(no model)"})`;
+  const versionField = log?.["version"];
+  const logVersion = typeof versionField === "number" ? versionField : null;
+  let toolError = parts.toolError;
+  if (toolError === null && log !== null && !(logVersion !== null && LOG_VERSIONS.includes(logVersion)))
+    toolError = { code: "LOG_VERSION", message: `log format version ${JSON.stringify(versionField ?? null)}: assay reads versions 1 to 3` };
+  if (toolError !== null)
+    return { ...blankEntry({ ...base, experiment, validity: "error", errors: [finding(toolError.code, headerFile, null, toolError.message)], status, state: incomplete ? "incomplete" : "complete" }), inspect: null, samples: null };
+
+  const errors: Finding[] = [];
+  const warnings: Finding[] = [];
+  const flags: { code: Code; evidence: string }[] = [];
+  const add = (fs: readonly Finding[]) => {
+    for (const f of fs) (WARNINGS.has(f.code) ? warnings : errors).push(f);
+  };
+  add(parts.findings);
+  if (ev === null) {
+    // A writer killed before its first flush leaves nothing to identify: cut short, that is all.
+    if (log !== null) add([finding("SCHEMA", headerFile, null, "eval: absent or not an object")]);
+    else if (!parts.truncated && !parts.findings.some((f) => f.code === "EVAL_CORRUPT"))
+      add([finding(parts.format === "eval" ? "EVAL_CORRUPT" : "SCHEMA", headerFile, null, parts.format === "eval" ? "neither header.json nor _journal/start.json can be read" : "the log holds no eval object")]);
+    return { ...blankEntry({ ...base, validity: errors.length > 0 ? "invalid" : "valid", errors: capped(errors), warnings: capped(warnings), status, state: "incomplete" }), inspect: null, samples: null };
+  }
+  const results = migrated(isPlainObject(parts.header?.["results"]) ? (parts.header!["results"] as Record<string, unknown>) : null);
+  const version = parseVersion(isPlainObject(ev["packages"]) ? ev["packages"]["inspect_ai"] : undefined);
+
+  // Records: one per (id, epoch), the later winning; two for one key is the log contradicting itself.
+  const byKey = new Map<string, SampleRecord>();
+  for (const r of parts.samples) {
+    add(r.findings);
+    const k = recordKey(r.id, r.epoch);
+    const before = byKey.get(k);
+    if (before !== undefined) add([finding("SAMPLE_DUPLICATE", r.member, null, `a second record of sample (${JSON.stringify(r.id)}, epoch ${r.epoch}); the first is ${before.member}`)]);
+    byKey.set(k, r);
+  }
+  const plan = planOf(ev, results, parts.samples, headerFile ?? "eval", errors);
+  const planned = new Set<string>();
+  for (const id of plan.ids) for (let e = 1; e <= plan.epochs; e++) planned.add(recordKey(id, e));
+
+  // States: every planned record once, and every record outside the plan (flagged).
+  const samples = Object.fromEntries(SAMPLE_STATES.map((s) => [s, 0])) as Record<SampleState, number>;
+  for (const k of planned) {
+    const r = byKey.get(k);
+    samples[r !== undefined ? stateOf(r) : plan.earlyStopped.has(k) ? "early-stopped" : "missing"]++;
+  }
+  const unplanned: string[] = [];
+  for (const [k, r] of byKey)
+    if (!planned.has(k)) {
+      samples[stateOf(r)]++;
+      unplanned.push(r.member);
+    }
+  const noEvidence = parts.samples.length === 0 && results !== null && Array.isArray(results["scores"]) && (results["scores"] as unknown[]).length > 0;
+
+  // The header against the start record.
+  if (parts.header !== null && parts.start !== null && isPlainObject(parts.start["eval"])) {
+    const se = parts.start["eval"] as Record<string, unknown>;
+    for (const f of ["eval_id", "run_id", "task_id", "task", "model", "created", "dataset"])
+      if (!sameValue(ev[f], se[f])) add([finding("START_HEADER_MISMATCH", "header.json", null, `eval.${f} differs from _journal/start.json's`)]);
+  }
+  // Summaries against the samples.
+  if (parts.summaries !== null) add(compareSummaries(parts.summaries, byKey, parts.format === "eval" ? "summaries.json" : "summaries", true));
+  else if (parts.journal !== null) add(compareSummaries(parts.journal, byKey, "_journal/summaries", false));
+  // Times of the samples are the workers'; the plan's size against what results says.
+  const total = results?.["total_samples"];
+  if (plan.source === "sample_ids" && typeof total === "number" && total !== plan.ids.length * plan.epochs)
+    add([finding("PLAN_MISMATCH", headerFile, null, `results.total_samples is ${total}; the plan (eval.dataset.sample_ids × epochs) is ${plan.ids.length} × ${plan.epochs} = ${plan.ids.length * plan.epochs}`)]);
+
+  const m = logMetrics({
+    results,
+    scorers: ev["scorers"],
+    epochsReducer: isPlainObject(ev["config"]) ? ev["config"]["epochs_reducer"] : undefined,
+    version,
+    records: parts.samples,
+    byKey,
+    plan,
+    noEvidence,
+    truncated: parts.truncated,
+    file: headerFile ?? "results",
+  });
+  add(m.findings);
+  for (const [r, what] of m.unconvertible) add([finding("VALUE_UNCONVERTIBLE", r.member, null, `${what}: Inspect maps it to 0 only through value_to_float's fallback`)]);
+  if (!noEvidence && !parts.truncated && parts.reductions !== null) add(checkReductions(parts.reductions, parts.samples, version, parts.reductionsFile ?? "reductions"));
+  const completed = results?.["completed_samples"];
+  if (typeof completed === "number" && !parts.truncated && atLeast(version, SINCE.completedSamples)) {
+    const clean = [...byKey.values()].filter((r) => r.error === null).length;
+    if (completed !== clean) add([finding("COUNT_MISMATCH", headerFile, null, `results.completed_samples is ${completed}; ${clean} sample records have no error`)]);
+  }
+
+  // Review flags.
+  const byFlag = new Map<Code, string[]>();
+  for (const r of byKey.values())
+    for (const c of r.flags) {
+      const list = byFlag.get(c) ?? [];
+      if (list.length === 0) byFlag.set(c, list);
+      list.push(c === "SAMPLE_LIMIT" ? `${r.member} (${r.limit})` : c === "RETRIED" ? `${r.member} (${r.retries} earlier)` : `${r.member} (${r.edits.join(", ")})`);
+    }
+  for (const [c, items] of byFlag) flags.push(flagOf(c, items, c === "SAMPLE_LIMIT" ? "samples ended by a limit (scored as Inspect scored them)" : c === "RETRIED" ? "samples retried after an error" : "samples with an edited score"));
+  const rescored = rescoredBy(parts.header, parts.start, results);
+  if (rescored !== null) flags.push({ code: "RESCORED", evidence: rescored });
+  if (noEvidence) flags.push({ code: "NO_SAMPLE_EVIDENCE", evidence: "results holds metrics but the log holds no sample record: they are listed as unverified" });
+  if (unplanned.length > 0) flags.push(flagOf("SAMPLE_UNPLANNED", unplanned, "records outside eval.dataset.sample_ids × epochs (in the counts and the claim's re-derivation, never in assay's value)"));
+  if (parts.truncated && !parts.findings.some((f) => f.code === "EVAL_TRUNCATED")) add([finding("EVAL_TRUNCATED", null, null, "the log is cut short: read as far as it is intact")]);
+
+  const stats = isPlainObject(parts.header?.["stats"]) ? (parts.header!["stats"] as Record<string, unknown>) : {};
+  const inspect: InspectLog = {
+    format: parts.format,
+    log_version: logVersion,
+    inspect_version: isPlainObject(ev["packages"]) ? str(ev["packages"]["inspect_ai"]) : null,
+    eval_id: str(ev["eval_id"]),
+    run_id: str(ev["run_id"]),
+    task_id: str(ev["task_id"]),
+    model: str(ev["model"]),
+    created: str(ev["created"]),
+    completed_at: str(stats["completed_at"]) || null,
+    plan: { records: planned.size, ids: plan.ids.length, epochs: plan.epochs, source: plan.source },
+    total_samples: typeof total === "number" ? total : null,
+    metrics: m.metrics,
+  };
+  return {
+    ...blankEntry({
+      ...base,
+      experiment,
+      validity: errors.length > 0 ? "invalid" : "valid",
+      errors: capped(errors),
+      warnings: capped(warnings),
+      status,
+      state: incomplete ? "incomplete" : "complete",
+      flags,
+    }),
+    inspect,
+    samples,
+  };
+}
+
+/** Version 1's `results.scorer` and `results.metrics` as one `results.scores` entry, as Inspect migrates them. */
+function migrated(results: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (results === null || results["scores"] !== undefined || !isPlainObject(results["scorer"])) return results;
+  const scorer = results["scorer"];
+  const name = typeof scorer["name"] === "string" ? scorer["name"] : "score";
+  return { ...results, scores: [{ name, scorer: name, params: scorer["params"] ?? {}, metrics: results["metrics"] ?? {} }] };
+}
+
+/** RESCORED (inspect-notes §3.4): two results entries for one scorer and reducer, `name-1` keys, or more scorers than at the start. */
+function rescoredBy(header: Record<string, unknown> | null, start: Record<string, unknown> | null, results: Record<string, unknown> | null): string | null {
+  const scores = Array.isArray(results?.["scores"]) ? (results!["scores"] as unknown[]).filter(isPlainObject) : [];
+  const seen = new Set<string>();
+  const names = new Set(scores.map((s) => String(s["name"])));
+  for (const s of scores) {
+    const k = `${String(s["name"])}\u0000${String(s["reducer"] ?? "")}`;
+    if (seen.has(k)) return `results.scores holds ${String(s["name"])} twice for one reducer`;
+    seen.add(k);
+    const m = /^(.+)-\d+$/.exec(String(s["name"]));
+    if (m !== null && names.has(m[1]!)) return `results.scores holds ${String(s["name"])} beside ${m[1]} (inspect score --action append)`;
+  }
+  const count = (o: Record<string, unknown> | null) => (isPlainObject(o?.["eval"]) && Array.isArray((o!["eval"] as Record<string, unknown>)["scorers"]) ? ((o!["eval"] as Record<string, unknown>)["scorers"] as unknown[]).length : null);
+  const h = count(header);
+  const s = count(start);
+  if (h !== null && s !== null && h > s) return `header.json declares ${h} scorers, _journal/start.json ${s}`;
+  return null;
+}

@@ -1,0 +1,169 @@
+// One sample record (`samples/<id>_epoch_<n>.json`, or an element of a .json log's `samples`) →
+// the small record the log-level rules need, and the findings that concern the record alone.
+// Runs in workers, a record at a time: the sample itself (messages, events, attachments) is
+// dropped as soon as this returns. Pure.
+
+import { finding, type Code, type Finding } from "../codes.js";
+import { isPlainObject } from "../json/decode.js";
+import { infiniteIn, isValue, sameValue, showValue } from "./value.js";
+
+/** What the log-level rules keep of one sample record: a few fields, never its transcript. */
+export interface SampleRecord {
+  /** Where it came from: its member name, or `samples[i]` in a .json log. */
+  member: string;
+  /** The id as Inspect groups it (`str(id)`: 1 and "1" are one). */
+  id: string;
+  epoch: number;
+  error: "error" | "cancelled" | null;
+  /** The error's first line (evidence for findings and analyses). */
+  errorMessage: string | null;
+  /** The limit that ended it (`limit.type`), or null. */
+  limit: string | null;
+  /** Earlier attempts (`error_retries`). */
+  retries: number;
+  /** Scorer name → score value (NaN kept: Inspect's "unscored"). */
+  scores: Record<string, unknown>;
+  invalidated: boolean;
+  /** Scorers whose score was edited (history or a score_edit event), with who and why when said. */
+  edits: string[];
+  findings: Finding[];
+  /** Review flags of this record alone. */
+  flags: Code[];
+}
+
+/** One empty list for every record without findings, flags or edits (most of a large log's). */
+const NONE: never[] = [];
+
+/** Python's str() of an id: integers as decimal text, strings as they are; anything else is not an id. */
+export function idText(id: unknown): string | null {
+  if (typeof id === "string") return id;
+  if (typeof id === "number" && Number.isSafeInteger(id)) return String(id);
+  return null;
+}
+
+/** The first line of an error's message, at most 200 characters. */
+export const firstLine = (s: string): string => s.split("\n", 1)[0]!.slice(0, 200);
+
+/** Inspect's cancellation test (_util/error.py): the message starts `CancelledError(` or `Cancelled(`. */
+export const isCancellation = (message: string): boolean => message.startsWith("CancelledError(") || message.startsWith("Cancelled(");
+
+/** An ISO time as an instant (naive times are UTC, never the scoring host's zone), or null. */
+export function instant(s: unknown): number | null {
+  if (typeof s !== "string" || s === "") return null;
+  const naive = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(s);
+  const t = Date.parse(naive ? `${s}Z` : s);
+  return Number.isNaN(t) ? null : t;
+}
+
+/** Score objects of a record (`scores`, or a version-1 `score`, migrated as Inspect does). */
+function scoreObjects(sample: Record<string, unknown>): Record<string, unknown> | null {
+  const s = sample["scores"];
+  if (s !== undefined && s !== null) return isPlainObject(s) ? s : null;
+  const old = sample["score"];
+  if (isPlainObject(old)) return { [typeof old["name"] === "string" ? old["name"] : "score"]: old };
+  return {};
+}
+
+/**
+ * The record, or null with a finding when it has no usable identity (id an integer or string,
+ * epoch an integer ≥ 1): such a record cannot be placed in the plan.
+ */
+export function sampleRecord(sample: unknown, member: string, out: Finding[]): SampleRecord | null {
+  if (!isPlainObject(sample)) {
+    out.push(finding("SCHEMA", member, null, "a sample record must be a JSON object"));
+    return null;
+  }
+  const id = idText(sample["id"]);
+  const epoch = sample["epoch"];
+  if (id === null) {
+    out.push(finding("SCHEMA", member, null, `id: ${showValue(sample["id"])} is not an integer or a string`));
+    return null;
+  }
+  if (typeof epoch !== "number" || !Number.isSafeInteger(epoch) || epoch < 1) {
+    out.push(finding("SCHEMA", member, null, `epoch: ${showValue(epoch)} is not an integer ≥ 1`));
+    return null;
+  }
+  const findings: Finding[] = [];
+  const flags: Code[] = [];
+  const scores: Record<string, unknown> = {};
+  const edits: string[] = [];
+  const objects = scoreObjects(sample);
+  if (objects === null) findings.push(finding("SCHEMA", member, null, "scores: not an object"));
+  for (const [name, score] of Object.entries(objects ?? {})) {
+    const path = `scores.${name}.value`;
+    if (!isPlainObject(score) || !Object.hasOwn(score, "value")) {
+      findings.push(finding("SCHEMA", member, null, `scores.${name}: a score must be an object with a value`));
+      continue;
+    }
+    const value = score["value"];
+    if (!isValue(value)) findings.push(finding("SCHEMA", member, null, `${path}: ${showValue(value)} is outside Inspect's Value (a scalar, a list of scalars, or a map of scalars)`));
+    else if (infiniteIn(value)) findings.push(finding("NOT_FINITE", member, null, `${path}: ${showValue(value)}`));
+    else scores[name] = value;
+    const history = score["history"];
+    if (Array.isArray(history) && history.length > 0) edits.push(`${name}: ${editNote(history[history.length - 1])}`);
+  }
+  const error = isPlainObject(sample["error"]) ? String(sample["error"]["message"] ?? "") : typeof sample["error"] === "string" ? sample["error"] : null;
+  const limit = isPlainObject(sample["limit"]) && typeof sample["limit"]["type"] === "string" ? sample["limit"]["type"] : null;
+  const retries = Array.isArray(sample["error_retries"]) ? sample["error_retries"].length : 0;
+  const events = eventsOf(sample);
+  for (const e of events) if (e["event"] === "score_edit" && typeof e["score_name"] === "string") edits.push(`${e["score_name"]}: ${editNote(e["edit"])}`);
+  checkScoreEvents(events, objects ?? {}, scores, edits, member, findings);
+  const started = instant(sample["started_at"]);
+  const completed = instant(sample["completed_at"]);
+  if (started !== null && completed !== null && started > completed)
+    findings.push(finding("TIMING", member, null, `started_at ${String(sample["started_at"])} is after completed_at ${String(sample["completed_at"])}`));
+  if (limit !== null) flags.push("SAMPLE_LIMIT");
+  if (retries > 0) flags.push("RETRIED");
+  if (edits.length > 0) flags.push("SCORE_EDITED");
+  return {
+    member,
+    id,
+    epoch,
+    error: error === null ? null : isCancellation(error) ? "cancelled" : "error",
+    errorMessage: error === null ? null : firstLine(error),
+    limit,
+    retries,
+    scores,
+    invalidated: sample["invalidation"] !== undefined && sample["invalidation"] !== null,
+    edits: edits.length > 0 ? edits : NONE,
+    findings: findings.length > 0 ? findings : NONE,
+    flags: flags.length > 0 ? flags : NONE,
+  };
+}
+
+/** Who edited a score, when and why, as far as the edit says (ProvenanceData). */
+function editNote(edit: unknown): string {
+  const p = isPlainObject(edit) && isPlainObject(edit["provenance"]) ? edit["provenance"] : isPlainObject(edit) ? edit : {};
+  const parts = ["author", "timestamp", "reason"].filter((k) => typeof p[k] === "string").map((k) => `${k} ${String(p[k])}`);
+  return parts.length === 0 ? "edited (no provenance)" : parts.join(", ").slice(0, 200);
+}
+
+/** The transcript's events: `events`, else `transcript.events` (older logs). */
+function eventsOf(sample: Record<string, unknown>): Record<string, unknown>[] {
+  const direct = sample["events"];
+  const old = isPlainObject(sample["transcript"]) ? sample["transcript"]["events"] : undefined;
+  const list = Array.isArray(direct) ? direct : Array.isArray(old) ? old : [];
+  return list.filter(isPlainObject);
+}
+
+/**
+ * SCORE_EVENT_MISMATCH: each score must equal its scorer's last final score event (matched by the
+ * event's `scorer`, or by position when the record has one scorer and its events name none),
+ * unless an edit explains the difference. A record without such an event is not compared.
+ */
+function checkScoreEvents(events: Record<string, unknown>[], objects: Record<string, unknown>, scores: Record<string, unknown>, edits: string[], member: string, out: Finding[]): void {
+  const finals = events.filter((e) => e["event"] === "score" && e["intermediate"] !== true && isPlainObject(e["score"]));
+  if (finals.length === 0) return;
+  const named = finals.some((e) => typeof e["scorer"] === "string");
+  const names = Object.keys(objects);
+  for (const name of names) {
+    if (!Object.hasOwn(scores, name)) continue;
+    const mine = named ? finals.filter((e) => e["scorer"] === name) : names.length === 1 ? finals : [];
+    const last = mine[mine.length - 1];
+    if (last === undefined) continue;
+    const eventValue = (last["score"] as Record<string, unknown>)["value"];
+    if (sameValue(eventValue, scores[name])) continue;
+    if (edits.some((e) => e.startsWith(`${name}: `))) continue;
+    out.push(finding("SCORE_EVENT_MISMATCH", member, null, `scores.${name}.value is ${showValue(scores[name])} but its last final score event says ${showValue(eventValue)}, and no edit explains it`));
+  }
+}

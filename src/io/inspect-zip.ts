@@ -1,0 +1,276 @@
+// A .eval log (an Inspect ZIP archive) read in place, by its central directory (ZIP64 too), a
+// member at a time (contract §12): CRC-32 and sizes checked, stored, Deflate and zstd (every
+// frame) members inflated, a repeated name resolved to its last entry. A file with no end of
+// central directory is a killed or partial writer: its local entries are read as far as they are
+// intact. Synchronous reads by offset, so a worker can read any range of members on its own.
+//
+// Hand-written rather than yauzl: yauzl refuses an archive without its end record (the case
+// Inspect's killed writers leave), reads asynchronously through streams, and decodes neither
+// zstd nor checks CRC-32; what is needed here is small (the records are fixed layouts).
+
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import * as zlib from "node:zlib";
+import { decompress as zstd } from "fzstd";
+import { finding, type Code, type Finding } from "../core/codes.js";
+
+export interface ZipMember {
+  name: string;
+  /** The name's bytes as Latin-1 text: compared byte for byte with the local header's. */
+  raw: string;
+  method: number;
+  flags: number;
+  crc: number;
+  csize: number;
+  usize: number;
+  /** Offset of its local header. */
+  offset: number;
+}
+
+export interface ZipDirectory {
+  /** Members by name, the last entry of a repeated name winning, in the order of their last entries. */
+  members: ZipMember[];
+  /** No end of central directory: the local entries were walked instead. */
+  truncated: boolean;
+  findings: Finding[];
+  size: number;
+}
+
+/** The largest member assay inflates (a member is held whole while its JSON is read). */
+export const MAX_MEMBER_BYTES = 256 * 1024 * 1024;
+
+const SIG_LOCAL = 0x04034b50;
+const SIG_CENTRAL = 0x02014b50;
+const SIG_EOCD = 0x06054b50;
+const SIG_EOCD64 = 0x06064b50;
+const SIG_LOCATOR64 = 0x07064b50;
+const SIGNATURE_PREFIX = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+/** A member that cannot be read: the evidence's fault (EVAL_CORRUPT) or the tool's (EVAL_METHOD, FILE_TOO_LARGE). */
+export class MemberError extends Error {
+  constructor(
+    readonly code: Code,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function readAt(fd: number, pos: number, length: number): Buffer {
+  const buf = Buffer.allocUnsafe(length);
+  let at = 0;
+  while (at < length) {
+    const n = readSync(fd, buf, at, length - at, pos + at);
+    if (n === 0) break;
+    at += n;
+  }
+  return at === length ? buf : buf.subarray(0, at);
+}
+
+const u64 = (b: Buffer, at: number): number => Number(b.readBigUInt64LE(at));
+
+/** ZIP64 extra field (id 1): the 64-bit values of the fields that are 0xFFFFFFFF, in order. */
+function zip64(extra: Buffer, wanted: ("usize" | "csize" | "offset")[]): Partial<Record<"usize" | "csize" | "offset", number>> {
+  for (let i = 0; i + 4 <= extra.length; ) {
+    const id = extra.readUInt16LE(i);
+    const len = extra.readUInt16LE(i + 2);
+    if (id === 1) {
+      const out: Partial<Record<"usize" | "csize" | "offset", number>> = {};
+      let at = i + 4;
+      for (const w of wanted) {
+        if (at + 8 > i + 4 + len) break;
+        out[w] = u64(extra, at);
+        at += 8;
+      }
+      return out;
+    }
+    i += 4 + len;
+  }
+  return {};
+}
+
+const nameOf = (raw: Buffer, flags: number): string => raw.toString(flags & 0x800 || raw.every((c) => c < 0x80) ? "utf8" : "latin1");
+
+/** The last entry of each name wins (Inspect's deliberate superseding since 0.3.252); earlier ones are a warning. */
+function resolve(entries: ZipMember[], findings: Finding[]): ZipMember[] {
+  const last = new Map<string, number>();
+  entries.forEach((m, i) => last.set(m.name, i));
+  const repeated = new Map<string, number>();
+  for (const m of entries) repeated.set(m.name, (repeated.get(m.name) ?? 0) + 1);
+  for (const [name, n] of repeated)
+    if (n > 1) findings.push(finding("MEMBER_DUPLICATE", name, null, `${n} entries of this name; the last is read (as Inspect reads it)`));
+  return entries.filter((m, i) => last.get(m.name) === i);
+}
+
+/** The archive's directory: from its end record when there is one, else by walking its local entries. */
+export function readDirectory(file: string): ZipDirectory {
+  const fd = openSync(file, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const findings: Finding[] = [];
+    const head = readAt(fd, 0, Math.min(4, size));
+    if (!SIGNATURE_PREFIX.subarray(0, head.length).equals(head)) {
+      findings.push(finding("EVAL_CORRUPT", null, null, "not a ZIP archive: it does not start with a local file header (PK\\x03\\x04)"));
+      return { members: [], truncated: false, findings, size };
+    }
+    const tailLength = Math.min(size, 22 + 0xffff);
+    const tail = readAt(fd, size - tailLength, tailLength);
+    let eocd = -1;
+    for (let i = tail.length - 22; i >= 0; i--)
+      if (tail.readUInt32LE(i) === SIG_EOCD && i + 22 + tail.readUInt16LE(i + 20) === tail.length) {
+        eocd = i;
+        break;
+      }
+    if (eocd === -1) return walkLocal(fd, size, findings);
+    let count = tail.readUInt16LE(eocd + 10);
+    let cdSize = tail.readUInt32LE(eocd + 12);
+    let cdOffset = tail.readUInt32LE(eocd + 16);
+    const locAt = eocd - 20;
+    if ((count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) && locAt >= 0 && tail.readUInt32LE(locAt) === SIG_LOCATOR64) {
+      const rec = readAt(fd, u64(tail, locAt + 8), 56);
+      if (rec.length < 56 || rec.readUInt32LE(0) !== SIG_EOCD64) {
+        findings.push(finding("EVAL_CORRUPT", null, null, "the ZIP64 end of central directory record is not where its locator says"));
+        return { members: [], truncated: false, findings, size };
+      }
+      count = u64(rec, 32);
+      cdSize = u64(rec, 40);
+      cdOffset = u64(rec, 48);
+    }
+    if (cdOffset + cdSize > size) {
+      findings.push(finding("EVAL_CORRUPT", null, null, `the central directory (${cdSize} bytes at ${cdOffset}) lies outside the file (${size} bytes)`));
+      return { members: [], truncated: false, findings, size };
+    }
+    const cd = readAt(fd, cdOffset, cdSize);
+    const entries: ZipMember[] = [];
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      if (at + 46 > cd.length || cd.readUInt32LE(at) !== SIG_CENTRAL) {
+        findings.push(finding("EVAL_CORRUPT", null, null, `central directory entry ${i + 1} of ${count} is malformed`));
+        break;
+      }
+      const flags = cd.readUInt16LE(at + 8);
+      const n = cd.readUInt16LE(at + 28);
+      const e = cd.readUInt16LE(at + 30);
+      const c = cd.readUInt16LE(at + 32);
+      const rawName = cd.subarray(at + 46, at + 46 + n);
+      let usize = cd.readUInt32LE(at + 24);
+      let csize = cd.readUInt32LE(at + 20);
+      let offset = cd.readUInt32LE(at + 42);
+      const wanted = ([["usize", usize], ["csize", csize], ["offset", offset]] as const).filter(([, v]) => v === 0xffffffff).map(([k]) => k);
+      if (wanted.length > 0) {
+        const big = zip64(cd.subarray(at + 46 + n, at + 46 + n + e), wanted);
+        usize = big.usize ?? usize;
+        csize = big.csize ?? csize;
+        offset = big.offset ?? offset;
+      }
+      entries.push({ name: nameOf(rawName, flags), raw: rawName.toString("latin1"), method: cd.readUInt16LE(at + 10), flags, crc: cd.readUInt32LE(at + 16), csize, usize, offset });
+      at += 46 + n + e + c;
+    }
+    return { members: resolve(entries, findings), truncated: false, findings, size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * No end record: walk the local entries from the start. What is a prefix of a valid archive is a
+ * killed or partial writer (EVAL_TRUNCATED, the cut last member ignored); anything else is corrupt.
+ */
+function walkLocal(fd: number, size: number, findings: Finding[]): ZipDirectory {
+  const entries: ZipMember[] = [];
+  let pos = 0;
+  let cut = false;
+  while (pos < size) {
+    const h = readAt(fd, pos, 30);
+    const sig = h.length >= 4 ? h.readUInt32LE(0) : -1;
+    if (sig === SIG_CENTRAL) {
+      cut = true; // the central directory began, its end record never came
+      break;
+    }
+    if (h.length < 30) {
+      if (SIGNATURE_PREFIX.subarray(0, Math.min(4, h.length)).equals(h.subarray(0, 4)) || sig === SIG_LOCAL) cut = true;
+      else findings.push(finding("EVAL_CORRUPT", null, null, `no local file header at byte ${pos}`));
+      break;
+    }
+    if (sig !== SIG_LOCAL) {
+      findings.push(finding("EVAL_CORRUPT", null, null, `no local file header at byte ${pos}, and no end of central directory`));
+      break;
+    }
+    const flags = h.readUInt16LE(6);
+    const n = h.readUInt16LE(26);
+    const e = h.readUInt16LE(28);
+    const names = readAt(fd, pos + 30, n + e);
+    if (names.length < n + e) {
+      cut = true;
+      break;
+    }
+    let csize = h.readUInt32LE(18);
+    let usize = h.readUInt32LE(22);
+    if (csize === 0xffffffff || usize === 0xffffffff) {
+      const big = zip64(names.subarray(n), ["usize", "csize"]);
+      usize = big.usize ?? usize;
+      csize = big.csize ?? csize;
+    }
+    if (flags & 0x8) {
+      findings.push(finding("EVAL_CORRUPT", null, null, `the member at byte ${pos} sizes itself in a data descriptor: without the central directory it cannot be walked past`));
+      break;
+    }
+    const end = pos + 30 + n + e + csize;
+    if (end > size) {
+      cut = true; // the last member, cut short: ignored
+      break;
+    }
+    const raw = names.subarray(0, n);
+    entries.push({ name: nameOf(raw, flags), raw: raw.toString("latin1"), method: h.readUInt16LE(8), flags, crc: h.readUInt32LE(14), csize, usize, offset: pos });
+    pos = end;
+  }
+  if (pos >= size && !cut && findings.length === 0) cut = true; // every entry intact, the directory never written
+  if (cut) findings.push(finding("EVAL_TRUNCATED", null, null, `no end of central directory: a killed or partial writer; ${entries.length} intact member${entries.length === 1 ? "" : "s"} read, a cut last one ignored`));
+  return { members: resolve(entries, findings), truncated: cut, findings, size };
+}
+
+/** CRC-32 (zlib's own where Node has it, 20.15 and later; a table otherwise). */
+const crc32: (b: Uint8Array) => number =
+  typeof (zlib as { crc32?: unknown }).crc32 === "function"
+    ? (b) => (zlib as unknown as { crc32(b: Uint8Array): number }).crc32(b)
+    : (() => {
+        const table = new Int32Array(256).map((_, n) => {
+          let c = n;
+          for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+          return c;
+        });
+        return (b: Uint8Array) => {
+          let c = -1;
+          for (let i = 0; i < b.length; i++) c = table[(c ^ b[i]!) & 0xff]! ^ (c >>> 8);
+          return (c ^ -1) >>> 0;
+        };
+      })();
+
+/** A member's bytes, inflated and checked (local header, sizes, CRC-32). */
+export function readMember(fd: number, size: number, m: ZipMember): Buffer {
+  if (![0, 8, 93].includes(m.method)) throw new MemberError("EVAL_METHOD", `${m.name}: compression method ${m.method} (assay reads stored, Deflate and zstd)`);
+  if (m.usize > MAX_MEMBER_BYTES) throw new MemberError("FILE_TOO_LARGE", `${m.name}: ${m.usize} bytes uncompressed, more than assay reads in one member (${MAX_MEMBER_BYTES})`);
+  const h = readAt(fd, m.offset, 30);
+  if (h.length < 30 || h.readUInt32LE(0) !== SIG_LOCAL) throw new MemberError("EVAL_CORRUPT", `no local header where the central directory puts ${m.name} (byte ${m.offset})`);
+  const n = h.readUInt16LE(26);
+  const e = h.readUInt16LE(28);
+  const local = readAt(fd, m.offset + 30, n).toString("latin1");
+  if (local !== m.raw) throw new MemberError("EVAL_CORRUPT", `the local header at byte ${m.offset} names ${JSON.stringify(Buffer.from(local, "latin1").toString("utf8"))}, the central directory ${JSON.stringify(m.name)}`);
+  const start = m.offset + 30 + n + e;
+  if (start + m.csize > size) throw new MemberError("EVAL_CORRUPT", `${m.name}: its ${m.csize} bytes run past the end of the file`);
+  const data = readAt(fd, start, m.csize);
+  let out: Buffer;
+  try {
+    if (m.method === 0) out = data;
+    else if (m.method === 8) out = zlib.inflateRawSync(data, { maxOutputLength: Math.max(1, m.usize) });
+    else {
+      const z = zstd(data);
+      out = Buffer.from(z.buffer, z.byteOffset, z.byteLength);
+    }
+  } catch (err) {
+    throw new MemberError("EVAL_CORRUPT", `${m.name} does not inflate: ${(err as Error).message}`);
+  }
+  if (out.length !== m.usize) throw new MemberError("EVAL_CORRUPT", `${m.name} inflates to ${out.length} bytes; the directory says ${m.usize}`);
+  const crc = crc32(out);
+  if (crc !== m.crc) throw new MemberError("EVAL_CORRUPT", `${m.name}: CRC-32 ${crc.toString(16).padStart(8, "0")}, the directory says ${m.crc.toString(16).padStart(8, "0")}`);
+  return out;
+}

@@ -1,0 +1,311 @@
+// Reading an Inspect log in place (contract §12), a member (or a .json log's sample) at a time:
+// the parts a log is made of, for the pure last step (core/inspect/log.ts). A whole log is read by
+// one worker; a large .eval is split by the main thread into parts (the meta members, ranges of
+// sample members, the file's digest) that several workers read at once. Runs in workers.
+
+import { closeSync, fstatSync, openSync } from "node:fs";
+import { finding, type Finding } from "../core/codes.js";
+import { finishLog, type LogParts } from "../core/inspect/log.js";
+import { sampleRecord, type SampleRecord } from "../core/inspect/sample.js";
+import { recordKey, reductionSets, summaryRecord, type ReductionSet, type SummaryRecord } from "../core/inspect/summary.js";
+import { encodingProblem, isPlainObject } from "../core/json/decode.js";
+import { MembersError, MembersReader } from "../core/json/members.js";
+import { parseLenientJson } from "../core/json/strict.js";
+import type { BundleEntry } from "../core/results.js";
+import { fileDigest, readChunks } from "./bundle-source.js";
+import { MemberError, readDirectory, readMember, type ZipMember } from "./inspect-zip.js";
+
+/** A sample member (`samples/<id>_epoch_<n>.json`); the chunked layout (`…_epoch_<n>/…`, never enabled) is not one. */
+export const isSampleMember = (name: string): boolean => name.startsWith("samples/") && name.endsWith(".json") && !/_epoch_\d+\//.test(name);
+/** What the meta part reads: everything but the samples. */
+const isMetaMember = (name: string): boolean => ["header.json", "_journal/start.json", "summaries.json", "reductions.json"].includes(name) || /^_journal\/summaries\/\d+\.json$/.test(name);
+
+/** One piece of work on a log. */
+export type InspectTask =
+  | { part: "whole"; format: "eval" | "json" }
+  | { part: "meta"; members: ZipMember[] }
+  | { part: "samples"; members: ZipMember[] }
+  | { part: "digest" };
+
+/** What the meta part found: the log's parts but its samples and digest. */
+export interface MetaParts {
+  header: Record<string, unknown> | null;
+  start: Record<string, unknown> | null;
+  summaries: SummaryRecord[] | null;
+  journal: SummaryRecord[] | null;
+  reductions: ReductionSet[] | null;
+}
+
+/** A part's result, returned to the main thread (small: records, never samples). */
+export interface PartResult {
+  path: string;
+  part: "meta" | "samples" | "digest";
+  findings: Finding[];
+  samples?: SampleRecord[];
+  meta?: MetaParts;
+  digest?: string;
+  toolError?: { code: MemberError["code"]; message: string };
+}
+
+/** A value's JSON (Inspect's relaxed numbers), or a finding on `where`. */
+function parseValue(bytes: Buffer, where: string, out: Finding[]): unknown {
+  const bad = encodingProblem(bytes);
+  if (bad !== null) {
+    out.push(finding("ENCODING", where, null, bad));
+    return undefined;
+  }
+  const r = parseLenientJson(bytes.toString("utf8"));
+  if (!r.ok) {
+    out.push(finding(r.issue.code, where, null, r.issue.message));
+    return undefined;
+  }
+  return r.value;
+}
+
+/** Each element of a JSON array held in `bytes`, one at a time (a summaries list of 100,000 is never one value). */
+function eachElement(bytes: Buffer, where: string, out: Finding[], on: (v: unknown, i: number) => void): boolean {
+  let i = 0;
+  const reader = new MembersReader(new Set(["a"]), {
+    member: () => out.push(finding("SCHEMA", where, null, "must be a list")),
+    element: (_k, v) => {
+      const parsed = parseValue(v, `${where}[${i}]`, out);
+      if (parsed !== undefined) on(parsed, i);
+      i++;
+    },
+  });
+  const bad = encodingProblem(bytes.subarray(0, 3));
+  if (bad !== null) {
+    out.push(finding("ENCODING", where, null, bad));
+    return false;
+  }
+  try {
+    reader.feed(Buffer.from('{"a":'));
+    reader.feed(bytes);
+    reader.feed(Buffer.from("}"));
+    reader.end();
+    return true;
+  } catch (e) {
+    if (!(e instanceof MembersError)) throw e;
+    out.push(finding("JSON_SYNTAX", where, null, e.message.replace(/at byte (\d+)/, (_m, n: string) => `at byte ${Number(n) - 5}`)));
+    return false;
+  }
+}
+
+/** Read members one at a time; a member that cannot be read is a finding (or the tool's error). */
+function withMembers(file: string, members: readonly ZipMember[], on: (m: ZipMember, bytes: Buffer) => void, out: Finding[]): PartResult["toolError"] {
+  const fd = openSync(file, "r");
+  try {
+    const size = fstatSync(fd).size;
+    for (const m of members) {
+      let bytes: Buffer;
+      try {
+        bytes = readMember(fd, size, m);
+      } catch (e) {
+        if (!(e instanceof MemberError)) throw e;
+        if (e.code !== "EVAL_CORRUPT") return { code: e.code, message: e.message };
+        out.push(finding("EVAL_CORRUPT", m.name, null, e.message));
+        continue;
+      }
+      on(m, bytes);
+    }
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A range of sample members → their records. */
+export function readSamples(file: string, members: readonly ZipMember[]): Pick<PartResult, "samples" | "findings" | "toolError"> {
+  const findings: Finding[] = [];
+  const samples: SampleRecord[] = [];
+  const toolError = withMembers(file, members, (m, bytes) => {
+    const v = parseValue(bytes, m.name, findings);
+    if (v === undefined) return;
+    const r = sampleRecord(v, m.name, findings);
+    if (r !== null) samples.push(r);
+  }, findings);
+  return toolError === undefined ? { samples, findings } : { samples, findings, toolError };
+}
+
+/** The meta members → header, start record, summaries (streamed), journal summaries (k order, later wins), reductions. */
+export function readMeta(file: string, members: readonly ZipMember[]): Pick<PartResult, "meta" | "findings" | "toolError"> {
+  const findings: Finding[] = [];
+  const meta: MetaParts = { header: null, start: null, summaries: null, journal: null, reductions: null };
+  const journal = new Map<number, SummaryRecord[]>();
+  const object = (v: unknown, where: string): Record<string, unknown> | null => {
+    if (v === undefined) return null;
+    if (isPlainObject(v)) return v;
+    findings.push(finding("SCHEMA", where, null, "must be a JSON object"));
+    return null;
+  };
+  const summaries = (bytes: Buffer, where: string): SummaryRecord[] => {
+    const list: SummaryRecord[] = [];
+    eachElement(bytes, where, findings, (v, i) => {
+      const s = summaryRecord(v, `${where}[${i}]`, findings);
+      if (s !== null) list.push(s);
+    });
+    return list;
+  };
+  const toolError = withMembers(file, members, (m, bytes) => {
+    if (m.name === "header.json") meta.header = object(parseValue(bytes, m.name, findings), m.name);
+    else if (m.name === "_journal/start.json") meta.start = object(parseValue(bytes, m.name, findings), m.name);
+    else if (m.name === "summaries.json") meta.summaries = summaries(bytes, m.name);
+    else if (m.name === "reductions.json") {
+      const v = parseValue(bytes, m.name, findings);
+      if (v !== undefined) meta.reductions = reductionSets(v, m.name, findings);
+    } else journal.set(Number(/(\d+)\.json$/.exec(m.name)![1]), summaries(bytes, m.name));
+  }, findings);
+  if (journal.size > 0) {
+    const merged = new Map<string, SummaryRecord>();
+    for (const k of [...journal.keys()].sort((a, b) => a - b)) for (const s of journal.get(k)!) merged.set(recordKey(s.id, s.epoch), s);
+    meta.journal = [...merged.values()];
+  }
+  return toolError === undefined ? { meta, findings } : { meta, findings, toolError };
+}
+
+/** The split of a .eval's members into the meta part and the sample members (in directory order). */
+export function partsOf(members: readonly ZipMember[]): { meta: ZipMember[]; samples: ZipMember[] } {
+  return { meta: members.filter((m) => isMetaMember(m.name)), samples: members.filter((m) => isSampleMember(m.name)) };
+}
+
+/** The parts of a .eval read by the main thread's split, put together; or a whole .eval read here. */
+export function assemble(digest: string, truncated: boolean, directoryFindings: readonly Finding[], meta: Pick<PartResult, "meta" | "findings" | "toolError">, samples: readonly Pick<PartResult, "samples" | "findings" | "toolError">[]): LogParts {
+  const m = meta.meta ?? { header: null, start: null, summaries: null, journal: null, reductions: null };
+  const toolError = meta.toolError ?? samples.find((s) => s.toolError !== undefined)?.toolError ?? null;
+  return {
+    format: "eval",
+    digest,
+    header: m.header,
+    start: m.start,
+    truncated,
+    findings: [...directoryFindings, ...meta.findings, ...samples.flatMap((s) => s.findings)],
+    samples: samples.flatMap((s) => s.samples ?? []),
+    summaries: m.summaries,
+    journal: m.journal,
+    reductions: m.reductions,
+    reductionsFile: "reductions.json",
+    toolError,
+  };
+}
+
+/** A whole .eval, read here. */
+function evalParts(file: string): LogParts {
+  const dir = readDirectory(file);
+  const { meta, samples } = partsOf(dir.members);
+  return assemble(fileDigest(file), dir.truncated, dir.findings, readMeta(file, meta), [readSamples(file, samples)]);
+}
+
+/**
+ * A .json log, streamed: its members parsed one at a time, its `samples` an element at a time (a
+ * log of a gigabyte is never one value). Cut short, it is EVAL_TRUNCATED and read as far as it goes.
+ */
+function jsonParts(file: string): LogParts {
+  const findings: Finding[] = [];
+  const header: Record<string, unknown> = {};
+  const samples: SampleRecord[] = [];
+  let n = 0;
+  let first = true;
+  let truncated = false;
+  const reader = new MembersReader(new Set(["samples"]), {
+    member: (key, bytes) => {
+      if (Object.hasOwn(header, key) || (key === "samples" && n > 0)) findings.push(finding("JSON_DUPLICATE_KEY", null, null, `duplicate key ${JSON.stringify(key)} at the top level`));
+      const v = parseValue(bytes, key, findings);
+      if (v !== undefined && key !== "samples") header[key] = v;
+    },
+    element: (_key, bytes) => {
+      const where = `samples[${n++}]`;
+      const v = parseValue(bytes, where, findings);
+      if (v === undefined) return;
+      const r = sampleRecord(v, where, findings);
+      if (r !== null) samples.push(r);
+    },
+  });
+  try {
+    for (const chunk of readChunks(file)) {
+      const c = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      if (first) {
+        first = false;
+        const bad = encodingProblem(c.subarray(0, 3));
+        if (bad !== null) throw new MembersError(`ENCODING:${bad}`, 0);
+      }
+      if (c.indexOf(0x0d) !== -1) throw new MembersError("ENCODING:raw \\r", 0);
+      reader.feed(c);
+    }
+    try {
+      reader.end();
+    } catch (e) {
+      if (!(e instanceof MembersError)) throw e;
+      truncated = true; // the bytes are a prefix of a log: a writer killed mid-write (before 0.3.247)
+      findings.push(finding("EVAL_TRUNCATED", null, null, `${e.message}: read as far as it is intact (${samples.length} sample records)`));
+    }
+  } catch (e) {
+    if (!(e instanceof MembersError)) throw e;
+    if (e.message.startsWith("ENCODING:")) findings.push(finding("ENCODING", null, null, e.message.slice(9)));
+    else findings.push(finding("JSON_SYNTAX", null, null, e.message));
+  }
+  const results = isPlainObject(header["results"]) ? header["results"] : null;
+  const rawReductions = header["reductions"] ?? results?.["sample_reductions"];
+  const reductionsFile = header["reductions"] !== undefined ? "reductions" : "results.sample_reductions";
+  delete header["reductions"];
+  return {
+    format: "json",
+    digest: fileDigest(file),
+    header: Object.keys(header).length > 0 ? header : null,
+    start: null,
+    truncated,
+    findings,
+    samples,
+    summaries: null,
+    journal: null,
+    reductions: rawReductions === undefined ? null : reductionSets(rawReductions, reductionsFile, findings),
+    reductionsFile,
+    toolError: null,
+  };
+}
+
+/** A whole log → its entry (without its path). */
+export function scoreInspectLog(file: string, format: "eval" | "json"): Omit<BundleEntry, "path"> {
+  return finishLog(format === "eval" ? evalParts(file) : jsonParts(file));
+}
+
+/**
+ * The first `max` sample records of a log, parsed, in the log's order (for an analysis's evidence
+ * pack: a sample at a time, the rest never read). Records that do not parse are passed over.
+ */
+export function firstSamples(file: string, format: "eval" | "json", max: number): { where: string; sample: Record<string, unknown> }[] {
+  const out: { where: string; sample: Record<string, unknown> }[] = [];
+  const ignored: Finding[] = [];
+  const keep = (where: string, bytes: Buffer) => {
+    const v = parseValue(bytes, where, ignored);
+    if (isPlainObject(v)) out.push({ where, sample: v });
+  };
+  if (format === "eval") {
+    const samples = partsOf(readDirectory(file).members).samples.slice(0, max);
+    withMembers(file, samples, (m, bytes) => keep(m.name, bytes), ignored);
+    return out;
+  }
+  let n = 0;
+  const reader = new MembersReader(new Set(["samples"]), {
+    member: () => {},
+    element: (_k, bytes) => {
+      if (n < max) keep(`samples[${n}]`, bytes);
+      n++;
+    },
+  });
+  try {
+    for (const chunk of readChunks(file)) {
+      reader.feed(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      if (n >= max) break;
+    }
+  } catch (e) {
+    if (!(e instanceof MembersError)) throw e;
+  }
+  return out;
+}
+
+/** One part of a split .eval (run in a worker). */
+export function readPart(file: string, path: string, task: Exclude<InspectTask, { part: "whole" }>): PartResult {
+  if (task.part === "digest") return { path, part: "digest", findings: [], digest: fileDigest(file) };
+  if (task.part === "meta") return { path, part: "meta", ...readMeta(file, task.members) };
+  return { path, part: "samples", ...readSamples(file, task.members) };
+}

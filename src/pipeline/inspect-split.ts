@@ -1,0 +1,98 @@
+// A large .eval spread over the workers (contract §12, issue 14 item 2): the main thread reads only
+// its central directory and hands out parts — the meta members, ranges of sample members, the
+// file's digest — which workers read at once; each returns small per-sample records, and when the
+// last part is back the log's pure last step (core/inspect/log.ts) runs here over those records.
+// Memory holds a small record per sample until then, never a sample.
+
+import { finishLog } from "../core/inspect/log.js";
+import type { BundleEntry } from "../core/results.js";
+import type { Found } from "../io/discover.js";
+import { assemble, partsOf, type InspectTask, type PartResult } from "../io/inspect.js";
+import { readDirectory, type ZipDirectory, type ZipMember } from "../io/inspect-zip.js";
+
+/** When to split: a .eval of at least `logBytes`, into parts of at most `partBytes` of compressed sample members (or one member). */
+export interface SplitOptions {
+  logBytes: number;
+  partBytes: number;
+}
+/** Smaller logs are read whole by one worker; parts are sized as the pool's batches are. */
+export const SPLIT: SplitOptions = { logBytes: 16 * 1024 * 1024, partBytes: 4 * 1024 * 1024 };
+const PART_MEMBERS = 2048;
+
+/** One part of a split log, to hand to a worker; `bytes` for batching and progress. */
+export interface LogPart {
+  task: Exclude<InspectTask, { part: "whole" }>;
+  bytes: number;
+  log: LogAssembly;
+}
+
+/** The parts of one log as they come back; done when every part has. */
+export class LogAssembly {
+  private meta: PartResult | null = null;
+  private readonly samples: PartResult[] = [];
+  private digest: string | null = null;
+  private failed: BundleEntry | null = null;
+  private left: number;
+  private readonly order = new Map<LogPart, number>();
+
+  constructor(
+    readonly found: Found,
+    private readonly directory: ZipDirectory,
+    parts: number,
+  ) {
+    this.left = parts;
+  }
+
+  /** A part's result, or the tool error that stood for it (a worker that died or timed out). Returns the entry once the last part is in. */
+  add(part: LogPart, r: PartResult | BundleEntry): BundleEntry | null {
+    if (!("part" in r)) this.failed ??= r;
+    else if (r.part === "meta") this.meta = r;
+    else if (r.part === "digest") this.digest = r.digest ?? null;
+    else this.samples[this.order.get(part) ?? 0] = r;
+    if (--this.left > 0) return null;
+    if (this.failed !== null) return { ...this.failed, path: this.found.path };
+    const parts = assemble(this.digest ?? "", this.directory.truncated, this.directory.findings, this.meta!, this.samples.filter((s) => s !== undefined));
+    return { path: this.found.path, ...finishLog(parts) };
+  }
+
+  /** Parts are numbered as they are made: records join in the log's own member order. */
+  number(part: LogPart): void {
+    this.order.set(part, this.order.size);
+  }
+}
+
+/**
+ * The parts of a .eval worth splitting, or null: read it whole (small, cut short, or not a ZIP
+ * the directory can be read from — the worker then reports what is wrong with it).
+ */
+export function splitLog(found: Found, split: SplitOptions = SPLIT): LogPart[] | null {
+  if (found.inspect?.format !== "eval" || found.inspect.size < split.logBytes) return null;
+  let directory: ZipDirectory;
+  try {
+    directory = readDirectory(found.dir);
+  } catch {
+    return null;
+  }
+  if (directory.truncated || directory.members.length === 0) return null;
+  const { meta, samples } = partsOf(directory.members);
+  const ranges: ZipMember[][] = [];
+  let bytes = 0;
+  for (const m of samples) {
+    const last = ranges[ranges.length - 1];
+    if (last === undefined || bytes + m.csize > split.partBytes || last.length >= PART_MEMBERS) {
+      ranges.push([m]);
+      bytes = m.csize;
+    } else {
+      last.push(m);
+      bytes += m.csize;
+    }
+  }
+  const log = new LogAssembly(found, directory, ranges.length + 2);
+  const parts: LogPart[] = [
+    { task: { part: "meta", members: meta }, bytes: meta.reduce((s, m) => s + m.csize, 0), log },
+    ...ranges.map((r): LogPart => ({ task: { part: "samples", members: r }, bytes: r.reduce((s, m) => s + m.csize, 0), log })),
+    { task: { part: "digest" }, bytes: 0, log },
+  ];
+  for (const p of parts) if (p.task.part === "samples") log.number(p);
+  return parts;
+}
