@@ -50,7 +50,8 @@ describe("discovery", () => {
     expect(doc.bundles.map((b) => b.path.slice(root.length + 1))).toEqual([POP, "log_streaming.eval"]);
     expect(doc.run.unrecognised).toEqual({ count: 1, paths: [`${root}/log_tool_call_error.json`] });
     const table = await run(["score", root, "--quiet"]);
-    expect(table.stdout).toMatch(/a \.json listed here is shaped as an Inspect log but not named by its timestamp/);
+    expect(table.stdout).toMatch(/\n1 \.json file shaped as an Inspect log but not named by its timestamp \(Inspect would not list it either\): give it as a root to score it\n {2}.*log_tool_call_error\.json\n/);
+    expect(table.stdout).not.toMatch(/folders? looks? like evidence/);
   });
   it("a log given as a root is read, whatever its name; given beside its folder it is read once", async () => {
     const root = fresh("as-root");

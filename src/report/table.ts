@@ -257,9 +257,12 @@ export function* render(doc: ResultsView): Generator<string> {
     lines.push("", `${notes.orphans} bundles could not be attributed to a trial (line 1 names no valid experiment, trial and attempt): listed under bundles, in no metric`);
   const u = doc.run.unrecognised;
   if (u.count > 0) {
-    lines.push("", `${plural(u.count, "folder")} look${u.count === 1 ? "s" : ""} like evidence (a result.json, reward file or trial.log) but ${u.count === 1 ? "is" : "are"} no bundle, Harbor job or trial: not scored`);
-    if (u.paths.some((p) => p.endsWith(".json")))
-      lines.push(`  (a .json listed here is shaped as an Inspect log but not named by its timestamp, so Inspect would not list it either: give it as a root to score it)`);
+    const logs = u.paths.filter((p) => p.endsWith(".json")).length;
+    const folders = u.paths.length - logs;
+    if (folders > 0 || logs === 0)
+      lines.push("", `${plural(u.count - logs, "folder")} look${u.count - logs === 1 ? "s" : ""} like evidence (a result.json, reward file or trial.log) but ${u.count - logs === 1 ? "is" : "are"} no bundle, Harbor job or trial: not scored`);
+    // Files shaped as Inspect logs but not named by a timestamp: Inspect would not list them either.
+    if (logs > 0) lines.push(...(folders > 0 ? [] : [""]), `${plural(logs, ".json file")} shaped as an Inspect log but not named by its timestamp (Inspect would not list ${logs === 1 ? "it" : "them"} either): give ${logs === 1 ? "it" : "each"} as a root to score ${logs === 1 ? "it" : "them"}`);
     for (const p of u.paths.slice(0, 12)) lines.push(`  ${forTerminal(p)}`);
     if (u.count > 12) lines.push(`  … ${u.count - 12} more (run.unrecognised in --format json)`);
   }
