@@ -61,6 +61,10 @@ describe("discovery", () => {
     const seen = doc.bundles.map((b) => [b.path.split("/").pop(), b.validity]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     expect(seen).toEqual([["log_streaming.eval", "valid"], ["log_with_nan.txt", "valid"]]);
   });
+  it("the table's first line counts one log as one Inspect log (not "1 bundles")", async () => {
+    const log = await run(["score", fixture("log_with_nan.txt"), "--quiet"]);
+    expect(log.stdout).toMatch(/^assay: 1 Inspect log: 1 valid, 0 invalid, 0 tool errors\n/);
+  });
   it("a file root that is no Inspect log, and a root with nothing recognised, are one-line usage errors (exit 2)", () => {
     const root = fresh("nothing");
     writeFileSync(join(root, "notes.txt"), "hello\n");

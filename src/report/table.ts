@@ -205,7 +205,7 @@ export function* render(doc: ResultsView): Generator<string> {
   const kinds = [[t.bundles - t.harbor - t.inspect, "bundle"], [t.harbor, "Harbor trial"], [t.inspect, "Inspect log"]] as const;
   const present = kinds.filter(([n]) => n > 0);
   const shown = (present.length > 0 ? present : kinds.slice(0, 1)).map(([n, w]) => plural(n, w));
-  const what = shown.length === 1 ? `${t.bundles} bundles` : `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}`;
+  const what = shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}`;
   lines.push(`assay: ${what}: ${t.valid} valid, ${t.invalid} invalid, ${t.error} tool errors`);
   for (const e of doc.experiments.map(shownExperiment)) {
     lines.push("");
