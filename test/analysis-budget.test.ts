@@ -106,6 +106,14 @@ describe("--max-cost", () => {
     expect(b.reserve(199_000, 200_000)).toBe("wait"); // fits after the one in flight settles, not beside it
   });
 
+  it("the worst case is the one docs/analyses.md states: (bytes + 1,000) × input + max_tokens × output, halved in a batch", () => {
+    const b = new Budget({ maxCostUsd: 0.49 }, "m", new Map([["m", { input: 3, output: 15 }]]));
+    expect(b.worst(40_000, 8192)).toBeCloseTo(0.24588, 12);
+    expect(b.worst(40_000, 8192, 0.5)).toBeCloseTo(0.12294, 12);
+    expect(b.reserve(40_000, 8192)).toMatchObject({ worstUsd: expect.closeTo(0.24588, 12) });
+    expect(b.reserve(40_000, 8192)).toBe("wait"); // 0.49176 > 0.49: without the preamble it would have fitted
+  });
+
   it.each(["x", "m=1", "m=1,b", "=1,2"])("--price %s is a usage error", async (spec) => {
     expect((await check(tasks(1), join(tmp, `c${++n}.sqlite`), "--price", spec)).code).toBe(2);
   });

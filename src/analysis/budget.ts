@@ -1,5 +1,5 @@
 // Spending limits for model requests (--max-calls, --max-cost). Before each request its worst case
-// is reserved — every byte of the request counted as an input token, max_tokens as output — so that
+// is reserved — every byte of the request counted as an input token, plus a 1,000-token tool-use preamble, max_tokens as output — so that
 // concurrent requests can never overshoot the limit together; the reservation is replaced by the
 // actual cost when the reply arrives; a request that does not fit beside those in flight waits for
 // them rather than giving up. A model without a known price cannot be held to a cost limit. The

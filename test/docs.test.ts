@@ -1,0 +1,132 @@
+// The docs cannot drift from the tool (issue 16): every ```sh runnable command in README.md and
+// docs/*.md runs, in its page's order, in a fresh copy of a synthesised corpus laid out as the docs
+// name it, and must exit as the page says; every transcript (a block starting `$ assay`) must show
+// lines the command really prints. Model requests go to a local fake Messages API over HTTP.
+
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { answerFor, needsAbsentRealWorld, parsePage, transcriptMisses, writeSandbox } from "./helpers/docs.js";
+import { FakeMessagesApi, toolUseReply } from "./helpers/fake-anthropic.js";
+import { REQUIRE_SHARED, SCRATCH } from "./helpers/shared.js";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+
+let tmp: string;
+let base: string;
+let fake: FakeMessagesApi;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(SCRATCH, "assay-docs-"));
+  base = join(tmp, "base");
+  writeSandbox(base);
+  fake = await FakeMessagesApi.start();
+  fake.fallback = (req) => {
+    const tool = req.body.tools?.[0];
+    return toolUseReply(tool?.name ?? "none", answerFor(tool?.input_schema), { usage: { input_tokens: 1200, output_tokens: 300 } });
+  };
+});
+afterAll(async () => {
+  await fake?.close();
+  if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
+});
+
+/** A fresh copy of the corpus for one page: each page's commands must work on their own. */
+function sandboxFor(page: string): string {
+  const dir = join(tmp, page.replace(/[/.]/g, "_"));
+  cpSync(base, dir, { recursive: true });
+  return dir;
+}
+
+/** Runs one command line in bash. Asynchronously: the fake Messages API answers from this process. */
+function sh(cwd: string, command: string): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn("bash", ["-c", command], {
+    cwd,
+    timeout: 120_000,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      PATH: `${join(cwd, "bin")}:${process.env["PATH"]}`,
+      HOME: cwd,
+      ANTHROPIC_API_KEY: "sk-ant-docs-test-0000000000",
+      ANTHROPIC_BASE_URL: fake.url,
+      ASSAY_STATUS_SECONDS: "3600",
+    },
+  });
+  let out = "";
+  let err = "";
+  child.stdout.setEncoding("utf8").on("data", (t: string) => void (out += t));
+  child.stderr.setEncoding("utf8").on("data", (t: string) => void (err += t));
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, out, err }));
+  });
+}
+
+describe("the docs' commands run as the docs say", () => {
+  for (const page of PAGES) {
+    it(page, async () => {
+      const parsed = parsePage(readFileSync(join(ROOT, page), "utf8"));
+      expect(parsed.undecided.map((l) => `${page}:${l}: a sh block marked neither runnable nor norun`)).toEqual([]);
+      if (parsed.runnable.length + parsed.transcripts.length === 0) return;
+      const cwd = sandboxFor(page);
+      for (const c of parsed.runnable) {
+        const r = await sh(cwd, c.text);
+        expect(r.code, `${page}:${c.line}: ${c.text}\n${r.err}`).toBe(c.exit);
+      }
+      for (const t of parsed.transcripts) {
+        const absent = needsAbsentRealWorld(t.command);
+        if (absent !== null) {
+          expect(REQUIRE_SHARED, `${page}:${t.line}: ${absent} comes from ../shared/real-world, absent under CI`).toBe(false);
+          console.log(`${page}:${t.line}: skipped: ${absent} comes from ../shared/real-world (ASSAY_SHARED_DIR), absent here`);
+          continue;
+        }
+        const r = await sh(cwd, t.command);
+        expect(transcriptMisses(t.shown, r.out), `${page}:${t.line}: ${t.command} printed\n${r.out}`).toEqual([]);
+      }
+    }, 300_000);
+  }
+});
+
+describe("the parser of the docs' blocks", () => {
+  it("reads commands, continuations, expected exits and transcripts; flags an undecided sh block", () => {
+    const page = parsePage(
+      [
+        "text",
+        "```sh runnable",
+        "# a comment line",
+        "assay score runs            # scores",
+        "assay verify x   # exit 1: invalid",
+        "assay score a \\",
+        "  --quiet",
+        "echo '# exit 9'",
+        "```",
+        "```sh norun",
+        "sbatch x",
+        "```",
+        "```sh",
+        "assay y",
+        "```",
+        "```",
+        "$ assay score runs",
+        "line one",
+        "```",
+      ].join("\n"),
+    );
+    expect(page.runnable).toEqual([
+      { text: "assay score runs            # scores", line: 4, exit: 0 },
+      { text: "assay verify x   # exit 1: invalid", line: 5, exit: 1 },
+      { text: "assay score a \\\n  --quiet", line: 6, exit: 0 },
+      { text: "echo '# exit 9'", line: 8, exit: 0 },
+    ]);
+    expect(page.undecided).toEqual([13]);
+    expect(page.transcripts).toEqual([{ command: "assay score runs", line: 17, shown: ["line one"] }]);
+  });
+  it("a transcript holds when its lines appear in order; … is a prefix or lines left out", () => {
+    const out = "a\nb   \nc long line\nd\n";
+    expect(transcriptMisses(["a", "…", "c long…", "d"], out)).toEqual([]);
+    expect(transcriptMisses(["d", "a"], out)).toEqual(["a"]);
+    expect(transcriptMisses(["c long"], out)).toEqual(["c long"]);
+  });
+});

@@ -1,0 +1,156 @@
+// What test/docs.test.ts needs: the docs' code blocks, and the folder their commands run in.
+//
+// A page's fenced blocks are of three kinds:
+//   ```sh runnable   every command runs (a line ending in `\` continues it); it must exit 0, or N
+//                    when its comment starts with `exit N` (`assay verify x   # exit 1: …`);
+//   ```sh norun      shown, never run (commands for another machine: Slurm, npm test itself);
+//   ``` whose first line starts with `$ assay`: a transcript. The command runs and every line shown
+//                    must appear in its output, in order (a line ending in `…` is a prefix; a line
+//                    that is only `…` stands for lines left out).
+// A ```sh block that is neither runnable nor norun fails the test: every command shown is decided.
+
+import { spawnSync } from "node:child_process";
+import { chmodSync, cpSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLI } from "./cli.js";
+import { HAVE_SHARED, SHARED_DIR } from "./shared.js";
+
+/** Real archives the docs quote, copied into the sandbox from ../shared/real-world when it is there. */
+export const REAL_WORLD: Record<string, string> = {
+  "test-oracle-runloop": "harbor-jobs/akashraajputh--New_hire-akash-horbor_task/jobs/test-oracle-runloop",
+};
+/** A transcript that needs a real archive this machine lacks (no ../shared): its name, else null. */
+export const needsAbsentRealWorld = (command: string): string | null =>
+  HAVE_SHARED ? null : (Object.keys(REAL_WORLD).find((name) => command.split(/\s+/).includes(name)) ?? null);
+
+export interface Command {
+  /** The command as bash runs it (continuation lines joined). */
+  text: string;
+  /** 1-based line of the page where it starts. */
+  line: number;
+  exit: number;
+}
+export interface Transcript {
+  command: string;
+  line: number;
+  shown: string[];
+}
+export interface Page {
+  runnable: Command[];
+  transcripts: Transcript[];
+  /** ```sh blocks marked neither runnable nor norun, by line. */
+  undecided: number[];
+}
+
+export function parsePage(text: string): Page {
+  const page: Page = { runnable: [], transcripts: [], undecided: [] };
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(.*)$/.exec(lines[i]!);
+    if (open === null) continue;
+    const info = open[1]!.trim().split(/\s+/);
+    const start = i + 1;
+    const body: string[] = [];
+    for (i++; i < lines.length && !lines[i]!.startsWith("```"); i++) body.push(lines[i]!);
+    if (info[0] === "sh" || info[0] === "bash") {
+      if (info.includes("runnable")) page.runnable.push(...commandsOf(body, start + 1));
+      else if (!info.includes("norun")) page.undecided.push(start);
+    } else if (info[0] === "" && body[0]?.startsWith("$ assay ")) {
+      page.transcripts.push({ command: body[0].slice(2), line: start + 1, shown: body.slice(1) });
+    }
+  }
+  return page;
+}
+
+function commandsOf(body: string[], firstLine: number): Command[] {
+  const out: Command[] = [];
+  let pending: { text: string; line: number } | null = null;
+  body.forEach((raw, k) => {
+    if (pending === null && (raw.trim() === "" || raw.trim().startsWith("#"))) return;
+    const text: string = pending === null ? raw : `${pending.text}\n${raw}`;
+    const line: number = pending?.line ?? firstLine + k;
+    if (raw.endsWith("\\")) return void (pending = { text, line });
+    pending = null;
+    const exit = /^#\s*exit (\d+)\b/.exec(text.slice(commentStart(text)));
+    out.push({ text, line, exit: exit === null ? 0 : Number(exit[1]) });
+  });
+  return out;
+}
+
+/** Where a trailing `# comment` starts (outside quotes), or the text's length. */
+function commentStart(text: string): number {
+  let quote = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote !== "") quote = c === quote ? "" : quote;
+    else if (c === "'" || c === '"') quote = c;
+    else if (c === "#" && (i === 0 || /\s/.test(text[i - 1]!))) return i;
+  }
+  return text.length;
+}
+
+/** The lines of `shown` not found in `output` in order (empty: the transcript holds). */
+export function transcriptMisses(shown: string[], output: string): string[] {
+  const got = output.split("\n").map((l) => l.trimEnd());
+  const misses: string[] = [];
+  let at = 0;
+  for (const want of shown.map((l) => l.trimEnd())) {
+    if (want.trim() === "…" || want === "") continue;
+    const prefix = want.endsWith("…") ? want.slice(0, -1) : null;
+    const found = got.findIndex((l, k) => k >= at && (prefix === null ? l === want : l.startsWith(prefix)));
+    if (found < 0) misses.push(want);
+    else at = found + 1;
+  }
+  return misses;
+}
+
+const cli = (cwd: string, ...argv: string[]) => {
+  const r = spawnSync(process.execPath, [CLI, ...argv], { cwd, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`assay ${argv.join(" ")}: exit ${r.status}\n${r.stderr}`);
+};
+
+/**
+ * The folder the docs' commands run in, as the docs name it: runs/ (game bundles with labelled
+ * faults), worlds/, jobs/2025-11-03__10-00-00 (a Harbor job), logs/ (Inspect logs), tasks/ (two
+ * Harbor task folders), seal.key, the real archives of REAL_WORLD when ../shared is there; and
+ * bin/assay, the built CLI.
+ */
+export function writeSandbox(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  cli(dir, "synth", "--out", "runs", "--n", "24", "--faults");
+  cli(dir, "synth", "--out", "worlds", "--n", "11", "--profile", "world");
+  cli(dir, "synth", "--out", "synth-harbor", "--n", "8", "--profile", "harbor");
+  mkdirSync(join(dir, "jobs"));
+  renameSync(join(dir, "synth-harbor", "synth-harbor-job"), join(dir, "jobs", "2025-11-03__10-00-00"));
+  cli(dir, "synth", "--out", "synth-inspect", "--n", "6", "--profile", "inspect");
+  mkdirSync(join(dir, "logs"));
+  for (const name of readdirSync(join(dir, "synth-inspect", "synth-inspect"))) renameSync(join(dir, "synth-inspect", "synth-inspect", name), join(dir, "logs", name));
+  task(join(dir, "tasks", "hello-world"), "Create /app/hello.txt containing exactly `Hello, world!` and a newline.\n", 'assert open("/app/hello.txt").read() == "Hello, world!\\n"\n');
+  task(join(dir, "tasks", "csv-merge"), "Merge /data/a.csv and /data/b.csv on `id` into /app/out.csv, sorted by id, with a header row.\n", 'import csv\nrows = list(csv.DictReader(open("/app/out.csv")))\nassert [r["id"] for r in rows] == sorted(r["id"] for r in rows)\n');
+  if (HAVE_SHARED) for (const [name, from] of Object.entries(REAL_WORLD)) cpSync(join(SHARED_DIR, "real-world", from), join(dir, name), { recursive: true });
+  writeFileSync(join(dir, "seal.key"), "docs-example-key-0123456789abcdef\n", { mode: 0o600 });
+  mkdirSync(join(dir, "bin"));
+  writeFileSync(join(dir, "bin", "assay"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  chmodSync(join(dir, "bin", "assay"), 0o755);
+}
+
+function task(dir: string, instruction: string, test: string): void {
+  mkdirSync(join(dir, "tests"), { recursive: true });
+  writeFileSync(join(dir, "instruction.md"), instruction);
+  writeFileSync(join(dir, "task.toml"), 'version = "1.0"\n[verifier]\ntimeout_sec = 120.0\n[agent]\ntimeout_sec = 600.0\n');
+  writeFileSync(join(dir, "tests", "test_outputs.py"), test);
+}
+
+/** A reply for any forced tool call: a value of the tool's input schema (first enum member, "ok", 0, []). */
+export function answerFor(schema: any): unknown {
+  if (Array.isArray(schema?.enum)) return schema.enum[0];
+  if (schema?.const !== undefined) return schema.const;
+  for (const k of ["anyOf", "oneOf"] as const) if (Array.isArray(schema?.[k])) return answerFor(schema[k][0]);
+  const type = Array.isArray(schema?.type) ? schema.type[0] : schema?.type;
+  if (type === "object") return Object.fromEntries(Object.entries<any>(schema.properties ?? {}).map(([k, v]) => [k, answerFor(v)]));
+  if (type === "array") return Array.from({ length: schema.minItems ?? 0 }, () => answerFor(schema.items));
+  if (type === "string") return "The evidence shown supports this.";
+  if (type === "number" || type === "integer") return schema.minimum ?? 0;
+  if (type === "boolean") return false;
+  return null;
+}
