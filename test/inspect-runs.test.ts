@@ -61,7 +61,7 @@ describe("discovery", () => {
     const seen = doc.bundles.map((b) => [b.path.split("/").pop(), b.validity]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     expect(seen).toEqual([["log_streaming.eval", "valid"], ["log_with_nan.txt", "valid"]]);
   });
-  it("the table's first line counts one log as one Inspect log (not "1 bundles")", async () => {
+  it(`the table's first line counts one log as one Inspect log (never "1 bundles")`, async () => {
     const log = await run(["score", fixture("log_with_nan.txt"), "--quiet"]);
     expect(log.stdout).toMatch(/^assay: 1 Inspect log: 1 valid, 0 invalid, 0 tool errors\n/);
   });
