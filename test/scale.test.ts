@@ -24,7 +24,7 @@ function measured(args: string[], node: string[] = []): { code: number | null; s
   return { code: r.status, stderr: r.stderr, maxRssKb: Number(readFileSync(file, "utf8")) };
 }
 
-describe("memory does not follow the archive", { timeout: 300_000 }, () => {
+describe("memory does not follow the archive", { timeout: 420_000 }, () => {
   it("80,000 small bundles take at most 0.5 KB more peak RSS per bundle than 20,000", () => {
     const small = join(tmp, "small");
     const large = join(tmp, "large");
