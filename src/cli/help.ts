@@ -107,7 +107,7 @@ export const ANALYSIS_HELP = `  --rubric FILE            a rubric in Harbor's TO
                            the batch stays recorded and the next run collects it
   The API key comes from ANTHROPIC_API_KEY (without it: offline); ANTHROPIC_BASE_URL moves the endpoint.`;
 
-export const ANALYZE_HELP = `assay analyze ROOT... [score's options] [analysis options]
+export const ANALYZE_HELP = `assay analyze ROOT... [score's options but --shard] [analysis options]
   Score every bundle and Harbor trial first (in the pool, exactly as assay score with the same
   options), then ask a model for the trial-legitimacy analysis of each trial whose evidence is valid.
   The results gain an advisory record per bundle; no verdict, state or metric changes, and the exit
@@ -124,6 +124,7 @@ ${ANALYSIS_HELP}
 `;
 
 export const NARRATE_HELP = `assay narrate RESULTS.json [--out FILE] [--format md|json] [--model M] [--cache F] [--offline] [--price MODEL=IN,OUT]
+            [--prompt FILE] [--request-timeout S] [--max-retries N]
   A job narrative from a results document (assay score or analyze --format json): its counts and
   metrics are copied from the document, never generated; a model writes the prose around them
   (an overview, themes citing trial ids — every cited trial must exist in the results). The same

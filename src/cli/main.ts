@@ -4,6 +4,7 @@
 import { TOOL_VERSION } from "../version.js";
 import { EXIT, isUserError } from "./exit.js";
 import { processIo, type CliIo } from "./io.js";
+import { moreFor, REFERENCE } from "./docs-pages.js";
 import * as help from "./help.js";
 
 type Run = (argv: string[], io: CliIo) => number | Promise<number>;
@@ -26,7 +27,7 @@ const HELP = `assay ${TOOL_VERSION}: score archived agent-benchmark runs from th
 ${Object.values(COMMANDS).map((c) => c.help).join("\n")}
 Exit codes: 0 scored; 1 --fail-on invalid (verify: invalid; check-task: a criterion fails); 2 usage error;
 3 a bundle the tool could not finish (check-task: an error or a task not analysed); 130 stopped by Ctrl-C.
-`;
+${REFERENCE}`;
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   const [name, ...rest] = argv;
@@ -44,7 +45,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     return EXIT.USAGE;
   }
   if (rest.includes("--help") || rest.includes("-h")) {
-    io.stdout(command.help);
+    io.stdout(command.help + moreFor(name));
     return EXIT.OK;
   }
   try {
