@@ -28,7 +28,7 @@ const quiet = vega.logger(vega.None);
  * unique in the page, where many charts are inlined side by side.
  */
 export async function svg(spec: Record<string, unknown>, prefix: string): Promise<string> {
-  const full = { $schema: "https://vega.github.io/schema/vega-lite/v6.json", width: 420, config: CONFIG, ...spec } as TopLevelSpec;
+  const full = { $schema: "https://vega.github.io/schema/vega-lite/v6.json", width: 380, config: CONFIG, ...spec } as TopLevelSpec;
   const view = new vega.View(vega.parse(compile(full, { logger: quiet }).spec), { renderer: "none", logLevel: vega.None });
   try {
     return (await view.toSVG()).replace(/\bid="/g, `id="${prefix}-`).replace(/url\(#/g, `url(#${prefix}-`).replace(/href="#/g, `href="#${prefix}-`);

@@ -15,7 +15,7 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 .metric { background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: .5rem .75rem; display: flex; flex-direction: column; }
 .metric b { font-size: 1.4rem; font-variant-numeric: tabular-nums; } .metric span { font-weight: 600; overflow-wrap: anywhere; }
 .charts { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; margin: .5rem 0; }
-.chart { max-width: 100%; overflow-x: auto; } .chart svg { max-width: 100%; height: auto; display: block; }
+.chart { margin: 0; max-width: 100%; overflow-x: auto; } .chart svg { max-width: 100%; height: auto; display: block; }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 caption { text-align: left; color: var(--muted); padding: .25rem 0; }
