@@ -3,8 +3,7 @@
 // show a chart and prints as drawn. Colours: the Okabe-Ito palette (safe for the common forms of
 // colour blindness); text and axes in currentColor, so the page's light or dark scheme applies.
 
-import * as vega from "vega";
-import { compile, type TopLevelSpec } from "vega-lite";
+import type { TopLevelSpec } from "vega-lite";
 import type { Experiment } from "../../core/results.js";
 
 /** Okabe & Ito (2008), "Color Universal Design": distinguishable with protan, deutan or tritan vision. */
@@ -20,16 +19,19 @@ const CONFIG = {
   view: { stroke: null },
 };
 
-/** Vega's warnings stay out of assay's standard error (a chart's spec is assay's, not the user's). */
-const quiet = vega.logger(vega.None);
+/** Vega and Vega-Lite, loaded when the first chart is drawn: the other formats never pay for them. */
+let libs: Promise<[typeof import("vega"), typeof import("vega-lite")]> | undefined;
 
 /**
  * A Vega-Lite spec rendered to an SVG string. `prefix` makes the SVG's ids (gradients, clips)
  * unique in the page, where many charts are inlined side by side.
  */
 export async function svg(spec: Record<string, unknown>, prefix: string): Promise<string> {
+  const [vega, vl] = await (libs ??= Promise.all([import("vega"), import("vega-lite")]));
   const full = { $schema: "https://vega.github.io/schema/vega-lite/v6.json", width: 380, config: CONFIG, ...spec } as TopLevelSpec;
-  const view = new vega.View(vega.parse(compile(full, { logger: quiet }).spec), { renderer: "none", logLevel: vega.None });
+  // Vega's warnings stay out of assay's standard error (a chart's spec is assay's, not the user's).
+  const quiet = vega.logger(vega.None);
+  const view = new vega.View(vega.parse(vl.compile(full, { logger: quiet }).spec), { renderer: "none", logLevel: vega.None });
   try {
     return (await view.toSVG()).replace(/\bid="/g, `id="${prefix}-`).replace(/url\(#/g, `url(#${prefix}-`).replace(/href="#/g, `href="#${prefix}-`);
   } finally {
