@@ -40,9 +40,10 @@ ul.list { margin: .25rem 0; padding-left: 1.25rem; } ul.list li { overflow-wrap:
 .print-only { display: none; }
 @media (max-width: 640px) { body { padding: .5rem; font-size: 14px; } .metrics { grid-template-columns: 1fr 1fr; } .metric b { font-size: 1.15rem; } }
 @media print {
-  :root { --bg: #fff; --fg: #000; --muted: #444; --card: #fff; }
+  :root { --bg: #fff; --fg: #000; --muted: #444; --card: #fff; --line: #bbb; --bad: #b34700; --accent: #0072B2; }
   body { max-width: none; } .filters { display: none; } .print-only { display: block; }
   #trial-scroll { height: auto; overflow: visible; border: none; } #trial-table thead th { position: static; }
+  #trial-table { min-width: 0; font-size: 9pt; } #trial-table tbody tr.row td { white-space: normal; overflow-wrap: anywhere; height: auto; max-height: none; line-height: 1.3; }
   details { display: block; } details > * { display: block; }
   .experiment, .chart { break-inside: avoid; }
 }
