@@ -56,6 +56,14 @@ const native = (name: string, n: number): Experiment => ({
   retry: [],
 });
 
+/** A Harbor job whose reward key and claimed metric are named `name`. */
+const harborClaiming = (name: string): Experiment => ({
+  ...blankExperiment(name, "harbor", 2),
+  rewards: { [name]: { mean: 0.5, wilson95: [0.1, 0.9], coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: name } },
+  states: { scored: 2 },
+  claimed: { source: name, metrics: { [name]: 0.7 }, compared: [{ metric: name, claimed: 0.7, assay: 0.5, reason: name }] },
+});
+
 describe("the HTML report of the demo", () => {
   it("gives each experiment's headline figures exactly as the JSON document states them", () => {
     expect(demo.doc.experiments.length).toBeGreaterThan(3);
@@ -98,12 +106,16 @@ describe("evidence text in the page", () => {
   let html: string;
   beforeAll(async () => {
     const bad = entry(`/r/${evil}`, { validity: "invalid", experiment: evil, trial: evil, errors: [{ code: "SCHEMA", file: evil, line: 1, message: evil }], flags: [{ code: "SCHEMA", evidence: evil }] });
-    html = await page({ format: "assay.results/1", run: { ...RUN, roots: ["/elsewhere"] }, bundles: [bad], experiments: [{ ...native(evil, 2), invalid: [{ trial: evil, codes: ["SCHEMA"] }], excluded: [{ trial: evil, reason: evil }] }] });
+    html = await page({ format: "assay.results/1", run: { ...RUN, roots: ["/elsewhere"] }, bundles: [bad], experiments: [{ ...native(evil, 2), invalid: [{ trial: evil, codes: ["SCHEMA"] }], excluded: [{ trial: evil, reason: evil }] }, harborClaiming(evil)] });
   });
 
-  it("never becomes markup: no element but the page's own, the text escaped", () => {
+  it("never becomes markup: no element but the page's own, the text escaped (in the charts' SVG too)", () => {
+    expect(html).toContain("Harbor claims, beside assay's value");
     expect(html.match(/<script\b/g)).toHaveLength(2); // the rows' JSON and the table's script
-    expect(html).not.toMatch(/<img\b|<!--|<[^>]*\bonerror=/);
+    expect(html).not.toMatch(/<img\b|<!--/);
+    // the attribute's words occur only inside escaped text: HTML's entities, or the JSON's \u escapes
+    const words = [...html.matchAll(/.{0,20}onerror=alert\(2\).{0,8}/g)].map((m) => m[0]).filter((m) => !m.includes("&lt;img src=x onerror=alert(2)&gt;") && !m.includes("\\u003cimg src=x onerror=alert(2)\\u003e"));
+    expect(words).toEqual([]);
     expect(html).toContain("&lt;/script&gt;&lt;!--&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;");
   });
 
