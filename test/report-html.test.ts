@@ -111,6 +111,7 @@ describe("evidence text in the page", () => {
 
   it("never becomes markup: no element but the page's own, the text escaped (in the charts' SVG too)", () => {
     expect(html).toContain("Harbor claims, beside assay's value");
+    expect(part(html, `id="exp-0"`)).toContain("Findings by code"); // its entries found under the name as shown
     expect(html.match(/<script\b/g)).toHaveLength(2); // the rows' JSON and the table's script
     expect(html).not.toMatch(/<img\b|<!--/);
     // the attribute's words occur only inside escaped text: HTML's entities, or the JSON's \u escapes

@@ -3,6 +3,7 @@
 // advisory judgements. Bounded however many entries: counts, names, and the first few of a list.
 
 import type { Advisory, BundleEntry } from "../../core/results.js";
+import { forTerminal } from "../../core/text.js";
 import { shownEntry } from "../shown.js";
 
 /** Entries with a failing or errored criterion listed in the advisory section (the rest are counted). */
@@ -24,7 +25,7 @@ export interface Survey {
   notableCount: number;
 }
 
-/** The key an entry and its experiment share (a name may recur under another profile). */
+/** The key an entry and its shown experiment (shown.ts) share; a name may recur under another profile. */
 export const experimentKey = (profile: string | null, experiment: string | null): string => `${profile ?? ""}\u0000${experiment ?? ""}`;
 
 const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
@@ -32,7 +33,7 @@ const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1
 export function survey(bundles: Iterable<BundleEntry>): Survey {
   const s: Survey = { codes: new Map(), codesBy: new Map(), hard: new Map(), advised: 0, analysed: 0, cached: 0, first: null, notAnalysed: new Map(), notable: [], notableCount: 0 };
   for (const e of bundles) {
-    const key = experimentKey(e.profile, e.experiment);
+    const key = experimentKey(e.profile, e.experiment === null ? null : forTerminal(e.experiment));
     const codes = new Set([...e.errors, ...e.warnings, ...e.flags].map((f) => f.code));
     if (codes.size > 0) {
       let by = s.codesBy.get(key);
