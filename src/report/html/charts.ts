@@ -6,8 +6,8 @@
 import type { TopLevelSpec } from "vega-lite";
 import type { Experiment } from "../../core/results.js";
 
-/** Okabe & Ito (2008), "Color Universal Design": distinguishable with protan, deutan or tritan vision. */
-export const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442", "#000000"];
+/** Okabe & Ito (2008), "Color Universal Design": distinguishable with protan, deutan or tritan vision (grey for their black, seen on dark pages too). */
+export const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442", "#999999"];
 const INK = "currentColor";
 const CONFIG = {
   background: "transparent",
