@@ -11,9 +11,10 @@ export const SCORE_HELP = `assay score ROOT... [options]
   and Inspect .eval and .json logs are read in place, never modified; a root may be a log) in a
   pool of worker threads; per experiment, job or Inspect task run, honest metrics.
   --schedule FILE          an assay.schedule/1 file (repeatable, one per experiment)
-  --format table|json|jsonl
+  --format table|json|jsonl|html
                            output format (default table; jsonl: the run, each bundle, each
-                           experiment on a line of its own, for DuckDB, Polars, jq)
+                           experiment on a line of its own, for DuckDB, Polars, jq; html: one
+                           self-contained page with charts and a filterable trial table)
   --out FILE               write the output to FILE (atomically) instead of stdout
   --invalid count|exclude  invalid trials count as non-victories (default) or are left out
   --resource-bound exclude|loss
@@ -37,7 +38,7 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --allow-empty            a root under which nothing is recognised is no error (default: exit 2)
 `;
 
-export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format table|json|jsonl] [--out FILE] [--fail-on invalid]
+export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format table|json|jsonl|html] [--out FILE] [--fail-on invalid]
             [--hmac-key-file FILE]
   Merge the documents of assay score --shard i/n (every shard of one n, each once, same options;
   JSON or JSON Lines, read as streams) and compute the batch rules over all their bundles: the

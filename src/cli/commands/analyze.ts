@@ -69,7 +69,7 @@ export async function analyzeCommand(argv: string[], io: CliIo): Promise<number>
     const targets = doc.bundles.map((b) => targetFor(b, invalidTrials, copies));
     const advisories = await runAnalysis("analyze", analysis, targets, io, values.quiet, doc.run.options.hmac_key);
     const results = viewOf(withAdvisories(doc, advisories));
-    writeResults(results, scored.format, scored.out, io, scored);
+    await writeResults(results, scored.format, scored.out, io, scored);
     sayUncheckedSeals(scored.uncheckedSeals, io);
     return exitForResults(results, scored.failOnInvalid);
   } finally {

@@ -55,7 +55,7 @@ function checkShards(files: string[], docs: readonly ShardRun[]): void {
   if (missing.length > 0) throw new UsageError(`shards missing: ${missing.map((i) => `${i}/${count}`).join(", ")}`);
 }
 
-export function mergeCommand(argv: string[], io: CliIo): number {
+export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = usage(() =>
     parseArgs({
       args: argv,
@@ -92,7 +92,7 @@ export function mergeCommand(argv: string[], io: CliIo): number {
       new Date().toISOString(),
       { complete: true, roots: runs[0]!.run.roots, jobs: runs[0]!.run.jobs, unrecognised: runs[0]!.run.unrecognised },
     );
-    writeResults(results, format, values.out, io, { protect });
+    await writeResults(results, format, values.out, io, { protect });
     return exitForResults(results, values["fail-on"] === "invalid");
   } finally {
     spill.close();

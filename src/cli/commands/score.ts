@@ -20,8 +20,8 @@ import { readKeyFile } from "./seal.js";
  * Write the document, piece by piece as its entries are read, to `out` (never onto what the
  * command reads or keeps), else to stdout.
  */
-export function writeResults(doc: ResultsView, format: FormatName, out: string | undefined, io: CliIo, o: { quiet?: boolean | undefined; protect?: Protected } = {}): void {
-  const text = FORMATS[format].render(doc);
+export async function writeResults(doc: ResultsView, format: FormatName, out: string | undefined, io: CliIo, o: { quiet?: boolean | undefined; protect?: Protected } = {}): Promise<void> {
+  const text = await FORMATS[format].render(doc);
   if (out !== undefined) {
     writeOutput(out, text, { protect: o.protect ?? {} });
     if (!o.quiet) io.stderr(`assay: wrote ${forTerminal(out)} (${doc.tally.bundles} bundles${doc.run.complete ? "" : ", incomplete"})\n`);
@@ -72,7 +72,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
   const scored = await scoreFromOptions(values, positionals, io, "score");
   if (typeof scored === "number") return scored;
   try {
-    writeResults(scored.results, scored.format, scored.out, io, scored);
+    await writeResults(scored.results, scored.format, scored.out, io, scored);
   } finally {
     scored.results.close();
   }
@@ -150,7 +150,7 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
     // Stopped: only an explicit --out gets a document (marked incomplete unless every bundle
     // had already been handed out); the store has the rest. Ctrl-C always means exit 130.
     try {
-      if (values.out !== undefined) writeResults(results, format, values.out, io, { quiet: values.quiet, protect });
+      if (values.out !== undefined) await writeResults(results, format, values.out, io, { quiet: values.quiet, protect });
     } finally {
       results.close();
     }

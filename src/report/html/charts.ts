@@ -1,0 +1,169 @@
+// Charts as static SVG, drawn at report time by Vega-Lite (compiled to Vega, rendered headless
+// in Node: no canvas, no browser, no network). The page inlines the SVG, so it needs no script to
+// show a chart and prints as drawn. Colours: the Okabe-Ito palette (safe for the common forms of
+// colour blindness); text and axes in currentColor, so the page's light or dark scheme applies.
+
+import type { TopLevelSpec } from "vega-lite";
+import type { Experiment } from "../../core/results.js";
+
+/** Okabe & Ito (2008), "Color Universal Design": distinguishable with protan, deutan or tritan vision (grey for their black, seen on dark pages too). */
+export const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442", "#999999"];
+const INK = "currentColor";
+const CONFIG = {
+  background: "transparent",
+  font: "system-ui, sans-serif",
+  range: { category: PALETTE },
+  axis: { labelColor: INK, titleColor: INK, domainColor: INK, tickColor: INK, gridOpacity: 0.25, labelLimit: 260 },
+  legend: { labelColor: INK, titleColor: INK, orient: "bottom", labelLimit: 400, columns: 3 },
+  title: { color: INK, anchor: "start", fontSize: 13 },
+  view: { stroke: null },
+};
+
+/** Vega and Vega-Lite, loaded when the first chart is drawn: the other formats never pay for them. */
+let libs: Promise<[typeof import("vega"), typeof import("vega-lite")]> | undefined;
+
+/**
+ * A Vega-Lite spec rendered to an SVG string. `prefix` makes the SVG's ids (gradients, clips)
+ * unique in the page, where many charts are inlined side by side.
+ */
+export async function svg(spec: Record<string, unknown>, prefix: string): Promise<string> {
+  const [vega, vl] = await (libs ??= Promise.all([import("vega"), import("vega-lite")]));
+  const full = { $schema: "https://vega.github.io/schema/vega-lite/v6.json", width: 380, config: CONFIG, ...spec } as TopLevelSpec;
+  // Vega's warnings stay out of assay's standard error (a chart's spec is assay's, not the user's).
+  const quiet = vega.logger(vega.None);
+  const view = new vega.View(vega.parse(vl.compile(full, { logger: quiet }).spec), { renderer: "none", logLevel: vega.None });
+  try {
+    return (await view.toSVG()).replace(/\bid="/g, `id="${prefix}-`).replace(/url\(#/g, `url(#${prefix}-`).replace(/href="#/g, `href="#${prefix}-`);
+  } finally {
+    view.finalize();
+  }
+}
+
+interface Bar {
+  figure: string;
+  value: number;
+  lo?: number;
+  hi?: number;
+}
+
+/** Proportions as bars on [0, 1], with their Wilson 95% interval as whiskers where the document has one. */
+export function headline(e: Experiment): Record<string, unknown> | null {
+  const rows: Bar[] = [];
+  const add = (figure: string, value: number | null, w: [number, number] | null = null) => {
+    if (value !== null && value >= 0 && value <= 1) rows.push({ figure, value, ...(w === null ? {} : { lo: w[0], hi: w[1] }) });
+  };
+  if (e.accuracy !== null) add("accuracy", e.accuracy.value, e.accuracy.wilson95);
+  if (e.completion !== null) add("completion", e.completion.value);
+  if (e.pass !== null && e.pass.total > 0) add("pass", e.pass.passed / e.pass.total);
+  for (const [k, v] of Object.entries(e.pass_hat_k ?? {})) add(`pass^${k}`, v);
+  for (const [key, r] of Object.entries(e.rewards ?? {})) {
+    add(`${key}: mean`, r.mean, r.wilson95);
+    add(`${key}: coverage`, r.coverage);
+    add(`${key}: pass rate`, r.pass_rate);
+    for (const [k, v] of Object.entries(r.pass_at_k ?? {})) add(`${key}: pass@${k}`, v);
+  }
+  for (const [key, m] of Object.entries(e.inspect ?? {})) {
+    if (m.wilson95 !== null) add(key, m.value, m.wilson95);
+    if (m.wilson95 !== null && m.coverage.planned > 0) add(`${key}: coverage`, m.coverage.scored / m.coverage.planned);
+  }
+  if (rows.length === 0) return null;
+  const y = { field: "figure", type: "nominal", sort: null, title: null };
+  return {
+    title: "Headline (bars: value; whiskers: Wilson 95% interval)",
+    data: { values: rows },
+    height: { step: 22 },
+    layer: [
+      { mark: { type: "bar", color: PALETTE[0], height: { band: 0.6 } }, encoding: { y, x: { field: "value", type: "quantitative", scale: { domain: [0, 1] }, title: null, axis: { format: ".0%" } } } },
+      { mark: { type: "rule", color: INK, strokeWidth: 1.5 }, transform: [{ filter: "isValid(datum.lo)" }], encoding: { y, x: { field: "lo", type: "quantitative" }, x2: { field: "hi" } } },
+      { mark: { type: "tick", color: INK, thickness: 1.5, size: 10 }, transform: [{ filter: "isValid(datum.lo)" }], encoding: { y, x: { field: "lo", type: "quantitative" } } },
+      { mark: { type: "tick", color: INK, thickness: 1.5, size: 10 }, transform: [{ filter: "isValid(datum.hi)" }], encoding: { y, x: { field: "hi", type: "quantitative" } } },
+    ],
+  };
+}
+
+/** Each trial's state (Harbor, Inspect) or what it came to (native, world), as one stacked bar. */
+export function states(e: Experiment): Record<string, unknown> | null {
+  let counts: [string, number][];
+  if (e.states !== null) counts = Object.entries(e.states);
+  else if (e.accuracy !== null) {
+    const a = e.accuracy;
+    counts = [["victory", a.victories], ["no victory", a.scored - a.victories], ["not scored", e.scheduled - a.scored]];
+  } else if (e.pass !== null) counts = [["pass", e.pass.passed], ["fail", e.pass.total - e.pass.passed], ["not scored", e.scheduled - e.pass.total]];
+  else return null;
+  const values = counts.filter(([, n]) => n > 0).map(([state, n], i) => ({ state, n, i }));
+  if (values.length === 0) return null;
+  return {
+    title: e.states !== null ? "States" : "Trials",
+    data: { values },
+    height: 28,
+    mark: { type: "bar" },
+    encoding: {
+      x: { field: "n", type: "quantitative", stack: "zero", title: null, axis: { tickMinStep: 1 } },
+      color: { field: "state", type: "nominal", sort: null, title: null, scale: { domain: values.map((v) => v.state), range: PALETTE } },
+      order: { field: "i" },
+      tooltip: [{ field: "state" }, { field: "n" }],
+    },
+  };
+}
+
+/** World dimensions as a grid of pass counts; the hard ones (a failure fails the run) marked. */
+export function dimensions(e: Experiment, hard: ReadonlySet<string>): Record<string, unknown> | null {
+  if (e.dimensions === null) return null;
+  const values = Object.entries(e.dimensions).map(([name, d]) => ({
+    dimension: hard.has(name) ? `${name} (hard)` : name,
+    kind: hard.has(name) ? "hard" : "soft",
+    share: d.total === 0 ? 0 : d.passed / d.total,
+    label: `${d.passed}/${d.total}`,
+  }));
+  const y = { field: "dimension", type: "nominal", sort: null, title: null };
+  return {
+    title: "World dimensions: trials passing each (no blended score)",
+    data: { values },
+    height: { step: 24 },
+    width: 200,
+    layer: [
+      {
+        mark: { type: "rect", stroke: INK, strokeOpacity: 0.3 },
+        encoding: { y, color: { field: "share", type: "quantitative", scale: { domain: [0, 1], range: ["#D55E00", "#F0E442", "#009E73"] }, title: "passing", legend: { format: ".0%" } }, strokeWidth: { condition: { test: "datum.kind === 'hard'", value: 3 }, value: 0.5 } },
+      },
+      { mark: { type: "text", color: "#000000", fontWeight: "bold" }, encoding: { y, text: { field: "label" } } },
+    ],
+  };
+}
+
+/** What the run claims beside assay's figure, per metric (numbers only: NaN and infinities stay in the table). */
+export function claimed(e: Experiment): Record<string, unknown> | null {
+  const values: { metric: string; who: string; value: number }[] = [];
+  const pair = (metric: string, claim: number | string | null, assay: number | null) => {
+    if (typeof claim !== "number" || assay === null) return;
+    values.push({ metric, who: "claimed", value: claim }, { metric, who: "assay", value: assay });
+  };
+  for (const x of e.claimed?.compared ?? []) pair(x.metric, x.claimed, x.assay);
+  for (const [key, m] of Object.entries(e.inspect ?? {})) pair(key, m.claimed, m.value);
+  if (values.length === 0) return null;
+  return {
+    title: `${e.profile === "harbor" ? "Harbor" : "Inspect"} claims, beside assay's value from the evidence`,
+    data: { values },
+    mark: { type: "bar" },
+    height: { step: 14 },
+    encoding: {
+      y: { field: "metric", type: "nominal", sort: null, title: null },
+      yOffset: { field: "who", sort: ["claimed", "assay"] },
+      x: { field: "value", type: "quantitative", title: null },
+      color: { field: "who", type: "nominal", sort: ["claimed", "assay"], title: null, scale: { range: [PALETTE[1], PALETTE[0]] } },
+    },
+  };
+}
+
+/** Findings (errors, warnings and flags) counted by code. */
+export function findings(counts: ReadonlyMap<string, number>, title = "Findings by code"): Record<string, unknown> | null {
+  if (counts.size === 0) return null;
+  const values = [...counts].map(([code, n]) => ({ code, n }));
+  return {
+    title,
+    data: { values },
+    height: { step: 18 },
+    mark: { type: "bar", color: PALETTE[3] },
+    encoding: { y: { field: "code", type: "nominal", sort: "-x", title: null }, x: { field: "n", type: "quantitative", title: "bundles", axis: { tickMinStep: 1 } } },
+  };
+}

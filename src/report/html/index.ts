@@ -1,0 +1,111 @@
+// The HTML report: one self-contained page (no request of any kind: its CSP allows none), readable
+// offline, on a phone and in print. Per experiment the headline figures and charts (static SVG,
+// drawn here), then every trial in a sortable, filterable table, then the advisory judgements in
+// a section of their own. Charts are drawn first (Vega renders asynchronously); the page is then
+// written in pieces, its rows read from the entries as they are written, never held whole.
+
+import type { Experiment, ResultsView } from "../../core/results.js";
+import { forTerminal } from "../../core/text.js";
+import { shownExperiment } from "../shown.js";
+import { advisorySection } from "./advisory.js";
+import * as chart from "./charts.js";
+import { esc, scriptJson } from "./escape.js";
+import { experimentSection } from "./experiment.js";
+import { MAX_ROWS, rows } from "./rows.js";
+import { STYLES } from "./styles.js";
+import { TABLE_SCRIPT } from "./script.js";
+import { experimentKey, survey, type Survey } from "./survey.js";
+
+/** Experiments drawn with charts; the rest keep their figures and lists (a page of thousands of charts helps no one). */
+export const MAX_CHARTED = 100;
+
+/** Nothing is fetched, nothing is connected to: inline style and script, and images only from data: URLs. */
+export const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
+
+async function chartsOf(e: Experiment, i: number, s: Survey): Promise<string[]> {
+  const key = experimentKey(e.profile, e.experiment);
+  const codes = s.codesBy.get(key);
+  const specs = [chart.headline(e), chart.states(e), chart.dimensions(e, s.hard.get(key) ?? new Set()), chart.claimed(e), codes === undefined ? null : chart.findings(codes)];
+  const out: string[] = [];
+  for (const spec of specs) if (spec !== null) out.push(await chart.svg(spec, `e${i}c${out.length}`));
+  return out;
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+function head(doc: ResultsView): string {
+  const r = doc.run;
+  const t = doc.tally;
+  const tile = (name: string, n: number, label: string) => `<div class="metric" data-metric="${name}" data-value="${n}"><b>${n}</b><span>${label}</span></div>`;
+  const o = r.options;
+  return [
+    `<!doctype html>`,
+    `<html lang="en"><head><meta charset="utf-8">`,
+    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
+    `<meta name="viewport" content="width=device-width, initial-scale=1">`,
+    `<title>assay report</title><style>${STYLES}</style></head><body>`,
+    `<header><h1>assay report</h1>`,
+    `<p class="muted">assay ${esc(r.tool_version)} · scoring version ${r.scoring_version} · started ${esc(r.started_at)}${r.shard === null ? "" : ` · shard ${esc(r.shard)}`} · roots ${r.roots.map((x) => `<code>${esc(forTerminal(x))}</code>`).join(", ")}</p>`,
+    `<p class="muted">options: --invalid ${o.invalid} · --resource-bound ${o.resource_bound} · --errors ${o.errors}${o.schedules.length > 0 ? ` · ${plural(o.schedules.length, "schedule")}` : ""}${o.hmac_key === null ? "" : " · seals checked"}</p>`,
+    r.complete ? "" : `<p class="warn">This run was stopped before every bundle was scored: its figures cover what was scored.</p>`,
+    `<div class="metrics" id="tally">${tile("bundles", t.bundles, "bundles")}${tile("valid", t.valid, "valid")}${tile("invalid", t.invalid, "invalid")}${tile("error", t.error, "tool errors")}</div>`,
+    `<p class="muted">Every figure is computed from the evidence (the JSON document, <code>--format json</code>, is canonical). Invalid evidence earns no credit.</p>`,
+    `</header>`,
+  ].join("\n");
+}
+
+function nav(experiments: readonly Experiment[]): string {
+  if (experiments.length === 0) return `<p class="muted">No experiment: nothing was attributed to a trial.</p>`;
+  const row = (e: Experiment, i: number) =>
+    `<tr><td><a href="#exp-${i}">${esc(e.experiment ?? "(none)")}</a></td><td>${esc(e.profile ?? "unknown")}</td><td>${e.scheduled}</td><td>${e.invalid.length}</td><td>${e.unscored.length}</td><td>${e.flags.length}</td></tr>`;
+  return `<nav><h2>Experiments (${experiments.length})</h2><table><thead><tr><th>experiment</th><th>profile</th><th>scheduled</th><th>invalid</th><th>tool errors</th><th>flags</th></tr></thead><tbody>${experiments.map(row).join("")}</tbody></table></nav>`;
+}
+
+function tableHead(total: number): string {
+  const embedded = Math.min(total, MAX_ROWS);
+  const capped =
+    total > MAX_ROWS
+      ? `<p class="warn" id="trial-cap" data-embedded="${embedded}" data-left-out="${total - embedded}">This page holds ${embedded} of ${total} rows (at most ${MAX_ROWS}): those with findings, flags or an exception first, then the rest in path order; ${total - embedded} left out. The JSON document has every one.</p>`
+      : `<p class="muted" id="trial-cap" data-embedded="${embedded}" data-left-out="0">All ${total} rows.</p>`;
+  const filter = (id: string, label: string) => `<label>${label}<input id="f-${id}" type="search" autocomplete="off"></label>`;
+  const cols = ["path", "experiment", "trial", "attempt", "validity", "outcome", "codes", "flags"];
+  return [
+    `<section id="trials"><h2>Trials</h2>`,
+    capped,
+    `<div class="filters">${filter("text", "path, experiment or trial")}<label>validity<select id="f-validity"><option value="">any</option><option>valid</option><option>invalid</option><option>error</option></select></label>${filter("outcome", "outcome")}${filter("codes", "codes")}${filter("flags", "flags")}</div>`,
+    `<p id="trial-count" class="muted" aria-live="polite"></p><p class="print-only muted">Printed: only the rows in view; the JSON document has every trial.</p>`,
+    `<div id="trial-scroll"><table id="trial-table"><colgroup>${cols.map((c) => `<col class="c-${c}">`).join("")}</colgroup>`,
+    `<thead><tr>${cols.map((c) => `<th scope="col">${c}</th>`).join("")}</tr></thead><tbody></tbody></table></div>`,
+    `<noscript><p>The trial table needs JavaScript; the JSON document has every trial.</p></noscript></section>`,
+  ].join("\n");
+}
+
+/** The page, in pieces. */
+export async function render(doc: ResultsView): Promise<Iterable<string>> {
+  const s = survey(doc.bundles);
+  const experiments = doc.experiments.map(shownExperiment);
+  const charts: string[][] = [];
+  for (const [i, e] of experiments.slice(0, MAX_CHARTED).entries()) charts.push(await chartsOf(e, i, s));
+  const overall = chart.findings(s.codes, "Findings by code, over every bundle");
+  const findings = overall === null ? null : await chart.svg(overall, "all");
+  return page(doc, experiments, charts, findings, s);
+}
+
+function* page(doc: ResultsView, experiments: Experiment[], charts: string[][], findings: string | null, s: Survey): Generator<string> {
+  yield head(doc);
+  yield nav(experiments);
+  if (findings !== null) yield `<section id="findings"><figure class="chart">${findings}</figure></section>`;
+  if (experiments.length > MAX_CHARTED) yield `<p class="muted">Charts are drawn for the first ${MAX_CHARTED} of ${experiments.length} experiments; the others show their figures and lists.</p>`;
+  yield `<main id="experiments">`;
+  for (const [i, e] of experiments.entries()) yield experimentSection(e, i, charts[i] ?? [], doc);
+  yield `</main>`;
+  yield tableHead(doc.tally.bundles);
+  yield advisorySection(s);
+  yield `<script type="application/json" id="trial-data">[`;
+  let first = true;
+  for (const r of rows(doc.bundles, doc.run.roots.map(forTerminal))) {
+    yield `${first ? "" : ","}${scriptJson(r)}`;
+    first = false;
+  }
+  yield `]</script>\n<script>${TABLE_SCRIPT}</script>\n</body></html>\n`;
+}

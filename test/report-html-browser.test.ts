@@ -1,0 +1,197 @@
+// The HTML report in a real browser (issue 15 item 5): the demo's page opens with no console
+// error and no request of any kind; each experiment's headline numbers are the JSON document's;
+// the charts are there and sized; the trial table filters and sorts; a folder named like markup
+// stays text; a 100,000-row document opens and filters in reasonable time. A screenshot of the
+// demo's page is saved under test/artifacts/ (git-ignored).
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeCorpus } from "../src/io/corpus.js";
+import { writeOutput } from "../src/io/output.js";
+import { blankEntry, blankExperiment, emptyTally, type BundleEntry, type ResultsView } from "../src/core/results.js";
+import { render } from "../src/report/html/index.js";
+import { MAX_ROWS } from "../src/report/html/rows.js";
+import { HAVE_CHROMIUM, launch, REQUIRE_CHROMIUM, type Browser, type Opened } from "./helpers/browser.js";
+import { run } from "./helpers/cli.js";
+import { demoReport, expectedFigures, type DemoReport } from "./helpers/demo.js";
+import { SCRATCH } from "./helpers/shared.js";
+
+const ARTIFACTS = new URL("artifacts/", import.meta.url).pathname;
+
+describe("a browser to test in", () => {
+  it.runIf(REQUIRE_CHROMIUM)("is installed under CI (.ci/run installs Debian's chromium)", () => {
+    expect(HAVE_CHROMIUM, "/usr/bin/chromium is absent").toBe(true);
+  });
+});
+
+/** The rows the trial table has in the document now, as text. */
+const visibleRows = (o: Opened) => o.page.$$eval("#trial-table tbody tr.row", (trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")));
+const matching = async (o: Opened) => Number(await o.page.getAttribute("#trial-count", "data-matching"));
+const clean = (o: Opened) => {
+  expect(o.refused, "requests").toEqual([]);
+  expect(o.consoleErrors, "console errors").toEqual([]);
+  expect(o.pageErrors, "page errors").toEqual([]);
+  expect(o.dialogs, "dialogs").toEqual([]);
+};
+
+describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
+  let tmp: string;
+  let demo: DemoReport;
+  let browser: Browser;
+  let o: Opened;
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(SCRATCH, "assay-html-browser-"));
+    demo = await demoReport(tmp);
+    browser = await launch();
+    o = await browser.open(demo.htmlFile);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    demo?.cleanup();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("opens the demo's page with no console error, no page error and no request but the file itself", async () => {
+    expect(await o.page.title()).toBe("assay report");
+    clean(o);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await o.page.screenshot({ path: join(ARTIFACTS, "report.png") });
+    await o.page.screenshot({ path: join(ARTIFACTS, "report-full.png"), fullPage: true });
+  });
+
+  it("shows each experiment's headline numbers as the JSON document states them", async () => {
+    const shown = await o.page.$$eval("section.experiment", (sections) =>
+      sections.map((s) => ({
+        i: Number(s.getAttribute("data-experiment")),
+        figures: [...s.querySelectorAll("[data-metric]")].map((m) => ({ name: m.getAttribute("data-metric")!, value: m.getAttribute("data-value")!, text: m.querySelector("b")?.textContent ?? "" })),
+      })),
+    );
+    expect(shown.map((s) => s.i)).toEqual(demo.doc.experiments.map((_, i) => i));
+    for (const s of shown) {
+      const want = expectedFigures(demo.doc.experiments[s.i]!);
+      expect(Object.fromEntries(s.figures.map((f) => [f.name, f.value === "" ? null : Number(f.value)])), demo.doc.experiments[s.i]!.experiment ?? "").toEqual(want);
+      for (const f of s.figures) {
+        // the figure a person reads is the same number, rounded: a percentage to 0.1, else to 0.001
+        const v = want[f.name]!;
+        if (v === null) expect(f.text).toBe("n/a");
+        else if (f.text.endsWith("%")) expect(Math.abs(Number(f.text.slice(0, -1)) - 100 * v)).toBeLessThanOrEqual(0.05 + 1e-9);
+        else expect(Math.abs(Number(f.text) - v)).toBeLessThanOrEqual(0.0005 + 1e-9);
+      }
+    }
+  });
+
+  it("draws the charts, each sized: per experiment its headline and states, the world grid, the claims, the findings", async () => {
+    const boxes = await o.page.$$eval("figure.chart svg", (svgs) => svgs.map((s) => s.getBoundingClientRect()).map((r) => [r.width, r.height]));
+    expect(boxes.length).toBeGreaterThan(2 * demo.doc.experiments.length);
+    for (const [w, h] of boxes) expect(w! * h!).toBeGreaterThan(0);
+    const world = demo.doc.experiments.findIndex((e) => e.profile === "world");
+    expect(await o.page.locator(`#exp-${world} svg`).filter({ hasText: "World dimensions" }).count()).toBe(1);
+    const harbor = demo.doc.experiments.findIndex((e) => e.profile === "harbor");
+    expect(await o.page.locator(`#exp-${harbor} svg`).filter({ hasText: "Harbor claims" }).count()).toBe(1);
+    expect(await o.page.locator(`#findings svg`).count()).toBe(1);
+  });
+
+  it("filters the trial table: by codes and by validity, the rows in view all match and the count is the document's", async () => {
+    const all = demo.doc.bundles.length;
+    expect(await matching(o)).toBe(all);
+    const before = await visibleRows(o);
+    await o.page.fill("#f-codes", "SCHEMA");
+    const schema = demo.doc.bundles.filter((b) => [...b.errors, ...b.warnings].some((f) => f.code === "SCHEMA")).length;
+    expect(schema).toBeGreaterThan(0);
+    expect(await matching(o)).toBe(schema);
+    const after = await visibleRows(o);
+    expect(after).not.toEqual(before);
+    expect(after).toHaveLength(schema);
+    for (const r of after) expect(r[6]).toContain("SCHEMA");
+    await o.page.fill("#f-codes", "");
+    await o.page.selectOption("#f-validity", "invalid");
+    const invalid = demo.doc.bundles.filter((b) => b.validity === "invalid").length;
+    expect(await matching(o)).toBe(invalid);
+    for (const r of await visibleRows(o)) expect(r[4]).toBe("invalid");
+    await o.page.selectOption("#f-validity", "");
+    expect(await matching(o)).toBe(all);
+    clean(o);
+  });
+
+  it("sorts the trial table by a column, ascending then descending", async () => {
+    const th = o.page.locator("#trial-table thead th", { hasText: "trial" });
+    await th.click();
+    expect(await th.getAttribute("aria-sort")).toBe("ascending");
+    const up = (await visibleRows(o)).map((r) => r[2]!).filter((t) => t !== "");
+    expect(up.length).toBeGreaterThan(10);
+    expect(up).toEqual([...up].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    await th.click();
+    expect(await th.getAttribute("aria-sort")).toBe("descending");
+    const down = (await visibleRows(o)).map((r) => r[2]!).filter((t) => t !== "");
+    expect(down).toEqual([...down].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
+    clean(o);
+  });
+
+  it("shows a bundle folder named like markup as text: no script runs, no element is made", async () => {
+    const corpus = join(tmp, "hostile");
+    writeCorpus(corpus, { n: 3, seed: "html", faults: false });
+    // Trial folders renamed like markup (a folder name cannot hold "/": "∕" stands in for it).
+    const trials = join(corpus, "synth-native");
+    const names = [`<script>alert(1)<∕script><!--`, `<img src=x onerror=alert(2)>`];
+    const [a, b] = readdirSync(trials).sort();
+    renameSync(join(trials, a!), join(trials, names[0]!));
+    renameSync(join(trials, b!), join(trials, names[1]!));
+    const attempts = (n: string) => readdirSync(join(trials, n)).length;
+    const file = join(tmp, "hostile.html");
+    const r = await run(["score", corpus, "--quiet", "--format", "html", "--out", file]);
+    expect(r.code, r.stderr).toBe(0);
+    const h = await browser.open(file);
+    try {
+      for (const n of names) {
+        await h.page.fill("#f-text", n.slice(0, 6));
+        expect(await matching(h)).toBe(attempts(n));
+        for (const r of await visibleRows(h)) expect(r[0]).toContain(`synth-native/${n}/`);
+      }
+      expect(await h.page.locator("img").count()).toBe(0);
+      expect(await h.page.locator("script").count()).toBe(2);
+      clean(h);
+    } finally {
+      await h.page.close();
+    }
+  });
+
+  it("opens a 100,000-bundle document's page and filters it in reasonable time", { timeout: 180_000 }, async () => {
+    const N = 100_000;
+    // Entries made as they are read (twice: the page takes problem rows first), never held whole.
+    const entry = (i: number): BundleEntry => ({
+      path: `/big/b${String(i).padStart(6, "0")}`,
+      ...blankEntry({ validity: i % 10 === 0 ? "invalid" : "valid", errors: i % 10 === 0 ? [{ code: "SCHEMA", file: "journal.jsonl", line: 1, message: "m" }] : [], profile: "native-game", experiment: "big", trial: `t${i}`, attempt: 1, status: "completed", victory: i % 3 === 0 }),
+    });
+    const bundles = { *[Symbol.iterator]() { for (let i = 0; i < N; i++) yield entry(i); } };
+    const tally = { ...emptyTally(), bundles: N, valid: N - N / 10, invalid: N / 10 };
+    const doc: ResultsView = {
+      format: "assay.results/1",
+      run: { tool_version: "t", scoring_version: 1, started_at: "2026-01-01T00:00:00Z", complete: true, shard: null, roots: ["/big"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
+      bundles,
+      tally,
+      experiments: [{ ...blankExperiment("big", "native-game", N), accuracy: { value: 1 / 3, victories: N / 3, scored: N, wilson95: [0.33, 0.34] }, completion: { value: 1, completed: N, scheduled: N }, raw_record: { values: [], mean: 1 / 3 }, retry: [] }],
+    };
+    const file = join(tmp, "big.html");
+    let t = Date.now();
+    writeOutput(file, await render(doc));
+    const renderMs = Date.now() - t;
+    t = Date.now();
+    const big = await browser.open(file);
+    const openMs = Date.now() - t;
+    try {
+      expect(await matching(big)).toBe(MAX_ROWS);
+      expect(await big.page.getAttribute("#trial-cap", "data-left-out")).toBe(String(N - MAX_ROWS));
+      expect((await visibleRows(big)).length).toBeLessThan(200); // only the rows in view (and a margin) are in the document
+      t = Date.now();
+      await big.page.fill("#f-text", "t12345");
+      const filterMs = Date.now() - t;
+      expect((await visibleRows(big)).map((r) => r[2])).toEqual(["t12345"]);
+      console.log(`100,000 bundles: page rendered in ${renderMs} ms, opened in ${openMs} ms, filtered in ${filterMs} ms`);
+      expect(openMs).toBeLessThan(30_000);
+      expect(filterMs).toBeLessThan(5_000);
+      clean(big);
+    } finally {
+      await big.page.close();
+    }
+  });
+});

@@ -1,0 +1,202 @@
+// The HTML report (issue 15 item 1), without a browser: every headline number in the page is the
+// JSON document's, evidence text never becomes markup or script, the trial table's rows are capped
+// (problem rows first) and the page says so, the advisory section stands apart from every hard
+// figure, nothing in the page points outside it, and every command that writes a document writes it.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blankEntry, blankExperiment, viewOf, type Advisory, type BundleEntry, type Experiment, type Results } from "../src/core/results.js";
+import { forTerminal } from "../src/core/text.js";
+import { render, CSP } from "../src/report/html/index.js";
+import { scriptJson } from "../src/report/html/escape.js";
+import { MAX_ROWS, rows, shortPath } from "../src/report/html/rows.js";
+import { run } from "./helpers/cli.js";
+import { demoReport, expectedFigures, type DemoReport } from "./helpers/demo.js";
+
+let tmp: string;
+let demo: DemoReport;
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), "assay-html-"));
+  demo = await demoReport(tmp);
+});
+afterAll(() => {
+  demo?.cleanup();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const page = async (doc: Results) => [...(await render(viewOf(doc)))].join("");
+/** The part of `html` from the element opening with `open` to its closing tag `close` (the first after it). */
+const part = (html: string, open: string, close = "</section>") => {
+  const at = html.indexOf(open);
+  return at < 0 ? "" : html.slice(at, html.indexOf(close, at) + close.length);
+};
+/** Each data-metric in `html`: name → data-value as a number (null when empty). */
+const metrics = (html: string): Record<string, number | null> =>
+  Object.fromEntries([...html.matchAll(/data-metric="([^"]*)" data-value="([^"]*)"/g)].map(([, k, v]) => [k!.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"), v === "" ? null : Number(v)]));
+const trialData = (html: string): unknown[] => JSON.parse(part(html, `<script type="application/json" id="trial-data">`, "</script>").replace(/^<script[^>]*>/, "").replace(/<\/script>$/, "")) as unknown[];
+
+const RUN: Results["run"] = {
+  tool_version: "test",
+  scoring_version: 1,
+  started_at: "2026-01-01T00:00:00.000Z",
+  complete: true,
+  shard: null,
+  roots: ["/r"],
+  options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null },
+  jobs: [],
+  unrecognised: { count: 0, paths: [] },
+};
+const entry = (path: string, fields: Partial<BundleEntry> = {}): BundleEntry => ({ path, ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "x", trial: path, attempt: 1, ...fields }) });
+const native = (name: string, n: number): Experiment => ({
+  ...blankExperiment(name, "native-game", n),
+  accuracy: { value: 0.5, victories: n / 2, scored: n, wilson95: [0.2, 0.8] },
+  completion: { value: 1, completed: n, scheduled: n },
+  raw_record: { values: [], mean: 0.5 },
+  retry: [],
+});
+
+/** A Harbor job whose reward key and claimed metric are named `name`. */
+const harborClaiming = (name: string): Experiment => ({
+  ...blankExperiment(name, "harbor", 2),
+  rewards: { [name]: { mean: 0.5, wilson95: [0.1, 0.9], coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: name } },
+  states: { scored: 2 },
+  claimed: { source: name, metrics: { [name]: 0.7 }, compared: [{ metric: name, claimed: 0.7, assay: 0.5, reason: name }] },
+});
+
+describe("the HTML report of the demo", () => {
+  it("gives each experiment's headline figures exactly as the JSON document states them", () => {
+    expect(demo.doc.experiments.length).toBeGreaterThan(3);
+    for (const [i, e] of demo.doc.experiments.entries()) {
+      const section = part(demo.html, `<section class="experiment" id="exp-${i}" data-experiment="${i}">`);
+      expect(section, `experiment ${i}`).not.toBe("");
+      expect(metrics(section), `${e.experiment}`).toEqual(expectedFigures(e));
+    }
+    const t = metrics(part(demo.html, `id="tally"`, "</header>"));
+    expect(t).toEqual({ bundles: demo.doc.bundles.length, valid: demo.doc.bundles.filter((b) => b.validity === "valid").length, invalid: demo.doc.bundles.filter((b) => b.validity === "invalid").length, error: demo.doc.bundles.filter((b) => b.validity === "error").length });
+  });
+
+  it("draws charts as inline SVG, each set of ids its own", () => {
+    const svgs = demo.html.match(/<svg\b/g) ?? [];
+    expect(svgs.length).toBeGreaterThan(demo.doc.experiments.length);
+    const ids = [...demo.html.matchAll(/\bid="([^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(ids).size).toBe(ids.length);
+    // the world experiment's dimension grid marks its hard dimensions
+    const world = demo.doc.experiments.findIndex((e) => e.profile === "world");
+    expect(part(demo.html, `id="exp-${world}"`)).toContain("world_integrity (hard)");
+  });
+
+  it("is self-contained: a CSP that allows no request, and nothing that points outside the page", () => {
+    expect(demo.html).toContain(`<meta http-equiv="Content-Security-Policy" content="${CSP}">`);
+    expect(CSP).toMatch(/default-src 'none'/);
+    // every link is to a place in the page; no src at all; url() only to an SVG's own ids
+    expect([...demo.html.matchAll(/\b(?:href|src)="([^"]*)"/g)].map((m) => m[1]).filter((u) => !u!.startsWith("#"))).toEqual([]);
+    expect([...demo.html.matchAll(/url\(([^)]*)\)/g)].map((m) => m[1]).filter((u) => !u!.startsWith("#"))).toEqual([]);
+    expect(demo.html).not.toMatch(/@import|@font-face/);
+  });
+
+  it("embeds every trial's row when under the cap, and says so", () => {
+    expect(trialData(demo.html)).toHaveLength(demo.doc.bundles.length);
+    expect(demo.html).toContain(`data-embedded="${demo.doc.bundles.length}" data-left-out="0"`);
+  });
+});
+
+describe("evidence text in the page", () => {
+  const evil = `</script><!--<script>alert(1)</script><img src=x onerror=alert(2)>"'&`;
+  let html: string;
+  beforeAll(async () => {
+    const bad = entry(`/r/${evil}`, { validity: "invalid", experiment: evil, trial: evil, errors: [{ code: "SCHEMA", file: evil, line: 1, message: evil }], flags: [{ code: "SCHEMA", evidence: evil }] });
+    html = await page({ format: "assay.results/1", run: { ...RUN, roots: ["/elsewhere"] }, bundles: [bad], experiments: [{ ...native(evil, 2), invalid: [{ trial: evil, codes: ["SCHEMA"] }], excluded: [{ trial: evil, reason: evil }] }, harborClaiming(evil)] });
+  });
+
+  it("never becomes markup: no element but the page's own, the text escaped (in the charts' SVG too)", () => {
+    expect(html).toContain("Harbor claims, beside assay's value");
+    expect(part(html, `id="exp-0"`)).toContain("Findings by code"); // its entries found under the name as shown
+    expect(html.match(/<script\b/g)).toHaveLength(2); // the rows' JSON and the table's script
+    expect(html).not.toMatch(/<img\b|<!--/);
+    // the attribute's words occur only inside escaped text: HTML's entities, or the JSON's \u escapes
+    const words = [...html.matchAll(/.{0,20}onerror=alert\(2\).{0,8}/g)].map((m) => m[0]).filter((m) => !m.includes("&lt;img src=x onerror=alert(2)&gt;") && !m.includes("\\u003cimg src=x onerror=alert(2)\\u003e"));
+    expect(words).toEqual([]);
+    expect(html).toContain("&lt;/script&gt;&lt;!--&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;");
+  });
+
+  it("inside the embedded JSON, cannot end the element or open a comment, and reads back unchanged", () => {
+    const [row] = trialData(html) as string[][];
+    expect(row![0]).toBe(forTerminal(`/r/${evil}`)); // a name as a terminal shows it (quoted: it holds a quote)
+    expect(row![2]).toBe(forTerminal(evil));
+    expect(scriptJson(evil)).not.toMatch(/<|>|&/);
+    expect(JSON.parse(scriptJson({ s: `${evil}\u2028\u2029` }))).toEqual({ s: `${evil}\u2028\u2029` });
+  });
+});
+
+describe("the trial table's rows", () => {
+  const clean = (i: number) => entry(`/r/b${String(i).padStart(6, "0")}`);
+  const broken = (i: number) => entry(`/r/z${i}`, { validity: "invalid", errors: [{ code: "SCHEMA", file: null, line: null, message: "m" }] });
+
+  it("take the entries with something to look at first, then the rest in path order, up to the cap", () => {
+    const bundles = [clean(1), clean(2), broken(1), clean(3), broken(2)];
+    expect([...rows(bundles, ["/r"], 3)].map((r) => r[0])).toEqual(["r/z1", "r/z2", "r/b000001"]);
+    expect([...rows(bundles, ["/r"], 10)].map((r) => r[0])).toEqual(["r/z1", "r/z2", "r/b000001", "r/b000002", "r/b000003"]);
+  });
+
+  it("show a path from its root's own name on, and a path outside every root whole", () => {
+    expect(shortPath("/data/runs/a/b", ["/data/runs/"])).toBe("runs/a/b");
+    expect(shortPath("/data/runsx/a", ["/data/runs"])).toBe("/data/runsx/a");
+  });
+
+  it(`are embedded ${MAX_ROWS} at most; the page says how many were left out, and no problem row is`, async () => {
+    const n = MAX_ROWS + 7;
+    const bundles = [...Array.from({ length: n - 2 }, (_, i) => clean(i)), broken(1), broken(2)];
+    const html = await page({ format: "assay.results/1", run: RUN, bundles, experiments: [native("x", n)] });
+    const data = trialData(html) as string[][];
+    expect(data).toHaveLength(MAX_ROWS);
+    expect(data.slice(0, 2).map((r) => r[0])).toEqual(["r/z1", "r/z2"]);
+    expect(html).toContain(`data-embedded="${MAX_ROWS}" data-left-out="7"`);
+    expect(html).toMatch(new RegExp(`holds ${MAX_ROWS} of ${n} rows .*7 left out`));
+  });
+});
+
+describe("the advisory section", () => {
+  const advisory: Advisory = {
+    status: "analysed",
+    reason: null,
+    analysis: "trial-legitimacy",
+    rubric: "r",
+    model: "m",
+    cached: false,
+    outcomes: { honest: { outcome: "fail", explanation: "ADVISORY-WORDS <b>bold</b>" } },
+    summary: null,
+    rubric_digest: "d",
+    evidence_digest: null,
+    provenance: null,
+  };
+  const doc = (a: Advisory | null): Results => ({ format: "assay.results/1", run: RUN, bundles: [entry("/r/a", { advisory: a }), entry("/r/b")], experiments: [native("x", 2)] });
+
+  it("stands apart from every hard figure: its words only in it, no figure in it, the figures unchanged by it", async () => {
+    const [withA, without] = [await page(doc(advisory)), await page(doc(null))];
+    const section = part(withA, `<section id="advisory"`);
+    expect(section).toMatch(/Advisory: a model's judgement/);
+    expect(section).toContain("ADVISORY-WORDS &lt;b&gt;bold&lt;/b&gt;");
+    expect(withA.replace(section, "")).not.toContain("ADVISORY-WORDS");
+    expect(section).not.toContain("data-metric");
+    expect(metrics(withA)).toEqual(metrics(without));
+    expect(without).not.toContain(`id="advisory"`);
+  });
+});
+
+describe("--format html on the commands that write a document", () => {
+  it("score writes the page to standard output; merge writes it to --out and to standard output", async () => {
+    const page = /^<!doctype html>[\s\S]*<\/html>\n$/;
+    const a = await run(["score", demo.corpus, "--quiet", "--format", "html"]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stdout).toMatch(page);
+    const shard = join(tmp, "shard.json");
+    expect((await run(["score", demo.corpus, "--quiet", "--shard", "0/1", "--out", shard])).code).toBe(0);
+    const out = join(tmp, "merged.html");
+    const b = await run(["merge", shard, "--format", "html", "--out", out]);
+    expect(b.code, b.stderr).toBe(0);
+    expect(readFileSync(out, "utf8")).toMatch(page);
+    expect((await run(["merge", shard, "--format", "html"])).stdout).toMatch(page);
+    expect((await run(["merge", shard, "--format", "htm"])).stderr).toMatch(/--format must be one of .*html/);
+  });
+});
