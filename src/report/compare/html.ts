@@ -1,7 +1,7 @@
 // A comparison as one self-contained HTML page: no script, no request of any kind (the CSP says
 // so to the browser too), every name and note escaped. A table of differences with their intervals.
 import type { Comparison, ExperimentComparison } from "../../core/compare/schema.js";
-import { capped, difference, figure, interval, metricName, pairedLine } from "./shared.js";
+import { capped, difference, figure, interval, metricName, pairedLine, withoutInterval } from "./shared.js";
 
 const ESC: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 export const h = (s: string): string => s.replace(/[&<>"']/g, (c) => ESC[c]!);
@@ -19,6 +19,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   for (const m of e.metrics)
     yield `<tr><td>${h(metricName(m.metric))}</td><td class="n">${h(figure(m.base))}</td><td class="n">${h(figure(m.head))}</td><td class="n">${h(difference(m))}</td><td>${h(interval(m))}</td><td>${m.regression ? '<span class="reg">regression</span>' : ""}</td></tr>\n`;
   yield "</tbody></table>\n";
+  for (const [note, metrics] of withoutInterval(e)) yield `<p>No interval for ${metrics.map((m) => h(metricName(m))).join(", ")}: ${h(note)}.</p>\n`;
   for (const p of e.paired) {
     yield `<p>Paired ${h(metricName(p.metric))}: ${h(pairedLine(p))}</p>\n`;
     for (const [label, list] of [["pass → fail", p.flipped.pass_to_fail], ["fail → pass", p.flipped.fail_to_pass]] as const) {

@@ -2,12 +2,15 @@
 // is escaped: no evidence can open a link, an image, HTML or a table cell of its own.
 import type { Comparison, ExperimentComparison } from "../../core/compare/schema.js";
 import { terminalText } from "../../core/text.js";
-import { capped, difference, figure, interval, metricName, pairedLine } from "./shared.js";
+import { capped, difference, figure, interval, metricName, pairedLine, withoutInterval } from "./shared.js";
 
-/** Text as Markdown shows it literally: hidden characters escaped, every character Markdown reads backslashed, `<` and `&` as entities. */
+/**
+ * A name or note as Markdown shows it literally: hidden characters escaped, every character that
+ * could start emphasis, code, a link, a cell, math or a mention backslashed, `<` and `&` as entities.
+ */
 export const md = (s: string): string =>
   terminalText(s)
-    .replace(/[\\`*_{}[\]()#+\-.!|~>]/g, (c) => `\\${c}`)
+    .replace(/[\\`*_{}[\]|~>$@:]/g, (c) => `\\${c}`)
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/\r?\n/g, " ");
@@ -17,9 +20,10 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   yield `\n### ${title} (${e.profile.head ?? "no profile"})\n\n`;
   yield "| metric | BASE | HEAD | HEAD − BASE | 95% interval (Newcombe) | |\n|---|---:|---:|---:|---|---|\n";
   for (const m of e.metrics)
-    yield `| ${md(metricName(m.metric))} | ${md(figure(m.base))} | ${md(figure(m.head))} | ${md(difference(m))} | ${md(interval(m))} | ${m.regression ? "**regression**" : ""} |\n`;
+    yield `| ${md(metricName(m.metric))} | ${figure(m.base)} | ${figure(m.head)} | ${difference(m)} | ${m.interval95 === null ? "—" : interval(m)} | ${m.regression ? "**regression**" : ""} |\n`;
+  for (const [note, metrics] of withoutInterval(e)) yield `\nNo interval for ${metrics.map((m) => md(metricName(m))).join(", ")}: ${md(note)}.\n`;
   for (const p of e.paired) {
-    yield `\nPaired ${md(metricName(p.metric))}: ${md(pairedLine(p))}\n`;
+    yield `\nPaired ${md(metricName(p.metric))}: ${pairedLine(p)}\n`;
     for (const [label, list] of [["pass → fail", p.flipped.pass_to_fail], ["fail → pass", p.flipped.fail_to_pass]] as const) {
       if (list.length === 0) continue;
       const c = capped(list);
@@ -29,7 +33,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   if (e.paired_note !== null) yield `\nPaired: ${md(e.paired_note)}\n`;
   if (e.claimed.length > 0) {
     yield "\n| the harness claimed | BASE | HEAD | HEAD − BASE |\n|---|---:|---:|---:|\n";
-    for (const c of e.claimed) yield `| ${md(c.metric)} | ${md(String(c.base ?? "—"))} | ${md(String(c.head ?? "—"))} | ${c.difference === null ? "—" : md(c.difference.toFixed(4))} |\n`;
+    for (const c of e.claimed) yield `| ${md(c.metric)} | ${md(String(c.base ?? "—"))} | ${md(String(c.head ?? "—"))} | ${c.difference === null ? "—" : c.difference.toFixed(4)} |\n`;
   }
 }
 

@@ -1,6 +1,6 @@
 // What every text format of a comparison shows the same way: numbers, differences, intervals.
 
-import type { MetricComparison, PairedComparison } from "../../core/compare/schema.js";
+import type { ExperimentComparison, MetricComparison, PairedComparison } from "../../core/compare/schema.js";
 
 /** Flipped trials a table, Markdown or HTML report shows per direction (the JSON lists them all). */
 export const FLIPPED_SHOWN = 10;
@@ -21,9 +21,9 @@ export function difference(m: MetricComparison): string {
   return isProportion(m) ? `${signed(m.difference * 100, 1)} pts` : signed(m.difference, 4);
 }
 
-/** The 95% interval in percentage points, or why there is none. */
+/** The 95% interval in percentage points ("—" without one: withoutInterval says why). */
 export function interval(m: MetricComparison): string {
-  if (m.interval95 === null) return m.note === null ? "—" : `no interval: ${m.note}`;
+  if (m.interval95 === null) return "—";
   return `[${signed(m.interval95[0] * 100, 1)}, ${signed(m.interval95[1] * 100, 1)}] pts`;
 }
 
@@ -40,3 +40,10 @@ export const pairedLine = (p: PairedComparison): string =>
 
 /** The first FLIPPED_SHOWN of a list, and how many more the JSON holds. */
 export const capped = (xs: readonly string[]): { shown: readonly string[]; more: number } => ({ shown: xs.slice(0, FLIPPED_SHOWN), more: Math.max(0, xs.length - FLIPPED_SHOWN) });
+
+/** The metrics without an interval, grouped by why. */
+export function withoutInterval(e: ExperimentComparison): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const m of e.metrics) if (m.interval95 === null && m.note !== null) out.set(m.note, [...(out.get(m.note) ?? []), m.metric]);
+  return out;
+}

@@ -2,17 +2,18 @@
 // every note terminalText, so none reaches the terminal raw.
 import type { Comparison, ExperimentComparison } from "../../core/compare/schema.js";
 import { forTerminal as name, terminalText as text } from "../../core/text.js";
-import { capped, difference, figure, interval, metricName, pairedLine } from "./shared.js";
+import { capped, difference, figure, interval, metricName, pairedLine, withoutInterval } from "./shared.js";
 
 const pad = (s: string, n: number) => s + " ".repeat(Math.max(1, n - [...s].length));
 
 function* experiment(e: ExperimentComparison): Generator<string> {
   const title = e.base === e.head ? name(e.base) : `${name(e.base)} → ${name(e.head)}`;
   yield `\nexperiment ${title}   profile ${e.profile.base ?? "none"}${e.profile.head === e.profile.base ? "" : ` → ${e.profile.head ?? "none"}`}\n`;
-  const rows = e.metrics.map((m) => [name(metricName(m.metric)), figure(m.base), figure(m.head), difference(m), text(interval(m)), m.regression ? "REGRESSION" : ""]);
+  const rows = e.metrics.map((m) => [name(metricName(m.metric)), figure(m.base), figure(m.head), difference(m), interval(m), m.regression ? "REGRESSION" : ""]);
   const head = ["metric", "BASE", "HEAD", "HEAD − BASE", "95% interval (Newcombe)", ""];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)) + 2);
   for (const r of [head, ...rows]) yield `  ${r.map((c, i) => (i === r.length - 1 ? c : pad(c, widths[i]!))).join("").trimEnd()}\n`;
+  for (const [note, metrics] of withoutInterval(e)) yield `  no interval for ${metrics.map((m) => name(metricName(m))).join(", ")}: ${text(note)}\n`;
   for (const p of e.paired) {
     yield `  paired ${name(metricName(p.metric))}: ${pairedLine(p)}\n`;
     for (const [label, list] of [["pass→fail", p.flipped.pass_to_fail], ["fail→pass", p.flipped.fail_to_pass]] as const) {
