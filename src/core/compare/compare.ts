@@ -63,7 +63,7 @@ export function paired(name: string, base: Outcomes, head: Outcomes): PairedComp
     metric: name, pairs: 0, both_pass: 0, both_fail: 0, pass_to_fail: 0, fail_to_pass: 0, base_only: 0, head_only: 0, mcnemar_p: null,
     flipped: { pass_to_fail: [], fail_to_pass: [] },
   };
-  for (const v of [...base.values(), ...head.values()]) if (v !== 0 && v !== 1) return null;
+  for (const side of [base, head]) for (const v of side.values()) if (v !== 0 && v !== 1) return null;
   for (const [trial, b] of base) {
     const h = head.get(trial);
     if (h === undefined) {

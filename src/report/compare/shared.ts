@@ -30,12 +30,13 @@ export function interval(m: MetricComparison): string {
 /** A metric's name for people: `pass_hat_k/2` as pass^2, `…/pass_at_k/2` as pass@2. */
 export const metricName = (name: string): string => name.replace(/(^|\/)pass_hat_k\/(\d+)$/, "$1pass^$2").replace(/\/pass_at_k\/(\d+)$/, "/pass@$1");
 
-export const pValue = (p: number | null): string => (p === null ? "—" : p < 1e-4 ? p.toExponential(1) : p.toFixed(4));
+/** A p-value as people read it (0 is a tail below the smallest number a double holds). */
+export const pValue = (p: number | null): string => (p === null ? "= —" : p === 0 ? "< 1e-300" : `= ${p < 1e-4 ? p.toExponential(1) : p.toFixed(4)}`);
 
 /** One line of a paired analysis: how many pairs, how many flipped each way, McNemar's p. */
 export const pairedLine = (p: PairedComparison): string =>
   `${p.pairs} trials counted on both sides: ${p.both_pass} pass on both, ${p.both_fail} fail on both, ` +
-  `${p.pass_to_fail} pass→fail, ${p.fail_to_pass} fail→pass; exact McNemar p = ${pValue(p.mcnemar_p)}` +
+  `${p.pass_to_fail} pass→fail, ${p.fail_to_pass} fail→pass; exact McNemar p ${pValue(p.mcnemar_p)}` +
   (p.base_only + p.head_only > 0 ? ` (${p.base_only} counted in BASE only, ${p.head_only} in HEAD only: not paired)` : "");
 
 /** The first FLIPPED_SHOWN of a list, and how many more the JSON holds. */
