@@ -39,7 +39,9 @@ export class TrialOutcomes {
     } else if (e.trial !== null && e.attempt !== null && hasOutcome(e)) {
       const trials = nested(this.attempts, e.experiment);
       const seen = trials.get(e.trial);
-      if (seen === undefined || seen >>> 2 > e.attempt) trials.set(e.trial, e.attempt * 4 + (e.victory === true ? 2 : 0) + (e.pass === true ? 1 : 0));
+      // Arithmetic, not bit operations: an attempt number from evidence may exceed 32 bits.
+      const attempt = Math.min(e.attempt, 2 ** 48);
+      if (seen === undefined || Math.floor(seen / 4) > attempt) trials.set(e.trial, attempt * 4 + (e.victory === true ? 2 : 0) + (e.pass === true ? 1 : 0));
     }
   }
 
@@ -62,7 +64,7 @@ export class TrialOutcomes {
     if (x.profile === "native-game" || x.profile === "world") {
       const bit = x.profile === "world" ? 1 : 2;
       const m = start();
-      for (const [trial, packed] of attempts ?? []) if (!outside.has(trial) && !invalid.has(trial)) m.set(trial, packed & bit ? 1 : 0);
+      for (const [trial, packed] of attempts ?? []) if (!outside.has(trial) && !invalid.has(trial)) m.set(trial, Math.floor((packed % 4) / bit) % 2);
       out.set(x.profile === "world" ? "pass" : "accuracy", m);
     } else if (x.profile === "harbor") {
       for (const key of Object.keys(x.rewards ?? {})) {
