@@ -199,7 +199,7 @@ describe("refusals (exit 2, one line)", () => {
 
 describe("--pair", () => {
   it("compares experiments of different ids, and escapes a hostile id in every format", async () => {
-    const hostile = "<img src=x onerror=alert(1)>|*x*";
+    const hostile = "<img src=x onerror=alert(1)>|*x*\u001b[2J";
     const doc = JSON.parse(readFileSync(at("head.json"), "utf8"));
     for (const e of doc.bundles) if (e.experiment === "synth-native") e.experiment = hostile;
     for (const x of doc.experiments) if (x.experiment === "synth-native") x.experiment = hostile;
@@ -216,6 +216,10 @@ describe("--pair", () => {
     const md = (await run(["compare", at("base.json"), at("renamed.json"), "--pair", `synth-native=${hostile}`, "--format", "md"])).stdout;
     expect(md).not.toContain("<img");
     expect(md).toContain("&lt;img src=x onerror=alert(1)\\>\\|\\*x\\*");
+    expect(md + html).not.toContain("\u001b");
+    const table = (await run(["compare", at("base.json"), at("renamed.json"), "--pair", `synth-native=${hostile}`])).stdout;
+    expect(table).not.toContain("\u001b");
+    expect(table).toContain('experiment synth-native → "<img src=x onerror=alert(1)>|*x*\\u001b[2J"');
   });
 });
 

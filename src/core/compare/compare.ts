@@ -28,7 +28,7 @@ function perK(prefix: string, m: Record<string, number> | null, out: Map<string,
 }
 
 /** Every figure of an experiment's honest headline, by metric name. */
-export function figures(x: Experiment): Map<string, Figure> {
+function figures(x: Experiment): Map<string, Figure> {
   const out = new Map<string, Figure>();
   if (x.accuracy) out.set("accuracy", proportion(x.accuracy.victories, x.accuracy.scored));
   if (x.completion) out.set("completion", proportion(x.completion.completed, x.completion.scheduled));
@@ -113,7 +113,7 @@ export interface Side {
 
 const PAIRED_NONE_INSPECT = "the document holds each Inspect log's metrics, not each sample's score: no paired analysis";
 
-export function compareExperiments(b: Experiment, h: Experiment, base: Side, head: Side): ExperimentComparison {
+function compareExperiments(b: Experiment, h: Experiment, base: Side, head: Side): ExperimentComparison {
   const fb = figures(b);
   const fh = figures(h);
   const metrics = [...fb.keys()].filter((k) => fh.has(k)).map((k) => metric(k, fb.get(k)!, fh.get(k)!));
@@ -150,7 +150,7 @@ export function differingOptions(a: RunOptions, b: RunOptions): string[] {
 }
 
 /** Experiment pairs: those `--pair` names, then the rest matched by id. Unknown names in `pairs` are the caller's to refuse first. */
-export function matchExperiments(base: readonly Experiment[], head: readonly Experiment[], pairs: readonly [string, string][]) {
+function matchExperiments(base: readonly Experiment[], head: readonly Experiment[], pairs: readonly [string, string][]) {
   const bi = new Map(base.flatMap((x) => (x.experiment === null ? [] : [[x.experiment, x] as const])));
   const hi = new Map(head.flatMap((x) => (x.experiment === null ? [] : [[x.experiment, x] as const])));
   const matched: [Experiment, Experiment][] = pairs.map(([a, b]) => [bi.get(a)!, hi.get(b)!]);

@@ -20,7 +20,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   yield `\n### ${title} (${e.profile.head ?? "no profile"})\n\n`;
   yield "| metric | BASE | HEAD | HEAD − BASE | 95% interval (Newcombe) | |\n|---|---:|---:|---:|---|---|\n";
   for (const m of e.metrics)
-    yield `| ${md(metricName(m.metric))} | ${figure(m.base)} | ${figure(m.head)} | ${difference(m)} | ${m.interval95 === null ? "—" : interval(m)} | ${m.regression ? "**regression**" : ""} |\n`;
+    yield `| ${md(metricName(m.metric))} | ${figure(m.base)} | ${figure(m.head)} | ${difference(m)} | ${interval(m)} | ${m.regression ? "**regression**" : ""} |\n`;
   for (const [note, metrics] of withoutInterval(e)) yield `\nNo interval for ${metrics.map((m) => md(metricName(m))).join(", ")}: ${md(note)}.\n`;
   for (const p of e.paired) {
     yield `\nPaired ${md(metricName(p.metric))}: ${pairedLine(p)}\n`;
