@@ -1,7 +1,8 @@
-// Reading shard documents for `assay merge`, streamed: a JSON document (`--format json`) member by
-// member and its bundle entries one at a time, or a JSON Lines document (`--format jsonl`) line by
-// line. Memory holds one entry at a time, whatever the document's size. A file that is not assay's
-// own results document is a one-line usage error naming the file and the byte where it goes wrong.
+// Reading results documents for `assay merge` (and `assay compare`, which takes their experiments
+// too), streamed: a JSON document (`--format json`) member by member and its bundle entries one at a
+// time, or a JSON Lines document (`--format jsonl`) line by line. Memory holds one entry at a time,
+// whatever the document's size. A file that is not assay's own results document is a one-line usage
+// error naming the file and the byte where it goes wrong.
 
 import { bundleEntrySchema, experimentSchema, resultsSchema, type BundleEntry, type Experiment, type Results } from "../core/results.js";
 import { describeIssues } from "../core/schema.js";
