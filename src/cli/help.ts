@@ -46,6 +46,19 @@ export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format
   With --hmac-key-file, every shard must have checked seals with that key.
 `;
 
+export const COMPARE_HELP = `assay compare BASE HEAD [--pair A=B]... [--format table|json|md|html] [--out FILE] [--fail-on regression]
+  Compare two results documents (JSON or JSON Lines, read as streams), experiments matched by id.
+  Per metric HEAD − BASE with Newcombe's hybrid score 95% interval where both figures are
+  proportions; for trials counted on both sides, the exact McNemar test and the trials that went
+  from pass to fail and back; what each harness claimed, side by side. A regression is a drop
+  whose interval excludes 0. Documents scored under other options or scoring versions are refused.
+  --pair A=B               compare BASE's experiment A with HEAD's B (repeatable)
+  --format table|json|md|html
+                           output format (default: by --out's extension, else table)
+  --out FILE               write the output to FILE (atomically) instead of stdout
+  --fail-on regression     exit 1 when any figure regressed
+`;
+
 export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE]
   Validate one bundle, one Harbor trial, every trial of a Harbor job, or one Inspect log (read in
   place), and print every finding; for Harbor, the job's plan and warnings, each trial's state,

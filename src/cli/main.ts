@@ -12,6 +12,7 @@ const COMMANDS: Record<string, { load: () => Promise<Run>; help: string }> = {
   demo: { load: async () => (await import("./commands/synth.js")).demoCommand, help: help.DEMO_HELP },
   score: { load: async () => (await import("./commands/score.js")).scoreCommand, help: help.SCORE_HELP },
   merge: { load: async () => (await import("./commands/merge.js")).mergeCommand, help: help.MERGE_HELP },
+  compare: { load: async () => (await import("./commands/compare.js")).compareCommand, help: help.COMPARE_HELP },
   verify: { load: async () => (await import("./commands/verify.js")).verifyCommand, help: help.VERIFY_HELP },
   seal: { load: async () => (await import("./commands/seal.js")).sealCommand, help: help.SEAL_HELP },
   "check-task": { load: async () => (await import("./commands/check-task.js")).checkTaskCommand, help: help.CHECK_TASK_HELP },
@@ -25,7 +26,7 @@ const COMMANDS: Record<string, { load: () => Promise<Run>; help: string }> = {
 const HELP = `assay ${TOOL_VERSION}: score archived agent-benchmark runs from their evidence
 
 ${Object.values(COMMANDS).map((c) => c.help).join("\n")}
-Exit codes: 0 scored; 1 --fail-on invalid (verify: invalid; check-task: a criterion fails); 2 usage error;
+Exit codes: 0 scored; 1 --fail-on invalid (verify: invalid; check-task: a criterion fails; compare: --fail-on regression); 2 usage error;
 3 a bundle the tool could not finish (check-task: an error or a task not analysed); 130 stopped by Ctrl-C.
 ${REFERENCE}`;
 

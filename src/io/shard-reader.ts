@@ -1,9 +1,10 @@
-// Reading shard documents for `assay merge`, streamed: a JSON document (`--format json`) member by
-// member and its bundle entries one at a time, or a JSON Lines document (`--format jsonl`) line by
-// line. Memory holds one entry at a time, whatever the document's size. A file that is not assay's
-// own results document is a one-line usage error naming the file and the byte where it goes wrong.
+// Reading results documents for `assay merge` (and `assay compare`, which takes their experiments
+// too), streamed: a JSON document (`--format json`) member by member and its bundle entries one at a
+// time, or a JSON Lines document (`--format jsonl`) line by line. Memory holds one entry at a time,
+// whatever the document's size. A file that is not assay's own results document is a one-line usage
+// error naming the file and the byte where it goes wrong.
 
-import { bundleEntrySchema, resultsSchema, type BundleEntry, type Results } from "../core/results.js";
+import { bundleEntrySchema, experimentSchema, resultsSchema, type BundleEntry, type Experiment, type Results } from "../core/results.js";
 import { describeIssues } from "../core/schema.js";
 import { MembersError, MembersReader } from "../core/json/members.js";
 import { forTerminal } from "../core/text.js";
@@ -40,6 +41,15 @@ function entryOf(file: string, value: unknown, offset: number): BundleEntry {
   return r.data;
 }
 
+function experimentOf(file: string, value: unknown, offset: number): Experiment {
+  const r = experimentSchema.safeParse(value);
+  if (!r.success) throw new NotResults(file, `the experiment at byte ${offset}: ${describeIssues(r.error.issues)}`);
+  return r.data;
+}
+
+/** Where the experiments go, when the reader wants them (compare does; a merge computes its own). */
+type OnExperiment = ((x: Experiment) => void) | undefined;
+
 function runOf(file: string, value: unknown, offset: number): Results["run"] {
   // A shard scored before keyed seals existed checked none: its key is null.
   const options = (value as { options?: Record<string, unknown> } | null)?.options;
@@ -49,8 +59,8 @@ function runOf(file: string, value: unknown, offset: number): Results["run"] {
   return r.data;
 }
 
-/** Read one shard document (JSON or JSON Lines, told apart by its first line), handing each bundle entry to `onEntry`. */
-export function readShard(file: string, onEntry: (e: BundleEntry) => void): ShardRun {
+/** Read one shard document (JSON or JSON Lines, told apart by its first line), handing each bundle entry to `onEntry` (and each experiment to `onExperiment`). */
+export function readShard(file: string, onEntry: (e: BundleEntry) => void, onExperiment?: (x: Experiment) => void): ShardRun {
   const chunks = readChunks(file)[Symbol.iterator]();
   // The first line decides: a JSON Lines document's is a complete object of type "run".
   let head = Buffer.alloc(0);
@@ -71,10 +81,10 @@ export function readShard(file: string, onEntry: (e: BundleEntry) => void): Shar
     // not a complete object on one line: a JSON document
   }
   const isLines = typeof first === "object" && first !== null && (first as { type?: unknown }).type === "run";
-  return isLines ? readLines(file, rest(), onEntry) : readDocument(file, rest(), onEntry);
+  return isLines ? readLines(file, rest(), onEntry, onExperiment) : readDocument(file, rest(), onEntry, onExperiment);
 }
 
-function readDocument(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEntry) => void): ShardRun {
+function readDocument(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEntry) => void, onExperiment: OnExperiment): ShardRun {
   let format: unknown;
   let run: Results["run"] | null = null;
   let bundles = false;
@@ -87,7 +97,8 @@ function readDocument(file: string, chunks: Iterable<Buffer>, onEntry: (e: Bundl
     },
     open: (key) => void (key === "bundles" && (bundles = true)),
     element: (key, bytes, offset) => {
-      if (key !== "bundles") return; // a shard's experiments are empty; a merge computes its own
+      if (key === "experiments") return onExperiment?.(experimentOf(file, parsed(file, bytes, offset, "an experiment"), offset));
+      if (key !== "bundles") return;
       entries++;
       onEntry(entryOf(file, parsed(file, bytes, offset, "a bundle entry"), offset));
     },
@@ -108,7 +119,7 @@ function readDocument(file: string, chunks: Iterable<Buffer>, onEntry: (e: Bundl
   return { run, entries };
 }
 
-function readLines(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEntry) => void): ShardRun {
+function readLines(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEntry) => void, onExperiment: OnExperiment): ShardRun {
   let run: Results["run"] | null = null;
   let entries = 0;
   let line = 0;
@@ -127,6 +138,9 @@ function readLines(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEn
       const { type: _t, ...entry } = v as Record<string, unknown>;
       entries++;
       onEntry(entryOf(file, entry, offset));
+    } else if (type === "experiment" && onExperiment !== undefined) {
+      const { type: _t, ...x } = v as Record<string, unknown>;
+      onExperiment(experimentOf(file, x, offset));
     } else if (type !== "experiment" && type !== "run")
       throw new NotResults(file, `line ${line} (byte ${offset}) is neither a bundle nor an experiment`);
     else if (type === "run") throw new NotResults(file, `line ${line} (byte ${offset}) is a second run`);

@@ -220,15 +220,17 @@ function trialFindings(
   return [...codes].sort(byteCompare);
 }
 
+/** An attempt with an outcome: a native ending, or completed, interrupted (an unterminated run with a final score counts so) or resource-bound. */
+export const hasOutcome = (a: Pick<BatchRecord, "ending" | "status" | "final_score">): boolean =>
+  a.ending === true || SCORED_STATUSES.has(a.status ?? "") || (a.status === "unterminated" && a.final_score === true);
+
 /**
  * The adjudicated attempt: the lowest one with an outcome (a native ending, or completed,
  * interrupted — an unterminated run with a final score counts so — or resource-bound).
  * Lower attempts are superseded; higher ones are retries of a scored trial and are ignored.
  */
 function adjudicate(attempts: Attempt[], trial: string, flags: Flag[]): Attempt | null {
-  const i = attempts.findIndex(
-    (a) => a.ending === true || SCORED_STATUSES.has(a.status ?? "") || (a.status === "unterminated" && a.final_score === true),
-  );
+  const i = attempts.findIndex(hasOutcome);
   if (i === -1) return null;
   const adj = attempts[i]!;
   attempts.forEach((a, j) => {

@@ -1,0 +1,84 @@
+// `assay compare BASE HEAD`: two results documents (JSON or JSON Lines) read as streams, entry by
+// entry, keeping per trial only its outcome (core/compare/trials.ts); the statistics are pure
+// (core/compare); the formats derive from the canonical JSON (report/compare).
+
+import { parseArgs } from "node:util";
+import { compareRuns, differingOptions, type Side } from "../../core/compare/compare.js";
+import type { Comparison } from "../../core/compare/schema.js";
+import { TrialOutcomes } from "../../core/compare/trials.js";
+import type { Experiment } from "../../core/results.js";
+import { forTerminal } from "../../core/text.js";
+import { checkOutput, gathered, writeOutput } from "../../io/output.js";
+import { readShard } from "../../io/shard-reader.js";
+import { COMPARE_FORMATS, formatOfFile, isCompareFormat, type CompareFormat } from "../../report/compare/index.js";
+import { usage } from "../args.js";
+import { EXIT, UsageError } from "../exit.js";
+import type { CliIo } from "../io.js";
+
+/** One document read: its run, its experiments, and its trials' outcomes (never its entries). */
+function readSide(file: string): Side {
+  const trials = new TrialOutcomes();
+  const experiments: Experiment[] = [];
+  const { run } = readShard(file, (e) => trials.add(e), (x) => experiments.push(x));
+  if (run.shard !== null) throw new UsageError(`${forTerminal(file)} is shard ${run.shard} of a run: merge the shards first (assay merge), then compare`);
+  const outcomes = new Map(experiments.flatMap((x) => (x.experiment === null ? [] : [[x.experiment, trials.take(x, run.options)] as const])));
+  return { file, run, experiments, outcomes };
+}
+
+/** `--pair A=B`: BASE's experiment A is compared with HEAD's B. */
+function parsePairs(values: readonly string[], base: Side, head: Side): [string, string][] {
+  const has = (s: Side, id: string) => s.experiments.some((x) => x.experiment === id);
+  const seen = { base: new Set<string>(), head: new Set<string>() };
+  return values.map((v) => {
+    const eq = v.indexOf("=");
+    if (eq <= 0 || eq === v.length - 1) throw new UsageError(`--pair takes BASE_EXPERIMENT=HEAD_EXPERIMENT (got ${JSON.stringify(v)})`);
+    const [a, b] = [v.slice(0, eq), v.slice(eq + 1)];
+    if (!has(base, a)) throw new UsageError(`--pair ${forTerminal(v)}: ${forTerminal(base.file)} has no experiment ${forTerminal(a)}`);
+    if (!has(head, b)) throw new UsageError(`--pair ${forTerminal(v)}: ${forTerminal(head.file)} has no experiment ${forTerminal(b)}`);
+    if (seen.base.has(a) || seen.head.has(b)) throw new UsageError(`--pair ${forTerminal(v)}: an experiment is paired twice`);
+    seen.base.add(a);
+    seen.head.add(b);
+    return [a, b];
+  });
+}
+
+/** Refuse what would make the difference one of options or scoring rules rather than of the runs. */
+function checkComparable(base: Side, head: Side): void {
+  const [b, h] = [base.run, head.run];
+  if (b.scoring_version !== h.scoring_version)
+    throw new UsageError(`${forTerminal(base.file)} was scored under scoring version ${b.scoring_version} (assay ${forTerminal(b.tool_version)}), ${forTerminal(head.file)} under ${h.scoring_version} (assay ${forTerminal(h.tool_version)}): score both with one assay`);
+  const differ = differingOptions(b.options, h.options);
+  if (differ.length > 0) throw new UsageError(`${forTerminal(base.file)} and ${forTerminal(head.file)} were scored with different options (${differ.join("; ")}): score both alike`);
+}
+
+function formatOf(format: string | undefined, out: string | undefined): CompareFormat {
+  if (format !== undefined && !isCompareFormat(format)) throw new UsageError(`--format must be one of ${Object.keys(COMPARE_FORMATS).join(", ")}`);
+  const byFile = out === undefined ? null : formatOfFile(out);
+  if (format !== undefined && byFile !== null && format !== byFile) throw new UsageError(`--format ${format}, but --out ${forTerminal(out!)} names ${byFile}`);
+  return (format as CompareFormat | undefined) ?? byFile ?? "table";
+}
+
+export function compareCommand(argv: string[], io: CliIo): number {
+  const { values, positionals } = usage(() =>
+    parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { format: { type: "string" }, out: { type: "string" }, pair: { type: "string", multiple: true }, "fail-on": { type: "string" } },
+    }),
+  );
+  if (positionals.length !== 2) throw new UsageError("assay compare needs two results documents: BASE.json HEAD.json");
+  if (values["fail-on"] !== undefined && values["fail-on"] !== "regression") throw new UsageError("--fail-on takes: regression");
+  const format = formatOf(values.format, values.out);
+  const protect = { files: positionals };
+  if (values.out !== undefined) checkOutput(values.out, protect);
+  const base = readSide(positionals[0]!);
+  const head = readSide(positionals[1]!);
+  checkComparable(base, head);
+  const doc: Comparison = compareRuns(base, head, parsePairs(values.pair ?? [], base, head));
+  const text = COMPARE_FORMATS[format].render(doc);
+  if (values.out !== undefined) {
+    writeOutput(values.out, text, { protect });
+    io.stderr(`assay: wrote ${forTerminal(values.out)} (${doc.experiments.length} experiments compared, ${doc.regressions.length} regressions)\n`);
+  } else for (const piece of gathered(text)) io.stdout(piece);
+  return values["fail-on"] === "regression" && doc.regressions.length > 0 ? EXIT.FAILED : EXIT.OK;
+}

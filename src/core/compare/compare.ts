@@ -1,0 +1,187 @@
+// `assay compare`: two results documents' experiments side by side, pure. Per metric the
+// difference HEAD − BASE with Newcombe's interval where both figures are proportions of counted
+// trials; per paired metric the exact McNemar test and the trials that flipped; what each
+// harness claimed beside it. A regression is a drop whose interval excludes 0.
+
+import type { Experiment, Results, RunOptions } from "../results.js";
+import { byteCompare } from "../text.js";
+import type { ClaimedComparison, Comparison, ExperimentComparison, MetricComparison, PairedComparison } from "./schema.js";
+import { countsOf, mcnemarExact, newcombe95 } from "./stats.js";
+import type { Outcomes } from "./trials.js";
+
+/** One side's figure for a metric: a proportion (k of n) when it is one, else a value with why no interval. */
+type Figure = { value: number | null; k: number | null; n: number | null; why: string | null };
+
+const NOT_PROPORTION = "a mean over tasks of each task's chance, not a count of independent trials";
+const proportion = (k: number, n: number): Figure => ({ value: n === 0 ? null : k / n, k, n, why: n === 0 ? "no trial counted" : null });
+const valueOnly = (value: number | null, why: string): Figure => ({ value, k: null, n: null, why });
+
+/** A mean the document gives with a Wilson interval when its values are all 0 or 1: its k of n, recovered from the interval. */
+function meanFigure(value: number | null, wilson: readonly [number, number] | null, most: number, why: string): Figure {
+  if (value === null) return valueOnly(null, "no trial counted");
+  const c = wilson === null ? null : countsOf(value, wilson, most);
+  return c === null ? valueOnly(value, why) : { value, k: c.k, n: c.n, why: null };
+}
+
+function perK(prefix: string, m: Record<string, number> | null, out: Map<string, Figure>): void {
+  for (const [k, v] of Object.entries(m ?? {})) out.set(`${prefix}/${k}`, valueOnly(v, NOT_PROPORTION));
+}
+
+/** Every figure of an experiment's honest headline, by metric name. */
+function figures(x: Experiment): Map<string, Figure> {
+  const out = new Map<string, Figure>();
+  if (x.accuracy) out.set("accuracy", proportion(x.accuracy.victories, x.accuracy.scored));
+  if (x.completion) out.set("completion", proportion(x.completion.completed, x.completion.scheduled));
+  if (x.pass) out.set("pass", proportion(x.pass.passed, x.pass.total));
+  for (const [d, c] of Object.entries(x.dimensions ?? {})) out.set(`dimension/${d}`, proportion(c.passed, c.total));
+  perK("pass_hat_k", x.pass_hat_k, out);
+  for (const [key, r] of Object.entries(x.rewards ?? {})) {
+    out.set(`reward/${key}/mean`, meanFigure(r.mean, r.wilson95, r.trials, "rewards are not all 0 or 1: a mean of scores, not a proportion"));
+    out.set(`reward/${key}/coverage`, proportion(r.covered, r.trials));
+    perK(`reward/${key}/pass_at_k`, r.pass_at_k, out);
+  }
+  for (const [key, m] of Object.entries(x.inspect ?? {})) {
+    const most = Math.max(m.coverage.planned, m.coverage.scored);
+    out.set(`inspect/${key}/value`, meanFigure(m.value, m.wilson95, most, "not a proportion of 0/1 scores"));
+    out.set(`inspect/${key}/coverage`, m.coverage.scored <= m.coverage.planned ? proportion(m.coverage.scored, m.coverage.planned) : valueOnly(null, "more samples scored than planned"));
+    perK(`inspect/${key}/pass_at_k`, m.pass_at_k, out);
+  }
+  return out;
+}
+
+function metric(name: string, b: Figure, h: Figure): MetricComparison {
+  const difference = b.value === null || h.value === null ? null : h.value - b.value;
+  const interval95 = b.k === null || b.n === null || h.k === null || h.n === null ? null : newcombe95(h.k, h.n, b.k, b.n);
+  const note = difference === null || interval95 !== null ? null : (b.why ?? h.why);
+  const regression = difference !== null && difference < 0 && interval95 !== null && interval95[1] < 0;
+  return { metric: name, base: { value: b.value, k: b.k, n: b.n }, head: { value: h.value, k: h.k, n: h.n }, difference, interval95, note, regression };
+}
+
+/** The paired analysis of one metric over the trials both sides count; null when an outcome is not 0 or 1. */
+export function paired(name: string, base: Outcomes, head: Outcomes): PairedComparison | null {
+  const r: PairedComparison = {
+    metric: name, pairs: 0, both_pass: 0, both_fail: 0, pass_to_fail: 0, fail_to_pass: 0, base_only: 0, head_only: 0, mcnemar_p: null,
+    flipped: { pass_to_fail: [], fail_to_pass: [] },
+  };
+  for (const side of [base, head]) for (const v of side.values()) if (v !== 0 && v !== 1) return null;
+  for (const [trial, b] of base) {
+    const h = head.get(trial);
+    if (h === undefined) {
+      r.base_only++;
+      continue;
+    }
+    r.pairs++;
+    if (b === 1 && h === 1) r.both_pass++;
+    else if (b === 0 && h === 0) r.both_fail++;
+    else if (b === 1) r.flipped.pass_to_fail.push(trial);
+    else r.flipped.fail_to_pass.push(trial);
+  }
+  r.head_only = head.size - r.pairs;
+  r.pass_to_fail = r.flipped.pass_to_fail.length;
+  r.fail_to_pass = r.flipped.fail_to_pass.length;
+  r.flipped.pass_to_fail.sort(byteCompare);
+  r.flipped.fail_to_pass.sort(byteCompare);
+  r.mcnemar_p = r.pairs === 0 ? null : mcnemarExact(r.pass_to_fail, r.fail_to_pass);
+  return r;
+}
+
+/** What each harness claimed of itself: Harbor's job summary metrics, Inspect's own metric values. */
+function claims(x: Experiment): Map<string, number | string | null> {
+  const out = new Map<string, number | string | null>();
+  for (const [k, v] of Object.entries(x.claimed?.metrics ?? {})) out.set(`claimed/${k}`, v);
+  for (const [k, m] of Object.entries(x.inspect ?? {})) out.set(`claimed/${k}`, m.claimed);
+  return out;
+}
+
+function claimedRows(b: Experiment, h: Experiment): ClaimedComparison[] {
+  const cb = claims(b);
+  const ch = claims(h);
+  return [...cb.keys()].filter((k) => ch.has(k)).sort(byteCompare).map((k) => {
+    const [vb, vh] = [cb.get(k) ?? null, ch.get(k) ?? null];
+    return { metric: k, base: vb, head: vh, difference: typeof vb === "number" && typeof vh === "number" ? vh - vb : null };
+  });
+}
+
+/** One side as compare reads it: its run, its experiments and each experiment's paired outcomes. */
+export interface Side {
+  file: string;
+  run: Results["run"];
+  experiments: readonly Experiment[];
+  /** Per experiment id, per paired metric, each counted trial's outcome. */
+  outcomes: ReadonlyMap<string, ReadonlyMap<string, Outcomes>>;
+}
+
+const PAIRED_NONE_INSPECT = "the document holds each Inspect log's metrics, not each sample's score: no paired analysis";
+
+function compareExperiments(b: Experiment, h: Experiment, base: Side, head: Side): ExperimentComparison {
+  const fb = figures(b);
+  const fh = figures(h);
+  const metrics = [...fb.keys()].filter((k) => fh.has(k)).map((k) => metric(k, fb.get(k)!, fh.get(k)!));
+  const ob = base.outcomes.get(b.experiment!) ?? new Map<string, Outcomes>();
+  const oh = head.outcomes.get(h.experiment!) ?? new Map<string, Outcomes>();
+  const pairs: PairedComparison[] = [];
+  const unpaired: string[] = [];
+  for (const [name, o] of ob) {
+    const other = oh.get(name);
+    if (other === undefined) continue;
+    const p = paired(name, o, other);
+    if (p === null) unpaired.push(name);
+    else pairs.push(p);
+  }
+  const notes = [
+    ...(b.profile === "inspect" || h.profile === "inspect" ? [PAIRED_NONE_INSPECT] : []),
+    ...(unpaired.length > 0 ? [`${unpaired.join(", ")}: rewards are not all 0 or 1, so trials do not pass or fail: no paired analysis`] : []),
+  ];
+  return {
+    base: b.experiment!,
+    head: h.experiment!,
+    profile: { base: b.profile, head: h.profile },
+    metrics,
+    paired: pairs,
+    paired_note: notes.length === 0 ? null : notes.join("; "),
+    claimed: claimedRows(b, h),
+  };
+}
+
+/** The options that change results and differ between the two runs, as `name: base vs head` (schedules aside: their paths say nothing of their content). */
+export function differingOptions(a: RunOptions, b: RunOptions): string[] {
+  const names = { invalid: "--invalid", resource_bound: "--resource-bound", errors: "--errors", hmac_key: "--hmac-key-file (key fingerprint)" } as const;
+  return (Object.keys(names) as (keyof typeof names)[]).filter((k) => a[k] !== b[k]).map((k) => `${names[k]} ${a[k] ?? "none"} vs ${b[k] ?? "none"}`);
+}
+
+/** Experiment pairs: those `--pair` names, then the rest matched by id. Unknown names in `pairs` are the caller's to refuse first. */
+function matchExperiments(base: readonly Experiment[], head: readonly Experiment[], pairs: readonly [string, string][]) {
+  const bi = new Map(base.flatMap((x) => (x.experiment === null ? [] : [[x.experiment, x] as const])));
+  const hi = new Map(head.flatMap((x) => (x.experiment === null ? [] : [[x.experiment, x] as const])));
+  const matched: [Experiment, Experiment][] = pairs.map(([a, b]) => [bi.get(a)!, hi.get(b)!]);
+  const usedB = new Set(pairs.map((p) => p[0]));
+  const usedH = new Set(pairs.map((p) => p[1]));
+  for (const [id, x] of bi) if (!usedB.has(id) && !usedH.has(id) && hi.has(id)) matched.push([x, hi.get(id)!]);
+  const inB = new Set(matched.map(([b]) => b.experiment));
+  const inH = new Set(matched.map(([, h]) => h.experiment));
+  return { matched, onlyBase: [...bi.keys()].filter((id) => !inB.has(id)).sort(byteCompare), onlyHead: [...hi.keys()].filter((id) => !inH.has(id)).sort(byteCompare) };
+}
+
+const sideOf = (s: Side) => ({
+  file: s.file, tool_version: s.run.tool_version, scoring_version: s.run.scoring_version, started_at: s.run.started_at, complete: s.run.complete, options: s.run.options,
+});
+
+export function compareRuns(base: Side, head: Side, pairs: readonly [string, string][]): Comparison {
+  const { matched, onlyBase, onlyHead } = matchExperiments(base.experiments, head.experiments, pairs);
+  const experiments = matched.map(([b, h]) => compareExperiments(b, h, base, head));
+  const notes: string[] = [];
+  for (const s of [base, head]) if (!s.run.complete) notes.push(`${s.file}: its run was stopped before every bundle was scored; its figures are partial`);
+  const unnamed = (s: Side) => s.experiments.filter((x) => x.experiment === null).length;
+  for (const s of [base, head]) if (unnamed(s) > 0) notes.push(`${s.file}: ${unnamed(s)} experiment(s) without an id (Harbor trials without a job, unreadable Inspect logs) are not compared`);
+  if (JSON.stringify(base.run.options.schedules) !== JSON.stringify(head.run.options.schedules)) notes.push("the runs were given different schedule files");
+  return {
+    format: "assay.compare/1",
+    base: sideOf(base),
+    head: sideOf(head),
+    experiments,
+    only_base: onlyBase,
+    only_head: onlyHead,
+    regressions: experiments.flatMap((e) => e.metrics.filter((m) => m.regression).map((m) => ({ base: e.base, head: e.head, metric: m.metric }))),
+    notes,
+  };
+}

@@ -1,0 +1,66 @@
+// Which trials a paired analysis counts, and as what: as the experiment's own metric counts them.
+import { describe, expect, it } from "vitest";
+import { TrialOutcomes } from "../src/core/compare/trials.js";
+import { blankEntry, blankExperiment, type BundleEntry, type Experiment } from "../src/core/results.js";
+
+const native = (trial: string, attempt: number, f: Partial<BundleEntry>): BundleEntry => ({
+  path: `r/${trial}/a${attempt}`,
+  ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "x", trial, attempt, status: "completed", ending: true, victory: false, ...f }),
+});
+const harbor = (trial: string, f: Partial<BundleEntry>): BundleEntry => ({
+  path: `job/${trial}`,
+  ...blankEntry({ validity: "valid", errors: [], profile: "harbor", experiment: "job", trial, state: "scored", rewards: { reward: 1 }, ...f }),
+});
+const take = (entries: BundleEntry[], x: Experiment, invalid: "count" | "exclude" = "count") => {
+  const t = new TrialOutcomes();
+  for (const e of entries) t.add(e);
+  return t.take(x, { invalid });
+};
+
+describe("native trials", () => {
+  const x = blankExperiment("x", "native-game", 6);
+  x.invalid = [{ trial: "bad", codes: ["JSON_SYNTAX"] }, { trial: "stray", codes: ["UNSCHEDULED"] }];
+  x.excluded = [{ trial: "killed", reason: "no adjudicated attempt" }];
+  x.unscored = ["crashed"];
+  const entries = [
+    native("won", 1, { victory: true }),
+    // the adjudicated attempt is the lowest with an outcome: a later win is a retry, never counted
+    native("retried", 1, { victory: false }),
+    native("retried", 2, { victory: true }),
+    // an abnormal first attempt is superseded: the second decides
+    native("superseded", 1, { status: "abnormal", ending: false }),
+    native("superseded", 2, { victory: true }),
+    native("bad", 1, { validity: "invalid", victory: null }),
+    native("stray", 1, { victory: true }),
+    native("killed", 1, { status: "abnormal", ending: false }),
+    native("crashed", 1, { validity: "error" }),
+    native("huge", 2 ** 40, { victory: true }),
+    native("huge", 2 ** 33, { victory: false }),
+  ];
+  it("counts the adjudicated attempt's victory; an invalid trial as a loss; nothing else outside the metric", () => {
+    expect(Object.fromEntries(take(entries, x).get("accuracy")!)).toEqual({ won: 1, retried: 0, superseded: 1, bad: 0, huge: 0 });
+  });
+  it("--invalid exclude leaves the invalid trial out, never counting it a pass", () => {
+    expect(take(entries, x, "exclude").get("accuracy")!.has("bad")).toBe(false);
+  });
+});
+
+describe("Harbor trials", () => {
+  const x = blankExperiment("job", "harbor", 5);
+  x.rewards = { reward: { mean: 0.5, wilson95: null, coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: null } };
+  x.invalid = [{ trial: "forged", codes: ["REWARD_MISMATCH"] }];
+  x.excluded = [{ trial: "infra", reason: "infrastructure-error" }];
+  it("a scored trial's reward; invalid 0; excluded and duplicated names out; an unexcluded trial without a reward 0 (--errors zero)", () => {
+    const entries = [
+      harbor("pass", {}),
+      harbor("fail", { rewards: { reward: 0 } }),
+      harbor("forged", {}),
+      harbor("infra", { state: "infrastructure-error", rewards: null }),
+      harbor("zeroed", { state: "cancelled", rewards: null }),
+      harbor("copy", {}),
+      { ...harbor("copy", {}), path: "job/copy-2" },
+      harbor("other-key", { rewards: { accuracy: 1 } }),
+    ];
+    expect(Object.fromEntries(take(entries, x).get("reward/reward/mean")!)).toEqual({ pass: 1, fail: 0, forged: 0, zeroed: 0 });
+  });
+});

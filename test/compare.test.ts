@@ -1,0 +1,252 @@
+// `assay compare` end to end (issue 15, item 4): two runs of one synthesised corpus, one of them
+// edited so that trials that won now lose (a real regression), compared in every format;
+// refusals; --pair; exit codes from a spawned CLI; invalid trials never becoming passes.
+
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { comparisonSchema, type Comparison } from "../src/core/compare/schema.js";
+import { run, spawnCli } from "./helpers/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "assay-compare-"));
+const at = (p: string) => join(dir, p);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface ManifestBundle { dir: string; trial: string; outcome: string }
+const manifest = (root: string): ManifestBundle[] => JSON.parse(readFileSync(join(root, "synth-manifest.json"), "utf8")).bundles;
+const byTrial = (bs: ManifestBundle[]) => {
+  const m = new Map<string, ManifestBundle[]>();
+  for (const b of bs) m.set(b.trial, [...(m.get(b.trial) ?? []), b]);
+  return m;
+};
+const won = (bs: ManifestBundle[] | undefined) => (bs ?? []).some((b) => b.outcome === "victory");
+
+async function cli(argv: string[]) {
+  const r = await run(argv);
+  if (r.code !== 0 && r.code !== 1) throw new Error(`assay ${argv.join(" ")}: exit ${r.code}: ${r.stderr}`);
+  return r;
+}
+const score = (root: string, out: string, ...more: string[]) => cli(["score", at(root), "--quiet", "--out", at(out), ...more]);
+async function compare(...argv: string[]): Promise<{ code: number; doc: Comparison }> {
+  const r = await run(["compare", ...argv, "--format", "json"]);
+  expect(r.stderr).toBe("");
+  return { code: r.code, doc: comparisonSchema.parse(JSON.parse(r.stdout)) };
+}
+
+/** Trials that won in BASE and were replaced in HEAD by another seed's run of the same trial that did not. */
+let flipped: string[] = [];
+
+beforeAll(async () => {
+  await cli(["synth", "--out", at("base"), "--n", "60", "--seed", "1"]);
+  for (const s of ["2", "3", "4", "5"]) await cli(["synth", "--out", at(`seed${s}`), "--n", "60", "--seed", s]);
+  // HEAD: BASE's corpus with each winning trial's folder taken from the first other seed in which
+  // the same trial did not win (a worse agent, same slots).
+  cpSync(at("base"), at("head"), { recursive: true });
+  const base = byTrial(manifest(at("base")));
+  const others = ["2", "3", "4", "5"].map((s) => ({ s, trials: byTrial(manifest(at(`seed${s}`))) }));
+  for (const [trial, bs] of base) {
+    if (!won(bs)) continue;
+    const o = others.find((x) => x.trials.has(trial) && !won(x.trials.get(trial)));
+    if (o === undefined) continue;
+    rmSync(at(`head/synth-native/${trial}`), { recursive: true });
+    cpSync(at(`seed${o.s}/synth-native/${trial}`), at(`head/synth-native/${trial}`), { recursive: true });
+    flipped.push(trial);
+  }
+  flipped = flipped.sort();
+  // HEAD with one winning trial's journal broken (invalid evidence) and nothing else changed.
+  cpSync(at("base"), at("broken"), { recursive: true });
+  const victim = [...base].find(([, bs]) => bs.length === 1 && bs[0]!.outcome === "victory")!;
+  appendFileSync(at(`broken/${victim[1][0]!.dir}/journal.jsonl`), "{not json\n");
+  writeFileSync(at("victim"), victim[0]);
+
+  await score("base", "base.json", "--format", "json");
+  await score("base", "base-again.json", "--format", "json");
+  await score("base", "base.jsonl", "--format", "jsonl");
+  await score("head", "head.json", "--format", "json");
+  await score("broken", "broken.json", "--format", "json");
+  await score("broken", "broken-exclude.json", "--format", "json", "--invalid", "exclude");
+  await score("base", "base-exclude.json", "--format", "json", "--invalid", "exclude");
+  await score("base", "shard.json", "--format", "json", "--shard", "0/2");
+}, 120_000);
+
+describe("a real regression", () => {
+  it("accuracy drops with an interval below 0, every replaced winner is a pass→fail pair, McNemar exact", async () => {
+    const { code, doc } = await compare(at("base.json"), at("head.json"));
+    expect(code).toBe(0); // no --fail-on
+    expect(flipped.length).toBeGreaterThanOrEqual(8);
+    const e = doc.experiments.find((x) => x.base === "synth-native")!;
+    const acc = e.metrics.find((m) => m.metric === "accuracy")!;
+    expect(acc.difference!).toBeLessThan(0);
+    expect(acc.interval95![1]).toBeLessThan(0);
+    expect(acc.regression).toBe(true);
+    expect(doc.regressions).toContainEqual({ base: "synth-native", head: "synth-native", metric: "accuracy" });
+    const p = e.paired.find((x) => x.metric === "accuracy")!;
+    // A replaced trial may have no outcome in HEAD (excluded there): then it is not a pair.
+    expect(p.flipped.fail_to_pass).toEqual([]);
+    expect(p.flipped.pass_to_fail.every((t) => flipped.includes(t))).toBe(true);
+    expect(p.pass_to_fail).toBeGreaterThanOrEqual(8);
+    expect(p.mcnemar_p).toBeCloseTo(2 * 0.5 ** p.pass_to_fail, 12);
+    expect(p.pairs).toBe(p.both_pass + p.both_fail + p.pass_to_fail + p.fail_to_pass);
+  });
+
+  it("exits 1 with --fail-on regression (spawned), printing the table with the regression named", () => {
+    const r = spawnCli(["compare", at("base.json"), at("head.json"), "--fail-on", "regression"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toMatch(/accuracy .* REGRESSION/);
+    expect(r.stdout).toMatch(/pass→fail: t\d{4}/);
+    expect(r.stdout).toMatch(/regressions?: synth-native accuracy/);
+  });
+
+  it("is not a regression the other way round: HEAD better than BASE exits 0 with --fail-on regression", () => {
+    const r = spawnCli(["compare", at("head.json"), at("base.json"), "--fail-on", "regression"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("no regression");
+  });
+});
+
+describe("no regression", () => {
+  it("two scorings of one corpus: every difference 0, no flip, exit 0 with --fail-on regression", async () => {
+    const { doc } = await compare(at("base.json"), at("base-again.json"));
+    expect(doc.regressions).toEqual([]);
+    for (const m of doc.experiments[0]!.metrics) expect(m.difference === null || m.difference === 0).toBe(true);
+    const p = doc.experiments[0]!.paired[0]!;
+    expect([p.pass_to_fail, p.fail_to_pass, p.mcnemar_p]).toEqual([0, 0, 1]);
+    expect(spawnCli(["compare", at("base.json"), at("base-again.json"), "--fail-on", "regression"]).code).toBe(0);
+  });
+
+  it("reads JSON Lines as it reads JSON: the same comparison", async () => {
+    const a = await compare(at("base.json"), at("head.json"));
+    const b = await compare(at("base.jsonl"), at("head.json"));
+    expect(b.doc.experiments).toEqual(a.doc.experiments);
+  });
+});
+
+describe("invalid trials never become passes", () => {
+  it("--invalid count: a winner whose journal is broken in HEAD is a pass→fail pair", async () => {
+    const victim = readFileSync(at("victim"), "utf8");
+    const { doc } = await compare(at("base.json"), at("broken.json"));
+    const p = doc.experiments[0]!.paired[0]!;
+    expect(p.flipped).toEqual({ pass_to_fail: [victim], fail_to_pass: [] });
+  });
+  it("--invalid exclude: it is counted in BASE only, not paired, and never a pass", async () => {
+    const { doc } = await compare(at("base-exclude.json"), at("broken-exclude.json"));
+    const p = doc.experiments[0]!.paired[0]!;
+    expect([p.pass_to_fail, p.fail_to_pass, p.base_only, p.head_only]).toEqual([0, 0, 1, 0]);
+  });
+});
+
+describe("formats", () => {
+  it("json is the schema's document, and the text formats derive from it", async () => {
+    const md = await run(["compare", at("base.json"), at("head.json"), "--format", "md"]);
+    expect(md.stdout).toContain("| metric | BASE | HEAD | HEAD − BASE | 95% interval (Newcombe) | |");
+    expect(md.stdout).toMatch(/\*\*1 regression\*\*|\*\*\d+ regressions\*\*/);
+    const html = await run(["compare", at("base.json"), at("head.json"), "--format", "html"]);
+    expect(html.stdout).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`);
+    expect(html.stdout).not.toMatch(/<script|src=|href=|@import|url\(/i);
+    expect(html.stdout).toContain('<span class="reg">regression</span>');
+  });
+
+  it("--out picks the format by its extension; a --format the extension contradicts is refused", async () => {
+    for (const [file, probe] of [["c.html", "<!doctype html>"], ["c.md", "## assay compare"], ["c.json", '"format": "assay.compare/1"']] as const) {
+      const r = await run(["compare", at("base.json"), at("head.json"), "--out", at(file)]);
+      expect(r.code).toBe(0);
+      expect(readFileSync(at(file), "utf8")).toContain(probe);
+    }
+    const r = spawnCli(["compare", at("base.json"), at("head.json"), "--format", "json", "--out", at("c2.md")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^assay compare: --format json, but --out .*c2\.md names md\n$/);
+  });
+
+  it("the table caps flipped trials and says how many more the JSON lists", async () => {
+    const { doc } = await compare(at("base.json"), at("head.json"));
+    const n = doc.experiments[0]!.paired[0]!.pass_to_fail;
+    const t = await run(["compare", at("base.json"), at("head.json")]);
+    const line = t.stdout.split("\n").find((l) => l.includes("pass→fail: "))!;
+    expect(line.split(", ").length).toBe(Math.min(n, 10));
+    if (n > 10) expect(line).toContain(`and ${n - 10} more (--format json lists all)`);
+  });
+});
+
+describe("refusals (exit 2, one line)", () => {
+  const refused = (argv: string[], message: RegExp) => {
+    const r = spawnCli(["compare", ...argv]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split("\n")).toHaveLength(2); // one line, then the end of it
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe("");
+  };
+  it("documents scored under different options, naming the option", () =>
+    refused([at("base.json"), at("base-exclude.json")], /^assay compare: .* were scored with different options \(--invalid count vs exclude\)/));
+  it("documents of different scoring versions", () => {
+    const doc = JSON.parse(readFileSync(at("base.json"), "utf8"));
+    doc.run.scoring_version += 1;
+    writeFileSync(at("other-version.json"), JSON.stringify(doc));
+    refused([at("base.json"), at("other-version.json")], /scored under scoring version \d+ .* under \d+ .*score both with one assay/);
+  });
+  it("a file that is not a results document", () => {
+    writeFileSync(at("not.json"), '{"format": "something/1", "run": {}}');
+    refused([at("base.json"), at("not.json")], /not\.json is not an assay results document/);
+  });
+  it("a shard's document", () => refused([at("shard.json"), at("base.json")], /is shard 0\/2 of a run: merge the shards first/));
+  it("a --pair naming an experiment a side lacks", () => refused([at("base.json"), at("head.json"), "--pair", "synth-native=nope"], /has no experiment nope/));
+  it("one document, or --fail-on something else", () => {
+    refused([at("base.json")], /needs two results documents/);
+    refused([at("base.json"), at("head.json"), "--fail-on", "invalid"], /--fail-on takes: regression/);
+  });
+});
+
+describe("--pair", () => {
+  it("compares experiments of different ids, and escapes a hostile id in every format", async () => {
+    const hostile = "<img src=x onerror=alert(1)>|*x*\u001b[2J";
+    const doc = JSON.parse(readFileSync(at("head.json"), "utf8"));
+    for (const e of doc.bundles) if (e.experiment === "synth-native") e.experiment = hostile;
+    for (const x of doc.experiments) if (x.experiment === "synth-native") x.experiment = hostile;
+    writeFileSync(at("renamed.json"), JSON.stringify(doc));
+    const unpaired = await compare(at("base.json"), at("renamed.json"));
+    expect(unpaired.doc.experiments).toEqual([]);
+    expect([unpaired.doc.only_base, unpaired.doc.only_head]).toEqual([["synth-native"], [hostile]]);
+    const pairedUp = await compare(at("base.json"), at("renamed.json"), "--pair", `synth-native=${hostile}`);
+    const straight = await compare(at("base.json"), at("head.json"));
+    expect(pairedUp.doc.experiments.map((e) => ({ ...e, head: "synth-native" }))).toEqual(straight.doc.experiments);
+    const html = (await run(["compare", at("base.json"), at("renamed.json"), "--pair", `synth-native=${hostile}`, "--format", "html"])).stdout;
+    expect(html).not.toContain("<img");
+    expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;|*x*");
+    const md = (await run(["compare", at("base.json"), at("renamed.json"), "--pair", `synth-native=${hostile}`, "--format", "md"])).stdout;
+    expect(md).not.toContain("<img");
+    expect(md).toContain("&lt;img src=x onerror=alert(1)\\>\\|\\*x\\*");
+    expect(md + html).not.toContain("\u001b");
+    const table = (await run(["compare", at("base.json"), at("renamed.json"), "--pair", `synth-native=${hostile}`])).stdout;
+    expect(table).not.toContain("\u001b");
+    expect(table).toContain('experiment synth-native → "<img src=x onerror=alert(1)>|*x*\\u001b[2J"');
+  });
+});
+
+describe("Harbor and Inspect", () => {
+  it("Harbor: reward means by key as proportions, trials paired by name, the job's claims side by side", async () => {
+    await cli(["synth", "--out", at("harbor"), "--n", "16", "--profile", "harbor"]);
+    await score("harbor", "harbor.json", "--format", "json");
+    await score("harbor", "harbor-again.json", "--format", "json");
+    const { doc } = await compare(at("harbor.json"), at("harbor-again.json"));
+    const e = doc.experiments.find((x) => x.profile.base === "harbor")!;
+    const mean = e.metrics.find((m) => /^reward\/.*\/mean$/.test(m.metric))!;
+    expect(mean.base.n).toBeGreaterThan(0); // its n recovered from the Wilson interval
+    expect(mean.interval95).not.toBeNull();
+    const p = e.paired.find((x) => x.metric === mean.metric)!;
+    expect(p.pairs).toBe(mean.base.n);
+    expect(p.both_pass).toBe(mean.base.k);
+    expect(e.claimed.length).toBeGreaterThan(0);
+    for (const c of e.claimed) expect(c.difference).toBe(0);
+  });
+
+  it("Inspect: metrics by key, no paired analysis (the document holds no per-sample score), and it says so", async () => {
+    await cli(["synth", "--out", at("inspect"), "--n", "4", "--profile", "inspect"]);
+    await score("inspect", "inspect.json", "--format", "json");
+    const { doc } = await compare(at("inspect.json"), at("inspect.json"));
+    const e = doc.experiments.find((x) => x.profile.base === "inspect" && x.metrics.some((m) => m.interval95 !== null))!;
+    expect(e.paired).toEqual([]);
+    expect(e.paired_note).toMatch(/not each sample's score/);
+    expect(e.metrics.some((m) => /^inspect\/.*\/value$/.test(m.metric) && m.base.n !== null)).toBe(true);
+  });
+});
