@@ -3,13 +3,14 @@
 import { viewOf, type Results, type ResultsView } from "../core/results.js";
 import * as json from "./json.js";
 import * as jsonl from "./jsonl.js";
+import * as junit from "./junit.js";
 import * as md from "./md.js";
 import * as table from "./table.js";
 
 export interface Format {
   render(doc: ResultsView): Iterable<string>;
 }
-export const FORMATS = { json, jsonl, table, md } satisfies Record<string, Format>;
+export const FORMATS = { json, jsonl, table, junit, md } satisfies Record<string, Format>;
 export type FormatName = keyof typeof FORMATS;
 export const isFormat = (s: string): s is FormatName => Object.hasOwn(FORMATS, s);
 
