@@ -30,11 +30,9 @@ const HARD = new Set(["world_integrity", "prohibited_effects", "preservation", "
 
 function native(e: Experiment, invalid: "count" | "exclude"): Row[] {
   const a = e.accuracy!;
-  const c = e.completion!;
-  const rows: Row[] = [
-    ["accuracy", `**${pct(a.value)}** (${a.victories}/${a.scored})${wilson(a.wilson95, pct)}`, `victories / scored trials; invalid trials ${invalid === "count" ? "count as non-victories" : "left out (--invalid exclude)"}`],
-    ["completion", ratio(c.completed, c.scheduled), "trials that reached a native ending: says nothing about winning"],
-  ];
+  const c = e.completion;
+  const rows: Row[] = [["accuracy", `**${pct(a.value)}** (${a.victories}/${a.scored})${wilson(a.wilson95, pct)}`, `victories / scored trials; invalid trials ${invalid === "count" ? "count as non-victories" : "left out (--invalid exclude)"}`]];
+  if (c !== null) rows.push(["completion", ratio(c.completed, c.scheduled), "trials that reached a native ending: says nothing about winning"]);
   if (e.pass_hat_k !== null) rows.push(["pass^k", ks(e.pass_hat_k), "every one of k repeats of a task wins (trials sharing meta.task)"]);
   return rows;
 }
