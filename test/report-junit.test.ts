@@ -136,7 +136,7 @@ describe("--format junit on the demo corpus", () => {
 });
 
 describe("what a testcase says", () => {
-  it("trial findings fail every bundle of the trial; a superseded attempt, an excluded trial and a missing one are skipped; a bundle of no trial has its own suite", async (ctx) => {
+  it("trial findings fail every bundle of the trial; a superseded attempt, an excluded trial, a missing one and a folder not recognised are skipped; a bundle of no trial has its own suite", async (ctx) => {
     const root = join(tmp, "batch");
     const seed = "aa".repeat(16);
     writeFiles(join(root, "t1/a1"), bundle(game({ experiment: "b", trial: "t1", seed })));
@@ -147,6 +147,7 @@ describe("what a testcase says", () => {
     writeFiles(join(root, "t3/a2"), bundle(game({ experiment: "b", trial: "t3", attempt: 2, seed: "bb".repeat(16) })));
     writeFiles(join(root, "t5/a1"), bundle(game({ experiment: "b", trial: "t5", seed: "cc".repeat(16), ...noOutcome })));
     writeFiles(join(root, "stray"), { "journal.jsonl": "not json\n" });
+    writeFiles(join(root, "orphan"), { "result.json": '{"a": 1}' }); // looks like a Harbor trial, is none
     const schedule = join(tmp, "batch-schedule.json");
     const trials = [["t1", "aa"], ["t2", "aa"], ["t3", "bb"], ["t4", "dd"], ["t5", "cc"]].map(([trial, s]) => ({ trial, seed: s!.repeat(16) }));
     writeFileSync(schedule, JSON.stringify({ format: "assay.schedule/1", experiment: "b", trials }));
@@ -163,17 +164,19 @@ describe("what a testcase says", () => {
     expect(by.get("t5/a1")!.message).toMatch(/^excluded: no adjudicated attempt/);
     expect(by.get("t4")).toMatchObject({ suite: "b", kind: "skipped", message: "missing: scheduled, with no bundle" });
     expect(by.get("stray")).toMatchObject({ suite: "(unattributed)", kind: "failure" });
+    expect(by.get("orphan")).toMatchObject({ suite: "(not recognised)", kind: "skipped" });
+    expect(parse(r.stdout).getAttribute("name")).toBe("assay");
     expectValid(r.stdout, ctx);
   });
 
-  it("a tool error is an <error>; the trial's other attempts are skipped as unscored, outside every figure", (ctx) => {
+  it("a tool error is an <error>; the trial's other attempts are skipped as unscored, outside every figure; a stopped run says so", (ctx) => {
     const entry = (trial: string, attempt: number, validity: BundleEntry["validity"]): BundleEntry => ({
       path: `r/${trial}/a${attempt}`,
       ...blankEntry({ validity, errors: validity === "error" ? [{ code: "TIMEOUT", file: null, line: null, message: "ran past 60 s" }] : [], profile: "native-game", experiment: "x", trial, attempt }),
     });
     const doc = viewOf({
       format: "assay.results/1",
-      run: { tool_version: "t", scoring_version: 1, started_at: "2026-01-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
+      run: { tool_version: "t", scoring_version: 1, started_at: "2026-01-01T00:00:00.000Z", complete: false, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
       bundles: [entry("t1", 1, "valid"), entry("t1", 2, "error"), entry("t2", 1, "valid")],
       experiments: [{ ...blank("x"), unscored: ["t1"] }],
     });
@@ -184,6 +187,7 @@ describe("what a testcase says", () => {
     expect(by.get("t1/a1")!.kind).toBe("skipped");
     expect(by.get("t1/a1")!.message).toMatch(/^unscored: another attempt of trial t1 is a tool error/);
     expect(by.get("t2/a1")!.kind).toBe("passed");
+    expect(parse(xml).getAttribute("name")).toBe("assay (incomplete: the run was stopped before every bundle was scored)");
     expectValid(xml, ctx);
   });
 });

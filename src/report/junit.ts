@@ -5,7 +5,8 @@
 // enters no figure (missing, excluded, unscored, superseded…) is <skipped> with the reason; the
 // entry's outcome is in its <system-out>. The experiment's figures are the suite's <properties>:
 // the schema Jenkins and GitLab read (junit-10.xsd, kept in test/) allows properties on a suite,
-// not on a testcase.
+// not on a testcase. Folders that looked like evidence but were not recognised are skipped
+// testcases of a suite of their own; a stopped run says so in the root's name.
 //
 // Written by xmlbuilder2's streaming writer, a testcase at a time. A suite's counts come first
 // in its opening tag, so a first pass over the entries counts every suite; then each pass writes
@@ -140,6 +141,7 @@ function figures(x: Experiment): [string, string | null][] {
     w(`metric.${key}`, m.wilson95);
   }
   if (x.job !== null) out.push(["job", x.job], ["job_id", x.job_id]);
+  if (x.warnings.length > 0) out.push(["warnings", x.warnings.map((f) => f.code).join(", ")]);
   return out;
 }
 
@@ -180,9 +182,13 @@ export function* render(doc: ResultsView): Generator<string> {
   const chunks: string[] = [];
   const xml = createCB({ data: (chunk: string) => void chunks.push(chunk), prettyPrint: true });
   const flush = () => chunks.splice(0).join("");
-  const sum = (k: "tests" | "failures" | "errors") => String(suites.reduce((n, s) => n + s[k], 0));
+  const u = doc.run.unrecognised;
+  const unrecognised = u.paths.length + (u.count > u.paths.length ? 1 : 0);
+  const sum = (k: "tests" | "failures" | "errors") => String(suites.reduce((n, s) => n + s[k], k === "tests" ? unrecognised : 0));
   xml.dec({ version: "1.0", encoding: "UTF-8" });
-  xml.ele("testsuites", { name: "assay", tests: sum("tests"), failures: sum("failures"), errors: sum("errors") });
+  // The root has no attribute for it: a run stopped before every bundle was scored says so in its name.
+  const name = doc.run.complete ? "assay" : "assay (incomplete: the run was stopped before every bundle was scored)";
+  xml.ele("testsuites", { name, tests: sum("tests"), failures: sum("failures"), errors: sum("errors") });
 
   const open = (s: Suite) => {
     const c = (n: number) => String(n);
@@ -229,6 +235,16 @@ export function* render(doc: ResultsView): Generator<string> {
     if (s.first !== -1) continue;
     open(s);
     close(s);
+  }
+  // What looked like evidence but was not recognised: scored by nothing, so said as skipped.
+  if (unrecognised > 0) {
+    const suite = "(not recognised)";
+    const c = String(unrecognised);
+    xml.ele("testsuite", { name: suite, tests: c, failures: "0", errors: "0", skipped: c, timestamp: doc.run.started_at });
+    const skip = (name: string, why: string) => xml.ele("testcase", { classname: suite, name: xmlName(name) }).ele("skipped", { message: why }).up().up();
+    for (const p of u.paths) skip(relativeTo(p, roots), "looks like evidence (a result.json, a reward file, a trial.log or an Inspect log) but is no bundle, Harbor trial or log assay reads: not scored");
+    if (u.count > u.paths.length) skip(`(${u.count - u.paths.length} more)`, "not listed (run.unrecognised in --format json counts them)");
+    xml.up();
   }
   xml.up().end();
   yield flush() + "\n";
