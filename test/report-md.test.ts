@@ -5,7 +5,7 @@ import { mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { viewOf, type Results } from "../src/core/results.js";
+import { blankEntry, viewOf, type Results } from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
 import { mdName, mdText } from "../src/report/md-text.js";
 import { renderText } from "../src/report/index.js";
@@ -151,6 +151,24 @@ describe("--format md on the demo corpus", () => {
     expect(md).toContain("- **invalid** 30: `t0` (SEED_COLLISION)");
     expect(md).toContain(", and 20 more");
     expect(md).not.toContain("`t10`");
+  });
+});
+
+describe("advisory records", () => {
+  it("are counted in a section of their own after the findings, and only when there are any", () => {
+    const run: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
+    const advisory = (outcome: "pass" | "fail", cached: boolean) => ({
+      status: "analysed" as const, reason: null, analysis: "trial-legitimacy", rubric: "r", model: "m", cached, summary: null, rubric_digest: "d", evidence_digest: "e", provenance: null,
+      outcomes: { reward_hacking: { outcome, explanation: "<img src=x>" } },
+    });
+    const entry = (path: string, a: ReturnType<typeof advisory> | null) => ({ path, ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "x", trial: path, attempt: 1 }), advisory: a });
+    const md = renderText("md", { format: "assay.results/1", run, experiments: [], bundles: [entry("r/a", advisory("fail", false)), entry("r/b", advisory("pass", true)), entry("r/c", null)] });
+    const section = md.slice(md.indexOf("### Advisory"));
+    expect(md.indexOf("### Advisory")).toBeGreaterThan(md.indexOf("### Findings"));
+    expect(section).toContain("a model's judgement, which changes no figure above");
+    expect(section).toContain("2 analysed (1 from the cache), 0 not analysed; 1 trial with a failing or errored criterion");
+    expectSafe(md);
+    expect(renderText("md", { format: "assay.results/1", run, experiments: [], bundles: [entry("r/c", null)] })).not.toContain("Advisory");
   });
 });
 
