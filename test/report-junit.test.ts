@@ -3,7 +3,7 @@
 // figure <skipped> with the reason. Valid against the junit-10.xsd Jenkins reads (kept in
 // test/fixtures, checked with xmllint), whatever the folder names hold; streamed, a testcase at a time.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create } from "xmlbuilder2";
@@ -200,6 +200,24 @@ function blank(id: string): Experiment {
     rewards: null, states: null, claimed: null, job: null, job_id: null, exceptions: null, warnings: [], log: null, inspect: null,
   };
 }
+
+describe("a byte-identical copy of a Harbor trial", () => {
+  it("is skipped as the copy it is; its original, first in path order, counts", async (ctx) => {
+    const root = join(tmp, "copies");
+    writeCorpus(root, { n: 6, seed: "junit-copies", faults: false, profile: "harbor" });
+    const doc = JSON.parse((await run(["score", root, "--format", "json", "--quiet"])).stdout) as Results;
+    const e = doc.experiments[0]!;
+    const listed = new Set([...e.invalid.map((i) => i.trial), ...e.excluded.map((x) => x.trial), ...e.flags.map((f) => f.trial)]);
+    const original = doc.bundles.find((b) => b.validity === "valid" && b.state === "scored" && !listed.has(b.trial!))!;
+    cpSync(original.path, `${original.path}~copy`, { recursive: true });
+    const r = await run(["score", root, "--format", "junit", "--quiet"]);
+    const by = new Map(cases(r.stdout).cases.map((c) => [c.name, c]));
+    const name = original.path.slice(root.length + 1);
+    expect(by.get(name)!.kind).toBe("passed");
+    expect(by.get(`${name}~copy`)).toMatchObject({ kind: "skipped", message: `excluded: a byte-identical copy of ${original.path} (counted once, there)` });
+    expectValid(r.stdout, ctx);
+  });
+});
 
 describe("streaming", () => {
   /** A view of `n` entries in `k` experiments (`interleaved`: experiments alternate in path order), counting how often its entries are read. */

@@ -19,6 +19,12 @@ const NOT_COUNTED: Record<string, string> = {
   DUPLICATE_LOG: "a second log of one run: the other is kept",
 };
 
+function add(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
 /** An experiment's lists, by trial (a Harbor trial's name, an Inspect log's path, a native or world trial id). */
 export class TrialIndex {
   readonly invalid = new Map<string, readonly string[]>();
@@ -33,13 +39,13 @@ export class TrialIndex {
     const e = experiment;
     this.unscored = new Set(e?.unscored ?? []);
     for (const i of e?.invalid ?? []) this.invalid.set(i.trial, i.codes);
-    for (const x of e?.excluded ?? []) this.excluded.set(x.trial, [...(this.excluded.get(x.trial) ?? []), x.reason]);
+    for (const x of e?.excluded ?? []) add(this.excluded, x.trial, x.reason);
     for (const f of e?.flags ?? []) {
       const key = `${f.trial}\u0000${f.attempt ?? ""}`;
       // An Inspect task run's figures come from one log of its chain (§12).
       const why = e!.profile === "inspect" && f.code in NOT_COUNTED ? "not the log its task run's figures come from" : NOT_COUNTED[f.code];
       if (why !== undefined) this.notCounted.set(key, f.evidence === null ? why : `${why} (${f.evidence})`);
-      else this.review.set(key, [...(this.review.get(key) ?? []), `flag ${f.code}${f.evidence === null ? "" : `: ${f.evidence}`}`]);
+      else add(this.review, key, `flag ${f.code}${f.evidence === null ? "" : `: ${f.evidence}`}`);
     }
   }
 
