@@ -115,6 +115,8 @@ describe("--format md on the demo corpus", () => {
         expect(section).toContain(`| accuracy | **${pct(a.value!)}** (${a.victories}/${a.scored}) · Wilson 95% \\[${pct(a.wilson95![0])}, ${pct(a.wilson95![1])}\\]`);
       }
       if (e.pass !== null) expect(section).toContain(`| pass | **${e.pass.passed}/${e.pass.total} = `);
+      for (const [d, v] of Object.entries(e.dimensions ?? {}))
+        expect(section).toContain(`| \`${d}\`${["world_integrity", "prohibited_effects", "preservation", "policy_compliance", "recovery"].includes(d) ? " (hard)" : ""} | ${v.passed}/${v.total} |`);
       for (const [key, rw] of Object.entries(e.rewards ?? {})) expect(section).toContain(`| reward \`${key}\` | **${rw.mean!.toFixed(3)}**`);
       // Harbor's own figure beside assay's.
       for (const c of e.claimed?.compared ?? []) expect(section).toMatch(new RegExp(`\\| ${c.assay!.toFixed(3)} \\| .* \\| ${c.claimed.toFixed(3)} \\|`));

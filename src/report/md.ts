@@ -6,6 +6,7 @@
 
 import type { Experiment, ResultsView } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
+import { HARD_DIMENSIONS } from "../core/world/dimensions.js";
 import { mdName, mdText } from "./md-text.js";
 import { relativeTo } from "./where.js";
 
@@ -26,8 +27,6 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 type Row = string[];
 const table = (head: Row, rows: Row[]): string[] => [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)];
 
-const HARD = new Set(["world_integrity", "prohibited_effects", "preservation", "policy_compliance", "recovery"]);
-
 function native(e: Experiment, invalid: "count" | "exclude"): Row[] {
   const a = e.accuracy!;
   const c = e.completion;
@@ -40,7 +39,7 @@ function native(e: Experiment, invalid: "count" | "exclude"): Row[] {
 function world(e: Experiment): Row[] {
   const p = e.pass!;
   const rows: Row[] = [["pass", `**${ratio(p.passed, p.total)}**`, "every hard dimension and task_completion; invalid trials fail"]];
-  for (const [name, d] of Object.entries(e.dimensions!)) rows.push([`${mdName(name, true)}${HARD.has(name) ? " (hard)" : ""}`, `${d.passed}/${d.total}`, "reported apart: no blended score"]);
+  for (const [name, d] of Object.entries(e.dimensions!)) rows.push([`${mdName(name, true)}${HARD_DIMENSIONS.has(name) ? " (hard)" : ""}`, `${d.passed}/${d.total}`, "reported apart: no blended score"]);
   if (e.pass_hat_k !== null) rows.push(["pass^k", ks(e.pass_hat_k), "every one of k repeats of a task passes"]);
   return rows;
 }
