@@ -156,6 +156,24 @@ describe("--format md on the demo corpus", () => {
   });
 });
 
+describe("what a Harbor job claims", () => {
+  it("is shown beside assay's figure, a claim assay does not compute says so, and many claims are capped", () => {
+    const run: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
+    const metrics: Record<string, number> = { "a/0/mean": 0.5, "a/pass_at_k/2": 0.75 };
+    for (let i = 0; i < 12; i++) metrics[`b${i}/0/mean`] = i / 100;
+    const job = {
+      experiment: "job", profile: "harbor" as const, scheduled: 2, invalid: [], missing: [], excluded: [], unscored: [], flags: [], accuracy: null, raw_record: null, completion: null, retry: null, dimensions: null, pass: null, pass_hat_k: null,
+      rewards: null, states: { scored: 2 }, job: "r/job", job_id: null, exceptions: {}, warnings: [], log: null, inspect: null,
+      claimed: { source: "job result.json stats.evals", metrics, compared: [{ metric: "a/0/mean", claimed: 0.5, assay: 0.25, reason: "Harbor counts | x | <b>" }] },
+    };
+    const md = renderText("md", { format: "assay.results/1", run, bundles: [], experiments: [job] });
+    expectSafe(md);
+    expect(md).toContain("| Harbor's `a/0/mean` | 0.250 | Harbor counts \\| x \\| \\<b\\> | 0.500 |");
+    expect(md).toContain("| Harbor's `a/pass_at_k/2` |  | not compared: assay computes no such figure | 0.750 |");
+    expect(md).toContain("and 4 more figures the job claims");
+  });
+});
+
 describe("advisory records", () => {
   it("are counted in a section of their own after the findings, and only when there are any", () => {
     const run: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } };

@@ -52,7 +52,16 @@ function harbor(e: Experiment, errors: "exclude" | "zero"): Row[] {
     rows.push(["pass rate", pct(r.pass_rate), "reward == 1", ""]);
     rows.push(["pass@k", r.pass_at_k === null ? "n/a" : ks(r.pass_at_k), r.pass_at_k === null ? mdText(r.pass_at_k_reason ?? "") : "unbiased, per task", ""]);
   }
-  for (const x of e.claimed?.compared ?? []) rows.push([`Harbor's ${mdName(x.metric, true)}`, f3(x.assay), x.reason === null ? "agrees" : mdText(x.reason), f3(x.claimed)]);
+  // Every figure the job claims, beside assay's where assay computes one (capped: a job of many evals claims many).
+  const c = e.claimed;
+  const compared = new Map((c?.compared ?? []).map((x) => [x.metric, x]));
+  const claims = Object.entries(c?.metrics ?? {});
+  for (const [metric, v] of claims.slice(0, MAX_LISTED)) {
+    const x = compared.get(metric);
+    const beside = x === undefined ? "not compared: assay computes no such figure" : x.reason === null ? "agrees" : mdText(x.reason);
+    rows.push([`Harbor's ${mdName(metric, true)}`, x === undefined ? "" : f3(x.assay), beside, f3(v)]);
+  }
+  if (claims.length > MAX_LISTED) rows.push(["…", "", `and ${claims.length - MAX_LISTED} more figures the job claims (--format json)`, ""]);
   return rows;
 }
 
