@@ -11,11 +11,14 @@ export const SCORE_HELP = `assay score ROOT... [options]
   and Inspect .eval and .json logs are read in place, never modified; a root may be a log) in a
   pool of worker threads; per experiment, job or Inspect task run, honest metrics.
   --schedule FILE          an assay.schedule/1 file (repeatable, one per experiment)
-  --format table|json|jsonl|html
+  --format table|json|jsonl|html|junit|md
                            output format (default table; jsonl: the run, each bundle, each
                            experiment on a line of its own, for DuckDB, Polars, jq; html: one
-                           self-contained page with charts and a filterable trial table)
-  --out FILE               write the output to FILE (atomically) instead of stdout
+                           self-contained page with charts and a filterable trial table; junit:
+                           JUnit XML for CI test reports, a testsuite per experiment, a testcase
+                           per bundle; md: a Markdown summary for $GITHUB_STEP_SUMMARY or a PR)
+  --out FILE               write the output to FILE (atomically) instead of stdout; without
+                           --format, its extension picks one (.json, .jsonl, .html, .xml junit, .md)
   --invalid count|exclude  invalid trials count as non-victories (default) or are left out
   --resource-bound exclude|loss
                            resource-bound runs without a game ending: native default exclude,
@@ -38,12 +41,13 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --allow-empty            a root under which nothing is recognised is no error (default: exit 2)
 `;
 
-export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format table|json|jsonl|html] [--out FILE] [--fail-on invalid]
-            [--hmac-key-file FILE]
+export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format table|json|jsonl|html|junit|md] [--out FILE]
+            [--fail-on invalid] [--hmac-key-file FILE]
   Merge the documents of assay score --shard i/n (every shard of one n, each once, same options;
   JSON or JSON Lines, read as streams) and compute the batch rules over all their bundles: the
   same document a single run would give.
-  With --hmac-key-file, every shard must have checked seals with that key.
+  With --hmac-key-file, every shard must have checked seals with that key. Without --format,
+  the extension of --out picks the format, as for assay score.
 `;
 
 export const COMPARE_HELP = `assay compare BASE HEAD [--pair A=B]... [--format table|json|md|html] [--out FILE] [--fail-on regression]

@@ -31,12 +31,16 @@ export function foundAt(c: FuzzCase, root: string): Found {
   return { dir: `${root}/${job}/trial-${c.index}`, path: `${root}/${job}/trial-${c.index}`, harbor: { job, folder: `trial-${c.index}` } };
 }
 
-/** The document renders as JSON that parses and validates, and as a table: why not, or null. */
+/**
+ * The document renders as JSON that parses and validates, and as a table and Markdown: why not,
+ * or null. (Not JUnit: its writer costs half a millisecond a document, which doubled the fuzz
+ * tests; report-junit.test.ts gives it the hostile names and texts instead.)
+ */
 export function renderProblem(doc: Results): string | null {
   try {
     const parsed = resultsSchema.safeParse(JSON.parse(renderText("json", doc)));
     if (!parsed.success) return `the results document does not validate: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`;
-    renderText("table", doc);
+    for (const format of ["table", "md"] as const) renderText(format, doc);
     return null;
   } catch (e) {
     return `rendering the results document threw: ${(e as Error).stack ?? String(e)}`;

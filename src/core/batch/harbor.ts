@@ -24,8 +24,11 @@ export interface HarborOptions {
 
 const SCORED = new Set(["scored", "scored-with-exception"]);
 
+const COPY = "a byte-identical copy of ";
 /** The `excluded` reason of a byte-identical copy within a job folder. */
-const copyReason = (originalPath: string) => `a byte-identical copy of ${originalPath} (counted once, there)`;
+export const copyReason = (originalPath: string) => `${COPY}${originalPath} (counted once, there)`;
+/** Is an `excluded` reason a copy's (a report tells the copies of a trial name from its original so)? */
+export const isCopyReason = (reason: string) => reason.startsWith(COPY);
 
 /** The reason of planned-but-absent trials in `missing`. */
 const PLANNED_ABSENT = "planned by the job, absent from its folder";

@@ -1,0 +1,200 @@
+// A compact Markdown summary for $GITHUB_STEP_SUMMARY and pull-request comments: a headline line,
+// one table per experiment (each figure with what it is over; Harbor's and Inspect's own claims
+// beside assay's), what did not count, and the findings grouped by code. Capped, saying what was
+// left out: GitHub takes 1 MiB of step summary, and a reader a screenful. Every name and text from
+// evidence is escaped (md-text.ts): a folder named `| x |` or `<img>` is text, never markup.
+
+import type { Experiment, ResultsView } from "../core/results.js";
+import { byteCompare } from "../core/text.js";
+import { HARD_DIMENSIONS } from "../core/world/dimensions.js";
+import { mdName, mdText } from "./md-text.js";
+import { relativeTo } from "./where.js";
+
+/** Experiments given a table; codes in the findings table; names listed per line. */
+const MAX_EXPERIMENTS = 50;
+const MAX_CODES = 25;
+const MAX_LISTED = 10;
+const EXAMPLES = 3;
+
+const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
+const f3 = (x: number | string | null) => (x === null ? "n/a" : typeof x === "string" ? x : x.toFixed(3));
+const ratio = (n: number, d: number) => `${n}/${d} = ${pct(d === 0 ? null : n / d)}`;
+/** Brackets escaped: a "[…]" followed by "(…)" in evidence-derived text beside it must never read as a link. */
+const wilson = (w: [number, number] | null, f: (x: number) => string) => (w === null ? "" : ` · Wilson 95% \\[${f(w[0])}, ${f(w[1])}\\]`);
+const ks = (m: Record<string, number>) => Object.entries(m).map(([k, v]) => `k=${k} ${f3(v)}`).join(" · ");
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+type Row = string[];
+const table = (head: Row, rows: Row[]): string[] => [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)];
+
+function native(e: Experiment, invalid: "count" | "exclude"): Row[] {
+  const a = e.accuracy!;
+  const c = e.completion;
+  const rows: Row[] = [["accuracy", `**${pct(a.value)}** (${a.victories}/${a.scored})${wilson(a.wilson95, pct)}`, `victories / scored trials; invalid trials ${invalid === "count" ? "count as non-victories" : "left out (--invalid exclude)"}`]];
+  if (c !== null) rows.push(["completion", ratio(c.completed, c.scheduled), "trials that reached a native ending: says nothing about winning"]);
+  if (e.pass_hat_k !== null) rows.push(["pass^k", ks(e.pass_hat_k), "every one of k repeats of a task wins (trials sharing meta.task)"]);
+  return rows;
+}
+
+function world(e: Experiment): Row[] {
+  const p = e.pass!;
+  const rows: Row[] = [["pass", `**${ratio(p.passed, p.total)}**`, "every hard dimension and task_completion; invalid trials fail"]];
+  for (const [name, d] of Object.entries(e.dimensions!)) rows.push([`${mdName(name, true)}${HARD_DIMENSIONS.has(name) ? " (hard)" : ""}`, `${d.passed}/${d.total}`, "reported apart: no blended score"]);
+  if (e.pass_hat_k !== null) rows.push(["pass^k", ks(e.pass_hat_k), "every one of k repeats of a task passes"]);
+  return rows;
+}
+
+function harbor(e: Experiment, errors: "exclude" | "zero"): Row[] {
+  const states = Object.entries(e.states ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none";
+  const rows: Row[] = [["states", states, errors === "zero" ? "trials without a reward count 0 (--errors zero)" : "trials without a reward are left out of every mean (--errors zero counts them 0)", ""]];
+  for (const [key, r] of Object.entries(e.rewards ?? {})) {
+    rows.push([`reward ${mdName(key, true)}`, `**${f3(r.mean)}**${wilson(r.wilson95, f3)}`, `coverage ${ratio(r.covered, r.trials)}: trials scored (invalid ones as 0) / every trial but tool errors`, ""]);
+    rows.push(["pass rate", pct(r.pass_rate), "reward == 1", ""]);
+    rows.push(["pass@k", r.pass_at_k === null ? "n/a" : ks(r.pass_at_k), r.pass_at_k === null ? mdText(r.pass_at_k_reason ?? "") : "unbiased, per task", ""]);
+  }
+  // Every figure the job claims, beside assay's where assay computes one (capped: a job of many evals claims many).
+  const c = e.claimed;
+  const compared = new Map((c?.compared ?? []).map((x) => [x.metric, x]));
+  const claims = Object.entries(c?.metrics ?? {});
+  for (const [metric, v] of claims.slice(0, MAX_LISTED)) {
+    const x = compared.get(metric);
+    const beside = x === undefined ? "not compared: assay computes no such figure" : x.reason === null ? "agrees" : mdText(x.reason);
+    rows.push([`Harbor's ${mdName(metric, true)}`, x === undefined ? "" : f3(x.assay), beside, f3(v)]);
+  }
+  if (claims.length > MAX_LISTED) rows.push(["…", "", `and ${claims.length - MAX_LISTED} more figures the job claims (--format json)`, ""]);
+  return rows;
+}
+
+function inspect(e: Experiment, errors: "exclude" | "zero", roots: readonly string[]): Row[] {
+  const log = e.log;
+  const clean = log !== null && log.status === "success" && log.state === "complete";
+  const rows: Row[] = [
+    ["log", log === null ? "none readable" : mdName(relativeTo(log.path, roots), true), log === null ? "" : `status ${log.status ?? "n/a"}, ${log.state ?? "n/a"}${clean ? "" : ": **not a clean run**, its figures cover what it holds"}`, ""],
+    ["samples", Object.entries(e.states ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none", `of ${plural(e.scheduled, "planned record")}; ${errors === "zero" ? "those without a score count 0 (--errors zero)" : "those without a score are left out (--errors zero counts them 0)"}`, ""],
+  ];
+  for (const [key, m] of Object.entries(e.inspect ?? {})) {
+    const c = m.coverage;
+    const passAt = m.pass_at_k === null ? "" : ` · pass@k ${ks(m.pass_at_k)}`;
+    const check = m.check === "agrees" ? "agrees" : `${m.check === "mismatch" ? "**mismatch**" : "unverified"}${m.note === null ? "" : `: ${mdText(m.note)}`}`;
+    rows.push([mdName(key, true), `**${f3(m.value)}**${wilson(m.wilson95, f3)}${passAt}`, `coverage ${ratio(c.scored, c.planned)} (scored / planned records)`, `${m.claimed === null ? "nothing" : f3(m.claimed)} (${check})`]);
+  }
+  return rows;
+}
+
+/** What did not count, one line each, the first names of each list. */
+function notCounted(e: Experiment, roots: readonly string[]): string[] {
+  const name = (t: string) => mdName(e.profile === "inspect" ? relativeTo(t, roots) : t);
+  const listed = <T>(xs: readonly T[], show: (x: T) => string) =>
+    xs.slice(0, MAX_LISTED).map(show).join(", ") + (xs.length > MAX_LISTED ? `, and ${xs.length - MAX_LISTED} more` : "");
+  const lines: string[] = [];
+  if (e.invalid.length > 0) lines.push(`- **invalid** ${e.invalid.length}: ${listed(e.invalid, (i) => `${name(i.trial)} (${i.codes.join(", ")})`)}`);
+  if (e.excluded.length > 0) lines.push(`- **excluded** ${e.excluded.length}: ${listed(e.excluded, (x) => `${name(x.trial)} (${mdText(x.reason, 80)})`)}`);
+  const missing = e.missing.reduce((n, m) => n + (typeof m === "string" ? 1 : m.count), 0);
+  if (missing > 0) lines.push(`- **missing** ${missing}: ${listed(e.missing, (m) => (typeof m === "string" ? name(m) : `${m.count} ${mdText(m.reason, 80)}`))}`);
+  if (e.unscored.length > 0) lines.push(`- **unscored** ${e.unscored.length} (tool errors, outside every figure): ${listed(e.unscored, name)}`);
+  return lines;
+}
+
+function experiment(e: Experiment, doc: ResultsView): string[] {
+  const o = doc.run.options;
+  const none = e.profile === "harbor" ? "(lone trials)" : e.profile === "inspect" ? "(logs the tool could not read)" : "(none)";
+  const title = e.experiment === null ? none : mdName(e.experiment);
+  const what = e.profile === "harbor" ? plural(e.scheduled, "trial") : e.profile === "inspect" ? plural(e.scheduled, "planned record") : plural(e.scheduled, "scheduled trial");
+  const lines = ["", `### ${title} · ${e.profile ?? "unknown profile"} · ${what}`, ""];
+  if (e.profile === "harbor") lines.push(...table(["", "assay", "over", "Harbor says"], harbor(e, o.errors)));
+  else if (e.profile === "inspect") lines.push(...table(["", "assay", "over", "Inspect claims"], inspect(e, o.errors, doc.run.roots)));
+  else if (e.accuracy !== null) lines.push(...table(["", "assay", "over"], native(e, o.invalid)));
+  else if (e.dimensions !== null) lines.push(...table(["", "assay", "over"], world(e)));
+  const rest = notCounted(e, doc.run.roots);
+  if (rest.length > 0) lines.push("", ...rest);
+  return lines;
+}
+
+interface Seen {
+  kind: "error" | "warning" | "flag";
+  count: number;
+  examples: string[];
+}
+
+/** What the advisory records say, counted. */
+interface Advised {
+  advised: number;
+  analysed: number;
+  cached: number;
+  failing: number;
+}
+
+/** Findings by code over every bundle and experiment, and the advisory records, in one pass over the entries. */
+function gather(doc: ResultsView): { by: Map<string, Seen>; advice: Advised } {
+  const by = new Map<string, Seen>();
+  const advice: Advised = { advised: 0, analysed: 0, cached: 0, failing: 0 };
+  const see = (code: string, kind: Seen["kind"], where: string) => {
+    const s = by.get(`${kind}\u0000${code}`) ?? { kind, count: 0, examples: [] };
+    by.set(`${kind}\u0000${code}`, s);
+    s.count++;
+    if (s.examples.length < EXAMPLES) s.examples.push(where);
+  };
+  const roots = doc.run.roots;
+  for (const b of doc.bundles) {
+    const where = relativeTo(b.path, roots);
+    for (const code of new Set(b.errors.map((f) => f.code))) see(code, "error", where);
+    for (const code of new Set(b.warnings.map((f) => f.code))) see(code, "warning", where);
+    // A Harbor experiment lists its trials' flags (below); the others' entries hold their own.
+    if (b.profile !== "harbor") for (const code of new Set(b.flags.map((f) => f.code))) see(code, "flag", where);
+    const a = b.advisory;
+    if (a === null) continue;
+    advice.advised++;
+    if (a.status !== "analysed") continue;
+    advice.analysed++;
+    if (a.cached) advice.cached++;
+    if (Object.values(a.outcomes).some((o) => o.outcome === "fail" || o.outcome === "error")) advice.failing++;
+  }
+  for (const e of doc.experiments) {
+    for (const w of e.warnings) see(w.code, "warning", e.experiment ?? "(none)");
+    for (const f of e.flags) see(f.code, "flag", e.profile === "inspect" ? relativeTo(f.trial, roots) : f.trial);
+  }
+  return { by, advice };
+}
+
+const ORDER = { error: 0, warning: 1, flag: 2 };
+
+export function* render(doc: ResultsView): Generator<string> {
+  const t = doc.tally;
+  const kinds = [[t.bundles - t.harbor - t.inspect, "bundle"], [t.harbor, "Harbor trial"], [t.inspect, "Inspect log"]] as const;
+  const present = kinds.filter(([n]) => n > 0).map(([n, w]) => plural(n, w));
+  const lines = [
+    "## assay results",
+    "",
+    `**${present.join(", ") || "0 bundles"}**: ${t.valid} valid, ${t.invalid} invalid, ${t.error} tool errors` +
+      (doc.run.complete ? "" : " · **incomplete**: the run was stopped before every bundle was scored"),
+    "",
+    `assay ${doc.run.tool_version}, scoring version ${doc.run.scoring_version} · --invalid ${doc.run.options.invalid} · --errors ${doc.run.options.errors} · --resource-bound ${doc.run.options.resource_bound}`,
+  ];
+  for (const e of doc.experiments.slice(0, MAX_EXPERIMENTS)) lines.push(...experiment(e, doc));
+  if (doc.experiments.length > MAX_EXPERIMENTS) lines.push("", `… and ${doc.experiments.length - MAX_EXPERIMENTS} more experiments (--format json or html has them all)`);
+  yield lines.join("\n") + "\n";
+
+  const { by, advice } = gather(doc);
+  const seen = [...by.entries()].sort(([a, x], [b, y]) => ORDER[x.kind] - ORDER[y.kind] || y.count - x.count || byteCompare(a, b));
+  const out = ["", "### Findings", ""];
+  if (seen.length === 0) out.push("none");
+  else {
+    const rows = seen.slice(0, MAX_CODES).map(([key, s]) => {
+      const more = s.count > s.examples.length ? ", …" : "";
+      return [mdName(key.split("\u0000")[1]!, true), s.kind === "flag" ? "flag (for review: changes no figure)" : s.kind, String(s.count), s.examples.map((x) => mdName(x, true)).join(", ") + more];
+    });
+    out.push(...table(["code", "kind", "bundles or trials", "e.g."], rows));
+    if (seen.length > MAX_CODES) out.push("", `… and ${seen.length - MAX_CODES} more codes (--format json has every finding)`);
+  }
+  const u = doc.run.unrecognised;
+  if (u.count > 0) out.push("", `${plural(u.count, "path")} looked like evidence but ${u.count === 1 ? "was" : "were"} not recognised: not scored (run.unrecognised in --format json)`);
+  // The model's judgements: a section of their own, after every hard figure.
+  if (advice.advised > 0)
+    out.push(
+      "",
+      "### Advisory: a model's judgement, which changes no figure above",
+      "",
+      `${advice.analysed} analysed (${advice.cached} from the cache), ${advice.advised - advice.analysed} not analysed; ${plural(advice.failing, "trial")} with a failing or errored criterion (--format json has each explanation)`,
+    );
+  yield out.join("\n") + "\n";
+}
