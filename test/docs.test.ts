@@ -112,6 +112,12 @@ describe("the parser of the docs' blocks", () => {
         "$ assay score runs",
         "line one",
         "```",
+        "```` ```sh runnable ```` is prose, not a fence",
+        "````md",
+        "```sh runnable",
+        "assay inside a longer fence",
+        "```",
+        "````",
       ].join("\n"),
     );
     expect(page.runnable).toEqual([

@@ -46,12 +46,15 @@ export function parsePage(text: string): Page {
   const page: Page = { runnable: [], transcripts: [], undecided: [] };
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
-    const open = /^```(.*)$/.exec(lines[i]!);
+    // CommonMark: a fence is three or more backticks and an info string holding none; it closes at a
+    // line of at least as many backticks.
+    const open = /^(`{3,})([^`]*)$/.exec(lines[i]!);
     if (open === null) continue;
-    const info = open[1]!.trim().split(/\s+/);
+    const info = open[2]!.trim().split(/\s+/);
+    const closing = new RegExp(`^${open[1]}\`*\\s*$`);
     const start = i + 1;
     const body: string[] = [];
-    for (i++; i < lines.length && !lines[i]!.startsWith("```"); i++) body.push(lines[i]!);
+    for (i++; i < lines.length && !closing.test(lines[i]!); i++) body.push(lines[i]!);
     if (info[0] === "sh" || info[0] === "bash") {
       if (info.includes("runnable")) page.runnable.push(...commandsOf(body, start + 1));
       else if (!info.includes("norun")) page.undecided.push(start);
