@@ -91,14 +91,14 @@ describe("WORLD_LINK", () => {
     expect(errorsOf({ world: [effect("R-41", "at-1"), rec, tree("target", REPO), tree("unrelated", KEEP)] })).toEqual(["WORLD_LINK world.jsonl:3"]);
   });
 
-  it("an effect whose attempt only a policy names (a run killed between policy and attempt) is no WORLD_LINK, and the README says so", () => {
+  it("an effect whose attempt only a policy names (a run killed between policy and attempt) is no WORLD_LINK, and docs/bundles.md says so", () => {
     const e = score(build({
       journal: [...cleanJournal().slice(0, 4), budget(), report([claim("R-41")]), end()], // rq-1's policy for at-1, no attempt record
       world: [effect("R-41", "at-1"), tree("target", REPO), tree("unrelated", KEEP)],
     }));
     expect(e.errors).toEqual([]);
     expect(e.validity).toBe("valid");
-    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8").replace(/\s+/g, " ");
+    const readme = readFileSync(new URL("../docs/bundles.md", import.meta.url), "utf8").replace(/\s+/g, " ");
     expect(readme).toContain("every attempt it names must be named in the journal by an `attempt` record or a `policy` record (`WORLD_LINK`)");
     expect(readme).not.toContain("every attempt it names must appear in the journal");
   });

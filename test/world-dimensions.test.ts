@@ -883,9 +883,9 @@ describe("what the world profile cannot see: a fresh intent minted per retry", (
     expect(verdict(relabelled())).toEqual({ failing: ["policy_compliance"], pass: false });
     expect(detail(relabelled(), "policy_compliance")).toContain("R-42 (world.jsonl:4), policy journal.jsonl:8: no approval for i-review-2");
   });
-  it("nothing catches it when the kind needs none: a limit of the evidence, which the README states", () => {
+  it("nothing catches it when the kind needs none: a limit of the evidence, which docs/bundles.md states", () => {
     expect(verdict(relabelled({ approval_required: [] }))).toEqual({ failing: [], pass: true });
-    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8").replace(/\s+/g, " ");
+    const readme = readFileSync(new URL("../docs/bundles.md", import.meta.url), "utf8").replace(/\s+/g, " ");
     expect(readme).toContain("**What the world profile cannot see.**");
     expect(readme).toContain("A harness that mints a fresh intent per retry");
     expect(readme).toContain("That is a limit of the evidence, not something assay can decide");

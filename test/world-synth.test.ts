@@ -76,9 +76,9 @@ describe("assay synth --profile world", () => {
     expect(exp.pass_hat_k).toEqual({ "1": count("pass") / total, "2": count("pass") / total });
     const table = (await run(["score", out, "--quiet"])).stdout;
     expect(table).toMatch(/no blended score/);
-    // and why, in the README's words
+    // and why, in docs/bundles.md's words
     expect(table).toMatch(/why: a pass on seven dimensions does not buy back a duplicate external effect; they are not commensurable, and a weighted mean would hide exactly that failure\n/);
-    expect(readFileSync(new URL("../README.md", import.meta.url), "utf8").replace(/\s+/g, " ")).toContain(
+    expect(readFileSync(new URL("../docs/bundles.md", import.meta.url), "utf8").replace(/\s+/g, " ")).toContain(
       "a pass on seven dimensions does not buy back a duplicate external effect: the dimensions are not commensurable, and a weighted mean would hide exactly the failure",
     );
     expect(table).toMatch(new RegExp(`\\* world_integrity\\s+${total - 2}/${total}\\b`));
