@@ -64,3 +64,15 @@ describe("Harbor trials", () => {
     expect(Object.fromEntries(take(entries, x).get("reward/reward/mean")!)).toEqual({ pass: 1, fail: 0, forged: 0, zeroed: 0 });
   });
 });
+
+describe("a native experiment and a Harbor job of one id", () => {
+  it("each take reads its own kind's trials: the native one leaves the Harbor job's", () => {
+    const t = new TrialOutcomes();
+    t.add(native("won", 1, { victory: true }));
+    t.add(harbor("pass", { experiment: "x" }));
+    const job = blankExperiment("x", "harbor", 1);
+    job.rewards = { reward: { mean: 1, wilson95: null, coverage: 1, covered: 1, trials: 1, pass_rate: 1, pass_at_k: null, pass_at_k_reason: null } };
+    expect(Object.fromEntries(t.take(blankExperiment("x", "native-game", 1), { invalid: "count" }).get("accuracy")!)).toEqual({ won: 1 });
+    expect(Object.fromEntries(t.take(job, { invalid: "count" }).get("reward/reward/mean")!)).toEqual({ pass: 1 });
+  });
+});

@@ -3,8 +3,8 @@
 // is kept per trial, never the entry; the experiment record (which lists the invalid, excluded
 // and unscored trials) then decides which trials the metric counts and how.
 //
-// A trial is identified across two runs by its experiment (matched by id, or --pair) and its id
-// within it: native and world trials by the `trial` of their journal's line 1 (the scheduled
+// A trial is identified across two runs by its experiment (matched by kind and id, or --pair) and
+// its id within it: native and world trials by the `trial` of their journal's line 1 (the scheduled
 // slot), Harbor trials by their trial name (`trial_name`; a trial without a readable result.json
 // by its path). Inspect logs carry no per-sample score in the document: no pairing.
 
@@ -25,6 +25,7 @@ const nested = <V>(m: Map<string, Map<string, V>>, k: string): Map<string, V> =>
   return inner;
 };
 
+// Kept apart by kind, as the experiments are (a Harbor job and a native experiment may share an id).
 export class TrialOutcomes {
   /** native and world: per experiment and trial, the lowest attempt with an outcome, packed as attempt·4 + victory·2 + pass. */
   private readonly attempts = new Map<string, Map<string, number>>();
@@ -57,16 +58,17 @@ export class TrialOutcomes {
     const invalid = new Set<string>();
     for (const t of x.invalid) (t.codes.length === 1 && t.codes[0] === "UNSCHEDULED" ? outside : invalid).add(t.trial);
     const start = (): Outcomes => new Map(options.invalid === "count" ? [...invalid].map((t) => [t, 0]) : []);
-    const attempts = this.attempts.get(x.experiment);
-    this.attempts.delete(x.experiment);
-    const harbor = this.harbor.get(x.experiment);
-    this.harbor.delete(x.experiment);
+    // Each kind from its own map: a native experiment's take leaves a same-named Harbor job's trials.
+    const attempts = x.profile === "harbor" || x.profile === "inspect" ? undefined : this.attempts.get(x.experiment);
+    if (attempts !== undefined) this.attempts.delete(x.experiment);
     if (x.profile === "native-game" || x.profile === "world") {
       const bit = x.profile === "world" ? 1 : 2;
       const m = start();
       for (const [trial, packed] of attempts ?? []) if (!outside.has(trial) && !invalid.has(trial)) m.set(trial, Math.floor((packed % 4) / bit) % 2);
       out.set(x.profile === "world" ? "pass" : "accuracy", m);
     } else if (x.profile === "harbor") {
+      const harbor = this.harbor.get(x.experiment);
+      this.harbor.delete(x.experiment);
       for (const key of Object.keys(x.rewards ?? {})) {
         const m = start();
         for (const [trial, t] of harbor ?? []) {
