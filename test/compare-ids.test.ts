@@ -2,7 +2,7 @@
 // native experiment beside it), and with Harbor trials copied byte for byte inside their job:
 // nothing compared is dropped or mixed up, and the paired analysis counts what the metric counts.
 
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -80,5 +80,20 @@ describe("a Harbor job and a native experiment of one id", () => {
     doc.experiments.push(doc.experiments[0]);
     writeFileSync(at("twice.json"), JSON.stringify(doc));
     refused([at("twice.json"), at("native.json")], /twice\.json lists experiment synth-native \(native-game\) twice/);
+  });
+});
+
+describe("a Harbor trial copied byte for byte inside its job", () => {
+  it("is one trial, paired on both sides, as the reward mean counts it once", async () => {
+    cpSync(at("harbor"), at("copied"), { recursive: true });
+    const job = at("copied/synth-harbor-job");
+    const trial = readdirSync(job, { withFileTypes: true }).find((d) => d.isDirectory())!.name;
+    cpSync(join(job, trial), join(job, `${trial}-copy`), { recursive: true });
+    await cli(["score", at("harbor"), "--quiet", "--out", at("harbor.json")]);
+    await cli(["score", at("copied"), "--quiet", "--out", at("copied.json")]);
+    const e = (await compare(at("harbor.json"), at("copied.json"))).experiments[0]!;
+    const mean = e.metrics.find((m) => /^reward\/.*\/mean$/.test(m.metric))!;
+    expect(mean.head.n).toBe(mean.base.n);
+    pairsAll(e, mean.metric);
   });
 });

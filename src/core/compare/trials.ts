@@ -9,14 +9,15 @@
 // by its path). Inspect logs carry no per-sample score in the document: no pairing.
 
 import { hasOutcome } from "../batch/experiments.js";
+import { isCopyReason } from "../batch/harbor.js";
 import type { BundleEntry, Experiment, RunOptions } from "../results.js";
 
 /** A trial's outcome in one metric: 0 or 1 (a Harbor reward may be any number). */
 export type Outcomes = Map<string, number>;
 
-/** A Harbor trial name two folders of one job share: a copy, or a conflict; either way not one trial to pair. */
+/** A Harbor trial name two folders of one job share with different bytes: a conflict, not one trial to pair. */
 const TWICE = Symbol("twice");
-type HarborTrial = { scored: boolean; rewards: Record<string, number> | null } | typeof TWICE;
+type HarborTrial = { digest: string; scored: boolean; rewards: Record<string, number> | null } | typeof TWICE;
 const SCORED = new Set(["scored", "scored-with-exception"]);
 
 const nested = <V>(m: Map<string, Map<string, V>>, k: string): Map<string, V> => {
@@ -36,7 +37,10 @@ export class TrialOutcomes {
     if (e.profile === "harbor") {
       const trials = nested(this.harbor, e.experiment);
       const name = e.trial ?? e.path;
-      trials.set(name, trials.has(name) ? TWICE : { scored: SCORED.has(e.state ?? ""), rewards: e.rewards });
+      const seen = trials.get(name);
+      // A byte-identical copy is the one trial its experiment counts once (batch/harbor.ts): keep the first.
+      if (seen === undefined) trials.set(name, { digest: e.digest, scored: SCORED.has(e.state ?? ""), rewards: e.rewards });
+      else if (seen !== TWICE && seen.digest !== e.digest) trials.set(name, TWICE);
     } else if (e.trial !== null && e.attempt !== null && hasOutcome(e)) {
       const trials = nested(this.attempts, e.experiment);
       const seen = trials.get(e.trial);
@@ -54,7 +58,8 @@ export class TrialOutcomes {
   take(x: Experiment, options: Pick<RunOptions, "invalid">): Map<string, Outcomes> {
     const out = new Map<string, Outcomes>();
     if (x.experiment === null) return out;
-    const outside = new Set<string>([...x.unscored, ...x.excluded.map((t) => t.trial)]);
+    // A copy's exclusion names its original's trial, which is counted: not outside.
+    const outside = new Set<string>([...x.unscored, ...x.excluded.filter((t) => !isCopyReason(t.reason)).map((t) => t.trial)]);
     const invalid = new Set<string>();
     for (const t of x.invalid) (t.codes.length === 1 && t.codes[0] === "UNSCHEDULED" ? outside : invalid).add(t.trial);
     const start = (): Outcomes => new Map(options.invalid === "count" ? [...invalid].map((t) => [t, 0]) : []);
