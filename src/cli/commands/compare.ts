@@ -11,7 +11,8 @@ import type { Experiment } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
 import { checkOutput, gathered, writeOutput } from "../../io/output.js";
 import { readShard } from "../../io/shard-reader.js";
-import { COMPARE_FORMATS, formatOfFile, isCompareFormat, type CompareFormat } from "../../report/compare/index.js";
+import { COMPARE_FORMATS, type CompareFormat } from "../../report/compare/index.js";
+import { formatForFile } from "../../report/index.js";
 import { usage } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
@@ -64,13 +65,6 @@ function checkComparable(base: Side, head: Side): void {
   if (differ.length > 0) throw new UsageError(`${forTerminal(base.file)} and ${forTerminal(head.file)} were scored with different options (${differ.join("; ")}): score both alike`);
 }
 
-function formatOf(format: string | undefined, out: string | undefined): CompareFormat {
-  if (format !== undefined && !isCompareFormat(format)) throw new UsageError(`--format must be one of ${Object.keys(COMPARE_FORMATS).join(", ")}`);
-  const byFile = out === undefined ? null : formatOfFile(out);
-  if (format !== undefined && byFile !== null && format !== byFile) throw new UsageError(`--format ${format}, but --out ${forTerminal(out!)} names ${byFile}`);
-  return (format as CompareFormat | undefined) ?? byFile ?? "table";
-}
-
 export function compareCommand(argv: string[], io: CliIo): number {
   const { values, positionals } = usage(() =>
     parseArgs({
@@ -81,7 +75,7 @@ export function compareCommand(argv: string[], io: CliIo): number {
   );
   if (positionals.length !== 2) throw new UsageError("assay compare needs two results documents: BASE.json HEAD.json");
   if (values["fail-on"] !== undefined && values["fail-on"] !== "regression") throw new UsageError("--fail-on takes: regression");
-  const format = formatOf(values.format, values.out);
+  const format = formatForFile(values.out, { format: values.format, formats: Object.keys(COMPARE_FORMATS) as CompareFormat[], fallback: "table" });
   const protect = { files: positionals };
   if (values.out !== undefined) checkOutput(values.out, protect);
   const base = readSide(positionals[0]!);
