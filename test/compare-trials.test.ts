@@ -1,5 +1,6 @@
 // Which trials a paired analysis counts, and as what: as the experiment's own metric counts them.
 import { describe, expect, it } from "vitest";
+import { copyReason } from "../src/core/batch/harbor.js";
 import { TrialOutcomes } from "../src/core/compare/trials.js";
 import { blankEntry, blankExperiment, type BundleEntry, type Experiment } from "../src/core/results.js";
 
@@ -49,18 +50,33 @@ describe("Harbor trials", () => {
   const x = blankExperiment("job", "harbor", 5);
   x.rewards = { reward: { mean: 0.5, wilson95: null, coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: null } };
   x.invalid = [{ trial: "forged", codes: ["REWARD_MISMATCH"] }];
-  x.excluded = [{ trial: "infra", reason: "infrastructure-error" }];
-  it("a scored trial's reward; invalid 0; excluded and duplicated names out; an unexcluded trial without a reward 0 (--errors zero)", () => {
+  // As batch/harbor.ts records a byte-identical copy: excluded under its original's name, which is counted.
+  x.excluded = [{ trial: "infra", reason: "infrastructure-error" }, { trial: "copy", reason: copyReason("job/copy") }];
+  it("a scored trial's reward; invalid 0; excluded and conflicting names out; a copy once; an unexcluded trial without a reward 0 (--errors zero)", () => {
     const entries = [
       harbor("pass", {}),
       harbor("fail", { rewards: { reward: 0 } }),
       harbor("forged", {}),
       harbor("infra", { state: "infrastructure-error", rewards: null }),
       harbor("zeroed", { state: "cancelled", rewards: null }),
-      harbor("copy", {}),
-      { ...harbor("copy", {}), path: "job/copy-2" },
+      harbor("copy", { digest: "d" }),
+      { ...harbor("copy", { digest: "d" }), path: "job/copy-2" },
+      harbor("clash", { digest: "a" }),
+      { ...harbor("clash", { digest: "b" }), path: "job/clash-2" },
       harbor("other-key", { rewards: { accuracy: 1 } }),
     ];
-    expect(Object.fromEntries(take(entries, x).get("reward/reward/mean")!)).toEqual({ pass: 1, fail: 0, forged: 0, zeroed: 0 });
+    expect(Object.fromEntries(take(entries, x).get("reward/reward/mean")!)).toEqual({ pass: 1, fail: 0, forged: 0, zeroed: 0, copy: 1 });
+  });
+});
+
+describe("a native experiment and a Harbor job of one id", () => {
+  it("each take reads its own kind's trials: the native one leaves the Harbor job's", () => {
+    const t = new TrialOutcomes();
+    t.add(native("won", 1, { victory: true }));
+    t.add(harbor("pass", { experiment: "x" }));
+    const job = blankExperiment("x", "harbor", 1);
+    job.rewards = { reward: { mean: 1, wilson95: null, coverage: 1, covered: 1, trials: 1, pass_rate: 1, pass_at_k: null, pass_at_k_reason: null } };
+    expect(Object.fromEntries(t.take(blankExperiment("x", "native-game", 1), { invalid: "count" }).get("accuracy")!)).toEqual({ won: 1 });
+    expect(Object.fromEntries(t.take(job, { invalid: "count" }).get("reward/reward/mean")!)).toEqual({ pass: 1 });
   });
 });

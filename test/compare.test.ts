@@ -148,15 +148,20 @@ describe("formats", () => {
     expect(html.stdout).toContain('<span class="reg">regression</span>');
   });
 
-  it("--out picks the format by its extension; a --format the extension contradicts is refused", async () => {
-    for (const [file, probe] of [["c.html", "<!doctype html>"], ["c.md", "## assay compare"], ["c.json", '"format": "assay.compare/1"']] as const) {
-      const r = await run(["compare", at("base.json"), at("head.json"), "--out", at(file)]);
-      expect(r.code).toBe(0);
-      expect(readFileSync(at(file), "utf8")).toContain(probe);
+  it("--out picks the format by its extension as score does; a --format the extension contradicts, or an extension compare cannot write, is refused", async () => {
+    const [html, md, json, table] = ["<!doctype html>", "## assay compare", '{\n  "format": "assay.compare/1"', "assay compare: BASE "];
+    for (const [file, probe, format] of [["c.html", html], ["c.HTM", html], ["c.md", md], ["c.markdown", md], ["c.json", json], ["c.txt", table], ["c", table], ["c2.txt", json, "json"]] as const) {
+      const r = await run(["compare", at("base.json"), at("head.json"), "--out", at(file), ...(format === undefined ? [] : ["--format", format])]);
+      expect(r.code, file).toBe(0);
+      expect(readFileSync(at(file), "utf8").startsWith(probe), file).toBe(true);
     }
     const r = spawnCli(["compare", at("base.json"), at("head.json"), "--format", "json", "--out", at("c2.md")]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^assay compare: --format json, but --out .*c2\.md names md\n$/);
+    const xml = spawnCli(["compare", at("base.json"), at("head.json"), "--out", at("c.xml")]);
+    expect(xml.code).toBe(2);
+    expect(xml.stderr).toMatch(/^assay compare: --out .*c\.xml names junit, not a format this command writes \(table, json, md, html\): name the file for one of them\n$/);
+    expect(() => readFileSync(at("c.xml"))).toThrow();
   });
 
   it("the table caps flipped trials and says how many more the JSON lists", async () => {

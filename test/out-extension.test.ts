@@ -1,12 +1,13 @@
 // `--out FILE` picks the format by its extension when --format is not given (issue 15): .json,
-// .jsonl, .html, .xml (JUnit), .md; any other name gets the
-// command's default, and an explicit --format wins. On score, analyze and merge alike.
+// .jsonl, .html/.htm, .xml (JUnit), .md/.markdown; any other name gets the command's default. A
+// --format the extension contradicts, or an extension naming a format the command does not write,
+// is a usage error. On score, analyze, merge and compare alike (compare's own in compare.test.ts).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeCorpus } from "../src/io/corpus.js";
-import { formatForFile } from "../src/report/index.js";
+import { FORMAT_NAMES, formatForFile } from "../src/report/index.js";
 import { run, spawnCli } from "./helpers/cli.js";
 
 let tmp: string;
@@ -32,23 +33,55 @@ function formatOf(file: string): string {
 }
 
 describe("--out FILE picks the format by its extension", () => {
-  it("maps each extension to its format, in any case, and only to a format that is registered", () => {
-    expect(["r.json", "r.jsonl", "r.xml", "r.md", "R.XML", "dir.v2/r.Md"].map(formatForFile)).toEqual(["json", "jsonl", "junit", "md", "junit", "md"]);
-    for (const f of ["r.txt", "r", "dir.json/r", ".json", "r.json.gz", "/dev/stdout", undefined]) expect(formatForFile(f), String(f)).toBeUndefined();
-    expect(formatForFile("report.html")).toBe("html");
-    expect(formatForFile("r.constructor")).toBeUndefined();
+  const all = (out: string | undefined, format?: string) => formatForFile(out, { format, formats: FORMAT_NAMES, fallback: "table" });
+  const compareOnly = (out: string | undefined, format?: string) => formatForFile(out, { format, formats: ["table", "json", "md", "html"], fallback: "table" });
+
+  it("maps each extension to its format, in any case; any other name (or none) to the command's default", () => {
+    const named = ["r.json", "r.jsonl", "r.xml", "r.md", "R.XML", "dir.v2/r.Md", "report.html", "r.HTM", "r.markdown"];
+    expect(named.map((f) => all(f))).toEqual(["json", "jsonl", "junit", "md", "junit", "md", "html", "html", "md"]);
+    for (const f of ["r.txt", "r", "dir.json/r", ".json", "r.json.gz", "/dev/stdout", "r.constructor", undefined]) expect(all(f), String(f)).toBe("table");
   });
 
-  it("on score: each extension, the default for any other name, and --format wins over the extension", async () => {
+  it("a --format the extension agrees with, or that meets an unknown extension, is the format", () => {
+    expect(all("r.json", "json")).toBe("json");
+    expect(all("results.txt", "json")).toBe("json");
+    expect(all(undefined, "md")).toBe("md");
+  });
+
+  it("a --format the extension contradicts is refused, naming both; so is an unknown --format", () => {
+    expect(() => all("r.html", "json")).toThrow(/^--format json, but --out r\.html names html$/);
+    expect(() => all("r.json", "jsonl")).toThrow(/^--format jsonl, but --out r\.json names json$/);
+    expect(() => all("r", "yaml")).toThrow(/^--format must be one of json, jsonl, table, html, junit, md$/);
+  });
+
+  it("an extension naming a format the command does not write is refused, with or without --format", () => {
+    expect(compareOnly("c.md")).toBe("md");
+    expect(() => compareOnly("c.xml")).toThrow(/^--out c\.xml names junit, not a format this command writes \(table, json, md, html\)/);
+    expect(() => compareOnly("c.jsonl")).toThrow(/names jsonl, not a format this command writes/);
+    expect(() => compareOnly("c.xml", "md")).toThrow(/^--format md, but --out c\.xml names junit$/);
+  });
+
+  it("on score: each extension, the default for any other name, and --format where no extension says otherwise", async () => {
     for (const [name, want] of [["r.json", "json"], ["r.jsonl", "jsonl"], ["r.xml", "junit"], ["r.md", "md"], ["r.html", "html"], ["R.XML", "junit"], ["r.txt", "table"], ["r", "table"]] as const) {
       const out = join(tmp, `score-${name}`);
       const r = await run(["score", corpus, "--out", out, "--quiet"]);
       expect(r.code, name).toBe(0);
       expect(formatOf(out), name).toBe(want);
     }
-    const out = join(tmp, "explicit.md");
+    const out = join(tmp, "results.txt");
     expect((await run(["score", corpus, "--out", out, "--format", "json", "--quiet"])).code).toBe(0);
     expect(formatOf(out)).toBe("json");
+  });
+
+  it("a --format the extension of --out contradicts is one line, exit 2, nothing written: score, analyze, merge", () => {
+    const inputs = { score: [corpus, "--quiet"], analyze: [corpus, "--offline", "--cache", join(tmp, "cache-refused.sqlite"), "--quiet"], merge: [join(tmp, "no-such-shard.json")] };
+    for (const [command, more] of Object.entries(inputs)) {
+      const out = join(tmp, `${command}-contradicted.html`);
+      const r = spawnCli([command, ...more, "--format", "json", "--out", out]);
+      expect(r.code, command).toBe(2);
+      expect(r.stderr, command).toBe(`assay ${command}: --format json, but --out ${out} names html\n`);
+      expect(() => readFileSync(out), command).toThrow();
+    }
   });
 
   it("on analyze (offline, from an empty cache)", async () => {

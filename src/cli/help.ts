@@ -17,8 +17,9 @@ export const SCORE_HELP = `assay score ROOT... [options]
                            self-contained page with charts and a filterable trial table; junit:
                            JUnit XML for CI test reports, a testsuite per experiment, a testcase
                            per bundle; md: a Markdown summary for $GITHUB_STEP_SUMMARY or a PR)
-  --out FILE               write the output to FILE (atomically) instead of stdout; without
-                           --format, its extension picks one (.json, .jsonl, .html, .xml junit, .md)
+  --out FILE               write the output to FILE (atomically) instead of stdout; its extension
+                           picks the format (.json, .jsonl, .html/.htm, .xml junit, .md/.markdown;
+                           any other: the default), and a --format it contradicts is refused
   --invalid count|exclude  invalid trials count as non-victories (default) or are left out
   --resource-bound exclude|loss
                            resource-bound runs without a game ending: native default exclude,
@@ -46,20 +47,24 @@ export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format
   Merge the documents of assay score --shard i/n (every shard of one n, each once, same options;
   JSON or JSON Lines, read as streams) and compute the batch rules over all their bundles: the
   same document a single run would give.
-  With --hmac-key-file, every shard must have checked seals with that key. Without --format,
-  the extension of --out picks the format, as for assay score.
+  With --hmac-key-file, every shard must have checked seals with that key. The extension of
+  --out picks the format, and a --format it contradicts is refused, as for assay score.
 `;
 
 export const COMPARE_HELP = `assay compare BASE HEAD [--pair A=B]... [--format table|json|md|html] [--out FILE] [--fail-on regression]
-  Compare two results documents (JSON or JSON Lines, read as streams), experiments matched by id.
+  Compare two results documents (JSON or JSON Lines, read as streams), experiments matched by
+  kind and id (a Harbor job named as a native experiment is another experiment).
   Per metric HEAD − BASE with Newcombe's hybrid score 95% interval where both figures are
   proportions; for trials counted on both sides, the exact McNemar test and the trials that went
   from pass to fail and back; what each harness claimed, side by side. A regression is a drop
   whose interval excludes 0. Documents scored under other options or scoring versions are refused.
-  --pair A=B               compare BASE's experiment A with HEAD's B (repeatable)
+  --pair A=B               compare BASE's experiment A with HEAD's B (repeatable); where an id
+                           names two experiments of a document, name one as profile:id
   --format table|json|md|html
                            output format (default: by --out's extension, else table)
-  --out FILE               write the output to FILE (atomically) instead of stdout
+  --out FILE               write the output to FILE (atomically) instead of stdout; its extension
+                           picks the format (.json, .html/.htm, .md/.markdown; any other: table),
+                           and a --format it contradicts, or .jsonl or .xml, is refused
   --fail-on regression     exit 1 when any figure regressed
 `;
 

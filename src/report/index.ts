@@ -3,6 +3,8 @@
 // JUnit, whose suites are per experiment, and html, which surveys before it writes, in a few passes).
 import { extname } from "node:path";
 import { viewOf, type Results, type ResultsView } from "../core/results.js";
+import { forTerminal } from "../core/text.js";
+import { UsageError } from "../errors.js";
 import * as html from "./html/index.js";
 import * as json from "./json.js";
 import * as jsonl from "./jsonl.js";
@@ -16,19 +18,32 @@ export interface Format {
 }
 export const FORMATS = { json, jsonl, table, html, junit, md } satisfies Record<string, Format>;
 export type FormatName = keyof typeof FORMATS;
-export const isFormat = (s: string): s is FormatName => Object.hasOwn(FORMATS, s);
+export const FORMAT_NAMES = Object.keys(FORMATS) as FormatName[];
 
 /** The formats that render without waiting (every one but html). */
 type SyncFormat = { [K in FormatName]: ReturnType<(typeof FORMATS)[K]["render"]> extends Iterable<string> ? K : never }[FormatName];
 
-/** What an output file's extension asks for, when --format is not given (a format not registered asks for nothing). */
-const BY_EXTENSION: Record<string, string> = { ".json": "json", ".jsonl": "jsonl", ".html": "html", ".xml": "junit", ".md": "md" };
+/**
+ * What an output file's extension names, for every command that writes a file (score, analyze,
+ * merge, compare). Not .txt: any text format may fairly go in one (`--format json --out r.txt`).
+ */
+const BY_EXTENSION: Record<string, string> = { ".json": "json", ".jsonl": "jsonl", ".html": "html", ".htm": "html", ".xml": "junit", ".md": "md", ".markdown": "md" };
 
-/** The format `--out FILE` picks by its extension (any case), or undefined: the command's default. */
-export function formatForFile(file: string | undefined): FormatName | undefined {
-  const ext = file === undefined ? "" : extname(file).toLowerCase();
-  const name = Object.hasOwn(BY_EXTENSION, ext) ? BY_EXTENSION[ext]! : undefined;
-  return name !== undefined && isFormat(name) ? name : undefined;
+/**
+ * The format a command writes: --format, else the one --out's extension (any case) names, else
+ * `fallback`. One rule for every command, so a file never holds what its name denies: a --format
+ * the extension contradicts, or an extension naming a format the command does not write (`.xml`
+ * for compare), is a usage error; an unknown extension, or none, asks for nothing.
+ */
+export function formatForFile<F extends string>(out: string | undefined, o: { format: string | undefined; formats: readonly F[]; fallback: F }): F {
+  const { format, formats } = o;
+  if (format !== undefined && !formats.includes(format as F)) throw new UsageError(`--format must be one of ${formats.join(", ")}`);
+  const ext = out === undefined ? "" : extname(out).toLowerCase();
+  const named = Object.hasOwn(BY_EXTENSION, ext) ? BY_EXTENSION[ext]! : undefined;
+  if (named === undefined) return (format as F | undefined) ?? o.fallback;
+  if (format !== undefined && format !== named) throw new UsageError(`--format ${format}, but --out ${forTerminal(out!)} names ${named}`);
+  if (!formats.includes(named as F)) throw new UsageError(`--out ${forTerminal(out!)} names ${named}, not a format this command writes (${formats.join(", ")}): name the file for one of them`);
+  return named as F;
 }
 
 /** A document rendered whole into one string (small documents, tests; a run writes pieces). */

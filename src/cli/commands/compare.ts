@@ -4,13 +4,15 @@
 
 import { parseArgs } from "node:util";
 import { compareRuns, differingOptions, type Side } from "../../core/compare/compare.js";
+import { keyOf, namesOf } from "../../core/compare/names.js";
 import type { Comparison } from "../../core/compare/schema.js";
 import { TrialOutcomes } from "../../core/compare/trials.js";
 import type { Experiment } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
 import { checkOutput, gathered, writeOutput } from "../../io/output.js";
 import { readShard } from "../../io/shard-reader.js";
-import { COMPARE_FORMATS, formatOfFile, isCompareFormat, type CompareFormat } from "../../report/compare/index.js";
+import { COMPARE_FORMATS, type CompareFormat } from "../../report/compare/index.js";
+import { formatForFile } from "../../report/index.js";
 import { usage } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
@@ -21,20 +23,32 @@ function readSide(file: string): Side {
   const experiments: Experiment[] = [];
   const { run } = readShard(file, (e) => trials.add(e), (x) => experiments.push(x));
   if (run.shard !== null) throw new UsageError(`${forTerminal(file)} is shard ${run.shard} of a run: merge the shards first (assay merge), then compare`);
-  const outcomes = new Map(experiments.flatMap((x) => (x.experiment === null ? [] : [[x.experiment, trials.take(x, run.options)] as const])));
+  const keys = new Set<string>();
+  for (const x of experiments) {
+    const k = keyOf(x);
+    if (k !== null && keys.has(k)) throw new UsageError(`${forTerminal(file)} lists experiment ${forTerminal(x.experiment!)} (${x.profile ?? "no profile"}) twice: not a document assay wrote`);
+    if (k !== null) keys.add(k);
+  }
+  const outcomes = new Map(experiments.map((x) => [x, trials.take(x, run.options)] as const));
   return { file, run, experiments, outcomes };
 }
 
+/** The experiment a --pair side names: by the name compare shows it under, or by its id when only one has it. */
+function named(s: Side, names: ReadonlyMap<Experiment, string>, name: string, v: string): Experiment {
+  const found = s.experiments.filter((x) => names.get(x) === name || (x.experiment === name && names.has(x)));
+  if (found.length === 0) throw new UsageError(`--pair ${forTerminal(v)}: ${forTerminal(s.file)} has no experiment ${forTerminal(name)}`);
+  if (found.length > 1) throw new UsageError(`--pair ${forTerminal(v)}: ${forTerminal(s.file)} has ${found.length} experiments ${forTerminal(name)}: name one as ${found.map((x) => forTerminal(names.get(x)!)).join(" or ")}`);
+  return found[0]!;
+}
+
 /** `--pair A=B`: BASE's experiment A is compared with HEAD's B. */
-function parsePairs(values: readonly string[], base: Side, head: Side): [string, string][] {
-  const has = (s: Side, id: string) => s.experiments.some((x) => x.experiment === id);
-  const seen = { base: new Set<string>(), head: new Set<string>() };
+function parsePairs(values: readonly string[], base: Side, head: Side): [Experiment, Experiment][] {
+  const [bn, hn] = [namesOf(base.experiments), namesOf(head.experiments)];
+  const seen = { base: new Set<Experiment>(), head: new Set<Experiment>() };
   return values.map((v) => {
     const eq = v.indexOf("=");
     if (eq <= 0 || eq === v.length - 1) throw new UsageError(`--pair takes BASE_EXPERIMENT=HEAD_EXPERIMENT (got ${JSON.stringify(v)})`);
-    const [a, b] = [v.slice(0, eq), v.slice(eq + 1)];
-    if (!has(base, a)) throw new UsageError(`--pair ${forTerminal(v)}: ${forTerminal(base.file)} has no experiment ${forTerminal(a)}`);
-    if (!has(head, b)) throw new UsageError(`--pair ${forTerminal(v)}: ${forTerminal(head.file)} has no experiment ${forTerminal(b)}`);
+    const [a, b] = [named(base, bn, v.slice(0, eq), v), named(head, hn, v.slice(eq + 1), v)];
     if (seen.base.has(a) || seen.head.has(b)) throw new UsageError(`--pair ${forTerminal(v)}: an experiment is paired twice`);
     seen.base.add(a);
     seen.head.add(b);
@@ -51,13 +65,6 @@ function checkComparable(base: Side, head: Side): void {
   if (differ.length > 0) throw new UsageError(`${forTerminal(base.file)} and ${forTerminal(head.file)} were scored with different options (${differ.join("; ")}): score both alike`);
 }
 
-function formatOf(format: string | undefined, out: string | undefined): CompareFormat {
-  if (format !== undefined && !isCompareFormat(format)) throw new UsageError(`--format must be one of ${Object.keys(COMPARE_FORMATS).join(", ")}`);
-  const byFile = out === undefined ? null : formatOfFile(out);
-  if (format !== undefined && byFile !== null && format !== byFile) throw new UsageError(`--format ${format}, but --out ${forTerminal(out!)} names ${byFile}`);
-  return (format as CompareFormat | undefined) ?? byFile ?? "table";
-}
-
 export function compareCommand(argv: string[], io: CliIo): number {
   const { values, positionals } = usage(() =>
     parseArgs({
@@ -68,7 +75,7 @@ export function compareCommand(argv: string[], io: CliIo): number {
   );
   if (positionals.length !== 2) throw new UsageError("assay compare needs two results documents: BASE.json HEAD.json");
   if (values["fail-on"] !== undefined && values["fail-on"] !== "regression") throw new UsageError("--fail-on takes: regression");
-  const format = formatOf(values.format, values.out);
+  const format = formatForFile(values.out, { format: values.format, formats: Object.keys(COMPARE_FORMATS) as CompareFormat[], fallback: "table" });
   const protect = { files: positionals };
   if (values.out !== undefined) checkOutput(values.out, protect);
   const base = readSide(positionals[0]!);

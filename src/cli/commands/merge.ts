@@ -5,7 +5,7 @@ import { readShard, type ShardRun } from "../../io/shard-reader.js";
 import { assembleView, loadSchedule } from "../../pipeline/score.js";
 import { parseShard } from "../../pipeline/shard.js";
 import { EntrySpill } from "../../pipeline/spill.js";
-import { formatForFile, FORMATS, isFormat } from "../../report/index.js";
+import { FORMAT_NAMES, formatForFile } from "../../report/index.js";
 import { usage } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
@@ -70,8 +70,7 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
     }),
   );
   if (positionals.length === 0) throw new UsageError("assay merge needs the shards' RESULTS files");
-  const format = values.format ?? formatForFile(values.out) ?? "table";
-  if (!isFormat(format)) throw new UsageError(`--format must be one of ${Object.keys(FORMATS).join(", ")}`);
+  const format = formatForFile(values.out, { format: values.format, formats: FORMAT_NAMES, fallback: "table" });
   if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid") throw new UsageError("--fail-on takes: invalid");
   const protect: Protected = { files: [...positionals, ...(values.schedule ?? []), values["hmac-key-file"]] };
   if (values.out !== undefined) checkOutput(values.out, protect);

@@ -6,7 +6,7 @@ import { forTerminal } from "../../core/text.js";
 import { checkKept, checkOutput, gathered, withSqliteFiles, writeOutput, type Protected } from "../../io/output.js";
 import { loadSchedule, scoreRun, storeOptions, type ScoredRun } from "../../pipeline/score.js";
 import { parseShard } from "../../pipeline/shard.js";
-import { formatForFile, FORMATS, isFormat, type FormatName } from "../../report/index.js";
+import { FORMAT_NAMES, formatForFile, FORMATS, type FormatName } from "../../report/index.js";
 import { ResultStore } from "../../store/store.js";
 import { JOBS_PER_CPU, maxJobs } from "../../pool/pool.js";
 import { oneOf, positiveInt, usage } from "../args.js";
@@ -88,8 +88,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
 export async function scoreFromOptions(values: ScoreValues, positionals: string[], io: CliIo, command: string, kept: readonly (string | undefined)[] = []): Promise<Scored | number> {
   if (positionals.length === 0) throw new UsageError(`assay ${command} needs at least one ROOT (see assay ${command} --help)`);
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
-  const format = values.format ?? formatForFile(values.out) ?? (shard ? "json" : "table");
-  if (!isFormat(format)) throw new UsageError(`--format must be one of ${Object.keys(FORMATS).join(", ")}`);
+  const format = formatForFile(values.out, { format: values.format, formats: FORMAT_NAMES, fallback: shard ? "json" : "table" });
   if (shard && format !== "json" && format !== "jsonl") throw new UsageError("--shard writes bundle entries for assay merge: use --format json or jsonl");
   if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid") throw new UsageError("--fail-on takes: invalid");
   if (values["verify-digests"] && values.store === undefined) throw new UsageError("--verify-digests goes with --store");

@@ -5,6 +5,7 @@
 
 import type { Experiment, Results, RunOptions } from "../results.js";
 import { byteCompare } from "../text.js";
+import { keyOf, namesOf } from "./names.js";
 import type { ClaimedComparison, Comparison, ExperimentComparison, MetricComparison, PairedComparison } from "./schema.js";
 import { countsOf, mcnemarExact, newcombe95 } from "./stats.js";
 import type { Outcomes } from "./trials.js";
@@ -107,18 +108,19 @@ export interface Side {
   file: string;
   run: Results["run"];
   experiments: readonly Experiment[];
-  /** Per experiment id, per paired metric, each counted trial's outcome. */
-  outcomes: ReadonlyMap<string, ReadonlyMap<string, Outcomes>>;
+  /** Per experiment, per paired metric, each counted trial's outcome. */
+  outcomes: ReadonlyMap<Experiment, ReadonlyMap<string, Outcomes>>;
 }
 
 const PAIRED_NONE_INSPECT = "the document holds each Inspect log's metrics, not each sample's score: no paired analysis";
 
-function compareExperiments(b: Experiment, h: Experiment, base: Side, head: Side): ExperimentComparison {
+/** Two experiments compared; `names` says what each is called in its document. */
+function compareExperiments(b: Experiment, h: Experiment, base: Side, head: Side, names: ReadonlyMap<Experiment, string>): ExperimentComparison {
   const fb = figures(b);
   const fh = figures(h);
   const metrics = [...fb.keys()].filter((k) => fh.has(k)).map((k) => metric(k, fb.get(k)!, fh.get(k)!));
-  const ob = base.outcomes.get(b.experiment!) ?? new Map<string, Outcomes>();
-  const oh = head.outcomes.get(h.experiment!) ?? new Map<string, Outcomes>();
+  const ob = base.outcomes.get(b) ?? new Map<string, Outcomes>();
+  const oh = head.outcomes.get(h) ?? new Map<string, Outcomes>();
   const pairs: PairedComparison[] = [];
   const unpaired: string[] = [];
   for (const [name, o] of ob) {
@@ -133,8 +135,8 @@ function compareExperiments(b: Experiment, h: Experiment, base: Side, head: Side
     ...(unpaired.length > 0 ? [`${unpaired.join(", ")}: rewards are not all 0 or 1, so trials do not pass or fail: no paired analysis`] : []),
   ];
   return {
-    base: b.experiment!,
-    head: h.experiment!,
+    base: names.get(b)!,
+    head: names.get(h)!,
     profile: { base: b.profile, head: h.profile },
     metrics,
     paired: pairs,
@@ -149,26 +151,31 @@ export function differingOptions(a: RunOptions, b: RunOptions): string[] {
   return (Object.keys(names) as (keyof typeof names)[]).filter((k) => a[k] !== b[k]).map((k) => `${names[k]} ${a[k] ?? "none"} vs ${b[k] ?? "none"}`);
 }
 
-/** Experiment pairs: those `--pair` names, then the rest matched by id. Unknown names in `pairs` are the caller's to refuse first. */
-function matchExperiments(base: readonly Experiment[], head: readonly Experiment[], pairs: readonly [string, string][]) {
-  const bi = new Map(base.flatMap((x) => (x.experiment === null ? [] : [[x.experiment, x] as const])));
-  const hi = new Map(head.flatMap((x) => (x.experiment === null ? [] : [[x.experiment, x] as const])));
-  const matched: [Experiment, Experiment][] = pairs.map(([a, b]) => [bi.get(a)!, hi.get(b)!]);
+/** Experiment pairs: those `--pair` names, then the rest matched by kind and id (names.ts). */
+function matchExperiments(base: readonly Experiment[], head: readonly Experiment[], pairs: readonly (readonly [Experiment, Experiment])[]) {
+  const hi = new Map(head.flatMap((x) => (keyOf(x) === null ? [] : [[keyOf(x)!, x] as const])));
+  const matched: (readonly [Experiment, Experiment])[] = [...pairs];
   const usedB = new Set(pairs.map((p) => p[0]));
   const usedH = new Set(pairs.map((p) => p[1]));
-  for (const [id, x] of bi) if (!usedB.has(id) && !usedH.has(id) && hi.has(id)) matched.push([x, hi.get(id)!]);
-  const inB = new Set(matched.map(([b]) => b.experiment));
-  const inH = new Set(matched.map(([, h]) => h.experiment));
-  return { matched, onlyBase: [...bi.keys()].filter((id) => !inB.has(id)).sort(byteCompare), onlyHead: [...hi.keys()].filter((id) => !inH.has(id)).sort(byteCompare) };
+  for (const x of base) {
+    const h = keyOf(x) === null ? undefined : hi.get(keyOf(x)!);
+    if (h !== undefined && !usedB.has(x) && !usedH.has(h)) matched.push([x, h]);
+  }
+  const inB = new Set(matched.map(([b]) => b));
+  const inH = new Set(matched.map(([, h]) => h));
+  return { matched, onlyBase: base.filter((x) => !inB.has(x)), onlyHead: head.filter((x) => !inH.has(x)) };
 }
 
 const sideOf = (s: Side) => ({
   file: s.file, tool_version: s.run.tool_version, scoring_version: s.run.scoring_version, started_at: s.run.started_at, complete: s.run.complete, options: s.run.options,
 });
 
-export function compareRuns(base: Side, head: Side, pairs: readonly [string, string][]): Comparison {
+/** `pairs`: the experiments `--pair` names, each of its side. */
+export function compareRuns(base: Side, head: Side, pairs: readonly (readonly [Experiment, Experiment])[]): Comparison {
+  const names = new Map([...namesOf(base.experiments), ...namesOf(head.experiments)]);
   const { matched, onlyBase, onlyHead } = matchExperiments(base.experiments, head.experiments, pairs);
-  const experiments = matched.map(([b, h]) => compareExperiments(b, h, base, head));
+  const experiments = matched.map(([b, h]) => compareExperiments(b, h, base, head, names));
+  const only = (xs: readonly Experiment[]) => xs.flatMap((x) => (names.has(x) ? [names.get(x)!] : [])).sort(byteCompare);
   const notes: string[] = [];
   for (const s of [base, head]) if (!s.run.complete) notes.push(`${s.file}: its run was stopped before every bundle was scored; its figures are partial`);
   const unnamed = (s: Side) => s.experiments.filter((x) => x.experiment === null).length;
@@ -179,8 +186,8 @@ export function compareRuns(base: Side, head: Side, pairs: readonly [string, str
     base: sideOf(base),
     head: sideOf(head),
     experiments,
-    only_base: onlyBase,
-    only_head: onlyHead,
+    only_base: only(onlyBase),
+    only_head: only(onlyHead),
     regressions: experiments.flatMap((e) => e.metrics.filter((m) => m.regression).map((m) => ({ base: e.base, head: e.head, metric: m.metric }))),
     notes,
   };

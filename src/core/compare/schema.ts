@@ -58,6 +58,7 @@ export const claimedSchema = z.object({ metric: z.string(), base: claimedValue, 
 export type ClaimedComparison = z.infer<typeof claimedSchema>;
 
 export const experimentComparisonSchema = z.object({
+  /** Each side's experiment by name: its id, or `profile:id` where that id recurs in its document (a Harbor job named as a native experiment). */
   base: z.string(),
   head: z.string(),
   profile: z.object({ base: profileSchema.nullable(), head: profileSchema.nullable() }),
@@ -75,7 +76,7 @@ export const comparisonSchema = z.object({
   base: sideSchema,
   head: sideSchema,
   experiments: z.array(experimentComparisonSchema),
-  /** Experiments on one side only: listed, not compared. */
+  /** Experiments on one side only, by name: listed, not compared. */
   only_base: z.array(z.string()),
   only_head: z.array(z.string()),
   regressions: z.array(z.object({ base: z.string(), head: z.string(), metric: z.string() })),

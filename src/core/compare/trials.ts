@@ -3,20 +3,21 @@
 // is kept per trial, never the entry; the experiment record (which lists the invalid, excluded
 // and unscored trials) then decides which trials the metric counts and how.
 //
-// A trial is identified across two runs by its experiment (matched by id, or --pair) and its id
-// within it: native and world trials by the `trial` of their journal's line 1 (the scheduled
+// A trial is identified across two runs by its experiment (matched by kind and id, or --pair) and
+// its id within it: native and world trials by the `trial` of their journal's line 1 (the scheduled
 // slot), Harbor trials by their trial name (`trial_name`; a trial without a readable result.json
 // by its path). Inspect logs carry no per-sample score in the document: no pairing.
 
 import { hasOutcome } from "../batch/experiments.js";
+import { isCopyReason } from "../batch/harbor.js";
 import type { BundleEntry, Experiment, RunOptions } from "../results.js";
 
 /** A trial's outcome in one metric: 0 or 1 (a Harbor reward may be any number). */
 export type Outcomes = Map<string, number>;
 
-/** A Harbor trial name two folders of one job share: a copy, or a conflict; either way not one trial to pair. */
+/** A Harbor trial name two folders of one job share with different bytes: a conflict, not one trial to pair. */
 const TWICE = Symbol("twice");
-type HarborTrial = { scored: boolean; rewards: Record<string, number> | null } | typeof TWICE;
+type HarborTrial = { digest: string; scored: boolean; rewards: Record<string, number> | null } | typeof TWICE;
 const SCORED = new Set(["scored", "scored-with-exception"]);
 
 const nested = <V>(m: Map<string, Map<string, V>>, k: string): Map<string, V> => {
@@ -25,6 +26,7 @@ const nested = <V>(m: Map<string, Map<string, V>>, k: string): Map<string, V> =>
   return inner;
 };
 
+// Kept apart by kind, as the experiments are (a Harbor job and a native experiment may share an id).
 export class TrialOutcomes {
   /** native and world: per experiment and trial, the lowest attempt with an outcome, packed as attempt·4 + victory·2 + pass. */
   private readonly attempts = new Map<string, Map<string, number>>();
@@ -35,7 +37,10 @@ export class TrialOutcomes {
     if (e.profile === "harbor") {
       const trials = nested(this.harbor, e.experiment);
       const name = e.trial ?? e.path;
-      trials.set(name, trials.has(name) ? TWICE : { scored: SCORED.has(e.state ?? ""), rewards: e.rewards });
+      const seen = trials.get(name);
+      // A byte-identical copy is the one trial its experiment counts once (batch/harbor.ts): keep the first.
+      if (seen === undefined) trials.set(name, { digest: e.digest, scored: SCORED.has(e.state ?? ""), rewards: e.rewards });
+      else if (seen !== TWICE && seen.digest !== e.digest) trials.set(name, TWICE);
     } else if (e.trial !== null && e.attempt !== null && hasOutcome(e)) {
       const trials = nested(this.attempts, e.experiment);
       const seen = trials.get(e.trial);
@@ -53,20 +58,22 @@ export class TrialOutcomes {
   take(x: Experiment, options: Pick<RunOptions, "invalid">): Map<string, Outcomes> {
     const out = new Map<string, Outcomes>();
     if (x.experiment === null) return out;
-    const outside = new Set<string>([...x.unscored, ...x.excluded.map((t) => t.trial)]);
+    // A copy's exclusion names its original's trial, which is counted: not outside.
+    const outside = new Set<string>([...x.unscored, ...x.excluded.filter((t) => !isCopyReason(t.reason)).map((t) => t.trial)]);
     const invalid = new Set<string>();
     for (const t of x.invalid) (t.codes.length === 1 && t.codes[0] === "UNSCHEDULED" ? outside : invalid).add(t.trial);
     const start = (): Outcomes => new Map(options.invalid === "count" ? [...invalid].map((t) => [t, 0]) : []);
-    const attempts = this.attempts.get(x.experiment);
-    this.attempts.delete(x.experiment);
-    const harbor = this.harbor.get(x.experiment);
-    this.harbor.delete(x.experiment);
+    // Each kind from its own map: a native experiment's take leaves a same-named Harbor job's trials.
+    const attempts = x.profile === "harbor" || x.profile === "inspect" ? undefined : this.attempts.get(x.experiment);
+    if (attempts !== undefined) this.attempts.delete(x.experiment);
     if (x.profile === "native-game" || x.profile === "world") {
       const bit = x.profile === "world" ? 1 : 2;
       const m = start();
       for (const [trial, packed] of attempts ?? []) if (!outside.has(trial) && !invalid.has(trial)) m.set(trial, Math.floor((packed % 4) / bit) % 2);
       out.set(x.profile === "world" ? "pass" : "accuracy", m);
     } else if (x.profile === "harbor") {
+      const harbor = this.harbor.get(x.experiment);
+      this.harbor.delete(x.experiment);
       for (const key of Object.keys(x.rewards ?? {})) {
         const m = start();
         for (const [trial, t] of harbor ?? []) {
