@@ -10,6 +10,7 @@ import { blankEntry, blankExperiment, viewOf, type Advisory, type BundleEntry, t
 import { forTerminal } from "../src/core/text.js";
 import { render, CSP } from "../src/report/html/index.js";
 import { scriptJson } from "../src/report/html/escape.js";
+import { copyReason } from "../src/core/batch/harbor.js";
 import { MAX_ROWS, rows, shortPath } from "../src/report/html/rows.js";
 import { run } from "./helpers/cli.js";
 import { demoReport, expectedFigures, type DemoReport } from "./helpers/demo.js";
@@ -135,8 +136,49 @@ describe("the trial table's rows", () => {
 
   it("take the entries with something to look at first, then the rest in path order, up to the cap", () => {
     const bundles = [clean(1), clean(2), broken(1), clean(3), broken(2)];
-    expect([...rows(bundles, ["/r"], 3)].map((r) => r[0])).toEqual(["r/z1", "r/z2", "r/b000001"]);
-    expect([...rows(bundles, ["/r"], 10)].map((r) => r[0])).toEqual(["r/z1", "r/z2", "r/b000001", "r/b000002", "r/b000003"]);
+    expect([...rows(bundles, [native("x", 5)], ["/r"], 3)].map((r) => r[0])).toEqual(["r/z1", "r/z2", "r/b000001"]);
+    expect([...rows(bundles, [native("x", 5)], ["/r"], 10)].map((r) => r[0])).toEqual(["r/z1", "r/z2", "r/b000001", "r/b000002", "r/b000003"]);
+  });
+
+  it("say what the experiment makes of a valid bundle: a trial invalid, excluded, unscored or superseded shows its state and codes, never a win, and comes first", () => {
+    const won = (trial: string, attempt = 1) => entry(`/r/${trial}/a${attempt}`, { trial, attempt, status: "completed", ending: true, victory: true });
+    const bundles = [won("t0"), won("t1"), won("t2"), won("t3"), won("t4"), won("t4", 2), entry("/r/t5/a1", { trial: "t5", validity: "error" }), won("t5", 2)];
+    const x: Experiment = {
+      ...native("x", 6),
+      invalid: [{ trial: "t1", codes: ["SEED_MISMATCH"] }],
+      excluded: [{ trial: "t2", reason: "resource-bound without a native ending" }],
+      flags: [{ code: "SUPERSEDED", trial: "t4", attempt: 1, evidence: null }],
+      unscored: ["t5"],
+    };
+    const got = Object.fromEntries([...rows(bundles, [x], ["/r"])].map((r) => [r[0], [r[4], r[5], r[6]]]));
+    expect(got).toEqual({
+      "r/t0/a1": ["valid", "completed, victory", ""],
+      "r/t1/a1": ["invalid (trial: SEED_MISMATCH)", "completed, no credit", "SEED_MISMATCH"],
+      "r/t2/a1": ["excluded: resource-bound without a native ending", "completed, no credit", ""],
+      "r/t3/a1": ["valid", "completed, victory", ""],
+      "r/t4/a1": ["superseded", "completed, no credit", ""],
+      "r/t4/a2": ["valid", "completed, victory", ""],
+      "r/t5/a1": ["error", "tool error", ""],
+      "r/t5/a2": ["unscored: a tool error on another attempt", "completed, no credit", ""],
+    });
+    // Under a cap the rows not counted come before the clean wins.
+    expect([...rows(bundles, [x], ["/r"], 5)].map((r) => r[0])).toEqual(["r/t1/a1", "r/t2/a1", "r/t4/a1", "r/t5/a1", "r/t5/a2"]);
+  });
+
+  it("show a Harbor trial's copy as the copy it is and a bundle-invalid trial's codes beyond its own, both without a reward as credit", () => {
+    const harbor = (path: string, fields: Partial<BundleEntry>) => entry(path, { profile: "harbor", experiment: "job", trial: "tr", attempt: null, state: "scored", rewards: { reward: 1 }, ...fields });
+    const bundles = [harbor("/r/job/tr", {}), harbor("/r/job/tr-copy", {}), harbor("/r/job/u", { trial: "u", validity: "invalid", errors: [{ code: "SCHEMA", file: null, line: null, message: "m" }] })];
+    const x: Experiment = {
+      ...blankExperiment("job", "harbor", 2),
+      invalid: [{ trial: "u", codes: ["SCHEMA", "TRIAL_DUPLICATE"] }],
+      excluded: [{ trial: "tr", reason: copyReason("/r/job/tr") }],
+    };
+    const got = Object.fromEntries([...rows(bundles, [x], ["/r"])].map((r) => [r[0], [r[4], r[5], r[6]]]));
+    expect(got).toEqual({
+      "r/job/tr": ["valid", "scored reward=1", ""],
+      "r/job/tr-copy": ["excluded: a byte-identical copy of /r/job/tr (counted once, there)", "scored no credit", ""],
+      "r/job/u": ["invalid", "scored no credit", "SCHEMA TRIAL_DUPLICATE"],
+    });
   });
 
   it("show a path from its root's own name on, and a path outside every root whole", () => {

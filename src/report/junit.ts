@@ -16,7 +16,7 @@
 
 import { createCB } from "xmlbuilder2";
 import type { BundleEntry, Experiment, ResultsView } from "../core/results.js";
-import { TrialIndex, type Verdict } from "./junit-verdict.js";
+import { entryKey, experimentKey, TrialIndex, type Verdict } from "./trial-index.js";
 import { relativeTo } from "./where.js";
 
 /** Findings written into one failure; the rest are counted (assay verify shows them all). */
@@ -48,11 +48,6 @@ interface Suite {
   last: number;
 }
 
-const keyOf = (kind: string, experiment: string | null) => JSON.stringify([kind, experiment]);
-/** Harbor and Inspect experiments are named apart from assay's; an entry naming no trial belongs to none. */
-const entryKey = (e: BundleEntry) =>
-  e.profile === "harbor" || e.profile === "inspect" ? keyOf(e.profile, e.experiment) : e.experiment !== null && e.trial !== null && e.attempt !== null ? keyOf("assay", e.experiment) : keyOf("none", null);
-const experimentKey = (x: Experiment) => keyOf(x.profile === "harbor" || x.profile === "inspect" ? x.profile : "assay", x.experiment);
 const suiteName = (x: Experiment | null) =>
   x === null ? "(unattributed)" : (x.experiment ?? (x.profile === "harbor" ? "(lone trials)" : x.profile === "inspect" ? "(logs the tool could not read)" : "(none)"));
 

@@ -72,7 +72,7 @@ function tableHead(total: number): string {
   return [
     `<section id="trials"><h2>Trials</h2>`,
     capped,
-    `<div class="filters">${filter("text", "path, experiment or trial")}<label>validity<select id="f-validity"><option value="">any</option><option>valid</option><option>invalid</option><option>error</option></select></label>${filter("outcome", "outcome")}${filter("codes", "codes")}${filter("flags", "flags")}</div>`,
+    `<div class="filters">${filter("text", "path, experiment or trial")}<label>validity<select id="f-validity"><option value="">any</option><option>valid</option><option>invalid</option><option>error</option><option>not counted</option></select></label>${filter("outcome", "outcome")}${filter("codes", "codes")}${filter("flags", "flags")}</div>`,
     `<p id="trial-count" class="muted" aria-live="polite"></p><p class="print-only muted">Printed: only the rows in view; the JSON document has every trial.</p>`,
     `<div id="trial-scroll"><table id="trial-table"><colgroup>${cols.map((c) => `<col class="c-${c}">`).join("")}</colgroup>`,
     `<thead><tr>${cols.map((c) => `<th scope="col">${c}</th>`).join("")}</tr></thead><tbody></tbody></table></div>`,
@@ -103,7 +103,7 @@ function* page(doc: ResultsView, experiments: Experiment[], charts: string[][], 
   yield advisorySection(s);
   yield `<script type="application/json" id="trial-data">[`;
   let first = true;
-  for (const r of rows(doc.bundles, doc.run.roots.map(forTerminal))) {
+  for (const r of rows(doc.bundles, doc.experiments, doc.run.roots.map(forTerminal))) {
     yield `${first ? "" : ","}${scriptJson(r)}`;
     first = false;
   }
