@@ -12,6 +12,7 @@ import { render, CSP } from "../src/report/html/index.js";
 import { scriptJson } from "../src/report/html/escape.js";
 import { copyReason } from "../src/core/batch/harbor.js";
 import { MAX_ROWS, rows, shortPath } from "../src/report/html/rows.js";
+import { experimentKey, survey } from "../src/report/html/survey.js";
 import { run } from "./helpers/cli.js";
 import { demoReport, expectedFigures, type DemoReport } from "./helpers/demo.js";
 
@@ -195,6 +196,20 @@ describe("the trial table's rows", () => {
     expect(data.slice(0, 2).map((r) => r[0])).toEqual(["r/z1", "r/z2"]);
     expect(html).toContain(`data-embedded="${MAX_ROWS}" data-left-out="7"`);
     expect(html).toMatch(new RegExp(`holds ${MAX_ROWS} of ${n} rows .*7 left out`));
+  });
+});
+
+describe("findings by code", () => {
+  it("count a code the batch rules give a trial and none of its bundles holds (once per trial), beside the bundles' own codes", async () => {
+    const schema = { code: "SCHEMA" as const, file: null, line: null, message: "m" };
+    const x: Experiment = { ...native("x", 4), invalid: [{ trial: "t1", codes: ["SEED_MISMATCH"] }, { trial: "t2", codes: ["SCHEMA", "TRIAL_DUPLICATE"] }] };
+    const bundles = [entry("/r/t0"), entry("/r/t1/a1", { trial: "t1" }), entry("/r/t1/a2", { trial: "t1", attempt: 2 }), entry("/r/t2", { trial: "t2", validity: "invalid", errors: [schema] })];
+    const s = survey(bundles, [x]);
+    expect(Object.fromEntries(s.codes)).toEqual({ SCHEMA: 1, SEED_MISMATCH: 1, TRIAL_DUPLICATE: 1 });
+    expect(Object.fromEntries(s.codesBy.get(experimentKey("native-game", "x"))!)).toEqual({ SCHEMA: 1, SEED_MISMATCH: 1, TRIAL_DUPLICATE: 1 });
+    const html = await page({ format: "assay.results/1", run: RUN, bundles, experiments: [x] });
+    expect(part(html, `<section id="findings">`)).toContain("SEED_MISMATCH");
+    expect(part(html, `<section class="experiment" id="exp-0"`)).toContain("TRIAL_DUPLICATE");
   });
 });
 

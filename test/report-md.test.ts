@@ -5,7 +5,7 @@ import { mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blankEntry, viewOf, type Results } from "../src/core/results.js";
+import { blankEntry, blankExperiment, viewOf, type BundleEntry, type Experiment, type Results } from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
 import { mdName, mdText } from "../src/report/md-text.js";
 import { renderText } from "../src/report/index.js";
@@ -26,6 +26,8 @@ beforeAll(async () => {
   writeCorpus(join(corpus, "inspect"), { n: INSPECT_CASES.length, seed: "md", faults: false, profile: "inspect" });
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const RUN: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
 
 /** A line's table cells, split where GFM splits them: at pipes not escaped by a backslash. */
 function cells(line: string): string[] {
@@ -153,6 +155,25 @@ describe("--format md on the demo corpus", () => {
     expect(md).toContain("- **invalid** 30: `t0` (SEED_COLLISION)");
     expect(md).toContain(", and 20 more");
     expect(md).not.toContain("`t10`");
+  });
+});
+
+describe("the findings table", () => {
+  it("counts a code the batch rules give a trial and none of its bundles holds, the trial as its example; a code a bundle holds is counted once", () => {
+    const entry = (trial: string, fields: Partial<BundleEntry> = {}) => ({ path: `r/x/${trial}/a1`, ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "x", trial, attempt: 1, ...fields }) });
+    const schema = { code: "SCHEMA" as const, file: null, line: null, message: "m" };
+    const x: Experiment = {
+      ...blankExperiment("x", "native-game", 4),
+      accuracy: { value: 0, victories: 0, scored: 4, wilson95: [0, 0.5] },
+      invalid: [{ trial: "t1", codes: ["SEED_MISMATCH"] }, { trial: "t2", codes: ["SCHEMA"] }, { trial: "t3", codes: ["SCHEMA", "TRIAL_DUPLICATE"] }, { trial: "t4", codes: ["SEED_MISMATCH"] }],
+    };
+    const bundles = [entry("t0"), entry("t1"), entry("t2", { validity: "invalid", errors: [schema] }), entry("t3", { validity: "invalid", errors: [schema] }), entry("t4")];
+    const md = renderText("md", viewOf({ format: "assay.results/1", run: RUN, bundles, experiments: [x] }));
+    const findings = md.slice(md.indexOf("### Findings"));
+    expect(findings).toContain("| `SEED_MISMATCH` | error | 2 | `t1`, `t4` |");
+    expect(findings).toContain("| `SCHEMA` | error | 2 | `x/t2/a1`, `x/t3/a1` |");
+    expect(findings).toContain("| `TRIAL_DUPLICATE` | error | 1 | `t3` |");
+    expectSafe(md);
   });
 });
 

@@ -8,6 +8,7 @@ import type { Experiment, ResultsView } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
 import { HARD_DIMENSIONS } from "../core/world/dimensions.js";
 import { mdName, mdText } from "./md-text.js";
+import { TrialIndexes, TrialOnlyCodes } from "./trial-index.js";
 import { relativeTo } from "./where.js";
 
 /** Experiments given a table; codes in the findings table; names listed per line. */
@@ -135,7 +136,9 @@ function gather(doc: ResultsView): { by: Map<string, Seen>; advice: Advised } {
     if (s.examples.length < EXAMPLES) s.examples.push(where);
   };
   const roots = doc.run.roots;
+  const trialOnly = new TrialOnlyCodes(new TrialIndexes(doc.experiments));
   for (const b of doc.bundles) {
+    trialOnly.see(b);
     const where = relativeTo(b.path, roots);
     for (const code of new Set(b.errors.map((f) => f.code))) see(code, "error", where);
     for (const code of new Set(b.warnings.map((f) => f.code))) see(code, "warning", where);
@@ -149,6 +152,8 @@ function gather(doc: ResultsView): { by: Map<string, Seen>; advice: Advised } {
     if (a.cached) advice.cached++;
     if (Object.values(a.outcomes).some((o) => o.outcome === "fail" || o.outcome === "error")) advice.failing++;
   }
+  // What the batch rules found across a trial's bundles (SEED_MISMATCH…), in none of them: the trial is its example.
+  for (const t of trialOnly.codes()) see(t.code, "error", t.experiment.profile === "inspect" ? relativeTo(t.trial, roots) : t.trial);
   for (const e of doc.experiments) {
     for (const w of e.warnings) see(w.code, "warning", e.experiment ?? "(none)");
     for (const f of e.flags) see(f.code, "flag", e.profile === "inspect" ? relativeTo(f.trial, roots) : f.trial);

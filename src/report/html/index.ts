@@ -82,7 +82,7 @@ function tableHead(total: number): string {
 
 /** The page, in pieces. */
 export async function render(doc: ResultsView): Promise<Iterable<string>> {
-  const s = survey(doc.bundles);
+  const s = survey(doc.bundles, doc.experiments);
   const experiments = doc.experiments.map(shownExperiment);
   const charts: string[][] = [];
   for (const [i, e] of experiments.slice(0, MAX_CHARTED).entries()) charts.push(await chartsOf(e, i, s));
