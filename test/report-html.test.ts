@@ -213,6 +213,23 @@ describe("findings by code", () => {
   });
 });
 
+describe("the labels of the figures", () => {
+  it("say what --invalid does with invalid trials: count (as failures, 0) or left out", async () => {
+    const world: Experiment = { ...blankExperiment("w", "world", 2), pass: { passed: 1, total: 2 }, dimensions: {} };
+    const experiments = [native("g", 2), world, harborClaiming("h")];
+    const html = (invalid: "count" | "exclude") => page({ format: "assay.results/1", run: { ...RUN, options: { ...RUN.options, invalid } }, bundles: [], experiments });
+    const count = await html("count");
+    expect(count).toContain("invalid trials count as non-victories");
+    expect(count).toContain("invalid trials fail");
+    expect(count).toContain("trials scored (invalid as 0)");
+    expect(count).not.toContain("--invalid exclude)");
+    const exclude = await html("exclude");
+    expect(exclude.match(/invalid trials left out \(--invalid exclude\)/g)).toHaveLength(2);
+    expect(exclude).toContain("trials scored (invalid left out: --invalid exclude)");
+    expect(exclude).not.toMatch(/invalid trials fail|invalid as 0|count as non-victories/);
+  });
+});
+
 describe("the advisory section", () => {
   const advisory: Advisory = {
     status: "analysed",

@@ -177,6 +177,27 @@ describe("the findings table", () => {
   });
 });
 
+describe("the labels of the figures", () => {
+  it("say what --invalid does with invalid trials: count (as failures, 0) or left out", () => {
+    const experiments: Experiment[] = [
+      { ...blankExperiment("g", "native-game", 2), accuracy: { value: 0.5, victories: 1, scored: 2, wilson95: [0.1, 0.9] }, completion: { value: 1, completed: 2, scheduled: 2 } },
+      { ...blankExperiment("w", "world", 2), pass: { passed: 1, total: 2 }, dimensions: {} },
+      { ...blankExperiment("h", "harbor", 2), states: { scored: 2 }, rewards: { reward: { mean: 0.5, wilson95: [0.1, 0.9], coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: null } } },
+    ];
+    const md = (invalid: "count" | "exclude") => renderText("md", viewOf({ format: "assay.results/1", run: { ...RUN, options: { ...RUN.options, invalid } }, bundles: [], experiments }));
+    const count = md("count");
+    expect(count).toContain("invalid trials count as non-victories");
+    expect(count).toContain("every hard dimension and task_completion; invalid trials fail");
+    expect(count).toContain("trials scored (invalid ones as 0)");
+    expect(count).not.toContain("--invalid exclude)");
+    const exclude = md("exclude");
+    expect(exclude).toContain("invalid trials left out (--invalid exclude)");
+    expect(exclude).toContain("every hard dimension and task_completion; invalid trials left out (--invalid exclude)");
+    expect(exclude).toContain("trials scored (invalid ones left out: --invalid exclude)");
+    expect(exclude).not.toMatch(/invalid trials fail|invalid ones as 0|count as non-victories/);
+  });
+});
+
 describe("what a Harbor job claims", () => {
   it("is shown beside assay's figure, a claim assay does not compute says so, and many claims are capped", () => {
     const run: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
