@@ -65,7 +65,7 @@ function tableHead(total: number): string {
   const embedded = Math.min(total, MAX_ROWS);
   const capped =
     total > MAX_ROWS
-      ? `<p class="warn" id="trial-cap" data-embedded="${embedded}" data-left-out="${total - embedded}">This page holds ${embedded} of ${total} rows (at most ${MAX_ROWS}): those with findings, flags or an exception first, then the rest in path order; ${total - embedded} left out. The JSON document has every one.</p>`
+      ? `<p class="warn" id="trial-cap" data-embedded="${embedded}" data-left-out="${total - embedded}">This page holds ${embedded} of ${total} rows (at most ${MAX_ROWS}): those not counted as valid or with findings, flags or an exception first, then the rest in path order; ${total - embedded} left out. The JSON document has every one.</p>`
       : `<p class="muted" id="trial-cap" data-embedded="${embedded}" data-left-out="0">All ${total} rows.</p>`;
   const filter = (id: string, label: string) => `<label>${label}<input id="f-${id}" type="search" autocomplete="off"></label>`;
   const cols = ["path", "experiment", "trial", "attempt", "validity", "outcome", "codes", "flags"];
