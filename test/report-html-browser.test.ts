@@ -3,12 +3,12 @@
 // the charts are there and sized; the trial table filters and sorts; a folder named like markup
 // stays text; a 100,000-row document opens and filters in reasonable time. A screenshot of the
 // demo's page is saved under test/artifacts/ (git-ignored).
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeCorpus } from "../src/io/corpus.js";
 import { writeOutput } from "../src/io/output.js";
-import { blankEntry, blankExperiment, emptyTally, type BundleEntry, type ResultsView } from "../src/core/results.js";
+import { blankEntry, blankExperiment, emptyTally, type BundleEntry, type Results, type ResultsView } from "../src/core/results.js";
 import { render } from "../src/report/html/index.js";
 import { MAX_ROWS } from "../src/report/html/rows.js";
 import { HAVE_CHROMIUM, launch, REQUIRE_CHROMIUM, type Browser, type Opened } from "./helpers/browser.js";
@@ -105,9 +105,11 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
     for (const r of after) expect(r[6]).toContain("SCHEMA");
     await o.page.fill("#f-codes", "");
     await o.page.selectOption("#f-validity", "invalid");
-    const invalid = demo.doc.bundles.filter((b) => b.validity === "invalid").length;
+    // A bundle is invalid, or valid in a trial its experiment makes invalid (the batch rules).
+    const trialInvalid = new Set(demo.doc.experiments.flatMap((x) => x.invalid.map((i) => `${x.experiment}\u0000${i.trial}`)));
+    const invalid = demo.doc.bundles.filter((b) => b.validity === "invalid" || (b.validity === "valid" && trialInvalid.has(`${b.experiment}\u0000${b.trial}`))).length;
     expect(await matching(o)).toBe(invalid);
-    for (const r of await visibleRows(o)) expect(r[4]).toBe("invalid");
+    for (const r of await visibleRows(o)) expect(r[4]).toMatch(/^invalid( \(trial: [A-Z_, ]+\))?$/);
     await o.page.selectOption("#f-validity", "");
     expect(await matching(o)).toBe(all);
     clean(o);
@@ -149,6 +151,37 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
       }
       expect(await h.page.locator("img").count()).toBe(0);
       expect(await h.page.locator("script").count()).toBe(2);
+      clean(h);
+    } finally {
+      await h.page.close();
+    }
+  });
+
+  it("shows a trial its schedule makes invalid as invalid, with its code and no victory, and the validity filter finds it", async () => {
+    const corpus = join(tmp, "scheduled");
+    writeCorpus(corpus, { n: 6, seed: "sched", faults: false });
+    const first = await run(["score", corpus, "--quiet", "--format", "json"]);
+    const bundles = (JSON.parse(first.stdout) as Results).bundles;
+    const won = new Set(bundles.filter((b) => b.victory === true).map((b) => b.trial!));
+    expect(won.size).toBeGreaterThan(0);
+    // The schedule agrees on every trial's seed but the winners': each of those is SEED_MISMATCH.
+    const seeds = new Map(bundles.map((b) => [b.trial!, won.has(b.trial!) ? "0".repeat(32) : b.seed!]));
+    const schedule = join(tmp, "sched.json");
+    writeFileSync(schedule, JSON.stringify({ format: "assay.schedule/1", experiment: bundles[0]!.experiment, trials: [...seeds].map(([trial, seed]) => ({ trial, seed })) }));
+    const file = join(tmp, "scheduled.html");
+    const r = await run(["score", corpus, "--quiet", "--schedule", schedule, "--format", "html", "--out", file]);
+    expect(r.code, r.stderr).toBe(0);
+    const h = await browser.open(file);
+    try {
+      await h.page.selectOption("#f-validity", "invalid");
+      expect(await matching(h)).toBe(bundles.filter((b) => won.has(b.trial!)).length);
+      for (const row of await visibleRows(h)) {
+        expect(row[4]).toBe("invalid (trial: SEED_MISMATCH)");
+        expect(row[5]).not.toContain("victory");
+        expect(row[6]).toContain("SEED_MISMATCH");
+      }
+      await h.page.selectOption("#f-validity", "valid");
+      for (const row of await visibleRows(h)) expect(row[5]).not.toMatch(/, victory/);
       clean(h);
     } finally {
       await h.page.close();

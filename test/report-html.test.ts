@@ -10,7 +10,9 @@ import { blankEntry, blankExperiment, viewOf, type Advisory, type BundleEntry, t
 import { forTerminal } from "../src/core/text.js";
 import { render, CSP } from "../src/report/html/index.js";
 import { scriptJson } from "../src/report/html/escape.js";
+import { copyReason } from "../src/core/batch/harbor.js";
 import { MAX_ROWS, rows, shortPath } from "../src/report/html/rows.js";
+import { experimentKey, survey } from "../src/report/html/survey.js";
 import { run } from "./helpers/cli.js";
 import { demoReport, expectedFigures, type DemoReport } from "./helpers/demo.js";
 
@@ -135,8 +137,49 @@ describe("the trial table's rows", () => {
 
   it("take the entries with something to look at first, then the rest in path order, up to the cap", () => {
     const bundles = [clean(1), clean(2), broken(1), clean(3), broken(2)];
-    expect([...rows(bundles, ["/r"], 3)].map((r) => r[0])).toEqual(["r/z1", "r/z2", "r/b000001"]);
-    expect([...rows(bundles, ["/r"], 10)].map((r) => r[0])).toEqual(["r/z1", "r/z2", "r/b000001", "r/b000002", "r/b000003"]);
+    expect([...rows(bundles, [native("x", 5)], ["/r"], 3)].map((r) => r[0])).toEqual(["r/z1", "r/z2", "r/b000001"]);
+    expect([...rows(bundles, [native("x", 5)], ["/r"], 10)].map((r) => r[0])).toEqual(["r/z1", "r/z2", "r/b000001", "r/b000002", "r/b000003"]);
+  });
+
+  it("say what the experiment makes of a valid bundle: a trial invalid, excluded, unscored or superseded shows its state and codes, never a win, and comes first", () => {
+    const won = (trial: string, attempt = 1) => entry(`/r/${trial}/a${attempt}`, { trial, attempt, status: "completed", ending: true, victory: true });
+    const bundles = [won("t0"), won("t1"), won("t2"), won("t3"), won("t4"), won("t4", 2), entry("/r/t5/a1", { trial: "t5", validity: "error" }), won("t5", 2)];
+    const x: Experiment = {
+      ...native("x", 6),
+      invalid: [{ trial: "t1", codes: ["SEED_MISMATCH"] }],
+      excluded: [{ trial: "t2", reason: "resource-bound without a native ending" }],
+      flags: [{ code: "SUPERSEDED", trial: "t4", attempt: 1, evidence: null }],
+      unscored: ["t5"],
+    };
+    const got = Object.fromEntries([...rows(bundles, [x], ["/r"])].map((r) => [r[0], [r[4], r[5], r[6]]]));
+    expect(got).toEqual({
+      "r/t0/a1": ["valid", "completed, victory", ""],
+      "r/t1/a1": ["invalid (trial: SEED_MISMATCH)", "completed, no credit", "SEED_MISMATCH"],
+      "r/t2/a1": ["excluded: resource-bound without a native ending", "completed, no credit", ""],
+      "r/t3/a1": ["valid", "completed, victory", ""],
+      "r/t4/a1": ["superseded", "completed, no credit", ""],
+      "r/t4/a2": ["valid", "completed, victory", ""],
+      "r/t5/a1": ["error", "tool error", ""],
+      "r/t5/a2": ["unscored: a tool error on another attempt", "completed, no credit", ""],
+    });
+    // Under a cap the rows not counted come before the clean wins.
+    expect([...rows(bundles, [x], ["/r"], 5)].map((r) => r[0])).toEqual(["r/t1/a1", "r/t2/a1", "r/t4/a1", "r/t5/a1", "r/t5/a2"]);
+  });
+
+  it("show a Harbor trial's copy as the copy it is and a bundle-invalid trial's codes beyond its own, both without a reward as credit", () => {
+    const harbor = (path: string, fields: Partial<BundleEntry>) => entry(path, { profile: "harbor", experiment: "job", trial: "tr", attempt: null, state: "scored", rewards: { reward: 1 }, ...fields });
+    const bundles = [harbor("/r/job/tr", {}), harbor("/r/job/tr-copy", {}), harbor("/r/job/u", { trial: "u", validity: "invalid", errors: [{ code: "SCHEMA", file: null, line: null, message: "m" }] })];
+    const x: Experiment = {
+      ...blankExperiment("job", "harbor", 2),
+      invalid: [{ trial: "u", codes: ["SCHEMA", "TRIAL_DUPLICATE"] }],
+      excluded: [{ trial: "tr", reason: copyReason("/r/job/tr") }],
+    };
+    const got = Object.fromEntries([...rows(bundles, [x], ["/r"])].map((r) => [r[0], [r[4], r[5], r[6]]]));
+    expect(got).toEqual({
+      "r/job/tr": ["valid", "scored reward=1", ""],
+      "r/job/tr-copy": ["excluded: a byte-identical copy of /r/job/tr (counted once, there)", "scored no credit", ""],
+      "r/job/u": ["invalid", "scored no credit", "SCHEMA TRIAL_DUPLICATE"],
+    });
   });
 
   it("show a path from its root's own name on, and a path outside every root whole", () => {
@@ -153,6 +196,37 @@ describe("the trial table's rows", () => {
     expect(data.slice(0, 2).map((r) => r[0])).toEqual(["r/z1", "r/z2"]);
     expect(html).toContain(`data-embedded="${MAX_ROWS}" data-left-out="7"`);
     expect(html).toMatch(new RegExp(`holds ${MAX_ROWS} of ${n} rows .*7 left out`));
+  });
+});
+
+describe("findings by code", () => {
+  it("count a code the batch rules give a trial and none of its bundles holds (once per trial), beside the bundles' own codes", async () => {
+    const schema = { code: "SCHEMA" as const, file: null, line: null, message: "m" };
+    const x: Experiment = { ...native("x", 4), invalid: [{ trial: "t1", codes: ["SEED_MISMATCH"] }, { trial: "t2", codes: ["SCHEMA", "TRIAL_DUPLICATE"] }] };
+    const bundles = [entry("/r/t0"), entry("/r/t1/a1", { trial: "t1" }), entry("/r/t1/a2", { trial: "t1", attempt: 2 }), entry("/r/t2", { trial: "t2", validity: "invalid", errors: [schema] })];
+    const s = survey(bundles, [x]);
+    expect(Object.fromEntries(s.codes)).toEqual({ SCHEMA: 1, SEED_MISMATCH: 1, TRIAL_DUPLICATE: 1 });
+    expect(Object.fromEntries(s.codesBy.get(experimentKey("native-game", "x"))!)).toEqual({ SCHEMA: 1, SEED_MISMATCH: 1, TRIAL_DUPLICATE: 1 });
+    const html = await page({ format: "assay.results/1", run: RUN, bundles, experiments: [x] });
+    expect(part(html, `<section id="findings">`)).toContain("SEED_MISMATCH");
+    expect(part(html, `<section class="experiment" id="exp-0"`)).toContain("TRIAL_DUPLICATE");
+  });
+});
+
+describe("the labels of the figures", () => {
+  it("say what --invalid does with invalid trials: count (as failures, 0) or left out", async () => {
+    const world: Experiment = { ...blankExperiment("w", "world", 2), pass: { passed: 1, total: 2 }, dimensions: {} };
+    const experiments = [native("g", 2), world, harborClaiming("h")];
+    const html = (invalid: "count" | "exclude") => page({ format: "assay.results/1", run: { ...RUN, options: { ...RUN.options, invalid } }, bundles: [], experiments });
+    const count = await html("count");
+    expect(count).toContain("invalid trials count as non-victories");
+    expect(count).toContain("invalid trials fail");
+    expect(count).toContain("trials scored (invalid as 0)");
+    expect(count).not.toContain("--invalid exclude)");
+    const exclude = await html("exclude");
+    expect(exclude.match(/invalid trials left out \(--invalid exclude\)/g)).toHaveLength(2);
+    expect(exclude).toContain("trials scored (invalid left out: --invalid exclude)");
+    expect(exclude).not.toMatch(/invalid trials fail|invalid as 0|count as non-victories/);
   });
 });
 

@@ -280,11 +280,43 @@ describe("hostile names and texts", () => {
     const r = await run(["score", root, "--format", "junit", "--quiet"]);
     expect(r.code).toBe(0);
     const { suites, cases: all } = cases(r.stdout);
-    const spelled = "job \\u0001\\u001b[31m <script>alert(1)<b>x &lt;b&gt; ]]> \"q\"";
-    expect(suites.map((s) => s.getAttribute("name"))).toEqual([spelled]);
-    expect(all.map((c) => c.name)).toContain(`${spelled}/${trialDir}\\u0007\\u000b\\u0009tab`);
+    // Quoted, its controls, backslashes and quotes escaped, as a terminal and the HTML page show it (shown.ts).
+    const spelled = 'job \\u0001\\u001b[31m <script>alert(1)<b>x &lt;b&gt; ]]> \\"q\\"';
+    expect(suites.map((s) => s.getAttribute("name"))).toEqual([`"${spelled}"`]);
+    expect(all.map((c) => c.name)).toContain(`"${spelled}/${trialDir}\\u0007\\u000b\\u0009tab"`);
     for (const tag of ["script", "b"]) expect(parse(r.stdout).getElementsByTagName(tag).length).toBe(0);
     expectValid(r.stdout, ctx);
+  });
+
+  it("bidi overrides, isolates and line separators in names and texts are spelled as the other formats spell them; a plain name is left as it is", (ctx) => {
+    const hidden = "\u202e\u2066\u2028";
+    const doc = viewOf({
+      format: "assay.results/1",
+      run: { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
+      bundles: [
+        { path: `r/x${hidden}/t`, ...blankEntry({ validity: "invalid", errors: [{ code: "SCHEMA", file: `f${hidden}.json`, line: 1, message: `bad ${hidden} end` }], profile: "native-game", experiment: `x${hidden}`, trial: "t", attempt: 1 }) },
+        { path: `r/x${hidden}/u`, ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: `x${hidden}`, trial: "u", attempt: 1 }) },
+        { path: "r/plain/p", ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "plain", trial: "p", attempt: 1 }) },
+      ],
+      experiments: [
+        { ...blank(`x${hidden}`), invalid: [{ trial: "t", codes: ["SCHEMA"] }], excluded: [{ trial: "u", reason: `why ${hidden}` }], missing: [`m${hidden}`], dimensions: { [`d${hidden}`]: { passed: 0, total: 1 } } },
+        blank("plain"),
+      ],
+    });
+    const xml = renderText("junit", doc);
+    expect(xml).not.toMatch(/[\u202e\u2066\u2028]/);
+    const { suites, cases: all } = cases(xml);
+    const spelled = "\\u202e\\u2066\\u2028";
+    expect(suites.map((s) => s.getAttribute("name"))).toEqual([`"x${spelled}"`, "plain"]);
+    expect(all.map((c) => [c.name, c.kind, c.message])).toEqual([
+      [`"x${spelled}/t"`, "failure", "SCHEMA"],
+      [`"x${spelled}/u"`, "skipped", `excluded: why ${spelled}`],
+      [`"m${spelled}"`, "skipped", "missing: scheduled, with no bundle"],
+      ["plain/p", "passed", null],
+    ]);
+    expect(all[0]!.body).toBe(`SCHEMA f${spelled}.json:1 bad ${spelled} end`);
+    expect(xml).toContain(`<property name="&quot;dimension.d${spelled}&quot;" value="0/1"/>`);
+    expectValid(xml, ctx);
   });
 
   it("a finding whose message holds characters XML forbids (NUL, a lone surrogate, U+FFFF) is spelled out, and the document stays valid", (ctx) => {

@@ -5,7 +5,7 @@ import { mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blankEntry, viewOf, type Results } from "../src/core/results.js";
+import { blankEntry, blankExperiment, viewOf, type BundleEntry, type Experiment, type Results } from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
 import { mdName, mdText } from "../src/report/md-text.js";
 import { renderText } from "../src/report/index.js";
@@ -27,20 +27,24 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** A line's table cells, split where GFM splits them: at pipes not escaped by a backslash. */
+const RUN: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
+
+/**
+ * A line's table cells as cmark-gfm reads them: split at each pipe no backslash precedes (its cell
+ * scanner takes a backslash and the pipe after it as one escaped character, however many
+ * backslashes come before), then each cell's backslash before a pipe dropped, before its inlines
+ * (a code span too) are parsed.
+ */
 function cells(line: string): string[] {
   const out: string[] = [];
   let cell = "";
   for (let i = 1; i < line.length - 1; i++) {
-    if (line[i] === "\\" && i + 1 < line.length - 1) {
-      cell += line[i]! + line[i + 1]!;
-      i++;
-    } else if (line[i] === "|") {
+    if (line[i] === "|" && line[i - 1] !== "\\") {
       out.push(cell);
       cell = "";
     } else cell += line[i];
   }
-  return [...out, cell];
+  return [...out, cell].map((c) => c.replace(/\\\|/g, "|"));
 }
 
 /** A line with its code spans removed (CommonMark: a run of n backticks closes at the next run of exactly n). */
@@ -156,6 +160,46 @@ describe("--format md on the demo corpus", () => {
   });
 });
 
+describe("the findings table", () => {
+  it("counts a code the batch rules give a trial and none of its bundles holds, the trial as its example; a code a bundle holds is counted once", () => {
+    const entry = (trial: string, fields: Partial<BundleEntry> = {}) => ({ path: `r/x/${trial}/a1`, ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "x", trial, attempt: 1, ...fields }) });
+    const schema = { code: "SCHEMA" as const, file: null, line: null, message: "m" };
+    const x: Experiment = {
+      ...blankExperiment("x", "native-game", 4),
+      accuracy: { value: 0, victories: 0, scored: 4, wilson95: [0, 0.5] },
+      invalid: [{ trial: "t1", codes: ["SEED_MISMATCH"] }, { trial: "t2", codes: ["SCHEMA"] }, { trial: "t3", codes: ["SCHEMA", "TRIAL_DUPLICATE"] }, { trial: "t4", codes: ["SEED_MISMATCH"] }],
+    };
+    const bundles = [entry("t0"), entry("t1"), entry("t2", { validity: "invalid", errors: [schema] }), entry("t3", { validity: "invalid", errors: [schema] }), entry("t4")];
+    const md = renderText("md", viewOf({ format: "assay.results/1", run: RUN, bundles, experiments: [x] }));
+    const findings = md.slice(md.indexOf("### Findings"));
+    expect(findings).toContain("| `SEED_MISMATCH` | error | 2 | `t1`, `t4` |");
+    expect(findings).toContain("| `SCHEMA` | error | 2 | `x/t2/a1`, `x/t3/a1` |");
+    expect(findings).toContain("| `TRIAL_DUPLICATE` | error | 1 | `t3` |");
+    expectSafe(md);
+  });
+});
+
+describe("the labels of the figures", () => {
+  it("say what --invalid does with invalid trials: count (as failures, 0) or left out", () => {
+    const experiments: Experiment[] = [
+      { ...blankExperiment("g", "native-game", 2), accuracy: { value: 0.5, victories: 1, scored: 2, wilson95: [0.1, 0.9] }, completion: { value: 1, completed: 2, scheduled: 2 } },
+      { ...blankExperiment("w", "world", 2), pass: { passed: 1, total: 2 }, dimensions: {} },
+      { ...blankExperiment("h", "harbor", 2), states: { scored: 2 }, rewards: { reward: { mean: 0.5, wilson95: [0.1, 0.9], coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: null } } },
+    ];
+    const md = (invalid: "count" | "exclude") => renderText("md", viewOf({ format: "assay.results/1", run: { ...RUN, options: { ...RUN.options, invalid } }, bundles: [], experiments }));
+    const count = md("count");
+    expect(count).toContain("invalid trials count as non-victories");
+    expect(count).toContain("every hard dimension and task_completion; invalid trials fail");
+    expect(count).toContain("trials scored (invalid ones as 0)");
+    expect(count).not.toContain("--invalid exclude)");
+    const exclude = md("exclude");
+    expect(exclude).toContain("invalid trials left out (--invalid exclude)");
+    expect(exclude).toContain("every hard dimension and task_completion; invalid trials left out (--invalid exclude)");
+    expect(exclude).toContain("trials scored (invalid ones left out: --invalid exclude)");
+    expect(exclude).not.toMatch(/invalid trials fail|invalid ones as 0|count as non-victories/);
+  });
+});
+
 describe("what a Harbor job claims", () => {
   it("is shown beside assay's figure, a claim assay does not compute says so, and many claims are capped", () => {
     const run: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
@@ -193,9 +237,9 @@ describe("advisory records", () => {
 });
 
 describe("evidence in Markdown is text", () => {
-  const HOSTILE = ["| x |", "a`b``c", "`edge`", "<img src=x onerror=alert(1)>", "@everyone $x^2$ [link](http://e.test) **bold** _i_", "a\\|b", "esc\u001b[31mred\u202ertl", "a\nb"];
+  const HOSTILE = ["| x |", "a`b``c", "`edge`", "<img src=x onerror=alert(1)>", "@everyone $x^2$ [link](http://e.test) **bold** _i_", "a\\|b", "esc\u001b[31mred\u202ertl", "a\nb", "ends\\", "\\\\|"];
 
-  it("a name is a code span whose fence outlasts its backticks; in a table its pipes are escaped", () => {
+  it("a name is a code span whose fence outlasts its backticks; in a table only its pipes are escaped, so it reads as in a heading", () => {
     for (const s of HOSTILE) {
       expectSafe(`| h |\n|---|\n| ${mdName(s, true)} |`);
       expectSafe(`- ${mdName(s)}`);
@@ -203,6 +247,8 @@ describe("evidence in Markdown is text", () => {
     expect(mdName("a`b``c")).toBe("```a`b``c```");
     expect(mdName("`edge`")).toBe("`` `edge` ``");
     expect(mdName("| x |", true)).toBe("`\\| x \\|`");
+    // A cell, once GFM has read its pipes, holds the very code span a heading does: the name shows the same in both.
+    for (const s of [...HOSTILE, "\u0001\\u0001", "x\\", "\\|", "a\\\\|b"]) expect(cells(`| ${mdName(s, true)} |`)[0]!.trim(), s).toBe(mdName(s));
     expect(mdName("esc\u001b[31m\u202e")).toBe("`esc\\u001b[31m\\u202e`");
     expect(mdName("a\nb")).toBe("`a\\u000ab`"); // one line: a newline cannot end the table row
     // The checks above do catch what escaping prevents.

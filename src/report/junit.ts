@@ -16,24 +16,33 @@
 
 import { createCB } from "xmlbuilder2";
 import type { BundleEntry, Experiment, ResultsView } from "../core/results.js";
-import { TrialIndex, type Verdict } from "./junit-verdict.js";
+import { forTerminal, terminalText } from "../core/text.js";
+import { entryKey, experimentKey, TrialIndex, type Verdict } from "./trial-index.js";
 import { relativeTo } from "./where.js";
 
 /** Findings written into one failure; the rest are counted (assay verify shows them all). */
 const MAX_FINDINGS = 20;
 
-/** Characters XML 1.0 forbids (controls, lone surrogates, U+FFFE/U+FFFF), and in a name the line breaks and tabs a parser would turn into spaces. */
+/** Characters XML 1.0 forbids (controls, lone surrogates, U+FFFE/U+FFFF). */
 const FORBIDDEN = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-const FORBIDDEN_IN_NAME = /[^\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 const spelled = (c: string) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`;
 
 /**
- * Text as XML can carry it: forbidden characters spelled out (\u0001), and every `&` written as
- * `&amp;` before the library escapes the rest: xmlbuilder2 passes a text that already reads as an
- * entity (`&lt;`) through unescaped, which would turn a folder named `&lt;b&gt;` into `<b>`.
+ * Text as XML can carry it: what the shown-text rules leave that XML forbids (a lone surrogate,
+ * U+FFFF) spelled out too, and every `&` written as `&amp;` before the library escapes the rest:
+ * xmlbuilder2 passes a text that already reads as an entity (`&lt;`) through unescaped, which would
+ * turn a folder named `&lt;b&gt;` into `<b>`.
  */
-const xmlText = (s: string) => s.replace(FORBIDDEN, spelled).replace(/&/g, "&amp;");
-const xmlName = (s: string) => s.replace(FORBIDDEN_IN_NAME, spelled).replace(/&/g, "&amp;");
+const xmlSafe = (s: string) => s.replace(FORBIDDEN, spelled).replace(/&/g, "&amp;");
+/**
+ * What evidence says, shown as the other formats show it (shown.ts): a name (a path, an experiment,
+ * a trial, a key) as forTerminal quotes it, prose as terminalText spells it (an attribute's on one
+ * line, an element's line by line), so no control, bidi override or line separator reaches a CI
+ * page raw to make a name read other than it is.
+ */
+const xmlName = (s: string) => xmlSafe(forTerminal(s));
+const xmlLine = (s: string) => xmlSafe(terminalText(s));
+const xmlText = (s: string) => xmlSafe(s.split("\n").map(terminalText).join("\n"));
 
 interface Suite {
   key: string;
@@ -48,11 +57,6 @@ interface Suite {
   last: number;
 }
 
-const keyOf = (kind: string, experiment: string | null) => JSON.stringify([kind, experiment]);
-/** Harbor and Inspect experiments are named apart from assay's; an entry naming no trial belongs to none. */
-const entryKey = (e: BundleEntry) =>
-  e.profile === "harbor" || e.profile === "inspect" ? keyOf(e.profile, e.experiment) : e.experiment !== null && e.trial !== null && e.attempt !== null ? keyOf("assay", e.experiment) : keyOf("none", null);
-const experimentKey = (x: Experiment) => keyOf(x.profile === "harbor" || x.profile === "inspect" ? x.profile : "assay", x.experiment);
 const suiteName = (x: Experiment | null) =>
   x === null ? "(unattributed)" : (x.experiment ?? (x.profile === "harbor" ? "(lone trials)" : x.profile === "inspect" ? "(logs the tool could not read)" : "(none)"));
 
@@ -202,15 +206,15 @@ export function* render(doc: ResultsView): Generator<string> {
   const close = (s: Suite) => {
     for (const m of missingCases(s.index.experiment)) {
       const [name, why] = typeof m === "string" ? [m, "missing: scheduled, with no bundle"] : [`(${m.count} absent)`, `missing: ${m.count} ${m.reason}`];
-      xml.ele("testcase", { classname: xmlName(s.name), name: xmlName(name) }).ele("skipped", { message: xmlName(why) }).up().up();
+      xml.ele("testcase", { classname: xmlName(s.name), name: xmlName(name) }).ele("skipped", { message: xmlLine(why) }).up().up();
     }
     xml.up();
   };
   const testcase = (s: Suite, e: BundleEntry) => {
     const v = s.index.verdict(e);
     xml.ele("testcase", { classname: xmlName(s.name), name: xmlName(relativeTo(e.path, roots)) });
-    if (v.kind === "skipped") xml.ele("skipped", { message: xmlName(v.message) }).up();
-    else if (v.kind !== "passed") xml.ele(v.kind, { message: xmlName(v.message), type: xmlName(v.message.split(", ")[0]!) }).txt(xmlText(findingsText(e, v.trialCodes))).up();
+    if (v.kind === "skipped") xml.ele("skipped", { message: xmlLine(v.message) }).up();
+    else if (v.kind !== "passed") xml.ele(v.kind, { message: xmlLine(v.message), type: xmlLine(v.message.split(", ")[0]!) }).txt(xmlText(findingsText(e, v.trialCodes))).up();
     xml.ele("system-out").txt(xmlText(outcome(e, s.index.reviewOf(e)))).up();
     xml.up();
   };

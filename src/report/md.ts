@@ -8,6 +8,7 @@ import type { Experiment, ResultsView } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
 import { HARD_DIMENSIONS } from "../core/world/dimensions.js";
 import { mdName, mdText } from "./md-text.js";
+import { TrialIndexes, TrialOnlyCodes } from "./trial-index.js";
 import { relativeTo } from "./where.js";
 
 /** Experiments given a table; codes in the findings table; names listed per line. */
@@ -36,19 +37,19 @@ function native(e: Experiment, invalid: "count" | "exclude"): Row[] {
   return rows;
 }
 
-function world(e: Experiment): Row[] {
+function world(e: Experiment, invalid: "count" | "exclude"): Row[] {
   const p = e.pass!;
-  const rows: Row[] = [["pass", `**${ratio(p.passed, p.total)}**`, "every hard dimension and task_completion; invalid trials fail"]];
+  const rows: Row[] = [["pass", `**${ratio(p.passed, p.total)}**`, `every hard dimension and task_completion; invalid trials ${invalid === "count" ? "fail" : "left out (--invalid exclude)"}`]];
   for (const [name, d] of Object.entries(e.dimensions!)) rows.push([`${mdName(name, true)}${HARD_DIMENSIONS.has(name) ? " (hard)" : ""}`, `${d.passed}/${d.total}`, "reported apart: no blended score"]);
   if (e.pass_hat_k !== null) rows.push(["pass^k", ks(e.pass_hat_k), "every one of k repeats of a task passes"]);
   return rows;
 }
 
-function harbor(e: Experiment, errors: "exclude" | "zero"): Row[] {
+function harbor(e: Experiment, errors: "exclude" | "zero", invalid: "count" | "exclude"): Row[] {
   const states = Object.entries(e.states ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none";
   const rows: Row[] = [["states", states, errors === "zero" ? "trials without a reward count 0 (--errors zero)" : "trials without a reward are left out of every mean (--errors zero counts them 0)", ""]];
   for (const [key, r] of Object.entries(e.rewards ?? {})) {
-    rows.push([`reward ${mdName(key, true)}`, `**${f3(r.mean)}**${wilson(r.wilson95, f3)}`, `coverage ${ratio(r.covered, r.trials)}: trials scored (invalid ones as 0) / every trial but tool errors`, ""]);
+    rows.push([`reward ${mdName(key, true)}`, `**${f3(r.mean)}**${wilson(r.wilson95, f3)}`, `coverage ${ratio(r.covered, r.trials)}: trials scored (invalid ones ${invalid === "count" ? "as 0" : "left out: --invalid exclude"}) / every trial but tool errors`, ""]);
     rows.push(["pass rate", pct(r.pass_rate), "reward == 1", ""]);
     rows.push(["pass@k", r.pass_at_k === null ? "n/a" : ks(r.pass_at_k), r.pass_at_k === null ? mdText(r.pass_at_k_reason ?? "") : "unbiased, per task", ""]);
   }
@@ -101,10 +102,10 @@ function experiment(e: Experiment, doc: ResultsView): string[] {
   const title = e.experiment === null ? none : mdName(e.experiment);
   const what = e.profile === "harbor" ? plural(e.scheduled, "trial") : e.profile === "inspect" ? plural(e.scheduled, "planned record") : plural(e.scheduled, "scheduled trial");
   const lines = ["", `### ${title} · ${e.profile ?? "unknown profile"} · ${what}`, ""];
-  if (e.profile === "harbor") lines.push(...table(["", "assay", "over", "Harbor says"], harbor(e, o.errors)));
+  if (e.profile === "harbor") lines.push(...table(["", "assay", "over", "Harbor says"], harbor(e, o.errors, o.invalid)));
   else if (e.profile === "inspect") lines.push(...table(["", "assay", "over", "Inspect claims"], inspect(e, o.errors, doc.run.roots)));
   else if (e.accuracy !== null) lines.push(...table(["", "assay", "over"], native(e, o.invalid)));
-  else if (e.dimensions !== null) lines.push(...table(["", "assay", "over"], world(e)));
+  else if (e.dimensions !== null) lines.push(...table(["", "assay", "over"], world(e, o.invalid)));
   const rest = notCounted(e, doc.run.roots);
   if (rest.length > 0) lines.push("", ...rest);
   return lines;
@@ -135,7 +136,9 @@ function gather(doc: ResultsView): { by: Map<string, Seen>; advice: Advised } {
     if (s.examples.length < EXAMPLES) s.examples.push(where);
   };
   const roots = doc.run.roots;
+  const trialOnly = new TrialOnlyCodes(new TrialIndexes(doc.experiments));
   for (const b of doc.bundles) {
+    trialOnly.see(b);
     const where = relativeTo(b.path, roots);
     for (const code of new Set(b.errors.map((f) => f.code))) see(code, "error", where);
     for (const code of new Set(b.warnings.map((f) => f.code))) see(code, "warning", where);
@@ -149,6 +152,8 @@ function gather(doc: ResultsView): { by: Map<string, Seen>; advice: Advised } {
     if (a.cached) advice.cached++;
     if (Object.values(a.outcomes).some((o) => o.outcome === "fail" || o.outcome === "error")) advice.failing++;
   }
+  // What the batch rules found across a trial's bundles (SEED_MISMATCH…), in none of them: the trial is its example.
+  for (const t of trialOnly.codes()) see(t.code, "error", t.experiment.profile === "inspect" ? relativeTo(t.trial, roots) : t.trial);
   for (const e of doc.experiments) {
     for (const w of e.warnings) see(w.code, "warning", e.experiment ?? "(none)");
     for (const f of e.flags) see(f.code, "flag", e.profile === "inspect" ? relativeTo(f.trial, roots) : f.trial);

@@ -41,7 +41,7 @@ export function experimentSection(e: Experiment, i: number, charts: readonly str
   return [
     `<section class="experiment" id="exp-${i}" data-experiment="${i}">`,
     heading(e),
-    figures(e),
+    figures(e, doc.run.options.invalid),
     rule,
     charts.length > 0 ? `<div class="charts">${charts.map((c) => `<figure class="chart">${c}</figure>`).join("")}</div>` : "",
     claims(e),

@@ -2,8 +2,11 @@
 // and data-value (the document's own number, unrounded) so a reader's tools and the tests can hold
 // the page to the JSON document.
 
-import type { Experiment } from "../../core/results.js";
+import type { Experiment, ResultsView } from "../../core/results.js";
 import { esc } from "./escape.js";
+
+/** The run's --invalid: invalid trials count (as failures, 0) or are left out of the figures. */
+type Invalid = ResultsView["run"]["options"]["invalid"];
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
 const f3 = (x: number | string | null) => (x === null ? "n/a" : typeof x === "string" ? x : x.toFixed(3));
@@ -17,30 +20,30 @@ export const metric = (name: string, value: number | null, figure: string, label
 const passHatK = (m: Record<string, number> | null): string[] =>
   Object.entries(m ?? {}).map(([k, v]) => metric(`pass_hat_k:${k}`, v, f3(v), `pass^${k}`, "over trials sharing meta.task"));
 
-function native(e: Experiment): string[] {
+function native(e: Experiment, invalid: Invalid): string[] {
   const a = e.accuracy!;
   const c = e.completion!;
   return [
-    metric("accuracy", a.value, pct(a.value), "accuracy", `${a.victories}/${a.scored} victories / scored trials${interval(a.wilson95, pct)}`),
+    metric("accuracy", a.value, pct(a.value), "accuracy", `${a.victories}/${a.scored} victories / scored trials; invalid trials ${invalid === "count" ? "count as non-victories" : "left out (--invalid exclude)"}${interval(a.wilson95, pct)}`),
     metric("completion", c.value, pct(c.value), "completion", `${c.completed}/${c.scheduled} reached a native ending (says nothing about winning)`),
     metric("raw_record", e.raw_record!.mean, f3(e.raw_record!.mean), "raw record mean", "missing, invalid, excluded count 0"),
     ...passHatK(e.pass_hat_k),
   ];
 }
 
-function world(e: Experiment): string[] {
+function world(e: Experiment, invalid: Invalid): string[] {
   const p = e.pass!;
   const v = ratio(p.passed, p.total);
   return [
-    metric("pass", v, pct(v), "pass", `${p.passed}/${p.total}: every hard dimension and task_completion; invalid trials fail`),
+    metric("pass", v, pct(v), "pass", `${p.passed}/${p.total}: every hard dimension and task_completion; invalid trials ${invalid === "count" ? "fail" : "left out (--invalid exclude)"}`),
     ...passHatK(e.pass_hat_k),
   ];
 }
 
-function harbor(e: Experiment): string[] {
+function harbor(e: Experiment, invalid: Invalid): string[] {
   return Object.entries(e.rewards ?? {}).flatMap(([key, r]) => [
     metric(`reward:${key}:mean`, r.mean, f3(r.mean), `${key}: mean`, esc(`over the covered trials${interval(r.wilson95, f3)}`)),
-    metric(`reward:${key}:coverage`, r.coverage, pct(r.coverage), `${key}: coverage`, esc(`${r.covered}/${r.trials} trials scored (invalid as 0)`)),
+    metric(`reward:${key}:coverage`, r.coverage, pct(r.coverage), `${key}: coverage`, esc(`${r.covered}/${r.trials} trials scored (invalid ${invalid === "count" ? "as 0" : "left out: --invalid exclude"})`)),
     metric(`reward:${key}:pass_rate`, r.pass_rate, pct(r.pass_rate), `${key}: pass rate`, "reward == 1"),
     ...Object.entries(r.pass_at_k ?? {}).map(([k, v]) => metric(`reward:${key}:pass_at_k:${k}`, v, f3(v), `${key}: pass@${k}`, "unbiased, per task")),
   ]);
@@ -56,9 +59,9 @@ function inspect(e: Experiment): string[] {
   });
 }
 
-/** The headline figures of an experiment, by its profile (the experiment is already shown: shown.ts). */
-export function figures(e: Experiment): string {
-  const parts = [...(e.accuracy !== null ? native(e) : []), ...(e.pass !== null ? world(e) : []), ...(e.profile === "harbor" ? harbor(e) : []), ...(e.profile === "inspect" ? inspect(e) : [])];
+/** The headline figures of an experiment, by its profile (the experiment is already shown: shown.ts), under the run's --invalid. */
+export function figures(e: Experiment, invalid: Invalid): string {
+  const parts = [...(e.accuracy !== null ? native(e, invalid) : []), ...(e.pass !== null ? world(e, invalid) : []), ...(e.profile === "harbor" ? harbor(e, invalid) : []), ...(e.profile === "inspect" ? inspect(e) : [])];
   return parts.length === 0 ? `<p class="muted">no headline figure: nothing here was scored</p>` : `<div class="metrics">${parts.join("")}</div>`;
 }
 

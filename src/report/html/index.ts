@@ -65,14 +65,14 @@ function tableHead(total: number): string {
   const embedded = Math.min(total, MAX_ROWS);
   const capped =
     total > MAX_ROWS
-      ? `<p class="warn" id="trial-cap" data-embedded="${embedded}" data-left-out="${total - embedded}">This page holds ${embedded} of ${total} rows (at most ${MAX_ROWS}): those with findings, flags or an exception first, then the rest in path order; ${total - embedded} left out. The JSON document has every one.</p>`
+      ? `<p class="warn" id="trial-cap" data-embedded="${embedded}" data-left-out="${total - embedded}">This page holds ${embedded} of ${total} rows (at most ${MAX_ROWS}): those not counted as valid or with findings, flags or an exception first, then the rest in path order; ${total - embedded} left out. The JSON document has every one.</p>`
       : `<p class="muted" id="trial-cap" data-embedded="${embedded}" data-left-out="0">All ${total} rows.</p>`;
   const filter = (id: string, label: string) => `<label>${label}<input id="f-${id}" type="search" autocomplete="off"></label>`;
   const cols = ["path", "experiment", "trial", "attempt", "validity", "outcome", "codes", "flags"];
   return [
     `<section id="trials"><h2>Trials</h2>`,
     capped,
-    `<div class="filters">${filter("text", "path, experiment or trial")}<label>validity<select id="f-validity"><option value="">any</option><option>valid</option><option>invalid</option><option>error</option></select></label>${filter("outcome", "outcome")}${filter("codes", "codes")}${filter("flags", "flags")}</div>`,
+    `<div class="filters">${filter("text", "path, experiment or trial")}<label>validity<select id="f-validity"><option value="">any</option><option>valid</option><option>invalid</option><option>error</option><option>not counted</option></select></label>${filter("outcome", "outcome")}${filter("codes", "codes")}${filter("flags", "flags")}</div>`,
     `<p id="trial-count" class="muted" aria-live="polite"></p><p class="print-only muted">Printed: only the rows in view; the JSON document has every trial.</p>`,
     `<div id="trial-scroll"><table id="trial-table"><colgroup>${cols.map((c) => `<col class="c-${c}">`).join("")}</colgroup>`,
     `<thead><tr>${cols.map((c) => `<th scope="col">${c}</th>`).join("")}</tr></thead><tbody></tbody></table></div>`,
@@ -82,7 +82,7 @@ function tableHead(total: number): string {
 
 /** The page, in pieces. */
 export async function render(doc: ResultsView): Promise<Iterable<string>> {
-  const s = survey(doc.bundles);
+  const s = survey(doc.bundles, doc.experiments);
   const experiments = doc.experiments.map(shownExperiment);
   const charts: string[][] = [];
   for (const [i, e] of experiments.slice(0, MAX_CHARTED).entries()) charts.push(await chartsOf(e, i, s));
@@ -103,7 +103,7 @@ function* page(doc: ResultsView, experiments: Experiment[], charts: string[][], 
   yield advisorySection(s);
   yield `<script type="application/json" id="trial-data">[`;
   let first = true;
-  for (const r of rows(doc.bundles, doc.run.roots.map(forTerminal))) {
+  for (const r of rows(doc.bundles, doc.experiments, doc.run.roots.map(forTerminal))) {
     yield `${first ? "" : ","}${scriptJson(r)}`;
     first = false;
   }

@@ -1,11 +1,14 @@
-// The trial table's rows: one per bundle entry, its hard result in a few short fields. A page
-// embeds at most MAX_ROWS of them; entries with something to look at (not valid, findings,
-// flags, an exception) are taken first, then the rest in path order, so a cap never hides a problem
-// row behind clean ones.
+// The trial table's rows: one per bundle entry, its hard result in a few short fields, as its
+// experiment counts it (trial-index.ts): a valid bundle of an invalid, excluded, unscored or
+// superseded trial says so, and shows no win. A page embeds at most MAX_ROWS of them; entries with
+// something to look at (not counted, findings, flags, an exception) are taken first, then the rest
+// in path order, so a cap never hides a problem row behind clean ones.
 
 import { basename } from "node:path";
-import type { BundleEntry } from "../../core/results.js";
+import type { BundleEntry, Experiment } from "../../core/results.js";
+import { terminalText } from "../../core/text.js";
 import { shownEntry } from "../shown.js";
+import { TrialIndexes, type Verdict } from "../trial-index.js";
 
 /** Rows embedded in one page: beyond this a browser spends more on parsing than a reader gains. */
 export const MAX_ROWS = 25_000;
@@ -16,16 +19,16 @@ export type Row = [string, string, string, number | null, string, string, string
 const yes = (b: boolean | null, t: string, f: string) => (b === null ? null : b ? t : f);
 const rewards = (r: Record<string, number> | null) => (r === null ? "" : Object.entries(r).map(([k, v]) => `${k}=${v}`).join(" "));
 
-/** What the trial came to, in the words its profile uses (never an advisory judgement). */
-export function outcome(e: BundleEntry): string {
+/** What the trial came to, in the words its profile uses (never an advisory judgement); a win its experiment does not count (`counted` false) is "no credit". */
+export function outcome(e: BundleEntry, counted: boolean): string {
   if (e.validity === "error") return "tool error";
   switch (e.profile) {
     case "native-game":
-      return [e.status, yes(e.victory, "victory", "no victory"), e.late ? "late" : null].filter(Boolean).join(", ");
+      return [e.status, yes(e.victory, counted ? "victory" : "no credit", "no victory"), e.late ? "late" : null].filter(Boolean).join(", ");
     case "world":
-      return [e.status, yes(e.pass, "pass", "fail")].filter(Boolean).join(", ");
+      return [e.status, yes(e.pass, counted ? "pass" : "no credit", "fail")].filter(Boolean).join(", ");
     case "harbor":
-      return [e.state, rewards(e.rewards)].filter(Boolean).join(" ");
+      return [e.state, counted ? rewards(e.rewards) : e.rewards === null ? "" : "no credit"].filter(Boolean).join(" ");
     case "inspect":
       return [e.status, e.state].filter(Boolean).join(", ");
     default:
@@ -33,7 +36,14 @@ export function outcome(e: BundleEntry): string {
   }
 }
 
-const codes = (e: BundleEntry) => [...new Set([...e.errors, ...e.warnings].map((f) => f.code))].join(" ");
+const codes = (e: BundleEntry, v: Verdict) => [...new Set([...e.errors.map((f) => f.code), ...(v.kind === "failure" ? (v.trialCodes ?? []) : []), ...e.warnings.map((f) => f.code)])].join(" ");
+
+/** The validity column: the bundle's own, or what its experiment makes of a valid bundle (`invalid (trial: SEED_MISMATCH)`, `excluded: …`, `superseded`). */
+function validity(e: BundleEntry, v: Verdict): string {
+  if (e.validity !== "valid") return e.validity;
+  if (v.kind === "failure") return `invalid (trial: ${(v.trialCodes ?? []).join(", ")})`;
+  return v.kind === "skipped" ? terminalText(v.state) : "valid";
+}
 
 /** A path shown from its root's own name on (`corpus/game/t1`, not `/tmp/…/corpus/game/t1`): the page's header names the roots. */
 export function shortPath(path: string, roots: readonly string[]): string {
@@ -44,26 +54,30 @@ export function shortPath(path: string, roots: readonly string[]): string {
   return path;
 }
 
-export const rowOf = (e: BundleEntry, roots: readonly string[]): Row => [
+/** The row of an entry already shown (shown.ts), with its verdict (read from the entry as the document has it). */
+export const rowOf = (e: BundleEntry, v: Verdict, roots: readonly string[]): Row => [
   shortPath(e.path, roots),
   e.experiment ?? "",
   e.trial ?? "",
   e.attempt,
-  e.validity,
-  outcome(e),
-  codes(e),
+  validity(e, v),
+  outcome(e, v.kind === "passed"),
+  codes(e, v),
   [...new Set(e.flags.map((f) => f.code))].join(" "),
 ];
 
 /** Worth a reader's look: a cap keeps these before clean rows. */
-export const notable = (e: BundleEntry): boolean => e.validity !== "valid" || e.errors.length + e.warnings.length + e.flags.length > 0 || e.exception !== null;
+export const notable = (e: BundleEntry, v: Verdict): boolean =>
+  v.kind !== "passed" || e.validity !== "valid" || e.errors.length + e.warnings.length + e.flags.length > 0 || e.exception !== null;
 
 /** The rows to embed, notable ones first: two reads of the entries, neither held whole; each shown (shown.ts) so no hidden character disguises a name. */
-export function* rows(bundles: Iterable<BundleEntry>, roots: readonly string[], cap = MAX_ROWS): Generator<Row> {
+export function* rows(bundles: Iterable<BundleEntry>, experiments: readonly Experiment[], roots: readonly string[], cap = MAX_ROWS): Generator<Row> {
+  const indexes = new TrialIndexes(experiments);
   let n = 0;
-  for (const pick of [notable, (e: BundleEntry) => !notable(e)])
+  for (const first of [true, false])
     for (const e of bundles) {
       if (n === cap) return;
-      if (pick(e)) (n++, yield rowOf(shownEntry(e), roots));
+      const v = indexes.of(e).verdict(e);
+      if (notable(e, v) === first) (n++, yield rowOf(shownEntry(e), v, roots));
     }
 }

@@ -15,6 +15,8 @@ export const TABLE_SCRIPT = `
   var inputs = { validity: 4, outcome: 5, codes: 6, flags: 7 };
   var shown = all, sortCol = -1, sortDir = 1, drawn = "";
 
+  // A row's validity starts with its kind: valid, invalid, error, or why it is not counted (excluded: …, superseded…).
+  function kind(v) { var k = /^(valid|invalid|error)\\b/.exec(v); return k === null ? "not counted" : k[1]; }
   function value(id) { return document.getElementById("f-" + id).value.trim().toLowerCase(); }
   function apply() {
     var text = value("text"), want = {};
@@ -24,7 +26,7 @@ export const TABLE_SCRIPT = `
         var w = want[c];
         if (w === "") continue;
         var cell = String(r[c]).toLowerCase();
-        if (c === "4" ? cell !== w : cell.indexOf(w) < 0) return false;
+        if (c === "4" ? kind(cell) !== w : cell.indexOf(w) < 0) return false;
       }
       return text === "" || (r[0] + " " + r[1] + " " + r[2]).toLowerCase().indexOf(text) >= 0;
     });
@@ -64,8 +66,8 @@ export const TABLE_SCRIPT = `
       for (var c = 0; c < 8; c++) {
         var td = document.createElement("td");
         td.textContent = r[c] === null ? "" : String(r[c]);
-        if (c === 0) td.title = r[0];
-        if (c === 4) td.className = r[4];
+        if (c === 0 || c === 4) td.title = String(r[c]); // cut to the column: the whole on hover
+        if (c === 4) td.className = kind(r[4]) === "not counted" ? "skipped" : kind(r[4]);
         tr.appendChild(td);
       }
       frag.appendChild(tr);

@@ -36,7 +36,8 @@ ul.list { margin: .25rem 0; padding-left: 1.25rem; } ul.list li { overflow-wrap:
 #trial-table tbody tr.row td { height: 28px; max-height: 28px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; padding-top: 0; padding-bottom: 0; line-height: 28px; }
 #trial-table tr.spacer td { padding: 0; border: none; }
 #trial-table td.invalid, #trial-table td.error { color: var(--bad); font-weight: 600; }
-#trial-table col.c-path { width: 30%; } #trial-table col.c-attempt { width: 5rem; } #trial-table col.c-validity { width: 6rem; }
+#trial-table td.skipped { color: var(--muted); }
+#trial-table col.c-path { width: 30%; } #trial-table col.c-attempt { width: 5rem; } #trial-table col.c-validity { width: 9rem; }
 .print-only { display: none; }
 @media (max-width: 640px) { body { padding: .5rem; font-size: 14px; } .metrics { grid-template-columns: 1fr 1fr; } .metric b { font-size: 1.15rem; } }
 @media print {
