@@ -13,7 +13,7 @@ const PAGES: Record<string, string[]> = {
   analyze: ["analyses.md"],
   narrate: ["analyses.md"],
   cache: ["analyses.md"],
-  synth: ["development.md"],
+  synth: ["bundles.md", "harbor.md", "inspect.md"],
   schema: ["results.md"],
 };
 
