@@ -2,11 +2,11 @@
 // so to the browser too), every name and note escaped. A table of differences with their intervals.
 import type { Comparison, ExperimentComparison } from "../../core/compare/schema.js";
 import { terminalText } from "../../core/text.js";
+import { esc } from "../html/escape.js";
 import { capped, difference, figure, interval, metricName, pairedLine, withoutInterval } from "./shared.js";
 
-const ESC: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 /** Text as HTML shows it literally: hidden characters (controls, bidi overrides) escaped as on a terminal, markup as entities. */
-export const h = (s: string): string => terminalText(s).replace(/[&<>"']/g, (c) => ESC[c]!);
+export const h = (s: string): string => esc(terminalText(s));
 
 const STYLE = `body{font:15px/1.45 system-ui,sans-serif;margin:1.5rem;max-width:70rem;color:#1b1b1b;background:#fff}
 table{border-collapse:collapse;margin:.5rem 0;width:100%}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
