@@ -9,10 +9,9 @@
 //                    that is only `…` stands for lines left out).
 // A ```sh block that is neither runnable nor norun fails the test: every command shown is decided.
 
-import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI } from "./cli.js";
+import { CLI, spawnCli } from "./cli.js";
 import { HAVE_SHARED, SHARED_DIR } from "./shared.js";
 
 /** Real archives the docs quote, copied into the sandbox from ../shared/real-world when it is there. */
@@ -108,8 +107,8 @@ export function transcriptMisses(shown: string[], output: string): string[] {
 }
 
 const cli = (cwd: string, ...argv: string[]) => {
-  const r = spawnSync(process.execPath, [CLI, ...argv], { cwd, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`assay ${argv.join(" ")}: exit ${r.status}\n${r.stderr}`);
+  const r = spawnCli(argv, { cwd });
+  if (r.code !== 0) throw new Error(`assay ${argv.join(" ")}: exit ${r.code}\n${r.stderr}`);
 };
 
 /**
