@@ -8,14 +8,15 @@
 // real worker (test/fixtures/faulty-worker.mjs) that acts on a file named FAULT in a bundle folder.
 // All pool work lives in this one file and runs sequentially (2 cores; deadlines are timing-sensitive).
 import Database from "better-sqlite3";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeExperiments, DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { resultsSchema, type BundleEntry, type Results } from "../src/core/results.js";
 import { discover } from "../src/io/discover.js";
-import { assemble, BATCH_BYTES, batchFull, scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
+import { BATCH_BYTES, batchFull, TaskSizer } from "../src/pipeline/batching.js";
+import { assemble, scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { BundlePool } from "../src/pool/pool.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
 import { ResultStore } from "../src/store/store.js";
@@ -116,6 +117,23 @@ describe.sequential("the pool scores like the in-process computation", () => {
     expect(batchFull(2, BATCH_BYTES + 1, 16)).toBe(true);
   });
 
+  it("sizes unknown until scored (the workers list): 1, 2, 4, … bundles a task, then BATCH_BYTES over the mean size seen", () => {
+    const sizer = new TaskSizer(16);
+    const limits: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      limits.push(sizer.limit);
+      sizer.handedOut();
+    }
+    expect(limits).toEqual([1, 2, 4, 8, 16, 16]);
+    sizer.scored(3 * 1024 * 1024);
+    expect(sizer.limit).toBe(1); // large bundles: one a task, so they spread over the workers
+    const small = new TaskSizer(64);
+    for (let i = 0; i < 10; i++) small.scored(20_000);
+    expect(small.limit).toBe(64);
+    small.scored(2 * BATCH_BYTES);
+    expect(small.limit).toBe(Math.floor(BATCH_BYTES / ((10 * 20_000 + 2 * BATCH_BYTES) / 11)));
+  });
+
   it("batch size does not change the document", async () => {
     const one = await scoreRoots([root], { ...BASE, jobs: 2, batchSize: 1 });
     const big = await scoreRoots([root], { ...BASE, jobs: 2, batchSize: 64 });
@@ -206,6 +224,32 @@ describe.sequential("isolation: only the culprit pays, the worker is replaced, t
     expect(exp.raw_record!.values).toHaveLength(5);
   });
 
+  describe.sequential("a bundle its worker lists (a run without a store)", () => {
+    let pool: BundlePool;
+    beforeAll(() => {
+      pool = new BundlePool({ jobs: 1 });
+    });
+    afterAll(async () => {
+      await pool.destroy();
+    });
+
+    it("answers with its entry, its files' bytes and whether it holds seal.json; a folder gone is IO_ERROR with 0 bytes", async () => {
+      const dir = join(tmp, "listed", "a1");
+      write(dir, varied(0, "t00"));
+      const sealed = join(tmp, "listed", "a2");
+      write(sealed, { ...varied(0, "t00", 2), "seal.json": "{}" });
+      const bytes = (d: string) => readdirSync(d).reduce((n, f) => n + statSync(join(d, f)).size, 0);
+      const answers = await pool.score([
+        { dir, path: "r/a1", answerListing: true },
+        { dir: sealed, path: "r/a2", answerListing: true },
+        { dir: join(tmp, "listed", "gone"), path: "r/gone", answerListing: true },
+      ]);
+      expect(answers[0]).toEqual({ entry: scoreDirectory(dir, "r/a1"), listing: { bytes: bytes(dir), sealed: false } });
+      expect(answers[1]).toMatchObject({ listing: { bytes: bytes(sealed), sealed: true } });
+      expect(answers[2]).toMatchObject({ entry: { path: "r/gone", validity: "error", errors: [{ code: "IO_ERROR" }] }, listing: { bytes: 0, sealed: false } });
+    });
+  });
+
   describe.sequential("BundlePool directly", () => {
     let pool: BundlePool;
     let root: string;
@@ -239,6 +283,11 @@ describe.sequential("isolation: only the culprit pays, the worker is replaced, t
       expect(entries[1]).toMatchObject({ experiment: "exp", trial: "t05", attempt: 1 });
       const later = (await pool.score([7, 8, 1].map(ref))) as BundleEntry[];
       expect(later.every((e) => e.validity !== "error")).toBe(true);
+    });
+
+    it("a bundle its worker was to list and whose worker died is answered in the shape asked for", async () => {
+      const [answer] = await pool.score([{ ...ref(5), answerListing: true }]);
+      expect(answer).toMatchObject({ entry: { path: ref(5).path, validity: "error", errors: [{ code: "WORKER_FAILED" }] }, listing: { bytes: 0, sealed: false } });
     });
   });
 });

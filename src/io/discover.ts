@@ -320,6 +320,8 @@ class Walk {
   /** Roots walked so far, by identity, with how many bundles, trials and jobs were found when each was walked as a root. */
   private readonly rootsWalked = new Map<string, number>();
   private readonly path = new Set<string>();
+  /** The identity of each folder entered and not yet left, by path: leave() needs no second stat. */
+  private readonly entered = new Map<string, string>();
   /** Bundles, trials, jobs and logs found so far, and what looks like evidence but is none. */
   recognised = 0;
   unrecognised = 0;
@@ -345,6 +347,7 @@ class Walk {
     }
     if (this.roots.has(id)) this.rootsWalked.set(id, 0);
     this.path.add(id);
+    this.entered.set(dir, id);
     return true;
   }
 
@@ -360,7 +363,10 @@ class Walk {
   }
 
   leave(dir: string): void {
-    this.path.delete(identity(dir));
+    const id = this.entered.get(dir);
+    if (id === undefined) return;
+    this.entered.delete(dir);
+    this.path.delete(id);
   }
 
   /** A log file met for the first time (only a log also given as a root can be met twice). */

@@ -13,13 +13,14 @@ import { byteCompare, forTerminal } from "../core/text.js";
 import { beyondDigest, listEntries, racy, stampsOf } from "../io/bundle-source.js";
 import { discover, type Found, type FoundJob, type OnSkip } from "../io/discover.js";
 import { BundlePool, type PoolOptions } from "../pool/pool.js";
-import type { BatchResult, BundleRef } from "../pool/types.js";
+import type { BatchResult, BundleRef, ListedEntry } from "../pool/types.js";
 import type { BundleOptionsKey, ResultStore } from "../store/store.js";
 import { SCORING_VERSION, TOOL_VERSION } from "../version.js";
 import { formatShard, inShard, type Shard } from "./shard.js";
 import { entriesInMemory, EntrySpill, type EntrySource } from "./spill.js";
 import { JobBook } from "./jobs.js";
 import { placed } from "./placed.js";
+import { batchFull, TaskSizer } from "./batching.js";
 import { splitLog, type LogPart, type SplitOptions } from "./inspect-split.js";
 
 export { placed };
@@ -31,8 +32,8 @@ export interface LoadedSchedule {
 }
 
 export interface Progress {
-  /** A bundle was discovered (with its size in bytes). */
-  found?(bytes: number): void;
+  /** A bundle was discovered. */
+  found?(): void;
   /** Discovery has finished. */
   discovered?(): void;
   /**
@@ -58,7 +59,7 @@ export interface ScoreRunOptions extends BatchOptions, PoolOptions {
   shard?: Shard;
   /** Stop handing out work (Ctrl-C); what finished is kept and the document says incomplete. */
   signal?: AbortSignal;
-  /** Bundles per pool task (at most). */
+  /** Bundles per pool task (at most; see batching.ts). */
   batchSize?: number;
   /** Where the run's entries wait for the document (default: ASSAY_TMPDIR, else the system's temporary folder). */
   spillDir?: string;
@@ -74,11 +75,6 @@ export interface ScoreRunOptions extends BatchOptions, PoolOptions {
 export const storeOptions = (hmacKey: Uint8Array | undefined): BundleOptionsKey =>
   hmacKey === undefined ? {} : { hmac_key: keyFingerprint(hmacKey) };
 
-/** Bytes per pool task (at most, unless one bundle is larger): big bundles spread over the workers. */
-export const BATCH_BYTES = 4 * 1024 * 1024;
-
-/** A pool task is handed out once it holds `batchSize` bundles or BATCH_BYTES. */
-export const batchFull = (bundles: number, bytes: number, batchSize: number): boolean => bundles >= batchSize || bytes >= BATCH_BYTES;
 
 /** Count the bundles discovery will find, yielding to the event loop, until done or `stopped()`. */
 async function countAhead(roots: readonly string[], shard: Shard | undefined, progress: Progress, stopped: () => boolean): Promise<void> {
@@ -113,7 +109,8 @@ interface Pending extends Omit<BundleRef, "lookup"> {
   found: Found;
   /** One part of a large Inspect log spread over the workers. */
   part?: LogPart;
-  bytes: number;
+  /** Its size: null until its worker has listed it. */
+  bytes: number | null;
   /** Stamps to record with the result (null without a store); what the key holds beyond the digest. */
   stamps: string | null;
   beyond: string | null;
@@ -166,9 +163,8 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   const bundles = new EntrySpill(options.spillDir, options.spillAfterBytes);
   const book = new JobBook();
   const pool = new BundlePool(options);
-  // Small bundles travel 64 to a task (per-task costs, a message each way, paid once for many);
-  // big ones are capped by BATCH_BYTES.
   const batchSize = options.batchSize ?? 64;
+  const sizer = new TaskSizer(batchSize);
   const inflight = new Set<Promise<void>>();
   let everything = false;
   let ended = false;
@@ -185,8 +181,17 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
     const keep: { folder: string; stamps: string | null; beyond: string | null; entry: Omit<BundleEntry, "path"> }[] = [];
     const restamps: { folder: string; stamps: string; digest: string }[] = [];
     const again: Pending[] = [];
-    results.forEach((r, i) => {
+    results.forEach((answer, i) => {
       const p = batch[i]!;
+      let bytes = p.bytes ?? 0;
+      let r: Exclude<typeof answer, ListedEntry>;
+      if ("listing" in answer) {
+        // Listed by its worker: its size and seal are known only now.
+        bytes = answer.listing.bytes;
+        sizer.scored(bytes);
+        if (answer.listing.sealed && fingerprint === null) options.onSealNotChecked?.(p.path);
+        r = answer.entry;
+      } else r = answer;
       if (p.part !== undefined) {
         const entry = p.part.log.add(p.part, r as Exclude<typeof r, { stored: unknown }>);
         if (entry !== null) {
@@ -202,14 +207,14 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
         if (hit === null) return void again.push({ ...p, lookup: false });
         const entry = placed(p.found, hit);
         bundles.add(entry);
-        progress?.done?.(entry, p.bytes, true);
+        progress?.done?.(entry, bytes, true);
         restamps.push({ folder: p.dir, stamps: p.stamps!, digest: r.stored.digest });
         return;
       }
       const { path: _path, ...scored } = r;
       const entry = placed(p.found, scored);
       bundles.add(entry);
-      progress?.done?.(entry, p.bytes, false);
+      progress?.done?.(entry, bytes, false);
       // Tool errors and UNSAFE_PATH bundles are never stored: they are scored afresh every run.
       if (store && p.safe && entry.validity !== "error") keep.push({ folder: p.dir, stamps: p.stamps, beyond: p.beyond, entry: scored });
     });
@@ -218,12 +223,12 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
     if (again.length > 0) dispatch(again);
   };
   const dispatch = (batch: Pending[]) => {
-    const refs = batch.map(({ dir, path, entries, found, lookup, part }): BundleRef => {
+    const refs = batch.map(({ dir, path, entries, bytes, found, lookup, part }): BundleRef => {
       if (found.inspect) return { dir, path, kind: "inspect", inspect: part?.task ?? { part: "whole", format: found.inspect.format } };
       return {
         dir,
         path,
-        entries,
+        ...(bytes === null ? { answerListing: true as const } : { entries }),
         ...(found.harbor ? { kind: "harbor" as const } : {}),
         ...(lookup && spec ? { lookup: spec } : {}),
       };
@@ -240,18 +245,20 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   };
 
   /**
-   * A bundle or Harbor trial found: listed once, here, and taken from the store when its stamps
-   * match (null: done), else what to hand to a worker.
+   * A bundle or Harbor trial found: with a store, listed once, here, and taken from the store when
+   * its stamps match (null: done), else what to hand to a worker; without one, its worker lists it
+   * (the main thread's time is what every worker waits on).
    */
   const listed = (found: Found): Pending | null => {
+    progress?.found?.();
+    if (store === undefined) return { found, dir: found.dir, path: found.path, bytes: null, stamps: null, beyond: null, safe: false, lookup: false };
     // Listed once, here: the entry checks (§1) run on every run before any lookup, the store's
     // stamps and the progress bytes come from it, and the worker scores exactly this listing.
     // A folder that cannot be listed goes to a worker as it is: it reports the tool error.
-    const entries = tryList(found.dir, store !== undefined);
+    const entries = tryList(found.dir, true);
     if (fingerprint === null && !found.harbor && entries?.some((e) => e.path === SEAL)) options.onSealNotChecked?.(found.path);
     const bytes = entries?.reduce((s, e) => s + (e.kind === "file" ? e.size : 0), 0) ?? 0;
-    progress?.found?.(bytes);
-    const safe = store !== undefined && entries !== undefined && !entries.some((e) => unsafeReason(e) !== null);
+    const safe = entries !== undefined && !entries.some((e) => unsafeReason(e) !== null);
     let stamps: string | null = null;
     let beyond: string | null = null;
     if (safe) {
@@ -283,7 +290,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
       const pending: Pending[] = [];
       if (found.inspect) {
         // An Inspect log is a file, read whole or (a large .eval) in parts; never stored.
-        progress?.found?.(found.inspect.size);
+        progress?.found?.();
         const parts = splitLog(found, options.inspectSplit);
         const log = { found, dir: found.dir, path: found.path, stamps: null, beyond: null, safe: false, lookup: false };
         if (parts === null) pending.push({ ...log, bytes: found.inspect.size });
@@ -296,8 +303,8 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
       let stop = false;
       for (const p of pending) {
         batch.push(p);
-        batchBytes += p.bytes;
-        if (!batchFull(batch.length, batchBytes, batchSize)) continue;
+        batchBytes += p.bytes ?? 0;
+        if (!batchFull(batch.length, batchBytes, p.bytes === null ? sizer.limit : batchSize)) continue;
         // A second task waits at each worker, so none idles between tasks while the main thread
         // catches up; and no more than that: discovery runs ahead only as far as it is needed.
         while (inflight.size >= 2 * pool.jobs) await Promise.race(inflight);
@@ -307,6 +314,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
           break;
         }
         dispatch(batch);
+        sizer.handedOut();
         batch = [];
         batchBytes = 0;
       }

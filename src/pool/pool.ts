@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Piscina } from "piscina";
 import { toolError } from "../io/tool-error.js";
-import type { BatchResult, BatchTask, BundleRef } from "./types.js";
+import type { BatchResult, BatchTask, BundleRef, ListedEntry } from "./types.js";
 import type { BundleEntry } from "../core/results.js";
 
 export interface PoolOptions {
@@ -131,10 +131,13 @@ export class BundlePool {
     }
   }
 
-  private failed(b: BundleRef, e: unknown): BundleEntry {
-    return e instanceof BatchTimeout
-      ? toolError(b.dir, b.path, "TIMEOUT", `ran past the ${this.timeoutMs} ms limit for one bundle`, b.kind)
-      : toolError(b.dir, b.path, "WORKER_FAILED", `the worker failed: ${(e as Error).message}`, b.kind);
+  private failed(b: BundleRef, e: unknown): BundleEntry | ListedEntry {
+    const entry =
+      e instanceof BatchTimeout
+        ? toolError(b.dir, b.path, "TIMEOUT", `ran past the ${this.timeoutMs} ms limit for one bundle`, b.kind)
+        : toolError(b.dir, b.path, "WORKER_FAILED", `the worker failed: ${(e as Error).message}`, b.kind);
+    // Answered in the shape asked for; nothing was learnt of the listing.
+    return b.answerListing ? { entry, listing: { bytes: 0, sealed: false } } : entry;
   }
 
   async destroy(): Promise<void> {

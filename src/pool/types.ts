@@ -9,8 +9,13 @@ export interface BundleRef {
   dir: string;
   /** Its path in results. */
   path: string;
-  /** Its entries as the main thread listed them (so the worker does not list them again). */
+  /** Its entries as the main thread listed them (a store needs their stamps first); absent, the worker lists them. */
   entries?: BundleEntryInfo[];
+  /**
+   * The main thread did not list it (a run without a store leaves listing to the workers): answer
+   * with a ListedEntry, which says what the main thread needs of the listing.
+   */
+  answerListing?: true;
   /** "harbor": a Harbor trial folder (§11); "inspect": an Inspect log file (§12); else an assay bundle. */
   kind?: "harbor" | "inspect";
   /** An Inspect log: read it whole, or one part of it (`dir` is the log file). */
@@ -33,6 +38,16 @@ export interface StoredRef {
   path: string;
   stored: { digest: string; beyond: string | null };
 }
+/** A bundle the worker listed itself: its entry, and what the main thread needs of the listing. */
+export interface ListedEntry {
+  entry: BundleEntry;
+  listing: {
+    /** Bytes of its regular files (progress; how many bundles go into a task). */
+    bytes: number;
+    /** An assay bundle holding seal.json (said when no key checks it). */
+    sealed: boolean;
+  };
+}
 export interface BatchTask {
   bundles: BundleRef[];
   /**
@@ -44,4 +59,4 @@ export interface BatchTask {
   /** §8: the key file's bytes, when seals are checked (once per task, never in a BundleRef). */
   hmacKey?: Uint8Array;
 }
-export type BatchResult = (BundleEntry | StoredRef | PartResult)[];
+export type BatchResult = (BundleEntry | StoredRef | PartResult | ListedEntry)[];

@@ -1,24 +1,44 @@
 // The pool worker's entry: score a batch of bundle directories. Compiled JS only (Node 20 cannot
 // load .ts in a worker thread).
+import { SEAL, type BundleEntryInfo } from "../core/folder.js";
+import { listEntries } from "../io/bundle-source.js";
 import { scoreDirectory, scoreLog, scoreLogPart } from "./score-directory.js";
-import { storedDigest } from "./stored.js";
-import type { BatchResult, BatchTask } from "./types.js";
+import type { BatchResult, BatchTask, BundleRef, ListedEntry } from "./types.js";
 
 /** Tell the main thread a bundle of this task starts now: its deadline runs from here. */
 export function markStarted(task: BatchTask): void {
   if (task.started) Atomics.store(task.started, 0, BigInt(Date.now()));
 }
 
-export default function scoreBatch(task: BatchTask): BatchResult {
+/** The store's lookup (better-sqlite3), loaded only by a worker asked for one. */
+let stored: typeof import("./stored.js") | undefined;
+
+export default async function scoreBatch(task: BatchTask): Promise<BatchResult> {
+  if (stored === undefined && task.bundles.some((b) => b.lookup !== undefined)) stored = await import("./stored.js");
   return task.bundles.map((b) => {
     markStarted(task);
     if (b.inspect !== undefined) return b.inspect.part === "whole" ? scoreLog(b.dir, b.path, b.inspect.format) : scoreLogPart(b.dir, b.path, b.inspect);
     const kind = b.kind === "harbor" ? b.kind : undefined;
+    if (b.answerListing) return listedHere(b, kind, task.hmacKey);
     if (b.lookup && b.entries) {
-      const stored = storedDigest(b.dir, b.entries, kind, b.lookup);
-      if (stored !== null) return { path: b.path, stored };
+      const hit = stored!.storedDigest(b.dir, b.entries, kind, b.lookup);
+      if (hit !== null) return { path: b.path, stored: hit };
       markStarted(task); // scoring gets the whole time limit, whatever the lookup's hashing took
     }
     return scoreDirectory(b.dir, b.path, b.entries, kind, { hmacKey: task.hmacKey });
   });
+}
+
+/** A folder the main thread did not list: listed here (a listing that fails is scoreDirectory's tool error). */
+function listedHere(b: BundleRef, kind: "harbor" | undefined, hmacKey: Uint8Array | undefined): ListedEntry {
+  let entries: BundleEntryInfo[] | undefined;
+  try {
+    entries = listEntries(b.dir);
+  } catch {
+    entries = undefined;
+  }
+  let bytes = 0;
+  for (const e of entries ?? []) if (e.kind === "file") bytes += e.size;
+  const sealed = kind === undefined && entries?.some((e) => e.path === SEAL) === true;
+  return { entry: scoreDirectory(b.dir, b.path, entries, kind, { hmacKey }), listing: { bytes, sealed } };
 }
