@@ -1,5 +1,5 @@
 // Discovery (§1) on real folders, and the limits that keep a hostile bundle from costing memory.
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,6 +39,17 @@ describe("discovery", () => {
   });
   it("a root may itself be a bundle", async () => {
     expect(paths([join(tmp, "root/e/t1/a1")])).toEqual([join(tmp, "root/e/t1/a1")]);
+  });
+  it("a folder holding an entry named journal.jsonl of any kind is a bundle, as its listing would say (told by one lstat)", async () => {
+    const root = join(tmp, "kinds");
+    mkdirSync(join(root, "as-folder", "journal.jsonl"), { recursive: true });
+    mkdirSync(join(root, "as-link"), { recursive: true });
+    symlinkSync(join(tmp, "nowhere"), join(root, "as-link", "journal.jsonl")); // dangling
+    put(join(root, "plain", "deeper", "b"), bundle(game({ trial: "t4", seed: "44".repeat(8) })));
+    mkdirSync(join(root, "plain", "empty"), { recursive: true });
+    expect(paths([root])).toEqual([join(root, "as-folder"), join(root, "as-link"), join(root, "plain/deeper/b")]);
+    // With two roots a bundle's identity is still checked: given again inside the other, it is found once.
+    expect(paths([join(root, "plain/deeper/b"), root])).toEqual([join(root, "plain/deeper/b"), join(root, "as-folder"), join(root, "as-link")]);
   });
   it("a missing root stops the run with a clear message", async () => {
     expect(() => paths([join(tmp, "nope")])).toThrow(/root .*nope does not exist/);

@@ -186,6 +186,22 @@ function notUtf8(dir: string): string[] {
   }
 }
 
+/**
+ * Does the folder hold an entry named journal.jsonl (of any kind, as a listing would show)? Then
+ * it is a bundle whatever else it holds, and one lstat says so where a listing costs an open, two
+ * reads of the directory and a close: most folders of an archive are bundles. A folder that cannot
+ * be searched answers false and is listed, so its failure is reported as before.
+ */
+function holdsJournal(dir: string): boolean {
+  try {
+    return lstatSync(join(dir, JOURNAL), { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}
+/** What discovery needs of a bundle's listing: that it holds journal.jsonl (nothing below a bundle is walked). */
+const A_BUNDLE: Listing = { has: (name) => name === JOURNAL, dirs: [], links: [], logs: [], unnamed: [] };
+
 /** A symbolic link that resolves to a folder (a dangling one, or a loop, does not). */
 function linksToFolder(path: string): boolean {
   try {
@@ -446,6 +462,9 @@ class Walk {
   }
 
   *folder(dir: string, shown: string, l: Listing): Generator<Found> {
+    // A bundle is a leaf (never descended into), so it cannot close a loop; with one root it
+    // cannot be another root either: then its identity (a stat) is not needed.
+    if (l.has(JOURNAL) && this.roots.size === 1) return yield* this.inside(dir, shown, l);
     if (!this.enter(dir)) return;
     try {
       yield* this.inside(dir, shown, l);
@@ -478,7 +497,7 @@ class Walk {
     }
     yield* this.logs(dir, shown, l);
     for (const { sub, path, listed } of this.subfolders(dir, shown, l)) {
-      const sl = listed();
+      const sl = holdsJournal(sub) ? A_BUNDLE : listed();
       if (typeof sl === "string") this.onSkip(path, sl);
       else yield* this.folder(sub, path, sl);
     }

@@ -4,8 +4,9 @@
 // batch rules (core/batch/record.ts). The file is removed when the run is done with it; one a
 // killed run left behind is removed by a later run once its process is gone and it is an hour old.
 
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RecordMaker, type BatchRecord } from "../core/batch/record.js";
@@ -14,6 +15,8 @@ import { byteCompare, forTerminal } from "../core/text.js";
 import { removeStaleTemps } from "../io/output.js";
 
 const NAME = "assay-spill";
+/** better-sqlite3, loaded when a run first spills (a small run never does). */
+const sqlite = (): typeof Database => createRequire(import.meta.url)("better-sqlite3") as typeof Database;
 /** Entries inserted per transaction. */
 const BATCH = 512;
 
@@ -95,7 +98,7 @@ export class EntrySpill implements EntrySource {
     removeStaleTemps(this.dir, NAME);
     const file = join(this.dir, `.${NAME}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
     try {
-      const db = new Database(file);
+      const db = new (sqlite())(file);
       // Scratch data: no journal, no fsync; a crash loses the run, which the store (if any) keeps anyway.
       db.pragma("journal_mode = OFF");
       db.pragma("synchronous = OFF");

@@ -41,7 +41,7 @@ export const DEFAULT_WORKER_MEMORY_MB = 512;
  * workers): about the same CPU time, 60 MB less peak RSS, and peak RSS growth per bundle down
  * from 0.67 KB (default) and 0.45 KB (8 MB) to 0.37 KB.
  */
-const WORKER_YOUNG_MB = 4;
+const WORKER_YOUNG_MB = 8;
 /** Longest a task may wait for a worker to pick it up before its clock starts regardless. */
 const START_GRACE_MS = 30_000;
 /** How often a task not yet started is looked at. */

@@ -14,11 +14,15 @@
 // lie together (a job folder, an experiment's folder): one pass writes them all. Experiments
 // interleaved in path order take one more pass each, as deep as they interleave.
 
-import { createCB } from "xmlbuilder2";
+import { createRequire } from "node:module";
 import type { BundleEntry, Experiment, ResultsView } from "../core/results.js";
 import { forTerminal, terminalText } from "../core/text.js";
 import { entryKey, experimentKey, TrialIndex, type Verdict } from "./trial-index.js";
 import { relativeTo } from "./where.js";
+
+/** xmlbuilder2, loaded when a JUnit report is first written (it takes ~100 ms, which every other run of score would pay). */
+let builder: typeof import("xmlbuilder2") | undefined;
+const xmlbuilder2 = (): typeof import("xmlbuilder2") => (builder ??= createRequire(import.meta.url)("xmlbuilder2") as typeof import("xmlbuilder2"));
 
 /** Findings written into one failure; the rest are counted (assay verify shows them all). */
 const MAX_FINDINGS = 20;
@@ -184,7 +188,7 @@ export function* render(doc: ResultsView): Generator<string> {
   const suites = countSuites(doc);
   const roots = doc.run.roots;
   const chunks: string[] = [];
-  const xml = createCB({ data: (chunk: string) => void chunks.push(chunk), prettyPrint: true });
+  const xml = xmlbuilder2().createCB({ data: (chunk: string) => void chunks.push(chunk), prettyPrint: true });
   const flush = () => chunks.splice(0).join("");
   const u = doc.run.unrecognised;
   const unrecognised = u.paths.length + (u.count > u.paths.length ? 1 : 0);

@@ -7,7 +7,6 @@ import { checkKept, checkOutput, gathered, withSqliteFiles, writeOutput, type Pr
 import { loadSchedule, scoreRun, storeOptions, type ScoredRun } from "../../pipeline/score.js";
 import { parseShard } from "../../pipeline/shard.js";
 import { FORMAT_NAMES, formatForFile, FORMATS, type FormatName } from "../../report/index.js";
-import { ResultStore } from "../../store/store.js";
 import { JOBS_PER_CPU, maxJobs } from "../../pool/pool.js";
 import { oneOf, positiveInt, usage } from "../args.js";
 import { EXIT, exitForResults, UsageError } from "../exit.js";
@@ -119,7 +118,8 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
     reporter.note("\nassay: stopping — finishing the work in flight; the store keeps what is done (Ctrl-C again to quit now)\n");
     stop.abort();
   });
-  const store = values.store === undefined ? undefined : new ResultStore(values.store, storeOptions(key?.bytes));
+  // SQLite is loaded only by a run that keeps a store.
+  const store = values.store === undefined ? undefined : new (await import("../../store/store.js")).ResultStore(values.store, storeOptions(key?.bytes));
   let uncheckedSeals = 0;
   let results: ScoredRun;
   try {
