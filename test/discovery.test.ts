@@ -1,5 +1,6 @@
 // Discovery (§1) on real folders, and the limits that keep a hostile bundle from costing memory.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -50,6 +51,26 @@ describe("discovery", () => {
     expect(paths([root])).toEqual([join(root, "as-folder"), join(root, "as-link"), join(root, "plain/deeper/b")]);
     // With two roots a bundle's identity is still checked: given again inside the other, it is found once.
     expect(paths([join(root, "plain/deeper/b"), root])).toEqual([join(root, "plain/deeper/b"), join(root, "as-folder"), join(root, "as-link")]);
+  });
+  it("a bundle given as a root twice (or once through a link) is found once", async () => {
+    const b = join(tmp, "root/e/t1/a1");
+    symlinkSync(b, join(tmp, "to-a1"));
+    expect(paths([b, b, `${b}/`, join(tmp, "to-a1")])).toEqual([b]);
+  });
+  it("a folder holding journal.jsonl that may be searched but not read is skipped and said, as its listing failing says", () => {
+    const root = join(tmp, "noread");
+    put(join(root, "ok"), bundle(game({ trial: "t5", seed: "55".repeat(8) })));
+    put(join(root, "shut"), bundle(game({ trial: "t6", seed: "66".repeat(8) })));
+    chmodSync(join(root, "shut"), 0o311); // search, no read
+    chmodSync(tmp, 0o755);
+    // Root reads every folder: the check runs as nobody then (uid 65534), in a child.
+    const script = `const m = await import(${JSON.stringify(new URL("../dist/io/discover.js", import.meta.url).href)});
+      const skipped = []; const found = [...m.discover([${JSON.stringify(root)}], (p, why) => skipped.push([p, why]))].map((f) => f.path);
+      console.log(JSON.stringify({ found, skipped }));`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", ...(process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}) });
+    chmodSync(join(root, "shut"), 0o755);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ found: [join(root, "ok")], skipped: [[join(root, "shut"), expect.stringMatching(/EACCES|permission denied/)]] });
   });
   it("a missing root stops the run with a clear message", async () => {
     expect(() => paths([join(tmp, "nope")])).toThrow(/root .*nope does not exist/);

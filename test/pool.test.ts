@@ -132,6 +132,10 @@ describe.sequential("the pool scores like the in-process computation", () => {
     expect(small.limit).toBe(64);
     small.scored(2 * BATCH_BYTES);
     expect(small.limit).toBe(Math.floor(BATCH_BYTES / ((10 * 20_000 + 2 * BATCH_BYTES) / 11)));
+    const empty = new TaskSizer(8);
+    empty.scored(0); // empty folders: as many as a task holds
+    expect(empty.limit).toBe(8);
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => new TaskSizer(bad)).toThrow(RangeError);
   });
 
   it("batch size does not change the document", async () => {
@@ -285,9 +289,13 @@ describe.sequential("isolation: only the culprit pays, the worker is replaced, t
       expect(later.every((e) => e.validity !== "error")).toBe(true);
     });
 
-    it("a bundle its worker was to list and whose worker died is answered in the shape asked for", async () => {
-      const [answer] = await pool.score([{ ...ref(5), answerListing: true }]);
-      expect(answer).toMatchObject({ entry: { path: ref(5).path, validity: "error", errors: [{ code: "WORKER_FAILED" }] }, listing: { bytes: 0, sealed: false } });
+    it("a bundle its worker was to list and whose worker died is answered in the shape asked for, listed by the pool", async () => {
+      const { dir, path } = ref(5);
+      writeFileSync(join(dir, "seal.json"), "{}"); // counted as a seal not checked, whatever became of the worker
+      const bytes = readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+      const answers = await pool.score([ref(4), { dir, path, answerListing: true }, { dir, path, answerListing: true, kind: "harbor" }]);
+      expect(answers[1]).toMatchObject({ entry: { path, validity: "error", errors: [{ code: "WORKER_FAILED" }] }, listing: { bytes, sealed: true } });
+      expect(answers[2]).toMatchObject({ listing: { bytes, sealed: false } }); // a Harbor trial carries no seal
     });
   });
 });

@@ -279,6 +279,8 @@ describe("without a key, seals are not checked, and that is said once", () => {
   const notes = (stderr: string) => stderr.split("\n").filter((l) => l.includes("seal.json")).length;
 
   it("score: the note once at the end, the bundles valid, the exit code unaffected; with --store, stored bundles count too", () => {
+    const plain = spawnCli(["score", root, "--quiet", "--format", "json"]); // no store: the workers list, and say which bundles hold a seal
+    expect([plain.code, plain.stderr]).toEqual([0, NOTE]);
     const store = join(fresh("db"), "s.sqlite");
     for (const pass of [1, 2]) {
       const r = spawnCli(["score", root, "--quiet", "--format", "json", "--fail-on", "invalid", "--store", store]);

@@ -49,6 +49,15 @@ export function listEntries(dir: string, withStamps = false): BundleEntryInfo[] 
   return out;
 }
 
+/** listEntries, or undefined when the folder cannot be listed (whoever scores it reports why). */
+export function tryListEntries(dir: string, withStamps = false): BundleEntryInfo[] | undefined {
+  try {
+    return listEntries(dir, withStamps);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A file's bytes in chunks. `listed`: its size as listed, when known, which saves an fstat; it
  * only sizes the buffer and ends the file early (a short read that meets it), so any value reads

@@ -3,7 +3,7 @@
 // looks like evidence but is not recognised.
 
 import { isUtf8 } from "node:buffer";
-import { closeSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
+import { accessSync, closeSync, constants, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, posix } from "node:path";
 import type { Claim } from "../core/harbor/job.js";
 import { MAX_DOCUMENT_BYTES } from "../core/json/decode.js";
@@ -187,14 +187,15 @@ function notUtf8(dir: string): string[] {
 }
 
 /**
- * Does the folder hold an entry named journal.jsonl (of any kind, as a listing would show)? Then
- * it is a bundle whatever else it holds, and one lstat says so where a listing costs an open, two
- * reads of the directory and a close: most folders of an archive are bundles. A folder that cannot
- * be searched answers false and is listed, so its failure is reported as before.
+ * Does the folder hold an entry named journal.jsonl (of any kind, as a listing would show), and
+ * may it be listed? Then it is a bundle whatever else it holds, and an lstat and an access check
+ * say so where a listing costs an open, two reads of the directory and a close: most folders of an
+ * archive are bundles. A folder that cannot be searched or read answers false and is listed, so
+ * its failure is reported (and skipped) as before.
  */
 function holdsJournal(dir: string): boolean {
   try {
-    return lstatSync(join(dir, JOURNAL), { throwIfNoEntry: false }) !== undefined;
+    return lstatSync(join(dir, JOURNAL), { throwIfNoEntry: false }) !== undefined && (accessSync(dir, constants.R_OK), true);
   } catch {
     return false;
   }
@@ -462,9 +463,10 @@ class Walk {
   }
 
   *folder(dir: string, shown: string, l: Listing): Generator<Found> {
-    // A bundle is a leaf (never descended into), so it cannot close a loop; with one root it
-    // cannot be another root either: then its identity (a stat) is not needed.
-    if (l.has(JOURNAL) && this.roots.size === 1) return yield* this.inside(dir, shown, l);
+    // A bundle below a root is a leaf (never descended into), so it cannot close a loop; with one
+    // root folder it cannot be another root either: then its identity (a stat) is not needed. A
+    // root always is entered (given twice, it is walked once).
+    if (l === A_BUNDLE && this.roots.size === 1) return yield* this.inside(dir, shown, l);
     if (!this.enter(dir)) return;
     try {
       yield* this.inside(dir, shown, l);

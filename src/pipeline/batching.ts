@@ -14,8 +14,10 @@ export class TaskSizer {
   private seenBundles = 0;
   private seenBytes = 0;
 
-  /** `batchSize`: bundles per task at most. */
-  constructor(private readonly batchSize: number) {}
+  /** `batchSize`: bundles per task at most (a positive integer). */
+  constructor(private readonly batchSize: number) {
+    if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, not ${batchSize}`);
+  }
 
   /**
    * Bundles per task while sizes are unknown: BATCH_BYTES over the mean size scored so far; before

@@ -10,17 +10,17 @@ import { SEAL, sha256, unsafeReason, type BundleEntryInfo } from "../core/folder
 import { materialize, type BundleEntry, type JobRecord, type Results, type ResultsView, type Unrecognised } from "../core/results.js";
 import { keyFingerprint } from "../core/seal.js";
 import { byteCompare, forTerminal } from "../core/text.js";
-import { beyondDigest, listEntries, racy, stampsOf } from "../io/bundle-source.js";
+import { beyondDigest, racy, stampsOf, tryListEntries } from "../io/bundle-source.js";
 import { discover, type Found, type FoundJob, type OnSkip } from "../io/discover.js";
 import { BundlePool, type PoolOptions } from "../pool/pool.js";
 import type { BatchResult, BundleRef, ListedEntry } from "../pool/types.js";
 import type { BundleOptionsKey, ResultStore } from "../store/store.js";
 import { SCORING_VERSION, TOOL_VERSION } from "../version.js";
+import { batchFull, TaskSizer } from "./batching.js";
 import { formatShard, inShard, type Shard } from "./shard.js";
 import { entriesInMemory, EntrySpill, type EntrySource } from "./spill.js";
 import { JobBook } from "./jobs.js";
 import { placed } from "./placed.js";
-import { batchFull, TaskSizer } from "./batching.js";
 import { splitLog, type LogPart, type SplitOptions } from "./inspect-split.js";
 
 export { placed };
@@ -75,7 +75,6 @@ export interface ScoreRunOptions extends BatchOptions, PoolOptions {
 export const storeOptions = (hmacKey: Uint8Array | undefined): BundleOptionsKey =>
   hmacKey === undefined ? {} : { hmac_key: keyFingerprint(hmacKey) };
 
-
 /** Count the bundles discovery will find, yielding to the event loop, until done or `stopped()`. */
 async function countAhead(roots: readonly string[], shard: Shard | undefined, progress: Progress, stopped: () => boolean): Promise<void> {
   let n = 0;
@@ -127,13 +126,6 @@ interface Pending extends Omit<BundleRef, "lookup"> {
  */
 const recorded = (stamps: string, entries: readonly BundleEntryInfo[]): string => (racy(entries) ? `${stamps}#racy` : stamps);
 
-function tryList(dir: string, withStamps: boolean): BundleEntryInfo[] | undefined {
-  try {
-    return listEntries(dir, withStamps);
-  } catch {
-    return undefined;
-  }
-}
 
 /** A scored run: its document, entries read from the spill as it is written; close() removes the spill. */
 export interface ScoredRun extends ResultsView {
@@ -160,11 +152,11 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   const fingerprint = options.hmacKey === undefined ? null : keyFingerprint(options.hmacKey);
   // A store opened for another key (or none) would serve entries whose seals were checked otherwise.
   if (store && (store.options["hmac_key"] ?? null) !== fingerprint) throw new Error("the results store was opened for another key than this run's");
+  const batchSize = options.batchSize ?? 64;
+  const sizer = new TaskSizer(batchSize); // refuses a batchSize that is not a positive integer, before anything starts
   const bundles = new EntrySpill(options.spillDir, options.spillAfterBytes);
   const book = new JobBook();
   const pool = new BundlePool(options);
-  const batchSize = options.batchSize ?? 64;
-  const sizer = new TaskSizer(batchSize);
   const inflight = new Set<Promise<void>>();
   let everything = false;
   let ended = false;
@@ -255,7 +247,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
     // Listed once, here: the entry checks (§1) run on every run before any lookup, the store's
     // stamps and the progress bytes come from it, and the worker scores exactly this listing.
     // A folder that cannot be listed goes to a worker as it is: it reports the tool error.
-    const entries = tryList(found.dir, true);
+    const entries = tryListEntries(found.dir, true);
     if (fingerprint === null && !found.harbor && entries?.some((e) => e.path === SEAL)) options.onSealNotChecked?.(found.path);
     const bytes = entries?.reduce((s, e) => s + (e.kind === "file" ? e.size : 0), 0) ?? 0;
     const safe = entries !== undefined && !entries.some((e) => unsafeReason(e) !== null);
@@ -280,6 +272,8 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   try {
     let batch: Pending[] = [];
     let batchBytes = 0;
+    /** Bundles this task may hold: the least its bundles allow (sizes unknown until scored allow fewer). */
+    let batchLimit = batchSize;
     let seenCount = 0;
     const hooks = { onJob: (j: FoundJob) => book.found(j), onUnrecognised: (p: string) => book.notRecognised(p), allowEmpty: options.allowEmpty ?? false };
     for (const found of discover(roots, options.onSkip, hooks)) {
@@ -304,7 +298,8 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
       for (const p of pending) {
         batch.push(p);
         batchBytes += p.bytes ?? 0;
-        if (!batchFull(batch.length, batchBytes, p.bytes === null ? sizer.limit : batchSize)) continue;
+        if (p.bytes === null) batchLimit = Math.min(batchLimit, sizer.limit);
+        if (!batchFull(batch.length, batchBytes, batchLimit)) continue;
         // A second task waits at each worker, so none idles between tasks while the main thread
         // catches up; and no more than that: discovery runs ahead only as far as it is needed.
         while (inflight.size >= 2 * pool.jobs) await Promise.race(inflight);
@@ -317,6 +312,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
         sizer.handedOut();
         batch = [];
         batchBytes = 0;
+        batchLimit = batchSize;
       }
       if (stop) break;
     }

@@ -1,7 +1,7 @@
 // The pool worker's entry: score a batch of bundle directories. Compiled JS only (Node 20 cannot
 // load .ts in a worker thread).
-import { SEAL, type BundleEntryInfo } from "../core/folder.js";
-import { listEntries } from "../io/bundle-source.js";
+import { tryListEntries } from "../io/bundle-source.js";
+import { listingOf } from "./listing.js";
 import { scoreDirectory, scoreLog, scoreLogPart } from "./score-directory.js";
 import type { BatchResult, BatchTask, BundleRef, ListedEntry } from "./types.js";
 
@@ -19,7 +19,7 @@ export default async function scoreBatch(task: BatchTask): Promise<BatchResult> 
     markStarted(task);
     if (b.inspect !== undefined) return b.inspect.part === "whole" ? scoreLog(b.dir, b.path, b.inspect.format) : scoreLogPart(b.dir, b.path, b.inspect);
     const kind = b.kind === "harbor" ? b.kind : undefined;
-    if (b.answerListing) return listedHere(b, kind, task.hmacKey);
+    if (b.answerListing) return listedHere(task, b, kind);
     if (b.lookup && b.entries) {
       const hit = stored!.storedDigest(b.dir, b.entries, kind, b.lookup);
       if (hit !== null) return { path: b.path, stored: hit };
@@ -30,15 +30,8 @@ export default async function scoreBatch(task: BatchTask): Promise<BatchResult> 
 }
 
 /** A folder the main thread did not list: listed here (a listing that fails is scoreDirectory's tool error). */
-function listedHere(b: BundleRef, kind: "harbor" | undefined, hmacKey: Uint8Array | undefined): ListedEntry {
-  let entries: BundleEntryInfo[] | undefined;
-  try {
-    entries = listEntries(b.dir);
-  } catch {
-    entries = undefined;
-  }
-  let bytes = 0;
-  for (const e of entries ?? []) if (e.kind === "file") bytes += e.size;
-  const sealed = kind === undefined && entries?.some((e) => e.path === SEAL) === true;
-  return { entry: scoreDirectory(b.dir, b.path, entries, kind, { hmacKey }), listing: { bytes, sealed } };
+function listedHere(task: BatchTask, b: BundleRef, kind: "harbor" | undefined): ListedEntry {
+  const entries = tryListEntries(b.dir);
+  markStarted(task); // scoring gets the whole time limit, as when the main thread lists
+  return { entry: scoreDirectory(b.dir, b.path, entries, kind, { hmacKey: task.hmacKey }), listing: listingOf(entries, kind) };
 }
