@@ -369,8 +369,12 @@ describe.sequential("the CLI exits 3 for a tool error (spawned dist/cli.js)", ()
       { trial: "big", seed: seedOf(1) }, { trial: "small", seed: seedOf(2) }] }));
   });
 
-  it("a large bundle that cannot finish in 1 ms: exit 3, TIMEOUT in the JSON document", () => {
+  it("a large bundle that cannot finish in 1 ms: exit 3, TIMEOUT in the JSON document; the tasks queued behind it go on at once", () => {
+    const t0 = Date.now();
     const r = spawnCli(["score", root, "--bundle-timeout", "0.001", "--jobs", "1", "--quiet", "--format", "json"]);
+    // The big bundle's task runs alone (the first tasks are small), the others queue behind it: its
+    // terminated worker must be replaced for them, not left until the 30 s start grace runs out.
+    expect(Date.now() - t0).toBeLessThan(15_000);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(3);
     const doc = resultsSchema.parse(JSON.parse(r.stdout));

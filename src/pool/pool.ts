@@ -68,9 +68,11 @@ export class BundlePool {
     this.pool = new Piscina({
       filename: ENTRY,
       workerData: { workerModule: o.workerFile === undefined ? DEFAULT_WORKER : moduleUrl(o.workerFile) },
-      // None up front: piscina starts a worker when a task finds none free, up to maxThreads, so a
-      // small run starts only the workers it uses. A started one stays (no churn between batches).
-      minThreads: 0,
+      // One up front, the rest as tasks find none free, up to maxThreads: a small run starts only the
+      // workers it uses. At least one, because piscina replaces a worker it terminates (a task past
+      // its deadline) only up to minThreads: with none, tasks queued behind the aborted one waited
+      // for the next run() call, or past the start grace into TIMEOUT. A started one stays.
+      minThreads: 1,
       maxThreads: this.jobs,
       idleTimeout: Number.POSITIVE_INFINITY,
       resourceLimits: { maxOldGenerationSizeMb: o.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
