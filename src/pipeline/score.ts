@@ -126,7 +126,6 @@ interface Pending extends Omit<BundleRef, "lookup"> {
  */
 const recorded = (stamps: string, entries: readonly BundleEntryInfo[]): string => (racy(entries) ? `${stamps}#racy` : stamps);
 
-
 /** A scored run: its document, entries read from the spill as it is written; close() removes the spill. */
 export interface ScoredRun extends ResultsView {
   close(): void;
