@@ -300,6 +300,25 @@ describe.sequential("isolation: only the culprit pays, the worker is replaced, t
   });
 });
 
+describe.sequential("a task queued behind a long one", () => {
+  it("is not timed while the task ahead of it runs bundles within their limit: it runs after it, valid", async () => {
+    const root = join(tmp, "queued");
+    corpus(root, 4);
+    for (const i of [1, 2, 3]) writeFileSync(join(root, "exp", `t0${i}`, "a1", "FAULT"), "slow:2500"); // each within its 4 s limit
+    const ref = (i: number) => ({ dir: join(root, "exp", `t0${i}`, "a1"), path: `q/t0${i}` });
+    // A start grace of 1 s: before, the queued task's clock started 1 s after it was handed out,
+    // so it ran out at 5 s, while the task ahead of it (7.5 s) still ran: TIMEOUT for a bundle never started.
+    const pool = new BundlePool({ jobs: 1, bundleTimeoutMs: 4000, startGraceMs: 1000, workerFile: FAULTY });
+    try {
+      const [ahead, queued] = await Promise.all([pool.score([ref(1), ref(2), ref(3)]), pool.score([ref(4)])]);
+      expect((ahead as BundleEntry[]).map((e) => e.validity)).not.toContain("error");
+      expect((queued[0] as BundleEntry).validity).not.toBe("error");
+    } finally {
+      await pool.destroy();
+    }
+  });
+});
+
 describe.sequential("tool errors are never stored", () => {
   it("the culprit is not in the store; a rerun takes the others from the store and scores the culprit again", async () => {
     const root = join(tmp, "store-corpus");

@@ -23,6 +23,8 @@ export interface PoolOptions {
   workerFile?: string;
   /** §8: the key file's bytes; every assay bundle's seal is then checked. */
   hmacKey?: Uint8Array | undefined;
+  /** How long a task may wait with nothing in the pool moving before its clock starts (default START_GRACE_MS). */
+  startGraceMs?: number;
 }
 
 export const DEFAULT_BUNDLE_TIMEOUT_MS = 60_000;
@@ -44,7 +46,10 @@ export const DEFAULT_WORKER_MEMORY_MB = 512;
  * 16 MB 0.48, against the 0.5 KB target; larger ones spend ~10–15 % less CPU in scavenges.
  */
 const WORKER_YOUNG_MB = 4;
-/** Longest a task may wait for a worker to pick it up before its clock starts regardless. */
+/**
+ * Longest a task may wait unstarted while no other task's bundle is running either (workers that
+ * never finish booting) before its clock starts regardless.
+ */
 const START_GRACE_MS = 30_000;
 /** How often a task not yet started is looked at. */
 const UNSTARTED_POLL_MS = 50;
@@ -60,11 +65,15 @@ export class BundlePool {
   private readonly pool: Piscina<BatchTask, BatchResult>;
   private readonly timeoutMs: number;
   private readonly hmacKey: Uint8Array | undefined;
+  private readonly startGraceMs: number;
+  /** Each task in flight's clock (when its current bundle started; 0 until it starts). */
+  private readonly clocks = new Set<BigInt64Array>();
 
   constructor(o: PoolOptions = {}) {
     this.jobs = Math.min(o.jobs ?? availableParallelism(), maxJobs());
     this.timeoutMs = o.bundleTimeoutMs ?? DEFAULT_BUNDLE_TIMEOUT_MS;
     this.hmacKey = o.hmacKey;
+    this.startGraceMs = o.startGraceMs ?? START_GRACE_MS;
     this.pool = new Piscina({
       filename: ENTRY,
       workerData: { workerModule: o.workerFile === undefined ? DEFAULT_WORKER : moduleUrl(o.workerFile) },
@@ -100,31 +109,44 @@ export class BundlePool {
     }
   }
 
+  /** Is another task's bundle running within its time limit (the pool is moving)? */
+  private moving(now: number, own: BigInt64Array): boolean {
+    for (const clock of this.clocks) {
+      const at = Number(Atomics.load(clock, 0));
+      if (clock !== own && at !== 0 && now < at + this.timeoutMs) return true;
+    }
+    return false;
+  }
+
   /**
    * Run one task. Each bundle has `timeoutMs` from the moment the worker starts it (the worker
    * writes that time into shared memory), so neither queueing, a replacement worker's boot nor its
    * batch-mates count against it, and a verdict never depends on how bundles were batched. One
-   * timer per task: when it fires it re-arms from the current bundle's start, or aborts.
+   * timer per task: when it fires it re-arms from the current bundle's start, or aborts. A task
+   * not yet started waits for free while other tasks' bundles run (queued behind a long task is
+   * not slow); only once nothing has moved for the start grace is its clock started.
    */
   private async run(batch: BundleRef[]): Promise<BatchResult> {
     const ac = new AbortController();
     const started = new BigInt64Array(new SharedArrayBuffer(8));
-    const submitted = Date.now();
+    let waitingSince = Date.now();
     let timer: NodeJS.Timeout | undefined;
     const check = () => {
       const at = Number(Atomics.load(started, 0));
       const now = Date.now();
-      if (at === 0 && now < submitted + START_GRACE_MS) {
-        // Not started yet (queueing, a worker booting): look again shortly.
+      if (at === 0 && this.moving(now, started)) waitingSince = now;
+      if (at === 0 && now < waitingSince + this.startGraceMs) {
+        // Not started yet (queued behind other tasks, a worker booting): look again shortly.
         timer = setTimeout(check, Math.min(this.timeoutMs, UNSTARTED_POLL_MS));
         return;
       }
       // Past the grace period a task that never started is timed from its end.
-      const left = (at === 0 ? submitted + START_GRACE_MS : at) + this.timeoutMs - now;
+      const left = (at === 0 ? waitingSince + this.startGraceMs : at) + this.timeoutMs - now;
       if (left <= 0) ac.abort(new BatchTimeout());
       else timer = setTimeout(check, Math.min(left, MAX_TIMER_MS));
     };
     timer = setTimeout(check, Math.min(this.timeoutMs, MAX_TIMER_MS));
+    this.clocks.add(started);
     try {
       const task: BatchTask = { bundles: batch, started, ...(this.hmacKey ? { hmacKey: this.hmacKey } : {}) };
       return await this.pool.run(task, { signal: ac.signal });
@@ -132,6 +154,7 @@ export class BundlePool {
       throw ac.signal.aborted ? ac.signal.reason : e;
     } finally {
       clearTimeout(timer);
+      this.clocks.delete(started);
     }
   }
 
