@@ -12,10 +12,9 @@ import { blankEntry, viewOf, type BundleEntry, type Experiment, type Results, ty
 import { writeCorpus } from "../src/io/corpus.js";
 import { renderText } from "../src/report/index.js";
 import { render } from "../src/report/junit.js";
-import { INSPECT_CASES } from "../src/synth/inspect.js";
-import { readyZstd } from "../src/synth/zip.js";
 import { bundle, game, live, writeFiles, type GameOpts } from "./helpers/bundle.js";
 import { run } from "./helpers/cli.js";
+import { writeEveryKind } from "./helpers/corpus.js";
 
 const XSD = new URL("./fixtures/junit-10.xsd", import.meta.url).pathname;
 const XMLLINT = spawnSync("xmllint", ["--version"]).status === 0;
@@ -23,13 +22,9 @@ let tmp: string;
 let corpus: string;
 
 beforeAll(async () => {
-  await readyZstd();
   tmp = mkdtempSync(join(tmpdir(), "assay-junit-"));
   corpus = join(tmp, "corpus");
-  writeCorpus(join(corpus, "game"), { n: 12, seed: "junit", faults: true });
-  writeCorpus(join(corpus, "world"), { n: 11, seed: "junit", faults: false, profile: "world" });
-  writeCorpus(join(corpus, "harbor"), { n: 12, seed: "junit", faults: false, profile: "harbor" });
-  writeCorpus(join(corpus, "inspect"), { n: INSPECT_CASES.length, seed: "junit", faults: false, profile: "inspect" });
+  await writeEveryKind(corpus, "junit");
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

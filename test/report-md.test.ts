@@ -9,21 +9,16 @@ import { blankEntry, blankExperiment, viewOf, type BundleEntry, type Experiment,
 import { writeCorpus } from "../src/io/corpus.js";
 import { mdName, mdText } from "../src/report/md-text.js";
 import { renderText } from "../src/report/index.js";
-import { INSPECT_CASES } from "../src/synth/inspect.js";
-import { readyZstd } from "../src/synth/zip.js";
 import { run } from "./helpers/cli.js";
+import { writeEveryKind } from "./helpers/corpus.js";
 
 let tmp: string;
 let corpus: string;
 
 beforeAll(async () => {
-  await readyZstd();
   tmp = mkdtempSync(join(tmpdir(), "assay-md-"));
   corpus = join(tmp, "corpus");
-  writeCorpus(join(corpus, "game"), { n: 12, seed: "md", faults: true });
-  writeCorpus(join(corpus, "world"), { n: 11, seed: "md", faults: false, profile: "world" });
-  writeCorpus(join(corpus, "harbor"), { n: 12, seed: "md", faults: false, profile: "harbor" });
-  writeCorpus(join(corpus, "inspect"), { n: INSPECT_CASES.length, seed: "md", faults: false, profile: "inspect" });
+  await writeEveryKind(corpus, "md");
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
