@@ -6,12 +6,13 @@ import { computeExperiments, type BatchOptions } from "../core/batch/experiments
 import { HarborNaming } from "../core/batch/harbor.js";
 import { InspectNaming } from "../core/batch/inspect.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/schedule.js";
-import { SEAL, sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
+import { sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
 import { materialize, type BundleEntry, type JobRecord, type Results, type ResultsView, type Unrecognised } from "../core/results.js";
 import { keyFingerprint } from "../core/seal.js";
 import { byteCompare, forTerminal } from "../core/text.js";
 import { beyondDigest, racy, stampsOf, tryListEntries } from "../io/bundle-source.js";
 import { discover, type Found, type FoundJob, type OnSkip } from "../io/discover.js";
+import { listingOf } from "../pool/listing.js";
 import { BundlePool, type PoolOptions } from "../pool/pool.js";
 import type { BatchResult, BundleRef, ListedEntry } from "../pool/types.js";
 import type { BundleOptionsKey, ResultStore } from "../store/store.js";
@@ -247,8 +248,8 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
     // stamps and the progress bytes come from it, and the worker scores exactly this listing.
     // A folder that cannot be listed goes to a worker as it is: it reports the tool error.
     const entries = tryListEntries(found.dir, true);
-    if (fingerprint === null && !found.harbor && entries?.some((e) => e.path === SEAL)) options.onSealNotChecked?.(found.path);
-    const bytes = entries?.reduce((s, e) => s + (e.kind === "file" ? e.size : 0), 0) ?? 0;
+    const { bytes, sealed } = listingOf(entries, found.harbor ? "harbor" : undefined);
+    if (sealed && fingerprint === null) options.onSealNotChecked?.(found.path);
     const safe = entries !== undefined && !entries.some((e) => unsafeReason(e) !== null);
     let stamps: string | null = null;
     let beyond: string | null = null;

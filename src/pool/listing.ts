@@ -1,5 +1,5 @@
-// What the main thread needs of a folder its worker listed (a run without a store): shared by the
-// worker, which lists the folders it scores, and the pool, which lists one whose worker died.
+// What the main thread needs of a bundle folder's listing (its size, its seal): shared by the main
+// thread (with a store), the worker (without one) and the pool (a folder whose worker died).
 import { SEAL, type BundleEntryInfo } from "../core/folder.js";
 import type { ListedEntry } from "./types.js";
 
