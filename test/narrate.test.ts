@@ -3,6 +3,7 @@
 // retry, then an error narrative); the same document gives the same request and hits the cache;
 // the narrative says which trials had no analysis and why.
 
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -106,6 +107,35 @@ describe("assay narrate", () => {
     expect(fake.requests[1]!.body.messages).toEqual(fake.requests[0]!.body.messages);
     const offline = await narrateJson(join(tmp, `c${++n}.sqlite`), "--offline");
     expect([offline.code, offline.n.status]).toEqual([3, "not-written"]);
+  });
+
+  it("reads a JSON Lines document as it reads the JSON one: the same facts, the same request", async () => {
+    const jsonl = join(tmp, "results.jsonl");
+    const lines = [
+      { type: "run", format: "assay.results/1", run: results.run },
+      ...results.bundles.map((b) => ({ type: "bundle", ...b })),
+      ...results.experiments.map((x) => ({ type: "experiment", ...x })),
+    ];
+    writeFileSync(jsonl, lines.map((l) => JSON.stringify(l) + "\n").join(""));
+    fake.script(toolUseReply(TOOL, prose(["job-n/ok-1"])), toolUseReply(TOOL, prose(["job-n/ok-1"])));
+    const a = (await run(["narrate", resultsFile, "--format", "json"], env(join(tmp, `c${++n}.sqlite`)))).stdout;
+    const b = (await run(["narrate", jsonl, "--format", "json"], env(join(tmp, `c${++n}.sqlite`)))).stdout;
+    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests[1]!.body).toEqual(fake.requests[0]!.body);
+    const [na, nb] = [JSON.parse(a) as Narrative, JSON.parse(b) as Narrative];
+    expect(nb.facts).toEqual(na.facts);
+    expect(nb.source).toBe(createHash("sha256").update(readFileSync(jsonl)).digest("hex"));
+    expect(na.source).toBe(createHash("sha256").update(readFileSync(resultsFile)).digest("hex"));
+  });
+
+  it("a document cut short is a usage error naming the file and the byte (exit 2), before any request", async () => {
+    const cut = join(tmp, "cut.json");
+    const whole = readFileSync(resultsFile);
+    writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
+    const r = await run(["narrate", cut], env(join(tmp, `c${++n}.sqlite`)));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cut\.json is not an assay results document: .*byte \d+/);
+    expect(fake.requests).toHaveLength(0);
   });
 
   it("refuses a file that is not a results document (exit 2)", async () => {

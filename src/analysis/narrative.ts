@@ -5,7 +5,6 @@
 // deterministically, so the same results give the same request and hit the cache.
 
 import { z } from "zod";
-import { sha256 } from "../core/folder.js";
 import type { BundleEntry, Results } from "../core/results.js";
 import { byteCompare, forTerminal, printable, shorten, terminalText } from "../core/text.js";
 import type { Backend, ModelRequest } from "./backend.js";
@@ -47,29 +46,103 @@ export interface Narrative {
   provenance: Provenance | null;
 }
 
-/** The facts: copied, in a fixed order. */
-export function factsOf(results: Results): Narrative["facts"] {
-  const b = results.bundles;
-  const count = (v: BundleEntry["validity"]) => b.filter((x) => x.validity === v).length;
-  const unanalysed = [...b]
-    .sort((x, y) => byteCompare(trialId(x), trialId(y)))
-    .filter((x) => x.advisory === null || x.advisory.status !== "analysed" || Object.values(x.advisory.outcomes).every((o) => o.outcome === "error"))
-    .map((x) => ({ trial: trialId(x), reason: x.advisory === null ? "no analysis was run (assay analyze adds one)" : (x.advisory.reason ?? "not analysed") }));
-  return { bundles: { total: b.length, valid: count("valid"), invalid: count("invalid"), error: count("error") }, experiments: results.experiments, unanalysed };
+/** A trial with no analysis, and why. */
+type Unanalysed = Narrative["facts"]["unanalysed"][number];
+const byTrial = (x: Unanalysed, y: Unanalysed) => byteCompare(x.trial, y.trial) || byteCompare(x.reason, y.reason);
+
+/** What a narrative is made of, gathered from a results document read an entry at a time. */
+export interface NarrativeInput {
+  /** SHA-256 of the document's bytes. */
+  source: string;
+  facts: Narrative["facts"];
+  /** One line per trial, the first MAX_TRIALS by id, and how many more there were. */
+  notes: string;
+  /** Every trial id in the document: what a citation must name. */
+  ids: ReadonlySet<string>;
 }
 
-/** One line per trial (sorted by id): its hard result and, when analysed, what failed and the summary. */
-function trialNotes(results: Results): string {
-  const lines = [...results.bundles].sort((x, y) => byteCompare(trialId(x), trialId(y))).map((b) => {
-    const hard = [b.validity, b.state, b.victory === null ? null : b.victory ? "victory" : "no victory", b.pass === null ? null : b.pass ? "pass" : "fail"]
-      .filter(Boolean)
-      .join(", ");
-    const flags = b.flags.map((f) => f.code).join(" ");
+/**
+ * Gathers a NarrativeInput entry by entry, so a document of a million entries is never held: it
+ * keeps the counts, each trial id once, a short record per trial without an analysis (reasons
+ * shared), and only the first MAX_TRIALS notes by (id, line). Everything is ordered by value, never
+ * by where it stood in the document, so the same entries in any order give the same request.
+ */
+export class NarrativeGatherer {
+  private readonly counts = { total: 0, valid: 0, invalid: 0, error: 0 };
+  private readonly experiments: Results["experiments"] = [];
+  private readonly unanalysed: Unanalysed[] = [];
+  private readonly reasons = new Map<string, string>();
+  private readonly ids = new Set<string>();
+  private readonly notes = new FirstBy<[string, string]>(MAX_TRIALS, (x, y) => byteCompare(x[0], y[0]) || byteCompare(x[1], y[1]));
+
+  entry(b: BundleEntry): void {
+    const id = trialId(b);
+    this.ids.add(id);
+    this.counts.total++;
+    this.counts[b.validity]++;
     const a = b.advisory;
-    const judged = a?.status === "analysed" ? Object.entries(a.outcomes).filter(([, o]) => o.outcome !== "pass").map(([k, o]) => `${k}=${o.outcome}`).join(" ") : "";
-    return `${trialId(b)}: ${hard}${flags ? `; flags ${flags}` : ""}${judged ? `; analysis ${judged}` : ""}${a?.summary ? `; "${shorten(a.summary.replace(/\s+/g, " "), 300)}"` : ""}`;
-  });
-  return lines.length > MAX_TRIALS ? `${lines.slice(0, MAX_TRIALS).join("\n")}\n[… ${lines.length - MAX_TRIALS} more trials not listed …]` : lines.join("\n");
+    if (a === null || a.status !== "analysed" || Object.values(a.outcomes).every((o) => o.outcome === "error")) {
+      const why = a === null ? "no analysis was run (assay analyze adds one)" : (a.reason ?? "not analysed");
+      let reason = this.reasons.get(why);
+      if (reason === undefined) this.reasons.set(why, (reason = why));
+      this.unanalysed.push({ trial: id, reason });
+    }
+    this.notes.offer([id, noteOf(id, b)]);
+  }
+
+  experiment(x: Results["experiments"][number]): void {
+    this.experiments.push(x);
+  }
+
+  finish(source: string): NarrativeInput {
+    const { total, ...rest } = this.counts;
+    const lines = this.notes.sorted().map(([, line]) => line);
+    const more = total - lines.length;
+    return {
+      source,
+      facts: { bundles: { total, ...rest }, experiments: this.experiments, unanalysed: this.unanalysed.sort(byTrial) },
+      notes: more > 0 ? `${lines.join("\n")}\n[… ${more} more trials not listed …]` : lines.join("\n"),
+      ids: this.ids,
+    };
+  }
+}
+
+/** The `size` least items offered, by `cmp`: a bounded selection, kept sorted. */
+class FirstBy<T> {
+  private readonly items: T[] = [];
+  constructor(
+    private readonly size: number,
+    private readonly cmp: (a: T, b: T) => number,
+  ) {}
+
+  offer(item: T): void {
+    const { items, cmp } = this;
+    if (items.length === this.size && cmp(item, items[items.length - 1]!) >= 0) return;
+    let lo = 0;
+    let hi = items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cmp(items[mid]!, item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    items.splice(lo, 0, item);
+    if (items.length > this.size) items.pop();
+  }
+
+  sorted(): readonly T[] {
+    return this.items;
+  }
+}
+
+/** A trial's line: its hard result and, when analysed, what failed and the summary. */
+function noteOf(id: string, b: BundleEntry): string {
+  const hard = [b.validity, b.state, b.victory === null ? null : b.victory ? "victory" : "no victory", b.pass === null ? null : b.pass ? "pass" : "fail"]
+    .filter(Boolean)
+    .join(", ");
+  const flags = b.flags.map((f) => f.code).join(" ");
+  const a = b.advisory;
+  const judged = a?.status === "analysed" ? Object.entries(a.outcomes).filter(([, o]) => o.outcome !== "pass").map(([k, o]) => `${k}=${o.outcome}`).join(" ") : "";
+  return `${id}: ${hard}${flags ? `; flags ${flags}` : ""}${judged ? `; analysis ${judged}` : ""}${a?.summary ? `; "${shorten(a.summary.replace(/\s+/g, " "), 300)}"` : ""}`;
 }
 
 export interface NarrateOptions {
@@ -80,10 +153,9 @@ export interface NarrateOptions {
   prices?: ReadonlyMap<string, Price>;
 }
 
-export async function narrate(results: Results, resultsBytes: Uint8Array, o: NarrateOptions): Promise<Narrative> {
-  const facts = factsOf(results);
-  const ids = new Set(results.bundles.map(trialId));
-  const base = { format: NARRATIVE_FORMAT, source: sha256(resultsBytes), model: o.model, facts } as const;
+export async function narrate(input: NarrativeInput, o: NarrateOptions): Promise<Narrative> {
+  const { facts, ids } = input;
+  const base = { format: NARRATIVE_FORMAT, source: input.source, model: o.model, facts } as const;
   // The model sees the metrics and the size of each list, not the lists (names are in the notes, delimited).
   const order = (e: Results["experiments"][number]) => `${e.experiment ?? "\uffff"}\u0000${e.profile ?? ""}`;
   const experiments = [...facts.experiments].sort((x, y) => byteCompare(order(x), order(y))).map((e) => ({
@@ -97,7 +169,7 @@ export async function narrate(results: Results, resultsBytes: Uint8Array, o: Nar
     retry: e.retry === null ? null : e.retry.length,
   }));
   const factsText = JSON.stringify({ bundles: facts.bundles, experiments, unanalysed: facts.unanalysed.length }, null, 1);
-  const pack = buildPack([{ name: `per-trial notes (${ids.size} trials; cite them by the id before the colon)`, text: trialNotes(results), cap: 120_000 }]);
+  const pack = buildPack([{ name: `per-trial notes (${ids.size} trials; cite them by the id before the colon)`, text: input.notes, cap: 120_000 }]);
   const user = o.template.user.replace(/\{\{(analysis|criteria|evidence)\}\}/g, (_, k: string) =>
     k === "analysis" ? "job narrative" : k === "criteria" ? factsText : pack.text,
   );

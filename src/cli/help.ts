@@ -148,10 +148,11 @@ ${ANALYSIS_HELP}
 
 export const NARRATE_HELP = `assay narrate RESULTS.json [--out FILE] [--format md|json] [--model M] [--cache F] [--offline] [--price MODEL=IN,OUT]
             [--prompt FILE] [--request-timeout S] [--max-retries N]
-  A job narrative from a results document (assay score or analyze --format json): its counts and
-  metrics are copied from the document, never generated; a model writes the prose around them
-  (an overview, themes citing trial ids — every cited trial must exist in the results). The same
-  document gives the same request, and so a cache hit. Says which trials had no analysis and why.
+  A job narrative from a results document (assay score or analyze, --format json or jsonl; read an
+  entry at a time, whatever its size): its counts and metrics are copied from the document, never
+  generated; a model writes the prose around them (an overview, themes citing trial ids — every
+  cited trial must exist in the results). The same entries give the same request, and so a cache
+  hit. Says which trials had no analysis and why.
   Exit 0 written, 3 when the prose could not be written (an error, or offline and not in the cache).
 `;
 

@@ -59,9 +59,13 @@ function runOf(file: string, value: unknown, offset: number): Results["run"] {
   return r.data;
 }
 
-/** Read one shard document (JSON or JSON Lines, told apart by its first line), handing each bundle entry to `onEntry` (and each experiment to `onExperiment`). */
-export function readShard(file: string, onEntry: (e: BundleEntry) => void, onExperiment?: (x: Experiment) => void): ShardRun {
-  const chunks = readChunks(file)[Symbol.iterator]();
+/**
+ * Read one shard document (JSON or JSON Lines, told apart by its first line), handing each bundle
+ * entry to `onEntry` (and each experiment to `onExperiment`, and the file's bytes as read to
+ * `onBytes`: narrate digests the document so).
+ */
+export function readShard(file: string, onEntry: (e: BundleEntry) => void, onExperiment?: (x: Experiment) => void, onBytes?: (chunk: Uint8Array) => void): ShardRun {
+  const chunks = (onBytes === undefined ? readChunks(file) : observed(readChunks(file), onBytes))[Symbol.iterator]();
   // The first line decides: a JSON Lines document's is a complete object of type "run".
   let head = Buffer.alloc(0);
   let next = chunks.next();
@@ -82,6 +86,13 @@ export function readShard(file: string, onEntry: (e: BundleEntry) => void, onExp
   }
   const isLines = typeof first === "object" && first !== null && (first as { type?: unknown }).type === "run";
   return isLines ? readLines(file, rest(), onEntry, onExperiment) : readDocument(file, rest(), onEntry, onExperiment);
+}
+
+function* observed(chunks: Iterable<Uint8Array>, see: (chunk: Uint8Array) => void): Generator<Uint8Array> {
+  for (const c of chunks) {
+    see(c);
+    yield c;
+  }
 }
 
 function readDocument(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEntry) => void, onExperiment: OnExperiment): ShardRun {
