@@ -11,7 +11,7 @@
 
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -74,6 +74,35 @@ function describe(name: string, root: string): Corpus {
   return { name, root, dirs, mb: bytes / 1e6, records: lines / dirs.length };
 }
 
+/**
+ * CPU time so far, in ticks (Linux /proc; null elsewhere): the machine's in all (`total`), busy,
+ * taken by the host (steal), and this process's own with its waited-for children (the whole-process
+ * rows). Busy time that is neither ours nor stolen is other processes': every two-thread figure
+ * needs idle CPUs, so the report says how much they took.
+ */
+function procStat(): { total: number; busy: number; steal: number; ours: number } | null {
+  try {
+    const line = (f: string) => f.slice(0, f.indexOf("\n"));
+    const ticks = line(readFileSync("/proc/stat", "latin1")).trim().split(/\s+/).slice(1).map(Number);
+    const self = readFileSync("/proc/self/stat", "latin1");
+    // Fields after the command name (which may hold spaces, so read from its closing parenthesis): utime is the 12th.
+    const f = self.slice(self.lastIndexOf(")") + 2).split(" ").map(Number);
+    const total = ticks.reduce((a, b) => a + b, 0);
+    return { total, busy: total - ticks[3]! - (ticks[4] ?? 0), steal: ticks[7] ?? 0, ours: f[11]! + f[12]! + f[13]! + f[14]! };
+  } catch {
+    return null;
+  }
+}
+
+/** What the host and other processes took of the machine between two readings, as shares of all its CPU time. */
+function contention(a: ReturnType<typeof procStat>, b: ReturnType<typeof procStat>): string | null {
+  if (a === null || b === null || b.total === a.total) return null;
+  const all = b.total - a.total;
+  const steal = (b.steal - a.steal) / all;
+  const others = Math.max(0, b.busy - a.busy - (b.ours - a.ours) - (b.steal - a.steal)) / all;
+  return `CPU the host took (steal) during the rounds: ${(100 * steal).toFixed(1)}%; other processes here: ${(100 * others).toFixed(1)}%`;
+}
+
 const ROWS = ["bare loop, 1 thread", "bare loop, 2 threads", "assay, 1 worker (--jobs 1)", "assay, 2 workers (--jobs 2)"] as const;
 
 /** CPU seconds of this process (every thread: workers, V8's compiler and GC threads) while `fn` runs. */
@@ -105,8 +134,14 @@ function report(c: Corpus, times: Map<string, number[]>): void {
   const cell = (s: number) => `${s.toFixed(2).padStart(6)} s ${(c.dirs.length / s).toFixed(0).padStart(6)} bundles/s`;
   const cpu = (r: string) => `${t(`cpu:${r}`).toFixed(2).padStart(6)} s ${((t(`cpu:${r}`) * 1e6) / c.dirs.length).toFixed(0).padStart(5)} us/bundle`;
   for (const r of ROWS) console.log(`${r.padEnd(30)} ${cell(t(`in:${r}`))}   ${cell(t(`proc:${r}`))}   ${cpu(r)}`);
+  // Each round's own ratio beside the ratio of medians: the host's load drifts between rounds, and
+  // a ratio of two rows timed moments apart in one round is less exposed to it.
+  const rounds = (k: string, num: string, den: string) => times.get(`${k}:${num}`)!.map((x, i) => (x / times.get(`${k}:${den}`)![i]!).toFixed(2)).join(" ");
   const ratio = (name: string, num: string, den: string, target: string) =>
-    console.log(`${name.padEnd(30)} ${(t(`in:${num}`) / t(`in:${den}`)).toFixed(3).padStart(24)}   ${(t(`proc:${num}`) / t(`proc:${den}`)).toFixed(3).padStart(24)}   ${target}`);
+    console.log(
+      `${name.padEnd(30)} ${(t(`in:${num}`) / t(`in:${den}`)).toFixed(3).padStart(24)}   ${(t(`proc:${num}`) / t(`proc:${den}`)).toFixed(3).padStart(24)}   ${target}` +
+        (target ? `\n${"  each round".padEnd(30)} ${rounds("in", num, den).padStart(24)}   ${rounds("proc", num, den).padStart(24)}` : ""),
+    );
   ratio("assay 2 workers / bare 2", ROWS[1], ROWS[3], "target >= 0.5");
   ratio("jobs 2 / jobs 1", ROWS[2], ROWS[3], "target >= 1.7");
   ratio("assay 1 worker / bare 1", ROWS[0], ROWS[2], "");
@@ -177,6 +212,7 @@ async function main(): Promise<void> {
       await scoreRoots([c.root], { ...RUN, jobs: 1 });
     }
     await scoreRoots([harbor], { ...RUN, jobs: all });
+    const before = procStat();
     const times = corpora.map(() => new Map<string, number[]>());
     const te: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
@@ -184,6 +220,8 @@ async function main(): Promise<void> {
       te.push(await time(() => scoreRoots([harbor], { ...RUN, jobs: all })));
     }
     console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+    const shared = contention(before, procStat());
+    if (shared !== null) console.log(shared);
     for (const [i, c] of corpora.entries()) report(c, times[i]!);
 
     const c = corpora[0]!;
