@@ -67,8 +67,10 @@ export function* readChunks(file: string, listed?: number): Generator<Uint8Array
   const fd = openSync(file, "r");
   try {
     // Small files get small buffers (from Node's pool): a 1 MiB buffer per summary is GC churn.
-    const stated = listed ?? fstatSync(fd).size;
-    const size = Math.min(CHUNK, stated + 1);
+    // A pipe or device states no size (0): it gets whole chunks and is read to its end.
+    const st = listed === undefined ? fstatSync(fd) : null;
+    const stated = st === null ? listed! : st.isFile() ? st.size : null;
+    const size = stated === null ? CHUNK : Math.min(CHUNK, stated + 1);
     let total = 0;
     for (;;) {
       const buf = Buffer.allocUnsafe(size);
