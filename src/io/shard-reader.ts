@@ -67,12 +67,15 @@ function runOf(file: string, value: unknown, offset: number): Results["run"] {
 export function readShard(file: string, onEntry: (e: BundleEntry) => void, onExperiment?: (x: Experiment) => void, onBytes?: (chunk: Uint8Array) => void): ShardRun {
   const chunks = (onBytes === undefined ? readChunks(file) : observed(readChunks(file), onBytes))[Symbol.iterator]();
   // The first line decides: a JSON Lines document's is a complete object of type "run".
-  let head = Buffer.alloc(0);
+  const parts: Uint8Array[] = [];
+  let length = 0;
   let next = chunks.next();
-  while (!next.done && head.indexOf(0x0a) === -1 && head.length < 1 << 20) {
-    head = Buffer.concat([head, next.value]);
-    next = chunks.next();
+  for (let ended = false; !next.done && !ended && length < 1 << 20; next = chunks.next()) {
+    parts.push(next.value);
+    length += next.value.length;
+    ended = next.value.indexOf(0x0a) !== -1;
   }
+  const head = Buffer.concat(parts, length);
   const rest = function* (): Generator<Buffer> {
     yield head;
     for (; !next.done; next = chunks.next()) yield Buffer.from(next.value);
@@ -98,15 +101,15 @@ function* observed(chunks: Iterable<Uint8Array>, see: (chunk: Uint8Array) => voi
 function readDocument(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEntry) => void, onExperiment: OnExperiment): ShardRun {
   let format: unknown;
   let run: Results["run"] | null = null;
-  let bundles = false;
+  const arrays = new Set<string>();
   let entries = 0;
   const reader = new MembersReader(new Set(["bundles", "experiments"]), {
     member: (key, bytes, offset) => {
       if (key === "format") format = parsed(file, bytes, offset, '"format"');
       else if (key === "run") run = runOf(file, parsed(file, bytes, offset, '"run"'), offset);
-      else if (key === "bundles") throw new NotResults(file, `"bundles" at byte ${offset} is not an array`);
+      else if (key === "bundles" || key === "experiments") throw new NotResults(file, `"${key}" at byte ${offset} is not an array`);
     },
-    open: (key) => void (key === "bundles" && (bundles = true)),
+    open: (key) => void arrays.add(key),
     element: (key, bytes, offset) => {
       if (key === "experiments") return onExperiment?.(experimentOf(file, parsed(file, bytes, offset, "an experiment"), offset));
       if (key !== "bundles") return;
@@ -126,13 +129,16 @@ function readDocument(file: string, chunks: Iterable<Buffer>, onEntry: (e: Bundl
   }
   if (format !== FORMAT) throw new NotResults(file, format === undefined ? `it has no "format"` : `its format is ${JSON.stringify(format)}, not ${FORMAT}`);
   if (run === null) throw new NotResults(file, `it has no "run"`);
-  if (!bundles) throw new NotResults(file, `it has no "bundles" array`);
+  for (const key of ["bundles", "experiments"]) if (!arrays.has(key)) throw new NotResults(file, `it has no "${key}" array`);
   return { run, entries };
 }
 
 function readLines(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEntry) => void, onExperiment: OnExperiment): ShardRun {
   let run: Results["run"] | null = null;
+  /** What the run line announces (documents written before it was added announce nothing). */
+  let announced: { bundles: number; experiments: number } | null = null;
   let entries = 0;
+  let experiments = 0;
   let line = 0;
   let offset = 0; // of the line being assembled
   let held: Buffer[] = [];
@@ -142,14 +148,17 @@ function readLines(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEn
     const v = parsed(file, bytes, offset, `line ${line}`) as { type?: unknown } | null;
     const type = typeof v === "object" && v !== null ? v.type : undefined;
     if (line === 1) {
-      const head = v as { format?: unknown; run?: unknown };
+      const head = v as { format?: unknown; run?: unknown; lines?: unknown };
       if (head.format !== FORMAT) throw new NotResults(file, `its format is ${JSON.stringify(head.format)}, not ${FORMAT}`);
       run = runOf(file, head.run, offset);
+      announced = head.lines === undefined ? null : linesOf(file, head.lines);
     } else if (type === "bundle") {
       const { type: _t, ...entry } = v as Record<string, unknown>;
       entries++;
       onEntry(entryOf(file, entry, offset));
-    } else if (type === "experiment" && onExperiment !== undefined) {
+    } else if (type === "experiment") {
+      experiments++;
+      if (onExperiment === undefined) return;
       const { type: _t, ...x } = v as Record<string, unknown>;
       onExperiment(experimentOf(file, x, offset));
     } else if (type !== "experiment" && type !== "run")
@@ -170,5 +179,16 @@ function readLines(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEn
   }
   if (held.length > 0) throw new NotResults(file, `its last line (byte ${offset}) has no line end: the document is cut short`);
   if (run === null) throw new NotResults(file, "the file is empty");
+  const a = announced as { bundles: number; experiments: number } | null;
+  if (a !== null && (entries !== a.bundles || experiments !== a.experiments))
+    throw new NotResults(file, `its first line announces ${a.bundles} bundle and ${a.experiments} experiment lines, and ${entries} and ${experiments} follow: the document is cut short or was edited`);
   return { run, entries };
+}
+
+function linesOf(file: string, value: unknown): { bundles: number; experiments: number } {
+  const v = value as { bundles?: unknown; experiments?: unknown } | null;
+  const count = (x: unknown) => typeof x === "number" && Number.isSafeInteger(x) && x >= 0;
+  if (typeof v !== "object" || v === null || !count(v.bundles) || !count(v.experiments))
+    throw new NotResults(file, `the "lines" of its first line are not two counts`);
+  return v as { bundles: number; experiments: number };
 }
