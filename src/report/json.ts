@@ -13,7 +13,7 @@ const LONG = 64;
 /** `value` at `depth`, as nested() writes it, in pieces: long arrays item by item, the objects that hold them key by key. */
 export function* pieces(value: unknown, depth: number): Generator<string> {
   if (Array.isArray(value)) {
-    if (value.length <= LONG) return yield nested(value, depth);
+    if (value.length <= LONG && !holdsLong(value)) return yield nested(value, depth);
     yield* array(value, depth);
   } else if (typeof value === "object" && value !== null && holdsLong(value)) {
     const pad = "  ".repeat(depth + 1);
@@ -28,9 +28,9 @@ export function* pieces(value: unknown, depth: number): Generator<string> {
   } else yield nested(value, depth);
 }
 
-/** Does an object hold a long array anywhere (only then is it worth writing key by key)? */
+/** Does an object (or an array) hold a long array anywhere (only then is it worth writing piece by piece)? */
 function holdsLong(o: object): boolean {
-  for (const v of Object.values(o)) if ((Array.isArray(v) && v.length > LONG) || (typeof v === "object" && v !== null && !Array.isArray(v) && holdsLong(v))) return true;
+  for (const v of Object.values(o)) if (Array.isArray(v) ? v.length > LONG || holdsLong(v) : typeof v === "object" && v !== null && holdsLong(v)) return true;
   return false;
 }
 
