@@ -54,7 +54,7 @@ describe("NarrativeGatherer", () => {
     const c = gather([...entries].reverse());
     expect(b).toEqual(a);
     expect(c).toEqual(a);
-    expect(a.notes.split("\n").slice(0, 2)).toEqual(["x/t0000: invalid", "x/t0000: valid, victory"]);
+    expect(a.notes.split("\n").slice(0, 2)).toEqual(["x/t0000: valid, victory", "x/t0000: invalid"]); // by path: x/t0000, then x/t0000/2
     expect(a.facts.bundles).toEqual({ total: 1200, valid: 900, invalid: 300, error: 0 });
     expect(a.ids.size).toBe(900);
   });

@@ -12,6 +12,8 @@ import { resultsSchema, viewOf, type Results } from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
 import { scoreRoots, scoreRun } from "../src/pipeline/score.js";
 import { renderText } from "../src/report/index.js";
+import { pieces } from "../src/report/json.js";
+import { writeBigResults } from "./helpers/big-results.js";
 import { bundle, game, killed, live, writeFiles } from "./helpers/bundle.js";
 import { CLI, run, spawnCli } from "./helpers/cli.js";
 import { HAVE_SHARED, REQUIRE_SHARED, SHARED_DIR } from "./helpers/shared.js";
@@ -37,6 +39,13 @@ describe("the JSON document, written in pieces", () => {
     expect(doc.bundles.length).toBeGreaterThan(60);
     const shapes: Results[] = [doc, { ...doc, bundles: [] }, { ...doc, experiments: [] }, { ...doc, bundles: [], experiments: [] }];
     for (const d of shapes) expect(renderText("json", d)).toBe(JSON.stringify(d, null, 2) + "\n");
+  });
+
+  it("a short list whose items hold long lists is written item by item too, never as one string", () => {
+    const value = { facts: { experiments: [{ name: "x", values: Array.from({ length: 10_000 }, (_, i) => i) }] } };
+    const parts = [...pieces(value, 0)];
+    expect(parts.join("")).toBe(JSON.stringify(value, null, 2));
+    expect(Math.max(...parts.map((p) => p.length))).toBeLessThan(100);
   });
 
   it("the same from a spill file as from memory, and the spill file is gone after", async () => {
@@ -68,7 +77,7 @@ describe("--format jsonl", () => {
   it("the run, then every bundle in path order, then every experiment, each line typed, the same values as the JSON document", async () => {
     const json = JSON.parse((await run(["score", corpus, "--format", "json"])).stdout) as Results;
     const lines = (await run(["score", corpus, "--format", "jsonl"])).stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ type: "run", format: "assay.results/1" });
+    expect(lines[0]).toMatchObject({ type: "run", format: "assay.results/1", lines: { bundles: json.bundles.length, experiments: json.experiments.length } });
     const bundles = lines.filter((l) => l.type === "bundle").map(({ type: _t, ...e }) => e);
     const experiments = lines.filter((l) => l.type === "experiment").map(({ type: _t, ...e }) => e);
     expect(lines.map((l) => l.type)).toEqual(["run", ...bundles.map(() => "bundle"), ...experiments.map(() => "experiment")]);
@@ -96,6 +105,7 @@ describe("merge reads shards as streams", () => {
     const good = join(tmp, "good-shard.json");
     expect((await run(["score", corpus, "--shard", "0/1", "--out", good, "--quiet"])).code).toBe(0);
     const text = readFileSync(good, "utf8");
+    const jsonl = (await run(["score", corpus, "--shard", "0/1", "--format", "jsonl", "--quiet"])).stdout.split(/(?<=\n)/);
     const cases: [string, string, RegExp][] = [
       ["cut.json", text.slice(0, Math.floor(text.length / 2)), /cut\.json is not an assay results document: the document ends at byte \d+ before it is complete \(cut short\?\)$/],
       ["other.json", text.replace('"format": "assay.results/1"', '"format": "someone.else/2"'), /other\.json is not an assay results document: its format is "someone\.else\/2", not assay\.results\/1$/],
@@ -105,6 +115,11 @@ describe("merge reads shards as streams", () => {
       ["trailing.json", `${text}{}`, /trailing\.json is not an assay results document: unexpected data after the document at byte \d+$/],
       ["lines.jsonl", `${JSON.stringify({ type: "run", format: "assay.results/1", run: JSON.parse(text).run })}\nnot json\n`, /lines\.jsonl is not an assay results document: line 2 at byte \d+ is not JSON$/],
       ["torn.jsonl", `${JSON.stringify({ type: "run", format: "assay.results/1", run: JSON.parse(text).run })}\n{"type":"bundle"`, /torn\.jsonl is not an assay results document: its last line \(byte \d+\) has no line end: the document is cut short$/],
+      ["no-experiments.json", JSON.stringify({ ...JSON.parse(text), experiments: undefined }, null, 2), /no-experiments\.json is not an assay results document: it has no "experiments" array$/],
+      ["experiments-object.json", JSON.stringify({ ...JSON.parse(text), experiments: {} }, null, 2), /experiments-object\.json is not an assay results document: "experiments" at byte \d+ is not an array$/],
+      // JSON Lines has no closing bracket: a cut at a line end is found by the counts its run line announces.
+      ["cut-at-line.jsonl", jsonl.slice(0, 4).join(""), /cut-at-line\.jsonl is not an assay results document: its first line announces \d+ bundle and \d+ experiment lines, and 3 and 0 follow: the document is cut short or was edited$/],
+      ["bad-lines.jsonl", [jsonl[0]!.replace('"lines":{"bundles":', '"lines":{"bundle":'), ...jsonl.slice(1)].join(""), /bad-lines\.jsonl is not an assay results document: the "lines" of its first line are not two counts$/],
     ];
     for (const [name, content, message] of cases) {
       const f = join(tmp, name);
@@ -116,6 +131,32 @@ describe("merge reads shards as streams", () => {
       expect(r.stdout, name).toBe("");
     }
   });
+
+  it("a JSON Lines shard written before its run line counted the lines is read as before", async () => {
+    const lines = (await run(["score", corpus, "--shard", "0/1", "--format", "jsonl", "--quiet"])).stdout.split(/(?<=\n)/);
+    const first = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(first["lines"]).toBeDefined();
+    delete first["lines"];
+    const old = join(tmp, "old.jsonl");
+    writeFileSync(old, [JSON.stringify(first) + "\n", ...lines.slice(1)].join(""));
+    const r = await run(["merge", old, "--format", "json"]);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as Results).bundles).toHaveLength(lines.filter((l) => l.startsWith('{"type":"bundle"')).length);
+  });
+
+  it("a document read from a pipe (which states no size) is read in whole chunks, not byte by byte", () => {
+    const doc = join(tmp, "piped.json");
+    writeBigResults(doc, 3000, () => false); // one line of ~1.8 MB
+    const fifo = join(tmp, "piped.fifo");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    // The shell becomes the CLI (exec), so the timeout stops the CLI itself; cat feeds the FIFO.
+    // compare (a merge wants shards): the piped document against itself on disk.
+    const script = 'cat "$0" > "$1" & exec "$2" "$3" compare "$1" "$0" --format json';
+    const r = spawnSync("sh", ["-c", script, doc, fifo, process.execPath, CLI], { encoding: "utf8", timeout: 30_000 });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).experiments[0].paired[0].pairs).toBe(3000);
+  }, 40_000);
 
   it("the byte named is where the problem is", () => {
     const f = join(tmp, "where.json");

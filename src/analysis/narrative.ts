@@ -64,7 +64,7 @@ export interface NarrativeInput {
 /**
  * Gathers a NarrativeInput entry by entry, so a document of a million entries is never held: it
  * keeps the counts, each trial id once, a short record per trial without an analysis (reasons
- * shared), and only the first MAX_TRIALS notes by (id, line). Everything is ordered by value, never
+ * shared), and only the first MAX_TRIALS notes by (id, path). Everything is ordered by value, never
  * by where it stood in the document, so the same entries in any order give the same request.
  */
 export class NarrativeGatherer {
@@ -73,7 +73,8 @@ export class NarrativeGatherer {
   private readonly unanalysed: Unanalysed[] = [];
   private readonly reasons = new Map<string, string>();
   private readonly ids = new Set<string>();
-  private readonly notes = new FirstBy<[string, string]>(MAX_TRIALS, (x, y) => byteCompare(x[0], y[0]) || byteCompare(x[1], y[1]));
+  /** [trial id, path, line]: attempts of one trial in path order, as score writes them (so cached requests still match). */
+  private readonly notes = new FirstBy<[string, string, string]>(MAX_TRIALS, (x, y) => byteCompare(x[0], y[0]) || byteCompare(x[1], y[1]));
 
   entry(b: BundleEntry): void {
     const id = trialId(b);
@@ -87,7 +88,7 @@ export class NarrativeGatherer {
       if (reason === undefined) this.reasons.set(why, (reason = why));
       this.unanalysed.push({ trial: id, reason });
     }
-    this.notes.offer([id, noteOf(id, b)]);
+    this.notes.offer([id, b.path, noteOf(id, b)]);
   }
 
   experiment(x: Results["experiments"][number]): void {
@@ -96,7 +97,7 @@ export class NarrativeGatherer {
 
   finish(source: string): NarrativeInput {
     const { total, ...rest } = this.counts;
-    const lines = this.notes.sorted().map(([, line]) => line);
+    const lines = this.notes.sorted().map(([, , line]) => line);
     const more = total - lines.length;
     return {
       source,
