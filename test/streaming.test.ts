@@ -130,7 +130,7 @@ describe("merge reads shards as streams", () => {
       expect(r.stderr.trimEnd(), name).toMatch(message);
       expect(r.stdout, name).toBe("");
     }
-  });
+  }, 30_000); // a dozen spawned CLIs
 
   it("a JSON Lines shard written before its run line counted the lines is read as before", async () => {
     const lines = (await run(["score", corpus, "--shard", "0/1", "--format", "jsonl", "--quiet"])).stdout.split(/(?<=\n)/);
@@ -157,6 +157,17 @@ describe("merge reads shards as streams", () => {
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).experiments[0].paired[0].pairs).toBe(3000);
   }, 40_000);
+
+  it("a document that cannot be read (missing, a folder) is one line naming it, exit 2", () => {
+    for (const [args, message] of [
+      [["merge", tmp], /^assay merge: cannot read .*assay-stream-\w+: it is a folder\n$/],
+      [["compare", join(tmp, "absent.json"), join(tmp, "absent.json")], /^assay compare: cannot read .*absent\.json: no such file\n$/],
+    ] as const) {
+      const r = spawnCli([...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+  });
 
   it("the byte named is where the problem is", () => {
     const f = join(tmp, "where.json");

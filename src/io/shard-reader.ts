@@ -65,7 +65,7 @@ function runOf(file: string, value: unknown, offset: number): Results["run"] {
  * `onBytes`: narrate digests the document so).
  */
 export function readShard(file: string, onEntry: (e: BundleEntry) => void, onExperiment?: (x: Experiment) => void, onBytes?: (chunk: Uint8Array) => void): ShardRun {
-  const chunks = (onBytes === undefined ? readChunks(file) : observed(readChunks(file), onBytes))[Symbol.iterator]();
+  const chunks = (onBytes === undefined ? readable(file) : observed(readable(file), onBytes))[Symbol.iterator]();
   // The first line decides: a JSON Lines document's is a complete object of type "run".
   const parts: Uint8Array[] = [];
   let length = 0;
@@ -89,6 +89,18 @@ export function readShard(file: string, onEntry: (e: BundleEntry) => void, onExp
   }
   const isLines = typeof first === "object" && first !== null && (first as { type?: unknown }).type === "run";
   return isLines ? readLines(file, rest(), onEntry, onExperiment) : readDocument(file, rest(), onEntry, onExperiment);
+}
+
+/** The file's chunks; a file that cannot be read is the user's to fix, said in one line. */
+function* readable(file: string): Generator<Uint8Array> {
+  try {
+    yield* readChunks(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (typeof code !== "string") throw e;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" ? "permission denied" : (e as Error).message;
+    throw new UsageError(`cannot read ${forTerminal(file)}: ${why}`);
+  }
 }
 
 function* observed(chunks: Iterable<Uint8Array>, see: (chunk: Uint8Array) => void): Generator<Uint8Array> {
