@@ -1,6 +1,8 @@
 // readChunks stops at a short read that meets the size fstat gave, or the size listed for the file
 // (one read, or an fstat, fewer per file): it must still yield every byte, at every size around its
 // buffer's, whatever size it was told, and follow a file that grows.
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +32,22 @@ describe("readChunks", () => {
       for (const listed of [0, 1, n - 1, n, n + 1, 2 * n + 7, MiB, MiB + 1].filter((x) => x >= 0))
         expect(Buffer.concat([...readChunks(file, listed)]).equals(data), `${n} bytes listed as ${listed}`).toBe(true);
     }
+  });
+
+  it("a listed file is one chunk of its size; a FIFO (which states size 0) comes in whole chunks, to its end", async () => {
+    const file = join(dir, "small");
+    writeFileSync(file, bytesOf(100));
+    expect([...readChunks(file, 100)].map((c) => c.length)).toEqual([100]);
+    expect([...readChunks(file)].map((c) => c.length)).toEqual([100]);
+    const fifo = join(dir, "fifo");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    const data = bytesOf(300_000);
+    writeFileSync(join(dir, "fed"), data);
+    const writer = spawn("sh", ["-c", 'cat "$0" > "$1"', join(dir, "fed"), fifo]);
+    const chunks = [...readChunks(fifo)].map((c) => Buffer.from(c));
+    await once(writer, "exit");
+    expect(Buffer.concat(chunks).equals(data)).toBe(true);
+    expect(chunks.length).toBeLessThan(100); // it was read a byte at a time
   });
 
   it("reads on past the size it was opened with when the file grows while it is read", () => {

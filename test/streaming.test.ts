@@ -106,6 +106,10 @@ describe("merge reads shards as streams", () => {
     expect((await run(["score", corpus, "--shard", "0/1", "--out", good, "--quiet"])).code).toBe(0);
     const text = readFileSync(good, "utf8");
     const jsonl = (await run(["score", corpus, "--shard", "0/1", "--format", "jsonl", "--quiet"])).stdout.split(/(?<=\n)/);
+    // A whole run's document (a shard's lists no experiments): one experiment line short.
+    const whole = (await run(["score", corpus, "--format", "jsonl", "--quiet"])).stdout.split(/(?<=\n)/).filter((l) => l !== "");
+    const experiments = whole.filter((l) => l.startsWith('{"type":"experiment"')).length;
+    expect(experiments).toBeGreaterThan(1);
     const cases: [string, string, RegExp][] = [
       ["cut.json", text.slice(0, Math.floor(text.length / 2)), /cut\.json is not an assay results document: the document ends at byte \d+ before it is complete \(cut short\?\)$/],
       ["other.json", text.replace('"format": "assay.results/1"', '"format": "someone.else/2"'), /other\.json is not an assay results document: its format is "someone\.else\/2", not assay\.results\/1$/],
@@ -119,6 +123,7 @@ describe("merge reads shards as streams", () => {
       ["experiments-object.json", JSON.stringify({ ...JSON.parse(text), experiments: {} }, null, 2), /experiments-object\.json is not an assay results document: "experiments" at byte \d+ is not an array$/],
       // JSON Lines has no closing bracket: a cut at a line end is found by the counts its run line announces.
       ["cut-at-line.jsonl", jsonl.slice(0, 4).join(""), /cut-at-line\.jsonl is not an assay results document: its first line announces \d+ bundle and \d+ experiment lines, and 3 and 0 follow: the document is cut short or was edited$/],
+      ["one-short.jsonl", whole.slice(0, -1).join(""), new RegExp(`one-short\\.jsonl is not an assay results document: its first line announces (\\d+) bundle and ${experiments} experiment lines, and \\1 and ${experiments - 1} follow`)],
       ["bad-lines.jsonl", [jsonl[0]!.replace('"lines":{"bundles":', '"lines":{"bundle":'), ...jsonl.slice(1)].join(""), /bad-lines\.jsonl is not an assay results document: the "lines" of its first line are not two counts$/],
     ];
     for (const [name, content, message] of cases) {
@@ -130,7 +135,7 @@ describe("merge reads shards as streams", () => {
       expect(r.stderr.trimEnd(), name).toMatch(message);
       expect(r.stdout, name).toBe("");
     }
-  }, 30_000); // a dozen spawned CLIs
+  });
 
   it("a JSON Lines shard written before its run line counted the lines is read as before", async () => {
     const lines = (await run(["score", corpus, "--shard", "0/1", "--format", "jsonl", "--quiet"])).stdout.split(/(?<=\n)/);
@@ -167,6 +172,19 @@ describe("merge reads shards as streams", () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(message);
     }
+  });
+
+  it("a document refused part way leaves no file open", async () => {
+    // Refused in its first chunk, with more of the file still to read.
+    const bad = join(tmp, "bad-early.json");
+    writeBigResults(bad, 3000, () => false);
+    const text = readFileSync(bad, "utf8");
+    writeFileSync(bad, text.replace('"validity":"valid"', '"validity":"fine"'));
+    const { readShard } = await import("../src/io/shard-reader.js");
+    const open = () => readdirSync("/proc/self/fd").length;
+    const before = open();
+    for (let i = 0; i < 20; i++) expect(() => readShard(bad, () => {})).toThrow(/the bundle entry at byte \d+: validity/);
+    expect(open()).toBe(before);
   });
 
   it("the byte named is where the problem is", () => {

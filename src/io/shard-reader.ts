@@ -77,8 +77,12 @@ export function readShard(file: string, onEntry: (e: BundleEntry) => void, onExp
   }
   const head = Buffer.concat(parts, length);
   const rest = function* (): Generator<Buffer> {
-    yield head;
-    for (; !next.done; next = chunks.next()) yield Buffer.from(next.value);
+    try {
+      yield head;
+      for (; !next.done; next = chunks.next()) yield Buffer.from(next.value);
+    } finally {
+      chunks.return?.(undefined); // a document refused part way: its file is closed now, not at exit
+    }
   };
   const nl = head.indexOf(0x0a);
   let first: unknown = null;
@@ -96,9 +100,10 @@ function* readable(file: string): Generator<Uint8Array> {
   try {
     yield* readChunks(file);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (typeof code !== "string") throw e;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" ? "permission denied" : (e as Error).message;
+    // The file system's refusals (they name a syscall); anything else is a defect, not the user's.
+    const { code, syscall } = e as NodeJS.ErrnoException;
+    if (typeof code !== "string" || syscall === undefined) throw e;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" ? "permission denied" : code === "ENOTDIR" ? "a part of its path is not a folder" : (e as Error).message.replace(/, \w+ '[\s\S]*$/, "");
     throw new UsageError(`cannot read ${forTerminal(file)}: ${why}`);
   }
 }
