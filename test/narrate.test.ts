@@ -112,7 +112,7 @@ describe("assay narrate", () => {
   it("reads a JSON Lines document as it reads the JSON one: the same facts, the same request", async () => {
     const jsonl = join(tmp, "results.jsonl");
     const lines = [
-      { type: "run", format: "assay.results/1", run: results.run },
+      { type: "run", format: "assay.results/1", run: results.run, lines: { bundles: results.bundles.length, experiments: results.experiments.length } },
       ...results.bundles.map((b) => ({ type: "bundle", ...b })),
       ...results.experiments.map((x) => ({ type: "experiment", ...x })),
     ];
