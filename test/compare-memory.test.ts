@@ -3,12 +3,12 @@
 // regression and every flipped trial, and keep its peak RSS below either document's size — it
 // streams both and keeps per trial only its outcome, never an entry.
 
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { comparisonSchema } from "../src/core/compare/schema.js";
 import { writeBigResults } from "./helpers/big-results.js";
+import { spawnMeasured } from "./helpers/cli.js";
 import { SCRATCH } from "./helpers/shared.js";
 
 const N = 200_000;
@@ -23,20 +23,10 @@ describe("compare keeps memory bounded", () => {
     writeBigResults(base, N, (i) => i % 3 === 0);
     writeBigResults(head, N, (i) => i % 3 === 0 || i % 10 === 1); // every tenth trial from the second loses in HEAD
     const flips = Array.from({ length: N }, (_, i) => i).filter((i) => i % 10 === 1 && i % 3 !== 0).length;
-    const child = join(dir, "child.mjs");
-    writeFileSync(
-      child,
-      `const { main } = await import(${JSON.stringify(new URL("../dist/cli/main.js", import.meta.url).href)});
-const { processIo } = await import(${JSON.stringify(new URL("../dist/cli/io.js", import.meta.url).href)});
-const code = await main(process.argv.slice(2), processIo);
-process.stderr.write(JSON.stringify({ code, maxRSS: process.resourceUsage().maxRSS }) + "\\n");\n`,
-    );
     const out = join(dir, "out.json");
     const started = Date.now();
-    const r = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MB}`, child, "compare", base, head, "--out", out], { encoding: "utf8" });
-    const last = r.stderr.trim().split("\n").at(-1)!;
-    const { code, maxRSS } = JSON.parse(last) as { code: number; maxRSS: number };
-    const rssMB = maxRSS / 1024;
+    const { code, maxRssKb } = spawnMeasured(["compare", base, head, "--out", out], [`--max-old-space-size=${HEAP_MB}`]);
+    const rssMB = maxRssKb / 1024;
     const docMB = statSync(base).size / 2 ** 20;
     console.log(`compare of 2 × ${N} entries (${docMB.toFixed(0)} MiB each): ${Date.now() - started} ms, peak RSS ${rssMB.toFixed(0)} MiB`);
     expect(code).toBe(0);

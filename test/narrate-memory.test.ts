@@ -2,13 +2,13 @@
 // COMPILED CLI (dist/) offline in a child whose heap is capped at 96 MiB: it reads the document an
 // entry at a time (it used to read it whole, into one string), and its facts count every entry.
 
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Narrative } from "../src/analysis/narrative.js";
 import { writeBigResults } from "./helpers/big-results.js";
+import { spawnMeasured } from "./helpers/cli.js";
 import { SCRATCH } from "./helpers/shared.js";
 
 const N = 200_000;
@@ -20,22 +20,12 @@ describe("narrate keeps memory bounded", () => {
   it(`${N.toLocaleString("en")} entries under a ${HEAP_MB} MiB heap`, async () => {
     const doc = join(dir, "big.json");
     const { victories } = writeBigResults(doc, N, (i) => i % 4 === 0);
-    const child = join(dir, "child.mjs");
-    writeFileSync(
-      child,
-      `const { main } = await import(${JSON.stringify(new URL("../dist/cli/main.js", import.meta.url).href)});
-const { processIo } = await import(${JSON.stringify(new URL("../dist/cli/io.js", import.meta.url).href)});
-const code = await main(process.argv.slice(2), processIo);
-process.stderr.write(JSON.stringify({ code, maxRSS: process.resourceUsage().maxRSS }) + "\\n");\n`,
-    );
     const out = join(dir, "narrative.json");
     const started = Date.now();
-    const env = { ...process.env, ANTHROPIC_API_KEY: "", ASSAY_CACHE: join(dir, "cache.sqlite") };
-    const r = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MB}`, child, "narrate", doc, "--offline", "--format", "json", "--out", out], { encoding: "utf8", env });
-    const last = r.stderr.trim().split("\n").at(-1)!;
-    const { code, maxRSS } = JSON.parse(last) as { code: number; maxRSS: number };
+    const env = { ANTHROPIC_API_KEY: "", ASSAY_CACHE: join(dir, "cache.sqlite") };
+    const { code, maxRssKb } = spawnMeasured(["narrate", doc, "--offline", "--format", "json", "--out", out], [`--max-old-space-size=${HEAP_MB}`], env);
     const docMB = statSync(doc).size / 2 ** 20;
-    console.log(`narrate of ${N} entries (${docMB.toFixed(0)} MiB): ${Date.now() - started} ms, peak RSS ${(maxRSS / 1024).toFixed(0)} MiB`);
+    console.log(`narrate of ${N} entries (${docMB.toFixed(0)} MiB): ${Date.now() - started} ms, peak RSS ${(maxRssKb / 1024).toFixed(0)} MiB`);
     expect(code).toBe(3); // offline and not in the cache: no prose, the facts all the same
     const n = JSON.parse(readFileSync(out, "utf8")) as Narrative;
     expect(n.status).toBe("not-written");

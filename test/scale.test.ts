@@ -7,23 +7,13 @@ import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeCorpus } from "../src/io/corpus.js";
-import { CLI } from "./helpers/cli.js";
+import { CLI, spawnMeasured } from "./helpers/cli.js";
 
-const MAXRSS = fileURLToPath(new URL("./fixtures/max-rss.mjs", import.meta.url));
 let tmp: string;
 beforeAll(() => void (tmp = mkdtempSync(join(tmpdir(), "assay-scale-"))));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** Run the built CLI; its peak RSS in KB (the whole process: main thread and workers) comes back beside its exit code. */
-function measured(args: string[], node: string[] = []): { code: number | null; stderr: string; maxRssKb: number } {
-  const file = join(tmp, `rss-${Math.random().toString(36).slice(2)}`);
-  const r = spawnSync(process.execPath, [...node, "--import", MAXRSS, CLI, ...args], { encoding: "utf8", env: { ...process.env, MAXRSS_FILE: file } });
-  return { code: r.status, stderr: r.stderr, maxRssKb: Number(readFileSync(file, "utf8")) };
-}
-
 describe("memory does not follow the archive", { timeout: 420_000 }, () => {
   it("80,000 small bundles take at most 0.5 KB more peak RSS per bundle than 20,000", () => {
     const small = join(tmp, "small");
@@ -33,8 +23,8 @@ describe("memory does not follow the archive", { timeout: 420_000 }, () => {
     const n80 = writeCorpus(large, { n: 68_000, seed: "scale", faults: false });
     expect([n20 > 19_000, n80 > 79_000]).toEqual([true, true]);
     const args = (root: string) => ["score", root, "--format", "json", "--out", join(tmp, "out.json"), "--quiet", "--jobs", "2"];
-    const a = measured(args(small));
-    const b = measured(args(large));
+    const a = spawnMeasured(args(small));
+    const b = spawnMeasured(args(large));
     expect([a.code, b.code]).toEqual([0, 0]);
     const perBundle = ((b.maxRssKb - a.maxRssKb) * 1024) / (n80 - n20);
     console.log(`peak RSS ${(a.maxRssKb / 1024).toFixed(0)} MB at ${n20} bundles, ${(b.maxRssKb / 1024).toFixed(0)} MB at ${n80}: ${perBundle.toFixed(0)} bytes per bundle`);
@@ -61,7 +51,7 @@ describe("memory does not follow the archive", { timeout: 420_000 }, () => {
     writeSync(fd, `\n  ],\n  "experiments": []\n}\n`);
     closeSync(fd);
     const out = join(tmp, "merged.json");
-    const r = measured(["merge", big, "--format", "json", "--out", out], ["--max-old-space-size=256"]);
+    const r = spawnMeasured(["merge", big, "--format", "json", "--out", out], ["--max-old-space-size=256"]);
     expect(r.stderr).toMatch(/^assay: wrote .*merged\.json \(200000 bundles\)\n$/);
     expect(r.code).toBe(0);
     let entries = 0;
