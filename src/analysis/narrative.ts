@@ -55,7 +55,7 @@ export interface NarrativeInput {
   /** SHA-256 of the document's bytes. */
   source: string;
   facts: Narrative["facts"];
-  /** One line per trial, the first MAX_TRIALS by id, and how many more there were. */
+  /** One line per bundle entry, the first MAX_TRIALS by trial id and path, and how many more there were. */
   notes: string;
   /** Every trial id in the document: what a citation must name. */
   ids: ReadonlySet<string>;
