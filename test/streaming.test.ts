@@ -124,6 +124,8 @@ describe("merge reads shards as streams", () => {
       // JSON Lines has no closing bracket: a cut at a line end is found by the counts its run line announces.
       ["cut-at-line.jsonl", jsonl.slice(0, 4).join(""), /cut-at-line\.jsonl is not an assay results document: its first line announces \d+ bundle and \d+ experiment lines, and 3 and 0 follow: the document is cut short or was edited$/],
       ["one-short.jsonl", whole.slice(0, -1).join(""), new RegExp(`one-short\\.jsonl is not an assay results document: its first line announces (\\d+) bundle and ${experiments} experiment lines, and \\1 and ${experiments - 1} follow`)],
+      ["second-run.jsonl", [jsonl[0]!, ...jsonl].join(""), /second-run\.jsonl is not an assay results document: line 2 \(byte \d+\) is a second run$/],
+      ["odd-line.jsonl", [jsonl[0]!, '{"type":"other"}\n', ...jsonl.slice(1)].join(""), /odd-line\.jsonl is not an assay results document: line 2 \(byte \d+\) is neither a bundle nor an experiment$/],
       ["bad-lines.jsonl", [jsonl[0]!.replace('"lines":{"bundles":', '"lines":{"bundle":'), ...jsonl.slice(1)].join(""), /bad-lines\.jsonl is not an assay results document: the "lines" of its first line are not two counts$/],
     ];
     for (const [name, content, message] of cases) {

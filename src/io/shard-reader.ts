@@ -178,9 +178,7 @@ function readLines(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEn
       if (onExperiment === undefined) return;
       const { type: _t, ...x } = v as Record<string, unknown>;
       onExperiment(experimentOf(file, x, offset));
-    } else if (type !== "experiment" && type !== "run")
-      throw new NotResults(file, `line ${line} (byte ${offset}) is neither a bundle nor an experiment`);
-    else if (type === "run") throw new NotResults(file, `line ${line} (byte ${offset}) is a second run`);
+    } else throw new NotResults(file, `line ${line} (byte ${offset}) is ${type === "run" ? "a second run" : "neither a bundle nor an experiment"}`);
   };
   for (const chunk of chunks) {
     let from = 0;
