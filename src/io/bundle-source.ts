@@ -23,29 +23,36 @@ const unnamable = (e: unknown): boolean => ["ENAMETOOLONG", "ELOOP"].includes((e
  */
 export function listEntries(dir: string, withStamps = false): BundleEntryInfo[] {
   const out: BundleEntryInfo[] = [];
-  const walk = (rel: string) => {
-    for (const raw of readdirSync(rel === "" ? dir : join(dir, rel), { encoding: "buffer" })) {
-      const path = rel === "" ? raw.toString("utf8") : `${rel}/${raw.toString("utf8")}`;
-      if (!isUtf8(raw)) {
-        out.push({ path, kind: "unnamed", size: 0 });
-        continue;
-      }
-      let st: BigIntStats;
-      try {
-        st = lstatSync(join(dir, path), { bigint: true });
-      } catch (e) {
-        if (!unnamable(e)) throw e;
-        out.push({ path, kind: "too-deep", size: 0 });
-        continue;
-      }
-      const kind = kindOf(st);
-      const info: BundleEntryInfo = { path, kind, size: Number(st.size) };
-      if (withStamps) info.stamp = `${st.mtimeNs}:${st.ino}`;
-      out.push(info);
-      if (kind === "dir") walk(path);
+  // Depth first, each folder's entries in the order read, an entry before what it holds; a stack
+  // of the folders still being listed, not a call per level (a chain may be PATH_MAX deep).
+  const stack: { rel: string; names: Buffer[]; at: number }[] = [{ rel: "", names: readdirSync(dir, { encoding: "buffer" }), at: 0 }];
+  while (stack.length > 0) {
+    const top = stack.at(-1)!;
+    const raw = top.names[top.at++];
+    if (raw === undefined) {
+      stack.pop();
+      continue;
     }
-  };
-  walk("");
+    const rel = top.rel;
+    const path = rel === "" ? raw.toString("utf8") : `${rel}/${raw.toString("utf8")}`;
+    if (!isUtf8(raw)) {
+      out.push({ path, kind: "unnamed", size: 0 });
+      continue;
+    }
+    let st: BigIntStats;
+    try {
+      st = lstatSync(join(dir, path), { bigint: true });
+    } catch (e) {
+      if (!unnamable(e)) throw e;
+      out.push({ path, kind: "too-deep", size: 0 });
+      continue;
+    }
+    const kind = kindOf(st);
+    const info: BundleEntryInfo = { path, kind, size: Number(st.size) };
+    if (withStamps) info.stamp = `${st.mtimeNs}:${st.ino}`;
+    out.push(info);
+    if (kind === "dir") stack.push({ rel: path, names: readdirSync(join(dir, path), { encoding: "buffer" }), at: 0 });
+  }
   return out;
 }
 

@@ -154,6 +154,7 @@ function list(dir: string): Listing | string {
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENAMETOOLONG") return "its path is longer than the file system can name (PATH_MAX): nothing below it is read";
     return (e as Error).message.replace(/, scandir '[\s\S]*$/, "");
   }
   const markers = new Set<string>();
@@ -328,7 +329,14 @@ function topKeys(b: Buffer, wanted: string[]): boolean {
 
 /** A folder's device and inode. */
 function identity(dir: string): string {
-  const st = statSync(dir, { bigint: true });
+  let st;
+  try {
+    st = statSync(dir, { bigint: true });
+  } catch {
+    // Gone since its listing, or past what the file system can name: its path is the only identity
+    // left, and a loop cannot pass through a folder that cannot be stat'ed.
+    return `path:${dir}`;
+  }
   return `${st.dev}:${st.ino}`;
 }
 
@@ -462,23 +470,57 @@ class Walk {
     }
   }
 
+  /**
+   * Walk a folder and everything below it, depth first, by names. Iterative, with an explicit stack
+   * of the folders on the current path: a chain of nested folders as deep as the file system allows
+   * (PATH_MAX; below that a folder is skipped and said) costs a frame each, not a call each.
+   */
   *folder(dir: string, shown: string, l: Listing): Generator<Found> {
-    // A bundle below a root is a leaf (never descended into), so it cannot close a loop; with one
-    // root folder it cannot be another root either: then its identity (a stat) is not needed. A
-    // root always is entered (given twice, it is walked once).
-    if (l === A_BUNDLE && this.roots.size === 1) return yield* this.inside(dir, shown, l);
-    if (!this.enter(dir)) return;
+    const stack: Frame[] = [];
+    type Next = { dir: string; shown: string; l: Listing };
+    let next: Next | null = { dir, shown, l };
     try {
-      yield* this.inside(dir, shown, l);
+      for (;;) {
+        if (next !== null) {
+          const at: Next = next;
+          next = null;
+          // A bundle below a root is a leaf (never descended into), so it cannot close a loop; with
+          // one root folder it cannot be another root either: then its identity (a stat) is not
+          // needed. A root always is entered (given twice, it is walked once).
+          const entered = !(at.l === A_BUNDLE && this.roots.size === 1);
+          if (!entered || this.enter(at.dir)) {
+            const frame: Frame = { dir: at.dir, entered, subs: null };
+            stack.push(frame);
+            frame.subs = yield* this.inside(at.dir, at.shown, at.l);
+          }
+        }
+        const top = stack.at(-1);
+        if (top === undefined) return;
+        const n = top.subs?.next();
+        if (n === undefined || n.done === true) {
+          stack.pop();
+          if (top.entered) this.leave(top.dir);
+          continue;
+        }
+        const { sub, path, listed } = n.value;
+        const sl: Listing | string = holdsJournal(sub) ? A_BUNDLE : listed();
+        if (typeof sl === "string") this.onSkip(path, sl);
+        else next = { dir: sub, shown: path, l: sl };
+      }
     } finally {
-      this.leave(dir);
+      // A walk its consumer stopped part way leaves every folder it entered.
+      for (const f of stack) if (f.entered) this.leave(f.dir);
     }
   }
 
-  private *inside(dir: string, shown: string, l: Listing): Generator<Found> {
+  /** Yield what the folder is (a bundle, a job's trials, a lone trial, its logs); its subfolders to walk, or null when nothing below it is walked. */
+  private *inside(dir: string, shown: string, l: Listing): Generator<Found, Subfolders | null> {
     const kind = this.kind(dir, l);
     if (kind !== null) this.recognised++;
-    if (kind === "bundle") return yield { dir, path: shown }; // never descend into a bundle
+    if (kind === "bundle") {
+      yield { dir, path: shown }; // never descend into a bundle
+      return null;
+    }
     if (kind === "job") {
       // Every subdirectory of a job is one of its trials, whatever it holds (one that never started
       // has only trial.log, or nothing); nothing else below it is walked. One that cannot be listed
@@ -490,20 +532,29 @@ class Walk {
           this.leave(sub);
           yield { dir: sub, path, harbor: { job: basename(dir), folder: name, jobPath: shown } };
         }
-      return;
+      return null;
     }
-    if (kind === "trial") return yield { dir, path: shown, harbor: { job: null, folder: basename(dir) } }; // never descend into a trial
+    if (kind === "trial") {
+      yield { dir, path: shown, harbor: { job: null, folder: basename(dir) } }; // never descend into a trial
+      return null;
+    }
     if (EVIDENCE.some((n) => l.has(n))) {
       this.unrecognised++;
       this.hooks.onUnrecognised?.(shown);
     }
     yield* this.logs(dir, shown, l);
-    for (const { sub, path, listed } of this.subfolders(dir, shown, l)) {
-      const sl = holdsJournal(sub) ? A_BUNDLE : listed();
-      if (typeof sl === "string") this.onSkip(path, sl);
-      else yield* this.folder(sub, path, sl);
-    }
+    return this.subfolders(dir, shown, l);
   }
+}
+
+type Subfolders = Iterator<{ sub: string; name: string; path: string; listed: () => Listing | string }>;
+
+/** A folder on the walk's current path, with the subfolders it has yet to hand out. */
+interface Frame {
+  dir: string;
+  /** Entered (on the path, by identity): left when its subfolders are done. */
+  entered: boolean;
+  subs: Subfolders | null;
 }
 
 export class DiscoveryError extends Error {
