@@ -6,7 +6,7 @@
 // PATH_MAX) are listed iteratively too. Built with relative mkdir + chdir in a child process (no
 // path grows past PATH_MAX); removed with `rm -rf` (it walks with openat; Node's rmSync would meet ENAMETOOLONG).
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,7 +59,7 @@ describe.sequential("a chain of 100,000 nested folders under a root", () => {
 
   it("seal walks it the same way (one skipped line, the two bundles sealed)", () => {
     const key = join(tmp, "key");
-    writeFiles(tmp, { key: "k".repeat(32) });
+    writeFileSync(key, "k".repeat(32), { mode: 0o600 });
     const r = spawnCli(["seal", root, "--hmac-key-file", key]);
     expect(r.stderr).not.toMatch(/internal error|call stack/);
     expect(r.stderr).toMatch(/2 sealed, 0 already sealed, 0 not sealed/);

@@ -46,8 +46,9 @@ beforeAll(() => {
   mkdirSync(keys);
   keyFile = join(keys, KEY_NAME);
   otherFile = join(keys, "other.bin");
-  writeFileSync(keyFile, KEY);
-  writeFileSync(otherFile, OTHER);
+  // Readable by the owner alone, as keys should be (a key others can read works, with a warning).
+  writeFileSync(keyFile, KEY, { mode: 0o600 });
+  writeFileSync(otherFile, OTHER, { mode: 0o600 });
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -245,17 +246,47 @@ describe("the key file", () => {
     rmSync(inside);
   });
 
-  it("accepted from 1 byte to exactly 64 KiB, and from a pipe; the fingerprint is HMAC-SHA256(key, \"assay.key-id\")", () => {
+  it("accepted from 1 byte to exactly 64 KiB; the fingerprint is HMAC-SHA256(key, \"assay.key-id\")", () => {
     for (const bytes of [Buffer.from("k"), Buffer.alloc(64 * 1024, "Q")]) {
       const file = join(fresh("k"), "ok.key");
-      writeFileSync(file, bytes);
+      writeFileSync(file, bytes, { mode: 0o600 });
       const r = spawnCli(["score", root, "--hmac-key-file", file, "--quiet", "--format", "json"]);
       expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe("");
       expect((JSON.parse(r.stdout) as Results).run.options.hmac_key).toBe(fingerprint(bytes));
     }
-    const piped = spawnSync("bash", ["-c", `exec "${process.execPath}" "${CLI}" score "${root}" --quiet --format json --hmac-key-file <(printf 'piped-key')`], { encoding: "utf8" });
-    expect(piped.status, piped.stderr).toBe(0);
-    expect((JSON.parse(piped.stdout) as Results).run.options.hmac_key).toBe(fingerprint(Buffer.from("piped-key")));
+  });
+
+  it("anything but a regular file is refused at once: a pipe, a FIFO no one writes to (it would block forever), a device", () => {
+    const piped = spawnSync("bash", ["-c", `exec "${process.execPath}" "${CLI}" score "${root}" --quiet --format json --hmac-key-file <(printf 'piped-key')`], { encoding: "utf8", timeout: 30_000 });
+    expect(piped.status, piped.stderr).toBe(2);
+    expect(piped.stderr).toMatch(/--hmac-key-file \/dev\/fd\/\d+: it is a FIFO \(a named pipe\), not a key file: a key is read from a regular file\n$/);
+    const fifo = join(fresh("k"), "fifo.key");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    // Without the check, the open waits for a writer that never comes: the timeout would kill it (status null).
+    const r = spawnSync(process.execPath, [CLI, "score", root, "--quiet", "--hmac-key-file", fifo], { encoding: "utf8", timeout: 30_000 });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`assay score: --hmac-key-file ${fifo}: it is a FIFO (a named pipe), not a key file: a key is read from a regular file\n`);
+    refused("/dev/zero", /it is a character device, not a key file/);
+    // A link to a regular key is followed; one to a FIFO is not read.
+    const linked = join(fresh("k"), "linked.key");
+    symlinkSync(fifo, linked);
+    refused(linked, /it is a FIFO/);
+  });
+
+  it("a key others may read works, with one warning line that names neither the key nor its path", () => {
+    const file = join(fresh("k"), "loose.key");
+    writeFileSync(file, KEY, { mode: 0o644 });
+    const r = spawnCli(["score", root, "--hmac-key-file", file, "--quiet", "--format", "json"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("assay: the --hmac-key-file can be read by anyone (mode 0644): whoever reads it can make seals and documents assay accepts (chmod 600 it)\n");
+    expect((JSON.parse(r.stdout) as Results).run.options.hmac_key).toBe(fingerprint(KEY));
+    const group = join(fresh("k"), "group.key");
+    writeFileSync(group, KEY, { mode: 0o640 });
+    expect(spawnCli(["score", root, "--hmac-key-file", group, "--quiet"]).stderr).toBe(
+      "assay: the --hmac-key-file can be read by its group (mode 0640): whoever reads it can make seals and documents assay accepts (chmod 600 it)\n",
+    );
   });
 
   it("run.options.hmac_key is null without a key", async () => {
@@ -506,32 +537,48 @@ describe("assay seal", () => {
     anotherSeal = sealBytes(OTHER, writeBundle(join(root, "other-seal"), death("t5")));
     writeFileSync(join(root, "other-seal", "seal.json"), anotherSeal);
     writeTrial(join(root, "harbor-trial"), { name: "harbor-trial" });
+    // A writer killed mid-append: its last line has no \n.
+    const torn = unterminated("t6");
+    writeBundle(join(root, "torn"), { ...torn, "journal.jsonl": `${torn["journal.jsonl"] as string}{"seq":2,"prev":"` });
+    symlinkSync("journal.jsonl", join(writeBundle(join(root, "unsafe"), death("t7")), "link"));
     alreadyMtime = statSync(join(root, "already", "seal.json")).mtimeMs;
   });
 
-  it("seals what earns it and writes nothing else; says why each other bundle is not sealed; exit 1", () => {
+  it("seals every bundle whose files it can read, whatever its verdict, and writes nothing else; says why another is not sealed; exit 1", () => {
     const before = snapshot(root);
     const r = spawnCli(["seal", root, "--hmac-key-file", keyFile]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr.split("\n").filter(Boolean)).toEqual([
-      `assay seal: ${root}/invalid: not sealed: invalid evidence is never sealed (SUMMARY_MISMATCH)`,
       `assay seal: ${root}/other-seal: not sealed: seal.json holds another seal (left as it is)`,
-      `assay seal: ${root}/unterminated: not sealed: its journal has no end record: seal it once the run has ended`,
+      `assay seal: ${root}/unsafe: not sealed: its files cannot be read safely (UNSAFE_PATH: link)`,
       "assay seal: 1 Harbor trial skipped: Harbor trials carry no seal",
-      `assay seal: 2 sealed, 1 already sealed, 3 not sealed (key fingerprint ${fingerprint(KEY)})`,
+      `assay seal: 5 sealed, 1 already sealed, 2 not sealed (key fingerprint ${fingerprint(KEY)})`,
     ]);
     // What it wrote is exactly the seal, byte for byte; nothing else moved.
-    for (const b of ["valid-ended", "world-ended", "already"]) expect(readFileSync(join(root, b, "seal.json"), "utf8")).toBe(sealBytes(KEY, join(root, b)));
-    for (const b of ["invalid", "unterminated", "harbor-trial"]) expect(existsSync(join(root, b, "seal.json"))).toBe(false);
+    for (const b of ["valid-ended", "world-ended", "already", "invalid", "unterminated", "torn"]) expect(readFileSync(join(root, b, "seal.json"), "utf8")).toBe(sealBytes(KEY, join(root, b)));
+    for (const b of ["harbor-trial", "unsafe"]) expect(existsSync(join(root, b, "seal.json"))).toBe(false);
     expect(readFileSync(join(root, "other-seal", "seal.json"), "utf8")).toBe(anotherSeal);
     expect(statSync(join(root, "already", "seal.json")).mtimeMs).toBe(alreadyMtime);
     expect(snapshot(root)).toEqual(before);
-    expect(filesBelow(root).filter((p) => p.endsWith("seal.json")).sort()).toEqual(["already/seal.json", "other-seal/seal.json", "valid-ended/seal.json", "world-ended/seal.json"]);
-    // And score with the key agrees: the sealed ones pass.
+    // And score with the key agrees: the sealed ones pass the seal, and the seal changed no verdict
+    // (the invalid one keeps its own code, the killed runs stay unterminated, to be retried).
     const scored = spawnCli(["score", root, "--hmac-key-file", keyFile, "--format", "json", "--quiet"]);
     const by = (p: string) => (JSON.parse(scored.stdout) as Results).bundles.find((b) => b.path === `${root}/${p}`)!;
-    expect(["valid-ended", "world-ended", "already", "other-seal", "unterminated"].map((p) => codes(by(p)))).toEqual([[], [], [], ["SEAL"], ["SEAL"]]);
+    expect(["valid-ended", "world-ended", "already", "other-seal", "invalid", "unterminated", "torn"].map((p) => codes(by(p)))).toEqual([[], [], [], ["SEAL"], ["SUMMARY_MISMATCH"], [], []]);
+    expect([by("unterminated").status, by("torn").status, by("torn").warnings.map((w) => w.code)]).toEqual(["unterminated", "unterminated", ["JOURNAL_TORN"]]);
+  });
+
+  it("a killed run, sealed, then given a made-up ending: SEAL with the key (the edit a seal exists to catch)", () => {
+    const dir = writeBundle(fresh("completed-later"), unterminated("t8"));
+    expect(spawnCli(["seal", dir, "--hmac-key-file", keyFile, "--quiet"]).code).toBe(0);
+    expect(withKey(dir)).toMatchObject({ validity: "valid", status: "unterminated" });
+    // The harness's own ending written in afterwards: chained and summarised consistently, so
+    // only the seal can tell.
+    const ended = death("t8");
+    writeFiles(dir, ended);
+    expect(codes(noKey(dir))).toEqual([]);
+    expect(sealFindings(withKey(dir))).toEqual(["SEAL"]);
   });
 
   it("exit 0 when every bundle is sealed or already sealed; a root may be a bundle; --quiet says nothing then", () => {
@@ -582,7 +629,7 @@ describe("the key and its path appear nowhere", () => {
       spawnCli(["verify", join(root, "b0"), "--json", "--hmac-key-file", keyFile]),
       spawnCli(["merge", shardOut, "--hmac-key-file", keyFile, "--format", "json"]),
     ];
-    expect(outputs.map((r) => r.code)).toEqual([1, 0, 0, 0, 0, 0, 0]);
+    expect(outputs.map((r) => r.code)).toEqual([0, 0, 0, 0, 0, 0, 0]); // the unterminated bundle is sealed too (§8 revision 2)
     const texts = [
       ...outputs.flatMap((r) => [r.stdout, r.stderr]),
       readFileSync(out, "utf8"),

@@ -80,16 +80,18 @@ export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE]
 `;
 
 export const SEAL_HELP = `assay seal ROOT... --hmac-key-file FILE [--quiet]
-  Seal every assay bundle under the roots that is valid and whose journal has ended: write
-  seal.json, the HMAC-SHA256 of the bundle's digest under the key (§8). A later
-  assay score --hmac-key-file FILE then finds any change made after sealing (SEAL). Nothing but
-  seal.json is written; an existing seal.json is never replaced; Harbor trials carry no seal.
-  --hmac-key-file FILE     the key: the file's exact bytes (1 byte to 64 KiB). Never printed or
-                           stored; its fingerprint, HMAC-SHA256(key, "assay.key-id"), names it.
-                           (score, analyze, verify and merge take it too, to check seals.)
+  Seal every assay bundle under the roots whose files can be read, whatever its verdict (invalid,
+  unterminated and torn ones too: a seal changes no verdict): write seal.json, the HMAC-SHA256 of
+  the bundle's digest under the key (§8). A later assay score --hmac-key-file FILE then finds any
+  change made after sealing (SEAL). Nothing but seal.json is written; an existing seal.json is
+  never replaced; Harbor trials and Inspect logs carry no seal.
+  --hmac-key-file FILE     the key: a regular file's exact bytes (1 byte to 64 KiB; a FIFO, pipe
+                           or device is refused). Never printed or stored; its fingerprint,
+                           HMAC-SHA256(key, "assay.key-id"), names it. (score, analyze, verify
+                           and merge take it too, to check seals.)
   --quiet                  only the bundles not sealed, no closing count
-  Exit 0 every bundle sealed or already sealed; 1 a bundle not sealed (invalid, unterminated,
-  another seal); 3 a seal could not be written or a bundle could not be read.
+  Exit 0 every bundle sealed or already sealed; 1 a bundle not sealed (an entry that cannot be
+  read safely, another seal); 3 a seal could not be written or a bundle could not be read.
 `;
 
 export const SYNTH_HELP = `assay synth --out DIR --n N [--seed S] [--faults] [--events E] [--profile native-game|world|harbor|inspect]

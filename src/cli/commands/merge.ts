@@ -74,7 +74,7 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
   if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid") throw new UsageError("--fail-on takes: invalid");
   const protect: Protected = { files: [...positionals, ...(values.schedule ?? []), values["hmac-key-file"]] };
   if (values.out !== undefined) checkOutput(values.out, protect);
-  const key = values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"]);
+  const key = values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"], [], io.stderr);
   const schedules = (values.schedule ?? []).map(loadSchedule);
   // Entries go straight to a spill file as each document is read; the runs are checked after.
   const spill = new EntrySpill();

@@ -105,7 +105,7 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
     io.stderr(`assay: --jobs ${values.jobs} is more than this machine can use: using ${maxJobs()} (${JOBS_PER_CPU} × ${availableParallelism()} available CPUs)\n`);
   const statusSeconds = Number(io.env["ASSAY_STATUS_SECONDS"] ?? 5);
   if (!(statusSeconds > 0 && statusSeconds <= 86_400)) throw new UsageError("ASSAY_STATUS_SECONDS must be a number of seconds above 0");
-  const key = keyFile === undefined ? undefined : readKeyFile(keyFile, positionals);
+  const key = keyFile === undefined ? undefined : readKeyFile(keyFile, positionals, io.stderr);
 
   const mode = values.quiet ? "quiet" : io.stderrIsTTY ? "tty" : "lines";
   const reporter = progressReporter(io, mode, statusSeconds * 1000);

@@ -1,7 +1,7 @@
 // `assay seal` (contract §8), and the key file every command that checks seals reads. The only
 // command that writes into evidence, and only seal.json, never over an existing one.
 
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, realpathSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { SEAL } from "../../core/folder.js";
@@ -27,12 +27,25 @@ export interface HmacKey {
 
 const inside = (path: string, folder: string): boolean => path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
 
+/** What a path that is not a regular file is, in words. */
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return "a folder";
+  if (st.isFIFO()) return "a FIFO (a named pipe)";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  return "not a regular file";
+}
+
 /**
  * Read a key file, or refuse it in one line naming the path (never the content): missing,
- * unreadable, a folder, empty, over 64 KiB, or inside a root being read (where it would be sealed
- * into the evidence, or shown to a model by analyze). A FIFO is read (`<(pass show key)`).
+ * unreadable, empty, over 64 KiB, inside a root being read (where it would be sealed into the
+ * evidence, or shown to a model by analyze), or anything but a regular file: a FIFO with no writer
+ * would block forever, a device need never end. It is opened without blocking and checked again
+ * once open (it may have been swapped since the stat). A key that group or others may read works,
+ * with one warning line through `warn` (naming neither the key nor its path, as no output does).
  */
-export function readKeyFile(file: string, roots: readonly string[] = []): HmacKey {
+export function readKeyFile(file: string, roots: readonly string[], warn: (line: string) => void): HmacKey {
   const refuse = (why: string): never => {
     throw new UsageError(`--hmac-key-file ${forTerminal(file)}: ${why}`);
   };
@@ -44,7 +57,7 @@ export function readKeyFile(file: string, roots: readonly string[] = []): HmacKe
   try {
     real = realpathSync(file);
   } catch {
-    // A descriptor of this process (/dev/fd/N) may not resolve: it lies in no root.
+    // Reported below, by the stat.
   }
   for (const root of roots) {
     let r: string;
@@ -55,16 +68,29 @@ export function readKeyFile(file: string, roots: readonly string[] = []): HmacKe
     }
     if (real !== null && inside(real, r)) refuse(`it lies inside ${forTerminal(root)}, which is being read: keep the key outside the evidence`);
   }
+  const notRegular = (st: Stats): void => {
+    if (!st.isFile()) refuse(`it is ${kindOf(st)}, not a key file: a key is read from a regular file`);
+  };
+  let st: Stats;
+  try {
+    st = statSync(file); // never blocks, whatever the path is
+  } catch (e) {
+    return cannot(e);
+  }
+  notRegular(st);
   let fd: number;
   try {
-    fd = openSync(file, "r");
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   } catch (e) {
     return cannot(e);
   }
   const buf = Buffer.alloc(MAX_KEY_BYTES + 1);
   let n = 0;
+  let mode = 0;
   try {
-    if (fstatSync(fd).isDirectory()) refuse("it is a folder, not a key file");
+    const opened = fstatSync(fd);
+    notRegular(opened);
+    mode = opened.mode;
     // One byte past the limit tells a key of exactly 64 KiB from a larger file.
     while (n < buf.length) {
       let r: number;
@@ -83,18 +109,24 @@ export function readKeyFile(file: string, roots: readonly string[] = []): HmacKe
   if (n > MAX_KEY_BYTES) refuse(`it is larger than ${MAX_KEY_BYTES} bytes: not a key file`);
   const bytes = Buffer.from(buf.subarray(0, n));
   buf.fill(0);
+  if ((mode & 0o044) !== 0)
+    warn(`assay: the --hmac-key-file can be read by ${mode & 0o004 ? "anyone" : "its group"} (mode ${(mode & 0o777).toString(8).padStart(4, "0")}): whoever reads it can make seals and documents assay accepts (chmod 600 it)\n`);
   return { bytes, fingerprint: keyFingerprint(bytes) };
 }
 
 type Outcome = { sealed: "sealed" | "already" } | { why: string; exit: number };
 
-/** Seal one bundle when it earns it; why not otherwise. */
+/**
+ * Seal one bundle whose files can be read safely, whatever its verdict (§8 revision 2): a killed
+ * run's torn or unterminated journal is evidence too, and completing it later to fake an ending is
+ * the edit a seal exists to catch. A seal changes no verdict. Why not otherwise.
+ */
 function sealOne(dir: string, path: string, key: HmacKey): Outcome {
   const not = (why: string, exit: number = EXIT.FAILED): Outcome => ({ why, exit });
-  const entry = scoreDirectory(dir, path); // without the key: what is checked is the evidence, not an old seal
-  if (entry.validity === "error") return not(`it could not be scored (${entry.errors.map((f) => `${f.code}: ${f.message}`).join("; ")})`, EXIT.INCOMPLETE);
-  if (entry.validity === "invalid") return not(`invalid evidence is never sealed (${[...new Set(entry.errors.map((f) => f.code))].join(", ")})`);
-  if (entry.status === "unterminated") return not("its journal has no end record: seal it once the run has ended");
+  const entry = scoreDirectory(dir, path); // without the key: what is digested is the evidence, not an old seal
+  if (entry.validity === "error") return not(`it could not be read (${entry.errors.map((f) => `${f.code}: ${f.message}`).join("; ")})`, EXIT.INCOMPLETE);
+  const unsafe = entry.errors.filter((f) => f.code === "UNSAFE_PATH");
+  if (unsafe.length > 0) return not(`its files cannot be read safely (UNSAFE_PATH: ${unsafe.map((f) => f.file ?? "").join(", ")})`);
   // The mac covers the digest just scored: a bundle that changes before the write below fails its
   // seal later, which is the safe direction.
   const text = sealText(key.bytes, entry.digest);
@@ -119,13 +151,17 @@ export function sealCommand(argv: string[], io: CliIo): number {
   );
   if (positionals.length === 0) throw new UsageError("assay seal needs at least one ROOT (see assay seal --help)");
   if (values["hmac-key-file"] === undefined) throw new UsageError("assay seal needs --hmac-key-file FILE, the key to seal with");
-  const key = readKeyFile(values["hmac-key-file"], positionals);
-  const n = { sealed: 0, already: 0, not: 0, harbor: 0 };
+  const key = readKeyFile(values["hmac-key-file"], positionals, io.stderr);
+  const n = { sealed: 0, already: 0, not: 0, harbor: 0, inspect: 0 };
   let exit: number = EXIT.OK;
   // One bundle at a time, counted, never listed: memory stays flat however many there are.
   for (const found of discover(positionals, (path, reason) => io.stderr(`assay seal: skipped ${forTerminal(path)}: ${reason}\n`))) {
     if (found.harbor) {
       n.harbor++;
+      continue;
+    }
+    if (found.inspect) {
+      n.inspect++;
       continue;
     }
     const o = sealOne(found.dir, found.path, key);
@@ -138,6 +174,7 @@ export function sealCommand(argv: string[], io: CliIo): number {
   }
   if (!values.quiet) {
     if (n.harbor > 0) io.stderr(`assay seal: ${n.harbor} Harbor trial${n.harbor === 1 ? "" : "s"} skipped: Harbor trials carry no seal\n`);
+    if (n.inspect > 0) io.stderr(`assay seal: ${n.inspect} Inspect log${n.inspect === 1 ? "" : "s"} skipped: a log is one file and carries no seal\n`);
     io.stderr(`assay seal: ${n.sealed} sealed, ${n.already} already sealed, ${n.not} not sealed (key fingerprint ${key.fingerprint})\n`);
   }
   return exit;

@@ -33,7 +33,7 @@ export function verifyCommand(argv: string[], io: CliIo): number {
   const st = statSync(dir, { throwIfNoEntry: false });
   if (st?.isFile()) return verifyLog(dir, values.json === true, values["hmac-key-file"] !== undefined, io);
   if (!st?.isDirectory()) throw new UsageError(`${forTerminal(dir)} is not a directory or a file`);
-  const key = values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"], [dir]);
+  const key = values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"], [dir], io.stderr);
   const shown = displayRoot(dir);
   let entries: BundleEntry[];
   let job: JobRecord | undefined;
