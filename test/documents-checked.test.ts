@@ -189,6 +189,7 @@ describe("a line or a value past the cap is refused in bounded memory", () => {
     expect(c.stderr).toContain(json);
     expect(c.stderr).toMatch(/is longer than 268435456 bytes/);
     // The cap (256 MiB) is held at most, never the line (1 GiB, which took 2.2 GB before).
+    console.log(`a 1 GiB line refused at ${(r.maxRssKb / 1024).toFixed(0)} MiB peak RSS, a 1 GiB JSON value at ${(c.maxRssKb / 1024).toFixed(0)} MiB`);
     for (const x of [r, c]) expect(x.maxRssKb / 1024).toBeLessThan(600);
   }, 60_000);
 });

@@ -185,6 +185,7 @@ describe("a document scored with a key carries its MAC", () => {
       await run(narrate(at("whole.json"), ...K)),
       await run(["compare", at("whole.json"), at("bare.json"), ...K]),
     ];
+    expect(outputs.map((r) => r.code)).toEqual([0, 0, 0, 3, 2]); // the last: no MAC, refused
     const texts = [...outputs.flatMap((r) => [r.stdout, r.stderr]), ...["whole.json", "whole.jsonl", "s0.json", "s1.jsonl"].map((f) => readFileSync(at(f), "utf8"))];
     for (const secret of [KEY.toString("utf8"), KEY.toString("hex"), KEY.toString("base64"), keyFile])
       for (const t of texts) expect(t.includes(secret)).toBe(false);
