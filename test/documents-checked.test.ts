@@ -9,6 +9,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BundleSet } from "../src/io/shard-reader.js";
 import { inShard } from "../src/pipeline/shard.js";
 import { run, spawnMeasured } from "./helpers/cli.js";
 import { SCRATCH } from "./helpers/shared.js";
@@ -157,6 +158,18 @@ describe("paths", () => {
     // Under one spelling, within one document.
     const again = edit(at("whole.json"), (d) => void d.bundles.push(d.bundles[0]));
     await refused(narrate(again), again, /names the same bundle/);
+  });
+});
+
+describe("the set of bundles seen", () => {
+  it("finds a bundle again under any spelling after it has grown, and tells which document held it; distinct paths never collide here", () => {
+    const set = new BundleSet();
+    const [a, b] = [set.document("a.json"), set.document("b.json")];
+    for (let i = 0; i < 100_000; i++) expect(set.add(`runs/t${i}/a1`, i < 50_000 ? a : b)).toBeNull();
+    expect(set.add("runs/t7/a1", b)).toEqual({ doc: a, file: "a.json" });
+    expect(set.add("./runs//t7/./a1/", b)).toEqual({ doc: a, file: "a.json" });
+    expect(set.add("runs/x/../t99999/a1", a)).toEqual({ doc: b, file: "b.json" });
+    expect(set.add("runs/t7/a2", a)).toBeNull();
   });
 });
 

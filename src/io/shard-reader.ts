@@ -68,7 +68,7 @@ export interface ReadOptions {
 
 /**
  * The bundles seen, by their path once normalised (`./runs/a` and `runs//a` are one folder), in
- * bounded memory: 64 bits of SHA-256 per path in an open-addressed table (about 16 bytes per bundle;
+ * bounded memory: 64 bits of SHA-256 per path in an open-addressed table (12 bytes a slot, 24 to 48 bytes per bundle;
  * two different paths share 64 bits with a chance of about n²/2⁶⁵, some 3·10⁻⁸ for a million),
  * with the number of the document that held it first.
  */
