@@ -78,7 +78,9 @@ describe("an entry that credits invalid evidence", () => {
     const credited = edit(shard, (d) => void (victim(d).victory = true));
     const line = await refused(merge(credited, others), credited, /invalid evidence credited with a victory/);
     expect(line).toContain(`(${victim(JSON.parse(readFileSync(shard, "utf8"))).path})`); // names the entry
-    // With its errors gone too, the batch rules would count the trial valid: a victory, today.
+    // With its errors gone too, the batch rules count the trial valid: a victory, today.
+    const won = edit(shard, (d) => Object.assign(victim(d), { victory: true, errors: [], status: "completed", ending: true, late: false }));
+    await refused(merge(won, others), won, /invalid evidence credited with a victory/);
     const silent = edit(shard, (d) => Object.assign(victim(d), { errors: [], status: "completed", ending: true }));
     await refused(merge(silent, others), silent, /names no error/);
     const passed = edit(shard, (d) => void (victim(d).pass = true));
