@@ -37,7 +37,9 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --verify-digests         with --store: rehash every bundle instead of trusting file stamps
   --shard i/n              score only shard i of n (0-based; by path hash); JSON for assay merge
   --bundle-timeout S       seconds one bundle may take before it is a TIMEOUT (default 60)
-  --hmac-key-file FILE     check every assay bundle's seal.json against this key (§8; assay seal)
+  --hmac-key-file FILE     check every assay bundle's seal.json against this key (§8; assay seal);
+                           a JSON or JSONL document then ends with its MAC under the key, which
+                           merge, compare and narrate check when given the key
   --quiet                  no progress on stderr
   --allow-empty            a root under which nothing is recognised is no error (default: exit 2)
 `;
@@ -47,11 +49,16 @@ export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format
   Merge the documents of assay score --shard i/n (every shard of one n, each once, same options;
   JSON or JSON Lines, read as streams) and compute the batch rules over all their bundles: the
   same document a single run would give.
-  With --hmac-key-file, every shard must have checked seals with that key. The extension of
-  --out picks the format, and a --format it contradicts is refused, as for assay score.
+  With --hmac-key-file, every shard must have checked seals with that key and carry the MAC
+  that key gives it (else exit 2, naming the shard); the merged document carries its own. The
+  extension of --out picks the format, and a --format it contradicts is refused, as for assay score.
+  Without a key a shard is trusted as given, but never beyond what assay could have written: an
+  entry crediting invalid evidence, a count out of bounds, a path not normalised or outside its
+  shard's partition, a bundle twice, or a line or value over 256 MiB is refused (exit 2).
 `;
 
 export const COMPARE_HELP = `assay compare BASE HEAD [--pair A=B]... [--format table|json|md|html] [--out FILE] [--fail-on regression]
+            [--hmac-key-file FILE]
   Compare two results documents (JSON or JSON Lines, read as streams), experiments matched by
   kind and id (a Harbor job named as a native experiment is another experiment).
   Per metric HEAD − BASE with Newcombe's hybrid score 95% interval where both figures are
@@ -66,6 +73,11 @@ export const COMPARE_HELP = `assay compare BASE HEAD [--pair A=B]... [--format t
                            picks the format (.json, .html/.htm, .md/.markdown; any other: table),
                            and a --format it contradicts, or .jsonl or .xml, is refused
   --fail-on regression     exit 1 when any figure regressed
+  --hmac-key-file FILE     both documents must have been scored with this key and carry the MAC
+                           it gives them (else exit 2, naming the document). Without a key a
+                           document is read as given, but what assay never writes (credit for
+                           invalid evidence, counts out of bounds, paths not normalised, a bundle
+                           twice) is refused
 `;
 
 export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE]
@@ -88,7 +100,8 @@ export const SEAL_HELP = `assay seal ROOT... --hmac-key-file FILE [--quiet]
   --hmac-key-file FILE     the key: a regular file's exact bytes (1 byte to 64 KiB; a FIFO, pipe
                            or device is refused). Never printed or stored; its fingerprint,
                            HMAC-SHA256(key, "assay.key-id"), names it. (score, analyze, verify
-                           and merge take it too, to check seals.)
+                           and merge take it too, to check seals; merge, compare and
+                           narrate to check a document's MAC.)
   --quiet                  only the bundles not sealed, no closing count
   Exit 0 every bundle sealed or already sealed; 1 a bundle not sealed (an entry that cannot be
   read safely, another seal); 3 a seal could not be written or a bundle could not be read.
@@ -149,12 +162,14 @@ ${ANALYSIS_HELP}
 `;
 
 export const NARRATE_HELP = `assay narrate RESULTS.json [--out FILE] [--format md|json] [--model M] [--cache F] [--offline] [--price MODEL=IN,OUT]
-            [--prompt FILE] [--request-timeout S] [--max-retries N]
+            [--prompt FILE] [--request-timeout S] [--max-retries N] [--hmac-key-file FILE]
   A job narrative from a results document (assay score or analyze, --format json or jsonl; read an
   entry at a time, whatever its size): its counts and metrics are copied from the document, never
   generated; a model writes the prose around them (an overview, themes citing trial ids — every
   cited trial must exist in the results). The same entries give the same request, and so a cache
-  hit. Says which trials had no analysis and why.
+  hit. Says which trials had no analysis and why. With --hmac-key-file, the document must have
+  been scored with that key and carry the MAC it gives it (else exit 2); without, what assay never
+  writes is refused, as by compare.
   Exit 0 written, 3 when the prose could not be written (an error, or offline and not in the cache).
 `;
 

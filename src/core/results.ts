@@ -1,6 +1,7 @@
 // The results document (contract §10) as zod schemas: the types below and the shipped JSON Schema
 // both come from here.
 
+import { createHash, createHmac, type Hash } from "node:crypto";
 import { z } from "zod";
 import { CODES } from "./codes.js";
 
@@ -353,8 +354,83 @@ export const resultsSchema = z.object({
   }),
   bundles: z.array(bundleEntrySchema),
   experiments: z.array(experimentSchema),
+  /**
+   * Extension to §10 (§8 "keyed documents"): a document written with --hmac-key-file ends with a
+   * MAC under that key over its run (all but started_at), every bundle entry and every experiment,
+   * each as the bytes written (DocumentMac below; docs/results.md). Absent without a key.
+   */
+  mac: z.object({ alg: z.literal("HMAC-SHA256"), value: z.string().regex(/^[0-9a-f]{64}$/) }).optional(),
 });
 export type Results = z.infer<typeof resultsSchema>;
+export type DocumentMacField = NonNullable<Results["mac"]>;
+
+/** What the MAC's message starts with: a new way of framing gets a new name. */
+export const MAC_FORMAT = "assay.results-mac/1";
+
+/** The run as the MAC covers it: every member but started_at (when the run began; a merge's differs), as JSON.stringify writes it. */
+export function macRunText(run: unknown): string {
+  if (typeof run !== "object" || run === null || Array.isArray(run)) return JSON.stringify(run);
+  const { started_at: _s, ...rest } = run as Record<string, unknown>;
+  return JSON.stringify(rest);
+}
+
+/**
+ * The MAC of a results document (§8 "keyed documents"), computed as it is written or read, an
+ * item at a time, never over the document whole:
+ *
+ *   message = "assay.results-mac/1\n"
+ *           + "run " + SHA-256(R) + "\n"
+ *           + "bundles " + N + " " + SHA-256(B) + "\n"
+ *           + "experiments " + M + " " + SHA-256(X) + "\n"
+ *   mac     = HMAC-SHA256(key, message), lowercase hex
+ *
+ * R is macRunText(run); B is, for each bundle entry in document order, SHA-256 of the entry's
+ * bytes as written followed by "\n" (JSON: the array element from its "{" to its "}", as
+ * indented there; JSON Lines: the line without its line end), and X likewise for the
+ * experiments. Every SHA-256 is lowercase hex. The key is used here and nowhere else.
+ */
+export class DocumentMac {
+  private run: string | null = null;
+  private readonly bundles = createHash("sha256");
+  private readonly experiments = createHash("sha256");
+  private counts = { bundles: 0, experiments: 0 };
+  private item: Hash | null = null;
+
+  constructor(private readonly key: Uint8Array) {}
+
+  setRun(run: unknown): void {
+    this.run = createHash("sha256").update(macRunText(run)).digest("hex");
+  }
+
+  /** One item's bytes, whole. */
+  add(kind: "bundles" | "experiments", bytes: string | Uint8Array): void {
+    this.begin();
+    this.piece(bytes);
+    this.end(kind);
+  }
+
+  /** One item's bytes in pieces: begin, piece…, end. */
+  begin(): void {
+    this.item = createHash("sha256");
+  }
+  piece(bytes: string | Uint8Array): void {
+    this.item!.update(bytes);
+  }
+  end(kind: "bundles" | "experiments"): void {
+    this[kind].update(`${this.item!.digest("hex")}\n`);
+    this.item = null;
+    this.counts[kind]++;
+  }
+
+  /** The MAC (once: the hashes are spent). */
+  digest(): string {
+    const message =
+      `${MAC_FORMAT}\nrun ${this.run ?? "none"}\n` +
+      `bundles ${this.counts.bundles} ${this.bundles.digest("hex")}\n` +
+      `experiments ${this.counts.experiments} ${this.experiments.digest("hex")}\n`;
+    return createHmac("sha256", this.key).update(message).digest("hex");
+  }
+}
 
 /** How many bundle entries a document holds, by validity, and how many are Harbor trials and Inspect logs. */
 export interface Tally {

@@ -7,6 +7,7 @@ import { forTerminal } from "../core/text.js";
 import { UsageError } from "../errors.js";
 import * as html from "./html/index.js";
 import * as json from "./json.js";
+import type { RenderOptions } from "./json.js";
 import * as jsonl from "./jsonl.js";
 import * as junit from "./junit.js";
 import * as md from "./md.js";
@@ -14,8 +15,10 @@ import * as table from "./table.js";
 
 /** A format renders pieces; html first draws its charts, which Vega does asynchronously. */
 export interface Format {
-  render(doc: ResultsView): Iterable<string> | Promise<Iterable<string>>;
+  render(doc: ResultsView, o?: RenderOptions): Iterable<string> | Promise<Iterable<string>>;
 }
+/** json and jsonl: a key makes the document end with its MAC; the other formats are never read back and ignore it. */
+export type { RenderOptions } from "./json.js";
 export const FORMATS = { json, jsonl, table, html, junit, md } satisfies Record<string, Format>;
 export type FormatName = keyof typeof FORMATS;
 export const FORMAT_NAMES = Object.keys(FORMATS) as FormatName[];

@@ -2,7 +2,7 @@
 // from `run`. Written as pieces — an entry at a time, and an experiment's long lists an item at a
 // time — so neither a million entries nor an experiment of a million trials is ever one string;
 // byte for byte what JSON.stringify(document, null, 2) gives (a test holds the two together).
-import type { ResultsView } from "../core/results.js";
+import { DocumentMac, type ResultsView } from "../core/results.js";
 
 /** `value` as JSON.stringify(…, null, 2) writes it `depth` levels down: each line after the first indented two spaces a level. */
 export const nested = (value: unknown, depth: number): string => JSON.stringify(value, null, 2).replace(/\n/g, `\n${"  ".repeat(depth)}`);
@@ -38,22 +38,38 @@ function holdsLong(o: object): boolean {
   return false;
 }
 
-/** An array's items at `depth + 1`, as JSON.stringify lays them out. */
-export function* array(items: Iterable<unknown>, depth = 1): Generator<string> {
+/** An array's items at `depth + 1`, as JSON.stringify lays them out; each item's bytes also go to `mac`, when given. */
+export function* array(items: Iterable<unknown>, depth = 1, mac?: { sink: DocumentMac; kind: "bundles" | "experiments" }): Generator<string> {
   const pad = "  ".repeat(depth + 1);
   let first = true;
   for (const item of items) {
     yield `${first ? "[" : ","}\n${pad}`;
-    yield* pieces(item, depth + 1);
+    if (mac === undefined) yield* pieces(item, depth + 1);
+    else {
+      mac.sink.begin();
+      for (const p of pieces(item, depth + 1)) {
+        mac.sink.piece(p);
+        yield p;
+      }
+      mac.sink.end(mac.kind);
+    }
     first = false;
   }
   yield first ? "[]" : `\n${"  ".repeat(depth)}]`;
 }
 
-export function* render(doc: ResultsView): Generator<string> {
+/** How a document is written: with a key, it ends with its MAC (core/results.ts DocumentMac). The key is never written. */
+export interface RenderOptions {
+  macKey?: Uint8Array | undefined;
+}
+
+export function* render(doc: ResultsView, o: RenderOptions = {}): Generator<string> {
+  const sink = o.macKey === undefined ? undefined : new DocumentMac(o.macKey);
+  sink?.setRun(doc.run);
   yield `{\n  "format": ${JSON.stringify(doc.format)},\n  "run": ${nested(doc.run, 1)},\n  "bundles": `;
-  yield* array(doc.bundles);
+  yield* array(doc.bundles, 1, sink && { sink, kind: "bundles" });
   yield `,\n  "experiments": `;
-  yield* array(doc.experiments);
+  yield* array(doc.experiments, 1, sink && { sink, kind: "experiments" });
+  if (sink !== undefined) yield `,\n  "mac": ${nested({ alg: "HMAC-SHA256", value: sink.digest() }, 1)}`;
   yield "\n}\n";
 }

@@ -10,18 +10,27 @@ import { TrialOutcomes } from "../../core/compare/trials.js";
 import type { Experiment } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
 import { checkOutput, gathered, writeOutput } from "../../io/output.js";
-import { readShard } from "../../io/shard-reader.js";
+import { checkKeyOf, checkMacOf, readShard } from "../../io/shard-reader.js";
 import { COMPARE_FORMATS, type CompareFormat } from "../../report/compare/index.js";
 import { formatForFile } from "../../report/index.js";
 import { usage } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
+import { readKeyFile, type HmacKey } from "./seal.js";
 
-/** One document read: its run, its experiments, and its trials' outcomes (never its entries). */
-function readSide(file: string): Side {
+/**
+ * One document read: its run, its experiments, and its trials' outcomes (never its entries). With
+ * a key, it must have been scored with that key and carry the MAC the key gives it.
+ */
+function readSide(file: string, key: HmacKey | undefined): Side {
   const trials = new TrialOutcomes();
   const experiments: Experiment[] = [];
-  const { run } = readShard(file, (e) => trials.add(e), (x) => experiments.push(x));
+  const read = readShard(file, (e) => trials.add(e), (x) => experiments.push(x), { key: key?.bytes });
+  if (key !== undefined) {
+    checkKeyOf(file, read.run, key.fingerprint);
+    checkMacOf(file, read);
+  }
+  const { run } = read;
   if (run.shard !== null) throw new UsageError(`${forTerminal(file)} is shard ${run.shard} of a run: merge the shards first (assay merge), then compare`);
   const keys = new Set<string>();
   for (const x of experiments) {
@@ -70,16 +79,17 @@ export function compareCommand(argv: string[], io: CliIo): number {
     parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { format: { type: "string" }, out: { type: "string" }, pair: { type: "string", multiple: true }, "fail-on": { type: "string" } },
+      options: { format: { type: "string" }, out: { type: "string" }, pair: { type: "string", multiple: true }, "fail-on": { type: "string" }, "hmac-key-file": { type: "string" } },
     }),
   );
   if (positionals.length !== 2) throw new UsageError("assay compare needs two results documents: BASE.json HEAD.json");
   if (values["fail-on"] !== undefined && values["fail-on"] !== "regression") throw new UsageError("--fail-on takes: regression");
   const format = formatForFile(values.out, { format: values.format, formats: Object.keys(COMPARE_FORMATS) as CompareFormat[], fallback: "table" });
-  const protect = { files: positionals };
+  const protect = { files: [...positionals, values["hmac-key-file"]] };
   if (values.out !== undefined) checkOutput(values.out, protect);
-  const base = readSide(positionals[0]!);
-  const head = readSide(positionals[1]!);
+  const key = values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"], [], io.stderr);
+  const base = readSide(positionals[0]!, key);
+  const head = readSide(positionals[1]!, key);
   checkComparable(base, head);
   const doc: Comparison = compareRuns(base, head, parsePairs(values.pair ?? [], base, head));
   const text = COMPARE_FORMATS[format].render(doc);

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { forTerminal } from "../../core/text.js";
 import { checkOutput, type Protected } from "../../io/output.js";
-import { readShard, type ShardRun } from "../../io/shard-reader.js";
+import { BundleSet, checkKeyOf, checkMacOf, readShard, type ShardRun } from "../../io/shard-reader.js";
 import { assembleView, loadSchedule } from "../../pipeline/score.js";
 import { parseShard } from "../../pipeline/shard.js";
 import { EntrySpill } from "../../pipeline/spill.js";
@@ -13,46 +13,45 @@ import { writeResults } from "./score.js";
 import { readKeyFile } from "./seal.js";
 
 
-/** With a key file given, every shard must have been scored with that very key (by fingerprint). */
-function checkKey(files: string[], runs: readonly ShardRun[], fingerprint: string): void {
-  runs.forEach((d, i) => {
-    const theirs = d.run.options.hmac_key;
-    if (theirs === null) throw new UsageError(`${files[i]} was scored without this key: its seals were not checked (score it with --hmac-key-file)`);
-    if (theirs !== fingerprint) throw new UsageError(`${files[i]} was scored with another key (fingerprint ${theirs}, not ${fingerprint})`);
-  });
-}
+/**
+ * Refuse, shard by shard as each is read, what would make the merge differ from a single run; the
+ * shards missing are known only once every one is read (checkComplete).
+ */
+class ShardChecks {
+  private first: { file: string; run: ShardRun["run"] } | null = null;
+  private readonly seen = new Set<number>();
+  private count: number | null = null;
 
-/** Refuse what would make the merge differ from a single run. */
-function checkShards(files: string[], docs: readonly ShardRun[]): void {
-  const first = docs[0]!.run;
-  const seen = new Set<number>();
-  let count: number | null = null;
-  docs.forEach((d, i) => {
-    const f = files[i]!;
-    if (d.run.shard === null) throw new UsageError(`${f} is not a shard (score it with --shard i/n)`);
-    if (!d.run.complete) throw new UsageError(`${f} is an incomplete shard (its run was stopped): score it again`);
-    const s = parseShard(d.run.shard);
-    if (count !== null && s.count !== count) throw new UsageError(`${f} is shard ${d.run.shard}; the others are of ${count}`);
-    count = s.count;
-    if (seen.has(s.index)) throw new UsageError(`${f}: shard ${d.run.shard} is given twice`);
-    seen.add(s.index);
-    if (d.run.scoring_version !== first.scoring_version || d.run.tool_version !== first.tool_version)
-      throw new UsageError(`${f} was scored by assay ${d.run.tool_version} under scoring version ${d.run.scoring_version}, not ${first.tool_version} under ${first.scoring_version}`);
+  run(f: string, run: ShardRun["run"]): void {
+    if (run.shard === null) throw new UsageError(`${f} is not a shard (score it with --shard i/n)`);
+    if (!run.complete) throw new UsageError(`${f} is an incomplete shard (its run was stopped): score it again`);
+    const s = parseShard(run.shard);
+    if (this.count !== null && s.count !== this.count) throw new UsageError(`${f} is shard ${run.shard}; the others are of ${this.count}`);
+    this.count = s.count;
+    if (this.seen.has(s.index)) throw new UsageError(`${f}: shard ${run.shard} is given twice`);
+    this.seen.add(s.index);
+    this.first ??= { file: f, run };
+    const first = this.first.run;
+    if (run.scoring_version !== first.scoring_version || run.tool_version !== first.tool_version)
+      throw new UsageError(`${f} was scored by assay ${run.tool_version} under scoring version ${run.scoring_version}, not ${first.tool_version} under ${first.scoring_version}`);
     // Shards partition by results path, which starts with the roots as typed: `c` and `./c` differ.
-    if (JSON.stringify(d.run.roots) !== JSON.stringify(first.roots))
-      throw new UsageError(`${f} was scored over roots ${JSON.stringify(d.run.roots)}, not ${JSON.stringify(first.roots)}: shards must be given the same roots, spelled the same way`);
+    if (JSON.stringify(run.roots) !== JSON.stringify(first.roots))
+      throw new UsageError(`${f} was scored over roots ${JSON.stringify(run.roots)}, not ${JSON.stringify(first.roots)}: shards must be given the same roots, spelled the same way`);
     // Every shard walked the same folders: the Harbor jobs it found (their plans and claims) and
     // what it did not recognise are the whole run's, so they must agree.
-    if (JSON.stringify(d.run.jobs) !== JSON.stringify(first.jobs) || JSON.stringify(d.run.unrecognised) !== JSON.stringify(first.unrecognised))
-      throw new UsageError(`${f} found other Harbor jobs (or unrecognised folders) than ${files[0]}: were the folders changed between shards?`);
+    if (JSON.stringify(run.jobs) !== JSON.stringify(first.jobs) || JSON.stringify(run.unrecognised) !== JSON.stringify(first.unrecognised))
+      throw new UsageError(`${f} found other Harbor jobs (or unrecognised folders) than ${this.first.file}: were the folders changed between shards?`);
     // Every option that changes results (schedules aside: merge takes its own).
-    const { schedules: _a, ...mine } = d.run.options;
+    const { schedules: _a, ...mine } = run.options;
     const { schedules: _b, ...theirs } = first.options;
     if (JSON.stringify(mine) !== JSON.stringify(theirs))
-      throw new UsageError(`${f} was scored with other options (${JSON.stringify(mine)}) than ${files[0]} (${JSON.stringify(theirs)})`);
-  });
-  const missing = [...Array(count!).keys()].filter((i) => !seen.has(i));
-  if (missing.length > 0) throw new UsageError(`shards missing: ${missing.map((i) => `${i}/${count}`).join(", ")}`);
+      throw new UsageError(`${f} was scored with other options (${JSON.stringify(mine)}) than ${this.first.file} (${JSON.stringify(theirs)})`);
+  }
+
+  checkComplete(): void {
+    const missing = [...Array(this.count!).keys()].filter((i) => !this.seen.has(i));
+    if (missing.length > 0) throw new UsageError(`shards missing: ${missing.map((i) => `${i}/${this.count}`).join(", ")}`);
+  }
 }
 
 export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
@@ -76,12 +75,25 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
   if (values.out !== undefined) checkOutput(values.out, protect);
   const key = values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"], [], io.stderr);
   const schedules = (values.schedule ?? []).map(loadSchedule);
-  // Entries go straight to a spill file as each document is read; the runs are checked after.
+  // Entries go straight to a spill file as each document is read, each checked by the reader
+  // (credit, counts, path, partition). Once a shard is read: with a key, that this key scored it
+  // (said first: it names the key that did) and its MAC; then its run; then a bundle it shares with
+  // a shard read before it (after the runs: the same shard given twice is better named so).
   const spill = new EntrySpill();
   try {
-    const runs = positionals.map((f) => readShard(f, (e) => spill.add(e)));
-    if (key !== undefined) checkKey(positionals, runs, key.fingerprint); // before checkShards: it names the shard
-    checkShards(positionals, runs);
+    const checks = new ShardChecks();
+    const seen = new BundleSet();
+    const runs = positionals.map((f) => {
+      const r = readShard(f, (e) => spill.add(e), undefined, { key: key?.bytes, seen, partition: true });
+      if (key !== undefined) {
+        checkKeyOf(f, r.run, key.fingerprint);
+        checkMacOf(f, r);
+      }
+      checks.run(f, r.run);
+      if (r.twice !== null) throw new UsageError(`bundle ${forTerminal(r.twice.path)} appears in two shards (${forTerminal(r.twice.earlier)} and ${forTerminal(f)}), under one spelling or two`);
+      return r;
+    });
+    checks.checkComplete();
     const twice = spill.duplicatePath();
     if (twice !== null) throw new UsageError(`bundle ${forTerminal(twice)} appears in two shards`);
     const o = runs[0]!.run.options;
@@ -91,7 +103,8 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
       new Date().toISOString(),
       { complete: true, roots: runs[0]!.run.roots, jobs: runs[0]!.run.jobs, unrecognised: runs[0]!.run.unrecognised },
     );
-    await writeResults(results, format, values.out, io, { protect });
+    // With the key, the merged document carries its own MAC (each shard's was checked above).
+    await writeResults(results, format, values.out, io, { protect, macKey: key?.bytes });
     return exitForResults(results, values["fail-on"] === "invalid");
   } finally {
     spill.close();

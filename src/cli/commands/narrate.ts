@@ -3,12 +3,13 @@ import { parseArgs } from "node:util";
 import { narrate, NarrativeGatherer, narrativeMarkdown, type Narrative } from "../../analysis/narrative.js";
 import { setupModel } from "../../analysis/setup.js";
 import { checkOutput, gathered, withSqliteFiles, writeOutput, type Protected } from "../../io/output.js";
-import { readShard } from "../../io/shard-reader.js";
+import { checkKeyOf, checkMacOf, readShard } from "../../io/shard-reader.js";
 import { pieces } from "../../report/json.js";
 import { oneOf, usage } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { MODEL_OPTIONS, modelOptions } from "./analysis-options.js";
+import { readKeyFile } from "./seal.js";
 
 
 function* jsonOf(n: Narrative): Generator<string> {
@@ -18,16 +19,27 @@ function* jsonOf(n: Narrative): Generator<string> {
 
 export async function narrateCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = usage(() =>
-    parseArgs({ args: argv, allowPositionals: true, options: { ...MODEL_OPTIONS, out: { type: "string" }, format: { type: "string" } } }),
+    parseArgs({ args: argv, allowPositionals: true, options: { ...MODEL_OPTIONS, out: { type: "string" }, format: { type: "string" }, "hmac-key-file": { type: "string" } } }),
   );
   if (positionals.length !== 1) throw new UsageError("assay narrate takes one RESULTS.json");
   const format = oneOf("format", values.format, ["md", "json"], "md");
   // The document read, the prompt, and the cache (known once set up, below) are never written over.
-  const protect = (cache?: string): Protected => ({ files: [positionals[0], values.prompt, ...withSqliteFiles(cache)] });
-  // Streamed, an entry at a time (a JSON or JSON Lines document of any size), digested as read.
+  const keyFile = values["hmac-key-file"];
+  const protect = (cache?: string): Protected => ({ files: [positionals[0], values.prompt, keyFile, ...withSqliteFiles(cache)] });
+  // Streamed, an entry at a time (a JSON or JSON Lines document of any size), digested as read;
+  // with a key, it must have been scored with that key and carry the MAC the key gives it.
+  const key = keyFile === undefined ? undefined : readKeyFile(keyFile, [], io.stderr);
   const gatherer = new NarrativeGatherer();
   const digest = createHash("sha256");
-  readShard(positionals[0]!, (e) => gatherer.entry(e), (x) => gatherer.experiment(x), (c) => digest.update(c));
+  const file = positionals[0]!;
+  const read = readShard(file, (e) => gatherer.entry(e), (x) => gatherer.experiment(x), {
+    onBytes: (c) => digest.update(c),
+    key: key?.bytes,
+  });
+  if (key !== undefined) {
+    checkKeyOf(file, read.run, key.fingerprint);
+    checkMacOf(file, read);
+  }
   const input = gatherer.finish(digest.digest("hex"));
   const { setup: options, prices } = modelOptions(values);
   const setup = setupModel("narrative", options, io.env);

@@ -19,8 +19,15 @@ import { readKeyFile } from "./seal.js";
  * Write the document, piece by piece as its entries are read, to `out` (never onto what the
  * command reads or keeps), else to stdout.
  */
-export async function writeResults(doc: ResultsView, format: FormatName, out: string | undefined, io: CliIo, o: { quiet?: boolean | undefined; protect?: Protected } = {}): Promise<void> {
-  const text = await FORMATS[format].render(doc);
+export async function writeResults(
+  doc: ResultsView,
+  format: FormatName,
+  out: string | undefined,
+  io: CliIo,
+  o: { quiet?: boolean | undefined; protect?: Protected; macKey?: Uint8Array | undefined } = {},
+): Promise<void> {
+  // With a key, a JSON or JSON Lines document ends with its MAC under that key (§8 "keyed documents").
+  const text = await FORMATS[format].render(doc, { macKey: o.macKey });
   if (out !== undefined) {
     writeOutput(out, text, { protect: o.protect ?? {} });
     if (!o.quiet) io.stderr(`assay: wrote ${forTerminal(out)} (${doc.tally.bundles} bundles${doc.run.complete ? "" : ", incomplete"})\n`);
@@ -58,6 +65,8 @@ export interface Scored {
   protect: Protected;
   /** Without a key file: how many assay bundles hold a seal.json that went unchecked. */
   uncheckedSeals: number;
+  /** The key file's bytes, when given: the document is written with its MAC (never the key). */
+  macKey: Uint8Array | undefined;
 }
 
 /** Said once, at the end of a run without a key, when any bundle holds a seal that was not checked. */
@@ -149,12 +158,12 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
     // Stopped: only an explicit --out gets a document (marked incomplete unless every bundle
     // had already been handed out); the store has the rest. Ctrl-C always means exit 130.
     try {
-      if (values.out !== undefined) await writeResults(results, format, values.out, io, { quiet: values.quiet, protect });
+      if (values.out !== undefined) await writeResults(results, format, values.out, io, { quiet: values.quiet, protect, macKey: key?.bytes });
     } finally {
       results.close();
     }
     io.stderr(`assay: stopped after ${results.tally.bundles} bundles${values.store ? `; ${forTerminal(values.store)} keeps them for the rerun` : ""}\n`);
     return EXIT.INTERRUPTED;
   }
-  return { results, format, out: values.out, failOnInvalid: values["fail-on"] === "invalid", quiet: values.quiet ?? false, protect, uncheckedSeals };
+  return { results, format, out: values.out, failOnInvalid: values["fail-on"] === "invalid", quiet: values.quiet ?? false, protect, uncheckedSeals, macKey: key?.bytes };
 }

@@ -1,0 +1,210 @@
+// Documents read without a key (issue 21, item 7; contract §8 "keyed documents"): trusted as
+// given, but never beyond what assay could have written. merge, compare and narrate refuse, in one
+// line naming the document and where (exit 2): an entry that credits invalid evidence, a count
+// outside its bounds, a path that is not normalised or (merge) lies outside its shard's partition,
+// and one bundle twice under any spelling. A line or value past the cap is refused in bounded
+// memory, before it is held whole. Honest documents read as before.
+
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BundleSet } from "../src/io/shard-reader.js";
+import { inShard } from "../src/pipeline/shard.js";
+import { run, spawnMeasured } from "./helpers/cli.js";
+import { SCRATCH } from "./helpers/shared.js";
+
+const tmp = mkdtempSync(join(tmpdir(), "assay-docs-checked-"));
+const at = (p: string) => join(tmp, p);
+const root = at("runs");
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function ok(argv: string[]) {
+  const r = await run(argv);
+  if (r.code !== 0 && r.code !== 3) throw new Error(`assay ${argv.join(" ")}: exit ${r.code}: ${r.stderr}`);
+  return r;
+}
+/** A refusal: exit 2, one line on stderr naming the document (and what more `more` asks), nothing on stdout. */
+async function refused(argv: string[], file: string, ...more: RegExp[]) {
+  const r = await run(argv);
+  expect([r.code, r.stdout], r.stderr).toEqual([2, ""]);
+  const lines = r.stderr.split("\n").filter(Boolean);
+  expect(lines, r.stderr).toHaveLength(1);
+  expect(lines[0]).toContain(file);
+  for (const m of more) expect(lines[0]).toMatch(m);
+  return lines[0]!;
+}
+let n = 0;
+const edit = (from: string, change: (doc: any) => void): string => {
+  const doc = JSON.parse(readFileSync(from, "utf8"));
+  change(doc);
+  const to = at(`edited-${++n}.json`);
+  writeFileSync(to, JSON.stringify(doc, null, 2) + "\n");
+  return to;
+};
+const editLines = (from: string, change: (line: any, i: number) => void): string => {
+  const lines = readFileSync(from, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  lines.forEach(change);
+  const to = at(`edited-${++n}.jsonl`);
+  writeFileSync(to, lines.map((l) => JSON.stringify(l) + "\n").join(""));
+  return to;
+};
+const narrate = (file: string) => ["narrate", file, "--format", "json", "--offline", "--cache", at("narrate.sqlite")];
+const merge = (...files: string[]) => ["merge", ...files, "--format", "json"];
+const accuracyOf = (stdout: string) => JSON.parse(stdout).experiments.find((x: any) => x.experiment === "synth-native").accuracy;
+
+beforeAll(async () => {
+  await ok(["synth", "--out", root, "--n", "14", "--seed", "checked", "--faults"]);
+  await ok(["score", root, "--format", "json", "--out", at("whole.json"), "--quiet"]);
+  await ok(["score", root, "--format", "jsonl", "--out", at("whole.jsonl"), "--quiet"]);
+  for (const i of [0, 1]) await ok(["score", root, "--shard", `${i}/2`, "--format", "json", "--out", at(`s${i}.json`), "--quiet"]);
+});
+
+describe("honest documents read as before", () => {
+  it("merge, compare and narrate accept what score wrote", async () => {
+    const merged = await ok(merge(at("s0.json"), at("s1.json")));
+    expect(accuracyOf(merged.stdout)).toEqual(JSON.parse(readFileSync(at("whole.json"), "utf8")).experiments.find((x: any) => x.experiment === "synth-native").accuracy);
+    expect((await ok(["compare", at("whole.json"), at("whole.jsonl")])).code).toBe(0);
+    expect((await ok(narrate(at("whole.jsonl")))).code).toBe(3); // offline: no prose, but read
+  });
+});
+
+describe("an entry that credits invalid evidence", () => {
+  it("an invalid entry with a victory, or naming no error (today counted as a victory by merge), a pass, or a tool error with rewards", async () => {
+    const victim = (d: any) => d.bundles.find((e: any) => e.validity === "invalid" && e.profile === "native-game");
+    const s = victim(JSON.parse(readFileSync(at("s0.json"), "utf8"))) === undefined ? 1 : 0;
+    const shard = at(`s${s}.json`);
+    const others = at(`s${1 - s}.json`);
+    const credited = edit(shard, (d) => void (victim(d).victory = true));
+    const line = await refused(merge(credited, others), credited, /invalid evidence credited with a victory/);
+    expect(line).toContain(`(${victim(JSON.parse(readFileSync(shard, "utf8"))).path})`); // names the entry
+    // With its errors gone too, the batch rules count the trial valid: a victory, today.
+    const won = edit(shard, (d) => Object.assign(victim(d), { victory: true, errors: [], status: "completed", ending: true, late: false }));
+    await refused(merge(won, others), won, /invalid evidence credited with a victory/);
+    const silent = edit(shard, (d) => Object.assign(victim(d), { errors: [], status: "completed", ending: true }));
+    await refused(merge(silent, others), silent, /names no error/);
+    const passed = edit(shard, (d) => void (victim(d).pass = true));
+    await refused(merge(passed, others), passed, /credited with a pass/);
+    const rewarded = edit(shard, (d) => Object.assign(victim(d), { validity: "error", rewards: { reward: 1 } }));
+    await refused(merge(rewarded, others), rewarded, /tool error credited with rewards/);
+    // The same in a whole document, for compare and narrate, and in JSON Lines (the line named).
+    const whole = edit(at("whole.json"), (d) => void (victim(d).victory = true));
+    await refused(["compare", at("whole.json"), whole], whole, /credited with a victory/);
+    await refused(narrate(whole), whole, /credited with a victory/);
+    const lines = editLines(at("whole.jsonl"), (l) => void (l.type === "bundle" && l.validity === "invalid" && (l.victory = true)));
+    await refused(["compare", lines, at("whole.json")], lines, /at line \d+ \(byte \d+\)/, /credited with a victory/);
+  });
+});
+
+describe("a count outside its bounds", () => {
+  it("victories above scored (today 700.0% and [±NaN, ±NaN]), a negative count, a value that is not its k/n, a non-finite number", async () => {
+    const native = (d: any) => d.experiments.find((x: any) => x.experiment === "synth-native");
+    const above = edit(at("whole.json"), (d) => Object.assign(native(d).accuracy, { victories: 7, scored: 1, value: 7 }));
+    await refused(["compare", at("whole.json"), above], above, /synth-native/, /accuracy counts 7 of 1/);
+    await refused(narrate(above), above, /more than the whole/);
+    const negative = edit(at("whole.json"), (d) => void (native(d).completion.completed = -1));
+    await refused(["compare", negative, at("whole.json")], negative, /negative count/);
+    const stated = edit(at("whole.json"), (d) => void (native(d).accuracy.value = 0.99));
+    await refused(["compare", at("whole.json"), stated], stated, /value 0\.99 is not/);
+    const lines = editLines(at("whole.jsonl"), (l) => void (l.type === "experiment" && l.experiment === "synth-native" && (l.scheduled = -3)));
+    await refused(["compare", at("whole.json"), lines], lines, /scheduled count is negative/);
+    // JSON has no Infinity, but 1e999 reads as one (the schema refused it before this change too).
+    const infinite = at("infinite.json");
+    writeFileSync(infinite, readFileSync(at("whole.json"), "utf8").replace(/"victories": \d+/, '"victories": 1e999'));
+    await refused(["compare", at("whole.json"), infinite], infinite);
+  });
+});
+
+describe("paths", () => {
+  it("a path with a '.' or '..' name, '//', or a trailing '/', or under none of the roots, is refused (merge, compare, narrate)", async () => {
+    const respell = (p: string, how: string) => (how === "./" ? p.replace(`${root}/`, `${root}/./`) : how === "//" ? p.replace(`${root}/`, `${root}//`) : how === "/" ? `${p}/` : how === ".." ? p.replace(`${root}/`, `${root}/x/../`) : p.replace(root, at("elsewhere")));
+    for (const how of ["./", "//", "/", "..", "elsewhere"]) {
+      const doc = edit(at("whole.json"), (d) => void (d.bundles[0].path = respell(d.bundles[0].path, how)));
+      const why = how === "elsewhere" ? /under none of the run's roots/ : /not normalised/;
+      await refused(["compare", doc, at("whole.json")], doc, why);
+      await refused(narrate(doc), doc, why);
+      const s0 = edit(at("s0.json"), (d) => void (d.bundles[0].path = respell(d.bundles[0].path, how)));
+      await refused(merge(s0, at("s1.json")), s0, why);
+    }
+  });
+
+  it("merge: an entry moved to the other shard's document (today merged as if nothing happened)", async () => {
+    const s0 = JSON.parse(readFileSync(at("s0.json"), "utf8"));
+    const moved = s0.bundles[0];
+    const from = edit(at("s0.json"), (d) => void d.bundles.shift());
+    const to = edit(at("s1.json"), (d) => void d.bundles.push(moved));
+    expect(inShard(moved.path, { index: 1, count: 2 })).toBe(false);
+    await refused(merge(from, to), to, /does not belong to shard 1\/2/);
+  });
+
+  it("one bundle twice under two spellings: merge (today merged twice), compare and narrate", async () => {
+    // The roots given twice, the second spelled with a trailing '/.': the same folders, so the same
+    // bundles. assay walks such a root once; an entry under each spelling is one bundle twice.
+    const roots = [root, `${root}/.`];
+    const s0 = JSON.parse(readFileSync(at("s0.json"), "utf8"));
+    const twin = { ...s0.bundles[0], path: s0.bundles[0].path.replace(`${root}/`, `${root}/./`) };
+    const a = edit(at("s0.json"), (d) => void (d.run.roots = roots));
+    const b = edit(at("s1.json"), (d) => {
+      d.run.roots = roots;
+      d.bundles.push(twin);
+    });
+    const without = edit(at("s1.json"), (d) => void (d.run.roots = roots));
+    expect((await ok(merge(a, without))).code).toBe(0); // the roots alone are honest
+    await refused(merge(a, b), b, /appears in two shards/);
+    const whole = edit(at("whole.json"), (d) => {
+      d.run.roots = roots;
+      d.bundles.push({ ...d.bundles[0], path: d.bundles[0].path.replace(`${root}/`, `${root}/./`) });
+    });
+    await refused(["compare", whole, at("whole.json")], whole, /names the same bundle/);
+    await refused(narrate(whole), whole, /names the same bundle/);
+    // Under one spelling, within one document.
+    const again = edit(at("whole.json"), (d) => void d.bundles.push(d.bundles[0]));
+    await refused(narrate(again), again, /names the same bundle/);
+  });
+});
+
+describe("the set of bundles seen", () => {
+  it("finds a bundle again under any spelling after it has grown, and tells which document held it; distinct paths never collide here", () => {
+    const set = new BundleSet();
+    const [a, b] = [set.document("a.json"), set.document("b.json")];
+    for (let i = 0; i < 100_000; i++) expect(set.add(`runs/t${i}/a1`, i < 50_000 ? a : b)).toBeNull();
+    expect(set.add("runs/t7/a1", b)).toEqual({ doc: a, file: "a.json" });
+    expect(set.add("./runs//t7/./a1/", b)).toEqual({ doc: a, file: "a.json" });
+    expect(set.add("runs/x/../t99999/a1", a)).toEqual({ doc: b, file: "b.json" });
+    expect(set.add("runs/t7/a2", a)).toBeNull();
+  });
+});
+
+describe("a line or a value past the cap is refused in bounded memory", () => {
+  const GiB = 2 ** 30;
+  const big = mkdtempSync(join(SCRATCH, "assay-docs-huge-"));
+  afterAll(() => rmSync(big, { recursive: true, force: true }));
+  /** A sparse file: `head`, then zeros up to 1 GiB, then `tail` (no disk or memory spent on the zeros). */
+  const sparse = (name: string, head: string, tail: string) => {
+    const f = join(big, name);
+    const fd = openSync(f, "w");
+    writeSync(fd, head);
+    writeSync(fd, tail, GiB - tail.length);
+    closeSync(fd);
+    return f;
+  };
+
+  it("a 1 GiB JSON Lines line (merge) and a 1 GiB JSON value (compare), under a 96 MiB heap, peak RSS far below the cap's double", () => {
+    const runLine = readFileSync(at("whole.jsonl"), "utf8").split("\n")[0]!;
+    const lines = sparse("huge.jsonl", `${runLine}\n{"type":"bundle","path":"`, '"}\n');
+    const r = spawnMeasured(["merge", lines, "--format", "json"], ["--max-old-space-size=96"]);
+    expect([r.code, r.stdout]).toEqual([2, ""]);
+    expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain(lines);
+    expect(r.stderr).toMatch(/line 2 \(byte \d+\) is longer than 268435456 bytes/);
+    const whole = readFileSync(at("whole.json"), "utf8");
+    const json = sparse("huge.json", whole.slice(0, whole.indexOf('"bundles": [') + 12) + '\n    {"path": "', '"}]}\n');
+    const c = spawnMeasured(["compare", json, at("whole.json")], ["--max-old-space-size=96"]);
+    expect([c.code, c.stdout]).toEqual([2, ""]);
+    expect(c.stderr).toContain(json);
+    expect(c.stderr).toMatch(/is longer than 268435456 bytes/);
+    // The cap (256 MiB) is held at most, never the line (1 GiB, which took 2.2 GB before).
+    console.log(`a 1 GiB line refused at ${(r.maxRssKb / 1024).toFixed(0)} MiB peak RSS, a 1 GiB JSON value at ${(c.maxRssKb / 1024).toFixed(0)} MiB`);
+    for (const x of [r, c]) expect(x.maxRssKb / 1024).toBeLessThan(600);
+  }, 60_000);
+});
