@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { CUT_DEEP, scrubDeep } from "../src/analysis/secrets.js";
 import { MAX_JSON_DEPTH, parseLenientJson, parseStrictJson } from "../src/core/json/strict.js";
 import { zipBytes } from "../src/synth/zip.js";
 import { bundle, game, rechain, writeFiles } from "./helpers/bundle.js";
@@ -174,5 +175,16 @@ describe("the line (in process)", () => {
     const long = `{"pad": "${"x".repeat(1 << 20)}", "v": ${deepArray(600)}}`;
     expect(parseStrictJson(long, " \n")).toEqual({ ok: false, issue: expect.objectContaining({ code: "JSON_TOO_DEEP" }) });
     expect(parseLenientJson(long)).toEqual({ ok: false, issue: expect.objectContaining({ code: "JSON_TOO_DEEP" }) });
+  });
+});
+
+describe("a model endpoint's answer (not read through the strict parser)", () => {
+  it("scrubDeep cuts a tool input 10^6 levels deep at the limit: scrubbed, serialisable, never a stack overflow", () => {
+    const input = JSON.parse(deepObject(1_000_000)) as unknown;
+    const out = scrubDeep({ secret: "sk-ant-0123456789abcdef", input }, (t) => t.replace("sk-ant-0123456789abcdef", "[redacted]")) as Record<string, unknown>;
+    expect(out["secret"]).toBe("[redacted]");
+    const text = JSON.stringify(out);
+    expect(text).toContain(JSON.stringify(CUT_DEEP));
+    expect(text.length).toBeLessThan(10_000);
   });
 });
