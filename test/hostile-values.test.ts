@@ -103,6 +103,21 @@ describe("Harbor trials", () => {
   });
 });
 
+describe("a Harbor trajectory (scanned for review flags with JSON.parse, no finding rests on it)", () => {
+  it("nested 10^7 deep (20 MB): read as text, its write to the reward path still flagged, within a bounded RSS", () => {
+    const step = { step_id: 1, source: "agent", message: "done", tool_calls: [{ tool_call_id: "c1", function_name: "bash_command", arguments: { keystrokes: "echo 1 > /logs/verifier/reward.txt\n" } }] };
+    const trajectory = `{"steps": [${JSON.stringify(step)}], "extra": ${deepArray(10_000_000)}}`;
+    const dir = writeTrial(join(tmp, "harbor-trajectory", "trial-1"), { name: "trial-1", trajectory });
+    const r = spawnMeasured(["score", dir, "--format", "json", "--quiet"], ["--max-old-space-size=128"]);
+    expect(r.stderr).not.toMatch(/internal error|WORKER_FAILED/);
+    expect(r.code).toBe(0);
+    expect(r.maxRssKb).toBeLessThan(400 * 1024);
+    const [e] = JSON.parse(r.stdout).bundles;
+    expect(e.validity).toBe("valid");
+    expect(e.flags).toContainEqual(expect.objectContaining({ code: "WRITES_REWARD_PATH", evidence: expect.stringContaining("nested deeper than 512 levels: read as text") }));
+  });
+});
+
 describe("Inspect logs", () => {
   const POPULARITY = "2025-05-12T20-28-13-04-00_popularity.json";
   const jsonLog = (name: string, edit: (v: any) => void, deep = DOC_DEEP) => {

@@ -217,6 +217,15 @@ function mayBeTooDeep(s: string): boolean | "maybe" {
   return s.length > DEPTH_PREPASS_CHARS ? textDeeperThan(s, MAX_JSON_DEPTH) : "maybe";
 }
 
+/**
+ * The text nests deeper than MAX_JSON_DEPTH (strings skipped; it need not be valid JSON): for a
+ * reader that calls JSON.parse itself on text no finding rests on (a trajectory scanned for review
+ * flags), so V8 is never asked to build 10^7 levels. Cheap unless the text holds many openers.
+ */
+export function textTooDeep(s: string): boolean {
+  return mayBeTooDeep(s) !== false && textDeeperThan(s, MAX_JSON_DEPTH);
+}
+
 /** The text's arrays and objects nest deeper than `max` (strings skipped; the text need not be valid). */
 function textDeeperThan(s: string, max: number): boolean {
   let depth = 0;
