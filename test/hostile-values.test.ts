@@ -166,6 +166,30 @@ describe("Inspect logs", () => {
   });
 });
 
+describe("just inside the limit: read, and every walk over it holds", () => {
+  const NEAR = deepArray(MAX_JSON_DEPTH - 6);
+  it("an Inspect score value and summary, a Harbor result.json, a bundle summary: judged, never a tool error", () => {
+    const v = readFixture("2025-05-12T20-28-13-04-00_popularity.json");
+    v.samples[0].scores.match.value = "@@DEEP@@";
+    const [i] = judged(place("2025-01-01T00-00-00_near.json", JSON.stringify(v).replace(MARK, NEAR))).entries;
+    expect(i!.errors.find((f) => f.file === "samples[0]")?.code).toBe("SCHEMA"); // outside Inspect's Value, named
+    const ms = members(fixture("log_read_sample.eval")).map((m) =>
+      m.name === "summaries.json" ? { ...m, data: Buffer.from(m.data.toString("utf8").replace(/"value": "C"/, `"value": ${NEAR}`)) } : m,
+    );
+    const [s] = judged(place("2025-01-01T00-00-00_near.eval", zipBytes(ms))).entries;
+    expect(codesOf(s!)).toEqual(["SUMMARY_MISMATCH"]);
+    const spec = { name: "trial-near", extra: { x_custom: "@@DEEP@@" } };
+    const [h] = judged(writeTrial(join(tmp, "harbor-near", "trial-near"), { ...spec, result: pyJson(trialResult(spec)).replace(MARK, NEAR) })).entries;
+    expect(h!.errors).toEqual([]);
+    const files = bundle(game(), { summary: { extra: "@@DEEP@@" } });
+    files["summary.json"] = String(files["summary.json"]).replace(MARK, NEAR);
+    const dir = join(tmp, "native-near", "exp", "t1", "a1");
+    writeFiles(dir, files);
+    const [n] = judged(dir).entries;
+    expect(codesOf(n!)).toEqual(["SCHEMA"]);
+  });
+});
+
 describe("the line (in process)", () => {
   it(`${MAX_JSON_DEPTH} levels are read; ${MAX_JSON_DEPTH + 1} are JSON_TOO_DEEP, by every parser and path`, () => {
     for (const wrap of [deepArray, deepObject]) {
