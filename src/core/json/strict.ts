@@ -210,11 +210,15 @@ function countKeys(root: unknown, safeIntegers = false, noArrayNumbers = false, 
  * structure (JSON.parse is never asked to build 10^7 levels); else "maybe" (the value decides).
  */
 function mayBeTooDeep(s: string): boolean | "maybe" {
+  // A value MAX_JSON_DEPTH + 1 deep needs an opener and a closer a level: a shorter text that
+  // JSON.parse accepts cannot be (and one it refuses goes to the scan, which keeps count).
+  if (s.length < 2 * (MAX_JSON_DEPTH + 1)) return false;
+  // Up to DEPTH_PREPASS_CHARS, JSON.parse builds at most ~500,000 levels (~30 MB): the value decides.
+  if (s.length <= DEPTH_PREPASS_CHARS) return "maybe";
   let openers = 0;
   for (const c of ["[", "{"])
     for (let i = s.indexOf(c); i !== -1 && openers <= MAX_JSON_DEPTH; i = s.indexOf(c, i + 1)) openers++;
-  if (openers <= MAX_JSON_DEPTH) return false;
-  return s.length > DEPTH_PREPASS_CHARS ? textDeeperThan(s, MAX_JSON_DEPTH) : "maybe";
+  return openers > MAX_JSON_DEPTH && textDeeperThan(s, MAX_JSON_DEPTH);
 }
 
 /**
@@ -242,23 +246,6 @@ function textDeeperThan(s: string, max: number): boolean {
       }
       if (i === -1) return false;
     }
-  }
-  return false;
-}
-
-/** A parsed value nests deeper than `max` (iterative). */
-function deeperThan(root: unknown, max: number): boolean {
-  const stack: unknown[] = [root];
-  const depths: number[] = [1];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    const d = depths.pop()!;
-    if (d > max) return true;
-    for (const x of Array.isArray(v) ? v : Object.values(v as object))
-      if (typeof x === "object" && x !== null) {
-        stack.push(x);
-        depths.push(d + 1);
-      }
   }
   return false;
 }
@@ -538,29 +525,36 @@ function plainTokensFree(s: string): unknown {
     return undefined;
   }
   if (typeof value !== "object" || value === null) return undefined;
-  if (deep === "maybe" && deeperThan(value, MAX_JSON_DEPTH)) return undefined;
   let colons = 0;
   for (let i = s.indexOf('":'); i !== -1; i = s.indexOf('":', i + 2)) colons++;
   // An overflowing literal is the only way JSON.parse makes a non-finite number.
-  return countFiniteKeys(value) === colons ? value : undefined;
+  return countFiniteKeys(value, deep === "maybe") === colons ? value : undefined;
 }
 
-/** Properties of every object, or -1 when a number is not finite. */
-function countFiniteKeys(root: unknown): number {
+/** Properties of every object, or -1 when a number is not finite (or, with `depth`, when the value nests deeper than MAX_JSON_DEPTH). */
+function countFiniteKeys(root: unknown, depth = false): number {
   let n = 0;
   const stack: unknown[] = [root];
+  const depths: number[] | null = depth ? [1] : null;
   while (stack.length > 0) {
     const v = stack.pop();
+    const d = depths === null ? 0 : depths.pop()!;
     if (typeof v === "number") {
       if (!Number.isFinite(v)) return -1;
       continue;
     }
     if (typeof v !== "object" || v === null) continue;
-    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    if (d > MAX_JSON_DEPTH) return -1;
+    if (Array.isArray(v))
+      for (const x of v) {
+        stack.push(x);
+        depths?.push(d + 1);
+      }
     else
       for (const k in v) {
         n++;
         stack.push((v as Record<string, unknown>)[k]);
+        depths?.push(d + 1);
       }
   }
   return n;
