@@ -9,8 +9,8 @@ export type JsonIssueCode = "JSON_SYNTAX" | "JSON_DUPLICATE_KEY" | "NOT_FINITE" 
 
 /**
  * The deepest nesting of arrays and objects assay reads (`[[1]]` is 2 deep): deeper is
- * JSON_TOO_DEEP. Writers never come near it (Python's json stops near 1,000; pydantic, which
- * Inspect and Harbor read their files with, at 200), while every walk over a value, V8's own
+ * JSON_TOO_DEEP. Readers of these files stop sooner (jiter, pydantic's parser, which Inspect and
+ * Harbor read their files with, keeps its depth in a u8: below 256), while every walk over a value, V8's own
  * JSON.stringify and structured clone (≈ 3,000–4,000 on a main thread) stays far from its stack.
  */
 export const MAX_JSON_DEPTH = 512;
