@@ -1,4 +1,8 @@
 // Versions stamped into results. SCORING_VERSION changes whenever any rule changes a result:
 // stored results and caches key on it.
 export const TOOL_VERSION = "0.1.0";
-export const SCORING_VERSION = 5;
+// 6 (issue 21): a JSON value nested deeper than 512 levels is JSON_TOO_DEEP (invalid where it was
+// read, or a tool error); an Inspect scorer named __proto__ is read (its log was invalid); a dict
+// key a record lacks is never an inherited property; a plan of 10^7 epochs is counted (it was a
+// tool error). No result of ordinary evidence changed (the fingerprint below is the same).
+export const SCORING_VERSION = 6;

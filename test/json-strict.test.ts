@@ -175,14 +175,19 @@ describe("parseStrictJson", () => {
     }
   });
 
-  it("never throws on deeply nested input", () => {
+  it("never throws on deeply nested input: past MAX_JSON_DEPTH (512) it is JSON_TOO_DEEP, found before JSON.parse builds it", () => {
     const n = 100_000;
-    expect(parseStrictJson("[".repeat(n), " ")).toMatchObject({ ok: false, issue: { code: "JSON_SYNTAX" } });
-    expect(parseStrictJson("{\"a\":".repeat(n), " ")).toMatchObject({ ok: false, issue: { code: "JSON_SYNTAX" } });
-    expect(parseStrictJson("[".repeat(n) + "]".repeat(n), " ").ok).toBe(true);
-    expect(parseStrictJson("[".repeat(n) + "1.5" + "]".repeat(n), " ").ok).toBe(true);
-    expect(parseStrictJson('{"a":'.repeat(n) + "1" + "}".repeat(n), " ").ok).toBe(true);
-    expect(parseStrictJson("[".repeat(n) + "]".repeat(n - 1), " ")).toMatchObject({ ok: false, issue: { code: "JSON_SYNTAX" } });
+    const tooDeep = { ok: false, issue: { code: "JSON_TOO_DEEP" } };
+    expect(parseStrictJson("[".repeat(n), " ")).toMatchObject(tooDeep);
+    expect(parseStrictJson("{\"a\":".repeat(n), " ")).toMatchObject(tooDeep);
+    expect(parseStrictJson("[".repeat(n) + "]".repeat(n), " ")).toMatchObject(tooDeep);
+    expect(parseStrictJson("[".repeat(n) + "1.5" + "]".repeat(n), " ")).toMatchObject(tooDeep);
+    expect(parseStrictJson('{"a":'.repeat(n) + "1" + "}".repeat(n), " ")).toMatchObject(tooDeep);
+    expect(parseStrictJson("[".repeat(n) + "]".repeat(n - 1), " ")).toMatchObject(tooDeep);
+    // At the line, the same texts are read as before.
+    expect(parseStrictJson("[".repeat(512), " ")).toMatchObject({ ok: false, issue: { code: "JSON_SYNTAX" } });
+    expect(parseStrictJson("[".repeat(512) + "1.5" + "]".repeat(512), " ").ok).toBe(true);
+    expect(parseStrictJson('{"a":'.repeat(512) + "1" + "}".repeat(512), " ").ok).toBe(true);
   });
 });
 
@@ -365,12 +370,14 @@ describe("JSON_SYNTAX and the one-object-per-line rule", () => {
     ]);
   });
 
-  it("does not throw on a deeply nested line", () => {
+  it("does not throw on a deeply nested line: past 512 levels it is JSON_TOO_DEEP", () => {
     const n = 100_000;
-    expect(found(score(edit(base(), { 3: () => "[".repeat(n) })))).toEqual([["JSON_SYNTAX", J, 3]]);
-    expect(found(score(edit(base(), { 3: () => "[".repeat(n) + "]".repeat(n) })))).toEqual([["SCHEMA", J, 3]]);
+    expect(found(score(edit(base(), { 3: () => "[".repeat(n) })))).toEqual([["JSON_TOO_DEEP", J, 3]]);
+    expect(found(score(edit(base(), { 3: () => "[".repeat(n) + "]".repeat(n) })))).toEqual([["JSON_TOO_DEEP", J, 3]]);
     const nested = (s: string) => s.replace('"keys":"l"', `"keys":${"[".repeat(n)}${"]".repeat(n)}`);
-    expect(found(score(edit(base(), { 3: nested })))).toEqual([["SCHEMA", J, 3]]);
+    expect(found(score(edit(base(), { 3: nested })))).toEqual([["JSON_TOO_DEEP", J, 3]]);
+    const atTheLine = (s: string) => s.replace('"keys":"l"', `"keys":${"[".repeat(511)}${"]".repeat(511)}`);
+    expect(found(score(edit(base(), { 3: atTheLine })))).toEqual([["SCHEMA", J, 3]]);
   });
 
   it("rejects a syntax error in snapshot.json", () => {

@@ -17,7 +17,9 @@ import { SCORING_VERSION } from "../src/version.js";
 
 // Re-recorded under 5 when entries gained `samples` and `inspect` (Inspect logs, §12): both null on
 // every entry here, and a stored row without them reads as null, so no stored result changed.
-const RECORDED = { version: 5, fingerprint: "88e5bea6112cf48501417407b9c885a4d7ea6f418da3001b4f57d21a96e03e67" };
+// Re-recorded under 6 (issue 21: depth limit, prototype names, counted plans): the rules changed
+// verdicts of hostile evidence only; this corpus's fingerprint is the same.
+const RECORDED = { version: 6, fingerprint: "88e5bea6112cf48501417407b9c885a4d7ea6f418da3001b4f57d21a96e03e67" };
 
 let root: string;
 beforeAll(() => {

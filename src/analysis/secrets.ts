@@ -2,6 +2,7 @@
 // an answer, a header, an endpoint, a cache row, an export or a message. Everything that leaves or
 // enters the cache passes through a scrubber made from the environment.
 
+import { MAX_JSON_DEPTH } from "../core/json/strict.js";
 import { redact } from "../core/redact.js";
 
 /** Environment variables that hold a credential for the model endpoint. */
@@ -16,13 +17,20 @@ export function secretScrubber(env: Record<string, string | undefined>, more: re
   return (text) => redact(secrets.reduce((t, s) => t.split(s).join("[redacted]"), text));
 }
 
-/** A JSON value with every string in it (keys too) scrubbed. */
-export function scrubDeep(value: unknown, scrub: (text: string) => string): unknown {
+/** What stands for a part of a value nested deeper than MAX_JSON_DEPTH (an endpoint's answer is not evidence's, and not read through the strict parser). */
+export const CUT_DEEP = `[nested deeper than ${MAX_JSON_DEPTH} levels: cut]`;
+
+/**
+ * A JSON value with every string in it (keys too) scrubbed. Recursion is bounded: past
+ * MAX_JSON_DEPTH levels the rest is CUT_DEEP, so no answer can overflow the stack here, nor in
+ * JSON.stringify later. Keys are kept as own members (`__proto__` too: Object.fromEntries).
+ */
+export function scrubDeep(value: unknown, scrub: (text: string) => string, depth = 0): unknown {
   if (typeof value === "string") return scrub(value);
-  if (Array.isArray(value)) return value.map((v) => scrubDeep(v, scrub));
-  if (typeof value === "object" && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k), scrubDeep(v, scrub)]));
-  return value;
+  if (typeof value !== "object" || value === null) return value;
+  if (depth >= MAX_JSON_DEPTH) return CUT_DEEP;
+  if (Array.isArray(value)) return value.map((v) => scrubDeep(v, scrub, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k), scrubDeep(v, scrub, depth + 1)]));
 }
 
 /** A path segment shaped like a credential: 20 or more characters mixing letters and digits. */

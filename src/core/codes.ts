@@ -10,6 +10,7 @@ export const CODES = {
   NOT_FINITE: "§2 a number that is not a finite double, or a bare NaN/Infinity token",
   SCHEMA: "§2 a field of the wrong type, a missing or undefined key",
   FILE_TOO_LARGE: "§2 a JSON document larger than assay reads (64 MiB)",
+  JSON_TOO_DEEP: "§2 a JSON value nested deeper than assay reads (512 arrays and objects): refused before it is built",
   JOURNAL_CHAIN: "§3 seq/prev chain broken",
   HEADER_MISSING: "§3 line 1 is not a session header",
   FORMAT_UNSUPPORTED: "§3 another assay.bundle version",

@@ -32,6 +32,15 @@ const RESERVED_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 export const isReservedKey = (k: string): boolean => RESERVED_KEYS.has(k);
 /** The refusal's words, one for every place that reads evidence into a map. */
 export const reservedKeyMessage = (k: string): string => `a key named ${k} cannot be read`;
+/**
+ * m[k] = v as an own member whatever k is: `m["__proto__"] = v` would set m's prototype (or, for a
+ * number, do nothing) and lose the value; a defined property is an ordinary member, which
+ * JSON.stringify, structured clone and Object.entries all keep.
+ */
+export function setOwn<V>(m: Record<string, V>, k: string, v: V): void {
+  if (k === "__proto__") Object.defineProperty(m, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else m[k] = v;
+}
 /** m[k] when m itself holds k: never what every object inherits (`toString`, `valueOf`, …). */
 export const own = <V>(m: Readonly<Record<string, V>>, k: string): V | undefined => (Object.hasOwn(m, k) ? m[k] : undefined);
 

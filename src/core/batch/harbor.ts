@@ -9,7 +9,7 @@ import { finding, type Code } from "../codes.js";
 import { firstRewardFile, unreadJob } from "../harbor/job.js";
 import { agreesOnlyWith } from "../harbor/rewards.js";
 import { blankExperiment, HARBOR_STATES, type Experiment, type JobRecord } from "../results.js";
-import { own } from "../schema.js";
+import { own, setOwn } from "../schema.js";
 import { byteCompare } from "../text.js";
 import { harborExplained, type Counted } from "./claims.js";
 import type { BatchRecord } from "./record.js";
@@ -186,7 +186,7 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
       continue;
     }
     if (t.state !== null) out.states[t.state]!++;
-    if (t.exception !== null) out.exceptions[t.exception.type] = (own(out.exceptions, t.exception.type) ?? 0) + 1;
+    if (t.exception !== null) setOwn(out.exceptions, t.exception.type, (own(out.exceptions, t.exception.type) ?? 0) + 1);
     const dup = duplicates.get(t);
     if (dup !== undefined) out.flags.push({ code: "TRIAL_DUPLICATE_ID", trial, attempt: null, evidence: dup });
     const original = copyOf.get(t);

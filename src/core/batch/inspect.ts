@@ -4,6 +4,7 @@
 // run's options. Pure: records in, experiments out (a merge recomputes exactly this).
 
 import { instant } from "../inspect/sample.js";
+import { MAX_PASS_AT_K } from "../inspect/metrics.js";
 import { blankExperiment, type Experiment } from "../results.js";
 import { byteCompare } from "../text.js";
 import type { BatchRecord } from "./record.js";
@@ -128,7 +129,7 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
       if (unscored.length > 0) return [key, { ...base, value: null, coverage: m.coverage, wilson95: null, pass_at_k: null, errors_zero: null }];
       if (zeroed) {
         const proportion = /\/(accuracy|mean)$/.test(key) && planned > 0;
-        const passAt = epochs > 1 ? Object.fromEntries(Array.from({ length: epochs }, (_, k) => [String(k + 1), 0])) : null;
+        const passAt = epochs > 1 ? Object.fromEntries(Array.from({ length: Math.min(epochs, MAX_PASS_AT_K) }, (_, k) => [String(k + 1), 0])) : null;
         const value = planned > 0 ? 0 : null;
         return [key, { ...base, value, coverage: { scored: planned, planned }, wilson95: proportion ? wilson95(0, planned) : null, pass_at_k: passAt, errors_zero: value }];
       }

@@ -16,7 +16,8 @@ export function wilson95(k: number, n: number): [number, number] | null {
 /** C(c,k)/C(n,k): the chance that k draws without replacement from n trials all pass, c passing. */
 export function allPassChance(c: number, n: number, k: number): number {
   let r = 1;
-  for (let i = 0; i < k; i++) r *= (c - i) / (n - i);
+  // Stops at the first zero factor (k may be far beyond the passes: the loop follows c, not k).
+  for (let i = 0; i < k && r > 0; i++) r *= (c - i) / (n - i);
   return Math.max(0, r);
 }
 

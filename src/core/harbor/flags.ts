@@ -6,6 +6,7 @@
 // with patterns anchored at the occurrence, never by a regex that backtracks over the whole text.
 
 import { MAX_DOCUMENT_BYTES } from "../json/decode.js";
+import { MAX_JSON_DEPTH, textTooDeep } from "../json/strict.js";
 import { redact } from "../redact.js";
 import { shorten } from "../text.js";
 import type { TrialView } from "./result.js";
@@ -80,6 +81,10 @@ function agentTexts(step: Record<string, unknown>, where: string): Text[] {
   for (const call of calls) {
     let args: unknown = call?.arguments;
     if (typeof args === "string") {
+      if (textTooDeep(args)) {
+        out.push({ where, text: args, editPath: null }); // read as text, like arguments that are not JSON
+        continue;
+      }
       try {
         args = JSON.parse(args);
       } catch {
@@ -118,6 +123,9 @@ export function scanTrajectory(file: string, bytes: Uint8Array): ReviewFlag[] {
   const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   if (!TARGETS.some((t) => raw.includes(t.path))) return [];
   let texts: Text[];
+  // Nested past MAX_JSON_DEPTH, it is read as text (as invalid JSON is): JSON.parse would spend
+  // ~60 bytes a level, a worker's whole heap for a 64 MiB trajectory of brackets.
+  if (textTooDeep(raw)) return scanTexts(file, [{ where: `(nested deeper than ${MAX_JSON_DEPTH} levels: read as text)`, text: raw, editPath: null }]);
   try {
     const doc = JSON.parse(raw) as { steps?: unknown };
     const steps = Array.isArray(doc.steps) ? (doc.steps as Record<string, unknown>[]) : [];
@@ -127,6 +135,11 @@ export function scanTrajectory(file: string, bytes: Uint8Array): ReviewFlag[] {
   } catch {
     texts = [{ where: "(not valid JSON)", text: raw, editPath: null }];
   }
+  return scanTexts(file, texts);
+}
+
+/** The review flags the texts of one trajectory raise. */
+function scanTexts(file: string, texts: readonly Text[]): ReviewFlag[] {
   const flags: ReviewFlag[] = [];
   for (const t of TARGETS) {
     const hits: string[] = [];

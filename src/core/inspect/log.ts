@@ -111,12 +111,12 @@ function planOf(ev: Record<string, unknown>, results: Record<string, unknown> | 
   else if (e !== undefined && e !== null) out.push(finding("SCHEMA", file, null, `eval.config.epochs: ${JSON.stringify(e)} is not an integer ≥ 1`));
   const dataset = isPlainObject(ev["dataset"]) ? ev["dataset"] : {};
   const raw = dataset["sample_ids"];
-  const earlyStopped = new Set<string>();
+  const stops: { id: string; epoch: number }[] = [];
   const es = isPlainObject(results?.["early_stopping"]) ? (results!["early_stopping"] as Record<string, unknown>)["early_stops"] : undefined;
   if (Array.isArray(es))
     for (const s of es) {
       const id = isPlainObject(s) ? idText(s["id"]) : null;
-      if (id !== null && isPlainObject(s) && typeof s["epoch"] === "number") earlyStopped.add(recordKey(id, s["epoch"]));
+      if (id !== null && isPlainObject(s) && typeof s["epoch"] === "number") stops.push({ id, epoch: s["epoch"] });
     }
   if (Array.isArray(raw)) {
     const ids: string[] = [];
@@ -129,11 +129,19 @@ function planOf(ev: Record<string, unknown>, results: Record<string, unknown> | 
         ids.push(id);
       }
     });
-    return { ids, epochs, source: "sample_ids", earlyStopped };
+    return { ids, epochs, source: "sample_ids", earlyStopped: plannedStops(stops, seen, epochs) };
   }
   const ids = [...new Set(records.map((r) => r.id))];
-  const present = Math.max(1, ...records.map((r) => r.epoch));
-  return { ids, epochs: Math.max(epochs, present), source: "samples present", earlyStopped };
+  let present = 1; // a loop, not Math.max(...): a million records spread as arguments overflow the stack
+  for (const r of records) if (r.epoch > present) present = r.epoch;
+  return { ids, epochs: Math.max(epochs, present), source: "samples present", earlyStopped: plannedStops(stops, new Set(ids), Math.max(epochs, present)) };
+}
+
+/** The early-stopped records that are planned records (only those count: an early stop elsewhere names nothing planned). */
+function plannedStops(stops: readonly { id: string; epoch: number }[], ids: ReadonlySet<string>, epochs: number): Set<string> {
+  const out = new Set<string>();
+  for (const s of stops) if (ids.has(s.id) && Number.isInteger(s.epoch) && s.epoch >= 1 && s.epoch <= epochs) out.add(recordKey(s.id, s.epoch));
+  return out;
 }
 
 /** The log's entry (without its path). */
@@ -180,21 +188,26 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
     byKey.set(k, r);
   }
   const plan = planOf(ev, results, parts.samples, headerFile ?? "eval", errors);
-  const planned = new Set<string>();
-  for (const id of plan.ids) for (let e = 1; e <= plan.epochs; e++) planned.add(recordKey(id, e));
+  // The plan is counted, never enumerated: `epochs` (and so ids × epochs) is the log's word and may
+  // be 10^7 in a log of a few KB. Work and memory follow the records present.
+  const plannedIds = new Set(plan.ids);
+  const isPlanned = (r: { id: string; epoch: number }) => plannedIds.has(r.id) && r.epoch <= plan.epochs;
+  const plannedRecords = plan.ids.length * plan.epochs;
 
   // States: every planned record once, and every record outside the plan (flagged).
   const samples = Object.fromEntries(SAMPLE_STATES.map((s) => [s, 0])) as Record<SampleState, number>;
-  for (const k of planned) {
-    const r = byKey.get(k);
-    samples[r !== undefined ? stateOf(r) : plan.earlyStopped.has(k) ? "early-stopped" : "missing"]++;
-  }
   const unplanned: string[] = [];
-  for (const [k, r] of byKey)
-    if (!planned.has(k)) {
+  let present = 0;
+  for (const r of byKey.values())
+    if (isPlanned(r)) {
+      present++;
+      samples[stateOf(r)]++;
+    } else {
       samples[stateOf(r)]++;
       unplanned.push(r.member);
     }
+  for (const k of plan.earlyStopped) if (!byKey.has(k)) samples["early-stopped"]++;
+  samples["missing"] = plannedRecords - present - samples["early-stopped"];
   const noEvidence = parts.samples.length === 0 && results !== null && Array.isArray(results["scores"]) && (results["scores"] as unknown[]).length > 0;
 
   // The header against the start record.
@@ -258,7 +271,7 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
     model: str(ev["model"]),
     created: str(ev["created"]),
     completed_at: str(stats["completed_at"]) || null,
-    plan: { records: planned.size, ids: plan.ids.length, epochs: plan.epochs, source: plan.source },
+    plan: { records: plannedRecords, ids: plan.ids.length, epochs: plan.epochs, source: plan.source },
     total_samples: typeof total === "number" ? total : null,
     metrics: m.metrics,
   };

@@ -6,8 +6,7 @@ import { wilson95 } from "../batch/stats.js";
 import { finding, type Finding } from "../codes.js";
 import { isPlainObject } from "../json/decode.js";
 import type { SampleRecord } from "./sample.js";
-import { agree, isBuiltInMetric, metric, parseReducer, reduce, type Reducer } from "./stats.js";
-import { recordKey } from "./summary.js";
+import { agree, isBuiltInMetric, parseReducer, reduceWeighted, weightedMetric, type Reducer, type Weighted } from "./stats.js";
 import { isNaNValue, leaf, showValue, valueToFloat } from "./value.js";
 import { atLeast, SINCE } from "./version.js";
 import { passAtK } from "../batch/stats.js";
@@ -159,6 +158,7 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
   const metrics: Record<string, LogMetric> = {};
   const unreduced = Array.isArray(input.epochsReducer) && input.epochsReducer.length === 0;
   const countsChecked = new Set<Record<string, unknown>>();
+  const index = planIndex(input);
   for (const s of specs(input)) {
     const toFloat = (r: SampleRecord, v: unknown): number => {
       const f = valueToFloat(v, input.version);
@@ -168,7 +168,7 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
     const valueOf = (r: SampleRecord): unknown => (Object.hasOwn(r.scores, s.scorer) ? leaf(r.scores[s.scorer], s.sub) : undefined);
     const scoredIn = (r: SampleRecord | undefined): r is SampleRecord => r !== undefined && !r.invalidated && valueOf(r) !== undefined && !isNaNValue(valueOf(r));
     const coverage = { scored: 0, planned: input.plan.ids.length * input.plan.epochs };
-    for (const id of input.plan.ids) for (let ep = 1; ep <= input.plan.epochs; ep++) if (scoredIn(input.byKey.get(recordKey(id, ep)))) coverage.scored++;
+    for (const list of index.records.values()) for (const r of list) if (scoredIn(r)) coverage.scored++;
     const verifiable = s.builtIn && s.reducer !== null && !input.noEvidence && !input.truncated;
     const none: Figures = { value: null, n: 0, wilson95: null, pass_at_k: null };
     const m: LogMetric = { claimed: claimedOf(s.claimed), check: "unverified", note: null, coverage, exclude: none, zero: none };
@@ -180,57 +180,92 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
         : `reducer ${s.reducerName} is not one assay recomputes`;
     if (!verifiable && s.builtIn && s.reducer !== null && !input.noEvidence) {
       // Cut short: no claim is checked, but assay's own figures stand over what can be read.
-      m.exclude = ownFigures(s, input, false, toFloat, valueOf, scoredIn, unreduced);
-      m.zero = ownFigures(s, input, true, toFloat, valueOf, scoredIn, unreduced);
+      m.exclude = ownFigures(s, input, index, false, toFloat, valueOf, scoredIn, unreduced);
+      m.zero = ownFigures(s, input, index, true, toFloat, valueOf, scoredIn, unreduced);
     } else if (verifiable) {
       // What Inspect's rules give over the samples present: the claim's own derivation.
       const errorsCount = atLeast(input.version, SINCE.erroredScored);
-      const claimGroups = new Map<string, { r: SampleRecord; v: unknown }[]>();
+      const claimGroups: Group = new Map();
       for (const rec of input.records) {
         const v = valueOf(rec);
         if (v === undefined || (rec.error !== null && !errorsCount)) continue;
         const g = claimGroups.get(rec.id) ?? [];
         if (g.length === 0) claimGroups.set(rec.id, g);
-        g.push({ r: rec, v });
+        g.push({ r: rec, v, n: 1 });
       }
       const derived = reduceAll(claimGroups, s.reducer!, unreduced, input.version, toFloat).perSample;
-      const kept = derived.filter((x) => !Number.isNaN(x));
-      const expected = isBuiltInMetric(s.metric) ? metric(s.metric, kept) : NaN;
+      const kept = derived.filter((x) => !Number.isNaN(x.v));
+      const keptCount = kept.reduce((a, x) => a + x.n, 0);
+      const expected = isBuiltInMetric(s.metric) ? weightedMetric(s.metric, kept) : NaN;
       if (typeof s.claimed === "number") {
         // ±Infinity is NOT_FINITE above: never an agreement.
         const infinite = !Number.isNaN(s.claimed) && !Number.isFinite(s.claimed);
         m.check = !infinite && agree(s.claimed, expected) ? "agrees" : "mismatch";
         if (m.check === "mismatch") {
-          m.note = `Inspect's rules give ${showValue(expected)} over ${kept.length} scored sample${kept.length === 1 ? "" : "s"} present`;
+          m.note = `Inspect's rules give ${showValue(expected)} over ${keptCount} scored sample${keptCount === 1 ? "" : "s"} present`;
           if (!infinite) findings.push(finding("METRIC_MISMATCH", input.file, null, `${s.path}: claimed ${showValue(s.claimed)}; ${m.note}`));
         }
       } else if (s.entry !== null) m.note = "claimed value is not a number";
       else m.note = "results claims nothing for this scorer";
       if (s.entry !== null && !countsChecked.has(s.entry)) {
         countsChecked.add(s.entry);
-        for (const [field, n] of [["scored_samples", kept.length], ["unscored_samples", derived.length - kept.length]] as const) {
+        const derivedCount = derived.reduce((a, x) => a + x.n, 0);
+        for (const [field, n] of [["scored_samples", keptCount], ["unscored_samples", derivedCount - keptCount]] as const) {
           const c = s.entry[field];
           if (typeof c === "number" && c !== n) findings.push(finding("COUNT_MISMATCH", input.file, null, `${s.path.replace(/\.metrics\..*$/, "")}.${field}: claimed ${c}, a recount gives ${n}`));
         }
       }
-      m.exclude = ownFigures(s, input, false, toFloat, valueOf, scoredIn, unreduced);
-      m.zero = ownFigures(s, input, true, toFloat, valueOf, scoredIn, unreduced);
+      m.exclude = ownFigures(s, input, index, false, toFloat, valueOf, scoredIn, unreduced);
+      m.zero = ownFigures(s, input, index, true, toFloat, valueOf, scoredIn, unreduced);
     }
     metrics[s.key] = m;
   }
   return { metrics, findings, unconvertible };
 }
 
-type Group = Map<string, { r: SampleRecord | null; v: unknown }[]>;
+/** One sample's epoch values in epoch order; `n` > 1 only for a run of records counted 0 (`r` null). */
+type Group = Map<string, { r: SampleRecord | null; v: unknown; n: number }[]>;
+
+/** Most pass@k figures listed (k = 1..this): past it the list would follow the plan's `epochs`, not the evidence. */
+export const MAX_PASS_AT_K = 1000;
+
+/** The planned records present, by id in epoch order, and the early-stopped epochs by id: what a walk over the plan visits. */
+interface PlanIndex {
+  records: Map<string, SampleRecord[]>;
+  stops: Map<string, number[]>;
+}
+
+function planIndex(input: MetricInput): PlanIndex {
+  const ids = new Set(input.plan.ids);
+  const records = new Map<string, SampleRecord[]>();
+  for (const r of input.byKey.values()) {
+    if (!ids.has(r.id) || r.epoch > input.plan.epochs) continue;
+    const list = records.get(r.id);
+    if (list === undefined) records.set(r.id, [r]);
+    else list.push(r);
+  }
+  for (const list of records.values()) list.sort((a, b) => a.epoch - b.epoch);
+  const stops = new Map<string, number[]>();
+  for (const k of input.plan.earlyStopped) {
+    const cut = k.indexOf("\u0000");
+    const epoch = Number(k.slice(0, cut));
+    const id = k.slice(cut + 1);
+    const list = stops.get(id);
+    if (list === undefined) stops.set(id, [epoch]);
+    else list.push(epoch);
+  }
+  for (const list of stops.values()) list.sort((a, b) => a - b);
+  return { records, stops };
+}
 
 /** Each sample's epoch values reduced (or, unreduced, each value alone), and the epoch values as floats. */
-function reduceAll(groups: Group, r: Reducer, unreduced: boolean, version: readonly number[] | null, toFloat: (rec: SampleRecord, v: unknown) => number): { perSample: number[]; floats: number[][] } {
-  const perSample: number[] = [];
-  const floats: number[][] = [];
+function reduceAll(groups: Group, r: Reducer, unreduced: boolean, version: readonly number[] | null, toFloat: (rec: SampleRecord, v: unknown) => number): { perSample: Weighted[]; floats: Weighted[][] } {
+  const perSample: Weighted[] = [];
+  const floats: Weighted[][] = [];
   for (const list of groups.values()) {
-    const xs = list.map((x) => (x.r === null ? (x.v as number) : toFloat(x.r, x.v)));
+    const xs = list.map((x) => ({ v: x.r === null ? (x.v as number) : toFloat(x.r, x.v), n: x.n }));
     if (unreduced) for (const x of xs) perSample.push(x);
-    else perSample.push(reduce(r, list.map((x) => x.v), version));
+    else perSample.push({ v: reduceWeighted(r, list, version), n: 1 });
     floats.push(xs);
   }
   return { perSample, floats };
@@ -238,37 +273,62 @@ function reduceAll(groups: Group, r: Reducer, unreduced: boolean, version: reado
 
 /**
  * assay's own figures over the plan: the scored planned records, or (`zero`) every planned record
- * but the early-stopped ones, those without a numeric score as 0 before reduction.
+ * but the early-stopped ones, those without a numeric score as 0 before reduction. The plan is
+ * walked by the records present: the epochs between them enter as one zero of their count.
  */
-function ownFigures(s: Spec, input: MetricInput, zero: boolean, toFloat: (rec: SampleRecord, v: unknown) => number, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord, unreduced: boolean): Figures {
+function ownFigures(s: Spec, input: MetricInput, index: PlanIndex, zero: boolean, toFloat: (rec: SampleRecord, v: unknown) => number, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord, unreduced: boolean): Figures {
   const groups: Group = new Map();
+  const epochs = input.plan.epochs;
   for (const id of input.plan.ids) {
-    const list: { r: SampleRecord | null; v: unknown }[] = [];
-    for (let ep = 1; ep <= input.plan.epochs; ep++) {
-      const k = recordKey(id, ep);
-      const rec = input.byKey.get(k);
-      if (scoredIn(rec)) list.push({ r: rec, v: valueOf(rec) });
-      else if (zero && !input.plan.earlyStopped.has(k)) list.push({ r: null, v: 0 });
+    const list: { r: SampleRecord | null; v: unknown; n: number }[] = [];
+    const recs = index.records.get(id) ?? [];
+    const stops = index.stops.get(id) ?? [];
+    let zeros = 0;
+    const flush = () => {
+      if (zeros > 0) list.push({ r: null, v: 0, n: zeros });
+      zeros = 0;
+    };
+    let next = 1;
+    let i = 0;
+    let j = 0;
+    while (i < recs.length || j < stops.length) {
+      const ep = Math.min(recs[i]?.epoch ?? Infinity, stops[j] ?? Infinity);
+      if (zero) zeros += ep - next; // the epochs before it: no record, not early-stopped
+      const rec = recs[i]?.epoch === ep ? recs[i++] : undefined;
+      const stopped = stops[j] === ep;
+      if (stopped) j++;
+      if (scoredIn(rec)) {
+        flush();
+        list.push({ r: rec, v: valueOf(rec), n: 1 });
+      } else if (zero && !stopped) zeros++;
+      next = ep + 1;
     }
+    if (zero) zeros += epochs - next + 1;
+    flush();
     if (list.length > 0) groups.set(id, list);
   }
-  return figures(s.metric, reduceAll(groups, s.reducer!, unreduced, input.version, toFloat), input.plan.epochs);
+  return figures(s.metric, reduceAll(groups, s.reducer!, unreduced, input.version, toFloat), epochs);
 }
 
-const binary = (x: number) => x === 0 || x === 1;
+const binary = (x: Weighted) => x.v === 0 || x.v === 1;
+const weight = (xs: readonly Weighted[]) => xs.reduce((a, x) => a + x.n, 0);
+const passes = (xs: readonly Weighted[]) => xs.reduce((a, x) => a + (x.v === 1 ? x.n : 0), 0);
 
-/** The value over the reduced samples, its Wilson interval (binary accuracy or mean), and pass@k across epochs (binary values). */
-function figures(name: string, got: { perSample: number[]; floats: number[][] }, epochs: number): Figures {
-  const xs = got.perSample.filter((x) => !Number.isNaN(x));
-  if (xs.length === 0 || !isBuiltInMetric(name)) return { value: null, n: xs.length, wilson95: null, pass_at_k: null };
-  const value = metric(name, xs);
+/** The value over the reduced samples, its Wilson interval (binary accuracy or mean), and pass@k across epochs (binary values; k ≤ MAX_PASS_AT_K). */
+function figures(name: string, got: { perSample: Weighted[]; floats: Weighted[][] }, epochs: number): Figures {
+  const xs = got.perSample.filter((x) => !Number.isNaN(x.v));
+  const n = weight(xs);
+  if (n === 0 || !isBuiltInMetric(name)) return { value: null, n, wilson95: null, pass_at_k: null };
+  const value = weightedMetric(name, xs);
   const proportion = (name === "accuracy" || name === "mean") && xs.every(binary);
   let passAt: Record<string, number> | null = null;
   const per = got.floats.filter((f) => f.length > 0);
   if ((name === "accuracy" || name === "mean") && epochs > 1 && per.length > 0 && per.every((f) => f.every(binary))) {
     passAt = {};
-    const kMax = Math.min(...per.map((f) => f.length));
-    for (let k = 1; k <= kMax; k++) passAt[String(k)] = per.reduce((sum, f) => sum + passAtK(f.filter((x) => x === 1).length, f.length, k), 0) / per.length;
+    let kMax = MAX_PASS_AT_K;
+    for (const f of per) kMax = Math.min(kMax, weight(f));
+    const sizes = per.map((f) => ({ c: passes(f), n: weight(f) }));
+    for (let k = 1; k <= kMax; k++) passAt[String(k)] = sizes.reduce((sum, f) => sum + passAtK(f.c, f.n, k), 0) / sizes.length;
   }
-  return { value, n: xs.length, wilson95: proportion ? wilson95(xs.reduce<number>((a, b) => a + b, 0), xs.length) : null, pass_at_k: passAt };
+  return { value, n, wilson95: proportion ? wilson95(passes(xs), n) : null, pass_at_k: passAt };
 }

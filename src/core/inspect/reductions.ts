@@ -33,9 +33,9 @@ export function checkReductions(sets: readonly ReductionSet[], records: readonly
       // A dict-valued score is reduced key by key.
       const keys = isPlainObject(claimed) ? Object.keys(claimed) : [null];
       for (const k of keys) {
-        const raw = k === null ? epochs : epochs.map((v) => (isPlainObject(v) ? v[k] : undefined)).filter((v) => v !== undefined && v !== null);
+        const raw = k === null ? epochs : epochs.map((v) => (isPlainObject(v) && Object.hasOwn(v, k) ? v[k] : undefined)).filter((v) => v !== undefined && v !== null);
         const expected = reduce(r, raw, version);
-        const said = valueToFloat(k === null ? claimed : (claimed as Record<string, unknown>)[k], version).x;
+        const said = valueToFloat(k === null ? claimed : (claimed as Record<string, unknown>)[k], version).x; // k is one of claimed's own keys
         if (!agree(said, expected)) bad.push(`sample ${JSON.stringify(id)}${k === null ? "" : ` key ${k}`}: ${showValue(said)} reduced, ${showValue(expected)} from its ${epochs.length} epoch score${epochs.length === 1 ? "" : "s"}`);
       }
     }

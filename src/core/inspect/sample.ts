@@ -5,6 +5,7 @@
 
 import { finding, type Code, type Finding } from "../codes.js";
 import { isPlainObject } from "../json/decode.js";
+import { setOwn } from "../schema.js";
 import { infiniteIn, isValue, sameValue, showValue } from "./value.js";
 
 /** What the log-level rules keep of one sample record: a few fields, never its transcript. */
@@ -98,7 +99,7 @@ export function sampleRecord(sample: unknown, member: string, out: Finding[]): S
     const value = score["value"];
     if (!isValue(value)) findings.push(finding("SCHEMA", member, null, `${path}: ${showValue(value)} is outside Inspect's Value (a scalar, a list of scalars, or a map of scalars)`));
     else if (infiniteIn(value)) findings.push(finding("NOT_FINITE", member, null, `${path}: ${showValue(value)}`));
-    else scores[name] = value;
+    else setOwn(scores, name, value); // a scorer may be named __proto__: an own member, never the prototype
     const history = score["history"];
     if (Array.isArray(history) && history.length > 0) edits.push(`${name}: ${editNote(history[history.length - 1])}`);
   }

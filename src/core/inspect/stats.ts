@@ -16,11 +16,33 @@ export function agree(a: number, b: number): boolean {
   return Math.abs(a - b) <= Math.max(1e-9 * Math.max(Math.abs(a), Math.abs(b)), 1e-12);
 }
 
-const sampleVariance = (xs: readonly number[]): number => {
-  const m = exactMean(xs);
+/**
+ * A value standing for `n` equal values in a row. A plan's records are counted, never enumerated
+ * (`epochs` is the log's word and may be 10^7): the records a log lacks enter a reduction or a
+ * metric as one zero of weight n. Only such zeros weigh more than 1.
+ */
+export interface Weighted<T = number> {
+  v: T;
+  n: number;
+}
+
+const one = <T>(v: T): Weighted<T> => ({ v, n: 1 });
+const total = (xs: readonly Weighted<unknown>[]): number => xs.reduce((a, x) => a + x.n, 0);
+
+/** Repeated additions up to this many are done one by one, so a small weight gives the same bits as the values written out. */
+const ADD_ONE_BY_ONE = 1 << 16;
+/** `s` plus `t`, `n` times over, as a sequential sum would give it (past ADD_ONE_BY_ONE: `t × n` added once). */
+function addRepeated(s: number, t: number, n: number): number {
+  if (n > ADD_ONE_BY_ONE) return s + t * n;
+  for (let i = 0; i < n; i++) s += t;
+  return s;
+}
+
+const sampleVariance = (xs: readonly Weighted[]): number => {
+  const m = exactMeanOf(xs);
   let s = 0;
-  for (const x of xs) s += (x - m) * (x - m);
-  return s / (xs.length - 1);
+  for (const x of xs) s = addRepeated(s, (x.v - m) * (x.v - m), x.n);
+  return s / (total(xs) - 1);
 };
 
 /**
@@ -29,21 +51,27 @@ const sampleVariance = (xs: readonly number[]): number => {
  * makes every metric NaN when no sample was scored).
  */
 export function metric(name: BuiltInMetric, xs: readonly number[]): number {
-  if (xs.length === 0) return NaN;
+  return weightedMetric(name, xs.map(one));
+}
+
+/** metric() over weighted values (each standing for n equal ones). */
+export function weightedMetric(name: BuiltInMetric, xs: readonly Weighted[]): number {
+  const n = total(xs);
+  if (n === 0) return NaN;
   switch (name) {
     case "accuracy": {
       let s = 0;
-      for (const x of xs) s += x;
-      return s / xs.length;
+      for (const x of xs) s = addRepeated(s, x.v, x.n);
+      return s / n;
     }
     case "mean":
-      return exactMean(xs);
+      return exactMeanOf(xs);
     case "var":
-      return xs.length < 2 ? 0 : sampleVariance(xs);
+      return n < 2 ? 0 : sampleVariance(xs);
     case "std":
-      return xs.length < 2 ? 0 : Math.sqrt(sampleVariance(xs));
+      return n < 2 ? 0 : Math.sqrt(sampleVariance(xs));
     case "stderr":
-      return xs.length < 2 ? 0 : Math.sqrt(sampleVariance(xs)) / Math.sqrt(xs.length);
+      return n < 2 ? 0 : Math.sqrt(sampleVariance(xs)) / Math.sqrt(n);
   }
 }
 
@@ -66,16 +94,23 @@ function exact(x: number): { m: bigint; e: number } {
  * then rounded to the nearest double): the mean reducer's figure to the last bit.
  */
 export function exactMean(xs: readonly number[]): number {
-  if (xs.length === 0) return NaN;
-  if (!xs.every(Number.isFinite)) return xs.reduce((a, b) => a + b, 0) / xs.length;
-  const parts = xs.map(exact).filter((p) => p.m !== 0n);
+  return exactMeanOf(xs.map(one));
+}
+
+/** exactMean over weighted values. */
+export function exactMeanOf(xs: readonly Weighted[]): number {
+  const count = total(xs);
+  if (count === 0) return NaN;
+  if (!xs.every((x) => Number.isFinite(x.v))) return xs.reduce((a, x) => addRepeated(a, x.v, x.n), 0) / count;
+  const parts = xs.filter((x) => x.v !== 0).map((x) => ({ ...exact(x.v), w: BigInt(x.n) }));
   if (parts.length === 0) return 0;
-  const e0 = Math.min(...parts.map((p) => p.e));
+  let e0 = Infinity; // a loop, not Math.min(...): a million values spread as arguments overflow the stack
+  for (const p of parts) if (p.e < e0) e0 = p.e;
   let sum = 0n;
-  for (const p of parts) sum += p.m << BigInt(p.e - e0);
+  for (const p of parts) sum += (p.m * p.w) << BigInt(p.e - e0);
   if (sum === 0n) return 0;
   const neg = sum < 0n;
-  const n = BigInt(xs.length);
+  const n = BigInt(count);
   // Quotient with 64 bits to spare, then cut to its top 64 bits; the remainder and the bits cut
   // off survive as a sticky last bit, so BigInt → Number rounds exactly as the rational would.
   let q = ((neg ? -sum : sum) << 64n) / n;
@@ -111,41 +146,55 @@ const counterKey = (v: unknown): string => (typeof v === "string" ? `s${v}` : `n
  * (value_to_float of what mode and max return). NaN epochs are skipped; none left is NaN.
  */
 export function reduce(r: Reducer, raw: readonly unknown[], version: readonly number[] | null): number {
-  const values = raw.filter((v) => !(typeof v === "number" && Number.isNaN(v)));
-  const floats = values.map((v) => valueToFloat(v, version).x).filter((x) => !Number.isNaN(x));
+  return reduceWeighted(r, raw.map(one), version);
+}
+
+/** reduce() over weighted values (each standing for n equal ones, in its place). */
+export function reduceWeighted(r: Reducer, raw: readonly Weighted<unknown>[], version: readonly number[] | null): number {
+  const values = raw.filter((x) => !(typeof x.v === "number" && Number.isNaN(x.v)));
+  const floats = values.map((x) => ({ v: valueToFloat(x.v, version).x, n: x.n })).filter((x) => !Number.isNaN(x.v));
   if (values.length === 0 || floats.length === 0) return NaN;
+  const n = total(floats);
+  const passes = floats.reduce((a, x) => a + (x.v >= 1 ? x.n : 0), 0);
   switch (r.kind) {
     case "mean":
-      return exactMean(floats);
+      return exactMeanOf(floats);
     case "median": {
-      const s = [...floats].sort((a, b) => a - b);
-      const h = s.length >> 1;
-      return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
+      const s = [...floats].sort((a, b) => a.v - b.v);
+      // The i-th value (0-based) of the sorted values written out.
+      const at = (i: number): number => {
+        for (const x of s) {
+          if (i < x.n) return x.v;
+          i -= x.n;
+        }
+        return NaN;
+      };
+      const h = Math.floor(n / 2);
+      return n % 2 === 1 ? at(h) : (at(h - 1) + at(h)) / 2;
     }
     case "mode": {
       // Counter.most_common(1): the highest count, the first seen among equals.
       const counts = new Map<string, { n: number; v: unknown }>();
-      for (const v of values) {
-        const k = counterKey(v);
+      for (const x of values) {
+        const k = counterKey(x.v);
         const c = counts.get(k);
-        if (c) c.n++;
-        else counts.set(k, { n: 1, v });
+        if (c) c.n += x.n;
+        else counts.set(k, { n: x.n, v: x.v });
       }
       let best: { n: number; v: unknown } | null = null;
       for (const c of counts.values()) if (best === null || c.n > best.n) best = c;
       return valueToFloat(best!.v, version).x;
     }
-    case "max":
-      return Math.max(...floats);
+    case "max": {
+      let m = -Infinity; // a loop, not Math.max(...): a million epochs spread as arguments overflow the stack
+      for (const x of floats) m = Math.max(m, x.v);
+      return m;
+    }
     case "at_least":
-      return floats.filter((x) => x >= 1).length >= r.k ? 1 : 0;
-    case "pass_at": {
-      const correct = floats.filter((x) => x >= 1).length;
-      return floats.length < r.k ? NaN : passAtK(correct, floats.length, r.k);
-    }
-    case "pass_k": {
-      const correct = floats.filter((x) => x >= 1).length;
-      return floats.length < r.k ? NaN : allPassChance(correct, floats.length, r.k);
-    }
+      return passes >= r.k ? 1 : 0;
+    case "pass_at":
+      return n < r.k ? NaN : passAtK(passes, n, r.k);
+    case "pass_k":
+      return n < r.k ? NaN : allPassChance(passes, n, r.k);
   }
 }

@@ -4,6 +4,7 @@
 
 import { finding, type Finding } from "../codes.js";
 import { isPlainObject } from "../json/decode.js";
+import { setOwn } from "../schema.js";
 import { idText, type SampleRecord } from "./sample.js";
 import { sameValue, showValue } from "./value.js";
 
@@ -29,7 +30,7 @@ export function summaryRecord(v: unknown, where: string, out: Finding[]): Summar
   let scores: Record<string, unknown> | null = null;
   if (isPlainObject(v["scores"])) {
     scores = {};
-    for (const [k, s] of Object.entries(v["scores"])) if (isPlainObject(s) && Object.hasOwn(s, "value")) scores[k] = s["value"];
+    for (const [k, s] of Object.entries(v["scores"])) if (isPlainObject(s) && Object.hasOwn(s, "value")) setOwn(scores, k, s["value"]);
   }
   const limit = typeof v["limit"] === "string" ? v["limit"] : isPlainObject(v["limit"]) && typeof v["limit"]["type"] === "string" ? v["limit"]["type"] : null;
   const retries = typeof v["retries"] === "number" && Number.isSafeInteger(v["retries"]) ? v["retries"] : null;

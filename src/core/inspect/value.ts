@@ -73,6 +73,7 @@ export function showValue(v: unknown): string {
  */
 export function leaf(value: unknown, key: string | null): unknown {
   if (key === null) return value;
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) return (value as Record<string, unknown>)[key];
+  // Its own member only: a key named `toString` absent from this value is absent, not a function.
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
   return undefined;
 }

@@ -2,9 +2,21 @@
 // cannot see — duplicate keys after unescaping, non-finite literals, escaped lone surrogates,
 // integer literal spelling — is checked by an iterative character pass, or, for the common text
 // that provably holds none of them (plainParse), by cheap native searches. Nesting depth cannot
-// overflow the stack: the scanner keeps its own.
+// overflow the stack: the scanner keeps its own, and a value nested deeper than MAX_JSON_DEPTH is
+// refused (JSON_TOO_DEEP) before JSON.parse builds it, so no walk over an accepted value can.
 
-export type JsonIssueCode = "JSON_SYNTAX" | "JSON_DUPLICATE_KEY" | "NOT_FINITE" | "ENCODING";
+export type JsonIssueCode = "JSON_SYNTAX" | "JSON_DUPLICATE_KEY" | "NOT_FINITE" | "ENCODING" | "JSON_TOO_DEEP";
+
+/**
+ * The deepest nesting of arrays and objects assay reads (`[[1]]` is 2 deep): deeper is
+ * JSON_TOO_DEEP. Readers of these files stop sooner (jiter, pydantic's parser, which Inspect and
+ * Harbor read their files with, keeps its depth in a u8: below 256), while every walk over a value, V8's own
+ * JSON.stringify and structured clone (≈ 3,000–4,000 on a main thread) stays far from its stack.
+ */
+export const MAX_JSON_DEPTH = 512;
+/** Past this many characters, a text with more openers than MAX_JSON_DEPTH has its depth read before JSON.parse (which spends ~60 bytes a level). */
+const DEPTH_PREPASS_CHARS = 1 << 20;
+const tooDeep = (where: string): never => fail("JSON_TOO_DEEP", `nested deeper than ${MAX_JSON_DEPTH} arrays and objects ${where}`);
 export interface JsonIssue {
   code: JsonIssueCode;
   message: string;
@@ -99,6 +111,8 @@ export function plainParse(s: string, outer: string): unknown {
   if (s.indexOf("\\u") !== -1) return undefined;
   const compact = s.indexOf(" ") === -1 && s.indexOf("\n") === -1 && s.indexOf("\t") === -1 && s.indexOf("\r") === -1;
   if (!compact && RISKY.test(s)) return undefined;
+  const deep = mayBeTooDeep(s);
+  if (deep === true) return undefined; // the scan names it
   let value: unknown;
   try {
     value = JSON.parse(s);
@@ -110,7 +124,7 @@ export function plainParse(s: string, outer: string): unknown {
     colons++;
     if (compact && decimalAt(s, i + 2)) return undefined;
   }
-  return countKeys(value, true, compact) === colons ? value : undefined;
+  return countKeys(value, true, compact, deep === "maybe") === colons ? value : undefined;
 }
 
 /** A number literal written with a fraction or exponent starts at `i` (false for anything else). */
@@ -157,28 +171,83 @@ export function parseStrictJsonNoting(text: string, outerSpaces: " " | " \n"): J
 /**
  * Properties of every object in a parsed value (iterative: nesting depth is unbounded).
  * `safeIntegers`: -1 as soon as a number is not a safe integer; `noArrayNumbers`: -1 as soon as
- * an array holds a number (plainParse's compact proof does not see those).
+ * an array holds a number (plainParse's compact proof does not see those); `depth`: -1 as soon as
+ * the value nests deeper than MAX_JSON_DEPTH (the scan then names it).
  */
-function countKeys(root: unknown, safeIntegers = false, noArrayNumbers = false): number {
+function countKeys(root: unknown, safeIntegers = false, noArrayNumbers = false, depth = false): number {
   let n = 0;
   const stack: unknown[] = [root];
+  // Each container's depth, beside it on `stack`, only when asked (most texts cannot be that deep).
+  const depths: number[] | null = depth ? [1] : null;
   const unsafe = (x: unknown) => safeIntegers && typeof x === "number" && !Number.isSafeInteger(x);
   while (stack.length > 0) {
     const v = stack.pop();
+    const d = depths === null ? 0 : depths.pop()!;
     if (typeof v !== "object" || v === null) continue;
+    if (d > MAX_JSON_DEPTH) return -1;
     if (Array.isArray(v)) {
       for (const x of v)
-        if (typeof x === "object" && x !== null) stack.push(x);
-        else if (unsafe(x) || (noArrayNumbers && typeof x === "number")) return -1;
+        if (typeof x === "object" && x !== null) {
+          stack.push(x);
+          depths?.push(d + 1);
+        } else if (unsafe(x) || (noArrayNumbers && typeof x === "number")) return -1;
     } else
       for (const k in v) {
         n++;
         const x = (v as Record<string, unknown>)[k];
-        if (typeof x === "object" && x !== null) stack.push(x);
-        else if (unsafe(x)) return -1;
+        if (typeof x === "object" && x !== null) {
+          stack.push(x);
+          depths?.push(d + 1);
+        } else if (unsafe(x)) return -1;
       }
   }
   return n;
+}
+
+/**
+ * Whether `s` could nest deeper than MAX_JSON_DEPTH: false when it holds no more openers (`[`, `{`)
+ * than that, counted natively; else, for a long text, true or false from a pass over its
+ * structure (JSON.parse is never asked to build 10^7 levels); else "maybe" (the value decides).
+ */
+function mayBeTooDeep(s: string): boolean | "maybe" {
+  // A value MAX_JSON_DEPTH + 1 deep needs an opener and a closer a level: a shorter text that
+  // JSON.parse accepts cannot be (and one it refuses goes to the scan, which keeps count).
+  if (s.length < 2 * (MAX_JSON_DEPTH + 1)) return false;
+  // Up to DEPTH_PREPASS_CHARS, JSON.parse builds at most ~500,000 levels (~30 MB): the value decides.
+  if (s.length <= DEPTH_PREPASS_CHARS) return "maybe";
+  let openers = 0;
+  for (const c of ["[", "{"])
+    for (let i = s.indexOf(c); i !== -1 && openers <= MAX_JSON_DEPTH; i = s.indexOf(c, i + 1)) openers++;
+  return openers > MAX_JSON_DEPTH && textDeeperThan(s, MAX_JSON_DEPTH);
+}
+
+/**
+ * The text nests deeper than MAX_JSON_DEPTH (strings skipped; it need not be valid JSON): for a
+ * reader that calls JSON.parse itself on text no finding rests on (a trajectory scanned for review
+ * flags), so V8 is never asked to build 10^7 levels. Cheap unless the text holds many openers.
+ */
+export function textTooDeep(s: string): boolean {
+  return mayBeTooDeep(s) !== false && textDeeperThan(s, MAX_JSON_DEPTH);
+}
+
+/** The text's arrays and objects nest deeper than `max` (strings skipped; the text need not be valid). */
+function textDeeperThan(s: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+    else if (c === 0x22) {
+      for (i = s.indexOf('"', i + 1); i !== -1; i = s.indexOf('"', i + 1)) {
+        let k = i - 1;
+        while (s.charCodeAt(k) === 0x5c) k--;
+        if ((i - k) % 2 === 1) break; // after an even run of backslashes (or none): the closing quote
+      }
+      if (i === -1) return false;
+    }
+  }
+  return false;
 }
 
 /** Replace the number at `path` (non-empty) with its boxed form. */
@@ -358,7 +427,7 @@ function scan(
       skipWs();
       if (s.charCodeAt(i) === 0x7d) i++;
       else {
-        stack.push(OBJ);
+        if (stack.push(OBJ) > MAX_JSON_DEPTH) tooDeep(where());
         if (detailed) keys.push([]);
         path.push("");
         readKey();
@@ -369,7 +438,7 @@ function scan(
       skipWs();
       if (s.charCodeAt(i) === 0x5d) i++;
       else {
-        stack.push(ARR);
+        if (stack.push(ARR) > MAX_JSON_DEPTH) tooDeep(where());
         path.push(0);
         continue;
       }
@@ -447,6 +516,8 @@ export function parseLenientJson(text: string): JsonResult {
 /** JSON.parse's value when the plainParse proof holds with decimals allowed and every number finite; else undefined. */
 function plainTokensFree(s: string): unknown {
   if (s.indexOf("\\u") !== -1 || /"[ \t\n\r]+:/.test(s)) return undefined;
+  const deep = mayBeTooDeep(s);
+  if (deep === true) return undefined; // the scan names it
   let value: unknown;
   try {
     value = JSON.parse(s);
@@ -457,25 +528,33 @@ function plainTokensFree(s: string): unknown {
   let colons = 0;
   for (let i = s.indexOf('":'); i !== -1; i = s.indexOf('":', i + 2)) colons++;
   // An overflowing literal is the only way JSON.parse makes a non-finite number.
-  return countFiniteKeys(value) === colons ? value : undefined;
+  return countFiniteKeys(value, deep === "maybe") === colons ? value : undefined;
 }
 
-/** Properties of every object, or -1 when a number is not finite. */
-function countFiniteKeys(root: unknown): number {
+/** Properties of every object, or -1 when a number is not finite (or, with `depth`, when the value nests deeper than MAX_JSON_DEPTH). */
+function countFiniteKeys(root: unknown, depth = false): number {
   let n = 0;
   const stack: unknown[] = [root];
+  const depths: number[] | null = depth ? [1] : null;
   while (stack.length > 0) {
     const v = stack.pop();
+    const d = depths === null ? 0 : depths.pop()!;
     if (typeof v === "number") {
       if (!Number.isFinite(v)) return -1;
       continue;
     }
     if (typeof v !== "object" || v === null) continue;
-    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    if (d > MAX_JSON_DEPTH) return -1;
+    if (Array.isArray(v))
+      for (const x of v) {
+        stack.push(x);
+        depths?.push(d + 1);
+      }
     else
       for (const k in v) {
         n++;
         stack.push((v as Record<string, unknown>)[k]);
+        depths?.push(d + 1);
       }
   }
   return n;

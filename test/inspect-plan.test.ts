@@ -1,0 +1,109 @@
+// The plan is counted, never enumerated (issue 21 item 4). `eval.config.epochs` is the log's word:
+// `"epochs": 10000000` in a 42 KB log made a Set of 3 × 10^7 record keys (WORKER_FAILED: "Set
+// maximum size exceeded"; 10^6 ran for minutes). States, coverage, `--errors zero` figures and
+// pass@k now follow the records present: the epochs a log lacks enter as one zero of their count.
+// Workers run compiled code: build first (`npm run build`).
+import { afterAll, describe, expect, it } from "vitest";
+import { rng } from "../src/fuzz/random.js";
+import { MAX_PASS_AT_K } from "../src/core/inspect/metrics.js";
+import { metric, parseReducer, reduce, reduceWeighted, weightedMetric, BUILT_IN_METRICS, type Weighted } from "../src/core/inspect/stats.js";
+import { scoreInspectLog } from "../src/io/inspect.js";
+import { spawnMeasured } from "./helpers/cli.js";
+import { cleanup, place, readFixture } from "./helpers/inspect.js";
+
+afterAll(cleanup);
+
+const POPULARITY = "2025-05-12T20-28-13-04-00_popularity.json";
+/** The real 42 KB log (ids 1, 2, 3 at epoch 1: C, C, I), edited by `f`, written under a timestamped name. */
+function log(name: string, f: (v: any) => void): string {
+  const v = readFixture(POPULARITY);
+  f(v);
+  return place(`2025-01-01T00-00-00_${name}.json`, JSON.stringify(v));
+}
+
+describe("a plan of 3 × 10^7 records in a 42 KB log, through the CLI", () => {
+  const file = log("epochs", (v) => (v.eval.config.epochs = 10_000_000));
+
+  it("score --errors zero: exit 0 within a small RSS; the missing records counted, every figure over the plan", () => {
+    const r = spawnMeasured(["score", file, "--format", "json", "--errors", "zero", "--quiet"], ["--max-old-space-size=96"]);
+    expect(r.stderr).not.toMatch(/WORKER_FAILED|internal error/);
+    expect(r.code).toBe(0);
+    expect(r.maxRssKb).toBeLessThan(250 * 1024);
+    const doc = JSON.parse(r.stdout);
+    const [entry] = doc.bundles;
+    expect(entry.validity).toBe("valid");
+    expect(entry.inspect.plan).toEqual({ records: 30_000_000, ids: 3, epochs: 10_000_000, source: "sample_ids" });
+    expect(entry.samples).toMatchObject({ scored: 3, missing: 29_999_997, "early-stopped": 0 });
+    const [exp] = doc.experiments;
+    expect(exp.missing).toEqual([{ count: 29_999_997, reason: expect.stringContaining("planned, with no record") }]);
+    const acc = exp.inspect["match/-/accuracy"];
+    expect(acc.coverage).toEqual({ scored: 3, planned: 30_000_000 });
+    // Each id's mean over its 10^7 epochs (one C, the rest 0), then accuracy over the three ids.
+    expect(acc.value).toBeCloseTo(2 / 30_000_000, 20);
+    // pass@k listed for k = 1..MAX_PASS_AT_K, not for every one of the 10^7 epochs.
+    expect(Object.keys(acc.pass_at_k)).toHaveLength(MAX_PASS_AT_K);
+    expect(acc.pass_at_k["1"]).toBeCloseTo(2 / 30_000_000, 15);
+  });
+
+  it("verify: the log's entry, exit 0", () => {
+    const r = spawnMeasured(["verify", file], ["--max-old-space-size=96"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("30000000 records: 3 sample ids × 10000000 epochs");
+    expect(r.stdout).toContain("missing 29999997");
+  });
+});
+
+describe("records scattered over a plan of 2 × 10^9 (in process)", () => {
+  it("early-stopped, present, missing and unplanned records each counted once; --errors zero's figures from the gaps", () => {
+    const file = log("scattered", (v) => {
+      v.eval.config.epochs = 1_000_000_000;
+      v.eval.dataset.sample_ids = [1, 2];
+      v.samples[0].epoch = 1; // id 1: C at epoch 1
+      v.samples[1].epoch = 1_000_000_000; // id 2: C at the last planned epoch
+      // id 3 (I at epoch 1) is outside sample_ids: SAMPLE_UNPLANNED, counted, in no figure over the plan.
+      v.results.early_stopping = { manager: "m", early_stops: [{ id: 1, epoch: 7, reason: "enough" }, { id: 1, epoch: 1, reason: "has a record" }, { id: 9, epoch: 1, reason: "not planned" }] };
+      delete v.results.total_samples;
+      delete v.reductions;
+    });
+    const e = scoreInspectLog(file, "json");
+    expect(e.errors).toEqual([]);
+    expect(e.inspect!.plan.records).toBe(2_000_000_000);
+    expect(e.samples).toEqual({ scored: 3, "scored-with-error": 0, error: 0, cancelled: 0, unscored: 0, invalidated: 0, missing: 2_000_000_000 - 2 - 1, "early-stopped": 1 });
+    expect(e.flags.map((f) => f.code)).toEqual(["SAMPLE_UNPLANNED"]);
+    const acc = e.inspect!.metrics["match/-/accuracy"]!;
+    expect(acc.coverage).toEqual({ scored: 2, planned: 2_000_000_000 });
+    expect(acc.exclude.value).toBe(1);
+    // id 1: one 1 over 10^9 − 1 records (epoch 7 early-stopped); id 2: one 1 over 10^9.
+    expect(acc.zero.value).toBeCloseTo((1 / 999_999_999 + 1 / 1_000_000_000) / 2, 22);
+    expect(acc.zero.n).toBe(2);
+  });
+});
+
+describe("weighted values equal the values written out", () => {
+  const REDUCERS = ["mean", "median", "mode", "max", "at_least_2", "pass_at_2", "pass_k_2"];
+  const pick = <T>(r: () => number, xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
+
+  it("every reducer and metric, 500 random runs of values with zeros of weight 1..40", () => {
+    const r = rng(21);
+    for (let run = 0; run < 500; run++) {
+      const weighted: Weighted<unknown>[] = [];
+      for (let i = 0, n = 1 + Math.floor(r() * 8); i < n; i++)
+        weighted.push(r() < 0.4 ? { v: 0, n: 1 + Math.floor(r() * 40) } : { v: pick(r, [1, 0.5, "C", "I", 2, -1, true, NaN] as unknown[]), n: 1 });
+      const written = weighted.flatMap((x) => Array.from({ length: x.n }, () => x.v));
+      for (const name of REDUCERS) {
+        const red = parseReducer(name)!;
+        expect(Object.is(reduceWeighted(red, weighted, null), reduce(red, written, null)) || reduceWeighted(red, weighted, null) === reduce(red, written, null)).toBe(true);
+      }
+      const numbers = weighted.filter((x): x is Weighted => typeof x.v === "number" && !Number.isNaN(x.v));
+      const numbersWritten = numbers.flatMap((x) => Array.from({ length: x.n }, () => x.v));
+      for (const m of BUILT_IN_METRICS) expect(weightedMetric(m, numbers)).toBe(metric(m, numbersWritten));
+    }
+  });
+
+  it("a median and a mode over 10^9 epochs of which one is present: 0, at once", () => {
+    expect(reduceWeighted(parseReducer("median")!, [{ v: 1, n: 1 }, { v: 0, n: 999_999_999 }], null)).toBe(0);
+    expect(reduceWeighted(parseReducer("mode")!, [{ v: 1, n: 1 }, { v: 0, n: 999_999_999 }], null)).toBe(0);
+    expect(reduceWeighted(parseReducer("pass_k_1000000000")!, [{ v: 1, n: 1 }, { v: 0, n: 999_999_999 }], null)).toBe(0);
+    expect(reduceWeighted(parseReducer("mean")!, [{ v: 1, n: 1 }, { v: 0, n: 999_999_999 }], null)).toBe(1e-9);
+  });
+});
