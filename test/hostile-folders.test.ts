@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BundleEntry } from "../src/core/results.js";
 import { listEntries } from "../src/io/bundle-source.js";
 import { bundle, escaped, game, live, writeFiles } from "./helpers/bundle.js";
-import { spawnCli } from "./helpers/cli.js";
+import { spawnCli, spawnMeasured } from "./helpers/cli.js";
 import { writeTrial } from "./helpers/harbor.js";
 
 let tmp: string;
@@ -64,6 +64,20 @@ describe.sequential("a chain of 100,000 nested folders under a root", () => {
     expect(r.stderr).not.toMatch(/internal error|call stack/);
     expect(r.stderr).toMatch(/2 sealed, 0 already sealed, 0 not sealed/);
     expect(r.code).toBe(0);
+  });
+});
+
+describe("a job-shaped result.json nested 16 million levels deep", () => {
+  it("is judged unreadable from its text, never built by JSON.parse on the main thread: bounded memory, exit 0", () => {
+    const dir = join(tmp, "deep-job");
+    writeFiles(join(dir, "exp", "t", "a1"), win("t"));
+    const levels = 16 * 1024 * 1024;
+    writeFiles(join(dir, "job"), { "result.json": `{"n_total_trials": 1, "stats": ${"[".repeat(levels)}${"]".repeat(levels)}}` });
+    const r = spawnMeasured(["score", dir, "--format", "json", "--quiet"], ["--max-old-space-size=128"]);
+    expect(r.stderr).not.toMatch(/internal error|heap/i);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { bundles: BundleEntry[] }).bundles.map((b) => b.trial)).toEqual(["t"]);
+    expect(r.maxRssKb).toBeLessThan(400 * 1024);
   });
 });
 

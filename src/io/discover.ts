@@ -7,6 +7,7 @@ import { accessSync, closeSync, constants, lstatSync, openSync, readdirSync, rea
 import { basename, dirname, join, posix } from "node:path";
 import type { Claim } from "../core/harbor/job.js";
 import { MAX_DOCUMENT_BYTES } from "../core/json/decode.js";
+import { textTooDeep } from "../core/json/strict.js";
 import { byteCompare, forTerminal } from "../core/text.js";
 
 export interface Found {
@@ -240,7 +241,10 @@ function resultShape(file: string, parse: boolean): "job" | "other" | "unreadabl
     const whole = Buffer.allocUnsafe(size);
     let at = 0;
     for (let n = -1; n !== 0 && at < size; at += n) n = readSync(fd, whole, at, size - at, at);
-    const v = JSON.parse(whole.subarray(0, at).toString("utf8")) as unknown;
+    const text = whole.subarray(0, at).toString("utf8");
+    // Past the depth evidence may have, JSON.parse would build it all on the main thread first.
+    if (textTooDeep(text)) return "unreadable";
+    const v = JSON.parse(text) as unknown;
     const shaped = typeof v === "object" && v !== null && !Array.isArray(v) && Object.hasOwn(v, "n_total_trials") && Object.hasOwn(v, "stats");
     return shaped ? "job" : "other";
   } catch {
