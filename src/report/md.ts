@@ -10,6 +10,7 @@ import { HARD_DIMENSIONS } from "../core/world/dimensions.js";
 import { mdName, mdText } from "./md-text.js";
 import { TrialIndexes, TrialOnlyCodes } from "./trial-index.js";
 import { relativeTo } from "./where.js";
+import { passAtKText } from "./pass-at-k.js";
 
 /** Experiments given a table; codes in the findings table; names listed per line. */
 const MAX_EXPERIMENTS = 50;
@@ -22,7 +23,7 @@ const f3 = (x: number | string | null) => (x === null ? "n/a" : typeof x === "st
 const ratio = (n: number, d: number) => `${n}/${d} = ${pct(d === 0 ? null : n / d)}`;
 /** Brackets escaped: a "[…]" followed by "(…)" in evidence-derived text beside it must never read as a link. */
 const wilson = (w: [number, number] | null, f: (x: number) => string) => (w === null ? "" : ` · Wilson 95% \\[${f(w[0])}, ${f(w[1])}\\]`);
-const ks = (m: Record<string, number>) => Object.entries(m).map(([k, v]) => `k=${k} ${f3(v)}`).join(" · ");
+const ks = (m: Record<string, number>) => passAtKText(m, " · ");
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 type Row = string[];

@@ -4,6 +4,7 @@
 import type { Advisory, BundleEntry, Experiment, ResultsView } from "../core/results.js";
 import { forTerminal, terminalText } from "../core/text.js";
 import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
+import { passAtKText } from "./pass-at-k.js";
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
 const list = (xs: readonly string[], max = 12) =>
@@ -76,7 +77,7 @@ function harbor(e: Experiment, errors: "exclude" | "zero", lines: string[]): voi
     const w = r.wilson95 === null ? "" : `   Wilson 95% [${f3(r.wilson95[0])}, ${f3(r.wilson95[1])}]`;
     lines.push(`    mean       ${f3(r.mean)}${w}   over the trials above${errors === "zero" ? " and those without a reward as 0" : ""}; invalid trials count 0 unless --invalid exclude`);
     lines.push(`    pass rate  ${pct(r.pass_rate)}   reward == 1`);
-    if (r.pass_at_k !== null) lines.push(`    pass@k     ${Object.entries(r.pass_at_k).map(([k, v]) => `k=${k} ${f3(v)}`).join("  ")}   unbiased, per task (task_name and checksum)`);
+    if (r.pass_at_k !== null) lines.push(`    pass@k     ${passAtKText(r.pass_at_k, "  ")}   unbiased, per task (task_name and checksum)`);
     else lines.push(`    pass@k     n/a: ${r.pass_at_k_reason}`);
   }
   const c = e.claimed;
@@ -125,7 +126,7 @@ function inspect(e: Experiment, errors: "exclude" | "zero", lines: string[]): vo
     const w = m.wilson95 === null ? "" : `   Wilson 95% [${f3(m.wilson95[0])}, ${f3(m.wilson95[1])}]`;
     lines.push(`    assay      ${fig(m.value)} ${over}${w}   coverage ${c.scored}/${c.planned} = ${pct(c.planned === 0 ? null : c.scored / c.planned)}`);
     if (errors === "exclude" && m.errors_zero !== m.value) lines.push(`               ${fig(m.errors_zero)} over the ${plural(c.planned, "planned record")} with --errors zero (those without a score as 0)`);
-    if (m.pass_at_k !== null) lines.push(`    pass@k     ${Object.entries(m.pass_at_k).map(([k, v]) => `k=${k} ${f3(v)}`).join("  ")}   unbiased, per sample over its epochs`);
+    if (m.pass_at_k !== null) lines.push(`    pass@k     ${passAtKText(m.pass_at_k, "  ")}   unbiased, per sample over its epochs`);
   }
   if (e.inspect === null) lines.push(`  metrics      none: no readable log decides this task run`);
   for (const m of e.missing) if (typeof m !== "string") lines.push(`  missing      ${plural(m.count, "sample")} ${m.reason}`);
