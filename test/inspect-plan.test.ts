@@ -5,7 +5,7 @@
 // Workers run compiled code: build first (`npm run build`).
 import { afterAll, describe, expect, it } from "vitest";
 import { rng } from "../src/fuzz/random.js";
-import { MAX_PASS_AT_K } from "../src/core/inspect/metrics.js";
+import { MAX_PASS_AT_K, passHatK } from "../src/core/batch/stats.js";
 import { metric, parseReducer, reduce, reduceWeighted, weightedMetric, BUILT_IN_METRICS, type Weighted } from "../src/core/inspect/stats.js";
 import { scoreInspectLog } from "../src/io/inspect.js";
 import { spawnMeasured } from "./helpers/cli.js";
@@ -115,5 +115,15 @@ describe("weighted values equal the values written out", () => {
     expect(reduceWeighted(parseReducer("mode")!, [{ v: 1, n: 1 }, { v: 0, n: 999_999_999 }], null)).toBe(0);
     expect(reduceWeighted(parseReducer("pass_k_1000000000")!, [{ v: 1, n: 1 }, { v: 0, n: 999_999_999 }], null)).toBe(0);
     expect(reduceWeighted(parseReducer("mean")!, [{ v: 1, n: 1 }, { v: 0, n: 999_999_999 }], null)).toBe(1e-9);
+  });
+});
+
+describe("pass^k over a task repeated 100,000 times", () => {
+  it("is listed for k = 1..MAX_PASS_AT_K: the work follows the cap, not the group's size squared", () => {
+    const out = passHatK(new Map([["task", { passed: 50_000, total: 100_000 }]]))!;
+    expect(Object.keys(out)).toHaveLength(MAX_PASS_AT_K);
+    expect(out["1"]).toBe(0.5);
+    // C(c,2)/C(n,2) by hand.
+    expect(out["2"]).toBeCloseTo((50_000 * 49_999) / (100_000 * 99_999), 15);
   });
 });

@@ -13,7 +13,7 @@ import { own, setOwn } from "../schema.js";
 import { byteCompare } from "../text.js";
 import { harborExplained, type Counted } from "./claims.js";
 import type { BatchRecord } from "./record.js";
-import { passAtK, smallestTotal, wilson95 } from "./stats.js";
+import { MAX_PASS_AT_K, passAtK, smallestTotal, wilson95 } from "./stats.js";
 
 export interface HarborOptions {
   /** Invalid trials enter the reward metrics as 0 ("count") or are left out of them. */
@@ -297,7 +297,7 @@ function keyMetrics(key: string, counted: Counted[], trials: number) {
       if (v === 1) g.passed++;
       tasks.set(id, g);
     }
-    const kMax = smallestTotal(tasks.values());
+    const kMax = Math.min(smallestTotal(tasks.values()), MAX_PASS_AT_K);
     passAtKs = {};
     for (let k = 1; k <= kMax; k++) {
       let sum = 0;

@@ -4,7 +4,7 @@
 // run's options. Pure: records in, experiments out (a merge recomputes exactly this).
 
 import { instant } from "../inspect/sample.js";
-import { MAX_PASS_AT_K } from "../inspect/metrics.js";
+import { MAX_PASS_AT_K } from "./stats.js";
 import { blankExperiment, type Experiment } from "../results.js";
 import { byteCompare } from "../text.js";
 import type { BatchRecord } from "./record.js";

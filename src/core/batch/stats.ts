@@ -22,12 +22,18 @@ export function allPassChance(c: number, n: number, k: number): number {
 }
 
 /**
- * pass^k over groups of independent repeats (trials sharing a task): for k = 1..(smallest group),
+ * Most k listed for pass@k and pass^k: past it the list (and the work, k × groups × passes) would
+ * follow a group's size, or a log's declared epochs, rather than anything a reader can use.
+ */
+export const MAX_PASS_AT_K = 1000;
+
+/**
+ * pass^k over groups of independent repeats (trials sharing a task): for k = 1..(smallest group, at most MAX_PASS_AT_K),
  * the mean over tasks of C(c,k)/C(n,k). Null when there is no group.
  */
 export function passHatK(groups: ReadonlyMap<string, { passed: number; total: number }>): Record<string, number> | null {
   if (groups.size === 0) return null;
-  const kMax = smallestTotal(groups.values());
+  const kMax = Math.min(smallestTotal(groups.values()), MAX_PASS_AT_K);
   const out: Record<string, number> = {};
   for (let k = 1; k <= kMax; k++) {
     let sum = 0;

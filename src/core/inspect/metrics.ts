@@ -2,14 +2,13 @@
 // over the samples present (METRIC_MISMATCH, COUNT_MISMATCH), and assay's own figures over the
 // plan, for both --errors settings (the experiment picks one). Pure.
 
-import { wilson95 } from "../batch/stats.js";
+import { MAX_PASS_AT_K, passAtK, wilson95 } from "../batch/stats.js";
 import { finding, type Finding } from "../codes.js";
 import { isPlainObject } from "../json/decode.js";
 import type { SampleRecord } from "./sample.js";
 import { agree, isBuiltInMetric, parseReducer, reduceWeighted, weightedMetric, type Reducer, type Weighted } from "./stats.js";
 import { isNaNValue, leaf, showValue, valueToFloat } from "./value.js";
 import { atLeast, SINCE } from "./version.js";
-import { passAtK } from "../batch/stats.js";
 
 /** assay's figures for one metric under one --errors setting. */
 export interface Figures {
@@ -225,9 +224,6 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
 
 /** One sample's epoch values in epoch order; `n` > 1 only for a run of records counted 0 (`r` null). */
 type Group = Map<string, { r: SampleRecord | null; v: unknown; n: number }[]>;
-
-/** Most pass@k figures listed (k = 1..this): past it the list would follow the plan's `epochs`, not the evidence. */
-export const MAX_PASS_AT_K = 1000;
 
 /** The planned records present, by id in epoch order, and the early-stopped epochs by id: what a walk over the plan visits. */
 interface PlanIndex {
