@@ -81,6 +81,19 @@ describe("a job-shaped result.json nested 16 million levels deep", () => {
   });
 });
 
+describe("a Harbor job's lock.json nested 8 million levels deep", () => {
+  it("gives no Harbor version (unreadable) rather than being built on the main thread: bounded memory, exit 0", () => {
+    const dir = join(tmp, "deep-lock");
+    writeFiles(join(dir, "job1"), { "job.log": "", "lock.json": "[".repeat(8_000_000) + "]".repeat(8_000_000) });
+    writeTrial(join(dir, "job1"), { name: "t1" });
+    const r = spawnMeasured(["score", dir, "--format", "json", "--quiet"], ["--max-old-space-size=128"]);
+    expect(r.stderr).not.toMatch(/internal error|heap/i);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { bundles: BundleEntry[] }).bundles.map((b) => b.validity)).toEqual(["valid"]);
+    expect(r.maxRssKb).toBeLessThan(400 * 1024);
+  });
+});
+
 describe.sequential("chains of ~1,900 one-letter folders inside evidence", () => {
   it("are listed without a call per level, every entry in order", () => {
     const listed = listEntries(join(tmp, "inner", "exp", "t", "a1"));

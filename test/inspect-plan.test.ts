@@ -3,6 +3,7 @@
 // maximum size exceeded"; 10^6 ran for minutes). States, coverage, `--errors zero` figures and
 // pass@k now follow the records present: the epochs a log lacks enter as one zero of their count.
 // Workers run compiled code: build first (`npm run build`).
+import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { rng } from "../src/fuzz/random.js";
 import { MAX_PASS_AT_K, passHatK } from "../src/core/batch/stats.js";
@@ -60,6 +61,28 @@ describe("a plan of 3 × 10^7 records in a 42 KB log, through the CLI", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("30000000 records: 3 sample ids × 10000000 epochs");
     expect(r.stdout).toContain("missing 29999997");
+  });
+});
+
+describe("a plan past what a count can say exactly", () => {
+  it("epochs 2^53 − 1: SCHEMA, counted as one epoch, and the document it gives reads back (compare)", async () => {
+    const file = log("huge-plan", (v) => (v.eval.config.epochs = Number.MAX_SAFE_INTEGER));
+    const out = file.replace(/\.json$/, ".results.json");
+    const r = spawnMeasured(["score", file, "--format", "json", "--out", out, "--quiet"], ["--max-old-space-size=96"]);
+    expect(r.code, r.stderr).toBe(0);
+    const [entry] = JSON.parse(readFileSync(out, "utf8")).bundles;
+    expect(entry.validity).toBe("invalid");
+    expect(entry.errors).toContainEqual(expect.objectContaining({ code: "SCHEMA", message: `the plan: 3 samples × ${Number.MAX_SAFE_INTEGER} epochs = ${3 * Number.MAX_SAFE_INTEGER} records, more than assay counts (2^40): counted as 1 epoch` }));
+    expect(entry.inspect.plan).toEqual({ records: 3, ids: 3, epochs: 1, source: "sample_ids" });
+    const c = spawnMeasured(["compare", out, out]);
+    expect(c.code, c.stderr).toBe(0);
+  });
+
+  it("2^40 records exactly is counted as planned", () => {
+    const file = log("edge-plan", (v) => (v.eval.config.epochs = 2 ** 40 / 4, v.eval.dataset.sample_ids = [1, 2, 3, 4]));
+    const e = scoreInspectLog(file, "json");
+    expect(e.errors.filter((f) => f.code === "SCHEMA")).toEqual([]);
+    expect(e.inspect!.plan.records).toBe(2 ** 40);
   });
 });
 

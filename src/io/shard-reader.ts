@@ -18,6 +18,7 @@ import { posix } from "node:path";
 import { DocumentMac, bundleEntrySchema, experimentSchema, resultsSchema, type BundleEntry, type Experiment, type Results } from "../core/results.js";
 import { describeIssues } from "../core/schema.js";
 import { MembersError, MembersReader } from "../core/json/members.js";
+import { MAX_JSON_DEPTH, textTooDeep } from "../core/json/strict.js";
 import { forTerminal } from "../core/text.js";
 import { UsageError } from "../errors.js";
 import { inShard, parseShard, type Shard } from "../pipeline/shard.js";
@@ -30,6 +31,10 @@ import { displayRoot } from "./discover.js";
  * trials is about 100 MB; V8's longest string is about 512 MiB.
  */
 export const MAX_VALUE_BYTES = 256 * 1024 * 1024;
+/** Values longer than this have their depth read from the text before JSON.parse builds them (below it, at most ~500,000 levels, ~50 MB, and the schema bounds the rest). */
+const DEPTH_SCAN_BYTES = 1 << 20;
+/** How assay's JSON Lines documents begin. */
+const LINES_PREFIX = Buffer.from('{"type":"run",');
 /** A JSON document is fed to its reader this much at a time, so a value is refused within this much of the cap. */
 const SLICE = 1024 * 1024;
 
@@ -142,10 +147,17 @@ class NotAssays extends UsageError {
   }
 }
 
-/** A value's bytes as JSON (assay's own output: plain JSON.parse, then the schema decides). */
-function parsed(file: string, bytes: Buffer, offset: number, what: string): unknown {
+/**
+ * A value's bytes as JSON (assay's own output: plain JSON.parse, then the schema decides). Its
+ * depth is read from the text first when JSON.parse could build too much of it (a long text: ~100
+ * bytes of heap a level), or when the value is walked before any schema bounds it (the run, which
+ * its MAC re-serialises): assay writes nothing that deep.
+ */
+function parsed(file: string, bytes: Buffer, offset: number, what: string, scanDepth = bytes.length > DEPTH_SCAN_BYTES): unknown {
+  const text = bytes.toString("utf8");
+  if (scanDepth && textTooDeep(text)) throw new NotAssays(file, `${what} at byte ${offset} is nested deeper than ${MAX_JSON_DEPTH} arrays and objects`);
   try {
-    return JSON.parse(bytes.toString("utf8"));
+    return JSON.parse(text);
   } catch {
     throw new NotResults(file, `${what} at byte ${offset} is not JSON`);
   }
@@ -376,7 +388,8 @@ export function readShard(file: string, onEntry: (e: BundleEntry) => void, onExp
   } catch {
     // not a complete object on one line: a JSON document
   }
-  const isLines = typeof first === "object" && first !== null && (first as { type?: unknown }).type === "run";
+  // Or, its first line longer than was gathered (a run of thousands of Harbor jobs), the prefix assay writes it with.
+  const isLines = (typeof first === "object" && first !== null && (first as { type?: unknown }).type === "run") || head.subarray(0, LINES_PREFIX.length).equals(LINES_PREFIX);
   const checks = new Checks(file, o);
   return isLines ? readLines(file, rest(), onEntry, onExperiment, checks) : readDocument(file, rest(), onEntry, onExperiment, checks);
 }
@@ -416,7 +429,7 @@ function readDocument(file: string, chunks: Iterable<Buffer>, onEntry: (e: Bundl
       moved = true;
       if (key === "format") format = parsed(file, bytes, offset, '"format"');
       else if (key === "run") {
-        const raw = parsed(file, bytes, offset, '"run"');
+        const raw = parsed(file, bytes, offset, '"run"', true);
         checks.mac?.setRun(raw); // before runOf fills in what older documents lack: the MAC covers the run as written
         run = runOf(file, raw, offset);
         checks.run(run);
@@ -486,7 +499,7 @@ function readLines(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEn
     const where = `at line ${line} (byte ${offset})`;
     if (bytes.length === 0) throw new NotResults(file, `line ${line} (byte ${offset}) is empty`);
     if (mac !== null) throw new NotResults(file, `line ${line} (byte ${offset}) follows its MAC, which ends a document`);
-    const v = parsed(file, bytes, offset, `line ${line}`) as { type?: unknown } | null;
+    const v = parsed(file, bytes, offset, `line ${line}`, line === 1 || bytes.length > DEPTH_SCAN_BYTES) as { type?: unknown } | null;
     const type = typeof v === "object" && v !== null ? v.type : undefined;
     if (line === 1) {
       const head = v as { format?: unknown; run?: unknown; lines?: unknown };

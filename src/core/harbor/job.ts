@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { finding, type Finding } from "../codes.js";
 import { decodeDocument, isPlainObject } from "../json/decode.js";
+import { textTooDeep } from "../json/strict.js";
 import { MAX_JOB_LIST, type JobRecord } from "../results.js";
 import { describeIssues, finiteNumber, int, record } from "../schema.js";
 import { byteCompare } from "../text.js";
@@ -104,7 +105,9 @@ export function readJob(path: string, name: string, folders: readonly string[], 
 function harborVersion(lock: Uint8Array | null): string | null {
   if (lock === null) return null;
   try {
-    const v = (JSON.parse(Buffer.from(lock).toString("utf8")) as { harbor?: { version?: unknown } } | null)?.harbor?.version;
+    const text = Buffer.from(lock).toString("utf8");
+    if (textTooDeep(text)) return null; // JSON.parse would build every level on the main thread first
+    const v = (JSON.parse(text) as { harbor?: { version?: unknown } } | null)?.harbor?.version;
     return typeof v === "string" ? v : null;
   } catch {
     return null;

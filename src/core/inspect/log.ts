@@ -129,12 +129,27 @@ function planOf(ev: Record<string, unknown>, results: Record<string, unknown> | 
         ids.push(id);
       }
     });
-    return { ids, epochs, source: "sample_ids", earlyStopped: plannedStops(stops, seen, epochs) };
+    const counted = countable(ids.length, epochs, file, out);
+    return { ids, epochs: counted, source: "sample_ids", earlyStopped: plannedStops(stops, seen, counted) };
   }
   const ids = [...new Set(records.map((r) => r.id))];
   let present = 1; // a loop, not Math.max(...): a million records spread as arguments overflow the stack
   for (const r of records) if (r.epoch > present) present = r.epoch;
-  return { ids, epochs: Math.max(epochs, present), source: "samples present", earlyStopped: plannedStops(stops, new Set(ids), Math.max(epochs, present)) };
+  const counted = countable(ids.length, Math.max(epochs, present), file, out);
+  return { ids, epochs: counted, source: "samples present", earlyStopped: plannedStops(stops, new Set(ids), counted) };
+}
+
+/**
+ * The most records a plan may count (2^40): counts are doubles, and a results document must say
+ * them exactly (its readers refuse a count past 2^53, and an experiment adds its logs' counts).
+ */
+export const MAX_PLANNED_RECORDS = 2 ** 40;
+
+/** The epochs a plan counts: the log's, unless ids × epochs passes MAX_PLANNED_RECORDS (SCHEMA, and one epoch). */
+function countable(ids: number, epochs: number, file: string, out: Finding[]): number {
+  if (ids * epochs <= MAX_PLANNED_RECORDS) return epochs;
+  out.push(finding("SCHEMA", file, null, `the plan: ${ids} samples × ${epochs} epochs = ${ids * epochs} records, more than assay counts (2^40): counted as 1 epoch`));
+  return 1;
 }
 
 /** The early-stopped records that are planned records (only those count: an early stop elsewhere names nothing planned). */
