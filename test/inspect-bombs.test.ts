@@ -1,0 +1,185 @@
+// Hostile .eval structure (issue 21, items 2 and 3): zstd frames that expand without bound or
+// declare a huge window or content size, and an end record that lies about the size of its central
+// directory. Each is a real file on disk (the large ones sparse), run through the built CLI —
+// `verify` in process, `score` through real workers — under a heap cap, with its peak RSS measured:
+// a finding (EVAL_CORRUPT) in bounded memory, never a tool error or exit 3.
+
+import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inspectLogBytes } from "../src/synth/inspect.js";
+import { zipBytes } from "../src/synth/zip.js";
+import { spawnMeasured } from "./helpers/cli.js";
+import { cleanup, members, place, scratch, type Member } from "./helpers/inspect.js";
+import { join } from "node:path";
+
+afterAll(cleanup);
+
+/** A zstd frame header: no checksum, no dictionary; `window` (a descriptor byte) or single-segment with `fcs`. */
+function frameHeader(o: { wd?: number; fcs?: bigint }): Buffer {
+  const magic = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
+  if (o.fcs !== undefined) {
+    const fcs = Buffer.alloc(8);
+    fcs.writeBigUInt64LE(o.fcs);
+    return Buffer.concat([magic, Buffer.from([0xc0 | (o.wd === undefined ? 0x20 : 0), ...(o.wd === undefined ? [] : [o.wd])]), fcs]);
+  }
+  return Buffer.concat([magic, Buffer.from([0x00, o.wd ?? 0x38])]);
+}
+
+/** `n` RLE blocks of 128 KiB each (4 bytes apiece: 32,768 times their size once decoded), the last marked last. */
+function rleBlocks(n: number): Buffer {
+  const b = Buffer.alloc(4 * n);
+  for (let i = 0; i < n; i++) {
+    const h = ((128 * 1024) << 3) | (1 << 1) | (i === n - 1 ? 1 : 0);
+    b[4 * i] = h & 0xff;
+    b[4 * i + 1] = (h >> 8) & 0xff;
+    b[4 * i + 2] = (h >> 16) & 0xff;
+    b[4 * i + 3] = 0x20; // the repeated byte: a space
+  }
+  return b;
+}
+
+let base: Member[];
+beforeAll(() => {
+  const file = place("base.eval", inspectLogBytes({ task: "bombs", model: "openai/gpt-4o-mini", case: "clean", samples: 3, epochs: 1, format: "eval", method: 8, seed: "bombs", offset: 0 }));
+  base = members(file);
+});
+
+/** Bomb members declare 64 KiB: more than their bodies, so their compressed size is plausible and they reach the decoder. */
+const DECLARED = 64 * 1024;
+
+/** The clean base log with its first sample member's body replaced by `body` (method 93, declaring DECLARED bytes). */
+function withBody(name: string, body: Buffer): string {
+  const first = base.findIndex((m) => m.name.startsWith("samples/"));
+  const ms = base.map((m, i) => (i === first ? { ...m, method: 93 as const, body, usize: DECLARED } : m));
+  return place(name, zipBytes(ms));
+}
+
+function verify(file: string) {
+  const r = spawnMeasured(["verify", file, "--json"], ["--max-old-space-size=256"]);
+  return { ...r, rssMB: r.maxRssKb / 1024, entry: r.stdout.trim() === "" ? null : JSON.parse(r.stdout) };
+}
+function score(file: string) {
+  const r = spawnMeasured(["score", file, "--jobs", "2", "--format", "json", "--quiet"], ["--max-old-space-size=256"]);
+  return { ...r, rssMB: r.maxRssKb / 1024, entry: r.stdout.trim() === "" ? null : JSON.parse(r.stdout).bundles[0] };
+}
+
+/** An entry found invalid for EVAL_CORRUPT (its message matching `message`), not a tool error. */
+function expectCorrupt(r: ReturnType<typeof verify>, message: RegExp, exit: number, maxMB: number): void {
+  expect(r.stderr).not.toMatch(/IO_ERROR|WORKER_FAILED|out of range/i);
+  expect(r.code, r.stderr).toBe(exit);
+  expect(r.entry).not.toBeNull();
+  expect(r.entry.validity).toBe("invalid");
+  const corrupt = (r.entry.errors as { code: string; message: string }[]).filter((f) => f.code === "EVAL_CORRUPT");
+  expect(corrupt.map((f) => f.message).join("\n")).toMatch(message);
+  expect(r.rssMB).toBeLessThan(maxMB);
+}
+
+// The CLI itself (node, its modules, two workers) peaks near 150 MB; each bomb below took
+// gigabytes before the fix.
+const BOUND_MB = 256;
+
+describe("zstd bombs are decoded within the member's declared size", () => {
+  it("RLE blocks decoding to 1.3 GB in a 40 KB member that declares 64 KiB", () => {
+    const file = withBody("rle-bomb.eval", Buffer.concat([frameHeader({}), rleBlocks(10_000)]));
+    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
+      console.log(`rle bomb: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
+      expectCorrupt(r, /samples\/.*decodes to more than the \d+ bytes declared/, exit, BOUND_MB);
+    }
+  }, 120_000);
+
+  it("a 9.5 KB frame declaring a 1.875 GiB window is refused before decoding", () => {
+    const file = withBody("window-bomb.eval", Buffer.concat([frameHeader({ wd: (20 << 3) | 7 }), rleBlocks(2_400)]));
+    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
+      console.log(`window bomb: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
+      expectCorrupt(r, /declares a window of 2013265920 bytes, more than the 268435456/, exit, BOUND_MB);
+    }
+  }, 120_000);
+
+  it("a frame declaring 2 GiB (less 1 MiB) of content is refused before decoding", () => {
+    const file = withBody("content-bomb.eval", Buffer.concat([frameHeader({ wd: 0x38, fcs: 2n ** 31n - 2n ** 20n }), rleBlocks(2_400)]));
+    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
+      console.log(`content-size bomb: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
+      expectCorrupt(r, /declares 2146435072 bytes of content/, exit, BOUND_MB);
+    }
+  }, 120_000);
+
+  it("several bomb members in one 75 KB log", () => {
+    const body = Buffer.concat([frameHeader({}), rleBlocks(6_000)]);
+    const ms = base.map((m) => (m.name.startsWith("samples/") ? { ...m, method: 93 as const, body, usize: DECLARED } : m));
+    const file = place("many-bombs.eval", zipBytes(ms));
+    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
+      console.log(`${ms.filter((m) => m.name.startsWith("samples/")).length} bomb members: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
+      expectCorrupt(r, /decodes to more than/, exit, BOUND_MB);
+    }
+  }, 120_000);
+});
+
+/**
+ * The clean base log with a hole of `hole` bytes between its central directory and its end record,
+ * which claims the directory runs to the record (ZIP64 records when `zip64`): a sparse file.
+ */
+function lyingEnd(name: string, hole: number, zip64: boolean): string {
+  const whole = zipBytes(base);
+  const eocd = whole.length - 22;
+  const count = whole.readUInt16LE(eocd + 10);
+  const cdOffset = whole.readUInt32LE(eocd + 16);
+  const body = whole.subarray(0, eocd);
+  const file = join(scratch(), name);
+  const fd = openSync(file, "w");
+  try {
+    writeSync(fd, body, 0, body.length, 0);
+    const at = body.length + hole;
+    ftruncateSync(fd, at);
+    const cdSize = at - cdOffset;
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    if (zip64) {
+      const rec = Buffer.alloc(56);
+      rec.writeUInt32LE(0x06064b50, 0);
+      rec.writeBigUInt64LE(44n, 4);
+      rec.writeUInt16LE(45, 12);
+      rec.writeUInt16LE(45, 14);
+      rec.writeBigUInt64LE(BigInt(count), 24);
+      rec.writeBigUInt64LE(BigInt(count), 32);
+      rec.writeBigUInt64LE(BigInt(cdSize), 40);
+      rec.writeBigUInt64LE(BigInt(cdOffset), 48);
+      const loc = Buffer.alloc(20);
+      loc.writeUInt32LE(0x07064b50, 0);
+      loc.writeBigUInt64LE(BigInt(at), 8);
+      loc.writeUInt32LE(1, 16);
+      end.writeUInt16LE(0xffff, 8);
+      end.writeUInt16LE(0xffff, 10);
+      end.writeUInt32LE(0xffffffff, 12);
+      end.writeUInt32LE(0xffffffff, 16);
+      const tail = Buffer.concat([rec, loc, end]);
+      writeSync(fd, tail, 0, tail.length, at);
+    } else {
+      end.writeUInt16LE(count, 8);
+      end.writeUInt16LE(count, 10);
+      end.writeUInt32LE(cdSize, 12);
+      end.writeUInt32LE(cdOffset, 16);
+      writeSync(fd, end, 0, end.length, at);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return file;
+}
+
+describe("an end record that lies about its central directory", () => {
+  it("claims a 2 GB directory for a few entries (sparse file): EVAL_CORRUPT, read in chunks", () => {
+    const file = lyingEnd("lying-end.eval", 2_000_000_000, false);
+    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
+      console.log(`2 GB directory claimed: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
+      expectCorrupt(r, /the end record says the central directory is \d+ bytes, more than its \d+ entries can need/, exit, BOUND_MB);
+    }
+  }, 120_000);
+
+  it("claims a 4.5 GiB directory in ZIP64 records: EVAL_CORRUPT, not Node's out-of-range IO_ERROR", () => {
+    const file = lyingEnd("lying-end64.eval", 4.5 * 2 ** 30, true);
+    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
+      console.log(`4.5 GiB directory claimed (ZIP64): exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
+      expectCorrupt(r, /the end record says the central directory is \d+ bytes, more than its \d+ entries can need/, exit, BOUND_MB);
+    }
+  }, 120_000);
+});
