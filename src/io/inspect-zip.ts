@@ -112,7 +112,7 @@ function zip64(extra: Buffer, wanted: ("usize" | "csize" | "offset")[]): Partial
       const out: Partial<Record<"usize" | "csize" | "offset", number>> = {};
       let at = i + 4;
       for (const w of wanted) {
-        if (at + 8 > i + 4 + len) break;
+        if (at + 8 > Math.min(i + 4 + len, extra.length)) break; // a field cut short by its length or the extra field's end
         out[w] = u64(extra, at);
         at += 8;
       }
