@@ -6,6 +6,7 @@
 
 import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scoreInspectLog } from "../src/io/inspect.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
 import { zipBytes } from "../src/synth/zip.js";
 import { spawnMeasured } from "./helpers/cli.js";
@@ -182,4 +183,15 @@ describe("an end record that lies about its central directory", () => {
       expectCorrupt(r, /the end record says the central directory is \d+ bytes, more than its \d+ entries can need/, exit, BOUND_MB);
     }
   }, 120_000);
+});
+
+describe("a ZIP64 extra field cut short by its length (found by the .eval fuzzer)", () => {
+  it("is no read past the field: the walk of a log without its end record stops, not the worker", () => {
+    const bytes = zipBytes(base, { zip64: true, end: false });
+    bytes.writeUInt16LE(19, 28); // the first local header's extra field: 19 bytes, its ZIP64 field says 16 after 4
+    const entry = scoreInspectLog(place("zip64-extra-cut.eval", bytes), "eval");
+    expect(entry.validity).not.toBe("error");
+    // its csize is not in the field's 19 bytes: the member seems to run past the end, a cut writer
+    expect(JSON.stringify(entry)).toContain("EVAL_TRUNCATED");
+  });
 });

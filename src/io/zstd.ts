@@ -200,7 +200,8 @@ export function decodeZstd(csize: number, usize: number, limit: number, fill: (i
   if (usize > limit) throw new ZstdError(`${usize} bytes declared, more than ${limit}`);
   instance ??= instantiate();
   const z = instance;
-  z.limit.bytes = Math.max(z.exports.memory.buffer.byteLength, csize + usize + HEAP_SLACK + 2 * PAGE);
+  // what is there (at most RETAIN_BYTES and a member's worth) and room for this member's input and output
+  z.limit.bytes = z.exports.memory.buffer.byteLength + csize + usize + HEAP_SLACK;
   const src = z.exports.malloc(Math.max(1, csize));
   const dst = src === 0 ? 0 : z.exports.malloc(Math.max(1, usize));
   try {
