@@ -195,3 +195,21 @@ describe("a ZIP64 extra field cut short by its length (found by the .eval fuzzer
     expect(JSON.stringify(entry)).toContain("EVAL_TRUNCATED");
   });
 });
+
+describe("a declared size its compressed bytes cannot hold", () => {
+  const first = () => base.findIndex((m) => m.name.startsWith("samples/"));
+  it("is EVAL_CORRUPT (a lie), not the tool error FILE_TOO_LARGE", () => {
+    const ms = base.map((m, i) => (i === first() ? { ...m, usize: 300 * 2 ** 20 } : m)); // Deflate: at most 1032 x its bytes
+    const entry = scoreInspectLog(place("declared-300mb.eval", zipBytes(ms)), "eval");
+    expect(entry.validity).toBe("invalid");
+    expect(entry.errors.map((f) => f.message).join("\n")).toMatch(/314572800 bytes uncompressed declared, more than its \d+ compressed bytes can hold/);
+  });
+
+  it("while a member whose bytes could hold it is FILE_TOO_LARGE, assay's own limit, before anything is decoded", () => {
+    const body = Buffer.concat([frameHeader({}), rleBlocks(2_400)]); // 300 MiB decoded
+    const ms = base.map((m, i) => (i === first() ? { ...m, method: 93 as const, body, usize: 300 * 2 ** 20 } : m));
+    const entry = scoreInspectLog(place("really-300mb.eval", zipBytes(ms)), "eval");
+    expect(entry.validity).toBe("error");
+    expect(entry.errors.map((f) => f.code)).toEqual(["FILE_TOO_LARGE"]);
+  });
+});

@@ -45,6 +45,13 @@ export const MAX_MEMBER_BYTES = 256 * 1024 * 1024;
  */
 export const maxCompressed = (method: number, usize: number): number => (method === 0 ? usize : usize + Math.ceil(usize / 32) + 1024);
 
+/**
+ * The most a member's compressed bytes can inflate to: stored is exact; Deflate's ratio is at most
+ * 1032:1 (a 258-byte match in two bits); zstd's block outputs at most 128 KiB and takes at least 4
+ * bytes (a 3-byte header and one RLE byte). A larger declared size is a lie, not a large member.
+ */
+export const maxInflated = (method: number, csize: number): number => (method === 0 ? csize : method === 8 ? csize * 1032 + 1024 : Math.ceil(csize / 4) * 128 * 1024);
+
 /** A central directory entry is 46 bytes and a name, an extra field and a comment of at most 65,535 each. */
 const MAX_ENTRY_BYTES = 46 + 3 * 0xffff;
 /** The central directory is read this much at a time. */
@@ -296,12 +303,15 @@ const crc32: (b: Uint8Array) => number =
 
 /**
  * A member's bytes, inflated and checked (local header, sizes, CRC-32). Bounded by what it
- * declares, itself bounded: at most MAX_MEMBER_BYTES out (a larger member is FILE_TOO_LARGE), at
- * most maxCompressed() in (more is EVAL_CORRUPT), and no decoder may write past the declared size.
+ * declares, itself bounded: a declared size its compressed bytes cannot hold (maxInflated), or
+ * compressed bytes its declared size cannot need (maxCompressed), is EVAL_CORRUPT and nothing is
+ * read; a consistent member over MAX_MEMBER_BYTES is FILE_TOO_LARGE (the tool's limit); no decoder
+ * may write past the declared size.
  */
 export function readMember(fd: number, size: number, m: ZipMember): Buffer {
   if (![0, 8, 93].includes(m.method)) throw new MemberError("EVAL_METHOD", `${m.name}: compression method ${m.method} (assay reads stored, Deflate and zstd)`);
-  if (m.usize > MAX_MEMBER_BYTES) throw new MemberError("FILE_TOO_LARGE", `${m.name}: ${m.usize} bytes uncompressed, more than assay reads in one member (${MAX_MEMBER_BYTES})`);
+  if (m.usize > maxInflated(m.method, m.csize))
+    throw new MemberError("EVAL_CORRUPT", `${m.name}: ${m.usize} bytes uncompressed declared, more than its ${m.csize} compressed bytes can hold (at most ${maxInflated(m.method, m.csize)})`);
   if (m.csize > maxCompressed(m.method, m.usize))
     throw new MemberError("EVAL_CORRUPT", m.method === 0 ? `${m.name}: stored, but ${m.csize} bytes for ${m.usize} uncompressed` : `${m.name}: ${m.csize} compressed bytes for ${m.usize} uncompressed, more than any encoder makes (at most ${maxCompressed(m.method, m.usize)})`);
   const h = m.offset + 30 <= size ? readAt(fd, m.offset, 30) : Buffer.alloc(0);
@@ -312,6 +322,8 @@ export function readMember(fd: number, size: number, m: ZipMember): Buffer {
   if (local !== m.raw) throw new MemberError("EVAL_CORRUPT", `the local header at byte ${m.offset} names ${JSON.stringify(Buffer.from(local, "latin1").toString("utf8"))}, the central directory ${JSON.stringify(m.name)}`);
   const start = m.offset + 30 + n + e;
   if (start + m.csize > size) throw new MemberError("EVAL_CORRUPT", `${m.name}: its ${m.csize} bytes run past the end of the file`);
+  // consistent and in the file, but larger than assay holds: the tool's limit, not the evidence's fault
+  if (m.usize > MAX_MEMBER_BYTES) throw new MemberError("FILE_TOO_LARGE", `${m.name}: ${m.usize} bytes uncompressed, more than assay reads in one member (${MAX_MEMBER_BYTES})`);
   let out: Buffer;
   try {
     if (m.method === 93)
