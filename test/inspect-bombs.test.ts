@@ -8,7 +8,8 @@ import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scoreInspectLog } from "../src/io/inspect.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
-import { zipBytes } from "../src/synth/zip.js";
+import { decodeZstd, decoderMemory } from "../src/io/zstd.js";
+import { compressed, readyZstd, zipBytes } from "../src/synth/zip.js";
 import { spawnMeasured } from "./helpers/cli.js";
 import { cleanup, members, place, scratch, type Member } from "./helpers/inspect.js";
 import { join } from "node:path";
@@ -211,5 +212,23 @@ describe("a declared size its compressed bytes cannot hold", () => {
     const entry = scoreInspectLog(place("really-300mb.eval", zipBytes(ms)), "eval");
     expect(entry.validity).toBe("error");
     expect(entry.errors.map((f) => f.code)).toEqual(["FILE_TOO_LARGE"]);
+  });
+});
+
+describe("the zstd decoder's memory", () => {
+  it("a large member's memory is not kept: the instance is dropped after it, and the next starts small", async () => {
+    await readyZstd();
+    const data = Buffer.alloc(96 * 2 ** 20);
+    for (let i = 0; i < data.length; i += 4096) data.write(`{"sample":${i},"text":"step ${i % 977}"}`, i);
+    const body = Buffer.from(compressed(data, 93, 2));
+    const out = decodeZstd(body.length, data.length, 256 * 2 ** 20, (into) => into.set(body));
+    expect(out.equals(data)).toBe(true);
+    expect(decoderMemory()).toBe(0); // grew past 64 MB: dropped
+    const small = Buffer.from('{"a":1}');
+    const z = Buffer.from(compressed(small, 93));
+    expect(decodeZstd(z.length, small.length, 256 * 2 ** 20, (into) => into.set(z)).equals(small)).toBe(true);
+    expect(decoderMemory()).toBeLessThanOrEqual(32 * 2 ** 20);
+    // and it refuses to write past the declared size, whatever the frames say
+    expect(() => decodeZstd(body.length, data.length - 1, 256 * 2 ** 20, (into) => into.set(body))).toThrow(/decodes to more than the 100663295 bytes declared/);
   });
 });

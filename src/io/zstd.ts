@@ -209,7 +209,13 @@ export function decodeZstd(csize: number, usize: number, limit: number, fill: (i
     const input = new Uint8Array(z.exports.memory.buffer, src, csize);
     fill(input);
     walkFrames(input, limit);
-    const n = z.exports.decompress(dst, usize, src, csize);
+    let n: number;
+    try {
+      n = z.exports.decompress(dst, usize, src, csize);
+    } catch (e) {
+      instance = null; // a trap leaves the instance's heap in no known state: never reuse it
+      throw new ZstdError(`the decoder stopped: ${(e as Error).message}`);
+    }
     if (z.exports.isError(n)) {
       const code = -n | 0;
       throw new ZstdError(code === 70 ? `it decodes to more than the ${usize} bytes declared` : `zstd error ${code}${ZSTD_ERRORS[code] === undefined ? "" : ` (${ZSTD_ERRORS[code]})`}`);
@@ -247,3 +253,6 @@ const ZSTD_ERRORS: Record<number, string> = {
   72: "source size wrong",
   74: "destination buffer null",
 };
+
+/** The bytes of WebAssembly memory this thread's decoder holds now (0 when none: never made, or dropped after a large member). */
+export const decoderMemory = (): number => instance?.exports.memory.buffer.byteLength ?? 0;
