@@ -14,7 +14,7 @@ describe(".eval structure fuzzer", () => {
     expect(r.failure, r.failure === null ? "" : `case ${r.failure.index}: ${r.failure.ops.join("; ")}: ${r.failure.message}`).toBeNull();
     expect(r.cases).toBe(400);
     expect(r.cliCases).toBe(3);
-    for (const kind of ["local", "central", "eocd", "eocd64", "zip64-extra", "frame", "block", "rle", "window", "content", "skippable", "deflate-bomb", "usize", "frames", "method", "flip", "truncate", "hole"])
+    for (const kind of ["local", "central", "eocd", "eocd64", "zip64-extra", "frame", "block", "rle", "blocks", "window", "content", "skippable", "deflate-bomb", "usize", "frames", "method", "flip", "truncate", "hole"])
       expect(r.ops[kind] ?? 0, kind).toBeGreaterThan(0);
     // the mutants are judged, not merely survived: most are corrupt, some stay valid
     expect(r.validity["invalid"] ?? 0).toBeGreaterThan(200);

@@ -40,19 +40,45 @@ function rleBlocks(n: number): Buffer {
   return b;
 }
 
+/**
+ * `n` copies of one compressed block that zstd makes of 128 KiB of "abc abc …" (about 15 bytes: a
+ * literal run and one long match), in a frame that declares no content size: ~8,700 times its size
+ * once decoded, and only decoding can tell how much (unlike RLE blocks, whose sizes are in their headers).
+ */
+let block: Buffer;
+function blockBomb(n: number): Buffer {
+  const parts = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38])];
+  const h = block.readUIntLE(0, 3) & ~1;
+  for (let i = 0; i < n; i++) {
+    const b = Buffer.from(block);
+    b.writeUIntLE(h | (i === n - 1 ? 1 : 0), 0, 3);
+    parts.push(b);
+  }
+  return Buffer.concat(parts);
+}
+
 let base: Member[];
-beforeAll(() => {
+beforeAll(async () => {
+  await readyZstd();
+  const pattern = Buffer.alloc(128 * 1024);
+  for (let i = 0; i < pattern.length; i++) pattern[i] = "abc ".charCodeAt(i % 4);
+  const frame = Buffer.from(compressed(pattern, 93));
+  const fhd = frame[4]!;
+  const at = 5 + ((fhd >> 5) & 1 ? 0 : 1) + [0, 1, 2, 4][fhd & 3]! + [(fhd >> 5) & 1, 2, 4, 8][fhd >> 6]!;
+  block = frame.subarray(at, at + 3 + (frame.readUIntLE(at, 3) >>> 3));
+  expect((frame.readUIntLE(at, 3) >> 1) & 3).toBe(2); // a compressed block
+
   const file = place("base.eval", inspectLogBytes({ task: "bombs", model: "openai/gpt-4o-mini", case: "clean", samples: 3, epochs: 1, format: "eval", method: 8, seed: "bombs", offset: 0 }));
   base = members(file);
 });
 
-/** Bomb members declare 64 KiB: more than their bodies, so their compressed size is plausible and they reach the decoder. */
+/** Bomb members declare 64 KiB (or what is given): more than their bodies, so their compressed size is plausible and they reach the decoder. */
 const DECLARED = 64 * 1024;
 
-/** The clean base log with its first sample member's body replaced by `body` (method 93, declaring DECLARED bytes). */
-function withBody(name: string, body: Buffer): string {
+/** The clean base log with its first sample member's body replaced by `body` (method 93, declaring `usize` bytes). */
+function withBody(name: string, body: Buffer, usize = DECLARED): string {
   const first = base.findIndex((m) => m.name.startsWith("samples/"));
-  const ms = base.map((m, i) => (i === first ? { ...m, method: 93 as const, body, usize: DECLARED } : m));
+  const ms = base.map((m, i) => (i === first ? { ...m, method: 93 as const, body, usize } : m));
   return place(name, zipBytes(ms));
 }
 
@@ -81,11 +107,19 @@ function expectCorrupt(r: ReturnType<typeof verify>, message: RegExp, exit: numb
 const BOUND_MB = 256;
 
 describe("zstd bombs are decoded within the member's declared size", () => {
-  it("RLE blocks decoding to 1.3 GB in a 40 KB member that declares 64 KiB", () => {
+  it("RLE blocks decoding to 1.3 GB in a 40 KB member that declares 64 KiB: refused from their headers, before decoding", () => {
     const file = withBody("rle-bomb.eval", Buffer.concat([frameHeader({}), rleBlocks(10_000)]));
     for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
       console.log(`rle bomb: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
-      expectCorrupt(r, /samples\/.*decodes to more than the \d+ bytes declared/, exit, BOUND_MB);
+      expectCorrupt(r, /samples\/.*its raw and RLE blocks alone make 1310720000 bytes, more than the 65536 declared/, exit, BOUND_MB);
+    }
+  }, 120_000);
+
+  it("compressed blocks decoding to 1.3 GB in a 150 KB member that declares 256 KiB: decoding stops at 256 KiB", () => {
+    const file = withBody("block-bomb.eval", blockBomb(10_000), 256 * 1024);
+    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
+      console.log(`compressed-block bomb: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
+      expectCorrupt(r, /samples\/.*decodes to more than the 262144 bytes declared/, exit, BOUND_MB);
     }
   }, 120_000);
 
@@ -105,13 +139,13 @@ describe("zstd bombs are decoded within the member's declared size", () => {
     }
   }, 120_000);
 
-  it("several bomb members in one 75 KB log", () => {
-    const body = Buffer.concat([frameHeader({}), rleBlocks(6_000)]);
-    const ms = base.map((m) => (m.name.startsWith("samples/") ? { ...m, method: 93 as const, body, usize: DECLARED } : m));
+  it("several bomb members in one 180 KB log", () => {
+    const body = blockBomb(4_000); // 60 KB, 524 MB decoded, each
+    const ms = base.map((m) => (m.name.startsWith("samples/") ? { ...m, method: 93 as const, body, usize: 128 * 1024 } : m));
     const file = place("many-bombs.eval", zipBytes(ms));
     for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
       console.log(`${ms.filter((m) => m.name.startsWith("samples/")).length} bomb members: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
-      expectCorrupt(r, /decodes to more than/, exit, BOUND_MB);
+      expectCorrupt(r, /decodes to more than the 131072 bytes declared/, exit, BOUND_MB);
     }
   }, 120_000);
 });
@@ -228,7 +262,12 @@ describe("the zstd decoder's memory", () => {
     const z = Buffer.from(compressed(small, 93));
     expect(decodeZstd(z.length, small.length, 256 * 2 ** 20, (into) => into.set(z)).equals(small)).toBe(true);
     expect(decoderMemory()).toBeLessThanOrEqual(32 * 2 ** 20);
-    // and it refuses to write past the declared size, whatever the frames say
-    expect(() => decodeZstd(body.length, data.length - 1, 256 * 2 ** 20, (into) => into.set(body))).toThrow(/decodes to more than the 100663295 bytes declared/);
+    // a content size other than the declared one is refused from the frame header; frames that
+    // declare none are decoded only as far as the declared size
+    expect(() => decodeZstd(body.length, data.length - 1, 256 * 2 ** 20, (into) => into.set(body))).toThrow(/its frames declare 100663296 bytes of content, the directory 100663295/);
+    const bomb = blockBomb(2_000);
+    expect(() => decodeZstd(bomb.length, 2_000 * 128 * 1024 - 1, 256 * 2 ** 20, (into) => into.set(bomb))).toThrow(/decodes to more than the 262143999 bytes declared/);
+    expect(decodeZstd(bomb.length, 2_000 * 128 * 1024, 256 * 2 ** 20, (into) => into.set(bomb)).length).toBe(2_000 * 128 * 1024);
+    expect(decoderMemory()).toBe(0);
   });
 });

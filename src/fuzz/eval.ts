@@ -1,7 +1,8 @@
 // The .eval structure fuzzer (issue 21): valid synthesised Inspect logs (stored, Deflate, zstd in
 // one frame or several, ZIP64 or not) with 1-3 seeded mutations of their structure — local
 // headers, central directory entries, end records (ZIP64 too), compressed and declared sizes, zstd
-// frame headers, windows, content sizes and blocks, decompression bombs, Deflate streams,
+// frame headers, windows, content sizes and blocks, decompression bombs (RLE blocks, whose sizes
+// their headers say, and compressed blocks, which only decoding measures), Deflate streams,
 // truncation, sparse holes that an end record claims — each written to disk and read as `verify`
 // reads it and as the split of `score` does (directory, then parts). Cases run in child processes,
 // a batch each, so that each case's peak RSS is measured: the high-water mark may rise during a
@@ -22,7 +23,7 @@ import { deflateRawSync } from "node:zlib";
 import { partsOf, readPart, scoreInspectLog } from "../io/inspect.js";
 import { MAX_MEMBER_BYTES, readDirectory, readMember } from "../io/inspect-zip.js";
 import { inspectLogBytes, type InspectCase } from "../synth/inspect.js";
-import { readyZstd, zipBytes, type Method, type MemberOptions } from "../synth/zip.js";
+import { compressed, readyZstd, zipBytes, type Method, type MemberOptions } from "../synth/zip.js";
 import { caseSeed, int, pick, rng, weighted, type Rng } from "./random.js";
 
 // Children run the compiled module (this file may be loaded from its TypeScript source by a test).
@@ -98,10 +99,18 @@ const BASE_SPECS: { label: string; case: InspectCase; method: Method; frames?: n
 ];
 
 let bases: Base[] | null = null;
+/** One compressed block that zstd makes of 128 KiB of "abc abc …" (~15 bytes), for bombs only decoding can measure. */
+let block: Buffer = Buffer.alloc(0);
 /** The bases, synthesised once (their members read back with the reader: they are valid). */
 async function loadBases(dir: string): Promise<Base[]> {
   if (bases !== null) return bases;
   await readyZstd();
+  const pattern = Buffer.alloc(128 * 1024);
+  for (let i = 0; i < pattern.length; i++) pattern[i] = "abc ".charCodeAt(i % 4);
+  const frame = Buffer.from(compressed(pattern, 93));
+  const fhd = frame[4]!;
+  const at = 5 + ((fhd >> 5) & 1 ? 0 : 1) + [0, 1, 2, 4][fhd & 3]! + [(fhd >> 5) & 1, 2, 4, 8][fhd >> 6]!;
+  block = Buffer.from(frame.subarray(at, at + 3 + (frame.readUIntLE(at, 3) >>> 3)));
   bases = BASE_SPECS.map((s) => {
     const bytes = inspectLogBytes({ task: `fuzz-${s.label}`, model: "openai/gpt-4o-mini", case: s.case, samples: 3, epochs: s.case === "epochs" ? 2 : 1, format: "eval", method: s.method, ...(s.frames === undefined ? {} : { frames: s.frames }), seed: s.label, offset: 0 });
     const file = join(dir, `base-${s.label}.eval`);
@@ -169,6 +178,18 @@ const bombs = new Map<number, Buffer>();
 /** `mb` MiB of spaces, deflated (about a thousandth of that). */
 const deflateBomb = (mb: number): Buffer => bombs.get(mb) ?? bombs.set(mb, deflateRawSync(Buffer.alloc(mb * 2 ** 20, 0x20), { level: 9 })).get(mb)!;
 
+/** `n` copies of the compressed block in a frame that declares no content size (~8,700 times its size decoded). */
+function blockBomb(n: number): Buffer {
+  const parts = [zstdHeader(0x38, null)];
+  const h = block.readUIntLE(0, 3) & ~1;
+  for (let i = 0; i < n; i++) {
+    const b = Buffer.from(block);
+    b.writeUIntLE(h | (i === n - 1 ? 1 : 0), 0, 3);
+    parts.push(b);
+  }
+  return Buffer.concat(parts);
+}
+
 /** The byte layout of a written archive: where each record and body is. */
 interface Layout {
   locals: { at: number; extra: number; body: number; csize: number; method: number }[];
@@ -219,11 +240,16 @@ export function makeCase(seed: number, index: number, all: readonly Base[]): Eva
   for (let k = 0; k < nRebuild; k++) {
     const i = int(r, ms.length);
     const m = ms[i]!;
-    const op = weighted(r, [[3, "rle"], [2, "window"], [2, "content"], [1, "skippable"], [2, "deflate-bomb"], [2, "usize"], [1, "frames"], [1, "method"]] as const);
+    const op = weighted(r, [[3, "rle"], [3, "blocks"], [2, "window"], [2, "content"], [1, "skippable"], [2, "deflate-bomb"], [2, "usize"], [1, "frames"], [1, "method"]] as const);
     if (op === "rle") {
       const n = 1 + int(r, pick(r, [16, 512, 4096]));
       ms[i] = { ...m, method: 93, body: Buffer.concat([zstdHeader(pick(r, [0x38, 0x50]), null), rleBlocks(n)]), ...(r() < 0.5 ? {} : { usize: Math.max(m.usize ?? m.data.length, 4 * n + 64) }) };
       ops.push(`rle ${m.name} ${n} blocks (${n * 128} KiB decoded)`);
+    } else if (op === "blocks") {
+      const n = 1 + int(r, pick(r, [16, 512, 4096]));
+      const body = blockBomb(n);
+      ms[i] = { ...m, method: 93, body, usize: Math.max(m.usize ?? m.data.length, body.length + int(r, 1 + body.length)) };
+      ops.push(`blocks ${m.name} ${n} compressed blocks (${n * 128} KiB decoded)`);
     } else if (op === "window") {
       const wd = int(r, 256);
       ms[i] = { ...m, method: 93, body: Buffer.concat([zstdHeader(wd, null), rleBlocks(1 + int(r, 64))]), usize: Math.max(m.data.length, 4096) };

@@ -113,6 +113,9 @@ export interface FrameWalk {
   /** The sum of the frames' declared content sizes, or null when a frame does not declare one. */
   contentSize: number | null;
   window: number;
+  /** What the raw and RLE blocks make (exactly), and how many compressed blocks there are (each at most 128 KiB). */
+  exact: number;
+  compressedBlocks: number;
 }
 
 /**
@@ -126,6 +129,8 @@ export function walkFrames(src: Uint8Array, limit: number): FrameWalk {
   let frames = 0;
   let total: number | null = 0;
   let window = 0;
+  let exact = 0;
+  let compressedBlocks = 0;
   if (src.length === 0) throw new ZstdError("no zstd frame (an empty member body)");
   while (at < src.length) {
     if (at + 4 > src.length) throw new ZstdError(`cut short: ${src.length - at} stray bytes at byte ${at}`);
@@ -180,6 +185,8 @@ export function walkFrames(src: Uint8Array, limit: number): FrameWalk {
       if (type === 3) throw new ZstdError(`a block of the reserved type at byte ${at - 3}`);
       if (size > BLOCK_MAX) throw new ZstdError(`a block of ${size} bytes at byte ${at - 3} (at most ${BLOCK_MAX})`);
       at += type === 1 ? 1 : size;
+      if (type === 2) compressedBlocks++;
+      else exact += size;
       if (at > src.length) throw new ZstdError(`the frame at byte ${frameAt} is cut short (a block runs past the end)`);
       if (h & 1) break;
     }
@@ -187,7 +194,7 @@ export function walkFrames(src: Uint8Array, limit: number): FrameWalk {
     if (at > src.length) throw new ZstdError(`the frame at byte ${frameAt} is cut short (its checksum)`);
   }
   if (frames === 0) throw new ZstdError("only skippable frames, no zstd frame");
-  return { frames, contentSize: total, window };
+  return { frames, contentSize: total, window, exact, compressedBlocks };
 }
 
 /**
@@ -208,7 +215,12 @@ export function decodeZstd(csize: number, usize: number, limit: number, fill: (i
     if (src === 0 || dst === 0) throw new ZstdError(`cannot hold ${csize} + ${usize} bytes to decode`);
     const input = new Uint8Array(z.exports.memory.buffer, src, csize);
     fill(input);
-    walkFrames(input, limit);
+    // what the frames can make, from their headers alone, against what is declared: a mismatch
+    // is refused without decoding (an RLE bomb's blocks add up past it; a content size differs)
+    const w = walkFrames(input, limit);
+    if (w.contentSize !== null && w.contentSize !== usize) throw new ZstdError(`its frames declare ${w.contentSize} bytes of content, the directory ${usize}`);
+    if (w.exact > usize) throw new ZstdError(`its raw and RLE blocks alone make ${w.exact} bytes, more than the ${usize} declared`);
+    if (w.exact + w.compressedBlocks * BLOCK_MAX < usize) throw new ZstdError(`its blocks make at most ${w.exact + w.compressedBlocks * BLOCK_MAX} bytes, fewer than the ${usize} declared`);
     let n: number;
     try {
       n = z.exports.decompress(dst, usize, src, csize);
