@@ -10,8 +10,8 @@
 
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import * as zlib from "node:zlib";
-import { decompress as zstd } from "fzstd";
 import { finding, type Code, type Finding } from "../core/codes.js";
+import { decodeZstd, ZstdError } from "./zstd.js";
 
 export interface ZipMember {
   name: string;
@@ -38,6 +38,25 @@ export interface ZipDirectory {
 /** The largest member assay inflates (a member is held whole while its JSON is read). */
 export const MAX_MEMBER_BYTES = 256 * 1024 * 1024;
 
+/**
+ * The most compressed bytes a member of `usize` bytes can take: stored is exact; Deflate and zstd
+ * add at most a few bytes per block (zlib's deflateBound, ZSTD_compressBound: well under 1 %), so
+ * 3 % and a kilobyte is generous. More is corrupt, and is never read.
+ */
+export const maxCompressed = (method: number, usize: number): number => (method === 0 ? usize : usize + Math.ceil(usize / 32) + 1024);
+
+/**
+ * The most a member's compressed bytes can inflate to: stored is exact; Deflate's ratio is at most
+ * 1032:1 (a 258-byte match in two bits); zstd's block outputs at most 128 KiB and takes at least 4
+ * bytes (a 3-byte header and one RLE byte). A larger declared size is a lie, not a large member.
+ */
+export const maxInflated = (method: number, csize: number): number => (method === 0 ? csize : method === 8 ? csize * 1032 + 1024 : Math.ceil(csize / 4) * 128 * 1024);
+
+/** A central directory entry is 46 bytes and a name, an extra field and a comment of at most 65,535 each. */
+const MAX_ENTRY_BYTES = 46 + 3 * 0xffff;
+/** The central directory is read this much at a time. */
+const CD_CHUNK = 1024 * 1024;
+
 const SIG_LOCAL = 0x04034b50;
 const SIG_CENTRAL = 0x02014b50;
 const SIG_EOCD = 0x06054b50;
@@ -56,6 +75,7 @@ export class MemberError extends Error {
 }
 
 function readAt(fd: number, pos: number, length: number): Buffer {
+  if (!Number.isSafeInteger(pos) || pos < 0) return Buffer.alloc(0);
   const buf = Buffer.allocUnsafe(length);
   let at = 0;
   while (at < length) {
@@ -68,6 +88,28 @@ function readAt(fd: number, pos: number, length: number): Buffer {
 
 const u64 = (b: Buffer, at: number): number => Number(b.readBigUInt64LE(at));
 
+/** A region of the file (the central directory) read a chunk at a time, never whole. */
+class Chunks {
+  private buf: Buffer = Buffer.alloc(0);
+  private start = 0;
+  constructor(
+    private readonly fd: number,
+    private readonly base: number,
+    private readonly size: number,
+  ) {}
+
+  /** Bytes [at, at + n) of the region, or null when they are not all in it (or in the file). */
+  get(at: number, n: number): Buffer | null {
+    if (at + n > this.size) return null;
+    if (at < this.start || at + n > this.start + this.buf.length) {
+      this.buf = readAt(this.fd, this.base + at, Math.min(Math.max(CD_CHUNK, n), this.size - at));
+      this.start = at;
+      if (this.buf.length < n) return null;
+    }
+    return this.buf.subarray(at - this.start, at - this.start + n);
+  }
+}
+
 /** ZIP64 extra field (id 1): the 64-bit values of the fields that are 0xFFFFFFFF, in order. */
 function zip64(extra: Buffer, wanted: ("usize" | "csize" | "offset")[]): Partial<Record<"usize" | "csize" | "offset", number>> {
   for (let i = 0; i + 4 <= extra.length; ) {
@@ -77,7 +119,7 @@ function zip64(extra: Buffer, wanted: ("usize" | "csize" | "offset")[]): Partial
       const out: Partial<Record<"usize" | "csize" | "offset", number>> = {};
       let at = i + 4;
       for (const w of wanted) {
-        if (at + 8 > i + 4 + len) break;
+        if (at + 8 > Math.min(i + 4 + len, extra.length)) break; // a field cut short by its length or the extra field's end
         out[w] = u64(extra, at);
         at += 8;
       }
@@ -126,7 +168,8 @@ export function readDirectory(file: string): ZipDirectory {
     let cdOffset = tail.readUInt32LE(eocd + 16);
     const locAt = eocd - 20;
     if ((count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) && locAt >= 0 && tail.readUInt32LE(locAt) === SIG_LOCATOR64) {
-      const rec = readAt(fd, u64(tail, locAt + 8), 56);
+      const recAt = u64(tail, locAt + 8);
+      const rec = recAt + 56 <= size ? readAt(fd, recAt, 56) : Buffer.alloc(0);
       if (rec.length < 56 || rec.readUInt32LE(0) !== SIG_EOCD64) {
         findings.push(finding("EVAL_CORRUPT", null, null, "the ZIP64 end of central directory record is not where its locator says"));
         return { members: [], truncated: false, findings, size };
@@ -135,34 +178,47 @@ export function readDirectory(file: string): ZipDirectory {
       cdSize = u64(rec, 40);
       cdOffset = u64(rec, 48);
     }
-    if (cdOffset + cdSize > size) {
-      findings.push(finding("EVAL_CORRUPT", null, null, `the central directory (${cdSize} bytes at ${cdOffset}) lies outside the file (${size} bytes)`));
+    const corrupt = (message: string): ZipDirectory => {
+      findings.push(finding("EVAL_CORRUPT", null, null, message));
       return { members: [], truncated: false, findings, size };
-    }
-    const cd = readAt(fd, cdOffset, cdSize);
+    };
+    if (cdOffset + cdSize > size) return corrupt(`the central directory (${cdSize} bytes at ${cdOffset}) lies outside the file (${size} bytes)`);
+    // What the end record says is checked against what its entry count can need before anything
+    // is read, and the directory is then read a chunk at a time: a lying record costs nothing.
+    if (cdSize > count * MAX_ENTRY_BYTES) return corrupt(`the end record says the central directory is ${cdSize} bytes, more than its ${count} entr${count === 1 ? "y" : "ies"} can need (${count * MAX_ENTRY_BYTES})`);
+    if (count * 46 > cdSize) return corrupt(`the end record says ${count} entries, more than its ${cdSize}-byte central directory can hold`);
+    const cd = new Chunks(fd, cdOffset, cdSize);
     const entries: ZipMember[] = [];
     let at = 0;
     for (let i = 0; i < count; i++) {
-      if (at + 46 > cd.length || cd.readUInt32LE(at) !== SIG_CENTRAL) {
+      const fixed = cd.get(at, 46);
+      if (fixed === null || fixed.readUInt32LE(0) !== SIG_CENTRAL) {
         findings.push(finding("EVAL_CORRUPT", null, null, `central directory entry ${i + 1} of ${count} is malformed`));
         break;
       }
-      const flags = cd.readUInt16LE(at + 8);
-      const n = cd.readUInt16LE(at + 28);
-      const e = cd.readUInt16LE(at + 30);
-      const c = cd.readUInt16LE(at + 32);
-      const rawName = cd.subarray(at + 46, at + 46 + n);
-      let usize = cd.readUInt32LE(at + 24);
-      let csize = cd.readUInt32LE(at + 20);
-      let offset = cd.readUInt32LE(at + 42);
+      const flags = fixed.readUInt16LE(8);
+      const n = fixed.readUInt16LE(28);
+      const e = fixed.readUInt16LE(30);
+      const c = fixed.readUInt16LE(32);
+      const method = fixed.readUInt16LE(10);
+      const crc = fixed.readUInt32LE(16);
+      let csize = fixed.readUInt32LE(20);
+      let usize = fixed.readUInt32LE(24);
+      let offset = fixed.readUInt32LE(42);
+      const rest = cd.get(at + 46, n + e);
+      if (rest === null) {
+        findings.push(finding("EVAL_CORRUPT", null, null, `central directory entry ${i + 1} of ${count} runs past the end of the directory`));
+        break;
+      }
+      const rawName = Buffer.from(rest.subarray(0, n));
       const wanted = ([["usize", usize], ["csize", csize], ["offset", offset]] as const).filter(([, v]) => v === 0xffffffff).map(([k]) => k);
       if (wanted.length > 0) {
-        const big = zip64(cd.subarray(at + 46 + n, at + 46 + n + e), wanted);
+        const big = zip64(rest.subarray(n, n + e), wanted);
         usize = big.usize ?? usize;
         csize = big.csize ?? csize;
         offset = big.offset ?? offset;
       }
-      entries.push({ name: nameOf(rawName, flags), raw: rawName.toString("latin1"), method: cd.readUInt16LE(at + 10), flags, crc: cd.readUInt32LE(at + 16), csize, usize, offset });
+      entries.push({ name: nameOf(rawName, flags), raw: rawName.toString("latin1"), method, flags, crc, csize, usize, offset });
       at += 46 + n + e + c;
     }
     return { members: resolve(entries, findings), truncated: false, findings, size };
@@ -245,11 +301,20 @@ const crc32: (b: Uint8Array) => number =
         };
       })();
 
-/** A member's bytes, inflated and checked (local header, sizes, CRC-32). */
+/**
+ * A member's bytes, inflated and checked (local header, sizes, CRC-32). Bounded by what it
+ * declares, itself bounded: a declared size its compressed bytes cannot hold (maxInflated), or
+ * compressed bytes its declared size cannot need (maxCompressed), is EVAL_CORRUPT and nothing is
+ * read; a consistent member over MAX_MEMBER_BYTES is FILE_TOO_LARGE (the tool's limit); no decoder
+ * may write past the declared size.
+ */
 export function readMember(fd: number, size: number, m: ZipMember): Buffer {
   if (![0, 8, 93].includes(m.method)) throw new MemberError("EVAL_METHOD", `${m.name}: compression method ${m.method} (assay reads stored, Deflate and zstd)`);
-  if (m.usize > MAX_MEMBER_BYTES) throw new MemberError("FILE_TOO_LARGE", `${m.name}: ${m.usize} bytes uncompressed, more than assay reads in one member (${MAX_MEMBER_BYTES})`);
-  const h = readAt(fd, m.offset, 30);
+  if (m.usize > maxInflated(m.method, m.csize))
+    throw new MemberError("EVAL_CORRUPT", `${m.name}: ${m.usize} bytes uncompressed declared, more than its ${m.csize} compressed bytes can hold (at most ${maxInflated(m.method, m.csize)})`);
+  if (m.csize > maxCompressed(m.method, m.usize))
+    throw new MemberError("EVAL_CORRUPT", m.method === 0 ? `${m.name}: stored, but ${m.csize} bytes for ${m.usize} uncompressed` : `${m.name}: ${m.csize} compressed bytes for ${m.usize} uncompressed, more than any encoder makes (at most ${maxCompressed(m.method, m.usize)})`);
+  const h = m.offset + 30 <= size ? readAt(fd, m.offset, 30) : Buffer.alloc(0);
   if (h.length < 30 || h.readUInt32LE(0) !== SIG_LOCAL) throw new MemberError("EVAL_CORRUPT", `no local header where the central directory puts ${m.name} (byte ${m.offset})`);
   const n = h.readUInt16LE(26);
   const e = h.readUInt16LE(28);
@@ -257,16 +322,27 @@ export function readMember(fd: number, size: number, m: ZipMember): Buffer {
   if (local !== m.raw) throw new MemberError("EVAL_CORRUPT", `the local header at byte ${m.offset} names ${JSON.stringify(Buffer.from(local, "latin1").toString("utf8"))}, the central directory ${JSON.stringify(m.name)}`);
   const start = m.offset + 30 + n + e;
   if (start + m.csize > size) throw new MemberError("EVAL_CORRUPT", `${m.name}: its ${m.csize} bytes run past the end of the file`);
-  const data = readAt(fd, start, m.csize);
+  // consistent and in the file, but larger than assay holds: the tool's limit, not the evidence's fault
+  if (m.usize > MAX_MEMBER_BYTES) throw new MemberError("FILE_TOO_LARGE", `${m.name}: ${m.usize} bytes uncompressed, more than assay reads in one member (${MAX_MEMBER_BYTES})`);
   let out: Buffer;
   try {
-    if (m.method === 0) out = data;
-    else if (m.method === 8) out = zlib.inflateRawSync(data, { maxOutputLength: Math.max(1, m.usize) });
+    if (m.method === 93)
+      out = decodeZstd(m.csize, m.usize, MAX_MEMBER_BYTES, (into) => {
+        // read straight into the decoder's memory: the compressed bytes are not held twice
+        let at = 0;
+        while (at < into.length) {
+          const got = readSync(fd, into, at, into.length - at, start + at);
+          if (got === 0) throw new ZstdError("the file ended before its compressed bytes did");
+          at += got;
+        }
+      });
     else {
-      const z = zstd(data);
-      out = Buffer.from(z.buffer, z.byteOffset, z.byteLength);
+      const data = readAt(fd, start, m.csize);
+      out = m.method === 0 ? data : zlib.inflateRawSync(data, { maxOutputLength: Math.max(1, m.usize) });
     }
   } catch (err) {
+    // the file system's refusal (EIO, …) stays the tool's; anything the bytes caused is theirs
+    if (/^E[A-Z]+$/.test((err as NodeJS.ErrnoException).code ?? "")) throw err;
     throw new MemberError("EVAL_CORRUPT", `${m.name} does not inflate: ${(err as Error).message}`);
   }
   if (out.length !== m.usize) throw new MemberError("EVAL_CORRUPT", `${m.name} inflates to ${out.length} bytes; the directory says ${m.usize}`);

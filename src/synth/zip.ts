@@ -40,6 +40,15 @@ export function compressed(data: Uint8Array, method: Method, frames = 1): Uint8A
   return Buffer.concat(parts);
 }
 
+/** What a member's entry may override (see ZipWriter.add). */
+export interface MemberOptions {
+  frames?: number;
+  crc?: number;
+  localName?: string;
+  body?: Uint8Array;
+  usize?: number;
+}
+
 interface Written {
   name: Buffer;
   method: Method;
@@ -64,10 +73,14 @@ export class ZipWriter {
     this.offset += b.length;
   }
 
-  /** A member; `raw` overrides what the central directory says (for corrupt fixtures). */
-  add(name: string, data: Uint8Array, method: Method, o: { frames?: number; crc?: number; localName?: string } = {}): void {
-    const body = compressed(data, method, o.frames);
-    const w: Written = { name: Buffer.from(name, "utf8"), method, crc: o.crc ?? crc32(data), csize: body.length, usize: data.length, offset: this.offset };
+  /**
+   * A member; the options override what is written (for corrupt and hostile fixtures): `body` the
+   * compressed bytes as they are (`data` then only gives the CRC and size), `usize` the declared
+   * uncompressed size, `crc`, `localName`.
+   */
+  add(name: string, data: Uint8Array, method: Method, o: MemberOptions = {}): void {
+    const body = o.body ?? compressed(data, method, o.frames);
+    const w: Written = { name: Buffer.from(name, "utf8"), method, crc: o.crc ?? crc32(data), csize: body.length, usize: o.usize ?? data.length, offset: this.offset };
     const localName = o.localName === undefined ? w.name : Buffer.from(o.localName, "utf8");
     const extra = this.zip64 ? Buffer.alloc(20) : Buffer.alloc(0);
     if (this.zip64) {
@@ -150,7 +163,7 @@ export class ZipWriter {
 }
 
 /** A whole archive in memory (small logs, tests). */
-export function zipBytes(members: readonly { name: string; data: Uint8Array; method: Method; frames?: number; crc?: number; localName?: string }[], o: { zip64?: boolean; end?: boolean } = {}): Buffer {
+export function zipBytes(members: readonly ({ name: string; data: Uint8Array; method: Method } & MemberOptions)[], o: { zip64?: boolean; end?: boolean } = {}): Buffer {
   const parts: Uint8Array[] = [];
   const w = new ZipWriter((b) => parts.push(b), o.zip64 ?? false);
   for (const m of members) w.add(m.name, m.data, m.method, m);
