@@ -15,7 +15,7 @@
 // method); every case finishes (a watchdog, not a timing assertion: a hung case is a failure).
 
 import { spawnSync } from "node:child_process";
-import { closeSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -423,7 +423,7 @@ export async function fuzzEval(o: EvalFuzzOptions): Promise<EvalFuzzReport> {
   const started = performance.now();
   const first = o.first ?? 0;
   const batch = o.batch ?? 200;
-  const dir = mkdtempSync(join(existsShm() ? "/dev/shm" : tmpdir(), "assay-fuzz-eval-"));
+  const dir = mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "assay-fuzz-eval-"));
   const report: EvalFuzzReport = { seed: o.seed, cases: 0, seconds: 0, cliCases: 0, peakRssMb: 0, cliPeakRssMb: 0, validity: {}, firstCode: {}, ops: {}, failure: null };
   const all = await loadBases(dir);
   const keep = (c: EvalCase, message: string): EvalFuzzFailure => {
@@ -470,14 +470,6 @@ export async function fuzzEval(o: EvalFuzzOptions): Promise<EvalFuzzReport> {
   }
   return report;
 }
-
-const existsShm = (): boolean => {
-  try {
-    return openSync("/dev/shm", "r") >= 0;
-  } catch {
-    return false;
-  }
-};
 
 /** The case through `node dist/cli.js score FILE --jobs 2` (real workers), its peak RSS read at exit. */
 function throughCli(c: EvalCase, dir: string, report: EvalFuzzReport): string | null {
