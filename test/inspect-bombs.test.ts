@@ -10,6 +10,7 @@ import { scoreInspectLog } from "../src/io/inspect.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
 import { decodeZstd, decoderMemory } from "../src/io/zstd.js";
 import { compressed, readyZstd, zipBytes } from "../src/synth/zip.js";
+import { blockBomb as bombOf, compressedBlock } from "../src/fuzz/eval.js";
 import { spawnMeasured } from "./helpers/cli.js";
 import { cleanup, members, place, scratch, type Member } from "./helpers/inspect.js";
 import { join } from "node:path";
@@ -40,33 +41,15 @@ function rleBlocks(n: number): Buffer {
   return b;
 }
 
-/**
- * `n` copies of one compressed block that zstd makes of 128 KiB of "abc abc …" (about 15 bytes: a
- * literal run and one long match), in a frame that declares no content size: ~8,700 times its size
- * once decoded, and only decoding can tell how much (unlike RLE blocks, whose sizes are in their headers).
- */
+/** A frame of `n` compressed blocks, each ~15 bytes making 128 KiB: only decoding can tell how much. */
 let block: Buffer;
-function blockBomb(n: number): Buffer {
-  const parts = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38])];
-  const h = block.readUIntLE(0, 3) & ~1;
-  for (let i = 0; i < n; i++) {
-    const b = Buffer.from(block);
-    b.writeUIntLE(h | (i === n - 1 ? 1 : 0), 0, 3);
-    parts.push(b);
-  }
-  return Buffer.concat(parts);
-}
+const blockBomb = (n: number): Buffer => bombOf(n, block);
 
 let base: Member[];
 beforeAll(async () => {
   await readyZstd();
-  const pattern = Buffer.alloc(128 * 1024);
-  for (let i = 0; i < pattern.length; i++) pattern[i] = "abc ".charCodeAt(i % 4);
-  const frame = Buffer.from(compressed(pattern, 93));
-  const fhd = frame[4]!;
-  const at = 5 + ((fhd >> 5) & 1 ? 0 : 1) + [0, 1, 2, 4][fhd & 3]! + [(fhd >> 5) & 1, 2, 4, 8][fhd >> 6]!;
-  block = frame.subarray(at, at + 3 + (frame.readUIntLE(at, 3) >>> 3));
-  expect((frame.readUIntLE(at, 3) >> 1) & 3).toBe(2); // a compressed block
+  block = compressedBlock();
+  expect((block.readUIntLE(0, 3) >> 1) & 3).toBe(2); // a compressed block
 
   const file = place("base.eval", inspectLogBytes({ task: "bombs", model: "openai/gpt-4o-mini", case: "clean", samples: 3, epochs: 1, format: "eval", method: 8, seed: "bombs", offset: 0 }));
   base = members(file);

@@ -105,12 +105,7 @@ let block: Buffer = Buffer.alloc(0);
 async function loadBases(dir: string): Promise<Base[]> {
   if (bases !== null) return bases;
   await readyZstd();
-  const pattern = Buffer.alloc(128 * 1024);
-  for (let i = 0; i < pattern.length; i++) pattern[i] = "abc ".charCodeAt(i % 4);
-  const frame = Buffer.from(compressed(pattern, 93));
-  const fhd = frame[4]!;
-  const at = 5 + ((fhd >> 5) & 1 ? 0 : 1) + [0, 1, 2, 4][fhd & 3]! + [(fhd >> 5) & 1, 2, 4, 8][fhd >> 6]!;
-  block = Buffer.from(frame.subarray(at, at + 3 + (frame.readUIntLE(at, 3) >>> 3)));
+  block = compressedBlock();
   bases = BASE_SPECS.map((s) => {
     const bytes = inspectLogBytes({ task: `fuzz-${s.label}`, model: "openai/gpt-4o-mini", case: s.case, samples: 3, epochs: s.case === "epochs" ? 2 : 1, format: "eval", method: s.method, ...(s.frames === undefined ? {} : { frames: s.frames }), seed: s.label, offset: 0 });
     const file = join(dir, `base-${s.label}.eval`);
@@ -178,12 +173,25 @@ const bombs = new Map<number, Buffer>();
 /** `mb` MiB of spaces, deflated (about a thousandth of that). */
 const deflateBomb = (mb: number): Buffer => bombs.get(mb) ?? bombs.set(mb, deflateRawSync(Buffer.alloc(mb * 2 ** 20, 0x20), { level: 9 })).get(mb)!;
 
-/** `n` copies of the compressed block in a frame that declares no content size (~8,700 times its size decoded). */
-function blockBomb(n: number): Buffer {
+/** The one compressed block zstd makes of 128 KiB of "abc abc …" (readyZstd() awaited first). */
+export function compressedBlock(): Buffer {
+  const pattern = Buffer.alloc(128 * 1024);
+  for (let i = 0; i < pattern.length; i++) pattern[i] = "abc ".charCodeAt(i % 4);
+  const frame = Buffer.from(compressed(pattern, 93));
+  const fhd = frame[4]!;
+  const at = 5 + ((fhd >> 5) & 1 ? 0 : 1) + [0, 1, 2, 4][fhd & 3]! + [(fhd >> 5) & 1, 2, 4, 8][fhd >> 6]!;
+  return Buffer.from(frame.subarray(at, at + 3 + (frame.readUIntLE(at, 3) >>> 3)));
+}
+
+/**
+ * `n` copies of a compressed block (compressedBlock()) in a frame that declares no content size:
+ * ~8,700 times its size once decoded, and only decoding can tell how much (unlike RLE blocks).
+ */
+export function blockBomb(n: number, of: Buffer = block): Buffer {
   const parts = [zstdHeader(0x38, null)];
-  const h = block.readUIntLE(0, 3) & ~1;
+  const h = of.readUIntLE(0, 3) & ~1;
   for (let i = 0; i < n; i++) {
-    const b = Buffer.from(block);
+    const b = Buffer.from(of);
     b.writeUIntLE(h | (i === n - 1 ? 1 : 0), 0, 3);
     parts.push(b);
   }
