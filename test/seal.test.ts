@@ -569,6 +569,15 @@ describe("assay seal", () => {
     expect([by("unterminated").status, by("torn").status, by("torn").warnings.map((w) => w.code)]).toEqual(["unterminated", "unterminated", ["JOURNAL_TORN"]]);
   });
 
+  it("an Inspect log is skipped as the one file it is, not scored as a folder (that was exit 3)", () => {
+    const dir = fresh("with-log");
+    writeBundle(join(dir, "b"), death("t1"));
+    const log = "2025-05-12T20-28-13-04-00_popularity.json";
+    writeFileSync(join(dir, log), readFileSync(new URL(`./fixtures/inspect/${log}`, import.meta.url)));
+    const r = spawnCli(["seal", dir, "--hmac-key-file", keyFile]);
+    expect([r.code, r.stderr]).toEqual([0, `assay seal: 1 Inspect log skipped: a log is one file and carries no seal\nassay seal: 1 sealed, 0 already sealed, 0 not sealed (key fingerprint ${fingerprint(KEY)})\n`]);
+  });
+
   it("a killed run, sealed, then given a made-up ending: SEAL with the key (the edit a seal exists to catch)", () => {
     const dir = writeBundle(fresh("completed-later"), unterminated("t8"));
     expect(spawnCli(["seal", dir, "--hmac-key-file", keyFile, "--quiet"]).code).toBe(0);
