@@ -74,15 +74,21 @@ export class MemberError extends Error {
   }
 }
 
-function readAt(fd: number, pos: number, length: number): Buffer {
-  if (!Number.isSafeInteger(pos) || pos < 0) return Buffer.alloc(0);
-  const buf = Buffer.allocUnsafe(length);
+/** Fill `into` from byte `pos` of the file; how many bytes it holds (fewer at the file's end). */
+function readInto(fd: number, into: Uint8Array, pos: number): number {
   let at = 0;
-  while (at < length) {
-    const n = readSync(fd, buf, at, length - at, pos + at);
+  while (at < into.length) {
+    const n = readSync(fd, into, at, into.length - at, pos + at);
     if (n === 0) break;
     at += n;
   }
+  return at;
+}
+
+function readAt(fd: number, pos: number, length: number): Buffer {
+  if (!Number.isSafeInteger(pos) || pos < 0) return Buffer.alloc(0);
+  const buf = Buffer.allocUnsafe(length);
+  const at = readInto(fd, buf, pos);
   return at === length ? buf : buf.subarray(0, at);
 }
 
@@ -329,12 +335,7 @@ export function readMember(fd: number, size: number, m: ZipMember): Buffer {
     if (m.method === 93)
       out = decodeZstd(m.csize, m.usize, MAX_MEMBER_BYTES, (into) => {
         // read straight into the decoder's memory: the compressed bytes are not held twice
-        let at = 0;
-        while (at < into.length) {
-          const got = readSync(fd, into, at, into.length - at, start + at);
-          if (got === 0) throw new ZstdError("the file ended before its compressed bytes did");
-          at += got;
-        }
+        if (readInto(fd, into, start) < into.length) throw new ZstdError("the file ended before its compressed bytes did");
       });
     else {
       const data = readAt(fd, start, m.csize);

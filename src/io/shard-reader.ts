@@ -31,8 +31,6 @@ import { displayRoot } from "./discover.js";
  * trials is about 100 MB; V8's longest string is about 512 MiB.
  */
 export const MAX_VALUE_BYTES = 256 * 1024 * 1024;
-/** Values longer than this have their depth read from the text before JSON.parse builds them (below it, at most ~500,000 levels, ~50 MB, and the schema bounds the rest). */
-const DEPTH_SCAN_BYTES = 1 << 20;
 /** How assay's JSON Lines documents begin. */
 const LINES_PREFIX = Buffer.from('{"type":"run",');
 /** A JSON document is fed to its reader this much at a time, so a value is refused within this much of the cap. */
@@ -150,12 +148,12 @@ class NotAssays extends UsageError {
 /**
  * A value's bytes as JSON (assay's own output: plain JSON.parse, then the schema decides). Its
  * depth is read from the text first when JSON.parse could build too much of it (a long text: ~100
- * bytes of heap a level), or when the value is walked before any schema bounds it (the run, which
- * its MAC re-serialises): assay writes nothing that deep.
+ * bytes of heap a level), or, `walked`, whatever its length when the value is walked before any
+ * schema bounds it (the run, which its MAC re-serialises): assay writes nothing that deep.
  */
-function parsed(file: string, bytes: Buffer, offset: number, what: string, scanDepth = bytes.length > DEPTH_SCAN_BYTES): unknown {
+function parsed(file: string, bytes: Buffer, offset: number, what: string, walked = false): unknown {
   const text = bytes.toString("utf8");
-  if (scanDepth && textTooDeep(text)) throw new NotAssays(file, `${what} at byte ${offset} is nested deeper than ${MAX_JSON_DEPTH} arrays and objects`);
+  if (textTooDeep(text, walked)) throw new NotAssays(file, `${what} at byte ${offset} is nested deeper than ${MAX_JSON_DEPTH} arrays and objects`);
   try {
     return JSON.parse(text);
   } catch {
@@ -499,7 +497,7 @@ function readLines(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEn
     const where = `at line ${line} (byte ${offset})`;
     if (bytes.length === 0) throw new NotResults(file, `line ${line} (byte ${offset}) is empty`);
     if (mac !== null) throw new NotResults(file, `line ${line} (byte ${offset}) follows its MAC, which ends a document`);
-    const v = parsed(file, bytes, offset, `line ${line}`, line === 1 || bytes.length > DEPTH_SCAN_BYTES) as { type?: unknown } | null;
+    const v = parsed(file, bytes, offset, `line ${line}`, line === 1) as { type?: unknown } | null;
     const type = typeof v === "object" && v !== null ? v.type : undefined;
     if (line === 1) {
       const head = v as { format?: unknown; run?: unknown; lines?: unknown };

@@ -141,20 +141,6 @@ export class EntrySpill implements EntrySource {
     return disk;
   }
 
-  /** A path two entries share (two shards holding one bundle), or null. */
-  duplicatePath(): string | null {
-    if (this.disk === null) {
-      const seen = new Set<string>();
-      for (const [path] of this.pending) {
-        if (seen.has(path)) return path;
-        seen.add(path);
-      }
-      return null;
-    }
-    const row = this.ready().db.prepare("SELECT path FROM entries GROUP BY path HAVING count(*) > 1 LIMIT 1").get() as { path: string } | undefined;
-    return row?.path ?? null;
-  }
-
   /** The entries in path order (SQLite compares TEXT byte by byte: UTF-8 byte order, as §10 sorts). */
   *[Symbol.iterator](): Generator<BundleEntry> {
     if (this.disk === null) {

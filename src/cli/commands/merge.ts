@@ -94,8 +94,6 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
       return r;
     });
     checks.checkComplete();
-    const twice = spill.duplicatePath();
-    if (twice !== null) throw new UsageError(`bundle ${forTerminal(twice)} appears in two shards`);
     const o = runs[0]!.run.options;
     const results = assembleView(
       spill,

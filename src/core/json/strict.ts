@@ -225,9 +225,12 @@ function mayBeTooDeep(s: string): boolean | "maybe" {
  * The text nests deeper than MAX_JSON_DEPTH (strings skipped; it need not be valid JSON): for a
  * reader that calls JSON.parse itself on text no finding rests on (a trajectory scanned for review
  * flags), so V8 is never asked to build 10^7 levels. Cheap unless the text holds many openers.
+ * `short`: false leaves texts up to DEPTH_PREPASS_CHARS unread (JSON.parse builds at most ~50 MB
+ * of them) for a reader whose schema bounds the value it keeps.
  */
-export function textTooDeep(s: string): boolean {
-  return mayBeTooDeep(s) !== false && textDeeperThan(s, MAX_JSON_DEPTH);
+export function textTooDeep(s: string, short = true): boolean {
+  const deep = mayBeTooDeep(s);
+  return deep === "maybe" ? short && textDeeperThan(s, MAX_JSON_DEPTH) : deep;
 }
 
 /** The text's arrays and objects nest deeper than `max` (strings skipped; the text need not be valid). */
