@@ -5,4 +5,4 @@ export const TOOL_VERSION = "0.1.0";
 // read, or a tool error); an Inspect scorer named __proto__ is read (its log was invalid); a dict
 // key a record lacks is never an inherited property; a plan of 10^7 epochs is counted (it was a
 // tool error). No result of ordinary evidence changed (the fingerprint below is the same).
-export const SCORING_VERSION = 6;
+export const SCORING_VERSION = 7;

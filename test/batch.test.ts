@@ -229,7 +229,7 @@ describe("schedules and trial order", () => {
     expect(x.retry).toEqual(["t2"]);
     expect(x.raw_record).toEqual({ values: [1, 0], mean: 0.5 });
     expect(x.accuracy).toMatchObject({ victories: 1, scored: 1, value: 1 });
-    expect(x.completion).toEqual({ value: 0.5, completed: 1, scheduled: 2 });
+    expect(x.completion).toMatchObject({ value: 0.5, completed: 1, scheduled: 2 });
     // Every scheduled trial present: nothing missing.
     const full = one(entries(victory({ trial: "t1" }), death({ trial: "t2" })), COUNT, [s]);
     expect(full.missing).toEqual([]);
@@ -262,7 +262,7 @@ describe("schedules and trial order", () => {
     expect(x.scheduled).toBe(2);
     expect(x.accuracy).toMatchObject({ victories: 0, scored: 2 });
     expect(x.raw_record).toEqual({ values: [0, 0], mean: 0 });
-    expect(x.completion).toEqual({ value: 1, completed: 2, scheduled: 2 });
+    expect(x.completion).toMatchObject({ value: 1, completed: 2, scheduled: 2 });
     expect(x.retry).toEqual([]);
     expect(x.missing).toEqual([]);
     expect(x.excluded).toEqual([]);
@@ -367,7 +367,7 @@ describe("trial findings", () => {
     expect(invalidTrials(x)).toEqual(["t1"]);
     expect(x.retry).toEqual([]);
     expect(x.excluded).toEqual([]);
-    expect(x.completion).toEqual({ value: 0.5, completed: 1, scheduled: 2 });
+    expect(x.completion).toMatchObject({ value: 0.5, completed: 1, scheduled: 2 });
   });
 
   it("invalid trials are non-victories by default; --invalid exclude leaves them out; listed either way", () => {
@@ -397,7 +397,7 @@ describe("tool errors", () => {
     expect(x.unscored).toEqual(["t3"]);
     expect(x.accuracy).toMatchObject({ victories: 1, scored: 2 });
     expect(x.raw_record).toEqual({ values: [1, 0], mean: 0.5 });
-    expect(x.completion).toEqual({ value: 1, completed: 2, scheduled: 2 });
+    expect(x.completion).toMatchObject({ value: 1, completed: 2, scheduled: 2 });
     expect(x.retry).toEqual([]);
     expect(x.pass_hat_k).toEqual({ "1": 0.5, "2": 0 });
     expect(x.missing).toEqual([]);
@@ -411,7 +411,7 @@ describe("tool errors", () => {
     expect(x.retry).toEqual([]);
     expect(x.excluded).toEqual([]);
     expect(x.raw_record!.values).toEqual([0]);
-    expect(x.completion).toEqual({ value: 1, completed: 1, scheduled: 1 });
+    expect(x.completion).toMatchObject({ value: 1, completed: 1, scheduled: 1 });
   });
 
   it("even when another attempt of the trial is invalid, the trial is unscored, not a counted non-victory", () => {
@@ -419,7 +419,7 @@ describe("tool errors", () => {
     expect(x.unscored).toEqual(["t1"]);
     expect(x.accuracy).toMatchObject({ victories: 1, scored: 1, value: 1 });
     expect(x.raw_record).toEqual({ values: [1], mean: 1 });
-    expect(x.completion).toEqual({ value: 1, completed: 1, scheduled: 1 });
+    expect(x.completion).toMatchObject({ value: 1, completed: 1, scheduled: 1 });
     expect(x.pass_hat_k).toEqual({ "1": 1 });
   });
 });
@@ -518,7 +518,7 @@ describe("adjudication", () => {
     expect(x.retry).toEqual(["t1", "t2"]);
     expect(x.accuracy).toMatchObject({ victories: 1, scored: 1, value: 1 });
     expect(x.raw_record).toEqual({ values: [0, 0, 1], mean: 1 / 3 });
-    expect(x.completion).toEqual({ value: 1 / 3, completed: 1, scheduled: 3 });
+    expect(x.completion).toMatchObject({ value: 1 / 3, completed: 1, scheduled: 3 });
     expect(x.invalid).toEqual([]);
     expect(x.flags.filter((f) => f.code !== "SUPERSEDED")).toEqual([]);
   });
@@ -531,18 +531,18 @@ describe("adjudication", () => {
     expect(dflt.accuracy).toMatchObject({ victories: 1, scored: 1, value: 1 });
     expect(dflt.retry).toEqual([]);
     expect(dflt.raw_record!.values).toEqual([0, 1]);
-    expect(dflt.completion).toEqual({ value: 0.5, completed: 1, scheduled: 2 });
+    expect(dflt.completion).toMatchObject({ value: 0.5, completed: 1, scheduled: 2 });
     const loss = one(es, RB_LOSS);
     expect(loss.excluded).toEqual([]);
     expect(loss.accuracy).toMatchObject({ victories: 1, scored: 2, value: 0.5 });
     expect(loss.retry).toEqual([]);
-    expect(loss.completion).toEqual({ value: 0.5, completed: 1, scheduled: 2 });
+    expect(loss.completion).toMatchObject({ value: 0.5, completed: 1, scheduled: 2 });
   });
 
   it("interrupted: scored for accuracy, incomplete for completion, not retried, not excluded", () => {
     const x = one(entries(interrupted({ trial: "t1" }), unterminatedFinal({ trial: "t2" }), victory({ trial: "t3" })));
     expect(x.accuracy).toMatchObject({ victories: 1, scored: 3 });
-    expect(x.completion).toEqual({ value: 1 / 3, completed: 1, scheduled: 3 });
+    expect(x.completion).toMatchObject({ value: 1 / 3, completed: 1, scheduled: 3 });
     expect(x.retry).toEqual([]);
     expect(x.excluded).toEqual([]);
     expect(x.flags).toEqual([]);
@@ -554,7 +554,7 @@ describe("native metrics", () => {
     const s = scheduleOf("exp", ["t1", "t2", "t3", "t4", "t5", "t6"].map((trial) => ({ trial })));
     // t1 death (ending), t2 escape (ending), t3 interrupted (none), t4 invalid death, t5 abnormal, t6 missing.
     const x = one(entries(death({ trial: "t1" }), victory({ trial: "t2" }), interrupted({ trial: "t3" }), invalidClaim(death({ trial: "t4" })), abnormal({ trial: "t5" })), COUNT, [s]);
-    expect(x.completion).toEqual({ value: 2 / 6, completed: 2, scheduled: 6 });
+    expect(x.completion).toMatchObject({ value: 2 / 6, completed: 2, scheduled: 6 });
     expect(x.accuracy).toMatchObject({ victories: 1, scored: 4 });
     expect(x.retry).toEqual(["t5", "t6"]);
     expect(x.raw_record).toEqual({ values: [0, 1, 0, 0, 0, 0], mean: 1 / 6 });
@@ -595,7 +595,7 @@ describe("native metrics", () => {
 
   it("accuracy value and interval are null when nothing is scored (0/0)", () => {
     const x = one(entries(abnormal({ trial: "t1" }), resourceBound({ trial: "t2" })));
-    expect(x.accuracy).toEqual({ value: null, victories: 0, scored: 0, wilson95: null });
+    expect(x.accuracy).toMatchObject({ value: null, victories: 0, scored: 0, wilson95: null });
     expect(x.raw_record).toEqual({ values: [0, 0], mean: 0 });
   });
 

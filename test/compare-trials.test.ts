@@ -48,7 +48,7 @@ describe("native trials", () => {
 
 describe("Harbor trials", () => {
   const x = blankExperiment("job", "harbor", 5);
-  x.rewards = { reward: { mean: 0.5, wilson95: null, coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: null } };
+  x.rewards = { reward: { mean: 0.5, wilson95: null, coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: null, pass_hat_k: null, interval: null, interval_reason: null } };
   x.invalid = [{ trial: "forged", codes: ["REWARD_MISMATCH"] }];
   // As batch/harbor.ts records a byte-identical copy: excluded under its original's name, which is counted.
   x.excluded = [{ trial: "infra", reason: "infrastructure-error" }, { trial: "copy", reason: copyReason("job/copy") }];
@@ -75,7 +75,7 @@ describe("a native experiment and a Harbor job of one id", () => {
     t.add(native("won", 1, { victory: true }));
     t.add(harbor("pass", { experiment: "x" }));
     const job = blankExperiment("x", "harbor", 1);
-    job.rewards = { reward: { mean: 1, wilson95: null, coverage: 1, covered: 1, trials: 1, pass_rate: 1, pass_at_k: null, pass_at_k_reason: null } };
+    job.rewards = { reward: { mean: 1, wilson95: null, coverage: 1, covered: 1, trials: 1, pass_rate: 1, pass_at_k: null, pass_at_k_reason: null, pass_hat_k: null, interval: null, interval_reason: null } };
     expect(Object.fromEntries(t.take(blankExperiment("x", "native-game", 1), { invalid: "count" }).get("accuracy")!)).toEqual({ won: 1 });
     expect(Object.fromEntries(t.take(job, { invalid: "count" }).get("reward/reward/mean")!)).toEqual({ pass: 1 });
   });

@@ -38,6 +38,24 @@ const passHat = (groups: [c: number, n: number][]) =>
   Object.fromEntries(Object.entries(passHatNumbers(groups)).map(([k, v]) => [k, expect.closeTo(v, 12)]));
 const closeInterval = ([lo, hi]: [number, number]) => [expect.closeTo(lo, 12), expect.closeTo(hi, 12)];
 
+// §13.2 by hand. t(0.975, df) from published tables (to the digits given there, checked against
+// test/stats.test.ts's tables): df 2 → 4.302653, df 3 → 3.182446.
+const T975 = { 2: 4.302652729749464, 3: 3.182446305284263 } as const;
+/** A cluster-t interval from its hand-derived pieces: mean, SE and s²/n, with C − 1 degrees of freedom. */
+const clusterT = (mean: number, se: number, naiveVar: number, df: 2 | 3, units: number, clusters: number) => ({
+  method: "cluster-t",
+  lo: expect.closeTo(Math.max(0, mean - T975[df] * se), 9),
+  hi: expect.closeTo(Math.min(1, mean + T975[df] * se), 9),
+  units,
+  clusters,
+  se: expect.closeTo(se, 12),
+  design_effect: expect.closeTo((se * se) / naiveVar, 9),
+});
+const wilsonInterval = (k: number, n: number) => {
+  const [lo, hi] = wilson(k, n);
+  return { method: "wilson", lo: expect.closeTo(lo, 12), hi: expect.closeTo(hi, 12), units: n, clusters: n, se: null, design_effect: null };
+};
+
 const seed = (n: number) => n.toString(16).padStart(2, "0").repeat(16);
 
 // The corpus. Experiment "gold" has 13 trials over tasks A and B (and C, which only an excluded
@@ -119,6 +137,14 @@ afterAll(() => {
 //   B: t04 F, t05 F, t06 F, t11 F, t13 F (a1 is B)  → c=0, n=5
 //   C: nobody (t03's a1 is superseded, t08 excluded). t10 has no task.
 //   k = 1..5: k=1 (2/5+0)/2 = 0.2; k=2 (1/10+0)/2 = 0.05; k≥3 0.
+// Accuracy's interval (§13.2): 11 units in 3 clusters — A (5 units, 2 wins), B (5, 0), and t10
+// alone (no task: its own cluster). x̄ = 2/11. Deviation sums: A 2 − 10/11 = 12/11,
+// B −10/11, t10 −2/11; their squares sum to 248/121. SE = √(3/2 · 248/121)/11 = √372/121.
+// s² = (2·(9/11)² + 9·(2/11)²)/10 = 198/1210, so s²/n = 198/13310. t(0.975, 2).
+// Completion's: 13 units in 4 clusters — A (t01 t02 t03 t09 t12: 5 endings of 5), B (t04 t05
+// ended; t06 t07 t11 t13 not: 2 of 6), C (t08, whose lowest attempt is under C: 0 of 1), t10 (1
+// of 1). x̄ = 8/13. Deviation sums 25/13, −22/13, −8/13, 5/13; squares 1198/169.
+// SE = √(4/3 · 1198/169)/13; s² = (8·(5/13)² + 5·(8/13)²)/12 = 520/2028, s²/n = 520/26364. t(0.975, 3).
 const GOLD_FLAGS = [
   { code: "SUPERSEDED", trial: "t03", attempt: 1, evidence: null },
   { code: "RETRY_AFTER_OUTCOME", trial: "t04", attempt: 2, evidence: null },
@@ -138,9 +164,10 @@ const zeta: Experiment = {
   excluded: [],
   unscored: [],
   flags: [],
-  accuracy: { value: 1 / 2, victories: 1, scored: 2, wilson95: closeInterval(wilson(1, 2)) as [number, number] },
+  // Two trials without a task: two clusters of one unit each, binary → Wilson.
+  accuracy: { value: 1 / 2, victories: 1, scored: 2, wilson95: closeInterval(wilson(1, 2)) as [number, number], interval: wilsonInterval(1, 2) as never, interval_reason: null },
   raw_record: { values: [1, 0], mean: 1 / 2 },
-  completion: { value: 1, completed: 2, scheduled: 2 },
+  completion: { value: 1, completed: 2, scheduled: 2, interval: wilsonInterval(2, 2) as never, interval_reason: null },
   retry: [],
   dimensions: null,
   pass: null,
@@ -171,9 +198,9 @@ const goldDefaults = {
   ],
   unscored: [],
   flags: GOLD_FLAGS,
-  accuracy: { value: 2 / 11, victories: 2, scored: 11, wilson95: closeInterval(wilson(2, 11)) },
+  accuracy: { value: 2 / 11, victories: 2, scored: 11, wilson95: closeInterval(wilson(2, 11)), interval: clusterT(2 / 11, Math.sqrt(372) / 121, 198 / 13310, 2, 11, 3), interval_reason: null },
   raw_record: { values: [1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], mean: 2 / 13 },
-  completion: { value: 8 / 13, completed: 8, scheduled: 13 },
+  completion: { value: 8 / 13, completed: 8, scheduled: 13, interval: clusterT(8 / 13, Math.sqrt((4 / 3) * (1198 / 169)) / 13, 520 / 26364, 3, 13, 4), interval_reason: null },
   retry: ["t08"],
   dimensions: null,
   pass: null,
@@ -196,10 +223,13 @@ const goldDefaults = {
 // t07 becomes a scored loss (no longer excluded; still no ending, never retried).
 //   scored = 11 − 2 + 1 = 10, victories 2. Completion and raw_record unchanged.
 //   A: c=2, n=5; B: t04 t05 t06 t07 → c=0, n=4 → k = 1..4.
+//   Accuracy's interval: 10 units in 3 clusters (A 2 of 5, B 0 of 4, t10 0 of 1), x̄ = 0.2.
+//   Deviation sums 1, −0.8, −0.2; squares 1.68. SE = √(3/2 · 1.68)/10 = √2.52/10;
+//   s² = (2·0.8² + 8·0.2²)/9 = 1.6/9, s²/n = 1.6/90.
 const goldExcludeLoss = {
   ...goldDefaults,
   excluded: [{ trial: "t08", reason: NO_OUTCOME_REASON }],
-  accuracy: { value: 2 / 10, victories: 2, scored: 10, wilson95: closeInterval(wilson(2, 10)) },
+  accuracy: { value: 2 / 10, victories: 2, scored: 10, wilson95: closeInterval(wilson(2, 10)), interval: clusterT(0.2, Math.sqrt(2.52) / 10, 1.6 / 90, 2, 10, 3), interval_reason: null },
   pass_hat_k: passHat([
     [2, 5],
     [0, 4],

@@ -122,7 +122,7 @@ describe.sequential("job metrics are computed per reward key, states first", () 
     // In the mean: a1 1, a2 0, a3 1, b1 0, b2 0, x1 1, x2 0 → 3/7; covered 7 of 10 trials.
     // pass@k groups [c, n]: alpha/c1 [2, 3], beta/c1 [0, 2], alpha/c2 [1, 2]; k ≤ 2.
     // pass@1 = (2/3 + 0 + 1/2) / 3 = 7/18; pass@2 = (1 + 0 + 1) / 3 = 2/3. By name alone it would be 0.3.
-    expect(e.rewards).toEqual({
+    expect(e.rewards).toMatchObject({
       reward: { mean: 3 / 7, wilson95: wilson(3, 7), coverage: 7 / 10, covered: 7, trials: 10, pass_rate: 3 / 7, pass_at_k: passAt([[2, 3], [0, 2], [1, 2]]), pass_at_k_reason: null },
     });
     expect(e.rewards!["reward"]!.pass_at_k).toEqual({ "1": expect.closeTo(7 / 18, 12), "2": expect.closeTo(2 / 3, 12) });
@@ -141,7 +141,7 @@ describe.sequential("job metrics are computed per reward key, states first", () 
     expect(e.states).toEqual({ scored: 6, "scored-with-exception": 1, "infrastructure-error": 1, cancelled: 0, incomplete: 2, unverified: 0 });
     // Mean over all 10: 3/10. b4 has no result.json, so no task: pass@k cannot place a trial that
     // counts 0 in the mean, and leaving it out would raise pass@k, so pass@k says so instead.
-    expect(e.rewards).toEqual({
+    expect(e.rewards).toMatchObject({
       reward: {
         mean: 3 / 10, wilson95: wilson(3, 10), coverage: 7 / 10, covered: 7, trials: 10, pass_rate: 3 / 10, pass_at_k: null,
         pass_at_k_reason: "1 trial in the mean names no task (no readable result.json), so pass@k cannot place them",
@@ -158,14 +158,14 @@ describe.sequential("job metrics are computed per reward key, states first", () 
     expect(counted.states).toEqual({ scored: 5, "scored-with-exception": 0, "infrastructure-error": 1, cancelled: 0, incomplete: 0, unverified: 0 });
     expect(counted.excluded).toEqual([]); // m2 is invalid, not an excluded error: it counts as 0
     // p1 1, p2 0, and four invalid trials as 0 (two passing duplicates, a claimed 1, an error): 1/6, one task [1, 6].
-    expect(counted.rewards).toEqual({
+    expect(counted.rewards).toMatchObject({
       reward: { mean: 1 / 6, wilson95: wilson(1, 6), coverage: 1, covered: 6, trials: 6, pass_rate: 1 / 6, pass_at_k: passAt([[1, 6]]), pass_at_k_reason: null },
     });
 
     const doc = await score([invalid], { invalid: "exclude" });
     const excluded = job(doc, "job-invalid");
     expect(excluded.invalid).toEqual(counted.invalid); // listed either way
-    expect(excluded.rewards).toEqual({
+    expect(excluded.rewards).toMatchObject({
       reward: { mean: 1 / 2, wilson95: wilson(1, 2), coverage: 2 / 6, covered: 2, trials: 6, pass_rate: 1 / 2, pass_at_k: passAt([[1, 2]]), pass_at_k_reason: null },
     });
     expect(doc.run.options.invalid).toBe("exclude");
@@ -182,10 +182,10 @@ describe.sequential("job metrics are computed per reward key, states first", () 
     expect(Object.keys(e.rewards!)).toEqual(["accuracy", "passed"]);
     // accuracy: (0.5 + 1 + 0) / 3; only k2 has exactly 1.
     // Not every value is 0 or 1: no Wilson interval (nor pass@k).
-    expect(e.rewards!["accuracy"]).toEqual({ mean: 0.5, wilson95: null, coverage: 1, covered: 3, trials: 3, pass_rate: 1 / 3, pass_at_k: null, pass_at_k_reason: expect.stringContaining("k1") });
+    expect(e.rewards!["accuracy"]).toMatchObject({ mean: 0.5, wilson95: null, coverage: 1, covered: 3, trials: 3, pass_rate: 1 / 3, pass_at_k: null, pass_at_k_reason: expect.stringContaining("k1") });
     expect(e.rewards!["accuracy"]!.pass_at_k_reason).toContain("0.5");
     // passed: 1, 1, 0 on one task: [2, 3] → pass@1 2/3, pass@2 1, pass@3 1.
-    expect(e.rewards!["passed"]).toEqual({ mean: 2 / 3, wilson95: wilson(2, 3), coverage: 1, covered: 3, trials: 3, pass_rate: 2 / 3, pass_at_k: passAt([[2, 3]]), pass_at_k_reason: null });
+    expect(e.rewards!["passed"]).toMatchObject({ mean: 2 / 3, wilson95: wilson(2, 3), coverage: 1, covered: 3, trials: 3, pass_rate: 2 / 3, pass_at_k: passAt([[2, 3]]), pass_at_k_reason: null });
   });
 
   it("a review flag changes no state and no metric: the same job with and without a trajectory writing the reward file", async () => {
@@ -393,7 +393,7 @@ describe.sequential("the store and the pool", () => {
     expect(e.invalid).toEqual([]);
     expect(e.excluded).toEqual([]);
     expect(e.states).toEqual({ scored: 2, "scored-with-exception": 0, "infrastructure-error": 0, cancelled: 0, incomplete: 0, unverified: 0 });
-    expect(e.rewards).toEqual({ reward: { mean: 1 / 2, wilson95: wilson(1, 2), coverage: 1, covered: 2, trials: 2, pass_rate: 1 / 2, pass_at_k: passAt([[1, 2]]), pass_at_k_reason: null } });
+    expect(e.rewards).toMatchObject({ reward: { mean: 1 / 2, wilson95: wilson(1, 2), coverage: 1, covered: 2, trials: 2, pass_rate: 1 / 2, pass_at_k: passAt([[1, 2]]), pass_at_k_reason: null } });
   });
 });
 

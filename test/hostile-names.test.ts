@@ -142,7 +142,7 @@ describe("narrate's Markdown", () => {
       cached: false,
       facts: {
         bundles: { total: 1, valid: 1, invalid: 0, error: 0 },
-        experiments: [{ ...blankExperiment(job, "harbor", 1), rewards: { [`k${BIDI}`]: { mean: 1, wilson95: null, coverage: 1, covered: 1, trials: 1, pass_rate: 1, pass_at_k: null, pass_at_k_reason: null } } }],
+        experiments: [{ ...blankExperiment(job, "harbor", 1), rewards: { [`k${BIDI}`]: { mean: 1, wilson95: null, coverage: 1, covered: 1, trials: 1, pass_rate: 1, pass_at_k: null, pass_at_k_reason: null, pass_hat_k: null, interval: null, interval_reason: null } } }],
         unanalysed: [{ trial, reason: `evidence could not be read: ${CLEAR}` }],
       },
       prose: { overview: "fine", themes: [{ title: "t", text: "x", trials: [trial] }] },

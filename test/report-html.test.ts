@@ -52,8 +52,8 @@ const RUN: Results["run"] = {
 const entry = (path: string, fields: Partial<BundleEntry> = {}): BundleEntry => ({ path, ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "x", trial: path, attempt: 1, ...fields }) });
 const native = (name: string, n: number): Experiment => ({
   ...blankExperiment(name, "native-game", n),
-  accuracy: { value: 0.5, victories: n / 2, scored: n, wilson95: [0.2, 0.8] },
-  completion: { value: 1, completed: n, scheduled: n },
+  accuracy: { value: 0.5, victories: n / 2, scored: n, wilson95: [0.2, 0.8], interval: null, interval_reason: null },
+  completion: { value: 1, completed: n, scheduled: n, interval: null, interval_reason: null },
   raw_record: { values: [], mean: 0.5 },
   retry: [],
 });
@@ -61,7 +61,7 @@ const native = (name: string, n: number): Experiment => ({
 /** A Harbor job whose reward key and claimed metric are named `name`. */
 const harborClaiming = (name: string): Experiment => ({
   ...blankExperiment(name, "harbor", 2),
-  rewards: { [name]: { mean: 0.5, wilson95: [0.1, 0.9], coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: name } },
+  rewards: { [name]: { mean: 0.5, wilson95: [0.1, 0.9], coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: name, pass_hat_k: null, interval: null, interval_reason: null } },
   states: { scored: 2 },
   claimed: { source: name, metrics: { [name]: 0.7 }, compared: [{ metric: name, claimed: 0.7, assay: 0.5, reason: name }] },
 });
@@ -215,7 +215,7 @@ describe("findings by code", () => {
 
 describe("the labels of the figures", () => {
   it("say what --invalid does with invalid trials: count (as failures, 0) or left out", async () => {
-    const world: Experiment = { ...blankExperiment("w", "world", 2), pass: { passed: 1, total: 2 }, dimensions: {} };
+    const world: Experiment = { ...blankExperiment("w", "world", 2), pass: { passed: 1, total: 2, interval: null, interval_reason: null }, dimensions: {} };
     const experiments = [native("g", 2), world, harborClaiming("h")];
     const html = (invalid: "count" | "exclude") => page({ format: "assay.results/1", run: { ...RUN, options: { ...RUN.options, invalid } }, bundles: [], experiments });
     const count = await html("count");

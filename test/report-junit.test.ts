@@ -191,7 +191,7 @@ describe("what a testcase says", () => {
 function blank(id: string): Experiment {
   return {
     experiment: id, profile: "native-game", scheduled: 2, invalid: [], missing: [], excluded: [], unscored: [], flags: [],
-    accuracy: { value: 1, victories: 1, scored: 1, wilson95: null }, raw_record: null, completion: null, retry: [], dimensions: null, pass: null, pass_hat_k: null,
+    accuracy: { value: 1, victories: 1, scored: 1, wilson95: null, interval: null, interval_reason: null }, raw_record: null, completion: null, retry: [], dimensions: null, pass: null, pass_hat_k: null,
     rewards: null, states: null, claimed: null, job: null, job_id: null, exceptions: null, warnings: [], log: null, inspect: null,
   };
 }
@@ -294,7 +294,7 @@ describe("hostile names and texts", () => {
         { path: "r/plain/p", ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "plain", trial: "p", attempt: 1 }) },
       ],
       experiments: [
-        { ...blank(`x${hidden}`), invalid: [{ trial: "t", codes: ["SCHEMA"] }], excluded: [{ trial: "u", reason: `why ${hidden}` }], missing: [`m${hidden}`], dimensions: { [`d${hidden}`]: { passed: 0, total: 1 } } },
+        { ...blank(`x${hidden}`), invalid: [{ trial: "t", codes: ["SCHEMA"] }], excluded: [{ trial: "u", reason: `why ${hidden}` }], missing: [`m${hidden}`], dimensions: { [`d${hidden}`]: { passed: 0, total: 1, interval: null, interval_reason: null } } },
         blank("plain"),
       ],
     });

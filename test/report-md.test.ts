@@ -140,8 +140,8 @@ describe("--format md on the demo corpus", () => {
         experiment: `e${String(i).padStart(2, "0")}`, profile: "native-game" as const, scheduled: 30,
         invalid: Array.from({ length: 30 }, (_, j) => ({ trial: `t${j}`, codes: ["SEED_COLLISION" as const] })),
         missing: [], excluded: [], unscored: [], flags: [],
-        accuracy: { value: 0, victories: 0, scored: 30, wilson95: [0, 0.11] as [number, number] },
-        raw_record: null, completion: { value: 0, completed: 0, scheduled: 30 }, retry: [], dimensions: null, pass: null, pass_hat_k: null,
+        accuracy: { value: 0, victories: 0, scored: 30, wilson95: [0, 0.11] as [number, number], interval: null, interval_reason: null },
+        raw_record: null, completion: { value: 0, completed: 0, scheduled: 30, interval: null, interval_reason: null }, retry: [], dimensions: null, pass: null, pass_hat_k: null,
         rewards: null, states: null, claimed: null, job: null, job_id: null, exceptions: null, warnings: [], log: null, inspect: null,
       })),
     });
@@ -161,7 +161,7 @@ describe("the findings table", () => {
     const schema = { code: "SCHEMA" as const, file: null, line: null, message: "m" };
     const x: Experiment = {
       ...blankExperiment("x", "native-game", 4),
-      accuracy: { value: 0, victories: 0, scored: 4, wilson95: [0, 0.5] },
+      accuracy: { value: 0, victories: 0, scored: 4, wilson95: [0, 0.5], interval: null, interval_reason: null },
       invalid: [{ trial: "t1", codes: ["SEED_MISMATCH"] }, { trial: "t2", codes: ["SCHEMA"] }, { trial: "t3", codes: ["SCHEMA", "TRIAL_DUPLICATE"] }, { trial: "t4", codes: ["SEED_MISMATCH"] }],
     };
     const bundles = [entry("t0"), entry("t1"), entry("t2", { validity: "invalid", errors: [schema] }), entry("t3", { validity: "invalid", errors: [schema] }), entry("t4")];
@@ -177,9 +177,9 @@ describe("the findings table", () => {
 describe("the labels of the figures", () => {
   it("say what --invalid does with invalid trials: count (as failures, 0) or left out", () => {
     const experiments: Experiment[] = [
-      { ...blankExperiment("g", "native-game", 2), accuracy: { value: 0.5, victories: 1, scored: 2, wilson95: [0.1, 0.9] }, completion: { value: 1, completed: 2, scheduled: 2 } },
-      { ...blankExperiment("w", "world", 2), pass: { passed: 1, total: 2 }, dimensions: {} },
-      { ...blankExperiment("h", "harbor", 2), states: { scored: 2 }, rewards: { reward: { mean: 0.5, wilson95: [0.1, 0.9], coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: null } } },
+      { ...blankExperiment("g", "native-game", 2), accuracy: { value: 0.5, victories: 1, scored: 2, wilson95: [0.1, 0.9], interval: null, interval_reason: null }, completion: { value: 1, completed: 2, scheduled: 2, interval: null, interval_reason: null } },
+      { ...blankExperiment("w", "world", 2), pass: { passed: 1, total: 2, interval: null, interval_reason: null }, dimensions: {} },
+      { ...blankExperiment("h", "harbor", 2), states: { scored: 2 }, rewards: { reward: { mean: 0.5, wilson95: [0.1, 0.9], coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: null, pass_hat_k: null, interval: null, interval_reason: null } } },
     ];
     const md = (invalid: "count" | "exclude") => renderText("md", viewOf({ format: "assay.results/1", run: { ...RUN, options: { ...RUN.options, invalid } }, bundles: [], experiments }));
     const count = md("count");

@@ -57,6 +57,21 @@ export const advisorySchema = z.object({
 });
 export type Advisory = z.infer<typeof advisorySchema>;
 
+/** §13.2: the interval of a metric's mean, with what it assumes (units, clusters), or null with `interval_reason`. */
+export const intervalSchema = z.object({
+  method: z.enum(["wilson", "t", "cluster-t"]),
+  lo: z.number(),
+  hi: z.number(),
+  units: z.int(),
+  clusters: z.int(),
+  se: z.number().nullable(),
+  design_effect: z.number().nullable(),
+});
+export type IntervalField = z.infer<typeof intervalSchema>;
+/** The two fields every metric object with an interval carries (absent in documents before scoring version 7). */
+const intervalFields = { interval: intervalSchema.nullable().default(null), interval_reason: z.string().nullable().default(null) };
+const passHatK = z.record(z.string(), z.number()).nullable().default(null);
+
 /** A figure Inspect claims: a number, or NaN and ±Infinity spelled as strings (JSON has no such numbers). */
 const claimedFigure = z.union([z.number(), z.enum(["NaN", "Infinity", "-Infinity"])]).nullable();
 const figuresSchema = z.object({
@@ -64,6 +79,9 @@ const figuresSchema = z.object({
   n: z.int(),
   wilson95: z.tuple([z.number(), z.number()]).nullable(),
   pass_at_k: z.record(z.string(), z.number()).nullable(),
+  ...intervalFields,
+  /** §13.3: pass^k across epochs (binary scores before reduction), null otherwise. */
+  pass_hat_k: passHatK,
 });
 const checkSchema = z.enum(["agrees", "mismatch", "unverified"]);
 /** §12: an Inspect log's identity, plan and metrics (per "<scorer>/<reducer or ->/<metric>"), for both --errors settings. */
@@ -79,6 +97,8 @@ export const inspectLogSchema = z.object({
   completed_at: z.string().nullable(),
   plan: z.object({ records: z.int(), ids: z.int(), epochs: z.int(), source: z.enum(["sample_ids", "samples present"]) }),
   total_samples: z.int().nullable(),
+  /** §13.4: the planned sample ids in plan order, which each mean/accuracy metric's `values` follow (null: none kept). */
+  sample_ids: z.array(z.string()).nullable().default(null),
   metrics: z.record(
     z.string(),
     z.object({
@@ -88,6 +108,8 @@ export const inspectLogSchema = z.object({
       coverage: z.object({ scored: z.int(), planned: z.int() }),
       exclude: figuresSchema,
       zero: figuresSchema,
+      /** §13.4: each planned sample's reduced value (null: not in the figure) under each --errors setting; mean/accuracy metrics only. */
+      values: z.object({ exclude: z.array(z.number().nullable()), zero: z.array(z.number().nullable()) }).nullable().default(null),
     }),
   ),
 });
@@ -202,13 +224,13 @@ export const experimentSchema = z.object({
   /** attempt: null for Harbor trials; evidence: why (null for a review flag, whose evidence is in the trial's entry). */
   flags: z.array(z.object({ code, trial: z.string(), attempt: z.int().nullable(), evidence: z.string().nullable() })),
   accuracy: z
-    .object({ value: z.number().nullable(), victories: z.int(), scored: z.int(), wilson95: z.tuple([z.number(), z.number()]).nullable() })
+    .object({ value: z.number().nullable(), victories: z.int(), scored: z.int(), wilson95: z.tuple([z.number(), z.number()]).nullable(), ...intervalFields })
     .nullable(),
   raw_record: z.object({ values: z.array(z.union([z.literal(0), z.literal(1)])), mean: z.number().nullable() }).nullable(),
-  completion: z.object({ value: z.number().nullable(), completed: z.int(), scheduled: z.int() }).nullable(),
+  completion: z.object({ value: z.number().nullable(), completed: z.int(), scheduled: z.int(), ...intervalFields }).nullable(),
   retry: trialList.nullable(),
-  dimensions: z.record(z.string(), z.object({ passed: z.int(), total: z.int() })).nullable(),
-  pass: z.object({ passed: z.int(), total: z.int() }).nullable(),
+  dimensions: z.record(z.string(), z.object({ passed: z.int(), total: z.int(), ...intervalFields })).nullable(),
+  pass: z.object({ passed: z.int(), total: z.int(), ...intervalFields }).nullable(),
   pass_hat_k: z.record(z.string(), z.number()).nullable(),
   rewards: z
     .record(
@@ -224,7 +246,11 @@ export const experimentSchema = z.object({
         trials: z.int(),
         pass_rate: z.number().nullable(),
         pass_at_k: z.record(z.string(), z.number()).nullable(),
+        /** Why pass@k and pass^k are null (null when they are given). */
         pass_at_k_reason: z.string().nullable(),
+        /** §13.3: pass^k per task, binary keys only. */
+        pass_hat_k: passHatK,
+        ...intervalFields,
       }),
     )
     .nullable(),
@@ -250,6 +276,9 @@ export const experimentSchema = z.object({
         note: z.string().nullable(),
         /** The value over every planned record, those without a score as 0 (what --errors zero reports as `value`). */
         errors_zero: z.number().nullable(),
+        /** §13.2 (mean and accuracy metrics) and §13.3 (binary scorers over epochs). */
+        ...intervalFields,
+        pass_hat_k: passHatK,
       }),
     )
     .nullable()

@@ -33,8 +33,8 @@ export function writeBigResults(file: string, n: number, lost: (i: number) => bo
     put(`${i === 0 ? "" : ","}${JSON.stringify({ path: `big/${trialId(i)}/a1`, ...e })}`);
   }
   const x = blankExperiment("big", "native-game", n);
-  x.accuracy = { value: victories / n, victories, scored: n, wilson95: wilson95(victories, n) };
-  x.completion = { value: 1, completed: n, scheduled: n };
+  x.accuracy = { value: victories / n, victories, scored: n, wilson95: wilson95(victories, n), interval: null, interval_reason: null };
+  x.completion = { value: 1, completed: n, scheduled: n, interval: null, interval_reason: null };
   x.retry = [];
   put(`],"experiments":[${JSON.stringify(x)}]}\n`);
   writeSync(fd, held.join(""));

@@ -11,6 +11,7 @@ import { inspectExperiments, InspectNaming } from "./inspect.js";
 import type { BatchRecord } from "./record.js";
 import { indexSchedules, type Schedule } from "./schedule.js";
 import { passHatK, wilson95 } from "./stats.js";
+import { intervalFields, UnitSet } from "../stats/interval.js";
 
 export interface BatchOptions {
   /** Invalid trials count as non-victories ("count", the default) or are left out. */
@@ -76,16 +77,16 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
   const scheduledScenario = new Map(schedule?.trials.map((t) => [t.trial, t.scenario]) ?? []);
   const isWorld = profile === "world";
   const excludeResourceBound = options.resourceBound === "exclude" || (options.resourceBound === "default" && !isWorld);
-  const dims = new Map<string, { passed: number; total: number }>();
-  const passCount = { passed: 0, total: 0 };
+  const dims = new Map<string, { passed: number; total: number; units: UnitSet }>();
+  // §13.1: a metric's units are its counted trials; trials sharing a task form one cluster.
+  const units = { won: new UnitSet(), completed: new UnitSet() };
   /** A world trial that enters the totals: its dimensions (null: invalid, failing every one). */
-  const countWorld = (d: BatchRecord["dimensions"], passed: boolean) => {
-    passCount.total++;
-    if (passed) passCount.passed++;
+  const countWorld = (d: BatchRecord["dimensions"], cluster: string) => {
     for (const name of DIMENSIONS) {
-      const g = dims.get(name) ?? { passed: 0, total: 0 };
+      const g = dims.get(name) ?? { passed: 0, total: 0, units: new UnitSet() };
       g.total++;
       if (d?.[name]?.pass) g.passed++;
+      g.units.add(d?.[name]?.pass ? 1 : 0, cluster);
       dims.set(name, g);
     }
   };
@@ -129,19 +130,28 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
       out.unscored.push(trial);
       continue;
     }
+    // §13.1: the task of the attempt that decides (the lowest for an invalid or unadjudicated trial).
+    let cluster = clusterOf(trial, attempts[0]?.task ?? null);
+    const counted = (won: boolean) => {
+      scored++;
+      if (won) victories++;
+      units.won.add(won ? 1 : 0, cluster);
+    };
     if (attempts.length === 0) {
       out.missing.push(trial);
       retry.push(trial);
       raw.push(0);
+      units.completed.add(0, cluster);
       continue;
     }
     const codes = trialFindings(attempts, profile, scheduledSeed.get(trial), scheduledScenario.get(trial), collided.has(trial));
     if (codes.length > 0) {
       out.invalid.push({ trial, codes });
       raw.push(0);
+      units.completed.add(0, cluster);
       if (options.invalid === "count") {
-        scored++;
-        if (isWorld) countWorld(null, false);
+        counted(false);
+        if (isWorld) countWorld(null, cluster);
         countRepeat(attempts[0]!.task, false);
       }
       continue;
@@ -151,9 +161,12 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
       out.excluded.push({ trial, reason: "no adjudicated attempt: every attempt is abnormal, or unterminated with neither a native ending nor a final score" });
       retry.push(trial);
       raw.push(0);
+      units.completed.add(0, cluster);
       continue;
     }
+    cluster = clusterOf(trial, adj.task);
     if (adj.ending) completed++;
+    units.completed.add(adj.ending ? 1 : 0, cluster);
     if (adj.status === "resource-bound" && !adj.ending && excludeResourceBound) {
       out.excluded.push({
         trial,
@@ -162,30 +175,39 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
       raw.push(0);
       continue;
     }
-    if (isWorld) countWorld(adj.dimensions, adj.pass === true);
+    if (isWorld) countWorld(adj.dimensions, cluster);
     const won = isWorld ? adj.pass === true : adj.victory === true;
-    scored++;
-    if (won) victories++;
+    counted(won);
     raw.push(won ? 1 : 0);
     countRepeat(adj.task, won);
   }
   for (const trial of unscheduled) out.invalid.push({ trial, codes: ["UNSCHEDULED"] });
 
   if (isWorld) {
-    out.dimensions = Object.fromEntries(DIMENSIONS.map((n) => [n, dims.get(n) ?? { passed: 0, total: 0 }]));
-    out.pass = passCount;
+    out.dimensions = Object.fromEntries(
+      DIMENSIONS.map((n) => {
+        const g = dims.get(n);
+        return [n, { passed: g?.passed ?? 0, total: g?.total ?? 0, ...intervalFields((g?.units ?? new UnitSet()).interval(TRIALS)) }];
+      }),
+    );
+    out.pass = { passed: victories, total: scored, ...intervalFields(units.won.interval(TRIALS)) };
     out.retry = retry;
     out.pass_hat_k = passHatK(repeats);
   } else {
     const counted = trialIds.length - out.unscored.length;
-    out.accuracy = { value: scored === 0 ? null : victories / scored, victories, scored, wilson95: wilson95(victories, scored) };
+    out.accuracy = { value: scored === 0 ? null : victories / scored, victories, scored, wilson95: wilson95(victories, scored), ...intervalFields(units.won.interval(TRIALS)) };
     out.raw_record = { values: raw, mean: raw.length === 0 ? null : raw.reduce<number>((s, v) => s + v, 0) / raw.length };
-    out.completion = { value: counted === 0 ? null : completed / counted, completed, scheduled: counted };
+    out.completion = { value: counted === 0 ? null : completed / counted, completed, scheduled: counted, ...intervalFields(units.completed.interval(TRIALS)) };
     out.retry = retry;
     out.pass_hat_k = passHatK(repeats);
   }
   return out;
 }
+
+const TRIALS = { unit: "trial", cluster: "task" };
+
+/** The cluster of a native or world trial (§13.1): its meta.task, or (none) the trial alone; the NUL keeps the two apart. */
+const clusterOf = (trial: string, task: string | null): string => (task === null ? `trial\u0000${trial}` : `task\u0000${task}`);
 
 /**
  * The experiment's profile: the one most of its bundles declare (ties: the contract's order), so

@@ -13,7 +13,8 @@ import { own, setOwn } from "../schema.js";
 import { byteCompare } from "../text.js";
 import { harborExplained, type Counted } from "./claims.js";
 import type { BatchRecord } from "./record.js";
-import { MAX_PASS_AT_K, passAtK, smallestTotal, wilson95 } from "./stats.js";
+import { MAX_PASS_AT_K, passAtK, passHatK, smallestTotal, wilson95 } from "./stats.js";
+import { intervalFields, UnitSet } from "../stats/interval.js";
 
 export interface HarborOptions {
   /** Invalid trials enter the reward metrics as 0 ("count") or are left out of them. */
@@ -280,6 +281,7 @@ function keyMetrics(key: string, counted: Counted[], trials: number) {
   const mean = n === 0 ? null : values.reduce((s, x) => s + x.v, 0) / n;
   const passRate = n === 0 ? null : values.filter((x) => x.v === 1).length / n;
   let passAtKs: Record<string, number> | null = null;
+  let passHat: Record<string, number> | null = null;
   let reason: string | null = null;
   const nonBinary = values.find((x) => x.v !== 0 && x.v !== 1);
   const taskless = values.filter((x) => x.trial.task === null).length;
@@ -304,9 +306,24 @@ function keyMetrics(key: string, counted: Counted[], trials: number) {
       for (const g of tasks.values()) sum += passAtK(g.passed, g.total, k);
       passAtKs[String(k)] = sum / tasks.size;
     }
+    passHat = passHatK(tasks);
   }
+  // §13.1: the units are the trials in the mean; a cluster is one task (and checksum), a trial naming none its own.
+  const units = new UnitSet();
+  for (const { trial, v } of values) units.add(v, trial.task === null ? `trial\u0000${trial.trial ?? trial.path}` : `task\u0000${trial.task}\u0000${trial.task_checksum ?? ""}`);
   const covered = values.filter((x) => x.covered).length;
   // §11: a Wilson interval when every value in the mean is 0 or 1 (n = that many).
   const wilson = n > 0 && nonBinary === undefined ? wilson95(values.filter((x) => x.v === 1).length, n) : null;
-  return { mean, wilson95: wilson, coverage: trials === 0 ? 0 : covered / trials, covered, trials, pass_rate: passRate, pass_at_k: passAtKs, pass_at_k_reason: reason };
+  return {
+    mean,
+    wilson95: wilson,
+    coverage: trials === 0 ? 0 : covered / trials,
+    covered,
+    trials,
+    pass_rate: passRate,
+    pass_at_k: passAtKs,
+    pass_at_k_reason: reason,
+    pass_hat_k: passHat,
+    ...intervalFields(units.interval({ unit: "trial", cluster: "task" })),
+  };
 }

@@ -57,6 +57,7 @@ export interface InspectLog {
   completed_at: string | null;
   plan: { records: number; ids: number; epochs: number; source: "sample_ids" | "samples present" };
   total_samples: number | null;
+  sample_ids: string[] | null;
   metrics: Record<string, LogMetric>;
 }
 
@@ -288,6 +289,7 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
     completed_at: str(stats["completed_at"]) || null,
     plan: { records: plannedRecords, ids: plan.ids.length, epochs: plan.epochs, source: plan.source },
     total_samples: typeof total === "number" ? total : null,
+    sample_ids: null,
     metrics: m.metrics,
   };
   return {

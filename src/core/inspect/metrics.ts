@@ -4,6 +4,7 @@
 
 import { MAX_PASS_AT_K, passAtK, wilson95 } from "../batch/stats.js";
 import { finding, type Finding } from "../codes.js";
+import type { Interval } from "../stats/interval.js";
 import { isPlainObject } from "../json/decode.js";
 import type { SampleRecord } from "./sample.js";
 import { agree, isBuiltInMetric, parseReducer, reduceWeighted, weightedMetric, type Reducer, type Weighted } from "./stats.js";
@@ -17,6 +18,9 @@ export interface Figures {
   n: number;
   wilson95: [number, number] | null;
   pass_at_k: Record<string, number> | null;
+  interval: Interval | null;
+  interval_reason: string | null;
+  pass_hat_k: Record<string, number> | null;
 }
 
 export type Claimed = number | "NaN" | "Infinity" | "-Infinity" | null;
@@ -29,6 +33,7 @@ export interface LogMetric {
   coverage: { scored: number; planned: number };
   exclude: Figures;
   zero: Figures;
+  values: { exclude: (number | null)[]; zero: (number | null)[] } | null;
 }
 
 /** The plan: sample ids (as Inspect compares them) × epochs, and the early-stopped records. */
@@ -169,8 +174,8 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
     const coverage = { scored: 0, planned: input.plan.ids.length * input.plan.epochs };
     for (const list of index.records.values()) for (const r of list) if (scoredIn(r)) coverage.scored++;
     const verifiable = s.builtIn && s.reducer !== null && !input.noEvidence && !input.truncated;
-    const none: Figures = { value: null, n: 0, wilson95: null, pass_at_k: null };
-    const m: LogMetric = { claimed: claimedOf(s.claimed), check: "unverified", note: null, coverage, exclude: none, zero: none };
+    const none: Figures = { value: null, n: 0, wilson95: null, pass_at_k: null, interval: null, interval_reason: null, pass_hat_k: null };
+    const m: LogMetric = { claimed: claimedOf(s.claimed), check: "unverified", note: null, coverage, exclude: none, zero: none, values: null };
     if (typeof s.claimed === "number" && !Number.isNaN(s.claimed) && !Number.isFinite(s.claimed)) findings.push(finding("NOT_FINITE", input.file, null, `${s.path}: ${s.claimed}`));
     if (!verifiable)
       m.note = input.noEvidence ? "no sample record behind it"
@@ -314,7 +319,7 @@ const passes = (xs: readonly Weighted[]) => xs.reduce((a, x) => a + (x.v === 1 ?
 function figures(name: string, got: { perSample: Weighted[]; floats: Weighted[][] }, epochs: number): Figures {
   const xs = got.perSample.filter((x) => !Number.isNaN(x.v));
   const n = weight(xs);
-  if (n === 0 || !isBuiltInMetric(name)) return { value: null, n, wilson95: null, pass_at_k: null };
+  if (n === 0 || !isBuiltInMetric(name)) return { value: null, n, wilson95: null, pass_at_k: null, interval: null, interval_reason: null, pass_hat_k: null };
   const value = weightedMetric(name, xs);
   const proportion = (name === "accuracy" || name === "mean") && xs.every(binary);
   let passAt: Record<string, number> | null = null;
@@ -326,5 +331,5 @@ function figures(name: string, got: { perSample: Weighted[]; floats: Weighted[][
     const sizes = per.map((f) => ({ c: passes(f), n: weight(f) }));
     for (let k = 1; k <= kMax; k++) passAt[String(k)] = sizes.reduce((sum, f) => sum + passAtK(f.c, f.n, k), 0) / sizes.length;
   }
-  return { value, n, wilson95: proportion ? wilson95(passes(xs), n) : null, pass_at_k: passAt };
+  return { value, n, wilson95: proportion ? wilson95(passes(xs), n) : null, pass_at_k: passAt, interval: null, interval_reason: null, pass_hat_k: null };
 }
