@@ -1,0 +1,151 @@
+// The statistics of contract §13, each against something other than itself: published t tables,
+// closed forms of the t distribution for 1, 2 and 3 degrees of freedom, worked examples computed by
+// hand (the arithmetic in the comments), and Holm's procedure on a worked example.
+
+import { describe, expect, it } from "vitest";
+import { intervalOf, UnitSet } from "../src/core/stats/interval.js";
+import { holm, pairedDifference, tieGroups } from "../src/core/stats/paired.js";
+import { tCdf, tQuantile, tTwoSided } from "../src/core/stats/student-t.js";
+
+describe("Student's t", () => {
+  // A standard table (e.g. NIST/SEMATECH e-Handbook, table 1.3.6.7.2), three decimals.
+  const TABLE_975: [number, number][] = [[1, 12.706], [2, 4.303], [3, 3.182], [4, 2.776], [5, 2.571], [10, 2.228], [11, 2.201], [20, 2.086], [30, 2.042], [60, 2.0], [100, 1.984]];
+  const TABLE_80: [number, number][] = [[1, 1.376], [2, 1.061], [3, 0.978], [4, 0.941], [5, 0.92], [10, 0.879], [20, 0.86], [30, 0.854], [60, 0.848], [100, 0.845]];
+
+  it("quantiles agree with the published table to its three decimals", () => {
+    for (const [df, t] of TABLE_975) expect(tQuantile(0.975, df)).toBeCloseTo(t, 3);
+    for (const [df, t] of TABLE_80) expect(tQuantile(0.8, df)).toBeCloseTo(t, 3);
+    // Far out the t is the normal: z(0.975) = 1.959964.
+    expect(tQuantile(0.975, 1e7)).toBeCloseTo(1.959964, 5);
+  });
+
+  it("quantiles agree with the closed forms for 1 and 2 degrees of freedom to 1e-9", () => {
+    // df 1 (Cauchy): Q(p) = tan(π(p − ½)); df 2: Q(p) = (2p − 1)·√(2 / (4p(1 − p))).
+    for (const p of [0.6, 0.8, 0.9, 0.975, 0.995, 0.025]) {
+      expect(tQuantile(p, 1)).toBeCloseTo(Math.tan(Math.PI * (p - 0.5)), 9);
+      expect(tQuantile(p, 2)).toBeCloseTo((2 * p - 1) * Math.sqrt(2 / (4 * p * (1 - p))), 9);
+    }
+  });
+
+  it("the CDF agrees with the closed forms for 1, 2 and 3 degrees of freedom", () => {
+    const df3 = (t: number) => 0.5 + (1 / Math.PI) * ((t / Math.sqrt(3)) / (1 + (t * t) / 3) + Math.atan(t / Math.sqrt(3)));
+    for (const t of [-5, -1.2, -0.3, 0, 0.4, 1.7, 3, 12]) {
+      expect(tCdf(t, 1)).toBeCloseTo(0.5 + Math.atan(t) / Math.PI, 12);
+      expect(tCdf(t, 2)).toBeCloseTo(0.5 + t / (2 * Math.sqrt(2 + t * t)), 12);
+      expect(tCdf(t, 3)).toBeCloseTo(df3(t), 12);
+      expect(tTwoSided(t, 3)).toBeCloseTo(2 * (1 - df3(Math.abs(t))), 12);
+    }
+    expect(tTwoSided(Infinity, 4)).toBe(0);
+    expect(tCdf(-Infinity, 4)).toBe(0);
+  });
+});
+
+describe("the interval of a metric (§13.2)", () => {
+  const one = (xs: number[]) => xs.map((x, i) => ({ x, cluster: `c${i}` }));
+
+  it("binary units, one per cluster: Wilson's interval, se and design_effect null", () => {
+    // Wilson for 3 of 10 (z = 1.959964, z² = 3.841459): centre (0.3 + z²/20)/(1 + z²/10) = 0.492073/1.384146
+    // = 0.355506; half z·√(0.021 + z²/400)/(1 + z²/10) = 1.959964·√0.0306037/1.384146 = 0.247715
+    // → [0.1078, 0.6032] (the published Wilson interval for 3/10).
+    const got = intervalOf(one([1, 1, 1, 0, 0, 0, 0, 0, 0, 0]));
+    expect(got.interval).toMatchObject({ method: "wilson", units: 10, clusters: 10, se: null, design_effect: null });
+    expect(got.interval!.lo).toBeCloseTo(0.1078, 4);
+    expect(got.interval!.hi).toBeCloseTo(0.6032, 4);
+  });
+
+  it("non-binary units, one per cluster: x̄ ± t(0.975, n−1)·s/√n, clipped to [0, 1]", () => {
+    // 0.2, 0.5, 0.9, 0.6: x̄ = 0.55; deviations −0.35, −0.05, 0.35, 0.05; Σd² = 0.25; s² = 0.25/3;
+    // se = √(0.25/3)/2 = 0.144338; t(0.975, 3) = 3.182446 (table 3.182) → half 0.459347 → [0.090653, 1.009347 → 1].
+    const got = intervalOf(one([0.2, 0.5, 0.9, 0.6]));
+    expect(got.interval).toMatchObject({ method: "t", units: 4, clusters: 4, design_effect: null });
+    expect(got.interval!.se).toBeCloseTo(0.144338, 6);
+    expect(got.interval!.lo).toBeCloseTo(0.090653, 5);
+    expect(got.interval!.hi).toBe(1);
+  });
+
+  it("repeats in a cluster: the cluster-robust t over clusters, with its design effect", () => {
+    // Tasks a: 1, 1, 0   b: 0, 0   c: 1, 0, 1, 1. n = 9, x̄ = 5/9.
+    // Deviation sums: a 2 − 3·5/9 = 1/3; b 0 − 10/9 = −10/9; c 3 − 20/9 = 7/9 (sum 0).
+    // Σ squares = 1/9 + 100/81 + 49/81 = 158/81. SE = √(3/2 · 158/81)/9 = √(237/81)/9 = 0.190056.
+    // t(0.975, 2) = 4.302653 → half 0.817741 → [0, 1.373297 → 1].
+    // s² = (5·(4/9)² + 4·(5/9)²)/8 = (80 + 100)/81/8 = 180/648; naive se² = s²/9 = 0.0308642.
+    // design_effect = 0.190056² / 0.0308642 = 0.0361214 / 0.0308642 = 1.170329.
+    const got = intervalOf([
+      ...[1, 1, 0].map((x) => ({ x, cluster: "a" })),
+      ...[0, 0].map((x) => ({ x, cluster: "b" })),
+      ...[1, 0, 1, 1].map((x) => ({ x, cluster: "c" })),
+    ]);
+    expect(got.interval).toMatchObject({ method: "cluster-t", units: 9, clusters: 3, lo: 0, hi: 1 });
+    expect(got.interval!.se).toBeCloseTo(Math.sqrt(237 / 81) / 9, 12);
+    expect(got.interval!.design_effect).toBeCloseTo((237 / 81 / 81) / (180 / 648 / 9), 9);
+  });
+
+  it("a weighted unit is the same as its copies written out", () => {
+    const w = new UnitSet();
+    w.add(0, "a", 3);
+    w.add(1, "a");
+    w.add(1, "b", 2);
+    w.add(0.5, "c");
+    const flat = intervalOf([0, 0, 0, 1].map((x) => ({ x, cluster: "a" })).concat([1, 1].map((x) => ({ x, cluster: "b" })), [{ x: 0.5, cluster: "c" }]));
+    expect(w.interval()).toEqual(flat);
+    expect(w.size).toBe(7);
+  });
+
+  it("no interval below two units or two clusters, with the reason", () => {
+    expect(intervalOf([])).toEqual({ interval: null, reason: "no unit counted" });
+    // n = 1 wins over Wilson (§13.6).
+    expect(intervalOf([{ x: 1, cluster: "a" }], { unit: "trial", cluster: "task" })).toEqual({ interval: null, reason: "one trial: no interval from a single value" });
+    const oneTask = intervalOf([1, 0, 1, 1, 0, 1].map((x) => ({ x, cluster: "t" })), { unit: "trial", cluster: "task" });
+    expect(oneTask).toEqual({ interval: null, reason: "all 6 trials are in one task: no interval from a single task" });
+  });
+
+  it("identical values: a zero-width interval, design_effect null (s = 0)", () => {
+    const got = intervalOf([1, 1, 1, 1].map((x, i) => ({ x, cluster: i < 2 ? "a" : "b" })));
+    expect(got.interval).toEqual({ method: "cluster-t", lo: 1, hi: 1, units: 4, clusters: 2, se: 0, design_effect: null });
+  });
+});
+
+describe("paired differences (§13.4)", () => {
+  it("mean_diff, the paired t interval, mde80 and p by hand", () => {
+    // d = 0.1, 0.3, −0.2, 0.4: mean 0.15; deviations −0.05, 0.15, −0.35, 0.25; Σ = 0.21; s² = 0.07;
+    // SE = √0.07/2 = 0.1322876. t(0.975, 3) = 3.182446, t(0.80, 3) = 0.978472 (table 0.978).
+    // interval 0.15 ± 3.182446 × 0.1322876 = 0.15 ± 0.4209978 = [−0.2709978, 0.5709978];
+    // mde80 = 4.160918 × 0.1322876 = 0.5504379.
+    // t = 0.15/0.1322876 = 1.133893; p = 2(1 − F₃(1.133893)) with the df-3 closed form.
+    const got = pairedDifference([0.1, 0.3, -0.2, 0.4]);
+    expect(got.pairs).toBe(4);
+    expect(got.mean_diff).toBeCloseTo(0.15, 12);
+    expect(got.se).toBeCloseTo(0.1322876, 7);
+    expect(got.interval!.lo).toBeCloseTo(-0.2709978, 6);
+    expect(got.interval!.hi).toBeCloseTo(0.5709978, 6);
+    expect(got.mde80).toBeCloseTo(0.5504378, 5);
+    const t = 0.15 / Math.sqrt(0.07 / 4);
+    const F3 = 0.5 + (1 / Math.PI) * ((t / Math.sqrt(3)) / (1 + (t * t) / 3) + Math.atan(t / Math.sqrt(3)));
+    expect(got.p).toBeCloseTo(2 * (1 - F3), 12);
+  });
+
+  it("an interval below 0 is not clipped; no interval from one pair; SE 0 gives p 1 or 0", () => {
+    expect(pairedDifference([-1, -0.9, -1]).interval!.lo).toBeLessThan(-1);
+    expect(pairedDifference([0.5])).toMatchObject({ pairs: 1, mean_diff: 0.5, interval: null, mde80: null, p: 0 });
+    expect(pairedDifference([])).toMatchObject({ pairs: 0, mean_diff: null, p: 1 });
+    expect(pairedDifference([0, 0, 0]).p).toBe(1);
+    expect(pairedDifference([0.2, 0.2, 0.2])).toMatchObject({ p: 0, se: 0, mde80: 0 });
+  });
+});
+
+describe("Holm (1979) and tie groups", () => {
+  it("a worked example", () => {
+    // Sorted: 0.005 (×4 = 0.02), 0.01 (×3 = 0.03), 0.03 (×2 = 0.06), 0.04 (×1 = 0.04, raised to 0.06 to stay monotone).
+    expect(holm([0.01, 0.04, 0.03, 0.005])).toEqual([0.03, 0.06, 0.06, 0.02].map((x) => expect.closeTo(x, 12)));
+    expect(holm([0.5, 0.9])).toEqual([1, 1].map((x) => expect.closeTo(x, 12)));
+    expect(holm([])).toEqual([]);
+  });
+
+  it("the best ungrouped run opens a group; runs not significantly worse than it join", () => {
+    // Ranked 0 > 1 > 2 > 3. 1 ties with 0; 2 differs from 0 but ties with... only its leader counts: 2 opens group 2,
+    // and 3 ties with 2 → group 2 even though 3 also differs from 0.
+    const p = new Map([["0,1", 0.3], ["0,2", 0.01], ["0,3", 0.001], ["1,2", 0.2], ["1,3", 0.02], ["2,3", 0.5]]);
+    const adj = (a: number, b: number) => p.get(`${Math.min(a, b)},${Math.max(a, b)}`)!;
+    expect([...tieGroups([0, 1, 2, 3], adj)]).toEqual([[0, 1], [1, 1], [2, 2], [3, 2]]);
+  });
+});
