@@ -91,6 +91,22 @@ describe("the interval of a metric (§13.2)", () => {
     expect(w.size).toBe(7);
   });
 
+  it("a unit without a cluster is a cluster of its own, as if it had a name no other unit shares", () => {
+    const xs = [0.3, 1, 0, 0.8, 0.8, 1, 0, 0.25];
+    const named = intervalOf(xs.map((x, i) => ({ x, cluster: i < 3 ? "t" : `own${i}` })));
+    const lone = intervalOf(xs.map((x, i) => ({ x, cluster: i < 3 ? "t" : null })));
+    expect(lone.interval).toMatchObject({ method: "cluster-t", units: 8, clusters: 6 });
+    expect(lone.interval!.se).toBeCloseTo(named.interval!.se!, 14);
+    expect(lone.interval!.lo).toBeCloseTo(named.interval!.lo, 14);
+    // A weighted lone unit is one cluster of n equal units.
+    const w = new UnitSet();
+    w.add(0, null, 3);
+    w.add(1, "b", 2);
+    w.add(1, null);
+    const flat = intervalOf([{ x: 0, cluster: "a" }, { x: 0, cluster: "a" }, { x: 0, cluster: "a" }, { x: 1, cluster: "b" }, { x: 1, cluster: "b" }, { x: 1, cluster: "c" }]);
+    expect(w.interval().interval!.se).toBeCloseTo(flat.interval!.se!, 14);
+  });
+
   it("no interval below two units or two clusters, with the reason", () => {
     expect(intervalOf([])).toEqual({ interval: null, reason: "no unit counted" });
     // n = 1 wins over Wilson (§13.6).

@@ -81,7 +81,7 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
   // §13.1: a metric's units are its counted trials; trials sharing a task form one cluster.
   const units = { won: new UnitSet(), completed: new UnitSet() };
   /** A world trial that enters the totals: its dimensions (null: invalid, failing every one). */
-  const countWorld = (d: BatchRecord["dimensions"], cluster: string) => {
+  const countWorld = (d: BatchRecord["dimensions"], cluster: string | null) => {
     for (const name of DIMENSIONS) {
       const g = dims.get(name) ?? { passed: 0, total: 0, units: new UnitSet() };
       g.total++;
@@ -130,8 +130,9 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
       out.unscored.push(trial);
       continue;
     }
-    // §13.1: the task of the attempt that decides (the lowest for an invalid or unadjudicated trial).
-    let cluster = clusterOf(trial, attempts[0]?.task ?? null);
+    // §13.1: the cluster is the task of the attempt that decides (the lowest for an invalid or
+    // unadjudicated trial); a trial without meta.task is a cluster of its own (null).
+    let cluster = attempts[0]?.task ?? null;
     const counted = (won: boolean) => {
       scored++;
       if (won) victories++;
@@ -164,7 +165,7 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
       units.completed.add(0, cluster);
       continue;
     }
-    cluster = clusterOf(trial, adj.task);
+    cluster = adj.task;
     if (adj.ending) completed++;
     units.completed.add(adj.ending ? 1 : 0, cluster);
     if (adj.status === "resource-bound" && !adj.ending && excludeResourceBound) {
@@ -206,8 +207,6 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
 
 const TRIALS = { unit: "trial", cluster: "task" };
 
-/** The cluster of a native or world trial (§13.1): its meta.task, or (none) the trial alone; the NUL keeps the two apart. */
-const clusterOf = (trial: string, task: string | null): string => (task === null ? `trial\u0000${trial}` : `task\u0000${task}`);
 
 /**
  * The experiment's profile: the one most of its bundles declare (ties: the contract's order), so

@@ -310,7 +310,7 @@ function keyMetrics(key: string, counted: Counted[], trials: number) {
   }
   // §13.1: the units are the trials in the mean; a cluster is one task (and checksum), a trial naming none its own.
   const units = new UnitSet();
-  for (const { trial, v } of values) units.add(v, trial.task === null ? `trial\u0000${trial.trial ?? trial.path}` : `task\u0000${trial.task}\u0000${trial.task_checksum ?? ""}`);
+  for (const { trial, v } of values) units.add(v, trial.task === null ? null : `${trial.task}\u0000${trial.task_checksum ?? ""}`);
   const covered = values.filter((x) => x.covered).length;
   // §11: a Wilson interval when every value in the mean is 0 or 1 (n = that many).
   const wilson = n > 0 && nonBinary === undefined ? wilson95(values.filter((x) => x.v === 1).length, n) : null;

@@ -28,7 +28,7 @@ export type IntervalOutcome = { interval: Interval; reason: null } | { interval:
 /** One unit: its value in [0, 1], its cluster, and (a run of equal units counted once) its weight. */
 export interface Unit {
   x: number;
-  cluster: string;
+  cluster: string | null;
   n?: number;
 }
 
@@ -39,35 +39,88 @@ const clip = (v: number) => Math.min(1, Math.max(0, v));
 
 /**
  * Units gathered one at a time (each kind adds its own as it counts them), then the interval of
- * their mean. `noun` and `clusterNoun` name them in a reason ("1 trial", "12 tasks").
+ * their mean. Nothing is kept per unit: sums per named cluster (tasks are few) and running sums
+ * for the rest, so a million trials cost a few numbers, not a million. A unit added without a
+ * cluster is a cluster of its own (with weight n, a cluster of n equal units).
  */
 export class UnitSet {
-  private readonly xs: number[] = [];
-  private readonly ws: number[] = [];
-  private readonly cs: number[] = [];
-  private readonly clusterIds = new Map<string, number>();
+  private n = 0;
+  private sum = 0;
+  private sumSq = 0;
+  private binary = true;
+  private successes = 0;
+  private first: number | null = null;
+  private allEqual = true;
+  /** Named clusters: Σ x and Σ weight of each. */
+  private readonly named = new Map<string, { s: number; n: number }>();
+  /** Clusters of one add each: Σ n²x², Σ n²x, Σ n², and how many. */
+  private lone = { a: 0, b: 0, c: 0, count: 0 };
 
-  add(x: number, cluster: string, n = 1): void {
+  add(x: number, cluster: string | null, n = 1): void {
     if (n <= 0) return;
-    let c = this.clusterIds.get(cluster);
-    if (c === undefined) this.clusterIds.set(cluster, (c = this.clusterIds.size));
-    this.xs.push(x);
-    this.ws.push(n);
-    this.cs.push(c);
+    this.n += n;
+    this.sum += x * n;
+    this.sumSq += x * x * n;
+    if (x === 1) this.successes += n;
+    else if (x !== 0) this.binary = false;
+    if (this.first === null) this.first = x;
+    else if (x !== this.first) this.allEqual = false;
+    if (cluster === null) {
+      this.lone.a += n * n * x * x;
+      this.lone.b += n * n * x;
+      this.lone.c += n * n;
+      this.lone.count++;
+      return;
+    }
+    const c = this.named.get(cluster);
+    if (c === undefined) this.named.set(cluster, { s: x * n, n });
+    else {
+      c.s += x * n;
+      c.n += n;
+    }
   }
 
   get size(): number {
-    let n = 0;
-    for (const w of this.ws) n += w;
-    return n;
+    return this.n;
   }
 
   interval(noun: { unit: string; cluster: string } = { unit: "unit", cluster: "cluster" }): IntervalOutcome {
-    return metricInterval(this.xs, this.ws, this.cs, this.clusterIds.size, noun);
+    const { n } = this;
+    const clusters = this.named.size + this.lone.count;
+    if (n === 0) return { interval: null, reason: `no ${noun.unit} counted` };
+    if (n < 2) return { interval: null, reason: `one ${noun.unit}: no interval from a single value` };
+    if (clusters < 2) return { interval: null, reason: `all ${plural(n, noun.unit)} are in one ${noun.cluster}: no interval from a single ${noun.cluster}` };
+    const mean = this.sum / n;
+    // Values lie in [0, 1], so the sums below lose nothing an interval printed to 3 decimals shows;
+    // exact equality (s = 0) is tracked apart rather than read from a difference of sums.
+    const ss = this.allEqual ? 0 : Math.max(0, this.sumSq - n * mean * mean);
+    const s = Math.sqrt(ss / (n - 1));
+    if (clusters === n) {
+      if (this.binary) {
+        const w = wilson95(this.successes, n)!;
+        return { interval: { method: "wilson", lo: w[0], hi: w[1], units: n, clusters, se: null, design_effect: null }, reason: null };
+      }
+      const se = s / Math.sqrt(n);
+      const half = tQuantile(0.975, n - 1) * se;
+      return { interval: { method: "t", lo: clip(mean - half), hi: clip(mean + half), units: n, clusters, se, design_effect: null }, reason: null };
+    }
+    // Σ_c (Σ_{i∈c} (x_i − x̄))² = Σ_c (S_c − n_c·x̄)².
+    let between = 0;
+    if (!this.allEqual) {
+      for (const c of this.named.values()) between += (c.s - c.n * mean) ** 2;
+      between += Math.max(0, this.lone.a - 2 * mean * this.lone.b + mean * mean * this.lone.c);
+    }
+    const se = Math.sqrt((clusters / (clusters - 1)) * between) / n;
+    const half = tQuantile(0.975, clusters - 1) * se;
+    const naive = s / Math.sqrt(n);
+    return {
+      interval: { method: "cluster-t", lo: clip(mean - half), hi: clip(mean + half), units: n, clusters, se, design_effect: s === 0 ? null : (se / naive) ** 2 },
+      reason: null,
+    };
   }
 }
 
-/** Convenience: the interval of plain units. */
+/** Convenience: the interval of plain units (a null cluster: the unit alone). */
 export function intervalOf(units: readonly Unit[], noun?: { unit: string; cluster: string }): IntervalOutcome {
   const s = new UnitSet();
   for (const u of units) s.add(u.x, u.cluster, u.n ?? 1);
@@ -75,49 +128,3 @@ export function intervalOf(units: readonly Unit[], noun?: { unit: string; cluste
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
-function metricInterval(xs: readonly number[], ws: readonly number[], cs: readonly number[], clusters: number, noun: { unit: string; cluster: string }): IntervalOutcome {
-  let n = 0;
-  let sum = 0;
-  let binary = true;
-  let successes = 0;
-  for (let i = 0; i < xs.length; i++) {
-    n += ws[i]!;
-    sum += xs[i]! * ws[i]!;
-    if (xs[i] === 1) successes += ws[i]!;
-    else if (xs[i] !== 0) binary = false;
-  }
-  if (n === 0) return { interval: null, reason: `no ${noun.unit} counted` };
-  if (n < 2) return { interval: null, reason: `one ${noun.unit}: no interval from a single value` };
-  if (clusters < 2) return { interval: null, reason: `all ${plural(n, noun.unit)} are in one ${noun.cluster}: no interval from a single ${noun.cluster}` };
-  const mean = sum / n;
-  // Two passes: deviations from the mean, never Σx² − n·x̄² (which cancels to nonsense near s = 0).
-  let ss = 0;
-  let allEqual = true;
-  const devByCluster = new Float64Array(clusters);
-  for (let i = 0; i < xs.length; i++) {
-    const d = xs[i]! - mean;
-    ss += ws[i]! * d * d;
-    devByCluster[cs[i]!]! += ws[i]! * d;
-    if (xs[i] !== xs[0]) allEqual = false;
-  }
-  const s = allEqual ? 0 : Math.sqrt(ss / (n - 1));
-  if (clusters === n) {
-    if (binary) {
-      const w = wilson95(successes, n)!;
-      return { interval: { method: "wilson", lo: w[0], hi: w[1], units: n, clusters, se: null, design_effect: null }, reason: null };
-    }
-    const se = s / Math.sqrt(n);
-    const half = tQuantile(0.975, n - 1) * se;
-    return { interval: { method: "t", lo: clip(mean - half), hi: clip(mean + half), units: n, clusters, se, design_effect: null }, reason: null };
-  }
-  let between = 0;
-  if (!allEqual) for (const d of devByCluster) between += d * d;
-  const se = Math.sqrt((clusters / (clusters - 1)) * between) / n;
-  const half = tQuantile(0.975, clusters - 1) * se;
-  const naive = s / Math.sqrt(n);
-  return {
-    interval: { method: "cluster-t", lo: clip(mean - half), hi: clip(mean + half), units: n, clusters, se, design_effect: s === 0 ? null : (se / naive) ** 2 },
-    reason: null,
-  };
-}
