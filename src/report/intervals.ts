@@ -46,18 +46,18 @@ const ORDER: readonly Method[] = ["wilson", "cluster-t", "t"];
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** What an interval is over: "11 trials", or "11 trials in 3 tasks" where a cluster holds more than one. */
-export const overUnits = (i: IntervalField, nouns: Nouns): string =>
+const overUnits = (i: IntervalField, nouns: Nouns): string =>
   i.clusters < i.units ? `${plural(i.units, nouns.unit)} in ${plural(i.clusters, nouns.cluster)}` : plural(i.units, nouns.unit);
 
 /** A null interval's reason, said once as "no interval" (core's reasons mostly say it already). */
-export const noInterval = (reason: string): string => (/\bno interval\b/.test(reason) ? reason : `no interval: ${reason}`);
+const noInterval = (reason: string): string => (/\bno interval\b/.test(reason) ? reason : `no interval: ${reason}`);
 
 /**
  * A metric's interval as plain text: "95% [0.0%, 86.8%] over 11 trials in 3 tasks", or "no
  * interval: …"; "" when the document records neither. `open`/`close` bracket the bounds (Markdown
  * escapes them), `reason` shows the reason as the format needs (it may name a metadata key).
  */
-export function intervalText(m: WithInterval, show: (x: number) => string, nouns: Nouns, f: Format = {}): string {
+function intervalText(m: WithInterval, show: (x: number) => string, nouns: Nouns, f: Format = {}): string {
   const i = m.interval ?? null;
   if (i !== null) return `95% ${f.open ?? "["}${show(i.lo)}, ${show(i.hi)}${f.close ?? "]"} over ${overUnits(i, nouns)}`;
   const r = m.interval_reason ?? null;
