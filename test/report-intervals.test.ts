@@ -235,3 +235,21 @@ describe("JUnit", () => {
     expect(props("one-sample")["metric.match/mean/accuracy.interval_reason"]).toBe("one sample: no interval from a single value");
   });
 });
+
+describe("a reason naming a metadata key from the evidence", () => {
+  // Inspect's reasons name the cluster key a log declares: its text reaches no format raw.
+  const key = "grp\u001b[2J<img src=x>|`";
+  const hostile: Experiment = { ...epochs, experiment: "hostile", inspect: { "m/mean/mean": metric({ interval_reason: `all 4 samples are in one ${key}` }) } };
+  const d = viewOf({ ...doc, experiments: [hostile] });
+
+  it("is spelled out in the table, text in Markdown, escaped in HTML", async () => {
+    const t = renderText("table", d);
+    expect(t).toContain("no interval: all 4 samples are in one grp\\u001b[2J<img src=x>|`");
+    expect(t).not.toContain("\u001b");
+    const md = renderText("md", d);
+    expect(md).toContain("no interval\\: all 4 samples are in one grp\\\\u001b\\[2J\\<img src\\=x\\>\\|\\`");
+    const page = [...(await html(d))].join("");
+    expect(page).toContain("all 4 samples are in one grp\\u001b[2J&lt;img src=x&gt;|`");
+    expect(page).not.toContain("<img src=x>");
+  });
+});
