@@ -185,6 +185,7 @@ describe("HTML", () => {
     const one = sect(4);
     expect(one).toContain("one sample: no interval from a single value");
     expect(one).toMatch(/data-metric="inspect:match\/mean\/accuracy:pass_hat_k:6" data-value="1"/);
+    expect(sect(5)).toMatch(/data-metric="inspect:match\/mean\/accuracy:pass_at_k:2" data-value="0.833"/);
     const three = sect(5);
     expect(three).toContain("over 3 samples;");
     expect(three).toContain("over 8 samples in 3 groups (design effect 2.20)");

@@ -63,6 +63,7 @@ function inspect(e: Experiment, methods: Methods): string[] {
     return [
       metric(`inspect:${key}:value`, m.value, f3(m.value), key, esc(`assay's value${interval(methods, m, f3)}; Inspect claimed ${f3(m.claimed)} (${m.check})`)),
       metric(`inspect:${key}:coverage`, cov, pct(cov), `${key}: coverage`, `${m.coverage.scored}/${m.coverage.planned} planned records (sample × epoch) scored`),
+      ...Object.entries(m.pass_at_k ?? {}).map(([k, v]) => metric(`inspect:${key}:pass_at_k:${k}`, v, f3(v), `${key}: pass@${k}`, "unbiased, per sample over its epochs")),
       ...passHatK(m.pass_hat_k, "every one of k epochs of a sample scores 1", `inspect:${key}:`, `${key}: `),
     ];
   });
