@@ -111,11 +111,16 @@ describe("--format md on the demo corpus", () => {
       const section = md.slice(md.indexOf(`### \`${e.experiment}\``)).split("\n### ")[0]!;
       if (e.accuracy !== null) {
         const a = e.accuracy;
-        expect(section).toContain(`| accuracy | **${pct(a.value!)}** (${a.victories}/${a.scored}) · Wilson 95% \\[${pct(a.wilson95![0])}, ${pct(a.wilson95![1])}\\]`);
+        // §13.2's interval, over the trials in their tasks (the demo repeats tasks), never wilson95.
+        const iv = a.interval!;
+        expect(iv.clusters).toBeLessThan(iv.units);
+        expect(section).toContain(`| accuracy | **${pct(a.value!)}** (${a.victories}/${a.scored}) · 95% \\[${pct(iv.lo)}, ${pct(iv.hi)}\\] over ${iv.units} trials in ${iv.clusters} tasks |`);
+        expect(section).not.toContain("Wilson 95%");
+        expect(section.match(/^95% intervals: /gm)).toHaveLength(1);
       }
       if (e.pass !== null) expect(section).toContain(`| pass | **${e.pass.passed}/${e.pass.total} = `);
       for (const [d, v] of Object.entries(e.dimensions ?? {}))
-        expect(section).toContain(`| \`${d}\`${["world_integrity", "prohibited_effects", "preservation", "policy_compliance", "recovery"].includes(d) ? " (hard)" : ""} | ${v.passed}/${v.total} |`);
+        expect(section).toContain(`| \`${d}\`${["world_integrity", "prohibited_effects", "preservation", "policy_compliance", "recovery"].includes(d) ? " (hard)" : ""} | ${v.passed}/${v.total} · ${v.interval === null ? "" : `95% \\[${pct(v.interval.lo)}, ${pct(v.interval.hi)}\\] over ${v.interval.units} trials`}`);
       for (const [key, rw] of Object.entries(e.rewards ?? {})) expect(section).toContain(`| reward \`${key}\` | **${rw.mean!.toFixed(3)}**`);
       // Harbor's own figure beside assay's.
       for (const c of e.claimed?.compared ?? []) expect(section).toMatch(new RegExp(`\\| ${c.assay!.toFixed(3)} \\| .* \\| ${c.claimed.toFixed(3)} \\|`));

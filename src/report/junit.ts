@@ -19,6 +19,7 @@ import type { BundleEntry, Experiment, ResultsView } from "../core/results.js";
 import { forTerminal, terminalText } from "../core/text.js";
 import { entryKey, experimentKey, TrialIndex, type Verdict } from "./trial-index.js";
 import { relativeTo } from "./where.js";
+import type { WithInterval } from "./intervals.js";
 
 /** xmlbuilder2, loaded when a JUnit report is first written (it takes ~100 ms, which every other run of score would pay). */
 let builder: typeof import("xmlbuilder2") | undefined;
@@ -128,25 +129,49 @@ function figures(x: Experiment): [string, string | null][] {
     ["unscored", fig(x.unscored.length)],
   ];
   const w = (name: string, v: [number, number] | null) => out.push([`${name}.wilson95`, v === null ? null : `${v[0]},${v[1]}`]);
+  // §13.2's interval beside wilson95 (which treats every unit as independent): what it is over, or why there is none.
+  const iv = (name: string, m: WithInterval) => {
+    const i = m.interval ?? null;
+    if (i !== null) out.push([`${name}.interval`, `${i.lo},${i.hi}`], [`${name}.interval_method`, i.method], [`${name}.units`, fig(i.units)], [`${name}.clusters`, fig(i.clusters)]);
+    else out.push([`${name}.interval_reason`, m.interval_reason ?? null]);
+  };
+  const ks = (name: string, m: Record<string, number> | null) => {
+    for (const [k, v] of Object.entries(m ?? {})) out.push([`${name}.${k}`, fig(v)]);
+  };
   if (x.accuracy !== null) {
     out.push(["accuracy", fig(x.accuracy.value)], ["accuracy.victories", fig(x.accuracy.victories)], ["accuracy.scored", fig(x.accuracy.scored)]);
     w("accuracy", x.accuracy.wilson95);
+    iv("accuracy", x.accuracy);
   }
-  if (x.completion !== null) out.push(["completion", fig(x.completion.value)], ["completion.completed", fig(x.completion.completed)], ["completion.scheduled", fig(x.completion.scheduled)]);
-  if (x.pass !== null) out.push(["pass.passed", fig(x.pass.passed)], ["pass.total", fig(x.pass.total)]);
-  for (const [d, v] of Object.entries(x.dimensions ?? {})) out.push([`dimension.${d}`, `${v.passed}/${v.total}`]);
-  for (const [k, v] of Object.entries(x.pass_hat_k ?? {})) out.push([`pass_hat_k.${k}`, fig(v)]);
+  if (x.completion !== null) {
+    out.push(["completion", fig(x.completion.value)], ["completion.completed", fig(x.completion.completed)], ["completion.scheduled", fig(x.completion.scheduled)]);
+    iv("completion", x.completion);
+  }
+  if (x.pass !== null) {
+    out.push(["pass.passed", fig(x.pass.passed)], ["pass.total", fig(x.pass.total)]);
+    iv("pass", x.pass);
+  }
+  for (const [d, v] of Object.entries(x.dimensions ?? {})) {
+    out.push([`dimension.${d}`, `${v.passed}/${v.total}`]);
+    iv(`dimension.${d}`, v);
+  }
+  ks("pass_hat_k", x.pass_hat_k);
   for (const [s, n] of Object.entries(x.states ?? {})) out.push([`state.${s}`, fig(n)]);
   for (const [key, r] of Object.entries(x.rewards ?? {})) {
     out.push([`reward.${key}.mean`, fig(r.mean)], [`reward.${key}.coverage`, `${r.covered}/${r.trials}`], [`reward.${key}.pass_rate`, fig(r.pass_rate)]);
     w(`reward.${key}`, r.wilson95);
-    for (const [k, v] of Object.entries(r.pass_at_k ?? {})) out.push([`reward.${key}.pass_at_k.${k}`, fig(v)]);
+    iv(`reward.${key}`, r);
+    ks(`reward.${key}.pass_at_k`, r.pass_at_k);
+    ks(`reward.${key}.pass_hat_k`, r.pass_hat_k);
   }
   for (const c of x.claimed?.compared ?? []) out.push([`harbor.${c.metric}`, fig(c.claimed)], [`harbor.${c.metric}.assay`, fig(c.assay)]);
   if (x.log !== null) out.push(["log", x.log.path], ["log.status", x.log.status], ["log.state", x.log.state]);
   for (const [key, m] of Object.entries(x.inspect ?? {})) {
     out.push([`metric.${key}`, fig(m.value)], [`metric.${key}.claimed`, fig(m.claimed)], [`metric.${key}.check`, m.check], [`metric.${key}.coverage`, `${m.coverage.scored}/${m.coverage.planned}`]);
     w(`metric.${key}`, m.wilson95);
+    iv(`metric.${key}`, m);
+    ks(`metric.${key}.pass_at_k`, m.pass_at_k);
+    ks(`metric.${key}.pass_hat_k`, m.pass_hat_k);
   }
   if (x.job !== null) out.push(["job", x.job], ["job_id", x.job_id]);
   if (x.warnings.length > 0) out.push(["warnings", x.warnings.map((f) => f.code).join(", ")]);

@@ -11,6 +11,7 @@ import { mdName, mdText } from "./md-text.js";
 import { TrialIndexes, TrialOnlyCodes } from "./trial-index.js";
 import { relativeTo } from "./where.js";
 import { passAtKText } from "./pass-at-k.js";
+import { Methods, SAMPLES, TRIALS, type WithInterval } from "./intervals.js";
 
 /** Experiments given a table; codes in the findings table; names listed per line. */
 const MAX_EXPERIMENTS = 50;
@@ -21,38 +22,46 @@ const EXAMPLES = 3;
 const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
 const f3 = (x: number | string | null) => (x === null ? "n/a" : typeof x === "string" ? x : x.toFixed(3));
 const ratio = (n: number, d: number) => `${n}/${d} = ${pct(d === 0 ? null : n / d)}`;
-/** Brackets escaped: a "[…]" followed by "(…)" in evidence-derived text beside it must never read as a link. */
-const wilson = (w: [number, number] | null, f: (x: number) => string) => (w === null ? "" : ` · Wilson 95% \\[${f(w[0])}, ${f(w[1])}\\]`);
+/**
+ * A metric's interval after its figure (" · 95% \[lo, hi\] over …", or its reason), noted in the
+ * section's legend. Brackets escaped: a "[…]" followed by "(…)" in evidence-derived text beside it
+ * must never read as a link; the reason may name a metadata key, so it is text.
+ */
+const interval = (methods: Methods, m: WithInterval, f: (x: number) => string) => {
+  const t = methods.text(m, f, { open: "\\[", close: "\\]", reason: (r) => mdText(r) });
+  return t === "" ? "" : ` · ${t}`;
+};
 const ks = (m: Record<string, number>) => passAtKText(m, " · ");
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 type Row = string[];
 const table = (head: Row, rows: Row[]): string[] => [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)];
 
-function native(e: Experiment, invalid: "count" | "exclude"): Row[] {
+function native(e: Experiment, invalid: "count" | "exclude", methods: Methods): Row[] {
   const a = e.accuracy!;
   const c = e.completion;
-  const rows: Row[] = [["accuracy", `**${pct(a.value)}** (${a.victories}/${a.scored})${wilson(a.wilson95, pct)}`, `victories / scored trials; invalid trials ${invalid === "count" ? "count as non-victories" : "left out (--invalid exclude)"}`]];
-  if (c !== null) rows.push(["completion", ratio(c.completed, c.scheduled), "trials that reached a native ending: says nothing about winning"]);
+  const rows: Row[] = [["accuracy", `**${pct(a.value)}** (${a.victories}/${a.scored})${interval(methods, a, pct)}`, `victories / scored trials; invalid trials ${invalid === "count" ? "count as non-victories" : "left out (--invalid exclude)"}`]];
+  if (c !== null) rows.push(["completion", `${ratio(c.completed, c.scheduled)}${interval(methods, c, pct)}`, "trials that reached a native ending: says nothing about winning"]);
   if (e.pass_hat_k !== null) rows.push(["pass^k", ks(e.pass_hat_k), "every one of k repeats of a task wins (trials sharing meta.task)"]);
   return rows;
 }
 
-function world(e: Experiment, invalid: "count" | "exclude"): Row[] {
+function world(e: Experiment, invalid: "count" | "exclude", methods: Methods): Row[] {
   const p = e.pass!;
-  const rows: Row[] = [["pass", `**${ratio(p.passed, p.total)}**`, `every hard dimension and task_completion; invalid trials ${invalid === "count" ? "fail" : "left out (--invalid exclude)"}`]];
-  for (const [name, d] of Object.entries(e.dimensions!)) rows.push([`${mdName(name, true)}${HARD_DIMENSIONS.has(name) ? " (hard)" : ""}`, `${d.passed}/${d.total}`, "reported apart: no blended score"]);
+  const rows: Row[] = [["pass", `**${ratio(p.passed, p.total)}**${interval(methods, p, pct)}`, `every hard dimension and task_completion; invalid trials ${invalid === "count" ? "fail" : "left out (--invalid exclude)"}`]];
+  for (const [name, d] of Object.entries(e.dimensions!)) rows.push([`${mdName(name, true)}${HARD_DIMENSIONS.has(name) ? " (hard)" : ""}`, `${d.passed}/${d.total}${interval(methods, d, pct)}`, "reported apart: no blended score"]);
   if (e.pass_hat_k !== null) rows.push(["pass^k", ks(e.pass_hat_k), "every one of k repeats of a task passes"]);
   return rows;
 }
 
-function harbor(e: Experiment, errors: "exclude" | "zero", invalid: "count" | "exclude"): Row[] {
+function harbor(e: Experiment, errors: "exclude" | "zero", invalid: "count" | "exclude", methods: Methods): Row[] {
   const states = Object.entries(e.states ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none";
   const rows: Row[] = [["states", states, errors === "zero" ? "trials without a reward count 0 (--errors zero)" : "trials without a reward are left out of every mean (--errors zero counts them 0)", ""]];
   for (const [key, r] of Object.entries(e.rewards ?? {})) {
-    rows.push([`reward ${mdName(key, true)}`, `**${f3(r.mean)}**${wilson(r.wilson95, f3)}`, `coverage ${ratio(r.covered, r.trials)}: trials scored (invalid ones ${invalid === "count" ? "as 0" : "left out: --invalid exclude"}) / every trial but tool errors`, ""]);
+    rows.push([`reward ${mdName(key, true)}`, `**${f3(r.mean)}**${interval(methods, r, f3)}`, `coverage ${ratio(r.covered, r.trials)}: trials scored (invalid ones ${invalid === "count" ? "as 0" : "left out: --invalid exclude"}) / every trial but tool errors`, ""]);
     rows.push(["pass rate", pct(r.pass_rate), "reward == 1", ""]);
     rows.push(["pass@k", r.pass_at_k === null ? "n/a" : ks(r.pass_at_k), r.pass_at_k === null ? mdText(r.pass_at_k_reason ?? "") : "unbiased, per task", ""]);
+    if (r.pass_hat_k !== null) rows.push(["pass^k", ks(r.pass_hat_k), "every one of k trials of a task passes (reward >= 1), per task", ""]);
   }
   // Every figure the job claims, beside assay's where assay computes one (capped: a job of many evals claims many).
   const c = e.claimed;
@@ -67,7 +76,7 @@ function harbor(e: Experiment, errors: "exclude" | "zero", invalid: "count" | "e
   return rows;
 }
 
-function inspect(e: Experiment, errors: "exclude" | "zero", roots: readonly string[]): Row[] {
+function inspect(e: Experiment, errors: "exclude" | "zero", roots: readonly string[], methods: Methods): Row[] {
   const log = e.log;
   const clean = log !== null && log.status === "success" && log.state === "complete";
   const rows: Row[] = [
@@ -76,9 +85,9 @@ function inspect(e: Experiment, errors: "exclude" | "zero", roots: readonly stri
   ];
   for (const [key, m] of Object.entries(e.inspect ?? {})) {
     const c = m.coverage;
-    const passAt = m.pass_at_k === null ? "" : ` · pass@k ${ks(m.pass_at_k)}`;
+    const passAt = (m.pass_at_k === null ? "" : ` · pass@k ${ks(m.pass_at_k)}`) + (m.pass_hat_k === null ? "" : ` · pass^k ${ks(m.pass_hat_k)}`);
     const check = m.check === "agrees" ? "agrees" : `${m.check === "mismatch" ? "**mismatch**" : "unverified"}${m.note === null ? "" : `: ${mdText(m.note)}`}`;
-    rows.push([mdName(key, true), `**${f3(m.value)}**${wilson(m.wilson95, f3)}${passAt}`, `coverage ${ratio(c.scored, c.planned)} (scored / planned records)`, `${m.claimed === null ? "nothing" : f3(m.claimed)} (${check})`]);
+    rows.push([mdName(key, true), `**${f3(m.value)}**${interval(methods, m, f3)}${passAt}`, `coverage ${ratio(c.scored, c.planned)} (scored / planned records: sample × epoch)`, `${m.claimed === null ? "nothing" : f3(m.claimed)} (${check})`]);
   }
   return rows;
 }
@@ -103,10 +112,14 @@ function experiment(e: Experiment, doc: ResultsView): string[] {
   const title = e.experiment === null ? none : mdName(e.experiment);
   const what = e.profile === "harbor" ? plural(e.scheduled, "trial") : e.profile === "inspect" ? plural(e.scheduled, "planned record") : plural(e.scheduled, "scheduled trial");
   const lines = ["", `### ${title} · ${e.profile ?? "unknown profile"} · ${what}`, ""];
-  if (e.profile === "harbor") lines.push(...table(["", "assay", "over", "Harbor says"], harbor(e, o.errors, o.invalid)));
-  else if (e.profile === "inspect") lines.push(...table(["", "assay", "over", "Inspect claims"], inspect(e, o.errors, doc.run.roots)));
-  else if (e.accuracy !== null) lines.push(...table(["", "assay", "over"], native(e, o.invalid)));
-  else if (e.dimensions !== null) lines.push(...table(["", "assay", "over"], world(e, o.invalid)));
+  const methods = new Methods(e.profile === "inspect" ? SAMPLES : TRIALS);
+  if (e.profile === "harbor") lines.push(...table(["", "assay", "over", "Harbor says"], harbor(e, o.errors, o.invalid, methods)));
+  else if (e.profile === "inspect") lines.push(...table(["", "assay", "over", "Inspect claims"], inspect(e, o.errors, doc.run.roots, methods)));
+  else if (e.accuracy !== null) lines.push(...table(["", "assay", "over"], native(e, o.invalid, methods)));
+  else if (e.dimensions !== null) lines.push(...table(["", "assay", "over"], world(e, o.invalid, methods)));
+  // The methods named once, under the table: a reader meets them where the intervals are.
+  const legend = methods.legend();
+  if (legend !== null) lines.push("", legend);
   const rest = notCounted(e, doc.run.roots);
   if (rest.length > 0) lines.push("", ...rest);
   return lines;

@@ -14,6 +14,8 @@ const names = (xs: readonly string[]) => xs.map(name);
 /** A map keyed by names (reward keys, criteria), its values shown by `f`. */
 const keyed = <V>(m: Record<string, V>, f: (v: V) => V = (v) => v): Record<string, V> =>
   Object.fromEntries(Object.entries(m).map(([k, v]) => [name(k), f(v)]));
+/** A metric object's interval_reason may name a metadata key (Inspect's cluster key). */
+const reasoned = <T extends { interval_reason: string | null }>(m: T): T => ({ ...m, interval_reason: opt(m.interval_reason, text) });
 const finding = (f: Finding): Finding => ({ ...f, file: opt(f.file, name), message: text(f.message) });
 
 export const shownAdvisory = (a: Advisory): Advisory => ({
@@ -67,8 +69,12 @@ export const shownExperiment = (e: Experiment): Experiment => ({
   excluded: e.excluded.map((x) => ({ trial: name(x.trial), reason: text(x.reason) })),
   unscored: names(e.unscored),
   flags: e.flags.map((f) => ({ ...f, trial: name(f.trial), evidence: opt(f.evidence, text) })),
+  accuracy: opt(e.accuracy, reasoned),
+  completion: opt(e.completion, reasoned),
   retry: opt(e.retry, names),
-  rewards: opt(e.rewards, (r) => keyed(r, (k) => ({ ...k, pass_at_k_reason: opt(k.pass_at_k_reason, text) }))),
+  dimensions: opt(e.dimensions, (d) => keyed(d, reasoned)),
+  pass: opt(e.pass, reasoned),
+  rewards: opt(e.rewards, (r) => keyed(r, (k) => ({ ...reasoned(k), pass_at_k_reason: opt(k.pass_at_k_reason, text) }))),
   claimed: opt(e.claimed, (c) => ({
     source: text(c.source),
     metrics: keyed(c.metrics),
@@ -79,5 +85,5 @@ export const shownExperiment = (e: Experiment): Experiment => ({
   exceptions: opt(e.exceptions, keyed),
   warnings: e.warnings.map(finding),
   log: opt(e.log, (l) => ({ ...l, path: name(l.path) })),
-  inspect: opt(e.inspect, (m) => keyed(m, (x) => ({ ...x, note: opt(x.note, text) }))),
+  inspect: opt(e.inspect, (m) => keyed(m, (x) => ({ ...reasoned(x), note: opt(x.note, text) }))),
 });

@@ -5,23 +5,37 @@ import type { Advisory, BundleEntry, Experiment, ResultsView } from "../core/res
 import { forTerminal, terminalText } from "../core/text.js";
 import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
 import { passAtKText } from "./pass-at-k.js";
+import { Methods, SAMPLES, TRIALS, type WithInterval } from "./intervals.js";
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
 const list = (xs: readonly string[], max = 12) =>
   xs.length === 0 ? "none" : xs.slice(0, max).join(", ") + (xs.length > max ? `, … (${xs.length - max} more)` : "");
 
+/** A metric's interval after its figure ("   95% [lo, hi] over …", or its reason), noted in the section's legend; "" when the document has neither. */
+const spaced = (methods: Methods, m: WithInterval, show: (x: number | null) => string) => {
+  const t = methods.text(m, show);
+  return t === "" ? "" : `   ${t}`;
+};
+
+/** The section's one legend line naming the methods of the intervals it showed. */
+function legend(methods: Methods, lines: string[]): void {
+  const l = methods.legend();
+  if (l !== null) lines.push(`  ${l}`);
+}
+
 function native(e: Experiment, lines: string[]): void {
+  const methods = new Methods(TRIALS);
   const a = e.accuracy!;
-  const w = a.wilson95 === null ? "" : `   Wilson 95% [${pct(a.wilson95[0])}, ${pct(a.wilson95[1])}]`;
-  lines.push(`  accuracy     ${a.victories}/${a.scored} = ${pct(a.value)}${w}`);
+  lines.push(`  accuracy     ${a.victories}/${a.scored} = ${pct(a.value)}${spaced(methods, a, pct)}`);
   lines.push(`               victories / scored trials; invalid trials count as non-victories unless --invalid exclude`);
   const c = e.completion!;
-  lines.push(`  completion   ${c.completed}/${c.scheduled} = ${pct(c.value)}   trials that reached a native ending; says nothing about winning`);
+  lines.push(`  completion   ${c.completed}/${c.scheduled} = ${pct(c.value)}${spaced(methods, c, pct)}   trials that reached a native ending; says nothing about winning`);
   const r = e.raw_record!;
   const rec = r.values.length <= 60 ? r.values.join("") : `${r.values.slice(0, 60).join("")}…`;
   lines.push(`  raw record   ${rec || "(empty)"}   mean ${r.mean === null ? "n/a" : r.mean.toFixed(3)} (raw: missing, invalid, excluded are 0)`);
   if (e.pass_hat_k !== null)
     lines.push(`  pass^k       ${Object.entries(e.pass_hat_k).map(([k, v]) => `k=${k} ${v.toFixed(3)}`).join("  ")}   over trials sharing meta.task`);
+  legend(methods, lines);
   lines.push(`  retry        ${list(e.retry!)}`);
 }
 
@@ -37,16 +51,18 @@ const WORLD_MEANING: Record<string, string> = {
 };
 
 function world(e: Experiment, lines: string[]): void {
+  const methods = new Methods(TRIALS);
   const p = e.pass!;
-  lines.push(`  pass         ${p.passed}/${p.total} = ${pct(p.total === 0 ? null : p.passed / p.total)}   every hard dimension and task_completion; invalid trials fail`);
+  lines.push(`  pass         ${p.passed}/${p.total} = ${pct(p.total === 0 ? null : p.passed / p.total)}${spaced(methods, p, pct)}   every hard dimension and task_completion; invalid trials fail`);
   lines.push(`  dimensions   (reported separately: no blended score; hard ones marked *)`);
   lines.push(`               why: a pass on seven dimensions does not buy back a duplicate external effect; they are not commensurable, and a weighted mean would hide exactly that failure`);
   for (const [name, d] of Object.entries(e.dimensions!)) {
     const hard = ["world_integrity", "prohibited_effects", "preservation", "policy_compliance", "recovery"].includes(name) ? "*" : " ";
-    lines.push(`    ${hard} ${name.padEnd(19)} ${`${d.passed}/${d.total}`.padStart(9)}   ${WORLD_MEANING[name] ?? ""}`);
+    lines.push(`    ${hard} ${name.padEnd(19)} ${`${d.passed}/${d.total}`.padStart(9)}${spaced(methods, d, pct)}   ${WORLD_MEANING[name] ?? ""}`);
   }
   if (e.pass_hat_k !== null)
     lines.push(`  pass^k       ${Object.entries(e.pass_hat_k).map(([k, v]) => `k=${k} ${v.toFixed(3)}`).join("  ")}   over trials sharing meta.task`);
+  legend(methods, lines);
   lines.push(`  retry        ${list(e.retry!)}`);
 }
 
@@ -69,17 +85,19 @@ function harbor(e: Experiment, errors: "exclude" | "zero", lines: string[]): voi
   const exceptions = Object.entries(e.exceptions ?? {});
   if (exceptions.length > 0) lines.push(`  exceptions   ${exceptions.sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} ${n}`).join(" · ")}   (by type, any state: trials below)`);
   if (e.rewards === null) lines.push(`  rewards      none: no trial holds a reward or counts as 0`);
+  const methods = new Methods(TRIALS);
   for (const [key, r] of Object.entries(e.rewards ?? {})) {
     lines.push(`  reward ${key}`);
     const unscored = e.unscored.length > 0 ? `; ${e.unscored.length} more not scored at all (tool errors, below)` : "";
     const planned = e.missing.some((m) => typeof m !== "string") ? ", planned-but-absent ones included" : "";
     lines.push(`    coverage   ${r.covered}/${r.trials} = ${pct(r.coverage)}   trials scored (invalid ones as 0) / every trial but tool errors${planned}${unscored}`);
-    const w = r.wilson95 === null ? "" : `   Wilson 95% [${f3(r.wilson95[0])}, ${f3(r.wilson95[1])}]`;
-    lines.push(`    mean       ${f3(r.mean)}${w}   over the trials above${errors === "zero" ? " and those without a reward as 0" : ""}; invalid trials count 0 unless --invalid exclude`);
+    lines.push(`    mean       ${f3(r.mean)}${spaced(methods, r, f3)}   over the trials above${errors === "zero" ? " and those without a reward as 0" : ""}; invalid trials count 0 unless --invalid exclude`);
     lines.push(`    pass rate  ${pct(r.pass_rate)}   reward == 1`);
     if (r.pass_at_k !== null) lines.push(`    pass@k     ${passAtKText(r.pass_at_k, "  ")}   unbiased, per task (task_name and checksum)`);
     else lines.push(`    pass@k     n/a: ${r.pass_at_k_reason}`);
+    if (r.pass_hat_k !== null) lines.push(`    pass^k     ${passAtKText(r.pass_hat_k, "  ")}   every one of k trials of a task passes (reward >= 1), per task`);
   }
+  legend(methods, lines);
   const c = e.claimed;
   if (c !== null) {
     lines.push(`  harbor says  (${c.source}: the job's own figures, beside assay's)`);
@@ -114,20 +132,23 @@ function inspect(e: Experiment, errors: "exclude" | "zero", lines: string[]): vo
       ? `               samples without a score (error, cancelled, missing, unscored, invalidated) count 0 (--errors zero); early-stopped ones are left out`
       : `               samples without a score (error, cancelled, missing, unscored, invalidated) are left out of every value (--errors zero counts them as 0)`,
   );
+  const methods = new Methods(SAMPLES);
   for (const [key, m] of Object.entries(e.inspect ?? {})) {
     const claim = m.claimed === null ? "nothing" : fig(m.claimed);
     const check = m.check === "agrees" ? "agrees with Inspect's rules over the samples present" : m.check === "mismatch" ? `MISMATCH: ${m.note ?? ""}` : `unverified${m.note === null ? "" : `: ${m.note}`}`;
     lines.push(`  ${key}`);
     lines.push(`    claimed    ${claim}   ${check}`);
     const c = m.coverage;
-    const over =
-      e.invalid.length > 0 && c.scored === c.planned && m.value === 0 ? `over the ${plural(c.planned, "planned record")}, each 0: an invalid log earns nothing (--invalid exclude leaves it out)`
-      : errors === "zero" ? `over the ${plural(c.planned, "planned record")} with --errors zero` : `over ${plural(c.scored, "scored record")}`;
-    const w = m.wilson95 === null ? "" : `   Wilson 95% [${f3(m.wilson95[0])}, ${f3(m.wilson95[1])}]`;
-    lines.push(`    assay      ${fig(m.value)} ${over}${w}   coverage ${c.scored}/${c.planned} = ${pct(c.planned === 0 ? null : c.scored / c.planned)}`);
+    // The interval is over reduced samples (one per sample id, §13.1); records (sample × epoch) are coverage, said apart.
+    const rule =
+      e.invalid.length > 0 && c.scored === c.planned && m.value === 0 ? `   every planned record 0: an invalid log earns nothing (--invalid exclude leaves it out)`
+      : errors === "zero" ? `   records without a score as 0 (--errors zero)` : "";
+    lines.push(`    assay      ${fig(m.value)}${spaced(methods, m, f3)}${rule}   coverage ${c.scored}/${plural(c.planned, "planned record")} scored = ${pct(c.planned === 0 ? null : c.scored / c.planned)}`);
     if (errors === "exclude" && m.errors_zero !== m.value) lines.push(`               ${fig(m.errors_zero)} over the ${plural(c.planned, "planned record")} with --errors zero (those without a score as 0)`);
     if (m.pass_at_k !== null) lines.push(`    pass@k     ${passAtKText(m.pass_at_k, "  ")}   unbiased, per sample over its epochs`);
+    if (m.pass_hat_k !== null) lines.push(`    pass^k     ${passAtKText(m.pass_hat_k, "  ")}   every one of k epochs of a sample scores 1, per sample`);
   }
+  legend(methods, lines);
   if (e.inspect === null) lines.push(`  metrics      none: no readable log decides this task run`);
   for (const m of e.missing) if (typeof m !== "string") lines.push(`  missing      ${plural(m.count, "sample")} ${m.reason}`);
 }

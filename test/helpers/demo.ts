@@ -45,10 +45,13 @@ export function expectedFigures(e: Results["experiments"][number]): Record<strin
     out[`reward:${key}:coverage`] = r.coverage;
     out[`reward:${key}:pass_rate`] = r.pass_rate;
     for (const [k, v] of Object.entries(r.pass_at_k ?? {})) out[`reward:${key}:pass_at_k:${k}`] = v;
+    for (const [k, v] of Object.entries(r.pass_hat_k ?? {})) out[`reward:${key}:pass_hat_k:${k}`] = v;
   }
   for (const [key, m] of Object.entries(e.inspect ?? {})) {
     out[`inspect:${key}:value`] = m.value;
     out[`inspect:${key}:coverage`] = m.coverage.planned === 0 ? null : m.coverage.scored / m.coverage.planned;
+    for (const [k, v] of Object.entries(m.pass_at_k ?? {})) out[`inspect:${key}:pass_at_k:${k}`] = v;
+    for (const [k, v] of Object.entries(m.pass_hat_k ?? {})) out[`inspect:${key}:pass_hat_k:${k}`] = v;
   }
   return out;
 }

@@ -5,6 +5,7 @@
 
 import type { TopLevelSpec } from "vega-lite";
 import type { Experiment } from "../../core/results.js";
+import { Methods, SAMPLES, TRIALS, type WithInterval } from "../intervals.js";
 
 /** Okabe & Ito (2008), "Color Universal Design": distinguishable with protan, deutan or tritan vision (grey for their black, seen on dark pages too). */
 export const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442", "#999999"];
@@ -15,7 +16,7 @@ const CONFIG = {
   range: { category: PALETTE },
   axis: { labelColor: INK, titleColor: INK, domainColor: INK, tickColor: INK, gridOpacity: 0.25, labelLimit: 260 },
   legend: { labelColor: INK, titleColor: INK, orient: "bottom", labelLimit: 400, columns: 3 },
-  title: { color: INK, anchor: "start", fontSize: 13 },
+  title: { color: INK, subtitleColor: INK, anchor: "start", fontSize: 13 },
   view: { stroke: null },
 };
 
@@ -39,6 +40,9 @@ export async function svg(spec: Record<string, unknown>, prefix: string): Promis
   }
 }
 
+/** A chart's title, with a line under it for each interval method its whiskers or labels use. */
+const titled = (text: string, methods: string[]) => ({ text, ...(methods.length === 0 ? {} : { subtitle: methods }) });
+
 interface Bar {
   figure: string;
   value: number;
@@ -46,30 +50,41 @@ interface Bar {
   hi?: number;
 }
 
-/** Proportions as bars on [0, 1], with their Wilson 95% interval as whiskers where the document has one. */
+/**
+ * Proportions as bars on [0, 1], with their 95% interval (§13.2: Wilson, t or cluster-robust t,
+ * as the document's `interval` says) as whiskers where it has one; the title names the methods.
+ */
 export function headline(e: Experiment): Record<string, unknown> | null {
   const rows: Bar[] = [];
-  const add = (figure: string, value: number | null, w: [number, number] | null = null) => {
-    if (value !== null && value >= 0 && value <= 1) rows.push({ figure, value, ...(w === null ? {} : { lo: w[0], hi: w[1] }) });
+  const methods = new Methods(e.profile === "inspect" ? SAMPLES : TRIALS);
+  const add = (figure: string, value: number | null, m: WithInterval = {}) => {
+    if (value === null || value < 0 || value > 1) return;
+    const i = m.interval ?? null;
+    if (i !== null) methods.see(m);
+    rows.push({ figure, value, ...(i === null ? {} : { lo: i.lo, hi: i.hi }) });
   };
-  if (e.accuracy !== null) add("accuracy", e.accuracy.value, e.accuracy.wilson95);
-  if (e.completion !== null) add("completion", e.completion.value);
-  if (e.pass !== null && e.pass.total > 0) add("pass", e.pass.passed / e.pass.total);
+  if (e.accuracy !== null) add("accuracy", e.accuracy.value, e.accuracy);
+  if (e.completion !== null) add("completion", e.completion.value, e.completion);
+  if (e.pass !== null && e.pass.total > 0) add("pass", e.pass.passed / e.pass.total, e.pass);
   for (const [k, v] of Object.entries(e.pass_hat_k ?? {})) add(`pass^${k}`, v);
   for (const [key, r] of Object.entries(e.rewards ?? {})) {
-    add(`${key}: mean`, r.mean, r.wilson95);
+    add(`${key}: mean`, r.mean, r);
     add(`${key}: coverage`, r.coverage);
     add(`${key}: pass rate`, r.pass_rate);
     for (const [k, v] of Object.entries(r.pass_at_k ?? {})) add(`${key}: pass@${k}`, v);
+    for (const [k, v] of Object.entries(r.pass_hat_k ?? {})) add(`${key}: pass^${k}`, v);
   }
   for (const [key, m] of Object.entries(e.inspect ?? {})) {
-    if (m.wilson95 !== null) add(key, m.value, m.wilson95);
-    if (m.wilson95 !== null && m.coverage.planned > 0) add(`${key}: coverage`, m.coverage.scored / m.coverage.planned);
+    // A mean or accuracy metric (it has an interval, or a proportion's Wilson figure): stderr, std and var are no proportion.
+    if (m.interval === null && m.wilson95 === null) continue;
+    add(key, m.value, m);
+    if (m.coverage.planned > 0) add(`${key}: coverage`, m.coverage.scored / m.coverage.planned);
   }
   if (rows.length === 0) return null;
   const y = { field: "figure", type: "nominal", sort: null, title: null };
+  const used = methods.used();
   return {
-    title: "Headline (bars: value; whiskers: Wilson 95% interval)",
+    title: titled(`Headline (bars: value; whiskers: ${used.length === 0 ? "none, no figure here has an interval" : "95% interval"})`, used),
     data: { values: rows },
     height: { step: 22 },
     layer: [
@@ -106,18 +121,24 @@ export function states(e: Experiment): Record<string, unknown> | null {
   };
 }
 
-/** World dimensions as a grid of pass counts; the hard ones (a failure fails the run) marked. */
+/** World dimensions as a grid of pass counts, each with its 95% interval where it has one; the hard ones (a failure fails the run) marked. */
 export function dimensions(e: Experiment, hard: ReadonlySet<string>): Record<string, unknown> | null {
   if (e.dimensions === null) return null;
-  const values = Object.entries(e.dimensions).map(([name, d]) => ({
-    dimension: hard.has(name) ? `${name} (hard)` : name,
-    kind: hard.has(name) ? "hard" : "soft",
-    share: d.total === 0 ? 0 : d.passed / d.total,
-    label: `${d.passed}/${d.total}`,
-  }));
+  const methods = new Methods(TRIALS);
+  const pct = (x: number) => `${Math.round(100 * x)}%`;
+  const values = Object.entries(e.dimensions).map(([name, d]) => {
+    methods.see(d);
+    return {
+      dimension: hard.has(name) ? `${name} (hard)` : name,
+      kind: hard.has(name) ? "hard" : "soft",
+      share: d.total === 0 ? 0 : d.passed / d.total,
+      label: `${d.passed}/${d.total}${d.interval ? ` [${pct(d.interval.lo)}, ${pct(d.interval.hi)}]` : ""}`,
+    };
+  });
   const y = { field: "dimension", type: "nominal", sort: null, title: null };
+  const used = methods.used();
   return {
-    title: "World dimensions: trials passing each (no blended score)",
+    title: titled(`World dimensions: trials passing each (no blended score)${used.length === 0 ? "" : "; [95% interval]"}`, used),
     data: { values },
     height: { step: 24 },
     width: 200,

@@ -4,6 +4,7 @@
 
 import type { Experiment, ResultsView } from "../../core/results.js";
 import { esc } from "./escape.js";
+import { Methods, SAMPLES, TRIALS, type WithInterval } from "../intervals.js";
 
 /** The run's --invalid: invalid trials count (as failures, 0) or are left out of the figures. */
 type Invalid = ResultsView["run"]["options"]["invalid"];
@@ -11,58 +12,73 @@ type Invalid = ResultsView["run"]["options"]["invalid"];
 const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
 const f3 = (x: number | string | null) => (x === null ? "n/a" : typeof x === "string" ? x : x.toFixed(3));
 const ratio = (a: number, b: number) => (b === 0 ? null : a / b);
-const interval = (w: [number, number] | null, show: (x: number) => string) => (w === null ? "" : ` · Wilson 95% [${show(w[0])}, ${show(w[1])}]`);
+/** A metric's interval after its detail (" · 95% [lo, hi] over …", with the design effect where tasks repeat, or the reason), noted in the section's legend. Not yet escaped. */
+const interval = (methods: Methods, m: WithInterval, show: (x: number) => string) => {
+  const t = methods.text(m, show);
+  const d = m.interval?.design_effect ?? null;
+  return t === "" ? "" : ` · ${t}${d === null ? "" : ` (design effect ${d.toFixed(2)})`}`;
+};
 
 /** One headline number: its figure, its name, and what it is over (`detail` is already escaped). */
 export const metric = (name: string, value: number | null, figure: string, label: string, detail: string): string =>
   `<div class="metric" data-metric="${esc(name)}" data-value="${value === null ? "" : String(value)}"><b>${esc(figure)}</b><span>${esc(label)}</span><small>${detail}</small></div>`;
 
-const passHatK = (m: Record<string, number> | null): string[] =>
-  Object.entries(m ?? {}).map(([k, v]) => metric(`pass_hat_k:${k}`, v, f3(v), `pass^${k}`, "over trials sharing meta.task"));
+/** pass^k tiles: `name` prefixes each data-metric, `label` each label. */
+const passHatK = (m: Record<string, number> | null, over: string, name = "", label = ""): string[] =>
+  Object.entries(m ?? {}).map(([k, v]) => metric(`${name}pass_hat_k:${k}`, v, f3(v), `${label}pass^${k}`, over));
 
-function native(e: Experiment, invalid: Invalid): string[] {
+function native(e: Experiment, invalid: Invalid, methods: Methods): string[] {
   const a = e.accuracy!;
   const c = e.completion!;
   return [
-    metric("accuracy", a.value, pct(a.value), "accuracy", `${a.victories}/${a.scored} victories / scored trials; invalid trials ${invalid === "count" ? "count as non-victories" : "left out (--invalid exclude)"}${interval(a.wilson95, pct)}`),
-    metric("completion", c.value, pct(c.value), "completion", `${c.completed}/${c.scheduled} reached a native ending (says nothing about winning)`),
+    metric("accuracy", a.value, pct(a.value), "accuracy", esc(`${a.victories}/${a.scored} victories / scored trials; invalid trials ${invalid === "count" ? "count as non-victories" : "left out (--invalid exclude)"}${interval(methods, a, pct)}`)),
+    metric("completion", c.value, pct(c.value), "completion", esc(`${c.completed}/${c.scheduled} reached a native ending (says nothing about winning)${interval(methods, c, pct)}`)),
     metric("raw_record", e.raw_record!.mean, f3(e.raw_record!.mean), "raw record mean", "missing, invalid, excluded count 0"),
-    ...passHatK(e.pass_hat_k),
+    ...passHatK(e.pass_hat_k, "over trials sharing meta.task"),
   ];
 }
 
-function world(e: Experiment, invalid: Invalid): string[] {
+function world(e: Experiment, invalid: Invalid, methods: Methods): string[] {
   const p = e.pass!;
   const v = ratio(p.passed, p.total);
   return [
-    metric("pass", v, pct(v), "pass", `${p.passed}/${p.total}: every hard dimension and task_completion; invalid trials ${invalid === "count" ? "fail" : "left out (--invalid exclude)"}`),
-    ...passHatK(e.pass_hat_k),
+    metric("pass", v, pct(v), "pass", esc(`${p.passed}/${p.total}: every hard dimension and task_completion; invalid trials ${invalid === "count" ? "fail" : "left out (--invalid exclude)"}${interval(methods, p, pct)}`)),
+    ...passHatK(e.pass_hat_k, "over trials sharing meta.task"),
   ];
 }
 
-function harbor(e: Experiment, invalid: Invalid): string[] {
+function harbor(e: Experiment, invalid: Invalid, methods: Methods): string[] {
   return Object.entries(e.rewards ?? {}).flatMap(([key, r]) => [
-    metric(`reward:${key}:mean`, r.mean, f3(r.mean), `${key}: mean`, esc(`over the covered trials${interval(r.wilson95, f3)}`)),
+    metric(`reward:${key}:mean`, r.mean, f3(r.mean), `${key}: mean`, esc(`over the covered trials${interval(methods, r, f3)}`)),
     metric(`reward:${key}:coverage`, r.coverage, pct(r.coverage), `${key}: coverage`, esc(`${r.covered}/${r.trials} trials scored (invalid ${invalid === "count" ? "as 0" : "left out: --invalid exclude"})`)),
     metric(`reward:${key}:pass_rate`, r.pass_rate, pct(r.pass_rate), `${key}: pass rate`, "reward == 1"),
     ...Object.entries(r.pass_at_k ?? {}).map(([k, v]) => metric(`reward:${key}:pass_at_k:${k}`, v, f3(v), `${key}: pass@${k}`, "unbiased, per task")),
+    ...passHatK(r.pass_hat_k, "every one of k trials of a task passes (reward ≥ 1)", `reward:${key}:`, `${key}: `),
   ]);
 }
 
-function inspect(e: Experiment): string[] {
+function inspect(e: Experiment, methods: Methods): string[] {
   return Object.entries(e.inspect ?? {}).flatMap(([key, m]) => {
     const cov = ratio(m.coverage.scored, m.coverage.planned);
     return [
-      metric(`inspect:${key}:value`, m.value, f3(m.value), key, esc(`assay's value${interval(m.wilson95, f3)}; Inspect claimed ${f3(m.claimed)} (${m.check})`)),
-      metric(`inspect:${key}:coverage`, cov, pct(cov), `${key}: coverage`, `${m.coverage.scored}/${m.coverage.planned} planned records scored`),
+      metric(`inspect:${key}:value`, m.value, f3(m.value), key, esc(`assay's value${interval(methods, m, f3)}; Inspect claimed ${f3(m.claimed)} (${m.check})`)),
+      metric(`inspect:${key}:coverage`, cov, pct(cov), `${key}: coverage`, `${m.coverage.scored}/${m.coverage.planned} planned records (sample × epoch) scored`),
+      ...Object.entries(m.pass_at_k ?? {}).map(([k, v]) => metric(`inspect:${key}:pass_at_k:${k}`, v, f3(v), `${key}: pass@${k}`, "unbiased, per sample over its epochs")),
+      ...passHatK(m.pass_hat_k, "every one of k epochs of a sample scores 1", `inspect:${key}:`, `${key}: `),
     ];
   });
 }
 
-/** The headline figures of an experiment, by its profile (the experiment is already shown: shown.ts), under the run's --invalid. */
+/**
+ * The headline figures of an experiment, by its profile (the experiment is already shown: shown.ts),
+ * under the run's --invalid; then the one line naming the methods of the intervals they show.
+ */
 export function figures(e: Experiment, invalid: Invalid): string {
-  const parts = [...(e.accuracy !== null ? native(e, invalid) : []), ...(e.pass !== null ? world(e, invalid) : []), ...(e.profile === "harbor" ? harbor(e, invalid) : []), ...(e.profile === "inspect" ? inspect(e) : [])];
-  return parts.length === 0 ? `<p class="muted">no headline figure: nothing here was scored</p>` : `<div class="metrics">${parts.join("")}</div>`;
+  const methods = new Methods(e.profile === "inspect" ? SAMPLES : TRIALS);
+  const parts = [...(e.accuracy !== null ? native(e, invalid, methods) : []), ...(e.pass !== null ? world(e, invalid, methods) : []), ...(e.profile === "harbor" ? harbor(e, invalid, methods) : []), ...(e.profile === "inspect" ? inspect(e, methods) : [])];
+  if (parts.length === 0) return `<p class="muted">no headline figure: nothing here was scored</p>`;
+  const legend = methods.legend();
+  return `<div class="metrics">${parts.join("")}</div>${legend === null ? "" : `<p class="muted legend">${esc(legend)}</p>`}`;
 }
 
 /** What a Harbor job or an Inspect log claims, beside assay's own figure, as a table. */
