@@ -31,8 +31,9 @@ describe("compare keeps memory bounded", () => {
     console.log(`compare of 2 × ${N} entries (${docMB.toFixed(0)} MiB each): ${Date.now() - started} ms, peak RSS ${rssMB.toFixed(0)} MiB`);
     expect(code).toBe(0);
     const doc = comparisonSchema.parse(JSON.parse(readFileSync(out, "utf8")));
-    const p = doc.experiments[0]!.paired[0]!;
-    expect([p.pairs, p.pass_to_fail, p.fail_to_pass]).toEqual([N, flips, 0]);
+    const paired = doc.experiments[0]!.metrics.find((m) => m.metric === "accuracy")!.paired!;
+    const p = paired.mcnemar!;
+    expect([paired.pairs, p.pass_to_fail, p.fail_to_pass]).toEqual([N, flips, 0]);
     expect(p.flipped.pass_to_fail).toHaveLength(flips); // complete in JSON
     expect(doc.regressions).toEqual([{ base: "big", head: "big", metric: "accuracy" }]);
     expect(rssMB).toBeLessThan(2 * docMB * 0.8);
