@@ -145,6 +145,7 @@ export class TrialOutcomes {
       else {
         const v = log.values.get(key);
         if (v === undefined) out.set(metric, none("sample", OLDER_INSPECT));
+        else if (v.exclude.length !== log.ids.length || v.zero.length !== log.ids.length) out.set(metric, none("sample", "the Inspect log's per-sample values are not one per sample id: no paired analysis"));
         else {
           const all = options.errors === "zero" ? v.zero : v.exclude;
           const m = new Map<string, number>();

@@ -114,7 +114,7 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   yield `${HEAD}<title>assay compare: ${h(doc.base.file)} → ${h(doc.head.file)}</title>\n<style>${STYLE}</style></head><body>\n`;
   yield `<h1>assay compare</h1>\n<p>BASE ${h(doc.base.file)} (assay ${h(doc.base.tool_version)}) → HEAD ${h(doc.head.file)} (assay ${h(doc.head.tool_version)}), scoring version ${doc.base.scoring_version}</p>\n`;
   yield doc.regressions.length === 0
-    ? '<p class="ok">No regression: no figure dropped with a 95% interval that excludes 0.</p>\n'
+    ? '<p class="ok">No regression: no figure dropped with a 95% interval below 0 (the paired interval where units pair, else Newcombe\'s).</p>\n'
     : `<p class="reg">${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${h(r.head)} ${h(metricName(r.metric))}`).join(", ")}</p>\n`;
   for (const e of doc.experiments) yield* experiment(e);
   if (doc.only_base.length > 0) yield `<p>Only in BASE (not compared): ${doc.only_base.map(h).join(", ")}</p>\n`;

@@ -66,7 +66,7 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   if (doc.format === "assay.compare-runs/1") return yield* rankingDocument(doc);
   yield `## assay compare: ${md(doc.base.file)} → ${md(doc.head.file)}\n\n`;
   yield doc.regressions.length === 0
-    ? "**No regression**: no figure dropped with a 95% interval that excludes 0.\n"
+    ? "**No regression**: no figure dropped with a 95% interval below 0 (the paired interval where units pair, else Newcombe's).\n"
     : `**${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}**: ${doc.regressions.map((r) => `${md(r.head)} ${md(metricName(r.metric))}`).join(", ")}\n`;
   for (const e of doc.experiments) yield* experiment(e);
   if (doc.only_base.length > 0) yield `\nOnly in BASE (not compared): ${doc.only_base.map(md).join(", ")}\n`;

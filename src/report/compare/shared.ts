@@ -49,7 +49,7 @@ export function pairedLine(p: PairedComparison): string {
   const diff = `${over}: HEAD − BASE ${points(p.mean_diff)}`;
   if (p.interval === null) return `${diff} (${p.reason})`;
   const mde = p.mde80 === null ? "" : `; this comparison cannot see differences smaller than ${(p.mde80 * 100).toFixed(1)} points`;
-  return `${diff}, 95% interval [${points(p.interval.lo)}, ${points(p.interval.hi)}]${mde}`;
+  return `${diff}, 95% interval [${signed(p.interval.lo * 100, 1)}, ${signed(p.interval.hi * 100, 1)}] pts${mde}`;
 }
 
 /** McNemar's exact test of the flipped trials. */

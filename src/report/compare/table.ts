@@ -72,6 +72,6 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   if (doc.only_head.length > 0) yield `\nonly in HEAD (not compared): ${doc.only_head.map(name).join(", ")}\n`;
   for (const n of doc.notes) yield `note: ${text(n)}\n`;
   yield doc.regressions.length === 0
-    ? "\nno regression: no figure dropped with a 95% interval that excludes 0\n"
+    ? "\nno regression: no figure dropped with a 95% interval below 0 (the paired interval where units pair, else Newcombe's)\n"
     : `\n${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${name(r.head)} ${name(metricName(r.metric))}`).join(", ")}\n`;
 }
