@@ -106,7 +106,7 @@ describe("a real regression", () => {
     expect(r.stdout).toMatch(/accuracy .* REGRESSION/);
     expect(r.stdout).toMatch(/pass→fail: t\d{4}/);
     expect(r.stdout).toContain("paired (paired t over the trials both runs count):");
-    expect(r.stdout).toMatch(/accuracy over \d+ trials: HEAD − BASE −\d+\.\d pts, 95% interval \[−\d+\.\d pts, −\d+\.\d pts\]; this comparison cannot see differences smaller than \d+\.\d points/);
+    expect(r.stdout).toMatch(/accuracy over \d+ trials: HEAD − BASE −\d+\.\d pts, 95% interval \[−\d+\.\d, −\d+\.\d\] pts; this comparison cannot see differences smaller than \d+\.\d points/);
     expect(r.stdout).toMatch(/regressions?: synth-native accuracy/);
   });
 

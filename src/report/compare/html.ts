@@ -53,10 +53,12 @@ function* experiment(e: ExperimentComparison): Generator<string> {
 
 const HEAD = `<!doctype html>\n<html lang="en"><head><meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n`;
 
-/** The runs' values and 95% intervals on one axis from 0 to 1, best first: a forest plot. */
+/** The runs' values and 95% intervals on one axis (0 to 1, wider for a reward beyond it), best first: a forest plot. */
 function forest(r: Ranking): string {
   const [left, width, row] = [240, 360, 22];
-  const x = (v: number) => (left + v * width).toFixed(1);
+  const ends = r.runs.flatMap((run) => [run.value ?? 0, run.interval?.lo ?? 0, run.interval?.hi ?? 0]);
+  const [lo, hi] = [Math.min(0, ...ends), Math.max(1, ...ends)];
+  const x = (v: number) => (left + ((v - lo) / (hi - lo)) * width).toFixed(1);
   const height = row * r.runs.length + 30;
   const rows = r.runs.map((run, i) => {
     const y = 14 + i * row;
@@ -66,8 +68,11 @@ function forest(r: Ranking): string {
     return `<text x="0" y="${y + 4}">${h(`${run.group}  ${label}`)}</text>${ci}${pt}`;
   });
   const axisY = height - 14;
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((t) => `<line class="axis" x1="${x(t)}" x2="${x(t)}" y1="${axisY - 4}" y2="${axisY}"/><text x="${x(t)}" y="${axisY + 12}" text-anchor="middle">${t * 100}%</text>`);
-  return `<svg class="forest" viewBox="0 0 ${left + width + 20} ${height + 2}" role="img" aria-label="${h(`${r.metric}: each run's value and 95% interval, best first`)}"><line class="axis" x1="${x(0)}" x2="${x(1)}" y1="${axisY}" y2="${axisY}"/>${ticks.join("")}${rows.join("")}</svg>\n`;
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => {
+    const t = lo + f * (hi - lo);
+    return `<line class="axis" x1="${x(t)}" x2="${x(t)}" y1="${axisY - 4}" y2="${axisY}"/><text x="${x(t)}" y="${axisY + 12}" text-anchor="middle">${Number((t * 100).toFixed(1))}%</text>`;
+  });
+  return `<svg class="forest" viewBox="0 0 ${left + width + 20} ${height + 2}" role="img" aria-label="${h(`${r.metric}: each run's value and 95% interval, best first`)}"><line class="axis" x1="${x(lo)}" x2="${x(hi)}" y1="${axisY}" y2="${axisY}"/>${ticks.join("")}${rows.join("")}</svg>\n`;
 }
 
 /** Every pair of runs as a matrix in ranking order: row − column in points, and Holm's p. */
