@@ -58,7 +58,7 @@ function metric(name: string, b: Figure, h: Figure, paired: PairedComparison | n
   const interval95 = b.k === null || b.n === null || h.k === null || h.n === null ? null : newcombe95(h.k, h.n, b.k, b.n);
   const note = difference === null || interval95 !== null ? null : (b.why ?? h.why);
   const regression =
-    paired?.interval != null ? paired.interval.hi < 0 : difference !== null && difference < 0 && interval95 !== null && interval95[1] < 0;
+    paired !== null && paired.interval !== null ? paired.interval.hi < 0 : difference !== null && difference < 0 && interval95 !== null && interval95[1] < 0;
   return { metric: name, base: { value: b.value, k: b.k, n: b.n }, head: { value: h.value, k: h.k, n: h.n }, difference, interval95, note, regression, paired };
 }
 
@@ -79,7 +79,7 @@ function claimedRows(b: Experiment, h: Experiment): ClaimedComparison[] {
   });
 }
 
-/** One side as compare reads it: its run, its experiments and each experiment's paired outcomes. */
+/** One side as compare reads it: its run, its experiments and each experiment's pairing units. */
 export interface Side {
   file: string;
   run: Results["run"];
