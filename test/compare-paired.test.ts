@@ -142,6 +142,12 @@ describe("Inspect samples by id, from the deciding log's entry", () => {
     const u = unitsOf(base, inspectExperiment("b/new.eval", ["b/broken.eval"])).get(key)!;
     expect([u.ids, [...u.values]]).toEqual([["s1", "s2", "s3", "s4"], [0, 0, 0, 0]]);
   });
+  it("a side without a value (its log a tool error): no unit there, the other side's samples on one side only", () => {
+    const x = inspectExperiment("b/gone.eval");
+    x.inspect!["match/-/accuracy"]!.value = null;
+    const p = pairedComparison(unitsOf([], x).get(key)!, unitsOf(head, inspectExperiment("h/run.eval")).get(key)!, false);
+    expect([p.pairs, p.reason, p.unpaired]).toEqual([0, "no sample on both sides", ["only in HEAD: 4 samples"]]);
+  });
   it("a log without per-sample values (an older document): no pair, and why", () => {
     const older = unitsOf([inspectEntry("h/old.eval", null, null)], inspectExperiment("h/old.eval")).get(key)!;
     const p = pairedComparison(unitsOf(base, inspectExperiment("b/new.eval")).get(key)!, older, false);

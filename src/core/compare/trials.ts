@@ -139,7 +139,8 @@ export class TrialOutcomes {
     const out = new Map<string, Units>();
     for (const { metric } of headlines(x)) {
       const key = metric.slice("inspect/".length, -"/value".length);
-      if (x.inspect![key]!.value === null) out.set(metric, none("sample", "the experiment has no value (its log was not scored)"));
+      // No value (its log a tool error, or no sample scored): no unit, so the other side's are its own.
+      if (x.inspect![key]!.value === null) out.set(metric, unitsOf("sample", new Map()));
       else if (log?.ids === null || log === undefined) out.set(metric, none("sample", OLDER_INSPECT));
       else if (zeroed) out.set(metric, { unit: "sample", ids: log.ids, values: new Float64Array(log.ids.length), checksums: null, reason: null });
       else {
