@@ -30,12 +30,14 @@ const refused = (argv: string[], message: RegExp) => {
   expect(r.stderr).toMatch(message);
 };
 
-/** Every trial its metric counts is a pair, none on one side only. */
+/** Every unit its metric counts is a pair, none on one side only: each trial (native), each task (Harbor: tasks hold one trial or more). */
 function pairsAll(e: ExperimentComparison, metric: string): void {
   const m = e.metrics.find((x) => x.metric === metric)!;
-  const p = e.paired.find((x) => x.metric === metric)!;
+  const p = m.paired!;
   expect(m.base.n).toBeGreaterThan(0);
-  expect([p.pairs, p.base_only, p.head_only]).toEqual([m.base.n, 0, 0]);
+  expect([p.only_base, p.only_head, p.unpaired, p.mean_diff]).toEqual([0, 0, [], 0]);
+  if (p.unit === "trial") expect(p.pairs).toBe(m.base.n);
+  else expect([p.unit, p.pairs > 0 && p.pairs <= m.base.n!]).toEqual(["task", true]);
 }
 
 beforeAll(async () => {

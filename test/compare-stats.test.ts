@@ -1,6 +1,5 @@
 // The statistics of `assay compare` against published and hand-computed values.
 import { describe, expect, it } from "vitest";
-import { paired } from "../src/core/compare/compare.js";
 import { countsOf, mcnemarExact, newcombe95 } from "../src/core/compare/stats.js";
 import { wilson95 } from "../src/core/batch/stats.js";
 
@@ -67,19 +66,5 @@ describe("the counts behind a mean given with its Wilson interval", () => {
     expect(countsOf(0.25, wilson95(25, 100)!, 100)).toEqual({ k: 25, n: 100 });
     expect(countsOf(0.25, [0.2, 0.3], 100)).toBeNull();
     expect(countsOf(0.25, wilson95(25, 100)!, 99)).toBeNull(); // n beyond the bound: not found
-  });
-});
-
-describe("pairing trials", () => {
-  it("counts pairs, flips both ways in byte order, and the trials on one side only", () => {
-    const base = new Map([["t3", 1], ["t1", 1], ["t2", 0], ["t4", 0], ["t5", 1]]);
-    const head = new Map([["t3", 0], ["t1", 0], ["t2", 1], ["t4", 0], ["t6", 1]]);
-    expect(paired("accuracy", base, head)).toEqual({
-      metric: "accuracy", pairs: 4, both_pass: 0, both_fail: 1, pass_to_fail: 2, fail_to_pass: 1, base_only: 1, head_only: 1,
-      mcnemar_p: 1, flipped: { pass_to_fail: ["t1", "t3"], fail_to_pass: ["t2"] },
-    });
-  });
-  it("pairs nothing when an outcome is not 0 or 1 (a reward of 0.5 neither passes nor fails)", () => {
-    expect(paired("reward/r/mean", new Map([["a", 0.5]]), new Map([["a", 1]]))).toBeNull();
   });
 });

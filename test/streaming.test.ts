@@ -162,7 +162,7 @@ describe("merge reads shards as streams", () => {
     const r = spawnSync("sh", ["-c", script, doc, fifo, process.execPath, CLI], { encoding: "utf8", timeout: 30_000 });
     expect(r.signal).toBeNull();
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout).experiments[0].paired[0].pairs).toBe(3000);
+    expect(JSON.parse(r.stdout).experiments[0].metrics.find((m: { metric: string }) => m.metric === "accuracy").paired.pairs).toBe(3000);
   }, 40_000);
 
   it("a document that cannot be read (missing, a folder) is one line naming it, exit 2", () => {

@@ -7,7 +7,8 @@
 // then, on the first corpus, a rerun against a full store; Harbor trials (a synthesised job) with
 // all workers; in a child process, the peak RSS of validating one large journal (1 GB); and one
 // large Inspect .eval (100,000 samples, ~1 GB uncompressed, zstd) beside its bare limit (inspect.ts;
-// `npm run bench -- --inspect` runs that alone).
+// `npm run bench -- --inspect` runs that alone); and `assay compare` of two 200,000-entry documents
+// with per-sample Inspect values under a capped heap (compare.ts; `npm run bench -- --compare`).
 
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -22,6 +23,7 @@ import { discover } from "../io/discover.js";
 import { scoreRoots } from "../pipeline/score.js";
 import { ResultStore } from "../store/store.js";
 import { bare, bareThreads } from "./bare.js";
+import { compareBench } from "./compare.js";
 import { inspectBench } from "./inspect.js";
 import { million } from "./million.js";
 
@@ -185,6 +187,14 @@ async function main(): Promise<void> {
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  if (process.argv[2] === "--compare") {
+    const dir = mkdtempSync(join(tmpdir(), "assay-bench-compare-"));
+    try {
+      return compareBench(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   if (process.argv[2] === "--synth") {
     // Child mode: synthesis holds a corpus's files in memory; kept out of the measured process.
     writeCorpus(process.argv[3]!, { n: TRIALS, seed: "bench", faults: false, events: EVENTS });
@@ -250,6 +260,7 @@ async function main(): Promise<void> {
       console.log(`one ${size.toFixed(0)} MB journal: ${r.validity}, ${secs.toFixed(1)} s, peak RSS ${r.rssMb.toFixed(0)} MB   target < 256 MB`);
     }
     if (env("BENCH_INSPECT_SAMPLES", 100_000) > 0) await inspectBench(root);
+    compareBench(root);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

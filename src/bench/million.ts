@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 
 const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
 /** Loaded with --import: the child's peak RSS (main thread and workers) to $MAXRSS_FILE at exit. */
-const MAXRSS = `data:text/javascript,${encodeURIComponent(
+export const MAXRSS = `data:text/javascript,${encodeURIComponent(
   'import { writeFileSync } from "node:fs"; process.on("exit", () => process.env.MAXRSS_FILE && writeFileSync(process.env.MAXRSS_FILE, String(process.resourceUsage().maxRSS)));',
 )}`;
 

@@ -59,22 +59,31 @@ export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format
 
 export const COMPARE_HELP = `assay compare BASE HEAD [--pair A=B]... [--format table|json|md|html] [--out FILE] [--fail-on regression]
             [--hmac-key-file FILE]
-  Compare two results documents (JSON or JSON Lines, read as streams), experiments matched by
-  kind and id (a Harbor job named as a native experiment is another experiment).
-  Per metric HEAD − BASE with Newcombe's hybrid score 95% interval where both figures are
-  proportions; for trials counted on both sides, the exact McNemar test and the trials that went
-  from pass to fail and back; what each harness claimed, side by side. A regression is a drop
-  whose interval excludes 0. Documents scored under other options or scoring versions are refused.
-  --pair A=B               compare BASE's experiment A with HEAD's B (repeatable); where an id
-                           names two experiments of a document, name one as profile:id
+assay compare R1 R2 R3 ... [--format table|json|md|html] [--out FILE] [--fail-on regression] [--hmac-key-file FILE]
+  Compare results documents (JSON or JSON Lines, read as streams), experiments matched by kind
+  and id (a Harbor job named as a native experiment is another experiment).
+  Two: per metric HEAD − BASE with Newcombe's hybrid score 95% interval where both figures are
+  proportions; per headline metric (native accuracy, world pass, Harbor reward means, Inspect
+  mean and accuracy metrics) the paired difference over the units both sides count (trials by id,
+  Harbor tasks, Inspect samples by id) with its paired t 95% interval and the smallest difference
+  the comparison can see (80% power); for native and world trials the exact McNemar test and the
+  trials that flipped; what each harness claimed, side by side. A regression is a drop whose
+  paired interval lies below 0 (where units pair; else Newcombe's).
+  Three or more: per experiment and headline metric the runs ranked with their intervals, every
+  pair compared by paired t, Holm-adjusted, and tie groups. A regression is a run significantly
+  below R1 after adjustment.
+  Documents scored under other options or scoring versions than the first are refused.
+  --pair A=B               compare BASE's experiment A with HEAD's B (repeatable; two documents
+                           only); where an id names two experiments of a document, name one as
+                           profile:id
   --format table|json|md|html
                            output format (default: by --out's extension, else table)
   --out FILE               write the output to FILE (atomically) instead of stdout; its extension
                            picks the format (.json, .html/.htm, .md/.markdown; any other: table),
                            and a --format it contradicts, or .jsonl or .xml, is refused
   --fail-on regression     exit 1 when any figure regressed
-  --hmac-key-file FILE     both documents must have been scored with this key and carry the MAC
-                           it gives them (else exit 2, naming the document). Without a key a
+  --hmac-key-file FILE     every document must have been scored with this key and carry the MAC
+                           it gives it (else exit 2, naming the document). Without a key a
                            document is read as given, but what assay never writes (credit for
                            invalid evidence, counts out of bounds, paths not normalised, a bundle
                            twice) is refused

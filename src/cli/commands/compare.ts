@@ -1,11 +1,13 @@
-// `assay compare BASE HEAD`: two results documents (JSON or JSON Lines) read as streams, entry by
-// entry, keeping per trial only its outcome (core/compare/trials.ts); the statistics are pure
+// `assay compare BASE HEAD` and `assay compare R1 R2 R3 …`: results documents (JSON or JSON Lines)
+// read as streams, one after another, entry by entry, keeping per pairing unit only its value
+// (core/compare/trials.ts): per unit a number per run, never an entry. The statistics are pure
 // (core/compare); the formats derive from the canonical JSON (report/compare).
 
 import { parseArgs } from "node:util";
 import { compareRuns, differingOptions, type Side } from "../../core/compare/compare.js";
 import { keyOf, namesOf } from "../../core/compare/names.js";
-import type { Comparison } from "../../core/compare/schema.js";
+import { rankRuns } from "../../core/compare/rank.js";
+import type { Comparison, RankingDocument } from "../../core/compare/schema.js";
 import { TrialOutcomes } from "../../core/compare/trials.js";
 import type { Experiment } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
@@ -19,7 +21,7 @@ import type { CliIo } from "../io.js";
 import { readKeyFile, type HmacKey } from "./seal.js";
 
 /**
- * One document read: its run, its experiments, and its trials' outcomes (never its entries). With
+ * One document read: its run, its experiments, and its units' values (never its entries). With
  * a key, it must have been scored with that key and carry the MAC the key gives it.
  */
 function readSide(file: string, key: HmacKey | undefined): Side {
@@ -38,8 +40,8 @@ function readSide(file: string, key: HmacKey | undefined): Side {
     if (k !== null && keys.has(k)) throw new UsageError(`${forTerminal(file)} lists experiment ${forTerminal(x.experiment!)} (${x.profile ?? "no profile"}) twice: not a document assay wrote`);
     if (k !== null) keys.add(k);
   }
-  const outcomes = new Map(experiments.map((x) => [x, trials.take(x, run.options)] as const));
-  return { file, run, experiments, outcomes };
+  const units = new Map(experiments.map((x) => [x, trials.take(x, run.options)] as const));
+  return { file, run, experiments, units };
 }
 
 /** The experiment a --pair side names: by the name compare shows it under, or by its id when only one has it. */
@@ -65,7 +67,7 @@ function parsePairs(values: readonly string[], base: Side, head: Side): [Experim
   });
 }
 
-/** Refuse what would make the difference one of options or scoring rules rather than of the runs. */
+/** Refuse what would make the difference one of options or scoring rules rather than of the runs (every document against the first). */
 function checkComparable(base: Side, head: Side): void {
   const [b, h] = [base.run, head.run];
   if (b.scoring_version !== h.scoring_version)
@@ -82,20 +84,26 @@ export function compareCommand(argv: string[], io: CliIo): number {
       options: { format: { type: "string" }, out: { type: "string" }, pair: { type: "string", multiple: true }, "fail-on": { type: "string" }, "hmac-key-file": { type: "string" } },
     }),
   );
-  if (positionals.length !== 2) throw new UsageError("assay compare needs two results documents: BASE.json HEAD.json");
+  if (positionals.length < 2) throw new UsageError("assay compare needs two results documents (BASE.json HEAD.json), or three or more to rank");
+  if (positionals.length > 2 && values.pair !== undefined) throw new UsageError("--pair takes two documents (BASE and HEAD); runs of three or more are matched by kind and id");
   if (values["fail-on"] !== undefined && values["fail-on"] !== "regression") throw new UsageError("--fail-on takes: regression");
   const format = formatForFile(values.out, { format: values.format, formats: Object.keys(COMPARE_FORMATS) as CompareFormat[], fallback: "table" });
   const protect = { files: [...positionals, values["hmac-key-file"]] };
   if (values.out !== undefined) checkOutput(values.out, protect);
   const key = values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"], [], io.stderr);
-  const base = readSide(positionals[0]!, key);
-  const head = readSide(positionals[1]!, key);
-  checkComparable(base, head);
-  const doc: Comparison = compareRuns(base, head, parsePairs(values.pair ?? [], base, head));
+  // One document at a time: each is checked against the first as soon as it is read.
+  const sides: Side[] = [];
+  for (const file of positionals) {
+    const s = readSide(file, key);
+    if (sides.length > 0) checkComparable(sides[0]!, s);
+    sides.push(s);
+  }
+  const doc: Comparison | RankingDocument = sides.length === 2 ? compareRuns(sides[0]!, sides[1]!, parsePairs(values.pair ?? [], sides[0]!, sides[1]!)) : rankRuns(sides);
   const text = COMPARE_FORMATS[format].render(doc);
   if (values.out !== undefined) {
     writeOutput(values.out, text, { protect });
-    io.stderr(`assay: wrote ${forTerminal(values.out)} (${doc.experiments.length} experiments compared, ${doc.regressions.length} regressions)\n`);
+    const what = doc.format === "assay.compare/2" ? "experiments compared" : "rankings";
+    io.stderr(`assay: wrote ${forTerminal(values.out)} (${doc.experiments.length} ${what}, ${doc.regressions.length} regressions)\n`);
   } else for (const piece of gathered(text)) io.stdout(piece);
   return values["fail-on"] === "regression" && doc.regressions.length > 0 ? EXIT.FAILED : EXIT.OK;
 }

@@ -1,14 +1,17 @@
 // `assay compare`: two results documents' experiments side by side, pure. Per metric the
 // difference HEAD − BASE with Newcombe's interval where both figures are proportions of counted
-// trials; per paired metric the exact McNemar test and the trials that flipped; what each
-// harness claimed beside it. A regression is a drop whose interval excludes 0.
+// trials; per headline metric the paired analysis over the units both sides count (§13.4: mean
+// difference, paired t interval, mde80; the exact McNemar test for native and world trials); what
+// each harness claimed beside it. A regression is a drop that is not chance: the paired interval
+// below 0 where units pair, else Newcombe's.
 
 import type { Experiment, Results, RunOptions } from "../results.js";
 import { byteCompare } from "../text.js";
 import { keyOf, namesOf } from "./names.js";
+import { pairedComparison } from "./paired.js";
 import type { ClaimedComparison, Comparison, ExperimentComparison, MetricComparison, PairedComparison } from "./schema.js";
-import { countsOf, mcnemarExact, newcombe95 } from "./stats.js";
-import type { Outcomes } from "./trials.js";
+import { countsOf, newcombe95 } from "./stats.js";
+import type { Units } from "./trials.js";
 
 /** One side's figure for a metric: a proportion (k of n) when it is one, else a value with why no interval. */
 type Figure = { value: number | null; k: number | null; n: number | null; why: string | null };
@@ -50,40 +53,13 @@ function figures(x: Experiment): Map<string, Figure> {
   return out;
 }
 
-function metric(name: string, b: Figure, h: Figure): MetricComparison {
+function metric(name: string, b: Figure, h: Figure, paired: PairedComparison | null): MetricComparison {
   const difference = b.value === null || h.value === null ? null : h.value - b.value;
   const interval95 = b.k === null || b.n === null || h.k === null || h.n === null ? null : newcombe95(h.k, h.n, b.k, b.n);
   const note = difference === null || interval95 !== null ? null : (b.why ?? h.why);
-  const regression = difference !== null && difference < 0 && interval95 !== null && interval95[1] < 0;
-  return { metric: name, base: { value: b.value, k: b.k, n: b.n }, head: { value: h.value, k: h.k, n: h.n }, difference, interval95, note, regression };
-}
-
-/** The paired analysis of one metric over the trials both sides count; null when an outcome is not 0 or 1. */
-export function paired(name: string, base: Outcomes, head: Outcomes): PairedComparison | null {
-  const r: PairedComparison = {
-    metric: name, pairs: 0, both_pass: 0, both_fail: 0, pass_to_fail: 0, fail_to_pass: 0, base_only: 0, head_only: 0, mcnemar_p: null,
-    flipped: { pass_to_fail: [], fail_to_pass: [] },
-  };
-  for (const side of [base, head]) for (const v of side.values()) if (v !== 0 && v !== 1) return null;
-  for (const [trial, b] of base) {
-    const h = head.get(trial);
-    if (h === undefined) {
-      r.base_only++;
-      continue;
-    }
-    r.pairs++;
-    if (b === 1 && h === 1) r.both_pass++;
-    else if (b === 0 && h === 0) r.both_fail++;
-    else if (b === 1) r.flipped.pass_to_fail.push(trial);
-    else r.flipped.fail_to_pass.push(trial);
-  }
-  r.head_only = head.size - r.pairs;
-  r.pass_to_fail = r.flipped.pass_to_fail.length;
-  r.fail_to_pass = r.flipped.fail_to_pass.length;
-  r.flipped.pass_to_fail.sort(byteCompare);
-  r.flipped.fail_to_pass.sort(byteCompare);
-  r.mcnemar_p = r.pairs === 0 ? null : mcnemarExact(r.pass_to_fail, r.fail_to_pass);
-  return r;
+  const regression =
+    paired !== null && paired.interval !== null ? paired.interval.hi < 0 : difference !== null && difference < 0 && interval95 !== null && interval95[1] < 0;
+  return { metric: name, base: { value: b.value, k: b.k, n: b.n }, head: { value: h.value, k: h.k, n: h.n }, difference, interval95, note, regression, paired };
 }
 
 /** What each harness claimed of itself: Harbor's job summary metrics, Inspect's own metric values. */
@@ -103,46 +79,30 @@ function claimedRows(b: Experiment, h: Experiment): ClaimedComparison[] {
   });
 }
 
-/** One side as compare reads it: its run, its experiments and each experiment's paired outcomes. */
+/** One side as compare reads it: its run, its experiments and each experiment's pairing units. */
 export interface Side {
   file: string;
   run: Results["run"];
   experiments: readonly Experiment[];
-  /** Per experiment, per paired metric, each counted trial's outcome. */
-  outcomes: ReadonlyMap<Experiment, ReadonlyMap<string, Outcomes>>;
+  /** Per experiment, per headline metric, the units it counts (trials, tasks or samples). */
+  units: ReadonlyMap<Experiment, ReadonlyMap<string, Units>>;
 }
-
-const PAIRED_NONE_INSPECT = "the document holds each Inspect log's metrics, not each sample's score: no paired analysis";
 
 /** Two experiments compared; `names` says what each is called in its document. */
 function compareExperiments(b: Experiment, h: Experiment, base: Side, head: Side, names: ReadonlyMap<Experiment, string>): ExperimentComparison {
   const fb = figures(b);
   const fh = figures(h);
-  const metrics = [...fb.keys()].filter((k) => fh.has(k)).map((k) => metric(k, fb.get(k)!, fh.get(k)!));
-  const ob = base.outcomes.get(b) ?? new Map<string, Outcomes>();
-  const oh = head.outcomes.get(h) ?? new Map<string, Outcomes>();
-  const pairs: PairedComparison[] = [];
-  const unpaired: string[] = [];
-  for (const [name, o] of ob) {
-    const other = oh.get(name);
-    if (other === undefined) continue;
-    const p = paired(name, o, other);
-    if (p === null) unpaired.push(name);
-    else pairs.push(p);
-  }
-  const notes = [
-    ...(b.profile === "inspect" || h.profile === "inspect" ? [PAIRED_NONE_INSPECT] : []),
-    ...(unpaired.length > 0 ? [`${unpaired.join(", ")}: rewards are not all 0 or 1, so trials do not pass or fail: no paired analysis`] : []),
-  ];
-  return {
-    base: names.get(b)!,
-    head: names.get(h)!,
-    profile: { base: b.profile, head: h.profile },
-    metrics,
-    paired: pairs,
-    paired_note: notes.length === 0 ? null : notes.join("; "),
-    claimed: claimedRows(b, h),
-  };
+  const ub = base.units.get(b);
+  const uh = head.units.get(h);
+  const metrics = [...fb.keys()]
+    .filter((k) => fh.has(k))
+    .map((k) => {
+      const [x, y] = [ub?.get(k), uh?.get(k)];
+      // Native and world trials pass or fail: McNemar's exact test beside the paired t.
+      const paired = x === undefined || y === undefined ? null : pairedComparison(x, y, b.profile === h.profile && (b.profile === "native-game" || b.profile === "world"));
+      return metric(k, fb.get(k)!, fh.get(k)!, paired);
+    });
+  return { base: names.get(b)!, head: names.get(h)!, profile: { base: b.profile, head: h.profile }, metrics, claimed: claimedRows(b, h) };
 }
 
 /** The options that change results and differ between the two runs, as `name: base vs head` (schedules aside: their paths say nothing of their content). */
@@ -166,7 +126,7 @@ function matchExperiments(base: readonly Experiment[], head: readonly Experiment
   return { matched, onlyBase: base.filter((x) => !inB.has(x)), onlyHead: head.filter((x) => !inH.has(x)) };
 }
 
-const sideOf = (s: Side) => ({
+export const sideOf = (s: Side) => ({
   file: s.file, tool_version: s.run.tool_version, scoring_version: s.run.scoring_version, started_at: s.run.started_at, complete: s.run.complete, options: s.run.options,
 });
 
@@ -176,19 +136,24 @@ export function compareRuns(base: Side, head: Side, pairs: readonly (readonly [E
   const { matched, onlyBase, onlyHead } = matchExperiments(base.experiments, head.experiments, pairs);
   const experiments = matched.map(([b, h]) => compareExperiments(b, h, base, head, names));
   const only = (xs: readonly Experiment[]) => xs.flatMap((x) => (names.has(x) ? [names.get(x)!] : [])).sort(byteCompare);
-  const notes: string[] = [];
-  for (const s of [base, head]) if (!s.run.complete) notes.push(`${s.file}: its run was stopped before every bundle was scored; its figures are partial`);
-  const unnamed = (s: Side) => s.experiments.filter((x) => x.experiment === null).length;
-  for (const s of [base, head]) if (unnamed(s) > 0) notes.push(`${s.file}: ${unnamed(s)} experiment(s) without an id (Harbor trials without a job, unreadable Inspect logs) are not compared`);
-  if (JSON.stringify(base.run.options.schedules) !== JSON.stringify(head.run.options.schedules)) notes.push("the runs were given different schedule files");
   return {
-    format: "assay.compare/1",
+    format: "assay.compare/2",
     base: sideOf(base),
     head: sideOf(head),
     experiments,
     only_base: only(onlyBase),
     only_head: only(onlyHead),
     regressions: experiments.flatMap((e) => e.metrics.filter((m) => m.regression).map((m) => ({ base: e.base, head: e.head, metric: m.metric }))),
-    notes,
+    notes: runNotes([base, head]),
   };
+}
+
+/** What every comparison says of its runs: partial runs, experiments without an id, different schedule files. */
+export function runNotes(sides: readonly Side[]): string[] {
+  const notes: string[] = [];
+  for (const s of sides) if (!s.run.complete) notes.push(`${s.file}: its run was stopped before every bundle was scored; its figures are partial`);
+  const unnamed = (s: Side) => s.experiments.filter((x) => x.experiment === null).length;
+  for (const s of sides) if (unnamed(s) > 0) notes.push(`${s.file}: ${unnamed(s)} experiment(s) without an id (Harbor trials without a job, unreadable Inspect logs) are not compared`);
+  if (new Set(sides.map((s) => JSON.stringify(s.run.options.schedules))).size > 1) notes.push("the runs were given different schedule files");
+  return notes;
 }

@@ -1,8 +1,10 @@
-// The comparison document (`assay compare --format json`) as zod schemas: canonical; the table,
-// Markdown and HTML formats derive from it.
+// The comparison documents (`assay compare --format json`) as zod schemas: canonical; the table,
+// Markdown and HTML formats derive from them. Two runs: BASE and HEAD side by side, each headline
+// metric with its paired analysis (§13.4). Three or more: per experiment and headline metric, the
+// runs ranked with their tie groups and every pair of runs compared (§13.6).
 
 import { z } from "zod";
-import { profileSchema, runOptionsSchema } from "../results.js";
+import { intervalSchema, profileSchema, runOptionsSchema } from "../results.js";
 
 const sideSchema = z.object({
   file: z.string(),
@@ -17,6 +19,46 @@ const sideSchema = z.object({
 /** One side's figure: the value, and for a proportion its k of n (null where the document gives none). */
 const figureSchema = z.object({ value: z.number().nullable(), k: z.int().nullable(), n: z.int().nullable() });
 
+const mcnemarSchema = z.object({
+  /** Exact two-sided McNemar p (binomial on the discordant pairs). */
+  p: z.number(),
+  both_pass: z.int(),
+  both_fail: z.int(),
+  /** McNemar's b and c: pass on BASE and fail on HEAD, and the reverse. */
+  pass_to_fail: z.int(),
+  fail_to_pass: z.int(),
+  /** Every flipped trial, in byte order (the text formats show the first few). */
+  flipped: z.object({ pass_to_fail: z.array(z.string()), fail_to_pass: z.array(z.string()) }),
+});
+
+/**
+ * §13.4: the paired analysis of a headline metric (native `accuracy`, world `pass`, Harbor
+ * `reward/<key>/mean`, Inspect `inspect/<key>/value` of a mean or accuracy) over the pairing units
+ * both sides count: native and world trials by id, Harbor tasks (each side's unit value the mean of
+ * its counted trials of the task), Inspect samples by id (the reduced value).
+ */
+export const pairedSchema = z.object({
+  unit: z.enum(["trial", "task", "sample"]),
+  /** Units counted on both sides (a Harbor task only where its task_checksum is the same on both). */
+  pairs: z.int(),
+  /** Units counted on one side only (not paired). */
+  only_base: z.int(),
+  only_head: z.int(),
+  /** Mean over the pairs of HEAD − BASE (null without a pair). */
+  mean_diff: z.number().nullable(),
+  /** mean_diff ± t(0.975, P−1)·s_d/√P, not clipped; null below two pairs (`reason` says why). */
+  interval: z.object({ method: z.literal("paired-t"), lo: z.number(), hi: z.number() }).nullable(),
+  /** (t(0.975, P−1) + t(0.80, P−1))·s_d/√P: the smallest true difference this comparison detects with 80% power. */
+  mde80: z.number().nullable(),
+  /** Native and world (binary outcomes): the exact McNemar test and the flipped trials; null elsewhere. */
+  mcnemar: mcnemarSchema.nullable(),
+  /** Why there is no pair or no interval (null when there is an interval). */
+  reason: z.string().nullable(),
+  /** Why units did not pair: "only in BASE: 3 tasks", "task_checksum changed: 1 task", … */
+  unpaired: z.array(z.string()),
+});
+export type PairedComparison = z.infer<typeof pairedSchema>;
+
 export const metricSchema = z.object({
   /** accuracy, completion, pass, dimension/<name>, pass_hat_k/<k>, reward/<key>/mean, … */
   metric: z.string(),
@@ -28,30 +70,16 @@ export const metricSchema = z.object({
   interval95: z.tuple([z.number(), z.number()]).nullable(),
   /** Why there is no interval (null when there is one, or no difference). */
   note: z.string().nullable(),
-  /** A drop whose interval excludes 0. */
+  /**
+   * A drop that is not chance: where units pair (a `paired` interval exists), the paired interval
+   * lies below 0; otherwise Newcombe's interval does.
+   */
   regression: z.boolean(),
+  /** §13.4: the paired analysis, for the headline metrics (null for the others). */
+  paired: pairedSchema.nullable(),
 });
 export type MetricComparison = z.infer<typeof metricSchema>;
 
-export const pairedSchema = z.object({
-  /** The metric whose per-trial outcome is paired (accuracy, pass, reward/<key>/mean). */
-  metric: z.string(),
-  /** Trials counted in the metric on both sides, by id. */
-  pairs: z.int(),
-  both_pass: z.int(),
-  both_fail: z.int(),
-  /** McNemar's b and c: pass on BASE and fail on HEAD, and the reverse. */
-  pass_to_fail: z.int(),
-  fail_to_pass: z.int(),
-  /** Trials counted on one side only (not paired). */
-  base_only: z.int(),
-  head_only: z.int(),
-  /** Exact two-sided McNemar p (binomial on the discordant pairs); null without pairs. */
-  mcnemar_p: z.number().nullable(),
-  /** Every flipped trial, in byte order (the text formats show the first few). */
-  flipped: z.object({ pass_to_fail: z.array(z.string()), fail_to_pass: z.array(z.string()) }),
-});
-export type PairedComparison = z.infer<typeof pairedSchema>;
 
 const claimedValue = z.union([z.number(), z.string()]).nullable();
 export const claimedSchema = z.object({ metric: z.string(), base: claimedValue, head: claimedValue, difference: z.number().nullable() });
@@ -63,16 +91,14 @@ export const experimentComparisonSchema = z.object({
   head: z.string(),
   profile: z.object({ base: profileSchema.nullable(), head: profileSchema.nullable() }),
   metrics: z.array(metricSchema),
-  paired: z.array(pairedSchema),
-  /** Why there is no paired analysis (Inspect: the document holds no per-sample scores), else null. */
-  paired_note: z.string().nullable(),
   /** What the harness itself claimed (Harbor's job summary, Inspect's log), each side's figure and the difference; no interval. */
   claimed: z.array(claimedSchema),
 });
 export type ExperimentComparison = z.infer<typeof experimentComparisonSchema>;
 
 export const comparisonSchema = z.object({
-  format: z.literal("assay.compare/1"),
+  /** 2: `paired` moved into each headline metric and pairs by unit (§13.4); 1 had an experiment-level list of trials. */
+  format: z.literal("assay.compare/2"),
   base: sideSchema,
   head: sideSchema,
   experiments: z.array(experimentComparisonSchema),
@@ -83,3 +109,52 @@ export const comparisonSchema = z.object({
   notes: z.array(z.string()),
 });
 export type Comparison = z.infer<typeof comparisonSchema>;
+
+/** §13.6: one experiment's headline metric over the runs that hold it, best first. */
+export const rankingSchema = z.object({
+  metric: z.string(),
+  /** Best first (a null value last); ties by command-line order. `run` is the document's path as given. */
+  runs: z.array(
+    z.object({
+      run: z.string(),
+      value: z.number().nullable(),
+      /** The metric's own §13.2 interval from the run's document (null: `interval_reason`). */
+      interval: intervalSchema.nullable(),
+      interval_reason: z.string().nullable(),
+      /** Tie group from 1: the best run not yet grouped opens one; every ungrouped run whose Holm-adjusted p against it is ≥ 0.05 joins. */
+      group: z.int(),
+    }),
+  ),
+  /**
+   * Every pair of those runs, `a` before `b` on the command line: mean_diff = mean over the units
+   * both count of b − a; `p` the two-sided paired t (P < 2 or SE = 0: 1 when mean_diff is 0, else
+   * 0); `p_holm` Holm-adjusted over the R(R−1)/2 pairs.
+   */
+  pairs: z.array(z.object({ a: z.string(), b: z.string(), units: z.int(), mean_diff: z.number().nullable(), p: z.number(), p_holm: z.number() })),
+});
+export type Ranking = z.infer<typeof rankingSchema>;
+
+export const rankedExperimentSchema = z.object({
+  /** The experiment's name in the first run that holds it (matched across runs by kind and id). */
+  experiment: z.string(),
+  profile: profileSchema.nullable(),
+  unit: z.enum(["trial", "task", "sample"]),
+  /** One entry per experiment and headline metric (a Harbor job with two reward keys: two entries). */
+  ranking: rankingSchema,
+  /** Why units did not pair, per run pair (checksum changed, no per-sample values, …). */
+  notes: z.array(z.string()),
+});
+export type RankedExperiment = z.infer<typeof rankedExperimentSchema>;
+
+export const rankingDocumentSchema = z.object({
+  format: z.literal("assay.compare-runs/1"),
+  /** The runs in command-line order: R1 first. */
+  runs: z.array(sideSchema),
+  experiments: z.array(rankedExperimentSchema),
+  /** Experiments held by one run only, as `run: name`: listed, not ranked. */
+  single: z.array(z.string()),
+  /** Runs significantly below R1 (mean_diff < 0 with p_holm < 0.05), per experiment and metric. */
+  regressions: z.array(z.object({ experiment: z.string(), metric: z.string(), run: z.string() })),
+  notes: z.array(z.string()),
+});
+export type RankingDocument = z.infer<typeof rankingDocumentSchema>;

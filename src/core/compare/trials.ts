@@ -1,24 +1,59 @@
-// Each trial's outcome as its experiment's metric counts it, for the paired analysis of `assay
-// compare`. Pure. Entries are read one at a time and only a number (or a Harbor trial's rewards)
-// is kept per trial, never the entry; the experiment record (which lists the invalid, excluded
-// and unscored trials) then decides which trials the metric counts and how.
+// Each pairing unit's value as its experiment's headline metric counts it, for the paired analysis
+// of `assay compare` (contract §13.4). Pure. Entries are read one at a time and only numbers (and
+// the ids they pair by) are kept per unit, never the entry; the experiment record (which lists the
+// invalid, excluded and unscored trials, and names the Inspect log that decides) then decides
+// which units the metric counts and how.
 //
-// A trial is identified across two runs by its experiment (matched by kind and id, or --pair) and
-// its id within it: native and world trials by the `trial` of their journal's line 1 (the scheduled
-// slot), Harbor trials by their trial name (`trial_name`; a trial without a readable result.json
-// by its path). Inspect logs carry no per-sample score in the document: no pairing.
+// Units across two runs: native and world trials by the `trial` of their journal's line 1 (the
+// scheduled slot); Harbor tasks (`task`), each side's value the mean of its counted trials of the
+// task under the key, so two jobs of one benchmark pair although trial names carry per-run
+// suffixes; Inspect samples by id, their reduced value from the deciding log's entry.
 
 import { hasOutcome } from "../batch/experiments.js";
 import { isCopyReason } from "../batch/harbor.js";
 import type { BundleEntry, Experiment, RunOptions } from "../results.js";
 
-/** A trial's outcome in one metric: 0 or 1 (a Harbor reward may be any number). */
-export type Outcomes = Map<string, number>;
+export type UnitKind = "trial" | "task" | "sample";
+
+/** One side's units of a metric: ids and values in step; `checksums` (Harbor) each task's task_checksum. */
+export interface Units {
+  unit: UnitKind;
+  ids: string[];
+  values: Float64Array;
+  checksums: (string | null)[] | null;
+  /** Why the side has no units to pair (an Inspect log without per-sample values), else null. */
+  reason: string | null;
+}
+
+/** A Harbor task whose counted trials carry different task_checksums within one run: never one unit with another run's. */
+export const MIXED_CHECKSUMS = "\u0000mixed";
+
+/** Inspect's mean and accuracy metrics: the ones with per-sample values and a paired analysis. */
+export const isMeanKey = (key: string): boolean => /\/(accuracy|mean)$/.test(key);
+
+/** The headline metrics of an experiment, as compare names them (§13.6), with their unit. */
+export function headlines(x: Experiment): { metric: string; unit: UnitKind }[] {
+  if (x.profile === "native-game" && x.accuracy !== null) return [{ metric: "accuracy", unit: "trial" }];
+  if (x.profile === "world" && x.pass !== null) return [{ metric: "pass", unit: "trial" }];
+  if (x.profile === "harbor") return Object.keys(x.rewards ?? {}).map((k) => ({ metric: `reward/${k}/mean`, unit: "task" }));
+  if (x.profile === "inspect") return Object.keys(x.inspect ?? {}).filter(isMeanKey).map((k) => ({ metric: `inspect/${k}/value`, unit: "sample" }));
+  return [];
+}
+
+export const OLDER_INSPECT = "the Inspect log's entry holds no per-sample values (a document from an older assay): no paired analysis";
 
 /** A Harbor trial name two folders of one job share with different bytes: a conflict, not one trial to pair. */
 const TWICE = Symbol("twice");
-type HarborTrial = { digest: string; scored: boolean; rewards: Record<string, number> | null } | typeof TWICE;
+type HarborTrial =
+  | { digest: string; scored: boolean; invalid: boolean; rewards: Record<string, number> | null; task: string | null; checksum: string | null }
+  | typeof TWICE;
 const SCORED = new Set(["scored", "scored-with-exception"]);
+
+/** An Inspect log's per-sample values (NaN: not in the figure) under each --errors setting, per mean/accuracy key. */
+interface InspectLog {
+  ids: string[] | null;
+  values: Map<string, { exclude: Float64Array; zero: Float64Array }>;
+}
 
 const nested = <V>(m: Map<string, Map<string, V>>, k: string): Map<string, V> => {
   let inner = m.get(k);
@@ -26,11 +61,21 @@ const nested = <V>(m: Map<string, Map<string, V>>, k: string): Map<string, V> =>
   return inner;
 };
 
+const floats = (xs: readonly (number | null)[]) => Float64Array.from(xs, (v) => v ?? NaN);
+
+function unitsOf(unit: UnitKind, m: ReadonlyMap<string, number>): Units {
+  return { unit, ids: [...m.keys()], values: Float64Array.from(m.values()), checksums: null, reason: null };
+}
+
+const none = (unit: UnitKind, reason: string): Units => ({ unit, ids: [], values: new Float64Array(0), checksums: null, reason });
+
 // Kept apart by kind, as the experiments are (a Harbor job and a native experiment may share an id).
 export class TrialOutcomes {
   /** native and world: per experiment and trial, the lowest attempt with an outcome, packed as attempt·4 + victory·2 + pass. */
   private readonly attempts = new Map<string, Map<string, number>>();
   private readonly harbor = new Map<string, Map<string, HarborTrial>>();
+  /** Inspect: per experiment, per log path, until the experiment says which log decides. */
+  private readonly inspect = new Map<string, Map<string, InspectLog>>();
 
   add(e: BundleEntry): void {
     if (e.experiment === null || e.validity === "error") return; // a tool error is in no metric
@@ -39,8 +84,13 @@ export class TrialOutcomes {
       const name = e.trial ?? e.path;
       const seen = trials.get(name);
       // A byte-identical copy is the one trial its experiment counts once (batch/harbor.ts): keep the first.
-      if (seen === undefined) trials.set(name, { digest: e.digest, scored: SCORED.has(e.state ?? ""), rewards: e.rewards });
+      if (seen === undefined)
+        trials.set(name, { digest: e.digest, scored: SCORED.has(e.state ?? ""), invalid: e.validity === "invalid", rewards: e.rewards, task: e.task, checksum: e.task_checksum });
       else if (seen !== TWICE && seen.digest !== e.digest) trials.set(name, TWICE);
+    } else if (e.profile === "inspect") {
+      const values = new Map<string, { exclude: Float64Array; zero: Float64Array }>();
+      for (const [key, m] of Object.entries(e.inspect?.metrics ?? {})) if (m.values !== null && isMeanKey(key)) values.set(key, { exclude: floats(m.values.exclude), zero: floats(m.values.zero) });
+      nested(this.inspect, e.experiment).set(e.path, { ids: e.inspect?.sample_ids ?? null, values });
     } else if (e.trial !== null && e.attempt !== null && hasOutcome(e)) {
       const trials = nested(this.attempts, e.experiment);
       const seen = trials.get(e.trial);
@@ -51,43 +101,90 @@ export class TrialOutcomes {
   }
 
   /**
-   * The outcomes of `x`'s trials in each of its paired metrics (and the memory they took is
-   * released). Invalid trials count as 0 (`--invalid count`) or are left out; excluded, unscored,
-   * missing and unscheduled trials are in no metric, so in no pair.
+   * The units of `x`'s headline metrics, by metric name (and the memory they took is released).
+   * Invalid trials count as 0 (`--invalid count`) or are left out; excluded, unscored, missing and
+   * unscheduled trials are in no metric, so in no pair.
    */
-  take(x: Experiment, options: Pick<RunOptions, "invalid">): Map<string, Outcomes> {
-    const out = new Map<string, Outcomes>();
+  take(x: Experiment, options: Pick<RunOptions, "invalid" | "errors">): Map<string, Units> {
+    const out = new Map<string, Units>();
     if (x.experiment === null) return out;
+    if (x.profile === "inspect") return this.takeInspect(x, options);
     // A copy's exclusion names its original's trial, which is counted: not outside.
     const outside = new Set<string>([...x.unscored, ...x.excluded.filter((t) => !isCopyReason(t.reason)).map((t) => t.trial)]);
     const invalid = new Set<string>();
     for (const t of x.invalid) (t.codes.length === 1 && t.codes[0] === "UNSCHEDULED" ? outside : invalid).add(t.trial);
-    const start = (): Outcomes => new Map(options.invalid === "count" ? [...invalid].map((t) => [t, 0]) : []);
-    // Each kind from its own map: a native experiment's take leaves a same-named Harbor job's trials.
-    const attempts = x.profile === "harbor" || x.profile === "inspect" ? undefined : this.attempts.get(x.experiment);
-    if (attempts !== undefined) this.attempts.delete(x.experiment);
-    if (x.profile === "native-game" || x.profile === "world") {
-      const bit = x.profile === "world" ? 1 : 2;
-      const m = start();
-      for (const [trial, packed] of attempts ?? []) if (!outside.has(trial) && !invalid.has(trial)) m.set(trial, Math.floor((packed % 4) / bit) % 2);
-      out.set(x.profile === "world" ? "pass" : "accuracy", m);
-    } else if (x.profile === "harbor") {
-      const harbor = this.harbor.get(x.experiment);
+    if (x.profile === "harbor") {
+      const trials = this.harbor.get(x.experiment);
       this.harbor.delete(x.experiment);
-      for (const key of Object.keys(x.rewards ?? {})) {
-        const m = start();
-        for (const [trial, t] of harbor ?? []) {
-          if (t === TWICE || outside.has(trial) || invalid.has(trial)) continue;
-          // As the reward mean counts it: a scored trial's reward under the key (none: not in this
-          // key's mean); a trial without one that is not excluded counts 0 (--errors zero).
-          if (t.scored && t.rewards !== null) {
-            const v = t.rewards[key];
-            if (v !== undefined && Object.hasOwn(t.rewards, key)) m.set(trial, v);
-          } else m.set(trial, 0);
+      for (const { metric } of headlines(x)) out.set(metric, harborUnits(trials, metric.slice("reward/".length, -"/mean".length), outside, invalid, options));
+      return out;
+    }
+    // Each kind from its own map: a native experiment's take leaves a same-named Harbor job's trials.
+    const attempts = this.attempts.get(x.experiment);
+    this.attempts.delete(x.experiment);
+    if (x.profile !== "native-game" && x.profile !== "world") return out;
+    const bit = x.profile === "world" ? 1 : 2;
+    const m = new Map<string, number>(options.invalid === "count" ? [...invalid].map((t) => [t, 0]) : []);
+    for (const [trial, packed] of attempts ?? []) if (!outside.has(trial) && !invalid.has(trial)) m.set(trial, Math.floor((packed % 4) / bit) % 2);
+    out.set(x.profile === "world" ? "pass" : "accuracy", unitsOf("trial", m));
+    return out;
+  }
+
+  /** The deciding log's reduced values per sample; an invalid log in the chain (--invalid count) zeroes every planned sample, as the figure does. */
+  private takeInspect(x: Experiment, options: Pick<RunOptions, "invalid" | "errors">): Map<string, Units> {
+    const logs = this.inspect.get(x.experiment!);
+    this.inspect.delete(x.experiment!);
+    const log = x.log === null ? undefined : logs?.get(x.log.path);
+    const zeroed = options.invalid === "count" && x.invalid.length > 0;
+    const out = new Map<string, Units>();
+    for (const { metric } of headlines(x)) {
+      const key = metric.slice("inspect/".length, -"/value".length);
+      // No value (its log a tool error, or no sample scored): no unit, so the other side's are its own.
+      if (x.inspect![key]!.value === null) out.set(metric, unitsOf("sample", new Map()));
+      else if (log?.ids === null || log === undefined) out.set(metric, none("sample", OLDER_INSPECT));
+      else if (zeroed) out.set(metric, { unit: "sample", ids: log.ids, values: new Float64Array(log.ids.length), checksums: null, reason: null });
+      else {
+        const v = log.values.get(key);
+        if (v === undefined) out.set(metric, none("sample", OLDER_INSPECT));
+        else if (v.exclude.length !== log.ids.length || v.zero.length !== log.ids.length) out.set(metric, none("sample", "the Inspect log's per-sample values are not one per sample id: no paired analysis"));
+        else {
+          const all = options.errors === "zero" ? v.zero : v.exclude;
+          const m = new Map<string, number>();
+          log.ids.forEach((id, i) => {
+            if (!Number.isNaN(all[i]!)) m.set(id, all[i]!);
+          });
+          out.set(metric, unitsOf("sample", m));
         }
-        out.set(`reward/${key}/mean`, m);
       }
     }
     return out;
   }
+}
+
+/**
+ * A Harbor reward key's units: per task, the mean of the trials that enter the key's `mean` (a
+ * scored trial's reward under the key, none: not in this key's mean; an invalid trial 0 under
+ * --invalid count; a trial without rewards that is not excluded 0, as --errors zero counts it). A
+ * trial naming no task is a unit of its own.
+ */
+function harborUnits(trials: ReadonlyMap<string, HarborTrial> | undefined, key: string, outside: ReadonlySet<string>, invalid: ReadonlySet<string>, options: Pick<RunOptions, "invalid">): Units {
+  const tasks = new Map<string, { sum: number; n: number; checksum: string | null }>();
+  for (const [trial, t] of trials ?? []) {
+    if (t === TWICE || outside.has(trial)) continue;
+    let v: number | undefined;
+    if (invalid.has(trial) || t.invalid) v = options.invalid === "count" ? 0 : undefined;
+    else if (t.scored && t.rewards !== null) v = Object.hasOwn(t.rewards, key) ? t.rewards[key] : undefined;
+    else v = 0;
+    if (v === undefined) continue;
+    const id = t.task ?? `${trial} (a trial naming no task)`;
+    const seen = tasks.get(id);
+    if (seen === undefined) tasks.set(id, { sum: v, n: 1, checksum: t.checksum });
+    else {
+      seen.sum += v;
+      seen.n++;
+      if (seen.checksum !== t.checksum) seen.checksum = MIXED_CHECKSUMS;
+    }
+  }
+  const ids = [...tasks.keys()];
+  return { unit: "task", ids, values: Float64Array.from(tasks.values(), (t) => t.sum / t.n), checksums: [...tasks.values()].map((t) => t.checksum), reason: null };
 }

@@ -1,16 +1,19 @@
 // A comparison as one self-contained HTML page: no script, no request of any kind (the CSP says
-// so to the browser too), every name and note escaped. A table of differences with their intervals.
-import type { Comparison, ExperimentComparison } from "../../core/compare/schema.js";
+// so to the browser too), every name and note escaped. Two runs: a table of differences with their
+// intervals and each headline metric's paired difference. Several: per ranking a forest plot of
+// the runs' intervals (inline SVG, drawn here: the page runs nothing) and the matrix of pairs.
+import type { Comparison, ExperimentComparison, RankedExperiment, Ranking, RankingDocument } from "../../core/compare/schema.js";
 import { terminalText } from "../../core/text.js";
 import { esc } from "../html/escape.js";
-import { capped, difference, figure, interval, metricName, pairedLine, withoutInterval } from "./shared.js";
+import { capped, difference, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, withoutInterval } from "./shared.js";
 
 /** Text as HTML shows it literally: hidden characters (controls, bidi overrides) escaped as on a terminal, markup as entities. */
 export const h = (s: string): string => esc(terminalText(s));
 
 const STYLE = `body{font:15px/1.45 system-ui,sans-serif;margin:1.5rem;max-width:70rem;color:#1b1b1b;background:#fff}
 table{border-collapse:collapse;margin:.5rem 0;width:100%}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums}.reg{color:#b35806;font-weight:600}.ok{color:#1b7837}
+td.n{text-align:right;font-variant-numeric:tabular-nums}svg.forest{max-width:44rem;width:100%;height:auto}svg text{font:12px system-ui,sans-serif;fill:currentColor}
+svg .axis{stroke:#999}svg .ci{stroke:#0072B2;stroke-width:2}svg .pt{fill:#0072B2}.reg{color:#b35806;font-weight:600}.ok{color:#1b7837}
 @media (prefers-color-scheme:dark){body{color:#e8e8e8;background:#161616}th,td{border-color:#555}.reg{color:#fdb863}.ok{color:#a6dba0}}
 @media print{body{margin:0}}`;
 
@@ -22,15 +25,23 @@ function* experiment(e: ExperimentComparison): Generator<string> {
     yield `<tr><td>${h(metricName(m.metric))}</td><td class="n">${h(figure(m.base))}</td><td class="n">${h(figure(m.head))}</td><td class="n">${h(difference(m))}</td><td>${h(interval(m))}</td><td>${m.regression ? '<span class="reg">regression</span>' : ""}</td></tr>\n`;
   yield "</tbody></table>\n";
   for (const [note, metrics] of withoutInterval(e)) yield `<p>No interval for ${metrics.map((m) => h(metricName(m))).join(", ")}: ${h(note)}.</p>\n`;
-  for (const p of e.paired) {
-    yield `<p>Paired ${h(metricName(p.metric))}: ${h(pairedLine(p))}</p>\n`;
-    for (const [label, list] of [["pass → fail", p.flipped.pass_to_fail], ["fail → pass", p.flipped.fail_to_pass]] as const) {
-      if (list.length === 0) continue;
-      const c = capped(list);
-      yield `<p>${label}: ${c.shown.map(h).join(", ")}${c.more > 0 ? ` and ${c.more} more (the JSON lists all)` : ""}</p>\n`;
+  const method = pairedMethod(e);
+  if (method !== null) yield `<p>Paired (${h(method)}):</p>\n<ul>\n`;
+  for (const m of e.metrics) {
+    const p = m.paired;
+    if (p === null) continue;
+    yield `<li>${h(metricName(m.metric))} ${h(pairedLine(p))}${p.unpaired.length > 0 ? `; not paired: ${h(p.unpaired.join("; "))}` : ""}`;
+    if (p.mcnemar !== null) {
+      yield `<br>${h(mcnemarLine(p.mcnemar))}`;
+      for (const [label, list] of [["pass → fail", p.mcnemar.flipped.pass_to_fail], ["fail → pass", p.mcnemar.flipped.fail_to_pass]] as const) {
+        if (list.length === 0) continue;
+        const c = capped(list);
+        yield `<br>${label}: ${c.shown.map(h).join(", ")}${c.more > 0 ? ` and ${c.more} more (the JSON lists all)` : ""}`;
+      }
     }
+    yield "</li>\n";
   }
-  if (e.paired_note !== null) yield `<p>Paired: ${h(e.paired_note)}</p>\n`;
+  if (method !== null) yield "</ul>\n";
   if (e.claimed.length > 0) {
     yield "<table><thead><tr><th>the harness claimed</th><th>BASE</th><th>HEAD</th><th>HEAD − BASE</th></tr></thead><tbody>\n";
     for (const c of e.claimed)
@@ -40,12 +51,75 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   yield "</section>\n";
 }
 
-export function* render(doc: Comparison): Generator<string> {
-  yield `<!doctype html>\n<html lang="en"><head><meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">\n`;
-  yield `<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>assay compare: ${h(doc.base.file)} → ${h(doc.head.file)}</title>\n<style>${STYLE}</style></head><body>\n`;
+const HEAD = `<!doctype html>\n<html lang="en"><head><meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n`;
+
+/** The runs' values and 95% intervals on one axis (0 to 1, wider for a reward beyond it), best first: a forest plot. */
+function forest(r: Ranking): string {
+  const [left, width, row] = [240, 360, 22];
+  const ends = r.runs.flatMap((run) => [run.value ?? 0, run.interval?.lo ?? 0, run.interval?.hi ?? 0]);
+  const [lo, hi] = [Math.min(0, ...ends), Math.max(1, ...ends)];
+  const x = (v: number) => (left + ((v - lo) / (hi - lo)) * width).toFixed(1);
+  const height = row * r.runs.length + 30;
+  const rows = r.runs.map((run, i) => {
+    const y = 14 + i * row;
+    const ci = run.interval === null ? "" : `<line class="ci" x1="${x(run.interval.lo)}" x2="${x(run.interval.hi)}" y1="${y}" y2="${y}"/>`;
+    const pt = run.value === null ? "" : `<circle class="pt" cx="${x(run.value)}" cy="${y}" r="4"/>`;
+    const label = run.run.length > 36 ? `…${run.run.slice(-35)}` : run.run;
+    return `<text x="0" y="${y + 4}">${h(`${run.group}  ${label}`)}</text>${ci}${pt}`;
+  });
+  const axisY = height - 14;
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => {
+    const t = lo + f * (hi - lo);
+    return `<line class="axis" x1="${x(t)}" x2="${x(t)}" y1="${axisY - 4}" y2="${axisY}"/><text x="${x(t)}" y="${axisY + 12}" text-anchor="middle">${Number((t * 100).toFixed(1))}%</text>`;
+  });
+  return `<svg class="forest" viewBox="0 0 ${left + width + 20} ${height + 2}" role="img" aria-label="${h(`${r.metric}: each run's value and 95% interval, best first`)}"><line class="axis" x1="${x(lo)}" x2="${x(hi)}" y1="${axisY}" y2="${axisY}"/>${ticks.join("")}${rows.join("")}</svg>\n`;
+}
+
+/** Every pair of runs as a matrix in ranking order: row − column in points, and Holm's p. */
+function* matrix(e: RankedExperiment): Generator<string> {
+  const runs = e.ranking.runs.map((r) => r.run);
+  const cell = (row: string, col: string) => {
+    const p = e.ranking.pairs.find((q) => (q.a === row && q.b === col) || (q.a === col && q.b === row));
+    if (p === undefined) return "—";
+    const f = rankedPair({ ...p, mean_diff: p.mean_diff === null ? null : p.a === row ? -p.mean_diff : p.mean_diff });
+    return `${h(f.diff)}<br><small>p (Holm) ${h(f.holm)}</small>`;
+  };
+  yield `<table><thead><tr><th>row − column</th>${runs.map((r) => `<th>${h(r)}</th>`).join("")}</tr></thead><tbody>\n`;
+  for (const row of runs) yield `<tr><th>${h(row)}</th>${runs.map((col) => `<td class="n">${row === col ? "" : cell(row, col)}</td>`).join("")}</tr>\n`;
+  yield "</tbody></table>\n";
+}
+
+function* ranked(e: RankedExperiment): Generator<string> {
+  const r = e.ranking;
+  yield `<section><h2>${h(e.experiment)} <small>(${h(e.profile ?? "no profile")})</small>: ${h(metricName(r.metric))}</h2>\n`;
+  yield `<p>Ranked best first; pairs by paired t over the ${h(e.unit)}s each two runs count, Holm-adjusted over all pairs; a group holds the runs not significantly below its first.</p>\n`;
+  yield forest(r);
+  yield "<table><thead><tr><th>group</th><th>run</th><th>value</th><th>95% interval</th></tr></thead><tbody>\n";
+  for (const x of r.runs) yield `<tr><td class="n">${x.group}</td><td>${h(x.run)}</td><td class="n">${h(rankedFigure(x).value)}</td><td>${h(rankedFigure(x).interval)}</td></tr>\n`;
+  yield "</tbody></table>\n";
+  yield* matrix(e);
+  for (const n of e.notes) yield `<p>Not paired: ${h(n)}</p>\n`;
+  yield "</section>\n";
+}
+
+function* rankingDocument(doc: RankingDocument): Generator<string> {
+  yield `${HEAD}<title>assay compare: ${doc.runs.length} runs</title>\n<style>${STYLE}</style></head><body>\n`;
+  yield `<h1>assay compare</h1>\n<p>${doc.runs.length} runs, R1 ${h(doc.runs[0]!.file)}, scoring version ${doc.runs[0]!.scoring_version}</p>\n`;
+  yield doc.regressions.length === 0
+    ? '<p class="ok">No regression: no run significantly below R1 after Holm\'s adjustment.</p>\n'
+    : `<p class="reg">${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${h(r.run)} ${h(r.experiment)} ${h(metricName(r.metric))}`).join(", ")}</p>\n`;
+  for (const e of doc.experiments) yield* ranked(e);
+  if (doc.single.length > 0) yield `<p>In one run only (not ranked): ${doc.single.map(h).join(", ")}</p>\n`;
+  for (const n of doc.notes) yield `<p><em>${h(n)}</em></p>\n`;
+  yield "</body></html>\n";
+}
+
+export function* render(doc: Comparison | RankingDocument): Generator<string> {
+  if (doc.format === "assay.compare-runs/1") return yield* rankingDocument(doc);
+  yield `${HEAD}<title>assay compare: ${h(doc.base.file)} → ${h(doc.head.file)}</title>\n<style>${STYLE}</style></head><body>\n`;
   yield `<h1>assay compare</h1>\n<p>BASE ${h(doc.base.file)} (assay ${h(doc.base.tool_version)}) → HEAD ${h(doc.head.file)} (assay ${h(doc.head.tool_version)}), scoring version ${doc.base.scoring_version}</p>\n`;
   yield doc.regressions.length === 0
-    ? '<p class="ok">No regression: no figure dropped with a 95% interval that excludes 0.</p>\n'
+    ? '<p class="ok">No regression: no figure dropped with a 95% interval below 0 (the paired interval where units pair, else Newcombe\'s).</p>\n'
     : `<p class="reg">${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${h(r.head)} ${h(metricName(r.metric))}`).join(", ")}</p>\n`;
   for (const e of doc.experiments) yield* experiment(e);
   if (doc.only_base.length > 0) yield `<p>Only in BASE (not compared): ${doc.only_base.map(h).join(", ")}</p>\n`;

@@ -1,8 +1,8 @@
 // A comparison as GitHub-flavoured Markdown (a step summary, a PR comment). Every name and note
 // is escaped: no evidence can open a link, an image, HTML or a table cell of its own.
-import type { Comparison, ExperimentComparison } from "../../core/compare/schema.js";
+import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
 import { terminalText } from "../../core/text.js";
-import { capped, difference, figure, interval, metricName, pairedLine, withoutInterval } from "./shared.js";
+import { capped, difference, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, withoutInterval } from "./shared.js";
 
 /**
  * A name or note as Markdown shows it literally: hidden characters escaped, every character that
@@ -22,25 +22,51 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   for (const m of e.metrics)
     yield `| ${md(metricName(m.metric))} | ${figure(m.base)} | ${figure(m.head)} | ${difference(m)} | ${interval(m)} | ${m.regression ? "**regression**" : ""} |\n`;
   for (const [note, metrics] of withoutInterval(e)) yield `\nNo interval for ${metrics.map((m) => md(metricName(m))).join(", ")}: ${md(note)}.\n`;
-  for (const p of e.paired) {
-    yield `\nPaired ${md(metricName(p.metric))}: ${pairedLine(p)}\n`;
-    for (const [label, list] of [["pass → fail", p.flipped.pass_to_fail], ["fail → pass", p.flipped.fail_to_pass]] as const) {
+  const method = pairedMethod(e);
+  if (method !== null) yield `\nPaired (${method}):\n\n`;
+  for (const m of e.metrics) {
+    const p = m.paired;
+    if (p === null) continue;
+    yield `- ${md(metricName(m.metric))} ${md(pairedLine(p))}${p.unpaired.length > 0 ? `; not paired: ${md(p.unpaired.join("; "))}` : ""}\n`;
+    if (p.mcnemar === null) continue;
+    yield `  - ${mcnemarLine(p.mcnemar)}\n`;
+    for (const [label, list] of [["pass → fail", p.mcnemar.flipped.pass_to_fail], ["fail → pass", p.mcnemar.flipped.fail_to_pass]] as const) {
       if (list.length === 0) continue;
       const c = capped(list);
-      yield `- ${label}: ${c.shown.map(md).join(", ")}${c.more > 0 ? ` and ${c.more} more (the JSON lists all)` : ""}\n`;
+      yield `  - ${label}: ${c.shown.map(md).join(", ")}${c.more > 0 ? ` and ${c.more} more (the JSON lists all)` : ""}\n`;
     }
   }
-  if (e.paired_note !== null) yield `\nPaired: ${md(e.paired_note)}\n`;
   if (e.claimed.length > 0) {
     yield "\n| the harness claimed | BASE | HEAD | HEAD − BASE |\n|---|---:|---:|---:|\n";
     for (const c of e.claimed) yield `| ${md(c.metric)} | ${md(String(c.base ?? "—"))} | ${md(String(c.head ?? "—"))} | ${c.difference === null ? "—" : c.difference.toFixed(4)} |\n`;
   }
 }
 
-export function* render(doc: Comparison): Generator<string> {
+function* ranked(e: RankedExperiment): Generator<string> {
+  const r = e.ranking;
+  yield `\n### ${md(e.experiment)} (${e.profile ?? "no profile"}): ${md(metricName(r.metric))}\n\nRanked; pairs by paired t over the ${e.unit}s each two runs count, Holm-adjusted.\n\n`;
+  yield "| group | run | value | 95% interval |\n|---:|---|---:|---|\n";
+  for (const x of r.runs) yield `| ${x.group} | ${md(x.run)} | ${rankedFigure(x).value} | ${md(rankedFigure(x).interval)} |\n`;
+  yield `\n| a | b | ${e.unit}s | b − a | p | p (Holm) |\n|---|---|---:|---:|---:|---:|\n`;
+  for (const p of r.pairs) yield `| ${md(p.a)} | ${md(p.b)} | ${p.units} | ${rankedPair(p).diff} | ${rankedPair(p).p} | ${rankedPair(p).holm} |\n`;
+  for (const n of e.notes) yield `\nNot paired: ${md(n)}\n`;
+}
+
+function* rankingDocument(doc: RankingDocument): Generator<string> {
+  yield `## assay compare: ${doc.runs.length} runs (R1 ${md(doc.runs[0]!.file)})\n\n`;
+  yield doc.regressions.length === 0
+    ? "**No regression**: no run significantly below R1 after Holm's adjustment.\n"
+    : `**${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}**: ${doc.regressions.map((r) => `${md(r.run)} ${md(r.experiment)} ${md(metricName(r.metric))}`).join(", ")}\n`;
+  for (const e of doc.experiments) yield* ranked(e);
+  if (doc.single.length > 0) yield `\nIn one run only (not ranked): ${doc.single.map(md).join(", ")}\n`;
+  for (const n of doc.notes) yield `\n> ${md(n)}\n`;
+}
+
+export function* render(doc: Comparison | RankingDocument): Generator<string> {
+  if (doc.format === "assay.compare-runs/1") return yield* rankingDocument(doc);
   yield `## assay compare: ${md(doc.base.file)} → ${md(doc.head.file)}\n\n`;
   yield doc.regressions.length === 0
-    ? "**No regression**: no figure dropped with a 95% interval that excludes 0.\n"
+    ? "**No regression**: no figure dropped with a 95% interval below 0 (the paired interval where units pair, else Newcombe's).\n"
     : `**${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}**: ${doc.regressions.map((r) => `${md(r.head)} ${md(metricName(r.metric))}`).join(", ")}\n`;
   for (const e of doc.experiments) yield* experiment(e);
   if (doc.only_base.length > 0) yield `\nOnly in BASE (not compared): ${doc.only_base.map(md).join(", ")}\n`;

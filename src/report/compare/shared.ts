@@ -1,6 +1,6 @@
 // What every text format of a comparison shows the same way: numbers, differences, intervals.
 
-import type { ExperimentComparison, MetricComparison, PairedComparison } from "../../core/compare/schema.js";
+import type { ExperimentComparison, MetricComparison, PairedComparison, Ranking } from "../../core/compare/schema.js";
 
 /** Flipped trials a table, Markdown or HTML report shows per direction (the JSON lists them all). */
 export const FLIPPED_SHOWN = 10;
@@ -33,11 +33,43 @@ export const metricName = (name: string): string => name.replace(/(^|\/)pass_hat
 /** A p-value as people read it (0 is a tail below the smallest number a double holds). */
 export const pValue = (p: number | null): string => (p === null ? "= —" : p === 0 ? "< 1e-300" : `= ${p < 1e-4 ? p.toExponential(1) : p.toFixed(4)}`);
 
-/** One line of a paired analysis: how many pairs, how many flipped each way, McNemar's p. */
-export const pairedLine = (p: PairedComparison): string =>
-  `${p.pairs} trials counted on both sides: ${p.both_pass} pass on both, ${p.both_fail} fail on both, ` +
-  `${p.pass_to_fail} pass→fail, ${p.fail_to_pass} fail→pass; exact McNemar p ${pValue(p.mcnemar_p)}` +
-  (p.base_only + p.head_only > 0 ? ` (${p.base_only} counted in BASE only, ${p.head_only} in HEAD only: not paired)` : "");
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const points = (v: number) => `${signed(v * 100, 1)} pts`;
+
+/** The method, named once per experiment: "paired t over the trials both runs count". */
+export const pairedMethod = (e: ExperimentComparison): string | null => {
+  const units = [...new Set(e.metrics.flatMap((m) => (m.paired === null ? [] : [m.paired.unit])))];
+  return units.length === 0 ? null : `paired t over the ${units.map((u) => `${u}s`).join(" and ")} both runs count`;
+};
+
+/** One metric's paired difference: N units, HEAD − BASE, its interval, and what the comparison cannot see. */
+export function pairedLine(p: PairedComparison): string {
+  const over = `over ${plural(p.pairs, p.unit)}`;
+  if (p.mean_diff === null) return `${over}: ${p.reason}`;
+  const diff = `${over}: HEAD − BASE ${points(p.mean_diff)}`;
+  if (p.interval === null) return `${diff} (${p.reason})`;
+  const mde = p.mde80 === null ? "" : `; this comparison cannot see differences smaller than ${(p.mde80 * 100).toFixed(1)} points`;
+  return `${diff}, 95% interval [${signed(p.interval.lo * 100, 1)}, ${signed(p.interval.hi * 100, 1)}] pts${mde}`;
+}
+
+/** McNemar's exact test of the flipped trials. */
+export const mcnemarLine = (m: NonNullable<PairedComparison["mcnemar"]>): string =>
+  `${m.both_pass} pass on both, ${m.both_fail} fail on both, ${m.pass_to_fail} pass→fail, ${m.fail_to_pass} fail→pass; exact McNemar p ${pValue(m.p)}`;
+
+/** A ranked run's value and interval, in percent. */
+export function rankedFigure(r: Ranking["runs"][number]): { value: string; interval: string } {
+  return {
+    value: r.value === null ? "—" : pct(r.value),
+    interval: r.interval === null ? `— (${r.interval_reason ?? "no interval"})` : `[${pct(r.interval.lo)}, ${pct(r.interval.hi)}] ${r.interval.method}`,
+  };
+}
+
+/** A pair of ranked runs: b − a in points, p and Holm's p. */
+export const rankedPair = (p: Ranking["pairs"][number]): { diff: string; p: string; holm: string } => ({
+  diff: p.mean_diff === null ? "—" : points(p.mean_diff),
+  p: pValue(p.p).replace(/^= /, ""),
+  holm: pValue(p.p_holm).replace(/^= /, ""),
+});
 
 /** The first FLIPPED_SHOWN of a list, and how many more the JSON holds. */
 export const capped = (xs: readonly string[]): { shown: readonly string[]; more: number } => ({ shown: xs.slice(0, FLIPPED_SHOWN), more: Math.max(0, xs.length - FLIPPED_SHOWN) });

@@ -1,33 +1,69 @@
 // A comparison on a terminal. Every name from evidence or the file system passes forTerminal, and
 // every note terminalText, so none reaches the terminal raw.
-import type { Comparison, ExperimentComparison } from "../../core/compare/schema.js";
+import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
 import { forTerminal as name, terminalText as text } from "../../core/text.js";
-import { capped, difference, figure, interval, metricName, pairedLine, withoutInterval } from "./shared.js";
+import { capped, difference, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, withoutInterval } from "./shared.js";
 
 const pad = (s: string, n: number) => s + " ".repeat(Math.max(1, n - [...s].length));
+
+function* columns(head: string[], rows: string[][], indent = "  "): Generator<string> {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)) + 2);
+  for (const r of [head, ...rows]) yield `${indent}${r.map((c, i) => (i === r.length - 1 ? c : pad(c, widths[i]!))).join("").trimEnd()}\n`;
+}
 
 function* experiment(e: ExperimentComparison): Generator<string> {
   const title = e.base === e.head ? name(e.base) : `${name(e.base)} → ${name(e.head)}`;
   yield `\nexperiment ${title}   profile ${e.profile.base ?? "none"}${e.profile.head === e.profile.base ? "" : ` → ${e.profile.head ?? "none"}`}\n`;
   const rows = e.metrics.map((m) => [name(metricName(m.metric)), figure(m.base), figure(m.head), difference(m), interval(m), m.regression ? "REGRESSION" : ""]);
-  const head = ["metric", "BASE", "HEAD", "HEAD − BASE", "95% interval (Newcombe)", ""];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)) + 2);
-  for (const r of [head, ...rows]) yield `  ${r.map((c, i) => (i === r.length - 1 ? c : pad(c, widths[i]!))).join("").trimEnd()}\n`;
+  yield* columns(["metric", "BASE", "HEAD", "HEAD − BASE", "95% interval (Newcombe)", ""], rows);
   for (const [note, metrics] of withoutInterval(e)) yield `  no interval for ${metrics.map((m) => name(metricName(m))).join(", ")}: ${text(note)}\n`;
-  for (const p of e.paired) {
-    yield `  paired ${name(metricName(p.metric))}: ${pairedLine(p)}\n`;
-    for (const [label, list] of [["pass→fail", p.flipped.pass_to_fail], ["fail→pass", p.flipped.fail_to_pass]] as const) {
+  const method = pairedMethod(e);
+  if (method !== null) yield `  paired (${method}):\n`;
+  for (const m of e.metrics) {
+    const p = m.paired;
+    if (p === null) continue;
+    yield `    ${name(metricName(m.metric))} ${text(pairedLine(p))}\n`;
+    if (p.unpaired.length > 0) yield `      not paired: ${text(p.unpaired.join("; "))}\n`;
+    if (p.mcnemar === null) continue;
+    yield `      ${mcnemarLine(p.mcnemar)}\n`;
+    for (const [label, list] of [["pass→fail", p.mcnemar.flipped.pass_to_fail], ["fail→pass", p.mcnemar.flipped.fail_to_pass]] as const) {
       if (list.length === 0) continue;
       const c = capped(list);
-      yield `    ${label}: ${c.shown.map(name).join(", ")}${c.more > 0 ? ` and ${c.more} more (--format json lists all)` : ""}\n`;
+      yield `      ${label}: ${c.shown.map(name).join(", ")}${c.more > 0 ? ` and ${c.more} more (--format json lists all)` : ""}\n`;
     }
   }
-  if (e.paired_note !== null) yield `  paired: ${text(e.paired_note)}\n`;
   for (const c of e.claimed)
     yield `  ${name(c.metric)}: BASE ${c.base ?? "none"}, HEAD ${c.head ?? "none"}${c.difference === null ? "" : `, HEAD − BASE ${c.difference.toFixed(4)}`} (the harness's own figure; no interval)\n`;
 }
 
-export function* render(doc: Comparison): Generator<string> {
+function* ranked(e: RankedExperiment): Generator<string> {
+  const r = e.ranking;
+  yield `\nexperiment ${name(e.experiment)}   profile ${e.profile ?? "none"}   ${name(metricName(r.metric))}, ranked (paired t over the ${e.unit}s each two runs count, Holm-adjusted)\n`;
+  yield* columns(
+    ["group", "run", "value", "95% interval"],
+    r.runs.map((x) => [String(x.group), name(x.run), rankedFigure(x).value, text(rankedFigure(x).interval)]),
+  );
+  yield* columns(
+    ["a", "b", `${e.unit}s`, "b − a", "p", "p (Holm)"],
+    r.pairs.map((p) => [name(p.a), name(p.b), String(p.units), rankedPair(p).diff, rankedPair(p).p, rankedPair(p).holm]),
+  );
+  for (const n of e.notes) yield `  not paired: ${text(n)}\n`;
+}
+
+function* rankingDocument(doc: RankingDocument): Generator<string> {
+  yield `assay compare: ${doc.runs.length} runs (R1 ${name(doc.runs[0]!.file)})\n`;
+  const o = doc.runs[0]!.options;
+  yield `all scored under scoring version ${doc.runs[0]!.scoring_version}, --invalid ${o.invalid}, --resource-bound ${o.resource_bound}, --errors ${o.errors}\n`;
+  for (const e of doc.experiments) yield* ranked(e);
+  if (doc.single.length > 0) yield `\nin one run only (not ranked): ${doc.single.map(name).join(", ")}\n`;
+  for (const n of doc.notes) yield `note: ${text(n)}\n`;
+  yield doc.regressions.length === 0
+    ? "\nno regression: no run significantly below R1 after Holm's adjustment\n"
+    : `\n${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${name(r.run)} ${name(r.experiment)} ${name(metricName(r.metric))}`).join(", ")}\n`;
+}
+
+export function* render(doc: Comparison | RankingDocument): Generator<string> {
+  if (doc.format === "assay.compare-runs/1") return yield* rankingDocument(doc);
   yield `assay compare: BASE ${name(doc.base.file)} (assay ${name(doc.base.tool_version)}) → HEAD ${name(doc.head.file)} (assay ${name(doc.head.tool_version)})\n`;
   const o = doc.base.options;
   yield `both scored under scoring version ${doc.base.scoring_version}, --invalid ${o.invalid}, --resource-bound ${o.resource_bound}, --errors ${o.errors}\n`;
@@ -36,6 +72,6 @@ export function* render(doc: Comparison): Generator<string> {
   if (doc.only_head.length > 0) yield `\nonly in HEAD (not compared): ${doc.only_head.map(name).join(", ")}\n`;
   for (const n of doc.notes) yield `note: ${text(n)}\n`;
   yield doc.regressions.length === 0
-    ? "\nno regression: no figure dropped with a 95% interval that excludes 0\n"
+    ? "\nno regression: no figure dropped with a 95% interval below 0 (the paired interval where units pair, else Newcombe's)\n"
     : `\n${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${name(r.head)} ${name(metricName(r.metric))}`).join(", ")}\n`;
 }

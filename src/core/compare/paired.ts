@@ -1,0 +1,80 @@
+// Pairing two runs' units of one metric (contract §13.4), pure: the units both sides count, their
+// differences HEAD − BASE, and why the others did not pair. The statistics are
+// core/stats/paired.ts's; McNemar's exact test stays beside them for binary trials.
+
+import { byteCompare } from "../text.js";
+import { pairedDifference } from "../stats/paired.js";
+import type { PairedComparison } from "./schema.js";
+import { mcnemarExact } from "./stats.js";
+import { MIXED_CHECKSUMS, type Units } from "./trials.js";
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** The differences over the units both sides count, and the units that did not pair. */
+export interface Pairing {
+  ds: number[];
+  only_base: number;
+  only_head: number;
+  /** Harbor tasks on both sides whose task_checksum differs (or is mixed within a side): not one unit. */
+  checksum_changed: number;
+  /** Why a side has no units at all (an Inspect log without per-sample values), else null. */
+  reason: string | null;
+}
+
+/** Pair `head` against `base` by unit id; `each` sees every pair (id, base value, head value) in HEAD's order. */
+export function pairing(base: Units, head: Units, each?: (id: string, b: number, h: number) => void): Pairing {
+  const reason = base.reason ?? head.reason;
+  if (reason !== null) return { ds: [], only_base: 0, only_head: 0, checksum_changed: 0, reason };
+  // An index of BASE's ids only while pairing: nothing beyond the two sides' own arrays outlives this call.
+  const index = new Map<string, number>();
+  base.ids.forEach((id, i) => index.set(id, i));
+  const ds: number[] = [];
+  let onlyHead = 0;
+  let changed = 0;
+  head.ids.forEach((id, j) => {
+    const i = index.get(id);
+    if (i === undefined) return void onlyHead++;
+    const [cb, ch] = [base.checksums?.[i] ?? null, head.checksums?.[j] ?? null];
+    if (cb !== ch || cb === MIXED_CHECKSUMS) changed++;
+    else {
+      ds.push(head.values[j]! - base.values[i]!);
+      each?.(id, base.values[i]!, head.values[j]!);
+    }
+  });
+  return { ds, only_base: base.ids.length - ds.length - changed, only_head: onlyHead, checksum_changed: changed, reason: null };
+}
+
+/** Why units did not pair, as people read it. */
+export function unpairedNotes(p: Pairing, unit: string, sides: [string, string] = ["BASE", "HEAD"]): string[] {
+  return [
+    ...(p.only_base > 0 ? [`only in ${sides[0]}: ${plural(p.only_base, unit)}`] : []),
+    ...(p.only_head > 0 ? [`only in ${sides[1]}: ${plural(p.only_head, unit)}`] : []),
+    ...(p.checksum_changed > 0 ? [`task_checksum changed: ${plural(p.checksum_changed, unit)} (a changed task is not one unit on both sides)`] : []),
+  ];
+}
+
+/** §13.4's `paired` of one headline metric; `binary` (native and world trials): with the exact McNemar test and the flipped trials. */
+export function pairedComparison(base: Units, head: Units, binary: boolean): PairedComparison {
+  const flipped = { pass_to_fail: [] as string[], fail_to_pass: [] as string[] };
+  const both = [0, 0]; // fail on both, pass on both
+  const p = pairing(base, head, binary ? (id, b, h) => (b === h ? both[b]!++ : (b === 1 ? flipped.pass_to_fail : flipped.fail_to_pass).push(id)) : undefined);
+  const d = pairedDifference(p.ds, base.unit);
+  flipped.pass_to_fail.sort(byteCompare);
+  flipped.fail_to_pass.sort(byteCompare);
+  const mcnemar =
+    binary && p.ds.length > 0
+      ? { p: mcnemarExact(flipped.pass_to_fail.length, flipped.fail_to_pass.length), both_pass: both[1]!, both_fail: both[0]!, pass_to_fail: flipped.pass_to_fail.length, fail_to_pass: flipped.fail_to_pass.length, flipped }
+      : null;
+  return {
+    unit: base.unit,
+    pairs: d.pairs,
+    only_base: p.only_base,
+    only_head: p.only_head,
+    mean_diff: d.mean_diff,
+    interval: d.interval,
+    mde80: d.mde80,
+    mcnemar,
+    reason: p.reason ?? d.reason,
+    unpaired: unpairedNotes(p, base.unit),
+  };
+}
