@@ -7,8 +7,8 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Narrative } from "../src/analysis/narrative.js";
-import type { Results } from "../src/core/results.js";
+import { NARRATIVE_FORMAT, narrativeMarkdown, type Narrative } from "../src/analysis/narrative.js";
+import { blankExperiment, type Results } from "../src/core/results.js";
 import { run } from "./helpers/cli.js";
 import { errorReply, FakeMessagesApi, toolUseReply } from "./helpers/fake-anthropic.js";
 import { float, realTrajectory, writeJob } from "./helpers/harbor.js";
@@ -76,6 +76,12 @@ describe("assay narrate", () => {
     expect(md.stdout).toMatch(/## Trials without an analysis\n\n- job-n\/liar: invalid evidence/);
     expect(md.stdout).toMatch(/counts and metrics in the first section are copied from the results document; the quoted prose is/);
     expect(md.stdout).toMatch(/^> Most trials passed/m); // the model's text, quoted
+    // The reward mean carries its interval or why there is none (§13.2): the three trials in the
+    // mean all ran one task, so there is none, and no legend names a method nobody used.
+    const r = results.experiments[0]!.rewards!["reward"]!;
+    expect(r.interval).toBeNull();
+    expect(md.stdout).toContain(`reward: mean ${r.mean} (all 3 trials are in one task: no interval from a single task), coverage 3/4`);
+    expect(md.stdout).not.toMatch(/95% intervals:/);
   });
 
   it("a reply citing an invented trial is asked again once, naming it; a second invention is an error narrative (exit 3), never cached", async () => {
@@ -169,5 +175,17 @@ describe("assay narrate: determinism and options", () => {
 
   it.each([["--batch"], ["--max-calls", "2"], ["--rubric", "x.toml"], ["--concurrency", "2"]])("refuses %s, which it would not honour (exit 2)", async (...flag) => {
     expect((await run(["narrate", resultsFile, ...flag], env(join(tmp, "x.sqlite")))).code).toBe(2);
+  });
+
+  it("Markdown: an interval says what it is over, and its method is named once for the page", () => {
+    const gold = { method: "cluster-t" as const, lo: 0, hi: 0.868, units: 11, clusters: 3, se: 0.1594, design_effect: 1.71 };
+    const x = { ...blankExperiment("gold", "native-game", 11), accuracy: { value: 2 / 11, victories: 2, scored: 11, wilson95: null, interval: gold, interval_reason: null } };
+    const md = narrativeMarkdown({
+      format: NARRATIVE_FORMAT, source: "0".repeat(64), status: "not-written", reason: "offline", model: "m", cached: false,
+      facts: { bundles: { total: 11, valid: 11, invalid: 0, error: 0 }, experiments: [x, { ...x, experiment: "gold2" }], unanalysed: [] },
+      prose: null, provenance: null,
+    });
+    expect(md).toContain("- **gold** (native-game): accuracy 2/11 (95% [0.000, 0.868] over 11 trials in 3 tasks); 0 invalid");
+    expect(md.match(/^_95% intervals: cluster-robust t over tasks where tasks repeat \(Inspect's clustered stderr\)\._$/gm)).toHaveLength(1);
   });
 });

@@ -6,6 +6,7 @@
 
 import { z } from "zod";
 import type { BundleEntry, Results } from "../core/results.js";
+import { Methods, TRIALS, type WithInterval } from "../report/intervals.js";
 import { byteCompare, forTerminal, printable, shorten, terminalText } from "../core/text.js";
 import type { Backend, ModelRequest } from "./backend.js";
 import { requestDigest } from "./backend.js";
@@ -223,14 +224,22 @@ export function narrativeMarkdown(n: Narrative): string {
   const out: string[] = ["# Job narrative", ""];
   const b = n.facts.bundles;
   out.push(`${b.total} bundles and trials: ${b.valid} valid, ${b.invalid} invalid, ${b.error} tool errors (counts from the results document).`, "");
+  // Every figure with an interval says what it is over, and the methods are named once, below.
+  const methods = new Methods(TRIALS);
+  const within = (m: WithInterval) => {
+    const t = methods.text(m, (x) => x.toFixed(3), { reason: terminalText });
+    return t === "" ? "" : ` (${t})`;
+  };
   for (const e of n.facts.experiments) {
     const metrics: string[] = [];
-    if (e.accuracy) metrics.push(`accuracy ${e.accuracy.victories}/${e.accuracy.scored}`);
-    if (e.pass) metrics.push(`pass ${e.pass.passed}/${e.pass.total}`);
+    if (e.accuracy) metrics.push(`accuracy ${e.accuracy.victories}/${e.accuracy.scored}${within(e.accuracy)}`);
+    if (e.pass) metrics.push(`pass ${e.pass.passed}/${e.pass.total}${within(e.pass)}`);
     if (e.states) metrics.push(Object.entries(e.states).map(([k, v]) => `${k} ${v}`).join(", "));
-    for (const [k, r] of Object.entries(e.rewards ?? {})) metrics.push(`${forTerminal(k)}: mean ${r.mean ?? "n/a"}, coverage ${r.covered}/${r.trials}`);
+    for (const [k, r] of Object.entries(e.rewards ?? {})) metrics.push(`${forTerminal(k)}: mean ${r.mean ?? "n/a"}${within(r)}, coverage ${r.covered}/${r.trials}`);
     out.push(`- **${e.experiment === null ? "(lone trials)" : forTerminal(e.experiment)}** (${e.profile ?? "unknown"}): ${metrics.join("; ")}; ${e.invalid.length} invalid`);
   }
+  const legend = methods.legend();
+  if (legend !== null) out.push("", `_${legend}._`);
   out.push("");
   // The model's text is quoted, so nothing in it can pass for a heading or a fact of this page.
   const quote = (text: string) => printable(text.replace(/\r\n?/g, "\n")).split("\n").map((l) => `> ${l}`).join("\n");
