@@ -3,6 +3,7 @@
 // Runs in workers, a record at a time: the sample itself (messages, events, attachments) is
 // dropped as soon as this returns. Pure.
 
+import { createHash } from "node:crypto";
 import { finding, type Code, type Finding } from "../codes.js";
 import { isPlainObject } from "../json/decode.js";
 import { setOwn } from "../schema.js";
@@ -30,10 +31,57 @@ export interface SampleRecord {
   findings: Finding[];
   /** Review flags of this record alone. */
   flags: Code[];
+  /**
+   * The sample's scalar metadata as cluster identities (§13.1: a clustered `stderr` groups samples
+   * by one key, and the header naming it may be read after the samples). Bounded: at most
+   * MAX_METADATA_KEYS keys of at most MAX_METADATA_KEY_LENGTH characters, each value as clusterId
+   * gives it.
+   */
+  metadata: Readonly<Record<string, string>>;
+  /** Some metadata key was not kept (past the cap, a key too long, or a value that is no scalar). */
+  metadataCut: boolean;
 }
+
+/** Metadata keys kept per record, and the longest key kept: the header's cluster key is not known yet. */
+export const MAX_METADATA_KEYS = 8;
+export const MAX_METADATA_KEY_LENGTH = 64;
+/** A string value longer than this is kept as its digest (equal strings, equal digests). */
+const LONG_VALUE = 40;
 
 /** One empty list for every record without findings, flags or edits (most of a large log's). */
 const NONE: never[] = [];
+/** One empty map for every record without metadata. */
+const NO_METADATA: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * A scalar metadata value as a cluster identity, equal exactly when Python's `==` holds (1, 1.0
+ * and True are one value, as numpy's unique sees them), or null for a list or map.
+ */
+export function clusterId(v: unknown): string | null {
+  if (typeof v === "boolean") return v ? "n1" : "n0";
+  if (typeof v === "number") return `n${v}`;
+  if (v === null) return "None";
+  if (typeof v !== "string") return null;
+  return v.length <= LONG_VALUE ? `s${v}` : `d${createHash("sha256").update(v).digest("base64").slice(0, 22)}`;
+}
+
+/** The metadata a record keeps (see SampleRecord.metadata). */
+function keptMetadata(m: unknown): { metadata: Readonly<Record<string, string>>; metadataCut: boolean } {
+  if (!isPlainObject(m)) return { metadata: NO_METADATA, metadataCut: false };
+  let kept: Record<string, string> | null = null;
+  let count = 0;
+  let cut = false;
+  for (const [k, v] of Object.entries(m)) {
+    const id = clusterId(v);
+    if (id === null || k.length > MAX_METADATA_KEY_LENGTH || count === MAX_METADATA_KEYS) {
+      cut = true;
+      continue;
+    }
+    setOwn((kept ??= {}), k, id);
+    count++;
+  }
+  return { metadata: kept ?? NO_METADATA, metadataCut: cut };
+}
 
 /** Python's str() of an id: integers as decimal text, strings as they are; anything else is not an id. */
 export function idText(id: unknown): string | null {
@@ -129,6 +177,7 @@ export function sampleRecord(sample: unknown, member: string, out: Finding[]): S
     edits: edits.length > 0 ? edits : NONE,
     findings: findings.length > 0 ? findings : NONE,
     flags: flags.length > 0 ? flags : NONE,
+    ...keptMetadata(sample["metadata"]),
   };
 }
 
