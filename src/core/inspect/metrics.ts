@@ -8,7 +8,7 @@ import { MAX_PASS_AT_K, passAtK, passHatK, wilson95 } from "../batch/stats.js";
 import { finding, type Finding } from "../codes.js";
 import { UnitSet, type Interval, type IntervalOutcome } from "../stats/interval.js";
 import { isPlainObject } from "../json/decode.js";
-import { MAX_METADATA_KEY_LENGTH, MAX_METADATA_KEYS, type SampleRecord } from "./sample.js";
+import { MAX_METADATA_KEY_LENGTH, MAX_METADATA_KEYS, metadataCluster, type SampleRecord } from "./sample.js";
 import { agree, clusteredStderr, exactMeanOf, isBuiltInMetric, parseReducer, reduceWeighted, weightedMetric, type Reducer, type Weighted } from "./stats.js";
 import { isNaNValue, leaf, showValue, valueToFloat } from "./value.js";
 import { atLeast, SINCE } from "./version.js";
@@ -228,43 +228,7 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
         : input.truncated ? "the log is cut short: not every sample behind it can be read"
         : !s.builtIn ? "not a built-in metric with default options"
         : `reducer ${s.reducerName} is not one assay recomputes`;
-    if (verifiable) {
-      // What Inspect's rules give over the samples present: the claim's own derivation.
-      const errorsCount = atLeast(input.version, SINCE.erroredScored);
-      const claimGroups: Group = new Map();
-      for (const rec of input.records) {
-        const v = valueOf(rec);
-        if (v === undefined || (rec.error !== null && !errorsCount)) continue;
-        const g = claimGroups.get(rec.id) ?? [];
-        if (g.length === 0) claimGroups.set(rec.id, g);
-        g.push({ r: rec, v, n: 1 });
-      }
-      const derived = reduceAll(claimGroups, s.reducer!, unreduced, input.version, toFloat).perSample;
-      const kept = derived.filter((x) => !Number.isNaN(x.v));
-      const keptCount = kept.reduce((a, x) => a + x.n, 0);
-      const claim = claimDerivation(s, kept, (id) => claimGroups.get(id)!.map((x) => x.r!));
-      if (claim.unverified !== null) m.note = claim.unverified;
-      else if (typeof s.claimed === "number") {
-        // ±Infinity is NOT_FINITE above: never an agreement.
-        const infinite = !Number.isNaN(s.claimed) && !Number.isFinite(s.claimed);
-        // One cluster: numpy's 0/0 is NaN; Inspect's own value (0) is the claim, and it stands (§13.6).
-        const oneCluster = claim.clusters === 1 && (s.claimed === 0 || Number.isNaN(s.claimed));
-        m.check = !infinite && (oneCluster || agree(s.claimed, claim.expected)) ? "agrees" : "mismatch";
-        if (m.check === "mismatch") {
-          m.note = `Inspect's rules give ${showValue(claim.expected)} over ${keptCount} scored sample${keptCount === 1 ? "" : "s"} present`;
-          if (!infinite) findings.push(finding("METRIC_MISMATCH", input.file, null, `${s.path}: claimed ${showValue(s.claimed)}; ${m.note}`));
-        }
-      } else if (s.entry !== null) m.note = "claimed value is not a number";
-      else m.note = "results claims nothing for this scorer";
-      if (s.entry !== null && !countsChecked.has(s.entry)) {
-        countsChecked.add(s.entry);
-        const derivedCount = derived.reduce((a, x) => a + x.n, 0);
-        for (const [field, n] of [["scored_samples", keptCount], ["unscored_samples", derivedCount - keptCount]] as const) {
-          const c = s.entry[field];
-          if (typeof c === "number" && c !== n) findings.push(finding("COUNT_MISMATCH", input.file, null, `${s.path.replace(/\.metrics\..*$/, "")}.${field}: claimed ${c}, a recount gives ${n}`));
-        }
-      }
-    }
+    if (verifiable) checkClaim(s, input, m, unreduced, toFloat, valueOf, countsChecked, findings);
     // Cut short, no claim is checked, but assay's own figures stand over what can be read.
     if (s.builtIn && s.reducer !== null && !input.noEvidence) {
       const clusterOf = clusterResolver(s.clusterBy, (id) => index.records.get(id) ?? []);
@@ -279,12 +243,54 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
   return { metrics, findings, unconvertible };
 }
 
+/**
+ * What Inspect's rules give over the samples present (the claim's own derivation) against the
+ * claim: METRIC_MISMATCH and COUNT_MISMATCH. Its own function, so the groups it builds (a record
+ * list per sample) are freed before assay's own figures build theirs.
+ */
+function checkClaim(s: Spec, input: MetricInput, m: LogMetric, unreduced: boolean, toFloat: (rec: SampleRecord, v: unknown) => number, valueOf: (r: SampleRecord) => unknown, countsChecked: Set<Record<string, unknown>>, findings: Finding[]): void {
+  const errorsCount = atLeast(input.version, SINCE.erroredScored);
+  const claimGroups: Group = new Map();
+  for (const rec of input.records) {
+    const v = valueOf(rec);
+    if (v === undefined || (rec.error !== null && !errorsCount)) continue;
+    const g = claimGroups.get(rec.id) ?? [];
+    if (g.length === 0) claimGroups.set(rec.id, g);
+    g.push({ r: rec, v, n: 1 });
+  }
+  const derived = reduceAll(claimGroups, s.reducer!, unreduced, input.version, toFloat).perSample;
+  const kept = derived.filter((x) => !Number.isNaN(x.v));
+  const keptCount = kept.reduce((a, x) => a + x.n, 0);
+  const claim = claimDerivation(s, kept, claimGroups);
+  if (claim.unverified !== null) m.note = claim.unverified;
+  else if (typeof s.claimed === "number") {
+    // ±Infinity is NOT_FINITE above: never an agreement.
+    const infinite = !Number.isNaN(s.claimed) && !Number.isFinite(s.claimed);
+    // One cluster: numpy's 0/0 is NaN; Inspect's own value (0) is the claim, and it stands (§13.6).
+    const oneCluster = claim.clusters === 1 && (s.claimed === 0 || Number.isNaN(s.claimed));
+    m.check = !infinite && (oneCluster || agree(s.claimed, claim.expected)) ? "agrees" : "mismatch";
+    if (m.check === "mismatch") {
+      m.note = `Inspect's rules give ${showValue(claim.expected)} over ${keptCount} scored sample${keptCount === 1 ? "" : "s"} present`;
+      if (!infinite) findings.push(finding("METRIC_MISMATCH", input.file, null, `${s.path}: claimed ${showValue(s.claimed)}; ${m.note}`));
+    }
+  } else if (s.entry !== null) m.note = "claimed value is not a number";
+  else m.note = "results claims nothing for this scorer";
+  if (s.entry !== null && !countsChecked.has(s.entry)) {
+    countsChecked.add(s.entry);
+    const derivedCount = derived.reduce((a, x) => a + x.n, 0);
+    for (const [field, n] of [["scored_samples", keptCount], ["unscored_samples", derivedCount - keptCount]] as const) {
+      const c = s.entry[field];
+      if (typeof c === "number" && c !== n) findings.push(finding("COUNT_MISMATCH", input.file, null, `${s.path.replace(/\.metrics\..*$/, "")}.${field}: claimed ${c}, a recount gives ${n}`));
+    }
+  }
+}
+
 const NO_FIGURES: Figures = { value: null, n: 0, wilson95: null, pass_at_k: null, interval: null, interval_reason: null, pass_hat_k: null };
 
 /** What Inspect's metric gives over the reduced samples present (clustered `stderr` by its key), or why assay cannot say. */
-function claimDerivation(s: Spec, kept: readonly PerSample[], recordsOf: (id: string) => readonly SampleRecord[]): { expected: number; clusters: number | null; unverified: string | null } {
+function claimDerivation(s: Spec, kept: readonly PerSample[], groups: Group): { expected: number; clusters: number | null; unverified: string | null } {
   if (s.metric !== "stderr" || s.cluster === null) return { expected: weightedMetric(s.metric as BuiltInName, kept), clusters: null, unverified: null };
-  const clusterOf = clusterResolver(s.cluster, recordsOf);
+  const clusterOf = clusterResolver(s.cluster, (id) => groups.get(id)!.map((x) => x.r!));
   const units: (Weighted & { cluster: string })[] = [];
   for (const x of kept) {
     const c = clusterOf(x.id);
@@ -306,7 +312,8 @@ function clusterResolver(key: string | null, recordsOf: (id: string) => readonly
     const recs = recordsOf(id);
     let cut = false;
     for (const r of recs) {
-      if (Object.hasOwn(r.metadata, key)) return { cluster: r.metadata[key]! };
+      const c = metadataCluster(r, key);
+      if (c !== undefined) return { cluster: c };
       cut ||= r.metadataCut;
     }
     const who = `sample ${JSON.stringify(id)}`;
@@ -380,6 +387,23 @@ function reduceAll(groups: Group, r: Reducer, unreduced: boolean, version: reado
  * walked by the records present: the epochs between them enter as one zero of their count.
  */
 function ownFigures(s: Spec, input: MetricInput, index: PlanIndex, zero: boolean, toFloat: (rec: SampleRecord, v: unknown) => number, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord, unreduced: boolean, clusterOf: ClusterOf): { figures: Figures; values: (number | null)[] | null } {
+  const got = reduceAll(planGroups(input, index, zero, valueOf, scoredIn), s.reducer!, unreduced, input.version, toFloat);
+  let values: (number | null)[] | null = null;
+  if (isMeanMetric(s.metric)) {
+    // bySample follows the plan's order (planGroups walks it): one pass pairs them.
+    let j = 0;
+    values = input.plan.ids.map((id) => {
+      const x = got.bySample[j];
+      if (x?.id !== id) return null;
+      j++;
+      return Number.isNaN(x.value) ? null : x.value;
+    });
+  }
+  return { figures: figures(s, got, input.plan.epochs, clusterOf), values };
+}
+
+/** Each planned sample's epoch values that enter a figure, in plan order (see ownFigures). */
+function planGroups(input: MetricInput, index: PlanIndex, zero: boolean, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord): Group {
   const groups: Group = new Map();
   const epochs = input.plan.epochs;
   for (const id of input.plan.ids) {
@@ -410,17 +434,7 @@ function ownFigures(s: Spec, input: MetricInput, index: PlanIndex, zero: boolean
     flush();
     if (list.length > 0) groups.set(id, list);
   }
-  const got = reduceAll(groups, s.reducer!, unreduced, input.version, toFloat);
-  const mean = isMeanMetric(s.metric);
-  let values: (number | null)[] | null = null;
-  if (mean) {
-    const of = new Map(got.bySample.map((x) => [x.id, x.value]));
-    values = input.plan.ids.map((id) => {
-      const v = of.get(id);
-      return v === undefined || Number.isNaN(v) ? null : v;
-    });
-  }
-  return { figures: figures(s, got, epochs, clusterOf), values };
+  return groups;
 }
 
 const isMeanMetric = (name: string) => name === "accuracy" || name === "mean";
