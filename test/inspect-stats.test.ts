@@ -149,6 +149,14 @@ describe("intervals of a metric (§13.2)", () => {
     const single = scoreJson(log({ samples: [{ id: 1, value: "C" }], metrics: { accuracy: { value: 1 } } })).entry;
     expect(single.inspect!.metrics["match/mean/accuracy"]!.exclude).toMatchObject({ interval: null, interval_reason: "one sample: no interval from a single value" });
   });
+
+  it("no value of assay's own (no sample record behind the claim): no interval, and why", () => {
+    const { entry } = scoreJson(log({ samples: [], ids: [1, 2], metrics: { accuracy: { value: 0.5 } } }));
+    const m = entry.inspect!.metrics["match/mean/accuracy"]!;
+    expect([m.exclude.interval, m.zero.interval, m.values]).toEqual([null, null, null]);
+    expect(m.exclude.interval_reason).toBe("assay computes no value of its own: no sample record behind it");
+    expect(entry.inspect!.sample_ids).toBeNull();
+  });
 });
 
 // Three samples over three epochs, binary: s1 1 1 1 (c = 3), s2 1 0 1 (c = 2), s3 0 0 1 (c = 1).

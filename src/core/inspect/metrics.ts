@@ -237,7 +237,7 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
       m.exclude = exclude.figures;
       m.zero = zero.figures;
       if (exclude.values !== null && zero.values !== null) m.values = { exclude: exclude.values, zero: zero.values };
-    }
+    } else if (isMeanMetric(s.metric)) m.exclude = m.zero = { ...NO_FIGURES, interval_reason: `assay computes no value of its own: ${m.note}` };
     metrics[s.key] = m;
   }
   return { metrics, findings, unconvertible };
