@@ -91,6 +91,12 @@ describe("intervals of a metric (§13.2)", () => {
     expect(entry.inspect!.metrics["match/mean/stderr"]!.exclude).toMatchObject({ interval: null, interval_reason: null });
   });
 
+  it("a `ci` metric declaring the cluster groups the scorer's intervals too (itself unverified: not a built-in)", () => {
+    const { entry } = scoreJson(log({ samples: clustered, metrics: { mean: { value: 0.5 }, ci: { value: 0.2, params: { cluster: "group" } } } }));
+    expect(entry.inspect!.metrics["match/mean/mean"]!.exclude.interval).toMatchObject({ method: "cluster-t", clusters: 4, se: expect.closeTo(SE, 14) });
+    expect(entry.inspect!.metrics["match/mean/ci"]!.check).toBe("unverified");
+  });
+
   it("a clustered stderr claim that is not Inspect's figure is METRIC_MISMATCH (declared in results only, no eval.scorers)", () => {
     // The unclustered figure s/√n = √(1/176) = 0.0753778… is what a log that forgot the clusters would claim.
     const { entry } = scoreJson(log({ samples: clustered, declare: false, metrics: { mean: { value: 0.5 }, stderr: { value: Math.sqrt(1 / 176), params: { cluster: "group" } } } }));
