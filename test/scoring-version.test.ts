@@ -6,20 +6,23 @@
 // (A change to the synthesiser alone moves the fingerprint too; bumping then costs only a rescore.)
 
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { writeCorpus } from "../src/io/corpus.js";
 import { discover } from "../src/io/discover.js";
-import { scoreDirectory } from "../src/pool/score-directory.js";
+import { scoreDirectory, scoreLog } from "../src/pool/score-directory.js";
+import { INSPECT_CASES, inspectFileName, inspectLogBytes } from "../src/synth/inspect.js";
 import { SCORING_VERSION } from "../src/version.js";
 
 // Re-recorded under 5 when entries gained `samples` and `inspect` (Inspect logs, §12): both null on
 // every entry here, and a stored row without them reads as null, so no stored result changed.
 // Re-recorded under 6 (issue 21: depth limit, prototype names, counted plans): the rules changed
 // verdicts of hostile evidence only; this corpus's fingerprint is the same.
-const RECORDED = { version: 7, fingerprint: "88e5bea6112cf48501417407b9c885a4d7ea6f418da3001b4f57d21a96e03e67" };
+// Under 7, Inspect logs joined the corpus (one of each labelled case, 3 epochs), so that the
+// figures of §13 (intervals, pass^k, per-sample values) are held to the version too.
+const RECORDED = { version: 7, fingerprint: "4c24809a63f62f56d140be27ac05c048f0d2ec823c7a1da845fae5a70000bdcc" };
 
 let root: string;
 beforeAll(() => {
@@ -27,6 +30,11 @@ beforeAll(() => {
   writeCorpus(join(root, "native"), { n: 24, seed: "fingerprint", faults: true, events: 8 });
   writeCorpus(join(root, "world"), { n: 12, seed: "fingerprint", faults: false, profile: "world" });
   writeCorpus(join(root, "harbor"), { n: 16, seed: "fingerprint", faults: false, profile: "harbor" });
+  mkdirSync(join(root, "inspect"));
+  INSPECT_CASES.forEach((c, i) => {
+    const spec = { task: `t${i}`, model: "m/x", case: c, samples: 6, epochs: 3, format: i % 2 === 0 ? "eval" : "json", method: 8, seed: "fingerprint", offset: i } as const;
+    writeFileSync(join(root, "inspect", inspectFileName(spec)), inspectLogBytes(spec));
+  });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -34,7 +42,7 @@ function fingerprint(): { fingerprint: string; bundles: number } {
   const h = createHash("sha256");
   let bundles = 0;
   for (const f of discover([root])) {
-    const { path: _path, ...entry } = scoreDirectory(f.dir, f.path, undefined, f.harbor ? "harbor" : undefined);
+    const { path: _path, ...entry } = f.inspect ? scoreLog(f.dir, f.path, f.inspect.format) : scoreDirectory(f.dir, f.path, undefined, f.harbor ? "harbor" : undefined);
     h.update(`${relative(root, f.dir)}\t${JSON.stringify(entry)}\n`);
     bundles++;
   }

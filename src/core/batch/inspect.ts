@@ -4,11 +4,11 @@
 // run's options. Pure: records in, experiments out (a merge recomputes exactly this).
 
 import { instant } from "../inspect/sample.js";
-import { MAX_PASS_AT_K } from "./stats.js";
 import { blankExperiment, type Experiment } from "../results.js";
+import { intervalFields, UnitSet } from "../stats/interval.js";
 import { byteCompare } from "../text.js";
 import type { BatchRecord } from "./record.js";
-import { wilson95 } from "./stats.js";
+import { MAX_PASS_AT_K, wilson95 } from "./stats.js";
 
 export interface InspectOptions {
   invalid: "count" | "exclude";
@@ -125,16 +125,27 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
   out.inspect = Object.fromEntries(
     Object.entries(metrics).map(([key, m]) => {
       const f = options.errors === "zero" ? m.zero : m.exclude;
-      const base = { claimed: m.claimed, check: m.check, note: m.note, interval: null, interval_reason: null, pass_hat_k: null };
-      if (unscored.length > 0) return [key, { ...base, value: null, coverage: m.coverage, wilson95: null, pass_at_k: null, errors_zero: null }];
+      const base = { claimed: m.claimed, check: m.check, note: m.note };
+      const proportion = /\/(accuracy|mean)$/.test(key);
+      if (unscored.length > 0)
+        return [key, { ...base, value: null, coverage: m.coverage, wilson95: null, pass_at_k: null, errors_zero: null, interval: null, interval_reason: proportion ? "a log of this task run could not be read" : null, pass_hat_k: null }];
       if (zeroed) {
-        const proportion = /\/(accuracy|mean)$/.test(key) && planned > 0;
-        const passAt = epochs > 1 ? Object.fromEntries(Array.from({ length: Math.min(epochs, MAX_PASS_AT_K) }, (_, k) => [String(k + 1), 0])) : null;
+        const zeros = epochs > 1 ? Object.fromEntries(Array.from({ length: Math.min(epochs, MAX_PASS_AT_K) }, (_, k) => [String(k + 1), 0])) : null;
         const value = planned > 0 ? 0 : null;
-        return [key, { ...base, value, coverage: { scored: planned, planned }, wilson95: proportion ? wilson95(0, planned) : null, pass_at_k: passAt, errors_zero: value }];
+        return [key, {
+          ...base, value, coverage: { scored: planned, planned }, wilson95: proportion && planned > 0 ? wilson95(0, planned) : null, pass_at_k: zeros, errors_zero: value,
+          ...(proportion ? { ...zeroInterval(decides.inspect!.plan.ids), pass_hat_k: zeros } : { interval: null, interval_reason: null, pass_hat_k: null }),
+        }];
       }
-      return [key, { ...base, value: f.value, coverage: m.coverage, wilson95: f.wilson95, pass_at_k: f.pass_at_k, errors_zero: m.zero.value }];
+      return [key, { ...base, value: f.value, coverage: m.coverage, wilson95: f.wilson95, pass_at_k: f.pass_at_k, errors_zero: m.zero.value, interval: f.interval, interval_reason: f.interval_reason, pass_hat_k: f.pass_hat_k }];
     }),
   );
   return out;
+}
+
+/** The interval of an invalid chain's zeros (§13.2): every planned sample a unit of 0, each its own cluster. */
+function zeroInterval(samples: number) {
+  const units = new UnitSet();
+  for (let i = 0; i < samples; i++) units.add(0, String(i));
+  return intervalFields(units.interval({ unit: "sample", cluster: "sample" }));
 }

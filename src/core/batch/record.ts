@@ -111,6 +111,13 @@ class CompactRecord implements BatchRecord {
   get inspect() { return this.inspectPart?.inspect ?? null; }
 }
 
+/** An Inspect log without its per-sample lists (§13.4's `sample_ids` and `values`: the entry's alone, never the batch rules'). */
+function perLog(l: BundleEntry["inspect"]): BundleEntry["inspect"] {
+  if (l === null) return null;
+  const metrics = Object.fromEntries(Object.entries(l.metrics).map(([k, m]) => [k, m.values === null ? m : { ...m, values: null }]));
+  return { ...l, sample_ids: null, metrics };
+}
+
 /** What only Inspect logs carry (one per log: a run holds far fewer logs than samples). */
 interface InspectPart {
   digest: string;
@@ -185,7 +192,7 @@ export class RecordMaker {
             exception: this.one(e.exception === null ? null : { type: e.exception.type, step: e.exception.step }),
           }
         : null;
-    const inspect: InspectPart | null = e.profile === "inspect" ? { digest: e.digest, samples: e.samples, inspect: e.inspect, flags: this.codesOf(e.flags, false) } : null;
+    const inspect: InspectPart | null = e.profile === "inspect" ? { digest: e.digest, samples: e.samples, inspect: perLog(e.inspect), flags: this.codesOf(e.flags, false) } : null;
     return new CompactRecord(e.path, this.s(e.experiment), e.trial, e.attempt, e.seed, this.s(e.task), this.s(e.scenario), pack(e),
       this.codesOf(e.errors, true), this.dims(e.dimensions), harbor, inspect);
   }

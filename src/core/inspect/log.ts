@@ -289,7 +289,8 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
     completed_at: str(stats["completed_at"]) || null,
     plan: { records: plannedRecords, ids: plan.ids.length, epochs: plan.epochs, source: plan.source },
     total_samples: typeof total === "number" ? total : null,
-    sample_ids: null,
+    // §13.4: the ids each metric's per-sample `values` follow (none without such a metric).
+    sample_ids: Object.values(m.metrics).some((x) => x.values !== null) ? [...plan.ids] : null,
     metrics: m.metrics,
   };
   return {

@@ -1,13 +1,15 @@
 // Each metric of a log (contract §12): what `results` claims, whether Inspect's own rules give that
 // over the samples present (METRIC_MISMATCH, COUNT_MISMATCH), and assay's own figures over the
-// plan, for both --errors settings (the experiment picks one). Pure.
+// plan, for both --errors settings (the experiment picks one): the value, its interval over the
+// reduced samples in their clusters (§13.2), pass^k over epochs (§13.3) and each planned sample's
+// reduced value for paired comparison (§13.4). Pure.
 
-import { MAX_PASS_AT_K, passAtK, wilson95 } from "../batch/stats.js";
+import { MAX_PASS_AT_K, passAtK, passHatK, wilson95 } from "../batch/stats.js";
 import { finding, type Finding } from "../codes.js";
-import type { Interval } from "../stats/interval.js";
+import { UnitSet, type Interval, type IntervalOutcome } from "../stats/interval.js";
 import { isPlainObject } from "../json/decode.js";
-import type { SampleRecord } from "./sample.js";
-import { agree, isBuiltInMetric, parseReducer, reduceWeighted, weightedMetric, type Reducer, type Weighted } from "./stats.js";
+import { MAX_METADATA_KEY_LENGTH, MAX_METADATA_KEYS, metadataCluster, type SampleRecord } from "./sample.js";
+import { agree, clusteredStderr, exactMeanOf, isBuiltInMetric, parseReducer, reduceWeighted, weightedMetric, type Reducer, type Weighted } from "./stats.js";
 import { isNaNValue, leaf, showValue, valueToFloat } from "./value.js";
 import { atLeast, SINCE } from "./version.js";
 
@@ -33,6 +35,7 @@ export interface LogMetric {
   coverage: { scored: number; planned: number };
   exclude: Figures;
   zero: Figures;
+  /** Each planned sample's reduced value, aligned with the plan's ids (null: not in that figure); mean and accuracy metrics only. */
   values: { exclude: (number | null)[]; zero: (number | null)[] } | null;
 }
 
@@ -71,6 +74,10 @@ interface Spec {
   reducerName: string | null;
   metric: string;
   builtIn: boolean;
+  /** A built-in `stderr` declared with `cluster="<key>"`: its claim is re-derived clustered. */
+  cluster: string | null;
+  /** The metadata key the scorer's `stderr` (or `ci`) clusters by: its intervals' clusters (§13.1). */
+  clusterBy: string | null;
   claimed: unknown;
   path: string;
   /** The results entry (for its counts), or null for a declared scorer results lacks. */
@@ -80,26 +87,52 @@ interface Spec {
 const claimedOf = (v: unknown): Claimed =>
   typeof v !== "number" ? null : Number.isNaN(v) ? "NaN" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : v;
 
-const emptyParams = (m: Record<string, unknown>): boolean => {
+/** A metric's params (`options` in older logs) without those at their default (`cluster=None`); null when not an object. */
+function setParams(m: Record<string, unknown>): Record<string, unknown> | null {
   const p = m["params"] ?? m["options"];
-  return p === undefined || p === null || (isPlainObject(p) && Object.keys(p).length === 0);
-};
+  if (p === undefined || p === null) return {};
+  if (!isPlainObject(p)) return null;
+  return Object.fromEntries(Object.entries(p).filter(([k, v]) => !(k === "cluster" && v === null)));
+}
 
-/** `eval.scorers` entry by name → the built-in metrics it declares with empty options. */
-function declared(scorers: unknown): Map<string, Set<string>> | null {
+/**
+ * How assay recomputes a metric named `name`: a built-in with default params, or a `stderr` whose
+ * only param is `cluster` (Inspect's clustered_metric); null when it does not.
+ */
+function builtInForm(name: string, m: Record<string, unknown>): { cluster: string | null } | null {
+  const p = setParams(m);
+  if (p === null || !isBuiltInMetric(name)) return null;
+  const keys = Object.keys(p);
+  if (keys.length === 0) return { cluster: null };
+  return name === "stderr" && keys.length === 1 && typeof p["cluster"] === "string" ? { cluster: p["cluster"] } : null;
+}
+
+/** The metadata key a `stderr` or `ci` metric clusters by, if it declares one. */
+function clusterKeyOf(name: string, m: Record<string, unknown>): string | null {
+  const p = setParams(m);
+  return (name === "stderr" || name === "ci") && typeof p?.["cluster"] === "string" ? p["cluster"] : null;
+}
+
+const shortName = (name: string) => /^inspect_ai\/(.+)$/.exec(name)?.[1] ?? name;
+
+/** `eval.scorers` entry by name → the built-in metrics it declares as assay recomputes them, and the key it clusters by. */
+function declared(scorers: unknown): Map<string, { metrics: Map<string, string | null>; cluster: string | null }> | null {
   if (!Array.isArray(scorers)) return null;
-  const out = new Map<string, Set<string>>();
+  const out = new Map<string, { metrics: Map<string, string | null>; cluster: string | null }>();
   for (const s of scorers) {
     if (!isPlainObject(s) || typeof s["name"] !== "string") continue;
     const lists = Array.isArray(s["metrics"]) ? [s["metrics"]] : isPlainObject(s["metrics"]) ? Object.values(s["metrics"]).filter(Array.isArray) : [];
-    const names = new Set<string>();
+    const metrics = new Map<string, string | null>();
+    let cluster: string | null = null;
     for (const list of lists as unknown[][])
       for (const m of list) {
-        if (!isPlainObject(m) || typeof m["name"] !== "string" || !emptyParams(m)) continue;
-        const short = /^inspect_ai\/(.+)$/.exec(m["name"])?.[1];
-        if (short !== undefined && isBuiltInMetric(short)) names.add(short);
+        if (!isPlainObject(m) || typeof m["name"] !== "string") continue;
+        cluster ??= clusterKeyOf(shortName(m["name"]), m);
+        if (!m["name"].startsWith("inspect_ai/")) continue;
+        const form = builtInForm(shortName(m["name"]), m);
+        if (form !== null) metrics.set(shortName(m["name"]), form.cluster);
       }
-    out.set(s["name"], names);
+    out.set(s["name"], { metrics, cluster });
   }
   return out;
 }
@@ -109,6 +142,18 @@ function specs(input: MetricInput): Spec[] {
   const decl = declared(input.scorers);
   const out: Spec[] = [];
   const scores = Array.isArray(input.results?.["scores"]) ? (input.results!["scores"] as unknown[]) : [];
+  // The key each scorer clusters by, declared on any of its `stderr` or `ci` metrics.
+  const clusterBy = new Map<string, string>();
+  for (const [name, d] of decl ?? []) if (d.cluster !== null) clusterBy.set(name, d.cluster);
+  for (const e of scores) {
+    if (!isPlainObject(e) || typeof e["name"] !== "string" || !isPlainObject(e["metrics"])) continue;
+    for (const [mk, m] of Object.entries(e["metrics"])) {
+      const key = isPlainObject(m) ? clusterKeyOf(shortName(typeof m["name"] === "string" ? m["name"] : mk), m) : null;
+      if (key === null) continue;
+      if (!clusterBy.has(e["name"])) clusterBy.set(e["name"], key);
+      if (typeof e["scorer"] === "string" && !clusterBy.has(e["scorer"])) clusterBy.set(e["scorer"], key);
+    }
+  }
   const present = new Set<string>();
   const hasKey = (k: string) => input.records.some((r) => Object.hasOwn(r.scores, k));
   scores.forEach((e, i) => {
@@ -123,8 +168,8 @@ function specs(input: MetricInput): Spec[] {
     for (const [mk, m] of Object.entries(e["metrics"])) {
       if (!isPlainObject(m)) continue;
       const mname = typeof m["name"] === "string" ? m["name"] : mk;
-      const fromDecl = decl?.get(scorer) ?? decl?.get(name);
-      const builtIn = isBuiltInMetric(mname) && (fromDecl !== undefined ? fromDecl.has(mname) : mk === mname && emptyParams(m));
+      const fromDecl = decl?.get(scorer)?.metrics ?? decl?.get(name)?.metrics;
+      const form = fromDecl !== undefined ? (fromDecl.has(mname) ? { cluster: fromDecl.get(mname)! } : null) : mk === mname ? builtInForm(mname, m) : null;
       out.push({
         key: `${label}/${reducerName ?? "-"}/${mk}`,
         scorer: direct ? name : scorer,
@@ -132,7 +177,9 @@ function specs(input: MetricInput): Spec[] {
         reducer: parseReducer(reducerName),
         reducerName,
         metric: mname,
-        builtIn,
+        builtIn: form !== null,
+        cluster: form?.cluster ?? null,
+        clusterBy: clusterBy.get(scorer) ?? clusterBy.get(name) ?? null,
         claimed: m["value"],
         path: `results.scores[${i}].metrics.${mk}.value`,
         entry: e,
@@ -141,10 +188,10 @@ function specs(input: MetricInput): Spec[] {
   });
   // A --no-score run: the scorers are declared, results holds none of them.
   const reducers = Array.isArray(input.epochsReducer) ? input.epochsReducer.filter((r): r is string => typeof r === "string") : [];
-  for (const [name, metrics] of decl ?? [])
+  for (const [name, d] of decl ?? [])
     if (!present.has(name))
-      for (const mname of metrics)
-        out.push({ key: `${name}/-/${mname}`, scorer: name, sub: null, reducer: parseReducer(reducers[0] ?? null), reducerName: reducers[0] ?? null, metric: mname, builtIn: true, claimed: undefined, path: "", entry: null });
+      for (const [mname, cluster] of d.metrics)
+        out.push({ key: `${name}/-/${mname}`, scorer: name, sub: null, reducer: parseReducer(reducers[0] ?? null), reducerName: reducers[0] ?? null, metric: mname, builtIn: true, cluster, clusterBy: d.cluster, claimed: undefined, path: "", entry: null });
   return out;
 }
 
@@ -174,61 +221,113 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
     const coverage = { scored: 0, planned: input.plan.ids.length * input.plan.epochs };
     for (const list of index.records.values()) for (const r of list) if (scoredIn(r)) coverage.scored++;
     const verifiable = s.builtIn && s.reducer !== null && !input.noEvidence && !input.truncated;
-    const none: Figures = { value: null, n: 0, wilson95: null, pass_at_k: null, interval: null, interval_reason: null, pass_hat_k: null };
-    const m: LogMetric = { claimed: claimedOf(s.claimed), check: "unverified", note: null, coverage, exclude: none, zero: none, values: null };
+    const m: LogMetric = { claimed: claimedOf(s.claimed), check: "unverified", note: null, coverage, exclude: NO_FIGURES, zero: NO_FIGURES, values: null };
     if (typeof s.claimed === "number" && !Number.isNaN(s.claimed) && !Number.isFinite(s.claimed)) findings.push(finding("NOT_FINITE", input.file, null, `${s.path}: ${s.claimed}`));
     if (!verifiable)
       m.note = input.noEvidence ? "no sample record behind it"
         : input.truncated ? "the log is cut short: not every sample behind it can be read"
         : !s.builtIn ? "not a built-in metric with default options"
         : `reducer ${s.reducerName} is not one assay recomputes`;
-    if (!verifiable && s.builtIn && s.reducer !== null && !input.noEvidence) {
-      // Cut short: no claim is checked, but assay's own figures stand over what can be read.
-      m.exclude = ownFigures(s, input, index, false, toFloat, valueOf, scoredIn, unreduced);
-      m.zero = ownFigures(s, input, index, true, toFloat, valueOf, scoredIn, unreduced);
-    } else if (verifiable) {
-      // What Inspect's rules give over the samples present: the claim's own derivation.
-      const errorsCount = atLeast(input.version, SINCE.erroredScored);
-      const claimGroups: Group = new Map();
-      for (const rec of input.records) {
-        const v = valueOf(rec);
-        if (v === undefined || (rec.error !== null && !errorsCount)) continue;
-        const g = claimGroups.get(rec.id) ?? [];
-        if (g.length === 0) claimGroups.set(rec.id, g);
-        g.push({ r: rec, v, n: 1 });
-      }
-      const derived = reduceAll(claimGroups, s.reducer!, unreduced, input.version, toFloat).perSample;
-      const kept = derived.filter((x) => !Number.isNaN(x.v));
-      const keptCount = kept.reduce((a, x) => a + x.n, 0);
-      const expected = isBuiltInMetric(s.metric) ? weightedMetric(s.metric, kept) : NaN;
-      if (typeof s.claimed === "number") {
-        // ±Infinity is NOT_FINITE above: never an agreement.
-        const infinite = !Number.isNaN(s.claimed) && !Number.isFinite(s.claimed);
-        m.check = !infinite && agree(s.claimed, expected) ? "agrees" : "mismatch";
-        if (m.check === "mismatch") {
-          m.note = `Inspect's rules give ${showValue(expected)} over ${keptCount} scored sample${keptCount === 1 ? "" : "s"} present`;
-          if (!infinite) findings.push(finding("METRIC_MISMATCH", input.file, null, `${s.path}: claimed ${showValue(s.claimed)}; ${m.note}`));
-        }
-      } else if (s.entry !== null) m.note = "claimed value is not a number";
-      else m.note = "results claims nothing for this scorer";
-      if (s.entry !== null && !countsChecked.has(s.entry)) {
-        countsChecked.add(s.entry);
-        const derivedCount = derived.reduce((a, x) => a + x.n, 0);
-        for (const [field, n] of [["scored_samples", keptCount], ["unscored_samples", derivedCount - keptCount]] as const) {
-          const c = s.entry[field];
-          if (typeof c === "number" && c !== n) findings.push(finding("COUNT_MISMATCH", input.file, null, `${s.path.replace(/\.metrics\..*$/, "")}.${field}: claimed ${c}, a recount gives ${n}`));
-        }
-      }
-      m.exclude = ownFigures(s, input, index, false, toFloat, valueOf, scoredIn, unreduced);
-      m.zero = ownFigures(s, input, index, true, toFloat, valueOf, scoredIn, unreduced);
-    }
+    if (verifiable) checkClaim(s, input, m, unreduced, toFloat, valueOf, countsChecked, findings);
+    // Cut short, no claim is checked, but assay's own figures stand over what can be read.
+    if (s.builtIn && s.reducer !== null && !input.noEvidence) {
+      const clusterOf = clusterResolver(s.clusterBy, (id) => index.records.get(id) ?? []);
+      const exclude = ownFigures(s, input, index, false, toFloat, valueOf, scoredIn, unreduced, clusterOf);
+      const zero = ownFigures(s, input, index, true, toFloat, valueOf, scoredIn, unreduced, clusterOf);
+      m.exclude = exclude.figures;
+      m.zero = zero.figures;
+      if (exclude.values !== null && zero.values !== null) m.values = { exclude: exclude.values, zero: zero.values };
+    } else if (isMeanMetric(s.metric)) m.exclude = m.zero = { ...NO_FIGURES, interval_reason: `assay computes no value of its own: ${m.note}` };
     metrics[s.key] = m;
   }
   return { metrics, findings, unconvertible };
 }
 
+/**
+ * What Inspect's rules give over the samples present (the claim's own derivation) against the
+ * claim: METRIC_MISMATCH and COUNT_MISMATCH. Its own function, so the groups it builds (a record
+ * list per sample) are freed before assay's own figures build theirs.
+ */
+function checkClaim(s: Spec, input: MetricInput, m: LogMetric, unreduced: boolean, toFloat: (rec: SampleRecord, v: unknown) => number, valueOf: (r: SampleRecord) => unknown, countsChecked: Set<Record<string, unknown>>, findings: Finding[]): void {
+  const errorsCount = atLeast(input.version, SINCE.erroredScored);
+  const claimGroups: Group = new Map();
+  for (const rec of input.records) {
+    const v = valueOf(rec);
+    if (v === undefined || (rec.error !== null && !errorsCount)) continue;
+    const g = claimGroups.get(rec.id) ?? [];
+    if (g.length === 0) claimGroups.set(rec.id, g);
+    g.push({ r: rec, v, n: 1 });
+  }
+  const derived = reduceAll(claimGroups, s.reducer!, unreduced, input.version, toFloat).perSample;
+  const kept = derived.filter((x) => !Number.isNaN(x.v));
+  const keptCount = kept.reduce((a, x) => a + x.n, 0);
+  const claim = claimDerivation(s, kept, claimGroups);
+  if (claim.unverified !== null) m.note = claim.unverified;
+  else if (typeof s.claimed === "number") {
+    // ±Infinity is NOT_FINITE above: never an agreement.
+    const infinite = !Number.isNaN(s.claimed) && !Number.isFinite(s.claimed);
+    // One cluster: numpy's 0/0 is NaN; Inspect's own value (0) is the claim, and it stands (§13.6).
+    const oneCluster = claim.clusters === 1 && (s.claimed === 0 || Number.isNaN(s.claimed));
+    m.check = !infinite && (oneCluster || agree(s.claimed, claim.expected)) ? "agrees" : "mismatch";
+    if (m.check === "mismatch") {
+      m.note = `Inspect's rules give ${showValue(claim.expected)} over ${keptCount} scored sample${keptCount === 1 ? "" : "s"} present`;
+      if (!infinite) findings.push(finding("METRIC_MISMATCH", input.file, null, `${s.path}: claimed ${showValue(s.claimed)}; ${m.note}`));
+    }
+  } else if (s.entry !== null) m.note = "claimed value is not a number";
+  else m.note = "results claims nothing for this scorer";
+  if (s.entry !== null && !countsChecked.has(s.entry)) {
+    countsChecked.add(s.entry);
+    const derivedCount = derived.reduce((a, x) => a + x.n, 0);
+    for (const [field, n] of [["scored_samples", keptCount], ["unscored_samples", derivedCount - keptCount]] as const) {
+      const c = s.entry[field];
+      if (typeof c === "number" && c !== n) findings.push(finding("COUNT_MISMATCH", input.file, null, `${s.path.replace(/\.metrics\..*$/, "")}.${field}: claimed ${c}, a recount gives ${n}`));
+    }
+  }
+}
+
+const NO_FIGURES: Figures = { value: null, n: 0, wilson95: null, pass_at_k: null, interval: null, interval_reason: null, pass_hat_k: null };
+
+/** What Inspect's metric gives over the reduced samples present (clustered `stderr` by its key), or why assay cannot say. */
+function claimDerivation(s: Spec, kept: readonly PerSample[], groups: Group): { expected: number; clusters: number | null; unverified: string | null } {
+  if (s.metric !== "stderr" || s.cluster === null) return { expected: weightedMetric(s.metric as BuiltInName, kept), clusters: null, unverified: null };
+  const clusterOf = clusterResolver(s.cluster, (id) => groups.get(id)!.map((x) => x.r!));
+  const units: (Weighted & { cluster: string })[] = [];
+  for (const x of kept) {
+    const c = clusterOf(x.id);
+    if ("reason" in c) return { expected: NaN, clusters: null, unverified: `clustered by metadata "${s.cluster}", but ${c.reason}` };
+    units.push({ v: x.v, n: x.n, cluster: c.cluster });
+  }
+  const r = clusteredStderr(units);
+  return { expected: r.se, clusters: r.clusters, unverified: null };
+}
+
+type BuiltInName = Parameters<typeof weightedMetric>[0];
+
+/** The cluster of a sample's units (§13.1): the sample itself, or its `metadata[key]`; else why it cannot be told. */
+type ClusterOf = (id: string) => { cluster: string } | { reason: string };
+
+function clusterResolver(key: string | null, recordsOf: (id: string) => readonly SampleRecord[]): ClusterOf {
+  if (key === null) return (id) => ({ cluster: id });
+  return (id) => {
+    const recs = recordsOf(id);
+    let cut = false;
+    for (const r of recs) {
+      const c = metadataCluster(r, key);
+      if (c !== undefined) return { cluster: c };
+      cut ||= r.metadataCut;
+    }
+    const who = `sample ${JSON.stringify(id)}`;
+    if (recs.length === 0) return { reason: `${who} has no record to read its metadata "${key}" from` };
+    if (cut) return { reason: `${who}'s metadata "${key}" was not kept (assay keeps up to ${MAX_METADATA_KEYS} scalar metadata values per sample, keys up to ${MAX_METADATA_KEY_LENGTH} characters)` };
+    return { reason: `${who} has no metadata "${key}" (Inspect's clustered stderr raises on such a sample)` };
+  };
+}
+
 /** One sample's epoch values in epoch order; `n` > 1 only for a run of records counted 0 (`r` null). */
 type Group = Map<string, { r: SampleRecord | null; v: unknown; n: number }[]>;
+
+/** A reduced value (unreduced: an epoch's value) and the sample id it is of. */
+type PerSample = Weighted & { id: string };
 
 /** The planned records present, by id in epoch order, and the early-stopped epochs by id: what a walk over the plan visits. */
 interface PlanIndex {
@@ -259,17 +358,27 @@ function planIndex(input: MetricInput): PlanIndex {
   return { records, stops };
 }
 
-/** Each sample's epoch values reduced (or, unreduced, each value alone), and the epoch values as floats. */
-function reduceAll(groups: Group, r: Reducer, unreduced: boolean, version: readonly number[] | null, toFloat: (rec: SampleRecord, v: unknown) => number): { perSample: Weighted[]; floats: Weighted[][] } {
-  const perSample: Weighted[] = [];
-  const floats: Weighted[][] = [];
-  for (const list of groups.values()) {
-    const xs = list.map((x) => ({ v: x.r === null ? (x.v as number) : toFloat(x.r, x.v), n: x.n }));
-    if (unreduced) for (const x of xs) perSample.push(x);
-    else perSample.push({ v: reduceWeighted(r, list, version), n: 1 });
-    floats.push(xs);
+interface ReducedSamples {
+  /** What Inspect's metric sees: each sample reduced, or (unreduced) each epoch value alone. */
+  perSample: PerSample[];
+  /** Per sample: its epoch values as floats, and its one value (the reduced value; unreduced, the mean of its epochs). */
+  bySample: { id: string; floats: Weighted[]; value: number }[];
+}
+
+function reduceAll(groups: Group, r: Reducer, unreduced: boolean, version: readonly number[] | null, toFloat: (rec: SampleRecord, v: unknown) => number): ReducedSamples {
+  const perSample: PerSample[] = [];
+  const bySample: ReducedSamples["bySample"] = [];
+  for (const [id, list] of groups) {
+    const floats = list.map((x) => ({ v: x.r === null ? (x.v as number) : toFloat(x.r, x.v), n: x.n }));
+    let value: number;
+    if (unreduced) {
+      for (const x of floats) perSample.push({ ...x, id });
+      const scored = floats.filter((x) => !Number.isNaN(x.v));
+      value = scored.length === 0 ? NaN : exactMeanOf(scored);
+    } else perSample.push({ v: (value = reduceWeighted(r, list, version)), n: 1, id });
+    bySample.push({ id, floats, value });
   }
-  return { perSample, floats };
+  return { perSample, bySample };
 }
 
 /**
@@ -277,7 +386,24 @@ function reduceAll(groups: Group, r: Reducer, unreduced: boolean, version: reado
  * but the early-stopped ones, those without a numeric score as 0 before reduction. The plan is
  * walked by the records present: the epochs between them enter as one zero of their count.
  */
-function ownFigures(s: Spec, input: MetricInput, index: PlanIndex, zero: boolean, toFloat: (rec: SampleRecord, v: unknown) => number, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord, unreduced: boolean): Figures {
+function ownFigures(s: Spec, input: MetricInput, index: PlanIndex, zero: boolean, toFloat: (rec: SampleRecord, v: unknown) => number, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord, unreduced: boolean, clusterOf: ClusterOf): { figures: Figures; values: (number | null)[] | null } {
+  const got = reduceAll(planGroups(input, index, zero, valueOf, scoredIn), s.reducer!, unreduced, input.version, toFloat);
+  let values: (number | null)[] | null = null;
+  if (isMeanMetric(s.metric)) {
+    // bySample follows the plan's order (planGroups walks it): one pass pairs them.
+    let j = 0;
+    values = input.plan.ids.map((id) => {
+      const x = got.bySample[j];
+      if (x?.id !== id) return null;
+      j++;
+      return Number.isNaN(x.value) ? null : x.value;
+    });
+  }
+  return { figures: figures(s, got, input.plan.epochs, clusterOf), values };
+}
+
+/** Each planned sample's epoch values that enter a figure, in plan order (see ownFigures). */
+function planGroups(input: MetricInput, index: PlanIndex, zero: boolean, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord): Group {
   const groups: Group = new Map();
   const epochs = input.plan.epochs;
   for (const id of input.plan.ids) {
@@ -308,28 +434,46 @@ function ownFigures(s: Spec, input: MetricInput, index: PlanIndex, zero: boolean
     flush();
     if (list.length > 0) groups.set(id, list);
   }
-  return figures(s.metric, reduceAll(groups, s.reducer!, unreduced, input.version, toFloat), epochs);
+  return groups;
 }
 
+const isMeanMetric = (name: string) => name === "accuracy" || name === "mean";
 const binary = (x: Weighted) => x.v === 0 || x.v === 1;
 const weight = (xs: readonly Weighted[]) => xs.reduce((a, x) => a + x.n, 0);
 const passes = (xs: readonly Weighted[]) => xs.reduce((a, x) => a + (x.v === 1 ? x.n : 0), 0);
 
-/** The value over the reduced samples, its Wilson interval (binary accuracy or mean), and pass@k across epochs (binary values; k ≤ MAX_PASS_AT_K). */
-function figures(name: string, got: { perSample: Weighted[]; floats: Weighted[][] }, epochs: number): Figures {
+/** The interval of a mean over the reduced samples (§13.2), each in its cluster. */
+function unitInterval(xs: readonly PerSample[], clusterOf: ClusterOf, key: string | null): IntervalOutcome {
+  const units = new UnitSet();
+  for (const x of xs) {
+    const c = clusterOf(x.id);
+    if ("reason" in c) return { interval: null, reason: `clustered by metadata "${key}", but ${c.reason}` };
+    units.add(x.v, c.cluster, x.n);
+  }
+  return units.interval({ unit: "sample", cluster: key ?? "sample" });
+}
+
+/**
+ * The value over the reduced samples; for accuracy and mean its interval (§13.2), its Wilson
+ * interval (binary values) and, across epochs of binary values, pass@k and pass^k (k ≤ MAX_PASS_AT_K).
+ */
+function figures(s: Spec, got: ReducedSamples, epochs: number, clusterOf: ClusterOf): Figures {
   const xs = got.perSample.filter((x) => !Number.isNaN(x.v));
   const n = weight(xs);
-  if (n === 0 || !isBuiltInMetric(name)) return { value: null, n, wilson95: null, pass_at_k: null, interval: null, interval_reason: null, pass_hat_k: null };
-  const value = weightedMetric(name, xs);
-  const proportion = (name === "accuracy" || name === "mean") && xs.every(binary);
+  const mean = isMeanMetric(s.metric);
+  const iv = mean ? unitInterval(xs, clusterOf, s.clusterBy) : { interval: null, reason: null };
+  if (n === 0 || !isBuiltInMetric(s.metric)) return { ...NO_FIGURES, n, interval: iv.interval, interval_reason: iv.reason };
+  const value = weightedMetric(s.metric, xs);
   let passAt: Record<string, number> | null = null;
-  const per = got.floats.filter((f) => f.length > 0);
-  if ((name === "accuracy" || name === "mean") && epochs > 1 && per.length > 0 && per.every((f) => f.every(binary))) {
+  let passHat: Record<string, number> | null = null;
+  const per = got.bySample.map((x) => x.floats).filter((f) => f.length > 0);
+  if (mean && epochs > 1 && per.length > 0 && per.every((f) => f.every(binary))) {
     passAt = {};
     let kMax = MAX_PASS_AT_K;
     for (const f of per) kMax = Math.min(kMax, weight(f));
-    const sizes = per.map((f) => ({ c: passes(f), n: weight(f) }));
-    for (let k = 1; k <= kMax; k++) passAt[String(k)] = sizes.reduce((sum, f) => sum + passAtK(f.c, f.n, k), 0) / sizes.length;
+    const sizes = per.map((f) => ({ passed: passes(f), total: weight(f) }));
+    for (let k = 1; k <= kMax; k++) passAt[String(k)] = sizes.reduce((sum, f) => sum + passAtK(f.passed, f.total, k), 0) / sizes.length;
+    passHat = passHatK(new Map(sizes.map((f, i) => [String(i), f])));
   }
-  return { value, n, wilson95: proportion ? wilson95(passes(xs), n) : null, pass_at_k: passAt, interval: null, interval_reason: null, pass_hat_k: null };
+  return { value, n, wilson95: mean && xs.every(binary) ? wilson95(passes(xs), n) : null, pass_at_k: passAt, interval: iv.interval, interval_reason: iv.reason, pass_hat_k: passHat };
 }

@@ -3,6 +3,7 @@
 // Runs in workers, a record at a time: the sample itself (messages, events, attachments) is
 // dropped as soon as this returns. Pure.
 
+import { hash } from "node:crypto";
 import { finding, type Code, type Finding } from "../codes.js";
 import { isPlainObject } from "../json/decode.js";
 import { setOwn } from "../schema.js";
@@ -30,10 +31,61 @@ export interface SampleRecord {
   findings: Finding[];
   /** Review flags of this record alone. */
   flags: Code[];
+  /**
+   * The sample's scalar metadata (§13.1: a clustered `stderr` groups samples by one key, and the
+   * header naming it may be read after the samples), flat as key, value, key, value: at most
+   * MAX_METADATA_KEYS keys of at most MAX_METADATA_KEY_LENGTH characters, each value as
+   * keptScalar gives it.
+   */
+  metadata: readonly (string | number | null)[];
+  /** Some metadata key was not kept (past the cap, a key too long, or a value that is no scalar). */
+  metadataCut: boolean;
 }
+
+/** Metadata keys kept per record, and the longest key kept: the header's cluster key is not known yet. */
+export const MAX_METADATA_KEYS = 8;
+export const MAX_METADATA_KEY_LENGTH = 64;
+/** A string value longer than this is kept as its digest (equal strings, equal digests). */
+const LONG_VALUE = 24;
 
 /** One empty list for every record without findings, flags or edits (most of a large log's). */
 const NONE: never[] = [];
+/**
+ * A scalar metadata value as a record keeps it: booleans as 1 and 0 (Python's `True == 1`),
+ * numbers and null as they are, a string of at most LONG_VALUE characters as it is, a longer one
+ * as its SHA-256 (32 characters, one a byte: equal strings, equal digests, and no kept string is
+ * that long); undefined for a list or map.
+ */
+function keptScalar(v: unknown): string | number | null | undefined {
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "number" || v === null) return v;
+  if (typeof v !== "string") return undefined;
+  return v.length <= LONG_VALUE ? v : hash("sha256", v, "binary");
+}
+
+/** The metadata a record keeps (see SampleRecord.metadata). */
+function keptMetadata(m: unknown): { metadata: readonly (string | number | null)[]; metadataCut: boolean } {
+  if (!isPlainObject(m)) return { metadata: NONE, metadataCut: false };
+  const kept: (string | number | null)[] = [];
+  let cut = false;
+  for (const [k, v] of Object.entries(m)) {
+    const x = keptScalar(v);
+    if (x === undefined || k.length > MAX_METADATA_KEY_LENGTH || kept.length === 2 * MAX_METADATA_KEYS) cut = true;
+    else kept.push(k, x);
+  }
+  // A copy of its own length: a pushed array holds spare capacity (17 slots at the first push).
+  return { metadata: kept.length > 0 ? kept.slice() : NONE, metadataCut: cut };
+}
+
+/** A kept metadata value of a record (undefined when not kept), as a cluster identity: equal exactly when Python's `==` holds. */
+export function metadataCluster(r: SampleRecord, key: string): string | undefined {
+  for (let i = 0; i < r.metadata.length; i += 2)
+    if (r.metadata[i] === key) {
+      const v = r.metadata[i + 1];
+      return typeof v === "number" ? `n${v}` : v === null ? "None" : `s${v}`;
+    }
+  return undefined;
+}
 
 /** Python's str() of an id: integers as decimal text, strings as they are; anything else is not an id. */
 export function idText(id: unknown): string | null {
@@ -129,6 +181,7 @@ export function sampleRecord(sample: unknown, member: string, out: Finding[]): S
     edits: edits.length > 0 ? edits : NONE,
     findings: findings.length > 0 ? findings : NONE,
     flags: flags.length > 0 ? flags : NONE,
+    ...keptMetadata(sample["metadata"]),
   };
 }
 

@@ -75,6 +75,23 @@ export function weightedMetric(name: BuiltInMetric, xs: readonly Weighted[]): nu
   }
 }
 
+/**
+ * Inspect's clustered `stderr` (std.py `clustered_metric`): √(C/(C−1) · Σ_c (Σ_{i∈c} (x_i − x̄))²) / n
+ * over the reduced values and their clusters, and C. No value, or one cluster (numpy's 0/0): NaN.
+ */
+export function clusteredStderr(xs: readonly (Weighted & { cluster: string })[]): { se: number; clusters: number } {
+  const n = total(xs);
+  const byCluster = new Map<string, number>();
+  if (n === 0) return { se: NaN, clusters: 0 };
+  const m = exactMeanOf(xs);
+  for (const x of xs) byCluster.set(x.cluster, addRepeated(byCluster.get(x.cluster) ?? 0, x.v - m, x.n));
+  const c = byCluster.size;
+  if (c < 2) return { se: NaN, clusters: c };
+  let between = 0;
+  for (const d of byCluster.values()) between += d * d;
+  return { se: Math.sqrt((between * c) / (c - 1)) / n, clusters: c };
+}
+
 /** A double as an exact integer times a power of two. */
 function exact(x: number): { m: bigint; e: number } {
   const view = new DataView(new ArrayBuffer(8));
