@@ -10,6 +10,7 @@
 import { describe, expect, it } from "vitest";
 import { compareRuns, type Side } from "../src/core/compare/compare.js";
 import { pairedComparison } from "../src/core/compare/paired.js";
+import { pairedLine } from "../src/report/compare/shared.js";
 import { OLDER_INSPECT, TrialOutcomes, type Units } from "../src/core/compare/trials.js";
 import { blankEntry, blankExperiment, type BundleEntry, type Experiment, type Results } from "../src/core/results.js";
 
@@ -184,5 +185,16 @@ describe("what a regression is", () => {
     const m = compareRuns(side("b", b), side("h", h), []).experiments[0]!.metrics.find((x) => x.metric === "accuracy")!;
     close(m.paired!.interval!.hi, 0.007458);
     expect(m.regression).toBe(false);
+  });
+  it("every pair fell by the same amount (SE = 0): the sign test decides, not a zero-width interval", () => {
+    // Two trials, both pass → fail: d = −1, −1; SE = 0, so the paired "interval" is the point −1.
+    // Sign test (McNemar with b = 2, c = 0): p = 2·½² = 0.5: not a regression.
+    const two = compareRuns(side("b", [1, 1]), side("h", [0, 0]), []).experiments[0]!.metrics.find((x) => x.metric === "accuracy")!;
+    expect(two.paired!.interval).toEqual({ method: "paired-t", lo: -1, hi: -1 });
+    expect(two.regression).toBe(false);
+    // Six: p = 2·½⁶ = 0.03125 < 0.05: a regression.
+    const six = compareRuns(side("b", Array(6).fill(1)), side("h", Array(6).fill(0)), []).experiments[0]!.metrics.find((x) => x.metric === "accuracy")!;
+    expect(six.regression).toBe(true);
+    expect(pairedLine(six.paired!)).toBe("over 6 trials: HEAD − BASE −100.0 pts: every pair differs by exactly that, so the paired t has no spread to measure; exact sign test p = 0.0313");
   });
 });

@@ -22,7 +22,7 @@ import { SCORING_VERSION } from "../src/version.js";
 // verdicts of hostile evidence only; this corpus's fingerprint is the same.
 // Under 7, Inspect logs joined the corpus (one of each labelled case, 3 epochs), so that the
 // figures of §13 (intervals, pass^k, per-sample values) are held to the version too.
-const RECORDED = { version: 7, fingerprint: "4c24809a63f62f56d140be27ac05c048f0d2ec823c7a1da845fae5a70000bdcc" };
+const RECORDED = { version: 7, fingerprint: "92e6b94998e1b3e206f40a8fcfecbafbb3de796a4f55622dbf9c872456641557" };
 
 let root: string;
 beforeAll(() => {
