@@ -115,9 +115,32 @@ describe("the interval of a metric (§13.2)", () => {
     expect(oneTask).toEqual({ interval: null, reason: "all 6 trials are in one task: no interval from a single task" });
   });
 
-  it("identical values: a zero-width interval, design_effect null (s = 0)", () => {
-    const got = intervalOf([1, 1, 1, 1].map((x, i) => ({ x, cluster: i < 2 ? "a" : "b" })));
-    expect(got.interval).toEqual({ method: "cluster-t", lo: 1, hi: 1, units: 4, clusters: 2, se: 0, design_effect: null });
+  it("never narrower than the interval that treats every unit as independent (a cluster SE of 0 is chance agreement, not certainty)", () => {
+    // Every unit 1, in 2 clusters: the cluster SE is 0; the floor is Wilson for 4 of 4
+    // (z² = 3.841459: centre (1 + z²/8)/(1 + z²/4) = 1.480182/1.960365 = 0.755058, half
+    // z·√(z²/64)/(1 + z²/4) = 1.959964·0.244996/1.960365 = 0.244944 → [0.5101, 1]).
+    const same = intervalOf([1, 1, 1, 1].map((x, i) => ({ x, cluster: i < 2 ? "a" : "b" })));
+    expect(same.interval).toMatchObject({ method: "cluster-t", hi: 1, units: 4, clusters: 2, se: 0, design_effect: null });
+    expect(same.interval!.lo).toBeCloseTo(0.5101, 4);
+    // Three tasks each 2 of 4: every cluster's mean is the grand mean, so the cluster SE is 0 while
+    // the units vary (design effect 0): the interval is Wilson's for 6 of 12, [0.2538, 0.7462].
+    const agree = intervalOf([1, 1, 0, 0].flatMap((x) => ["a", "b", "c"].map((cluster) => ({ x, cluster }))));
+    expect(agree.interval).toMatchObject({ method: "cluster-t", se: 0, design_effect: 0 });
+    expect(agree.interval!.lo).toBeCloseTo(0.2538, 4);
+    expect(agree.interval!.hi).toBeCloseTo(0.7462, 4);
+  });
+
+  it("clipped to [0, 1] only when every unit lies there: a reward of 3, 5 or 7 keeps its own interval", () => {
+    // 3, 5, 7 (one per task): x̄ = 5, s = 2, se = 2/√3 = 1.154701; t(0.975, 2) = 4.302653 → ±4.968275.
+    const got = intervalOf([3, 5, 7].map((x, i) => ({ x, cluster: `t${i}` })));
+    expect(got.interval).toMatchObject({ method: "t" });
+    expect(got.interval!.lo).toBeCloseTo(5 - 4.968275, 5);
+    expect(got.interval!.hi).toBeCloseTo(5 + 4.968275, 5);
+    expect(got.interval!.lo).toBeLessThan(5);
+    // −1, −1 (one task), −0.5, −0.2: the interval holds the mean, −0.675, unclipped.
+    const neg = intervalOf([-1, -1, -0.5, -0.2].map((x, i) => ({ x, cluster: i < 2 ? "a" : `t${i}` })));
+    expect(neg.interval!.lo).toBeLessThan(-0.675);
+    expect(neg.interval!.hi).toBeGreaterThan(-0.675);
   });
 });
 

@@ -2,6 +2,15 @@
 // task. Repeats of one task are not independent trials, so where a cluster holds more than one
 // unit the interval is the cluster-robust t interval (Inspect's clustered `stderr`, with its
 // finite-cluster correction; Miller 2024, appendix A), not Wilson's. Pure.
+//
+// Two readings beyond §13.2's letter, both so that no interval claims more than its data hold:
+// - bounds are clipped to [0, 1] only when every unit lies there (a Harbor reward or an Inspect
+//   mean may be any number: clipping those could leave out the mean itself);
+// - a cluster-t interval is never narrower than the one that treats every unit as independent.
+//   Its SE falls below the independent one only when the clusters' means happen to agree (a design
+//   effect below 1, or 0 when every unit is equal): with few clusters that is chance, not
+//   information, and 96 passes in 12 tasks are not "[100%, 100%]". `se` and `design_effect` stay
+//   the cluster-robust figures, so a reader sees when the floor applied.
 
 import { wilson95 } from "../batch/stats.js";
 import { tQuantile } from "./student-t.js";
@@ -25,7 +34,7 @@ export interface Interval {
 /** An interval, or why there is none. */
 export type IntervalOutcome = { interval: Interval; reason: null } | { interval: null; reason: string };
 
-/** One unit: its value in [0, 1], its cluster, and (a run of equal units counted once) its weight. */
+/** One unit: its value, its cluster (null: its own), and (a run of equal units counted once) its weight. */
 export interface Unit {
   x: number;
   cluster: string | null;
@@ -35,7 +44,6 @@ export interface Unit {
 /** §13.2's two fields of a metric object (`interval`, `interval_reason`) from an outcome. */
 export const intervalFields = (o: IntervalOutcome) => ({ interval: o.interval, interval_reason: o.reason });
 
-const clip = (v: number) => Math.min(1, Math.max(0, v));
 
 /**
  * Units gathered one at a time (each kind adds its own as it counts them), then the interval of
@@ -51,6 +59,8 @@ export class UnitSet {
   private successes = 0;
   private first: number | null = null;
   private allEqual = true;
+  private min = Infinity;
+  private max = -Infinity;
   /** Named clusters: Σ x and Σ weight of each. */
   private readonly named = new Map<string, { s: number; n: number }>();
   /** Clusters of one add each: Σ n²x², Σ n²x, Σ n², and how many. */
@@ -65,6 +75,8 @@ export class UnitSet {
     else if (x !== 0) this.binary = false;
     if (this.first === null) this.first = x;
     else if (x !== this.first) this.allEqual = false;
+    if (x < this.min) this.min = x;
+    if (x > this.max) this.max = x;
     if (cluster === null) {
       this.lone.a += n * n * x * x;
       this.lone.b += n * n * x;
@@ -91,18 +103,25 @@ export class UnitSet {
     if (n < 2) return { interval: null, reason: `one ${noun.unit}: no interval from a single value` };
     if (clusters < 2) return { interval: null, reason: `all ${plural(n, noun.unit)} are in one ${noun.cluster}: no interval from a single ${noun.cluster}` };
     const mean = this.sum / n;
-    // Values lie in [0, 1], so the sums below lose nothing an interval printed to 3 decimals shows;
-    // exact equality (s = 0) is tracked apart rather than read from a difference of sums.
+    // Scores and rewards are of modest size, so the sums below lose nothing an interval printed to 3
+    // decimals shows; exact equality (s = 0) is tracked apart rather than read from a difference of sums.
     const ss = this.allEqual ? 0 : Math.max(0, this.sumSq - n * mean * mean);
     const s = Math.sqrt(ss / (n - 1));
+    const inUnit = this.min >= 0 && this.max <= 1;
+    const clip = (lo: number, hi: number) => (inUnit ? [Math.max(0, lo), Math.min(1, hi)] : [lo, hi]) as [number, number];
+    const naive = s / Math.sqrt(n);
+    // The interval that treats every unit as independent: Wilson's for 0/1 units, else t over n − 1.
+    const independent = (): [number, number] => {
+      if (this.binary) return wilson95(this.successes, n)!;
+      const half = tQuantile(0.975, n - 1) * naive;
+      return clip(mean - half, mean + half);
+    };
     if (clusters === n) {
-      if (this.binary) {
-        const w = wilson95(this.successes, n)!;
-        return { interval: { method: "wilson", lo: w[0], hi: w[1], units: n, clusters, se: null, design_effect: null }, reason: null };
-      }
-      const se = s / Math.sqrt(n);
-      const half = tQuantile(0.975, n - 1) * se;
-      return { interval: { method: "t", lo: clip(mean - half), hi: clip(mean + half), units: n, clusters, se, design_effect: null }, reason: null };
+      const [lo, hi] = independent();
+      const interval: Interval = this.binary
+        ? { method: "wilson", lo, hi, units: n, clusters, se: null, design_effect: null }
+        : { method: "t", lo, hi, units: n, clusters, se: naive, design_effect: null };
+      return { interval, reason: null };
     }
     // Σ_c (Σ_{i∈c} (x_i − x̄))² = Σ_c (S_c − n_c·x̄)².
     let between = 0;
@@ -112,9 +131,10 @@ export class UnitSet {
     }
     const se = Math.sqrt((clusters / (clusters - 1)) * between) / n;
     const half = tQuantile(0.975, clusters - 1) * se;
-    const naive = s / Math.sqrt(n);
+    const [lo, hi] = clip(mean - half, mean + half);
+    const [ilo, ihi] = independent();
     return {
-      interval: { method: "cluster-t", lo: clip(mean - half), hi: clip(mean + half), units: n, clusters, se, design_effect: s === 0 ? null : (se / naive) ** 2 },
+      interval: { method: "cluster-t", lo: Math.min(lo, ilo), hi: Math.max(hi, ihi), units: n, clusters, se, design_effect: s === 0 ? null : (se / naive) ** 2 },
       reason: null,
     };
   }
