@@ -186,15 +186,15 @@ describe("what a regression is", () => {
     close(m.paired!.interval!.hi, 0.007458);
     expect(m.regression).toBe(false);
   });
-  it("every pair fell by the same amount (SE = 0): the sign test decides, not a zero-width interval", () => {
-    // Two trials, both pass → fail: d = −1, −1; SE = 0, so the paired "interval" is the point −1.
+  it("every pair fell by the same amount (SE = 0): no interval, and the sign test decides", () => {
+    // Two trials, both pass → fail: d = −1, −1; SE = 0: no interval (a point would claim certainty).
     // Sign test (McNemar with b = 2, c = 0): p = 2·½² = 0.5: not a regression.
     const two = compareRuns(side("b", [1, 1]), side("h", [0, 0]), []).experiments[0]!.metrics.find((x) => x.metric === "accuracy")!;
-    expect(two.paired!.interval).toEqual({ method: "paired-t", lo: -1, hi: -1 });
+    expect([two.paired!.interval, two.paired!.mde80]).toEqual([null, null]);
     expect(two.regression).toBe(false);
     // Six: p = 2·½⁶ = 0.03125 < 0.05: a regression.
     const six = compareRuns(side("b", Array(6).fill(1)), side("h", Array(6).fill(0)), []).experiments[0]!.metrics.find((x) => x.metric === "accuracy")!;
     expect(six.regression).toBe(true);
-    expect(pairedLine(six.paired!)).toBe("over 6 trials: HEAD − BASE −100.0 pts: every pair differs by exactly that, so the paired t has no spread to measure; exact sign test p = 0.0313");
+    expect(pairedLine(six.paired!)).toBe("over 6 trials: HEAD − BASE −100.0 pts (all 6 trials differ by exactly -1; exact sign test p = 0.0313: the paired t has no spread to measure, so no interval)");
   });
 });

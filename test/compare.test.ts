@@ -123,7 +123,7 @@ describe("no regression", () => {
     expect(doc.regressions).toEqual([]);
     for (const m of doc.experiments[0]!.metrics) expect(m.difference === null || m.difference === 0).toBe(true);
     const paired = doc.experiments[0]!.metrics.find((m) => m.metric === "accuracy")!.paired!;
-    expect([paired.mcnemar!.pass_to_fail, paired.mcnemar!.fail_to_pass, paired.mcnemar!.p, paired.mean_diff, paired.mde80]).toEqual([0, 0, 1, 0, 0]);
+    expect([paired.mcnemar!.pass_to_fail, paired.mcnemar!.fail_to_pass, paired.mcnemar!.p, paired.mean_diff, paired.mde80, paired.interval]).toEqual([0, 0, 1, 0, null, null]);
     expect(spawnCli(["compare", at("base.json"), at("base-again.json"), "--fail-on", "regression"]).code).toBe(0);
   });
 

@@ -168,7 +168,8 @@ describe("paired differences (§13.4)", () => {
     expect(pairedDifference([0.5])).toMatchObject({ pairs: 1, mean_diff: 0.5, interval: null, mde80: null, p: 0 });
     expect(pairedDifference([])).toMatchObject({ pairs: 0, mean_diff: null, p: 1 });
     expect(pairedDifference([0, 0, 0]).p).toBe(1);
-    expect(pairedDifference([0.2, 0.2, 0.2])).toMatchObject({ p: 0, se: 0, mde80: 0 });
+    // Every difference 0.2: no spread, so no interval and no mde80; the sign test p (2·½³ = 0.25) is in the reason.
+    expect(pairedDifference([0.2, 0.2, 0.2], "task")).toMatchObject({ p: 0, se: 0, mde80: null, interval: null, reason: "all 3 tasks differ by exactly 0.2; exact sign test p = 0.250: the paired t has no spread to measure, so no interval" });
   });
 });
 

@@ -11,7 +11,8 @@ import { byteCompare } from "../text.js";
 import { keyOf, namesOf } from "./names.js";
 import { pairedComparison } from "./paired.js";
 import type { ClaimedComparison, Comparison, ExperimentComparison, MetricComparison, PairedComparison } from "./schema.js";
-import { countsOf, mcnemarExact, newcombe95 } from "./stats.js";
+import { signTest } from "../stats/paired.js";
+import { countsOf, newcombe95 } from "./stats.js";
 import type { Units } from "./trials.js";
 
 /** One side's figure for a metric: a proportion (k of n) when it is one, else a value with why no interval. */
@@ -55,21 +56,21 @@ function figures(x: Experiment): Map<string, Figure> {
 }
 
 /**
- * A paired drop that is not chance. With SE = 0 every pair fell by the same amount: the t interval
- * is a point and says nothing of chance, so the exact sign test over the P pairs (all negative:
- * p = 2·½^P, McNemar's with no pair the other way) decides; two pairs that both fell are not a regression.
+ * A paired drop that is not chance: the paired interval below 0; where every pair fell by the same
+ * amount (SE = 0: no interval) the exact sign test over the pairs below 0.05 — so two pairs that
+ * both fell are not a regression, six are.
  */
 function pairedRegression(p: PairedComparison): boolean {
-  if (p.interval === null || p.mean_diff === null) return false;
-  if (p.interval.lo < p.interval.hi) return p.interval.hi < 0;
-  return p.mean_diff < 0 && mcnemarExact(p.pairs, 0) < 0.05;
+  if (p.mean_diff === null) return false;
+  if (p.interval !== null) return p.interval.hi < 0;
+  return p.pairs >= 2 && p.mean_diff < 0 && signTest(p.pairs) < 0.05;
 }
 
 function metric(name: string, b: Figure, h: Figure, paired: PairedComparison | null): MetricComparison {
   const difference = b.value === null || h.value === null ? null : h.value - b.value;
   const interval95 = b.k === null || b.n === null || h.k === null || h.n === null ? null : newcombe95(h.k, h.n, b.k, b.n);
   const note = difference === null || interval95 !== null ? null : (b.why ?? h.why);
-  const regression = paired !== null && paired.interval !== null ? pairedRegression(paired) : difference !== null && difference < 0 && interval95 !== null && interval95[1] < 0;
+  const regression = paired !== null && paired.pairs >= 2 ? pairedRegression(paired) : difference !== null && difference < 0 && interval95 !== null && interval95[1] < 0;
   return { metric: name, base: { value: b.value, k: b.k, n: b.n }, head: { value: h.value, k: h.k, n: h.n }, difference, interval95, note, regression, paired };
 }
 

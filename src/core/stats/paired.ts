@@ -8,32 +8,15 @@ import { tQuantile, tTwoSided } from "./student-t.js";
 export interface PairedDifference {
   pairs: number;
   mean_diff: number | null;
-  /** mean_diff ± t(0.975, P−1)·s_d/√P (never clipped: a difference may be negative); null below 2 pairs. */
+  /** mean_diff ± t(0.975, P−1)·s_d/√P (never clipped: a difference may be negative); null below 2 pairs or when SE = 0. */
   interval: { method: "paired-t"; lo: number; hi: number } | null;
   se: number | null;
-  /** (t(0.975, P−1) + t(0.80, P−1))·SE: the smallest true difference detected with 80% power. */
+  /** (t(0.975, P−1) + t(0.80, P−1))·SE: the smallest true difference detected with 80% power (null with the interval). */
   mde80: number | null;
   /** Two-sided paired t p-value (P < 2 or SE = 0: 1 when mean_diff is 0, else 0). */
   p: number;
   /** Why there is no interval (null when there is one). */
   reason: string | null;
-}
-
-/** Differences head − base, one per pairing unit, gathered as they are found. */
-export class Differences {
-  private readonly ds: number[] = [];
-
-  add(base: number, head: number): void {
-    this.ds.push(head - base);
-  }
-
-  get size(): number {
-    return this.ds.length;
-  }
-
-  result(unit = "unit"): PairedDifference {
-    return pairedDifference(this.ds, unit);
-  }
 }
 
 export function pairedDifference(ds: readonly number[], unit = "unit"): PairedDifference {
@@ -50,8 +33,15 @@ export function pairedDifference(ds: readonly number[], unit = "unit"): PairedDi
     if (d !== ds[0]) allEqual = false;
   }
   const se = allEqual ? 0 : Math.sqrt(ss / (P - 1)) / Math.sqrt(P);
+  if (se === 0) {
+    // Every pair differs by the same amount: the t has no spread to measure, and a zero-width
+    // "interval" (or mde80 of 0) would claim certainty. The exact sign test over the P pairs says
+    // how unlikely P equal-signed differences are by chance. p keeps §13.6's reading for rankings.
+    const why = mean === 0 ? `all ${P} ${unit}s agree exactly (every difference 0)` : `all ${P} ${unit}s differ by exactly ${Number(mean.toPrecision(6))}; exact sign test p = ${signTest(P).toPrecision(3)}`;
+    return { pairs: P, mean_diff: mean, interval: null, se: 0, mde80: null, p: mean === 0 ? 1 : 0, reason: `${why}: the paired t has no spread to measure, so no interval` };
+  }
   const t975 = tQuantile(0.975, P - 1);
-  const p = se === 0 ? (mean === 0 ? 1 : 0) : tTwoSided(mean / se, P - 1);
+  const p = tTwoSided(mean / se, P - 1);
   return {
     pairs: P,
     mean_diff: mean,
@@ -62,6 +52,9 @@ export function pairedDifference(ds: readonly number[], unit = "unit"): PairedDi
     reason: null,
   };
 }
+
+/** The exact two-sided sign test of P differences all of one sign: 2·½^P (at most 1). */
+export const signTest = (P: number): number => Math.min(1, 2 * 0.5 ** P);
 
 /**
  * Holm (1979): with the m p-values sorted ascending p_(1) ≤ … ≤ p_(m), the adjusted

@@ -1,7 +1,6 @@
 // What every text format of a comparison shows the same way: numbers, differences, intervals.
 
 import type { ExperimentComparison, MetricComparison, PairedComparison, Ranking } from "../../core/compare/schema.js";
-import { mcnemarExact } from "../../core/compare/stats.js";
 
 /** Flipped trials a table, Markdown or HTML report shows per direction (the JSON lists them all). */
 export const FLIPPED_SHOWN = 10;
@@ -49,9 +48,6 @@ export function pairedLine(p: PairedComparison): string {
   if (p.mean_diff === null) return `${over}: ${p.reason}`;
   const diff = `${over}: HEAD − BASE ${points(p.mean_diff)}`;
   if (p.interval === null) return `${diff} (${p.reason})`;
-  // SE = 0: a point, not an interval; how small a difference the t could see is then unknown, not 0.
-  if (p.interval.lo === p.interval.hi)
-    return `${diff}: every pair differs by exactly that, so the paired t has no spread to measure; exact sign test p ${pValue(p.mean_diff === 0 ? 1 : mcnemarExact(p.pairs, 0))}`;
   const mde = p.mde80 === null ? "" : `; this comparison cannot see differences smaller than ${(p.mde80 * 100).toFixed(1)} points`;
   return `${diff}, 95% interval [${signed(p.interval.lo * 100, 1)}, ${signed(p.interval.hi * 100, 1)}] pts${mde}`;
 }
