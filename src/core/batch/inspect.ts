@@ -143,9 +143,16 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
   return out;
 }
 
-/** The interval of an invalid chain's zeros (§13.2): every planned sample a unit of 0, each its own cluster. */
+/**
+ * The interval of an invalid chain's zeros (§13.2): every planned sample a unit of 0, each its own
+ * cluster — Wilson's for 0 of n, computed, never enumerated (n is the log's word).
+ */
 function zeroInterval(samples: number) {
-  const units = new UnitSet();
-  for (let i = 0; i < samples; i++) units.add(0, String(i));
-  return intervalFields(units.interval({ unit: "sample", cluster: "sample" }));
+  if (samples < 2) {
+    const none = new UnitSet();
+    if (samples === 1) none.add(0, null);
+    return intervalFields(none.interval({ unit: "sample", cluster: "sample" }));
+  }
+  const [lo, hi] = wilson95(0, samples)!;
+  return { interval: { method: "wilson" as const, lo, hi, units: samples, clusters: samples, se: null, design_effect: null }, interval_reason: null };
 }

@@ -231,7 +231,7 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
     if (verifiable) checkClaim(s, input, m, unreduced, toFloat, valueOf, countsChecked, findings);
     // Cut short, no claim is checked, but assay's own figures stand over what can be read.
     if (s.builtIn && s.reducer !== null && !input.noEvidence) {
-      const clusterOf = clusterResolver(s.clusterBy, (id) => index.records.get(id) ?? []);
+      const clusterOf = clusterResolver(s.clusterBy, (id) => index.records.get(id) ?? [], unreduced);
       const exclude = ownFigures(s, input, index, false, toFloat, valueOf, scoredIn, unreduced, clusterOf);
       const zero = ownFigures(s, input, index, true, toFloat, valueOf, scoredIn, unreduced, clusterOf);
       m.exclude = exclude.figures;
@@ -290,12 +290,12 @@ const NO_FIGURES: Figures = { value: null, n: 0, wilson95: null, pass_at_k: null
 /** What Inspect's metric gives over the reduced samples present (clustered `stderr` by its key), or why assay cannot say. */
 function claimDerivation(s: Spec, kept: readonly PerSample[], groups: Group): { expected: number; clusters: number | null; unverified: string | null } {
   if (s.metric !== "stderr" || s.cluster === null) return { expected: weightedMetric(s.metric as BuiltInName, kept), clusters: null, unverified: null };
-  const clusterOf = clusterResolver(s.cluster, (id) => groups.get(id)!.map((x) => x.r!));
+  const clusterOf = clusterResolver(s.cluster, (id) => groups.get(id)!.map((x) => x.r!), false);
   const units: (Weighted & { cluster: string })[] = [];
   for (const x of kept) {
     const c = clusterOf(x.id);
     if ("reason" in c) return { expected: NaN, clusters: null, unverified: `clustered by metadata "${s.cluster}", but ${c.reason}` };
-    units.push({ v: x.v, n: x.n, cluster: c.cluster });
+    units.push({ v: x.v, n: x.n, cluster: c.cluster ?? x.id }); // a key was given: never null
   }
   const r = clusteredStderr(units);
   return { expected: r.se, clusters: r.clusters, unverified: null };
@@ -303,11 +303,15 @@ function claimDerivation(s: Spec, kept: readonly PerSample[], groups: Group): { 
 
 type BuiltInName = Parameters<typeof weightedMetric>[0];
 
-/** The cluster of a sample's units (§13.1): the sample itself, or its `metadata[key]`; else why it cannot be told. */
-type ClusterOf = (id: string) => { cluster: string } | { reason: string };
+/**
+ * The cluster of a sample's units (§13.1): its `metadata[key]`; without a key the sample itself —
+ * null (a cluster of its own, nothing kept per sample) when it is one reduced unit, its id when
+ * it is several unreduced epochs. Else why it cannot be told.
+ */
+type ClusterOf = (id: string) => { cluster: string | null } | { reason: string };
 
-function clusterResolver(key: string | null, recordsOf: (id: string) => readonly SampleRecord[]): ClusterOf {
-  if (key === null) return (id) => ({ cluster: id });
+function clusterResolver(key: string | null, recordsOf: (id: string) => readonly SampleRecord[], unreduced: boolean): ClusterOf {
+  if (key === null) return unreduced ? (id) => ({ cluster: id }) : () => ({ cluster: null });
   return (id) => {
     const recs = recordsOf(id);
     let cut = false;
@@ -399,7 +403,7 @@ function ownFigures(s: Spec, input: MetricInput, index: PlanIndex, zero: boolean
       return Number.isNaN(x.value) ? null : x.value;
     });
   }
-  return { figures: figures(s, got, input.plan.epochs, clusterOf), values };
+  return { figures: figures(s, got, input.plan.epochs, clusterOf, unreduced), values };
 }
 
 /** Each planned sample's epoch values that enter a figure, in plan order (see ownFigures). */
@@ -443,25 +447,26 @@ const weight = (xs: readonly Weighted[]) => xs.reduce((a, x) => a + x.n, 0);
 const passes = (xs: readonly Weighted[]) => xs.reduce((a, x) => a + (x.v === 1 ? x.n : 0), 0);
 
 /** The interval of a mean over the reduced samples (§13.2), each in its cluster. */
-function unitInterval(xs: readonly PerSample[], clusterOf: ClusterOf, key: string | null): IntervalOutcome {
+function unitInterval(xs: readonly PerSample[], clusterOf: ClusterOf, key: string | null, unreduced: boolean): IntervalOutcome {
   const units = new UnitSet();
   for (const x of xs) {
     const c = clusterOf(x.id);
     if ("reason" in c) return { interval: null, reason: `clustered by metadata "${key}", but ${c.reason}` };
     units.add(x.v, c.cluster, x.n);
   }
-  return units.interval({ unit: "sample", cluster: key ?? "sample" });
+  // Unreduced, the units are epoch scores and a sample is their cluster.
+  return units.interval(key === null && unreduced ? { unit: "epoch score", cluster: "sample" } : { unit: "sample", cluster: key ?? "sample" });
 }
 
 /**
  * The value over the reduced samples; for accuracy and mean its interval (§13.2), its Wilson
  * interval (binary values) and, across epochs of binary values, pass@k and pass^k (k ≤ MAX_PASS_AT_K).
  */
-function figures(s: Spec, got: ReducedSamples, epochs: number, clusterOf: ClusterOf): Figures {
+function figures(s: Spec, got: ReducedSamples, epochs: number, clusterOf: ClusterOf, unreduced: boolean): Figures {
   const xs = got.perSample.filter((x) => !Number.isNaN(x.v));
   const n = weight(xs);
   const mean = isMeanMetric(s.metric);
-  const iv = mean ? unitInterval(xs, clusterOf, s.clusterBy) : { interval: null, reason: null };
+  const iv = mean ? unitInterval(xs, clusterOf, s.clusterBy, unreduced) : { interval: null, reason: null };
   if (n === 0 || !isBuiltInMetric(s.metric)) return { ...NO_FIGURES, n, interval: iv.interval, interval_reason: iv.reason };
   const value = weightedMetric(s.metric, xs);
   let passAt: Record<string, number> | null = null;
