@@ -198,3 +198,33 @@ describe("what a regression is", () => {
     expect(pairedLine(six.paired!)).toBe("over 6 trials: HEAD − BASE −100.0 pts (all 6 trials differ by exactly -1; exact sign test p = 0.0313: the paired t has no spread to measure, so no interval)");
   });
 });
+
+describe("the unpaired interval where trials repeat tasks", () => {
+  const run: Results["run"] = {
+    tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
+    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+  };
+  const side = (file: string, k: number, n: number, interval: NonNullable<Experiment["completion"]>["interval"]): Side => {
+    const x = blankExperiment("x", "native-game", n);
+    x.completion = { value: k / n, completed: k, scheduled: n, interval, interval_reason: null };
+    return { file, run, experiments: [x], units: new Map([[x, new Map()]]) };
+  };
+  it("the difference of two cluster-robust means, not Newcombe's, with t over the fewer clusters − 1", () => {
+    // BASE 20/40 with SE 0.1 over 5 tasks; HEAD 12/40 with SE 0.05 over 11 tasks. d = −0.2;
+    // SE_d = √(0.01 + 0.0025) = 0.111803; df = min(4, 10) = 4, t(0.975, 4) = 2.776 (table) →
+    // half 0.310366 → [−0.510366, 0.110366]: it holds 0, so no regression (Newcombe's, which takes
+    // the 80 trials as independent, would be [−0.40, +0.02]).
+    const b = side("b", 20, 40, { method: "cluster-t", lo: 0.27, hi: 0.73, units: 40, clusters: 5, se: 0.1, design_effect: 4 });
+    const h = side("h", 12, 40, { method: "cluster-t", lo: 0.19, hi: 0.41, units: 40, clusters: 11, se: 0.05, design_effect: 1.2 });
+    const m = compareRuns(b, h, []).experiments[0]!.metrics.find((x) => x.metric === "completion")!;
+    expect(m.interval_method).toBe("cluster-t");
+    close(m.interval95![0], -0.510366);
+    close(m.interval95![1], 0.110366);
+    expect(m.regression).toBe(false);
+  });
+  it("Newcombe's where neither side repeats a task", () => {
+    const w = (k: number, n: number) => ({ method: "wilson" as const, lo: 0, hi: 1, units: n, clusters: n, se: null, design_effect: null });
+    const m = compareRuns(side("b", 20, 40, w(20, 40)), side("h", 12, 40, w(12, 40)), []).experiments[0]!.metrics.find((x) => x.metric === "completion")!;
+    expect(m.interval_method).toBe("newcombe");
+  });
+});

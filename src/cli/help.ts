@@ -62,13 +62,13 @@ export const COMPARE_HELP = `assay compare BASE HEAD [--pair A=B]... [--format t
 assay compare R1 R2 R3 ... [--format table|json|md|html] [--out FILE] [--fail-on regression] [--hmac-key-file FILE]
   Compare results documents (JSON or JSON Lines, read as streams), experiments matched by kind
   and id (a Harbor job named as a native experiment is another experiment).
-  Two: per metric HEAD − BASE with Newcombe's hybrid score 95% interval where both figures are
-  proportions; per headline metric (native accuracy, world pass, Harbor reward means, Inspect
+  Two: per metric HEAD − BASE with a 95% interval (Newcombe's for proportions of independent
+  trials; where trials repeat tasks, the difference of two cluster-robust means); per headline metric (native accuracy, world pass, Harbor reward means, Inspect
   mean and accuracy metrics) the paired difference over the units both sides count (trials by id,
   Harbor tasks, Inspect samples by id) with its paired t 95% interval and the smallest difference
   the comparison can see (80% power); for native and world trials the exact McNemar test and the
   trials that flipped; what each harness claimed, side by side. A regression is a drop whose
-  paired interval lies below 0 (where units pair; else Newcombe's).
+  paired interval lies below 0 (where units pair; else the unpaired one).
   Three or more: per experiment and headline metric the runs ranked with their intervals, every
   pair compared by paired t, Holm-adjusted, and tie groups. A regression is a run significantly
   below R1 after adjustment.

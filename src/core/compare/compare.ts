@@ -6,27 +6,51 @@
 // below 0 where units pair (where every pair differs by the same amount the t has no spread, and
 // the exact sign test decides), else Newcombe's.
 
-import type { Experiment, Results, RunOptions } from "../results.js";
+import type { Experiment, IntervalField, Results, RunOptions } from "../results.js";
 import { byteCompare } from "../text.js";
 import { keyOf, namesOf } from "./names.js";
 import { pairedComparison } from "./paired.js";
 import type { ClaimedComparison, Comparison, ExperimentComparison, MetricComparison, PairedComparison } from "./schema.js";
 import { signTest } from "../stats/paired.js";
+import { tQuantile } from "../stats/student-t.js";
 import { countsOf, newcombe95 } from "./stats.js";
 import type { Units } from "./trials.js";
 
-/** One side's figure for a metric: a proportion (k of n) when it is one, else a value with why no interval. */
-type Figure = { value: number | null; k: number | null; n: number | null; why: string | null };
+/**
+ * One side's figure for a metric: a proportion (k of n) when it is one, else a value with why no
+ * interval; and the metric's own §13.2 interval, whose SE and clusters a difference needs when
+ * trials repeat tasks.
+ */
+type Figure = { value: number | null; k: number | null; n: number | null; why: string | null; interval: IntervalField | null };
 
 const NOT_PROPORTION = "a mean over tasks of each task's chance, not a count of independent trials";
-const proportion = (k: number, n: number): Figure => ({ value: n === 0 ? null : k / n, k, n, why: n === 0 ? "no trial counted" : null });
-const valueOnly = (value: number | null, why: string): Figure => ({ value, k: null, n: null, why });
+const proportion = (k: number, n: number, interval: IntervalField | null = null): Figure => ({ value: n === 0 ? null : k / n, k, n, why: n === 0 ? "no trial counted" : null, interval });
+const valueOnly = (value: number | null, why: string, interval: IntervalField | null = null): Figure => ({ value, k: null, n: null, why, interval });
 
 /** A mean the document gives with a Wilson interval when its values are all 0 or 1: its k of n, recovered from the interval. */
-function meanFigure(value: number | null, wilson: readonly [number, number] | null, most: number, why: string): Figure {
+function meanFigure(value: number | null, wilson: readonly [number, number] | null, most: number, why: string, interval: IntervalField | null): Figure {
   if (value === null) return valueOnly(null, "no trial counted");
   const c = wilson === null ? null : countsOf(value, wilson, most);
-  return c === null ? valueOnly(value, why) : { value, k: c.k, n: c.n, why: null };
+  return c === null ? valueOnly(value, why, interval) : { value, k: c.k, n: c.n, why: null, interval };
+}
+
+/** A side's SE and degrees of freedom for a difference: its cluster-robust SE over C − 1, else the independent one over n − 1. */
+function spread(f: Figure): { se: number; df: number } | null {
+  const i = f.interval;
+  if (i === null || f.value === null) return null;
+  if (i.method === "cluster-t" || i.method === "t") return i.se === null ? null : { se: i.se, df: (i.method === "cluster-t" ? i.clusters : i.units) - 1 };
+  return { se: Math.sqrt((f.value * (1 - f.value)) / i.units), df: i.units - 1 };
+}
+
+/** §13.2 for a difference of two runs whose trials repeat tasks: d ± t(0.975, df)·√(SE_b² + SE_h²), df the smaller. */
+function clusteredDifference(b: Figure, h: Figure, d: number): [number, number] | null {
+  const [sb, sh] = [spread(b), spread(h)];
+  if (sb === null || sh === null) return null;
+  const se = Math.sqrt(sb.se ** 2 + sh.se ** 2);
+  const df = Math.min(sb.df, sh.df);
+  if (se === 0 || df < 1) return null;
+  const half = tQuantile(0.975, df) * se;
+  return [d - half, d + half];
 }
 
 function perK(prefix: string, m: Record<string, number> | null, out: Map<string, Figure>): void {
@@ -36,19 +60,19 @@ function perK(prefix: string, m: Record<string, number> | null, out: Map<string,
 /** Every figure of an experiment's honest headline, by metric name. */
 function figures(x: Experiment): Map<string, Figure> {
   const out = new Map<string, Figure>();
-  if (x.accuracy) out.set("accuracy", proportion(x.accuracy.victories, x.accuracy.scored));
-  if (x.completion) out.set("completion", proportion(x.completion.completed, x.completion.scheduled));
-  if (x.pass) out.set("pass", proportion(x.pass.passed, x.pass.total));
-  for (const [d, c] of Object.entries(x.dimensions ?? {})) out.set(`dimension/${d}`, proportion(c.passed, c.total));
+  if (x.accuracy) out.set("accuracy", proportion(x.accuracy.victories, x.accuracy.scored, x.accuracy.interval));
+  if (x.completion) out.set("completion", proportion(x.completion.completed, x.completion.scheduled, x.completion.interval));
+  if (x.pass) out.set("pass", proportion(x.pass.passed, x.pass.total, x.pass.interval));
+  for (const [d, c] of Object.entries(x.dimensions ?? {})) out.set(`dimension/${d}`, proportion(c.passed, c.total, c.interval));
   perK("pass_hat_k", x.pass_hat_k, out);
   for (const [key, r] of Object.entries(x.rewards ?? {})) {
-    out.set(`reward/${key}/mean`, meanFigure(r.mean, r.wilson95, r.trials, "rewards are not all 0 or 1: a mean of scores, not a proportion"));
+    out.set(`reward/${key}/mean`, meanFigure(r.mean, r.wilson95, r.trials, "rewards are not all 0 or 1: a mean of scores, not a proportion", r.interval));
     out.set(`reward/${key}/coverage`, proportion(r.covered, r.trials));
     perK(`reward/${key}/pass_at_k`, r.pass_at_k, out);
   }
   for (const [key, m] of Object.entries(x.inspect ?? {})) {
     const most = Math.max(m.coverage.planned, m.coverage.scored);
-    out.set(`inspect/${key}/value`, meanFigure(m.value, m.wilson95, most, "not a proportion of 0/1 scores"));
+    out.set(`inspect/${key}/value`, meanFigure(m.value, m.wilson95, most, "not a proportion of 0/1 scores", m.interval));
     out.set(`inspect/${key}/coverage`, m.coverage.scored <= m.coverage.planned ? proportion(m.coverage.scored, m.coverage.planned) : valueOnly(null, "more samples scored than planned"));
     perK(`inspect/${key}/pass_at_k`, m.pass_at_k, out);
   }
@@ -68,10 +92,27 @@ function pairedRegression(p: PairedComparison): boolean {
 
 function metric(name: string, b: Figure, h: Figure, paired: PairedComparison | null): MetricComparison {
   const difference = b.value === null || h.value === null ? null : h.value - b.value;
-  const interval95 = b.k === null || b.n === null || h.k === null || h.n === null ? null : newcombe95(h.k, h.n, b.k, b.n);
-  const note = difference === null || interval95 !== null ? null : (b.why ?? h.why);
+  // Where either side's trials repeat tasks, Newcombe's interval (independent trials) would be too
+  // narrow: the difference of the two cluster-robust means instead.
+  const clustered = b.interval?.method === "cluster-t" || h.interval?.method === "cluster-t";
+  const interval95 =
+    difference === null ? null
+    : clustered ? clusteredDifference(b, h, difference)
+    : b.k === null || b.n === null || h.k === null || h.n === null ? null
+    : newcombe95(h.k, h.n, b.k, b.n);
+  const note = difference === null || interval95 !== null ? null : clustered ? "trials repeat tasks, and a side has no cluster-robust spread to build the difference from" : (b.why ?? h.why);
   const regression = paired !== null && paired.pairs >= 2 ? pairedRegression(paired) : difference !== null && difference < 0 && interval95 !== null && interval95[1] < 0;
-  return { metric: name, base: { value: b.value, k: b.k, n: b.n }, head: { value: h.value, k: h.k, n: h.n }, difference, interval95, note, regression, paired };
+  return {
+    metric: name,
+    base: { value: b.value, k: b.k, n: b.n },
+    head: { value: h.value, k: h.k, n: h.n },
+    difference,
+    interval95,
+    interval_method: interval95 === null ? null : clustered ? "cluster-t" : "newcombe",
+    note,
+    regression,
+    paired,
+  };
 }
 
 /** What each harness claimed of itself: Harbor's job summary metrics, Inspect's own metric values. */

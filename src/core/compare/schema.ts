@@ -66,13 +66,21 @@ export const metricSchema = z.object({
   head: figureSchema,
   /** HEAD − BASE (null when either value is). */
   difference: z.number().nullable(),
-  /** Newcombe's hybrid score 95% interval of the difference; null when the figures are not two proportions of counted trials. */
+  /**
+   * The 95% interval of the difference, treating the two runs as independent samples: Newcombe's
+   * hybrid score interval for two proportions of independent trials; where either side's §13.2
+   * interval is cluster-t (its trials repeat tasks), the difference of two cluster-robust means,
+   * d ± t(0.975, df)·√(SE_b² + SE_h²), df the smaller side's clusters − 1 (a side without repeats:
+   * its units − 1). Null when neither applies (`note` says why).
+   */
   interval95: z.tuple([z.number(), z.number()]).nullable(),
+  /** Which of the two `interval95` is (null with it). */
+  interval_method: z.enum(["newcombe", "cluster-t"]).nullable(),
   /** Why there is no interval (null when there is one, or no difference). */
   note: z.string().nullable(),
   /**
-   * A drop that is not chance: where units pair (a `paired` interval exists), the paired interval
-   * lies below 0; otherwise Newcombe's interval does.
+   * A drop that is not chance: where two or more units pair, the paired interval lies below 0 (no
+   * interval, SE = 0: the exact sign test says p < 0.05); otherwise `interval95` does.
    */
   regression: z.boolean(),
   /** §13.4: the paired analysis, for the headline metrics (null for the others). */

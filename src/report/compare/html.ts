@@ -5,7 +5,7 @@
 import type { Comparison, ExperimentComparison, RankedExperiment, Ranking, RankingDocument } from "../../core/compare/schema.js";
 import { terminalText } from "../../core/text.js";
 import { esc } from "../html/escape.js";
-import { capped, difference, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, withoutInterval } from "./shared.js";
 
 /** Text as HTML shows it literally: hidden characters (controls, bidi overrides) escaped as on a terminal, markup as entities. */
 export const h = (s: string): string => esc(terminalText(s));
@@ -20,10 +20,12 @@ svg .axis{stroke:#999}svg .ci{stroke:#0072B2;stroke-width:2}svg .pt{fill:#0072B2
 function* experiment(e: ExperimentComparison): Generator<string> {
   const title = e.base === e.head ? h(e.base) : `${h(e.base)} → ${h(e.head)}`;
   yield `<section><h2>${title} <small>(${h(e.profile.head ?? "no profile")})</small></h2>\n`;
-  yield "<table><thead><tr><th>metric</th><th>BASE</th><th>HEAD</th><th>HEAD − BASE</th><th>95% interval (Newcombe)</th><th></th></tr></thead><tbody>\n";
+  yield "<table><thead><tr><th>metric</th><th>BASE</th><th>HEAD</th><th>HEAD − BASE</th><th>95% interval</th><th></th></tr></thead><tbody>\n";
   for (const m of e.metrics)
     yield `<tr><td>${h(metricName(m.metric))}</td><td class="n">${h(figure(m.base))}</td><td class="n">${h(figure(m.head))}</td><td class="n">${h(difference(m))}</td><td>${h(interval(m))}</td><td>${m.regression ? '<span class="reg">regression</span>' : ""}</td></tr>\n`;
   yield "</tbody></table>\n";
+  const methods = differenceMethods(e);
+  if (methods !== null) yield `<p>${h(methods)}.</p>\n`;
   for (const [note, metrics] of withoutInterval(e)) yield `<p>No interval for ${metrics.map((m) => h(metricName(m))).join(", ")}: ${h(note)}.</p>\n`;
   const method = pairedMethod(e);
   if (method !== null) yield `<p>Paired (${h(method)}):</p>\n<ul>\n`;
@@ -119,7 +121,7 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   yield `${HEAD}<title>assay compare: ${h(doc.base.file)} → ${h(doc.head.file)}</title>\n<style>${STYLE}</style></head><body>\n`;
   yield `<h1>assay compare</h1>\n<p>BASE ${h(doc.base.file)} (assay ${h(doc.base.tool_version)}) → HEAD ${h(doc.head.file)} (assay ${h(doc.head.tool_version)}), scoring version ${doc.base.scoring_version}</p>\n`;
   yield doc.regressions.length === 0
-    ? '<p class="ok">No regression: no figure dropped with a 95% interval below 0 (the paired interval where units pair, else Newcombe\'s).</p>\n'
+    ? '<p class="ok">No regression: no figure dropped with a 95% interval below 0 (the paired interval where units pair, else the unpaired one).</p>\n'
     : `<p class="reg">${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${h(r.head)} ${h(metricName(r.metric))}`).join(", ")}</p>\n`;
   for (const e of doc.experiments) yield* experiment(e);
   if (doc.only_base.length > 0) yield `<p>Only in BASE (not compared): ${doc.only_base.map(h).join(", ")}</p>\n`;

@@ -2,7 +2,7 @@
 // is escaped: no evidence can open a link, an image, HTML or a table cell of its own.
 import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
 import { terminalText } from "../../core/text.js";
-import { capped, difference, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, withoutInterval } from "./shared.js";
 
 /**
  * A name or note as Markdown shows it literally: hidden characters escaped, every character that
@@ -18,9 +18,11 @@ export const md = (s: string): string =>
 function* experiment(e: ExperimentComparison): Generator<string> {
   const title = e.base === e.head ? md(e.base) : `${md(e.base)} → ${md(e.head)}`;
   yield `\n### ${title} (${e.profile.head ?? "no profile"})\n\n`;
-  yield "| metric | BASE | HEAD | HEAD − BASE | 95% interval (Newcombe) | |\n|---|---:|---:|---:|---|---|\n";
+  yield "| metric | BASE | HEAD | HEAD − BASE | 95% interval | |\n|---|---:|---:|---:|---|---|\n";
   for (const m of e.metrics)
     yield `| ${md(metricName(m.metric))} | ${figure(m.base)} | ${figure(m.head)} | ${difference(m)} | ${interval(m)} | ${m.regression ? "**regression**" : ""} |\n`;
+  const methods = differenceMethods(e);
+  if (methods !== null) yield `\n${md(methods)}.\n`;
   for (const [note, metrics] of withoutInterval(e)) yield `\nNo interval for ${metrics.map((m) => md(metricName(m))).join(", ")}: ${md(note)}.\n`;
   const method = pairedMethod(e);
   if (method !== null) yield `\nPaired (${method}):\n\n`;
@@ -66,7 +68,7 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   if (doc.format === "assay.compare-runs/1") return yield* rankingDocument(doc);
   yield `## assay compare: ${md(doc.base.file)} → ${md(doc.head.file)}\n\n`;
   yield doc.regressions.length === 0
-    ? "**No regression**: no figure dropped with a 95% interval below 0 (the paired interval where units pair, else Newcombe's).\n"
+    ? "**No regression**: no figure dropped with a 95% interval below 0 (the paired interval where units pair, else the unpaired one).\n"
     : `**${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}**: ${doc.regressions.map((r) => `${md(r.head)} ${md(metricName(r.metric))}`).join(", ")}\n`;
   for (const e of doc.experiments) yield* experiment(e);
   if (doc.only_base.length > 0) yield `\nOnly in BASE (not compared): ${doc.only_base.map(md).join(", ")}\n`;

@@ -21,10 +21,21 @@ export function difference(m: MetricComparison): string {
   return isProportion(m) ? `${signed(m.difference * 100, 1)} pts` : signed(m.difference, 4);
 }
 
-/** The 95% interval in percentage points ("—" without one: withoutInterval says why). */
+/** The 95% interval in percentage points ("—" without one: withoutInterval says why); † marks a cluster-robust one. */
 export function interval(m: MetricComparison): string {
   if (m.interval95 === null) return "—";
-  return `[${signed(m.interval95[0] * 100, 1)}, ${signed(m.interval95[1] * 100, 1)}] pts`;
+  const [lo, hi] = isProportion(m) ? [`${signed(m.interval95[0] * 100, 1)}`, `${signed(m.interval95[1] * 100, 1)}`] : [signed(m.interval95[0], 4), signed(m.interval95[1], 4)];
+  return `[${lo}, ${hi}]${isProportion(m) ? " pts" : ""}${m.interval_method === "cluster-t" ? " †" : ""}`;
+}
+
+/** The unpaired intervals' methods, named once per experiment (null when it shows none). */
+export function differenceMethods(e: ExperimentComparison): string | null {
+  const used = new Set(e.metrics.map((m) => m.interval_method));
+  const parts = [
+    ...(used.has("newcombe") ? ["Newcombe's for two proportions of independent trials"] : []),
+    ...(used.has("cluster-t") ? ["† where a side's trials repeat tasks, the difference of two cluster-robust means (t over the fewer clusters − 1)"] : []),
+  ];
+  return parts.length === 0 ? null : `95% intervals of HEAD − BASE, the runs taken as independent samples: ${parts.join("; ")}`;
 }
 
 /** A metric's name for people: `pass_hat_k/2` as pass^2, `…/pass_at_k/2` as pass@2. */

@@ -2,7 +2,7 @@
 // every note terminalText, so none reaches the terminal raw.
 import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
 import { forTerminal as name, terminalText as text } from "../../core/text.js";
-import { capped, difference, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, withoutInterval } from "./shared.js";
 
 const pad = (s: string, n: number) => s + " ".repeat(Math.max(1, n - [...s].length));
 
@@ -15,7 +15,9 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   const title = e.base === e.head ? name(e.base) : `${name(e.base)} → ${name(e.head)}`;
   yield `\nexperiment ${title}   profile ${e.profile.base ?? "none"}${e.profile.head === e.profile.base ? "" : ` → ${e.profile.head ?? "none"}`}\n`;
   const rows = e.metrics.map((m) => [name(metricName(m.metric)), figure(m.base), figure(m.head), difference(m), interval(m), m.regression ? "REGRESSION" : ""]);
-  yield* columns(["metric", "BASE", "HEAD", "HEAD − BASE", "95% interval (Newcombe)", ""], rows);
+  yield* columns(["metric", "BASE", "HEAD", "HEAD − BASE", "95% interval", ""], rows);
+  const methods = differenceMethods(e);
+  if (methods !== null) yield `  ${methods}\n`;
   for (const [note, metrics] of withoutInterval(e)) yield `  no interval for ${metrics.map((m) => name(metricName(m))).join(", ")}: ${text(note)}\n`;
   const method = pairedMethod(e);
   if (method !== null) yield `  paired (${method}):\n`;
@@ -72,6 +74,6 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   if (doc.only_head.length > 0) yield `\nonly in HEAD (not compared): ${doc.only_head.map(name).join(", ")}\n`;
   for (const n of doc.notes) yield `note: ${text(n)}\n`;
   yield doc.regressions.length === 0
-    ? "\nno regression: no figure dropped with a 95% interval below 0 (the paired interval where units pair, else Newcombe's)\n"
+    ? "\nno regression: no figure dropped with a 95% interval below 0 (the paired interval where units pair, else the unpaired one)\n"
     : `\n${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${name(r.head)} ${name(metricName(r.metric))}`).join(", ")}\n`;
 }
