@@ -202,6 +202,21 @@ describe("the headline chart's whiskers", () => {
     expect(h.find((r) => r.figure === "reward: mean")).toMatchObject({ lo: 0.21, hi: 0.61 });
     expect(h.find((r) => r.figure === "reward: pass^2")).toMatchObject({ value: 0.25 });
   });
+  it("an Inspect mean without an interval is still a bar (chosen by its key), its stderr never; a whisker past [0, 1] stops at the edge", () => {
+    const x = { ...blankExperiment("t (m)", "inspect", 3) };
+    const metric = (value: number, interval: IntervalField | null) => ({
+      claimed: value, value, coverage: { scored: 3, planned: 3 }, wilson95: null, pass_at_k: null, check: "agrees" as const, note: null, errors_zero: value,
+      interval, interval_reason: interval === null ? "one sample: no interval from a single value" : null, pass_hat_k: null,
+    });
+    x.inspect = {
+      "s/-/mean": metric(0.4, null),
+      "s/-/stderr": metric(0.1, null),
+      "r/-/mean": metric(0.9, { method: "t", lo: 0.5, hi: 1.3, units: 3, clusters: 3, se: 0.1, design_effect: null }),
+    };
+    const rows = (headline(x)!["data"] as { values: { figure: string; value: number; lo?: number; hi?: number }[] }).values;
+    expect(rows.map((r) => r.figure)).toEqual(["s/-/mean", "s/-/mean: coverage", "r/-/mean", "r/-/mean: coverage"]);
+    expect(rows.find((r) => r.figure === "r/-/mean")).toMatchObject({ lo: 0.5, hi: 1 });
+  });
 });
 
 describe("JUnit", () => {

@@ -61,7 +61,8 @@ export function headline(e: Experiment): Record<string, unknown> | null {
     if (value === null || value < 0 || value > 1) return;
     const i = m.interval ?? null;
     if (i !== null) methods.see(m);
-    rows.push({ figure, value, ...(i === null ? {} : { lo: i.lo, hi: i.hi }) });
+    // The axis is [0, 1]: a whisker of a mean whose units lie outside it is drawn to the edge.
+    rows.push({ figure, value, ...(i === null ? {} : { lo: Math.max(0, i.lo), hi: Math.min(1, i.hi) }) });
   };
   if (e.accuracy !== null) add("accuracy", e.accuracy.value, e.accuracy);
   if (e.completion !== null) add("completion", e.completion.value, e.completion);
@@ -75,8 +76,8 @@ export function headline(e: Experiment): Record<string, unknown> | null {
     for (const [k, v] of Object.entries(r.pass_hat_k ?? {})) add(`${key}: pass^${k}`, v);
   }
   for (const [key, m] of Object.entries(e.inspect ?? {})) {
-    // A mean or accuracy metric (it has an interval, or a proportion's Wilson figure): stderr, std and var are no proportion.
-    if (m.interval === null && m.wilson95 === null) continue;
+    // A mean or accuracy metric (by its key, `scorer/reducer/metric`): stderr, std and var are no proportion.
+    if (!/\/(accuracy|mean)$/.test(key)) continue;
     add(key, m.value, m);
     if (m.coverage.planned > 0) add(`${key}: coverage`, m.coverage.scored / m.coverage.planned);
   }
