@@ -113,6 +113,20 @@ describe("a count outside its bounds", () => {
     writeFileSync(infinite, readFileSync(at("whole.json"), "utf8").replace(/"victories": \d+/, '"victories": 1e999'));
     await refused(["compare", at("whole.json"), infinite], infinite);
   });
+
+  it("an interval assay could not have written (§13.2): upside down, leaving out its value, one cluster, a method its clusters deny", async () => {
+    const native = (d: any) => d.experiments.find((x: any) => x.experiment === "synth-native");
+    const flipped = edit(at("whole.json"), (d) => Object.assign(native(d).accuracy.interval, { lo: 0.9, hi: 0.1 }));
+    await refused(["compare", at("whole.json"), flipped], flipped, /accuracy interval has lo 0\.9 above hi 0\.1/);
+    const away = edit(at("whole.json"), (d) => Object.assign(native(d).accuracy.interval, { lo: 0.5, hi: 0.9 }));
+    await refused(["compare", away, at("whole.json")], away, /leaves out its value/);
+    const one = edit(at("whole.json"), (d) => Object.assign(native(d).completion.interval, { clusters: 1 }));
+    await refused(narrate(one), one, /completion interval has 1 clusters of/);
+    const method = edit(at("whole.json"), (d) => Object.assign(native(d).accuracy.interval, { method: "wilson" }));
+    await refused(["compare", method, at("whole.json")], method, /a wilson interval over \d+ units in \d+ clusters/);
+    const chance = edit(at("whole.json"), (d) => void (native(d).pass_hat_k = { "1": 1.5 }));
+    await refused(["compare", chance, at("whole.json")], chance, /chance 1\.5/);
+  });
 });
 
 describe("paths", () => {

@@ -15,7 +15,7 @@
 
 import { createHash, timingSafeEqual } from "node:crypto";
 import { posix } from "node:path";
-import { DocumentMac, bundleEntrySchema, experimentSchema, resultsSchema, type BundleEntry, type Experiment, type Results } from "../core/results.js";
+import { DocumentMac, bundleEntrySchema, experimentSchema, resultsSchema, type BundleEntry, type Experiment, type IntervalField, type Results } from "../core/results.js";
 import { describeIssues } from "../core/schema.js";
 import { MembersError, MembersReader } from "../core/json/members.js";
 import { MAX_JSON_DEPTH, textTooDeep } from "../core/json/strict.js";
@@ -226,7 +226,7 @@ export function entryProblem(e: BundleEntry): string | null {
   for (const [k, m] of Object.entries(e.inspect?.metrics ?? {})) {
     if (m.coverage.scored < 0 || m.coverage.planned < 0) return `its Inspect metric ${JSON.stringify(k)} has a negative coverage count`;
     for (const f of [m.exclude, m.zero]) {
-      const bad = f.n < 0 ? "a negative count" : intervalProblem(f.wilson95) ?? chancesProblem(f.pass_at_k);
+      const bad = f.n < 0 ? "a negative count" : intervalProblem(f.wilson95) ?? chancesProblem(f.pass_at_k) ?? chancesProblem(f.pass_hat_k);
       if (bad !== null) return `its Inspect metric ${JSON.stringify(k)} has ${bad}`;
     }
   }
@@ -242,6 +242,22 @@ function chancesProblem(m: Record<string, number> | null): string | null {
   for (const [k, v] of Object.entries(m ?? {})) if (!inUnit(v)) return `a chance ${v} (at ${JSON.stringify(k)}) outside [0, 1]`;
   return null;
 }
+/**
+ * §13.2: an interval assay could have written — lo ≤ hi around its value, at least two clusters,
+ * no more clusters than units, Wilson only where every cluster is one unit, cluster-t only where
+ * one is not.
+ */
+function metricIntervalProblem(name: string, value: number | null, i: IntervalField | null): string | null {
+  if (i === null) return null;
+  const bad =
+    !(i.lo <= i.hi) ? `lo ${i.lo} above hi ${i.hi}`
+    : i.clusters < 2 || i.clusters > i.units ? `${i.clusters} clusters of ${i.units} units`
+    : (i.method === "cluster-t") === (i.clusters === i.units) ? `a ${i.method} interval over ${i.units} units in ${i.clusters} clusters`
+    : value !== null && (value < i.lo - EPS || value > i.hi + EPS) ? `an interval [${i.lo}, ${i.hi}] that leaves out its value ${value}`
+    : null;
+  return bad === null ? null : `its ${name} interval has ${bad}`;
+}
+
 /** k of n: both counts, k within 0…n; value, when given, k/n (null when n is 0). */
 function countProblem(name: string, k: number, n: number, value?: number | null): string | null {
   if (k < 0 || n < 0) return `its ${name} has a negative count (${k} of ${n})`;
@@ -256,24 +272,25 @@ export function experimentProblem(x: Experiment): string | null {
   for (const m of x.missing) if (typeof m !== "string" && m.count < 0) problems.push("its missing count is negative");
   if (x.accuracy) {
     const a = x.accuracy;
-    problems.push(countProblem("accuracy", a.victories, a.scored, a.value), intervalProblem(a.wilson95));
+    problems.push(countProblem("accuracy", a.victories, a.scored, a.value), intervalProblem(a.wilson95), metricIntervalProblem("accuracy", a.value, a.interval));
     if ((a.scored === 0) !== (a.wilson95 === null)) problems.push("its accuracy has an interval without trials, or trials without one");
   }
   if (x.raw_record && x.raw_record.mean !== null && !inUnit(x.raw_record.mean)) problems.push(`its raw record's mean ${x.raw_record.mean} is outside [0, 1]`);
-  if (x.completion) problems.push(countProblem("completion", x.completion.completed, x.completion.scheduled, x.completion.value));
-  if (x.pass) problems.push(countProblem("pass", x.pass.passed, x.pass.total));
-  for (const [d, c] of Object.entries(x.dimensions ?? {})) problems.push(countProblem(`dimension ${JSON.stringify(d)}`, c.passed, c.total));
+  if (x.completion) problems.push(countProblem("completion", x.completion.completed, x.completion.scheduled, x.completion.value), metricIntervalProblem("completion", x.completion.value, x.completion.interval));
+  if (x.pass) problems.push(countProblem("pass", x.pass.passed, x.pass.total), metricIntervalProblem("pass", x.pass.total === 0 ? null : x.pass.passed / x.pass.total, x.pass.interval));
+  for (const [d, c] of Object.entries(x.dimensions ?? {}))
+    problems.push(countProblem(`dimension ${JSON.stringify(d)}`, c.passed, c.total), metricIntervalProblem(`dimension ${JSON.stringify(d)}`, c.total === 0 ? null : c.passed / c.total, c.interval));
   problems.push(chancesProblem(x.pass_hat_k));
   for (const [key, r] of Object.entries(x.rewards ?? {})) {
     const name = `reward ${JSON.stringify(key)}`;
-    problems.push(countProblem(`${name} coverage`, r.covered, r.trials), intervalProblem(r.wilson95), chancesProblem(r.pass_at_k));
+    problems.push(countProblem(`${name} coverage`, r.covered, r.trials), intervalProblem(r.wilson95), chancesProblem(r.pass_at_k), chancesProblem(r.pass_hat_k), metricIntervalProblem(`${name} mean`, r.mean, r.interval));
     if (!inUnit(r.coverage)) problems.push(`its ${name} coverage ${r.coverage} is outside [0, 1]`);
     if (r.pass_rate !== null && !inUnit(r.pass_rate)) problems.push(`its ${name} pass rate ${r.pass_rate} is outside [0, 1]`);
   }
   for (const [k, n] of [...Object.entries(x.states ?? {}), ...Object.entries(x.exceptions ?? {})]) if (n < 0) problems.push(`its count of ${JSON.stringify(k)} is negative`);
   for (const [k, m] of Object.entries(x.inspect ?? {})) {
     if (m.coverage.scored < 0 || m.coverage.planned < 0) problems.push(`its Inspect metric ${JSON.stringify(k)} has a negative coverage count`);
-    problems.push(intervalProblem(m.wilson95), chancesProblem(m.pass_at_k));
+    problems.push(intervalProblem(m.wilson95), chancesProblem(m.pass_at_k), chancesProblem(m.pass_hat_k), metricIntervalProblem(`Inspect metric ${JSON.stringify(k)}`, m.value, m.interval));
   }
   return problems.find((p) => p !== null) ?? null;
 }
