@@ -8,18 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { wilson95 } from "../src/core/batch/stats.js";
 import { UnitSet } from "../src/core/stats/interval.js";
-
-/** mulberry32: a small seeded generator, so the run is the same every time. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "../src/fuzz/random.js";
 
 function normal(u: () => number): number {
   let x = 0;
