@@ -42,11 +42,19 @@ export function headlines(x: Experiment): { metric: string; unit: UnitKind }[] {
 
 export const OLDER_INSPECT = "the Inspect log's entry holds no per-sample values (a document from an older assay): no paired analysis";
 
-/** A Harbor trial name two folders of one job share with different bytes: a conflict, not one trial to pair. */
-const TWICE = Symbol("twice");
+/** Where a Harbor folder's unit goes: its task (null: none named) and task_checksum. */
+interface Place {
+  task: string | null;
+  checksum: string | null;
+}
+/**
+ * What one Harbor trial name holds: one trial (`folders` byte-identical copies of it, counted once
+ * as batch/harbor.ts counts them), or folders that claim it with different bytes: each of those is
+ * invalid (TRIAL_DUPLICATE), so only where its 0 goes is kept.
+ */
 type HarborTrial =
-  | { digest: string; scored: boolean; invalid: boolean; rewards: Record<string, number> | null; task: string | null; checksum: string | null }
-  | typeof TWICE;
+  | (Place & { digest: string; folders: number; scored: boolean; invalid: boolean; rewards: Record<string, number> | null })
+  | { conflicting: Place[] };
 const SCORED = new Set(["scored", "scored-with-exception"]);
 
 /** An Inspect log's per-sample values (NaN: not in the figure) under each --errors setting, per mean/accuracy key. */
@@ -83,10 +91,13 @@ export class TrialOutcomes {
       const trials = nested(this.harbor, e.experiment);
       const name = e.trial ?? e.path;
       const seen = trials.get(name);
-      // A byte-identical copy is the one trial its experiment counts once (batch/harbor.ts): keep the first.
+      const place: Place = { task: e.task, checksum: e.task_checksum };
       if (seen === undefined)
-        trials.set(name, { digest: e.digest, scored: SCORED.has(e.state ?? ""), invalid: e.validity === "invalid", rewards: e.rewards, task: e.task, checksum: e.task_checksum });
-      else if (seen !== TWICE && seen.digest !== e.digest) trials.set(name, TWICE);
+        trials.set(name, { ...place, digest: e.digest, folders: 1, scored: SCORED.has(e.state ?? ""), invalid: e.validity === "invalid", rewards: e.rewards });
+      else if ("conflicting" in seen) seen.conflicting.push(place);
+      else if (seen.digest === e.digest) seen.folders++;
+      // Other bytes under the name: the copies seen so far conflict too (batch/harbor.ts makes every folder of the name invalid).
+      else trials.set(name, { conflicting: [...Array.from({ length: seen.folders }, () => ({ task: seen.task, checksum: seen.checksum })), place] });
     } else if (e.profile === "inspect") {
       const values = new Map<string, { exclude: Float64Array; zero: Float64Array }>();
       for (const [key, m] of Object.entries(e.inspect?.metrics ?? {})) if (m.values !== null && isMeanKey(key)) values.set(key, { exclude: floats(m.values.exclude), zero: floats(m.values.zero) });
@@ -164,26 +175,34 @@ export class TrialOutcomes {
 /**
  * A Harbor reward key's units: per task, the mean of the trials that enter the key's `mean` (a
  * scored trial's reward under the key, none: not in this key's mean; an invalid trial 0 under
- * --invalid count; a trial without rewards that is not excluded 0, as --errors zero counts it). A
- * trial naming no task is a unit of its own.
+ * --invalid count; a trial without rewards that is not excluded 0, as --errors zero counts it;
+ * each folder of a conflicting name 0 under --invalid count, in its own task). A trial naming no
+ * task is a unit of its own.
  */
 function harborUnits(trials: ReadonlyMap<string, HarborTrial> | undefined, key: string, outside: ReadonlySet<string>, invalid: ReadonlySet<string>, options: Pick<RunOptions, "invalid">): Units {
   const tasks = new Map<string, { sum: number; n: number; checksum: string | null }>();
-  for (const [trial, t] of trials ?? []) {
-    if (t === TWICE || outside.has(trial)) continue;
-    let v: number | undefined;
-    if (invalid.has(trial) || t.invalid) v = options.invalid === "count" ? 0 : undefined;
-    else if (t.scored && t.rewards !== null) v = Object.hasOwn(t.rewards, key) ? t.rewards[key] : undefined;
-    else v = 0;
-    if (v === undefined) continue;
-    const id = t.task ?? `${trial} (a trial naming no task)`;
+  const put = (trial: string, at: Place, v: number) => {
+    const id = at.task ?? `${trial} (a trial naming no task)`;
     const seen = tasks.get(id);
-    if (seen === undefined) tasks.set(id, { sum: v, n: 1, checksum: t.checksum });
+    if (seen === undefined) tasks.set(id, { sum: v, n: 1, checksum: at.checksum });
     else {
       seen.sum += v;
       seen.n++;
-      if (seen.checksum !== t.checksum) seen.checksum = MIXED_CHECKSUMS;
+      if (seen.checksum !== at.checksum) seen.checksum = MIXED_CHECKSUMS;
     }
+  };
+  const counted = options.invalid === "count";
+  for (const [trial, t] of trials ?? []) {
+    if ("conflicting" in t) {
+      if (counted) for (const at of t.conflicting) put(trial, at, 0);
+      continue;
+    }
+    if (outside.has(trial)) continue;
+    let v: number | undefined;
+    if (invalid.has(trial) || t.invalid) v = counted ? 0 : undefined;
+    else if (t.scored && t.rewards !== null) v = Object.hasOwn(t.rewards, key) ? t.rewards[key] : undefined;
+    else v = 0;
+    if (v !== undefined) put(trial, t, v);
   }
   const ids = [...tasks.keys()];
   return { unit: "task", ids, values: Float64Array.from(tasks.values(), (t) => t.sum / t.n), checksums: [...tasks.values()].map((t) => t.checksum), reason: null };
