@@ -83,6 +83,12 @@ describe("Harbor tasks: two runs whose trial names differ", () => {
     close(p.mde80, 10.5615);
     expect(p.unpaired).toEqual(["only in HEAD: 1 task", "task_checksum changed: 1 task (a changed task is not one unit on both sides)"]);
   });
+  it("a task_checksum on one side only (an older Harbor records none) pairs by the task's name, and says so", () => {
+    const units = (checksums: (string | null)[]): Units => ({ unit: "task", ids: ["a", "b"], values: Float64Array.from([1, 0]), checksums, reason: null });
+    const p = pairedComparison(units(["x", null]), units([null, "y"]), false);
+    expect([p.pairs, p.mean_diff]).toEqual([2, 0]);
+    expect(p.unpaired).toEqual(["task_checksum on one side only: 2 tasks paired by task name (an older Harbor records none)"]);
+  });
   it("trials of one task under two checksums within a run pair with nothing", () => {
     const mixed = unitsOf([harbor("a__z1", "a", 1), harbor("a__z2", "a", 1, { task_checksum: "other" }), harbor("b__z1", "b", 1)], job()).get("reward/reward/mean")!;
     const p = pairedComparison(b, mixed, false);

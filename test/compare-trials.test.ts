@@ -54,7 +54,7 @@ describe("Harbor trials", () => {
   x.invalid = [{ trial: "forged", codes: ["REWARD_MISMATCH"] }];
   // As batch/harbor.ts records a byte-identical copy: excluded under its original's name, which is counted.
   x.excluded = [{ trial: "infra", reason: "infrastructure-error" }, { trial: "copy", reason: copyReason("job/copy") }];
-  it("a scored trial's reward; invalid 0; excluded and conflicting names out; a copy once; an unexcluded trial without a reward 0 (--errors zero)", () => {
+  it("a scored trial's reward; invalid 0; excluded names out; each folder of a conflicting name 0 (--invalid count); a copy once; an unexcluded trial without a reward 0 (--errors zero)", () => {
     const entries = [
       harbor("pass", {}),
       harbor("fail", { rewards: { reward: 0 } }),
@@ -67,7 +67,7 @@ describe("Harbor trials", () => {
       { ...harbor("clash", { digest: "b" }), path: "job/clash-2" },
       harbor("other-key", { rewards: { accuracy: 1 } }),
     ];
-    expect(values(take(entries, x).get("reward/reward/mean"))).toEqual({ pass: 1, fail: 0, forged: 0, zeroed: 0, copy: 1 });
+    expect(values(take(entries, x).get("reward/reward/mean"))).toEqual({ pass: 1, fail: 0, forged: 0, zeroed: 0, copy: 1, clash: 0 });
   });
 });
 

@@ -17,6 +17,8 @@ export interface Pairing {
   only_head: number;
   /** Harbor tasks on both sides whose task_checksum differs (or is mixed within a side): not one unit. */
   checksum_changed: number;
+  /** Harbor tasks paired though only one side records a task_checksum (an older Harbor records none). */
+  checksum_one_side: number;
   /** Why a side has no units at all (an Inspect log without per-sample values), else null. */
   reason: string | null;
 }
@@ -24,24 +26,27 @@ export interface Pairing {
 /** Pair `head` against `base` by unit id; `each` sees every pair (id, base value, head value) in HEAD's order. */
 export function pairing(base: Units, head: Units, each?: (id: string, b: number, h: number) => void): Pairing {
   const reason = base.reason ?? head.reason;
-  if (reason !== null) return { ds: [], only_base: 0, only_head: 0, checksum_changed: 0, reason };
+  if (reason !== null) return { ds: [], only_base: 0, only_head: 0, checksum_changed: 0, checksum_one_side: 0, reason };
   // An index of BASE's ids only while pairing: nothing beyond the two sides' own arrays outlives this call.
   const index = new Map<string, number>();
   base.ids.forEach((id, i) => index.set(id, i));
   const ds: number[] = [];
   let onlyHead = 0;
   let changed = 0;
+  let oneSide = 0;
   head.ids.forEach((id, j) => {
     const i = index.get(id);
     if (i === undefined) return void onlyHead++;
     const [cb, ch] = [base.checksums?.[i] ?? null, head.checksums?.[j] ?? null];
-    if (cb !== ch || cb === MIXED_CHECKSUMS) changed++;
+    // §13.6: one task "with task_checksum where present": a side that records none pairs by the name.
+    if (cb === MIXED_CHECKSUMS || ch === MIXED_CHECKSUMS || (cb !== null && ch !== null && cb !== ch)) changed++;
     else {
+      if (cb !== ch) oneSide++;
       ds.push(head.values[j]! - base.values[i]!);
       each?.(id, base.values[i]!, head.values[j]!);
     }
   });
-  return { ds, only_base: base.ids.length - ds.length - changed, only_head: onlyHead, checksum_changed: changed, reason: null };
+  return { ds, only_base: base.ids.length - ds.length - changed, only_head: onlyHead, checksum_changed: changed, checksum_one_side: oneSide, reason: null };
 }
 
 /** Why units did not pair, as people read it. */
@@ -50,6 +55,7 @@ export function unpairedNotes(p: Pairing, unit: string, sides: [string, string] 
     ...(p.only_base > 0 ? [`only in ${sides[0]}: ${plural(p.only_base, unit)}`] : []),
     ...(p.only_head > 0 ? [`only in ${sides[1]}: ${plural(p.only_head, unit)}`] : []),
     ...(p.checksum_changed > 0 ? [`task_checksum changed: ${plural(p.checksum_changed, unit)} (a changed task is not one unit on both sides)`] : []),
+    ...(p.checksum_one_side > 0 ? [`task_checksum on one side only: ${plural(p.checksum_one_side, unit)} paired by task name (an older Harbor records none)`] : []),
   ];
 }
 
