@@ -133,7 +133,7 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
     // §13.1: the cluster is the task of the attempt that decides (the lowest for an invalid or
     // unadjudicated trial); a trial without meta.task is a cluster of its own (null).
     let cluster = attempts[0]?.task ?? null;
-    const counted = (won: boolean) => {
+    const countScored = (won: boolean) => {
       scored++;
       if (won) victories++;
       units.won.add(won ? 1 : 0, cluster);
@@ -151,7 +151,7 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
       raw.push(0);
       units.completed.add(0, cluster);
       if (options.invalid === "count") {
-        counted(false);
+        countScored(false);
         if (isWorld) countWorld(null, cluster);
         countRepeat(attempts[0]!.task, false);
       }
@@ -178,7 +178,7 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
     }
     if (isWorld) countWorld(adj.dimensions, cluster);
     const won = isWorld ? adj.pass === true : adj.victory === true;
-    counted(won);
+    countScored(won);
     raw.push(won ? 1 : 0);
     countRepeat(adj.task, won);
   }
@@ -205,8 +205,8 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
   return out;
 }
 
+/** What a native or world metric's units and clusters are called in a reason. */
 const TRIALS = { unit: "trial", cluster: "task" };
-
 
 /**
  * The experiment's profile: the one most of its bundles declare (ties: the contract's order), so
