@@ -33,7 +33,11 @@ function rank(name: string, metric: string, held: readonly { run: number; x: Exp
   for (let i = 0; i < runs.length; i++)
     for (let j = i + 1; j < runs.length; j++) {
       const [ua, ub] = [sides[runs[i]!.run]!.units.get(runs[i]!.x)?.get(metric), sides[runs[j]!.run]!.units.get(runs[j]!.x)?.get(metric)];
-      if (ua === undefined || ub === undefined) continue;
+      // §13.6: Holm over all R(R−1)/2 pairs; a pair with no units of this metric is in the family at p = 1.
+      if (ua === undefined || ub === undefined) {
+        pairs.push({ a: runs[i]!.run, b: runs[j]!.run, units: 0, mean_diff: null, p: 1 });
+        continue;
+      }
       const p = pairing(ua, ub);
       const d = pairedDifference(p.ds, ua.unit);
       pairs.push({ a: runs[i]!.run, b: runs[j]!.run, units: d.pairs, mean_diff: d.mean_diff, p: d.p });
