@@ -129,9 +129,12 @@ export const SYNTH_HELP = `assay synth --out DIR --n N [--seed S] [--faults] [--
   ${MANIFEST} in DIR lists every bundle with its outcome, fault and expected verdict.
 `;
 
-export const DEMO_HELP = `assay demo [--keep]
+export const DEMO_HELP = `assay demo [--keep | --out DIR]
   Synthesise a small mixed corpus (game runs with labelled faults, the canonical world scenarios,
-  a Harbor job, Inspect logs) into a temporary folder and score it.
+  a Harbor job, Inspect logs) into a temporary folder and score it; the folder is removed after
+  (--keep keeps it and names it).
+  --out DIR    write the folders README.md and docs/ use (runs, worlds, jobs, logs, tasks) into DIR,
+               which must be empty or new, score them, and print what to run next (cd DIR first)
 `;
 
 export const ANALYSIS_HELP = `  --rubric FILE            a rubric in Harbor's TOML shape ([[criteria]] name, description, guidance)

@@ -1,8 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { forTerminal, terminalText } from "../../core/text.js";
 import { writeCorpus } from "../../io/corpus.js";
+import { isEmptyOrAbsent, writeTree } from "../../io/output.js";
+import { DEMO_FOLDERS, DEMO_JOB, DEMO_TASKS_HOLD, demoFiles } from "../../synth/demo.js";
 import { INSPECT_CASES } from "../../synth/inspect.js";
 import { NATIVE_FAULTS } from "../../synth/native.js";
 import { readyZstd } from "../../synth/zip.js";
@@ -11,8 +14,6 @@ import { oneOf, positiveInt, usage } from "../args.js";
 import { UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { scoreCommand } from "./score.js";
-
-
 
 export async function synthCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = usage(() =>
@@ -41,8 +42,24 @@ export async function synthCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 
+/** The demo's next steps, run from DIR (test/newcomer.test.ts runs each, expecting the exit shown). */
+const NEXT: [string, string][] = [
+  ["assay score runs", "per experiment the metrics; invalid bundles listed"],
+  [`assay score jobs/${DEMO_JOB}`, "a Harbor job, its own claims checked"],
+  ["assay score logs", "Inspect logs, their plans as denominators"],
+  ["assay verify runs/synth-native/fault-bad-chain/a1", "exit 1: one bundle's findings, with file and line"],
+  ["assay score runs worlds jobs logs --out report.html", "one self-contained HTML page"],
+];
+
+/** A folder as a shell command names it: plain, else single-quoted (hidden characters escaped). */
+const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${terminalText(s).replace(/'/g, "'\\''")}'`);
+
 export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = usage(() => parseArgs({ args: argv, options: { keep: { type: "boolean" } } }));
+  const { values } = usage(() => parseArgs({ args: argv, options: { keep: { type: "boolean" }, out: { type: "string" } } }));
+  if (values.out !== undefined) {
+    if (values.keep) throw new UsageError("--keep is for the temporary folder; --out DIR is kept");
+    return await demoInto(values.out, io);
+  }
   const dir = mkdtempSync(join(tmpdir(), "assay-demo-"));
   try {
     const corpus = join(dir, "corpus");
@@ -51,12 +68,35 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     writeCorpus(join(corpus, "harbor"), { n: 16, seed: "demo", faults: false, profile: "harbor" });
     await readyZstd();
     writeCorpus(join(corpus, "inspect"), { n: INSPECT_CASES.length, seed: "demo", faults: false, profile: "inspect" });
+    // Without --keep the folder is gone when the user reads this: it is not named as a place to look.
+    const where = values.keep ? `in ${corpus}` : "in a temporary folder, removed after scoring (--keep keeps it; --out DIR writes the folders the docs use)";
     io.stderr(
-      `assay demo: synthesised 24 game trials, ${NATIVE_FAULTS.length} labelled broken bundles, ${WORLD_SCENARIOS.length} world scenarios, a Harbor job of 16 trials and ${INSPECT_CASES.length} Inspect logs in ${corpus}\n`,
+      `assay demo: synthesised 24 game trials, ${NATIVE_FAULTS.length} labelled broken bundles, ${WORLD_SCENARIOS.length} world scenarios, a Harbor job of 16 trials and ${INSPECT_CASES.length} Inspect logs ${where}\n`,
     );
     return await scoreCommand([corpus, "--quiet"], io);
   } finally {
     if (values.keep) io.stderr(`assay demo: corpus kept in ${dir}\n`);
     else rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** `assay demo --out DIR`: the folders the docs use, written into an empty or new DIR, scored, and what to run next. */
+async function demoInto(out: string, io: CliIo): Promise<number> {
+  if (existsSync(out) && !statSync(out).isDirectory()) throw new UsageError(`${forTerminal(out)} is not a folder: assay demo --out writes a new folder`);
+  if (!isEmptyOrAbsent(out)) throw new UsageError(`${forTerminal(out)} is not empty: assay demo --out writes only into an empty or new folder`);
+  await readyZstd();
+  writeTree(out, demoFiles());
+  const code = await scoreCommand([...DEMO_FOLDERS.map((f) => join(out, f.folder)), "--quiet"], io);
+  const rows: [string, string][] = [...DEMO_FOLDERS.map((f): [string, string] => [`${f.folder}/`, f.holds]), ["tasks/", DEMO_TASKS_HOLD]];
+  io.stderr(
+    [
+      `assay demo: wrote ${forTerminal(out)}, the folders README.md and docs/ use (scored above):`,
+      ...rows.map(([folder, holds]) => `  ${folder.padEnd(8)} ${holds}`),
+      "Next (assay is npx assay in a checkout), as the docs show:",
+      `  cd ${shellWord(out)}`,
+      ...NEXT.map(([command, what]) => `  ${command.padEnd(52)} # ${what}`),
+      "",
+    ].join("\n"),
+  );
+  return code;
 }

@@ -1,0 +1,51 @@
+// The folders the docs' commands use, as `assay demo --out DIR` writes them (and the docs' own test
+// builds its sandbox with that command, so a newcomer gets exactly what the docs were checked on).
+// Pure: paths and bytes; writing is the caller's.
+
+import { corpusFiles, plannedBundles, type CorpusOptions } from "./corpus.js";
+
+/** The Harbor job's folder: a timestamp, as `harbor run` names a job given no --job-name. */
+export const DEMO_JOB = "2025-11-03__10-00-00";
+
+interface DemoFolder {
+  folder: string;
+  /** What the closing message says the folder holds. */
+  holds: string;
+  corpus: CorpusOptions;
+  /** Where a corpus path goes under DIR. */
+  place: (rel: string) => string;
+}
+
+const under = (folder: string) => (rel: string) => `${folder}/${rel}`;
+
+/** The corpora, in the order the message names them. */
+export const DEMO_FOLDERS: readonly DemoFolder[] = [
+  { folder: "runs", holds: "assay's own game bundles: 24 trials and one labelled broken bundle per fault", corpus: { n: 24, seed: "assay", faults: true }, place: under("runs") },
+  { folder: "worlds", holds: "simulated world runs, one per canonical scenario", corpus: { n: 11, seed: "assay", faults: false, profile: "world" }, place: under("worlds") },
+  { folder: "jobs", holds: `a Harbor job of 8 trials (jobs/${DEMO_JOB})`, corpus: { n: 8, seed: "assay", faults: false, profile: "harbor", experiment: DEMO_JOB }, place: under("jobs") },
+  // Inspect writes its logs side by side in one folder: the plan's experiment folder is dropped.
+  { folder: "logs", holds: "six Inspect AI logs (.eval and .json)", corpus: { n: 6, seed: "assay", faults: false, profile: "inspect" }, place: (rel) => `logs/${rel.slice(rel.indexOf("/") + 1)}` },
+];
+
+/** Two Harbor task folders for `assay check-task` (an instruction, a task.toml, a test each). */
+const TASKS: Record<string, { instruction: string; test: string }> = {
+  "hello-world": {
+    instruction: "Create /app/hello.txt containing exactly `Hello, world!` and a newline.\n",
+    test: 'assert open("/app/hello.txt").read() == "Hello, world!\\n"\n',
+  },
+  "csv-merge": {
+    instruction: "Merge /data/a.csv and /data/b.csv on `id` into /app/out.csv, sorted by id, with a header row.\n",
+    test: 'import csv\nrows = list(csv.DictReader(open("/app/out.csv")))\nassert [r["id"] for r in rows] == sorted(r["id"] for r in rows)\n',
+  },
+};
+export const DEMO_TASKS_HOLD = `two Harbor task folders (${Object.keys(TASKS).map((t) => `tasks/${t}`).join(", ")}) for assay check-task`;
+
+/** Every file of the demo folder (path under DIR → pieces), corpus by corpus, then the tasks. */
+export function* demoFiles(): Generator<[string, Iterable<string | Uint8Array>]> {
+  for (const f of DEMO_FOLDERS) for (const [rel, bytes] of corpusFiles(plannedBundles(f.corpus))) yield [f.place(rel), bytes];
+  for (const [name, t] of Object.entries(TASKS)) {
+    yield [`tasks/${name}/instruction.md`, [t.instruction]];
+    yield [`tasks/${name}/task.toml`, ['version = "1.0"\n[verifier]\ntimeout_sec = 120.0\n[agent]\ntimeout_sec = 600.0\n']];
+    yield [`tasks/${name}/tests/test_outputs.py`, [t.test]];
+  }
+}
