@@ -9,7 +9,7 @@
 //                    that is only `…` stands for lines left out).
 // A ```sh block that is neither runnable nor norun fails the test: every command shown is decided.
 
-import { chmodSync, cpSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, spawnCli } from "./cli.js";
 import { HAVE_SHARED, SHARED_DIR } from "./shared.js";
@@ -106,41 +106,18 @@ export function transcriptMisses(shown: string[], output: string): string[] {
   return misses;
 }
 
-const cli = (cwd: string, ...argv: string[]) => {
-  const r = spawnCli(argv, { cwd });
-  if (r.code !== 0) throw new Error(`assay ${argv.join(" ")}: exit ${r.code}\n${r.stderr}`);
-};
-
 /**
- * The folder the docs' commands run in, as the docs name it: runs/ (game bundles with labelled
- * faults), worlds/, jobs/2025-11-03__10-00-00 (a Harbor job), logs/ (Inspect logs), tasks/ (two
- * Harbor task folders), seal.key, the real archives of REAL_WORLD when ../shared is there; and
- * bin/assay, the built CLI.
+ * The folder the docs' commands run in: what a newcomer gets from `assay demo --out DIR` (the built
+ * CLI, spawned: runs/, worlds/, jobs/…, logs/, tasks/), plus what only this machine or the test
+ * has: the real archives of REAL_WORLD when ../shared is there, and bin/assay, the built CLI.
  */
 export function writeSandbox(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  cli(dir, "synth", "--out", "runs", "--n", "24", "--faults");
-  cli(dir, "synth", "--out", "worlds", "--n", "11", "--profile", "world");
-  cli(dir, "synth", "--out", "synth-harbor", "--n", "8", "--profile", "harbor");
-  mkdirSync(join(dir, "jobs"));
-  renameSync(join(dir, "synth-harbor", "synth-harbor-job"), join(dir, "jobs", "2025-11-03__10-00-00"));
-  cli(dir, "synth", "--out", "synth-inspect", "--n", "6", "--profile", "inspect");
-  mkdirSync(join(dir, "logs"));
-  for (const name of readdirSync(join(dir, "synth-inspect", "synth-inspect"))) renameSync(join(dir, "synth-inspect", "synth-inspect", name), join(dir, "logs", name));
-  task(join(dir, "tasks", "hello-world"), "Create /app/hello.txt containing exactly `Hello, world!` and a newline.\n", 'assert open("/app/hello.txt").read() == "Hello, world!\\n"\n');
-  task(join(dir, "tasks", "csv-merge"), "Merge /data/a.csv and /data/b.csv on `id` into /app/out.csv, sorted by id, with a header row.\n", 'import csv\nrows = list(csv.DictReader(open("/app/out.csv")))\nassert [r["id"] for r in rows] == sorted(r["id"] for r in rows)\n');
+  const demo = spawnCli(["demo", "--out", dir]);
+  if (demo.code !== 0) throw new Error(`assay demo --out ${dir}: exit ${demo.code}\n${demo.stderr}`);
   if (HAVE_SHARED) for (const [name, from] of Object.entries(REAL_WORLD)) cpSync(join(SHARED_DIR, "real-world", from), join(dir, name), { recursive: true });
-  writeFileSync(join(dir, "seal.key"), "docs-example-key-0123456789abcdef\n", { mode: 0o600 });
   mkdirSync(join(dir, "bin"));
   writeFileSync(join(dir, "bin", "assay"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
   chmodSync(join(dir, "bin", "assay"), 0o755);
-}
-
-function task(dir: string, instruction: string, test: string): void {
-  mkdirSync(join(dir, "tests"), { recursive: true });
-  writeFileSync(join(dir, "instruction.md"), instruction);
-  writeFileSync(join(dir, "task.toml"), 'version = "1.0"\n[verifier]\ntimeout_sec = 120.0\n[agent]\ntimeout_sec = 600.0\n');
-  writeFileSync(join(dir, "tests", "test_outputs.py"), test);
 }
 
 /** A reply for any forced tool call: a value of the tool's input schema (first enum member, "ok", 0, []). */
