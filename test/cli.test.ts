@@ -183,7 +183,7 @@ describe("assay synth and demo (in-process)", () => {
     expect(r.stdout).toMatch(/no blended score/);
     expect(r.stdout).toMatch(/JOURNAL_CHAIN/);
     // It names no folder it removes (test/newcomer.test.ts checks the removal).
-    expect(r.stderr).toMatch(/in a temporary folder, removed after scoring/);
+    expect(r.stderr).toMatch(/in a temporary folder\n[^]*removed the temporary folder scored above/);
   });
 });
 

@@ -117,6 +117,7 @@ describe("assay demo without --out", () => {
       const r = await run(["demo"]);
       expect(r.code).toBe(0);
       expect(r.stderr).not.toContain(own);
+      expect(r.stderr.trimEnd().split("\n").at(-1)).toMatch(/^assay demo: removed the temporary folder scored above/);
       expect(r.stdout).toMatch(/experiment synth-native/);
       expect(readdirSync(own)).toEqual([]);
       const kept = await run(["demo", "--keep"]);

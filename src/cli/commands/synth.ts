@@ -69,14 +69,17 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     await readyZstd();
     writeCorpus(join(corpus, "inspect"), { n: INSPECT_CASES.length, seed: "demo", faults: false, profile: "inspect" });
     // Without --keep the folder is gone when the user reads this: it is not named as a place to look.
-    const where = values.keep ? `in ${corpus}` : "in a temporary folder, removed after scoring (--keep keeps it; --out DIR writes the folders the docs use)";
+    const where = values.keep ? `in ${corpus}` : "in a temporary folder";
     io.stderr(
       `assay demo: synthesised 24 game trials, ${NATIVE_FAULTS.length} labelled broken bundles, ${WORLD_SCENARIOS.length} world scenarios, a Harbor job of 16 trials and ${INSPECT_CASES.length} Inspect logs ${where}\n`,
     );
     return await scoreCommand([corpus, "--quiet"], io);
   } finally {
     if (values.keep) io.stderr(`assay demo: corpus kept in ${dir}\n`);
-    else rmSync(dir, { recursive: true, force: true });
+    else {
+      rmSync(dir, { recursive: true, force: true });
+      io.stderr("assay demo: removed the temporary folder scored above (--keep keeps it; --out DIR writes the folders README.md and docs/ use)\n");
+    }
   }
 }
 
