@@ -1,6 +1,6 @@
 // The docs cannot drift from the tool (issue 16): every ```sh runnable command in README.md and
-// docs/*.md runs, in its page's order, in a fresh copy of a synthesised corpus laid out as the docs
-// name it, and must exit as the page says; every transcript (a block starting `$ assay`) must show
+// docs/*.md runs, in its page's order, in a fresh copy of what `assay demo --out` writes (the folder
+// a newcomer follows along in, issue 23), and must exit as the page says; every transcript (a block starting `$ assay`) must show
 // lines the command really prints. Model requests go to a local fake Messages API over HTTP.
 
 import { spawn } from "node:child_process";

@@ -79,7 +79,7 @@ describe("assay demo --out DIR", () => {
     expect(r.stderr).toContain(`\n  cd '${spaced}'\n`);
   });
 
-  it("refuses a non-empty DIR, a file, and --keep, writing nothing", () => {
+  it("refuses a non-empty DIR, a file, an empty name, and --keep, writing nothing", () => {
     const full = join(tmp, "full");
     mkdirSync(full);
     writeFileSync(join(full, "notes.txt"), "mine\n");
@@ -95,6 +95,10 @@ describe("assay demo --out DIR", () => {
     expect(f.code).toBe(2);
     expect(f.stderr).toMatch(/is not a folder/);
     expect(readFileSync(file, "utf8")).toBe("mine\n");
+
+    const empty = spawnCli(["demo", "--out", ""], { cwd: full });
+    expect(empty.code).toBe(2);
+    expect(readdirSync(full)).toEqual(["notes.txt"]);
 
     const k = spawnCli(["demo", "--out", join(tmp, "keep"), "--keep"]);
     expect(k.code).toBe(2);

@@ -3,28 +3,31 @@
 // Pure: paths and bytes; writing is the caller's.
 
 import { corpusFiles, plannedBundles, type CorpusOptions } from "./corpus.js";
+import { WORLD_SCENARIOS } from "./world.js";
 
 /** The Harbor job's folder: a timestamp, as `harbor run` names a job given no --job-name. */
 export const DEMO_JOB = "2025-11-03__10-00-00";
 
 interface DemoFolder {
   folder: string;
+  corpus: CorpusOptions;
   /** What the closing message says the folder holds. */
   holds: string;
-  corpus: CorpusOptions;
   /** Where a corpus path goes under DIR. */
   place: (rel: string) => string;
 }
 
-const under = (folder: string) => (rel: string) => `${folder}/${rel}`;
+const folder = (name: string, corpus: CorpusOptions, holds: (n: number) => string, place = (rel: string) => `${name}/${rel}`): DemoFolder => ({
+  folder: name, corpus, holds: holds(corpus.n), place,
+});
 
 /** The corpora, in the order the message names them. */
 export const DEMO_FOLDERS: readonly DemoFolder[] = [
-  { folder: "runs", holds: "assay's own game bundles: 24 trials and one labelled broken bundle per fault", corpus: { n: 24, seed: "assay", faults: true }, place: under("runs") },
-  { folder: "worlds", holds: "simulated world runs, one per canonical scenario", corpus: { n: 11, seed: "assay", faults: false, profile: "world" }, place: under("worlds") },
-  { folder: "jobs", holds: `a Harbor job of 8 trials (jobs/${DEMO_JOB})`, corpus: { n: 8, seed: "assay", faults: false, profile: "harbor", experiment: DEMO_JOB }, place: under("jobs") },
+  folder("runs", { n: 24, seed: "assay", faults: true }, (n) => `assay's own game bundles: ${n} trials and one labelled broken bundle per fault`),
+  folder("worlds", { n: WORLD_SCENARIOS.length, seed: "assay", faults: false, profile: "world" }, () => "simulated world runs, one per canonical scenario"),
+  folder("jobs", { n: 8, seed: "assay", faults: false, profile: "harbor", experiment: DEMO_JOB }, (n) => `a Harbor job of ${n} trials (jobs/${DEMO_JOB})`),
   // Inspect writes its logs side by side in one folder: the plan's experiment folder is dropped.
-  { folder: "logs", holds: "six Inspect AI logs (.eval and .json)", corpus: { n: 6, seed: "assay", faults: false, profile: "inspect" }, place: (rel) => `logs/${rel.slice(rel.indexOf("/") + 1)}` },
+  folder("logs", { n: 6, seed: "assay", faults: false, profile: "inspect" }, (n) => `${n} Inspect AI logs (.eval and .json)`, (rel) => `logs/${rel.slice(rel.indexOf("/") + 1)}`),
 ];
 
 /** Two Harbor task folders for `assay check-task` (an instruction, a task.toml, a test each). */

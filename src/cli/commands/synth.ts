@@ -85,6 +85,7 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
 
 /** `assay demo --out DIR`: the folders the docs use, written into an empty or new DIR, scored, and what to run next. */
 async function demoInto(out: string, io: CliIo): Promise<number> {
+  if (out === "") throw new UsageError("--out needs a folder");
   if (existsSync(out) && !statSync(out).isDirectory()) throw new UsageError(`${forTerminal(out)} is not a folder: assay demo --out writes a new folder`);
   if (!isEmptyOrAbsent(out)) throw new UsageError(`${forTerminal(out)} is not empty: assay demo --out writes only into an empty or new folder`);
   await readyZstd();
