@@ -2,6 +2,7 @@
 // estimated from a price list. A field no part records stays null (never 0). Pure.
 
 import { isPlainObject } from "./json/decode.js";
+import { finiteNumber } from "./schema.js";
 
 export interface Usage {
   input_tokens: number | null;
@@ -12,8 +13,11 @@ export interface Usage {
 export const USAGE_FIELDS = ["input_tokens", "output_tokens", "cache_read_tokens", "cost_usd"] as const;
 export const noUsage = (): Usage => ({ input_tokens: null, output_tokens: null, cache_read_tokens: null, cost_usd: null });
 
-/** A count or a cost as recorded: a finite number ≥ 0 (anything else is not a record of it). */
-const recorded = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null);
+/** A count or a cost as recorded: a finite number ≥ 0, however the strict reader kept it (anything else is not a record of it). */
+function recorded(v: unknown): number | null {
+  const r = finiteNumber.safeParse(v);
+  return r.success && r.data >= 0 ? r.data : null;
+}
 
 /** Adds `part` into `into`, field by field; a field stays null until some part records it. */
 export function addUsage(into: Usage, part: Usage): Usage {
