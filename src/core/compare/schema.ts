@@ -4,7 +4,7 @@
 // runs ranked with their tie groups and every pair of runs compared (§13.6).
 
 import { z } from "zod";
-import { intervalSchema, profileSchema, runOptionsSchema } from "../results.js";
+import { experimentUsageSchema, intervalSchema, profileSchema, runOptionsSchema } from "../results.js";
 
 const sideSchema = z.object({
   file: z.string(),
@@ -101,6 +101,8 @@ export const experimentComparisonSchema = z.object({
   metrics: z.array(metricSchema),
   /** What the harness itself claimed (Harbor's job summary, Inspect's log), each side's figure and the difference; no interval. */
   claimed: z.array(claimedSchema),
+  /** §13.5: each side's usage as its document has it (null: its evidence records none); a total, so no difference and no interval. */
+  usage: z.object({ base: experimentUsageSchema.nullable(), head: experimentUsageSchema.nullable() }),
 });
 export type ExperimentComparison = z.infer<typeof experimentComparisonSchema>;
 

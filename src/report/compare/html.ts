@@ -5,7 +5,7 @@
 import type { Comparison, ExperimentComparison, RankedExperiment, Ranking, RankingDocument } from "../../core/compare/schema.js";
 import { terminalText } from "../../core/text.js";
 import { esc } from "../html/escape.js";
-import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 /** Text as HTML shows it literally: hidden characters (controls, bidi overrides) escaped as on a terminal, markup as entities. */
 export const h = (s: string): string => esc(terminalText(s));
@@ -23,7 +23,10 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   yield "<table><thead><tr><th>metric</th><th>BASE</th><th>HEAD</th><th>HEAD − BASE</th><th>95% interval</th><th></th></tr></thead><tbody>\n";
   for (const m of e.metrics)
     yield `<tr><td>${h(metricName(m.metric))}</td><td class="n">${h(figure(m.base))}</td><td class="n">${h(figure(m.head))}</td><td class="n">${h(difference(m))}</td><td>${h(interval(m))}</td><td>${m.regression ? '<span class="reg">regression</span>' : ""}</td></tr>\n`;
+  const spend = usageRows(e);
+  for (const [what, b, hd] of spend) yield `<tr><td>${what}</td><td class="n">${h(b)}</td><td class="n">${h(hd)}</td><td></td><td></td><td></td></tr>\n`;
   yield "</tbody></table>\n";
+  if (spend.length > 0) yield `<p>${h(USAGE_NOTE)}.</p>\n`;
   const methods = differenceMethods(e);
   if (methods !== null) yield `<p>${h(methods)}.</p>\n`;
   for (const [note, metrics] of withoutInterval(e)) yield `<p>No interval for ${metrics.map((m) => h(metricName(m))).join(", ")}: ${h(note)}.</p>\n`;

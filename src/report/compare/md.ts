@@ -2,7 +2,7 @@
 // is escaped: no evidence can open a link, an image, HTML or a table cell of its own.
 import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
 import { terminalText } from "../../core/text.js";
-import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 /**
  * A name or note as Markdown shows it literally: hidden characters escaped, every character that
@@ -21,6 +21,9 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   yield "| metric | BASE | HEAD | HEAD − BASE | 95% interval | |\n|---|---:|---:|---:|---|---|\n";
   for (const m of e.metrics)
     yield `| ${md(metricName(m.metric))} | ${figure(m.base)} | ${figure(m.head)} | ${difference(m)} | ${interval(m)} | ${m.regression ? "**regression**" : ""} |\n`;
+  const spend = usageRows(e);
+  for (const [what, b, h] of spend) yield `| ${what} | ${md(b)} | ${md(h)} | | | |\n`;
+  if (spend.length > 0) yield `\n${md(USAGE_NOTE)}.\n`;
   const methods = differenceMethods(e);
   if (methods !== null) yield `\n${md(methods)}.\n`;
   for (const [note, metrics] of withoutInterval(e)) yield `\nNo interval for ${metrics.map((m) => md(metricName(m))).join(", ")}: ${md(note)}.\n`;

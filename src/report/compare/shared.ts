@@ -1,6 +1,7 @@
 // What every text format of a comparison shows the same way: numbers, differences, intervals.
 
 import type { ExperimentComparison, MetricComparison, PairedComparison, Ranking } from "../../core/compare/schema.js";
+import { dollars, tokens } from "../usage.js";
 
 /** Flipped trials a table, Markdown or HTML report shows per direction (the JSON lists them all). */
 export const FLIPPED_SHOWN = 10;
@@ -90,4 +91,28 @@ export function withoutInterval(e: ExperimentComparison): Map<string, string[]> 
   const out = new Map<string, string[]>();
   for (const m of e.metrics) if (m.interval95 === null && m.note !== null) out.set(m.note, [...(out.get(m.note) ?? []), m.metric]);
   return out;
+}
+
+/** Why compare gives spend no difference or interval: it is each side's recorded total, not an estimate. */
+export const USAGE_NOTE = "cost as each run recorded it (never priced by assay); a total, not an estimate: no interval";
+
+/**
+ * Each side's spend and cost per success (§13.5), as rows of [what, BASE, HEAD]; none when
+ * neither side's evidence records usage.
+ */
+export function usageRows(e: ExperimentComparison): [string, string, string][] {
+  const { base, head } = e.usage;
+  if (base === null && head === null) return [];
+  const money = (x: number | null | undefined) => (x === null || x === undefined ? "—" : dollars(x));
+  const toks = (u: typeof base) => {
+    if (u === null) return "—";
+    const t = u.spent;
+    return t.input_tokens === null && t.output_tokens === null ? "—" : `${t.input_tokens === null ? "—" : tokens(t.input_tokens)} in / ${t.output_tokens === null ? "—" : tokens(t.output_tokens)} out`;
+  };
+  return [
+    ["cost spent", money(base?.spent.cost_usd), money(head?.spent.cost_usd)],
+    ["cost counted", money(base?.counted.cost_usd), money(head?.counted.cost_usd)],
+    ["cost per success", money(base?.cost_per_success), money(head?.cost_per_success)],
+    ["tokens spent", toks(base), toks(head)],
+  ];
 }

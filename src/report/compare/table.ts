@@ -2,7 +2,7 @@
 // every note terminalText, so none reaches the terminal raw.
 import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
 import { forTerminal as name, terminalText as text } from "../../core/text.js";
-import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 const pad = (s: string, n: number) => s + " ".repeat(Math.max(1, n - [...s].length));
 
@@ -15,7 +15,11 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   const title = e.base === e.head ? name(e.base) : `${name(e.base)} → ${name(e.head)}`;
   yield `\nexperiment ${title}   profile ${e.profile.base ?? "none"}${e.profile.head === e.profile.base ? "" : ` → ${e.profile.head ?? "none"}`}\n`;
   const rows = e.metrics.map((m) => [name(metricName(m.metric)), figure(m.base), figure(m.head), difference(m), interval(m), m.regression ? "REGRESSION" : ""]);
+  const spend = usageRows(e);
+  // Spend beside the metrics, its own columns empty where a difference and interval would be.
+  for (const [what, b, h] of spend) rows.push([what, b, h, "", "", ""]);
   yield* columns(["metric", "BASE", "HEAD", "HEAD − BASE", "95% interval", ""], rows);
+  if (spend.length > 0) yield `  ${USAGE_NOTE}\n`;
   const methods = differenceMethods(e);
   if (methods !== null) yield `  ${methods}\n`;
   for (const [note, metrics] of withoutInterval(e)) yield `  no interval for ${metrics.map((m) => name(metricName(m))).join(", ")}: ${text(note)}\n`;
