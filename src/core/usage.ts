@@ -19,6 +19,9 @@ function recorded(v: unknown): number | null {
   return r.success && r.data >= 0 ? r.data : null;
 }
 
+/** Some field of it is recorded (an empty or all-null record says nothing). */
+export const recordsAny = (u: Usage | null): u is Usage => u !== null && USAGE_FIELDS.some((f) => u[f] !== null);
+
 /** Adds `part` into `into`, field by field; a field stays null until some part records it. */
 export function addUsage(into: Usage, part: Usage): Usage {
   for (const f of USAGE_FIELDS) {

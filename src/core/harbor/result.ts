@@ -5,7 +5,7 @@
 
 import { z } from "zod";
 import { finiteNumber, int, isReservedKey, record } from "../schema.js";
-import { addUsage, harborUsage, noUsage, USAGE_FIELDS, type Usage } from "../usage.js";
+import { addUsage, harborUsage, noUsage, recordsAny, type Usage } from "../usage.js";
 import { isNaive, parseTimestamp } from "./time.js";
 
 const timestamp = z.string().refine((s) => parseTimestamp(s) !== null, "expected an ISO 8601 timestamp");
@@ -162,7 +162,7 @@ function verifierOf(config: unknown): VerifierMode {
 /** The trial's own agent_result when it records anything; else the sum of its steps' (Harbor may record usage per step only). */
 function usageOf(raw: Obj, steps: readonly unknown[]): Usage {
   const top = harborUsage(raw["agent_result"]);
-  if (top !== null && USAGE_FIELDS.some((f) => top[f] !== null)) return top;
+  if (recordsAny(top)) return top;
   const sum = noUsage();
   for (const s of steps) addUsage(sum, (isObj(s) ? harborUsage(s["agent_result"]) : null) ?? noUsage());
   return sum;
