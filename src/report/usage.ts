@@ -40,7 +40,7 @@ export function usageLine(e: Pick<Experiment, "profile" | "usage">): string | nu
   const u = e.usage;
   if (u === null) return null;
   const s = u.spent;
-  if (s.cost_usd === null && s.input_tokens === null && s.output_tokens === null && s.cache_read_tokens === null) return `not recorded by any of its ${unitOf(e, s.entries)}`;
+  if (s.cost_usd === null && s.input_tokens === null && s.output_tokens === null && s.cache_read_tokens === null) return `not recorded (${unitOf(e, s.entries)})`;
   const same = JSON.stringify(s) === JSON.stringify(u.counted);
   return `spent${same ? " (all counted)" : ""}: ${totalText(e, s)}${same ? "" : ` · counted: ${totalText(e, u.counted)}`} · ${perSuccessText(u)}`;
 }
