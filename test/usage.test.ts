@@ -177,9 +177,10 @@ describe("every format shows it", () => {
   });
   it("HTML: cost spent, counted and per success as figures", async () => {
     const html = await render("html");
-    expect(html).toMatch(/data-metric="usage:spent:cost_usd" data-value="0\.38\d*"><b>\$0\.38<\/b>/);
-    expect(html).toMatch(/data-metric="usage:cost_per_success" data-value="0\.19\d*"><b>\$0\.19<\/b>/);
-    expect(html).toContain('data-metric="usage:spent:cost_usd" data-value=""><b>not recorded</b>');
+    expect(html).toMatch(/data-metric="usage:spent:cost_usd" data-value="0\.38\d*"><b>0\.380<\/b><span>cost spent, USD<\/span>/);
+    expect(html).toMatch(/data-metric="usage:cost_per_success" data-value="0\.19\d*"><b>0\.190<\/b>/);
+    // tokens-only: no cost recorded is n/a, never 0
+    expect(html).toMatch(/data-metric="usage:spent:cost_usd" data-value=""><b>n\/a<\/b><span>cost spent, USD<\/span><small>every entry, retried and superseded ones included: 2 trials, no cost recorded/);
   });
   it("compare: each side's spend and cost per success beside the metrics, with no interval", async () => {
     const r = await run(["compare", file, file]);

@@ -5,7 +5,7 @@
 import type { Experiment, ResultsView } from "../../core/results.js";
 import { esc } from "./escape.js";
 import { Methods, SAMPLES, TRIALS, type WithInterval } from "../intervals.js";
-import { dollars, perSuccessText, totalText } from "../usage.js";
+import { perSuccessText, totalText } from "../usage.js";
 
 /** The run's --invalid: invalid trials count (as failures, 0) or are left out of the figures. */
 type Invalid = ResultsView["run"]["options"]["invalid"];
@@ -70,15 +70,17 @@ function inspect(e: Experiment, methods: Methods): string[] {
   });
 }
 
-/** §13.5: what the run cost, as recorded (spent over every entry, counted over the counted units, per success); "not recorded", never $0. */
+/**
+ * §13.5: what the run cost, as recorded (spent over every entry, counted over the counted units,
+ * per success), in US dollars to 3 decimals as every figure here; n/a where not recorded, never 0.
+ */
 function usage(e: Experiment): string[] {
   const u = e.usage;
   if (u === null) return [];
-  const cost = (x: number | null) => (x === null ? "not recorded" : dollars(x));
   return [
-    metric("usage:spent:cost_usd", u.spent.cost_usd, cost(u.spent.cost_usd), "cost spent", esc(`every entry, retried and superseded ones included: ${totalText(e, u.spent)}`)),
-    metric("usage:counted:cost_usd", u.counted.cost_usd, cost(u.counted.cost_usd), "cost counted", esc(`the counted units: ${totalText(e, u.counted)}`)),
-    metric("usage:cost_per_success", u.cost_per_success, cost(u.cost_per_success), "cost per success", esc(`${perSuccessText(u)}; spent / successes, as recorded (never priced by assay)`)),
+    metric("usage:spent:cost_usd", u.spent.cost_usd, f3(u.spent.cost_usd), "cost spent, USD", esc(`every entry, retried and superseded ones included: ${totalText(e, u.spent)}`)),
+    metric("usage:counted:cost_usd", u.counted.cost_usd, f3(u.counted.cost_usd), "cost counted, USD", esc(`the counted units: ${totalText(e, u.counted)}`)),
+    metric("usage:cost_per_success", u.cost_per_success, f3(u.cost_per_success), "cost per success, USD", esc(`${perSuccessText(u)}; spent / successes, as recorded (never priced by assay)`)),
   ];
 }
 
