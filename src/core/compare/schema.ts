@@ -153,6 +153,8 @@ export const rankedExperimentSchema = z.object({
   ranking: rankingSchema,
   /** Why units did not pair, per run pair (checksum changed, no per-sample values, …). */
   notes: z.array(z.string()),
+  /** §13.5: each run's usage of this experiment, in the ranking's order (null: its evidence records none); a total, never ranked. */
+  usage: z.array(z.object({ run: z.string(), usage: experimentUsageSchema.nullable() })),
 });
 export type RankedExperiment = z.infer<typeof rankedExperimentSchema>;
 

@@ -5,7 +5,7 @@
 import type { Comparison, ExperimentComparison, RankedExperiment, Ranking, RankingDocument } from "../../core/compare/schema.js";
 import { terminalText } from "../../core/text.js";
 import { esc } from "../html/escape.js";
-import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, rankedUsageRows, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 /** Text as HTML shows it literally: hidden characters (controls, bidi overrides) escaped as on a terminal, markup as entities. */
 export const h = (s: string): string => esc(terminalText(s));
@@ -104,6 +104,12 @@ function* ranked(e: RankedExperiment): Generator<string> {
   yield "</tbody></table>\n";
   yield* matrix(e);
   for (const n of e.notes) yield `<p>Not paired: ${h(n)}</p>\n`;
+  const spend = rankedUsageRows(e);
+  if (spend.length > 0) {
+    yield `<table><thead><tr>${USAGE_HEAD.map((c) => `<th>${c}</th>`).join("")}</tr></thead><tbody>\n`;
+    for (const [run, ...rest] of spend) yield `<tr><td>${h(run)}</td>${rest.map((c) => `<td class="n">${h(c)}</td>`).join("")}</tr>\n`;
+    yield `</tbody></table>\n<p>${h(USAGE_NOTE)}.</p>\n`;
+  }
   yield "</section>\n";
 }
 

@@ -2,7 +2,7 @@
 // is escaped: no evidence can open a link, an image, HTML or a table cell of its own.
 import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
 import { terminalText } from "../../core/text.js";
-import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, rankedUsageRows, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 /**
  * A name or note as Markdown shows it literally: hidden characters escaped, every character that
@@ -55,6 +55,12 @@ function* ranked(e: RankedExperiment): Generator<string> {
   yield `\n| a | b | ${e.unit}s | b − a | p | p (Holm) |\n|---|---|---:|---:|---:|---:|\n`;
   for (const p of r.pairs) yield `| ${md(p.a)} | ${md(p.b)} | ${p.units} | ${rankedPair(p).diff} | ${rankedPair(p).p} | ${rankedPair(p).holm} |\n`;
   for (const n of e.notes) yield `\nNot paired: ${md(n)}\n`;
+  const spend = rankedUsageRows(e);
+  if (spend.length > 0) {
+    yield `\n| ${USAGE_HEAD.join(" | ")} |\n|---|---:|---:|---:|---:|\n`;
+    for (const row of spend) yield `| ${row.map(md).join(" | ")} |\n`;
+    yield `\n${md(USAGE_NOTE)}.\n`;
+  }
 }
 
 function* rankingDocument(doc: RankingDocument): Generator<string> {

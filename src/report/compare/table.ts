@@ -2,7 +2,7 @@
 // every note terminalText, so none reaches the terminal raw.
 import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
 import { forTerminal as name, terminalText as text } from "../../core/text.js";
-import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, rankedUsageRows, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 const pad = (s: string, n: number) => s + " ".repeat(Math.max(1, n - [...s].length));
 
@@ -54,6 +54,11 @@ function* ranked(e: RankedExperiment): Generator<string> {
     r.pairs.map((p) => [name(p.a), name(p.b), String(p.units), rankedPair(p).diff, rankedPair(p).p, rankedPair(p).holm]),
   );
   for (const n of e.notes) yield `  not paired: ${text(n)}\n`;
+  const spend = rankedUsageRows(e);
+  if (spend.length > 0) {
+    yield* columns(USAGE_HEAD, spend.map(([run, ...rest]) => [name(run), ...rest]));
+    yield `  ${USAGE_NOTE}\n`;
+  }
 }
 
 function* rankingDocument(doc: RankingDocument): Generator<string> {
