@@ -94,7 +94,7 @@ function* matrix(e: RankedExperiment): Generator<string> {
   yield "</tbody></table>\n";
 }
 
-function* ranked(e: RankedExperiment): Generator<string> {
+function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<string> {
   const r = e.ranking;
   yield `<section><h2>${h(e.experiment)} <small>(${h(e.profile ?? "no profile")})</small>: ${h(metricName(r.metric))}</h2>\n`;
   yield `<p>Ranked best first; pairs by paired t over the ${h(e.unit)}s each two runs count, Holm-adjusted over all pairs; a group holds the runs not significantly below its first.</p>\n`;
@@ -104,7 +104,7 @@ function* ranked(e: RankedExperiment): Generator<string> {
   yield "</tbody></table>\n";
   yield* matrix(e);
   for (const n of e.notes) yield `<p>Not paired: ${h(n)}</p>\n`;
-  const spend = rankedUsageRows(e);
+  const spend = rankedUsageRows(e, before);
   if (spend.length > 0) {
     yield `<table><thead><tr>${USAGE_HEAD.map((c) => `<th>${c}</th>`).join("")}</tr></thead><tbody>\n`;
     for (const [run, ...rest] of spend) yield `<tr><td>${h(run)}</td>${rest.map((c) => `<td class="n">${h(c)}</td>`).join("")}</tr>\n`;
@@ -119,7 +119,7 @@ function* rankingDocument(doc: RankingDocument): Generator<string> {
   yield doc.regressions.length === 0
     ? '<p class="ok">No regression: no run significantly below R1 after Holm\'s adjustment.</p>\n'
     : `<p class="reg">${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${h(r.run)} ${h(r.experiment)} ${h(metricName(r.metric))}`).join(", ")}</p>\n`;
-  for (const e of doc.experiments) yield* ranked(e);
+  for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
   if (doc.single.length > 0) yield `<p>In one run only (not ranked): ${doc.single.map(h).join(", ")}</p>\n`;
   for (const n of doc.notes) yield `<p><em>${h(n)}</em></p>\n`;
   yield "</body></html>\n";

@@ -119,9 +119,13 @@ export function usageRows(e: ExperimentComparison): [string, string, string][] {
   ];
 }
 
-/** Ranked runs' spend (§13.5), as rows of [run, spent, counted, per success, tokens] in the ranking's order; none when no run records usage. */
-export function rankedUsageRows(e: RankedExperiment): [string, string, string, string, string][] {
-  if (e.usage.every((r) => r.usage === null)) return [];
+/**
+ * Ranked runs' spend (§13.5), as rows of [run, spent, counted, per success, tokens] in the
+ * ranking's order; none when no run records usage, or when the ranking `before` (a Harbor job's
+ * other reward key) already showed this experiment's.
+ */
+export function rankedUsageRows(e: RankedExperiment, before?: RankedExperiment): [string, string, string, string, string][] {
+  if (e.usage.every((r) => r.usage === null) || (before?.experiment === e.experiment && before.profile === e.profile)) return [];
   return e.usage.map((r) => [r.run, money(r.usage?.spent.cost_usd), money(r.usage?.counted.cost_usd), money(r.usage?.cost_per_success), spentTokens(r.usage)]);
 }
 export const USAGE_HEAD = ["run", "cost spent", "cost counted", "cost per success", "tokens spent"];

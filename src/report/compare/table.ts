@@ -42,7 +42,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
     yield `  ${name(c.metric)}: BASE ${c.base ?? "none"}, HEAD ${c.head ?? "none"}${c.difference === null ? "" : `, HEAD − BASE ${c.difference.toFixed(4)}`} (the harness's own figure; no interval)\n`;
 }
 
-function* ranked(e: RankedExperiment): Generator<string> {
+function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<string> {
   const r = e.ranking;
   yield `\nexperiment ${name(e.experiment)}   profile ${e.profile ?? "none"}   ${name(metricName(r.metric))}, ranked (paired t over the ${e.unit}s each two runs count, Holm-adjusted)\n`;
   yield* columns(
@@ -54,7 +54,7 @@ function* ranked(e: RankedExperiment): Generator<string> {
     r.pairs.map((p) => [name(p.a), name(p.b), String(p.units), rankedPair(p).diff, rankedPair(p).p, rankedPair(p).holm]),
   );
   for (const n of e.notes) yield `  not paired: ${text(n)}\n`;
-  const spend = rankedUsageRows(e);
+  const spend = rankedUsageRows(e, before);
   if (spend.length > 0) {
     yield* columns(USAGE_HEAD, spend.map(([run, ...rest]) => [name(run), ...rest]));
     yield `  ${USAGE_NOTE}\n`;
@@ -65,7 +65,7 @@ function* rankingDocument(doc: RankingDocument): Generator<string> {
   yield `assay compare: ${doc.runs.length} runs (R1 ${name(doc.runs[0]!.file)})\n`;
   const o = doc.runs[0]!.options;
   yield `all scored under scoring version ${doc.runs[0]!.scoring_version}, --invalid ${o.invalid}, --resource-bound ${o.resource_bound}, --errors ${o.errors}\n`;
-  for (const e of doc.experiments) yield* ranked(e);
+  for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
   if (doc.single.length > 0) yield `\nin one run only (not ranked): ${doc.single.map(name).join(", ")}\n`;
   for (const n of doc.notes) yield `note: ${text(n)}\n`;
   yield doc.regressions.length === 0
