@@ -181,6 +181,7 @@ const zeta: Experiment = {
   warnings: [],
   log: null,
   inspect: null,
+  usage: null,
 };
 
 const goldDefaults = {
@@ -217,6 +218,7 @@ const goldDefaults = {
   warnings: [],
   log: null,
   inspect: null,
+  usage: null,
 };
 
 // With --invalid exclude --resource-bound loss: t11 and t13 leave accuracy (still listed invalid);

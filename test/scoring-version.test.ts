@@ -22,7 +22,9 @@ import { SCORING_VERSION } from "../src/version.js";
 // verdicts of hostile evidence only; this corpus's fingerprint is the same.
 // Under 7, Inspect logs joined the corpus (one of each labelled case, 3 epochs), so that the
 // figures of §13 (intervals, pass^k, per-sample values) are held to the version too.
-const RECORDED = { version: 7, fingerprint: "92e6b94998e1b3e206f40a8fcfecbafbb3de796a4f55622dbf9c872456641557" };
+// Re-recorded under 7 (not yet released, so no store holds a 7 of the old shape) when entries gained
+// §13.5's `usage`: a stored row without it reads as null; no verdict or figure changed.
+const RECORDED = { version: 7, fingerprint: "70cd506bef23543513cfdc2bd2eb5d5641bbaf7d643e3a496666f0c70fc50c98" };
 
 let root: string;
 beforeAll(() => {

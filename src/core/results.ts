@@ -114,6 +114,18 @@ export const inspectLogSchema = z.object({
   ),
 });
 
+/** §13.5: tokens and dollars as the evidence records them (each null when not recorded, never estimated). */
+const usageFields = {
+  input_tokens: z.number().min(0).nullable(),
+  output_tokens: z.number().min(0).nullable(),
+  cache_read_tokens: z.number().min(0).nullable(),
+  cost_usd: z.number().min(0).nullable(),
+};
+export const usageSchema = z.object(usageFields);
+/** §13.5: one of an experiment's two totals, over `entries` entries of which `costed` record a cost. */
+const usageTotalSchema = z.object({ entries: z.int(), costed: z.int(), ...usageFields });
+export const experimentUsageSchema = z.object({ spent: usageTotalSchema, counted: usageTotalSchema, successes: z.int(), cost_per_success: z.number().nullable() });
+
 export const bundleEntrySchema = z.object({
   path: z.string(),
   digest: z.string(),
@@ -158,6 +170,8 @@ export const bundleEntrySchema = z.object({
   samples: z.record(z.string(), z.int()).nullable().default(null),
   /** Extension to §10 (Inspect, §12): what the batch rules and reports read of the log. */
   inspect: inspectLogSchema.nullable().default(null),
+  /** §13.5 (Harbor, Inspect): what the trial or log spent; null for the profiles whose evidence records none. */
+  usage: usageSchema.nullable().default(null),
   advisory: advisorySchema.nullable(),
 });
 export type BundleEntry = z.infer<typeof bundleEntrySchema>;
@@ -198,6 +212,7 @@ export function blankEntry(fields: Partial<ScoredBundle> & Pick<ScoredBundle, "v
     claimed: null,
     samples: null,
     inspect: null,
+    usage: null,
     advisory: null,
     ...rest,
   };
@@ -283,6 +298,8 @@ export const experimentSchema = z.object({
     )
     .nullable()
     .default(null),
+  /** §13.5 (Harbor, Inspect): spent over every entry, counted over the counted units, and cost per success. */
+  usage: experimentUsageSchema.nullable().default(null),
 });
 export type Experiment = z.infer<typeof experimentSchema>;
 
@@ -312,6 +329,7 @@ export const blankExperiment = (experiment: string | null, profile: Profile | nu
   warnings: [],
   log: null,
   inspect: null,
+  usage: null,
 });
 
 export const runOptionsSchema = z.object({

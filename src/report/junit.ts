@@ -14,6 +14,7 @@
 // lie together (a job folder, an experiment's folder): one pass writes them all. Experiments
 // interleaved in path order take one more pass each, as deep as they interleave.
 
+import { USAGE_FIELDS } from "../core/usage.js";
 import { createRequire } from "node:module";
 import type { BundleEntry, Experiment, ResultsView } from "../core/results.js";
 import { forTerminal, terminalText } from "../core/text.js";
@@ -172,6 +173,15 @@ function figures(x: Experiment): [string, string | null][] {
     iv(`metric.${key}`, m);
     ks(`metric.${key}.pass_at_k`, m.pass_at_k);
     ks(`metric.${key}.pass_hat_k`, m.pass_hat_k);
+  }
+  // §13.5: null (not recorded) leaves a property out, as every figure here; never written as 0.
+  if (x.usage !== null) {
+    for (const side of ["spent", "counted"] as const) {
+      const t = x.usage[side];
+      out.push([`usage.${side}.entries`, fig(t.entries)], [`usage.${side}.costed`, fig(t.costed)]);
+      for (const f of USAGE_FIELDS) out.push([`usage.${side}.${f}`, fig(t[f])]);
+    }
+    out.push(["usage.successes", fig(x.usage.successes)], ["usage.cost_per_success", fig(x.usage.cost_per_success)]);
   }
   if (x.job !== null) out.push(["job", x.job], ["job_id", x.job_id]);
   if (x.warnings.length > 0) out.push(["warnings", x.warnings.map((f) => f.code).join(", ")]);

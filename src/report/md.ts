@@ -12,6 +12,7 @@ import { TrialIndexes, TrialOnlyCodes } from "./trial-index.js";
 import { relativeTo } from "./where.js";
 import { passAtKText } from "./pass-at-k.js";
 import { Methods, SAMPLES, TRIALS, type WithInterval } from "./intervals.js";
+import { usageLine } from "./usage.js";
 
 /** Experiments given a table; codes in the findings table; names listed per line. */
 const MAX_EXPERIMENTS = 50;
@@ -120,6 +121,8 @@ function experiment(e: Experiment, doc: ResultsView): string[] {
   // The methods named once, under the table: a reader meets them where the intervals are.
   const legend = methods.legend();
   if (legend !== null) lines.push("", legend);
+  const cost = usageLine(e);
+  if (cost !== null) lines.push("", `**cost** (as recorded; never priced by assay): ${cost.replace(/\$/g, "\\$")}`);
   const rest = notCounted(e, doc.run.roots);
   if (rest.length > 0) lines.push("", ...rest);
   return lines;

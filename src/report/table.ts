@@ -6,6 +6,7 @@ import { forTerminal, terminalText } from "../core/text.js";
 import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
 import { passAtKText } from "./pass-at-k.js";
 import { Methods, SAMPLES, TRIALS, type WithInterval } from "./intervals.js";
+import { usageLine } from "./usage.js";
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
 const list = (xs: readonly string[], max = 12) =>
@@ -242,6 +243,8 @@ export function* render(doc: ResultsView): Generator<string> {
     if (e.accuracy !== null) native(e, lines);
     if (e.dimensions !== null) world(e, lines);
     if (e.profile !== "harbor" && e.profile !== "inspect") lines.push(`  missing      ${list(e.missing.filter((m) => typeof m === "string"))}`);
+    const cost = usageLine(e);
+    if (cost !== null) lines.push(`  cost         ${cost}   (as recorded; never priced by assay)`);
     lines.push(`  unscored     ${list(e.unscored)}${e.unscored.length ? "   (tool errors: outside every metric)" : ""}`);
     lines.push(`  invalid      ${e.invalid.length === 0 ? "none" : ""}`);
     for (const i of e.invalid.slice(0, 50)) lines.push(`    ${i.trial}: ${i.codes.join(", ")}`);

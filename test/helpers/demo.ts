@@ -53,5 +53,10 @@ export function expectedFigures(e: Results["experiments"][number]): Record<strin
     for (const [k, v] of Object.entries(m.pass_at_k ?? {})) out[`inspect:${key}:pass_at_k:${k}`] = v;
     for (const [k, v] of Object.entries(m.pass_hat_k ?? {})) out[`inspect:${key}:pass_hat_k:${k}`] = v;
   }
+  if (e.usage !== null) {
+    out["usage:spent:cost_usd"] = e.usage.spent.cost_usd;
+    out["usage:counted:cost_usd"] = e.usage.counted.cost_usd;
+    out["usage:cost_per_success"] = e.usage.cost_per_success;
+  }
   return out;
 }

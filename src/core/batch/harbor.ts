@@ -15,6 +15,7 @@ import { harborExplained, type Counted } from "./claims.js";
 import type { BatchRecord } from "./record.js";
 import { MAX_PASS_AT_K, passAtK, passHatK, smallestTotal, wilson95 } from "./stats.js";
 import { intervalFields, UnitSet } from "../stats/interval.js";
+import { experimentUsage } from "../usage.js";
 
 export interface HarborOptions {
   /** Invalid trials enter the reward metrics as 0 ("count") or are left out of them. */
@@ -219,6 +220,9 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
   const keys = named.size > 0 ? [...named].sort(byteCompare) : trials > 0 ? ["reward"] : [];
   if (keys.length > 0) out.rewards = Object.fromEntries(keys.map((k) => [k, keyMetrics(k, counted, trials)]));
   if (job?.claimed) out.claimed = { ...job.claimed, compared: harborExplained(job, out, all.filter((t) => t.validity !== "error" && !copyOf.has(t)), counted, options) };
+  // §13.5: a byte-identical copy is one trial's spend, not a second; a success is a valid counted trial whose every reward is 1.
+  const successes = counted.filter((c) => !c.invalid && c.rewards !== "zero" && Object.keys(c.rewards).length > 0 && Object.values(c.rewards).every((v) => v === 1)).length;
+  out.usage = experimentUsage(all.filter((t) => !copyOf.has(t)).map((t) => t.usage), counted.map((c) => c.trial.usage), successes);
   return out;
 }
 

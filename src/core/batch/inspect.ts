@@ -7,6 +7,7 @@ import { instant } from "../inspect/sample.js";
 import { blankExperiment, type Experiment } from "../results.js";
 import { intervalFields, UnitSet } from "../stats/interval.js";
 import { byteCompare } from "../text.js";
+import { experimentUsage } from "../usage.js";
 import type { BatchRecord } from "./record.js";
 import { MAX_PASS_AT_K, wilson95 } from "./stats.js";
 
@@ -98,6 +99,8 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
   const byRun = new Map<string, BatchRecord>();
   for (const r of logs) if (r.inspect?.run_id) byRun.set(r.inspect.run_id, r);
   const kept = logs.filter((r) => !r.inspect?.run_id || byRun.get(r.inspect.run_id) === r);
+  // §13.5: every log spent, the unreadable ones too, but a run written twice spent once.
+  const spent = c.records.filter((r) => r.validity === "error" || kept.includes(r)).map((r) => r.usage);
   for (const r of logs) if (!kept.includes(r)) flags.push({ code: "DUPLICATE_LOG", trial: r.path, attempt: null, evidence: `the same run (run_id ${r.inspect!.run_id}) as ${byRun.get(r.inspect!.run_id!)!.path}, which is kept` });
   logs = kept;
   const invalid = logs.filter((r) => r.validity === "invalid");
@@ -117,7 +120,10 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
   const missing = decides?.samples?.["missing"] ?? 0;
   if (missing > 0) out.missing = [{ count: missing, reason: `planned, with no record in ${decides!.path}` }];
   const metrics = decides?.inspect?.metrics;
-  if (metrics === undefined || decides === null) return out;
+  if (metrics === undefined || decides === null) {
+    out.usage = experimentUsage(spent, decides === null ? [] : [decides.usage], 0);
+    return out;
+  }
   // An invalid log anywhere in the chain (unless --invalid exclude left it out) earns nothing: every planned record counts 0.
   const zeroed = options.invalid === "count" && invalid.length > 0;
   const planned = decides.inspect!.plan.records;
@@ -140,7 +146,18 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
       return [key, { ...base, value: f.value, coverage: m.coverage, wilson95: f.wilson95, pass_at_k: f.pass_at_k, errors_zero: m.zero.value, interval: f.interval, interval_reason: f.interval_reason, pass_hat_k: f.pass_hat_k }];
     }),
   );
+  out.usage = experimentUsage(spent, [decides.usage], successesOf(out.inspect));
   return out;
+}
+
+/**
+ * §13.5: an Inspect run's successes are the samples its first binary mean or accuracy metric (by
+ * key) scores 1: the value times the units it is over (a Wilson interval marks it binary).
+ */
+function successesOf(metrics: NonNullable<Experiment["inspect"]>): number {
+  const m = Object.entries(metrics).sort((a, b) => byteCompare(a[0], b[0])).find(([k, x]) => /\/(accuracy|mean)$/.test(k) && x.wilson95 !== null && x.value !== null);
+  // Below 2 units there is no interval to say how many; the scored samples are those units.
+  return m === undefined ? 0 : Math.round(m[1].value! * (m[1].interval?.units ?? m[1].coverage.scored));
 }
 
 /**

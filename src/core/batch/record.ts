@@ -9,7 +9,7 @@ export type BatchRecord = Pick<
   BundleEntry,
   | "path" | "digest" | "profile" | "experiment" | "trial" | "attempt" | "seed" | "validity" | "status" | "task" | "task_checksum"
   | "ending" | "final_score" | "scenario" | "victory" | "pass" | "state" | "rewards" | "reward_source"
-  | "harbor_id" | "job_id" | "job" | "claimed" | "samples"
+  | "harbor_id" | "job_id" | "job" | "claimed" | "samples" | "usage"
 > & {
   /** The codes of the entry's errors, each once (what makes a trial invalid). */
   errors: readonly { readonly code: Code }[];
@@ -68,6 +68,7 @@ interface HarborPart {
   job: string | null;
   claimed: BundleEntry["claimed"];
   exception: BatchRecord["exception"];
+  usage: BundleEntry["usage"];
 }
 
 /**
@@ -109,6 +110,7 @@ class CompactRecord implements BatchRecord {
   get exception() { return this.harbor?.exception ?? null; }
   get samples() { return this.inspectPart?.samples ?? null; }
   get inspect() { return this.inspectPart?.inspect ?? null; }
+  get usage() { return this.harbor?.usage ?? this.inspectPart?.usage ?? null; }
 }
 
 /** An Inspect log without its per-sample lists (§13.4's `sample_ids` and `values`: the entry's alone, never the batch rules'). */
@@ -124,6 +126,7 @@ interface InspectPart {
   samples: BundleEntry["samples"];
   inspect: BundleEntry["inspect"];
   flags: readonly { readonly code: Code }[];
+  usage: BundleEntry["usage"];
 }
 
 /**
@@ -190,9 +193,10 @@ export class RecordMaker {
             job: this.s(e.job),
             claimed: this.one(e.claimed),
             exception: this.one(e.exception === null ? null : { type: e.exception.type, step: e.exception.step }),
+            usage: e.usage,
           }
         : null;
-    const inspect: InspectPart | null = e.profile === "inspect" ? { digest: e.digest, samples: e.samples, inspect: perLog(e.inspect), flags: this.codesOf(e.flags, false) } : null;
+    const inspect: InspectPart | null = e.profile === "inspect" ? { digest: e.digest, samples: e.samples, inspect: perLog(e.inspect), flags: this.codesOf(e.flags, false), usage: e.usage } : null;
     return new CompactRecord(e.path, this.s(e.experiment), e.trial, e.attempt, e.seed, this.s(e.task), this.s(e.scenario), pack(e),
       this.codesOf(e.errors, true), this.dims(e.dimensions), harbor, inspect);
   }

@@ -155,7 +155,7 @@ function compareExperiments(b: Experiment, h: Experiment, base: Side, head: Side
       const paired = x === undefined || y === undefined ? null : pairedComparison(x, y, b.profile === h.profile && (b.profile === "native-game" || b.profile === "world"));
       return metric(k, fb.get(k)!, fh.get(k)!, paired);
     });
-  return { base: names.get(b)!, head: names.get(h)!, profile: { base: b.profile, head: h.profile }, metrics, claimed: claimedRows(b, h) };
+  return { base: names.get(b)!, head: names.get(h)!, profile: { base: b.profile, head: h.profile }, metrics, claimed: claimedRows(b, h), usage: { base: b.usage, head: h.usage } };
 }
 
 /** The options that change results and differ between the two runs, as `name: base vs head` (schedules aside: their paths say nothing of their content). */

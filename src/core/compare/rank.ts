@@ -62,6 +62,7 @@ function rank(name: string, metric: string, held: readonly { run: number; x: Exp
         pairs: pairs.map((p, k) => ({ a: sides[p.a]!.file, b: sides[p.b]!.file, units: p.units, mean_diff: p.mean_diff, p: p.p, p_holm: adjusted[k]! })),
       },
       notes,
+      usage: order.map((r) => ({ run: sides[r.run]!.file, usage: r.x.usage })),
     },
     below,
   };

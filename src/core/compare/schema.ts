@@ -4,7 +4,7 @@
 // runs ranked with their tie groups and every pair of runs compared (§13.6).
 
 import { z } from "zod";
-import { intervalSchema, profileSchema, runOptionsSchema } from "../results.js";
+import { experimentUsageSchema, intervalSchema, profileSchema, runOptionsSchema } from "../results.js";
 
 const sideSchema = z.object({
   file: z.string(),
@@ -101,6 +101,8 @@ export const experimentComparisonSchema = z.object({
   metrics: z.array(metricSchema),
   /** What the harness itself claimed (Harbor's job summary, Inspect's log), each side's figure and the difference; no interval. */
   claimed: z.array(claimedSchema),
+  /** §13.5: each side's usage as its document has it (null: its evidence records none); a total, so no difference and no interval. */
+  usage: z.object({ base: experimentUsageSchema.nullable(), head: experimentUsageSchema.nullable() }),
 });
 export type ExperimentComparison = z.infer<typeof experimentComparisonSchema>;
 
@@ -151,6 +153,8 @@ export const rankedExperimentSchema = z.object({
   ranking: rankingSchema,
   /** Why units did not pair, per run pair (checksum changed, no per-sample values, …). */
   notes: z.array(z.string()),
+  /** §13.5: each run's usage of this experiment, in the ranking's order (null: its evidence records none); a total, never ranked. */
+  usage: z.array(z.object({ run: z.string(), usage: experimentUsageSchema.nullable() })),
 });
 export type RankedExperiment = z.infer<typeof rankedExperimentSchema>;
 

@@ -5,6 +5,7 @@
 
 import { z } from "zod";
 import { finiteNumber, int, isReservedKey, record } from "../schema.js";
+import { addUsage, harborUsage, noUsage, recordsAny, type Usage } from "../usage.js";
 import { isNaive, parseTimestamp } from "./time.js";
 
 const timestamp = z.string().refine((s) => parseTimestamp(s) !== null, "expected an ISO 8601 timestamp");
@@ -107,6 +108,8 @@ export interface TrialView {
   span: Span;
   phases: Partial<Record<Phase, Span>>;
   steps: StepView[];
+  /** §13.5: the trial's agent_result, else (multi-step) its steps' summed; fields null where nothing records them. */
+  usage: Usage;
 }
 
 type Obj = Record<string, unknown>;
@@ -156,6 +159,15 @@ function verifierOf(config: unknown): VerifierMode {
   return typeof v["import_path"] === "string" && v["import_path"] !== "" ? "custom" : "standard";
 }
 
+/** The trial's own agent_result when it records anything; else the sum of its steps' (Harbor may record usage per step only). */
+function usageOf(raw: Obj, steps: readonly unknown[]): Usage {
+  const top = harborUsage(raw["agent_result"]);
+  if (recordsAny(top)) return top;
+  const sum = noUsage();
+  for (const s of steps) addUsage(sum, (isObj(s) ? harborUsage(s["agent_result"]) : null) ?? noUsage());
+  return sum;
+}
+
 export function viewOf(raw: Obj): TrialView {
   const phases: TrialView["phases"] = {};
   for (const p of PHASES) if (isObj(raw[p])) phases[p] = spanOf(raw[p]);
@@ -172,6 +184,7 @@ export function viewOf(raw: Obj): TrialView {
     exception: exceptionOf(raw["exception_info"]),
     span: spanOf(raw),
     phases,
+    usage: usageOf(raw, steps),
     steps: steps.map((s, index) => {
       const o = isObj(s) ? s : {};
       const stepPhases: StepView["phases"] = {};

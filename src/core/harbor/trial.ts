@@ -77,6 +77,7 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
     exception,
     harbor_id: view?.id ?? null,
     job_id: view?.jobId ?? null,
+    usage: view?.usage ?? null,
   });
 }
 

@@ -12,6 +12,7 @@ import { compareSummaries, recordKey, type ReductionSet, type SummaryRecord } fr
 import { checkReductions } from "./reductions.js";
 import { isNaNValue, sameValue } from "./value.js";
 import { atLeast, parseVersion, SINCE } from "./version.js";
+import { addUsage, inspectUsage, noUsage, recordsAny, type Usage } from "../usage.js";
 
 /** Sample states (contract §12), in the order they are shown. */
 export const SAMPLE_STATES = ["scored", "scored-with-error", "error", "cancelled", "unscored", "invalidated", "missing", "early-stopped"] as const;
@@ -277,6 +278,8 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
   if (parts.truncated && !parts.findings.some((f) => f.code === "EVAL_TRUNCATED")) add([finding("EVAL_TRUNCATED", null, null, "the log is cut short: read as far as it is intact")]);
 
   const stats = isPlainObject(parts.header?.["stats"]) ? (parts.header!["stats"] as Record<string, unknown>) : {};
+  const logged = inspectUsage(stats["model_usage"]);
+  const usage = recordsAny(logged) ? logged : samplesUsage(byKey.values());
   const inspect: InspectLog = {
     format: parts.format,
     log_version: logVersion,
@@ -303,10 +306,18 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
       status,
       state: incomplete ? "incomplete" : "complete",
       flags,
+      usage,
     }),
     inspect,
     samples,
   };
+}
+
+/** §13.5: a log whose `stats.model_usage` records nothing (cut short, older, or empty) spent what its sample records say, summed. */
+function samplesUsage(records: Iterable<SampleRecord>): Usage {
+  const sum = noUsage();
+  for (const r of records) if (r.usage !== null) addUsage(sum, r.usage);
+  return sum;
 }
 
 /** Version 1's `results.scorer` and `results.metrics` as one `results.scores` entry, as Inspect migrates them. */

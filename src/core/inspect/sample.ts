@@ -7,6 +7,7 @@ import { hash } from "node:crypto";
 import { finding, type Code, type Finding } from "../codes.js";
 import { isPlainObject } from "../json/decode.js";
 import { setOwn } from "../schema.js";
+import { inspectUsage, type Usage } from "../usage.js";
 import { infiniteIn, isValue, sameValue, showValue } from "./value.js";
 
 /** What the log-level rules keep of one sample record: a few fields, never its transcript. */
@@ -40,6 +41,8 @@ export interface SampleRecord {
   metadata: readonly (string | number | null)[];
   /** Some metadata key was not kept (past the cap, a key too long, or a value that is no scalar). */
   metadataCut: boolean;
+  /** §13.5: the sample's `model_usage` summed over its models (null: it has none). */
+  usage: Usage | null;
 }
 
 /** Metadata keys kept per record, and the longest key kept: the header's cluster key is not known yet. */
@@ -182,6 +185,7 @@ export function sampleRecord(sample: unknown, member: string, out: Finding[]): S
     findings: findings.length > 0 ? findings : NONE,
     flags: flags.length > 0 ? flags : NONE,
     ...keptMetadata(sample["metadata"]),
+    usage: inspectUsage(sample["model_usage"]),
   };
 }
 

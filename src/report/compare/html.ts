@@ -5,7 +5,7 @@
 import type { Comparison, ExperimentComparison, RankedExperiment, Ranking, RankingDocument } from "../../core/compare/schema.js";
 import { terminalText } from "../../core/text.js";
 import { esc } from "../html/escape.js";
-import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, rankedUsageRows, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 /** Text as HTML shows it literally: hidden characters (controls, bidi overrides) escaped as on a terminal, markup as entities. */
 export const h = (s: string): string => esc(terminalText(s));
@@ -23,7 +23,10 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   yield "<table><thead><tr><th>metric</th><th>BASE</th><th>HEAD</th><th>HEAD − BASE</th><th>95% interval</th><th></th></tr></thead><tbody>\n";
   for (const m of e.metrics)
     yield `<tr><td>${h(metricName(m.metric))}</td><td class="n">${h(figure(m.base))}</td><td class="n">${h(figure(m.head))}</td><td class="n">${h(difference(m))}</td><td>${h(interval(m))}</td><td>${m.regression ? '<span class="reg">regression</span>' : ""}</td></tr>\n`;
+  const spend = usageRows(e);
+  for (const [what, b, hd] of spend) yield `<tr><td>${what}</td><td class="n">${h(b)}</td><td class="n">${h(hd)}</td><td></td><td></td><td></td></tr>\n`;
   yield "</tbody></table>\n";
+  if (spend.length > 0) yield `<p>${h(USAGE_NOTE)}.</p>\n`;
   const methods = differenceMethods(e);
   if (methods !== null) yield `<p>${h(methods)}.</p>\n`;
   for (const [note, metrics] of withoutInterval(e)) yield `<p>No interval for ${metrics.map((m) => h(metricName(m))).join(", ")}: ${h(note)}.</p>\n`;
@@ -91,7 +94,7 @@ function* matrix(e: RankedExperiment): Generator<string> {
   yield "</tbody></table>\n";
 }
 
-function* ranked(e: RankedExperiment): Generator<string> {
+function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<string> {
   const r = e.ranking;
   yield `<section><h2>${h(e.experiment)} <small>(${h(e.profile ?? "no profile")})</small>: ${h(metricName(r.metric))}</h2>\n`;
   yield `<p>Ranked best first; pairs by paired t over the ${h(e.unit)}s each two runs count, Holm-adjusted over all pairs; a group holds the runs not significantly below its first.</p>\n`;
@@ -101,6 +104,12 @@ function* ranked(e: RankedExperiment): Generator<string> {
   yield "</tbody></table>\n";
   yield* matrix(e);
   for (const n of e.notes) yield `<p>Not paired: ${h(n)}</p>\n`;
+  const spend = rankedUsageRows(e, before);
+  if (spend.length > 0) {
+    yield `<table><thead><tr>${USAGE_HEAD.map((c) => `<th>${c}</th>`).join("")}</tr></thead><tbody>\n`;
+    for (const [run, ...rest] of spend) yield `<tr><td>${h(run)}</td>${rest.map((c) => `<td class="n">${h(c)}</td>`).join("")}</tr>\n`;
+    yield `</tbody></table>\n<p>${h(USAGE_NOTE)}.</p>\n`;
+  }
   yield "</section>\n";
 }
 
@@ -110,7 +119,7 @@ function* rankingDocument(doc: RankingDocument): Generator<string> {
   yield doc.regressions.length === 0
     ? '<p class="ok">No regression: no run significantly below R1 after Holm\'s adjustment.</p>\n'
     : `<p class="reg">${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${h(r.run)} ${h(r.experiment)} ${h(metricName(r.metric))}`).join(", ")}</p>\n`;
-  for (const e of doc.experiments) yield* ranked(e);
+  for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
   if (doc.single.length > 0) yield `<p>In one run only (not ranked): ${doc.single.map(h).join(", ")}</p>\n`;
   for (const n of doc.notes) yield `<p><em>${h(n)}</em></p>\n`;
   yield "</body></html>\n";

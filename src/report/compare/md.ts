@@ -2,7 +2,7 @@
 // is escaped: no evidence can open a link, an image, HTML or a table cell of its own.
 import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
 import { terminalText } from "../../core/text.js";
-import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, rankedUsageRows, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 /**
  * A name or note as Markdown shows it literally: hidden characters escaped, every character that
@@ -21,6 +21,9 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   yield "| metric | BASE | HEAD | HEAD − BASE | 95% interval | |\n|---|---:|---:|---:|---|---|\n";
   for (const m of e.metrics)
     yield `| ${md(metricName(m.metric))} | ${figure(m.base)} | ${figure(m.head)} | ${difference(m)} | ${interval(m)} | ${m.regression ? "**regression**" : ""} |\n`;
+  const spend = usageRows(e);
+  for (const [what, b, h] of spend) yield `| ${what} | ${md(b)} | ${md(h)} | | | |\n`;
+  if (spend.length > 0) yield `\n${md(USAGE_NOTE)}.\n`;
   const methods = differenceMethods(e);
   if (methods !== null) yield `\n${md(methods)}.\n`;
   for (const [note, metrics] of withoutInterval(e)) yield `\nNo interval for ${metrics.map((m) => md(metricName(m))).join(", ")}: ${md(note)}.\n`;
@@ -44,7 +47,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   }
 }
 
-function* ranked(e: RankedExperiment): Generator<string> {
+function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<string> {
   const r = e.ranking;
   yield `\n### ${md(e.experiment)} (${e.profile ?? "no profile"}): ${md(metricName(r.metric))}\n\nRanked; pairs by paired t over the ${e.unit}s each two runs count, Holm-adjusted.\n\n`;
   yield "| group | run | value | 95% interval |\n|---:|---|---:|---|\n";
@@ -52,6 +55,12 @@ function* ranked(e: RankedExperiment): Generator<string> {
   yield `\n| a | b | ${e.unit}s | b − a | p | p (Holm) |\n|---|---|---:|---:|---:|---:|\n`;
   for (const p of r.pairs) yield `| ${md(p.a)} | ${md(p.b)} | ${p.units} | ${rankedPair(p).diff} | ${rankedPair(p).p} | ${rankedPair(p).holm} |\n`;
   for (const n of e.notes) yield `\nNot paired: ${md(n)}\n`;
+  const spend = rankedUsageRows(e, before);
+  if (spend.length > 0) {
+    yield `\n| ${USAGE_HEAD.join(" | ")} |\n|---|---:|---:|---:|---:|\n`;
+    for (const row of spend) yield `| ${row.map(md).join(" | ")} |\n`;
+    yield `\n${md(USAGE_NOTE)}.\n`;
+  }
 }
 
 function* rankingDocument(doc: RankingDocument): Generator<string> {
@@ -59,7 +68,7 @@ function* rankingDocument(doc: RankingDocument): Generator<string> {
   yield doc.regressions.length === 0
     ? "**No regression**: no run significantly below R1 after Holm's adjustment.\n"
     : `**${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}**: ${doc.regressions.map((r) => `${md(r.run)} ${md(r.experiment)} ${md(metricName(r.metric))}`).join(", ")}\n`;
-  for (const e of doc.experiments) yield* ranked(e);
+  for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
   if (doc.single.length > 0) yield `\nIn one run only (not ranked): ${doc.single.map(md).join(", ")}\n`;
   for (const n of doc.notes) yield `\n> ${md(n)}\n`;
 }

@@ -1,6 +1,7 @@
 // What every text format of a comparison shows the same way: numbers, differences, intervals.
 
-import type { ExperimentComparison, MetricComparison, PairedComparison, Ranking } from "../../core/compare/schema.js";
+import type { ExperimentComparison, MetricComparison, PairedComparison, RankedExperiment, Ranking } from "../../core/compare/schema.js";
+import { dollars, tokens } from "../usage.js";
 
 /** Flipped trials a table, Markdown or HTML report shows per direction (the JSON lists them all). */
 export const FLIPPED_SHOWN = 10;
@@ -91,3 +92,40 @@ export function withoutInterval(e: ExperimentComparison): Map<string, string[]> 
   for (const m of e.metrics) if (m.interval95 === null && m.note !== null) out.set(m.note, [...(out.get(m.note) ?? []), m.metric]);
   return out;
 }
+
+/** Why compare gives spend no difference or interval: it is each side's recorded total, not an estimate. */
+export const USAGE_NOTE = "cost as each run recorded it (never priced by assay); a total, not an estimate: no interval";
+
+type Usage = ExperimentComparison["usage"]["base"];
+const money = (x: number | null | undefined) => (x === null || x === undefined ? "—" : dollars(x));
+const spentTokens = (u: Usage) => {
+  const t = u?.spent;
+  if (t === undefined || (t.input_tokens === null && t.output_tokens === null)) return "—";
+  return `${t.input_tokens === null ? "—" : tokens(t.input_tokens)} in / ${t.output_tokens === null ? "—" : tokens(t.output_tokens)} out`;
+};
+
+/**
+ * Each side's spend and cost per success (§13.5), as rows of [what, BASE, HEAD]; none when
+ * neither side's evidence records usage.
+ */
+export function usageRows(e: ExperimentComparison): [string, string, string][] {
+  const { base, head } = e.usage;
+  if (base === null && head === null) return [];
+  return [
+    ["cost spent", money(base?.spent.cost_usd), money(head?.spent.cost_usd)],
+    ["cost counted", money(base?.counted.cost_usd), money(head?.counted.cost_usd)],
+    ["cost per success", money(base?.cost_per_success), money(head?.cost_per_success)],
+    ["tokens spent", spentTokens(base), spentTokens(head)],
+  ];
+}
+
+/**
+ * Ranked runs' spend (§13.5), as rows of [run, spent, counted, per success, tokens] in the
+ * ranking's order; none when no run records usage, or when the ranking `before` (a Harbor job's
+ * other reward key) already showed this experiment's.
+ */
+export function rankedUsageRows(e: RankedExperiment, before?: RankedExperiment): [string, string, string, string, string][] {
+  if (e.usage.every((r) => r.usage === null) || (before?.experiment === e.experiment && before.profile === e.profile)) return [];
+  return e.usage.map((r) => [r.run, money(r.usage?.spent.cost_usd), money(r.usage?.counted.cost_usd), money(r.usage?.cost_per_success), spentTokens(r.usage)]);
+}
+export const USAGE_HEAD = ["run", "cost spent", "cost counted", "cost per success", "tokens spent"];

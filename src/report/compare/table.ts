@@ -2,7 +2,7 @@
 // every note terminalText, so none reaches the terminal raw.
 import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
 import { forTerminal as name, terminalText as text } from "../../core/text.js";
-import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, rankedUsageRows, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 const pad = (s: string, n: number) => s + " ".repeat(Math.max(1, n - [...s].length));
 
@@ -15,7 +15,11 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   const title = e.base === e.head ? name(e.base) : `${name(e.base)} → ${name(e.head)}`;
   yield `\nexperiment ${title}   profile ${e.profile.base ?? "none"}${e.profile.head === e.profile.base ? "" : ` → ${e.profile.head ?? "none"}`}\n`;
   const rows = e.metrics.map((m) => [name(metricName(m.metric)), figure(m.base), figure(m.head), difference(m), interval(m), m.regression ? "REGRESSION" : ""]);
+  const spend = usageRows(e);
+  // Spend beside the metrics, its own columns empty where a difference and interval would be.
+  for (const [what, b, h] of spend) rows.push([what, b, h, "", "", ""]);
   yield* columns(["metric", "BASE", "HEAD", "HEAD − BASE", "95% interval", ""], rows);
+  if (spend.length > 0) yield `  ${USAGE_NOTE}\n`;
   const methods = differenceMethods(e);
   if (methods !== null) yield `  ${methods}\n`;
   for (const [note, metrics] of withoutInterval(e)) yield `  no interval for ${metrics.map((m) => name(metricName(m))).join(", ")}: ${text(note)}\n`;
@@ -38,7 +42,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
     yield `  ${name(c.metric)}: BASE ${c.base ?? "none"}, HEAD ${c.head ?? "none"}${c.difference === null ? "" : `, HEAD − BASE ${c.difference.toFixed(4)}`} (the harness's own figure; no interval)\n`;
 }
 
-function* ranked(e: RankedExperiment): Generator<string> {
+function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<string> {
   const r = e.ranking;
   yield `\nexperiment ${name(e.experiment)}   profile ${e.profile ?? "none"}   ${name(metricName(r.metric))}, ranked (paired t over the ${e.unit}s each two runs count, Holm-adjusted)\n`;
   yield* columns(
@@ -50,13 +54,18 @@ function* ranked(e: RankedExperiment): Generator<string> {
     r.pairs.map((p) => [name(p.a), name(p.b), String(p.units), rankedPair(p).diff, rankedPair(p).p, rankedPair(p).holm]),
   );
   for (const n of e.notes) yield `  not paired: ${text(n)}\n`;
+  const spend = rankedUsageRows(e, before);
+  if (spend.length > 0) {
+    yield* columns(USAGE_HEAD, spend.map(([run, ...rest]) => [name(run), ...rest]));
+    yield `  ${USAGE_NOTE}\n`;
+  }
 }
 
 function* rankingDocument(doc: RankingDocument): Generator<string> {
   yield `assay compare: ${doc.runs.length} runs (R1 ${name(doc.runs[0]!.file)})\n`;
   const o = doc.runs[0]!.options;
   yield `all scored under scoring version ${doc.runs[0]!.scoring_version}, --invalid ${o.invalid}, --resource-bound ${o.resource_bound}, --errors ${o.errors}\n`;
-  for (const e of doc.experiments) yield* ranked(e);
+  for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
   if (doc.single.length > 0) yield `\nin one run only (not ranked): ${doc.single.map(name).join(", ")}\n`;
   for (const n of doc.notes) yield `note: ${text(n)}\n`;
   yield doc.regressions.length === 0

@@ -5,6 +5,7 @@
 import type { Experiment, ResultsView } from "../../core/results.js";
 import { esc } from "./escape.js";
 import { Methods, SAMPLES, TRIALS, type WithInterval } from "../intervals.js";
+import { perSuccessText, totalText } from "../usage.js";
 
 /** The run's --invalid: invalid trials count (as failures, 0) or are left out of the figures. */
 type Invalid = ResultsView["run"]["options"]["invalid"];
@@ -70,12 +71,26 @@ function inspect(e: Experiment, methods: Methods): string[] {
 }
 
 /**
+ * §13.5: what the run cost, as recorded (spent over every entry, counted over the counted units,
+ * per success), in US dollars to 3 decimals as every figure here; n/a where not recorded, never 0.
+ */
+function usage(e: Experiment): string[] {
+  const u = e.usage;
+  if (u === null) return [];
+  return [
+    metric("usage:spent:cost_usd", u.spent.cost_usd, f3(u.spent.cost_usd), "cost spent, USD", esc(`every entry, retried and superseded ones included: ${totalText(e, u.spent)}`)),
+    metric("usage:counted:cost_usd", u.counted.cost_usd, f3(u.counted.cost_usd), "cost counted, USD", esc(`the counted units: ${totalText(e, u.counted)}`)),
+    metric("usage:cost_per_success", u.cost_per_success, f3(u.cost_per_success), "cost per success, USD", esc(`${perSuccessText(u)}; spent / successes, as recorded (never priced by assay)`)),
+  ];
+}
+
+/**
  * The headline figures of an experiment, by its profile (the experiment is already shown: shown.ts),
  * under the run's --invalid; then the one line naming the methods of the intervals they show.
  */
 export function figures(e: Experiment, invalid: Invalid): string {
   const methods = new Methods(e.profile === "inspect" ? SAMPLES : TRIALS);
-  const parts = [...(e.accuracy !== null ? native(e, invalid, methods) : []), ...(e.pass !== null ? world(e, invalid, methods) : []), ...(e.profile === "harbor" ? harbor(e, invalid, methods) : []), ...(e.profile === "inspect" ? inspect(e, methods) : [])];
+  const parts = [...(e.accuracy !== null ? native(e, invalid, methods) : []), ...(e.pass !== null ? world(e, invalid, methods) : []), ...(e.profile === "harbor" ? harbor(e, invalid, methods) : []), ...(e.profile === "inspect" ? inspect(e, methods) : []), ...usage(e)];
   if (parts.length === 0) return `<p class="muted">no headline figure: nothing here was scored</p>`;
   const legend = methods.legend();
   return `<div class="metrics">${parts.join("")}</div>${legend === null ? "" : `<p class="muted legend">${esc(legend)}</p>`}`;
