@@ -26,8 +26,8 @@ beforeAll(() => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("help", () => {
-  it("assay --help, -h and help: every command on a line of its own, one screen, on stdout, exit 0", () => {
-    const outs = [["--help"], ["-h"], ["help"]].map((argv) => spawnCli(argv));
+  it("assay --help, -h, help and help --help: every command on a line of its own, one screen, on stdout, exit 0", () => {
+    const outs = [["--help"], ["-h"], ["help"], ["help", "--help"]].map((argv) => spawnCli(argv));
     for (const r of outs) {
       expect(r.code).toBe(0);
       expect(r.stderr).toBe("");
@@ -127,6 +127,9 @@ describe("did you mean", () => {
     expect(far.stderr).toBe('assay: unknown command "frobnicate" (assay --help lists the commands)\n');
     const help = spawnCli(["help", "veriyf"]);
     expect([help.code, help.stderr]).toEqual([2, 'assay: unknown command "veriyf": did you mean verify?\n']);
+    const first = spawnCli(["--formt", "json"]);
+    expect([first.code, first.stderr]).toEqual([2, "assay: unknown option --formt (a command comes first: assay COMMAND [options])\n"]);
+    expect(spawnCli(["--hepl"]).stderr).toBe("assay: unknown option --hepl: did you mean --help? (a command comes first: assay COMMAND [options])\n");
   });
 });
 

@@ -57,9 +57,10 @@ ${REFERENCE}`;
 
 const isHelp = (arg: string | undefined) => arg === "--help" || arg === "-h";
 
-/** Not a command: where a typo is near one, say which. */
+/** Not a command: where a typo is near one, say which (an option before any command: the command comes first). */
 function unknownCommand(name: string, io: CliIo): number {
-  io.stderr(`assay: unknown command ${JSON.stringify(name)}${didYouMean(name, NAMES) || " (assay --help lists the commands)"}\n`);
+  if (name.startsWith("-")) io.stderr(`assay: unknown option ${name}${didYouMean(name, ["--help", "--version"])} (a command comes first: assay COMMAND [options])\n`);
+  else io.stderr(`assay: unknown command ${JSON.stringify(name)}${didYouMean(name, NAMES) || " (assay --help lists the commands)"}\n`);
   return EXIT.USAGE;
 }
 
@@ -76,7 +77,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     io.stderr(USAGE);
     return EXIT.USAGE;
   }
-  if (isHelp(name) || (name === "help" && rest.length === 0)) {
+  if (isHelp(name) || (name === "help" && (rest.length === 0 || isHelp(rest[0])))) {
     io.stdout(OVERVIEW);
     return EXIT.OK;
   }
