@@ -101,6 +101,8 @@ describe("did you mean", () => {
       [["verify", corpus, "--jsn"], "assay verify: unknown option --jsn: did you mean --json?\n"],
       [["compare", "a.json", "b.json", "--fail-onn", "regression"], "assay compare: unknown option --fail-onn: did you mean --fail-on?\n"],
       [["cache", "stats", "--cahce", "x"], "assay cache: unknown option --cahce: did you mean --cache?\n"],
+      [["cache", "stat"], 'assay cache: unknown subcommand "stat": did you mean stats? (stats, prune, export; see assay cache --help)\n'],
+      [["cache"], "assay cache: needs a subcommand: stats, prune, export (see assay cache --help)\n"],
       [["score", corpus, "--frobnicate"], "assay score: unknown option --frobnicate\n"],
       [["score", corpus, "-x"], "assay score: unknown option -x (short options here: -f (--format), -o (--out), -j (--jobs), -q (--quiet))\n"],
       [["score", corpus, "--out"], "assay score: option --out needs a value\n"],

@@ -5,7 +5,7 @@ import { PRICES_AS_OF } from "../../analysis/prices.js";
 import { scrubDeep, secretScrubber } from "../../analysis/secrets.js";
 import { checkOutput, gathered, withSqliteFiles, writeOutput } from "../../io/output.js";
 import { forTerminal } from "../../core/text.js";
-import { parseOptions } from "../args.js";
+import { didYouMean, parseOptions } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 
@@ -104,5 +104,7 @@ export function cacheCommand(argv: string[], io: CliIo): number {
     io.stderr(`assay cache: exported ${n} answers to ${toStdout ? "standard output" : forTerminal(out)}\n`);
     return EXIT.OK;
   }
-  throw new UsageError("assay cache takes stats, prune or export (see assay cache --help)");
+  const subs = ["stats", "prune", "export"];
+  if (sub === undefined) throw new UsageError(`needs a subcommand: ${subs.join(", ")} (see assay cache --help)`);
+  throw new UsageError(`unknown subcommand ${JSON.stringify(sub)}${didYouMean(sub, subs)} (${subs.join(", ")}; see assay cache --help)`);
 }
