@@ -75,7 +75,7 @@ describe("help", () => {
     expect(r.status, r.stderr).toBe(0);
     const loaded = r.stderr.split("\n").filter((l) => l.startsWith("LOAD ")).map((l) => l.slice(5));
     expect(loaded.some((u) => u.endsWith("/dist/cli/main.js"))).toBe(true);
-    const own = loaded.filter((u) => u.startsWith("file:")).map((u) => u.replace(/^.*\/dist\//, ""));
+    const own = [...new Set(loaded.filter((u) => u.startsWith("file:")).map((u) => u.replace(/^.*\/dist\//, "")))];
     expect(own.filter((u) => /commands\/|cli\/help\.js|core\/results|node_modules/.test(u))).toEqual([]);
     expect(own.length).toBeLessThanOrEqual(12);
   });
@@ -104,6 +104,8 @@ describe("did you mean", () => {
       [["cache", "stat"], 'assay cache: unknown subcommand "stat": did you mean stats? (stats, prune, export; see assay cache --help)\n'],
       [["cache"], "assay cache: needs a subcommand: stats, prune, export (see assay cache --help)\n"],
       [["score", corpus, "--frobnicate"], "assay score: unknown option --frobnicate\n"],
+      [["score", corpus, "--it's"], "assay score: unknown option --it's\n"],
+      [["score", corpus, "--\x1b[2Jx"], 'assay score: unknown option "--\\u001b[2Jx"\n'],
       [["score", corpus, "-x"], "assay score: unknown option -x (short options here: -f (--format), -o (--out), -j (--jobs), -q (--quiet))\n"],
       [["score", corpus, "--out"], "assay score: option --out needs a value\n"],
       [["score", corpus, "--quiet=yes"], "assay score: option --quiet takes no value\n"],

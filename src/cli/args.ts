@@ -1,6 +1,7 @@
 // Argument parsing on node:util parseArgs, with usage errors instead of exceptions.
 
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { forTerminal } from "../core/text.js";
 import { UsageError } from "./exit.js";
 
 /** Short flags for the options users type most, wherever a command has them (as vitest, promptfoo). */
@@ -29,22 +30,23 @@ export function nearest(typed: string, known: readonly string[]): string | undef
 }
 
 /** `: did you mean X?`, or nothing. */
-export const didYouMean = (typed: string, known: readonly string[], prefix = ""): string => {
+export const didYouMean = (typed: string, known: readonly string[]): string => {
   const n = nearest(typed, known);
-  return n === undefined ? "" : `: did you mean ${prefix}${n}?`;
+  return n === undefined ? "" : `: did you mean ${n}?`;
 };
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
 /** parseArgs's complaint as one line of ours: the option quoted plainly, the nearest one suggested. */
 function explain(e: Error & { code?: string }, options: Options): string {
-  const quoted = /'([^']*)'/.exec(e.message)?.[1] ?? "";
+  // What it quotes ends where its message goes on: a quote inside the argument stays in it.
+  const quoted = /'(.*?)'(?=\. To specify|\. This command| argument missing| does not take|$)/s.exec(e.message)?.[1] ?? "";
   if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
     const long = quoted.startsWith("--");
     const names = Object.keys(options).map((n) => `--${n}`);
     const shorts = Object.entries(options).flatMap(([n, o]) => (o.short ? [`-${o.short} (--${n})`] : []));
     const hint = long ? didYouMean(quoted, names) : shorts.length > 0 ? ` (short options here: ${shorts.join(", ")})` : "";
-    return `unknown option ${quoted}${hint}`;
+    return `unknown option ${forTerminal(quoted)}${hint}`;
   }
   if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     const name = /--[^ ]+/.exec(quoted)?.[0] ?? quoted;

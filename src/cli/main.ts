@@ -2,6 +2,7 @@
 // code is loaded only when it runs, and its help text only when asked for: `assay --help` loads
 // neither (docs/development.md has its start-up time).
 
+import { forTerminal } from "../core/text.js";
 import { TOOL_VERSION } from "../version.js";
 import { didYouMean } from "./args.js";
 import { EXIT, isUserError } from "./exit.js";
@@ -49,7 +50,7 @@ Common options (where a command has them):
   -q, --quiet      no progress on stderr
   -j, --jobs N     worker threads at most
   -h, --help       this list; assay COMMAND --help (or assay help COMMAND) describes one command
-      --version    print the version
+  -v, --version    print the version
 
 Exit codes: 0 done; 1 what --fail-on names happened (verify: invalid; check-task: a criterion
 fails); 2 usage error; 3 a bundle the tool could not finish; 130 stopped by Ctrl-C.
@@ -59,7 +60,7 @@ const isHelp = (arg: string | undefined) => arg === "--help" || arg === "-h";
 
 /** Not a command: where a typo is near one, say which (an option before any command: the command comes first). */
 function unknownCommand(name: string, io: CliIo): number {
-  if (name.startsWith("-")) io.stderr(`assay: unknown option ${name}${didYouMean(name, ["--help", "--version"])} (a command comes first: assay COMMAND [options])\n`);
+  if (name.startsWith("-")) io.stderr(`assay: unknown option ${forTerminal(name)}${didYouMean(name, ["--help", "--version"])} (a command comes first: assay COMMAND [options])\n`);
   else io.stderr(`assay: unknown command ${JSON.stringify(name)}${didYouMean(name, NAMES) || " (assay --help lists the commands)"}\n`);
   return EXIT.USAGE;
 }
