@@ -1,7 +1,7 @@
 // `--out FILE` picks the format by its extension when --format is not given (issue 15): .json,
-// .jsonl, .html/.htm, .xml (JUnit), .md/.markdown; any other name gets the command's default. A
-// --format the extension contradicts, or an extension naming a format the command does not write,
-// is a usage error. On score, analyze, merge and compare alike (compare's own in compare.test.ts).
+// .jsonl, .html/.htm, .xml (JUnit), .md/.markdown; .txt or no extension gets the command's default.
+// A --format the extension contradicts, an extension naming a format the command does not write,
+// or (issue 23) one naming no format without --format, is a usage error. On score, analyze, merge and compare alike (compare's own in compare.test.ts).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
