@@ -115,7 +115,8 @@ describe("--out never lands on evidence, the store, the cache or an input (item 
     const store = join(tmp, "store.sqlite");
     expect((await run(["score", root, "--store", store, "--quiet"])).code).toBe(0);
     for (const out of [store, `${store}-wal`, `${store}-shm`]) {
-      const r = await run(["score", root, "--store", store, "--out", out, "--quiet"]);
+      // --format: without it the name's extension, naming no format, is refused first (issue 23)
+      const r = await run(["score", root, "--store", store, "--out", out, "--format", "json", "--quiet"]);
       expect(r.code, out).toBe(2);
       expect(r.stderr, out).toMatch(/will not write .*: it is .*, which this command reads or keeps/);
     }

@@ -5,7 +5,7 @@
 
 import Database from "better-sqlite3";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -126,6 +126,24 @@ describe.skipIf(!hasTmux)("on a terminal (tmux)", () => {
       expect(bar).toMatch(/ETA \S+/);
       // no plain status lines on a terminal
       expect(screen).not.toMatch(/^assay: \d+\/\d+/m);
+    } finally {
+      tmux("kill-session", "-t", session);
+    }
+  });
+
+  it("at 0/0 (nothing found) the bar is empty, never full (issue 23)", async () => {
+    try {
+      const empty = join(tmp, "empty");
+      mkdirSync(empty);
+      const cmd = `${q(process.execPath)} ${q(CLI)} score ${q(empty)} --allow-empty > /dev/null; echo "rc=$?"; sleep 5`;
+      const started = tmux("-u", "new-session", "-d", "-s", session, "-x", "200", "-y", "20", cmd);
+      expect(started.status, started.stderr).toBe(0);
+      const screen = await until((sc) => /rc=\d+/.test(sc), 30_000);
+      expect(screen).toMatch(/rc=0/);
+      const bar = screen.split("\n").find((l) => l.includes("0/0 bundles |"));
+      expect(bar, screen).toBeDefined();
+      expect(bar).toMatch(/^\u2591{40} 0\/0 bundles \|/); // light shade only: nothing done of nothing
+      expect(bar).not.toContain("\u2588");
     } finally {
       tmux("kill-session", "-t", session);
     }

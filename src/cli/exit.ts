@@ -1,6 +1,7 @@
 // The one place where outcomes become exit codes.
 
-import { viewOf, type Results, type ResultsView } from "../core/results.js";
+// Types only: main.ts loads this for `assay --help`, which must not load the results schema (zod).
+import type { Results, ResultsView } from "../core/results.js";
 
 export const EXIT = {
   /** Scored (whatever the evidence said). */
@@ -18,9 +19,9 @@ export const EXIT = {
 export { UsageError } from "../errors.js";
 
 export function exitForResults(doc: Results | ResultsView, failOnInvalid: boolean): number {
-  const results = "tally" in doc ? doc : viewOf(doc);
-  if (results.tally.error > 0) return EXIT.INCOMPLETE;
-  const anyInvalid = results.tally.invalid > 0 || results.experiments.some((e) => e.invalid.length > 0);
+  const has = (v: "invalid" | "error") => ("tally" in doc ? doc.tally[v] > 0 : doc.bundles.some((e) => e.validity === v));
+  if (has("error")) return EXIT.INCOMPLETE;
+  const anyInvalid = has("invalid") || doc.experiments.some((e) => e.invalid.length > 0);
   return failOnInvalid && anyInvalid ? EXIT.FAILED : EXIT.OK;
 }
 

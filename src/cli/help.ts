@@ -11,15 +11,16 @@ export const SCORE_HELP = `assay score ROOT... [options]
   and Inspect .eval and .json logs are read in place, never modified; a root may be a log) in a
   pool of worker threads; per experiment, job or Inspect task run, honest metrics.
   --schedule FILE          an assay.schedule/1 file (repeatable, one per experiment)
-  --format table|json|jsonl|html|junit|md
+  -f, --format table|json|jsonl|html|junit|md
                            output format (default table; jsonl: the run, each bundle, each
                            experiment on a line of its own, for DuckDB, Polars, jq; html: one
                            self-contained page with charts and a filterable trial table; junit:
                            JUnit XML for CI test reports, a testsuite per experiment, a testcase
                            per bundle; md: a Markdown summary for $GITHUB_STEP_SUMMARY or a PR)
-  --out FILE               write the output to FILE (atomically) instead of stdout; its extension
-                           picks the format (.json, .jsonl, .html/.htm, .xml junit, .md/.markdown;
-                           any other: the default), and a --format it contradicts is refused
+  -o, --out FILE           write the output to FILE (atomically) instead of stdout (- is stdout);
+                           its extension picks the format (.json, .jsonl, .html/.htm, .xml junit,
+                           .md/.markdown; .txt or none: the default); a --format it contradicts,
+                           or another extension without --format, is refused
   --invalid count|exclude  invalid trials count as non-victories (default) or are left out
   --resource-bound exclude|loss
                            resource-bound runs without a game ending: native default exclude,
@@ -31,7 +32,7 @@ export const SCORE_HELP = `assay score ROOT... [options]
                            invalidated) are left out (default, as Inspect's own figure) or count 0
                            over the planned samples
   --fail-on invalid        exit 1 when any bundle or trial is invalid
-  --jobs N                 worker threads at most, started as work arrives (default: available
+  -j, --jobs N             worker threads at most, started as work arrives (default: available
                            parallelism; never more than 4 per CPU)
   --store FILE             resumable results store (SQLite): a rerun skips finished bundles
   --verify-digests         with --store: rehash every bundle instead of trusting file stamps
@@ -40,7 +41,7 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --hmac-key-file FILE     check every assay bundle's seal.json against this key (§8; assay seal);
                            a JSON or JSONL document then ends with its MAC under the key, which
                            merge, compare and narrate check when given the key
-  --quiet                  no progress on stderr
+  -q, --quiet              no progress on stderr
   --allow-empty            a root under which nothing is recognised is no error (default: exit 2)
 `;
 
@@ -76,11 +77,12 @@ assay compare R1 R2 R3 ... [--format table|json|md|html] [--out FILE] [--fail-on
   --pair A=B               compare BASE's experiment A with HEAD's B (repeatable; two documents
                            only); where an id names two experiments of a document, name one as
                            profile:id
-  --format table|json|md|html
+  -f, --format table|json|md|html
                            output format (default: by --out's extension, else table)
-  --out FILE               write the output to FILE (atomically) instead of stdout; its extension
-                           picks the format (.json, .html/.htm, .md/.markdown; any other: table),
-                           and a --format it contradicts, or .jsonl or .xml, is refused
+  -o, --out FILE           write the output to FILE (atomically) instead of stdout (- is stdout);
+                           its extension picks the format (.json, .html/.htm, .md/.markdown; .txt
+                           or none: table); a --format it contradicts, .jsonl, .xml, or another
+                           extension without --format, is refused
   --fail-on regression     exit 1 when any figure regressed
   --hmac-key-file FILE     every document must have been scored with this key and carry the MAC
                            it gives it (else exit 2, naming the document). Without a key a
@@ -111,7 +113,7 @@ export const SEAL_HELP = `assay seal ROOT... --hmac-key-file FILE [--quiet]
                            HMAC-SHA256(key, "assay.key-id"), names it. (score, analyze, verify
                            and merge take it too, to check seals; merge, compare and
                            narrate to check a document's MAC.)
-  --quiet                  only the bundles not sealed, no closing count
+  -q, --quiet              only the bundles not sealed, no closing count
   Exit 0 every bundle sealed or already sealed; 1 a bundle not sealed (an entry that cannot be
   read safely, another seal); 3 a seal could not be written or a bundle could not be read.
 `;
@@ -187,10 +189,11 @@ export const NARRATE_HELP = `assay narrate RESULTS.json [--out FILE] [--format m
 
 export const CACHE_HELP = `assay cache stats|prune|export [--cache FILE]
   stats [--json]                     rows, size, answers per analysis and model, the last run's hit
-                                     rate and the cost its hits saved
+                                     rate and the cost its hits saved (no cache yet: empty, exit 0)
   prune --older-than D [--model M]   delete answers made more than D ago (e.g. 30d, 12h, 90m), of
                                      model M only when given
-  export FILE                        every answer with its provenance as JSONL (written atomically)
+  export FILE                        every answer with its provenance as JSONL (written atomically;
+                                     - for standard output)
   Safe while another assay reads the cache (SQLite WAL; a writer waits for the lock).
 `;
 

@@ -7,6 +7,8 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Is stderr a terminal (progress bars) or a log (status lines)? */
   stderrIsTTY: boolean;
+  /** Is stdout a terminal (colour for pass/fail markers, colour.ts)? Absent: no. */
+  stdoutIsTTY?: boolean;
   /** Register a Ctrl-C handler; returns its removal. In-process tests have none. */
   onInterrupt(handler: () => void): () => void;
 }
@@ -25,6 +27,7 @@ export const processIo: CliIo = {
   stderr: (t) => void process.stderr.write(t),
   env: process.env,
   stderrIsTTY: process.stderr.isTTY === true,
+  stdoutIsTTY: process.stdout.isTTY === true,
   onInterrupt(handler) {
     process.on("SIGINT", handler);
     return () => void process.off("SIGINT", handler);

@@ -57,6 +57,7 @@ export function progressReporter(io: CliIo, mode: "tty" | "lines" | "quiet", eve
         format: "{bar} {value}/{total}{more} bundles | {mbDone} MB | {invalid} invalid | {errors} tool errors | {rate}/s | ETA {etaText}",
         hideCursor: true,
         clearOnComplete: false,
+        emptyOnZero: true, // 0/0 (nothing found yet) is an empty bar, not a full one
         fps: 10,
       },
       cliProgress.Presets.shades_classic,

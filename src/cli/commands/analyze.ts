@@ -1,9 +1,8 @@
-import { parseArgs } from "node:util";
 import type { Target } from "../../analysis/engine.js";
 import { packFor } from "../../analysis/evidence.js";
 import { materialize, viewOf, type Advisory, type BundleEntry, type Results } from "../../core/results.js";
 import { withSqliteFiles } from "../../io/output.js";
-import { usage } from "../args.js";
+import { parseOptions } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { ANALYSIS_OPTIONS, analysisFromOptions, runAnalysis } from "./analysis-options.js";
@@ -49,7 +48,7 @@ export function withAdvisories(results: Results, advisories: readonly (Advisory 
 }
 
 export async function analyzeCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = usage(() => parseArgs({ args: argv, allowPositionals: true, options: { ...SCORE_OPTIONS, ...ANALYSIS_OPTIONS } }));
+  const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: { ...SCORE_OPTIONS, ...ANALYSIS_OPTIONS } });
   if (values.shard !== undefined) throw new UsageError("assay analyze scores whole runs: --shard is for assay score and assay merge");
   // Every analysis option is checked, and the rubric and prompt read, before any scoring.
   const analysis = analysisFromOptions("trial-legitimacy", values, io.env, positionals);

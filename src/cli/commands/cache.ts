@@ -1,12 +1,11 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { AnalysisCache, CacheError } from "../../analysis/cache.js";
 import { PRICES_AS_OF } from "../../analysis/prices.js";
 import { scrubDeep, secretScrubber } from "../../analysis/secrets.js";
-import { checkOutput, withSqliteFiles, writeOutput } from "../../io/output.js";
+import { checkOutput, gathered, withSqliteFiles, writeOutput } from "../../io/output.js";
 import { forTerminal } from "../../core/text.js";
-import { usage } from "../args.js";
+import { didYouMean, parseOptions } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 
@@ -15,7 +14,8 @@ const file = (cache: string | undefined, env: Record<string, string | undefined>
 
 /**
  * The cache a subcommand works on, which must exist and be one: a mistyped --cache is an error,
- * never "0 answers" (and prune never creates a cache to prune).
+ * never "0 answers" (and prune never creates a cache to prune). Only stats reads an absent
+ * default cache, as empty.
  */
 function existing(path: string, readOnly: boolean): AnalysisCache {
   if (!existsSync(path)) throw new UsageError(`no analysis cache at ${path} (--cache FILE or ASSAY_CACHE names it)`);
@@ -29,21 +29,26 @@ function existing(path: string, readOnly: boolean): AnalysisCache {
 
 export function cacheCommand(argv: string[], io: CliIo): number {
   const [sub, ...rest] = argv;
-  const { values, positionals } = usage(() =>
-    parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: { cache: { type: "string" }, json: { type: "boolean" }, "older-than": { type: "string" }, model: { type: "string" } },
-    }),
-  );
+  const { values, positionals } = parseOptions({
+    args: rest,
+    allowPositionals: true,
+    options: { cache: { type: "string" }, json: { type: "boolean" }, "older-than": { type: "string" }, model: { type: "string" } },
+  });
   const path = file(values.cache, io.env);
   if (sub === "stats") {
-    const cache = existing(path, true);
+    // No cache at the default place yet (a fresh checkout, offline) is an empty one, not an error
+    // (read-only: nothing is created); a cache named by --cache or ASSAY_CACHE must exist (a typo).
+    const absent = values.cache === undefined && io.env["ASSAY_CACHE"] === undefined && !existsSync(path);
+    const cache = absent ? new AnalysisCache(path, true) : existing(path, true);
     try {
       const s = cache.stats();
       if (values.json) io.stdout(JSON.stringify({ file: path, ...s }, null, 2) + "\n");
       else {
-        const lines = [`${forTerminal(path)}: ${s.rows} answers, ${(s.bytes / 1e6).toFixed(1)} MB${s.oldest ? `, made ${s.oldest} … ${s.newest}` : ""}`];
+        const lines = [
+          absent
+            ? `${forTerminal(path)}: empty (no cache yet: analyze, check-task and narrate make it)`
+            : `${forTerminal(path)}: ${s.rows} answers, ${(s.bytes / 1e6).toFixed(1)} MB${s.oldest ? `, made ${s.oldest} … ${s.newest}` : ""}`,
+        ];
         for (const g of s.byAnalysis) lines.push(`  ${g.analysis.padEnd(18)} ${g.model.padEnd(28)} ${g.rows}`);
         const r = s.lastRun;
         if (r) {
@@ -77,24 +82,29 @@ export function cacheCommand(argv: string[], io: CliIo): number {
   if (sub === "export") {
     if (positionals.length !== 1) throw new UsageError("assay cache export takes one FILE");
     const out = positionals[0]!;
+    const toStdout = out === "-"; // as --out - elsewhere
     const protect = { files: withSqliteFiles(path) }; // `export X --cache X` would destroy the paid answers
-    checkOutput(out, protect);
+    if (!toStdout) checkOutput(out, protect);
     const cache = existing(path, true);
     // Rows written by an older assay may hold what the endpoint echoed: scrubbed on the way out too.
     const scrub = secretScrubber(io.env);
     let n = 0;
+    const lines = (function* () {
+      for (const row of cache.rows()) {
+        n++;
+        yield JSON.stringify(scrubDeep(row, scrub)) + "\n";
+      }
+    })();
     try {
-      writeOutput(out, (function* () {
-        for (const row of cache.rows()) {
-          n++;
-          yield JSON.stringify(scrubDeep(row, scrub)) + "\n";
-        }
-      })(), { protect });
+      if (toStdout) for (const piece of gathered(lines)) io.stdout(piece);
+      else writeOutput(out, lines, { protect });
     } finally {
       cache.close();
     }
-    io.stderr(`assay cache: exported ${n} answers to ${forTerminal(out)}\n`);
+    io.stderr(`assay cache: exported ${n} answers to ${toStdout ? "standard output" : forTerminal(out)}\n`);
     return EXIT.OK;
   }
-  throw new UsageError("assay cache takes stats, prune or export (see assay cache --help)");
+  const subs = ["stats", "prune", "export"];
+  if (sub === undefined) throw new UsageError(`needs a subcommand: ${subs.join(", ")} (see assay cache --help)`);
+  throw new UsageError(`unknown subcommand ${JSON.stringify(sub)}${didYouMean(sub, subs)} (${subs.join(", ")}; see assay cache --help)`);
 }

@@ -1,9 +1,8 @@
 import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { taskPack } from "../../analysis/evidence.js";
 import type { Advisory } from "../../core/results.js";
-import { usage } from "../args.js";
+import { parseOptions } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { forTerminal } from "../../core/text.js";
@@ -12,9 +11,7 @@ import { ANALYSIS_OPTIONS, analysisFromOptions, runAnalysis } from "./analysis-o
 
 
 export async function checkTaskCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = usage(() =>
-    parseArgs({ args: argv, allowPositionals: true, options: { ...ANALYSIS_OPTIONS, json: { type: "boolean" } } }),
-  );
+  const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: { ...ANALYSIS_OPTIONS, json: { type: "boolean" } } });
   if (positionals.length === 0) throw new UsageError("assay check-task needs at least one TASK_DIR");
   for (const d of positionals) if (!statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${forTerminal(d)} is not a directory`);
   const analysis = analysisFromOptions("task-quality", values, io.env, positionals);

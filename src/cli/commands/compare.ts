@@ -3,7 +3,6 @@
 // (core/compare/trials.ts): per unit a number per run, never an entry. The statistics are pure
 // (core/compare); the formats derive from the canonical JSON (report/compare).
 
-import { parseArgs } from "node:util";
 import { compareRuns, differingOptions, type Side } from "../../core/compare/compare.js";
 import { keyOf, namesOf } from "../../core/compare/names.js";
 import { rankRuns } from "../../core/compare/rank.js";
@@ -15,7 +14,7 @@ import { checkOutput, gathered, writeOutput } from "../../io/output.js";
 import { checkKeyOf, checkMacOf, readShard } from "../../io/shard-reader.js";
 import { COMPARE_FORMATS, type CompareFormat } from "../../report/compare/index.js";
 import { formatForFile } from "../../report/index.js";
-import { usage } from "../args.js";
+import { parseOptions } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { readKeyFile, type HmacKey } from "./seal.js";
@@ -77,13 +76,11 @@ function checkComparable(base: Side, head: Side): void {
 }
 
 export function compareCommand(argv: string[], io: CliIo): number {
-  const { values, positionals } = usage(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { format: { type: "string" }, out: { type: "string" }, pair: { type: "string", multiple: true }, "fail-on": { type: "string" }, "hmac-key-file": { type: "string" } },
-    }),
-  );
+  const { values, positionals } = parseOptions({
+    args: argv,
+    allowPositionals: true,
+    options: { format: { type: "string" }, out: { type: "string" }, pair: { type: "string", multiple: true }, "fail-on": { type: "string" }, "hmac-key-file": { type: "string" } },
+  });
   if (positionals.length < 2) throw new UsageError("assay compare needs two results documents (BASE.json HEAD.json), or three or more to rank");
   if (positionals.length > 2 && values.pair !== undefined) throw new UsageError("--pair takes two documents (BASE and HEAD); runs of three or more are matched by kind and id");
   if (values["fail-on"] !== undefined && values["fail-on"] !== "regression") throw new UsageError("--fail-on takes: regression");

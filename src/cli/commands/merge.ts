@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import { forTerminal } from "../../core/text.js";
 import { checkOutput, type Protected } from "../../io/output.js";
 import { BundleSet, checkKeyOf, checkMacOf, readShard, type ShardRun } from "../../io/shard-reader.js";
@@ -6,7 +5,7 @@ import { assembleView, loadSchedule } from "../../pipeline/score.js";
 import { parseShard } from "../../pipeline/shard.js";
 import { EntrySpill } from "../../pipeline/spill.js";
 import { FORMAT_NAMES, formatForFile } from "../../report/index.js";
-import { usage } from "../args.js";
+import { parseOptions } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { writeResults } from "./score.js";
@@ -55,19 +54,17 @@ class ShardChecks {
 }
 
 export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = usage(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        schedule: { type: "string", multiple: true },
-        format: { type: "string" },
-        out: { type: "string" },
-        "fail-on": { type: "string" },
-        "hmac-key-file": { type: "string" },
-      },
-    }),
-  );
+  const { values, positionals } = parseOptions({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      schedule: { type: "string", multiple: true },
+      format: { type: "string" },
+      out: { type: "string" },
+      "fail-on": { type: "string" },
+      "hmac-key-file": { type: "string" },
+    },
+  });
   if (positionals.length === 0) throw new UsageError("assay merge needs the shards' RESULTS files");
   const format = formatForFile(values.out, { format: values.format, formats: FORMAT_NAMES, fallback: "table" });
   if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid") throw new UsageError("--fail-on takes: invalid");

@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
-import { parseArgs } from "node:util";
 import { narrate, NarrativeGatherer, narrativeMarkdown, type Narrative } from "../../analysis/narrative.js";
 import { setupModel } from "../../analysis/setup.js";
 import { checkOutput, gathered, withSqliteFiles, writeOutput, type Protected } from "../../io/output.js";
 import { checkKeyOf, checkMacOf, readShard } from "../../io/shard-reader.js";
 import { pieces } from "../../report/json.js";
-import { oneOf, usage } from "../args.js";
+import { oneOf, parseOptions } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { MODEL_OPTIONS, modelOptions } from "./analysis-options.js";
@@ -18,9 +17,7 @@ function* jsonOf(n: Narrative): Generator<string> {
 }
 
 export async function narrateCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = usage(() =>
-    parseArgs({ args: argv, allowPositionals: true, options: { ...MODEL_OPTIONS, out: { type: "string" }, format: { type: "string" }, "hmac-key-file": { type: "string" } } }),
-  );
+  const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: { ...MODEL_OPTIONS, out: { type: "string" }, format: { type: "string" }, "hmac-key-file": { type: "string" } } });
   if (positionals.length !== 1) throw new UsageError("assay narrate takes one RESULTS.json");
   const format = oneOf("format", values.format, ["md", "json"], "md");
   // The document read, the prompt, and the cache (known once set up, below) are never written over.

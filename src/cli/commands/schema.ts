@@ -1,8 +1,7 @@
-import { parseArgs } from "node:util";
 import { z } from "zod";
 import { resultsSchema } from "../../core/results.js";
 import { writeOutput } from "../../io/output.js";
-import { usage } from "../args.js";
+import { parseOptions } from "../args.js";
 import type { CliIo } from "../io.js";
 
 /** The JSON Schema of the results document, generated from the zod schemas. */
@@ -10,7 +9,7 @@ export const resultsJsonSchema = (): string =>
   JSON.stringify({ $id: "urn:assay:results:1", ...z.toJSONSchema(resultsSchema) }, null, 2) + "\n";
 
 export function schemaCommand(argv: string[], io: CliIo): number {
-  const { values } = usage(() => parseArgs({ args: argv, options: { out: { type: "string" } } }));
+  const { values } = parseOptions({ args: argv, options: { out: { type: "string" } } });
   if (values.out !== undefined) writeOutput(values.out, resultsJsonSchema());
   else io.stdout(resultsJsonSchema());
   return 0;

@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { parseArgs } from "node:util";
+import type { parseArgs } from "node:util";
 import { indexSchedules } from "../../core/batch/schedule.js";
 import type { ResultsView } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
@@ -8,7 +8,7 @@ import { loadSchedule, scoreRun, storeOptions, type ScoredRun } from "../../pipe
 import { parseShard } from "../../pipeline/shard.js";
 import { FORMAT_NAMES, formatForFile, FORMATS, type FormatName } from "../../report/index.js";
 import { JOBS_PER_CPU, maxJobs } from "../../pool/pool.js";
-import { oneOf, positiveInt, usage } from "../args.js";
+import { oneOf, parseOptions, positiveInt } from "../args.js";
 import { EXIT, exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { progressReporter } from "../progress.js";
@@ -76,7 +76,7 @@ export function sayUncheckedSeals(n: number, io: CliIo): void {
 }
 
 export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = usage(() => parseArgs({ args: argv, allowPositionals: true, options: SCORE_OPTIONS }));
+  const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: SCORE_OPTIONS });
   const scored = await scoreFromOptions(values, positionals, io, "score");
   if (typeof scored === "number") return scored;
   try {

@@ -3,14 +3,13 @@
 
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { SEAL } from "../../core/folder.js";
 import { keyFingerprint, sealText } from "../../core/seal.js";
 import { forTerminal } from "../../core/text.js";
 import { discover } from "../../io/discover.js";
 import { OutputError, writeOutput } from "../../io/output.js";
 import { scoreDirectory } from "../../pool/score-directory.js";
-import { usage } from "../args.js";
+import { parseOptions } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 
@@ -146,9 +145,7 @@ function sealOne(dir: string, path: string, key: HmacKey): Outcome {
 }
 
 export function sealCommand(argv: string[], io: CliIo): number {
-  const { values, positionals } = usage(() =>
-    parseArgs({ args: argv, allowPositionals: true, options: { "hmac-key-file": { type: "string" }, quiet: { type: "boolean" } } }),
-  );
+  const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: { "hmac-key-file": { type: "string" }, quiet: { type: "boolean" } } });
   if (positionals.length === 0) throw new UsageError("assay seal needs at least one ROOT (see assay seal --help)");
   if (values["hmac-key-file"] === undefined) throw new UsageError("assay seal needs --hmac-key-file FILE, the key to seal with");
   const key = readKeyFile(values["hmac-key-file"], positionals, io.stderr);

@@ -1,6 +1,5 @@
 import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { SEAL } from "../../core/folder.js";
 import type { BundleEntry, JobRecord } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
@@ -9,7 +8,7 @@ import { JobBook } from "../../pipeline/jobs.js";
 import { placed } from "../../pipeline/placed.js";
 import { scoreDirectory, scoreLog } from "../../pool/score-directory.js";
 import { renderEntry, renderJob } from "../../report/findings.js";
-import { usage } from "../args.js";
+import { parseOptions } from "../args.js";
 import { EXIT, exitForValidity, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { readKeyFile, type HmacKey } from "./seal.js";
@@ -25,9 +24,7 @@ function sealLine(entry: BundleEntry, dir: string, key: HmacKey | undefined): st
 const present = (p: string) => lstatSync(p, { throwIfNoEntry: false }) !== undefined;
 
 export function verifyCommand(argv: string[], io: CliIo): number {
-  const { values, positionals } = usage(() =>
-    parseArgs({ args: argv, allowPositionals: true, options: { json: { type: "boolean" }, "hmac-key-file": { type: "string" } } }),
-  );
+  const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: { json: { type: "boolean" }, "hmac-key-file": { type: "string" } } });
   if (positionals.length !== 1) throw new UsageError("assay verify takes exactly one directory (a bundle, a Harbor trial or a Harbor job) or one Inspect log");
   const dir = positionals[0]!;
   const st = statSync(dir, { throwIfNoEntry: false });

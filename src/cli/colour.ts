@@ -1,0 +1,38 @@
+// Colour for the markers a reader scans a report for (REGRESSION, MISMATCH, invalid…): on a
+// terminal only, never with NO_COLOR set (no-color.org) or TERM=dumb, so files, pipes and CI logs
+// stay plain text. Renderers print plain words and call `marker` on the ones listed here.
+
+import type { CliIo } from "./io.js";
+
+export type Tone = "bad" | "warn" | "good";
+const SGR: Record<Tone, string> = { bad: "1;31", warn: "33", good: "32" };
+
+/** The tone of each marker word the reports print (a word not listed is printed as it is). */
+export const MARKERS: Readonly<Record<string, Tone>> = {
+  REGRESSION: "bad",
+  MISMATCH: "bad",
+  invalid: "bad",
+  error: "bad",
+  fail: "bad",
+  unverified: "warn",
+  "NOT a clean run": "warn",
+  agrees: "good",
+  valid: "good",
+  pass: "good",
+};
+
+export interface Colour {
+  readonly on: boolean;
+  paint(text: string, tone: Tone): string;
+  /** A marker word in its tone (as it is when colour is off or the word is not a marker). */
+  marker(word: string): string;
+}
+
+export function colour(on: boolean): Colour {
+  const paint = (text: string, tone: Tone) => (on ? `\x1b[${SGR[tone]}m${text}\x1b[0m` : text);
+  return { on, paint, marker: (word) => (Object.hasOwn(MARKERS, word) ? paint(word, MARKERS[word]!) : word) };
+}
+
+/** Colour for what goes to standard output: a terminal, without NO_COLOR (any non-empty value) or TERM=dumb. */
+export const colourFor = (io: Pick<CliIo, "env" | "stdoutIsTTY">): Colour =>
+  colour(io.stdoutIsTTY === true && !io.env["NO_COLOR"] && io.env["TERM"] !== "dumb");
