@@ -12,6 +12,7 @@ import { AnalysisCache } from "../src/analysis/cache.js";
 import { didYouMean, editDistance, nearest } from "../src/cli/args.js";
 import { colour, colourFor } from "../src/cli/colour.js";
 import { writeCorpus } from "../src/io/corpus.js";
+import { main } from "../src/cli/main.js";
 import { CLI, run, spawnCli } from "./helpers/cli.js";
 
 const COMMANDS = ["demo", "score", "verify", "compare", "merge", "seal", "analyze", "check-task", "narrate", "cache", "synth", "schema"];
@@ -226,5 +227,32 @@ describe("colour for pass/fail markers", () => {
     }
     expect(colourFor({ stdoutIsTTY: true, env: { NO_COLOR: "" } }).on).toBe(true); // no-color.org: empty is unset
     expect(colour(false).paint("x", "bad")).toBe("x");
+  });
+});
+
+describe("colour in a table written to a terminal", () => {
+  let dir = "";
+  beforeAll(() => {
+    dir = join(mkdtempSync(join(tmpdir(), "assay-colour-")), "demo");
+    expect(spawnCli(["demo", "--out", dir]).code).toBe(0);
+  });
+  afterAll(() => rmSync(join(dir, ".."), { recursive: true, force: true }));
+  const score = async (env: Record<string, string>, tty: boolean, ...more: string[]) => {
+    let stdout = "";
+    await main(["score", join(dir, "logs"), ...more], { stdout: (t) => void (stdout += t), stderr: () => {}, env, stderrIsTTY: false, stdoutIsTTY: tty, onInterrupt: () => () => {} });
+    return stdout;
+  };
+  it("paints the verdict markers after the columns are laid out, and nothing else", async () => {
+    const plain = await score({}, false);
+    const painted = await score({}, true);
+    expect(plain).not.toContain("\x1b[");
+    expect(plain).toMatch(/\bagrees\b/);
+    expect(painted).toContain("\x1b[32magrees\x1b[0m");
+    // Without the escape codes it is the plain table, column for column.
+    expect(painted.replace(/\x1b\[[0-9;]*m/g, "")).toBe(plain);
+  });
+  it("stays plain with NO_COLOR, and in JSON whatever the terminal", async () => {
+    expect(await score({ NO_COLOR: "1" }, true)).not.toContain("\x1b[");
+    expect(await score({}, true, "--format", "json")).not.toContain("\x1b[");
   });
 });

@@ -1,6 +1,7 @@
 // Colour for the markers a reader scans a report for (REGRESSION, MISMATCH, invalid…): on a
 // terminal only, never with NO_COLOR set (no-color.org) or TERM=dumb, so files, pipes and CI logs
-// stay plain text. Renderers print plain words and call `marker` on the ones listed here.
+// stay plain text. Renderers print plain words; the CLI paints a table's markers as it writes them
+// to a terminal (`painted`), after the columns are laid out, so no width counts an escape code.
 
 import type { CliIo } from "./io.js";
 
@@ -36,3 +37,15 @@ export function colour(on: boolean): Colour {
 /** Colour for what goes to standard output: a terminal, without NO_COLOR (any non-empty value) or TERM=dumb. */
 export const colourFor = (io: Pick<CliIo, "env" | "stdoutIsTTY">): Colour =>
   colour(io.stdoutIsTTY === true && !io.env["NO_COLOR"] && io.env["TERM"] !== "dumb");
+
+/**
+ * The markers a table's lines are scanned for: words that only ever mark a verdict there. (`invalid`,
+ * `pass` and the like also run through the tables' prose, so they are left plain.)
+ */
+const SCANNED = /\b(REGRESSION|MISMATCH|agrees|unverified)\b|NOT a clean run/g;
+
+/** A table's pieces as written to the terminal: each marker in its tone (each piece is whole lines, never a split word). */
+export function* painted(pieces: Iterable<string>, c: Colour): Generator<string> {
+  if (!c.on) return yield* pieces;
+  for (const p of pieces) yield p.replace(SCANNED, (w) => c.marker(w));
+}

@@ -10,6 +10,7 @@ import type { Comparison, RankingDocument } from "../../core/compare/schema.js";
 import { TrialOutcomes } from "../../core/compare/trials.js";
 import type { Experiment } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
+import { colourFor, painted } from "../colour.js";
 import { checkOutput, gathered, writeOutput } from "../../io/output.js";
 import { checkKeyOf, checkMacOf, readShard } from "../../io/shard-reader.js";
 import { COMPARE_FORMATS, type CompareFormat } from "../../report/compare/index.js";
@@ -101,6 +102,6 @@ export function compareCommand(argv: string[], io: CliIo): number {
     writeOutput(values.out, text, { protect });
     const what = doc.format === "assay.compare/2" ? "experiments compared" : "rankings";
     io.stderr(`assay: wrote ${forTerminal(values.out)} (${doc.experiments.length} ${what}, ${doc.regressions.length} regressions)\n`);
-  } else for (const piece of gathered(text)) io.stdout(piece);
+  } else for (const piece of gathered(format === "table" ? painted(text, colourFor(io)) : text)) io.stdout(piece);
   return values["fail-on"] === "regression" && doc.regressions.length > 0 ? EXIT.FAILED : EXIT.OK;
 }

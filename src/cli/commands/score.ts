@@ -3,6 +3,7 @@ import type { parseArgs } from "node:util";
 import { indexSchedules } from "../../core/batch/schedule.js";
 import type { ResultsView } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
+import { colourFor, painted } from "../colour.js";
 import { checkKept, checkOutput, gathered, withSqliteFiles, writeOutput, type Protected } from "../../io/output.js";
 import { loadSchedule, scoreRun, storeOptions, type ScoredRun } from "../../pipeline/score.js";
 import { parseShard } from "../../pipeline/shard.js";
@@ -31,7 +32,7 @@ export async function writeResults(
   if (out !== undefined) {
     writeOutput(out, text, { protect: o.protect ?? {} });
     if (!o.quiet) io.stderr(`assay: wrote ${forTerminal(out)} (${doc.tally.bundles} bundles${doc.run.complete ? "" : ", incomplete"})\n`);
-  } else for (const piece of gathered(text)) io.stdout(piece);
+  } else for (const piece of gathered(format === "table" ? painted(text as Iterable<string>, colourFor(io)) : text)) io.stdout(piece);
 }
 
 /** The options of a scoring run (score, and analyze which scores first). */
