@@ -110,6 +110,7 @@ describe("did you mean", () => {
       [["score", corpus, "-x"], "assay score: unknown option -x (short options here: -f (--format), -o (--out), -j (--jobs), -q (--quiet))\n"],
       [["score", corpus, "--out"], "assay score: option --out needs a value\n"],
       [["score", corpus, "--quiet=yes"], "assay score: option --quiet takes no value\n"],
+      [["score", corpus, "--bundle-timeout", "-1"], 'assay score: option --bundle-timeout needs a value (one starting with "-" is written --bundle-timeout=-…)\n'],
       [["schema", "extra"], 'assay schema: unexpected argument "extra": this command takes none\n'],
       [["score", corpus, "--invalid", "exclde"], 'assay score: --invalid must be one of count, exclude (got "exclde"): did you mean exclude?\n'],
     ];

@@ -49,8 +49,10 @@ function explain(e: Error & { code?: string }, options: Options): string {
     return `unknown option ${forTerminal(quoted)}${hint}`;
   }
   if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    const name = /--[^ ]+/.exec(quoted)?.[0] ?? quoted;
-    return / argument missing/.test(e.message) ? `option ${name} needs a value` : `option ${name} takes no value`;
+    const name = /--[\w-]+/.exec(e.message.split("\n")[0]!)?.[0] ?? quoted;
+    // A value starting with "-" (a negative number, a typo) is read as the next option.
+    if (/argument is ambiguous/.test(e.message)) return `option ${forTerminal(name)} needs a value (one starting with "-" is written ${forTerminal(name)}=-…)`;
+    return / argument missing/.test(e.message) ? `option ${forTerminal(name)} needs a value` : `option ${forTerminal(name)} takes no value`;
   }
   if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return `unexpected argument ${JSON.stringify(quoted)}: this command takes none`;
   return e.message.split("\n")[0]!;
