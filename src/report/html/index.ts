@@ -11,10 +11,12 @@ import { advisorySection } from "./advisory.js";
 import * as chart from "./charts.js";
 import { esc, scriptJson } from "./escape.js";
 import { experimentSection } from "./experiment.js";
-import { MAX_ROWS, rows } from "./rows.js";
+import { COLUMNS, MAX_ROWS, rows } from "./rows.js";
+
+type Column = (typeof COLUMNS)[number];
 import { STYLES } from "./styles.js";
-import { TABLE_SCRIPT } from "./script.js";
-import { experimentKey, survey, type Survey } from "./survey.js";
+import { SURVEY_SCRIPT, TABLE_SCRIPT } from "./script.js";
+import { experimentKey, survey, surveyTable, type Survey } from "./survey.js";
 
 /** Experiments drawn with charts; the rest keep their figures and lists (a page of thousands of charts helps no one). */
 export const MAX_CHARTED = 100;
@@ -54,28 +56,20 @@ function head(doc: ResultsView): string {
   ].join("\n");
 }
 
-function nav(experiments: readonly Experiment[]): string {
-  if (experiments.length === 0) return `<p class="muted">No experiment: nothing was attributed to a trial.</p>`;
-  const row = (e: Experiment, i: number) =>
-    `<tr><td><a href="#exp-${i}">${esc(e.experiment ?? "(none)")}</a></td><td>${esc(e.profile ?? "unknown")}</td><td>${e.scheduled}</td><td>${e.invalid.length}</td><td>${e.unscored.length}</td><td>${e.flags.length}</td></tr>`;
-  return `<nav><h2>Experiments (${experiments.length})</h2><table><thead><tr><th>experiment</th><th>profile</th><th>scheduled</th><th>invalid</th><th>tool errors</th><th>flags</th></tr></thead><tbody>${experiments.map(row).join("")}</tbody></table></nav>`;
-}
-
 function tableHead(total: number): string {
   const embedded = Math.min(total, MAX_ROWS);
   const capped =
     total > MAX_ROWS
       ? `<p class="warn" id="trial-cap" data-embedded="${embedded}" data-left-out="${total - embedded}">This page holds ${embedded} of ${total} rows (at most ${MAX_ROWS}): those not counted as valid or with findings, flags or an exception first, then the rest in path order; ${total - embedded} left out. The JSON document has every one.</p>`
       : `<p class="muted" id="trial-cap" data-embedded="${embedded}" data-left-out="0">All ${total} rows.</p>`;
-  const filter = (id: string, label: string) => `<label>${label}<input id="f-${id}" type="search" autocomplete="off"></label>`;
-  const cols = ["path", "experiment", "trial", "attempt", "validity", "outcome", "codes", "flags"];
+  const filter = (id: string, label: string) => `<label data-col="${COLUMNS.indexOf(id as Column)}">${label}<input id="f-${id}" type="search" autocomplete="off"></label>`;
   return [
     `<section id="trials"><h2>Trials</h2>`,
     capped,
     `<div class="filters">${filter("text", "path, experiment or trial")}<label>validity<select id="f-validity"><option value="">any</option><option>valid</option><option>invalid</option><option>error</option><option>not counted</option></select></label>${filter("outcome", "outcome")}${filter("codes", "codes")}${filter("flags", "flags")}</div>`,
     `<p id="trial-count" class="muted" aria-live="polite"></p><p class="print-only muted">Printed: only the rows in view; the JSON document has every trial.</p>`,
-    `<div id="trial-scroll"><table id="trial-table"><colgroup>${cols.map((c) => `<col class="c-${c}">`).join("")}</colgroup>`,
-    `<thead><tr>${cols.map((c) => `<th scope="col">${c}</th>`).join("")}</tr></thead><tbody></tbody></table></div>`,
+    `<div id="trial-scroll"><table id="trial-table"><colgroup>${COLUMNS.map((c, i) => `<col class="c-${c}" data-col="${i}">`).join("")}</colgroup>`,
+    `<thead><tr>${COLUMNS.map((c, i) => `<th scope="col" data-col="${i}">${c}</th>`).join("")}</tr></thead><tbody></tbody></table></div>`,
     `<noscript><p>The trial table needs JavaScript; the JSON document has every trial.</p></noscript></section>`,
   ].join("\n");
 }
@@ -93,7 +87,7 @@ export async function render(doc: ResultsView): Promise<Iterable<string>> {
 
 function* page(doc: ResultsView, experiments: Experiment[], charts: string[][], findings: string | null, s: Survey): Generator<string> {
   yield head(doc);
-  yield nav(experiments);
+  yield surveyTable(experiments);
   if (findings !== null) yield `<section id="findings"><figure class="chart">${findings}</figure></section>`;
   if (experiments.length > MAX_CHARTED) yield `<p class="muted">Charts are drawn for the first ${MAX_CHARTED} of ${experiments.length} experiments; the others show their figures and lists.</p>`;
   yield `<main id="experiments">`;
@@ -107,5 +101,5 @@ function* page(doc: ResultsView, experiments: Experiment[], charts: string[][], 
     yield `${first ? "" : ","}${scriptJson(r)}`;
     first = false;
   }
-  yield `]</script>\n<script>${TABLE_SCRIPT}</script>\n</body></html>\n`;
+  yield `]</script>\n<script>${SURVEY_SCRIPT}${TABLE_SCRIPT}</script>\n</body></html>\n`;
 }

@@ -13,26 +13,34 @@ import { TrialIndexes, type Verdict } from "../trial-index.js";
 /** Rows embedded in one page: beyond this a browser spends more on parsing than a reader gains. */
 export const MAX_ROWS = 25_000;
 
-/** [path, experiment, trial, attempt, validity, outcome, codes, flags]: arrays keep the embedded JSON small. */
-export type Row = [string, string, string, number | null, string, string, string, string];
+/** The trial table's columns, in a row's order; the page shows only those some row fills (a job of one kind has no victory or pass). */
+export const COLUMNS = ["path", "experiment", "trial", "attempt", "validity", "reward", "victory", "pass", "outcome", "codes", "flags"] as const;
 
-const yes = (b: boolean | null, t: string, f: string) => (b === null ? null : b ? t : f);
+/** One value per COLUMNS entry: arrays keep the embedded JSON small. */
+export type Row = [string, string, string, number | null, string, string, string, string, string, string, string];
+
+const yes = (b: boolean | null, t: string, f: string) => (b === null ? "" : b ? t : f);
 const rewards = (r: Record<string, number> | null) => (r === null ? "" : Object.entries(r).map(([k, v]) => `${k}=${v}`).join(" "));
 
-/** What the trial came to, in the words its profile uses (never an advisory judgement); a win its experiment does not count (`counted` false) is "no credit". */
-export function outcome(e: BundleEntry, counted: boolean): string {
-  if (e.validity === "error") return "tool error";
+/**
+ * What the trial came to, in the words its kind uses (never an advisory judgement): its reward,
+ * victory or pass, each in its own column, and the state or status it ended in. A win its
+ * experiment does not count (`counted` false) is "no credit".
+ */
+export function result(e: BundleEntry, counted: boolean): { reward: string; victory: string; pass: string; outcome: string } {
+  const r = { reward: "", victory: "", pass: "", outcome: "" };
+  if (e.validity === "error") return { ...r, outcome: "tool error" };
   switch (e.profile) {
     case "native-game":
-      return [e.status, yes(e.victory, counted ? "victory" : "no credit", "no victory"), e.late ? "late" : null].filter(Boolean).join(", ");
+      return { ...r, victory: yes(e.victory, counted ? "victory" : "no credit", "no victory"), outcome: [e.status, e.late ? "late" : null].filter(Boolean).join(", ") };
     case "world":
-      return [e.status, yes(e.pass, counted ? "pass" : "no credit", "fail")].filter(Boolean).join(", ");
+      return { ...r, pass: yes(e.pass, counted ? "pass" : "no credit", "fail"), outcome: e.status ?? "" };
     case "harbor":
-      return [e.state, counted ? rewards(e.rewards) : e.rewards === null ? "" : "no credit"].filter(Boolean).join(" ");
+      return { ...r, reward: counted ? rewards(e.rewards) : e.rewards === null ? "" : "no credit", outcome: e.state ?? "" };
     case "inspect":
-      return [e.status, e.state].filter(Boolean).join(", ");
+      return { ...r, outcome: [e.status, e.state].filter(Boolean).join(", ") };
     default:
-      return e.status ?? "";
+      return { ...r, outcome: e.status ?? "" };
   }
 }
 
@@ -55,16 +63,10 @@ export function shortPath(path: string, roots: readonly string[]): string {
 }
 
 /** The row of an entry already shown (shown.ts), with its verdict (read from the entry as the document has it). */
-export const rowOf = (e: BundleEntry, v: Verdict, roots: readonly string[]): Row => [
-  shortPath(e.path, roots),
-  e.experiment ?? "",
-  e.trial ?? "",
-  e.attempt,
-  validity(e, v),
-  outcome(e, v.kind === "passed"),
-  codes(e, v),
-  [...new Set(e.flags.map((f) => f.code))].join(" "),
-];
+export function rowOf(e: BundleEntry, v: Verdict, roots: readonly string[]): Row {
+  const r = result(e, v.kind === "passed");
+  return [shortPath(e.path, roots), e.experiment ?? "", e.trial ?? "", e.attempt, validity(e, v), r.reward, r.victory, r.pass, r.outcome, codes(e, v), [...new Set(e.flags.map((f) => f.code))].join(" ")];
+}
 
 /** Worth a reader's look: a cap keeps these before clean rows. */
 export const notable = (e: BundleEntry, v: Verdict): boolean =>

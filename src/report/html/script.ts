@@ -3,16 +3,41 @@
 // scrolling through tens of thousands of rows stays fast. Cells are set with textContent: a row's
 // text can never become markup.
 
+/** Both tables' order: numbers as numbers, text as text, an empty value last whichever the direction `d`. */
+const COMPARE = `function compare(x, y, d) {
+    if (x === y) return 0;
+    if (x === null || x === "") return 1;
+    if (y === null || y === "") return -1;
+    return (typeof x === "number" && typeof y === "number" ? x - y : String(x) < String(y) ? -1 : 1) * d;
+  }`;
+
 export const TABLE_SCRIPT = `
 (function () {
   "use strict";
+  ${COMPARE}
   var ROW = 29, MARGIN = 20;
   var all = JSON.parse(document.getElementById("trial-data").textContent);
   var scroll = document.getElementById("trial-scroll");
   var body = document.querySelector("#trial-table tbody");
-  var heads = document.querySelectorAll("#trial-table thead th");
   var count = document.getElementById("trial-count");
-  var inputs = { validity: 4, outcome: 5, codes: 6, flags: 7 };
+  var inputs = { validity: 4, outcome: 8, codes: 9, flags: 10 };
+  var ALWAYS = [0, 1, 2, 4]; // path, experiment, trial, validity: shown even when every row leaves one empty
+  // The columns some row fills (no empty column for a kind without that field), each as wide as its
+  // longest cell in the table's monospace font (its text never cut), in the row's order.
+  var cols = [], width = [];
+  document.querySelectorAll("#trial-table [data-col], .filters [data-col]").forEach(function (el) {
+    var c = Number(el.getAttribute("data-col"));
+    var used = ALWAYS.indexOf(c) >= 0 || all.some(function (r) { return r[c] !== null && r[c] !== ""; });
+    if (!used) { el.remove(); return; }
+    if (el.tagName === "COL") {
+      var w = el.className.slice(2).length + 2; // the header's name and its sort arrow
+      all.forEach(function (r) { w = Math.max(w, r[c] === null ? 0 : String(r[c]).length); });
+      el.style.width = "calc(" + w + "ch + 1.25rem)";
+      cols.push(c); width.push(w);
+    }
+  });
+  document.getElementById("trial-table").style.width = "calc(" + width.reduce(function (a, b) { return a + b; }, 0) + "ch + " + 1.25 * cols.length + "rem)";
+  var heads = document.querySelectorAll("#trial-table thead th");
   var shown = all, sortCol = -1, sortDir = 1, drawn = "";
 
   // A row's validity starts with its kind: valid, invalid, error, or why it is not counted (excluded: …, superseded…).
@@ -39,17 +64,11 @@ export const TABLE_SCRIPT = `
   }
   function order() {
     var c = sortCol, d = sortDir;
-    shown = shown.slice().sort(function (a, b) {
-      var x = a[c], y = b[c];
-      if (x === y) return 0;
-      if (x === null || x === "") return 1;
-      if (y === null || y === "") return -1;
-      return (typeof x === "number" && typeof y === "number" ? x - y : String(x) < String(y) ? -1 : 1) * d;
-    });
+    shown = shown.slice().sort(function (a, b) { return compare(a[c], b[c], d); });
   }
   function spacer(h) {
     var tr = document.createElement("tr"), td = document.createElement("td");
-    tr.className = "spacer"; td.colSpan = 8; td.style.height = h + "px"; tr.appendChild(td);
+    tr.className = "spacer"; td.colSpan = cols.length; td.style.height = h + "px"; tr.appendChild(td);
     return tr;
   }
   function draw() {
@@ -63,19 +82,19 @@ export const TABLE_SCRIPT = `
     for (var i = first; i < last; i++) {
       var r = shown[i], tr = document.createElement("tr");
       tr.className = "row";
-      for (var c = 0; c < 8; c++) {
+      cols.forEach(function (c) {
         var td = document.createElement("td");
         td.textContent = r[c] === null ? "" : String(r[c]);
-        if (c === 0 || c === 4) td.title = String(r[c]); // cut to the column: the whole on hover
         if (c === 4) td.className = kind(r[4]) === "not counted" ? "skipped" : kind(r[4]);
         tr.appendChild(td);
-      }
+      });
       frag.appendChild(tr);
     }
     frag.appendChild(spacer((shown.length - last) * ROW));
     body.replaceChildren(frag);
   }
-  heads.forEach(function (th, c) {
+  heads.forEach(function (th, i) {
+    var c = cols[i];
     th.addEventListener("click", function () {
       sortDir = sortCol === c ? -sortDir : 1;
       sortCol = c;
@@ -90,5 +109,32 @@ export const TABLE_SCRIPT = `
   scroll.addEventListener("scroll", function () { window.requestAnimationFrame(draw); });
   window.addEventListener("resize", function () { drawn = ""; draw(); });
   apply();
+})();
+`;
+
+// The experiments table's sort: a click (or Enter) on a header orders the rows by that column's
+// data-sort, numbers as numbers, an empty value last either way.
+export const SURVEY_SCRIPT = `
+(function () {
+  "use strict";
+  ${COMPARE}
+  var table = document.getElementById("survey");
+  if (table === null) return;
+  var heads = table.querySelectorAll("thead th"), body = table.tBodies[0], col = -1, dir = 1;
+  function key(tr, c) { var v = tr.cells[c].getAttribute("data-sort"); return v === "" || v === null ? null : isNaN(Number(v)) ? v : Number(v); }
+  function sort(c) {
+    dir = col === c ? -dir : 1;
+    col = c;
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) { return compare(key(a, c), key(b, c), dir); });
+    rows.forEach(function (r) { body.appendChild(r); });
+    heads.forEach(function (h) { h.removeAttribute("aria-sort"); });
+    heads[c].setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
+  }
+  heads.forEach(function (th, i) {
+    var c = cols[i];
+    th.addEventListener("click", function () { sort(c); });
+    th.addEventListener("keydown", function (ev) { if (ev.key === "Enter") sort(c); });
+  });
 })();
 `;

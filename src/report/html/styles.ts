@@ -23,28 +23,32 @@ caption { text-align: left; color: var(--muted); padding: .25rem 0; }
 details { margin: .25rem 0; } summary { cursor: pointer; }
 ul.list { margin: .25rem 0; padding-left: 1.25rem; } ul.list li { overflow-wrap: anywhere; }
 .experiment { border-top: 3px solid var(--line); margin-top: 2rem; }
-.warn { color: var(--bad); font-weight: 600; }
+.warn { color: var(--bad); font-weight: 600; } .ok { color: #009E73; font-weight: 600; }
+.survey-scroll { overflow-x: auto; }
+#survey th { cursor: pointer; user-select: none; white-space: nowrap; background: var(--card); }
+#survey th[aria-sort="ascending"]::after { content: " ▲"; } #survey th[aria-sort="descending"]::after { content: " ▼"; }
+#survey { font-size: .92em; } #survey th, #survey td { padding: .15rem .5rem; white-space: nowrap; } #survey td:first-child { white-space: normal; overflow-wrap: anywhere; min-width: 12rem; } #survey td.warn { font-weight: 600; }
 #advisory { border: 2px dashed var(--muted); border-radius: 8px; padding: 0 1rem 1rem; margin-top: 2rem; }
 #advisory h2 { border: none; }
 .filters { display: flex; flex-wrap: wrap; gap: .5rem; margin: .5rem 0; }
 .filters label { display: flex; flex-direction: column; font-size: .85rem; color: var(--muted); }
 .filters input, .filters select { font: inherit; padding: .25rem; background: var(--bg); color: var(--fg); border: 1px solid var(--line); border-radius: 4px; min-width: 9rem; }
 #trial-scroll { height: 60vh; overflow: auto; border: 1px solid var(--line); border-radius: 6px; }
-#trial-table { table-layout: fixed; min-width: 900px; }
+#trial-table { table-layout: fixed; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
 #trial-table thead th { position: sticky; top: 0; background: var(--card); cursor: pointer; user-select: none; white-space: nowrap; }
 #trial-table thead th[aria-sort="ascending"]::after { content: " ▲"; } #trial-table thead th[aria-sort="descending"]::after { content: " ▼"; }
-#trial-table tbody tr.row td { height: 28px; max-height: 28px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; padding-top: 0; padding-bottom: 0; line-height: 28px; }
+#trial-table tbody tr.row td { height: 28px; max-height: 28px; white-space: pre; padding-top: 0; padding-bottom: 0; line-height: 28px; }
+#trial-table th, #trial-table td { padding-left: .625rem; padding-right: .625rem; }
 #trial-table tr.spacer td { padding: 0; border: none; }
 #trial-table td.invalid, #trial-table td.error { color: var(--bad); font-weight: 600; }
 #trial-table td.skipped { color: var(--muted); }
-#trial-table col.c-path { width: 30%; } #trial-table col.c-attempt { width: 5rem; } #trial-table col.c-validity { width: 9rem; }
 .print-only { display: none; }
 @media (max-width: 640px) { body { padding: .5rem; font-size: 14px; } .metrics { grid-template-columns: 1fr 1fr; } .metric b { font-size: 1.15rem; } }
 @media print {
   :root { --bg: #fff; --fg: #000; --muted: #444; --card: #fff; --line: #bbb; --bad: #b34700; --accent: #0072B2; }
   body { max-width: none; } .filters { display: none; } .print-only { display: block; }
   #trial-scroll { height: auto; overflow: visible; border: none; } #trial-table thead th { position: static; }
-  #trial-table { min-width: 0; font-size: 9pt; } #trial-table tbody tr.row td { white-space: normal; overflow-wrap: anywhere; height: auto; max-height: none; line-height: 1.3; }
+  #trial-table { width: 100% !important; table-layout: auto; font-size: 9pt; } #trial-table col { width: auto !important; } #trial-table tbody tr.row td { white-space: normal; overflow-wrap: anywhere; height: auto; max-height: none; line-height: 1.3; }
   details { display: block; } details > * { display: block; }
   .experiment, .chart { break-inside: avoid; }
 }
