@@ -151,16 +151,17 @@ describe("the trial table's rows", () => {
       flags: [{ code: "SUPERSEDED", trial: "t4", attempt: 1, evidence: null }],
       unscored: ["t5"],
     };
-    const got = Object.fromEntries([...rows(bundles, [x], ["/r"])].map((r) => [r[0], [r[4], r[5], r[6]]]));
+    // [validity, victory, outcome, codes]: the win in its own column
+    const got = Object.fromEntries([...rows(bundles, [x], ["/r"])].map((r) => [r[0], [r[4], r[6], r[8], r[9]]]));
     expect(got).toEqual({
-      "r/t0/a1": ["valid", "completed, victory", ""],
-      "r/t1/a1": ["invalid (trial: SEED_MISMATCH)", "completed, no credit", "SEED_MISMATCH"],
-      "r/t2/a1": ["excluded: resource-bound without a native ending", "completed, no credit", ""],
-      "r/t3/a1": ["valid", "completed, victory", ""],
-      "r/t4/a1": ["superseded", "completed, no credit", ""],
-      "r/t4/a2": ["valid", "completed, victory", ""],
-      "r/t5/a1": ["error", "tool error", ""],
-      "r/t5/a2": ["unscored: a tool error on another attempt", "completed, no credit", ""],
+      "r/t0/a1": ["valid", "victory", "completed", ""],
+      "r/t1/a1": ["invalid (trial: SEED_MISMATCH)", "no credit", "completed", "SEED_MISMATCH"],
+      "r/t2/a1": ["excluded: resource-bound without a native ending", "no credit", "completed", ""],
+      "r/t3/a1": ["valid", "victory", "completed", ""],
+      "r/t4/a1": ["superseded", "no credit", "completed", ""],
+      "r/t4/a2": ["valid", "victory", "completed", ""],
+      "r/t5/a1": ["error", "", "tool error", ""],
+      "r/t5/a2": ["unscored: a tool error on another attempt", "no credit", "completed", ""],
     });
     // Under a cap the rows not counted come before the clean wins.
     expect([...rows(bundles, [x], ["/r"], 5)].map((r) => r[0])).toEqual(["r/t1/a1", "r/t2/a1", "r/t4/a1", "r/t5/a1", "r/t5/a2"]);
@@ -174,11 +175,12 @@ describe("the trial table's rows", () => {
       invalid: [{ trial: "u", codes: ["SCHEMA", "TRIAL_DUPLICATE"] }],
       excluded: [{ trial: "tr", reason: copyReason("/r/job/tr") }],
     };
-    const got = Object.fromEntries([...rows(bundles, [x], ["/r"])].map((r) => [r[0], [r[4], r[5], r[6]]]));
+    // [validity, reward, outcome, codes]
+    const got = Object.fromEntries([...rows(bundles, [x], ["/r"])].map((r) => [r[0], [r[4], r[5], r[8], r[9]]]));
     expect(got).toEqual({
-      "r/job/tr": ["valid", "scored reward=1", ""],
-      "r/job/tr-copy": ["excluded: a byte-identical copy of /r/job/tr (counted once, there)", "scored no credit", ""],
-      "r/job/u": ["invalid", "scored no credit", "SCHEMA TRIAL_DUPLICATE"],
+      "r/job/tr": ["valid", "reward=1", "scored", ""],
+      "r/job/tr-copy": ["excluded: a byte-identical copy of /r/job/tr (counted once, there)", "no credit", "scored", ""],
+      "r/job/u": ["invalid", "no credit", "scored", "SCHEMA TRIAL_DUPLICATE"],
     });
   });
 

@@ -42,7 +42,7 @@ export const TABLE_SCRIPT = `
 
   // A row's validity starts with its kind: valid, invalid, error, or why it is not counted (excluded: …, superseded…).
   function kind(v) { var k = /^(valid|invalid|error)\\b/.exec(v); return k === null ? "not counted" : k[1]; }
-  function value(id) { return document.getElementById("f-" + id).value.trim().toLowerCase(); }
+  function value(id) { var el = document.getElementById("f-" + id); return el === null ? "" : el.value.trim().toLowerCase(); } // a hidden column has no filter
   function apply() {
     var text = value("text"), want = {};
     for (var k in inputs) want[inputs[k]] = value(k);
@@ -131,8 +131,7 @@ export const SURVEY_SCRIPT = `
     heads.forEach(function (h) { h.removeAttribute("aria-sort"); });
     heads[c].setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
   }
-  heads.forEach(function (th, i) {
-    var c = cols[i];
+  heads.forEach(function (th, c) {
     th.addEventListener("click", function () { sort(c); });
     th.addEventListener("keydown", function (ev) { if (ev.key === "Enter") sort(c); });
   });
