@@ -14,6 +14,8 @@ import { experimentSection } from "./experiment.js";
 import { COLUMNS, MAX_ROWS, rows } from "./rows.js";
 
 type Column = (typeof COLUMNS)[number];
+/** The trial table's columns as shown: what a trial came to first, its folder (the widest) last, so the rest fit the screen. */
+const SHOWN: readonly Column[] = ["experiment", "trial", "attempt", "validity", "reward", "victory", "pass", "outcome", "codes", "flags", "path"];
 import { STYLES } from "./styles.js";
 import { SURVEY_SCRIPT, TABLE_SCRIPT } from "./script.js";
 import { experimentKey, survey, surveyTable, type Survey } from "./survey.js";
@@ -68,8 +70,8 @@ function tableHead(total: number): string {
     capped,
     `<div class="filters">${filter("text", "path, experiment or trial")}<label>validity<select id="f-validity"><option value="">any</option><option>valid</option><option>invalid</option><option>error</option><option>not counted</option></select></label>${filter("outcome", "outcome")}${filter("codes", "codes")}${filter("flags", "flags")}</div>`,
     `<p id="trial-count" class="muted" aria-live="polite"></p><p class="print-only muted">Printed: only the rows in view; the JSON document has every trial.</p>`,
-    `<div id="trial-scroll"><table id="trial-table"><colgroup>${COLUMNS.map((c, i) => `<col class="c-${c}" data-col="${i}">`).join("")}</colgroup>`,
-    `<thead><tr>${COLUMNS.map((c, i) => `<th scope="col" data-col="${i}">${c}</th>`).join("")}</tr></thead><tbody></tbody></table></div>`,
+    `<div id="trial-scroll"><table id="trial-table"><colgroup>${SHOWN.map((c) => `<col class="c-${c}" data-col="${COLUMNS.indexOf(c)}">`).join("")}</colgroup>`,
+    `<thead><tr>${SHOWN.map((c) => `<th scope="col" data-col="${COLUMNS.indexOf(c)}">${c}</th>`).join("")}</tr></thead><tbody></tbody></table></div>`,
     `<noscript><p>The trial table needs JavaScript; the JSON document has every trial.</p></noscript></section>`,
   ].join("\n");
 }

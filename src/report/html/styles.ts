@@ -33,6 +33,7 @@ ul.list { margin: .25rem 0; padding-left: 1.25rem; } ul.list li { overflow-wrap:
 .filters { display: flex; flex-wrap: wrap; gap: .5rem; margin: .5rem 0; }
 .filters label { display: flex; flex-direction: column; font-size: .85rem; color: var(--muted); }
 .filters input, .filters select { font: inherit; padding: .25rem; background: var(--bg); color: var(--fg); border: 1px solid var(--line); border-radius: 4px; min-width: 9rem; }
+#trials { width: calc(100vw - 2rem); margin-left: calc(50% - 50vw + 1rem); } /* the widest table gets the whole window */
 #trial-scroll { height: 60vh; overflow: auto; border: 1px solid var(--line); border-radius: 6px; }
 #trial-table { table-layout: fixed; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
 #trial-table thead th { position: sticky; top: 0; background: var(--card); cursor: pointer; user-select: none; white-space: nowrap; }
@@ -46,7 +47,7 @@ ul.list { margin: .25rem 0; padding-left: 1.25rem; } ul.list li { overflow-wrap:
 @media (max-width: 640px) { body { padding: .5rem; font-size: 14px; } .metrics { grid-template-columns: 1fr 1fr; } .metric b { font-size: 1.15rem; } }
 @media print {
   :root { --bg: #fff; --fg: #000; --muted: #444; --card: #fff; --line: #bbb; --bad: #b34700; --accent: #0072B2; }
-  body { max-width: none; } .filters { display: none; } .print-only { display: block; }
+  body { max-width: none; } #trials { width: auto; margin-left: 0; } .filters { display: none; } .print-only { display: block; }
   #trial-scroll { height: auto; overflow: visible; border: none; } #trial-table thead th { position: static; }
   #trial-table { width: 100% !important; table-layout: auto; font-size: 9pt; } #trial-table col { width: auto !important; } #trial-table tbody tr.row td { white-space: normal; overflow-wrap: anywhere; height: auto; max-height: none; line-height: 1.3; }
   details { display: block; } details > * { display: block; }
