@@ -43,6 +43,35 @@ export async function svg(spec: Record<string, unknown>, prefix: string): Promis
 /** A chart's title, with a line under it for each interval method its whiskers or labels use. */
 const titled = (text: string, methods: string[]) => ({ text, ...(methods.length === 0 ? {} : { subtitle: methods }) });
 
+/** Characters of a label's line: a longer name (an Inspect `scorer/reducer/metric`) wraps rather than being cut. */
+const LINE = 36;
+
+/** A name broken into lines of at most LINE characters, after a `/`, `_`, `:`, `-` or space where it can, joined by "\n" (the axis splits them). */
+export function wrap(name: string): string {
+  const lines: string[] = [];
+  let rest = name;
+  while (rest.length > LINE) {
+    const head = rest.slice(0, LINE);
+    const at = Math.max(...["/", "_", ":", "-", " "].map((c) => head.lastIndexOf(c)));
+    const cut = at > LINE / 3 ? at + 1 : LINE;
+    lines.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  return [...lines, rest].join("\n");
+}
+
+/** A nominal axis of wrapped names (wrap): one label line per "\n", each row tall enough for its lines. */
+function names(field: string, values: readonly Record<string, unknown>[], sort: unknown, step: number) {
+  const lines = Math.max(1, ...values.map((v) => String(v[field]).split("\n").length));
+  return {
+    y: { field, type: "nominal", sort, title: null, axis: { labelExpr: "split(datum.label, '\\n')", labelLimit: 0 } },
+    height: { step: Math.max(step, 12 * lines + 6) },
+  };
+}
+
+/** A quantitative scale that starts at 0 and, where every value is 0, still runs to 1 (a degenerate [0, 0] draws no axis). */
+const fromZero = (values: readonly number[]) => (values.every((v) => v === 0) ? { domain: [0, 1] } : { zero: true });
+
 interface Bar {
   figure: string;
   value: number;
@@ -62,7 +91,7 @@ export function headline(e: Experiment): Record<string, unknown> | null {
     const i = m.interval ?? null;
     if (i !== null) methods.see(m);
     // The axis is [0, 1]: a whisker of a mean whose units lie outside it is drawn to the edge.
-    rows.push({ figure, value, ...(i === null ? {} : { lo: Math.max(0, i.lo), hi: Math.min(1, i.hi) }) });
+    rows.push({ figure: wrap(figure), value, ...(i === null ? {} : { lo: Math.max(0, i.lo), hi: Math.min(1, i.hi) }) });
   };
   if (e.accuracy !== null) add("accuracy", e.accuracy.value, e.accuracy);
   if (e.completion !== null) add("completion", e.completion.value, e.completion);
@@ -82,13 +111,15 @@ export function headline(e: Experiment): Record<string, unknown> | null {
     if (m.coverage.planned > 0) add(`${key}: coverage`, m.coverage.scored / m.coverage.planned);
   }
   if (rows.length === 0) return null;
-  const y = { field: "figure", type: "nominal", sort: null, title: null };
+  const { y, height } = names("figure", rows as unknown as Record<string, unknown>[], null, 22);
   const used = methods.used();
   return {
     title: titled(`Headline (bars: value; whiskers: ${used.length === 0 ? "none, no figure here has an interval" : "95% interval"})`, used),
     data: { values: rows },
-    height: { step: 22 },
+    height,
     layer: [
+      // The value beside its bar, so a 0 (no bar at all) still reads as a figure.
+      { mark: { type: "text", color: INK, align: "left", dx: 4, fontSize: 10 }, encoding: { y, x: { field: "value", type: "quantitative" }, text: { field: "value", type: "quantitative", format: ".1%" } } },
       { mark: { type: "bar", color: PALETTE[0], height: { band: 0.6 } }, encoding: { y, x: { field: "value", type: "quantitative", scale: { domain: [0, 1] }, title: null, axis: { format: ".0%" } } } },
       { mark: { type: "rule", color: INK, strokeWidth: 1.5 }, transform: [{ filter: "isValid(datum.lo)" }], encoding: { y, x: { field: "lo", type: "quantitative" }, x2: { field: "hi" } } },
       { mark: { type: "tick", color: INK, thickness: 1.5, size: 10 }, transform: [{ filter: "isValid(datum.lo)" }], encoding: { y, x: { field: "lo", type: "quantitative" } } },
@@ -130,18 +161,18 @@ export function dimensions(e: Experiment, hard: ReadonlySet<string>): Record<str
   const values = Object.entries(e.dimensions).map(([name, d]) => {
     methods.see(d);
     return {
-      dimension: hard.has(name) ? `${name} (hard)` : name,
+      dimension: wrap(hard.has(name) ? `${name} (hard)` : name),
       kind: hard.has(name) ? "hard" : "soft",
       share: d.total === 0 ? 0 : d.passed / d.total,
       label: `${d.passed}/${d.total}${d.interval ? ` [${pct(d.interval.lo)}, ${pct(d.interval.hi)}]` : ""}`,
     };
   });
-  const y = { field: "dimension", type: "nominal", sort: null, title: null };
+  const { y, height } = names("dimension", values, null, 24);
   const used = methods.used();
   return {
     title: titled(`World dimensions: trials passing each (no blended score)${used.length === 0 ? "" : "; [95% interval]"}`, used),
     data: { values },
-    height: { step: 24 },
+    height,
     width: 200,
     layer: [
       {
@@ -158,20 +189,22 @@ export function claimed(e: Experiment): Record<string, unknown> | null {
   const values: { metric: string; who: string; value: number }[] = [];
   const pair = (metric: string, claim: number | string | null, assay: number | null) => {
     if (typeof claim !== "number" || assay === null) return;
-    values.push({ metric, who: "claimed", value: claim }, { metric, who: "assay", value: assay });
+    values.push({ metric: wrap(metric), who: "claimed", value: claim }, { metric: wrap(metric), who: "assay", value: assay });
   };
   for (const x of e.claimed?.compared ?? []) pair(x.metric, x.claimed, x.assay);
   for (const [key, m] of Object.entries(e.inspect ?? {})) pair(key, m.claimed, m.value);
   if (values.length === 0) return null;
+  // Two bars a row: a row's step holds both, and a wrapped name's lines.
+  const axis = names("metric", values, null, 28);
   return {
     title: `${e.profile === "harbor" ? "Harbor" : "Inspect"} claims, beside assay's value from the evidence`,
     data: { values },
     mark: { type: "bar" },
-    height: { step: 14 },
+    height: axis.height,
     encoding: {
-      y: { field: "metric", type: "nominal", sort: null, title: null },
+      y: axis.y,
       yOffset: { field: "who", sort: ["claimed", "assay"] },
-      x: { field: "value", type: "quantitative", title: null },
+      x: { field: "value", type: "quantitative", title: null, scale: fromZero(values.map((v) => v.value)) },
       color: { field: "who", type: "nominal", sort: ["claimed", "assay"], title: null, scale: { range: [PALETTE[1], PALETTE[0]] } },
     },
   };
@@ -180,12 +213,13 @@ export function claimed(e: Experiment): Record<string, unknown> | null {
 /** Findings (errors, warnings and flags) counted by code. */
 export function findings(counts: ReadonlyMap<string, number>, title = "Findings by code"): Record<string, unknown> | null {
   if (counts.size === 0) return null;
-  const values = [...counts].map(([code, n]) => ({ code, n }));
+  const values = [...counts].map(([code, n]) => ({ code: wrap(code), n }));
+  const { y, height } = names("code", values, "-x", 18);
   return {
     title,
     data: { values },
-    height: { step: 18 },
+    height,
     mark: { type: "bar", color: PALETTE[3] },
-    encoding: { y: { field: "code", type: "nominal", sort: "-x", title: null }, x: { field: "n", type: "quantitative", title: "bundles", axis: { tickMinStep: 1 } } },
+    encoding: { y, x: { field: "n", type: "quantitative", title: "bundles", axis: { tickMinStep: 1 }, scale: fromZero(values.map((v) => v.n)) } },
   };
 }
