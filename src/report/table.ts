@@ -2,11 +2,13 @@
 // does not mean, then the trials that did not count and why. Derived from the JSON document.
 
 import type { Advisory, BundleEntry, Experiment, ResultsView } from "../core/results.js";
-import { forTerminal, terminalText } from "../core/text.js";
+import { forTerminal, shorten, terminalText } from "../core/text.js";
 import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
 import { passAtKText } from "./pass-at-k.js";
 import { Methods, SAMPLES, TRIALS, type WithInterval } from "./intervals.js";
 import { usageLine } from "./usage.js";
+import { overview, type OverviewRow } from "./overview.js";
+import type { RenderOptions } from "./json.js";
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
 const list = (xs: readonly string[], max = 12) =>
@@ -217,12 +219,43 @@ function advisory(n: BundleNotes, lines: string[]): void {
   if (n.notableCount > 50) lines.push(`  … ${n.notableCount - 50} more with a failing or errored criterion (--format json)`);
 }
 
+const CLAIM: Record<OverviewRow["agreement"], string> = { agrees: "agrees", differs: "differs", unverified: "unverified", none: "" };
+
+/** The overview (overview.ts) as aligned columns, its names shown safely, then its legend once. */
+function overviewLines(doc: ResultsView, lines: string[]): void {
+  const ov = overview(doc.experiments, { errors: doc.run.options.errors });
+  const none = (r: OverviewRow) => (r.kind === "harbor" ? "(lone trials)" : r.kind === "inspect" ? "(logs the tool could not read)" : "(none)");
+  const cells = ov.rows.map((r) => [
+    shorten(forTerminal(r.experiment ?? none(r)), 48),
+    r.kind,
+    `${r.trials}${r.clusters === "" ? "" : ` ${r.clusters}`}`,
+    r.metric === null ? "none" : `${shorten(forTerminal(r.metric), 16)} ${r.figure}`,
+    r.interval.startsWith("[") ? r.interval : "none",
+    r.coverage,
+    r.claim === "" ? CLAIM[r.agreement] : `${r.claim} ${CLAIM[r.agreement]}`,
+    String(r.invalid),
+    String(r.flags),
+    r.cost,
+  ]);
+  const head = ["experiment", "kind", "trials", "figure", "95% interval", "coverage", "claim", "invalid", "flags", "cost"];
+  const width = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  // Counts right-aligned, words left; the last column unpadded so no line ends in spaces.
+  const right = new Set([2, 7, 8]);
+  const line = (c: string[]) => c.map((x, i) => (i === c.length - 1 ? x : right.has(i) ? x.padStart(width[i]!) : x.padEnd(width[i]!))).join("  ").trimEnd();
+  lines.push("", line(head), ...cells.map(line));
+  if (ov.omitted > 0) lines.push(`… and ${ov.omitted} more experiments (--details or --format json for all)`);
+  if (ov.rows.length > 0) lines.push("", "legend", ...ov.legend.map((l) => `  ${l}`));
+}
+
+/**
+ * The table: readable at a million bundles
+
 /**
  * The table: readable at a million bundles — per experiment its metrics and capped lists, then the
  * first 50 bundles with findings (by path) and how many more. Every experiment and bundle entry
  * printed is shown (shown.ts) before a field of it is read.
  */
-export function* render(doc: ResultsView): Generator<string> {
+export function* render(doc: ResultsView, o: RenderOptions = {}): Generator<string> {
   const lines: string[] = [];
   const t = doc.tally;
   const kinds = [[t.bundles - t.harbor - t.inspect, "bundle"], [t.harbor, "Harbor trial"], [t.inspect, "Inspect log"]] as const;
@@ -230,6 +263,12 @@ export function* render(doc: ResultsView): Generator<string> {
   const shown = (present.length > 0 ? present : kinds.slice(0, 1)).map(([n, w]) => plural(n, w));
   const what = shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}`;
   lines.push(`assay: ${what}: ${t.valid} valid, ${t.invalid} invalid, ${t.error} tool errors`);
+  overviewLines(doc, lines);
+  if (!o.details) {
+    if (doc.experiments.length > 0 || t.bundles > 0) lines.push("", "each experiment's figures, and the trials that did not count and why: --details (every field: --format json)");
+    yield lines.join("\n") + "\n";
+    return;
+  }
   for (const e of doc.experiments.map(shownExperiment)) {
     lines.push("");
     if (e.profile === "harbor") {
