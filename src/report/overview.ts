@@ -52,7 +52,7 @@ export interface Overview {
   rows: OverviewRow[];
   /** Experiments left out by the cap. */
   omitted: number;
-  /** The legend: each explanation once, for the kinds and interval methods the rows show. */
+  /** The legend: each explanation once, for the kinds and interval methods the document holds. */
   legend: string[];
 }
 
@@ -160,17 +160,22 @@ export function overview(experiments: readonly Experiment[], o: { errors: "exclu
   const samples = new Methods(SAMPLES);
   const all = experiments.map((e) => rowOf(e, e.profile === "inspect" ? samples : trials)).sort(byProblemKindName);
   const rows = all.slice(0, max);
-  const kinds = new Set(rows.map((r) => r.kind));
+  // The legend explains every experiment of the document, those past the cap too (--details shows them).
+  const kinds = new Set(all.map((r) => r.kind));
   const legend = [...kinds].filter((k) => HEADLINE[k] !== undefined).sort().map((k) => HEADLINE[k]!);
   if (kinds.has("harbor"))
     legend.push(o.errors === "zero" ? "Harbor trials without a reward (errors, cancelled, incomplete, unverified) count as reward 0 (--errors zero)" : "Harbor trials without a reward (errors, cancelled, incomplete, unverified) are left out of every mean (--errors zero counts them as 0)");
   if (kinds.has("inspect"))
-    legend.push(o.errors === "zero" ? "Inspect samples without a score count 0 (--errors zero)" : "Inspect samples without a score are left out of every value (--errors zero counts them as 0)");
+    legend.push(
+      o.errors === "zero"
+        ? "Inspect samples without a score (error, cancelled, missing, unscored, invalidated) count 0 (--errors zero); early-stopped ones are left out"
+        : "Inspect samples without a score (error, cancelled, missing, unscored, invalidated) are left out of every value (--errors zero counts them as 0)",
+    );
   for (const m of [trials, samples]) {
     const l = m.legend();
     if (l !== null) legend.push(l);
   }
-  if (rows.some((r) => r.interval !== "" && !r.interval.startsWith("["))) legend.push("no interval: one trial, all trials in one task, or none counted (the details say which)");
+  if (all.some((r) => r.interval !== "" && !r.interval.startsWith("["))) legend.push("no interval: one trial, all trials in one task, or none counted (the details say which)");
   legend.push("claim: the harness's own figure (Harbor's result.json, Inspect's log); agrees, differs (the details say why) or unverified");
   legend.push("flags: for review, they change no state and no figure; cost: as recorded (tokens where no cost is), never priced by assay");
   return { rows, omitted: all.length - rows.length, legend };

@@ -14,23 +14,16 @@ const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}
 const list = (xs: readonly string[], max = 12) =>
   xs.length === 0 ? "none" : xs.slice(0, max).join(", ") + (xs.length > max ? `, … (${xs.length - max} more)` : "");
 
-/** A metric's interval after its figure ("   95% [lo, hi] over …", or its reason), noted in the section's legend; "" when the document has neither. */
+/** A metric's interval after its figure ("   95% [lo, hi] over …", or its reason); "" when the document has neither. Its method is named once, in the overview's legend. */
 const spaced = (methods: Methods, m: WithInterval, show: (x: number | null) => string) => {
   const t = methods.text(m, show);
   return t === "" ? "" : `   ${t}`;
 };
 
-/** The section's one legend line naming the methods of the intervals it showed. */
-function legend(methods: Methods, lines: string[]): void {
-  const l = methods.legend();
-  if (l !== null) lines.push(`  ${l}`);
-}
-
 function native(e: Experiment, lines: string[]): void {
   const methods = new Methods(TRIALS);
   const a = e.accuracy!;
   lines.push(`  accuracy     ${a.victories}/${a.scored} = ${pct(a.value)}${spaced(methods, a, pct)}`);
-  lines.push(`               victories / scored trials; invalid trials count as non-victories unless --invalid exclude`);
   const c = e.completion!;
   lines.push(`  completion   ${c.completed}/${c.scheduled} = ${pct(c.value)}${spaced(methods, c, pct)}   trials that reached a native ending; says nothing about winning`);
   const r = e.raw_record!;
@@ -38,7 +31,6 @@ function native(e: Experiment, lines: string[]): void {
   lines.push(`  raw record   ${rec || "(empty)"}   mean ${r.mean === null ? "n/a" : r.mean.toFixed(3)} (raw: missing, invalid, excluded are 0)`);
   if (e.pass_hat_k !== null)
     lines.push(`  pass^k       ${Object.entries(e.pass_hat_k).map(([k, v]) => `k=${k} ${v.toFixed(3)}`).join("  ")}   over trials sharing meta.task`);
-  legend(methods, lines);
   lines.push(`  retry        ${list(e.retry!)}`);
 }
 
@@ -65,7 +57,6 @@ function world(e: Experiment, lines: string[]): void {
   }
   if (e.pass_hat_k !== null)
     lines.push(`  pass^k       ${Object.entries(e.pass_hat_k).map(([k, v]) => `k=${k} ${v.toFixed(3)}`).join("  ")}   over trials sharing meta.task`);
-  legend(methods, lines);
   lines.push(`  retry        ${list(e.retry!)}`);
 }
 
@@ -80,11 +71,6 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 function harbor(e: Experiment, errors: "exclude" | "zero", lines: string[]): void {
   const s = e.states!;
   lines.push(`  states       ${Object.entries(s).map(([k, n]) => `${k} ${n}`).join(" · ")}`);
-  lines.push(
-    errors === "zero"
-      ? `               trials without a reward (errors, cancelled, incomplete, unverified) count as reward 0 (--errors zero)`
-      : `               trials without a reward (errors, cancelled, incomplete, unverified) are left out of every mean (--errors zero counts them as 0)`,
-  );
   const exceptions = Object.entries(e.exceptions ?? {});
   if (exceptions.length > 0) lines.push(`  exceptions   ${exceptions.sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} ${n}`).join(" · ")}   (by type, any state: trials below)`);
   if (e.rewards === null) lines.push(`  rewards      none: no trial holds a reward or counts as 0`);
@@ -100,7 +86,6 @@ function harbor(e: Experiment, errors: "exclude" | "zero", lines: string[]): voi
     else lines.push(`    pass@k     n/a: ${r.pass_at_k_reason}`);
     if (r.pass_hat_k !== null) lines.push(`    pass^k     ${passAtKText(r.pass_hat_k, "  ")}   every one of k trials of a task passes (reward >= 1), per task`);
   }
-  legend(methods, lines);
   const c = e.claimed;
   if (c !== null) {
     lines.push(`  harbor says  (${c.source}: the job's own figures, beside assay's)`);
@@ -130,11 +115,6 @@ function inspect(e: Experiment, errors: "exclude" | "zero", lines: string[]): vo
   }
   const s = e.states ?? {};
   lines.push(`  samples      ${Object.entries(s).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none"}   (of ${plural(e.scheduled, "planned record")}: sample_ids × epochs)`);
-  lines.push(
-    errors === "zero"
-      ? `               samples without a score (error, cancelled, missing, unscored, invalidated) count 0 (--errors zero); early-stopped ones are left out`
-      : `               samples without a score (error, cancelled, missing, unscored, invalidated) are left out of every value (--errors zero counts them as 0)`,
-  );
   const methods = new Methods(SAMPLES);
   for (const [key, m] of Object.entries(e.inspect ?? {})) {
     const claim = m.claimed === null ? "nothing" : fig(m.claimed);
@@ -151,7 +131,6 @@ function inspect(e: Experiment, errors: "exclude" | "zero", lines: string[]): vo
     if (m.pass_at_k !== null) lines.push(`    pass@k     ${passAtKText(m.pass_at_k, "  ")}   unbiased, per sample over its epochs`);
     if (m.pass_hat_k !== null) lines.push(`    pass^k     ${passAtKText(m.pass_hat_k, "  ")}   every one of k epochs of a sample scores 1, per sample`);
   }
-  legend(methods, lines);
   if (e.inspect === null) lines.push(`  metrics      none: no readable log decides this task run`);
   for (const m of e.missing) if (typeof m !== "string") lines.push(`  missing      ${plural(m.count, "sample")} ${m.reason}`);
 }
@@ -166,7 +145,7 @@ function flagLines(e: Experiment, lines: string[]): void {
     if (where.length === 0) map.set(f.code, where);
     where.push(f.evidence === null ? (f.attempt === null ? f.trial : `${f.trial}#${f.attempt}`) : `${f.trial}: ${f.evidence}`);
   }
-  lines.push(`  flags${e.profile === "harbor" || e.profile === "inspect" ? "        for review: they change no state and no metric (evidence: --format json, or assay verify)" : ""}`);
+  lines.push(`  flags${e.profile === "harbor" || e.profile === "inspect" ? "        evidence: --format json, or assay verify" : ""}`);
   for (const [code, where] of byCode) lines.push(`    ${code}: ${list(where)}`);
   for (const [code, where] of evidenced) {
     for (const w of where.slice(0, 12)) lines.push(`    ${code} ${w}`);
