@@ -146,7 +146,7 @@ const byProblemKindName = (a: OverviewRow, b: OverviewRow) =>
 const HEADLINE: Record<string, string> = {
   harbor: "Harbor: the mean of the reward key (\"reward\", else the first; every key in the details) over trials with a reward; coverage = trials scored / every trial but tool errors",
   inspect: "Inspect: the log's first metric as assay recomputes it over the samples present; coverage = scored / planned records (sample × epoch)",
-  native: "native: accuracy = victories / scored trials; invalid trials count as non-victories unless --invalid exclude",
+  native: "native: accuracy = victories / scored trials (--invalid says how invalid ones count)",
   world: "world: pass = every hard dimension and task_completion passed; dimensions are reported apart in the details, never blended",
 };
 
@@ -175,7 +175,7 @@ export function overview(experiments: readonly Experiment[], o: { errors: "exclu
     const l = m.legend();
     if (l !== null) legend.push(l);
   }
-  if (all.some((r) => r.interval !== "" && !r.interval.startsWith("["))) legend.push("no interval: one trial, all trials in one task, or none counted (the details say which)");
+  if (all.some((r) => r.interval !== "" && !r.interval.startsWith("["))) legend.push("no interval: a single trial or sample, all of them in one task or group, or none counted (the details say which)");
   legend.push("claim: the harness's own figure (Harbor's result.json, Inspect's log); agrees, differs (the details say why) or unverified");
   legend.push("flags: for review, they change no state and no figure; cost: as recorded (tokens where no cost is), never priced by assay");
   return { rows, omitted: all.length - rows.length, legend };
