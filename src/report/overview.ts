@@ -22,7 +22,7 @@ export type Agreement = "agrees" | "differs" | "unverified" | "none";
 export interface OverviewRow {
   /** The experiment's name (raw: each format escapes it); null for lone trials or unreadable logs. */
   experiment: string | null;
-  /** The profile: harbor, inspect, native, world (or "unknown"). */
+  /** The profile: harbor, inspect, native-game, world (or "unknown"). */
   kind: string;
   /** Trials scheduled (Inspect: planned records, sample × epoch). */
   trials: number;
@@ -146,7 +146,7 @@ const byProblemKindName = (a: OverviewRow, b: OverviewRow) =>
 const HEADLINE: Record<string, string> = {
   harbor: "Harbor: the mean of the reward key (\"reward\", else the first; every key in the details) over trials with a reward; coverage = trials scored / every trial but tool errors",
   inspect: "Inspect: the log's first metric as assay recomputes it over the samples present; coverage = scored / planned records (sample × epoch)",
-  native: "native: accuracy = victories / scored trials (--invalid says how invalid ones count)",
+  "native-game": "native-game: accuracy = victories / scored trials (--invalid says how invalid ones count)",
   world: "world: pass = every hard dimension and task_completion passed; dimensions are reported apart in the details, never blended",
 };
 

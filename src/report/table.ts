@@ -208,7 +208,7 @@ function overviewLines(doc: ResultsView, lines: string[]): void {
     shorten(forTerminal(r.experiment ?? none(r)), 48),
     r.kind,
     `${r.trials}${r.clusters === "" ? "" : ` ${r.clusters}`}`,
-    r.metric === null ? "none" : `${shorten(forTerminal(r.metric), 16)} ${r.figure}`,
+    r.metric === null ? "none" : `${shorten(forTerminal(r.metric), 24)} ${r.figure}`,
     r.interval.startsWith("[") ? r.interval : "none",
     r.coverage,
     r.claim === "" ? CLAIM[r.agreement] : `${r.claim} ${CLAIM[r.agreement]}`,
