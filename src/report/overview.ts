@@ -113,11 +113,17 @@ function costOf(e: Experiment): string {
   return s.input_tokens === null && s.output_tokens === null ? "" : `${tokens(t)} tok`;
 }
 
-/** One experiment's row; `methods` notes the interval's method for the legend. */
+/** Every interval the experiment's details show, noted for the legend (the details name no method of their own). */
+function seeEvery(e: Experiment, methods: Methods): void {
+  for (const m of [e.accuracy, e.completion, e.pass, ...Object.values(e.dimensions ?? {}), ...Object.values(e.rewards ?? {}), ...Object.values(e.inspect ?? {})]) if (m !== null) methods.see(m);
+}
+
+/** One experiment's row; `methods` notes its intervals' methods for the legend. */
 function rowOf(e: Experiment, methods: Methods): OverviewRow {
   const h = headline(e);
   const i = h.m?.interval ?? null;
-  const interval = h.m === null ? "" : i !== null ? (methods.see(h.m), `[${h.show(i.lo)}, ${h.show(i.hi)}]`) : (h.m.interval_reason ?? "");
+  seeEvery(e, methods);
+  const interval = h.m === null ? "" : i !== null ? `[${h.show(i.lo)}, ${h.show(i.hi)}]` : (h.m.interval_reason ?? "");
   const noun = e.profile === "inspect" ? SAMPLES.cluster : TRIALS.cluster;
   const { claim, agreement } = claimOf(e, h.metric);
   const unclean = e.profile === "inspect" && (e.log === null || e.log.status !== "success" || e.log.state !== "complete");
