@@ -153,7 +153,7 @@ const HEADLINE: Record<string, string> = {
   harbor: "Harbor: the mean of the reward key (\"reward\", else the first; every key in the details) over trials with a reward; coverage = trials scored / every trial but tool errors",
   inspect: "Inspect: the log's first metric as assay recomputes it over the samples present; coverage = scored / planned records (sample × epoch)",
   "native-game": "native-game: accuracy = victories / scored trials (--invalid says how invalid ones count)",
-  world: "world: pass = every hard dimension and task_completion passed; dimensions are reported apart in the details, never blended",
+  world: "world: pass = every hard dimension and task_completion passed; its dimensions are reported apart in the details: no blended score",
 };
 
 /**

@@ -2,7 +2,7 @@
 // does not mean, then the trials that did not count and why. Derived from the JSON document.
 
 import type { Advisory, BundleEntry, Experiment, ResultsView } from "../core/results.js";
-import { forTerminal, shorten, terminalText } from "../core/text.js";
+import { byteCompare, forTerminal, shorten, terminalText } from "../core/text.js";
 import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
 import { passAtKText } from "./pass-at-k.js";
 import { Methods, SAMPLES, TRIALS, type WithInterval } from "./intervals.js";
@@ -168,7 +168,11 @@ class BundleNotes {
   raised: BundleEntry[] = [];
   raisedCount = 0;
 
+  /** Bundles not valid, by each code their errors hold. */
+  codes = new Map<string, number>();
+
   see(x: BundleEntry): void {
+    if (x.validity !== "valid") for (const c of new Set(x.errors.map((f) => f.code))) this.codes.set(c, (this.codes.get(c) ?? 0) + 1);
     if (x.validity !== "valid" && this.badCount++ < 50) this.bad.push(x);
     if (x.exception !== null && this.raisedCount++ < 50) this.raised.push(x);
     if (x.profile !== "harbor" && x.profile !== "inspect" && (x.experiment === null || x.trial === null || x.attempt === null)) this.orphans++;
@@ -243,11 +247,31 @@ export function* render(doc: ResultsView, o: RenderOptions = {}): Generator<stri
   const what = shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}`;
   lines.push(`assay: ${what}: ${t.valid} valid, ${t.invalid} invalid, ${t.error} tool errors`);
   overviewLines(doc, lines);
-  if (!o.details) {
-    if (doc.experiments.length > 0 || t.bundles > 0) lines.push("", "each experiment's figures, and the trials that did not count and why: --details (every field: --format json)");
+  if (o.details) yield* details(doc, lines);
+  else {
+    const notes = new BundleNotes();
+    for (const x of doc.bundles) notes.see(x);
+    lines.push("");
+    counted(notes, lines);
+    if (doc.experiments.length > 0 || t.bundles > 0) lines.push("each experiment's figures, the bundles and trials behind these counts, and why: --details (every field: --format json)");
+    runNotes(doc, notes, lines);
     yield lines.join("\n") + "\n";
-    return;
   }
+}
+
+/** Without --details: what the detailed lists hold, counted on a line each (codes by frequency, the first 8). */
+function counted(n: BundleNotes, out: string[]): void {
+  if (n.badCount > 0) {
+    const codes = [...n.codes].sort((a, b) => b[1] - a[1] || byteCompare(a[0], b[0]));
+    const more = codes.length > 8 ? ` · … ${codes.length - 8} more codes` : "";
+    out.push(`findings     ${plural(n.badCount, "bundle")} not valid: ${codes.slice(0, 8).map(([c, k]) => `${forTerminal(c)} ${k}`).join(" · ")}${more}`);
+  }
+  if (n.raisedCount > 0) out.push(`exceptions   ${plural(n.raisedCount, "Harbor trial")} raised one`);
+  if (n.advised > 0) out.push(`advisory     ${n.analysed} analysed, ${n.notableCount} with a failing or errored criterion: a model's judgement, which changes no figure`);
+}
+
+/** The per-experiment sections, then the bundles with findings, the exceptions and the model's judgements: today's table, after the overview. */
+function* details(doc: ResultsView, lines: string[]): Generator<string> {
   for (const e of doc.experiments.map(shownExperiment)) {
     lines.push("");
     if (e.profile === "harbor") {
@@ -296,6 +320,12 @@ export function* render(doc: ResultsView, o: RenderOptions = {}): Generator<stri
     if (notes.raisedCount > 50) lines.push(`  … ${notes.raisedCount - 50} more (--format json)`);
   }
   advisory(notes, lines);
+  runNotes(doc, notes, lines);
+  if (lines.length > 0) yield lines.join("\n") + "\n";
+}
+
+/** What the run could not attribute or recognise: said in both views, since no experiment's row shows it. */
+function runNotes(doc: ResultsView, notes: BundleNotes, lines: string[]): void {
   if (notes.orphans > 0)
     lines.push("", `${notes.orphans} bundles could not be attributed to a trial (line 1 names no valid experiment, trial and attempt): listed under bundles, in no metric`);
   const u = doc.run.unrecognised;
@@ -309,5 +339,4 @@ export function* render(doc: ResultsView, o: RenderOptions = {}): Generator<stri
     for (const p of u.paths.slice(0, 12)) lines.push(`  ${forTerminal(p)}`);
     if (u.count > 12) lines.push(`  … ${u.count - 12} more (run.unrecognised in --format json)`);
   }
-  if (lines.length > 0) yield lines.join("\n") + "\n";
 }
