@@ -1,5 +1,7 @@
-// What a person reads first: per experiment, each metric with its denominator and what it
-// does not mean, then the trials that did not count and why. Derived from the JSON document.
+// What a person reads first: the overview (overview.ts: a line per experiment, problems first,
+// capped) and its legend, then counts of what the details list. With --details, per experiment each
+// metric with its denominator and what it does not mean, then the trials that did not count and
+// why. Derived from the JSON document.
 
 import type { Advisory, BundleEntry, Experiment, ResultsView } from "../core/results.js";
 import { byteCompare, forTerminal, shorten, terminalText } from "../core/text.js";
