@@ -240,7 +240,7 @@ describe("analyze: scores first, then analyses each valid trial; no hard field c
     fake.fallback = (req) =>
       toolUseReply(TOOL, answer(TRIAL_CRITERIA, (req.body.messages[0].content as string).includes("/logs/verifier/reward.txt") ? "fail" : "pass"));
     try {
-      const r = await run(["analyze", root, "--quiet", "--max-retries", "0"], env(freshCache()));
+      const r = await run(["analyze", root, "--quiet", "--details", "--max-retries", "0"], env(freshCache()));
       const table = r.stdout;
       expect(table.indexOf("advisory (trial-legitimacy")).toBeGreaterThan(table.indexOf("job job-a"));
       expect(table).toMatch(/2 analysed \(0 from the cache\), 1 not analysed\n {4}1 not analysed: invalid evidence/);

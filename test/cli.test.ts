@@ -26,7 +26,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("assay score (in-process)", () => {
   it("prints a table with each metric and its denominator", async () => {
-    const r = await run(["score", join(tmp, "good")]);
+    const r = await run(["score", join(tmp, "good"), "--details"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/accuracy\s+1\/2 = 50\.0%/);
     expect(r.stdout).toMatch(/completion\s+2\/2 = 100\.0%/);
@@ -178,8 +178,9 @@ describe("assay synth and demo (in-process)", () => {
   it("demo scores a mixed corpus and cleans up", async () => {
     const r = await run(["demo"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/experiment synth-native/);
-    expect(r.stdout).toMatch(/experiment synth-world\s+profile world/);
+    // The overview: one line per experiment.
+    expect(r.stdout).toMatch(/^synth-native\s+native-game /m);
+    expect(r.stdout).toMatch(/^synth-world\s+world /m);
     expect(r.stdout).toMatch(/no blended score/);
     expect(r.stdout).toMatch(/JOURNAL_CHAIN/);
     // It names no folder it removes (test/newcomer.test.ts checks the removal).
@@ -208,7 +209,7 @@ describe("spawned dist/cli.js", () => {
   it("exit 0 and the table on stdout", () => {
     const r = spawnCli(["score", join(tmp, "good")]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/experiment exp/);
+    expect(r.stdout).toMatch(/^exp\s+native-game /m);
   });
   it("exit 1 with --fail-on invalid", () => {
     expect(spawnCli(["score", join(tmp, "mixed"), "--fail-on", "invalid"]).code).toBe(1);

@@ -458,7 +458,7 @@ describe.sequential("the table and assay verify", () => {
 
   it("the table shows each job's states before any coverage or mean, and says how --errors treats errors", async () => {
     for (const [extra, says] of [[[], "--errors zero counts them as 0"], [["--errors", "zero"], "count as reward 0 (--errors zero)"]] as const) {
-      const r = await run(["score", mixed, "--quiet", ...extra]);
+      const r = await run(["score", mixed, "--quiet", "--details", ...extra]);
       expect(r.code).toBe(0);
       const lines = r.stdout.split("\n");
       const head = lines.findIndex((l) => l.startsWith("job job-mixed"));

@@ -75,7 +75,7 @@ describe.runIf(HAVE || REQUIRE_SHARED)("real Harbor archives (../shared/real-wor
     expect(json.code, json.stderr).toBe(0);
     jsonText = json.stdout;
     doc = resultsSchema.parse(JSON.parse(json.stdout));
-    table = (await run(["score", ROOT, "--quiet"])).stdout;
+    table = (await run(["score", ROOT, "--quiet", "--details"])).stdout;
     jsonl = (await run(["score", ROOT, "--format", "jsonl", "--quiet"])).stdout;
   }, 60_000);
 

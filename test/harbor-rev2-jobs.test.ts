@@ -372,7 +372,7 @@ describe("exceptions shown", () => {
       { name: "t2", rewards: null, rewardFiles: null, exception: { type: "RunloopError", message: "devbox failed\nmore" } },
       { name: "t3", rewards: null, rewardFiles: null, exception: { type: "RunloopError", message: "again" } },
     ]);
-    const r = await run(["score", root, "--quiet"]);
+    const r = await run(["score", root, "--quiet", "--details"]);
     expect(r.stdout).toMatch(/exceptions {3}RunloopError 2 · AgentTimeoutError 1/);
     expect(r.stdout).toContain(`${dir}/t2: infrastructure-error RunloopError: devbox failed\n`);
     expect(r.stdout).toContain(`${dir}/t1: scored-with-exception AgentTimeoutError: Agent execution timed out after 600.0 seconds`);

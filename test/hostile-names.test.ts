@@ -55,7 +55,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("score's table", () => {
   it("native bundle folders named with ESC[2J, a forged line, a bidi override: listed, escaped", async () => {
-    const r = await run(["score", native]);
+    const r = await run(["score", native, "--details"]);
     expect(r.code).toBe(0);
     expectSafe(r.stdout);
     expectSafe(r.stderr);
@@ -65,7 +65,7 @@ describe("score's table", () => {
   });
 
   it("a Harbor job, trial, task, reward key and step named so: escaped wherever the table names them", async () => {
-    const r = await run(["score", harbor]);
+    const r = await run(["score", harbor, "--details"]);
     expect(r.code).toBe(0);
     expectSafe(r.stdout);
     expectSafe(r.stderr);

@@ -34,7 +34,7 @@ describe.skipIf(!HAVE && !REQUIRE_SHARED)("real Inspect logs (inspect-notes §3.
     const r = await run(["score", ...roots, "--format", "json", "--quiet"]);
     expect(r.code, r.stderr).toBe(3); // log_version_3.txt is a tool error
     doc = JSON.parse(r.stdout) as Results;
-    table = (await run(["score", ...roots, "--quiet"])).stdout;
+    table = (await run(["score", ...roots, "--quiet", "--details"])).stdout;
   });
 
   it("every log is found once: the folder's four, and the four given as roots", () => {

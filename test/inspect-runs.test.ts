@@ -95,7 +95,7 @@ describe("task runs: the claim beside assay's figures, and the denominator", () 
     expect(exp(doc, "arith (m/x)").states).toMatchObject({ scored: 8, error: 2 });
     const zero = await score([root], { errors: "zero" });
     expect(exp(zero, "arith (m/x)").inspect!["match/mean/accuracy"]!.value).toBeCloseTo(hits / 10, 12);
-    const t = await run(["score", root, "--quiet"]);
+    const t = await run(["score", root, "--quiet", "--details"]);
     expect(t.stdout).toMatch(new RegExp(`claimed    ${(hits / 8).toFixed(3)}   agrees[\\s\\S]*assay      ${(hits / 8).toFixed(3)}[^\\n]*coverage 8/10 planned records scored[\\s\\S]*${(hits / 10).toFixed(3)} over the 10 planned records with --errors zero`));
   });
   it("an invalid log counts 0 for every planned sample; --invalid exclude leaves it out and lists it", async () => {

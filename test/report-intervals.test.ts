@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { blankExperiment, viewOf, type Experiment, type IntervalField, type Results } from "../src/core/results.js";
 import { headline } from "../src/report/html/charts.js";
 import { render as html } from "../src/report/html/index.js";
-import { renderText } from "../src/report/index.js";
+import { FORMATS, renderText } from "../src/report/index.js";
 
 const RUN: Results["run"] = { tool_version: "t", scoring_version: 7, started_at: "", complete: true, shard: null, roots: ["/r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
 
@@ -85,23 +85,28 @@ const section = (text: string, start: string, next: string) => {
 const count = (text: string, s: string) => text.split(s).length - 1;
 const LEGEND = "95% intervals:";
 
+/** The table with --details: the overview, its legend (each interval method named once), then the sections. */
+const detailed = (v: Parameters<typeof FORMATS.table.render>[0]) => [...FORMATS.table.render(v, { details: true })].join("");
+
 describe("the table", () => {
-  const t = renderText("table", view());
+  const t = detailed(view());
   const sect = (name: string) => section(t, name, "\n\n");
 
-  it("shows the interval with what it is over, and names its method once per experiment", () => {
+  it("shows the interval with what it is over, and names its method once, in the overview's legend", () => {
     const g = sect("experiment gold");
     expect(g).toContain("accuracy     2/11 = 18.2%   95% [0.0%, 86.8%] over 11 trials in 3 tasks");
     expect(g).not.toContain("Wilson 95%");
     expect(g).not.toContain("47.7%"); // wilson95 stays in the JSON document only
-    expect(count(g, LEGEND)).toBe(1);
-    expect(g).toContain(`${LEGEND} cluster-robust t over tasks where tasks repeat (Inspect's clustered stderr)`);
+    expect(count(g, LEGEND)).toBe(0);
+    expect(t).toContain("cluster-robust t over tasks where tasks repeat (Inspect's clustered stderr)");
     expect(g).not.toContain("Wilson where");
     const w = sect("experiment w");
     expect(w).toContain("pass         3/4 = 75.0%   95% [30.1%, 95.4%] over 4 trials");
     expect(w).toMatch(/preservation\s+4\/4   95% \[51\.0%, 100\.0%\] over 4 trials/);
-    expect(count(w, LEGEND)).toBe(1);
-    expect(w).toContain(`${LEGEND} Wilson where each task ran once`);
+    expect(count(w, LEGEND)).toBe(0);
+    expect(t).toContain(`${LEGEND} Wilson where each task ran once`);
+    // Once for the trials' methods, once for the samples': never per experiment.
+    expect(count(t, LEGEND)).toBe(2);
   });
 
   it("says why there is no interval, where the interval would be, and gives no legend for none", () => {
@@ -116,7 +121,7 @@ describe("the table", () => {
     expect(h).toContain("mean       0.410   95% [0.210, 0.610] over 41 trials in 12 tasks");
     expect(h).toContain("pass@k     k=1 0.410  k=2 0.550");
     expect(h).toContain("pass^k     k=1 0.410  k=2 0.250");
-    expect(count(h, LEGEND)).toBe(1);
+    expect(count(h, LEGEND)).toBe(0);
   });
 
   it("an Inspect metric over epochs: the reduced samples the interval is over, the records as coverage", () => {
@@ -128,8 +133,8 @@ describe("the table", () => {
     expect(three).toContain("assay      0.667   95% [0.100, 1.000] over 3 samples   coverage 6/6 planned records scored");
     expect(three).toContain("assay      0.500   95% [0.050, 0.950] over 8 samples in 3 groups");
     expect(three).toContain("pass^k     k=1 0.667  k=2 0.500");
-    expect(count(three, LEGEND)).toBe(1);
-    expect(three).toContain(`${LEGEND} cluster-robust t over groups where a clustered stderr groups samples, or unreduced epochs repeat one (Inspect's clustered stderr); t for non-binary means (a mean over epochs is one)`);
+    expect(count(three, LEGEND)).toBe(0);
+    expect(t).toContain("cluster-robust t over groups where a clustered stderr groups samples, or unreduced epochs repeat one (Inspect's clustered stderr); t for non-binary means (a mean over epochs is one)");
   });
 });
 
@@ -259,7 +264,7 @@ describe("a reason naming a metadata key from the evidence", () => {
   const d = viewOf({ ...doc, experiments: [hostile] });
 
   it("is spelled out in the table, text in Markdown, escaped in HTML", async () => {
-    const t = renderText("table", d);
+    const t = detailed(d);
     expect(t).toContain("no interval: all 4 samples are in one grp\\u001b[2J<img src=x>|`");
     expect(t).not.toContain("\u001b");
     const md = renderText("md", d);

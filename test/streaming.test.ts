@@ -203,7 +203,7 @@ describe("the table at scale", () => {
     const root = join(tmp, "many-bad");
     for (let i = 0; i < 60; i++)
       writeFiles(join(root, `exp/t${String(i).padStart(2, "0")}/a1`), bundle(game({ trial: `t${i}`, seed: i.toString(16).padStart(2, "0").repeat(8), states: [live(), killed()] }), { summary: { victory: true } }));
-    const r = await run(["score", root]);
+    const r = await run(["score", root, "--details"]);
     const listed = r.stdout.split("\n").filter((l) => /^  .*: invalid SUMMARY_MISMATCH/.test(l));
     expect(listed).toHaveLength(50);
     expect(r.stdout).toMatch(/\n  … 10 more \(--format json\)\n/);

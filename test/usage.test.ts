@@ -157,7 +157,7 @@ describe("every format shows it", () => {
     writeFileSync(file, JSON.stringify(harbor));
   });
   const render = async (format: string) => {
-    const r = await run(["score", join(root, "jobs"), "--format", format, "--quiet"]);
+    const r = await run(["score", join(root, "jobs"), "--format", format, "--quiet", "--details"]);
     return r.stdout;
   };
   it("table and Markdown: one cost line per experiment, 'no cost recorded' rather than $0", async () => {

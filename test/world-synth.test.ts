@@ -74,7 +74,7 @@ describe("assay synth --profile world", () => {
     for (const d of DIMS) expect(exp.dimensions[d], d).toMatchObject({ passed: count(d), total });
     // pass^k over the scenario-tasks: each task's two trials both pass or both fail.
     expect(exp.pass_hat_k).toEqual({ "1": count("pass") / total, "2": count("pass") / total });
-    const table = (await run(["score", out, "--quiet"])).stdout;
+    const table = (await run(["score", out, "--quiet", "--details"])).stdout;
     expect(table).toMatch(/no blended score/);
     // and why, in docs/bundles.md's words
     expect(table).toMatch(/why: a pass on seven dimensions does not buy back a duplicate external effect; they are not commensurable, and a weighted mean would hide exactly that failure\n/);

@@ -41,6 +41,8 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --hmac-key-file FILE     check every assay bundle's seal.json against this key (§8; assay seal);
                            a JSON or JSONL document then ends with its MAC under the key, which
                            merge, compare and narrate check when given the key
+  --details                table: each experiment's figures and what did not count, after the
+                           overview (one line per experiment, problems first)
   -q, --quiet              no progress on stderr
   --allow-empty            a root under which nothing is recognised is no error (default: exit 2)
 `;

@@ -61,6 +61,8 @@ export function* array(items: Iterable<unknown>, depth = 1, mac?: { sink: Docume
 /** How a document is written: with a key, it ends with its MAC (core/results.ts DocumentMac). The key is never written. */
 export interface RenderOptions {
   macKey?: Uint8Array | undefined;
+  /** table: each experiment's section after the overview (score --details); other formats ignore it. */
+  details?: boolean | undefined;
 }
 
 export function* render(doc: ResultsView, o: RenderOptions = {}): Generator<string> {

@@ -13,6 +13,7 @@ import { relativeTo } from "./where.js";
 import { passAtKText } from "./pass-at-k.js";
 import { Methods, SAMPLES, TRIALS, type WithInterval } from "./intervals.js";
 import { usageLine } from "./usage.js";
+import { overview, type OverviewRow } from "./overview.js";
 
 /** Experiments given a table; codes in the findings table; names listed per line. */
 const MAX_EXPERIMENTS = 50;
@@ -180,6 +181,31 @@ function gather(doc: ResultsView): { by: Map<string, Seen>; advice: Advised } {
 
 const ORDER = { error: 0, warning: 1, flag: 2 };
 
+const CLAIM: Record<OverviewRow["agreement"], string> = { agrees: "agrees", differs: "**differs**", unverified: "unverified", none: "" };
+
+/** The overview (overview.ts) as one table, then its legend in one paragraph (assay's own words: no evidence text, so no escaping): each explanation once. */
+function overviewLines(doc: ResultsView): string[] {
+  const ov = overview(doc.experiments, { errors: doc.run.options.errors });
+  if (ov.rows.length === 0) return [];
+  const none = (r: OverviewRow) => (r.kind === "harbor" ? "(lone trials)" : r.kind === "inspect" ? "(logs the tool could not read)" : "(none)");
+  const rows = ov.rows.map((r) => [
+    r.experiment === null ? none(r) : mdName(r.experiment, true, 60),
+    r.kind,
+    `${r.trials}${r.clusters === "" ? "" : ` ${r.clusters}`}`,
+    r.metric === null ? "none" : `${mdName(r.metric, true, 30)} **${r.figure}**`,
+    r.interval.startsWith("[") ? r.interval.replace("[", "\\[").replace("]", "\\]") : "none",
+    r.coverage,
+    [r.claim, CLAIM[r.agreement]].filter((x) => x !== "").join(" "),
+    String(r.invalid),
+    String(r.flags),
+    r.cost.replace(/\$/g, "\\$"),
+  ]);
+  const out = ["", ...table(["experiment", "kind", "trials", "figure", "95% interval", "coverage", "claim", "invalid", "flags", "cost"], rows)];
+  if (ov.omitted > 0) out.push("", `… and ${ov.omitted} more experiments (--format json or html has them all)`);
+  out.push("", `**Legend**: ${ov.legend.join(" · ")}`);
+  return out;
+}
+
 export function* render(doc: ResultsView): Generator<string> {
   const t = doc.tally;
   const kinds = [[t.bundles - t.harbor - t.inspect, "bundle"], [t.harbor, "Harbor trial"], [t.inspect, "Inspect log"]] as const;
@@ -191,6 +217,7 @@ export function* render(doc: ResultsView): Generator<string> {
       (doc.run.complete ? "" : " · **incomplete**: the run was stopped before every bundle was scored"),
     "",
     `assay ${doc.run.tool_version}, scoring version ${doc.run.scoring_version} · --invalid ${doc.run.options.invalid} · --errors ${doc.run.options.errors} · --resource-bound ${doc.run.options.resource_bound}`,
+    ...overviewLines(doc),
   ];
   for (const e of doc.experiments.slice(0, MAX_EXPERIMENTS)) lines.push(...experiment(e, doc));
   if (doc.experiments.length > MAX_EXPERIMENTS) lines.push("", `… and ${doc.experiments.length - MAX_EXPERIMENTS} more experiments (--format json or html has them all)`);

@@ -1,34 +1,31 @@
-// What a person reads first: per experiment, each metric with its denominator and what it
-// does not mean, then the trials that did not count and why. Derived from the JSON document.
+// What a person reads first: the overview (overview.ts: a line per experiment, problems first,
+// capped) and its legend, then counts of what the details list. With --details, per experiment each
+// metric with its denominator and what it does not mean, then the trials that did not count and
+// why. Derived from the JSON document.
 
 import type { Advisory, BundleEntry, Experiment, ResultsView } from "../core/results.js";
-import { forTerminal, terminalText } from "../core/text.js";
+import { byteCompare, forTerminal, shorten, terminalText } from "../core/text.js";
 import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
 import { passAtKText } from "./pass-at-k.js";
 import { Methods, SAMPLES, TRIALS, type WithInterval } from "./intervals.js";
 import { usageLine } from "./usage.js";
+import { overview, type OverviewRow } from "./overview.js";
+import type { RenderOptions } from "./json.js";
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
 const list = (xs: readonly string[], max = 12) =>
   xs.length === 0 ? "none" : xs.slice(0, max).join(", ") + (xs.length > max ? `, … (${xs.length - max} more)` : "");
 
-/** A metric's interval after its figure ("   95% [lo, hi] over …", or its reason), noted in the section's legend; "" when the document has neither. */
+/** A metric's interval after its figure ("   95% [lo, hi] over …", or its reason); "" when the document has neither. Its method is named once, in the overview's legend. */
 const spaced = (methods: Methods, m: WithInterval, show: (x: number | null) => string) => {
   const t = methods.text(m, show);
   return t === "" ? "" : `   ${t}`;
 };
 
-/** The section's one legend line naming the methods of the intervals it showed. */
-function legend(methods: Methods, lines: string[]): void {
-  const l = methods.legend();
-  if (l !== null) lines.push(`  ${l}`);
-}
-
 function native(e: Experiment, lines: string[]): void {
   const methods = new Methods(TRIALS);
   const a = e.accuracy!;
   lines.push(`  accuracy     ${a.victories}/${a.scored} = ${pct(a.value)}${spaced(methods, a, pct)}`);
-  lines.push(`               victories / scored trials; invalid trials count as non-victories unless --invalid exclude`);
   const c = e.completion!;
   lines.push(`  completion   ${c.completed}/${c.scheduled} = ${pct(c.value)}${spaced(methods, c, pct)}   trials that reached a native ending; says nothing about winning`);
   const r = e.raw_record!;
@@ -36,7 +33,6 @@ function native(e: Experiment, lines: string[]): void {
   lines.push(`  raw record   ${rec || "(empty)"}   mean ${r.mean === null ? "n/a" : r.mean.toFixed(3)} (raw: missing, invalid, excluded are 0)`);
   if (e.pass_hat_k !== null)
     lines.push(`  pass^k       ${Object.entries(e.pass_hat_k).map(([k, v]) => `k=${k} ${v.toFixed(3)}`).join("  ")}   over trials sharing meta.task`);
-  legend(methods, lines);
   lines.push(`  retry        ${list(e.retry!)}`);
 }
 
@@ -63,7 +59,6 @@ function world(e: Experiment, lines: string[]): void {
   }
   if (e.pass_hat_k !== null)
     lines.push(`  pass^k       ${Object.entries(e.pass_hat_k).map(([k, v]) => `k=${k} ${v.toFixed(3)}`).join("  ")}   over trials sharing meta.task`);
-  legend(methods, lines);
   lines.push(`  retry        ${list(e.retry!)}`);
 }
 
@@ -78,11 +73,6 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 function harbor(e: Experiment, errors: "exclude" | "zero", lines: string[]): void {
   const s = e.states!;
   lines.push(`  states       ${Object.entries(s).map(([k, n]) => `${k} ${n}`).join(" · ")}`);
-  lines.push(
-    errors === "zero"
-      ? `               trials without a reward (errors, cancelled, incomplete, unverified) count as reward 0 (--errors zero)`
-      : `               trials without a reward (errors, cancelled, incomplete, unverified) are left out of every mean (--errors zero counts them as 0)`,
-  );
   const exceptions = Object.entries(e.exceptions ?? {});
   if (exceptions.length > 0) lines.push(`  exceptions   ${exceptions.sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} ${n}`).join(" · ")}   (by type, any state: trials below)`);
   if (e.rewards === null) lines.push(`  rewards      none: no trial holds a reward or counts as 0`);
@@ -98,7 +88,6 @@ function harbor(e: Experiment, errors: "exclude" | "zero", lines: string[]): voi
     else lines.push(`    pass@k     n/a: ${r.pass_at_k_reason}`);
     if (r.pass_hat_k !== null) lines.push(`    pass^k     ${passAtKText(r.pass_hat_k, "  ")}   every one of k trials of a task passes (reward >= 1), per task`);
   }
-  legend(methods, lines);
   const c = e.claimed;
   if (c !== null) {
     lines.push(`  harbor says  (${c.source}: the job's own figures, beside assay's)`);
@@ -128,11 +117,6 @@ function inspect(e: Experiment, errors: "exclude" | "zero", lines: string[]): vo
   }
   const s = e.states ?? {};
   lines.push(`  samples      ${Object.entries(s).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none"}   (of ${plural(e.scheduled, "planned record")}: sample_ids × epochs)`);
-  lines.push(
-    errors === "zero"
-      ? `               samples without a score (error, cancelled, missing, unscored, invalidated) count 0 (--errors zero); early-stopped ones are left out`
-      : `               samples without a score (error, cancelled, missing, unscored, invalidated) are left out of every value (--errors zero counts them as 0)`,
-  );
   const methods = new Methods(SAMPLES);
   for (const [key, m] of Object.entries(e.inspect ?? {})) {
     const claim = m.claimed === null ? "nothing" : fig(m.claimed);
@@ -149,7 +133,6 @@ function inspect(e: Experiment, errors: "exclude" | "zero", lines: string[]): vo
     if (m.pass_at_k !== null) lines.push(`    pass@k     ${passAtKText(m.pass_at_k, "  ")}   unbiased, per sample over its epochs`);
     if (m.pass_hat_k !== null) lines.push(`    pass^k     ${passAtKText(m.pass_hat_k, "  ")}   every one of k epochs of a sample scores 1, per sample`);
   }
-  legend(methods, lines);
   if (e.inspect === null) lines.push(`  metrics      none: no readable log decides this task run`);
   for (const m of e.missing) if (typeof m !== "string") lines.push(`  missing      ${plural(m.count, "sample")} ${m.reason}`);
 }
@@ -164,7 +147,7 @@ function flagLines(e: Experiment, lines: string[]): void {
     if (where.length === 0) map.set(f.code, where);
     where.push(f.evidence === null ? (f.attempt === null ? f.trial : `${f.trial}#${f.attempt}`) : `${f.trial}: ${f.evidence}`);
   }
-  lines.push(`  flags${e.profile === "harbor" || e.profile === "inspect" ? "        for review: they change no state and no metric (evidence: --format json, or assay verify)" : ""}`);
+  lines.push(`  flags${e.profile === "harbor" || e.profile === "inspect" ? "        evidence: --format json, or assay verify" : ""}`);
   for (const [code, where] of byCode) lines.push(`    ${code}: ${list(where)}`);
   for (const [code, where] of evidenced) {
     for (const w of where.slice(0, 12)) lines.push(`    ${code} ${w}`);
@@ -187,7 +170,11 @@ class BundleNotes {
   raised: BundleEntry[] = [];
   raisedCount = 0;
 
+  /** Bundles not valid, by each code their errors hold. */
+  codes = new Map<string, number>();
+
   see(x: BundleEntry): void {
+    if (x.validity !== "valid") for (const c of new Set(x.errors.map((f) => f.code))) this.codes.set(c, (this.codes.get(c) ?? 0) + 1);
     if (x.validity !== "valid" && this.badCount++ < 50) this.bad.push(x);
     if (x.exception !== null && this.raisedCount++ < 50) this.raised.push(x);
     if (x.profile !== "harbor" && x.profile !== "inspect" && (x.experiment === null || x.trial === null || x.attempt === null)) this.orphans++;
@@ -217,12 +204,43 @@ function advisory(n: BundleNotes, lines: string[]): void {
   if (n.notableCount > 50) lines.push(`  … ${n.notableCount - 50} more with a failing or errored criterion (--format json)`);
 }
 
+const CLAIM: Record<OverviewRow["agreement"], string> = { agrees: "agrees", differs: "differs", unverified: "unverified", none: "" };
+
+/** The overview (overview.ts) as aligned columns, its names shown safely, then its legend once. */
+function overviewLines(doc: ResultsView, lines: string[]): void {
+  const ov = overview(doc.experiments, { errors: doc.run.options.errors });
+  const none = (r: OverviewRow) => (r.kind === "harbor" ? "(lone trials)" : r.kind === "inspect" ? "(logs the tool could not read)" : "(none)");
+  const cells = ov.rows.map((r) => [
+    shorten(forTerminal(r.experiment ?? none(r)), 48),
+    r.kind,
+    `${r.trials}${r.clusters === "" ? "" : ` ${r.clusters}`}`,
+    r.metric === null ? "none" : `${shorten(forTerminal(r.metric), 24)} ${r.figure}`,
+    r.interval.startsWith("[") ? r.interval : "none",
+    r.coverage,
+    r.claim === "" ? CLAIM[r.agreement] : `${r.claim} ${CLAIM[r.agreement]}`,
+    String(r.invalid),
+    String(r.flags),
+    r.cost,
+  ]);
+  const head = ["experiment", "kind", "trials", "figure", "95% interval", "coverage", "claim", "invalid", "flags", "cost"];
+  const width = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  // Counts right-aligned, words left; the last column unpadded so no line ends in spaces.
+  const right = new Set([2, 7, 8]);
+  const line = (c: string[]) => c.map((x, i) => (i === c.length - 1 ? x : right.has(i) ? x.padStart(width[i]!) : x.padEnd(width[i]!))).join("  ").trimEnd();
+  lines.push("", line(head), ...cells.map(line));
+  if (ov.omitted > 0) lines.push(`… and ${ov.omitted} more experiments (--details or --format json for all)`);
+  if (ov.rows.length > 0) lines.push("", "legend", ...ov.legend.map((l) => `  ${l}`));
+}
+
+/**
+ * The table: readable at a million bundles
+
 /**
  * The table: readable at a million bundles — per experiment its metrics and capped lists, then the
  * first 50 bundles with findings (by path) and how many more. Every experiment and bundle entry
  * printed is shown (shown.ts) before a field of it is read.
  */
-export function* render(doc: ResultsView): Generator<string> {
+export function* render(doc: ResultsView, o: RenderOptions = {}): Generator<string> {
   const lines: string[] = [];
   const t = doc.tally;
   const kinds = [[t.bundles - t.harbor - t.inspect, "bundle"], [t.harbor, "Harbor trial"], [t.inspect, "Inspect log"]] as const;
@@ -230,6 +248,32 @@ export function* render(doc: ResultsView): Generator<string> {
   const shown = (present.length > 0 ? present : kinds.slice(0, 1)).map(([n, w]) => plural(n, w));
   const what = shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}`;
   lines.push(`assay: ${what}: ${t.valid} valid, ${t.invalid} invalid, ${t.error} tool errors`);
+  overviewLines(doc, lines);
+  if (o.details) yield* details(doc, lines);
+  else {
+    const notes = new BundleNotes();
+    for (const x of doc.bundles) notes.see(x);
+    lines.push("");
+    counted(notes, lines);
+    if (doc.experiments.length > 0 || t.bundles > 0) lines.push("each experiment's figures, the bundles and trials behind these counts, and why: --details (every field: --format json)");
+    runNotes(doc, notes, lines);
+    yield lines.join("\n") + "\n";
+  }
+}
+
+/** Without --details: what the detailed lists hold, counted on a line each (codes by frequency, the first 8). */
+function counted(n: BundleNotes, out: string[]): void {
+  if (n.badCount > 0) {
+    const codes = [...n.codes].sort((a, b) => b[1] - a[1] || byteCompare(a[0], b[0]));
+    const more = codes.length > 8 ? ` · … ${codes.length - 8} more codes` : "";
+    out.push(`findings     ${plural(n.badCount, "bundle")} not valid: ${codes.slice(0, 8).map(([c, k]) => `${forTerminal(c)} ${k}`).join(" · ")}${more}`);
+  }
+  if (n.raisedCount > 0) out.push(`exceptions   ${plural(n.raisedCount, "Harbor trial")} raised one`);
+  if (n.advised > 0) out.push(`advisory     ${n.analysed} analysed, ${n.notableCount} with a failing or errored criterion: a model's judgement, which changes no figure`);
+}
+
+/** The per-experiment sections, then the bundles with findings, the exceptions and the model's judgements: today's table, after the overview. */
+function* details(doc: ResultsView, lines: string[]): Generator<string> {
   for (const e of doc.experiments.map(shownExperiment)) {
     lines.push("");
     if (e.profile === "harbor") {
@@ -278,6 +322,12 @@ export function* render(doc: ResultsView): Generator<string> {
     if (notes.raisedCount > 50) lines.push(`  … ${notes.raisedCount - 50} more (--format json)`);
   }
   advisory(notes, lines);
+  runNotes(doc, notes, lines);
+  if (lines.length > 0) yield lines.join("\n") + "\n";
+}
+
+/** What the run could not attribute or recognise: said in both views, since no experiment's row shows it. */
+function runNotes(doc: ResultsView, notes: BundleNotes, lines: string[]): void {
   if (notes.orphans > 0)
     lines.push("", `${notes.orphans} bundles could not be attributed to a trial (line 1 names no valid experiment, trial and attempt): listed under bundles, in no metric`);
   const u = doc.run.unrecognised;
@@ -291,5 +341,4 @@ export function* render(doc: ResultsView): Generator<string> {
     for (const p of u.paths.slice(0, 12)) lines.push(`  ${forTerminal(p)}`);
     if (u.count > 12) lines.push(`  … ${u.count - 12} more (run.unrecognised in --format json)`);
   }
-  if (lines.length > 0) yield lines.join("\n") + "\n";
 }

@@ -25,10 +25,10 @@ export async function writeResults(
   format: FormatName,
   out: string | undefined,
   io: CliIo,
-  o: { quiet?: boolean | undefined; protect?: Protected; macKey?: Uint8Array | undefined } = {},
+  o: { quiet?: boolean | undefined; protect?: Protected; macKey?: Uint8Array | undefined; details?: boolean | undefined } = {},
 ): Promise<void> {
   // With a key, a JSON or JSON Lines document ends with its MAC under that key (§8 "keyed documents").
-  const text = await FORMATS[format].render(doc, { macKey: o.macKey });
+  const text = await FORMATS[format].render(doc, { macKey: o.macKey, details: o.details });
   if (out !== undefined) {
     writeOutput(out, text, { protect: o.protect ?? {} });
     if (!o.quiet) io.stderr(`assay: wrote ${forTerminal(out)} (${doc.tally.bundles} bundles${doc.run.complete ? "" : ", incomplete"})\n`);
@@ -52,6 +52,7 @@ export const SCORE_OPTIONS = {
   "hmac-key-file": { type: "string" },
   quiet: { type: "boolean" },
   "allow-empty": { type: "boolean" },
+  details: { type: "boolean" },
 } as const;
 type ScoreValues = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof SCORE_OPTIONS }>>["values"];
 
@@ -68,6 +69,8 @@ export interface Scored {
   uncheckedSeals: number;
   /** The key file's bytes, when given: the document is written with its MAC (never the key). */
   macKey: Uint8Array | undefined;
+  /** The table shows each experiment's section after the overview. */
+  details: boolean;
 }
 
 /** Said once, at the end of a run without a key, when any bundle holds a seal that was not checked. */
@@ -166,5 +169,5 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
     io.stderr(`assay: stopped after ${results.tally.bundles} bundles${values.store ? `; ${forTerminal(values.store)} keeps them for the rerun` : ""}\n`);
     return EXIT.INTERRUPTED;
   }
-  return { results, format, out: values.out, failOnInvalid: values["fail-on"] === "invalid", quiet: values.quiet ?? false, protect, uncheckedSeals, macKey: key?.bytes };
+  return { results, format, out: values.out, failOnInvalid: values["fail-on"] === "invalid", quiet: values.quiet ?? false, protect, uncheckedSeals, macKey: key?.bytes, details: values.details ?? false };
 }
