@@ -20,7 +20,9 @@ import { advisorySchema, bundleEntrySchema, type Advisory, type BundleEntry, typ
 import { discover } from "../src/io/discover.js";
 import { toolError } from "../src/io/tool-error.js";
 import { assemble, placed } from "../src/pipeline/score.js";
-import { scoreDirectory, scoreLog } from "../src/pool/score-directory.js";
+import { scoreDirectory, scoreFile } from "../src/pool/score-directory.js";
+/** An Inspect log read whole, as a worker reads it. */
+const scoreLog = (file: string, path: string, format: "eval" | "json") => scoreFile(file, path, "inspect", { part: "whole", format }) as BundleEntry;
 import { bundle, escaped, game, live, score, sha, writeFiles } from "./helpers/bundle.js";
 import { float, realTrajectory, withAgentCommand, writeJob, writeTrial, type TrialSpec } from "./helpers/harbor.js";
 import { SCRATCH } from "./helpers/shared.js";

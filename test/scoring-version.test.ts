@@ -12,7 +12,10 @@ import { join, relative } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { writeCorpus } from "../src/io/corpus.js";
 import { discover } from "../src/io/discover.js";
-import { scoreDirectory, scoreLog } from "../src/pool/score-directory.js";
+import { scoreDirectory, scoreFile } from "../src/pool/score-directory.js";
+import type { BundleEntry } from "../src/core/results.js";
+/** An Inspect log read whole, as a worker reads it. */
+const scoreLog = (file: string, path: string, format: "eval" | "json") => scoreFile(file, path, "inspect", { part: "whole", format }) as BundleEntry;
 import { INSPECT_CASES, inspectFileName, inspectLogBytes } from "../src/synth/inspect.js";
 import { SCORING_VERSION } from "../src/version.js";
 

@@ -1,8 +1,10 @@
 // The one registry of finding codes (contract §9). Codes are the public interface: never reuse one.
 
+import { KIND_CODES } from "../kinds/declared.js";
 import { repeated } from "./redact.js";
 
-export const CODES = {
+/** The contract's own codes. */
+const CONTRACT_CODES = {
   ENCODING: "§2 UTF-8 without BOM, no raw \\r, no escaped lone surrogate",
   LINE_TOO_LONG: "§2 a JSONL line over 1 MiB including its \\n",
   JSON_SYNTAX: "§2 not one well-formed JSON value (or a blank JSONL line)",
@@ -85,6 +87,9 @@ export const CODES = {
   EVAL_METHOD: "§12 tool error: a .eval member compressed with a method other than stored, Deflate or zstd",
   LOG_VERSION: "§12 tool error: an Inspect log format version other than 1 to 3",
 } as const;
+
+/** Every code: the contract's, and those a kind adds (kinds/declared.ts). */
+export const CODES = { ...CONTRACT_CODES, ...KIND_CODES };
 
 export type Code = keyof typeof CODES;
 

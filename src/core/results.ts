@@ -3,6 +3,9 @@
 
 import { createHash, createHmac, type Hash } from "node:crypto";
 import { z } from "zod";
+import { DECLARED_PROFILES, DECLARED_STATES } from "../kinds/declared.js";
+import { harborDeclaration } from "../kinds/harbor/declaration.js";
+import { inspectDeclaration } from "../kinds/inspect/declaration.js";
 import { CODES } from "./codes.js";
 
 const code = z.enum(Object.keys(CODES) as [keyof typeof CODES, ...(keyof typeof CODES)[]]);
@@ -13,12 +16,13 @@ export const findingSchema = z.object({
   message: z.string(),
 });
 
-export const PROFILES = ["native-game", "world", "harbor", "inspect"] as const;
+/** Every kind's profiles (kinds/declared.ts). */
+export const PROFILES = DECLARED_PROFILES;
 /** §11: one state per Harbor trial, never collapsed into a silent 0. */
-export const HARBOR_STATES = ["scored", "scored-with-exception", "infrastructure-error", "cancelled", "incomplete", "unverified"] as const;
+export const HARBOR_STATES = harborDeclaration.states;
 export type HarborState = (typeof HARBOR_STATES)[number];
 /** §12: an Inspect log is complete, or incomplete (no header.json, status started, or cut short). */
-export const INSPECT_LOG_STATES = ["complete", "incomplete"] as const;
+export const INSPECT_LOG_STATES = inspectDeclaration.states;
 /** §12: an Inspect log's own status. */
 export const INSPECT_STATUSES = ["started", "success", "cancelled", "error"] as const;
 export const profileSchema = z.enum(PROFILES);
@@ -149,7 +153,7 @@ export const bundleEntrySchema = z.object({
   late: z.boolean().nullable(),
   dimensions: z.record(z.string(), z.object({ pass: z.boolean(), hard: z.boolean(), detail: z.string() })).nullable(),
   pass: z.boolean().nullable(),
-  state: z.enum([...HARBOR_STATES, "complete"]).nullable(),
+  state: z.enum(DECLARED_STATES).nullable(),
   /** Harbor: the top-level rewards of result.json ({} is rewards with no key); null when there are none. */
   rewards: z.record(z.string(), z.number()).nullable(),
   reward_source: z.string().nullable(),

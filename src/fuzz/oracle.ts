@@ -26,9 +26,9 @@ export interface Judgement {
 
 /** Where a case lies when placed under `root` (a trial inside a job folder of its own). */
 export function foundAt(c: FuzzCase, root: string): Found {
-  if (c.base.profile.layout === "bundle") return { dir: `${root}/case-${c.index}`, path: `${root}/case-${c.index}` };
+  if (c.base.profile.layout === "bundle") return { dir: `${root}/case-${c.index}`, path: `${root}/case-${c.index}`, kind: "bundle" };
   const job = `job-${c.index}`;
-  return { dir: `${root}/${job}/trial-${c.index}`, path: `${root}/${job}/trial-${c.index}`, harbor: { job, folder: `trial-${c.index}` } };
+  return { dir: `${root}/${job}/trial-${c.index}`, path: `${root}/${job}/trial-${c.index}`, kind: "harbor", harbor: { job, folder: `trial-${c.index}` } };
 }
 
 /**

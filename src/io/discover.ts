@@ -9,12 +9,15 @@ import type { Claim } from "../core/harbor/job.js";
 import { MAX_DOCUMENT_BYTES } from "../core/json/decode.js";
 import { textTooDeep } from "../core/json/strict.js";
 import { byteCompare, forTerminal } from "../core/text.js";
+import type { KindName } from "../kinds/declared.js";
 
 export interface Found {
   /** The bundle's (or trial's) directory on disk. */
   dir: string;
   /** Its path in results: the root as given, joined by '/' with the path below it. */
   path: string;
+  /** Its kind: how it is scored, stored and named. */
+  kind: KindName;
   /**
    * A Harbor trial: its job folder's name and results path (null for a lone trial) and its own
    * folder's name. These describe where the trial lies, so they are filled in after scoring and
@@ -83,7 +86,7 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, h
       if (format === null)
         throw new DiscoveryError(`root ${forTerminal(root)} is a file but not an Inspect log (a .eval ZIP archive, or a JSON object with eval and status)`);
       walk.recognised++;
-      if (walk.firstSight(real)) yield { dir: real, path: shown, inspect: { format, size: st.size } };
+      if (walk.firstSight(real)) yield { dir: real, path: shown, kind: "inspect", inspect: { format, size: st.size } };
       continue;
     }
     if (!st.isDirectory()) throw new DiscoveryError(`root ${forTerminal(root)} is not a directory or an Inspect log`);
@@ -101,7 +104,7 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, h
         const jobPath = parentPath(shown);
         walk.recognised++;
         hooks.onJob?.({ dir: parent, path: jobPath, name: basename(parent), folders: [], partial: true });
-        yield { dir: real, path: shown, harbor: { job: basename(parent), folder: basename(real), jobPath } };
+        yield { dir: real, path: shown, kind: "harbor", harbor: { job: basename(parent), folder: basename(real), jobPath } };
       }
     } else yield* walk.folder(real, shown, listing);
     if (!walkedBefore) walk.found(real, walk.recognised - before);
@@ -432,7 +435,7 @@ class Walk {
       } catch {
         // gone since the listing: the worker reports it
       }
-      yield { dir: file, path: `${shown}/${n}`, inspect: { format, size } };
+      yield { dir: file, path: `${shown}/${n}`, kind: "inspect", inspect: { format, size } };
     }
   }
 
@@ -522,7 +525,7 @@ class Walk {
     const kind = this.kind(dir, l);
     if (kind !== null) this.recognised++;
     if (kind === "bundle") {
-      yield { dir, path: shown }; // never descend into a bundle
+      yield { dir, path: shown, kind: "bundle" }; // never descend into a bundle
       return null;
     }
     if (kind === "job") {
@@ -534,12 +537,12 @@ class Walk {
       for (const { sub, name, path } of this.subfolders(dir, shown, l))
         if (this.enter(sub)) {
           this.leave(sub);
-          yield { dir: sub, path, harbor: { job: basename(dir), folder: name, jobPath: shown } };
+          yield { dir: sub, path, kind: "harbor", harbor: { job: basename(dir), folder: name, jobPath: shown } };
         }
       return null;
     }
     if (kind === "trial") {
-      yield { dir, path: shown, harbor: { job: null, folder: basename(dir) } }; // never descend into a trial
+      yield { dir, path: shown, kind: "harbor", harbor: { job: null, folder: basename(dir) } }; // never descend into a trial
       return null;
     }
     if (EVIDENCE.some((n) => l.has(n))) {

@@ -6,14 +6,16 @@ import { join } from "node:path";
 import { finding, type Code } from "../core/codes.js";
 import { attributionOf, lenientObject } from "../core/journal.js";
 import { blankEntry, PROFILES, type BundleEntry, type Profile } from "../core/results.js";
+import { declarationOf, type KindName } from "../kinds/declared.js";
 
 /**
- * An entry for a bundle the tool could not finish, attributed from line 1 when it can be read.
- * A Harbor trial's is attributed where it lies (its job and folder), after this; an Inspect log's
- * identity is in the log the tool could not read, so it has none.
+ * An entry for something the tool could not finish. A kind of one profile names it (a Harbor
+ * trial is attributed where it lies after this; an Inspect log's identity is in the log the tool
+ * could not read, so it has none); an assay bundle is attributed from line 1 when it can be read.
  */
-export function toolError(dir: string, path: string, code: Code, message: string, kind?: "harbor" | "inspect"): BundleEntry {
-  if (kind === "harbor" || kind === "inspect") return { path, ...blankEntry({ profile: kind, validity: "error", errors: [finding(code, null, null, message)] }) };
+export function toolError(dir: string, path: string, code: Code, message: string, kind: KindName = "bundle"): BundleEntry {
+  const { profiles } = declarationOf(kind);
+  if (profiles.length === 1) return { path, ...blankEntry({ profile: profiles[0], validity: "error", errors: [finding(code, null, null, message)] }) };
   const line1 = readLine1(join(dir, "journal.jsonl"));
   const declared = line1?.["profile"];
   // The declared profile too, so a world experiment of tool errors still reads as a world one.

@@ -216,12 +216,12 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   };
   const dispatch = (batch: Pending[]) => {
     const refs = batch.map(({ dir, path, entries, bytes, found, lookup, part }): BundleRef => {
-      if (found.inspect) return { dir, path, kind: "inspect", inspect: part?.task ?? { part: "whole", format: found.inspect.format } };
+      if (found.inspect) return { dir, path, kind: found.kind, task: part?.task ?? { part: "whole", format: found.inspect.format } };
       return {
         dir,
         path,
+        kind: found.kind,
         ...(bytes === null ? { answerListing: true as const } : { entries }),
-        ...(found.harbor ? { kind: "harbor" as const } : {}),
         ...(lookup && spec ? { lookup: spec } : {}),
       };
     });
@@ -243,12 +243,12 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
    */
   const listed = (found: Found): Pending | null => {
     progress?.found?.();
-    if (store === undefined) return { found, dir: found.dir, path: found.path, bytes: null, stamps: null, beyond: null, safe: false, lookup: false };
+    if (store === undefined) return { found, dir: found.dir, path: found.path, kind: found.kind, bytes: null, stamps: null, beyond: null, safe: false, lookup: false };
     // Listed once, here: the entry checks (§1) run on every run before any lookup, the store's
     // stamps and the progress bytes come from it, and the worker scores exactly this listing.
     // A folder that cannot be listed goes to a worker as it is: it reports the tool error.
     const entries = tryListEntries(found.dir, true);
-    const { bytes, sealed } = listingOf(entries, found.harbor ? "harbor" : undefined);
+    const { bytes, sealed } = listingOf(entries, found.kind);
     if (sealed && fingerprint === null) options.onSealNotChecked?.(found.path);
     const safe = entries !== undefined && !entries.some((e) => unsafeReason(e) !== null);
     let stamps: string | null = null;
@@ -266,7 +266,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
       stamps = recorded(stamps, entries!);
     }
     // Stamps changed, the folder is new here, or --verify-digests: a worker rehashes it first.
-    return { found, dir: found.dir, path: found.path, entries, bytes, stamps, beyond, safe, lookup: safe };
+    return { found, dir: found.dir, path: found.path, kind: found.kind, entries, bytes, stamps, beyond, safe, lookup: safe };
   };
 
   try {
@@ -286,7 +286,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
         // An Inspect log is a file, read whole or (a large .eval) in parts; never stored.
         progress?.found?.();
         const parts = splitLog(found, options.inspectSplit);
-        const log = { found, dir: found.dir, path: found.path, stamps: null, beyond: null, safe: false, lookup: false };
+        const log = { found, dir: found.dir, path: found.path, kind: found.kind, stamps: null, beyond: null, safe: false, lookup: false };
         if (parts === null) pending.push({ ...log, bytes: found.inspect.size });
         else for (const part of parts) pending.push({ ...log, bytes: part.bytes, part });
       } else {

@@ -164,7 +164,7 @@ export class BundlePool {
         ? toolError(b.dir, b.path, "TIMEOUT", `ran past the ${this.timeoutMs} ms limit for one bundle`, b.kind)
         : toolError(b.dir, b.path, "WORKER_FAILED", `the worker failed: ${(e as Error).message}`, b.kind);
     // Answered in the shape asked for: the folder is listed here (rare), so its size and seal count as any other's.
-    return b.answerListing ? { entry, listing: listingOf(tryListEntries(b.dir), b.kind === "harbor" ? "harbor" : undefined) } : entry;
+    return b.answerListing ? { entry, listing: listingOf(tryListEntries(b.dir), b.kind ?? "bundle") } : entry;
   }
 
   async destroy(): Promise<void> {

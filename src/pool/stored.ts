@@ -2,8 +2,9 @@
 // worker and store file (WAL lets readers run beside the main thread's one writer).
 
 import Database from "better-sqlite3";
-import { SEAL, type BundleEntryInfo } from "../core/folder.js";
+import type { BundleEntryInfo } from "../core/folder.js";
 import { beyondDigest, folderDigest } from "../io/bundle-source.js";
+import { declarationOf, type KindName } from "../kinds/declared.js";
 import { storeKey } from "../store/store.js";
 import type { StoreSpec } from "./types.js";
 
@@ -23,10 +24,10 @@ function has(file: string, key: string): boolean {
  * (an unreadable file, a store that cannot be opened) is null too: the bundle is then scored,
  * which reports what is wrong with it.
  */
-export function storedDigest(dir: string, entries: BundleEntryInfo[], kind: "harbor" | undefined, spec: StoreSpec): { digest: string; beyond: string | null } | null {
+export function storedDigest(dir: string, entries: BundleEntryInfo[], kind: KindName, spec: StoreSpec): { digest: string; beyond: string | null } | null {
   try {
-    // Harbor trials carry no seal: seal.json is an ordinary file there (as scoreTrial digests it).
-    const digest = folderDigest(dir, entries, kind === "harbor" ? null : SEAL);
+    // Digested as the kind's scorer digests it: a kind without a seal digests every file.
+    const digest = folderDigest(dir, entries, declarationOf(kind).seal);
     const beyond = beyondDigest(dir, entries);
     return has(spec.file, storeKey(digest, beyond, spec.scoringVersion, spec.options)) ? { digest, beyond } : null;
   } catch {

@@ -2,7 +2,8 @@
 // a large Inspect log split into parts, small per-sample records out (never the samples).
 import type { BundleEntryInfo } from "../core/folder.js";
 import type { BundleEntry } from "../core/results.js";
-import type { InspectTask, PartResult } from "../io/inspect.js";
+import type { PartResult } from "../io/inspect.js";
+import type { KindName } from "../kinds/declared.js";
 
 export interface BundleRef {
   /** The bundle's directory on disk. */
@@ -16,10 +17,10 @@ export interface BundleRef {
    * with a ListedEntry, which says what the main thread needs of the listing.
    */
   answerListing?: true;
-  /** "harbor": a Harbor trial folder (§11); "inspect": an Inspect log file (§12); else an assay bundle. */
-  kind?: "harbor" | "inspect";
-  /** An Inspect log: read it whole, or one part of it (`dir` is the log file). */
-  inspect?: InspectTask;
+  /** Its kind: the scorer a worker hands it to (absent: an assay bundle, as the library has always taken a bare folder). */
+  kind?: KindName;
+  /** A file kind's work on it (an Inspect log: read whole, or one part of it; `dir` is the file). */
+  task?: unknown;
   /**
    * Hash the folder first and, when the store already holds a result for that digest, return
    * `stored` instead of scoring (a moved or touched folder, --verify-digests): the hashing runs

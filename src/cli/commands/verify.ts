@@ -6,7 +6,7 @@ import { forTerminal } from "../../core/text.js";
 import { discover, displayRoot } from "../../io/discover.js";
 import { JobBook } from "../../pipeline/jobs.js";
 import { placed } from "../../pipeline/placed.js";
-import { scoreDirectory, scoreLog } from "../../pool/score-directory.js";
+import { scoreDirectory, scoreFile } from "../../pool/score-directory.js";
 import { renderEntry, renderJob } from "../../report/findings.js";
 import { parseOptions } from "../args.js";
 import { EXIT, exitForValidity, UsageError } from "../exit.js";
@@ -37,7 +37,7 @@ export function verifyCommand(argv: string[], io: CliIo): number {
   // lstat: a journal.jsonl that is a (dangling) link still makes a bundle, judged UNSAFE_PATH as in score.
   let seal: string | null = null;
   if (present(join(dir, "journal.jsonl"))) {
-    entries = [scoreDirectory(dir, shown, undefined, undefined, { hmacKey: key?.bytes })];
+    entries = [scoreDirectory(dir, shown, undefined, "bundle", { hmacKey: key?.bytes })];
     seal = sealLine(entries[0]!, dir, key);
   } else {
     // A Harbor trial, or a job's trials: exactly what `assay score DIR` would find there.
@@ -51,7 +51,7 @@ export function verifyCommand(argv: string[], io: CliIo): number {
     if (found.length === 0 && job === undefined) throw new UsageError(`${forTerminal(dir)} is not a bundle (no journal.jsonl), a Harbor trial or a Harbor job`);
     for (const line of skipped) io.stderr(line);
     entries = found.map((f) => {
-      const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, "harbor");
+      const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, f.kind);
       return placed(f, scored);
     });
     if (key !== undefined) io.stderr("assay verify: Harbor trials carry no seal: --hmac-key-file checks nothing here\n");
@@ -68,7 +68,7 @@ export function verifyCommand(argv: string[], io: CliIo): number {
 /** `assay verify LOG`: one Inspect log (§12), every finding with its member or JSON path. */
 function verifyLog(file: string, json: boolean, keyGiven: boolean, io: CliIo): number {
   const [found] = [...discover([file])];
-  const entry = scoreLog(found!.dir, found!.path, found!.inspect!.format);
+  const entry = scoreFile(found!.dir, found!.path, found!.kind, { part: "whole", format: found!.inspect!.format }) as BundleEntry;
   if (keyGiven) io.stderr("assay verify: Inspect logs carry no seal: --hmac-key-file checks nothing here\n");
   io.stdout(json ? JSON.stringify(entry, null, 2) + "\n" : renderEntry(entry));
   return exitForValidity(entry.validity);

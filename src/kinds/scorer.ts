@@ -1,0 +1,21 @@
+// What a pool worker needs of a kind: how to score one thing discovery found. Runs in workers (and
+// in-process for `assay verify`); the main process never imports a kind's scorer.
+import type { BundleOptions } from "../core/bundle.js";
+import type { BundleSource } from "../core/folder.js";
+import type { BundleEntry, ScoredBundle } from "../core/results.js";
+import type { PartResult } from "../io/inspect.js";
+
+/** A kind whose unit is a folder: listed, digested, stored by its digest. */
+export interface FolderScorer {
+  readonly form: "folder";
+  /** The folder's entry; a throw is the caller's tool error (IO_ERROR or WORKER_FAILED). */
+  score(src: BundleSource, options: BundleOptions): ScoredBundle;
+}
+
+/** A kind whose unit is one file read in place (never stored: its digest is a whole read); `task` is what the main thread asked of it. */
+export interface FileScorer {
+  readonly form: "file";
+  score(file: string, path: string, task: unknown): BundleEntry | PartResult;
+}
+
+export type Scorer = FolderScorer | FileScorer;
