@@ -228,7 +228,7 @@ describe("streaming", () => {
         }
       },
     };
-    const tally = { bundles: n, valid: n, invalid: 0, error: 0, harbor: 0, inspect: 0 };
+    const tally = { bundles: n, valid: n, invalid: 0, error: 0, byProfile: {} };
     const run = viewOf({ format: "assay.results/1", run: { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } }, bundles: [], experiments: Array.from({ length: k }, (_, i) => blank(`e${i}`)) }).run;
     return { view: { format: "assay.results/1", run, bundles, experiments: Array.from({ length: k }, (_, i) => blank(`e${i}`)), tally }, reads: () => reads };
   }

@@ -239,7 +239,7 @@ describe("the view of a document", () => {
     const v = viewOf(doc);
     expect(v.tally.bundles).toBe(doc.bundles.length);
     expect(v.tally.valid + v.tally.invalid + v.tally.error).toBe(doc.bundles.length);
-    expect(v.tally.harbor).toBe(doc.bundles.filter((b) => b.profile === "harbor").length);
+    expect(v.tally.byProfile["harbor"]).toBe(doc.bundles.filter((b) => b.profile === "harbor").length);
     expect(resultsSchema.safeParse(JSON.parse(renderText("json", v))).success).toBe(true);
   });
 });

@@ -483,21 +483,20 @@ export class DocumentMac {
   }
 }
 
-/** How many bundle entries a document holds, by validity, and how many are Harbor trials and Inspect logs. */
+/** How many bundle entries a document holds, by validity and by profile ("" for none). */
 export interface Tally {
   bundles: number;
   valid: number;
   invalid: number;
   error: number;
-  harbor: number;
-  inspect: number;
+  byProfile: Record<string, number>;
 }
-export const emptyTally = (): Tally => ({ bundles: 0, valid: 0, invalid: 0, error: 0, harbor: 0, inspect: 0 });
+export const emptyTally = (): Tally => ({ bundles: 0, valid: 0, invalid: 0, error: 0, byProfile: {} });
 export function count(tally: Tally, e: Pick<BundleEntry, "validity" | "profile">): void {
   tally.bundles++;
   tally[e.validity]++;
-  if (e.profile === "harbor") tally.harbor++;
-  if (e.profile === "inspect") tally.inspect++;
+  const p = e.profile ?? "";
+  tally.byProfile[p] = (tally.byProfile[p] ?? 0) + 1;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { BundleEntry, JobRecord } from "../core/results.js";
 import { forTerminal, terminalText } from "../core/text.js";
 import { shownEntry } from "./shown.js";
 import { wordsOf } from "./vocabulary.js";
+import type { Sections } from "./words.js";
 
 const yn = (b: boolean | null) => (b === null ? "n/a" : b ? "yes" : "no");
 
@@ -17,7 +18,7 @@ export function renderEntry(entry: BundleEntry): string {
   lines.push(`  digest   ${e.digest || "n/a"}`);
   for (const [kind, fs] of [["error", e.errors], ["warning", e.warnings]] as const)
     for (const f of fs) lines.push(`  ${kind.padEnd(8)} ${f.code.padEnd(19)} ${f.file ?? ""}${f.line === null ? "" : `:${f.line}`}  ${f.message}`);
-  (ENTRY_LINES[e.profile ?? ""] ?? nativeLines)(e, lines);
+  ENTRY_LINES[wordsOf(e.profile).sections](e, lines);
   if (e.validity === "invalid") lines.push(`  invalid evidence earns no credit: ${wordsOf(e.profile).invalidMeans}`);
   return lines.join("\n") + "\n";
 }
@@ -65,7 +66,7 @@ function inspectLines(e: BundleEntry, lines: string[]): void {
 }
 
 /** Each kind's lines of an entry (a kind not listed: a native bundle's fields). */
-const ENTRY_LINES: Record<string, (e: BundleEntry, lines: string[]) => void> = { harbor: harborLines, inspect: inspectLines, world: worldLines, "native-game": nativeLines };
+const ENTRY_LINES: Record<Sections, (e: BundleEntry, lines: string[]) => void> = { rewards: harborLines, samples: inspectLines, dimensions: worldLines, victories: nativeLines };
 
 /** A Harbor job's own line (`assay verify JOB`): its folder, its plan, and what is wrong with its own files. */
 export function renderJob(j: JobRecord): string {

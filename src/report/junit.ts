@@ -22,6 +22,7 @@ import { entryKey, experimentKey, TrialIndex, type Verdict } from "./trial-index
 import { relativeTo } from "./where.js";
 import type { WithInterval } from "./intervals.js";
 import { nameOf, wordsOf } from "./vocabulary.js";
+import type { Sections } from "./words.js";
 
 /** xmlbuilder2, loaded when a JUnit report is first written (it takes ~100 ms, which every other run of score would pay). */
 let builder: typeof import("xmlbuilder2") | undefined;
@@ -191,24 +192,24 @@ function figures(x: Experiment): [string, string | null][] {
 const yn = (b: boolean | null) => (b === null ? "n/a" : b ? "yes" : "no");
 
 /** What an entry of each kind came to, in its <system-out> (a kind not listed: a native bundle's fields). */
-const OUTCOME: Record<string, (e: BundleEntry) => string[]> = {
-  harbor: (e) => [
+const OUTCOME: Record<Sections, (e: BundleEntry) => string[]> = {
+  rewards: (e) => [
     `state ${e.state ?? "n/a"}; rewards ${e.rewards === null ? "none" : Object.entries(e.rewards).map(([k, v]) => `${k}=${v}`).join(", ") || "none"}`,
     ...(e.exception === null ? [] : [`exception ${e.exception.type}${e.exception.step === null ? "" : ` in step ${e.exception.step}`}`]),
   ],
-  inspect: (e) => [`status ${e.status ?? "n/a"}, ${e.state ?? "n/a"}; samples ${Object.entries(e.samples ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`],
-  world: (e) => {
+  samples: (e) => [`status ${e.status ?? "n/a"}, ${e.state ?? "n/a"}; samples ${Object.entries(e.samples ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`],
+  dimensions: (e) => {
     const failed = Object.entries(e.dimensions ?? {}).filter(([, d]) => !d.pass).map(([n]) => n);
     return [`status ${e.status ?? "n/a"}; pass ${yn(e.pass)}${failed.length > 0 ? `; failed ${failed.join(", ")}` : ""}`];
   },
-  "native-game": (e) => [`status ${e.status ?? "n/a"}; ending ${yn(e.ending)}; victory ${yn(e.victory)}; late ${yn(e.late)}`],
+  victories: (e) => [`status ${e.status ?? "n/a"}; ending ${yn(e.ending)}; victory ${yn(e.victory)}; late ${yn(e.late)}`],
 };
 
 /** The entry's outcome and what it is, for its testcase's <system-out>. */
 function outcome(e: BundleEntry, review: readonly string[]): string {
   const lines = [`${e.path}`];
   if (e.trial !== null) lines.push(`trial ${e.trial}${e.attempt === null ? "" : `, attempt ${e.attempt}`}`);
-  lines.push(...(OUTCOME[e.profile ?? ""] ?? OUTCOME["native-game"]!)(e));
+  lines.push(...OUTCOME[wordsOf(e.profile).sections](e));
   const own = new Set(e.flags.map((f) => f.code));
   for (const f of e.flags) lines.push(`flag ${f.code}: ${f.evidence}`);
   for (const r of review) if (![...own].some((c) => r === `flag ${c}`)) lines.push(r);

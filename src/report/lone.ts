@@ -5,9 +5,9 @@
 
 import type { BundleEntry, Experiment } from "../core/results.js";
 import { relativeTo } from "./where.js";
-import { WORDS, wordsOf } from "./vocabulary.js";
+import { wordsOf } from "./vocabulary.js";
 
-const isLone = (x: { profile: string | null; job: string | null }) => wordsOf(x.profile) === WORDS.harbor && x.job === null;
+const isLone = (x: { profile: string | null; job: string | null }) => wordsOf(x.profile).lone && x.job === null;
 
 /**
  * A raw folder cut from the left to about `max` characters (its last folders say most), never

@@ -15,7 +15,8 @@ import { Methods, type WithInterval } from "./intervals.js";
 import { usageLine } from "./usage.js";
 import { cleanRun, overview, type OverviewRow } from "./overview.js";
 import { folderTail, loneFolders, loneWhere } from "./lone.js";
-import { byFields, nameOf, scheduledCount, tallied, WORDS, wordsOf } from "./vocabulary.js";
+import { byFields, nameOf, scheduledCount, tallied, wordsOf } from "./vocabulary.js";
+import type { Sections } from "./words.js";
 
 /** Experiments given a table; codes in the findings table; names listed per line. */
 const MAX_EXPERIMENTS = 50;
@@ -58,7 +59,9 @@ function world(e: Experiment, invalid: "count" | "exclude", methods: Methods): R
   return rows;
 }
 
-function harbor(e: Experiment, errors: "exclude" | "zero", invalid: "count" | "exclude", methods: Methods): Row[] {
+/** Trials with rewards (a Harbor job), beside what the harness claims. */
+function rewards(e: Experiment, errors: "exclude" | "zero", invalid: "count" | "exclude", methods: Methods): Row[] {
+  const w = wordsOf(e.profile);
   const states = Object.entries(e.states ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none";
   const rows: Row[] = [["states", states, errors === "zero" ? "trials without a reward count 0 (--errors zero)" : "trials without a reward are left out of every mean (--errors zero counts them 0)", ""]];
   for (const [key, r] of Object.entries(e.rewards ?? {})) {
@@ -74,18 +77,20 @@ function harbor(e: Experiment, errors: "exclude" | "zero", invalid: "count" | "e
   for (const [metric, v] of claims.slice(0, MAX_LISTED)) {
     const x = compared.get(metric);
     const beside = x === undefined ? "not compared: assay computes no such figure" : x.reason === null ? "agrees" : mdText(x.reason);
-    rows.push([`Harbor's ${mdName(metric, true)}`, x === undefined ? "" : f3(x.assay), beside, f3(v)]);
+    rows.push([`${w.label}'s ${mdName(metric, true)}`, x === undefined ? "" : f3(x.assay), beside, f3(v)]);
   }
-  if (claims.length > MAX_LISTED) rows.push(["…", "", `and ${claims.length - MAX_LISTED} more figures the job claims (--format json)`, ""]);
+  if (claims.length > MAX_LISTED) rows.push(["…", "", `and ${claims.length - MAX_LISTED} more figures the ${w.heading} claims (--format json)`, ""]);
   return rows;
 }
 
-function inspect(e: Experiment, errors: "exclude" | "zero", methods: Methods, roots: readonly string[]): Row[] {
+/** A log of scored samples (an Inspect task run). */
+function samples(e: Experiment, errors: "exclude" | "zero", methods: Methods, roots: readonly string[]): Row[] {
+  const w = wordsOf(e.profile);
   const log = e.log;
   const clean = log !== null && cleanRun(log);
   const rows: Row[] = [
     ["log", log === null ? "none readable" : mdName(relativeTo(log.path, roots), true), log === null ? "" : `status ${log.status ?? "n/a"}, ${log.state ?? "n/a"}${clean ? "" : ": **not a clean run**, its figures cover what it holds"}`, ""],
-    ["samples", Object.entries(e.states ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none", `of ${scheduledCount(WORDS.inspect, e.scheduled)}; ${errors === "zero" ? "those without a score count 0 (--errors zero)" : "those without a score are left out (--errors zero counts them 0)"}`, ""],
+    ["samples", Object.entries(e.states ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none", `of ${scheduledCount(w, e.scheduled)}; ${errors === "zero" ? "those without a score count 0 (--errors zero)" : "those without a score are left out (--errors zero counts them 0)"}`, ""],
   ];
   for (const [key, m] of Object.entries(e.inspect ?? {})) {
     const c = m.coverage;
@@ -112,22 +117,22 @@ function notCounted(e: Experiment, roots: readonly string[]): string[] {
 }
 
 /** Each kind's table of figures: its rows, under a claims column where the harness claims figures of its own. */
-const TABLES: Record<string, (e: Experiment, errors: "exclude" | "zero", invalid: "count" | "exclude", methods: Methods, roots: readonly string[]) => Row[]> = {
-  harbor: (e, errors, invalid, methods) => harbor(e, errors, invalid, methods),
-  inspect: (e, errors, _, methods, roots) => inspect(e, errors, methods, roots),
-  "native-game": (e, _, invalid, methods) => native(e, invalid, methods),
-  world: (e, _, invalid, methods) => world(e, invalid, methods),
+const TABLES: Record<Sections, (e: Experiment, errors: "exclude" | "zero", invalid: "count" | "exclude", methods: Methods, roots: readonly string[]) => Row[]> = {
+  rewards: (e, errors, invalid, methods) => rewards(e, errors, invalid, methods),
+  samples: (e, errors, _, methods, roots) => samples(e, errors, methods, roots),
+  victories: (e, _, invalid, methods) => native(e, invalid, methods),
+  dimensions: (e, _, invalid, methods) => world(e, invalid, methods),
 };
 
 function experiment(e: Experiment, doc: ResultsView, folders: ReadonlyMap<string | null, string>): string[] {
   const o = doc.run.options;
   const w = wordsOf(e.profile);
   const title = e.experiment === null ? nameOf(e) : mdName(e.experiment);
-  const lone = w === WORDS.harbor && e.job === null ? folders.get(e.experiment) : undefined;
+  const lone = w.lone && e.job === null ? folders.get(e.experiment) : undefined;
   const lines = ["", `### ${title} · ${w.kind} · ${scheduledCount(w, e.scheduled)}`, ""];
   if (lone !== undefined) lines.push(`${w.evidencePlural} in no job folder, ${loneWhere(lone, (f) => mdName(f))}`, "");
   const methods = new Methods(w.units);
-  const rows = byFields(TABLES, w.kind, e)?.(e, o.errors, o.invalid, methods, doc.run.roots) ?? [];
+  const rows = byFields(TABLES, e.profile, e)?.(e, o.errors, o.invalid, methods, doc.run.roots) ?? [];
   if (rows.length > 0) lines.push(...table(["", "assay", "over", ...(w.claims === null ? [] : [w.claims])], rows));
   // The methods named once, under the table: a reader meets them where the intervals are.
   const legend = methods.legend();
@@ -170,8 +175,8 @@ function gather(doc: ResultsView): { by: Map<string, Seen>; advice: Advised } {
     const where = relativeTo(b.path, roots);
     for (const code of new Set(b.errors.map((f) => f.code))) see(code, "error", where);
     for (const code of new Set(b.warnings.map((f) => f.code))) see(code, "warning", where);
-    // A Harbor experiment lists its trials' flags (below); the others' entries hold their own.
-    if (wordsOf(b.profile) !== WORDS.harbor) for (const code of new Set(b.flags.map((f) => f.code))) see(code, "flag", where);
+    // An experiment of trials with rewards (Harbor) lists its trials' flags (below); the others' entries hold their own.
+    if (wordsOf(b.profile).sections !== "rewards") for (const code of new Set(b.flags.map((f) => f.code))) see(code, "flag", where);
     const a = b.advisory;
     if (a === null) continue;
     advice.advised++;

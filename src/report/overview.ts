@@ -12,7 +12,7 @@ import type { Experiment, IntervalField } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
 import { Methods, type Nouns } from "./intervals.js";
 import { dollars, tokens } from "./usage.js";
-import { WORDS, wordsOf } from "./vocabulary.js";
+import { wordsOf } from "./vocabulary.js";
 
 /** Rows an overview shows at most. */
 export const MAX_ROWS = 50;
@@ -194,7 +194,7 @@ function rowOf(e: Experiment, index: number, methods: Methods, folders: Readonly
     index,
     experiment: e.experiment,
     kind: w.kind,
-    folder: w === WORDS.harbor && e.job === null ? (folders.get(e.experiment) ?? null) : null,
+    folder: w.lone && e.job === null ? (folders.get(e.experiment) ?? null) : null,
     trials: e.scheduled,
     clusters: h.clusters !== null && h.units !== null && h.clusters < h.units ? `in ${h.clusters} ${w.units.cluster}${h.clusters === 1 ? "" : "s"}` : "",
     metric: h.metric,

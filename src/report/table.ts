@@ -12,7 +12,8 @@ import { usageLine } from "./usage.js";
 import { cleanRun, overview, type OverviewRow } from "./overview.js";
 import type { RenderOptions } from "./json.js";
 import { folderTail, loneFolders, loneWhere } from "./lone.js";
-import { byFields, EvidenceCounts, nameOf, scheduledCount, tallied, WORDS, wordsOf } from "./vocabulary.js";
+import { byFields, EvidenceCounts, nameOf, scheduledCount, tallied, wordsOf } from "./vocabulary.js";
+import type { Sections } from "./words.js";
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
 const list = (xs: readonly string[], max = 12) =>
@@ -69,10 +70,12 @@ const f3 = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * A Harbor job: the states side by side first (how much was scored at all), the exceptions by
- * type, then each reward key, then what the job's own result.json claims beside assay's figures.
+ * Trials with rewards (a Harbor job): the states side by side first (how much was scored at all),
+ * the exceptions by type, then each reward key, then what the harness's own summary claims beside
+ * assay's figures.
  */
-function harbor(e: Experiment, errors: "exclude" | "zero", lines: string[]): void {
+function rewards(e: Experiment, errors: "exclude" | "zero", lines: string[]): void {
+  const w = wordsOf(e.profile);
   const s = e.states!;
   lines.push(`  states       ${Object.entries(s).map(([k, n]) => `${k} ${n}`).join(" · ")}`);
   const exceptions = Object.entries(e.exceptions ?? {});
@@ -92,7 +95,7 @@ function harbor(e: Experiment, errors: "exclude" | "zero", lines: string[]): voi
   }
   const c = e.claimed;
   if (c !== null) {
-    lines.push(`  ${WORDS.harbor.claims}  (${c.source}: the job's own figures, beside assay's)`);
+    lines.push(`  ${w.claims}  (${c.source}: the ${w.heading}'s own figures, beside assay's)`);
     const compared = new Map(c.compared.map((x) => [x.metric, x]));
     for (const [metric, v] of Object.entries(c.metrics)) {
       const x = compared.get(metric);
@@ -100,24 +103,26 @@ function harbor(e: Experiment, errors: "exclude" | "zero", lines: string[]): voi
       lines.push(`    ${metric} = ${f3(v)}   ${beside}`);
     }
   }
-  for (const m of e.missing) if (typeof m !== "string") lines.push(`  missing      ${plural(m.count, WORDS.harbor.scheduled)} ${m.reason}`);
+  for (const m of e.missing) if (typeof m !== "string") lines.push(`  missing      ${scheduledCount(w, m.count)} ${m.reason}`);
 }
 
 /** How a figure is shown: 3 decimals, NaN and ±Infinity spelled out. */
 const fig = (x: number | string | null) => (x === null ? "n/a" : typeof x === "string" ? x : x.toFixed(3));
 
 /**
- * An Inspect task run (§12): the log that decides it and its status, every planned record's state,
- * then each metric as claimed and as assay computes it over the plan, with its coverage.
+ * A log of scored samples (an Inspect task run, §12): the log that decides it and its status, every
+ * planned record's state, then each metric as claimed and as assay computes it over the plan, with
+ * its coverage.
  */
-function inspect(e: Experiment, errors: "exclude" | "zero", lines: string[]): void {
+function samples(e: Experiment, errors: "exclude" | "zero", lines: string[]): void {
+  const w = wordsOf(e.profile);
   const log = e.log;
   if (log === null) lines.push(`  log          none readable`);
   else {
     lines.push(`  log          ${log.path}   status ${log.status ?? "n/a"}, ${log.state ?? "n/a"}${cleanRun(log) ? "" : "   NOT a clean run: its figures cover what it holds"}`);
   }
   const s = e.states ?? {};
-  lines.push(`  samples      ${Object.entries(s).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none"}   (of ${scheduledCount(WORDS.inspect, e.scheduled)}: sample_ids × epochs)`);
+  lines.push(`  samples      ${Object.entries(s).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none"}   (of ${scheduledCount(w, e.scheduled)}: sample_ids × epochs)`);
   const methods = new Methods(SAMPLES);
   for (const [key, m] of Object.entries(e.inspect ?? {})) {
     const claim = m.claimed === null ? "nothing" : fig(m.claimed);
@@ -129,8 +134,8 @@ function inspect(e: Experiment, errors: "exclude" | "zero", lines: string[]): vo
     const rule =
       e.invalid.length > 0 && c.scored === c.planned && m.value === 0 ? `   every planned record 0: an invalid log earns nothing (--invalid exclude leaves it out)`
       : errors === "zero" ? `   records without a score as 0 (--errors zero)` : "";
-    lines.push(`    assay      ${fig(m.value)}${spaced(methods, m, f3)}${rule}   coverage ${c.scored}/${scheduledCount(WORDS.inspect, c.planned)} scored = ${pct(c.planned === 0 ? null : c.scored / c.planned)}`);
-    if (errors === "exclude" && m.errors_zero !== m.value) lines.push(`               ${fig(m.errors_zero)} over the ${scheduledCount(WORDS.inspect, c.planned)} with --errors zero (those without a score as 0)`);
+    lines.push(`    assay      ${fig(m.value)}${spaced(methods, m, f3)}${rule}   coverage ${c.scored}/${scheduledCount(w, c.planned)} scored = ${pct(c.planned === 0 ? null : c.scored / c.planned)}`);
+    if (errors === "exclude" && m.errors_zero !== m.value) lines.push(`               ${fig(m.errors_zero)} over the ${scheduledCount(w, c.planned)} with --errors zero (those without a score as 0)`);
     if (m.pass_at_k !== null) lines.push(`    pass@k     ${passAtKText(m.pass_at_k, "  ")}   unbiased, per sample over its epochs`);
     if (m.pass_hat_k !== null) lines.push(`    pass^k     ${passAtKText(m.pass_hat_k, "  ")}   every one of k epochs of a sample scores 1, per sample`);
   }
@@ -170,6 +175,7 @@ class BundleNotes {
   notableCount = 0;
   raised: BundleEntry[] = [];
   raisedCount = 0;
+  raisedKinds = new EvidenceCounts();
 
   /** Entries not valid, by kind of evidence and by each code their errors hold. */
   badKinds = new EvidenceCounts();
@@ -188,6 +194,7 @@ class BundleNotes {
       if (this.warnedKinds.total < 50) this.warned.push(x);
       this.warnedKinds.add(x.profile);
     }
+    if (x.exception !== null) this.raisedKinds.add(x.profile);
     if (x.exception !== null && this.raisedCount++ < 50) this.raised.push(x);
     // Harbor trials and Inspect logs are attributed by their folders; only assay's bundles name their own.
     if (!wordsOf(x.profile).byFolder && (x.experiment === null || x.trial === null || x.attempt === null)) this.orphans++;
@@ -304,16 +311,16 @@ function counted(n: BundleNotes, experiments: readonly Experiment[], out: string
     const whose = [...(n.warnedKinds.total > 0 ? [n.warnedKinds.phrase()] : []), ...[...own].map(([noun, k]) => `${k} ${noun}${k === 1 ? "'s" : "s'"} own files`)].join("; ");
     out.push(`warnings     ${whose} (apart from errors: a warning invalidates nothing): ${byFrequency(codeCounts)}`);
   }
-  if (n.raisedCount > 0) out.push(`exceptions   ${plural(n.raisedCount, WORDS.harbor.evidence)} raised one`);
+  if (n.raisedCount > 0) out.push(`exceptions   ${n.raisedKinds.phrase()} raised one`);
   if (n.advised > 0) out.push(`advisory     ${n.analysed} analysed, ${n.notableCount} with a failing or errored criterion: a model's judgement, which changes no figure`);
 }
 
 /** Each kind's part of its --details section (a kind without one shows the common lines alone). */
-const DETAILS: Record<string, (e: Experiment, errors: "exclude" | "zero", lines: string[]) => void> = {
-  harbor,
-  inspect,
-  "native-game": (e, _, lines) => native(e, lines),
-  world: (e, _, lines) => world(e, lines),
+const DETAILS: Record<Sections, (e: Experiment, errors: "exclude" | "zero", lines: string[]) => void> = {
+  rewards,
+  samples,
+  victories: (e, _, lines) => native(e, lines),
+  dimensions: (e, _, lines) => world(e, lines),
 };
 
 /** The per-experiment sections, then the bundles with findings, the exceptions and the model's judgements, after the overview. */
@@ -323,10 +330,10 @@ function* details(doc: ResultsView, lines: string[], folders: ReadonlyMap<string
     lines.push("");
     const w = wordsOf(e.profile);
     // Where the experiment's evidence lies: a job's folder, else the folder lone trials share (keyed by the raw name); a task run's log is its first line.
-    const lone = w === WORDS.harbor && e.job === null ? (folders.get(raw.experiment) ?? null) : null;
+    const lone = w.lone && e.job === null ? (folders.get(raw.experiment) ?? null) : null;
     const where = e.job !== null ? `   ${e.job}${e.job_id === null ? "" : ` (id ${e.job_id})`}` : lone !== null ? `   lone, ${loneWhere(lone, forTerminal)}` : "";
-    lines.push(`${w.heading} ${nameOf(e)}   profile ${w.kind}${w === WORDS.inspect ? "" : `   ${scheduledCount(w, e.scheduled)}`}${where}`);
-    byFields(DETAILS, w.kind, e)?.(e, doc.run.options.errors, lines);
+    lines.push(`${w.heading} ${nameOf(e)}   profile ${w.kind}${w.logged ? "" : `   ${scheduledCount(w, e.scheduled)}`}${where}`);
+    byFields(DETAILS, e.profile, e)?.(e, doc.run.options.errors, lines);
     if (!w.byFolder) lines.push(`  missing      ${list(e.missing.filter((m) => typeof m === "string"))}`);
     const cost = usageLine(e);
     if (cost !== null) lines.push(`  cost         ${cost}   (as recorded; never priced by assay)`);
@@ -365,7 +372,7 @@ function* details(doc: ResultsView, lines: string[], folders: ReadonlyMap<string
     if (notes.warnedKinds.total > 50) lines.push(`  … ${notes.warnedKinds.total - 50} more (--format json)`);
   }
   if (notes.raisedCount > 0) {
-    lines.push("", `${WORDS.harbor.evidencePlural} with an exception`);
+    lines.push("", `${notes.raisedKinds.nouns()} with an exception`);
     for (const x of notes.raised.map(shownEntry)) {
       const ex = x.exception!;
       lines.push(`  ${x.path}: ${x.state} ${ex.type}${ex.step === null ? "" : ` in step ${ex.step}`}${ex.message === "" ? "" : `: ${ex.message}`}`);

@@ -1,148 +1,22 @@
-// The words the reports use for each kind of evidence (issue 23): one record per profile, read by
-// every format, so a Harbor trial is never called a bundle, an Inspect log's samples not scored are
-// never confused with the logs the tool could not read, and a line that counts several kinds says
-// which. Shaped as per-kind records: issue 25 moves each into its kind's own folder.
+// The words the reports use for each kind of evidence: one record per profile, in its kind's
+// folder (src/kinds/<kind>/words.ts), read by every format, so a Harbor trial is never called a
+// bundle, an Inspect log's samples not scored are never confused with the logs the tool could not
+// read, and a line that counts several kinds says which.
 
 import type { Experiment, Profile } from "../core/results.js";
-import { SAMPLES, TRIALS, type Nouns } from "./intervals.js";
+import { KINDS } from "../kinds/registry.js";
+import { assayWords, type Sections, type Words } from "./words.js";
 
-export interface Words {
-  /** The kind as a kind column shows it: the profile, or "unknown". */
-  kind: string;
-  /** The harness or kind in prose ("Harbor", "Inspect", "native-game"). */
-  label: string;
-  /** One experiment of the kind ("Harbor job", "Inspect task run", "experiment"). */
-  experiment: string;
-  /** The word a table's --details section opens with ("job", "task run", "experiment"). */
-  heading: string;
-  /** One piece of evidence, and several ("Harbor trial", "Harbor trials"). */
-  evidence: string;
-  evidencePlural: string;
-  /** What its intervals are over, and their clusters (intervals.ts). */
-  units: Nouns;
-  /** The name shown for an experiment the document names null. */
-  unnamed: string;
-  /** The header over the harness's own figures; null where the kind claims none. */
-  claims: string | null;
-  /** What the overview's column of `scheduled` counts, in a word ("trials", "records"). */
-  column: string;
-  /** What `scheduled` counts, one and several. */
-  scheduled: string;
-  scheduledPlural: string;
-  /** The `unscored` list (tool errors, outside every figure): its label and what it holds. */
-  unscored: string;
-  unscoredMeans: string;
-  /** A cost total's unit (usage.ts): "trial", "log". */
-  usageUnit: string;
-  /** What the kind's headline figure is, said once in the overview's legend; null: the fallback says none. */
-  headline: string | null;
-  /** How figures count units without a score, under --errors (null: --errors changes nothing here). */
-  errorsRule: ((errors: "exclude" | "zero") => string) | null;
-  /** The evidence lists its trials by path (an Inspect log is its own trial): reports show them relative to the roots. */
-  trialsArePaths: boolean;
-  /** Its experiments are decided by one log whose status says whether it ran clean. */
-  logged: boolean;
-  /** Flags whose evidence the table leaves to --format json or verify. */
-  flagsElsewhere: boolean;
-  /** What invalid evidence of the kind loses, after "invalid evidence earns no credit: " (assay verify). */
-  invalidMeans: string;
-  /** Its evidence is attributed by where it lies (a job's folder, a log), not by names it writes itself. */
-  byFolder: boolean;
-}
+export type { Words };
 
-const assay = (kind: string, headline: string | null, invalidMeans = "victory and late are not reported"): Words => ({
-  kind,
-  label: kind,
-  experiment: "experiment",
-  heading: "experiment",
-  evidence: "bundle",
-  evidencePlural: "bundles",
-  units: TRIALS,
-  unnamed: "(none)",
-  claims: null,
-  column: "trials",
-  scheduled: "scheduled trial",
-  scheduledPlural: "scheduled trials",
-  unscored: "unscored",
-  unscoredMeans: "trials with a tool error: outside every metric",
-  usageUnit: "trial",
-  headline,
-  errorsRule: null,
-  trialsArePaths: false,
-  logged: false,
-  flagsElsewhere: false,
-  invalidMeans,
-  byFolder: false,
-});
-
-const NATIVE = assay("native-game", "native-game: accuracy = victories / scored trials (--invalid says how invalid ones count)");
-const WORLD = assay("world", "world: pass = every hard dimension and task_completion passed; its dimensions are reported apart in the details: no blended score", "dimensions and pass are not reported");
 /** A document from another version, or an entry that names no profile. */
-const UNKNOWN: Words = assay("unknown", null);
+const UNKNOWN: Words = assayWords("unknown", "victories", null);
 
-const HARBOR: Words = {
-  kind: "harbor",
-  label: "Harbor",
-  experiment: "Harbor job",
-  heading: "job",
-  evidence: "Harbor trial",
-  evidencePlural: "Harbor trials",
-  units: TRIALS,
-  unnamed: "(lone trials)",
-  claims: "Harbor says",
-  column: "trials",
-  scheduled: "trial",
-  scheduledPlural: "trials",
-  unscored: "unscored",
-  unscoredMeans: "trials with a tool error: outside every metric",
-  usageUnit: "trial",
-  headline: "Harbor: the mean of the reward key (\"reward\", else the first; every key in the details) over trials with a reward; coverage = trials scored / every trial but tool errors",
-  errorsRule: (errors) =>
-    errors === "zero"
-      ? "Harbor trials without a reward (errors, cancelled, incomplete, unverified) count as reward 0 (--errors zero)"
-      : "Harbor trials without a reward (errors, cancelled, incomplete, unverified) are left out of every mean (--errors zero counts them as 0)",
-  trialsArePaths: false,
-  logged: false,
-  flagsElsewhere: true,
-  invalidMeans: "its rewards count 0 in job metrics, as not reported",
-  byFolder: true,
-};
+/** Every kind's words, by profile (each kind's are in its folder). */
+export const WORDS: Readonly<Record<Profile, Words>> = Object.assign({}, ...KINDS.map((k) => k.words));
 
-const INSPECT: Words = {
-  kind: "inspect",
-  label: "Inspect",
-  experiment: "Inspect task run",
-  heading: "task run",
-  evidence: "Inspect log",
-  evidencePlural: "Inspect logs",
-  units: SAMPLES,
-  // Logs read but tied to no task run (their header names none, or is invalid): not the tool errors `unscored` lists.
-  unnamed: "(logs not attributed to a task run)",
-  claims: "Inspect claims",
-  column: "records",
-  scheduled: "planned record",
-  scheduledPlural: "planned records",
-  // Not "unscored": that is a sample's state in Inspect's own words (the samples line counts it).
-  unscored: "unread logs",
-  unscoredMeans: "logs the tool could not read: outside every metric",
-  usageUnit: "log",
-  headline: "Inspect: the log's first accuracy or mean metric (never a stderr, std or var; the first metric if none is) as assay recomputes it over the samples present; coverage = scored / planned records (sample × epoch)",
-  errorsRule: (errors) =>
-    errors === "zero"
-      ? "Inspect samples without a score (error, cancelled, missing, unscored, invalidated) count 0 (--errors zero); early-stopped ones are left out"
-      : "Inspect samples without a score (error, cancelled, missing, unscored, invalidated) are left out of every value (--errors zero counts them as 0)",
-  trialsArePaths: true,
-  logged: true,
-  flagsElsewhere: true,
-  invalidMeans: "every planned sample of this log counts 0 in its task run's metrics (unless --invalid exclude)",
-  byFolder: true,
-};
-
-/** The order a line that counts several kinds names them: assay's bundles, then Harbor's trials, then Inspect's logs. */
-const ORDER: readonly Words[] = [NATIVE, WORLD, UNKNOWN, HARBOR, INSPECT];
-
-/** Every kind's words, by profile. */
-export const WORDS: Readonly<Record<Profile, Words>> = { "native-game": NATIVE, world: WORLD, harbor: HARBOR, inspect: INSPECT };
+/** The order a line that counts several kinds names them: the kinds' order (assay's bundles, then Harbor's trials, then Inspect's logs…). */
+const ORDER: readonly Words[] = [...Object.values(WORDS), UNKNOWN];
 
 /** The words for a profile (a document's; null or one this version does not know: UNKNOWN). */
 export const wordsOf = (profile: string | null): Words => (profile !== null && Object.hasOwn(WORDS, profile) ? WORDS[profile as Profile] : UNKNOWN);
@@ -152,8 +26,8 @@ export const wordsOf = (profile: string | null): Words => (profile !== null && O
  * version cannot name (core leaves it null yet still computes accuracy or dimensions), the part
  * whose fields the experiment holds.
  */
-export const byFields = <T>(parts: Readonly<Record<string, T>>, kind: string, e: Pick<Experiment, "accuracy" | "dimensions">): T | undefined =>
-  (Object.hasOwn(parts, kind) ? parts[kind] : undefined) ?? (e.accuracy !== null ? parts["native-game"] : e.dimensions !== null ? parts["world"] : undefined);
+export const byFields = <T>(parts: Readonly<Record<Sections, T>>, profile: string | null, e: Pick<Experiment, "accuracy" | "dimensions">): T | undefined =>
+  profile !== null && Object.hasOwn(WORDS, profile) ? parts[wordsOf(profile).sections] : e.accuracy !== null ? parts.victories : e.dimensions !== null ? parts.dimensions : undefined;
 
 /** An experiment's name as reports show it: its own, else what its kind calls an unnamed one. */
 export const nameOf = (e: { experiment: string | null; profile: string | null }): string => e.experiment ?? wordsOf(e.profile).unnamed;
@@ -176,12 +50,10 @@ export function evidencePhrase(counts: Iterable<readonly [Words, number]>): stri
   return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
 }
 
-/** A document's tally by kind of evidence: assay's bundles, Harbor trials, Inspect logs. */
-export function tallied(t: { bundles: number; harbor: number; inspect: number }): EvidenceCounts {
+/** A document's tally by kind of evidence: assay's bundles, Harbor trials, Inspect logs… */
+export function tallied(t: { byProfile: Readonly<Record<string, number>> }): EvidenceCounts {
   const c = new EvidenceCounts();
-  c.add("native-game", t.bundles - t.harbor - t.inspect);
-  c.add("harbor", t.harbor);
-  c.add("inspect", t.inspect);
+  for (const [profile, n] of Object.entries(t.byProfile)) c.add(profile === "" ? null : profile, n);
   return c;
 }
 

@@ -2,8 +2,11 @@
 // memory and spills the entry itself to disk, so memory grows by a small record per bundle, not
 // by its findings, details and advisory text. Pure.
 
+import { DECLARED_PROFILES, DECLARED_STATES } from "../../kinds/declared.js";
+import type { RecordPart, Sharing } from "../../kinds/kind.js";
+import { kindOf } from "../../kinds/registry.js";
 import type { Code } from "../codes.js";
-import { HARBOR_STATES, INSPECT_STATUSES, type BundleEntry } from "../results.js";
+import { INSPECT_STATUSES, type BundleEntry } from "../results.js";
 
 export type BatchRecord = Pick<
   BundleEntry,
@@ -23,24 +26,25 @@ export type BatchRecord = Pick<
   inspect: BundleEntry["inspect"];
 };
 
-const PROFILES = [null, "native-game", "world", "harbor", "inspect"] as const;
+const PROFILES = [null, ...DECLARED_PROFILES] as const;
 const VALIDITIES = ["valid", "invalid", "error"] as const;
 const STATUSES = [null, "completed", "interrupted", "abnormal", "resource-bound", "unterminated", ...INSPECT_STATUSES] as const;
-const STATES = [null, ...HARBOR_STATES, "complete"] as const;
+const STATES = [null, ...DECLARED_STATES] as const;
 const TRI = [null, false, true] as const;
-/** Bit fields of CompactRecord.bits: [shift, width, values]. */
-const FIELDS = {
-  profile: [0, 3, PROFILES],
-  validity: [3, 2, VALIDITIES],
-  status: [5, 4, STATUSES],
-  state: [9, 3, STATES],
-  ending: [12, 2, TRI],
-  final_score: [14, 2, TRI],
-  victory: [16, 2, TRI],
-  pass: [18, 2, TRI],
-} as const;
-type Packed = keyof typeof FIELDS;
-
+const ENUMS = { profile: PROFILES, validity: VALIDITIES, status: STATUSES, state: STATES, ending: TRI, final_score: TRI, victory: TRI, pass: TRI } as const;
+type Packed = keyof typeof ENUMS;
+/** Bit fields of CompactRecord.bits: [shift, width, values], each as wide as its values need (32 bits in all at most). */
+const FIELDS = (() => {
+  let shift = 0;
+  const fields = {} as { [K in Packed]: readonly [number, number, (typeof ENUMS)[K]] };
+  for (const [name, values] of Object.entries(ENUMS) as [Packed, readonly unknown[]][]) {
+    const width = Math.max(1, Math.ceil(Math.log2(values.length)));
+    (fields as Record<Packed, unknown>)[name] = [shift, width, values];
+    shift += width;
+  }
+  if (shift > 31) throw new Error(`a compact record's enumerations need ${shift} bits: more than one number holds`);
+  return fields;
+})();
 function pack(e: BundleEntry): number {
   let bits = 0;
   for (const [name, [shift, , values]] of Object.entries(FIELDS) as [Packed, (typeof FIELDS)[Packed]][]) {
@@ -56,24 +60,10 @@ const unpack = <K extends Packed>(bits: number, name: K): BundleEntry[K] => {
 };
 
 const NONE: readonly { readonly code: Code }[] = Object.freeze([]);
-/** What only Harbor trials carry. */
-interface HarborPart {
-  digest: string;
-  task_checksum: string | null;
-  rewards: Record<string, number> | null;
-  reward_source: string | null;
-  flags: readonly { readonly code: Code }[];
-  harbor_id: string | null;
-  job_id: string | null;
-  job: string | null;
-  claimed: BundleEntry["claimed"];
-  exception: BatchRecord["exception"];
-  usage: BundleEntry["usage"];
-}
-
 /**
  * A BatchRecord in about a quarter of an entry's memory: enumerations and booleans packed in one
- * number, Harbor's fields apart, shared strings and code objects (RecordMaker shares them).
+ * number, the fields only some kinds fill in their kind's part, shared strings and code objects
+ * (RecordMaker shares them).
  */
 class CompactRecord implements BatchRecord {
   constructor(
@@ -87,8 +77,7 @@ class CompactRecord implements BatchRecord {
     private readonly bits: number,
     readonly errors: readonly { readonly code: Code }[],
     readonly dimensions: BatchRecord["dimensions"],
-    private readonly harbor: HarborPart | null,
-    private readonly inspectPart: InspectPart | null = null,
+    private readonly part: RecordPart | null,
   ) {}
   get profile() { return unpack(this.bits, "profile"); }
   get validity() { return unpack(this.bits, "validity"); }
@@ -98,49 +87,33 @@ class CompactRecord implements BatchRecord {
   get final_score() { return unpack(this.bits, "final_score"); }
   get victory() { return unpack(this.bits, "victory"); }
   get pass() { return unpack(this.bits, "pass"); }
-  get digest() { return this.harbor?.digest ?? this.inspectPart?.digest ?? ""; }
-  get task_checksum() { return this.harbor?.task_checksum ?? null; }
-  get rewards() { return this.harbor?.rewards ?? null; }
-  get reward_source() { return this.harbor?.reward_source ?? null; }
-  get flags() { return this.harbor?.flags ?? this.inspectPart?.flags ?? NONE; }
-  get harbor_id() { return this.harbor?.harbor_id ?? null; }
-  get job_id() { return this.harbor?.job_id ?? null; }
-  get job() { return this.harbor?.job ?? null; }
-  get claimed() { return this.harbor?.claimed ?? null; }
-  get exception() { return this.harbor?.exception ?? null; }
-  get samples() { return this.inspectPart?.samples ?? null; }
-  get inspect() { return this.inspectPart?.inspect ?? null; }
-  get usage() { return this.harbor?.usage ?? this.inspectPart?.usage ?? null; }
-}
-
-/** An Inspect log without its per-sample lists (§13.4's `sample_ids` and `values`: the entry's alone, never the batch rules'). */
-function perLog(l: BundleEntry["inspect"]): BundleEntry["inspect"] {
-  if (l === null) return null;
-  const metrics = Object.fromEntries(Object.entries(l.metrics).map(([k, m]) => [k, m.values === null ? m : { ...m, values: null }]));
-  return { ...l, sample_ids: null, metrics };
-}
-
-/** What only Inspect logs carry (one per log: a run holds far fewer logs than samples). */
-interface InspectPart {
-  digest: string;
-  samples: BundleEntry["samples"];
-  inspect: BundleEntry["inspect"];
-  flags: readonly { readonly code: Code }[];
-  usage: BundleEntry["usage"];
+  get digest() { return this.part?.digest ?? ""; }
+  get task_checksum() { return this.part?.task_checksum ?? null; }
+  get rewards() { return this.part?.rewards ?? null; }
+  get reward_source() { return this.part?.reward_source ?? null; }
+  get flags() { return this.part?.flags ?? NONE; }
+  get harbor_id() { return this.part?.harbor_id ?? null; }
+  get job_id() { return this.part?.job_id ?? null; }
+  get job() { return this.part?.job ?? null; }
+  get claimed() { return this.part?.claimed ?? null; }
+  get exception() { return this.part?.exception ?? null; }
+  get samples() { return this.part?.samples ?? null; }
+  get inspect() { return this.part?.inspect ?? null; }
+  get usage() { return this.part?.usage ?? null; }
 }
 
 /**
  * Makes compact records, sharing what repeats across bundles: one string for each experiment,
  * task or scenario, one object per code, one dimensions object per pattern of passes.
  */
-export class RecordMaker {
+export class RecordMaker implements Sharing {
   private readonly strings = new Map<string, string>();
-  private readonly codes = new Map<Code, { readonly code: Code }>();
+  private readonly codeObjects = new Map<Code, { readonly code: Code }>();
   private readonly patterns = new Map<string, Readonly<Record<string, { readonly pass: boolean }>>>();
   /** Small objects that repeat across trials (a claim, an exception's type and step), one per value. */
   private readonly shared = new Map<string, object>();
 
-  private s<T extends string | null>(v: T): T {
+  string<T extends string | null>(v: T): T {
     if (v === null) return v;
     const known = this.strings.get(v);
     if (known !== undefined) return known as T;
@@ -149,12 +122,12 @@ export class RecordMaker {
   }
 
   private code(c: Code): { readonly code: Code } {
-    let o = this.codes.get(c);
-    if (o === undefined) this.codes.set(c, (o = Object.freeze({ code: c })));
+    let o = this.codeObjects.get(c);
+    if (o === undefined) this.codeObjects.set(c, (o = Object.freeze({ code: c })));
     return o;
   }
 
-  private codesOf(fs: readonly { code: Code }[], distinct: boolean): readonly { readonly code: Code }[] {
+  codes(fs: readonly { code: Code }[], distinct: boolean): readonly { readonly code: Code }[] {
     if (fs.length === 0) return NONE;
     return (distinct ? [...new Set(fs.map((f) => f.code))] : fs.map((f) => f.code)).map((c) => this.code(c));
   }
@@ -170,7 +143,7 @@ export class RecordMaker {
     return o;
   }
 
-  private one<T extends object>(v: T | null): T | null {
+  one<T extends object>(v: T | null): T | null {
     if (v === null) return null;
     const key = JSON.stringify(v);
     let o = this.shared.get(key) as T | undefined;
@@ -179,25 +152,8 @@ export class RecordMaker {
   }
 
   record(e: BundleEntry): BatchRecord {
-    // The digest tells byte-identical Harbor copies apart; nothing else in the batch rules reads it.
-    const harbor: HarborPart | null =
-      e.profile === "harbor"
-        ? {
-            digest: e.digest,
-            task_checksum: this.s(e.task_checksum),
-            rewards: e.rewards,
-            reward_source: this.s(e.reward_source),
-            flags: this.codesOf(e.flags, false),
-            harbor_id: e.harbor_id,
-            job_id: this.s(e.job_id),
-            job: this.s(e.job),
-            claimed: this.one(e.claimed),
-            exception: this.one(e.exception === null ? null : { type: e.exception.type, step: e.exception.step }),
-            usage: e.usage,
-          }
-        : null;
-    const inspect: InspectPart | null = e.profile === "inspect" ? { digest: e.digest, samples: e.samples, inspect: perLog(e.inspect), flags: this.codesOf(e.flags, false), usage: e.usage } : null;
-    return new CompactRecord(e.path, this.s(e.experiment), e.trial, e.attempt, e.seed, this.s(e.task), this.s(e.scenario), pack(e),
-      this.codesOf(e.errors, true), this.dims(e.dimensions), harbor, inspect);
+    const part = kindOf(e.profile)?.recordPart?.(e, this) ?? null;
+    return new CompactRecord(e.path, this.string(e.experiment), e.trial, e.attempt, e.seed, this.string(e.task), this.string(e.scenario), pack(e),
+      this.codes(e.errors, true), this.dims(e.dimensions), part);
   }
 }

@@ -6,7 +6,7 @@ import { esc } from "./escape.js";
 import { claims, figures } from "./figures.js";
 import { forTerminal } from "../../core/text.js";
 import { loneWhere } from "../lone.js";
-import { nameOf, scheduledCount, WORDS, wordsOf } from "../vocabulary.js";
+import { nameOf, scheduledCount, wordsOf } from "../vocabulary.js";
 
 /** Items of a list shown in a page (the JSON document has every one). */
 export const MAX_LIST = 50;
@@ -19,7 +19,7 @@ function list(title: string, items: readonly string[]): string {
 
 function heading(e: Experiment, folder: string | null): string {
   const w = wordsOf(e.profile);
-  const lone = w === WORDS.harbor && e.job === null ? folder : null;
+  const lone = w.lone && e.job === null ? folder : null;
   const where =
     e.job !== null ? ` · <code>${esc(e.job)}</code>`
     : lone !== null ? ` · in no job folder, ${loneWhere(lone, (f) => `<code>${esc(forTerminal(f))}</code>`)}`

@@ -5,7 +5,7 @@
 import type { Experiment, ResultsView } from "../../core/results.js";
 import { esc } from "./escape.js";
 import { Methods, type WithInterval } from "../intervals.js";
-import { WORDS, wordsOf } from "../vocabulary.js";
+import { wordsOf } from "../vocabulary.js";
 import { perSuccessText, totalText } from "../usage.js";
 
 /** The run's --invalid: invalid trials count (as failures, 0) or are left out of the figures. */
@@ -92,7 +92,7 @@ function usage(e: Experiment): string[] {
 export function figures(e: Experiment, invalid: Invalid): string {
   const w = wordsOf(e.profile);
   const methods = new Methods(w.units);
-  const parts = [...(e.accuracy !== null ? native(e, invalid, methods) : []), ...(e.pass !== null ? world(e, invalid, methods) : []), ...(w === WORDS.harbor ? harbor(e, invalid, methods) : []), ...(w === WORDS.inspect ? inspect(e, methods) : []), ...usage(e)];
+  const parts = [...(e.accuracy !== null ? native(e, invalid, methods) : []), ...(e.pass !== null ? world(e, invalid, methods) : []), ...(w.sections === "rewards" ? harbor(e, invalid, methods) : []), ...(w.sections === "samples" ? inspect(e, methods) : []), ...usage(e)];
   if (parts.length === 0) return `<p class="muted">no headline figure: nothing here was scored</p>`;
   const legend = methods.legend();
   return `<div class="metrics">${parts.join("")}</div>${legend === null ? "" : `<p class="muted legend">${esc(legend)}</p>`}`;

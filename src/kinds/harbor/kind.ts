@@ -1,0 +1,23 @@
+// Harbor trials and jobs in the main process (contract §11): their words and their part of the
+// batch record.
+import type { Kind } from "../kind.js";
+import { harborWords } from "./words.js";
+
+export const harborKind: Kind = {
+  name: "harbor",
+  words: { harbor: harborWords },
+  // The digest tells byte-identical copies apart; nothing else in the batch rules reads it.
+  recordPart: (e, share) => ({
+    digest: e.digest,
+    task_checksum: share.string(e.task_checksum),
+    rewards: e.rewards,
+    reward_source: share.string(e.reward_source),
+    flags: share.codes(e.flags, false),
+    harbor_id: e.harbor_id,
+    job_id: share.string(e.job_id),
+    job: share.string(e.job),
+    claimed: share.one(e.claimed),
+    exception: share.one(e.exception === null ? null : { type: e.exception.type, step: e.exception.step }),
+    usage: e.usage,
+  }),
+};

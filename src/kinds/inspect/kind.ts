@@ -1,0 +1,19 @@
+// Inspect logs in the main process (contract §12): their words and their part of the batch record.
+import type { BundleEntry } from "../../core/results.js";
+import type { Kind } from "../kind.js";
+import { inspectWords } from "./words.js";
+
+/** An Inspect log without its per-sample lists (§13.4's `sample_ids` and `values`: the entry's alone, never the batch rules'). */
+function perLog(l: BundleEntry["inspect"]): BundleEntry["inspect"] {
+  if (l === null) return null;
+  const metrics = Object.fromEntries(Object.entries(l.metrics).map(([k, m]) => [k, m.values === null ? m : { ...m, values: null }]));
+  return { ...l, sample_ids: null, metrics };
+}
+
+
+export const inspectKind: Kind = {
+  name: "inspect",
+  words: { inspect: inspectWords },
+  // One part per log: a run holds far fewer logs than samples.
+  recordPart: (e, share) => ({ digest: e.digest, samples: e.samples, inspect: perLog(e.inspect), flags: share.codes(e.flags, false), usage: e.usage }),
+};

@@ -1,0 +1,19 @@
+// The main process's registry of kinds, in the order reports name them. The workers' registry is
+// scorers.ts (a worker never loads a kind's words or batch rules).
+import type { Profile } from "../core/results.js";
+import { bundleKind } from "./bundle/kind.js";
+import { kindOfProfile, type KindName } from "./declared.js";
+import { harborKind } from "./harbor/kind.js";
+import { inspectKind } from "./inspect/kind.js";
+import type { Kind } from "./kind.js";
+
+export const KINDS: readonly Kind[] = [bundleKind, harborKind, inspectKind];
+
+/** A kind by name. */
+export const kindNamed = (name: KindName): Kind => KINDS.find((k) => k.name === name)!;
+
+/** The kind whose entries carry this profile (null: none this version knows). */
+export function kindOf(profile: Profile | string | null): Kind | null {
+  const name = kindOfProfile(profile);
+  return name === null ? null : kindNamed(name);
+}

@@ -1,0 +1,87 @@
+// What a kind's words are (each kind's record is in its folder: src/kinds/<kind>/words.ts), and
+// those of an assay bundle profile. A leaf: the kinds' records are built from it at load time.
+import { TRIALS, type Nouns } from "./intervals.js";
+
+export interface Words {
+  /** The kind as a kind column shows it: the profile, or "unknown". */
+  kind: string;
+  /** The harness or kind in prose ("Harbor", "Inspect", "native-game"). */
+  label: string;
+  /** One experiment of the kind ("Harbor job", "Inspect task run", "experiment"). */
+  experiment: string;
+  /** The word a table's --details section opens with ("job", "task run", "experiment"). */
+  heading: string;
+  /** One piece of evidence, and several ("Harbor trial", "Harbor trials"). */
+  evidence: string;
+  evidencePlural: string;
+  /** What its intervals are over, and their clusters (intervals.ts). */
+  units: Nouns;
+  /** The name shown for an experiment the document names null. */
+  unnamed: string;
+  /** The header over the harness's own figures; null where the kind claims none. */
+  claims: string | null;
+  /** What the overview's column of `scheduled` counts, in a word ("trials", "records"). */
+  column: string;
+  /** What `scheduled` counts, one and several. */
+  scheduled: string;
+  scheduledPlural: string;
+  /** The `unscored` list (tool errors, outside every figure): its label and what it holds. */
+  unscored: string;
+  unscoredMeans: string;
+  /** A cost total's unit (usage.ts): "trial", "log". */
+  usageUnit: string;
+  /** What the kind's headline figure is, said once in the overview's legend; null: the fallback says none. */
+  headline: string | null;
+  /** How figures count units without a score, under --errors (null: --errors changes nothing here). */
+  errorsRule: ((errors: "exclude" | "zero") => string) | null;
+  /** The evidence lists its trials by path (an Inspect log is its own trial): reports show them relative to the roots. */
+  trialsArePaths: boolean;
+  /** Its experiments are decided by one log whose status says whether it ran clean. */
+  logged: boolean;
+  /** Flags whose evidence the table leaves to --format json or verify. */
+  flagsElsewhere: boolean;
+  /** What invalid evidence of the kind loses, after "invalid evidence earns no credit: " (assay verify). */
+  invalidMeans: string;
+  /** Its evidence is attributed by where it lies (a job's folder, a log), not by names it writes itself. */
+  byFolder: boolean;
+  /**
+   * The report sections its experiments and entries are shown in (each format keys its section
+   * renderers by this): "victories" (native-game), "dimensions" (world), "rewards" (trials with
+   * rewards and a harness's claims: Harbor), "samples" (a log of scored samples: Inspect).
+   */
+  sections: Sections;
+  /** Its evidence may lie outside any container (a lone Harbor trial): such experiments are shown with their folder. */
+  lone: boolean;
+}
+
+/** The words of an assay bundle profile (and of a profile this version does not know). */
+/** The shapes of report section there are: a kind picks one (`Words.sections`). */
+export type Sections = "victories" | "dimensions" | "rewards" | "samples";
+
+export const assayWords = (kind: string, sections: "victories" | "dimensions", headline: string | null, invalidMeans = "victory and late are not reported"): Words => ({
+  kind,
+  label: kind,
+  experiment: "experiment",
+  heading: "experiment",
+  evidence: "bundle",
+  evidencePlural: "bundles",
+  units: TRIALS,
+  unnamed: "(none)",
+  claims: null,
+  column: "trials",
+  scheduled: "scheduled trial",
+  scheduledPlural: "scheduled trials",
+  unscored: "unscored",
+  unscoredMeans: "trials with a tool error: outside every metric",
+  usageUnit: "trial",
+  headline,
+  errorsRule: null,
+  trialsArePaths: false,
+  logged: false,
+  flagsElsewhere: false,
+  invalidMeans,
+  byFolder: false,
+  sections,
+  lone: false,
+});
+
