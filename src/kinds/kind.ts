@@ -1,9 +1,11 @@
 // What the main process needs of a kind: its words, its part of the compact batch record, and its
 // batch rules. Each kind's is in its folder (kind.ts); the pipeline, the store, the reports and the
 // analyses look a kind up in the registry (registry.ts) and never branch on its name.
+import type { BatchOptions } from "../core/batch/experiments.js";
 import type { BatchRecord } from "../core/batch/record.js";
+import type { Schedule } from "../core/batch/schedule.js";
 import type { Code } from "../core/codes.js";
-import type { BundleEntry, Profile } from "../core/results.js";
+import type { BundleEntry, Experiment, JobRecord, Profile } from "../core/results.js";
 import type { Words } from "../report/words.js";
 import type { KindName } from "./declared.js";
 
@@ -25,4 +27,21 @@ export interface Kind {
   readonly words: Readonly<Partial<Record<Profile, Words>>>;
   /** Its part of an entry's compact record (none: its records carry only the common fields). */
   recordPart?(e: BundleEntry, share: Sharing): RecordPart;
+  /** Its batch rules over a run's records of this kind (pure: a merge of shards recomputes exactly this). */
+  batch(records: readonly BatchRecord[], run: BatchRun): KindBatch;
+}
+
+/** What a kind's batch rules may read of the run besides its records. */
+export interface BatchRun {
+  schedules: readonly Schedule[];
+  options: BatchOptions;
+  /** The Harbor job folders discovery read (their plans and claims). */
+  jobs: readonly JobRecord[];
+}
+
+/** A kind's batch rules over one run: its experiments' names, and the experiments. */
+export interface KindBatch {
+  /** The experiment one of its entries (or records) is shown under. */
+  nameOf(e: BatchRecord): string | null;
+  experiments(): Experiment[];
 }

@@ -12,6 +12,13 @@ export const KINDS: readonly Kind[] = [bundleKind, harborKind, inspectKind];
 /** A kind by name. */
 export const kindNamed = (name: KindName): Kind => KINDS.find((k) => k.name === name)!;
 
+/**
+ * The kind an entry belongs to: an entry that names no profile this version knows (a tool error
+ * before its journal could be read, a document from another version) is taken as an assay
+ * bundle's, as it always has been.
+ */
+export const kindOfEntry = (profile: string | null): Kind => kindOf(profile) ?? bundleKind;
+
 /** The kind whose entries carry this profile (null: none this version knows). */
 export function kindOf(profile: Profile | string | null): Kind | null {
   const name = kindOfProfile(profile);

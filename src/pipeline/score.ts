@@ -2,9 +2,7 @@
 // batch rules. Effects live here, around the pure core; the CLI and the library API call this.
 
 import { readFileSync } from "node:fs";
-import { computeExperiments, type BatchOptions } from "../core/batch/experiments.js";
-import { HarborNaming } from "../core/batch/harbor.js";
-import { InspectNaming } from "../core/batch/inspect.js";
+import { runBatch, type BatchOptions } from "../core/batch/experiments.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/schedule.js";
 import { sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
 import { materialize, type BundleEntry, type JobRecord, type Results, type ResultsView, type Unrecognised } from "../core/results.js";
@@ -374,12 +372,13 @@ export function assembleView(
   run: RunFacts,
 ): ResultsView {
   const jobs = [...(run.jobs ?? [])];
-  const naming = run.shard ? null : new HarborNaming(source.records, jobs);
-  const inspectNaming = run.shard ? null : new InspectNaming(source.records);
-  const bundles: Iterable<BundleEntry> = naming === null || inspectNaming === null ? source : {
+  const batch = run.shard ? null : runBatch(source.records, options.schedules.map((s) => s.schedule), options, jobs);
+  const bundles: Iterable<BundleEntry> = batch === null ? source : {
     *[Symbol.iterator]() {
-      for (const e of source)
-        yield e.profile === "harbor" ? { ...e, experiment: naming.nameOf(e) } : e.profile === "inspect" ? { ...e, experiment: inspectNaming.nameOf(e) } : e;
+      for (const e of source) {
+        const name = batch.nameOf(e);
+        yield name === e.experiment ? e : { ...e, experiment: name };
+      }
     },
   };
   return {
@@ -404,6 +403,6 @@ export function assembleView(
     bundles,
     tally: source.tally,
     // A shard holds entries only: batch rules need every bundle, so `assay merge` computes them.
-    experiments: naming === null || inspectNaming === null ? [] : computeExperiments(source.records, options.schedules.map((s) => s.schedule), options, jobs, naming, inspectNaming),
+    experiments: batch === null ? [] : batch.experiments(),
   };
 }

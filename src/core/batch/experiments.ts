@@ -6,8 +6,8 @@ import type { Code } from "../codes.js";
 import { blankExperiment, PROFILES, type Experiment, type JobRecord, type Profile } from "../results.js";
 import { byteCompare } from "../text.js";
 import { DIMENSIONS } from "../world/dimensions.js";
-import { harborExperiments, HarborNaming } from "./harbor.js";
-import { inspectExperiments, InspectNaming } from "./inspect.js";
+import { kindOfEntry, KINDS } from "../../kinds/registry.js";
+import type { KindBatch } from "../../kinds/kind.js";
 import type { BatchRecord } from "./record.js";
 import { indexSchedules, type Schedule } from "./schedule.js";
 import { passHatK, wilson95 } from "./stats.js";
@@ -32,19 +32,35 @@ type Flag = Experiment["flags"][number];
 const attributed = (e: BatchRecord): e is Attempt => e.experiment !== null && e.trial !== null && e.attempt !== null;
 const SCORED_STATUSES = new Set(["completed", "interrupted", "resource-bound"]);
 
-/**
- * The experiments of a run: bundle entries in (or their compact records: batch/record.ts), with
- * the Harbor job folders found (their plans and claims) and the names the run gives Harbor's
- * experiments (computed here when not given).
- */
-export function computeExperiments(
-  entries: readonly BatchRecord[],
-  schedules: readonly Schedule[],
-  options: BatchOptions,
-  jobs: readonly JobRecord[] = [],
-  naming: HarborNaming = new HarborNaming(entries, jobs),
-  inspectNaming: InspectNaming = new InspectNaming(entries),
-): Experiment[] {
+/** A run's batch rules, each kind's over its own records: the names its experiments take (a name may depend on other folders), and the experiments. */
+export interface RunBatch {
+  /** The experiment an entry (or record) is shown under. */
+  nameOf(e: BatchRecord): string | null;
+  /** Every experiment, by name in byte order; those without a name (Harbor's lone trials, unread Inspect logs) last. */
+  experiments(): Experiment[];
+}
+
+/** The batch rules of a run over its records (bundle entries, or their compact records: batch/record.ts), with the container folders found (Harbor's jobs: their plans and claims). */
+export function runBatch(entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions, jobs: readonly JobRecord[] = []): RunBatch {
+  const byKind = new Map(KINDS.map((k) => [k, [] as BatchRecord[]]));
+  for (const e of entries) byKind.get(kindOfEntry(e.profile))!.push(e);
+  const batches = new Map(KINDS.map((k): [string, KindBatch] => [k.name, k.batch(byKind.get(k)!, { schedules, options, jobs })]));
+  return {
+    nameOf: (e) => batches.get(kindOfEntry(e.profile).name)!.nameOf(e),
+    // Stable: experiments of one name keep the kinds' order.
+    experiments: () =>
+      [...batches.values()].flatMap((b) => b.experiments()).sort((a, b) =>
+        a.experiment === null || b.experiment === null ? Number(a.experiment === null) - Number(b.experiment === null) : byteCompare(a.experiment, b.experiment),
+      ),
+  };
+}
+
+/** The experiments of a run (runBatch's, at once). */
+export const computeExperiments = (entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions, jobs: readonly JobRecord[] = []): Experiment[] =>
+  runBatch(entries, schedules, options, jobs).experiments();
+
+/** §6: assay bundles' experiments, grouped by the names their journals give (each bundle's experiment, trial and attempt), with their schedules. */
+export function assayExperiments(entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions): Experiment[] {
   const bySchedule = indexSchedules(schedules);
   const groups = new Map<string, Attempt[]>();
   for (const e of [...entries].sort((a, b) => byteCompare(a.path, b.path))) {
@@ -54,13 +70,7 @@ export function computeExperiments(
     else groups.set(e.experiment, [e]);
   }
   const ids = [...new Set([...groups.keys(), ...bySchedule.keys()])].sort(byteCompare);
-  const assay = ids.map((id) => experiment(id, groups.get(id) ?? [], bySchedule.get(id) ?? null, options));
-  const harbor = harborExperiments(naming, options);
-  const inspect = inspectExperiments(inspectNaming, options);
-  // By id in byte order; Harbor's lone trials and unreadable Inspect logs (experiment null) last.
-  return [...assay, ...harbor, ...inspect].sort((a, b) =>
-    a.experiment === null || b.experiment === null ? Number(a.experiment === null) - Number(b.experiment === null) : byteCompare(a.experiment, b.experiment),
-  );
+  return ids.map((id) => experiment(id, groups.get(id) ?? [], bySchedule.get(id) ?? null, options));
 }
 
 function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, options: BatchOptions): Experiment {

@@ -1,6 +1,12 @@
 // assay bundles in the main process (contract §1–§8): their words. Their records carry only the
 // common fields.
+import { assayExperiments } from "../../core/batch/experiments.js";
 import type { Kind } from "../kind.js";
 import { bundleWords } from "./words.js";
 
-export const bundleKind: Kind = { name: "bundle", words: bundleWords };
+export const bundleKind: Kind = {
+  name: "bundle",
+  words: bundleWords,
+  // Each bundle names its own experiment (§3): nothing to name over the run.
+  batch: (records, run) => ({ nameOf: (e) => e.experiment, experiments: () => assayExperiments(records, run.schedules, run.options) }),
+};

@@ -1,11 +1,17 @@
 // Harbor trials and jobs in the main process (contract §11): their words and their part of the
 // batch record.
+import { harborExperiments, HarborNaming } from "../../core/batch/harbor.js";
 import type { Kind } from "../kind.js";
 import { harborWords } from "./words.js";
 
 export const harborKind: Kind = {
   name: "harbor",
   words: { harbor: harborWords },
+  // Named over the whole run: two jobs of one name are told apart.
+  batch(records, run) {
+    const naming = new HarborNaming(records, run.jobs);
+    return { nameOf: (e) => naming.nameOf(e), experiments: () => harborExperiments(naming, run.options) };
+  },
   // The digest tells byte-identical copies apart; nothing else in the batch rules reads it.
   recordPart: (e, share) => ({
     digest: e.digest,

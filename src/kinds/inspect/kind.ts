@@ -1,4 +1,5 @@
 // Inspect logs in the main process (contract §12): their words and their part of the batch record.
+import { inspectExperiments, InspectNaming } from "../../core/batch/inspect.js";
 import type { BundleEntry } from "../../core/results.js";
 import type { Kind } from "../kind.js";
 import { inspectWords } from "./words.js";
@@ -14,6 +15,11 @@ function perLog(l: BundleEntry["inspect"]): BundleEntry["inspect"] {
 export const inspectKind: Kind = {
   name: "inspect",
   words: { inspect: inspectWords },
+  // Named over the whole run: two task runs of one task and model are told apart.
+  batch(records, run) {
+    const naming = new InspectNaming(records);
+    return { nameOf: (e) => naming.nameOf(e), experiments: () => inspectExperiments(naming, run.options) };
+  },
   // One part per log: a run holds far fewer logs than samples.
   recordPart: (e, share) => ({ digest: e.digest, samples: e.samples, inspect: perLog(e.inspect), flags: share.codes(e.flags, false), usage: e.usage }),
 };
