@@ -527,8 +527,8 @@ describe("property 1: no advisory outcome changes a hard result", () => {
     cpSync(join(ROOT, "test/fixtures/inspect/log_streaming.eval"), join(root, "inspect", "log_streaming.eval"));
     cpSync(join(ROOT, "test/fixtures/inspect/log_tool_call_error.json"), join(root, "inspect", "2025-02-07T00-00-00_tool.json"));
     const entries = [...discover([root])].map((f) => {
-      if (f.inspect) return scoreLog(f.dir, f.path, f.inspect.format);
-      const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, f.harbor ? "harbor" : undefined);
+      if (f.file) return scoreLog(f.dir, f.path, f.file.format as "eval" | "json");
+      const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, f.kind);
       // t4: its worker died — the pool's tool error entry.
       return f.path.endsWith("/t4") ? toolError(f.dir, f.path, "WORKER_FAILED", "internal error: worker exited") : placed(f, scored);
     });

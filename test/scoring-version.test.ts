@@ -47,7 +47,7 @@ function fingerprint(): { fingerprint: string; bundles: number } {
   const h = createHash("sha256");
   let bundles = 0;
   for (const f of discover([root])) {
-    const { path: _path, ...entry } = f.inspect ? scoreLog(f.dir, f.path, f.inspect.format) : scoreDirectory(f.dir, f.path, undefined, f.harbor ? "harbor" : undefined);
+    const { path: _path, ...entry } = f.file ? scoreLog(f.dir, f.path, f.file.format as "eval" | "json") : scoreDirectory(f.dir, f.path, undefined, f.kind);
     h.update(`${relative(root, f.dir)}\t${JSON.stringify(entry)}\n`);
     bundles++;
   }

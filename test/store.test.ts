@@ -97,7 +97,7 @@ function withoutRun(text: string): string {
 }
 
 /** The first Harbor trial folder below `root`. */
-const discoverTrial = (root: string) => [...discover([root])].find((f) => f.harbor)!.dir;
+const discoverTrial = (root: string) => [...discover([root])].find((f) => f.member)!.dir;
 const pathsOf = (r: Results) => r.bundles.map((b) => b.path).sort();
 const entryAt = (r: Results, path: string) => r.bundles.find((b) => b.path === path)!;
 
@@ -529,7 +529,7 @@ describe.sequential("the path is never stored (§7: filled in after the lookup)"
     const addFolder = (r: string) => {
       const changed: string[] = [];
       for (const f of discover([r]))
-        if (f.harbor && existsSync(join(f.dir, "verifier", "reward.txt")) && !existsSync(join(f.dir, "verifier", "reward.json"))) {
+        if (f.member && existsSync(join(f.dir, "verifier", "reward.txt")) && !existsSync(join(f.dir, "verifier", "reward.json"))) {
           mkdirSync(join(f.dir, "verifier", "reward.json"));
           changed.push(f.path);
         }

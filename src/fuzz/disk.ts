@@ -15,7 +15,7 @@ import { writeTree } from "./tree.js";
 /** Write the case under `root` as discovery would find it; returns its folder. */
 export function writeCase(root: string, c: FuzzCase): string {
   const at = foundAt(c, root);
-  if (at.harbor) {
+  if (at.member) {
     mkdirSync(dirname(at.dir), { recursive: true });
     writeFileSync(join(dirname(at.dir), "job.log"), "fuzz job\n");
   }

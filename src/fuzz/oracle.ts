@@ -28,7 +28,7 @@ export interface Judgement {
 export function foundAt(c: FuzzCase, root: string): Found {
   if (c.base.profile.layout === "bundle") return { dir: `${root}/case-${c.index}`, path: `${root}/case-${c.index}`, kind: "bundle" };
   const job = `job-${c.index}`;
-  return { dir: `${root}/${job}/trial-${c.index}`, path: `${root}/${job}/trial-${c.index}`, kind: "harbor", harbor: { job, folder: `trial-${c.index}` } };
+  return { dir: `${root}/${job}/trial-${c.index}`, path: `${root}/${job}/trial-${c.index}`, kind: "harbor", member: { container: job, folder: `trial-${c.index}` } };
 }
 
 /**
@@ -74,7 +74,7 @@ export function judge(c: FuzzCase, bases: readonly Base[], score: FuzzProfile["s
   const root = "fuzz";
   const here = foundAt(c, root);
   const entries = [placed(here, entry)];
-  if (c.withBase) entries.push(placed({ ...here, dir: `${here.dir}-base`, path: `${here.path}-base`, ...(here.harbor ? { harbor: { ...here.harbor, folder: `${here.harbor.folder}-base` } } : {}) }, c.base.entry));
+  if (c.withBase) entries.push(placed({ ...here, dir: `${here.dir}-base`, path: `${here.path}-base`, ...(here.member ? { member: { ...here.member, folder: `${here.member.folder}-base` } } : {}) }, c.base.entry));
   let doc: string | null;
   try {
     doc = renderProblem(assemble(entries, { ...c.batch, schedules: [] }, "1970-01-01T00:00:00.000Z", { complete: true, roots: [root] }));

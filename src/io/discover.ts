@@ -1,15 +1,16 @@
-// Discovery (contract §1, §11, §12): walk the roots, yield each bundle, each Harbor trial and each
-// Inspect log once, say each Harbor job found (even one without a trial folder), and say what
-// looks like evidence but is not recognised.
+// Discovery (contract §1, §11, §12): walk the roots, yield each unit of evidence once (a bundle, a
+// Harbor trial, an Inspect log…), say each container found (a Harbor job, even one without a trial
+// folder), and say what looks like evidence but is not recognised. What a folder or file *is* is
+// each kind's recogniser's (kinds/<kind>/recognise.ts), asked in the registry's order.
 
 import { isUtf8 } from "node:buffer";
-import { accessSync, closeSync, constants, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, posix } from "node:path";
-import type { Claim } from "../core/harbor/job.js";
-import { MAX_DOCUMENT_BYTES } from "../core/json/decode.js";
-import { textTooDeep } from "../core/json/strict.js";
+import type { BundleEntry } from "../core/results.js";
 import { byteCompare, forTerminal } from "../core/text.js";
 import type { KindName } from "../kinds/declared.js";
+import type { FolderShape, Listing } from "../kinds/recogniser.js";
+import { KINDS } from "../kinds/registry.js";
 
 export interface Found {
   /** The bundle's (or trial's) directory on disk. */
@@ -19,20 +20,22 @@ export interface Found {
   /** Its kind: how it is scored, stored and named. */
   kind: KindName;
   /**
-   * A Harbor trial: its job folder's name and results path (null for a lone trial) and its own
-   * folder's name. These describe where the trial lies, so they are filled in after scoring and
-   * never stored; `claims` is what its job's result.json says of the job's trials, by name.
+   * A member of a container (a Harbor trial): its container folder's name and results path (null:
+   * found on its own, a lone trial) and its own folder's name. These describe where it lies, so
+   * they are filled in after scoring and never stored; `claims` is what its container's summary
+   * says of its members, by name.
    */
-  harbor?: { job: string | null; folder: string; jobPath?: string; claims?: ReadonlyMap<string, Claim> };
-  /** An Inspect log (§12): a file, `dir` being its path; its size in bytes. */
-  inspect?: { format: "eval" | "json"; size: number };
+  member?: { container: string | null; folder: string; containerPath?: string; claims?: ReadonlyMap<string, NonNullable<BundleEntry["claimed"]>> };
+  /** A file read on its own (an Inspect log, §12), `dir` being its path: its format and size in bytes. */
+  file?: { format: string; size: number };
 }
 
-/** A Harbor job folder, said before its trials are yielded (and said even when it holds none). */
-export interface FoundJob {
+/** A container folder (a Harbor job), said before its members are yielded (and said even when it holds none). */
+export interface FoundContainer {
   dir: string;
   path: string;
   name: string;
+  kind: KindName;
   /** Its subfolders' names (every one is a trial); empty for a job known only from a trial given as a root. */
   folders: readonly string[];
   /** Known only from a trial given as a root: the job itself was not given, so its files are not read. */
@@ -47,8 +50,8 @@ export type OnSkip = (path: string, reason: string) => void;
 const LINK_SKIPPED = "a symbolic link: links below a root are never followed";
 
 export interface DiscoverHooks {
-  /** A Harbor job folder, before its trials. */
-  onJob?: (job: FoundJob) => void;
+  /** A container folder (a Harbor job), before its members. */
+  onContainer?: (container: FoundContainer) => void;
   /** A folder below a root that looks like evidence (§11: a result.json, a reward file, a trial.log) but is none that assay reads. */
   onUnrecognised?: (path: string) => void;
   /** A root under which nothing at all is recognised is an error (§11 "nothing found is said"), unless allowed. */
@@ -76,41 +79,44 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, h
   // Logs given as roots, by identity: a walk that meets one yields it only if the root has not (and the reverse).
   for (const real of reals) if (statSync(real).isFile()) walk.rootFiles.set(identity(real), false);
   // Roots given side by side (a shell glob over a job's trials) share a parent: judge it once.
-  const parentKind = new Map<string, ReturnType<Walk["kind"]>>();
+  const parentKind = new Map<string, Recognised | null>();
   for (const [i, root] of roots.entries()) {
     const real = reals[i]!;
     const shown = displayRoot(root);
     const st = statSync(real);
     if (st.isFile()) {
-      const format = logFormat(real, real);
-      if (format === null)
-        throw new DiscoveryError(`root ${forTerminal(root)} is a file but not an Inspect log (a .eval ZIP archive, or a JSON object with eval and status)`);
+      const file = fileKind(real, real, true);
+      if (file === null || file === "unrecognised")
+        throw new DiscoveryError(`root ${forTerminal(root)} is a file but not ${orList(FILE_KINDS.map((r) => r.fileDescription ?? ""))}`);
       walk.recognised++;
-      if (walk.firstSight(real)) yield { dir: real, path: shown, kind: "inspect", inspect: { format, size: st.size } };
+      if (walk.firstSight(real)) yield { dir: real, path: shown, kind: file.kind, file: { format: file.format, size: st.size } };
       continue;
     }
-    if (!st.isDirectory()) throw new DiscoveryError(`root ${forTerminal(root)} is not a directory or an Inspect log`);
+    if (!st.isDirectory()) throw new DiscoveryError(`root ${forTerminal(root)} is not a directory or ${orList(FILE_KINDS.map((r) => r.fileNoun ?? ""))}`);
     const listing = list(real);
     if (typeof listing === "string") throw new DiscoveryError(`cannot read root ${forTerminal(root)}: ${listing}`);
     const before = walk.recognised;
     // A root an earlier root's walk already went through is not walked again, nor judged empty.
     const walkedBefore = walk.walked(real);
-    // A folder given as a root inside a job folder is one of its trials, as it would be were the job the root.
+    // A folder given as a root inside a container is one of its members, as it would be were the
+    // container the root (unless it is another kind's leaf, or a container itself).
     const parent = dirname(real);
     if (parent !== real && !parentKind.has(parent)) parentKind.set(parent, walk.kind(parent, list(parent)));
-    if (!listing.has(JOURNAL) && parentKind.get(parent) === "job" && walk.kind(real, listing) !== "job") {
+    const container = parentKind.get(parent);
+    const own = container?.shape === "container" ? walk.kind(real, listing) : null;
+    if (container?.shape === "container" && (own === null || (own.kind === container.kind && own.shape === "leaf"))) {
       if (walk.enter(real)) {
         walk.leave(real);
-        const jobPath = parentPath(shown);
+        const containerPath = parentPath(shown);
         walk.recognised++;
-        hooks.onJob?.({ dir: parent, path: jobPath, name: basename(parent), folders: [], partial: true });
-        yield { dir: real, path: shown, kind: "harbor", harbor: { job: basename(parent), folder: basename(real), jobPath } };
+        hooks.onContainer?.({ dir: parent, path: containerPath, name: basename(parent), kind: container.kind, folders: [], partial: true });
+        yield { dir: real, path: shown, kind: container.kind, member: { container: basename(parent), folder: basename(real), containerPath } };
       }
     } else yield* walk.folder(real, shown, listing);
     if (!walkedBefore) walk.found(real, walk.recognised - before);
     if (walk.recognised === before && !walkedBefore && !hooks.allowEmpty)
       throw new DiscoveryError(
-        `nothing under ${forTerminal(root)} is a bundle (journal.jsonl), a Harbor job (job.log, or a result.json with n_total_trials and stats), a Harbor trial (config.json with trial.log or result.json) or an Inspect log (a .eval, or a .json named by its timestamp)${walk.unrecognised > 0 ? `; ${walk.unrecognised} ${walk.unrecognisedLogs > 0 ? "folder or file" : "folder"}${walk.unrecognised > 1 ? "s look" : " looks"} like evidence but ${walk.unrecognised > 1 ? "are" : "is"} not` : ""} (--allow-empty accepts an empty root)`,
+        `nothing under ${forTerminal(root)} is ${orList(KINDS.map((k) => k.recogniser.description))}${walk.unrecognised > 0 ? `; ${walk.unrecognised} ${walk.unrecognisedFiles > 0 ? "folder or file" : "folder"}${walk.unrecognised > 1 ? "s look" : " looks"} like evidence but ${walk.unrecognised > 1 ? "are" : "is"} not` : ""} (--allow-empty accepts an empty root)`,
       );
   }
 }
@@ -121,35 +127,34 @@ export function parentPath(shown: string): string {
   return last === "." || last === ".." ? `${shown}/..` : posix.dirname(shown);
 }
 
-const JOURNAL = "journal.jsonl";
-const JOB_LOG = "job.log";
-const CONFIG = "config.json";
-const RESULT = "result.json";
-const TRIAL_LOG = "trial.log";
-/** What makes a folder look like evidence (§11): a Harbor result, log or reward file. */
-const EVIDENCE = [RESULT, TRIAL_LOG, "reward.txt", "reward.json"];
+/** "a, b or c". */
+const orList = (xs: readonly string[]): string => (xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} or ${xs[xs.length - 1]}`);
+
+const RECOGNISERS = KINDS.map((k) => ({ kind: k.name, r: k.recogniser }));
+/** The kinds that read files on their own (Inspect logs). */
+const FILE_KINDS = KINDS.map((k) => k.recogniser).filter((r) => r.file !== undefined);
 /** The names discovery decides by: a folder's other files are never kept. */
-const MARKERS = new Set([JOURNAL, JOB_LOG, CONFIG, ...EVIDENCE]);
+const MARKERS = new Set(KINDS.flatMap((k) => k.recogniser.markers));
+/** A file that some kind may read on its own (never one of the names that mark a folder). */
+const maybeFile = (name: string): boolean => !MARKERS.has(name) && KINDS.some((k) => k.recogniser.maybeFile?.(name) === true);
+/** Entries that make a folder a leaf of their kind whatever else it holds. */
+const LEAF_MARKERS = KINDS.flatMap((k) => (k.recogniser.leafMarker === undefined ? [] : [k.recogniser.leafMarker]));
 
-/** Inspect's own rule for a .json log's name (log/_file.py is_log_file): it starts with an ISO timestamp. */
-const TIMESTAMPED = /^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}.*\.json$/;
-/** Files in Inspect log folders that are not logs (manifests, eval-set state, atomic writes' temporaries). */
-const NOT_LOGS = new Set(["logs.json", "listing.json", "eval-set.json"]);
-/** A file that may be an Inspect log: a .eval, or a .json that is not a known other file. */
-const maybeLog = (name: string): boolean =>
-  !name.startsWith(".inspect_tmp_") && (name.endsWith(".eval") || (name.endsWith(".json") && !NOT_LOGS.has(name) && !MARKERS.has(name)));
+/** What a folder is: whose, and how (a leaf, a container). */
+interface Recognised {
+  kind: KindName;
+  shape: FolderShape;
+}
 
-/**
- * What discovery keeps of a folder's listing: which marker files it holds, its subfolders and links
- * by name bytes, and the files that may be Inspect logs.
- */
-interface Listing {
-  has(name: string): boolean;
-  dirs: string[];
-  links: string[];
-  logs: string[];
-  /** Names that are not valid UTF-8 (shown with U+FFFD): they cannot be named in results. */
-  unnamed: string[];
+/** What a file is to the first kind that reads it on its own: its kind and format, "unrecognised", or null. */
+function fileKind(path: string, name: string, asRoot: boolean): { kind: KindName; format: string } | "unrecognised" | null {
+  let unrecognised = false;
+  for (const { kind, r } of RECOGNISERS) {
+    const got = r.file?.(path, name, asRoot) ?? null;
+    if (got === "unrecognised") unrecognised = true;
+    else if (got !== null) return { kind, format: got.format };
+  }
+  return unrecognised ? "unrecognised" : null;
 }
 
 /** The listing, or why it failed (Node's message without its trailing path: the caller names the folder, escaped). */
@@ -164,22 +169,22 @@ function list(dir: string): Listing | string {
   const markers = new Set<string>();
   const dirs: string[] = [];
   const links: string[] = [];
-  const logs: string[] = [];
+  const files: string[] = [];
   let doubtful = false;
   for (const e of entries) {
     if (MARKERS.has(e.name)) markers.add(e.name);
     // `.buffer/` holds Inspect's realtime buffers, never logs.
     if (e.isDirectory() && e.name !== ".buffer") dirs.push(e.name);
     else if (e.isSymbolicLink()) links.push(e.name);
-    else if (e.isFile() && maybeLog(e.name)) logs.push(e.name);
+    else if (e.isFile() && maybeFile(e.name)) files.push(e.name);
     if (e.name.includes("\uFFFD")) doubtful = true;
   }
   // A name read as text shows an invalid byte as U+FFFD, as it would a real U+FFFD: only then is
   // the folder read again as bytes, to tell the two apart.
   const bad = new Set(doubtful ? notUtf8(dir) : []);
   const byBytes = (xs: string[]) => xs.filter((n) => !bad.has(n)).sort(byteCompare);
-  const unnamed = [...dirs, ...links, ...logs].filter((n) => bad.has(n)).sort(byteCompare);
-  return { has: (name) => markers.has(name), dirs: byBytes(dirs), links: byBytes(links), logs: byBytes(logs), unnamed };
+  const unnamed = [...dirs, ...links, ...files].filter((n) => bad.has(n)).sort(byteCompare);
+  return { has: (name) => markers.has(name), dirs: byBytes(dirs), links: byBytes(links), files: byBytes(files), unnamed };
 }
 
 /** The names in `dir` that are not valid UTF-8, as text (with U+FFFD). */
@@ -192,21 +197,25 @@ function notUtf8(dir: string): string[] {
 }
 
 /**
- * Does the folder hold an entry named journal.jsonl (of any kind, as a listing would show), and
- * may it be listed? Then it is a bundle whatever else it holds, and an lstat and an access check
- * say so where a listing costs an open, two reads of the directory and a close: most folders of an
- * archive are bundles. A folder that cannot be searched or read answers false and is listed, so
- * its failure is reported (and skipped) as before.
+ * The stub listing of a folder that holds a kind's leaf marker (journal.jsonl: an entry of any
+ * kind, as a listing would show) and may be listed: it is that kind's leaf whatever else it holds,
+ * and an lstat and an access check say so where a listing costs an open, two reads of the
+ * directory and a close (most folders of an archive are bundles). Null otherwise: a folder that
+ * cannot be searched or read is listed, so its failure is reported (and skipped) as before.
  */
-function holdsJournal(dir: string): boolean {
-  try {
-    return lstatSync(join(dir, JOURNAL), { throwIfNoEntry: false }) !== undefined && (accessSync(dir, constants.R_OK), true);
-  } catch {
-    return false;
-  }
+function leafStub(dir: string): Listing | null {
+  for (const marker of LEAF_MARKERS)
+    try {
+      if (lstatSync(join(dir, marker), { throwIfNoEntry: false }) !== undefined && (accessSync(dir, constants.R_OK), true)) return stubOf(marker);
+    } catch {
+      return null;
+    }
+  return null;
 }
-/** What discovery needs of a bundle's listing: that it holds journal.jsonl (nothing below a bundle is walked). */
-const A_BUNDLE: Listing = { has: (name) => name === JOURNAL, dirs: [], links: [], logs: [], unnamed: [] };
+/** What discovery needs of a leaf's listing: the marker it holds (nothing below a leaf is walked). */
+const STUBS = new Map<string, Listing>(LEAF_MARKERS.map((m) => [m, { has: (name) => name === m, dirs: [], links: [], files: [], unnamed: [] }]));
+const stubOf = (marker: string): Listing => STUBS.get(marker)!;
+const STUB_SET = new Set(STUBS.values());
 
 /** A symbolic link that resolves to a folder (a dangling one, or a loop, does not). */
 function linksToFolder(path: string): boolean {
@@ -215,123 +224,6 @@ function linksToFolder(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** §11: a Harbor trial outside a job holds config.json and trial.log or result.json. */
-const isLoneTrial = (l: Listing) => l.has(CONFIG) && (l.has(TRIAL_LOG) || l.has(RESULT));
-
-const NEEDLE = Buffer.from('"n_total_trials"');
-
-/**
- * What a folder's result.json says of the folder: a job's ("job": its top level has n_total_trials
- * and stats), something else that parses ("other"), or nothing readable ("unreadable"). The file
- * is scanned in chunks for the key first, so a trial's result.json, however large, is not held.
- * `parse`: read it whole even without the key (only to tell a killed writer's job file apart).
- */
-function resultShape(file: string, parse: boolean): "job" | "other" | "unreadable" {
-  let fd: number;
-  let size: number;
-  try {
-    const st = lstatSync(file);
-    if (!st.isFile() || st.size > MAX_DOCUMENT_BYTES) return "unreadable";
-    size = st.size;
-    fd = openSync(file, "r");
-  } catch {
-    return "unreadable";
-  }
-  try {
-    if (!parse && !holdsNeedle(fd)) return "other";
-    const whole = Buffer.allocUnsafe(size);
-    let at = 0;
-    for (let n = -1; n !== 0 && at < size; at += n) n = readSync(fd, whole, at, size - at, at);
-    const text = whole.subarray(0, at).toString("utf8");
-    // Past the depth evidence may have, JSON.parse would build it all on the main thread first.
-    if (textTooDeep(text)) return "unreadable";
-    const v = JSON.parse(text) as unknown;
-    const shaped = typeof v === "object" && v !== null && !Array.isArray(v) && Object.hasOwn(v, "n_total_trials") && Object.hasOwn(v, "stats");
-    return shaped ? "job" : "other";
-  } catch {
-    return "unreadable";
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Does the file hold the key `"n_total_trials"` anywhere (read in chunks, none kept)? */
-function holdsNeedle(fd: number): boolean {
-  const buf = Buffer.allocUnsafe(64 * 1024 + NEEDLE.length);
-  let carry = 0;
-  for (let pos = 0; ; ) {
-    const n = readSync(fd, buf, carry, buf.length - carry, pos);
-    if (n === 0) return false;
-    pos += n;
-    const filled = carry + n;
-    if (buf.subarray(0, filled).includes(NEEDLE)) return true;
-    // Keep the last bytes: the key may straddle two reads.
-    carry = Math.min(NEEDLE.length - 1, filled);
-    buf.copy(buf, 0, filled - carry, filled);
-  }
-}
-
-const PK = Buffer.from("PK\x03\x04", "latin1");
-
-/**
- * What an Inspect log file is (§12): a .eval (first bytes PK\x03\x04: anything else named .eval is
- * still read, and reported corrupt, never skipped), or a .json whose top level is an object with
- * `eval` and `status` (Inspect writes them first: the first 64 KiB are read). `name`: the name the
- * rule applies to. Null: not a log.
- */
-export function logFormat(file: string, name: string): "eval" | "json" | null {
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch {
-    return null;
-  }
-  try {
-    const head = Buffer.allocUnsafe(64 * 1024);
-    const n = readSync(fd, head, 0, head.length, 0);
-    if (name.endsWith(".eval") || (n >= 4 && head.subarray(0, 4).equals(PK))) return "eval";
-    return topKeys(head.subarray(0, n), ["eval", "status"]) ? "json" : null;
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Do the top-level keys of the JSON object these bytes begin include all of `wanted` (before the bytes end)? */
-function topKeys(b: Buffer, wanted: string[]): boolean {
-  const left = new Set(wanted);
-  let i = 0;
-  while (i < b.length && (b[i] === 0x20 || b[i] === 0x0a || b[i] === 0x09 || b[i] === 0x0d)) i++;
-  if (b[i] !== 0x7b) return false;
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  let start = -1;
-  for (; i < b.length && left.size > 0; i++) {
-    const c = b[i]!;
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (c === 0x5c) escaped = true;
-      else if (c === 0x22) {
-        inString = false;
-        if (depth === 1 && start >= 0) {
-          // A key when a colon follows.
-          let j = i + 1;
-          while (j < b.length && (b[j] === 0x20 || b[j] === 0x0a || b[j] === 0x09 || b[j] === 0x0d)) j++;
-          if (b[j] === 0x3a) left.delete(b.subarray(start, i).toString("utf8"));
-        }
-        start = -1;
-      }
-    } else if (c === 0x22) {
-      inString = true;
-      start = i + 1;
-    } else if (c === 0x7b || c === 0x5b) depth++;
-    else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return left.size === 0;
 }
 
 /** A folder's device and inode. */
@@ -357,8 +249,8 @@ class Walk {
   /** Bundles, trials, jobs and logs found so far, and what looks like evidence but is none. */
   recognised = 0;
   unrecognised = 0;
-  /** Of those, .json files shaped as Inspect logs but not named as Inspect names them. */
-  unrecognisedLogs = 0;
+  /** Of those, files shaped as a kind's (an Inspect log) but not named as its harness names them. */
+  unrecognisedFiles = 0;
   /** Logs given as roots, by identity: whether one has been yielded yet. */
   readonly rootFiles = new Map<string, boolean>();
 
@@ -411,19 +303,19 @@ class Walk {
   }
 
   /**
-   * §12: the folder's Inspect logs (a .eval, or a .json named by its timestamp, shaped as a log).
-   * A .json shaped as a log but not named as Inspect names them is not read (Inspect would not list
-   * it either): it is counted as unrecognised, so it is never passed over in silence.
+   * The folder's files that kinds read on their own (Inspect logs, §12). A file shaped as a kind's
+   * but not named as its harness names it is not read (the harness would not list it either): it
+   * is counted as unrecognised, so it is never passed over in silence.
    */
-  private *logs(dir: string, shown: string, l: Listing): Generator<Found> {
-    for (const n of l.links) if ((n.endsWith(".eval") || TIMESTAMPED.test(n)) && !linksToFolder(join(dir, n))) this.onSkip(`${shown}/${n}`, LINK_SKIPPED);
-    for (const n of l.logs) {
+  private *files(dir: string, shown: string, l: Listing): Generator<Found> {
+    for (const n of l.links) if (RECOGNISERS.some(({ r }) => r.namedLikeFile?.(n) === true) && !linksToFolder(join(dir, n))) this.onSkip(`${shown}/${n}`, LINK_SKIPPED);
+    for (const n of l.files) {
       const file = join(dir, n);
-      const format = logFormat(file, n);
-      if (format === null) continue;
-      if (format === "json" && !TIMESTAMPED.test(n)) {
+      const got = fileKind(file, n, false);
+      if (got === null) continue;
+      if (got === "unrecognised") {
         this.unrecognised++;
-        this.unrecognisedLogs++;
+        this.unrecognisedFiles++;
         this.hooks.onUnrecognised?.(`${shown}/${n}`);
         continue;
       }
@@ -435,33 +327,18 @@ class Walk {
       } catch {
         // gone since the listing: the worker reports it
       }
-      yield { dir: file, path: `${shown}/${n}`, kind: "inspect", inspect: { format, size } };
+      yield { dir: file, path: `${shown}/${n}`, kind: got.kind, file: { format: got.format, size } };
     }
   }
 
-  /**
-   * §11: what a folder (not inside a bundle or a job) is. A job holds job.log, or a result.json
-   * shaped like a job's; a folder whose subfolders are trials is a job even when its own
-   * result.json is unreadable (a killed writer, a partial copy). Then a lone trial, or neither.
-   */
-  kind(dir: string, l: Listing | string): "bundle" | "job" | "trial" | null {
+  /** What a folder is: the first kind whose recogniser claims it, or null. */
+  kind(dir: string, l: Listing | string): Recognised | null {
     if (typeof l === "string") return null;
-    if (l.has(JOURNAL)) return "bundle";
-    if (l.has(JOB_LOG)) return "job";
-    if (l.has(RESULT)) {
-      const file = join(dir, RESULT);
-      const shape = resultShape(file, false);
-      if (shape === "job") return "job";
-      if (this.holdsTrials(dir, l) && (shape === "unreadable" || resultShape(file, true) === "unreadable")) return "job";
+    for (const { kind, r } of RECOGNISERS) {
+      const shape = r.folder?.(dir, l, list) ?? null;
+      if (shape !== null) return { kind, shape };
     }
-    return isLoneTrial(l) ? "trial" : null;
-  }
-
-  private holdsTrials(dir: string, l: Listing): boolean {
-    return l.dirs.some((n) => {
-      const sub = list(join(dir, n));
-      return typeof sub !== "string" && isLoneTrial(sub);
-    });
+    return null;
   }
 
   /**
@@ -491,10 +368,10 @@ class Walk {
         if (next !== null) {
           const at: Next = next;
           next = null;
-          // A bundle below a root is a leaf (never descended into), so it cannot close a loop; with
+          // A leaf below a root (a bundle) is never descended into, so it cannot close a loop; with
           // one root folder it cannot be another root either: then its identity (a stat) is not
           // needed. A root always is entered (given twice, it is walked once).
-          const entered = !(at.l === A_BUNDLE && this.roots.size === 1);
+          const entered = !(STUB_SET.has(at.l) && this.roots.size === 1);
           if (!entered || this.enter(at.dir)) {
             const frame: Frame = { dir: at.dir, entered, subs: null };
             stack.push(frame);
@@ -510,7 +387,7 @@ class Walk {
           continue;
         }
         const { sub, path, listed } = n.value;
-        const sl: Listing | string = holdsJournal(sub) ? A_BUNDLE : listed();
+        const sl: Listing | string = leafStub(sub) ?? listed();
         if (typeof sl === "string") this.onSkip(path, sl);
         else next = { dir: sub, shown: path, l: sl };
       }
@@ -520,37 +397,36 @@ class Walk {
     }
   }
 
-  /** Yield what the folder is (a bundle, a job's trials, a lone trial, its logs); its subfolders to walk, or null when nothing below it is walked. */
+  /** Yield what the folder is (a leaf, a container's members, the files kinds read on their own); its subfolders to walk, or null when nothing below it is walked. */
   private *inside(dir: string, shown: string, l: Listing): Generator<Found, Subfolders | null> {
-    const kind = this.kind(dir, l);
-    if (kind !== null) this.recognised++;
-    if (kind === "bundle") {
-      yield { dir, path: shown, kind: "bundle" }; // never descend into a bundle
-      return null;
+    const what = this.kind(dir, l);
+    if (what === null) {
+      if (RECOGNISERS.some(({ r }) => r.looksLike?.(l) === true)) {
+        this.unrecognised++;
+        this.hooks.onUnrecognised?.(shown);
+      }
+      yield* this.files(dir, shown, l);
+      return this.subfolders(dir, shown, l);
     }
-    if (kind === "job") {
-      // Every subdirectory of a job is one of its trials, whatever it holds (one that never started
-      // has only trial.log, or nothing); nothing else below it is walked. One that cannot be listed
-      // is still yielded: it becomes a tool error (unscored, exit 3) rather than silently leaving
-      // the job's count of trials.
-      this.hooks.onJob?.({ dir, path: shown, name: basename(dir), folders: l.dirs, partial: false });
+    this.recognised++;
+    const { kind, shape } = what;
+    if (shape === "container") {
+      // Every subfolder of a container is one of its members, whatever it holds (a Harbor trial
+      // that never started has only trial.log, or nothing); nothing else below it is walked. One
+      // that cannot be listed is still yielded: it becomes a tool error (unscored, exit 3) rather
+      // than silently leaving the container's count of members.
+      this.hooks.onContainer?.({ dir, path: shown, name: basename(dir), kind, folders: l.dirs, partial: false });
       for (const { sub, name, path } of this.subfolders(dir, shown, l))
         if (this.enter(sub)) {
           this.leave(sub);
-          yield { dir: sub, path, kind: "harbor", harbor: { job: basename(dir), folder: name, jobPath: shown } };
+          yield { dir: sub, path, kind, member: { container: basename(dir), folder: name, containerPath: shown } };
         }
       return null;
     }
-    if (kind === "trial") {
-      yield { dir, path: shown, kind: "harbor", harbor: { job: null, folder: basename(dir) } }; // never descend into a trial
-      return null;
-    }
-    if (EVIDENCE.some((n) => l.has(n))) {
-      this.unrecognised++;
-      this.hooks.onUnrecognised?.(shown);
-    }
-    yield* this.logs(dir, shown, l);
-    return this.subfolders(dir, shown, l);
+    // A leaf is never descended into; one of a kind of containers found on its own belongs to none.
+    const lone = RECOGNISERS.find((x) => x.kind === kind)!.r.members === true;
+    yield { dir, path: shown, kind, ...(lone ? { member: { container: null, folder: basename(dir) } } : {}) };
+    return null;
   }
 }
 

@@ -8,6 +8,7 @@ import type { Code } from "../core/codes.js";
 import type { BundleEntry, Experiment, JobRecord, Profile } from "../core/results.js";
 import type { Words } from "../report/words.js";
 import type { KindName } from "./declared.js";
+import type { Recogniser } from "./recogniser.js";
 
 /** The batch record's fields only some kinds fill: each kind its own, the rest read as empty. */
 export type RecordPart = Partial<
@@ -23,6 +24,8 @@ export interface Sharing {
 
 export interface Kind {
   readonly name: KindName;
+  /** How discovery tells its evidence. */
+  readonly recogniser: Recogniser;
   /** The reports' words for each of its profiles. */
   readonly words: Readonly<Partial<Record<Profile, Words>>>;
   /** Its part of an entry's compact record (none: its records carry only the common fields). */

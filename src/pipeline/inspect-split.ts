@@ -66,7 +66,7 @@ export class LogAssembly {
  * the directory can be read from — the worker then reports what is wrong with it).
  */
 export function splitLog(found: Found, split: SplitOptions = SPLIT): LogPart[] | null {
-  if (found.inspect?.format !== "eval" || found.inspect.size < split.logBytes) return null;
+  if (found.file?.format !== "eval" || found.file.size < split.logBytes) return null;
   let directory: ZipDirectory;
   try {
     directory = readDirectory(found.dir);

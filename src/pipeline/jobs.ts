@@ -9,7 +9,7 @@ import { readJob, unreadJob, type Claim, type JobFiles } from "../core/harbor/jo
 import { MAX_DOCUMENT_BYTES } from "../core/json/decode.js";
 import { MAX_JOB_LIST, type JobRecord, type Unrecognised } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
-import type { Found, FoundJob } from "../io/discover.js";
+import type { Found, FoundContainer } from "../io/discover.js";
 
 /** The largest lock.json read (it names every trial's config: a few kilobytes each). */
 const MAX_LOCK_BYTES = 16 * 1024 * 1024;
@@ -36,7 +36,7 @@ export class JobBook {
   readonly unrecognised: Unrecognised = { count: 0, paths: [] };
 
   /** Discovery found a job: read its files (unless only a trial of it was given). */
-  found(job: FoundJob): void {
+  found(job: FoundContainer): void {
     const known = this.byPath.get(job.path);
     if (job.partial) {
       // Only a trial of it was given: its name, and how many of its trials were.
@@ -56,7 +56,7 @@ export class JobBook {
 
   /** A trial of the job discovery is in: it carries what the job's summary says of it. */
   attach(found: Found): void {
-    if (found.harbor?.jobPath !== undefined && this.current?.path === found.harbor.jobPath) found.harbor.claims = this.current.claims;
+    if (found.member?.containerPath !== undefined && this.current?.path === found.member.containerPath) found.member.claims = this.current.claims;
   }
 
   notRecognised(path: string): void {

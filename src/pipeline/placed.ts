@@ -11,11 +11,11 @@ import { parentPath, type Found } from "../io/discover.js";
  */
 export function placed(found: Found, scored: Omit<BundleEntry, "path">): BundleEntry {
   const entry = { path: found.path, ...scored };
-  const h = found.harbor;
+  const h = found.member;
   if (h) {
-    entry.experiment = h.job;
+    entry.experiment = h.container;
     entry.trial ??= h.folder;
-    entry.job = h.job === null ? null : (h.jobPath ?? parentPath(found.path));
+    entry.job = h.container === null ? null : (h.containerPath ?? parentPath(found.path));
     entry.claimed = h.claims?.get(entry.trial) ?? h.claims?.get(h.folder) ?? null;
   }
   return entry;

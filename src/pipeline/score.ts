@@ -9,7 +9,7 @@ import { materialize, type BundleEntry, type JobRecord, type Results, type Resul
 import { keyFingerprint } from "../core/seal.js";
 import { byteCompare, forTerminal } from "../core/text.js";
 import { beyondDigest, racy, stampsOf, tryListEntries } from "../io/bundle-source.js";
-import { discover, type Found, type FoundJob, type OnSkip } from "../io/discover.js";
+import { discover, type Found, type FoundContainer, type OnSkip } from "../io/discover.js";
 import { listingOf } from "../pool/listing.js";
 import { BundlePool, type PoolOptions } from "../pool/pool.js";
 import type { BatchResult, BundleRef, ListedEntry } from "../pool/types.js";
@@ -186,7 +186,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
         const entry = p.part.log.add(p.part, r as Exclude<typeof r, { stored: unknown }>);
         if (entry !== null) {
           bundles.add(entry);
-          progress?.done?.(entry, p.found.inspect?.size ?? 0, false);
+          progress?.done?.(entry, p.found.file?.size ?? 0, false);
         }
         return;
       }
@@ -214,7 +214,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   };
   const dispatch = (batch: Pending[]) => {
     const refs = batch.map(({ dir, path, entries, bytes, found, lookup, part }): BundleRef => {
-      if (found.inspect) return { dir, path, kind: found.kind, task: part?.task ?? { part: "whole", format: found.inspect.format } };
+      if (found.file) return { dir, path, kind: found.kind, task: part?.task ?? { part: "whole", format: found.file.format } };
       return {
         dir,
         path,
@@ -273,19 +273,19 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
     /** Bundles this task may hold: the least its bundles allow (sizes unknown until scored allow fewer). */
     let batchLimit = batchSize;
     let seenCount = 0;
-    const hooks = { onJob: (j: FoundJob) => book.found(j), onUnrecognised: (p: string) => book.notRecognised(p), allowEmpty: options.allowEmpty ?? false };
+    const hooks = { onContainer: (c: FoundContainer) => book.found(c), onUnrecognised: (p: string) => book.notRecognised(p), allowEmpty: options.allowEmpty ?? false };
     for (const found of discover(roots, options.onSkip, hooks)) {
       if (signal?.aborted) break;
       if (options.shard && !inShard(found.path, options.shard)) continue;
       book.attach(found);
       if (++seenCount % 64 === 0) await new Promise(setImmediate); // let Ctrl-C and progress run
       const pending: Pending[] = [];
-      if (found.inspect) {
+      if (found.file) {
         // An Inspect log is a file, read whole or (a large .eval) in parts; never stored.
         progress?.found?.();
         const parts = splitLog(found, options.inspectSplit);
         const log = { found, dir: found.dir, path: found.path, kind: found.kind, stamps: null, beyond: null, safe: false, lookup: false };
-        if (parts === null) pending.push({ ...log, bytes: found.inspect.size });
+        if (parts === null) pending.push({ ...log, bytes: found.file.size });
         else for (const part of parts) pending.push({ ...log, bytes: part.bytes, part });
       } else {
         const p = listed(found);

@@ -7,6 +7,8 @@ import { SEAL } from "../../core/folder.js";
 import { keyFingerprint, sealText } from "../../core/seal.js";
 import { forTerminal } from "../../core/text.js";
 import { discover } from "../../io/discover.js";
+import { DECLARED, declarationOf, type KindName } from "../../kinds/declared.js";
+import { evidenceCount, WORDS } from "../../report/vocabulary.js";
 import { OutputError, writeOutput } from "../../io/output.js";
 import { scoreDirectory } from "../../pool/score-directory.js";
 import { parseOptions } from "../args.js";
@@ -149,16 +151,14 @@ export function sealCommand(argv: string[], io: CliIo): number {
   if (positionals.length === 0) throw new UsageError("assay seal needs at least one ROOT (see assay seal --help)");
   if (values["hmac-key-file"] === undefined) throw new UsageError("assay seal needs --hmac-key-file FILE, the key to seal with");
   const key = readKeyFile(values["hmac-key-file"], positionals, io.stderr);
-  const n = { sealed: 0, already: 0, not: 0, harbor: 0, inspect: 0 };
+  const n = { sealed: 0, already: 0, not: 0 };
+  /** Evidence of kinds that carry no seal, passed over: how many of each. */
+  const unsealed = new Map<KindName, number>();
   let exit: number = EXIT.OK;
   // One bundle at a time, counted, never listed: memory stays flat however many there are.
   for (const found of discover(positionals, (path, reason) => io.stderr(`assay seal: skipped ${forTerminal(path)}: ${reason}\n`))) {
-    if (found.harbor) {
-      n.harbor++;
-      continue;
-    }
-    if (found.inspect) {
-      n.inspect++;
+    if (declarationOf(found.kind).unsealed !== null) {
+      unsealed.set(found.kind, (unsealed.get(found.kind) ?? 0) + 1);
       continue;
     }
     const o = sealOne(found.dir, found.path, key);
@@ -170,8 +170,10 @@ export function sealCommand(argv: string[], io: CliIo): number {
     }
   }
   if (!values.quiet) {
-    if (n.harbor > 0) io.stderr(`assay seal: ${n.harbor} Harbor trial${n.harbor === 1 ? "" : "s"} skipped: Harbor trials carry no seal\n`);
-    if (n.inspect > 0) io.stderr(`assay seal: ${n.inspect} Inspect log${n.inspect === 1 ? "" : "s"} skipped: a log is one file and carries no seal\n`);
+    for (const d of DECLARED) {
+      const count = unsealed.get(d.name) ?? 0;
+      if (count > 0) io.stderr(`assay seal: ${evidenceCount(WORDS[d.profiles[0]], count)} skipped: ${d.unsealed}\n`);
+    }
     io.stderr(`assay seal: ${n.sealed} sealed, ${n.already} already sealed, ${n.not} not sealed (key fingerprint ${key.fingerprint})\n`);
   }
   return exit;

@@ -43,9 +43,9 @@ export function verifyCommand(argv: string[], io: CliIo): number {
     // A Harbor trial, or a job's trials: exactly what `assay score DIR` would find there.
     const skipped: string[] = []; // said once there is something to verify (a usage error stays one line)
     const book = new JobBook();
-    const found = [...discover([dir], (p, why) => skipped.push(`assay: skipped ${forTerminal(p)}: ${why}\n`), { onJob: (j) => book.found(j), allowEmpty: true })].filter((f) => {
+    const found = [...discover([dir], (p, why) => skipped.push(`assay: skipped ${forTerminal(p)}: ${why}\n`), { onContainer: (c) => book.found(c), allowEmpty: true })].filter((f) => {
       book.attach(f);
-      return f.harbor !== undefined && (f.path === shown || f.harbor.jobPath === shown);
+      return f.member !== undefined && (f.path === shown || f.member.containerPath === shown);
     });
     job = book.jobs.find((j) => j.path === shown);
     if (found.length === 0 && job === undefined) throw new UsageError(`${forTerminal(dir)} is not a bundle (no journal.jsonl), a Harbor trial or a Harbor job`);
@@ -68,7 +68,7 @@ export function verifyCommand(argv: string[], io: CliIo): number {
 /** `assay verify LOG`: one Inspect log (§12), every finding with its member or JSON path. */
 function verifyLog(file: string, json: boolean, keyGiven: boolean, io: CliIo): number {
   const [found] = [...discover([file])];
-  const entry = scoreFile(found!.dir, found!.path, found!.kind, { part: "whole", format: found!.inspect!.format }) as BundleEntry;
+  const entry = scoreFile(found!.dir, found!.path, found!.kind, { part: "whole", format: found!.file!.format }) as BundleEntry;
   if (keyGiven) io.stderr("assay verify: Inspect logs carry no seal: --hmac-key-file checks nothing here\n");
   io.stdout(json ? JSON.stringify(entry, null, 2) + "\n" : renderEntry(entry));
   return exitForValidity(entry.validity);

@@ -9,4 +9,5 @@ export const bundleDeclaration = {
   codes: {},
   /** The file an assay seal is kept in, out of the digest (§8: an assay seal signs the digest, so it stays out of it). */
   seal: "seal.json",
+  unsealed: null,
 } as const;

@@ -2,10 +2,12 @@
 // common fields.
 import { assayExperiments } from "../../core/batch/experiments.js";
 import type { Kind } from "../kind.js";
+import { bundleRecogniser } from "./recognise.js";
 import { bundleWords } from "./words.js";
 
 export const bundleKind: Kind = {
   name: "bundle",
+  recogniser: bundleRecogniser,
   words: bundleWords,
   // Each bundle names its own experiment (§3): nothing to name over the run.
   batch: (records, run) => ({ nameOf: (e) => e.experiment, experiments: () => assayExperiments(records, run.schedules, run.options) }),

@@ -9,4 +9,6 @@ export const harborDeclaration = {
   codes: {},
   /** The file an assay seal is kept in, out of the digest (§11: Harbor trials carry no seal: a seal.json there is an ordinary file). */
   seal: null,
+  /** Why `assay seal` passes it over. */
+  unsealed: "Harbor trials carry no seal",
 } as const;

@@ -2,10 +2,12 @@
 // batch record.
 import { harborExperiments, HarborNaming } from "../../core/batch/harbor.js";
 import type { Kind } from "../kind.js";
+import { harborRecogniser } from "./recognise.js";
 import { harborWords } from "./words.js";
 
 export const harborKind: Kind = {
   name: "harbor",
+  recogniser: harborRecogniser,
   words: { harbor: harborWords },
   // Named over the whole run: two jobs of one name are told apart.
   batch(records, run) {

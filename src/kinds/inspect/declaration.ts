@@ -9,4 +9,6 @@ export const inspectDeclaration = {
   codes: {},
   /** The file an assay seal is kept in, out of the digest (a log is one file: there is no folder to seal). */
   seal: null,
+  /** Why `assay seal` passes it over. */
+  unsealed: "a log is one file and carries no seal",
 } as const;

@@ -2,6 +2,7 @@
 import { inspectExperiments, InspectNaming } from "../../core/batch/inspect.js";
 import type { BundleEntry } from "../../core/results.js";
 import type { Kind } from "../kind.js";
+import { inspectRecogniser } from "./recognise.js";
 import { inspectWords } from "./words.js";
 
 /** An Inspect log without its per-sample lists (§13.4's `sample_ids` and `values`: the entry's alone, never the batch rules'). */
@@ -14,6 +15,7 @@ function perLog(l: BundleEntry["inspect"]): BundleEntry["inspect"] {
 
 export const inspectKind: Kind = {
   name: "inspect",
+  recogniser: inspectRecogniser,
   words: { inspect: inspectWords },
   // Named over the whole run: two task runs of one task and model are told apart.
   batch(records, run) {
