@@ -12,7 +12,11 @@ import { readChunks } from "../src/io/bundle-source.js";
 const dir = mkdtempSync(join(tmpdir(), "assay-perf-io-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const MiB = 1024 * 1024;
-const bytesOf = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7 + 3) & 0xff));
+const bytesOf = (n: number) => {
+  const b = Buffer.allocUnsafe(n);
+  for (let i = 0; i < n; i++) b[i] = (i * 7 + 3) & 0xff;
+  return b;
+};
 
 describe("readChunks", () => {
   it("yields every byte of files of every size around its buffer's", () => {
@@ -32,6 +36,14 @@ describe("readChunks", () => {
       for (const listed of [0, 1, n - 1, n, n + 1, 2 * n + 7, MiB, MiB + 1].filter((x) => x >= 0))
         expect(Buffer.concat([...readChunks(file, listed)]).equals(data), `${n} bytes listed as ${listed}`).toBe(true);
     }
+  });
+
+  it("a file larger than listed (a stale listing) is read on in whole chunks, not a byte at a time", () => {
+    const file = join(dir, "stale");
+    writeFileSync(file, bytesOf(2 * MiB));
+    // Listed as 0 bytes: a 1-byte buffer first, then chunks of the buffer's full size.
+    expect([...readChunks(file, 0)].map((c) => c.length)).toEqual([1, MiB, MiB - 1]);
+    expect([...readChunks(file, 10)].map((c) => c.length)).toEqual([11, MiB, MiB - 11]);
   });
 
   it("a listed file is one chunk of its size; a FIFO (which states size 0) comes in whole chunks, to its end", async () => {

@@ -77,7 +77,7 @@ export function* readChunks(file: string, listed?: number): Generator<Uint8Array
     // A pipe or device states no size (0): it gets whole chunks and is read to its end.
     const st = listed === undefined ? fstatSync(fd) : null;
     const stated = st === null ? listed! : st.isFile() ? st.size : null;
-    const size = stated === null ? CHUNK : Math.min(CHUNK, stated + 1);
+    let size = stated === null ? CHUNK : Math.min(CHUNK, stated + 1);
     let total = 0;
     for (;;) {
       const buf = Buffer.allocUnsafe(size);
@@ -88,6 +88,9 @@ export function* readChunks(file: string, listed?: number): Generator<Uint8Array
       // A read that came up short exactly at the stated size met the end: the read that would
       // return 0 is saved (a file that grew fills the buffer and is read on).
       if (n < size && total === stated) return;
+      // A full buffer: the file holds more than was stated (a stale listing of 0 bytes would
+      // otherwise be read a byte at a time), so the rest comes in whole chunks.
+      if (n === size) size = CHUNK;
     }
   } finally {
     closeSync(fd);
