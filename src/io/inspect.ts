@@ -15,8 +15,16 @@ import type { BundleEntry } from "../core/results.js";
 import { fileDigest, readChunks } from "./bundle-source.js";
 import { MemberError, readDirectory, readMember, type ZipMember } from "./inspect-zip.js";
 
-/** A sample member (`samples/<id>_epoch_<n>.json`); the chunked layout (`…_epoch_<n>/…`, never enabled) is not one. */
-export const isSampleMember = (name: string): boolean => name.startsWith("samples/") && name.endsWith(".json") && !/_epoch_\d+\//.test(name);
+/**
+ * A member of Inspect's chunked sample layout (`inspect log convert-chunked`; inspect_ai
+ * log/_recorders/chunked/format.py): `samples/<id>_epoch_<n>/` then the sample's shell
+ * (`sample.json`: the sample without messages, events, attachments and metadata), `metadata.json`,
+ * and sequences chunked by their first index. [1] is the sample's prefix, [2] the part. A monolith
+ * member's name ends `_epoch_<n>.json`, so it is never one, whatever its id holds (`/` included).
+ */
+const CHUNKED_PART = /^(samples\/.+_epoch_\d+)\/(sample\.json|metadata\.json|skeleton\.json|events\/(?:\d+|stats|uuids)\.json|(?:messages|calls|attachments)\/\d+\.json)$/;
+/** The parts a chunked sample's record needs: its shell, its metadata (clusters), its events (score events and edits); in this order. */
+const partRank = (part: string): number => (part === "sample.json" ? -2 : part === "metadata.json" ? -1 : /^events\/(\d+)\.json$/.test(part) ? Number(part.slice(7, -5)) : NaN);
 /** What the meta part reads: everything but the samples. */
 const isMetaMember = (name: string): boolean => ["header.json", "_journal/start.json", "summaries.json", "reductions.json"].includes(name) || /^_journal\/summaries\/\d+\.json$/.test(name);
 
@@ -114,16 +122,42 @@ function withMembers(file: string, members: readonly ZipMember[], on: (m: ZipMem
   }
 }
 
-/** A range of sample members → their records. */
+/**
+ * A range of sample units (partsOf's `samples`, whole units) → their records. A chunked sample is
+ * read a part at a time and becomes one record when its last part is in: its shell, with its
+ * metadata and the score events of its event chunks put back.
+ */
 export function readSamples(file: string, members: readonly ZipMember[]): Pick<PartResult, "samples" | "findings" | "toolError"> {
   const findings: Finding[] = [];
   const samples: SampleRecord[] = [];
+  let open: ChunkedSample | null = null;
+  const finish = () => {
+    if (open?.shell != null) {
+      const sample: Record<string, unknown> = { ...open.shell, events: open.events };
+      if (open.metadata !== undefined) sample["metadata"] = open.metadata;
+      const r = sampleRecord(sample, `${open.prefix}/sample.json`, findings);
+      if (r !== null) samples.push(r);
+    }
+    open = null;
+  };
   const toolError = withMembers(file, members, (m, bytes) => {
+    const c = CHUNKED_PART.exec(m.name);
+    if (c === null || open?.prefix !== c[1]) finish();
     const v = parseValue(bytes, m.name, findings);
+    if (c === null) {
+      const r = v === undefined ? null : sampleRecord(v, m.name, findings);
+      if (r !== null) samples.push(r);
+      return;
+    }
+    open ??= { prefix: c[1]!, shell: null, metadata: undefined, events: [] };
     if (v === undefined) return;
-    const r = sampleRecord(v, m.name, findings);
-    if (r !== null) samples.push(r);
+    if (c[2] === "sample.json") {
+      if (isPlainObject(v)) open.shell = v;
+      else findings.push(finding("SCHEMA", m.name, null, "a sample record must be a JSON object"));
+    } else if (c[2] === "metadata.json") open.metadata = v;
+    else keptEvents(v, m.name, open.events, findings);
   }, findings);
+  finish();
   return toolError === undefined ? { samples, findings } : { samples, findings, toolError };
 }
 
@@ -163,9 +197,56 @@ export function readMeta(file: string, members: readonly ZipMember[]): Pick<Part
   return toolError === undefined ? { meta, findings } : { meta, findings, toolError };
 }
 
-/** The split of a .eval's members into the meta part and the sample members (in directory order). */
-export function partsOf(members: readonly ZipMember[]): { meta: ZipMember[]; samples: ZipMember[] } {
-  return { meta: members.filter((m) => isMetaMember(m.name)), samples: members.filter((m) => isSampleMember(m.name)) };
+/**
+ * The split of a .eval's members into the meta part and the samples, each sample one unit: a
+ * monolith member (`samples/<id>_epoch_<n>.json`), or a chunked sample's shell, metadata and event
+ * chunks in start order (Inspect classifies each sample by its names: a log may mix the two). A
+ * chunk without its sample's shell is no sample (Inspect finds none there either). `samples` is the
+ * units laid end to end: a unit is never split between parts.
+ */
+export function partsOf(members: readonly ZipMember[]): { meta: ZipMember[]; samples: ZipMember[]; units: ZipMember[][] } {
+  const shells = new Set<string>();
+  for (const m of members) {
+    const c = CHUNKED_PART.exec(m.name);
+    if (c !== null && c[2] === "sample.json") shells.add(c[1]!);
+  }
+  const units: ZipMember[][] = [];
+  const chunked = new Map<string, ZipMember[]>();
+  for (const m of members) {
+    if (!m.name.startsWith("samples/") || !m.name.endsWith(".json")) continue;
+    const c = CHUNKED_PART.exec(m.name);
+    if (c === null) units.push([m]);
+    else if (shells.has(c[1]!) && !Number.isNaN(partRank(c[2]!))) {
+      const unit = chunked.get(c[1]!);
+      if (unit === undefined) {
+        const fresh = [m];
+        chunked.set(c[1]!, fresh);
+        units.push(fresh);
+      } else unit.push(m);
+    }
+  }
+  const rank = (m: ZipMember) => partRank(CHUNKED_PART.exec(m.name)![2]!);
+  for (const unit of chunked.values()) unit.sort((a, b) => rank(a) - rank(b));
+  return { meta: members.filter((m) => isMetaMember(m.name)), samples: units.flat(), units };
+}
+
+/** A chunked sample being read, a part at a time: its shell, its metadata, and the events a record reads. */
+interface ChunkedSample {
+  prefix: string;
+  shell: Record<string, unknown> | null;
+  metadata: unknown;
+  events: Record<string, unknown>[];
+}
+
+/** Of an events chunk, what a record reads: final score events and score edits (the rest of the transcript is dropped here). */
+function keptEvents(chunk: unknown, where: string, into: Record<string, unknown>[], out: Finding[]): void {
+  if (!Array.isArray(chunk)) {
+    out.push(finding("SCHEMA", where, null, "an events chunk must be a list"));
+    return;
+  }
+  for (const e of chunk)
+    if (isPlainObject(e) && (e["event"] === "score" || e["event"] === "score_edit"))
+      into.push(e["event"] === "score" ? { event: "score", intermediate: e["intermediate"], scorer: e["scorer"], score: isPlainObject(e["score"]) ? { value: e["score"]["value"] } : e["score"] } : { event: "score_edit", score_name: e["score_name"], edit: e["edit"] });
 }
 
 /** The parts of a .eval read by the main thread's split, put together; or a whole .eval read here. */
@@ -280,7 +361,8 @@ export function firstSamples(file: string, format: "eval" | "json", max: number)
     if (isPlainObject(v)) out.push({ where, sample: v });
   };
   if (format === "eval") {
-    const samples = partsOf(readDirectory(file).members).samples.slice(0, max);
+    // A chunked sample's shell holds what the pack shows (input, target, output, scores, error).
+    const samples = partsOf(readDirectory(file).members).units.slice(0, max).map((u) => u[0]!);
     withMembers(file, samples, (m, bytes) => keep(m.name, bytes), ignored);
     return out;
   }
