@@ -37,6 +37,8 @@ export interface LogMetric {
   zero: Figures;
   /** Each planned sample's reduced value, aligned with the plan's ids (null: not in that figure); mean and accuracy metrics only. */
   values: { exclude: (number | null)[]; zero: (number | null)[] } | null;
+  /** Planned records whose score from this scorer is the grader's failure: in neither figure (present only when some are). */
+  grader_failed?: number;
 }
 
 /** The plan: sample ids (as Inspect compares them) × epochs, and the early-stopped records. */
@@ -298,11 +300,18 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
       return f.x;
     };
     const valueOf = (r: SampleRecord): unknown => (Object.hasOwn(r.scores, s.scorer) ? leaf(r.scores[s.scorer], s.sub) : undefined);
-    const scoredIn = (r: SampleRecord | undefined): r is SampleRecord => r !== undefined && !r.invalidated && valueOf(r) !== undefined && !isNaNValue(valueOf(r));
+    // The grader failed: an instrument error, not the model's — in neither of assay's figures, whatever value it carries.
+    const graderFailed = (r: SampleRecord | undefined): boolean => r !== undefined && !r.invalidated && r.graderFailed.some(([k]) => k === s.scorer);
+    const scoredIn = (r: SampleRecord | undefined): r is SampleRecord => r !== undefined && !r.invalidated && !graderFailed(r) && valueOf(r) !== undefined && !isNaNValue(valueOf(r));
     const coverage = { scored: 0, planned: input.plan.ids.length * input.plan.epochs };
-    for (const list of index.records.values()) for (const r of list) if (scoredIn(r)) coverage.scored++;
+    let failed = 0;
+    for (const list of index.records.values())
+      for (const r of list) {
+        if (scoredIn(r)) coverage.scored++;
+        else if (graderFailed(r)) failed++;
+      }
     const verifiable = s.builtIn && s.reducer !== null && !input.noEvidence && !input.truncated;
-    const m: LogMetric = { claimed: claimedOf(s.claimed), check: "unverified", note: null, coverage, exclude: NO_FIGURES, zero: NO_FIGURES, values: null };
+    const m: LogMetric = { claimed: claimedOf(s.claimed), check: "unverified", note: null, coverage, exclude: NO_FIGURES, zero: NO_FIGURES, values: null, ...(failed > 0 ? { grader_failed: failed } : {}) };
     if (typeof s.claimed === "number" && !Number.isNaN(s.claimed) && !Number.isFinite(s.claimed)) findings.push(finding("NOT_FINITE", input.file, null, `${s.path}: ${s.claimed}`));
     if (!verifiable)
       m.note = input.noEvidence ? "no sample record behind it"
@@ -313,8 +322,8 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
     // Cut short, no claim is checked, but assay's own figures stand over what can be read.
     if (s.builtIn && s.reducer !== null && !input.noEvidence) {
       const clusterOf = clusterResolver(s.clusterBy, (id) => index.records.get(id) ?? [], unreduced);
-      const exclude = ownFigures(s, input, index, false, toFloat, valueOf, scoredIn, unreduced, clusterOf);
-      const zero = ownFigures(s, input, index, true, toFloat, valueOf, scoredIn, unreduced, clusterOf);
+      const exclude = ownFigures(s, input, index, false, toFloat, valueOf, scoredIn, graderFailed, unreduced, clusterOf);
+      const zero = ownFigures(s, input, index, true, toFloat, valueOf, scoredIn, graderFailed, unreduced, clusterOf);
       m.exclude = exclude.figures;
       m.zero = zero.figures;
       if (exclude.values !== null && zero.values !== null) m.values = { exclude: exclude.values, zero: zero.values };
@@ -468,11 +477,11 @@ function reduceAll(groups: Group, r: Reducer, unreduced: boolean, version: reado
 
 /**
  * assay's own figures over the plan: the scored planned records, or (`zero`) every planned record
- * but the early-stopped ones, those without a numeric score as 0 before reduction. The plan is
+ * but the early-stopped and grader-failed ones, those without a numeric score as 0 before reduction. The plan is
  * walked by the records present: the epochs between them enter as one zero of their count.
  */
-function ownFigures(s: Spec, input: MetricInput, index: PlanIndex, zero: boolean, toFloat: (rec: SampleRecord, v: unknown) => number, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord, unreduced: boolean, clusterOf: ClusterOf): { figures: Figures; values: (number | null)[] | null } {
-  const got = reduceAll(planGroups(input, index, zero, valueOf, scoredIn), s.reducer!, unreduced, input.version, toFloat);
+function ownFigures(s: Spec, input: MetricInput, index: PlanIndex, zero: boolean, toFloat: (rec: SampleRecord, v: unknown) => number, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord, graderFailed: (r: SampleRecord | undefined) => boolean, unreduced: boolean, clusterOf: ClusterOf): { figures: Figures; values: (number | null)[] | null } {
+  const got = reduceAll(planGroups(input, index, zero, valueOf, scoredIn, graderFailed), s.reducer!, unreduced, input.version, toFloat);
   let values: (number | null)[] | null = null;
   if (isMeanMetric(s.metric)) {
     // bySample follows the plan's order (planGroups walks it): one pass pairs them.
@@ -488,7 +497,7 @@ function ownFigures(s: Spec, input: MetricInput, index: PlanIndex, zero: boolean
 }
 
 /** Each planned sample's epoch values that enter a figure, in plan order (see ownFigures). */
-function planGroups(input: MetricInput, index: PlanIndex, zero: boolean, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord): Group {
+function planGroups(input: MetricInput, index: PlanIndex, zero: boolean, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord, graderFailed: (r: SampleRecord | undefined) => boolean): Group {
   const groups: Group = new Map();
   const epochs = input.plan.epochs;
   for (const id of input.plan.ids) {
@@ -512,7 +521,7 @@ function planGroups(input: MetricInput, index: PlanIndex, zero: boolean, valueOf
       if (scoredIn(rec)) {
         flush();
         list.push({ r: rec, v: valueOf(rec), n: 1 });
-      } else if (zero && !stopped) zeros++;
+      } else if (zero && !stopped && !graderFailed(rec)) zeros++;
       next = ep + 1;
     }
     if (zero) zeros += epochs - next + 1;
