@@ -244,6 +244,14 @@ describe("the chunked sample layout (inspect log convert-chunked), read as Inspe
     // As when a monolith member is gone: the summaries and completed_samples name a sample with no record.
     expect(e.errors.map((f) => f.code)).toEqual(["SUMMARY_MISMATCH", "COUNT_MISMATCH"]);
   });
+  it("a part of a later layout under a shell is not read; the same name with no shell is a sample member, as Inspect reads every samples/*.json", () => {
+    const ms = convert(monolith());
+    const extra = (name: string): Member => ({ name, data: Buffer.from(JSON.stringify({ spans: [1, 2] })), method: 8 });
+    const under = scoreEval([...ms, extra("samples/1_epoch_1/newpart.json")]);
+    expect([under.validity, under.errors]).toEqual(["valid", []]);
+    const loose = scoreEval([...ms, extra("samples/99_epoch_1/newpart.json")]);
+    expect(loose.errors.map((f) => [f.code, f.file])).toEqual([["SCHEMA", "samples/99_epoch_1/newpart.json"]]);
+  });
   it("a monolith member whose id holds `_epoch_<n>/` is a sample (the layout is told by the shell's name, not by a slash)", () => {
     const ms = monolith();
     const renamed = ms.map((m) => (m.name === "samples/1_epoch_1.json" ? { ...m, name: "samples/x_epoch_1/1_epoch_1.json" } : m));

@@ -23,8 +23,22 @@ import { MemberError, readDirectory, readMember, type ZipMember } from "./inspec
  * member's name ends `_epoch_<n>.json`, so it is never one, whatever its id holds (`/` included).
  */
 const CHUNKED_PART = /^(samples\/.+_epoch_\d+)\/(sample\.json|metadata\.json|skeleton\.json|events\/(?:\d+|stats|uuids)\.json|(?:messages|calls|attachments)\/\d+\.json)$/;
-/** The parts a chunked sample's record needs: its shell, its metadata (clusters), its events (score events and edits); in this order. */
-const partRank = (part: string): number => (part === "sample.json" ? -2 : part === "metadata.json" ? -1 : /^events\/(\d+)\.json$/.test(part) ? Number(part.slice(7, -5)) : NaN);
+/** The parts a chunked sample's record is read from: its shell, its metadata (clusters), its event chunks (score events and edits); [1] its prefix. */
+const READ_PART = /^(samples\/.+_epoch_\d+)\/(sample\.json|metadata\.json|events\/(\d+)\.json)$/;
+/** A read part's place in its sample: shell, metadata, then event chunks by start. */
+const partRank = (name: string): number => {
+  const c = READ_PART.exec(name)!;
+  return c[2] === "sample.json" ? -2 : c[2] === "metadata.json" ? -1 : Number(c[3]);
+};
+/** The chunked sample (its prefix) a member lies under, or null: the longest prefix that is a shell's (an id may hold `_epoch_<n>/`). */
+function chunkedUnder(name: string, shells: ReadonlySet<string>): string | null {
+  let under: string | null = null;
+  for (const m of name.matchAll(/_epoch_\d+\//g)) {
+    const prefix = name.slice(0, m.index + m[0].length - 1);
+    if (shells.has(prefix)) under = prefix;
+  }
+  return under;
+}
 /** What the meta part reads: everything but the samples. */
 const isMetaMember = (name: string): boolean => ["header.json", "_journal/start.json", "summaries.json", "reductions.json"].includes(name) || /^_journal\/summaries\/\d+\.json$/.test(name);
 
@@ -141,7 +155,8 @@ export function readSamples(file: string, members: readonly ZipMember[]): Pick<P
     open = null;
   };
   const toolError = withMembers(file, members, (m, bytes) => {
-    const c = CHUNKED_PART.exec(m.name);
+    // partsOf gave only a shell's read parts and other sample members here: READ_PART tells them apart.
+    const c = READ_PART.exec(m.name);
     if (c === null || open?.prefix !== c[1]) finish();
     const v = parseValue(bytes, m.name, findings);
     if (c === null) {
@@ -214,19 +229,22 @@ export function partsOf(members: readonly ZipMember[]): { meta: ZipMember[]; sam
   const chunked = new Map<string, ZipMember[]>();
   for (const m of members) {
     if (!m.name.startsWith("samples/") || !m.name.endsWith(".json")) continue;
-    const c = CHUNKED_PART.exec(m.name);
-    if (c === null) units.push([m]);
-    else if (shells.has(c[1]!) && !Number.isNaN(partRank(c[2]!))) {
-      const unit = chunked.get(c[1]!);
-      if (unit === undefined) {
-        const fresh = [m];
-        chunked.set(c[1]!, fresh);
-        units.push(fresh);
-      } else unit.push(m);
+    const prefix = chunkedUnder(m.name, shells);
+    if (prefix === null) {
+      // A part whose shell is absent is no sample; any other name is one (Inspect reads every samples/*.json).
+      if (!CHUNKED_PART.test(m.name)) units.push([m]);
+      continue;
     }
+    // Under a shell: only the parts a record is read from (the messages, calls, attachments and sidecars are not).
+    if (READ_PART.exec(m.name)?.[1] !== prefix) continue;
+    const unit = chunked.get(prefix);
+    if (unit === undefined) {
+      const fresh = [m];
+      chunked.set(prefix, fresh);
+      units.push(fresh);
+    } else unit.push(m);
   }
-  const rank = (m: ZipMember) => partRank(CHUNKED_PART.exec(m.name)![2]!);
-  for (const unit of chunked.values()) unit.sort((a, b) => rank(a) - rank(b));
+  for (const unit of chunked.values()) unit.sort((a, b) => partRank(a.name) - partRank(b.name));
   return { meta: members.filter((m) => isMetaMember(m.name)), samples: units.flat(), units };
 }
 
