@@ -222,17 +222,18 @@ export function readMeta(file: string, members: readonly ZipMember[]): Pick<Part
 export function partsOf(members: readonly ZipMember[]): { meta: ZipMember[]; samples: ZipMember[]; units: ZipMember[][] } {
   const shells = new Set<string>();
   for (const m of members) {
-    const c = CHUNKED_PART.exec(m.name);
+    const c = m.name.endsWith("/sample.json") ? CHUNKED_PART.exec(m.name) : null; // the test first: a directory may name a million members
     if (c !== null && c[2] === "sample.json") shells.add(c[1]!);
   }
   const units: ZipMember[][] = [];
   const chunked = new Map<string, ZipMember[]>();
   for (const m of members) {
     if (!m.name.startsWith("samples/") || !m.name.endsWith(".json")) continue;
-    const prefix = chunkedUnder(m.name, shells);
+    const nested = m.name.indexOf("/", "samples/".length) !== -1;
+    const prefix = nested && shells.size > 0 ? chunkedUnder(m.name, shells) : null;
     if (prefix === null) {
       // A part whose shell is absent is no sample; any other name is one (Inspect reads every samples/*.json).
-      if (!CHUNKED_PART.test(m.name)) units.push([m]);
+      if (!nested || !CHUNKED_PART.test(m.name)) units.push([m]);
       continue;
     }
     // Under a shell: only the parts a record is read from (the messages, calls, attachments and sidecars are not).
@@ -245,7 +246,7 @@ export function partsOf(members: readonly ZipMember[]): { meta: ZipMember[]; sam
     } else unit.push(m);
   }
   for (const unit of chunked.values()) unit.sort((a, b) => partRank(a.name) - partRank(b.name));
-  return { meta: members.filter((m) => isMetaMember(m.name)), samples: units.flat(), units };
+  return { meta: members.filter((m) => isMetaMember(m.name)), samples: chunked.size === 0 ? units.map((u) => u[0]!) : units.flat(), units };
 }
 
 /** A chunked sample being read, a part at a time: its shell, its metadata, and the events a record reads. */
