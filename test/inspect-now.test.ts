@@ -171,6 +171,10 @@ describe("grader failures: Score.reason grader_failed / scoring_failed, and olde
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toContain("samples      scored 2 · grader-failed 1   (of 3 planned records: sample_ids × epochs)");
     expect(table.stdout).toContain("    grader     1 record where the grader failed: an instrument error, left out of both figures (GRADER_FAILED)");
+    const verify = await run(["verify", file]);
+    expect(verify.code, verify.stderr).toBe(0);
+    expect(verify.stdout).toContain("match/-/accuracy: claimed 0.5 (agrees); assay 0.5 over 2 scored records; 0.5 over the 3 planned with --errors zero but 1 the grader failed on");
+    expect(verify.stdout).toContain("GRADER_FAILED       1 scores the grader could not give");
     const doc = JSON.parse((await run(["score", file, "--format", "json", "--errors", "zero"])).stdout);
     expect(doc.experiments[0].inspect["match/-/accuracy"]).toMatchObject({ value: 0.5, grader_failed: 1, coverage: { scored: 2, planned: 3 } });
     expect(doc.experiments[0].states).toMatchObject({ "grader-failed": 1 });
