@@ -203,7 +203,7 @@ const INSTRUMENT_REASONS = new Set(["grader_failed", "scoring_failed"]);
  * without one, the marks older logs carry in `metadata` — model_graded_*'s unparsable verdict
  * (`unscored_reason`, PR #4048) and math()'s target it could not parse (`math_scorer_status`).
  */
-export function graderFailure(score: Record<string, unknown>): string | null {
+function graderFailure(score: Record<string, unknown>): string | null {
   const reason = score["reason"];
   if (typeof reason === "string") return INSTRUMENT_REASONS.has(reason) ? reason : null;
   const md = score["metadata"];
