@@ -86,6 +86,8 @@ const CONTRACT_CODES = {
   // tool errors (validity "error")
   EVAL_METHOD: "§12 tool error: a .eval member compressed with a method other than stored, Deflate or zstd",
   LOG_VERSION: "§12 tool error: an Inspect log format version other than 1 to 3",
+  // flags (issue 25)
+  GRADER_FAILED: "§12 flag: a sample's score says its grader failed (Score.reason grader_failed or scoring_failed; older logs' grade_parse_failure): an instrument error, outside assay's figures",
 } as const;
 
 /** Every code: the contract's, and those a kind adds (kinds/declared.ts). */

@@ -114,6 +114,8 @@ export const inspectLogSchema = z.object({
       zero: figuresSchema,
       /** §13.4: each planned sample's reduced value (null: not in the figure) under each --errors setting; mean/accuracy metrics only. */
       values: z.object({ exclude: z.array(z.number().nullable()), zero: z.array(z.number().nullable()) }).nullable().default(null),
+      /** Issue 25: planned records whose grader failed (an instrument error), in neither figure; present only when some are. */
+      grader_failed: z.int().optional(),
     }),
   ),
 });
@@ -298,6 +300,8 @@ export const experimentSchema = z.object({
         /** §13.2 (mean and accuracy metrics) and §13.3 (binary scorers over epochs). */
         ...intervalFields,
         pass_hat_k: passHatK,
+        /** Issue 25: planned records whose grader failed (an instrument error), in neither figure; present only when some are. */
+        grader_failed: z.int().optional(),
       }),
     )
     .nullable()

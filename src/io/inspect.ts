@@ -15,8 +15,30 @@ import type { BundleEntry } from "../core/results.js";
 import { fileDigest, readChunks } from "./bundle-source.js";
 import { MemberError, readDirectory, readMember, type ZipMember } from "./inspect-zip.js";
 
-/** A sample member (`samples/<id>_epoch_<n>.json`); the chunked layout (`…_epoch_<n>/…`, never enabled) is not one. */
-export const isSampleMember = (name: string): boolean => name.startsWith("samples/") && name.endsWith(".json") && !/_epoch_\d+\//.test(name);
+/**
+ * A member of Inspect's chunked sample layout (`inspect log convert-chunked`; inspect_ai
+ * log/_recorders/chunked/format.py): `samples/<id>_epoch_<n>/` then the sample's shell
+ * (`sample.json`: the sample without messages, events, attachments and metadata), `metadata.json`,
+ * and sequences chunked by their first index. [1] is the sample's prefix, [2] the part. A monolith
+ * member's name ends `_epoch_<n>.json`, so it is never one, whatever its id holds (`/` included).
+ */
+const CHUNKED_PART = /^(samples\/.+_epoch_\d+)\/(sample\.json|metadata\.json|skeleton\.json|events\/(?:\d+|stats|uuids)\.json|(?:messages|calls|attachments)\/\d+\.json)$/;
+/** The parts a chunked sample's record is read from: its shell, its metadata (clusters), its event chunks (score events and edits); [1] its prefix. */
+const READ_PART = /^(samples\/.+_epoch_\d+)\/(sample\.json|metadata\.json|events\/(\d+)\.json)$/;
+/** A read part's place in its sample: shell, metadata, then event chunks by start. */
+const partRank = (name: string): number => {
+  const c = READ_PART.exec(name)!;
+  return c[2] === "sample.json" ? -2 : c[2] === "metadata.json" ? -1 : Number(c[3]);
+};
+/** The chunked sample (its prefix) a member lies under, or null: the longest prefix that is a shell's (an id may hold `_epoch_<n>/`). */
+function chunkedUnder(name: string, shells: ReadonlySet<string>): string | null {
+  let under: string | null = null;
+  for (const m of name.matchAll(/_epoch_\d+\//g)) {
+    const prefix = name.slice(0, m.index + m[0].length - 1);
+    if (shells.has(prefix)) under = prefix;
+  }
+  return under;
+}
 /** What the meta part reads: everything but the samples. */
 const isMetaMember = (name: string): boolean => ["header.json", "_journal/start.json", "summaries.json", "reductions.json"].includes(name) || /^_journal\/summaries\/\d+\.json$/.test(name);
 
@@ -114,16 +136,43 @@ function withMembers(file: string, members: readonly ZipMember[], on: (m: ZipMem
   }
 }
 
-/** A range of sample members → their records. */
+/**
+ * A range of sample units (partsOf's `samples`, whole units) → their records. A chunked sample is
+ * read a part at a time and becomes one record when its last part is in: its shell, with its
+ * metadata and the score events of its event chunks put back.
+ */
 export function readSamples(file: string, members: readonly ZipMember[]): Pick<PartResult, "samples" | "findings" | "toolError"> {
   const findings: Finding[] = [];
   const samples: SampleRecord[] = [];
+  let open: ChunkedSample | null = null;
+  const finish = () => {
+    if (open?.shell != null) {
+      const sample: Record<string, unknown> = { ...open.shell, events: open.events };
+      if (open.metadata !== undefined) sample["metadata"] = open.metadata;
+      const r = sampleRecord(sample, `${open.prefix}/sample.json`, findings);
+      if (r !== null) samples.push(r);
+    }
+    open = null;
+  };
   const toolError = withMembers(file, members, (m, bytes) => {
+    // partsOf gave only a shell's read parts and other sample members here: READ_PART tells them apart.
+    const c = READ_PART.exec(m.name);
+    if (c === null || open?.prefix !== c[1]) finish();
     const v = parseValue(bytes, m.name, findings);
+    if (c === null) {
+      const r = v === undefined ? null : sampleRecord(v, m.name, findings);
+      if (r !== null) samples.push(r);
+      return;
+    }
+    open ??= { prefix: c[1]!, shell: null, metadata: undefined, events: [] };
     if (v === undefined) return;
-    const r = sampleRecord(v, m.name, findings);
-    if (r !== null) samples.push(r);
+    if (c[2] === "sample.json") {
+      if (isPlainObject(v)) open.shell = v;
+      else findings.push(finding("SCHEMA", m.name, null, "a sample record must be a JSON object"));
+    } else if (c[2] === "metadata.json") open.metadata = v;
+    else keptEvents(v, m.name, open.events, findings);
   }, findings);
+  finish();
   return toolError === undefined ? { samples, findings } : { samples, findings, toolError };
 }
 
@@ -163,9 +212,60 @@ export function readMeta(file: string, members: readonly ZipMember[]): Pick<Part
   return toolError === undefined ? { meta, findings } : { meta, findings, toolError };
 }
 
-/** The split of a .eval's members into the meta part and the sample members (in directory order). */
-export function partsOf(members: readonly ZipMember[]): { meta: ZipMember[]; samples: ZipMember[] } {
-  return { meta: members.filter((m) => isMetaMember(m.name)), samples: members.filter((m) => isSampleMember(m.name)) };
+/**
+ * The split of a .eval's members into the meta part and the samples, each sample one unit: a
+ * monolith member (`samples/<id>_epoch_<n>.json`), or a chunked sample's shell, metadata and event
+ * chunks in start order (Inspect classifies each sample by its names: a log may mix the two). A
+ * chunk without its sample's shell is no sample (Inspect finds none there either). `samples` is the
+ * units laid end to end: a unit is never split between parts.
+ */
+export function partsOf(members: readonly ZipMember[]): { meta: ZipMember[]; samples: ZipMember[]; units: ZipMember[][] } {
+  const shells = new Set<string>();
+  for (const m of members) {
+    const c = m.name.endsWith("/sample.json") ? CHUNKED_PART.exec(m.name) : null; // the test first: a directory may name a million members
+    if (c !== null && c[2] === "sample.json") shells.add(c[1]!);
+  }
+  const units: ZipMember[][] = [];
+  const chunked = new Map<string, ZipMember[]>();
+  for (const m of members) {
+    if (!m.name.startsWith("samples/") || !m.name.endsWith(".json")) continue;
+    const nested = m.name.indexOf("/", "samples/".length) !== -1;
+    const prefix = nested && shells.size > 0 ? chunkedUnder(m.name, shells) : null;
+    if (prefix === null) {
+      // A part whose shell is absent is no sample; any other name is one (Inspect reads every samples/*.json).
+      if (!nested || !CHUNKED_PART.test(m.name)) units.push([m]);
+      continue;
+    }
+    // Under a shell: only the parts a record is read from (the messages, calls, attachments and sidecars are not).
+    if (READ_PART.exec(m.name)?.[1] !== prefix) continue;
+    const unit = chunked.get(prefix);
+    if (unit === undefined) {
+      const fresh = [m];
+      chunked.set(prefix, fresh);
+      units.push(fresh);
+    } else unit.push(m);
+  }
+  for (const unit of chunked.values()) unit.sort((a, b) => partRank(a.name) - partRank(b.name));
+  return { meta: members.filter((m) => isMetaMember(m.name)), samples: chunked.size === 0 ? units.map((u) => u[0]!) : units.flat(), units };
+}
+
+/** A chunked sample being read, a part at a time: its shell, its metadata, and the events a record reads. */
+interface ChunkedSample {
+  prefix: string;
+  shell: Record<string, unknown> | null;
+  metadata: unknown;
+  events: Record<string, unknown>[];
+}
+
+/** Of an events chunk, what a record reads: final score events and score edits (the rest of the transcript is dropped here). */
+function keptEvents(chunk: unknown, where: string, into: Record<string, unknown>[], out: Finding[]): void {
+  if (!Array.isArray(chunk)) {
+    out.push(finding("SCHEMA", where, null, "an events chunk must be a list"));
+    return;
+  }
+  for (const e of chunk)
+    if (isPlainObject(e) && (e["event"] === "score" || e["event"] === "score_edit"))
+      into.push(e["event"] === "score" ? { event: "score", intermediate: e["intermediate"], scorer: e["scorer"], score: isPlainObject(e["score"]) ? { value: e["score"]["value"] } : e["score"] } : { event: "score_edit", score_name: e["score_name"], edit: e["edit"] });
 }
 
 /** The parts of a .eval read by the main thread's split, put together; or a whole .eval read here. */
@@ -280,7 +380,8 @@ export function firstSamples(file: string, format: "eval" | "json", max: number)
     if (isPlainObject(v)) out.push({ where, sample: v });
   };
   if (format === "eval") {
-    const samples = partsOf(readDirectory(file).members).samples.slice(0, max);
+    // A chunked sample's shell holds what the pack shows (input, target, output, scores, error).
+    const samples = partsOf(readDirectory(file).members).units.slice(0, max).map((u) => u[0]!);
     withMembers(file, samples, (m, bytes) => keep(m.name, bytes), ignored);
     return out;
   }

@@ -10,7 +10,7 @@ import type { Found } from "../io/discover.js";
 import { assemble, partsOf, type InspectTask, type PartResult } from "../io/inspect.js";
 import { readDirectory, type ZipDirectory, type ZipMember } from "../io/inspect-zip.js";
 
-/** When to split: a .eval of at least `logBytes`, into parts of at most `partBytes` of compressed sample members (or one member). */
+/** When to split: a .eval of at least `logBytes`, into parts of at most `partBytes` of compressed sample members (or one sample). */
 export interface SplitOptions {
   logBytes: number;
   partBytes: number;
@@ -74,17 +74,19 @@ export function splitLog(found: Found, split: SplitOptions = SPLIT): LogPart[] |
     return null;
   }
   if (directory.truncated || directory.members.length === 0) return null;
-  const { meta, samples } = partsOf(directory.members);
+  const { meta, units } = partsOf(directory.members);
   const ranges: ZipMember[][] = [];
   let bytes = 0;
-  for (const m of samples) {
+  // By sample: a chunked sample's parts make one record, so one worker reads them all.
+  for (const unit of units) {
+    const size = unit.reduce((a, m) => a + m.csize, 0);
     const last = ranges[ranges.length - 1];
-    if (last === undefined || bytes + m.csize > split.partBytes || last.length >= PART_MEMBERS) {
-      ranges.push([m]);
-      bytes = m.csize;
+    if (last === undefined || bytes + size > split.partBytes || last.length + unit.length > PART_MEMBERS) {
+      ranges.push([...unit]);
+      bytes = size;
     } else {
-      last.push(m);
-      bytes += m.csize;
+      for (const m of unit) last.push(m); // a loop: a sample of many chunks spread as arguments could overflow the stack
+      bytes += size;
     }
   }
   const log = new LogAssembly(found, directory, ranges.length + 2);

@@ -58,7 +58,7 @@ function inspectLines(e: BundleEntry, lines: string[]): void {
   for (const [key, m] of Object.entries(x?.metrics ?? {})) {
     const c = m.coverage;
     const ex = m.exclude.value === null ? "n/a" : `${fig(m.exclude.value)} over ${c.scored} scored record${c.scored === 1 ? "" : "s"}`;
-    const zero = m.zero.value === null ? "n/a" : `${fig(m.zero.value)} over the ${c.planned} planned with --errors zero`;
+    const zero = m.zero.value === null ? "n/a" : `${fig(m.zero.value)} over the ${c.planned} planned with --errors zero${m.grader_failed === undefined ? "" : ` but ${m.grader_failed} the grader failed on`}`;
     lines.push(`  metric   ${key}: claimed ${fig(m.claimed)} (${m.check}${m.note === null ? "" : `: ${m.note}`}); assay ${ex}; ${zero}`);
   }
   for (const f of e.flags) lines.push(`  flag     ${f.code.padEnd(19)} ${f.evidence}`);

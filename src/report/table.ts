@@ -136,6 +136,7 @@ function samples(e: Experiment, errors: "exclude" | "zero", lines: string[]): vo
       : errors === "zero" ? `   records without a score as 0 (--errors zero)` : "";
     lines.push(`    assay      ${fig(m.value)}${spaced(methods, m, f3)}${rule}   coverage ${c.scored}/${scheduledCount(w, c.planned)} scored = ${pct(c.planned === 0 ? null : c.scored / c.planned)}`);
     if (errors === "exclude" && m.errors_zero !== m.value) lines.push(`               ${fig(m.errors_zero)} over the ${scheduledCount(w, c.planned)} with --errors zero (those without a score as 0)`);
+    if (m.grader_failed !== undefined) lines.push(`    grader     ${plural(m.grader_failed, "record")} where the grader failed: an instrument error, left out of both figures (GRADER_FAILED)`);
     if (m.pass_at_k !== null) lines.push(`    pass@k     ${passAtKText(m.pass_at_k, "  ")}   unbiased, per sample over its epochs`);
     if (m.pass_hat_k !== null) lines.push(`    pass^k     ${passAtKText(m.pass_hat_k, "  ")}   every one of k epochs of a sample scores 1, per sample`);
   }

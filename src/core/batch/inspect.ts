@@ -131,7 +131,7 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
   out.inspect = Object.fromEntries(
     Object.entries(metrics).map(([key, m]) => {
       const f = options.errors === "zero" ? m.zero : m.exclude;
-      const base = { claimed: m.claimed, check: m.check, note: m.note };
+      const base = { claimed: m.claimed, check: m.check, note: m.note, ...(m.grader_failed === undefined ? {} : { grader_failed: m.grader_failed }) };
       const proportion = /\/(accuracy|mean)$/.test(key);
       if (unscored.length > 0)
         return [key, { ...base, value: null, coverage: m.coverage, wilson95: null, pass_at_k: null, errors_zero: null, interval: null, interval_reason: proportion ? "a log of this task run could not be read" : null, pass_hat_k: null }];

@@ -10,12 +10,12 @@ import { logMetrics, type LogMetric, type Plan } from "./metrics.js";
 import { idText, type SampleRecord } from "./sample.js";
 import { compareSummaries, recordKey, type ReductionSet, type SummaryRecord } from "./summary.js";
 import { checkReductions } from "./reductions.js";
-import { isNaNValue, sameValue } from "./value.js";
+import { isNaNValue, sameValue, showValue } from "./value.js";
 import { atLeast, parseVersion, SINCE } from "./version.js";
 import { addUsage, inspectUsage, noUsage, recordsAny, type Usage } from "../usage.js";
 
 /** Sample states (contract §12), in the order they are shown. */
-export const SAMPLE_STATES = ["scored", "scored-with-error", "error", "cancelled", "unscored", "invalidated", "missing", "early-stopped"] as const;
+export const SAMPLE_STATES = ["scored", "scored-with-error", "error", "cancelled", "unscored", "grader-failed", "invalidated", "missing", "early-stopped"] as const;
 export type SampleState = (typeof SAMPLE_STATES)[number];
 
 /** Log versions assay reads (1 migrated as Inspect does; 3 the short-lived opt-in of 0.3.195–0.3.199). */
@@ -82,7 +82,7 @@ export function stateOf(r: SampleRecord): Exclude<SampleState, "missing" | "earl
   if (r.invalidated) return "invalidated";
   const scored = Object.values(r.scores).some(holdsScore);
   if (r.error !== null) return scored ? "scored-with-error" : r.error;
-  return scored ? "scored" : "unscored";
+  return scored ? "scored" : r.graderFailed.length > 0 ? "grader-failed" : "unscored";
 }
 
 /** Findings cut to MAX_PER_CODE per code, the rest counted in one more. */
@@ -225,6 +225,8 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
     }
   for (const k of plan.earlyStopped) if (!byKey.has(k)) samples["early-stopped"]++;
   samples["missing"] = plannedRecords - present - samples["early-stopped"];
+  // Counted only where a log has one: logs without a grader failure read as they did.
+  if (samples["grader-failed"] === 0) delete (samples as Partial<typeof samples>)["grader-failed"];
   const noEvidence = parts.samples.length === 0 && results !== null && Array.isArray(results["scores"]) && (results["scores"] as unknown[]).length > 0;
 
   // The header against the start record.
@@ -271,6 +273,11 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
       list.push(c === "SAMPLE_LIMIT" ? `${r.member} (${r.limit})` : c === "RETRIED" ? `${r.member} (${r.retries} earlier)` : `${r.member} (${r.edits.join(", ")})`);
     }
   for (const [c, items] of byFlag) flags.push(flagOf(c, items, c === "SAMPLE_LIMIT" ? "samples ended by a limit (scored as Inspect scored them)" : c === "RETRIED" ? "samples retried after an error" : "samples with an edited score"));
+  const failures: string[] = [];
+  for (const r of byKey.values())
+    if (!r.invalidated)
+      for (const [k, why] of r.graderFailed) failures.push(`${r.member} (${k}: ${why}${isNaNValue(r.scores[k]) || !Object.hasOwn(r.scores, k) ? "" : `, value ${showValue(r.scores[k])}, which Inspect's metrics count`})`);
+  if (failures.length > 0) flags.push(flagOf("GRADER_FAILED", failures, "scores the grader could not give (instrument errors: outside assay's figures, not the model's)"));
   const rescored = rescoredBy(parts.header, parts.start, results);
   if (rescored !== null) flags.push({ code: "RESCORED", evidence: rescored });
   if (noEvidence) flags.push({ code: "NO_SAMPLE_EVIDENCE", evidence: "results holds metrics but the log holds no sample record: they are listed as unverified" });

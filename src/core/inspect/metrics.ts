@@ -37,6 +37,8 @@ export interface LogMetric {
   zero: Figures;
   /** Each planned sample's reduced value, aligned with the plan's ids (null: not in that figure); mean and accuracy metrics only. */
   values: { exclude: (number | null)[]; zero: (number | null)[] } | null;
+  /** Planned records whose score from this scorer is the grader's failure: in neither figure (present only when some are). */
+  grader_failed?: number;
 }
 
 /** The plan: sample ids (as Inspect compares them) × epochs, and the early-stopped records. */
@@ -115,26 +117,99 @@ function clusterKeyOf(name: string, m: Record<string, unknown>): string | null {
 
 const shortName = (name: string) => /^inspect_ai\/(.+)$/.exec(name)?.[1] ?? name;
 
-/** `eval.scorers` entry by name → the built-in metrics it declares as assay recomputes them, and the key it clusters by. */
-function declared(scorers: unknown): Map<string, { metrics: Map<string, string | null>; cluster: string | null }> | null {
+/** A declared metric: how assay recomputes it (null: not a built-in with default options), and the key a `stderr`/`ci` clusters by. */
+interface DeclaredMetric {
+  form: { cluster: string | null } | null;
+  clusterKey: string | null;
+}
+type DeclaredList = Map<string, DeclaredMetric>;
+
+/**
+ * A scorer as `eval.scorers` declares it. Inspect accepts `list[Metric | dict[str, list[Metric]]]`
+ * or a bare dict: the list's plain metrics give the results entry named by the scorer; each
+ * `{key: [metrics]}` gives one entry per score key the key (a glob) matches.
+ */
+interface Declared {
+  plain: DeclaredList;
+  keyed: { matches: (scoreKey: string) => boolean; metrics: DeclaredList; literal: string | null }[];
+  cluster: string | null;
+}
+
+/** The metrics of one declared list, by unqualified name (the first of a name wins, as Inspect's resolution keeps it). */
+function declaredList(list: unknown[], into: DeclaredList = new Map()): DeclaredList {
+  for (const m of list) {
+    if (!isPlainObject(m) || typeof m["name"] !== "string") continue;
+    const name = shortName(m["name"]);
+    if (into.has(name)) continue;
+    into.set(name, { form: m["name"].startsWith("inspect_ai/") ? builtInForm(name, m) : null, clusterKey: clusterKeyOf(name, m) });
+  }
+  return into;
+}
+
+/** Python's fnmatch.translate (case-sensitive, as Inspect compiles it): a declared key (a glob) as the score keys it matches. */
+export function globMatcher(glob: string): (scoreKey: string) => boolean {
+  let out = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === "*") out += "[\\s\\S]*";
+    else if (c === "?") out += "[\\s\\S]";
+    else if (c === "[") {
+      let j = i + 1;
+      if (glob[j] === "!") j++;
+      if (glob[j] === "]") j++;
+      while (j < glob.length && glob[j] !== "]") j++;
+      if (j >= glob.length) out += "\\[";
+      else {
+        let body = glob.slice(i + 1, j).replace(/\\/g, "\\\\").replace(/\^/g, "\\^");
+        if (body.startsWith("!")) body = `^${body.slice(1)}`;
+        out += `[${body}]`;
+        i = j;
+      }
+    } else out += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  }
+  try {
+    const re = new RegExp(`^(?:${out})$`, "u");
+    return (k) => re.test(k);
+  } catch {
+    // A class Python's re refuses too (`[z-a]`): no log Inspect wrote; the key matches only itself.
+    return (k) => k === glob;
+  }
+}
+
+/** `eval.scorers` by name, as Declared; null when absent. */
+function declared(scorers: unknown): Map<string, Declared> | null {
   if (!Array.isArray(scorers)) return null;
-  const out = new Map<string, { metrics: Map<string, string | null>; cluster: string | null }>();
+  const out = new Map<string, Declared>();
   for (const s of scorers) {
     if (!isPlainObject(s) || typeof s["name"] !== "string") continue;
-    const lists = Array.isArray(s["metrics"]) ? [s["metrics"]] : isPlainObject(s["metrics"]) ? Object.values(s["metrics"]).filter(Array.isArray) : [];
-    const metrics = new Map<string, string | null>();
-    let cluster: string | null = null;
-    for (const list of lists as unknown[][])
-      for (const m of list) {
-        if (!isPlainObject(m) || typeof m["name"] !== "string") continue;
-        cluster ??= clusterKeyOf(shortName(m["name"]), m);
-        if (!m["name"].startsWith("inspect_ai/")) continue;
-        const form = builtInForm(shortName(m["name"]), m);
-        if (form !== null) metrics.set(shortName(m["name"]), form.cluster);
-      }
-    out.set(s["name"], { metrics, cluster });
+    const d: Declared = { plain: new Map(), keyed: [], cluster: null };
+    const keyed = (o: Record<string, unknown>) => {
+      for (const [key, list] of Object.entries(o))
+        if (Array.isArray(list)) d.keyed.push({ matches: globMatcher(key), metrics: declaredList(list), literal: /[*?[]/.test(key) ? null : key });
+    };
+    const ms = s["metrics"];
+    if (Array.isArray(ms)) {
+      declaredList(ms, d.plain);
+      for (const m of ms) if (isPlainObject(m) && typeof m["name"] !== "string") keyed(m);
+    } else if (isPlainObject(ms)) keyed(ms);
+    for (const list of [d.plain, ...d.keyed.map((k) => k.metrics)]) for (const m of list.values()) d.cluster ??= m.clusterKey;
+    out.set(s["name"], d);
   }
   return out;
+}
+
+/**
+ * What a scorer declares for one results entry: the plain list for the entry named by the scorer,
+ * the keys matching its name for a score key's entry (the first declaration of a metric wins).
+ * When neither declares anything, every list of the scorer (an entry Inspect's rules do not place).
+ */
+function declaredFor(d: Declared, name: string, scorer: string): DeclaredList {
+  const matching = d.keyed.filter((k) => k.matches(name)).map((k) => k.metrics);
+  const own = name === scorer ? [d.plain, ...matching] : matching;
+  const lists = own.some((l) => l.size > 0) ? own : [d.plain, ...d.keyed.map((k) => k.metrics)];
+  const merged: DeclaredList = new Map();
+  for (const l of lists) for (const [k, v] of l) if (!merged.has(k)) merged.set(k, v);
+  return merged;
 }
 
 /** The metric entries: `results.scores[]`, plus the built-ins of scorers declared but absent from results. */
@@ -165,11 +240,14 @@ function specs(input: MetricInput): Spec[] {
     // A dict-valued scorer has one results entry per key, named by the key.
     const direct = name === scorer || hasKey(name);
     const label = name === scorer ? scorer : `${scorer}.${name}`;
+    const d = decl?.get(scorer) ?? decl?.get(name);
+    const fromDecl = d === undefined ? undefined : declaredFor(d, name, scorer);
+    let ownCluster: string | null = null;
+    for (const m of fromDecl?.values() ?? []) ownCluster ??= m.clusterKey;
     for (const [mk, m] of Object.entries(e["metrics"])) {
       if (!isPlainObject(m)) continue;
       const mname = typeof m["name"] === "string" ? m["name"] : mk;
-      const fromDecl = decl?.get(scorer)?.metrics ?? decl?.get(name)?.metrics;
-      const form = fromDecl !== undefined ? (fromDecl.has(mname) ? { cluster: fromDecl.get(mname)! } : null) : mk === mname ? builtInForm(mname, m) : null;
+      const form = fromDecl !== undefined ? (fromDecl.get(mname)?.form ?? null) : mk === mname ? builtInForm(mname, m) : null;
       out.push({
         key: `${label}/${reducerName ?? "-"}/${mk}`,
         scorer: direct ? name : scorer,
@@ -179,19 +257,24 @@ function specs(input: MetricInput): Spec[] {
         metric: mname,
         builtIn: form !== null,
         cluster: form?.cluster ?? null,
-        clusterBy: clusterBy.get(scorer) ?? clusterBy.get(name) ?? null,
+        clusterBy: ownCluster ?? clusterBy.get(scorer) ?? clusterBy.get(name) ?? null,
         claimed: m["value"],
         path: `results.scores[${i}].metrics.${mk}.value`,
         entry: e,
       });
     }
   });
-  // A --no-score run: the scorers are declared, results holds none of them.
+  // A --no-score run: the scorers are declared, results holds none of them (a glob key names no key yet).
   const reducers = Array.isArray(input.epochsReducer) ? input.epochsReducer.filter((r): r is string => typeof r === "string") : [];
-  for (const [name, d] of decl ?? [])
-    if (!present.has(name))
-      for (const [mname, cluster] of d.metrics)
-        out.push({ key: `${name}/-/${mname}`, scorer: name, sub: null, reducer: parseReducer(reducers[0] ?? null), reducerName: reducers[0] ?? null, metric: mname, builtIn: true, cluster, clusterBy: d.cluster, claimed: undefined, path: "", entry: null });
+  const reducer = reducers[0] ?? null;
+  for (const [name, d] of decl ?? []) {
+    if (present.has(name)) continue;
+    const lists: [string | null, DeclaredList][] = [[null, d.plain], ...d.keyed.filter((k) => k.literal !== null).map((k): [string, DeclaredList] => [k.literal!, k.metrics])];
+    for (const [sub, list] of lists)
+      for (const [mname, m] of list)
+        if (m.form !== null)
+          out.push({ key: `${sub === null ? name : `${name}.${sub}`}/-/${mname}`, scorer: name, sub, reducer: parseReducer(reducer), reducerName: reducer, metric: mname, builtIn: true, cluster: m.form.cluster, clusterBy: d.cluster, claimed: undefined, path: "", entry: null });
+  }
   return out;
 }
 
@@ -217,11 +300,18 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
       return f.x;
     };
     const valueOf = (r: SampleRecord): unknown => (Object.hasOwn(r.scores, s.scorer) ? leaf(r.scores[s.scorer], s.sub) : undefined);
-    const scoredIn = (r: SampleRecord | undefined): r is SampleRecord => r !== undefined && !r.invalidated && valueOf(r) !== undefined && !isNaNValue(valueOf(r));
+    // The grader failed: an instrument error, not the model's — in neither of assay's figures, whatever value it carries.
+    const graderFailed = (r: SampleRecord | undefined): boolean => r !== undefined && !r.invalidated && r.graderFailed.some(([k]) => k === s.scorer);
+    const scoredIn = (r: SampleRecord | undefined): r is SampleRecord => r !== undefined && !r.invalidated && !graderFailed(r) && valueOf(r) !== undefined && !isNaNValue(valueOf(r));
     const coverage = { scored: 0, planned: input.plan.ids.length * input.plan.epochs };
-    for (const list of index.records.values()) for (const r of list) if (scoredIn(r)) coverage.scored++;
+    let failed = 0;
+    for (const list of index.records.values())
+      for (const r of list) {
+        if (scoredIn(r)) coverage.scored++;
+        else if (graderFailed(r)) failed++;
+      }
     const verifiable = s.builtIn && s.reducer !== null && !input.noEvidence && !input.truncated;
-    const m: LogMetric = { claimed: claimedOf(s.claimed), check: "unverified", note: null, coverage, exclude: NO_FIGURES, zero: NO_FIGURES, values: null };
+    const m: LogMetric = { claimed: claimedOf(s.claimed), check: "unverified", note: null, coverage, exclude: NO_FIGURES, zero: NO_FIGURES, values: null, ...(failed > 0 ? { grader_failed: failed } : {}) };
     if (typeof s.claimed === "number" && !Number.isNaN(s.claimed) && !Number.isFinite(s.claimed)) findings.push(finding("NOT_FINITE", input.file, null, `${s.path}: ${s.claimed}`));
     if (!verifiable)
       m.note = input.noEvidence ? "no sample record behind it"
@@ -232,8 +322,8 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
     // Cut short, no claim is checked, but assay's own figures stand over what can be read.
     if (s.builtIn && s.reducer !== null && !input.noEvidence) {
       const clusterOf = clusterResolver(s.clusterBy, (id) => index.records.get(id) ?? [], unreduced);
-      const exclude = ownFigures(s, input, index, false, toFloat, valueOf, scoredIn, unreduced, clusterOf);
-      const zero = ownFigures(s, input, index, true, toFloat, valueOf, scoredIn, unreduced, clusterOf);
+      const exclude = ownFigures(s, input, index, false, toFloat, valueOf, scoredIn, graderFailed, unreduced, clusterOf);
+      const zero = ownFigures(s, input, index, true, toFloat, valueOf, scoredIn, graderFailed, unreduced, clusterOf);
       m.exclude = exclude.figures;
       m.zero = zero.figures;
       if (exclude.values !== null && zero.values !== null) m.values = { exclude: exclude.values, zero: zero.values };
@@ -387,11 +477,11 @@ function reduceAll(groups: Group, r: Reducer, unreduced: boolean, version: reado
 
 /**
  * assay's own figures over the plan: the scored planned records, or (`zero`) every planned record
- * but the early-stopped ones, those without a numeric score as 0 before reduction. The plan is
+ * but the early-stopped and grader-failed ones, those without a numeric score as 0 before reduction. The plan is
  * walked by the records present: the epochs between them enter as one zero of their count.
  */
-function ownFigures(s: Spec, input: MetricInput, index: PlanIndex, zero: boolean, toFloat: (rec: SampleRecord, v: unknown) => number, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord, unreduced: boolean, clusterOf: ClusterOf): { figures: Figures; values: (number | null)[] | null } {
-  const got = reduceAll(planGroups(input, index, zero, valueOf, scoredIn), s.reducer!, unreduced, input.version, toFloat);
+function ownFigures(s: Spec, input: MetricInput, index: PlanIndex, zero: boolean, toFloat: (rec: SampleRecord, v: unknown) => number, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord, graderFailed: (r: SampleRecord | undefined) => boolean, unreduced: boolean, clusterOf: ClusterOf): { figures: Figures; values: (number | null)[] | null } {
+  const got = reduceAll(planGroups(input, index, zero, valueOf, scoredIn, graderFailed), s.reducer!, unreduced, input.version, toFloat);
   let values: (number | null)[] | null = null;
   if (isMeanMetric(s.metric)) {
     // bySample follows the plan's order (planGroups walks it): one pass pairs them.
@@ -407,7 +497,7 @@ function ownFigures(s: Spec, input: MetricInput, index: PlanIndex, zero: boolean
 }
 
 /** Each planned sample's epoch values that enter a figure, in plan order (see ownFigures). */
-function planGroups(input: MetricInput, index: PlanIndex, zero: boolean, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord): Group {
+function planGroups(input: MetricInput, index: PlanIndex, zero: boolean, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord, graderFailed: (r: SampleRecord | undefined) => boolean): Group {
   const groups: Group = new Map();
   const epochs = input.plan.epochs;
   for (const id of input.plan.ids) {
@@ -431,7 +521,7 @@ function planGroups(input: MetricInput, index: PlanIndex, zero: boolean, valueOf
       if (scoredIn(rec)) {
         flush();
         list.push({ r: rec, v: valueOf(rec), n: 1 });
-      } else if (zero && !stopped) zeros++;
+      } else if (zero && !stopped && !graderFailed(rec)) zeros++;
       next = ep + 1;
     }
     if (zero) zeros += epochs - next + 1;

@@ -26,6 +26,8 @@ export interface SampleRecord {
   retries: number;
   /** Scorer name → score value (NaN kept: Inspect's "unscored"). */
   scores: Record<string, unknown>;
+  /** Scorers whose score says the grader failed (an instrument error, not the model's), with the reason written. */
+  graderFailed: readonly (readonly [scorer: string, reason: string])[];
   invalidated: boolean;
   /** Scorers whose score was edited (history or a score_edit event), with who and why when said. */
   edits: string[];
@@ -143,6 +145,7 @@ export function sampleRecord(sample: unknown, member: string, out: Finding[]): S
   const flags: Code[] = [];
   const scores: Record<string, unknown> = {};
   const edits: string[] = [];
+  const failed: [string, string][] = [];
   const objects = scoreObjects(sample);
   if (objects === null) findings.push(finding("SCHEMA", member, null, "scores: not an object"));
   for (const [name, score] of Object.entries(objects ?? {})) {
@@ -155,6 +158,8 @@ export function sampleRecord(sample: unknown, member: string, out: Finding[]): S
     if (!isValue(value)) findings.push(finding("SCHEMA", member, null, `${path}: ${showValue(value)} is outside Inspect's Value (a scalar, a list of scalars, or a map of scalars)`));
     else if (infiniteIn(value)) findings.push(finding("NOT_FINITE", member, null, `${path}: ${showValue(value)}`));
     else setOwn(scores, name, value); // a scorer may be named __proto__: an own member, never the prototype
+    const why = graderFailure(score);
+    if (why !== null) failed.push([name, why]);
     const history = score["history"];
     if (Array.isArray(history) && history.length > 0) edits.push(`${name}: ${editNote(history[history.length - 1])}`);
   }
@@ -180,6 +185,7 @@ export function sampleRecord(sample: unknown, member: string, out: Finding[]): S
     limit,
     retries,
     scores,
+    graderFailed: failed.length > 0 ? failed : NONE,
     invalidated: sample["invalidation"] !== undefined && sample["invalidation"] !== null,
     edits: edits.length > 0 ? edits : NONE,
     findings: findings.length > 0 ? findings : NONE,
@@ -187,6 +193,24 @@ export function sampleRecord(sample: unknown, member: string, out: Finding[]): S
     ...keptMetadata(sample["metadata"]),
     usage: inspectUsage(sample["model_usage"]),
   };
+}
+
+/** `Score.reason` values that name the measuring instrument (Inspect PR #4629); the model's own (`refusal`, `no_response`, `invalid_response_format`) are not these. */
+const INSTRUMENT_REASONS = new Set(["grader_failed", "scoring_failed"]);
+
+/**
+ * Why a score is the grader's failure, or null: its `reason` when written (recent Inspect);
+ * without one, the marks older logs carry in `metadata` — model_graded_*'s unparsable verdict
+ * (`unscored_reason`, PR #4048) and math()'s target it could not parse (`math_scorer_status`).
+ */
+function graderFailure(score: Record<string, unknown>): string | null {
+  const reason = score["reason"];
+  if (typeof reason === "string") return INSTRUMENT_REASONS.has(reason) ? reason : null;
+  const md = score["metadata"];
+  if (!isPlainObject(md)) return null;
+  if (md["unscored_reason"] === "grade_parse_failure") return "grade_parse_failure";
+  const math = md["math_scorer_status"];
+  return math === "target_timeout" || math === "target_parse_error" ? math : null;
 }
 
 /** Who edited a score, when and why, as far as the edit says (ProvenanceData). */

@@ -69,10 +69,11 @@ export function showValue(v: unknown): string {
 
 /**
  * The part of a record's score value a metric entry reads: the whole value, or for a dict-valued
- * scorer (one results entry per key) the value under `key`. Undefined when absent.
+ * scorer (one results entry per key) the value under `key` (a NaN root: NaN). Undefined when absent.
  */
 export function leaf(value: unknown, key: string | null): unknown {
-  if (key === null) return value;
+  // NaN at the root is unscored under every key (Inspect's scorers_from_metric_dict counts it so).
+  if (key === null || isNaNValue(value)) return value;
   // Its own member only: a key named `toString` absent from this value is absent, not a function.
   if (typeof value === "object" && value !== null && !Array.isArray(value)) return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
   return undefined;
