@@ -54,7 +54,7 @@ export function scoreTerminalBenchTrial(src: BundleSource): TerminalBenchEntry {
   if (pass === true && tests !== null && tests.skipped_as_passed > 0)
     flags.push({ code: "SKIPPED_AS_PASSED", evidence: `${tests.skipped_as_passed} of ${results!.size} tests passed only as SKIPPED or XFAIL lines in ${PANE}` });
   if (tests !== null && tests.duplicates > 0)
-    flags.push({ code: "DUPLICATE_TEST_NAME", evidence: `${tests.duplicates} summary line${tests.duplicates === 1 ? "" : "s"} in ${PANE} repeat an earlier test name; TB kept the last status` });
+    flags.push({ code: "DUPLICATE_TEST_NAME", evidence: `${tests.duplicates} summary line${tests.duplicates === 1 ? " repeats" : "s repeat"} an earlier test name in ${PANE}; TB kept the last status` });
   if (state === "resolved-with-failure-mode") flags.push({ code: "RESOLVED_WITH_FAILURE_MODE", evidence: `failure_mode ${view!.failureMode}, and every test passed: TB counts it resolved` });
 
   const mode = view?.failureMode ?? null;
