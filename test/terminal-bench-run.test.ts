@@ -223,6 +223,18 @@ describe("rules 11–13: plan, completeness, finalisation, run_metadata's copies
     expect(names).toContain("names task a, not its task folder");
   });
 
+  it("two trial folders claiming one trial_name (a copy) are TRIAL_DUPLICATE, both named", () => {
+    const dir = join(ROOT, "copied");
+    const t = tbTrial({ task: "a" });
+    writeRunFiles(dir, { results: tbRunResults([t]), metadata: tbMetadata({ task_ids: ["a"] }), lock: tbLock({ task_ids: ["a"] }) });
+    writeTbTrial(dir, { task: "a" });
+    writeTbTrial(dir, { task: "a" }, { folder: "a.1-of-1.copy" });
+    const { verdict } = scoreRun(dir);
+    expect(verdict.findings.filter((f) => f.code === "TRIAL_DUPLICATE")).toEqual([
+      expect.objectContaining({ file: "a/a.1-of-1.copy", message: expect.stringContaining(`as a/${trialName({ task: "a" })} does`) }),
+    ]);
+  });
+
   it("0.2.7's names without a run id are fine", () => {
     const { verdict } = run({ trials: [{ task: "a", runId: null, legacy: true }], metadata: null, lock: null });
     expect(verdict.findings).toEqual([]);

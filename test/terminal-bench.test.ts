@@ -11,7 +11,7 @@ import { bundleEntrySchema } from "../src/core/results.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { readJson } from "../src/kinds/terminal-bench/models.js";
 import { candidates, MAX_PANE_BYTES, parseMlebench, parsePytest, parseSwebench, parseSweperf, parseSwelancer } from "../src/kinds/terminal-bench/panes.js";
-import { parseTrialName, recogniseRun } from "../src/kinds/terminal-bench/recognise.js";
+import { isTaskFolder, parseTrialName, recogniseRun } from "../src/kinds/terminal-bench/recognise.js";
 import { scoreTerminalBenchTrial, type TerminalBenchEntry } from "../src/kinds/terminal-bench/trial.js";
 import { SCRATCH } from "./helpers/shared.js";
 import { json, pane, tbTrial, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
@@ -235,6 +235,12 @@ describe("rule 4: is_resolved follows from parser_results (RESOLVED_MISMATCH)", 
     expect(e.validity).toBe("invalid");
   });
 
+  it.each(["test_timeout", "parse_error"])("a verdict under %s, where TB stops before parsing, is a mismatch", (mode) => {
+    const e = trial({ failureMode: mode, parserResults: { a: "passed" } });
+    expect(codes(e.errors)).toEqual(["RESOLVED_MISMATCH"]);
+    expect(e.errors[0]!.message).toContain(`failure_mode ${mode}, yet parser_results are set`);
+  });
+
   it("the verdict is re-derived, not taken: a claimed true over a failed test gives pass false", () => {
     expect(trial({ resolved: true, parserResults: { a: "passed", b: "failed" } }).pass).toBe(false);
   });
@@ -395,6 +401,11 @@ describe("trial folder names", () => {
     const name = "incompatible-python-fasttext.base_with_hint.3-of-5.run1";
     expect(parseTrialName(name, "incompatible-python-fasttext.base_with_hint")).toMatchObject({ attempt: 3, of: 5, runId: "run1" });
     expect(parseTrialName(name, "other")).toBeNull();
+  });
+  it("a run's subfolder is a task folder when it holds its trials; a run nested inside is not", () => {
+    expect(isTaskFolder("fifo", ["fifo.1-of-1.2025-08-25__16-36-35"])).toBe(true);
+    expect(isTaskFolder("2025-08-15__16-23-45", ["fifo", "hello"])).toBe(false);
+    expect(isTaskFolder("fifo", ["hello.1-of-1"])).toBe(false);
   });
   it.each(["fifo", "fifo.x-of-5", ".1-of-1", "fifo.1-of-"])("%s is not a trial name", (name) => expect(parseTrialName(name)).toBeNull());
 });

@@ -155,3 +155,10 @@ export function parseTrialName(name: string, task?: string): TrialName | null {
   }
   return null;
 }
+
+/**
+ * A run's subfolder is a task folder when a subfolder of its own is named like one of its trials;
+ * otherwise it is something else — another run nested inside (the leaderboard has one), or not
+ * evidence at all (research §A.10 rule 1).
+ */
+export const isTaskFolder = (name: string, children: readonly string[]): boolean => children.some((c) => parseTrialName(c, name) !== null);

@@ -189,7 +189,13 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[]): RunVer
   const add = (code: Code, file: string | null, message: string) => findings.push(finding(code, file, null, message));
   const listed = run.listed ?? [];
   const onDisk = new Map<string, TrialOnDisk>();
-  for (const t of trials) onDisk.set(t.trial ?? lastSegment(t.path), t);
+  for (const t of trials) {
+    const name = t.trial ?? lastSegment(t.path);
+    const other = onDisk.get(name);
+    // A copied trial folder: both are named; the first (by the caller's order) is the one compared.
+    if (other !== undefined) add("TRIAL_DUPLICATE", t.path, `claims trial_name ${name}, as ${other.path} does`);
+    else onDisk.set(name, t);
+  }
 
   // Rule 10: listed ↔ on disk, and each pair field for field.
   const harness: string[] = [];

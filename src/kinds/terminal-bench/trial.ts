@@ -128,6 +128,9 @@ function checkResolved(v: TrialView, errors: Finding[]): void {
     const shown = pr === null ? "null" : `${Object.values(pr).filter((s) => s === "failed").length} failed of ${Object.keys(pr).length}`;
     errors.push(finding("RESOLVED_MISMATCH", RESULTS, null, `is_resolved is ${String(v.isResolved)} but parser_results (${shown}) give ${String(expected)}`));
   }
+  // TB stops before parsing on both (Harness._run_trial): parser_results there cannot be TB's.
+  if (pr !== null && (v.failureMode === "test_timeout" || v.failureMode === "parse_error"))
+    errors.push(finding("RESOLVED_MISMATCH", RESULTS, null, `failure_mode ${v.failureMode}, yet parser_results are set: TB leaves them null when it stops there`));
   if (pr !== null && Object.keys(pr).length === 0 && v.isResolved === true)
     errors.push(finding("NO_TESTS_PARSED", RESULTS, null, "is_resolved is true with parser_results {}: no test result was parsed, and TB's all() over none is true"));
 }
