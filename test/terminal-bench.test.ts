@@ -84,6 +84,15 @@ describe("TB's pytest parser, re-run on the pane's bytes", () => {
     });
   });
 
+  it("in time linear in the pane: runs of '=', spaces and colons that make backtracking patterns quadratic", () => {
+    const n = 4_000_000;
+    const started = Date.now();
+    expect(parsePytest("=".repeat(n) + " short test summary inf")).toBeNull();
+    expect(parsePytest(`== short test summary info ==\nPASSED ${" ".repeat(n)}x`)!.results.get("x")).toBe("passed");
+    expect(parsePytest(`== short test summary info ==\n${":".repeat(n)}PASSED${":".repeat(n)} t::y`)!.results.get("y")).toBe("passed");
+    expect(Date.now() - started).toBeLessThan(20_000); // quadratic would be hours
+  });
+
   it("no header is TB's parse error (null); a header with no test line is {}", () => {
     expect(parsePytest(pane("no-header.txt"))).toBeNull();
     expect(parsePytest("== short test summary info ==\n== 0 passed ==\n")!.results.size).toBe(0);

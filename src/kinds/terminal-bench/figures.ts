@@ -65,7 +65,8 @@ export function passAtK(list: readonly Verdict[]): Map<number, number> {
   }
   const out = new Map<number, number>();
   if (byTask.size === 0) return out;
-  const m = Math.min(...[...byTask.values()].map((t) => t.n));
+  let m = Infinity; // a loop, not Math.min(...): a list may name more tasks than a call takes arguments
+  for (const t of byTask.values()) m = Math.min(m, t.n);
   for (const k of kValues(m)) {
     let sum = 0;
     let tasks = 0;
@@ -83,4 +84,6 @@ export const FORMULA =
   "TB's own formulas (BenchmarkResults): n_resolved = trials with is_resolved true, n_unresolved = the rest (false and null alike), " +
   "accuracy = n_resolved / every listed trial (0 for none); pass@k per task_id = 1 − C(n−c,k)/C(n,k) with c the resolved attempts, " +
   "averaged over tasks, for k = 2, 4, 8, … ≤ m then 5 and 10 when m reaches them (m: the fewest attempts of any task; no pass@1, so {} for one attempt); " +
-  `figures agree within ${FLOAT_TOLERANCE} (relative above 1)`;
+  `figures agree within ${FLOAT_TOLERANCE} (relative above 1). Over the evidence: each trial's verdict is the one re-derived from its folder, ` +
+  "a listed harness exception without a file counts unresolved (as TB counts it), trial folders the list lacks are counted, " +
+  "and no figure is given while a listed trial of another shape has no file";

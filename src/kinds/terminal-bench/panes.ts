@@ -14,19 +14,47 @@ import type { ParserResults } from "./models.js";
  */
 export const MAX_PANE_BYTES = 16 * 1024 * 1024;
 
-/** Python's str.isspace() set, as one regex class body: what split(), strip() and `\s` use. */
-const PY_SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+/** Python's str.isspace() set (also what its re's `\s` matches): what split(), strip() and TB's header pattern use. */
+const PY_SPACE = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000]);
+const isSpace = (s: string, i: number) => PY_SPACE.has(s.charCodeAt(i));
 /** Python re's IGNORECASE matches for these letters (i: İ ı; s: ſ), which JS's /iu does not all give. */
 const FOLD: Record<string, string> = { i: "Ii\\u0130\\u0131", s: "Ss\\u017f" };
 const caseless = (word: string) => [...word].map((c) => (c === " " ? " " : `[${FOLD[c] ?? c.toUpperCase() + c}]`)).join("");
-/** PytestParser.SHORT_TEST_SUMMARY_INFO_PATTERN under re.IGNORECASE. */
-const HEADER = new RegExp(`=+[${PY_SPACE}]*${caseless("short test summary info")}[${PY_SPACE}]*=+`, "u");
+/** The words of PytestParser.SHORT_TEST_SUMMARY_INFO_PATTERN (`=+\s*short test summary info\s*=+`, re.IGNORECASE). */
+const PHRASE = new RegExp(caseless("short test summary info"), "gu");
 /** str.splitlines()'s line boundaries. */
 const LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g;
-const LEADING = new RegExp(`^[${PY_SPACE}]+`, "u");
-const TRAILING = new RegExp(`[${PY_SPACE}]+$`, "u");
-const FIRST_SPACE = new RegExp(`[${PY_SPACE}]+`, "u");
-const pyStrip = (s: string) => s.replace(LEADING, "").replace(TRAILING, "");
+
+/**
+ * Where re.split(pattern, maxsplit=1) splits: the leftmost `=+ ws* phrase ws* =+`, as
+ * [its start, its end]. Found from the phrase outward, never by the pattern itself, whose `=+`
+ * backtracks quadratically over a long run of `=` (each stretch of text is scanned at most twice).
+ */
+function header(text: string): [number, number] | null {
+  PHRASE.lastIndex = 0;
+  for (let m = PHRASE.exec(text); m !== null; m = PHRASE.exec(text)) {
+    let before = m.index;
+    while (before > 0 && isSpace(text, before - 1)) before--;
+    if (before === 0 || text[before - 1] !== "=") continue;
+    let after = m.index + m[0].length;
+    while (after < text.length && isSpace(text, after)) after++;
+    if (text[after] !== "=") continue;
+    while (text[after] === "=") after++;
+    while (before > 0 && text[before - 1] === "=") before--;
+    return [before, after];
+  }
+  return null;
+}
+
+/** str.strip() (chars null) or str.strip(":"), by scanning: a trailing-run regex would backtrack quadratically. */
+function strip(s: string, drop: (s: string, i: number) => boolean = isSpace): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && drop(s, a)) a++;
+  while (b > a && drop(s, b - 1)) b--;
+  return s.slice(a, b);
+}
+const isColon = (s: string, i: number) => s[i] === ":";
 
 /** PytestTestStatus members by name, and the UnitTestStatus each maps to (UNKNOWN lines are dropped). */
 const PYTEST: Record<string, "passed" | "failed" | null> = {
@@ -65,14 +93,17 @@ function resultLine(line: string): [string, string] | null {
     const cut = line.lastIndexOf(" - ");
     if (cut !== -1) line = line.slice(0, cut);
   }
-  const rest = line.replace(LEADING, "");
-  const gap = FIRST_SPACE.exec(rest);
-  if (gap === null) return null;
-  const tail = rest.slice(gap.index + gap[0].length);
-  if (tail === "") return null; // split(maxsplit=1) gives one part
-  const status = rest.slice(0, gap.index).replace(/^:+|:+$/g, "");
+  // line.split(maxsplit=1): the first word, and the rest after the whitespace that follows it.
+  let a = 0;
+  while (a < line.length && isSpace(line, a)) a++;
+  let b = a;
+  while (b < line.length && !isSpace(line, b)) b++;
+  let c = b;
+  while (c < line.length && isSpace(line, c)) c++;
+  if (c === line.length) return null; // one part (or none)
+  const status = strip(line.slice(a, b), isColon);
   if (!Object.hasOwn(PYTEST, status)) return null;
-  const path = pyStrip(tail);
+  const path = strip(line.slice(c));
   const sep = path.indexOf("::");
   const name = sep === -1 ? path : path.slice(sep + 2);
   return name === "" ? null : [name, status];
@@ -80,11 +111,11 @@ function resultLine(line: string): [string, string] | null {
 
 /** PytestParser.parse: null where TB raises (no summary header: a parse error). */
 export function parsePytest(text: string): Parsed | null {
-  const m = HEADER.exec(text);
-  if (m === null) return null;
+  const h = header(text);
+  if (h === null) return null;
   const out: Parsed = { parser: "pytest", results: new Map(), skippedAsPassed: 0, duplicates: 0 };
   const raw = new Map<string, string>();
-  for (const line of lines(text, m.index + m[0].length)) {
+  for (const line of lines(text, h[1])) {
     const r = resultLine(line);
     if (r === null || r[1] === "UNKNOWN") continue;
     if (raw.has(r[0])) out.duplicates++;
@@ -100,7 +131,7 @@ function between(text: string, start: string, end: string): string {
   const s = text.indexOf(start);
   const after = s === -1 ? text : text.slice(s + start.length);
   const e = after.lastIndexOf(end);
-  return pyStrip(e === -1 ? after : after.slice(0, e));
+  return strip(e === -1 ? after : after.slice(0, e));
 }
 const one = (parser: ParserName, key: string, passed: boolean): Parsed => ({
   parser,

@@ -139,7 +139,11 @@ export interface TrialName {
  * task folder's name, the task is that prefix (task ids may hold dots and `-of-`); without it,
  * the shortest prefix, as TB's regex takes it. null: not a trial name.
  */
+/** Longer is no folder's name (file systems stop at 255 bytes), and is not tried: the search below is quadratic in it. */
+const MAX_NAME = 1024;
+
 export function parseTrialName(name: string, task?: string): TrialName | null {
+  if (name.length > MAX_NAME) return null;
   const tail = /^(\d+)-of-(\d+)(?:\.(.+))?$/s;
   const read = (prefix: string, rest: string): TrialName | null => {
     const m = tail.exec(rest);

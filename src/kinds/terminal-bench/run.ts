@@ -332,7 +332,10 @@ function idsCheck(run: RunRecord, listed: readonly ListedTrial[], add: (code: Co
 
 /** Rule 11 and TB's own RunLock check: `<task>.<k>-of-<n>[.<run_id>]`, the task folder, n_attempts, run_id, attempts 1..k. */
 function namesCheck(run: RunRecord, listed: readonly ListedTrial[], listedNames: ReadonlySet<string>, trials: readonly TrialOnDisk[], add: (code: Code, file: string | null, message: string) => void): void {
+  // The first three problems are shown, the rest counted: a run's size, not its findings, decides the message.
   const bad: string[] = [];
+  let problems = 0;
+  const say = (p: string) => (problems++ < 3 ? bad.push(p) : 0);
   const attempts = new Map<string, Set<number>>();
   const note = (name: string, task: string | null, why: string | null) => {
     const parsed = parseTrialName(name, task ?? undefined);
@@ -342,19 +345,20 @@ function namesCheck(run: RunRecord, listed: readonly ListedTrial[], listedNames:
       : parsed.runId !== null && run.runId !== null && parsed.runId !== run.runId ? `ends .${parsed.runId}, but the run_id is ${run.runId}`
       : parsed.attempt < 1 || parsed.attempt > parsed.of ? `attempt ${parsed.attempt} of ${parsed.of}`
       : null);
-    if (problem !== null) bad.push(`${name}: ${problem}`);
+    if (problem !== null) say(`${name}: ${problem}`);
     if (parsed !== null && task !== null) attempts.set(task, (attempts.get(task) ?? new Set()).add(parsed.attempt));
   };
   for (const l of listed) if (l.name !== null) note(l.name, l.task, null);
   for (const t of trials) {
     const folder = lastSegment(t.path);
-    if (t.trial !== null && t.trial !== folder) bad.push(`${t.path}: its results.json names ${t.trial}`);
-    if (t.task !== null && firstSegment(t.path) !== t.task) bad.push(`${t.path}: its results.json names task ${t.task}, not its task folder`);
+    if (t.trial !== null && t.trial !== folder) say(`${t.path}: its results.json names ${t.trial}`);
+    if (t.task !== null && firstSegment(t.path) !== t.task) say(`${t.path}: its results.json names task ${t.task}, not its task folder`);
     if (!listedNames.has(t.trial ?? folder)) note(t.trial ?? folder, t.task ?? firstSegment(t.path), null);
   }
   for (const [task, ks] of attempts) {
-    const max = Math.max(...ks);
-    if (ks.size !== max) bad.push(`${task}: attempts ${[...ks].sort((a, b) => a - b).join(", ")}, not 1..${max}`);
+    let max = 0;
+    for (const k of ks) max = Math.max(max, k);
+    if (ks.size !== max) say(`${task}: attempts ${[...ks].sort((a, b) => a - b).slice(0, 10).join(", ")}${ks.size > 10 ? ", …" : ""}, not 1..${max}`);
   }
-  if (bad.length > 0) add("TRIAL_NAME_MISMATCH", null, `${plural(bad.length, "trial name problem")}: ${some(bad)}`);
+  if (problems > 0) add("TRIAL_NAME_MISMATCH", null, `${plural(problems, "trial name problem")}: ${bad.join(", ")}${problems > 3 ? ` and ${problems - 3} more` : ""}`);
 }
