@@ -1,4 +1,4 @@
-// The run-level rules of Terminal-Bench runs (docs/terminal-bench.md rules 2–3, 10–13), each on
+// The run-level rules of Terminal-Bench runs (docs/terminal-bench.md rules 12–18), each on
 // both sides of its line: run folders written to a temp dir as TB writes them, every trial folder
 // scored from disk, then the run's own files checked beside the entries.
 
@@ -79,7 +79,7 @@ describe("a run whose claims follow from its trials", () => {
   });
 });
 
-describe("rules 2–3: the claims against a recount (RUN_CLAIM_MISMATCH)", () => {
+describe("rules 12–13: the claims against a recount (RUN_CLAIM_MISMATCH)", () => {
   it.each([
     ["accuracy", (r: Record<string, any>) => (r["accuracy"] = 1.0), "accuracy claimed 1 but its results list gives 0.5"],
     ["n_resolved", (r: Record<string, any>) => (r["n_resolved"] = 2), "n_resolved claimed 2 but its results list gives 1"],
@@ -131,7 +131,7 @@ describe("rules 2–3: the claims against a recount (RUN_CLAIM_MISMATCH)", () =>
   });
 });
 
-describe("rule 10: listed trials without a file, and files the list lacks", () => {
+describe("rules 14–15: listed trials without a file, and files the list lacks", () => {
   it("a listed trial in the harness-exception shape with no file is expected; any other is TRIAL_MISSING and the evidence cannot give TB's figure", () => {
     const { verdict } = run({ trials: [{ task: "a" }, { task: "b" }, { task: "c", harness: true }], absent: [1, 2] });
     expect(codes(verdict)).toEqual(["TRIAL_MISSING"]);
@@ -173,7 +173,7 @@ describe("rule 10: listed trials without a file, and files the list lacks", () =
   });
 });
 
-describe("rules 11–13: plan, completeness, finalisation, run_metadata's copies", () => {
+describe("rules 16–17: plan, completeness, finalisation, run_metadata's copies", () => {
   it("end_time null: not final, and a null accuracy there is no mismatch (RUN_NOT_FINAL)", () => {
     const { verdict } = run({ trials: [{ task: "a" }], metadata: { end_time: null, accuracy: null, pass_at_k: null } });
     expect(codes(verdict)).toEqual(["RUN_NOT_FINAL"]);

@@ -11,7 +11,7 @@ import { bundleEntrySchema } from "../src/core/results.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { readJson } from "../src/kinds/terminal-bench/models.js";
 import { candidates, MAX_PANE_BYTES, parseMlebench, parsePytest, parseSwebench, parseSweperf, parseSwelancer } from "../src/kinds/terminal-bench/panes.js";
-import { isTaskFolder, parseTrialName, recogniseRun } from "../src/kinds/terminal-bench/recognise.js";
+import { isTaskFolder, parseTrialName, recogniseRun, RUN_HEAD_BYTES } from "../src/kinds/terminal-bench/recognise.js";
 import { scoreTerminalBenchTrial, type TerminalBenchEntry } from "../src/kinds/terminal-bench/trial.js";
 import { SCRATCH } from "./helpers/shared.js";
 import { json, pane, tbTrial, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
@@ -191,7 +191,7 @@ describe("a trial's entry", () => {
   });
 });
 
-describe("states (rule 9): none collapsed into a silent 0", () => {
+describe("states (rule 3): none collapsed into a silent 0", () => {
   it("a test timeout and a parse error have no verdict, no reward", () => {
     const t = trial({ failureMode: "test_timeout", parserResults: null, resolved: null }, { pane: pane("no-header.txt") });
     expectValid(t);
@@ -301,7 +301,7 @@ describe("rule 6: parser_results against the pane (PANE_MISMATCH)", () => {
   });
 });
 
-describe("a pane that cannot be re-derived (PANE_NOT_REDERIVED) leaves the claim unchecked, never a pass by default", () => {
+describe("rule 7: a pane that cannot be re-derived (PANE_NOT_REDERIVED) leaves the claim unchecked, never a pass by default", () => {
   it("absent: said when there was a claim to check; the verdict rests on parser_results", () => {
     const e = trial({ parserResults: PASS3 });
     expectValid(e);
@@ -326,7 +326,7 @@ describe("a pane that cannot be re-derived (PANE_NOT_REDERIVED) leaves the claim
   });
 });
 
-describe("rule 7: a test timeout's partial summary is information (PANE_PARTIAL_SUMMARY)", () => {
+describe("rule 8: a test timeout's partial summary is information (PANE_PARTIAL_SUMMARY)", () => {
   it("results in the pane of a timed-out trial are reported, not counted", () => {
     const e = trial({ failureMode: "test_timeout", resolved: null, parserResults: null }, { pane: pane("timeout-partial.txt") });
     expectValid(e);
@@ -339,7 +339,7 @@ describe("rule 7: a test timeout's partial summary is information (PANE_PARTIAL_
   });
 });
 
-describe("rule 8: review flags never change the verdict", () => {
+describe("rule 9: review flags never change the verdict", () => {
   const SKIPPED = {
     test_service_process_running: "passed",
     "[1] ../tests/test_outputs.py:48: Bitcoin service does not appear to be running": "passed",
@@ -362,7 +362,7 @@ describe("rule 8: review flags never change the verdict", () => {
   });
 });
 
-describe("rule 14: tokens as recorded; 0 and 0 is not a measured zero", () => {
+describe("rule 10: tokens as recorded; 0 and 0 is not a measured zero", () => {
   it.each([
     ["recorded", [205026, 10208], { input_tokens: 205026, output_tokens: 10208 }],
     ["recorded", [1200, 0], { input_tokens: 1200, output_tokens: 0 }],
@@ -386,6 +386,11 @@ describe("rule 1: recognising a run from the head of its results.json", () => {
     expect(recogniseRun(head(text), { tbLock: true, runMetadata: true }).reason).toContain("beside tb.lock and run_metadata.json");
     // 0.2.7: no id, trials with uuid; fields before results; strings holding brackets, quotes and escapes.
     expect(recogniseRun(head(`{"note": "a \\"[{\\" ]}", "n": [1, {"x": "}"}], "results": [{"uuid": "u", "trial_name": "t.1-of-1", "task_id": "t"}]}`), none).run).toBe(true);
+  });
+  it(`decided within the first ${RUN_HEAD_BYTES} bytes: a first trial entry beyond them is not looked for`, () => {
+    const at = (pad: number) => head(`{"id": "${"x".repeat(pad)}", "results": [{"id": "u", "trial_name": "t.1-of-1", "task_id": "t"}]}`);
+    expect(recogniseRun(at(RUN_HEAD_BYTES - 200), none).run).toBe(true);
+    expect(recogniseRun(at(RUN_HEAD_BYTES), none).run).toBe(false);
   });
   it("an empty list is a run only beside tb.lock or run_metadata.json", () => {
     expect(recogniseRun(head('{"id": "x", "results": []}'), { tbLock: true, runMetadata: false }).run).toBe(true);

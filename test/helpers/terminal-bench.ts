@@ -5,7 +5,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { diskBundle } from "../../src/io/bundle-source.js";
-import { checkRun, readRun, type RunVerdict, type TrialOnDisk } from "../../src/kinds/terminal-bench/run.js";
+import { readRun } from "../../src/kinds/terminal-bench/record.js";
+import { checkRun, type RunVerdict, type TrialOnDisk } from "../../src/kinds/terminal-bench/run.js";
 import { scoreTerminalBenchTrial, type TerminalBenchEntry } from "../../src/kinds/terminal-bench/trial.js";
 
 export const TB_FIXTURES = new URL("../fixtures/terminal-bench/", import.meta.url).pathname;

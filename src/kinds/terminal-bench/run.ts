@@ -1,139 +1,14 @@
-// The run-level rules of a `tb run` folder (docs/terminal-bench.md rules 2–3, 10–13), pure: the
-// run's own files read into a bounded record (readRun), then that record beside the trial folders'
-// entries (checkRun) → a plain verdict: the claims against a recount of the run's own list and
-// against the evidence, listed trials without a file, trial files the list lacks, each trial file
-// against its list entry field for field, the plan, completeness and the trial names.
+// The run-level rules of a `tb run` folder (docs/terminal-bench.md rules 12–18), pure: the run's
+// record (record.ts) beside the trial folders' entries → a plain verdict: the claims against a
+// recount of the run's own list and against the evidence, listed trials without a file, trial
+// files the list lacks, each trial file against its list entry field for field, the plan,
+// completeness and the trial names.
 
 import { finding, type Code, type Finding } from "../../core/codes.js";
-import { isPlainObject } from "../../core/json/decode.js";
 import { MAX_JOB_LIST } from "../../core/results.js";
-import { check } from "../../core/schema.js";
 import { close, countsOf, FORMULA, passAtK, type Verdict } from "./figures.js";
-import {
-  benchmarkResultsSchema, fingerprints, isHarnessShape, num, readJson, runLockSchema, runMetadataSchema, trialResultsSchema, trialViewOf, type Obj,
-} from "./models.js";
 import { parseTrialName } from "./recognise.js";
-
-export const RUN_RESULTS = "results.json";
-export const RUN_METADATA = "run_metadata.json";
-export const TB_LOCK = "tb.lock";
-
-/** One trial as the run's results list names it: what TB's figures and the rules read, no more. */
-export interface ListedTrial {
-  name: string | null;
-  task: string | null;
-  /** is_resolved as written: true, false, null (no verdict), or undefined (ill-typed). */
-  isResolved: boolean | null | undefined;
-  failureMode: string | null;
-  /** TB's entry for a harness exception, for which it writes no trial file. */
-  harness: boolean;
-  fields: Record<string, string>;
-}
-
-export type ClaimedPassAtK = Record<string, number | null>;
-export interface RunRecord {
-  id: string | null;
-  /** run_metadata.json, else tb.lock local_config. */
-  runId: string | null;
-  /** tb.lock harness.version. */
-  version: string | null;
-  /** The results list; null when results.json is absent or unreadable. */
-  listed: ListedTrial[] | null;
-  claims: {
-    accuracy: number | null;
-    n_resolved: number | null;
-    n_unresolved: number | null;
-    resolved_ids: string[] | null;
-    unresolved_ids: string[] | null;
-    pass_at_k: ClaimedPassAtK | null;
-  } | null;
-  /** run_metadata.json's copies of the figures, and whether it was finalised (end_time set); null without the file. */
-  metadata: { accuracy: number | null; pass_at_k: ClaimedPassAtK | null; endTime: string | null; resumedAt: string | null } | null;
-  plan: { trials: number | null; tasks: number | null; attempts: number | null; source: string | null };
-  warnings: Finding[];
-}
-
-/** The run's own files (each null when absent) → its record. A malformed file is a warning, and what it says is unknown. */
-export function readRun(files: { results: Uint8Array | null; metadata: Uint8Array | null; lock: Uint8Array | null }): RunRecord {
-  const warnings: Finding[] = [];
-  const doc = (bytes: Uint8Array | null, file: string, schema: Parameters<typeof check>[0]): Obj | null => {
-    if (bytes === null) return null;
-    const found: Finding[] = [];
-    const r = readJson(bytes, file, found);
-    const value = r.ok && isPlainObject(r.value) ? r.value : null;
-    if (value !== null) check(schema, value, file, null, found);
-    else if (found.length === 0) found.push(finding("SCHEMA", file, null, r.ok ? "expected an object" : "empty, or cut short mid-document"));
-    for (const f of found) warnings.push(finding("RUN_FILE_UNREADABLE", file, null, `${f.code}: ${f.message}`));
-    return value;
-  };
-  const results = doc(files.results, RUN_RESULTS, benchmarkResultsSchema);
-  const meta = doc(files.metadata, RUN_METADATA, runMetadataSchema);
-  const lock = doc(files.lock, TB_LOCK, runLockSchema);
-
-  const sub = (o: Obj | null, k: string): Obj | null => (o !== null && isPlainObject(o[k]) ? o[k] : null);
-  const str = (o: Obj | null, k: string): string | null => (o !== null && typeof o[k] === "string" ? o[k] : null);
-  const nat = (o: Obj | null, k: string): number | null => (o !== null && typeof o[k] === "number" && Number.isSafeInteger(o[k]) && o[k] >= 0 ? o[k] : null);
-  const strings = (o: Obj | null, k: string): string[] | null => (o !== null && Array.isArray(o[k]) && o[k].every((x) => typeof x === "string") ? (o[k] as string[]) : null);
-  const passK = (o: Obj | null): ClaimedPassAtK | null => {
-    const p = o?.["pass_at_k"];
-    if (!isPlainObject(p)) return null;
-    const out: ClaimedPassAtK = {};
-    for (const [k, v] of Object.entries(p)) out[k] = v === null ? null : num(v);
-    return out;
-  };
-
-  let listed: ListedTrial[] | null = null;
-  if (results !== null && Array.isArray(results["results"])) {
-    listed = [];
-    const bad: Finding[] = [];
-    for (const [i, e] of results["results"].entries()) {
-      const o = isPlainObject(e) ? e : {};
-      if (bad.length < 3) check(trialResultsSchema, e, `${RUN_RESULTS} results[${i}]`, null, bad);
-      const v = trialViewOf(o);
-      listed.push({ name: v.trialName, task: v.taskId, isResolved: v.isResolved, failureMode: v.failureMode, harness: isHarnessShape(v), fields: fingerprints(o) });
-    }
-    for (const f of bad) warnings.push(finding("RUN_FILE_UNREADABLE", RUN_RESULTS, null, `${f.file}: ${f.message}`));
-  }
-  const claims =
-    results === null
-      ? null
-      : {
-          accuracy: num(results["accuracy"]),
-          n_resolved: nat(results, "n_resolved"),
-          n_unresolved: nat(results, "n_unresolved"),
-          resolved_ids: strings(results, "resolved_ids"),
-          unresolved_ids: strings(results, "unresolved_ids"),
-          pass_at_k: passK(results),
-        };
-  const metadata =
-    meta === null
-      ? null
-      : { accuracy: num(meta["accuracy"]), pass_at_k: passK(meta), endTime: str(meta, "end_time"), resumedAt: str(meta, "resumed_at") };
-
-  // The plan (rule 11): tasks × attempts, from run_metadata.json, else tb.lock.
-  const metaAttempts = nat(meta, "n_attempts");
-  const lockAttempts = nat(sub(lock, "run_config"), "n_attempts");
-  const size = nat(meta, "dataset_size");
-  const lockTasks = strings(sub(lock, "dataset"), "task_ids");
-  const metaTasks = strings(meta, "task_ids");
-  let plan: RunRecord["plan"] = { trials: null, tasks: null, attempts: metaAttempts ?? lockAttempts, source: null };
-  if (size !== null && size > 0 && metaAttempts !== null) plan = { trials: size * metaAttempts, tasks: size, attempts: metaAttempts, source: `${RUN_METADATA} dataset_size × n_attempts` };
-  else if (lockTasks !== null && lockAttempts !== null) plan = { trials: lockTasks.length * lockAttempts, tasks: lockTasks.length, attempts: lockAttempts, source: `${TB_LOCK} dataset.task_ids × run_config.n_attempts` };
-  else if (metaTasks !== null && metaAttempts !== null) plan = { trials: metaTasks.length * metaAttempts, tasks: metaTasks.length, attempts: metaAttempts, source: `${RUN_METADATA} task_ids × n_attempts` };
-
-  return {
-    id: str(results, "id"),
-    runId: str(meta, "run_id") ?? str(sub(lock, "local_config"), "run_id"),
-    version: str(sub(lock, "harness"), "version"),
-    listed,
-    claims,
-    metadata,
-    plan,
-    warnings,
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
+import { RUN_METADATA, RUN_RESULTS, type ClaimedPassAtK, type ListedTrial, type RunRecord } from "./record.js";
 
 /** A trial folder of the run, as its entry says: `path` is `<task folder>/<trial folder>` below the run. */
 export interface TrialOnDisk {
@@ -197,7 +72,7 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[]): RunVer
     else onDisk.set(name, t);
   }
 
-  // Rule 10: listed ↔ on disk, and each pair field for field.
+  // Rules 14–15: listed ↔ on disk, and each pair field for field.
   const harness: string[] = [];
   const missing: string[] = [];
   const listedNames = new Set<string>();
@@ -217,14 +92,14 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[]): RunVer
   const unlisted = run.listed === null ? [] : [...onDisk.entries()].filter(([name, t]) => t.fields !== null && !listedNames.has(name)).map(([name]) => name);
   for (const name of unlisted.slice(0, MAX_JOB_LIST)) add("TRIAL_UNLISTED", onDisk.get(name)!.path, `${name} has a results.json, but the run's results.json does not list it`);
 
-  // Rules 2–3: the claims against a recount of the list, and the list against the evidence.
+  // Rules 12–13: the claims against a recount of the list, and the list against the evidence.
   const figures = run.listed === null || run.claims === null ? [] : compareFigures(run, listed, onDisk, unlisted, missing.length);
   const wrong = figures.filter((f) => f.agrees === false);
   if (wrong.length > 0)
     add("RUN_CLAIM_MISMATCH", RUN_RESULTS, `${wrong.map((f) => `${f.metric} claimed ${f.claimed} but its results list gives ${f.listed}`).join("; ")}`);
   if (run.claims !== null && run.listed !== null) idsCheck(run, listed, add);
 
-  // Rule 13: run_metadata.json's copies.
+  // Rule 17: run_metadata.json's copies.
   const finalised = run.metadata === null ? null : run.metadata.endTime !== null;
   if (run.metadata !== null && run.claims !== null) {
     const m = run.metadata;
@@ -234,7 +109,7 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[]): RunVer
       add("RUN_METADATA_MISMATCH", RUN_METADATA, `pass_at_k ${JSON.stringify(m.pass_at_k)}, but results.json says ${JSON.stringify(run.claims.pass_at_k)}`);
   }
 
-  // Rules 11–12: plan, completeness, finalisation.
+  // Rules 16–17: plan, completeness, finalisation.
   const planned = run.plan.trials;
   const complete = planned === null || run.listed === null ? null : listed.length >= planned;
   if (finalised === false)
@@ -330,7 +205,7 @@ function idsCheck(run: RunRecord, listed: readonly ListedTrial[], add: (code: Co
   }
 }
 
-/** Rule 11 and TB's own RunLock check: `<task>.<k>-of-<n>[.<run_id>]`, the task folder, n_attempts, run_id, attempts 1..k. */
+/** Rule 16 and TB's own RunLock check: `<task>.<k>-of-<n>[.<run_id>]`, the task folder, n_attempts, run_id, attempts 1..k. */
 function namesCheck(run: RunRecord, listed: readonly ListedTrial[], listedNames: ReadonlySet<string>, trials: readonly TrialOnDisk[], add: (code: Code, file: string | null, message: string) => void): void {
   // The first three problems are shown, the rest counted: a run's size, not its findings, decides the message.
   const bad: string[] = [];

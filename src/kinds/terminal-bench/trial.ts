@@ -82,7 +82,7 @@ export function scoreTerminalBenchTrial(src: BundleSource): TerminalBenchEntry {
     flags,
     exception: mode === null || CLEAN_MODES.has(mode) ? null : { type: mode, message: MODES[mode] ?? "a failure mode this version does not describe", step: null },
     claimed: view === null ? null : { rewards: typeof view.isResolved === "boolean" ? { [REWARD_KEY]: view.isResolved ? 1 : 0 } : null, exception: mode === null || CLEAN_MODES.has(mode) ? null : mode },
-    // Rule 14: 0 and 0 is an agent that reports nothing (TB's AgentResult default), not a measured zero.
+    // Rule 10: 0 and 0 is an agent that reports nothing (TB's AgentResult default), not a measured zero.
     usage: { input_tokens: tokens === "recorded" ? view!.input : null, output_tokens: tokens === "recorded" ? view!.output : null, cache_read_tokens: null, cost_usd: null },
     terminal_bench: part,
   });
@@ -135,7 +135,7 @@ function checkResolved(v: TrialView, errors: Finding[]): void {
     errors.push(finding("NO_TESTS_PARSED", RESULTS, null, "is_resolved is true with parser_results {}: no test result was parsed, and TB's all() over none is true"));
 }
 
-/** Rules 6–7: parser_results against the pane re-parsed as TB parses it. */
+/** Rules 6–8: parser_results against the pane re-parsed as TB parses it. */
 function checkPane(folder: EvidenceFolder, view: TrialView | null, errors: Finding[], warnings: Finding[]): PaneCheck {
   const claim = view?.parserResults;
   const notDerived = (why: string | null): PaneCheck => {
@@ -187,7 +187,7 @@ function testsOf(results: ReadonlyMap<string, string>, parsed: Parsed | null): N
   return { passed, failed: results.size - passed, skipped_as_passed: parsed?.skippedAsPassed ?? 0, duplicates: parsed?.duplicates ?? 0 };
 }
 
-/** Rule 9: one state per trial, from the verdict and TB's failure mode. */
+/** Rule 3: one state per trial, from the verdict and TB's failure mode. */
 function stateOf(view: TrialView | null, pass: boolean | null): TbState {
   if (view === null) return "incomplete";
   if (pass === true) return CLEAN_MODES.has(view.failureMode) ? "resolved" : "resolved-with-failure-mode";
