@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { kValues, passAtK } from "../src/kinds/terminal-bench/figures.js";
+import { MAX_LISTED_TRIALS, readRun } from "../src/kinds/terminal-bench/record.js";
 import type { RunVerdict } from "../src/kinds/terminal-bench/run.js";
 import { SCRATCH } from "./helpers/shared.js";
 import { json, pane, RUN_ID, scoreRun, tbLock, tbMetadata, tbRunResults, tbTrial, trialName, writeRunFiles, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
@@ -255,6 +256,14 @@ describe("run files that cannot be read (RUN_FILE_UNREADABLE)", () => {
     const { verdict } = run({ trials: [{ task: "a" }], results: (r) => (r["results"][0]["is_resolved"] = "yes") });
     expect(codes(verdict)).toContain("RUN_FILE_UNREADABLE");
     expect(verdict.findings.find((f) => f.code === "RUN_FILE_UNREADABLE")!.message).toContain("results[0]");
+  });
+
+  it(`a list of more than ${MAX_LISTED_TRIALS} trials is refused, said; one of exactly that many is read`, () => {
+    const listOf = (count: number) => new TextEncoder().encode(json({ results: Array.from({ length: count }, (_, i) => ({ trial_name: `t${i}.1-of-1`, task_id: `t${i}`, instruction: "", is_resolved: true })) }));
+    const over = readRun({ results: listOf(MAX_LISTED_TRIALS + 1), metadata: null, lock: null });
+    expect([over.listed, over.warnings.map((w) => w.code)]).toEqual([null, ["RUN_FILE_UNREADABLE"]]);
+    const at = readRun({ results: listOf(MAX_LISTED_TRIALS), metadata: null, lock: null });
+    expect([at.listed?.length, at.warnings]).toEqual([MAX_LISTED_TRIALS, []]);
   });
 
   it("a well-formed run says nothing", () => expect(run({ trials: [{ task: "a" }] }).verdict.findings).toEqual([]));

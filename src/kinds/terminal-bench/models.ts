@@ -11,7 +11,7 @@ import { sha256 } from "../../core/folder.js";
 import { parseTimestamp } from "../../core/harbor/time.js";
 import { encodingProblem, isPlainObject, MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
 import { JsonDecimal, parseStrictJsonNoting, type JsonIssue } from "../../core/json/strict.js";
-import { finiteNumber, int, record } from "../../core/schema.js";
+import { finiteNumber, int, record, setOwn } from "../../core/schema.js";
 import { fieldPath } from "../../core/text.js";
 
 const stamp = z.string().refine((s) => parseTimestamp(s) !== null, "expected an ISO 8601 timestamp");
@@ -127,7 +127,7 @@ export const OTHER_FIELDS = "(other fields)";
 export function fingerprints(o: Obj): Record<string, string> {
   const out: Record<string, string> = {};
   const keys = Object.keys(o).sort();
-  for (const k of keys.slice(0, MAX_FIELDS)) out[k] = sha256(canonical(o[k])).slice(0, 16);
+  for (const k of keys.slice(0, MAX_FIELDS)) setOwn(out, k, sha256(canonical(o[k])).slice(0, 16));
   if (keys.length > MAX_FIELDS) out[OTHER_FIELDS] = sha256(canonical(keys.slice(MAX_FIELDS).map((k) => [k, o[k]]))).slice(0, 16);
   return out;
 }

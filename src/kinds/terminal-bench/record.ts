@@ -4,7 +4,7 @@
 
 import { finding, type Finding } from "../../core/codes.js";
 import { isPlainObject } from "../../core/json/decode.js";
-import { check } from "../../core/schema.js";
+import { check, setOwn } from "../../core/schema.js";
 import {
   benchmarkResultsSchema, fingerprints, isHarnessShape, num, readJson, runLockSchema, runMetadataSchema, trialResultsSchema, trialViewOf, type Obj,
 } from "./models.js";
@@ -12,6 +12,12 @@ import {
 export const RUN_RESULTS = "results.json";
 export const RUN_METADATA = "run_metadata.json";
 export const TB_LOCK = "tb.lock";
+
+/**
+ * The most trials of one run kept in its record (each a few hundred bytes). TB's
+ * largest dataset × its largest attempts is a few thousand; a list beyond this is refused, said.
+ */
+export const MAX_LISTED_TRIALS = 20_000;
 
 /** One trial as the run's results list names it: what TB's figures and the rules read, no more. */
 export interface ListedTrial {
@@ -22,7 +28,35 @@ export interface ListedTrial {
   failureMode: string | null;
   /** TB's entry for a harness exception, for which it writes no trial file. */
   harness: boolean;
-  fields: Record<string, string>;
+  /** Its fields' fingerprints, packed (Packed.unpack gives the map). */
+  fields: Packed;
+}
+
+/**
+ * A fingerprint map in two strings: the field names (one shared instance per shape of entry:
+ * TB writes every entry with the same fields) and the digests, concatenated in name order. A
+ * map per listed trial would cost several times as much.
+ */
+export class Packed {
+  private constructor(
+    private readonly names: string,
+    private readonly digests: string,
+  ) {}
+
+  static of(fields: Record<string, string>, shapes: Map<string, string>): Packed {
+    const keys = Object.keys(fields);
+    const joined = keys.join("\u0000");
+    let names = shapes.get(joined);
+    if (names === undefined) shapes.set(joined, (names = joined));
+    return new Packed(names, keys.map((k) => fields[k]).join(""));
+  }
+
+  unpack(): Record<string, string> {
+    const out: Record<string, string> = {};
+    const names = this.names === "" ? [] : this.names.split("\u0000");
+    names.forEach((k, i) => setOwn(out, k, this.digests.slice(i * 16, i * 16 + 16)));
+    return out;
+  }
 }
 
 export type ClaimedPassAtK = Record<string, number | null>;
@@ -78,14 +112,18 @@ export function readRun(files: { results: Uint8Array | null; metadata: Uint8Arra
   };
 
   let listed: ListedTrial[] | null = null;
-  if (results !== null && Array.isArray(results["results"])) {
+  const list = results?.["results"];
+  if (Array.isArray(list) && list.length > MAX_LISTED_TRIALS)
+    warnings.push(finding("RUN_FILE_UNREADABLE", RUN_RESULTS, null, `lists ${list.length} trials, more than the ${MAX_LISTED_TRIALS} assay keeps a record of: nothing in it is compared`));
+  else if (results !== null && Array.isArray(list)) {
     listed = [];
     const bad: Finding[] = [];
-    for (const [i, e] of results["results"].entries()) {
+    const shapes = new Map<string, string>();
+    for (const [i, e] of list.entries()) {
       const o = isPlainObject(e) ? e : {};
       if (bad.length < 3) check(trialResultsSchema, e, `${RUN_RESULTS} results[${i}]`, null, bad);
       const v = trialViewOf(o);
-      listed.push({ name: v.trialName, task: v.taskId, isResolved: v.isResolved, failureMode: v.failureMode, harness: isHarnessShape(v), fields: fingerprints(o) });
+      listed.push({ name: v.trialName, task: v.taskId, isResolved: v.isResolved, failureMode: v.failureMode, harness: isHarnessShape(v), fields: Packed.of(fingerprints(o), shapes) });
     }
     for (const f of bad) warnings.push(finding("RUN_FILE_UNREADABLE", RUN_RESULTS, null, `${f.file}: ${f.message}`));
   }

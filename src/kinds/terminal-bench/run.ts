@@ -6,6 +6,7 @@
 
 import { finding, type Code, type Finding } from "../../core/codes.js";
 import { MAX_JOB_LIST } from "../../core/results.js";
+import { own } from "../../core/schema.js";
 import { close, countsOf, FORMULA, passAtK, type Verdict } from "./figures.js";
 import { parseTrialName } from "./recognise.js";
 import { RUN_METADATA, RUN_RESULTS, type ClaimedPassAtK, type ListedTrial, type RunRecord } from "./record.js";
@@ -84,7 +85,8 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[]): RunVer
       (l.harness ? harness : missing).push(l.name);
       continue;
     }
-    const differ = [...new Set([...Object.keys(l.fields), ...Object.keys(t.fields)])].filter((k) => l.fields[k] !== t.fields![k]).sort();
+    const mine = l.fields.unpack();
+    const differ = [...new Set([...Object.keys(mine), ...Object.keys(t.fields)])].filter((k) => own(mine, k) !== own(t.fields!, k)).sort();
     if (differ.length > 0) add("TRIAL_RUN_MISMATCH", t.path, `the trial's results.json and the run's entry differ in ${some(differ)}`);
   }
   if (missing.length > 0)
