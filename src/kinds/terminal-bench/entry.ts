@@ -3,14 +3,10 @@
 // imports nothing of it.
 
 import { z } from "zod";
+import type { terminalBenchDeclaration } from "./declaration.js";
 
-/**
- * One state per trial, none collapsed into a silent 0: the two verdicts, a verdict TB reached under
- * a failure mode, and the three ways TB records no verdict. A trial folder without a readable
- * results.json is `incomplete`, as a Harbor trial is.
- */
-export const TB_STATES = ["resolved", "unresolved", "resolved-with-failure-mode", "test-timeout", "parse-error", "harness-error"] as const;
-export type TbState = (typeof TB_STATES)[number] | "incomplete";
+/** The states of a trial's entry (declaration.ts). */
+export type TbState = (typeof terminalBenchDeclaration.states)[number];
 
 export const PARSERS = ["pytest", "swebench", "sweperf", "mlebench", "swelancer"] as const;
 export type ParserName = (typeof PARSERS)[number];

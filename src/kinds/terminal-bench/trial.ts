@@ -27,7 +27,7 @@ interface PaneCheck {
   parsed: Parsed | null;
 }
 
-/** The profile of the kind's entries; results.ts's PROFILES gains it when the kind registry names its reports. */
+/** The profile of the kind's entries (declaration.ts). */
 export const TB_PROFILE = "terminal-bench";
 /** A scored trial: every field of a ScoredBundle, its profile Terminal-Bench's. */
 export type TerminalBenchEntry = Omit<ScoredBundle, "profile"> & { profile: typeof TB_PROFILE };
