@@ -6,6 +6,7 @@ import { z } from "zod";
 import { DECLARED_PROFILES, DECLARED_STATES } from "../kinds/declared.js";
 import { harborDeclaration } from "../kinds/harbor/declaration.js";
 import { inspectDeclaration } from "../kinds/inspect/declaration.js";
+import { terminalBenchSchema } from "../kinds/terminal-bench/entry.js";
 import { CODES } from "./codes.js";
 
 const code = z.enum(Object.keys(CODES) as [keyof typeof CODES, ...(keyof typeof CODES)[]]);
@@ -179,6 +180,8 @@ export const bundleEntrySchema = z.object({
   /** §13.5 (Harbor, Inspect): what the trial or log spent; null for the profiles whose evidence records none. */
   usage: usageSchema.nullable().default(null),
   advisory: advisorySchema.nullable(),
+  /** Extension to §10 (Terminal-Bench): what only its trials carry; absent on every other entry. */
+  terminal_bench: terminalBenchSchema.optional(),
 });
 export type BundleEntry = z.infer<typeof bundleEntrySchema>;
 /** The fields of a bundle entry that the caller fills from where the bundle lies. */

@@ -4,8 +4,9 @@
 import { bundleDeclaration } from "./bundle/declaration.js";
 import { harborDeclaration } from "./harbor/declaration.js";
 import { inspectDeclaration } from "./inspect/declaration.js";
+import { terminalBenchDeclaration } from "./terminal-bench/declaration.js";
 
-export const DECLARED = [bundleDeclaration, harborDeclaration, inspectDeclaration] as const;
+export const DECLARED = [bundleDeclaration, harborDeclaration, inspectDeclaration, terminalBenchDeclaration] as const;
 
 type Declared = (typeof DECLARED)[number];
 export type KindName = Declared["name"];

@@ -5,9 +5,11 @@ import type { KindName } from "./declared.js";
 import { harborScorer } from "./harbor/scorer.js";
 import { inspectScorer } from "./inspect/scorer.js";
 import type { Scorer } from "./scorer.js";
+import { terminalBenchScorer } from "./terminal-bench/scorer.js";
 
 export const SCORERS: Readonly<Record<KindName, Scorer>> = {
   bundle: bundleScorer,
   harbor: harborScorer,
   inspect: inspectScorer,
+  "terminal-bench": terminalBenchScorer,
 };
