@@ -116,7 +116,7 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, h
     if (!walkedBefore) walk.found(real, walk.recognised - before);
     if (walk.recognised === before && !walkedBefore && !hooks.allowEmpty)
       throw new DiscoveryError(
-        `nothing under ${forTerminal(root)} is ${orList(KINDS.map((k) => k.recogniser.description))}${walk.unrecognised > 0 ? `; ${walk.unrecognised} ${walk.unrecognisedFiles > 0 ? "folder or file" : "folder"}${walk.unrecognised > 1 ? "s look" : " looks"} like evidence but ${walk.unrecognised > 1 ? "are" : "is"} not` : ""} (--allow-empty accepts an empty root)`,
+        `nothing under ${forTerminal(root)} is ${orList(KINDS.filter((k) => k.recogniser.folder !== undefined || k.recogniser.file !== undefined).map((k) => k.recogniser.description))}${walk.unrecognised > 0 ? `; ${walk.unrecognised} ${walk.unrecognisedFiles > 0 ? "folder or file" : "folder"}${walk.unrecognised > 1 ? "s look" : " looks"} like evidence but ${walk.unrecognised > 1 ? "are" : "is"} not` : ""} (--allow-empty accepts an empty root)`,
       );
   }
 }

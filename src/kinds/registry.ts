@@ -6,8 +6,9 @@ import { kindOfProfile, type KindName } from "./declared.js";
 import { harborKind } from "./harbor/kind.js";
 import { inspectKind } from "./inspect/kind.js";
 import type { Kind } from "./kind.js";
+import { terminalBenchKind } from "./terminal-bench/kind.js";
 
-export const KINDS: readonly Kind[] = [bundleKind, harborKind, inspectKind];
+export const KINDS: readonly Kind[] = [bundleKind, harborKind, inspectKind, terminalBenchKind];
 
 /** A kind by name. */
 export const kindNamed = (name: KindName): Kind => KINDS.find((k) => k.name === name)!;

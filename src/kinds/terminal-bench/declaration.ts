@@ -31,4 +31,6 @@ export const terminalBenchDeclaration = {
   },
   /** Trials carry no seal: a seal.json in a trial folder is an ordinary file. */
   seal: null,
+  /** Why `assay seal` passes it over. */
+  unsealed: "Terminal-Bench trials carry no seal",
 } as const;

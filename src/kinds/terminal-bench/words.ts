@@ -1,0 +1,33 @@
+// What the reports call Terminal-Bench trials, runs and their figures.
+import { TRIALS } from "../../report/intervals.js";
+import type { Words } from "../../report/words.js";
+
+export const terminalBenchWords: Words = {
+  kind: "terminal-bench",
+  label: "Terminal-Bench",
+  experiment: "Terminal-Bench run",
+  heading: "run",
+  evidence: "Terminal-Bench trial",
+  evidencePlural: "Terminal-Bench trials",
+  units: TRIALS,
+  unnamed: "(trials outside a run)",
+  claims: "Terminal-Bench says",
+  column: "trials",
+  scheduled: "trial",
+  scheduledPlural: "trials",
+  unscored: "unscored",
+  unscoredMeans: "trials with a tool error: outside every metric",
+  usageUnit: "trial",
+  headline: "Terminal-Bench: resolved = trials whose every test passed, re-derived from the pane, over trials with a verdict; Terminal-Bench's own accuracy counts trials without one as unresolved",
+  errorsRule: (errors) =>
+    errors === "zero"
+      ? "Terminal-Bench trials without a verdict (test timeout, parse error, harness error) count as unresolved (--errors zero), as Terminal-Bench counts them"
+      : "Terminal-Bench trials without a verdict (test timeout, parse error, harness error) are left out of every figure (--errors zero counts them unresolved, as Terminal-Bench does)",
+  trialsArePaths: false,
+  logged: false,
+  flagsElsewhere: true,
+  invalidMeans: "it counts unresolved in its run's figures",
+  byFolder: true,
+  sections: "rewards",
+  lone: false,
+};
