@@ -6,6 +6,7 @@ import { isUtf8 } from "node:buffer";
 import { accessSync, closeSync, constants, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, posix } from "node:path";
 import type { Claim } from "../core/harbor/job.js";
+import type { TrialPlace } from "../core/harbor/place.js";
 import { MAX_DOCUMENT_BYTES } from "../core/json/decode.js";
 import { textTooDeep } from "../core/json/strict.js";
 import { byteCompare, forTerminal } from "../core/text.js";
@@ -20,7 +21,7 @@ export interface Found {
    * folder's name. These describe where the trial lies, so they are filled in after scoring and
    * never stored; `claims` is what its job's result.json says of the job's trials, by name.
    */
-  harbor?: { job: string | null; folder: string; jobPath?: string; claims?: ReadonlyMap<string, Claim> };
+  harbor?: { job: string | null; folder: string; jobPath?: string; claims?: ReadonlyMap<string, Claim>; place?: TrialPlace };
   /** An Inspect log (§12): a file, `dir` being its path; its size in bytes. */
   inspect?: { format: "eval" | "json"; size: number };
 }

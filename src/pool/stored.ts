@@ -3,6 +3,7 @@
 
 import Database from "better-sqlite3";
 import { SEAL, type BundleEntryInfo } from "../core/folder.js";
+import { isTrialEvidence } from "../core/harbor/analysis.js";
 import { beyondDigest, folderDigest } from "../io/bundle-source.js";
 import { storeKey } from "../store/store.js";
 import type { StoreSpec } from "./types.js";
@@ -26,7 +27,7 @@ function has(file: string, key: string): boolean {
 export function storedDigest(dir: string, entries: BundleEntryInfo[], kind: "harbor" | undefined, spec: StoreSpec): { digest: string; beyond: string | null } | null {
   try {
     // Harbor trials carry no seal: seal.json is an ordinary file there (as scoreTrial digests it).
-    const digest = folderDigest(dir, entries, kind === "harbor" ? null : SEAL);
+    const digest = kind === "harbor" ? folderDigest(dir, entries.filter((e) => isTrialEvidence(e.path)), null) : folderDigest(dir, entries, SEAL);
     const beyond = beyondDigest(dir, entries);
     return has(spec.file, storeKey(digest, beyond, spec.scoringVersion, spec.options)) ? { digest, beyond } : null;
   } catch {
