@@ -295,7 +295,7 @@ export const experimentSchema = z.object({
         /** §13.3: pass^k per task, binary keys only. */
         pass_hat_k: passHatK,
         /** Extension to §10 (Harbor): what told one task from another for pass@k and clusters (null: no trial in the mean). */
-        task_identity: z.string().nullable().default(null),
+        task_identity: z.string().nullable().optional(),
         ...intervalFields,
       }),
     )

@@ -11,6 +11,7 @@ import { finding, type Finding } from "../codes.js";
 import { decodeDocument, isPlainObject } from "../json/decode.js";
 import type { BundleEntry } from "../results.js";
 import { redact } from "../redact.js";
+import { finiteNumber } from "../schema.js";
 import { clip, fieldKey, shorten } from "../text.js";
 import type { ReviewFlag } from "./flags.js";
 import type { RewardMap } from "./result.js";
@@ -48,7 +49,7 @@ export function readRewardDetails(file: string, bytes: Uint8Array, claimed: Rewa
       errorCount += failed.length;
       for (const c of failed.slice(0, Math.max(0, MAX_QUOTED - errors.length)))
         errors.push(`${fieldKey(name)}/${typeof c["name"] === "string" ? shorten(c["name"]) : "?"}: ${clip(redact(firstLine(c["error"])), 200)}`);
-      const score = typeof d["score"] === "number" && Number.isFinite(d["score"]) ? d["score"] : null;
+      const score = numberOf(d["score"]);
       const item: Item = {
         file,
         name: shorten(name, 200),
@@ -63,13 +64,19 @@ export function readRewardDetails(file: string, bytes: Uint8Array, claimed: Rewa
     }
     // Only a single detail's score is the reward itself; a list's entries share one name in reward.json.
     const reward = claimed !== null && Object.hasOwn(claimed, name) ? claimed[name] : undefined;
-    const score = details.length === 1 ? details[0]!["score"] : undefined;
-    if (details.length === 1 && typeof reward === "number" && typeof score === "number" && Number.isFinite(score) && !sameScore(score, reward))
+    const score = details.length === 1 ? numberOf(details[0]!["score"]) : null;
+    if (typeof reward === "number" && score !== null && !sameScore(score, reward))
       flags.push({ code: "REWARD_DETAILS_MISMATCH", evidence: `${file}: ${fieldKey(name)} scores ${score}, but the reward Harbor recorded is ${reward}` });
   }
   if (errorCount > 0)
     flags.push({ code: "GRADER_ERROR", evidence: `${file}: ${errorCount} criteri${errorCount === 1 ? "on" : "a"} recorded an error (the grader failed, not the agent): ${errors.join("; ")}${errorCount > errors.length ? "; …" : ""}` });
 }
+
+/** A finite number as the strict reader gives it (`1.0` arrives boxed), else null. */
+const numberOf = (v: unknown): number | null => {
+  const n = finiteNumber.safeParse(v);
+  return n.success && Number.isFinite(n.data) ? n.data : null;
+};
 
 /** Rewardkit rounds what it writes to reward.json to 4 places (runner.py:346-355); the detail keeps the same rounded number. */
 const sameScore = (a: number, b: number) => Math.abs(a - b) <= 5e-5 + 1e-9 * Math.max(1, Math.abs(a));
