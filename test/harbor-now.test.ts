@@ -36,7 +36,7 @@ interface JobSpec {
   stats?: Record<string, unknown>;
   evals?: Record<string, unknown>;
   /** lock.json: the Harbor version and its trials' tasks ({name, digest}). */
-  lock?: { version?: string; tasks?: { name: string; digest: string }[] };
+  lock?: { version?: string; tasks?: { name: string; path?: string; digest: string }[] };
 }
 
 /** reward_stats as Harbor keys it: by the value's text, the trials with it. */
@@ -60,7 +60,7 @@ function writeJob(root: string, name: string, trials: TrialSpec[], o: JobSpec = 
     stats: { n_completed_trials: trials.length, n_errored_trials: 0, n_running_trials: 0, n_pending_trials: 0, evals: o.evals ?? { "a__m__adhoc": { n_trials: trials.length, metrics: [{ mean }], pass_at_k: {}, reward_stats: { reward: byValue(trials, value) } } }, ...o.stats },
   };
   const files: Record<string, string> = { "config.json": JSON.stringify({ job_name: name }), "job.log": "", "result.json": JSON.stringify(result, null, 4) };
-  if (o.lock) files["lock.json"] = JSON.stringify({ schema_version: 3, harbor: o.lock.version ? { version: o.lock.version } : {}, trials: (o.lock.tasks ?? []).map((t) => ({ task: { name: t.name, type: "local", digest: t.digest } })) });
+  if (o.lock) files["lock.json"] = JSON.stringify({ schema_version: 3, harbor: o.lock.version ? { version: o.lock.version } : {}, trials: (o.lock.tasks ?? []).map((t) => ({ task: { name: t.name, type: "local", digest: t.digest, path: t.path ?? null } })) });
   writeTree(dir, files);
   for (const t of trials) writeTrial(join(dir, t.name), t);
   return dir;
@@ -338,14 +338,27 @@ describe("which trials are repeats of one task (pass@k, pass^k, clusters)", () =
     expect([r.pass_at_k, r.task_identity]).toEqual([{ "1": 0.5 }, "task_name and checksum"]);
   });
 
-  it("by the job's lock.json digest for a task name with one digest; a name with several falls back to the checksums", async () => {
+  it("by the job's lock.json digest for the trial's task path (Harbor 0.13 names the task by its folder there); a path with several digests falls back", async () => {
     const root = fresh("job-lock");
-    writeJob(root, "job-one", pair(), { lock: { version: "0.13.2", tasks: [{ name: "t", digest: DIGEST("3") }, { name: "t", digest: DIGEST("3") }] } });
-    writeJob(root, "job-two", pair(), { lock: { version: "0.13.2", tasks: [{ name: "t", digest: DIGEST("3") }, { name: "t", digest: DIGEST("4") }] } });
+    // result.json: task_name "t", task_id.path "tasks/t"; the lock names the task "t-folder" by that path.
+    const lockOf = (a: string, b: string) => ({ version: "0.13.2", tasks: [{ name: "t-folder", path: "tasks/t", digest: DIGEST(a) }, { name: "t-folder", path: "tasks/t", digest: DIGEST(b) }] });
+    writeJob(root, "job-one", pair(), { lock: lockOf("3", "3") });
+    writeJob(root, "job-two", pair(), { lock: lockOf("3", "4") });
+    writeJob(root, "job-other", pair(), { lock: { tasks: [{ name: "t", path: "elsewhere/t", digest: DIGEST("3") }] } }); // another task's path: no match
     const doc = await score([root]);
-    expect([reward(exp(doc, "job-one")).pass_at_k, reward(exp(doc, "job-one")).task_identity]).toEqual([{ "1": 0.5, "2": 1 }, "task_name and lock.json task.digest"]);
-    expect([reward(exp(doc, "job-two")).pass_at_k, reward(exp(doc, "job-two")).task_identity]).toEqual([{ "1": 0.5 }, "task_name and checksum"]);
-    expect(doc.bundles.filter((b) => b.path.includes("job-one")).map((b) => b.task_checksum)).toEqual([DIGEST("3"), DIGEST("3")]);
+    const r = (job: string) => [reward(exp(doc, job)).pass_at_k, reward(exp(doc, job)).task_identity];
+    expect(r("job-one")).toEqual([{ "1": 0.5, "2": 1 }, "task_name and lock.json task.digest"]);
+    expect(r("job-two")).toEqual([{ "1": 0.5 }, "task_name and checksum"]);
+    expect(r("job-other")).toEqual([{ "1": 0.5 }, "task_name and checksum"]);
+    expect(doc.bundles.filter((b) => b.path.includes("job-one")).map((b) => [b.task_checksum, b.task_path])).toEqual([[DIGEST("3"), "tasks/t"], [DIGEST("3"), "tasks/t"]]);
+  });
+
+  it("by the job's lock.json task name where the trial records no task path", async () => {
+    const root = fresh("job-lock-name");
+    const noPath = { extra: { task_id: { git_url: "https://example.com/tasks.git" } } };
+    writeJob(root, "job-name", pair(noPath, noPath), { lock: { tasks: [{ name: "t", digest: DIGEST("6") }] } });
+    const r = reward(exp(await score([root]), "job-name"));
+    expect([r.pass_at_k, r.task_identity]).toEqual([{ "1": 0.5, "2": 1 }, "task_name and lock.json task.digest"]);
   });
 
   it("never mixes kinds: a digest beside a checksum groups by name alone and says so; no identity at all is said too", async () => {

@@ -191,6 +191,8 @@ export const bundleEntrySchema = z.object({
   inspect: inspectLogSchema.nullable().default(null),
   /** §13.5 (Harbor, Inspect): what the trial or log spent; null for the profiles whose evidence records none. */
   usage: usageSchema.nullable().default(null),
+  /** Extension to §10 (Harbor): result.json's task_id.path (the job's lock.json names a task's digest by it). */
+  task_path: z.string().nullable().default(null),
   /** Extension to §10 (Harbor): Rewardkit's reward-details.json beside the rewards (verifier output: in the digest), bounded. */
   reward_details: rewardDetailsSchema.nullable().default(null),
   /**
@@ -240,6 +242,7 @@ export function blankEntry(fields: Partial<ScoredBundle> & Pick<ScoredBundle, "v
     samples: null,
     inspect: null,
     usage: null,
+    task_path: null,
     reward_details: null,
     harbor_analysis: null,
     advisory: null,

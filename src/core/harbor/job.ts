@@ -52,10 +52,15 @@ type JobResult = z.output<typeof jobResultSchema>;
 const CLAIM_SOURCE = "job result.json stats.evals";
 const LIVE_SOURCE = `${CLAIM_SOURCE}, live (no finished_at; never compared as final)`;
 
-/** What lock.json says: the Harbor version, and each task name's digest (null: the name has several). */
+/**
+ * What lock.json says: the Harbor version, and each task's digest by its path and by its name
+ * (null: several digests, or none). A TrialLock names no trial, only its task; Harbor 0.13 names a
+ * local task by its folder (`hello-world`) where result.json has `harbor/hello-world`, so a trial
+ * is matched by its task_id.path first, its task_name only where no path is recorded.
+ */
 export interface JobLock {
   version: string | null;
-  tasks: ReadonlyMap<string, string | null>;
+  tasks: { byPath: ReadonlyMap<string, string | null>; byName: ReadonlyMap<string, string | null> };
 }
 
 /**
@@ -140,7 +145,9 @@ export const LOCK_DIGEST = /^sha256:[0-9a-f]{64}$/;
  * grouped by what their trials record).
  */
 export function readLock(lock: Uint8Array | null): JobLock {
-  const tasks = new Map<string, string | null>();
+  const byPath = new Map<string, string | null>();
+  const byName = new Map<string, string | null>();
+  const tasks = { byPath, byName };
   if (lock === null) return { version: null, tasks };
   let doc: unknown;
   try {
@@ -155,11 +162,16 @@ export function readLock(lock: Uint8Array | null): JobLock {
   const v = isPlainObject(harbor) ? harbor["version"] : undefined;
   for (const t of Array.isArray(doc["trials"]) ? doc["trials"] : []) {
     const task = isPlainObject(t) ? t["task"] : undefined;
-    if (!isPlainObject(task) || typeof task["name"] !== "string") continue;
+    if (!isPlainObject(task)) continue;
     const digest = typeof task["digest"] === "string" && LOCK_DIGEST.test(task["digest"]) ? task["digest"] : null;
-    const known = tasks.get(task["name"]);
-    // One name with several digests (or one without) names no single task: its trials fall back.
-    tasks.set(task["name"], known === undefined || known === digest ? digest : null);
+    // One path or name with several digests (or one without) names no single task: its trials fall back.
+    const note = (m: Map<string, string | null>, key: unknown) => {
+      if (typeof key !== "string") return;
+      const known = m.get(key);
+      m.set(key, known === undefined || known === digest ? digest : null);
+    };
+    note(byPath, task["path"]);
+    note(byName, task["name"]);
   }
   return { version: typeof v === "string" ? v : null, tasks };
 }

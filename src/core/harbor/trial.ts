@@ -87,6 +87,7 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
     harbor_id: view?.id ?? null,
     job_id: view?.jobId ?? null,
     usage: view?.usage ?? null,
+    task_path: view?.taskPath ?? null,
     reward_details: details.rewards.length === 0 && details.more === 0 ? null : details,
   });
 }
