@@ -74,7 +74,8 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
     profile: "harbor",
     trial: view?.trialName ?? null,
     task: view?.taskName ?? null,
-    task_checksum: (view === null ? null : lockDigest(files?.optional(LOCK) ?? null)) ?? view?.taskChecksum ?? null,
+    // §11 (research §D.5): the trial's own lock.json digest names its task before the deprecated checksum.
+    task_checksum: (files === null ? null : lockDigest(files.optional(LOCK))) ?? view?.taskChecksum ?? null,
     validity: errors.length === 0 ? "valid" : "invalid",
     errors,
     warnings,
