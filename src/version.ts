@@ -5,4 +5,6 @@ export const TOOL_VERSION = "0.1.0";
 // read, or a tool error); an Inspect scorer named __proto__ is read (its log was invalid); a dict
 // key a record lacks is never an inherited property; a plan of 10^7 epochs is counted (it was a
 // tool error). No result of ordinary evidence changed (the fingerprint below is the same).
-export const SCORING_VERSION = 7;
+// 8 (issue 25, Harbor as written now): reward.json and reward.txt disagreeing, Rewardkit's
+// reward-details.json and a trial's own lock.json digest change Harbor entries a store holds.
+export const SCORING_VERSION = 8;

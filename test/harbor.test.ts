@@ -23,8 +23,9 @@ const truncated = (spec: TrialSpec) => {
 
 /** The cases, by folder name. `expect`: what the trial's entry must say. */
 const CASES: { spec: TrialSpec; state: BundleEntry["state"]; codes: string[]; warnings?: string[]; flags?: string[]; reward: number | null }[] = [
-  // reward.json and reward.txt both present: Harbor reads reward.json first, and it agrees.
-  { spec: { name: "both-files", rewardFiles: { "reward.json": '{"reward": 1.0}', "reward.txt": "0\n" } }, state: "scored", codes: [], reward: 1 },
+  // reward.json and reward.txt both present: Harbor reads reward.json first, and it agrees; the
+  // other file, which Harbor ignored, says otherwise (REWARD_FILES_DISAGREE, a review flag).
+  { spec: { name: "both-files", rewardFiles: { "reward.json": '{"reward": 1.0}', "reward.txt": "0\n" } }, state: "scored", codes: [], flags: ["REWARD_FILES_DISAGREE"], reward: 1 },
   // `nan` in reward.txt; pydantic wrote the NaN reward as null in result.json.
   { spec: { name: "nan-txt", rewards: { reward: null }, rewardFiles: { "reward.txt": "nan\n" } }, state: "scored", codes: ["NOT_FINITE", "NOT_FINITE"], reward: null },
   // A timeout that still earned a reward: the verifier ran after the agent timed out.
@@ -173,6 +174,7 @@ describe("the job's metrics", () => {
 
   it("carries the review flags without letting them count", () => {
     expect(job.flags).toEqual([
+      { code: "REWARD_FILES_DISAGREE", trial: "both-files", attempt: null, evidence: expect.stringMatching(/names no Harbor version: either reward file may be the one Harbor read/) },
       { code: "WRITES_REWARD_PATH", trial: "real-writes-reward", attempt: null, evidence: null },
       { code: "STEP_EXCEPTION", trial: "step-failed", attempt: null, evidence: null },
     ]);

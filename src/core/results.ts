@@ -34,6 +34,25 @@ export type Profile = z.infer<typeof profileSchema>;
  * anything that computes one. `status` says whether an analysis was attempted; an attempt whose
  * reply failed (or whose request failed) has every criterion `error`.
  */
+/** A Harbor trial's Rewardkit details (§11): per reward name and file, the score and how many criteria, errors and warnings. */
+export const rewardDetailsSchema = z.object({
+  rewards: z.array(
+    z.object({ file: z.string(), name: z.string(), score: z.number().nullable(), kind: z.string().nullable(), criteria: z.int(), errors: z.int(), warnings: z.int() }),
+  ),
+  /** Reward entries beyond those listed. */
+  more: z.int(),
+});
+/** What `harbor analyze` says of a trial (§11): each check's outcome and its explanation's first line. */
+export const harborAnalysisSchema = z.object({
+  file: z.string(),
+  summary: z.string().nullable(),
+  checks: z.array(z.object({ name: z.string(), outcome: z.string(), explanation: z.string() })),
+  /** Checks beyond those listed. */
+  more: z.int(),
+  /** Why the file could not be read (a warning's worth: never a finding on the trial). */
+  unreadable: z.string().nullable(),
+});
+
 export const advisorySchema = z.object({
   status: z.enum(["analysed", "not-analysed"]),
   reason: z.string().nullable(),
@@ -179,6 +198,16 @@ export const bundleEntrySchema = z.object({
   inspect: inspectLogSchema.nullable().default(null),
   /** §13.5 (Harbor, Inspect): what the trial or log spent; null for the profiles whose evidence records none. */
   usage: usageSchema.nullable().default(null),
+  /** Extension to §10 (Harbor): result.json's task_id.path (the job's lock.json names a task's digest by it). */
+  task_path: z.string().nullable().default(null),
+  /** Extension to §10 (Harbor): Rewardkit's reward-details.json beside the rewards (verifier output: in the digest), bounded. */
+  reward_details: rewardDetailsSchema.nullable().default(null),
+  /**
+   * Extension to §10 (Harbor): what `harbor analyze` (analysis.json) or the older summarize
+   * (summary.md) wrote into the trial folder, bounded. Not evidence (outside the digest): read
+   * where the trial lies, after any store lookup, and never stored.
+   */
+  harbor_analysis: harborAnalysisSchema.nullable().default(null),
   advisory: advisorySchema.nullable(),
   /** Extension to §10 (Terminal-Bench): what only its trials carry; absent on every other entry. */
   terminal_bench: terminalBenchSchema.optional(),
@@ -222,6 +251,9 @@ export function blankEntry(fields: Partial<ScoredBundle> & Pick<ScoredBundle, "v
     samples: null,
     inspect: null,
     usage: null,
+    task_path: null,
+    reward_details: null,
+    harbor_analysis: null,
     advisory: null,
     ...rest,
   };
@@ -274,6 +306,8 @@ export const experimentSchema = z.object({
         pass_at_k_reason: z.string().nullable(),
         /** §13.3: pass^k per task, binary keys only. */
         pass_hat_k: passHatK,
+        /** Extension to §10 (Harbor): what told one task from another for pass@k and clusters (null: no trial in the mean). */
+        task_identity: z.string().nullable().optional(),
         ...intervalFields,
       }),
     )

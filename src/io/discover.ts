@@ -7,6 +7,7 @@ import { isUtf8 } from "node:buffer";
 import { accessSync, constants, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, posix } from "node:path";
 import type { BundleEntry } from "../core/results.js";
+import type { TrialPlace } from "../core/harbor/place.js";
 import { byteCompare, forTerminal } from "../core/text.js";
 import type { KindName } from "../kinds/declared.js";
 import type { FolderShape, Listing } from "../kinds/recogniser.js";
@@ -25,7 +26,7 @@ export interface Found {
    * they are filled in after scoring and never stored; `claims` is what its container's summary
    * says of its members, by name.
    */
-  member?: { container: string | null; folder: string; containerPath?: string; claims?: ReadonlyMap<string, NonNullable<BundleEntry["claimed"]>> };
+  member?: { container: string | null; folder: string; containerPath?: string; claims?: ReadonlyMap<string, NonNullable<BundleEntry["claimed"]>>; place?: TrialPlace };
   /** A file read on its own (an Inspect log, §12), `dir` being its path: its format and size in bytes. */
   file?: { format: string; size: number };
 }

@@ -10,6 +10,8 @@ export interface FolderScorer {
   readonly form: "folder";
   /** The folder's entry; a throw is the caller's tool error (IO_ERROR or WORKER_FAILED). */
   score(src: BundleSource, options: BundleOptions): ScoredBundle;
+  /** Which of its files are evidence, in its digest (absent: every file): what a harness writes beside a verdict later (Harbor's analyze) is not. */
+  isEvidence?(path: string): boolean;
 }
 
 /** A kind whose unit is one file read in place (never stored: its digest is a whole read); `task` is what the main thread asked of it. */

@@ -1,11 +1,14 @@
 // The Harbor job folders of a run (contract §11): each one's own files read once, when discovery
 // reaches it, into a small record the job-level rules need (kept for the document, in `run`),
-// and its claims by trial name, which its trials' Found objects hold until each is placed (placed()
-// copies a trial's claim onto its entry): one job's map at a time, never the whole run's.
+// and its claims by trial name and task digests by task name, which its trials' Found objects hold
+// until each is placed (placed() copies them onto its entry): one job's maps at a time, never the
+// whole run's. Each Harbor trial's `harbor analyze` output is read here too, bounded: it is not
+// evidence (outside the digest a worker or the store answers for), so it is read where the trial lies.
 
-import { lstatSync, readFileSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { readJob, unreadJob, type Claim, type JobFiles } from "../core/harbor/job.js";
+import { ANALYSIS_JSON, MARKDOWN_HEAD_BYTES, MAX_ANALYSIS_BYTES, readAnalysis, type AnalysisFiles } from "../core/harbor/analysis.js";
+import { readJob, unreadJob, type Claim, type JobFiles, type JobLock } from "../core/harbor/job.js";
 import { MAX_DOCUMENT_BYTES } from "../core/json/decode.js";
 import { MAX_JOB_LIST, type JobRecord, type Unrecognised } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
@@ -27,12 +30,42 @@ function readFile(file: string, max: number): Uint8Array | null | { unreadable: 
   }
 }
 
+/** A trial's analysis.json (bounded), else the head of analysis.md or summary.md (its first line is shown), else null. */
+function analysisFiles(dir: string): AnalysisFiles | null {
+  const json = readFile(join(dir, ANALYSIS_JSON), MAX_ANALYSIS_BYTES);
+  if (json instanceof Uint8Array) return { file: ANALYSIS_JSON, json };
+  if (json !== null) return { file: ANALYSIS_JSON, unreadable: json.unreadable };
+  for (const file of ["analysis.md", "summary.md"]) {
+    const head = readHead(join(dir, file), MARKDOWN_HEAD_BYTES);
+    if (head !== null) return typeof head === "string" ? { file, unreadable: head } : { file, markdown: head };
+  }
+  return null;
+}
+
+/** A regular file's first `max` bytes, null when absent, or why it cannot be read. */
+function readHead(file: string, max: number): Uint8Array | string | null {
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  if (st === undefined) return null;
+  if (!st.isFile()) return `${file.slice(file.lastIndexOf("/") + 1)} is not a regular file`;
+  try {
+    const fd = openSync(file, "r");
+    try {
+      const buf = Buffer.alloc(Math.min(max, st.size));
+      return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
 /** The job folders found in a run, and the folders that looked like evidence but were not recognised. */
 export class JobBook {
   private readonly byPath = new Map<string, JobRecord>();
   /** Jobs known only from trials given as roots. */
   private readonly partial = new Set<string>();
-  private current: { path: string; claims: ReadonlyMap<string, Claim> } | null = null;
+  private current: { path: string; claims: ReadonlyMap<string, Claim>; tasks: JobLock["tasks"] } | null = null;
   readonly unrecognised: Unrecognised = { count: 0, paths: [] };
 
   /** Discovery found a job: read its files (unless only a trial of it was given). */
@@ -49,14 +82,19 @@ export class JobBook {
     this.partial.delete(job.path);
     const lock = readFile(join(job.dir, "lock.json"), MAX_LOCK_BYTES);
     const files: JobFiles = { result: readFile(join(job.dir, "result.json"), MAX_DOCUMENT_BYTES), lock: lock instanceof Uint8Array ? lock : null };
-    const { record, claims } = readJob(job.path, job.name, job.folders, files);
+    const { record, claims, tasks } = readJob(job.path, job.name, job.folders, files);
     this.byPath.set(job.path, record);
-    this.current = { path: job.path, claims };
+    this.current = { path: job.path, claims, tasks };
   }
 
-  /** A trial of the job discovery is in: it carries what the job's summary says of it. */
+  /** A Harbor trial: it carries what the job's summary and lock.json say of it, and what `harbor analyze` wrote beside it. */
   attach(found: Found): void {
-    if (found.member?.containerPath !== undefined && this.current?.path === found.member.containerPath) found.member.claims = this.current.claims;
+    const h = found.member;
+    if (h === undefined || found.kind !== "harbor") return;
+    const mine = h.containerPath !== undefined && this.current?.path === h.containerPath;
+    if (mine) h.claims = this.current!.claims;
+    const files = analysisFiles(found.dir);
+    h.place = { analysis: files === null ? null : readAnalysis(files), tasks: mine ? this.current!.tasks : null };
   }
 
   notRecognised(path: string): void {

@@ -1,6 +1,7 @@
 // Where a bundle lies decides part of its entry (contract §7): set after scoring, never stored.
 import type { BundleEntry } from "../core/results.js";
 import { parentPath, type Found } from "../io/discover.js";
+import { placeTrial } from "../core/harbor/place.js";
 
 /**
  * The entry as results show it: its path, and for a Harbor trial its job (the experiment, until
@@ -17,6 +18,7 @@ export function placed(found: Found, scored: Omit<BundleEntry, "path">): BundleE
     entry.trial ??= h.folder;
     entry.job = h.container === null ? null : (h.containerPath ?? parentPath(found.path));
     entry.claimed = h.claims?.get(entry.trial) ?? h.claims?.get(h.folder) ?? null;
+    if (h.place) Object.assign(entry, placeTrial(entry, h.place));
   }
   return entry;
 }

@@ -30,8 +30,19 @@ function harborLines(e: BundleEntry, lines: string[]): void {
     lines.push(`  exception ${e.exception.type}${e.exception.step === null ? "" : ` in step ${e.exception.step}`}${e.exception.message === "" ? "" : `: ${e.exception.message}`}`);
   if (e.claimed !== null)
     lines.push(`  job says ${e.claimed.rewards === null ? "no reward" : Object.entries(e.claimed.rewards).map(([k, v]) => `${k}=${v}`).join(", ")}${e.claimed.exception === null ? "" : `, ${e.claimed.exception}`}   (its job's result.json; assay score compares the two)`);
+  for (const d of e.reward_details?.rewards ?? [])
+    lines.push(`  details  ${d.name}: score ${d.score ?? "n/a"}${d.kind === null ? "" : ` (${d.kind})`}, ${d.criteria} criteria, ${d.errors} errors, ${d.warnings} warnings   (${d.file}, Rewardkit's; never the reward)`);
+  if ((e.reward_details?.more ?? 0) > 0) lines.push(`  details  and ${e.reward_details!.more} more`);
   for (const f of e.flags) lines.push(`  flag     ${f.code.padEnd(19)} ${f.evidence}`);
   if (e.flags.length > 0) lines.push("  (flags are for review: they change no state and no metric)");
+  const a = e.harbor_analysis;
+  if (a !== null) {
+    // Beside assay's flags, never among them: a model's reading, outside the evidence and its digest.
+    lines.push(`  Harbor analyze says (${a.file}; not evidence, not in the digest)${a.unreadable === null ? "" : `: unreadable, ${a.unreadable}`}`);
+    if (a.summary !== null) lines.push(`    ${a.summary}`);
+    for (const c of a.checks) lines.push(`    ${c.name}: ${c.outcome}${c.explanation === "" ? "" : `   ${c.explanation}`}`);
+    if (a.more > 0) lines.push(`    and ${a.more} more checks`);
+  }
 }
 
 function worldLines(e: BundleEntry, lines: string[]): void {

@@ -59,6 +59,14 @@ export const shownEntry = (e: BundleEntry): BundleEntry => ({
     metrics: keyed(x.metrics, (m) => ({ ...m, note: opt(m.note, text) })),
   })),
   advisory: opt(e.advisory, shownAdvisory),
+  task_path: opt(e.task_path, name),
+  reward_details: opt(e.reward_details, (d) => ({ ...d, rewards: d.rewards.map((r) => ({ ...r, file: name(r.file), name: name(r.name), kind: opt(r.kind, name) })) })),
+  harbor_analysis: opt(e.harbor_analysis, (a) => ({
+    ...a,
+    summary: opt(a.summary, text),
+    unreadable: opt(a.unreadable, text),
+    checks: a.checks.map((c) => ({ name: name(c.name), outcome: name(c.outcome), explanation: text(c.explanation) })),
+  })),
 });
 
 export const shownExperiment = (e: Experiment): Experiment => ({

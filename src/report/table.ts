@@ -89,7 +89,7 @@ function rewards(e: Experiment, errors: "exclude" | "zero", lines: string[]): vo
     lines.push(`    coverage   ${r.covered}/${r.trials} = ${pct(r.coverage)}   trials scored (invalid ones as 0) / every trial but tool errors${planned}${unscored}`);
     lines.push(`    mean       ${f3(r.mean)}${spaced(methods, r, f3)}   over the trials above${errors === "zero" ? " and those without a reward as 0" : ""}; invalid trials count 0 unless --invalid exclude`);
     lines.push(`    pass rate  ${pct(r.pass_rate)}   reward == 1`);
-    if (r.pass_at_k !== null) lines.push(`    pass@k     ${passAtKText(r.pass_at_k, "  ")}   unbiased, per task (task_name and checksum)`);
+    if (r.pass_at_k !== null) lines.push(`    pass@k     ${passAtKText(r.pass_at_k, "  ")}   unbiased, per task (${r.task_identity ?? "task_name and checksum"})`);
     else lines.push(`    pass@k     n/a: ${r.pass_at_k_reason}`);
     if (r.pass_hat_k !== null) lines.push(`    pass^k     ${passAtKText(r.pass_hat_k, "  ")}   every one of k trials of a task passes (reward >= 1), per task`);
   }

@@ -191,7 +191,7 @@ export function writeJob(root: string, job: string, trials: TrialSpec[]): string
   writeTree(dir, {
     "config.json": JSON.stringify({ job_name: job, n_attempts: 1 }, null, 4),
     "job.log": "job started\n",
-    "result.json": JSON.stringify({ id: jobIdOf(job), n_total_trials: trials.length, stats: { n_trials: trials.length, n_errors: 0 } }, null, 4),
+    "result.json": JSON.stringify({ id: jobIdOf(job), finished_at: "2025-11-03T11:00:00.000000", n_total_trials: trials.length, stats: { n_trials: trials.length, n_errors: 0 } }, null, 4),
   });
   for (const t of trials) writeTrial(join(dir, t.name), t);
   return dir;

@@ -12,6 +12,7 @@ import { blankExperiment, HARBOR_STATES, type Experiment, type JobRecord } from 
 import { own, setOwn } from "../schema.js";
 import { byteCompare } from "../text.js";
 import { harborExplained, type Counted } from "./claims.js";
+import { taskKeys } from "./harbor-tasks.js";
 import type { BatchRecord } from "./record.js";
 import { MAX_PASS_AT_K, passAtK, passHatK, smallestTotal, wilson95 } from "./stats.js";
 import { intervalFields, UnitSet } from "../stats/interval.js";
@@ -196,7 +197,7 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
       out.excluded.push({ trial, reason: copyReason(original.path) });
       continue;
     }
-    for (const f of t.flags) out.flags.push({ code: f.code, trial, attempt: null, evidence: null });
+    for (const f of t.flags) out.flags.push({ code: f.code, trial, attempt: null, evidence: f.code === "REWARD_FILES_DISAGREE" ? readFirst(first, job?.harbor_version ?? null) : null });
     const codes = new Set<Code>(t.validity === "invalid" ? t.errors.map((f) => f.code) : []);
     if (conflicting.has(t)) codes.add("TRIAL_DUPLICATE");
     const only = agreesOnlyWith(t.reward_source);
@@ -219,12 +220,20 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
   const trials = all.length - out.unscored.length - copyOf.size + plannedAbsent;
   const keys = named.size > 0 ? [...named].sort(byteCompare) : trials > 0 ? ["reward"] : [];
   if (keys.length > 0) out.rewards = Object.fromEntries(keys.map((k) => [k, keyMetrics(k, counted, trials)]));
-  if (job?.claimed) out.claimed = { ...job.claimed, compared: harborExplained(job, out, all.filter((t) => t.validity !== "error" && !copyOf.has(t)), counted, options) };
+  // A job that never finished claims live figures (JOB_IN_PROGRESS): shown, never compared as final.
+  if (job?.claimed)
+    out.claimed = { ...job.claimed, compared: job.finished === false ? [] : harborExplained(job, out, all.filter((t) => t.validity !== "error" && !copyOf.has(t)), counted, options) };
   // §13.5: a byte-identical copy is one trial's spend, not a second; a success is a valid counted trial whose every reward is 1.
   const successes = counted.filter((c) => !c.invalid && c.rewards !== "zero" && Object.keys(c.rewards).length > 0 && Object.values(c.rewards).every((v) => v === 1)).length;
   out.usage = experimentUsage(all.filter((t) => !copyOf.has(t)).map((t) => t.usage), counted.map((c) => c.trial.usage), successes);
   return out;
 }
+
+/** REWARD_FILES_DISAGREE in a job: which file its Harbor read (HB verifier.py:227-238; the order flipped in 0.7). */
+const readFirst = (first: "json" | "txt" | null, version: string | null): string =>
+  first === null
+    ? "the job's lock.json names no Harbor version: either reward file may be the one Harbor read (reward_source names the one result.json agrees with)"
+    : `Harbor ${version} read verifier/reward.${first} and ignored the other`;
 
 const showRewards = (m: Readonly<Record<string, number>> | null) =>
   m === null || Object.keys(m).length === 0 ? "no reward" : Object.entries(m).map(([k, v]) => `${k}=${v}`).join(", ");
@@ -288,16 +297,17 @@ function keyMetrics(key: string, counted: Counted[], trials: number) {
   let passHat: Record<string, number> | null = null;
   let reason: string | null = null;
   const nonBinary = values.find((x) => x.v !== 0 && x.v !== 1);
+  const identity = taskKeys(values.map((x) => x.trial));
   const taskless = values.filter((x) => x.trial.task === null).length;
   if (n === 0) reason = "no trial in the mean";
   else if (nonBinary !== undefined) reason = `rewards are not binary (${nonBinary.trial.trial ?? nonBinary.trial.path} has ${nonBinary.v}): pass@k needs 0 or 1`;
   // Leaving them out would raise pass@k over the very trials that failed to say what they were.
   else if (taskless > 0) reason = `${taskless} trial${taskless > 1 ? "s" : ""} in the mean name${taskless > 1 ? "" : "s"} no task (no readable result.json), so pass@k cannot place them`;
   else {
-    // Independent repeats of one task: same task_name and task_checksum.
+    // Independent repeats of one task: same task_name and identity (harbor-tasks.ts).
     const tasks = new Map<string, { passed: number; total: number }>();
     for (const { trial, v } of values) {
-      const id = `${trial.task}\u0000${trial.task_checksum ?? ""}`;
+      const id = identity.key(trial)!;
       const g = tasks.get(id) ?? { passed: 0, total: 0 };
       g.total++;
       if (v === 1) g.passed++;
@@ -312,9 +322,9 @@ function keyMetrics(key: string, counted: Counted[], trials: number) {
     }
     passHat = passHatK(tasks);
   }
-  // §13.1: the units are the trials in the mean; a cluster is one task (and checksum), a trial naming none its own.
+  // §13.1: the units are the trials in the mean; a cluster is one task (as pass@k tells them), a trial naming none its own.
   const units = new UnitSet();
-  for (const { trial, v } of values) units.add(v, trial.task === null ? null : `${trial.task}\u0000${trial.task_checksum ?? ""}`);
+  for (const { trial, v } of values) units.add(v, identity.key(trial));
   const covered = values.filter((x) => x.covered).length;
   // §11: a Wilson interval when every value in the mean is 0 or 1 (n = that many).
   const wilson = n > 0 && nonBinary === undefined ? wilson95(values.filter((x) => x.v === 1).length, n) : null;
@@ -328,6 +338,7 @@ function keyMetrics(key: string, counted: Counted[], trials: number) {
     pass_at_k: passAtKs,
     pass_at_k_reason: reason,
     pass_hat_k: passHat,
+    task_identity: identity.identity,
     ...intervalFields(units.interval({ unit: "trial", cluster: "task" })),
   };
 }

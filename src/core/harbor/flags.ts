@@ -12,7 +12,7 @@ import { shorten } from "../text.js";
 import type { TrialView } from "./result.js";
 
 export interface ReviewFlag {
-  code: "WRITES_REWARD_PATH" | "WRITES_TESTS_DIR" | "STEP_EXCEPTION";
+  code: "WRITES_REWARD_PATH" | "WRITES_TESTS_DIR" | "STEP_EXCEPTION" | "REWARD_FILES_DISAGREE" | "REWARD_DETAILS_MISMATCH" | "GRADER_ERROR" | "ANALYZE_REWARD_HACKING";
   evidence: string;
 }
 

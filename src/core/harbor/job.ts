@@ -1,7 +1,10 @@
 // A Harbor job folder's own files (contract §11), as a pure function of their bytes: the plan
 // (`n_total_trials`), the claims of its summary (`stats.evals`: metrics, and which trials it names
-// with which reward or exception), the Harbor version (lock.json). A malformed result.json is a
-// warning, JOB_RESULT_UNREADABLE: never a trial finding, and the plan and claims are then unknown.
+// with which reward or exception), the Harbor version and each task's digest (lock.json). A
+// malformed result.json is a warning, JOB_RESULT_UNREADABLE: never a trial finding, and the plan
+// and claims are then unknown. Harbor rewrites result.json on every trial's start and end and sets
+// `finished_at` only in its last write (HB job.py:628-809): without it the job is in progress, or
+// was stopped, and its figures are live ones (JOB_IN_PROGRESS), never compared as final.
 
 import { z } from "zod";
 import { finding, type Finding } from "../codes.js";
@@ -29,23 +32,44 @@ const evalSchema = z.looseObject({
   exception_stats: record(z.string(), z.array(z.string())).nullable().optional(),
   pass_at_k: record(z.string(), z.unknown()).nullable().optional(),
 });
+const count = int(0).nullable().optional();
 const jobResultSchema = z.looseObject({
   id: z.string().nullable().optional(),
   n_total_trials: int(0),
   finished_at: z.string().nullable().optional(),
-  stats: z.looseObject({ evals: record(z.string(), evalSchema).nullable().optional() }),
+  stats: z.looseObject({
+    evals: record(z.string(), evalSchema).nullable().optional(),
+    // Harbor's live counts (n_trials is the name before n_completed_trials, HB result.py:245-298).
+    n_completed_trials: count,
+    n_trials: count,
+    n_running_trials: count,
+    n_pending_trials: count,
+  }),
 });
 type JobResult = z.output<typeof jobResultSchema>;
 
 /** `claimed.source`: where the job's own figures come from. */
 const CLAIM_SOURCE = "job result.json stats.evals";
+const LIVE_SOURCE = `${CLAIM_SOURCE}, live (no finished_at; never compared as final)`;
+
+/**
+ * What lock.json says: the Harbor version, and each task's digest by its path and by its name
+ * (null: several digests, or none). A TrialLock names no trial, only its task; Harbor 0.13 names a
+ * local task by its folder (`hello-world`) where result.json has `harbor/hello-world`, so a trial
+ * is matched by its task_id.path first, its task_name only where no path is recorded.
+ */
+export interface JobLock {
+  version: string | null;
+  tasks: { byPath: ReadonlyMap<string, string | null>; byName: ReadonlyMap<string, string | null> };
+}
 
 /**
  * The job's record (what the job-level rules need, bounded in size) and its claims by trial name
  * (as long as its trials are being placed: they go onto each trial's entry).
  */
-export function readJob(path: string, name: string, folders: readonly string[], files: JobFiles): { record: JobRecord; claims: Map<string, Claim> } {
+export function readJob(path: string, name: string, folders: readonly string[], files: JobFiles): { record: JobRecord; claims: Map<string, Claim>; tasks: JobLock["tasks"] } {
   const warnings: Finding[] = [];
+  const lock = readLock(files.lock);
   const unreadable = (why: string) => warnings.push(finding("JOB_RESULT_UNREADABLE", "result.json", null, `${why}: the job's plan and claims are unknown`));
   let doc: JobResult | null = null;
   if (files.result !== null && "unreadable" in files.result) unreadable(files.result.unreadable);
@@ -81,6 +105,8 @@ export function readJob(path: string, name: string, folders: readonly string[], 
       }
     for (const [type, trials] of Object.entries(ev.exception_stats ?? {})) for (const t of trials) claim(t).exception = type;
   }
+  const finished = doc === null ? null : (doc.finished_at ?? null) !== null;
+  if (doc !== null && !finished) warnings.push(finding("JOB_IN_PROGRESS", "result.json", null, inProgress(doc)));
   const here = new Set(folders);
   const absent = [...claims.keys()].filter((t) => !here.has(t)).sort(byteCompare);
   const record: JobRecord = {
@@ -89,29 +115,65 @@ export function readJob(path: string, name: string, folders: readonly string[], 
     id: doc?.id ?? null,
     plan: doc?.n_total_trials ?? null,
     folders: folders.length,
-    finished: doc === null ? null : (doc.finished_at ?? null) !== null,
-    harbor_version: harborVersion(files.lock),
+    finished,
+    harbor_version: lock.version,
     claims: evals !== null,
     evals: Object.keys(evals ?? {}).length,
-    claimed: Object.keys(metrics).length === 0 ? null : { source: CLAIM_SOURCE, metrics },
+    claimed: Object.keys(metrics).length === 0 ? null : { source: finished === false ? LIVE_SOURCE : CLAIM_SOURCE, metrics },
     absent: absent.slice(0, MAX_JOB_LIST).map((trial) => ({ trial, ...claims.get(trial)! })),
     absent_more: Math.max(0, absent.length - MAX_JOB_LIST),
     warnings,
   };
-  return { record, claims };
+  return { record, claims, tasks: lock.tasks };
 }
 
-/** lock.json's `harbor.version`, or null (absent or unreadable: the version is then unknown, which only widens what may agree). */
-function harborVersion(lock: Uint8Array | null): string | null {
-  if (lock === null) return null;
+/** The message of JOB_IN_PROGRESS: how far the live figures reach. */
+function inProgress(doc: JobResult): string {
+  const s = doc.stats;
+  const done = s.n_completed_trials ?? s.n_trials ?? null;
+  const live = [s.n_running_trials ? `${s.n_running_trials} running` : "", s.n_pending_trials ? `${s.n_pending_trials} pending` : ""].filter(Boolean).join(", ");
+  const reach = done === null ? "" : `; its figures are live ones over ${done} of ${doc.n_total_trials} trials${live === "" ? "" : ` (${live})`}`;
+  return `no finished_at: the job is in progress, or was stopped before its last write${reach}, not compared as final`;
+}
+
+/** A TaskLock digest as Harbor writes it (HB lock.py: `sha256:<64 hex>`). */
+export const LOCK_DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * lock.json's `harbor.version` and `trials[].task` digests by task name, or nothing (absent or
+ * unreadable: the version is then unknown, which only widens what may agree, and tasks are
+ * grouped by what their trials record).
+ */
+export function readLock(lock: Uint8Array | null): JobLock {
+  const byPath = new Map<string, string | null>();
+  const byName = new Map<string, string | null>();
+  const tasks = { byPath, byName };
+  if (lock === null) return { version: null, tasks };
+  let doc: unknown;
   try {
     const text = Buffer.from(lock).toString("utf8");
-    if (textTooDeep(text)) return null; // JSON.parse would build every level on the main thread first
-    const v = (JSON.parse(text) as { harbor?: { version?: unknown } } | null)?.harbor?.version;
-    return typeof v === "string" ? v : null;
+    if (textTooDeep(text)) return { version: null, tasks }; // JSON.parse would build every level on the main thread first
+    doc = JSON.parse(text);
   } catch {
-    return null;
+    return { version: null, tasks };
   }
+  if (!isPlainObject(doc)) return { version: null, tasks };
+  const harbor = doc["harbor"];
+  const v = isPlainObject(harbor) ? harbor["version"] : undefined;
+  for (const t of Array.isArray(doc["trials"]) ? doc["trials"] : []) {
+    const task = isPlainObject(t) ? t["task"] : undefined;
+    if (!isPlainObject(task)) continue;
+    const digest = typeof task["digest"] === "string" && LOCK_DIGEST.test(task["digest"]) ? task["digest"] : null;
+    // One path or name with several digests (or one without) names no single task: its trials fall back.
+    const note = (m: Map<string, string | null>, key: unknown) => {
+      if (typeof key !== "string") return;
+      const known = m.get(key);
+      m.set(key, known === undefined || known === digest ? digest : null);
+    };
+    note(byPath, task["path"]);
+    note(byName, task["name"]);
+  }
+  return { version: typeof v === "string" ? v : null, tasks };
 }
 
 /** Harbor read reward.txt first up to 0.6.x, reward.json first from 0.7.0; null when the version says nothing. */

@@ -103,6 +103,8 @@ export interface TrialView {
   taskName: string | null;
   trialName: string | null;
   taskChecksum: string | null;
+  /** task_id.path: where a local task lay, as the job's lock.json names it too. */
+  taskPath: string | null;
   rewards: RewardMap | null;
   exception: ExceptionView | null;
   span: Span;
@@ -180,6 +182,7 @@ export function viewOf(raw: Obj): TrialView {
     taskName: str(raw["task_name"]),
     trialName: str(raw["trial_name"]),
     taskChecksum: str(raw["task_checksum"]),
+    taskPath: isObj(raw["task_id"]) ? str(raw["task_id"]["path"]) : null,
     rewards: rewardsOf(raw["verifier_result"]),
     exception: exceptionOf(raw["exception_info"]),
     span: spanOf(raw),

@@ -6,7 +6,7 @@
 
 import { isUtf8 } from "node:buffer";
 import { finding, type Finding } from "../codes.js";
-import { encodingProblem, isPlainObject } from "../json/decode.js";
+import { decodeDocument, encodingProblem, isPlainObject, MAX_DOCUMENT_BYTES } from "../json/decode.js";
 import { parseStrictJsonNoting } from "../json/strict.js";
 import { EvidenceFolder, type BundleSource } from "../folder.js";
 import { redact } from "../redact.js";
@@ -17,9 +17,14 @@ import { MAX_TRAJECTORY_BYTES, scanTrajectory, stepExceptionFlags, type ReviewFl
 import { trialResultSchema, viewOf, type ExceptionView, type RewardMap, type TrialView } from "./result.js";
 import { onlyAgreeing, readRewardFile, rewardDifferences, sameRewards, type RewardRead } from "./rewards.js";
 import { checkTiming } from "./timing.js";
+import { isTrialEvidence } from "./analysis.js";
+import { REWARD_DETAILS, readRewardDetails } from "./details.js";
+import { LOCK_DIGEST } from "./job.js";
 
 export const RESULT = "result.json";
 export const TRAJECTORY = "agent/trajectory.json";
+/** A Harbor ≥ 0.20 trial's own lock.json: its `task.digest` names the task (Task.checksum is deprecated there). */
+const LOCK = "lock.json";
 
 /** A step name usable as a folder below steps/ (anything else cannot name Harbor's step folder). */
 const SEGMENT = /^(?!\.{1,2}$)[^/\\\u0000]+$/;
@@ -31,7 +36,9 @@ const UNVERIFIED_SOURCE = "result.json (unverified)";
 export function scoreTrial(src: BundleSource): ScoredBundle {
   const errors: Finding[] = [];
   const warnings: Finding[] = [];
-  const folder = new EvidenceFolder(src, errors, warnings, "ignored");
+  // What `harbor analyze` wrote is not evidence: not read here, not in the digest (placed shows it).
+  const evidence: BundleSource = { entries: src.entries.filter((e) => isTrialEvidence(e.path)), read: (p) => src.read(p) };
+  const folder = new EvidenceFolder(evidence, errors, warnings, "ignored");
   /** A document's bytes, or null when absent, unreadable or too large (FILE_TOO_LARGE reported). */
   const readDoc = (p: string): Uint8Array | null => folder.read(p) || null;
 
@@ -44,8 +51,10 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
   const view = readResult(readDoc(RESULT), errors, warnings);
   let source: string | null = null;
   const flags: ReviewFlag[] = [];
+  const details: NonNullable<BundleEntry["reward_details"]> = { rewards: [], more: 0 };
+  const files = view === null ? null : new Files(folder, readDoc, errors, warnings, flags, details);
   if (view !== null) {
-    source = checkRewards(view, new Files(folder, readDoc, errors, warnings), errors, warnings);
+    source = checkRewards(view, files!, errors, warnings);
     checkTiming(view, errors);
     for (const f of stepExceptionFlags(view)) flags.push(f);
   }
@@ -65,7 +74,8 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
     profile: "harbor",
     trial: view?.trialName ?? null,
     task: view?.taskName ?? null,
-    task_checksum: view?.taskChecksum ?? null,
+    // §11 (research §D.5): the trial's own lock.json digest names its task before the deprecated checksum.
+    task_checksum: (files === null ? null : lockDigest(files.optional(LOCK))) ?? view?.taskChecksum ?? null,
     validity: errors.length === 0 ? "valid" : "invalid",
     errors,
     warnings,
@@ -78,7 +88,22 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
     harbor_id: view?.id ?? null,
     job_id: view?.jobId ?? null,
     usage: view?.usage ?? null,
+    task_path: view?.taskPath ?? null,
+    reward_details: details.rewards.length === 0 && details.more === 0 ? null : details,
   });
+}
+
+/**
+ * The trial's own lock.json `task.digest` (Harbor ≥ 0.20: TaskLock, `sha256:<64 hex>`), which pass@k
+ * groups by before the deprecated Task.checksum; null when there is none of that form. Not a
+ * check: a lock.json that does not parse names no digest.
+ */
+function lockDigest(bytes: Uint8Array | null | "too large"): string | null {
+  if (bytes === null || bytes === "too large") return null;
+  const doc = decodeDocument(bytes, LOCK, []);
+  const task = isPlainObject(doc) ? doc["task"] : undefined;
+  const digest = isPlainObject(task) ? task["digest"] : undefined;
+  return typeof digest === "string" && LOCK_DIGEST.test(digest) ? digest : null;
 }
 
 /** result.json → the view, or null when there is none to read (absent, too large, killed writer). */
@@ -141,11 +166,19 @@ class Files {
     private readonly folder: EvidenceFolder,
     private readonly readDoc: (p: string) => Uint8Array | null,
     private readonly errors: Finding[],
-    private readonly warnings: Finding[],
+    readonly warnings: Finding[],
+    readonly flags: ReviewFlag[],
+    readonly details: NonNullable<BundleEntry["reward_details"]>,
   ) {}
 
   has(p: string): boolean {
     return this.folder.has(p);
+  }
+
+  /** An optional document's bytes: null when absent or not a regular file, "too large" past what assay reads (no finding: the caller says). */
+  optional(p: string): Uint8Array | null | "too large" {
+    const e = this.folder.regular(p);
+    return e === null ? null : e.size > MAX_DOCUMENT_BYTES ? "too large" : this.readDoc(p);
   }
 
   /** A reward file's reading; one assay may not read (a link, a folder, too large) cannot back a claim. */
@@ -218,12 +251,17 @@ function aggregations(view: TrialView): { mean: RewardMap | null; final: RewardM
  */
 function backedBy(claimed: RewardMap, field: string, dir: string, files: Files, errors: Finding[]): string {
   const unbacked = "result.json (no reward file agrees)";
+  const detailsFile = `${dir}${REWARD_DETAILS}`;
+  const details = files.optional(detailsFile);
+  if (details === "too large") files.warnings.push(finding("REWARD_DETAILS_UNREADABLE", detailsFile, null, `larger than assay reads (${MAX_DOCUMENT_BYTES} bytes): not read (the reward stands as its reward file gives it)`));
+  else if (details !== null) readRewardDetails(detailsFile, details, claimed, files.details, files.flags, files.warnings);
   const present = [`${dir}reward.json`, `${dir}reward.txt`].filter((p) => files.has(p));
   if (present.length === 0) {
     errors.push(finding("REWARD_FILE_MISSING", RESULT, null, `${field} holds rewards but ${dir}reward.json and ${dir}reward.txt are absent`));
     return unbacked;
   }
   const reads = present.map((file) => ({ file, read: files.read(file) }));
+  disagreement(reads, files.flags);
   const problems = reads.map(({ file, read }) =>
     read === null ? null // an error on the file itself, reported
     : "unreadable" in read ? [`${field} holds rewards but ${file} is unreadable: ${read.unreadable}`]
@@ -234,6 +272,17 @@ function backedBy(claimed: RewardMap, field: string, dir: string, files: Files, 
   if (agreeing.length === 1) return onlyAgreeing(agreeing[0]!, present.find((p) => p !== agreeing[0])!);
   for (const list of problems) for (const message of list ?? []) errors.push(finding("REWARD_MISMATCH", RESULT, null, message));
   return unbacked;
+}
+
+/**
+ * Both reward files present, readable, and different: Harbor read one and silently ignored the
+ * other (HB verifier.py:227-238; reward.json first from 0.7), so result.json cannot show it. A
+ * flag with both values; which one Harbor read is the job's lock.json's to say (batch/harbor.ts).
+ */
+function disagreement(reads: { file: string; read: RewardRead }[], flags: ReviewFlag[]): void {
+  const maps = reads.flatMap(({ file, read }) => (read !== null && "map" in read ? [{ file, map: read.map }] : []));
+  if (maps.length < 2 || sameRewards(maps[0]!.map, maps[1]!.map)) return;
+  flags.push({ code: "REWARD_FILES_DISAGREE", evidence: shorten(maps.map((m) => `${m.file} says ${show(m.map)}`).join(", "), 500) });
 }
 
 /** §11: the trial's own exception (step null), else its first step's; the message's first line, redacted, at most 200 characters. */
