@@ -5,6 +5,8 @@ export const TOOL_VERSION = "0.1.0";
 // read, or a tool error); an Inspect scorer named __proto__ is read (its log was invalid); a dict
 // key a record lacks is never an inherited property; a plan of 10^7 epochs is counted (it was a
 // tool error). No result of ordinary evidence changed (the fingerprint below is the same).
-// 8 (issue 25, Harbor as written now): reward.json and reward.txt disagreeing, Rewardkit's
-// reward-details.json and a trial's own lock.json digest change Harbor entries a store holds.
+// 8 (issue 25, Harbor and Inspect as written now): reward.json and reward.txt disagreeing,
+// Rewardkit's reward-details.json and a trial's own lock.json digest change Harbor entries a store
+// holds; an Inspect grader's failure (Score.reason) is a sample state of its own, mixed metrics
+// lists are checked, and the chunked sample layout is read (Inspect logs are never stored).
 export const SCORING_VERSION = 8;

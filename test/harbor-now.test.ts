@@ -4,13 +4,14 @@
 // one task from another for pass@k. Each rule on both sides of its line, through the real pipeline
 // (scoreRoots, the CLI in-process with a real SQLite store, and spawned for `verify`).
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { resultsSchema, type BundleEntry, type Experiment, type Results } from "../src/core/results.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
-import { run, spawnCli } from "./helpers/cli.js";
+import { CLI, run, spawnCli } from "./helpers/cli.js";
 import { float, writeTree, writeTrial, type TrialSpec } from "./helpers/harbor.js";
 import { SCRATCH } from "./helpers/shared.js";
 
@@ -117,6 +118,22 @@ const ANALYSIS = (outcome: string, extra: Record<string, unknown> = {}) =>
   });
 
 describe("what `harbor analyze` (and the older summarize) writes into a trial folder", () => {
+  it("a trial folder that cannot be searched is a tool error (exit 3), its sibling scored: looking for analysis files never ends the run", () => {
+    const root = fresh("shut");
+    const job = writeJob(root, "job", [{ name: "t1" }, { name: "t2" }]);
+    chmodSync(tmp, 0o755);
+    chmodSync(root, 0o755);
+    chmodSync(join(job, "t1"), 0o000);
+    // Root reads every folder: the run is made as nobody (uid 65534), in a child.
+    const r = spawnSync(process.execPath, [CLI, "score", "-q", "--format", "json", job], { encoding: "utf8", ...(process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}) });
+    chmodSync(join(job, "t1"), 0o755);
+    expect(r.status, r.stderr).toBe(3);
+    const doc = resultsSchema.parse(JSON.parse(r.stdout));
+    const byFolder = new Map(doc.bundles.map((b) => [b.path.slice(b.path.lastIndexOf("/") + 1), b]));
+    expect(byFolder.get("t1")).toMatchObject({ validity: "error", errors: [expect.objectContaining({ code: "IO_ERROR" })] });
+    expect(byFolder.get("t2")).toMatchObject({ validity: "valid", state: "scored" });
+  });
+
   it("is shown beside the flags and kept out of the digest: analysing a trial changes neither its digest nor its verdict", async () => {
     const root = fresh("analyze");
     const dir = writeJob(root, "job-a", [{ name: "t1" }]);

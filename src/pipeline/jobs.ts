@@ -5,7 +5,7 @@
 // whole run's. Each Harbor trial's `harbor analyze` output is read here too, bounded: it is not
 // evidence (outside the digest a worker or the store answers for), so it is read where the trial lies.
 
-import { closeSync, lstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readFileSync, readSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { ANALYSIS_JSON, MARKDOWN_HEAD_BYTES, MAX_ANALYSIS_BYTES, readAnalysis, type AnalysisFiles } from "../core/harbor/analysis.js";
 import { readJob, unreadJob, type Claim, type JobFiles, type JobLock } from "../core/harbor/job.js";
@@ -17,9 +17,19 @@ import type { Found, FoundContainer } from "../io/discover.js";
 /** The largest lock.json read (it names every trial's config: a few kilobytes each). */
 const MAX_LOCK_BYTES = 16 * 1024 * 1024;
 
+/** A file's lstat, undefined when absent, or why it cannot be had (a folder that cannot be searched: the trial is then a tool error, never the run's end). */
+function statOf(file: string): Stats | undefined | string {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false });
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
 /** A job file's bytes, null when absent, or why it cannot be read. */
 function readFile(file: string, max: number): Uint8Array | null | { unreadable: string } {
-  const st = lstatSync(file, { throwIfNoEntry: false });
+  const st = statOf(file);
+  if (typeof st === "string") return { unreadable: st };
   if (st === undefined) return null;
   if (!st.isFile()) return { unreadable: `${file.slice(file.lastIndexOf("/") + 1)} is not a regular file` };
   if (st.size > max) return { unreadable: `${st.size} bytes, more than assay reads (${max})` };
@@ -44,7 +54,8 @@ function analysisFiles(dir: string): AnalysisFiles | null {
 
 /** A regular file's first `max` bytes, null when absent, or why it cannot be read. */
 function readHead(file: string, max: number): Uint8Array | string | null {
-  const st = lstatSync(file, { throwIfNoEntry: false });
+  const st = statOf(file);
+  if (typeof st === "string") return st;
   if (st === undefined) return null;
   if (!st.isFile()) return `${file.slice(file.lastIndexOf("/") + 1)} is not a regular file`;
   try {
@@ -70,6 +81,7 @@ export class JobBook {
 
   /** Discovery found a job: read its files (unless only a trial of it was given). */
   found(job: FoundContainer): void {
+    if (job.kind !== "harbor") return; // Harbor's book: another kind's containers are read by its own
     const known = this.byPath.get(job.path);
     if (job.partial) {
       // Only a trial of it was given: its name, and how many of its trials were.

@@ -7,7 +7,9 @@
 import { basename } from "node:path";
 import type { BundleEntry, Experiment } from "../../core/results.js";
 import { terminalText } from "../../core/text.js";
+import { kindOf } from "../../kinds/registry.js";
 import { shownEntry } from "../shown.js";
+import { wordsOf } from "../vocabulary.js";
 import { TrialIndexes, type Verdict } from "../trial-index.js";
 
 /** Rows embedded in one page: beyond this a browser spends more on parsing than a reader gains. */
@@ -30,14 +32,15 @@ const rewards = (r: Record<string, number> | null) => (r === null ? "" : Object.
 export function result(e: BundleEntry, counted: boolean): { reward: string; victory: string; pass: string; outcome: string } {
   const r = { reward: "", victory: "", pass: "", outcome: "" };
   if (e.validity === "error") return { ...r, outcome: "tool error" };
-  switch (e.profile) {
-    case "native-game":
+  // By the sections the entry's kind is shown in; a profile this version does not know shows its status alone.
+  switch (kindOf(e.profile) === null ? null : wordsOf(e.profile).sections) {
+    case "victories":
       return { ...r, victory: yes(e.victory, counted ? "victory" : "no credit", "no victory"), outcome: [e.status, e.late ? "late" : null].filter(Boolean).join(", ") };
-    case "world":
+    case "dimensions":
       return { ...r, pass: yes(e.pass, counted ? "pass" : "no credit", "fail"), outcome: e.status ?? "" };
-    case "harbor":
+    case "rewards":
       return { ...r, reward: counted ? rewards(e.rewards) : e.rewards === null ? "" : "no credit", outcome: e.state ?? "" };
-    case "inspect":
+    case "samples":
       return { ...r, outcome: [e.status, e.state].filter(Boolean).join(", ") };
     default:
       return { ...r, outcome: e.status ?? "" };

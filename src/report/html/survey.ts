@@ -9,8 +9,11 @@ import { shownEntry } from "../shown.js";
 import { TrialIndexes, TrialOnlyCodes } from "../trial-index.js";
 import { figureText, MAX_ROWS, overview, type Headline, type OverviewRow } from "../overview.js";
 import { loneWhere } from "../lone.js";
-import { nameOf, wordsOf } from "../vocabulary.js";
+import { nameOf, WORDS, wordsOf } from "../vocabulary.js";
 import { esc } from "./escape.js";
+
+/** The kinds' headline sentences (the legend's other lines are said elsewhere on the page). */
+const HEADLINES = new Set(Object.values(WORDS).map((w) => w.headline));
 
 /** Entries with a failing or errored criterion listed in the advisory section (the rest are counted). */
 export const MAX_ADVISORY = 50;
@@ -142,7 +145,7 @@ export function surveyTable(raw: readonly Experiment[], shown: readonly Experime
       : `<p class="warn" id="survey-cap" data-shown="${ov.rows.length}" data-left-out="${ov.omitted}">This table shows ${ov.rows.length} of ${raw.length} experiments (at most ${MAX_ROWS}: problems first, then by kind and name); ${ov.omitted} left out, each still has its section below. The JSON document has every one.</p>`;
   return [
     `<nav><h2>Experiments (${raw.length})</h2>`,
-    `<p class="muted">Click a header to sort; a name leads to its section. The headline is assay's figure from the evidence, its 95% interval in brackets (each section names the method). ${esc(ov.legend.filter((l) => /^(Harbor|Inspect|native-game|world): /.test(l)).join(" · "))}</p>`,
+    `<p class="muted">Click a header to sort; a name leads to its section. The headline is assay's figure from the evidence, its 95% interval in brackets (each section names the method). ${esc(ov.legend.filter((l) => HEADLINES.has(l)).join(" · "))}</p>`,
     capped,
     `<div class="survey-scroll"><table id="survey"><thead><tr>${th}</tr></thead><tbody>${ov.rows.map((r) => surveyRow(shown[r.index]!, r.index, r)).join("")}</tbody></table></div></nav>`,
   ].join("\n");
