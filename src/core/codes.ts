@@ -62,8 +62,6 @@ const CONTRACT_CODES = {
   REWARD_UNVERIFIED: "§11 warning: a custom or disabled verifier: no reward file backs the rewards",
   JOB_RESULT_UNREADABLE: "§11 warning: a job's own result.json is malformed: its plan and claims are unknown",
   JOB_PLAN_EXCEEDED: "§11 warning: a job folder holds more trials than its n_total_trials planned",
-  JOB_IN_PROGRESS: "§11 warning: a job's result.json has no finished_at (running, or stopped): its figures are live ones, not compared as final",
-  REWARD_DETAILS_UNREADABLE: "§11 warning: a Rewardkit reward-details.json that is malformed: not read (the reward stands)",
   EVAL_TRUNCATED: "§12 warning: an Inspect log cut short (a killed or partial writer); read as far as it is intact, state incomplete",
   MEMBER_DUPLICATE: "§12 warning: a .eval member name repeats; its last entry is read, as Inspect reads it",
   PLAN_MISMATCH: "§12 warning: results.total_samples differs from the plan (eval.dataset.sample_ids × epochs)",
@@ -78,10 +76,6 @@ const CONTRACT_CODES = {
   STEP_EXCEPTION: "§11 review flag: a step raised an exception while the trial's top level is clean",
   TRIAL_DUPLICATE_ID: "§11 flag: one Harbor trial id under two job folders (a copied job)",
   JOB_CLAIM_MISMATCH: "§11 flag: the job's summary names a trial with another reward or exception than its own result.json, or a trial it lacks",
-  REWARD_FILES_DISAGREE: "§11 review flag: reward.json and reward.txt both present with different rewards (Harbor read one by its version)",
-  REWARD_DETAILS_MISMATCH: "§11 review flag: a Rewardkit reward-details.json score differs from the reward of that name",
-  GRADER_ERROR: "§11 review flag: a Rewardkit criterion recorded an error (a grader's failure, not the agent's)",
-  ANALYZE_REWARD_HACKING: "§11 review flag: harbor analyze judged reward_hacking: fail (its analysis.json, beside assay's own flags)",
   SAMPLE_LIMIT: "§12 flag: a limit ended the sample; it is scored as Inspect scored it",
   RETRIED: "§12 flag: the sample was retried after an error (error_retries); only its last attempt is logged",
   SCORE_EDITED: "§12 flag: a score was edited (score history or edit events), with its provenance",
@@ -93,7 +87,6 @@ const CONTRACT_CODES = {
   EVAL_METHOD: "§12 tool error: a .eval member compressed with a method other than stored, Deflate or zstd",
   LOG_VERSION: "§12 tool error: an Inspect log format version other than 1 to 3",
   // flags (issue 25)
-  GRADER_FAILED: "§12 flag: a sample's score says its grader failed (Score.reason grader_failed or scoring_failed; older logs' grade_parse_failure): an instrument error, outside assay's figures",
 } as const;
 
 /** Every code: the contract's, and those a kind adds (kinds/declared.ts). */

@@ -1,5 +1,6 @@
-// What a pool worker needs of a kind: how to score one thing discovery found. Runs in workers (and
-// in-process for `assay verify`); the main process never imports a kind's scorer.
+// What a pool worker needs of a kind: how to score one thing discovery found. Runs in workers, and
+// in-process for `assay verify` and `assay seal` (which is why the CLI loads the scorers too); a
+// scorer never imports the main process's kind modules (words, batch rules, the registry).
 import type { BundleOptions } from "../core/bundle.js";
 import type { BundleSource } from "../core/folder.js";
 import type { BundleEntry, ScoredBundle } from "../core/results.js";
