@@ -6,7 +6,7 @@ import { z } from "zod";
 import { DECLARED_PROFILES, DECLARED_STATES } from "../kinds/declared.js";
 import { harborDeclaration } from "../kinds/harbor/declaration.js";
 import { inspectDeclaration } from "../kinds/inspect/declaration.js";
-import { terminalBenchSchema } from "../kinds/terminal-bench/entry.js";
+import { terminalBenchRunSchema, terminalBenchSchema } from "../kinds/terminal-bench/entry.js";
 import { CODES } from "./codes.js";
 
 const code = z.enum(Object.keys(CODES) as [keyof typeof CODES, ...(keyof typeof CODES)[]]);
@@ -423,6 +423,10 @@ export const jobRecordSchema = z.object({
 });
 export type JobRecord = z.infer<typeof jobRecordSchema>;
 
+/** Each kind's container records but Harbor's (in `jobs`), by kind: a kind with containers adds its line. */
+export const containersSchema = z.object({ "terminal-bench": z.array(terminalBenchRunSchema(findingSchema)) }).partial();
+export type Containers = z.infer<typeof containersSchema>;
+
 /** §11 "nothing found is said": folders below a root that look like evidence but are not recognised. */
 export const unrecognisedSchema = z.object({ count: z.int(), paths: z.array(z.string()) });
 export type Unrecognised = z.infer<typeof unrecognisedSchema>;
@@ -442,6 +446,8 @@ export const resultsSchema = z.object({
     options: runOptionsSchema,
     /** Extension to §10: the Harbor job folders found (every shard lists them all). */
     jobs: z.array(jobRecordSchema),
+    /** Extension (issue 25): the other kinds' containers found (a Terminal-Bench run's own files), by kind; absent when none. */
+    containers: containersSchema.optional(),
     unrecognised: unrecognisedSchema,
   }),
   bundles: z.array(bundleEntrySchema),

@@ -105,15 +105,40 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, h
     if (parent !== real && !parentKind.has(parent)) parentKind.set(parent, walk.kind(parent, list(parent)));
     const container = parentKind.get(parent);
     const own = container?.shape === "container" ? walk.kind(real, listing) : null;
-    if (container?.shape === "container" && (own === null || (own.kind === container.kind && own.shape === "leaf"))) {
+    const grouped = container?.shape === "container" ? recogniserOf(container.kind).groupsMembers : undefined;
+    const partOf = (kind: KindName, dir: string, path: string) => {
+      walk.recognised++;
+      hooks.onContainer?.({ dir, path, name: basename(dir), kind, folders: [], partial: true });
+    };
+    if (grouped !== undefined && own === null) {
+      // A group of a container's members (a Terminal-Bench run's task folder): its members, as were the container the root.
+      if (grouped(basename(real), listing)) {
+        partOf(container!.kind, parent, parentPath(shown));
+        yield* walk.members(real, shown, listing, container!.kind, parent, parentPath(shown));
+      } else yield* walk.folder(real, shown, listing);
+    } else if (container?.shape === "container" && (own === null || (own.kind === container.kind && own.shape === "leaf"))) {
       if (walk.enter(real)) {
         walk.leave(real);
-        const containerPath = parentPath(shown);
-        walk.recognised++;
-        hooks.onContainer?.({ dir: parent, path: containerPath, name: basename(parent), kind: container.kind, folders: [], partial: true });
-        yield { dir: real, path: shown, kind: container.kind, member: { container: basename(parent), folder: basename(real), containerPath } };
+        partOf(container.kind, parent, parentPath(shown));
+        yield { dir: real, path: shown, kind: container.kind, member: { container: basename(parent), folder: basename(real), containerPath: parentPath(shown) } };
       }
-    } else yield* walk.folder(real, shown, listing);
+    } else {
+      // One member of a group (a Terminal-Bench trial folder): a member, as it would be were its container the root.
+      const top = dirname(parent);
+      let above: Recognised | null | undefined = null;
+      if (GROUPING && (container ?? null) === null && top !== parent && walk.kind(real, listing) === null) {
+        if (!parentKind.has(top)) parentKind.set(top, walk.kind(top, list(top)));
+        above = parentKind.get(top);
+      }
+      const groups = above?.shape === "container" ? recogniserOf(above.kind).groupsMembers : undefined;
+      const group = groups === undefined ? null : list(parent);
+      if (groups !== undefined && group !== null && typeof group !== "string" && groups(basename(parent), group) && walk.enter(real)) {
+        walk.leave(real);
+        const containerPath = parentPath(parentPath(shown));
+        partOf(above!.kind, top, containerPath);
+        yield { dir: real, path: shown, kind: above!.kind, member: { container: basename(top), folder: basename(real), containerPath } };
+      } else yield* walk.folder(real, shown, listing);
+    }
     if (!walkedBefore) walk.found(real, walk.recognised - before);
     if (walk.recognised === before && !walkedBefore && !hooks.allowEmpty)
       throw new DiscoveryError(
@@ -132,6 +157,9 @@ export function parentPath(shown: string): string {
 const orList = (xs: readonly string[]): string => (xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} or ${xs[xs.length - 1]}`);
 
 const RECOGNISERS = KINDS.map((k) => ({ kind: k.name, r: k.recogniser }));
+const recogniserOf = (kind: KindName) => RECOGNISERS.find((x) => x.kind === kind)!.r;
+/** Some kind's containers group their members one folder down (a folder given as a root may then be one of them). */
+const GROUPING = RECOGNISERS.some(({ r }) => r.groupsMembers !== undefined);
 /** The kinds that read files on their own (Inspect logs). */
 const FILE_KINDS = KINDS.map((k) => k.recogniser).filter((r) => r.file !== undefined);
 /** The names discovery decides by: a folder's other files are never kept. */
@@ -332,6 +360,36 @@ class Walk {
     }
   }
 
+  /** Every subfolder of `dir` as one member of the container at `container` (results path `containerPath`). */
+  *members(dir: string, shown: string, l: Listing, kind: KindName, container: string, containerPath: string): Generator<Found> {
+    for (const { sub, name, path } of this.subfolders(dir, shown, l))
+      if (this.enter(sub)) {
+        this.leave(sub);
+        yield { dir: sub, path, kind, member: { container: basename(container), folder: name, containerPath } };
+      }
+  }
+
+  /**
+   * A container whose members lie one folder down (a Terminal-Bench run: `<task>/<trial>/`): the
+   * members of each subfolder that groups them; its other subfolders are walked as any folder is
+   * (a run nested inside another). A subfolder that cannot be listed is skipped and said.
+   */
+  private *grouped(dir: string, shown: string, l: Listing, kind: KindName, groups: (name: string, l: Listing) => boolean): Generator<Found, Subfolders> {
+    const rest: Subfolder[] = [];
+    for (const s of this.subfolders(dir, shown, l)) {
+      const sl = s.listed();
+      if (typeof sl === "string") this.onSkip(s.path, sl);
+      else if (!groups(s.name, sl)) rest.push(s);
+      else if (this.enter(s.sub))
+        try {
+          yield* this.members(s.sub, s.path, sl, kind, dir, shown);
+        } finally {
+          this.leave(s.sub);
+        }
+    }
+    return rest[Symbol.iterator]();
+  }
+
   /** What a folder is: the first kind whose recogniser claims it, or null. */
   kind(dir: string, l: Listing | string): Recognised | null {
     if (typeof l === "string") return null;
@@ -346,7 +404,7 @@ class Walk {
    * Subfolders (never links), by name bytes; a name that is not UTF-8, and a link to a folder,
    * are reported and passed over. `listed` is the listing, or why it failed.
    */
-  private *subfolders(dir: string, shown: string, l: Listing): Generator<{ sub: string; name: string; path: string; listed: () => Listing | string }> {
+  private *subfolders(dir: string, shown: string, l: Listing): Generator<Subfolder> {
     for (const n of l.unnamed) this.onSkip(`${shown}/${n}`, "its name is not valid UTF-8");
     for (const n of l.links) if (linksToFolder(join(dir, n))) this.onSkip(`${shown}/${n}`, LINK_SKIPPED);
     for (const n of l.dirs) {
@@ -417,21 +475,20 @@ class Walk {
       // that cannot be listed is still yielded: it becomes a tool error (unscored, exit 3) rather
       // than silently leaving the container's count of members.
       this.hooks.onContainer?.({ dir, path: shown, name: basename(dir), kind, folders: l.dirs, partial: false });
-      for (const { sub, name, path } of this.subfolders(dir, shown, l))
-        if (this.enter(sub)) {
-          this.leave(sub);
-          yield { dir: sub, path, kind, member: { container: basename(dir), folder: name, containerPath: shown } };
-        }
+      const grouped = recogniserOf(kind).groupsMembers;
+      if (grouped !== undefined) return yield* this.grouped(dir, shown, l, kind, grouped);
+      yield* this.members(dir, shown, l, kind, dir, shown);
       return null;
     }
     // A leaf is never descended into; one of a kind of containers found on its own belongs to none.
-    const lone = RECOGNISERS.find((x) => x.kind === kind)!.r.members === true;
+    const lone = recogniserOf(kind).members === true;
     yield { dir, path: shown, kind, ...(lone ? { member: { container: null, folder: basename(dir) } } : {}) };
     return null;
   }
 }
 
-type Subfolders = Iterator<{ sub: string; name: string; path: string; listed: () => Listing | string }>;
+type Subfolder = { sub: string; name: string; path: string; listed: () => Listing | string };
+type Subfolders = Iterator<Subfolder>;
 
 /** A folder on the walk's current path, with the subfolders it has yet to hand out. */
 interface Frame {

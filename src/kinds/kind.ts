@@ -5,14 +5,15 @@ import type { BatchOptions } from "../core/batch/experiments.js";
 import type { BatchRecord } from "../core/batch/record.js";
 import type { Schedule } from "../core/batch/schedule.js";
 import type { Code } from "../core/codes.js";
-import type { BundleEntry, Experiment, JobRecord, Profile } from "../core/results.js";
+import type { BundleEntry, Containers, Experiment, JobRecord, Profile } from "../core/results.js";
+import type { Found, FoundContainer } from "../io/discover.js";
 import type { Words } from "../report/words.js";
 import type { KindName } from "./declared.js";
 import type { Recogniser } from "./recogniser.js";
 
 /** The batch record's fields only some kinds fill: each kind its own, the rest read as empty. */
 export type RecordPart = Partial<
-  Pick<BatchRecord, "digest" | "task_checksum" | "rewards" | "reward_source" | "flags" | "harbor_id" | "job_id" | "job" | "claimed" | "exception" | "samples" | "inspect" | "usage">
+  Pick<BatchRecord, "digest" | "task_checksum" | "rewards" | "reward_source" | "flags" | "harbor_id" | "job_id" | "job" | "claimed" | "exception" | "samples" | "inspect" | "usage" | "own">
 >;
 
 /** What a kind's record part may share with every other record: one string, code list or small object per value. */
@@ -32,6 +33,24 @@ export interface Kind {
   recordPart?(e: BundleEntry, share: Sharing): RecordPart;
   /** Its batch rules over a run's records of this kind (pure: a merge of shards recomputes exactly this). */
   batch(records: readonly BatchRecord[], run: BatchRun): KindBatch;
+  /** A kind with containers (a Harbor job, a Terminal-Bench run) keeps a book of them as discovery finds them. */
+  book?(): ContainerBook;
+  /** Where the document keeps its book's records: `run.containers[name]`, or `run.jobs` (Harbor's, where they were before kinds had books). */
+  readonly recordsIn?: "jobs";
+}
+
+/**
+ * What a kind reads of its containers' own files as discovery finds them (main process): one
+ * small record per container, kept for the document (a merge of shards recomputes the batch
+ * rules from it), and what its members carry of it until each is placed.
+ */
+export interface ContainerBook {
+  /** Discovery found one of its containers: read its files (unless only a member of it was given). */
+  found(c: FoundContainer): void;
+  /** One of its members, before it is scored: what its container says of it. */
+  attach?(f: Found): void;
+  /** The records the document keeps, by path. */
+  records(): unknown[];
 }
 
 /** What a kind's batch rules may read of the run besides its records. */
@@ -40,6 +59,8 @@ export interface BatchRun {
   options: BatchOptions;
   /** The Harbor job folders discovery read (their plans and claims). */
   jobs: readonly JobRecord[];
+  /** The other kinds' container records (a Terminal-Bench run's own files), by kind. */
+  containers: Containers;
 }
 
 /** A kind's batch rules over one run: its experiments' names, and the experiments. */

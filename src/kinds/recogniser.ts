@@ -39,6 +39,13 @@ export interface Recogniser {
   looksLike?(l: Listing): boolean;
   /** Its leaves are members of its containers (a lone one, found on its own, belongs to none). */
   readonly members?: true;
+  /**
+   * Where its containers' members lie, when not one per subfolder (a Harbor job's trials are its
+   * subfolders; a Terminal-Bench run's are `<task>/<trial>/`): the members of the container's
+   * subfolder `name` (its listing `l`) are that subfolder's own subfolders, all of them, or it
+   * holds none (null) and is walked as any folder is (a run nested inside another).
+   */
+  groupsMembers?(name: string, l: Listing): boolean;
   /** What a file of this kind is called, alone and described (errors on a root given as a file). */
   readonly fileNoun?: string;
   readonly fileDescription?: string;

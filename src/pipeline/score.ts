@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { runBatch, type BatchOptions } from "../core/batch/experiments.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/schedule.js";
 import { sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
-import { materialize, type BundleEntry, type JobRecord, type Results, type ResultsView, type Unrecognised } from "../core/results.js";
+import { materialize, type BundleEntry, type Containers, type JobRecord, type Results, type ResultsView, type Unrecognised } from "../core/results.js";
 import { keyFingerprint } from "../core/seal.js";
 import { byteCompare, forTerminal } from "../core/text.js";
 import { beyondDigest, racy, stampsOf, tryListEntries } from "../io/bundle-source.js";
@@ -18,7 +18,7 @@ import { SCORING_VERSION, TOOL_VERSION } from "../version.js";
 import { batchFull, TaskSizer } from "./batching.js";
 import { formatShard, inShard, type Shard } from "./shard.js";
 import { entriesInMemory, EntrySpill, type EntrySource } from "./spill.js";
-import { JobBook } from "./jobs.js";
+import { Books } from "./books.js";
 import { placed } from "./placed.js";
 import { splitLog, type LogPart, type SplitOptions } from "./inspect-split.js";
 
@@ -153,7 +153,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   const batchSize = options.batchSize ?? 64;
   const sizer = new TaskSizer(batchSize); // refuses a batchSize that is not a positive integer, before anything starts
   const bundles = new EntrySpill(options.spillDir, options.spillAfterBytes);
-  const book = new JobBook();
+  const books = new Books();
   const pool = new BundlePool(options);
   const inflight = new Set<Promise<void>>();
   let everything = false;
@@ -273,11 +273,11 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
     /** Bundles this task may hold: the least its bundles allow (sizes unknown until scored allow fewer). */
     let batchLimit = batchSize;
     let seenCount = 0;
-    const hooks = { onContainer: (c: FoundContainer) => book.found(c), onUnrecognised: (p: string) => book.notRecognised(p), allowEmpty: options.allowEmpty ?? false };
+    const hooks = { onContainer: (c: FoundContainer) => books.found(c), onUnrecognised: (p: string) => books.notRecognised(p), allowEmpty: options.allowEmpty ?? false };
     for (const found of discover(roots, options.onSkip, hooks)) {
       if (signal?.aborted) break;
       if (options.shard && !inShard(found.path, options.shard)) continue;
-      book.attach(found);
+      books.attach(found);
       if (++seenCount % 64 === 0) await new Promise(setImmediate); // let Ctrl-C and progress run
       const pending: Pending[] = [];
       if (found.file) {
@@ -334,8 +334,8 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
     complete: everything,
     shard: options.shard,
     roots,
-    jobs: book.jobs,
-    unrecognised: book.unrecognised,
+    ...books.document(),
+    unrecognised: books.unrecognised,
   });
   return { ...doc, close: () => bundles.close() };
 }
@@ -346,6 +346,8 @@ interface RunFacts {
   shard?: Shard | undefined;
   roots: readonly string[];
   jobs?: readonly JobRecord[];
+  /** The other kinds' containers (absent: none). */
+  containers?: Containers | undefined;
   unrecognised?: Unrecognised;
 }
 
@@ -372,7 +374,7 @@ export function assembleView(
   run: RunFacts,
 ): ResultsView {
   const jobs = [...(run.jobs ?? [])];
-  const batch = run.shard ? null : runBatch(source.records, options.schedules.map((s) => s.schedule), options, jobs);
+  const batch = run.shard ? null : runBatch(source.records, options.schedules.map((s) => s.schedule), options, jobs, run.containers ?? {});
   const bundles: Iterable<BundleEntry> = batch === null ? source : {
     *[Symbol.iterator]() {
       for (const e of source) {
@@ -398,6 +400,7 @@ export function assembleView(
         hmac_key: options.keyFingerprint ?? null,
       },
       jobs,
+      ...(run.containers === undefined ? {} : { containers: run.containers }),
       unrecognised: run.unrecognised ?? { count: 0, paths: [] },
     },
     bundles,

@@ -37,10 +37,11 @@ class ShardChecks {
     // Shards partition by results path, which starts with the roots as typed: `c` and `./c` differ.
     if (JSON.stringify(run.roots) !== JSON.stringify(first.roots))
       throw new UsageError(`${f} was scored over roots ${JSON.stringify(run.roots)}, not ${JSON.stringify(first.roots)}: shards must be given the same roots, spelled the same way`);
-    // Every shard walked the same folders: the Harbor jobs it found (their plans and claims) and
-    // what it did not recognise are the whole run's, so they must agree.
-    if (JSON.stringify(run.jobs) !== JSON.stringify(first.jobs) || JSON.stringify(run.unrecognised) !== JSON.stringify(first.unrecognised))
-      throw new UsageError(`${f} found other Harbor jobs (or unrecognised folders) than ${this.first.file}: were the folders changed between shards?`);
+    // Every shard walked the same folders: the containers it found (Harbor jobs, Terminal-Bench
+    // runs: their plans and claims) and what it did not recognise are the whole run's, so they must agree.
+    const found = (r: ShardRun["run"]) => JSON.stringify([r.jobs, r.containers ?? {}, r.unrecognised]);
+    if (found(run) !== found(first))
+      throw new UsageError(`${f} found other containers (Harbor jobs, Terminal-Bench runs) or unrecognised folders than ${this.first.file}: were the folders changed between shards?`);
     // Every option that changes results (schedules aside: merge takes its own).
     const { schedules: _a, ...mine } = run.options;
     const { schedules: _b, ...theirs } = first.options;
@@ -102,7 +103,7 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
       spill,
       { invalid: o.invalid, resourceBound: o.resource_bound, errors: o.errors, schedules, keyFingerprint: o.hmac_key },
       new Date().toISOString(),
-      { complete: true, roots: runs[0]!.run.roots, jobs: runs[0]!.run.jobs, unrecognised: runs[0]!.run.unrecognised },
+      { complete: true, roots: runs[0]!.run.roots, jobs: runs[0]!.run.jobs, containers: runs[0]!.run.containers, unrecognised: runs[0]!.run.unrecognised },
     );
     // With the key, the merged document carries its own MAC (each shard's was checked above).
     await writeResults(results, format, values.out, io, { protect, macKey: key?.bytes, details: values.details ?? false });

@@ -4,7 +4,7 @@ import { SEAL } from "../../core/folder.js";
 import type { BundleEntry, JobRecord } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
 import { discover, displayRoot } from "../../io/discover.js";
-import { JobBook } from "../../pipeline/jobs.js";
+import { Books } from "../../pipeline/books.js";
 import { placed } from "../../pipeline/placed.js";
 import { scoreDirectory, scoreFile } from "../../pool/score-directory.js";
 import { renderEntry, renderJob } from "../../report/findings.js";
@@ -40,14 +40,14 @@ export function verifyCommand(argv: string[], io: CliIo): number {
     entries = [scoreDirectory(dir, shown, undefined, "bundle", { hmacKey: key?.bytes })];
     seal = sealLine(entries[0]!, dir, key);
   } else {
-    // A Harbor trial, or a job's trials: exactly what `assay score DIR` would find there.
+    // A Harbor trial, a job's or a Terminal-Bench run's trials: exactly what `assay score DIR` would find there.
     const skipped: string[] = []; // said once there is something to verify (a usage error stays one line)
-    const book = new JobBook();
+    const book = new Books();
     const found = [...discover([dir], (p, why) => skipped.push(`assay: skipped ${forTerminal(p)}: ${why}\n`), { onContainer: (c) => book.found(c), allowEmpty: true })].filter((f) => {
       book.attach(f);
       return f.member !== undefined && (f.path === shown || f.member.containerPath === shown);
     });
-    job = book.jobs.find((j) => j.path === shown);
+    job = book.document().jobs.find((j) => j.path === shown);
     if (found.length === 0 && job === undefined) throw new UsageError(`${forTerminal(dir)} is not a bundle (no journal.jsonl), a Harbor trial or a Harbor job`);
     for (const line of skipped) io.stderr(line);
     entries = found.map((f) => {

@@ -2,7 +2,7 @@
 // kinds' registry. Pure: entries in, experiments out, so a merge of shards can recompute exactly
 // this. assay bundles' own rules are in assay.ts.
 
-import type { Experiment, JobRecord } from "../results.js";
+import type { Containers, Experiment, JobRecord } from "../results.js";
 import { byteCompare } from "../text.js";
 import { kindOfEntry, KINDS } from "../../kinds/registry.js";
 import type { KindBatch } from "../../kinds/kind.js";
@@ -32,10 +32,10 @@ export interface RunBatch {
 }
 
 /** The batch rules of a run over its records (bundle entries, or their compact records: batch/record.ts), with the container folders found (Harbor's jobs: their plans and claims). */
-export function runBatch(entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions, jobs: readonly JobRecord[] = []): RunBatch {
+export function runBatch(entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions, jobs: readonly JobRecord[] = [], containers: Containers = {}): RunBatch {
   const byKind = new Map(KINDS.map((k) => [k, [] as BatchRecord[]]));
   for (const e of entries) byKind.get(kindOfEntry(e.profile))!.push(e);
-  const batches = new Map(KINDS.map((k): [string, KindBatch] => [k.name, k.batch(byKind.get(k)!, { schedules, options, jobs })]));
+  const batches = new Map(KINDS.map((k): [string, KindBatch] => [k.name, k.batch(byKind.get(k)!, { schedules, options, jobs, containers })]));
   return {
     nameOf: (e) => batches.get(kindOfEntry(e.profile).name)!.nameOf(e),
     // Stable: experiments of one name keep the kinds' order.
@@ -47,6 +47,6 @@ export function runBatch(entries: readonly BatchRecord[], schedules: readonly Sc
 }
 
 /** The experiments of a run (runBatch's, at once). */
-export const computeExperiments = (entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions, jobs: readonly JobRecord[] = []): Experiment[] =>
-  runBatch(entries, schedules, options, jobs).experiments();
+export const computeExperiments = (entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions, jobs: readonly JobRecord[] = [], containers: Containers = {}): Experiment[] =>
+  runBatch(entries, schedules, options, jobs, containers).experiments();
 

@@ -284,7 +284,8 @@ function claimFlags(job: JobRecord, trials: readonly BatchRecord[]): Experiment[
   return out;
 }
 
-function keyMetrics(key: string, counted: Counted[], trials: number) {
+/** One reward key's metrics over the counted trials: mean, pass rate, pass@k and pass^k per task, Wilson and cluster intervals; `trials` is coverage's denominator. */
+export function keyMetrics(key: string, counted: Counted[], trials: number) {
   // A valid scored trial without this key is not in this key's mean (its coverage shows it).
   const values = counted.flatMap((c) => {
     const v = c.rewards === "zero" ? 0 : own(c.rewards, key);

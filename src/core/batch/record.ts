@@ -24,6 +24,8 @@ export type BatchRecord = Pick<
   exception: { readonly type: string; readonly step: string | null } | null;
   /** Inspect: the log's identity, plan and metrics (bounded by its metrics, never its samples). */
   inspect: BundleEntry["inspect"];
+  /** What a kind's record part keeps for its own batch rules alone (absent on an entry given as its own record). */
+  own?: unknown;
 };
 
 const PROFILES = [null, ...DECLARED_PROFILES] as const;
@@ -100,6 +102,7 @@ class CompactRecord implements BatchRecord {
   get samples() { return this.part?.samples ?? null; }
   get inspect() { return this.part?.inspect ?? null; }
   get usage() { return this.part?.usage ?? null; }
+  get own() { return this.part?.own; }
 }
 
 /**

@@ -2,6 +2,7 @@
 // batch record.
 import { harborExperiments, HarborNaming } from "../../core/batch/harbor.js";
 import type { Kind } from "../kind.js";
+import { JobBook } from "./book.js";
 import { harborRecogniser } from "./recognise.js";
 import { harborWords } from "./words.js";
 
@@ -9,6 +10,8 @@ export const harborKind: Kind = {
   name: "harbor",
   recogniser: harborRecogniser,
   words: { harbor: harborWords },
+  book: () => new JobBook(),
+  recordsIn: "jobs",
   // Named over the whole run: two jobs of one name are told apart.
   batch(records, run) {
     const naming = new HarborNaming(records, run.jobs);

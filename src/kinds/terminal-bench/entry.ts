@@ -34,3 +34,38 @@ export const terminalBenchSchema = z.object({
   fields: z.record(z.string(), z.string()).nullable(),
 });
 export type TerminalBenchPart = z.infer<typeof terminalBenchSchema>;
+
+const figures = { accuracy: z.number().nullable(), pass_at_k: z.record(z.string(), z.number().nullable()).nullable() };
+
+/**
+ * A run folder's own files as the document keeps them (`run.containers["terminal-bench"]`): what
+ * the run-level rules need (record.ts's RunRecord), so a merge of shards recomputes them. Each
+ * listed trial is a few hundred bytes, for at most MAX_LISTED_TRIALS. `finding` is the results
+ * schema's (it imports this file).
+ */
+export const terminalBenchRunSchema = <F extends z.ZodType>(finding: F) =>
+  z.object({
+    path: z.string(),
+    name: z.string(),
+    /** Only a trial or task folder of it was given: its files were not read. */
+    partial: z.boolean(),
+    id: z.string().nullable(),
+    run_id: z.string().nullable(),
+    version: z.string().nullable(),
+    /** The results list (null: results.json absent or unreadable); is_resolved null also when ill-typed. */
+    listed: z
+      .array(z.object({ name: z.string().nullable(), task: z.string().nullable(), is_resolved: z.boolean().nullable(), failure_mode: z.string().nullable(), harness: z.boolean(), fields: z.record(z.string(), z.string()) }))
+      .nullable(),
+    claims: z
+      .object({
+        ...figures,
+        n_resolved: z.int().nullable(),
+        n_unresolved: z.int().nullable(),
+        resolved_ids: z.array(z.string()).nullable(),
+        unresolved_ids: z.array(z.string()).nullable(),
+      })
+      .nullable(),
+    metadata: z.object({ ...figures, end_time: z.string().nullable(), resumed_at: z.string().nullable() }).nullable(),
+    plan: z.object({ trials: z.int().nullable(), tasks: z.int().nullable(), attempts: z.int().nullable(), source: z.string().nullable() }),
+    warnings: z.array(finding),
+  });

@@ -1,20 +1,27 @@
-// Terminal-Bench runs in the main process: their words. NOT YET WIRED (issue 25): discovery does
-// not recognise a run folder yet (it says one looks like evidence but is not read), so no run of
-// assay scores a Terminal-Bench trial; the pure core in this folder (trial.ts, run.ts) is tested on its own. Until
-// the run's book and batch rules land, an entry of this kind from another document gets no
-// experiment: it is listed, never credited.
+// Terminal-Bench runs in the main process (docs/terminal-bench.md): how discovery tells a run, the
+// book of each run's own files, its words, its part of the batch record, and its batch rules.
 import type { Kind } from "../kind.js";
-import { RUN_METADATA, RUN_RESULTS, TB_LOCK } from "./record.js";
+import { terminalBenchBatch, type TrialFields } from "./batch.js";
+import { RunBook, type RunDocument } from "./book.js";
+import { terminalBenchRecogniser } from "./recogniser.js";
 import { terminalBenchWords } from "./words.js";
 
 export const terminalBenchKind: Kind = {
   name: "terminal-bench",
-  // Not scored yet, never passed over in silence: a run folder is said to look like evidence.
-  recogniser: {
-    description: "a Terminal-Bench run",
-    markers: [RUN_RESULTS, TB_LOCK, RUN_METADATA],
-    looksLike: (l) => l.has(RUN_RESULTS) && (l.has(TB_LOCK) || l.has(RUN_METADATA)),
-  },
+  recogniser: terminalBenchRecogniser,
   words: { "terminal-bench": terminalBenchWords },
-  batch: () => ({ nameOf: (e) => e.experiment, experiments: () => [] }),
+  book: () => new RunBook(),
+  // Named over the whole run: two run folders of one name are told apart.
+  batch: (records, run) => terminalBenchBatch(records, (run.containers["terminal-bench"] ?? []) as RunDocument[], run.options),
+  recordPart: (e, share) => ({
+    digest: e.digest,
+    rewards: e.rewards,
+    reward_source: share.string(e.reward_source),
+    flags: share.codes(e.flags, false),
+    job: share.string(e.job),
+    claimed: share.one(e.claimed),
+    exception: share.one(e.exception === null ? null : { type: e.exception.type, step: e.exception.step }),
+    usage: e.usage,
+    own: (e.terminal_bench?.fields ?? null) satisfies TrialFields,
+  }),
 };

@@ -1,48 +1,27 @@
-// The Harbor job folders of a run (contract §11): each one's own files read once, when discovery
+// Harbor's book (main process): the job folders of a run (contract §11): each one's own files read once, when discovery
 // reaches it, into a small record the job-level rules need (kept for the document, in `run`),
 // and its claims by trial name and task digests by task name, which its trials' Found objects hold
 // until each is placed (placed() copies them onto its entry): one job's maps at a time, never the
 // whole run's. Each Harbor trial's `harbor analyze` output is read here too, bounded: it is not
 // evidence (outside the digest a worker or the store answers for), so it is read where the trial lies.
 
-import { closeSync, lstatSync, openSync, readFileSync, readSync, type Stats } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { ANALYSIS_JSON, MARKDOWN_HEAD_BYTES, MAX_ANALYSIS_BYTES, readAnalysis, type AnalysisFiles } from "../core/harbor/analysis.js";
-import { readJob, unreadJob, type Claim, type JobFiles, type JobLock } from "../core/harbor/job.js";
-import { MAX_DOCUMENT_BYTES } from "../core/json/decode.js";
-import { MAX_JOB_LIST, type JobRecord, type Unrecognised } from "../core/results.js";
-import { byteCompare } from "../core/text.js";
-import type { Found, FoundContainer } from "../io/discover.js";
+import { ANALYSIS_JSON, MARKDOWN_HEAD_BYTES, MAX_ANALYSIS_BYTES, readAnalysis, type AnalysisFiles } from "../../core/harbor/analysis.js";
+import { readJob, unreadJob, type Claim, type JobFiles, type JobLock } from "../../core/harbor/job.js";
+import { MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
+import type { JobRecord } from "../../core/results.js";
+import { byteCompare } from "../../core/text.js";
+import type { Found, FoundContainer } from "../../io/discover.js";
+import { readSmallFile, statOf } from "../../io/small-file.js";
+import type { ContainerBook } from "../kind.js";
 
 /** The largest lock.json read (it names every trial's config: a few kilobytes each). */
 const MAX_LOCK_BYTES = 16 * 1024 * 1024;
 
-/** A file's lstat, undefined when absent, or why it cannot be had (a folder that cannot be searched: the trial is then a tool error, never the run's end). */
-function statOf(file: string): Stats | undefined | string {
-  try {
-    return lstatSync(file, { throwIfNoEntry: false });
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
-/** A job file's bytes, null when absent, or why it cannot be read. */
-function readFile(file: string, max: number): Uint8Array | null | { unreadable: string } {
-  const st = statOf(file);
-  if (typeof st === "string") return { unreadable: st };
-  if (st === undefined) return null;
-  if (!st.isFile()) return { unreadable: `${file.slice(file.lastIndexOf("/") + 1)} is not a regular file` };
-  if (st.size > max) return { unreadable: `${st.size} bytes, more than assay reads (${max})` };
-  try {
-    return readFileSync(file);
-  } catch (e) {
-    return { unreadable: (e as Error).message };
-  }
-}
-
 /** A trial's analysis.json (bounded), else the head of analysis.md or summary.md (its first line is shown), else null. */
 function analysisFiles(dir: string): AnalysisFiles | null {
-  const json = readFile(join(dir, ANALYSIS_JSON), MAX_ANALYSIS_BYTES);
+  const json = readSmallFile(join(dir, ANALYSIS_JSON), MAX_ANALYSIS_BYTES);
   if (json instanceof Uint8Array) return { file: ANALYSIS_JSON, json };
   if (json !== null) return { file: ANALYSIS_JSON, unreadable: json.unreadable };
   for (const file of ["analysis.md", "summary.md"]) {
@@ -71,17 +50,15 @@ function readHead(file: string, max: number): Uint8Array | string | null {
   }
 }
 
-/** The job folders found in a run, and the folders that looked like evidence but were not recognised. */
-export class JobBook {
+/** The Harbor job folders found in a run. */
+export class JobBook implements ContainerBook {
   private readonly byPath = new Map<string, JobRecord>();
   /** Jobs known only from trials given as roots. */
   private readonly partial = new Set<string>();
   private current: { path: string; claims: ReadonlyMap<string, Claim>; tasks: JobLock["tasks"] } | null = null;
-  readonly unrecognised: Unrecognised = { count: 0, paths: [] };
 
   /** Discovery found a job: read its files (unless only a trial of it was given). */
   found(job: FoundContainer): void {
-    if (job.kind !== "harbor") return; // Harbor's book: another kind's containers are read by its own
     const known = this.byPath.get(job.path);
     if (job.partial) {
       // Only a trial of it was given: its name, and how many of its trials were.
@@ -92,8 +69,8 @@ export class JobBook {
       return;
     }
     this.partial.delete(job.path);
-    const lock = readFile(join(job.dir, "lock.json"), MAX_LOCK_BYTES);
-    const files: JobFiles = { result: readFile(join(job.dir, "result.json"), MAX_DOCUMENT_BYTES), lock: lock instanceof Uint8Array ? lock : null };
+    const lock = readSmallFile(join(job.dir, "lock.json"), MAX_LOCK_BYTES);
+    const files: JobFiles = { result: readSmallFile(join(job.dir, "result.json"), MAX_DOCUMENT_BYTES), lock: lock instanceof Uint8Array ? lock : null };
     const { record, claims, tasks } = readJob(job.path, job.name, job.folders, files);
     this.byPath.set(job.path, record);
     this.current = { path: job.path, claims, tasks };
@@ -102,20 +79,15 @@ export class JobBook {
   /** A Harbor trial: it carries what the job's summary and lock.json say of it, and what `harbor analyze` wrote beside it. */
   attach(found: Found): void {
     const h = found.member;
-    if (h === undefined || found.kind !== "harbor") return;
+    if (h === undefined) return;
     const mine = h.containerPath !== undefined && this.current?.path === h.containerPath;
     if (mine) h.claims = this.current!.claims;
     const files = analysisFiles(found.dir);
     h.place = { analysis: files === null ? null : readAnalysis(files), tasks: mine ? this.current!.tasks : null };
   }
 
-  notRecognised(path: string): void {
-    this.unrecognised.count++;
-    if (this.unrecognised.paths.length < MAX_JOB_LIST) this.unrecognised.paths.push(path);
-  }
-
   /** The job records, by path. */
-  get jobs(): JobRecord[] {
+  records(): JobRecord[] {
     return [...this.byPath.values()].sort((a, b) => byteCompare(a.path, b.path));
   }
 }

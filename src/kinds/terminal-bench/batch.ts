@@ -1,0 +1,139 @@
+// Terminal-Bench's batch rules (docs/terminal-bench.md rules 12–18), pure: a run's trial records and
+// its own files' record (book.ts, kept in the document) → one experiment per run folder. The
+// run-level verdict is run.ts's; here it becomes the experiment: the trials' states, `resolved` as
+// a reward with assay's pass@k beside TB's claimed figures, the trials the run's rules make
+// invalid, what is missing, and the run's warnings.
+import { CODES, type Code, type Finding } from "../../core/codes.js";
+import type { BatchOptions } from "../../core/batch/experiments.js";
+import type { Counted } from "../../core/batch/claims.js";
+import { keyMetrics } from "../../core/batch/harbor.js";
+import type { BatchRecord } from "../../core/batch/record.js";
+import { blankExperiment, type BundleEntry, type Experiment } from "../../core/results.js";
+import { own, setOwn } from "../../core/schema.js";
+import { byteCompare } from "../../core/text.js";
+import { experimentUsage } from "../../core/usage.js";
+import type { KindBatch } from "../kind.js";
+import type { RunDocument } from "./book.js";
+import { terminalBenchDeclaration } from "./declaration.js";
+import { Packed, type RunRecord } from "./record.js";
+import { checkRun, type TrialOnDisk } from "./run.js";
+import { REWARD_KEY, TB_PROFILE } from "./trial.js";
+
+/** What the kind's record part keeps for these rules: the trial's fields' fingerprints. */
+export type TrialFields = Record<string, string> | null;
+
+const isWarning = (c: Code) => / warning: /.test(CODES[c]);
+/** A run-level finding that is not a warning (a claim the run's own list does not give) is shown as a flag of the run. */
+const RUN = "(run)";
+const HARNESS = "a harness exception: TB wrote no trial file and counts it unresolved";
+const PLANNED = "planned by the run (tasks × attempts), not in its results list";
+
+export function terminalBenchBatch(records: readonly BatchRecord[], runs: readonly RunDocument[], options: BatchOptions): KindBatch {
+  const byPath = new Map(runs.map((r) => [r.path, r]));
+  const groups = new Map<string, BatchRecord[]>(runs.map((r) => [r.path, []]));
+  for (const r of records) {
+    const key = r.job ?? "";
+    (groups.get(key) ?? groups.set(key, []).get(key)!).push(r);
+  }
+  // The run folder's name; `#2`, `#3` for later runs of one name, in path order.
+  const names = new Map<string, string | null>();
+  const taken = new Map<string, number>();
+  for (const path of [...groups.keys()].sort(byteCompare)) {
+    const base = path === "" ? null : (byPath.get(path)?.name ?? groups.get(path)![0]?.experiment ?? path);
+    if (base === null) {
+      names.set(path, null);
+      continue;
+    }
+    const n = (taken.get(base) ?? 0) + 1;
+    taken.set(base, n);
+    names.set(path, n === 1 ? base : `${base}#${n}`);
+  }
+  return {
+    nameOf: (e) => names.get(e.job ?? "") ?? e.experiment,
+    experiments: () => [...groups].map(([path, rs]) => runExperiment(names.get(path) ?? null, path, byPath.get(path) ?? null, rs, options)),
+  };
+}
+
+/** The run's record as run.ts reads it. */
+function runRecordOf(d: RunDocument | null): RunRecord {
+  const shapes = new Map<string, string>();
+  if (d === null) return { id: null, runId: null, version: null, listed: null, claims: null, metadata: null, plan: { trials: null, tasks: null, attempts: null, source: null }, warnings: [] };
+  return {
+    id: d.id,
+    runId: d.run_id,
+    version: d.version,
+    listed: d.listed?.map((l) => ({ name: l.name, task: l.task, isResolved: l.is_resolved, failureMode: l.failure_mode, harness: l.harness, fields: Packed.of(l.fields, shapes) })) ?? null,
+    claims: d.claims,
+    metadata: d.metadata === null ? null : { accuracy: d.metadata.accuracy, pass_at_k: d.metadata.pass_at_k, endTime: d.metadata.end_time, resumedAt: d.metadata.resumed_at },
+    plan: d.plan,
+    warnings: d.warnings as Finding[],
+  };
+}
+
+/** A record's fields' fingerprints: its compact record's part, or (an entry given as its own record) its terminal_bench object. */
+const fieldsOf = (r: BatchRecord): TrialFields =>
+  r.own !== undefined ? (r.own as TrialFields) : ((r as Partial<BundleEntry>).terminal_bench?.fields ?? null);
+
+function runExperiment(name: string | null, path: string, run: RunDocument | null, records: readonly BatchRecord[], options: BatchOptions): Experiment {
+  const sorted = [...records].sort((a, b) => byteCompare(a.path, b.path));
+  const below = (p: string) => (path !== "" && p.startsWith(`${path}/`) ? p.slice(path.length + 1) : p);
+  const onDisk: TrialOnDisk[] = sorted.map((r) => ({ trial: r.trial, task: r.task, pass: r.pass, state: r.state, path: below(r.path), fields: r.validity === "error" ? null : fieldsOf(r) }));
+  const verdict = checkRun(runRecordOf(run), onDisk);
+  const planned = verdict.plan.planned;
+  const present = Math.max(verdict.plan.listed, sorted.length);
+  const out = blankExperiment(name, TB_PROFILE, Math.max(planned ?? 0, present));
+  out.job = run === null ? null : run.path;
+  out.job_id = run?.run_id ?? run?.id ?? null;
+  out.states = Object.fromEntries(terminalBenchDeclaration.states.map((s) => [s, 0]));
+  out.exceptions = {};
+
+  // The run's findings: a trial's own (its path below the run) make it invalid; the run's are warnings, or flags of the run.
+  const byTrial = new Map<string, Set<Code>>();
+  const diskByPath = new Map(onDisk.map((t) => [t.path, t]));
+  for (const f of verdict.findings) {
+    const trial = f.file === null ? undefined : diskByPath.get(f.file);
+    if (trial !== undefined && !isWarning(f.code)) (byTrial.get(trial.path) ?? byTrial.set(trial.path, new Set()).get(trial.path)!).add(f.code);
+    else if (isWarning(f.code)) out.warnings.push(f);
+    else out.flags.push({ code: f.code, trial: f.file ?? RUN, attempt: null, evidence: f.message });
+  }
+
+  const counted: Counted[] = [];
+  sorted.forEach((t, i) => {
+    const trial = t.trial ?? onDisk[i]!.path;
+    if (t.validity === "error") return void out.unscored.push(trial);
+    if (t.state !== null) out.states![t.state] = (out.states![t.state] ?? 0) + 1;
+    if (t.exception !== null) setOwn(out.exceptions!, t.exception.type, (own(out.exceptions!, t.exception.type) ?? 0) + 1);
+    for (const f of t.flags) out.flags.push({ code: f.code, trial, attempt: t.attempt, evidence: null });
+    const codes = new Set<Code>([...(t.validity === "invalid" ? t.errors.map((f) => f.code) : []), ...(byTrial.get(onDisk[i]!.path) ?? [])]);
+    if (codes.size > 0) {
+      out.invalid.push({ trial, codes: [...codes].sort(byteCompare) });
+      if (options.invalid === "count") counted.push({ trial: t, rewards: "zero", covered: true, invalid: true });
+    } else if (t.rewards !== null) counted.push({ trial: t, rewards: t.rewards, covered: true, invalid: false });
+    else if (options.errors === "zero") counted.push({ trial: t, rewards: "zero", covered: false, invalid: false });
+    else out.excluded.push({ trial, reason: t.state ?? "incomplete" });
+  });
+  for (const h of verdict.harnessExceptions.names) out.excluded.push({ trial: h, reason: HARNESS });
+  if (verdict.harnessExceptions.count > verdict.harnessExceptions.names.length)
+    out.missing.push({ count: verdict.harnessExceptions.count - verdict.harnessExceptions.names.length, reason: `more listed trials that are ${HARNESS}` });
+  out.missing.push(...verdict.missing.names);
+  if (verdict.missing.count > verdict.missing.names.length) out.missing.push({ count: verdict.missing.count - verdict.missing.names.length, reason: "more listed trials without a trial file" });
+  const unlisted = planned === null ? 0 : Math.max(0, planned - present);
+  if (unlisted > 0) out.missing.push({ count: unlisted, reason: PLANNED });
+
+  // `resolved` over every trial of the run but tool errors: those without evidence (harness exceptions, missing, planned) are in coverage's denominator.
+  const trials = sorted.length - out.unscored.length + verdict.harnessExceptions.count + verdict.missing.count + unlisted;
+  if (trials > 0) out.rewards = { [REWARD_KEY]: keyMetrics(REWARD_KEY, counted, trials) };
+  const claims = run?.claims ?? null;
+  if (claims !== null) {
+    const metrics: Record<string, number> = {};
+    for (const f of verdict.figures) if (f.claimed !== null) metrics[f.metric] = f.claimed;
+    out.claimed = {
+      source: "results.json",
+      metrics,
+      compared: verdict.figures.flatMap((f) => (f.claimed === null ? [] : [{ metric: f.metric, claimed: f.claimed, assay: f.evidence, reason: f.agrees === false || f.evidence === null || f.reason !== null ? (f.reason ?? "the evidence cannot give TB's figure") : null }])),
+    };
+  }
+  const successes = counted.filter((c) => !c.invalid && c.rewards !== "zero" && c.rewards[REWARD_KEY] === 1).length;
+  out.usage = experimentUsage(sorted.map((t) => t.usage), counted.map((c) => c.trial.usage), successes);
+  return out;
+}

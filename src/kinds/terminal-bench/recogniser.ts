@@ -1,0 +1,44 @@
+// What discovery asks of a folder (main process, docs/terminal-bench.md rule 1): a `tb run` folder
+// is a container whose members lie one folder down (`<task>/<trial>/`), decided from the first
+// bytes of its results.json (recognise.ts decides; this reads them).
+import { closeSync, openSync, readSync } from "node:fs";
+import { join } from "node:path";
+import type { Listing, Recogniser } from "../recogniser.js";
+import { isTaskFolder, recogniseRun, RUN_HEAD_BYTES } from "./recognise.js";
+import { RUN_METADATA, RUN_RESULTS, TB_LOCK } from "./record.js";
+
+/** The first RUN_HEAD_BYTES of a file (null: unreadable, or not a regular file). */
+function head(file: string): Uint8Array | null {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return null;
+  }
+  try {
+    const buf = Buffer.alloc(RUN_HEAD_BYTES);
+    let at = 0;
+    for (let n = -1; n !== 0 && at < buf.length; at += n) n = readSync(fd, buf, at, buf.length - at, null);
+    return buf.subarray(0, at);
+  } catch {
+    return null; // a folder named results.json (EISDIR), or a read error: not a run
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const siblings = (l: Listing) => ({ tbLock: l.has(TB_LOCK), runMetadata: l.has(RUN_METADATA) });
+
+export const terminalBenchRecogniser: Recogniser = {
+  description: "a Terminal-Bench run (results.json listing trials, beside <task>/<trial>/ folders)",
+  markers: [RUN_RESULTS, TB_LOCK, RUN_METADATA],
+  folder(dir, l) {
+    if (!l.has(RUN_RESULTS)) return null;
+    const bytes = head(join(dir, RUN_RESULTS));
+    return bytes !== null && recogniseRun(bytes, siblings(l)).run ? "container" : null;
+  },
+  // A subfolder of a run groups trials when one of its subfolders is named like its trial; else it is walked (a run nested inside).
+  groupsMembers: (name, l) => isTaskFolder(name, l.dirs),
+  // Run-shaped files whose results.json is not a run's (malformed, or no trial yet without a sibling): said, never passed over.
+  looksLike: (l) => l.has(RUN_RESULTS) && (l.has(TB_LOCK) || l.has(RUN_METADATA)),
+};
