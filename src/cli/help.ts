@@ -7,9 +7,10 @@ import { HARBOR_CASES } from "../synth/harbor.js";
 import { INSPECT_CASES } from "../synth/inspect.js";
 
 export const SCORE_HELP = `assay score ROOT... [options]
-  Score every bundle, Harbor trial and Inspect log under the roots (Harbor job and trial folders
-  and Inspect .eval and .json logs are read in place, never modified; a root may be a log) in a
-  pool of worker threads; per experiment, job or Inspect task run, honest metrics.
+  Score every bundle, Harbor or Terminal-Bench trial and Inspect log under the roots (Harbor job
+  and trial folders, Terminal-Bench run folders and Inspect .eval and .json logs are read in
+  place, never modified; a root may be a log) in a pool of worker threads; per experiment, job,
+  run or Inspect task run, honest metrics.
   --schedule FILE          an assay.schedule/1 file (repeatable, one per experiment)
   -f, --format table|json|jsonl|html|junit|md
                            output format (default table; jsonl: the run, each bundle, each
@@ -30,7 +31,9 @@ export const SCORE_HELP = `assay score ROOT... [options]
                            counted as reward 0, as Harbor's own job stats count them. Inspect:
                            samples without a score (error, cancelled, missing, unscored,
                            invalidated) are left out (default, as Inspect's own figure) or count 0
-                           over the planned samples
+                           over the planned samples. Terminal-Bench: trials without a verdict
+                           (test timeout, parse error, harness error) are left out (default) or
+                           count unresolved, as Terminal-Bench's own accuracy counts them
   --fail-on invalid        exit 1 when any bundle or trial is invalid
   -j, --jobs N             worker threads at most, started as work arrives (default: available
                            parallelism; never more than 4 per CPU)
@@ -114,8 +117,8 @@ assay compare R1 R2 R3 ... [--format table|json|md|html] [--out FILE] [--fail-on
 `;
 
 export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE]
-  Validate one bundle, one Harbor trial, every trial of a Harbor job, or one Inspect log (read in
-  place), and print every finding; for Harbor, the job's plan and warnings, each trial's state,
+  Validate one bundle, one Harbor trial, every trial of a Harbor job or of a Terminal-Bench run,
+  or one Inspect log (read in place), and print every finding; for Harbor, the job's plan and warnings, each trial's state,
   rewards, exception, what the job's result.json says of it, and review flags with their evidence;
   for an Inspect log, its status, plan, each sample state's count, each metric claimed beside
   assay's own, and findings naming the member or JSON path.

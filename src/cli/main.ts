@@ -20,8 +20,8 @@ interface Command {
 }
 const COMMANDS: Record<string, Command> = {
   demo: { load: async () => (await import("./commands/synth.js")).demoCommand, summary: "score a small synthetic corpus of every kind", help: "DEMO_HELP" },
-  score: { load: async () => (await import("./commands/score.js")).scoreCommand, summary: "score every bundle, Harbor trial and Inspect log under the roots", help: "SCORE_HELP" },
-  verify: { load: async () => (await import("./commands/verify.js")).verifyCommand, summary: "validate one bundle, Harbor trial or job, or Inspect log, with every finding", help: "VERIFY_HELP" },
+  score: { load: async () => (await import("./commands/score.js")).scoreCommand, summary: "score every bundle, Harbor or Terminal-Bench trial and Inspect log under the roots", help: "SCORE_HELP" },
+  verify: { load: async () => (await import("./commands/verify.js")).verifyCommand, summary: "validate one bundle, Harbor trial or job, Terminal-Bench run, or Inspect log, with every finding", help: "VERIFY_HELP" },
   compare: { load: async () => (await import("./commands/compare.js")).compareCommand, summary: "compare two results documents (or rank three or more)", help: "COMPARE_HELP" },
   merge: { load: async () => (await import("./commands/merge.js")).mergeCommand, summary: "merge the shards of score --shard i/n into one document", help: "MERGE_HELP" },
   "slurm-script": { load: async () => (await import("./commands/slurm-script.js")).slurmScriptCommand, summary: "write the script that scores in shards on Slurm, then merges", help: "SLURM_SCRIPT_HELP" },

@@ -12,7 +12,7 @@ import type { Experiment, IntervalField } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
 import { Methods, type Nouns } from "./intervals.js";
 import { dollars, tokens } from "./usage.js";
-import { wordsOf } from "./vocabulary.js";
+import { CLAIM_SOURCES, wordsOf } from "./vocabulary.js";
 
 /** Rows an overview shows at most. */
 export const MAX_ROWS = 50;
@@ -236,7 +236,8 @@ export function overview(experiments: readonly Experiment[], o: { errors: "exclu
     if (l !== null) legend.push(l);
   }
   if (all.some((r) => r.interval !== "" && !r.interval.startsWith("["))) legend.push("no interval: a single trial or sample, all of them in one task or group, or none counted (the details say which)");
-  legend.push("claim: the harness's own figure (Harbor's result.json, Inspect's log); agrees, differs (the details say why) or unverified");
+  // Every kind's source, as the legend has always named them, whichever kinds the document holds.
+  legend.push(`claim: the harness's own figure (${CLAIM_SOURCES}); agrees, differs (the details say why) or unverified`);
   legend.push("flags: for review, they change no state and no figure; cost: as recorded (tokens where no cost is), never priced by assay");
   // Explained for the rows shown: the note column is shown only when one of them has a note.
   if (rows.some((r) => r.note !== "")) legend.push("note: what a row's other cells do not say (an Inspect log that is not a clean run: its figures cover what it holds; an invalid log beside a claim that agrees: the claim was checked on the log as written, the figure counts it 0)");

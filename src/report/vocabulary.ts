@@ -18,6 +18,9 @@ export const WORDS: Readonly<Record<Profile, Words>> = Object.assign({}, ...KIND
 /** The order a line that counts several kinds names them: the kinds' order (assay's bundles, then Harbor's trials, then Inspect's logs…). */
 const ORDER: readonly Words[] = [...Object.values(WORDS), UNKNOWN];
 
+/** Where each kind's claimed figures come from, as the overview's legend names them ("Harbor's result.json, Inspect's log"). */
+export const CLAIM_SOURCES = Object.values(WORDS).flatMap((w) => (w.claimFrom === undefined ? [] : [w.claimFrom])).join(", ");
+
 /** The words for a profile (a document's; null or one this version does not know: UNKNOWN). */
 export const wordsOf = (profile: string | null): Words => (profile !== null && Object.hasOwn(WORDS, profile) ? WORDS[profile as Profile] : UNKNOWN);
 

@@ -20,6 +20,8 @@ export interface Words {
   unnamed: string;
   /** The header over the harness's own figures; null where the kind claims none. */
   claims: string | null;
+  /** Where the harness's own figures come from, for the legend ("Harbor's result.json"); absent where it claims none. */
+  claimFrom?: string;
   /** What the overview's column of `scheduled` counts, in a word ("trials", "records"). */
   column: string;
   /** What `scheduled` counts, one and several. */

@@ -48,7 +48,7 @@ export function verifyCommand(argv: string[], io: CliIo): number {
       return f.member !== undefined && (f.path === shown || f.member.containerPath === shown);
     });
     job = book.document().jobs.find((j) => j.path === shown);
-    if (found.length === 0 && job === undefined) throw new UsageError(`${forTerminal(dir)} is not a bundle (no journal.jsonl), a Harbor trial or a Harbor job`);
+    if (found.length === 0 && job === undefined) throw new UsageError(`${forTerminal(dir)} is not a bundle (no journal.jsonl), a Harbor trial or job, or a Terminal-Bench run`);
     for (const line of skipped) io.stderr(line);
     entries = found.map((f) => {
       const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, f.kind);

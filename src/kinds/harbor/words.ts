@@ -12,6 +12,7 @@ export const harborWords: Words = {
   units: TRIALS,
   unnamed: "(lone trials)",
   claims: "Harbor says",
+  claimFrom: "Harbor's result.json",
   column: "trials",
   scheduled: "trial",
   scheduledPlural: "trials",

@@ -13,6 +13,7 @@ export const inspectWords: Words = {
   // Logs read but tied to no task run (their header names none, or is invalid): not the tool errors `unscored` lists.
   unnamed: "(logs not attributed to a task run)",
   claims: "Inspect claims",
+  claimFrom: "Inspect's log",
   column: "records",
   scheduled: "planned record",
   scheduledPlural: "planned records",

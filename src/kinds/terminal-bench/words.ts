@@ -12,6 +12,7 @@ export const terminalBenchWords: Words = {
   units: TRIALS,
   unnamed: "(trials outside a run)",
   claims: "Terminal-Bench says",
+  claimFrom: "Terminal-Bench's results.json",
   column: "trials",
   scheduled: "trial",
   scheduledPlural: "trials",
