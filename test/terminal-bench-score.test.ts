@@ -1,0 +1,401 @@
+// Terminal-Bench runs end to end (docs/terminal-bench.md, wired in daef815): real run folders written
+// as `tb run` writes them, scored by the real CLI in-process (`assay score ROOT --out FILE`, real
+// workers), the JSON document read back. Discovery (a run under a parent, as a root, a task or a
+// trial folder given as a root, a nested run, a run-shaped file that is no run), one experiment per
+// run folder and its name, the figures beside the claims, the trial-vs-list rules, the plan, the
+// store, shards and merge, --errors zero, `assay verify`, and the two real runs in ../shared.
+//
+// Workers run compiled code (dist/): `npm run build` first.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Experiment, Results } from "../src/core/results.js";
+import { inShard } from "../src/pipeline/shard.js";
+import { run, spawnCli } from "./helpers/cli.js";
+import { REQUIRE_SHARED, SCRATCH, SHARED_DIR } from "./helpers/shared.js";
+import { json, RUN_ID, tbLock, tbMetadata, tbRunResults, tbTrial, trialName, writeRunFiles, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
+
+const BASE = mkdtempSync(join(SCRATCH, "assay-tb-score-"));
+afterAll(() => rmSync(BASE, { recursive: true, force: true }));
+let serial = 0;
+/** A new evidence folder (outputs go beside it, never inside: assay writes nothing into evidence). */
+const fresh = (label: string) => join(BASE, `${label}-${++serial}`, "ev");
+const outFile = () => join(BASE, `out-${++serial}.json`);
+
+interface RunSpec {
+  /** Trials listed in results.json and written to disk (unless their index is in `absent`). */
+  trials: TbTrialSpec[];
+  absent?: number[];
+  /** Trial folders written but not listed. */
+  unlisted?: TbTrialSpec[];
+  /** An edit of the run's results.json (its claims) after it is counted. */
+  results?: (r: Record<string, any>) => void;
+  metadata?: Record<string, unknown>;
+  /** A trial file's edit (its list entry unchanged), by index in `trials`. */
+  editTrial?: Record<number, (t: Record<string, unknown>) => void>;
+  passAtK?: Record<string, number>;
+}
+
+/** A run folder at `dir`, its own files consistent with its trials unless the spec says otherwise. */
+function writeRun(dir: string, spec: RunSpec): string {
+  const results = tbRunResults(spec.trials.map((t) => tbTrial(t)), spec.passAtK);
+  spec.results?.(results);
+  const tasks = [...new Set(spec.trials.map((t) => t.task ?? "hello"))];
+  const attempts = Math.max(1, ...spec.trials.map((t) => t.of ?? 1));
+  writeRunFiles(dir, {
+    results,
+    metadata: tbMetadata({ task_ids: tasks, dataset_size: tasks.length, n_attempts: attempts, accuracy: results["accuracy"], pass_at_k: results["pass_at_k"], ...spec.metadata }),
+    lock: tbLock({ n_attempts: attempts, task_ids: tasks }),
+  });
+  spec.trials.forEach((t, i) => {
+    if (spec.absent?.includes(i)) return;
+    const doc = tbTrial(t);
+    spec.editTrial?.[i]?.(doc);
+    writeTbTrial(dir, t, { result: json(doc) });
+  });
+  for (const t of spec.unlisted ?? []) writeTbTrial(dir, t);
+  return dir;
+}
+const FAILED: Partial<TbTrialSpec> = { parserResults: { test_a: "passed", test_b: "failed" } };
+/** Two tasks, one attempt each: hello resolved, bye unresolved. */
+const PLAIN: TbTrialSpec[] = [{ task: "hello" }, { task: "bye", ...FAILED }];
+
+/** `assay score ROOTS --out FILE --quiet …`, the document read back (and the exit code checked). */
+async function score(roots: string[], ...extra: string[]): Promise<Results & { stderr: string }> {
+  const file = outFile();
+  const r = await run(["score", ...roots, "--out", file, "--quiet", ...extra]);
+  expect(r.code, r.stderr).toBe(0);
+  return { ...(JSON.parse(readFileSync(file, "utf8")) as Results), stderr: r.stderr };
+}
+const exp = (doc: Results, name: string): Experiment => {
+  const e = doc.experiments.find((x) => x.experiment === name);
+  expect(e, `no experiment ${name} in ${doc.experiments.map((x) => x.experiment).join(", ")}`).toBeDefined();
+  return e!;
+};
+const names = (doc: Results) => doc.experiments.map((e) => e.experiment).sort();
+const codesOf = (xs: readonly { code: string }[]) => xs.map((x) => x.code).sort();
+const trialsOf = (doc: Results) => doc.bundles.map((b) => b.trial).sort();
+const T = (task: string, k = 1, of = 1) => trialName({ task, attempt: k, of });
+
+// ---------------------------------------------------------------------------------------------
+
+describe("discovery: where a run and its members are found", () => {
+  it("a run under a parent root is one experiment named after its folder, job = its path, job_id = its run id", async () => {
+    const root = fresh("parent");
+    const dir = writeRun(join(root, "runs", "myrun"), { trials: PLAIN });
+    const doc = await score([root]);
+    expect(names(doc)).toEqual(["myrun"]);
+    const e = exp(doc, "myrun");
+    expect([e.profile, e.job, e.job_id, e.scheduled]).toEqual(["terminal-bench", dir, RUN_ID, 2]);
+    expect(trialsOf(doc)).toEqual([T("bye"), T("hello")]);
+    expect(doc.bundles.every((b) => b.experiment === "myrun" && b.job === dir && b.profile === "terminal-bench")).toBe(true);
+    expect(doc.run.containers?.["terminal-bench"]?.map((c) => [c.path, c.name, c.partial, c.run_id])).toEqual([[dir, "myrun", false, RUN_ID]]);
+    expect(e.states).toMatchObject({ resolved: 1, unresolved: 1 });
+  });
+
+  it("a run given as the root is the same experiment", async () => {
+    const dir = writeRun(join(fresh("asroot"), "myrun"), { trials: PLAIN });
+    const doc = await score([dir]);
+    expect(names(doc)).toEqual(["myrun"]);
+    expect([exp(doc, "myrun").job, exp(doc, "myrun").job_id]).toEqual([dir, RUN_ID]);
+    expect(trialsOf(doc)).toEqual([T("bye"), T("hello")]);
+  });
+
+  it("a task folder and a single trial folder given as roots are members of their run: experiment = run name, job = run path", async () => {
+    const dir = writeRun(join(fresh("member"), "myrun"), { trials: [{ task: "hello", attempt: 1, of: 2 }, { task: "hello", attempt: 2, of: 2, ...FAILED }, { task: "bye", of: 2 }, { task: "bye", attempt: 2, of: 2 }] });
+    const task = await score([join(dir, "hello")]);
+    expect(trialsOf(task)).toEqual([T("hello", 1, 2), T("hello", 2, 2)]);
+    expect(names(task)).toEqual(["myrun"]);
+    expect(exp(task, "myrun").job).toBe(dir);
+    expect(task.bundles.every((b) => b.experiment === "myrun" && b.job === dir)).toBe(true);
+    const trial = await score([join(dir, "bye", T("bye", 2, 2))]);
+    expect(trialsOf(trial)).toEqual([T("bye", 2, 2)]);
+    expect(names(trial)).toEqual(["myrun"]);
+    expect(exp(trial, "myrun").job).toBe(dir);
+    expect(trial.bundles[0]).toMatchObject({ experiment: "myrun", job: dir, state: "resolved", pass: true });
+    // The run itself was not given: it is known only from its member, its files unread.
+    expect(trial.run.containers?.["terminal-bench"]?.map((c) => [c.path, c.partial])).toEqual([[dir, true]]);
+  });
+
+  it("a run nested inside a run's folder is found too: two experiments, each with its own trials", async () => {
+    const outer = writeRun(join(fresh("nested"), "outer"), { trials: PLAIN });
+    const inner = writeRun(join(outer, "archive", "inner"), { trials: [{ task: "deep" }] });
+    const doc = await score([join(outer, "..")]);
+    expect(names(doc)).toEqual(["inner", "outer"]);
+    expect([exp(doc, "outer").job, exp(doc, "inner").job]).toEqual([outer, inner]);
+    expect(doc.bundles.filter((b) => b.experiment === "inner").map((b) => b.trial)).toEqual([T("deep")]);
+    expect(doc.bundles.filter((b) => b.experiment === "outer").map((b) => b.trial).sort()).toEqual([T("bye"), T("hello")]);
+    // `archive` holds no trial-named folder: walked, not a task folder, so nothing is unlisted in `outer`.
+    expect(exp(doc, "outer").invalid).toEqual([]);
+    expect(codesOf(exp(doc, "outer").warnings)).toEqual([]);
+  });
+
+  it("a subfolder of a run that is not a task folder is walked, not a member; a task folder is", async () => {
+    const dir = writeRun(join(fresh("walked"), "myrun"), { trials: PLAIN });
+    // notes/misc/ holds files; logs/hello.1-of-1/ looks like a trial but lies in a folder not named as its task.
+    mkdirSync(join(dir, "notes", "misc"), { recursive: true });
+    writeFileSync(join(dir, "notes", "misc", "readme.txt"), "not a trial\n");
+    mkdirSync(join(dir, "logs", "other"), { recursive: true });
+    writeFileSync(join(dir, "logs", "other", "commands.txt"), "[]\n");
+    const doc = await score([dir]);
+    expect(trialsOf(doc)).toEqual([T("bye"), T("hello")]);
+    expect(doc.bundles.some((b) => b.path.includes("/notes/") || b.path.includes("/logs/"))).toBe(false);
+    const e = exp(doc, "myrun");
+    expect([e.invalid, e.unscored, e.excluded]).toEqual([[], [], []]);
+    expect(e.rewards!["resolved"]).toMatchObject({ trials: 2, covered: 2, mean: 1 / 2 });
+  });
+
+  it("a results.json that is not a run's (no trial list) beside tb.lock is counted unrecognised, not scored", async () => {
+    const root = fresh("notrun");
+    writeRun(join(root, "good"), { trials: PLAIN });
+    writeRunFiles(join(root, "bad"), { results: { id: "x", note: "no list here" }, lock: tbLock() });
+    writeTbTrial(join(root, "bad"), { task: "hello" });
+    const doc = await score([root]);
+    expect(names(doc)).toEqual(["good"]);
+    expect(doc.run.unrecognised.count).toBe(1);
+    expect(doc.run.unrecognised.paths).toEqual([join(root, "bad")]);
+    expect(doc.bundles.every((b) => b.experiment === "good")).toBe(true);
+    expect(doc.run.containers?.["terminal-bench"]?.map((c) => c.name)).toEqual(["good"]);
+  });
+});
+
+describe("one experiment per run folder", () => {
+  it("two run folders of one name in different parents are `name` and `name#2`, in path order; each entry carries its experiment's name", async () => {
+    const root = fresh("twins");
+    const a = writeRun(join(root, "a", "myrun"), { trials: PLAIN });
+    const b = writeRun(join(root, "b", "myrun"), { trials: [{ task: "solo" }] });
+    const doc = await score([root]);
+    expect(names(doc)).toEqual(["myrun", "myrun#2"]);
+    expect([exp(doc, "myrun").job, exp(doc, "myrun#2").job]).toEqual([a, b]);
+    for (const bundle of doc.bundles) expect(bundle.experiment).toBe(bundle.path.startsWith(`${a}/`) ? "myrun" : "myrun#2");
+    expect(doc.bundles.filter((x) => x.experiment === "myrun#2").map((x) => x.trial)).toEqual([T("solo")]);
+    expect(exp(doc, "myrun#2").rewards!["resolved"]).toMatchObject({ mean: 1, trials: 1 });
+    expect(exp(doc, "myrun").rewards!["resolved"]).toMatchObject({ mean: 1 / 2, trials: 2 });
+  });
+});
+
+describe("the run's figures beside its claims", () => {
+  it("claims that follow from the trials: every compared figure agrees (reason null), no flag, no warning", async () => {
+    const doc = await score([writeRun(join(fresh("claims"), "ok"), { trials: PLAIN })]);
+    const e = exp(doc, "ok");
+    expect(e.claimed).toEqual({
+      source: "results.json",
+      metrics: { accuracy: 0.5, n_resolved: 1, n_unresolved: 1 },
+      compared: [
+        { metric: "accuracy", claimed: 0.5, assay: 0.5, reason: null },
+        { metric: "n_resolved", claimed: 1, assay: 1, reason: null },
+        { metric: "n_unresolved", claimed: 1, assay: 1, reason: null },
+      ],
+    });
+    expect([e.flags, e.warnings, e.invalid, e.missing]).toEqual([[], [], [], []]);
+  });
+
+  it("claims the run's own list does not give: RUN_CLAIM_MISMATCH as a flag of the run, the compared figures say why", async () => {
+    const doc = await score([writeRun(join(fresh("claims"), "bad"), { trials: PLAIN, results: (r) => Object.assign(r, { accuracy: 1, n_resolved: 2, n_unresolved: 0 }) })]);
+    const e = exp(doc, "bad");
+    // The run's flag names the run's file the claim is in, where a trial's names the trial.
+    expect(e.flags.map((f) => [f.code, f.trial, f.attempt])).toEqual([["RUN_CLAIM_MISMATCH", "results.json", null]]);
+    expect(e.claimed!.metrics).toEqual({ accuracy: 1, n_resolved: 2, n_unresolved: 0 });
+    for (const c of e.claimed!.compared) expect(c.reason, c.metric).toEqual(expect.any(String));
+    expect(e.claimed!.compared.map((c) => [c.metric, c.claimed, c.assay])).toEqual([["accuracy", 1, 0.5], ["n_resolved", 2, 1], ["n_unresolved", 0, 1]]);
+    // A flag changes no verdict.
+    expect(e.rewards!["resolved"]).toMatchObject({ mean: 0.5, covered: 2 });
+  });
+
+  it("pass@k with 2 attempts per task: TB's pass@2 compared (right and wrong), assay's pass_at_k by hand", async () => {
+    const trials: TbTrialSpec[] = [
+      { task: "hello", attempt: 1, of: 2 }, { task: "hello", attempt: 2, of: 2, ...FAILED },
+      { task: "bye", attempt: 1, of: 2, ...FAILED }, { task: "bye", attempt: 2, of: 2, ...FAILED },
+    ];
+    // hello 1 of 2 (pass@2 = 1), bye 0 of 2 (0): mean 0.5; pass@1 = mean of 1/2 and 0.
+    const root = fresh("passk");
+    writeRun(join(root, "right"), { trials, passAtK: { "2": 0.5 } });
+    writeRun(join(root, "wrong"), { trials, passAtK: { "2": 1 } });
+    const doc = await score([root]);
+    const right = exp(doc, "right");
+    expect(right.claimed!.compared.find((c) => c.metric === "pass_at_k/2")).toEqual({ metric: "pass_at_k/2", claimed: 0.5, assay: 0.5, reason: null });
+    expect(right.flags).toEqual([]);
+    expect(right.rewards!["resolved"]).toMatchObject({ mean: 0.25, trials: 4, pass_at_k: { "1": 0.25, "2": 0.5 } });
+    const wrong = exp(doc, "wrong");
+    expect(wrong.claimed!.compared.find((c) => c.metric === "pass_at_k/2")).toMatchObject({ claimed: 1, assay: 0.5, reason: expect.any(String) });
+    expect(codesOf(wrong.flags)).toEqual(["RUN_CLAIM_MISMATCH"]);
+  });
+});
+
+describe("each trial beside the run's list", () => {
+  it("TRIAL_RUN_MISMATCH (one field of a trial's file edited): invalid, counted 0 by default, left out with --invalid exclude", async () => {
+    const dir = writeRun(join(fresh("mismatch"), "myrun"), { trials: [{ task: "hello" }, { task: "bye" }], editTrial: { 1: (t) => void (t["instruction"] = "Say goodbye.") } });
+    const count = exp(await score([dir]), "myrun");
+    expect(count.invalid).toEqual([{ trial: T("bye"), codes: ["TRIAL_RUN_MISMATCH"] }]);
+    expect(count.rewards!["resolved"]).toMatchObject({ mean: 0.5, covered: 2, trials: 2 });
+    const excl = exp(await score([dir], "--invalid", "exclude"), "myrun");
+    expect(excl.invalid).toEqual([{ trial: T("bye"), codes: ["TRIAL_RUN_MISMATCH"] }]);
+    expect(excl.rewards!["resolved"]).toMatchObject({ mean: 1, covered: 1, trials: 2 });
+    // The other side of the line: the same run unedited has nothing invalid.
+    const clean = exp(await score([writeRun(join(fresh("mismatch"), "myrun"), { trials: [{ task: "hello" }, { task: "bye" }] })]), "myrun");
+    expect([clean.invalid, clean.rewards!["resolved"]!.mean]).toEqual([[], 1]);
+  });
+
+  it("TRIAL_UNLISTED: a trial folder the run's list lacks is invalid", async () => {
+    const doc = await score([writeRun(join(fresh("unlisted"), "myrun"), { trials: [{ task: "hello" }], unlisted: [{ task: "extra" }] })]);
+    const e = exp(doc, "myrun");
+    expect(trialsOf(doc)).toEqual([T("extra"), T("hello")]);
+    expect(e.invalid).toEqual([{ trial: T("extra"), codes: ["TRIAL_UNLISTED"] }]);
+    expect(e.rewards!["resolved"]).toMatchObject({ mean: 0.5, covered: 2 });
+  });
+
+  it("TRIAL_MISSING (listed, folder deleted) is `missing` and in coverage's denominator; the evidence cannot give TB's figures", async () => {
+    const doc = await score([writeRun(join(fresh("missing"), "myrun"), { trials: [{ task: "hello" }, { task: "bye" }, { task: "gone" }], absent: [2] })]);
+    const e = exp(doc, "myrun");
+    expect(e.missing).toEqual([T("gone")]);
+    expect(codesOf(e.warnings)).toContain("TRIAL_MISSING");
+    expect(e.rewards!["resolved"]).toMatchObject({ mean: 1, covered: 2, trials: 3, coverage: 2 / 3 });
+    expect(e.claimed!.compared.find((c) => c.metric === "accuracy")).toMatchObject({ claimed: 1, assay: null, reason: expect.stringContaining("without a trial file") });
+  });
+
+  it("a harness-exception entry (unknown_agent_error, no file) is `excluded` with the harness reason and in coverage's denominator", async () => {
+    const doc = await score([writeRun(join(fresh("harness"), "myrun"), { trials: [{ task: "hello" }, { task: "bye" }, { task: "boom", harness: true }], absent: [2] })]);
+    const e = exp(doc, "myrun");
+    expect(e.excluded).toEqual([{ trial: T("boom"), reason: expect.stringContaining("harness exception") }]);
+    expect([e.missing, e.invalid]).toEqual([[], []]);
+    expect(codesOf(e.warnings)).not.toContain("TRIAL_MISSING");
+    expect(e.rewards!["resolved"]).toMatchObject({ mean: 1, covered: 2, trials: 3, coverage: 2 / 3 });
+    // TB counts it unresolved: 2 of 3, and so does the evidence.
+    expect(e.claimed!.compared.find((c) => c.metric === "accuracy")).toEqual({ metric: "accuracy", claimed: 2 / 3, assay: 2 / 3, reason: null });
+  });
+});
+
+describe("the plan and finalisation", () => {
+  it("fewer listed than planned: RUN_NOT_FINAL and the planned-but-unlisted count in `missing`", async () => {
+    const doc = await score([writeRun(join(fresh("plan"), "myrun"), { trials: PLAIN, metadata: { dataset_size: 5, task_ids: ["hello", "bye", "c", "d", "e"] } })]);
+    const e = exp(doc, "myrun");
+    expect(codesOf(e.warnings)).toContain("RUN_NOT_FINAL");
+    expect(e.missing).toEqual([{ count: 3, reason: expect.stringContaining("planned") }]);
+    expect(e.scheduled).toBe(5);
+    expect(e.rewards!["resolved"]).toMatchObject({ covered: 2, trials: 5 });
+  });
+
+  it("run_metadata.json's end_time null: RUN_NOT_FINAL (and not with it set)", async () => {
+    const root = fresh("final");
+    writeRun(join(root, "open"), { trials: PLAIN, metadata: { end_time: null } });
+    writeRun(join(root, "closed"), { trials: PLAIN });
+    const doc = await score([root]);
+    expect(codesOf(exp(doc, "open").warnings)).toEqual(["RUN_NOT_FINAL"]);
+    expect(exp(doc, "open").missing).toEqual([]);
+    expect(exp(doc, "closed").warnings).toEqual([]);
+  });
+});
+
+describe.sequential("the store, shards and merge", () => {
+  const SPECS: TbTrialSpec[] = [
+    { task: "hello", attempt: 1, of: 2 }, { task: "hello", attempt: 2, of: 2, ...FAILED },
+    { task: "bye", attempt: 1, of: 2 }, { task: "bye", attempt: 2, of: 2 },
+    { task: "boom", attempt: 1, of: 2, harness: true }, { task: "boom", attempt: 2, of: 2 },
+  ];
+
+  it("--store twice gives the same document, the second all from the store", async () => {
+    const dir = writeRun(join(fresh("store"), "myrun"), { trials: SPECS, absent: [4] });
+    const db = join(BASE, `store-${++serial}.sqlite`);
+    const once = async () => {
+      const file = outFile();
+      const r = await run(["score", dir, "--store", db, "--out", file]);
+      expect(r.code, r.stderr).toBe(0);
+      return { doc: JSON.parse(readFileSync(file, "utf8")) as Results, stderr: r.stderr };
+    };
+    const first = await once();
+    expect(first.stderr).toContain("(0 from store)");
+    const second = await once();
+    expect(second.stderr).toContain("5/5 bundles (5 from store)");
+    expect(JSON.stringify({ ...second.doc, run: { ...second.doc.run, started_at: null } })).toBe(JSON.stringify({ ...first.doc, run: { ...first.doc.run, started_at: null } }));
+    expect(exp(second.doc, "myrun").excluded).toEqual([{ trial: T("boom", 1, 2), reason: expect.stringContaining("harness exception") }]);
+  });
+
+  /** The single run's document and the merge of its two shards' documents. */
+  let pair: Promise<{ single: Results; merged: Results }> | undefined;
+  const singleAndMerged = () =>
+    (pair ??= (async () => {
+      // A root under which the run's trials fall in both shards (by construction, not by chance).
+      let root: string;
+      const paths = (r: string) => SPECS.filter((_, i) => i !== 4).map((s) => `${r}/myrun/${s.task}/${trialName(s)}`);
+      do root = fresh("shards");
+      while (new Set(paths(root).map((p) => inShard(p, { index: 0, count: 2 }))).size !== 2);
+      writeRun(join(root, "myrun"), { trials: SPECS, absent: [4], results: (r) => void (r["accuracy"] = 0.9) });
+      const single = await score([root]);
+      const files: string[] = [];
+      for (const i of [0, 1]) {
+        const f = outFile();
+        const r = await run(["score", root, "--shard", `${i}/2`, "--quiet", "--out", f]);
+        expect(r.code, r.stderr).toBe(0);
+        expect((JSON.parse(readFileSync(f, "utf8")) as Results).bundles.length, `shard ${i}`).toBeGreaterThan(0);
+        files.push(f);
+      }
+      const out = outFile();
+      const merged = await run(["merge", ...files, "--out", out]);
+      expect(merged.code, merged.stderr).toBe(0);
+      return { single, merged: JSON.parse(readFileSync(out, "utf8")) as Results };
+    })());
+
+  it("--shard 0/2 and 1/2 then assay merge give the single run's experiments and bundles byte for byte, and its run.containers", async () => {
+    const { single, merged } = await singleAndMerged();
+    expect(JSON.stringify(merged.experiments)).toBe(JSON.stringify(single.experiments));
+    expect(JSON.stringify(merged.bundles)).toBe(JSON.stringify(single.bundles));
+    expect(merged.run.containers).toEqual(single.run.containers);
+    // What is compared is a run with a harness exception and a wrong claim: not an empty document.
+    const e = exp(merged, "myrun");
+    expect(codesOf(e.flags)).toEqual(["RUN_CLAIM_MISMATCH"]);
+    expect(e.excluded).toEqual([{ trial: T("boom", 1, 2), reason: expect.stringContaining("harness exception") }]);
+    expect(e.rewards!["resolved"]).toMatchObject({ covered: 5, trials: 6 });
+  });
+
+  // src bug: `score` writes a run's claims in record.ts's key order (accuracy, n_resolved, …,
+  // pass_at_k) while `merge` re-parses them through entry.ts's schema (accuracy, pass_at_k,
+  // n_resolved, …): the same values, other bytes.
+  it.fails("run.containers are byte-identical too (src bug: claims' key order differs between score and merge)", async () => {
+    const { single, merged } = await singleAndMerged();
+    expect(JSON.stringify(merged.run.containers)).toBe(JSON.stringify(single.run.containers));
+  });
+});
+
+describe("--errors zero", () => {
+  it("a test-timeout trial is excluded by default and counted 0 (covered false) with --errors zero", async () => {
+    const dir = writeRun(join(fresh("errors"), "myrun"), { trials: [{ task: "hello" }, { task: "slow", failureMode: "test_timeout", parserResults: null }] });
+    const plain = exp(await score([dir]), "myrun");
+    expect(plain.states).toMatchObject({ resolved: 1, "test-timeout": 1 });
+    expect(plain.excluded).toEqual([{ trial: T("slow"), reason: "test-timeout" }]);
+    expect(plain.rewards!["resolved"]).toMatchObject({ mean: 1, covered: 1, trials: 2, coverage: 0.5 });
+    const zero = exp(await score([dir], "--errors", "zero"), "myrun");
+    expect(zero.excluded).toEqual([]);
+    expect(zero.rewards!["resolved"]).toMatchObject({ mean: 0.5, covered: 1, trials: 2, coverage: 0.5 });
+    expect(zero.invalid).toEqual([]);
+  });
+});
+
+describe("assay verify", () => {
+  it("exits 0 on a clean run and lists its trials", () => {
+    const dir = writeRun(join(fresh("verify"), "myrun"), { trials: PLAIN });
+    const r = spawnCli(["verify", dir]);
+    expect(r.code, r.stderr).toBe(0);
+    for (const t of [T("hello"), T("bye")]) expect(r.stdout).toContain(t);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+const REAL = join(SHARED_DIR, "real-world", "terminal-bench");
+const HAVE_REAL = existsSync(join(REAL, "SOURCES.md"));
+
+describe.runIf(HAVE_REAL || REQUIRE_SHARED)("the real runs (../shared/real-world/terminal-bench)", () => {
+  it("two experiments, every compared figure agrees, nothing invalid, no warning", async () => {
+    const doc = await score([REAL]);
+    expect(names(doc)).toEqual(["golden_solution_log", "qwen3-235b-a22b-instruct-2507"]);
+    for (const e of doc.experiments) {
+      expect([e.invalid, e.warnings, e.flags, e.missing, e.excluded], e.experiment!).toEqual([[], [], [], [], []]);
+      expect(e.claimed!.compared.length, e.experiment!).toBeGreaterThan(0);
+      for (const c of e.claimed!.compared) expect([e.experiment, c.metric, c.reason, c.assay]).toEqual([e.experiment, c.metric, null, c.claimed]);
+      expect(e.job_id).toMatch(/^\d{4}-\d\d-\d\d__\d\d-\d\d-\d\d$/); // the run id, from the trial names (the folders were renamed)
+    }
+    expect(exp(doc, "golden_solution_log").rewards!["resolved"]).toMatchObject({ mean: 1, covered: 1, trials: 1 });
+    expect(exp(doc, "qwen3-235b-a22b-instruct-2507").rewards!["resolved"]).toMatchObject({ mean: 0, covered: 1, trials: 1 });
+    expect(doc.run.unrecognised.count).toBe(0);
+  });
+});
