@@ -347,10 +347,8 @@ describe.sequential("the store, shards and merge", () => {
     expect(e.rewards!["resolved"]).toMatchObject({ covered: 5, trials: 6 });
   });
 
-  // src bug: `score` writes a run's claims in record.ts's key order (accuracy, n_resolved, …,
-  // pass_at_k) while `merge` re-parses them through entry.ts's schema (accuracy, pass_at_k,
-  // n_resolved, …): the same values, other bytes.
-  it.fails("run.containers are byte-identical too (src bug: claims' key order differs between score and merge)", async () => {
+  // `merge` re-reads the shards' run.containers through the results schema: its key order must be the one `score` writes.
+  it("run.containers are byte-identical too (claims keep record.ts's key order through a merge)", async () => {
     const { single, merged } = await singleAndMerged();
     expect(JSON.stringify(merged.run.containers)).toBe(JSON.stringify(single.run.containers));
   });

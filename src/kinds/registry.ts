@@ -8,7 +8,8 @@ import { inspectKind } from "./inspect/kind.js";
 import type { Kind } from "./kind.js";
 import { terminalBenchKind } from "./terminal-bench/kind.js";
 
-export const KINDS: readonly Kind[] = [bundleKind, harborKind, inspectKind, terminalBenchKind];
+/** Folder kinds first, then the kinds read as files (Inspect's logs): the order errors and legends list them in. */
+export const KINDS: readonly Kind[] = [bundleKind, harborKind, terminalBenchKind, inspectKind];
 
 /** A kind by name. */
 export const kindNamed = (name: KindName): Kind => KINDS.find((k) => k.name === name)!;

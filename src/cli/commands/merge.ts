@@ -41,7 +41,7 @@ class ShardChecks {
     // runs: their plans and claims) and what it did not recognise are the whole run's, so they must agree.
     const found = (r: ShardRun["run"]) => JSON.stringify([r.jobs, r.containers ?? {}, r.unrecognised]);
     if (found(run) !== found(first))
-      throw new UsageError(`${f} found other containers (Harbor jobs, Terminal-Bench runs) or unrecognised folders than ${this.first.file}: were the folders changed between shards?`);
+      throw new UsageError(`${f} found other Harbor jobs, Terminal-Bench runs or unrecognised folders than ${this.first.file}: were the folders changed between shards?`);
     // Every option that changes results (schedules aside: merge takes its own).
     const { schedules: _a, ...mine } = run.options;
     const { schedules: _b, ...theirs } = first.options;

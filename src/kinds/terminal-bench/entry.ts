@@ -56,13 +56,15 @@ export const terminalBenchRunSchema = <F extends z.ZodType>(finding: F) =>
     listed: z
       .array(z.object({ name: z.string().nullable(), task: z.string().nullable(), is_resolved: z.boolean().nullable(), failure_mode: z.string().nullable(), harness: z.boolean(), fields: z.record(z.string(), z.string()) }))
       .nullable(),
+    // In the order record.ts builds them: a merge re-reads them through this schema, and must write the same bytes.
     claims: z
       .object({
-        ...figures,
+        accuracy: figures.accuracy,
         n_resolved: z.int().nullable(),
         n_unresolved: z.int().nullable(),
         resolved_ids: z.array(z.string()).nullable(),
         unresolved_ids: z.array(z.string()).nullable(),
+        pass_at_k: figures.pass_at_k,
       })
       .nullable(),
     metadata: z.object({ ...figures, end_time: z.string().nullable(), resumed_at: z.string().nullable() }).nullable(),
