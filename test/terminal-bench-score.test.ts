@@ -6,6 +6,7 @@
 // store, shards and merge, --errors zero, `assay verify`, and the two real runs in ../shared.
 //
 // Workers run compiled code (dist/): `npm run build` first.
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -156,6 +157,16 @@ describe("discovery: where a run and its members are found", () => {
     expect(doc.run.unrecognised.paths).toEqual([join(root, "bad")]);
     expect(doc.bundles.every((b) => b.experiment === "good")).toBe(true);
     expect(doc.run.containers?.["terminal-bench"]?.map((c) => c.name)).toEqual(["good"]);
+  });
+
+  it("a results.json that is a FIFO beside tb.lock is not opened (an open would wait for a writer): unrecognised, and the run beside it scored", async () => {
+    const root = fresh("fifo");
+    writeRun(join(root, "good"), { trials: PLAIN });
+    writeRunFiles(join(root, "pipe"), { lock: tbLock() });
+    execFileSync("mkfifo", [join(root, "pipe", "results.json")]);
+    const doc = await score([root]);
+    expect(names(doc)).toEqual(["good"]);
+    expect(doc.run.unrecognised.paths).toEqual([join(root, "pipe")]);
   });
 });
 

@@ -1,16 +1,17 @@
 // What discovery asks of a folder (main process, docs/terminal-bench.md rule 1): a `tb run` folder
 // is a container whose members lie one folder down (`<task>/<trial>/`), decided from the first
 // bytes of its results.json (recognise.ts decides; this reads them).
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Listing, Recogniser } from "../recogniser.js";
 import { isTaskFolder, recogniseRun, RUN_HEAD_BYTES } from "./recognise.js";
 import { RUN_METADATA, RUN_RESULTS, TB_LOCK } from "./record.js";
 
-/** The first RUN_HEAD_BYTES of a file (null: unreadable, or not a regular file). */
+/** The first RUN_HEAD_BYTES of a file (null: unreadable, or not a regular file: a FIFO would block the open). */
 function head(file: string): Uint8Array | null {
   let fd: number;
   try {
+    if (lstatSync(file).isFile() !== true) return null;
     fd = openSync(file, "r");
   } catch {
     return null;
@@ -21,7 +22,7 @@ function head(file: string): Uint8Array | null {
     for (let n = -1; n !== 0 && at < buf.length; at += n) n = readSync(fd, buf, at, buf.length - at, null);
     return buf.subarray(0, at);
   } catch {
-    return null; // a folder named results.json (EISDIR), or a read error: not a run
+    return null; // a read error: not a run
   } finally {
     closeSync(fd);
   }
