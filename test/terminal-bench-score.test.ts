@@ -10,6 +10,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { packFor } from "../src/analysis/evidence.js";
 import type { Experiment, Results } from "../src/core/results.js";
 import { inShard } from "../src/pipeline/shard.js";
 import { run, spawnCli } from "./helpers/cli.js";
@@ -376,6 +377,21 @@ describe("--errors zero", () => {
     expect(zero.excluded).toEqual([]);
     expect(zero.rewards!["resolved"]).toMatchObject({ mean: 0.5, covered: 1, trials: 2, coverage: 0.5 });
     expect(zero.invalid).toEqual([]);
+  });
+});
+
+describe("assay analyze's evidence pack", () => {
+  it("shows a trial's results.json, commands.txt and test output (the kind's pack, not a bundle's journal)", async () => {
+    const dir = writeRun(join(fresh("pack"), "myrun"), { trials: PLAIN });
+    writeFileSync(join(dir, "hello", T("hello"), "commands.txt"), "echo the-agent-typed-this\n");
+    writeFileSync(join(dir, "hello", T("hello"), "panes", "post-test.txt"), "the test run's own words\n");
+    const doc = await score([dir]);
+    const hello = doc.bundles.find((b) => b.trial === T("hello"))!;
+    const pack = packFor(hello.path, hello);
+    expect(pack.text).toContain("=== results.json ===");
+    expect(pack.text).toContain("| echo the-agent-typed-this");
+    expect(pack.text).toContain("=== panes/post-test.txt (the tests' output) ===\n| the test run's own words");
+    expect(pack.text).not.toContain("journal.jsonl");
   });
 });
 

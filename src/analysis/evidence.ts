@@ -13,6 +13,7 @@ import type { BundleEntry } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
 import { readChunks } from "../io/bundle-source.js";
 import { firstSamples } from "../io/inspect.js";
+import { kindOfEntry } from "../kinds/registry.js";
 
 export interface EvidencePack {
   /** What goes in the user turn: the hard result, then every part capped and redacted as untrusted data. */
@@ -71,7 +72,7 @@ function hardResult(entry: BundleEntry): string {
  * link in a trial or task folder is never followed out of it); null when absent or not a file.
  * A file with a NUL byte in its first 8 KiB is binary: named, not quoted.
  */
-function readText(root: string, rel: string, bound = 1024 * 1024): string | null {
+export function readText(root: string, rel: string, bound = 1024 * 1024): string | null {
   const path = inside(root, rel, "file");
   if (path === null) return null;
   const size = lstatSync(path).size;
@@ -113,7 +114,7 @@ function inside(root: string, rel: string, kind: "file" | "dir"): string | null 
   return path;
 }
 
-const part = (name: string, text: string | null, cap: number = CAPS.part): Part[] => (text === null ? [] : [{ name, text, cap }]);
+export const part = (name: string, text: string | null, cap: number = CAPS.part): Part[] => (text === null ? [] : [{ name, text, cap }]);
 
 /** Sorted names of the subfolders (never links) of root/rel. */
 const subfolders = (root: string, rel: string): string[] => subfolderEntries(root, rel).filter((e) => e.dir).map((e) => e.name);
@@ -293,10 +294,5 @@ function subfolderEntries(root: string, rel: string): { name: string; dir: boole
     .sort((a, b) => byteCompare(a.name, b.name));
 }
 
-/** The pack for a scored entry, by profile. */
-export function packFor(dir: string, entry: BundleEntry): EvidencePack {
-  return entry.profile === "harbor" ? harborPack(dir, entry)
-    : entry.profile === "inspect" ? inspectPack(dir, entry)
-    : entry.profile === "world" ? worldPack(dir, entry)
-    : nativePack(dir, entry);
-}
+/** The pack for a scored entry: its kind's (an entry naming no profile this version knows: a native bundle's). */
+export const packFor = (dir: string, entry: BundleEntry): EvidencePack => kindOfEntry(entry.profile).pack(dir, entry);

@@ -185,7 +185,7 @@ export const ANALYSIS_HELP = `  --rubric FILE            a rubric in Harbor's TO
   The API key comes from ANTHROPIC_API_KEY (without it: offline); ANTHROPIC_BASE_URL moves the endpoint.`;
 
 export const ANALYZE_HELP = `assay analyze ROOT... [score's options but --shard] [analysis options]
-  Score every bundle and Harbor trial first (in the pool, exactly as assay score with the same
+  Score every bundle and trial first (in the pool, exactly as assay score with the same
   options), then ask a model for the trial-legitimacy analysis of each trial whose evidence is valid.
   The results gain an advisory record per bundle; no verdict, state or metric changes, and the exit
   code is score's. Invalid evidence is not analysed. Answers are cached by evidence digest.

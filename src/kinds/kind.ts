@@ -7,6 +7,7 @@ import type { Schedule } from "../core/batch/schedule.js";
 import type { Code } from "../core/codes.js";
 import type { BundleEntry, Containers, Experiment, JobRecord, Profile } from "../core/results.js";
 import type { Found, FoundContainer } from "../io/discover.js";
+import type { EvidencePack } from "../analysis/evidence.js";
 import type { Words } from "../report/words.js";
 import type { KindName } from "./declared.js";
 import type { Recogniser } from "./recogniser.js";
@@ -31,6 +32,8 @@ export interface Kind {
   readonly words: Readonly<Partial<Record<Profile, Words>>>;
   /** Its part of an entry's compact record (none: its records carry only the common fields). */
   recordPart?(e: BundleEntry, share: Sharing): RecordPart;
+  /** What `assay analyze` shows a model of one of its entries (analysis/evidence.ts builds it: capped, redacted, digested). */
+  pack(dir: string, entry: BundleEntry): EvidencePack;
   /** Its batch rules over a run's records of this kind (pure: a merge of shards recomputes exactly this). */
   batch(records: readonly BatchRecord[], run: BatchRun): KindBatch;
   /** A kind with containers (a Harbor job, a Terminal-Bench run) keeps a book of them as discovery finds them. */

@@ -1,5 +1,6 @@
 import type { Target } from "../../analysis/engine.js";
 import { packFor } from "../../analysis/evidence.js";
+import { kindOfEntry } from "../../kinds/registry.js";
 import { materialize, viewOf, type Advisory, type BundleEntry, type Results } from "../../core/results.js";
 import { withSqliteFiles } from "../../io/output.js";
 import { parseOptions } from "../args.js";
@@ -25,9 +26,9 @@ export function targetFor(entry: BundleEntry, invalidTrials: ReadonlyMap<string,
 }
 
 /**
- * Trials the batch rules made invalid, and Harbor trials byte-identical to one earlier in the run
- * (a copy within a job, counted once there, or a copied job, flagged TRIAL_DUPLICATE_ID): the same
- * evidence is asked about once.
+ * Trials the batch rules made invalid, and members of containers (Harbor, Terminal-Bench trials)
+ * byte-identical to one earlier in the run (a copy within a job, counted once there, or a copied
+ * job, flagged TRIAL_DUPLICATE_ID): the same evidence is asked about once.
  */
 export function trialVerdicts(results: Results): { invalidTrials: Map<string, string[]>; copies: Set<string> } {
   const invalidTrials = new Map<string, string[]>();
@@ -35,7 +36,7 @@ export function trialVerdicts(results: Results): { invalidTrials: Map<string, st
   const copies = new Set<string>();
   const seen = new Set<string>();
   for (const b of results.bundles) {
-    if (b.profile !== "harbor" || b.validity !== "valid") continue;
+    if (kindOfEntry(b.profile).book === undefined || b.validity !== "valid") continue;
     if (seen.has(b.digest)) copies.add(b.path);
     else seen.add(b.digest);
   }

@@ -1,6 +1,7 @@
 // assay bundles in the main process (contract §1–§8): their words. Their records carry only the
 // common fields.
 import { assayExperiments } from "../../core/batch/assay.js";
+import { nativePack, worldPack } from "../../analysis/evidence.js";
 import type { Kind } from "../kind.js";
 import { bundleRecogniser } from "./recognise.js";
 import { bundleWords } from "./words.js";
@@ -9,6 +10,7 @@ export const bundleKind: Kind = {
   name: "bundle",
   recogniser: bundleRecogniser,
   words: bundleWords,
+  pack: (dir, entry) => (entry.profile === "world" ? worldPack : nativePack)(dir, entry),
   // Each bundle names its own experiment (§3): nothing to name over the run.
   batch: (records, run) => ({ nameOf: (e) => e.experiment, experiments: () => assayExperiments(records, run.schedules, run.options) }),
 };

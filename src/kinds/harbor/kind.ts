@@ -1,6 +1,7 @@
 // Harbor trials and jobs in the main process (contract §11): their words and their part of the
 // batch record.
 import { harborExperiments, HarborNaming } from "../../core/batch/harbor.js";
+import { harborPack } from "../../analysis/evidence.js";
 import type { Kind } from "../kind.js";
 import { JobBook } from "./book.js";
 import { harborRecogniser } from "./recognise.js";
@@ -11,6 +12,7 @@ export const harborKind: Kind = {
   recogniser: harborRecogniser,
   words: { harbor: harborWords },
   book: () => new JobBook(),
+  pack: harborPack,
   recordsIn: "jobs",
   // Named over the whole run: two jobs of one name are told apart.
   batch(records, run) {

@@ -1,6 +1,7 @@
 // Inspect logs in the main process (contract §12): their words and their part of the batch record.
 import { inspectExperiments, InspectNaming } from "../../core/batch/inspect.js";
 import type { BundleEntry } from "../../core/results.js";
+import { inspectPack } from "../../analysis/evidence.js";
 import type { Kind } from "../kind.js";
 import { inspectRecogniser } from "./recognise.js";
 import { inspectWords } from "./words.js";
@@ -17,6 +18,7 @@ export const inspectKind: Kind = {
   name: "inspect",
   recogniser: inspectRecogniser,
   words: { inspect: inspectWords },
+  pack: inspectPack,
   // Named over the whole run: two task runs of one task and model are told apart.
   batch(records, run) {
     const naming = new InspectNaming(records);

@@ -1,6 +1,7 @@
 // Terminal-Bench runs in the main process (docs/terminal-bench.md): how discovery tells a run, the
 // book of each run's own files, its words, its part of the batch record, and its batch rules.
 import type { Kind } from "../kind.js";
+import { terminalBenchPack } from "./pack.js";
 import { terminalBenchBatch, type TrialFields } from "./batch.js";
 import { RunBook, type RunDocument } from "./book.js";
 import { terminalBenchRecogniser } from "./recogniser.js";
@@ -11,6 +12,7 @@ export const terminalBenchKind: Kind = {
   recogniser: terminalBenchRecogniser,
   words: { "terminal-bench": terminalBenchWords },
   book: () => new RunBook(),
+  pack: terminalBenchPack,
   // Named over the whole run: two run folders of one name are told apart.
   batch: (records, run) => terminalBenchBatch(records, (run.containers["terminal-bench"] ?? []) as RunDocument[], run.options),
   recordPart: (e, share) => ({
