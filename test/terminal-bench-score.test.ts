@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { packFor } from "../src/analysis/evidence.js";
+import { headlines, TrialOutcomes } from "../src/core/compare/trials.js";
 import type { Experiment, Results } from "../src/core/results.js";
 import { inShard } from "../src/pipeline/shard.js";
 import { run, spawnCli } from "./helpers/cli.js";
@@ -377,6 +378,21 @@ describe("--errors zero", () => {
     expect(zero.excluded).toEqual([]);
     expect(zero.rewards!["resolved"]).toMatchObject({ mean: 0.5, covered: 1, trials: 2, coverage: 0.5 });
     expect(zero.invalid).toEqual([]);
+  });
+});
+
+describe("assay compare's units", () => {
+  it("a run's resolved is paired by task, as Harbor's rewards are; a same-named Harbor job would be kept apart", async () => {
+    const dir = writeRun(join(fresh("units"), "myrun"), { trials: [{ task: "a", of: 2 }, { task: "a", attempt: 2, of: 2, ...FAILED }, { task: "b", of: 2 }, { task: "b", attempt: 2, of: 2 }] });
+    const doc = await score([dir]);
+    const t = new TrialOutcomes();
+    for (const b of doc.bundles) t.add(b);
+    const x = exp(doc, "myrun");
+    expect(headlines(x)).toEqual([{ metric: "reward/resolved/mean", unit: "task" }]);
+    const units = t.take(x, doc.run.options).get("reward/resolved/mean")!;
+    expect([units.unit, units.ids, [...units.values]]).toEqual(["task", ["a", "b"], [0.5, 1]]);
+    // The same experiment name under Harbor's profile finds none of these trials.
+    expect(t.take({ ...x, profile: "harbor" }, doc.run.options).get("reward/resolved/mean")!.ids).toEqual([]);
   });
 });
 

@@ -27,5 +27,10 @@ export function kindOfProfile(profile: string | null): KindName | null {
   return DECLARED.find((d) => (d.profiles as readonly string[]).includes(profile ?? ""))?.name ?? null;
 }
 
+/** The profiles whose entries carry per-task rewards (Harbor, Terminal-Bench), each with the states whose rewards are scored. */
+export const SCORED_STATES: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  DECLARED.flatMap((d) => ("scored" in d ? d.profiles.map((p): [string, ReadonlySet<string>] => [p, new Set<string>(d.scored)]) : [])),
+);
+
 /** A kind's declaration. */
 export const declarationOf = (kind: KindName): Declared => DECLARED.find((d) => d.name === kind)!;

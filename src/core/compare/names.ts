@@ -3,10 +3,11 @@
 // experiment (results.ts keeps them apart, as JUnit and HTML do). Compare matches by (kind, id) and
 // names an experiment by its id, or `profile:id` where its id recurs in its document.
 
+import { kindOfProfile } from "../../kinds/declared.js";
 import type { Experiment } from "../results.js";
 
-/** native-game and world experiments are one kind (assay's, grouped by id); Harbor and Inspect each their own. */
-const kindOf = (x: Experiment): string => (x.profile === "harbor" || x.profile === "inspect" ? x.profile : "assay");
+/** Each kind's experiments apart (native-game and world are one kind, assay bundles'); a profile this version does not know is taken as a bundle's. */
+const kindOf = (x: Experiment): string => kindOfProfile(x.profile) ?? "bundle";
 
 /** The key two runs' experiments match by (null: an experiment without an id, never compared). */
 export const keyOf = (x: Experiment): string | null => (x.experiment === null ? null : JSON.stringify([kindOf(x), x.experiment]));

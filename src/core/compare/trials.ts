@@ -12,6 +12,7 @@
 import { hasOutcome } from "../batch/assay.js";
 import { isCopyReason } from "../batch/harbor.js";
 import type { BundleEntry, Experiment, RunOptions } from "../results.js";
+import { SCORED_STATES } from "../../kinds/declared.js";
 
 export type UnitKind = "trial" | "task" | "sample";
 
@@ -35,7 +36,7 @@ export const isMeanKey = (key: string): boolean => /\/(accuracy|mean)$/.test(key
 export function headlines(x: Experiment): { metric: string; unit: UnitKind }[] {
   if (x.profile === "native-game" && x.accuracy !== null) return [{ metric: "accuracy", unit: "trial" }];
   if (x.profile === "world" && x.pass !== null) return [{ metric: "pass", unit: "trial" }];
-  if (x.profile === "harbor") return Object.keys(x.rewards ?? {}).map((k) => ({ metric: `reward/${k}/mean`, unit: "task" }));
+  if (SCORED_STATES.has(x.profile ?? "")) return Object.keys(x.rewards ?? {}).map((k) => ({ metric: `reward/${k}/mean`, unit: "task" }));
   if (x.profile === "inspect") return Object.keys(x.inspect ?? {}).filter(isMeanKey).map((k) => ({ metric: `inspect/${k}/value`, unit: "sample" }));
   return [];
 }
@@ -55,7 +56,6 @@ interface Place {
 type HarborTrial =
   | (Place & { digest: string; folders: number; scored: boolean; invalid: boolean; rewards: Record<string, number> | null })
   | { conflicting: Place[] };
-const SCORED = new Set(["scored", "scored-with-exception"]);
 
 /** An Inspect log's per-sample values (NaN: not in the figure) under each --errors setting, per mean/accuracy key. */
 interface InspectLog {
@@ -81,19 +81,21 @@ const none = (unit: UnitKind, reason: string): Units => ({ unit, ids: [], values
 export class TrialOutcomes {
   /** native and world: per experiment and trial, the lowest attempt with an outcome, packed as attempt·4 + victory·2 + pass. */
   private readonly attempts = new Map<string, Map<string, number>>();
-  private readonly harbor = new Map<string, Map<string, HarborTrial>>();
+  /** Harbor and Terminal-Bench trials, per profile and experiment (a Harbor job and a run may share a name). */
+  private readonly rewarded = new Map<string, Map<string, HarborTrial>>();
   /** Inspect: per experiment, per log path, until the experiment says which log decides. */
   private readonly inspect = new Map<string, Map<string, InspectLog>>();
 
   add(e: BundleEntry): void {
     if (e.experiment === null || e.validity === "error") return; // a tool error is in no metric
-    if (e.profile === "harbor") {
-      const trials = nested(this.harbor, e.experiment);
+    const scored = SCORED_STATES.get(e.profile ?? "");
+    if (scored !== undefined) {
+      const trials = nested(this.rewarded, `${e.profile}\u0000${e.experiment}`);
       const name = e.trial ?? e.path;
       const seen = trials.get(name);
       const place: Place = { task: e.task, checksum: e.task_checksum };
       if (seen === undefined)
-        trials.set(name, { ...place, digest: e.digest, folders: 1, scored: SCORED.has(e.state ?? ""), invalid: e.validity === "invalid", rewards: e.rewards });
+        trials.set(name, { ...place, digest: e.digest, folders: 1, scored: scored.has(e.state ?? ""), invalid: e.validity === "invalid", rewards: e.rewards });
       else if ("conflicting" in seen) seen.conflicting.push(place);
       else if (seen.digest === e.digest) seen.folders++;
       // Other bytes under the name: the copies seen so far conflict too (batch/harbor.ts makes every folder of the name invalid).
@@ -124,9 +126,10 @@ export class TrialOutcomes {
     const outside = new Set<string>([...x.unscored, ...x.excluded.filter((t) => !isCopyReason(t.reason)).map((t) => t.trial)]);
     const invalid = new Set<string>();
     for (const t of x.invalid) (t.codes.length === 1 && t.codes[0] === "UNSCHEDULED" ? outside : invalid).add(t.trial);
-    if (x.profile === "harbor") {
-      const trials = this.harbor.get(x.experiment);
-      this.harbor.delete(x.experiment);
+    if (SCORED_STATES.has(x.profile ?? "")) {
+      const key = `${x.profile}\u0000${x.experiment}`;
+      const trials = this.rewarded.get(key);
+      this.rewarded.delete(key);
       for (const { metric } of headlines(x)) out.set(metric, harborUnits(trials, metric.slice("reward/".length, -"/mean".length), outside, invalid, options));
       return out;
     }

@@ -5,6 +5,8 @@ export const harborDeclaration = {
   profiles: ["harbor"],
   /** §11: one state per trial, never collapsed into a silent 0. */
   states: ["scored", "scored-with-exception", "infrastructure-error", "cancelled", "incomplete", "unverified"],
+  /** Its entries' rewards are per-task units (`assay compare` pairs them by task): the states whose rewards are scored. */
+  scored: ["scored", "scored-with-exception"],
   /** Its own codes beyond the contract's (core/codes.ts holds §11's): those of its harness as it is written now (issue 25). */
   codes: {
     JOB_IN_PROGRESS: "§11 warning: a job's result.json has no finished_at (running, or stopped): its figures are live ones, not compared as final",

@@ -9,6 +9,8 @@ export const terminalBenchDeclaration = {
    * results.json (as a Harbor trial's).
    */
   states: ["resolved", "unresolved", "resolved-with-failure-mode", "test-timeout", "parse-error", "harness-error", "incomplete"],
+  /** Its entries' rewards (`resolved`) are per-task units (`assay compare` pairs them by task): the states with a verdict. */
+  scored: ["resolved", "unresolved", "resolved-with-failure-mode"],
   /** Its codes: TB's rules are not the contract's. */
   codes: {
     RESOLVED_MISMATCH: "TB: a trial's is_resolved is not what TB's rule gives over its parser_results (true: every test passed; false: one failed; null: none parsed)",
