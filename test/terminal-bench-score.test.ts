@@ -6,15 +6,15 @@
 // store, shards and merge, --errors zero, `assay verify`, and the two real runs in ../shared.
 //
 // Workers run compiled code (dist/): `npm run build` first.
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { packFor } from "../src/analysis/evidence.js";
 import { headlines, TrialOutcomes } from "../src/core/compare/trials.js";
 import type { Experiment, Results } from "../src/core/results.js";
 import { inShard } from "../src/pipeline/shard.js";
-import { run, spawnCli } from "./helpers/cli.js";
+import { CLI, run, spawnCli } from "./helpers/cli.js";
 import { REQUIRE_SHARED, SCRATCH, SHARED_DIR } from "./helpers/shared.js";
 import { json, RUN_ID, tbLock, tbMetadata, tbRunResults, tbTrial, trialName, writeRunFiles, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
 
@@ -438,5 +438,83 @@ describe.runIf(HAVE_REAL || REQUIRE_SHARED)("the real runs (../shared/real-world
     expect(exp(doc, "golden_solution_log").rewards!["resolved"]).toMatchObject({ mean: 1, covered: 1, trials: 1 });
     expect(exp(doc, "qwen3-235b-a22b-instruct-2507").rewards!["resolved"]).toMatchObject({ mean: 0, covered: 1, trials: 1 });
     expect(doc.run.unrecognised.count).toBe(0);
+  });
+});
+
+describe("review findings: each trial once, each name once", () => {
+  it("a task folder given beside its run, in either order or twice, scores each trial once", async () => {
+    const dir = writeRun(join(fresh("overlap"), "myrun"), { trials: [{ task: "a", of: 2 }, { task: "a", attempt: 2, of: 2, ...FAILED }, { task: "b", of: 2 }, { task: "b", attempt: 2, of: 2 }] });
+    for (const roots of [[dir, join(dir, "a")], [join(dir, "a"), dir], [join(dir, "a"), `${join(dir, "a")}/`]]) {
+      const doc = await score(roots);
+      const want = roots.includes(dir) ? 4 : 2;
+      expect(doc.bundles.length, roots.join(" ")).toBe(want);
+      expect(exp(doc, "myrun").invalid).toEqual([]);
+    }
+  });
+
+  it("a listed trial whose folder holds no results.json is counted once: a harness exception (only commands.txt) is excluded as one, any other as incomplete, neither missing", async () => {
+    const dir = writeRun(join(fresh("nofile"), "myrun"), { trials: [{ task: "a" }, { task: "b", harness: true }, { task: "c" }], absent: [1] });
+    writeTbTrial(dir, { task: "b" }, { result: null }); // TB raised mid-trial: commands.txt only
+    rmSync(join(dir, "c", T("c"), "results.json")); // lost from an otherwise kept folder
+    const e = exp(await score([dir]), "myrun");
+    expect(e.excluded).toEqual([{ trial: T("b"), reason: expect.stringContaining("harness exception") }, { trial: T("c"), reason: "incomplete" }]);
+    expect(e.missing).toEqual([]);
+    expect(codesOf(e.warnings)).not.toContain("TRIAL_MISSING");
+    expect(e.rewards!["resolved"]).toMatchObject({ covered: 1, trials: 3 });
+    expect(e.claimed!.compared.find((c) => c.metric === "accuracy")).toMatchObject({ assay: null, reason: expect.stringContaining("without a trial file") });
+  });
+
+  it("a trial folder that cannot be read is a tool error (exit 3): unscored, neither missing nor in coverage's denominator", () => {
+    const root = fresh("shut");
+    const dir = writeRun(join(root, "myrun"), { trials: PLAIN });
+    for (let p = dir; p.startsWith(BASE); p = join(p, "..")) chmodSync(p, 0o755);
+    chmodSync(BASE, 0o755);
+    chmodSync(join(dir, "bye", T("bye")), 0o000);
+    const r = spawnSync(process.execPath, [CLI, "score", "-q", "--format", "json", dir], { encoding: "utf8", ...(process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}) });
+    chmodSync(join(dir, "bye", T("bye")), 0o755);
+    expect(r.status, r.stderr).toBe(3);
+    const e = exp(JSON.parse(r.stdout) as Results, "myrun");
+    expect([e.unscored, e.missing, codesOf(e.warnings)]).toEqual([[T("bye")], [], []]);
+    expect(e.rewards!["resolved"]).toMatchObject({ mean: 1, covered: 1, trials: 1 });
+  });
+
+  it("a task folder that cannot be listed is a tool error too (exit 3), never silently skipped", () => {
+    const root = fresh("shuttask");
+    const dir = writeRun(join(root, "myrun"), { trials: PLAIN });
+    for (let p = dir; p.startsWith(BASE); p = join(p, "..")) chmodSync(p, 0o755);
+    chmodSync(BASE, 0o755);
+    chmodSync(join(dir, "bye"), 0o000);
+    const r = spawnSync(process.execPath, [CLI, "score", "-q", "--format", "json", dir], { encoding: "utf8", ...(process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}) });
+    chmodSync(join(dir, "bye"), 0o755);
+    expect(r.status, r.stderr).toBe(3);
+    const doc = JSON.parse(r.stdout) as Results;
+    expect(doc.bundles.find((b) => b.path === join(dir, "bye"))).toMatchObject({ validity: "error", experiment: "myrun" });
+  });
+
+  it("a run nested in a task folder is its own experiment, not a trial of the outer run", async () => {
+    const outer = writeRun(join(fresh("intask"), "outer"), { trials: PLAIN });
+    const inner = writeRun(join(outer, "hello", "inner"), { trials: [{ task: "deep" }] });
+    const doc = await score([outer]);
+    expect(names(doc)).toEqual(["inner", "outer"]);
+    expect(exp(doc, "inner").job).toBe(inner);
+    expect(doc.bundles.filter((b) => b.experiment === "outer").map((b) => b.trial).sort()).toEqual([T("bye"), T("hello")]);
+    expect([exp(doc, "outer").invalid, exp(doc, "outer").rewards!["resolved"]!.mean]).toEqual([[], 0.5]);
+  });
+
+  it("a run folder named like another's numbered name gets a name of its own", async () => {
+    const root = fresh("collide");
+    for (const [parent, name] of [["a", "myrun"], ["b", "myrun"], ["c", "myrun#2"]]) writeRun(join(root, parent!, name!), { trials: PLAIN });
+    const doc = await score([root]);
+    expect(names(doc)).toEqual(["myrun", "myrun#2", "myrun#3"]);
+    expect(exp(doc, "myrun#2").job).toBe(join(root, "c", "myrun#2"));
+    expect(exp(doc, "myrun#3").job).toBe(join(root, "b", "myrun"));
+  });
+
+  it("assay verify takes a task folder, as score does", () => {
+    const dir = writeRun(join(fresh("verifytask"), "myrun"), { trials: PLAIN });
+    const r = spawnCli(["verify", join(dir, "hello")]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(T("hello"));
+    expect(r.stdout).not.toContain(T("bye"));
   });
 });

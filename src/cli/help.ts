@@ -117,8 +117,9 @@ assay compare R1 R2 R3 ... [--format table|json|md|html] [--out FILE] [--fail-on
 `;
 
 export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE]
-  Validate one bundle, one Harbor trial, every trial of a Harbor job or of a Terminal-Bench run,
-  or one Inspect log (read in place), and print every finding; for Harbor, the job's plan and warnings, each trial's state,
+  Validate one bundle, one Harbor trial, every trial of a Harbor job or of a Terminal-Bench run
+  (or task folder), or one Inspect log (read in place), and print every finding (a Terminal-Bench
+  trial's own; the rules that compare it with its run's results.json are score's); for Harbor, the job's plan and warnings, each trial's state,
   rewards, exception, what the job's result.json says of it, and review flags with their evidence;
   for an Inspect log, its status, plan, each sample state's count, each metric claimed beside
   assay's own, and findings naming the member or JSON path.

@@ -81,6 +81,7 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, h
   for (const real of reals) if (statSync(real).isFile()) walk.rootFiles.set(identity(real), false);
   // Roots given side by side (a shell glob over a job's trials) share a parent: judge it once.
   const parentKind = new Map<string, Recognised | null>();
+  const groups = new Map<string, ((child: string) => boolean) | null>();
   for (const [i, root] of roots.entries()) {
     const real = reals[i]!;
     const shown = displayRoot(root);
@@ -105,17 +106,26 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, h
     if (parent !== real && !parentKind.has(parent)) parentKind.set(parent, walk.kind(parent, list(parent)));
     const container = parentKind.get(parent);
     const own = container?.shape === "container" ? walk.kind(real, listing) : null;
-    const grouped = container?.shape === "container" ? recogniserOf(container.kind).groupsMembers : undefined;
+    const groupOf = container?.shape === "container" ? recogniserOf(container.kind).groupOf : undefined;
     const partOf = (kind: KindName, dir: string, path: string) => {
       walk.recognised++;
       hooks.onContainer?.({ dir, path, name: basename(dir), kind, folders: [], partial: true });
     };
-    if (grouped !== undefined && own === null) {
+    const named = groupOf === undefined || own !== null ? null : groupOf(basename(real), listing);
+    if (groupOf !== undefined && own === null) {
       // A group of a container's members (a Terminal-Bench run's task folder): its members, as were the container the root.
-      if (grouped(basename(real), listing)) {
-        partOf(container!.kind, parent, parentPath(shown));
-        yield* walk.members(real, shown, listing, container!.kind, parent, parentPath(shown));
-      } else yield* walk.folder(real, shown, listing);
+      if (named === null) yield* walk.folder(real, shown, listing);
+      else if (walk.enter(real))
+        try {
+          partOf(container!.kind, parent, parentPath(shown));
+          const rest = yield* walk.members(real, shown, listing, container!.kind, parent, parentPath(shown), named);
+          for (const r of rest) {
+            const l = r.listed();
+            if (typeof l !== "string") yield* walk.folder(r.sub, r.path, l);
+          }
+        } finally {
+          walk.leave(real);
+        }
     } else if (container?.shape === "container" && (own === null || (own.kind === container.kind && own.shape === "leaf"))) {
       if (walk.enter(real)) {
         walk.leave(real);
@@ -130,9 +140,13 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, h
         if (!parentKind.has(top)) parentKind.set(top, walk.kind(top, list(top)));
         above = parentKind.get(top);
       }
-      const groups = above?.shape === "container" ? recogniserOf(above.kind).groupsMembers : undefined;
-      const group = groups === undefined ? null : list(parent);
-      if (groups !== undefined && group !== null && typeof group !== "string" && groups(basename(parent), group) && walk.enter(real)) {
+      const groupOf = above?.shape === "container" ? recogniserOf(above.kind).groupOf : undefined;
+      // Roots given side by side (a shell glob over a task folder's trials) share a group: listed and judged once.
+      if (groupOf !== undefined && !groups.has(parent)) {
+        const l = list(parent);
+        groups.set(parent, typeof l === "string" ? null : groupOf(basename(parent), l));
+      }
+      if (groupOf !== undefined && groups.get(parent) != null && walk.enter(real)) {
         walk.leave(real);
         const containerPath = parentPath(parentPath(shown));
         partOf(above!.kind, top, containerPath);
@@ -159,7 +173,7 @@ const orList = (xs: readonly string[]): string => (xs.length <= 1 ? (xs[0] ?? ""
 const RECOGNISERS = KINDS.map((k) => ({ kind: k.name, r: k.recogniser }));
 const recogniserOf = (kind: KindName) => RECOGNISERS.find((x) => x.kind === kind)!.r;
 /** Some kind's containers group their members one folder down (a folder given as a root may then be one of them). */
-const GROUPING = RECOGNISERS.some(({ r }) => r.groupsMembers !== undefined);
+const GROUPING = RECOGNISERS.some(({ r }) => r.groupOf !== undefined);
 /** The kinds that read files on their own (Inspect logs). */
 const FILE_KINDS = KINDS.map((k) => k.recogniser).filter((r) => r.file !== undefined);
 /** The names discovery decides by: a folder's other files are never kept. */
@@ -360,29 +374,49 @@ class Walk {
     }
   }
 
-  /** Every subfolder of `dir` as one member of the container at `container` (results path `containerPath`). */
-  *members(dir: string, shown: string, l: Listing, kind: KindName, container: string, containerPath: string): Generator<Found> {
-    for (const { sub, name, path } of this.subfolders(dir, shown, l))
-      if (this.enter(sub)) {
-        this.leave(sub);
-        yield { dir: sub, path, kind, member: { container: basename(container), folder: name, containerPath } };
+  /**
+   * Every subfolder of `dir` as one member of the container at `container` (results path
+   * `containerPath`); in a group (`named`: which names are members'), a subfolder named otherwise
+   * that is a container of its own is returned instead, to be walked (a run nested in a task folder).
+   */
+  *members(dir: string, shown: string, l: Listing, kind: KindName, container: string, containerPath: string, named?: (child: string) => boolean): Generator<Found, Subfolder[]> {
+    const walked: Subfolder[] = [];
+    for (const s of this.subfolders(dir, shown, l)) {
+      if (named !== undefined && !named(s.name)) {
+        const sl = s.listed();
+        if (typeof sl !== "string" && this.kind(s.sub, sl)?.shape === "container") {
+          walked.push(s);
+          continue;
+        }
       }
+      if (this.enter(s.sub)) {
+        this.leave(s.sub);
+        yield { dir: s.sub, path: s.path, kind, member: { container: basename(container), folder: s.name, containerPath } };
+      }
+    }
+    return walked;
   }
 
   /**
    * A container whose members lie one folder down (a Terminal-Bench run: `<task>/<trial>/`): the
-   * members of each subfolder that groups them; its other subfolders are walked as any folder is
-   * (a run nested inside another). A subfolder that cannot be listed is skipped and said.
+   * members of each subfolder that groups them; its other subfolders, and containers nested in a
+   * group, are walked as any folder is (a run nested inside another). A subfolder that cannot be
+   * listed is yielded as a member: it becomes a tool error (unscored, exit 3), never silently absent.
    */
-  private *grouped(dir: string, shown: string, l: Listing, kind: KindName, groups: (name: string, l: Listing) => boolean): Generator<Found, Subfolders> {
+  private *grouped(dir: string, shown: string, l: Listing, kind: KindName, groupOf: (name: string, l: Listing) => ((child: string) => boolean) | null): Generator<Found, Subfolders> {
     const rest: Subfolder[] = [];
     for (const s of this.subfolders(dir, shown, l)) {
       const sl = s.listed();
-      if (typeof sl === "string") this.onSkip(s.path, sl);
-      else if (!groups(s.name, sl)) rest.push(s);
+      const named = typeof sl === "string" ? null : groupOf(s.name, sl);
+      if (typeof sl === "string") {
+        if (this.enter(s.sub)) {
+          this.leave(s.sub);
+          yield { dir: s.sub, path: s.path, kind, member: { container: basename(dir), folder: s.name, containerPath: shown } };
+        }
+      } else if (named === null) rest.push(s);
       else if (this.enter(s.sub))
         try {
-          yield* this.members(s.sub, s.path, sl, kind, dir, shown);
+          rest.push(...(yield* this.members(s.sub, s.path, sl, kind, dir, shown, named)));
         } finally {
           this.leave(s.sub);
         }
@@ -475,8 +509,8 @@ class Walk {
       // that cannot be listed is still yielded: it becomes a tool error (unscored, exit 3) rather
       // than silently leaving the container's count of members.
       this.hooks.onContainer?.({ dir, path: shown, name: basename(dir), kind, folders: l.dirs, partial: false });
-      const grouped = recogniserOf(kind).groupsMembers;
-      if (grouped !== undefined) return yield* this.grouped(dir, shown, l, kind, grouped);
+      const groupOf = recogniserOf(kind).groupOf;
+      if (groupOf !== undefined) return yield* this.grouped(dir, shown, l, kind, groupOf);
       yield* this.members(dir, shown, l, kind, dir, shown);
       return null;
     }

@@ -41,11 +41,13 @@ export interface Recogniser {
   readonly members?: true;
   /**
    * Where its containers' members lie, when not one per subfolder (a Harbor job's trials are its
-   * subfolders; a Terminal-Bench run's are `<task>/<trial>/`): the members of the container's
-   * subfolder `name` (its listing `l`) are that subfolder's own subfolders, all of them, or it
-   * holds none (null) and is walked as any folder is (a run nested inside another).
+   * subfolders; a Terminal-Bench run's are `<task>/<trial>/`): the container's subfolder `name`
+   * (its listing `l`) groups members when this gives a test of its subfolders' names. Each of those
+   * subfolders is a member — one not named as a member is first asked whether it is a container of
+   * its own (a run nested in a task folder), which is walked instead. null: not a group; it is
+   * walked as any folder is (a run nested beside the task folders).
    */
-  groupsMembers?(name: string, l: Listing): boolean;
+  groupOf?(name: string, l: Listing): ((child: string) => boolean) | null;
   /** What a file of this kind is called, alone and described (errors on a root given as a file). */
   readonly fileNoun?: string;
   readonly fileDescription?: string;

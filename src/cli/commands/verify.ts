@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { SEAL } from "../../core/folder.js";
 import type { BundleEntry, JobRecord } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
-import { discover, displayRoot } from "../../io/discover.js";
+import { discover, displayRoot, parentPath } from "../../io/discover.js";
 import { Books } from "../../pipeline/books.js";
 import { placed } from "../../pipeline/placed.js";
 import { scoreDirectory, scoreFile } from "../../pool/score-directory.js";
@@ -45,7 +45,8 @@ export function verifyCommand(argv: string[], io: CliIo): number {
     const book = new Books();
     const found = [...discover([dir], (p, why) => skipped.push(`assay: skipped ${forTerminal(p)}: ${why}\n`), { onContainer: (c) => book.found(c), allowEmpty: true })].filter((f) => {
       book.attach(f);
-      return f.member !== undefined && (f.path === shown || f.member.containerPath === shown);
+      // A trial, a container's members, or a group's (a Terminal-Bench task folder's trials).
+      return f.member !== undefined && (f.path === shown || f.member.containerPath === shown || parentPath(f.path) === shown);
     });
     job = book.document().jobs.find((j) => j.path === shown);
     if (found.length === 0 && job === undefined) throw new UsageError(`${forTerminal(dir)} is not a bundle (no journal.jsonl), a Harbor trial or job, or a Terminal-Bench run`);

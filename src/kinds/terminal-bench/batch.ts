@@ -3,7 +3,7 @@
 // run-level verdict is run.ts's; here it becomes the experiment: the trials' states, `resolved` as
 // a reward with assay's pass@k beside TB's claimed figures, the trials the run's rules make
 // invalid, what is missing, and the run's warnings.
-import { CODES, type Code, type Finding } from "../../core/codes.js";
+import type { Code, Finding } from "../../core/codes.js";
 import type { BatchOptions } from "../../core/batch/experiments.js";
 import type { Counted } from "../../core/batch/claims.js";
 import { keyMetrics } from "../../core/batch/harbor.js";
@@ -22,8 +22,8 @@ import { REWARD_KEY, TB_PROFILE } from "./trial.js";
 /** What the kind's record part keeps for these rules: the trial's fields' fingerprints. */
 export type TrialFields = Record<string, string> | null;
 
-const isWarning = (c: Code) => / warning: /.test(CODES[c]);
-/** A run-level finding that is not a warning (a claim the run's own list does not give) is shown as a flag of the run. */
+/** The run rules' hard findings (docs/terminal-bench.md rules 12, 15): a trial's make it invalid; the run's claim is a flag of the run. The rest are warnings. */
+const HARD = new Set<Code>(["TRIAL_RUN_MISMATCH", "TRIAL_UNLISTED", "TRIAL_DUPLICATE", "RUN_CLAIM_MISMATCH"]);
 const RUN = "(run)";
 const HARNESS = "a harness exception: TB wrote no trial file and counts it unresolved";
 const PLANNED = "planned by the run (tasks × attempts), not in its results list";
@@ -35,18 +35,23 @@ export function terminalBenchBatch(records: readonly BatchRecord[], runs: readon
     const key = r.job ?? "";
     (groups.get(key) ?? groups.set(key, []).get(key)!).push(r);
   }
-  // The run folder's name; `#2`, `#3` for later runs of one name, in path order.
+  // The run folder's name; `#2`, `#3` for later runs of one name, in path order (never a name another folder has).
+  const baseOf = (path: string) => (path === "" ? null : (byPath.get(path)?.name ?? groups.get(path)![0]?.experiment ?? path));
+  const paths = [...groups.keys()].sort(byteCompare);
+  const used = new Set(paths.map(baseOf).filter((b) => b !== null));
   const names = new Map<string, string | null>();
-  const taken = new Map<string, number>();
-  for (const path of [...groups.keys()].sort(byteCompare)) {
-    const base = path === "" ? null : (byPath.get(path)?.name ?? groups.get(path)![0]?.experiment ?? path);
-    if (base === null) {
-      names.set(path, null);
+  const first = new Set<string>();
+  for (const path of paths) {
+    const base = baseOf(path);
+    if (base === null || !first.has(base)) {
+      names.set(path, base);
+      if (base !== null) first.add(base);
       continue;
     }
-    const n = (taken.get(base) ?? 0) + 1;
-    taken.set(base, n);
-    names.set(path, n === 1 ? base : `${base}#${n}`);
+    let n = 2;
+    while (used.has(`${base}#${n}`)) n++;
+    used.add(`${base}#${n}`);
+    names.set(path, `${base}#${n}`);
   }
   return {
     nameOf: (e) => names.get(e.job ?? "") ?? e.experiment,
@@ -62,7 +67,7 @@ function runRecordOf(d: RunDocument | null): RunRecord {
     id: d.id,
     runId: d.run_id,
     version: d.version,
-    listed: d.listed?.map((l) => ({ name: l.name, task: l.task, isResolved: l.is_resolved, failureMode: l.failure_mode, harness: l.harness, fields: Packed.of(l.fields, shapes) })) ?? null,
+    listed: d.listed?.map((l) => ({ name: l.name, task: l.task, isResolved: l.is_resolved, failureMode: l.failure_mode, harness: l.harness, fields: Packed.fromParts(d.field_names[l.shape] ?? [], l.fields, shapes) })) ?? null,
     claims: d.claims,
     metadata: d.metadata === null ? null : { accuracy: d.metadata.accuracy, pass_at_k: d.metadata.pass_at_k, endTime: d.metadata.end_time, resumedAt: d.metadata.resumed_at },
     plan: d.plan,
@@ -92,9 +97,20 @@ function runExperiment(name: string | null, path: string, run: RunDocument | nul
   const diskByPath = new Map(onDisk.map((t) => [t.path, t]));
   for (const f of verdict.findings) {
     const trial = f.file === null ? undefined : diskByPath.get(f.file);
-    if (trial !== undefined && !isWarning(f.code)) (byTrial.get(trial.path) ?? byTrial.set(trial.path, new Set()).get(trial.path)!).add(f.code);
-    else if (isWarning(f.code)) out.warnings.push(f);
+    if (!HARD.has(f.code)) out.warnings.push(f);
+    else if (trial !== undefined) (byTrial.get(trial.path) ?? byTrial.set(trial.path, new Set()).get(trial.path)!).add(f.code);
     else out.flags.push({ code: f.code, trial: f.file ?? RUN, attempt: null, evidence: f.message });
+  }
+
+  // Listed harness exceptions: without a folder (counted here), or with one holding no trial file (its own record, excluded as one).
+  const here = new Map(onDisk.map((t) => [t.trial ?? t.path.slice(t.path.lastIndexOf("/") + 1), t]));
+  let harnessAbsent = 0;
+  const harnessHere = new Set<string>();
+  for (const l of run?.listed ?? []) {
+    if (l.name === null || !l.harness) continue;
+    const t = here.get(l.name);
+    if (t === undefined) harnessAbsent++;
+    else if (t.fields === null) harnessHere.add(l.name);
   }
 
   const counted: Counted[] = [];
@@ -110,18 +126,18 @@ function runExperiment(name: string | null, path: string, run: RunDocument | nul
       if (options.invalid === "count") counted.push({ trial: t, rewards: "zero", covered: true, invalid: true });
     } else if (t.rewards !== null) counted.push({ trial: t, rewards: t.rewards, covered: true, invalid: false });
     else if (options.errors === "zero") counted.push({ trial: t, rewards: "zero", covered: false, invalid: false });
-    else out.excluded.push({ trial, reason: t.state ?? "incomplete" });
+    else out.excluded.push({ trial, reason: harnessHere.has(trial) ? HARNESS : (t.state ?? "incomplete") });
   });
-  for (const h of verdict.harnessExceptions.names) out.excluded.push({ trial: h, reason: HARNESS });
-  if (verdict.harnessExceptions.count > verdict.harnessExceptions.names.length)
-    out.missing.push({ count: verdict.harnessExceptions.count - verdict.harnessExceptions.names.length, reason: `more listed trials that are ${HARNESS}` });
+  const shown = verdict.harnessExceptions.names.filter((h) => !here.has(h));
+  for (const h of shown) out.excluded.push({ trial: h, reason: HARNESS });
+  if (harnessAbsent > shown.length) out.missing.push({ count: harnessAbsent - shown.length, reason: `more listed trials that are ${HARNESS}` });
   out.missing.push(...verdict.missing.names);
   if (verdict.missing.count > verdict.missing.names.length) out.missing.push({ count: verdict.missing.count - verdict.missing.names.length, reason: "more listed trials without a trial file" });
   const unlisted = planned === null ? 0 : Math.max(0, planned - present);
   if (unlisted > 0) out.missing.push({ count: unlisted, reason: PLANNED });
 
-  // `resolved` over every trial of the run but tool errors: those without evidence (harness exceptions, missing, planned) are in coverage's denominator.
-  const trials = sorted.length - out.unscored.length + verdict.harnessExceptions.count + verdict.missing.count + unlisted;
+  // `resolved` over every trial of the run but tool errors, each once: those without a folder (harness exceptions, missing, planned) are in coverage's denominator too.
+  const trials = sorted.length - out.unscored.length + harnessAbsent + verdict.missing.count + unlisted;
   if (trials > 0) out.rewards = { [REWARD_KEY]: keyMetrics(REWARD_KEY, counted, trials) };
   const claims = run?.claims ?? null;
   if (claims !== null) {

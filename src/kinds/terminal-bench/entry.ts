@@ -52,9 +52,15 @@ export const terminalBenchRunSchema = <F extends z.ZodType>(finding: F) =>
     id: z.string().nullable(),
     run_id: z.string().nullable(),
     version: z.string().nullable(),
-    /** The results list (null: results.json absent or unreadable); is_resolved null also when ill-typed. */
+    /** The field names of the listed entries' shapes (TB writes every entry with the same fields: one list, mostly). */
+    field_names: z.array(z.array(z.string())),
+    /**
+     * The results list (null: results.json absent or unreadable); is_resolved null also when
+     * ill-typed; `fields`: the fingerprints of its fields, 16 hex digits each, in the order of
+     * `field_names[shape]` (a few hundred bytes a trial, not an object of them).
+     */
     listed: z
-      .array(z.object({ name: z.string().nullable(), task: z.string().nullable(), is_resolved: z.boolean().nullable(), failure_mode: z.string().nullable(), harness: z.boolean(), fields: z.record(z.string(), z.string()) }))
+      .array(z.object({ name: z.string().nullable(), task: z.string().nullable(), is_resolved: z.boolean().nullable(), failure_mode: z.string().nullable(), harness: z.boolean(), shape: z.int(), fields: z.string() }))
       .nullable(),
     // In the order record.ts builds them: a merge re-reads them through this schema, and must write the same bytes.
     claims: z

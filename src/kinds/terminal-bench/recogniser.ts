@@ -4,7 +4,7 @@
 import { closeSync, lstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Listing, Recogniser } from "../recogniser.js";
-import { isTaskFolder, recogniseRun, RUN_HEAD_BYTES } from "./recognise.js";
+import { isTaskFolder, parseTrialName, recogniseRun, RUN_HEAD_BYTES } from "./recognise.js";
 import { RUN_METADATA, RUN_RESULTS, TB_LOCK } from "./record.js";
 
 /** The first RUN_HEAD_BYTES of a file (null: unreadable, or not a regular file: a FIFO would block the open). */
@@ -39,7 +39,7 @@ export const terminalBenchRecogniser: Recogniser = {
     return bytes !== null && recogniseRun(bytes, siblings(l)).run ? "container" : null;
   },
   // A subfolder of a run groups trials when one of its subfolders is named like its trial; else it is walked (a run nested inside).
-  groupsMembers: (name, l) => isTaskFolder(name, l.dirs),
+  groupOf: (name, l) => (isTaskFolder(name, l.dirs) ? (child) => parseTrialName(child, name) !== null : null),
   // Run-shaped files whose results.json is not a run's (malformed, or no trial yet without a sibling): said, never passed over.
   looksLike: (l) => l.has(RUN_RESULTS) && (l.has(TB_LOCK) || l.has(RUN_METADATA)),
 };

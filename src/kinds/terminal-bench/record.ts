@@ -51,6 +51,19 @@ export class Packed {
     return new Packed(names, keys.map((k) => fields[k]).join(""));
   }
 
+  /** As the document keeps it: the field names (one shared list per shape) and the digests in their order. */
+  get parts(): { names: readonly string[]; digests: string } {
+    return { names: this.names === "" ? [] : this.names.split("\u0000"), digests: this.digests };
+  }
+
+  /** From the document's parts (`shapes` shares one names string per shape, as `of` does). */
+  static fromParts(names: readonly string[], digests: string, shapes: Map<string, string>): Packed {
+    const joined = names.join("\u0000");
+    let shared = shapes.get(joined);
+    if (shared === undefined) shapes.set(joined, (shared = joined));
+    return new Packed(shared, digests);
+  }
+
   unpack(): Record<string, string> {
     const out: Record<string, string> = {};
     const names = this.names === "" ? [] : this.names.split("\u0000");

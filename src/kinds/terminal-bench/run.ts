@@ -45,7 +45,10 @@ export interface RunVerdict {
   final: boolean;
   plan: { planned: number | null; source: string | null; listed: number; folders: number };
   figures: Figure[];
-  /** Listed trials without a trial file: TB's harness exceptions (expected), and the others (TRIAL_MISSING). First MAX_JOB_LIST each, and how many. */
+  /**
+   * Listed trials without a trial file: TB's harness exceptions (expected, with or without a folder), and the others
+   * without a folder (TRIAL_MISSING; one whose folder holds no readable file is that folder's entry's to say). First MAX_JOB_LIST each, and how many.
+   */
   harnessExceptions: { names: string[]; count: number };
   missing: { names: string[]; count: number };
   unlisted: { names: string[]; count: number };
@@ -76,13 +79,17 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[]): RunVer
   // Rules 14–15: listed ↔ on disk, and each pair field for field.
   const harness: string[] = [];
   const missing: string[] = [];
+  /** Listed, with a folder but no readable trial file (its own entry says why: incomplete, or a tool error): no verdict, yet nothing lost. */
+  let unread = 0;
   const listedNames = new Set<string>();
   for (const l of listed) {
     if (l.name === null) continue;
     listedNames.add(l.name);
     const t = onDisk.get(l.name);
     if (t === undefined || t.fields === null) {
-      (l.harness ? harness : missing).push(l.name);
+      if (l.harness) harness.push(l.name);
+      else if (t === undefined) missing.push(l.name);
+      else unread++;
       continue;
     }
     const mine = l.fields.unpack();
@@ -90,12 +97,12 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[]): RunVer
     if (differ.length > 0) add("TRIAL_RUN_MISMATCH", t.path, `the trial's results.json and the run's entry differ in ${some(differ)}`);
   }
   if (missing.length > 0)
-    add("TRIAL_MISSING", RUN_RESULTS, `${plural(missing.length, "listed trial")} ${missing.length === 1 ? "has" : "have"} no trial results.json and ${missing.length === 1 ? "is" : "are"} not a harness exception: ${some(missing)} (evidence lost, or left out of the archive)`);
+    add("TRIAL_MISSING", RUN_RESULTS, `${plural(missing.length, "listed trial")} ${missing.length === 1 ? "has" : "have"} no trial folder and ${missing.length === 1 ? "is" : "are"} not a harness exception: ${some(missing)} (evidence lost, or left out of the archive)`);
   const unlisted = run.listed === null ? [] : [...onDisk.entries()].filter(([name, t]) => t.fields !== null && !listedNames.has(name)).map(([name]) => name);
   for (const name of unlisted.slice(0, MAX_JOB_LIST)) add("TRIAL_UNLISTED", onDisk.get(name)!.path, `${name} has a results.json, but the run's results.json does not list it`);
 
   // Rules 12–13: the claims against a recount of the list, and the list against the evidence.
-  const figures = run.listed === null || run.claims === null ? [] : compareFigures(run, listed, onDisk, unlisted, missing.length);
+  const figures = run.listed === null || run.claims === null ? [] : compareFigures(run, listed, onDisk, unlisted, missing.length + unread);
   const wrong = figures.filter((f) => f.agrees === false);
   if (wrong.length > 0)
     add("RUN_CLAIM_MISMATCH", RUN_RESULTS, `${wrong.map((f) => `${f.metric} claimed ${f.claimed} but its results list gives ${f.listed}`).join("; ")}`);
