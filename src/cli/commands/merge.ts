@@ -37,11 +37,11 @@ class ShardChecks {
     // Shards partition by results path, which starts with the roots as typed: `c` and `./c` differ.
     if (JSON.stringify(run.roots) !== JSON.stringify(first.roots))
       throw new UsageError(`${f} was scored over roots ${JSON.stringify(run.roots)}, not ${JSON.stringify(first.roots)}: shards must be given the same roots, spelled the same way`);
-    // Every shard walked the same folders: the containers it found (Harbor jobs, Terminal-Bench
-    // runs: their plans and claims) and what it did not recognise are the whole run's, so they must agree.
+    // Every shard walked the same folders: the containers it found (their plans and claims) and
+    // what it did not recognise are the whole run's, so they must agree.
     const found = (r: ShardRun["run"]) => JSON.stringify([r.jobs, r.containers ?? {}, r.unrecognised]);
     if (found(run) !== found(first))
-      throw new UsageError(`${f} found other Harbor jobs, Terminal-Bench runs or unrecognised folders than ${this.first.file}: were the folders changed between shards?`);
+      throw new UsageError(`${f} found other Harbor jobs (or other containers: their own files differ), or unrecognised folders, than ${this.first.file}: were the folders changed between shards?`);
     // Every option that changes results (schedules aside: merge takes its own).
     const { schedules: _a, ...mine } = run.options;
     const { schedules: _b, ...theirs } = first.options;

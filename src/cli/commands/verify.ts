@@ -40,7 +40,7 @@ export function verifyCommand(argv: string[], io: CliIo): number {
     entries = [scoreDirectory(dir, shown, undefined, "bundle", { hmacKey: key?.bytes })];
     seal = sealLine(entries[0]!, dir, key);
   } else {
-    // A Harbor trial, a job's or a Terminal-Bench run's trials: exactly what `assay score DIR` would find there.
+    // A trial, or a container's trials (a Harbor job's, a run's): exactly what `assay score DIR` would find there.
     const skipped: string[] = []; // said once there is something to verify (a usage error stays one line)
     const book = new Books();
     const found = [...discover([dir], (p, why) => skipped.push(`assay: skipped ${forTerminal(p)}: ${why}\n`), { onContainer: (c) => book.found(c), allowEmpty: true })].filter((f) => {
@@ -49,7 +49,7 @@ export function verifyCommand(argv: string[], io: CliIo): number {
       return f.member !== undefined && (f.path === shown || f.member.containerPath === shown || parentPath(f.path) === shown);
     });
     job = book.document().jobs.find((j) => j.path === shown);
-    if (found.length === 0 && job === undefined) throw new UsageError(`${forTerminal(dir)} is not a bundle (no journal.jsonl), a Harbor trial or job, or a Terminal-Bench run`);
+    if (found.length === 0 && job === undefined) throw new UsageError(`${forTerminal(dir)} is not a bundle (no journal.jsonl), nor a trial, job or run that assay reads`);
     for (const line of skipped) io.stderr(line);
     entries = found.map((f) => {
       const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, f.kind);
