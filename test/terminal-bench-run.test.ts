@@ -9,47 +9,13 @@ import { kValues, passAtK } from "../src/kinds/terminal-bench/figures.js";
 import { MAX_LISTED_TRIALS, readRun } from "../src/kinds/terminal-bench/record.js";
 import type { RunVerdict } from "../src/kinds/terminal-bench/run.js";
 import { SCRATCH } from "./helpers/shared.js";
-import { json, pane, RUN_ID, scoreRun, tbLock, tbMetadata, tbRunResults, tbTrial, trialName, writeRunFiles, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
+import { json, pane, RUN_ID, scoreRun, tbLock, tbMetadata, tbRunResults, tbTrial, trialName, writeRun, writeRunFiles, writeTbTrial, type RunSpec, type TbTrialSpec } from "./helpers/terminal-bench.js";
 
 const ROOT = mkdtempSync(join(SCRATCH, "assay-tb-run-"));
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
 let n = 0;
-interface RunSpec {
-  /** Trials listed in results.json and written to disk (unless in `absent`). */
-  trials: TbTrialSpec[];
-  absent?: number[];
-  /** Trial folders written but not listed. */
-  unlisted?: TbTrialSpec[];
-  results?: (r: Record<string, any>) => void;
-  metadata?: Record<string, unknown> | null;
-  lock?: Record<string, unknown> | null;
-  /** A trial file's edit, by index in `trials`. */
-  editTrial?: Record<number, (t: Record<string, unknown>) => void>;
-  passAtK?: Record<string, number>;
-}
-
-function run(spec: RunSpec): ReturnType<typeof scoreRun> {
-  const dir = join(ROOT, `run${++n}`);
-  const listed = spec.trials.map((t) => tbTrial(t));
-  const results = tbRunResults(listed, spec.passAtK);
-  spec.results?.(results);
-  const tasks = [...new Set(spec.trials.map((t) => t.task ?? "hello"))];
-  const attempts = Math.max(1, ...spec.trials.map((t) => t.of ?? 1));
-  writeRunFiles(dir, {
-    results,
-    metadata: spec.metadata === null ? null : tbMetadata({ task_ids: tasks, dataset_size: tasks.length, n_attempts: attempts, accuracy: results["accuracy"], pass_at_k: results["pass_at_k"], ...spec.metadata }),
-    lock: spec.lock === null ? null : (spec.lock ?? tbLock({ n_attempts: attempts, task_ids: tasks })),
-  });
-  spec.trials.forEach((t, i) => {
-    if (spec.absent?.includes(i)) return;
-    const doc = tbTrial(t);
-    spec.editTrial?.[i]?.(doc);
-    writeTbTrial(dir, t, { result: json(doc) });
-  });
-  for (const t of spec.unlisted ?? []) writeTbTrial(dir, t);
-  return scoreRun(dir);
-}
+const run = (spec: RunSpec): ReturnType<typeof scoreRun> => scoreRun(writeRun(join(ROOT, `run${++n}`), spec));
 const codes = (v: RunVerdict) => v.findings.map((f) => f.code);
 const figure = (v: RunVerdict, metric: string) => v.figures.find((f) => f.metric === metric);
 const FAILED = { parserResults: { test_a: "passed", test_b: "failed" } };

@@ -16,7 +16,7 @@ import type { Experiment, Results } from "../src/core/results.js";
 import { inShard } from "../src/pipeline/shard.js";
 import { CLI, run, spawnCli } from "./helpers/cli.js";
 import { REQUIRE_SHARED, SCRATCH, SHARED_DIR } from "./helpers/shared.js";
-import { json, RUN_ID, tbLock, tbMetadata, tbRunResults, tbTrial, trialName, writeRunFiles, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
+import { RUN_ID, tbLock, trialName, writeRun, writeRunFiles, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
 
 const BASE = mkdtempSync(join(SCRATCH, "assay-tb-score-"));
 afterAll(() => rmSync(BASE, { recursive: true, force: true }));
@@ -25,40 +25,6 @@ let serial = 0;
 const fresh = (label: string) => join(BASE, `${label}-${++serial}`, "ev");
 const outFile = () => join(BASE, `out-${++serial}.json`);
 
-interface RunSpec {
-  /** Trials listed in results.json and written to disk (unless their index is in `absent`). */
-  trials: TbTrialSpec[];
-  absent?: number[];
-  /** Trial folders written but not listed. */
-  unlisted?: TbTrialSpec[];
-  /** An edit of the run's results.json (its claims) after it is counted. */
-  results?: (r: Record<string, any>) => void;
-  metadata?: Record<string, unknown>;
-  /** A trial file's edit (its list entry unchanged), by index in `trials`. */
-  editTrial?: Record<number, (t: Record<string, unknown>) => void>;
-  passAtK?: Record<string, number>;
-}
-
-/** A run folder at `dir`, its own files consistent with its trials unless the spec says otherwise. */
-function writeRun(dir: string, spec: RunSpec): string {
-  const results = tbRunResults(spec.trials.map((t) => tbTrial(t)), spec.passAtK);
-  spec.results?.(results);
-  const tasks = [...new Set(spec.trials.map((t) => t.task ?? "hello"))];
-  const attempts = Math.max(1, ...spec.trials.map((t) => t.of ?? 1));
-  writeRunFiles(dir, {
-    results,
-    metadata: tbMetadata({ task_ids: tasks, dataset_size: tasks.length, n_attempts: attempts, accuracy: results["accuracy"], pass_at_k: results["pass_at_k"], ...spec.metadata }),
-    lock: tbLock({ n_attempts: attempts, task_ids: tasks }),
-  });
-  spec.trials.forEach((t, i) => {
-    if (spec.absent?.includes(i)) return;
-    const doc = tbTrial(t);
-    spec.editTrial?.[i]?.(doc);
-    writeTbTrial(dir, t, { result: json(doc) });
-  });
-  for (const t of spec.unlisted ?? []) writeTbTrial(dir, t);
-  return dir;
-}
 const FAILED: Partial<TbTrialSpec> = { parserResults: { test_a: "passed", test_b: "failed" } };
 /** Two tasks, one attempt each: hello resolved, bye unresolved. */
 const PLAIN: TbTrialSpec[] = [{ task: "hello" }, { task: "bye", ...FAILED }];

@@ -117,6 +117,45 @@ export function writeRunFiles(run: string, files: { results?: unknown; metadata?
   put("tb.lock", files.lock);
 }
 
+/** A run written by `writeRun`: its trials, listed and on disk unless the spec says otherwise. */
+export interface RunSpec {
+  /** Trials listed in results.json and written to disk (unless their index is in `absent`). */
+  trials: TbTrialSpec[];
+  absent?: number[];
+  /** Trial folders written but not listed. */
+  unlisted?: TbTrialSpec[];
+  /** An edit of the run's results.json (its claims) after it is counted. */
+  results?: (r: Record<string, any>) => void;
+  /** Over run_metadata.json's fields (null: no file). */
+  metadata?: Record<string, unknown> | null;
+  /** tb.lock in place of the one the trials give (null: no file). */
+  lock?: Record<string, unknown> | null;
+  /** A trial file's edit (its list entry unchanged), by index in `trials`. */
+  editTrial?: Record<number, (t: Record<string, unknown>) => void>;
+  passAtK?: Record<string, number>;
+}
+
+/** A run folder at `dir`, its own files consistent with its trials unless the spec says otherwise. */
+export function writeRun(dir: string, spec: RunSpec): string {
+  const results = tbRunResults(spec.trials.map((t) => tbTrial(t)), spec.passAtK);
+  spec.results?.(results);
+  const tasks = [...new Set(spec.trials.map((t) => t.task ?? "hello"))];
+  const attempts = Math.max(1, ...spec.trials.map((t) => t.of ?? 1));
+  writeRunFiles(dir, {
+    results,
+    metadata: spec.metadata === null ? null : tbMetadata({ task_ids: tasks, dataset_size: tasks.length, n_attempts: attempts, accuracy: results["accuracy"], pass_at_k: results["pass_at_k"], ...spec.metadata }),
+    lock: spec.lock === null ? null : (spec.lock ?? tbLock({ n_attempts: attempts, task_ids: tasks })),
+  });
+  spec.trials.forEach((t, i) => {
+    if (spec.absent?.includes(i)) return;
+    const doc = tbTrial(t);
+    spec.editTrial?.[i]?.(doc);
+    writeTbTrial(dir, t, { result: json(doc) });
+  });
+  for (const t of spec.unlisted ?? []) writeTbTrial(dir, t);
+  return dir;
+}
+
 export interface ScoredRun {
   entries: Map<string, TerminalBenchEntry>;
   verdict: RunVerdict;
