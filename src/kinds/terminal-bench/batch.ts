@@ -132,7 +132,7 @@ function runExperiment(name: string | null, path: string, run: RunDocument | nul
   for (const h of shown) out.excluded.push({ trial: h, reason: HARNESS });
   if (harnessAbsent > shown.length) out.missing.push({ count: harnessAbsent - shown.length, reason: `more listed trials that are ${HARNESS}` });
   out.missing.push(...verdict.missing.names);
-  if (verdict.missing.count > verdict.missing.names.length) out.missing.push({ count: verdict.missing.count - verdict.missing.names.length, reason: "more listed trials without a trial file" });
+  if (verdict.missing.count > verdict.missing.names.length) out.missing.push({ count: verdict.missing.count - verdict.missing.names.length, reason: "more listed trials without a trial folder (TRIAL_MISSING)" });
   const unlisted = planned === null ? 0 : Math.max(0, planned - present);
   if (unlisted > 0) out.missing.push({ count: unlisted, reason: PLANNED });
 
