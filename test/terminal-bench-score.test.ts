@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { packFor } from "../src/analysis/evidence.js";
 import { headlines, TrialOutcomes } from "../src/core/compare/trials.js";
-import type { Experiment, Results } from "../src/core/results.js";
+import { trialVerdicts } from "../src/cli/commands/analyze.js";
+import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
 import { inShard } from "../src/pipeline/shard.js";
 import { CLI, run, spawnCli } from "./helpers/cli.js";
 import { REQUIRE_SHARED, SCRATCH, SHARED_DIR } from "./helpers/shared.js";
@@ -455,6 +456,42 @@ describe("review findings: each trial once, each name once", () => {
     expect(r.status, r.stderr).toBe(3);
     const doc = JSON.parse(r.stdout) as Results;
     expect(doc.bundles.find((b) => b.path === join(dir, "bye"))).toMatchObject({ validity: "error", experiment: "myrun" });
+    // Its listed trials are there, unread: not lost (no TRIAL_MISSING), not misnamed, outside coverage's denominator.
+    const e = exp(doc, "myrun");
+    expect([e.unscored, e.missing, codesOf(e.warnings)]).toEqual([["bye"], [], []]);
+    expect(e.rewards!["resolved"]).toMatchObject({ mean: 1, covered: 1, trials: 1 });
+  });
+
+  it("a trial folder the list lacks is counted once against the plan", async () => {
+    const dir = writeRun(join(fresh("planned"), "myrun"), { trials: [...PLAIN, { task: "gone" }], absent: [2], unlisted: [{ task: "extra" }], metadata: { dataset_size: 5, task_ids: ["hello", "bye", "gone", "extra", "more"] } });
+    const e = exp(await score([dir]), "myrun");
+    expect(e.scheduled).toBe(5);
+    // hello, bye; gone (listed, no folder); extra (a folder the list lacks, invalid as TRIAL_UNLISTED); and one planned trial never listed.
+    expect(e.missing).toEqual([T("gone"), { count: 1, reason: expect.stringContaining("planned") }]);
+    expect(e.rewards!["resolved"]).toMatchObject({ trials: 5 });
+  });
+
+  it("merge refuses a run record assay would not write (a listed trial's shape or fingerprints out of line): exit 2, never a silent verdict", async () => {
+    const dir = writeRun(join(fresh("badmerge"), "myrun"), { trials: PLAIN });
+    for (const [label, edit] of [
+      ["shape", (l: Record<string, unknown>) => void (l["shape"] = 7)],
+      ["fields", (l: Record<string, unknown>) => void (l["fields"] = String(l["fields"]).slice(0, 20))],
+    ] as const) {
+      const shard = outFile();
+      expect((await run(["score", dir, "--shard", "0/1", "--out", shard, "--quiet"])).code).toBe(0);
+      const doc = JSON.parse(readFileSync(shard, "utf8")) as Results;
+      edit(doc.run.containers!["terminal-bench"]![0]!.listed![0] as unknown as Record<string, unknown>);
+      writeFileSync(shard, JSON.stringify(doc));
+      const merged = await run(["merge", shard, "--out", outFile()]);
+      expect([label, merged.code]).toEqual([label, 2]);
+      expect(merged.stderr).toMatch(/listed\[0\]: its shape is not one of field_names/);
+    }
+  });
+
+  it("two trials whose folders hold the same bytes are not copies for analyze unless they are one trial", () => {
+    const entry = (trial: string, path: string) => ({ profile: "terminal-bench", validity: "valid", digest: "d".repeat(64), trial, path }) as unknown as BundleEntry;
+    const doc = { bundles: [entry("c.1-of-1", "r/c/c.1-of-1"), entry("d.1-of-1", "r/d/d.1-of-1"), entry("d.1-of-1", "r2/d/d.1-of-1")], experiments: [] } as unknown as Results;
+    expect([...trialVerdicts(doc).copies]).toEqual(["r2/d/d.1-of-1"]);
   });
 
   it("a run nested in a task folder is its own experiment, not a trial of the outer run", async () => {

@@ -37,8 +37,10 @@ export function trialVerdicts(results: Results): { invalidTrials: Map<string, st
   const seen = new Set<string>();
   for (const b of results.bundles) {
     if (kindOfEntry(b.profile).book === undefined || b.validity !== "valid") continue;
-    if (seen.has(b.digest)) copies.add(b.path);
-    else seen.add(b.digest);
+    // The same bytes under the same trial name: two trials of one folder's bytes (two Terminal-Bench trials that left only the same commands.txt) are not copies.
+    const key = `${b.digest}\u0000${b.trial ?? ""}`;
+    if (seen.has(key)) copies.add(b.path);
+    else seen.add(key);
   }
   return { invalidTrials, copies };
 }

@@ -61,13 +61,13 @@ export function terminalBenchBatch(records: readonly BatchRecord[], runs: readon
 
 /** The run's record as run.ts reads it. */
 function runRecordOf(d: RunDocument | null): RunRecord {
-  const shapes = new Map<string, string>();
   if (d === null) return { id: null, runId: null, version: null, listed: null, claims: null, metadata: null, plan: { trials: null, tasks: null, attempts: null, source: null }, warnings: [] };
+  const shapes = d.field_names.map(Packed.shape); // the schema holds every entry's shape to one of these
   return {
     id: d.id,
     runId: d.run_id,
     version: d.version,
-    listed: d.listed?.map((l) => ({ name: l.name, task: l.task, isResolved: l.is_resolved, failureMode: l.failure_mode, harness: l.harness, fields: Packed.fromParts(d.field_names[l.shape] ?? [], l.fields, shapes) })) ?? null,
+    listed: d.listed?.map((l) => ({ name: l.name, task: l.task, isResolved: l.is_resolved, failureMode: l.failure_mode, harness: l.harness, fields: Packed.fromShape(shapes[l.shape]!, l.fields) })) ?? null,
     claims: d.claims,
     metadata: d.metadata === null ? null : { accuracy: d.metadata.accuracy, pass_at_k: d.metadata.pass_at_k, endTime: d.metadata.end_time, resumedAt: d.metadata.resumed_at },
     plan: d.plan,
@@ -83,9 +83,13 @@ function runExperiment(name: string | null, path: string, run: RunDocument | nul
   const sorted = [...records].sort((a, b) => byteCompare(a.path, b.path));
   const below = (p: string) => (path !== "" && p.startsWith(`${path}/`) ? p.slice(path.length + 1) : p);
   const onDisk: TrialOnDisk[] = sorted.map((r) => ({ trial: r.trial, task: r.task, pass: r.pass, state: r.state, path: below(r.path), fields: r.validity === "error" ? null : fieldsOf(r) }));
-  const verdict = checkRun(runRecordOf(run), onDisk);
+  // A task folder that could not be listed is a tool error of its own (a record directly below the run).
+  const unreadTasks = new Set(onDisk.filter((t, i) => sorted[i]!.validity === "error" && !t.path.includes("/")).map((t) => t.path));
+  const verdict = checkRun(runRecordOf(run), onDisk, unreadTasks);
   const planned = verdict.plan.planned;
-  const present = Math.max(verdict.plan.listed, sorted.length);
+  // Every trial the run has, each once: its listed ones, and the folders the list lacks.
+  const listedNames = new Set((run?.listed ?? []).flatMap((l) => (l.name === null ? [] : [l.name])));
+  const present = verdict.plan.listed + onDisk.filter((t) => !unreadTasks.has(t.path) && !listedNames.has(t.trial ?? t.path.slice(t.path.lastIndexOf("/") + 1))).length;
   const out = blankExperiment(name, TB_PROFILE, Math.max(planned ?? 0, present));
   out.job = run === null ? null : run.path;
   out.job_id = run?.run_id ?? run?.id ?? null;
@@ -107,7 +111,7 @@ function runExperiment(name: string | null, path: string, run: RunDocument | nul
   let harnessAbsent = 0;
   const harnessHere = new Set<string>();
   for (const l of run?.listed ?? []) {
-    if (l.name === null || !l.harness) continue;
+    if (l.name === null || !l.harness || (l.task !== null && unreadTasks.has(l.task))) continue;
     const t = here.get(l.name);
     if (t === undefined) harnessAbsent++;
     else if (t.fields === null) harnessHere.add(l.name);

@@ -8,6 +8,15 @@ import type { terminalBenchDeclaration } from "./declaration.js";
 /** The states of a trial's entry (declaration.ts). */
 export type TbState = (typeof terminalBenchDeclaration.states)[number];
 
+/**
+ * The most trials of one run kept in its record (each a few hundred bytes). TB's
+ * largest dataset × its largest attempts is a few thousand; a list beyond this is refused, said.
+ */
+export const MAX_LISTED_TRIALS = 20_000;
+/** Fields fingerprinted one by one; a fork with more has the rest under one name. */
+export const MAX_FIELDS = 64;
+export const OTHER_FIELDS = "(other fields)";
+
 export const PARSERS = ["pytest", "swebench", "sweperf", "mlebench", "swelancer"] as const;
 export type ParserName = (typeof PARSERS)[number];
 
@@ -76,4 +85,12 @@ export const terminalBenchRunSchema = <F extends z.ZodType>(finding: F) =>
     metadata: z.object({ ...figures, end_time: z.string().nullable(), resumed_at: z.string().nullable() }).nullable(),
     plan: z.object({ trials: z.int().nullable(), tasks: z.int().nullable(), attempts: z.int().nullable(), source: z.string().nullable() }),
     warnings: z.array(finding),
+  }).superRefine((r, ctx) => {
+    // Never beyond what assay writes: a record read back (merge) is the one its rules were computed from, or refused.
+    const bad = (message: string) => ctx.addIssue({ code: "custom", message });
+    if (r.field_names.some((names) => names.length > MAX_FIELDS + 1 || new Set(names).size !== names.length)) bad(`a shape of field_names has more than ${MAX_FIELDS + 1} names, or one twice`);
+    if (r.listed === null) return;
+    if (r.listed.length > MAX_LISTED_TRIALS) bad(`listed holds ${r.listed.length} trials, more than assay keeps (${MAX_LISTED_TRIALS})`);
+    const i = r.listed.findIndex((l) => l.shape < 0 || l.shape >= r.field_names.length || l.fields.length !== 16 * r.field_names[l.shape]!.length || !/^[0-9a-f]*$/.test(l.fields));
+    if (i !== -1) bad(`listed[${i}]: its shape is not one of field_names, or its fields are not 16 hex digits per name of that shape`);
   });

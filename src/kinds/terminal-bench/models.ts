@@ -120,9 +120,8 @@ function canonical(v: unknown): string {
   return JSON.stringify(v) ?? "null";
 }
 
-/** Fields fingerprinted one by one; a fork with more has the rest under one name. */
-export const MAX_FIELDS = 64;
-export const OTHER_FIELDS = "(other fields)";
+import { MAX_FIELDS, OTHER_FIELDS } from "./entry.js";
+export { MAX_FIELDS, OTHER_FIELDS };
 /** Each top-level field → the first 16 hex digits of its canonical JSON's SHA-256. */
 export function fingerprints(o: Obj): Record<string, string> {
   const out: Record<string, string> = {};

@@ -13,11 +13,8 @@ export const RUN_RESULTS = "results.json";
 export const RUN_METADATA = "run_metadata.json";
 export const TB_LOCK = "tb.lock";
 
-/**
- * The most trials of one run kept in its record (each a few hundred bytes). TB's
- * largest dataset × its largest attempts is a few thousand; a list beyond this is refused, said.
- */
-export const MAX_LISTED_TRIALS = 20_000;
+import { MAX_LISTED_TRIALS } from "./entry.js";
+export { MAX_LISTED_TRIALS };
 
 /** One trial as the run's results list names it: what TB's figures and the rules read, no more. */
 export interface ListedTrial {
@@ -56,12 +53,14 @@ export class Packed {
     return { names: this.names === "" ? [] : this.names.split("\u0000"), digests: this.digests };
   }
 
-  /** From the document's parts (`shapes` shares one names string per shape, as `of` does). */
-  static fromParts(names: readonly string[], digests: string, shapes: Map<string, string>): Packed {
-    const joined = names.join("\u0000");
-    let shared = shapes.get(joined);
-    if (shared === undefined) shapes.set(joined, (shared = joined));
-    return new Packed(shared, digests);
+  /** A shape's field names as `fromShape` takes them: joined once per shape, shared by its entries. */
+  static shape(names: readonly string[]): string {
+    return names.join("\u0000");
+  }
+
+  /** From the document's parts: a `shape` string and the digests in its order. */
+  static fromShape(shape: string, digests: string): Packed {
+    return new Packed(shape, digests);
   }
 
   unpack(): Record<string, string> {

@@ -63,7 +63,11 @@ const some = (names: readonly string[]) => names.slice(0, 3).join(", ") + (names
 const lastSegment = (p: string) => p.slice(p.lastIndexOf("/") + 1);
 const firstSegment = (p: string) => p.slice(0, p.indexOf("/") === -1 ? p.length : p.indexOf("/"));
 
-export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[]): RunVerdict {
+/**
+ * `unreadTasks`: task folders that could not be listed (tool errors): their listed trials are
+ * there, unread — neither missing nor harness exceptions, as a trial folder that cannot be read.
+ */
+export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadTasks: ReadonlySet<string> = new Set()): RunVerdict {
   const findings: Finding[] = [...run.warnings];
   const add = (code: Code, file: string | null, message: string) => findings.push(finding(code, file, null, message));
   const listed = run.listed ?? [];
@@ -87,7 +91,8 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[]): RunVer
     listedNames.add(l.name);
     const t = onDisk.get(l.name);
     if (t === undefined || t.fields === null) {
-      if (l.harness) harness.push(l.name);
+      if (t === undefined && l.task !== null && unreadTasks.has(l.task)) unread++;
+      else if (l.harness) harness.push(l.name);
       else if (t === undefined) missing.push(l.name);
       else unread++;
       continue;
@@ -234,6 +239,7 @@ function namesCheck(run: RunRecord, listed: readonly ListedTrial[], listedNames:
   };
   for (const l of listed) if (l.name !== null) note(l.name, l.task, null);
   for (const t of trials) {
+    if (!t.path.includes("/")) continue; // a task folder that could not be listed: a tool error, no trial name
     const folder = lastSegment(t.path);
     if (t.trial !== null && t.trial !== folder) say(`${t.path}: its results.json names ${t.trial}`);
     if (t.task !== null && firstSegment(t.path) !== t.task) say(`${t.path}: its results.json names task ${t.task}, not its task folder`);
