@@ -56,10 +56,20 @@ export interface Words {
   lone: boolean;
 }
 
-/** The words of an assay bundle profile (and of a profile this version does not know). */
 /** The shapes of report section there are: a kind picks one (`Words.sections`). */
 export type Sections = "victories" | "dimensions" | "rewards" | "samples";
 
+/** How a kind whose unit is a trial counts its trials (Harbor's, Terminal-Bench's; assay bundles' are scheduled). */
+export const TRIAL_COUNTS = {
+  column: "trials",
+  scheduled: "trial",
+  scheduledPlural: "trials",
+  unscored: "unscored",
+  unscoredMeans: "trials with a tool error: outside every metric",
+  usageUnit: "trial",
+} as const satisfies Partial<Words>;
+
+/** The words of an assay bundle profile (and of a profile this version does not know). */
 export const assayWords = (kind: string, sections: "victories" | "dimensions", headline: string | null, invalidMeans = "victory and late are not reported"): Words => ({
   kind,
   label: kind,
@@ -70,12 +80,9 @@ export const assayWords = (kind: string, sections: "victories" | "dimensions", h
   units: TRIALS,
   unnamed: "(none)",
   claims: null,
-  column: "trials",
+  ...TRIAL_COUNTS,
   scheduled: "scheduled trial",
   scheduledPlural: "scheduled trials",
-  unscored: "unscored",
-  unscoredMeans: "trials with a tool error: outside every metric",
-  usageUnit: "trial",
   headline,
   errorsRule: null,
   trialsArePaths: false,

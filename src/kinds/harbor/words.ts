@@ -1,6 +1,6 @@
 // What the reports call Harbor trials, jobs and their figures.
 import { TRIALS } from "../../report/intervals.js";
-import type { Words } from "../../report/words.js";
+import { TRIAL_COUNTS, type Words } from "../../report/words.js";
 
 export const harborWords: Words = {
   kind: "harbor",
@@ -13,12 +13,7 @@ export const harborWords: Words = {
   unnamed: "(lone trials)",
   claims: "Harbor says",
   claimFrom: "Harbor's result.json",
-  column: "trials",
-  scheduled: "trial",
-  scheduledPlural: "trials",
-  unscored: "unscored",
-  unscoredMeans: "trials with a tool error: outside every metric",
-  usageUnit: "trial",
+  ...TRIAL_COUNTS,
   headline: "Harbor: the mean of the reward key (\"reward\", else the first; every key in the details) over trials with a reward; coverage = trials scored / every trial but tool errors",
   errorsRule: (errors) =>
     errors === "zero"

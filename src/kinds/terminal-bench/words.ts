@@ -1,6 +1,6 @@
 // What the reports call Terminal-Bench trials, runs and their figures.
 import { TRIALS } from "../../report/intervals.js";
-import type { Words } from "../../report/words.js";
+import { TRIAL_COUNTS, type Words } from "../../report/words.js";
 
 export const terminalBenchWords: Words = {
   kind: "terminal-bench",
@@ -13,12 +13,7 @@ export const terminalBenchWords: Words = {
   unnamed: "(trials outside a run)",
   claims: "Terminal-Bench says",
   claimFrom: "Terminal-Bench's results.json",
-  column: "trials",
-  scheduled: "trial",
-  scheduledPlural: "trials",
-  unscored: "unscored",
-  unscoredMeans: "trials with a tool error: outside every metric",
-  usageUnit: "trial",
+  ...TRIAL_COUNTS,
   headline: "Terminal-Bench: resolved = trials whose every test passed, re-derived from the pane, over trials with a verdict; Terminal-Bench's own accuracy counts trials without one as unresolved",
   errorsRule: (errors) =>
     errors === "zero"
