@@ -127,10 +127,10 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, h
           walk.leave(real);
         }
     } else if (container?.shape === "container" && (own === null || (own.kind === container.kind && own.shape === "leaf"))) {
-      if (walk.enter(real)) {
-        walk.leave(real);
+      const member = walk.member(real, shown, basename(real), container.kind, parent, parentPath(shown));
+      if (member !== null) {
         partOf(container.kind, parent, parentPath(shown));
-        yield { dir: real, path: shown, kind: container.kind, member: { container: basename(parent), folder: basename(real), containerPath: parentPath(shown) } };
+        yield member;
       }
     } else {
       // One member of a group (a Terminal-Bench trial folder): a member, as it would be were its container the root.
@@ -146,11 +146,11 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, h
         const l = list(parent);
         groups.set(parent, typeof l === "string" ? null : groupOf(basename(parent), l));
       }
-      if (groupOf !== undefined && groups.get(parent) != null && walk.enter(real)) {
-        walk.leave(real);
-        const containerPath = parentPath(parentPath(shown));
+      const containerPath = parentPath(parentPath(shown));
+      const member = groupOf !== undefined && groups.get(parent) != null ? walk.member(real, shown, basename(real), above!.kind, top, containerPath) : null;
+      if (member !== null) {
         partOf(above!.kind, top, containerPath);
-        yield { dir: real, path: shown, kind: above!.kind, member: { container: basename(top), folder: basename(real), containerPath } };
+        yield member;
       } else yield* walk.folder(real, shown, listing);
     }
     if (!walkedBefore) walk.found(real, walk.recognised - before);
@@ -374,6 +374,13 @@ class Walk {
     }
   }
 
+  /** `dir` as one member of the container folder `container` (results path `containerPath`), unless it is on the walk's path or a root walked already (null). */
+  member(dir: string, path: string, folder: string, kind: KindName, container: string, containerPath: string): Found | null {
+    if (!this.enter(dir)) return null;
+    this.leave(dir);
+    return { dir, path, kind, member: { container: basename(container), folder, containerPath } };
+  }
+
   /**
    * Every subfolder of `dir` as one member of the container at `container` (results path
    * `containerPath`); in a group (`named`: which names are members'), a subfolder named otherwise
@@ -389,10 +396,8 @@ class Walk {
           continue;
         }
       }
-      if (this.enter(s.sub)) {
-        this.leave(s.sub);
-        yield { dir: s.sub, path: s.path, kind, member: { container: basename(container), folder: s.name, containerPath } };
-      }
+      const m = this.member(s.sub, s.path, s.name, kind, container, containerPath);
+      if (m !== null) yield m;
     }
     return walked;
   }
@@ -409,10 +414,8 @@ class Walk {
       const sl = s.listed();
       const named = typeof sl === "string" ? null : groupOf(s.name, sl);
       if (typeof sl === "string") {
-        if (this.enter(s.sub)) {
-          this.leave(s.sub);
-          yield { dir: s.sub, path: s.path, kind, member: { container: basename(dir), folder: s.name, containerPath: shown } };
-        }
+        const m = this.member(s.sub, s.path, s.name, kind, dir, shown);
+        if (m !== null) yield m;
       } else if (named === null) rest.push(s);
       else if (this.enter(s.sub))
         try {

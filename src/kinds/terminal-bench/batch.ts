@@ -16,7 +16,7 @@ import type { KindBatch } from "../kind.js";
 import type { RunDocument } from "./book.js";
 import { terminalBenchDeclaration } from "./declaration.js";
 import { Packed, type RunRecord } from "./record.js";
-import { checkRun, type TrialOnDisk } from "./run.js";
+import { checkRun, trialNameOf, type TrialOnDisk } from "./run.js";
 import { REWARD_KEY, TB_PROFILE } from "./trial.js";
 
 /** What the kind's record part keeps for these rules: the trial's fields' fingerprints. */
@@ -89,7 +89,7 @@ function runExperiment(name: string | null, path: string, run: RunDocument | nul
   const planned = verdict.plan.planned;
   // Every trial the run has, each once: its listed ones, and the folders the list lacks.
   const listedNames = new Set((run?.listed ?? []).flatMap((l) => (l.name === null ? [] : [l.name])));
-  const present = verdict.plan.listed + onDisk.filter((t) => !unreadTasks.has(t.path) && !listedNames.has(t.trial ?? t.path.slice(t.path.lastIndexOf("/") + 1))).length;
+  const present = verdict.plan.listed + onDisk.filter((t) => !unreadTasks.has(t.path) && !listedNames.has(trialNameOf(t))).length;
   const out = blankExperiment(name, TB_PROFILE, Math.max(planned ?? 0, present));
   out.job = run === null ? null : run.path;
   out.job_id = run?.run_id ?? run?.id ?? null;
@@ -107,7 +107,7 @@ function runExperiment(name: string | null, path: string, run: RunDocument | nul
   }
 
   // Listed harness exceptions: without a folder (counted here), or with one holding no trial file (its own record, excluded as one).
-  const here = new Map(onDisk.map((t) => [t.trial ?? t.path.slice(t.path.lastIndexOf("/") + 1), t]));
+  const here = new Map(onDisk.map((t) => [trialNameOf(t), t]));
   let harnessAbsent = 0;
   const harnessHere = new Set<string>();
   for (const l of run?.listed ?? []) {

@@ -61,6 +61,8 @@ const capped = (names: string[]) => ({ names: names.slice(0, MAX_JOB_LIST), coun
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const some = (names: readonly string[]) => names.slice(0, 3).join(", ") + (names.length > 3 ? ` and ${names.length - 3} more` : "");
 const lastSegment = (p: string) => p.slice(p.lastIndexOf("/") + 1);
+/** The name a trial on disk goes by: its results.json's trial_name, else its folder's. */
+export const trialNameOf = (t: Pick<TrialOnDisk, "trial" | "path">): string => t.trial ?? lastSegment(t.path);
 const firstSegment = (p: string) => p.slice(0, p.indexOf("/") === -1 ? p.length : p.indexOf("/"));
 
 /**
@@ -73,7 +75,7 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
   const listed = run.listed ?? [];
   const onDisk = new Map<string, TrialOnDisk>();
   for (const t of trials) {
-    const name = t.trial ?? lastSegment(t.path);
+    const name = trialNameOf(t);
     const other = onDisk.get(name);
     // A copied trial folder: both are named; the first (by the caller's order) is the one compared.
     if (other !== undefined) add("TRIAL_DUPLICATE", t.path, `claims trial_name ${name}, as ${other.path} does`);
