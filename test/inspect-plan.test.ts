@@ -133,6 +133,25 @@ describe("weighted values equal the values written out", () => {
     }
   });
 
+  it("the mean is the exact mean rounded once, whichever way it is summed: integers (a double sum while it stays exact) and their halvings (exact) agree", () => {
+    // Halving every value is exact (no underflow here) and commutes with rounding: the integers
+    // take the double sum while it is exact, the halves the exact sum over distinct values.
+    const r = rng(26);
+    const mean = (xs: Weighted[]) => weightedMetric("mean", xs);
+    for (let run = 0; run < 2000; run++) {
+      const big = run % 4 === 0; // sums past 2^53: the exact path for both
+      const xs: Weighted[] = Array.from({ length: 1 + Math.floor(r() * 30) }, () => ({
+        v: Math.floor((r() - 0.3) * (big ? 2 ** 52 : 1000)),
+        n: 1 + Math.floor(r() * (r() < 0.1 ? 1e6 : 3)),
+      }));
+      const halves = xs.map((x) => ({ v: x.v / 1024, n: x.n }));
+      expect(mean(halves)).toBe(mean(xs) / 1024);
+    }
+    // The sum's rounding would show: 2^53 + 1 is no double, but the mean of it and 1 is exact.
+    expect(mean([{ v: 2 ** 53, n: 1 }, { v: 1, n: 1 }, { v: 1, n: 1 }])).toBe((2 ** 53 + 2) / 3);
+    expect(mean([{ v: 0.1, n: 3 }, { v: 0.2, n: 1 }])).toBe(0.125);
+  });
+
   it("a median and a mode over 10^9 epochs of which one is present: 0, at once", () => {
     expect(reduceWeighted(parseReducer("median")!, [{ v: 1, n: 1 }, { v: 0, n: 999_999_999 }], null)).toBe(0);
     expect(reduceWeighted(parseReducer("mode")!, [{ v: 1, n: 1 }, { v: 0, n: 999_999_999 }], null)).toBe(0);

@@ -198,6 +198,25 @@ describe("shards and parts", () => {
     expect(whole.bundles.find((b) => b.path.endsWith("big.eval"))!.samples).toMatchObject({ scored: 600 });
     expect(whole.bundles.find((b) => b.path.endsWith("bad.eval"))!.errors.map((f) => f.code)).toEqual(["SUMMARY_MISMATCH"]);
   });
+  it("a log shaped as Inspect writes it (condensed transcripts, ANSI escapes and quoted JSON in tool output, journal summaries ten samples at a time) is judged as the padded one, whole or split", async () => {
+    const dir = fresh("realistic");
+    const realistic = spec({ case: "errors-hidden", samples: 95, epochs: 2, shape: "realistic" });
+    const bytes = inspectLogBytes(realistic);
+    writeFileSync(join(dir, "2025-11-03T10-00-00+00-00_real.eval"), bytes);
+    writeFileSync(join(dir, "2025-11-03T10-00-00+00-00_edited.eval"), inspectLogBytes({ ...realistic, case: "summary-edited", task: "e" }));
+    const names = members(join(dir, "2025-11-03T10-00-00+00-00_real.eval")).map((m) => m.name);
+    // 190 records: 19 journal files of ten, each after its samples.
+    expect(names.filter((n) => n.startsWith("_journal/summaries/"))).toHaveLength(19);
+    expect(names.indexOf("_journal/summaries/1.json")).toBe(names.indexOf("samples/10_epoch_1.json") + 1);
+    expect(members(join(dir, "2025-11-03T10-00-00+00-00_real.eval")).some((m) => m.data.includes("\\u001b[") && m.data.includes('\\"status\\":'))).toBe(true);
+    const whole = await score([dir]);
+    const split = await score([dir], { inspectSplit: { logBytes: 1, partBytes: 20_000 } });
+    expect(split).toEqual({ ...whole, run: { ...whole.run, started_at: split.run.started_at } });
+    const real = whole.bundles.find((b) => b.path.endsWith("real.eval"))!;
+    expect(real).toMatchObject({ validity: "valid", errors: [], samples: { scored: 152, error: 38 } });
+    expect(Object.values(real.inspect!.metrics).map((m) => m.check)).toEqual(["agrees", "agrees"]);
+    expect(whole.bundles.find((b) => b.path.endsWith("edited.eval"))!.errors.map((f) => f.code)).toEqual(["SUMMARY_MISMATCH"]);
+  });
 });
 
 it("the real log fixtures: each verdict of inspect-notes §3.8 (the ../shared copies are checked in inspect-real-world)", async () => {

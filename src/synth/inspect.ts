@@ -5,6 +5,7 @@
 // returned scores), so a clean log's claims agree. A log is written a member at a time.
 
 import { createHash } from "node:crypto";
+import { transcript } from "./inspect-transcript.js";
 import { Random } from "./random.js";
 import { ZipWriter, type Method } from "./zip.js";
 
@@ -54,6 +55,12 @@ export interface InspectSpec {
   offset: number;
   /** Transcript text per sample, in bytes (the benchmark's samples are large). */
   padding?: number;
+  /**
+   * "realistic": each sample's transcript as Inspect writes it (inspect-transcript.ts), its
+   * summaries as full as Inspect's, and journal summaries flushed every ten samples, as Inspect's
+   * recorder does; "padded" (the default): two messages and `padding`, one journal summary file.
+   */
+  shape?: "padded" | "realistic";
   /** The task run (shared by an eval-retry chain); derived from the task and model when absent. */
   taskId?: string;
 }
@@ -87,7 +94,10 @@ function sample(s: InspectSpec, r: Random, id: number, epoch: number, t0: number
   while (pad.length < (s.padding ?? 0)) pad += `${WORDS[r.int(WORDS.length)]} `;
   const start = t0 + (id * 7 + epoch) * 1000;
   const score = value === null ? undefined : { value, answer, explanation: `the answer ${correct ? "matches" : "differs from"} the target` };
-  const record: Record<string, unknown> = {
+  const scoreEvent = score === undefined ? [] : [{ event: "score", timestamp: iso(start + 400), score, target: `answer-${id}`, intermediate: false, scorer: "match" }];
+  const scores = score === undefined ? {} : { match: score };
+  const uuid = shortId("uuid", s.seed, String(id), String(epoch));
+  const record: Record<string, unknown> = s.shape === "realistic" ? realistic() : {
     id,
     epoch,
     input,
@@ -97,20 +107,16 @@ function sample(s: InspectSpec, r: Random, id: number, epoch: number, t0: number
       { role: "assistant", content: `${pad}${answer}`, source: "generate", model: s.model },
     ],
     output: { model: s.model, choices: [{ message: { role: "assistant", content: answer }, stop_reason: "stop" }], usage: { input_tokens: 40, output_tokens: 8, total_tokens: 48 } },
-    scores: score === undefined ? {} : { match: score },
+    scores,
     metadata: {},
     store: {},
-    events: [
-      { event: "sample_init", timestamp: iso(start) },
-      { event: "model", timestamp: iso(start + 200), model: s.model },
-      ...(score === undefined ? [] : [{ event: "score", timestamp: iso(start + 400), score, target: `answer-${id}`, intermediate: false, scorer: "match" }]),
-    ],
+    events: [{ event: "sample_init", timestamp: iso(start) }, { event: "model", timestamp: iso(start + 200), model: s.model }, ...scoreEvent],
     model_usage: { [s.model]: { input_tokens: 40, output_tokens: 8, total_tokens: 48 } },
     started_at: iso(start),
     completed_at: iso(start + 500),
     total_time: 0.5,
     working_time: 0.4,
-    uuid: shortId("uuid", s.seed, String(id), String(epoch)),
+    uuid,
   };
   if (errored) record["error"] = { message: "RuntimeError('sandbox exited with code 137')", traceback: "Traceback (most recent call last): …", traceback_ansi: "" };
   if (s.case === "limits-and-edits" && id === 1) record["limit"] = { type: "token", limit: 4096 };
@@ -120,6 +126,54 @@ function sample(s: InspectSpec, r: Random, id: number, epoch: number, t0: number
     (record["events"] as unknown[]).push({ event: "score_edit", score_name: "match", edit: { value: score.value, provenance: { timestamp: iso(start + 9000), author: "reviewer", reason: "hand-checked" } } });
   }
   return { record, value, error: errored };
+
+  /** The record of the realistic shape: the same scores, a transcript as Inspect condenses it. */
+  function realistic(): Record<string, unknown> {
+    const t = transcript(r, s.model, id, epoch, start, input, answer, scoreEvent);
+    const usage = { input_tokens: 4100, output_tokens: 380, total_tokens: 4480 };
+    return {
+      id,
+      epoch,
+      input,
+      target: `answer-${id}`,
+      messages: t.messages,
+      output: { model: s.model, choices: [{ message: t.messages[t.messages.length - 1], stop_reason: "stop" }], usage, time: 6.2 },
+      scores,
+      metadata: t.metadata,
+      store: t.store,
+      events: t.events,
+      events_data: t.events_data,
+      attachments: t.attachments,
+      model_usage: { [s.model]: usage },
+      started_at: iso(start),
+      completed_at: iso(start + 12_500),
+      total_time: 12.5,
+      working_time: 11.2,
+      uuid,
+      error_retries: [],
+    };
+  }
+}
+
+/** Samples a journal summary file holds in the realistic shape (Inspect's `min(floor(n/3), 10)` for n ≥ 30). */
+const FLUSH = 10;
+
+/** What Inspect's EvalSampleSummary holds beside the fields every shape writes (about 950 bytes in all). */
+function fullSummary(m: Made, model: string, t0: number): Record<string, unknown> {
+  const id = m.record["id"] as number;
+  const start = t0 + (id * 7 + (m.record["epoch"] as number)) * 1000;
+  return {
+    input: `Question ${id}: what does the tool report for case ${id}? Answer with the value the check prints, and nothing else: the case's files lie in /workspace/case_${id}, and check.py reads them.`,
+    uuid: shortId("uuid-summary", String(id), String(m.record["epoch"])),
+    metadata: { difficulty: id % 3, category: WORDS[id % WORDS.length], source: `case_${id}` },
+    model_usage: { [model]: { input_tokens: 4100, output_tokens: 380, total_tokens: 4480, input_tokens_cache_read: 1200, reasoning_tokens: 0 } },
+    started_at: iso(start),
+    completed_at: iso(start + 12_500),
+    total_time: 12.5,
+    working_time: 11.2,
+    message_count: 5,
+    error_retries: [],
+  };
 }
 
 /** Inspect's figures over the samples that returned a score: the mean per sample over its epochs, then accuracy and stderr. */
@@ -191,6 +245,7 @@ export function writeInspectLog(s: InspectSpec, out: (b: Uint8Array) => void): v
     ...(m.error ? { error: "RuntimeError('sandbox exited with code 137')" } : {}),
     ...(m.record["limit"] ? { limit: "token" } : {}),
     retries: 0, completed: true,
+    ...(s.shape === "realistic" ? fullSummary(m, s.model, t0) : {}),
   }));
   const reductions = [{ scorer: "match", reducer: "mean", samples: [...res.reduced].map(([id, value]) => ({ value, sample_id: id })) }];
   const json = (v: unknown) => Buffer.from(JSON.stringify(v));
@@ -208,7 +263,11 @@ export function writeInspectLog(s: InspectSpec, out: (b: Uint8Array) => void): v
   const z = new ZipWriter(out);
   const o = { frames: s.frames ?? 1 };
   z.add("_journal/start.json", json({ version: 2, eval: evalSpec, plan }), s.method, o);
+  // Inspect's recorder flushes its buffered samples, then their summaries, every FLUSH samples.
+  const flush = s.shape === "realistic" ? FLUSH : Infinity;
   let n = 0;
+  let flushed = 0;
+  let k = 0;
   for (const m of each()) {
     const data = json(m.record);
     // The first sample's CRC in the directory is not its bytes' (a bit flipped on disk).
@@ -216,8 +275,12 @@ export function writeInspectLog(s: InspectSpec, out: (b: Uint8Array) => void): v
       z.add(`samples/${String(m.record["id"])}_epoch_${String(m.record["epoch"])}.json`, data, s.method, { ...o, crc: 0xdeadbeef });
     } else z.add(`samples/${String(m.record["id"])}_epoch_${String(m.record["epoch"])}.json`, data, s.method, o);
     n++;
+    if (n % flush === 0) {
+      z.add(`_journal/summaries/${++k}.json`, json(summaries.slice(flushed, n)), s.method, o);
+      flushed = n;
+    }
   }
-  z.add("_journal/summaries/1.json", json(summaries), s.method, o);
+  if (flushed < n || k === 0) z.add(`_journal/summaries/${++k}.json`, json(summaries.slice(flushed)), s.method, o);
   if (s.case === "killed" || s.case === "truncated") return; // a killed writer: no header, no directory
   z.add("summaries.json", json(summaries), s.method, o);
   z.add("reductions.json", json(reductions), s.method, o);

@@ -114,12 +114,30 @@ export function exactMean(xs: readonly number[]): number {
   return exactMeanOf(xs.map(one));
 }
 
+/** Σ v·n when every value is an integer and every product and partial sum is a safe integer (so the sum is exact); else null. */
+function safeIntegerSum(xs: readonly Weighted[]): number | null {
+  let sum = 0;
+  for (const x of xs) {
+    const p = x.v * x.n;
+    if (!Number.isInteger(x.v) || Math.abs(p) > Number.MAX_SAFE_INTEGER) return null;
+    sum += p;
+    if (Math.abs(sum) > Number.MAX_SAFE_INTEGER) return null;
+  }
+  return sum;
+}
+
 /** exactMean over weighted values. */
 export function exactMeanOf(xs: readonly Weighted[]): number {
   const count = total(xs);
   if (count === 0) return NaN;
   if (!xs.every((x) => Number.isFinite(x.v))) return xs.reduce((a, x) => addRepeated(a, x.v, x.n), 0) / count;
-  const parts = xs.filter((x) => x.v !== 0).map((x) => ({ ...exact(x.v), w: BigInt(x.n) }));
+  const integers = safeIntegerSum(xs);
+  // Both exact: their quotient, rounded once by the division, is the exact mean rounded.
+  if (integers !== null && count <= Number.MAX_SAFE_INTEGER) return integers / count;
+  // Each distinct value once, with its weight (most scores take a few values: 0, 1, 0.5).
+  const weights = new Map<number, bigint>();
+  for (const x of xs) if (x.v !== 0) weights.set(x.v, (weights.get(x.v) ?? 0n) + BigInt(x.n));
+  const parts = [...weights].map(([v, w]) => ({ ...exact(v), w }));
   if (parts.length === 0) return 0;
   let e0 = Infinity; // a loop, not Math.min(...): a million values spread as arguments overflow the stack
   for (const p of parts) if (p.e < e0) e0 = p.e;

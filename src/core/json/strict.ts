@@ -90,10 +90,11 @@ export function parseStrictJsonByScan(text: string, outerSpaces: " " | " \n"): J
 const RISKY = /[:,[][ \t\n\r]*-?[0-9]+[.eE]|"[ \t\n\r]+:/;
 
 /**
- * The common case without the character pass: an object or array whose text has no \u escape.
- * Each key token ends in `":` when no whitespace precedes its colon — every other `":` in the
- * text (an opening quote before a colon, an escaped quote inside a string) only adds to the count —
- * so as many `":` as JSON.parse kept keys proves no key was dropped as a duplicate. Every number
+ * The common case without the character pass: an object or array whose text has no escape that
+ * may make a surrogate. Each key token ends in `":` when no whitespace precedes its colon; an
+ * escaped quote's `\":` is skipped, and every other `":` in the text (an opening quote before a
+ * colon) only adds to the count — so as many `":` as JSON.parse kept keys proves no key was
+ * dropped as a duplicate (keys equal once unescaped included: JSON.parse keeps one of them). Every number
  * must be an integer literal, proven one of two ways. Text without whitespace (compact writers):
  * a number is an array element or follows its key's `":` at once, so reading the digits after
  * each `":` and finding no array that holds a number proves it. Otherwise, no match of RISKY.
@@ -108,7 +109,7 @@ export function plainParse(s: string, outer: string): unknown {
   const open = s.charCodeAt(a);
   const close = s.charCodeAt(b);
   if (!((open === 0x7b && close === 0x7d) || (open === 0x5b && close === 0x5d))) return undefined;
-  if (s.indexOf("\\u") !== -1) return undefined;
+  if (mayHoldSurrogate(s)) return undefined;
   const compact = s.indexOf(" ") === -1 && s.indexOf("\n") === -1 && s.indexOf("\t") === -1 && s.indexOf("\r") === -1;
   if (!compact && RISKY.test(s)) return undefined;
   const deep = mayBeTooDeep(s);
@@ -121,10 +122,34 @@ export function plainParse(s: string, outer: string): unknown {
   }
   let colons = 0;
   for (let i = s.indexOf('":'); i !== -1; i = s.indexOf('":', i + 2)) {
+    if (escapedAt(s, i)) continue;
     colons++;
     if (compact && decimalAt(s, i + 2)) return undefined;
   }
   return countKeys(value, true, compact, deep === "maybe") === colons ? value : undefined;
+}
+
+/**
+ * An escape that may make a surrogate (`\uD800`–`\uDFFF`), lone or paired: the scan judges those.
+ * It may also match an escaped backslash before a `u` (`\\uD8`): that only costs the slower path.
+ */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/y;
+/** Whether `s` may hold a surrogate escape (a native search first: most texts hold no `\u` at all). */
+function mayHoldSurrogate(s: string): boolean {
+  for (let i = s.indexOf("\\u"); i !== -1; i = s.indexOf("\\u", i + 2)) {
+    SURROGATE_ESCAPE.lastIndex = i;
+    if (SURROGATE_ESCAPE.test(s)) return true;
+  }
+  return false;
+}
+/** Whitespace between a key and its colon: that key's `":` is not there to count. */
+const SPACED_KEY = /"[ \t\n\r]+:/;
+
+/** The quote at `i` is escaped (an odd run of backslashes before it): inside a string, never a key's end. */
+function escapedAt(s: string, i: number): boolean {
+  let k = i;
+  while (k > 0 && s.charCodeAt(k - 1) === 0x5c) k--;
+  return (i - k) % 2 === 1;
 }
 
 /** A number literal written with a fraction or exponent starts at `i` (false for anything else). */
@@ -492,8 +517,12 @@ function scan(
  * `1.0` as 1). Text without those tokens takes JSON.parse's path with the plainParse proof.
  */
 export function parseLenientJson(text: string): JsonResult {
-  const plain = plainTokensFree(text);
-  if (plain !== undefined) return { ok: true, value: plain };
+  const plain = lenientPlainParse(text);
+  return plain !== undefined ? { ok: true, value: plain } : parseLenientJsonByScan(text);
+}
+
+/** parseLenientJson without the lenientPlainParse shortcut (its tests hold the shortcut to this). */
+export function parseLenientJsonByScan(text: string): JsonResult {
   const nonFinite: NonFinite[] = [];
   try {
     scan(text, " \n", true, nonFinite);
@@ -517,8 +546,8 @@ export function parseLenientJson(text: string): JsonResult {
 }
 
 /** JSON.parse's value when the plainParse proof holds with decimals allowed and every number finite; else undefined. */
-function plainTokensFree(s: string): unknown {
-  if (s.indexOf("\\u") !== -1 || /"[ \t\n\r]+:/.test(s)) return undefined;
+export function lenientPlainParse(s: string): unknown {
+  if (mayHoldSurrogate(s) || SPACED_KEY.test(s)) return undefined;
   const deep = mayBeTooDeep(s);
   if (deep === true) return undefined; // the scan names it
   let value: unknown;
@@ -529,35 +558,43 @@ function plainTokensFree(s: string): unknown {
   }
   if (typeof value !== "object" || value === null) return undefined;
   let colons = 0;
-  for (let i = s.indexOf('":'); i !== -1; i = s.indexOf('":', i + 2)) colons++;
+  for (let i = s.indexOf('":'); i !== -1; i = s.indexOf('":', i + 2)) if (!escapedAt(s, i)) colons++;
   // An overflowing literal is the only way JSON.parse makes a non-finite number.
   return countFiniteKeys(value, deep === "maybe") === colons ? value : undefined;
 }
 
-/** Properties of every object, or -1 when a number is not finite (or, with `depth`, when the value nests deeper than MAX_JSON_DEPTH). */
+/**
+ * Properties of every object, or -1 when a number is not finite (or, with `depth`, when the value
+ * nests deeper than MAX_JSON_DEPTH). Only containers go on the stack (with their depth, when
+ * asked): a sample's strings and numbers are looked at in place.
+ */
 function countFiniteKeys(root: unknown, depth = false): number {
+  if (typeof root !== "object" || root === null) return typeof root === "number" && !Number.isFinite(root) ? -1 : 0;
   let n = 0;
-  const stack: unknown[] = [root];
+  const stack: object[] = [root];
   const depths: number[] | null = depth ? [1] : null;
   while (stack.length > 0) {
-    const v = stack.pop();
+    const v = stack.pop()!;
     const d = depths === null ? 0 : depths.pop()!;
-    if (typeof v === "number") {
-      if (!Number.isFinite(v)) return -1;
-      continue;
-    }
-    if (typeof v !== "object" || v === null) continue;
     if (d > MAX_JSON_DEPTH) return -1;
-    if (Array.isArray(v))
-      for (const x of v) {
-        stack.push(x);
-        depths?.push(d + 1);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (typeof x === "object") {
+          if (x === null) continue;
+          stack.push(x);
+          depths?.push(d + 1);
+        } else if (typeof x === "number" && !Number.isFinite(x)) return -1;
       }
-    else
+    } else
       for (const k in v) {
         n++;
-        stack.push((v as Record<string, unknown>)[k]);
-        depths?.push(d + 1);
+        const x: unknown = (v as Record<string, unknown>)[k];
+        if (typeof x === "object") {
+          if (x === null) continue;
+          stack.push(x);
+          depths?.push(d + 1);
+        } else if (typeof x === "number" && !Number.isFinite(x)) return -1;
       }
   }
   return n;
