@@ -6,8 +6,9 @@
 //   or bare.ts as a script), so startup and discovery count
 // then, on the first corpus, a rerun against a full store; Harbor trials (a synthesised job) with
 // all workers; in a child process, the peak RSS of validating one large journal (1 GB); and one
-// large Inspect .eval (100,000 samples, ~1 GB uncompressed, zstd) beside its bare limit (inspect.ts;
-// `npm run bench -- --inspect` runs that alone); and `assay compare` of two 200,000-entry documents
+// two large Inspect .eval logs (100,000 samples each: one shaped as Inspect writes, one padded) beside
+// their bare limit (inspect.ts; `npm run bench -- --inspect` runs that alone); eight Inspect logs of
+// 1–15 MB on 1 and 2 workers (inspect-small.ts; `--inspect-small`); and `assay compare` of two 200,000-entry documents
 // with per-sample Inspect values under a capped heap (compare.ts; `npm run bench -- --compare`).
 
 import { spawnSync } from "node:child_process";
@@ -25,6 +26,7 @@ import { ResultStore } from "../store/store.js";
 import { bare, bareThreads } from "./bare.js";
 import { compareBench } from "./compare.js";
 import { inspectBench } from "./inspect.js";
+import { inspectSmallBench } from "./inspect-small.js";
 import { million } from "./million.js";
 
 const env = (k: string, d: number) => Number(process.env[k] ?? d);
@@ -187,6 +189,14 @@ async function main(): Promise<void> {
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  if (process.argv[2] === "--inspect-small") {
+    const dir = mkdtempSync(join(tmpdir(), "assay-bench-inspect-small-"));
+    try {
+      return inspectSmallBench(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   if (process.argv[2] === "--compare") {
     const dir = mkdtempSync(join(tmpdir(), "assay-bench-compare-"));
     try {
@@ -260,6 +270,7 @@ async function main(): Promise<void> {
       console.log(`one ${size.toFixed(0)} MB journal: ${r.validity}, ${secs.toFixed(1)} s, peak RSS ${r.rssMb.toFixed(0)} MB   target < 256 MB`);
     }
     if (env("BENCH_INSPECT_SAMPLES", 100_000) > 0) await inspectBench(root);
+    inspectSmallBench(root);
     compareBench(root);
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -15,8 +15,13 @@ export interface SplitOptions {
   logBytes: number;
   partBytes: number;
 }
-/** Smaller logs are read whole by one worker; parts are sized as the pool's batches are. */
-export const SPLIT: SplitOptions = { logBytes: 16 * 1024 * 1024, partBytes: 4 * 1024 * 1024 };
+/**
+ * A log under 1 MiB is read whole by one worker (batched with others, as small bundles are). Larger
+ * ones are split into parts of 1 MiB of zstd (~4 MB of JSON, a few hundred ms of a worker), each
+ * a pool task of its own: eight logs of 1–15 MB, or one of 15 MB, keep both workers busy to the end
+ * (read whole, or in 4 MiB parts batched as bundles are, a 15 MB log was one worker's alone).
+ */
+export const SPLIT: SplitOptions = { logBytes: 1024 * 1024, partBytes: 1024 * 1024 };
 const PART_MEMBERS = 2048;
 
 /** One part of a split log, to hand to a worker; `bytes` for batching and progress. */

@@ -297,7 +297,8 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
         batch.push(p);
         batchBytes += p.bytes ?? 0;
         if (p.bytes === null) batchLimit = Math.min(batchLimit, sizer.limit);
-        if (!batchFull(batch.length, batchBytes, batchLimit)) continue;
+        // A log's part is sized for the workers already (inspect-split.ts): it fills a task.
+        if (p.part === undefined && !batchFull(batch.length, batchBytes, batchLimit)) continue;
         // A second task waits at each worker, so none idles between tasks while the main thread
         // catches up; and no more than that: discovery runs ahead only as far as it is needed.
         while (inflight.size >= 2 * pool.jobs) await Promise.race(inflight);

@@ -1,0 +1,65 @@
+// `npm run bench` (and `npm run bench -- --inspect-small` alone): Inspect logs of every size use
+// every core. Eight realistic .eval logs of 1–15 MB (330 to 5,000 samples, zstd), and the largest
+// of them alone, each scored by `assay score` as a whole process with 1 and with 2 workers, in
+// alternating rounds; the ratio of the two times, median of the rounds' own ratios.
+
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readdirSync, statSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { inspectFileName, writeInspectLog, type InspectSpec } from "../synth/inspect.js";
+import { readyZstd } from "../synth/zip.js";
+
+const SELF = fileURLToPath(import.meta.url);
+const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
+const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3);
+/** Samples per log: about 3 KB of zstd a sample, so 1 MB to 15 MB. */
+const SIZES = [330, 1000, 1700, 2300, 3000, 3700, 4300, 5000];
+
+/** Child: write the eight logs into `dir`. */
+async function synth(dir: string): Promise<void> {
+  await readyZstd();
+  SIZES.forEach((samples, i) => {
+    const spec: InspectSpec = { task: `small${i}`, model: "openai/gpt-4o-mini", case: "errors-hidden", samples, epochs: 1, format: "eval", method: 93, seed: `small${i}`, offset: i, shape: "realistic" };
+    const fd = openSync(join(dir, inspectFileName(spec)), "w");
+    try {
+      writeInspectLog(spec, (b) => void writeSync(fd, b));
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
+/** `assay score ROOT --jobs N`, whole process, in seconds. */
+function scoreSecs(root: string, jobs: number): number {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, [CLI, "score", root, "--quiet", "--jobs", String(jobs)], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`assay score ${root} --jobs ${jobs}: exit ${r.status}: ${r.stderr}`);
+  return Number(process.hrtime.bigint() - t) / 1e9;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** The section: eight logs, then the largest alone. */
+export function inspectSmallBench(dir: string): void {
+  const all = join(dir, "small-logs");
+  mkdirSync(all, { recursive: true });
+  const made = spawnSync(process.execPath, [SELF, "--synth", all], { stdio: "inherit" });
+  if (made.status !== 0) throw new Error("synthesising the small logs failed");
+  const files = readdirSync(all).map((f) => join(all, f));
+  const sizes = files.map((f) => statSync(f).size / 1e6);
+  const largest = files[sizes.indexOf(Math.max(...sizes))]!;
+  console.log(`\nInspect, small logs: ${files.length} realistic .eval logs of ${Math.min(...sizes).toFixed(1)}–${Math.max(...sizes).toFixed(1)} MB (zstd); median of ${ROUNDS} alternating rounds, whole process`);
+  for (const [name, root, target] of [["the eight logs", all, "target <= 0.6"], [`the largest alone (${Math.max(...sizes).toFixed(1)} MB)`, largest, ""]] as const) {
+    const one: number[] = [];
+    const two: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      one.push(scoreSecs(root, 1));
+      two.push(scoreSecs(root, 2));
+    }
+    const ratios = two.map((t, i) => t / one[i]!);
+    console.log(`${name.padEnd(36)} jobs 1 ${median(one).toFixed(2).padStart(6)} s   jobs 2 ${median(two).toFixed(2).padStart(6)} s   jobs 2 / jobs 1 ${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(2)).join(" ")})   ${target}`);
+  }
+}
+
+if (process.argv[1] === SELF && process.argv[2] === "--synth") await synth(process.argv[3]!);
