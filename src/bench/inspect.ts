@@ -16,7 +16,7 @@ import { isMainThread, Worker, workerData } from "node:worker_threads";
 import { inflateRawSync } from "node:zlib";
 import type { Results } from "../core/results.js";
 import { MAX_MEMBER_BYTES, readDirectory, type ZipMember } from "../io/inspect-zip.js";
-import { decodeZstd } from "../io/zstd.js";
+import { decodeZstdInPlace } from "../io/zstd.js";
 import { writeInspectLog } from "../synth/inspect.js";
 import { readyZstd } from "../synth/zip.js";
 
@@ -43,7 +43,7 @@ export async function synthBigEval(file: string, shape: Shape): Promise<void> {
   }
 }
 
-/** The bare loop over some members: read each by offset, inflate (zstd with the decoder assay uses, the fastest among the dependencies), JSON.parse. Returns uncompressed bytes. */
+/** The bare loop over some members: read each by offset, inflate (zstd with the decoder assay uses, the fastest among the dependencies, parsed where it decoded), JSON.parse. Returns uncompressed bytes. */
 function bareMembers(file: string, members: readonly ZipMember[]): number {
   const fd = openSync(file, "r");
   let bytes = 0;
@@ -53,9 +53,11 @@ function bareMembers(file: string, members: readonly ZipMember[]): number {
       readSync(fd, head, 0, 30, m.offset);
       const raw = Buffer.allocUnsafe(m.csize);
       readSync(fd, raw, 0, m.csize, m.offset + 30 + head.readUInt16LE(26) + head.readUInt16LE(28));
-      const data = m.method === 93 ? decodeZstd(m.csize, m.usize, MAX_MEMBER_BYTES, (into) => into.set(raw)) : m.method === 8 ? inflateRawSync(raw) : raw;
-      JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("utf8"));
-      bytes += data.byteLength;
+      const parse = (data: Buffer) => {
+        JSON.parse(data.toString("utf8"));
+        return data.byteLength;
+      };
+      bytes += m.method === 93 ? decodeZstdInPlace(m.csize, m.usize, MAX_MEMBER_BYTES, (into) => into.set(raw), parse) : parse(m.method === 8 ? inflateRawSync(raw) : raw);
     }
   } finally {
     closeSync(fd);

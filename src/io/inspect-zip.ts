@@ -11,7 +11,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import * as zlib from "node:zlib";
 import { finding, type Code, type Finding } from "../core/codes.js";
-import { decodeZstd, ZstdError } from "./zstd.js";
+import { decodeZstdInPlace, ZstdError } from "./zstd.js";
 
 export interface ZipMember {
   name: string;
@@ -315,6 +315,19 @@ const crc32: (b: Uint8Array) => number =
  * may write past the declared size.
  */
 export function readMember(fd: number, size: number, m: ZipMember): Buffer {
+  return withMember(fd, size, m, (bytes) => (m.method === 93 ? Buffer.from(bytes) : bytes));
+}
+
+/** What `use` is thrown, carried past the decoder's error handling. */
+class FromUse {
+  constructor(readonly error: unknown) {}
+}
+
+/**
+ * readMember's checks, then `use` of the member's bytes — a zstd member's where the decoder wrote
+ * them, valid only until `use` returns (never copied). What `use` throws passes through as it is.
+ */
+export function withMember<T>(fd: number, size: number, m: ZipMember, use: (bytes: Buffer) => T): T {
   if (![0, 8, 93].includes(m.method)) throw new MemberError("EVAL_METHOD", `${m.name}: compression method ${m.method} (assay reads stored, Deflate and zstd)`);
   if (m.usize > maxInflated(m.method, m.csize))
     throw new MemberError("EVAL_CORRUPT", `${m.name}: ${m.usize} bytes uncompressed declared, more than its ${m.csize} compressed bytes can hold (at most ${maxInflated(m.method, m.csize)})`);
@@ -330,24 +343,40 @@ export function readMember(fd: number, size: number, m: ZipMember): Buffer {
   if (start + m.csize > size) throw new MemberError("EVAL_CORRUPT", `${m.name}: its ${m.csize} bytes run past the end of the file`);
   // consistent and in the file, but larger than assay holds: the tool's limit, not the evidence's fault
   if (m.usize > MAX_MEMBER_BYTES) throw new MemberError("FILE_TOO_LARGE", `${m.name}: ${m.usize} bytes uncompressed, more than assay reads in one member (${MAX_MEMBER_BYTES})`);
+  const checked = (out: Buffer): Buffer => {
+    if (out.length !== m.usize) throw new MemberError("EVAL_CORRUPT", `${m.name} inflates to ${out.length} bytes; the directory says ${m.usize}`);
+    const crc = crc32(out);
+    if (crc !== m.crc) throw new MemberError("EVAL_CORRUPT", `${m.name}: CRC-32 ${crc.toString(16).padStart(8, "0")}, the directory says ${m.crc.toString(16).padStart(8, "0")}`);
+    return out;
+  };
   let out: Buffer;
   try {
     if (m.method === 93)
-      out = decodeZstd(m.csize, m.usize, MAX_MEMBER_BYTES, (into) => {
-        // read straight into the decoder's memory: the compressed bytes are not held twice
-        if (readInto(fd, into, start) < into.length) throw new ZstdError("the file ended before its compressed bytes did");
-      });
-    else {
-      const data = readAt(fd, start, m.csize);
-      out = m.method === 0 ? data : zlib.inflateRawSync(data, { maxOutputLength: Math.max(1, m.usize) });
-    }
+      return decodeZstdInPlace(
+        m.csize,
+        m.usize,
+        MAX_MEMBER_BYTES,
+        (into) => {
+          // read straight into the decoder's memory: the compressed bytes are not held twice
+          if (readInto(fd, into, start) < into.length) throw new ZstdError("the file ended before its compressed bytes did");
+        },
+        (decoded) => {
+          const bytes = checked(decoded);
+          try {
+            return use(bytes);
+          } catch (e) {
+            throw new FromUse(e);
+          }
+        },
+      );
+    const data = readAt(fd, start, m.csize);
+    out = m.method === 0 ? data : zlib.inflateRawSync(data, { maxOutputLength: Math.max(1, m.usize) });
   } catch (err) {
+    if (err instanceof FromUse) throw err.error;
+    if (err instanceof MemberError) throw err;
     // the file system's refusal (EIO, …) stays the tool's; anything the bytes caused is theirs
     if (/^E[A-Z]+$/.test((err as NodeJS.ErrnoException).code ?? "")) throw err;
     throw new MemberError("EVAL_CORRUPT", `${m.name} does not inflate: ${(err as Error).message}`);
   }
-  if (out.length !== m.usize) throw new MemberError("EVAL_CORRUPT", `${m.name} inflates to ${out.length} bytes; the directory says ${m.usize}`);
-  const crc = crc32(out);
-  if (crc !== m.crc) throw new MemberError("EVAL_CORRUPT", `${m.name}: CRC-32 ${crc.toString(16).padStart(8, "0")}, the directory says ${m.crc.toString(16).padStart(8, "0")}`);
-  return out;
+  return use(checked(out));
 }

@@ -13,7 +13,7 @@ import { MembersError, MembersReader } from "../core/json/members.js";
 import { parseLenientJson } from "../core/json/strict.js";
 import type { BundleEntry } from "../core/results.js";
 import { fileDigest, readChunks } from "./bundle-source.js";
-import { MemberError, readDirectory, readMember, type ZipMember } from "./inspect-zip.js";
+import { MemberError, readDirectory, withMember, type ZipMember } from "./inspect-zip.js";
 
 /**
  * A member of Inspect's chunked sample layout (`inspect log convert-chunked`; inspect_ai
@@ -119,16 +119,18 @@ function withMembers(file: string, members: readonly ZipMember[], on: (m: ZipMem
   try {
     const size = fstatSync(fd).size;
     for (const m of members) {
-      let bytes: Buffer;
+      let read = false;
       try {
-        bytes = readMember(fd, size, m);
+        // `bytes` may be the decoder's own memory: read before `on` returns, never kept
+        withMember(fd, size, m, (bytes) => {
+          read = true;
+          on(m, bytes);
+        });
       } catch (e) {
-        if (!(e instanceof MemberError)) throw e;
+        if (read || !(e instanceof MemberError)) throw e;
         if (e.code !== "EVAL_CORRUPT") return { code: e.code, message: e.message };
         out.push(finding("EVAL_CORRUPT", m.name, null, e.message));
-        continue;
       }
-      on(m, bytes);
     }
     return undefined;
   } finally {
@@ -204,7 +206,9 @@ export function readMeta(file: string, members: readonly ZipMember[]): Pick<Part
       if (v !== undefined) meta.reductions = reductionSets(v, m.name, findings);
     } else journal.set(Number(/(\d+)\.json$/.exec(m.name)![1]), summaries(bytes, m.name));
   }, findings);
-  if (journal.size > 0) {
+  // The journal stands in for summaries.json only when that cannot be read (finishLog): its
+  // members' findings are kept, its records not sent (100,000 of them in a large log).
+  if (journal.size > 0 && meta.summaries === null) {
     const merged = new Map<string, SummaryRecord>();
     for (const k of [...journal.keys()].sort((a, b) => a - b)) for (const s of journal.get(k)!) merged.set(recordKey(s.id, s.epoch), s);
     meta.journal = [...merged.values()];

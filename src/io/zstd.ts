@@ -204,6 +204,15 @@ export function walkFrames(src: Uint8Array, limit: number): FrameWalk {
  * Returns a copy outside the WebAssembly memory.
  */
 export function decodeZstd(csize: number, usize: number, limit: number, fill: (into: Uint8Array) => void): Buffer {
+  return decodeZstdInPlace(csize, usize, limit, fill, (out) => Buffer.from(out));
+}
+
+/**
+ * decodeZstd without the copy: `use` is given the decoded bytes where the decoder wrote them,
+ * valid only until it returns (a 77 MB summaries.json is not held twice). What `use` throws
+ * passes through as it is.
+ */
+export function decodeZstdInPlace<T>(csize: number, usize: number, limit: number, fill: (into: Uint8Array) => void, use: (out: Buffer) => T): T {
   if (usize > limit) throw new ZstdError(`${usize} bytes declared, more than ${limit}`);
   instance ??= instantiate();
   const z = instance;
@@ -232,9 +241,7 @@ export function decodeZstd(csize: number, usize: number, limit: number, fill: (i
       const code = -n | 0;
       throw new ZstdError(code === 70 ? `it decodes to more than the ${usize} bytes declared` : `zstd error ${code}${ZSTD_ERRORS[code] === undefined ? "" : ` (${ZSTD_ERRORS[code]})`}`);
     }
-    const out = Buffer.allocUnsafe(n >>> 0);
-    out.set(new Uint8Array(z.exports.memory.buffer, dst, n >>> 0));
-    return out;
+    return use(Buffer.from(z.exports.memory.buffer, dst, n >>> 0));
   } finally {
     if (dst !== 0) z.exports.free(dst);
     if (src !== 0) z.exports.free(src);

@@ -36,7 +36,7 @@ export interface LogParts {
   /** Sample records in the order the log holds them (later wins for one (id, epoch)). */
   samples: SampleRecord[];
   summaries: SummaryRecord[] | null;
-  /** Journal summaries, applied in numeric order of k (later wins). */
+  /** Journal summaries, applied in numeric order of k (later wins); read only when summaries.json is not (null then). */
   journal: SummaryRecord[] | null;
   reductions: ReductionSet[] | null;
   /** Where the reductions came from (for findings). */
