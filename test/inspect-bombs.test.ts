@@ -8,7 +8,7 @@ import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scoreInspectLog } from "../src/io/inspect.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
-import { decodeZstd, decoderMemory } from "../src/io/zstd.js";
+import { decodeZstd, decodeZstdInPlace, decoderMemory } from "../src/io/zstd.js";
 import { compressed, readyZstd, zipBytes } from "../src/synth/zip.js";
 import { blockBomb as bombOf, compressedBlock } from "../src/fuzz/eval.js";
 import { spawnMeasured } from "./helpers/cli.js";
@@ -252,5 +252,16 @@ describe("the zstd decoder's memory", () => {
     expect(() => decodeZstd(bomb.length, 2_000 * 128 * 1024 - 1, 256 * 2 ** 20, (into) => into.set(bomb))).toThrow(/decodes to more than the 262143999 bytes declared/);
     expect(decodeZstd(bomb.length, 2_000 * 128 * 1024, 256 * 2 ** 20, (into) => into.set(bomb)).length).toBe(2_000 * 128 * 1024);
     expect(decoderMemory()).toBe(0);
+  });
+  it("in place: `use` reads the decoded bytes where they were written, may not decode again meanwhile, and its own error passes through", async () => {
+    await readyZstd();
+    const small = Buffer.from('{"a":1}');
+    const z = Buffer.from(compressed(small, 93));
+    const decode = <T>(use: (b: Buffer) => T) => decodeZstdInPlace(z.length, small.length, 2 ** 20, (into) => into.set(z), use);
+    expect(decode((b) => b.toString())).toBe('{"a":1}');
+    expect(() => decode(() => decode((b) => b.length))).toThrow(/called again before its `use` returned/);
+    const mine = new Error("the caller's own");
+    expect(() => decode(() => { throw mine; })).toThrow(mine);
+    expect(decode((b) => b.toString())).toBe('{"a":1}'); // usable again after both
   });
 });

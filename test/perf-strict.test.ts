@@ -40,7 +40,7 @@ describe("plainParse on compact text agrees with the character pass", () => {
 
 describe("parseLenientJson's shortcut agrees with its character pass", () => {
   it.each([
-    ['{"a":1.5,"b":NaN}'], ['{"a":"\\u001b[0m\\":1","a":2}'], ['{"a":"\\ud800"}'], ['{"a":1,"\\u0061":2}'], ['{"x":"{\\"k\\":1}","k":1e999}'], ['[Infinity,-Infinity]'],
+    ['{"a":1.5,"b":NaN}'], ['\t{"a":1}'], ['{"a":1}\t'], ['\n{"a":1} \n'], ['\t{"a":NaN}'], ['{"a":"\\u001b[0m\\":1","a":2}'], ['{"a":"\\ud800"}'], ['{"a":1,"\\u0061":2}'], ['{"x":"{\\"k\\":1}","k":1e999}'], ['[Infinity,-Infinity]'],
   ])("%j", (text) => {
     expect(judge(parseLenientJson(text))).toEqual(judge(parseLenientJsonByScan(text)));
   });
@@ -82,5 +82,7 @@ function seededText(r: () => number, compactShare: number, nums: readonly string
     if (k === 3) return "[" + Array.from({ length: Math.floor(r() * 4) }, () => ws() + value(depth + 1) + ws()).join(",") + "]";
     return "{" + Array.from({ length: Math.floor(r() * 5) }, () => ws() + pick(KEYS) + ws() + ":" + ws() + value(depth + 1) + ws()).join(",") + "}";
   };
-  return r() < 0.8 ? "{" + `"k":${value(1)}` + "}" : value(0);
+  const text = r() < 0.8 ? "{" + `"k":${value(1)}` + "}" : value(0);
+  // Around the value too: only spaces (and \n in a document) are allowed there.
+  return r() < 0.1 ? pick([" ", "\t", "\n", "\r"]) + text + pick(["", " ", "\t", "\n"]) : text;
 }

@@ -48,6 +48,8 @@ interface Exports {
 }
 
 let compiled: WasmModule | null = null;
+/** A `use` of decodeZstdInPlace is running: its view is this thread's decoder memory. */
+let inUse = false;
 let instance: { exports: Exports; limit: { bytes: number } } | null = null;
 
 function wasmModule(): WasmModule {
@@ -213,6 +215,8 @@ export function decodeZstd(csize: number, usize: number, limit: number, fill: (i
  * passes through as it is.
  */
 export function decodeZstdInPlace<T>(csize: number, usize: number, limit: number, fill: (into: Uint8Array) => void, use: (out: Buffer) => T): T {
+  // A decode inside `use` could grow the memory under the view `use` reads (it would read nothing).
+  if (inUse) throw new Error("decodeZstdInPlace called again before its `use` returned");
   if (usize > limit) throw new ZstdError(`${usize} bytes declared, more than ${limit}`);
   instance ??= instantiate();
   const z = instance;
@@ -241,7 +245,12 @@ export function decodeZstdInPlace<T>(csize: number, usize: number, limit: number
       const code = -n | 0;
       throw new ZstdError(code === 70 ? `it decodes to more than the ${usize} bytes declared` : `zstd error ${code}${ZSTD_ERRORS[code] === undefined ? "" : ` (${ZSTD_ERRORS[code]})`}`);
     }
-    return use(Buffer.from(z.exports.memory.buffer, dst, n >>> 0));
+    inUse = true;
+    try {
+      return use(Buffer.from(z.exports.memory.buffer, dst, n >>> 0));
+    } finally {
+      inUse = false;
+    }
   } finally {
     if (dst !== 0) z.exports.free(dst);
     if (src !== 0) z.exports.free(src);

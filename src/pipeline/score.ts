@@ -292,26 +292,35 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
         if (p === null) continue;
         pending.push(p);
       }
-      let stop = false;
-      for (const p of pending) {
-        batch.push(p);
-        batchBytes += p.bytes ?? 0;
-        if (p.bytes === null) batchLimit = Math.min(batchLimit, sizer.limit);
-        // A log's part is sized for the workers already (inspect-split.ts): it fills a task.
-        if (p.part === undefined && !batchFull(batch.length, batchBytes, batchLimit)) continue;
+      /** The batch handed to the pool once a task may go; false when the run was stopped first. */
+      const handOut = async (): Promise<boolean> => {
         // A second task waits at each worker, so none idles between tasks while the main thread
         // catches up; and no more than that: discovery runs ahead only as far as it is needed.
         while (inflight.size >= 2 * pool.jobs) await Promise.race(inflight);
         if (failure !== undefined) throw failure;
-        if (signal?.aborted) {
-          stop = true;
-          break;
-        }
+        if (signal?.aborted) return false;
         dispatch(batch);
         sizer.handedOut();
         batch = [];
         batchBytes = 0;
         batchLimit = batchSize;
+        return true;
+      };
+      let stop = false;
+      for (const p of pending) {
+        // A log's part is sized for the workers already (inspect-split.ts): a task of its own.
+        if (p.part !== undefined && batch.length > 0 && !(await handOut())) {
+          stop = true;
+          break;
+        }
+        batch.push(p);
+        batchBytes += p.bytes ?? 0;
+        if (p.bytes === null) batchLimit = Math.min(batchLimit, sizer.limit);
+        if (p.part === undefined && !batchFull(batch.length, batchBytes, batchLimit)) continue;
+        if (!(await handOut())) {
+          stop = true;
+          break;
+        }
       }
       if (stop) break;
     }

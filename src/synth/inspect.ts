@@ -57,8 +57,9 @@ export interface InspectSpec {
   padding?: number;
   /**
    * "realistic": each sample's transcript as Inspect writes it (inspect-transcript.ts), its
-   * summaries as full as Inspect's, and journal summaries flushed every ten samples, as Inspect's
-   * recorder does; "padded" (the default): two messages and `padding`, one journal summary file.
+   * summaries as full as Inspect's, and journal summaries flushed as Inspect's recorder flushes
+   * them (every ten samples past 30); "padded" (the default): two messages and `padding`, one
+   * journal summary file.
    */
   shape?: "padded" | "realistic";
   /** The task run (shared by an eval-retry chain); derived from the task and model when absent. */
@@ -155,18 +156,18 @@ function sample(s: InspectSpec, r: Random, id: number, epoch: number, t0: number
   }
 }
 
-/** Samples a journal summary file holds in the realistic shape (Inspect's `min(floor(n/3), 10)` for n ≥ 30). */
-const FLUSH = 10;
+/** Samples a journal summary file holds in the realistic shape: Inspect's flush threshold over `n` records (eval.py). */
+const flushEvery = (n: number) => Math.max(1, Math.min(Math.floor(n / 3), 10));
 
 /** What Inspect's EvalSampleSummary holds beside the fields every shape writes (about 950 bytes in all). */
-function fullSummary(m: Made, model: string, t0: number): Record<string, unknown> {
+function fullSummary(m: Made, s: InspectSpec, t0: number): Record<string, unknown> {
   const id = m.record["id"] as number;
   const start = t0 + (id * 7 + (m.record["epoch"] as number)) * 1000;
   return {
-    input: `Question ${id}: what does the tool report for case ${id}? Answer with the value the check prints, and nothing else: the case's files lie in /workspace/case_${id}, and check.py reads them.`,
-    uuid: shortId("uuid-summary", String(id), String(m.record["epoch"])),
+    input: `Question ${id}: what does the tool report for case ${id}?`,
+    uuid: shortId("uuid", s.seed, String(id), String(m.record["epoch"])),
     metadata: { difficulty: id % 3, category: WORDS[id % WORDS.length], source: `case_${id}` },
-    model_usage: { [model]: { input_tokens: 4100, output_tokens: 380, total_tokens: 4480, input_tokens_cache_read: 1200, reasoning_tokens: 0 } },
+    model_usage: { [s.model]: { input_tokens: 4100, output_tokens: 380, total_tokens: 4480, input_tokens_cache_read: 1200, reasoning_tokens: 0 } },
     started_at: iso(start),
     completed_at: iso(start + 12_500),
     total_time: 12.5,
@@ -245,7 +246,7 @@ export function writeInspectLog(s: InspectSpec, out: (b: Uint8Array) => void): v
     ...(m.error ? { error: "RuntimeError('sandbox exited with code 137')" } : {}),
     ...(m.record["limit"] ? { limit: "token" } : {}),
     retries: 0, completed: true,
-    ...(s.shape === "realistic" ? fullSummary(m, s.model, t0) : {}),
+    ...(s.shape === "realistic" ? fullSummary(m, s, t0) : {}),
   }));
   const reductions = [{ scorer: "match", reducer: "mean", samples: [...res.reduced].map(([id, value]) => ({ value, sample_id: id })) }];
   const json = (v: unknown) => Buffer.from(JSON.stringify(v));
@@ -263,8 +264,8 @@ export function writeInspectLog(s: InspectSpec, out: (b: Uint8Array) => void): v
   const z = new ZipWriter(out);
   const o = { frames: s.frames ?? 1 };
   z.add("_journal/start.json", json({ version: 2, eval: evalSpec, plan }), s.method, o);
-  // Inspect's recorder flushes its buffered samples, then their summaries, every FLUSH samples.
-  const flush = s.shape === "realistic" ? FLUSH : Infinity;
+  // Inspect's recorder flushes its buffered samples, then their summaries, every few samples.
+  const flush = s.shape === "realistic" ? flushEvery(made.length) : Infinity;
   let n = 0;
   let flushed = 0;
   let k = 0;

@@ -547,6 +547,14 @@ export function parseLenientJsonByScan(text: string): JsonResult {
 
 /** JSON.parse's value when the plainParse proof holds with decimals allowed and every number finite; else undefined. */
 export function lenientPlainParse(s: string): unknown {
+  // Only spaces and \n around the value, as the scan allows (JSON.parse takes tabs and \r too).
+  let a = 0;
+  let b = s.length - 1;
+  while (a <= b && (s[a] === " " || s[a] === "\n")) a++;
+  while (b >= a && (s[b] === " " || s[b] === "\n")) b--;
+  const open = s.charCodeAt(a);
+  const close = s.charCodeAt(b);
+  if (!((open === 0x7b && close === 0x7d) || (open === 0x5b && close === 0x5d))) return undefined;
   if (mayHoldSurrogate(s) || SPACED_KEY.test(s)) return undefined;
   const deep = mayBeTooDeep(s);
   if (deep === true) return undefined; // the scan names it
