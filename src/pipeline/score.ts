@@ -292,6 +292,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
         if (p === null) continue;
         pending.push(p);
       }
+      pool.start(); // its worker boots while discovery goes on (a run with nothing to score starts none)
       let stop = false;
       for (const p of pending) {
         batch.push(p);
