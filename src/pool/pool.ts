@@ -4,7 +4,6 @@
 
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { Piscina } from "piscina";
 import { tryListEntries } from "../io/bundle-source.js";
@@ -76,8 +75,8 @@ export class BundlePool {
   private readonly startGraceMs: number;
   /** Each task in flight's clock (when its current bundle started; 0 until it starts). */
   private readonly clocks = new Set<BigInt64Array>();
-  /** Settles when the first task is back, or has had FIRST_TASK_WAIT_MS (see handOut). */
-  private firstBack: Promise<unknown> | undefined;
+  /** Once the first task is handed out: the tasks waiting behind it, until it lets them go (see handOut). */
+  private behindFirst: { waiting: number; go: () => void; gone: Promise<void> } | undefined;
 
   constructor(o: PoolOptions = {}) {
     this.jobs = Math.min(o.jobs ?? availableParallelism(), maxJobs());
@@ -184,18 +183,25 @@ export class BundlePool {
   }
 
   /**
-   * The first task goes to piscina at once; the others wait until it is back (or has had
-   * FIRST_TASK_WAIT_MS), since piscina starts a worker for each task it cannot place at once. A run
-   * smaller than a worker's boot (a bundle or a few) is then scored by one worker, not one per task;
-   * a larger one starts the others as soon as the first worker has scored its task.
+   * piscina starts a worker for each task it cannot place at once, so the first task goes to it
+   * alone and the others wait behind it until it is back, it has had FIRST_TASK_WAIT_MS, or `jobs`
+   * of them wait (work enough for more workers). A run smaller than a worker's boot (a bundle or a
+   * few) is then scored by the one worker, not one per task; a larger one starts the others at once.
    */
-  private handOut(task: BatchTask, signal: AbortSignal): Promise<BatchResult> {
-    if (this.firstBack === undefined) {
+  private async handOut(task: BatchTask, signal: AbortSignal): Promise<BatchResult> {
+    const behind = this.behindFirst;
+    if (behind === undefined) {
+      let go!: () => void;
+      const gone = new Promise<void>((resolve) => (go = resolve));
+      this.behindFirst = { waiting: 0, go, gone };
+      setTimeout(go, FIRST_TASK_WAIT_MS).unref();
       const first = this.piscina().run(task, { signal });
-      this.firstBack = Promise.race([first.catch(() => {}), sleep(FIRST_TASK_WAIT_MS, undefined, { ref: false })]);
+      first.then(go, go);
       return first;
     }
-    return this.firstBack.then(() => this.piscina().run(task, { signal }));
+    if (++behind.waiting >= this.jobs) behind.go();
+    await behind.gone;
+    return this.piscina().run(task, { signal });
   }
 
   private failed(b: BundleRef, e: unknown): BundleEntry | ListedEntry {
