@@ -8,7 +8,8 @@
 // all workers; in a child process, the peak RSS of validating one large journal (1 GB); and one
 // large Inspect .eval (100,000 samples, ~1 GB uncompressed, zstd) beside its bare limit (inspect.ts;
 // `npm run bench -- --inspect` runs that alone); and `assay compare` of two 200,000-entry documents
-// with per-sample Inspect values under a capped heap (compare.ts; `npm run bench -- --compare`).
+// with per-sample Inspect values under a capped heap (compare.ts; `npm run bench -- --compare`); and
+// the start-up of `assay score` of one small bundle beside `node -e 0` (startup.ts; `-- --startup`).
 
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -26,6 +27,7 @@ import { bare, bareThreads } from "./bare.js";
 import { compareBench } from "./compare.js";
 import { inspectBench } from "./inspect.js";
 import { million } from "./million.js";
+import { startupBench } from "./startup.js";
 
 const env = (k: string, d: number) => Number(process.env[k] ?? d);
 const TRIALS = env("BENCH_TRIALS", 4300); // ≈ 5,000 bundles with retries
@@ -195,6 +197,14 @@ async function main(): Promise<void> {
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  if (process.argv[2] === "--startup") {
+    const dir = mkdtempSync(join(tmpdir(), "assay-bench-startup-"));
+    try {
+      return startupBench(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   if (process.argv[2] === "--synth") {
     // Child mode: synthesis holds a corpus's files in memory; kept out of the measured process.
     writeCorpus(process.argv[3]!, { n: TRIALS, seed: "bench", faults: false, events: EVENTS });
@@ -261,6 +271,7 @@ async function main(): Promise<void> {
     }
     if (env("BENCH_INSPECT_SAMPLES", 100_000) > 0) await inspectBench(root);
     compareBench(root);
+    startupBench(join(root, "startup"));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
