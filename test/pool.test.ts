@@ -8,9 +8,11 @@
 // real worker (test/fixtures/faulty-worker.mjs) that acts on a file named FAULT in a bundle folder.
 // All pool work lives in this one file and runs sequentially (2 cores; deadlines are timing-sensitive).
 import Database from "better-sqlite3";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeExperiments, DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { resultsSchema, type BundleEntry, type Results } from "../src/core/results.js";
@@ -421,5 +423,34 @@ describe.sequential("the CLI exits 3 for a tool error (spawned dist/cli.js)", ()
     const doc = JSON.parse(r.stdout) as Results;
     expect(doc.bundles.some((b) => b.validity === "error" && b.errors[0]!.code === "TIMEOUT")).toBe(true);
     expect(doc.experiments[0]!.invalid.map((x) => x.trial)).toContain("stray");
+  });
+});
+
+describe.sequential("workers start only when there is work for them", () => {
+  const COUNT_WORKERS = fileURLToPath(new URL("./fixtures/count-workers.mjs", import.meta.url));
+  /** `assay score` as a whole process: its exit code and how many worker threads it started. */
+  const score = (args: string[]) => {
+    const file = join(tmp, "workers-started");
+    rmSync(file, { force: true });
+    const r = spawnSync(process.execPath, ["--import", COUNT_WORKERS, CLI, "score", ...args, "--quiet", "--format", "json"], { encoding: "utf8", env: { ...process.env, WORKERS_FILE: file } });
+    return { code: r.status, stderr: r.stderr, workers: Number(readFileSync(file, "utf8")) };
+  };
+
+  it("an empty root starts none, with --allow-empty (exit 0) or without (exit 2)", () => {
+    const empty = join(tmp, "no-work");
+    mkdirSync(empty, { recursive: true });
+    expect(score([empty, "--allow-empty"])).toMatchObject({ code: 0, workers: 0 });
+    expect(score([empty])).toMatchObject({ code: 2, workers: 0 });
+  });
+
+  it("a rerun whose every bundle the store holds starts none; the first run scored them in one", () => {
+    const root = join(tmp, "all-stored");
+    corpus(root, 3);
+    // Written a minute ago: stamps this fresh are recorded as racy, and a rerun would rehash them in a worker.
+    const then = new Date(Date.now() - 60_000);
+    for (const t of readdirSync(join(root, "exp"))) for (const f of readdirSync(join(root, "exp", t, "a1"))) utimesSync(join(root, "exp", t, "a1", f), then, then);
+    const store = join(tmp, "all-stored.sqlite");
+    expect(score([root, "--store", store])).toMatchObject({ code: 0, workers: 1 });
+    expect(score([root, "--store", store])).toMatchObject({ code: 0, stderr: "", workers: 0 });
   });
 });

@@ -5,11 +5,12 @@
 //   this process (the corpus already walked; a fresh pool per run) and as a whole process (the CLI,
 //   or bare.ts as a script), so startup and discovery count
 // then, on the first corpus, a rerun against a full store; Harbor trials (a synthesised job) with
-// all workers; in a child process, the peak RSS of validating one large journal (1 GB); and one
-// two large Inspect .eval logs (100,000 samples each: one shaped as Inspect writes, one padded) beside
-// their bare limit (inspect.ts; `npm run bench -- --inspect` runs that alone); eight Inspect logs of
-// 1–15 MB on 1 and 2 workers (inspect-small.ts; `--inspect-small`); and `assay compare` of two 200,000-entry documents
-// with per-sample Inspect values under a capped heap (compare.ts; `npm run bench -- --compare`).
+// all workers; in a child process, the peak RSS of validating one large journal (1 GB); two large
+// Inspect .eval logs (100,000 samples each: one shaped as Inspect writes, one padded) beside their
+// bare limit (inspect.ts; `npm run bench -- --inspect` runs that alone); eight Inspect logs of
+// 1–15 MB on 1 and 2 workers (inspect-small.ts; `--inspect-small`); `assay compare` of two
+// 200,000-entry documents with per-sample Inspect values under a capped heap (compare.ts; `npm run bench -- --compare`); and
+// the start-up of `assay score` of one small bundle beside `node -e 0` (startup.ts; `-- --startup`).
 
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -28,6 +29,7 @@ import { compareBench } from "./compare.js";
 import { inspectBench } from "./inspect.js";
 import { inspectSmallBench } from "./inspect-small.js";
 import { million } from "./million.js";
+import { startupBench } from "./startup.js";
 
 const env = (k: string, d: number) => Number(process.env[k] ?? d);
 const TRIALS = env("BENCH_TRIALS", 4300); // ≈ 5,000 bundles with retries
@@ -205,6 +207,14 @@ async function main(): Promise<void> {
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  if (process.argv[2] === "--startup") {
+    const dir = mkdtempSync(join(tmpdir(), "assay-bench-startup-"));
+    try {
+      return startupBench(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   if (process.argv[2] === "--synth") {
     // Child mode: synthesis holds a corpus's files in memory; kept out of the measured process.
     writeCorpus(process.argv[3]!, { n: TRIALS, seed: "bench", faults: false, events: EVENTS });
@@ -272,6 +282,7 @@ async function main(): Promise<void> {
     if (env("BENCH_INSPECT_SAMPLES", 100_000) > 0) await inspectBench(root);
     inspectSmallBench(root);
     compareBench(root);
+    startupBench(join(root, "startup"));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -1,7 +1,7 @@
 // Progress on stderr: cli-progress bars on a terminal, a plain status line every few seconds
 // elsewhere (CI logs), nothing with --quiet.
 
-import cliProgress from "cli-progress";
+import type cliProgress from "cli-progress";
 import type { BundleEntry } from "../core/results.js";
 import type { Progress } from "../pipeline/score.js";
 import type { CliIo } from "./io.js";
@@ -27,7 +27,8 @@ export interface Reporter extends Progress {
   stop(): void;
 }
 
-export function progressReporter(io: CliIo, mode: "tty" | "lines" | "quiet", everyMs = 5000): Reporter {
+/** cli-progress is loaded only for a terminal. */
+export async function progressReporter(io: CliIo, mode: "tty" | "lines" | "quiet", everyMs = 5000): Promise<Reporter> {
   const c: Counts = { found: 0, counted: 0, done: 0, cached: 0, invalid: 0, errors: 0, bytesDone: 0, discovered: false, started: Date.now() };
   const rate = () => c.done / Math.max(0.001, (Date.now() - c.started) / 1000);
   const total = () => Math.max(c.found, c.counted);
@@ -51,6 +52,7 @@ export function progressReporter(io: CliIo, mode: "tty" | "lines" | "quiet", eve
   let bar: cliProgress.SingleBar | null = null;
   let timer: NodeJS.Timeout | null = null;
   if (mode === "tty") {
+    const { default: cliProgress } = await import("cli-progress");
     bar = new cliProgress.SingleBar(
       {
         stream: process.stderr,

@@ -292,6 +292,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
         if (p === null) continue;
         pending.push(p);
       }
+      pool.start(); // its worker boots while discovery goes on (a run with nothing to score starts none)
       /** The batch handed to the pool once a task may go; false when the run was stopped first. */
       const handOut = async (): Promise<boolean> => {
         // A second task waits at each worker, so none idles between tasks while the main thread

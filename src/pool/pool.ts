@@ -51,6 +51,11 @@ const WORKER_YOUNG_MB = 4;
  * never finish booting) before its clock starts regardless.
  */
 const START_GRACE_MS = 30_000;
+/**
+ * Longest the tasks behind the first wait for it to come back before they may start more workers
+ * (a first task that takes long: a large or hanging bundle). A worker boots in ~150 ms here.
+ */
+const FIRST_TASK_WAIT_MS = 500;
 /** How often a task not yet started is looked at. */
 const UNSTARTED_POLL_MS = 50;
 /** setTimeout's ceiling (2^31 - 1 ms); longer waits are re-armed. */
@@ -62,18 +67,36 @@ export const maxJobs = (): number => JOBS_PER_CPU * availableParallelism();
 
 export class BundlePool {
   readonly jobs: number;
-  private readonly pool: Piscina<BatchTask, BatchResult>;
+  private readonly options: PoolOptions;
+  /** Made at the first start() or task: a pool with nothing to score starts no worker. */
+  private pool: Piscina<BatchTask, BatchResult> | undefined;
   private readonly timeoutMs: number;
   private readonly hmacKey: Uint8Array | undefined;
   private readonly startGraceMs: number;
   /** Each task in flight's clock (when its current bundle started; 0 until it starts). */
   private readonly clocks = new Set<BigInt64Array>();
+  /** Once the first task is handed out: the tasks waiting behind it, until it lets them go (see handOut). */
+  private behindFirst: { waiting: number; go: () => void; gone: Promise<void> } | undefined;
 
   constructor(o: PoolOptions = {}) {
     this.jobs = Math.min(o.jobs ?? availableParallelism(), maxJobs());
     this.timeoutMs = o.bundleTimeoutMs ?? DEFAULT_BUNDLE_TIMEOUT_MS;
     this.hmacKey = o.hmacKey;
     this.startGraceMs = o.startGraceMs ?? START_GRACE_MS;
+    this.options = o;
+  }
+
+  /**
+   * Start the first worker, if not yet started: a run calls this at the first thing a worker must
+   * score, so the worker boots while the rest is found (and none starts for a run with none).
+   */
+  start(): void {
+    this.piscina();
+  }
+
+  private piscina(): Piscina<BatchTask, BatchResult> {
+    if (this.pool !== undefined) return this.pool;
+    const o = this.options;
     this.pool = new Piscina({
       filename: ENTRY,
       workerData: { workerModule: o.workerFile === undefined ? DEFAULT_WORKER : moduleUrl(o.workerFile) },
@@ -88,6 +111,7 @@ export class BundlePool {
     });
     // A worker that dies with no task attached (e.g. while being replaced) is not a bundle's fault.
     this.pool.on("error", () => {});
+    return this.pool;
   }
 
   /** Score a batch; never rejects: failures come back as tool-error entries. */
@@ -149,13 +173,35 @@ export class BundlePool {
     this.clocks.add(started);
     try {
       const task: BatchTask = { bundles: batch, started, ...(this.hmacKey ? { hmacKey: this.hmacKey } : {}) };
-      return await this.pool.run(task, { signal: ac.signal });
+      return await this.handOut(task, ac.signal);
     } catch (e) {
       throw ac.signal.aborted ? ac.signal.reason : e;
     } finally {
       clearTimeout(timer);
       this.clocks.delete(started);
     }
+  }
+
+  /**
+   * piscina starts a worker for each task it cannot place at once, so the first task goes to it
+   * alone and the others wait behind it until it is back, it has had FIRST_TASK_WAIT_MS, or `jobs`
+   * of them wait (work enough for more workers). A run smaller than a worker's boot (a bundle or a
+   * few) is then scored by the one worker, not one per task; a larger one starts the others at once.
+   */
+  private async handOut(task: BatchTask, signal: AbortSignal): Promise<BatchResult> {
+    const behind = this.behindFirst;
+    if (behind === undefined) {
+      let go!: () => void;
+      const gone = new Promise<void>((resolve) => (go = resolve));
+      this.behindFirst = { waiting: 0, go, gone };
+      setTimeout(go, FIRST_TASK_WAIT_MS).unref();
+      const first = this.piscina().run(task, { signal });
+      first.then(go, go);
+      return first;
+    }
+    if (++behind.waiting >= this.jobs) behind.go();
+    await behind.gone;
+    return this.piscina().run(task, { signal });
   }
 
   private failed(b: BundleRef, e: unknown): BundleEntry | ListedEntry {
@@ -168,7 +214,7 @@ export class BundlePool {
   }
 
   async destroy(): Promise<void> {
-    await this.pool.destroy();
+    await this.pool?.destroy();
   }
 }
 

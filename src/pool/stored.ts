@@ -6,7 +6,6 @@ import type { BundleEntryInfo } from "../core/folder.js";
 import { beyondDigest, folderDigest } from "../io/bundle-source.js";
 import { declarationOf, type KindName } from "../kinds/declared.js";
 import type { FolderScorer } from "../kinds/scorer.js";
-import { SCORERS } from "../kinds/scorers.js";
 import { storeKey } from "../store/store.js";
 import type { StoreSpec } from "./types.js";
 
@@ -26,10 +25,10 @@ function has(file: string, key: string): boolean {
  * (an unreadable file, a store that cannot be opened) is null too: the bundle is then scored,
  * which reports what is wrong with it.
  */
-export function storedDigest(dir: string, entries: BundleEntryInfo[], kind: KindName, spec: StoreSpec): { digest: string; beyond: string | null } | null {
+export function storedDigest(dir: string, entries: BundleEntryInfo[], kind: KindName, scorer: FolderScorer, spec: StoreSpec): { digest: string; beyond: string | null } | null {
   try {
     // Digested as the kind's scorer digests it: its evidence files, less its seal.
-    const { isEvidence } = SCORERS[kind] as FolderScorer;
+    const { isEvidence } = scorer;
     const digest = folderDigest(dir, isEvidence === undefined ? entries : entries.filter((e) => isEvidence(e.path)), declarationOf(kind).seal);
     const beyond = beyondDigest(dir, entries);
     return has(spec.file, storeKey(digest, beyond, spec.scoringVersion, spec.options)) ? { digest, beyond } : null;

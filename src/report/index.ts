@@ -1,68 +1,23 @@
-// Output formats: name → module. JSON is canonical; the others derive from the same document.
-// Each renders a view of the document as pieces, reading its bundle entries in path order (once;
-// JUnit, whose suites are per experiment, and html, which surveys before it writes, in a few passes).
-import { extname } from "node:path";
+// Output formats: name → module, every one loaded (the library's FORMATS, renderText; a command
+// loads the one it writes through formats.ts). JSON is canonical; the others derive from the same
+// document. Each renders a view of the document as pieces, reading its bundle entries in path order
+// (once; JUnit, whose suites are per experiment, and html, which surveys before it writes, in a few passes).
 import { viewOf, type Results, type ResultsView } from "../core/results.js";
-import { forTerminal } from "../core/text.js";
-import { UsageError } from "../errors.js";
+import type { Format, FormatName } from "./formats.js";
 import * as html from "./html/index.js";
 import * as json from "./json.js";
-import type { RenderOptions } from "./json.js";
 import * as jsonl from "./jsonl.js";
 import * as junit from "./junit.js";
 import * as md from "./md.js";
 import * as table from "./table.js";
 
-/** A format renders pieces; html first draws its charts, which Vega does asynchronously. */
-export interface Format {
-  render(doc: ResultsView, o?: RenderOptions): Iterable<string> | Promise<Iterable<string>>;
-}
+export { FORMAT_NAMES, formatForFile, type Format, type FormatName } from "./formats.js";
 /** json and jsonl: a key makes the document end with its MAC; the other formats are never read back and ignore it. */
 export type { RenderOptions } from "./json.js";
-export const FORMATS = { json, jsonl, table, html, junit, md } satisfies Record<string, Format>;
-export type FormatName = keyof typeof FORMATS;
-export const FORMAT_NAMES = Object.keys(FORMATS) as FormatName[];
+export const FORMATS = { json, jsonl, table, html, junit, md } satisfies Record<FormatName, Format>;
 
 /** The formats that render without waiting (every one but html). */
 type SyncFormat = { [K in FormatName]: ReturnType<(typeof FORMATS)[K]["render"]> extends Iterable<string> ? K : never }[FormatName];
-
-/**
- * What an output file's extension names, for every command that writes a file (score, analyze,
- * merge, compare). .txt names no format: any text format may fairly go in one (`--format json
- * --out r.txt`), and without --format it holds the command's default.
- */
-const BY_EXTENSION: Record<string, string> = { ".json": "json", ".jsonl": "jsonl", ".html": "html", ".htm": "html", ".xml": "junit", ".md": "md", ".markdown": "md" };
-const ANY_FORMAT = ".txt";
-
-/**
- * The format a command writes: --format, else the one --out's extension (any case) names, else
- * `fallback`. One rule for every command, so a file never holds what its name denies: a --format
- * the extension contradicts, or an extension naming a format the command does not write (`.xml`
- * for compare), is a usage error; so is an extension naming no format (`report.pdf`) without a
- * --format, which would otherwise get a table silently. A name without an extension, or .txt,
- * gets `fallback`.
- */
-export function formatForFile<F extends string>(out: string | undefined, o: { format: string | undefined; formats: readonly F[]; fallback: F }): F {
-  const { format, formats } = o;
-  if (format !== undefined && !formats.includes(format as F)) throw new UsageError(`--format must be one of ${formats.join(", ")}`);
-  const ext = out === undefined ? "" : extname(out).toLowerCase();
-  const named = Object.hasOwn(BY_EXTENSION, ext) ? BY_EXTENSION[ext]! : undefined;
-  if (named === undefined) {
-    if (format !== undefined) return format as F;
-    if (ext !== "" && ext !== ANY_FORMAT) throw new UsageError(`--out ${forTerminal(out!)}: ${forTerminal(ext)} names no format; use ${knownExtensions(formats)} (or give --format, or - for standard output)`);
-    return o.fallback;
-  }
-  if (format !== undefined && format !== named) throw new UsageError(`--format ${format}, but --out ${forTerminal(out!)} names ${named}`);
-  if (!formats.includes(named as F)) throw new UsageError(`--out ${forTerminal(out!)} names ${named}, not a format this command writes (${formats.join(", ")}): name the file for one of them`);
-  return named as F;
-}
-
-/** The extensions a command's formats go by, as the refusal lists them: ".json (json), .md/.markdown (md), .txt (the default)". */
-function knownExtensions(formats: readonly string[]): string {
-  const byFormat = new Map<string, string[]>();
-  for (const [ext, f] of Object.entries(BY_EXTENSION)) if (formats.includes(f)) byFormat.set(f, [...(byFormat.get(f) ?? []), ext]);
-  return [...[...byFormat].map(([f, exts]) => `${exts.join("/")} (${f})`), `${ANY_FORMAT} (the default)`].join(", ");
-}
 
 /** A document rendered whole into one string (small documents, tests; a run writes pieces). */
 export const renderText = (format: SyncFormat, doc: Results | ResultsView): string => [...FORMATS[format].render("tally" in doc ? doc : viewOf(doc))].join("");

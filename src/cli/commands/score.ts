@@ -7,14 +7,13 @@ import { colourFor, painted } from "../colour.js";
 import { checkKept, checkOutput, gathered, withSqliteFiles, writeOutput, type Protected } from "../../io/output.js";
 import { loadSchedule, scoreRun, storeOptions, type ScoredRun } from "../../pipeline/score.js";
 import { parseShard } from "../../pipeline/shard.js";
-import { FORMAT_NAMES, formatForFile, FORMATS, type FormatName } from "../../report/index.js";
+import { FORMAT_NAMES, formatForFile, loadFormat, type FormatName } from "../../report/formats.js";
 import { tallied } from "../../report/vocabulary.js";
 import { JOBS_PER_CPU, maxJobs } from "../../pool/pool.js";
 import { oneOf, parseOptions, positiveInt } from "../args.js";
 import { EXIT, exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { progressReporter } from "../progress.js";
-import { readKeyFile } from "./seal.js";
 
 
 /**
@@ -29,7 +28,7 @@ export async function writeResults(
   o: { quiet?: boolean | undefined; protect?: Protected; macKey?: Uint8Array | undefined; details?: boolean | undefined } = {},
 ): Promise<void> {
   // With a key, a JSON or JSON Lines document ends with its MAC under that key (§8 "keyed documents").
-  const text = await FORMATS[format].render(doc, { macKey: o.macKey, details: o.details });
+  const text = await (await loadFormat(format)).render(doc, { macKey: o.macKey, details: o.details });
   if (out !== undefined) {
     writeOutput(out, text, { protect: o.protect ?? {} });
     if (!o.quiet) io.stderr(`assay: wrote ${forTerminal(out)} (${tallied(doc.tally).phrase()}${doc.run.complete ? "" : ", incomplete"})\n`);
@@ -119,7 +118,8 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
     io.stderr(`assay: --jobs ${values.jobs} is more than this machine can use: using ${maxJobs()} (${JOBS_PER_CPU} × ${availableParallelism()} available CPUs)\n`);
   const statusSeconds = Number(io.env["ASSAY_STATUS_SECONDS"] ?? 5);
   if (!(statusSeconds > 0 && statusSeconds <= 86_400)) throw new UsageError("ASSAY_STATUS_SECONDS must be a number of seconds above 0");
-  const key = keyFile === undefined ? undefined : readKeyFile(keyFile, positionals, io.stderr);
+  // seal.js is loaded only with a key: it imports the workers' scorers.
+  const key = keyFile === undefined ? undefined : (await import("./seal.js")).readKeyFile(keyFile, positionals, io.stderr);
 
   // SQLite is loaded only by a run that keeps a store.
   const store = values.store === undefined ? undefined : new (await import("../../store/store.js")).ResultStore(values.store, storeOptions(key?.bytes));
@@ -130,7 +130,7 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
     throw e;
   }
   const mode = values.quiet ? "quiet" : io.stderrIsTTY ? "tty" : "lines";
-  const reporter = progressReporter(io, mode, statusSeconds * 1000);
+  const reporter = await progressReporter(io, mode, statusSeconds * 1000);
   const stop = new AbortController();
   const removeHandler = io.onInterrupt(() => {
     if (stop.signal.aborted) {
@@ -140,6 +140,8 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
     reporter.note("\nassay: stopping — finishing the work in flight; the store keeps what is done (Ctrl-C again to quit now)\n");
     stop.abort();
   });
+  // The format's module loads while the workers start; writeResults then finds it loaded.
+  loadFormat(format).catch(() => {}); // a module that fails to load fails again there, and is said
   let uncheckedSeals = 0;
   let results: ScoredRun;
   try {
