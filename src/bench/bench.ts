@@ -8,7 +8,8 @@
 // all workers; in a child process, the peak RSS of validating one large journal (1 GB); and one
 // large Inspect .eval (100,000 samples, ~1 GB uncompressed, zstd) beside its bare limit (inspect.ts;
 // `npm run bench -- --inspect` runs that alone); and `assay compare` of two 200,000-entry documents
-// with per-sample Inspect values under a capped heap (compare.ts; `npm run bench -- --compare`).
+// with per-sample Inspect values under a capped heap (compare.ts; `npm run bench -- --compare`); and
+// `assay merge` of 1,000,000 entries in 4 shards, time and peak RSS (merge.ts; `npm run bench -- --merge`).
 
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -25,6 +26,7 @@ import { ResultStore } from "../store/store.js";
 import { bare, bareThreads } from "./bare.js";
 import { compareBench } from "./compare.js";
 import { inspectBench } from "./inspect.js";
+import { mergeBench } from "./merge.js";
 import { million } from "./million.js";
 
 const env = (k: string, d: number) => Number(process.env[k] ?? d);
@@ -195,6 +197,14 @@ async function main(): Promise<void> {
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  if (process.argv[2] === "--merge") {
+    const dir = mkdtempSync(join(tmpdir(), "assay-bench-merge-"));
+    try {
+      return await mergeBench(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   if (process.argv[2] === "--synth") {
     // Child mode: synthesis holds a corpus's files in memory; kept out of the measured process.
     writeCorpus(process.argv[3]!, { n: TRIALS, seed: "bench", faults: false, events: EVENTS });
@@ -261,6 +271,7 @@ async function main(): Promise<void> {
     }
     if (env("BENCH_INSPECT_SAMPLES", 100_000) > 0) await inspectBench(root);
     compareBench(root);
+    await mergeBench(root);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
