@@ -144,7 +144,9 @@ export class BundleSet {
 
 const sha256Of = (s: string): Buffer => hash("sha256", s, "buffer");
 /** The folder a path names, however spelled: `.` and empty segments gone, `..` applied (as the roots are spelled). */
-const sameFolder = (path: string): string => posix.normalize(path).replace(/(.)\/+$/, "$1");
+const sameFolder = (path: string): string => (path !== "" && !NOT_ONE_WAY.test(path) ? path : posix.normalize(path).replace(/(.)\/+$/, "$1"));
+/** What sameFolder changes (`//`, a `.` or `..` name, a trailing `/`): a path with none is its own (posix.normalize costs a microsecond). */
+const NOT_ONE_WAY = /\/\/|(?:^|\/)\.\.?(?:\/|$)|\/$/;
 
 class NotResults extends UsageError {
   constructor(file: string, what: string) {
