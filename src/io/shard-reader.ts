@@ -434,7 +434,8 @@ export function readShard(file: string, onEntry: (e: BundleEntry) => void, onExp
   const rest = function* (): Generator<Buffer> {
     try {
       yield head;
-      for (; !next.done; next = chunks.next()) yield Buffer.from(next.value);
+      // A view, not a copy: each chunk is a buffer of its own (readChunks allocates every read anew).
+      for (; !next.done; next = chunks.next()) yield Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
     } finally {
       chunks.return?.(undefined); // a document refused part way: its file is closed now, not at exit
     }
