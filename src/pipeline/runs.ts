@@ -241,7 +241,7 @@ export class RunFile {
     } else this.runs.push({ start, end, last });
   }
 
-  /** Every entry, in path order (ties in the order added). */
+  /** Every entry, in path order (ties: the earlier run first). */
   *merged(): Generator<BundleEntry> {
     this.scratch.flush();
     // More runs than are read at once: merged FAN_IN at a time into a new file, until few enough.
