@@ -51,8 +51,8 @@ describe("the set of bundles seen, when hashes collide", () => {
     const same = hash("sha256", "one digest for all", "buffer");
     const path = (i: number) => `runs/${"x".repeat(6000)}/t${i}`;
     for (let i = 0; i < 200; i++) expect(set.addHashed(path(i), same, doc)).toBeNull();
-    // The paths (1.2 MB) went to a file; then the table grows past its first 4,096 slots.
-    expect(readdirSync(dir).filter((n) => n.startsWith(".assay-paths."))).toHaveLength(1);
+    // The paths (1.2 MB) went to a file, whose name is gone already; then the table grows past its first 4,096 slots.
+    expect(readdirSync(dir)).toEqual([]);
     for (let i = 0; i < 5000; i++) expect(set.add(`runs/t${i}`, doc)).toBeNull();
     for (const i of [0, 1, 99, 199]) expect(set.addHashed(path(i), same, doc)).toEqual({ doc, file: "d.json" });
     expect(set.addHashed(path(200), same, doc)).toBeNull();

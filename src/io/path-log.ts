@@ -1,8 +1,9 @@
 // The paths a BundleSet (shard-reader.ts) has seen, each with a number, appended and read back by
 // where they lie: the first megabyte in memory, the rest in a temporary file (ASSAY_TMPDIR, else
 // the system's temporary folder), so a million paths cost no memory beyond the set's table. The
-// file is removed by close(); one a killed run left behind is removed by a later run once its
-// process is gone and it is an hour old.
+// file's name is removed as soon as it is open (it lives on until closed, or until the process
+// ends, however it ends: a set its caller never closes leaves nothing); where a system refuses
+// that, close() removes it, and a later run one a killed run left behind.
 
 import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -84,6 +85,11 @@ export class PathLog {
         removeStaleTemps(this.dir, NAME);
         const name = join(this.dir, `.${NAME}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
         this.file = { name, fd: openSync(name, "wx+", 0o600) };
+        try {
+          rmSync(name);
+        } catch {
+          // an open file cannot be removed here (Windows): close() removes it
+        }
       }
       for (let at = 0; at < this.heldBytes; ) at += writeSync(this.file.fd, this.held, at, this.heldBytes - at, this.written + at);
     } catch (e) {
