@@ -10,7 +10,8 @@
 // bare limit (inspect.ts; `npm run bench -- --inspect` runs that alone); eight Inspect logs of
 // 1–15 MB on 1 and 2 workers (inspect-small.ts; `--inspect-small`); `assay compare` of two
 // 200,000-entry documents with per-sample Inspect values under a capped heap (compare.ts; `npm run bench -- --compare`); and
-// the start-up of `assay score` of one small bundle beside `node -e 0` (startup.ts; `-- --startup`).
+// the start-up of `assay score` of one small bundle beside `node -e 0` (startup.ts; `-- --startup`);
+// `assay merge` of 1,000,000 entries in 4 shards, time and peak RSS (merge.ts; `npm run bench -- --merge`).
 
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -28,6 +29,7 @@ import { bare, bareThreads } from "./bare.js";
 import { compareBench } from "./compare.js";
 import { inspectBench } from "./inspect.js";
 import { inspectSmallBench } from "./inspect-small.js";
+import { mergeBench } from "./merge.js";
 import { million } from "./million.js";
 import { startupBench } from "./startup.js";
 
@@ -215,6 +217,14 @@ async function main(): Promise<void> {
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  if (process.argv[2] === "--merge") {
+    const dir = mkdtempSync(join(tmpdir(), "assay-bench-merge-"));
+    try {
+      return await mergeBench(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   if (process.argv[2] === "--synth") {
     // Child mode: synthesis holds a corpus's files in memory; kept out of the measured process.
     writeCorpus(process.argv[3]!, { n: TRIALS, seed: "bench", faults: false, events: EVENTS });
@@ -283,6 +293,7 @@ async function main(): Promise<void> {
     inspectSmallBench(root);
     compareBench(root);
     startupBench(join(root, "startup"));
+    await mergeBench(root);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

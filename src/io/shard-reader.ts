@@ -13,7 +13,7 @@
 // the document's MAC (core/results.ts DocumentMac) is checked as it is read; ShardRun.mac says how
 // that went, and the caller refuses (after saying which key, if another, scored it).
 
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import { posix } from "node:path";
 import { DocumentMac, bundleEntrySchema, experimentSchema, resultsSchema, type BundleEntry, type Experiment, type IntervalField, type Results } from "../core/results.js";
 import { describeIssues } from "../core/schema.js";
@@ -22,9 +22,10 @@ import { MAX_JSON_DEPTH, textTooDeep } from "../core/json/strict.js";
 import { forTerminal } from "../core/text.js";
 import { USAGE_FIELDS } from "../core/usage.js";
 import { UsageError } from "../errors.js";
-import { inShard, parseShard, type Shard } from "../pipeline/shard.js";
+import { inShard, inShardHashed, parseShard, type Shard } from "../pipeline/shard.js";
 import { readChunks } from "./bundle-source.js";
 import { displayRoot } from "./discover.js";
+import { PathLog } from "./path-log.js";
 
 /**
  * The largest JSON value (a member, a bundle entry, an experiment) or JSON Lines line read: past
@@ -72,16 +73,24 @@ export interface ReadOptions {
 
 /**
  * The bundles seen, by their path once normalised (`./runs/a` and `runs//a` are one folder), in
- * bounded memory: 64 bits of SHA-256 per path in an open-addressed table (12 bytes a slot, 24 to 48 bytes per bundle;
- * two different paths share 64 bits with a chance of about n²/2⁶⁵, some 3·10⁻⁸ for a million),
- * with the number of the document that held it first.
+ * bounded memory: per bundle, a slot of an open-addressed table (32 bits of the path's SHA-256,
+ * which also say where its probe starts, and where the path lies in a PathLog: 12 bytes a slot, at
+ * most 2/3 of the slots used, so 18 to 36 bytes a bundle), and the path itself, with the number of
+ * the document that held it first, in the PathLog (on disk past its first megabyte). A path is one
+ * seen only when the paths are the same: a slot whose 32 bits match another path's (rare: 2⁻³² a
+ * pair) is told apart by reading its path back.
  */
 export class BundleSet {
-  private hi = new Uint32Array(1 << 12);
-  private lo = new Uint32Array(1 << 12);
-  private doc = new Uint32Array(1 << 12);
+  private fp = new Uint32Array(1 << 12);
+  private at = new Float64Array(1 << 12);
   private size = 0;
   private readonly files: string[] = [];
+  private readonly paths: PathLog;
+
+  /** `dir`: where the paths' file goes, once one is needed (ASSAY_TMPDIR, else the system's temporary folder). */
+  constructor(dir?: string) {
+    this.paths = new PathLog(dir);
+  }
 
   /** A document begins: its number, for add(). */
   document(file: string): number {
@@ -90,48 +99,54 @@ export class BundleSet {
 
   /** Add a path seen in document `doc`; the document that held it before (`doc` itself, when that one did), or null. */
   add(path: string, doc: number): { doc: number; file: string } | null {
-    const earlier = this.insert(path, doc);
-    return earlier === -1 ? null : { doc: earlier, file: this.files[earlier]! };
+    const folder = sameFolder(path);
+    return this.addHashed(folder, sha256Of(folder), doc);
   }
 
-  private insert(path: string, doc: number): number {
-    const h = createHashOf(sameFolder(path));
-    let hi = h.readUInt32BE(0);
-    const lo = h.readUInt32BE(4);
-    if (hi === 0 && lo === 0) hi = 1; // 0/0 marks an empty slot
-    const mask = this.hi.length - 1;
-    for (let i = lo & mask; ; i = (i + 1) & mask) {
-      if (this.hi[i] === 0 && this.lo[i] === 0) {
-        this.hi[i] = hi;
-        this.lo[i] = lo;
-        this.doc[i] = doc;
-        if (++this.size * 2 > this.hi.length) this.grow();
-        return -1;
+  /** add(), given the path once normalised (sameFolder) and its SHA-256. */
+  addHashed(folder: string, digest: Buffer, doc: number): { doc: number; file: string } | null {
+    const fp = digest.readUInt32BE(4) || 1; // 0 marks an empty slot
+    const mask = this.fp.length - 1;
+    for (let i = fp & mask; ; i = (i + 1) & mask) {
+      if (this.fp[i] === 0) {
+        this.fp[i] = fp;
+        this.at[i] = this.paths.append(folder, doc);
+        if (++this.size * 3 > this.fp.length * 2) this.grow();
+        return null;
       }
-      if (this.hi[i] === hi && this.lo[i] === lo) return this.doc[i]!;
+      if (this.fp[i] !== fp) continue;
+      const seen = this.paths.read(this.at[i]!);
+      if (seen.path === folder) return { doc: seen.n, file: this.files[seen.n]! };
     }
   }
 
   private grow(): void {
-    const [hi, lo, doc] = [this.hi, this.lo, this.doc];
-    this.hi = new Uint32Array(hi.length * 2);
-    this.lo = new Uint32Array(hi.length * 2);
-    this.doc = new Uint32Array(hi.length * 2);
-    const mask = this.hi.length - 1;
-    for (let j = 0; j < hi.length; j++) {
-      if (hi[j] === 0 && lo[j] === 0) continue;
-      let i = lo[j]! & mask;
-      while (this.hi[i] !== 0 || this.lo[i] !== 0) i = (i + 1) & mask;
-      this.hi[i] = hi[j]!;
-      this.lo[i] = lo[j]!;
-      this.doc[i] = doc[j]!;
+    const [fp, at] = [this.fp, this.at];
+    this.fp = new Uint32Array(fp.length * 2);
+    this.at = new Float64Array(fp.length * 2);
+    const mask = this.fp.length - 1;
+    for (let j = 0; j < fp.length; j++) {
+      if (fp[j] === 0) continue;
+      let i = fp[j]! & mask;
+      while (this.fp[i] !== 0) i = (i + 1) & mask;
+      this.fp[i] = fp[j]!;
+      this.at[i] = at[j]!;
     }
+  }
+
+  /** Done with: the table let go, and the paths' file, if one was made, removed. */
+  close(): void {
+    this.fp = new Uint32Array(0);
+    this.at = new Float64Array(0);
+    this.paths.close();
   }
 }
 
-const createHashOf = (s: string): Buffer => createHash("sha256").update(s).digest();
+const sha256Of = (s: string): Buffer => hash("sha256", s, "buffer");
 /** The folder a path names, however spelled: `.` and empty segments gone, `..` applied (as the roots are spelled). */
-const sameFolder = (path: string): string => posix.normalize(path).replace(/(.)\/+$/, "$1");
+const sameFolder = (path: string): string => (path !== "" && !NOT_ONE_WAY.test(path) ? path : posix.normalize(path).replace(/(.)\/+$/, "$1"));
+/** What sameFolder changes (`//`, a `.` or `..` name, a trailing `/`): a path with none is its own (posix.normalize costs a microsecond). */
+const NOT_ONE_WAY = /\/\/|(?:^|\/)\.\.?(?:\/|$)|\/$/;
 
 class NotResults extends UsageError {
   constructor(file: string, what: string) {
@@ -325,7 +340,7 @@ class Checks {
   private roots: readonly string[] | null = null;
   private shard: Shard | null = null;
   readonly mac: DocumentMac | null;
-  private readonly seen: BundleSet;
+  readonly seen: BundleSet;
   private readonly doc: number;
   twice: ShardRun["twice"] = null;
 
@@ -355,7 +370,9 @@ class Checks {
       throw new NotAssays(this.file, `the bundle entry ${where} (${forTerminal(e.path)}): ${what}`);
     };
     if (this.roots === null) throw new NotAssays(this.file, `the bundle entry ${where} comes before its run (assay writes the run first)`);
-    const earlier = this.seen.add(e.path, this.doc);
+    const folder = sameFolder(e.path);
+    const digest = sha256Of(folder);
+    const earlier = this.seen.addHashed(folder, digest, this.doc);
     if (earlier?.doc === this.doc) refuse("an earlier entry of it names the same bundle (the same folder once its path is normalised): assay lists a bundle once");
     if (earlier !== null) {
       this.twice ??= { path: e.path, earlier: earlier.file };
@@ -363,7 +380,8 @@ class Checks {
     }
     const problem = pathProblem(e.path, this.roots) ?? entryProblem(e);
     if (problem !== null) refuse(problem);
-    if (this.shard !== null && !inShard(e.path, this.shard)) refuse(`it does not belong to shard ${this.shard.index}/${this.shard.count}, whose document holds it (its path hashes to another shard)`);
+    // The path is normalised by now (pathProblem), its digest the partition's, unless a root is spelled otherwise.
+    if (this.shard !== null && !(folder === e.path ? inShardHashed(digest, this.shard) : inShard(e.path, this.shard))) refuse(`it does not belong to shard ${this.shard.index}/${this.shard.count}, whose document holds it (its path hashes to another shard)`);
   }
 
   experiment(x: Experiment, where: string): void {
@@ -416,7 +434,8 @@ export function readShard(file: string, onEntry: (e: BundleEntry) => void, onExp
   const rest = function* (): Generator<Buffer> {
     try {
       yield head;
-      for (; !next.done; next = chunks.next()) yield Buffer.from(next.value);
+      // A view, not a copy: each chunk is a buffer of its own (readChunks allocates every read anew).
+      for (; !next.done; next = chunks.next()) yield Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
     } finally {
       chunks.return?.(undefined); // a document refused part way: its file is closed now, not at exit
     }
@@ -431,7 +450,11 @@ export function readShard(file: string, onEntry: (e: BundleEntry) => void, onExp
   // Or, its first line longer than was gathered (a run of thousands of Harbor jobs), the prefix assay writes it with.
   const isLines = (typeof first === "object" && first !== null && (first as { type?: unknown }).type === "run") || head.subarray(0, LINES_PREFIX.length).equals(LINES_PREFIX);
   const checks = new Checks(file, o);
-  return isLines ? readLines(file, rest(), onEntry, onExperiment, checks) : readDocument(file, rest(), onEntry, onExperiment, checks);
+  try {
+    return isLines ? readLines(file, rest(), onEntry, onExperiment, checks) : readDocument(file, rest(), onEntry, onExperiment, checks);
+  } finally {
+    if (o.seen === undefined) checks.seen.close(); // its own set: done with
+  }
 }
 
 /** The file's chunks; a file that cannot be read is the user's to fix, said in one line. */

@@ -21,7 +21,8 @@ export function parseShard(spec: string): Shard {
 export const formatShard = (s: Shard): string => `${s.index}/${s.count}`;
 
 export function inShard(path: string, s: Shard): boolean {
-  if (s.count === 1) return true;
-  const h = createHash("sha256").update(path).digest();
-  return h.readUInt32BE(0) % s.count === s.index;
+  return s.count === 1 || inShardHashed(createHash("sha256").update(path).digest(), s);
 }
+
+/** inShard, given the path's SHA-256 (merge hashes each path once, for this and for its set of bundles). */
+export const inShardHashed = (sha256: Uint8Array, s: Shard): boolean => s.count === 1 || new DataView(sha256.buffer, sha256.byteOffset).getUint32(0) % s.count === s.index;

@@ -83,10 +83,11 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
   // (credit, counts, path, partition). Once a shard is read: with a key, that this key scored it
   // (said first: it names the key that did) and its MAC; then its run; then a bundle it shares with
   // a shard read before it (after the runs: the same shard given twice is better named so).
-  const spill = new EntrySpill();
+  // Each shard lists its entries in path order: kept as sorted runs, merged as they are written.
+  const spill = new EntrySpill(undefined, undefined, { sorted: true });
+  const seen = new BundleSet();
   try {
     const checks = new ShardChecks();
-    const seen = new BundleSet();
     const runs = positionals.map((f) => {
       const r = readShard(f, (e) => spill.add(e), undefined, { key: key?.bytes, seen, partition: true });
       if (key !== undefined) {
@@ -98,6 +99,7 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
       return r;
     });
     checks.checkComplete();
+    seen.close(); // read: its table is let go before the batch rules need their memory
     const o = runs[0]!.run.options;
     const results = assembleView(
       spill,
@@ -110,5 +112,6 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
     return exitForResults(results, values["fail-on"] === "invalid");
   } finally {
     spill.close();
+    seen.close();
   }
 }
