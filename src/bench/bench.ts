@@ -150,12 +150,13 @@ function report(c: Corpus, times: Map<string, number[]>): void {
       `${name.padEnd(30)} ${(t(`in:${num}`) / t(`in:${den}`)).toFixed(3).padStart(24)}   ${(t(`proc:${num}`) / t(`proc:${den}`)).toFixed(3).padStart(24)}   ${target}` +
         (target ? `\n${"  each round".padEnd(30)} ${rounds("in", num, den).padStart(24)}   ${rounds("proc", num, den).padStart(24)}` : ""),
     );
-  ratio("assay 2 workers / bare 2", ROWS[1], ROWS[3], "target >= 0.5");
-  ratio("jobs 2 / jobs 1", ROWS[2], ROWS[3], "target >= 1.7");
+  ratio("assay 2 workers / bare 2", ROWS[1], ROWS[3], "target >= 0.55 whole process");
+  // No target: 1.7 was withdrawn (issue 26), the bare loop itself scales 1.1–1.6 on these two CPUs.
+  ratio("jobs 2 / jobs 1", ROWS[2], ROWS[3], "");
   ratio("assay 1 worker / bare 1", ROWS[0], ROWS[2], "");
   ratio("bare 2 threads / 1 thread", ROWS[0], ROWS[1], "");
   // Throughput per CPU second: what assay does beyond the bare loop, whatever else loads the machine.
-  console.log(`${"assay 1 worker / bare 1, CPU".padEnd(30)} ${(t(`cpu:${ROWS[0]}`) / t(`cpu:${ROWS[2]}`)).toFixed(3).padStart(24)}`);
+  console.log(`${"assay 1 worker / bare 1, CPU".padEnd(30)} ${(t(`cpu:${ROWS[0]}`) / t(`cpu:${ROWS[2]}`)).toFixed(3).padStart(24)}   target >= 0.65 (all threads)`);
 }
 
 /** A valid native journal of about `mb` megabytes, written line by line (never held in memory). */
@@ -196,7 +197,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === "--inspect-small") {
     const dir = mkdtempSync(join(tmpdir(), "assay-bench-inspect-small-"));
     try {
-      return inspectSmallBench(dir);
+      return await inspectSmallBench(dir);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -290,10 +291,10 @@ async function main(): Promise<void> {
       console.log(`one ${size.toFixed(0)} MB journal: ${r.validity}, ${secs.toFixed(1)} s, peak RSS ${r.rssMb.toFixed(0)} MB   target < 256 MB`);
     }
     if (env("BENCH_INSPECT_SAMPLES", 100_000) > 0) await inspectBench(root);
-    inspectSmallBench(root);
+    await inspectSmallBench(root);
     compareBench(root);
     startupBench(join(root, "startup"));
-    await mergeBench(root);
+    await mergeBench(join(root, "merge"));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -1,7 +1,8 @@
 // `npm run bench` (and `npm run bench -- --inspect-small` alone): Inspect logs of every size use
 // every core. Eight realistic .eval logs of 1–15 MB (330 to 5,000 samples, zstd), and the largest
 // of them alone, each scored by `assay score` as a whole process with 1 and with 2 workers, in
-// alternating rounds; the ratio of the two times, median of the rounds' own ratios.
+// alternating rounds, beside the bare loop (inspect.ts) over the same members on 1 and 2 threads
+// (what this machine's second CPU gives); the ratio of the two times, median of the rounds' own ratios.
 
 import { spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readdirSync, statSync, writeSync } from "node:fs";
@@ -9,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { inspectFileName, writeInspectLog, type InspectSpec } from "../synth/inspect.js";
 import { readyZstd } from "../synth/zip.js";
+import { bareThreads } from "./inspect.js";
 
 const SELF = fileURLToPath(import.meta.url);
 const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
@@ -41,7 +43,7 @@ function scoreSecs(root: string, jobs: number): number {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The section: eight logs, then the largest alone. */
-export function inspectSmallBench(dir: string): void {
+export async function inspectSmallBench(dir: string): Promise<void> {
   const all = join(dir, "small-logs");
   mkdirSync(all, { recursive: true });
   const made = spawnSync(process.execPath, [SELF, "--synth", all], { stdio: "inherit" });
@@ -50,15 +52,26 @@ export function inspectSmallBench(dir: string): void {
   const sizes = files.map((f) => statSync(f).size / 1e6);
   const largest = files[sizes.indexOf(Math.max(...sizes))]!;
   console.log(`\nInspect, small logs: ${files.length} realistic .eval logs of ${Math.min(...sizes).toFixed(1)}–${Math.max(...sizes).toFixed(1)} MB (zstd); median of ${ROUNDS} alternating rounds, whole process`);
-  for (const [name, root, target] of [["the eight logs", all, "target <= 0.6"], [`the largest alone (${Math.max(...sizes).toFixed(1)} MB)`, largest, ""]] as const) {
+  const row = (name: string, one: number[], two: number[], target: string) => {
+    const ratios = two.map((t, i) => t / one[i]!);
+    console.log(`${name.padEnd(58)} 1: ${median(one).toFixed(2).padStart(5)} s   2: ${median(two).toFixed(2).padStart(5)} s   2 / 1 ${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(2)).join(" ")})   ${target}`);
+  };
+  for (const [name, roots, target] of [["the eight logs", [all], "target <= 0.6"], [`the largest alone (${Math.max(...sizes).toFixed(1)} MB)`, [largest], ""]] as const) {
     const one: number[] = [];
     const two: number[] = [];
+    const bare: [number[], number[]] = [[], []];
     for (let r = 0; r < ROUNDS; r++) {
-      one.push(scoreSecs(root, 1));
-      two.push(scoreSecs(root, 2));
+      one.push(scoreSecs(roots[0]!, 1));
+      two.push(scoreSecs(roots[0]!, 2));
+      // The machine's own scaling: the bare loop over the same members on 1 and 2 threads.
+      for (const t of [1, 2]) {
+        const t0 = process.hrtime.bigint();
+        await bareThreads(roots[0] === all ? files : [largest], t);
+        bare[t - 1]!.push(Number(process.hrtime.bigint() - t0) / 1e9);
+      }
     }
-    const ratios = two.map((t, i) => t / one[i]!);
-    console.log(`${name.padEnd(36)} jobs 1 ${median(one).toFixed(2).padStart(6)} s   jobs 2 ${median(two).toFixed(2).padStart(6)} s   jobs 2 / jobs 1 ${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(2)).join(" ")})   ${target}`);
+    row(`${name}, assay score (jobs 1, jobs 2)`, one, two, target);
+    row(`${name}, bare loop (threads 1, 2)`, bare[0], bare[1], "");
   }
 }
 

@@ -65,13 +65,13 @@ function bareMembers(file: string, members: readonly ZipMember[]): number {
   return bytes;
 }
 
-/** The bare loop on WORKERS threads, members dealt out in turn (the directory read here). */
-async function bareThreads(file: string): Promise<number> {
-  const members = readDirectory(file).members;
-  const shares = Array.from({ length: WORKERS }, (_, t) => members.filter((_, i) => i % WORKERS === t));
+/** The bare loop on `threads` threads over every member of `files`, dealt out in turn (the directories read here). Returns uncompressed bytes. */
+export async function bareThreads(files: readonly string[], threads = WORKERS): Promise<number> {
+  const all = files.flatMap((file) => readDirectory(file).members.map((m) => ({ file, m })));
+  const shares = Array.from({ length: threads }, (_, t) => all.filter((_, i) => i % threads === t));
   const done = await Promise.all(
     shares.map((share) => new Promise<number>((ok, failed) => {
-      const w = new Worker(SELF, { workerData: { bareInspect: { file, members: share } } });
+      const w = new Worker(SELF, { workerData: { bareInspect: files.map((file) => ({ file, members: share.filter((x) => x.file === file).map((x) => x.m) })) } });
       w.once("message", (n: number) => ok(n));
       w.once("error", failed);
     })),
@@ -102,7 +102,7 @@ async function shapeBench(file: string, shape: Shape): Promise<void> {
   console.log(`\nInspect, ${shape}: one .eval of ${SAMPLES.toLocaleString("en")} samples, ${members.toLocaleString("en")} members, ${(size / 1e6).toFixed(0)} MB on disk (zstd), synthesised in ${made.toFixed(0)} s`);
   console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
   const b0 = process.hrtime.bigint();
-  const uncompressed = await bareThreads(file);
+  const uncompressed = await bareThreads([file]);
   const bareSecs = Number(process.hrtime.bigint() - b0) / 1e9;
   const s0 = process.hrtime.bigint();
   const run = spawnSync(process.execPath, [SELF, "--score", file], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
@@ -119,8 +119,8 @@ async function shapeBench(file: string, shape: Shape): Promise<void> {
 }
 
 if (!isMainThread && (workerData as { bareInspect?: unknown } | null)?.bareInspect) {
-  const { file, members } = (workerData as { bareInspect: { file: string; members: ZipMember[] } }).bareInspect;
-  (await import("node:worker_threads")).parentPort!.postMessage(bareMembers(file, members));
+  const shares = (workerData as { bareInspect: { file: string; members: ZipMember[] }[] }).bareInspect;
+  (await import("node:worker_threads")).parentPort!.postMessage(shares.reduce((n, { file, members }) => n + bareMembers(file, members), 0));
 } else if (isMainThread && process.argv[1] === SELF && process.argv[2] === "--synth") {
   await synthBigEval(process.argv[3]!, process.argv[4] as Shape);
 } else if (isMainThread && process.argv[1] === SELF && process.argv[2] === "--score") {
