@@ -184,44 +184,23 @@ function writeBigJournal(dir: string, mb: number): void {
   closeSync(fd);
 }
 
+/** The sections `npm run bench -- --NAME` runs alone, each in a fresh temporary folder. */
+const SECTIONS: Record<string, (dir: string) => unknown> = {
+  "--inspect": inspectBench,
+  "--inspect-small": inspectSmallBench,
+  "--compare": compareBench,
+  "--startup": startupBench,
+  "--merge": mergeBench,
+};
+
 async function main(): Promise<void> {
   if (process.argv[2] === "--million") return million();
-  if (process.argv[2] === "--inspect") {
-    const dir = mkdtempSync(join(tmpdir(), "assay-bench-inspect-"));
+  const section = SECTIONS[process.argv[2] ?? ""];
+  if (section !== undefined) {
+    const dir = mkdtempSync(join(tmpdir(), `assay-bench-${process.argv[2]!.slice(2)}-`));
     try {
-      return await inspectBench(dir);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  if (process.argv[2] === "--inspect-small") {
-    const dir = mkdtempSync(join(tmpdir(), "assay-bench-inspect-small-"));
-    try {
-      return await inspectSmallBench(dir);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  if (process.argv[2] === "--compare") {
-    const dir = mkdtempSync(join(tmpdir(), "assay-bench-compare-"));
-    try {
-      return compareBench(dir);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  if (process.argv[2] === "--startup") {
-    const dir = mkdtempSync(join(tmpdir(), "assay-bench-startup-"));
-    try {
-      return startupBench(dir);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  if (process.argv[2] === "--merge") {
-    const dir = mkdtempSync(join(tmpdir(), "assay-bench-merge-"));
-    try {
-      return await mergeBench(dir);
+      await section(dir);
+      return;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
