@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { blankEntry, type BundleEntry } from "../src/core/results.js";
 import { byteCompare } from "../src/core/text.js";
-import { BundleSet } from "../src/io/shard-reader.js";
+import { PathLog } from "../src/io/path-log.js";
+import { BundleSet, pathProblem } from "../src/io/shard-reader.js";
 import { FAN_IN } from "../src/pipeline/runs.js";
 import { EntrySpill } from "../src/pipeline/spill.js";
 
@@ -76,6 +77,24 @@ function shuffled<T>(xs: readonly T[]): T[] {
   return out;
 }
 
+describe("the paths' file", () => {
+  it("a folder that cannot hold it is an OUTPUT error naming the folder, once the paths pass their first megabyte (compare and narrate keep theirs there too)", () => {
+    const log = new PathLog(join(tmp, "no-such-folder"));
+    const path = `r/${"p".repeat(1000)}`;
+    expect(() => {
+      for (let i = 0; i < 2000; i++) log.append(path, i);
+    }).toThrow(expect.objectContaining({ code: "OUTPUT", message: expect.stringMatching(/cannot keep the bundles' paths in a temporary file in .*no-such-folder: ENOENT/) }));
+    log.close();
+  });
+});
+
+describe("a path no file name gives", () => {
+  it("a lone surrogate is refused where a path is checked (kept as UTF-8, it would not be itself: one bundle listed twice passed)", () => {
+    expect(pathProblem("r/z\ud800", ["r"])).toMatch(/lone surrogate/);
+    expect(pathProblem("r/z\ud83d\ude00", ["r"])).toBeNull();
+  });
+});
+
 describe("the spill's sorted runs", () => {
   // Astral characters (UTF-16 surrogates) sort after every other character in UTF-8 byte order, not in UTF-16's.
   const names = Array.from({ length: 3000 }, (_, i) => `root/${["a", "é", "\u{1F600}", "\uFFFD", "b"][i % 5]}${String(i).padStart(5, "0")}`);
@@ -107,6 +126,8 @@ describe("the spill's sorted runs", () => {
     const many = [...Array(FAN_IN * FAN_IN + 7).keys()].map((i) => `r/${String(1e6 - i)}`);
     const spill = new EntrySpill(dir, 0, { sorted: true });
     for (const p of many) spill.add(entry(p));
+    // Its runs live on in open files whose names are gone: a killed merge leaves no entries behind.
+    expect(readdirSync(dir)).toEqual([]);
     expect(paths(spill)).toEqual([...many].sort(byteCompare));
     spill.close();
     expect(readdirSync(dir)).toEqual([]);

@@ -10,7 +10,7 @@
 
 import {
   closeSync, constants, existsSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync,
-  writeSync, type Stats,
+  unlinkSync, writeSync, type Stats,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { forTerminal } from "../core/text.js";
@@ -267,8 +267,13 @@ export function removeStaleTemps(dir: string, name: string): void {
   for (const n of names) {
     const m = tempName(name, n);
     if (m === null) continue;
-    const st = lstatSync(join(dir, n), { throwIfNoEntry: false });
-    if (st?.isFile() && Date.now() - st.mtimeMs > STALE_MS && !alive(m.pid)) rmSync(join(dir, n), { force: true });
+    // Best effort: another user's stale file in a shared folder is theirs to remove, never a failure of this run.
+    try {
+      const st = lstatSync(join(dir, n), { throwIfNoEntry: false });
+      if (st?.isFile() && st.uid === (process.getuid?.() ?? st.uid) && Date.now() - st.mtimeMs > STALE_MS && !alive(m.pid)) unlinkSync(join(dir, n));
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
   }
 }
 

@@ -101,6 +101,6 @@ export class PathLog {
   }
 
   private failed(e: unknown): PathLogError {
-    return new PathLogError(`cannot keep the bundles' paths in a temporary file in ${forTerminal(this.dir)}: ${(e as Error).message} (ASSAY_TMPDIR names a folder with more room)`);
+    return new PathLogError(`cannot keep the bundles' paths in a temporary file in ${forTerminal(this.dir)}: ${(e as Error).message} (ASSAY_TMPDIR names another folder: one that exists, is writable and has room)`);
   }
 }

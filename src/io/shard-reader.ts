@@ -214,6 +214,9 @@ function runOf(file: string, value: unknown, offset: number): Results["run"] {
 
 /** Why an entry's path is not one assay writes (the root as given, then normalised names), or null. */
 export function pathProblem(path: string, roots: readonly string[]): string | null {
+  // A lone surrogate is in no file name assay reads (they decode to U+FFFD), and no set of paths
+  // kept as UTF-8 could tell it from itself.
+  if (!path.isWellFormed()) return "its path holds a lone surrogate: assay writes no such path";
   let under = false;
   for (const root of roots) {
     const shown = displayRoot(root);

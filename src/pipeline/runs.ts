@@ -39,6 +39,11 @@ class Scratch {
     removeStaleTemps(dir, name);
     this.file = join(dir, `.${name}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
     this.fd = openSync(this.file, "wx+", 0o600);
+    try {
+      rmSync(this.file); // it lives on until closed: a killed merge leaves no entries behind
+    } catch {
+      // an open file cannot be removed here (Windows): remove() does
+    }
   }
 
   /** One line (its text, then a line end). */
@@ -86,7 +91,8 @@ export class Batch {
 
   add(path: string, json: string): void {
     if (this.size + 3 * json.length + 1 > this.bytes.length) {
-      const more = Buffer.allocUnsafe(Math.max(2 * this.bytes.length, this.size + 3 * json.length + 1));
+      // the bound (3 bytes a UTF-16 unit) decides whether to look; the exact size, how much to take
+      const more = Buffer.allocUnsafe(Math.max(2 * this.bytes.length, this.size + Buffer.byteLength(json, "utf8") + 1));
       this.bytes.copy(more, 0, 0, this.size);
       this.bytes = more;
     }
