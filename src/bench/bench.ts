@@ -30,6 +30,7 @@ import { compareBench } from "./compare.js";
 import { inspectBench } from "./inspect.js";
 import { inspectSmallBench } from "./inspect-small.js";
 import { mergeBench } from "./merge.js";
+import { median, secondsSince, timeProcess } from "./measure.js";
 import { million } from "./million.js";
 import { startupBench } from "./startup.js";
 
@@ -46,17 +47,10 @@ const BARE = fileURLToPath(new URL("./bare.js", import.meta.url));
 async function time(fn: () => unknown): Promise<number> {
   const t = process.hrtime.bigint();
   await fn();
-  return Number(process.hrtime.bigint() - t) / 1e9;
+  return secondsSince(t);
 }
-/** A whole process, timed from spawn to exit (its output discarded). */
-function timeProcess(args: string[]): number {
-  const t = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
-  const secs = Number(process.hrtime.bigint() - t) / 1e9;
-  if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(" ")}: exit ${r.status}: ${r.stderr}`);
-  return secs;
-}
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** A whole process (exit 1 too: a corpus with invalid bundles). */
+const timeScore = (args: string[]) => timeProcess(args, [0, 1]);
 const rssMb = () => process.resourceUsage().maxRSS / 1024;
 const RUN = { schedules: [], invalid: "count", resourceBound: "default", errors: "exclude" } as const;
 /** The two-worker figures compare with the two-thread bare loop (the issue's "--jobs 2"). */
@@ -129,10 +123,10 @@ async function round(c: Corpus, into: Map<string, number[]>): Promise<void> {
   put(`in:${ROWS[1]}`, await time(() => cpuOf(() => bareThreads(c.dirs, TWO), cpu(ROWS[1]))));
   put(`in:${ROWS[2]}`, await time(() => cpuOf(() => scoreRoots([c.root], { ...RUN, jobs: 1 }), cpu(ROWS[2]))));
   put(`in:${ROWS[3]}`, await time(() => cpuOf(() => scoreRoots([c.root], { ...RUN, jobs: TWO }), cpu(ROWS[3]))));
-  put(`proc:${ROWS[0]}`, timeProcess([BARE, c.root, "1"]));
-  put(`proc:${ROWS[1]}`, timeProcess([BARE, c.root, String(TWO)]));
-  put(`proc:${ROWS[2]}`, timeProcess([CLI, "score", c.root, "--quiet", "--jobs", "1"]));
-  put(`proc:${ROWS[3]}`, timeProcess([CLI, "score", c.root, "--quiet", "--jobs", String(TWO)]));
+  put(`proc:${ROWS[0]}`, timeScore([BARE, c.root, "1"]));
+  put(`proc:${ROWS[1]}`, timeScore([BARE, c.root, String(TWO)]));
+  put(`proc:${ROWS[2]}`, timeScore([CLI, "score", c.root, "--quiet", "--jobs", "1"]));
+  put(`proc:${ROWS[3]}`, timeScore([CLI, "score", c.root, "--quiet", "--jobs", String(TWO)]));
 }
 
 function report(c: Corpus, times: Map<string, number[]>): void {
@@ -265,7 +259,7 @@ async function main(): Promise<void> {
       const size = statSync(join(big, "journal.jsonl")).size / 1e6;
       const t = process.hrtime.bigint();
       const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--validate", big], { encoding: "utf8" });
-      const secs = Number(process.hrtime.bigint() - t) / 1e9;
+      const secs = secondsSince(t);
       const r = JSON.parse(child.stdout) as { validity: string; rssMb: number };
       console.log(`one ${size.toFixed(0)} MB journal: ${r.validity}, ${secs.toFixed(1)} s, peak RSS ${r.rssMb.toFixed(0)} MB   target < 256 MB`);
     }

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { inspectFileName, writeInspectLog, type InspectSpec } from "../synth/inspect.js";
 import { readyZstd } from "../synth/zip.js";
 import { bareThreads } from "./inspect.js";
+import { median, secondsSince, timeProcess } from "./measure.js";
 
 const SELF = fileURLToPath(import.meta.url);
 const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
@@ -33,14 +34,7 @@ async function synth(dir: string): Promise<void> {
 }
 
 /** `assay score ROOT --jobs N`, whole process, in seconds. */
-function scoreSecs(root: string, jobs: number): number {
-  const t = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [CLI, "score", root, "--quiet", "--jobs", String(jobs)], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`assay score ${root} --jobs ${jobs}: exit ${r.status}: ${r.stderr}`);
-  return Number(process.hrtime.bigint() - t) / 1e9;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const scoreSecs = (root: string, jobs: number): number => timeProcess([CLI, "score", root, "--quiet", "--jobs", String(jobs)]);
 
 /** The section: eight logs, then the largest alone. */
 export async function inspectSmallBench(dir: string): Promise<void> {
@@ -67,7 +61,7 @@ export async function inspectSmallBench(dir: string): Promise<void> {
       for (const t of [1, 2]) {
         const t0 = process.hrtime.bigint();
         await bareThreads(roots[0] === all ? files : [largest], t);
-        bare[t - 1]!.push(Number(process.hrtime.bigint() - t0) / 1e9);
+        bare[t - 1]!.push(secondsSince(t0));
       }
     }
     row(`${name}, assay score (jobs 1, jobs 2)`, one, two, target);

@@ -19,6 +19,7 @@ import { MAX_MEMBER_BYTES, readDirectory, type ZipMember } from "../io/inspect-z
 import { decodeZstdInPlace } from "../io/zstd.js";
 import { writeInspectLog } from "../synth/inspect.js";
 import { readyZstd } from "../synth/zip.js";
+import { secondsSince } from "./measure.js";
 
 const env = (k: string, d: number) => Number(process.env[k] ?? d);
 const SAMPLES = env("BENCH_INSPECT_SAMPLES", 100_000);
@@ -96,17 +97,17 @@ async function shapeBench(file: string, shape: Shape): Promise<void> {
   const t0 = process.hrtime.bigint();
   const synth = spawnSync(process.execPath, [SELF, "--synth", file, shape], { stdio: "inherit" });
   if (synth.status !== 0) throw new Error("synthesising the .eval failed");
-  const made = Number(process.hrtime.bigint() - t0) / 1e9;
+  const made = secondsSince(t0);
   const size = statSync(file).size;
   const members = readDirectory(file).members.length;
   console.log(`\nInspect, ${shape}: one .eval of ${SAMPLES.toLocaleString("en")} samples, ${members.toLocaleString("en")} members, ${(size / 1e6).toFixed(0)} MB on disk (zstd), synthesised in ${made.toFixed(0)} s`);
   console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
   const b0 = process.hrtime.bigint();
   const uncompressed = await bareThreads([file]);
-  const bareSecs = Number(process.hrtime.bigint() - b0) / 1e9;
+  const bareSecs = secondsSince(b0);
   const s0 = process.hrtime.bigint();
   const run = spawnSync(process.execPath, [SELF, "--score", file], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  const secs = Number(process.hrtime.bigint() - s0) / 1e9;
+  const secs = secondsSince(s0);
   if (run.status !== 0) throw new Error(`assay score failed: ${run.stderr}`);
   const r = JSON.parse(run.stdout) as { rssMb: number; validity: string; samples: Record<string, number>; check: string };
   console.log(`load average after:  ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);

@@ -21,6 +21,7 @@ import { writeCorpus } from "../io/corpus.js";
 import { assembleView, scoreRoots } from "../pipeline/score.js";
 import { inShard, type Shard } from "../pipeline/shard.js";
 import { render } from "../report/json.js";
+import { secondsSince } from "./measure.js";
 
 const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
 const SHARDS = 4;
@@ -124,7 +125,7 @@ function usageOf(dir: string, args: string[], check: (r: SpawnSyncReturns<string
   const file = join(dir, "usage");
   const start = process.hrtime.bigint();
   const r = spawnSync(process.execPath, ["--import", USAGE, ...args], { encoding: "utf8", env: { ...process.env, MERGE_USAGE_FILE: file } });
-  const secs = Number(process.hrtime.bigint() - start) / 1e9;
+  const secs = secondsSince(start);
   check(r);
   const u = JSON.parse(readFileSync(file, "utf8")) as { maxRSS: number; cpu: number };
   return { secs, cpu: u.cpu, rssMb: u.maxRSS / 1024 };

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { storedRows } from "../store/store.js";
+import { secondsSince } from "./measure.js";
 
 const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
 /** Loaded with --import: the child's peak RSS (main thread and workers) to $MAXRSS_FILE at exit. */
@@ -17,7 +18,6 @@ export const MAXRSS = `data:text/javascript,${encodeURIComponent(
   'import { writeFileSync } from "node:fs"; process.on("exit", () => process.env.MAXRSS_FILE && writeFileSync(process.env.MAXRSS_FILE, String(process.resourceUsage().maxRSS)));',
 )}`;
 
-const seconds = (t: bigint) => Number(process.hrtime.bigint() - t) / 1e9;
 
 /** Run `assay score` over the corpus; with `killAt`, SIGKILL it once the store holds that many results. */
 async function score(root: string, store: string, out: string, rssFile: string, killAt?: number): Promise<{ code: number | null; signal: string | null; secs: number }> {
@@ -33,7 +33,7 @@ async function score(root: string, store: string, out: string, rssFile: string, 
     }, 1000);
   const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on("exit", (c, s) => resolve([c, s])));
   clearInterval(poll);
-  return { code, signal, secs: seconds(t) };
+  return { code, signal, secs: secondsSince(t) };
 }
 
 /** Every bundle entry's path in the document, counted, and whether any came twice (read as a stream). */
@@ -67,7 +67,7 @@ export async function million(): Promise<void> {
       const synth = spawnSync(process.execPath, [CLI, "synth", "--out", root, "--n", String(trials), "--seed", "million"], { encoding: "utf8" });
       if (synth.status !== 0) throw new Error(`synth failed: ${synth.stderr}`);
       bundles = Number(/wrote (\d+) bundles/.exec(synth.stderr)?.[1]);
-      console.log(`synthesised ${bundles} bundles (${trials} trials) in ${seconds(t).toFixed(0)} s`);
+      console.log(`synthesised ${bundles} bundles (${trials} trials) in ${secondsSince(t).toFixed(0)} s`);
     }
     const store = join(dir, "store.sqlite");
     const out = join(dir, "results.json");

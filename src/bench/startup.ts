@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { writeCorpus } from "../io/corpus.js";
 import { discover } from "../io/discover.js";
+import { median } from "./measure.js";
 
 const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
 const RUNS = Number(process.env["BENCH_STARTUP_RUNS"] ?? 20);
@@ -42,7 +43,6 @@ function once(args: string[], into: Timed): void {
   if (r.status !== 0) throw new Error(`node ${args.join(" ")}: exit ${r.status}: ${r.stderr}`);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(0).padStart(4)} ms`;
 const figures = (t: Timed) =>
   `median ${ms(median(t.wall))}, min ${ms(Math.min(...t.wall))}` + (t.cpu.length > 0 ? `; CPU median ${ms(median(t.cpu))}, min ${ms(Math.min(...t.cpu))}` : "");

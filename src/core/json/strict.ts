@@ -102,14 +102,7 @@ const RISKY = /[:,[][ \t\n\r]*-?[0-9]+[.eE]|"[ \t\n\r]+:/;
  * whenever the proof does not hold: the full path then decides.
  */
 export function plainParse(s: string, outer: string): unknown {
-  let a = 0;
-  let b = s.length - 1;
-  while (a <= b && outer.includes(s[a]!)) a++;
-  while (b >= a && outer.includes(s[b]!)) b--;
-  const open = s.charCodeAt(a);
-  const close = s.charCodeAt(b);
-  if (!((open === 0x7b && close === 0x7d) || (open === 0x5b && close === 0x5d))) return undefined;
-  if (mayHoldSurrogate(s)) return undefined;
+  if (!containerWithin(s, outer) || mayHoldSurrogate(s)) return undefined;
   const compact = s.indexOf(" ") === -1 && s.indexOf("\n") === -1 && s.indexOf("\t") === -1 && s.indexOf("\r") === -1;
   if (!compact && RISKY.test(s)) return undefined;
   const deep = mayBeTooDeep(s);
@@ -141,6 +134,19 @@ function mayHoldSurrogate(s: string): boolean {
     if (SURROGATE_ESCAPE.test(s)) return true;
   }
   return false;
+}
+/**
+ * `s` is an object or an array with only `outer` characters around it, as the scan allows them
+ * (JSON.parse also takes tabs and \r there: a shortcut must not).
+ */
+function containerWithin(s: string, outer: string): boolean {
+  let a = 0;
+  let b = s.length - 1;
+  while (a <= b && outer.includes(s[a]!)) a++;
+  while (b >= a && outer.includes(s[b]!)) b--;
+  const open = s.charCodeAt(a);
+  const close = s.charCodeAt(b);
+  return (open === 0x7b && close === 0x7d) || (open === 0x5b && close === 0x5d);
 }
 /** Whitespace between a key and its colon: that key's `":` is not there to count. */
 const SPACED_KEY = /"[ \t\n\r]+:/;
@@ -547,15 +553,7 @@ export function parseLenientJsonByScan(text: string): JsonResult {
 
 /** JSON.parse's value when the plainParse proof holds with decimals allowed and every number finite; else undefined. */
 export function lenientPlainParse(s: string): unknown {
-  // Only spaces and \n around the value, as the scan allows (JSON.parse takes tabs and \r too).
-  let a = 0;
-  let b = s.length - 1;
-  while (a <= b && (s[a] === " " || s[a] === "\n")) a++;
-  while (b >= a && (s[b] === " " || s[b] === "\n")) b--;
-  const open = s.charCodeAt(a);
-  const close = s.charCodeAt(b);
-  if (!((open === 0x7b && close === 0x7d) || (open === 0x5b && close === 0x5d))) return undefined;
-  if (mayHoldSurrogate(s) || SPACED_KEY.test(s)) return undefined;
+  if (!containerWithin(s, " \n") || mayHoldSurrogate(s) || SPACED_KEY.test(s)) return undefined;
   const deep = mayBeTooDeep(s);
   if (deep === true) return undefined; // the scan names it
   let value: unknown;
