@@ -127,3 +127,40 @@ describe("random sample sets", () => {
     }
   });
 });
+
+// ---- one scorer's metrics share their derivation, each judged on its own ----
+describe("the metrics of one results entry", () => {
+  it("a built-in that agrees, a custom metric and a stderr that does not agree, side by side", () => {
+    // Two epochs: sample 1 (C, I) → 0.5, sample 2 (C, C) → 1, sample 3 (I, I) → 0.
+    const values: Record<number, string[]> = { 1: ["C", "I"], 2: ["C", "C"], 3: ["I", "I"] };
+    const reducedValues = [0.5, 1, 0];
+    const stderr = ORACLE["stderr"]!(reducedValues);
+    const log = py({
+      version: 2, status: "success",
+      eval: {
+        task: "mix", task_id: "mix", run_id: "r", model: "m", created: "2026-01-01T00:00:00+00:00",
+        dataset: { sample_ids: [1, 2, 3] }, config: { epochs: 2 }, packages: { inspect_ai: "0.3.255" },
+        scorers: [{ name: "s", options: {}, metrics: [{ name: "inspect_ai/accuracy", options: {} }, { name: "mine/custom", options: {} }, { name: "inspect_ai/stderr", options: {} }] }],
+      },
+      results: { scores: [{ name: "s", scorer: "s", params: {}, metrics: {
+        accuracy: { name: "accuracy", value: 0.5, params: {} },
+        custom: { name: "custom", value: 0.25, params: {} },
+        stderr: { name: "stderr", value: stderr + 0.01, params: {} },
+      } }] },
+      samples: Object.entries(values).flatMap(([id, vs]) => vs.map((v, i) => ({ id: Number(id), epoch: i + 1, scores: { s: { value: v } } }))),
+    });
+    const e = scoreInspectLog(place("mix.json", log), "json");
+    const m = e.inspect!.metrics;
+    expect(m["s/-/accuracy"]!.check).toBe("agrees");
+    expect(m["s/-/accuracy"]!.exclude.value).toBe(0.5);
+    expect(m["s/-/accuracy"]!.values).toEqual({ exclude: reducedValues, zero: reducedValues });
+    expect(m["s/-/custom"]!.check).toBe("unverified");
+    expect(m["s/-/custom"]!.note).toBe("not a built-in metric with default options");
+    expect(m["s/-/custom"]!.exclude.value).toBeNull();
+    expect(m["s/-/stderr"]!.check).toBe("mismatch");
+    expect(m["s/-/stderr"]!.values).toBeNull();
+    // One METRIC_MISMATCH, stderr's, and the entry's counts checked once.
+    expect(e.errors.map((f) => [f.code, f.message.split(":")[0]])).toEqual([["METRIC_MISMATCH", "results.scores[0].metrics.stderr.value"]]);
+    for (const k of ["s/-/accuracy", "s/-/custom", "s/-/stderr"]) expect(m[k]!.coverage).toEqual({ scored: 6, planned: 6 });
+  });
+});

@@ -5,6 +5,7 @@
 // Memory holds a small record per sample until then, never a sample.
 
 import { finishLog } from "../core/inspect/log.js";
+import { shareStrings } from "../core/inspect/sample.js";
 import type { BundleEntry } from "../core/results.js";
 import type { Found } from "../io/discover.js";
 import { assemble, partsOf, type InspectTask, type PartResult } from "../io/inspect.js";
@@ -41,6 +42,8 @@ export class LogAssembly {
   private failed: BundleEntry | null = null;
   private left: number;
   private readonly order = new Map<LogPart, number>();
+  /** The records' recurring strings, one copy each (shareStrings): they wait here for the last part. */
+  private readonly strings = new Map<string, string>();
 
   constructor(
     readonly found: Found,
@@ -55,7 +58,10 @@ export class LogAssembly {
     if (!("part" in r)) this.failed ??= r;
     else if (r.part === "meta") this.meta = r;
     else if (r.part === "digest") this.digest = r.digest ?? null;
-    else this.samples[this.order.get(part) ?? 0] = r;
+    else {
+      for (const rec of r.samples ?? []) shareStrings(rec, this.strings);
+      this.samples[this.order.get(part) ?? 0] = r;
+    }
     if (--this.left > 0) return null;
     if (this.failed !== null) return { ...this.failed, path: this.found.path };
     const parts = assemble(this.digest ?? "", this.directory.truncated, this.directory.findings, this.meta!, this.samples.filter((s) => s !== undefined));

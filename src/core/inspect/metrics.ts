@@ -287,71 +287,135 @@ export interface MetricsOutcome {
 
 /** Every metric of the log, checked and recomputed. */
 export function logMetrics(input: MetricInput): MetricsOutcome {
-  const findings: Finding[] = [];
-  const unconvertible = new Map<SampleRecord, string>();
-  const metrics: Record<string, LogMetric> = {};
+  const out: MetricsOutcome = { metrics: {}, findings: [], unconvertible: new Map() };
   const unreduced = Array.isArray(input.epochsReducer) && input.epochsReducer.length === 0;
   const countsChecked = new Set<Record<string, unknown>>();
   const index = planIndex(input);
-  for (const s of specs(input)) {
-    const toFloat = (r: SampleRecord, v: unknown): number => {
-      const f = valueToFloat(v, input.version);
-      if (f.fallback && !unconvertible.has(r)) unconvertible.set(r, `scores.${s.scorer}${s.sub === null ? "" : `.${s.sub}`}: ${showValue(v).slice(0, 80)}`);
-      return f.x;
-    };
-    const valueOf = (r: SampleRecord): unknown => (Object.hasOwn(r.scores, s.scorer) ? leaf(r.scores[s.scorer], s.sub) : undefined);
-    // The grader failed: an instrument error, not the model's — in neither of assay's figures, whatever value it carries.
-    const graderFailed = (r: SampleRecord | undefined): boolean => r !== undefined && !r.invalidated && r.graderFailed.some(([k]) => k === s.scorer);
-    const scoredIn = (r: SampleRecord | undefined): r is SampleRecord => r !== undefined && !r.invalidated && !graderFailed(r) && valueOf(r) !== undefined && !isNaNValue(valueOf(r));
-    const coverage = { scored: 0, planned: input.plan.ids.length * input.plan.epochs };
-    let failed = 0;
-    for (const list of index.records.values())
-      for (const r of list) {
-        if (scoredIn(r)) coverage.scored++;
-        else if (graderFailed(r)) failed++;
-      }
+  const all = specs(input);
+  // The metrics of one scorer key and reducer (one results entry's, consecutive here: accuracy and
+  // stderr, say) differ only in the metric applied last: what they are derived from is derived once.
+  for (let i = 0; i < all.length; ) {
+    let j = i + 1;
+    while (j < all.length && all[j]!.scorer === all[i]!.scorer && all[j]!.sub === all[i]!.sub && all[j]!.reducerName === all[i]!.reducerName) j++;
+    sourceMetrics(all.slice(i, j), input, index, unreduced, countsChecked, out);
+    i = j;
+  }
+  return out;
+}
+
+/** How one scorer key's records are read: its value, whether it scored, whether its grader failed, and as a float. */
+interface Reads {
+  valueOf: (r: SampleRecord) => unknown;
+  graderFailed: (r: SampleRecord | undefined) => boolean;
+  scoredIn: (r: SampleRecord | undefined) => r is SampleRecord;
+  toFloat: (r: SampleRecord, v: unknown) => number;
+}
+
+function readsOf(s: Spec, input: MetricInput, unconvertible: Map<SampleRecord, string>): Reads {
+  const valueOf = (r: SampleRecord): unknown => (Object.hasOwn(r.scores, s.scorer) ? leaf(r.scores[s.scorer], s.sub) : undefined);
+  // The grader failed: an instrument error, not the model's — in neither of assay's figures, whatever value it carries.
+  const graderFailed = (r: SampleRecord | undefined): boolean => r !== undefined && !r.invalidated && r.graderFailed.some(([k]) => k === s.scorer);
+  const scoredIn = (r: SampleRecord | undefined): r is SampleRecord => {
+    if (r === undefined || r.invalidated || graderFailed(r)) return false;
+    const v = valueOf(r);
+    return v !== undefined && !isNaNValue(v);
+  };
+  const toFloat = (r: SampleRecord, v: unknown): number => {
+    const f = valueToFloat(v, input.version);
+    if (f.fallback && !unconvertible.has(r)) unconvertible.set(r, `scores.${s.scorer}${s.sub === null ? "" : `.${s.sub}`}: ${showValue(v).slice(0, 80)}`);
+    return f.x;
+  };
+  return { valueOf, graderFailed, scoredIn, toFloat };
+}
+
+/** The metrics of one scorer key and reducer (`run`), into `out`. */
+function sourceMetrics(run: readonly Spec[], input: MetricInput, index: PlanIndex, unreduced: boolean, countsChecked: Set<Record<string, unknown>>, out: MetricsOutcome): void {
+  const reads = readsOf(run[0]!, input, out.unconvertible);
+  const coverage = { scored: 0, planned: input.plan.ids.length * input.plan.epochs };
+  let failed = 0;
+  for (const list of index.records.values())
+    for (const r of list) {
+      if (reads.scoredIn(r)) coverage.scored++;
+      else if (reads.graderFailed(r)) failed++;
+    }
+  const ms = run.map((s): LogMetric => ({ claimed: claimedOf(s.claimed), check: "unverified", note: null, coverage: { ...coverage }, exclude: NO_FIGURES, zero: NO_FIGURES, values: null, ...(failed > 0 ? { grader_failed: failed } : {}) }));
+  // Inspect's rules over the samples present: built once a claim is checked, freed before assay's own figures build theirs.
+  let claim: ClaimDerivation | null = null;
+  run.forEach((s, i) => {
+    const m = ms[i]!;
+    if (typeof s.claimed === "number" && !Number.isNaN(s.claimed) && !Number.isFinite(s.claimed)) out.findings.push(finding("NOT_FINITE", input.file, null, `${s.path}: ${s.claimed}`));
     const verifiable = s.builtIn && s.reducer !== null && !input.noEvidence && !input.truncated;
-    const m: LogMetric = { claimed: claimedOf(s.claimed), check: "unverified", note: null, coverage, exclude: NO_FIGURES, zero: NO_FIGURES, values: null, ...(failed > 0 ? { grader_failed: failed } : {}) };
-    if (typeof s.claimed === "number" && !Number.isNaN(s.claimed) && !Number.isFinite(s.claimed)) findings.push(finding("NOT_FINITE", input.file, null, `${s.path}: ${s.claimed}`));
     if (!verifiable)
       m.note = input.noEvidence ? "no sample record behind it"
         : input.truncated ? "the log is cut short: not every sample behind it can be read"
         : !s.builtIn ? "not a built-in metric with default options"
         : `reducer ${s.reducerName} is not one assay recomputes`;
-    if (verifiable) checkClaim(s, input, m, unreduced, toFloat, valueOf, countsChecked, findings);
-    // Cut short, no claim is checked, but assay's own figures stand over what can be read.
-    if (s.builtIn && s.reducer !== null && !input.noEvidence) {
-      const clusterOf = clusterResolver(s.clusterBy, (id) => index.records.get(id) ?? [], unreduced);
-      const exclude = ownFigures(s, input, index, false, toFloat, valueOf, scoredIn, graderFailed, unreduced, clusterOf);
-      const zero = ownFigures(s, input, index, true, toFloat, valueOf, scoredIn, graderFailed, unreduced, clusterOf);
-      m.exclude = exclude.figures;
-      m.zero = zero.figures;
-      if (exclude.values !== null && zero.values !== null) m.values = { exclude: exclude.values, zero: zero.values };
-    } else if (isMeanMetric(s.metric)) m.exclude = m.zero = { ...NO_FIGURES, interval_reason: `assay computes no value of its own: ${m.note}` };
-    metrics[s.key] = m;
-  }
-  return { metrics, findings, unconvertible };
+    else checkClaim(s, input, m, (claim ??= claimDerivationOf(s, input, reads, unreduced)), countsChecked, out.findings);
+  });
+  claim = null;
+  // Cut short, no claim is checked, but assay's own figures stand over what can be read: excluding
+  // the unscored records, then counting them 0; each reduction built once and freed before the next.
+  const own = run.map((s) => s.builtIn && s.reducer !== null && !input.noEvidence);
+  const values: ((number | null)[] | null)[] = [null, null];
+  if (own.includes(true))
+    for (const zero of [false, true]) {
+      const got = reduction(run[0]!.reducer!, unreduced, input.version, reads.toFloat);
+      planGroups(input, index, zero, reads, got.add);
+      run.forEach((s, i) => {
+        if (!own[i]) return;
+        const clusterOf = clusterResolver(s.clusterBy, (id) => index.records.get(id) ?? [], unreduced);
+        ms[i]![zero ? "zero" : "exclude"] = figures(s, got, input.plan.epochs, clusterOf, unreduced);
+        if (isMeanMetric(s.metric)) values[zero ? 1 : 0] ??= planValues(input.plan.ids, got);
+      });
+    }
+  run.forEach((s, i) => {
+    const m = ms[i]!;
+    if (own[i] && isMeanMetric(s.metric)) m.values = { exclude: values[0]!, zero: values[1]! };
+    else if (!own[i] && isMeanMetric(s.metric)) m.exclude = m.zero = { ...NO_FIGURES, interval_reason: `assay computes no value of its own: ${m.note}` };
+    out.metrics[s.key] = m;
+  });
 }
 
-/**
- * What Inspect's rules give over the samples present (the claim's own derivation) against the
- * claim: METRIC_MISMATCH and COUNT_MISMATCH. Its own function, so the groups it builds (a record
- * list per sample) are freed before assay's own figures build theirs.
- */
-function checkClaim(s: Spec, input: MetricInput, m: LogMetric, unreduced: boolean, toFloat: (rec: SampleRecord, v: unknown) => number, valueOf: (r: SampleRecord) => unknown, countsChecked: Set<Record<string, unknown>>, findings: Finding[]): void {
+/** Each planned sample's reduced value, aligned with the plan's ids (null: not in the figure); bySample follows the plan's order (planGroups walks it), so one pass pairs them. */
+function planValues(ids: readonly string[], got: ReducedSamples): (number | null)[] {
+  let j = 0;
+  return ids.map((id) => {
+    const x = got.bySample[j];
+    if (x?.id !== id) return null;
+    j++;
+    return Number.isNaN(x.value) ? null : x.value;
+  });
+}
+
+/** Inspect's rules over the samples present, for one scorer key and reducer: each sample's records with a value, each reduced. */
+interface ClaimDerivation {
+  groups: Group;
+  derived: PerSample[];
+  kept: PerSample[];
+  keptCount: number;
+}
+
+function claimDerivationOf(s: Spec, input: MetricInput, reads: Reads, unreduced: boolean): ClaimDerivation {
   const errorsCount = atLeast(input.version, SINCE.erroredScored);
-  const claimGroups: Group = new Map();
+  const groups: Group = new Map();
   for (const rec of input.records) {
-    const v = valueOf(rec);
+    const v = reads.valueOf(rec);
     if (v === undefined || (rec.error !== null && !errorsCount)) continue;
-    const g = claimGroups.get(rec.id) ?? [];
-    if (g.length === 0) claimGroups.set(rec.id, g);
+    const g = groups.get(rec.id) ?? [];
+    if (g.length === 0) groups.set(rec.id, g);
     g.push({ r: rec, v, n: 1 });
   }
-  const derived = reduceAll(claimGroups, s.reducer!, unreduced, input.version, toFloat).perSample;
+  const reduced = reduction(s.reducer!, unreduced, input.version, reads.toFloat);
+  for (const [id, list] of groups) reduced.add(id, list);
+  const derived = reduced.perSample;
   const kept = derived.filter((x) => !Number.isNaN(x.v));
-  const keptCount = kept.reduce((a, x) => a + x.n, 0);
-  const claim = claimDerivation(s, kept, claimGroups);
+  return { groups, derived, kept, keptCount: kept.reduce((a, x) => a + x.n, 0) };
+}
+
+/** What Inspect's rules give (`d`) against the claim: METRIC_MISMATCH, and COUNT_MISMATCH once per results entry. */
+function checkClaim(s: Spec, input: MetricInput, m: LogMetric, d: ClaimDerivation, countsChecked: Set<Record<string, unknown>>, findings: Finding[]): void {
+  const { kept, keptCount } = d;
+  const claim = claimDerivation(s, kept, d.groups);
   if (claim.unverified !== null) m.note = claim.unverified;
   else if (typeof s.claimed === "number") {
     // ±Infinity is NOT_FINITE above: never an agreement.
@@ -367,7 +431,7 @@ function checkClaim(s: Spec, input: MetricInput, m: LogMetric, unreduced: boolea
   else m.note = "results claims nothing for this scorer";
   if (s.entry !== null && !countsChecked.has(s.entry)) {
     countsChecked.add(s.entry);
-    const derivedCount = derived.reduce((a, x) => a + x.n, 0);
+    const derivedCount = d.derived.reduce((a, x) => a + x.n, 0);
     for (const [field, n] of [["scored_samples", keptCount], ["unscored_samples", derivedCount - keptCount]] as const) {
       const c = s.entry[field];
       if (typeof c === "number" && c !== n) findings.push(finding("COUNT_MISMATCH", input.file, null, `${s.path.replace(/\.metrics\..*$/, "")}.${field}: claimed ${c}, a recount gives ${n}`));
@@ -418,7 +482,9 @@ function clusterResolver(key: string | null, recordsOf: (id: string) => readonly
 }
 
 /** One sample's epoch values in epoch order; `n` > 1 only for a run of records counted 0 (`r` null). */
-type Group = Map<string, { r: SampleRecord | null; v: unknown; n: number }[]>;
+type GroupList = { r: SampleRecord | null; v: unknown; n: number }[];
+/** Each sample's GroupList, by id. */
+type Group = Map<string, GroupList>;
 
 /** A reduced value (unreduced: an epoch's value) and the sample id it is of. */
 type PerSample = Weighted & { id: string };
@@ -459,10 +525,11 @@ interface ReducedSamples {
   bySample: { id: string; floats: Weighted[]; value: number }[];
 }
 
-function reduceAll(groups: Group, r: Reducer, unreduced: boolean, version: readonly number[] | null, toFloat: (rec: SampleRecord, v: unknown) => number): ReducedSamples {
+/** Reduces samples one at a time (`add`), into ReducedSamples. */
+function reduction(r: Reducer, unreduced: boolean, version: readonly number[] | null, toFloat: (rec: SampleRecord, v: unknown) => number): ReducedSamples & { add: (id: string, list: GroupList) => void } {
   const perSample: PerSample[] = [];
   const bySample: ReducedSamples["bySample"] = [];
-  for (const [id, list] of groups) {
+  const add = (id: string, list: GroupList): void => {
     const floats = list.map((x) => ({ v: x.r === null ? (x.v as number) : toFloat(x.r, x.v), n: x.n }));
     let value: number;
     if (unreduced) {
@@ -471,44 +538,25 @@ function reduceAll(groups: Group, r: Reducer, unreduced: boolean, version: reado
       value = scored.length === 0 ? NaN : exactMeanOf(scored);
     } else perSample.push({ v: (value = reduceWeighted(r, list, version)), n: 1, id });
     bySample.push({ id, floats, value });
-  }
-  return { perSample, bySample };
+  };
+  return { perSample, bySample, add };
 }
 
 /**
- * assay's own figures over the plan: the scored planned records, or (`zero`) every planned record
- * but the early-stopped and grader-failed ones, those without a numeric score as 0 before reduction. The plan is
- * walked by the records present: the epochs between them enter as one zero of their count.
+ * Each planned sample's epoch values that enter one of assay's figures, in plan order: the scored
+ * planned records, or (`zero`) every planned record but the early-stopped and grader-failed ones,
+ * those without a numeric score as 0 before reduction. The plan is walked by the records present:
+ * the epochs between them enter as one zero of their count. Each sample's list goes to `into` as it
+ * is made: reduced at once, none outlives its reduction.
  */
-function ownFigures(s: Spec, input: MetricInput, index: PlanIndex, zero: boolean, toFloat: (rec: SampleRecord, v: unknown) => number, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord, graderFailed: (r: SampleRecord | undefined) => boolean, unreduced: boolean, clusterOf: ClusterOf): { figures: Figures; values: (number | null)[] | null } {
-  const got = reduceAll(planGroups(input, index, zero, valueOf, scoredIn, graderFailed), s.reducer!, unreduced, input.version, toFloat);
-  let values: (number | null)[] | null = null;
-  if (isMeanMetric(s.metric)) {
-    // bySample follows the plan's order (planGroups walks it): one pass pairs them.
-    let j = 0;
-    values = input.plan.ids.map((id) => {
-      const x = got.bySample[j];
-      if (x?.id !== id) return null;
-      j++;
-      return Number.isNaN(x.value) ? null : x.value;
-    });
-  }
-  return { figures: figures(s, got, input.plan.epochs, clusterOf, unreduced), values };
-}
-
-/** Each planned sample's epoch values that enter a figure, in plan order (see ownFigures). */
-function planGroups(input: MetricInput, index: PlanIndex, zero: boolean, valueOf: (r: SampleRecord) => unknown, scoredIn: (r: SampleRecord | undefined) => r is SampleRecord, graderFailed: (r: SampleRecord | undefined) => boolean): Group {
-  const groups: Group = new Map();
+function planGroups(input: MetricInput, index: PlanIndex, zero: boolean, reads: Reads, into: (id: string, list: GroupList) => void): void {
   const epochs = input.plan.epochs;
+  const none: never[] = [];
   for (const id of input.plan.ids) {
-    const list: { r: SampleRecord | null; v: unknown; n: number }[] = [];
-    const recs = index.records.get(id) ?? [];
-    const stops = index.stops.get(id) ?? [];
+    const list: GroupList = [];
+    const recs = index.records.get(id) ?? none;
+    const stops = index.stops.size === 0 ? none : (index.stops.get(id) ?? none);
     let zeros = 0;
-    const flush = () => {
-      if (zeros > 0) list.push({ r: null, v: 0, n: zeros });
-      zeros = 0;
-    };
     let next = 1;
     let i = 0;
     let j = 0;
@@ -518,17 +566,17 @@ function planGroups(input: MetricInput, index: PlanIndex, zero: boolean, valueOf
       const rec = recs[i]?.epoch === ep ? recs[i++] : undefined;
       const stopped = stops[j] === ep;
       if (stopped) j++;
-      if (scoredIn(rec)) {
-        flush();
-        list.push({ r: rec, v: valueOf(rec), n: 1 });
-      } else if (zero && !stopped && !graderFailed(rec)) zeros++;
+      if (reads.scoredIn(rec)) {
+        if (zeros > 0) list.push({ r: null, v: 0, n: zeros });
+        zeros = 0;
+        list.push({ r: rec, v: reads.valueOf(rec), n: 1 });
+      } else if (zero && !stopped && !reads.graderFailed(rec)) zeros++;
       next = ep + 1;
     }
     if (zero) zeros += epochs - next + 1;
-    flush();
-    if (list.length > 0) groups.set(id, list);
+    if (zeros > 0) list.push({ r: null, v: 0, n: zeros });
+    if (list.length > 0) into(id, list);
   }
-  return groups;
 }
 
 const isMeanMetric = (name: string) => name === "accuracy" || name === "mean";

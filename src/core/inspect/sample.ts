@@ -82,6 +82,29 @@ function keptMetadata(m: unknown): { metadata: readonly (string | number | null)
   return { metadata: kept.length > 0 ? kept.slice() : NONE, metadataCut: cut };
 }
 
+/** Strings a log's records share at most (see shareStrings), and the longest shared. */
+const MAX_SHARED = 4096;
+const SHARED_LENGTH = 64;
+
+/**
+ * The record's short strings that recur across a log's records — its metadata's keys and values,
+ * its string score values — made one string each through `table` (one per log). A record cloned
+ * from a worker holds its own copy of each: a realistic log's metadata keys alone are ~100 bytes a
+ * record. Bounded: longer strings, and strings past the table's MAX_SHARED, stay as they are.
+ */
+export function shareStrings(r: SampleRecord, table: Map<string, string>): void {
+  const shared = (v: unknown): unknown => {
+    if (typeof v !== "string" || v.length > SHARED_LENGTH) return v;
+    const have = table.get(v);
+    if (have !== undefined) return have;
+    if (table.size < MAX_SHARED) table.set(v, v);
+    return v;
+  };
+  const metadata = r.metadata as (string | number | null)[];
+  for (let i = 0; i < metadata.length; i++) metadata[i] = shared(metadata[i]) as string | number | null;
+  for (const k in r.scores) r.scores[k] = shared(r.scores[k]);
+}
+
 /** A kept metadata value of a record (undefined when not kept), as a cluster identity: equal exactly when Python's `==` holds. */
 export function metadataCluster(r: SampleRecord, key: string): string | undefined {
   for (let i = 0; i < r.metadata.length; i += 2)
