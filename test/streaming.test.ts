@@ -12,7 +12,7 @@ import { resultsSchema, viewOf, type Results } from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
 import { scoreRoots, scoreRun } from "../src/pipeline/score.js";
 import { renderText } from "../src/report/index.js";
-import { pieces } from "../src/report/json.js";
+import { nested, pieces } from "../src/report/json.js";
 import { writeBigResults } from "./helpers/big-results.js";
 import { bundle, game, killed, live, writeFiles } from "./helpers/bundle.js";
 import { CLI, run, spawnCli } from "./helpers/cli.js";
@@ -39,6 +39,12 @@ describe("the JSON document, written in pieces", () => {
     expect(doc.bundles.length).toBeGreaterThan(60);
     const shapes: Results[] = [doc, { ...doc, bundles: [] }, { ...doc, experiments: [] }, { ...doc, bundles: [], experiments: [] }];
     for (const d of shapes) expect(renderText("json", d)).toBe(JSON.stringify(d, null, 2) + "\n");
+  });
+
+  it("a value written n levels down is JSON.stringify's text with every line after the first indented 2n spaces", () => {
+    const values: unknown[] = [0, -1.5e300, "a\nb \"q\" \u2028", null, true, [], {}, [[]], { a: {} }, { a: [1, { b: "x\ny" }], c: null }, [{ k: [[], {}] }, "", 7]];
+    for (const v of values)
+      for (let depth = 0; depth <= 6; depth++) expect(nested(v, depth)).toBe(JSON.stringify(v, null, 2).replace(/\n/g, `\n${"  ".repeat(depth)}`));
   });
 
   it("a short list whose items hold long lists is written item by item too, never as one string", () => {
