@@ -142,7 +142,8 @@ describe("the metrics of one results entry", () => {
         dataset: { sample_ids: [1, 2, 3] }, config: { epochs: 2 }, packages: { inspect_ai: "0.3.255" },
         scorers: [{ name: "s", options: {}, metrics: [{ name: "inspect_ai/accuracy", options: {} }, { name: "mine/custom", options: {} }, { name: "inspect_ai/stderr", options: {} }] }],
       },
-      results: { scores: [{ name: "s", scorer: "s", params: {}, metrics: {
+      // scored_samples is off by one: one COUNT_MISMATCH for the entry, not one per metric.
+      results: { scores: [{ name: "s", scorer: "s", params: {}, scored_samples: 4, unscored_samples: 0, metrics: {
         accuracy: { name: "accuracy", value: 0.5, params: {} },
         custom: { name: "custom", value: 0.25, params: {} },
         stderr: { name: "stderr", value: stderr + 0.01, params: {} },
@@ -160,7 +161,10 @@ describe("the metrics of one results entry", () => {
     expect(m["s/-/stderr"]!.check).toBe("mismatch");
     expect(m["s/-/stderr"]!.values).toBeNull();
     // One METRIC_MISMATCH, stderr's, and the entry's counts checked once.
-    expect(e.errors.map((f) => [f.code, f.message.split(":")[0]])).toEqual([["METRIC_MISMATCH", "results.scores[0].metrics.stderr.value"]]);
+    expect(e.errors.map((f) => [f.code, f.message.split(":")[0]])).toEqual([
+      ["COUNT_MISMATCH", "results.scores[0].scored_samples"],
+      ["METRIC_MISMATCH", "results.scores[0].metrics.stderr.value"],
+    ]);
     for (const k of ["s/-/accuracy", "s/-/custom", "s/-/stderr"]) expect(m[k]!.coverage).toEqual({ scored: 6, planned: 6 });
   });
 });

@@ -31,4 +31,14 @@ describe("shareStrings", () => {
     expect(table.size).toBe(4096);
     expect(table.has(long)).toBe(false);
   });
+
+  it("values unique to each sample fill at most half of it: keys seen later are still kept", () => {
+    const table = new Map<string, string>();
+    for (let i = 0; i < 10_000; i++) shareStrings(record(i, ["instance", `id-${i}`], {}), table);
+    expect(table.size).toBe(2048);
+    shareStrings(record(10_000, ["instance", "id-10000", "difficulty", "hard"], { match: "C" }), table);
+    expect(table.has("difficulty")).toBe(true);
+    expect(table.has("C")).toBe(true);
+    expect(table.has("hard")).toBe(false);
+  });
 });

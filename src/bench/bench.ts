@@ -1,7 +1,7 @@
 // `npm run bench`: throughput and memory, measured in one run on synthesised corpora and reported
 // as ratios. Not a test: numbers, not verdicts. Native bundles against the bare limit (native.ts;
-// `npm run bench -- --native` runs that alone); on the larger corpus, a rerun against a full store;
-// Harbor trials (a synthesised job) with all workers; in a child process, the peak RSS of validating
+// `npm run bench -- --native` runs that alone); Harbor trials (a synthesised job) with all workers;
+// on the larger native corpus, a store's first fill and a rerun against it; in a child process, the peak RSS of validating
 // one large journal (1 GB); two large Inspect .eval logs (100,000 samples each: one shaped as Inspect
 // writes, one padded) beside their bare limit (inspect.ts; `--inspect`); eight Inspect logs of
 // 1–15 MB on 1 and 2 workers (inspect-small.ts; `--inspect-small`); `assay compare` of two
@@ -24,13 +24,11 @@ import { compareBench } from "./compare.js";
 import { inspectBench } from "./inspect.js";
 import { inspectSmallBench } from "./inspect-small.js";
 import { mergeBench } from "./merge.js";
-import { median, secondsSince } from "./measure.js";
+import { env, median, ROUNDS, secondsSince, time } from "./measure.js";
 import { million } from "./million.js";
-import { nativeBench, RUN, time } from "./native.js";
+import { nativeBench, RUN } from "./native.js";
 import { startupBench } from "./startup.js";
 
-const env = (k: string, d: number) => Number(process.env[k] ?? d);
-const ROUNDS = env("BENCH_ROUNDS", 3);
 const JOURNAL_MB = env("BENCH_JOURNAL_MB", 1024);
 const HARBOR_TRIALS = env("BENCH_HARBOR_TRIALS", 2000);
 const rssMb = () => process.resourceUsage().maxRSS / 1024;
@@ -97,7 +95,7 @@ async function main(): Promise<void> {
   try {
     const c = await nativeBench(root);
     const harbor = join(root, "harbor");
-    spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--synth", harbor], { stdio: "inherit" });
+    if (spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--synth", harbor], { stdio: "inherit" }).status !== 0) throw new Error("synthesising the Harbor job failed");
     const all = availableParallelism();
     await scoreRoots([harbor], { ...RUN, jobs: all }); // warm
     const te: number[] = [];

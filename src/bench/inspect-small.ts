@@ -11,11 +11,10 @@ import { fileURLToPath } from "node:url";
 import { inspectFileName, writeInspectLog, type InspectSpec } from "../synth/inspect.js";
 import { readyZstd } from "../synth/zip.js";
 import { bareThreads } from "./inspect.js";
-import { median, secondsSince, timeProcess } from "./measure.js";
+import { median, ROUNDS, secondsSince, timeProcess } from "./measure.js";
 
 const SELF = fileURLToPath(import.meta.url);
 const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
-const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3);
 /** Samples per log: about 3 KB of zstd a sample, so 1 MB to 15 MB. */
 const SIZES = [330, 1000, 1700, 2300, 3000, 3700, 4300, 5000];
 

@@ -19,9 +19,8 @@ import { MAX_MEMBER_BYTES, readDirectory, type ZipMember } from "../io/inspect-z
 import { decodeZstdInPlace } from "../io/zstd.js";
 import { writeInspectLog } from "../synth/inspect.js";
 import { readyZstd } from "../synth/zip.js";
-import { secondsSince } from "./measure.js";
+import { env, secondsSince } from "./measure.js";
 
-const env = (k: string, d: number) => Number(process.env[k] ?? d);
 const SAMPLES = env("BENCH_INSPECT_SAMPLES", 100_000);
 /** The padded log's transcript text per sample: about 10 KB a sample with the rest of its record. */
 const PADDING = env("BENCH_INSPECT_PADDING", 8_600);

@@ -17,25 +17,18 @@ import { discover } from "../io/discover.js";
 import { scoreRoots } from "../pipeline/score.js";
 import { scoreDirectory } from "../pool/score-directory.js";
 import { bare, bareThreads } from "./bare.js";
-import { median, secondsSince, timeProcess } from "./measure.js";
+import { env, median, ROUNDS, time, timeProcess } from "./measure.js";
 
 const SELF = fileURLToPath(import.meta.url);
-const env = (k: string, d: number) => Number(process.env[k] ?? d);
 const TRIALS = env("BENCH_TRIALS", 4300); // ≈ 5,000 bundles with retries
 const EVENTS = env("BENCH_EVENTS", 64); // key batches: 64 keys + 65 observations ≈ 130 records
 const SMALL_EVENTS = env("BENCH_SMALL_EVENTS", 9); // ≈ 20 records
-const ROUNDS = env("BENCH_ROUNDS", 3);
 const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
 const BARE = fileURLToPath(new URL("./bare.js", import.meta.url));
 export const RUN = { schedules: [], invalid: "count", resourceBound: "default", errors: "exclude" } as const;
 /** The two-worker figures compare with the two-thread bare loop (the "--jobs 2"). */
 const TWO = 2;
 
-export async function time(fn: () => unknown): Promise<number> {
-  const t = process.hrtime.bigint();
-  await fn();
-  return secondsSince(t);
-}
 /** A whole process (exit 1 too: a corpus with invalid bundles). */
 const timeScore = (args: string[]) => timeProcess(args, [0, 1]);
 

@@ -59,7 +59,7 @@ export class LogAssembly {
     else if (r.part === "meta") this.meta = r;
     else if (r.part === "digest") this.digest = r.digest ?? null;
     else {
-      for (const rec of r.samples ?? []) shareStrings(rec, this.strings);
+      if (this.failed === null) for (const rec of r.samples ?? []) shareStrings(rec, this.strings);
       this.samples[this.order.get(part) ?? 0] = r;
     }
     if (--this.left > 0) return null;

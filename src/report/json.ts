@@ -10,6 +10,8 @@ import { DocumentMac, type ResultsView } from "../core/results.js";
  * cut out of them: no second pass over the text (a fifth faster than re-indenting each line).
  */
 export function nested(value: unknown, depth: number): string {
+  // What JSON.stringify would leave out (or write as null inside the arrays): never in a document.
+  if (value === undefined || typeof value === "function" || typeof value === "symbol") throw new TypeError(`not a JSON value: ${typeof value}`);
   let wrapped = value;
   for (let i = 0; i < depth; i++) wrapped = [wrapped];
   const s = JSON.stringify(wrapped, null, 2);

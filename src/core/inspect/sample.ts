@@ -1,7 +1,8 @@
 // One sample record (`samples/<id>_epoch_<n>.json`, or an element of a .json log's `samples`) →
 // the small record the log-level rules need, and the findings that concern the record alone.
 // Runs in workers, a record at a time: the sample itself (messages, events, attachments) is
-// dropped as soon as this returns. Pure.
+// dropped as soon as this returns. Pure, but for shareStrings, which the main thread runs on the
+// records a worker sent it (its own copies).
 
 import { hash } from "node:crypto";
 import { finding, type Code, type Finding } from "../codes.js";
@@ -91,18 +92,20 @@ const SHARED_LENGTH = 64;
  * its string score values — made one string each through `table` (one per log). A record cloned
  * from a worker holds its own copy of each: a realistic log's metadata keys alone are ~100 bytes a
  * record. Bounded: longer strings, and strings past the table's MAX_SHARED, stay as they are.
+ * Metadata values may fill only half the table: values unique to a sample (an instance id, a
+ * long value's digest) cannot crowd out the keys and scores that recur in every record.
  */
 export function shareStrings(r: SampleRecord, table: Map<string, string>): void {
-  const shared = (v: unknown): unknown => {
+  const shared = (v: unknown, room: number): unknown => {
     if (typeof v !== "string" || v.length > SHARED_LENGTH) return v;
     const have = table.get(v);
     if (have !== undefined) return have;
-    if (table.size < MAX_SHARED) table.set(v, v);
+    if (table.size < room) table.set(v, v);
     return v;
   };
   const metadata = r.metadata as (string | number | null)[];
-  for (let i = 0; i < metadata.length; i++) metadata[i] = shared(metadata[i]) as string | number | null;
-  for (const k in r.scores) r.scores[k] = shared(r.scores[k]);
+  for (let i = 0; i < metadata.length; i++) metadata[i] = shared(metadata[i], i % 2 === 0 ? MAX_SHARED : MAX_SHARED / 2) as string | number | null;
+  for (const k in r.scores) r.scores[k] = shared(r.scores[k], MAX_SHARED);
 }
 
 /** A kept metadata value of a record (undefined when not kept), as a cluster identity: equal exactly when Python's `==` holds. */
