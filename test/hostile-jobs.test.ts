@@ -76,6 +76,15 @@ describe.sequential("workers start as work arrives", () => {
     }
   });
 
+  it("a pool destroyed before it started any worker refuses to start one (nobody would end it), and a task then is a tool error", async () => {
+    const pool = new BundlePool({ jobs: 2 });
+    await pool.destroy();
+    expect(() => pool.start()).toThrow("the bundle pool was used after destroy()");
+    const [entry] = await pool.score([{ dir: join(root, "exp", "t1", "a1"), path: "exp/t1/a1" }]);
+    expect(entry).toMatchObject({ validity: "error" });
+    expect(threads(pool)).toBe(0);
+  });
+
   it("tasks in flight together start a worker each, up to jobs", async () => {
     const pool = new BundlePool({ jobs: 2 });
     try {

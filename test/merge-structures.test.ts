@@ -61,6 +61,14 @@ describe("the set of bundles seen, when hashes collide", () => {
     set.close();
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  it("a set added to after close() says so (its table is gone: probing it would never end)", () => {
+    const set = new BundleSet(scratch("closed"));
+    const doc = set.document("d.json");
+    expect(set.add("runs/t1", doc)).toBeNull();
+    set.close();
+    expect(() => set.add("runs/t2", doc)).toThrow("a BundleSet was added to after close()");
+  });
 });
 
 const entry = (path: string): BundleEntry => ({ path, ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "e", trial: path, attempt: 1 }) });

@@ -105,6 +105,7 @@ export class BundleSet {
 
   /** add(), given the path once normalised (sameFolder) and its SHA-256. */
   addHashed(folder: string, digest: Buffer, doc: number): { doc: number; file: string } | null {
+    if (this.fp.length === 0) throw new Error("a BundleSet was added to after close()"); // no slot would ever be free
     const fp = digest.readUInt32BE(4) || 1; // 0 marks an empty slot
     const mask = this.fp.length - 1;
     for (let i = fp & mask; ; i = (i + 1) & mask) {

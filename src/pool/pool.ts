@@ -70,6 +70,7 @@ export class BundlePool {
   private readonly options: PoolOptions;
   /** Made at the first start() or task: a pool with nothing to score starts no worker. */
   private pool: Piscina<BatchTask, BatchResult> | undefined;
+  private destroyed = false;
   private readonly timeoutMs: number;
   private readonly hmacKey: Uint8Array | undefined;
   private readonly startGraceMs: number;
@@ -96,6 +97,8 @@ export class BundlePool {
 
   private piscina(): Piscina<BatchTask, BatchResult> {
     if (this.pool !== undefined) return this.pool;
+    // A pool made after destroy() would keep the process alive with nobody left to end it.
+    if (this.destroyed) throw new Error("the bundle pool was used after destroy()");
     const o = this.options;
     this.pool = new Piscina({
       filename: ENTRY,
@@ -214,6 +217,7 @@ export class BundlePool {
   }
 
   async destroy(): Promise<void> {
+    this.destroyed = true;
     await this.pool?.destroy();
   }
 }
