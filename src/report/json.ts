@@ -12,6 +12,7 @@ import { DocumentMac, type ResultsView } from "../core/results.js";
 export function nested(value: unknown, depth: number): string {
   // What JSON.stringify would leave out (or write as null inside the arrays): never in a document.
   if (value === undefined || typeof value === "function" || typeof value === "symbol") throw new TypeError(`not a JSON value: ${typeof value}`);
+  if (typeof value !== "object" || value === null) return JSON.stringify(value); // one line at any depth
   let wrapped = value;
   for (let i = 0; i < depth; i++) wrapped = [wrapped];
   const s = JSON.stringify(wrapped, null, 2);
