@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
-import { globMatcher } from "../src/core/inspect/metrics.js";
+import { globMatcher } from "../src/core/inspect/specs.js";
 import { partsOf, readSamples, scoreInspectLog } from "../src/io/inspect.js";
 import { readDirectory } from "../src/io/inspect-zip.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
