@@ -167,6 +167,17 @@ describe("the oracle catches a planted cheat", () => {
     expect(judge(both, gen.bases, always({ ...fail.base.entry, rewards: { reward: 1 }, state: "scored-with-exception" })).failure).toMatch(/holds no exception/);
   });
 
+  it("reward.txt read as Python's float() reads it: U+0085 and U+001C-U+001F are spaces around it, U+FEFF is not (seed 1, case 704)", () => {
+    const both = (txt: string) =>
+      planted("harbor:fail", (t) => {
+        edit("result.json", (s) => s.replace('"reward": 0', '"reward": 1'))(t);
+        t.set("verifier/reward.txt", file(Buffer.from(txt, "utf8")));
+      });
+    for (const spaced of ["1\u0085\n", "\u001c1\u001f", "\u30001\u2029"]) expect(judge(both(spaced), gen.bases)).toMatchObject({ failure: null, entry: { validity: "valid", rewards: { reward: 1 } } });
+    // A byte order mark is no space to Python: the file holds no number Harbor could read, and assay says so.
+    expect(judge(both("\ufeff1\n"), gen.bases)).toMatchObject({ failure: null, entry: { validity: "invalid" } });
+  });
+
   it("credit over a changed scenario only where a schedule refuses it", () => {
     const c = planted("world:clean", edit("scenario.json", (s) => s.replace("n17q-review-request", "n17q-other")));
     expect(judge(c, gen.bases).kept).toMatch(/scenario.json changed .* a schedule pinning the base's refuses it/);

@@ -34,9 +34,29 @@ function rewardFile(tree: Tree, file: string): Obj | string {
       return `${file} does not parse`;
     }
   }
-  const t = text(n.bytes).trim().replace(/(\d)_(?=\d)/g, "$1");
+  const t = pythonStrip(text(n.bytes)).replace(/(\d)_(?=\d)/g, "$1");
   const v = Number(t);
-  return t !== "" && !/^[+-]?0x/i.test(t) && Number.isFinite(v) ? { reward: v } : `${file} holds no finite number`;
+  // Number() also reads 0x, 0o and 0b literals, which Python's float() refuses.
+  return t !== "" && !/^[+-]?0[xob]/i.test(t) && Number.isFinite(v) ? { reward: v } : `${file} holds no finite number`;
+}
+
+/**
+ * Python's str.strip(), as float() applies it: the characters str.isspace() holds (Python's
+ * Unicode database: bidirectional class WS, B or S, or category Zs). Not JavaScript's trim(),
+ * which keeps U+0085 and U+001C–U+001F and strips U+FEFF: the fuzzer once put a U+0085 after a
+ * reward, which Harbor reads as 1.0.
+ */
+const PY_WHITESPACE = new Set([
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680,
+  0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
+  0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+]);
+function pythonStrip(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && PY_WHITESPACE.has(s.charCodeAt(a))) a++;
+  while (b > a && PY_WHITESPACE.has(s.charCodeAt(b - 1))) b--;
+  return s.slice(a, b);
 }
 
 /** Same keys, and numerically equal values (Harbor compares floats: -0 is 0). */
