@@ -1,8 +1,8 @@
 // Each metric of a log (contract §12; which they are: specs.ts): what `results` claims, whether
 // Inspect's own rules give that over the samples present (METRIC_MISMATCH, COUNT_MISMATCH), and
-// assay's own figures over the plan, for both --errors settings (the experiment picks one): the value, its interval over the
-// reduced samples in their clusters (§13.2), pass^k over epochs (§13.3) and each planned sample's
-// reduced value for paired comparison (§13.4). Pure.
+// assay's own figures over the plan, for both --errors settings (the experiment picks one): the
+// value, its interval over the reduced samples in their clusters (§13.2), pass^k over epochs
+// (§13.3) and each planned sample's reduced value for paired comparison (§13.4). Pure.
 
 import { MAX_PASS_AT_K, passAtK, passHatK, wilson95 } from "../batch/stats.js";
 import { finding, type Finding } from "../codes.js";
