@@ -167,15 +167,22 @@ describe("the oracle catches a planted cheat", () => {
     expect(judge(both, gen.bases, always({ ...fail.base.entry, rewards: { reward: 1 }, state: "scored-with-exception" })).failure).toMatch(/holds no exception/);
   });
 
-  it("reward.txt read as Python's float() reads it: U+0085 and U+001C-U+001F are spaces around it, U+FEFF is not (seed 1, case 704)", () => {
+  it("reward.txt read as CPython's float() reads it, by assay and by the oracle (seed 1, case 704: a U+0085 after the reward)", () => {
     const both = (txt: string) =>
       planted("harbor:fail", (t) => {
         edit("result.json", (s) => s.replace('"reward": 0', '"reward": 1'))(t);
         t.set("verifier/reward.txt", file(Buffer.from(txt, "utf8")));
       });
-    for (const spaced of ["1\u0085\n", "\u001c1\u001f", "\u30001\u2029"]) expect(judge(both(spaced), gen.bases)).toMatchObject({ failure: null, entry: { validity: "valid", rewards: { reward: 1 } } });
-    // A byte order mark is no space to Python: the file holds no number Harbor could read, and assay says so.
-    expect(judge(both("\ufeff1\n"), gen.bases)).toMatchObject({ failure: null, entry: { validity: "invalid" } });
+    // Python reads these as 1.0: assay credits them, and the oracle agrees.
+    for (const txt of ["1\u0085\n", "\u30001\u2029", "\u0661\n", "\uff11\n"])
+      expect(judge(both(txt), gen.bases), JSON.stringify(txt)).toMatchObject({ failure: null, entry: { validity: "valid", rewards: { reward: 1 } } });
+    // Python's float() refuses these (U+001C-U+001F are str.isspace() but no space to float(); a BOM is neither):
+    // assay gives no credit, and the oracle catches a scorer that would.
+    for (const txt of ["\u001c1\n", "1\u001f", "\ufeff1\n", "1\ufeff"]) {
+      const c = both(txt);
+      expect(judge(c, gen.bases), JSON.stringify(txt)).toMatchObject({ failure: null, entry: { validity: "invalid" } });
+      expect(judge(c, gen.bases, always({ ...c.base.entry, rewards: { reward: 1 } })).failure, JSON.stringify(txt)).toMatch(/reward\.txt holds no finite number/);
+    }
   });
 
   it("credit over a changed scenario only where a schedule refuses it", () => {

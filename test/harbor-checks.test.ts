@@ -396,7 +396,9 @@ describe("SCHEMA", () => {
   // Revision 2 (§11: reward.txt is read as Python's float() does; "an empty reward file, or one
   // that does not parse, beside rewards in result.json is REWARD_MISMATCH (file value unreadable)"):
   // revision 1 made these SCHEMA on the reward file.
-  it.each(["passed\n", "", "1 0\n", "0x1\n", "true\n", "\ufeff1\n", "1__0\n", "_1\n"])("a reward.txt holding %j is unreadable: REWARD_MISMATCH", (txt) => {
+  // CPython's float(), on the text as Harbor reads it (no strip()): U+001C-U+001F are no space to it,
+  // though str.isspace() holds for them; a BOM is none either; a non-ASCII space inside splits the number.
+  it.each(["passed\n", "", "1 0\n", "0x1\n", "true\n", "\ufeff1\n", "1__0\n", "_1\n", "\u001c1\n", "1\u001f", "1\u30002", "\u0661\u0e51x"])("a reward.txt holding %j is unreadable: REWARD_MISMATCH", (txt) => {
     const e = trial({ rewardFiles: { "reward.txt": txt } });
     expect(e.errors).toEqual([finding("REWARD_MISMATCH", "result.json", "verifier/reward.txt is unreadable")]);
   });
@@ -408,6 +410,10 @@ describe("SCHEMA", () => {
     [" \t1.\n\n", 1],
     [".5e1", 5],
     ["1E0\u00a0", 1],
+    ["1\u0085", 1],
+    ["\u3000\u0661\n", 1], // ARABIC-INDIC DIGIT ONE: a decimal digit to float()
+    ["\uff11_\uff10", 10], // FULLWIDTH ONE and ZERO, grouped
+    ["\u0661.\u0665e\u0660", 1.5],
   ] as const)("a reward.txt holding %j is read as Python's float() reads it: %d", (txt, value) => {
     const e = trial({ rewards: { reward: value }, rewardFiles: { "reward.txt": txt } });
     expectValid(e);

@@ -34,29 +34,35 @@ function rewardFile(tree: Tree, file: string): Obj | string {
       return `${file} does not parse`;
     }
   }
-  const t = pythonStrip(text(n.bytes)).replace(/(\d)_(?=\d)/g, "$1");
+  const t = asFloatText(text(n.bytes)).replace(/(\d)_(?=\d)/g, "$1");
   const v = Number(t);
   // Number() also reads 0x, 0o and 0b literals, which Python's float() refuses.
   return t !== "" && !/^[+-]?0[xob]/i.test(t) && Number.isFinite(v) ? { reward: v } : `${file} holds no finite number`;
 }
 
 /**
- * Python's str.strip(), as float() applies it: the characters str.isspace() holds (Python's
- * Unicode database: bidirectional class WS, B or S, or category Zs). Not JavaScript's trim(),
- * which keeps U+0085 and U+001C–U+001F and strips U+FEFF: the fuzzer once put a U+0085 after a
- * reward, which Harbor reads as 1.0.
+ * The text CPython's float() parses (Harbor calls it on reward.txt's text as read, no strip()):
+ * a non-ASCII character is a space when Python's str.isspace() holds for it, its digit when it is a
+ * decimal digit, else nothing a number holds ("?"); then only ASCII white space (" \t\n\v\f\r") is
+ * stripped around it. Not JavaScript's trim(): it keeps U+0085 and takes U+FEFF (the fuzzer once put
+ * a U+0085 after a reward, which Harbor reads as 1.0), and Number() would take U+FEFF too.
  */
-const PY_WHITESPACE = new Set([
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680,
-  0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
-  0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
-]);
-function pythonStrip(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && PY_WHITESPACE.has(s.charCodeAt(a))) a++;
-  while (b > a && PY_WHITESPACE.has(s.charCodeAt(b - 1))) b--;
-  return s.slice(a, b);
+function asFloatText(s: string): string {
+  const NON_ASCII_SPACE = [0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000];
+  const isDigit = (c: number) => /\p{Nd}/u.test(String.fromCodePoint(c));
+  let out = "";
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (c < 0x80) out += ch;
+    else if (NON_ASCII_SPACE.includes(c)) out += " ";
+    else if (isDigit(c)) {
+      // Unicode's decimal digits come in whole blocks of ten, zero first: count back to the block's zero.
+      let zero = c;
+      while (isDigit(zero - 1)) zero--;
+      out += String((c - zero) % 10);
+    } else out += "?";
+  }
+  return out.replace(/^[ \t\n\v\f\r]+/, "").replace(/[ \t\n\v\f\r]+$/, "");
 }
 
 /** Same keys, and numerically equal values (Harbor compares floats: -0 is 0). */

@@ -18,8 +18,32 @@ import type { RewardMap } from "./result.js";
  */
 export type RewardRead = { map: RewardMap } | { unreadable: string } | null;
 
-/** The characters Python's float() strips around a number (str.isspace()); U+FEFF is not one of them. */
-const PY_SPACE = /^[\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+/**
+ * reward.txt's text as CPython's float() reads it (Harbor calls float() on the file's text, no
+ * strip() first): each non-ASCII character becomes a space if it is white space, its digit if it is a
+ * decimal digit (`١` is 1), else a character no number holds; then ASCII white space (space,
+ * \t \n \v \f \r) is stripped around it. U+0085 and U+3000 around a number are spaces; U+001C–U+001F
+ * and U+FEFF are not (Python's str.strip() would take the first four: float() does not).
+ */
+function pythonFloatText(text: string): string {
+  if (!/[^\x00-\x7f]/.test(text)) return text.replace(ASCII_SPACE, "");
+  let out = "";
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    out += c < 0x80 ? ch : UNICODE_SPACE.test(ch) ? " " : DECIMAL.test(ch) ? String(digitOf(c)) : "\ufffd";
+  }
+  return out.replace(ASCII_SPACE, "");
+}
+const ASCII_SPACE = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
+/** The non-ASCII characters Python's str.isspace() holds. */
+const UNICODE_SPACE = /^[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
+const DECIMAL = /^\p{Nd}$/u;
+/** A decimal digit's value: Unicode's decimal digits come in runs of whole 0–9 blocks, each from its 0. */
+function digitOf(c: number): number {
+  let start = c;
+  while (start > 0 && DECIMAL.test(String.fromCodePoint(start - 1))) start--;
+  return (c - start) % 10;
+}
 /** Python float() syntax: digits may be grouped by single underscores (`1_0` is 10). */
 const DIGITS = String.raw`\d(?:_?\d)*`;
 const PY_FLOAT = new RegExp(String.raw`^[+-]?(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?$`);
@@ -36,13 +60,14 @@ export function readRewardFile(file: string, bytes: Uint8Array, errors: Finding[
     errors.push(finding("ENCODING", file, null, "invalid UTF-8"));
     return null;
   }
-  const t = text.replace(PY_SPACE, "");
+  const t = pythonFloatText(text);
   if (t === "") return { unreadable: "it is empty" };
+  const shown = clip(text.trim());
   if (PY_NON_FINITE.test(t) || (PY_FLOAT.test(t) && !Number.isFinite(Number(t.replace(/_/g, ""))))) {
-    errors.push(finding("NOT_FINITE", file, null, `reward ${clip(t)} is not a finite number`));
+    errors.push(finding("NOT_FINITE", file, null, `reward ${shown} is not a finite number`));
     return { map: { reward: null } };
   }
-  if (!PY_FLOAT.test(t)) return { unreadable: `it holds ${clip(t)}, which Python's float() does not read` };
+  if (!PY_FLOAT.test(t)) return { unreadable: `it holds ${shown}, which Python's float() does not read` };
   return { map: { reward: Number(t.replace(/_/g, "")) } };
 }
 
