@@ -76,13 +76,18 @@ describe.sequential("workers start as work arrives", () => {
     }
   });
 
-  it("a pool destroyed before it started any worker refuses to start one (nobody would end it), and a task then is a tool error", async () => {
-    const pool = new BundlePool({ jobs: 2 });
-    await pool.destroy();
-    expect(() => pool.start()).toThrow("the bundle pool was used after destroy()");
-    const [entry] = await pool.score([{ dir: join(root, "exp", "t1", "a1"), path: "exp/t1/a1" }]);
-    expect(entry).toMatchObject({ validity: "error" });
-    expect(threads(pool)).toBe(0);
+  it("a destroyed pool runs nothing more, whether or not it had started a worker: start() refuses, a task is a tool error", async () => {
+    const bundle = { dir: join(root, "exp", "t1", "a1"), path: "exp/t1/a1" };
+    const never = new BundlePool({ jobs: 2 });
+    await never.destroy();
+    expect(() => never.start()).toThrow("the bundle pool was used after destroy()");
+    expect(await never.score([bundle])).toMatchObject([{ validity: "error", errors: [{ code: "WORKER_FAILED" }] }]);
+    expect(threads(never)).toBe(0);
+    const used = new BundlePool({ jobs: 2 });
+    expect(await used.score([bundle])).toMatchObject([{ validity: "valid" }]);
+    await used.destroy();
+    expect(() => used.start()).toThrow("the bundle pool was used after destroy()");
+    expect(await used.score([bundle])).toMatchObject([{ validity: "error", errors: [{ code: "WORKER_FAILED" }] }]);
   });
 
   it("tasks in flight together start a worker each, up to jobs", async () => {

@@ -45,6 +45,8 @@ describe("the JSON document, written in pieces", () => {
     const values: unknown[] = [0, -1.5e300, "a\nb \"q\" \u2028", null, true, [], {}, [[]], { a: {} }, { a: [1, { b: "x\ny" }], c: null }, [{ k: [[], {}] }, "", 7]];
     for (const v of values)
       for (let depth = 0; depth <= 6; depth++) expect(nested(v, depth)).toBe(JSON.stringify(v, null, 2).replace(/\n/g, `\n${"  ".repeat(depth)}`));
+    // What JSON.stringify would leave out is never written, as null or otherwise.
+    for (const v of [undefined, () => 1, Symbol("s")]) expect(() => nested(v, 2)).toThrow(TypeError);
   });
 
   it("a short list whose items hold long lists is written item by item too, never as one string", () => {

@@ -96,9 +96,9 @@ export class BundlePool {
   }
 
   private piscina(): Piscina<BatchTask, BatchResult> {
-    if (this.pool !== undefined) return this.pool;
-    // A pool made after destroy() would keep the process alive with nobody left to end it.
+    // After destroy() nothing more runs: workers made or tasks run then would outlive the run they belonged to.
     if (this.destroyed) throw new Error("the bundle pool was used after destroy()");
+    if (this.pool !== undefined) return this.pool;
     const o = this.options;
     this.pool = new Piscina({
       filename: ENTRY,
