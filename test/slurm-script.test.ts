@@ -50,6 +50,12 @@ const calls = (dir: string): Call[] =>
       return { args: readFileSync(join(c, "args"), "utf8").trimEnd().split("\n"), cwd: readFileSync(join(c, "cwd"), "utf8").trim(), job: join(c, "job.sh") };
     });
 
+/** What sbatch --export=ALL,NAME=VALUE hands the job, as Slurm would. */
+const exported = (c: Call): Record<string, string> => {
+  const e = c.args.find((a) => a.startsWith("--export=ALL,"));
+  return Object.fromEntries((e?.slice("--export=ALL,".length).split(",") ?? []).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
+};
+
 const PLAN: SlurmPlan = { roots: ["runs"], shards: 3, dir: "out", cwd: "/data/x", assay: "assay", score: [], merge: [], sbatch: [], cpus: 1 };
 
 describe("the script (pure)", () => {
@@ -57,8 +63,11 @@ describe("the script (pure)", () => {
     const s = slurmScript(PLAN);
     expect(s).toMatch(/^#!\/bin\/bash\n/);
     expect(s).toContain("--array=0-2 --requeue --open-mode=append --cpus-per-task=1");
-    expect(s).toContain(`--store "$d/store-$i.sqlite" --jobs 1 --format json --out "$d/shard-$i.json" || [ $? -eq 3 ]`);
-    expect(s).toContain(`assay merge "$d/shard-0.json" "$d/shard-1.json" "$d/shard-2.json" --format json --out "$d/results.json" || [ $? -eq 3 ]`);
+    expect(s).toContain(`--store="$d/store-$i.sqlite" --jobs 1 --format json --out="$d/shard-$i.json" -- runs || [ $? -eq 3 ]`);
+    expect(s).toContain(`assay merge --format json --out="$d/results.json" -- "$d/shard-0.json" "$d/shard-1.json" "$d/shard-2.json" || [ $? -eq 3 ]`);
+    // One scan id per submission, handed to every task (merge refuses shards of another scan).
+    expect(s).toContain(`--export=ALL,ASSAY_SCAN_ID="$scan"`);
+    expect(s).toContain(`assay score --shard "$i/3" --scan-id="$ASSAY_SCAN_ID" `);
     expect(s).toContain("--dependency=afterok:$array");
     expect(s).toContain("scontrol requeue JOBID_i"); // the advice: requeue, never scancel and resubmit
     expect(s).toContain("DependencyNeverSatisfied");
@@ -68,12 +77,12 @@ describe("the script (pure)", () => {
   });
   it("quotes every name it was given, and passes score's and merge's options through", () => {
     const s = slurmScript({ ...PLAN, roots: ["my runs", "it's"], dir: "out dir", cwd: "/a b", score: ["--invalid", "exclude"], merge: ["--schedule", "s 1.json"], sbatch: ["--partition=short"], cpus: 4 });
-    expect(s).toContain(`assay score 'my runs' 'it'\\''s' --shard "$i/3"`);
+    expect(s).toContain(`--out="$d/shard-$i.json" -- 'my runs' 'it'\\''s' ||`);
     expect(s).toContain("--invalid exclude --jobs 4");
     expect(s).toContain("--cpus-per-task=4");
     expect(s).toContain("cd '/a b'");
     expect(s).toContain("d='out dir'");
-    expect(s).toContain(` --schedule 's 1.json' --format json`);
+    expect(s).toContain(`assay merge --schedule 's 1.json' --format json`);
     expect(s.match(/ --partition=short/g)).toHaveLength(2); // both jobs
     expect(sh("a'b")).toBe(`'a'\\''b'`);
     expect(sh("plain/path-1.json")).toBe("plain/path-1.json");
@@ -98,7 +107,7 @@ describe("the script, run", () => {
     expect(merge!.args).toContain("--dependency=afterok:100"); // the id, without the cluster
     expect(merge!.cwd).toBe(dir);
 
-    const task = (i: number) => spawnSync("bash", [array!.job], { cwd: dir, env: { ...env, SLURM_ARRAY_TASK_ID: String(i), ASSAY_STATUS_SECONDS: "3600" }, encoding: "utf8" });
+    const task = (i: number) => spawnSync("bash", [array!.job], { cwd: dir, env: { ...env, ...exported(array!), SLURM_ARRAY_TASK_ID: String(i), ASSAY_STATUS_SECONDS: "3600" }, encoding: "utf8" });
     for (const i of [0, 1, 2]) expect(task(i).status).toBe(0);
     for (const i of [0, 1, 2]) expect(existsSync(join(dir, "out dir", `store-${i}.sqlite`))).toBe(true);
     const m = spawnSync("bash", [merge!.job], { cwd: dir, env, encoding: "utf8" });
@@ -110,6 +119,33 @@ describe("the script, run", () => {
     expect(again.status).toBe(0);
     const last = /\((\d+) from store\)/.exec(again.stderr.split("\n").filter((l) => l.includes("from store")).pop() ?? "");
     expect(Number(last?.[1])).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe("roots that begin with - (issue 35 §5)", () => {
+  it("a folder named --invalid=exclude is a root of every shard, never an option: the merge equals one run (before: every shard scored with --invalid exclude)", () => {
+    const { dir, env } = sandbox("dash");
+    for (const [name, seed] of [["runs", "dash"], ["--invalid=exclude", "dash-2"]]) expect(spawnCli(["synth", "--out", join(dir, name!), "--n", "10", "--seed", seed!, "--faults"]).code).toBe(0);
+    const roots = ["runs", "--invalid=exclude"];
+    // score honours --: what follows is roots.
+    const single = spawnCli(["score", "--format", "json", "--out", "single.json", "--quiet", "--", ...roots], { cwd: dir });
+    expect(single.code, single.stderr).toBe(0);
+    const doc = JSON.parse(readFileSync(join(dir, "single.json"), "utf8"));
+    expect([doc.run.roots, doc.run.options.invalid]).toEqual([roots, "count"]);
+    expect(doc.bundles.filter((e: { validity: string }) => e.validity === "invalid").length).toBeGreaterThan(0); // so --invalid would change figures
+    expect(spawnCli(["slurm-script", "--shards", "2", "--dir", "out", "--out", "submit.sh", "--", ...roots], { cwd: dir }).code).toBe(0);
+    expect(readFileSync(join(dir, "submit.sh"), "utf8")).toContain(`-- runs --invalid=exclude ||`);
+    expect(spawnSync("bash", [join(dir, "submit.sh")], { cwd: dir, env, encoding: "utf8" }).status).toBe(0);
+    const [array, merge] = calls(dir);
+    for (const i of [0, 1]) {
+      const t = spawnSync("bash", [array!.job], { cwd: dir, env: { ...env, ...exported(array!), SLURM_ARRAY_TASK_ID: String(i), ASSAY_STATUS_SECONDS: "3600" }, encoding: "utf8" });
+      expect(t.status, t.stderr).toBe(0);
+    }
+    const m = spawnSync("bash", [merge!.job], { cwd: dir, env, encoding: "utf8" });
+    expect(m.status, m.stderr).toBe(0);
+    const merged = JSON.parse(readFileSync(join(dir, "out", "results.json"), "utf8"));
+    expect([merged.run.roots, merged.run.options.invalid, merged.run.scan.given]).toEqual([roots, "count", true]);
+    expect(withoutRun(join(dir, "out", "results.json"))).toBe(withoutRun(join(dir, "single.json")));
   }, 120_000);
 });
 
@@ -154,7 +190,7 @@ describe("assay slurm-script refuses, exit 2 with one line", () => {
   it("the same arguments, well formed, write the script (to stdout without --out)", () => {
     const r = spawnCli(["slurm-script", "r", "--dir", "o", "--shards", "2", "--sbatch=--partition=x", "--invalid", "exclude"], { cwd: tmp });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(slurmScript({ ...PLAN, roots: ["r"], dir: "o", cwd: tmp, shards: 2, sbatch: ["--partition=x"], score: ["--invalid", "exclude"] }));
+    expect(r.stdout).toBe(slurmScript({ ...PLAN, roots: ["r"], dir: "o", cwd: tmp, shards: 2, sbatch: ["--partition=x"], score: ["--invalid=exclude"] }));
   });
 });
 

@@ -40,6 +40,8 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --store FILE             resumable results store (SQLite): a rerun skips finished bundles
   --verify-digests         with --store: rehash every bundle instead of trusting file stamps
   --shard i/n              score only shard i of n (0-based; by path hash); JSON for assay merge
+  --scan-id ID             this scan's id, the same for every shard of it (merge refuses shards of
+                           other scans); default: derived from the roots, options and bundles found
   --bundle-timeout S       seconds one bundle may take before it is a TIMEOUT (default 60)
   --hmac-key-file FILE     check every assay bundle's seal.json against this key (§8; assay seal);
                            a JSON or JSONL document then ends with its MAC under the key, which
@@ -70,8 +72,8 @@ export const SLURM_SCRIPT_HELP = `assay slurm-script ROOT... --shards N --dir DI
 
 export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format table|json|jsonl|html|junit|md] [--out FILE]
             [--fail-on invalid] [--hmac-key-file FILE] [--details]
-  Merge the documents of assay score --shard i/n (every shard of one n, each once, same options;
-  JSON or JSON Lines, read as streams) and compute the batch rules over all their bundles: the
+  Merge the documents of assay score --shard i/n (every shard of one n, each once, same options,
+  one scan: --scan-id, or the bundles found; JSON or JSON Lines, read as streams) and compute the batch rules over all their bundles: the
   same document a single run would give.
   With --hmac-key-file, every shard must have checked seals with that key and carry the MAC
   that key gives it (else exit 2, naming the shard); the merged document carries its own. The

@@ -431,6 +431,15 @@ export type Containers = z.infer<typeof containersSchema>;
 export const unrecognisedSchema = z.object({ count: z.int(), paths: z.array(z.string()) });
 export type Unrecognised = z.infer<typeof unrecognisedSchema>;
 
+/**
+ * issue 35: the scan a document belongs to. Every shard of one scan carries the same: merge refuses
+ * shards whose scans differ (another corpus, or an older shard replayed). `found` is the SHA-256 of
+ * every bundle discovery found below the roots, every shard's (each shard walks them all);
+ * `id` is --scan-id as given, else derived from the roots, the options and `found`.
+ */
+export const scanSchema = z.object({ id: z.string(), given: z.boolean(), found: z.string().regex(/^[0-9a-f]{64}$/) });
+export type Scan = z.infer<typeof scanSchema>;
+
 export const resultsSchema = z.object({
   format: z.literal("assay.results/1"),
   run: z.object({
@@ -444,6 +453,8 @@ export const resultsSchema = z.object({
     /** The roots as given: paths (and so shards) derive from them, so merged shards must agree. */
     roots: z.array(z.string()),
     options: runOptionsSchema,
+    /** issue 35: which scan this document is of (absent in documents of an older assay). */
+    scan: scanSchema.optional(),
     /** Extension to §10: the Harbor job folders found (every shard lists them all). */
     jobs: z.array(jobRecordSchema),
     /** Extension (issue 25): the other kinds' containers found (a Terminal-Bench run's own files), by kind; absent when none. */

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { runBatch, type BatchOptions } from "../core/batch/experiments.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/schedule.js";
 import { sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
-import { materialize, type BundleEntry, type Containers, type JobRecord, type Results, type ResultsView, type Unrecognised } from "../core/results.js";
+import { materialize, type BundleEntry, type Containers, type JobRecord, type Results, type ResultsView, type Scan, type Unrecognised } from "../core/results.js";
 import { keyFingerprint } from "../core/seal.js";
 import { byteCompare, forTerminal } from "../core/text.js";
 import { beyondDigest, racy, stampsOf, tryListEntries } from "../io/bundle-source.js";
@@ -16,7 +16,7 @@ import type { BatchResult, BundleRef, ListedEntry } from "../pool/types.js";
 import type { BundleOptionsKey, ResultStore } from "../store/store.js";
 import { SCORING_VERSION, TOOL_VERSION } from "../version.js";
 import { batchFull, TaskSizer } from "./batching.js";
-import { formatShard, inShard, type Shard } from "./shard.js";
+import { formatShard, inShard, ScanListing, type Shard } from "./shard.js";
 import { entriesInMemory, EntrySpill, type EntrySource } from "./spill.js";
 import { Books } from "./books.js";
 import { placed } from "./placed.js";
@@ -56,6 +56,8 @@ export interface ScoreRunOptions extends BatchOptions, PoolOptions {
   /** Ignore the store's stamps and rehash every bundle. */
   verifyDigests?: boolean;
   shard?: Shard;
+  /** issue 35: the scan's id (--scan-id), which every shard of one scan carries; else one is derived (shard.ts ScanListing). */
+  scanId?: string | undefined;
   /** Stop handing out work (Ctrl-C); what finished is kept and the document says incomplete. */
   signal?: AbortSignal;
   /** Bundles per pool task (at most; see batching.ts). */
@@ -154,6 +156,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   const sizer = new TaskSizer(batchSize); // refuses a batchSize that is not a positive integer, before anything starts
   const bundles = new EntrySpill(options.spillDir, options.spillAfterBytes);
   const books = new Books();
+  const listing = new ScanListing();
   const pool = new BundlePool(options);
   const inflight = new Set<Promise<void>>();
   let everything = false;
@@ -276,6 +279,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
     const hooks = { onContainer: (c: FoundContainer) => books.found(c), onUnrecognised: (p: string) => books.notRecognised(p), allowEmpty: options.allowEmpty ?? false };
     for (const found of discover(roots, options.onSkip, hooks)) {
       if (signal?.aborted) break;
+      listing.found(found.path, found.kind, found.file?.size);
       if (options.shard && !inShard(found.path, options.shard)) continue;
       books.attach(found);
       if (++seenCount % 64 === 0) await new Promise(setImmediate); // let Ctrl-C and progress run
@@ -345,6 +349,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
     complete: everything,
     shard: options.shard,
     roots,
+    scan: listing.scan(options.scanId, roots, [options.invalid, options.resourceBound, options.errors, options.schedules.map((s) => s.digest).sort(byteCompare), fingerprint]),
     ...books.document(),
     unrecognised: books.unrecognised,
   });
@@ -356,6 +361,8 @@ interface RunFacts {
   complete: boolean;
   shard?: Shard | undefined;
   roots: readonly string[];
+  /** Which scan (absent: a document of no scan, as the library's assemble() makes). */
+  scan?: Scan | undefined;
   jobs?: readonly JobRecord[];
   /** The other kinds' containers (absent: none). */
   containers?: Containers | undefined;
@@ -410,6 +417,7 @@ export function assembleView(
         schedules: options.schedules.map((s) => `${s.schedule.experiment}:${s.digest}`).sort(byteCompare),
         hmac_key: options.keyFingerprint ?? null,
       },
+      ...(run.scan === undefined ? {} : { scan: run.scan }),
       jobs,
       ...(run.containers === undefined ? {} : { containers: run.containers }),
       unrecognised: run.unrecognised ?? { count: 0, paths: [] },

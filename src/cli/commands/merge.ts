@@ -47,6 +47,23 @@ class ShardChecks {
     const { schedules: _b, ...theirs } = first.options;
     if (JSON.stringify(mine) !== JSON.stringify(theirs))
       throw new UsageError(`${f} was scored with other options (${JSON.stringify(mine)}) than ${this.first.file} (${JSON.stringify(theirs)})`);
+    this.scan(f, run.scan, first.scan);
+  }
+
+  /**
+   * issue 35: shards of one scan only. Genuine shards of another corpus, or an older shard of this
+   * one replayed (its MAC still valid), would merge into a figure of neither: each carries its
+   * scan, under its MAC when keyed.
+   */
+  private scan(f: string, mine: ShardRun["run"]["scan"], theirs: ShardRun["run"]["scan"]): void {
+    const other = this.first!.file;
+    if ((mine === undefined) !== (theirs === undefined))
+      throw new UsageError(`${mine === undefined ? f : other} carries no scan id (written by an older assay), ${mine === undefined ? other : f} does: score every shard with one assay`);
+    if (mine === undefined || theirs === undefined) return;
+    if (mine.found !== theirs.found)
+      throw new UsageError(`${f} found other bundles below the roots than ${other} (scan ${forTerminal(mine.id)}, not ${forTerminal(theirs.id)}): a shard of another corpus, or the folders changed between shards; merge the shards of one scan`);
+    if (mine.id !== theirs.id)
+      throw new UsageError(`${f} is of scan ${forTerminal(mine.id)}, ${other} of scan ${forTerminal(theirs.id)}: shards of two scans (an older shard replayed?) do not merge; merge the shards of one scan`);
   }
 
   checkComplete(): void {
@@ -105,7 +122,7 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
       spill,
       { invalid: o.invalid, resourceBound: o.resource_bound, errors: o.errors, schedules, keyFingerprint: o.hmac_key },
       new Date().toISOString(),
-      { complete: true, roots: runs[0]!.run.roots, jobs: runs[0]!.run.jobs, containers: runs[0]!.run.containers, unrecognised: runs[0]!.run.unrecognised },
+      { complete: true, roots: runs[0]!.run.roots, scan: runs[0]!.run.scan, jobs: runs[0]!.run.jobs, containers: runs[0]!.run.containers, unrecognised: runs[0]!.run.unrecognised },
     );
     // With the key, the merged document carries its own MAC (each shard's was checked above).
     await writeResults(results, format, values.out, io, { protect, macKey: key?.bytes, details: values.details ?? false });

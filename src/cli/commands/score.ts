@@ -6,7 +6,7 @@ import { forTerminal } from "../../core/text.js";
 import { colourFor, painted } from "../colour.js";
 import { checkKept, checkOutput, gathered, withSqliteFiles, writeOutput, type Protected } from "../../io/output.js";
 import { loadSchedule, scoreRun, storeOptions, type ScoredRun } from "../../pipeline/score.js";
-import { parseShard } from "../../pipeline/shard.js";
+import { parseScanId, parseShard } from "../../pipeline/shard.js";
 import { FORMAT_NAMES, formatForFile, loadFormat, type FormatName } from "../../report/formats.js";
 import { tallied } from "../../report/vocabulary.js";
 import { JOBS_PER_CPU, maxJobs } from "../../pool/pool.js";
@@ -48,6 +48,7 @@ export const SCORE_OPTIONS = {
   store: { type: "string" },
   "verify-digests": { type: "boolean" },
   shard: { type: "string" },
+  "scan-id": { type: "string" },
   "bundle-timeout": { type: "string" },
   "hmac-key-file": { type: "string" },
   quiet: { type: "boolean" },
@@ -100,6 +101,7 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
 export async function scoreFromOptions(values: ScoreValues, positionals: string[], io: CliIo, command: string, kept: readonly (string | undefined)[] = []): Promise<Scored | number> {
   if (positionals.length === 0) throw new UsageError(`assay ${command} needs at least one ROOT (see assay ${command} --help)`);
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  const scanId = values["scan-id"] === undefined ? undefined : parseScanId(values["scan-id"]);
   const format = formatForFile(values.out, { format: values.format, formats: FORMAT_NAMES, fallback: shard ? "json" : "table" });
   if (shard && format !== "json" && format !== "jsonl") throw new UsageError("--shard writes bundle entries for assay merge: use --format json or jsonl");
   if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid") throw new UsageError("--fail-on takes: invalid");
@@ -155,6 +157,7 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
       store,
       verifyDigests: values["verify-digests"] ?? false,
       shard,
+      scanId,
       signal: stop.signal,
       progress: reporter,
       onSkip: (path, reason) => io.stderr(`assay: skipped ${forTerminal(path)}: ${reason}\n`),

@@ -58,22 +58,25 @@ export function slurmScript(p: SlurmPlan): string {
 # A requeued task starts again only after the cluster's credential lifetime (AuthInfo
 # cred_expire, 120 s by default). Two tasks never share a store: assay refuses a store another
 # run is writing (one that died is taken over once its pid is gone, or after 60 s of silence).
+# Each submission is a scan of its own: its shards carry its id, and the merge refuses a shard of
+# another scan (an older shard left in DIR, or one of another corpus).
 set -euo pipefail
 cd ${sh(p.cwd)}   # the roots are spelled from here: every shard must name them the same way
 d=${sh(p.dir)}
-mkdir -p "$d"
-array=$(sbatch --parsable --job-name=assay-score --array=0-${n - 1} --requeue --open-mode=append --cpus-per-task=${p.cpus} --output="$d/shard-%a.log"${extra} <<'JOB'
+mkdir -p -- "$d"
+scan=$(date -u +%Y%m%dT%H%M%SZ)-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \\n')
+array=$(sbatch --parsable --job-name=assay-score --array=0-${n - 1} --requeue --open-mode=append --cpus-per-task=${p.cpus} --output="$d/shard-%a.log" --export=ALL,ASSAY_SCAN_ID="$scan"${extra} <<'JOB'
 #!/bin/bash
 d=${sh(p.dir)}
 i=$SLURM_ARRAY_TASK_ID
-${p.assay} score ${roots} --shard "$i/${n}" --store "$d/store-$i.sqlite" ${score} --format json --out "$d/shard-$i.json" || [ $? -eq 3 ]
+${p.assay} score --shard "$i/${n}" --scan-id="$ASSAY_SCAN_ID" --store="$d/store-$i.sqlite" ${score} --format json --out="$d/shard-$i.json" -- ${roots} || [ $? -eq 3 ]
 JOB
 )
 array=\${array%%;*}   # --parsable prints JOBID or JOBID;CLUSTER
 merge=$(sbatch --parsable --job-name=assay-merge --dependency=afterok:$array --output="$d/merge.log"${extra} <<'JOB'
 #!/bin/bash
 d=${sh(p.dir)}
-${p.assay} merge ${shardFiles}${merge ? ` ${merge}` : ""} --format json --out "$d/results.json" || [ $? -eq 3 ]
+${p.assay} merge${merge ? ` ${merge}` : ""} --format json --out="$d/results.json" -- ${shardFiles} || [ $? -eq 3 ]
 JOB
 )
 echo "assay-slurm: shards job $array (array 0-${n - 1}), merge job \${merge%%;*}; results in $d/results.json"
@@ -117,7 +120,8 @@ export function slurmScriptCommand(argv: string[], io: CliIo): number {
     if (!rel.startsWith("..") && !isAbsolute(rel)) throw new UsageError(`--dir ${forTerminal(values.dir)} is inside root ${forTerminal(r)}: the shards would find each other's files; give a folder outside the roots`);
   }
   const score: string[] = [];
-  const pass = (name: string, v: string | undefined) => void (v !== undefined && score.push(`--${name}`, v));
+  // --name=value: a value that begins with "-" (a key file's name) is never read as an option.
+  const pass = (name: string, v: string | undefined) => void (v !== undefined && score.push(`--${name}=${v}`));
   pass("invalid", values.invalid === undefined ? undefined : oneOf("invalid", values.invalid, ["count", "exclude"], "count"));
   pass("resource-bound", values["resource-bound"] === undefined ? undefined : oneOf("resource-bound", values["resource-bound"], ["default", "exclude", "loss"], "default"));
   pass("errors", values.errors === undefined ? undefined : oneOf("errors", values.errors, ["exclude", "zero"], "exclude"));
@@ -127,7 +131,7 @@ export function slurmScriptCommand(argv: string[], io: CliIo): number {
   if (values["verify-digests"]) score.push("--verify-digests");
   const key = values["hmac-key-file"];
   pass("hmac-key-file", key === undefined ? undefined : plain("--hmac-key-file", key));
-  const merge = [...(values.schedule ?? []).flatMap((s) => ["--schedule", plain("--schedule", s)]), ...(key === undefined ? [] : ["--hmac-key-file", key])];
+  const merge = [...(values.schedule ?? []).map((s) => `--schedule=${plain("--schedule", s)}`), ...(key === undefined ? [] : [`--hmac-key-file=${key}`])];
   for (const o of values.sbatch ?? []) if (!plain("--sbatch", o).startsWith("-")) throw new UsageError(`--sbatch takes one sbatch option, as --sbatch=--partition=NAME (got ${forTerminal(o)})`);
   const text = slurmScript({
     roots: positionals,
