@@ -139,12 +139,13 @@ describe("what a run cost (§13.5)", () => {
     native(d).usage = u;
   });
 
-  it("totals assay could have written are read as given", async () => {
+  it("totals assay could have written are read as given (narrate; compare also checks them against the entries, issue 35)", async () => {
     const fine = withUsage(() => {});
-    const r = await ok(["compare", at("whole.json"), fine, "--format", "json"]);
-    expect(r.code).toBe(0);
+    expect((await ok(narrate(fine))).code).toBe(3);
     // A counted total equal to the spent one is on the honest side of its line.
-    await ok(["compare", at("whole.json"), withUsage((u) => Object.assign(u.counted, u.spent)), "--format", "json"]);
+    await ok(narrate(withUsage((u) => Object.assign(u.counted, u.spent))));
+    // compare: these native trials' entries record no usage, so a spend of 900 tokens over 3 entries is not theirs.
+    await refused(["compare", at("whole.json"), fine], fine, /synth-native/, /its usage spent \(3 entries, input_tokens 900\) is not what its entries spent/);
   });
 
   it("counted above spent, costed above entries, a cost per success that is not spent / successes, negative successes: refused", async () => {

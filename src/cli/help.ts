@@ -115,7 +115,7 @@ assay compare R1 R2 R3 ... [--format table|json|md|html] [--out FILE] [--fail-on
                            it gives it (else exit 2, naming the document). Without a key a
                            document is read as given, but what assay never writes (credit for
                            invalid evidence, counts out of bounds, paths not normalised, a bundle
-                           twice) is refused
+                           twice, a headline figure or spend its own entries do not give) is refused
 `;
 
 export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE]

@@ -3,6 +3,7 @@
 // (core/compare/trials.ts): per unit a number per run, never an entry. The statistics are pure
 // (core/compare); the formats derive from the canonical JSON (report/compare).
 
+import { EntrySpend, headlineProblem } from "../../core/compare/checked.js";
 import { compareRuns, differingOptions, type Side } from "../../core/compare/compare.js";
 import { keyOf, namesOf } from "../../core/compare/names.js";
 import { rankRuns } from "../../core/compare/rank.js";
@@ -22,12 +23,14 @@ import { readKeyFile, type HmacKey } from "./seal.js";
 
 /**
  * One document read: its run, its experiments, and its units' values (never its entries). With
- * a key, it must have been scored with that key and carry the MAC the key gives it.
+ * a key, it must have been scored with that key and carry the MAC the key gives it. Either way,
+ * each experiment's headline figures and what it spent must be what its entries give.
  */
 function readSide(file: string, key: HmacKey | undefined): Side {
   const trials = new TrialOutcomes();
+  const spend = new EntrySpend();
   const experiments: Experiment[] = [];
-  const read = readShard(file, (e) => trials.add(e), (x) => experiments.push(x), { key: key?.bytes });
+  const read = readShard(file, (e) => (trials.add(e), spend.add(e)), (x) => experiments.push(x), { key: key?.bytes });
   if (key !== undefined) {
     checkKeyOf(file, read.run, key.fingerprint);
     checkMacOf(file, read);
@@ -41,6 +44,10 @@ function readSide(file: string, key: HmacKey | undefined): Side {
     if (k !== null) keys.add(k);
   }
   const units = new Map(experiments.map((x) => [x, trials.take(x, run.options)] as const));
+  for (const x of experiments) {
+    const problem = headlineProblem(x, units.get(x)!) ?? spend.problem(x);
+    if (problem !== null) throw new UsageError(`${forTerminal(file)}: experiment ${forTerminal(x.experiment ?? "(no id)")} (${x.profile ?? "no profile"}): ${problem} (edited after assay wrote it?)`);
+  }
   return { file, run, experiments, units };
 }
 

@@ -24,6 +24,8 @@ export interface Units {
   checksums: (string | null)[] | null;
   /** Why the side has no units to pair (an Inspect log without per-sample values), else null. */
   reason: string | null;
+  /** Harbor tasks: how many trials each unit's value is the mean of (the key's mean is over trials); else each unit is one. */
+  trials?: Float64Array;
 }
 
 /** A Harbor task whose counted trials carry different task_checksums within one run: never one unit with another run's. */
@@ -208,5 +210,5 @@ function harborUnits(trials: ReadonlyMap<string, HarborTrial> | undefined, key: 
     if (v !== undefined) put(trial, t, v);
   }
   const ids = [...tasks.keys()];
-  return { unit: "task", ids, values: Float64Array.from(tasks.values(), (t) => t.sum / t.n), checksums: [...tasks.values()].map((t) => t.checksum), reason: null };
+  return { unit: "task", ids, values: Float64Array.from(tasks.values(), (t) => t.sum / t.n), checksums: [...tasks.values()].map((t) => t.checksum), reason: null, trials: Float64Array.from(tasks.values(), (t) => t.n) };
 }

@@ -1,0 +1,109 @@
+// compare checks an experiment's figures against the document's own entries before using them
+// (issue 35 §3): a document whose Harbor reward mean was edited (its entries untouched, its
+// interval still holding the new value) was ranked first on it. Each headline figure (native
+// accuracy, world pass, a Harbor reward mean, an Inspect mean or accuracy) is recomputed from the
+// units its entries give, and what the experiment spent from its entries' usage; a mismatch is
+// refused, exit 2, in one line naming the document and the experiment. Honest documents compare
+// as before.
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run } from "./helpers/cli.js";
+
+const tmp = mkdtempSync(join(tmpdir(), "assay-compare-figures-"));
+const at = (p: string) => join(tmp, p);
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function ok(argv: string[]) {
+  const r = await run(argv);
+  if (r.code !== 0 && r.code !== 3) throw new Error(`assay ${argv.join(" ")}: exit ${r.code}: ${r.stderr}`);
+  return r;
+}
+async function refused(argv: string[], file: string, ...patterns: RegExp[]) {
+  const r = await run(argv);
+  expect([r.code, r.stdout], r.stderr).toEqual([2, ""]);
+  const lines = r.stderr.split("\n").filter(Boolean);
+  expect(lines, r.stderr).toHaveLength(1);
+  expect(lines[0]).toContain(file);
+  for (const p of patterns) expect(lines[0]).toMatch(p);
+}
+let n = 0;
+const edit = (from: string, change: (doc: any) => void): string => {
+  const doc = JSON.parse(readFileSync(from, "utf8"));
+  change(doc);
+  const to = at(`edited-${++n}.json`);
+  writeFileSync(to, JSON.stringify(doc, null, 2) + "\n");
+  return to;
+};
+const harbor = (d: any) => d.experiments.find((x: any) => x.profile === "harbor");
+
+beforeAll(async () => {
+  await ok(["demo", "--out", at("demo")]);
+  await ok(["score", at("demo/jobs"), "--format", "json", "--out", at("jobs.json"), "--quiet"]);
+  await ok(["score", at("demo/logs"), "--format", "json", "--out", at("logs.json"), "--quiet"]);
+  await ok(["synth", "--out", at("syn"), "--n", "16", "--seed", "figures", "--faults"]);
+  await ok(["score", at("syn"), "--format", "json", "--out", at("syn.json"), "--quiet"]);
+});
+
+describe("a headline figure its entries do not give", () => {
+  it("a Harbor reward mean edited to 0.99, its interval still holding it (before: ranked first; now refused, ranked or paired)", async () => {
+    const jobs = at("jobs.json");
+    const mean = harbor(JSON.parse(readFileSync(jobs, "utf8"))).rewards.reward.mean;
+    expect(mean).toBeCloseTo(5 / 6, 12);
+    const edited = edit(jobs, (d) => void (harbor(d).rewards.reward.mean = 0.99));
+    expect(harbor(JSON.parse(readFileSync(edited, "utf8"))).rewards.reward.interval.hi).toBeGreaterThanOrEqual(0.99); // so no bound check saw it
+    await refused(["compare", jobs, edited, jobs, "--format", "json"], edited, /experiment 2025-11-03__10-00-00 \(harbor\): its reward\/reward\/mean 0\.99 is not what its entries give: 0\.833/);
+    await refused(["compare", edited, jobs], edited, /reward\/reward\/mean 0\.99/);
+    // Honest neighbour: the same documents unedited rank as before, every run in one tie group.
+    const ranked = JSON.parse((await ok(["compare", jobs, jobs, jobs, "--format", "json"])).stdout);
+    expect(ranked.experiments[0].ranking.runs.map((r: any) => r.value)).toEqual([mean, mean, mean]);
+  });
+
+  it("native accuracy with one more victory (value and interval made to agree): refused; the document as written is read", async () => {
+    const syn = at("syn.json");
+    const edited = edit(syn, (d) => {
+      const a = d.experiments.find((x: any) => x.experiment === "synth-native").accuracy;
+      a.victories += 1;
+      a.value = a.victories / a.scored;
+      Object.assign(a.interval, { lo: 0, hi: 1 });
+    });
+    await refused(["compare", syn, edited], edited, /experiment synth-native \(native-game\): its accuracy \S+ \(\d+ of \d+\) is not what its entries give: \S+ \(\d+ of \d+\)/);
+    expect((await ok(["compare", syn, syn])).code).toBe(0);
+  });
+
+  it("an Inspect accuracy edited from 0.8 to 0.9: refused", async () => {
+    const logs = at("logs.json");
+    const edited = edit(logs, (d) => {
+      const m = d.experiments.find((x: any) => x.experiment.startsWith("clean-0")).inspect["match/mean/accuracy"];
+      expect(m.value).toBe(0.8);
+      m.value = 0.9;
+    });
+    await refused(["compare", logs, edited], edited, /experiment clean-0 \(openai\/gpt-4o-mini\) \(inspect\): its inspect\/match\/mean\/accuracy\/value 0\.9 is not what its entries give: 0\.8/);
+    expect((await ok(["compare", logs, logs])).code).toBe(0);
+  });
+});
+
+describe("usage that contradicts the entries' (§13.5)", () => {
+  it("a job's spend halved, its counted spend and cost per success made to agree: refused", async () => {
+    const jobs = at("jobs.json");
+    const edited = edit(jobs, (d) => {
+      const u = harbor(d).usage;
+      u.spent.cost_usd /= 2;
+      u.counted.cost_usd /= 2;
+      u.cost_per_success = u.spent.cost_usd / u.successes;
+    });
+    await refused(["compare", jobs, edited], edited, /its usage spent \(8 entries, cost_usd 0\.014\) is not what its entries spent \(8 entries, cost_usd 0\.028/);
+  });
+
+  it("an entry's usage raised above the experiment's total: refused; the totals as written are read", async () => {
+    const jobs = at("jobs.json");
+    const edited = edit(jobs, (d) => {
+      const e = d.bundles.find((b: any) => b.usage?.cost_usd != null);
+      e.usage.cost_usd += 1;
+    });
+    await refused(["compare", edited, jobs], edited, /its usage spent \(8 entries, cost_usd 0\.028\) is not what its entries spent/);
+    expect((await ok(["compare", jobs, jobs])).code).toBe(0);
+  });
+});
