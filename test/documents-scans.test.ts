@@ -58,6 +58,10 @@ describe("every document carries its scan", () => {
     const merged = await ok(merge(s0, s1));
     expect(read(at("whole-a.json")).run.scan).toEqual(JSON.parse(merged.stdout).run.scan);
     expect(native(JSON.parse(merged.stdout))).toEqual(native(read(at("whole-a.json"))));
+    // A keyed shard without an id of its own is told what a derived one cannot catch; with one, nothing is said.
+    const note = /a keyed shard without --scan-id: merge refuses shards of other bundles, but not an older shard of these replayed/;
+    expect((await ok(["score", root, "--shard", "0/2", "--format", "json", "--quiet", ...K])).stderr).toMatch(note);
+    expect((await ok(["score", root, "--shard", "0/2", "--format", "json", "--quiet", ...K, "--scan-id", "s"])).stderr).toBe("");
     await ok(["score", root, "--format", "json", "--out", at("given.json"), "--quiet", "--scan-id", "nightly-2026-12-07"]);
     expect(read(at("given.json")).run.scan).toEqual({ id: "nightly-2026-12-07", given: true, found: scans[0].found });
   });

@@ -67,7 +67,9 @@ export const SLURM_SCRIPT_HELP = `assay slurm-script ROOT... --shards N --dir DI
                            (repeatable)
   --invalid, --resource-bound, --errors, --bundle-timeout, --verify-digests, --hmac-key-file
                            passed to every shard (and the key and --schedule FILE to the merge)
-  The jobs run in this folder, where the roots are spelled from.
+  The jobs run in this folder, where the roots are spelled from. Each submission is a scan of its
+  own (--scan-id, made when the script runs): the merge refuses a shard of another. Roots go
+  after -- in the jobs, so a root named like an option is a root.
 `;
 
 export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format table|json|jsonl|html|junit|md] [--out FILE]

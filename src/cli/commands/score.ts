@@ -122,6 +122,9 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
   if (!(statusSeconds > 0 && statusSeconds <= 86_400)) throw new UsageError("ASSAY_STATUS_SECONDS must be a number of seconds above 0");
   // seal.js is loaded only with a key: it imports the workers' scorers.
   const key = keyFile === undefined ? undefined : (await import("./seal.js")).readKeyFile(keyFile, positionals, io.stderr);
+  // A derived scan id is the same for every scan of the same bundles: merge could not tell this shard from a replayed older one.
+  if (key !== undefined && shard !== undefined && scanId === undefined)
+    io.stderr("assay: a keyed shard without --scan-id: merge refuses shards of other bundles, but not an older shard of these replayed (give every scan its own --scan-id; slurm-script does)\n");
 
   // SQLite is loaded only by a run that keeps a store.
   const store = values.store === undefined ? undefined : new (await import("../../store/store.js")).ResultStore(values.store, storeOptions(key?.bytes));
