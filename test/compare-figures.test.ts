@@ -85,6 +85,19 @@ describe("a headline figure its entries do not give", () => {
   });
 });
 
+describe("an Inspect experiment's figures are its deciding log's", () => {
+  it("a coverage raised, a stderr edited, a metric the log does not have: refused", async () => {
+    const logs = at("logs.json");
+    const clean = (d: any) => d.experiments.find((x: any) => x.experiment.startsWith("clean-0")).inspect;
+    const covered = edit(logs, (d) => void (clean(d)["match/mean/accuracy"].coverage.scored += 1));
+    await refused(["compare", logs, covered], covered, /its Inspect metric "match\/mean\/accuracy" \(value 0\.8\) is not what its deciding log's entry gives/);
+    const stderr = edit(logs, (d) => void (clean(d)["match/mean/stderr"].value = 0.01));
+    await refused(["compare", logs, stderr], stderr, /"match\/mean\/stderr" \(value 0\.01\) is not what its deciding log's entry gives \(value 0\.133/);
+    const extra = edit(logs, (d) => void (clean(d)["match/mean/f1"] = { ...clean(d)["match/mean/accuracy"], value: 0.9 }));
+    await refused(["compare", logs, extra], extra, /its Inspect metric "match\/mean\/f1" is none its deciding log's entry gives/);
+  });
+});
+
 describe("usage that contradicts the entries' (§13.5)", () => {
   it("a job's spend halved, its counted spend and cost per success made to agree: refused", async () => {
     const jobs = at("jobs.json");

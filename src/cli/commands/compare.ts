@@ -3,7 +3,7 @@
 // (core/compare/trials.ts): per unit a number per run, never an entry. The statistics are pure
 // (core/compare); the formats derive from the canonical JSON (report/compare).
 
-import { EntrySpend, headlineProblem } from "../../core/compare/checked.js";
+import { EntrySpend, headlineProblem, InspectFigures } from "../../core/compare/checked.js";
 import { compareRuns, differingOptions, type Side } from "../../core/compare/compare.js";
 import { keyOf, namesOf } from "../../core/compare/names.js";
 import { rankRuns } from "../../core/compare/rank.js";
@@ -29,8 +29,9 @@ import { readKeyFile, type HmacKey } from "./seal.js";
 function readSide(file: string, key: HmacKey | undefined): Side {
   const trials = new TrialOutcomes();
   const spend = new EntrySpend();
+  const inspect = new InspectFigures();
   const experiments: Experiment[] = [];
-  const read = readShard(file, (e) => (trials.add(e), spend.add(e)), (x) => experiments.push(x), { key: key?.bytes });
+  const read = readShard(file, (e) => (trials.add(e), spend.add(e), inspect.add(e)), (x) => experiments.push(x), { key: key?.bytes });
   if (key !== undefined) {
     checkKeyOf(file, read.run, key.fingerprint);
     checkMacOf(file, read);
@@ -45,7 +46,7 @@ function readSide(file: string, key: HmacKey | undefined): Side {
   }
   const units = new Map(experiments.map((x) => [x, trials.take(x, run.options)] as const));
   for (const x of experiments) {
-    const problem = headlineProblem(x, units.get(x)!) ?? spend.problem(x);
+    const problem = headlineProblem(x, units.get(x)!) ?? inspect.problem(x, run.options) ?? spend.problem(x);
     if (problem !== null) throw new UsageError(`${forTerminal(file)}: experiment ${forTerminal(x.experiment ?? "(no id)")} (${x.profile ?? "no profile"}): ${problem} (edited after assay wrote it?)`);
   }
   return { file, run, experiments, units };

@@ -6,7 +6,8 @@
 // experiment. Only what the entries decide is checked: which trials an experiment lists as
 // invalid, excluded or unscored is its own record (a keyed document's MAC vouches for it).
 
-import type { BundleEntry, Experiment } from "../results.js";
+import { isDeepStrictEqual } from "node:util";
+import type { BundleEntry, Experiment, RunOptions } from "../results.js";
 import { addToTotal, emptyTotal, USAGE_FIELDS, type Usage, type UsageTotal } from "../usage.js";
 import { headlines, type Units } from "./trials.js";
 
@@ -95,6 +96,44 @@ export class EntrySpend {
     const field = USAGE_FIELDS.find((f) => !fits(spent[f], want[f]));
     if (!counts || field !== undefined)
       return `its usage spent (${spent.entries} entries${field === undefined ? "" : `, ${field} ${spent[field]}`}) is ${bound ? "more than" : "not"} what its entries spent (${want.entries} entries${field === undefined ? "" : `, ${field} ${want[field]}`})`;
+    return null;
+  }
+}
+
+type LogMetrics = Pick<NonNullable<BundleEntry["inspect"]>, "plan" | "metrics">;
+
+/**
+ * An Inspect experiment's figures are its deciding log's (batch/inspect.ts): kept per log as the
+ * entries are read (its metrics only, never its samples), then each figure of the experiment
+ * checked against them; with an invalid log in the chain (--invalid count) every planned sample
+ * counts 0, and with a log of the run unreadable no figure is given.
+ */
+export class InspectFigures {
+  private readonly logs = new Map<string, LogMetrics>();
+
+  add(e: BundleEntry): void {
+    if (e.profile !== "inspect" || e.experiment === null || e.inspect === null) return;
+    // Without the per-sample values: the units (trials.ts) keep those, packed.
+    const metrics = Object.fromEntries(Object.entries(e.inspect.metrics).map(([k, m]) => [k, { ...m, values: null }]));
+    this.logs.set(`${e.experiment}\u0000${e.path}`, { plan: e.inspect.plan, metrics });
+  }
+
+  problem(x: Experiment, options: Pick<RunOptions, "invalid" | "errors">): string | null {
+    if (x.profile !== "inspect" || x.inspect === null || x.experiment === null) return null;
+    const log = x.log === null ? undefined : this.logs.get(`${x.experiment}\u0000${x.log.path}`);
+    if (log === undefined) return `its figures name ${x.log === null ? "no deciding log" : `a deciding log (${x.log.path}) that is none of its entries`}`;
+    const zeroed = options.invalid === "count" && x.invalid.length > 0;
+    for (const [key, m] of Object.entries(x.inspect)) {
+      const own = log.metrics[key];
+      if (own === undefined) return `its Inspect metric ${JSON.stringify(key)} is none its deciding log's entry gives`;
+      const f = options.errors === "zero" ? own.zero : own.exclude;
+      const planned = log.plan.records;
+      const [have, want] =
+        x.unscored.length > 0 ? [m.value, null]
+        : zeroed ? [[m.value, m.coverage], [planned > 0 ? 0 : null, { scored: planned, planned }]]
+        : [[m.value, m.coverage, m.wilson95, m.pass_at_k, m.interval, m.pass_hat_k, m.errors_zero], [f.value, own.coverage, f.wilson95, f.pass_at_k, f.interval, f.pass_hat_k, own.zero.value]];
+      if (!isDeepStrictEqual(have, want)) return `its Inspect metric ${JSON.stringify(key)} (value ${m.value}) is not what its deciding log's entry gives (value ${Array.isArray(want) ? want[0] : want})`;
+    }
     return null;
   }
 }
