@@ -61,6 +61,12 @@ describe("a headline figure its entries do not give", () => {
     expect(ranked.experiments[0].ranking.runs.map((r: any) => r.value)).toEqual([mean, mean, mean]);
   });
 
+  it("a Harbor mean's Wilson interval (from which compare recovers its k of n) narrowed, the mean untouched: refused", async () => {
+    const jobs = at("jobs.json");
+    const edited = edit(jobs, (d) => void (harbor(d).rewards.reward.wilson95 = [0.8, 0.86]));
+    await refused(["compare", jobs, edited], edited, /its reward\/reward\/mean Wilson interval \[0\.8, 0\.86\] is not what its entries give \(\[0\.436/);
+  });
+
   it("native accuracy with one more victory (value and interval made to agree): refused; the document as written is read", async () => {
     const syn = at("syn.json");
     const edited = edit(syn, (d) => {

@@ -103,7 +103,7 @@ describe("keyed shards of two scans are refused by merge", () => {
     appendFileSync(join(entry.path, "summary.json"), " ");
     const [n0, n1] = await shards("new", "--scan-id", "scan-2");
     const [stale, fresh] = entry.file === o0 ? [o0, n1] : [o1, n0];
-    const line = await refused(merge(stale, fresh), entry.file === o0 ? fresh : stale, /is of scan (scan-1|scan-2), \S+ of scan (scan-1|scan-2): shards of two scans/);
+    const line = await refused(merge(stale, fresh), entry.file === o0 ? fresh : stale, /is of scan (scan-1|scan-2), \S+ of scan (scan-1|scan-2) \(run\.scan\.id\): shards of two scans/);
     expect(line).toMatch(/scan-1/);
     // Honest neighbour: the shards of scan-2 merge, and the tampered bundle is invalid there.
     const merged = JSON.parse((await ok(merge(n0, n1))).stdout);
@@ -130,7 +130,7 @@ describe("documents of an older assay (no scan)", () => {
       return to;
     };
     const [q0, q1] = [older(at("p0.json")), older(at("p1.json"))];
-    await refused(["merge", at("p0.json"), q1, "--format", "json"], q1, /carries no scan id \(written by an older assay\)/);
+    await refused(["merge", at("p0.json"), q1, "--format", "json"], q1, /carries no scan \(run.scan: written by an older assay\)/);
     const merged = await ok(["merge", q0, q1, "--format", "json"]);
     expect(JSON.parse(merged.stdout).run.scan).toBeUndefined();
   });

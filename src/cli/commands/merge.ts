@@ -58,12 +58,12 @@ class ShardChecks {
   private scan(f: string, mine: ShardRun["run"]["scan"], theirs: ShardRun["run"]["scan"]): void {
     const other = this.first!.file;
     if ((mine === undefined) !== (theirs === undefined))
-      throw new UsageError(`${mine === undefined ? f : other} carries no scan id (written by an older assay), ${mine === undefined ? other : f} does: score every shard with one assay`);
+      throw new UsageError(`${mine === undefined ? f : other} carries no scan (run.scan: written by an older assay), ${mine === undefined ? other : f} does: score every shard with one assay`);
     if (mine === undefined || theirs === undefined) return;
     if (mine.found !== theirs.found)
-      throw new UsageError(`${f} found other bundles below the roots than ${other} (scan ${forTerminal(mine.id)}, not ${forTerminal(theirs.id)}): a shard of another corpus, or the folders changed between shards; merge the shards of one scan`);
+      throw new UsageError(`${f} found other bundles below the roots than ${other} (run.scan.found differs; scan ${forTerminal(mine.id)}, not ${forTerminal(theirs.id)}): a shard of another corpus, or the folders changed between shards; merge the shards of one scan`);
     if (mine.id !== theirs.id)
-      throw new UsageError(`${f} is of scan ${forTerminal(mine.id)}, ${other} of scan ${forTerminal(theirs.id)}: shards of two scans (an older shard replayed?) do not merge; merge the shards of one scan`);
+      throw new UsageError(`${f} is of scan ${forTerminal(mine.id)}, ${other} of scan ${forTerminal(theirs.id)} (run.scan.id): shards of two scans (an older shard replayed?) do not merge; merge the shards of one scan`);
   }
 
   checkComplete(): void {

@@ -8,6 +8,7 @@
 
 import { isDeepStrictEqual } from "node:util";
 import type { BundleEntry, Experiment, RunOptions } from "../results.js";
+import { wilson95 } from "../batch/stats.js";
 import { addToTotal, emptyTotal, USAGE_FIELDS, type Usage, type UsageTotal } from "../usage.js";
 import { headlines, type Units } from "./trials.js";
 
@@ -15,12 +16,15 @@ import { headlines, type Units } from "./trials.js";
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 const sameValue = (a: number | null, b: number | null) => (a === null || b === null ? a === b : close(a, b));
 
-/** The figure a headline metric shows, as the document gives it: its value and, for a proportion, its k of n. */
-function given(x: Experiment, metric: string): { value: number | null; k?: number; n?: number } | null {
-  if (metric === "accuracy") return x.accuracy && { value: x.accuracy.value, k: x.accuracy.victories, n: x.accuracy.scored };
+/**
+ * The figure a headline metric shows, as the document gives it: its value, for a proportion its k
+ * of n, and its Wilson interval where it has one (compare recovers k of n from a mean's).
+ */
+function given(x: Experiment, metric: string): { value: number | null; k?: number; n?: number; wilson?: readonly [number, number] | null } | null {
+  if (metric === "accuracy") return x.accuracy && { value: x.accuracy.value, k: x.accuracy.victories, n: x.accuracy.scored, wilson: x.accuracy.wilson95 };
   if (metric === "pass") return x.pass && { value: x.pass.total === 0 ? null : x.pass.passed / x.pass.total, k: x.pass.passed, n: x.pass.total };
   const reward = /^reward\/(.*)\/mean$/.exec(metric)?.[1];
-  if (reward !== undefined) return x.rewards?.[reward] === undefined ? null : { value: x.rewards[reward].mean };
+  if (reward !== undefined) return x.rewards?.[reward] === undefined ? null : { value: x.rewards[reward].mean, wilson: x.rewards[reward].wilson95 };
   const inspect = /^inspect\/(.*)\/value$/.exec(metric)?.[1];
   return inspect === undefined || x.inspect?.[inspect] === undefined ? null : { value: x.inspect[inspect].value };
 }
@@ -42,6 +46,11 @@ export function headlineProblem(x: Experiment, units: ReadonlyMap<string, Units>
     const counts = g.k === undefined ? "" : ` (${g.k} of ${g.n})`;
     if (!sameValue(g.value, value) || (g.k !== undefined && (g.k !== Math.round(sum) || g.n !== n)))
       return `its ${metric} ${g.value}${counts} is not what its entries give: ${value}${g.k === undefined ? "" : ` (${Math.round(sum)} of ${n})`}`;
+    // A Wilson interval says its values are all 0 or 1: then it is that of their sum over their count.
+    const w = g.wilson ?? null;
+    const want = w === null ? null : wilson95(Math.round(sum), n);
+    if (w !== null && (want === null || !close(w[0], want[0]) || !close(w[1], want[1])))
+      return `its ${metric} Wilson interval [${w[0]}, ${w[1]}] is not what its entries give (${want === null ? "none" : `[${want[0]}, ${want[1]}]`})`;
   }
   return null;
 }
