@@ -149,6 +149,25 @@ describe("roots that begin with - (issue 35 §5)", () => {
   }, 120_000);
 });
 
+describe("every command reads what follows -- as arguments (issue 35 §5)", () => {
+  it("score, merge, compare and verify, given files and folders named like options", () => {
+    const dir = join(tmp, "dashes");
+    mkdirSync(dir);
+    expect(spawnCli(["synth", "--out", join(dir, "--quiet"), "--n", "4", "--seed", "dashes"]).code).toBe(0);
+    const cli = (...argv: string[]) => spawnCli(argv, { cwd: dir });
+    const whole = cli("score", "--format", "json", "--out", "w.json", "--", "--quiet");
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, "w.json"), "utf8")).run.roots).toEqual(["--quiet"]);
+    for (const i of [0, 1]) expect(cli("score", "--shard", `${i}/2`, "--format", "json", `--out=--s${i}.json`, "--", "--quiet").code).toBe(0);
+    const merged = cli("merge", "--format", "json", "--", "--s0.json", "--s1.json");
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(withoutRun(join(dir, "w.json"))).toBe(JSON.stringify({ ...JSON.parse(merged.stdout), run: undefined }));
+    expect(cli("compare", "--format", "json", "--", "--s0.json", "w.json").stderr).toMatch(/--s0\.json is shard 0\/2 of a run/); // read as a document, not an option
+    const bundle = JSON.parse(readFileSync(join(dir, "w.json"), "utf8")).bundles.find((e: { validity: string }) => e.validity === "valid").path;
+    expect(cli("verify", "--", bundle).code).toBe(0);
+  });
+});
+
 describe("assay slurm-script refuses, exit 2 with one line", () => {
   const refused = (argv: string[], pattern: RegExp) => {
     const r = spawnCli(["slurm-script", ...argv], { cwd: tmp });
