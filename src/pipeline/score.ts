@@ -349,7 +349,8 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
     complete: everything,
     shard: options.shard,
     roots,
-    scan: listing.scan(options.scanId, roots, [options.invalid, options.resourceBound, options.errors, options.schedules.map((s) => s.digest).sort(byteCompare), fingerprint]),
+    // Schedules aside, as merge sets them aside: the batch rules run where the merge gives its own.
+    scan: listing.scan(options.scanId, roots, [options.invalid, options.resourceBound, options.errors, fingerprint]),
     ...books.document(),
     unrecognised: books.unrecognised,
   });
