@@ -169,6 +169,11 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
   const base = { profile: "inspect" as const, digest: parts.digest, task: str(ev?.["task"]) };
   const status = parts.header === null ? "started" : (["success", "cancelled", "error", "started"] as const).find((s) => s === parts.header!["status"]) ?? null;
   const incomplete = parts.header === null || status === "started" || parts.truncated;
+  // Issue 35: a .eval's header.json is written after every sample, summaries.json and
+  // reductions.json, so one read intact (the walk lists intact members only) means the members its
+  // checks need were read: only a cut with no header (or a cut .json log) switches the checks off.
+  const cut = parts.truncated && !(parts.format === "eval" && parts.header !== null);
+  const unfinished = parts.header === null || status === "started" || cut;
   const experiment = ev === null ? null : `${str(ev["task"]) ?? "(no task)"} (${str(ev["model"]) ?? "(no model)"})`;
   const versionField = log?.["version"];
   const logVersion = typeof versionField === "number" ? versionField : null;
@@ -243,23 +248,25 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
   if (plan.source === "sample_ids" && typeof total === "number" && total !== plan.ids.length * plan.epochs)
     add([finding("PLAN_MISMATCH", headerFile, null, `results.total_samples is ${total}; the plan (eval.dataset.sample_ids × epochs) is ${plan.ids.length} × ${plan.epochs} = ${plan.ids.length * plan.epochs}`)]);
 
+  const counted = unfinished ? confirmed(parts, byKey) : { records: parts.samples, byKey };
   const m = logMetrics({
     results,
     scorers: ev["scorers"],
     epochsReducer: isPlainObject(ev["config"]) ? ev["config"]["epochs_reducer"] : undefined,
     version,
-    records: parts.samples,
-    byKey,
+    records: counted.records,
+    byKey: counted.byKey,
     plan,
     noEvidence,
-    truncated: parts.truncated,
+    truncated: cut,
     file: headerFile ?? "results",
   });
   add(m.findings);
+  if (unfinished) atPlannedDenominator(m.metrics);
   for (const [r, what] of m.unconvertible) add([finding("VALUE_UNCONVERTIBLE", r.member, null, `${what}: Inspect maps it to 0 only through value_to_float's fallback`)]);
-  if (!noEvidence && !parts.truncated && parts.reductions !== null) add(checkReductions(parts.reductions, parts.samples, version, parts.reductionsFile ?? "reductions"));
+  if (!noEvidence && !cut && parts.reductions !== null) add(checkReductions(parts.reductions, parts.samples, version, parts.reductionsFile ?? "reductions"));
   const completed = results?.["completed_samples"];
-  if (typeof completed === "number" && !parts.truncated && atLeast(version, SINCE.completedSamples)) {
+  if (typeof completed === "number" && !cut && atLeast(version, SINCE.completedSamples)) {
     const clean = [...byKey.values()].filter((r) => r.error === null).length;
     if (completed !== clean) add([finding("COUNT_MISMATCH", headerFile, null, `results.completed_samples is ${completed}; ${clean} sample records have no error`)]);
   }
@@ -318,6 +325,30 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
     inspect,
     samples,
   };
+}
+
+/**
+ * Issue 35: the records of an unfinished log that a summary confirms (summaries.json, else the
+ * journal's). Its writer wrote each summary after the records it names, so a record none names
+ * was never flushed, or its summary was cut or removed: nothing checks it, and it earns nothing.
+ * A .json log has no summaries: an unfinished one has no record that earns credit.
+ */
+function confirmed(parts: LogParts, byKey: ReadonlyMap<string, SampleRecord>): { records: SampleRecord[]; byKey: Map<string, SampleRecord> } {
+  const named = new Set((parts.summaries ?? parts.journal ?? []).map((s) => recordKey(s.id, s.epoch)));
+  const kept = new Map([...byKey].filter(([k]) => named.has(k)));
+  return { records: parts.samples.filter((r) => named.has(recordKey(r.id, r.epoch))), byKey: kept };
+}
+
+/**
+ * Issue 35: an unfinished log's value is its planned denominator's (--errors zero) under either
+ * setting: Inspect computed no figure for it, and a record its writer never flushed, or that a
+ * cut took, cannot be told from a failure removed on purpose.
+ */
+function atPlannedDenominator(metrics: Record<string, LogMetric>): void {
+  for (const m of Object.values(metrics)) {
+    m.exclude = m.zero;
+    if (m.values !== null) m.values = { exclude: m.values.zero, zero: m.values.zero };
+  }
 }
 
 /** §13.5: a log whose `stats.model_usage` records nothing (cut short, older, or empty) spent what its sample records say, summed. */

@@ -1,0 +1,106 @@
+// Issue 35 §2 for Inspect logs: what a cut, deleted or unreadable member or file may switch off.
+// Each rule on both sides of its line, from the real log_streaming.eval (2 ids × 2 epochs: 1 → I,
+// C; 2 → C, C; accuracy 0.75) changed by minimal edits: the attack (a lie the file, present,
+// catches) must come out no better than the honest log; the honest cut or partial log keeps its
+// honest reading.
+
+import { afterAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { scoreInspectLog } from "../src/io/inspect.js";
+import { cleanup, codes, editJson, fixture, json, members, place, scoreEval, warningCodes, type Member } from "./helpers/inspect.js";
+
+afterAll(cleanup);
+
+const base = (): Member[] => members(fixture("log_streaming.eval"));
+const FINAL = ["summaries.json", "reductions.json", "header.json"];
+const accuracy = (e: ReturnType<typeof scoreInspectLog>) => e.inspect!.metrics["match/-/accuracy"] ?? e.inspect!.metrics["match/mean/accuracy"]!;
+/** What the run's default (--errors exclude) shows of a log: its value, coverage and check. */
+const shown = (e: ReturnType<typeof scoreInspectLog>) => ({ value: accuracy(e).exclude.value, scored: accuracy(e).coverage.scored, check: accuracy(e).check });
+
+/** Sample 1 epoch 1 (I) turned C everywhere a sample's copy is (the record, its score event, both summaries): only the claims and reductions still say I. */
+function flipped(ms: Member[]): Member[] {
+  const toC = (list: any[]) => list.forEach((s) => s.id === 1 && s.epoch === 1 && (s.scores.match.value = "C"));
+  let out = editJson(ms, "samples/1_epoch_1.json", (s) => {
+    s.scores.match.value = "C";
+    for (const e of s.events) if (e.event === "score") e.score.value = "C";
+  });
+  out = editJson(out, "summaries.json", toC);
+  return editJson(out, "_journal/summaries/1.json", toC);
+}
+
+describe("#3: a .eval without its central directory is checked by the members read intact", () => {
+  it("attack: a claim the samples contradict stays METRIC_MISMATCH when only the directory is cut", () => {
+    const whole = scoreEval(flipped(base())).entry;
+    expect([whole.validity, codes(whole)]).toEqual(["invalid", ["METRIC_MISMATCH", "REDUCTION_MISMATCH"]]);
+    const cut = scoreEval(flipped(base()), { end: false }).entry;
+    expect([cut.validity, codes(cut), warningCodes(cut)]).toEqual(["invalid", ["METRIC_MISMATCH", "REDUCTION_MISMATCH"], ["EVAL_TRUNCATED"]]);
+  });
+  it("attack: reductions that contradict the samples stay REDUCTION_MISMATCH", () => {
+    const ms = editJson(base(), "reductions.json", (r) => void (r[0].samples[0].value = 1));
+    expect(codes(scoreEval(ms, { end: false }).entry)).toEqual(["REDUCTION_MISMATCH"]);
+  });
+  it("attack: completed_samples is still recounted", () => {
+    const ms = editJson(base(), "header.json", (h) => {
+      h.eval.packages.inspect_ai = "0.3.260";
+      h.results.completed_samples = 3;
+    });
+    expect(codes(scoreEval(ms, { end: false }).entry)).toContain("COUNT_MISMATCH");
+  });
+  it("honest: the same log with only its directory cut keeps its reading, claims checked", () => {
+    const e = scoreEval(base(), { end: false }).entry;
+    expect([e.validity, e.status, e.state, codes(e), warningCodes(e)]).toEqual(["valid", "success", "incomplete", [], ["EVAL_TRUNCATED"]]);
+    expect(shown(e)).toEqual({ value: 0.75, scored: 4, check: "agrees" });
+  });
+  it("a sample placed after header.json and cut is named by summaries.json: no credit", () => {
+    const ms = base();
+    const moved = [...ms.filter((m) => m.name !== "samples/1_epoch_1.json"), ms.find((m) => m.name === "samples/1_epoch_1.json")!];
+    const bytes = scoreEval(moved, { end: false }).file;
+    const cut = readFileSync(bytes).subarray(0, readFileSync(bytes).length - 200);
+    const e = scoreInspectLog(place("moved-cut.eval", cut), "eval");
+    expect(e.validity).toBe("invalid");
+    expect(codes(e)).toContain("SUMMARY_MISMATCH");
+  });
+});
+
+describe("#6: an unfinished log credits only the records a summary confirms, at its planned denominator", () => {
+  // A killed writer's members; its start record declares the scorer (this 0.3.42 log's does not), so it has metrics.
+  const SCORERS = [{ name: "match", options: {}, metrics: [{ name: "inspect_ai/accuracy", options: {} }], metadata: {} }];
+  const killed = (ms: Member[]) => editJson(ms.filter((m) => !FINAL.includes(m.name)), "_journal/start.json", (s) => void (s.eval.scorers = SCORERS));
+  it("attack: a record edited in a log cut before its journal summary earns nothing", () => {
+    const whole = scoreEval(killed(flipped(base()).map((m) => (m.name === "_journal/summaries/1.json" ? base().find((b) => b.name === m.name)! : m)))).entry;
+    expect(codes(whole)).toEqual(["SUMMARY_MISMATCH"]); // present, the journal catches it
+    const cut = scoreEval(killed(flipped(base())).filter((m) => !m.name.startsWith("_journal/summaries/")), { end: false }).entry;
+    expect([cut.validity, cut.status, warningCodes(cut)]).toEqual(["valid", "started", ["EVAL_TRUNCATED"]]);
+    expect(shown(cut)).toEqual({ value: 0, scored: 0, check: "unverified" }); // was 1.000
+  });
+  it("attack: a failing record dropped before the cut counts 0, as the honest log's zero figure", () => {
+    const ms = killed(base()).filter((m) => m.name !== "samples/1_epoch_1.json");
+    const e = scoreEval(editJson(ms, "_journal/summaries/1.json", (l) => l.filter((s: any) => !(s.id === 1 && s.epoch === 1))), { end: false }).entry;
+    expect(e.samples).toMatchObject({ scored: 3, missing: 1 });
+    expect(shown(e)).toEqual({ value: 0.75, scored: 3, check: "unverified" }); // was 1.000 (sample 1: mean(0, C))
+  });
+  it("honest: a killed log whose journal names every record keeps its reading", () => {
+    const e = scoreEval(killed(base()), { end: false }).entry;
+    expect([e.validity, e.status, codes(e)]).toEqual(["valid", "started", []]);
+    expect(shown(e)).toEqual({ value: 0.75, scored: 4, check: "unverified" });
+    expect(accuracy(e).values).toEqual({ exclude: [0.5, 1], zero: [0.5, 1] });
+  });
+  it("honest: a record flushed after the last journal summary counts 0 (it cannot be told from one put there)", () => {
+    const ms = editJson(killed(base()), "_journal/summaries/1.json", (l) => l.filter((s: any) => !(s.id === 2 && s.epoch === 2)));
+    const e = scoreEval(ms).entry;
+    expect(e.samples).toMatchObject({ scored: 4 });
+    expect(shown(e)).toEqual({ value: 0.5, scored: 3, check: "unverified" }); // sample 2: mean(C, 0)
+  });
+  it("a torn .json log has no summary to confirm a record: it earns nothing", () => {
+    const text = readFileSync(fixture("2025-05-12T20-28-13-04-00_popularity.json"), "utf8");
+    const e = scoreInspectLog(place("2025-05-12T20-28-13-04-00_torn.json", text.slice(0, text.indexOf('"id": 3') + 5)), "json");
+    expect(e.samples).toMatchObject({ scored: 2, missing: 1 });
+    expect(shown(e)).toMatchObject({ value: 0, scored: 0 }); // was 1.000 over the two read (whole: 0.667)
+  });
+  it("the other side: a finished log is read as before (errors left out of the default figure)", () => {
+    const e = scoreInspectLog(fixture("2025-05-12T20-28-13-04-00_popularity.json"), "json");
+    expect(accuracy(e).exclude.value).toBeCloseTo(2 / 3, 12);
+  });
+});
+
+void json;
