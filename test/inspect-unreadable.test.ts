@@ -4,10 +4,15 @@
 // catches) must come out no better than the honest log; the honest cut or partial log keeps its
 // honest reading.
 
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
+import type { Results } from "../src/core/results.js";
 import { scoreInspectLog } from "../src/io/inspect.js";
-import { cleanup, codes, editJson, fixture, json, members, place, scoreEval, warningCodes, type Member } from "./helpers/inspect.js";
+import { scoreRoots } from "../src/pipeline/score.js";
+import { inspectFileName, inspectLogBytes, type InspectSpec } from "../src/synth/inspect.js";
+import { cleanup, codes, editJson, fixture, members, place, scoreEval, scratch, warningCodes, type Member } from "./helpers/inspect.js";
 
 afterAll(cleanup);
 
@@ -103,4 +108,71 @@ describe("#6: an unfinished log credits only the records a summary confirms, at 
   });
 });
 
-void json;
+// Retry chains through the real pipeline (workers, experiments): two successes of one task run,
+// A (older) and B (newer, which decides), each a synthesised log of ten samples.
+const TASK_ID = "CHAINchainCHAINchain22";
+const spec = (over: Partial<InspectSpec>): InspectSpec => ({ task: "arith", model: "m/x", case: "clean", samples: 10, epochs: 1, format: "eval", method: 8, seed: "a", offset: 0, taskId: TASK_ID, ...over });
+const A = spec({ seed: "a", offset: 0 });
+const B = spec({ case: "retried-success", seed: "b", offset: 60 }); // another run_id: not one run written twice
+let serial = 0;
+/** A folder holding the given logs (by their spec's Inspect name, or a name and bytes). */
+function folder(logs: (InspectSpec | [string, Uint8Array | string])[]): string {
+  const dir = join(scratch(), `chain-${++serial}`);
+  mkdirSync(dir, { recursive: true });
+  for (const l of logs) Array.isArray(l) ? writeFileSync(join(dir, l[0]), l[1]) : writeFileSync(join(dir, inspectFileName(l)), inspectLogBytes(l));
+  return dir;
+}
+const run = async (dir: string) => (await scoreRoots([dir], { schedules: [], ...DEFAULT_BATCH, jobs: 1 })) as Results;
+const arith = (doc: Results) => doc.experiments.find((e) => e.experiment === "arith (m/x)")!;
+const value = (doc: Results) => arith(doc).inspect!["match/mean/accuracy"]!.value;
+const flagsOf = (doc: Results) => arith(doc).flags.map((f) => [f.code, f.trial.endsWith(inspectFileName(B)) ? "B" : f.trial.endsWith(inspectFileName(A)) ? "A" : f.trial.slice(-12)]);
+/** B's bytes cut inside its header.json (the last member Inspect writes). */
+const cutInHeader = (s: InspectSpec) => {
+  const b = inspectLogBytes(s);
+  return b.subarray(0, b.indexOf(Buffer.from("header.json")) + 40); // its local entry (the directory names it again)
+};
+
+describe("#4: a log whose header is cut keeps its place in the retry chain", () => {
+  it("honest: B decides, A is RETRY_AFTER_OUTCOME", async () => {
+    const doc = await run(folder([A, B]));
+    expect(flagsOf(doc)).toEqual([["RETRY_AFTER_OUTCOME", "A"]]);
+    expect(value(doc)).toBe(scoreInspectLog(place(inspectFileName(B), inspectLogBytes(B)), "eval").inspect!.metrics["match/mean/accuracy"]!.exclude.value);
+  });
+  it("attack: B cut inside header.json no longer hands the run to A: the run's value is withheld", async () => {
+    const doc = await run(folder([A, [inspectFileName(B), cutInHeader(B)]]));
+    expect(flagsOf(doc)).toEqual([["RETRY_AFTER_OUTCOME", "B"]]); // was SUPERSEDED on B, with A's value
+    expect(arith(doc).flags[0]!.evidence).toMatch(/its own outcome unread \(status started\)/);
+    expect(value(doc)).toBeNull();
+    expect(arith(doc).inspect!["match/mean/accuracy"]!.interval_reason).toMatch(/begun after the deciding success/);
+  });
+  it("honest: a killed attempt before the success is SUPERSEDED and the success decides", async () => {
+    const killed = spec({ case: "killed", seed: "k", offset: 0 }); // named as A would be
+    const doc = await run(folder([killed, B]));
+    expect(flagsOf(doc)).toEqual([["SUPERSEDED", "A"]]);
+    expect(value(doc)).not.toBeNull();
+  });
+});
+
+describe("#5: a log with no readable identity withholds the task runs it may belong to", () => {
+  for (const [what, bytes] of [["emptied", ""], ["cut to 60 bytes", inspectLogBytes(B).subarray(0, 60)], ["its ZIP magic zeroed", Buffer.concat([Buffer.alloc(4), inspectLogBytes(B).subarray(4)])]] as const)
+    it(`attack: B ${what}`, async () => {
+      const doc = await run(folder([A, [inspectFileName(B), bytes]]));
+      expect(flagsOf(doc)).toEqual([["LOG_UNIDENTIFIED", "B"]]);
+      expect(value(doc)).toBeNull(); // was A's value
+    });
+  it("a name that gives no task (not Inspect's pattern) withholds every task run in its folder", async () => {
+    const doc = await run(folder([A, ["renamed.eval", ""]]));
+    expect(flagsOf(doc)).toEqual([["LOG_UNIDENTIFIED", "renamed.eval"]]);
+    expect(value(doc)).toBeNull();
+  });
+  it("honest: an empty log named for another task, or in another folder, leaves this one alone", async () => {
+    const other = spec({ task: "other", taskId: "OTHERotherOTHERother22" });
+    const dir = folder([A, [inspectFileName(other), ""]]);
+    mkdirSync(join(dir, "elsewhere"));
+    writeFileSync(join(dir, "elsewhere", inspectFileName(B)), "");
+    const doc = await run(dir);
+    expect(flagsOf(doc)).toEqual([]);
+    expect(value(doc)).not.toBeNull();
+    expect(doc.experiments.filter((e) => e.experiment === null)).toHaveLength(1); // the empty logs stay listed
+  });
+});
