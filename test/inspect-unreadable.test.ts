@@ -108,6 +108,107 @@ describe("#6: an unfinished log credits only the records a summary confirms, at 
   });
 });
 
+describe("#8: a .eval that reached its finish but holds no header.json", () => {
+  const headerless = (ms: Member[]) => ms.filter((m) => m.name !== "header.json");
+  it("attack: header.json removed (directory rebuilt) beside summaries.json and reductions.json is EVAL_CORRUPT", () => {
+    const whole = scoreEval(flipped(base())).entry;
+    expect(whole.validity).toBe("invalid"); // present, its claims catch the edit
+    const e = scoreEval(headerless(flipped(base()))).entry;
+    expect([e.validity, codes(e)]).toEqual(["invalid", ["EVAL_CORRUPT", "REDUCTION_MISMATCH"]]); // was valid, no finding, 1.000
+    expect(e.errors.find((f) => f.code === "EVAL_CORRUPT")).toMatchObject({ file: "header.json", message: expect.stringMatching(/the header was removed/) });
+    expect(codes(scoreEval(headerless(base())).entry)).toEqual(["EVAL_CORRUPT"]); // unedited, the removal alone
+  });
+  it("attack: header.json removed and the directory cut: unfinished, and no record earns credit", () => {
+    const ms = editJson(headerless(flipped(base())), "_journal/start.json", (s) => void (s.eval.scorers = [{ name: "match", options: {}, metrics: [{ name: "inspect_ai/accuracy", options: {} }], metadata: {} }]));
+    const e = scoreEval(ms, { end: false }).entry;
+    expect([e.validity, e.status, warningCodes(e)]).toEqual(["valid", "started", ["EVAL_TRUNCATED"]]);
+    expect(shown(e)).toMatchObject({ value: 0, scored: 0 });
+  });
+  it("honest: a killed log (no summaries.json, reductions.json or header.json) is no finding", () => {
+    const e = scoreEval(base().filter((m) => !FINAL.includes(m.name))).entry;
+    expect([e.validity, e.status, codes(e)]).toEqual(["valid", "started", []]);
+  });
+});
+
+describe("#7: a finished .eval with no summary of its samples at all", () => {
+  it("attack: summaries.json and the journal summaries removed is SUMMARY_MISMATCH", () => {
+    const whole = scoreEval(editJson(base(), "summaries.json", (l) => void (l[0].scores.match.value = "I"))).entry;
+    expect(codes(whole)).toEqual(["SUMMARY_MISMATCH"]);
+    const e = scoreEval(base().filter((m) => m.name !== "summaries.json" && !m.name.startsWith("_journal/summaries/"))).entry;
+    expect([e.validity, codes(e)]).toEqual(["invalid", ["SUMMARY_MISMATCH"]]); // was valid, no finding
+    expect(e.errors[0]!.message).toMatch(/absent, and no journal summary either/);
+  });
+  it("honest: summaries.json alone, or the journal alone, is no finding", () => {
+    expect(codes(scoreEval(base().filter((m) => !m.name.startsWith("_journal/summaries/"))).entry)).toEqual([]);
+    expect(codes(scoreEval(base().filter((m) => m.name !== "summaries.json")).entry)).toEqual([]);
+  });
+});
+
+describe("#9: a finished, scored log without reductions", () => {
+  const withVersion = (ms: Member[], v: string) => editJson(ms, "header.json", (h) => void (h.eval.packages.inspect_ai = v));
+  it("attack: reductions.json removed is REDUCTION_MISMATCH", () => {
+    const e = scoreEval(base().filter((m) => m.name !== "reductions.json")).entry;
+    expect([e.validity, codes(e)]).toEqual(["invalid", ["REDUCTION_MISMATCH"]]); // was valid, no finding
+    expect(e.errors[0]).toMatchObject({ file: "reductions.json", message: expect.stringMatching(/absent, while results holds scores over 4 scored sample records/) });
+  });
+  it("attack: a .json log's reductions removed", () => {
+    const log = JSON.parse(readFileSync(fixture("2025-05-12T20-28-13-04-00_popularity.json"), "utf8"));
+    delete log.reductions;
+    delete log.results.sample_reductions;
+    expect(codes(scoreInspectLog(place("2025-05-12T20-28-13-04-00_nored.json", JSON.stringify(log)), "json"))).toEqual(["REDUCTION_MISMATCH"]);
+  });
+  it("honest: a log written before reductions existed (0.3.22), and a run with nothing scored (the real log_tool_call_error.json), are no finding", () => {
+    expect(codes(scoreEval(withVersion(base().filter((m) => m.name !== "reductions.json"), "0.3.22")).entry)).toEqual([]);
+    expect(codes(scoreInspectLog(fixture("log_tool_call_error.json"), "json"))).not.toContain("REDUCTION_MISMATCH");
+  });
+});
+
+describe("#10: a .eval with header.json but no _journal/start.json", () => {
+  it("attack: start.json removed is START_HEADER_MISMATCH", () => {
+    const edited = editJson(base(), "header.json", (h) => void (h.eval.task_id = "movedMOVEDmovedMOVED22"));
+    expect(codes(scoreEval(edited).entry)).toEqual(["START_HEADER_MISMATCH"]); // present, the start record catches it
+    const e = scoreEval(edited.filter((m) => m.name !== "_journal/start.json")).entry;
+    expect([e.validity, codes(e)]).toEqual(["invalid", ["START_HEADER_MISMATCH"]]); // was valid, in another chain
+    expect(e.errors[0]).toMatchObject({ file: "_journal/start.json", message: expect.stringMatching(/^absent/) });
+  });
+  it("honest: a .json log has no start record, and is no finding", () => {
+    expect(codes(scoreInspectLog(fixture("2025-05-12T20-28-13-04-00_popularity.json"), "json"))).toEqual([]);
+  });
+});
+
+describe("#12: a scored sample whose transcript holds no final score event of its scorer", () => {
+  const ONE = "samples/1_epoch_1.json";
+  /** Sample 1 epoch 1 turned C in the record and both summaries, with its score event edited by `events`. */
+  const edited = (events: (list: any[]) => any[]) => {
+    const ms = flipped(base());
+    return editJson(ms, ONE, (s) => void (s.events = events(s.events)));
+  };
+  it("attack: the score event removed is SCORE_EVENT_MISMATCH, as the event saying I is", () => {
+    const kept = scoreEval(editJson(flipped(base()), ONE, (s) => void s.events.filter((e: any) => e.event === "score").forEach((e: any) => (e.score.value = "I")))).entry;
+    expect(codes(kept)).toContain("SCORE_EVENT_MISMATCH");
+    const e = scoreEval(edited((l) => l.filter((x) => x.event !== "score"))).entry;
+    expect(codes(e)).toContain("SCORE_EVENT_MISMATCH"); // was caught only by the claims (and not at all once they were edited too)
+    expect(e.errors.find((f) => f.code === "SCORE_EVENT_MISMATCH")).toMatchObject({ file: ONE, message: expect.stringMatching(/hold no final score event of it/) });
+  });
+  it("honest: a sample with no transcript at all, or an unscored (NaN) score, is not compared", () => {
+    const noEvents = editJson(base(), ONE, (s) => void (s.events = []));
+    expect(codes(scoreEval(noEvents).entry)).toEqual([]);
+    const nan = editJson(base(), ONE, (s) => {
+      s.scores.match.value = "NaN";
+      s.events = s.events.filter((x: any) => x.event !== "score");
+    });
+    const bare = nan.map((m) => (m.name === ONE ? { ...m, data: Buffer.from(m.data.toString("utf8").replace('"value":"NaN"', '"value":NaN')) } : m)); // Inspect's bare token
+    expect(scoreEval(bare).entry.errors.filter((f) => f.code === "SCORE_EVENT_MISMATCH")).toEqual([]);
+  });
+  it("honest: an edit explains a score with no event", () => {
+    const ms = editJson(base(), ONE, (s) => {
+      s.events = s.events.filter((x: any) => x.event !== "score");
+      s.events.push({ event: "score_edit", score_name: "match", edit: { value: "I", provenance: { author: "reviewer", reason: "re-graded" } } });
+    });
+    expect(scoreEval(ms).entry.errors.filter((f) => f.code === "SCORE_EVENT_MISMATCH")).toEqual([]);
+  });
+});
+
 // Retry chains through the real pipeline (workers, experiments): two successes of one task run,
 // A (older) and B (newer, which decides), each a synthesised log of ten samples.
 const TASK_ID = "CHAINchainCHAINchain22";

@@ -234,6 +234,7 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
   if (samples["grader-failed"] === 0) delete (samples as Partial<typeof samples>)["grader-failed"];
   const noEvidence = parts.samples.length === 0 && results !== null && Array.isArray(results["scores"]) && (results["scores"] as unknown[]).length > 0;
 
+  add(absences(parts, results, version, samples));
   // The header against the start record.
   if (parts.header !== null && parts.start !== null && isPlainObject(parts.start["eval"])) {
     const se = parts.start["eval"] as Record<string, unknown>;
@@ -248,7 +249,7 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
   if (plan.source === "sample_ids" && typeof total === "number" && total !== plan.ids.length * plan.epochs)
     add([finding("PLAN_MISMATCH", headerFile, null, `results.total_samples is ${total}; the plan (eval.dataset.sample_ids × epochs) is ${plan.ids.length} × ${plan.epochs} = ${plan.ids.length * plan.epochs}`)]);
 
-  const counted = unfinished ? confirmed(parts, byKey) : { records: parts.samples, byKey };
+  const counted = unfinished ? confirmed(parts, byKey, finishedUnread(parts)) : { records: parts.samples, byKey };
   const m = logMetrics({
     results,
     scorers: ev["scorers"],
@@ -331,12 +332,42 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
  * Issue 35: the records of an unfinished log that a summary confirms (summaries.json, else the
  * journal's). Its writer wrote each summary after the records it names, so a record none names
  * was never flushed, or its summary was cut or removed: nothing checks it, and it earns nothing.
- * A .json log has no summaries: an unfinished one has no record that earns credit.
+ * A .json log has no summaries, and a .eval that reached its finish but lost its header lost the
+ * claims that check its summaries: in neither does a record earn credit.
  */
-function confirmed(parts: LogParts, byKey: ReadonlyMap<string, SampleRecord>): { records: SampleRecord[]; byKey: Map<string, SampleRecord> } {
-  const named = new Set((parts.summaries ?? parts.journal ?? []).map((s) => recordKey(s.id, s.epoch)));
+function confirmed(parts: LogParts, byKey: ReadonlyMap<string, SampleRecord>, headerLost: boolean): { records: SampleRecord[]; byKey: Map<string, SampleRecord> } {
+  const named = new Set(headerLost ? [] : (parts.summaries ?? parts.journal ?? []).map((s) => recordKey(s.id, s.epoch)));
   const kept = new Map([...byKey].filter(([k]) => named.has(k)));
   return { records: parts.samples.filter((r) => named.has(recordKey(r.id, r.epoch))), byKey: kept };
+}
+
+/** A .eval holding what Inspect writes only at the finish, just before header.json (summaries.json, reductions.json), without header.json. */
+const finishedUnread = (parts: LogParts): boolean => parts.format === "eval" && parts.header === null && (parts.summaries !== null || parts.reductions !== null);
+
+/** Reductions are written with every scored run from this release on (inspect-notes §1.8). */
+const REDUCTIONS_SINCE = "0.3.23";
+
+/**
+ * Issue 35: members a finished .eval always holds, absent. Each is the second copy a check reads,
+ * so its absence is the check's finding, never a skipped check: a removed header.json beside the
+ * members written just before it (EVAL_CORRUPT; cut short, the log is only unfinished), no
+ * `_journal/start.json` (written first, always), no summary of its samples at all, and no
+ * reductions of a scored run.
+ */
+function absences(parts: LogParts, results: Record<string, unknown> | null, version: readonly number[] | null, samples: Record<string, number>): Finding[] {
+  const out: Finding[] = [];
+  if (finishedUnread(parts) && !parts.truncated)
+    out.push(finding("EVAL_CORRUPT", "header.json", null, "absent, while summaries.json or reductions.json, which Inspect writes only at the finish just before it, are present: the header was removed"));
+  if (parts.format === "eval" && parts.header !== null) {
+    if (parts.start === null && !parts.findings.some((f) => f.file === "_journal/start.json"))
+      out.push(finding("START_HEADER_MISMATCH", "_journal/start.json", null, "absent: Inspect writes it first in every run, so header.json's identity has nothing to be checked against"));
+    if (parts.samples.length > 0 && parts.summaries === null && parts.journal === null)
+      out.push(finding("SUMMARY_MISMATCH", "summaries.json", null, "absent, and no journal summary either: a finished log holds both, and nothing checks its samples"));
+  }
+  const scored = (samples["scored"] ?? 0) + (samples["scored-with-error"] ?? 0);
+  if (parts.header !== null && parts.reductions === null && scored > 0 && Array.isArray(results?.["scores"]) && (results!["scores"] as unknown[]).length > 0 && atLeast(version, REDUCTIONS_SINCE))
+    out.push(finding("REDUCTION_MISMATCH", parts.reductionsFile ?? "reductions", null, `absent, while results holds scores over ${scored} scored sample record${scored === 1 ? "" : "s"}: Inspect writes the reductions of every scored run (since ${REDUCTIONS_SINCE})`));
+  return out;
 }
 
 /**
