@@ -151,11 +151,11 @@ describe("#9: a finished, scored log without reductions", () => {
     expect([e.validity, codes(e)]).toEqual(["invalid", ["REDUCTION_MISMATCH"]]); // was valid, no finding
     expect(e.errors[0]).toMatchObject({ file: "reductions.json", message: expect.stringMatching(/absent, while results holds scores over 4 scored sample records/) });
   });
-  it("attack: a .json log's reductions removed", () => {
+  it("a .json log is not held to it (not every real one is known to carry reductions)", () => {
     const log = JSON.parse(readFileSync(fixture("2025-05-12T20-28-13-04-00_popularity.json"), "utf8"));
     delete log.reductions;
     delete log.results.sample_reductions;
-    expect(codes(scoreInspectLog(place("2025-05-12T20-28-13-04-00_nored.json", JSON.stringify(log)), "json"))).toEqual(["REDUCTION_MISMATCH"]);
+    expect(codes(scoreInspectLog(place("2025-05-12T20-28-13-04-00_nored.json", JSON.stringify(log)), "json"))).toEqual([]);
   });
   it("honest: a log written before reductions existed (0.3.22), and a run with nothing scored (the real log_tool_call_error.json), are no finding", () => {
     expect(codes(scoreEval(withVersion(base().filter((m) => m.name !== "reductions.json"), "0.3.22")).entry)).toEqual([]);

@@ -364,8 +364,10 @@ function absences(parts: LogParts, results: Record<string, unknown> | null, vers
     if (parts.samples.length > 0 && parts.summaries === null && parts.journal === null)
       out.push(finding("SUMMARY_MISMATCH", "summaries.json", null, "absent, and no journal summary either: a finished log holds both, and nothing checks its samples"));
   }
+  // Every real .eval of a scored run holds reductions.json (inspect-notes §1.9); for .json logs
+  // that is not established, and their claims are checked against samples the same file holds.
   const scored = (samples["scored"] ?? 0) + (samples["scored-with-error"] ?? 0);
-  if (parts.header !== null && parts.reductions === null && scored > 0 && Array.isArray(results?.["scores"]) && (results!["scores"] as unknown[]).length > 0 && atLeast(version, REDUCTIONS_SINCE))
+  if (parts.format === "eval" && parts.header !== null && parts.reductions === null && scored > 0 && Array.isArray(results?.["scores"]) && (results!["scores"] as unknown[]).length > 0 && atLeast(version, REDUCTIONS_SINCE))
     out.push(finding("REDUCTION_MISMATCH", parts.reductionsFile ?? "reductions", null, `absent, while results holds scores over ${scored} scored sample record${scored === 1 ? "" : "s"}: Inspect writes the reductions of every scored run (since ${REDUCTIONS_SINCE})`));
   return out;
 }
