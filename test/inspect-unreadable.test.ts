@@ -200,6 +200,17 @@ describe("#12: a scored sample whose transcript holds no final score event of it
     const bare = nan.map((m) => (m.name === ONE ? { ...m, data: Buffer.from(m.data.toString("utf8").replace('"value":"NaN"', '"value":NaN')) } : m)); // Inspect's bare token
     expect(scoreEval(bare).entry.errors.filter((f) => f.code === "SCORE_EVENT_MISMATCH")).toEqual([]);
   });
+  it("attack, in the chunked layout: the score event removed from the event chunks", () => {
+    /** Sample 1 epoch 1 as convert-chunked writes it: its shell, then its events two a chunk. */
+    const chunked = (ms: Member[]) => ms.flatMap((m) => {
+      if (m.name !== ONE) return [m];
+      const { events, ...shell } = JSON.parse(m.data.toString("utf8"));
+      const part = (name: string, v: unknown): Member => ({ name: `samples/1_epoch_1/${name}`, data: Buffer.from(JSON.stringify(v)), method: 8 });
+      return [part("sample.json", shell), ...Array.from({ length: Math.ceil(events.length / 2) }, (_, i) => part(`events/${2 * i}.json`, events.slice(2 * i, 2 * i + 2)))];
+    });
+    expect(codes(scoreEval(chunked(base())).entry)).toEqual([]); // honest, chunked
+    expect(codes(scoreEval(chunked(edited((l) => l.filter((x) => x.event !== "score")))).entry)).toContain("SCORE_EVENT_MISMATCH");
+  });
   it("honest: an edit explains a score with no event", () => {
     const ms = editJson(base(), ONE, (s) => {
       s.events = s.events.filter((x: any) => x.event !== "score");
