@@ -9,4 +9,7 @@ export const TOOL_VERSION = "0.1.0";
 // Rewardkit's reward-details.json and a trial's own lock.json digest change Harbor entries a store
 // holds; an Inspect grader's failure (Score.reason) is a sample state of its own, mixed metrics
 // lists are checked, and the chunked sample layout is read (Inspect logs are never stored).
-export const SCORING_VERSION = 8;
+// 9 (issue 35, Inspect: what an unreadable member may switch off): an unfinished log credits only
+// the records a summary confirms, at its planned denominator; absent members of a finished .eval
+// are findings; retry chains withhold a value a cut or unidentified log may change.
+export const SCORING_VERSION = 9;

@@ -29,7 +29,8 @@ import { SCORING_VERSION } from "../src/version.js";
 // §13.5's `usage`: a stored row without it reads as null; no verdict or figure changed.
 // Under 8 (issue 25): Harbor entries gained `task_path`, `reward_details` and `harbor_analysis`, and
 // Harbor's rules read reward-details.json, both reward files and a trial's own lock.json.
-const RECORDED = { version: 8, fingerprint: "891b280bacbeb0ab52da5a563bc9bfa749d99a91e1e459ca797e30106f74be99" };
+// Under 9 (issue 35): the killed and truncated Inspect logs credit only the records a summary confirms, at their planned denominator.
+const RECORDED = { version: 9, fingerprint: "54716a485011d2663478987333cc21a43b6eb00c595266c2b5e59c99cb514766" };
 
 let root: string;
 beforeAll(() => {

@@ -87,6 +87,8 @@ const CONTRACT_CODES = {
   EVAL_METHOD: "§12 tool error: a .eval member compressed with a method other than stored, Deflate or zstd",
   LOG_VERSION: "§12 tool error: an Inspect log format version other than 1 to 3",
   // flags (issue 25)
+  // issue 35: inspect-audit
+  LOG_UNIDENTIFIED: "§12 flag (issue 35): an Inspect log whose task run cannot be read may belong to this one: its value is withheld",
 } as const;
 
 /** Every code: the contract's, and those a kind adds (kinds/declared.ts). */

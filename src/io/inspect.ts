@@ -261,7 +261,10 @@ interface ChunkedSample {
   events: Record<string, unknown>[];
 }
 
-/** Of an events chunk, what a record reads: final score events and score edits (the rest of the transcript is dropped here). */
+/** Stands for the rest of a transcript: a score without its event is a finding only where the transcript holds events (issue 35). */
+const OTHER_EVENTS: Record<string, unknown> = { event: "other" };
+
+/** Of an events chunk, what a record reads: final score events and score edits (the rest of the transcript is one OTHER_EVENTS). */
 function keptEvents(chunk: unknown, where: string, into: Record<string, unknown>[], out: Finding[]): void {
   if (!Array.isArray(chunk)) {
     out.push(finding("SCHEMA", where, null, "an events chunk must be a list"));
@@ -270,6 +273,7 @@ function keptEvents(chunk: unknown, where: string, into: Record<string, unknown>
   for (const e of chunk)
     if (isPlainObject(e) && (e["event"] === "score" || e["event"] === "score_edit"))
       into.push(e["event"] === "score" ? { event: "score", intermediate: e["intermediate"], scorer: e["scorer"], score: isPlainObject(e["score"]) ? { value: e["score"]["value"] } : e["score"] } : { event: "score_edit", score_name: e["score_name"], edit: e["edit"] });
+    else if (isPlainObject(e) && into[0] !== OTHER_EVENTS) into.unshift(OTHER_EVENTS);
 }
 
 /** The parts of a .eval read by the main thread's split, put together; or a whole .eval read here. */

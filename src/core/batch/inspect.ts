@@ -3,6 +3,7 @@
 // figures, and each metric is shown as claimed beside assay's own value and coverage under the
 // run's options. Pure: records in, experiments out (a merge recomputes exactly this).
 
+import { basename, dirname } from "node:path";
 import { instant } from "../inspect/sample.js";
 import { blankExperiment, type Experiment } from "../results.js";
 import { intervalFields, UnitSet } from "../stats/interval.js";
@@ -24,6 +25,27 @@ interface Chain {
   base: string | null;
   taskId: string | null;
   records: BatchRecord[];
+  /** Logs with no readable identity that may belong to this task run (issue 35). */
+  unidentified: string[];
+}
+
+/**
+ * The task part of Inspect's default log name, `<created>_<task>_<22-character id>`; null for
+ * any other name. Only compared with the names of logs beside it, never parsed further.
+ */
+function namedTask(path: string): string | null {
+  const m = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(?:[+-]\d\d-\d\d|Z)?_(.+)_[A-Za-z0-9]{22}\.(?:eval|json)$/.exec(basename(path));
+  return m === null ? null : m[1]!;
+}
+
+/**
+ * Issue 35: the chains a log with no readable identity may belong to — those with a log of the
+ * same named task in its folder, or, when its name gives no task, every chain with a log there.
+ */
+function candidates(path: string, chains: Iterable<Chain>): Chain[] {
+  const dir = dirname(path);
+  const task = namedTask(path);
+  return [...chains].filter((c) => c.base !== null && c.records.some((r) => dirname(r.path) === dir && (task === null || namedTask(r.path) === task)));
 }
 
 /** A task_id as §12 shortens it in names: its first 8 characters. */
@@ -41,7 +63,7 @@ export class InspectNaming {
     for (const r of sorted) {
       if (r.inspect === null) continue;
       const key = `task\u0000${r.inspect.task_id ?? `path\u0000${r.path}`}`;
-      const c = byKey.get(key) ?? { key, base: r.experiment, taskId: r.inspect.task_id, records: [] };
+      const c = byKey.get(key) ?? { key, base: r.experiment, taskId: r.inspect.task_id, records: [], unidentified: [] };
       byKey.set(key, c);
       c.records.push(r);
     }
@@ -50,10 +72,12 @@ export class InspectNaming {
       if (r.inspect !== null) continue;
       const home = [...byKey.values()].find((c) => c.base !== null && c.base === r.experiment);
       const key = home?.key ?? `unread\u0000${r.experiment ?? ""}`;
-      const c = byKey.get(key) ?? { key, base: r.experiment, taskId: null, records: [] };
+      const c = byKey.get(key) ?? { key, base: r.experiment, taskId: null, records: [], unidentified: [] };
       byKey.set(key, c);
       c.records.push(r);
     }
+    // An emptied, cut or corrupt log shows no task run: it withholds every one it may belong to.
+    for (const r of sorted) if (r.inspect === null && r.experiment === null) for (const c of candidates(r.path, byKey.values())) c.unidentified.push(r.path);
     this.chains = [...byKey.values()];
     for (const c of this.chains) for (const r of c.records) this.chainOf.set(r.path, c.key);
     const count = new Map<string, number>();
@@ -81,10 +105,15 @@ export class InspectNaming {
 
 const statusOf = (r: BatchRecord) => (r.status === "started" || r.status === "success" || r.status === "cancelled" || r.status === "error" ? r.status : null);
 
-/** §12 chain order: completed_at (an empty one first), then created, then path. */
+/**
+ * §12 chain order: completed_at, then created, then path. Issue 35: a log with no completed_at (its
+ * header unread, or never written) takes its place from created, not first: a retry begun after
+ * a success stays after it whether or not its header could be read.
+ */
 function chainOrder(a: BatchRecord, b: BatchRecord): number {
   const t = (v: string | null | undefined) => instant(v) ?? -Infinity;
-  return t(a.inspect?.completed_at) - t(b.inspect?.completed_at) || t(a.inspect?.created) - t(b.inspect?.created) || byteCompare(a.path, b.path);
+  const at = (r: BatchRecord) => t(r.inspect?.completed_at ?? r.inspect?.created);
+  return at(a) - at(b) || t(a.inspect?.created) - t(b.inspect?.created) || byteCompare(a.path, b.path);
 }
 
 export function inspectExperiments(naming: InspectNaming, options: InspectOptions): Experiment[] {
@@ -108,8 +137,15 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
   // The greatest success decides; without one, the greatest log.
   const successes = logs.filter((r) => r.status === "success");
   const decides = successes[successes.length - 1] ?? logs[logs.length - 1] ?? null;
+  // Issue 35: an unfinished log after the deciding success hides its outcome (its header cut,
+  // removed or never written): it may be a later success, so the run's value is withheld.
+  const after = decides?.status === "success" ? logs.slice(logs.indexOf(decides) + 1).filter((r) => r.status === "started" || r.status === null) : [];
   for (const r of logs)
-    if (r !== decides) flags.push({ code: r.status === "success" ? "RETRY_AFTER_OUTCOME" : "SUPERSEDED", trial: r.path, attempt: null, evidence: decides === null ? null : `${decides.path} decides` });
+    if (r !== decides)
+      flags.push(after.includes(r)
+        ? { code: "RETRY_AFTER_OUTCOME", trial: r.path, attempt: null, evidence: `begun after ${decides!.path} succeeded, its own outcome unread (status ${r.status ?? "unknown"}): the run's value is withheld` }
+        : { code: r.status === "success" ? "RETRY_AFTER_OUTCOME" : "SUPERSEDED", trial: r.path, attempt: null, evidence: decides === null ? null : `${decides.path} decides` });
+  for (const p of c.unidentified) flags.push({ code: "LOG_UNIDENTIFIED", trial: p, attempt: null, evidence: "no task run can be read from it, and its folder and name place it beside this one: the run's value is withheld" });
 
   const out = blankExperiment(name, "inspect", decides?.inspect?.plan.records ?? 0);
   out.invalid = invalid.map((r) => ({ trial: r.path, codes: [...new Set(r.errors.map((e) => e.code))].sort(byteCompare) }));
@@ -126,6 +162,10 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
   }
   // An invalid log anywhere in the chain (unless --invalid exclude left it out) earns nothing: every planned record counts 0.
   const zeroed = options.invalid === "count" && invalid.length > 0;
+  const withheld = unscored.length > 0 ? "a log of this task run could not be read"
+    : c.unidentified.length > 0 ? "a log that may belong to this task run shows no task run"
+    : after.length > 0 ? "a log begun after the deciding success has no outcome to read"
+    : null;
   const planned = decides.inspect!.plan.records;
   const epochs = decides.inspect!.plan.epochs;
   out.inspect = Object.fromEntries(
@@ -133,8 +173,8 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
       const f = options.errors === "zero" ? m.zero : m.exclude;
       const base = { claimed: m.claimed, check: m.check, note: m.note, ...(m.grader_failed === undefined ? {} : { grader_failed: m.grader_failed }) };
       const proportion = /\/(accuracy|mean)$/.test(key);
-      if (unscored.length > 0)
-        return [key, { ...base, value: null, coverage: m.coverage, wilson95: null, pass_at_k: null, errors_zero: null, interval: null, interval_reason: proportion ? "a log of this task run could not be read" : null, pass_hat_k: null }];
+      if (withheld !== null)
+        return [key, { ...base, value: null, coverage: m.coverage, wilson95: null, pass_at_k: null, errors_zero: null, interval: null, interval_reason: proportion ? withheld : null, pass_hat_k: null }];
       if (zeroed) {
         const zeros = epochs > 1 ? Object.fromEntries(Array.from({ length: Math.min(epochs, MAX_PASS_AT_K) }, (_, k) => [String(k + 1), 0])) : null;
         const value = planned > 0 ? 0 : null;

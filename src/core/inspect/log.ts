@@ -169,6 +169,11 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
   const base = { profile: "inspect" as const, digest: parts.digest, task: str(ev?.["task"]) };
   const status = parts.header === null ? "started" : (["success", "cancelled", "error", "started"] as const).find((s) => s === parts.header!["status"]) ?? null;
   const incomplete = parts.header === null || status === "started" || parts.truncated;
+  // Issue 35: a .eval's header.json is written after every sample, summaries.json and
+  // reductions.json, so one read intact (the walk lists intact members only) means the members its
+  // checks need were read: only a cut with no header (or a cut .json log) switches the checks off.
+  const cut = parts.truncated && !(parts.format === "eval" && parts.header !== null);
+  const unfinished = parts.header === null || status === "started" || cut;
   const experiment = ev === null ? null : `${str(ev["task"]) ?? "(no task)"} (${str(ev["model"]) ?? "(no model)"})`;
   const versionField = log?.["version"];
   const logVersion = typeof versionField === "number" ? versionField : null;
@@ -229,6 +234,7 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
   if (samples["grader-failed"] === 0) delete (samples as Partial<typeof samples>)["grader-failed"];
   const noEvidence = parts.samples.length === 0 && results !== null && Array.isArray(results["scores"]) && (results["scores"] as unknown[]).length > 0;
 
+  add(absences(parts, results, version, samples));
   // The header against the start record.
   if (parts.header !== null && parts.start !== null && isPlainObject(parts.start["eval"])) {
     const se = parts.start["eval"] as Record<string, unknown>;
@@ -243,23 +249,25 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
   if (plan.source === "sample_ids" && typeof total === "number" && total !== plan.ids.length * plan.epochs)
     add([finding("PLAN_MISMATCH", headerFile, null, `results.total_samples is ${total}; the plan (eval.dataset.sample_ids × epochs) is ${plan.ids.length} × ${plan.epochs} = ${plan.ids.length * plan.epochs}`)]);
 
+  const counted = unfinished ? confirmed(parts, byKey, finishedUnread(parts)) : { records: parts.samples, byKey };
   const m = logMetrics({
     results,
     scorers: ev["scorers"],
     epochsReducer: isPlainObject(ev["config"]) ? ev["config"]["epochs_reducer"] : undefined,
     version,
-    records: parts.samples,
-    byKey,
+    records: counted.records,
+    byKey: counted.byKey,
     plan,
     noEvidence,
-    truncated: parts.truncated,
+    truncated: cut,
     file: headerFile ?? "results",
   });
   add(m.findings);
+  if (unfinished) atPlannedDenominator(m.metrics);
   for (const [r, what] of m.unconvertible) add([finding("VALUE_UNCONVERTIBLE", r.member, null, `${what}: Inspect maps it to 0 only through value_to_float's fallback`)]);
-  if (!noEvidence && !parts.truncated && parts.reductions !== null) add(checkReductions(parts.reductions, parts.samples, version, parts.reductionsFile ?? "reductions"));
+  if (!noEvidence && !cut && parts.reductions !== null) add(checkReductions(parts.reductions, parts.samples, version, parts.reductionsFile ?? "reductions"));
   const completed = results?.["completed_samples"];
-  if (typeof completed === "number" && !parts.truncated && atLeast(version, SINCE.completedSamples)) {
+  if (typeof completed === "number" && !cut && atLeast(version, SINCE.completedSamples)) {
     const clean = [...byKey.values()].filter((r) => r.error === null).length;
     if (completed !== clean) add([finding("COUNT_MISMATCH", headerFile, null, `results.completed_samples is ${completed}; ${clean} sample records have no error`)]);
   }
@@ -318,6 +326,62 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
     inspect,
     samples,
   };
+}
+
+/**
+ * Issue 35: the records of an unfinished log that a summary confirms (summaries.json, else the
+ * journal's). Its writer wrote each summary after the records it names, so a record none names
+ * was never flushed, or its summary was cut or removed: nothing checks it, and it earns nothing.
+ * A .json log has no summaries, and a .eval that reached its finish but lost its header lost the
+ * claims that check its summaries: in neither does a record earn credit.
+ */
+function confirmed(parts: LogParts, byKey: ReadonlyMap<string, SampleRecord>, headerLost: boolean): { records: SampleRecord[]; byKey: Map<string, SampleRecord> } {
+  const named = new Set(headerLost ? [] : (parts.summaries ?? parts.journal ?? []).map((s) => recordKey(s.id, s.epoch)));
+  const kept = new Map([...byKey].filter(([k]) => named.has(k)));
+  return { records: parts.samples.filter((r) => named.has(recordKey(r.id, r.epoch))), byKey: kept };
+}
+
+/** A .eval holding what Inspect writes only at the finish, just before header.json (summaries.json, reductions.json), without header.json. */
+const finishedUnread = (parts: LogParts): boolean => parts.format === "eval" && parts.header === null && (parts.summaries !== null || parts.reductions !== null);
+
+/** Reductions are written with every scored run from this release on (inspect-notes §1.8). */
+const REDUCTIONS_SINCE = "0.3.23";
+
+/**
+ * Issue 35: members a finished .eval always holds, absent. Each is the second copy a check reads,
+ * so its absence is the check's finding, never a skipped check: a removed header.json beside the
+ * members written just before it (EVAL_CORRUPT; cut short, the log is only unfinished), no
+ * `_journal/start.json` (written first, always), no summary of its samples at all, and no
+ * reductions of a scored run.
+ */
+function absences(parts: LogParts, results: Record<string, unknown> | null, version: readonly number[] | null, samples: Record<string, number>): Finding[] {
+  const out: Finding[] = [];
+  if (finishedUnread(parts) && !parts.truncated)
+    out.push(finding("EVAL_CORRUPT", "header.json", null, "absent, while summaries.json or reductions.json, which Inspect writes only at the finish just before it, are present: the header was removed"));
+  if (parts.format === "eval" && parts.header !== null) {
+    if (parts.start === null && !parts.findings.some((f) => f.file === "_journal/start.json"))
+      out.push(finding("START_HEADER_MISMATCH", "_journal/start.json", null, "absent: Inspect writes it first in every run, so header.json's identity has nothing to be checked against"));
+    if (parts.samples.length > 0 && parts.summaries === null && parts.journal === null)
+      out.push(finding("SUMMARY_MISMATCH", "summaries.json", null, "absent, and no journal summary either: a finished log holds both, and nothing checks its samples"));
+  }
+  // Every real .eval of a scored run holds reductions.json (inspect-notes §1.9); for .json logs
+  // that is not established, and their claims are checked against samples the same file holds.
+  const scored = (samples["scored"] ?? 0) + (samples["scored-with-error"] ?? 0);
+  if (parts.format === "eval" && parts.header !== null && parts.reductions === null && scored > 0 && Array.isArray(results?.["scores"]) && (results!["scores"] as unknown[]).length > 0 && atLeast(version, REDUCTIONS_SINCE))
+    out.push(finding("REDUCTION_MISMATCH", parts.reductionsFile ?? "reductions", null, `absent, while results holds scores over ${scored} scored sample record${scored === 1 ? "" : "s"}: Inspect writes the reductions of every scored run (since ${REDUCTIONS_SINCE})`));
+  return out;
+}
+
+/**
+ * Issue 35: an unfinished log's value is its planned denominator's (--errors zero) under either
+ * setting: Inspect computed no figure for it, and a record its writer never flushed, or that a
+ * cut took, cannot be told from a failure removed on purpose.
+ */
+function atPlannedDenominator(metrics: Record<string, LogMetric>): void {
+  for (const m of Object.values(metrics)) {
+    m.exclude = m.zero;
+    if (m.values !== null) m.values = { exclude: m.values.zero, zero: m.values.zero };
+  }
 }
 
 /** §13.5: a log whose `stats.model_usage` records nothing (cut short, older, or empty) spent what its sample records say, summed. */

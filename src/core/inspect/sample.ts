@@ -9,7 +9,7 @@ import { finding, type Code, type Finding } from "../codes.js";
 import { isPlainObject } from "../json/decode.js";
 import { setOwn } from "../schema.js";
 import { inspectUsage, type Usage } from "../usage.js";
-import { infiniteIn, isValue, sameValue, showValue } from "./value.js";
+import { infiniteIn, isNaNValue, isValue, sameValue, showValue } from "./value.js";
 
 /** What the log-level rules keep of one sample record: a few fields, never its transcript. */
 export interface SampleRecord {
@@ -257,18 +257,26 @@ function eventsOf(sample: Record<string, unknown>): Record<string, unknown>[] {
 /**
  * SCORE_EVENT_MISMATCH: each score must equal its scorer's last final score event (matched by the
  * event's `scorer`, or by position when the record has one scorer and its events name none),
- * unless an edit explains the difference. A record without such an event is not compared.
+ * unless an edit explains the difference. Issue 35: a score with no such event in a transcript
+ * that holds events is a finding too (Inspect logs one for every score it gives), so removing the
+ * event no longer switches the check off; a record without any event is not compared.
  */
 function checkScoreEvents(events: Record<string, unknown>[], objects: Record<string, unknown>, scores: Record<string, unknown>, edits: string[], member: string, out: Finding[]): void {
+  if (events.length === 0) return;
   const finals = events.filter((e) => e["event"] === "score" && e["intermediate"] !== true && isPlainObject(e["score"]));
-  if (finals.length === 0) return;
   const named = finals.some((e) => typeof e["scorer"] === "string");
   const names = Object.keys(objects);
+  // Unnamed events of several scorers cannot be told apart: only their total absence is read.
+  const attributable = named || names.length === 1 || finals.length === 0;
   for (const name of names) {
     if (!Object.hasOwn(scores, name)) continue;
     const mine = named ? finals.filter((e) => e["scorer"] === name) : names.length === 1 ? finals : [];
     const last = mine[mine.length - 1];
-    if (last === undefined) continue;
+    if (last === undefined) {
+      if (attributable && !isNaNValue(scores[name]) && !edits.some((e) => e.startsWith(`${name}: `)))
+        out.push(finding("SCORE_EVENT_MISMATCH", member, null, `scores.${name}.value is ${showValue(scores[name])} but the transcript's ${events.length} events hold no final score event of it, and no edit explains it`));
+      continue;
+    }
     const eventValue = (last["score"] as Record<string, unknown>)["value"];
     if (sameValue(eventValue, scores[name])) continue;
     if (edits.some((e) => e.startsWith(`${name}: `))) continue;
