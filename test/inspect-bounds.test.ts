@@ -6,7 +6,7 @@
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_RECORD_BYTES, recordBytes } from "../src/io/inspect.js";
+import { MAX_RECORD_BYTES, recordBytes, scoreInspectLog } from "../src/io/inspect.js";
 import { sampleRecord } from "../src/core/inspect/sample.js";
 import { ZipWriter, zipBytes } from "../src/synth/zip.js";
 import { VERIFY_TIMEOUT_S } from "../src/cli/commands/verify.js";
@@ -154,6 +154,29 @@ describe("a log's sample records are bounded (MAX_RECORD_BYTES)", () => {
     const slow = verify(file, ["--bundle-timeout", "0.05"]);
     expect(slow.code).toBe(3);
     expect(slow.entry.errors.map((f: { code: string; message: string }) => [f.code, f.message])).toEqual([["TIMEOUT", "ran past the 50 ms limit for one log"]]);
+  }, 60_000);
+});
+
+describe("one value of a .json log is held no larger than a .eval member (256 MiB)", () => {
+  /** A .json log of two samples, the first padded with `pad` bytes of text (streamed to disk). */
+  function paddedJson(name: string, pad: number): string {
+    const file = join(scratch(), name);
+    const out = streamTo(file);
+    out.put(`{${HEADER(2)},"samples":[{"id":1,"epoch":1,"scores":{"match":{"value":"C"}},"store":{"pad":"`);
+    const mib = "a".repeat(2 ** 20);
+    for (let left = pad; left > 0; left -= mib.length) out.put(left >= mib.length ? mib : mib.slice(0, left));
+    out.put(`"}},${tinySample(2)}]}`);
+    out.close();
+    return file;
+  }
+  it("a sample of 257 MiB is FILE_TOO_LARGE, read no further; one of 32 MiB is read", () => {
+    const big = scoreInspectLog(paddedJson("2025-11-03T10-00-00_big-sample.json", 257 * 2 ** 20), "json");
+    expect(big.validity).toBe("error");
+    expect(big.errors.map((f) => [f.code, f.message])).toEqual([["FILE_TOO_LARGE", expect.stringMatching(/^the value after byte \d+ runs past 268435456 bytes, more than assay reads in one member or sample/)]]);
+    expect(big.experiment).toBe("many (openai/gpt-4o-mini)");
+    const fine = scoreInspectLog(paddedJson("2025-11-03T10-00-00_fine-sample.json", 32 * 2 ** 20), "json");
+    expect(fine.validity).toBe("valid");
+    expect(fine.samples).toMatchObject({ scored: 2 });
   }, 60_000);
 });
 

@@ -42,7 +42,7 @@ export const MAX_MEMBER_BYTES = 256 * 1024 * 1024;
  * The decoded bytes one log may make, all its members together: 64 times its file's size and
  * 16 MiB, at most 32 GiB. Real logs decode to 3–13 times their file (the fifteen real .eval under
  * shared/real-world: 3.0–12.6; their most compressible member 24.5), so 64 leaves five times the
- * most compressible of them; the 16 MiB spare a small log's header and summaries; the ceiling
+ * most compressible of them; the 16 MiB lets a small log through whatever its ratio; the ceiling
  * bounds the work of one log (minutes of decoding, whatever its size). Members each within their
  * own limits can otherwise make a 98 KB log decode gigabytes (zstd: 128 KiB per 4 bytes).
  */

@@ -13,7 +13,7 @@ import { MembersError, MembersReader } from "../core/json/members.js";
 import { parseLenientJson } from "../core/json/strict.js";
 import { blankEntry, type BundleEntry } from "../core/results.js";
 import { fileDigest, readChunks } from "./bundle-source.js";
-import { MemberError, overDecodeBudget, readDirectory, withMember, type ZipMember } from "./inspect-zip.js";
+import { MAX_MEMBER_BYTES, MemberError, overDecodeBudget, readDirectory, withMember, type ZipMember } from "./inspect-zip.js";
 
 /**
  * A member of Inspect's chunked sample layout (`inspect log convert-chunked`; inspect_ai
@@ -377,14 +377,19 @@ function jsonParts(file: string): LogParts {
   let first = true;
   let truncated = false;
   const budget = new RecordBudget();
+  // Where the last value handed over ended, and how much was fed: a value is held whole while it is read.
+  let lastEnd = 0;
+  let fed = 0;
   const reader = new MembersReader(new Set(["samples"]), {
-    member: (key, bytes) => {
+    member: (key, bytes, offset) => {
+      lastEnd = offset + bytes.length;
       if (Object.hasOwn(header, key) || (key === "samples" && n > 0)) findings.push(finding("JSON_DUPLICATE_KEY", null, null, `duplicate key ${JSON.stringify(key)} at the top level`));
       const v = parseValue(bytes, key, findings);
       if (v !== undefined && key !== "samples") header[key] = v;
     },
-    element: (_key, bytes) => {
+    element: (_key, bytes, offset) => {
       inTime();
+      lastEnd = offset + bytes.length;
       const where = `samples[${n++}]`;
       const v = parseValue(bytes, where, findings);
       if (v === undefined) return;
@@ -405,6 +410,9 @@ function jsonParts(file: string): LogParts {
       }
       if (c.indexOf(0x0d) !== -1) throw new MembersError("ENCODING:raw \\r", 0);
       reader.feed(c);
+      fed += c.length;
+      // One value (a member, a sample) is held no larger than a .eval's member may be.
+      if (fed - lastEnd > MAX_MEMBER_BYTES) return { ...jsonLog(file, header, false, [], []), toolError: valueTooLarge(lastEnd) };
     }
     try {
       reader.end();
@@ -421,6 +429,9 @@ function jsonParts(file: string): LogParts {
   }
   return jsonLog(file, header, truncated, findings, samples);
 }
+
+/** The tool error of a .json log holding one value past MAX_MEMBER_BYTES. */
+const valueTooLarge = (at: number) => ({ code: "FILE_TOO_LARGE" as const, message: `the value after byte ${at} runs past ${MAX_MEMBER_BYTES} bytes, more than assay reads in one member or sample (as in a .eval): not read further` });
 
 /** A .json log's parts, from its members but the samples (`header`, emptied of its reductions) and its sample records. */
 function jsonLog(file: string, header: Record<string, unknown>, truncated: boolean, findings: Finding[], samples: SampleRecord[]): LogParts {
