@@ -73,8 +73,8 @@ export interface PartResult {
  * What one log's sample records may hold together, as recordBytes counts them: past it the log is
  * the tool error FILE_TOO_LARGE, and no more of it is read. Every record is held until the log's
  * last step, which adds its own per record: a million tiny samples (a 64 MB .json) took 1.19 GB
- * in `verify` and killed `score`'s worker (512 MB). At this ceiling a log of the smallest records
- * (about 260,000) is finished in ~300 MB; a log of 100,000 samples with full metadata, in ~190.
+ * in `verify` and killed `score`'s worker (512 MB). The ceiling holds about 196,000 of the
+ * smallest records, which take ~940 bytes each in all (measured): 150,000 are finished in ~290 MB.
  */
 export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 /** A record's cost beyond its strings and values: the record (~340 bytes of heap, measured) and what the last step holds for it (~600). */

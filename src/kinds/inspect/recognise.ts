@@ -108,7 +108,7 @@ export const inspectRecogniser: Recogniser = {
   file(path, name, asRoot) {
     const format = logFormat(path, name);
     if (format === null) return null;
-    // A ZIP archive of other files is no log, named .eval or not: counted and listed, never scored as a log begun.
+    // A .eval that is a ZIP archive of other files is no log: counted and listed, never scored as a log begun.
     if (format === "foreign") return "unrecognised";
     // A .json shaped as a log but not named as Inspect names them is not read (Inspect would not list it either).
     return format === "json" && !asRoot && !TIMESTAMPED.test(name) ? "unrecognised" : { format };
