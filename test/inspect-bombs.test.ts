@@ -141,9 +141,10 @@ describe("a log's decoded bytes are bounded by its size (decodeBudget: 64 times 
     const body = blockBomb(2_048); // 30 KB, exactly 256 MiB decoded: within every per-member limit
     const ms = base.map((m) => (m.name.startsWith("samples/") ? { ...m, method: 93 as const, body, usize: 256 * 2 ** 20 } : m));
     const file = place("cap-bombs.eval", zipBytes(ms));
-    for (const r of [verify(file), score(file)]) {
+    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
       console.log(`three 256 MiB members: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
-      expect(r.code, r.stderr).toBe(3);
+      expect(r.code, r.stderr).toBe(exit);
+      expect(r.entry.validity).toBe("invalid"); // earns nothing: never set aside as the tool's error
       expect(r.entry.errors.map((f: { code: string }) => f.code)).toEqual(["FILE_TOO_LARGE"]);
       expect(r.entry.errors[0].message).toMatch(/its members declare 805\d+ bytes uncompressed, more than assay decodes for a log of 9\d{4} bytes \(2\d{7}: 64 times its size and 16777216, at most 34359738368\)/);
       expect(r.entry.experiment).toBe("bombs (openai/gpt-4o-mini)"); // its header, within the budget, still names it
@@ -168,7 +169,7 @@ describe("a log's decoded bytes are bounded by its size (decodeBudget: 64 times 
     const attack = padded("too-compressible.eval", 512 * 1024, 48 * 2 ** 20);
     const t = performance.now();
     const refused = scoreInspectLog(attack, "eval");
-    expect(refused.validity).toBe("error");
+    expect(refused.validity).toBe("invalid");
     expect(refused.errors.map((f) => f.code)).toEqual(["FILE_TOO_LARGE"]);
     expect(performance.now() - t).toBeLessThan(2_000);
   });
@@ -300,11 +301,11 @@ describe("a declared size its compressed bytes cannot hold", () => {
     expect(entry.errors.map((f) => f.message).join("\n")).toMatch(/314572800 bytes uncompressed declared, more than its \d+ compressed bytes can hold/);
   });
 
-  it("while a member whose bytes could hold it is FILE_TOO_LARGE, assay's own limit, before anything is decoded", () => {
+  it("while a member whose bytes could hold it is FILE_TOO_LARGE, assay's own limit, before anything is decoded: invalid, as a log past any of assay's limits", () => {
     const body = Buffer.concat([frameHeader({}), rleBlocks(2_400)]); // 300 MiB decoded
     const ms = base.map((m, i) => (i === first() ? { ...m, method: 93 as const, body, usize: 300 * 2 ** 20 } : m));
     const entry = scoreInspectLog(place("really-300mb.eval", zipBytes(ms)), "eval");
-    expect(entry.validity).toBe("error");
+    expect(entry.validity).toBe("invalid");
     expect(entry.errors.map((f) => f.code)).toEqual(["FILE_TOO_LARGE"]);
   });
 });

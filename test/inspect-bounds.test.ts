@@ -3,7 +3,7 @@
 // disk, never whole in memory), read by the built CLI in child processes under a heap cap: `verify`
 // in process, `score` through real workers.
 
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_RECORD_BYTES, recordBytes, scoreInspectLog } from "../src/io/inspect.js";
@@ -80,11 +80,11 @@ function score(file: string) {
   const r = spawnMeasured(["score", file, "--jobs", "2", "--format", "json", "--quiet"], HEAP);
   return { ...r, rssMB: r.maxRssKb / 1024, entry: entryOf(r.stdout, true) };
 }
-/** The tool error of a log whose records pass the ceiling, read no further: never a worker's death. */
-function expectRecordsRefused(r: ReturnType<typeof verify>): void {
+/** A log whose records pass the ceiling, read no further, is invalid (verify exits 1, score 0): never a worker's death. */
+function expectRecordsRefused(r: ReturnType<typeof verify>, exit: number): void {
   expect(r.stderr).not.toMatch(/WORKER_FAILED|heap out of memory/i);
-  expect(r.code, r.stderr).toBe(3);
-  expect(r.entry.validity).toBe("error");
+  expect(r.code, r.stderr).toBe(exit);
+  expect(r.entry.validity).toBe("invalid");
   expect(r.entry.errors.map((f: { code: string }) => f.code)).toEqual(["FILE_TOO_LARGE"]);
   expect(r.entry.errors[0].message).toMatch(/its sample records need more than assay holds for one log \(268435456 bytes/);
   expect(r.entry.experiment).toBe("many (openai/gpt-4o-mini)");
@@ -109,13 +109,13 @@ describe("a log's sample records are bounded (MAX_RECORD_BYTES)", () => {
     it("verify under a 256 MB heap: FILE_TOO_LARGE, read no further", () => {
       const r = verify(file);
       console.log(`10^6 samples, verify: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
-      expectRecordsRefused(r);
+      expectRecordsRefused(r, 1);
       expect(r.rssMB).toBeLessThan(320);
     }, 60_000);
     it("score through a worker: the same entry, no WORKER_FAILED", () => {
       const r = score(file);
       console.log(`10^6 samples, score: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
-      expectRecordsRefused(r);
+      expectRecordsRefused(r, 0);
       expect(r.rssMB).toBeLessThan(400);
     }, 60_000);
   });
@@ -123,9 +123,9 @@ describe("a log's sample records are bounded (MAX_RECORD_BYTES)", () => {
   it("a split .eval whose records pass the ceiling: score's parts and verify's whole read give one verdict", () => {
     // 10,000 samples whose score is a list of 1,000 values (~32 KB a record held): past it at ~8,200
     const file = manySamplesEval("many.eval", 10_000, 1_000);
-    for (const r of [score(file), verify(file)]) {
+    for (const [r, exit] of [[score(file), 0], [verify(file), 1]] as const) {
       console.log(`.eval of 10,000 samples with list scores: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
-      expectRecordsRefused(r);
+      expectRecordsRefused(r, exit);
       expect(r.entry.errors[0].file).toBe("header.json");
     }
   }, 60_000);
@@ -161,6 +161,30 @@ describe("a log's sample records are bounded (MAX_RECORD_BYTES)", () => {
   }, 60_000);
 });
 
+describe("a log past a limit earns nothing: invalid, never set aside as the tool's error", () => {
+  /** A task run of two logs: `a` (10 samples, all correct, claims 1.0), then `b` (n samples, half correct, claims 0.9: a mismatch). */
+  function chain(name: string, n: number): string {
+    const dir = join(scratch(), name);
+    mkdirSync(dir);
+    const a = manySamplesJson(`${name}/2025-11-03T10-00-00_a.json`, 10);
+    writeFileSync(a, readFileSync(a, "utf8").replaceAll('"value":"I"', '"value":"C"').replace('"value":0.5,', '"value":1,'));
+    const b = manySamplesJson(`${name}/2025-11-03T11-00-00_b.json`, n);
+    const text = readFileSync(b, "utf8");
+    writeFileSync(b, text.replace('"value":0.5,', '"value":0.9,').replace('"run_id":"r"', '"run_id":"r2"'));
+    return dir;
+  }
+  const figure = async (dir: string) => {
+    const doc = JSON.parse((await run(["score", dir, "--format", "json", "--quiet"])).stdout);
+    const e = doc.experiments[0];
+    return { value: e.inspect["match/mean/accuracy"].value, invalid: e.invalid.map((i: { codes: string[] }) => i.codes) };
+  };
+  it("a retry chain whose later log is too large to read is zeroed as if read (0.000), where as the tool's error it was left out (no figure, beside a claim of 1.000 that agrees)", async () => {
+    expect(await figure(chain("chain-large", 200_000))).toEqual({ value: 0, invalid: [["FILE_TOO_LARGE"]] });
+    // the honest neighbour: the same log small enough to read is invalid for its claim, and zeroes the run alike
+    expect(await figure(chain("chain-small", 20))).toEqual({ value: 0, invalid: [["METRIC_MISMATCH"]] });
+  }, 60_000);
+});
+
 describe("one value of a .json log is held no larger than a .eval member (256 MiB)", () => {
   /** A .json log of two samples, the first padded with `pad` bytes of text (streamed to disk). */
   function paddedJson(name: string, pad: number): string {
@@ -175,7 +199,7 @@ describe("one value of a .json log is held no larger than a .eval member (256 Mi
   }
   it("a sample of 257 MiB is FILE_TOO_LARGE, read no further; one of 32 MiB is read", () => {
     const big = scoreInspectLog(paddedJson("2025-11-03T10-00-00_big-sample.json", 257 * 2 ** 20), "json");
-    expect(big.validity).toBe("error");
+    expect(big.validity).toBe("invalid");
     expect(big.errors.map((f) => [f.code, f.message])).toEqual([["FILE_TOO_LARGE", expect.stringMatching(/^the value after byte \d+ runs past 268435456 bytes, more than assay reads in one member or sample/)]]);
     expect(big.experiment).toBe("many (openai/gpt-4o-mini)");
     const fine = scoreInspectLog(paddedJson("2025-11-03T10-00-00_fine-sample.json", 32 * 2 ** 20), "json");

@@ -455,11 +455,23 @@ function jsonLog(file: string, header: Record<string, unknown>, truncated: boole
   };
 }
 
+/**
+ * The log's entry from its parts (finishLog), a log past what assay reads (FILE_TOO_LARGE: a member,
+ * its decoded bytes, its records, one value) being invalid, as §2 makes a document past its limit:
+ * it earns nothing. As the tool's error it would be left out of its task run, and a log made too
+ * large would lift the run's figure (an invalid 200,000-sample log zeroed its run: 0.000; as the
+ * tool's error it left no figure, beside a claim of 1.000 that agrees).
+ */
+export function finishParts(parts: LogParts): ReturnType<typeof finishLog> {
+  const entry = finishLog(parts);
+  return parts.toolError?.code === "FILE_TOO_LARGE" ? { ...entry, validity: "invalid" } : entry;
+}
+
 /** A whole log → its entry (without its path); a TIMEOUT, as the pool's, when its reading passes `timeoutMs`. */
 export function scoreInspectLog(file: string, format: "eval" | "json", timeoutMs = Infinity): Omit<BundleEntry, "path"> {
   readUntil = Date.now() + timeoutMs;
   try {
-    return finishLog(format === "eval" ? evalParts(file) : jsonParts(file));
+    return finishParts(format === "eval" ? evalParts(file) : jsonParts(file));
   } catch (e) {
     if (!(e instanceof OverTime)) throw e;
     return blankEntry({ profile: "inspect", validity: "error", errors: [finding("TIMEOUT", null, null, `ran past the ${timeoutMs} ms limit for one log`)] });

@@ -4,11 +4,10 @@
 // last part is back the log's pure last step (core/inspect/log.ts) runs here over those records.
 // Memory holds a small record per sample until then, never a sample.
 
-import { finishLog } from "../core/inspect/log.js";
 import { shareStrings } from "../core/inspect/sample.js";
 import type { BundleEntry } from "../core/results.js";
 import type { Found } from "../io/discover.js";
-import { assemble, partsOf, RecordBudget, recordsTooLarge, type InspectTask, type PartResult } from "../io/inspect.js";
+import { assemble, finishParts, partsOf, RecordBudget, recordsTooLarge, type InspectTask, type PartResult } from "../io/inspect.js";
 import { overDecodeBudget, readDirectory, type ZipDirectory, type ZipMember } from "../io/inspect-zip.js";
 
 /** When to split: a .eval of at least `logBytes`, into parts of at most `partBytes` of compressed sample members (or one sample). */
@@ -74,7 +73,7 @@ export class LogAssembly {
     if (this.failed !== null) return { ...this.failed, path: this.found.path };
     const samples = this.overBudget ? [{ findings: [], toolError: recordsTooLarge }] : this.samples.filter((s) => s !== undefined);
     const parts = assemble(this.digest ?? "", this.directory.truncated, this.directory.findings, this.meta!, samples);
-    return { path: this.found.path, ...finishLog(parts) };
+    return { path: this.found.path, ...finishParts(parts) };
   }
 
   /** Parts are numbered as they are made: records join in the log's own member order. */
