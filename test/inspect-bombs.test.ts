@@ -4,14 +4,17 @@
 // `verify` in process, `score` through real workers — under a heap cap, with its peak RSS measured:
 // a finding (EVAL_CORRUPT) in bounded memory, never a tool error or exit 3.
 
-import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, existsSync, ftruncateSync, openSync, readdirSync, statSync, writeSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scoreInspectLog } from "../src/io/inspect.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
 import { decodeZstd, decodeZstdInPlace, decoderMemory } from "../src/io/zstd.js";
 import { compressed, readyZstd, zipBytes } from "../src/synth/zip.js";
 import { blockBomb as bombOf, compressedBlock } from "../src/fuzz/eval.js";
+import { decodeBudget, overDecodeBudget, readDirectory } from "../src/io/inspect-zip.js";
 import { spawnMeasured } from "./helpers/cli.js";
+import { HAVE_SHARED, SHARED_DIR } from "./helpers/shared.js";
 import { cleanup, members, place, scratch, type Member } from "./helpers/inspect.js";
 import { join } from "node:path";
 
@@ -133,6 +136,81 @@ describe("zstd bombs are decoded within the member's declared size", () => {
   }, 120_000);
 });
 
+describe("a log's decoded bytes are bounded by its size (decodeBudget: 64 times it and 16 MiB)", () => {
+  it("three consistent zstd members at the 256 MiB cap in a 92 KB log (verify took 74 s and 1.13 GB, score timed out): FILE_TOO_LARGE before decoding", () => {
+    const body = blockBomb(2_048); // 30 KB, exactly 256 MiB decoded: within every per-member limit
+    const ms = base.map((m) => (m.name.startsWith("samples/") ? { ...m, method: 93 as const, body, usize: 256 * 2 ** 20 } : m));
+    const file = place("cap-bombs.eval", zipBytes(ms));
+    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
+      console.log(`three 256 MiB members: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
+      expect(r.code, r.stderr).toBe(exit);
+      expect(r.entry.validity).toBe("invalid"); // earns nothing: never set aside as the tool's error
+      expect(r.entry.errors.map((f: { code: string }) => f.code)).toEqual(["FILE_TOO_LARGE"]);
+      expect(r.entry.errors[0].message).toMatch(/its members declare 805\d+ bytes uncompressed, more than assay decodes for a log of 9\d{4} bytes \(2\d{7}: 64 times its size and 16777216, at most 34359738368\)/);
+      expect(r.entry.experiment).toBe("bombs (openai/gpt-4o-mini)"); // its header, within the budget, still names it
+      expect(r.rssMB).toBeLessThan(BOUND_MB);
+    }
+  }, 60_000);
+
+  /** The base log with its first sample padded by `random` bytes of random text and `spaces` spaces (Deflate): a chosen ratio. */
+  function padded(name: string, random: number, spaces: number): string {
+    const first = base.findIndex((m) => m.name.startsWith("samples/"));
+    const sample = JSON.parse(base[first]!.data.toString("utf8"));
+    sample.store = { pad: randomBytes(random * 0.75).toString("base64") + " ".repeat(spaces) };
+    return place(name, zipBytes(base.map((m, i) => (i === first ? { ...m, data: Buffer.from(JSON.stringify(sample)), method: 8 as const } : m))));
+  }
+
+  it("both sides of the line, in process: 50 times its size is read; 120 times is refused, in bounded time", () => {
+    const honest = padded("compressible.eval", 512 * 1024, 20 * 2 ** 20);
+    const { size } = statSync(honest);
+    const entry = scoreInspectLog(honest, "eval");
+    expect(entry.validity).toBe("valid");
+    expect(decodeBudget(size)).toBeGreaterThan(20.5 * 2 ** 20);
+    const attack = padded("too-compressible.eval", 512 * 1024, 48 * 2 ** 20);
+    const t = performance.now();
+    const refused = scoreInspectLog(attack, "eval");
+    expect(refused.validity).toBe("invalid");
+    expect(refused.errors.map((f) => f.code)).toEqual(["FILE_TOO_LARGE"]);
+    expect(performance.now() - t).toBeLessThan(2_000);
+  });
+
+  it("a Deflate member of 64 MiB in a 70 KB log (1,000:1, consistent, its CRC right) is refused; a lying one stays EVAL_CORRUPT", () => {
+    const data = Buffer.alloc(64 * 2 ** 20, 0x20);
+    const first = base.findIndex((m) => m.name.startsWith("samples/"));
+    const file = place("deflate-cap.eval", zipBytes(base.map((m, i) => (i === first ? { ...m, data, method: 8 as const } : m))));
+    const entry = scoreInspectLog(file, "eval");
+    expect(entry.errors.map((f) => f.code)).toEqual(["FILE_TOO_LARGE"]);
+    // a declared size the bytes cannot hold costs nothing to refuse: it keeps its own finding
+    const lie = base.map((m, i) => (i === first ? { ...m, usize: 300 * 2 ** 20 } : m));
+    expect(scoreInspectLog(place("deflate-lie.eval", zipBytes(lie)), "eval").errors.map((f) => f.code)).toContain("EVAL_CORRUPT");
+  });
+
+  it("every real .eval under shared/real-world decodes to at most 13 times its size, well within its budget", () => {
+    const logs = realEvals();
+    if (logs.length === 0) return;
+    for (const file of logs) {
+      const d = readDirectory(file);
+      const decoded = d.members.reduce((n, m) => n + m.usize, 0);
+      expect(decoded / d.size, file).toBeLessThan(13);
+      expect(overDecodeBudget(d.members, d.size), file).toBeNull();
+    }
+  });
+});
+
+/** The real .eval logs kept under shared/real-world (none on a fresh clone). */
+function realEvals(): string[] {
+  if (!HAVE_SHARED) return [];
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (e.name.endsWith(".eval")) out.push(join(dir, e.name));
+    }
+  };
+  for (const d of ["inspect", "inspect-more"]) if (existsSync(join(SHARED_DIR, "real-world", d))) walk(join(SHARED_DIR, "real-world", d));
+  return out;
+}
+
 /**
  * The clean base log with a hole of `hole` bytes between its central directory and its end record,
  * which claims the directory runs to the record (ZIP64 records when `zip64`): a sparse file.
@@ -223,11 +301,11 @@ describe("a declared size its compressed bytes cannot hold", () => {
     expect(entry.errors.map((f) => f.message).join("\n")).toMatch(/314572800 bytes uncompressed declared, more than its \d+ compressed bytes can hold/);
   });
 
-  it("while a member whose bytes could hold it is FILE_TOO_LARGE, assay's own limit, before anything is decoded", () => {
+  it("while a member whose bytes could hold it is FILE_TOO_LARGE, assay's own limit, before anything is decoded: invalid, as a log past any of assay's limits", () => {
     const body = Buffer.concat([frameHeader({}), rleBlocks(2_400)]); // 300 MiB decoded
     const ms = base.map((m, i) => (i === first() ? { ...m, method: 93 as const, body, usize: 300 * 2 ** 20 } : m));
     const entry = scoreInspectLog(place("really-300mb.eval", zipBytes(ms)), "eval");
-    expect(entry.validity).toBe("error");
+    expect(entry.validity).toBe("invalid");
     expect(entry.errors.map((f) => f.code)).toEqual(["FILE_TOO_LARGE"]);
   });
 });

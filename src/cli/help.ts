@@ -120,7 +120,7 @@ assay compare R1 R2 R3 ... [--format table|json|md|html] [--out FILE] [--fail-on
                            twice, a headline figure or spend its own entries do not give) is refused
 `;
 
-export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE]
+export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE] [--bundle-timeout S]
   Validate one bundle, one Harbor trial, every trial of a Harbor job or of a Terminal-Bench run
   (or task folder), or one Inspect log (read in place), and print every finding (a Terminal-Bench
   trial's own; the rules that compare it with its run's results.json are score's); for Harbor, the job's plan and warnings, each trial's state,
@@ -129,6 +129,8 @@ export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE]
   assay's own, and findings naming the member or JSON path.
   With --hmac-key-file, a bundle's seal.json is checked against the key and the seal line says
   whether it matched; without it, a seal is not checked, and the seal line says so.
+  --bundle-timeout S       seconds an Inspect log's reading may take before it is a TIMEOUT, as in
+                           score (default 60)
   Exit 0 valid, 1 invalid, 3 tool error.
 `;
 

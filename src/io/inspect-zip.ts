@@ -39,6 +39,33 @@ export interface ZipDirectory {
 export const MAX_MEMBER_BYTES = 256 * 1024 * 1024;
 
 /**
+ * The decoded bytes one log may make, all its members together: 64 times its file's size and
+ * 16 MiB, at most 32 GiB. Real logs decode to 3–13 times their file (the fifteen real .eval under
+ * shared/real-world: 3.0–12.6; their most compressible member 24.5), so 64 leaves five times the
+ * most compressible of them; the 16 MiB lets a small log through whatever its ratio; the ceiling
+ * bounds the work of one log (minutes of decoding, whatever its size). Members each within their
+ * own limits can otherwise make a 98 KB log decode gigabytes (zstd: 128 KiB per 4 bytes).
+ */
+export const DECODE_RATIO = 64;
+export const DECODE_SPARE = 16 * 1024 * 1024;
+export const MAX_DECODED_BYTES = 32 * 1024 * 1024 * 1024;
+export const decodeBudget = (fileSize: number): number => Math.min(MAX_DECODED_BYTES, DECODE_SPARE + DECODE_RATIO * fileSize);
+
+/**
+ * Why reading `members` of a log of `fileSize` bytes is past its budget (FILE_TOO_LARGE: the tool's
+ * limit), or null. Checked from the sizes members declare, before anything is decoded: no decoder
+ * writes past a member's declared size, so what is declared is what decoding can cost. A member
+ * withMember refuses before decoding (a lie, an unknown method, one over MAX_MEMBER_BYTES) costs
+ * nothing and keeps its own finding: a lying log stays EVAL_CORRUPT, never becomes the tool's error.
+ */
+export function overDecodeBudget(members: readonly ZipMember[], fileSize: number): string | null {
+  let declared = 0;
+  for (const m of members) if (decodable(m)) declared += m.usize;
+  const budget = decodeBudget(fileSize);
+  return declared <= budget ? null : `its members declare ${declared} bytes uncompressed, more than assay decodes for a log of ${fileSize} bytes (${budget}: ${DECODE_RATIO} times its size and ${DECODE_SPARE}, at most ${MAX_DECODED_BYTES})`;
+}
+
+/**
  * The most compressed bytes a member of `usize` bytes can take: stored is exact; Deflate and zstd
  * add at most a few bytes per block (zlib's deflateBound, ZSTD_compressBound: well under 1 %), so
  * 3 % and a kilobyte is generous. More is corrupt, and is never read.
@@ -51,6 +78,9 @@ export const maxCompressed = (method: number, usize: number): number => (method 
  * bytes (a 3-byte header and one RLE byte). A larger declared size is a lie, not a large member.
  */
 export const maxInflated = (method: number, csize: number): number => (method === 0 ? csize : method === 8 ? csize * 1032 + 1024 : Math.ceil(csize / 4) * 128 * 1024);
+
+/** Would withMember decode it (its method read, its sizes consistent, within MAX_MEMBER_BYTES)? */
+const decodable = (m: ZipMember): boolean => [0, 8, 93].includes(m.method) && m.usize <= maxInflated(m.method, m.csize) && m.csize <= maxCompressed(m.method, m.usize) && m.usize <= MAX_MEMBER_BYTES;
 
 /** A central directory entry is 46 bytes and a name, an extra field and a comment of at most 65,535 each. */
 const MAX_ENTRY_BYTES = 46 + 3 * 0xffff;

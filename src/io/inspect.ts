@@ -11,9 +11,9 @@ import { recordKey, reductionSets, summaryRecord, type ReductionSet, type Summar
 import { encodingProblem, isPlainObject } from "../core/json/decode.js";
 import { MembersError, MembersReader } from "../core/json/members.js";
 import { parseLenientJson } from "../core/json/strict.js";
-import type { BundleEntry } from "../core/results.js";
+import { blankEntry, type BundleEntry } from "../core/results.js";
 import { fileDigest, readChunks } from "./bundle-source.js";
-import { MemberError, readDirectory, withMember, type ZipMember } from "./inspect-zip.js";
+import { MAX_MEMBER_BYTES, MemberError, overDecodeBudget, readDirectory, withMember, type ZipMember } from "./inspect-zip.js";
 
 /**
  * A member of Inspect's chunked sample layout (`inspect log convert-chunked`; inspect_ai
@@ -42,9 +42,9 @@ function chunkedUnder(name: string, shells: ReadonlySet<string>): string | null 
 /** What the meta part reads: everything but the samples. */
 const isMetaMember = (name: string): boolean => ["header.json", "_journal/start.json", "summaries.json", "reductions.json"].includes(name) || /^_journal\/summaries\/\d+\.json$/.test(name);
 
-/** One piece of work on a log. */
+/** One piece of work on a log; a whole log read with `timeoutMs` is a TIMEOUT past it (verify's bound: score's workers have the pool's). */
 export type InspectTask =
-  | { part: "whole"; format: "eval" | "json" }
+  | { part: "whole"; format: "eval" | "json"; timeoutMs?: number }
   | { part: "meta"; members: ZipMember[] }
   | { part: "samples"; members: ZipMember[] }
   | { part: "digest" };
@@ -68,6 +68,57 @@ export interface PartResult {
   digest?: string;
   toolError?: { code: MemberError["code"]; message: string };
 }
+
+/**
+ * What one log's sample records may hold together, as recordBytes counts them: past it the log is
+ * the tool error FILE_TOO_LARGE, and no more of it is read. Every record is held until the log's
+ * last step, which adds its own per record: a million tiny samples (a 64 MB .json) took 1.19 GB
+ * in `verify` and killed `score`'s worker (512 MB). The ceiling holds about 196,000 of the
+ * smallest records, which take ~940 bytes each in all (measured): 150,000 are finished in ~290 MB.
+ */
+export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+/** A record's cost beyond its strings and values: the record (~340 bytes of heap, measured) and what the last step holds for it (~600). */
+const RECORD_BYTES = 1024;
+
+/** What a value held by a record costs, about: a string two bytes a character, a slot 16, nested values theirs. */
+function heldBytes(v: unknown): number {
+  if (typeof v === "string") return 24 + 2 * v.length;
+  if (Array.isArray(v)) return v.reduce((n: number, x) => n + 16 + heldBytes(x), 32);
+  if (isPlainObject(v)) {
+    let n = 32;
+    for (const k in v) n += 16 + heldBytes(k) + heldBytes(v[k]);
+    return n;
+  }
+  return 16;
+}
+
+/** A record's cost to its log's budget (MAX_RECORD_BYTES): bounded by what its sample's bytes hold. */
+export function recordBytes(r: SampleRecord): number {
+  return RECORD_BYTES + heldBytes(r.member) + heldBytes(r.id) + heldBytes(r.errorMessage) + heldBytes(r.scores) + heldBytes(r.graderFailed) + heldBytes(r.edits) + heldBytes(r.metadata) + heldBytes(r.flags) + r.findings.reduce((n, f) => n + 64 + heldBytes(f.message), 0) + (r.usage === null ? 0 : 256);
+}
+
+/** The tool error of a log whose records pass MAX_RECORD_BYTES (the same however the log was split). */
+export const recordsTooLarge = { code: "FILE_TOO_LARGE" as const, message: `its sample records need more than assay holds for one log (${MAX_RECORD_BYTES} bytes, counted as ${RECORD_BYTES} bytes a record and what it holds): not read further` };
+
+/** Records counted against MAX_RECORD_BYTES; `add` says false once they pass it. */
+export class RecordBudget {
+  private spent = 0;
+  add(records: Iterable<SampleRecord>): boolean {
+    for (const r of records) this.spent += recordBytes(r);
+    return this.spent <= MAX_RECORD_BYTES;
+  }
+}
+
+/** Thrown out of a reader's callbacks to stop reading a log past its budget. */
+class OverBudget {}
+
+/** When the whole log being read must be done by (scoreInspectLog's timeout), checked between members and samples. */
+let readUntil = Infinity;
+/** Thrown out of a reader past readUntil. */
+class OverTime {}
+const inTime = (): void => {
+  if (Date.now() > readUntil) throw new OverTime();
+};
 
 /** A value's JSON (Inspect's relaxed numbers), or a finding on `where`. */
 function parseValue(bytes: Buffer, where: string, out: Finding[]): unknown {
@@ -119,6 +170,7 @@ function withMembers(file: string, members: readonly ZipMember[], on: (m: ZipMem
   try {
     const size = fstatSync(fd).size;
     for (const m of members) {
+      inTime();
       let read = false;
       try {
         // `bytes` may be the decoder's own memory: read before `on` returns, never kept
@@ -143,39 +195,47 @@ function withMembers(file: string, members: readonly ZipMember[], on: (m: ZipMem
  * read a part at a time and becomes one record when its last part is in: its shell, with its
  * metadata and the score events of its event chunks put back.
  */
-export function readSamples(file: string, members: readonly ZipMember[]): Pick<PartResult, "samples" | "findings" | "toolError"> {
+export function readSamples(file: string, members: readonly ZipMember[], budget?: RecordBudget): Pick<PartResult, "samples" | "findings" | "toolError"> {
   const findings: Finding[] = [];
   const samples: SampleRecord[] = [];
   let open: ChunkedSample | null = null;
+  const keep = (r: SampleRecord | null) => {
+    if (r === null) return;
+    samples.push(r);
+    if (budget !== undefined && !budget.add([r])) throw new OverBudget();
+  };
   const finish = () => {
     if (open?.shell != null) {
       const sample: Record<string, unknown> = { ...open.shell, events: open.events };
       if (open.metadata !== undefined) sample["metadata"] = open.metadata;
-      const r = sampleRecord(sample, `${open.prefix}/sample.json`, findings);
-      if (r !== null) samples.push(r);
+      keep(sampleRecord(sample, `${open.prefix}/sample.json`, findings));
     }
     open = null;
   };
-  const toolError = withMembers(file, members, (m, bytes) => {
-    // partsOf gave only a shell's read parts and other sample members here: READ_PART tells them apart.
-    const c = READ_PART.exec(m.name);
-    if (c === null || open?.prefix !== c[1]) finish();
-    const v = parseValue(bytes, m.name, findings);
-    if (c === null) {
-      const r = v === undefined ? null : sampleRecord(v, m.name, findings);
-      if (r !== null) samples.push(r);
-      return;
-    }
-    open ??= { prefix: c[1]!, shell: null, metadata: undefined, events: [] };
-    if (v === undefined) return;
-    if (c[2] === "sample.json") {
-      if (isPlainObject(v)) open.shell = v;
-      else findings.push(finding("SCHEMA", m.name, null, "a sample record must be a JSON object"));
-    } else if (c[2] === "metadata.json") open.metadata = v;
-    else keptEvents(v, m.name, open.events, findings);
-  }, findings);
-  finish();
-  return toolError === undefined ? { samples, findings } : { samples, findings, toolError };
+  try {
+    const toolError = withMembers(file, members, (m, bytes) => {
+      // partsOf gave only a shell's read parts and other sample members here: READ_PART tells them apart.
+      const c = READ_PART.exec(m.name);
+      if (c === null || open?.prefix !== c[1]) finish();
+      const v = parseValue(bytes, m.name, findings);
+      if (c === null) {
+        keep(v === undefined ? null : sampleRecord(v, m.name, findings));
+        return;
+      }
+      open ??= { prefix: c[1]!, shell: null, metadata: undefined, events: [] };
+      if (v === undefined) return;
+      if (c[2] === "sample.json") {
+        if (isPlainObject(v)) open.shell = v;
+        else findings.push(finding("SCHEMA", m.name, null, "a sample record must be a JSON object"));
+      } else if (c[2] === "metadata.json") open.metadata = v;
+      else keptEvents(v, m.name, open.events, findings);
+    }, findings);
+    finish();
+    return toolError === undefined ? { samples, findings } : { samples, findings, toolError };
+  } catch (e) {
+    if (!(e instanceof OverBudget)) throw e;
+    return { samples: [], findings: [], toolError: recordsTooLarge };
+  }
 }
 
 /** The meta members → header, start record, summaries (streamed), journal summaries (k order, later wins), reductions. */
@@ -300,7 +360,13 @@ export function assemble(digest: string, truncated: boolean, directoryFindings: 
 function evalParts(file: string): LogParts {
   const dir = readDirectory(file);
   const { meta, samples } = partsOf(dir.members);
-  return assemble(fileDigest(file), dir.truncated, dir.findings, readMeta(file, meta), [readSamples(file, samples)]);
+  const over = overDecodeBudget([...meta, ...samples], dir.size);
+  if (over !== null) {
+    // Its header still names it, when that alone is within the budget; no sample is decoded.
+    const head = overDecodeBudget(meta, dir.size) === null ? readMeta(file, meta) : { findings: [] };
+    return assemble(fileDigest(file), dir.truncated, dir.findings, { ...head, toolError: { code: "FILE_TOO_LARGE", message: over } }, []);
+  }
+  return assemble(fileDigest(file), dir.truncated, dir.findings, readMeta(file, meta), [readSamples(file, samples, new RecordBudget())]);
 }
 
 /**
@@ -314,22 +380,32 @@ function jsonParts(file: string): LogParts {
   let n = 0;
   let first = true;
   let truncated = false;
+  const budget = new RecordBudget();
+  // Where the last value handed over ended, and how much was fed: a value is held whole while it is read.
+  let lastEnd = 0;
+  let fed = 0;
   const reader = new MembersReader(new Set(["samples"]), {
-    member: (key, bytes) => {
+    member: (key, bytes, offset) => {
+      lastEnd = offset + bytes.length;
       if (Object.hasOwn(header, key) || (key === "samples" && n > 0)) findings.push(finding("JSON_DUPLICATE_KEY", null, null, `duplicate key ${JSON.stringify(key)} at the top level`));
       const v = parseValue(bytes, key, findings);
       if (v !== undefined && key !== "samples") header[key] = v;
     },
-    element: (_key, bytes) => {
+    element: (_key, bytes, offset) => {
+      inTime();
+      lastEnd = offset + bytes.length;
       const where = `samples[${n++}]`;
       const v = parseValue(bytes, where, findings);
       if (v === undefined) return;
       const r = sampleRecord(v, where, findings);
-      if (r !== null) samples.push(r);
+      if (r === null) return;
+      samples.push(r);
+      if (!budget.add([r])) throw new OverBudget();
     },
   });
   try {
     for (const chunk of readChunks(file)) {
+      inTime();
       const c = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       if (first) {
         first = false;
@@ -338,6 +414,9 @@ function jsonParts(file: string): LogParts {
       }
       if (c.indexOf(0x0d) !== -1) throw new MembersError("ENCODING:raw \\r", 0);
       reader.feed(c);
+      fed += c.length;
+      // One value (a member, a sample) is held no larger than a .eval's member may be.
+      if (fed - lastEnd > MAX_MEMBER_BYTES) return { ...jsonLog(file, header, false, [], []), toolError: valueTooLarge(lastEnd) };
     }
     try {
       reader.end();
@@ -347,10 +426,19 @@ function jsonParts(file: string): LogParts {
       findings.push(finding("EVAL_TRUNCATED", null, null, `${e.message}: read as far as it is intact (${samples.length} sample records)`));
     }
   } catch (e) {
+    if (e instanceof OverBudget) return { ...jsonLog(file, header, truncated, [], []), toolError: recordsTooLarge };
     if (!(e instanceof MembersError)) throw e;
     if (e.message.startsWith("ENCODING:")) findings.push(finding("ENCODING", null, null, e.message.slice(9)));
     else findings.push(finding("JSON_SYNTAX", null, null, e.message));
   }
+  return jsonLog(file, header, truncated, findings, samples);
+}
+
+/** The tool error of a .json log holding one value past MAX_MEMBER_BYTES. */
+const valueTooLarge = (at: number) => ({ code: "FILE_TOO_LARGE" as const, message: `the value after byte ${at} runs past ${MAX_MEMBER_BYTES} bytes, more than assay reads in one member or sample (as in a .eval): not read further` });
+
+/** A .json log's parts, from its members but the samples (`header`, emptied of its reductions) and its sample records. */
+function jsonLog(file: string, header: Record<string, unknown>, truncated: boolean, findings: Finding[], samples: SampleRecord[]): LogParts {
   const results = isPlainObject(header["results"]) ? header["results"] : null;
   const rawReductions = header["reductions"] ?? results?.["sample_reductions"];
   const reductionsFile = header["reductions"] !== undefined ? "reductions" : "results.sample_reductions";
@@ -371,9 +459,29 @@ function jsonParts(file: string): LogParts {
   };
 }
 
-/** A whole log → its entry (without its path). */
-export function scoreInspectLog(file: string, format: "eval" | "json"): Omit<BundleEntry, "path"> {
-  return finishLog(format === "eval" ? evalParts(file) : jsonParts(file));
+/**
+ * The log's entry from its parts (finishLog), a log past what assay reads (FILE_TOO_LARGE: a member,
+ * its decoded bytes, its records, one value) being invalid, as §2 makes a document past its limit:
+ * it earns nothing. As the tool's error it would be left out of its task run, and a log made too
+ * large would lift the run's figure (an invalid 200,000-sample log zeroed its run: 0.000; as the
+ * tool's error it left no figure, beside a claim of 1.000 that agrees).
+ */
+export function finishParts(parts: LogParts): ReturnType<typeof finishLog> {
+  const entry = finishLog(parts);
+  return parts.toolError?.code === "FILE_TOO_LARGE" ? { ...entry, validity: "invalid" } : entry;
+}
+
+/** A whole log → its entry (without its path); a TIMEOUT, as the pool's, when its reading passes `timeoutMs`. */
+export function scoreInspectLog(file: string, format: "eval" | "json", timeoutMs = Infinity): Omit<BundleEntry, "path"> {
+  readUntil = Date.now() + timeoutMs;
+  try {
+    return finishParts(format === "eval" ? evalParts(file) : jsonParts(file));
+  } catch (e) {
+    if (!(e instanceof OverTime)) throw e;
+    return blankEntry({ profile: "inspect", validity: "error", errors: [finding("TIMEOUT", null, null, `ran past the ${timeoutMs} ms limit for one log`)] });
+  } finally {
+    readUntil = Infinity;
+  }
 }
 
 /**

@@ -4,12 +4,11 @@
 // last part is back the log's pure last step (core/inspect/log.ts) runs here over those records.
 // Memory holds a small record per sample until then, never a sample.
 
-import { finishLog } from "../core/inspect/log.js";
 import { shareStrings } from "../core/inspect/sample.js";
 import type { BundleEntry } from "../core/results.js";
 import type { Found } from "../io/discover.js";
-import { assemble, partsOf, type InspectTask, type PartResult } from "../io/inspect.js";
-import { readDirectory, type ZipDirectory, type ZipMember } from "../io/inspect-zip.js";
+import { assemble, finishParts, partsOf, RecordBudget, recordsTooLarge, type InspectTask, type PartResult } from "../io/inspect.js";
+import { overDecodeBudget, readDirectory, type ZipDirectory, type ZipMember } from "../io/inspect-zip.js";
 
 /** When to split: a .eval of at least `logBytes`, into parts of at most `partBytes` of compressed sample members (or one sample). */
 export interface SplitOptions {
@@ -44,6 +43,9 @@ export class LogAssembly {
   private readonly order = new Map<LogPart, number>();
   /** The records' recurring strings, one copy each (shareStrings): they wait here for the last part. */
   private readonly strings = new Map<string, string>();
+  /** The records held so far, against the one ceiling a log read whole has; past it they are dropped. */
+  private readonly budget = new RecordBudget();
+  private overBudget = false;
 
   constructor(
     readonly found: Found,
@@ -58,14 +60,20 @@ export class LogAssembly {
     if (!("part" in r)) this.failed ??= r;
     else if (r.part === "meta") this.meta = r;
     else if (r.part === "digest") this.digest = r.digest ?? null;
-    else {
-      if (this.failed === null) for (const rec of r.samples ?? []) shareStrings(rec, this.strings);
-      this.samples[this.order.get(part) ?? 0] = r;
+    else if (!this.overBudget) {
+      if (!this.budget.add(r.samples ?? [])) {
+        this.overBudget = true;
+        this.samples.length = 0; // what a log past its ceiling read is dropped at once, as a worker reading it whole stops
+      } else {
+        if (this.failed === null) for (const rec of r.samples ?? []) shareStrings(rec, this.strings);
+        this.samples[this.order.get(part) ?? 0] = r;
+      }
     }
     if (--this.left > 0) return null;
     if (this.failed !== null) return { ...this.failed, path: this.found.path };
-    const parts = assemble(this.digest ?? "", this.directory.truncated, this.directory.findings, this.meta!, this.samples.filter((s) => s !== undefined));
-    return { path: this.found.path, ...finishLog(parts) };
+    const samples = this.overBudget ? [{ findings: [], toolError: recordsTooLarge }] : this.samples.filter((s) => s !== undefined);
+    const parts = assemble(this.digest ?? "", this.directory.truncated, this.directory.findings, this.meta!, samples);
+    return { path: this.found.path, ...finishParts(parts) };
   }
 
   /** Parts are numbered as they are made: records join in the log's own member order. */
@@ -87,7 +95,9 @@ export function splitLog(found: Found, split: SplitOptions = SPLIT): LogPart[] |
     return null;
   }
   if (directory.truncated || directory.members.length === 0) return null;
-  const { meta, units } = partsOf(directory.members);
+  const { meta, samples, units } = partsOf(directory.members);
+  // Past its decoding budget: read whole, where the worker refuses it before decoding a sample.
+  if (overDecodeBudget([...meta, ...samples], directory.size) !== null) return null;
   const ranges: ZipMember[][] = [];
   let bytes = 0;
   // By sample: a chunked sample's parts make one record, so one worker reads them all.

@@ -392,11 +392,14 @@ function runNotes(doc: ResultsView, notes: BundleNotes, lines: string[]): void {
   const u = doc.run.unrecognised;
   if (u.count > 0) {
     const logs = u.paths.filter((p) => p.endsWith(".json")).length;
-    const folders = u.paths.length - logs;
-    if (folders > 0 || logs === 0)
-      lines.push("", `${plural(u.count - logs, "folder")} look${u.count - logs === 1 ? "s" : ""} like evidence (a result.json, reward file or trial.log) but ${u.count - logs === 1 ? "is" : "are"} no bundle, Harbor job or trial: not scored`);
+    const zips = u.paths.filter((p) => p.endsWith(".eval")).length;
+    const folders = u.paths.length - logs - zips;
+    if (folders > 0 || logs + zips === 0)
+      lines.push("", `${plural(u.count - logs - zips, "folder")} look${u.count - logs - zips === 1 ? "s" : ""} like evidence (a result.json, reward file or trial.log) but ${u.count - logs - zips === 1 ? "is" : "are"} no bundle, Harbor job or trial: not scored`);
     // Files shaped as Inspect logs but not named by a timestamp: Inspect would not list them either.
     if (logs > 0) lines.push(...(folders > 0 ? [] : [""]), `${plural(logs, ".json file")} shaped as an Inspect log but not named by its timestamp (Inspect would not list ${logs === 1 ? "it" : "them"} either): give ${logs === 1 ? "it" : "each"} as a root to score ${logs === 1 ? "it" : "them"}`);
+    // issue 35: a .eval that is a ZIP archive of other files is no Inspect log.
+    if (zips > 0) lines.push(...(folders + logs > 0 ? [] : [""]), `${plural(zips, ".eval file")} ${zips === 1 ? "is a ZIP archive" : "are ZIP archives"} holding none of an Inspect log's members: not an Inspect log, not scored`);
     for (const p of u.paths.slice(0, 12)) lines.push(`  ${forTerminal(p)}`);
     if (u.count > 12) lines.push(`  … ${u.count - 12} more (run.unrecognised in --format json)`);
   }

@@ -21,14 +21,19 @@ function sealLine(entry: BundleEntry, dir: string, key: HmacKey | undefined): st
   return `checked with the key of fingerprint ${key.fingerprint}: ${matched ? "matches" : "does NOT match (see the findings on seal.json)"}`;
 }
 
+/** score's default bundle timeout (pool.ts DEFAULT_BUNDLE_TIMEOUT_MS), not imported: verify never loads the pool. */
+export const VERIFY_TIMEOUT_S = 60;
+
 const present = (p: string) => lstatSync(p, { throwIfNoEntry: false }) !== undefined;
 
 export function verifyCommand(argv: string[], io: CliIo): number {
-  const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: { json: { type: "boolean" }, "hmac-key-file": { type: "string" } } });
+  const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: { json: { type: "boolean" }, "hmac-key-file": { type: "string" }, "bundle-timeout": { type: "string" } } });
   if (positionals.length !== 1) throw new UsageError("assay verify takes exactly one directory (a bundle, a Harbor trial or a Harbor job) or one Inspect log");
   const dir = positionals[0]!;
+  const timeoutS = values["bundle-timeout"] === undefined ? VERIFY_TIMEOUT_S : Number(values["bundle-timeout"]);
+  if (!(timeoutS > 0 && timeoutS <= 86_400)) throw new UsageError("--bundle-timeout takes a number of seconds above 0 and at most 86400 (a day)");
   const st = statSync(dir, { throwIfNoEntry: false });
-  if (st?.isFile()) return verifyLog(dir, values.json === true, values["hmac-key-file"] !== undefined, io);
+  if (st?.isFile()) return verifyLog(dir, values.json === true, values["hmac-key-file"] !== undefined, timeoutS * 1000, io);
   if (!st?.isDirectory()) throw new UsageError(`${forTerminal(dir)} is not a directory or a file`);
   const key = values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"], [dir], io.stderr);
   const shown = displayRoot(dir);
@@ -66,10 +71,10 @@ export function verifyCommand(argv: string[], io: CliIo): number {
   return entries.reduce((worst, e) => Math.max(worst, exitForValidity(e.validity)), EXIT.OK as number);
 }
 
-/** `assay verify LOG`: one Inspect log (§12), every finding with its member or JSON path. */
-function verifyLog(file: string, json: boolean, keyGiven: boolean, io: CliIo): number {
+/** `assay verify LOG`: one Inspect log (§12), every finding with its member or JSON path; a TIMEOUT past `timeoutMs`, as in score. */
+function verifyLog(file: string, json: boolean, keyGiven: boolean, timeoutMs: number, io: CliIo): number {
   const [found] = [...discover([file])];
-  const entry = scoreFile(found!.dir, found!.path, found!.kind, { part: "whole", format: found!.file!.format }) as BundleEntry;
+  const entry = scoreFile(found!.dir, found!.path, found!.kind, { part: "whole", format: found!.file!.format, timeoutMs }) as BundleEntry;
   if (keyGiven) io.stderr("assay verify: Inspect logs carry no seal: --hmac-key-file checks nothing here\n");
   io.stdout(json ? JSON.stringify(entry, null, 2) + "\n" : renderEntry(entry));
   return exitForValidity(entry.validity);

@@ -7,6 +7,6 @@ export const inspectScorer: FileScorer = {
   form: "file",
   score(file, path, task) {
     const t = task as InspectTask;
-    return t.part === "whole" ? { path, ...scoreInspectLog(file, t.format) } : readPart(file, path, t);
+    return t.part === "whole" ? { path, ...scoreInspectLog(file, t.format, t.timeoutMs) } : readPart(file, path, t);
   },
 };
