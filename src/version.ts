@@ -9,4 +9,7 @@ export const TOOL_VERSION = "0.1.0";
 // Rewardkit's reward-details.json and a trial's own lock.json digest change Harbor entries a store
 // holds; an Inspect grader's failure (Score.reason) is a sample state of its own, mixed metrics
 // lists are checked, and the chunked sample layout is read (Inspect logs are never stored).
-export const SCORING_VERSION = 8;
+// 9 (issue 35, Harbor): a trial whose result.json is lost after its verifier ran warns
+// REWARD_WITHOUT_RESULT, a trial's unreadable lock.json LOCK_UNREADABLE (the job counts the one 0 and
+// leaves pass@k unknown for the other): Harbor entries a store holds change.
+export const SCORING_VERSION = 9;

@@ -318,7 +318,7 @@ describe("RESULT_TRUNCATED", () => {
   /** Beside its reward file: its verifier ran, so the job counts it 0 (REWARD_WITHOUT_RESULT, issue 35). */
   function expectTruncated(e: ScoredBundle): void {
     expect(e.errors).toEqual([]);
-    expect(e.warnings).toEqual([finding("RESULT_TRUNCATED", "result.json", /killed/), finding("REWARD_WITHOUT_RESULT", "verifier/reward.txt", /shows the verifier ran/)]);
+    expect(e.warnings).toEqual([finding("RESULT_TRUNCATED", "result.json", /killed/), finding("REWARD_WITHOUT_RESULT", "verifier/reward.txt", /but the verifier ran/)]);
     expect([e.validity, e.state, e.rewards, e.task]).toEqual(["valid", "incomplete", null, null]);
   }
 

@@ -86,7 +86,7 @@ describe("a trial's result.json absent or cut while a reward file shows its veri
         expect(e.flags.filter((f) => f.code === "REWARD_WITHOUT_RESULT")).toEqual([{ code: "REWARD_WITHOUT_RESULT", trial: "t2", attempt: null, evidence: expect.stringContaining("counted 0 under every --errors") }]);
         const t2 = entry(doc, "t2");
         expect([t2.validity, t2.state, t2.rewards]).toEqual(["valid", "incomplete", null]);
-        expect(t2.warnings.find((w) => w.code === "REWARD_WITHOUT_RESULT")).toMatchObject({ file: "verifier/reward.txt", message: expect.stringContaining("verifier/reward.txt shows the verifier ran") });
+        expect(t2.warnings.find((w) => w.code === "REWARD_WITHOUT_RESULT")).toMatchObject({ file: "verifier/reward.txt", message: expect.stringContaining("but the verifier ran (it left verifier/reward.txt)") });
       }
     });
   }

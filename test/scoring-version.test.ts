@@ -29,7 +29,9 @@ import { SCORING_VERSION } from "../src/version.js";
 // §13.5's `usage`: a stored row without it reads as null; no verdict or figure changed.
 // Under 8 (issue 25): Harbor entries gained `task_path`, `reward_details` and `harbor_analysis`, and
 // Harbor's rules read reward-details.json, both reward files and a trial's own lock.json.
-const RECORDED = { version: 8, fingerprint: "891b280bacbeb0ab52da5a563bc9bfa749d99a91e1e459ca797e30106f74be99" };
+// Under 9 (issue 35): a Harbor trial whose result.json is lost beside a reward file warns
+// REWARD_WITHOUT_RESULT; the synthesised killed trials lost their reward files to stay incomplete.
+const RECORDED = { version: 9, fingerprint: "75d01e8aa1ff8ee66839eeb0fd4f43a0f25988887b5e8129a4c425dc229be954" };
 
 let root: string;
 beforeAll(() => {

@@ -7,7 +7,7 @@
 // (REWARD_WITHOUT_RESULT, issue 35). Written with JSON.parse and plain code, apart from src/core/harbor.
 
 import { readJson } from "./json.js";
-import { treeEntries, type Tree } from "./tree.js";
+import type { Tree } from "./tree.js";
 import type { ScoredBundle } from "../core/results.js";
 
 type Obj = Record<string, unknown>;
@@ -95,8 +95,9 @@ export function harborCheck(tree: Tree, e: ScoredBundle): string | null {
   }
   // Issue 35: result.json unread (absent, not a file, cut) beside any entry where a verifier leaves
   // its reward file: the entry must say so, for its job counts it 0 rather than leave it out.
+  // (A path below verifier/reward.txt/ implies a folder there, which is an entry too.)
   const unread = result?.kind !== "file" || truncated;
-  const verified = treeEntries(tree).some((x) => /^(?:steps\/[^/]+\/)?verifier\/reward\.(?:txt|json)$/.test(x.path));
+  const verified = unread && [...tree.keys()].some((p) => /^(?:steps\/[^/]+\/)?verifier\/reward\.(?:txt|json)(?:\/|$)/.test(p));
   if (unread && verified !== e.warnings.some((w) => w.code === "REWARD_WITHOUT_RESULT"))
     return verified ? "result.json unread beside a reward file, but no REWARD_WITHOUT_RESULT" : "REWARD_WITHOUT_RESULT without a reward file";
   const scored = e.state === "scored" || e.state === "scored-with-exception";

@@ -126,7 +126,7 @@ const REWARD_FILE = /^(?:steps\/[^/]+\/)?verifier\/reward\.(?:txt|json)$/;
 function rewardWithoutResult(src: BundleSource, warnings: Finding[]): void {
   const files = src.entries.map((e) => e.path).filter((p) => REWARD_FILE.test(p));
   if (files.length === 0) return; // killed before its verifier: incomplete, as ever
-  warnings.push(finding("REWARD_WITHOUT_RESULT", files[0]!, null, `${files.join(", ")} shows the verifier ran, but result.json is absent or cut: the reward cannot be checked against it, so the trial counts 0`));
+  warnings.push(finding("REWARD_WITHOUT_RESULT", files[0]!, null, `result.json is absent or cut, but the verifier ran (it left ${files.join(", ")}): its reward cannot be checked against result.json, so the trial counts 0`));
 }
 
 /** result.json → the view, or null when there is none to read (absent, too large, killed writer). */
