@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
+import { computeExperiments, DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { run, spawnCli } from "./helpers/cli.js";
@@ -90,6 +90,14 @@ describe("a trial's result.json absent or cut while a reward file shows its veri
       }
     });
   }
+
+  it("a library caller's entries (no compact record, so no record part) reach the same figure and flag", async () => {
+    const root = fresh("result-entries");
+    unlinkSync(join(writeJob(root, "job", FOUR()), "t2", "result.json"));
+    const doc = await score([root]);
+    const [e] = computeExperiments(doc.bundles, [], DEFAULT_BATCH, doc.run.jobs);
+    expect([figure(e!), codes(e!.flags)]).toEqual([[0.75, 3, 4], ["REWARD_WITHOUT_RESULT", "JOB_CLAIM_MISMATCH"]]);
+  });
 
   it("a multi-step trial: a step's reward file shows the verifier ran just as well", async () => {
     const root = fresh("result-steps");
