@@ -9,7 +9,9 @@ export const TOOL_VERSION = "0.1.0";
 // Rewardkit's reward-details.json and a trial's own lock.json digest change Harbor entries a store
 // holds; an Inspect grader's failure (Score.reason) is a sample state of its own, mixed metrics
 // lists are checked, and the chunked sample layout is read (Inspect logs are never stored).
-// 9 (issue 35, Inspect: what an unreadable member may switch off): an unfinished log credits only
-// the records a summary confirms, at its planned denominator; absent members of a finished .eval
-// are findings; retry chains withhold a value a cut or unidentified log may change.
+// 9 (issue 35): Inspect: an unfinished log credits only the records a summary confirms, at its
+// planned denominator; absent members of a finished .eval are findings; retry chains withhold a
+// value a cut or unidentified log may change. Harbor: a trial whose result.json is lost after its verifier ran warns
+// REWARD_WITHOUT_RESULT, a trial's unreadable lock.json LOCK_UNREADABLE (the job counts the one 0 and
+// leaves pass@k unknown for the other): Harbor entries a store holds change.
 export const SCORING_VERSION = 9;

@@ -315,9 +315,10 @@ describe("TIMING", () => {
 describe("RESULT_TRUNCATED", () => {
   const full = pyJson(trialResult({ name: "trial-1", task: "café-☕-😀" }));
   const bytes = Buffer.from(full);
+  /** Beside its reward file: its verifier ran, so the job counts it 0 (REWARD_WITHOUT_RESULT, issue 35). */
   function expectTruncated(e: ScoredBundle): void {
     expect(e.errors).toEqual([]);
-    expect(e.warnings).toEqual([finding("RESULT_TRUNCATED", "result.json", /killed/)]);
+    expect(e.warnings).toEqual([finding("RESULT_TRUNCATED", "result.json", /killed/), finding("REWARD_WITHOUT_RESULT", "verifier/reward.txt", /but the verifier ran/)]);
     expect([e.validity, e.state, e.rewards, e.task]).toEqual(["valid", "incomplete", null, null]);
   }
 
@@ -499,7 +500,7 @@ describe("symlinks and special files", () => {
 
   it("a symlinked result.json is not read: the trial is incomplete", () => {
     const e = trial({ result: null }, (dir) => symlinkSync(outside("result.json", pyJson(trialResult({ name: "x" }))), join(dir, "result.json")));
-    expect(codes(e.warnings)).toEqual(["TRIAL_SYMLINK result.json"]);
+    expect(codes(e.warnings)).toEqual(["TRIAL_SYMLINK result.json", "REWARD_WITHOUT_RESULT verifier/reward.txt"]);
     expect([e.state, e.task]).toEqual(["incomplete", null]);
   });
 

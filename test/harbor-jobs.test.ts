@@ -60,7 +60,7 @@ const DOCKER = { type: "RuntimeError", message: "Docker compose command failed: 
  * same name as a1..a4 but another checksum, so another group.
  *   a1 1 scored · a2 0 scored · a3 1 scored-with-exception · a4 infrastructure-error
  *   b1 0 scored · b2 0 scored · b3 incomplete (verifier_result null, no exception)
- *   b4 incomplete (no result.json; a reward.txt alone makes no score) · x1 1 scored · x2 0 scored
+ *   b4 incomplete (no result.json, no reward file: killed before its verifier) · x1 1 scored · x2 0 scored
  */
 const MIXED: TrialSpec[] = [
   { name: "a1", task: "alpha", checksum: "c1", rewards: { reward: float(1) } },
@@ -70,7 +70,7 @@ const MIXED: TrialSpec[] = [
   { name: "b1", task: "beta", checksum: "c1", rewards: { reward: float(0) } },
   { name: "b2", task: "beta", checksum: "c1", rewards: { reward: 0 } },
   { name: "b3", task: "beta", checksum: "c1", rewards: null },
-  { name: "b4", task: "beta", checksum: "c1", result: null },
+  { name: "b4", task: "beta", checksum: "c1", result: null, rewardFiles: null },
   { name: "x1", task: "alpha", checksum: "c2", rewards: { reward: 1 } },
   { name: "x2", task: "alpha", checksum: "c2", rewards: { reward: float(0) } },
 ];

@@ -167,12 +167,17 @@ describe.runIf(HAVE || REQUIRE_SHARED)("real Harbor archives (../shared/real-wor
       for (const b of menendez) expect([b.validity, b.errors.map((f) => f.code)]).toEqual(["invalid", ["REWARD_FILE_MISSING"]]);
     });
 
-    it("books-interest-cocoa (the snapshot lacks its 4 MiB result.json): incomplete, and the job's claim of reward 1 stands against none", () => {
+    it("books-interest-cocoa (the snapshot lacks its 4 MiB result.json): incomplete, its reward.txt shows the verifier ran, so it counts 0 (issue 35); the job's claim of reward 1 stands against none", () => {
       for (const job of ["persona-web-cocoa-local", "appSim-example-web-cocoa-local"]) {
         const e = experimentAt(join(MATRAIX, job));
         expect(byPath(join(MATRAIX, job, "books-interest-cocoa__cARWDzg"))).toMatchObject({ validity: "valid", state: "incomplete", claimed: { rewards: { reward: 1 }, exception: null } });
-        expect(e.flags).toEqual([expect.objectContaining({ code: "JOB_CLAIM_MISMATCH", trial: "books-interest-cocoa__cARWDzg", evidence: expect.stringContaining("no readable result.json (none)") })]);
-        expect(e.claimed!.compared[0]).toMatchObject({ claimed: 1, assay: null, reason: expect.stringContaining("does not follow from them") });
+        expect(e.flags).toEqual([
+          expect.objectContaining({ code: "REWARD_WITHOUT_RESULT", trial: "books-interest-cocoa__cARWDzg" }),
+          expect.objectContaining({ code: "JOB_CLAIM_MISMATCH", trial: "books-interest-cocoa__cARWDzg", evidence: expect.stringContaining("no readable result.json (none)") }),
+        ]);
+        // Nothing can check its reward.txt's 1 against a result.json: 0, not covered (was n/a, 0/1).
+        expect([e.rewards!["reward"]!.mean, e.rewards!["reward"]!.covered, e.rewards!["reward"]!.trials]).toEqual([0, 0, 1]);
+        expect(e.claimed!.compared[0]).toMatchObject({ claimed: 1, assay: 0, reason: expect.stringContaining("which assay counts (its verifier ran) as 0") });
       }
     });
 

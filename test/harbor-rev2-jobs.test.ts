@@ -241,7 +241,7 @@ describe("the job's claims, beside assay's figures", () => {
     writeHarborJob(root, "job-done", [{ name: "t1" }, { name: "t2", result: null }, { name: "t3" }], { evals });
     writeHarborJob(root, "job-running", [{ name: "t1" }, { name: "t3" }], { evals: { e: { metrics: [], reward_stats: { reward: { "1.0": ["t1"] } } } }, finished: false });
     const doc = await score([root]);
-    expect(exp(doc, "job-done").flags.map((f) => [f.trial, f.evidence])).toEqual([
+    expect(exp(doc, "job-done").flags.filter((f) => f.code === "JOB_CLAIM_MISMATCH").map((f) => [f.trial, f.evidence])).toEqual([
       ["t2", "the job's result.json names it with reward=1, but it has no readable result.json (none)"],
       ["t3", "no eval of the job's result.json names it, but its result.json has reward=1"],
     ]);
@@ -323,12 +323,12 @@ describe("which reward file Harbor read: the job's lock.json decides", () => {
     expect(exp(doc, "job-new").invalid).toEqual([{ trial: "t1", codes: ["REWARD_MISMATCH"] }]);
     expect(exp(doc, "job-new").rewards!["reward"]!.mean).toBe(0);
   });
-  it("the other side: Harbor 0.6 read reward.txt first, and without a lock.json either file may have been read", async () => {
+  it("the other side: Harbor 0.6 read reward.txt first; without a lock.json either file may have been read, so agreeing with one is REWARD_MISMATCH (issue 35)", async () => {
     const root = fresh("lock-old");
     writeHarborJob(root, "job-old", [disagreeing], { harborVersion: "0.6.3" });
     writeHarborJob(root, "job-unknown", [disagreeing]);
     const doc = await score([root]);
-    expect([exp(doc, "job-old").invalid, exp(doc, "job-unknown").invalid]).toEqual([[], []]);
+    expect([exp(doc, "job-old").invalid, exp(doc, "job-unknown").invalid]).toEqual([[], [{ trial: "t1", codes: ["REWARD_MISMATCH"] }]]);
     expect(exp(doc, "job-old").rewards!["reward"]!.mean).toBe(1);
   });
 });

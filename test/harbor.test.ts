@@ -3,7 +3,7 @@
 // it is scored through the real pool, and every trial's verdict and the job's metrics are checked
 // against values worked out by hand below.
 
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
@@ -50,7 +50,8 @@ const CASES: { spec: TrialSpec; state: BundleEntry["state"]; codes: string[]; wa
     reward: 1,
   },
   { spec: { name: "missing-result", result: null, rewardFiles: null }, state: "incomplete", codes: [], reward: null },
-  { spec: { name: "truncated-result", result: truncated({ name: "truncated-result" }) }, state: "incomplete", codes: [], warnings: ["RESULT_TRUNCATED"], reward: null },
+  // Killed before its verifier ran (no reward file): incomplete. With one, it would count 0 (REWARD_WITHOUT_RESULT).
+  { spec: { name: "truncated-result", result: truncated({ name: "truncated-result" }), rewardFiles: null }, state: "incomplete", codes: [], warnings: ["RESULT_TRUNCATED"], reward: null },
   // A newer Harbor's result.json: extra fields, top level and nested.
   {
     spec: { name: "newer-result", extra: { schema_version: "2.1", agent_info: { name: "terminus-2", version: "2.1.0", model_info: { name: "gpt-4o", provider: "openai", context_window: 128000 }, new_thing: [1, 2] } } },
@@ -88,7 +89,9 @@ const entry = (name: string) => results.bundles.find((b) => b.path.endsWith(`/${
 
 beforeAll(async () => {
   root = mkdtempSync(join(SCRATCH, "assay-harbor-"));
-  writeJob(root, "job-2025-11-03", CASES.map((c) => c.spec));
+  const dir = writeJob(root, "job-2025-11-03", CASES.map((c) => c.spec));
+  // The Harbor version says which reward file it read (both-files): without one, agreeing with one of two would be REWARD_MISMATCH.
+  writeFileSync(join(dir, "lock.json"), JSON.stringify({ schema_version: 3, harbor: { version: "0.22.0" }, trials: [] }));
   results = await scoreRoots([root], { schedules: [], invalid: "count", resourceBound: "default", errors: "exclude", jobs: 2, batchSize: 3 });
   job = results.experiments.find((e) => e.experiment === "job-2025-11-03")!;
 }, 60_000);
@@ -174,7 +177,7 @@ describe("the job's metrics", () => {
 
   it("carries the review flags without letting them count", () => {
     expect(job.flags).toEqual([
-      { code: "REWARD_FILES_DISAGREE", trial: "both-files", attempt: null, evidence: expect.stringMatching(/names no Harbor version: either reward file may be the one Harbor read/) },
+      { code: "REWARD_FILES_DISAGREE", trial: "both-files", attempt: null, evidence: "Harbor 0.22.0 read verifier/reward.json and ignored the other" },
       { code: "WRITES_REWARD_PATH", trial: "real-writes-reward", attempt: null, evidence: null },
       { code: "STEP_EXCEPTION", trial: "step-failed", attempt: null, evidence: null },
     ]);

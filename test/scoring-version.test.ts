@@ -30,7 +30,9 @@ import { SCORING_VERSION } from "../src/version.js";
 // Under 8 (issue 25): Harbor entries gained `task_path`, `reward_details` and `harbor_analysis`, and
 // Harbor's rules read reward-details.json, both reward files and a trial's own lock.json.
 // Under 9 (issue 35): the killed and truncated Inspect logs credit only the records a summary confirms, at their planned denominator.
-const RECORDED = { version: 9, fingerprint: "54716a485011d2663478987333cc21a43b6eb00c595266c2b5e59c99cb514766" };
+// Under 9 (issue 35), also: a Harbor trial whose result.json is lost beside a reward file warns
+// REWARD_WITHOUT_RESULT; the synthesised killed trials lost their reward files to stay incomplete.
+const RECORDED = { version: 9, fingerprint: "75d01e8aa1ff8ee66839eeb0fd4f43a0f25988887b5e8129a4c425dc229be954" };
 
 let root: string;
 beforeAll(() => {

@@ -60,7 +60,7 @@ const CONTRACT_CODES = {
   LOOKS_LIKE_JOB: "§11 warning: a trial folder whose subfolders hold config.json (a job without job.log?)",
   REWARD_COERCED: "§11 warning: a reward.json value Harbor's lax model coerced to a number (\"1.0\", true)",
   REWARD_UNVERIFIED: "§11 warning: a custom or disabled verifier: no reward file backs the rewards",
-  JOB_RESULT_UNREADABLE: "§11 warning: a job's own result.json is malformed: its plan and claims are unknown",
+  JOB_RESULT_UNREADABLE: "§11 warning: a job's own result.json is absent or malformed: its plan and claims are unknown",
   JOB_PLAN_EXCEEDED: "§11 warning: a job folder holds more trials than its n_total_trials planned",
   EVAL_TRUNCATED: "§12 warning: an Inspect log cut short (a killed or partial writer); read as far as it is intact, state incomplete",
   MEMBER_DUPLICATE: "§12 warning: a .eval member name repeats; its last entry is read, as Inspect reads it",
@@ -89,6 +89,10 @@ const CONTRACT_CODES = {
   // flags (issue 25)
   // issue 35: inspect-audit
   LOG_UNIDENTIFIED: "§12 flag (issue 35): an Inspect log whose task run cannot be read may belong to this one: its value is withheld",
+  // issue 35: Harbor, what an unreadable file may switch off
+  REWARD_WITHOUT_RESULT: "§11 warning and flag: a reward file shows the verifier ran, but result.json is absent or cut: the reward cannot be checked, so the trial counts 0 under every --errors",
+  LOCK_UNREADABLE: "§11 warning: a job's or trial's lock.json is present but cannot be read: the Harbor version (which reward file it read) or the task's digest is unknown",
+  JOB_PLAN_UNKNOWN: "§11 flag: a job's result.json is absent or unreadable: its plan is unknown (coverage counts only the folders present) and its claims cannot be checked",
 } as const;
 
 /** Every code: the contract's, and those a kind adds (kinds/declared.ts). */

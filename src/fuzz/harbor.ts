@@ -3,7 +3,8 @@
 // verifier; and they are backed — by the reward file Harbor read (reward.json or reward.txt: when
 // both exist either may agree) for a single-step trial, by one of Harbor's two aggregations of the
 // steps for a multi-step one — unless a custom or disabled verifier made them unverifiable, which
-// the entry must say. Written with JSON.parse and plain code, apart from src/core/harbor.
+// the entry must say; and a trial whose result.json is unread beside a reward file says so
+// (REWARD_WITHOUT_RESULT, issue 35). Written with JSON.parse and plain code, apart from src/core/harbor.
 
 import { readJson } from "./json.js";
 import type { Tree } from "./tree.js";
@@ -92,6 +93,13 @@ export function harborCheck(tree: Tree, e: ScoredBundle): string | null {
     const r = readJson(result.bytes, " \n");
     if ("problem" in r) return `valid, but result.json breaks §2: ${r.problem}`;
   }
+  // Issue 35: result.json unread (absent, not a file, cut) beside any entry where a verifier leaves
+  // its reward file: the entry must say so, for its job counts it 0 rather than leave it out.
+  // (A path below verifier/reward.txt/ implies a folder there, which is an entry too.)
+  const unread = result?.kind !== "file" || truncated;
+  const verified = unread && [...tree.keys()].some((p) => /^(?:steps\/[^/]+\/)?verifier\/reward\.(?:txt|json)(?:\/|$)/.test(p));
+  if (unread && verified !== e.warnings.some((w) => w.code === "REWARD_WITHOUT_RESULT"))
+    return verified ? "result.json unread beside a reward file, but no REWARD_WITHOUT_RESULT" : "REWARD_WITHOUT_RESULT without a reward file";
   const scored = e.state === "scored" || e.state === "scored-with-exception";
   if (!scored) return e.rewards === null || e.state === "unverified" ? null : `rewards ${JSON.stringify(e.rewards)} in state ${e.state}`;
   if (result?.kind !== "file" || truncated) return `state ${e.state} without a readable result.json`;

@@ -113,7 +113,9 @@ export function synthHarborTrial(s: HarborSpec): Map<string, Buffer> {
   ]);
   if (s.case !== "no-result") files.set("result.json", Buffer.from(s.case === "truncated-result" ? text.slice(0, text.length >> 1) : text));
   if (timeout || infra) files.set("exception.txt", Buffer.from(`${result.exception_info!.exception_type}: ${result.exception_info!.exception_message}\n`));
-  const verifier = steps ? "steps/solve/verifier" : infra ? null : "verifier";
+  // A trial killed before its verifier leaves no reward file (with one it would count 0: REWARD_WITHOUT_RESULT).
+  const killed = s.case === "truncated-result" || s.case === "no-result";
+  const verifier = steps ? "steps/solve/verifier" : infra || killed ? null : "verifier";
   if (verifier !== null) {
     files.set(`${verifier}/reward.txt`, Buffer.from(s.case === "nan-reward" ? "nan\n" : s.case === "reward-mismatch" ? "0\n" : `${reward}\n`));
     files.set(`${verifier}/test-stdout.txt`, Buffer.from(`===== ${reward ? "1 passed" : "1 failed"} in 0.42s =====\n`));

@@ -7,6 +7,7 @@
 
 import type { Experiment, JobRecord } from "../results.js";
 import { own } from "../schema.js";
+import { ownOf } from "./harbor-own.js";
 import type { BatchRecord } from "./record.js";
 
 /** A trial in the reward metrics with its rewards ("zero": invalid, or a trial without reward under --errors zero). */
@@ -57,8 +58,9 @@ function why(key: string, claimed: number, job: JobRecord, trials: readonly Batc
   const unrewarded = withResult.filter((t) => !(SCORED.has(t.state ?? "") && t.rewards !== null) && t.validity === "valid").length;
   if (unrewarded > 0 && options.errors === "exclude")
     parts.push(`Harbor counts the ${plural(unrewarded, "trial")} with a result.json but no reward as 0; assay leaves ${unrewarded === 1 ? "it" : "them"} out (--errors zero counts ${unrewarded === 1 ? "it" : "them"} as 0, as Harbor does)`);
-  const noResult = trials.filter((t) => t.task === null && t.validity === "valid").length;
-  if (noResult > 0 && options.errors === "zero") parts.push(`Harbor leaves out the ${plural(noResult, "trial")} without a result.json, which --errors zero counts as 0`);
+  // Those whose verifier ran count 0 under every --errors (REWARD_WITHOUT_RESULT).
+  const noResult = trials.filter((t) => t.task === null && t.validity === "valid" && (options.errors === "zero" || ownOf(t).rewardWithoutResult)).length;
+  if (noResult > 0) parts.push(`Harbor leaves out the ${plural(noResult, "trial")} without a result.json, which ${options.errors === "zero" ? "--errors zero counts" : `assay counts (${noResult === 1 ? "its" : "their"} verifier ran)`} as 0`);
   const invalid = trials.filter((t) => t.validity === "invalid").length + counted.filter((c) => c.invalid && c.trial.validity === "valid").length;
   if (invalid > 0)
     parts.push(

@@ -12,6 +12,7 @@ import { blankExperiment, HARBOR_STATES, type Experiment, type JobRecord } from 
 import { own, setOwn } from "../schema.js";
 import { byteCompare } from "../text.js";
 import { harborExplained, type Counted } from "./claims.js";
+import { ownOf } from "./harbor-own.js";
 import { taskKeys } from "./harbor-tasks.js";
 import type { BatchRecord } from "./record.js";
 import { MAX_PASS_AT_K, passAtK, passHatK, smallestTotal, wilson95 } from "./stats.js";
@@ -35,6 +36,8 @@ export const isCopyReason = (reason: string) => reason.startsWith(COPY);
 
 /** The reason of planned-but-absent trials in `missing`. */
 const PLANNED_ABSENT = "planned by the job, absent from its folder";
+/** JOB_PLAN_UNKNOWN's evidence. */
+const PLAN_UNKNOWN = "the job's result.json is absent or unreadable: its plan (n_total_trials) is unknown, so coverage counts only the trial folders present (trials a resume deleted cannot show), and its claims (stats.evals) cannot be checked against its trials";
 
 type Keyed = Pick<BatchRecord, "profile" | "job" | "job_id" | "experiment">;
 
@@ -161,6 +164,9 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
   if (plan !== null && present > plan)
     out.warnings.push(finding("JOB_PLAN_EXCEEDED", "result.json", null, `the job planned ${plan} trials (n_total_trials) but its folder holds ${present}`));
   if (plannedAbsent > 0) out.missing.push({ count: plannedAbsent, reason: PLANNED_ABSENT });
+  // Issue 35: a lost plan is said where the figures are, not only in a warning.
+  if (job !== null && job.plan === null && job.warnings.some((w) => w.code === "JOB_RESULT_UNREADABLE"))
+    out.flags.push({ code: "JOB_PLAN_UNKNOWN", trial: "(job summary)", attempt: null, evidence: PLAN_UNKNOWN });
 
   // Folders claiming one trial_name: a byte-identical copy counts once; different contents under
   // one name make them all invalid (a copied pass is not a second).
@@ -200,15 +206,20 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
     for (const f of t.flags) out.flags.push({ code: f.code, trial, attempt: null, evidence: f.code === "REWARD_FILES_DISAGREE" ? readFirst(first, job?.harbor_version ?? null) : null });
     const codes = new Set<Code>(t.validity === "invalid" ? t.errors.map((f) => f.code) : []);
     if (conflicting.has(t)) codes.add("TRIAL_DUPLICATE");
+    // With no Harbor version to say which reward file it read, agreeing with one of two is not enough (issue 35).
     const only = agreesOnlyWith(t.reward_source);
-    if (first !== null && only !== null && only !== first) codes.add("REWARD_MISMATCH");
+    if (only !== null && only !== first) codes.add("REWARD_MISMATCH");
     if (codes.size > 0) {
       out.invalid.push({ trial, codes: [...codes].sort(byteCompare) });
       if (options.invalid === "count") counted.push({ trial: t, rewards: "zero", covered: true, invalid: true });
       continue;
     }
     if (SCORED.has(t.state ?? "") && t.rewards !== null) counted.push({ trial: t, rewards: t.rewards, covered: true, invalid: false });
-    else if (options.errors === "zero") counted.push({ trial: t, rewards: "zero", covered: false, invalid: false });
+    else if (ownOf(t).rewardWithoutResult) {
+      // Its verifier ran: left out, the loss of its result.json would raise the mean. 0, and not covered: nothing scored it.
+      counted.push({ trial: t, rewards: "zero", covered: false, invalid: false });
+      out.flags.push({ code: "REWARD_WITHOUT_RESULT", trial, attempt: null, evidence: "a reward file shows the verifier ran, but result.json is absent or cut: counted 0 under every --errors" });
+    } else if (options.errors === "zero") counted.push({ trial: t, rewards: "zero", covered: false, invalid: false });
     else out.excluded.push({ trial, reason: t.state ?? "incomplete" });
   }
   if (job?.claims) for (const f of claimFlags(job, all.filter((t) => t.validity !== "error"))) out.flags.push(f);
@@ -232,7 +243,7 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
 /** REWARD_FILES_DISAGREE in a job: which file its Harbor read (HB verifier.py:227-238; the order flipped in 0.7). */
 const readFirst = (first: "json" | "txt" | null, version: string | null): string =>
   first === null
-    ? "the job's lock.json names no Harbor version: either reward file may be the one Harbor read (reward_source names the one result.json agrees with)"
+    ? "the job's lock.json names no Harbor version: either reward file may be the one Harbor read, so result.json agreeing with only one is REWARD_MISMATCH"
     : `Harbor ${version} read verifier/reward.${first} and ignored the other`;
 
 const showRewards = (m: Readonly<Record<string, number>> | null) =>
@@ -300,10 +311,13 @@ export function keyMetrics(key: string, counted: Counted[], trials: number) {
   const nonBinary = values.find((x) => x.v !== 0 && x.v !== 1);
   const identity = taskKeys(values.map((x) => x.trial));
   const taskless = values.filter((x) => x.trial.task === null).length;
+  const lockless = values.filter((x) => ownOf(x.trial).lockUnreadable).length;
   if (n === 0) reason = "no trial in the mean";
   else if (nonBinary !== undefined) reason = `rewards are not binary (${nonBinary.trial.trial ?? nonBinary.trial.path} has ${nonBinary.v}): pass@k needs 0 or 1`;
   // Leaving them out would raise pass@k over the very trials that failed to say what they were.
   else if (taskless > 0) reason = `${taskless} trial${taskless > 1 ? "s" : ""} in the mean name${taskless > 1 ? "" : "s"} no task (no readable result.json), so pass@k cannot place them`;
+  // Its checksum instead would regroup the task with others of its name (issue 35).
+  else if (lockless > 0) reason = `${lockless} trial${lockless > 1 ? "s" : ""} in the mean ha${lockless > 1 ? "ve" : "s"} an unreadable lock.json (LOCK_UNREADABLE), so pass@k cannot tell ${lockless > 1 ? "their tasks" : "its task"}`;
   else {
     // Independent repeats of one task: same task_name and identity (harbor-tasks.ts).
     const tasks = new Map<string, { passed: number; total: number }>();

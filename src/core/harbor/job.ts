@@ -23,7 +23,7 @@ export interface Claim {
 /** A job's files: each one's bytes, null when absent, or why it could not be read. */
 export interface JobFiles {
   result: Uint8Array | null | { unreadable: string };
-  lock: Uint8Array | null;
+  lock: Uint8Array | null | { unreadable: string };
 }
 
 const evalSchema = z.looseObject({
@@ -70,10 +70,14 @@ export interface JobLock {
 export function readJob(path: string, name: string, folders: readonly string[], files: JobFiles): { record: JobRecord; claims: Map<string, Claim>; tasks: JobLock["tasks"] } {
   const warnings: Finding[] = [];
   const lock = readLock(files.lock);
+  if (lock.unreadable !== null)
+    warnings.push(finding("LOCK_UNREADABLE", "lock.json", null, `${lock.unreadable}: the Harbor version is unknown, so which reward file it read cannot be told (a trial whose result.json agrees with only one of two is REWARD_MISMATCH), and tasks are grouped by what their trials record`));
   const unreadable = (why: string) => warnings.push(finding("JOB_RESULT_UNREADABLE", "result.json", null, `${why}: the job's plan and claims are unknown`));
   let doc: JobResult | null = null;
-  if (files.result !== null && "unreadable" in files.result) unreadable(files.result.unreadable);
-  else if (files.result !== null) {
+  // Harbor writes it when the job starts: one absent was lost, and the plan with it (issue 35).
+  if (files.result === null) unreadable("result.json is absent (Harbor writes it when a job starts)");
+  else if ("unreadable" in files.result) unreadable(files.result.unreadable);
+  else {
     const problems: Finding[] = [];
     const value = decodeDocument(files.result, "result.json", problems);
     if (value === undefined) unreadable(`${problems[0]!.code}: ${problems[0]!.message}`);
@@ -140,24 +144,26 @@ function inProgress(doc: JobResult): string {
 export const LOCK_DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 /**
- * lock.json's `harbor.version` and `trials[].task` digests by task name, or nothing (absent or
- * unreadable: the version is then unknown, which only widens what may agree, and tasks are
- * grouped by what their trials record).
+ * lock.json's `harbor.version` and `trials[].task` digests by task name, or nothing (absent, or
+ * unreadable and then why: the version is unknown, and tasks are grouped by what their trials
+ * record). An unknown version never lets either reward file agree (issue 35: batch/harbor.ts).
  */
-export function readLock(lock: Uint8Array | null): JobLock {
+export function readLock(lock: JobFiles["lock"]): JobLock & { unreadable: string | null } {
   const byPath = new Map<string, string | null>();
   const byName = new Map<string, string | null>();
   const tasks = { byPath, byName };
-  if (lock === null) return { version: null, tasks };
+  const none = (unreadable: string | null) => ({ version: null, tasks, unreadable });
+  if (lock === null) return none(null);
+  if (!(lock instanceof Uint8Array)) return none(lock.unreadable);
   let doc: unknown;
   try {
     const text = Buffer.from(lock).toString("utf8");
-    if (textTooDeep(text)) return { version: null, tasks }; // JSON.parse would build every level on the main thread first
+    if (textTooDeep(text)) return none("nested too deep to read"); // JSON.parse would build every level on the main thread first
     doc = JSON.parse(text);
-  } catch {
-    return { version: null, tasks };
+  } catch (e) {
+    return none(`does not parse (${(e as Error).message})`);
   }
-  if (!isPlainObject(doc)) return { version: null, tasks };
+  if (!isPlainObject(doc)) return none("not an object");
   const harbor = doc["harbor"];
   const v = isPlainObject(harbor) ? harbor["version"] : undefined;
   for (const t of Array.isArray(doc["trials"]) ? doc["trials"] : []) {
@@ -173,7 +179,7 @@ export function readLock(lock: Uint8Array | null): JobLock {
     note(byPath, task["path"]);
     note(byName, task["name"]);
   }
-  return { version: typeof v === "string" ? v : null, tasks };
+  return { version: typeof v === "string" ? v : null, tasks, unreadable: null };
 }
 
 /** Harbor read reward.txt first up to 0.6.x, reward.json first from 0.7.0; null when the version says nothing. */

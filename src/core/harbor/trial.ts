@@ -49,6 +49,7 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
     warnings.push(finding("LOOKS_LIKE_JOB", null, null, `${nested} subfolder${nested > 1 ? "s hold" : " holds"} config.json like Harbor trials: if this is a job, its trials were not scored`));
 
   const view = readResult(readDoc(RESULT), errors, warnings);
+  if (view === null && !errors.some((f) => f.file === RESULT)) rewardWithoutResult(src, warnings);
   let source: string | null = null;
   const flags: ReviewFlag[] = [];
   const details: NonNullable<BundleEntry["reward_details"]> = { rewards: [], more: 0 };
@@ -75,7 +76,7 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
     trial: view?.trialName ?? null,
     task: view?.taskName ?? null,
     // §11 (research §D.5): the trial's own lock.json digest names its task before the deprecated checksum.
-    task_checksum: (files === null ? null : lockDigest(files.optional(LOCK))) ?? view?.taskChecksum ?? null,
+    task_checksum: (files === null ? null : lockDigest(files, warnings)) ?? view?.taskChecksum ?? null,
     validity: errors.length === 0 ? "valid" : "invalid",
     errors,
     warnings,
@@ -95,15 +96,37 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
 
 /**
  * The trial's own lock.json `task.digest` (Harbor ≥ 0.20: TaskLock, `sha256:<64 hex>`), which pass@k
- * groups by before the deprecated Task.checksum; null when there is none of that form. Not a
- * check: a lock.json that does not parse names no digest.
+ * groups by before the deprecated Task.checksum; null when there is none of that form. One present
+ * but unreadable is LOCK_UNREADABLE (issue 35): falling back to the checksum would regroup its task
+ * with others of its name, so the job leaves pass@k unknown instead (batch/harbor.ts).
  */
-function lockDigest(bytes: Uint8Array | null | "too large"): string | null {
-  if (bytes === null || bytes === "too large") return null;
-  const doc = decodeDocument(bytes, LOCK, []);
-  const task = isPlainObject(doc) ? doc["task"] : undefined;
+function lockDigest(files: Files, warnings: Finding[]): string | null {
+  if (!files.has(LOCK)) return null;
+  const bytes = files.optional(LOCK);
+  const problems: Finding[] = [];
+  const doc = bytes === null || bytes === "too large" ? undefined : decodeDocument(bytes, LOCK, problems);
+  if (!isPlainObject(doc)) {
+    const why = bytes === null ? "not a regular file" : bytes === "too large" ? `larger than assay reads (${MAX_DOCUMENT_BYTES} bytes)` : problems.length > 0 ? `${problems[0]!.code}: ${problems[0]!.message}` : "not an object";
+    warnings.push(finding("LOCK_UNREADABLE", LOCK, null, `${why}: the task's digest is unknown, so pass@k cannot place this trial`));
+    return null;
+  }
+  const task = doc["task"];
   const digest = isPlainObject(task) ? task["digest"] : undefined;
   return typeof digest === "string" && LOCK_DIGEST.test(digest) ? digest : null;
+}
+
+/** Where a verifier leaves its reward file: the trial's verifier/, or a step's. */
+const REWARD_FILE = /^(?:steps\/[^/]+\/)?verifier\/reward\.(?:txt|json)$/;
+
+/**
+ * Issue 35: result.json absent or cut, but a reward file shows the verifier ran. The reward cannot
+ * be checked against result.json, so the trial is not left out as incomplete (deleting or cutting
+ * a failing trial's result.json would raise the mean): REWARD_WITHOUT_RESULT, and the job counts it 0.
+ */
+function rewardWithoutResult(src: BundleSource, warnings: Finding[]): void {
+  const files = src.entries.map((e) => e.path).filter((p) => REWARD_FILE.test(p));
+  if (files.length === 0) return; // killed before its verifier: incomplete, as ever
+  warnings.push(finding("REWARD_WITHOUT_RESULT", files[0]!, null, `result.json is absent or cut, but the verifier ran (it left ${files.join(", ")}): its reward cannot be checked against result.json, so the trial counts 0`));
 }
 
 /** result.json → the view, or null when there is none to read (absent, too large, killed writer). */

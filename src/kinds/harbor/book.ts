@@ -70,7 +70,7 @@ export class JobBook implements ContainerBook {
     }
     this.partial.delete(job.path);
     const lock = readSmallFile(join(job.dir, "lock.json"), MAX_LOCK_BYTES);
-    const files: JobFiles = { result: readSmallFile(join(job.dir, "result.json"), MAX_DOCUMENT_BYTES), lock: lock instanceof Uint8Array ? lock : null };
+    const files: JobFiles = { result: readSmallFile(join(job.dir, "result.json"), MAX_DOCUMENT_BYTES), lock };
     const { record, claims, tasks } = readJob(job.path, job.name, job.folders, files);
     this.byPath.set(job.path, record);
     this.current = { path: job.path, claims, tasks };

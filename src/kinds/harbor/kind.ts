@@ -1,6 +1,7 @@
 // Harbor trials and jobs in the main process (contract §11): their words and their part of the
 // batch record.
 import { harborExperiments, HarborNaming } from "../../core/batch/harbor.js";
+import { harborOwn } from "../../core/batch/harbor-own.js";
 import { harborPack } from "../../analysis/evidence.js";
 import type { Kind } from "../kind.js";
 import { JobBook } from "./book.js";
@@ -32,5 +33,6 @@ export const harborKind: Kind = {
     claimed: share.one(e.claimed),
     exception: share.one(e.exception === null ? null : { type: e.exception.type, step: e.exception.step }),
     usage: e.usage,
+    own: share.one(harborOwn(e)),
   }),
 };

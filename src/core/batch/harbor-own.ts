@@ -1,0 +1,19 @@
+// What the Harbor job rules read of a trial's warnings (issue 35): kept in its compact record's
+// part (kinds/harbor/kind.ts), read from the entry itself when an entry is given as its own record. Pure.
+
+import type { BundleEntry } from "../results.js";
+import type { BatchRecord } from "./record.js";
+
+/** What the job rules read of a Harbor trial's warnings (issue 35), kept in its record part. */
+export interface HarborOwn {
+  /** REWARD_WITHOUT_RESULT: counted 0 under every --errors. */
+  readonly rewardWithoutResult: boolean;
+  /** LOCK_UNREADABLE on the trial's own lock.json: its task is unknown to pass@k. */
+  readonly lockUnreadable: boolean;
+}
+export const harborOwn = (e: Pick<BundleEntry, "warnings">): HarborOwn => ({
+  rewardWithoutResult: e.warnings.some((w) => w.code === "REWARD_WITHOUT_RESULT"),
+  lockUnreadable: e.warnings.some((w) => w.code === "LOCK_UNREADABLE"),
+});
+/** A record's HarborOwn: its compact record's part, or (an entry given as its own record) read from its warnings. */
+export const ownOf = (r: BatchRecord): HarborOwn => (r.own !== undefined ? (r.own as HarborOwn) : harborOwn({ warnings: (r as Partial<BundleEntry>).warnings ?? [] }));
