@@ -9,4 +9,6 @@ export const TOOL_VERSION = "0.1.0";
 // Rewardkit's reward-details.json and a trial's own lock.json digest change Harbor entries a store
 // holds; an Inspect grader's failure (Score.reason) is a sample state of its own, mixed metrics
 // lists are checked, and the chunked sample layout is read (Inspect logs are never stored).
-export const SCORING_VERSION = 8;
+// 9 (issue 35: store-harbor): a Harbor trial whose result.json names nothing records the task path
+// its config.json names (task_path), by which the job places it in its task.
+export const SCORING_VERSION = 9;

@@ -29,7 +29,8 @@ import { SCORING_VERSION } from "../src/version.js";
 // §13.5's `usage`: a stored row without it reads as null; no verdict or figure changed.
 // Under 8 (issue 25): Harbor entries gained `task_path`, `reward_details` and `harbor_analysis`, and
 // Harbor's rules read reward-details.json, both reward files and a trial's own lock.json.
-const RECORDED = { version: 8, fingerprint: "891b280bacbeb0ab52da5a563bc9bfa749d99a91e1e459ca797e30106f74be99" };
+// Under 9 (issue 35: store-harbor): a trial without a readable result.json records its config.json's task path.
+const RECORDED = { version: 9, fingerprint: "90d837ef24bc0444a54e49f8918b0f7c8a7b70dcac1860d02bb7efd0c38a3215" };
 
 let root: string;
 beforeAll(() => {

@@ -32,5 +32,7 @@ export const harborKind: Kind = {
     claimed: share.one(e.claimed),
     exception: share.one(e.exception === null ? null : { type: e.exception.type, step: e.exception.step }),
     usage: e.usage,
+    // Where its task lay, to place a trial whose result.json names none (core/harbor/task-place.ts).
+    own: share.string(e.task_path),
   }),
 };
