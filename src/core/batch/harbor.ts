@@ -16,7 +16,7 @@ import { harborExplained, type Counted } from "./claims.js";
 import { taskKeys } from "./harbor-tasks.js";
 import type { BatchRecord } from "./record.js";
 import { MAX_PASS_AT_K, passAtK, passHatK, smallestTotal, wilson95 } from "./stats.js";
-import { intervalFields, UnitSet } from "../stats/interval.js";
+import { intervalFields, UnitSet, type IntervalOutcome } from "../stats/interval.js";
 import { experimentUsage } from "../usage.js";
 
 export interface HarborOptions {
@@ -233,6 +233,10 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
   return out;
 }
 
+/** An interval whose clusters hold `taskless` trials of a cluster of their own, said so: a trial naming no task is never counted as a task. */
+const placedOnly = (o: IntervalOutcome, taskless: number): IntervalOutcome =>
+  o.interval === null || taskless === 0 ? o : { ...o, interval: { ...o.interval, unplaced: taskless } };
+
 /** REWARD_FILES_DISAGREE in a job: which file its Harbor read (HB verifier.py:227-238; the order flipped in 0.7). */
 const readFirst = (first: "json" | "txt" | null, version: string | null): string =>
   first === null
@@ -344,6 +348,6 @@ export function keyMetrics(key: string, counted: Counted[], trials: number) {
     pass_at_k_reason: reason,
     pass_hat_k: passHat,
     task_identity: identity.identity,
-    ...intervalFields(units.interval({ unit: "trial", cluster: "task" })),
+    ...intervalFields(placedOnly(units.interval({ unit: "trial", cluster: "task" }), taskless)),
   };
 }
