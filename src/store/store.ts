@@ -117,7 +117,7 @@ function notAStore(db: Database.Database): string | null {
   const version = db.pragma("user_version", { simple: true }) as number;
   if (version !== 0) return `user_version ${version}`;
   for (const o of db.prepare("SELECT type, name FROM sqlite_schema").all() as { type: string; name: string }[]) {
-    if (o.type === "index" && o.name.startsWith("sqlite_autoindex_")) continue; // a primary key's own
+    if (o.name.startsWith("sqlite_")) continue; // SQLite's own (a primary key's index, statistics): no program names one so
     const wanted = o.type === "table" && Object.hasOwn(TABLES, o.name) ? TABLES[o.name]! : null;
     if (wanted === null) return `${o.type} ${JSON.stringify(o.name)}, which no store holds`;
     const has = new Set((db.pragma(`table_info(${JSON.stringify(o.name)})`) as { name: string }[]).map((c) => c.name));
