@@ -14,4 +14,6 @@ export const TOOL_VERSION = "0.1.0";
 // value a cut or unidentified log may change. Harbor: a trial whose result.json is lost after its verifier ran warns
 // REWARD_WITHOUT_RESULT, a trial's unreadable lock.json LOCK_UNREADABLE (the job counts the one 0 and
 // leaves pass@k unknown for the other): Harbor entries a store holds change.
+// Also: a Harbor trial whose result.json names nothing records the task path its config.json names
+// (task_path), by which the job places it in its task.
 export const SCORING_VERSION = 9;

@@ -112,7 +112,8 @@ describe.sequential("Harbor rewards.<key>.interval, clustered by task and checks
     // (s/√n)² = (10·0.25/9)/10 = 1/36; SE² = 0.05 → design effect 1.8. By task name alone C would be 4.
     const r = reward(doc, "job-states");
     expect(r.mean).toBe(0.5);
-    expect(r.interval).toEqual(clusterT(0, 1, 10, 5, Math.sqrt(5) / 10, 1.8));
+    // n1's cluster is its own, never counted as a task (its config.json's task path is no other trial's): unplaced 1.
+    expect(r.interval).toEqual({ ...clusterT(0, 1, 10, 5, Math.sqrt(5) / 10, 1.8), unplaced: 1 });
     widerThanWilson({ lo: -0.1207, hi: 1.1207 }, 5, 10);
     // n1 names no task: pass^k (as pass@k) cannot place it.
     expect(r.pass_hat_k).toBeNull();
@@ -126,7 +127,7 @@ describe.sequential("Harbor rewards.<key>.interval, clustered by task and checks
     // s² = (5·(7/12)² + 7·(5/12)²)/11 = 420/1584; (s/√n)² = 420/19008; SE² = 1970/82944 → design effect 1.0749008.
     const r = reward(await harborRun({ errors: "zero" }), "job-states");
     expect(r.mean).toBeCloseTo(5 / 12, 12);
-    expect(r.interval).toEqual(clusterT(0, 0.8444858, 12, 5, Math.sqrt(1970 / 576) / 12, (1970 / 82944) / (420 / 19008)));
+    expect(r.interval).toEqual({ ...clusterT(0, 0.8444858, 12, 5, Math.sqrt(1970 / 576) / 12, (1970 / 82944) / (420 / 19008)), unplaced: 1 });
     widerThanWilson({ lo: -0.0112, hi: 0.8444858 }, 5, 12);
   });
 

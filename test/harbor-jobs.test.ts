@@ -139,12 +139,13 @@ describe.sequential("job metrics are computed per reward key, states first", () 
     const e = job(doc, "job-mixed");
     expect(doc.run.options.errors).toBe("zero");
     expect(e.states).toEqual({ scored: 6, "scored-with-exception": 1, "infrastructure-error": 1, cancelled: 0, incomplete: 2, unverified: 0 });
-    // Mean over all 10: 3/10. b4 has no result.json, so no task: pass@k cannot place a trial that
-    // counts 0 in the mean, and leaving it out would raise pass@k, so pass@k says so instead.
+    // Mean over all 10: 3/10. b4 has no result.json, so it names no task, but its config.json's
+    // task path is the one b1..b3 record (issue 35): it is placed in beta/c1, counting 0 there.
+    // pass@k groups [c, n]: alpha/c1 [2, 4], beta/c1 [0, 4], alpha/c2 [1, 2].
     expect(e.rewards).toMatchObject({
       reward: {
-        mean: 3 / 10, wilson95: wilson(3, 10), coverage: 7 / 10, covered: 7, trials: 10, pass_rate: 3 / 10, pass_at_k: null,
-        pass_at_k_reason: "1 trial in the mean names no task (no readable result.json), so pass@k cannot place them",
+        mean: 3 / 10, wilson95: wilson(3, 10), coverage: 7 / 10, covered: 7, trials: 10, pass_rate: 3 / 10, pass_at_k: passAt([[2, 4], [0, 4], [1, 2]]),
+        pass_at_k_reason: null,
       },
     });
   });

@@ -32,6 +32,7 @@ import { SCORING_VERSION } from "../src/version.js";
 // Under 9 (issue 35): the killed and truncated Inspect logs credit only the records a summary confirms, at their planned denominator.
 // Under 9 (issue 35), also: a Harbor trial whose result.json is lost beside a reward file warns
 // REWARD_WITHOUT_RESULT; the synthesised killed trials lost their reward files to stay incomplete.
+// Under 9 (issue 35), also: a trial without a readable result.json records its config.json's task path.
 const RECORDED = { version: 9, fingerprint: "75d01e8aa1ff8ee66839eeb0fd4f43a0f25988887b5e8129a4c425dc229be954" };
 
 let root: string;

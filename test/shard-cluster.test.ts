@@ -9,7 +9,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { isStale, ResultStore, STALE_MS, StoreError, storedRows, type Claim } from "../src/store/store.js";
+import { ResultStore, STALE_MS, StoreError, storedRows, whyStale, type Claim } from "../src/store/store.js";
 import { CLI, spawnCli } from "./helpers/cli.js";
 import { SCRATCH } from "./helpers/shared.js";
 
@@ -89,14 +89,15 @@ describe("one store, one writer", () => {
   const alive = (pid: number) => pid === 1;
   const claim = (c: Partial<Claim>): Claim => ({ host: here, pid: 1, shard: "0/2", beat: 1_000_000, ...c });
 
-  it("isStale: a claim is another run's while it beats, unless its pid is gone on this host", () => {
+  it("whyStale: a claim is another run's while it beats, unless its pid is gone on this host", () => {
     const now = 1_000_000;
-    expect(isStale(claim({}), now, here, alive)).toBe(false); // this host, pid alive, beating
-    expect(isStale(claim({ pid: 2 }), now, here, alive)).toBe(true); // this host, pid gone
-    expect(isStale(claim({ host: "node-7", pid: 2 }), now, here, alive)).toBe(false); // another host: its pid says nothing here
-    expect(isStale(claim({ host: "node-7" }), now + STALE_MS, here, alive)).toBe(false); // silent for exactly STALE_MS
-    expect(isStale(claim({ host: "node-7" }), now + STALE_MS + 1, here, alive)).toBe(true); // silent for longer
-    expect(isStale(claim({}), now + STALE_MS + 1, here, alive)).toBe(true); // pid alive but silent: reused, or hung
+    const isStale = (c: Claim, at: number) => whyStale(c, at, here, alive) !== null;
+    expect(isStale(claim({}), now)).toBe(false); // this host, pid alive, beating
+    expect(isStale(claim({ pid: 2 }), now)).toBe(true); // this host, pid gone
+    expect(isStale(claim({ host: "node-7", pid: 2 }), now)).toBe(false); // another host: its pid says nothing here
+    expect(isStale(claim({ host: "node-7" }), now + STALE_MS)).toBe(false); // silent for exactly STALE_MS
+    expect(isStale(claim({ host: "node-7" }), now + STALE_MS + 1)).toBe(true); // silent for longer
+    expect(isStale(claim({}), now + STALE_MS + 1)).toBe(false); // pid alive on this host: never taken over, whatever the clock says
   });
 
   const file = () => join(mkdtempSync(join(tmp, "store-")), "s.sqlite");

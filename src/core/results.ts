@@ -90,6 +90,8 @@ export const intervalSchema = z.object({
   clusters: z.int(),
   se: z.number().nullable(),
   design_effect: z.number().nullable(),
+  // issue 35: store-harbor. Of the clusters, units whose cluster nothing names (absent: none).
+  unplaced: z.int().optional(),
 });
 export type IntervalField = z.infer<typeof intervalSchema>;
 /** The two fields every metric object with an interval carries (absent in documents before scoring version 7). */

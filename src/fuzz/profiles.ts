@@ -129,7 +129,8 @@ const world: FuzzProfile = {
   extraNames: [...COMMON_EXTRAS, "snapshot.json", "summary.json", "world.jsonl.1"],
 };
 
-const HARBOR_EVIDENCE = /^(?:result\.json|(?:steps\/[^/]+\/)?verifier\/reward\.(?:json|txt)|(?:steps\/[^/]+\/)?agent\/trajectory\.json)$/;
+// config.json: its task.path is the task_path of a trial whose result.json names none (issue 35).
+const HARBOR_EVIDENCE = /^(?:result\.json|config\.json|(?:steps\/[^/]+\/)?verifier\/reward\.(?:json|txt)|(?:steps\/[^/]+\/)?agent\/trajectory\.json)$/;
 
 const harbor: FuzzProfile = {
   name: "harbor",
@@ -152,7 +153,7 @@ const harbor: FuzzProfile = {
     return [...cases.map(([c, w]) => one(c, w)), multi];
   },
   score: (src) => scoreTrial(src),
-  evidence: (p) => (!HARBOR_EVIDENCE.test(p) ? null : /(?:^result|reward)\.json$/.test(p) ? "json" : "bytes"),
+  evidence: (p) => (!HARBOR_EVIDENCE.test(p) ? null : /(?:^result|^config|reward)\.json$/.test(p) ? "json" : "bytes"),
   links: "ignored",
   check: harborCheck,
   layout: "harbor-trial",

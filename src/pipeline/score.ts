@@ -342,19 +342,33 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
     throw e;
   } finally {
     ended = true;
-    await counting;
-    await pool.destroy();
+    await letGo(bundles, async () => {
+      await counting;
+      await pool.destroy();
+    });
   }
-  const doc = assembleView(bundles, { ...options, keyFingerprint: fingerprint }, startedAt, {
-    complete: everything,
-    shard: options.shard,
-    roots,
-    // Schedules aside, as merge sets them aside: the batch rules run where the merge gives its own.
-    scan: listing.scan(options.scanId, roots, [options.invalid, options.resourceBound, options.errors, fingerprint]),
-    ...books.document(),
-    unrecognised: books.unrecognised,
-  });
+  const doc = await letGo(bundles, () =>
+    assembleView(bundles, { ...options, keyFingerprint: fingerprint }, startedAt, {
+      complete: everything,
+      shard: options.shard,
+      roots,
+      // Schedules aside, as merge sets them aside: the batch rules run where the merge gives its own.
+      scan: listing.scan(options.scanId, roots, [options.invalid, options.resourceBound, options.errors, fingerprint]),
+      ...books.document(),
+      unrecognised: books.unrecognised,
+    }),
+  );
   return { ...doc, close: () => bundles.close() };
+}
+
+/** `f`'s value; if it fails, the run fails, and its spill (a temporary file by now) goes with it. */
+async function letGo<T>(spill: EntrySpill, f: () => T | Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    spill.close();
+    throw e;
+  }
 }
 
 /** What a document says of its run beyond the options: the Harbor jobs found and what was not recognised default to none. */

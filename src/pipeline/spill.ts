@@ -4,9 +4,10 @@
 // workers finish: a SQLite file, indexed by path. A merge's come in long stretches already in
 // path order (each shard document is sorted): sorted runs in a flat file, merged as they are read
 // back (runs.ts), at a fraction of SQLite's cost. Beside each entry spilled, a compact record
-// stays in memory for the batch rules (core/batch/record.ts). The file is removed when the run is
-// done with it; one a killed run left behind is removed by a later run once its process is gone
-// and it is an hour old.
+// stays in memory for the batch rules (core/batch/record.ts). The file's name is removed as soon as
+// it is open (it lives on until closed, or until the process ends, however it ends: a run that
+// fails, or is killed, leaves nothing); where a system refuses that, close() removes it, and a
+// later run one a killed run left behind, once its process is gone and it is an hour old.
 
 import type Database from "better-sqlite3";
 import { rmSync } from "node:fs";
@@ -150,6 +151,8 @@ class SqliteRows implements Rows {
   private readonly pending: [string, string][] = [];
   private pendingBytes = 0;
   private disk: { file: string; db: Database.Database; insert: Database.Statement<[string, string]>; indexed: boolean; inTransaction: number } | null = null;
+  /** The read ordered() has under way: ended by close(), as SQLite closes no database a statement still reads. */
+  private reading: IterableIterator<{ entry: string }> | null = null;
 
   constructor(
     private readonly dir: string,
@@ -186,10 +189,18 @@ class SqliteRows implements Rows {
     const file = join(this.dir, `.${NAME}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
     try {
       const db = new (sqlite())(file);
-      // Scratch data: no journal, no fsync; a crash loses the run, which the store (if any) keeps anyway.
-      db.pragma("journal_mode = OFF");
+      // Scratch data: no fsync, and a journal in memory (OFF is refused in better-sqlite3's
+      // defensive mode), so that the file is all there is and its name can go at once: SQLite
+      // refuses to write a database whose name is gone only when it keeps a journal file beside it.
+      // A crash loses the run, which the store (if any) keeps anyway.
+      db.pragma("journal_mode = MEMORY");
       db.pragma("synchronous = OFF");
       db.exec("CREATE TABLE entries (path TEXT NOT NULL, entry TEXT NOT NULL)");
+      try {
+        rmSync(file);
+      } catch {
+        // an open file cannot be removed here (Windows): close() removes it
+      }
       return { file, db, insert: db.prepare("INSERT INTO entries (path, entry) VALUES (?, ?)"), indexed: false, inTransaction: 0 };
     } catch (e) {
       for (const f of [file, `${file}-journal`]) rmSync(f, { force: true });
@@ -236,14 +247,25 @@ class SqliteRows implements Rows {
       for (const [, json] of sorted) yield JSON.parse(json) as BundleEntry;
       return;
     }
-    for (const row of this.ready().db.prepare("SELECT entry FROM entries ORDER BY path, rowid").iterate() as IterableIterator<{ entry: string }>)
-      yield JSON.parse(row.entry) as BundleEntry;
+    const rows = (this.reading = this.ready().db.prepare("SELECT entry FROM entries ORDER BY path, rowid").iterate() as IterableIterator<{ entry: string }>);
+    try {
+      for (const row of rows) yield JSON.parse(row.entry) as BundleEntry;
+    } finally {
+      this.reading = null;
+    }
   }
 
+  /** Let the file go, even while a read of it is under way (a document that failed half written). */
   close(): void {
     if (this.disk === null) return;
-    this.disk.db.close();
-    for (const f of [this.disk.file, `${this.disk.file}-journal`]) rmSync(f, { force: true });
+    const { db, file } = this.disk;
     this.disk = null;
+    try {
+      this.reading?.return?.();
+      this.reading = null;
+      db.close();
+    } finally {
+      for (const f of [file, `${file}-journal`]) rmSync(f, { force: true });
+    }
   }
 }

@@ -47,7 +47,11 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** What an interval is over: "11 trials", or "11 trials in 3 tasks" where a cluster holds more than one. */
 const overUnits = (i: IntervalField, nouns: Nouns): string =>
-  i.clusters < i.units ? `${plural(i.units, nouns.unit)} in ${plural(i.clusters, nouns.cluster)}` : plural(i.units, nouns.unit);
+  i.clusters < i.units ? `${plural(i.units, nouns.unit)} in ${clustersText(i.clusters, i.unplaced ?? 0, nouns)}` : plural(i.units, nouns.unit);
+
+/** "3 tasks", or "3 tasks + 1 trial of unknown task": units whose cluster nothing names are not counted as clusters of that name (issue 35). */
+const clustersText = (clusters: number, unplaced: number, nouns: Nouns): string =>
+  `${plural(clusters - unplaced, nouns.cluster)}${unplaced === 0 ? "" : ` + ${plural(unplaced, nouns.unit)} of unknown ${nouns.cluster}`}`;
 
 /** A null interval's reason, said once as "no interval" (core's reasons mostly say it already). */
 const noInterval = (reason: string): string => (/\bno interval\b/.test(reason) ? reason : `no interval: ${reason}`);

@@ -69,6 +69,8 @@ export interface Overview {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
+/** "in 3 tasks", or "in 3 tasks + 1 unknown": a unit whose cluster nothing names is never counted as one (issue 35). */
+const inClusters = (known: number, unplaced: number, cluster: string) => `in ${known} ${cluster}${known === 1 ? "" : "s"}${unplaced === 0 ? "" : ` + ${unplaced} unknown`}`;
 /** A figure as text: a proportion as a percentage, a mean to 3 decimals; NaN and ±Infinity (strings in the document) as they are. */
 export const figureText = (x: number | string | null, percent: boolean): string => (x === null ? "n/a" : typeof x === "string" ? x : percent ? pct(x) : f3(x));
 
@@ -88,6 +90,8 @@ export interface Headline {
   lo: number | null;
   hi: number | null;
   reason: string | null;
+  /** Of the clusters, units whose cluster nothing names (issue 35: never counted as tasks). */
+  unplaced: number;
   /** Units and clusters the interval is over (null: no interval). */
   units: number | null;
   clusters: number | null;
@@ -108,11 +112,11 @@ export interface Headline {
 
 type Metric = { interval?: IntervalField | null; interval_reason?: string | null };
 
-const NONE: Headline = { metric: null, value: null, percent: false, lo: null, hi: null, reason: null, units: null, clusters: null, covered: null, of: null, claim: null, claims: 0, agreement: "none", why: null };
+const NONE: Headline = { metric: null, value: null, percent: false, lo: null, hi: null, reason: null, units: null, clusters: null, unplaced: 0, covered: null, of: null, claim: null, claims: 0, agreement: "none", why: null };
 
 const withInterval = (metric: string, value: number | string | null, percent: boolean, m: Metric, covered: number, of: number): Headline => {
   const i = m.interval ?? null;
-  return { ...NONE, metric, value, percent, lo: i?.lo ?? null, hi: i?.hi ?? null, reason: i === null ? (m.interval_reason ?? null) : null, units: i?.units ?? null, clusters: i?.clusters ?? null, covered, of };
+  return { ...NONE, metric, value, percent, lo: i?.lo ?? null, hi: i?.hi ?? null, reason: i === null ? (m.interval_reason ?? null) : null, units: i?.units ?? null, clusters: i?.clusters ?? null, unplaced: i?.unplaced ?? 0, covered, of };
 };
 
 /** A dispersion, never a headline: `…/stderr`, `…/std`, `…/var`. */
@@ -196,7 +200,7 @@ function rowOf(e: Experiment, index: number, methods: Methods, folders: Readonly
     kind: w.kind,
     folder: w.lone && e.job === null ? (folders.get(e.experiment) ?? null) : null,
     trials: e.scheduled,
-    clusters: h.clusters !== null && h.units !== null && h.clusters < h.units ? `in ${h.clusters} ${w.units.cluster}${h.clusters === 1 ? "" : "s"}` : "",
+    clusters: h.clusters !== null && h.units !== null && h.clusters < h.units ? inClusters(h.clusters - h.unplaced, h.unplaced, w.units.cluster) : "",
     metric: h.metric,
     figure: show(h.value),
     interval,

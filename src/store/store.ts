@@ -35,10 +35,15 @@ export class StoreError extends Error {
 /**
  * One run writes a store at a time: SQLite's own locks do not hold across the hosts of a shared
  * filesystem (NFS, Lustre), and two shards writing one store would also race its WAL. The writer
- * records itself in the store (host, pid, shard) and beats every BEAT_MS; a claim is another
- * run's while it beats, unless its host is this one and its pid is gone (a killed or requeued
- * run on this host is taken over at once). On another host nothing tells a dead run from a live
- * one but its silence: a claim silent for STALE_MS is taken over (clocks are assumed in step).
+ * records itself in the store (host, pid, shard) and beats every BEAT_MS. Who may take a claim
+ * over (whyStale):
+ * - a claim of this host: its pid decides, never the clock. A live pid is never taken over, however
+ *   old or odd its beat (a clock step must not hand a running writer's store to a second run); a
+ *   pid that is gone (a killed or requeued run) is taken over at once.
+ * - another host's: nothing tells a dead run from a live one but its silence. Its claim holds while
+ *   its beat lies within STALE_MS of this host's clock, either side (clocks are assumed in step,
+ *   as NTP keeps them); silent for longer it is taken over, and so is a beat dated further ahead (a
+ *   future beat would otherwise lock the store until that time) or one that is no time at all.
  */
 export const BEAT_MS = 10_000;
 export const STALE_MS = 60_000;
@@ -50,11 +55,19 @@ export interface Claim {
   beat: number;
 }
 
-/** A claim is stale when its holder is known dead (same host, no such pid) or silent for STALE_MS. */
-export function isStale(c: Claim, now: number, here: string, alive: (pid: number) => boolean): boolean {
-  if (now - c.beat > STALE_MS) return true;
-  return c.host === here && !alive(c.pid);
+/** Why a claim may be taken over (see above), or null while it is its holder's. */
+export function whyStale(c: Claim, now: number, here: string, alive: (pid: number) => boolean): string | null {
+  if (c.host === here) {
+    if (!Number.isSafeInteger(c.pid) || c.pid <= 0) return `its pid ${String(c.pid)} is no process`; // 0 and -1 would signal a group
+    return alive(c.pid) ? null : "its pid is gone on this host";
+  }
+  if (typeof c.beat !== "number" || !Number.isFinite(c.beat)) return `its beat ${JSON.stringify(String(c.beat))} is no time`;
+  if (now - c.beat > STALE_MS) return `silent for ${seconds(now - c.beat)} s`;
+  if (c.beat - now > STALE_MS) return `its beat is dated ${seconds(c.beat - now)} s ahead of this host's clock`;
+  return null;
 }
+
+const seconds = (ms: number) => Math.round(ms / 1000);
 
 function pidAlive(pid: number): boolean {
   try {
@@ -82,6 +95,38 @@ export function storedRows(file: string): number {
   }
 }
 
+/** SQLite's application_id of an assay store ("asay"), set when a store is made. */
+const APPLICATION_ID = 0x61736179;
+/** The tables of a store and the columns it reads (`version` came later: a store may lack it). */
+const TABLES: Record<string, readonly string[]> = {
+  results: ["key", "digest", "entry"],
+  stamps: ["folder", "stamps", "digest"],
+  writer: ["one", "token", "host", "pid", "shard", "beat"],
+};
+
+/**
+ * Why a database is another program's, or null when it is a store or empty (a new file, an empty
+ * one, a database with no tables), read before anything is written: --store naming the wrong file
+ * must not gain assay's tables, a changed header or a WAL. A store before application_id was set
+ * is told by its tables alone.
+ */
+function notAStore(db: Database.Database): string | null {
+  const id = db.pragma("application_id", { simple: true }) as number;
+  if (id === APPLICATION_ID) return null;
+  if (id !== 0) return `application_id ${id}`;
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version !== 0) return `user_version ${version}`;
+  for (const o of db.prepare("SELECT type, name FROM sqlite_schema").all() as { type: string; name: string }[]) {
+    if (o.name.startsWith("sqlite_")) continue; // SQLite's own (a primary key's index, statistics): no program names one so
+    const wanted = o.type === "table" && Object.hasOwn(TABLES, o.name) ? TABLES[o.name]! : null;
+    if (wanted === null) return `${o.type} ${JSON.stringify(o.name)}, which no store holds`;
+    const has = new Set((db.pragma(`table_info(${JSON.stringify(o.name)})`) as { name: string }[]).map((c) => c.name));
+    const lacks = wanted.filter((c) => !has.has(c));
+    if (lacks.length > 0) return `table ${o.name} without ${lacks.join(", ")}`;
+  }
+  return null;
+}
+
 export class ResultStore {
   private readonly token = randomUUID();
   private beat: NodeJS.Timeout | null = null;
@@ -107,7 +152,10 @@ export class ResultStore {
       throw failed(e);
     }
     try {
-      this.db.pragma("journal_mode = WAL"); // the first read of the file: "not a database" shows here
+      // The first read of the file ("not a database" shows here), and before anything is written.
+      const foreign = notAStore(this.db);
+      if (foreign !== null) throw new Error(`it is a SQLite database of another program (${foreign}): nothing was written to it; name a new file`);
+      this.db.pragma("journal_mode = WAL");
       // WAL + NORMAL: a committed result survives any kill of the process; a power cut may roll back
       // the last transactions (never corrupt), which the rerun redoes. FULL would fsync every batch
       // on the main thread, where a busy disk then stalls Ctrl-C and progress.
@@ -117,6 +165,7 @@ export class ResultStore {
         CREATE TABLE IF NOT EXISTS stamps (folder TEXT PRIMARY KEY, stamps TEXT NOT NULL, digest TEXT NOT NULL);
         CREATE TABLE IF NOT EXISTS writer (one INTEGER PRIMARY KEY CHECK (one = 1), token TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL, shard TEXT, beat INTEGER NOT NULL);
       `);
+      if (this.db.pragma("application_id", { simple: true }) !== APPLICATION_ID) this.db.pragma(`application_id = ${APPLICATION_ID}`);
       // Stores written before rows recorded their scoring version: their rows count as none.
       const columns = this.db.pragma("table_info(results)") as { name: string }[];
       if (!columns.some((c) => c.name === "version")) this.db.exec("ALTER TABLE results ADD COLUMN version INTEGER");
@@ -160,17 +209,21 @@ export class ResultStore {
   }
 
   /**
-   * Make this run the store's one writer (see isStale), or refuse, naming the run that holds it;
-   * then beat until close(). `shard`: this run's --shard, to name it to a second run.
+   * Make this run the store's one writer (see whyStale), or refuse, naming the run that holds it;
+   * then beat until close(). `shard`: this run's --shard, to name it to a second run. Returns whose
+   * claim was taken over and why (for the user to see), or null when no other run held the store.
    */
-  claim(shard: string | null): void {
+  claim(shard: string | null): string | null {
     const here = hostname();
     const mine: Claim = { host: here, pid: process.pid, shard, beat: Date.now() };
-    this.db
-      .transaction(() => {
+    const taken = this.db
+      .transaction((): string | null => {
         const held = this.db.prepare("SELECT token, host, pid, shard, beat FROM writer WHERE one = 1").get() as (Claim & { token: string }) | undefined;
-        if (held !== undefined && held.token !== this.token && !isStale(held, mine.beat, here, pidAlive)) throw new StoreError(busyMessage(this.file, held, mine.beat));
+        const other = held !== undefined && held.token !== this.token ? held : null;
+        const why = other === null ? null : whyStale(other, mine.beat, here, pidAlive);
+        if (other !== null && why === null) throw new StoreError(busyMessage(this.file, other, mine.beat));
         this.db.prepare("INSERT OR REPLACE INTO writer (one, token, host, pid, shard, beat) VALUES (1, ?, ?, ?, ?, ?)").run(this.token, mine.host, mine.pid, mine.shard, mine.beat);
+        return other === null ? null : `took over the claim of another run (${who(other)}): ${why}`;
       })
       .immediate();
     const beat = this.db.prepare("UPDATE writer SET beat = ? WHERE token = ?");
@@ -186,6 +239,7 @@ export class ResultStore {
       }
     }, BEAT_MS);
     this.beat.unref();
+    return taken;
   }
 
   /** Store finished entries in one transaction (`stamps` null: the result only). */
@@ -236,7 +290,12 @@ export class ResultStore {
 
 const who = (c: Claim) => `${c.shard === null ? "a run without --shard" : `shard ${c.shard}`}, pid ${c.pid} on ${c.host}`;
 
+/** When the holder was last heard from, as this host's clock reads its beat. */
+function seen(c: Claim, now: number): string {
+  if (typeof c.beat !== "number" || !Number.isFinite(c.beat)) return "its beat is no time";
+  return c.beat > now ? `its beat dated ${seconds(c.beat - now)} s ahead of this host's clock` : `seen ${seconds(now - c.beat)} s ago`;
+}
+
 function busyMessage(file: string, c: Claim, now: number): string {
-  const ago = Math.max(0, Math.round((now - c.beat) / 1000));
-  return `${file} is being written by another run (${who(c)}, seen ${ago} s ago): give each shard a store of its own (a run that died is taken over once its pid is gone on its host, or after ${STALE_MS / 1000} s of silence from another host)`;
+  return `${file} is being written by another run (${who(c)}, ${seen(c, now)}): give each shard a store of its own (a run that died is taken over once its pid is gone on this host, or after ${STALE_MS / 1000} s of silence from another host; a live pid on this host never is)`;
 }

@@ -129,7 +129,8 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
   // SQLite is loaded only by a run that keeps a store.
   const store = values.store === undefined ? undefined : new (await import("../../store/store.js")).ResultStore(values.store, storeOptions(key?.bytes));
   try {
-    store?.claim(values.shard ?? null); // one writer at a time: two shards on one store are refused here
+    const taken = store?.claim(values.shard ?? null) ?? null; // one writer at a time: two shards on one store are refused here
+    if (taken !== null) io.stderr(`assay: ${forTerminal(values.store!)}: ${forTerminal(taken)}\n`);
   } catch (e) {
     store?.close();
     throw e;

@@ -17,6 +17,8 @@ export interface Counted {
   /** It counts toward coverage: scored, or invalid (which earns 0 rather than vanishing). */
   covered: boolean;
   invalid: boolean;
+  /** The task it is clustered under, when not its own (a Harbor trial whose result.json names none, placed by its config.json). */
+  task?: Pick<BatchRecord, "task" | "task_checksum">;
 }
 
 const SCORED = new Set(["scored", "scored-with-exception"]);

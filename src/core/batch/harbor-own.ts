@@ -10,10 +10,13 @@ export interface HarborOwn {
   readonly rewardWithoutResult: boolean;
   /** LOCK_UNREADABLE on the trial's own lock.json: its task is unknown to pass@k. */
   readonly lockUnreadable: boolean;
+  /** Where its task lay (result.json's task path, else config.json's), to place a trial whose result.json names none (core/harbor/task-place.ts). */
+  readonly taskPath: string | null;
 }
-export const harborOwn = (e: Pick<BundleEntry, "warnings">): HarborOwn => ({
+export const harborOwn = (e: Pick<BundleEntry, "warnings" | "task_path">): HarborOwn => ({
   rewardWithoutResult: e.warnings.some((w) => w.code === "REWARD_WITHOUT_RESULT"),
   lockUnreadable: e.warnings.some((w) => w.code === "LOCK_UNREADABLE"),
+  taskPath: e.task_path ?? null,
 });
 /** A record's HarborOwn: its compact record's part, or (an entry given as its own record) read from its warnings. */
-export const ownOf = (r: BatchRecord): HarborOwn => (r.own !== undefined ? (r.own as HarborOwn) : harborOwn({ warnings: (r as Partial<BundleEntry>).warnings ?? [] }));
+export const ownOf = (r: BatchRecord): HarborOwn => (r.own !== undefined ? (r.own as HarborOwn) : harborOwn({ warnings: (r as Partial<BundleEntry>).warnings ?? [], task_path: (r as Partial<BundleEntry>).task_path ?? null }));

@@ -7,6 +7,7 @@
 
 import { finding, type Code } from "../codes.js";
 import { firstRewardFile, unreadJob } from "../harbor/job.js";
+import { placeTaskless } from "../harbor/task-place.js";
 import { agreesOnlyWith } from "../harbor/rewards.js";
 import { blankExperiment, HARBOR_STATES, type Experiment, type JobRecord } from "../results.js";
 import { own, setOwn } from "../schema.js";
@@ -16,7 +17,7 @@ import { ownOf } from "./harbor-own.js";
 import { taskKeys } from "./harbor-tasks.js";
 import type { BatchRecord } from "./record.js";
 import { MAX_PASS_AT_K, passAtK, passHatK, smallestTotal, wilson95 } from "./stats.js";
-import { intervalFields, UnitSet } from "../stats/interval.js";
+import { intervalFields, UnitSet, type IntervalOutcome } from "../stats/interval.js";
 import { experimentUsage } from "../usage.js";
 
 export interface HarborOptions {
@@ -223,6 +224,9 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
     else out.excluded.push({ trial, reason: t.state ?? "incomplete" });
   }
   if (job?.claims) for (const f of claimFlags(job, all.filter((t) => t.validity !== "error"))) out.flags.push(f);
+  // A trial whose result.json names no task is clustered with the task its config.json points at, where the job's trials name one.
+  const placed = placeTaskless(all);
+  for (const c of counted) c.task = placed.get(c.trial);
 
   // Keys from every trial that has rewards, invalid ones included, so a job whose every scored
   // trial is invalid still shows its 0; Harbor's default key when none names one, so a job none of
@@ -239,6 +243,10 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
   out.usage = experimentUsage(all.filter((t) => !copyOf.has(t)).map((t) => t.usage), counted.map((c) => c.trial.usage), successes);
   return out;
 }
+
+/** An interval whose clusters hold `taskless` trials of a cluster of their own, said so: a trial naming no task is never counted as a task. */
+const placedOnly = (o: IntervalOutcome, taskless: number): IntervalOutcome =>
+  o.interval === null || taskless === 0 ? o : { ...o, interval: { ...o.interval, unplaced: taskless } };
 
 /** REWARD_FILES_DISAGREE in a job: which file its Harbor read (HB verifier.py:227-238; the order flipped in 0.7). */
 const readFirst = (first: "json" | "txt" | null, version: string | null): string =>
@@ -300,7 +308,7 @@ export function keyMetrics(key: string, counted: Counted[], trials: number) {
   // A valid scored trial without this key is not in this key's mean (its coverage shows it).
   const values = counted.flatMap((c) => {
     const v = c.rewards === "zero" ? 0 : own(c.rewards, key);
-    return v === undefined ? [] : [{ trial: c.trial, v, covered: c.covered }];
+    return v === undefined ? [] : [{ trial: c.trial, at: c.task ?? c.trial, v, covered: c.covered }];
   });
   const n = values.length;
   const mean = n === 0 ? null : values.reduce((s, x) => s + x.v, 0) / n;
@@ -309,8 +317,8 @@ export function keyMetrics(key: string, counted: Counted[], trials: number) {
   let passHat: Record<string, number> | null = null;
   let reason: string | null = null;
   const nonBinary = values.find((x) => x.v !== 0 && x.v !== 1);
-  const identity = taskKeys(values.map((x) => x.trial));
-  const taskless = values.filter((x) => x.trial.task === null).length;
+  const identity = taskKeys(values.map((x) => x.at));
+  const taskless = values.filter((x) => x.at.task === null).length;
   const lockless = values.filter((x) => ownOf(x.trial).lockUnreadable).length;
   if (n === 0) reason = "no trial in the mean";
   else if (nonBinary !== undefined) reason = `rewards are not binary (${nonBinary.trial.trial ?? nonBinary.trial.path} has ${nonBinary.v}): pass@k needs 0 or 1`;
@@ -321,8 +329,8 @@ export function keyMetrics(key: string, counted: Counted[], trials: number) {
   else {
     // Independent repeats of one task: same task_name and identity (harbor-tasks.ts).
     const tasks = new Map<string, { passed: number; total: number }>();
-    for (const { trial, v } of values) {
-      const id = identity.key(trial)!;
+    for (const { at, v } of values) {
+      const id = identity.key(at)!;
       const g = tasks.get(id) ?? { passed: 0, total: 0 };
       g.total++;
       if (v === 1) g.passed++;
@@ -339,7 +347,7 @@ export function keyMetrics(key: string, counted: Counted[], trials: number) {
   }
   // §13.1: the units are the trials in the mean; a cluster is one task (as pass@k tells them), a trial naming none its own.
   const units = new UnitSet();
-  for (const { trial, v } of values) units.add(v, identity.key(trial));
+  for (const { at, v } of values) units.add(v, identity.key(at));
   const covered = values.filter((x) => x.covered).length;
   // §11: a Wilson interval when every value in the mean is 0 or 1 (n = that many).
   const wilson = n > 0 && nonBinary === undefined ? wilson95(values.filter((x) => x.v === 1).length, n) : null;
@@ -354,6 +362,6 @@ export function keyMetrics(key: string, counted: Counted[], trials: number) {
     pass_at_k_reason: reason,
     pass_hat_k: passHat,
     task_identity: identity.identity,
-    ...intervalFields(units.interval({ unit: "trial", cluster: "task" })),
+    ...intervalFields(placedOnly(units.interval({ unit: "trial", cluster: "task" }), taskless)),
   };
 }

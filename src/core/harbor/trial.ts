@@ -25,6 +25,8 @@ export const RESULT = "result.json";
 export const TRAJECTORY = "agent/trajectory.json";
 /** A Harbor ≥ 0.20 trial's own lock.json: its `task.digest` names the task (Task.checksum is deprecated there). */
 const LOCK = "lock.json";
+/** The trial's config (TrialConfig), written before it runs: what survives a result.json that does not. */
+const CONFIG = "config.json";
 
 /** A step name usable as a folder below steps/ (anything else cannot name Harbor's step folder). */
 const SEGMENT = /^(?!\.{1,2}$)[^/\\\u0000]+$/;
@@ -89,7 +91,7 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
     harbor_id: view?.id ?? null,
     job_id: view?.jobId ?? null,
     usage: view?.usage ?? null,
-    task_path: view?.taskPath ?? null,
+    task_path: view === null ? configTaskPath(folder, readDoc) : view.taskPath,
     reward_details: details.rewards.length === 0 && details.more === 0 ? null : details,
   });
 }
@@ -127,6 +129,20 @@ function rewardWithoutResult(src: BundleSource, warnings: Finding[]): void {
   const files = src.entries.map((e) => e.path).filter((p) => REWARD_FILE.test(p));
   if (files.length === 0) return; // killed before its verifier: incomplete, as ever
   warnings.push(finding("REWARD_WITHOUT_RESULT", files[0]!, null, `result.json is absent or cut, but the verifier ran (it left ${files.join(", ")}): its reward cannot be checked against result.json, so the trial counts 0`));
+/**
+ * Where the task lay, as config.json names it (`task.path`), for a trial whose result.json names
+ * nothing: Harbor writes that path verbatim as result.json's `task_id.path`, so the job-level rules
+ * place the trial among its job's trials that record it (its task_name may differ from the
+ * folder's name: `harbor/hello-world`, `local-lab/event-summary`). Not a check: a config.json
+ * that is absent, too large or does not parse names nothing.
+ */
+function configTaskPath(folder: EvidenceFolder, readDoc: (p: string) => Uint8Array | null): string | null {
+  const e = folder.regular(CONFIG);
+  const bytes = e === null || e.size > MAX_DOCUMENT_BYTES ? null : readDoc(CONFIG);
+  const doc = bytes === null ? undefined : decodeDocument(bytes, CONFIG, []);
+  const task = isPlainObject(doc) ? doc["task"] : undefined;
+  const path = isPlainObject(task) ? task["path"] : undefined;
+  return typeof path === "string" && path !== "" ? path : null;
 }
 
 /** result.json → the view, or null when there is none to read (absent, too large, killed writer). */

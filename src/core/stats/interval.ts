@@ -29,6 +29,8 @@ export interface Interval {
   se: number | null;
   /** (SE / (s/√n))²: how much wider clustering makes the variance (cluster-t only; null when s = 0). */
   design_effect: number | null;
+  /** Of the clusters, how many are units whose cluster nothing names (a Harbor trial naming no task): never counted as tasks. Absent: none. */
+  unplaced?: number;
 }
 
 /** An interval, or why there is none. */

@@ -33,6 +33,7 @@ export const harborKind: Kind = {
     claimed: share.one(e.claimed),
     exception: share.one(e.exception === null ? null : { type: e.exception.type, step: e.exception.step }),
     usage: e.usage,
+    // What the job rules read of its warnings, and where its task lay (core/batch/harbor-own.ts).
     own: share.one(harborOwn(e)),
   }),
 };

@@ -1,0 +1,85 @@
+// A score that fails leaves nothing in ASSAY_TMPDIR (issue 35 §5): the spill's name goes as soon as
+// it is open, so neither an error nor a kill -9 leaves a `.assay-spill.*.tmp`; and closing a spill
+// while its document is half read (a write that failed mid-way) lets the file go instead of
+// throwing "busy".
+
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeCorpus } from "../src/io/corpus.js";
+import { scoreRun } from "../src/pipeline/score.js";
+import { CLI } from "./helpers/cli.js";
+import { SCRATCH } from "./helpers/shared.js";
+import { openSpills } from "./helpers/spills.js";
+
+const RUN = { schedules: [], invalid: "count", resourceBound: "default", errors: "exclude", jobs: 2 } as const;
+let tmp: string;
+let small: string;
+beforeAll(() => {
+  tmp = mkdtempSync(join(SCRATCH, "assay-spill-cleanup-"));
+  small = join(tmp, "small");
+  writeCorpus(small, { n: 12, seed: "spill-cleanup", faults: true });
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const folder = (name: string) => {
+  const d = join(tmp, name);
+  mkdirSync(d);
+  return d;
+};
+
+describe("the spill file", () => {
+  it("has no name while it is open; closed half read, it goes without an error", async () => {
+    const dir = folder("half-read");
+    const run = await scoreRun([small], { ...RUN, spillDir: dir, spillAfterBytes: 0 });
+    expect(readdirSync(dir)).toEqual([]);
+    expect(openSpills(dir)).toHaveLength(1);
+    const entries = run.bundles[Symbol.iterator]();
+    expect(entries.next().done).toBe(false); // a document's writer stopped here (its disk filled)
+    expect(() => run.close()).not.toThrow(); // was: "This database connection is busy executing a query", the file left
+    expect(openSpills(dir)).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("read to its end and closed, the same (the honest neighbour)", async () => {
+    const dir = folder("read-whole");
+    const run = await scoreRun([small], { ...RUN, spillDir: dir, spillAfterBytes: 0 });
+    expect([...run.bundles].length).toBeGreaterThan(12);
+    run.close();
+    expect(openSpills(dir)).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe.sequential("a failed `assay score` leaves nothing in ASSAY_TMPDIR", () => {
+  let big: string;
+  beforeAll(() => {
+    // More than the 4 MB of entries a run holds in memory: the CLI spills.
+    big = join(tmp, "big");
+    const r = spawnSync(process.execPath, [CLI, "synth", "--out", big, "--n", "6000", "--seed", "spill-big", "--faults"], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+  }, 120_000);
+
+  it("killed (-9) while its spill is open: the folder is empty", async () => {
+    const dir = folder("killed");
+    const child = spawn(process.execPath, [CLI, "score", big, "--format", "json", "--out", join(tmp, "killed.json"), "--jobs", "2", "--quiet"], {
+      env: { ...process.env, ASSAY_TMPDIR: dir },
+      stdio: "ignore",
+    });
+    const exited = new Promise((r) => child.on("exit", r));
+    const until = Date.now() + 90_000;
+    while (openSpills(dir, child.pid!).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(openSpills(dir, child.pid!)).toHaveLength(1); // it spilled (was: a named .assay-spill.*.tmp, left behind by the kill)
+    child.kill("SIGKILL");
+    await exited;
+    expect(readdirSync(dir)).toEqual([]);
+  }, 120_000);
+
+  it("its document cannot be written (a full disk, after scoring): exit 2, the folder is empty", () => {
+    const dir = folder("full");
+    const r = spawnSync(process.execPath, [CLI, "score", big, "--format", "json", "--out", "/dev/full", "--jobs", "2", "--quiet"], { encoding: "utf8", env: { ...process.env, ASSAY_TMPDIR: dir } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/cannot write \/dev\/full: no space left on the device/);
+    expect(readdirSync(dir)).toEqual([]);
+  }, 120_000);
+});
