@@ -129,6 +129,8 @@ function rewardWithoutResult(src: BundleSource, warnings: Finding[]): void {
   const files = src.entries.map((e) => e.path).filter((p) => REWARD_FILE.test(p));
   if (files.length === 0) return; // killed before its verifier: incomplete, as ever
   warnings.push(finding("REWARD_WITHOUT_RESULT", files[0]!, null, `result.json is absent or cut, but the verifier ran (it left ${files.join(", ")}): its reward cannot be checked against result.json, so the trial counts 0`));
+}
+
 /**
  * Where the task lay, as config.json names it (`task.path`), for a trial whose result.json names
  * nothing: Harbor writes that path verbatim as result.json's `task_id.path`, so the job-level rules
