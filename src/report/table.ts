@@ -132,11 +132,12 @@ function samples(e: Experiment, errors: "exclude" | "zero", lines: string[]): vo
     const c = m.coverage;
     // The interval is over reduced samples (one per sample id, §13.1); records (sample × epoch) are coverage, said apart.
     const rule =
-      e.invalid.length > 0 && c.scored === c.planned && m.value === 0 ? `   every planned record 0: an invalid log earns nothing (--invalid exclude leaves it out)`
+      e.invalid.length > 0 && m.value === 0 && m.errors_zero === 0 ? `   every planned record 0: an invalid log earns nothing (--invalid exclude leaves it out)`
       : errors === "zero" ? `   records without a score as 0 (--errors zero)` : "";
-    lines.push(`    assay      ${fig(m.value)}${spaced(methods, m, f3)}${rule}   coverage ${c.scored}/${scheduledCount(w, c.planned)} scored = ${pct(c.planned === 0 ? null : c.scored / c.planned)}`);
+    lines.push(`    assay      ${fig(m.value)}${spaced(methods, m, f3)}${rule}   coverage ${c.scored}/${scheduledCount(w, c.planned)} scored = ${pct(c.planned === 0 ? null : c.scored / c.planned)}${m.refusals === undefined ? "" : `   refusals ${m.refusals}`}`);
     if (errors === "exclude" && m.errors_zero !== m.value) lines.push(`               ${fig(m.errors_zero)} over the ${scheduledCount(w, c.planned)} with --errors zero (those without a score as 0)`);
     if (m.grader_failed !== undefined) lines.push(`    grader     ${plural(m.grader_failed, "record")} where the grader failed: an instrument error, left out of both figures (GRADER_FAILED)`);
+    if (m.refusals !== undefined) lines.push(`    refused    ${plural(m.refusals, "record")} where the model gave no answer (a refusal, reason refusal or no_response, or N): the model's failures, 0 in both figures`);
     if (m.pass_at_k !== null) lines.push(`    pass@k     ${passAtKText(m.pass_at_k, "  ")}   unbiased, per sample over its epochs`);
     if (m.pass_hat_k !== null) lines.push(`    pass^k     ${passAtKText(m.pass_hat_k, "  ")}   every one of k epochs of a sample scores 1, per sample`);
   }
