@@ -6,9 +6,12 @@
 
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { scoreInspectLog } from "../src/io/inspect.js";
+import { partsOf, readSamples, scoreInspectLog } from "../src/io/inspect.js";
+import { readDirectory } from "../src/io/inspect-zip.js";
+import { inspectLogBytes } from "../src/synth/inspect.js";
+import { zipBytes } from "../src/synth/zip.js";
 import { run } from "./helpers/cli.js";
-import { cleanup, fixture, place } from "./helpers/inspect.js";
+import { cleanup, fixture, json, members, place, type Member } from "./helpers/inspect.js";
 import { REQUIRE_SHARED, SHARED_DIR } from "./helpers/shared.js";
 
 afterAll(cleanup);
@@ -147,6 +150,36 @@ describe("a dead sandbox is the instrument's (sandbox_unavailable, #4709, from I
       expect(flag(e, "SANDBOX_UNAVAILABLE")).toBeUndefined();
       expect(accuracy(e).exclude.value).toBeCloseTo(2 / 3, 12);
     }
+  });
+});
+
+describe("a dead sandbox in a chunked sample (its event chunks, read a chunk at a time)", () => {
+  /** A generated .eval with sample 2 (epoch 1) chunked as convert.py writes it, a tool event of `tool` among its events. */
+  function chunked(tool: Record<string, unknown>): string {
+    const ms = members(place(`g-${Math.random().toString(36).slice(2)}.eval`, inspectLogBytes({ task: "t", model: "m/x", samples: 3, epochs: 1, format: "eval", method: 8, seed: "dead", offset: 0, case: "clean" })));
+    const out = ms.flatMap((m): Member[] => {
+      // Written by 0.3.260, whose tool errors carry the type (the generator writes 0.3.255).
+      if (m.name === "header.json" || m.name === "_journal/start.json") {
+        const v = json(m);
+        v.eval.packages.inspect_ai = "0.3.260";
+        return [{ ...m, data: Buffer.from(JSON.stringify(v)) }];
+      }
+      if (m.name !== "samples/2_epoch_1.json") return [m];
+      const { messages, events, attachments: _a, events_data: _d, ...shell } = json(m);
+      const part = (name: string, v: unknown): Member => ({ name: `samples/2_epoch_1/${name}`, data: Buffer.from(JSON.stringify(v)), method: 8 });
+      return [part("sample.json", { ...shell, message_refs: [[0, messages.length]] }), part("messages/0.json", messages), part("events/0.json", [...events, { event: "tool", id: "c1", function: "bash", arguments: { command: "ls" }, result: "", ...tool }])];
+    });
+    return place(`c-${Math.random().toString(36).slice(2)}.eval`, zipBytes(out));
+  }
+  const recordOf = (file: string) => readSamples(file, partsOf(readDirectory(file).members).samples).samples!.find((r) => r.id === "2")!;
+  it("a typed tool error in an event chunk reaches the record, only the few fields read", () => {
+    const r = recordOf(chunked({ error: { type: "sandbox_unavailable", message: 'The sandbox is not running and cannot execute: service "default" is not running' } }));
+    expect(r.sandbox).toEqual({ typed: true, evidence: 'The sandbox is not running and cannot execute: service "default" is not running' });
+    expect(scoreInspectLog(chunked({ error: { type: "sandbox_unavailable", message: "dead" } }), "eval").samples).toMatchObject({ "sandbox-unavailable": 1 });
+  });
+  it("an ordinary tool event, or another error type, is dropped as before", () => {
+    expect(recordOf(chunked({ result: "file.txt" })).sandbox).toBeNull();
+    expect(recordOf(chunked({ error: { type: "timeout", message: "Command timed out" } })).sandbox).toBeNull();
   });
 });
 
