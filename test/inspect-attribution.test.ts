@@ -4,14 +4,15 @@
 // the scorer's, by the writer's version; a log whose claims cover samples it lacks is unverified.
 // Each rule with its attack and its honest neighbour, on the real popularity log edited here.
 
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { partsOf, readSamples, scoreInspectLog } from "../src/io/inspect.js";
 import { readDirectory } from "../src/io/inspect-zip.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
 import { zipBytes } from "../src/synth/zip.js";
 import { run } from "./helpers/cli.js";
-import { cleanup, fixture, json, members, place, type Member } from "./helpers/inspect.js";
+import { cleanup, fixture, json, members, place, scratch, type Member } from "./helpers/inspect.js";
 import { REQUIRE_SHARED, SHARED_DIR } from "./helpers/shared.js";
 
 afterAll(cleanup);
@@ -229,24 +230,42 @@ describe("choice() without options is the scorer's (#5310), by the writer's vers
     return log;
   }
   const choice = (e: ReturnType<typeof scoreLog>) => e.inspect!.metrics["choice/-/accuracy"]!;
-  it("before it, the INCORRECT Inspect wrote for a sample without options is no verdict on the model: 0.667 → 1.000 in both figures, GRADER_FAILED", () => {
+  it("before it, the INCORRECT Inspect wrote for a sample without options is a definite value and counts as written: stripping a failure's options raises nothing (0.667 in both figures, no GRADER_FAILED)", () => {
     const e = scoreLog(mc("0.3.263", {}));
-    expect(e.samples).toMatchObject({ scored: 2, "grader-failed": 1 });
-    expect(choice(e)).toMatchObject({ check: "agrees", grader_failed: 1, exclude: { value: 1, n: 2 }, zero: { value: 1, n: 2 } });
-    expect(flag(e, "GRADER_FAILED")?.evidence).toContain("samples[2] (choice: no options to choose from");
+    expect(e.samples).toMatchObject({ scored: 3 });
+    expect(e.samples).not.toHaveProperty("grader-failed");
+    expect(choice(e)).not.toHaveProperty("grader_failed");
+    expect(choice(e).exclude.value).toBeCloseTo(2 / 3, 12);
+    expect(choice(e).zero.value).toBeCloseTo(2 / 3, 12);
+    expect(flag(e, "GRADER_FAILED")).toBeUndefined();
   });
-  it("the neighbours: a sample with options keeps its I; from 0.3.264 Inspect raises instead, so an I there is a verdict", () => {
+  it("the neighbours: a sample with options keeps its I, before and from 0.3.264", () => {
     expect(choice(scoreLog(mc("0.3.263", { choices: ["Yes", "No"] }))).exclude.value).toBeCloseTo(2 / 3, 12);
     expect(choice(scoreLog(mc("0.3.264", {}))).exclude.value).toBeCloseTo(2 / 3, 12);
   });
+  const raised = { scores: {}, error: { message: "ValueError('The choice scorer requires samples with choices')", traceback: "" } };
   it("from 0.3.264 choice()'s error on such a sample is the grader's failure (out of --errors zero too); in an older log the same words are an ordinary error", () => {
-    const raised = { scores: {}, error: { message: "ValueError('The choice scorer requires samples with choices')", traceback: "" } };
     const now = scoreLog(claim(mc("0.3.264", raised), 1, 0));
     expect(now.samples).toMatchObject({ scored: 2, "grader-failed": 1 });
     expect(choice(now)).toMatchObject({ grader_failed: 1, exclude: { value: 1 }, zero: { value: 1, n: 2 } });
+    expect(flag(now, "GRADER_FAILED")?.evidence).toContain("samples[2] (ValueError('The choice scorer requires samples with choices')");
     const old = scoreLog(claim(mc("0.3.263", raised), 1, 0));
     expect(old.samples).toMatchObject({ scored: 2, error: 1 });
     expect(choice(old)).toMatchObject({ exclude: { value: 1 }, zero: { value: 2 / 3, n: 3 } });
+  });
+  it("the error's words alone decide nothing: on a sample with options, or for a scorer other than choice(), it is an ordinary error, 0 under --errors zero (never out of it)", () => {
+    const withOptions = scoreLog(claim(mc("0.3.264", { ...raised, choices: ["Yes", "No"] }), 1, 0));
+    expect(withOptions.samples).toMatchObject({ scored: 2, error: 1 });
+    expect(withOptions.samples).not.toHaveProperty("grader-failed");
+    expect(choice(withOptions)).toMatchObject({ exclude: { value: 1 }, zero: { value: 2 / 3, n: 3 } });
+    expect(choice(withOptions)).not.toHaveProperty("grader_failed");
+    expect(flag(withOptions, "GRADER_FAILED")).toBeUndefined();
+    // A match() log whose sample carries choice()'s words: match's figure counts it 0 under --errors zero.
+    const log = claim(popularity("0.3.264"), 1, 0);
+    Object.assign(log.samples[2], raised);
+    const other = accuracy(scoreLog(log));
+    expect(other).toMatchObject({ exclude: { value: 1 }, zero: { value: 2 / 3, n: 3 } });
+    expect(other).not.toHaveProperty("grader_failed");
   });
 });
 
@@ -284,5 +303,41 @@ describe("a log whose claims cover samples it lacks is unverified, like one with
     expect(doc.experiments[0].inspect["match/-/accuracy"]).toMatchObject({ value: 0, coverage: { scored: 2, planned: 3 } });
     const details = await run(["score", "--details", f]);
     expect(details.stdout).toContain("every planned record 0: an invalid log earns nothing (--invalid exclude leaves it out)   coverage 2/3 planned records scored = 66.7%");
+  });
+});
+
+describe("the table's \"every planned record 0\" line follows the invalid handling in force, never the figures", () => {
+  /** One task run, two logs: an invalid one (claims 1.0 over C, C, I) and a later valid success whose samples all score I. */
+  function chain(): string {
+    const dir = join(scratch(), `chain-${Math.random().toString(36).slice(2)}`);
+    mkdirSync(dir);
+    const bad = claim(popularity(), 1, 0);
+    bad.eval.run_id = "run-invalid";
+    const zeros = claim(popularity(), 0, 0);
+    for (const sample of zeros.samples) sample.scores.match.value = "I";
+    zeros.eval.run_id = "run-zeros";
+    zeros.eval.created = "2025-05-13T20:28:13-04:00";
+    zeros.stats.completed_at = "2025-05-13T20:28:15-04:00";
+    writeFileSync(join(dir, "2025-05-12T20-28-13-04-00_invalid.json"), withNaN(bad));
+    writeFileSync(join(dir, "2025-05-13T20-28-13-04-00_zeros.json"), withNaN(zeros));
+    return dir;
+  }
+  const LINE = "every planned record 0: an invalid log earns nothing";
+  it("--invalid exclude: the invalid log is left out and the valid run's own 0 is shown as a figure, not as the invalid log's zeros", async () => {
+    const dir = chain();
+    const doc = JSON.parse((await run(["score", dir, "--invalid", "exclude", "--format", "json"])).stdout);
+    const e = doc.experiments[0];
+    expect(e.invalid).toHaveLength(1);
+    expect(e.inspect["match/-/accuracy"]).toMatchObject({ value: 0, errors_zero: 0, coverage: { scored: 3, planned: 3 } });
+    for (const errors of ["exclude", "zero"]) {
+      const details = await run(["score", "--details", dir, "--invalid", "exclude", "--errors", errors]);
+      expect(details.stdout).toContain("assay      0.000");
+      expect(details.stdout).not.toContain(LINE);
+    }
+  });
+  it("the neighbour: --invalid count (the default) zeroes the run for its invalid log, and the line says so", async () => {
+    const dir = chain();
+    const details = await run(["score", "--details", dir]);
+    expect(details.stdout).toContain(`${LINE} (--invalid exclude leaves it out)   coverage 3/3 planned records scored = 100.0%`);
   });
 });

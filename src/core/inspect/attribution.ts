@@ -1,5 +1,5 @@
 // Whose a sample's outcome is (issue 35): the model's (a verdict, or no answer it gave), the
-// instrument's (a grader without a verdict, a scorer that could not score it, a sandbox that died
+// instrument's (a grader without a verdict, a scorer that raised on it, a sandbox that died
 // under it), or nobody's yet (an error, no score). Evidence decides, read by the writer's version;
 // a reason written beside a definite value never removes it. Pure.
 
@@ -19,24 +19,25 @@ export function sandboxDied(r: SampleRecord, version: readonly number[] | null):
   return r.sandbox !== null && r.sandbox.typed === atLeast(version, SINCE.sandboxUnavailable);
 }
 
-/** Before #5310, choice() scored a sample without options INCORRECT: the scorer's mismatch, not the model's answer. */
-export function choiceUnscorable(r: SampleRecord, scorer: string, version: readonly number[] | null): boolean {
-  return scorer === "choice" && r.noChoices && Object.hasOwn(r.scores, scorer) && !atLeast(version, SINCE.choiceScoring);
+/**
+ * From #5310, choice() raises on a sample without options: that sample's error is the scorer's. The
+ * error's words alone never decide it: the sample must lack options, and the score be choice()'s.
+ * Before it, Inspect scored such a sample INCORRECT: a definite value, which counts as written (an
+ * absent field, like a reason, never removes a verdict).
+ */
+export function choiceRaised(r: SampleRecord, version: readonly number[] | null): boolean {
+  return r.error === "scorer" && r.noChoices && atLeast(version, SINCE.choiceScoring);
 }
-
-/** From #5310, choice() raises on such a sample: the sample's error is the scorer's. */
-const scorerRaised = (r: SampleRecord, version: readonly number[] | null) => r.error === "scorer" && atLeast(version, SINCE.choiceScoring);
 
 /** The outcome of `r` for `scorer`, whose value (or the key of it a metric reads) is `value`. */
 export function outcomeOf(r: SampleRecord, scorer: string, value: unknown, version: readonly number[] | null): Outcome {
   if (r.invalidated) return "out";
   if (sandboxDied(r, version)) return "infra";
-  if (choiceUnscorable(r, scorer, version)) return "grader";
   const given = value !== undefined && !isNaNValue(value);
   if (given && value !== null) return "verdict";
   // No verdict (NaN, None, no score): whose the silence is.
   if (r.error === "refusal" || r.modelFailed.some(([k]) => k === scorer)) return "refused";
-  if (scorerRaised(r, version) || r.graderFailed.some(([k]) => k === scorer)) return "grader";
+  if ((scorer === "choice" && choiceRaised(r, version)) || r.graderFailed.some(([k]) => k === scorer)) return "grader";
   return given ? "verdict" : "none"; // None with no reason: Inspect's fallback 0, as before
 }
 

@@ -12,7 +12,7 @@ import { compareSummaries, recordKey, type ReductionSet, type SummaryRecord } fr
 import { checkReductions } from "./reductions.js";
 import { isNaNValue, sameValue, showValue } from "./value.js";
 import { atLeast, parseVersion, SINCE } from "./version.js";
-import { choiceUnscorable, outcomeOf, sandboxDied } from "./attribution.js";
+import { choiceRaised, outcomeOf, sandboxDied } from "./attribution.js";
 import { addUsage, inspectUsage, noUsage, recordsAny, type Usage } from "../usage.js";
 
 /** Sample states (contract §12), in the order they are shown. */
@@ -89,12 +89,12 @@ export function stateOf(r: SampleRecord, version: readonly number[] | null): Exc
   if (r.invalidated) return "invalidated";
   if (sandboxDied(r, version)) return "sandbox-unavailable";
   const outcomes = Object.keys(r.scores).map((k) => outcomeOf(r, k, r.scores[k], version));
-  const scored = Object.entries(r.scores).some(([k, v]) => holdsScore(v) && !choiceUnscorable(r, k, version));
+  const scored = Object.values(r.scores).some(holdsScore);
   if (scored) return r.error === null ? "scored" : "scored-with-error";
   if (r.error === "refusal" || outcomes.includes("refused")) return "refusal";
   if (outcomes.includes("grader") || (r.error === null && r.graderFailed.length > 0)) return "grader-failed";
-  if (r.error === "scorer") return atLeast(version, SINCE.choiceScoring) ? "grader-failed" : "error";
-  return r.error ?? "unscored";
+  if (choiceRaised(r, version)) return "grader-failed";
+  return r.error === "scorer" ? "error" : (r.error ?? "unscored");
 }
 
 /** Findings cut to MAX_PER_CODE per code, the rest counted in one more. */
@@ -359,8 +359,7 @@ function attributionFlags(records: Iterable<SampleRecord>, version: readonly num
     for (const [k, why] of r.graderFailed)
       if (outcomeOf(r, k, r.scores[k], version) === "grader") out.failures.push(`${r.member} (${k}: ${why})`);
       else if (Object.hasOwn(r.scores, k) && !isNaNValue(r.scores[k])) out.contradicted.push(`${r.member} (${k}: ${why}, value ${showValue(r.scores[k])})`);
-    for (const k of Object.keys(r.scores)) if (choiceUnscorable(r, k, version)) out.failures.push(`${r.member} (${k}: no options to choose from, scored ${showValue(r.scores[k])} by Inspect before #5310)`);
-    if (r.error === "scorer" && atLeast(version, SINCE.choiceScoring)) out.failures.push(`${r.member} (${r.errorMessage})`);
+    if (choiceRaised(r, version)) out.failures.push(`${r.member} (${r.errorMessage})`);
   }
   return out;
 }
