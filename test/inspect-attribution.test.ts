@@ -111,6 +111,38 @@ describe("refusals are the model's failures (fail_on_refusal, PR #5327; Score.re
   });
 });
 
+describe("a refusal is 0 in pass@k and in the per-sample values compare pairs, under both --errors settings", () => {
+  /** Two epochs of C, C, I; sample 1's second epoch refused (Inspect's claim leaves it out: mean 1, 1, 0 = 2/3). */
+  function epochs(message: string): any {
+    const log = claim(popularity(), 2 / 3, 1 / 3);
+    log.eval.config.epochs = 2;
+    const second = log.samples.map((s: any) => ({ ...structuredClone(s), epoch: 2 }));
+    second[0].scores = {};
+    second[0].error = { message, traceback: "" };
+    log.samples.push(...second);
+    return log;
+  }
+  it("refused: sample 1 is [1, 0], so 0.500 over the samples, pass@1 0.500 and pass@2 0.667 in both figures", () => {
+    const m = accuracy(scoreLog(epochs("Model refusal (openai/gpt-4o): no.")));
+    expect(m).toMatchObject({ refusals: 1, coverage: { scored: 6, planned: 6 } });
+    for (const f of [m.exclude, m.zero]) {
+      expect(f.value).toBeCloseTo(0.5, 12);
+      expect(f.pass_at_k!["1"]).toBeCloseTo(0.5, 12);
+      expect(f.pass_at_k!["2"]).toBeCloseTo(2 / 3, 12);
+    }
+    expect(m.values).toEqual({ exclude: [0.5, 1, 0], zero: [0.5, 1, 0] });
+  });
+  it("the neighbour: an ordinary error in its place is left out by default (sample 1 is 1 over its one epoch: 0.667, no pass@2), 0 under --errors zero", () => {
+    const m = accuracy(scoreLog(epochs("RuntimeError('boom')")));
+    expect(m.refusals).toBeUndefined();
+    expect(m.exclude.value).toBeCloseTo(2 / 3, 12);
+    expect(m.exclude.pass_at_k).toEqual({ "1": 2 / 3 });
+    expect(m.values!.exclude).toEqual([1, 1, 0]);
+    expect(m.zero.value).toBeCloseTo(0.5, 12);
+    expect(m.values!.zero).toEqual([0.5, 1, 0]);
+  });
+});
+
 describe("a dead sandbox is the instrument's (sandbox_unavailable, #4709, from Inspect 0.3.260)", () => {
   const DEAD = 'The sandbox is not running and cannot execute: service "default" is not running';
   /** Sample 3 (the I) ran a tool whose sandbox was dead; Inspect still scored it I and counted it (claim 2/3). */
@@ -205,6 +237,17 @@ describe("grader_failed needs a missing verdict", () => {
     expect(e.samples).toMatchObject({ "grader-failed": 1 });
     expect(accuracy(e)).toMatchObject({ grader_failed: 1, exclude: { value: 1, n: 2 }, zero: { value: 1, n: 2 } });
     expect(flag(e, "GRADER_REASON_WITH_VALUE")).toBeUndefined();
+  });
+  it("a dict-valued score is read a key at a time: a key without a verdict is GRADER_FAILED, a key with one GRADER_REASON_WITH_VALUE", () => {
+    const both = scoreLog(graded({ a: NaN, b: "I" }));
+    expect(flag(both, "GRADER_FAILED")?.evidence).toContain("samples[2] (match: grader_failed)");
+    expect(flag(both, "GRADER_REASON_WITH_VALUE")?.evidence).toContain("samples[2] (match: grader_failed, value ");
+    const none = scoreLog(graded({ a: NaN, b: null }));
+    expect(flag(none, "GRADER_FAILED")?.evidence).toContain("samples[2] (match: grader_failed)");
+    expect(flag(none, "GRADER_REASON_WITH_VALUE")).toBeUndefined();
+    const all = scoreLog(graded({ a: "C", b: "I" }));
+    expect(flag(all, "GRADER_FAILED")).toBeUndefined();
+    expect(flag(all, "GRADER_REASON_WITH_VALUE")?.evidence).toContain("samples[2] (match: grader_failed, value ");
   });
   it("the experiment counts its logs' flags: the table's flags column and the JSON's flags name them", async () => {
     const f = file(graded("I"), "graded");

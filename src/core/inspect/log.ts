@@ -356,9 +356,13 @@ function attributionFlags(records: Iterable<SampleRecord>, version: readonly num
       out.sandbox.push(`${r.member} (${r.sandbox!.evidence})`);
       continue;
     }
-    for (const [k, why] of r.graderFailed)
-      if (outcomeOf(r, k, r.scores[k], version) === "grader") out.failures.push(`${r.member} (${k}: ${why})`);
-      else if (Object.hasOwn(r.scores, k) && !isNaNValue(r.scores[k])) out.contradicted.push(`${r.member} (${k}: ${why}, value ${showValue(r.scores[k])})`);
+    for (const [k, why] of r.graderFailed) {
+      // A dict-valued score is read a key at a time: some keys may lack a verdict, others carry one.
+      const v = r.scores[k];
+      const outcomes = (isPlainObject(v) ? Object.values(v) : [v]).map((x) => outcomeOf(r, k, x, version));
+      if (outcomes.includes("grader")) out.failures.push(`${r.member} (${k}: ${why})`);
+      if (outcomes.includes("verdict")) out.contradicted.push(`${r.member} (${k}: ${why}, value ${showValue(v)})`);
+    }
     if (choiceRaised(r, version)) out.failures.push(`${r.member} (${r.errorMessage})`);
   }
   return out;
