@@ -312,29 +312,53 @@ describe("choice() without options is the scorer's (#5310), by the writer's vers
   });
 });
 
-describe("a log whose claims cover samples it lacks is unverified, like one with none (§12's no sample evidence)", () => {
+describe("a log whose claims cover samples it lacks, none of those it holds scored, is unverified, like one with none (§12's no sample evidence)", () => {
   it.skipIf(!REQUIRE_SHARED && SHARED_DIR === null)("the real log_tool_call_error.json (claims 1.0 over 4 completed, holds one unscored record): unverified, valid, coverage 0/1, not METRIC_MISMATCH", async () => {
     const f = `${SHARED_DIR}/real-world/inspect/log_tool_call_error.json`;
     const e = scoreInspectLog(f, "json");
     expect(e.validity).toBe("valid");
     expect(e.errors).toEqual([]);
     expect(e.inspect!.metrics["includes/-/accuracy"]).toMatchObject({ check: "unverified", coverage: { scored: 0, planned: 1 }, exclude: { value: null }, zero: { value: null } });
-    expect(flag(e, "NO_SAMPLE_EVIDENCE")?.evidence).toBe("results holds metrics over 4 completed samples (results.completed_samples) but the log holds 1 sample record: they are listed as unverified");
+    expect(flag(e, "NO_SAMPLE_EVIDENCE")?.evidence).toBe("results holds metrics over 4 completed samples (results.completed_samples) but the log holds 1 sample record, none scored: they are listed as unverified");
     const details = await run(["score", "--details", f]);
     expect(details.stdout).toContain("coverage 0/1 planned record scored = 0.0%");
     expect(details.stdout).not.toContain("100.0%");
   });
-  it("the neighbour: a log holding every sample it completed is re-derived, and a false claim over them is METRIC_MISMATCH", () => {
+  it("the same in an edited log: every held record unscored, fewer than it completed: unverified, no value of assay's own", () => {
     const log = claim(popularity(), 1, 0);
+    log.results.completed_samples = 4;
+    for (const sample of log.samples) sample.scores = {};
     const e = scoreLog(log);
+    expect(e.validity).toBe("valid");
+    expect(accuracy(e)).toMatchObject({ check: "unverified", note: "the log lacks the samples behind it (results.completed_samples), and none it holds scored", exclude: { value: null }, zero: { value: null } });
+    expect(flag(e, "NO_SAMPLE_EVIDENCE")).toBeDefined();
+  });
+  it("the neighbour: a log holding every sample it completed is re-derived, and a false claim over them is METRIC_MISMATCH", () => {
+    const e = scoreLog(claim(popularity(), 1, 0));
     expect(e.validity).toBe("invalid");
     expect(accuracy(e).check).toBe("mismatch");
     expect(flag(e, "NO_SAMPLE_EVIDENCE")).toBeUndefined();
-    // The same claim with a sample stripped (3 completed, 2 held): unverified, and no value of assay's own.
-    log.samples.pop();
-    const stripped = scoreLog(log);
-    expect(stripped.validity).toBe("valid");
-    expect(accuracy(stripped)).toMatchObject({ check: "unverified", note: "the log lacks samples behind it (results.completed_samples)", exclude: { value: null }, zero: { value: null } });
+  });
+  it("the attack: a count raised above the records held (unchecked before 0.3.252) never switches off the mismatch its scored records decide", () => {
+    const log = claim(popularity(), 1, 0);
+    log.results.completed_samples = 4;
+    const e = scoreLog(log);
+    expect(e.validity).toBe("invalid");
+    expect(e.errors.map((f) => f.code)).toContain("METRIC_MISMATCH");
+    expect(accuracy(e).check).toBe("mismatch");
+    expect(flag(e, "NO_SAMPLE_EVIDENCE")).toBeUndefined();
+  });
+  it("a scored sample stripped (3 completed, 2 held) is a missing record of the plan, as when the count is lowered with it: left out by default, 0 under --errors zero", () => {
+    for (const completed of [3, 2]) {
+      const log = claim(popularity(), 1, 0);
+      log.samples.pop();
+      log.results.completed_samples = completed;
+      const e = scoreLog(log);
+      expect(e.samples).toMatchObject({ scored: 2, missing: 1 });
+      expect(flag(e, "NO_SAMPLE_EVIDENCE")).toBeUndefined();
+      expect(accuracy(e)).toMatchObject({ check: "agrees", coverage: { scored: 2, planned: 3 }, exclude: { value: 1 } });
+      expect(accuracy(e).zero.value).toBeCloseTo(2 / 3, 12);
+    }
   });
   it("an invalid log's coverage says what was scored, not that every planned record was", async () => {
     // C, C and an error: Inspect's rules give 1.0 over the two scored; the log claims 0.5.

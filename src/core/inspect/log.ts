@@ -238,7 +238,7 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
   for (const k of plan.earlyStopped) if (!byKey.has(k)) samples["early-stopped"]++;
   samples["missing"] = plannedRecords - present - samples["early-stopped"];
   for (const s of RARE_STATES) if (samples[s] === 0) delete (samples as Partial<typeof samples>)[s];
-  const lacking = lackedSamples(results, parts.samples.length);
+  const lacking = lackedSamples(results, parts.samples);
   const noEvidence = lacking !== null;
 
   // The header against the start record.
@@ -333,18 +333,19 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
 }
 
 /**
- * §12's "no sample evidence", for every log whose claims cover samples it lacks: results holds
- * metrics and the log holds no sample record, or fewer than `results.completed_samples` says
- * Inspect completed (a log with its samples stripped, in part or whole). Its claims cannot be
- * re-derived: unverified, and no value of assay's own (a count the log writes may make its claims
- * unverifiable, never earn a figure). Null when the samples behind the claims are all there.
+ * §12's "no sample evidence", for every log whose claims have no sample evidence behind them: results
+ * holds metrics and the log holds no sample record, or fewer than `results.completed_samples` says
+ * Inspect completed and none of them scored (nothing held can decide a claim). Its claims are
+ * unverified, and assay has no value of its own. A held record that scored keeps the claims checked
+ * over what is held, whatever the count says: before 0.3.252 that count is no checked figure, and
+ * a count the log writes never switches off a mismatch its records decide. Null when not so.
  */
-function lackedSamples(results: Record<string, unknown> | null, held: number): string | null {
+function lackedSamples(results: Record<string, unknown> | null, held: readonly SampleRecord[]): string | null {
   if (results === null || !Array.isArray(results["scores"]) || (results["scores"] as unknown[]).length === 0) return null;
-  if (held === 0) return "results holds metrics but the log holds no sample record: they are listed as unverified";
+  if (held.length === 0) return "results holds metrics but the log holds no sample record: they are listed as unverified";
   const completed = results["completed_samples"];
-  if (typeof completed !== "number" || held >= completed) return null;
-  return `results holds metrics over ${completed} completed samples (results.completed_samples) but the log holds ${held} sample record${held === 1 ? "" : "s"}: they are listed as unverified`;
+  if (typeof completed !== "number" || held.length >= completed || held.some((r) => Object.values(r.scores).some(holdsScore))) return null;
+  return `results holds metrics over ${completed} completed samples (results.completed_samples) but the log holds ${held.length} sample record${held.length === 1 ? "" : "s"}, none scored: they are listed as unverified`;
 }
 
 /** The records' attribution flags: grader failures (no verdict), instrument reasons beside a verdict, dead sandboxes. */

@@ -62,7 +62,7 @@ export interface MetricInput {
   records: readonly SampleRecord[];
   byKey: ReadonlyMap<string, SampleRecord>;
   plan: Plan;
-  /** The log lacks samples its claims cover (no sample record, or fewer than results.completed_samples). */
+  /** No sample evidence is behind the log's claims (no sample record, or fewer than results.completed_samples and none scored). */
   noEvidence: boolean;
   /** It holds some: the note says so. */
   someRecords: boolean;
@@ -143,7 +143,7 @@ function sourceMetrics(run: readonly Spec[], input: MetricInput, index: PlanInde
     if (typeof s.claimed === "number" && !Number.isNaN(s.claimed) && !Number.isFinite(s.claimed)) out.findings.push(finding("NOT_FINITE", input.file, null, `${s.path}: ${s.claimed}`));
     const verifiable = s.builtIn && s.reducer !== null && !input.noEvidence && !input.truncated;
     if (!verifiable)
-      m.note = input.noEvidence ? (input.someRecords ? "the log lacks samples behind it (results.completed_samples)" : "no sample record behind it")
+      m.note = input.noEvidence ? (input.someRecords ? "the log lacks the samples behind it (results.completed_samples), and none it holds scored" : "no sample record behind it")
         : input.truncated ? "the log is cut short: not every sample behind it can be read"
         : !s.builtIn ? "not a built-in metric with default options"
         : `reducer ${s.reducerName} is not one assay recomputes`;
