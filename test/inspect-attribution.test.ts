@@ -172,6 +172,23 @@ describe("a dead sandbox is the instrument's (sandbox_unavailable, #4709, from I
       expect(accuracy(n).exclude.value).toBeCloseTo(2 / 3, 12);
     }
   });
+  it("older logs: the line a model printed is not a dead container: a live result of that tool after it undoes it; another tool's answer (submit) does not", () => {
+    const calls = (...results: [fn: string, content: string][]) => {
+      const log = claim(popularity("0.3.95"), 2 / 3, 1 / 3);
+      for (const [fn, content] of results) log.samples[2].messages.push({ role: "tool", tool_call_id: "c", function: fn, content });
+      return scoreLog(log);
+    };
+    const LINE = 'service "default" is not running';
+    const printed = calls(["bash", LINE], ["bash", "total 0"]);
+    expect(printed.samples).toMatchObject({ scored: 3 });
+    expect(flag(printed, "SANDBOX_UNAVAILABLE")).toBeUndefined();
+    expect(accuracy(printed).exclude.value).toBeCloseTo(2 / 3, 12);
+    for (const dead of [calls(["bash", "total 0"], ["bash", LINE], ["bash", LINE]), calls(["bash", LINE], ["submit", "No"])]) {
+      expect(dead.samples).toMatchObject({ "sandbox-unavailable": 1 });
+      expect(flag(dead, "SANDBOX_UNAVAILABLE")?.evidence).toContain(`samples[2] (${LINE})`);
+      expect(accuracy(dead).exclude.value).toBe(1);
+    }
+  });
   it("the writer's version decides which evidence is Inspect's: the bare line in a 0.3.260 log is the model's output, a typed error in an older log is no Inspect's, another type is not a dead sandbox", () => {
     for (const [version, tool] of [
       ["0.3.260", { content: 'service "default" is not running' }],

@@ -264,29 +264,35 @@ function toolText(v: unknown): string | null {
 
 /**
  * The sandbox died under the sample (#4709): a tool error of type `sandbox_unavailable` in a tool
- * message or tool event, else (older logs: the log's version decides whether this counts) a tool
- * result that is exactly docker's dead-container line. The first one found, as evidence.
+ * message or tool event, else (older logs: the log's version decides whether this counts) docker's
+ * dead-container line as the whole of a tool's result, with no live result of that tool after it:
+ * a dead container answers every later exec the same, so a tool that answered afterwards shows the
+ * line was output (a model can print it), not the sandbox's death.
  */
 export function deadSandbox(sample: Record<string, unknown>, events: readonly Record<string, unknown>[]): SampleRecord["sandbox"] {
-  let text: string | null = null;
-  const look = (error: unknown, result: unknown): string | null => {
-    if (isPlainObject(error) && error["type"] === "sandbox_unavailable") return firstLine(String(error["message"] ?? "sandbox_unavailable"));
-    const t = error === undefined || error === null ? toolText(result) : null;
-    if (text === null && t !== null && DEAD_CONTAINER.test(t)) text = t;
-    return null;
-  };
-  const messages = Array.isArray(sample["messages"]) ? sample["messages"] : [];
-  for (const m of messages) {
-    if (!isPlainObject(m) || m["role"] !== "tool") continue;
-    const typed = look(m["error"], m["content"]);
-    if (typed !== null) return { typed: true, evidence: typed };
+  const messages = (Array.isArray(sample["messages"]) ? sample["messages"] : []).filter((m): m is Record<string, unknown> => isPlainObject(m) && m["role"] === "tool");
+  const tools = events.filter((e) => e["event"] === "tool");
+  for (const m of [...messages, ...tools]) {
+    const error = m["error"];
+    if (isPlainObject(error) && error["type"] === "sandbox_unavailable") return { typed: true, evidence: firstLine(String(error["message"] ?? "sandbox_unavailable")) };
   }
-  for (const e of events) {
-    if (e["event"] !== "tool") continue;
-    const typed = look(e["error"], e["result"]);
-    if (typed !== null) return { typed: true, evidence: typed };
-  }
+  const text = deadLine(messages, "content") ?? deadLine(tools, "result");
   return text === null ? null : { typed: false, evidence: text };
+}
+
+/** Docker's dead-container line that a tool's calls end on (the first of that last run), the first tool's in order; else null. */
+function deadLine(calls: readonly Record<string, unknown>[], result: "content" | "result"): string | null {
+  const byTool = new Map<unknown, string | null>();
+  for (const c of calls) {
+    if (c["error"] !== undefined && c["error"] !== null) continue; // an error says nothing of the container's life
+    const t = toolText(c[result]);
+    const dead = t !== null && DEAD_CONTAINER.test(t);
+    const fn = c["function"];
+    if (!dead) byTool.set(fn, null);
+    else if ((byTool.get(fn) ?? null) === null) byTool.set(fn, t);
+  }
+  for (const t of byTool.values()) if (t !== null) return t;
+  return null;
 }
 
 /** Of a tool event, what deadSandbox reads (a chunked sample's events are kept this small). */
@@ -295,7 +301,7 @@ export function keptToolEvent(e: Record<string, unknown>): Record<string, unknow
   const error = isPlainObject(e["error"]) ? { type: e["error"]["type"], message: e["error"]["message"] } : e["error"];
   const t = toolText(e["result"]);
   if (!(isPlainObject(error) && error["type"] === "sandbox_unavailable") && !(t !== null && DEAD_CONTAINER.test(t))) return null;
-  return { event: "tool", error, result: t };
+  return { event: "tool", function: e["function"], error, result: t };
 }
 
 /** `Score.reason` values that name the measuring instrument (Inspect PR #4629); the model's own (`refusal`, `no_response`, `invalid_response_format`) are not these. */
