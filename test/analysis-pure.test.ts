@@ -525,7 +525,10 @@ describe("property 1: no advisory outcome changes a hard result", () => {
     // Inspect logs: a valid one (its samples are trials) and one that contradicts itself.
     mkdirSync(join(root, "inspect"));
     cpSync(join(ROOT, "test/fixtures/inspect/log_streaming.eval"), join(root, "inspect", "log_streaming.eval"));
-    cpSync(join(ROOT, "test/fixtures/inspect/log_tool_call_error.json"), join(root, "inspect", "2025-02-07T00-00-00_tool.json"));
+    // log_tool_call_error.json claims 1.0 over one unscored record once it says it completed only that one (it says 4: unverified, issue 35).
+    const tool = JSON.parse(readFileSync(join(ROOT, "test/fixtures/inspect/log_tool_call_error.json"), "utf8"));
+    tool.results.completed_samples = 1;
+    writeFileSync(join(root, "inspect", "2025-02-07T00-00-00_tool.json"), JSON.stringify(tool));
     const entries = [...discover([root])].map((f) => {
       if (f.file) return scoreLog(f.dir, f.path, f.file.format as "eval" | "json");
       const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, f.kind);

@@ -124,15 +124,15 @@ describe("grader failures: Score.reason grader_failed / scoring_failed, and olde
     expect(m.values).toEqual({ exclude: [1, null, 0], zero: [1, null, 0] });
     expect(flag(e)?.evidence).toBe("1 scores the grader could not give (instrument errors: outside assay's figures, not the model's): samples[1] (match: grader_failed)");
   });
-  it("scoring_failed is the instrument's too; a model's reason (refusal) is the model's: unscored, 0 under --errors zero, no flag", () => {
+  it("scoring_failed is the instrument's too; a model's reason (refusal) is the model's: a 0 in both figures (issue 35), no flag", () => {
     expect(graded({ value: NaN, reason: "scoring_failed" }).samples).toMatchObject({ "grader-failed": 1 });
     const e = graded({ value: NaN, reason: "refusal" });
-    expect(e.samples).toMatchObject({ unscored: 1 });
+    expect(e.samples).toMatchObject({ refusal: 1 });
     expect(e.samples).not.toHaveProperty("grader-failed");
     expect(flag(e)).toBeUndefined();
     const m = metric(e, "match/-/accuracy");
     expect(m.grader_failed).toBeUndefined();
-    expect(m.zero).toMatchObject({ value: 1 / 3, n: 3 });
+    expect(m).toMatchObject({ refusals: 1, exclude: { value: 1 / 3, n: 3 }, zero: { value: 1 / 3, n: 3 } });
   });
   it("older logs: metadata.unscored_reason grade_parse_failure (PR #4048) and math()'s target_timeout / target_parse_error; another status is not", () => {
     expect(graded({ value: NaN, metadata: { unscored_reason: "grade_parse_failure" } }).samples).toMatchObject({ "grader-failed": 1 });
@@ -141,15 +141,16 @@ describe("grader failures: Score.reason grader_failed / scoring_failed, and olde
     expect(graded({ value: NaN, metadata: { unscored_reason: "other" } }).samples).toMatchObject({ unscored: 1 });
   });
   it("a written reason decides over the metadata (Inspect's shim maps the metadata only when reason is absent)", () => {
-    expect(graded({ value: NaN, reason: "no_response", metadata: { unscored_reason: "grade_parse_failure" } }).samples).toMatchObject({ unscored: 1 });
+    expect(graded({ value: NaN, reason: "no_response", metadata: { unscored_reason: "grade_parse_failure" } }).samples).toMatchObject({ refusal: 1 });
     expect(graded({ value: NaN, reason: null, metadata: { unscored_reason: "grade_parse_failure" } }).samples).toMatchObject({ "grader-failed": 1 });
   });
-  it("grader_failed with a value: Inspect's metrics count it (the claim agrees over 3), assay's figures do not, and the flag says so", () => {
-    // Values 1, 0 ("I", the grader's), 0: Inspect's accuracy 1/3; assay's over 1 and 0.
+  it("grader_failed with a value: a verdict, counted by Inspect and by assay alike (issue 35: a reason never removes one), flagged apart", () => {
+    // Values 1, 0 ("I", reason grader_failed), 0: Inspect's accuracy 1/3, and assay's.
     const e = graded({ value: "I", reason: "grader_failed" }, { accuracy: 1 / 3, stderr: 1 / 3, scored: 3, unscored: 0 });
     expect(codes(e)).toEqual([]);
-    expect(metric(e, "match/-/accuracy")).toMatchObject({ check: "agrees", grader_failed: 1, exclude: { value: 0.5 }, zero: { value: 0.5 } });
-    expect(flag(e)?.evidence).toContain(`samples[1] (match: grader_failed, value "I", which Inspect's metrics count)`);
+    expect(metric(e, "match/-/accuracy")).toMatchObject({ check: "agrees", exclude: { value: 1 / 3 }, zero: { value: 1 / 3 } });
+    expect(flag(e)).toBeUndefined();
+    expect(e.flags.find((f) => f.code === "GRADER_REASON_WITH_VALUE")?.evidence).toContain(`samples[1] (match: grader_failed, value "I")`);
   });
   it("a dict-valued scorer's grader failure leaves every key's figures", () => {
     const log = popularity();

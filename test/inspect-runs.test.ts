@@ -222,7 +222,8 @@ describe("shards and parts", () => {
 it("the real log fixtures: each verdict of inspect-notes §3.8 (the ../shared copies are checked in inspect-real-world)", async () => {
   const doc = await score([fixture("log_tool_call_error.json"), fixture("2025-05-12T20-28-13-04-00_no-samples.json"), fixture(POP)]);
   const by = (name: string) => doc.bundles.find((b) => b.path.endsWith(name))!;
-  expect(by("log_tool_call_error.json")).toMatchObject({ validity: "invalid", samples: { unscored: 1, missing: 1 } });
+  // Issue 35: claims over 4 completed samples, 1 record held: unverified, as §12 lists a log with none.
+  expect(by("log_tool_call_error.json")).toMatchObject({ validity: "valid", samples: { unscored: 1, missing: 1 } });
   expect(by("no-samples.json").flags.map((f) => f.code)).toEqual(["NO_SAMPLE_EVIDENCE"]);
   expect(by("popularity.json")).toMatchObject({ validity: "valid", status: "cancelled" });
 });

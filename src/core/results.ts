@@ -138,6 +138,8 @@ export const inspectLogSchema = z.object({
       values: z.object({ exclude: z.array(z.number().nullable()), zero: z.array(z.number().nullable()) }).nullable().default(null),
       /** Issue 25: planned records whose grader failed (an instrument error), in neither figure; present only when some are. */
       grader_failed: z.int().optional(),
+      /** Issue 35: planned records where the model gave no answer (refusal error, reason refusal/no_response, value N), 0 in both figures; present only when some are. */
+      refusals: z.int().optional(),
     }),
   ),
 });
@@ -341,6 +343,8 @@ export const experimentSchema = z.object({
         pass_hat_k: passHatK,
         /** Issue 25: planned records whose grader failed (an instrument error), in neither figure; present only when some are. */
         grader_failed: z.int().optional(),
+        /** Issue 35: planned records where the model gave no answer, counted 0 in both figures (beside coverage); present only when some are. */
+        refusals: z.int().optional(),
       }),
     )
     .nullable()

@@ -6,7 +6,7 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { finding, type Finding } from "../core/codes.js";
 import { finishLog, type LogParts } from "../core/inspect/log.js";
-import { sampleRecord, type SampleRecord } from "../core/inspect/sample.js";
+import { keptToolEvent, sampleRecord, type SampleRecord } from "../core/inspect/sample.js";
 import { recordKey, reductionSets, summaryRecord, type ReductionSet, type SummaryRecord } from "../core/inspect/summary.js";
 import { encodingProblem, isPlainObject } from "../core/json/decode.js";
 import { MembersError, MembersReader } from "../core/json/members.js";
@@ -324,16 +324,19 @@ interface ChunkedSample {
 /** Stands for the rest of a transcript: a score without its event is a finding only where the transcript holds events (issue 35). */
 const OTHER_EVENTS: Record<string, unknown> = { event: "other" };
 
-/** Of an events chunk, what a record reads: final score events and score edits (the rest of the transcript is one OTHER_EVENTS). */
+/** Of an events chunk, what a record reads: final score events, score edits and a dead sandbox's tool events (the rest of the transcript is one OTHER_EVENTS). */
 function keptEvents(chunk: unknown, where: string, into: Record<string, unknown>[], out: Finding[]): void {
   if (!Array.isArray(chunk)) {
     out.push(finding("SCHEMA", where, null, "an events chunk must be a list"));
     return;
   }
-  for (const e of chunk)
-    if (isPlainObject(e) && (e["event"] === "score" || e["event"] === "score_edit"))
+  for (const e of chunk) {
+    const tool = isPlainObject(e) ? keptToolEvent(e) : null;
+    if (tool !== null) into.push(tool);
+    else if (isPlainObject(e) && (e["event"] === "score" || e["event"] === "score_edit"))
       into.push(e["event"] === "score" ? { event: "score", intermediate: e["intermediate"], scorer: e["scorer"], score: isPlainObject(e["score"]) ? { value: e["score"]["value"] } : e["score"] } : { event: "score_edit", score_name: e["score_name"], edit: e["edit"] });
     else if (isPlainObject(e) && into[0] !== OTHER_EVENTS) into.unshift(OTHER_EVENTS);
+  }
 }
 
 /** The parts of a .eval read by the main thread's split, put together; or a whole .eval read here. */

@@ -68,7 +68,7 @@ function inspectLines(e: BundleEntry, lines: string[]): void {
   if (e.samples !== null) lines.push(`  samples  ${Object.entries(e.samples).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none"}`);
   for (const [key, m] of Object.entries(x?.metrics ?? {})) {
     const c = m.coverage;
-    const ex = m.exclude.value === null ? "n/a" : `${fig(m.exclude.value)} over ${c.scored} scored record${c.scored === 1 ? "" : "s"}`;
+    const ex = m.exclude.value === null ? "n/a" : `${fig(m.exclude.value)} over ${c.scored} scored record${c.scored === 1 ? "" : "s"}${m.refusals === undefined ? "" : ` (${m.refusals} of them the model's refusals, as 0)`}`;
     const zero = m.zero.value === null ? "n/a" : `${fig(m.zero.value)} over the ${c.planned} planned with --errors zero${m.grader_failed === undefined ? "" : ` but ${m.grader_failed} the grader failed on`}`;
     lines.push(`  metric   ${key}: claimed ${fig(m.claimed)} (${m.check}${m.note === null ? "" : `: ${m.note}`}); assay ${ex}; ${zero}`);
   }

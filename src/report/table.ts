@@ -3,7 +3,7 @@
 // metric with its denominator and what it does not mean, then the trials that did not count and
 // why. Derived from the JSON document.
 
-import type { Advisory, BundleEntry, Experiment, ResultsView } from "../core/results.js";
+import type { Advisory, BundleEntry, Experiment, ResultsView, RunOptions } from "../core/results.js";
 import { byteCompare, forTerminal, shorten, terminalText } from "../core/text.js";
 import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
 import { passAtKText } from "./pass-at-k.js";
@@ -68,13 +68,15 @@ function world(e: Experiment, lines: string[]): void {
 const f3 = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** The run's options a kind's details read. */
+type Shown = Pick<RunOptions, "errors" | "invalid">;
 
 /**
  * Trials with rewards (a Harbor job): the states side by side first (how much was scored at all),
  * the exceptions by type, then each reward key, then what the harness's own summary claims beside
  * assay's figures.
  */
-function rewards(e: Experiment, errors: "exclude" | "zero", lines: string[]): void {
+function rewards(e: Experiment, { errors }: Shown, lines: string[]): void {
   const w = wordsOf(e.profile);
   const s = e.states!;
   lines.push(`  states       ${Object.entries(s).map(([k, n]) => `${k} ${n}`).join(" · ")}`);
@@ -114,7 +116,7 @@ const fig = (x: number | string | null) => (x === null ? "n/a" : typeof x === "s
  * planned record's state, then each metric as claimed and as assay computes it over the plan, with
  * its coverage.
  */
-function samples(e: Experiment, errors: "exclude" | "zero", lines: string[]): void {
+function samples(e: Experiment, { errors, invalid }: Shown, lines: string[]): void {
   const w = wordsOf(e.profile);
   const log = e.log;
   if (log === null) lines.push(`  log          none readable`);
@@ -132,17 +134,25 @@ function samples(e: Experiment, errors: "exclude" | "zero", lines: string[]): vo
     const c = m.coverage;
     // The interval is over reduced samples (one per sample id, §13.1); records (sample × epoch) are coverage, said apart.
     const rule =
-      e.invalid.length > 0 && c.scored === c.planned && m.value === 0 ? `   every planned record 0: an invalid log earns nothing (--invalid exclude leaves it out)`
+      zeroedByInvalid(e, invalid) && m.value !== null ? `   every planned record 0: an invalid log earns nothing (--invalid exclude leaves it out)`
       : errors === "zero" ? `   records without a score as 0 (--errors zero)` : "";
-    lines.push(`    assay      ${fig(m.value)}${spaced(methods, m, f3)}${rule}   coverage ${c.scored}/${scheduledCount(w, c.planned)} scored = ${pct(c.planned === 0 ? null : c.scored / c.planned)}`);
+    lines.push(`    assay      ${fig(m.value)}${spaced(methods, m, f3)}${rule}   coverage ${c.scored}/${scheduledCount(w, c.planned)} scored = ${pct(c.planned === 0 ? null : c.scored / c.planned)}${m.refusals === undefined ? "" : `   refusals ${m.refusals}`}`);
     if (errors === "exclude" && m.errors_zero !== m.value) lines.push(`               ${fig(m.errors_zero)} over the ${scheduledCount(w, c.planned)} with --errors zero (those without a score as 0)`);
     if (m.grader_failed !== undefined) lines.push(`    grader     ${plural(m.grader_failed, "record")} where the grader failed: an instrument error, left out of both figures (GRADER_FAILED)`);
+    if (m.refusals !== undefined) lines.push(`    refused    ${plural(m.refusals, "record")} where the model gave no answer (a refusal, reason refusal or no_response, or N): the model's failures, 0 in both figures`);
     if (m.pass_at_k !== null) lines.push(`    pass@k     ${passAtKText(m.pass_at_k, "  ")}   unbiased, per sample over its epochs`);
     if (m.pass_hat_k !== null) lines.push(`    pass^k     ${passAtKText(m.pass_hat_k, "  ")}   every one of k epochs of a sample scores 1, per sample`);
   }
   if (e.inspect === null) lines.push(`  metrics      none: no readable log decides this task run`);
   for (const m of e.missing) if (typeof m !== "string") lines.push(`  missing      ${plural(m.count, "sample")} ${m.reason}`);
 }
+
+/**
+ * The task run's figures are the zeros of an invalid log (batch/inspect.ts): an invalid log in its
+ * chain and --invalid count in force. Decided from what the run did, never from the figures (a
+ * valid run whose samples all score 0 reads the same).
+ */
+const zeroedByInvalid = (e: Experiment, invalid: Shown["invalid"]) => invalid === "count" && e.invalid.length > 0;
 
 /** Flags with evidence of their own (across trials, or the job's summary): one a line, the first 12 of each code. */
 function flagLines(e: Experiment, lines: string[]): void {
@@ -317,7 +327,7 @@ function counted(n: BundleNotes, experiments: readonly Experiment[], out: string
 }
 
 /** Each kind's part of its --details section (a kind without one shows the common lines alone). */
-const DETAILS: Record<Sections, (e: Experiment, errors: "exclude" | "zero", lines: string[]) => void> = {
+const DETAILS: Record<Sections, (e: Experiment, options: Shown, lines: string[]) => void> = {
   rewards,
   samples,
   victories: (e, _, lines) => native(e, lines),
@@ -334,7 +344,7 @@ function* details(doc: ResultsView, lines: string[], folders: ReadonlyMap<string
     const lone = w.lone && e.job === null ? (folders.get(raw.experiment) ?? null) : null;
     const where = e.job !== null ? `   ${e.job}${e.job_id === null ? "" : ` (id ${e.job_id})`}` : lone !== null ? `   lone, ${loneWhere(lone, forTerminal)}` : "";
     lines.push(`${w.heading} ${nameOf(e)}   profile ${w.kind}${w.logged ? "" : `   ${scheduledCount(w, e.scheduled)}`}${where}`);
-    byFields(DETAILS, e.profile, e)?.(e, doc.run.options.errors, lines);
+    byFields(DETAILS, e.profile, e)?.(e, doc.run.options, lines);
     if (!w.byFolder) lines.push(`  missing      ${list(e.missing.filter((m) => typeof m === "string"))}`);
     const cost = usageLine(e);
     if (cost !== null) lines.push(`  cost         ${cost}   (as recorded; never priced by assay)`);

@@ -146,6 +146,8 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
         ? { code: "RETRY_AFTER_OUTCOME", trial: r.path, attempt: null, evidence: `begun after ${decides!.path} succeeded, its own outcome unread (status ${r.status ?? "unknown"}): the run's value is withheld` }
         : { code: r.status === "success" ? "RETRY_AFTER_OUTCOME" : "SUPERSEDED", trial: r.path, attempt: null, evidence: decides === null ? null : `${decides.path} decides` });
   for (const p of c.unidentified) flags.push({ code: "LOG_UNIDENTIFIED", trial: p, attempt: null, evidence: "no task run can be read from it, and its folder and name place it beside this one: the run's value is withheld" });
+  // Each log's own review flags count as the experiment's (their evidence is in the log's entry).
+  for (const r of logs) for (const f of r.flags) flags.push({ code: f.code, trial: r.path, attempt: null, evidence: null });
 
   const out = blankExperiment(name, "inspect", decides?.inspect?.plan.records ?? 0);
   out.invalid = invalid.map((r) => ({ trial: r.path, codes: [...new Set(r.errors.map((e) => e.code))].sort(byteCompare) }));
@@ -171,7 +173,7 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
   out.inspect = Object.fromEntries(
     Object.entries(metrics).map(([key, m]) => {
       const f = options.errors === "zero" ? m.zero : m.exclude;
-      const base = { claimed: m.claimed, check: m.check, note: m.note, ...(m.grader_failed === undefined ? {} : { grader_failed: m.grader_failed }) };
+      const base = { claimed: m.claimed, check: m.check, note: m.note, ...(m.grader_failed === undefined ? {} : { grader_failed: m.grader_failed }), ...(m.refusals === undefined ? {} : { refusals: m.refusals }) };
       const proportion = /\/(accuracy|mean)$/.test(key);
       if (withheld !== null)
         return [key, { ...base, value: null, coverage: m.coverage, wilson95: null, pass_at_k: null, errors_zero: null, interval: null, interval_reason: proportion ? withheld : null, pass_hat_k: null }];
@@ -179,7 +181,8 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
         const zeros = epochs > 1 ? Object.fromEntries(Array.from({ length: Math.min(epochs, MAX_PASS_AT_K) }, (_, k) => [String(k + 1), 0])) : null;
         const value = planned > 0 ? 0 : null;
         return [key, {
-          ...base, value, coverage: { scored: planned, planned }, wilson95: proportion && planned > 0 ? wilson95(0, planned) : null, pass_at_k: zeros, errors_zero: value,
+          // Coverage stays what the evidence scored: the zeros are the verdict on the log, not scored records.
+          ...base, value, coverage: m.coverage, wilson95: proportion && planned > 0 ? wilson95(0, planned) : null, pass_at_k: zeros, errors_zero: value,
           ...(proportion ? { ...zeroInterval(decides.inspect!.plan.ids), pass_hat_k: zeros } : { interval: null, interval_reason: null, pass_hat_k: null }),
         }];
       }

@@ -12,10 +12,13 @@ import { compareSummaries, recordKey, type ReductionSet, type SummaryRecord } fr
 import { checkReductions } from "./reductions.js";
 import { isNaNValue, sameValue, showValue } from "./value.js";
 import { atLeast, parseVersion, SINCE } from "./version.js";
+import { choiceRaised, outcomeOf, sandboxDied } from "./attribution.js";
 import { addUsage, inspectUsage, noUsage, recordsAny, type Usage } from "../usage.js";
 
 /** Sample states (contract §12), in the order they are shown. */
-export const SAMPLE_STATES = ["scored", "scored-with-error", "error", "cancelled", "unscored", "grader-failed", "invalidated", "missing", "early-stopped"] as const;
+export const SAMPLE_STATES = ["scored", "scored-with-error", "refusal", "error", "cancelled", "sandbox-unavailable", "unscored", "grader-failed", "invalidated", "missing", "early-stopped"] as const;
+/** States counted only where a log has one: logs without them read as they did. */
+const RARE_STATES = ["refusal", "sandbox-unavailable", "grader-failed"] as const;
 export type SampleState = (typeof SAMPLE_STATES)[number];
 
 /** Log versions assay reads (1 migrated as Inspect does; 3 the short-lived opt-in of 0.3.195–0.3.199). */
@@ -78,11 +81,20 @@ function holdsScore(v: unknown): boolean {
   return true;
 }
 
-export function stateOf(r: SampleRecord): Exclude<SampleState, "missing" | "early-stopped"> {
+/**
+ * A record's one state (attribution.ts says whose): a dead sandbox before any score, a score
+ * before the error beside it, the model's refusal before the grader's failure.
+ */
+export function stateOf(r: SampleRecord, version: readonly number[] | null): Exclude<SampleState, "missing" | "early-stopped"> {
   if (r.invalidated) return "invalidated";
+  if (sandboxDied(r, version)) return "sandbox-unavailable";
+  const outcomes = Object.keys(r.scores).map((k) => outcomeOf(r, k, r.scores[k], version));
   const scored = Object.values(r.scores).some(holdsScore);
-  if (r.error !== null) return scored ? "scored-with-error" : r.error;
-  return scored ? "scored" : r.graderFailed.length > 0 ? "grader-failed" : "unscored";
+  if (scored) return r.error === null ? "scored" : "scored-with-error";
+  if (r.error === "refusal" || outcomes.includes("refused")) return "refusal";
+  if (outcomes.includes("grader") || (r.error === null && r.graderFailed.length > 0)) return "grader-failed";
+  if (choiceRaised(r, version)) return "grader-failed";
+  return r.error === "scorer" ? "error" : (r.error ?? "unscored");
 }
 
 /** Findings cut to MAX_PER_CODE per code, the rest counted in one more. */
@@ -223,16 +235,16 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
   for (const r of byKey.values())
     if (isPlanned(r)) {
       present++;
-      samples[stateOf(r)]++;
+      samples[stateOf(r, version)]++;
     } else {
-      samples[stateOf(r)]++;
+      samples[stateOf(r, version)]++;
       unplanned.push(r.member);
     }
   for (const k of plan.earlyStopped) if (!byKey.has(k)) samples["early-stopped"]++;
   samples["missing"] = plannedRecords - present - samples["early-stopped"];
-  // Counted only where a log has one: logs without a grader failure read as they did.
-  if (samples["grader-failed"] === 0) delete (samples as Partial<typeof samples>)["grader-failed"];
-  const noEvidence = parts.samples.length === 0 && results !== null && Array.isArray(results["scores"]) && (results["scores"] as unknown[]).length > 0;
+  for (const s of RARE_STATES) if (samples[s] === 0) delete (samples as Partial<typeof samples>)[s];
+  const lacking = lackedSamples(results, parts.samples);
+  const noEvidence = lacking !== null;
 
   add(absences(parts, results, version, samples));
   // The header against the start record.
@@ -259,6 +271,7 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
     byKey: counted.byKey,
     plan,
     noEvidence,
+    someRecords: parts.samples.length > 0,
     truncated: cut,
     file: headerFile ?? "results",
   });
@@ -281,14 +294,13 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
       list.push(c === "SAMPLE_LIMIT" ? `${r.member} (${r.limit})` : c === "RETRIED" ? `${r.member} (${r.retries} earlier)` : `${r.member} (${r.edits.join(", ")})`);
     }
   for (const [c, items] of byFlag) flags.push(flagOf(c, items, c === "SAMPLE_LIMIT" ? "samples ended by a limit (scored as Inspect scored them)" : c === "RETRIED" ? "samples retried after an error" : "samples with an edited score"));
-  const failures: string[] = [];
-  for (const r of byKey.values())
-    if (!r.invalidated)
-      for (const [k, why] of r.graderFailed) failures.push(`${r.member} (${k}: ${why}${isNaNValue(r.scores[k]) || !Object.hasOwn(r.scores, k) ? "" : `, value ${showValue(r.scores[k])}, which Inspect's metrics count`})`);
-  if (failures.length > 0) flags.push(flagOf("GRADER_FAILED", failures, "scores the grader could not give (instrument errors: outside assay's figures, not the model's)"));
+  const a = attributionFlags(byKey.values(), version);
+  if (a.failures.length > 0) flags.push(flagOf("GRADER_FAILED", a.failures, "scores the grader could not give (instrument errors: outside assay's figures, not the model's)"));
+  if (a.contradicted.length > 0) flags.push(flagOf("GRADER_REASON_WITH_VALUE", a.contradicted, "scores whose reason says the grader failed beside a definite value (the value counts: a reason never removes a verdict)"));
+  if (a.sandbox.length > 0) flags.push(flagOf("SANDBOX_UNAVAILABLE", a.sandbox, "samples whose sandbox died under them (instrument errors: left out of assay's value, 0 under --errors zero)"));
   const rescored = rescoredBy(parts.header, parts.start, results);
   if (rescored !== null) flags.push({ code: "RESCORED", evidence: rescored });
-  if (noEvidence) flags.push({ code: "NO_SAMPLE_EVIDENCE", evidence: "results holds metrics but the log holds no sample record: they are listed as unverified" });
+  if (lacking !== null) flags.push({ code: "NO_SAMPLE_EVIDENCE", evidence: lacking });
   if (unplanned.length > 0) flags.push(flagOf("SAMPLE_UNPLANNED", unplanned, "records outside eval.dataset.sample_ids × epochs (in the counts and the claim's re-derivation, never in assay's value)"));
   if (parts.truncated && !parts.findings.some((f) => f.code === "EVAL_TRUNCATED")) add([finding("EVAL_TRUNCATED", null, null, "the log is cut short: read as far as it is intact")]);
 
@@ -382,6 +394,43 @@ function atPlannedDenominator(metrics: Record<string, LogMetric>): void {
     m.exclude = m.zero;
     if (m.values !== null) m.values = { exclude: m.values.zero, zero: m.values.zero };
   }
+}
+
+/**
+ * §12's "no sample evidence", for every log whose claims have no sample evidence behind them: results
+ * holds metrics and the log holds no sample record, or fewer than `results.completed_samples` says
+ * Inspect completed and none of them scored (nothing held can decide a claim). Its claims are
+ * unverified, and assay has no value of its own. A held record that scored keeps the claims checked
+ * over what is held, whatever the count says: before 0.3.252 that count is no checked figure, and
+ * a count the log writes never switches off a mismatch its records decide. Null when not so.
+ */
+function lackedSamples(results: Record<string, unknown> | null, held: readonly SampleRecord[]): string | null {
+  if (results === null || !Array.isArray(results["scores"]) || (results["scores"] as unknown[]).length === 0) return null;
+  if (held.length === 0) return "results holds metrics but the log holds no sample record: they are listed as unverified";
+  const completed = results["completed_samples"];
+  if (typeof completed !== "number" || held.length >= completed || held.some((r) => Object.values(r.scores).some(holdsScore))) return null;
+  return `results holds metrics over ${completed} completed samples (results.completed_samples) but the log holds ${held.length} sample record${held.length === 1 ? "" : "s"}, none scored: they are listed as unverified`;
+}
+
+/** The records' attribution flags: grader failures (no verdict), instrument reasons beside a verdict, dead sandboxes. */
+function attributionFlags(records: Iterable<SampleRecord>, version: readonly number[] | null): { failures: string[]; contradicted: string[]; sandbox: string[] } {
+  const out = { failures: [] as string[], contradicted: [] as string[], sandbox: [] as string[] };
+  for (const r of records) {
+    if (r.invalidated) continue;
+    if (sandboxDied(r, version)) {
+      out.sandbox.push(`${r.member} (${r.sandbox!.evidence})`);
+      continue;
+    }
+    for (const [k, why] of r.graderFailed) {
+      // A dict-valued score is read a key at a time: some keys may lack a verdict, others carry one.
+      const v = r.scores[k];
+      const outcomes = (isPlainObject(v) ? Object.values(v) : [v]).map((x) => outcomeOf(r, k, x, version));
+      if (outcomes.includes("grader")) out.failures.push(`${r.member} (${k}: ${why})`);
+      if (outcomes.includes("verdict")) out.contradicted.push(`${r.member} (${k}: ${why}, value ${showValue(v)})`);
+    }
+    if (choiceRaised(r, version)) out.failures.push(`${r.member} (${r.errorMessage})`);
+  }
+  return out;
 }
 
 /** §13.5: a log whose `stats.model_usage` records nothing (cut short, older, or empty) spent what its sample records say, summed. */

@@ -10,7 +10,8 @@ import { UnitSet, type Interval, type IntervalOutcome } from "../stats/interval.
 import { MAX_METADATA_KEY_LENGTH, MAX_METADATA_KEYS, metadataCluster, type SampleRecord } from "./sample.js";
 import { specs, type Spec } from "./specs.js";
 import { agree, clusteredStderr, exactMeanOf, isBuiltInMetric, reduceWeighted, weightedMetric, type Reducer, type Weighted } from "./stats.js";
-import { isNaNValue, leaf, showValue, valueToFloat } from "./value.js";
+import { leaf, showValue, valueToFloat } from "./value.js";
+import { noAnswer, outcomeOf, type Outcome } from "./attribution.js";
 import { atLeast, SINCE } from "./version.js";
 
 /** assay's figures for one metric under one --errors setting. */
@@ -39,6 +40,8 @@ export interface LogMetric {
   values: { exclude: (number | null)[]; zero: (number | null)[] } | null;
   /** Planned records whose score from this scorer is the grader's failure: in neither figure (present only when some are). */
   grader_failed?: number;
+  /** Planned records where the model gave no answer (a refusal, reason refusal/no_response, or `N`): 0 in both figures (present only when some are). */
+  refusals?: number;
 }
 
 /** The plan: sample ids (as Inspect compares them) × epochs, and the early-stopped records. */
@@ -59,8 +62,10 @@ export interface MetricInput {
   records: readonly SampleRecord[];
   byKey: ReadonlyMap<string, SampleRecord>;
   plan: Plan;
-  /** The log holds no sample record at all. */
+  /** No sample evidence is behind the log's claims (no sample record, or fewer than results.completed_samples and none scored). */
   noEvidence: boolean;
+  /** It holds some: the note says so. */
+  someRecords: boolean;
   /** The log is cut short: the samples behind its claims cannot all be read. */
   truncated: boolean;
   /** The file results lives in (for findings). */
@@ -95,42 +100,42 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
   return out;
 }
 
-/** How one scorer key's records are read: its value, whether it scored, whether its grader failed, and as a float. */
+/** How one scorer key's records are read: its value, whose its outcome is, and as a float. */
 interface Reads {
   valueOf: (r: SampleRecord) => unknown;
-  graderFailed: (r: SampleRecord | undefined) => boolean;
-  scoredIn: (r: SampleRecord | undefined) => r is SampleRecord;
+  /** Whose the record's outcome is (attribution.ts); a planned record with no record is `none`. */
+  outcome: (r: SampleRecord | undefined) => Outcome;
   toFloat: (r: SampleRecord, v: unknown) => number;
 }
 
 function readsOf(s: Spec, input: MetricInput, unconvertible: Map<SampleRecord, string>): Reads {
   const valueOf = (r: SampleRecord): unknown => (Object.hasOwn(r.scores, s.scorer) ? leaf(r.scores[s.scorer], s.sub) : undefined);
-  // The grader failed: an instrument error, not the model's — in neither of assay's figures, whatever value it carries.
-  const graderFailed = (r: SampleRecord | undefined): boolean => r !== undefined && !r.invalidated && r.graderFailed.some(([k]) => k === s.scorer);
-  const scoredIn = (r: SampleRecord | undefined): r is SampleRecord => {
-    if (r === undefined || r.invalidated || graderFailed(r)) return false;
-    const v = valueOf(r);
-    return v !== undefined && !isNaNValue(v);
-  };
+  const outcome = (r: SampleRecord | undefined): Outcome => (r === undefined ? "none" : outcomeOf(r, s.scorer, valueOf(r), input.version));
   const toFloat = (r: SampleRecord, v: unknown): number => {
     const f = valueToFloat(v, input.version);
     if (f.fallback && !unconvertible.has(r)) unconvertible.set(r, `scores.${s.scorer}${s.sub === null ? "" : `.${s.sub}`}: ${showValue(v).slice(0, 80)}`);
     return f.x;
   };
-  return { valueOf, graderFailed, scoredIn, toFloat };
+  return { valueOf, outcome, toFloat };
 }
 
 /** The metrics of one scorer key and reducer (`run`), into `out`. */
 function sourceMetrics(run: readonly Spec[], input: MetricInput, index: PlanIndex, unreduced: boolean, countsChecked: Set<Record<string, unknown>>, out: MetricsOutcome): void {
-  const reads = readsOf(run[0]!, input, out.unconvertible);
+  const s0 = run[0]!;
+  const reads = readsOf(s0, input, out.unconvertible);
   const coverage = { scored: 0, planned: input.plan.ids.length * input.plan.epochs };
   let failed = 0;
+  let refusals = 0;
   for (const list of index.records.values())
     for (const r of list) {
-      if (reads.scoredIn(r)) coverage.scored++;
-      else if (reads.graderFailed(r)) failed++;
+      const o = reads.outcome(r);
+      // A refusal is a verdict of 0: in the figure, so in coverage.
+      if (o === "verdict" || o === "refused") coverage.scored++;
+      else if (o === "grader") failed++;
+      if (noAnswer(r, s0.scorer, o, reads.valueOf(r))) refusals++;
     }
-  const ms = run.map((s): LogMetric => ({ claimed: claimedOf(s.claimed), check: "unverified", note: null, coverage: { ...coverage }, exclude: NO_FIGURES, zero: NO_FIGURES, values: null, ...(failed > 0 ? { grader_failed: failed } : {}) }));
+  const counts = { ...(failed > 0 ? { grader_failed: failed } : {}), ...(refusals > 0 ? { refusals } : {}) };
+  const ms = run.map((s): LogMetric => ({ claimed: claimedOf(s.claimed), check: "unverified", note: null, coverage: { ...coverage }, exclude: NO_FIGURES, zero: NO_FIGURES, values: null, ...counts }));
   // Inspect's rules over the samples present: built once a claim is checked, freed before assay's own figures build theirs.
   let claim: ClaimDerivation | null = null;
   run.forEach((s, i) => {
@@ -138,7 +143,7 @@ function sourceMetrics(run: readonly Spec[], input: MetricInput, index: PlanInde
     if (typeof s.claimed === "number" && !Number.isNaN(s.claimed) && !Number.isFinite(s.claimed)) out.findings.push(finding("NOT_FINITE", input.file, null, `${s.path}: ${s.claimed}`));
     const verifiable = s.builtIn && s.reducer !== null && !input.noEvidence && !input.truncated;
     if (!verifiable)
-      m.note = input.noEvidence ? "no sample record behind it"
+      m.note = input.noEvidence ? (input.someRecords ? "the log lacks the samples behind it (results.completed_samples), and none it holds scored" : "no sample record behind it")
         : input.truncated ? "the log is cut short: not every sample behind it can be read"
         : !s.builtIn ? "not a built-in metric with default options"
         : `reducer ${s.reducerName} is not one assay recomputes`;
@@ -336,8 +341,8 @@ function reduction(r: Reducer, unreduced: boolean, version: readonly number[] | 
 
 /**
  * Each planned sample's epoch values that enter one of assay's figures, in plan order: the scored
- * planned records, or (`zero`) every planned record but the early-stopped and grader-failed ones,
- * those without a numeric score as 0 before reduction. The plan is walked by the records present:
+ * planned records and the model's refusals (as 0), or (`zero`) every planned record but the
+ * early-stopped and grader-failed ones, those without a numeric score as 0 before reduction. The plan is walked by the records present:
  * the epochs between them enter as one zero of their count. Each sample's list goes to `into` as it
  * is made: reduced at once, none outlives its reduction.
  */
@@ -358,11 +363,12 @@ function planGroups(input: MetricInput, index: PlanIndex, zero: boolean, reads: 
       const rec = recs[i]?.epoch === ep ? recs[i++] : undefined;
       const stopped = stops[j] === ep;
       if (stopped) j++;
-      if (reads.scoredIn(rec)) {
+      const o = reads.outcome(rec);
+      if (o === "verdict") {
         if (zeros > 0) list.push({ r: null, v: 0, n: zeros });
         zeros = 0;
-        list.push({ r: rec, v: reads.valueOf(rec), n: 1 });
-      } else if (zero && !stopped && !reads.graderFailed(rec)) zeros++;
+        list.push({ r: rec!, v: reads.valueOf(rec!), n: 1 });
+      } else if (o === "refused" || (zero && !stopped && o !== "grader")) zeros++;
       next = ep + 1;
     }
     if (zero) zeros += epochs - next + 1;

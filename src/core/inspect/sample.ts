@@ -18,7 +18,8 @@ export interface SampleRecord {
   /** The id as Inspect groups it (`str(id)`: 1 and "1" are one). */
   id: string;
   epoch: number;
-  error: "error" | "cancelled" | null;
+  /** `refusal`: the model refused (Inspect's ModelRefusalError, PR #5327); `scorer`: choice() found no options to score (PR #5310). */
+  error: "error" | "cancelled" | "refusal" | "scorer" | null;
   /** The error's first line (evidence for findings and analyses). */
   errorMessage: string | null;
   /** The limit that ended it (`limit.type`), or null. */
@@ -27,8 +28,14 @@ export interface SampleRecord {
   retries: number;
   /** Scorer name → score value (NaN kept: Inspect's "unscored"). */
   scores: Record<string, unknown>;
-  /** Scorers whose score says the grader failed (an instrument error, not the model's), with the reason written. */
+  /** Scorers whose score says the grader failed (an instrument error, not the model's), with the reason written: the log decides by the value whether it is one. */
   graderFailed: readonly (readonly [scorer: string, reason: string])[];
+  /** Scorers whose score says the model gave no answer (`Score.reason` refusal or no_response), with the reason. */
+  modelFailed: readonly (readonly [scorer: string, reason: string])[];
+  /** The sample has no answer options (`choices` absent, null or empty): what choice() cannot score. */
+  noChoices: boolean;
+  /** The first tool call the sandbox could not run (issue #4709): `typed` when Inspect wrote the type `sandbox_unavailable`, else the dead container's own words in a tool result. */
+  sandbox: { typed: boolean; evidence: string } | null;
   invalidated: boolean;
   /** Scorers whose score was edited (history or a score_edit event), with who and why when said. */
   edits: string[];
@@ -172,6 +179,7 @@ export function sampleRecord(sample: unknown, member: string, out: Finding[]): S
   const scores: Record<string, unknown> = {};
   const edits: string[] = [];
   const failed: [string, string][] = [];
+  const modelFailed: [string, string][] = [];
   const objects = scoreObjects(sample);
   if (objects === null) findings.push(finding("SCHEMA", member, null, "scores: not an object"));
   for (const [name, score] of Object.entries(objects ?? {})) {
@@ -186,6 +194,7 @@ export function sampleRecord(sample: unknown, member: string, out: Finding[]): S
     else setOwn(scores, name, value); // a scorer may be named __proto__: an own member, never the prototype
     const why = graderFailure(score);
     if (why !== null) failed.push([name, why]);
+    if (typeof score["reason"] === "string" && MODEL_REASONS.has(score["reason"])) modelFailed.push([name, score["reason"]]);
     const history = score["history"];
     if (Array.isArray(history) && history.length > 0) edits.push(`${name}: ${editNote(history[history.length - 1])}`);
   }
@@ -206,12 +215,15 @@ export function sampleRecord(sample: unknown, member: string, out: Finding[]): S
     member,
     id,
     epoch,
-    error: error === null ? null : isCancellation(error) ? "cancelled" : "error",
+    error: error === null ? null : errorKind(error),
     errorMessage: error === null ? null : firstLine(error),
     limit,
     retries,
     scores,
     graderFailed: failed.length > 0 ? failed : NONE,
+    modelFailed: modelFailed.length > 0 ? modelFailed : NONE,
+    noChoices: !Array.isArray(sample["choices"]) || sample["choices"].length === 0,
+    sandbox: deadSandbox(sample, events),
     invalidated: sample["invalidation"] !== undefined && sample["invalidation"] !== null,
     edits: edits.length > 0 ? edits : NONE,
     findings: findings.length > 0 ? findings : NONE,
@@ -219,6 +231,77 @@ export function sampleRecord(sample: unknown, member: string, out: Finding[]): S
     ...keptMetadata(sample["metadata"]),
     usage: inspectUsage(sample["model_usage"]),
   };
+}
+
+/** `Score.reason` values that say the model gave no answer (Inspect PR #4629): a missing verdict with one of these is the model's failure. */
+const MODEL_REASONS = new Set(["refusal", "no_response"]);
+
+/**
+ * What kind of error ended a sample. A refusal (`fail_on_refusal`, PR #5327) is ModelRefusalError,
+ * whose message is `Model refusal (<model>…): <text>` (or its repr, when Inspect writes one);
+ * choice() applied to a sample without options raises `ValueError("The choice scorer requires
+ * samples with choices")` (PR #5310).
+ */
+function errorKind(message: string): NonNullable<SampleRecord["error"]> {
+  if (isCancellation(message)) return "cancelled";
+  if (/^(ModelRefusalError\(['"])?Model refusal \(/.test(message)) return "refusal";
+  if (/^(ValueError\(['"])?The choice scorer requires samples with choices/.test(message)) return "scorer";
+  return "error";
+}
+
+/**
+ * Docker's one line when `compose exec` finds the service's container stopped: the wording Inspect
+ * itself matches (util/_sandbox/docker/failure.py, from 0.3.260), the whole of a tool's result.
+ */
+const DEAD_CONTAINER = /^service "[^"\n]*" is not running$/;
+
+/** The text of a tool result: a string, or content parts of which one is text. */
+function toolText(v: unknown): string | null {
+  if (typeof v === "string") return v.trim();
+  if (!Array.isArray(v) || v.length !== 1 || !isPlainObject(v[0]) || typeof v[0]["text"] !== "string") return null;
+  return v[0]["text"].trim();
+}
+
+/**
+ * The sandbox died under the sample (#4709): a tool error of type `sandbox_unavailable` in a tool
+ * message or tool event, else (older logs: the log's version decides whether this counts) docker's
+ * dead-container line as the whole of a tool's result, with no live result of that tool after it:
+ * a dead container answers every later exec the same, so a tool that answered afterwards shows the
+ * line was output (a model can print it), not the sandbox's death.
+ */
+export function deadSandbox(sample: Record<string, unknown>, events: readonly Record<string, unknown>[]): SampleRecord["sandbox"] {
+  const messages = (Array.isArray(sample["messages"]) ? sample["messages"] : []).filter((m): m is Record<string, unknown> => isPlainObject(m) && m["role"] === "tool");
+  const tools = events.filter((e) => e["event"] === "tool");
+  for (const m of [...messages, ...tools]) {
+    const error = m["error"];
+    if (isPlainObject(error) && error["type"] === "sandbox_unavailable") return { typed: true, evidence: firstLine(String(error["message"] ?? "sandbox_unavailable")) };
+  }
+  const text = deadLine(messages, "content") ?? deadLine(tools, "result");
+  return text === null ? null : { typed: false, evidence: text };
+}
+
+/** Docker's dead-container line that a tool's calls end on (the first of that last run), the first tool's in order; else null. */
+function deadLine(calls: readonly Record<string, unknown>[], result: "content" | "result"): string | null {
+  const byTool = new Map<unknown, string | null>();
+  for (const c of calls) {
+    if (c["error"] !== undefined && c["error"] !== null) continue; // an error says nothing of the container's life
+    const t = toolText(c[result]);
+    const dead = t !== null && DEAD_CONTAINER.test(t);
+    const fn = c["function"];
+    if (!dead) byTool.set(fn, null);
+    else if ((byTool.get(fn) ?? null) === null) byTool.set(fn, t);
+  }
+  for (const t of byTool.values()) if (t !== null) return t;
+  return null;
+}
+
+/** Of a tool event, what deadSandbox reads (a chunked sample's events are kept this small). */
+export function keptToolEvent(e: Record<string, unknown>): Record<string, unknown> | null {
+  if (e["event"] !== "tool") return null;
+  const error = isPlainObject(e["error"]) ? { type: e["error"]["type"], message: e["error"]["message"] } : e["error"];
+  const t = toolText(e["result"]);
+  if (!(isPlainObject(error) && error["type"] === "sandbox_unavailable") && !(t !== null && DEAD_CONTAINER.test(t))) return null;
+  return { event: "tool", function: e["function"], error, result: t };
 }
 
 /** `Score.reason` values that name the measuring instrument (Inspect PR #4629); the model's own (`refusal`, `no_response`, `invalid_response_format`) are not these. */

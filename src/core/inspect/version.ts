@@ -27,4 +27,12 @@ export const SINCE = {
   completedSamples: "0.3.252",
   /** value_to_float no longer reads "nan"/"inf" strings as numbers. */
   finiteStrings: "0.3.221",
+  /** A dead sandbox is a tool error of type `sandbox_unavailable` (#4709); before, docker's own line was the tool's output. */
+  sandboxUnavailable: "0.3.260",
+  /**
+   * choice() raises on a sample without options (#5310; before, it scored INCORRECT) and scores an
+   * empty completion `N` with reason `no_response` (#5333). Both merged in September 2026, after
+   * 0.3.263 was measured without them (#5376): the first release after it.
+   */
+  choiceScoring: "0.3.264",
 } as const;

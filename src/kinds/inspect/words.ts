@@ -24,8 +24,8 @@ export const inspectWords: Words = {
   headline: "Inspect: the log's first accuracy or mean metric (never a stderr, std or var; the first metric if none is) as assay recomputes it over the samples present; coverage = scored / planned records (sample × epoch)",
   errorsRule: (errors) =>
     errors === "zero"
-      ? "Inspect samples without a score (error, cancelled, missing, unscored, invalidated) count 0 (--errors zero); early-stopped ones are left out"
-      : "Inspect samples without a score (error, cancelled, missing, unscored, invalidated) are left out of every value (--errors zero counts them as 0)",
+      ? "Inspect samples without a score (error, cancelled, sandbox-unavailable, missing, unscored, invalidated) and refusals count 0 (--errors zero); early-stopped and grader-failed ones are left out"
+      : "Inspect samples without a score (error, cancelled, sandbox-unavailable, missing, unscored, invalidated) are left out of every value (--errors zero counts them as 0); a refusal is the model's 0",
   trialsArePaths: true,
   logged: true,
   flagsElsewhere: true,
