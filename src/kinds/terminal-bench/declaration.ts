@@ -30,6 +30,9 @@ export const terminalBenchDeclaration = {
     SKIPPED_AS_PASSED: "TB review flag: a resolved trial whose tests include SKIPPED or XFAIL lines, which TB counts as passed",
     DUPLICATE_TEST_NAME: "TB review flag: a test name appears twice in the pane's summary; TB keeps the last status",
     RESOLVED_WITH_FAILURE_MODE: "TB review flag: a resolved trial with a failure mode (an agent timeout, an agent error): TB counts it resolved",
+    // issue 35: terminal-bench
+    HARNESS_ERROR_CONTRADICTED: "TB: a trial TB's harness raised on (its unknown_agent_error entry, or no trial results.json) whose panes/post-test.txt holds test results: the tests ran, so the pane decides its verdict",
+    PANE_FAILED_NO_VERDICT: "TB warning: a trial without a verdict (test timeout, parse error, an unreadable results.json) whose pane holds pytest's complete summary with a failed test: it counts unresolved",
   },
   /** Trials carry no seal: a seal.json in a trial folder is an ordinary file. */
   seal: null,

@@ -1,0 +1,126 @@
+// Issue 35 for Terminal-Bench runs: credit only where the evidence earns it. Each rule on both
+// sides of its line, with real run folders written as `tb run` writes them and scored by the real
+// CLI in-process (real workers): the attack's figure comes out as the honest one, and the honest
+// neighbour is unchanged. Per-trial rules are also checked on the trial scorer itself.
+//
+// Workers run compiled code (dist/): `npm run build` first.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Experiment, Results } from "../src/core/results.js";
+import { diskBundle } from "../src/io/bundle-source.js";
+import { scoreTerminalBenchTrial } from "../src/kinds/terminal-bench/trial.js";
+import { run } from "./helpers/cli.js";
+import { SCRATCH } from "./helpers/shared.js";
+import { json, pane, tbTrial, trialName, writeRun, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
+
+const BASE = mkdtempSync(join(SCRATCH, "assay-tb-evidence-"));
+afterAll(() => rmSync(BASE, { recursive: true, force: true }));
+let serial = 0;
+const fresh = (label: string) => join(BASE, `${label}-${++serial}`, "ev");
+
+async function score(roots: string[], ...extra: string[]): Promise<Results & { stderr: string }> {
+  const file = join(BASE, `out-${++serial}.json`);
+  const r = await run(["score", ...roots, "--out", file, "--quiet", ...extra]);
+  expect(r.code, r.stderr).toBe(0);
+  return { ...(JSON.parse(readFileSync(file, "utf8")) as Results), stderr: r.stderr };
+}
+const only = (doc: Results): Experiment => {
+  expect(doc.experiments).toHaveLength(1);
+  return doc.experiments[0]!;
+};
+const mean = (e: Experiment) => e.rewards?.["resolved"]?.mean ?? null;
+const codes = (xs: readonly { code: string }[]) => xs.map((x) => x.code).sort();
+const T = (task: string) => trialName({ task });
+
+const FAILED: Partial<TbTrialSpec> = { parserResults: { test_fifo_exists: "failed", test_summary_json: "passed", "test_rotations - AssertionError: need ≥2 distinct users": "failed" } };
+/** Four trials, two resolved and two not (0.500); `d`'s folder is rewritten by each test. */
+const FOUR: TbTrialSpec[] = [{ task: "a" }, { task: "b" }, { task: "c", ...FAILED }, { task: "d", ...FAILED }];
+/** The run of FOUR with trial d as TB's harness exception in its list; `folder` writes d's folder (its results.json, its pane). */
+function harnessRun(label: string, folder: (dir: string) => void): string {
+  const trials = FOUR.map((t, i) => (i === 3 ? { task: "d", harness: true } : t));
+  const dir = writeRun(join(fresh(label), "myrun"), { trials, absent: [3] });
+  folder(dir);
+  return dir;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe("rule 8a: a harness error the pane contradicts (HARNESS_ERROR_CONTRADICTED)", () => {
+  it("no results.json (TB's harness exception) beside a pane with a FAILED summary: the pane decides, hard; the figure is 0.500, not 0.667", async () => {
+    const dir = harnessRun("relabel", (d) => writeTbTrial(d, { task: "d" }, { result: null, pane: pane("fail-wrapped.txt") }));
+    const e = only(await score([dir]));
+    expect(e.invalid).toEqual([{ trial: T("d"), codes: ["HARNESS_ERROR_CONTRADICTED"] }]);
+    expect(e.excluded).toEqual([]);
+    expect(mean(e)).toBe(0.5);
+    expect(e.rewards!["resolved"]).toMatchObject({ covered: 4, trials: 4 });
+  });
+
+  it("the same with the trial's results.json in TB's harness-exception shape", async () => {
+    const dir = harnessRun("relabel-file", (d) => writeTbTrial(d, { task: "d", harness: true }, { pane: pane("fail-wrapped.txt") }));
+    const e = only(await score([dir]));
+    expect(e.invalid).toEqual([{ trial: T("d"), codes: ["HARNESS_ERROR_CONTRADICTED"] }]);
+    expect(mean(e)).toBe(0.5);
+  });
+
+  it("the honest neighbour: a harness exception whose folder holds only commands.txt, or a pane with no test summary, is excluded as before (0.667)", async () => {
+    for (const paneText of [undefined, pane("no-header.txt")]) {
+      const dir = harnessRun("genuine", (d) => writeTbTrial(d, { task: "d" }, { result: null, ...(paneText === undefined ? {} : { pane: paneText }) }));
+      const e = only(await score([dir]));
+      expect([e.invalid, e.excluded.map((x) => x.trial)]).toEqual([[], [T("d")]]);
+      expect(mean(e)).toBeCloseTo(2 / 3, 12);
+    }
+  });
+
+  it("on the trial: the verdict, state and reward come from the pane; a harness entry with every test passed is still invalid (counted 0)", () => {
+    const failing = writeTbTrial(join(fresh("unit"), "run"), { task: "d", harness: true }, { pane: pane("fail-wrapped.txt") });
+    const f = scoreTerminalBenchTrial(diskBundle(failing));
+    expect([f.validity, codes(f.errors), f.state, f.pass, f.rewards, f.reward_source, f.terminal_bench?.pane]).toEqual(["invalid", ["HARNESS_ERROR_CONTRADICTED"], "unresolved", false, { resolved: 0 }, "panes/post-test.txt (pytest)", "differs"]);
+    const passing = writeTbTrial(join(fresh("unit"), "run"), { task: "d" }, { result: null, pane: pane("pass.txt") });
+    const p = scoreTerminalBenchTrial(diskBundle(passing));
+    expect([p.validity, codes(p.errors), p.pass]).toEqual(["invalid", ["HARNESS_ERROR_CONTRADICTED"], true]);
+  });
+});
+
+describe("rule 8b: no verdict, yet pytest's complete summary shows a failure (PANE_FAILED_NO_VERDICT)", () => {
+  /** FOUR with d's trial file and list entry under `mode`, no verdict, and `paneText` as its pane. */
+  const noVerdictRun = (label: string, mode: string, paneText: string) => {
+    const trials = FOUR.map((t, i) => (i === 3 ? { task: "d", failureMode: mode, parserResults: null, resolved: null } : t));
+    const dir = writeRun(join(fresh(label), "myrun"), { trials });
+    writeFileSync(join(dir, "d", T("d"), "panes", "post-test.txt"), paneText);
+    return dir;
+  };
+
+  for (const mode of ["test_timeout", "parse_error"]) {
+    it(`${mode} beside a complete summary with a FAILED line counts unresolved: 0.500, not 0.667`, async () => {
+      const e = only(await score([noVerdictRun(mode, mode, pane("fail-wrapped.txt"))]));
+      expect(codes(e.warnings)).toEqual([]); // the trial's warning is its own (below)
+      expect([e.invalid, e.excluded]).toEqual([[], []]);
+      expect(e.states).toMatchObject({ unresolved: 2, "test-timeout": 0, "parse-error": 0 });
+      expect(mean(e)).toBe(0.5);
+    });
+  }
+
+  it("the honest neighbour: a test timeout's partial summary (no closing line) stays test-timeout and excluded (0.667)", async () => {
+    const e = only(await score([noVerdictRun("partial", "test_timeout", pane("timeout-partial.txt"))]));
+    expect(e.excluded).toEqual([{ trial: T("d"), reason: "test-timeout" }]);
+    expect(mean(e)).toBeCloseTo(2 / 3, 12);
+  });
+
+  it("on the trial: unresolved with its failure mode kept; a complete summary with every test passed decides nothing", () => {
+    const dir = writeTbTrial(join(fresh("unit"), "run"), { failureMode: "test_timeout", parserResults: null, resolved: null }, { pane: pane("fail-wrapped.txt") });
+    const e = scoreTerminalBenchTrial(diskBundle(dir));
+    expect([e.validity, codes(e.warnings), e.state, e.pass, e.exception?.type]).toEqual(["valid", ["PANE_FAILED_NO_VERDICT"], "unresolved", false, "test_timeout"]);
+    const passed = writeTbTrial(join(fresh("unit"), "run"), { failureMode: "parse_error", parserResults: null, resolved: null }, { pane: pane("pass.txt") });
+    const p = scoreTerminalBenchTrial(diskBundle(passed));
+    expect([p.state, p.pass, codes(p.warnings)]).toEqual(["parse-error", null, ["PANE_NOT_REDERIVED"]]);
+  });
+
+  it("a results.json a killed writer cut short beside a complete failing summary counts unresolved; beside a passing one it stays incomplete", () => {
+    const cut = json(tbTrial({ task: "d" })).slice(0, 40);
+    const failing = scoreTerminalBenchTrial(diskBundle(writeTbTrial(join(fresh("unit"), "run"), { task: "d" }, { result: cut, pane: pane("fail-wrapped.txt") })));
+    expect([failing.state, failing.pass, codes(failing.warnings)]).toEqual(["unresolved", false, ["PANE_FAILED_NO_VERDICT", "RESULT_TRUNCATED"]]);
+    const passing = scoreTerminalBenchTrial(diskBundle(writeTbTrial(join(fresh("unit"), "run"), { task: "d" }, { result: cut, pane: pane("pass.txt") })));
+    expect([passing.state, passing.pass]).toEqual(["incomplete", null]);
+  });
+});
