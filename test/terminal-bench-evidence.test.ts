@@ -4,10 +4,12 @@
 // neighbour is unchanged. Per-trial rules are also checked on the trial scorer itself.
 //
 // Workers run compiled code (dist/): `npm run build` first.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { MAX_DOCUMENT_BYTES } from "../src/core/json/decode.js";
 import type { Experiment, Results } from "../src/core/results.js";
+import { MAX_LISTED_TRIALS } from "../src/kinds/terminal-bench/entry.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { scoreTerminalBenchTrial } from "../src/kinds/terminal-bench/trial.js";
 import { run } from "./helpers/cli.js";
@@ -122,5 +124,82 @@ describe("rule 8b: no verdict, yet pytest's complete summary shows a failure (PA
     expect([failing.state, failing.pass, codes(failing.warnings)]).toEqual(["unresolved", false, ["PANE_FAILED_NO_VERDICT", "RESULT_TRUNCATED"]]);
     const passing = scoreTerminalBenchTrial(diskBundle(writeTbTrial(join(fresh("unit"), "run"), { task: "d" }, { result: cut, pane: pane("pass.txt") })));
     expect([passing.state, passing.pass]).toEqual(["incomplete", null]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+const PASS3: Record<string, "passed" | "failed"> = { test_fifo_exists: "passed", test_summary_json: "passed", test_rotations: "passed" };
+const RESOLVED: Partial<TbTrialSpec> = { parserResults: PASS3 };
+/** Each trial's pane as TB captured it (pass.txt or fail-wrapped.txt by its claim), except those in `paneless`. */
+function writePanes(dir: string, trials: TbTrialSpec[], paneless: string[] = []): void {
+  for (const t of trials) {
+    if (paneless.includes(t.task!)) continue;
+    const passed = Object.values(t.parserResults ?? {}).every((s) => s === "passed");
+    writeFileSync(join(dir, t.task!, trialName(t), "panes", "post-test.txt"), pane(passed ? "pass.txt" : "fail-wrapped.txt"));
+  }
+}
+/** The run's results.json made unreadable three ways: cut after its first entry, over 64 MiB, over 20,000 entries. */
+const UNREADABLE: Record<string, (file: string) => void> = {
+  "cut after one entry": (file) => {
+    const text = readFileSync(file, "utf8");
+    writeFileSync(file, text.slice(0, text.indexOf("\n        },\n") + "\n        }".length));
+  },
+  "over 64 MiB": (file) => truncateSync(file, MAX_DOCUMENT_BYTES + 1),
+  [`over ${MAX_LISTED_TRIALS} entries`]: (file) => {
+    const doc = JSON.parse(readFileSync(file, "utf8")) as { results: unknown[] };
+    const first = doc.results[0];
+    doc.results = [...doc.results, ...Array.from({ length: MAX_LISTED_TRIALS }, () => first)];
+    writeFileSync(file, JSON.stringify(doc));
+  },
+};
+
+describe("rule 15a: a run list that cannot be read switches off no credit check (TRIAL_UNCHECKED)", () => {
+  const TRIALS: TbTrialSpec[] = [{ task: "a", ...RESOLVED }, { task: "b", ...RESOLVED }, { task: "c", ...FAILED }, { task: "d", ...FAILED }];
+  /** TRIALS, d's file edited to resolved with its pane removed (the list keeps its failure). */
+  const edited = (label: string) => {
+    const dir = writeRun(join(fresh(label), "myrun"), { trials: TRIALS, editTrial: { 3: (t) => Object.assign(t, { is_resolved: true, parser_results: PASS3 }) } });
+    writePanes(dir, TRIALS, ["d"]);
+    return dir;
+  };
+
+  it("with the list readable the edit is TRIAL_RUN_MISMATCH: 0.500", async () => {
+    const e = only(await score([edited("readable")]));
+    expect(e.invalid).toEqual([{ trial: T("d"), codes: ["TRIAL_RUN_MISMATCH"] }]);
+    expect(mean(e)).toBe(0.5);
+  });
+
+  for (const [how, spoil] of Object.entries(UNREADABLE)) {
+    it(`list ${how}: the edited trial, vouched for by its own file alone, earns nothing: 0.500, not 0.750`, async () => {
+      const dir = edited(how.replace(/\W+/g, "-"));
+      spoil(join(dir, "results.json"));
+      const e = only(await score([dir]));
+      expect(codes(e.warnings)).toContain("RUN_FILE_UNREADABLE");
+      expect(e.invalid).toEqual([{ trial: T("d"), codes: ["TRIAL_UNCHECKED"] }]);
+      expect(mean(e)).toBe(0.5);
+    });
+  }
+
+  it("the honest neighbour: the unedited run with its list cut keeps 0.500, nothing invalid (every verdict re-derived from its pane)", async () => {
+    const dir = writeRun(join(fresh("honest"), "myrun"), { trials: TRIALS });
+    writePanes(dir, TRIALS);
+    UNREADABLE["cut after one entry"]!(join(dir, "results.json"));
+    const e = only(await score([dir]));
+    expect([e.invalid, mean(e)]).toEqual([[], 0.5]);
+  });
+
+  it("an unlisted copy without a pane counts 0 when the list cannot be read (0.400, not 0.500), as TRIAL_UNLISTED makes it with the list read", async () => {
+    const five: TbTrialSpec[] = [{ task: "a", ...RESOLVED }, { task: "b", ...RESOLVED }, { task: "c", ...FAILED }, { task: "d", ...FAILED }, { task: "e", ...FAILED }];
+    const copy = (label: string) => {
+      const dir = writeRun(join(fresh(label), "myrun"), { trials: five, unlisted: [{ task: "f", ...RESOLVED }], metadata: { task_ids: ["a", "b", "c", "d", "e", "f"], dataset_size: 6 } });
+      writePanes(dir, five);
+      return dir;
+    };
+    const read = only(await score([copy("copy-read")], "--invalid", "exclude"));
+    expect([read.invalid, mean(read)]).toEqual([[{ trial: T("f"), codes: ["TRIAL_UNLISTED"] }], 0.4]);
+    const dir = copy("copy-cut");
+    UNREADABLE["cut after one entry"]!(join(dir, "results.json"));
+    const cut = only(await score([dir], "--invalid", "exclude"));
+    expect([cut.invalid, mean(cut)]).toEqual([[{ trial: T("f"), codes: ["TRIAL_UNCHECKED"] }], 0.4]);
   });
 });

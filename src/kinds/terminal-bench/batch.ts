@@ -17,13 +17,15 @@ import type { RunDocument } from "./book.js";
 import { terminalBenchDeclaration } from "./declaration.js";
 import { Packed, type RunRecord } from "./record.js";
 import { checkRun, trialNameOf, type TrialOnDisk } from "./run.js";
-import { REWARD_KEY, TB_PROFILE } from "./trial.js";
+import { PANE, REWARD_KEY, TB_PROFILE } from "./trial.js";
 
 /** What the kind's record part keeps for these rules: the trial's fields' fingerprints. */
 export type TrialFields = Record<string, string> | null;
 
 /** The run rules' hard findings (docs/terminal-bench.md rules 12, 15): a trial's make it invalid; the run's claim is a flag of the run. The rest are warnings. */
 const HARD = new Set<Code>(["TRIAL_RUN_MISMATCH", "TRIAL_UNLISTED", "TRIAL_DUPLICATE", "RUN_CLAIM_MISMATCH"]);
+/** A verdict re-derived from the trial's pane: evidence of its own, not the trial file's word. */
+const rederived = (t: BatchRecord) => t.reward_source?.startsWith(PANE) === true;
 const RUN = "(run)";
 const HARNESS = "a harness exception: TB wrote no trial file and counts it unresolved";
 const PLANNED = "planned by the run (tasks × attempts), not in its results list";
@@ -117,6 +119,9 @@ function runExperiment(name: string | null, path: string, run: RunDocument | nul
     else if (t.fields === null) harnessHere.add(l.name);
   }
 
+  // Rule 15a: a run whose list cannot be read checks no trial file against it (TRIAL_RUN_MISMATCH,
+  // TRIAL_UNLISTED are off), so a verdict that only the trial's own results.json vouches for earns no credit.
+  const listUnread = run !== null && !run.partial && run.listed === null;
   const counted: Counted[] = [];
   sorted.forEach((t, i) => {
     const trial = t.trial ?? onDisk[i]!.path;
@@ -125,6 +130,7 @@ function runExperiment(name: string | null, path: string, run: RunDocument | nul
     if (t.exception !== null) setOwn(out.exceptions!, t.exception.type, (own(out.exceptions!, t.exception.type) ?? 0) + 1);
     for (const f of t.flags) out.flags.push({ code: f.code, trial, attempt: t.attempt, evidence: null });
     const codes = new Set<Code>([...(t.validity === "invalid" ? t.errors.map((f) => f.code) : []), ...(byTrial.get(onDisk[i]!.path) ?? [])]);
+    if (listUnread && t.rewards !== null && !rederived(t)) codes.add("TRIAL_UNCHECKED");
     if (codes.size > 0) {
       out.invalid.push({ trial, codes: [...codes].sort(byteCompare) });
       if (options.invalid === "count") counted.push({ trial: t, rewards: "zero", covered: true, invalid: true });
