@@ -4,12 +4,13 @@
 // neighbour is unchanged. Per-trial rules are also checked on the trial scorer itself.
 //
 // Workers run compiled code (dist/): `npm run build` first.
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { MAX_DOCUMENT_BYTES } from "../src/core/json/decode.js";
 import type { Experiment, Results } from "../src/core/results.js";
 import { MAX_LISTED_TRIALS } from "../src/kinds/terminal-bench/entry.js";
+import { recogniseRun } from "../src/kinds/terminal-bench/recognise.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { scoreTerminalBenchTrial } from "../src/kinds/terminal-bench/trial.js";
 import { run } from "./helpers/cli.js";
@@ -201,5 +202,60 @@ describe("rule 15a: a run list that cannot be read switches off no credit check 
     UNREADABLE["cut after one entry"]!(join(dir, "results.json"));
     const cut = only(await score([dir], "--invalid", "exclude"));
     expect([cut.invalid, mean(cut)]).toEqual([[{ trial: T("f"), codes: ["TRIAL_UNCHECKED"] }], 0.4]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+/** JSON with every object's keys sorted (what `json.dumps(sort_keys=True)` writes): `instruction` comes before `trial_name`. */
+const sortedJson = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) => (x !== null && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x), 4);
+
+describe("rule 1: recognition reads as far as the answer needs, and says what it cannot decide", () => {
+  const LONG = "Do this. ".repeat(10_000); // 90 KB of instruction, before trial_name when keys are sorted
+  const sortedRun = (label: string, instruction: string) => {
+    const dir = writeRun(join(fresh(label), "myrun"), { trials: [{ task: "a", extra: { instruction } }, { task: "b", ...FAILED, extra: { instruction } }] });
+    writeFileSync(join(dir, "results.json"), sortedJson(JSON.parse(readFileSync(join(dir, "results.json"), "utf8"))));
+    return dir;
+  };
+
+  it("a run whose first entry holds more than 64 KiB before trial_name is a run: its trials are scored (they vanished before)", async () => {
+    const doc = await score([sortedRun("long", LONG)]);
+    const e = only(doc);
+    expect(e.experiment).toBe("myrun");
+    expect(doc.bundles.map((b) => b.trial).sort()).toEqual([T("a"), T("b")]);
+    expect([e.invalid, e.warnings, mean(e)]).toEqual([[], [], 0.5]);
+  });
+
+  it("the honest neighbour: a short sorted run is a run as before; a results.json of other objects with a long first entry is not", async () => {
+    expect(only(await score([sortedRun("short", "Say hello.")])).rewards!["resolved"]).toMatchObject({ mean: 0.5, trials: 2 });
+    const root = fresh("other");
+    mkdirSync(join(root, "x"), { recursive: true });
+    writeFileSync(join(root, "x", "results.json"), sortedJson({ results: [{ description: LONG, name: "x", score: 1 }] }));
+    writeRun(join(root, "good"), { trials: [{ task: "a" }] });
+    const doc = await score([root]);
+    expect(doc.experiments.map((x) => x.experiment)).toEqual(["good"]);
+  });
+
+  it("a results.json that ends inside its first trial entry is a run whose list cannot be read, said, never passed over", async () => {
+    const dir = sortedRun("cut", LONG);
+    const text = readFileSync(join(dir, "results.json"), "utf8");
+    writeFileSync(join(dir, "results.json"), text.slice(0, text.indexOf(LONG) + 70_000));
+    const e = only(await score([dir]));
+    expect(codes(e.warnings)).toContain("RUN_FILE_UNREADABLE");
+    // No pane re-derives the trials' verdicts, and no list checks them: neither earns credit (rule 15a).
+    expect(e.invalid.map((x) => x.codes)).toEqual([["TRIAL_UNCHECKED"], ["TRIAL_UNCHECKED"]]);
+    expect(mean(e)).toBe(0);
+  });
+
+  it("on the head: undecided asks for more, a final head inside the first entry is a run, one before it is not", () => {
+    const bytes = (s: string) => new TextEncoder().encode(s);
+    const none = { tbLock: false, runMetadata: false };
+    const entry = `{"id": "x", "results": [{"instruction": "${"y".repeat(100)}`;
+    expect(recogniseRun(bytes(entry), none)).toMatchObject({ run: false, more: true });
+    expect(recogniseRun(bytes(entry), none, true)).toMatchObject({ run: true });
+    expect(recogniseRun(bytes('{"id": "xx'), none)).toMatchObject({ run: false, more: true });
+    expect(recogniseRun(bytes('{"id": "xx'), none, true)).toEqual({ run: false, reason: expect.any(String) });
+    expect(recogniseRun(bytes(`${entry}", "name": "n"}]}`), none, true)).toEqual({ run: false, reason: expect.any(String) });
   });
 });

@@ -387,10 +387,10 @@ describe("rule 1: recognising a run from the head of its results.json", () => {
     // 0.2.7: no id, trials with uuid; fields before results; strings holding brackets, quotes and escapes.
     expect(recogniseRun(head(`{"note": "a \\"[{\\" ]}", "n": [1, {"x": "}"}], "results": [{"uuid": "u", "trial_name": "t.1-of-1", "task_id": "t"}]}`), none).run).toBe(true);
   });
-  it(`decided within the first ${RUN_HEAD_BYTES} bytes: a first trial entry beyond them is not looked for`, () => {
-    const at = (pad: number) => head(`{"id": "${"x".repeat(pad)}", "results": [{"id": "u", "trial_name": "t.1-of-1", "task_id": "t"}]}`);
+  it(`decided from the head read: within the first ${RUN_HEAD_BYTES} bytes, or a longer read asked for (issue 35)`, () => {
+    const at = (pad: number) => head(`{"id": "${"x".repeat(pad)}", "results": [{"id": "u", "trial_name": "t.1-of-1", "task_id": "t"}]}`).subarray(0, RUN_HEAD_BYTES);
     expect(recogniseRun(at(RUN_HEAD_BYTES - 200), none).run).toBe(true);
-    expect(recogniseRun(at(RUN_HEAD_BYTES), none).run).toBe(false);
+    expect(recogniseRun(at(RUN_HEAD_BYTES), none)).toMatchObject({ run: false, more: true });
   });
   it("an empty list is a run only beside tb.lock or run_metadata.json", () => {
     expect(recogniseRun(head('{"id": "x", "results": []}'), { tbLock: true, runMetadata: false }).run).toBe(true);

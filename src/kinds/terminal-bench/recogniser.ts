@@ -4,11 +4,12 @@
 import { closeSync, lstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Listing, Recogniser } from "../recogniser.js";
-import { isTaskFolder, parseTrialName, recogniseRun, RUN_HEAD_BYTES } from "./recognise.js";
+import { MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
+import { isTaskFolder, parseTrialName, recogniseRun, RUN_HEAD_BYTES, RUN_HEAD_GROWTH } from "./recognise.js";
 import { RUN_METADATA, RUN_RESULTS, TB_LOCK } from "./record.js";
 
-/** The first RUN_HEAD_BYTES of a file (null: unreadable, or not a regular file: a FIFO would block the open). */
-function head(file: string): Uint8Array | null {
+/** The first `size` bytes of a file (null: unreadable, or not a regular file: a FIFO would block the open). */
+function head(file: string, size: number): Uint8Array | null {
   let fd: number;
   try {
     if (lstatSync(file).isFile() !== true) return null;
@@ -17,7 +18,7 @@ function head(file: string): Uint8Array | null {
     return null;
   }
   try {
-    const buf = Buffer.alloc(RUN_HEAD_BYTES);
+    const buf = Buffer.alloc(size);
     let at = 0;
     for (let n = -1; n !== 0 && at < buf.length; at += n) n = readSync(fd, buf, at, buf.length - at, null);
     return buf.subarray(0, at);
@@ -30,13 +31,21 @@ function head(file: string): Uint8Array | null {
 
 const siblings = (l: Listing) => ({ tbLock: l.has(TB_LOCK), runMetadata: l.has(RUN_METADATA) });
 
+/** Is results.json a run's? Read from its head, longer while undecided, up to what the run's book would read of it at all. */
+function isRun(file: string, l: Listing): boolean {
+  for (let size = RUN_HEAD_BYTES; ; size = Math.min(size * RUN_HEAD_GROWTH, MAX_DOCUMENT_BYTES)) {
+    const bytes = head(file, size);
+    if (bytes === null) return false;
+    const r = recogniseRun(bytes, siblings(l), bytes.byteLength < size || size === MAX_DOCUMENT_BYTES);
+    if (r.run || r.more !== true) return r.run;
+  }
+}
+
 export const terminalBenchRecogniser: Recogniser = {
   description: "a Terminal-Bench run (results.json listing trials, beside <task>/<trial>/ folders)",
   markers: [RUN_RESULTS, TB_LOCK, RUN_METADATA],
   folder(dir, l) {
-    if (!l.has(RUN_RESULTS)) return null;
-    const bytes = head(join(dir, RUN_RESULTS));
-    return bytes !== null && recogniseRun(bytes, siblings(l)).run ? "container" : null;
+    return l.has(RUN_RESULTS) && isRun(join(dir, RUN_RESULTS), l) ? "container" : null;
   },
   // A subfolder of a run groups trials when one of its subfolders is named like its trial; else it is walked (a run nested inside).
   groupOf: (name, l) => (isTaskFolder(name, l.dirs) ? (child) => parseTrialName(child, name) !== null : null),
