@@ -259,3 +259,32 @@ describe("rule 1: recognition reads as far as the answer needs, and says what it
     expect(recogniseRun(bytes(`${entry}", "name": "n"}]}`), none, true)).toEqual({ run: false, reason: expect.any(String) });
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+
+describe("one verdict everywhere: a trial the run's rules make invalid is invalid in bundles[], the tally and the table", () => {
+  it("TRIAL_RUN_MISMATCH and TRIAL_UNLISTED: the entry is invalid with the finding, the summary line counts it; the clean trials stay valid", async () => {
+    const dir = writeRun(join(fresh("oneverdict"), "myrun"), {
+      trials: [{ task: "a" }, { task: "b" }, { task: "c" }],
+      unlisted: [{ task: "d" }],
+      editTrial: { 1: (t) => void (t["instruction"] = "Say goodbye.") },
+    });
+    const file = join(BASE, `out-${++serial}.json`);
+    const r = await run(["score", dir, "--out", file]);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(readFileSync(file, "utf8")) as Results;
+    const byTrial = Object.fromEntries(doc.bundles.map((b) => [b.trial, [b.validity, codes(b.errors)]]));
+    expect(byTrial).toEqual({ [T("a")]: ["valid", []], [T("b")]: ["invalid", ["TRIAL_RUN_MISMATCH"]], [T("c")]: ["valid", []], [T("d")]: ["invalid", ["TRIAL_UNLISTED"]] });
+    expect(doc.bundles.find((b) => b.trial === T("b"))!.errors[0]).toMatchObject({ file: "results.json", message: expect.stringContaining("instruction") });
+    expect(only(doc).invalid.map((x) => x.trial)).toEqual([T("b"), T("d")]);
+    const table = await run(["score", dir, "--quiet"]);
+    expect(table.stdout).toContain("4 Terminal-Bench trials: 2 valid, 2 invalid, 0 tool errors");
+  });
+
+  it("the honest neighbour: a clean run's entries are all valid, as its summary says", async () => {
+    const dir = writeRun(join(fresh("oneverdict-clean"), "myrun"), { trials: [{ task: "a" }, { task: "b" }] });
+    const doc = await score([dir]);
+    expect(doc.bundles.map((b) => b.validity)).toEqual(["valid", "valid"]);
+    expect(doc.stderr).toBe("");
+  });
+});

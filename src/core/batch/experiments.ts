@@ -2,6 +2,7 @@
 // kinds' registry. Pure: entries in, experiments out, so a merge of shards can recompute exactly
 // this. assay bundles' own rules are in assay.ts.
 
+import type { Finding } from "../codes.js";
 import type { Containers, Experiment, JobRecord } from "../results.js";
 import { byteCompare } from "../text.js";
 import { kindOfEntry, KINDS } from "../../kinds/registry.js";
@@ -29,6 +30,8 @@ export interface RunBatch {
   nameOf(e: BatchRecord): string | null;
   /** Every experiment, by name in byte order; those without a name (Harbor's lone trials, unread Inspect logs) last. */
   experiments(): Experiment[];
+  /** The hard findings the batch rules add to an entry (none for most): one verdict in bundles[] and in its experiment. */
+  errorsOf(e: BatchRecord): readonly Finding[];
 }
 
 /** The batch rules of a run over its records (bundle entries, or their compact records: batch/record.ts), with the container folders found (Harbor's jobs: their plans and claims). */
@@ -38,6 +41,7 @@ export function runBatch(entries: readonly BatchRecord[], schedules: readonly Sc
   const batches = new Map(KINDS.map((k): [string, KindBatch] => [k.name, k.batch(byKind.get(k)!, { schedules, options, jobs, containers })]));
   return {
     nameOf: (e) => batches.get(kindOfEntry(e.profile).name)!.nameOf(e),
+    errorsOf: (e) => batches.get(kindOfEntry(e.profile).name)!.errorsOf?.(e) ?? [],
     // Stable: experiments of one name keep the kinds' order.
     experiments: () =>
       [...batches.values()].flatMap((b) => b.experiments()).sort((a, b) =>

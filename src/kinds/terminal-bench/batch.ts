@@ -3,7 +3,7 @@
 // run-level verdict is run.ts's; here it becomes the experiment: the trials' states, `resolved` as
 // a reward with assay's pass@k beside TB's claimed figures, the trials the run's rules make
 // invalid, what is missing, and the run's warnings.
-import type { Code, Finding } from "../../core/codes.js";
+import { finding, type Code, type Finding } from "../../core/codes.js";
 import type { BatchOptions } from "../../core/batch/experiments.js";
 import type { Counted } from "../../core/batch/claims.js";
 import { keyMetrics } from "../../core/batch/harbor.js";
@@ -17,7 +17,7 @@ import type { RunDocument } from "./book.js";
 import { terminalBenchDeclaration } from "./declaration.js";
 import { Packed, type RunRecord } from "./record.js";
 import { checkRun, trialNameOf, type TrialOnDisk } from "./run.js";
-import { PANE, REWARD_KEY, TB_PROFILE } from "./trial.js";
+import { PANE, RESULTS, REWARD_KEY, TB_PROFILE } from "./trial.js";
 
 /** What the kind's record part keeps for these rules: the trial's fields' fingerprints. */
 export type TrialFields = Record<string, string> | null;
@@ -55,11 +55,26 @@ export function terminalBenchBatch(records: readonly BatchRecord[], runs: readon
     used.add(`${base}#${n}`);
     names.set(path, `${base}#${n}`);
   }
+  // Each run judged once, when its experiment or an entry's findings are first asked for.
+  const judged = new Map<string, Judged>();
+  const judge = (path: string): Judged => {
+    let j = judged.get(path);
+    if (j === undefined) judged.set(path, (j = runExperiment(names.get(path) ?? null, path, byPath.get(path) ?? null, groups.get(path)!, options)));
+    return j;
+  };
   return {
     nameOf: (e) => names.get(e.job ?? "") ?? e.experiment,
-    experiments: () => [...groups].map(([path, rs]) => runExperiment(names.get(path) ?? null, path, byPath.get(path) ?? null, rs, options)),
+    experiments: () => [...groups.keys()].map((path) => judge(path).experiment),
+    errorsOf: (e) => (groups.has(e.job ?? "") ? (judge(e.job ?? "").errors.get(e.path) ?? []) : []),
   };
 }
+
+/** A run's experiment, and the hard findings its rules give each trial (by the record's path): its entry in bundles[] says them too. */
+interface Judged {
+  experiment: Experiment;
+  errors: Map<string, Finding[]>;
+}
+const UNCHECKED = "the run's results.json cannot be read, and this trial's verdict is not re-derived from its pane: nothing checks its results.json, so it earns no credit";
 
 /** The run's record as run.ts reads it. */
 function runRecordOf(d: RunDocument | null): RunRecord {
@@ -81,7 +96,7 @@ function runRecordOf(d: RunDocument | null): RunRecord {
 const fieldsOf = (r: BatchRecord): TrialFields =>
   r.own !== undefined ? (r.own as TrialFields) : ((r as Partial<BundleEntry>).terminal_bench?.fields ?? null);
 
-function runExperiment(name: string | null, path: string, run: RunDocument | null, records: readonly BatchRecord[], options: BatchOptions): Experiment {
+function runExperiment(name: string | null, path: string, run: RunDocument | null, records: readonly BatchRecord[], options: BatchOptions): Judged {
   const sorted = [...records].sort((a, b) => byteCompare(a.path, b.path));
   const below = (p: string) => (path !== "" && p.startsWith(`${path}/`) ? p.slice(path.length + 1) : p);
   const onDisk: TrialOnDisk[] = sorted.map((r) => ({ trial: r.trial, task: r.task, pass: r.pass, state: r.state, path: below(r.path), fields: r.validity === "error" ? null : fieldsOf(r) }));
@@ -99,12 +114,12 @@ function runExperiment(name: string | null, path: string, run: RunDocument | nul
   out.exceptions = {};
 
   // The run's findings: a trial's own (its path below the run) make it invalid; the run's are warnings, or flags of the run.
-  const byTrial = new Map<string, Set<Code>>();
+  const byTrial = new Map<string, Finding[]>();
   const diskByPath = new Map(onDisk.map((t) => [t.path, t]));
   for (const f of verdict.findings) {
     const trial = f.file === null ? undefined : diskByPath.get(f.file);
     if (!HARD.has(f.code)) out.warnings.push(f);
-    else if (trial !== undefined) (byTrial.get(trial.path) ?? byTrial.set(trial.path, new Set()).get(trial.path)!).add(f.code);
+    else if (trial !== undefined) (byTrial.get(trial.path) ?? byTrial.set(trial.path, []).get(trial.path)!).push(finding(f.code, RESULTS, null, f.message));
     else out.flags.push({ code: f.code, trial: f.file ?? RUN, attempt: null, evidence: f.message });
   }
 
@@ -123,14 +138,16 @@ function runExperiment(name: string | null, path: string, run: RunDocument | nul
   // TRIAL_UNLISTED are off), so a verdict that only the trial's own results.json vouches for earns no credit.
   const listUnread = run !== null && !run.partial && run.listed === null;
   const counted: Counted[] = [];
+  const errors = new Map<string, Finding[]>();
   sorted.forEach((t, i) => {
     const trial = t.trial ?? onDisk[i]!.path;
     if (t.validity === "error") return void out.unscored.push(trial);
     if (t.state !== null) out.states![t.state] = (out.states![t.state] ?? 0) + 1;
     if (t.exception !== null) setOwn(out.exceptions!, t.exception.type, (own(out.exceptions!, t.exception.type) ?? 0) + 1);
     for (const f of t.flags) out.flags.push({ code: f.code, trial, attempt: t.attempt, evidence: null });
-    const codes = new Set<Code>([...(t.validity === "invalid" ? t.errors.map((f) => f.code) : []), ...(byTrial.get(onDisk[i]!.path) ?? [])]);
-    if (listUnread && t.rewards !== null && !rederived(t)) codes.add("TRIAL_UNCHECKED");
+    const added = [...(byTrial.get(onDisk[i]!.path) ?? []), ...(listUnread && t.rewards !== null && !rederived(t) ? [finding("TRIAL_UNCHECKED", RESULTS, null, UNCHECKED)] : [])];
+    if (added.length > 0) errors.set(t.path, added);
+    const codes = new Set<Code>([...(t.validity === "invalid" ? t.errors.map((f) => f.code) : []), ...added.map((f) => f.code)]);
     if (codes.size > 0) {
       out.invalid.push({ trial, codes: [...codes].sort(byteCompare) });
       if (options.invalid === "count") counted.push({ trial: t, rewards: "zero", covered: true, invalid: true });
@@ -161,5 +178,5 @@ function runExperiment(name: string | null, path: string, run: RunDocument | nul
   }
   const successes = counted.filter((c) => !c.invalid && c.rewards !== "zero" && c.rewards[REWARD_KEY] === 1).length;
   out.usage = experimentUsage(sorted.map((t) => t.usage), counted.map((c) => c.trial.usage), successes);
-  return out;
+  return { experiment: out, errors };
 }
