@@ -4,7 +4,7 @@
 // neighbour is unchanged. Per-trial rules are also checked on the trial scorer itself.
 //
 // Workers run compiled code (dist/): `npm run build` first.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { MAX_DOCUMENT_BYTES } from "../src/core/json/decode.js";
@@ -13,10 +13,12 @@ import { MAX_LISTED_TRIALS } from "../src/kinds/terminal-bench/entry.js";
 import { recogniseRun } from "../src/kinds/terminal-bench/recognise.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { scoreTerminalBenchTrial } from "../src/kinds/terminal-bench/trial.js";
-import { run } from "./helpers/cli.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { run, spawnCli } from "./helpers/cli.js";
+import { SCRATCH, SHARED_DIR } from "./helpers/shared.js";
 import { json, pane, tbTrial, trialName, writeRun, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
 
+/** The two real runs (../shared/real-world/terminal-bench), copied before any change. */
+const REAL_RUNS = join(SHARED_DIR, "real-world", "terminal-bench", "David-kibobo--ai-challenges", "Tasks", "software-development", "051552bf_21cb_4d6e_985a_435764d87689_terminal_bench_fifo_medium", "model_run_logs");
 const BASE = mkdtempSync(join(SCRATCH, "assay-tb-evidence-"));
 afterAll(() => rmSync(BASE, { recursive: true, force: true }));
 let serial = 0;
@@ -286,5 +288,60 @@ describe("one verdict everywhere: a trial the run's rules make invalid is invali
     const doc = await score([dir]);
     expect(doc.bundles.map((b) => b.validity)).toEqual(["valid", "valid"]);
     expect(doc.stderr).toBe("");
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe("renamed trial folders: unverified, not differs; verify reads the run; the folder is named (TRIAL_FOLDER_UNNAMED)", () => {
+  /** A run of a and b whose b trial folder was renamed `renamed`. */
+  const renamedRun = (label: string) => {
+    const dir = writeRun(join(fresh(label), "myrun"), { trials: [{ task: "a" }, { task: "b", ...FAILED }] });
+    renameSync(join(dir, "b", T("b")), join(dir, "b", "renamed"));
+    return dir;
+  };
+  const row = (stdout: string) => stdout.split("\n").find((l) => l.startsWith("myrun"))!;
+
+  it("score: the table says unverified where the evidence could not give TB's figures, and TRIAL_MISSING names the folder", async () => {
+    const dir = renamedRun("renamed");
+    const e = only(await score([dir]));
+    expect(e.claimed!.compared.every((c) => c.assay === null)).toBe(true);
+    expect(codes(e.warnings)).toEqual(["TRIAL_FOLDER_UNNAMED", "TRIAL_MISSING"]);
+    expect(e.warnings.find((w) => w.code === "TRIAL_FOLDER_UNNAMED")!.file).toBe("b/renamed");
+    expect(e.warnings.find((w) => w.code === "TRIAL_MISSING")!.message).toContain("b/renamed, in its task folder, is not named as a trial");
+    const table = await run(["score", dir, "--quiet"]);
+    expect(row(table.stdout)).toContain("3 figures unverified");
+  });
+
+  it("verify takes the run folder score reads, and names the folder holding the missing trial", () => {
+    const r = spawnCli(["verify", renamedRun("verify")]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("TRIAL_FOLDER_UNNAMED b/renamed");
+    expect(r.stdout).toContain(`missing  ${T("b")}`);
+  });
+
+  it("the honest neighbours: a run as TB wrote it agrees and says nothing; a claim its list does not give still differs", async () => {
+    const clean = writeRun(join(fresh("named"), "myrun"), { trials: [{ task: "a" }, { task: "b", ...FAILED }] });
+    const e = only(await score([clean]));
+    expect(e.warnings).toEqual([]);
+    expect(row((await run(["score", clean, "--quiet"])).stdout)).toContain("3 figures agrees");
+    const edited = writeRun(join(fresh("claim"), "myrun"), { trials: [{ task: "a" }, { task: "b", ...FAILED }], results: (r) => void (r["accuracy"] = 1) });
+    expect(row((await run(["score", edited, "--quiet"])).stdout)).toContain("3 figures differs");
+    const v = spawnCli(["verify", clean]);
+    expect([v.code, v.stdout.split("\n")[0]]).toEqual([0, `${clean}: terminal-bench run myrun, 2 trials`]);
+  });
+
+  it.runIf(existsSync(REAL_RUNS))("the real runs with their trial folders renamed: unverified, verify reads each, the folder named", async () => {
+    const root = fresh("real-renamed");
+    cpSync(REAL_RUNS, root, { recursive: true });
+    for (const r of readdirSync(root)) {
+      const task = readdirSync(join(root, r)).find((f) => statSync(join(root, r, f)).isDirectory())!;
+      renameSync(join(root, r, task, readdirSync(join(root, r, task))[0]!), join(root, r, task, "trial-renamed"));
+      const v = spawnCli(["verify", join(root, r)]);
+      expect(v.code, v.stderr).toBe(0);
+      expect(v.stdout).toContain(`${task}/trial-renamed`);
+    }
+    const table = await run(["score", root, "--quiet"]);
+    for (const r of readdirSync(root)) expect(table.stdout.split("\n").find((l) => l.startsWith(r))).toContain("3 figures unverified");
   });
 });

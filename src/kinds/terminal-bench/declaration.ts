@@ -33,6 +33,7 @@ export const terminalBenchDeclaration = {
     // issue 35: terminal-bench
     HARNESS_ERROR_CONTRADICTED: "TB: a trial TB's harness raised on (its unknown_agent_error entry, or no trial results.json) whose panes/post-test.txt holds test results: the tests ran, so the pane decides its verdict",
     TRIAL_UNCHECKED: "TB: the run's results list cannot be read, and the trial's verdict is not re-derived from its pane: nothing checks its results.json, so it earns no credit (counted 0)",
+    TRIAL_FOLDER_UNNAMED: "TB warning: a folder in the task folder of a listed trial that has no folder of its name, itself not named as a trial (renamed?): not scored, named so the missing trial can be looked for",
     PANE_FAILED_NO_VERDICT: "TB warning: a trial without a verdict (test timeout, parse error, an unreadable results.json) whose pane holds pytest's complete summary with a failed test: it counts unresolved",
   },
   /** Trials carry no seal: a seal.json in a trial folder is an ordinary file. */

@@ -104,7 +104,7 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
     if (differ.length > 0) add("TRIAL_RUN_MISMATCH", t.path, `the trial's results.json and the run's entry differ in ${some(differ)}`);
   }
   if (missing.length > 0)
-    add("TRIAL_MISSING", RUN_RESULTS, `${plural(missing.length, "listed trial")} ${missing.length === 1 ? "has" : "have"} no trial folder and ${missing.length === 1 ? "is" : "are"} not a harness exception: ${some(missing)} (evidence lost, or left out of the archive)`);
+    add("TRIAL_MISSING", RUN_RESULTS, `${plural(missing.length, "listed trial")} ${missing.length === 1 ? "has" : "have"} no trial folder and ${missing.length === 1 ? "is" : "are"} not a harness exception: ${some(missing)} (evidence lost, or left out of the archive${renamedNote(run, listed, missing)})`);
   const unlisted = run.listed === null ? [] : [...onDisk.entries()].filter(([name, t]) => t.fields !== null && !listedNames.has(name)).map(([name]) => name);
   for (const name of unlisted.slice(0, MAX_JOB_LIST)) add("TRIAL_UNLISTED", onDisk.get(name)!.path, `${name} has a results.json, but the run's results.json does not list it`);
 
@@ -148,6 +148,14 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
     findings,
     formula: FORMULA,
   };
+}
+
+/** Rule 14a: the folders not named as trials in the missing trials' task folders (the book's TRIAL_FOLDER_UNNAMED), where a renamed trial would be. */
+function renamedNote(run: RunRecord, listed: readonly ListedTrial[], missing: readonly string[]): string {
+  const names = new Set(missing);
+  const tasks = new Set(listed.flatMap((l) => (l.name !== null && l.task !== null && names.has(l.name) ? [l.task] : [])));
+  const folders = run.warnings.flatMap((w) => (w.code === "TRIAL_FOLDER_UNNAMED" && w.file !== null && tasks.has(firstSegment(w.file)) ? [w.file] : []));
+  return folders.length === 0 ? "" : `; ${some(folders)}, in ${folders.length === 1 ? "its" : "their"} task folder, ${folders.length === 1 ? "is" : "are"} not named as a trial: renamed?`;
 }
 
 function samePassAtK(a: ClaimedPassAtK, b: ClaimedPassAtK): boolean {
