@@ -345,3 +345,32 @@ describe("renamed trial folders: unverified, not differs; verify reads the run; 
     for (const r of readdirSync(root)) expect(table.stdout.split("\n").find((l) => l.startsWith(r))).toContain("3 figures unverified");
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+
+describe("what an unreadable file may switch off (issue 35 §2, reviewed place by place)", () => {
+  const cut = (file: string) => writeFileSync(file, readFileSync(file, "utf8").slice(0, 60));
+
+  it("a listed trial's results.json cut short: TRIAL_UNCHECKED, counted 0 (0.500), not left out (it was 1.000)", async () => {
+    const dir = writeRun(join(fresh("cutlisted"), "myrun"), { trials: [{ task: "a" }, { task: "b", ...FAILED }] });
+    cut(join(dir, "b", T("b"), "results.json"));
+    const e = only(await score([dir]));
+    expect(e.invalid).toEqual([{ trial: T("b"), codes: ["TRIAL_UNCHECKED"] }]);
+    expect([e.excluded, mean(e)]).toEqual([[], 0.5]);
+  });
+
+  it("an unlisted trial folder whose results.json is cut short is TRIAL_UNLISTED, as it would be whole (0.500, not 1.000)", async () => {
+    const dir = writeRun(join(fresh("cutunlisted"), "myrun"), { trials: [{ task: "a" }], unlisted: [{ task: "b", ...FAILED }], metadata: { task_ids: ["a", "b"], dataset_size: 2 } });
+    cut(join(dir, "b", T("b"), "results.json"));
+    const e = only(await score([dir]));
+    expect(e.invalid).toEqual([{ trial: T("b"), codes: ["TRIAL_UNLISTED"] }]);
+    expect(mean(e)).toBe(0.5);
+  });
+
+  it("the honest neighbours: a listed harness exception's folder with only commands.txt stays excluded; a whole file is checked as before", async () => {
+    const dir = writeRun(join(fresh("cuthonest"), "myrun"), { trials: [{ task: "a" }, { task: "b", harness: true }, { task: "c", ...FAILED }], absent: [1] });
+    writeTbTrial(dir, { task: "b" }, { result: null });
+    const e = only(await score([dir]));
+    expect([e.invalid, e.excluded.map((x) => x.trial), mean(e)]).toEqual([[], [T("b")], 0.5]);
+  });
+});

@@ -19,11 +19,15 @@ import { Packed, type RunRecord } from "./record.js";
 import { checkRun, trialNameOf, type TrialOnDisk } from "./run.js";
 import { PANE, RESULTS, REWARD_KEY, TB_PROFILE } from "./trial.js";
 
-/** What the kind's record part keeps for these rules: the trial's fields' fingerprints. */
-export type TrialFields = Record<string, string> | null;
+/** What the kind's record part keeps for these rules: the trial's fields' fingerprints, or CUT_SHORT (its results.json is there, cut short). */
+export type TrialFields = Record<string, string> | typeof CUT_SHORT | null;
+export const CUT_SHORT = "cut-short";
+/** An entry's TrialFields: a results.json a killed writer cut short is said by its warning. */
+export const trialFields = (e: Pick<BundleEntry, "terminal_bench" | "warnings">): TrialFields =>
+  e.terminal_bench?.fields ?? (e.warnings.some((w) => w.code === "RESULT_TRUNCATED") ? CUT_SHORT : null);
 
 /** The run rules' hard findings (docs/terminal-bench.md rules 12, 15): a trial's make it invalid; the run's claim is a flag of the run. The rest are warnings. */
-const HARD = new Set<Code>(["TRIAL_RUN_MISMATCH", "TRIAL_UNLISTED", "TRIAL_DUPLICATE", "RUN_CLAIM_MISMATCH"]);
+const HARD = new Set<Code>(["TRIAL_RUN_MISMATCH", "TRIAL_UNLISTED", "TRIAL_DUPLICATE", "TRIAL_UNCHECKED", "RUN_CLAIM_MISMATCH"]);
 /** A verdict re-derived from the trial's pane: evidence of its own, not the trial file's word. */
 const rederived = (t: BatchRecord) => t.reward_source?.startsWith(PANE) === true;
 const RUN = "(run)";
@@ -93,13 +97,15 @@ function runRecordOf(d: RunDocument | null): RunRecord {
 }
 
 /** A record's fields' fingerprints: its compact record's part, or (an entry given as its own record) its terminal_bench object. */
-const fieldsOf = (r: BatchRecord): TrialFields =>
-  r.own !== undefined ? (r.own as TrialFields) : ((r as Partial<BundleEntry>).terminal_bench?.fields ?? null);
+const fieldsOf = (r: BatchRecord): TrialFields => (r.own !== undefined ? (r.own as TrialFields) : trialFields(r as BundleEntry));
 
 function runExperiment(name: string | null, path: string, run: RunDocument | null, records: readonly BatchRecord[], options: BatchOptions): Judged {
   const sorted = [...records].sort((a, b) => byteCompare(a.path, b.path));
   const below = (p: string) => (path !== "" && p.startsWith(`${path}/`) ? p.slice(path.length + 1) : p);
-  const onDisk: TrialOnDisk[] = sorted.map((r) => ({ trial: r.trial, task: r.task, pass: r.pass, state: r.state, path: below(r.path), fields: r.validity === "error" ? null : fieldsOf(r) }));
+  const onDisk: TrialOnDisk[] = sorted.map((r) => {
+    const fields = r.validity === "error" ? null : fieldsOf(r);
+    return { trial: r.trial, task: r.task, pass: r.pass, state: r.state, path: below(r.path), fields: fields === CUT_SHORT ? null : fields, cutShort: fields === CUT_SHORT };
+  });
   // A task folder that could not be listed is a tool error of its own (a record directly below the run).
   const unreadTasks = new Set(onDisk.filter((t, i) => sorted[i]!.validity === "error" && !t.path.includes("/")).map((t) => t.path));
   const verdict = checkRun(runRecordOf(run), onDisk, unreadTasks);

@@ -20,6 +20,8 @@ export interface TrialOnDisk {
   path: string;
   /** The entry's terminal_bench.fields (null: no readable results.json). */
   fields: Record<string, string> | null;
+  /** Its results.json is there, cut short (a killed writer, or a file cut after TB listed the trial). */
+  cutShort?: boolean;
 }
 
 export interface Figure {
@@ -92,6 +94,8 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
     if (l.name === null) continue;
     listedNames.add(l.name);
     const t = onDisk.get(l.name);
+    // TB lists a trial once its file is written: a listed trial's file cut short hides what the list says of it.
+    if (t?.cutShort === true && !l.harness) add("TRIAL_UNCHECKED", t.path, "its results.json is cut short, yet the run lists it (TB lists a trial once its file is written): nothing checks the list's entry, so it earns no credit");
     if (t === undefined || t.fields === null) {
       if (t === undefined && l.task !== null && unreadTasks.has(l.task)) unread++;
       else if (l.harness) harness.push(l.name);
@@ -105,7 +109,7 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
   }
   if (missing.length > 0)
     add("TRIAL_MISSING", RUN_RESULTS, `${plural(missing.length, "listed trial")} ${missing.length === 1 ? "has" : "have"} no trial folder and ${missing.length === 1 ? "is" : "are"} not a harness exception: ${some(missing)} (evidence lost, or left out of the archive${renamedNote(run, listed, missing)})`);
-  const unlisted = run.listed === null ? [] : [...onDisk.entries()].filter(([name, t]) => t.fields !== null && !listedNames.has(name)).map(([name]) => name);
+  const unlisted = run.listed === null ? [] : [...onDisk.entries()].filter(([name, t]) => (t.fields !== null || t.cutShort === true) && !listedNames.has(name)).map(([name]) => name);
   for (const name of unlisted.slice(0, MAX_JOB_LIST)) add("TRIAL_UNLISTED", onDisk.get(name)!.path, `${name} has a results.json, but the run's results.json does not list it`);
 
   // Rules 12–13: the claims against a recount of the list, and the list against the evidence.
