@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { MAX_DOCUMENT_BYTES } from "../src/core/json/decode.js";
 import type { Experiment, Results } from "../src/core/results.js";
 import { MAX_LISTED_TRIALS } from "../src/kinds/terminal-bench/entry.js";
+import { MAX_PANE_BYTES } from "../src/kinds/terminal-bench/panes.js";
 import { recogniseRun } from "../src/kinds/terminal-bench/recognise.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { scoreTerminalBenchTrial } from "../src/kinds/terminal-bench/trial.js";
@@ -372,5 +373,30 @@ describe("what an unreadable file may switch off (issue 35 §2, reviewed place b
     writeTbTrial(dir, { task: "b" }, { result: null });
     const e = only(await score([dir]));
     expect([e.invalid, e.excluded.map((x) => x.trial), mean(e)]).toEqual([[], [T("b")], 0.5]);
+  });
+});
+
+describe("rule 7a: a pane TB could not have written checks nothing, so a resolved claim beside it earns nothing (PANE_UNREADABLE)", () => {
+  /** a resolved; b's list entry and file both rewritten to resolved, beside its real (failing) pane, `spoil`ed or not. */
+  const run2 = (label: string, spoil: (file: string) => void) => {
+    const trials: TbTrialSpec[] = [{ task: "a", ...RESOLVED }, { task: "b", ...RESOLVED }];
+    const dir = writeRun(join(fresh(label), "myrun"), { trials });
+    writePanes(dir, [trials[0]!]);
+    const file = join(dir, "b", T("b"), "panes", "post-test.txt");
+    writeFileSync(file, pane("fail-wrapped.txt"));
+    spoil(file);
+    return dir;
+  };
+
+  it("the failing pane padded past 16 MiB: 0.500, not 1.000 with a warning", async () => {
+    const e = only(await score([run2("padded", (f) => truncateSync(f, MAX_PANE_BYTES + 1))]));
+    expect([e.invalid, mean(e)]).toEqual([[{ trial: T("b"), codes: ["PANE_UNREADABLE"] }], 0.5]);
+  });
+
+  it("the honest neighbour: the same pane readable is PANE_MISMATCH (0.500); a readable pane that agrees stays valid", async () => {
+    const e = only(await score([run2("readable", () => {})]));
+    expect([e.invalid, mean(e)]).toEqual([[{ trial: T("b"), codes: ["PANE_MISMATCH"] }], 0.5]);
+    const ok = only(await score([run2("agrees", (f) => writeFileSync(f, pane("pass.txt")))]));
+    expect([ok.invalid, mean(ok)]).toEqual([[], 1]);
   });
 });

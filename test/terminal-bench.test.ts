@@ -309,16 +309,22 @@ describe("rule 7: a pane that cannot be re-derived (PANE_NOT_REDERIVED) leaves t
     expect(codes(trial({ harness: true }).warnings)).toEqual([]);
   });
 
+  // Rule 7a (issue 35): TB writes no such pane, so a resolved claim it would check earns no credit (PANE_UNREADABLE); a failed one stands.
   it("not UTF-8", () => {
-    const e = trial({ parserResults: PASS3 }, { pane: Buffer.concat([Buffer.from(pane("pass.txt")), Buffer.from([0xff, 0xfe])]) });
+    const bad = Buffer.concat([Buffer.from(pane("pass.txt")), Buffer.from([0xff, 0xfe])]);
+    const e = trial({ parserResults: FAIL_WRAPPED as Record<string, "passed" | "failed"> }, { pane: bad });
     expectValid(e);
     expect(withCode(e.warnings, "PANE_NOT_REDERIVED")[0]!.message).toContain("not UTF-8");
+    const resolved = trial({ parserResults: PASS3 }, { pane: bad });
+    expect([resolved.validity, codes(resolved.errors), resolved.pass]).toEqual(["invalid", ["PANE_UNREADABLE"], true]);
   });
 
   it(`over ${MAX_PANE_BYTES} bytes is not read; at the limit it is`, () => {
-    const big = trial({ parserResults: PASS3 }, { pane: "" }, (dir) => truncateSync(join(dir, "panes", "post-test.txt"), MAX_PANE_BYTES + 1));
+    const big = trial({ parserResults: FAIL_WRAPPED as Record<string, "passed" | "failed"> }, { pane: "" }, (dir) => truncateSync(join(dir, "panes", "post-test.txt"), MAX_PANE_BYTES + 1));
     expectValid(big);
     expect(withCode(big.warnings, "PANE_NOT_REDERIVED")[0]!.message).toContain(`${MAX_PANE_BYTES + 1} bytes`);
+    const bigResolved = trial({ parserResults: PASS3 }, { pane: "" }, (dir) => truncateSync(join(dir, "panes", "post-test.txt"), MAX_PANE_BYTES + 1));
+    expect(codes(bigResolved.errors)).toEqual(["PANE_UNREADABLE"]);
     const text = pane("pass.txt");
     const atLimit = trial({ parserResults: PASS3 }, { pane: text + " ".repeat(MAX_PANE_BYTES - Buffer.byteLength(text)) });
     expectValid(atLimit);

@@ -27,6 +27,8 @@ interface PaneCheck {
   parsed: Parsed | null;
   /** TB recorded no verdict, and the pane's tests give one (rule 8a): `parsed` decides. */
   decides?: true;
+  /** The pane is there but cannot be re-parsed (rule 7a): TB writes none such. */
+  unreadable?: true;
 }
 
 /** The profile of the kind's entries (declaration.ts). */
@@ -50,6 +52,7 @@ export function scoreTerminalBenchTrial(src: BundleSource): TerminalBenchEntry {
     ? pane.parsed!.results
     : claim === null || claim === undefined ? null : (pane.parsed?.results ?? new Map(Object.entries(claim)));
   const pass = results === null ? null : [...results.values()].every((s) => s === "passed");
+  if (pass === true && pane.unreadable) errors.push(finding("PANE_UNREADABLE", PANE, null, "the pane is there but cannot be re-parsed (see the warning), and TB writes none such: the resolved claim it would check earns no credit"));
   const state = stateOf(view, pass);
 
   const flags: Flag[] = [];
@@ -141,20 +144,20 @@ function checkResolved(v: TrialView, errors: Finding[]): void {
 /** Rules 6–8: parser_results against the pane re-parsed as TB parses it. */
 function checkPane(folder: EvidenceFolder, view: TrialView | null, errors: Finding[], warnings: Finding[]): PaneCheck {
   const claim = view?.parserResults;
-  const notDerived = (why: string | null): PaneCheck => {
+  const notDerived = (why: string | null, unreadable = false): PaneCheck => {
     if (why !== null) warnings.push(finding("PANE_NOT_REDERIVED", PANE, null, `${why}: parser_results are not checked against it`));
-    return { check: "not-rederived", parsed: null };
+    return unreadable ? { check: "not-rederived", parsed: null, unreadable } : { check: "not-rederived", parsed: null };
   };
   if (!folder.has(PANE)) {
     if (claim) warnings.push(finding("PANE_NOT_REDERIVED", PANE, null, "absent: parser_results are not checked against the test output"));
     return { check: "absent", parsed: null };
   }
   const entry = folder.regular(PANE);
-  if (entry === null) return notDerived(null); // a link or a folder: warned of as such
-  if (entry.size > MAX_PANE_BYTES) return notDerived(`${entry.size} bytes, more than the ${MAX_PANE_BYTES} assay re-parses`);
+  if (entry === null) return notDerived(null, true); // a link or a folder: warned of as such
+  if (entry.size > MAX_PANE_BYTES) return notDerived(`${entry.size} bytes, more than the ${MAX_PANE_BYTES} assay re-parses`, true);
   const bytes = folder.read(PANE, MAX_PANE_BYTES);
-  if (!bytes) return notDerived(null);
-  if (!isUtf8(bytes)) return notDerived("not UTF-8, so not the text TB parsed");
+  if (!bytes) return notDerived(null, true);
+  if (!isUtf8(bytes)) return notDerived("not UTF-8, so not the text TB parsed", true);
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   if (view === null) return noTrialFile(folder.has(RESULTS), text, errors, warnings);
   if (claim === undefined) return notDerived(null); // no readable claim to compare
