@@ -4,7 +4,8 @@
 // neighbour is unchanged. Per-trial rules are also checked on the trial scorer itself.
 //
 // Workers run compiled code (dist/): `npm run build` first.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { MAX_DOCUMENT_BYTES } from "../src/core/json/decode.js";
@@ -14,7 +15,7 @@ import { MAX_PANE_BYTES } from "../src/kinds/terminal-bench/panes.js";
 import { recogniseRun } from "../src/kinds/terminal-bench/recognise.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { scoreTerminalBenchTrial } from "../src/kinds/terminal-bench/trial.js";
-import { run, spawnCli } from "./helpers/cli.js";
+import { CLI, run, spawnCli } from "./helpers/cli.js";
 import { SCRATCH, SHARED_DIR } from "./helpers/shared.js";
 import { json, pane, tbTrial, trialName, writeRun, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
 
@@ -398,5 +399,40 @@ describe("rule 7a: a pane TB could not have written checks nothing, so a resolve
     expect([e.invalid, mean(e)]).toEqual([[{ trial: T("b"), codes: ["PANE_MISMATCH"] }], 0.5]);
     const ok = only(await score([run2("agrees", (f) => writeFileSync(f, pane("pass.txt")))]));
     expect([ok.invalid, mean(ok)]).toEqual([[], 1]);
+  });
+});
+
+describe("a run's results.json that cannot be opened (permissions) is a run whose list cannot be read, never dropped", () => {
+  /** `assay score` as a user who cannot read what is chmod 000 (root reads everything). */
+  const scoreAsOther = (dir: string) => {
+    for (let p = dir; p.startsWith(BASE); p = join(p, "..")) chmodSync(p, 0o755);
+    chmodSync(BASE, 0o755);
+    const r = spawnSync(process.execPath, [CLI, "score", "-q", "--format", "json", dir], { encoding: "utf8", ...(process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}) });
+    return { code: r.status, stderr: r.stderr, doc: r.status === 0 ? (JSON.parse(r.stdout) as Results) : null };
+  };
+
+  it("its trials are scored under rule 15a (pane-less: TRIAL_UNCHECKED), the run's warning says why", () => {
+    const dir = writeRun(join(fresh("shutlist"), "myrun"), { trials: [{ task: "a" }, { task: "b", ...FAILED }] });
+    chmodSync(join(dir, "results.json"), 0o000);
+    const r = scoreAsOther(dir);
+    chmodSync(join(dir, "results.json"), 0o644);
+    expect(r.code, r.stderr).toBe(0);
+    const e = only(r.doc!);
+    expect(e.experiment).toBe("myrun");
+    expect(codes(e.warnings)).toContain("RUN_FILE_UNREADABLE");
+    expect(e.invalid.map((x) => x.codes)).toEqual([["TRIAL_UNCHECKED"], ["TRIAL_UNCHECKED"]]);
+    expect(mean(e)).toBe(0);
+  });
+
+  it("the honest neighbour: an unreadable results.json in a folder with no task folder is no run (nothing scored, as before)", () => {
+    const root = fresh("shutother");
+    writeRun(join(root, "good"), { trials: [{ task: "a" }] });
+    mkdirSync(join(root, "misc", "notes"), { recursive: true });
+    writeFileSync(join(root, "misc", "results.json"), "{}");
+    chmodSync(join(root, "misc", "results.json"), 0o000);
+    const r = scoreAsOther(root);
+    chmodSync(join(root, "misc", "results.json"), 0o644);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.doc!.experiments.map((x) => x.experiment)).toEqual(["good"]);
   });
 });
