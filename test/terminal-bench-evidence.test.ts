@@ -17,7 +17,7 @@ import { diskBundle } from "../src/io/bundle-source.js";
 import { scoreTerminalBenchTrial } from "../src/kinds/terminal-bench/trial.js";
 import { CLI, run, spawnCli } from "./helpers/cli.js";
 import { SCRATCH, SHARED_DIR } from "./helpers/shared.js";
-import { json, pane, tbTrial, trialName, writeRun, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
+import { json, pane, tbLock, tbTrial, trialName, writeRun, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
 
 /** The two real runs (../shared/real-world/terminal-bench), copied before any change. */
 const REAL_RUNS = join(SHARED_DIR, "real-world", "terminal-bench", "David-kibobo--ai-challenges", "Tasks", "software-development", "051552bf_21cb_4d6e_985a_435764d87689_terminal_bench_fifo_medium", "model_run_logs");
@@ -434,5 +434,21 @@ describe("a run's results.json that cannot be opened (permissions) is a run whos
     chmodSync(join(root, "misc", "results.json"), 0o644);
     expect(r.code, r.stderr).toBe(0);
     expect(r.doc!.experiments.map((x) => x.experiment)).toEqual(["good"]);
+  });
+});
+
+describe("run_metadata.json that cannot be read: the plan still counts against the run when tb.lock holds it", () => {
+  const planned = (label: string, spoil: boolean) => {
+    const dir = writeRun(join(fresh(label), "myrun"), { trials: [{ task: "a" }, { task: "b" }], metadata: { task_ids: ["a", "b", "c"], dataset_size: 3 }, lock: tbLock({ task_ids: ["a", "b", "c"] }) });
+    if (spoil) writeFileSync(join(dir, "run_metadata.json"), "{\"run_id\": ");
+    return dir;
+  };
+  it("cut short: the planned-but-unlisted trial is still missing, coverage 2/3 as with the file read", async () => {
+    for (const spoil of [false, true]) {
+      const e = only(await score([planned(`plan-${spoil}`, spoil)]));
+      expect(e.missing, String(spoil)).toEqual([{ count: 1, reason: expect.stringContaining("planned") }]);
+      expect(e.rewards!["resolved"]).toMatchObject({ covered: 2, trials: 3 });
+      expect(codes(e.warnings).includes("RUN_FILE_UNREADABLE")).toBe(spoil);
+    }
   });
 });
