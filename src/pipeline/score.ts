@@ -2,9 +2,8 @@
 // batch rules. Effects live here, around the pure core; the CLI and the library API call this.
 
 import { readFileSync } from "node:fs";
-import { runBatch, type BatchOptions, type RunBatch } from "../core/batch/experiments.js";
+import { judgedEntry, runBatch, type BatchOptions, type RunBatch } from "../core/batch/experiments.js";
 import type { BatchRecord } from "../core/batch/record.js";
-import type { Finding } from "../core/codes.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/schedule.js";
 import { sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
 import { count, emptyTally, materialize, type BundleEntry, type Containers, type JobRecord, type Results, type ResultsView, type Tally, type Unrecognised } from "../core/results.js";
@@ -362,13 +361,6 @@ interface RunFacts {
   /** The other kinds' containers (absent: none). */
   containers?: Containers | undefined;
   unrecognised?: Unrecognised;
-}
-
-/** An entry with the hard findings the batch rules add (each code once, so a merge re-judging it adds none twice): invalid where it was valid. */
-function judgedEntry(e: BundleEntry, added: readonly Finding[]): BundleEntry {
-  const fresh = added.filter((f) => !e.errors.some((x) => x.code === f.code));
-  if (fresh.length === 0) return e;
-  return { ...e, errors: [...e.errors, ...fresh], validity: e.validity === "valid" ? "invalid" : e.validity };
 }
 
 /** The tally of the entries as judged (the summary line and the table count what bundles[] says). */

@@ -7,8 +7,7 @@ import { discover, displayRoot, parentPath } from "../../io/discover.js";
 import { Books } from "../../pipeline/books.js";
 import { placed } from "../../pipeline/placed.js";
 import { scoreDirectory, scoreFile } from "../../pool/score-directory.js";
-import { DEFAULT_BATCH } from "../../core/batch/experiments.js";
-import { assemble } from "../../pipeline/score.js";
+import { DEFAULT_BATCH, judgedEntry, runBatch } from "../../core/batch/experiments.js";
 import { renderContainer, renderEntry, renderJob } from "../../report/findings.js";
 import { parseOptions } from "../args.js";
 import { EXIT, exitForValidity, UsageError } from "../exit.js";
@@ -63,9 +62,9 @@ export function verifyCommand(argv: string[], io: CliIo): number {
     });
     if (container) {
       // Its rules judge its trials together: each entry as bundles[] gives it, and the run's own findings.
-      const doc = assemble(entries, { ...DEFAULT_BATCH, schedules: [] }, "", { complete: true, roots: [shown], containers: books.containers });
-      entries = doc.bundles;
-      runLines = doc.experiments.filter((e) => e.job === shown).map(renderContainer).join("");
+      const batch = runBatch(entries, [], DEFAULT_BATCH, [], books.containers);
+      entries = entries.map((e) => judgedEntry(e, batch.errorsOf(e)));
+      runLines = batch.experiments().filter((e) => e.job === shown).map(renderContainer).join("");
     }
     if (key !== undefined) io.stderr("assay verify: Harbor trials carry no seal: --hmac-key-file checks nothing here\n");
   }

@@ -3,7 +3,7 @@
 // this. assay bundles' own rules are in assay.ts.
 
 import type { Finding } from "../codes.js";
-import type { Containers, Experiment, JobRecord } from "../results.js";
+import type { BundleEntry, Containers, Experiment, JobRecord } from "../results.js";
 import { byteCompare } from "../text.js";
 import { kindOfEntry, KINDS } from "../../kinds/registry.js";
 import type { KindBatch } from "../../kinds/kind.js";
@@ -48,6 +48,13 @@ export function runBatch(entries: readonly BatchRecord[], schedules: readonly Sc
         a.experiment === null || b.experiment === null ? Number(a.experiment === null) - Number(b.experiment === null) : byteCompare(a.experiment, b.experiment),
       ),
   };
+}
+
+/** An entry with the hard findings the batch rules add (each code once, so a merge re-judging it adds none twice): invalid where it was valid. */
+export function judgedEntry(e: BundleEntry, added: readonly Finding[]): BundleEntry {
+  const fresh = added.filter((f) => !e.errors.some((x) => x.code === f.code));
+  if (fresh.length === 0) return e;
+  return { ...e, errors: [...e.errors, ...fresh], validity: e.validity === "valid" ? "invalid" : e.validity };
 }
 
 /** The experiments of a run (runBatch's, at once). */
