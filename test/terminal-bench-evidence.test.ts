@@ -285,6 +285,14 @@ describe("one verdict everywhere: a trial the run's rules make invalid is invali
     expect(table.stdout).toContain("4 Terminal-Bench trials: 2 valid, 2 invalid, 0 tool errors");
   });
 
+  it("verify gives the same verdict: the run's invalid trial, its finding on the entry, exit 1", () => {
+    const dir = writeRun(join(fresh("oneverdict-verify"), "myrun"), { trials: [{ task: "a" }, { task: "b" }], editTrial: { 1: (t) => void (t["instruction"] = "Say goodbye.") } });
+    const v = spawnCli(["verify", dir]);
+    expect(v.code, v.stderr).toBe(1);
+    expect(v.stdout).toContain(`invalid  ${T("b")}  TRIAL_RUN_MISMATCH`);
+    expect(v.stdout).toMatch(new RegExp(`${T("b").replace(/\./g, "\\.")}: invalid`));
+  });
+
   it("the honest neighbour: a clean run's entries are all valid, as its summary says", async () => {
     const dir = writeRun(join(fresh("oneverdict-clean"), "myrun"), { trials: [{ task: "a" }, { task: "b" }] });
     const doc = await score([dir]);
