@@ -252,6 +252,18 @@ describe("rule 1: recognition reads as far as the answer needs, and says what it
     expect(mean(e)).toBe(0);
   });
 
+  it("a results.json cut before its list, beside task folders, is a run whose list cannot be read; without task folders it is none", async () => {
+    const dir = sortedRun("cutearly", "Say hello.");
+    writeFileSync(join(dir, "results.json"), '{"id": "ca9c48cd", "resu');
+    const e = only(await score([dir]));
+    expect([e.experiment, codes(e.warnings).includes("RUN_FILE_UNREADABLE"), e.invalid.length]).toEqual(["myrun", true, 2]);
+    const root = fresh("cutearly-other");
+    mkdirSync(join(root, "x", "notes"), { recursive: true });
+    writeFileSync(join(root, "x", "results.json"), '{"id": "ca9c48cd", "resu');
+    writeRun(join(root, "good"), { trials: [{ task: "a" }] });
+    expect((await score([root])).experiments.map((x) => x.experiment)).toEqual(["good"]);
+  });
+
   it("on the head: undecided asks for more, a final head inside the first entry is a run, one before it is not", () => {
     const bytes = (s: string) => new TextEncoder().encode(s);
     const none = { tbLock: false, runMetadata: false };
@@ -259,7 +271,7 @@ describe("rule 1: recognition reads as far as the answer needs, and says what it
     expect(recogniseRun(bytes(entry), none)).toMatchObject({ run: false, more: true });
     expect(recogniseRun(bytes(entry), none, true)).toMatchObject({ run: true });
     expect(recogniseRun(bytes('{"id": "xx'), none)).toMatchObject({ run: false, more: true });
-    expect(recogniseRun(bytes('{"id": "xx'), none, true)).toEqual({ run: false, reason: expect.any(String) });
+    expect(recogniseRun(bytes('{"id": "xx'), none, true)).toEqual({ run: false, reason: expect.any(String), cut: true });
     expect(recogniseRun(bytes(`${entry}", "name": "n"}]}`), none, true)).toEqual({ run: false, reason: expect.any(String) });
   });
 });

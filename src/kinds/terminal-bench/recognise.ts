@@ -17,8 +17,8 @@ export interface RunSiblings {
   runMetadata: boolean;
 }
 
-/** `more`: the head ended before the answer, and a longer read may decide. */
-export type RunRecognition = { run: true; reason: string } | { run: false; reason: string; more?: true };
+/** `more`: the head ended before the answer, and a longer read may decide; `cut`: it ended before the answer, and no longer read will. */
+export type RunRecognition = { run: true; reason: string } | { run: false; reason: string; more?: true; cut?: true };
 
 /**
  * A run folder: results.json whose top level holds a `results` list whose first entry is an object
@@ -34,6 +34,7 @@ export function recogniseRun(head: Uint8Array, siblings: RunSiblings, final = fa
   const found = scanHead(text);
   if ((found === "in-entry" || found === "short") && !final) return { run: false, reason: `results.json is not decided within its first ${head.byteLength} bytes`, more: true };
   if (found === "in-entry") return { run: true, reason: `results.json's first trial entry does not end within the ${head.byteLength} bytes read: a run whose list cannot be read` };
+  if (found === "short") return { run: false, reason: `results.json ends, or reaches the ${head.byteLength} bytes read, before its results list`, cut: true };
   const beside = [siblings.tbLock ? "tb.lock" : null, siblings.runMetadata ? "run_metadata.json" : null].filter((x) => x !== null).join(" and ");
   if (found === "entry") return { run: true, reason: `results.json lists trials (trial_name, task_id)${beside === "" ? "" : ` beside ${beside}`}` };
   if (found === "empty" && beside !== "") return { run: true, reason: `results.json lists no trial yet, beside ${beside}` };

@@ -43,16 +43,18 @@ const siblings = (l: Listing) => ({ tbLock: l.has(TB_LOCK), runMetadata: l.has(R
 
 /**
  * Is results.json a run's? Read from its head, longer while undecided, up to what the run's book
- * would read of it at all. One that cannot be read is a run's when a subfolder is a task folder
- * (named like its trials' parent): a run whose list cannot be read (its book says so, rule 15a
- * holds its trials to their panes), never one whose trials vanish.
+ * would read of it at all. One that cannot be read, or is cut before its list, is a run's when a
+ * subfolder is a task folder (named like its trials' parent): a run whose list cannot be read
+ * (its book says so, rule 15a holds its trials to their panes), never one whose trials vanish.
  */
 function isRun(file: string, l: Listing, list: Lister): boolean {
   for (let size = RUN_HEAD_BYTES; ; size = Math.min(size * RUN_HEAD_GROWTH, MAX_DOCUMENT_BYTES)) {
     const bytes = head(file, size);
-    if (bytes === "unreadable") return l.dirs.some((d) => hasTrials(join(file, "..", d), d, list));
+    const tasksBeside = () => l.dirs.some((d) => hasTrials(join(file, "..", d), d, list));
+    if (bytes === "unreadable") return tasksBeside();
     if (bytes === null) return false;
     const r = recogniseRun(bytes, siblings(l), bytes.byteLength < size || size === MAX_DOCUMENT_BYTES);
+    if (!r.run && r.cut === true) return tasksBeside();
     if (r.run || r.more !== true) return r.run;
   }
 }
