@@ -5,7 +5,7 @@
 //
 // Workers run compiled code (dist/): `npm run build` first.
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { MAX_DOCUMENT_BYTES } from "../src/core/json/decode.js";
@@ -379,6 +379,15 @@ describe("what an unreadable file may switch off (issue 35 §2, reviewed place b
     const e = only(await score([dir]));
     expect(e.invalid).toEqual([{ trial: T("b"), codes: ["TRIAL_UNCHECKED"] }]);
     expect([e.excluded, mean(e)]).toEqual([[], 0.5]);
+  });
+
+  it("a listed trial's results.json replaced by a link (never followed): TRIAL_UNCHECKED too (0.500, not 1.000)", async () => {
+    const dir = writeRun(join(fresh("linklisted"), "myrun"), { trials: [{ task: "a" }, { task: "b", ...FAILED }] });
+    const file = join(dir, "b", T("b"), "results.json");
+    renameSync(file, join(dir, "elsewhere.json"));
+    symlinkSync(join(dir, "elsewhere.json"), file);
+    const e = only(await score([dir]));
+    expect([e.invalid, mean(e)]).toEqual([[{ trial: T("b"), codes: ["TRIAL_UNCHECKED"] }], 0.5]);
   });
 
   it("an unlisted trial folder whose results.json is cut short is TRIAL_UNLISTED, as it would be whole (0.500, not 1.000)", async () => {

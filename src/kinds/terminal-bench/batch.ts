@@ -19,12 +19,13 @@ import { Packed, type RunRecord } from "./record.js";
 import { checkRun, trialNameOf, type TrialOnDisk } from "./run.js";
 import { PANE, RESULTS, REWARD_KEY, TB_PROFILE } from "./trial.js";
 
-/** What the kind's record part keeps for these rules: the trial's fields' fingerprints, or CUT_SHORT (its results.json is there, cut short). */
+/** What the kind's record part keeps for these rules: the trial's fields' fingerprints, or CUT_SHORT (its results.json is there, cut short or a link never read). */
 export type TrialFields = Record<string, string> | typeof CUT_SHORT | null;
 export const CUT_SHORT = "cut-short";
-/** An entry's TrialFields: a results.json a killed writer cut short is said by its warning. */
+/** An entry's TrialFields: a results.json there but unread (cut short by a killed writer, a link) is said by its warning. */
+const UNREAD = new Set(["RESULT_TRUNCATED", "TRIAL_SYMLINK", "PATH_TOO_DEEP"]);
 export const trialFields = (e: Pick<BundleEntry, "terminal_bench" | "warnings">): TrialFields =>
-  e.terminal_bench?.fields ?? (e.warnings.some((w) => w.code === "RESULT_TRUNCATED") ? CUT_SHORT : null);
+  e.terminal_bench?.fields ?? (e.warnings.some((w) => UNREAD.has(w.code) && w.file === RESULTS) ? CUT_SHORT : null);
 
 /** The run rules' hard findings (docs/terminal-bench.md rules 12, 15): a trial's make it invalid; the run's claim is a flag of the run. The rest are warnings. */
 const HARD = new Set<Code>(["TRIAL_RUN_MISMATCH", "TRIAL_UNLISTED", "TRIAL_DUPLICATE", "TRIAL_UNCHECKED", "RUN_CLAIM_MISMATCH"]);

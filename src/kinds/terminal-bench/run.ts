@@ -20,7 +20,7 @@ export interface TrialOnDisk {
   path: string;
   /** The entry's terminal_bench.fields (null: no readable results.json). */
   fields: Record<string, string> | null;
-  /** Its results.json is there, cut short (a killed writer, or a file cut after TB listed the trial). */
+  /** Its results.json is there, unread: cut short (a killed writer, or a file cut after TB listed the trial), or a link. */
   cutShort?: boolean;
 }
 
@@ -95,7 +95,7 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
     listedNames.add(l.name);
     const t = onDisk.get(l.name);
     // TB lists a trial once its file is written: a listed trial's file cut short hides what the list says of it.
-    if (t?.cutShort === true && !l.harness) add("TRIAL_UNCHECKED", t.path, "its results.json is cut short, yet the run lists it (TB lists a trial once its file is written): nothing checks the list's entry, so it earns no credit");
+    if (t?.cutShort === true && !l.harness) add("TRIAL_UNCHECKED", t.path, "its results.json is cut short or a link, yet the run lists it (TB lists a trial once its file is written): nothing checks the list's entry, so it earns no credit");
     if (t === undefined || t.fields === null) {
       if (t === undefined && l.task !== null && unreadTasks.has(l.task)) unread++;
       else if (l.harness) harness.push(l.name);
