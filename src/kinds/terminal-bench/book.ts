@@ -42,7 +42,7 @@ export class RunBook implements ContainerBook {
 }
 
 /**
- * Rule 14a: a listed trial whose folder is not where its name puts it, beside a folder in its task
+ * Rule 14b: a listed trial whose folder is not where its name puts it, beside a folder in its task
  * folder that is not named as a trial (archives rename them): that folder is not scored (nothing
  * says it is a trial), and is named, so the missing trial can be looked for there.
  */

@@ -94,7 +94,7 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
     if (l.name === null) continue;
     listedNames.add(l.name);
     const t = onDisk.get(l.name);
-    // TB lists a trial once its file is written: a listed trial's file cut short hides what the list says of it.
+    // Rule 14a: TB lists a trial once its file is written; a listed trial's file cut short hides what the list says of it.
     if (t?.cutShort === true && !l.harness) add("TRIAL_UNCHECKED", t.path, "its results.json is cut short or a link, yet the run lists it (TB lists a trial once its file is written): nothing checks the list's entry, so it earns no credit");
     if (t === undefined || t.fields === null) {
       if (t === undefined && l.task !== null && unreadTasks.has(l.task)) unread++;
@@ -154,7 +154,7 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
   };
 }
 
-/** Rule 14a: the folders not named as trials in the missing trials' task folders (the book's TRIAL_FOLDER_UNNAMED), where a renamed trial would be. */
+/** Rule 14b: the folders not named as trials in the missing trials' task folders (the book's TRIAL_FOLDER_UNNAMED), where a renamed trial would be. */
 function renamedNote(run: RunRecord, listed: readonly ListedTrial[], missing: readonly string[]): string {
   const names = new Set(missing);
   const tasks = new Set(listed.flatMap((l) => (l.name !== null && l.task !== null && names.has(l.name) ? [l.task] : [])));
