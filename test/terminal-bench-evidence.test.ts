@@ -340,6 +340,9 @@ describe("renamed trial folders: unverified, not differs; verify reads the run; 
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("TRIAL_FOLDER_UNNAMED b/renamed");
     expect(r.stdout).toContain(`missing  ${T("b")}`);
+    // --json: the run's trials as an array (its one found trial), as a Harbor job's are.
+    const j = spawnCli(["verify", "--json", renamedRun("verify-json")]);
+    expect([j.code, (JSON.parse(j.stdout) as { trial: string }[]).map((e) => e.trial)]).toEqual([0, [T("a")]]);
   });
 
   it("the honest neighbours: a run as TB wrote it agrees and says nothing; a claim its list does not give still differs", async () => {

@@ -38,6 +38,8 @@ export function verifyCommand(argv: string[], io: CliIo): number {
   // lstat: a journal.jsonl that is a (dangling) link still makes a bundle, judged UNSAFE_PATH as in score.
   let seal: string | null = null;
   let runLines = "";
+  /** A container of another kind: its trials are an array in --json, as a job's are. */
+  let run = false;
   if (present(join(dir, "journal.jsonl"))) {
     entries = [scoreDirectory(dir, shown, undefined, "bundle", { hmacKey: key?.bytes })];
     seal = sealLine(entries[0]!, dir, key);
@@ -61,6 +63,7 @@ export function verifyCommand(argv: string[], io: CliIo): number {
       return placed(f, scored);
     });
     if (container) {
+      run = true;
       // Its rules judge its trials together: each entry as bundles[] gives it, and the run's own findings.
       const batch = runBatch(entries, [], DEFAULT_BATCH, [], books.containers);
       entries = entries.map((e) => judgedEntry(e, batch.errorsOf(e)));
@@ -71,7 +74,7 @@ export function verifyCommand(argv: string[], io: CliIo): number {
   // --json: one entry for a bundle or a trial, an array for a job (however many trials it holds);
   // stdout stays that one document, so the seal line goes to stderr.
   if (values.json) {
-    io.stdout(JSON.stringify(job ? entries : entries[0], null, 2) + "\n");
+    io.stdout(JSON.stringify(job || run ? entries : entries[0], null, 2) + "\n");
     if (seal !== null) io.stderr(`assay verify: ${seal}\n`);
   } else io.stdout((job ? renderJob(job) : runLines) + entries.map(renderEntry).join("\n") + (seal === null ? "" : `  seal     ${seal}\n`));
   return entries.reduce((worst, e) => Math.max(worst, exitForValidity(e.validity)), EXIT.OK as number);
