@@ -193,6 +193,23 @@ describe("rule 15a: a run list that cannot be read switches off no credit check 
     expect([e.invalid, mean(e)]).toEqual([[], 0.5]);
   });
 
+  it("a renamed copy with its pane keeps its original's id: TRIAL_DUPLICATE with no list to catch it (0.400, not 0.500 under --invalid exclude)", async () => {
+    const five: TbTrialSpec[] = [{ task: "a", ...RESOLVED }, { task: "b", ...RESOLVED }, { task: "c", ...FAILED }, { task: "d", ...FAILED }, { task: "e", ...FAILED }];
+    const dir = writeRun(join(fresh("copy-id"), "myrun"), { trials: five });
+    writePanes(dir, five);
+    const copy = join(dir, "a", trialName({ task: "a", attempt: 2, of: 2 }));
+    cpSync(join(dir, "a", T("a")), copy, { recursive: true });
+    const doc = JSON.parse(readFileSync(join(copy, "results.json"), "utf8")) as Record<string, unknown>;
+    writeFileSync(join(copy, "results.json"), json({ ...doc, trial_name: trialName({ task: "a", attempt: 2, of: 2 }) }));
+    UNREADABLE["cut after one entry"]!(join(dir, "results.json"));
+    const e = only(await score([dir], "--invalid", "exclude"));
+    expect([e.invalid, mean(e)]).toEqual([[{ trial: trialName({ task: "a", attempt: 2, of: 2 }), codes: ["TRIAL_DUPLICATE"] }], 0.4]);
+    // The honest neighbour: the same run without the copy has nothing invalid.
+    rmSync(copy, { recursive: true });
+    const clean = only(await score([dir], "--invalid", "exclude"));
+    expect([clean.invalid, mean(clean)]).toEqual([[], 0.4]);
+  });
+
   it("an unlisted copy without a pane counts 0 when the list cannot be read (0.400, not 0.500), as TRIAL_UNLISTED makes it with the list read", async () => {
     const five: TbTrialSpec[] = [{ task: "a", ...RESOLVED }, { task: "b", ...RESOLVED }, { task: "c", ...FAILED }, { task: "d", ...FAILED }, { task: "e", ...FAILED }];
     const copy = (label: string) => {

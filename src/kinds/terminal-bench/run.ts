@@ -76,12 +76,18 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
   const add = (code: Code, file: string | null, message: string) => findings.push(finding(code, file, null, message));
   const listed = run.listed ?? [];
   const onDisk = new Map<string, TrialOnDisk>();
+  const byId = new Map<string, TrialOnDisk>();
   for (const t of trials) {
     const name = trialNameOf(t);
     const other = onDisk.get(name);
     // A copied trial folder: both are named; the first (by the caller's order) is the one compared.
     if (other !== undefined) add("TRIAL_DUPLICATE", t.path, `claims trial_name ${name}, as ${other.path} does`);
     else onDisk.set(name, t);
+    // A copy renamed keeps TB's per-trial uuid: caught with no list to hold it to (rule 15a).
+    const id = t.fields?.["id"] ?? t.fields?.["uuid"];
+    const twin = id === undefined ? undefined : byId.get(id);
+    if (twin !== undefined && other === undefined) add("TRIAL_DUPLICATE", t.path, `has the id of ${twin.path}: TB gives each trial its own, so one is a copy`);
+    else if (id !== undefined && twin === undefined) byId.set(id, t);
   }
 
   // Rules 14–15: listed ↔ on disk, and each pair field for field.
