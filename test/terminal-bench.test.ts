@@ -309,16 +309,22 @@ describe("rule 7: a pane that cannot be re-derived (PANE_NOT_REDERIVED) leaves t
     expect(codes(trial({ harness: true }).warnings)).toEqual([]);
   });
 
+  // Rule 7a (issue 35): TB writes no such pane, so a resolved claim it would check earns no credit (PANE_UNREADABLE); a failed one stands.
   it("not UTF-8", () => {
-    const e = trial({ parserResults: PASS3 }, { pane: Buffer.concat([Buffer.from(pane("pass.txt")), Buffer.from([0xff, 0xfe])]) });
+    const bad = Buffer.concat([Buffer.from(pane("pass.txt")), Buffer.from([0xff, 0xfe])]);
+    const e = trial({ parserResults: FAIL_WRAPPED as Record<string, "passed" | "failed"> }, { pane: bad });
     expectValid(e);
     expect(withCode(e.warnings, "PANE_NOT_REDERIVED")[0]!.message).toContain("not UTF-8");
+    const resolved = trial({ parserResults: PASS3 }, { pane: bad });
+    expect([resolved.validity, codes(resolved.errors), resolved.pass]).toEqual(["invalid", ["PANE_UNREADABLE"], true]);
   });
 
   it(`over ${MAX_PANE_BYTES} bytes is not read; at the limit it is`, () => {
-    const big = trial({ parserResults: PASS3 }, { pane: "" }, (dir) => truncateSync(join(dir, "panes", "post-test.txt"), MAX_PANE_BYTES + 1));
+    const big = trial({ parserResults: FAIL_WRAPPED as Record<string, "passed" | "failed"> }, { pane: "" }, (dir) => truncateSync(join(dir, "panes", "post-test.txt"), MAX_PANE_BYTES + 1));
     expectValid(big);
     expect(withCode(big.warnings, "PANE_NOT_REDERIVED")[0]!.message).toContain(`${MAX_PANE_BYTES + 1} bytes`);
+    const bigResolved = trial({ parserResults: PASS3 }, { pane: "" }, (dir) => truncateSync(join(dir, "panes", "post-test.txt"), MAX_PANE_BYTES + 1));
+    expect(codes(bigResolved.errors)).toEqual(["PANE_UNREADABLE"]);
     const text = pane("pass.txt");
     const atLimit = trial({ parserResults: PASS3 }, { pane: text + " ".repeat(MAX_PANE_BYTES - Buffer.byteLength(text)) });
     expectValid(atLimit);
@@ -387,10 +393,10 @@ describe("rule 1: recognising a run from the head of its results.json", () => {
     // 0.2.7: no id, trials with uuid; fields before results; strings holding brackets, quotes and escapes.
     expect(recogniseRun(head(`{"note": "a \\"[{\\" ]}", "n": [1, {"x": "}"}], "results": [{"uuid": "u", "trial_name": "t.1-of-1", "task_id": "t"}]}`), none).run).toBe(true);
   });
-  it(`decided within the first ${RUN_HEAD_BYTES} bytes: a first trial entry beyond them is not looked for`, () => {
-    const at = (pad: number) => head(`{"id": "${"x".repeat(pad)}", "results": [{"id": "u", "trial_name": "t.1-of-1", "task_id": "t"}]}`);
+  it(`decided from the head read: within the first ${RUN_HEAD_BYTES} bytes, or a longer read asked for (issue 35)`, () => {
+    const at = (pad: number) => head(`{"id": "${"x".repeat(pad)}", "results": [{"id": "u", "trial_name": "t.1-of-1", "task_id": "t"}]}`).subarray(0, RUN_HEAD_BYTES);
     expect(recogniseRun(at(RUN_HEAD_BYTES - 200), none).run).toBe(true);
-    expect(recogniseRun(at(RUN_HEAD_BYTES), none).run).toBe(false);
+    expect(recogniseRun(at(RUN_HEAD_BYTES), none)).toMatchObject({ run: false, more: true });
   });
   it("an empty list is a run only beside tb.lock or run_metadata.json", () => {
     expect(recogniseRun(head('{"id": "x", "results": []}'), { tbLock: true, runMetadata: false }).run).toBe(true);

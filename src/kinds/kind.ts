@@ -4,7 +4,7 @@
 import type { BatchOptions } from "../core/batch/experiments.js";
 import type { BatchRecord } from "../core/batch/record.js";
 import type { Schedule } from "../core/batch/schedule.js";
-import type { Code } from "../core/codes.js";
+import type { Code, Finding } from "../core/codes.js";
 import type { BundleEntry, Containers, Experiment, JobRecord, Profile } from "../core/results.js";
 import type { Found, FoundContainer } from "../io/discover.js";
 import type { EvidencePack } from "../analysis/evidence.js";
@@ -71,4 +71,6 @@ export interface KindBatch {
   /** The experiment one of its entries (or records) is shown under. */
   nameOf(e: BatchRecord): string | null;
   experiments(): Experiment[];
+  /** Hard findings its batch rules add to one of its entries (a Terminal-Bench run's rules make a trial invalid): bundles[] says them too. */
+  errorsOf?(e: BatchRecord): readonly Finding[];
 }

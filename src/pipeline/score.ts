@@ -2,10 +2,11 @@
 // batch rules. Effects live here, around the pure core; the CLI and the library API call this.
 
 import { readFileSync } from "node:fs";
-import { runBatch, type BatchOptions } from "../core/batch/experiments.js";
+import { judgedEntry, runBatch, type BatchOptions, type RunBatch } from "../core/batch/experiments.js";
+import type { BatchRecord } from "../core/batch/record.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/schedule.js";
 import { sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
-import { materialize, type BundleEntry, type Containers, type JobRecord, type Results, type ResultsView, type Scan, type Unrecognised } from "../core/results.js";
+import { count, emptyTally, materialize, type BundleEntry, type Containers, type JobRecord, type Results, type ResultsView, type Scan, type Tally, type Unrecognised } from "../core/results.js";
 import { keyFingerprint } from "../core/seal.js";
 import { byteCompare, forTerminal } from "../core/text.js";
 import { beyondDigest, racy, stampsOf, tryListEntries } from "../io/bundle-source.js";
@@ -384,6 +385,13 @@ interface RunFacts {
   unrecognised?: Unrecognised;
 }
 
+/** The tally of the entries as judged (the summary line and the table count what bundles[] says). */
+function judgedTally(records: readonly BatchRecord[], batch: RunBatch): Tally {
+  const t = emptyTally();
+  for (const r of records) count(t, { profile: r.profile, validity: r.validity === "valid" && batch.errorsOf(r).length > 0 ? "invalid" : r.validity });
+  return t;
+}
+
 /** The results document over bundle entries held in memory: sorted by path, with the batch rules. */
 export function assemble(
   bundles: readonly BundleEntry[],
@@ -412,7 +420,8 @@ export function assembleView(
     *[Symbol.iterator]() {
       for (const e of source) {
         const name = batch.nameOf(e);
-        yield name === e.experiment ? e : { ...e, experiment: name };
+        const judged = judgedEntry(e, batch.errorsOf(e));
+        yield name === judged.experiment ? judged : { ...judged, experiment: name };
       }
     },
   };
@@ -438,7 +447,7 @@ export function assembleView(
       unrecognised: run.unrecognised ?? { count: 0, paths: [] },
     },
     bundles,
-    tally: source.tally,
+    tally: batch === null ? source.tally : judgedTally(source.records, batch),
     // A shard holds entries only: batch rules need every bundle, so `assay merge` computes them.
     experiments: batch === null ? [] : batch.experiments(),
   };

@@ -1,5 +1,5 @@
 // One bundle's findings as readable text (`assay verify`).
-import type { BundleEntry, JobRecord } from "../core/results.js";
+import type { BundleEntry, Experiment, JobRecord } from "../core/results.js";
 import { forTerminal, terminalText } from "../core/text.js";
 import { shownEntry } from "./shown.js";
 import { wordsOf } from "./vocabulary.js";
@@ -80,6 +80,16 @@ function inspectLines(e: BundleEntry, lines: string[]): void {
 const ENTRY_LINES: Record<Sections, (e: BundleEntry, lines: string[]) => void> = { rewards: harborLines, samples: inspectLines, dimensions: worldLines, victories: nativeLines };
 
 /** A Harbor job's own line (`assay verify JOB`): its folder, its plan, and what is wrong with its own files. */
+/** A container judged with its trials (a Terminal-Bench run): what its rules found beyond each trial's own findings. */
+export function renderContainer(e: Experiment): string {
+  const lines = [`${forTerminal(e.job ?? "")}: ${e.profile} run ${forTerminal(e.experiment ?? "")}, ${e.scheduled} trial${e.scheduled === 1 ? "" : "s"}`];
+  for (const i of e.invalid) lines.push(`  invalid  ${forTerminal(i.trial)}  ${i.codes.join(", ")}`);
+  for (const m of e.missing) lines.push(`  missing  ${typeof m === "string" ? forTerminal(m) : `${m.count} ${terminalText(m.reason)}`}`);
+  for (const w of e.warnings) lines.push(`  warning  ${w.code.padEnd(19)} ${forTerminal(w.file ?? "")}  ${terminalText(w.message)}`);
+  for (const f of e.flags) lines.push(`  flag     ${f.code.padEnd(19)} ${forTerminal(f.trial)}  ${terminalText(f.evidence ?? "")}`);
+  return lines.join("\n") + "\n\n";
+}
+
 export function renderJob(j: JobRecord): string {
   const plan = j.plan === null ? "no plan (n_total_trials) read" : `${j.plan} planned (n_total_trials)`;
   const lines = [`${forTerminal(j.path)}: Harbor job${j.id === null ? "" : ` ${forTerminal(j.id)}`}, ${j.folders} trial folder${j.folders === 1 ? "" : "s"}, ${plan}`];

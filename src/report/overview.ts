@@ -138,12 +138,14 @@ export function headline(e: Experiment): Headline {
     // The job's figures are per eval, not per key: its one figure beside the headline, else how many; the agreement over every figure compared.
     const compared = e.claimed?.compared ?? [];
     if (compared.length === 0) return h;
-    const differs = compared.find((x) => x.reason !== null);
+    // A figure assay could not give (assay null) was not compared: unverified, never "differs".
+    const differs = compared.find((x) => x.reason !== null && x.assay !== null) ?? compared.find((x) => x.assay === null);
     // The one figure is shown beside the headline only when it is a figure of the headline's key (core's rule: `…/<key>`, or `…/mean` of a job's only key).
     const only = compared.length === 1 ? compared[0]! : undefined;
     const last = only?.metric.slice(only.metric.lastIndexOf("/") + 1);
     const beside = only !== undefined && (last === key || (last === "mean" && keys.length === 1)) ? only.claimed : null;
-    return { ...h, claim: beside, claims: compared.length, agreement: differs === undefined ? "agrees" : "differs", why: differs?.reason ?? null };
+    const agreement: Agreement = differs === undefined ? "agrees" : differs.assay === null ? "unverified" : "differs";
+    return { ...h, claim: beside, claims: compared.length, agreement, why: differs?.reason ?? null };
   }
   if (e.inspect !== null) {
     const key = inspectKey(Object.keys(e.inspect));

@@ -2,6 +2,7 @@
 // indent 4, fields in TrialResults' order), and scored the way discovery will: each
 // `<task>/<trial>/` folder from disk, then the run's own files beside the entries.
 
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { diskBundle } from "../../src/io/bundle-source.js";
@@ -42,7 +43,8 @@ export function tbTrial(s: TbTrialSpec = {}): Record<string, unknown> {
   const stamps = s.legacy || harness ? {} : { trial_started_at: T(0), trial_ended_at: T(9), agent_started_at: T(1), agent_ended_at: T(5), test_started_at: T(6), test_ended_at: T(8) };
   const nullStamps = harness && !s.legacy ? Object.fromEntries(["trial_started_at", "trial_ended_at", "agent_started_at", "agent_ended_at", "test_started_at", "test_ended_at"].map((k) => [k, null])) : {};
   return {
-    [s.legacy ? "uuid" : "id"]: `0000000${s.attempt ?? 1}-aaaa-4bbb-8ccc-${(s.task ?? "hello").length.toString().padStart(12, "0")}`,
+    // Unique per trial, as TB's uuid4 is: the task's hash and the attempt.
+    [s.legacy ? "uuid" : "id"]: `${(s.attempt ?? 1).toString(16).padStart(8, "0")}-aaaa-4bbb-8ccc-${createHash("sha256").update(s.task ?? "hello").digest("hex").slice(0, 12)}`,
     trial_name: trialName(s),
     task_id: s.task ?? "hello",
     instruction: "Say hello.",

@@ -7,7 +7,8 @@ import { discover, displayRoot, parentPath } from "../../io/discover.js";
 import { Books } from "../../pipeline/books.js";
 import { placed } from "../../pipeline/placed.js";
 import { scoreDirectory, scoreFile } from "../../pool/score-directory.js";
-import { renderEntry, renderJob } from "../../report/findings.js";
+import { DEFAULT_BATCH, judgedEntry, runBatch } from "../../core/batch/experiments.js";
+import { renderContainer, renderEntry, renderJob } from "../../report/findings.js";
 import { parseOptions } from "../args.js";
 import { EXIT, exitForValidity, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
@@ -41,6 +42,9 @@ export function verifyCommand(argv: string[], io: CliIo): number {
   let job: JobRecord | undefined;
   // lstat: a journal.jsonl that is a (dangling) link still makes a bundle, judged UNSAFE_PATH as in score.
   let seal: string | null = null;
+  let runLines = "";
+  /** A container of another kind: its trials are an array in --json, as a job's are. */
+  let run = false;
   if (present(join(dir, "journal.jsonl"))) {
     entries = [scoreDirectory(dir, shown, undefined, "bundle", { hmacKey: key?.bytes })];
     seal = sealLine(entries[0]!, dir, key);
@@ -53,21 +57,31 @@ export function verifyCommand(argv: string[], io: CliIo): number {
       // A trial, a container's members, or a group's (a Terminal-Bench task folder's trials).
       return f.member !== undefined && (f.path === shown || f.member.containerPath === shown || parentPath(f.path) === shown);
     });
-    job = book.document().jobs.find((j) => j.path === shown);
-    if (found.length === 0 && job === undefined) throw new UsageError(`${forTerminal(dir)} is not a bundle (no journal.jsonl), nor a trial, job or run that assay reads`);
+    const books = book.document();
+    job = books.jobs.find((j) => j.path === shown);
+    // A container of another kind (a Terminal-Bench run) is verified as `score` reads it, even with no trial found in it.
+    const container = job === undefined && Object.values(books.containers ?? {}).some((cs) => (cs as readonly { path: string }[]).some((c) => c.path === shown));
+    if (found.length === 0 && job === undefined && !container) throw new UsageError(`${forTerminal(dir)} is not a bundle (no journal.jsonl), nor a trial, job or run that assay reads`);
     for (const line of skipped) io.stderr(line);
     entries = found.map((f) => {
       const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, f.kind);
       return placed(f, scored);
     });
+    if (container) {
+      run = true;
+      // Its rules judge its trials together: each entry as bundles[] gives it, and the run's own findings.
+      const batch = runBatch(entries, [], DEFAULT_BATCH, [], books.containers);
+      entries = entries.map((e) => judgedEntry(e, batch.errorsOf(e)));
+      runLines = batch.experiments().filter((e) => e.job === shown).map(renderContainer).join("");
+    }
     if (key !== undefined) io.stderr("assay verify: Harbor trials carry no seal: --hmac-key-file checks nothing here\n");
   }
   // --json: one entry for a bundle or a trial, an array for a job (however many trials it holds);
   // stdout stays that one document, so the seal line goes to stderr.
   if (values.json) {
-    io.stdout(JSON.stringify(job ? entries : entries[0], null, 2) + "\n");
+    io.stdout(JSON.stringify(job || run ? entries : entries[0], null, 2) + "\n");
     if (seal !== null) io.stderr(`assay verify: ${seal}\n`);
-  } else io.stdout((job ? renderJob(job) : "") + entries.map(renderEntry).join("\n") + (seal === null ? "" : `  seal     ${seal}\n`));
+  } else io.stdout((job ? renderJob(job) : runLines) + entries.map(renderEntry).join("\n") + (seal === null ? "" : `  seal     ${seal}\n`));
   return entries.reduce((worst, e) => Math.max(worst, exitForValidity(e.validity)), EXIT.OK as number);
 }
 

@@ -2,7 +2,8 @@
 // kinds' registry. Pure: entries in, experiments out, so a merge of shards can recompute exactly
 // this. assay bundles' own rules are in assay.ts.
 
-import type { Containers, Experiment, JobRecord } from "../results.js";
+import type { Finding } from "../codes.js";
+import type { BundleEntry, Containers, Experiment, JobRecord } from "../results.js";
 import { byteCompare } from "../text.js";
 import { kindOfEntry, KINDS } from "../../kinds/registry.js";
 import type { KindBatch } from "../../kinds/kind.js";
@@ -29,6 +30,8 @@ export interface RunBatch {
   nameOf(e: BatchRecord): string | null;
   /** Every experiment, by name in byte order; those without a name (Harbor's lone trials, unread Inspect logs) last. */
   experiments(): Experiment[];
+  /** The hard findings the batch rules add to an entry (none for most): one verdict in bundles[] and in its experiment. */
+  errorsOf(e: BatchRecord): readonly Finding[];
 }
 
 /** The batch rules of a run over its records (bundle entries, or their compact records: batch/record.ts), with the container folders found (Harbor's jobs: their plans and claims). */
@@ -38,12 +41,20 @@ export function runBatch(entries: readonly BatchRecord[], schedules: readonly Sc
   const batches = new Map(KINDS.map((k): [string, KindBatch] => [k.name, k.batch(byKind.get(k)!, { schedules, options, jobs, containers })]));
   return {
     nameOf: (e) => batches.get(kindOfEntry(e.profile).name)!.nameOf(e),
+    errorsOf: (e) => batches.get(kindOfEntry(e.profile).name)!.errorsOf?.(e) ?? [],
     // Stable: experiments of one name keep the kinds' order.
     experiments: () =>
       [...batches.values()].flatMap((b) => b.experiments()).sort((a, b) =>
         a.experiment === null || b.experiment === null ? Number(a.experiment === null) - Number(b.experiment === null) : byteCompare(a.experiment, b.experiment),
       ),
   };
+}
+
+/** An entry with the hard findings the batch rules add (each code once, so a merge re-judging it adds none twice): invalid where it was valid. */
+export function judgedEntry(e: BundleEntry, added: readonly Finding[]): BundleEntry {
+  const fresh = added.filter((f) => !e.errors.some((x) => x.code === f.code));
+  if (fresh.length === 0) return e;
+  return { ...e, errors: [...e.errors, ...fresh], validity: e.validity === "valid" ? "invalid" : e.validity };
 }
 
 /** The experiments of a run (runBatch's, at once). */

@@ -3,7 +3,7 @@
 // run-level verdict is run.ts's; here it becomes the experiment: the trials' states, `resolved` as
 // a reward with assay's pass@k beside TB's claimed figures, the trials the run's rules make
 // invalid, what is missing, and the run's warnings.
-import type { Code, Finding } from "../../core/codes.js";
+import { finding, type Code, type Finding } from "../../core/codes.js";
 import type { BatchOptions } from "../../core/batch/experiments.js";
 import type { Counted } from "../../core/batch/claims.js";
 import { keyMetrics } from "../../core/batch/harbor.js";
@@ -17,13 +17,20 @@ import type { RunDocument } from "./book.js";
 import { terminalBenchDeclaration } from "./declaration.js";
 import { Packed, type RunRecord } from "./record.js";
 import { checkRun, trialNameOf, type TrialOnDisk } from "./run.js";
-import { REWARD_KEY, TB_PROFILE } from "./trial.js";
+import { PANE, RESULTS, REWARD_KEY, TB_PROFILE } from "./trial.js";
 
-/** What the kind's record part keeps for these rules: the trial's fields' fingerprints. */
-export type TrialFields = Record<string, string> | null;
+/** What the kind's record part keeps for these rules: the trial's fields' fingerprints, or CUT_SHORT (its results.json is there, cut short or a link never read). */
+export type TrialFields = Record<string, string> | typeof CUT_SHORT | null;
+export const CUT_SHORT = "cut-short";
+/** An entry's TrialFields: a results.json there but unread (cut short by a killed writer, a link) is said by its warning. */
+const UNREAD = new Set(["RESULT_TRUNCATED", "TRIAL_SYMLINK", "PATH_TOO_DEEP"]);
+export const trialFields = (e: Pick<BundleEntry, "terminal_bench" | "warnings">): TrialFields =>
+  e.terminal_bench?.fields ?? (e.warnings.some((w) => UNREAD.has(w.code) && w.file === RESULTS) ? CUT_SHORT : null);
 
 /** The run rules' hard findings (docs/terminal-bench.md rules 12, 15): a trial's make it invalid; the run's claim is a flag of the run. The rest are warnings. */
-const HARD = new Set<Code>(["TRIAL_RUN_MISMATCH", "TRIAL_UNLISTED", "TRIAL_DUPLICATE", "RUN_CLAIM_MISMATCH"]);
+const HARD = new Set<Code>(["TRIAL_RUN_MISMATCH", "TRIAL_UNLISTED", "TRIAL_DUPLICATE", "TRIAL_UNCHECKED", "RUN_CLAIM_MISMATCH"]);
+/** A verdict re-derived from the trial's pane: evidence of its own, not the trial file's word. */
+const rederived = (t: BatchRecord) => t.reward_source?.startsWith(PANE) === true;
 const RUN = "(run)";
 const HARNESS = "a harness exception: TB wrote no trial file and counts it unresolved";
 const PLANNED = "planned by the run (tasks × attempts), not in its results list";
@@ -53,11 +60,26 @@ export function terminalBenchBatch(records: readonly BatchRecord[], runs: readon
     used.add(`${base}#${n}`);
     names.set(path, `${base}#${n}`);
   }
+  // Each run judged once, when its experiment or an entry's findings are first asked for.
+  const judged = new Map<string, Judged>();
+  const judge = (path: string): Judged => {
+    let j = judged.get(path);
+    if (j === undefined) judged.set(path, (j = runExperiment(names.get(path) ?? null, path, byPath.get(path) ?? null, groups.get(path)!, options)));
+    return j;
+  };
   return {
     nameOf: (e) => names.get(e.job ?? "") ?? e.experiment,
-    experiments: () => [...groups].map(([path, rs]) => runExperiment(names.get(path) ?? null, path, byPath.get(path) ?? null, rs, options)),
+    experiments: () => [...groups.keys()].map((path) => judge(path).experiment),
+    errorsOf: (e) => (groups.has(e.job ?? "") ? (judge(e.job ?? "").errors.get(e.path) ?? []) : []),
   };
 }
+
+/** A run's experiment, and the hard findings its rules give each trial (by the record's path): its entry in bundles[] says them too. */
+interface Judged {
+  experiment: Experiment;
+  errors: Map<string, Finding[]>;
+}
+const UNCHECKED = "the run's results.json cannot be read, and this trial's verdict is not re-derived from its pane: nothing checks its results.json, so it earns no credit";
 
 /** The run's record as run.ts reads it. */
 function runRecordOf(d: RunDocument | null): RunRecord {
@@ -76,13 +98,15 @@ function runRecordOf(d: RunDocument | null): RunRecord {
 }
 
 /** A record's fields' fingerprints: its compact record's part, or (an entry given as its own record) its terminal_bench object. */
-const fieldsOf = (r: BatchRecord): TrialFields =>
-  r.own !== undefined ? (r.own as TrialFields) : ((r as Partial<BundleEntry>).terminal_bench?.fields ?? null);
+const fieldsOf = (r: BatchRecord): TrialFields => (r.own !== undefined ? (r.own as TrialFields) : trialFields(r as BundleEntry));
 
-function runExperiment(name: string | null, path: string, run: RunDocument | null, records: readonly BatchRecord[], options: BatchOptions): Experiment {
+function runExperiment(name: string | null, path: string, run: RunDocument | null, records: readonly BatchRecord[], options: BatchOptions): Judged {
   const sorted = [...records].sort((a, b) => byteCompare(a.path, b.path));
   const below = (p: string) => (path !== "" && p.startsWith(`${path}/`) ? p.slice(path.length + 1) : p);
-  const onDisk: TrialOnDisk[] = sorted.map((r) => ({ trial: r.trial, task: r.task, pass: r.pass, state: r.state, path: below(r.path), fields: r.validity === "error" ? null : fieldsOf(r) }));
+  const onDisk: TrialOnDisk[] = sorted.map((r) => {
+    const fields = r.validity === "error" ? null : fieldsOf(r);
+    return { trial: r.trial, task: r.task, pass: r.pass, state: r.state, path: below(r.path), fields: fields === CUT_SHORT ? null : fields, cutShort: fields === CUT_SHORT };
+  });
   // A task folder that could not be listed is a tool error of its own (a record directly below the run).
   const unreadTasks = new Set(onDisk.filter((t, i) => sorted[i]!.validity === "error" && !t.path.includes("/")).map((t) => t.path));
   const verdict = checkRun(runRecordOf(run), onDisk, unreadTasks);
@@ -97,12 +121,12 @@ function runExperiment(name: string | null, path: string, run: RunDocument | nul
   out.exceptions = {};
 
   // The run's findings: a trial's own (its path below the run) make it invalid; the run's are warnings, or flags of the run.
-  const byTrial = new Map<string, Set<Code>>();
+  const byTrial = new Map<string, Finding[]>();
   const diskByPath = new Map(onDisk.map((t) => [t.path, t]));
   for (const f of verdict.findings) {
     const trial = f.file === null ? undefined : diskByPath.get(f.file);
     if (!HARD.has(f.code)) out.warnings.push(f);
-    else if (trial !== undefined) (byTrial.get(trial.path) ?? byTrial.set(trial.path, new Set()).get(trial.path)!).add(f.code);
+    else if (trial !== undefined) (byTrial.get(trial.path) ?? byTrial.set(trial.path, []).get(trial.path)!).push(finding(f.code, RESULTS, null, f.message));
     else out.flags.push({ code: f.code, trial: f.file ?? RUN, attempt: null, evidence: f.message });
   }
 
@@ -117,14 +141,20 @@ function runExperiment(name: string | null, path: string, run: RunDocument | nul
     else if (t.fields === null) harnessHere.add(l.name);
   }
 
+  // Rule 15a: a run whose list cannot be read checks no trial file against it (TRIAL_RUN_MISMATCH,
+  // TRIAL_UNLISTED are off), so a verdict that only the trial's own results.json vouches for earns no credit.
+  const listUnread = run !== null && !run.partial && run.listed === null;
   const counted: Counted[] = [];
+  const errors = new Map<string, Finding[]>();
   sorted.forEach((t, i) => {
     const trial = t.trial ?? onDisk[i]!.path;
     if (t.validity === "error") return void out.unscored.push(trial);
     if (t.state !== null) out.states![t.state] = (out.states![t.state] ?? 0) + 1;
     if (t.exception !== null) setOwn(out.exceptions!, t.exception.type, (own(out.exceptions!, t.exception.type) ?? 0) + 1);
     for (const f of t.flags) out.flags.push({ code: f.code, trial, attempt: t.attempt, evidence: null });
-    const codes = new Set<Code>([...(t.validity === "invalid" ? t.errors.map((f) => f.code) : []), ...(byTrial.get(onDisk[i]!.path) ?? [])]);
+    const added = [...(byTrial.get(onDisk[i]!.path) ?? []), ...(listUnread && t.rewards !== null && !rederived(t) ? [finding("TRIAL_UNCHECKED", RESULTS, null, UNCHECKED)] : [])];
+    if (added.length > 0) errors.set(t.path, added);
+    const codes = new Set<Code>([...(t.validity === "invalid" ? t.errors.map((f) => f.code) : []), ...added.map((f) => f.code)]);
     if (codes.size > 0) {
       out.invalid.push({ trial, codes: [...codes].sort(byteCompare) });
       if (options.invalid === "count") counted.push({ trial: t, rewards: "zero", covered: true, invalid: true });
@@ -155,5 +185,5 @@ function runExperiment(name: string | null, path: string, run: RunDocument | nul
   }
   const successes = counted.filter((c) => !c.invalid && c.rewards !== "zero" && c.rewards[REWARD_KEY] === 1).length;
   out.usage = experimentUsage(sorted.map((t) => t.usage), counted.map((c) => c.trial.usage), successes);
-  return out;
+  return { experiment: out, errors };
 }

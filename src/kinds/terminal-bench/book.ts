@@ -1,15 +1,20 @@
 // Terminal-Bench's book (main process): each run folder's own files (results.json,
 // run_metadata.json, tb.lock), read once when discovery reaches the run, into the record the
 // run-level rules need (record.ts), kept in the document so a merge of shards recomputes them.
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { finding, type Finding } from "../../core/codes.js";
 import { MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
 import type { Containers } from "../../core/results.js";
 import { byteCompare } from "../../core/text.js";
 import type { FoundContainer } from "../../io/discover.js";
-import { readSmallFile } from "../../io/small-file.js";
+import { readSmallFile, statOf } from "../../io/small-file.js";
 import type { ContainerBook } from "../kind.js";
+import { parseTrialName } from "./recognise.js";
 import { readRun, RUN_METADATA, RUN_RESULTS, TB_LOCK, type RunRecord } from "./record.js";
+
+/** Folders not named as trials said at most this many times a run (the rest counted in the last). */
+const MAX_UNNAMED = 10;
 
 export type RunDocument = NonNullable<Containers["terminal-bench"]>[number];
 
@@ -27,12 +32,39 @@ export class RunBook implements ContainerBook {
       return null;
     };
     const record = readRun({ results: file(RUN_RESULTS), metadata: file(RUN_METADATA), lock: file(TB_LOCK) });
-    record.warnings.push(...unreadable);
+    record.warnings.push(...unreadable, ...unnamedFolders(c.dir, record));
     this.byPath.set(c.path, runDocument(record, c, false));
   }
 
   records(): RunDocument[] {
     return [...this.byPath.values()].sort((a, b) => byteCompare(a.path, b.path));
+  }
+}
+
+/**
+ * Rule 14b: a listed trial whose folder is not where its name puts it, beside a folder in its task
+ * folder that is not named as a trial (archives rename them): that folder is not scored (nothing
+ * says it is a trial), and is named, so the missing trial can be looked for there.
+ */
+function unnamedFolders(dir: string, record: RunRecord): Finding[] {
+  const tasks = new Set<string>();
+  for (const l of record.listed ?? []) if (l.name !== null && l.task !== null && !l.harness && !tasks.has(l.task) && !exists(join(dir, l.task, l.name))) tasks.add(l.task);
+  const found: string[] = [];
+  for (const task of [...tasks].sort(byteCompare)) {
+    for (const sub of subfolders(join(dir, task))) if (parseTrialName(sub, task) === null) found.push(`${task}/${sub}`);
+  }
+  const out = found.slice(0, MAX_UNNAMED).map((f) => finding("TRIAL_FOLDER_UNNAMED", f, null, `a folder in the task folder of a listed trial without its folder, not named as a trial (<task>.<k>-of-<n>[.<run_id>]): not scored; renamed?`));
+  if (found.length > MAX_UNNAMED) out.push(finding("TRIAL_FOLDER_UNNAMED", null, null, `and ${found.length - MAX_UNNAMED} more such folders`));
+  return out;
+}
+
+const exists = (p: string) => statOf(p) !== undefined;
+/** A folder's subfolders (none when it cannot be listed: its trials are then the walk's tool errors). */
+function subfolders(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort(byteCompare);
+  } catch {
+    return [];
   }
 }
 

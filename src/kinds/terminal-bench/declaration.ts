@@ -30,6 +30,12 @@ export const terminalBenchDeclaration = {
     SKIPPED_AS_PASSED: "TB review flag: a resolved trial whose tests include SKIPPED or XFAIL lines, which TB counts as passed",
     DUPLICATE_TEST_NAME: "TB review flag: a test name appears twice in the pane's summary; TB keeps the last status",
     RESOLVED_WITH_FAILURE_MODE: "TB review flag: a resolved trial with a failure mode (an agent timeout, an agent error): TB counts it resolved",
+    // issue 35: terminal-bench
+    HARNESS_ERROR_CONTRADICTED: "TB: a trial TB's harness raised on (its unknown_agent_error entry, or no trial results.json) whose panes/post-test.txt holds test results: the tests ran, so the pane decides its verdict",
+    TRIAL_UNCHECKED: "TB: nothing checks the trial's verdict (the run's results list cannot be read and its pane does not re-derive it, or its results.json is cut short or a link while the run lists it): it earns no credit (counted 0)",
+    TRIAL_FOLDER_UNNAMED: "TB warning: a folder in the task folder of a listed trial that has no folder of its name, itself not named as a trial (renamed?): not scored, named so the missing trial can be looked for",
+    PANE_UNREADABLE: "TB: a resolved trial whose panes/post-test.txt is there but cannot be re-parsed (over 16 MiB, not UTF-8, not a regular file): TB writes none such, so the claim it would check earns no credit",
+    PANE_FAILED_NO_VERDICT: "TB warning: a trial without a verdict (test timeout, parse error, an unreadable results.json) whose pane holds pytest's complete summary with a failed test: it counts unresolved",
   },
   /** Trials carry no seal: a seal.json in a trial folder is an ordinary file. */
   seal: null,

@@ -2,7 +2,7 @@
 // book of each run's own files, its words, its part of the batch record, and its batch rules.
 import type { Kind } from "../kind.js";
 import { terminalBenchPack } from "./pack.js";
-import { terminalBenchBatch, type TrialFields } from "./batch.js";
+import { terminalBenchBatch, trialFields, type TrialFields } from "./batch.js";
 import { RunBook, type RunDocument } from "./book.js";
 import { terminalBenchRecogniser } from "./recogniser.js";
 import { terminalBenchWords } from "./words.js";
@@ -24,6 +24,6 @@ export const terminalBenchKind: Kind = {
     claimed: share.one(e.claimed),
     exception: share.one(e.exception === null ? null : { type: e.exception.type, step: e.exception.step }),
     usage: e.usage,
-    own: (e.terminal_bench?.fields ?? null) satisfies TrialFields,
+    own: trialFields(e) satisfies TrialFields,
   }),
 };

@@ -126,6 +126,27 @@ export function parsePytest(text: string): Parsed | null {
   return out;
 }
 
+/** pytest's closing line, `=== 2 failed, 1 passed in 0.06s ===`, once its `=` and spaces are stripped (a longer line is not one). */
+const CLOSING = /^\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed|deselected|warnings?|rerun)\b.* in \d+(?:\.\d+)?s\b/;
+const MAX_CLOSING = 300;
+const isRule = (s: string, i: number) => s[i] === "=" || isSpace(s, i);
+
+/**
+ * A pytest summary that ran to its end: a FAILED (or XPASS, ERROR) line below the first header,
+ * and pytest's closing count line after it. What a timed-out run cut short lacks (its pane stops
+ * mid-summary); null otherwise.
+ */
+export function completeFailure(text: string): Parsed | null {
+  const h = header(text);
+  const parsed = h === null ? null : parsePytest(text);
+  if (h === null || parsed === null || ![...parsed.results.values()].includes("failed")) return null;
+  for (const line of lines(text, h[1])) {
+    if (line.length > MAX_CLOSING || !line.startsWith("=")) continue;
+    if (CLOSING.test(strip(line, isRule))) return parsed;
+  }
+  return null;
+}
+
 /** The text between the first start marker and the last end marker after it, stripped (content.split(start,1)[-1].rsplit(end,1)[0].strip()). */
 function between(text: string, start: string, end: string): string {
   const s = text.indexOf(start);

@@ -2,8 +2,14 @@
 // `tb run` folder, decided from a bounded head of its results.json; and what a trial folder's name
 // says. Nothing here reads a file.
 
-/** How much of a results.json the decision reads: TB writes `id`, then `results`, whose first entry opens with id, trial_name, task_id. */
+/** How much of a results.json the decision reads first: TB writes `id`, then `results`, whose first entry opens with id, trial_name, task_id. */
 export const RUN_HEAD_BYTES = 64 * 1024;
+/**
+ * The most it reads when the head ends before the answer (a key-sorted file puts a long
+ * `instruction` before `trial_name`): each read 16 times the last, up to the largest results.json
+ * the run's book reads at all (MAX_DOCUMENT_BYTES), so recognition never costs more than reading it.
+ */
+export const RUN_HEAD_GROWTH = 16;
 
 /** The sibling files of results.json discovery saw (they strengthen, never replace, the content test). */
 export interface RunSiblings {
@@ -11,18 +17,24 @@ export interface RunSiblings {
   runMetadata: boolean;
 }
 
-export type RunRecognition = { run: true; reason: string } | { run: false; reason: string };
+/** `more`: the head ended before the answer, and a longer read may decide; `cut`: it ended before the answer, and no longer read will. */
+export type RunRecognition = { run: true; reason: string } | { run: false; reason: string; more?: true; cut?: true };
 
 /**
  * A run folder: results.json whose top level holds a `results` list whose first entry is an object
  * with `trial_name` and `task_id` — or an empty list beside tb.lock or run_metadata.json (a run
  * with no trial finished yet). results.json alone suffices: archives keep only it and the trial
- * folders (research §A.10 rule 1). Decided from `head`, the file's first bytes (at most
- * RUN_HEAD_BYTES are read); a head that ends before the answer is "not a run".
+ * folders (research §A.10 rule 1). Decided from `head`, the file's first bytes. A head that ends
+ * before the answer asks for `more`, unless it is `final` (the whole file, or all assay reads of
+ * one): then one that ended inside the first trial entry is a run whose list cannot be read (its
+ * book says so, and rule 15a holds its trials to their panes), never a run passed over in silence.
  */
-export function recogniseRun(head: Uint8Array, siblings: RunSiblings): RunRecognition {
-  const text = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, RUN_HEAD_BYTES)).toString("utf8");
+export function recogniseRun(head: Uint8Array, siblings: RunSiblings, final = false): RunRecognition {
+  const text = Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString("utf8");
   const found = scanHead(text);
+  if ((found === "in-entry" || found === "short") && !final) return { run: false, reason: `results.json is not decided within its first ${head.byteLength} bytes`, more: true };
+  if (found === "in-entry") return { run: true, reason: `results.json's first trial entry does not end within the ${head.byteLength} bytes read: a run whose list cannot be read` };
+  if (found === "short") return { run: false, reason: `results.json ends, or reaches the ${head.byteLength} bytes read, before its results list`, cut: true };
   const beside = [siblings.tbLock ? "tb.lock" : null, siblings.runMetadata ? "run_metadata.json" : null].filter((x) => x !== null).join(" and ");
   if (found === "entry") return { run: true, reason: `results.json lists trials (trial_name, task_id)${beside === "" ? "" : ` beside ${beside}`}` };
   if (found === "empty" && beside !== "") return { run: true, reason: `results.json lists no trial yet, beside ${beside}` };
@@ -31,13 +43,25 @@ export function recogniseRun(head: Uint8Array, siblings: RunSiblings): RunRecogn
 
 /**
  * Walks the head as JSON tokens, never building a value: "entry" when the top-level `results`
- * list's first element is an object with both keys, "empty" for `[]`, null otherwise (not that
- * shape, or not decided within the head). Its state is a depth counter and a few flags.
+ * list's first element is an object with both keys, "empty" for `[]`; when the head ends before
+ * that is decided, "in-entry" (inside the first element, an object) or "short" (before it); null
+ * otherwise (not that shape). Its state is a depth counter and a few flags.
  */
-function scanHead(s: string): "entry" | "empty" | null {
+function scanHead(s: string): "entry" | "empty" | "in-entry" | "short" | null {
   let i = 0;
   const ws = () => {
     while (i < s.length && (s[i] === " " || s[i] === "\n" || s[i] === "\t" || s[i] === "\r")) i++;
+  };
+  /** Skips a string token at i without keeping its text (a value may be megabytes); false when the head ends in it. */
+  const skipString = (): boolean => {
+    for (i++; i < s.length; i++) {
+      if (s[i] === "\\") i++;
+      else if (s[i] === '"') {
+        i++;
+        return true;
+      }
+    }
+    return false;
   };
   /** A string token at i → its decoded text (escapes other than \" and \\ kept raw), or null when the head ends in it. */
   const string = (): string | null => {
@@ -59,13 +83,13 @@ function scanHead(s: string): "entry" | "empty" | null {
   const skip = (): boolean => {
     const c = s[i];
     if (c === undefined) return false;
-    if (c === '"') return string() !== null;
+    if (c === '"') return skipString();
     if (c === "{" || c === "[") {
       let depth = 0;
       while (i < s.length) {
         const d = s[i]!;
         if (d === '"') {
-          if (string() === null) return false;
+          if (!skipString()) return false;
           continue;
         }
         if (d === "{" || d === "[") depth++;
@@ -101,8 +125,9 @@ function scanHead(s: string): "entry" | "empty" | null {
       else return false;
     }
   };
-  let result: "entry" | "empty" | null = null;
+  let result: "entry" | "empty" | "in-entry" | "short" | null = null;
   ws();
+  if (i === s.length) return "short";
   if (s[i] !== "{") return null;
   object((k) => {
     if (k !== "results") return "skip";
@@ -112,6 +137,7 @@ function scanHead(s: string): "entry" | "empty" | null {
     if (s[i] === "]") result = "empty";
     else if (s[i] === "{") {
       const seen = new Set<string>();
+      result = "in-entry"; // until its keys decide
       object((key) => {
         if (key === "trial_name" || key === "task_id") seen.add(key);
         if (seen.size === 2) {
@@ -120,10 +146,12 @@ function scanHead(s: string): "entry" | "empty" | null {
         }
         return "skip";
       });
-    }
+      if (result === "in-entry" && i < s.length) result = null; // the entry ended, or is malformed, without both keys
+    } else if (i === s.length) result = "short";
     return "stop";
   });
-  return result;
+  // The head ran out before `results` was reached, or inside a value before it.
+  return result === null && i >= s.length ? "short" : result;
 }
 
 /** A trial folder name: `<task>.<k>-of-<n>` with `.<run_id>` from 0.2.12 on (research §A.7). */

@@ -20,6 +20,8 @@ export interface TrialOnDisk {
   path: string;
   /** The entry's terminal_bench.fields (null: no readable results.json). */
   fields: Record<string, string> | null;
+  /** Its results.json is there, unread: cut short (a killed writer, or a file cut after TB listed the trial), or a link. */
+  cutShort?: boolean;
 }
 
 export interface Figure {
@@ -74,12 +76,18 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
   const add = (code: Code, file: string | null, message: string) => findings.push(finding(code, file, null, message));
   const listed = run.listed ?? [];
   const onDisk = new Map<string, TrialOnDisk>();
+  const byId = new Map<string, TrialOnDisk>();
   for (const t of trials) {
     const name = trialNameOf(t);
     const other = onDisk.get(name);
     // A copied trial folder: both are named; the first (by the caller's order) is the one compared.
     if (other !== undefined) add("TRIAL_DUPLICATE", t.path, `claims trial_name ${name}, as ${other.path} does`);
     else onDisk.set(name, t);
+    // A copy renamed keeps TB's per-trial uuid: caught with no list to hold it to (rule 15a).
+    const id = t.fields?.["id"] ?? t.fields?.["uuid"];
+    const twin = id === undefined ? undefined : byId.get(id);
+    if (twin !== undefined && other === undefined) add("TRIAL_DUPLICATE", t.path, `has the id of ${twin.path}: TB gives each trial its own, so one is a copy`);
+    else if (id !== undefined && twin === undefined) byId.set(id, t);
   }
 
   // Rules 14–15: listed ↔ on disk, and each pair field for field.
@@ -92,6 +100,8 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
     if (l.name === null) continue;
     listedNames.add(l.name);
     const t = onDisk.get(l.name);
+    // Rule 14a: TB lists a trial once its file is written; a listed trial's file cut short hides what the list says of it.
+    if (t?.cutShort === true && !l.harness) add("TRIAL_UNCHECKED", t.path, "its results.json is cut short or a link, yet the run lists it (TB lists a trial once its file is written): nothing checks the list's entry, so it earns no credit");
     if (t === undefined || t.fields === null) {
       if (t === undefined && l.task !== null && unreadTasks.has(l.task)) unread++;
       else if (l.harness) harness.push(l.name);
@@ -104,8 +114,8 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
     if (differ.length > 0) add("TRIAL_RUN_MISMATCH", t.path, `the trial's results.json and the run's entry differ in ${some(differ)}`);
   }
   if (missing.length > 0)
-    add("TRIAL_MISSING", RUN_RESULTS, `${plural(missing.length, "listed trial")} ${missing.length === 1 ? "has" : "have"} no trial folder and ${missing.length === 1 ? "is" : "are"} not a harness exception: ${some(missing)} (evidence lost, or left out of the archive)`);
-  const unlisted = run.listed === null ? [] : [...onDisk.entries()].filter(([name, t]) => t.fields !== null && !listedNames.has(name)).map(([name]) => name);
+    add("TRIAL_MISSING", RUN_RESULTS, `${plural(missing.length, "listed trial")} ${missing.length === 1 ? "has" : "have"} no trial folder and ${missing.length === 1 ? "is" : "are"} not a harness exception: ${some(missing)} (evidence lost, or left out of the archive${renamedNote(run, listed, missing)})`);
+  const unlisted = run.listed === null ? [] : [...onDisk.entries()].filter(([name, t]) => (t.fields !== null || t.cutShort === true) && !listedNames.has(name)).map(([name]) => name);
   for (const name of unlisted.slice(0, MAX_JOB_LIST)) add("TRIAL_UNLISTED", onDisk.get(name)!.path, `${name} has a results.json, but the run's results.json does not list it`);
 
   // Rules 12–13: the claims against a recount of the list, and the list against the evidence.
@@ -148,6 +158,14 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
     findings,
     formula: FORMULA,
   };
+}
+
+/** Rule 14b: the folders not named as trials in the missing trials' task folders (the book's TRIAL_FOLDER_UNNAMED), where a renamed trial would be. */
+function renamedNote(run: RunRecord, listed: readonly ListedTrial[], missing: readonly string[]): string {
+  const names = new Set(missing);
+  const tasks = new Set(listed.flatMap((l) => (l.name !== null && l.task !== null && names.has(l.name) ? [l.task] : [])));
+  const folders = run.warnings.flatMap((w) => (w.code === "TRIAL_FOLDER_UNNAMED" && w.file !== null && tasks.has(firstSegment(w.file)) ? [w.file] : []));
+  return folders.length === 0 ? "" : `; ${some(folders)}, in ${folders.length === 1 ? "its" : "their"} task folder, ${folders.length === 1 ? "is" : "are"} not named as a trial: renamed?`;
 }
 
 function samePassAtK(a: ClaimedPassAtK, b: ClaimedPassAtK): boolean {

@@ -12,7 +12,7 @@ import { blankEntry, type BundleEntry, type ScoredBundle } from "../../core/resu
 import { check } from "../../core/schema.js";
 import type { TbState, TerminalBenchPart } from "./entry.js";
 import { CLEAN_MODES, fingerprints, isHarnessShape, readJson, trialResultsSchema, trialViewOf, type TrialView } from "./models.js";
-import { candidates, differences, MAX_PANE_BYTES, sameResults, type Parsed } from "./panes.js";
+import { candidates, completeFailure, differences, MAX_PANE_BYTES, sameResults, type Parsed } from "./panes.js";
 import { parseTrialName } from "./recognise.js";
 
 export const RESULTS = "results.json";
@@ -25,6 +25,10 @@ interface PaneCheck {
   check: TerminalBenchPart["pane"];
   /** The re-parse the verdict rests on (agreeing or not); null when the claim stands alone. */
   parsed: Parsed | null;
+  /** TB recorded no verdict, and the pane's tests give one (rule 8a): `parsed` decides. */
+  decides?: true;
+  /** The pane is there but cannot be re-parsed (rule 7a): TB writes none such. */
+  unreadable?: true;
 }
 
 /** The profile of the kind's entries (declaration.ts). */
@@ -44,9 +48,11 @@ export function scoreTerminalBenchTrial(src: BundleSource): TerminalBenchEntry {
   // The verdict: TB's rule (every test passed) over the tests the pane shows, else over
   // parser_results; none where TB reached none (a test timeout, a parse error, a harness exception).
   const claim = view?.parserResults;
-  const results: ReadonlyMap<string, string> | null =
-    claim === null || claim === undefined ? null : (pane.parsed?.results ?? new Map(Object.entries(claim)));
+  const results: ReadonlyMap<string, string> | null = pane.decides
+    ? pane.parsed!.results
+    : claim === null || claim === undefined ? null : (pane.parsed?.results ?? new Map(Object.entries(claim)));
   const pass = results === null ? null : [...results.values()].every((s) => s === "passed");
+  if (pass === true && pane.unreadable) errors.push(finding("PANE_UNREADABLE", PANE, null, "the pane is there but cannot be re-parsed (see the warning), and TB writes none such: the resolved claim it would check earns no credit"));
   const state = stateOf(view, pass);
 
   const flags: Flag[] = [];
@@ -138,24 +144,25 @@ function checkResolved(v: TrialView, errors: Finding[]): void {
 /** Rules 6–8: parser_results against the pane re-parsed as TB parses it. */
 function checkPane(folder: EvidenceFolder, view: TrialView | null, errors: Finding[], warnings: Finding[]): PaneCheck {
   const claim = view?.parserResults;
-  const notDerived = (why: string | null): PaneCheck => {
+  const notDerived = (why: string | null, unreadable = false): PaneCheck => {
     if (why !== null) warnings.push(finding("PANE_NOT_REDERIVED", PANE, null, `${why}: parser_results are not checked against it`));
-    return { check: "not-rederived", parsed: null };
+    return unreadable ? { check: "not-rederived", parsed: null, unreadable } : { check: "not-rederived", parsed: null };
   };
   if (!folder.has(PANE)) {
     if (claim) warnings.push(finding("PANE_NOT_REDERIVED", PANE, null, "absent: parser_results are not checked against the test output"));
     return { check: "absent", parsed: null };
   }
   const entry = folder.regular(PANE);
-  if (entry === null) return notDerived(null); // a link or a folder: warned of as such
-  if (entry.size > MAX_PANE_BYTES) return notDerived(`${entry.size} bytes, more than the ${MAX_PANE_BYTES} assay re-parses`);
+  if (entry === null) return notDerived(null, true); // a link or a folder: warned of as such
+  if (entry.size > MAX_PANE_BYTES) return notDerived(`${entry.size} bytes, more than the ${MAX_PANE_BYTES} assay re-parses`, true);
   const bytes = folder.read(PANE, MAX_PANE_BYTES);
-  if (!bytes) return notDerived(null);
-  if (!isUtf8(bytes)) return notDerived("not UTF-8, so not the text TB parsed");
-  if (claim === undefined) return notDerived(null); // no readable claim to compare
+  if (!bytes) return notDerived(null, true);
+  if (!isUtf8(bytes)) return notDerived("not UTF-8, so not the text TB parsed", true);
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  if (view === null) return noTrialFile(folder.has(RESULTS), text, errors, warnings);
+  if (claim === undefined) return notDerived(null); // no readable claim to compare
   const found = candidates(text, claim);
-  if (claim === null) return noClaim(view!, found, warnings);
+  if (claim === null) return noClaim(view, found, text, errors, warnings);
   const agreeing = found.find((p) => sameResults(claim, p));
   if (agreeing !== undefined) return { check: "agrees", parsed: agreeing };
   const first = found[0];
@@ -167,8 +174,35 @@ function checkPane(folder: EvidenceFolder, view: TrialView | null, errors: Findi
   return { check: "differs", parsed: first };
 }
 
+/** Rule 8a: TB's harness raised (its entry's shape, or no trial file), yet the pane shows the tests ran: the pane decides, and the label is contradicted. */
+function harnessContradicted(found: Parsed[], label: string, errors: Finding[]): PaneCheck | null {
+  const p = found.find((f) => f.results.size > 0);
+  if (p === undefined) return null;
+  const failed = [...p.results.values()].filter((s) => s === "failed").length;
+  errors.push(finding("HARNESS_ERROR_CONTRADICTED", PANE, null, `${label}, yet the pane holds ${p.results.size} test results (${p.parser}, ${failed} failed): the tests ran, and TB writes no trial file when its harness raised; the pane decides the verdict`));
+  return { check: "differs", parsed: p, decides: true };
+}
+
+/** Rule 8b: no verdict recorded, but the pane holds pytest's summary run to its end with a failed test: the trial cannot have passed. */
+function failedWithoutVerdict(text: string, why: string, warnings: Finding[]): PaneCheck | null {
+  const p = completeFailure(text);
+  if (p === null) return null;
+  warnings.push(finding("PANE_FAILED_NO_VERDICT", PANE, null, `${why}, yet the pane holds pytest's complete summary with a failed test: the tests ran and one failed, so the trial counts unresolved`));
+  return { check: "differs", parsed: p, decides: true };
+}
+
+/** No readable trial file: absent is TB's harness exception (rule 8a); unreadable or cut short, a complete failure still decides (rule 8b). */
+function noTrialFile(present: boolean, text: string, errors: Finding[], warnings: Finding[]): PaneCheck {
+  const decided = present ? failedWithoutVerdict(text, "results.json cannot be read", warnings) : harnessContradicted(candidates(text, null), "no results.json (TB's harness exception)", errors);
+  return decided ?? { check: "not-rederived", parsed: null };
+}
+
 /** TB recorded no parser_results: the pane must hold nothing a parser would read, unless the tests timed out (TB stops before parsing). */
-function noClaim(view: TrialView, found: Parsed[], warnings: Finding[]): PaneCheck {
+function noClaim(view: TrialView, found: Parsed[], text: string, errors: Finding[], warnings: Finding[]): PaneCheck {
+  const decided = isHarnessShape(view)
+    ? harnessContradicted(found, "results.json is TB's entry for a harness exception (unknown_agent_error, no verdict)", errors)
+    : failedWithoutVerdict(text, `no verdict (failure_mode ${String(view.failureMode)})`, warnings);
+  if (decided !== null) return decided;
   const tests = found.reduce((n, p) => n + p.results.size, 0);
   if (view.failureMode === "test_timeout") {
     if (found.length > 0) warnings.push(finding("PANE_PARTIAL_SUMMARY", PANE, null, `the tests timed out, and TB parsed nothing; the pane holds ${tests} test result${tests === 1 ? "" : "s"} (${found[0]!.parser}), not counted`));
@@ -189,9 +223,9 @@ function testsOf(results: ReadonlyMap<string, string>, parsed: Parsed | null): N
 
 /** Rule 3: one state per trial, from the verdict and TB's failure mode. */
 function stateOf(view: TrialView | null, pass: boolean | null): TbState {
-  if (view === null) return "incomplete";
-  if (pass === true) return CLEAN_MODES.has(view.failureMode) ? "resolved" : "resolved-with-failure-mode";
+  if (pass === true) return CLEAN_MODES.has(view?.failureMode ?? null) ? "resolved" : "resolved-with-failure-mode";
   if (pass === false) return "unresolved";
+  if (view === null) return "incomplete";
   if (view.failureMode === "test_timeout") return "test-timeout";
   if (view.failureMode === "parse_error") return "parse-error";
   return isHarnessShape(view) ? "harness-error" : "incomplete";
