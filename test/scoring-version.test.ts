@@ -33,7 +33,7 @@ import { SCORING_VERSION } from "../src/version.js";
 // Under 9 (issue 35), also: a Harbor trial whose result.json is lost beside a reward file warns
 // REWARD_WITHOUT_RESULT; the synthesised killed trials lost their reward files to stay incomplete.
 // Under 9 (issue 35), also: a trial without a readable result.json records its config.json's task path.
-const RECORDED = { version: 9, fingerprint: "75d01e8aa1ff8ee66839eeb0fd4f43a0f25988887b5e8129a4c425dc229be954" };
+const RECORDED = { version: 9, fingerprint: "e503de456911448a749bd47c3a02efef7501244b6a2a1cd5f3762cb315ca0ef5" };
 
 let root: string;
 beforeAll(() => {
