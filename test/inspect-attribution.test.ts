@@ -150,7 +150,8 @@ describe("a dead sandbox is the instrument's (sandbox_unavailable, #4709, from I
     const log = claim(popularity(version), 2 / 3, 1 / 3);
     const s = log.samples[2];
     if (where === "messages") s.messages.push({ role: "tool", tool_call_id: "c1", function: "bash", content: "", ...tool });
-    else s.events.push({ event: "tool", id: "c1", function: "bash", arguments: {}, result: "", ...tool });
+    // A transcript with events holds its score's event too (SCORE_EVENT_MISMATCH otherwise, issue 35 §2).
+    else s.events.push({ event: "tool", id: "c1", function: "bash", arguments: {}, result: "", ...tool }, { event: "score", scorer: "match", intermediate: false, score: { value: s.scores.match.value } });
     return log;
   }
   it("a typed tool error (a message or an event) takes the sample out of the model's figure: 0.667 → 1.000, 0 under --errors zero, flagged", () => {

@@ -18,5 +18,16 @@ export const harborOwn = (e: Pick<BundleEntry, "warnings" | "task_path">): Harbo
   lockUnreadable: e.warnings.some((w) => w.code === "LOCK_UNREADABLE"),
   taskPath: e.task_path ?? null,
 });
-/** A record's HarborOwn: its compact record's part, or (an entry given as its own record) read from its warnings. */
-export const ownOf = (r: BatchRecord): HarborOwn => (r.own !== undefined ? (r.own as HarborOwn) : harborOwn({ warnings: (r as Partial<BundleEntry>).warnings ?? [], task_path: (r as Partial<BundleEntry>).task_path ?? null }));
+/**
+ * A record's HarborOwn: its compact record's part, or (an entry given as its own record) read from
+ * its warnings. Terminal-Bench shares the job rules that read it, and its records keep another part
+ * (or none): read field by field, what is not there is false or null.
+ */
+export function ownOf(r: BatchRecord): HarborOwn {
+  if (r.own === undefined) {
+    const e = r as Partial<BundleEntry>;
+    return harborOwn({ warnings: e.warnings ?? [], task_path: e.task_path ?? null });
+  }
+  const o = (typeof r.own === "object" ? r.own : null) as Partial<HarborOwn> | null;
+  return { rewardWithoutResult: o?.rewardWithoutResult === true, lockUnreadable: o?.lockUnreadable === true, taskPath: typeof o?.taskPath === "string" ? o.taskPath : null };
+}
