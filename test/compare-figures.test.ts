@@ -6,37 +6,13 @@
 // refused, exit 2, in one line naming the document and the experiment. Honest documents compare
 // as before.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run } from "./helpers/cli.js";
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { editor, ok, refused, scratch } from "./helpers/documents.js";
 
-const tmp = mkdtempSync(join(tmpdir(), "assay-compare-figures-"));
-const at = (p: string) => join(tmp, p);
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const { at } = scratch("assay-compare-figures-");
 
-async function ok(argv: string[]) {
-  const r = await run(argv);
-  if (r.code !== 0 && r.code !== 3) throw new Error(`assay ${argv.join(" ")}: exit ${r.code}: ${r.stderr}`);
-  return r;
-}
-async function refused(argv: string[], file: string, ...patterns: RegExp[]) {
-  const r = await run(argv);
-  expect([r.code, r.stdout], r.stderr).toEqual([2, ""]);
-  const lines = r.stderr.split("\n").filter(Boolean);
-  expect(lines, r.stderr).toHaveLength(1);
-  expect(lines[0]).toContain(file);
-  for (const p of patterns) expect(lines[0]).toMatch(p);
-}
-let n = 0;
-const edit = (from: string, change: (doc: any) => void): string => {
-  const doc = JSON.parse(readFileSync(from, "utf8"));
-  change(doc);
-  const to = at(`edited-${++n}.json`);
-  writeFileSync(to, JSON.stringify(doc, null, 2) + "\n");
-  return to;
-};
+const edit = editor(at);
 const harbor = (d: any) => d.experiments.find((x: any) => x.profile === "harbor");
 
 beforeAll(async () => {

@@ -6,42 +6,19 @@
 // memory, before it is held whole. Honest documents read as before.
 
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BundleSet } from "../src/io/shard-reader.js";
 import { inShard } from "../src/pipeline/shard.js";
-import { run, spawnMeasured } from "./helpers/cli.js";
+import { spawnMeasured } from "./helpers/cli.js";
+import { editor, ok, refused, scratch } from "./helpers/documents.js";
 import { SCRATCH } from "./helpers/shared.js";
 
-const tmp = mkdtempSync(join(tmpdir(), "assay-docs-checked-"));
-const at = (p: string) => join(tmp, p);
+const { at } = scratch("assay-docs-checked-");
 const root = at("runs");
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function ok(argv: string[]) {
-  const r = await run(argv);
-  if (r.code !== 0 && r.code !== 3) throw new Error(`assay ${argv.join(" ")}: exit ${r.code}: ${r.stderr}`);
-  return r;
-}
-/** A refusal: exit 2, one line on stderr naming the document (and what more `more` asks), nothing on stdout. */
-async function refused(argv: string[], file: string, ...more: RegExp[]) {
-  const r = await run(argv);
-  expect([r.code, r.stdout], r.stderr).toEqual([2, ""]);
-  const lines = r.stderr.split("\n").filter(Boolean);
-  expect(lines, r.stderr).toHaveLength(1);
-  expect(lines[0]).toContain(file);
-  for (const m of more) expect(lines[0]).toMatch(m);
-  return lines[0]!;
-}
 let n = 0;
-const edit = (from: string, change: (doc: any) => void): string => {
-  const doc = JSON.parse(readFileSync(from, "utf8"));
-  change(doc);
-  const to = at(`edited-${++n}.json`);
-  writeFileSync(to, JSON.stringify(doc, null, 2) + "\n");
-  return to;
-};
+const edit = editor(at);
 const editLines = (from: string, change: (line: any, i: number) => void): string => {
   const lines = readFileSync(from, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
   lines.forEach(change);

@@ -4,34 +4,17 @@
 // shards: of another corpus scored at the same roots, and an older shard replayed after a bundle
 // was tampered with (its entry still valid). Their honest neighbours merge as before.
 
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { run } from "./helpers/cli.js";
+import { ok, refused, scratch } from "./helpers/documents.js";
 
-const tmp = mkdtempSync(join(tmpdir(), "assay-docs-scans-"));
-const at = (p: string) => join(tmp, p);
+const { at } = scratch("assay-docs-scans-");
 const root = at("runs");
 const keyFile = at("keys/k.bin");
 const K = ["--hmac-key-file", keyFile];
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function ok(argv: string[]) {
-  const r = await run(argv);
-  if (r.code !== 0 && r.code !== 3) throw new Error(`assay ${argv.join(" ")}: exit ${r.code}: ${r.stderr}`);
-  return r;
-}
-/** A refusal: exit 2, one line on stderr naming the shard and matching each pattern, nothing on stdout. */
-async function refused(argv: string[], file: string, ...patterns: RegExp[]) {
-  const r = await run(argv);
-  expect([r.code, r.stdout], r.stderr).toEqual([2, ""]);
-  const lines = r.stderr.split("\n").filter(Boolean);
-  expect(lines, r.stderr).toHaveLength(1);
-  expect(lines[0]).toContain(file);
-  for (const p of patterns) expect(lines[0]).toMatch(p);
-  return lines[0]!;
-}
 const read = (f: string) => JSON.parse(readFileSync(f, "utf8"));
 const shards = async (tag: string, ...more: string[]) => {
   for (const i of [0, 1]) await ok(["score", root, "--shard", `${i}/2`, "--format", "json", "--out", at(`${tag}-${i}.json`), "--quiet", ...K, ...more]);
