@@ -4,15 +4,15 @@
 // rule on both sides of its line (the attack comes out as the honest figure, the honest neighbour
 // is unchanged), through the real pipeline (scoreRoots, the CLI in-process and spawned).
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { computeExperiments, DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { run, spawnCli } from "./helpers/cli.js";
 import { float, pyJson, trialResult, writeTree, writeTrial, type TrialSpec } from "./helpers/harbor.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { freshFolders } from "./helpers/shared.js";
 
 const BASE: ScoreRunOptions = { schedules: [], ...DEFAULT_BATCH, jobs: 2 };
 const score = (roots: string[], over: Partial<ScoreRunOptions> = {}) => scoreRoots(roots, { ...BASE, ...over });
@@ -22,15 +22,7 @@ const reward = (e: Experiment) => e.rewards!["reward"]!;
 const figure = (e: Experiment) => [reward(e).mean, reward(e).covered, reward(e).trials];
 const codes = (fs: readonly { code: string }[]) => fs.map((f) => f.code);
 
-let tmp: string;
-beforeAll(() => void (tmp = mkdtempSync(join(SCRATCH, "assay-harbor-unreadable-"))));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-let serial = 0;
-const fresh = (name: string) => {
-  const dir = join(tmp, `${name}-${++serial}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
+const fresh = freshFolders("assay-harbor-unreadable-");
 
 interface JobSpec {
   /** n_total_trials (default: the trials given). */
