@@ -190,16 +190,19 @@ describe("lock.json: the Harbor version that says which reward file Harbor read"
 });
 
 describe("a job's result.json that cannot be read: its plan and claims unknown", () => {
-  it("cut: JOB_PLAN_UNKNOWN is an experiment flag beside the warning (flags 0 → 1), never a silent folders/folders", async () => {
+  it("cut: JOB_PLAN_UNKNOWN is an experiment flag beside the warning (flags 0 → 1), and coverage is unknown (0.667 → null, was 1.000), never a silent folders/folders", async () => {
     const root = fresh("job-cut");
     const dir = writeJob(root, "job", FOUR(), { plan: 6 });
     const honest = exp(await score([root]), "job");
     expect([figure(honest), honest.missing, honest.flags]).toEqual([[0.75, 4, 6], [{ count: 2, reason: "planned by the job, absent from its folder" }], []]);
+    expect([reward(honest).coverage, reward(honest).coverage_reason]).toEqual([4 / 6, undefined]);
     halve(join(dir, "result.json"));
     const e = exp(await score([root]), "job");
     expect(codes(e.warnings)).toEqual(["JOB_RESULT_UNREADABLE"]);
-    expect(e.flags).toEqual([{ code: "JOB_PLAN_UNKNOWN", trial: "(job summary)", attempt: null, evidence: expect.stringMatching(/plan \(n_total_trials\) is unknown, so coverage counts only the trial folders present.*claims \(stats\.evals\) cannot be checked/) }]);
+    expect(e.flags).toEqual([{ code: "JOB_PLAN_UNKNOWN", trial: "(job summary)", attempt: null, evidence: expect.stringMatching(/plan \(n_total_trials\) is unknown, so coverage is unknown.*claims \(stats\.evals\) cannot be checked/) }]);
     expect(e.claimed).toBeNull();
+    // 4 of 4 folders was coverage 1.000: a figure the lost file made better. Unknown now, with why; the mean is the trials'.
+    expect([reward(e).coverage, reward(e).coverage_reason, figure(e)]).toEqual([null, expect.stringMatching(/^plan unknown: the job's result\.json is absent or unreadable/), [0.75, 4, 4]]);
   });
 
   it("absent: the same (Harbor writes it when a job starts); with a trial's result.json cut too, both flags and the honest 0.750", async () => {
@@ -209,7 +212,7 @@ describe("a job's result.json that cannot be read: its plan and claims unknown",
     const e = exp(await score([root]), "job");
     expect(e.warnings).toEqual([expect.objectContaining({ code: "JOB_RESULT_UNREADABLE", message: expect.stringContaining("absent") })]);
     expect(codes(e.flags)).toEqual(["JOB_PLAN_UNKNOWN", "REWARD_WITHOUT_RESULT"]);
-    expect(reward(e).mean).toBe(0.75);
+    expect([reward(e).mean, reward(e).coverage, reward(e).coverage_reason]).toEqual([0.75, null, expect.stringContaining("plan unknown")]);
   });
 
   it("the other side: a readable result.json raises neither, and a trial given alone (its job not walked) says nothing of the job's plan", async () => {
@@ -217,8 +220,55 @@ describe("a job's result.json that cannot be read: its plan and claims unknown",
     const dir = writeJob(root, "job", FOUR());
     const doc = await score([root]);
     expect([exp(doc, "job").warnings, exp(doc, "job").flags]).toEqual([[], []]);
+    // A readable, complete plan: coverage 1.000 as before, no reason.
+    expect([reward(exp(doc, "job")).coverage, reward(exp(doc, "job")).coverage_reason]).toEqual([1, undefined]);
     const lone = await score([join(dir, "t1")]);
     expect(lone.experiments.flatMap((x) => codes(x.flags))).toEqual([]);
+  });
+});
+
+describe("reports of a coverage whose plan is unknown", () => {
+  /** One job planned 6 with 4 folders; its twin the same (trials of other names and ids), its result.json cut. */
+  const jobs = () => {
+    const root = fresh("job-report");
+    writeJob(root, "planned", FOUR(), { plan: 6 });
+    halve(join(writeJob(root, "cut", FOUR().map((t) => ({ ...t, name: t.name.replace("t", "c") })), { plan: 6 }), "result.json"));
+    return root;
+  };
+  const row = (out: string, name: string) => out.split("\n").find((l) => l.includes(name)) ?? "";
+
+  it("the overview, --details, Markdown, HTML and JUnit say 4/? (plan unknown) for the cut job and 4/6 for its readable twin, never 4/4 or 100%", async () => {
+    const root = jobs();
+    const table = await run(["score", "-q", root]);
+    expect(table.code, table.stderr).toBe(0);
+    expect(row(table.stdout, "cut")).toContain("4/? (plan unknown)");
+    expect(row(table.stdout, "planned")).toMatch(/ 4\/6 /);
+    const details = await run(["score", "-q", "--details", root]);
+    expect(details.stdout).toMatch(/coverage {3}4\/\? \(plan unknown\) {3}trials scored/);
+    expect(details.stdout).toMatch(/^ {15}plan unknown: the job's result\.json is absent or unreadable/m);
+    expect(details.stdout).toMatch(/coverage {3}4\/6 = 66\.7%/);
+    expect(details.stdout).not.toMatch(/4\/4 = 100\.0%/);
+    for (const [format, shown] of [["md", /coverage 4\/\? \(plan unknown\): trials scored/], ["html", /4\/\? \(plan unknown\) trials scored/], ["junit", /name="reward\.reward\.coverage" value="4\/\? \(plan unknown\)"/]] as const) {
+      const r = await run(["score", "-q", "-f", format, root]);
+      expect(r.code, `${format}: ${r.stderr}`).toBe(0);
+      expect(r.stdout, format).toMatch(shown);
+    }
+  });
+
+  it("compare takes an unknown coverage as unknown (no value, no difference), never as complete: BASE readable 4/6 → HEAD cut is no gain", async () => {
+    const root = fresh("job-compare");
+    const dir = writeJob(root, "job", FOUR(), { plan: 6 });
+    const out = fresh("job-compare-docs");
+    const docs = [join(out, "base.json"), join(out, "head.json")];
+    expect((await run(["score", "-q", "-f", "json", "-o", docs[0]!, root])).code).toBe(0);
+    halve(join(dir, "result.json"));
+    expect((await run(["score", "-q", "-f", "json", "-o", docs[1]!, root])).code).toBe(0);
+    const r = await run(["compare", docs[0]!, docs[1]!, "--format", "json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const metrics = JSON.parse(r.stdout).experiments[0].metrics as { metric: string }[];
+    expect(metrics.find((m) => m.metric === "reward/reward/coverage")).toMatchObject({ base: { value: 4 / 6, k: 4, n: 6 }, head: { value: null }, difference: null, regression: false });
+    // The readable side's own figure, unchanged.
+    expect(metrics.find((m) => m.metric === "reward/reward/mean")).toMatchObject({ base: { value: 0.75 }, head: { value: 0.75 } });
   });
 });
 

@@ -501,3 +501,22 @@ describe("run_metadata.json that cannot be read: the plan still counts against t
     }
   });
 });
+
+describe("run_metadata.json and tb.lock both unreadable: the plan is unknown, and so is coverage (issue 35)", () => {
+  /** Two of three planned trials listed and on disk; `cut` spoils the files holding the plan. */
+  const planned = (label: string, cut: readonly ("run_metadata.json" | "tb.lock")[]) => {
+    const dir = writeRun(join(fresh(label), "myrun"), { trials: [{ task: "a" }, { task: "b" }], metadata: { task_ids: ["a", "b", "c"], dataset_size: 3 }, lock: tbLock({ task_ids: ["a", "b", "c"] }) });
+    for (const f of cut) writeFileSync(join(dir, f), '{"run_id": ');
+    return dir;
+  };
+  it("both cut: coverage null with the reason, never the trials present over themselves (2/3 → 2/2 = 1.000 before)", async () => {
+    const e = only(await score([planned("plan-lost", ["run_metadata.json", "tb.lock"])]));
+    expect(e.rewards!["resolved"]).toMatchObject({ mean: 1, covered: 2, trials: 2, coverage: null, coverage_reason: expect.stringMatching(/^plan unknown: run_metadata\.json and tb\.lock/) });
+  });
+  it("the other side: either file readable keeps the plan, coverage 2/3 and no reason", async () => {
+    for (const cut of [[], ["run_metadata.json"], ["tb.lock"]] as const) {
+      const r = only(await score([planned(`plan-kept-${cut.length}`, cut)])).rewards!["resolved"]!;
+      expect([r.covered, r.trials, r.coverage, r.coverage_reason], cut.join()).toEqual([2, 3, 2 / 3, undefined]);
+    }
+  });
+});

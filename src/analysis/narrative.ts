@@ -6,6 +6,7 @@
 
 import { z } from "zod";
 import type { BundleEntry, Results } from "../core/results.js";
+import { coverageCount } from "../core/results.js";
 import { Methods, TRIALS, type WithInterval } from "../report/intervals.js";
 import { wordsOf } from "../report/vocabulary.js";
 import { byteCompare, forTerminal, printable, shorten, terminalText } from "../core/text.js";
@@ -236,7 +237,7 @@ export function narrativeMarkdown(n: Narrative): string {
     if (e.accuracy) metrics.push(`accuracy ${e.accuracy.victories}/${e.accuracy.scored}${within(e.accuracy)}`);
     if (e.pass) metrics.push(`pass ${e.pass.passed}/${e.pass.total}${within(e.pass)}`);
     if (e.states) metrics.push(Object.entries(e.states).map(([k, v]) => `${k} ${v}`).join(", "));
-    for (const [k, r] of Object.entries(e.rewards ?? {})) metrics.push(`${forTerminal(k)}: mean ${r.mean ?? "n/a"}${within(r)}, coverage ${r.covered}/${r.trials}`);
+    for (const [k, r] of Object.entries(e.rewards ?? {})) metrics.push(`${forTerminal(k)}: mean ${r.mean ?? "n/a"}${within(r)}, coverage ${coverageCount(r)}`);
     out.push(`- **${e.experiment === null ? wordsOf(e.profile).unnamed : forTerminal(e.experiment)}** (${e.profile ?? "unknown"}): ${metrics.join("; ")}; ${e.invalid.length} invalid`);
   }
   const legend = methods.legend();

@@ -92,7 +92,7 @@ const CONTRACT_CODES = {
   // issue 35: Harbor, what an unreadable file may switch off
   REWARD_WITHOUT_RESULT: "§11 warning and flag: a reward file shows the verifier ran, but result.json is absent or cut: the reward cannot be checked, so the trial counts 0 under every --errors",
   LOCK_UNREADABLE: "§11 warning: a job's or trial's lock.json is present but cannot be read: the Harbor version (which reward file it read) or the task's digest is unknown",
-  JOB_PLAN_UNKNOWN: "§11 flag: a job's result.json is absent or unreadable: its plan is unknown (coverage counts only the folders present) and its claims cannot be checked",
+  JOB_PLAN_UNKNOWN: "§11 flag: a job's result.json is absent or unreadable: its plan is unknown (so is coverage: null, with coverage_reason) and its claims cannot be checked",
 } as const;
 
 /** Every code: the contract's, and those a kind adds (kinds/declared.ts). */

@@ -299,9 +299,11 @@ export const experimentSchema = z.object({
         mean: z.number().nullable(),
         /** Extension to §10 (§11 statistics): the mean's Wilson 95% interval, when every value in it is 0 or 1. */
         wilson95: z.tuple([z.number(), z.number()]).nullable(),
-        /** covered / trials: trials scored (or invalid, as 0) over every trial but tool errors, planned-but-absent ones included. */
-        coverage: z.number(),
-        /** Extension to §10: coverage's numerator and denominator. */
+        /** covered / trials: trials scored (or invalid, as 0) over every trial but tool errors, planned-but-absent ones included; null when the plan is unknown (coverage_reason). */
+        coverage: z.number().nullable(),
+        /** Issue 35: why coverage is null (a job's or run's plan unknown); present only then. */
+        coverage_reason: z.string().optional(),
+        /** Extension to §10: coverage's numerator and denominator (with the plan unknown, trials counts only those present: a lower bound). */
         covered: z.int(),
         trials: z.int(),
         pass_rate: z.number().nullable(),
@@ -555,6 +557,10 @@ export interface Tally {
   error: number;
   byProfile: Record<string, number>;
 }
+/** A reward key's coverage count as reports print it: "4/6", or "4/? (plan unknown)" when its denominator is unknown (issue 35). */
+export const coverageCount = (r: { covered: number; trials: number; coverage: number | null }): string =>
+  r.coverage === null ? `${r.covered}/? (plan unknown)` : `${r.covered}/${r.trials}`;
+
 export const emptyTally = (): Tally => ({ bundles: 0, valid: 0, invalid: 0, error: 0, byProfile: {} });
 export function count(tally: Tally, e: Pick<BundleEntry, "validity" | "profile">): void {
   tally.bundles++;

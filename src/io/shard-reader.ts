@@ -304,7 +304,7 @@ export function experimentProblem(x: Experiment): string | null {
   for (const [key, r] of Object.entries(x.rewards ?? {})) {
     const name = `reward ${JSON.stringify(key)}`;
     problems.push(countProblem(`${name} coverage`, r.covered, r.trials), intervalProblem(r.wilson95), chancesProblem(r.pass_at_k), chancesProblem(r.pass_hat_k), metricIntervalProblem(`${name} mean`, r.mean, r.interval));
-    if (!inUnit(r.coverage)) problems.push(`its ${name} coverage ${r.coverage} is outside [0, 1]`);
+    if (r.coverage !== null && !inUnit(r.coverage)) problems.push(`its ${name} coverage ${r.coverage} is outside [0, 1]`);
     if (r.pass_rate !== null && !inUnit(r.pass_rate)) problems.push(`its ${name} pass rate ${r.pass_rate} is outside [0, 1]`);
   }
   for (const [k, n] of [...Object.entries(x.states ?? {}), ...Object.entries(x.exceptions ?? {})]) if (n < 0) problems.push(`its count of ${JSON.stringify(k)} is negative`);

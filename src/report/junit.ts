@@ -17,6 +17,7 @@
 import { USAGE_FIELDS } from "../core/usage.js";
 import { createRequire } from "node:module";
 import type { BundleEntry, Experiment, ResultsView } from "../core/results.js";
+import { coverageCount } from "../core/results.js";
 import { forTerminal, terminalText } from "../core/text.js";
 import { entryKey, experimentKey, TrialIndex, type Verdict } from "./trial-index.js";
 import { relativeTo } from "./where.js";
@@ -160,7 +161,7 @@ function figures(x: Experiment): [string, string | null][] {
   ks("pass_hat_k", x.pass_hat_k);
   for (const [s, n] of Object.entries(x.states ?? {})) out.push([`state.${s}`, fig(n)]);
   for (const [key, r] of Object.entries(x.rewards ?? {})) {
-    out.push([`reward.${key}.mean`, fig(r.mean)], [`reward.${key}.coverage`, `${r.covered}/${r.trials}`], [`reward.${key}.pass_rate`, fig(r.pass_rate)]);
+    out.push([`reward.${key}.mean`, fig(r.mean)], [`reward.${key}.coverage`, coverageCount(r)], [`reward.${key}.pass_rate`, fig(r.pass_rate)]);
     w(`reward.${key}`, r.wilson95);
     iv(`reward.${key}`, r);
     ks(`reward.${key}.pass_at_k`, r.pass_at_k);

@@ -5,6 +5,7 @@
 // evidence is escaped (md-text.ts): a folder named `| x |` or `<img>` is text, never markup.
 
 import type { Experiment, ResultsView } from "../core/results.js";
+import { coverageCount } from "../core/results.js";
 import { byteCompare } from "../core/text.js";
 import { HARD_DIMENSIONS } from "../core/world/dimensions.js";
 import { mdName, mdText } from "./md-text.js";
@@ -65,7 +66,7 @@ function rewards(e: Experiment, errors: "exclude" | "zero", invalid: "count" | "
   const states = Object.entries(e.states ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none";
   const rows: Row[] = [["states", states, errors === "zero" ? "trials without a reward count 0 (--errors zero)" : "trials without a reward are left out of every mean (--errors zero counts them 0)", ""]];
   for (const [key, r] of Object.entries(e.rewards ?? {})) {
-    rows.push([`reward ${mdName(key, true)}`, `**${f3(r.mean)}**${interval(methods, r, f3)}`, `coverage ${ratio(r.covered, r.trials)}: trials scored (invalid ones ${invalid === "count" ? "as 0" : "left out: --invalid exclude"}) / every trial but tool errors`, ""]);
+    rows.push([`reward ${mdName(key, true)}`, `**${f3(r.mean)}**${interval(methods, r, f3)}`, `coverage ${r.coverage === null ? coverageCount(r) : ratio(r.covered, r.trials)}: trials scored (invalid ones ${invalid === "count" ? "as 0" : "left out: --invalid exclude"}) / every trial but tool errors`, ""]);
     rows.push(["pass rate", pct(r.pass_rate), "reward == 1", ""]);
     rows.push(["pass@k", r.pass_at_k === null ? "n/a" : ks(r.pass_at_k), r.pass_at_k === null ? mdText(r.pass_at_k_reason ?? "") : "unbiased, per task", ""]);
     if (r.pass_hat_k !== null) rows.push(["pass^k", ks(r.pass_hat_k), "every one of k trials of a task passes (reward >= 1), per task", ""]);

@@ -95,7 +95,7 @@ export interface Headline {
   /** Units and clusters the interval is over (null: no interval). */
   units: number | null;
   clusters: number | null;
-  /** Units counted, of those there are (null: the kind has no such count). */
+  /** Units counted, of those there are (null: the kind has no such count; `of` null beside a count: the plan is unknown). */
   covered: number | null;
   of: number | null;
   /**
@@ -114,7 +114,7 @@ type Metric = { interval?: IntervalField | null; interval_reason?: string | null
 
 const NONE: Headline = { metric: null, value: null, percent: false, lo: null, hi: null, reason: null, units: null, clusters: null, unplaced: 0, covered: null, of: null, claim: null, claims: 0, agreement: "none", why: null };
 
-const withInterval = (metric: string, value: number | string | null, percent: boolean, m: Metric, covered: number, of: number): Headline => {
+const withInterval = (metric: string, value: number | string | null, percent: boolean, m: Metric, covered: number, of: number | null): Headline => {
   const i = m.interval ?? null;
   return { ...NONE, metric, value, percent, lo: i?.lo ?? null, hi: i?.hi ?? null, reason: i === null ? (m.interval_reason ?? null) : null, units: i?.units ?? null, clusters: i?.clusters ?? null, unplaced: i?.unplaced ?? 0, covered, of };
 };
@@ -134,7 +134,7 @@ export function headline(e: Experiment): Headline {
     const key = keys.includes("reward") ? "reward" : keys[0];
     if (key === undefined) return NONE;
     const r = e.rewards[key]!;
-    const h = withInterval(key, r.mean, false, r, r.covered, r.trials);
+    const h = withInterval(key, r.mean, false, r, r.covered, r.coverage === null ? null : r.trials);
     // The job's figures are per eval, not per key: its one figure beside the headline, else how many; the agreement over every figure compared.
     const compared = e.claimed?.compared ?? [];
     if (compared.length === 0) return h;
@@ -206,7 +206,7 @@ function rowOf(e: Experiment, index: number, methods: Methods, folders: Readonly
     metric: h.metric,
     figure: show(h.value),
     interval,
-    coverage: h.covered === null ? "" : `${h.covered}/${h.of}`,
+    coverage: h.covered === null ? "" : `${h.covered}/${h.of ?? "? (plan unknown)"}`,
     claim: h.claim !== null ? show(h.claim) : h.claims > 0 ? `${h.claims} figure${h.claims === 1 ? "" : "s"}` : "",
     agreement: h.agreement,
     invalid: e.invalid.length,

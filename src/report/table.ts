@@ -4,6 +4,7 @@
 // why. Derived from the JSON document.
 
 import type { Advisory, BundleEntry, Experiment, ResultsView, RunOptions } from "../core/results.js";
+import { coverageCount } from "../core/results.js";
 import { byteCompare, forTerminal, shorten, terminalText } from "../core/text.js";
 import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
 import { passAtKText } from "./pass-at-k.js";
@@ -88,7 +89,8 @@ function rewards(e: Experiment, { errors }: Shown, lines: string[]): void {
     lines.push(`  reward ${key}`);
     const unscored = e.unscored.length > 0 ? `; ${e.unscored.length} more not scored at all (tool errors, below)` : "";
     const planned = e.missing.some((m) => typeof m !== "string") ? ", planned-but-absent ones included" : "";
-    lines.push(`    coverage   ${r.covered}/${r.trials} = ${pct(r.coverage)}   trials scored (invalid ones as 0) / every trial but tool errors${planned}${unscored}`);
+    lines.push(`    coverage   ${coverageCount(r)}${r.coverage === null ? "" : ` = ${pct(r.coverage)}`}   trials scored (invalid ones as 0) / every trial but tool errors${planned}${unscored}`);
+    if (r.coverage_reason !== undefined) lines.push(`               ${forTerminal(r.coverage_reason)}`);
     lines.push(`    mean       ${f3(r.mean)}${spaced(methods, r, f3)}   over the trials above${errors === "zero" ? " and those without a reward as 0" : ""}; invalid trials count 0 unless --invalid exclude`);
     lines.push(`    pass rate  ${pct(r.pass_rate)}   reward == 1`);
     if (r.pass_at_k !== null) lines.push(`    pass@k     ${passAtKText(r.pass_at_k, "  ")}   unbiased, per task (${r.task_identity ?? "task_name and checksum"})`);

@@ -38,7 +38,9 @@ export const isCopyReason = (reason: string) => reason.startsWith(COPY);
 /** The reason of planned-but-absent trials in `missing`. */
 const PLANNED_ABSENT = "planned by the job, absent from its folder";
 /** JOB_PLAN_UNKNOWN's evidence. */
-const PLAN_UNKNOWN = "the job's result.json is absent or unreadable: its plan (n_total_trials) is unknown, so coverage counts only the trial folders present (trials a resume deleted cannot show), and its claims (stats.evals) cannot be checked against its trials";
+const PLAN_UNKNOWN = "the job's result.json is absent or unreadable: its plan (n_total_trials) is unknown, so coverage is unknown (only the trial folders present can be counted; trials a resume deleted cannot show), and its claims (stats.evals) cannot be checked against its trials";
+/** coverage_reason when the job's plan is unknown. */
+export const COVERAGE_PLAN_UNKNOWN = "plan unknown: the job's result.json is absent or unreadable, so n_total_trials (coverage's denominator) is unknown; covered / trials counts only the folders present";
 
 type Keyed = Pick<BatchRecord, "profile" | "job" | "job_id" | "experiment">;
 
@@ -166,7 +168,8 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
     out.warnings.push(finding("JOB_PLAN_EXCEEDED", "result.json", null, `the job planned ${plan} trials (n_total_trials) but its folder holds ${present}`));
   if (plannedAbsent > 0) out.missing.push({ count: plannedAbsent, reason: PLANNED_ABSENT });
   // Issue 35: a lost plan is said where the figures are, not only in a warning.
-  if (job !== null && job.plan === null && job.warnings.some((w) => w.code === "JOB_RESULT_UNREADABLE"))
+  const planLost = job !== null && job.plan === null && job.warnings.some((w) => w.code === "JOB_RESULT_UNREADABLE");
+  if (planLost)
     out.flags.push({ code: "JOB_PLAN_UNKNOWN", trial: "(job summary)", attempt: null, evidence: PLAN_UNKNOWN });
 
   // Folders claiming one trial_name: a byte-identical copy counts once; different contents under
@@ -234,7 +237,7 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
   const named = new Set(all.flatMap((t) => (t.validity === "error" || copyOf.has(t) ? [] : Object.keys(t.rewards ?? {}))));
   const trials = all.length - out.unscored.length - copyOf.size + plannedAbsent;
   const keys = named.size > 0 ? [...named].sort(byteCompare) : trials > 0 ? ["reward"] : [];
-  if (keys.length > 0) out.rewards = Object.fromEntries(keys.map((k) => [k, keyMetrics(k, counted, trials)]));
+  if (keys.length > 0) out.rewards = Object.fromEntries(keys.map((k) => [k, keyMetrics(k, counted, trials, planLost ? COVERAGE_PLAN_UNKNOWN : null)]));
   // A job that never finished claims live figures (JOB_IN_PROGRESS): shown, never compared as final.
   if (job?.claimed)
     out.claimed = { ...job.claimed, compared: job.finished === false ? [] : harborExplained(job, out, all.filter((t) => t.validity !== "error" && !copyOf.has(t)), counted, options) };
@@ -303,8 +306,11 @@ function claimFlags(job: JobRecord, trials: readonly BatchRecord[]): Experiment[
   return out;
 }
 
-/** One reward key's metrics over the counted trials: mean, pass rate, pass@k and pass^k per task, Wilson and cluster intervals; `trials` is coverage's denominator. */
-export function keyMetrics(key: string, counted: Counted[], trials: number) {
+/**
+ * One reward key's metrics over the counted trials: mean, pass rate, pass@k and pass^k per task, Wilson and cluster intervals; `trials` is coverage's denominator.
+ * `planUnknown` (why the plan is unknown): coverage is null, since folders over folders would look complete when the plan was lost (issue 35).
+ */
+export function keyMetrics(key: string, counted: Counted[], trials: number, planUnknown: string | null = null) {
   // A valid scored trial without this key is not in this key's mean (its coverage shows it).
   const values = counted.flatMap((c) => {
     const v = c.rewards === "zero" ? 0 : own(c.rewards, key);
@@ -354,7 +360,8 @@ export function keyMetrics(key: string, counted: Counted[], trials: number) {
   return {
     mean,
     wilson95: wilson,
-    coverage: trials === 0 ? 0 : covered / trials,
+    coverage: planUnknown !== null ? null : trials === 0 ? 0 : covered / trials,
+    ...(planUnknown === null ? {} : { coverage_reason: planUnknown }),
     covered,
     trials,
     pass_rate: passRate,

@@ -67,7 +67,8 @@ function figures(x: Experiment): Map<string, Figure> {
   perK("pass_hat_k", x.pass_hat_k, out);
   for (const [key, r] of Object.entries(x.rewards ?? {})) {
     out.set(`reward/${key}/mean`, meanFigure(r.mean, r.wilson95, r.trials, "rewards are not all 0 or 1: a mean of scores, not a proportion", r.interval));
-    out.set(`reward/${key}/coverage`, proportion(r.covered, r.trials));
+    // A plan that could not be read leaves coverage unknown: never compared as complete (issue 35).
+    out.set(`reward/${key}/coverage`, r.coverage === null ? valueOnly(null, r.coverage_reason ?? "coverage unknown") : proportion(r.covered, r.trials));
     perK(`reward/${key}/pass_at_k`, r.pass_at_k, out);
   }
   for (const [key, m] of Object.entries(x.inspect ?? {})) {

@@ -15,7 +15,7 @@ import { experimentUsage } from "../../core/usage.js";
 import type { KindBatch } from "../kind.js";
 import type { RunDocument } from "./book.js";
 import { terminalBenchDeclaration } from "./declaration.js";
-import { Packed, type RunRecord } from "./record.js";
+import { Packed, RUN_METADATA, TB_LOCK, type RunRecord } from "./record.js";
 import { checkRun, trialNameOf, type TrialOnDisk } from "./run.js";
 import { PANE, RESULTS, REWARD_KEY, TB_PROFILE } from "./trial.js";
 
@@ -79,6 +79,8 @@ interface Judged {
   experiment: Experiment;
   errors: Map<string, Finding[]>;
 }
+/** coverage_reason when the files holding the run's plan could not be read. */
+const PLAN_LOST = `plan unknown: ${RUN_METADATA} and ${TB_LOCK} give no readable plan (tasks × attempts, coverage's denominator) and one of them cannot be read; covered / trials counts only the trials present`;
 const UNCHECKED = "the run's results.json cannot be read, and this trial's verdict is not re-derived from its pane: nothing checks its results.json, so it earns no credit";
 
 /** The run's record as run.ts reads it. */
@@ -172,7 +174,9 @@ function runExperiment(name: string | null, path: string, run: RunDocument | nul
 
   // `resolved` over every trial of the run but tool errors, each once: those without a folder (harness exceptions, missing, planned) are in coverage's denominator too.
   const trials = sorted.length - out.unscored.length + harnessAbsent + verdict.missing.count + unlisted;
-  if (trials > 0) out.rewards = { [REWARD_KEY]: keyMetrics(REWARD_KEY, counted, trials) };
+  // Issue 35: a plan lost with an unreadable file leaves coverage unknown, never trials present over trials present.
+  const planLost = planned === null && (run?.warnings ?? []).some((w) => w.code === "RUN_FILE_UNREADABLE" && (w.file === RUN_METADATA || w.file === TB_LOCK));
+  if (trials > 0) out.rewards = { [REWARD_KEY]: keyMetrics(REWARD_KEY, counted, trials, planLost ? PLAN_LOST : null) };
   const claims = run?.claims ?? null;
   if (claims !== null) {
     const metrics: Record<string, number> = {};

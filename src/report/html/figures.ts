@@ -3,6 +3,7 @@
 // the page to the JSON document.
 
 import type { Experiment, ResultsView } from "../../core/results.js";
+import { coverageCount } from "../../core/results.js";
 import { esc } from "./escape.js";
 import { Methods, type WithInterval } from "../intervals.js";
 import { wordsOf } from "../vocabulary.js";
@@ -52,7 +53,7 @@ function world(e: Experiment, invalid: Invalid, methods: Methods): string[] {
 function harbor(e: Experiment, invalid: Invalid, methods: Methods): string[] {
   return Object.entries(e.rewards ?? {}).flatMap(([key, r]) => [
     metric(`reward:${key}:mean`, r.mean, f3(r.mean), `${key}: mean`, esc(`over the covered trials${interval(methods, r, f3)}`)),
-    metric(`reward:${key}:coverage`, r.coverage, pct(r.coverage), `${key}: coverage`, esc(`${r.covered}/${r.trials} trials scored (invalid ${invalid === "count" ? "as 0" : "left out: --invalid exclude"})`)),
+    metric(`reward:${key}:coverage`, r.coverage, pct(r.coverage), `${key}: coverage`, esc(`${coverageCount(r)} trials scored (invalid ${invalid === "count" ? "as 0" : "left out: --invalid exclude"})${r.coverage_reason === undefined ? "" : `; ${r.coverage_reason}`}`)),
     metric(`reward:${key}:pass_rate`, r.pass_rate, pct(r.pass_rate), `${key}: pass rate`, "reward == 1"),
     ...Object.entries(r.pass_at_k ?? {}).map(([k, v]) => metric(`reward:${key}:pass_at_k:${k}`, v, f3(v), `${key}: pass@${k}`, "unbiased, per task")),
     ...passHatK(r.pass_hat_k, "every one of k trials of a task passes (reward ≥ 1)", `reward:${key}:`, `${key}: `),

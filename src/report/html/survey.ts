@@ -118,7 +118,8 @@ export function surveyRow(e: Experiment, i: number, r: OverviewRow): string {
     cell(esc(w.label), w.kind),
     cell(`${r.trials}${r.clusters === "" ? "" : ` ${esc(r.clusters)}`}`, r.trials),
     cell(figure, typeof h.value === "number" ? h.value : null, "figure"),
-    cell(coverage === null ? muted("—") : esc(figureText(coverage, true)), coverage),
+    // A count over an unknown plan ("4/? (plan unknown)") is said as such, never as a share.
+    cell(coverage === null ? muted(h.covered !== null && h.of === null ? esc(r.coverage) : "—") : esc(figureText(coverage, true)), coverage),
     claim,
     cell(String(r.invalid), r.invalid, r.invalid > 0 ? "warn" : ""),
     cell(String(r.flags), r.flags),
