@@ -192,15 +192,17 @@ class SqliteRows implements Rows {
       // Scratch data: no fsync, and a journal in memory (OFF is refused in better-sqlite3's
       // defensive mode), so that the file is all there is and its name can go at once: SQLite
       // refuses to write a database whose name is gone only when it keeps a journal file beside it.
-      // A crash loses the run, which the store (if any) keeps anyway.
+      // A crash loses the run, which the store (if any) keeps anyway. The name goes right after the
+      // journal leaves the disk: a kill before that leaves the file, which the next run's
+      // removeStaleTemps clears (its pid is gone).
       db.pragma("journal_mode = MEMORY");
-      db.pragma("synchronous = OFF");
-      db.exec("CREATE TABLE entries (path TEXT NOT NULL, entry TEXT NOT NULL)");
       try {
         rmSync(file);
       } catch {
         // an open file cannot be removed here (Windows): close() removes it
       }
+      db.pragma("synchronous = OFF");
+      db.exec("CREATE TABLE entries (path TEXT NOT NULL, entry TEXT NOT NULL)");
       return { file, db, insert: db.prepare("INSERT INTO entries (path, entry) VALUES (?, ?)"), indexed: false, inTransaction: 0 };
     } catch (e) {
       for (const f of [file, `${file}-journal`]) rmSync(f, { force: true });
