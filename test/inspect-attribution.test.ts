@@ -206,7 +206,7 @@ describe("a dead sandbox is the instrument's (sandbox_unavailable, #4709, from I
 
 describe("a dead sandbox in a chunked sample (its event chunks, read a chunk at a time)", () => {
   /** A generated .eval with sample 2 (epoch 1) chunked as convert.py writes it, a tool event of `tool` among its events. */
-  function chunked(tool: Record<string, unknown>): string {
+  function chunked(tool: Record<string, unknown>, ...later: Record<string, unknown>[]): string {
     const ms = members(place(`g-${Math.random().toString(36).slice(2)}.eval`, inspectLogBytes({ task: "t", model: "m/x", samples: 3, epochs: 1, format: "eval", method: 8, seed: "dead", offset: 0, case: "clean" })));
     const out = ms.flatMap((m): Member[] => {
       // Written by 0.3.260, whose tool errors carry the type (the generator writes 0.3.255).
@@ -218,7 +218,7 @@ describe("a dead sandbox in a chunked sample (its event chunks, read a chunk at 
       if (m.name !== "samples/2_epoch_1.json") return [m];
       const { messages, events, attachments: _a, events_data: _d, ...shell } = json(m);
       const part = (name: string, v: unknown): Member => ({ name: `samples/2_epoch_1/${name}`, data: Buffer.from(JSON.stringify(v)), method: 8 });
-      return [part("sample.json", { ...shell, message_refs: [[0, messages.length]] }), part("messages/0.json", messages), part("events/0.json", [...events, { event: "tool", id: "c1", function: "bash", arguments: { command: "ls" }, result: "", ...tool }])];
+      return [part("sample.json", { ...shell, message_refs: [[0, messages.length]] }), part("messages/0.json", messages), part("events/0.json", [...events, ...[tool, ...later].map((t) => ({ event: "tool", id: "c1", function: "bash", arguments: { command: "ls" }, result: "", ...t }))])];
     });
     return place(`c-${Math.random().toString(36).slice(2)}.eval`, zipBytes(out));
   }
@@ -228,9 +228,14 @@ describe("a dead sandbox in a chunked sample (its event chunks, read a chunk at 
     expect(r.sandbox).toEqual({ typed: true, evidence: 'The sandbox is not running and cannot execute: service "default" is not running' });
     expect(scoreInspectLog(chunked({ error: { type: "sandbox_unavailable", message: "dead" } }), "eval").samples).toMatchObject({ "sandbox-unavailable": 1 });
   });
-  it("an ordinary tool event, or another error type, is dropped as before", () => {
+  it("an ordinary tool event, or another error type, is no dead sandbox", () => {
     expect(recordOf(chunked({ result: "file.txt" })).sandbox).toBeNull();
     expect(recordOf(chunked({ error: { type: "timeout", message: "Command timed out" } })).sandbox).toBeNull();
+  });
+  it("docker's line in an event chunk is read as in a whole sample: the tool's last answer, dead; a live answer after it shows it was output", () => {
+    const line = 'service "default" is not running';
+    expect(recordOf(chunked({ result: "file.txt" }, { result: line })).sandbox).toEqual({ typed: false, evidence: line });
+    expect(recordOf(chunked({ result: line }, { result: "file.txt" })).sandbox).toBeNull();
   });
 });
 

@@ -88,9 +88,9 @@ function holdsScore(v: unknown): boolean {
 export function stateOf(r: SampleRecord, version: readonly number[] | null): Exclude<SampleState, "missing" | "early-stopped"> {
   if (r.invalidated) return "invalidated";
   if (sandboxDied(r, version)) return "sandbox-unavailable";
+  if (Object.values(r.scores).some(holdsScore)) return r.error === null ? "scored" : "scored-with-error";
+  // Whose the silence is, read only for a record without a score (most hold one).
   const outcomes = Object.keys(r.scores).map((k) => outcomeOf(r, k, r.scores[k], version));
-  const scored = Object.values(r.scores).some(holdsScore);
-  if (scored) return r.error === null ? "scored" : "scored-with-error";
   if (r.error === "refusal" || outcomes.includes("refused")) return "refusal";
   if (outcomes.includes("grader") || (r.error === null && r.graderFailed.length > 0)) return "grader-failed";
   if (choiceRaised(r, version)) return "grader-failed";

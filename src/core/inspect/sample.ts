@@ -295,13 +295,16 @@ function deadLine(calls: readonly Record<string, unknown>[], result: "content" |
   return null;
 }
 
-/** Of a tool event, what deadSandbox reads (a chunked sample's events are kept this small). */
+/**
+ * Of a tool event, what deadSandbox reads (a chunked sample's events are kept this small): every
+ * tool event, since a live result after docker's line is what shows the line was only output; its
+ * result only when it is that line.
+ */
 export function keptToolEvent(e: Record<string, unknown>): Record<string, unknown> | null {
   if (e["event"] !== "tool") return null;
   const error = isPlainObject(e["error"]) ? { type: e["error"]["type"], message: e["error"]["message"] } : e["error"];
   const t = toolText(e["result"]);
-  if (!(isPlainObject(error) && error["type"] === "sandbox_unavailable") && !(t !== null && DEAD_CONTAINER.test(t))) return null;
-  return { event: "tool", function: e["function"], error, result: t };
+  return { event: "tool", function: e["function"], error, result: t !== null && DEAD_CONTAINER.test(t) ? t : "" };
 }
 
 /** `Score.reason` values that name the measuring instrument (Inspect PR #4629); the model's own (`refusal`, `no_response`, `invalid_response_format`) are not these. */
