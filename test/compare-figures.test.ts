@@ -6,7 +6,8 @@
 // refused, exit 2, in one line naming the document and the experiment. Honest documents compare
 // as before.
 
-import { readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { editor, ok, refused, scratch } from "./helpers/documents.js";
 
@@ -77,6 +78,21 @@ describe("an Inspect experiment's figures are its deciding log's", () => {
     await refused(["compare", logs, stderr], stderr, /"match\/mean\/stderr" \(value 0\.01\) is not what its deciding log's entry gives \(value 0\.133/);
     const extra = edit(logs, (d) => void (clean(d)["match/mean/f1"] = { ...clean(d)["match/mean/accuracy"], value: 0.9 }));
     await refused(["compare", logs, extra], extra, /its Inspect metric "match\/mean\/f1" is none its deciding log's entry gives/);
+  });
+
+  it("a figure the batch withheld (an unreadable log named for its task beside it) is read as withheld; given back its log's value, refused", async () => {
+    const dir = at("withheld/logs");
+    mkdirSync(dir, { recursive: true });
+    const clean = "2025-11-03T10-00-00+00-00_clean-0_hp58PAzRR8miqfFB0nwLVi.eval";
+    copyFileSync(at(`demo/logs/${clean}`), join(dir, clean));
+    writeFileSync(join(dir, "2025-11-03T13-00-00+00-00_clean-0_AAAAAAAAAAAAAAAAAAAAAA.eval"), ""); // LOG_UNIDENTIFIED
+    const doc = at("withheld.json");
+    await ok(["score", dir, "--format", "json", "--out", doc, "--quiet"]);
+    const accuracy = (d: any) => d.experiments.find((x: any) => x.experiment?.startsWith("clean-0")).inspect["match/mean/accuracy"];
+    expect(accuracy(JSON.parse(readFileSync(doc, "utf8"))).value).toBeNull();
+    expect((await ok(["compare", doc, doc])).code).toBe(0); // was refused: "(value null) is not what its deciding log's entry gives (value 0.8)"
+    const given = edit(doc, (d) => void (accuracy(d).value = 0.8));
+    await refused(["compare", doc, given], given, /"match\/mean\/accuracy" \(value 0\.8\) is not what its deciding log's entry gives/);
   });
 });
 

@@ -168,29 +168,37 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
     : c.unidentified.length > 0 ? "a log that may belong to this task run shows no task run"
     : after.length > 0 ? "a log begun after the deciding success has no outcome to read"
     : null;
-  const planned = decides.inspect!.plan.records;
-  const epochs = decides.inspect!.plan.epochs;
-  out.inspect = Object.fromEntries(
-    Object.entries(metrics).map(([key, m]) => {
-      const f = options.errors === "zero" ? m.zero : m.exclude;
-      const base = { claimed: m.claimed, check: m.check, note: m.note, ...(m.grader_failed === undefined ? {} : { grader_failed: m.grader_failed }), ...(m.refusals === undefined ? {} : { refusals: m.refusals }) };
-      const proportion = /\/(accuracy|mean)$/.test(key);
-      if (withheld !== null)
-        return [key, { ...base, value: null, coverage: m.coverage, wilson95: null, pass_at_k: null, errors_zero: null, interval: null, interval_reason: proportion ? withheld : null, pass_hat_k: null }];
-      if (zeroed) {
-        const zeros = epochs > 1 ? Object.fromEntries(Array.from({ length: Math.min(epochs, MAX_PASS_AT_K) }, (_, k) => [String(k + 1), 0])) : null;
-        const value = planned > 0 ? 0 : null;
-        return [key, {
-          // Coverage stays what the evidence scored: the zeros are the verdict on the log, not scored records.
-          ...base, value, coverage: m.coverage, wilson95: proportion && planned > 0 ? wilson95(0, planned) : null, pass_at_k: zeros, errors_zero: value,
-          ...(proportion ? { ...zeroInterval(decides.inspect!.plan.ids), pass_hat_k: zeros } : { interval: null, interval_reason: null, pass_hat_k: null }),
-        }];
-      }
-      return [key, { ...base, value: f.value, coverage: m.coverage, wilson95: f.wilson95, pass_at_k: f.pass_at_k, errors_zero: m.zero.value, interval: f.interval, interval_reason: f.interval_reason, pass_hat_k: f.pass_hat_k }];
-    }),
-  );
+  const reading: ChainReading = withheld !== null ? { withheld } : zeroed ? "zeroed" : "as-given";
+  out.inspect = Object.fromEntries(Object.entries(metrics).map(([key, m]) => [key, chainMetric(key, m, decides.inspect!.plan, reading, options.errors)]));
   out.usage = experimentUsage(spent, [decides.usage], successesOf(out.inspect));
   return out;
+}
+
+type LogMetric = NonNullable<BatchRecord["inspect"]>["metrics"][string];
+type LogPlan = NonNullable<BatchRecord["inspect"]>["plan"];
+/**
+ * How a task run's figures come from its deciding log: as the log gives them, every planned record
+ * 0 (an invalid log in the chain, --invalid count), or withheld (why: a log of the run unread).
+ */
+export type ChainReading = "as-given" | "zeroed" | { withheld: string };
+
+/** One metric of a task run from its deciding log's (the one rule for the batch and for compare's check of a document). */
+export function chainMetric(key: string, m: LogMetric, plan: LogPlan, reading: ChainReading, errors: "exclude" | "zero"): NonNullable<Experiment["inspect"]>[string] {
+  const f = errors === "zero" ? m.zero : m.exclude;
+  const base = { claimed: m.claimed, check: m.check, note: m.note, ...(m.grader_failed === undefined ? {} : { grader_failed: m.grader_failed }), ...(m.refusals === undefined ? {} : { refusals: m.refusals }) };
+  const proportion = /\/(accuracy|mean)$/.test(key);
+  if (typeof reading === "object")
+    return { ...base, value: null, coverage: m.coverage, wilson95: null, pass_at_k: null, errors_zero: null, interval: null, interval_reason: proportion ? reading.withheld : null, pass_hat_k: null };
+  if (reading === "zeroed") {
+    const zeros = plan.epochs > 1 ? Object.fromEntries(Array.from({ length: Math.min(plan.epochs, MAX_PASS_AT_K) }, (_, k) => [String(k + 1), 0])) : null;
+    const value = plan.records > 0 ? 0 : null;
+    return {
+      // Coverage stays what the evidence scored: the zeros are the verdict on the log, not scored records.
+      ...base, value, coverage: m.coverage, wilson95: proportion && plan.records > 0 ? wilson95(0, plan.records) : null, pass_at_k: zeros, errors_zero: value,
+      ...(proportion ? { ...zeroInterval(plan.ids), pass_hat_k: zeros } : { interval: null, interval_reason: null, pass_hat_k: null }),
+    };
+  }
+  return { ...base, value: f.value, coverage: m.coverage, wilson95: f.wilson95, pass_at_k: f.pass_at_k, errors_zero: m.zero.value, interval: f.interval, interval_reason: f.interval_reason, pass_hat_k: f.pass_hat_k };
 }
 
 /**

@@ -8,6 +8,7 @@
 
 import { isDeepStrictEqual } from "node:util";
 import type { BundleEntry, Experiment, RunOptions } from "../results.js";
+import { chainMetric, type ChainReading } from "../batch/inspect.js";
 import { wilson95 } from "../batch/stats.js";
 import { addToTotal, emptyTotal, USAGE_FIELDS, type Usage, type UsageTotal } from "../usage.js";
 import { headlines, type Units } from "./trials.js";
@@ -111,11 +112,16 @@ export class EntrySpend {
 
 type LogMetrics = Pick<NonNullable<BundleEntry["inspect"]>, "plan" | "metrics">;
 
+/** The figures of an experiment's Inspect metric that its deciding log's entry decides. */
+const figuresOf = (m: NonNullable<Experiment["inspect"]>[string]) => [m.value, m.coverage, m.wilson95, m.pass_at_k, m.interval, m.pass_hat_k, m.errors_zero];
+
 /**
- * An Inspect experiment's figures are its deciding log's (batch/inspect.ts): kept per log as the
- * entries are read (its metrics only, never its samples), then each figure of the experiment
- * checked against them; with an invalid log in the chain (--invalid count) every planned sample
- * counts 0, and with a log of the run unreadable no figure is given.
+ * An Inspect experiment's figures are its deciding log's, by the batch's own rule (chainMetric):
+ * kept per log as the entries are read (its metrics only, never its samples), then each figure of
+ * the experiment checked against them. With an invalid log in the chain (--invalid count) every
+ * planned sample counts 0. A figure withheld (a log of the run unread, or one that may be its later
+ * outcome) is accepted as withheld: no figure gains nothing, and the logs that withhold it need not
+ * be entries of this document.
  */
 export class InspectFigures {
   private readonly logs = new Map<string, LogMetrics>();
@@ -131,17 +137,16 @@ export class InspectFigures {
     if (x.profile !== "inspect" || x.inspect === null || x.experiment === null) return null;
     const log = x.log === null ? undefined : this.logs.get(`${x.experiment}\u0000${x.log.path}`);
     if (log === undefined) return `its figures name ${x.log === null ? "no deciding log" : `a deciding log (${x.log.path}) that is none of its entries`}`;
-    const zeroed = options.invalid === "count" && x.invalid.length > 0;
+    const reading: ChainReading = options.invalid === "count" && x.invalid.length > 0 ? "zeroed" : "as-given";
     for (const [key, m] of Object.entries(x.inspect)) {
       const own = log.metrics[key];
       if (own === undefined) return `its Inspect metric ${JSON.stringify(key)} is none its deciding log's entry gives`;
-      const f = options.errors === "zero" ? own.zero : own.exclude;
-      const planned = log.plan.records;
-      const [have, want] =
-        x.unscored.length > 0 ? [m.value, null]
-        : zeroed ? [[m.value, m.coverage], [planned > 0 ? 0 : null, { scored: planned, planned }]]
-        : [[m.value, m.coverage, m.wilson95, m.pass_at_k, m.interval, m.pass_hat_k, m.errors_zero], [f.value, own.coverage, f.wilson95, f.pass_at_k, f.interval, f.pass_hat_k, own.zero.value]];
-      if (!isDeepStrictEqual(have, want)) return `its Inspect metric ${JSON.stringify(key)} (value ${m.value}) is not what its deciding log's entry gives (value ${Array.isArray(want) ? want[0] : want})`;
+      const have = figuresOf(m);
+      const withheld = figuresOf(chainMetric(key, own, log.plan, { withheld: m.interval_reason ?? "" }, options.errors));
+      if (m.value === null && isDeepStrictEqual(have, withheld)) continue;
+      const want = chainMetric(key, own, log.plan, reading, options.errors);
+      if (x.unscored.length > 0 || !isDeepStrictEqual(have, figuresOf(want)))
+        return `its Inspect metric ${JSON.stringify(key)} (value ${m.value}) is not what its deciding log's entry gives (value ${x.unscored.length > 0 ? null : want.value})`;
     }
     return null;
   }
