@@ -1,6 +1,7 @@
 // The statistics of `assay compare` against published and hand-computed values.
 import { describe, expect, it } from "vitest";
-import { countsOf, mcnemarExact, newcombe95 } from "../src/core/compare/stats.js";
+import { mcnemarExact } from "../src/core/stats/binomial.js";
+import { countsOf, newcombe95 } from "../src/core/compare/stats.js";
 import { wilson95 } from "../src/core/batch/stats.js";
 
 describe("Newcombe's hybrid score interval (method 10)", () => {

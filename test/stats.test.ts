@@ -5,6 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { intervalOf, UnitSet } from "../src/core/stats/interval.js";
 import { holm, pairedDifference, tieGroups } from "../src/core/stats/paired.js";
+
+/** Differences as pairs over a BASE of 0. */
+const diffs = (ds: number[]) => ({ base: ds.map(() => 0), head: ds });
 import { tCdf, tQuantile, tTwoSided } from "../src/core/stats/student-t.js";
 
 describe("Student's t", () => {
@@ -151,7 +154,7 @@ describe("paired differences (§13.4)", () => {
     // interval 0.15 ± 3.182446 × 0.1322876 = 0.15 ± 0.4209978 = [−0.2709978, 0.5709978];
     // mde80 = 4.160918 × 0.1322876 = 0.5504379.
     // t = 0.15/0.1322876 = 1.133893; p = 2(1 − F₃(1.133893)) with the df-3 closed form.
-    const got = pairedDifference([0.1, 0.3, -0.2, 0.4]);
+    const got = pairedDifference(diffs([0.1, 0.3, -0.2, 0.4]));
     expect(got.pairs).toBe(4);
     expect(got.mean_diff).toBeCloseTo(0.15, 12);
     expect(got.se).toBeCloseTo(0.1322876, 7);
@@ -163,13 +166,56 @@ describe("paired differences (§13.4)", () => {
     expect(got.p).toBeCloseTo(2 * (1 - F3), 12);
   });
 
-  it("an interval below 0 is not clipped; no interval from one pair; SE 0 gives p 1 or 0", () => {
-    expect(pairedDifference([-1, -0.9, -1]).interval!.lo).toBeLessThan(-1);
-    expect(pairedDifference([0.5])).toMatchObject({ pairs: 1, mean_diff: 0.5, interval: null, mde80: null, p: 0 });
-    expect(pairedDifference([])).toMatchObject({ pairs: 0, mean_diff: null, p: 1 });
-    expect(pairedDifference([0, 0, 0]).p).toBe(1);
-    // Every difference 0.2: no spread, so no interval and no mde80; the sign test p (2·½³ = 0.25) is in the reason.
-    expect(pairedDifference([0.2, 0.2, 0.2], "task")).toMatchObject({ p: 0, se: 0, mde80: null, interval: null, reason: "all 3 tasks differ by exactly 0.2; exact sign test p = 0.250: the paired t has no spread to measure, so no interval" });
+  it("an interval below 0 is not clipped; one pair is no information (p = 1, never 0); SE 0 gives p 1 or the sign test", () => {
+    expect(pairedDifference(diffs([-1, -0.9, -1])).interval!.lo).toBeLessThan(-1);
+    expect(pairedDifference(diffs([0.5]))).toMatchObject({ pairs: 1, mean_diff: 0.5, interval: null, mde80: null, p: 1, test: "none", regression: false });
+    expect(pairedDifference(diffs([-0.5]))).toMatchObject({ p: 1, regression: false });
+    expect(pairedDifference(diffs([]))).toMatchObject({ pairs: 0, mean_diff: null, p: 1 });
+    expect(pairedDifference(diffs([0, 0, 0])).p).toBe(1);
+    // Every difference 0.2: no spread, so no interval and no mde80; the exact sign test 2·½³ = 0.25 decides.
+    expect(pairedDifference(diffs([0.2, 0.2, 0.2]), "task")).toMatchObject({ p: 0.25, test: "sign", se: 0, mde80: null, interval: null, reason: "all 3 tasks differ by exactly 0.2: no spread, so no interval; exact sign test over 3 tasks p = 0.250" });
+    // Six equal drops: 2·½⁶ = 0.03125 < 0.05, a regression; five (0.0625) are not.
+    expect(pairedDifference(diffs(Array(6).fill(-0.2)))).toMatchObject({ p: 0.03125, regression: true });
+    expect(pairedDifference(diffs(Array(5).fill(-0.2)))).toMatchObject({ p: 0.0625, regression: false });
+  });
+
+  it("binary unclustered pairs: exact McNemar decides p and regression (§13.7)", () => {
+    // 4 pass→fail among 40 agreeing pairs, and 4 among 4: the same b = 4, c = 0, so the same test:
+    // p = 2·½⁴ = 0.125, one-sided ½⁴ = 0.0625 ≥ 0.025: no regression either way.
+    const pairs = (b: number, agree: number) => ({ base: [...Array(b).fill(1), ...Array(agree).fill(1)], head: [...Array(b).fill(0), ...Array(agree).fill(1)] });
+    for (const agree of [0, 36]) expect(pairedDifference(pairs(4, agree))).toMatchObject({ test: "mcnemar", p: 0.125, regression: false, discordant: { b: 4, c: 0 } });
+    // Six flips one way: ½⁶ = 0.0156 < 0.025: a regression; p = 0.03125.
+    const six = pairedDifference(pairs(6, 10));
+    expect(six).toMatchObject({ test: "mcnemar", regression: true });
+    expect(six.p).toBeCloseTo(0.03125, 12);
+    // Three one-trial runs, one flipped: one discordant pair, p = 1.
+    expect(pairedDifference({ base: [1], head: [0] })).toMatchObject({ p: 1, regression: false });
+    expect(pairedDifference({ base: [1, 1, 0], head: [0, 1, 0] })).toMatchObject({ test: "mcnemar", p: 1, regression: false });
+  });
+
+  it("pairs that share a cluster: the cluster-robust SE over the differences, floored, df C − 1 (§13.7)", () => {
+    // Tasks A (d = 1, 1, 1, 0), B (0, 0), C (−1, 0): P = 8, d̄ = 2/8 = 0.25.
+    // Cluster sums of d − d̄: A 3 − 1 = 2, B 0 − 0.5 = −0.5, C −1 − 0.5 = −1.5; squares 4 + 0.25 + 2.25 = 6.5.
+    // SE_c = √(3/2 · 6.5)/8 = √9.75/8 = 0.3903124. s_d² = (Σd² − P·d̄²)/(P−1) = (4 − 0.5)/7 = 0.5,
+    // s_d/√P = √(0.5/8) = 0.25 < SE_c. t(0.975, 2) = 4.302653: 0.25 ± 1.679378.
+    const clusters = ["A", "A", "A", "A", "B", "B", "C", "C"];
+    const got = pairedDifference({ base: [0, 0, 0, 0, 0, 0, 1, 0], head: [1, 1, 1, 0, 0, 0, 0, 0], clusters }, "trial");
+    expect(got).toMatchObject({ test: "cluster-paired-t", clusters: 3, df: 2, pairs: 8 });
+    expect(got.se).toBeCloseTo(Math.sqrt(9.75) / 8, 12);
+    expect(got.interval!.method).toBe("cluster-paired-t");
+    expect(got.interval!.lo).toBeCloseTo(0.25 - 4.302653 * 0.3903124, 5);
+    // Binary, but clustered: McNemar's counts are kept, the cluster-paired t decides.
+    expect(got.discordant).toEqual({ b: 1, c: 3 });
+    // The floor: cluster sums that cancel (A: 1, −1; B: 1, −1) give SE_c = 0 < s_d/√P = √(4/3)/2.
+    const floored = pairedDifference({ base: [0, 1, 0, 1], head: [1, 0, 1, 0], clusters: ["A", "A", "B", "B"] });
+    expect(floored.se).toBeCloseTo(Math.sqrt(4 / 3) / 2, 12);
+    // Every unit in one cluster: no interval, p = 1, no regression.
+    expect(pairedDifference({ base: [1, 1, 1], head: [0, 0, 0], clusters: ["A", "A", "A"] })).toMatchObject({ clusters: 1, p: 1, regression: false, interval: null });
+    // Equal drops in clusters: the sign test counts clusters (2·½² = 0.5), not the 12 trials (0.0005).
+    const equal = pairedDifference({ base: Array(12).fill(1), head: Array(12).fill(0), clusters: [...Array(6).fill("A"), ...Array(6).fill("B")] });
+    expect(equal).toMatchObject({ test: "sign", p: 0.5, regression: false });
+    // Each unit its own cluster: plain paired t (reading 6).
+    expect(pairedDifference({ base: [0.1, 0.2, 0.3], head: [0.3, 0.1, 0.6], clusters: ["A", "B", null] })).toMatchObject({ test: "paired-t", clusters: null });
   });
 });
 

@@ -11,7 +11,7 @@ import { byteCompare } from "../text.js";
 import { keyOf, namesOf } from "./names.js";
 import { pairedComparison } from "./paired.js";
 import type { ClaimedComparison, Comparison, ExperimentComparison, MetricComparison, PairedComparison } from "./schema.js";
-import { signTest } from "../stats/paired.js";
+import { signTest } from "../stats/binomial.js";
 import { tQuantile } from "../stats/student-t.js";
 import { countsOf, newcombe95 } from "./stats.js";
 import type { Units } from "./trials.js";

@@ -5,14 +5,16 @@
 import { byteCompare } from "../text.js";
 import { pairedDifference } from "../stats/paired.js";
 import type { PairedComparison } from "./schema.js";
-import { mcnemarExact } from "./stats.js";
+import { mcnemarExact } from "../stats/binomial.js";
 import { MIXED_CHECKSUMS, type Units } from "./trials.js";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The differences over the units both sides count, and the units that did not pair. */
 export interface Pairing {
-  ds: number[];
+  /** Each paired unit's BASE and HEAD values, in step (HEAD's order). */
+  base: number[];
+  head: number[];
   only_base: number;
   only_head: number;
   /** Harbor tasks on both sides whose task_checksum differs (or is mixed within a side): not one unit. */
@@ -26,11 +28,12 @@ export interface Pairing {
 /** Pair `head` against `base` by unit id; `each` sees every pair (id, base value, head value) in HEAD's order. */
 export function pairing(base: Units, head: Units, each?: (id: string, b: number, h: number) => void): Pairing {
   const reason = base.reason ?? head.reason;
-  if (reason !== null) return { ds: [], only_base: 0, only_head: 0, checksum_changed: 0, checksum_one_side: 0, reason };
+  if (reason !== null) return { base: [], head: [], only_base: 0, only_head: 0, checksum_changed: 0, checksum_one_side: 0, reason };
   // An index of BASE's ids only while pairing: nothing beyond the two sides' own arrays outlives this call.
   const index = new Map<string, number>();
   base.ids.forEach((id, i) => index.set(id, i));
-  const ds: number[] = [];
+  const bs: number[] = [];
+  const hs: number[] = [];
   let onlyHead = 0;
   let changed = 0;
   let oneSide = 0;
@@ -42,11 +45,12 @@ export function pairing(base: Units, head: Units, each?: (id: string, b: number,
     if (cb === MIXED_CHECKSUMS || ch === MIXED_CHECKSUMS || (cb !== null && ch !== null && cb !== ch)) changed++;
     else {
       if (cb !== ch) oneSide++;
-      ds.push(head.values[j]! - base.values[i]!);
+      bs.push(base.values[i]!);
+      hs.push(head.values[j]!);
       each?.(id, base.values[i]!, head.values[j]!);
     }
   });
-  return { ds, only_base: base.ids.length - ds.length - changed, only_head: onlyHead, checksum_changed: changed, checksum_one_side: oneSide, reason: null };
+  return { base: bs, head: hs, only_base: base.ids.length - bs.length - changed, only_head: onlyHead, checksum_changed: changed, checksum_one_side: oneSide, reason: null };
 }
 
 /** Why units did not pair, as people read it. */
@@ -64,11 +68,11 @@ export function pairedComparison(base: Units, head: Units, binary: boolean): Pai
   const flipped = { pass_to_fail: [] as string[], fail_to_pass: [] as string[] };
   const both = [0, 0]; // fail on both, pass on both
   const p = pairing(base, head, binary ? (id, b, h) => (b === h ? both[b]!++ : (b === 1 ? flipped.pass_to_fail : flipped.fail_to_pass).push(id)) : undefined);
-  const d = pairedDifference(p.ds, base.unit);
+  const d = pairedDifference(p, base.unit);
   flipped.pass_to_fail.sort(byteCompare);
   flipped.fail_to_pass.sort(byteCompare);
   const mcnemar =
-    binary && p.ds.length > 0
+    binary && p.base.length > 0
       ? { p: mcnemarExact(flipped.pass_to_fail.length, flipped.fail_to_pass.length), both_pass: both[1]!, both_fail: both[0]!, pass_to_fail: flipped.pass_to_fail.length, fail_to_pass: flipped.fail_to_pass.length, flipped }
       : null;
   return {

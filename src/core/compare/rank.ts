@@ -39,7 +39,7 @@ function rank(name: string, metric: string, held: readonly { run: number; x: Exp
         continue;
       }
       const p = pairing(ua, ub);
-      const d = pairedDifference(p.ds, ua.unit);
+      const d = pairedDifference(p, ua.unit);
       pairs.push({ a: runs[i]!.run, b: runs[j]!.run, units: d.pairs, mean_diff: d.mean_diff, p: d.p });
       const [fa, fb] = [sides[runs[i]!.run]!.file, sides[runs[j]!.run]!.file];
       const why = [...(p.reason === null ? [] : [p.reason]), ...unpairedNotes(p, ua.unit, [fa, fb])];

@@ -47,7 +47,7 @@ export const pairedSchema = z.object({
   /** Mean over the pairs of HEAD − BASE (null without a pair). */
   mean_diff: z.number().nullable(),
   /** mean_diff ± t(0.975, P−1)·s_d/√P, not clipped; null below two pairs (`reason` says why). */
-  interval: z.object({ method: z.literal("paired-t"), lo: z.number(), hi: z.number() }).nullable(),
+  interval: z.object({ method: z.enum(["paired-t", "cluster-paired-t"]), lo: z.number(), hi: z.number() }).nullable(),
   /** (t(0.975, P−1) + t(0.80, P−1))·s_d/√P: the smallest true difference this comparison detects with 80% power. */
   mde80: z.number().nullable(),
   /** Native and world (binary outcomes): the exact McNemar test and the flipped trials; null elsewhere. */

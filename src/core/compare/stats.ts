@@ -1,6 +1,6 @@
 // Statistics of `assay compare`, pure: Newcombe's hybrid score interval for the difference of two
-// independent proportions, the exact McNemar test for paired outcomes, and the count behind a
-// proportion the results document gives as a value and its Wilson interval.
+// independent proportions, and the count behind a proportion the results document gives as a
+// value and its Wilson interval. (McNemar and the sign test: core/stats/binomial.ts.)
 
 import { wilson95 } from "../batch/stats.js";
 
@@ -19,33 +19,6 @@ export function newcombe95(k1: number, n1: number, k2: number, n2: number): [num
   const lo = d - Math.sqrt((p1 - w1[0]) ** 2 + (w2[1] - p2) ** 2);
   const hi = d + Math.sqrt((w1[1] - p1) ** 2 + (p2 - w2[0]) ** 2);
   return [Math.max(-1, lo), Math.min(1, hi)];
-}
-
-/** ln C(n, k), summed term by term: exact enough for any n a run holds, O(min(k, n − k)). */
-function logChoose(n: number, k: number): number {
-  const m = Math.min(k, n - k);
-  let s = 0;
-  for (let i = 1; i <= m; i++) s += Math.log((n - m + i) / i);
-  return s;
-}
-
-/**
- * The exact McNemar test: the two-sided binomial test of b against b + c discordant pairs at
- * one half, p = min(1, 2 · P(X ≤ min(b, c))), X ~ Bin(b + c, ½). 1 when there is no discordant
- * pair. The tail is summed down from its largest term in ordinary floating point, each term the
- * one above times k / (n − k + 1), so no term underflows before it stops mattering.
- */
-export function mcnemarExact(b: number, c: number): number {
-  const n = b + c;
-  if (n === 0) return 1;
-  const m = Math.min(b, c);
-  let term = Math.exp(logChoose(n, m) - n * Math.LN2);
-  let tail = 0;
-  for (let k = m; k >= 0 && term > 0; k--) {
-    tail += term;
-    term *= k / (n - k + 1);
-  }
-  return Math.min(1, 2 * tail);
 }
 
 /**
