@@ -15,6 +15,10 @@ export interface Pairing {
   /** Each paired unit's BASE and HEAD values, in step (HEAD's order). */
   base: number[];
   head: number[];
+  /** Each paired unit's cluster (§13.7 reading 5: BASE's, else HEAD's); null when neither side clusters its units. */
+  clusters: (string | null)[] | null;
+  /** Paired units whose cluster differs between the sides (each takes BASE's). */
+  cluster_differs: number;
   only_base: number;
   only_head: number;
   /** Harbor tasks on both sides whose task_checksum differs (or is mixed within a side): not one unit. */
@@ -28,12 +32,15 @@ export interface Pairing {
 /** Pair `head` against `base` by unit id; `each` sees every pair (id, base value, head value) in HEAD's order. */
 export function pairing(base: Units, head: Units, each?: (id: string, b: number, h: number) => void): Pairing {
   const reason = base.reason ?? head.reason;
-  if (reason !== null) return { base: [], head: [], only_base: 0, only_head: 0, checksum_changed: 0, checksum_one_side: 0, reason };
+  if (reason !== null) return { base: [], head: [], clusters: null, cluster_differs: 0, only_base: 0, only_head: 0, checksum_changed: 0, checksum_one_side: 0, reason };
   // An index of BASE's ids only while pairing: nothing beyond the two sides' own arrays outlives this call.
   const index = new Map<string, number>();
   base.ids.forEach((id, i) => index.set(id, i));
   const bs: number[] = [];
   const hs: number[] = [];
+  const clustered = (base.clusters ?? null) !== null || (head.clusters ?? null) !== null;
+  const cs: (string | null)[] = [];
+  let differs = 0;
   let onlyHead = 0;
   let changed = 0;
   let oneSide = 0;
@@ -47,10 +54,15 @@ export function pairing(base: Units, head: Units, each?: (id: string, b: number,
       if (cb !== ch) oneSide++;
       bs.push(base.values[i]!);
       hs.push(head.values[j]!);
+      if (clustered) {
+        const [kb, kh] = [base.clusters?.[i] ?? null, head.clusters?.[j] ?? null];
+        if (kb !== null && kh !== null && kb !== kh) differs++;
+        cs.push(kb ?? kh);
+      }
       each?.(id, base.values[i]!, head.values[j]!);
     }
   });
-  return { base: bs, head: hs, only_base: base.ids.length - bs.length - changed, only_head: onlyHead, checksum_changed: changed, checksum_one_side: oneSide, reason: null };
+  return { base: bs, head: hs, clusters: clustered ? cs : null, cluster_differs: differs, only_base: base.ids.length - bs.length - changed, only_head: onlyHead, checksum_changed: changed, checksum_one_side: oneSide, reason: null };
 }
 
 /** Why units did not pair, as people read it. */

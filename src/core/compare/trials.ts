@@ -24,6 +24,12 @@ export interface Units {
   checksums: (string | null)[] | null;
   /** Why the side has no units to pair (an Inspect log without per-sample values), else null. */
   reason: string | null;
+  /**
+   * §13.7: each unit's cluster where units of one side share one (native/world trials: the deciding
+   * attempt's meta.task; Inspect samples: the value of the clustered stderr's metadata key); null
+   * entries are clusters of their own. Absent or null: every unit stands alone (Harbor's unit is the task).
+   */
+  clusters?: (string | null)[] | null;
   /** Harbor tasks: how many trials each unit's value is the mean of (the key's mean is over trials); else each unit is one. */
   trials?: Float64Array;
 }
