@@ -10,7 +10,7 @@
 import { describe, expect, it } from "vitest";
 import { compareRuns, type Side } from "../src/core/compare/compare.js";
 import { pairedComparison } from "../src/core/compare/paired.js";
-import { pairedLine } from "../src/report/compare/shared.js";
+import { headlineLine, pairedLine } from "../src/report/compare/shared.js";
 import { OLDER_INSPECT, TrialOutcomes, type Units } from "../src/core/compare/trials.js";
 import { blankEntry, blankExperiment, type BundleEntry, type Experiment, type Results } from "../src/core/results.js";
 
@@ -43,7 +43,9 @@ describe("native trials by id", () => {
     expect([none.pairs, none.mean_diff, none.interval, none.mde80, none.mcnemar, none.reason]).toEqual([0, null, null, null, null, "no trial on both sides"]);
     expect(none.unpaired).toEqual(["only in BASE: 1 trial", "only in HEAD: 1 trial"]);
     const one = pairedComparison(trials({ a: 1 }), trials({ a: 0 }), true);
-    expect([one.pairs, one.mean_diff, one.interval, one.reason]).toEqual([1, -1, null, "one trial on both sides: no interval from a single pair"]);
+    expect([one.pairs, one.mean_diff, one.interval, one.reason]).toEqual([1, -1, null, "one trial on both sides: no interval or test from a single pair"]);
+    // §13.7: one pair is no information: p = 1, never a regression (before: the unpaired interval decided).
+    expect([one.test, one.p, one.regression]).toEqual(["none", 1, false]);
   });
 });
 
@@ -128,8 +130,11 @@ describe("Inspect samples by id, from the deciding log's entry", () => {
   it("--errors exclude: a sample not in the figure is in no pair", () => {
     // BASE {s1: 1, s2: 0, s4: 1}, HEAD {s4: 0, s3: 1, s2: 1, s5: 1}: pairs s4 (−1), s2 (+1).
     // mean 0; s² = (1 + 1)/1 = 2, SE = √2/√2 = 1; interval ±12.706; mde80 = 12.706 + 1.376 = 14.082.
+    // Binary and unclustered: exact McNemar decides (§13.7 reading 11), b = 1 (s4), c = 1 (s2):
+    // p = min(1, 2·P(X ≤ 1 | n = 2)) = min(1, 2·¾) = 1; its object is given where it decides.
     const p = pairedComparison(unitsOf(base, inspectExperiment("b/new.eval")).get(key)!, unitsOf(head, inspectExperiment("h/run.eval")).get(key)!, false);
-    expect([p.unit, p.pairs, p.only_base, p.only_head, p.mean_diff, p.mcnemar]).toEqual(["sample", 2, 1, 2, 0, null]);
+    expect([p.unit, p.pairs, p.only_base, p.only_head, p.mean_diff, p.test, p.p]).toEqual(["sample", 2, 1, 2, 0, "mcnemar", 1]);
+    expect(p.mcnemar).toEqual({ p: 1, both_pass: 0, both_fail: 0, pass_to_fail: 1, fail_to_pass: 1, flipped: { pass_to_fail: ["s4"], fail_to_pass: ["s2"] } });
     close(p.interval!.lo, -12.706);
     close(p.interval!.hi, 12.706);
     close(p.mde80, 14.082);
@@ -194,14 +199,140 @@ describe("what a regression is", () => {
   });
   it("every pair fell by the same amount (SE = 0): no interval, and the sign test decides", () => {
     // Two trials, both pass → fail: d = −1, −1; SE = 0: no interval (a point would claim certainty).
-    // Sign test (McNemar with b = 2, c = 0): p = 2·½² = 0.5: not a regression.
+    // McNemar with b = 2, c = 0 (the sign test of binary pairs): p = 2·½² = 0.5: not a regression.
     const two = compareRuns(side("b", [1, 1]), side("h", [0, 0]), []).experiments[0]!.metrics.find((x) => x.metric === "accuracy")!;
     expect([two.paired!.interval, two.paired!.mde80]).toEqual([null, null]);
     expect(two.regression).toBe(false);
-    // Six: p = 2·½⁶ = 0.03125 < 0.05: a regression.
+    // Six: p = 2·½⁶ = 0.03125; one-sided ½⁶ = 0.015625 < 0.025: a regression.
     const six = compareRuns(side("b", Array(6).fill(1)), side("h", Array(6).fill(0)), []).experiments[0]!.metrics.find((x) => x.metric === "accuracy")!;
     expect(six.regression).toBe(true);
-    expect(pairedLine(six.paired!)).toBe("over 6 trials: HEAD − BASE −100.0 pts (all 6 trials differ by exactly -1; exact sign test p = 0.0313: the paired t has no spread to measure, so no interval)");
+    expect(pairedLine(six.paired!)).toBe("mean over 6 paired trials: HEAD − BASE −100.0 pts (all 6 trials differ by exactly -1: no spread, so no interval); exact McNemar p = 0.0313 decides");
+  });
+});
+
+describe("§13.7: the paired test decides a regression", () => {
+  const run: Results["run"] = {
+    tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
+    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+  };
+  /** A native side: trial t<i> with outcome outcomes[i], in task tasks[i] (none: no task), its own accuracy interval given. */
+  const side = (file: string, outcomes: number[], tasks: (string | null)[] | null = null, interval: Experiment["completion"] extends infer C ? (C extends { interval: infer I } ? I : never) : never = null): Side => {
+    const x = blankExperiment("x", "native-game", outcomes.length);
+    const k = outcomes.reduce((a, b) => a + b, 0);
+    x.accuracy = { value: k / outcomes.length, victories: k, scored: outcomes.length, wilson95: null, interval, interval_reason: null };
+    const units: Units = { ...trials(Object.fromEntries(outcomes.map((v, i) => [`t${i}`, v]))), clusters: tasks };
+    return { file, run, experiments: [x], units: new Map([[x, new Map([["accuracy", units]])]]) };
+  };
+  const accuracy = (b: Side, h: Side) => compareRuns(b, h, []).experiments[0]!.metrics.find((x) => x.metric === "accuracy")!;
+
+  it("4 pass→fail among 40 trials is judged as 4 among 4: McNemar, not the paired t (before: p = 0.044, a regression)", () => {
+    // Paired t over 40: d̄ = −0.1, s² = (4·0.81 + 36·0.01)/39 = 0.0923, SE = 0.0480, t = −2.08, p = 0.044.
+    // McNemar counts only the flips: b = 4, c = 0: p = 2·½⁴ = 0.125, one-sided ½⁴ = 0.0625 ≥ 0.025.
+    for (const agree of [36, 0]) {
+      const m = accuracy(side("b", Array(4 + agree).fill(1)), side("h", [...Array(4).fill(0), ...Array(agree).fill(1)]));
+      expect([m.paired!.test, m.paired!.p, m.regression]).toEqual(["mcnemar", 0.125, false]);
+    }
+    // The honest neighbour: 7 flips one way of 40 (½⁷ = 0.0078 < 0.025) is a regression, p = 2·½⁷ = 0.015625.
+    const seven = accuracy(side("b", Array(40).fill(1)), side("h", [...Array(7).fill(0), ...Array(33).fill(1)]));
+    expect([seven.paired!.test, seven.regression]).toEqual(["mcnemar", true]);
+    expect(seven.paired!.p).toBeCloseTo(0.015625, 12);
+  });
+
+  it("one pair is never a regression, whatever the unpaired interval says (no fallback to interval95)", () => {
+    // BASE 40/40 (trials t0..t39), HEAD 0/1 with only t0 in common: the unpaired cluster-t
+    // difference −1 ± t(0.975, 4)·√(0.05² + 0.05²) = −1 ± 0.196 lies below 0; before, with one pair,
+    // it decided (a regression). One pair carries no information: p = 1, no regression.
+    const ct = (n: number) => ({ method: "cluster-t" as const, lo: 0, hi: 1, units: n, clusters: 5, se: 0.05, design_effect: 2 });
+    const b = side("b", Array(40).fill(1), null, ct(40));
+    const h = side("h", [0], null, ct(1));
+    const m = accuracy(b, h);
+    expect(m.interval95![1]).toBeLessThan(0);
+    expect([m.paired!.pairs, m.paired!.test, m.paired!.p, m.regression]).toEqual([1, "none", 1, false]);
+  });
+
+  it("trials that repeat tasks: the cluster-paired t over tasks, not the trials' paired t", () => {
+    // Tasks A..C × 4 trials; in task A all four flip 1 → 0, in B and C none: 12 pairs, d̄ = −4/12 = −1/3.
+    // Cluster sums of d − d̄: A −4 + 4/3 = −8/3, B and C +4/3 each; squares 64/9 + 16/9 + 16/9 = 96/9.
+    // SE_c = √(3/2 · 96/9)/12 = √16/12 = 1/3; s_d² = (4 − 12/9)/11 = (24/9)/11 = 0.242424,
+    // s_d/√12 = 0.142134 < SE_c. t = −1, df 2, where the two-sided p is 1 − |t|/√(2 + t²)
+    // = 1 − 1/√3 = 0.422650. Not a regression; the trials' McNemar (b = 4, c = 0) is shown, not deciding.
+    const tasks = ["A", "A", "A", "A", "B", "B", "B", "B", "C", "C", "C", "C"];
+    const m = accuracy(side("b", Array(12).fill(1), tasks), side("h", [0, 0, 0, 0, ...Array(8).fill(1)], tasks));
+    expect([m.paired!.test, m.paired!.clusters, m.regression]).toEqual(["cluster-paired-t", 3, false]);
+    expect(m.paired!.p).toBeCloseTo(1 - 1 / Math.sqrt(3), 10);
+    expect(m.paired!.interval!.method).toBe("cluster-paired-t");
+    expect(m.paired!.mcnemar).toMatchObject({ pass_to_fail: 4, fail_to_pass: 0 });
+    expect(pairedLine(m.paired!)).toContain("(cluster-paired t over 3 tasks); cluster-paired t p = 0.4226 decides");
+    // The honest neighbour: the same trials each in a task of their own are McNemar's (b = 4, c = 0: p = 0.125).
+    const apart = accuracy(side("b", Array(12).fill(1), tasks.map((_, i) => `T${i}`)), side("h", [0, 0, 0, 0, ...Array(8).fill(1)], tasks.map((_, i) => `T${i}`)));
+    expect([apart.paired!.test, apart.paired!.clusters, apart.paired!.p]).toEqual(["mcnemar", null, 0.125]);
+  });
+
+  it("a clustered drop that is not chance is a regression: 8 tasks, each fell in 2 of its 3 trials", () => {
+    // Per task d = −1, −1, 0 (BASE all pass; HEAD fails the first two): d̄ = −2/3 in every task, so
+    // every cluster sum of d − d̄ is 0: SE_c = 0, floored by s_d/√P: s_d² = (16·1/9 + 8·4/9)/23 =
+    // (48/9)/23 = 0.231884, s_d/√24 = 0.098295; t = −(2/3)/0.098295 = −6.782, df 7: p < 0.001.
+    const tasks = Array.from({ length: 24 }, (_, i) => `task${Math.floor(i / 3)}`);
+    const head = Array.from({ length: 24 }, (_, i) => (i % 3 === 2 ? 1 : 0));
+    const m = accuracy(side("b", Array(24).fill(1), tasks), side("h", head, tasks));
+    expect([m.paired!.test, m.paired!.clusters, m.regression]).toEqual(["cluster-paired-t", 8, true]);
+    expect(m.paired!.p).toBeLessThan(0.001);
+  });
+});
+
+describe("§13.7 reading 5: a trial whose task differs between the runs", () => {
+  it("takes BASE's task, and the comparison says how many differ", () => {
+    const units = (clusters: (string | null)[]): Units => ({ ...trials({ t1: 1, t2: 0, t3: 1 }), clusters });
+    const p = pairedComparison(units(["A", "A", null]), units(["A", "B", "C"]), true);
+    expect(p.unpaired).toEqual(["cluster differs between the sides: 1 trial paired, each in BASE's cluster"]);
+    // t1, t2 in A (BASE's), t3 in HEAD's C: A holds two paired trials, so cluster-paired over 2 clusters.
+    expect(p.clusters).toBe(2);
+    const same = pairedComparison(units(["A", "B", null]), units(["A", "B", "C"]), true);
+    expect(same.unpaired).toEqual([]);
+  });
+});
+
+describe("Harbor task means: one estimand", () => {
+  const tasks = (m: Record<string, number>, n: Record<string, number> = {}): Units => ({ unit: "task", ids: Object.keys(m), values: Float64Array.from(Object.values(m)), checksums: null, reason: null, trials: Float64Array.from(Object.keys(m), (k) => n[k] ?? 1) });
+  it("tasks whose means are all 0 or 1 and unclustered: McNemar decides, its object given (reading 11)", () => {
+    const p = pairedComparison(tasks({ a: 1, b: 1, c: 0 }), tasks({ a: 0, b: 1, c: 0 }), false);
+    expect([p.test, p.p, p.mcnemar?.pass_to_fail, p.mcnemar?.flipped.pass_to_fail]).toEqual(["mcnemar", 1, 1, ["a"]]);
+    // A fractional task mean: the paired t, no McNemar object outside native and world.
+    const f = pairedComparison(tasks({ a: 0.5, b: 1, c: 0 }), tasks({ a: 0, b: 1, c: 0.25 }), false);
+    expect([f.test, f.mcnemar]).toEqual(["paired-t", null]);
+  });
+  it("task means equal but for rounding are equal: the sign test, never a p of ~0 from the last bits", () => {
+    // HEAD − BASE per task: 1/3 − 0 = 0.3333333333333333 and 2/3 − 1/3 = 0.33333333333333337 (one
+    // ulp apart): without the rounding guard s_d ≈ 3e-17 and t ≈ 1e16, p ≈ 0. They are one
+    // difference: sign test over 2 tasks, p = 2·½² = 0.5.
+    const p = pairedComparison(tasks({ a: 0, b: 1 / 3 }), tasks({ a: 1 / 3, b: 2 / 3 }), false);
+    expect([p.test, p.p, p.interval]).toEqual(["sign", 0.5, null]);
+  });
+  it("the headline (trial-weighted) and the paired figure (each task once) are named, and said when they point different ways", () => {
+    // BASE: task a 1 trial at 1, task b 5 trials at 0: headline (trial-weighted) 1/6 = 0.1667.
+    // HEAD: task a 5 trials at 0.5, task b 1 trial at 0.2: headline (2.5 + 0.2)/6 = 0.45, +0.2833.
+    // Paired over task means: a 0.5 − 1 = −0.5, b 0.2 − 0 = +0.2 → mean −0.15: the headline rose,
+    // the paired figure fell (the issue saw −0.500 beside +0.100).
+    const run: Results["run"] = {
+      tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
+      options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+    };
+    const hside = (file: string, mean: number, u: Units): Side => {
+      const x = job();
+      x.rewards!.reward!.mean = mean;
+      return { file, run, experiments: [x], units: new Map([[x, new Map([["reward/reward/mean", u]])]]) };
+    };
+    const doc = compareRuns(hside("b", 1 / 6, tasks({ a: 1, b: 0 }, { a: 1, b: 5 })), hside("h", 0.45, tasks({ a: 0.5, b: 0.2 }, { a: 5, b: 1 })), []);
+    const m = doc.experiments[0]!.metrics.find((x) => x.metric === "reward/reward/mean")!;
+    close(m.difference, 0.45 - 1 / 6, 1e-12);
+    close(m.paired!.mean_diff, -0.15, 1e-12);
+    expect(pairedLine(m.paired!)).toMatch(/^mean over 2 paired tasks: HEAD − BASE −15\.0 pts/);
+    expect(headlineLine(m)).toBe(
+      "headline (each run's own figure, as in the table): BASE 0.1667, HEAD 0.45, HEAD − BASE +0.2833; the headline weighs each task by its trials, the paired figure weighs every task once — here they point different ways: the paired figure is the one tested",
+    );
+    // The honest neighbour: both the same way, the warning is not given.
+    const same = compareRuns(hside("b", 1 / 6, tasks({ a: 1, b: 0 }, { a: 1, b: 5 })), hside("h", 0.1, tasks({ a: 0.5, b: 0 }, { a: 5, b: 1 })), []);
+    expect(headlineLine(same.experiments[0]!.metrics.find((x) => x.metric === "reward/reward/mean")!)).not.toContain("different ways");
   });
 });
 

@@ -48,6 +48,31 @@ describe("native trials", () => {
   });
 });
 
+describe("native trials' clusters (§13.7): the task of the attempt that decides, as the batch picks it", () => {
+  const x = blankExperiment("x", "native-game", 5);
+  x.invalid = [{ trial: "bad", codes: ["JSON_SYNTAX"] }];
+  const entries = [
+    native("one", 1, { victory: true, task: "T" }),
+    native("two", 1, { victory: false, task: "T" }),
+    // an abnormal first attempt names another task: the second, which decides, places the trial
+    native("moved", 1, { status: "abnormal", ending: false, task: "elsewhere" }),
+    native("moved", 2, { victory: true, task: "U" }),
+    // an invalid trial counted 0 under --invalid count sits in its lowest attempt's task, outcome or not
+    native("bad", 2, { validity: "invalid", victory: null, task: "late" }),
+    native("bad", 1, { validity: "invalid", status: "abnormal", ending: false, victory: null, task: "V" }),
+    native("alone", 1, { victory: true }),
+  ];
+  const clusters = (u: Units | undefined) => Object.fromEntries(u!.ids.map((id, i) => [id, u!.clusters?.[i] ?? null]));
+  it("each trial's cluster; a trial without meta.task is its own (null)", () => {
+    expect(clusters(take(entries, x).get("accuracy"))).toEqual({ bad: "V", one: "T", two: "T", moved: "U", alone: null });
+  });
+  it("interned: trials of one task hold the same string; no task anywhere, no clusters at all", () => {
+    const u = take(entries, x).get("accuracy")!;
+    expect(u.clusters![u.ids.indexOf("one")]).toBe(u.clusters![u.ids.indexOf("two")]);
+    expect(take([native("p", 1, { victory: true }), native("q", 1, {})], blankExperiment("x", "native-game", 2)).get("accuracy")!.clusters).toBeNull();
+  });
+});
+
 describe("Harbor trials", () => {
   const x = blankExperiment("job", "harbor", 5);
   x.rewards = { reward: { mean: 0.5, wilson95: null, coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: null, pass_hat_k: null, interval: null, interval_reason: null } };

@@ -95,6 +95,14 @@ describe("a real regression", () => {
     // Every difference is 0 or −1 (a winner replaced): mean_diff = −flips / pairs, and the paired
     // interval (the regression's basis) lies below 0.
     expect(paired.unit).toBe("trial");
+    // synth's trials repeat its tasks: the clusters are the tasks the paired trials fall in (§13.7).
+    expect([paired.test, paired.interval!.method]).toEqual(["cluster-paired-t", "cluster-paired-t"]);
+    // BASE and HEAD hold each trial under the same task, so C = the tasks of the paired trials, counted from BASE's entries.
+    const entries: { trial: string | null; task: string | null }[] = JSON.parse(readFileSync(at("base.json"), "utf8")).bundles;
+    const paired_trials = new Set([...p.flipped.pass_to_fail, ...p.flipped.fail_to_pass]);
+    expect(paired_trials.size).toBeGreaterThan(0);
+    expect(paired.clusters).toBeGreaterThanOrEqual(new Set(entries.filter((e) => paired_trials.has(e.trial ?? "")).map((e) => e.task)).size);
+    expect(paired.clusters).toBeLessThanOrEqual(new Set(entries.map((e) => e.task)).size);
     expect(paired.mean_diff).toBeCloseTo(-p.pass_to_fail / paired.pairs, 12);
     expect(paired.interval!.hi).toBeLessThan(0);
   });
@@ -105,8 +113,13 @@ describe("a real regression", () => {
     expect(r.stderr).toBe("");
     expect(r.stdout).toMatch(/accuracy .* REGRESSION/);
     expect(r.stdout).toMatch(/pass→fail: t\d{4}/);
-    expect(r.stdout).toContain("paired (paired t over the trials both runs count):");
-    expect(r.stdout).toMatch(/accuracy over \d+ trials: HEAD − BASE −\d+\.\d pts, 95% interval \[−\d+\.\d, −\d+\.\d\] pts; this comparison cannot see differences smaller than \d+\.\d points/);
+    expect(r.stdout).toContain("paired (the figure compared and tested: the mean of HEAD − BASE over the trials both runs count):");
+    // synth's trials repeat tasks: the cluster-paired t over them decides (§13.7), mde80 said to be approximate.
+    expect(r.stdout).toMatch(
+      /accuracy mean over \d+ paired trials: HEAD − BASE −\d+\.\d pts, 95% interval \[−\d+\.\d, −\d+\.\d\] pts \(cluster-paired t over \d+ tasks\); cluster-paired t p = [\d.e-]+ decides; it cannot see differences smaller than about \d+\.\d pts \(mde80, approximate: it takes the observed spread as the true one\)/,
+    );
+    expect(r.stdout).toMatch(/headline \(each run's own figure, as in the table\): BASE \d+\/\d+ = [\d.]+%, HEAD \d+\/\d+ = [\d.]+%, HEAD − BASE −[\d.]+ pts/);
+    expect(r.stdout).toContain("(not deciding: the units repeat tasks, so the cluster-paired test decides)");
     expect(r.stdout).toMatch(/regressions?: synth-native accuracy/);
   });
 

@@ -1,17 +1,15 @@
 // `assay compare`: two results documents' experiments side by side, pure. Per metric the
 // difference HEAD − BASE with Newcombe's interval where both figures are proportions of counted
-// trials; per headline metric the paired analysis over the units both sides count (§13.4: mean
-// difference, paired t interval, mde80; the exact McNemar test for native and world trials); what
-// each harness claimed beside it. A regression is a drop that is not chance: the paired interval
-// below 0 where units pair (where every pair differs by the same amount the t has no spread, and
-// the exact sign test decides), else Newcombe's.
+// trials; per headline metric the paired analysis over the units both sides count (§13.4, §13.7:
+// mean difference, (cluster-)paired t interval, mde80, and the test that decides: McNemar, t or
+// the sign test); what each harness claimed beside it. A regression is a drop that is not chance:
+// the paired test decides where the metric has a paired analysis, else Newcombe's interval.
 
 import type { Experiment, IntervalField, Results, RunOptions } from "../results.js";
 import { byteCompare } from "../text.js";
 import { keyOf, namesOf } from "./names.js";
 import { pairedComparison } from "./paired.js";
 import type { ClaimedComparison, Comparison, ExperimentComparison, MetricComparison, PairedComparison } from "./schema.js";
-import { signTest } from "../stats/binomial.js";
 import { tQuantile } from "../stats/student-t.js";
 import { countsOf, newcombe95 } from "./stats.js";
 import type { Units } from "./trials.js";
@@ -34,11 +32,18 @@ function meanFigure(value: number | null, wilson: readonly [number, number] | nu
   return c === null ? valueOnly(value, why, interval) : { value, k: c.k, n: c.n, why: null, interval };
 }
 
-/** A side's SE and degrees of freedom for a difference: its cluster-robust SE over C − 1, else the independent one over n − 1. */
+/** Intervals whose units repeat tasks: their SE is over clusters, with C − 1 degrees of freedom (§13.7 adds Korn–Graubard's). */
+const CLUSTERED: ReadonlySet<string> = new Set(["cluster-t", "korn-graubard"]);
+const isClustered = (i: IntervalField | null) => i !== null && CLUSTERED.has(i.method);
+
+/**
+ * A side's SE and degrees of freedom for a difference: its cluster-robust SE over C − 1 (Korn–Graubard's
+ * `se` is max(SE_c, SE_i), so never below the independent one), else the independent one over n − 1.
+ */
 function spread(f: Figure): { se: number; df: number } | null {
   const i = f.interval;
   if (i === null || f.value === null) return null;
-  if (i.method === "cluster-t" || i.method === "t") return i.se === null ? null : { se: i.se, df: (i.method === "cluster-t" ? i.clusters : i.units) - 1 };
+  if (isClustered(i) || i.method === "t") return i.se === null ? null : { se: i.se, df: (i.method === "t" ? i.units : i.clusters) - 1 };
   return { se: Math.sqrt((f.value * (1 - f.value)) / i.units), df: i.units - 1 };
 }
 
@@ -80,29 +85,26 @@ function figures(x: Experiment): Map<string, Figure> {
   return out;
 }
 
-/**
- * A paired drop that is not chance: the paired interval below 0; where every pair fell by the same
- * amount (SE = 0: no interval) the exact sign test over the pairs below 0.05 — so two pairs that
- * both fell are not a regression, six are.
- */
-function pairedRegression(p: PairedComparison): boolean {
-  if (p.mean_diff === null) return false;
-  if (p.interval !== null) return p.interval.hi < 0;
-  return p.pairs >= 2 && p.mean_diff < 0 && signTest(p.pairs) < 0.05;
+/** The JSON's `paired`: the analysis without its verdict, which the metric's `regression` carries. */
+function analysis({ regression: _verdict, ...paired }: PairedComparison & { regression: boolean }): PairedComparison {
+  return paired;
 }
 
-function metric(name: string, b: Figure, h: Figure, paired: PairedComparison | null): MetricComparison {
+/** `tested`: the metric's paired analysis and whether its test finds a regression (§13.7), null for a metric without one. */
+function metric(name: string, b: Figure, h: Figure, tested: (PairedComparison & { regression: boolean }) | null): MetricComparison {
   const difference = b.value === null || h.value === null ? null : h.value - b.value;
   // Where either side's trials repeat tasks, Newcombe's interval (independent trials) would be too
   // narrow: the difference of the two cluster-robust means instead.
-  const clustered = b.interval?.method === "cluster-t" || h.interval?.method === "cluster-t";
+  const clustered = isClustered(b.interval) || isClustered(h.interval);
   const interval95 =
     difference === null ? null
     : clustered ? clusteredDifference(b, h, difference)
     : b.k === null || b.n === null || h.k === null || h.n === null ? null
     : newcombe95(h.k, h.n, b.k, b.n);
   const note = difference === null || interval95 !== null ? null : clustered ? "trials repeat tasks, and a side has no cluster-robust spread to build the difference from" : (b.why ?? h.why);
-  const regression = paired !== null && paired.pairs >= 2 ? pairedRegression(paired) : difference !== null && difference < 0 && interval95 !== null && interval95[1] < 0;
+  // §13.7 reading 13: where units pair, the paired test alone decides (below two pairs: no
+  // regression, never the unpaired interval's verdict); the unpaired rule only for the other metrics.
+  const regression = tested !== null ? tested.regression : difference !== null && difference < 0 && interval95 !== null && interval95[1] < 0;
   return {
     metric: name,
     base: { value: b.value, k: b.k, n: b.n },
@@ -112,7 +114,7 @@ function metric(name: string, b: Figure, h: Figure, paired: PairedComparison | n
     interval_method: interval95 === null ? null : clustered ? "cluster-t" : "newcombe",
     note,
     regression,
-    paired,
+    paired: tested === null ? null : analysis(tested),
   };
 }
 

@@ -1,6 +1,6 @@
 // Pairing two runs' units of one metric (contract §13.4), pure: the units both sides count, their
 // differences HEAD − BASE, and why the others did not pair. The statistics are
-// core/stats/paired.ts's; McNemar's exact test stays beside them for binary trials.
+// core/stats/paired.ts's (which test decides, §13.7); McNemar's counts and flipped units beside them.
 
 import { byteCompare } from "../text.js";
 import { pairedDifference } from "../stats/paired.js";
@@ -72,31 +72,45 @@ export function unpairedNotes(p: Pairing, unit: string, sides: [string, string] 
     ...(p.only_head > 0 ? [`only in ${sides[1]}: ${plural(p.only_head, unit)}`] : []),
     ...(p.checksum_changed > 0 ? [`task_checksum changed: ${plural(p.checksum_changed, unit)} (a changed task is not one unit on both sides)`] : []),
     ...(p.checksum_one_side > 0 ? [`task_checksum on one side only: ${plural(p.checksum_one_side, unit)} paired by task name (an older Harbor records none)`] : []),
+    // §13.7 reading 5: a unit's cluster is BASE's where the sides name different ones.
+    ...(p.cluster_differs > 0 ? [`cluster differs between the sides: ${plural(p.cluster_differs, unit)} paired, each in ${sides[0]}'s cluster`] : []),
   ];
 }
 
-/** §13.4's `paired` of one headline metric; `binary` (native and world trials): with the exact McNemar test and the flipped trials. */
-export function pairedComparison(base: Units, head: Units, binary: boolean): PairedComparison {
+/**
+ * §13.4's `paired` of one headline metric with §13.7's test, and (not in the JSON's `paired`)
+ * whether it is a regression: the test decides. `binary` (native and world trials): McNemar's counts and the flipped trials always;
+ * elsewhere they are given where McNemar decides (every unit 0/1 on both sides, none clustered).
+ */
+export function pairedComparison(base: Units, head: Units, binary: boolean): PairedComparison & { regression: boolean } {
   const flipped = { pass_to_fail: [] as string[], fail_to_pass: [] as string[] };
   const both = [0, 0]; // fail on both, pass on both
-  const p = pairing(base, head, binary ? (id, b, h) => (b === h ? both[b]!++ : (b === 1 ? flipped.pass_to_fail : flipped.fail_to_pass).push(id)) : undefined);
+  const p = pairing(base, head, (id, b, h) => {
+    if ((b !== 0 && b !== 1) || (h !== 0 && h !== 1)) return;
+    if (b === h) both[b]!++;
+    else (b === 1 ? flipped.pass_to_fail : flipped.fail_to_pass).push(id);
+  });
   const d = pairedDifference(p, base.unit);
   flipped.pass_to_fail.sort(byteCompare);
   flipped.fail_to_pass.sort(byteCompare);
   const mcnemar =
-    binary && p.base.length > 0
-      ? { p: mcnemarExact(flipped.pass_to_fail.length, flipped.fail_to_pass.length), both_pass: both[1]!, both_fail: both[0]!, pass_to_fail: flipped.pass_to_fail.length, fail_to_pass: flipped.fail_to_pass.length, flipped }
+    d.discordant !== null && (binary || d.test === "mcnemar")
+      ? { p: mcnemarExact(d.discordant.b, d.discordant.c), both_pass: both[1]!, both_fail: both[0]!, pass_to_fail: d.discordant.b, fail_to_pass: d.discordant.c, flipped }
       : null;
   return {
     unit: base.unit,
     pairs: d.pairs,
     only_base: p.only_base,
     only_head: p.only_head,
+    clusters: d.clusters,
     mean_diff: d.mean_diff,
     interval: d.interval,
     mde80: d.mde80,
+    test: d.test,
+    p: d.p,
     mcnemar,
     reason: p.reason ?? d.reason,
     unpaired: unpairedNotes(p, base.unit),
+    regression: d.regression,
   };
 }

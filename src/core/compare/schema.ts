@@ -44,13 +44,39 @@ export const pairedSchema = z.object({
   /** Units counted on one side only (not paired). */
   only_base: z.int(),
   only_head: z.int(),
-  /** Mean over the pairs of HEAD − BASE (null without a pair). */
+  /**
+   * §13.7: the clusters the pairs fall in where some cluster (a task repeated; an Inspect cluster
+   * key's value) holds two or more of them, the test then cluster-paired-t; null otherwise.
+   */
+  clusters: z.int().nullable(),
+  /**
+   * The figure compared and tested (§13.7, one estimand): the mean over the pairs of HEAD − BASE
+   * (Harbor: of task means, so not the difference of the trial-weighted headlines); null without a pair.
+   */
   mean_diff: z.number().nullable(),
-  /** mean_diff ± t(0.975, P−1)·s_d/√P, not clipped; null below two pairs (`reason` says why). */
+  /**
+   * mean_diff ± t(0.975, df)·SE, not clipped; `paired-t`: SE = s_d/√P, df P − 1; `cluster-paired-t`:
+   * SE the cluster-robust one over the differences, never below s_d/√P, df C − 1. Null below two
+   * pairs (or clusters) and when every difference is equal (`reason` says why).
+   */
   interval: z.object({ method: z.enum(["paired-t", "cluster-paired-t"]), lo: z.number(), hi: z.number() }).nullable(),
-  /** (t(0.975, P−1) + t(0.80, P−1))·s_d/√P: the smallest true difference this comparison detects with 80% power. */
+  /**
+   * (t(0.975, df) + t(0.80, df))·SE with the interval's SE and df: the smallest true difference this
+   * comparison detects with 80% power, approximately (it takes the observed spread as the true one).
+   */
   mde80: z.number().nullable(),
-  /** Native and world (binary outcomes): the exact McNemar test and the flipped trials; null elsewhere. */
+  /**
+   * What decides `p` and the metric's `regression` (§13.7): exact McNemar where every pair is 0/1 on
+   * both sides and none shares a cluster; else the (cluster-)paired t; the exact sign test where every
+   * difference is equal and not 0; none below two pairs (or clusters) or when every pair agrees.
+   */
+  test: z.enum(["paired-t", "cluster-paired-t", "mcnemar", "sign", "none"]),
+  /** The two-sided p of `test`; 1 where there is no information (never 0 from none). */
+  p: z.number(),
+  /**
+   * The exact McNemar test and the flipped units: native and world always (where units repeat a task
+   * it is shown, not deciding), and wherever McNemar decides (Harbor tasks, Inspect samples); else null.
+   */
   mcnemar: mcnemarSchema.nullable(),
   /** Why there is no pair or no interval (null when there is an interval). */
   reason: z.string().nullable(),
@@ -79,8 +105,9 @@ export const metricSchema = z.object({
   /** Why there is no interval (null when there is one, or no difference). */
   note: z.string().nullable(),
   /**
-   * A drop that is not chance: where two or more units pair, the paired interval lies below 0 (no
-   * interval, SE = 0: the exact sign test says p < 0.05); otherwise `interval95` does.
+   * A drop that is not chance: with a paired analysis, its test decides (§13.7: McNemar's one-sided
+   * p < 0.025, else p < 0.05 with mean_diff < 0; never below two pairs, and no fallback to
+   * `interval95`); without one (completion, dimensions, coverage), `interval95` lies below 0.
    */
   regression: z.boolean(),
   /** §13.4: the paired analysis, for the headline metrics (null for the others). */

@@ -85,10 +85,29 @@ function unitsOf(unit: UnitKind, m: ReadonlyMap<string, number>): Units {
 
 const none = (unit: UnitKind, reason: string): Units => ({ unit, ids: [], values: new Float64Array(0), checksums: null, reason });
 
+/**
+ * native and world trials of one experiment, each by a slot: its lowest attempt with an outcome
+ * (packed as attempt·4 + victory·2 + pass; −1: none yet), its lowest attempt of any kind, and the
+ * tasks of those two (interned, +1; 0: no meta.task) packed in one number (§13.7: the cluster is the
+ * deciding attempt's task; an invalid trial's, the lowest attempt's, as batch/assay.ts picks it).
+ */
+interface AttemptSlots {
+  slot: Map<string, number>;
+  outcome: number[];
+  first: number[];
+  tasks: number[];
+}
+
+/** Two interned task numbers in one (each below 2^26: far more distinct tasks than a heap holds). */
+const TASKS = 2 ** 26;
+
 // Kept apart by kind, as the experiments are (a Harbor job and a native experiment may share an id).
 export class TrialOutcomes {
-  /** native and world: per experiment and trial, the lowest attempt with an outcome, packed as attempt·4 + victory·2 + pass. */
-  private readonly attempts = new Map<string, Map<string, number>>();
+  /** native and world: per experiment, every trial's slot. */
+  private readonly attempts = new Map<string, AttemptSlots>();
+  /** meta.task strings, each kept once however many trials name it (index + 1 is a task's number). */
+  private readonly taskIndex = new Map<string, number>();
+  private readonly taskNames: string[] = [];
   /** Harbor and Terminal-Bench trials, per profile and experiment (a Harbor job and a run may share a name). */
   private readonly rewarded = new Map<string, Map<string, HarborTrial>>();
   /** Inspect: per experiment, per log path, until the experiment says which log decides. */
@@ -112,14 +131,42 @@ export class TrialOutcomes {
       const values = new Map<string, { exclude: Float64Array; zero: Float64Array }>();
       for (const [key, m] of Object.entries(e.inspect?.metrics ?? {})) if (m.values !== null && isMeanKey(key)) values.set(key, { exclude: floats(m.values.exclude), zero: floats(m.values.zero) });
       nested(this.inspect, e.experiment).set(e.path, { ids: e.inspect?.sample_ids ?? null, values });
-    } else if (e.trial !== null && e.attempt !== null && hasOutcome(e)) {
-      const trials = nested(this.attempts, e.experiment);
-      const seen = trials.get(e.trial);
-      // Arithmetic, not bit operations: an attempt number from evidence may exceed 32 bits.
-      const attempt = Math.min(e.attempt, 2 ** 48);
-      if (seen === undefined || Math.floor(seen / 4) > attempt) trials.set(e.trial, attempt * 4 + (e.victory === true ? 2 : 0) + (e.pass === true ? 1 : 0));
+    } else if (e.trial !== null && e.attempt !== null) this.addAttempt(e.experiment, e.trial, e.attempt, e);
+  }
+
+  private addAttempt(experiment: string, trial: string, at: number, e: BundleEntry): void {
+    let x = this.attempts.get(experiment);
+    if (x === undefined) this.attempts.set(experiment, (x = { slot: new Map(), outcome: [], first: [], tasks: [] }));
+    let i = x.slot.get(trial);
+    if (i === undefined) {
+      x.slot.set(trial, (i = x.outcome.length));
+      x.outcome.push(-1);
+      x.first.push(Infinity);
+      x.tasks.push(0);
+    }
+    // Arithmetic, not bit operations: an attempt number from evidence may exceed 32 bits.
+    const attempt = Math.min(at, 2 ** 48);
+    const task = this.intern(e.task);
+    if (attempt < x.first[i]!) {
+      x.first[i] = attempt;
+      x.tasks[i] = task * TASKS + (x.tasks[i]! % TASKS);
+    }
+    const seen = x.outcome[i]!;
+    if (hasOutcome(e) && (seen === -1 || Math.floor(seen / 4) > attempt)) {
+      x.outcome[i] = attempt * 4 + (e.victory === true ? 2 : 0) + (e.pass === true ? 1 : 0);
+      x.tasks[i] = Math.floor(x.tasks[i]! / TASKS) * TASKS + task;
     }
   }
+
+  /** A task's number (0: none); past 2^26 − 1 distinct tasks, the rest stand alone. */
+  private intern(task: string | null): number {
+    if (task === null) return 0;
+    let n = this.taskIndex.get(task);
+    if (n === undefined && this.taskNames.length < TASKS - 1) this.taskIndex.set(task, (n = this.taskNames.push(task)));
+    return n ?? 0;
+  }
+
+  private taskName = (n: number): string | null => (n === 0 ? null : this.taskNames[n - 1]!);
 
   /**
    * The units of `x`'s headline metrics, by metric name (and the memory they took is released).
@@ -145,11 +192,29 @@ export class TrialOutcomes {
     const attempts = this.attempts.get(x.experiment);
     this.attempts.delete(x.experiment);
     if (x.profile !== "native-game" && x.profile !== "world") return out;
-    const bit = x.profile === "world" ? 1 : 2;
-    const m = new Map<string, number>(options.invalid === "count" ? [...invalid].map((t) => [t, 0]) : []);
-    for (const [trial, packed] of attempts ?? []) if (!outside.has(trial) && !invalid.has(trial)) m.set(trial, Math.floor((packed % 4) / bit) % 2);
-    out.set(x.profile === "world" ? "pass" : "accuracy", unitsOf("trial", m));
+    out.set(x.profile === "world" ? "pass" : "accuracy", this.trialUnits(attempts, x.profile === "world" ? 1 : 2, outside, invalid, options.invalid === "count"));
     return out;
+  }
+
+  /**
+   * Native or world trials' units (`bit`: pass 1, victory 2) with their clusters (§13.7): a counted
+   * invalid trial is a 0 in its lowest attempt's task, every other the deciding attempt's.
+   */
+  private trialUnits(x: AttemptSlots | undefined, bit: number, outside: ReadonlySet<string>, invalid: ReadonlySet<string>, counted: boolean): Units {
+    const ids: string[] = [];
+    const values: number[] = [];
+    const clusters: (string | null)[] = [];
+    const put = (trial: string, v: number, task: number) => {
+      ids.push(trial);
+      values.push(v);
+      clusters.push(this.taskName(task));
+    };
+    if (counted) for (const t of invalid) put(t, 0, Math.floor((x?.tasks[x.slot.get(t) ?? -1] ?? 0) / TASKS));
+    for (const [trial, i] of x?.slot ?? []) {
+      const packed = x!.outcome[i]!;
+      if (packed !== -1 && !outside.has(trial) && !invalid.has(trial)) put(trial, Math.floor((packed % 4) / bit) % 2, x!.tasks[i]! % TASKS);
+    }
+    return { unit: "trial", ids, values: Float64Array.from(values), checksums: null, reason: null, clusters: clusters.some((c) => c !== null) ? clusters : null };
   }
 
   /** The deciding log's reduced values per sample; an invalid log in the chain (--invalid count) zeroes every planned sample, as the figure does. */

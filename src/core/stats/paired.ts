@@ -43,6 +43,12 @@ export interface Pairs {
   clusters?: ArrayLike<string | null> | null;
 }
 
+/**
+ * Differences this close are one (a Harbor task mean summed in another order differs in its last
+ * bits): rounding must not pass for spread, or p ≈ 0 would come from no information.
+ */
+const ROUNDING = 1e-12;
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
@@ -72,7 +78,7 @@ export function pairedDifference(pairs: Pairs, unit = "unit"): PairedDifference 
   let allEqual = true;
   for (const d of ds) {
     ss += (d - mean) * (d - mean);
-    if (d !== ds[0]) allEqual = false;
+    if (Math.abs(d - ds[0]!) > ROUNDING) allEqual = false;
   }
   const naive = allEqual ? 0 : Math.sqrt(ss / (P - 1)) / Math.sqrt(P);
   let between = 0;
@@ -81,14 +87,15 @@ export function pairedDifference(pairs: Pairs, unit = "unit"): PairedDifference 
   const base = { pairs: P, clusters: clustered ? C : null, mean_diff: mean, discordant, se, df: null, interval: null, mde80: null, reason: null };
   // Every pair differs by the same amount (SE = 0): the t has no spread to measure, and a
   // zero-width "interval" (or an mde80 of 0) would claim certainty.
-  const flat = se === 0 ? `all ${plural(P, unit)} ${mean === 0 ? "agree exactly (every difference 0)" : `differ by exactly ${Number(mean.toPrecision(6))}`}: no spread, so no interval` : null;
+  const zero = Math.abs(mean) <= ROUNDING;
+  const flat = se === 0 ? `all ${plural(P, unit)} ${zero ? "agree exactly (every difference 0)" : `differ by exactly ${Number(mean.toPrecision(6))}`}: no spread, so no interval` : null;
   const spread = flat !== null ? { reason: flat } : withInterval(mean, se, C - 1, clustered);
   if (discordant !== null && !clustered) {
     const { b, c } = discordant;
     return { ...base, ...spread, test: "mcnemar", p: mcnemarExact(b, c), regression: mcnemarDrop(b, c) };
   }
   if (flat !== null) {
-    if (mean === 0) return { ...base, ...spread, test: "none", p: 1, regression: false };
+    if (zero) return { ...base, ...spread, test: "none", p: 1, regression: false };
     // The exact sign test: how unlikely that many equal-signed differences are by chance,
     // counting clusters, not repeats, where clustered.
     const p = signTest(C);

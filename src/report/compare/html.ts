@@ -5,7 +5,7 @@
 import type { Comparison, ExperimentComparison, RankedExperiment, Ranking, RankingDocument } from "../../core/compare/schema.js";
 import { terminalText } from "../../core/text.js";
 import { esc } from "../html/escape.js";
-import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, rankedUsageRows, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, rankedUsageRows, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 /** Text as HTML shows it literally: hidden characters (controls, bidi overrides) escaped as on a terminal, markup as entities. */
 export const h = (s: string): string => esc(terminalText(s));
@@ -36,8 +36,10 @@ function* experiment(e: ExperimentComparison): Generator<string> {
     const p = m.paired;
     if (p === null) continue;
     yield `<li>${h(metricName(m.metric))} ${h(pairedLine(p))}${p.unpaired.length > 0 ? `; not paired: ${h(p.unpaired.join("; "))}` : ""}`;
+    const headline = headlineLine(m);
+    if (headline !== null) yield `<br>${h(headline)}`;
     if (p.mcnemar !== null) {
-      yield `<br>${h(mcnemarLine(p.mcnemar))}`;
+      yield `<br>${h(mcnemarLine(p.mcnemar, p.clusters === null))}`;
       for (const [label, list] of [["pass → fail", p.mcnemar.flipped.pass_to_fail], ["fail → pass", p.mcnemar.flipped.fail_to_pass]] as const) {
         if (list.length === 0) continue;
         const c = capped(list);
@@ -130,7 +132,7 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   yield `${HEAD}<title>assay compare: ${h(doc.base.file)} → ${h(doc.head.file)}</title>\n<style>${STYLE}</style></head><body>\n`;
   yield `<h1>assay compare</h1>\n<p>BASE ${h(doc.base.file)} (assay ${h(doc.base.tool_version)}) → HEAD ${h(doc.head.file)} (assay ${h(doc.head.tool_version)}), scoring version ${doc.base.scoring_version}</p>\n`;
   yield doc.regressions.length === 0
-    ? '<p class="ok">No regression: no figure dropped with a 95% interval below 0 (the paired interval where units pair, else the unpaired one).</p>\n'
+    ? '<p class="ok">No regression: no figure dropped beyond chance (the paired test where units pair, else the unpaired 95% interval).</p>\n'
     : `<p class="reg">${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${h(r.head)} ${h(metricName(r.metric))}`).join(", ")}</p>\n`;
   for (const e of doc.experiments) yield* experiment(e);
   if (doc.only_base.length > 0) yield `<p>Only in BASE (not compared): ${doc.only_base.map(h).join(", ")}</p>\n`;

@@ -2,7 +2,7 @@
 // is escaped: no evidence can open a link, an image, HTML or a table cell of its own.
 import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
 import { terminalText } from "../../core/text.js";
-import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, rankedUsageRows, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, rankedUsageRows, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 /**
  * A name or note as Markdown shows it literally: hidden characters escaped, every character that
@@ -33,8 +33,10 @@ function* experiment(e: ExperimentComparison): Generator<string> {
     const p = m.paired;
     if (p === null) continue;
     yield `- ${md(metricName(m.metric))} ${md(pairedLine(p))}${p.unpaired.length > 0 ? `; not paired: ${md(p.unpaired.join("; "))}` : ""}\n`;
+    const headline = headlineLine(m);
+    if (headline !== null) yield `  - ${md(headline)}\n`;
     if (p.mcnemar === null) continue;
-    yield `  - ${mcnemarLine(p.mcnemar)}\n`;
+    yield `  - ${md(mcnemarLine(p.mcnemar, p.clusters === null))}\n`;
     for (const [label, list] of [["pass → fail", p.mcnemar.flipped.pass_to_fail], ["fail → pass", p.mcnemar.flipped.fail_to_pass]] as const) {
       if (list.length === 0) continue;
       const c = capped(list);
@@ -77,7 +79,7 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   if (doc.format === "assay.compare-runs/1") return yield* rankingDocument(doc);
   yield `## assay compare: ${md(doc.base.file)} → ${md(doc.head.file)}\n\n`;
   yield doc.regressions.length === 0
-    ? "**No regression**: no figure dropped with a 95% interval below 0 (the paired interval where units pair, else the unpaired one).\n"
+    ? "**No regression**: no figure dropped beyond chance (the paired test where units pair, else the unpaired 95% interval).\n"
     : `**${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}**: ${doc.regressions.map((r) => `${md(r.head)} ${md(metricName(r.metric))}`).join(", ")}\n`;
   for (const e of doc.experiments) yield* experiment(e);
   if (doc.only_base.length > 0) yield `\nOnly in BASE (not compared): ${doc.only_base.map(md).join(", ")}\n`;

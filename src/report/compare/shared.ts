@@ -48,25 +48,52 @@ export const pValue = (p: number | null): string => (p === null ? "= —" : p ==
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const points = (v: number) => `${signed(v * 100, 1)} pts`;
 
-/** The method, named once per experiment: "paired t over the trials both runs count". */
+/** The paired figure, named once per experiment (§13.7: one estimand, the one compared and tested). */
 export const pairedMethod = (e: ExperimentComparison): string | null => {
   const units = [...new Set(e.metrics.flatMap((m) => (m.paired === null ? [] : [m.paired.unit])))];
-  return units.length === 0 ? null : `paired t over the ${units.map((u) => `${u}s`).join(" and ")} both runs count`;
+  return units.length === 0 ? null : `the figure compared and tested: the mean of HEAD − BASE over the ${units.map((u) => `${u}s`).join(" and ")} both runs count`;
 };
 
-/** One metric's paired difference: N units, HEAD − BASE, its interval, and what the comparison cannot see. */
+/** What a cluster of pairing units is: trials repeat a task; samples share a cluster key's value. */
+const clusterNoun = (unit: PairedComparison["unit"]) => (unit === "sample" ? "cluster" : "task");
+
+const TESTS: Record<PairedComparison["test"], string> = { "paired-t": "paired t", "cluster-paired-t": "cluster-paired t", mcnemar: "exact McNemar", sign: "exact sign test", none: "no test" };
+
+/** mde80 as people read it: approximate, since it takes the observed spread as the true one (§13.7). */
+const mdeText = (mde: number) => `; it cannot see differences smaller than about ${(mde * 100).toFixed(1)} pts (mde80, approximate: it takes the observed spread as the true one)`;
+
+/**
+ * One metric's paired difference: "mean over N paired units", HEAD − BASE, its interval with the
+ * method, the test that decided and its p, and what the comparison cannot see.
+ */
 export function pairedLine(p: PairedComparison): string {
-  const over = `over ${plural(p.pairs, p.unit)}`;
+  const over = `mean over ${plural(p.pairs, `paired ${p.unit}`)}`;
   if (p.mean_diff === null) return `${over}: ${p.reason}`;
   const diff = `${over}: HEAD − BASE ${points(p.mean_diff)}`;
-  if (p.interval === null) return `${diff} (${p.reason})`;
-  const mde = p.mde80 === null ? "" : `; this comparison cannot see differences smaller than ${(p.mde80 * 100).toFixed(1)} points`;
-  return `${diff}, 95% interval [${signed(p.interval.lo * 100, 1)}, ${signed(p.interval.hi * 100, 1)}] pts${mde}`;
+  // No interval: the reason says why (and, for the sign test, its p); McNemar may still decide.
+  if (p.interval === null) return `${diff} (${p.reason})${p.test === "mcnemar" ? `; exact McNemar p ${pValue(p.p)} decides` : ""}`;
+  const by = p.interval.method === "cluster-paired-t" ? `cluster-paired t over ${plural(p.clusters ?? 0, clusterNoun(p.unit))}` : "paired t";
+  const range = `95% interval [${signed(p.interval.lo * 100, 1)}, ${signed(p.interval.hi * 100, 1)}] pts (${by})`;
+  return `${diff}, ${range}; ${TESTS[p.test]} p ${pValue(p.p)} decides${p.mde80 === null ? "" : mdeText(p.mde80)}`;
 }
 
-/** McNemar's exact test of the flipped trials. */
-export const mcnemarLine = (m: NonNullable<PairedComparison["mcnemar"]>): string =>
-  `${m.both_pass} pass on both, ${m.both_fail} fail on both, ${m.pass_to_fail} pass→fail, ${m.fail_to_pass} fail→pass; exact McNemar p ${pValue(m.p)}`;
+/**
+ * Each run's own headline beside the paired figure, named as the headline (§13.7). Harbor's
+ * headline weighs tasks by their trials, the paired figure each task once: said, and said louder
+ * where the two point different ways.
+ */
+export function headlineLine(m: MetricComparison): string | null {
+  const p = m.paired;
+  if (p === null || m.difference === null) return null;
+  const line = `headline (each run's own figure, as in the table): BASE ${figure(m.base)}, HEAD ${figure(m.head)}, HEAD − BASE ${difference(m)}`;
+  if (p.unit !== "task") return line;
+  const apart = p.mean_diff !== null && Math.sign(p.mean_diff) * Math.sign(m.difference) < 0;
+  return `${line}; the headline weighs each task by its trials, the paired figure weighs every task once${apart ? " — here they point different ways: the paired figure is the one tested" : ""}`;
+}
+
+/** McNemar's exact test of the flipped units; where units repeat a task it is shown, not deciding (§13.7). */
+export const mcnemarLine = (m: NonNullable<PairedComparison["mcnemar"]>, deciding = true): string =>
+  `${m.both_pass} pass on both, ${m.both_fail} fail on both, ${m.pass_to_fail} pass→fail, ${m.fail_to_pass} fail→pass; exact McNemar p ${pValue(m.p)}${deciding ? "" : " (not deciding: the units repeat tasks, so the cluster-paired test decides)"}`;
 
 /** A ranked run's value and interval, in percent. */
 export function rankedFigure(r: Ranking["runs"][number]): { value: string; interval: string } {

@@ -2,7 +2,7 @@
 // every note terminalText, so none reaches the terminal raw.
 import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
 import { forTerminal as name, terminalText as text } from "../../core/text.js";
-import { capped, difference, differenceMethods, figure, interval, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, rankedUsageRows, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, rankedUsageRows, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 const pad = (s: string, n: number) => s + " ".repeat(Math.max(1, n - [...s].length));
 
@@ -29,9 +29,11 @@ function* experiment(e: ExperimentComparison): Generator<string> {
     const p = m.paired;
     if (p === null) continue;
     yield `    ${name(metricName(m.metric))} ${text(pairedLine(p))}\n`;
+    const headline = headlineLine(m);
+    if (headline !== null) yield `      ${text(headline)}\n`;
     if (p.unpaired.length > 0) yield `      not paired: ${text(p.unpaired.join("; "))}\n`;
     if (p.mcnemar === null) continue;
-    yield `      ${mcnemarLine(p.mcnemar)}\n`;
+    yield `      ${mcnemarLine(p.mcnemar, p.clusters === null)}\n`;
     for (const [label, list] of [["pass→fail", p.mcnemar.flipped.pass_to_fail], ["fail→pass", p.mcnemar.flipped.fail_to_pass]] as const) {
       if (list.length === 0) continue;
       const c = capped(list);
@@ -83,6 +85,6 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   if (doc.only_head.length > 0) yield `\nonly in HEAD (not compared): ${doc.only_head.map(name).join(", ")}\n`;
   for (const n of doc.notes) yield `note: ${text(n)}\n`;
   yield doc.regressions.length === 0
-    ? "\nno regression: no figure dropped with a 95% interval below 0 (the paired interval where units pair, else the unpaired one)\n"
+    ? "\nno regression: no figure dropped beyond chance (the paired test where units pair, else the unpaired 95% interval)\n"
     : `\n${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${name(r.head)} ${name(metricName(r.metric))}`).join(", ")}\n`;
 }
