@@ -330,9 +330,13 @@ describe("Harbor task means: one estimand", () => {
     expect(headlineLine(m)).toBe(
       "headline (each run's own figure, as in the table): BASE 0.1667, HEAD 0.45, HEAD − BASE +0.2833; the headline weighs each task by its trials, the paired figure weighs every task once — here they point different ways: the paired figure is the one tested",
     );
-    // The honest neighbour: both the same way, the warning is not given.
-    const same = compareRuns(hside("b", 1 / 6, tasks({ a: 1, b: 0 }, { a: 1, b: 5 })), hside("h", 0.1, tasks({ a: 0.5, b: 0 }, { a: 5, b: 1 })), []);
-    expect(headlineLine(same.experiments[0]!.metrics.find((x) => x.metric === "reward/reward/mean")!)).not.toContain("different ways");
+    // The honest neighbour: HEAD a 1 trial at 0.5, b 5 trials at 0: headline 0.5/6 = 0.0833 (−0.0833),
+    // paired a −0.5, b 0 → −0.25: both fell, so the weighting is said without the warning.
+    const same = compareRuns(hside("b", 1 / 6, tasks({ a: 1, b: 0 }, { a: 1, b: 5 })), hside("h", 0.5 / 6, tasks({ a: 0.5, b: 0 }, { a: 1, b: 5 })), []);
+    expect(headlineLine(same.experiments[0]!.metrics.find((x) => x.metric === "reward/reward/mean")!)).toMatch(/weighs every task once$/);
+    // Equal weights (one trial per task): the figures agree, so there is no weighting to explain.
+    const even = compareRuns(hside("b", 0.5, tasks({ a: 1, b: 0 })), hside("h", 0.25, tasks({ a: 0.5, b: 0 })), []);
+    expect(headlineLine(even.experiments[0]!.metrics.find((x) => x.metric === "reward/reward/mean")!)).toBe("headline (each run's own figure, as in the table): BASE 0.5, HEAD 0.25, HEAD − BASE −0.2500");
   });
 });
 

@@ -52,7 +52,11 @@ describe.runIf(HAVE || REQUIRE_SHARED)("persona-* jobs against their appSim-exam
         expect(p.pairs).toBeGreaterThanOrEqual(1);
         expect(p.mean_diff).toBe(0);
         // Every task agrees exactly: no spread for the t, so no zero-width interval, and the reason says so.
-        if (p.pairs >= 2) expect([p.interval, p.mde80, p.reason]).toEqual([null, null, `all ${p.pairs} tasks agree exactly (every difference 0): the paired t has no spread to measure, so no interval`]);
+        if (p.pairs >= 2) expect([p.interval, p.mde80, p.reason]).toEqual([null, null, `all ${p.pairs} tasks agree exactly (every difference 0): no spread, so no interval`]);
+        // §13.7: no information is p = 1, never a regression; tasks whose means are all 0/1 are McNemar's (b = c = 0).
+        expect([p.p, m.regression]).toEqual([1, false]);
+        expect(p.test).toBe(p.mcnemar === null ? "none" : "mcnemar");
+        expect(p.mcnemar === null || (p.mcnemar.pass_to_fail === 0 && p.mcnemar.fail_to_pass === 0)).toBe(true);
         paired++;
       }
     }

@@ -67,8 +67,8 @@ const mdeText = (mde: number) => `; it cannot see differences smaller than about
  * method, the test that decided and its p, and what the comparison cannot see.
  */
 export function pairedLine(p: PairedComparison): string {
+  if (p.mean_diff === null) return `no paired ${p.unit}: ${p.reason}`;
   const over = `mean over ${plural(p.pairs, `paired ${p.unit}`)}`;
-  if (p.mean_diff === null) return `${over}: ${p.reason}`;
   const diff = `${over}: HEAD − BASE ${points(p.mean_diff)}`;
   // No interval: the reason says why (and, for the sign test, its p); McNemar may still decide.
   if (p.interval === null) return `${diff} (${p.reason})${p.test === "mcnemar" ? `; exact McNemar p ${pValue(p.p)} decides` : ""}`;
@@ -79,15 +79,16 @@ export function pairedLine(p: PairedComparison): string {
 
 /**
  * Each run's own headline beside the paired figure, named as the headline (§13.7). Harbor's
- * headline weighs tasks by their trials, the paired figure each task once: said, and said louder
- * where the two point different ways.
+ * headline weighs tasks by their trials, the paired figure each task once: said where the two
+ * differ, and said louder where they point different ways.
  */
 export function headlineLine(m: MetricComparison): string | null {
   const p = m.paired;
   if (p === null || m.difference === null) return null;
   const line = `headline (each run's own figure, as in the table): BASE ${figure(m.base)}, HEAD ${figure(m.head)}, HEAD − BASE ${difference(m)}`;
-  if (p.unit !== "task") return line;
-  const apart = p.mean_diff !== null && Math.sign(p.mean_diff) * Math.sign(m.difference) < 0;
+  // Only where the two figures differ is there a weighting to explain.
+  if (p.unit !== "task" || p.mean_diff === null || Math.abs(p.mean_diff - m.difference) <= 1e-9) return line;
+  const apart = Math.sign(p.mean_diff) * Math.sign(m.difference) < 0;
   return `${line}; the headline weighs each task by its trials, the paired figure weighs every task once${apart ? " — here they point different ways: the paired figure is the one tested" : ""}`;
 }
 
