@@ -58,8 +58,11 @@ describe("compare keeps memory bounded", () => {
     // Log j's samples are units j·100 … j·100 + 99: in log 0, samples 1, 11, …, 91 not ≡ 0 (mod 3)
     // flip from 1 to 0 — seven of them (21, 51, 81 are ≡ 0) — so mean_diff = −7/100.
     const first = doc.experiments.find((e) => e.base === "task-t0000000 (model)")!.metrics.find((m) => m.metric === "inspect/match/-/accuracy/value")!.paired!;
-    expect([first.unit, first.pairs, first.only_base, first.only_head, first.mcnemar]).toEqual(["sample", 100, 0, 0, null]);
+    expect([first.unit, first.pairs, first.only_base, first.only_head]).toEqual(["sample", 100, 0, 0]);
     expect(first.mean_diff).toBeCloseTo(-0.07, 12);
+    // Binary unclustered samples: exact McNemar decides (§13.7), b = 7, c = 0: p = 2·½⁷ = 0.015625.
+    expect([first.test, first.mcnemar?.pass_to_fail, first.mcnemar?.fail_to_pass]).toEqual(["mcnemar", 7, 0]);
+    expect(first.p).toBeCloseTo(0.015625, 12);
     expect(rssMB).toBeLessThan(2 * docMB);
   }, 180_000);
 });
