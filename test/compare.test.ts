@@ -170,6 +170,15 @@ describe("formats", () => {
     expect(html.stdout).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`);
     expect(html.stdout).not.toMatch(/<script|src=|href=|@import|url\(/i);
     expect(html.stdout).toContain('<span class="reg">regression</span>');
+    // §13.7 in every format: the paired figure named as such, the test that decided and its p,
+    // mde80 said to be approximate, each run's headline beside it, McNemar marked not deciding.
+    const plain = [md.stdout.replace(/\\(.)/g, "$1"), html.stdout.replace(/&#39;|&#x27;/g, "'").replace(/&amp;/g, "&")];
+    for (const text of plain) {
+      expect(text).toMatch(/accuracy mean over \d+ paired trials: HEAD − BASE −[\d.]+ pts, 95% interval \[[^\]]+\] pts \(cluster-paired t over \d+ tasks\); cluster-paired t p = [\d.e-]+ decides/);
+      expect(text).toContain("mde80, approximate: it takes the observed spread as the true one");
+      expect(text).toMatch(/headline \(each run's own figure, as in the table\): BASE \d+\/\d+ = [\d.]+%, HEAD \d+\/\d+ = [\d.]+%/);
+      expect(text).toMatch(/exact McNemar p = [\d.e-]+ \(not deciding/);
+    }
   });
 
   it("--out picks the format by its extension as score does; a --format the extension contradicts, or an extension compare cannot write, is refused", async () => {
