@@ -214,8 +214,23 @@ describe("paired differences (§13.4)", () => {
     // Equal drops in clusters: the sign test counts clusters (2·½² = 0.5), not the 12 trials (0.0005).
     const equal = pairedDifference({ base: Array(12).fill(1), head: Array(12).fill(0), clusters: [...Array(6).fill("A"), ...Array(6).fill("B")] });
     expect(equal).toMatchObject({ test: "sign", p: 0.5, regression: false });
+    // Equal drops in six clusters of two: 2·½⁶ = 0.03125 < 0.05, a regression over clusters.
+    const six = pairedDifference({ base: Array(12).fill(1), head: Array(12).fill(0), clusters: Array.from({ length: 12 }, (_, i) => `T${i >> 1}`) });
+    expect(six).toMatchObject({ test: "sign", clusters: 6, p: 0.03125, regression: true });
     // Each unit its own cluster: plain paired t (reading 6).
     expect(pairedDifference({ base: [0.1, 0.2, 0.3], head: [0.3, 0.1, 0.6], clusters: ["A", "B", null] })).toMatchObject({ test: "paired-t", clusters: null });
+  });
+});
+
+describe("differences equal but for rounding (§13.7: never p ≈ 0 from no information)", () => {
+  it("are one difference: the sign test, or p = 1 where they are all ~0", () => {
+    // 0.1 + 0.2 − 0.3 = 5.55e-17 and 0.3 − 0.3 = 0: every difference 0 to 1e-12: no test, p = 1
+    // (not the sign test's 2·½² = 0.5 for a "drop" of 5e-17, nor a t of ~1e16).
+    expect(pairedDifference({ base: [0.3, 0.3], head: [0.1 + 0.2, 0.3] })).toMatchObject({ test: "none", p: 1, regression: false, interval: null });
+    // 1/3 − 0 and 2/3 − 1/3 differ in the last bit: one difference of 1/3 over 2 pairs, p = 2·½² = 0.5.
+    expect(pairedDifference({ base: [0, 1 / 3], head: [1 / 3, 2 / 3] })).toMatchObject({ test: "sign", p: 0.5 });
+    // The honest neighbour: differences 0.3 and 0.3 + 1e-9 are spread, however small: the paired t.
+    expect(pairedDifference({ base: [0, 0], head: [0.3, 0.3 + 1e-9] }).test).toBe("paired-t");
   });
 });
 
