@@ -3,7 +3,7 @@
 // F(t) = ½ + (1/π)·(u/(1 + u²) + atan u), u = t/√3), and the ranking through the CLI (in-process,
 // and a spawned `node dist/cli.js` for the exit code of --fail-on regression).
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +15,7 @@ import { holm, tieGroups } from "../src/core/stats/paired.js";
 import { blankExperiment, type Results } from "../src/core/results.js";
 import { writeBigResults } from "./helpers/big-results.js";
 import { run, spawnCli } from "./helpers/cli.js";
+import { float, writeJob } from "./helpers/harbor.js";
 
 const close = (actual: number | null | undefined, expected: number, tol = 1e-6) => expect(Math.abs(actual! - expected)).toBeLessThan(tol);
 
@@ -244,5 +245,82 @@ describe("three runs through the CLI", () => {
     const r = spawnCli(["compare", at("r1.json"), at("r3.json"), at("zero.json")]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/r1\.json and .*zero\.json were scored with different options \(--errors exclude vs zero\)/);
+  });
+});
+
+describe("rankings through the CLI where the old rules claimed too much (§13.7)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "assay-compare-rank-137-"));
+  const at = (p: string) => join(dir, p);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("three one-trial runs, one flipped: p = 1 for every pair, one group, no regression exit (before: p = 0, a group of its own, exit 1)", () => {
+    writeBigResults(at("one1.json"), 1, () => false);
+    writeBigResults(at("one2.json"), 1, () => true); // R1's one trial, lost
+    writeBigResults(at("one3.json"), 1, () => false);
+    const files = [at("one1.json"), at("one2.json"), at("one3.json")];
+    const r = spawnCli(["compare", ...files, "--format", "json", "--fail-on", "regression"]);
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    const e = rankingDocumentSchema.parse(JSON.parse(r.stdout)).experiments[0]!;
+    expect(e.ranking.pairs.map((p) => [p.units, p.mean_diff, p.test, p.p, p.p_holm])).toEqual([[1, -1, "none", 1, 1], [1, 0, "none", 1, 1], [1, 1, "none", 1, 1]]);
+    expect(e.ranking.runs.map((x) => x.group)).toEqual([1, 1, 1]);
+    expect(e.notes).toContain("accuracy: one trial held by every ranked run: no test can tell runs apart from one pair (every p = 1)");
+  });
+
+  it("runs that share no trial: not ranked and said so in every format; --fail-on regression fails (exit 1) and says why; a run sharing them passes", () => {
+    writeBigResults(at("t.json"), 4, (i) => i === 0);
+    const renamed = (file: string, letter: string) => writeFileSync(at(file), readFileSync(at("t.json"), "utf8").replaceAll('"t0000', `"${letter}0000`).replaceAll("/t0000", `/${letter}0000`));
+    renamed("u.json", "u");
+    renamed("v.json", "v");
+    const files = [at("t.json"), at("u.json"), at("v.json")];
+    const plain = spawnCli(["compare", ...files]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain("not ranked: no trial is held by every run: nothing compared, not ranked");
+    expect(plain.stdout).toContain("nothing compared (--fail-on regression fails): big accuracy: no trial is held by every run");
+    const gate = spawnCli(["compare", ...files, "--fail-on", "regression"]);
+    expect([gate.code, gate.stderr]).toEqual([1, "assay: --fail-on regression: big accuracy: no trial is held by every run: nothing compared, not ranked\n"]);
+    const doc = rankingDocumentSchema.parse(JSON.parse(spawnCli(["compare", ...files, "--format", "json"]).stdout));
+    expect(doc.experiments[0]!.ranking.runs.map((x) => [x.value, x.headline.value, x.group])).toEqual([[null, 0.75, null], [null, 0.75, null], [null, 0.75, null]]);
+    expect(spawnCli(["compare", ...files, "--format", "md"]).stdout).toContain("**Nothing compared** (--fail-on regression fails)");
+    expect(spawnCli(["compare", ...files, "--format", "html"]).stdout).toContain('<p class="reg">Nothing compared (--fail-on regression fails)');
+    // The honest neighbour: the same three documents sharing their trials pass the gate.
+    expect(spawnCli(["compare", at("t.json"), at("t.json"), at("t.json"), "--fail-on", "regression"]).code).toBe(0);
+  });
+
+  it("Harbor: ranked by the mean of task means, which here reverses the trial-weighted headlines' order", async () => {
+    // Each run one job `rank-job`, key `reward`:
+    //   A: t1 four trials 1 1 1 1, t2 one trial 0 → headline (trials) 4/5 = 0.8, task means 1 and 0 → 0.5
+    //   B: t1 one trial 1, t2 four trials 1 1 0 0 → headline 3/5 = 0.6, task means 1 and ½ → 0.75
+    //   C: t1 one trial 1, t2 one trial 0 → headline 0.5, task means → 0.5
+    // Headlines order A, B, C; the ranked figure orders B (0.75), A (0.5), C (0.5, after A by command line).
+    // Pairs over the tasks t1, t2 (fractional: paired t, 1 df, where two-sided p = 1 − (2/π)·atan|t|):
+    //   A→B: d = 0, +½: mean +¼ = 0.75 − 0.5, s_d = √(2·(¼)²) = 0.353553, SE = ¼, t = 1: p = ½.
+    //   A→C: task means 1, 0 on both sides, all 0/1: exact McNemar (reading 11), no discordant task: p = 1.
+    //   B→C: d = 0, −½: t = −1, p = ½.
+    //   Holm: ½·3 → 1, ½·2 → 1, 1: one group; no regression.
+    const jobs: Record<string, [string, number][]> = {
+      A: [["t1", 1], ["t1", 1], ["t1", 1], ["t1", 1], ["t2", 0]],
+      B: [["t1", 1], ["t2", 1], ["t2", 1], ["t2", 0], ["t2", 0]],
+      C: [["t1", 1], ["t2", 0]],
+    };
+    for (const [job, trials] of Object.entries(jobs)) {
+      const root = at(`harbor-${job}`);
+      mkdirSync(root);
+      writeJob(root, "rank-job", trials.map(([task, v], k) => ({ name: `${task}__${k}`, task, rewards: { reward: float(v) }, extra: { id: `${job}/${task}__${k}` } })));
+      const s = await run(["score", root, "--format", "json", "--out", at(`harbor-${job}.json`), "--quiet"]);
+      expect([s.code, s.stderr]).toEqual([0, ""]);
+    }
+    const files = ["A", "B", "C"].map((r) => at(`harbor-${r}.json`));
+    const r = await run(["compare", ...files, "--format", "json"]);
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    const e = rankingDocumentSchema.parse(JSON.parse(r.stdout)).experiments[0]!;
+    expect([e.unit, e.ranking.metric, e.ranking.units]).toEqual(["task", "reward/reward/mean", 2]);
+    expect(e.ranking.runs.map((x) => [x.run, x.value, x.headline.value, x.group])).toEqual([[files[1], 0.75, 0.6, 1], [files[0], 0.5, 0.8, 1], [files[2], 0.5, 0.5, 1]]);
+    expect(e.ranking.pairs.map((p) => [p.a, p.b, p.mean_diff, p.test])).toEqual([[files[0], files[1], 0.25, "paired-t"], [files[0], files[2], 0, "mcnemar"], [files[1], files[2], -0.25, "paired-t"]]);
+    close(e.ranking.pairs[0]!.p, 0.5, 1e-9);
+    close(e.ranking.pairs[2]!.p, 0.5, 1e-9);
+    expect(e.ranking.pairs.map((p) => p.p_holm)).toEqual([1, 1, 1]);
+    const table = (await run(["compare", ...files])).stdout;
+    expect(table).toContain("ranked by the mean over 2 paired tasks (each task's value the mean of its trials)");
+    expect(table).toMatch(/1 +\S*harbor-B\.json +75\.0% +60\.0%/);
   });
 });
