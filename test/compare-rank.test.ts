@@ -15,6 +15,7 @@ import { holm, tieGroups } from "../src/core/stats/paired.js";
 import { blankExperiment, type Results } from "../src/core/results.js";
 import { writeBigResults } from "./helpers/big-results.js";
 import { run, spawnCli } from "./helpers/cli.js";
+import { transcriptMisses } from "./helpers/docs.js";
 import { float, writeJob } from "./helpers/harbor.js";
 
 const close = (actual: number | null | undefined, expected: number, tol = 1e-6) => expect(Math.abs(actual! - expected)).toBeLessThan(tol);
@@ -322,5 +323,38 @@ describe("rankings through the CLI where the old rules claimed too much (§13.7)
     const table = (await run(["compare", ...files])).stdout;
     expect(table).toContain("ranked by the mean over 2 paired tasks (each task's value the mean of its trials)");
     expect(table).toMatch(/1 +\S*harbor-B\.json +75\.0% +60\.0%/);
+  });
+});
+
+describe("docs/metrics.md's worked example: four runs, Holm over six pairs, groups", () => {
+  const dir = mkdtempSync(join(tmpdir(), "assay-compare-rank-docs-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  beforeAll(() => {
+    // A wins trials 1–10 of 12, B 1–8, C 1–3, D 1 (indices from 0).
+    for (const [file, wins] of [["a.json", 10], ["b.json", 8], ["c.json", 3], ["d.json", 1]] as const) writeBigResults(join(dir, file), 12, (i) => i >= wins);
+  });
+  const files = ["a.json", "b.json", "c.json", "d.json"];
+
+  it("the figures worked by hand on the page", () => {
+    const r = spawnCli(["compare", ...files, "--format", "json", "--fail-on", "regression"], { cwd: dir });
+    expect([r.code, r.stderr]).toEqual([1, ""]);
+    const doc = rankingDocumentSchema.parse(JSON.parse(r.stdout));
+    const k = doc.experiments[0]!.ranking;
+    // McNemar, every flip one way: p = 2·½^b with b = 2, 7, 9, 5, 7, 2 (A→B, A→C, A→D, B→C, B→D, C→D).
+    const p = [2, 7, 9, 5, 7, 2].map((b) => Math.min(1, 2 * 0.5 ** b));
+    // Holm, by hand: A→D 6p, A→C 5p, B→D 4p raised to A→C's, B→C 3p, A→B 2p capped at 1, C→D raised to 1.
+    const holmByHand = [1, 0.078125, 0.0234375, 0.1875, 0.078125, 1];
+    expect(k.pairs.map((q) => q.test)).toEqual(Array(6).fill("mcnemar"));
+    k.pairs.forEach((q, i) => (close(q.p, p[i]!, 1e-15), close(q.p_holm, holmByHand[i]!, 1e-15)));
+    expect(k.runs.map((x) => [x.run, x.group])).toEqual([["a.json", 1], ["b.json", 1], ["c.json", 1], ["d.json", 2]]);
+    expect(doc.regressions).toEqual([{ experiment: "big", metric: "accuracy", run: "d.json" }]);
+  });
+
+  it("the page's block is what the CLI prints", () => {
+    const page = readFileSync(new URL("../docs/metrics.md", import.meta.url), "utf8");
+    const block = /<!-- worked example: four runs -->\n```\n([^]*?)```/.exec(page)![1]!.split("\n");
+    const out = spawnCli(["compare", ...files], { cwd: dir }).stdout;
+    expect(block.length).toBeGreaterThan(10);
+    expect(transcriptMisses(block, out)).toEqual([]);
   });
 });
