@@ -50,7 +50,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
 
 function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<string> {
   const r = e.ranking;
-  yield `\n### ${md(e.experiment)} (${e.profile ?? "no profile"}): ${md(metricName(r.metric))}\n\n${rankingWords(e).map((w) => `${md(w)}.`).join("\n")}\n\n`;
+  yield `\n### ${md(e.experiment)} (${e.profile ?? "no profile"}): ${md(metricName(r.metric))}\n\n${rankingWords(e).map((w) => `${md(w)}.`).join("\n\n")}\n\n`;
   yield `| group | run | ${rankedName(e)} | headline | headline 95% interval |\n|---:|---|---:|---:|---|\n`;
   for (const x of r.runs) yield `| ${x.group ?? "—"} | ${md(x.run)} | ${rankedFigure(x).value} | ${rankedFigure(x).headline} | ${md(rankedFigure(x).interval)} |\n`;
   if (r.pairs.length > 0) yield "\n| a | b | b − a | test | p | p (Holm) |\n|---|---|---:|---|---:|---:|\n";

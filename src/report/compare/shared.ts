@@ -95,7 +95,7 @@ export const rankedPair = (p: Ranking["pairs"][number]): { diff: string; test: s
 });
 
 /** The ranked figure, named: "mean over 8 paired tasks". */
-export const rankedName = (e: RankedExperiment): string => `mean over ${e.ranking.units} paired ${e.unit}${e.ranking.units === 1 ? "" : "s"}`;
+export const rankedName = (e: RankedExperiment): string => (e.ranking.reason !== null ? "ranked figure" : `mean over ${e.ranking.units} paired ${e.unit}${e.ranking.units === 1 ? "" : "s"}`);
 
 /** What a ranking orders by and what its groups say (§13.7: never that runs are the same). */
 export function rankingWords(e: RankedExperiment): string[] {
