@@ -12,7 +12,7 @@ import { rankRuns, uncompared } from "../src/core/compare/rank.js";
 import { rankingDocumentSchema } from "../src/core/compare/schema.js";
 import type { Units } from "../src/core/compare/trials.js";
 import { holm, tieGroups } from "../src/core/stats/paired.js";
-import { blankExperiment, type Results } from "../src/core/results.js";
+import { blankExperiment, type Experiment, type Results } from "../src/core/results.js";
 import { writeBigResults } from "./helpers/big-results.js";
 import { run, spawnCli } from "./helpers/cli.js";
 import { transcriptMisses } from "./helpers/docs.js";
@@ -172,6 +172,49 @@ describe("a ranking of three runs, by hand", () => {
     expect(o.ranking.runs.map((x) => x.group)).toEqual([1, 1, 1]);
     expect(o.notes).toContain("accuracy: one trial held by every ranked run: no test can tell runs apart from one pair (every p = 1)");
     expect(uncompared(one)).toEqual([]);
+  });
+});
+
+describe("which units a ranking leaves out, and which runs", () => {
+  const run: Results["run"] = {
+    tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
+    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+  };
+  /** A Harbor-like run of one reward key: its task units (values, task_checksums), or a reason it has none. */
+  const side = (file: string, values: number[], checksums: (string | null)[], reason: string | null = null): Side => {
+    const x = blankExperiment("job", "harbor", values.length);
+    const reward = { mean: values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length, interval: null, interval_reason: "hand-built" };
+    x.rewards = { reward: reward as unknown as NonNullable<Experiment["rewards"]>[string] };
+    const units: Units = { unit: "task", ids: ["a", "b", "c"].slice(0, values.length), values: Float64Array.from(values), checksums, reason };
+    return { file, run, experiments: [x], units: new Map([[x, new Map([["reward/reward/mean", units]])]]) };
+  };
+
+  it("a task whose task_checksum differs between runs is left out of every run (attack); one recorded on one side only pairs by name (neighbour)", () => {
+    // Task b: x, y, x — not one task across the runs. Task a: x, x and none (an older Harbor): kept, and said so.
+    const doc = rankRuns([side("r1", [1, 0, 0.5], ["x", "x", "x"]), side("r2", [0, 1, 0.5], ["x", "y", "x"]), side("r3", [0.5, 1, 0], [null, "x", "x"])]);
+    const e = doc.experiments[0]!;
+    expect(e.ranking.units).toBe(2);
+    expect(e.ranking.runs.map((x) => [x.run, x.value])).toEqual([["r1", 0.75], ["r2", 0.25], ["r3", 0.25]]);
+    expect(e.notes).toEqual([
+      "reward/reward/mean: task_checksum differs between runs for 1 task: left out (a changed task is not one unit)",
+      "reward/reward/mean, r1: 1 task not held by every ranked run, left out of the ranked figure",
+      "reward/reward/mean, r2: 1 task not held by every ranked run, left out of the ranked figure",
+      "reward/reward/mean, r3: 1 task not held by every ranked run, left out of the ranked figure",
+      "reward/reward/mean, r1 vs r3: task_checksum on one side only: 1 task paired by task name (an older Harbor records none)",
+      "reward/reward/mean, r2 vs r3: task_checksum on one side only: 1 task paired by task name (an older Harbor records none)",
+    ]);
+  });
+
+  it("a run without units of the metric is listed, not ranked; the others rank; R1 without units fails the gate", () => {
+    const old = "the Inspect log's entry holds no per-sample values";
+    const doc = rankRuns([side("r1", [1, 0, 1], ["x", "x", "x"]), side("r2", [], [], old), side("r3", [1, 1, 1], ["x", "x", "x"])]);
+    const e = doc.experiments[0]!;
+    expect(e.ranking.runs.map((x) => [x.run, x.value, x.group])).toEqual([["r3", 1, 1], ["r1", 2 / 3, 1], ["r2", null, null]]);
+    expect(e.ranking.pairs.map((p) => [p.a, p.b])).toEqual([["r1", "r3"]]);
+    expect(e.notes).toContain(`reward/reward/mean, r2: ${old}: not ranked`);
+    expect(uncompared(doc)).toEqual([]);
+    const r1Without = rankRuns([side("r2", [], [], old), side("r1", [1, 0, 1], ["x", "x", "x"]), side("r3", [1, 1, 1], ["x", "x", "x"])]);
+    expect(uncompared(r1Without)).toEqual(["job reward/reward/mean: R1 holds no task of it: not compared with R1"]);
   });
 });
 
