@@ -78,10 +78,8 @@ function unrankedReason(runs: number, common: number, unit: string): string | nu
   return null;
 }
 
-/** One experiment's metric over the runs (by their index on the command line) that hold it. */
-function rank(name: string, metric: string, held: readonly Held[], sides: readonly Side[]): { ranked: RankedExperiment; below: string[] } {
-  const file = (h: Held) => sides[h.run]!.file;
-  const unit = headlines(held[0]!.x).find((h) => h.metric === metric)!.unit;
+/** The runs that can be ranked and the units all of them hold, with notes on what is left out. */
+function commonSet(held: readonly Held[], metric: string, unit: string, file: (h: Held) => string): { counted: Held[]; ids: string[]; reason: string | null; notes: string[] } {
   const notes: string[] = [];
   const counted = held.filter((h) => {
     const why = lacking(h.units, metric);
@@ -89,32 +87,49 @@ function rank(name: string, metric: string, held: readonly Held[], sides: readon
     return why === null;
   });
   const common = counted.length < 2 ? { ids: [], changed: 0 } : commonIds(counted.map((h) => h.units!));
-  const reason = unrankedReason(counted.length, common.ids.length, unit);
   if (common.changed > 0) notes.push(`${metric}: task_checksum differs between runs for ${plural(common.changed, unit)}: left out (a changed task is not one unit)`);
   for (const h of counted) {
     const out = h.units!.ids.length - common.ids.length;
     if (out > 0) notes.push(`${metric}, ${file(h)}: ${plural(out, unit)} not held by every ranked run, left out of the ranked figure`);
   }
   if (common.ids.length === 1) notes.push(`${metric}: one ${unit} held by every ranked run: no test can tell runs apart from one pair (every p = 1)`);
-  const ranked = reason === null ? counted : [];
-  const units = new Map(ranked.map((h) => [h.run, restrict(h.units!, common.ids)]));
-  const value = new Map([...units].map(([run, u]) => [run, meanOf(u.values)]));
-  const order = [...ranked].sort((a, b) => value.get(b.run)! - value.get(a.run)! || a.run - b.run);
-  const pairs: (Ranking["pairs"][number] & { ra: number; rb: number })[] = [];
+  return { counted, ids: common.ids, reason: unrankedReason(counted.length, common.ids.length, unit), notes };
+}
+
+type Pair = Ranking["pairs"][number] & { ra: number; rb: number };
+
+/** Every pair of ranked runs (command-line order) tested over the same units, Holm-adjusted over all of them. */
+function testPairs(ranked: readonly Held[], units: ReadonlyMap<number, Units>, value: ReadonlyMap<number, number>, metric: string, file: (h: Held) => string): { pairs: Pair[]; notes: string[] } {
+  const pairs: Pair[] = [];
+  const notes: string[] = [];
   for (let i = 0; i < ranked.length; i++)
     for (let j = i + 1; j < ranked.length; j++) {
       const [a, b] = [ranked[i]!, ranked[j]!];
       const p = pairing(units.get(a.run)!, units.get(b.run)!);
-      const d = pairedDifference(p, unit);
+      const d = pairedDifference(p, units.get(a.run)!.unit);
       // The same figure as the order: the difference of the two ranked values (the mean of b − a over the same units).
       pairs.push({ ra: a.run, rb: b.run, a: file(a), b: file(b), units: d.pairs, mean_diff: value.get(b.run)! - value.get(a.run)!, test: d.test, clusters: d.clusters, p: d.p, p_holm: 1 });
-      const why = unpairedNotes(p, unit, [file(a), file(b)]);
+      const why = unpairedNotes(p, units.get(a.run)!.unit, [file(a), file(b)]);
       if (why.length > 0) notes.push(`${metric}, ${file(a)} vs ${file(b)}: ${why.join("; ")}`);
     }
   holm(pairs.map((p) => p.p)).forEach((q, k) => (pairs[k]!.p_holm = q));
+  return { pairs, notes };
+}
+
+/** One experiment's metric over the runs (by their index on the command line) that hold it. */
+function rank(name: string, metric: string, held: readonly Held[], sides: readonly Side[]): { ranked: RankedExperiment; below: string[] } {
+  const file = (h: Held) => sides[h.run]!.file;
+  const unit = headlines(held[0]!.x).find((h) => h.metric === metric)!.unit;
+  const { counted, ids, reason, notes } = commonSet(held, metric, unit, file);
+  const ranked = reason === null ? counted : [];
+  const units = new Map(ranked.map((h) => [h.run, restrict(h.units!, ids)]));
+  const value = new Map([...units].map(([run, u]) => [run, meanOf(u.values)]));
+  const order = [...ranked].sort((a, b) => value.get(b.run)! - value.get(a.run)! || a.run - b.run);
+  const tested = testPairs(ranked, units, value, metric, file);
+  const pairs = tested.pairs;
   const pHolm = new Map(pairs.map((p) => [`${p.ra} ${p.rb}`, p.p_holm]));
   const groups = tieGroups(order.map((h) => h.run), (a, b) => pHolm.get(a < b ? `${a} ${b}` : `${b} ${a}`) ?? 1);
-  const below = pairs.flatMap((p) => (p.ra === 0 && p.mean_diff! < 0 && p.p_holm < 0.05 ? [file(held.find((h) => h.run === p.rb)!)] : []));
+  const below = pairs.flatMap((p) => (p.ra === 0 && p.mean_diff! < 0 && p.p_holm < 0.05 ? [p.b] : []));
   const rankedRuns = new Set(ranked.map((h) => h.run));
   const listed = [...order, ...held.filter((h) => !rankedRuns.has(h.run))];
   return {
@@ -124,7 +139,7 @@ function rank(name: string, metric: string, held: readonly Held[], sides: readon
       unit,
       ranking: {
         metric,
-        units: common.ids.length,
+        units: ids.length,
         reason,
         runs: listed.map((h) => {
           const f = figureOf(h.x, metric)!;
@@ -132,7 +147,7 @@ function rank(name: string, metric: string, held: readonly Held[], sides: readon
         }),
         pairs: pairs.map(({ ra: _a, rb: _b, ...p }) => p),
       },
-      notes,
+      notes: [...notes, ...tested.notes],
       usage: listed.map((h) => ({ run: file(h), usage: h.x.usage })),
     },
     below,
