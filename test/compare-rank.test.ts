@@ -401,3 +401,20 @@ describe("docs/metrics.md's worked example: four runs, Holm over six pairs, grou
     expect(transcriptMisses(block, out)).toEqual([]);
   });
 });
+
+describe("an Inspect ranking: samples by id", () => {
+  const dir = mkdtempSync(join(tmpdir(), "assay-compare-rank-inspect-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("one run thrice: ranked over the samples every run holds, each headline beside it, every p = 1 (McNemar for a one-epoch binary scorer, reading 11), one group", async () => {
+    expect(spawnCli(["demo", "--out", join(dir, "demo")]).code).toBe(0);
+    const logs = join(dir, "logs.json");
+    expect((await run(["score", join(dir, "demo/logs"), "--format", "json", "--out", logs, "--quiet"])).code).toBe(0);
+    const r = await run(["compare", logs, logs, logs, "--format", "json"]);
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    const clean = rankingDocumentSchema.parse(JSON.parse(r.stdout)).experiments.find((e) => e.experiment.startsWith("clean-0"))!;
+    expect([clean.unit, clean.ranking.metric, clean.ranking.units]).toEqual(["sample", "inspect/match/mean/accuracy/value", 10]);
+    expect(clean.ranking.runs.map((x) => [x.value, x.headline.value, x.group])).toEqual([[0.8, 0.8, 1], [0.8, 0.8, 1], [0.8, 0.8, 1]]);
+    expect(clean.ranking.pairs.map((p) => [p.mean_diff, p.test, p.p, p.p_holm])).toEqual(Array(3).fill([0, "mcnemar", 1, 1]));
+  });
+});
