@@ -33,9 +33,9 @@ describe("a headline figure its entries do not give", () => {
     expect(harbor(JSON.parse(readFileSync(edited, "utf8"))).rewards.reward.interval.hi).toBeGreaterThanOrEqual(0.99); // so no bound check saw it
     await refused(["compare", jobs, edited, jobs, "--format", "json"], edited, /experiment 2025-11-03__10-00-00 \(harbor\): its reward\/reward\/mean 0\.99 is not what its entries give: 0\.833/);
     await refused(["compare", edited, jobs], edited, /reward\/reward\/mean 0\.99/);
-    // Honest neighbour: the same documents unedited rank as before, every run in one tie group.
+    // Honest neighbour: the same documents unedited rank, each headline its mean, every run in one group.
     const ranked = JSON.parse((await ok(["compare", jobs, jobs, jobs, "--format", "json"])).stdout);
-    expect(ranked.experiments[0].ranking.runs.map((r: any) => r.value)).toEqual([mean, mean, mean]);
+    expect(ranked.experiments[0].ranking.runs.map((r: any) => [r.headline.value, r.group])).toEqual([[mean, 1], [mean, 1], [mean, 1]]);
   });
 
   it("a Harbor mean's Wilson interval (from which compare recovers its k of n) narrowed, the mean untouched: refused", async () => {

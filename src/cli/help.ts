@@ -99,9 +99,11 @@ assay compare R1 R2 R3 ... [--format table|json|md|html] [--out FILE] [--fail-on
   the comparison can see (80% power); for native and world trials the exact McNemar test and the
   trials that flipped; what each harness claimed, side by side. A regression is a drop whose
   paired interval lies below 0 (where units pair; else the unpaired one).
-  Three or more: per experiment and headline metric the runs ranked with their intervals, every
-  pair compared by paired t, Holm-adjusted, and tie groups. A regression is a run significantly
-  below R1 after adjustment.
+  Three or more: per experiment and headline metric the runs ranked by their mean over the units
+  every run holds (each run's headline beside it), every pair compared over those units (McNemar,
+  paired t or the sign test), Holm-adjusted, and groups of runs not distinguished at 95%. A
+  regression is a run significantly below R1 after adjustment; a ranking that compared nothing
+  fails --fail-on regression too.
   Documents scored under other options or scoring versions than the first are refused.
   --pair A=B               compare BASE's experiment A with HEAD's B (repeatable; two documents
                            only); where an id names two experiments of a document, name one as

@@ -6,7 +6,7 @@
 import { EntrySpend, headlineProblem, InspectFigures } from "../../core/compare/checked.js";
 import { compareRuns, differingOptions, type Side } from "../../core/compare/compare.js";
 import { keyOf, namesOf } from "../../core/compare/names.js";
-import { rankRuns } from "../../core/compare/rank.js";
+import { rankRuns, uncompared } from "../../core/compare/rank.js";
 import type { Comparison, RankingDocument } from "../../core/compare/schema.js";
 import { TrialOutcomes } from "../../core/compare/trials.js";
 import type { Experiment } from "../../core/results.js";
@@ -111,5 +111,9 @@ export function compareCommand(argv: string[], io: CliIo): number {
     const what = doc.format === "assay.compare/2" ? "experiments compared" : "rankings";
     io.stderr(`assay: wrote ${forTerminal(values.out)} (${doc.experiments.length} ${what}, ${doc.regressions.length} regressions)\n`);
   } else for (const piece of gathered(format === "table" ? painted(text, colourFor(io)) : text)) io.stdout(piece);
-  return values["fail-on"] === "regression" && doc.regressions.length > 0 ? EXIT.FAILED : EXIT.OK;
+  if (values["fail-on"] !== "regression") return EXIT.OK;
+  // A ranking that compared nothing is no pass: the gate fails, and says on what.
+  const nothing = doc.format === "assay.compare-runs/1" ? uncompared(doc) : [];
+  for (const line of nothing) io.stderr(`assay: --fail-on regression: ${forTerminal(line)}\n`);
+  return doc.regressions.length > 0 || nothing.length > 0 ? EXIT.FAILED : EXIT.OK;
 }

@@ -1,16 +1,21 @@
-// `assay compare R1 R2 R3 …` (contract §13.4, §13.6), pure: per experiment held by two runs or
-// more and per headline metric, the runs ranked by the metric with their own intervals, every pair
-// of runs compared by the paired t over the units both count, Holm-adjusted over all pairs, and
-// the tie groups down the ranking. A regression: a run whose difference from R1 is below 0 with an
-// adjusted p below 0.05.
+// `assay compare R1 R2 R3 …` (contract §13.4, §13.6, §13.7), pure: per experiment held by two runs
+// or more and per headline metric, the runs ranked by one figure — each run's mean over the pairing
+// units every ranked run holds (§13.7 readings 15, 16), so that order, difference and test are of
+// the same estimand — with each run's own headline beside it; every pair of runs compared over those
+// units (core/stats/paired.ts: McNemar, the cluster-paired or paired t, the sign test, p = 1 without
+// information), Holm-adjusted over all pairs, and the groups of runs not distinguished down the
+// ranking. A regression: a run whose difference from R1 is below 0 with an adjusted p below 0.05
+// (reading 18). No common unit: not ranked, and said so.
 
 import type { Experiment, IntervalField } from "../results.js";
 import { holm, pairedDifference, tieGroups } from "../stats/paired.js";
 import { runNotes, sideOf, type Side } from "./compare.js";
 import { keyOf, namesOf } from "./names.js";
 import { pairing, unpairedNotes } from "./paired.js";
-import type { RankedExperiment, RankingDocument } from "./schema.js";
-import { headlines } from "./trials.js";
+import type { RankedExperiment, Ranking, RankingDocument } from "./schema.js";
+import { headlines, MIXED_CHECKSUMS, type Units } from "./trials.js";
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** A headline metric's value and §13.2 interval, as the run's document gives them. */
 function figureOf(x: Experiment, metric: string): { value: number | null; interval: IntervalField | null; interval_reason: string | null } | null {
@@ -24,33 +29,109 @@ function figureOf(x: Experiment, metric: string): { value: number | null; interv
   return null;
 }
 
-/** One experiment's metric over the runs (by their index on the command line) that hold it. */
-function rank(name: string, metric: string, held: readonly { run: number; x: Experiment }[], sides: readonly Side[]): { ranked: RankedExperiment; below: string[] } {
-  const runs = held.map(({ run, x }) => ({ run, x, ...figureOf(x, metric)! }));
-  const order = [...runs].sort((a, b) => (b.value ?? -Infinity) - (a.value ?? -Infinity) || a.run - b.run);
-  const pairs: { a: number; b: number; units: number; mean_diff: number | null; p: number }[] = [];
+/** One run's part in a ranking: its index on the command line, its experiment and its units of the metric. */
+interface Held {
+  run: number;
+  x: Experiment;
+  units: Units | undefined;
+}
+
+/** Why a run's units cannot enter a ranking (null: they can). */
+const lacking = (u: Units | undefined, metric: string): string | null =>
+  u === undefined ? `no units of ${metric}` : (u.reason ?? (u.ids.length === 0 ? `no ${u.unit} counted` : null));
+
+/**
+ * The ids every run holds as one unit, in the first run's order: a Harbor task whose task_checksum
+ * differs between runs (or within one) is not one unit, so it is left out (`changed`).
+ */
+function commonIds(units: readonly Units[]): { ids: string[]; changed: number } {
+  const indexes = units.map((u) => new Map(u.ids.map((id, i) => [id, i])));
+  const ids: string[] = [];
+  let changed = 0;
+  for (const id of units[0]!.ids) {
+    const at = indexes.map((m) => m.get(id));
+    if (at.some((i) => i === undefined)) continue;
+    const sums = new Set(at.flatMap((i, r) => units[r]!.checksums?.[i!] ?? []));
+    if (sums.has(MIXED_CHECKSUMS) || sums.size > 1) changed++;
+    else ids.push(id);
+  }
+  return { ids, changed };
+}
+
+/** A run's units restricted to `ids` (each of which it holds), in that order. */
+function restrict(u: Units, ids: readonly string[]): Units {
+  const index = new Map(u.ids.map((id, i) => [id, i]));
+  const at = ids.map((id) => index.get(id)!);
+  const pick = <T>(xs: ArrayLike<T> | null | undefined) => (xs === null || xs === undefined ? null : at.map((i) => xs[i]!));
+  return { unit: u.unit, ids: [...ids], values: Float64Array.from(at, (i) => u.values[i]!), checksums: pick(u.checksums), clusters: pick(u.clusters), reason: null };
+}
+
+const meanOf = (v: Float64Array) => v.reduce((s, x) => s + x, 0) / v.length;
+
+/**
+ * Why no ranking: fewer than two runs with units, or no unit every one of them holds. (One common
+ * unit is compared, and says nothing: §13.7 gives each pair p = 1, so every run is in one group.)
+ */
+function unrankedReason(runs: number, common: number, unit: string): string | null {
+  if (runs < 2) return `fewer than two runs hold ${unit}s of this metric: nothing compared, not ranked`;
+  if (common === 0) return `no ${unit} is held by every run: nothing compared, not ranked`;
+  return null;
+}
+
+/** The runs that can be ranked and the units all of them hold, with notes on what is left out. */
+function commonSet(held: readonly Held[], metric: string, unit: string, file: (h: Held) => string): { counted: Held[]; ids: string[]; reason: string | null; notes: string[] } {
   const notes: string[] = [];
-  for (let i = 0; i < runs.length; i++)
-    for (let j = i + 1; j < runs.length; j++) {
-      const [ua, ub] = [sides[runs[i]!.run]!.units.get(runs[i]!.x)?.get(metric), sides[runs[j]!.run]!.units.get(runs[j]!.x)?.get(metric)];
-      // §13.6: Holm over all R(R−1)/2 pairs; a pair with no units of this metric is in the family at p = 1.
-      if (ua === undefined || ub === undefined) {
-        pairs.push({ a: runs[i]!.run, b: runs[j]!.run, units: 0, mean_diff: null, p: 1 });
-        continue;
-      }
-      const p = pairing(ua, ub);
-      const d = pairedDifference(p, ua.unit);
-      pairs.push({ a: runs[i]!.run, b: runs[j]!.run, units: d.pairs, mean_diff: d.mean_diff, p: d.p });
-      const [fa, fb] = [sides[runs[i]!.run]!.file, sides[runs[j]!.run]!.file];
-      const why = [...(p.reason === null ? [] : [p.reason]), ...unpairedNotes(p, ua.unit, [fa, fb])];
-      if (why.length > 0) notes.push(`${metric}, ${fa} vs ${fb}: ${why.join("; ")}`);
+  const counted = held.filter((h) => {
+    const why = lacking(h.units, metric);
+    if (why !== null) notes.push(`${metric}, ${file(h)}: ${why}: not ranked`);
+    return why === null;
+  });
+  const common = counted.length < 2 ? { ids: [], changed: 0 } : commonIds(counted.map((h) => h.units!));
+  if (common.changed > 0) notes.push(`${metric}: task_checksum differs between runs for ${plural(common.changed, unit)}: left out (a changed task is not one unit)`);
+  for (const h of counted) {
+    const out = h.units!.ids.length - common.ids.length;
+    if (out > 0) notes.push(`${metric}, ${file(h)}: ${plural(out, unit)} not held by every ranked run, left out of the ranked figure`);
+  }
+  if (common.ids.length === 1) notes.push(`${metric}: one ${unit} held by every ranked run: no test can tell runs apart from one pair (every p = 1)`);
+  return { counted, ids: common.ids, reason: unrankedReason(counted.length, common.ids.length, unit), notes };
+}
+
+type Pair = Ranking["pairs"][number] & { ra: number; rb: number };
+
+/** Every pair of ranked runs (command-line order) tested over the same units, Holm-adjusted over all of them. */
+function testPairs(ranked: readonly Held[], units: ReadonlyMap<number, Units>, value: ReadonlyMap<number, number>, metric: string, file: (h: Held) => string): { pairs: Pair[]; notes: string[] } {
+  const pairs: Pair[] = [];
+  const notes: string[] = [];
+  for (let i = 0; i < ranked.length; i++)
+    for (let j = i + 1; j < ranked.length; j++) {
+      const [a, b] = [ranked[i]!, ranked[j]!];
+      const p = pairing(units.get(a.run)!, units.get(b.run)!);
+      const d = pairedDifference(p, units.get(a.run)!.unit);
+      // The same figure as the order: the difference of the two ranked values (the mean of b − a over the same units).
+      pairs.push({ ra: a.run, rb: b.run, a: file(a), b: file(b), units: d.pairs, mean_diff: value.get(b.run)! - value.get(a.run)!, test: d.test, clusters: d.clusters, p: d.p, p_holm: 1 });
+      const why = unpairedNotes(p, units.get(a.run)!.unit, [file(a), file(b)]);
+      if (why.length > 0) notes.push(`${metric}, ${file(a)} vs ${file(b)}: ${why.join("; ")}`);
     }
-  const adjusted = holm(pairs.map((p) => p.p));
-  const pHolm = new Map(pairs.map((p, k) => [`${p.a} ${p.b}`, adjusted[k]!]));
-  // A pair with no units on both sides is p = 1 (pairedDifference): no evidence of a difference.
-  const groups = tieGroups(order.map((r) => r.run), (a, b) => pHolm.get(a < b ? `${a} ${b}` : `${b} ${a}`) ?? 1);
+  holm(pairs.map((p) => p.p)).forEach((q, k) => (pairs[k]!.p_holm = q));
+  return { pairs, notes };
+}
+
+/** One experiment's metric over the runs (by their index on the command line) that hold it. */
+function rank(name: string, metric: string, held: readonly Held[], sides: readonly Side[]): { ranked: RankedExperiment; below: string[] } {
+  const file = (h: Held) => sides[h.run]!.file;
   const unit = headlines(held[0]!.x).find((h) => h.metric === metric)!.unit;
-  const below = pairs.flatMap((p, k) => (p.a === 0 && p.mean_diff !== null && p.mean_diff < 0 && adjusted[k]! < 0.05 ? [sides[p.b]!.file] : []));
+  const { counted, ids, reason, notes } = commonSet(held, metric, unit, file);
+  const ranked = reason === null ? counted : [];
+  const units = new Map(ranked.map((h) => [h.run, restrict(h.units!, ids)]));
+  const value = new Map([...units].map(([run, u]) => [run, meanOf(u.values)]));
+  const order = [...ranked].sort((a, b) => value.get(b.run)! - value.get(a.run)! || a.run - b.run);
+  const tested = testPairs(ranked, units, value, metric, file);
+  const pairs = tested.pairs;
+  const pHolm = new Map(pairs.map((p) => [`${p.ra} ${p.rb}`, p.p_holm]));
+  const groups = tieGroups(order.map((h) => h.run), (a, b) => pHolm.get(a < b ? `${a} ${b}` : `${b} ${a}`) ?? 1);
+  const below = pairs.flatMap((p) => (p.ra === 0 && p.mean_diff! < 0 && p.p_holm < 0.05 ? [p.b] : []));
+  const rankedRuns = new Set(ranked.map((h) => h.run));
+  const listed = [...order, ...held.filter((h) => !rankedRuns.has(h.run))];
   return {
     ranked: {
       experiment: name,
@@ -58,11 +139,16 @@ function rank(name: string, metric: string, held: readonly { run: number; x: Exp
       unit,
       ranking: {
         metric,
-        runs: order.map((r) => ({ run: sides[r.run]!.file, value: r.value, interval: r.interval, interval_reason: r.interval_reason, group: groups.get(r.run)! })),
-        pairs: pairs.map((p, k) => ({ a: sides[p.a]!.file, b: sides[p.b]!.file, units: p.units, mean_diff: p.mean_diff, p: p.p, p_holm: adjusted[k]! })),
+        units: ids.length,
+        reason,
+        runs: listed.map((h) => {
+          const f = figureOf(h.x, metric)!;
+          return { run: file(h), value: value.get(h.run) ?? null, headline: { value: f.value, interval: f.interval }, interval: f.interval, interval_reason: f.interval_reason, group: groups.get(h.run) ?? null };
+        }),
+        pairs: pairs.map(({ ra: _a, rb: _b, ...p }) => p),
       },
-      notes,
-      usage: order.map((r) => ({ run: sides[r.run]!.file, usage: r.x.usage })),
+      notes: [...notes, ...tested.notes],
+      usage: listed.map((h) => ({ run: file(h), usage: h.x.usage })),
     },
     below,
   };
@@ -91,7 +177,7 @@ export function rankRuns(sides: readonly Side[]): RankingDocument {
     }
     const metrics = [...new Set(held.flatMap(({ x }) => headlines(x).map((h) => h.metric)))];
     for (const metric of metrics) {
-      const holding = held.filter(({ x }) => figureOf(x, metric) !== null);
+      const holding = held.filter(({ x }) => figureOf(x, metric) !== null).map((h) => ({ ...h, units: sides[h.run]!.units.get(h.x)?.get(metric) }));
       if (holding.length < 2) continue;
       const { ranked, below } = rank(name, metric, holding, sides);
       experiments.push(ranked);
@@ -99,4 +185,19 @@ export function rankRuns(sides: readonly Side[]): RankingDocument {
     }
   }
   return { format: "assay.compare-runs/1", runs: sides.map(sideOf), experiments, single, regressions, notes: runNotes(sides) };
+}
+
+/**
+ * What a ranking document compared nothing on, as lines for people: no experiment ranked at all, a
+ * ranking without a common unit, or R1 left out of one. `--fail-on regression` fails on
+ * these: a gate that compared nothing has not passed.
+ */
+export function uncompared(doc: RankingDocument): string[] {
+  if (doc.experiments.length === 0) return ["no experiment is held by two runs: nothing compared"];
+  const r1 = doc.runs[0]!.file;
+  return doc.experiments.flatMap((e) => {
+    const r = e.ranking;
+    if (r.reason !== null) return [`${e.experiment} ${r.metric}: ${r.reason}`];
+    return r.runs.some((x) => x.run === r1 && x.group === null) ? [`${e.experiment} ${r.metric}: R1 holds no ${e.unit} of it: not compared with R1`] : [];
+  });
 }

@@ -1,7 +1,7 @@
 // The comparison documents (`assay compare --format json`) as zod schemas: canonical; the table,
 // Markdown and HTML formats derive from them. Two runs: BASE and HEAD side by side, each headline
 // metric with its paired analysis (§13.4). Three or more: per experiment and headline metric, the
-// runs ranked with their tie groups and every pair of runs compared (§13.6).
+// runs ranked with their groups and every pair of runs compared (§13.6, §13.7).
 
 import { z } from "zod";
 import { experimentUsageSchema, intervalSchema, profileSchema, runOptionsSchema } from "../results.js";
@@ -147,27 +147,57 @@ export const comparisonSchema = z.object({
 });
 export type Comparison = z.infer<typeof comparisonSchema>;
 
-/** §13.6: one experiment's headline metric over the runs that hold it, best first. */
+/** A run's own headline figure as its document gives it (§13.7 reading 16). */
+const headlineSchema = z.object({ value: z.number().nullable(), interval: intervalSchema.nullable() });
+
+/**
+ * §13.6 with §13.7: one experiment's headline metric over the runs that hold it, best first, ranked
+ * by one figure: each run's mean over the pairing units every ranked run holds (reading 15).
+ */
 export const rankingSchema = z.object({
   metric: z.string(),
-  /** Best first (a null value last); ties by command-line order. `run` is the document's path as given. */
+  /** The pairing units every ranked run holds: the ranked figure, every difference and every test are over these. */
+  units: z.int(),
+  /** Why the runs are not ranked (no unit every run holds, or fewer than two runs with units); null when ranked. */
+  reason: z.string().nullable(),
+  /** Best first by `value` (runs of the same value in command-line order; runs not ranked last). `run` is the document's path as given. */
   runs: z.array(
     z.object({
       run: z.string(),
+      /** The ranked figure: the mean over the `units` common units (Harbor: of task means); null where not ranked. */
       value: z.number().nullable(),
-      /** The metric's own §13.2 interval from the run's document (null: `interval_reason`). */
+      /** The run's own headline (its document's figure and §13.2 interval), named as such beside `value`. */
+      headline: headlineSchema,
+      /** The headline metric's own §13.2 interval from the run's document (null: `interval_reason`). */
       interval: intervalSchema.nullable(),
       interval_reason: z.string().nullable(),
-      /** Tie group from 1: the best run not yet grouped opens one; every ungrouped run whose Holm-adjusted p against it is ≥ 0.05 joins. */
-      group: z.int(),
+      /**
+       * Group from 1: the best run not yet grouped opens one; every ungrouped run whose Holm-adjusted p
+       * against it is ≥ 0.05 joins. Runs in one group are not distinguished at 95% (Holm): no test
+       * told them apart, which does not show they perform alike. Null where not ranked.
+       */
+      group: z.int().nullable(),
     }),
   ),
   /**
-   * Every pair of those runs, `a` before `b` on the command line: mean_diff = mean over the units
-   * both count of b − a; `p` the two-sided paired t (P < 2 or SE = 0: 1 when mean_diff is 0, else
-   * 0); `p_holm` Holm-adjusted over the R(R−1)/2 pairs.
+   * Every pair of ranked runs, `a` before `b` on the command line: mean_diff = value_b − value_a
+   * (the mean over the common units of b − a); `p` the two-sided p of `test` (§13.7: McNemar where
+   * every unit is 0/1 and none shares a cluster, the cluster-paired or paired t, the sign test where
+   * every difference is the same, 1 with no information); `p_holm` Holm-adjusted over the R(R−1)/2 pairs.
    */
-  pairs: z.array(z.object({ a: z.string(), b: z.string(), units: z.int(), mean_diff: z.number().nullable(), p: z.number(), p_holm: z.number() })),
+  pairs: z.array(
+    z.object({
+      a: z.string(),
+      b: z.string(),
+      units: z.int(),
+      mean_diff: z.number().nullable(),
+      test: z.enum(["paired-t", "cluster-paired-t", "mcnemar", "sign", "none"]),
+      /** Clusters the units fall in (cluster-paired-t; the sign test over clusters), else null. */
+      clusters: z.int().nullable(),
+      p: z.number(),
+      p_holm: z.number(),
+    }),
+  ),
 });
 export type Ranking = z.infer<typeof rankingSchema>;
 
@@ -192,7 +222,7 @@ export const rankingDocumentSchema = z.object({
   experiments: z.array(rankedExperimentSchema),
   /** Experiments held by one run only, as `run: name`: listed, not ranked. */
   single: z.array(z.string()),
-  /** Runs significantly below R1 (mean_diff < 0 with p_holm < 0.05), per experiment and metric. */
+  /** Runs significantly below R1 (mean_diff < 0 over the common units with p_holm < 0.05), per experiment and metric. */
   regressions: z.array(z.object({ experiment: z.string(), metric: z.string(), run: z.string() })),
   notes: z.array(z.string()),
 });

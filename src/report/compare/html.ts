@@ -3,9 +3,10 @@
 // intervals and each headline metric's paired difference. Several: per ranking a forest plot of
 // the runs' intervals (inline SVG, drawn here: the page runs nothing) and the matrix of pairs.
 import type { Comparison, ExperimentComparison, RankedExperiment, Ranking, RankingDocument } from "../../core/compare/schema.js";
+import { uncompared } from "../../core/compare/rank.js";
 import { terminalText } from "../../core/text.js";
 import { esc } from "../html/escape.js";
-import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, rankedUsageRows, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 /** Text as HTML shows it literally: hidden characters (controls, bidi overrides) escaped as on a terminal, markup as entities. */
 export const h = (s: string): string => esc(terminalText(s));
@@ -13,7 +14,7 @@ export const h = (s: string): string => esc(terminalText(s));
 const STYLE = `body{font:15px/1.45 system-ui,sans-serif;margin:1.5rem;max-width:70rem;color:#1b1b1b;background:#fff}
 table{border-collapse:collapse;margin:.5rem 0;width:100%}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
 td.n{text-align:right;font-variant-numeric:tabular-nums}svg.forest{max-width:44rem;width:100%;height:auto}svg text{font:12px system-ui,sans-serif;fill:currentColor}
-svg .axis{stroke:#999}svg .ci{stroke:#0072B2;stroke-width:2}svg .pt{fill:#0072B2}.reg{color:#b35806;font-weight:600}.ok{color:#1b7837}
+svg .axis{stroke:#999}svg .ci{stroke:#0072B2;stroke-width:2}svg .pt{fill:#0072B2}svg .rk{fill:none;stroke:#D55E00;stroke-width:1.5}.reg{color:#b35806;font-weight:600}.ok{color:#1b7837}
 @media (prefers-color-scheme:dark){body{color:#e8e8e8;background:#161616}th,td{border-color:#555}.reg{color:#fdb863}.ok{color:#a6dba0}}
 @media print{body{margin:0}}`;
 
@@ -60,38 +61,46 @@ function* experiment(e: ExperimentComparison): Generator<string> {
 
 const HEAD = `<!doctype html>\n<html lang="en"><head><meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n`;
 
-/** The runs' values and 95% intervals on one axis (0 to 1, wider for a reward beyond it), best first: a forest plot. */
+/**
+ * Each run's headline and its 95% interval (a dot on a line) and its ranked figure (a diamond) on
+ * one axis (0 to 1, wider for a reward beyond it), best first: a forest plot. The interval is the
+ * headline's own: the contract defines none for the ranked figure.
+ */
 function forest(r: Ranking): string {
   const [left, width, row] = [240, 360, 22];
-  const ends = r.runs.flatMap((run) => [run.value ?? 0, run.interval?.lo ?? 0, run.interval?.hi ?? 0]);
+  const ends = r.runs.flatMap((run) => [run.value ?? 0, run.headline.value ?? 0, run.interval?.lo ?? 0, run.interval?.hi ?? 0]);
   const [lo, hi] = [Math.min(0, ...ends), Math.max(1, ...ends)];
   const x = (v: number) => (left + ((v - lo) / (hi - lo)) * width).toFixed(1);
   const height = row * r.runs.length + 30;
   const rows = r.runs.map((run, i) => {
     const y = 14 + i * row;
     const ci = run.interval === null ? "" : `<line class="ci" x1="${x(run.interval.lo)}" x2="${x(run.interval.hi)}" y1="${y}" y2="${y}"/>`;
-    const pt = run.value === null ? "" : `<circle class="pt" cx="${x(run.value)}" cy="${y}" r="4"/>`;
+    const pt = run.headline.value === null ? "" : `<circle class="pt" cx="${x(run.headline.value)}" cy="${y}" r="4"/>`;
+    const cx = run.value === null ? 0 : Number(x(run.value));
+    const rk = run.value === null ? "" : `<polygon class="rk" points="${cx},${y - 6} ${cx + 5},${y} ${cx},${y + 6} ${cx - 5},${y}"/>`;
     const label = run.run.length > 36 ? `…${run.run.slice(-35)}` : run.run;
-    return `<text x="0" y="${y + 4}">${h(`${run.group}  ${label}`)}</text>${ci}${pt}`;
+    return `<text x="0" y="${y + 4}">${h(`${run.group ?? "—"}  ${label}`)}</text>${ci}${pt}${rk}`;
   });
   const axisY = height - 14;
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => {
     const t = lo + f * (hi - lo);
     return `<line class="axis" x1="${x(t)}" x2="${x(t)}" y1="${axisY - 4}" y2="${axisY}"/><text x="${x(t)}" y="${axisY + 12}" text-anchor="middle">${Number((t * 100).toFixed(1))}%</text>`;
   });
-  return `<svg class="forest" viewBox="0 0 ${left + width + 20} ${height + 2}" role="img" aria-label="${h(`${r.metric}: each run's value and 95% interval, best first`)}"><line class="axis" x1="${x(lo)}" x2="${x(hi)}" y1="${axisY}" y2="${axisY}"/>${ticks.join("")}${rows.join("")}</svg>\n`;
+  const label = `${r.metric}: each run's headline and its 95% interval (dot and line) and its ranked figure, the mean over ${r.units} paired units (diamond), best first`;
+  return `<svg class="forest" viewBox="0 0 ${left + width + 20} ${height + 2}" role="img" aria-label="${h(label)}"><line class="axis" x1="${x(lo)}" x2="${x(hi)}" y1="${axisY}" y2="${axisY}"/>${ticks.join("")}${rows.join("")}</svg>\n<p><small>● headline and its 95% interval · ◆ ranked figure</small></p>\n`;
 }
 
-/** Every pair of runs as a matrix in ranking order: row − column in points, and Holm's p. */
+/** Every pair of ranked runs as a matrix in ranking order: row − column in points, the test and Holm's p. */
 function* matrix(e: RankedExperiment): Generator<string> {
-  const runs = e.ranking.runs.map((r) => r.run);
+  const runs = e.ranking.runs.filter((r) => r.group !== null).map((r) => r.run);
+  if (runs.length === 0) return;
   const cell = (row: string, col: string) => {
     const p = e.ranking.pairs.find((q) => (q.a === row && q.b === col) || (q.a === col && q.b === row));
     if (p === undefined) return "—";
     const f = rankedPair({ ...p, mean_diff: p.mean_diff === null ? null : p.a === row ? -p.mean_diff : p.mean_diff });
-    return `${h(f.diff)}<br><small>p (Holm) ${h(f.holm)}</small>`;
+    return `${h(f.diff)}<br><small>${h(f.test)}, p (Holm) ${h(f.holm)}</small>`;
   };
-  yield `<table><thead><tr><th>row − column</th>${runs.map((r) => `<th>${h(r)}</th>`).join("")}</tr></thead><tbody>\n`;
+  yield `<table><thead><tr><th>row − column (${h(rankedName(e))})</th>${runs.map((r) => `<th>${h(r)}</th>`).join("")}</tr></thead><tbody>\n`;
   for (const row of runs) yield `<tr><th>${h(row)}</th>${runs.map((col) => `<td class="n">${row === col ? "" : cell(row, col)}</td>`).join("")}</tr>\n`;
   yield "</tbody></table>\n";
 }
@@ -99,13 +108,13 @@ function* matrix(e: RankedExperiment): Generator<string> {
 function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<string> {
   const r = e.ranking;
   yield `<section><h2>${h(e.experiment)} <small>(${h(e.profile ?? "no profile")})</small>: ${h(metricName(r.metric))}</h2>\n`;
-  yield `<p>Ranked best first; pairs by paired t over the ${h(e.unit)}s each two runs count, Holm-adjusted over all pairs; a group holds the runs not significantly below its first.</p>\n`;
+  yield `<p>${rankingWords(e).map((w) => `${h(w)}.`).join("<br>")}</p>\n`;
   yield forest(r);
-  yield "<table><thead><tr><th>group</th><th>run</th><th>value</th><th>95% interval</th></tr></thead><tbody>\n";
-  for (const x of r.runs) yield `<tr><td class="n">${x.group}</td><td>${h(x.run)}</td><td class="n">${h(rankedFigure(x).value)}</td><td>${h(rankedFigure(x).interval)}</td></tr>\n`;
+  yield `<table><thead><tr><th>group</th><th>run</th><th>${h(rankedName(e))}</th><th>headline</th><th>headline 95% interval</th></tr></thead><tbody>\n`;
+  for (const x of r.runs) yield `<tr><td class="n">${x.group ?? "—"}</td><td>${h(x.run)}</td><td class="n">${h(rankedFigure(x).value)}</td><td class="n">${h(rankedFigure(x).headline)}</td><td>${h(rankedFigure(x).interval)}</td></tr>\n`;
   yield "</tbody></table>\n";
   yield* matrix(e);
-  for (const n of e.notes) yield `<p>Not paired: ${h(n)}</p>\n`;
+  for (const n of e.notes) yield `<p>Note: ${h(n)}</p>\n`;
   const spend = rankedUsageRows(e, before);
   if (spend.length > 0) {
     yield `<table><thead><tr>${USAGE_HEAD.map((c) => `<th>${c}</th>`).join("")}</tr></thead><tbody>\n`;
@@ -118,6 +127,8 @@ function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<stri
 function* rankingDocument(doc: RankingDocument): Generator<string> {
   yield `${HEAD}<title>assay compare: ${doc.runs.length} runs</title>\n<style>${STYLE}</style></head><body>\n`;
   yield `<h1>assay compare</h1>\n<p>${doc.runs.length} runs, R1 ${h(doc.runs[0]!.file)}, scoring version ${doc.runs[0]!.scoring_version}</p>\n`;
+  const nothing = uncompared(doc);
+  if (nothing.length > 0) yield `<p class="reg">Nothing compared (--fail-on regression fails): ${nothing.map(h).join("; ")}</p>\n`;
   yield doc.regressions.length === 0
     ? '<p class="ok">No regression: no run significantly below R1 after Holm\'s adjustment.</p>\n'
     : `<p class="reg">${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${h(r.run)} ${h(r.experiment)} ${h(metricName(r.metric))}`).join(", ")}</p>\n`;

@@ -1,8 +1,9 @@
 // A comparison as GitHub-flavoured Markdown (a step summary, a PR comment). Every name and note
 // is escaped: no evidence can open a link, an image, HTML or a table cell of its own.
 import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
+import { uncompared } from "../../core/compare/rank.js";
 import { terminalText } from "../../core/text.js";
-import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, rankedUsageRows, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 /**
  * A name or note as Markdown shows it literally: hidden characters escaped, every character that
@@ -51,12 +52,12 @@ function* experiment(e: ExperimentComparison): Generator<string> {
 
 function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<string> {
   const r = e.ranking;
-  yield `\n### ${md(e.experiment)} (${e.profile ?? "no profile"}): ${md(metricName(r.metric))}\n\nRanked; pairs by paired t over the ${e.unit}s each two runs count, Holm-adjusted.\n\n`;
-  yield "| group | run | value | 95% interval |\n|---:|---|---:|---|\n";
-  for (const x of r.runs) yield `| ${x.group} | ${md(x.run)} | ${rankedFigure(x).value} | ${md(rankedFigure(x).interval)} |\n`;
-  yield `\n| a | b | ${e.unit}s | b − a | p | p (Holm) |\n|---|---|---:|---:|---:|---:|\n`;
-  for (const p of r.pairs) yield `| ${md(p.a)} | ${md(p.b)} | ${p.units} | ${rankedPair(p).diff} | ${rankedPair(p).p} | ${rankedPair(p).holm} |\n`;
-  for (const n of e.notes) yield `\nNot paired: ${md(n)}\n`;
+  yield `\n### ${md(e.experiment)} (${e.profile ?? "no profile"}): ${md(metricName(r.metric))}\n\n${rankingWords(e).map((w) => `${md(w)}.`).join("\n\n")}\n\n`;
+  yield `| group | run | ${rankedName(e)} | headline | headline 95% interval |\n|---:|---|---:|---:|---|\n`;
+  for (const x of r.runs) yield `| ${x.group ?? "—"} | ${md(x.run)} | ${rankedFigure(x).value} | ${rankedFigure(x).headline} | ${md(rankedFigure(x).interval)} |\n`;
+  if (r.pairs.length > 0) yield "\n| a | b | b − a | test | p | p (Holm) |\n|---|---|---:|---|---:|---:|\n";
+  for (const p of r.pairs) yield `| ${md(p.a)} | ${md(p.b)} | ${rankedPair(p).diff} | ${rankedPair(p).test} | ${rankedPair(p).p} | ${rankedPair(p).holm} |\n`;
+  for (const n of e.notes) yield `\nNote: ${md(n)}\n`;
   const spend = rankedUsageRows(e, before);
   if (spend.length > 0) {
     yield `\n| ${USAGE_HEAD.join(" | ")} |\n|---|---:|---:|---:|---:|\n`;
@@ -67,6 +68,8 @@ function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<stri
 
 function* rankingDocument(doc: RankingDocument): Generator<string> {
   yield `## assay compare: ${doc.runs.length} runs (R1 ${md(doc.runs[0]!.file)})\n\n`;
+  const nothing = uncompared(doc);
+  if (nothing.length > 0) yield `**Nothing compared** (--fail-on regression fails): ${nothing.map(md).join("; ")}\n\n`;
   yield doc.regressions.length === 0
     ? "**No regression**: no run significantly below R1 after Holm's adjustment.\n"
     : `**${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}**: ${doc.regressions.map((r) => `${md(r.run)} ${md(r.experiment)} ${md(metricName(r.metric))}`).join(", ")}\n`;

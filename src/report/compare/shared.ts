@@ -96,20 +96,45 @@ export function headlineLine(m: MetricComparison): string | null {
 export const mcnemarLine = (m: NonNullable<PairedComparison["mcnemar"]>, deciding = true): string =>
   `${m.both_pass} pass on both, ${m.both_fail} fail on both, ${m.pass_to_fail} pass→fail, ${m.fail_to_pass} fail→pass; exact McNemar p ${pValue(m.p)}${deciding ? "" : " (not deciding: the units repeat tasks, so the cluster-paired test decides)"}`;
 
-/** A ranked run's value and interval, in percent. */
-export function rankedFigure(r: Ranking["runs"][number]): { value: string; interval: string } {
+/** A ranked run's ranked figure, and its own headline with the headline's interval, in percent. */
+export function rankedFigure(r: Ranking["runs"][number]): { value: string; headline: string; interval: string } {
   return {
     value: r.value === null ? "—" : pct(r.value),
+    headline: r.headline.value === null ? "—" : pct(r.headline.value),
     interval: r.interval === null ? `— (${r.interval_reason ?? "no interval"})` : `[${pct(r.interval.lo)}, ${pct(r.interval.hi)}] ${r.interval.method}`,
   };
 }
 
-/** A pair of ranked runs: b − a in points, p and Holm's p. */
-export const rankedPair = (p: Ranking["pairs"][number]): { diff: string; p: string; holm: string } => ({
+/** The test that gave a ranked pair's p, as people read it. */
+const TEST_NAMES: Record<Ranking["pairs"][number]["test"], string> = {
+  mcnemar: "exact McNemar",
+  "paired-t": "paired t",
+  "cluster-paired-t": "cluster-paired t",
+  sign: "exact sign test",
+  none: "none (no information: p = 1)",
+};
+
+/** A pair of ranked runs: b − a in points, the test, p and Holm's p. */
+export const rankedPair = (p: Ranking["pairs"][number]): { diff: string; test: string; p: string; holm: string } => ({
   diff: p.mean_diff === null ? "—" : points(p.mean_diff),
+  test: `${TEST_NAMES[p.test]}${p.clusters === null ? "" : ` (${plural(p.clusters, "cluster")})`}`,
   p: pValue(p.p).replace(/^= /, ""),
   holm: pValue(p.p_holm).replace(/^= /, ""),
 });
+
+/** The ranked figure, named: "mean over 8 paired tasks". */
+export const rankedName = (e: RankedExperiment): string => (e.ranking.reason !== null ? "ranked figure" : `mean over ${e.ranking.units} paired ${e.unit}${e.ranking.units === 1 ? "" : "s"}`);
+
+/** What a ranking orders by and what its groups say (§13.7: never that runs are the same). */
+export function rankingWords(e: RankedExperiment): string[] {
+  const r = e.ranking;
+  if (r.reason !== null) return [`not ranked: ${r.reason}; each run's headline as its document gives it`];
+  const harbor = e.unit === "task" ? " (each task's value the mean of its trials)" : "";
+  return [
+    `ranked by the ${rankedName(e)}${harbor}: the ${e.unit}s every ranked run holds; each run's headline (its document's own figure and interval) beside it`,
+    `group: runs not distinguished at 95% (Holm over ${plural(r.pairs.length, "pair")}); a group is no evidence that its runs perform alike`,
+  ];
+}
 
 /** The first FLIPPED_SHOWN of a list, and how many more the JSON holds. */
 export const capped = (xs: readonly string[]): { shown: readonly string[]; more: number } => ({ shown: xs.slice(0, FLIPPED_SHOWN), more: Math.max(0, xs.length - FLIPPED_SHOWN) });

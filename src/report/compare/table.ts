@@ -1,8 +1,9 @@
 // A comparison on a terminal. Every name from evidence or the file system passes forTerminal, and
 // every note terminalText, so none reaches the terminal raw.
 import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
+import { uncompared } from "../../core/compare/rank.js";
 import { forTerminal as name, terminalText as text } from "../../core/text.js";
-import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedPair, rankedUsageRows, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 const pad = (s: string, n: number) => s + " ".repeat(Math.max(1, n - [...s].length));
 
@@ -46,16 +47,18 @@ function* experiment(e: ExperimentComparison): Generator<string> {
 
 function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<string> {
   const r = e.ranking;
-  yield `\nexperiment ${name(e.experiment)}   profile ${e.profile ?? "none"}   ${name(metricName(r.metric))}, ranked (paired t over the ${e.unit}s each two runs count, Holm-adjusted)\n`;
+  yield `\nexperiment ${name(e.experiment)}   profile ${e.profile ?? "none"}   ${name(metricName(r.metric))}\n`;
+  for (const line of rankingWords(e)) yield `  ${line}\n`;
   yield* columns(
-    ["group", "run", "value", "95% interval"],
-    r.runs.map((x) => [String(x.group), name(x.run), rankedFigure(x).value, text(rankedFigure(x).interval)]),
+    ["group", "run", rankedName(e), "headline", "headline 95% interval"],
+    r.runs.map((x) => [x.group === null ? "—" : String(x.group), name(x.run), rankedFigure(x).value, rankedFigure(x).headline, text(rankedFigure(x).interval)]),
   );
-  yield* columns(
-    ["a", "b", `${e.unit}s`, "b − a", "p", "p (Holm)"],
-    r.pairs.map((p) => [name(p.a), name(p.b), String(p.units), rankedPair(p).diff, rankedPair(p).p, rankedPair(p).holm]),
-  );
-  for (const n of e.notes) yield `  not paired: ${text(n)}\n`;
+  if (r.pairs.length > 0)
+    yield* columns(
+      ["a", "b", "b − a", "test", "p", "p (Holm)"],
+      r.pairs.map((p) => [name(p.a), name(p.b), rankedPair(p).diff, rankedPair(p).test, rankedPair(p).p, rankedPair(p).holm]),
+    );
+  for (const n of e.notes) yield `  note: ${text(n)}\n`;
   const spend = rankedUsageRows(e, before);
   if (spend.length > 0) {
     yield* columns(USAGE_HEAD, spend.map(([run, ...rest]) => [name(run), ...rest]));
@@ -70,6 +73,8 @@ function* rankingDocument(doc: RankingDocument): Generator<string> {
   for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
   if (doc.single.length > 0) yield `\nin one run only (not ranked): ${doc.single.map(name).join(", ")}\n`;
   for (const n of doc.notes) yield `note: ${text(n)}\n`;
+  const nothing = uncompared(doc);
+  if (nothing.length > 0) yield `\nnothing compared (--fail-on regression fails): ${nothing.map(text).join("; ")}\n`;
   yield doc.regressions.length === 0
     ? "\nno regression: no run significantly below R1 after Holm's adjustment\n"
     : `\n${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${name(r.run)} ${name(r.experiment)} ${name(metricName(r.metric))}`).join(", ")}\n`;
