@@ -27,12 +27,15 @@ export interface Pairing {
   checksum_one_side: number;
   /** Why a side has no units at all (an Inspect log without per-sample values), else null. */
   reason: string | null;
+  /** Each side's notes on its units (BASE's, HEAD's): Inspect clusters it could not tell. */
+  notes: [string[], string[]];
 }
 
 /** Pair `head` against `base` by unit id; `each` sees every pair (id, base value, head value) in HEAD's order. */
 export function pairing(base: Units, head: Units, each?: (id: string, b: number, h: number) => void): Pairing {
   const reason = base.reason ?? head.reason;
-  if (reason !== null) return { base: [], head: [], clusters: null, cluster_differs: 0, only_base: 0, only_head: 0, checksum_changed: 0, checksum_one_side: 0, reason };
+  const notes: [string[], string[]] = [base.notes ?? [], head.notes ?? []];
+  if (reason !== null) return { base: [], head: [], clusters: null, cluster_differs: 0, only_base: 0, only_head: 0, checksum_changed: 0, checksum_one_side: 0, reason, notes };
   // An index of BASE's ids only while pairing: nothing beyond the two sides' own arrays outlives this call.
   const index = new Map<string, number>();
   base.ids.forEach((id, i) => index.set(id, i));
@@ -62,7 +65,7 @@ export function pairing(base: Units, head: Units, each?: (id: string, b: number,
       each?.(id, base.values[i]!, head.values[j]!);
     }
   });
-  return { base: bs, head: hs, clusters: clustered ? cs : null, cluster_differs: differs, only_base: base.ids.length - bs.length - changed, only_head: onlyHead, checksum_changed: changed, checksum_one_side: oneSide, reason: null };
+  return { base: bs, head: hs, clusters: clustered ? cs : null, cluster_differs: differs, only_base: base.ids.length - bs.length - changed, only_head: onlyHead, checksum_changed: changed, checksum_one_side: oneSide, reason: null, notes };
 }
 
 /** Why units did not pair, as people read it. */
@@ -72,6 +75,7 @@ export function unpairedNotes(p: Pairing, unit: string, sides: [string, string] 
     ...(p.only_head > 0 ? [`only in ${sides[1]}: ${plural(p.only_head, unit)}`] : []),
     ...(p.checksum_changed > 0 ? [`task_checksum changed: ${plural(p.checksum_changed, unit)} (a changed task is not one unit on both sides)`] : []),
     ...(p.checksum_one_side > 0 ? [`task_checksum on one side only: ${plural(p.checksum_one_side, unit)} paired by task name (an older Harbor records none)`] : []),
+    ...p.notes.flatMap((ns, i) => ns.map((n) => `${sides[i]}: ${n}`)),
   ];
 }
 
