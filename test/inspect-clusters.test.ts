@@ -12,7 +12,14 @@ import { TrialOutcomes, OLDER_CLUSTERS, type Units } from "../src/core/compare/t
 import { pairing } from "../src/core/compare/paired.js";
 import type { Experiment } from "../src/core/results.js";
 import { readShard } from "../src/io/shard-reader.js";
+import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
+import { sampleRecord } from "../src/core/inspect/sample.js";
+import { recordBytes, scoreInspectLog } from "../src/io/inspect.js";
+import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
+import { inspectLogBytes } from "../src/synth/inspect.js";
+import { zipBytes } from "../src/synth/zip.js";
 import { editor, ok, refused, scratch } from "./helpers/documents.js";
+import { json, members, type Member } from "./helpers/inspect.js";
 
 const { at } = scratch("assay-inspect-clusters-");
 const edit = editor(at);
@@ -216,5 +223,55 @@ describe("compare checks the clusters against the intervals they were the basis 
     await refused(["compare", past, clustered[1]], past, /point past their 3 names/);
     const keyless = edit(clustered[0], (doc) => void (doc.bundles.find((e: any) => e.profile === "inspect").inspect.sample_clusters.keys = {}));
     await refused(["compare", keyless, clustered[1]], keyless, /is clustered by "task", whose sample clusters it lacks/);
+  });
+});
+
+describe("a log read in parts keeps the same clusters", () => {
+  /** A generated .eval (40 samples × 2 epochs, padded) whose scorer declares stderr(cluster="task"), each sample's metadata task t0–t2 by id. */
+  function clusteredEval(): Member[] {
+    writeFileSync(at("gen.eval"), inspectLogBytes({ task: "parts", model: "m/x", samples: 40, epochs: 2, format: "eval", method: 8, seed: "parts", offset: 0, case: "clean", padding: 3000 }));
+    return members(at("gen.eval")).map((m) => {
+      if (m.name !== "header.json" && m.name !== "_journal/start.json" && !/^samples\/.+\.json$/.test(m.name)) return m;
+      const v = json(m);
+      if (v.eval?.scorers) v.eval.scorers[0].metrics[1].options = { cluster: "task" };
+      // The log's own stderr claim is unclustered: left out, so the entry is judged on what it holds.
+      if (v.results) delete v.results.scores[0].metrics.stderr;
+      if (v.scores) v.metadata = { task: `t${Number(v.id) % 3}` };
+      return { ...m, data: Buffer.from(JSON.stringify(v)) };
+    });
+  }
+  /** A monolith sample as `inspect log convert-chunked` writes it: shell, metadata.json, skeleton, messages, events in chunks. */
+  function chunk(m: Member): Member[] {
+    const { messages, events, attachments: _a, events_data: _d, metadata, ...shell } = json(m);
+    const prefix = m.name.slice(0, -".json".length);
+    const part = (name: string, v: unknown): Member => ({ name: `${prefix}/${name}`, data: Buffer.from(JSON.stringify(v)), method: 8 });
+    return [part("sample.json", { ...shell, message_refs: [[0, messages.length]] }), part("metadata.json", metadata), part("skeleton.json", { spans: [] }), part("messages/0.json", messages), part("events/0.json", events), part("events/stats.json", { chunks: [] }), part("events/uuids.json", [])];
+  }
+
+  it("whole, split over two workers in parts of a few KB, and chunked: one sample_clusters", async () => {
+    const ms = clusteredEval();
+    const dir = at("parts");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "2025-11-03T10-00-00+00-00_parts.eval"), zipBytes(ms));
+    const opts: ScoreRunOptions = { schedules: [], ...DEFAULT_BATCH, jobs: 2 };
+    const whole = await scoreRoots([dir], opts);
+    const split = await scoreRoots([dir], { ...opts, inspectSplit: { logBytes: 1, partBytes: 4_000 } });
+    const clusters = whole.bundles[0]!.inspect!.sample_clusters!;
+    // Ids 1..40 by id mod 3: 1 → t1, 2 → t2, 3 → t0, …: three names in order of first sight.
+    expect(clusters.by).toEqual({ "match/mean/accuracy": "task" });
+    expect(clusters.keys["task"]!.names).toEqual(["st1", "st2", "st0"]);
+    expect(clusters.keys["task"]!.of).toEqual(Array.from({ length: 40 }, (_, i) => [2, 0, 1][(i + 1) % 3]));
+    expect(whole.bundles[0]!.inspect!.metrics["match/mean/accuracy"]!.exclude.interval).toMatchObject({ units: 40, clusters: 3 });
+    expect(split.bundles[0]!.inspect!.sample_clusters).toEqual(clusters);
+    writeFileSync(at("chunked.eval"), zipBytes(ms.flatMap((m) => (/^samples\/[^/]+_epoch_\d+\.json$/.test(m.name) ? chunk(m) : [m]))));
+    expect(scoreInspectLog(at("chunked.eval"), "eval").inspect!.sample_clusters).toEqual(clusters);
+  });
+
+  it("a record's metadata counts twice against its log's budget (the entry may keep a cluster name made of each value)", () => {
+    const plain = sampleRecord({ id: 1, epoch: 1, scores: { match: { value: "C" } } }, "samples/1_epoch_1.json", [])!;
+    const tagged = sampleRecord({ id: 1, epoch: 1, scores: { match: { value: "C" } }, metadata: { task: "x".repeat(20) } }, "samples/1_epoch_1.json", [])!;
+    // The kept pair [key, value] (a value this short is kept as it is): 32 + (16 + 24 + 2·4) + (16 + 24 + 2·20)
+    // = 160 bytes held, counted twice (the empty list it replaces: 32, twice): 2 · (160 − 32) = 256.
+    expect(recordBytes(tagged) - recordBytes(plain)).toBe(256);
   });
 });

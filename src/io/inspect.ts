@@ -92,9 +92,12 @@ function heldBytes(v: unknown): number {
   return 16;
 }
 
-/** A record's cost to its log's budget (MAX_RECORD_BYTES): bounded by what its sample's bytes hold. */
+/**
+ * A record's cost to its log's budget (MAX_RECORD_BYTES): bounded by what its sample's bytes hold.
+ * Its metadata counts twice: the entry's sample clusters (§13.7) may keep a name made of each value.
+ */
 export function recordBytes(r: SampleRecord): number {
-  return RECORD_BYTES + heldBytes(r.member) + heldBytes(r.id) + heldBytes(r.errorMessage) + heldBytes(r.scores) + heldBytes(r.graderFailed) + heldBytes(r.modelFailed) + heldBytes(r.sandbox) + heldBytes(r.edits) + heldBytes(r.metadata) + heldBytes(r.flags) + r.findings.reduce((n, f) => n + 64 + heldBytes(f.message), 0) + (r.usage === null ? 0 : 256);
+  return RECORD_BYTES + heldBytes(r.member) + heldBytes(r.id) + heldBytes(r.errorMessage) + heldBytes(r.scores) + heldBytes(r.graderFailed) + heldBytes(r.modelFailed) + heldBytes(r.sandbox) + heldBytes(r.edits) + 2 * heldBytes(r.metadata) + heldBytes(r.flags) + r.findings.reduce((n, f) => n + 64 + heldBytes(f.message), 0) + (r.usage === null ? 0 : 256);
 }
 
 /** The tool error of a log whose records pass MAX_RECORD_BYTES (the same however the log was split). */
