@@ -76,12 +76,13 @@ function log(run: string, values: number[], o: { cluster: boolean; lacking?: num
 }
 
 /** Both runs' logs scored into documents: `<name>-base.json`, `<name>-head.json`. */
-async function documents(name: string, o: { cluster: boolean; lacking?: number[] }): Promise<[string, string]> {
+async function documents(name: string, o: { cluster: boolean; lacking?: number[]; only?: "base" }): Promise<[string, string]> {
   const out: string[] = [];
   for (const [side, values] of [["base", BASE], ["head", HEAD]] as const) {
     const dir = at(`${name}-${side}`);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "2025-11-03T10-00-00+00-00_clusters_run.json"), JSON.stringify(log(`${name}-${side}`, values, o)));
+    const lacking = o.only === undefined || o.only === side ? o.lacking : undefined;
+    writeFileSync(join(dir, "2025-11-03T10-00-00+00-00_clusters_run.json"), JSON.stringify(log(`${name}-${side}`, values, { ...o, lacking })));
     await ok(["score", dir, "--format", "json", "--out", at(`${name}-${side}.json`), "--quiet"]);
     out.push(at(`${name}-${side}.json`));
   }
@@ -180,10 +181,21 @@ describe("compare pairs the samples in their clusters", () => {
     expect(p.interval.method).toBe("cluster-paired-t");
     expect(p.interval.lo).toBeCloseTo(D_BAR - T975[3] * SE, 9);
     expect(p.interval.hi).toBeCloseTo(D_BAR + T975[3] * SE, 9);
-    expect(p.unpaired).toEqual(['BASE: 1 sample without metadata "task", paired in one cluster together', 'HEAD: 1 sample without metadata "task", paired in one cluster together']);
+    const note = 'samples without metadata "task"'.replace("samples", "1 sample") + " (each pairs in the other run's cluster where that names one, else in one cluster with the others lacking it)";
+    expect(p.unpaired).toEqual([`BASE: ${note}`, `HEAD: ${note}`]);
     const { d } = difference(b, h);
     expect(d).toMatchObject({ test: "cluster-paired-t", clusters: 4, df: 3 });
     expect(d.se).toBeCloseTo(SE, 14);
+  });
+
+  it("a sample lacking the key in BASE only pairs in HEAD's cluster (reading 5: BASE's, else HEAD's): the 3-task figures", async () => {
+    // Sample 4 is in HEAD's task A, so the clusters are those of the first case: SE = √7/12, df 2.
+    const [b, h] = await documents("base-lacking", { cluster: true, lacking: [4], only: "base" });
+    const { d, base, head } = difference(b, h);
+    expect([base.clusters![3]!.startsWith("\u0000"), head.clusters![3]]).toEqual([true, "sA"]);
+    expect(d).toMatchObject({ test: "cluster-paired-t", clusters: 3, df: 2 });
+    expect(d.se).toBeCloseTo(Math.sqrt(7) / 12, 14);
+    expect((await paired(b, h)).unpaired).toEqual([expect.stringMatching(/^BASE: 1 sample without metadata "task"/)]);
   });
 
   it("a document from before (no sample_clusters): unclustered pairs, and a note that its metric's interval was clustered", async () => {

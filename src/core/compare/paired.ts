@@ -6,16 +6,18 @@ import { byteCompare } from "../text.js";
 import { pairedDifference } from "../stats/paired.js";
 import type { PairedComparison } from "./schema.js";
 import { mcnemarExact } from "../stats/binomial.js";
-import { MIXED_CHECKSUMS, type Units } from "./trials.js";
+import { MIXED_CHECKSUMS, UNTOLD_CLUSTER, type Units } from "./trials.js";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** A cluster a side names (not an Inspect sample's that lacks its key, which gives way to the other side's). */
+const told = (k: string | null): k is string => k !== null && !k.startsWith(UNTOLD_CLUSTER);
 
 /** The differences over the units both sides count, and the units that did not pair. */
 export interface Pairing {
   /** Each paired unit's BASE and HEAD values, in step (HEAD's order). */
   base: number[];
   head: number[];
-  /** Each paired unit's cluster (§13.7 reading 5: BASE's, else HEAD's); null when neither side clusters its units. */
+  /** Each paired unit's cluster (§13.7 reading 5: BASE's, else HEAD's; an Inspect sample lacking its key takes the other side's); null when neither side clusters its units. */
   clusters: (string | null)[] | null;
   /** Paired units whose cluster differs between the sides (each takes BASE's). */
   cluster_differs: number;
@@ -59,8 +61,8 @@ export function pairing(base: Units, head: Units, each?: (id: string, b: number,
       hs.push(head.values[j]!);
       if (clustered) {
         const [kb, kh] = [base.clusters?.[i] ?? null, head.clusters?.[j] ?? null];
-        if (kb !== null && kh !== null && kb !== kh) differs++;
-        cs.push(kb ?? kh);
+        if (told(kb) && told(kh) && kb !== kh) differs++;
+        cs.push(told(kb) ? kb : told(kh) ? kh : (kb ?? kh));
       }
       each?.(id, base.values[i]!, head.values[j]!);
     }

@@ -36,6 +36,9 @@ export interface Units {
   notes?: string[];
 }
 
+/** The start of an Inspect sample's cluster where it lacks its metric's key: pairs with the other side's cluster where that is told. */
+export const UNTOLD_CLUSTER = "\u0000no metadata ";
+
 /** A Harbor task whose counted trials carry different task_checksums within one run: never one unit with another run's. */
 export const MIXED_CHECKSUMS = "\u0000mixed";
 
@@ -200,8 +203,9 @@ export class TrialOutcomes {
 /**
  * §13.7: the clusters of an Inspect metric's units (the samples at `at` in plan order), as its
  * interval groups them: by the metadata key its scorer's stderr(cluster=…) names. A sample lacking
- * the key is put with every other such sample of its side in one cluster: where its cluster cannot
- * be told, the coarser grouping is the one that holds whatever they share. A document from before
+ * the key is put with every other such sample of its side in one cluster (pairing takes the other
+ * side's cluster for it where that is told): where its cluster cannot be told, the coarser grouping
+ * is the one that holds whatever they share. A document from before
  * keeps no clusters: its pairs stand alone, and where the metric's interval was clustered a note
  * says so.
  */
@@ -212,10 +216,10 @@ function sampleClusters(log: InspectLog, key: string, at: readonly number[], fig
   }
   const c = log.clusters.get(key);
   if (c === undefined) return { clusters: null, notes: [] };
-  const lacking = `\u0000no metadata ${JSON.stringify(c.by)}`;
+  const lacking = `${UNTOLD_CLUSTER}${JSON.stringify(c.by)}`;
   const clusters = at.map((i) => (c.of[i]! < 0 ? lacking : c.names[c.of[i]!]!));
   const missing = clusters.filter((k) => k === lacking).length;
-  return { clusters, notes: missing === 0 ? [] : [`${missing} sample${missing === 1 ? "" : "s"} without metadata ${JSON.stringify(c.by)}, paired in one cluster together`] };
+  return { clusters, notes: missing === 0 ? [] : [`${missing} sample${missing === 1 ? "" : "s"} without metadata ${JSON.stringify(c.by)} (each pairs in the other run's cluster where that names one, else in one cluster with the others lacking it)`] };
 }
 
 /**
