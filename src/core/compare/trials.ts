@@ -205,9 +205,8 @@ export class TrialOutcomes {
  * interval groups them: by the metadata key its scorer's stderr(cluster=…) names. A sample lacking
  * the key is put with every other such sample of its side in one cluster (pairing takes the other
  * side's cluster for it where that is told): where its cluster cannot be told, the coarser grouping
- * is the one that holds whatever they share. A document from before
- * keeps no clusters: its pairs stand alone, and where the metric's interval was clustered a note
- * says so.
+ * is the one that holds whatever they share. A document from before keeps no clusters: its pairs
+ * stand alone, and where the metric's interval was clustered a note says so.
  */
 function sampleClusters(log: InspectLog, key: string, at: readonly number[], figure: NonNullable<Experiment["inspect"]>[string]): Pick<Units, "clusters" | "notes"> {
   if (log.clusters === null) {

@@ -184,8 +184,7 @@ function sourceMetrics(run: readonly Spec[], input: MetricInput, index: PlanInde
         out.clusters.by[s.key] = s.clusterBy;
         out.clusters.keys[s.clusterBy] ??= planClusters(input.plan.ids, clusterResolver(s.clusterBy, (id) => index.records.get(id) ?? [], unreduced));
       }
-    }
-    else if (!own[i] && isMeanMetric(s.metric)) m.exclude = m.zero = { ...NO_FIGURES, interval_reason: `assay computes no value of its own: ${m.note}` };
+    } else if (!own[i] && isMeanMetric(s.metric)) m.exclude = m.zero = { ...NO_FIGURES, interval_reason: `assay computes no value of its own: ${m.note}` };
     out.metrics[s.key] = m;
   });
 }
