@@ -236,6 +236,15 @@ describe("compare checks the clusters against the intervals they were the basis 
     const keyless = edit(clustered[0], (doc) => void (doc.bundles.find((e: any) => e.profile === "inspect").inspect.sample_clusters.keys = {}));
     await refused(["compare", keyless, clustered[1]], keyless, /is clustered by "task", whose sample clusters it lacks/);
   });
+
+  it("merge's shard reader: a shard whose clusters are not one per sample id is refused; the shard as written merges to the same entry", async () => {
+    const shard = at("shard-0-1.json");
+    writeFileSync(shard, (await ok(["score", at("clustered-base"), "--shard", "0/1", "--format", "json"])).stdout);
+    const merged = JSON.parse((await ok(["merge", shard, "--format", "json"])).stdout);
+    expect(merged.bundles[0].inspect.sample_clusters).toEqual(JSON.parse(readFileSync(clustered[0], "utf8")).bundles[0].inspect.sample_clusters);
+    const short = edit(shard, (doc) => void doc.bundles[0].inspect.sample_clusters.keys.task.of.pop());
+    await refused(["merge", short, "--format", "json"], short, /its Inspect sample clusters by "task" are 11, not one per sample id \(12\)/);
+  });
 });
 
 describe("a log read in parts keeps the same clusters", () => {
