@@ -181,7 +181,7 @@ describe("compare pairs the samples in their clusters", () => {
     expect(p.interval.method).toBe("cluster-paired-t");
     expect(p.interval.lo).toBeCloseTo(D_BAR - T975[3] * SE, 9);
     expect(p.interval.hi).toBeCloseTo(D_BAR + T975[3] * SE, 9);
-    const note = 'samples without metadata "task"'.replace("samples", "1 sample") + " (each pairs in the other run's cluster where that names one, else in one cluster with the others lacking it)";
+    const note = '1 sample without metadata "task": clustered as the other run names it, else in one cluster together';
     expect(p.unpaired).toEqual([`BASE: ${note}`, `HEAD: ${note}`]);
     const { d } = difference(b, h);
     expect(d).toMatchObject({ test: "cluster-paired-t", clusters: 4, df: 3 });

@@ -218,7 +218,7 @@ function sampleClusters(log: InspectLog, key: string, at: readonly number[], fig
   const lacking = `${UNTOLD_CLUSTER}${JSON.stringify(c.by)}`;
   const clusters = at.map((i) => (c.of[i]! < 0 ? lacking : c.names[c.of[i]!]!));
   const missing = clusters.filter((k) => k === lacking).length;
-  return { clusters, notes: missing === 0 ? [] : [`${missing} sample${missing === 1 ? "" : "s"} without metadata ${JSON.stringify(c.by)} (each pairs in the other run's cluster where that names one, else in one cluster with the others lacking it)`] };
+  return { clusters, notes: missing === 0 ? [] : [`${missing} sample${missing === 1 ? "" : "s"} without metadata ${JSON.stringify(c.by)}: clustered as the other run names ${missing === 1 ? "it" : "them"}, else in one cluster together`] };
 }
 
 /**
