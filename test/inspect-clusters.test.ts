@@ -49,13 +49,14 @@ function clusteredSe(xs: number[], task: (i: number) => string | undefined): num
 }
 
 /** A .json log (Inspect 0.3.255) of one scorer `match` (accuracy, stderr) over samples 1..12, each with metadata task (`lacking`: these ids without it). */
-function log(run: string, values: number[], o: { cluster: boolean; lacking?: number[] }) {
+function log(run: string, values: number[], o: { cluster: boolean; lacking?: number[]; errored?: number }) {
   const ids = values.map((_, i) => i + 1);
   const task = (i: number) => (o.lacking?.includes(i + 1) ? undefined : TASKS[Math.floor(i / 4)]!);
   const stderrParams = o.cluster ? { cluster: "task" } : {};
-  const k = values.reduce((a, b) => a + b, 0);
-  const n = values.length;
-  const se = o.cluster ? clusteredSe(values, task) : Math.sqrt(((k / n) * (1 - k / n)) / (n - 1));
+  const scored = values.filter((_, i) => i + 1 !== o.errored);
+  const k = scored.reduce((a, b) => a + b, 0);
+  const n = scored.length;
+  const se = o.cluster ? clusteredSe(values, task) : Math.sqrt(((k / n) * (1 - k / n)) / (n - 1)); // claimed only without an errored sample
   return {
     version: 2,
     status: "success",
@@ -67,23 +68,27 @@ function log(run: string, values: number[], o: { cluster: boolean; lacking?: num
       scorers: [{ name: "match", options: {}, metrics: [{ name: "inspect_ai/accuracy", options: {} }, { name: "inspect_ai/stderr", options: stderrParams }], metadata: {} }],
     },
     results: {
-      total_samples: n,
-      scores: [{ name: "match", scorer: "match", reducer: "mean", params: {}, metrics: { accuracy: { name: "accuracy", value: k / n, params: {} }, stderr: { name: "stderr", value: se, params: stderrParams } } }],
+      total_samples: values.length,
+      // With an errored sample the log's stderr claim is left out (the entry is judged on what it holds).
+      scores: [{ name: "match", scorer: "match", reducer: "mean", params: {}, metrics: { accuracy: { name: "accuracy", value: k / n, params: {} }, ...(o.errored === undefined ? { stderr: { name: "stderr", value: se, params: stderrParams } } : {}) } }],
     },
     stats: { started_at: "2025-11-03T10:00:00+00:00", completed_at: "2025-11-03T10:05:00+00:00" },
-    samples: values.map((v, i) => ({ id: i + 1, epoch: 1, input: "q", target: "a", scores: { match: { value: v === 1 ? "C" : "I" } }, metadata: task(i) === undefined ? { other: 1 } : { task: task(i) } })),
+    samples: values.map((v, i) => ({
+      id: i + 1, epoch: 1, input: "q", target: "a", metadata: task(i) === undefined ? { other: 1 } : { task: task(i) },
+      ...(i + 1 === o.errored ? { scores: {}, error: { message: "RuntimeError('boom')", traceback: "" } } : { scores: { match: { value: v === 1 ? "C" : "I" } } }),
+    })),
   };
 }
 
 /** Both runs' logs scored into documents: `<name>-base.json`, `<name>-head.json`. */
-async function documents(name: string, o: { cluster: boolean; lacking?: number[]; only?: "base" }): Promise<[string, string]> {
+async function documents(name: string, o: { cluster: boolean; lacking?: number[]; only?: "base"; errored?: number }, flags: string[] = []): Promise<[string, string]> {
   const out: string[] = [];
   for (const [side, values] of [["base", BASE], ["head", HEAD]] as const) {
     const dir = at(`${name}-${side}`);
     mkdirSync(dir, { recursive: true });
-    const lacking = o.only === undefined || o.only === side ? o.lacking : undefined;
-    writeFileSync(join(dir, "2025-11-03T10-00-00+00-00_clusters_run.json"), JSON.stringify(log(`${name}-${side}`, values, { ...o, lacking })));
-    await ok(["score", dir, "--format", "json", "--out", at(`${name}-${side}.json`), "--quiet"]);
+    const only = (v: number[] | number | undefined) => (o.only === undefined || o.only === side ? v : undefined);
+    writeFileSync(join(dir, "2025-11-03T10-00-00+00-00_clusters_run.json"), JSON.stringify(log(`${name}-${side}`, values, { ...o, lacking: only(o.lacking) as number[] | undefined, errored: only(o.errored) as number | undefined })));
+    await ok(["score", dir, "--format", "json", "--out", at(`${name}-${side}.json`), "--quiet", ...flags]);
     out.push(at(`${name}-${side}.json`));
   }
   return out as [string, string];
@@ -196,6 +201,24 @@ describe("compare pairs the samples in their clusters", () => {
     expect(d).toMatchObject({ test: "cluster-paired-t", clusters: 3, df: 2 });
     expect(d.se).toBeCloseTo(Math.sqrt(7) / 12, 14);
     expect((await paired(b, h)).unpaired).toEqual([expect.stringMatching(/^BASE: 1 sample without metadata "task"/)]);
+  });
+
+  it("a sample out of the figure (errored, --errors exclude) has no unit, and each unit keeps its own cluster; under --errors zero it pairs as 0", async () => {
+    // BASE's sample 2 (task A) errored. Excluded: 11 pairs; d̄ = (2 − 0)/11 (sample 2's d was 0) = 2/11.
+    const byId = (u: Units) => Object.fromEntries(u.ids.map((id, i) => [id, u.clusters![i]]));
+    const task = (id: string) => `s${TASKS[Math.floor((Number(id) - 1) / 4)]}`;
+    const [b, h] = await documents("errored", { cluster: true, errored: 2, only: "base" });
+    const ex = difference(b, h);
+    expect(ex.base.ids).not.toContain("2");
+    expect(Object.entries(byId(ex.base)).every(([id, c]) => c === task(id))).toBe(true);
+    expect(ex.d).toMatchObject({ pairs: 11, clusters: 3, test: "cluster-paired-t" });
+    expect(ex.d.mean_diff).toBeCloseTo(2 / 11, 14);
+    // --errors zero: sample 2 counts 0 in BASE (d = 1 − 0 = 1): 12 pairs, Σd = 3, d̄ = 1/4.
+    const [bz, hz] = await documents("errored-zero", { cluster: true, errored: 2, only: "base" }, ["--errors", "zero"]);
+    const zero = difference(bz, hz);
+    expect(Object.entries(byId(zero.base)).every(([id, c]) => c === task(id))).toBe(true);
+    expect(zero.d).toMatchObject({ pairs: 12, clusters: 3 });
+    expect(zero.d.mean_diff).toBeCloseTo(1 / 4, 14);
   });
 
   it("a document from before (no sample_clusters): unclustered pairs, and a note that its metric's interval was clustered", async () => {
