@@ -108,7 +108,7 @@ const inspectEntry = (path: string, ids: string[] | null, values: { exclude: (nu
       validity: "valid", errors: [], profile: "inspect", experiment: "task (model)", status: "success",
       inspect: {
         format: "eval", log_version: 2, inspect_version: "0.3.100", eval_id: null, run_id: path, task_id: "task-id", model: "model", created: null, completed_at: null,
-        plan: { records: n, ids: n, epochs: 1, source: "sample_ids" }, total_samples: n, sample_ids: ids,
+        plan: { records: n, ids: n, epochs: 1, source: "sample_ids" }, total_samples: n, sample_ids: ids, sample_clusters: null,
         metrics: { "match/-/accuracy": { claimed: 0.5, check: "agrees", note: null, coverage: { scored: n, planned: n }, exclude: figure, zero: figure, values } },
       },
     }),

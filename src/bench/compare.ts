@@ -66,7 +66,7 @@ export function writeBigCompareDocument(file: string, shape: BigCompareShape, lo
       samples: { complete: n },
       inspect: {
         format: "eval", log_version: 2, inspect_version: "0.3.100", eval_id: id(j), run_id: id(j), task_id: id(j), model: "model", created: null, completed_at: null,
-        plan: { records: n, ids: n, epochs: 1, source: "sample_ids" }, total_samples: n, sample_ids: values.map((_, s) => `s${s}`),
+        plan: { records: n, ids: n, epochs: 1, source: "sample_ids" }, total_samples: n, sample_ids: values.map((_, s) => `s${s}`), sample_clusters: { by: {}, keys: {} },
         metrics: { "match/-/accuracy": { claimed: k / n, check: "agrees", note: null, coverage: { scored: n, planned: n }, exclude: figure, zero: figure, values: { exclude: values, zero: values } } },
       },
     });

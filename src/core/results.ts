@@ -125,6 +125,20 @@ export const inspectLogSchema = z.object({
   total_samples: z.int().nullable(),
   /** §13.4: the planned sample ids in plan order, which each mean/accuracy metric's `values` follow (null: none kept). */
   sample_ids: z.array(z.string()).nullable().default(null),
+  /**
+   * §13.7: the clusters those samples pair in (null where `sample_ids` is, and in a document from
+   * before): `by`, per mean/accuracy metric key, the metadata key its scorer's `stderr(cluster=…)`
+   * names (a metric absent: no key, each sample stands alone); `keys`, per metadata key, each
+   * planned sample's cluster parallel to `sample_ids`, an index into `names` (the value as
+   * Inspect's clustering compares it), null where the sample has no such metadata.
+   */
+  sample_clusters: z
+    .object({
+      by: z.record(z.string(), z.string()),
+      keys: z.record(z.string(), z.object({ names: z.array(z.string()), of: z.array(z.int().min(0).nullable()) })),
+    })
+    .nullable()
+    .default(null),
   metrics: z.record(
     z.string(),
     z.object({

@@ -92,9 +92,16 @@ function heldBytes(v: unknown): number {
   return 16;
 }
 
+/**
+ * What the entry's sample clusters (§13.7) may hold for one kept metadata value of a record: a slot
+ * in its key's `of`, and a name made of the value ("s" + value: a string of at most 13 characters,
+ * or a cons string that refers to the value rather than copying it).
+ */
+const CLUSTER_BYTES = 80;
+
 /** A record's cost to its log's budget (MAX_RECORD_BYTES): bounded by what its sample's bytes hold. */
 export function recordBytes(r: SampleRecord): number {
-  return RECORD_BYTES + heldBytes(r.member) + heldBytes(r.id) + heldBytes(r.errorMessage) + heldBytes(r.scores) + heldBytes(r.graderFailed) + heldBytes(r.modelFailed) + heldBytes(r.sandbox) + heldBytes(r.edits) + heldBytes(r.metadata) + heldBytes(r.flags) + r.findings.reduce((n, f) => n + 64 + heldBytes(f.message), 0) + (r.usage === null ? 0 : 256);
+  return RECORD_BYTES + heldBytes(r.member) + heldBytes(r.id) + heldBytes(r.errorMessage) + heldBytes(r.scores) + heldBytes(r.graderFailed) + heldBytes(r.modelFailed) + heldBytes(r.sandbox) + heldBytes(r.edits) + heldBytes(r.metadata) + (r.metadata.length / 2) * CLUSTER_BYTES + heldBytes(r.flags) + r.findings.reduce((n, f) => n + 64 + heldBytes(f.message), 0) + (r.usage === null ? 0 : 256);
 }
 
 /** The tool error of a log whose records pass MAX_RECORD_BYTES (the same however the log was split). */

@@ -250,6 +250,24 @@ export function entryProblem(e: BundleEntry): string | null {
       if (bad !== null) return `its Inspect metric ${JSON.stringify(k)} has ${bad}`;
     }
   }
+  return e.inspect === null ? null : sampleClustersProblem(e.inspect);
+}
+
+/** §13.7: sample clusters only beside sample ids, one per id, each naming one of its key's distinct names, each for a metric the entry has. */
+function sampleClustersProblem(l: NonNullable<BundleEntry["inspect"]>): string | null {
+  const c = l.sample_clusters;
+  if (c === null) return null;
+  if (l.sample_ids === null) return "its Inspect sample clusters stand beside no sample ids";
+  for (const [metric, key] of Object.entries(c.by)) {
+    if (l.metrics[metric]?.values == null) return `its Inspect sample clusters name metric ${JSON.stringify(metric)}, which has no per-sample values`;
+    if (!Object.hasOwn(c.keys, key)) return `its Inspect metric ${JSON.stringify(metric)} is clustered by ${JSON.stringify(key)}, whose sample clusters it lacks`;
+  }
+  for (const [key, k] of Object.entries(c.keys)) {
+    const where = `its Inspect sample clusters by ${JSON.stringify(key)}`;
+    if (k.of.length !== l.sample_ids.length) return `${where} are ${k.of.length}, not one per sample id (${l.sample_ids.length})`;
+    if (new Set(k.names).size !== k.names.length) return `${where} name one cluster twice`;
+    if (k.of.some((i) => i !== null && i >= k.names.length)) return `${where} point past their ${k.names.length} names`;
+  }
   return null;
 }
 

@@ -10,6 +10,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { BundleEntry, Experiment, RunOptions } from "../results.js";
 import { chainMetric, type ChainReading } from "../batch/inspect.js";
 import { wilson95 } from "../batch/stats.js";
+import { UnitSet } from "../stats/interval.js";
 import { addToTotal, emptyTotal, USAGE_FIELDS, type Usage, type UsageTotal } from "../usage.js";
 import { headlines, type Units } from "./trials.js";
 
@@ -110,7 +111,39 @@ export class EntrySpend {
   }
 }
 
-type LogMetrics = Pick<NonNullable<BundleEntry["inspect"]>, "plan" | "metrics">;
+type LogMetrics = Pick<NonNullable<BundleEntry["inspect"]>, "plan" | "metrics"> & { clusters: string | null };
+
+/**
+ * §13.7: why a log's sample clusters are not the ones its metrics' intervals were built over, or
+ * null. Each interval over as many units as the metric has per-sample values (one reduced value a
+ * sample) is rebuilt from those values in their clusters, as the batch built it: clusters edited to
+ * make a clustered metric's pairs look independent change it.
+ */
+function clustersProblem(l: NonNullable<BundleEntry["inspect"]>): string | null {
+  const c = l.sample_clusters;
+  if (c === null || l.sample_ids === null) return null;
+  for (const [metric, m] of Object.entries(l.metrics)) {
+    const key = c.by[metric];
+    const k = key === undefined ? undefined : c.keys[key];
+    for (const errors of ["exclude", "zero"] as const) {
+      const xs = m.values?.[errors];
+      const have = m[errors].interval;
+      if (xs === undefined || have === null || xs.filter((v) => v !== null).length !== have.units) continue;
+      const units = new UnitSet();
+      let lacking = false;
+      xs.forEach((v, i) => {
+        if (v === null) return;
+        const at = k?.of[i] ?? null;
+        lacking ||= k !== undefined && at === null;
+        units.add(v, at === null ? null : k!.names[at]!);
+      });
+      const want = lacking ? null : units.interval().interval;
+      if (want === null || want.method !== have.method || want.clusters !== have.clusters || !close(want.lo, have.lo) || !close(want.hi, have.hi))
+        return `its Inspect metric ${JSON.stringify(metric)}'s ${errors} interval (${have.method}, ${have.clusters} clusters) is not what its sample clusters${key === undefined ? "" : ` by ${JSON.stringify(key)}`} give (${want === null ? "none" : `${want.method}, ${want.clusters} clusters`})`;
+    }
+  }
+  return null;
+}
 
 /** The figures of an experiment's Inspect metric that its deciding log's entry decides. */
 const figuresOf = (m: NonNullable<Experiment["inspect"]>[string]) => [m.value, m.coverage, m.wilson95, m.pass_at_k, m.interval, m.pass_hat_k, m.errors_zero];
@@ -130,13 +163,14 @@ export class InspectFigures {
     if (e.profile !== "inspect" || e.experiment === null || e.inspect === null) return;
     // Without the per-sample values: the units (trials.ts) keep those, packed.
     const metrics = Object.fromEntries(Object.entries(e.inspect.metrics).map(([k, m]) => [k, { ...m, values: null }]));
-    this.logs.set(`${e.experiment}\u0000${e.path}`, { plan: e.inspect.plan, metrics });
+    this.logs.set(`${e.experiment}\u0000${e.path}`, { plan: e.inspect.plan, metrics, clusters: clustersProblem(e.inspect) });
   }
 
   problem(x: Experiment, options: Pick<RunOptions, "invalid" | "errors">): string | null {
     if (x.profile !== "inspect" || x.inspect === null || x.experiment === null) return null;
     const log = x.log === null ? undefined : this.logs.get(`${x.experiment}\u0000${x.log.path}`);
     if (log === undefined) return `its figures name ${x.log === null ? "no deciding log" : `a deciding log (${x.log.path}) that is none of its entries`}`;
+    if (log.clusters !== null) return log.clusters;
     const reading: ChainReading = options.invalid === "count" && x.invalid.length > 0 ? "zeroed" : "as-given";
     for (const [key, m] of Object.entries(x.inspect)) {
       const own = log.metrics[key];

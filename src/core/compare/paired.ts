@@ -6,16 +6,18 @@ import { byteCompare } from "../text.js";
 import { pairedDifference } from "../stats/paired.js";
 import type { PairedComparison } from "./schema.js";
 import { mcnemarExact } from "../stats/binomial.js";
-import { MIXED_CHECKSUMS, type Units } from "./trials.js";
+import { MIXED_CHECKSUMS, UNTOLD_CLUSTER, type Units } from "./trials.js";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** A cluster a side names (not an Inspect sample's that lacks its key, which gives way to the other side's). */
+const told = (k: string | null): k is string => k !== null && !k.startsWith(UNTOLD_CLUSTER);
 
 /** The differences over the units both sides count, and the units that did not pair. */
 export interface Pairing {
   /** Each paired unit's BASE and HEAD values, in step (HEAD's order). */
   base: number[];
   head: number[];
-  /** Each paired unit's cluster (§13.7 reading 5: BASE's, else HEAD's); null when neither side clusters its units. */
+  /** Each paired unit's cluster (§13.7 reading 5: BASE's, else HEAD's; an Inspect sample lacking its key takes the other side's); null when neither side clusters its units. */
   clusters: (string | null)[] | null;
   /** Paired units whose cluster differs between the sides (each takes BASE's). */
   cluster_differs: number;
@@ -27,12 +29,15 @@ export interface Pairing {
   checksum_one_side: number;
   /** Why a side has no units at all (an Inspect log without per-sample values), else null. */
   reason: string | null;
+  /** Each side's notes on its units (BASE's, HEAD's): Inspect clusters it could not tell. */
+  notes: [string[], string[]];
 }
 
 /** Pair `head` against `base` by unit id; `each` sees every pair (id, base value, head value) in HEAD's order. */
 export function pairing(base: Units, head: Units, each?: (id: string, b: number, h: number) => void): Pairing {
   const reason = base.reason ?? head.reason;
-  if (reason !== null) return { base: [], head: [], clusters: null, cluster_differs: 0, only_base: 0, only_head: 0, checksum_changed: 0, checksum_one_side: 0, reason };
+  const notes: [string[], string[]] = [base.notes ?? [], head.notes ?? []];
+  if (reason !== null) return { base: [], head: [], clusters: null, cluster_differs: 0, only_base: 0, only_head: 0, checksum_changed: 0, checksum_one_side: 0, reason, notes };
   // An index of BASE's ids only while pairing: nothing beyond the two sides' own arrays outlives this call.
   const index = new Map<string, number>();
   base.ids.forEach((id, i) => index.set(id, i));
@@ -56,13 +61,13 @@ export function pairing(base: Units, head: Units, each?: (id: string, b: number,
       hs.push(head.values[j]!);
       if (clustered) {
         const [kb, kh] = [base.clusters?.[i] ?? null, head.clusters?.[j] ?? null];
-        if (kb !== null && kh !== null && kb !== kh) differs++;
-        cs.push(kb ?? kh);
+        if (told(kb) && told(kh) && kb !== kh) differs++;
+        cs.push(told(kb) ? kb : told(kh) ? kh : (kb ?? kh));
       }
       each?.(id, base.values[i]!, head.values[j]!);
     }
   });
-  return { base: bs, head: hs, clusters: clustered ? cs : null, cluster_differs: differs, only_base: base.ids.length - bs.length - changed, only_head: onlyHead, checksum_changed: changed, checksum_one_side: oneSide, reason: null };
+  return { base: bs, head: hs, clusters: clustered ? cs : null, cluster_differs: differs, only_base: base.ids.length - bs.length - changed, only_head: onlyHead, checksum_changed: changed, checksum_one_side: oneSide, reason: null, notes };
 }
 
 /** Why units did not pair, as people read it. */
@@ -74,6 +79,7 @@ export function unpairedNotes(p: Pairing, unit: string, sides: [string, string] 
     ...(p.checksum_one_side > 0 ? [`task_checksum on one side only: ${plural(p.checksum_one_side, unit)} paired by task name (an older Harbor records none)`] : []),
     // §13.7 reading 5: a unit's cluster is BASE's where the sides name different ones.
     ...(p.cluster_differs > 0 ? [`cluster differs between the sides: ${plural(p.cluster_differs, unit)} paired, each in ${sides[0]}'s cluster`] : []),
+    ...p.notes.flatMap((ns, i) => ns.map((n) => `${sides[i]}: ${n}`)),
   ];
 }
 

@@ -32,7 +32,12 @@ export interface Units {
   clusters?: (string | null)[] | null;
   /** Harbor tasks: how many trials each unit's value is the mean of (the key's mean is over trials); else each unit is one. */
   trials?: Float64Array;
+  /** What a reader of the pairs should know of this side's units (Inspect: clusters it could not tell). */
+  notes?: string[];
 }
+
+/** The start of an Inspect sample's cluster where it lacks its metric's key: pairs with the other side's cluster where that is told. */
+export const UNTOLD_CLUSTER = "\u0000no metadata ";
 
 /** A Harbor task whose counted trials carry different task_checksums within one run: never one unit with another run's. */
 export const MIXED_CHECKSUMS = "\u0000mixed";
@@ -50,6 +55,8 @@ export function headlines(x: Experiment): { metric: string; unit: UnitKind }[] {
 }
 
 export const OLDER_INSPECT = "the Inspect log's entry holds no per-sample values (a document from an older assay): no paired analysis";
+/** §13.7: an older document's log keeps no sample clusters, though the metric's interval was clustered. */
+export const OLDER_CLUSTERS = "its document (from an older assay) keeps no sample clusters, though the metric's interval is clustered: these pairs are taken as independent";
 
 /** Where a Harbor folder's unit goes: its task (null: none named) and task_checksum. */
 interface Place {
@@ -69,6 +76,8 @@ type HarborTrial =
 interface InspectLog {
   ids: string[] | null;
   values: Map<string, { exclude: Float64Array; zero: Float64Array }>;
+  /** §13.7: per mean/accuracy key clustered by a metadata key, each sample's cluster (an index into `names`, −1: none); null: a document from before. */
+  clusters: Map<string, { by: string; names: string[]; of: Int32Array }> | null;
 }
 
 const nested = <V>(m: Map<string, Map<string, V>>, k: string): Map<string, V> => {
@@ -130,7 +139,14 @@ export class TrialOutcomes {
     } else if (e.profile === "inspect") {
       const values = new Map<string, { exclude: Float64Array; zero: Float64Array }>();
       for (const [key, m] of Object.entries(e.inspect?.metrics ?? {})) if (m.values !== null && isMeanKey(key)) values.set(key, { exclude: floats(m.values.exclude), zero: floats(m.values.zero) });
-      nested(this.inspect, e.experiment).set(e.path, { ids: e.inspect?.sample_ids ?? null, values });
+      const sc = e.inspect?.sample_clusters ?? null;
+      const clusters = sc === null ? null : new Map<string, { by: string; names: string[]; of: Int32Array }>();
+      for (const key of values.keys()) {
+        const by = sc?.by[key];
+        const k = by === undefined ? undefined : sc!.keys[by];
+        if (k !== undefined) clusters!.set(key, { by: by!, names: k.names, of: Int32Array.from(k.of, (i) => i ?? -1) });
+      }
+      nested(this.inspect, e.experiment).set(e.path, { ids: e.inspect?.sample_ids ?? null, values, clusters });
     } else if (e.trial !== null && e.attempt !== null) this.addAttempt(e.experiment, e.trial, e.attempt, e);
   }
 
@@ -237,15 +253,37 @@ export class TrialOutcomes {
         else {
           const all = options.errors === "zero" ? v.zero : v.exclude;
           const m = new Map<string, number>();
+          const at: number[] = [];
           log.ids.forEach((id, i) => {
-            if (!Number.isNaN(all[i]!)) m.set(id, all[i]!);
+            if (!Number.isNaN(all[i]!)) m.set(id, all[i]!), at.push(i);
           });
-          out.set(metric, unitsOf("sample", m));
+          out.set(metric, { ...unitsOf("sample", m), ...sampleClusters(log, key, at, x.inspect![key]!) });
         }
       }
     }
     return out;
   }
+}
+
+/**
+ * §13.7: the clusters of an Inspect metric's units (the samples at `at` in plan order), as its
+ * interval groups them: by the metadata key its scorer's stderr(cluster=…) names. A sample lacking
+ * the key is put with every other such sample of its side in one cluster (pairing takes the other
+ * side's cluster for it where that is told): where its cluster cannot be told, the coarser grouping
+ * is the one that holds whatever they share. A document from before keeps no clusters: its pairs
+ * stand alone, and where the metric's interval was clustered a note says so.
+ */
+function sampleClusters(log: InspectLog, key: string, at: readonly number[], figure: NonNullable<Experiment["inspect"]>[string]): Pick<Units, "clusters" | "notes"> {
+  if (log.clusters === null) {
+    const clustered = (figure.interval !== null && figure.interval.clusters < at.length) || (figure.interval_reason ?? "").startsWith("clustered by metadata");
+    return { clusters: null, notes: clustered ? [OLDER_CLUSTERS] : [] };
+  }
+  const c = log.clusters.get(key);
+  if (c === undefined) return { clusters: null, notes: [] };
+  const lacking = `${UNTOLD_CLUSTER}${JSON.stringify(c.by)}`;
+  const clusters = at.map((i) => (c.of[i]! < 0 ? lacking : c.names[c.of[i]!]!));
+  const missing = clusters.filter((k) => k === lacking).length;
+  return { clusters, notes: missing === 0 ? [] : [`${missing} sample${missing === 1 ? "" : "s"} without metadata ${JSON.stringify(c.by)}: clustered as the other run names ${missing === 1 ? "it" : "them"}, else in one cluster together`] };
 }
 
 /**

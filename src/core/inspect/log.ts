@@ -6,7 +6,7 @@
 import { finding, type Code, type Finding } from "../codes.js";
 import { isPlainObject } from "../json/decode.js";
 import { blankEntry, type ScoredBundle } from "../results.js";
-import { logMetrics, type LogMetric, type Plan } from "./metrics.js";
+import { logMetrics, type LogMetric, type Plan, type SampleClusters } from "./metrics.js";
 import { idText, type SampleRecord } from "./sample.js";
 import { compareSummaries, recordKey, type ReductionSet, type SummaryRecord } from "./summary.js";
 import { checkReductions } from "./reductions.js";
@@ -62,6 +62,7 @@ export interface InspectLog {
   plan: { records: number; ids: number; epochs: number; source: "sample_ids" | "samples present" };
   total_samples: number | null;
   sample_ids: string[] | null;
+  sample_clusters: SampleClusters | null;
   metrics: Record<string, LogMetric>;
 }
 
@@ -321,6 +322,8 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
     total_samples: typeof total === "number" ? total : null,
     // §13.4: the ids each metric's per-sample `values` follow (none without such a metric).
     sample_ids: Object.values(m.metrics).some((x) => x.values !== null) ? [...plan.ids] : null,
+    // §13.7: the clusters those values pair in, beside them (none kept without them).
+    sample_clusters: Object.values(m.metrics).some((x) => x.values !== null) ? m.clusters : null,
     metrics: m.metrics,
   };
   return {

@@ -75,8 +75,19 @@ export interface MetricInput {
 const claimedOf = (v: unknown): Claimed =>
   typeof v !== "number" ? null : Number.isNaN(v) ? "NaN" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : v;
 
+/**
+ * §13.7: the clusters compare pairs each mean/accuracy metric's samples in: per metric key the
+ * metadata key its scorer's `stderr(cluster=…)` names, and per metadata key each planned sample's
+ * cluster in plan order, an index into `names` (null: the sample has no such metadata).
+ */
+export interface SampleClusters {
+  by: Record<string, string>;
+  keys: Record<string, { names: string[]; of: (number | null)[] }>;
+}
+
 export interface MetricsOutcome {
   metrics: Record<string, LogMetric>;
+  clusters: SampleClusters;
   findings: Finding[];
   /** Records whose value Inspect maps to 0 only through its fallback, with what was read. */
   unconvertible: Map<SampleRecord, string>;
@@ -84,7 +95,7 @@ export interface MetricsOutcome {
 
 /** Every metric of the log, checked and recomputed. */
 export function logMetrics(input: MetricInput): MetricsOutcome {
-  const out: MetricsOutcome = { metrics: {}, findings: [], unconvertible: new Map() };
+  const out: MetricsOutcome = { metrics: {}, clusters: { by: {}, keys: {} }, findings: [], unconvertible: new Map() };
   const unreduced = Array.isArray(input.epochsReducer) && input.epochsReducer.length === 0;
   const countsChecked = new Set<Record<string, unknown>>();
   const index = planIndex(input);
@@ -167,8 +178,13 @@ function sourceMetrics(run: readonly Spec[], input: MetricInput, index: PlanInde
     }
   run.forEach((s, i) => {
     const m = ms[i]!;
-    if (own[i] && isMeanMetric(s.metric)) m.values = { exclude: values[0]!, zero: values[1]! };
-    else if (!own[i] && isMeanMetric(s.metric)) m.exclude = m.zero = { ...NO_FIGURES, interval_reason: `assay computes no value of its own: ${m.note}` };
+    if (own[i] && isMeanMetric(s.metric)) {
+      m.values = { exclude: values[0]!, zero: values[1]! };
+      if (s.clusterBy !== null) {
+        out.clusters.by[s.key] = s.clusterBy;
+        out.clusters.keys[s.clusterBy] ??= planClusters(input.plan.ids, clusterResolver(s.clusterBy, (id) => index.records.get(id) ?? [], unreduced));
+      }
+    } else if (!own[i] && isMeanMetric(s.metric)) m.exclude = m.zero = { ...NO_FIGURES, interval_reason: `assay computes no value of its own: ${m.note}` };
     out.metrics[s.key] = m;
   });
 }
@@ -182,6 +198,19 @@ function planValues(ids: readonly string[], got: ReducedSamples): (number | null
     j++;
     return Number.isNaN(x.value) ? null : x.value;
   });
+}
+
+/** Each planned sample's cluster by `clusterOf` (the interval's own grouping), as an index into the distinct names; null where it cannot be told. */
+function planClusters(ids: readonly string[], clusterOf: ClusterOf): { names: string[]; of: (number | null)[] } {
+  const index = new Map<string, number>();
+  const of = ids.map((id) => {
+    const c = clusterOf(id);
+    if ("reason" in c || c.cluster === null) return null;
+    let k = index.get(c.cluster);
+    if (k === undefined) index.set(c.cluster, (k = index.size));
+    return k;
+  });
+  return { names: [...index.keys()], of };
 }
 
 /** Inspect's rules over the samples present, for one scorer key and reducer: each sample's records with a value, each reduced. */

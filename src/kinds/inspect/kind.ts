@@ -6,11 +6,11 @@ import type { Kind } from "../kind.js";
 import { inspectRecogniser } from "./recognise.js";
 import { inspectWords } from "./words.js";
 
-/** An Inspect log without its per-sample lists (§13.4's `sample_ids` and `values`: the entry's alone, never the batch rules'). */
+/** An Inspect log without its per-sample lists (§13.4's `sample_ids` and `values`, §13.7's `sample_clusters`: the entry's alone, never the batch rules'). */
 function perLog(l: BundleEntry["inspect"]): BundleEntry["inspect"] {
   if (l === null) return null;
   const metrics = Object.fromEntries(Object.entries(l.metrics).map(([k, m]) => [k, m.values === null ? m : { ...m, values: null }]));
-  return { ...l, sample_ids: null, metrics };
+  return { ...l, sample_ids: null, sample_clusters: null, metrics };
 }
 
 
