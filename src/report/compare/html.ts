@@ -36,7 +36,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   for (const m of e.metrics) {
     const p = m.paired;
     if (p === null) continue;
-    yield `<li>${h(metricName(m.metric))} ${h(pairedLine(p))}${p.unpaired.length > 0 ? `; not paired: ${h(p.unpaired.join("; "))}` : ""}`;
+    yield `<li>${h(metricName(m.metric))} ${h(pairedLine(p))}${p.unpaired.length > 0 ? `; pairing: ${h(p.unpaired.join("; "))}` : ""}`;
     const headline = headlineLine(m);
     if (headline !== null) yield `<br>${h(headline)}`;
     if (p.mcnemar !== null) {

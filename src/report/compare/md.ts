@@ -33,7 +33,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   for (const m of e.metrics) {
     const p = m.paired;
     if (p === null) continue;
-    yield `- ${md(metricName(m.metric))} ${md(pairedLine(p))}${p.unpaired.length > 0 ? `; not paired: ${md(p.unpaired.join("; "))}` : ""}\n`;
+    yield `- ${md(metricName(m.metric))} ${md(pairedLine(p))}${p.unpaired.length > 0 ? `; pairing: ${md(p.unpaired.join("; "))}` : ""}\n`;
     const headline = headlineLine(m);
     if (headline !== null) yield `  - ${md(headline)}\n`;
     if (p.mcnemar === null) continue;

@@ -32,7 +32,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
     yield `    ${name(metricName(m.metric))} ${text(pairedLine(p))}\n`;
     const headline = headlineLine(m);
     if (headline !== null) yield `      ${text(headline)}\n`;
-    if (p.unpaired.length > 0) yield `      not paired: ${text(p.unpaired.join("; "))}\n`;
+    if (p.unpaired.length > 0) yield `      pairing: ${text(p.unpaired.join("; "))}\n`;
     if (p.mcnemar === null) continue;
     yield `      ${mcnemarLine(p.mcnemar, p.clusters === null)}\n`;
     for (const [label, list] of [["pass→fail", p.mcnemar.flipped.pass_to_fail], ["fail→pass", p.mcnemar.flipped.fail_to_pass]] as const) {
