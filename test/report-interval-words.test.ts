@@ -1,7 +1,8 @@
 // The words of a score report of issue 36 (contract §13.7 "words"; issue 23's: report-words.test.ts),
 // in every format: an interval says which question it answers — the mean over the population of
-// tasks (Inspect: samples) these were drawn from — once, in its legend; Korn–Graubard is named where it was used; pass@k and pass^k say, once
-// a report, that they assume an attempt's absence is unrelated to its outcome (missing at random).
+// tasks (Inspect: samples) these were drawn from — once, in its legend; Korn–Graubard is named where
+// it was used; pass@k and pass^k say, once a report, that they assume an attempt's absence is
+// unrelated to its outcome (missing at random).
 // Each on both sides: a report without intervals, or without pass@k / pass^k, says neither.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
