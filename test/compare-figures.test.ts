@@ -25,14 +25,17 @@ beforeAll(async () => {
 });
 
 describe("a headline figure its entries do not give", () => {
-  it("a Harbor reward mean edited to 0.99, its interval still holding it (before: ranked first; now refused, ranked or paired)", async () => {
+  it("a Harbor reward mean edited to 0.99 or 4/6, its interval still holding it (before: ranked first; now refused, ranked or paired)", async () => {
     const jobs = at("jobs.json");
     const mean = harbor(JSON.parse(readFileSync(jobs, "utf8"))).rewards.reward.mean;
     expect(mean).toBeCloseTo(5 / 6, 12);
-    const edited = edit(jobs, (d) => void (harbor(d).rewards.reward.mean = 0.99));
-    expect(harbor(JSON.parse(readFileSync(edited, "utf8"))).rewards.reward.interval.hi).toBeGreaterThanOrEqual(0.99); // so no bound check saw it
-    await refused(["compare", jobs, edited, jobs, "--format", "json"], edited, /experiment 2025-11-03__10-00-00 \(harbor\): its reward\/reward\/mean 0\.99 is not what its entries give: 0\.833/);
-    await refused(["compare", edited, jobs], edited, /reward\/reward\/mean 0\.99/);
+    // 0.99 of 6 trials is no 0/1 mean: its korn-graubard interval refuses it (§13.7). 4/6 is one, and its interval holds it.
+    const fractional = edit(jobs, (d) => void (harbor(d).rewards.reward.mean = 0.99));
+    await refused(["compare", jobs, fractional], fractional, /korn-graubard interval over units that are not 0\/1 \(value 0\.99 of 6 units\)/);
+    const edited = edit(jobs, (d) => void (harbor(d).rewards.reward.mean = 4 / 6));
+    expect(harbor(JSON.parse(readFileSync(edited, "utf8"))).rewards.reward.interval.lo).toBeLessThan(4 / 6); // so no bound check saw it
+    await refused(["compare", jobs, edited, jobs, "--format", "json"], edited, /experiment 2025-11-03__10-00-00 \(harbor\): its reward\/reward\/mean 0\.6+7? is not what its entries give: 0\.833/);
+    await refused(["compare", edited, jobs], edited, /reward\/reward\/mean 0\.6+7? is not/);
     // Honest neighbour: the same documents unedited rank, each headline its mean, every run in one group.
     const ranked = JSON.parse((await ok(["compare", jobs, jobs, jobs, "--format", "json"])).stdout);
     expect(ranked.experiments[0].ranking.runs.map((r: any) => [r.headline.value, r.group])).toEqual([[mean, 1], [mean, 1], [mean, 1]]);

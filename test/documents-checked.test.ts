@@ -101,6 +101,14 @@ describe("a count outside its bounds", () => {
     await refused(narrate(one), one, /completion interval has 1 clusters of/);
     const method = edit(at("whole.json"), (d) => Object.assign(native(d).accuracy.interval, { method: "wilson" }));
     await refused(["compare", method, at("whole.json")], method, /a wilson interval over \d+ units in \d+ clusters/);
+    // Korn–Graubard (§13.7) only where a cluster holds more than one unit, and only over 0/1 units (a whole number of successes).
+    expect(JSON.parse(readFileSync(at("whole.json"), "utf8")).experiments.find((x: any) => x.experiment === "synth-native").accuracy.interval.method).toBe("korn-graubard");
+    const lone = edit(at("whole.json"), (d) => Object.assign(native(d).accuracy.interval, { clusters: native(d).accuracy.interval.units }));
+    await refused(["compare", lone, at("whole.json")], lone, /a korn-graubard interval over (\d+) units in \1 clusters/);
+    const fractional = edit(at("whole.json"), (d) => Object.assign(native(d).accuracy, { victories: 1, scored: 4, value: 0.25, interval: { ...native(d).accuracy.interval, lo: 0, hi: 1, units: 3, clusters: 2 } }));
+    await refused(["compare", fractional, at("whole.json")], fractional, /korn-graubard interval over units that are not 0\/1 \(value 0\.25 of 3 units\)/);
+    // The other side: the document as written, its korn-graubard intervals over 23 and 24 trials in 6 tasks, reads.
+    await ok(["compare", at("whole.json"), at("whole.json")]);
     const chance = edit(at("whole.json"), (d) => void (native(d).pass_hat_k = { "1": 1.5 }));
     await refused(["compare", chance, at("whole.json")], chance, /chance 1\.5/);
   });

@@ -38,18 +38,21 @@ const passHat = (groups: [c: number, n: number][]) =>
   Object.fromEntries(Object.entries(passHatNumbers(groups)).map(([k, v]) => [k, expect.closeTo(v, 12)]));
 const closeInterval = ([lo, hi]: [number, number]) => [expect.closeTo(lo, 12), expect.closeTo(hi, 12)];
 
-// §13.2 by hand. t(0.975, df) from published tables (to the digits given there, checked against
-// test/stats.test.ts's tables): df 2 → 4.302653, df 3 → 3.182446.
-const T975 = { 2: 4.302652729749464, 3: 3.182446305284263 } as const;
-/** A cluster-t interval from its hand-derived pieces: mean, SE and s²/n, with C − 1 degrees of freedom. */
-const clusterT = (mean: number, se: number, naiveVar: number, df: 2 | 3, units: number, clusters: number) => ({
-  method: "cluster-t",
-  lo: expect.closeTo(Math.max(0, mean - T975[df] * se), 9),
-  hi: expect.closeTo(Math.min(1, mean + T975[df] * se), 9),
+// t(0.975, df), R's qt (tables: 2.228, 2.179, 2.262, 4.303, 3.182).
+const T975 = { 2: 4.302652729749464, 3: 3.182446305284263, 9: 2.262157162798205, 10: 2.228138851986274, 12: 2.178812829667228 } as const;
+/**
+ * A Korn–Graubard interval (§13.7) from its hand-derived pieces: SE_c² and SE_i² (design effect
+ * d = max(1, SE_c²/SE_i²), se = max of the two), and the Clopper–Pearson bounds at n*_df, worked in
+ * the comments with R's qbeta.
+ */
+const kornGraubard = (seC2: number, seI2: number, lo: number, hi: number, units: number, clusters: number) => ({
+  method: "korn-graubard",
+  lo: expect.closeTo(lo, 7),
+  hi: expect.closeTo(hi, 7),
   units,
   clusters,
-  se: expect.closeTo(se, 12),
-  design_effect: expect.closeTo((se * se) / naiveVar, 9),
+  se: expect.closeTo(Math.sqrt(Math.max(seC2, seI2)), 12),
+  design_effect: expect.closeTo(Math.max(1, seC2 / seI2), 9),
 });
 const wilsonInterval = (k: number, n: number) => {
   const [lo, hi] = wilson(k, n);
@@ -145,6 +148,17 @@ afterAll(() => {
 // ended; t06 t07 t11 t13 not: 2 of 6), C (t08, whose lowest attempt is under C: 0 of 1), t10 (1
 // of 1). x̄ = 8/13. Deviation sums 25/13, −22/13, −8/13, 5/13; squares 1198/169.
 // SE = √(4/3 · 1198/169)/13; s² = (8·(5/13)² + 5·(8/13)²)/12 = 520/2028, s²/n = 520/26364. t(0.975, 3).
+// Both are binary units in clusters, so the interval is Korn–Graubard (§13.7; docs/metrics.md
+// works accuracy's through): SE_c as above, SE_i² = x̄(1 − x̄)/n, d = max(1, SE_c²/SE_i²), n* = n/d,
+// n*_df = n*·(t(0.975, n − 1)/t(0.975, C − 1))², Clopper–Pearson for x̄·n*_df of n*_df (R's qbeta).
+// Accuracy: SE_c² = 372/14641 (0.159399²), SE_i² = (2/11)(9/11)/11 = 198/14641 (0.116291²);
+//   d = 372/198 = 1.878788; n* = 11/d = 5.854839; t(0.975, 10) = 2.228139, t(0.975, 2) = 4.302653,
+//   ratio² = 0.517852² = 0.268171; n*_df = 1.570098; successes 2/11 · 1.570098 = 0.285472.
+//   lo = qbeta(0.025, 0.285472, 2.284626) = 8.672349e-7; hi = qbeta(0.975, 1.285472, 1.284626) = 0.9547716.
+// Completion: SE_c² = (4/3 · 1198/169)/169 (0.236489²), SE_i² = (8/13)(5/13)/13 = 40/2197 (0.134932²);
+//   d = 4792/1560 = 3.071795; n* = 13/d = 4.232053; t(0.975, 12) = 2.178813, t(0.975, 3) = 3.182446,
+//   ratio² = 0.684635² = 0.468725; n*_df = 1.983667; successes 8/13 · 1.983667 = 1.220718.
+//   lo = qbeta(0.025, 1.220718, 1.762949) = 0.02886535; hi = qbeta(0.975, 2.220718, 0.762949) = 0.9966063.
 const GOLD_FLAGS = [
   { code: "SUPERSEDED", trial: "t03", attempt: 1, evidence: null },
   { code: "RETRY_AFTER_OUTCOME", trial: "t04", attempt: 2, evidence: null },
@@ -199,9 +213,9 @@ const goldDefaults = {
   ],
   unscored: [],
   flags: GOLD_FLAGS,
-  accuracy: { value: 2 / 11, victories: 2, scored: 11, wilson95: closeInterval(wilson(2, 11)), interval: clusterT(2 / 11, Math.sqrt(372) / 121, 198 / 13310, 2, 11, 3), interval_reason: null },
+  accuracy: { value: 2 / 11, victories: 2, scored: 11, wilson95: closeInterval(wilson(2, 11)), interval: kornGraubard(372 / 14641, 198 / 14641, 8.672349e-7, 0.9547716, 11, 3), interval_reason: null },
   raw_record: { values: [1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], mean: 2 / 13 },
-  completion: { value: 8 / 13, completed: 8, scheduled: 13, interval: clusterT(8 / 13, Math.sqrt((4 / 3) * (1198 / 169)) / 13, 520 / 26364, 3, 13, 4), interval_reason: null },
+  completion: { value: 8 / 13, completed: 8, scheduled: 13, interval: kornGraubard((4 / 3) * (1198 / 169) / 169, 40 / 2197, 0.02886535, 0.9966063, 13, 4), interval_reason: null },
   retry: ["t08"],
   dimensions: null,
   pass: null,
@@ -227,11 +241,14 @@ const goldDefaults = {
 //   A: c=2, n=5; B: t04 t05 t06 t07 → c=0, n=4 → k = 1..4.
 //   Accuracy's interval: 10 units in 3 clusters (A 2 of 5, B 0 of 4, t10 0 of 1), x̄ = 0.2.
 //   Deviation sums 1, −0.8, −0.2; squares 1.68. SE = √(3/2 · 1.68)/10 = √2.52/10;
-//   s² = (2·0.8² + 8·0.2²)/9 = 1.6/9, s²/n = 1.6/90.
+//   s² = (2·0.8² + 8·0.2²)/9 = 1.6/9, s²/n = 1.6/90. Korn–Graubard: SE_c² = 0.0252, SE_i² = 0.2·0.8/10
+//   = 0.016, d = 1.575, n* = 6.349206; t(0.975, 9) = 2.262157 → ratio² = 0.525759² = 0.276422;
+//   n*_df = 1.755062; successes 0.351012. lo = qbeta(0.025, 0.351012, 2.404049) = 9.368143e-6;
+//   hi = qbeta(0.975, 1.351012, 1.404049) = 0.9442151.
 const goldExcludeLoss = {
   ...goldDefaults,
   excluded: [{ trial: "t08", reason: NO_OUTCOME_REASON }],
-  accuracy: { value: 2 / 10, victories: 2, scored: 10, wilson95: closeInterval(wilson(2, 10)), interval: clusterT(0.2, Math.sqrt(2.52) / 10, 1.6 / 90, 2, 10, 3), interval_reason: null },
+  accuracy: { value: 2 / 10, victories: 2, scored: 10, wilson95: closeInterval(wilson(2, 10)), interval: kornGraubard(0.0252, 0.016, 9.368143e-6, 0.9442151, 10, 3), interval_reason: null },
   pass_hat_k: passHat([
     [2, 5],
     [0, 4],
@@ -255,6 +272,10 @@ describe("golden results for a synthesised corpus", () => {
     expect(lo).toBeGreaterThan(0.05);
     expect(lo).toBeLessThan(0.06); // Wilson 95% for 2/11 ≈ [0.0514, 0.4770]
     expect(hi).toBeCloseTo(0.477, 3);
+    // Korn–Graubard's n*_df, as the comments above give them.
+    expect((11 / (372 / 198)) * (T975[10] / T975[2]) ** 2).toBeCloseTo(1.570098, 6);
+    expect((13 / (4792 / 1560)) * (T975[12] / T975[3]) ** 2).toBeCloseTo(1.983667, 6);
+    expect((10 / 1.575) * (T975[9] / T975[2]) ** 2).toBeCloseTo(1.755062, 6);
   });
 
   it("experiments equal the hand derivation (defaults)", async () => {

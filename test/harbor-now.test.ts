@@ -397,7 +397,7 @@ describe("which trials are repeats of one task (pass@k, pass^k, clusters)", () =
     writeJob(root, "job-locked", four(true));
     writeJob(root, "job-hashed", four(false));
     const doc = await score([root]);
-    expect(reward(exp(doc, "job-locked")).interval).toMatchObject({ method: "cluster-t", units: 4, clusters: 2 });
+    expect(reward(exp(doc, "job-locked")).interval).toMatchObject({ method: "korn-graubard", units: 4, clusters: 2 });
     expect(reward(exp(doc, "job-hashed")).interval).toMatchObject({ units: 4, clusters: 4 });
   });
 });

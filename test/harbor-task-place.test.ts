@@ -40,7 +40,7 @@ describe("--errors zero: a trial with a truncated result.json is placed in its t
   it("by its config.json's task path: 5 trials in 2 tasks (was 3), the interval and pass@k of a whole result.json saying 0", async () => {
     const placed = await score([...others, cut()]);
     expect(placed.reward.mean).toBeCloseTo(0.4, 12);
-    expect(placed.reward.interval).toEqual(expect.objectContaining({ method: "cluster-t", units: 5, clusters: 2 }));
+    expect(placed.reward.interval).toEqual(expect.objectContaining({ method: "korn-graubard", units: 5, clusters: 2 }));
     expect(placed.reward.interval).not.toHaveProperty("unplaced");
     expect(placed.table).toMatch(/\b5 in 2 tasks\b/);
     expect(placed.reward.pass_at_k_reason).toBeNull(); // was: "1 trial in the mean names no task"
@@ -85,7 +85,7 @@ describe("where nothing places it, its task is unknown, and said so", () => {
       expect(r.reward.pass_at_k_reason).toMatch(/^1 trial in the mean names no task \(no readable result\.json\)/);
       expect(r.doc.bundles.find((b) => b.path.endsWith("task-a__a3"))!.task_path).toBe(path);
       // A cluster of its own in the interval (its task may be any), never counted as a task: was "5 in 3 tasks".
-      expect(r.reward.interval).toMatchObject({ method: "cluster-t", units: 5, clusters: 3, unplaced: 1 });
+      expect(r.reward.interval).toMatchObject({ method: "korn-graubard", units: 5, clusters: 3, unplaced: 1 });
       expect(r.table).toMatch(/\b5 in 2 tasks \+ 1 unknown\b/);
       expect(r.table).not.toMatch(/in 3 tasks/);
       const details = await run(["score", r.job, "--errors", "zero", "--details", "--quiet"]);

@@ -106,6 +106,23 @@ describe("intervals of a metric (§13.2)", () => {
     expect(entry.inspect!.metrics["match/mean/mean"]!.exclude.interval!.method).toBe("cluster-t");
   });
 
+  it("0/1 samples in groups: korn-graubard, and Inspect's clustered stderr is still held to SE_c (Inspect's formula), not the interval's se", () => {
+    // g1: 1 1 0  g2: 1 0 0  g3: 1 1 0  g4: 0 1 0 — n = 12, x̄ = 0.5; cluster sums of deviations
+    // 0.5, −0.5, 0.5, −0.5 → squares 1; SE_c = √(4/3 · 1)/12 = 0.0962250. SE_i = √(0.25/12) = 0.1443376 > SE_c,
+    // so Korn–Graubard's se = SE_i and its design effect max(1, (SE_c/SE_i)²) = max(1, 4/9) = 1.
+    const bin: S[] = [[1, 1, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]].flatMap((xs, c) => xs.map((x, i) => ({ id: c * 3 + i + 1, value: x, metadata: { group: `g${c + 1}` } })));
+    const seC = Math.sqrt(4 / 3) / 12;
+    const seI = Math.sqrt(0.25 / 12);
+    const honest = scoreJson(log({ samples: bin, metrics: { accuracy: { value: 0.5 }, stderr: { value: seC, params: { cluster: "group" } } } })).entry;
+    expect(honest.errors).toEqual([]);
+    expect(honest.inspect!.metrics["match/mean/stderr"]!.check).toBe("agrees");
+    expect(honest.inspect!.metrics["match/mean/accuracy"]!.exclude.interval).toMatchObject({ method: "korn-graubard", units: 12, clusters: 4, se: expect.closeTo(seI, 14), design_effect: 1 });
+    // The interval's se is no figure Inspect's clustered stderr gives.
+    const claimedKg = scoreJson(log({ samples: bin, declare: false, metrics: { accuracy: { value: 0.5 }, stderr: { value: seI, params: { cluster: "group" } } } })).entry;
+    expect(claimedKg.errors.map((e) => e.code)).toEqual(["METRIC_MISMATCH"]);
+    expect(claimedKg.inspect!.metrics["match/mean/stderr"]!.check).toBe("mismatch");
+  });
+
   it("one cluster (C = 1): Inspect's 0 or NaN is the claim and agrees; assay's interval is null, with the reason", () => {
     const one = clustered.map((s) => ({ ...s, metadata: { group: "all" } }));
     for (const claim of ["0", "NaN"]) {
@@ -185,8 +202,10 @@ describe("pass^k over epochs (§13.3)", () => {
     const { entry } = scoreJson(log({ samples: EPOCHS, epochs: 3, reducer: [], metrics: { accuracy: { value: 2 / 3 } } }));
     expect(entry.errors).toEqual([]);
     const m = entry.inspect!.metrics["match/-/accuracy"]!;
-    // Units 1 1 1 | 1 0 1 | 0 0 1: x̄ = 6/9; cluster sums 3 − 2 = 1, 2 − 2 = 0, 1 − 2 = −1; SE = √(3/2 · 2)/9 = √3/9.
-    expect(m.exclude.interval).toMatchObject({ method: "cluster-t", units: 9, clusters: 3, se: expect.closeTo(Math.sqrt(3) / 9, 14) });
+    // Units 1 1 1 | 1 0 1 | 0 0 1: x̄ = 6/9; cluster sums 3 − 2 = 1, 2 − 2 = 0, 1 − 2 = −1; SE_c = √(3/2 · 2)/9 = √3/9.
+    // 0/1 epochs in clusters: Korn–Graubard (§13.7). SE_i² = (2/3)(1/3)/9 = 2/81 < SE_c² = 3/81, so se = SE_c,
+    // design effect (3/81)/(2/81) = 1.5.
+    expect(m.exclude.interval).toMatchObject({ method: "korn-graubard", units: 9, clusters: 3, se: expect.closeTo(Math.sqrt(3) / 9, 14), design_effect: expect.closeTo(1.5, 12) });
     expect(m.exclude.pass_hat_k).toEqual({ 1: expect.closeTo(2 / 3, 14), 2: expect.closeTo(4 / 9, 14), 3: expect.closeTo(1 / 3, 14) });
     expect(m.values!.exclude).toEqual([1, expect.closeTo(2 / 3, 15), expect.closeTo(1 / 3, 15)]);
   });

@@ -186,6 +186,6 @@ describe("assay narrate: determinism and options", () => {
       prose: null, provenance: null,
     });
     expect(md).toContain("- **gold** (native-game): accuracy 2/11 (95% [0.000, 0.868] over 11 trials in 3 tasks); 0 invalid");
-    expect(md.match(/^_95% intervals: cluster-robust t over tasks where tasks repeat \(Inspect's clustered stderr\)\._$/gm)).toHaveLength(1);
+    expect(md.match(/^_95% intervals: cluster-robust t over tasks where tasks repeat \(Inspect's clustered stderr\); each for the mean over the population of tasks these were drawn from\._$/gm)).toHaveLength(1);
   });
 });

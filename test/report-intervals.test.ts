@@ -84,6 +84,7 @@ const section = (text: string, start: string, next: string) => {
 };
 const count = (text: string, s: string) => text.split(s).length - 1;
 const LEGEND = "95% intervals:";
+const TASKS_QUESTION = "each for the mean over the population of tasks these were drawn from";
 
 /** The table with --details: the overview, its legend (each interval method named once), then the sections. */
 const detailed = (v: Parameters<typeof FORMATS.table.render>[0]) => [...FORMATS.table.render(v, { details: true })].join("");
@@ -175,7 +176,7 @@ describe("HTML", () => {
     expect(g).toContain("95% [0.0%, 86.8%] over 11 trials in 3 tasks (design effect 1.71)");
     expect(g).not.toContain("Wilson 95%");
     expect(count(g, LEGEND)).toBe(1);
-    expect(g).toContain(`<p class="muted legend">${LEGEND} cluster-robust t over tasks where tasks repeat (Inspect&#39;s clustered stderr)</p>`);
+    expect(g).toContain(`<p class="muted legend">${LEGEND} cluster-robust t over tasks where tasks repeat (Inspect&#39;s clustered stderr); ${TASKS_QUESTION}</p>`);
     // The headline chart: its title says what the whiskers are, its subtitle which method.
     const chart = section(g, `<figure class="chart">`, "</figure>");
     expect(chart).toContain("Headline (bars: value; whiskers: 95% interval)");

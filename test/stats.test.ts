@@ -66,21 +66,20 @@ describe("the interval of a metric (§13.2)", () => {
     expect(got.interval!.hi).toBe(1);
   });
 
-  it("repeats in a cluster: the cluster-robust t over clusters, with its design effect", () => {
-    // Tasks a: 1, 1, 0   b: 0, 0   c: 1, 0, 1, 1. n = 9, x̄ = 5/9.
-    // Deviation sums: a 2 − 3·5/9 = 1/3; b 0 − 10/9 = −10/9; c 3 − 20/9 = 7/9 (sum 0).
-    // Σ squares = 1/9 + 100/81 + 49/81 = 158/81. SE = √(3/2 · 158/81)/9 = √(237/81)/9 = 0.190056.
-    // t(0.975, 2) = 4.302653 → half 0.817741 → [0, 1.373297 → 1].
-    // s² = (5·(4/9)² + 4·(5/9)²)/8 = (80 + 100)/81/8 = 180/648; naive se² = s²/9 = 0.0308642.
-    // design_effect = 0.190056² / 0.0308642 = 0.0361214 / 0.0308642 = 1.170329.
+  it("fractional repeats in a cluster: the cluster-robust t over clusters, with its design effect", () => {
+    // Tasks a: 1, 0.5, 0   b: 0, 0   c: 1, 0, 1, 1. n = 9, x̄ = 4.5/9 = 0.5 (binary ones: korn-graubard,
+    // test/stats-korn-graubard.test.ts). Deviation sums: a 1.5 − 1.5 = 0; b 0 − 1 = −1; c 3 − 2 = 1.
+    // Σ squares = 2. SE = √(3/2 · 2)/9 = √3/9 = 0.192450. t(0.975, 2) = 4.302653 → half 0.828049
+    // → [−0.328 → 0, 1.328 → 1]. s² = 8 · 0.25/8 = 0.25 (every unit but 0.5 is ±0.5 off); naive se² = 0.25/9.
+    // design_effect = (3/81)/(0.25/9) = 108/81 = 1.333333.
     const got = intervalOf([
-      ...[1, 1, 0].map((x) => ({ x, cluster: "a" })),
+      ...[1, 0.5, 0].map((x) => ({ x, cluster: "a" })),
       ...[0, 0].map((x) => ({ x, cluster: "b" })),
       ...[1, 0, 1, 1].map((x) => ({ x, cluster: "c" })),
     ]);
     expect(got.interval).toMatchObject({ method: "cluster-t", units: 9, clusters: 3, lo: 0, hi: 1 });
-    expect(got.interval!.se).toBeCloseTo(Math.sqrt(237 / 81) / 9, 12);
-    expect(got.interval!.design_effect).toBeCloseTo((237 / 81 / 81) / (180 / 648 / 9), 9);
+    expect(got.interval!.se).toBeCloseTo(Math.sqrt(3) / 9, 12);
+    expect(got.interval!.design_effect).toBeCloseTo(108 / 81, 9);
   });
 
   it("a weighted unit is the same as its copies written out", () => {
@@ -119,18 +118,14 @@ describe("the interval of a metric (§13.2)", () => {
   });
 
   it("never narrower than the interval that treats every unit as independent (a cluster SE of 0 is chance agreement, not certainty)", () => {
-    // Every unit 1, in 2 clusters: the cluster SE is 0; the floor is Wilson for 4 of 4
-    // (z² = 3.841459: centre (1 + z²/8)/(1 + z²/4) = 1.480182/1.960365 = 0.755058, half
-    // z·√(z²/64)/(1 + z²/4) = 1.959964·0.244996/1.960365 = 0.244944 → [0.5101, 1]).
-    const same = intervalOf([1, 1, 1, 1].map((x, i) => ({ x, cluster: i < 2 ? "a" : "b" })));
-    expect(same.interval).toMatchObject({ method: "cluster-t", hi: 1, units: 4, clusters: 2, se: 0, design_effect: null });
-    expect(same.interval!.lo).toBeCloseTo(0.5101, 4);
-    // Three tasks each 2 of 4: every cluster's mean is the grand mean, so the cluster SE is 0 while
-    // the units vary (design effect 0): the interval is Wilson's for 6 of 12, [0.2538, 0.7462].
-    const agree = intervalOf([1, 1, 0, 0].flatMap((x) => ["a", "b", "c"].map((cluster) => ({ x, cluster }))));
-    expect(agree.interval).toMatchObject({ method: "cluster-t", se: 0, design_effect: 0 });
-    expect(agree.interval!.lo).toBeCloseTo(0.2538, 4);
-    expect(agree.interval!.hi).toBeCloseTo(0.7462, 4);
+    // Three tasks each 0.8, 0.8, 0.2, 0.2: every cluster's mean is the grand mean 0.5, so the cluster
+    // SE is 0 while the units vary (design effect 0). The floor is t over n − 1: s² = 12 · 0.09/11 =
+    // 0.0981818, s/√12 = 0.0904534, t(0.975, 11) = 2.200985 → half 0.199086 → [0.300914, 0.699086].
+    // (Binary units that agree so: korn-graubard's design effect is floored at 1 instead.)
+    const agree = intervalOf([0.8, 0.8, 0.2, 0.2].flatMap((x) => ["a", "b", "c"].map((cluster) => ({ x, cluster }))));
+    expect(agree.interval).toMatchObject({ method: "cluster-t", se: expect.closeTo(0, 12), design_effect: expect.closeTo(0, 12) });
+    expect(agree.interval!.lo).toBeCloseTo(0.300914, 5);
+    expect(agree.interval!.hi).toBeCloseTo(0.699086, 5);
   });
 
   it("clipped to [0, 1] only when every unit lies there: a reward of 3, 5 or 7 keeps its own interval", () => {

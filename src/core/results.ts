@@ -83,7 +83,7 @@ export type Advisory = z.infer<typeof advisorySchema>;
 
 /** §13.2: the interval of a metric's mean, with what it assumes (units, clusters), or null with `interval_reason`. */
 export const intervalSchema = z.object({
-  method: z.enum(["wilson", "t", "cluster-t"]),
+  method: z.enum(["wilson", "t", "cluster-t", "korn-graubard"]),
   lo: z.number(),
   hi: z.number(),
   units: z.int(),

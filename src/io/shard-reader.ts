@@ -281,20 +281,27 @@ function chancesProblem(m: Record<string, number> | null): string | null {
   return null;
 }
 /**
- * §13.2: an interval assay could have written — lo ≤ hi around its value, at least two clusters,
- * no more clusters than units, Wilson only where every cluster is one unit, cluster-t only where
- * one is not.
+ * §13.2, §13.7: an interval assay could have written — lo ≤ hi around its value, at least two
+ * clusters, no more clusters than units, Wilson or t only where every cluster is one unit,
+ * cluster-t or Korn–Graubard only where one is not; Korn–Graubard only over 0/1 units (its value
+ * a whole number of successes over them). A cluster-t interval over 0/1 units is not refused:
+ * assay wrote those before §13.7, and compare reads older documents.
  */
 function metricIntervalProblem(name: string, value: number | null, i: IntervalField | null): string | null {
   if (i === null) return null;
+  const clustered = i.method === "cluster-t" || i.method === "korn-graubard";
   const bad =
     !(i.lo <= i.hi) ? `lo ${i.lo} above hi ${i.hi}`
     : i.clusters < 2 || i.clusters > i.units ? `${i.clusters} clusters of ${i.units} units`
-    : (i.method === "cluster-t") === (i.clusters === i.units) ? `a ${i.method} interval over ${i.units} units in ${i.clusters} clusters`
+    : clustered === (i.clusters === i.units) ? `a ${i.method} interval over ${i.units} units in ${i.clusters} clusters`
+    : i.method === "korn-graubard" && value !== null && !wholeSuccesses(value, i.units) ? `a korn-graubard interval over units that are not 0/1 (value ${value} of ${i.units} units)`
     : value !== null && (value < i.lo - EPS || value > i.hi + EPS) ? `an interval [${i.lo}, ${i.hi}] that leaves out its value ${value}`
     : null;
   return bad === null ? null : `its ${name} interval has ${bad}`;
 }
+
+/** Whether a mean over `units` 0/1 values could be `value`: value · units a whole number (to rounding). */
+const wholeSuccesses = (value: number, units: number) => Math.abs(value * units - Math.round(value * units)) < 1e-6 * Math.max(1, units);
 
 /** k of n: both counts, k within 0…n; value, when given, k/n (null when n is 0). */
 function countProblem(name: string, k: number, n: number, value?: number | null): string | null {

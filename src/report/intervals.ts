@@ -18,6 +18,8 @@ export interface Nouns {
   unit: string;
   cluster: string;
   legend: Record<Method, string>;
+  /** The question every interval answers (§13.7 "words"): the population its units' clusters stand for. */
+  question: string;
 }
 
 /** Native, world and Harbor: trials, clustered by task. */
@@ -26,9 +28,11 @@ export const TRIALS: Nouns = {
   cluster: "task",
   legend: {
     wilson: "Wilson where each task ran once",
+    "korn-graubard": "Korn–Graubard (Clopper–Pearson at the effective number of trials) where pass/fail trials repeat tasks",
     "cluster-t": "cluster-robust t over tasks where tasks repeat (Inspect's clustered stderr)",
     t: "t for non-binary means",
   },
+  question: "the mean over the population of tasks these were drawn from",
 };
 
 /** Inspect: reduced samples; clustered only when a clustered stderr groups them by a metadata key (or unreduced epochs repeat a sample). */
@@ -37,12 +41,14 @@ export const SAMPLES: Nouns = {
   cluster: "group",
   legend: {
     wilson: "Wilson where each sample stands alone",
+    "korn-graubard": "Korn–Graubard (Clopper–Pearson at the effective number of samples) where 0/1 samples are grouped by a clustered stderr, or 0/1 unreduced epochs repeat one",
     "cluster-t": "cluster-robust t over groups where a clustered stderr groups samples, or unreduced epochs repeat one (Inspect's clustered stderr)",
     t: "t for non-binary means (a mean over epochs is one)",
   },
+  question: "the mean over the population of samples these were drawn from",
 };
 
-const ORDER: readonly Method[] = ["wilson", "cluster-t", "t"];
+const ORDER: readonly Method[] = ["wilson", "korn-graubard", "cluster-t", "t"];
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** What an interval is over: "11 trials", or "11 trials in 3 tasks" where a cluster holds more than one. */
@@ -95,9 +101,9 @@ export class Methods {
     return ORDER.filter((x) => this.seen.has(x)).map((x) => this.nouns.legend[x]);
   }
 
-  /** "95% intervals: Wilson where each task ran once; …", naming only the methods seen; null when none. */
+  /** "95% intervals: Wilson where each task ran once; …; each for the mean over the population of tasks …", naming only the methods seen; null when none. */
   legend(): string | null {
     const used = this.used();
-    return used.length === 0 ? null : `95% intervals: ${used.join("; ")}`;
+    return used.length === 0 ? null : `95% intervals: ${used.join("; ")}; each for ${this.nouns.question}`;
   }
 }

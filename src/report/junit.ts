@@ -22,6 +22,7 @@ import { forTerminal, terminalText } from "../core/text.js";
 import { entryKey, experimentKey, TrialIndex, type Verdict } from "./trial-index.js";
 import { relativeTo } from "./where.js";
 import type { WithInterval } from "./intervals.js";
+import { hasPassK, MISSING_AT_RANDOM } from "./pass-at-k.js";
 import { nameOf, wordsOf } from "./vocabulary.js";
 import type { Sections } from "./words.js";
 
@@ -133,8 +134,10 @@ function figures(x: Experiment): [string, string | null][] {
   ];
   const w = (name: string, v: [number, number] | null) => out.push([`${name}.wilson95`, v === null ? null : `${v[0]},${v[1]}`]);
   // §13.2's interval beside wilson95 (which treats every unit as independent): what it is over, or why there is none.
+  let intervals = false;
   const iv = (name: string, m: WithInterval) => {
     const i = m.interval ?? null;
+    intervals ||= i !== null;
     if (i !== null) out.push([`${name}.interval`, `${i.lo},${i.hi}`], [`${name}.interval_method`, i.method], [`${name}.units`, fig(i.units)], [`${name}.clusters`, fig(i.clusters)]);
     else out.push([`${name}.interval_reason`, m.interval_reason ?? null]);
   };
@@ -187,6 +190,9 @@ function figures(x: Experiment): [string, string | null][] {
   }
   if (x.job !== null) out.push(["job", x.job], ["job_id", x.job_id]);
   if (x.warnings.length > 0) out.push(["warnings", x.warnings.map((f) => f.code).join(", ")]);
+  // What the figures mean (§13.7 "words"), once a suite: the question its intervals answer, what pass@k and pass^k assume.
+  if (intervals) out.push(["interval.question", wordsOf(x.profile).units.question]);
+  if (hasPassK(x)) out.push(["pass_at_k.assumes", MISSING_AT_RANDOM]);
   return out;
 }
 

@@ -11,7 +11,7 @@ import { HARD_DIMENSIONS } from "../core/world/dimensions.js";
 import { mdName, mdText } from "./md-text.js";
 import { TrialIndexes, TrialOnlyCodes } from "./trial-index.js";
 import { relativeTo } from "./where.js";
-import { passAtKText } from "./pass-at-k.js";
+import { hasPassK, MISSING_AT_RANDOM, passAtKText } from "./pass-at-k.js";
 import { Methods, type WithInterval } from "./intervals.js";
 import { usageLine } from "./usage.js";
 import { cleanRun, overview, type OverviewRow } from "./overview.js";
@@ -236,6 +236,8 @@ export function* render(doc: ResultsView): Generator<string> {
     ...overviewLines(doc, folders),
   ];
   for (const e of doc.experiments.slice(0, MAX_EXPERIMENTS)) lines.push(...experiment(e, doc, folders));
+  // What pass@k and pass^k assume, once for the report.
+  if (doc.experiments.slice(0, MAX_EXPERIMENTS).some(hasPassK)) lines.push("", MISSING_AT_RANDOM);
   if (doc.experiments.length > MAX_EXPERIMENTS) lines.push("", `… and ${doc.experiments.length - MAX_EXPERIMENTS} more experiments (--format json has them all; --format html a section for each)`);
   yield lines.join("\n") + "\n";
 

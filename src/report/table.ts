@@ -7,7 +7,7 @@ import type { Advisory, BundleEntry, Experiment, ResultsView, RunOptions } from 
 import { coverageCount } from "../core/results.js";
 import { byteCompare, forTerminal, shorten, terminalText } from "../core/text.js";
 import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
-import { passAtKText } from "./pass-at-k.js";
+import { hasPassK, MISSING_AT_RANDOM, passAtKText } from "./pass-at-k.js";
 import { Methods, SAMPLES, TRIALS, type WithInterval } from "./intervals.js";
 import { usageLine } from "./usage.js";
 import { cleanRun, overview, type OverviewRow } from "./overview.js";
@@ -360,6 +360,8 @@ function* details(doc: ResultsView, lines: string[], folders: ReadonlyMap<string
     if (e.flags.length > 0) flagLines(e, lines);
     for (const x of e.warnings) lines.push(`  warning      ${x.code} ${x.file ?? ""} ${x.message}`);
   }
+  // What pass@k and pass^k assume, once for the report.
+  if (doc.experiments.some(hasPassK)) lines.push("", MISSING_AT_RANDOM);
   yield lines.join("\n") + "\n";
   lines.length = 0;
   const notes = new BundleNotes();

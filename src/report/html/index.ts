@@ -18,6 +18,7 @@ type Column = (typeof COLUMNS)[number];
 const SHOWN: readonly Column[] = ["experiment", "trial", "attempt", "validity", "reward", "victory", "pass", "outcome", "codes", "flags", "path"];
 import { STYLES } from "./styles.js";
 import { loneFolders } from "../lone.js";
+import { hasPassK, MISSING_AT_RANDOM } from "../pass-at-k.js";
 import { tallied } from "../vocabulary.js";
 import { SURVEY_SCRIPT, TABLE_SCRIPT } from "./script.js";
 import { experimentKey, survey, surveyTable, type Survey } from "./survey.js";
@@ -99,6 +100,8 @@ function* page(doc: ResultsView, experiments: Experiment[], charts: string[][], 
   yield `<main id="experiments">`;
   // Lone trials' folders are keyed by the raw name: looked up on the document's own experiment, not the shown one.
   for (const [i, e] of experiments.entries()) yield experimentSection(e, i, charts[i] ?? [], doc, folders.get(doc.experiments[i]!.experiment) ?? null);
+  // What pass@k and pass^k assume, once for the page.
+  if (experiments.some(hasPassK)) yield `<p class="muted legend" id="missing-at-random">${esc(MISSING_AT_RANDOM)}</p>`;
   yield `</main>`;
   yield tableHead(doc.tally.bundles);
   yield advisorySection(s);
