@@ -16,4 +16,7 @@ export const TOOL_VERSION = "0.1.0";
 // leaves pass@k unknown for the other): Harbor entries a store holds change.
 // Also: a Harbor trial whose result.json names nothing records the task path its config.json names
 // (task_path), by which the job places it in its task.
-export const SCORING_VERSION = 9;
+// 10 (issue 36, contract §13.7): binary units in clusters get the Korn–Graubard interval (an
+// experiment's figures change); Inspect entries keep each sample's cluster (sample_clusters), by
+// which compare pairs samples in their clusters.
+export const SCORING_VERSION = 10;

@@ -33,7 +33,8 @@ import { SCORING_VERSION } from "../src/version.js";
 // Under 9 (issue 35), also: a Harbor trial whose result.json is lost beside a reward file warns
 // REWARD_WITHOUT_RESULT; the synthesised killed trials lost their reward files to stay incomplete.
 // Under 9 (issue 35), also: a trial without a readable result.json records its config.json's task path.
-const RECORDED = { version: 9, fingerprint: "e503de456911448a749bd47c3a02efef7501244b6a2a1cd5f3762cb315ca0ef5" };
+// Under 10 (issue 36): Inspect entries gained sample_clusters (§13.7 clustered pairs); intervals changed to Korn–Graubard.
+const RECORDED = { version: 10, fingerprint: "4f8e4d48ef744206f7660f64a2742ecbb5c2a7fad398666c38d7df76f723db6a" };
 
 let root: string;
 beforeAll(() => {
