@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { synthHarborJobFiles, synthHarborTrial, type HarborSpec } from "../synth/harbor.js";
 import { HEADLINE, pairedRejects } from "./stats-grid.js";
 import { writeLog } from "./stats-evidence.js";
-import { assay, readDoc } from "./stats-run.js";
+import { assay, pool, readDoc } from "./stats-run.js";
 
 export interface Fixed {
   name: string;
@@ -120,7 +120,7 @@ async function harborEstimand(cli: string, dir: string): Promise<Fixed> {
   };
 }
 
-/** Every fixed case, in `dir`. */
-export async function fixedCases(cli: string, dir: string): Promise<Fixed[]> {
-  return [await allFailed(cli, dir), await oneTrialRuns(cli, dir), await fourFlips(cli, dir), await harborEstimand(cli, dir)];
+/** Every fixed case, in `dir`, `parallel` at a time (their files do not overlap). */
+export function fixedCases(cli: string, dir: string, parallel = 1): Promise<Fixed[]> {
+  return pool([allFailed, oneTrialRuns, fourFlips, harborEstimand], parallel, (f) => f(cli, dir));
 }

@@ -71,36 +71,44 @@ function writeRuns(dir: string, c: Cell, reps: number, seed: number): void {
 
 const tally = (hits: readonly boolean[]): Tally => ({ k: hits.filter(Boolean).length, n: hits.length });
 
-/** Each experiment's headline interval covers μ (no interval: not covered). */
-function covered(doc: any, mu: number): boolean[] {
-  return doc.experiments.map((x: any) => {
-    const i = x.inspect?.[SCORED]?.interval;
-    return i != null && i.lo <= mu && mu <= i.hi;
-  });
+/** A document that did not read every experiment, or compared fewer than were written, would measure something else: stop. */
+function all<T>(xs: T[], reps: number, what: string): T[] {
+  if (xs.length !== reps) throw new Error(`${what}: ${xs.length} experiments read, ${reps} written`);
+  return xs;
+}
+
+/** Each experiment's headline interval covers μ (no interval: not covered); every log's own claim must agree (the writer is Inspect's arithmetic). */
+function covered(doc: any, mu: number, reps: number): boolean[] {
+  return all(doc.experiments.map((x: any) => {
+    const m = x.inspect?.[SCORED];
+    if (m?.check !== "agrees") throw new Error(`${x.experiment}: the log's claim is ${m?.check ?? "missing"}, not agrees: the bench's evidence is wrong`);
+    return m.interval != null && m.interval.lo <= mu && mu <= m.interval.hi;
+  }), reps, "score");
 }
 
 /** `assay compare A B --fail-on regression`: per experiment, paired rejection and regression; and whether the exit matched the list. */
-async function compareTwo(cli: string, dir: string, a: string, b: string): Promise<{ fp: boolean[]; reg: boolean[]; exitOk: boolean }> {
+async function compareTwo(cli: string, dir: string, a: string, b: string, reps: number): Promise<{ fp: boolean[]; reg: boolean[]; exitOk: boolean }> {
   const out = join(dir, `${a}-${b}.json`);
   const { code } = await assay(cli, ["compare", join(dir, `${a}.json`), join(dir, `${b}.json`), "--fail-on", "regression", "--format", "json", "--out", out], [0, 1]);
   const doc = readDoc(out);
   const regressed = new Set<string>(doc.regressions.map((r: any) => r.base));
   const fp: boolean[] = [];
   const reg: boolean[] = [];
-  for (const x of doc.experiments) {
-    fp.push(pairedRejects(x.metrics.find((m: any) => m.metric === HEADLINE)?.paired));
+  for (const x of all<any>(doc.experiments, reps, `compare ${a} ${b}`)) {
+    const paired = x.metrics.find((m: any) => m.metric === HEADLINE)?.paired;
+    if (paired == null) throw new Error(`compare ${a} ${b}: ${x.base} has no paired analysis of ${HEADLINE}`);
+    fp.push(pairedRejects(paired));
     reg.push(regressed.has(x.base));
   }
   return { fp, reg, exitOk: code === (doc.regressions.length > 0 ? 1 : 0) };
 }
 
 /** `assay compare A H R3 R4`: per experiment, any pair Holm-significant or the runs in more than one group. */
-async function rankFour(cli: string, dir: string): Promise<boolean[]> {
+async function rankFour(cli: string, dir: string, reps: number): Promise<boolean[]> {
   const out = join(dir, "rank.json");
   await assay(cli, ["compare", ...["A", "H", "R3", "R4"].map((r) => join(dir, `${r}.json`)), "--format", "json", "--out", out]);
-  return readDoc(out)
-    .experiments.filter((x: any) => x.ranking.metric === HEADLINE)
-    .map((x: any) => x.ranking.pairs.some((p: any) => p.p_holm < 0.05) || new Set(x.ranking.runs.map((r: any) => r.group)).size > 1);
+  const ranked = readDoc(out).experiments.filter((x: any) => x.ranking.metric === HEADLINE);
+  return all(ranked, reps, "ranking").map((x: any) => x.ranking.pairs.some((p: any) => p.p_holm < 0.05) || new Set(x.ranking.runs.map((r: any) => r.group)).size > 1);
 }
 
 /** Measure one cell in `dir` (removed after). */
@@ -108,10 +116,10 @@ export async function measureCell(cli: string, dir: string, c: Cell, reps: numbe
   try {
     writeRuns(dir, c, reps, seed);
     for (const run of RUNS) await assay(cli, ["score", join(dir, run), "-j", "1", "--format", "json", "--out", join(dir, `${run}.json`), "--quiet"]);
-    const coverage = tally(["A", "H", "R3", "R4"].flatMap((r) => covered(readDoc(join(dir, `${r}.json`)), c.mu)));
-    const same = await compareTwo(cli, dir, "A", "B");
-    const other = await compareTwo(cli, dir, "A", "H");
-    const fwe = tally(await rankFour(cli, dir));
+    const coverage = tally(["A", "H", "R3", "R4"].flatMap((r) => covered(readDoc(join(dir, `${r}.json`)), c.mu, reps)));
+    const same = await compareTwo(cli, dir, "A", "B", reps);
+    const other = await compareTwo(cli, dir, "A", "H", reps);
+    const fwe = tally(await rankFour(cli, dir, reps));
     return {
       cell: c, reps, coverage, fwe,
       fpSame: tally(same.fp), fpOther: tally(other.fp), regSame: tally(same.reg), regOther: tally(other.reg),
