@@ -61,7 +61,7 @@ describe("npm run bench -- --stats --quick, end to end", () => {
   beforeAll(() => {
     r = spawnSync(process.execPath, [BENCH, "--stats", "--quick", "--cli", CLI], { encoding: "utf8" });
     lines = r.stdout.trimEnd().split("\n");
-  });
+  }, 240_000);
   const figure = /^\d+\.\d ± \d+\.\d [✓✗]$/;
 
   it("runs the named CLI over one cell and removes its temporary folder", () => {
@@ -104,9 +104,12 @@ describe("npm run bench -- --stats --quick, end to end", () => {
     expect(Number(last![1]) + Number(last![2])).toBe(11);
   });
 
-  it("refuses a --reps that is not a positive whole number, before running anything", () => {
+  it("refuses a --reps that is not a positive whole number in one line, exit 2, before running anything", () => {
     const bad = spawnSync(process.execPath, [BENCH, "--stats", "--reps", "0"], { encoding: "utf8" });
-    expect(bad.status).not.toBe(0);
-    expect(bad.stderr).toContain("--reps takes a positive whole number, not 0");
+    expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, "", "bench --stats: --reps takes a positive whole number, not 0\n"]);
+  });
+  it("refuses a --cli that is not there, the same way", () => {
+    const bad = spawnSync(process.execPath, [BENCH, "--stats", "--quick", "--cli", "/nonexistent/dist/cli.js"], { encoding: "utf8" });
+    expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, "", "bench --stats: --cli /nonexistent/dist/cli.js: no such file (a build's dist/cli.js)\n"]);
   });
 });

@@ -73,9 +73,17 @@ const SECTIONS: Record<string, (dir: string) => unknown> = {
 async function main(): Promise<void> {
   if (process.argv[2] === "--million") return million();
   if (process.argv[2] === "--stats") {
+    let options: ReturnType<typeof statsOptions>;
+    try {
+      options = statsOptions(process.argv.slice(3));
+    } catch (e) {
+      console.error(`bench --stats: ${(e as Error).message}`);
+      process.exitCode = 2;
+      return;
+    }
     const dir = mkdtempSync(join(tmpdir(), "assay-bench-stats-"));
     try {
-      await statsBench(dir, statsOptions(process.argv.slice(3)));
+      await statsBench(dir, options);
       return;
     } finally {
       rmSync(dir, { recursive: true, force: true });

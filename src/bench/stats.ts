@@ -5,7 +5,7 @@
 // regressions under two nulls, the family-wise error of ranking four equal runs, each with its
 // Monte-Carlo SE; then the fixed cases (stats-fixed.ts). One markdown table, targets met or missed.
 
-import { mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -127,10 +127,12 @@ export function statsOptions(argv: readonly string[]): StatsOptions {
   const quick = argv.includes("--quick");
   const reps = Number(value("--reps") ?? (quick ? 10 : 400));
   if (!Number.isInteger(reps) || reps < 1) throw new Error(`--reps takes a positive whole number, not ${value("--reps")}`);
+  const cli = value("--cli") ?? fileURLToPath(new URL("../cli.js", import.meta.url));
+  if (!existsSync(cli)) throw new Error(`--cli ${cli}: no such file (a build's dist/cli.js)`);
   return {
     reps,
     grid: quick ? QUICK_GRID : FULL_GRID,
-    cli: value("--cli") ?? fileURLToPath(new URL("../cli.js", import.meta.url)),
+    cli,
     seed: Number(value("--seed") ?? 20261207),
     parallel: Math.min(2, availableParallelism()),
   };
