@@ -130,5 +130,5 @@ export async function measureCell(cli: string, dir: string, c: Cell, reps: numbe
   }
 }
 
-/** The seed of cell `i` of a run seeded `seed`: a cell's figures do not depend on which cells ran before it. */
+/** The seed of a cell, from its parameters: its figures do not depend on which cells ran before it, or beside it. */
 export const cellSeed = (seed: number, c: Cell): number => caseSeed(seed, Math.round(c.mu * 100) * 1e6 + c.tasks * 1e4 + c.attempts * 100 + Math.round(c.rho * 10));
