@@ -8,6 +8,7 @@
 // 200,000-entry documents with per-sample Inspect values under a capped heap (compare.ts;
 // `--compare`); the start-up of `assay score` of one small bundle beside `node -e 0` (startup.ts;
 // `--startup`); `assay merge` of 1,000,000 entries in 4 shards, time and peak RSS (merge.ts; `--merge`).
+// `--stats` (stats.ts) is not throughput: how often the statistics' 95% claims hold, run alone.
 
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -28,6 +29,7 @@ import { env, median, ROUNDS, secondsSince, time } from "./measure.js";
 import { million } from "./million.js";
 import { nativeBench, RUN } from "./native.js";
 import { startupBench } from "./startup.js";
+import { statsBench, statsOptions } from "./stats.js";
 
 const JOURNAL_MB = env("BENCH_JOURNAL_MB", 1024);
 const HARBOR_TRIALS = env("BENCH_HARBOR_TRIALS", 2000);
@@ -70,6 +72,23 @@ const SECTIONS: Record<string, (dir: string) => unknown> = {
 
 async function main(): Promise<void> {
   if (process.argv[2] === "--million") return million();
+  if (process.argv[2] === "--stats") {
+    let options: ReturnType<typeof statsOptions>;
+    try {
+      options = statsOptions(process.argv.slice(3));
+    } catch (e) {
+      console.error(`bench --stats: ${(e as Error).message}`);
+      process.exitCode = 2;
+      return;
+    }
+    const dir = mkdtempSync(join(tmpdir(), "assay-bench-stats-"));
+    try {
+      await statsBench(dir, options);
+      return;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   const section = SECTIONS[process.argv[2] ?? ""];
   if (section !== undefined) {
     const dir = mkdtempSync(join(tmpdir(), `assay-bench-${process.argv[2]!.slice(2)}-`));
