@@ -173,6 +173,21 @@ describe("a ranking of three runs, by hand", () => {
     expect(o.notes).toContain("accuracy: one trial held by every ranked run: no test can tell runs apart from one pair (every p = 1)");
     expect(uncompared(one)).toEqual([]);
   });
+
+  it("R1 holds the experiment but no figure of it (every trial left out): listed as unranked, and the gate fails; another run so is only listed", () => {
+    const without = (file: string): Side => {
+      const x = blankExperiment("x", "native-game", 0);
+      x.accuracy = null;
+      return { file, run, experiments: [x], units: new Map([[x, new Map()]]) };
+    };
+    const doc = rankRuns([without("r1"), side("r2", [1, 0, 1]), side("r3", [1, 1, 0])]);
+    expect(doc.experiments[0]!.ranking.runs.map((x) => x.run)).toEqual(["r2", "r3"]);
+    expect(doc.unranked).toEqual([{ experiment: "x", metric: "accuracy", run: "r1" }]);
+    expect(uncompared(doc)).toEqual(["x accuracy: R1 holds the experiment but no figure of it: not compared with R1"]);
+    const other = rankRuns([side("r1", [1, 0, 1]), without("r2"), side("r3", [1, 1, 0])]);
+    expect(other.unranked).toEqual([{ experiment: "x", metric: "accuracy", run: "r2" }]);
+    expect(uncompared(other)).toEqual([]);
+  });
 });
 
 describe("which units a ranking leaves out, and which runs", () => {

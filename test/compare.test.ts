@@ -262,6 +262,38 @@ describe("--pair", () => {
   });
 });
 
+describe("a gate that compared nothing fails (nothing compared is not a pass)", () => {
+  it("no experiment on both sides: --fail-on regression exits 1 and says so; the same documents --pair'ed exit 0", () => {
+    const nothing = spawnCli(["compare", at("base.json"), at("renamed.json"), "--fail-on", "regression"]);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toContain("assay: --fail-on regression: no experiment is on both sides: nothing compared");
+    expect(spawnCli(["compare", at("base.json"), at("renamed.json")]).code).toBe(0); // no gate: the listing is the answer
+  });
+
+  it("no trial on both sides (HEAD re-run under other trial ids): exits 1 naming the metric; one shared trial is compared (exit 0, p = 1)", async () => {
+    const doc = JSON.parse(readFileSync(at("base.json"), "utf8"));
+    const rename = (t: string) => `other-${t}`;
+    const keep = doc.bundles.find((e: { trial: string | null }) => e.trial !== null).trial as string;
+    const renamed = (except: string | null) => {
+      const d = structuredClone(doc);
+      for (const e of d.bundles) if (e.trial !== null && e.trial !== except) e.trial = rename(e.trial);
+      for (const x of d.experiments) {
+        for (const t of [...x.invalid, ...x.excluded]) if (t.trial !== except) t.trial = rename(t.trial);
+        x.unscored = x.unscored.map((t: string) => (t === except ? t : rename(t)));
+      }
+      return d;
+    };
+    writeFileSync(at("other-ids.json"), JSON.stringify(renamed(null)));
+    const r = spawnCli(["compare", at("base.json"), at("other-ids.json"), "--fail-on", "regression"]);
+    expect(r.stderr).toMatch(/--fail-on regression: synth-native accuracy: no trial on both sides: nothing compared/);
+    expect(r.code).toBe(1);
+    writeFileSync(at("one-shared.json"), JSON.stringify(renamed(keep)));
+    const one = await compare(at("base.json"), at("one-shared.json"));
+    expect(accuracyOf(one.doc)).toMatchObject({ pairs: 1, p: 1, test: "none" });
+    expect(spawnCli(["compare", at("base.json"), at("one-shared.json"), "--fail-on", "regression"]).code).toBe(0);
+  });
+});
+
 describe("Harbor and Inspect", () => {
   it("Harbor: reward means by key as proportions, tasks paired, the job's claims side by side", async () => {
     await cli(["synth", "--out", at("harbor"), "--n", "16", "--profile", "harbor"]);

@@ -242,7 +242,7 @@ describe("compare checks the clusters against the intervals they were the basis 
       k.names = Array.from({ length: 12 }, (_, i) => `s${i}`);
       k.of = Array.from({ length: 12 }, (_, i) => i);
     });
-    await refused(["compare", edited, clustered[1]], edited, /its Inspect metric "match\/mean\/accuracy"'s exclude interval \(cluster-t, 3 clusters\) is not what its sample clusters by "task" give \(wilson, 12 clusters\)/);
+    await refused(["compare", edited, clustered[1]], edited, /its Inspect metric "match\/mean\/accuracy"'s exclude interval \(korn-graubard, 3 clusters\) is not what its sample clusters by "task" give \(wilson, 12 clusters\)/);
     expect((await ok(["compare", clustered[0], clustered[1]])).code).toBe(0);
   });
 

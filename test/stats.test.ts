@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { intervalOf, UnitSet } from "../src/core/stats/interval.js";
+import { mcnemarExact, signTest } from "../src/core/stats/binomial.js";
 import { holm, pairedDifference, tieGroups } from "../src/core/stats/paired.js";
 
 /** Differences as pairs over a BASE of 0. */
@@ -226,6 +227,21 @@ describe("differences equal but for rounding (§13.7: never p ≈ 0 from no info
     expect(pairedDifference({ base: [0, 1 / 3], head: [1 / 3, 2 / 3] })).toMatchObject({ test: "sign", p: 0.5 });
     // The honest neighbour: differences 0.3 and 0.3 + 1e-9 are spread, however small: the paired t.
     expect(pairedDifference({ base: [0, 0], head: [0.3, 0.3 + 1e-9] }).test).toBe("paired-t");
+  });
+
+  it("rounding scales with the values: rewards of a million, each +0.1, are one difference (the sign test), not a t of 1e16", () => {
+    // 1e6 + 0.1 − 1e6 = 0.100000000035, 2e6 + 0.1 − 2e6 = 0.09999999986: equal to 1e-12 of the values' size.
+    expect(pairedDifference({ base: [1e6, 2e6, 3e6], head: [1e6 + 0.1, 2e6 + 0.1, 3e6 + 0.1] })).toMatchObject({ test: "sign", p: 0.25 });
+    // Neighbour: at that size, differences 0.1 and 0.2 are spread.
+    expect(pairedDifference({ base: [1e6, 2e6, 3e6], head: [1e6 + 0.1, 2e6 + 0.2, 3e6 + 0.1] }).test).toBe("paired-t");
+  });
+
+  it("a p-value never underflows to 0: 1,100 equal drops or flips give the smallest positive double, not certainty", () => {
+    // 2·½^1100 underflows (the smallest double is ~4.9e-324 = 2^-1074).
+    expect(signTest(1100)).toBe(Number.MIN_VALUE);
+    expect(mcnemarExact(1100, 0)).toBe(Number.MIN_VALUE);
+    expect(signTest(10)).toBe(2 / 1024);
+    expect(pairedDifference({ base: Array(1100).fill(1), head: Array(1100).fill(0) }).p).toBeGreaterThan(0);
   });
 });
 

@@ -4,7 +4,7 @@
 // (core/compare); the formats derive from the canonical JSON (report/compare).
 
 import { EntrySpend, headlineProblem, InspectFigures } from "../../core/compare/checked.js";
-import { compareRuns, differingOptions, type Side } from "../../core/compare/compare.js";
+import { compareRuns, uncomparedPairs, differingOptions, type Side } from "../../core/compare/compare.js";
 import { keyOf, namesOf } from "../../core/compare/names.js";
 import { rankRuns, uncompared } from "../../core/compare/rank.js";
 import type { Comparison, RankingDocument } from "../../core/compare/schema.js";
@@ -112,8 +112,8 @@ export function compareCommand(argv: string[], io: CliIo): number {
     io.stderr(`assay: wrote ${forTerminal(values.out)} (${doc.experiments.length} ${what}, ${doc.regressions.length} regressions)\n`);
   } else for (const piece of gathered(format === "table" ? painted(text, colourFor(io)) : text)) io.stdout(piece);
   if (values["fail-on"] !== "regression") return EXIT.OK;
-  // A ranking that compared nothing is no pass: the gate fails, and says on what.
-  const nothing = doc.format === "assay.compare-runs/1" ? uncompared(doc) : [];
+  // A comparison that compared nothing is no pass: the gate fails, and says on what.
+  const nothing = doc.format === "assay.compare-runs/1" ? uncompared(doc) : uncomparedPairs(doc);
   for (const line of nothing) io.stderr(`assay: --fail-on regression: ${forTerminal(line)}\n`);
   return doc.regressions.length > 0 || nothing.length > 0 ? EXIT.FAILED : EXIT.OK;
 }

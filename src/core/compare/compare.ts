@@ -204,6 +204,18 @@ export function compareRuns(base: Side, head: Side, pairs: readonly (readonly [E
   };
 }
 
+/**
+ * What a two-run comparison compared nothing on, as lines for people: no experiment on both
+ * sides, or a headline metric with no unit on both sides (different trial ids, a document without
+ * per-sample values). `--fail-on regression` fails on these: a gate that compared nothing has not passed.
+ */
+export function uncomparedPairs(doc: Comparison): string[] {
+  if (doc.experiments.length === 0) return ["no experiment is on both sides: nothing compared"];
+  return doc.experiments.flatMap((e) =>
+    e.metrics.flatMap((m) => (m.paired !== null && m.paired.pairs === 0 ? [`${e.base} ${m.metric}: ${m.paired.reason ?? `no ${m.paired.unit} on both sides`}: nothing compared`] : [])),
+  );
+}
+
 /** What every comparison says of its runs: partial runs, experiments without an id, different schedule files. */
 export function runNotes(sides: readonly Side[]): string[] {
   const notes: string[] = [];

@@ -170,6 +170,7 @@ export function rankRuns(sides: readonly Side[]): RankingDocument {
   const experiments: RankedExperiment[] = [];
   const regressions: RankingDocument["regressions"] = [];
   const single: string[] = [];
+  const unranked: RankingDocument["unranked"] = [];
   for (const { name, held } of byKey.values()) {
     if (held.length < 2) {
       single.push(`${sides[held[0]!.run]!.file}: ${name}`);
@@ -179,12 +180,13 @@ export function rankRuns(sides: readonly Side[]): RankingDocument {
     for (const metric of metrics) {
       const holding = held.filter(({ x }) => figureOf(x, metric) !== null).map((h) => ({ ...h, units: sides[h.run]!.units.get(h.x)?.get(metric) }));
       if (holding.length < 2) continue;
+      for (const h of held) if (!holding.some((x) => x.run === h.run)) unranked.push({ experiment: name, metric, run: sides[h.run]!.file });
       const { ranked, below } = rank(name, metric, holding, sides);
       experiments.push(ranked);
       for (const run of below) regressions.push({ experiment: name, metric, run });
     }
   }
-  return { format: "assay.compare-runs/1", runs: sides.map(sideOf), experiments, single, regressions, notes: runNotes(sides) };
+  return { format: "assay.compare-runs/1", runs: sides.map(sideOf), experiments, single, unranked, regressions, notes: runNotes(sides) };
 }
 
 /**
@@ -195,9 +197,13 @@ export function rankRuns(sides: readonly Side[]): RankingDocument {
 export function uncompared(doc: RankingDocument): string[] {
   if (doc.experiments.length === 0) return ["no experiment is held by two runs: nothing compared"];
   const r1 = doc.runs[0]!.file;
-  return doc.experiments.flatMap((e) => {
-    const r = e.ranking;
-    if (r.reason !== null) return [`${e.experiment} ${r.metric}: ${r.reason}`];
-    return r.runs.some((x) => x.run === r1 && x.group === null) ? [`${e.experiment} ${r.metric}: R1 holds no ${e.unit} of it: not compared with R1`] : [];
-  });
+  const withoutR1 = doc.unranked.filter((u) => u.run === r1).map((u) => `${u.experiment} ${u.metric}: R1 holds the experiment but no figure of it: not compared with R1`);
+  return [
+    ...doc.experiments.flatMap((e) => {
+      const r = e.ranking;
+      if (r.reason !== null) return [`${e.experiment} ${r.metric}: ${r.reason}`];
+      return r.runs.some((x) => x.run === r1 && x.group === null) ? [`${e.experiment} ${r.metric}: R1 holds no ${e.unit} of it: not compared with R1`] : [];
+    }),
+    ...withoutR1,
+  ];
 }

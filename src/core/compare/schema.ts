@@ -222,6 +222,8 @@ export const rankingDocumentSchema = z.object({
   experiments: z.array(rankedExperimentSchema),
   /** Experiments held by one run only, as `run: name`: listed, not ranked. */
   single: z.array(z.string()),
+  /** Runs that hold a ranked experiment but no figure of the metric (every trial invalid under --invalid exclude, no sample scored): in no pair. */
+  unranked: z.array(z.object({ experiment: z.string(), metric: z.string(), run: z.string() })).default([]),
   /** Runs significantly below R1 (mean_diff < 0 over the common units with p_holm < 0.05), per experiment and metric. */
   regressions: z.array(z.object({ experiment: z.string(), metric: z.string(), run: z.string() })),
   notes: z.array(z.string()),

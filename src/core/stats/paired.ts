@@ -3,7 +3,7 @@
 // could detect (mde80), the test that decides p and a regression (McNemar, t, or the sign test);
 // Holm's step-down adjustment over many pairs and the tie groups of a ranking. Pure.
 
-import { mcnemarDrop, mcnemarExact, signTest } from "./binomial.js";
+import { mcnemarDrop, mcnemarExact, pValue, signTest } from "./binomial.js";
 import { tQuantile, tTwoSided } from "./student-t.js";
 
 /** How a paired difference was tested (§13.7). */
@@ -44,10 +44,18 @@ export interface Pairs {
 }
 
 /**
- * Differences this close are one (a Harbor task mean summed in another order differs in its last
- * bits): rounding must not pass for spread, or p ≈ 0 would come from no information.
+ * Differences this close, relative to the values' size, are one (a Harbor task mean summed in
+ * another order differs in its last bits; rewards of a million differ by 1e-10): rounding must not
+ * pass for spread, or p ≈ 0 would come from no information.
  */
 const ROUNDING = 1e-12;
+
+/** The rounding a difference of these values can carry: ROUNDING, scaled by the largest value. */
+function roundingOf(pairs: Pairs): number {
+  let most = 1;
+  for (let i = 0; i < pairs.base.length; i++) most = Math.max(most, Math.abs(pairs.base[i]!), Math.abs(pairs.head[i]!));
+  return ROUNDING * most;
+}
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -76,9 +84,10 @@ export function pairedDifference(pairs: Pairs, unit = "unit"): PairedDifference 
     return { ...none, pairs: P, clusters: C, mean_diff: mean, discordant, test: "none", p: 1, reason: `all ${plural(P, unit)} on both sides are in one cluster: no interval or test from a single cluster` };
   let ss = 0;
   let allEqual = true;
+  const rounding = roundingOf(pairs);
   for (const d of ds) {
     ss += (d - mean) * (d - mean);
-    if (Math.abs(d - ds[0]!) > ROUNDING) allEqual = false;
+    if (Math.abs(d - ds[0]!) > rounding) allEqual = false;
   }
   const naive = allEqual ? 0 : Math.sqrt(ss / (P - 1)) / Math.sqrt(P);
   let between = 0;
@@ -87,7 +96,7 @@ export function pairedDifference(pairs: Pairs, unit = "unit"): PairedDifference 
   const base = { pairs: P, clusters: clustered ? C : null, mean_diff: mean, discordant, se, df: null, interval: null, mde80: null, reason: null };
   // Every pair differs by the same amount (SE = 0): the t has no spread to measure, and a
   // zero-width "interval" (or an mde80 of 0) would claim certainty.
-  const zero = Math.abs(mean) <= ROUNDING;
+  const zero = Math.abs(mean) <= rounding;
   const flat = se === 0 ? `all ${plural(P, unit)} ${zero ? "agree exactly (every difference 0)" : `differ by exactly ${Number(mean.toPrecision(6))}`}: no spread, so no interval` : null;
   const spread = flat !== null ? { reason: flat } : withInterval(mean, se, C - 1, clustered);
   if (discordant !== null && !clustered) {
@@ -102,7 +111,7 @@ export function pairedDifference(pairs: Pairs, unit = "unit"): PairedDifference 
     const counted = clustered ? plural(C, "cluster") : plural(P, unit);
     return { ...base, test: "sign", p, regression: mean < 0 && p < 0.05, reason: `${flat}; exact sign test over ${counted} p = ${p.toPrecision(3)}` };
   }
-  const p = tTwoSided(mean / se, C - 1);
+  const p = pValue(tTwoSided(mean / se, C - 1));
   return { ...base, ...spread, test: clustered ? "cluster-paired-t" : "paired-t", p, regression: mean < 0 && p < 0.05 };
 }
 

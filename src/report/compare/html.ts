@@ -40,7 +40,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
     const headline = headlineLine(m);
     if (headline !== null) yield `<br>${h(headline)}`;
     if (p.mcnemar !== null) {
-      yield `<br>${h(mcnemarLine(p.mcnemar, p.clusters === null))}`;
+      yield `<br>${h(mcnemarLine(p.mcnemar, p))}`;
       for (const [label, list] of [["pass → fail", p.mcnemar.flipped.pass_to_fail], ["fail → pass", p.mcnemar.flipped.fail_to_pass]] as const) {
         if (list.length === 0) continue;
         const c = capped(list);
@@ -134,6 +134,7 @@ function* rankingDocument(doc: RankingDocument): Generator<string> {
     : `<p class="reg">${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${h(r.run)} ${h(r.experiment)} ${h(metricName(r.metric))}`).join(", ")}</p>\n`;
   for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
   if (doc.single.length > 0) yield `<p>In one run only (not ranked): ${doc.single.map(h).join(", ")}</p>\n`;
+  if (doc.unranked.length > 0) yield `<p>Held but without a figure (not ranked): ${doc.unranked.map((u) => h(`${u.run}: ${u.experiment} ${u.metric}`)).join(", ")}</p>\n`;
   for (const n of doc.notes) yield `<p><em>${h(n)}</em></p>\n`;
   yield "</body></html>\n";
 }

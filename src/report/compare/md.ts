@@ -37,7 +37,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
     const headline = headlineLine(m);
     if (headline !== null) yield `  - ${md(headline)}\n`;
     if (p.mcnemar === null) continue;
-    yield `  - ${md(mcnemarLine(p.mcnemar, p.clusters === null))}\n`;
+    yield `  - ${md(mcnemarLine(p.mcnemar, p))}\n`;
     for (const [label, list] of [["pass → fail", p.mcnemar.flipped.pass_to_fail], ["fail → pass", p.mcnemar.flipped.fail_to_pass]] as const) {
       if (list.length === 0) continue;
       const c = capped(list);
@@ -75,6 +75,7 @@ function* rankingDocument(doc: RankingDocument): Generator<string> {
     : `**${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}**: ${doc.regressions.map((r) => `${md(r.run)} ${md(r.experiment)} ${md(metricName(r.metric))}`).join(", ")}\n`;
   for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
   if (doc.single.length > 0) yield `\nIn one run only (not ranked): ${doc.single.map(md).join(", ")}\n`;
+  if (doc.unranked.length > 0) yield `\nHeld but without a figure (not ranked): ${doc.unranked.map((u) => md(`${u.run}: ${u.experiment} ${u.metric}`)).join(", ")}\n`;
   for (const n of doc.notes) yield `\n> ${md(n)}\n`;
 }
 

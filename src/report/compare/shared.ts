@@ -93,8 +93,15 @@ export function headlineLine(m: MetricComparison): string | null {
 }
 
 /** McNemar's exact test of the flipped units; where units repeat a task it is shown, not deciding (§13.7). */
-export const mcnemarLine = (m: NonNullable<PairedComparison["mcnemar"]>, deciding = true): string =>
-  `${m.both_pass} pass on both, ${m.both_fail} fail on both, ${m.pass_to_fail} pass→fail, ${m.fail_to_pass} fail→pass; exact McNemar p ${pValue(m.p)}${deciding ? "" : " (not deciding: the units repeat tasks, so the cluster-paired test decides)"}`;
+export const mcnemarLine = (m: NonNullable<PairedComparison["mcnemar"]>, p: Pick<PairedComparison, "test" | "clusters">): string =>
+  `${m.both_pass} pass on both, ${m.both_fail} fail on both, ${m.pass_to_fail} pass→fail, ${m.fail_to_pass} fail→pass; exact McNemar p ${pValue(m.p)}${notDeciding(p)}`;
+
+/** Why McNemar's p, shown, is not the test that decides. */
+const notDeciding = (p: Pick<PairedComparison, "test" | "clusters">): string =>
+  p.test === "mcnemar" ? ""
+  : p.clusters === null ? " (not deciding: a single pair holds no information)"
+  : p.test === "none" ? " (not deciding: every unit is in one task, and no test decides from a single task)"
+  : " (not deciding: the units repeat tasks, so the cluster-paired test decides)";
 
 /** A ranked run's ranked figure, and its own headline with the headline's interval, in percent. */
 export function rankedFigure(r: Ranking["runs"][number]): { value: string; headline: string; interval: string } {

@@ -34,7 +34,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
     if (headline !== null) yield `      ${text(headline)}\n`;
     if (p.unpaired.length > 0) yield `      pairing: ${text(p.unpaired.join("; "))}\n`;
     if (p.mcnemar === null) continue;
-    yield `      ${mcnemarLine(p.mcnemar, p.clusters === null)}\n`;
+    yield `      ${mcnemarLine(p.mcnemar, p)}\n`;
     for (const [label, list] of [["pass→fail", p.mcnemar.flipped.pass_to_fail], ["fail→pass", p.mcnemar.flipped.fail_to_pass]] as const) {
       if (list.length === 0) continue;
       const c = capped(list);
@@ -72,6 +72,7 @@ function* rankingDocument(doc: RankingDocument): Generator<string> {
   yield `all scored under scoring version ${doc.runs[0]!.scoring_version}, --invalid ${o.invalid}, --resource-bound ${o.resource_bound}, --errors ${o.errors}\n`;
   for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
   if (doc.single.length > 0) yield `\nin one run only (not ranked): ${doc.single.map(name).join(", ")}\n`;
+  if (doc.unranked.length > 0) yield `held but without a figure (not ranked): ${doc.unranked.map((u) => `${name(u.run)}: ${name(u.experiment)} ${u.metric}`).join(", ")}\n`;
   for (const n of doc.notes) yield `note: ${text(n)}\n`;
   const nothing = uncompared(doc);
   if (nothing.length > 0) yield `\nnothing compared (--fail-on regression fails): ${nothing.map(text).join("; ")}\n`;
