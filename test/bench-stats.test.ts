@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { beforeAll, describe, expect, it } from "vitest";
 import { pairedRejects } from "../src/bench/stats-grid.js";
 import { outcomes, taskRate } from "../src/bench/stats-sample.js";
-import { mcse, repsFor } from "../src/bench/stats.js";
+import { mcse, pooled, repsFor, undecided } from "../src/bench/stats.js";
 import { rng } from "../src/fuzz/random.js";
 import { CLI } from "./helpers/cli.js";
 
@@ -40,6 +40,21 @@ describe("the bench's bookkeeping", () => {
     const cell = (tasks: number, attempts: number) => ({ mu: 0.5, tasks, attempts, rho: 0.3 });
     expect([repsFor(cell(3, 1), 400), repsFor(cell(3, 8), 400), repsFor(cell(30, 8), 400), repsFor(cell(30, 8), 10)]).toEqual([400, 133, 100, 10]);
   });
+  it("a row noise could decide (a figure within 2 MC SE of its target, or past it) is measured again; a clear row is not", () => {
+    const cell = { mu: 0.5, tasks: 10, attempts: 8, rho: 0.3 };
+    const t = (k: number, n: number) => ({ k, n });
+    const row = (fp: number, coverage = t(390, 400)) => ({ cell, reps: 100, coverage, fpSame: t(0, 100), fpOther: t(fp, 100), regSame: t(0, 100), regOther: t(0, 100), fwe: t(0, 100), exitMismatches: 0 });
+    // 2 of 100: MC SE √(0.0248·0.975/100) = 0.0156, 0.02 + 0.031 = 0.051 ≤ 0.07: clear. 3 of 100 would be within reach.
+    expect(undecided(row(2))).toBe(false);
+    expect(undecided(row(5))).toBe(true);
+    expect(undecided(row(10))).toBe(true); // past it
+    // Coverage 372 of 400 = 93.0%: at the line.
+    expect(undecided(row(0, t(372, 400)))).toBe(true);
+    // Pooled: counts add, as one sample of 1,600.
+    const both = pooled(row(10), { ...row(50), reps: 1500, fpOther: t(50, 1500) });
+    expect([both.reps, both.fpOther]).toEqual([1600, { k: 60, n: 1600 }]);
+  });
+
   it("a rate's Monte-Carlo SE is never 0, even at 0 of n", () => {
     // p̃ = (k + ½)/(n + 1). 0 of 400: p̃ = 0.5/401 = 0.0012469, √(0.0012469 · 0.9987531 / 400) = 0.0017645.
     // 380 of 400: p̃ = 380.5/401 = 0.9488778, √(0.9488778 · 0.0511222 / 400) = 0.0110124.

@@ -11,31 +11,8 @@
 import { describe, expect, it } from "vitest";
 import { wilson95 } from "../src/core/batch/stats.js";
 import { UnitSet } from "../src/core/stats/interval.js";
+import { gamma } from "../src/bench/stats-sample.js";
 import { rng } from "../src/fuzz/random.js";
-
-function normal(u: () => number): number {
-  let x = 0;
-  while (x === 0) x = u();
-  return Math.sqrt(-2 * Math.log(x)) * Math.cos(2 * Math.PI * u());
-}
-
-/** Gamma(shape, 1) by Marsaglia and Tsang (shape < 1 boosted by U^(1/shape)). */
-function gamma(shape: number, u: () => number): number {
-  if (shape < 1) return gamma(shape + 1, u) * u() ** (1 / shape);
-  const d = shape - 1 / 3;
-  const c = 1 / Math.sqrt(9 * d);
-  for (;;) {
-    let x: number;
-    let v: number;
-    do {
-      x = normal(u);
-      v = 1 + c * x;
-    } while (v <= 0);
-    v = v * v * v;
-    const w = u();
-    if (w < 1 - 0.0331 * x ** 4 || Math.log(w) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v;
-  }
-}
 
 const beta = (a: number, b: number, u: () => number) => {
   const x = gamma(a, u);

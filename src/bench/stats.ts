@@ -1,4 +1,4 @@
-// `npm run bench -- --stats [--reps N] [--quick] [--cli PATH] [--seed S]`: how often assay's 95%
+// `npm run bench -- --stats [--reps N] [--confirm N] [--quick] [--cli PATH] [--seed S]`: how often assay's 95%
 // claims hold, measured end to end (issue 36, contract §13.7 "Acceptance"). Evidence with a known
 // truth (stats-sample.ts, stats-evidence.ts) is scored and compared by the real CLI, and the bench
 // reads its documents: coverage of μ by the headline interval, paired false positives and
@@ -16,6 +16,8 @@ import { pool } from "./stats-run.js";
 export interface StatsOptions {
   /** Experiments per cell where C·m is small; larger cells get fewer (`repsFor`). */
   reps: number;
+  /** Experiments per run, in all, of a cell re-measured because a figure lay within 2 MC SE of its target (or past it) at first. */
+  confirm: number;
   grid: Cell[];
   cli: string;
   seed: number;
@@ -49,6 +51,27 @@ export function mcse(t: Tally): number {
   return Math.sqrt((p * (1 - p)) / t.n);
 }
 const pct = (x: number) => (x * 100).toFixed(1);
+
+/** Each judged figure of a row with its target: `atLeast` or at most `y`. */
+const TARGETS: readonly { of: (r: CellResult) => Tally; ok: (x: number) => boolean; near: (x: number, se: number) => boolean }[] = [
+  { of: (r) => r.coverage, ok: (x) => x >= 0.93, near: (x, se) => x - 2 * se < 0.93 },
+  ...[(r: CellResult) => r.fpSame, (r: CellResult) => r.fpOther, (r: CellResult) => r.fwe].map((of) => ({ of, ok: (x: number) => x <= 0.07, near: (x: number, se: number) => x + 2 * se > 0.07 })),
+  ...[(r: CellResult) => r.regSame, (r: CellResult) => r.regOther].map((of) => ({ of, ok: (x: number) => x <= 0.04, near: (x: number, se: number) => x + 2 * se > 0.04 })),
+];
+
+/**
+ * A row whose verdict Monte-Carlo noise could decide: some figure within 2 MC SE of its target, or
+ * past it. Such a cell is measured again (a fixed number more, whatever the first pass said, so the
+ * second pass is no "stop once it passes") and the two passes pooled.
+ */
+export const undecided = (r: CellResult): boolean => TARGETS.some((t) => t.near(rate(t.of(r)), mcse(t.of(r))));
+
+const add = (a: Tally, b: Tally): Tally => ({ k: a.k + b.k, n: a.n + b.n });
+/** Two passes of one cell, pooled. */
+export const pooled = (a: CellResult, b: CellResult): CellResult => ({
+  cell: a.cell, reps: a.reps + b.reps, coverage: add(a.coverage, b.coverage), fpSame: add(a.fpSame, b.fpSame), fpOther: add(a.fpOther, b.fpOther),
+  regSame: add(a.regSame, b.regSame), regOther: add(a.regOther, b.regOther), fwe: add(a.fwe, b.fwe), exitMismatches: a.exitMismatches + b.exitMismatches,
+});
 
 interface Targets {
   met: number;
@@ -99,10 +122,17 @@ export function table(rows: readonly CellResult[], fixed: readonly Fixed[]): str
 /** Run the grid and the fixed cases in `dir`; print the table. */
 export async function statsBench(dir: string, o: StatsOptions): Promise<string[]> {
   const t0 = process.hrtime.bigint();
-  const rows = await pool(o.grid, o.parallel, async (c, i) => {
+  const first = await pool(o.grid, o.parallel, async (c, i) => {
     const r = await measureCell(o.cli, join(dir, `cell${i}`), c, repsFor(c, o.reps), cellSeed(o.seed, c));
     process.stderr.write(`  μ ${c.mu} C ${c.tasks} m ${c.attempts} ρ ${c.rho}: ${r.reps} experiments, coverage ${pct(rate(r.coverage))}%\n`);
     return r;
+  });
+  // Second pass: the rows noise could decide, measured again under another seed up to `confirm` experiments.
+  const rows = await pool(first, o.parallel, async (r, i) => {
+    if (!undecided(r) || r.reps >= o.confirm) return r;
+    const more = await measureCell(o.cli, join(dir, `again${i}`), r.cell, o.confirm - r.reps, cellSeed(o.seed + 1, r.cell));
+    process.stderr.write(`  μ ${r.cell.mu} C ${r.cell.tasks} m ${r.cell.attempts} ρ ${r.cell.rho}: again, ${more.reps} more experiments\n`);
+    return pooled(r, more);
   });
   const fixedDir = join(dir, "fixed");
   mkdirSync(fixedDir, { recursive: true });
@@ -127,10 +157,13 @@ export function statsOptions(argv: readonly string[]): StatsOptions {
   const quick = argv.includes("--quick");
   const reps = Number(value("--reps") ?? (quick ? 10 : 400));
   if (!Number.isInteger(reps) || reps < 1) throw new Error(`--reps takes a positive whole number, not ${value("--reps")}`);
+  const confirm = Number(value("--confirm") ?? (quick ? 0 : 1600));
+  if (!Number.isInteger(confirm) || confirm < 0) throw new Error(`--confirm takes a whole number, not ${value("--confirm")}`);
   const cli = value("--cli") ?? fileURLToPath(new URL("../cli.js", import.meta.url));
   if (!existsSync(cli)) throw new Error(`--cli ${cli}: no such file (a build's dist/cli.js)`);
   return {
     reps,
+    confirm,
     grid: quick ? QUICK_GRID : FULL_GRID,
     cli,
     seed: Number(value("--seed") ?? 20261207),
