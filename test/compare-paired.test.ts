@@ -210,6 +210,31 @@ describe("what a regression is", () => {
   });
 });
 
+describe("an unpaired difference where a side is at 0% or 100%", () => {
+  const run: Results["run"] = {
+    tool_version: "0.1.0", scoring_version: 10, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
+    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+  };
+  /** A native experiment's completion only, k of 80 in 10 tasks, with its Korn–Graubard interval as written. */
+  const side = (file: string, k: number, interval: { lo: number; hi: number; se: number }): Side => {
+    const x = blankExperiment("x", "native-game", 80);
+    x.completion = { value: k / 80, completed: k, scheduled: 80, interval: { method: "korn-graubard", units: 80, clusters: 10, design_effect: 1, ...interval }, interval_reason: null };
+    return { file, run, experiments: [x], units: new Map([[x, new Map()]]) };
+  };
+  const completion = (b: Side, h: Side) => compareRuns(b, h, []).experiments[0]!.metrics.find((m) => m.metric === "completion")!;
+  it("the side at 100% takes the SE its interval implies, not 0 (it is not exact); a side with an SE keeps it", () => {
+    // BASE 80/80, KG [0.942, 1], se 0 → (1 − 0.942)/(2·t(0.975, 9)) = 0.058/4.524318 = 0.0128196.
+    // HEAD 60/80, se 0.05. SE = √(0.0128196² + 0.05²) = 0.0516172; half = 2.262157·0.0516172 = 0.1167662; d = −0.25.
+    const m = completion(side("b", 80, { lo: 0.942, hi: 1, se: 0 }), side("h", 60, { lo: 0.6, hi: 0.87, se: 0.05 }));
+    close(m.interval95![0], -0.25 - 0.1167662, 1e-6);
+    close(m.interval95![1], -0.25 + 0.1167662, 1e-6);
+    expect(m.interval_method).toBe("cluster-t");
+    // Neighbour: BASE with an SE of its own (0.02) keeps it: √(0.02² + 0.05²) = 0.0538516, half 0.1218207.
+    const n = completion(side("b", 79, { lo: 0.9, hi: 1, se: 0.02 }), side("h", 60, { lo: 0.6, hi: 0.87, se: 0.05 }));
+    close(n.interval95![1] - n.difference!, 0.1218207, 1e-6);
+  });
+});
+
 describe("§13.7: the paired test decides a regression", () => {
   const run: Results["run"] = {
     tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],

@@ -39,12 +39,17 @@ const isClustered = (i: IntervalField | null) => i !== null && CLUSTERED.has(i.m
 /**
  * A side's SE and degrees of freedom for a difference: its cluster-robust SE over C − 1 (Korn–Graubard's
  * `se` is max(SE_c, SE_i), so never below the independent one), else the independent one over n − 1.
+ * A side at 0% or 100% has an SE of 0, which would make its figure exact in the difference: it takes
+ * the SE its own interval implies, (hi − lo)/(2·t(0.975, df)), instead (80/80 in 10 tasks is not certain).
  */
 function spread(f: Figure): { se: number; df: number } | null {
   const i = f.interval;
   if (i === null || f.value === null) return null;
-  if (isClustered(i) || i.method === "t") return i.se === null ? null : { se: i.se, df: (i.method === "t" ? i.units : i.clusters) - 1 };
-  return { se: Math.sqrt((f.value * (1 - f.value)) / i.units), df: i.units - 1 };
+  const clustered = isClustered(i) || i.method === "t";
+  if (clustered && i.se === null) return null;
+  const df = (clustered ? (i.method === "t" ? i.units : i.clusters) : i.units) - 1;
+  const se = clustered ? i.se! : Math.sqrt((f.value * (1 - f.value)) / i.units);
+  return { se: se > 0 || df < 1 ? se : (i.hi - i.lo) / (2 * tQuantile(0.975, df)), df };
 }
 
 /** §13.2 for a difference of two runs whose trials repeat tasks: d ± t(0.975, df)·√(SE_b² + SE_h²), df the smaller. */
