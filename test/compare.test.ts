@@ -243,9 +243,13 @@ describe("--pair", () => {
     for (const e of doc.bundles) if (e.experiment === "synth-native") e.experiment = hostile;
     for (const x of doc.experiments) if (x.experiment === "synth-native") x.experiment = hostile;
     writeFileSync(at("renamed.json"), JSON.stringify(doc));
-    const unpaired = await compare(at("base.json"), at("renamed.json"));
-    expect(unpaired.doc.experiments).toEqual([]);
-    expect([unpaired.doc.only_base, unpaired.doc.only_head]).toEqual([["synth-native"], [hostile]]);
+    // Nothing matched: the listing is printed, and the exit says nothing was compared (2), with what to do.
+    const unpaired = await run(["compare", at("base.json"), at("renamed.json"), "--format", "json"]);
+    expect(unpaired.code).toBe(2);
+    expect(unpaired.stderr).toContain("--pair BASE_NAME=HEAD_NAME");
+    const listed = comparisonSchema.parse(JSON.parse(unpaired.stdout));
+    expect(listed.experiments).toEqual([]);
+    expect([listed.only_base, listed.only_head]).toEqual([["synth-native"], [hostile]]);
     const pairedUp = await compare(at("base.json"), at("renamed.json"), "--pair", `synth-native=${hostile}`);
     const straight = await compare(at("base.json"), at("head.json"));
     expect(pairedUp.doc.experiments.map((e) => ({ ...e, head: "synth-native" }))).toEqual(straight.doc.experiments);
@@ -263,11 +267,36 @@ describe("--pair", () => {
 });
 
 describe("a gate that compared nothing fails (nothing compared is not a pass)", () => {
-  it("no experiment on both sides: --fail-on regression exits 1 and says so; the same documents --pair'ed exit 0", () => {
-    const nothing = spawnCli(["compare", at("base.json"), at("renamed.json"), "--fail-on", "regression"]);
-    expect(nothing.code).toBe(1);
-    expect(nothing.stderr).toContain("assay: --fail-on regression: no experiment is on both sides: nothing compared");
-    expect(spawnCli(["compare", at("base.json"), at("renamed.json")]).code).toBe(0); // no gate: the listing is the answer
+  it("no experiment on both sides: exit 2 with or without --fail-on, naming each side's experiments and --pair; the same documents --pair'ed are compared (HEAD's real regression: exit 1)", () => {
+    for (const gate of [[], ["--fail-on", "regression"]]) {
+      const nothing = spawnCli(["compare", at("base.json"), at("renamed.json"), ...gate]);
+      expect(nothing.code).toBe(2);
+      expect(nothing.stderr).toContain("assay compare: nothing compared: no experiment is on both sides (experiments match by kind and id; only in BASE: synth-native; only in HEAD:");
+      expect(nothing.stderr).toContain("pair two of different names with --pair BASE_NAME=HEAD_NAME");
+    }
+    expect(spawnCli(["compare", at("base.json"), at("renamed.json"), "--pair", `synth-native=${JSON.parse(readFileSync(at("renamed.json"), "utf8")).experiments[0].experiment}`, "--fail-on", "regression"]).code).toBe(1);
+  });
+
+  it("nothing matched is never printed as 'no regression', in any format", async () => {
+    for (const format of ["table", "md", "html"]) {
+      const r = await run(["compare", at("base.json"), at("renamed.json"), "--format", format]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toMatch(/nothing compared/i);
+      expect(r.stdout).not.toMatch(/no regression/i);
+    }
+    // Neighbour: a comparison that compared something still says so.
+    expect((await run(["compare", at("base.json"), at("base-again.json")])).stdout).toContain("no regression");
+  });
+
+  it("three documents, no experiment held by two of them: exit 2, not a ranking of nothing; with one held by two: ranked, exit 0", () => {
+    const doc = JSON.parse(readFileSync(at("base.json"), "utf8"));
+    for (const e of doc.bundles) if (e.experiment === "synth-native") e.experiment = "third";
+    for (const x of doc.experiments) if (x.experiment === "synth-native") x.experiment = "third";
+    writeFileSync(at("third.json"), JSON.stringify(doc));
+    const r = spawnCli(["compare", at("base.json"), at("renamed.json"), at("third.json")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("assay compare: nothing compared: no experiment is held by two of the documents (experiments match by kind and id; held by one only:");
+    expect(spawnCli(["compare", at("base.json"), at("renamed.json"), at("base-again.json")]).code).toBe(0);
   });
 
   it("no trial on both sides (HEAD re-run under other trial ids): exits 1 naming the metric; one shared trial is compared (exit 0, p = 1)", async () => {

@@ -21,6 +21,17 @@ import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { readKeyFile, type HmacKey } from "./seal.js";
 
+/** Why nothing matched, and what to do: the names each side holds (a few), and --pair. */
+function noMatch(doc: Comparison | RankingDocument): string {
+  const few = (xs: readonly string[]) => (xs.length === 0 ? "none" : `${xs.slice(0, 5).map(forTerminal).join(", ")}${xs.length > 5 ? ` and ${xs.length - 5} more` : ""}`);
+  if (doc.format === "assay.compare-runs/1")
+    return `no experiment is held by two of the documents (experiments match by kind and id${doc.single.length > 0 ? `; held by one only: ${few(doc.single)}` : ""}); compare two documents with --pair BASE_NAME=HEAD_NAME to pair experiments of different names`;
+  // An example only where both names print as themselves and need no more than single quotes.
+  const quotable = (x: string | undefined) => x !== undefined && !x.includes("'") && forTerminal(x) === x;
+  const example = quotable(doc.only_base[0]) && quotable(doc.only_head[0]) ? ` (e.g. --pair '${doc.only_base[0]}=${doc.only_head[0]}')` : "";
+  return `no experiment is on both sides (experiments match by kind and id; only in BASE: ${few(doc.only_base)}; only in HEAD: ${few(doc.only_head)}); pair two of different names with --pair BASE_NAME=HEAD_NAME${example}`;
+}
+
 /**
  * One document read: its run, its experiments, and its units' values (never its entries). With
  * a key, it must have been scored with that key and carry the MAC the key gives it. Either way,
@@ -111,8 +122,13 @@ export function compareCommand(argv: string[], io: CliIo): number {
     const what = doc.format === "assay.compare/2" ? "experiments compared" : "rankings";
     io.stderr(`assay: wrote ${forTerminal(values.out)} (${doc.experiments.length} ${what}, ${doc.regressions.length} regressions)\n`);
   } else for (const piece of gathered(format === "table" ? painted(text, colourFor(io)) : text)) io.stdout(piece);
+  // Nothing matched: no comparison was made, which is never "no regression" (with or without a gate).
+  if (doc.experiments.length === 0) {
+    io.stderr(`assay compare: nothing compared: ${noMatch(doc)}\n`);
+    return EXIT.USAGE;
+  }
   if (values["fail-on"] !== "regression") return EXIT.OK;
-  // A comparison that compared nothing is no pass: the gate fails, and says on what.
+  // A comparison that compared nothing on a metric is no pass: the gate fails, and says on what.
   const nothing = doc.format === "assay.compare-runs/1" ? uncompared(doc) : uncomparedPairs(doc);
   for (const line of nothing) io.stderr(`assay: --fail-on regression: ${forTerminal(line)}\n`);
   return doc.regressions.length > 0 || nothing.length > 0 ? EXIT.FAILED : EXIT.OK;

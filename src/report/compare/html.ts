@@ -3,6 +3,7 @@
 // intervals and each headline metric's paired difference. Several: per ranking a forest plot of
 // the runs' intervals (inline SVG, drawn here: the page runs nothing) and the matrix of pairs.
 import type { Comparison, ExperimentComparison, RankedExperiment, Ranking, RankingDocument } from "../../core/compare/schema.js";
+import { uncomparedPairs } from "../../core/compare/compare.js";
 import { uncompared } from "../../core/compare/rank.js";
 import { terminalText } from "../../core/text.js";
 import { esc } from "../html/escape.js";
@@ -129,9 +130,10 @@ function* rankingDocument(doc: RankingDocument): Generator<string> {
   yield `<h1>assay compare</h1>\n<p>${doc.runs.length} runs, R1 ${h(doc.runs[0]!.file)}, scoring version ${doc.runs[0]!.scoring_version}</p>\n`;
   const nothing = uncompared(doc);
   if (nothing.length > 0) yield `<p class="reg">Nothing compared (--fail-on regression fails): ${nothing.map(h).join("; ")}</p>\n`;
-  yield doc.regressions.length === 0
-    ? '<p class="ok">No regression: no run significantly below R1 after Holm\'s adjustment.</p>\n'
-    : `<p class="reg">${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${h(r.run)} ${h(r.experiment)} ${h(metricName(r.metric))}`).join(", ")}</p>\n`;
+  if (doc.experiments.length > 0)
+    yield doc.regressions.length === 0
+      ? '<p class="ok">No regression: no run significantly below R1 after Holm\'s adjustment.</p>\n'
+      : `<p class="reg">${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${h(r.run)} ${h(r.experiment)} ${h(metricName(r.metric))}`).join(", ")}</p>\n`;
   for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
   if (doc.single.length > 0) yield `<p>In one run only (not ranked): ${doc.single.map(h).join(", ")}</p>\n`;
   if (doc.unranked.length > 0) yield `<p>Held but without a figure (not ranked): ${doc.unranked.map((u) => h(`${u.run}: ${u.experiment} ${u.metric}`)).join(", ")}</p>\n`;
@@ -143,9 +145,12 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   if (doc.format === "assay.compare-runs/1") return yield* rankingDocument(doc);
   yield `${HEAD}<title>assay compare: ${h(doc.base.file)} → ${h(doc.head.file)}</title>\n<style>${STYLE}</style></head><body>\n`;
   yield `<h1>assay compare</h1>\n<p>BASE ${h(doc.base.file)} (assay ${h(doc.base.tool_version)}) → HEAD ${h(doc.head.file)} (assay ${h(doc.head.tool_version)}), scoring version ${doc.base.scoring_version}</p>\n`;
-  yield doc.regressions.length === 0
-    ? '<p class="ok">No regression: no figure dropped beyond chance (the paired test where units pair, else the unpaired 95% interval).</p>\n'
-    : `<p class="reg">${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${h(r.head)} ${h(metricName(r.metric))}`).join(", ")}</p>\n`;
+  const nothing = uncomparedPairs(doc);
+  if (nothing.length > 0) yield `<p class="reg">Nothing compared (--fail-on regression fails): ${nothing.map(h).join("; ")}</p>\n`;
+  if (doc.experiments.length > 0)
+    yield doc.regressions.length === 0
+      ? '<p class="ok">No regression: no figure dropped beyond chance (the paired test where units pair, else the unpaired 95% interval).</p>\n'
+      : `<p class="reg">${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${h(r.head)} ${h(metricName(r.metric))}`).join(", ")}</p>\n`;
   for (const e of doc.experiments) yield* experiment(e);
   if (doc.only_base.length > 0) yield `<p>Only in BASE (not compared): ${doc.only_base.map(h).join(", ")}</p>\n`;
   if (doc.only_head.length > 0) yield `<p>Only in HEAD (not compared): ${doc.only_head.map(h).join(", ")}</p>\n`;

@@ -1,6 +1,7 @@
 // A comparison as GitHub-flavoured Markdown (a step summary, a PR comment). Every name and note
 // is escaped: no evidence can open a link, an image, HTML or a table cell of its own.
 import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
+import { uncomparedPairs } from "../../core/compare/compare.js";
 import { uncompared } from "../../core/compare/rank.js";
 import { terminalText } from "../../core/text.js";
 import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
@@ -70,9 +71,10 @@ function* rankingDocument(doc: RankingDocument): Generator<string> {
   yield `## assay compare: ${doc.runs.length} runs (R1 ${md(doc.runs[0]!.file)})\n\n`;
   const nothing = uncompared(doc);
   if (nothing.length > 0) yield `**Nothing compared** (--fail-on regression fails): ${nothing.map(md).join("; ")}\n\n`;
-  yield doc.regressions.length === 0
-    ? "**No regression**: no run significantly below R1 after Holm's adjustment.\n"
-    : `**${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}**: ${doc.regressions.map((r) => `${md(r.run)} ${md(r.experiment)} ${md(metricName(r.metric))}`).join(", ")}\n`;
+  if (doc.experiments.length > 0)
+    yield doc.regressions.length === 0
+      ? "**No regression**: no run significantly below R1 after Holm's adjustment.\n"
+      : `**${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}**: ${doc.regressions.map((r) => `${md(r.run)} ${md(r.experiment)} ${md(metricName(r.metric))}`).join(", ")}\n`;
   for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
   if (doc.single.length > 0) yield `\nIn one run only (not ranked): ${doc.single.map(md).join(", ")}\n`;
   if (doc.unranked.length > 0) yield `\nHeld but without a figure (not ranked): ${doc.unranked.map((u) => md(`${u.run}: ${u.experiment} ${u.metric}`)).join(", ")}\n`;
@@ -82,9 +84,12 @@ function* rankingDocument(doc: RankingDocument): Generator<string> {
 export function* render(doc: Comparison | RankingDocument): Generator<string> {
   if (doc.format === "assay.compare-runs/1") return yield* rankingDocument(doc);
   yield `## assay compare: ${md(doc.base.file)} → ${md(doc.head.file)}\n\n`;
-  yield doc.regressions.length === 0
-    ? "**No regression**: no figure dropped beyond chance (the paired test where units pair, else the unpaired 95% interval).\n"
-    : `**${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}**: ${doc.regressions.map((r) => `${md(r.head)} ${md(metricName(r.metric))}`).join(", ")}\n`;
+  const nothing = uncomparedPairs(doc);
+  if (nothing.length > 0) yield `**Nothing compared** (--fail-on regression fails): ${nothing.map(md).join("; ")}\n\n`;
+  if (doc.experiments.length > 0)
+    yield doc.regressions.length === 0
+      ? "**No regression**: no figure dropped beyond chance (the paired test where units pair, else the unpaired 95% interval).\n"
+      : `**${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}**: ${doc.regressions.map((r) => `${md(r.head)} ${md(metricName(r.metric))}`).join(", ")}\n`;
   for (const e of doc.experiments) yield* experiment(e);
   if (doc.only_base.length > 0) yield `\nOnly in BASE (not compared): ${doc.only_base.map(md).join(", ")}\n`;
   if (doc.only_head.length > 0) yield `\nOnly in HEAD (not compared): ${doc.only_head.map(md).join(", ")}\n`;

@@ -1,6 +1,7 @@
 // A comparison on a terminal. Every name from evidence or the file system passes forTerminal, and
 // every note terminalText, so none reaches the terminal raw.
 import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
+import { uncomparedPairs } from "../../core/compare/compare.js";
 import { uncompared } from "../../core/compare/rank.js";
 import { forTerminal as name, terminalText as text } from "../../core/text.js";
 import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
@@ -76,6 +77,7 @@ function* rankingDocument(doc: RankingDocument): Generator<string> {
   for (const n of doc.notes) yield `note: ${text(n)}\n`;
   const nothing = uncompared(doc);
   if (nothing.length > 0) yield `\nnothing compared (--fail-on regression fails): ${nothing.map(text).join("; ")}\n`;
+  if (doc.experiments.length === 0) return; // nothing compared: said above, never "no regression"
   yield doc.regressions.length === 0
     ? "\nno regression: no run significantly below R1 after Holm's adjustment\n"
     : `\n${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${name(r.run)} ${name(r.experiment)} ${name(metricName(r.metric))}`).join(", ")}\n`;
@@ -90,6 +92,9 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   if (doc.only_base.length > 0) yield `\nonly in BASE (not compared): ${doc.only_base.map(name).join(", ")}\n`;
   if (doc.only_head.length > 0) yield `\nonly in HEAD (not compared): ${doc.only_head.map(name).join(", ")}\n`;
   for (const n of doc.notes) yield `note: ${text(n)}\n`;
+  const nothing = uncomparedPairs(doc);
+  if (nothing.length > 0) yield `\nnothing compared (--fail-on regression fails): ${nothing.map(text).join("; ")}\n`;
+  if (doc.experiments.length === 0) return;
   yield doc.regressions.length === 0
     ? "\nno regression: no figure dropped beyond chance (the paired test where units pair, else the unpaired 95% interval)\n"
     : `\n${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${name(r.head)} ${name(metricName(r.metric))}`).join(", ")}\n`;
