@@ -4,29 +4,22 @@
 // throwing "busy".
 
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { writeCorpus } from "../src/io/corpus.js";
 import { scoreRun } from "../src/pipeline/score.js";
 import { CLI } from "./helpers/cli.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { freshFolders } from "./helpers/shared.js";
 import { openSpills } from "./helpers/spills.js";
 
 const RUN = { schedules: [], invalid: "count", resourceBound: "default", errors: "exclude", jobs: 2 } as const;
-let tmp: string;
+const folder = freshFolders("assay-spill-cleanup-");
 let small: string;
 beforeAll(() => {
-  tmp = mkdtempSync(join(SCRATCH, "assay-spill-cleanup-"));
-  small = join(tmp, "small");
+  small = folder("small");
   writeCorpus(small, { n: 12, seed: "spill-cleanup", faults: true });
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-const folder = (name: string) => {
-  const d = join(tmp, name);
-  mkdirSync(d);
-  return d;
-};
 
 describe("the spill file", () => {
   it("has no name while it is open; closed half read, it goes without an error", async () => {
@@ -67,14 +60,14 @@ describe.sequential("a failed `assay score` leaves nothing in ASSAY_TMPDIR", () 
   let big: string;
   beforeAll(() => {
     // More than the 4 MB of entries a run holds in memory: the CLI spills.
-    big = join(tmp, "big");
+    big = folder("big");
     const r = spawnSync(process.execPath, [CLI, "synth", "--out", big, "--n", "6000", "--seed", "spill-big", "--faults"], { encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
   }, 120_000);
 
   it("killed (-9) while its spill is open: the folder is empty", async () => {
     const dir = folder("killed");
-    const child = spawn(process.execPath, [CLI, "score", big, "--format", "json", "--out", join(tmp, "killed.json"), "--jobs", "2", "--quiet"], {
+    const child = spawn(process.execPath, [CLI, "score", big, "--format", "json", "--out", join(folder("out"), "killed.json"), "--jobs", "2", "--quiet"], {
       env: { ...process.env, ASSAY_TMPDIR: dir },
       stdio: "ignore",
     });

@@ -3,27 +3,25 @@
 // and --store naming another program's SQLite database is refused before a byte of it changes.
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { writeCorpus } from "../src/io/corpus.js";
 import { ResultStore, STALE_MS, StoreError, whyStale, type Claim } from "../src/store/store.js";
 import { run } from "./helpers/cli.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { freshFolders } from "./helpers/shared.js";
 
-let tmp: string;
+const folder = freshFolders("assay-store-claim-");
 let root: string;
 beforeAll(() => {
-  tmp = mkdtempSync(join(SCRATCH, "assay-store-claim-"));
-  root = join(tmp, "corpus");
+  root = folder("corpus");
   writeCorpus(root, { n: 3, seed: "store-claim", faults: false });
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const here = hostname();
-const file = () => join(mkdtempSync(join(tmp, "store-")), "s.sqlite");
+const file = () => join(folder("store"), "s.sqlite");
 /** A claim row as another run (or an attacker, or a broken clock) left it; `beat` may be any SQLite value. */
 const writeClaim = (f: string, c: { host: string; pid: number; beat: unknown }) => {
   new ResultStore(f).close(); // the tables
