@@ -52,6 +52,9 @@ export function byteCompare(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** "1 task", "3 tasks" ("3 replies" with `many`): a count with its noun. */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
 export const isInteger = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v);
 
 /** A value echoed into a message, quoted and cut short: evidence can hold megabyte strings. */

@@ -4,6 +4,7 @@
 // treats every unit as independent: too narrow where repeats of a task are correlated).
 
 import type { IntervalField } from "../core/results.js";
+import { plural } from "../core/text.js";
 
 export type Method = IntervalField["method"];
 
@@ -49,7 +50,6 @@ export const SAMPLES: Nouns = {
 };
 
 const ORDER: readonly Method[] = ["wilson", "korn-graubard", "cluster-t", "t"];
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** What an interval is over: "11 trials", or "11 trials in 3 tasks" where a cluster holds more than one. */
 const overUnits = (i: IntervalField, nouns: Nouns): string =>

@@ -6,7 +6,7 @@
 
 import type { Experiment, ResultsView } from "../core/results.js";
 import { coverageCount } from "../core/results.js";
-import { byteCompare } from "../core/text.js";
+import { byteCompare, plural } from "../core/text.js";
 import { HARD_DIMENSIONS } from "../core/world/dimensions.js";
 import { mdName, mdText } from "./md-text.js";
 import { TrialIndexes, TrialOnlyCodes } from "./trial-index.js";
@@ -38,7 +38,6 @@ const interval = (methods: Methods, m: WithInterval, f: (x: number) => string) =
   return t === "" ? "" : ` · ${t}`;
 };
 const ks = (m: Record<string, number>) => passAtKText(m, " · ");
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 type Row = string[];
 const table = (head: Row, rows: Row[]): string[] => [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)];

@@ -5,7 +5,7 @@
 
 import type { Advisory, BundleEntry, Experiment, ResultsView, RunOptions } from "../core/results.js";
 import { coverageCount } from "../core/results.js";
-import { byteCompare, forTerminal, shorten, terminalText } from "../core/text.js";
+import { byteCompare, forTerminal, plural, shorten, terminalText } from "../core/text.js";
 import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
 import { hasPassK, MISSING_AT_RANDOM, passAtKText } from "./pass-at-k.js";
 import { Methods, SAMPLES, TRIALS, type WithInterval } from "./intervals.js";
@@ -68,7 +68,6 @@ function world(e: Experiment, lines: string[]): void {
 
 const f3 = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 /** The run's options a kind's details read. */
 type Shown = Pick<RunOptions, "errors" | "invalid">;
 

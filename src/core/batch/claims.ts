@@ -9,6 +9,7 @@ import type { Experiment, JobRecord } from "../results.js";
 import { own } from "../schema.js";
 import { ownOf } from "./harbor-own.js";
 import type { BatchRecord } from "./record.js";
+import { plural } from "../text.js";
 
 /** A trial in the reward metrics with its rewards ("zero": invalid, or a trial without reward under --errors zero). */
 export interface Counted {
@@ -23,7 +24,6 @@ export interface Counted {
 
 const SCORED = new Set(["scored", "scored-with-exception"]);
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** `<evals key>/<index>/<name>`: the name, or null for what is never compared (`…/pass_at_k/<k>`). */
 function metricName(metric: string): string | null {

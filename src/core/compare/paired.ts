@@ -2,13 +2,12 @@
 // differences HEAD − BASE, and why the others did not pair. The statistics are
 // core/stats/paired.ts's (which test decides, §13.7); McNemar's counts and flipped units beside them.
 
-import { byteCompare } from "../text.js";
+import { byteCompare, plural } from "../text.js";
 import { pairedDifference } from "../stats/paired.js";
 import type { PairedComparison } from "./schema.js";
 import { mcnemarExact } from "../stats/binomial.js";
 import { MIXED_CHECKSUMS, UNTOLD_CLUSTER, type Units } from "./trials.js";
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 /** A cluster a side names (not an Inspect sample's that lacks its key, which gives way to the other side's). */
 const told = (k: string | null): k is string => k !== null && !k.startsWith(UNTOLD_CLUSTER);
 

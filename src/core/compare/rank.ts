@@ -14,8 +14,8 @@ import { keyOf, namesOf } from "./names.js";
 import { pairing, unpairedNotes } from "./paired.js";
 import type { RankedExperiment, Ranking, RankingDocument } from "./schema.js";
 import { headlines, MIXED_CHECKSUMS, type Units } from "./trials.js";
+import { plural } from "../text.js";
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** A headline metric's value and §13.2 interval, as the run's document gives them. */
 function figureOf(x: Experiment, metric: string): { value: number | null; interval: IntervalField | null; interval_reason: string | null } | null {

@@ -19,6 +19,7 @@
 import { wilson95 } from "../batch/stats.js";
 import { clopperPearson95 } from "./beta.js";
 import { tQuantile } from "./student-t.js";
+import { plural } from "../text.js";
 
 export type IntervalMethod = "wilson" | "t" | "cluster-t" | "korn-graubard";
 
@@ -174,4 +175,3 @@ export function intervalOf(units: readonly Unit[], noun?: { unit: string; cluste
   return s.interval(noun);
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

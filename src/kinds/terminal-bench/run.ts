@@ -10,6 +10,7 @@ import { own } from "../../core/schema.js";
 import { close, countsOf, FORMULA, passAtK, type Verdict } from "./figures.js";
 import { parseTrialName } from "./recognise.js";
 import { RUN_METADATA, RUN_RESULTS, type ClaimedPassAtK, type ListedTrial, type RunRecord } from "./record.js";
+import { plural } from "../../core/text.js";
 
 /** A trial folder of the run, as its entry says: `path` is `<task folder>/<trial folder>` below the run. */
 export interface TrialOnDisk {
@@ -60,7 +61,6 @@ export interface RunVerdict {
 }
 
 const capped = (names: string[]) => ({ names: names.slice(0, MAX_JOB_LIST), count: names.length });
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const some = (names: readonly string[]) => names.slice(0, 3).join(", ") + (names.length > 3 ? ` and ${names.length - 3} more` : "");
 const lastSegment = (p: string) => p.slice(p.lastIndexOf("/") + 1);
 /** The name a trial on disk goes by: its results.json's trial_name, else its folder's. */

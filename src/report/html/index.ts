@@ -5,7 +5,7 @@
 // written in pieces, its rows read from the entries as they are written, never held whole.
 
 import type { Experiment, ResultsView } from "../../core/results.js";
-import { forTerminal } from "../../core/text.js";
+import { forTerminal, plural } from "../../core/text.js";
 import { shownExperiment } from "../shown.js";
 import { advisorySection } from "./advisory.js";
 import * as chart from "./charts.js";
@@ -38,7 +38,6 @@ async function chartsOf(e: Experiment, i: number, s: Survey): Promise<string[]> 
   return out;
 }
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 function head(doc: ResultsView): string {
   const r = doc.run;
