@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { intervalOf, UnitSet } from "../src/core/stats/interval.js";
 import { mcnemarExact, signTest } from "../src/core/stats/binomial.js";
+import { pValue } from "../src/report/compare/shared.js";
 import { holm, pairedDifference, tieGroups } from "../src/core/stats/paired.js";
 
 /** Differences as pairs over a BASE of 0. */
@@ -242,6 +243,9 @@ describe("differences equal but for rounding (§13.7: never p ≈ 0 from no info
     expect(mcnemarExact(1100, 0)).toBe(Number.MIN_VALUE);
     expect(signTest(10)).toBe(2 / 1024);
     expect(pairedDifference({ base: Array(1100).fill(1), head: Array(1100).fill(0) }).p).toBeGreaterThan(0);
+    // Printed as what it is, a floor, not as a figure of 4.9e-324.
+    expect(pValue(Number.MIN_VALUE)).toBe("< 1e-300");
+    expect(pValue(2e-300)).toBe("= 2.0e-300");
   });
 });
 

@@ -33,14 +33,14 @@ export function lowerTailHalf(m: number, n: number): number {
  */
 export function mcnemarExact(b: number, c: number): number {
   const n = b + c;
-  return n === 0 ? 1 : pValue(2 * lowerTailHalf(Math.min(b, c), n));
+  return n === 0 ? 1 : floorP(2 * lowerTailHalf(Math.min(b, c), n));
 }
 
 /**
  * A p-value in (0, 1]: a tail past ~1075 halvings underflows to 0, and a p of 0 would claim
  * certainty no finite evidence gives; the smallest positive double stands for "below 1e-300".
  */
-export const pValue = (p: number): number => Math.min(1, Math.max(Number.MIN_VALUE, p));
+export const floorP = (p: number): number => Math.min(1, Math.max(Number.MIN_VALUE, p));
 
 /**
  * §13.7: a drop by McNemar — more pass→fail (b) than fail→pass (c), and one-sided P(X ≥ b) < 0.025
@@ -51,4 +51,4 @@ export function mcnemarDrop(b: number, c: number): boolean {
 }
 
 /** The exact two-sided sign test of N differences all of one sign: min(1, 2·½^N). */
-export const signTest = (N: number): number => pValue(2 * 0.5 ** N);
+export const signTest = (N: number): number => floorP(2 * 0.5 ** N);

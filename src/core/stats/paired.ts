@@ -3,8 +3,9 @@
 // could detect (mde80), the test that decides p and a regression (McNemar, t, or the sign test);
 // Holm's step-down adjustment over many pairs and the tie groups of a ranking. Pure.
 
-import { mcnemarDrop, mcnemarExact, pValue, signTest } from "./binomial.js";
+import { mcnemarDrop, mcnemarExact, floorP, signTest } from "./binomial.js";
 import { tQuantile, tTwoSided } from "./student-t.js";
+import { plural } from "../text.js";
 
 /** How a paired difference was tested (§13.7). */
 export type PairedTest = "paired-t" | "cluster-paired-t" | "mcnemar" | "sign" | "none";
@@ -57,7 +58,6 @@ function roundingOf(pairs: Pairs): number {
   return ROUNDING * most;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
  * §13.4 with §13.7: the paired difference HEAD − BASE over P units. Where units share a cluster
@@ -111,7 +111,7 @@ export function pairedDifference(pairs: Pairs, unit = "unit"): PairedDifference 
     const counted = clustered ? plural(C, "cluster") : plural(P, unit);
     return { ...base, test: "sign", p, regression: mean < 0 && p < 0.05, reason: `${flat}; exact sign test over ${counted} p = ${p.toPrecision(3)}` };
   }
-  const p = pValue(tTwoSided(mean / se, C - 1));
+  const p = floorP(tTwoSided(mean / se, C - 1));
   return { ...base, ...spread, test: clustered ? "cluster-paired-t" : "paired-t", p, regression: mean < 0 && p < 0.05 };
 }
 

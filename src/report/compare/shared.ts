@@ -2,6 +2,7 @@
 
 import type { ExperimentComparison, MetricComparison, PairedComparison, RankedExperiment, Ranking } from "../../core/compare/schema.js";
 import { dollars, tokens } from "../usage.js";
+import { plural } from "../../core/text.js";
 
 /** Flipped trials a table, Markdown or HTML report shows per direction (the JSON lists them all). */
 export const FLIPPED_SHOWN = 10;
@@ -42,10 +43,9 @@ export function differenceMethods(e: ExperimentComparison): string | null {
 /** A metric's name for people: `pass_hat_k/2` as pass^2, `…/pass_at_k/2` as pass@2. */
 export const metricName = (name: string): string => name.replace(/(^|\/)pass_hat_k\/(\d+)$/, "$1pass^$2").replace(/\/pass_at_k\/(\d+)$/, "/pass@$1");
 
-/** A p-value as people read it (0 is a tail below the smallest number a double holds). */
-export const pValue = (p: number | null): string => (p === null ? "= —" : p === 0 ? "< 1e-300" : `= ${p < 1e-4 ? p.toExponential(1) : p.toFixed(4)}`);
+/** A p-value as people read it (below 1e-300: the floor core/stats/binomial.ts gives a tail a double cannot hold). */
+export const pValue = (p: number | null): string => (p === null ? "= —" : p < 1e-300 ? "< 1e-300" : `= ${p < 1e-4 ? p.toExponential(1) : p.toFixed(4)}`);
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const points = (v: number) => `${signed(v * 100, 1)} pts`;
 
 /** The paired figure, named once per experiment (§13.7: one estimand, the one compared and tested). */
