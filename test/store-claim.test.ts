@@ -110,6 +110,24 @@ describe.sequential("the claim in a store", () => {
     expect(claimed(f)).toEqual({ taken: expect.stringMatching(/: its pid is gone on this host$/) });
   });
 
+  it("a writer holding the store's lock past SQLite's busy wait (a run stopped mid-transaction) is refused by name, even with a claim that would be taken over; no claim row: said to be locked", () => {
+    // A beat an hour ahead would be taken over (above), but a lock held now is a live writer.
+    // Before: SQLite's own "database is locked" escaped as an internal error.
+    for (const row of [true, false]) {
+      const f = file();
+      if (row) writeClaim(f, { host: "node-7", pid: 9, beat: Date.now() + 3_600_000 });
+      else new ResultStore(f).close();
+      const holder = new Database(f);
+      holder.exec("BEGIN IMMEDIATE");
+      try {
+        expect(claimed(f)).toEqual({ refused: row ? expect.stringMatching(/is being written by another run \(shard 1\/2, pid 9 on node-7, its beat dated/) : `${f} is locked by another process writing it: give each shard a store of its own` });
+      } finally {
+        holder.exec("ROLLBACK");
+        holder.close();
+      }
+    }
+  }, 30_000);
+
   it("the CLI says what it took over, scores, and holds the claim no longer when done", async () => {
     const f = file();
     writeClaim(f, { host: "node-7", pid: 9, beat: Date.now() + 3_600_000 });

@@ -216,16 +216,16 @@ export class ResultStore {
   claim(shard: string | null): string | null {
     const here = hostname();
     const mine: Claim = { host: here, pid: process.pid, shard, beat: Date.now() };
-    const taken = this.db
+    const taken = this.claimOrBusy(() => this.db
       .transaction((): string | null => {
-        const held = this.db.prepare("SELECT token, host, pid, shard, beat FROM writer WHERE one = 1").get() as (Claim & { token: string }) | undefined;
+        const held = this.heldClaim();
         const other = held !== undefined && held.token !== this.token ? held : null;
         const why = other === null ? null : whyStale(other, mine.beat, here, pidAlive);
         if (other !== null && why === null) throw new StoreError(busyMessage(this.file, other, mine.beat));
         this.db.prepare("INSERT OR REPLACE INTO writer (one, token, host, pid, shard, beat) VALUES (1, ?, ?, ?, ?, ?)").run(this.token, mine.host, mine.pid, mine.shard, mine.beat);
         return other === null ? null : `took over the claim of another run (${who(other)}): ${why}`;
       })
-      .immediate();
+      .immediate(), mine.beat);
     const beat = this.db.prepare("UPDATE writer SET beat = ? WHERE token = ?");
     const holder = this.db.prepare("SELECT host, pid, shard, beat FROM writer WHERE one = 1");
     this.beat = setInterval(() => {
@@ -240,6 +240,27 @@ export class ResultStore {
     }, BEAT_MS);
     this.beat.unref();
     return taken;
+  }
+
+  /** The claim the store records, with its token. */
+  private heldClaim(): (Claim & { token: string }) | undefined {
+    return this.db.prepare("SELECT token, host, pid, shard, beat FROM writer WHERE one = 1").get() as (Claim & { token: string }) | undefined;
+  }
+
+  /**
+   * `take`, or, where another process holds the store's write lock past SQLite's busy wait (a run
+   * stopped mid-transaction), the refusal naming the claim it holds: a lock held now is a live
+   * writer, never one to take over. (WAL: the claim row still reads while the lock is held.)
+   */
+  private claimOrBusy(take: () => string | null, now: number): string | null {
+    try {
+      return take();
+    } catch (e) {
+      if ((e as { code?: string }).code !== "SQLITE_BUSY") throw e;
+      const held = this.heldClaim();
+      if (held !== undefined && held.token !== this.token) throw new StoreError(busyMessage(this.file, held, now));
+      throw new StoreError(`${this.file} is locked by another process writing it: give each shard a store of its own`);
+    }
   }
 
   /** Store finished entries in one transaction (`stamps` null: the result only). */
