@@ -8,6 +8,7 @@ import { harborDeclaration } from "../kinds/harbor/declaration.js";
 import { inspectDeclaration } from "../kinds/inspect/declaration.js";
 import { terminalBenchRunSchema, terminalBenchSchema } from "../kinds/terminal-bench/entry.js";
 import { CODES } from "./codes.js";
+import { entryIdentitySchema, identitySchema } from "./identity.js";
 
 const code = z.enum(Object.keys(CODES) as [keyof typeof CODES, ...(keyof typeof CODES)[]]);
 export const findingSchema = z.object({
@@ -229,6 +230,8 @@ export const bundleEntrySchema = z.object({
   advisory: advisorySchema.nullable(),
   /** Extension to §10 (Terminal-Bench): what only its trials carry; absent on every other entry. */
   terminal_bench: terminalBenchSchema.optional(),
+  /** Issue 37: what the bundle's own evidence says of its run (agent, model, benchmark, harness, times); null where it records none. */
+  identity: entryIdentitySchema.nullable().default(null),
 });
 export type BundleEntry = z.infer<typeof bundleEntrySchema>;
 /** The fields of a bundle entry that the caller fills from where the bundle lies. */
@@ -273,6 +276,7 @@ export function blankEntry(fields: Partial<ScoredBundle> & Pick<ScoredBundle, "v
     reward_details: null,
     harbor_analysis: null,
     advisory: null,
+    identity: null,
     ...rest,
   };
 }
@@ -367,6 +371,8 @@ export const experimentSchema = z.object({
     .default(null),
   /** §13.5 (Harbor, Inspect): spent over every entry, counted over the counted units, and cost per success. */
   usage: experimentUsageSchema.nullable().default(null),
+  /** Issue 37: who ran what, on which benchmark and tasks, with which harness, when: the union of its entries' (core/identity.ts); null where none records any. */
+  identity: identitySchema.nullable().default(null),
 });
 export type Experiment = z.infer<typeof experimentSchema>;
 
@@ -397,6 +403,7 @@ export const blankExperiment = (experiment: string | null, profile: Profile | nu
   log: null,
   inspect: null,
   usage: null,
+  identity: null,
 });
 
 export const runOptionsSchema = z.object({

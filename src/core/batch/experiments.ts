@@ -4,6 +4,7 @@
 
 import type { Finding } from "../codes.js";
 import type { BundleEntry, Containers, Experiment, JobRecord } from "../results.js";
+import { IdentityBuilder } from "../identity.js";
 import { byteCompare } from "../text.js";
 import { kindOfEntry, KINDS } from "../../kinds/registry.js";
 import type { KindBatch } from "../../kinds/kind.js";
@@ -44,10 +45,32 @@ export function runBatch(entries: readonly BatchRecord[], schedules: readonly Sc
     errorsOf: (e) => batches.get(kindOfEntry(e.profile).name)!.errorsOf?.(e) ?? [],
     // Stable: experiments of one name keep the kinds' order.
     experiments: () =>
-      [...batches.values()].flatMap((b) => b.experiments()).sort((a, b) =>
+      withIdentities(
+        [...batches.entries()].flatMap(([kind, b]) => b.experiments().map((x) => ({ kind, x }))),
+        byKind,
+        (e) => batches.get(kindOfEntry(e.profile).name)!.nameOf(e),
+      ).sort((a, b) =>
         a.experiment === null || b.experiment === null ? Number(a.experiment === null) - Number(b.experiment === null) : byteCompare(a.experiment, b.experiment),
       ),
   };
+}
+
+/** Each named experiment with its identity: the union of its records' (core/identity.ts), whatever its kind. */
+function withIdentities(experiments: readonly { kind: string; x: Experiment }[], byKind: ReadonlyMap<{ name: string }, readonly BatchRecord[]>, nameOf: (e: BatchRecord) => string | null): Experiment[] {
+  const builders = new Map<string, IdentityBuilder>();
+  for (const [k, records] of byKind)
+    for (const e of records) {
+      const name = nameOf(e);
+      if (name === null) continue;
+      const key = JSON.stringify([k.name, name]);
+      let b = builders.get(key);
+      if (b === undefined) builders.set(key, (b = new IdentityBuilder()));
+      b.add(e.identity ?? null, e.task ?? e.scenario, e.task !== null ? "task" : e.scenario !== null ? "scenario" : null);
+    }
+  return experiments.map(({ kind, x }) => {
+    const b = x.experiment === null ? undefined : builders.get(JSON.stringify([kind, x.experiment]));
+    return b === undefined ? x : { ...x, identity: b.identity() };
+  });
 }
 
 /** An entry with the hard findings the batch rules add (each code once, so a merge re-judging it adds none twice): invalid where it was valid. */

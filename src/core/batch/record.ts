@@ -6,13 +6,14 @@ import { DECLARED_PROFILES, DECLARED_STATES } from "../../kinds/declared.js";
 import type { RecordPart, Sharing } from "../../kinds/kind.js";
 import { kindOf } from "../../kinds/registry.js";
 import type { Code } from "../codes.js";
+import type { EntryIdentity } from "../identity.js";
 import { INSPECT_STATUSES, type BundleEntry } from "../results.js";
 
 export type BatchRecord = Pick<
   BundleEntry,
   | "path" | "digest" | "profile" | "experiment" | "trial" | "attempt" | "seed" | "validity" | "status" | "task" | "task_checksum"
   | "ending" | "final_score" | "scenario" | "victory" | "pass" | "state" | "rewards" | "reward_source"
-  | "harbor_id" | "job_id" | "job" | "claimed" | "samples" | "usage"
+  | "harbor_id" | "job_id" | "job" | "claimed" | "samples" | "usage" | "identity"
 > & {
   /** The codes of the entry's errors, each once (what makes a trial invalid). */
   errors: readonly { readonly code: Code }[];
@@ -80,7 +81,14 @@ class CompactRecord implements BatchRecord {
     readonly errors: readonly { readonly code: Code }[],
     readonly dimensions: BatchRecord["dimensions"],
     private readonly part: RecordPart | null,
+    /** The entry's identity without its times (shared: one object per agent, model, benchmark…), and its times. */
+    private readonly who: EntryIdentity | null,
+    private readonly started: string | null,
+    private readonly finished: string | null,
   ) {}
+  get identity(): EntryIdentity | null {
+    return this.who === null ? null : this.started === null && this.finished === null ? this.who : { ...this.who, started_at: this.started, finished_at: this.finished };
+  }
   get profile() { return unpack(this.bits, "profile"); }
   get validity() { return unpack(this.bits, "validity"); }
   get status() { return unpack(this.bits, "status"); }
@@ -156,7 +164,9 @@ export class RecordMaker implements Sharing {
 
   record(e: BundleEntry): BatchRecord {
     const part = kindOf(e.profile)?.recordPart?.(e, this) ?? null;
+    const id = e.identity;
+    const who = id === null ? null : this.one({ ...id, started_at: null, finished_at: null });
     return new CompactRecord(e.path, this.string(e.experiment), e.trial, e.attempt, e.seed, this.string(e.task), this.string(e.scenario), pack(e),
-      this.codes(e.errors, true), this.dims(e.dimensions), part);
+      this.codes(e.errors, true), this.dims(e.dimensions), part, who, id?.started_at ?? null, id?.finished_at ?? null);
   }
 }
