@@ -277,7 +277,7 @@ describe("three runs through the CLI", () => {
     expect(table).toMatch(/r1\.json +\S*r2\.json +−6\.7 pts +exact McNemar +1\.9e-6 +5\.7e-6/);
     expect(table).toMatch(/1 regression: .*r2\.json big accuracy/);
     const md = (await run(["compare", ...files, "--format", "md"])).stdout;
-    expect(md).toContain("| group | run | mean over 300 paired trials | headline | headline 95% interval |");
+    expect(md).toContain("| group | run | agent / model | started | mean over 300 paired trials | headline | headline 95% interval |");
     expect(md).toContain("| a | b | b − a | test | p | p (Holm) |");
     const html = (await run(["compare", ...files, "--format", "html"])).stdout;
     expect(html).toContain('<svg class="forest"');
@@ -380,7 +380,7 @@ describe("rankings through the CLI where the old rules claimed too much (§13.7)
     expect(e.ranking.pairs.map((p) => p.p_holm)).toEqual([1, 1, 1]);
     const table = (await run(["compare", ...files])).stdout;
     expect(table).toContain("ranked by the mean over 2 paired tasks (each task's value the mean of its trials)");
-    expect(table).toMatch(/1 +\S*harbor-B\.json +75\.0% +60\.0%/);
+    expect(table).toMatch(/1 +\S*harbor-B\.json +.+? +75\.0% +60\.0%/);
   });
 });
 

@@ -230,8 +230,10 @@ describe("refusals (exit 2, one line)", () => {
   it("a shard's document", () => refused([at("shard.json"), at("base.json")], /is shard 0\/2 of a run: merge the shards first/));
   it("a --pair naming an experiment a side lacks", () => refused([at("base.json"), at("head.json"), "--pair", "synth-native=nope"], /has no experiment nope/));
   it("one document, --pair with three, or --fail-on something else", () => {
-    refused([at("base.json")], /needs two results documents/);
-    refused([at("base.json"), at("head.json"), at("base.json"), "--pair", "a=b"], /--pair takes two documents/);
+    refused([], /needs a results document/);
+    refused([at("base.json"), at("head.json"), at("base.json"), "--pair", "a=b"], /--pair takes one experiment per document, 3 names joined by =/);
+    refused([at("base.json"), "--pair", "a"], /--pair takes A=B\[=C…\]/);
+    refused([at("base.json"), at("head.json"), "--by", "model"], /--by takes: name, benchmark, tasks/);
     refused([at("base.json"), at("head.json"), "--fail-on", "invalid"], /--fail-on takes: regression/);
   });
 });
@@ -243,8 +245,11 @@ describe("--pair", () => {
     for (const e of doc.bundles) if (e.experiment === "synth-native") e.experiment = hostile;
     for (const x of doc.experiments) if (x.experiment === "synth-native") x.experiment = hostile;
     writeFileSync(at("renamed.json"), JSON.stringify(doc));
-    // Nothing matched: the listing is printed, and the exit says nothing was compared (2), with what to do.
-    const unpaired = await run(["compare", at("base.json"), at("renamed.json"), "--format", "json"]);
+    // By default a renamed experiment still matches its task set (issue 37), and says so.
+    const byTasks = await compare(at("base.json"), at("renamed.json"));
+    expect(byTasks.doc.experiments.map((e) => [e.base, e.head, e.match])).toEqual([["synth-native", hostile, "tasks"]]);
+    // By name only, nothing matched: the listing is printed, and the exit says nothing was compared (2), with what to do.
+    const unpaired = await run(["compare", at("base.json"), at("renamed.json"), "--by", "name", "--format", "json"]);
     expect(unpaired.code).toBe(2);
     expect(unpaired.stderr).toContain("--pair BASE_NAME=HEAD_NAME");
     const listed = comparisonSchema.parse(JSON.parse(unpaired.stdout));
@@ -252,7 +257,8 @@ describe("--pair", () => {
     expect([listed.only_base, listed.only_head]).toEqual([["synth-native"], [hostile]]);
     const pairedUp = await compare(at("base.json"), at("renamed.json"), "--pair", `synth-native=${hostile}`);
     const straight = await compare(at("base.json"), at("head.json"));
-    expect(pairedUp.doc.experiments.map((e) => ({ ...e, head: "synth-native" }))).toEqual(straight.doc.experiments);
+    expect(pairedUp.doc.experiments.map((e) => e.match)).toEqual(["pair"]);
+    expect(pairedUp.doc.experiments.map((e) => ({ ...e, head: "synth-native", match: "name" }))).toEqual(straight.doc.experiments);
     const html = (await run(["compare", at("base.json"), at("renamed.json"), "--pair", `synth-native=${hostile}`, "--format", "html"])).stdout;
     expect(html).not.toContain("<img");
     expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;|*x*");
@@ -269,17 +275,18 @@ describe("--pair", () => {
 describe("a gate that compared nothing fails (nothing compared is not a pass)", () => {
   it("no experiment on both sides: exit 2 with or without --fail-on, naming each side's experiments and --pair; the same documents --pair'ed are compared (HEAD's real regression: exit 1)", () => {
     for (const gate of [[], ["--fail-on", "regression"]]) {
-      const nothing = spawnCli(["compare", at("base.json"), at("renamed.json"), ...gate]);
+      const nothing = spawnCli(["compare", at("base.json"), at("renamed.json"), "--by", "name", ...gate]);
       expect(nothing.code).toBe(2);
-      expect(nothing.stderr).toContain("assay compare: nothing compared: no experiment is on both sides (experiments match by kind and id; only in BASE: synth-native; only in HEAD:");
-      expect(nothing.stderr).toContain("pair two of different names with --pair BASE_NAME=HEAD_NAME");
+      expect(nothing.stderr).toContain("assay compare: nothing compared: no experiment is on both sides (matched by name, then recorded benchmark, then task set; only in BASE: synth-native; only in HEAD:");
+      expect(nothing.stderr).toContain("pair two with --pair BASE_NAME=HEAD_NAME");
+      expect(nothing.stderr).toContain("or choose one criterion with --by name|benchmark|tasks");
     }
     expect(spawnCli(["compare", at("base.json"), at("renamed.json"), "--pair", `synth-native=${JSON.parse(readFileSync(at("renamed.json"), "utf8")).experiments[0].experiment}`, "--fail-on", "regression"]).code).toBe(1);
   });
 
   it("nothing matched is never printed as 'no regression', in any format", async () => {
     for (const format of ["table", "md", "html"]) {
-      const r = await run(["compare", at("base.json"), at("renamed.json"), "--format", format]);
+      const r = await run(["compare", at("base.json"), at("renamed.json"), "--by", "name", "--format", format]);
       expect(r.code).toBe(2);
       expect(r.stdout).toMatch(/nothing compared/i);
       expect(r.stdout).not.toMatch(/no regression/i);
@@ -293,10 +300,13 @@ describe("a gate that compared nothing fails (nothing compared is not a pass)", 
     for (const e of doc.bundles) if (e.experiment === "synth-native") e.experiment = "third";
     for (const x of doc.experiments) if (x.experiment === "synth-native") x.experiment = "third";
     writeFileSync(at("third.json"), JSON.stringify(doc));
-    const r = spawnCli(["compare", at("base.json"), at("renamed.json"), at("third.json")]);
+    const r = spawnCli(["compare", at("base.json"), at("renamed.json"), at("third.json"), "--by", "name"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("assay compare: nothing compared: no experiment is held by two of the documents (experiments match by kind and id; held by one only:");
-    expect(spawnCli(["compare", at("base.json"), at("renamed.json"), at("base-again.json")]).code).toBe(0);
+    expect(r.stderr).toContain("assay compare: nothing compared: no two runs share a name, a recorded benchmark or a task set (runs:");
+    expect(r.stderr).toContain("name one experiment per document with --pair R1_NAME=R2_NAME=R3_NAME");
+    expect(spawnCli(["compare", at("base.json"), at("renamed.json"), at("base-again.json"), "--by", "name"]).code).toBe(0);
+    // By default the three are one task set: ranked together.
+    expect(spawnCli(["compare", at("base.json"), at("renamed.json"), at("third.json")]).code).toBe(0);
   });
 
   it("no trial on both sides (HEAD re-run under other trial ids): exits 1 naming the metric; one shared trial is compared (exit 0, p = 1)", async () => {

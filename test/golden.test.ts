@@ -196,6 +196,7 @@ const zeta: Experiment = {
   log: null,
   inspect: null,
   usage: null,
+  identity: null,
 };
 
 const goldDefaults = {
@@ -233,6 +234,7 @@ const goldDefaults = {
   log: null,
   inspect: null,
   usage: null,
+  identity: null,
 };
 
 // With --invalid exclude --resource-bound loss: t11 and t13 leave accuracy (still listed invalid);

@@ -5,6 +5,7 @@
 
 import { EntrySpend, headlineProblem, InspectFigures } from "../../core/compare/checked.js";
 import { compareRuns, uncomparedPairs, differingOptions, type Side } from "../../core/compare/compare.js";
+import { MATCH_BY, type MatchBy, type Member } from "../../core/compare/match.js";
 import { keyOf, namesOf } from "../../core/compare/names.js";
 import { rankRuns, uncompared } from "../../core/compare/rank.js";
 import type { Comparison, RankingDocument } from "../../core/compare/schema.js";
@@ -21,15 +22,22 @@ import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { readKeyFile, type HmacKey } from "./seal.js";
 
-/** Why nothing matched, and what to do: the names each side holds (a few), and --pair. */
-function noMatch(doc: Comparison | RankingDocument): string {
-  const few = (xs: readonly string[]) => (xs.length === 0 ? "none" : `${xs.slice(0, 5).map(forTerminal).join(", ")}${xs.length > 5 ? ` and ${xs.length - 5} more` : ""}`);
-  if (doc.format === "assay.compare-runs/1")
-    return `no experiment is held by two of the documents (experiments match by kind and id${doc.single.length > 0 ? `; held by one only: ${few(doc.single)}` : ""}); compare two documents with --pair BASE_NAME=HEAD_NAME to pair experiments of different names`;
-  // An example only where both names print as themselves and need no more than single quotes.
-  const quotable = (x: string | undefined) => x !== undefined && !x.includes("'") && forTerminal(x) === x;
-  const example = quotable(doc.only_base[0]) && quotable(doc.only_head[0]) ? ` (e.g. --pair '${doc.only_base[0]}=${doc.only_head[0]}')` : "";
-  return `no experiment is on both sides (experiments match by kind and id; only in BASE: ${few(doc.only_base)}; only in HEAD: ${few(doc.only_head)}); pair two of different names with --pair BASE_NAME=HEAD_NAME${example}`;
+const few = (xs: readonly string[]) => (xs.length === 0 ? "none" : `${xs.slice(0, 5).map(forTerminal).join(", ")}${xs.length > 5 ? ` and ${xs.length - 5} more` : ""}`);
+// An example only where every name prints as itself and needs no more than single quotes.
+const quotable = (x: string | undefined) => x !== undefined && !x.includes("'") && !x.includes("=") && forTerminal(x) === x;
+const example = (names: readonly (string | undefined)[]) => (names.every(quotable) ? ` (e.g. --pair '${names.join("=")}')` : "");
+
+/** Why nothing matched, and what to do: what each side holds (a few), the ambiguous keys, --by and --pair. */
+function noMatch(doc: Comparison | RankingDocument, documents: number): string {
+  if (doc.format === "assay.compare-runs/1") {
+    if (doc.unscored.length > 0) return doc.unscored.map((u) => `${forTerminal(u.experiment)}: ${u.reason} (${few(u.members.map((m) => m.run))})`).join("; ");
+    const matched = "no two runs share a name, a recorded benchmark or a task set";
+    const pair = documents === 1 ? `name runs of one benchmark with --pair A=B[=C…]${example(doc.single.slice(0, 2))}` : `name one experiment per document with --pair ${Array.from({ length: documents }, (_, i) => `R${i + 1}_NAME`).join("=")}`;
+    return `${matched} (runs: ${few(doc.single)}); ${pair}`;
+  }
+  const ambiguous = doc.ambiguous.map((a) => `by ${a.by}, ${forTerminal(a.key)} has BASE ${few(a.base)} and HEAD ${few(a.head)}`);
+  const why = ambiguous.length > 0 ? `ambiguous, so not guessed: ${ambiguous.join("; ")}; ` : "";
+  return `no experiment is on both sides (matched by name, then recorded benchmark, then task set; ${why}only in BASE: ${few(doc.only_base)}; only in HEAD: ${few(doc.only_head)}); pair two with --pair BASE_NAME=HEAD_NAME${example([doc.only_base[0] ?? doc.ambiguous[0]?.base[0], doc.only_head[0] ?? doc.ambiguous[0]?.head[0]])}, or choose one criterion with --by name|benchmark|tasks`;
 }
 
 /**
@@ -71,18 +79,27 @@ function named(s: Side, names: ReadonlyMap<Experiment, string>, name: string, v:
   return found[0]!;
 }
 
-/** `--pair A=B`: BASE's experiment A is compared with HEAD's B. */
-function parsePairs(values: readonly string[], base: Side, head: Side): [Experiment, Experiment][] {
-  const [bn, hn] = [namesOf(base.experiments), namesOf(head.experiments)];
-  const seen = { base: new Set<Experiment>(), head: new Set<Experiment>() };
+/**
+ * `--pair A=B[=C…]`: one name per document in command-line order (two documents: BASE's A with
+ * HEAD's B, split at the first "="); with one document, two or more of its experiments. Each
+ * experiment in one pair at most.
+ */
+function parsePairs(values: readonly string[], sides: readonly Side[]): Member[][] {
+  const names = sides.map((s) => namesOf(s.experiments));
+  const seen = new Set<Experiment>();
   return values.map((v) => {
     const eq = v.indexOf("=");
-    if (eq <= 0 || eq === v.length - 1) throw new UsageError(`--pair takes BASE_EXPERIMENT=HEAD_EXPERIMENT (got ${JSON.stringify(v)})`);
-    const [a, b] = [named(base, bn, v.slice(0, eq), v), named(head, hn, v.slice(eq + 1), v)];
-    if (seen.base.has(a) || seen.head.has(b)) throw new UsageError(`--pair ${forTerminal(v)}: an experiment is paired twice`);
-    seen.base.add(a);
-    seen.head.add(b);
-    return [a, b];
+    const parts = sides.length === 2 && eq > 0 ? [v.slice(0, eq), v.slice(eq + 1)] : v.split("=");
+    const wanted = sides.length === 1 ? "A=B[=C…], two or more experiments of the document" : sides.length === 2 ? "BASE_EXPERIMENT=HEAD_EXPERIMENT" : `one experiment per document, ${sides.length} names joined by =`;
+    if (parts.some((p) => p === "") || (sides.length === 1 ? parts.length < 2 : parts.length !== sides.length)) throw new UsageError(`--pair takes ${wanted} (got ${JSON.stringify(v)})`);
+    const members = parts.map((name, i) => {
+      const side = sides.length === 1 ? 0 : i;
+      const x = named(sides[side]!, names[side]!, name, v);
+      if (seen.has(x)) throw new UsageError(`--pair ${forTerminal(v)}: an experiment is paired twice`);
+      seen.add(x);
+      return { side, x };
+    });
+    return members;
   });
 }
 
@@ -99,11 +116,15 @@ export function compareCommand(argv: string[], io: CliIo): number {
   const { values, positionals } = parseOptions({
     args: argv,
     allowPositionals: true,
-    options: { format: { type: "string" }, out: { type: "string" }, pair: { type: "string", multiple: true }, "fail-on": { type: "string" }, "hmac-key-file": { type: "string" } },
+    options: {
+      format: { type: "string" }, out: { type: "string" }, pair: { type: "string", multiple: true }, by: { type: "string" }, trend: { type: "boolean" },
+      "fail-on": { type: "string" }, "hmac-key-file": { type: "string" },
+    },
   });
-  if (positionals.length < 2) throw new UsageError("assay compare needs two results documents (BASE.json HEAD.json), or three or more to rank");
-  if (positionals.length > 2 && values.pair !== undefined) throw new UsageError("--pair takes two documents (BASE and HEAD); runs of three or more are matched by kind and id");
+  if (positionals.length < 1) throw new UsageError("assay compare needs a results document to rank within, two (BASE.json HEAD.json) to compare, or three or more to rank");
   if (values["fail-on"] !== undefined && values["fail-on"] !== "regression") throw new UsageError("--fail-on takes: regression");
+  if (values.by !== undefined && !(MATCH_BY as readonly string[]).includes(values.by)) throw new UsageError(`--by takes: ${MATCH_BY.join(", ")}`);
+  const by = values.by as MatchBy | undefined;
   const format = formatForFile(values.out, { format: values.format, formats: Object.keys(COMPARE_FORMATS) as CompareFormat[], fallback: "table" });
   const protect = { files: [...positionals, values["hmac-key-file"]] };
   if (values.out !== undefined) checkOutput(values.out, protect);
@@ -115,7 +136,12 @@ export function compareCommand(argv: string[], io: CliIo): number {
     if (sides.length > 0) checkComparable(sides[0]!, s);
     sides.push(s);
   }
-  const doc: Comparison | RankingDocument = sides.length === 2 ? compareRuns(sides[0]!, sides[1]!, parsePairs(values.pair ?? [], sides[0]!, sides[1]!)) : rankRuns(sides);
+  const pairs = parsePairs(values.pair ?? [], sides);
+  // Two documents compare BASE with HEAD; one, or three or more, or a trend, rank.
+  const doc: Comparison | RankingDocument =
+    sides.length === 2 && values.trend !== true
+      ? compareRuns(sides[0]!, sides[1]!, pairs.map((p) => [p[0]!.x, p[1]!.x] as const), by)
+      : rankRuns(sides, { pairs, by, trend: values.trend === true });
   const text = COMPARE_FORMATS[format].render(doc);
   if (values.out !== undefined) {
     writeOutput(values.out, text, { protect });
@@ -124,7 +150,7 @@ export function compareCommand(argv: string[], io: CliIo): number {
   } else for (const piece of gathered(format === "table" ? painted(text, colourFor(io)) : text)) io.stdout(piece);
   // Nothing matched: no comparison was made, which is never "no regression" (with or without a gate).
   if (doc.experiments.length === 0) {
-    io.stderr(`assay compare: nothing compared: ${noMatch(doc)}\n`);
+    io.stderr(`assay compare: nothing compared: ${noMatch(doc, sides.length)}\n`);
     return EXIT.USAGE;
   }
   if (values["fail-on"] !== "regression") return EXIT.OK;

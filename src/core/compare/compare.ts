@@ -7,7 +7,8 @@
 
 import type { Experiment, IntervalField, Results, RunOptions } from "../results.js";
 import { byteCompare } from "../text.js";
-import { keyOf, namesOf } from "./names.js";
+import { matchTwo, runKey, type MatchBy, type MatchHow } from "./match.js";
+import { namesOf } from "./names.js";
 import { pairedComparison } from "./paired.js";
 import type { ClaimedComparison, Comparison, ExperimentComparison, MetricComparison, PairedComparison } from "./schema.js";
 import { tQuantile } from "../stats/student-t.js";
@@ -150,7 +151,7 @@ export interface Side {
 }
 
 /** Two experiments compared; `names` says what each is called in its document. */
-function compareExperiments(b: Experiment, h: Experiment, base: Side, head: Side, names: ReadonlyMap<Experiment, string>): ExperimentComparison {
+function compareExperiments(b: Experiment, h: Experiment, how: MatchHow, base: Side, head: Side, names: ReadonlyMap<Experiment, string>): ExperimentComparison {
   const fb = figures(b);
   const fh = figures(h);
   const ub = base.units.get(b);
@@ -163,7 +164,7 @@ function compareExperiments(b: Experiment, h: Experiment, base: Side, head: Side
       const paired = x === undefined || y === undefined ? null : pairedComparison(x, y, b.profile === h.profile && (b.profile === "native-game" || b.profile === "world"));
       return metric(k, fb.get(k)!, fh.get(k)!, paired);
     });
-  return { base: names.get(b)!, head: names.get(h)!, profile: { base: b.profile, head: h.profile }, metrics, claimed: claimedRows(b, h), usage: { base: b.usage, head: h.usage } };
+  return { base: names.get(b)!, head: names.get(h)!, match: how, identity: { base: b.identity, head: h.identity }, profile: { base: b.profile, head: h.profile }, metrics, claimed: claimedRows(b, h), usage: { base: b.usage, head: h.usage } };
 }
 
 /** The options that change results and differ between the two runs, as `name: base vs head` (schedules aside: their paths say nothing of their content). */
@@ -172,30 +173,16 @@ export function differingOptions(a: RunOptions, b: RunOptions): string[] {
   return (Object.keys(names) as (keyof typeof names)[]).filter((k) => a[k] !== b[k]).map((k) => `${names[k]} ${a[k] ?? "none"} vs ${b[k] ?? "none"}`);
 }
 
-/** Experiment pairs: those `--pair` names, then the rest matched by kind and id (names.ts). */
-function matchExperiments(base: readonly Experiment[], head: readonly Experiment[], pairs: readonly (readonly [Experiment, Experiment])[]) {
-  const hi = new Map(head.flatMap((x) => (keyOf(x) === null ? [] : [[keyOf(x)!, x] as const])));
-  const matched: (readonly [Experiment, Experiment])[] = [...pairs];
-  const usedB = new Set(pairs.map((p) => p[0]));
-  const usedH = new Set(pairs.map((p) => p[1]));
-  for (const x of base) {
-    const h = keyOf(x) === null ? undefined : hi.get(keyOf(x)!);
-    if (h !== undefined && !usedB.has(x) && !usedH.has(h)) matched.push([x, h]);
-  }
-  const inB = new Set(matched.map(([b]) => b));
-  const inH = new Set(matched.map(([, h]) => h));
-  return { matched, onlyBase: base.filter((x) => !inB.has(x)), onlyHead: head.filter((x) => !inH.has(x)) };
-}
-
 export const sideOf = (s: Side) => ({
   file: s.file, tool_version: s.run.tool_version, scoring_version: s.run.scoring_version, started_at: s.run.started_at, complete: s.run.complete, options: s.run.options,
 });
 
-/** `pairs`: the experiments `--pair` names, each of its side. */
-export function compareRuns(base: Side, head: Side, pairs: readonly (readonly [Experiment, Experiment])[]): Comparison {
+/** `pairs`: the experiments `--pair` names, each of its side; `by`: the one criterion `--by` names (match.ts), else all in turn. */
+export function compareRuns(base: Side, head: Side, pairs: readonly (readonly [Experiment, Experiment])[], by?: MatchBy): Comparison {
   const names = new Map([...namesOf(base.experiments), ...namesOf(head.experiments)]);
-  const { matched, onlyBase, onlyHead } = matchExperiments(base.experiments, head.experiments, pairs);
-  const experiments = matched.map(([b, h]) => compareExperiments(b, h, base, head, names));
+  const { matched, onlyBase, onlyHead, ambiguous } = matchTwo(base.experiments, head.experiments, pairs, by, names);
+  const experiments = matched.map(({ base: b, head: h, how }) => compareExperiments(b, h, how, base, head, names));
+  const same = matched.filter(({ base: b, head: h }) => runKey(b) !== null && runKey(b) === runKey(h)).map(({ base: b }) => `${names.get(b)}: BASE and HEAD record the same run (the same agent, model, tasks and times): a run compared with itself`);
   const only = (xs: readonly Experiment[]) => xs.flatMap((x) => (names.has(x) ? [names.get(x)!] : [])).sort(byteCompare);
   return {
     format: "assay.compare/2",
@@ -204,8 +191,9 @@ export function compareRuns(base: Side, head: Side, pairs: readonly (readonly [E
     experiments,
     only_base: only(onlyBase),
     only_head: only(onlyHead),
+    ambiguous,
     regressions: experiments.flatMap((e) => e.metrics.filter((m) => m.regression).map((m) => ({ base: e.base, head: e.head, metric: m.metric }))),
-    notes: runNotes([base, head]),
+    notes: [...runNotes([base, head]), ...same],
   };
 }
 

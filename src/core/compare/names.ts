@@ -7,7 +7,7 @@ import { kindOfProfile } from "../../kinds/declared.js";
 import type { Experiment } from "../results.js";
 
 /** Each kind's experiments apart (native-game and world are one kind, assay bundles'); a profile this version does not know is taken as a bundle's. */
-const kindOf = (x: Experiment): string => kindOfProfile(x.profile) ?? "bundle";
+export const kindOf = (x: Experiment): string => kindOfProfile(x.profile) ?? "bundle";
 
 /** The key two runs' experiments match by (null: an experiment without an id, never compared). */
 export const keyOf = (x: Experiment): string | null => (x.experiment === null ? null : JSON.stringify([kindOf(x), x.experiment]));

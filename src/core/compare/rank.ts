@@ -10,7 +10,8 @@
 import type { Experiment, IntervalField } from "../results.js";
 import { holm, pairedDifference, tieGroups } from "../stats/paired.js";
 import { runNotes, sideOf, type Side } from "./compare.js";
-import { keyOf, namesOf } from "./names.js";
+import { describeKey, groupRuns, runKey, type Group, type MatchBy, type Member } from "./match.js";
+import { namesOf } from "./names.js";
 import { pairing, unpairedNotes } from "./paired.js";
 import type { RankedExperiment, Ranking, RankingDocument } from "./schema.js";
 import { headlines, MIXED_CHECKSUMS, type Units } from "./trials.js";
@@ -117,8 +118,7 @@ function testPairs(ranked: readonly Held[], units: ReadonlyMap<number, Units>, v
 }
 
 /** One experiment's metric over the runs (by their index on the command line) that hold it. */
-function rank(name: string, metric: string, held: readonly Held[], sides: readonly Side[]): { ranked: RankedExperiment; below: string[] } {
-  const file = (h: Held) => sides[h.run]!.file;
+function rank(metric: string, held: readonly Held[], file: (h: Held) => string): { unit: Units["unit"]; ranking: Ranking; notes: string[]; below: string[] } {
   const unit = headlines(held[0]!.x).find((h) => h.metric === metric)!.unit;
   const { counted, ids, reason, notes } = commonSet(held, metric, unit, file);
   const ranked = reason === null ? counted : [];
@@ -129,64 +129,122 @@ function rank(name: string, metric: string, held: readonly Held[], sides: readon
   const pairs = tested.pairs;
   const pHolm = new Map(pairs.map((p) => [`${p.ra} ${p.rb}`, p.p_holm]));
   const groups = tieGroups(order.map((h) => h.run), (a, b) => pHolm.get(a < b ? `${a} ${b}` : `${b} ${a}`) ?? 1);
-  const below = pairs.flatMap((p) => (p.ra === 0 && p.mean_diff! < 0 && p.p_holm < 0.05 ? [p.b] : []));
+  // R1 is the group's first run (command-line order, then document order).
+  const first = held[0]!.run;
+  const below = pairs.flatMap((p) => (p.ra === first && p.mean_diff! < 0 && p.p_holm < 0.05 ? [p.b] : []));
   const rankedRuns = new Set(ranked.map((h) => h.run));
   const listed = [...order, ...held.filter((h) => !rankedRuns.has(h.run))];
   return {
-    ranked: {
-      experiment: name,
-      profile: held[0]!.x.profile,
-      unit,
-      ranking: {
-        metric,
-        units: ids.length,
-        reason,
-        runs: listed.map((h) => {
-          const f = figureOf(h.x, metric)!;
-          return { run: file(h), value: value.get(h.run) ?? null, headline: { value: f.value, interval: f.interval }, interval: f.interval, interval_reason: f.interval_reason, group: groups.get(h.run) ?? null };
-        }),
-        pairs: pairs.map(({ ra: _a, rb: _b, ...p }) => p),
-      },
-      notes: [...notes, ...tested.notes],
-      usage: listed.map((h) => ({ run: file(h), usage: h.x.usage })),
+    unit,
+    ranking: {
+      metric,
+      units: ids.length,
+      reason,
+      runs: listed.map((h) => {
+        const f = figureOf(h.x, metric)!;
+        return { run: file(h), value: value.get(h.run) ?? null, headline: { value: f.value, interval: f.interval }, interval: f.interval, interval_reason: f.interval_reason, group: groups.get(h.run) ?? null };
+      }),
+      pairs: pairs.map(({ ra: _a, rb: _b, ...p }) => p),
     },
+    notes: [...notes, ...tested.notes],
     below,
   };
 }
 
-/** Three or more runs ranked; experiments are matched by kind and id (names.ts). */
-export function rankRuns(sides: readonly Side[]): RankingDocument {
-  const byKey = new Map<string, { name: string; held: { run: number; x: Experiment }[] }>();
-  sides.forEach((s, run) => {
-    const names = namesOf(s.experiments);
-    for (const x of s.experiments) {
-      const k = keyOf(x);
-      if (k === null) continue;
-      const g = byKey.get(k) ?? { name: names.get(x)!, held: [] };
-      byKey.set(k, g);
-      g.held.push({ run, x });
+/**
+ * What each run of a group is called in the ranking: its document where every run of the group
+ * is in a document of its own under one name (R1 R2 R3 of one experiment), its name where all are
+ * in one document, else both; made unique where a document is given twice.
+ */
+function labelsOf(g: Group, sides: readonly Side[], names: readonly ReadonlyMap<Experiment, string>[]): string[] {
+  const distinctSides = new Set(g.members.map((m) => m.side)).size === g.members.length;
+  const oneSide = new Set(g.members.map((m) => m.side)).size === 1;
+  const raw = g.members.map((m) => {
+    const [file, name] = [sides[m.side]!.file, names[m.side]!.get(m.x)!];
+    return g.how === "name" && distinctSides ? file : oneSide ? name : `${file}: ${name}`;
+  });
+  const seen = new Map<string, number>();
+  for (const l of raw) seen.set(l, (seen.get(l) ?? 0) + 1);
+  return raw.map((l, i) => (seen.get(l)! > 1 ? `${l} (R${g.members[i]!.side + 1})` : l));
+}
+
+/** A group's name: the experiment's where it is matched by name, else what its runs share. */
+function groupName(g: Group, names: readonly ReadonlyMap<Experiment, string>[]): string {
+  const x = g.members[0]!.x;
+  if (g.how === "name") return names[g.members[0]!.side]!.get(x)!;
+  if (g.how === "pair") return g.members.map((m) => names[m.side]!.get(m.x)!).join(" = ");
+  return describeKey(x, g.how);
+}
+
+/**
+ * A group's runs with the same run given twice (an Inspect log as .eval and .json, a copied job)
+ * taken once: a run is never ranked against itself.
+ */
+function distinctRuns(members: readonly Member[]): { kept: number[]; duplicates: [number, number][] } {
+  const firstOf = new Map<string, number>();
+  const kept: number[] = [];
+  const duplicates: [number, number][] = [];
+  members.forEach((m, i) => {
+    const k = runKey(m.x);
+    const earlier = k === null ? undefined : firstOf.get(k);
+    if (earlier !== undefined) duplicates.push([i, earlier]);
+    else {
+      if (k !== null) firstOf.set(k, i);
+      kept.push(i);
     }
   });
+  return { kept, duplicates };
+}
+
+export interface RankOptions {
+  /** `--pair`: groups named on the command line, each a list of runs. */
+  pairs?: readonly (readonly Member[])[];
+  /** `--by`: one criterion, else name, benchmark and tasks in turn (match.ts). */
+  by?: MatchBy;
+  /** `--trend`: each ranking's runs ordered by their start, with the slope over them. */
+  trend?: boolean;
+}
+
+/** Runs ranked: one document's experiments of one benchmark, or three or more documents' (match.ts groups them). */
+export function rankRuns(sides: readonly Side[], options: RankOptions = {}): RankingDocument {
+  const names = sides.map((s) => namesOf(s.experiments));
+  const runs = sides.flatMap((s, side) => s.experiments.filter((x) => x.experiment !== null).map((x) => ({ side, x })));
+  const { groups, single } = groupRuns(runs, options.pairs ?? [], options.by);
   const experiments: RankedExperiment[] = [];
   const regressions: RankingDocument["regressions"] = [];
-  const single: string[] = [];
   const unranked: RankingDocument["unranked"] = [];
-  for (const { name, held } of byKey.values()) {
-    if (held.length < 2) {
-      single.push(`${sides[held[0]!.run]!.file}: ${name}`);
-      continue;
-    }
+  const unscored: RankingDocument["unscored"] = [];
+  for (const g of groups) {
+    const name = groupName(g, names);
+    const labels = labelsOf(g, sides, names);
+    const { kept, duplicates } = distinctRuns(g.members);
+    const members = g.members.map((m, i) => ({ run: labels[i]!, file: sides[m.side]!.file, experiment: names[m.side]!.get(m.x)!, identity: m.x.identity }));
+    const dupes = duplicates.map(([i, j]) => ({ run: labels[i]!, same_as: labels[j]! }));
+    // Held's `run`: the member's index in the group, so that order and pairs follow the group's order.
+    const held = kept.map((i) => ({ run: i, x: g.members[i]!.x }));
+    const file = (h: { run: number }) => labels[h.run]!;
     const metrics = [...new Set(held.flatMap(({ x }) => headlines(x).map((h) => h.metric)))];
+    let rankedAny = false;
     for (const metric of metrics) {
-      const holding = held.filter(({ x }) => figureOf(x, metric) !== null).map((h) => ({ ...h, units: sides[h.run]!.units.get(h.x)?.get(metric) }));
+      const holding = held.filter(({ x }) => figureOf(x, metric) !== null).map((h) => ({ ...h, units: sides[g.members[h.run]!.side]!.units.get(h.x)?.get(metric) }));
       if (holding.length < 2) continue;
-      for (const h of held) if (!holding.some((x) => x.run === h.run)) unranked.push({ experiment: name, metric, run: sides[h.run]!.file });
-      const { ranked, below } = rank(name, metric, holding, sides);
-      experiments.push(ranked);
+      rankedAny = true;
+      for (const h of held) if (!holding.some((x) => x.run === h.run)) unranked.push({ experiment: name, metric, run: file(h) });
+      const { unit, ranking, notes, below } = rank(metric, holding, file);
+      experiments.push({ experiment: name, match: g.how, profile: held[0]!.x.profile, unit, ranking, members, duplicates: dupes, notes, usage: ranking.runs.map((r) => ({ run: r.run, usage: g.members[labels.indexOf(r.run)]!.x.usage })) });
       for (const run of below) regressions.push({ experiment: name, metric, run });
     }
+    if (!rankedAny) unscored.push({ experiment: name, match: g.how, members, duplicates: dupes, reason: unscoredReason(held.map((h) => h.x), kept.length) });
   }
-  return { format: "assay.compare-runs/1", runs: sides.map(sideOf), experiments, single, unranked, regressions, notes: runNotes(sides) };
+  const singles = single.map((m) => (sides.length === 1 ? names[m.side]!.get(m.x)! : `${sides[m.side]!.file}: ${names[m.side]!.get(m.x)!}`));
+  return { format: "assay.compare-runs/1", runs: sides.map(sideOf), experiments, single: singles, unranked, unscored, regressions, notes: runNotes(sides) };
+}
+
+/** Why a group of runs has no ranking at all. */
+function unscoredReason(xs: readonly Experiment[], distinct: number): string {
+  if (distinct < 2) return "every run of the group is the same run given more than once: nothing to rank";
+  if (xs.every((x) => headlines(x).length === 0)) return "no run of the group records a score (no scorer, or nothing scored): listed, not ranked";
+  return "no headline metric is held by two runs of the group: nothing compared, not ranked";
 }
 
 /**
@@ -195,15 +253,17 @@ export function rankRuns(sides: readonly Side[]): RankingDocument {
  * these: a gate that compared nothing has not passed.
  */
 export function uncompared(doc: RankingDocument): string[] {
-  if (doc.experiments.length === 0) return ["no experiment is held by two runs: nothing compared"];
-  const r1 = doc.runs[0]!.file;
-  const withoutR1 = doc.unranked.filter((u) => u.run === r1).map((u) => `${u.experiment} ${u.metric}: R1 holds the experiment but no figure of it: not compared with R1`);
+  const unscored = doc.unscored.map((u) => `${u.experiment}: ${u.reason}`);
+  if (doc.experiments.length === 0) return [...unscored, ...(unscored.length === 0 ? ["no experiment is held by two runs: nothing compared"] : [])];
+  const r1 = new Map(doc.experiments.map((e) => [e.experiment, e.members[0]!.run]));
+  const withoutR1 = doc.unranked.filter((u) => u.run === r1.get(u.experiment)).map((u) => `${u.experiment} ${u.metric}: R1 holds the experiment but no figure of it: not compared with R1`);
   return [
     ...doc.experiments.flatMap((e) => {
       const r = e.ranking;
       if (r.reason !== null) return [`${e.experiment} ${r.metric}: ${r.reason}`];
-      return r.runs.some((x) => x.run === r1 && x.group === null) ? [`${e.experiment} ${r.metric}: R1 holds no ${e.unit} of it: not compared with R1`] : [];
+      return r.runs.some((x) => x.run === e.members[0]!.run && x.group === null) ? [`${e.experiment} ${r.metric}: R1 holds no ${e.unit} of it: not compared with R1`] : [];
     }),
     ...withoutR1,
+    ...unscored,
   ];
 }

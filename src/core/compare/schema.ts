@@ -4,6 +4,7 @@
 // runs ranked with their groups and every pair of runs compared (§13.6, §13.7).
 
 import { z } from "zod";
+import { identitySchema } from "../identity.js";
 import { experimentUsageSchema, intervalSchema, profileSchema, runOptionsSchema } from "../results.js";
 
 const sideSchema = z.object({
@@ -120,10 +121,16 @@ const claimedValue = z.union([z.number(), z.string()]).nullable();
 export const claimedSchema = z.object({ metric: z.string(), base: claimedValue, head: claimedValue, difference: z.number().nullable() });
 export type ClaimedComparison = z.infer<typeof claimedSchema>;
 
+/** Issue 37: how experiments of different runs were matched: by name (kind and id), benchmark identity, task set, or `--pair`. */
+export const matchHowSchema = z.enum(["name", "benchmark", "tasks", "pair"]);
+
 export const experimentComparisonSchema = z.object({
   /** Each side's experiment by name: its id, or `profile:id` where that id recurs in its document (a Harbor job named as a native experiment). */
   base: z.string(),
   head: z.string(),
+  match: matchHowSchema,
+  /** Each side's run identity (results.ts `identity`): agent, model, benchmark, tasks, harness, times. */
+  identity: z.object({ base: identitySchema.nullable(), head: identitySchema.nullable() }),
   profile: z.object({ base: profileSchema.nullable(), head: profileSchema.nullable() }),
   metrics: z.array(metricSchema),
   /** What the harness itself claimed (Harbor's job summary, Inspect's log), each side's figure and the difference; no interval. */
@@ -142,6 +149,8 @@ export const comparisonSchema = z.object({
   /** Experiments on one side only, by name: listed, not compared. */
   only_base: z.array(z.string()),
   only_head: z.array(z.string()),
+  /** Issue 37: keys (a benchmark, a task set) with more than one candidate on a side: nothing guessed, none of them compared. */
+  ambiguous: z.array(z.object({ by: z.enum(["name", "benchmark", "tasks"]), key: z.string(), base: z.array(z.string()), head: z.array(z.string()) })),
   regressions: z.array(z.object({ base: z.string(), head: z.string(), metric: z.string() })),
   notes: z.array(z.string()),
 });
@@ -201,13 +210,26 @@ export const rankingSchema = z.object({
 });
 export type Ranking = z.infer<typeof rankingSchema>;
 
+/** Issue 37: one run of a ranked group: what the ranking calls it, its document, its experiment there and its identity. */
+const memberSchema = z.object({ run: z.string(), file: z.string(), experiment: z.string(), identity: identitySchema.nullable() });
+/** The same run given twice (an Inspect log as .eval and .json, a copied job folder: identical identity, start time included): ranked once. */
+const duplicateSchema = z.object({ run: z.string(), same_as: z.string() });
+
 export const rankedExperimentSchema = z.object({
-  /** The experiment's name in the first run that holds it (matched across runs by kind and id). */
+  /**
+   * The group's name: the experiment's (its name in the first run that holds it) where runs match by
+   * name, the benchmark or task set they share where they match by that, the names joined by " = " for `--pair`.
+   */
   experiment: z.string(),
+  /** Issue 37: how the group's runs were matched (match.ts). */
+  match: matchHowSchema,
   profile: profileSchema.nullable(),
   unit: z.enum(["trial", "task", "sample"]),
   /** One entry per experiment and headline metric (a Harbor job with two reward keys: two entries). */
   ranking: rankingSchema,
+  /** Every run of the group, R1 (the reference for regressions) first: command-line order, then document order. */
+  members: z.array(memberSchema),
+  duplicates: z.array(duplicateSchema),
   /** Why units did not pair, per run pair (checksum changed, no per-sample values, …). */
   notes: z.array(z.string()),
   /** §13.5: each run's usage of this experiment, in the ranking's order (null: its evidence records none); a total, never ranked. */
@@ -224,6 +246,8 @@ export const rankingDocumentSchema = z.object({
   single: z.array(z.string()),
   /** Runs that hold a ranked experiment but no figure of the metric (every trial invalid under --invalid exclude, no sample scored): in no pair. */
   unranked: z.array(z.object({ experiment: z.string(), metric: z.string(), run: z.string() })).default([]),
+  /** Issue 37: groups of runs with no metric to rank them by (no scorer in any of them, or every run the same one): listed, never a pass. */
+  unscored: z.array(z.object({ experiment: z.string(), match: matchHowSchema, members: z.array(memberSchema), duplicates: z.array(duplicateSchema), reason: z.string() })),
   /** Runs significantly below R1 (mean_diff < 0 over the common units with p_holm < 0.05), per experiment and metric. */
   regressions: z.array(z.object({ experiment: z.string(), metric: z.string(), run: z.string() })),
   notes: z.array(z.string()),

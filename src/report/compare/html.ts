@@ -7,7 +7,7 @@ import { uncomparedPairs } from "../../core/compare/compare.js";
 import { uncompared } from "../../core/compare/rank.js";
 import { terminalText } from "../../core/text.js";
 import { esc } from "../html/escape.js";
-import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, MATCH_WORDS, who, startedText, memberOf, duplicatesLine, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 /** Text as HTML shows it literally: hidden characters (controls, bidi overrides) escaped as on a terminal, markup as entities. */
 export const h = (s: string): string => esc(terminalText(s));
@@ -22,6 +22,7 @@ svg .axis{stroke:#999}svg .ci{stroke:#0072B2;stroke-width:2}svg .pt{fill:#0072B2
 function* experiment(e: ExperimentComparison): Generator<string> {
   const title = e.base === e.head ? h(e.base) : `${h(e.base)} → ${h(e.head)}`;
   yield `<section><h2>${title} <small>(${h(e.profile.head ?? "no profile")})</small></h2>\n`;
+  yield `<p>${h(MATCH_WORDS[e.match])}; BASE ${h(who(e.identity.base))}, started ${h(startedText(e.identity.base))}; HEAD ${h(who(e.identity.head))}, started ${h(startedText(e.identity.head))}.</p>\n`;
   yield "<table><thead><tr><th>metric</th><th>BASE</th><th>HEAD</th><th>HEAD − BASE</th><th>95% interval</th><th></th></tr></thead><tbody>\n";
   for (const m of e.metrics)
     yield `<tr><td>${h(metricName(m.metric))}</td><td class="n">${h(figure(m.base))}</td><td class="n">${h(figure(m.head))}</td><td class="n">${h(difference(m))}</td><td>${h(interval(m))}</td><td>${m.regression ? '<span class="reg">regression</span>' : ""}</td></tr>\n`;
@@ -109,10 +110,11 @@ function* matrix(e: RankedExperiment): Generator<string> {
 function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<string> {
   const r = e.ranking;
   yield `<section><h2>${h(e.experiment)} <small>(${h(e.profile ?? "no profile")})</small>: ${h(metricName(r.metric))}</h2>\n`;
-  yield `<p>${rankingWords(e).map((w) => `${h(w)}.`).join("<br>")}</p>\n`;
+  const dupes = duplicatesLine(e.duplicates);
+  yield `<p>${[MATCH_WORDS[e.match], ...rankingWords(e), ...(dupes === null ? [] : [dupes])].map((w) => `${h(w)}.`).join("<br>")}</p>\n`;
   yield forest(r);
-  yield `<table><thead><tr><th>group</th><th>run</th><th>${h(rankedName(e))}</th><th>headline</th><th>headline 95% interval</th></tr></thead><tbody>\n`;
-  for (const x of r.runs) yield `<tr><td class="n">${x.group ?? "—"}</td><td>${h(x.run)}</td><td class="n">${h(rankedFigure(x).value)}</td><td class="n">${h(rankedFigure(x).headline)}</td><td>${h(rankedFigure(x).interval)}</td></tr>\n`;
+  yield `<table><thead><tr><th>group</th><th>run</th><th>agent / model</th><th>started</th><th>${h(rankedName(e))}</th><th>headline</th><th>headline 95% interval</th></tr></thead><tbody>\n`;
+  for (const x of r.runs) yield `<tr><td class="n">${x.group ?? "—"}</td><td>${h(x.run)}</td><td>${h(who(memberOf(e, x.run)))}</td><td>${h(startedText(memberOf(e, x.run)))}</td><td class="n">${h(rankedFigure(x).value)}</td><td class="n">${h(rankedFigure(x).headline)}</td><td>${h(rankedFigure(x).interval)}</td></tr>\n`;
   yield "</tbody></table>\n";
   yield* matrix(e);
   for (const n of e.notes) yield `<p>Note: ${h(n)}</p>\n`;
@@ -126,16 +128,22 @@ function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<stri
 }
 
 function* rankingDocument(doc: RankingDocument): Generator<string> {
-  yield `${HEAD}<title>assay compare: ${doc.runs.length} runs</title>\n<style>${STYLE}</style></head><body>\n`;
-  yield `<h1>assay compare</h1>\n<p>${doc.runs.length} runs, R1 ${h(doc.runs[0]!.file)}, scoring version ${doc.runs[0]!.scoring_version}</p>\n`;
+  const what = doc.runs.length === 1 ? `the runs within ${doc.runs[0]!.file}` : `${doc.runs.length} documents`;
+  yield `${HEAD}<title>assay compare: ${h(what)}</title>\n<style>${STYLE}</style></head><body>\n`;
+  yield `<h1>assay compare</h1>\n<p>${h(what)}, R1 ${doc.runs.length === 1 ? "each group's first" : h(doc.runs[0]!.file)}, scoring version ${doc.runs[0]!.scoring_version}</p>\n`;
   const nothing = uncompared(doc);
   if (nothing.length > 0) yield `<p class="reg">Nothing compared (--fail-on regression fails): ${nothing.map(h).join("; ")}</p>\n`;
   if (doc.experiments.length > 0)
     yield doc.regressions.length === 0
-      ? '<p class="ok">No regression: no run significantly below R1 after Holm\'s adjustment.</p>\n'
+      ? '<p class="ok">No regression: no run significantly below its group\'s R1 after Holm\'s adjustment.</p>\n'
       : `<p class="reg">${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${h(r.run)} ${h(r.experiment)} ${h(metricName(r.metric))}`).join(", ")}</p>\n`;
   for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
-  if (doc.single.length > 0) yield `<p>In one run only (not ranked): ${doc.single.map(h).join(", ")}</p>\n`;
+  for (const u of doc.unscored) {
+    yield `<section><h2>${h(u.experiment)}: not ranked</h2>\n<p>${h(MATCH_WORDS[u.match])}; ${h(u.reason)}.</p>\n<table><thead><tr><th>run</th><th>agent / model</th><th>started</th></tr></thead><tbody>\n`;
+    for (const m of u.members) yield `<tr><td>${h(m.run)}</td><td>${h(who(m.identity))}</td><td>${h(startedText(m.identity))}</td></tr>\n`;
+    yield "</tbody></table></section>\n";
+  }
+  if (doc.single.length > 0) yield `<p>${doc.runs.length === 1 ? "Alone in its group" : "In one run only"} (not ranked): ${doc.single.map(h).join(", ")}</p>\n`;
   if (doc.unranked.length > 0) yield `<p>Held but without a figure (not ranked): ${doc.unranked.map((u) => h(`${u.run}: ${u.experiment} ${u.metric}`)).join(", ")}</p>\n`;
   for (const n of doc.notes) yield `<p><em>${h(n)}</em></p>\n`;
   yield "</body></html>\n";
@@ -154,6 +162,7 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   for (const e of doc.experiments) yield* experiment(e);
   if (doc.only_base.length > 0) yield `<p>Only in BASE (not compared): ${doc.only_base.map(h).join(", ")}</p>\n`;
   if (doc.only_head.length > 0) yield `<p>Only in HEAD (not compared): ${doc.only_head.map(h).join(", ")}</p>\n`;
+  for (const a of doc.ambiguous) yield `<p>Ambiguous by ${a.by} (not guessed, not compared): ${h(a.key)}: BASE ${a.base.map(h).join(", ")}; HEAD ${a.head.map(h).join(", ")}.</p>\n`;
   for (const n of doc.notes) yield `<p><em>${h(n)}</em></p>\n`;
   yield "</body></html>\n";
 }

@@ -4,7 +4,7 @@ import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocumen
 import { uncomparedPairs } from "../../core/compare/compare.js";
 import { uncompared } from "../../core/compare/rank.js";
 import { terminalText } from "../../core/text.js";
-import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, MATCH_WORDS, who, startedText, memberOf, duplicatesLine, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 /**
  * A name or note as Markdown shows it literally: hidden characters escaped, every character that
@@ -19,7 +19,7 @@ export const md = (s: string): string =>
 
 function* experiment(e: ExperimentComparison): Generator<string> {
   const title = e.base === e.head ? md(e.base) : `${md(e.base)} → ${md(e.head)}`;
-  yield `\n### ${title} (${e.profile.head ?? "no profile"})\n\n`;
+  yield `\n### ${title} (${e.profile.head ?? "no profile"})\n\n${md(MATCH_WORDS[e.match])}; BASE ${md(who(e.identity.base))}, started ${md(startedText(e.identity.base))}; HEAD ${md(who(e.identity.head))}, started ${md(startedText(e.identity.head))}.\n\n`;
   yield "| metric | BASE | HEAD | HEAD − BASE | 95% interval | |\n|---|---:|---:|---:|---|---|\n";
   for (const m of e.metrics)
     yield `| ${md(metricName(m.metric))} | ${figure(m.base)} | ${figure(m.head)} | ${difference(m)} | ${interval(m)} | ${m.regression ? "**regression**" : ""} |\n`;
@@ -53,9 +53,10 @@ function* experiment(e: ExperimentComparison): Generator<string> {
 
 function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<string> {
   const r = e.ranking;
-  yield `\n### ${md(e.experiment)} (${e.profile ?? "no profile"}): ${md(metricName(r.metric))}\n\n${rankingWords(e).map((w) => `${md(w)}.`).join("\n\n")}\n\n`;
-  yield `| group | run | ${rankedName(e)} | headline | headline 95% interval |\n|---:|---|---:|---:|---|\n`;
-  for (const x of r.runs) yield `| ${x.group ?? "—"} | ${md(x.run)} | ${rankedFigure(x).value} | ${rankedFigure(x).headline} | ${md(rankedFigure(x).interval)} |\n`;
+  const dupes = duplicatesLine(e.duplicates);
+  yield `\n### ${md(e.experiment)} (${e.profile ?? "no profile"}): ${md(metricName(r.metric))}\n\n${[MATCH_WORDS[e.match], ...rankingWords(e), ...(dupes === null ? [] : [dupes])].map((w) => `${md(w)}.`).join("\n\n")}\n\n`;
+  yield `| group | run | agent / model | started | ${rankedName(e)} | headline | headline 95% interval |\n|---:|---|---|---|---:|---:|---|\n`;
+  for (const x of r.runs) yield `| ${x.group ?? "—"} | ${md(x.run)} | ${md(who(memberOf(e, x.run)))} | ${md(startedText(memberOf(e, x.run)))} | ${rankedFigure(x).value} | ${rankedFigure(x).headline} | ${md(rankedFigure(x).interval)} |\n`;
   if (r.pairs.length > 0) yield "\n| a | b | b − a | test | p | p (Holm) |\n|---|---|---:|---|---:|---:|\n";
   for (const p of r.pairs) yield `| ${md(p.a)} | ${md(p.b)} | ${rankedPair(p).diff} | ${rankedPair(p).test} | ${rankedPair(p).p} | ${rankedPair(p).holm} |\n`;
   for (const n of e.notes) yield `\nNote: ${md(n)}\n`;
@@ -68,15 +69,19 @@ function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<stri
 }
 
 function* rankingDocument(doc: RankingDocument): Generator<string> {
-  yield `## assay compare: ${doc.runs.length} runs (R1 ${md(doc.runs[0]!.file)})\n\n`;
+  yield doc.runs.length === 1 ? `## assay compare: the runs within ${md(doc.runs[0]!.file)}\n\n` : `## assay compare: ${doc.runs.length} documents (R1 ${md(doc.runs[0]!.file)})\n\n`;
   const nothing = uncompared(doc);
   if (nothing.length > 0) yield `**Nothing compared** (--fail-on regression fails): ${nothing.map(md).join("; ")}\n\n`;
   if (doc.experiments.length > 0)
     yield doc.regressions.length === 0
-      ? "**No regression**: no run significantly below R1 after Holm's adjustment.\n"
+      ? "**No regression**: no run significantly below its group's R1 after Holm's adjustment.\n"
       : `**${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}**: ${doc.regressions.map((r) => `${md(r.run)} ${md(r.experiment)} ${md(metricName(r.metric))}`).join(", ")}\n`;
   for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
-  if (doc.single.length > 0) yield `\nIn one run only (not ranked): ${doc.single.map(md).join(", ")}\n`;
+  for (const u of doc.unscored) {
+    yield `\n### ${md(u.experiment)}: not ranked\n\n${md(MATCH_WORDS[u.match])}; ${md(u.reason)}.\n\n| run | agent / model | started |\n|---|---|---|\n`;
+    for (const m of u.members) yield `| ${md(m.run)} | ${md(who(m.identity))} | ${md(startedText(m.identity))} |\n`;
+  }
+  if (doc.single.length > 0) yield `\n${doc.runs.length === 1 ? "Alone in its group" : "In one run only"} (not ranked): ${doc.single.map(md).join(", ")}\n`;
   if (doc.unranked.length > 0) yield `\nHeld but without a figure (not ranked): ${doc.unranked.map((u) => md(`${u.run}: ${u.experiment} ${u.metric}`)).join(", ")}\n`;
   for (const n of doc.notes) yield `\n> ${md(n)}\n`;
 }
@@ -93,5 +98,6 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   for (const e of doc.experiments) yield* experiment(e);
   if (doc.only_base.length > 0) yield `\nOnly in BASE (not compared): ${doc.only_base.map(md).join(", ")}\n`;
   if (doc.only_head.length > 0) yield `\nOnly in HEAD (not compared): ${doc.only_head.map(md).join(", ")}\n`;
+  for (const a of doc.ambiguous) yield `\nAmbiguous by ${a.by} (not guessed, not compared): ${md(a.key)}: BASE ${a.base.map(md).join(", ")}; HEAD ${a.head.map(md).join(", ")}.\n`;
   for (const n of doc.notes) yield `\n> ${md(n)}\n`;
 }

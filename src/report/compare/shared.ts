@@ -189,3 +189,30 @@ export function rankedUsageRows(e: RankedExperiment, before?: RankedExperiment):
   return e.usage.map((r) => [r.run, money(r.usage?.spent.cost_usd), money(r.usage?.counted.cost_usd), money(r.usage?.cost_per_success), spentTokens(r.usage)]);
 }
 export const USAGE_HEAD = ["run", "cost spent", "cost counted", "cost per success", "tokens spent"];
+
+type IdentityOf = RankedExperiment["members"][number]["identity"];
+const listed = (v: string | readonly string[] | null) => (v === null ? null : typeof v === "string" ? v : v.join(", "));
+
+/** Who ran a run, as one short text: "agent / model" as recorded, "—" where neither is. */
+export function who(id: IdentityOf): string {
+  const [agent, model] = [listed(id?.agent ?? null), listed(id?.model ?? null)];
+  return agent === null && model === null ? "—" : [agent, model].filter((x) => x !== null).join(" / ");
+}
+
+/** When a run started, as recorded (a local time says so: it has no zone). */
+export const startedText = (id: IdentityOf): string => (id?.started_at == null ? "—" : `${id.started_at}${id.clock === "local" ? " (local time)" : ""}`);
+
+/** How runs were matched, for people. */
+export const MATCH_WORDS: Record<RankedExperiment["match"], string> = {
+  name: "matched by name",
+  benchmark: "matched by recorded benchmark",
+  tasks: "matched by task set (the same tasks, no benchmark recorded)",
+  pair: "paired with --pair",
+};
+
+/** A ranked run's agent / model and start, by its label (the ranking's runs are a group's members). */
+export const memberOf = (e: Pick<RankedExperiment, "members">, run: string): IdentityOf => e.members.find((m) => m.run === run)?.identity ?? null;
+
+/** The same run given twice, as a line (null: none). */
+export const duplicatesLine = (d: RankedExperiment["duplicates"]): string | null =>
+  d.length === 0 ? null : `the same run given twice, ranked once: ${d.map((x) => `${x.run} (= ${x.same_as})`).join(", ")}`;

@@ -4,7 +4,7 @@ import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocumen
 import { uncomparedPairs } from "../../core/compare/compare.js";
 import { uncompared } from "../../core/compare/rank.js";
 import { forTerminal as name, terminalText as text } from "../../core/text.js";
-import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, MATCH_WORDS, who, startedText, memberOf, duplicatesLine, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 const pad = (s: string, n: number) => s + " ".repeat(Math.max(1, n - [...s].length));
 
@@ -15,7 +15,9 @@ function* columns(head: string[], rows: string[][], indent = "  "): Generator<st
 
 function* experiment(e: ExperimentComparison): Generator<string> {
   const title = e.base === e.head ? name(e.base) : `${name(e.base)} → ${name(e.head)}`;
-  yield `\nexperiment ${title}   profile ${e.profile.base ?? "none"}${e.profile.head === e.profile.base ? "" : ` → ${e.profile.head ?? "none"}`}\n`;
+  yield `\nexperiment ${title}   profile ${e.profile.base ?? "none"}${e.profile.head === e.profile.base ? "" : ` → ${e.profile.head ?? "none"}`}   ${MATCH_WORDS[e.match]}\n`;
+  const [wb, wh] = [who(e.identity.base), who(e.identity.head)];
+  if (wb !== "—" || wh !== "—") yield `  BASE ${name(wb)}, started ${name(startedText(e.identity.base))}; HEAD ${name(wh)}, started ${name(startedText(e.identity.head))}\n`;
   const rows = e.metrics.map((m) => [name(metricName(m.metric)), figure(m.base), figure(m.head), difference(m), interval(m), m.regression ? "REGRESSION" : ""]);
   const spend = usageRows(e);
   // Spend beside the metrics, its own columns empty where a difference and interval would be.
@@ -48,11 +50,13 @@ function* experiment(e: ExperimentComparison): Generator<string> {
 
 function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<string> {
   const r = e.ranking;
-  yield `\nexperiment ${name(e.experiment)}   profile ${e.profile ?? "none"}   ${name(metricName(r.metric))}\n`;
+  yield `\nexperiment ${name(e.experiment)}   profile ${e.profile ?? "none"}   ${name(metricName(r.metric))}   ${MATCH_WORDS[e.match]}\n`;
   for (const line of rankingWords(e)) yield `  ${line}\n`;
+  const dupes = duplicatesLine(e.duplicates);
+  if (dupes !== null) yield `  ${name(dupes)}\n`;
   yield* columns(
-    ["group", "run", rankedName(e), "headline", "headline 95% interval"],
-    r.runs.map((x) => [x.group === null ? "—" : String(x.group), name(x.run), rankedFigure(x).value, rankedFigure(x).headline, text(rankedFigure(x).interval)]),
+    ["group", "run", "agent / model", "started", rankedName(e), "headline", "headline 95% interval"],
+    r.runs.map((x) => [x.group === null ? "—" : String(x.group), name(x.run), name(who(memberOf(e, x.run))), name(startedText(memberOf(e, x.run))), rankedFigure(x).value, rankedFigure(x).headline, text(rankedFigure(x).interval)]),
   );
   if (r.pairs.length > 0)
     yield* columns(
@@ -68,18 +72,24 @@ function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<stri
 }
 
 function* rankingDocument(doc: RankingDocument): Generator<string> {
-  yield `assay compare: ${doc.runs.length} runs (R1 ${name(doc.runs[0]!.file)})\n`;
+  yield doc.runs.length === 1
+    ? `assay compare: the runs within ${name(doc.runs[0]!.file)}, grouped by name, recorded benchmark or task set (R1: each group's first)\n`
+    : `assay compare: ${doc.runs.length} documents (R1 ${name(doc.runs[0]!.file)})\n`;
   const o = doc.runs[0]!.options;
   yield `all scored under scoring version ${doc.runs[0]!.scoring_version}, --invalid ${o.invalid}, --resource-bound ${o.resource_bound}, --errors ${o.errors}\n`;
   for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
-  if (doc.single.length > 0) yield `\nin one run only (not ranked): ${doc.single.map(name).join(", ")}\n`;
+  for (const u of doc.unscored) {
+    yield `\nexperiment ${name(u.experiment)}   ${MATCH_WORDS[u.match]}   not ranked: ${text(u.reason)}\n`;
+    yield* columns(["run", "agent / model", "started"], u.members.map((m) => [name(m.run), name(who(m.identity)), name(startedText(m.identity))]));
+  }
+  if (doc.single.length > 0) yield `\n${doc.runs.length === 1 ? "alone in its group" : "in one run only"} (not ranked): ${doc.single.map(name).join(", ")}\n`;
   if (doc.unranked.length > 0) yield `held but without a figure (not ranked): ${doc.unranked.map((u) => `${name(u.run)}: ${name(u.experiment)} ${u.metric}`).join(", ")}\n`;
   for (const n of doc.notes) yield `note: ${text(n)}\n`;
   const nothing = uncompared(doc);
   if (nothing.length > 0) yield `\nnothing compared (--fail-on regression fails): ${nothing.map(text).join("; ")}\n`;
   if (doc.experiments.length === 0) return; // nothing compared: said above, never "no regression"
   yield doc.regressions.length === 0
-    ? "\nno regression: no run significantly below R1 after Holm's adjustment\n"
+    ? "\nno regression: no run significantly below its group's R1 after Holm's adjustment\n"
     : `\n${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${name(r.run)} ${name(r.experiment)} ${name(metricName(r.metric))}`).join(", ")}\n`;
 }
 
@@ -91,6 +101,7 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   for (const e of doc.experiments) yield* experiment(e);
   if (doc.only_base.length > 0) yield `\nonly in BASE (not compared): ${doc.only_base.map(name).join(", ")}\n`;
   if (doc.only_head.length > 0) yield `\nonly in HEAD (not compared): ${doc.only_head.map(name).join(", ")}\n`;
+  for (const a of doc.ambiguous) yield `\nambiguous by ${a.by} (not guessed, not compared): ${name(a.key)}: BASE ${a.base.map(name).join(", ")}; HEAD ${a.head.map(name).join(", ")} (name them with --pair)\n`;
   for (const n of doc.notes) yield `note: ${text(n)}\n`;
   const nothing = uncomparedPairs(doc);
   if (nothing.length > 0) yield `\nnothing compared (--fail-on regression fails): ${nothing.map(text).join("; ")}\n`;
