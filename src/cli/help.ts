@@ -87,11 +87,14 @@ export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format
   overview, as for assay score.
 `;
 
-export const COMPARE_HELP = `assay compare BASE HEAD [--pair A=B]... [--format table|json|md|html] [--out FILE] [--fail-on regression]
-            [--hmac-key-file FILE]
-assay compare R1 R2 R3 ... [--format table|json|md|html] [--out FILE] [--fail-on regression] [--hmac-key-file FILE]
-  Compare results documents (JSON or JSON Lines, read as streams), experiments matched by kind
-  and id (a Harbor job named as a native experiment is another experiment).
+export const COMPARE_HELP = `assay compare BASE HEAD [--pair A=B]... [--by name|benchmark|tasks] [--format table|json|md|html] [--out FILE]
+            [--fail-on regression] [--hmac-key-file FILE]
+assay compare RESULTS [--pair A=B[=C...]]... [--by ...] [--trend] [...]
+assay compare R1 R2 R3 ... [--pair A=B=C...]... [--by ...] [--trend] [...]
+  Compare results documents (JSON or JSON Lines, read as streams). Experiments of different runs
+  match by name (kind and id), else by the benchmark their evidence records (name, version,
+  dataset), else by the set of tasks (or samples) they cover; a key with more than one candidate
+  on a side is reported with its candidates, never guessed. Keys never cross kinds.
   Two: per metric HEAD − BASE with a 95% interval (Newcombe's for proportions of independent
   trials; where trials repeat tasks, the difference of two cluster-robust means); per headline metric (native accuracy, world pass, Harbor reward means, Inspect
   mean and accuracy metrics) the paired difference over the units both sides count (trials by id,
@@ -99,15 +102,23 @@ assay compare R1 R2 R3 ... [--format table|json|md|html] [--out FILE] [--fail-on
   the comparison can see (80% power); for native and world trials the exact McNemar test and the
   trials that flipped; what each harness claimed, side by side. A regression is a drop whose
   paired interval lies below 0 (where units pair; else the unpaired one).
-  Three or more: per experiment and headline metric the runs ranked by their mean over the units
+  One (the runs within it: one score over a folder of many models' logs), or three or more: the
+  runs grouped as above, and per group and headline metric ranked by their mean over the units
   every run holds (each run's headline beside it), every pair compared over those units (McNemar,
   paired t or the sign test), Holm-adjusted, and groups of runs not distinguished at 95%. A
-  regression is a run significantly below R1 after adjustment; a ranking that compared nothing
-  fails --fail-on regression too.
+  regression is a run significantly below its group's R1 after adjustment; the same run given
+  twice is ranked once; a group without a score is listed, not ranked; a ranking that compared
+  nothing fails --fail-on regression too. Nothing matched at all exits 2, with what to do.
   Documents scored under other options or scoring versions than the first are refused.
-  --pair A=B               compare BASE's experiment A with HEAD's B (repeatable; two documents
-                           only); where an id names two experiments of a document, name one as
-                           profile:id
+  --pair A=B               compare BASE's experiment A with HEAD's B (repeatable); with one
+                           document, A=B[=C...] names runs of it to rank together; with three or
+                           more, one name per document (A=B=C); where an id names two
+                           experiments of a document, name one as profile:id
+  --by name|benchmark|tasks
+                           match by this criterion only (default: name, then benchmark, then tasks)
+  --trend                  rank, and order each group's runs by their recorded start: the slope
+                           per run of the ranked figure, with a cluster-robust 95% interval (each
+                           unit's own series a cluster); "degrading" only when it excludes 0
   -f, --format table|json|md|html
                            output format (default: by --out's extension, else table)
   -o, --out FILE           write the output to FILE (atomically) instead of stdout (- is stdout);
