@@ -1,0 +1,144 @@
+// `--trend` (issue 37), pure: one experiment's paired figure over the matched runs in start-time
+// order, and the within-unit slope of it per run with a cluster-robust interval
+// (core/stats/trend.ts). "degrading" only where the interval lies below 0. Runs that cannot be put
+// in one order (a run with no start time, local times beside instants) give no slope: an order
+// guessed would make any slope a guess.
+
+import { plural } from "../text.js";
+import { withinSlope, verdictOf, type UnitSeries } from "../stats/trend.js";
+import type { Trend } from "./trend-schema.js";
+import { MIXED_CHECKSUMS, UNTOLD_CLUSTER, type UnitKind, type Units } from "./trials.js";
+
+/** One matched run: its name (the document's path as given), its start time and clock (its experiment's identity), its units of the metric. */
+export interface TrendRun {
+  run: string;
+  started_at: string | null;
+  clock: "utc" | "local" | null;
+  units: Units;
+}
+
+export const TREND_ASSUMES =
+  "the runs in start-time order, one step per run (their spacing ignored); a straight-line change per run, the same in every unit; each unit's own level absorbed (only its change from run to run counts); units of one cluster (a task's repeats) move together, clusters independently; the interval is for the population of tasks these were drawn from";
+
+/** A start time in ms: an instant as itself, a local time as if it were UTC (comparable only with other local times). */
+const msOf = (at: string, clock: "utc" | "local"): number => Date.parse(clock === "utc" ? at : `${at.replace(" ", "T")}Z`);
+
+/** Each run's position (runs started at the same time share one), or why the runs cannot be ordered. */
+function positionsOf(runs: readonly TrendRun[]): { positions: number[]; ties: number } | { reason: string } {
+  if (runs.length < 2) return { reason: "fewer than two runs: no trend" };
+  const untimed = runs.filter((r) => r.started_at === null || r.clock === null || Number.isNaN(msOf(r.started_at, r.clock)));
+  if (untimed.length > 0) return { reason: `${untimed.map((r) => r.run).join(", ")} ${untimed.length === 1 ? "records" : "record"} no start time: the runs cannot be ordered, no trend` };
+  if (new Set(runs.map((r) => r.clock)).size > 1)
+    return { reason: "some runs' start times are instants (UTC), others local times with no zone: they cannot be ordered against each other, no trend" };
+  const ms = runs.map((r) => msOf(r.started_at!, r.clock!));
+  const distinct = [...new Set(ms)].sort((a, b) => a - b);
+  if (distinct.length < 2) return { reason: "every run started at the same time: no order, no trend" };
+  return { positions: ms.map((t) => distinct.indexOf(t)), ties: runs.length - distinct.length };
+}
+
+/** A told cluster (not an Inspect sample's that lacks its key, which gives way to a told one). */
+const told = (k: string | null): k is string => k !== null && !k.startsWith(UNTOLD_CLUSTER);
+
+/**
+ * Each unit's cluster over all runs: where runs put one unit in different clusters, those clusters
+ * are one (the coarser grouping holds whatever they share); a unit no run clusters stands alone.
+ */
+function clustersOf(runs: readonly Units[]): Map<string, string> {
+  const parent = new Map<string, string>();
+  const root = (k: string): string => {
+    if (!parent.has(k)) parent.set(k, k);
+    let r = k;
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    parent.set(k, r);
+    return r;
+  };
+  const join = (a: string, b: string) => parent.set(root(a), root(b));
+  const named = new Map<string, string[]>();
+  for (const u of runs)
+    u.ids.forEach((id, i) => {
+      const k = u.clusters?.[i] ?? null;
+      if (k !== null) named.set(id, [...(named.get(id) ?? []), k]);
+    });
+  for (const [id, ks] of named) {
+    const own = ks.filter(told);
+    for (const k of own.length > 0 ? own : ks) join(`u ${id}`, `c ${k}`);
+  }
+  const out = new Map<string, string>();
+  for (const u of runs) for (const id of u.ids) out.set(id, root(`u ${id}`));
+  return out;
+}
+
+/** A unit whose task_checksum differs between runs (or within one) is not one unit over them. */
+function changedUnits(runs: readonly Units[]): Set<string> {
+  const sums = new Map<string, Set<string>>();
+  for (const u of runs) u.ids.forEach((id, i) => {
+    const c = u.checksums?.[i] ?? null;
+    if (c !== null) sums.set(id, (sums.get(id) ?? new Set()).add(c));
+  });
+  return new Set([...sums].filter(([, s]) => s.has(MIXED_CHECKSUMS) || s.size > 1).map(([id]) => id));
+}
+
+/** The units the slope is of (held by two runs, not changed), each one's series over the runs' positions. */
+function panelOf(runs: readonly Units[], positions: readonly number[]): { series: Map<string, UnitSeries>; changed: number } {
+  const changed = changedUnits(runs);
+  const cluster = clustersOf(runs);
+  const series = new Map<string, UnitSeries & { at: number[]; values: number[] }>();
+  runs.forEach((u, r) =>
+    u.ids.forEach((id, i) => {
+      if (changed.has(id)) return;
+      const s = series.get(id) ?? { cluster: cluster.get(id)!, at: [], values: [] };
+      series.set(id, s);
+      s.at.push(positions[r]!);
+      s.values.push(u.values[i]!);
+    }),
+  );
+  return { series, changed: changed.size };
+}
+
+/** Each run's mean over the units (of `used`) it holds; null where it holds none. */
+function valuesOf(runs: readonly Units[], used: ReadonlySet<string>): (number | null)[] {
+  return runs.map((u) => {
+    let sum = 0;
+    let n = 0;
+    u.ids.forEach((id, i) => used.has(id) && ((sum += u.values[i]!), n++));
+    return n === 0 ? null : sum / n;
+  });
+}
+
+/** The trend of `metric` over `runs` (any order: they are put in start-time order here). */
+export function trendOf(metric: string, runs: readonly TrendRun[]): Trend {
+  const order = positionsOf(runs);
+  const ordered = "positions" in order;
+  const sorted = ordered ? runs.map((r, i) => ({ r, at: order.positions[i]! })).sort((a, b) => a.at - b.at).map((x) => x.r) : [...runs];
+  const positions = ordered ? sorted.map((r) => order.positions[runs.indexOf(r)]!) : sorted.map((_, i) => i);
+  const unit: UnitKind = runs.find((r) => r.units.reason === null)?.units.unit ?? runs[0]?.units.unit ?? "task";
+  const notes: string[] = sorted.flatMap((r) => (r.units.reason === null ? [] : [`${r.run}: ${r.units.reason}: not in the trend`]));
+  const holding = sorted.map((r) => (r.units.reason === null ? r.units : { ...r.units, ids: [], values: new Float64Array(0) }));
+  const { series, changed } = panelOf(holding, positions);
+  if (changed > 0) notes.push(`task_checksum differs between runs for ${plural(changed, unit)}: left out (a changed task is not one unit)`);
+  const used = [...series].filter(([, s]) => s.at.length >= 2);
+  const values = valuesOf(holding, new Set(used.map(([id]) => id)));
+  const fit = withinSlope([...series.values()]);
+  if (ordered && order.ties > 0) notes.push(`${plural(order.ties, "run")} started at the same time as another: they share a position`);
+  const withUnits = holding.filter((u) => u.ids.length > 0).length;
+  if (used.some(([, s]) => s.at.length < withUnits)) notes.push(`not every ${unit} is held by every run: each run's value is over the ${unit}s it holds; the slope compares each ${unit} only with itself`);
+  const reason = ordered ? fit.reason : order.reason;
+  const interval = ordered ? fit.interval : null;
+  return {
+    metric,
+    unit,
+    clock: ordered ? runs[0]!.clock : null,
+    runs: sorted.map((r, i) => ({ run: r.run, started_at: r.started_at, position: ordered ? positions[i]! : null, value: values[i]! })),
+    slope: ordered ? fit.slope : null,
+    interval,
+    se: ordered ? fit.se : null,
+    df: ordered ? fit.df : null,
+    verdict: verdictOf(interval),
+    reason,
+    units: fit.units,
+    clusters: fit.clusters,
+    left_out: fit.left_out + changed,
+    assumes: TREND_ASSUMES,
+    notes,
+  };
+}
