@@ -2,6 +2,7 @@
 // against a hand-computed panel and against OLS with unit dummies computed another way (normal
 // equations and the full sandwich); the verdict on each side of 0; runs that cannot be ordered;
 // unbalanced panels, clusters and changed tasks; the three text formats.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { verdictOf, withinSlope, type UnitSeries } from "../src/core/stats/trend.js";
 import { tQuantile } from "../src/core/stats/student-t.js";
@@ -314,5 +315,20 @@ describe("the trend in the text formats", () => {
     expect(down.verdict).toBe("degrading");
     expect(trendHtml(down)).toMatch(/^<p class="reg">/);
     expect(trendLines(down)[0]).toMatch(/: degrading \(the interval lies below 0\)$/);
+  });
+});
+
+describe("docs/metrics.md's worked example: three Harbor jobs, three tasks", () => {
+  it("the page's block is what trendLines prints for it", () => {
+    const page = readFileSync(new URL("../docs/metrics.md", import.meta.url), "utf8");
+    const block = /<!-- worked example: trend -->\n```\n([^]*?)```/.exec(page)![1]!.trimEnd().split("\n");
+    const t = trendOf("reward/reward/mean", [
+      run("jobs-mar-03.json", "2026-03-03T10:00:00.000Z", { x: 0, y: 0.5, z: 0 }),
+      run("jobs-mar-01.json", "2026-03-01T10:00:00.000Z", { x: 1, y: 1, z: 0.5 }),
+      run("jobs-mar-02.json", "2026-03-02T10:00:00.000Z", { x: 0.5, y: 1, z: 0.5 }),
+    ]);
+    expect(block).toEqual(trendLines(t).slice(0, 5));
+    expect(t.slope!).toBeCloseTo(-1 / 3, 12);
+    expect(t.se!).toBeCloseTo(1 / 12, 12);
   });
 });

@@ -17,8 +17,9 @@ export interface TrendRun {
   units: Units;
 }
 
+/** What every trend's interval takes for granted (its JSON's `assumes`). */
 export const TREND_ASSUMES =
-  "the runs in start-time order, one step per run (their spacing ignored); a straight-line change per run, the same in every unit; each unit's own level absorbed (only its change from run to run counts); units of one cluster (a task's repeats) move together, clusters independently; the interval is for the population of tasks these were drawn from";
+  "the runs in start-time order, one step per run (their spacing ignored); the slope is the average straight-line change per run within units (each unit's own level absorbed: only its change from run to run counts); units of one cluster (a task's repeats) move together, clusters independently of one another; the interval is for the population of tasks these were drawn from, and needs two clusters or more";
 
 /** A start time in ms: an instant as itself, a local time as if it were UTC (comparable only with other local times). */
 const msOf = (at: string, clock: "utc" | "local"): number => Date.parse(clock === "utc" ? at : `${at.replace(" ", "T")}Z`);
