@@ -24,17 +24,20 @@ export const TREND_ASSUMES =
 /** A start time in ms: an instant as itself, a local time as if it were UTC (comparable only with other local times). */
 const msOf = (at: string, clock: "utc" | "local"): number => Date.parse(clock === "utc" ? at : `${at.replace(" ", "T")}Z`);
 
-/** Each run's position (runs started at the same time share one), or why the runs cannot be ordered. */
-function positionsOf(runs: readonly TrendRun[]): { positions: number[]; ties: number } | { reason: string } {
-  if (runs.length < 2) return { reason: "fewer than two runs: no trend" };
+/**
+ * The runs in start-time order with their positions (runs started at the same time share one), or
+ * as given with why they cannot be ordered.
+ */
+function ordered(runs: readonly TrendRun[]): { runs: TrendRun[]; positions: number[] | null; ties: number; reason: string | null } {
+  const refuse = (reason: string) => ({ runs: [...runs], positions: null, ties: 0, reason });
+  if (runs.length < 2) return refuse("fewer than two runs: no trend");
   const untimed = runs.filter((r) => r.started_at === null || r.clock === null || Number.isNaN(msOf(r.started_at, r.clock)));
-  if (untimed.length > 0) return { reason: `${untimed.map((r) => r.run).join(", ")} ${untimed.length === 1 ? "records" : "record"} no start time: the runs cannot be ordered, no trend` };
-  if (new Set(runs.map((r) => r.clock)).size > 1)
-    return { reason: "some runs' start times are instants (UTC), others local times with no zone: they cannot be ordered against each other, no trend" };
-  const ms = runs.map((r) => msOf(r.started_at!, r.clock!));
-  const distinct = [...new Set(ms)].sort((a, b) => a - b);
-  if (distinct.length < 2) return { reason: "every run started at the same time: no order, no trend" };
-  return { positions: ms.map((t) => distinct.indexOf(t)), ties: runs.length - distinct.length };
+  if (untimed.length > 0) return refuse(`${untimed.map((r) => r.run).join(", ")} ${untimed.length === 1 ? "records" : "record"} no start time: the runs cannot be ordered, no trend`);
+  if (new Set(runs.map((r) => r.clock)).size > 1) return refuse("some runs' start times are instants (UTC), others local times with no zone: they cannot be ordered against each other, no trend");
+  const timed = runs.map((r) => ({ r, ms: msOf(r.started_at!, r.clock!) })).sort((a, b) => a.ms - b.ms);
+  const distinct = [...new Set(timed.map((x) => x.ms))];
+  if (distinct.length < 2) return refuse("every run started at the same time: no order, no trend");
+  return { runs: timed.map((x) => x.r), positions: timed.map((x) => distinct.indexOf(x.ms)), ties: runs.length - distinct.length, reason: null };
 }
 
 /** A told cluster (not an Inspect sample's that lacks its key, which gives way to a told one). */
@@ -108,34 +111,31 @@ function valuesOf(runs: readonly Units[], used: ReadonlySet<string>): (number | 
 
 /** The trend of `metric` over `runs` (any order: they are put in start-time order here). */
 export function trendOf(metric: string, runs: readonly TrendRun[]): Trend {
-  const order = positionsOf(runs);
-  const ordered = "positions" in order;
-  const sorted = ordered ? runs.map((r, i) => ({ r, at: order.positions[i]! })).sort((a, b) => a.at - b.at).map((x) => x.r) : [...runs];
-  const positions = ordered ? sorted.map((r) => order.positions[runs.indexOf(r)]!) : sorted.map((_, i) => i);
+  const order = ordered(runs);
   const unit: UnitKind = runs.find((r) => r.units.reason === null)?.units.unit ?? runs[0]?.units.unit ?? "task";
-  const notes: string[] = sorted.flatMap((r) => (r.units.reason === null ? [] : [`${r.run}: ${r.units.reason}: not in the trend`]));
-  const holding = sorted.map((r) => (r.units.reason === null ? r.units : { ...r.units, ids: [], values: new Float64Array(0) }));
-  const { series, changed } = panelOf(holding, positions);
+  const notes: string[] = order.runs.flatMap((r) => (r.units.reason === null ? [] : [`${r.run}: ${r.units.reason}: not in the trend`]));
+  const holding = order.runs.map((r) => (r.units.reason === null ? r.units : { ...r.units, ids: [], values: new Float64Array(0) }));
+  // Unordered runs still give each its value (and the units are counted): only the slope needs the order.
+  const { series, changed } = panelOf(holding, order.positions ?? holding.map((_, i) => i));
   if (changed > 0) notes.push(`task_checksum differs between runs for ${plural(changed, unit)}: left out (a changed task is not one unit)`);
   const used = [...series].filter(([, s]) => s.at.length >= 2);
   const values = valuesOf(holding, new Set(used.map(([id]) => id)));
-  const fit = withinSlope([...series.values()]);
-  if (ordered && order.ties > 0) notes.push(`${plural(order.ties, "run")} started at the same time as another: they share a position`);
+  if (order.ties > 0) notes.push(`${plural(order.ties, "run")} started at the same time as another: they share a position`);
   const withUnits = holding.filter((u) => u.ids.length > 0).length;
   if (used.some(([, s]) => s.at.length < withUnits)) notes.push(`not every ${unit} is held by every run: each run's value is over the ${unit}s it holds; the slope compares each ${unit} only with itself`);
-  const reason = ordered ? fit.reason : order.reason;
-  const interval = ordered ? fit.interval : null;
+  const fit = withinSlope([...series.values()]);
+  const slope = order.positions === null ? { slope: null, interval: null, se: null, df: null, reason: order.reason } : fit;
   return {
     metric,
     unit,
-    clock: ordered ? runs[0]!.clock : null,
-    runs: sorted.map((r, i) => ({ run: r.run, started_at: r.started_at, position: ordered ? positions[i]! : null, value: values[i]! })),
-    slope: ordered ? fit.slope : null,
-    interval,
-    se: ordered ? fit.se : null,
-    df: ordered ? fit.df : null,
-    verdict: verdictOf(interval),
-    reason,
+    clock: order.positions === null ? null : runs[0]!.clock,
+    runs: order.runs.map((r, i) => ({ run: r.run, started_at: r.started_at, position: order.positions?.[i] ?? null, value: values[i]! })),
+    slope: slope.slope,
+    interval: slope.interval,
+    se: slope.se,
+    df: slope.df,
+    verdict: verdictOf(slope.interval),
+    reason: slope.reason,
     units: fit.units,
     clusters: fit.clusters,
     left_out: fit.left_out + changed,
