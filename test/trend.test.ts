@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { verdictOf, withinSlope, type UnitSeries } from "../src/core/stats/trend.js";
 import { tQuantile } from "../src/core/stats/student-t.js";
+import { pairedDifference } from "../src/core/stats/paired.js";
 import { trendOf, type TrendRun } from "../src/core/compare/trend.js";
 import { trendSchema } from "../src/core/compare/trend-schema.js";
 import { MIXED_CHECKSUMS, UNTOLD_CLUSTER, type Units } from "../src/core/compare/trials.js";
@@ -105,6 +106,27 @@ describe("the within-unit slope against OLS with unit dummies", () => {
   });
 });
 
+describe("two runs: the slope is compare's paired difference", () => {
+  // With t̃ = ±½ in every unit, β is the mean of HEAD − BASE and both SEs reduce to the paired (or
+  // cluster-paired) one: a trend over two runs says what `assay compare` says of them.
+  it("the same figure, SE, degrees of freedom and interval as the paired t, and as the cluster-paired t", () => {
+    const r = rng(5);
+    for (const clustered of [false, true]) {
+      const base = Array.from({ length: 12 }, () => r());
+      const head = base.map((b) => Math.min(1, Math.max(0, b - 0.1 + (r() - 0.5) * 0.5)));
+      const clusters = base.map((_, i) => (clustered ? `k${i % 4}` : `u${i}`));
+      const fit = withinSlope(base.map((b, i) => ({ cluster: clusters[i]!, at: [0, 1], values: [b, head[i]!] })));
+      const d = pairedDifference({ base, head, clusters: clustered ? clusters : null });
+      expect(d.interval!.method).toBe(clustered ? "cluster-paired-t" : "paired-t");
+      expect(fit.slope!).toBeCloseTo(d.mean_diff!, 12);
+      expect(fit.se!).toBeCloseTo(d.se!, 12);
+      expect(fit.df).toBe(clustered ? 3 : 11);
+      expect(fit.interval!.lo).toBeCloseTo(d.interval!.lo, 12);
+      expect(fit.interval!.hi).toBeCloseTo(d.interval!.hi, 12);
+    }
+  });
+});
+
 describe("the verdict", () => {
   it("is degrading only where the interval lies wholly below 0, improving only above", () => {
     expect(verdictOf({ lo: -0.2, hi: -1e-9 })).toBe("degrading");
@@ -131,6 +153,45 @@ describe("the verdict", () => {
     expect(fit.slope!).toBeLessThan(0);
     expect(verdictOf(fit.interval)).toBe("no trend detected");
   });
+});
+
+describe("the interval by simulation", () => {
+  /**
+   * G tasks of m trials each over R runs; each task's rate uniform in [0.1, 0.9], moved per run by a
+   * task × run interaction (sd 0.1) and by `drift` per run; a run's task value is the mean of its trials.
+   */
+  function simulate(seed: number, G: number, R: number, m: number, drift: number, reps: number): { trend: number; covered: number; estimated: number } {
+    const r = rng(seed);
+    const normal = () => Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
+    let trend = 0;
+    let covered = 0;
+    let estimated = 0;
+    for (let rep = 0; rep < reps; rep++) {
+      const series: UnitSeries[] = Array.from({ length: G }, (_, g) => {
+        const p = 0.1 + 0.8 * r();
+        const at = [...Array(R).keys()];
+        const values = at.map((t) => {
+          const q = Math.min(1, Math.max(0, p + 0.1 * normal() + drift * t));
+          return Array.from({ length: m }, () => (r() < q ? 1 : 0)).reduce<number>((a, b) => a + b, 0) / m;
+        });
+        return { cluster: `t${g}`, at, values };
+      });
+      const fit = withinSlope(series);
+      if (fit.interval === null) continue;
+      estimated++;
+      if (verdictOf(fit.interval) !== "no trend detected") trend++;
+      if (fit.interval.lo <= drift && drift <= fit.interval.hi) covered++;
+    }
+    return { trend: trend / estimated, covered: covered / estimated, estimated };
+  }
+
+  for (const [G, R, m] of [[3, 4, 4], [5, 6, 1], [10, 4, 8]] as const)
+    it(`${G} tasks, ${R} runs, ${m} trials each: no drift is called a trend at most 7% of the time; a drift of −3 pts per run is covered at least 93%`, () => {
+      const still = simulate(G * 100 + R, G, R, m, 0, 1500);
+      expect(still.estimated).toBeGreaterThan(1400);
+      expect(still.trend).toBeLessThanOrEqual(0.07);
+      expect(simulate(G * 100 + R + 1, G, R, m, -0.03, 1500).covered).toBeGreaterThanOrEqual(0.93);
+    });
 });
 
 describe("the slope without an interval", () => {

@@ -19,7 +19,7 @@ export interface TrendRun {
 
 /** What every trend's interval takes for granted (its JSON's `assumes`). */
 export const TREND_ASSUMES =
-  "the runs in start-time order, one step per run (their spacing ignored); the slope is the average straight-line change per run within units (each unit's own level absorbed: only its change from run to run counts); units of one cluster (a task's repeats) move together, clusters independently of one another; the interval is for the population of tasks these were drawn from, and needs two clusters or more";
+  "the runs in start-time order, one step per run (their spacing ignored); the slope is the average straight-line change per run within units (each unit's own level absorbed: only its change from run to run counts); units of one cluster (a task's repeats) move together, clusters independently of one another, with no shock shared by every unit of one run (a run-wide outage reads as part of the trend); the interval is for the population of tasks these were drawn from, and needs two clusters or more";
 
 /** A start time in ms: an instant as itself, a local time as if it were UTC (comparable only with other local times). */
 const msOf = (at: string, clock: "utc" | "local"): number => Date.parse(clock === "utc" ? at : `${at.replace(" ", "T")}Z`);
