@@ -82,7 +82,7 @@ function changedUnits(runs: readonly Units[]): Set<string> {
   return new Set([...sums].filter(([, s]) => s.has(MIXED_CHECKSUMS) || s.size > 1).map(([id]) => id));
 }
 
-/** The units the slope is of (held by two runs, not changed), each one's series over the runs' positions. */
+/** Every unit but the changed ones, each with its series over the runs' positions (the slope takes those held by two runs). */
 function panelOf(runs: readonly Units[], positions: readonly number[]): { series: Map<string, UnitSeries>; changed: number } {
   const changed = changedUnits(runs);
   const cluster = clustersOf(runs);
