@@ -125,6 +125,15 @@ describe("rankRuns within one document", () => {
     expect(uncompared(doc)).toEqual([`${doc.unscored[0]!.experiment}: no run of the group records a score (no scorer, or nothing scored): listed, not ranked`]);
   });
 
+  it("--trend: each ranking's runs in start order with the slope per run; without it, no trend", () => {
+    const at = (d: number) => ({ started_at: `2026-01-0${d}T00:00:00.000Z`, clock: "utc" as const, tasks: t });
+    const runs = [withPass(exp("late", at(3)), [0, 0, 0, 1]), withPass(exp("early", at(1)), [1, 1, 1, 1]), withPass(exp("mid", at(2)), [1, 0, 1, 1])];
+    const trend = rankRuns([side("one.json", runs)], { trend: true }).experiments[0]!.trend!;
+    expect(trend.runs.map((r) => [r.run, r.position, r.value])).toEqual([["early", 0, 1], ["mid", 1, 0.75], ["late", 2, 0.25]]);
+    expect(trend.slope).toBeCloseTo(-0.375, 12);
+    expect(rankRuns([side("one.json", runs)]).experiments[0]!.trend).toBeNull();
+  });
+
   it("across documents, one name per document is labelled by its document, as before", () => {
     const doc = rankRuns(["r1.json", "r2.json"].map((f, i) => side(f, [withPass(exp("e", {}), i === 0 ? [1, 1] : [0, 1])])));
     expect(doc.experiments.map((e) => [e.match, e.experiment, e.ranking.runs.map((r) => r.run)])).toEqual([["name", "e", ["r1.json", "r2.json"]]]);

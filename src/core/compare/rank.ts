@@ -12,6 +12,7 @@ import { holm, pairedDifference, tieGroups } from "../stats/paired.js";
 import { runNotes, sideOf, type Side } from "./compare.js";
 import { describeKey, groupRuns, runKey, type Group, type MatchBy, type Member } from "./match.js";
 import { namesOf } from "./names.js";
+import { trendOf, type TrendRun } from "./trend.js";
 import { pairing, unpairedNotes } from "./paired.js";
 import type { RankedExperiment, Ranking, RankingDocument } from "./schema.js";
 import { headlines, MIXED_CHECKSUMS, type Units } from "./trials.js";
@@ -231,13 +232,24 @@ export function rankRuns(sides: readonly Side[], options: RankOptions = {}): Ran
       rankedAny = true;
       for (const h of held) if (!holding.some((x) => x.run === h.run)) unranked.push({ experiment: name, metric, run: file(h) });
       const { unit, ranking, notes, below } = rank(metric, holding, file);
-      experiments.push({ experiment: name, match: g.how, profile: held[0]!.x.profile, unit, ranking, members, duplicates: dupes, notes, usage: ranking.runs.map((r) => ({ run: r.run, usage: g.members[labels.indexOf(r.run)]!.x.usage })) });
+      const trend = options.trend === true ? trendOf(metric, trendRuns(holding, file, unit)) : null;
+      experiments.push({ experiment: name, match: g.how, profile: held[0]!.x.profile, unit, ranking, trend, members, duplicates: dupes, notes, usage: ranking.runs.map((r) => ({ run: r.run, usage: g.members[labels.indexOf(r.run)]!.x.usage })) });
       for (const run of below) regressions.push({ experiment: name, metric, run });
     }
     if (!rankedAny) unscored.push({ experiment: name, match: g.how, members, duplicates: dupes, reason: unscoredReason(held.map((h) => h.x), kept.length) });
   }
   const singles = single.map((m) => (sides.length === 1 ? names[m.side]!.get(m.x)! : `${sides[m.side]!.file}: ${names[m.side]!.get(m.x)!}`));
   return { format: "assay.compare-runs/1", runs: sides.map(sideOf), experiments, single: singles, unranked, unscored, regressions, notes: runNotes(sides) };
+}
+
+/** A ranking's runs as `--trend` takes them: each with its recorded start and its units (a run without units of the metric is said, not guessed). */
+function trendRuns(holding: readonly Held[], file: (h: { run: number }) => string, unit: Units["unit"]): TrendRun[] {
+  return holding.map((h) => ({
+    run: file(h),
+    started_at: h.x.identity?.started_at ?? null,
+    clock: h.x.identity?.clock ?? null,
+    units: h.units ?? { unit, ids: [], values: new Float64Array(0), checksums: null, reason: lacking(h.units, "the metric") },
+  }));
 }
 
 /** Why a group of runs has no ranking at all. */

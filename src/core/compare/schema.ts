@@ -5,6 +5,7 @@
 
 import { z } from "zod";
 import { identitySchema } from "../identity.js";
+import { trendSchema } from "./trend-schema.js";
 import { experimentUsageSchema, intervalSchema, profileSchema, runOptionsSchema } from "../results.js";
 
 const sideSchema = z.object({
@@ -227,6 +228,8 @@ export const rankedExperimentSchema = z.object({
   unit: z.enum(["trial", "task", "sample"]),
   /** One entry per experiment and headline metric (a Harbor job with two reward keys: two entries). */
   ranking: rankingSchema,
+  /** Issue 37, `--trend`: the runs in start-time order and the within-unit slope of the figure per run, with its cluster-robust interval; null without --trend. */
+  trend: trendSchema.nullable().default(null),
   /** Every run of the group, R1 (the reference for regressions) first: command-line order, then document order. */
   members: z.array(memberSchema),
   duplicates: z.array(duplicateSchema),

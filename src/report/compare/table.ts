@@ -4,6 +4,7 @@ import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocumen
 import { uncomparedPairs } from "../../core/compare/compare.js";
 import { uncompared } from "../../core/compare/rank.js";
 import { forTerminal as name, terminalText as text } from "../../core/text.js";
+import { trendLines } from "./trend.js";
 import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, MATCH_WORDS, who, startedText, memberOf, duplicatesLine, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 const pad = (s: string, n: number) => s + " ".repeat(Math.max(1, n - [...s].length));
@@ -63,6 +64,7 @@ function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<stri
       ["a", "b", "b − a", "test", "p", "p (Holm)"],
       r.pairs.map((p) => [name(p.a), name(p.b), rankedPair(p).diff, rankedPair(p).test, rankedPair(p).p, rankedPair(p).holm]),
     );
+  if (e.trend !== null) for (const line of trendLines(e.trend)) yield `  ${line}\n`;
   for (const n of e.notes) yield `  note: ${text(n)}\n`;
   const spend = rankedUsageRows(e, before);
   if (spend.length > 0) {
