@@ -56,6 +56,10 @@ export const UNTOLD_CLUSTER = "\u0000no metadata ";
 /** A Harbor task whose counted trials carry different task_checksums within one run: never one unit with another run's. */
 export const MIXED_CHECKSUMS = "\u0000mixed";
 
+/** Whether two sides' task_checksums (null: not recorded) let a task be one unit on both: never where they differ or a side's are mixed. */
+export const sameTask = (base: string | null, head: string | null): boolean =>
+  base !== MIXED_CHECKSUMS && head !== MIXED_CHECKSUMS && (base === null || head === null || base === head);
+
 /** Inspect's mean and accuracy metrics: the ones with per-sample values and a paired analysis. */
 export const isMeanKey = (key: string): boolean => /\/(accuracy|mean)$/.test(key);
 
