@@ -170,6 +170,14 @@ describe("Harbor: two jobs of one benchmark, by task", () => {
     expect(table).not.toContain("    z8 pass→fail");
     expect(table).not.toContain("g moved");
   });
+  it("a run against itself: no change listed, and each format says so once", async () => {
+    const self = await compareJson(`${roots.base}.json`, `${roots.base}.json`);
+    expect(changesOf(self, "reward/reward/mean")).toEqual([]);
+    const said = "nothing changed, by task, in reward/reward/mean: every task both runs count has the same value, and neither counts one the other does not";
+    expect((await cli(["compare", `${roots.base}.json`, `${roots.base}.json`])).stdout).toContain(`\n  ${said}\n`);
+    expect((await cli(["compare", `${roots.base}.json`, `${roots.base}.json`, "--format", "md"])).stdout).not.toContain("What changed");
+    expect((await cli(["compare", `${roots.base}.json`, `${roots.base}.json`, "--format", "html"])).stdout).toContain(`<p>${said}.</p>`);
+  });
   it("Markdown and HTML: the changed tasks as a BASE/HEAD matrix with evidence, a hostile task name escaped", async () => {
     const [b, h] = [`${roots.base}.json`, `${roots.head}.json`];
     const md = (await cli(["compare", b, h, "--format", "md"])).stdout;

@@ -50,8 +50,7 @@ export function evidenceText(s: UnitSide | null): string {
 const changeText = (c: UnitChange) => (c.change === "moved" ? `moved ${signed(c.delta!)}` : LABELS[c.change]);
 
 /** How many units changed, by kind: "2 pass→fail, 1 moved, 3 only in BASE". */
-export function changeSummary(changes: readonly UnitChange[], unit: Unit): string {
-  if (changes.length === 0) return `nothing changed: every ${unit} both runs count has the same value, and neither counts one the other does not`;
+export function changeSummary(changes: readonly UnitChange[]): string {
   const counts = new Map<UnitChange["change"], number>();
   for (const c of changes) counts.set(c.change, (counts.get(c.change) ?? 0) + 1);
   return (Object.keys(LABELS) as UnitChange["change"][]).flatMap((k) => (counts.has(k) ? [`${counts.get(k)} ${LABELS[k]}`] : [])).join(", ");
@@ -60,13 +59,24 @@ export function changeSummary(changes: readonly UnitChange[], unit: Unit): strin
 /** The headline metrics that list changes, with their unit. */
 const listed = (e: ExperimentComparison) =>
   e.metrics.flatMap((m) => (m.changes === null || m.paired === null ? [] : [{ metric: m.metric, unit: m.paired.unit, changes: m.changes }]));
+const changed = (e: ExperimentComparison) => listed(e).filter((m) => m.changes.length > 0);
+
+/** The headline metrics where no unit changed, said once per experiment (a Harbor job may have many reward keys); null: none. */
+export function unchangedLine(e: ExperimentComparison): string | null {
+  const same = listed(e).filter((m) => m.changes.length === 0);
+  if (same.length === 0) return null;
+  const units = [...new Set(same.map((m) => m.unit))].join(" or ");
+  return `nothing changed, by ${units}, in ${same.map((m) => metricName(m.metric)).join(", ")}: every ${units} both runs count has the same value, and neither counts one the other does not`;
+}
 
 const more = (n: number, unit: Unit) => (n > 0 ? `and ${plural(n, `more changed ${unit}`)} (complete in --format json)` : null);
 
 /** The table's lines: per headline metric, a count by kind and the first CHANGES_SHOWN changes with each side's value and evidence. */
 export function* changesTable(e: ExperimentComparison): Generator<string> {
-  for (const { metric, unit, changes } of listed(e)) {
-    yield `  what changed, by ${unit}: ${forTerminal(metricName(metric))}: ${terminalText(changeSummary(changes, unit))}\n`;
+  const same = unchangedLine(e);
+  if (same !== null) yield `  ${terminalText(same)}\n`;
+  for (const { metric, unit, changes } of changed(e)) {
+    yield `  what changed, by ${unit}: ${forTerminal(metricName(metric))}: ${terminalText(changeSummary(changes))}\n`;
     for (const c of changes.slice(0, CHANGES_SHOWN)) {
       yield `    ${forTerminal(c.unit)} ${changeText(c)}: BASE ${terminalText(valueText(c.base))} → HEAD ${terminalText(valueText(c.head))}\n`;
       yield `      BASE ${forTerminal(evidenceText(c.base))} · HEAD ${forTerminal(evidenceText(c.head))}\n`;
@@ -78,9 +88,10 @@ export function* changesTable(e: ExperimentComparison): Generator<string> {
 
 /** Markdown: per headline metric a heading, the count by kind, and the changed units as a unit × run matrix (BASE, HEAD, the change, evidence). */
 export function* changesMarkdown(e: ExperimentComparison): Generator<string> {
-  for (const { metric, unit, changes } of listed(e)) {
-    yield `\n#### What changed, by ${unit}: ${md(metricName(metric))}\n\n${md(changeSummary(changes, unit))}.\n`;
-    if (changes.length === 0) continue;
+  const same = unchangedLine(e);
+  if (same !== null) yield `\n${md(same)}.\n`;
+  for (const { metric, unit, changes } of changed(e)) {
+    yield `\n#### What changed, by ${unit}: ${md(metricName(metric))}\n\n${md(changeSummary(changes))}.\n`;
     yield `\n| ${unit} | change | BASE | HEAD | evidence (BASE) | evidence (HEAD) |\n|---|---|---:|---:|---|---|\n`;
     for (const c of changes.slice(0, MARKDOWN_ROWS))
       yield `| ${md(c.unit)} | ${md(changeText(c))} | ${md(valueText(c.base))} | ${md(valueText(c.head))} | ${md(evidenceText(c.base))} | ${md(evidenceText(c.head))} |\n`;
@@ -93,9 +104,10 @@ const h = (s: string) => esc(terminalText(s));
 
 /** HTML: per headline metric a heading, the count by kind, and the changed units as a unit × run matrix (BASE, HEAD, the change, evidence). */
 export function* changesHtml(e: ExperimentComparison): Generator<string> {
-  for (const { metric, unit, changes } of listed(e)) {
-    yield `<h3>What changed, by ${unit}: ${h(metricName(metric))}</h3>\n<p>${h(changeSummary(changes, unit))}.</p>\n`;
-    if (changes.length === 0) continue;
+  const same = unchangedLine(e);
+  if (same !== null) yield `<p>${h(same)}.</p>\n`;
+  for (const { metric, unit, changes } of changed(e)) {
+    yield `<h3>What changed, by ${unit}: ${h(metricName(metric))}</h3>\n<p>${h(changeSummary(changes))}.</p>\n`;
     yield `<table><thead><tr><th>${unit}</th><th>change</th><th>BASE</th><th>HEAD</th><th>evidence (BASE)</th><th>evidence (HEAD)</th></tr></thead><tbody>\n`;
     for (const c of changes.slice(0, HTML_ROWS))
       yield `<tr><td>${h(c.unit)}</td><td>${h(changeText(c))}</td><td class="n">${h(valueText(c.base))}</td><td class="n">${h(valueText(c.head))}</td><td>${h(evidenceText(c.base))}</td><td>${h(evidenceText(c.head))}</td></tr>\n`;
