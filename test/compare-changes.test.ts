@@ -73,14 +73,25 @@ describe("unitMatrix (pure) and its renderings", () => {
   it("rows whose values spread most first, then those a run does not count, then byte order; null where a run does not count the unit", () => {
     const m = unitMatrix(columns);
     expect(m.labels).toEqual(["R1", "R2", "R3 <b>|"]);
-    expect(m.rows).toEqual([
+    expect(m.rows.map(({ unit, values }) => ({ unit, values }))).toEqual([
       { unit: "c", values: [0, 1, 1] },
       { unit: "b", values: [0.5, 0.75, 0.5] },
       { unit: "d", values: [1, null, null] },
       { unit: "e", values: [null, null, 0] },
       { unit: "a", values: [1, 1, 1] },
     ]);
+    expect(m.rows.every((r) => r.same_task)).toBe(true);
     expect(m.total).toBe(5);
+  });
+  it("a task whose task_checksum differs between runs (a side without one aside) or is mixed within one is marked: its values are of different tasks", () => {
+    const task = (checksums: (string | null)[]) => units("task", { a: 1, b: 1, c: 1 }, { checksums });
+    const m = unitMatrix([
+      { label: "R1", units: task([null, "x", "x"]) },
+      { label: "R2", units: task(["x", "x", MIXED_CHECKSUMS]) },
+      { label: "R3", units: task(["x", "y", "x"]) },
+    ]);
+    expect(m.rows.map((r) => [r.unit, r.same_task])).toEqual([["a", true], ["b", false], ["c", false]]);
+    expect([...matrixMarkdown(m, "task")].join("")).toContain("| b (task\\_checksum differs between runs\\: not one task) | 1 | 1 | 1 |");
   });
   it("the cap keeps the first rows and counts every unit; the renderings say how many are not shown", () => {
     const m = unitMatrix(columns, 2);

@@ -70,7 +70,8 @@ export const MATRIX_ROWS = 50;
 /** Units (rows) by run (columns, in the order given): each value, null where the run does not count the unit. */
 export interface UnitMatrix {
   labels: string[];
-  rows: { unit: string; values: (number | null)[] }[];
+  /** `same_task` false: a Harbor task whose task_checksum differs between runs (or within one), so its values are of different tasks. */
+  rows: { unit: string; values: (number | null)[]; same_task: boolean }[];
   /** Every unit some run counts: `rows` holds the first `cap` of them. */
   total: number;
 }
@@ -87,15 +88,18 @@ const missing = (values: readonly (number | null)[]) => values.filter((v) => v =
  * first, then those some run does not count, then in byte order of the unit; the first `cap` rows.
  */
 export function unitMatrix(columns: readonly { label: string; units: Units }[], cap = MATRIX_ROWS): UnitMatrix {
-  const byUnit = new Map<string, (number | null)[]>();
+  const byUnit = new Map<string, { values: (number | null)[]; checksum: string | null; same_task: boolean }>();
   columns.forEach(({ units }, c) =>
     units.ids.forEach((id, i) => {
       let row = byUnit.get(id);
-      if (row === undefined) byUnit.set(id, (row = Array<number | null>(columns.length).fill(null)));
-      row[c] = units.values[i]!;
+      if (row === undefined) byUnit.set(id, (row = { values: Array<number | null>(columns.length).fill(null), checksum: null, same_task: true }));
+      row.values[c] = units.values[i]!;
+      const checksum = units.checksums?.[i] ?? null;
+      row.same_task &&= sameTask(row.checksum, checksum);
+      row.checksum ??= checksum;
     }),
   );
-  const rows = [...byUnit].map(([unit, values]) => ({ unit, values, spread: spread(values), missing: missing(values) }));
+  const rows = [...byUnit].map(([unit, { values, same_task }]) => ({ unit, values, same_task, spread: spread(values), missing: missing(values) }));
   rows.sort((a, b) => b.spread - a.spread || b.missing - a.missing || byteCompare(a.unit, b.unit));
-  return { labels: columns.map((c) => c.label), rows: rows.slice(0, cap).map(({ unit, values }) => ({ unit, values })), total: rows.length };
+  return { labels: columns.map((c) => c.label), rows: rows.slice(0, cap).map(({ unit, values, same_task }) => ({ unit, values, same_task })), total: rows.length };
 }

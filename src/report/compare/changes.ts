@@ -118,12 +118,14 @@ export function* changesHtml(e: ExperimentComparison): Generator<string> {
 }
 
 const cell = (v: number | null) => (v === null ? "—" : number(v));
+/** A matrix row's unit, marked where its values are of different tasks. */
+const rowName = (r: UnitMatrix["rows"][number]) => (r.same_task ? r.unit : `${r.unit} (task_checksum differs between runs: not one task)`);
 const notShown = (m: UnitMatrix, unit: Unit) => (m.total > m.rows.length ? `${plural(m.total - m.rows.length, `more ${unit}`)} not shown (those whose values differ least)` : null);
 
 /** A unit × run matrix (many runs) in Markdown: a row per unit, a column per run; — where a run does not count the unit. */
 export function* matrixMarkdown(m: UnitMatrix, unit: Unit): Generator<string> {
   yield `\n| ${unit} | ${m.labels.map(md).join(" | ")} |\n|---|${m.labels.map(() => "---:").join("|")}|\n`;
-  for (const r of m.rows) yield `| ${md(r.unit)} | ${r.values.map(cell).join(" | ")} |\n`;
+  for (const r of m.rows) yield `| ${md(rowName(r))} | ${r.values.map(cell).join(" | ")} |\n`;
   const rest = notShown(m, unit);
   if (rest !== null) yield `\n${md(rest)}.\n`;
 }
@@ -131,7 +133,7 @@ export function* matrixMarkdown(m: UnitMatrix, unit: Unit): Generator<string> {
 /** A unit × run matrix (many runs) as an HTML table: a row per unit, a column per run; — where a run does not count the unit. */
 export function* matrixHtml(m: UnitMatrix, unit: Unit): Generator<string> {
   yield `<table><thead><tr><th>${unit}</th>${m.labels.map((l) => `<th>${h(l)}</th>`).join("")}</tr></thead><tbody>\n`;
-  for (const r of m.rows) yield `<tr><td>${h(r.unit)}</td>${r.values.map((v) => `<td class="n">${cell(v)}</td>`).join("")}</tr>\n`;
+  for (const r of m.rows) yield `<tr><td>${h(rowName(r))}</td>${r.values.map((v) => `<td class="n">${cell(v)}</td>`).join("")}</tr>\n`;
   yield "</tbody></table>\n";
   const rest = notShown(m, unit);
   if (rest !== null) yield `<p>${h(rest)}.</p>\n`;
