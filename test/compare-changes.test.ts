@@ -1,8 +1,8 @@
 // What changed, by unit (issue 37): per headline metric of two runs, the units that flipped or
 // moved, with each side's value, what it is made of and where its evidence is, and the units one
 // side alone counts; capped in the table, complete in the JSON; a unit × run matrix. The pure
-// functions against hand-built units, then real folders (Harbor jobs, synthesised native runs,
-// synthesised Inspect logs) scored and compared in-process, each path checked against the disk.
+// functions against hand-built units, then real folders (Harbor jobs, synthesised native and world
+// runs, synthesised Inspect logs) scored and compared in-process, each path checked against the disk.
 
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -259,6 +259,24 @@ describe("native trials: the deciding bundle, and an invalid trial counted 0", (
       { unit: broken.trial, change: "pass_to_fail", base: { value: 1, trials: 1, zeroed: 0, evidence: join(dir, "base", broken.dir) }, head: { value: 0, trials: 1, zeroed: 1, evidence: join(dir, "broken", broken.dir) }, delta: -1 },
     ]);
     expect(changesOf(doc, "accuracy")).toHaveLength(1); // nothing else changed: the unchanged trials are not listed
+  });
+});
+
+describe("world trials: the bundle, and a broken one counted 0", () => {
+  it("a passing scenario whose journal breaks is pass→fail, HEAD's 0 without a score, each side's evidence its bundle", async () => {
+    const dir = folder("world");
+    await cli(["synth", "--out", join(dir, "base"), "--n", "11", "--profile", "world"]);
+    cpSync(join(dir, "base"), join(dir, "head"), { recursive: true });
+    appendFileSync(join(dir, "head", "synth-world", "clean-000", "a1", "journal.jsonl"), "{not json\n");
+    for (const r of ["base", "head"]) await cli(["score", join(dir, r), "--quiet", "--format", "json", "--out", join(dir, `${r}.json`)]);
+    const doc = await compareJson(join(dir, "base.json"), join(dir, "head.json"));
+    expect(changesOf(doc, "pass")).toEqual([
+      {
+        unit: "clean-000", change: "pass_to_fail", delta: -1,
+        base: { value: 1, trials: 1, zeroed: 0, evidence: join(dir, "base", "synth-world", "clean-000", "a1") },
+        head: { value: 0, trials: 1, zeroed: 1, evidence: join(dir, "head", "synth-world", "clean-000", "a1") },
+      },
+    ]);
   });
 });
 
