@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { unitChanges, unitMatrix } from "../src/core/compare/changes.js";
 import { comparisonSchema, type Comparison, type UnitChange } from "../src/core/compare/schema.js";
 import { MIXED_CHECKSUMS, type Units } from "../src/core/compare/trials.js";
-import { changesHtml, changesMarkdown, CHANGES_SHOWN, MARKDOWN_ROWS, matrixHtml, matrixMarkdown } from "../src/report/compare/changes.js";
+import { changesHtml, changesMarkdown, changesTable, CHANGES_SHOWN, HTML_ROWS, MARKDOWN_ROWS, matrixHtml, matrixMarkdown } from "../src/report/compare/changes.js";
 import { inspectFileName, inspectLogBytes, type InspectSpec } from "../src/synth/inspect.js";
 import { readyZstd } from "../src/synth/zip.js";
 import { run } from "./helpers/cli.js";
@@ -204,17 +204,34 @@ describe("Harbor: two jobs of one benchmark, by task", () => {
   });
 });
 
-describe("the Markdown matrix's cap", () => {
-  it("past MARKDOWN_ROWS changes, the first rows and how many more the JSON holds", () => {
-    const n = MARKDOWN_ROWS + 7;
-    const ids = Array.from({ length: n }, (_, i) => `t${String(i).padStart(3, "0")}`);
+describe("each format's cap, on either side of its line", () => {
+  /** An experiment comparison whose accuracy lists `n` trials flipped pass→fail. */
+  const flipped = (n: number): Comparison["experiments"][number] => {
+    const ids = Array.from({ length: n }, (_, i) => `t${String(i).padStart(4, "0")}`);
     const changes = unitChanges(units("trial", Object.fromEntries(ids.map((id) => [id, 1]))), units("trial", Object.fromEntries(ids.map((id) => [id, 0]))))!;
     const paired = { unit: "trial" } as NonNullable<Comparison["experiments"][number]["metrics"][number]["paired"]>;
-    const e = { metrics: [{ metric: "accuracy", paired, changes }] } as unknown as Comparison["experiments"][number];
-    const md = [...changesMarkdown(e)].join("");
-    expect(md.match(/^\| t\d{3} \| pass→fail/gm)).toHaveLength(MARKDOWN_ROWS);
+    return { metrics: [{ metric: "accuracy", paired, changes }] } as unknown as Comparison["experiments"][number];
+  };
+  const text = (g: Iterable<string>) => [...g].join("");
+  it(`the table: ${CHANGES_SHOWN} shown and none more; one past it, the rest counted`, () => {
+    expect(text(changesTable(flipped(CHANGES_SHOWN))).match(/^ {4}t\d{4} pass→fail/gm)).toHaveLength(CHANGES_SHOWN);
+    expect(text(changesTable(flipped(CHANGES_SHOWN)))).not.toContain("more changed");
+    expect(text(changesTable(flipped(CHANGES_SHOWN + 1))).match(/^ {4}t\d{4} pass→fail/gm)).toHaveLength(CHANGES_SHOWN);
+    expect(text(changesTable(flipped(CHANGES_SHOWN + 1)))).toContain("    and 1 more changed trial (complete in --format json)\n");
+  });
+  it(`Markdown: ${MARKDOWN_ROWS} rows and none more; past it, the first rows and how many more the JSON holds`, () => {
+    expect(text(changesMarkdown(flipped(MARKDOWN_ROWS))).match(/^\| t\d{4} \| pass→fail/gm)).toHaveLength(MARKDOWN_ROWS);
+    expect(text(changesMarkdown(flipped(MARKDOWN_ROWS)))).not.toContain("more changed");
+    const md = text(changesMarkdown(flipped(MARKDOWN_ROWS + 7)));
+    expect(md.match(/^\| t\d{4} \| pass→fail/gm)).toHaveLength(MARKDOWN_ROWS);
     expect(md).toContain("and 7 more changed trials (complete in --format json).");
-    expect([...changesHtml(e)].join("").match(/<tr><td>t\d{3}<\/td>/g)).toHaveLength(n); // HTML's cap is higher
+  });
+  it(`HTML: ${HTML_ROWS} rows and none more; past it, the first rows and how many more`, () => {
+    expect(text(changesHtml(flipped(HTML_ROWS))).match(/<tr><td>t\d{4}<\/td>/g)).toHaveLength(HTML_ROWS);
+    expect(text(changesHtml(flipped(HTML_ROWS)))).not.toContain("more changed");
+    const html = text(changesHtml(flipped(HTML_ROWS + 2)));
+    expect(html.match(/<tr><td>t\d{4}<\/td>/g)).toHaveLength(HTML_ROWS);
+    expect(html).toContain("<p>and 2 more changed trials (complete in --format json).</p>");
   });
 });
 
