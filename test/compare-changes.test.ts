@@ -174,7 +174,7 @@ describe("Harbor: two jobs of one benchmark, by task", () => {
     const table = (await cli(["compare", `${roots.base}.json`, `${roots.head}.json`])).stdout;
     expect(table).toContain("  what changed, by task: reward/reward/mean: 11 pass→fail, 2 moved, 1 task_checksum changed, 1 only in BASE, 1 only in HEAD\n");
     expect(table).toContain(`    a pass→fail: BASE 1 (mean of 2 trials) → HEAD 0 (mean of 2 trials)\n      BASE ${join(roots.base, "bench", "a__1")} (first of 2 trials) · HEAD ${join(roots.head, "bench", "a__7")} (first of 2 trials)\n`);
-    expect(table).toContain("    h pass→fail: BASE 1 → HEAD 0 (counted 0 without a score)\n");
+    expect(table).toContain("    h pass→fail: BASE 1 → HEAD 0 (counted 0 without a valid score)\n");
     expect(table).toContain(`    and ${all.length - CHANGES_SHOWN} more changed tasks (complete in --format json)\n`);
     // The first ten only: z8 is the tenth flip, the moved tasks come after it.
     expect(table).toContain("    z7 pass→fail");
@@ -270,7 +270,7 @@ describe("native trials: the deciding bundle, and an invalid trial counted 0", (
         expect(existsSync(join(s.evidence!, "journal.jsonl"))).toBe(true);
       }
   });
-  it("an invalid trial (--invalid count) is a fail counted 0 without a score, its evidence the broken bundle", async () => {
+  it("an invalid trial (--invalid count) is a fail counted 0 without a valid score, its evidence the broken bundle", async () => {
     const doc = await compareJson(join(dir, "base.json"), join(dir, "broken.json"));
     expect(changesOf(doc, "accuracy")).toEqual([
       { unit: broken.trial, change: "pass_to_fail", base: { value: 1, trials: 1, zeroed: 0, evidence: join(dir, "base", broken.dir) }, head: { value: 0, trials: 1, zeroed: 1, evidence: join(dir, "broken", broken.dir) }, delta: -1 },
@@ -313,7 +313,7 @@ describe("Inspect samples: `<log>#<sample id>`, and an errored sample counted 0"
     for (const side of ["base", "head"] as const) await cli(["score", join(dir, side), "--quiet", "--errors", "zero", "--format", "json", "--out", join(dir, `${side}.json`)]);
     doc = await compareJson(join(dir, "base.json"), join(dir, "head.json"));
   });
-  it("every changed sample's evidence is its log and sample id; a sample errored in BASE is counted 0 without a score", () => {
+  it("every changed sample's evidence is its log and sample id; a sample errored in BASE is counted 0 without a valid score", () => {
     const changes = changesOf(doc, "inspect/match/mean/accuracy/value");
     expect(changes.length).toBeGreaterThan(0);
     for (const c of changes) {

@@ -36,7 +36,7 @@ function kindOf(b: number, h: number): UnitChange["change"] | null {
 const RANK: Record<UnitChange["change"], number> = { pass_to_fail: 0, fail_to_pass: 0, moved: 1, checksum_changed: 2, only_base: 3, only_head: 4 };
 
 /** Flips first, then |delta| largest first, then each kind of unpaired unit; ties in byte order of the unit. */
-export function byChange(a: UnitChange, b: UnitChange): number {
+function byChange(a: UnitChange, b: UnitChange): number {
   return RANK[a.change] - RANK[b.change] || Math.abs(b.delta ?? 0) - Math.abs(a.delta ?? 0) || byteCompare(a.unit, b.unit);
 }
 

@@ -33,14 +33,14 @@ const number = (v: number) => Number(v.toFixed(4)).toString();
 const signed = (v: number) => `${v > 0 ? "+" : v < 0 ? "−" : "±"}${number(Math.abs(v))}`;
 
 /** A side's value, with what it is made of: a Harbor task's trials, and the 0s no score earned. */
-export function valueText(s: UnitSide | null): string {
+function valueText(s: UnitSide | null): string {
   if (s === null) return "—";
-  if (s.trials > 1) return `${number(s.value)} (mean of ${s.trials} trials${s.zeroed > 0 ? `, ${s.zeroed} counted 0 without a score` : ""})`;
-  return `${number(s.value)}${s.zeroed > 0 ? " (counted 0 without a score)" : ""}`;
+  if (s.trials > 1) return `${number(s.value)} (mean of ${s.trials} trials${s.zeroed > 0 ? `, ${s.zeroed} counted 0 without a valid score` : ""})`;
+  return `${number(s.value)}${s.zeroed > 0 ? " (counted 0 without a valid score)" : ""}`;
 }
 
 /** Where a side's evidence is: a Harbor task's first trial folder names how many more there are. */
-export function evidenceText(s: UnitSide | null): string {
+function evidenceText(s: UnitSide | null): string {
   if (s === null) return "—";
   if (s.evidence === null) return "not recorded";
   return s.trials > 1 ? `${s.evidence} (first of ${s.trials} trials)` : s.evidence;
@@ -50,7 +50,7 @@ export function evidenceText(s: UnitSide | null): string {
 const changeText = (c: UnitChange) => (c.change === "moved" ? `moved ${signed(c.delta!)}` : LABELS[c.change]);
 
 /** How many units changed, by kind: "2 pass→fail, 1 moved, 3 only in BASE". */
-export function changeSummary(changes: readonly UnitChange[]): string {
+function changeSummary(changes: readonly UnitChange[]): string {
   const counts = new Map<UnitChange["change"], number>();
   for (const c of changes) counts.set(c.change, (counts.get(c.change) ?? 0) + 1);
   return (Object.keys(LABELS) as UnitChange["change"][]).flatMap((k) => (counts.has(k) ? [`${counts.get(k)} ${LABELS[k]}`] : [])).join(", ");
@@ -62,7 +62,7 @@ const listed = (e: ExperimentComparison) =>
 const changed = (e: ExperimentComparison) => listed(e).filter((m) => m.changes.length > 0);
 
 /** The headline metrics where no unit changed, said once per experiment (a Harbor job may have many reward keys); null: none. */
-export function unchangedLine(e: ExperimentComparison): string | null {
+function unchangedLine(e: ExperimentComparison): string | null {
   const same = listed(e).filter((m) => m.changes.length === 0);
   if (same.length === 0) return null;
   const units = [...new Set(same.map((m) => m.unit))].join(" or ");
