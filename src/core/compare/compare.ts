@@ -7,6 +7,7 @@
 
 import type { Experiment, IntervalField, Results, RunOptions } from "../results.js";
 import { byteCompare } from "../text.js";
+import { unitChanges } from "./changes.js";
 import { matchTwo, runKey, type MatchBy, type MatchHow } from "./match.js";
 import { namesOf } from "./names.js";
 import { pairedComparison } from "./paired.js";
@@ -97,7 +98,7 @@ function analysis({ regression: _verdict, ...paired }: PairedComparison & { regr
 }
 
 /** `tested`: the metric's paired analysis and whether its test finds a regression (§13.7), null for a metric without one. */
-function metric(name: string, b: Figure, h: Figure, tested: (PairedComparison & { regression: boolean }) | null): MetricComparison {
+function metric(name: string, b: Figure, h: Figure, tested: (PairedComparison & { regression: boolean }) | null): Omit<MetricComparison, "changes"> {
   const difference = b.value === null || h.value === null ? null : h.value - b.value;
   // Where either side's trials repeat tasks, Newcombe's interval (independent trials) would be too
   // narrow: the difference of the two cluster-robust means instead.
@@ -162,7 +163,7 @@ function compareExperiments(b: Experiment, h: Experiment, how: MatchHow, base: S
       const [x, y] = [ub?.get(k), uh?.get(k)];
       // Native and world trials pass or fail: McNemar's exact test beside the paired t.
       const paired = x === undefined || y === undefined ? null : pairedComparison(x, y, b.profile === h.profile && (b.profile === "native-game" || b.profile === "world"));
-      return metric(k, fb.get(k)!, fh.get(k)!, paired);
+      return { ...metric(k, fb.get(k)!, fh.get(k)!, paired), changes: x === undefined || y === undefined ? null : unitChanges(x, y) };
     });
   return { base: names.get(b)!, head: names.get(h)!, match: how, identity: { base: b.identity, head: h.identity }, profile: { base: b.profile, head: h.profile }, metrics, claimed: claimedRows(b, h), usage: { base: b.usage, head: h.usage } };
 }

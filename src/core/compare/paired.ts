@@ -6,7 +6,7 @@ import { byteCompare, plural } from "../text.js";
 import { pairedDifference } from "../stats/paired.js";
 import type { PairedComparison } from "./schema.js";
 import { mcnemarExact } from "../stats/binomial.js";
-import { MIXED_CHECKSUMS, UNTOLD_CLUSTER, type Units } from "./trials.js";
+import { sameTask, UNTOLD_CLUSTER, type Units } from "./trials.js";
 
 /** A cluster a side names (not an Inspect sample's that lacks its key, which gives way to the other side's). */
 const told = (k: string | null): k is string => k !== null && !k.startsWith(UNTOLD_CLUSTER);
@@ -53,7 +53,7 @@ export function pairing(base: Units, head: Units, each?: (id: string, b: number,
     if (i === undefined) return void onlyHead++;
     const [cb, ch] = [base.checksums?.[i] ?? null, head.checksums?.[j] ?? null];
     // §13.6: one task "with task_checksum where present": a side that records none pairs by the name.
-    if (cb === MIXED_CHECKSUMS || ch === MIXED_CHECKSUMS || (cb !== null && ch !== null && cb !== ch)) changed++;
+    if (!sameTask(cb, ch)) changed++;
     else {
       if (cb !== ch) oneSide++;
       bs.push(base.values[i]!);

@@ -87,6 +87,36 @@ export const pairedSchema = z.object({
 });
 export type PairedComparison = z.infer<typeof pairedSchema>;
 
+/** One side of a changed unit: its value, and what it is made of. */
+const unitSideSchema = z.object({
+  value: z.number(),
+  /** The trials the value is the mean of (a Harbor task; a trial or a sample: 1). */
+  trials: z.int(),
+  /** Of those, how many count 0 for want of a score: invalid evidence under --invalid count, or no reward or score under --errors zero. */
+  zeroed: z.int(),
+  /**
+   * Where its evidence is: a native or world trial's deciding bundle, a Harbor task's first counted
+   * trial folder in byte order (`trials` says how many there are), `<log>#<sample id>` for an
+   * Inspect sample; null where the document does not say.
+   */
+  evidence: z.string().nullable(),
+});
+
+/**
+ * A unit whose value differs between the runs: `pass_to_fail` and `fail_to_pass` where it is 0 or 1
+ * on both sides (a Harbor task whose every trial passed, then failed, flips too), `moved` otherwise;
+ * a unit counted on one side only, or whose task_checksum differs (not one unit), is listed as such.
+ */
+export const unitChangeSchema = z.object({
+  unit: z.string(),
+  change: z.enum(["pass_to_fail", "fail_to_pass", "moved", "checksum_changed", "only_base", "only_head"]),
+  base: unitSideSchema.nullable(),
+  head: unitSideSchema.nullable(),
+  /** HEAD − BASE; null unless the unit is one on both sides. */
+  delta: z.number().nullable(),
+});
+export type UnitChange = z.infer<typeof unitChangeSchema>;
+
 export const metricSchema = z.object({
   /** accuracy, completion, pass, dimension/<name>, pass_hat_k/<k>, reward/<key>/mean, … */
   metric: z.string(),
@@ -114,6 +144,13 @@ export const metricSchema = z.object({
   regression: z.boolean(),
   /** §13.4: the paired analysis, for the headline metrics (null for the others). */
   paired: pairedSchema.nullable(),
+  /**
+   * What changed, by unit, for a headline metric: every unit whose value differs between the runs
+   * or that one side alone counts (never an unchanged one), flips first, then by |delta| largest
+   * first, then the rest, each group in byte order of the unit; null for the other metrics and
+   * where a side's units are not known (`paired.reason`).
+   */
+  changes: z.array(unitChangeSchema).nullable(),
 });
 export type MetricComparison = z.infer<typeof metricSchema>;
 

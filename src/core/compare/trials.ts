@@ -13,6 +13,7 @@ import { hasOutcome } from "../batch/assay.js";
 import { isCopyReason } from "../batch/harbor.js";
 import type { BundleEntry, Experiment, RunOptions } from "../results.js";
 import { SCORED_STATES } from "../../kinds/declared.js";
+import { byteCompare } from "../text.js";
 
 export type UnitKind = "trial" | "task" | "sample";
 
@@ -34,6 +35,19 @@ export interface Units {
   trials?: Float64Array;
   /** What a reader of the pairs should know of this side's units (Inspect: clusters it could not tell). */
   notes?: string[];
+  /**
+   * Where each unit's evidence is, in step with `ids`: a native or world trial's deciding bundle
+   * (an invalid one's lowest attempt), a Harbor task's first counted trial folder in byte order
+   * (`trials` says how many its value is the mean of). Absent: see `log`, else not kept.
+   */
+  paths?: (string | null)[] | null;
+  /** Inspect: the deciding log; each sample's evidence is `<log>#<sample id>`. */
+  log?: string | null;
+  /**
+   * Per unit, how many of its trials (a sample: itself) count 0 for want of a score: invalid
+   * evidence under --invalid count, or no reward or score under --errors zero. Absent: none.
+   */
+  zeroed?: Float64Array | null;
 }
 
 /** The start of an Inspect sample's cluster where it lacks its metric's key: pairs with the other side's cluster where that is told. */
@@ -41,6 +55,10 @@ export const UNTOLD_CLUSTER = "\u0000no metadata ";
 
 /** A Harbor task whose counted trials carry different task_checksums within one run: never one unit with another run's. */
 export const MIXED_CHECKSUMS = "\u0000mixed";
+
+/** Whether two sides' task_checksums (null: not recorded) let a task be one unit on both: never where they differ or a side's are mixed. */
+export const sameTask = (base: string | null, head: string | null): boolean =>
+  base !== MIXED_CHECKSUMS && head !== MIXED_CHECKSUMS && (base === null || head === null || base === head);
 
 /** Inspect's mean and accuracy metrics: the ones with per-sample values and a paired analysis. */
 export const isMeanKey = (key: string): boolean => /\/(accuracy|mean)$/.test(key);
@@ -58,10 +76,11 @@ export const OLDER_INSPECT = "the Inspect log's entry holds no per-sample values
 /** §13.7: an older document's log keeps no sample clusters, though the metric's interval was clustered. */
 export const OLDER_CLUSTERS = "its document (from an older assay) keeps no sample clusters, though the metric's interval is clustered: these pairs are taken as independent";
 
-/** Where a Harbor folder's unit goes: its task (null: none named) and task_checksum. */
+/** Where a Harbor folder's unit goes: its task (null: none named) and task_checksum; `path` the folder. */
 interface Place {
   task: string | null;
   checksum: string | null;
+  path: string;
 }
 /**
  * What one Harbor trial name holds: one trial (`folders` byte-identical copies of it, counted once
@@ -105,6 +124,9 @@ interface AttemptSlots {
   outcome: number[];
   first: number[];
   tasks: number[];
+  /** The bundle of each slot's deciding attempt and of its lowest attempt (one string where they are one bundle). */
+  decidingPath: (string | null)[];
+  firstPath: (string | null)[];
 }
 
 /** Two interned task numbers in one (each below 2^26: far more distinct tasks than a heap holds). */
@@ -129,13 +151,16 @@ export class TrialOutcomes {
       const trials = nested(this.rewarded, `${e.profile}\u0000${e.experiment}`);
       const name = e.trial ?? e.path;
       const seen = trials.get(name);
-      const place: Place = { task: e.task, checksum: e.task_checksum };
+      const place: Place = { task: e.task, checksum: e.task_checksum, path: e.path };
       if (seen === undefined)
         trials.set(name, { ...place, digest: e.digest, folders: 1, scored: scored.has(e.state ?? ""), invalid: e.validity === "invalid", rewards: e.rewards });
       else if ("conflicting" in seen) seen.conflicting.push(place);
-      else if (seen.digest === e.digest) seen.folders++;
+      else if (seen.digest === e.digest) {
+        seen.folders++;
+        if (byteCompare(e.path, seen.path) < 0) seen.path = e.path; // copies: the first folder in byte order, whatever order the document lists them in
+      }
       // Other bytes under the name: the copies seen so far conflict too (batch/harbor.ts makes every folder of the name invalid).
-      else trials.set(name, { conflicting: [...Array.from({ length: seen.folders }, () => ({ task: seen.task, checksum: seen.checksum })), place] });
+      else trials.set(name, { conflicting: [...Array.from({ length: seen.folders }, () => ({ task: seen.task, checksum: seen.checksum, path: seen.path })), place] });
     } else if (e.profile === "inspect") {
       const values = new Map<string, { exclude: Float64Array; zero: Float64Array }>();
       for (const [key, m] of Object.entries(e.inspect?.metrics ?? {})) if (m.values !== null && isMeanKey(key)) values.set(key, { exclude: floats(m.values.exclude), zero: floats(m.values.zero) });
@@ -152,13 +177,15 @@ export class TrialOutcomes {
 
   private addAttempt(experiment: string, trial: string, at: number, e: BundleEntry): void {
     let x = this.attempts.get(experiment);
-    if (x === undefined) this.attempts.set(experiment, (x = { slot: new Map(), outcome: [], first: [], tasks: [] }));
+    if (x === undefined) this.attempts.set(experiment, (x = { slot: new Map(), outcome: [], first: [], tasks: [], decidingPath: [], firstPath: [] }));
     let i = x.slot.get(trial);
     if (i === undefined) {
       x.slot.set(trial, (i = x.outcome.length));
       x.outcome.push(-1);
       x.first.push(Infinity);
       x.tasks.push(0);
+      x.decidingPath.push(null);
+      x.firstPath.push(null);
     }
     // Arithmetic, not bit operations: an attempt number from evidence may exceed 32 bits.
     const attempt = Math.min(at, 2 ** 48);
@@ -166,11 +193,13 @@ export class TrialOutcomes {
     if (attempt < x.first[i]!) {
       x.first[i] = attempt;
       x.tasks[i] = task * TASKS + (x.tasks[i]! % TASKS);
+      x.firstPath[i] = e.path;
     }
     const seen = x.outcome[i]!;
     if (hasOutcome(e) && (seen === -1 || Math.floor(seen / 4) > attempt)) {
       x.outcome[i] = attempt * 4 + (e.victory === true ? 2 : 0) + (e.pass === true ? 1 : 0);
       x.tasks[i] = Math.floor(x.tasks[i]! / TASKS) * TASKS + task;
+      x.decidingPath[i] = e.path;
     }
   }
 
@@ -220,17 +249,27 @@ export class TrialOutcomes {
     const ids: string[] = [];
     const values: number[] = [];
     const clusters: (string | null)[] = [];
-    const put = (trial: string, v: number, task: number) => {
+    const paths: (string | null)[] = [];
+    const zeroed: number[] = [];
+    const put = (trial: string, v: number, task: number, path: string | null, invalid: boolean) => {
       ids.push(trial);
       values.push(v);
       clusters.push(this.taskName(task));
+      paths.push(path);
+      zeroed.push(invalid ? 1 : 0);
     };
-    if (counted) for (const t of invalid) put(t, 0, Math.floor((x?.tasks[x.slot.get(t) ?? -1] ?? 0) / TASKS));
+    if (counted)
+      for (const t of invalid) {
+        const i = x?.slot.get(t);
+        put(t, 0, Math.floor((i === undefined ? 0 : x!.tasks[i]!) / TASKS), i === undefined ? null : x!.firstPath[i]!, true);
+      }
     for (const [trial, i] of x?.slot ?? []) {
       const packed = x!.outcome[i]!;
-      if (packed !== -1 && !outside.has(trial) && !invalid.has(trial)) put(trial, Math.floor((packed % 4) / bit) % 2, x!.tasks[i]! % TASKS);
+      if (packed !== -1 && !outside.has(trial) && !invalid.has(trial)) put(trial, Math.floor((packed % 4) / bit) % 2, x!.tasks[i]! % TASKS, x!.decidingPath[i]!, false);
     }
-    return { unit: "trial", ids, values: Float64Array.from(values), checksums: null, reason: null, clusters: clusters.some((c) => c !== null) ? clusters : null };
+    return {
+      unit: "trial", ids, values: Float64Array.from(values), checksums: null, reason: null, clusters: clusters.some((c) => c !== null) ? clusters : null, paths, zeroed: Float64Array.from(zeroed),
+    };
   }
 
   /** The deciding log's reduced values per sample; an invalid log in the chain (--invalid count) zeroes every planned sample, as the figure does. */
@@ -245,7 +284,7 @@ export class TrialOutcomes {
       // No value (its log a tool error, or no sample scored): no unit, so the other side's are its own.
       if (x.inspect![key]!.value === null) out.set(metric, unitsOf("sample", new Map()));
       else if (log?.ids === null || log === undefined) out.set(metric, none("sample", OLDER_INSPECT));
-      else if (zeroed) out.set(metric, { unit: "sample", ids: log.ids, values: new Float64Array(log.ids.length), checksums: null, reason: null });
+      else if (zeroed) out.set(metric, { unit: "sample", ids: log.ids, values: new Float64Array(log.ids.length), checksums: null, reason: null, log: x.log!.path, zeroed: new Float64Array(log.ids.length).fill(1) });
       else {
         const v = log.values.get(key);
         if (v === undefined) out.set(metric, none("sample", OLDER_INSPECT));
@@ -257,7 +296,9 @@ export class TrialOutcomes {
           log.ids.forEach((id, i) => {
             if (!Number.isNaN(all[i]!)) m.set(id, all[i]!), at.push(i);
           });
-          out.set(metric, { ...unitsOf("sample", m), ...sampleClusters(log, key, at, x.inspect![key]!) });
+          // --errors zero: a sample whose value is not in the exclude figure counts 0 for its error.
+          const zeroed = Float64Array.from(at, (i) => (Number.isNaN(v.exclude[i]!) ? 1 : 0));
+          out.set(metric, { ...unitsOf("sample", m), ...sampleClusters(log, key, at, x.inspect![key]!), log: x.log!.path, zeroed });
         }
       }
     }
@@ -294,30 +335,39 @@ function sampleClusters(log: InspectLog, key: string, at: readonly number[], fig
  * task is a unit of its own.
  */
 function harborUnits(trials: ReadonlyMap<string, HarborTrial> | undefined, key: string, outside: ReadonlySet<string>, invalid: ReadonlySet<string>, options: Pick<RunOptions, "invalid">): Units {
-  const tasks = new Map<string, { sum: number; n: number; checksum: string | null }>();
-  const put = (trial: string, at: Place, v: number) => {
+  const tasks = new Map<string, { sum: number; n: number; checksum: string | null; path: string; zeroed: number }>();
+  const put = (trial: string, at: Place, v: number, zeroed: boolean) => {
     const id = at.task ?? `${trial} (a trial naming no task)`;
     const seen = tasks.get(id);
-    if (seen === undefined) tasks.set(id, { sum: v, n: 1, checksum: at.checksum });
+    if (seen === undefined) tasks.set(id, { sum: v, n: 1, checksum: at.checksum, path: at.path, zeroed: zeroed ? 1 : 0 });
     else {
       seen.sum += v;
       seen.n++;
       if (seen.checksum !== at.checksum) seen.checksum = MIXED_CHECKSUMS;
+      if (byteCompare(at.path, seen.path) < 0) seen.path = at.path;
+      if (zeroed) seen.zeroed++;
     }
   };
   const counted = options.invalid === "count";
   for (const [trial, t] of trials ?? []) {
     if ("conflicting" in t) {
-      if (counted) for (const at of t.conflicting) put(trial, at, 0);
+      if (counted) for (const at of t.conflicting) put(trial, at, 0, true);
       continue;
     }
     if (outside.has(trial)) continue;
     let v: number | undefined;
+    let zeroed = true; // a 0 for want of a reward, unless the trial's own reward is the value
     if (invalid.has(trial) || t.invalid) v = counted ? 0 : undefined;
-    else if (t.scored && t.rewards !== null) v = Object.hasOwn(t.rewards, key) ? t.rewards[key] : undefined;
-    else v = 0;
-    if (v !== undefined) put(trial, t, v);
+    else if (t.scored && t.rewards !== null) {
+      v = Object.hasOwn(t.rewards, key) ? t.rewards[key] : undefined;
+      zeroed = false;
+    } else v = 0;
+    if (v !== undefined) put(trial, t, v, zeroed);
   }
   const ids = [...tasks.keys()];
-  return { unit: "task", ids, values: Float64Array.from(tasks.values(), (t) => t.sum / t.n), checksums: [...tasks.values()].map((t) => t.checksum), reason: null, trials: Float64Array.from(tasks.values(), (t) => t.n) };
+  const all = [...tasks.values()];
+  return {
+    unit: "task", ids, values: Float64Array.from(all, (t) => t.sum / t.n), checksums: all.map((t) => t.checksum), reason: null,
+    trials: Float64Array.from(all, (t) => t.n), paths: all.map((t) => t.path), zeroed: Float64Array.from(all, (t) => t.zeroed),
+  };
 }

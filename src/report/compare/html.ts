@@ -8,6 +8,7 @@ import { uncompared } from "../../core/compare/rank.js";
 import { terminalText } from "../../core/text.js";
 import { esc } from "../html/escape.js";
 import { trendHtml } from "./trend.js";
+import { changesHtml } from "./changes.js";
 import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, MATCH_WORDS, who, startedText, memberOf, duplicatesLine, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 /** Text as HTML shows it literally: hidden characters (controls, bidi overrides) escaped as on a terminal, markup as entities. */
@@ -53,6 +54,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
     yield "</li>\n";
   }
   if (method !== null) yield "</ul>\n";
+  yield* changesHtml(e);
   if (e.claimed.length > 0) {
     yield "<table><thead><tr><th>the harness claimed</th><th>BASE</th><th>HEAD</th><th>HEAD − BASE</th></tr></thead><tbody>\n";
     for (const c of e.claimed)

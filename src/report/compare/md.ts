@@ -5,6 +5,7 @@ import { uncomparedPairs } from "../../core/compare/compare.js";
 import { uncompared } from "../../core/compare/rank.js";
 import { terminalText } from "../../core/text.js";
 import { trendMd } from "./trend.js";
+import { changesMarkdown } from "./changes.js";
 import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, MATCH_WORDS, who, startedText, memberOf, duplicatesLine, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 /**
@@ -46,6 +47,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
       yield `  - ${label}: ${c.shown.map(md).join(", ")}${c.more > 0 ? ` and ${c.more} more (the JSON lists all)` : ""}\n`;
     }
   }
+  yield* changesMarkdown(e);
   if (e.claimed.length > 0) {
     yield "\n| the harness claimed | BASE | HEAD | HEAD − BASE |\n|---|---:|---:|---:|\n";
     for (const c of e.claimed) yield `| ${md(c.metric)} | ${md(String(c.base ?? "—"))} | ${md(String(c.head ?? "—"))} | ${c.difference === null ? "—" : c.difference.toFixed(4)} |\n`;

@@ -5,6 +5,7 @@ import { uncomparedPairs } from "../../core/compare/compare.js";
 import { uncompared } from "../../core/compare/rank.js";
 import { forTerminal as name, terminalText as text } from "../../core/text.js";
 import { trendLines } from "./trend.js";
+import { changesTable } from "./changes.js";
 import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, MATCH_WORDS, who, startedText, memberOf, duplicatesLine, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 const pad = (s: string, n: number) => s + " ".repeat(Math.max(1, n - [...s].length));
@@ -45,6 +46,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
       yield `      ${label}: ${c.shown.map(name).join(", ")}${c.more > 0 ? ` and ${c.more} more (--format json lists all)` : ""}\n`;
     }
   }
+  yield* changesTable(e);
   for (const c of e.claimed)
     yield `  ${name(c.metric)}: BASE ${c.base ?? "none"}, HEAD ${c.head ?? "none"}${c.difference === null ? "" : `, HEAD − BASE ${c.difference.toFixed(4)}`} (the harness's own figure; no interval)\n`;
 }
