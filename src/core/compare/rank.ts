@@ -12,6 +12,7 @@ import { holm, pairedDifference, tieGroups } from "../stats/paired.js";
 import { runNotes, sideOf, type Side } from "./compare.js";
 import { describeKey, groupRuns, runKey, type Group, type MatchBy, type Member } from "./match.js";
 import { namesOf } from "./names.js";
+import { unitMatrix } from "./changes.js";
 import { trendOf, type TrendRun } from "./trend.js";
 import { pairing, unpairedNotes } from "./paired.js";
 import type { RankedExperiment, Ranking, RankingDocument } from "./schema.js";
@@ -197,6 +198,9 @@ function distinctRuns(members: readonly Member[]): { kept: number[]; duplicates:
   return { kept, duplicates };
 }
 
+/** Rows of a ranking's unit × run matrix the document keeps (the HTML shows them all, Markdown fewer). */
+const MATRIX_KEPT = 500;
+
 export interface RankOptions {
   /** `--pair`: groups named on the command line, each a list of runs. */
   pairs?: readonly (readonly Member[])[];
@@ -233,7 +237,8 @@ export function rankRuns(sides: readonly Side[], options: RankOptions = {}): Ran
       for (const h of held) if (!holding.some((x) => x.run === h.run)) unranked.push({ experiment: name, metric, run: file(h) });
       const { unit, ranking, notes, below } = rank(metric, holding, file);
       const trend = options.trend === true ? trendOf(metric, trendRuns(holding, file, unit)) : null;
-      experiments.push({ experiment: name, match: g.how, profile: held[0]!.x.profile, unit, ranking, trend, members, duplicates: dupes, notes, usage: ranking.runs.map((r) => ({ run: r.run, usage: g.members[labels.indexOf(r.run)]!.x.usage })) });
+      const matrix = unitMatrix(holding.flatMap((h) => (h.units === undefined ? [] : [{ label: file(h), units: h.units }])), MATRIX_KEPT);
+      experiments.push({ experiment: name, match: g.how, profile: held[0]!.x.profile, unit, ranking, matrix, trend, members, duplicates: dupes, notes, usage: ranking.runs.map((r) => ({ run: r.run, usage: g.members[labels.indexOf(r.run)]!.x.usage })) });
       for (const run of below) regressions.push({ experiment: name, metric, run });
     }
     if (!rankedAny) unscored.push({ experiment: name, match: g.how, members, duplicates: dupes, reason: unscoredReason(held.map((h) => h.x), kept.length) });

@@ -265,6 +265,15 @@ export const rankedExperimentSchema = z.object({
   unit: z.enum(["trial", "task", "sample"]),
   /** One entry per experiment and headline metric (a Harbor job with two reward keys: two entries). */
   ranking: rankingSchema,
+  /**
+   * Issue 37: the units × runs of this metric (each run's value per unit, null where it does not
+   * count it), the units whose values spread most first: the first rows of `total`.
+   */
+  matrix: z.object({
+    labels: z.array(z.string()),
+    rows: z.array(z.object({ unit: z.string(), values: z.array(z.number().nullable()), same_task: z.boolean() })),
+    total: z.int(),
+  }),
   /** Issue 37, `--trend`: the runs in start-time order and the within-unit slope of the figure per run, with its cluster-robust interval; null without --trend. */
   trend: trendSchema.nullable().default(null),
   /** Every run of the group, R1 (the reference for regressions) first: command-line order, then document order. */

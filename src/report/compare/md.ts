@@ -5,7 +5,7 @@ import { uncomparedPairs } from "../../core/compare/compare.js";
 import { uncompared } from "../../core/compare/rank.js";
 import { terminalText } from "../../core/text.js";
 import { trendMd } from "./trend.js";
-import { changesMarkdown } from "./changes.js";
+import { changesMarkdown, matrixMarkdown, MARKDOWN_ROWS } from "./changes.js";
 import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, MATCH_WORDS, who, startedText, memberOf, duplicatesLine, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 /**
@@ -62,6 +62,7 @@ function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<stri
   for (const x of r.runs) yield `| ${x.group ?? "—"} | ${md(x.run)} | ${md(who(memberOf(e, x.run)))} | ${md(startedText(memberOf(e, x.run)))} | ${rankedFigure(x).value} | ${rankedFigure(x).headline} | ${md(rankedFigure(x).interval)} |\n`;
   if (r.pairs.length > 0) yield "\n| a | b | b − a | test | p | p (Holm) |\n|---|---|---:|---|---:|---:|\n";
   for (const p of r.pairs) yield `| ${md(p.a)} | ${md(p.b)} | ${rankedPair(p).diff} | ${rankedPair(p).test} | ${rankedPair(p).p} | ${rankedPair(p).holm} |\n`;
+  if (e.matrix.rows.length > 0) yield* matrixMarkdown({ ...e.matrix, rows: e.matrix.rows.slice(0, MARKDOWN_ROWS) }, e.unit);
   if (e.trend !== null) yield `\n${trendMd(e.trend)}`;
   for (const n of e.notes) yield `\nNote: ${md(n)}\n`;
   const spend = rankedUsageRows(e, before);
