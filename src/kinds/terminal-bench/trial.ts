@@ -14,6 +14,7 @@ import type { TbState, TerminalBenchPart } from "./entry.js";
 import { CLEAN_MODES, fingerprints, isHarnessShape, readJson, trialResultsSchema, trialViewOf, type TrialView } from "./models.js";
 import { candidates, completeFailure, differences, MAX_PANE_BYTES, sameResults, type Parsed } from "./panes.js";
 import { parseTrialName } from "./recognise.js";
+import { trialIdentity } from "./identity.js";
 
 export const RESULTS = "results.json";
 export const PANE = "panes/post-test.txt";
@@ -91,6 +92,7 @@ export function scoreTerminalBenchTrial(src: BundleSource): TerminalBenchEntry {
     // Rule 10: 0 and 0 is an agent that reports nothing (TB's AgentResult default), not a measured zero.
     usage: { input_tokens: tokens === "recorded" ? view!.input : null, output_tokens: tokens === "recorded" ? view!.output : null, cache_read_tokens: null, cost_usd: null },
     terminal_bench: part,
+    identity: trialIdentity(raw),
   });
   return { ...entry, profile: TB_PROFILE }; // in blankEntry's key order: the key exists, so it keeps its place
 }
