@@ -52,9 +52,15 @@ function readHead(file: string, max: number): Uint8Array | string | null {
   }
 }
 
-/** What a job records of its trials' run: the Harbor version its lock.json names (a trial records none); null without one. */
-const jobIdentity = (version: string | null): EntryIdentity | null =>
-  version === null ? null : Object.freeze({ ...NO_ENTRY_IDENTITY, harness: Object.freeze({ name: HARBOR_HARNESS, version }) });
+/**
+ * What a job's lock.json records of its trials' run: the Harbor version (a trial records none),
+ * and the agent and model every trial was configured with (for a trial that records nothing of
+ * its own: killed before its result.json); null when it records none of these.
+ */
+function jobIdentity(lock: JobLock): EntryIdentity | null {
+  if (lock.version === null && lock.agent === null && lock.model === null) return null;
+  return Object.freeze({ ...NO_ENTRY_IDENTITY, agent: lock.agent, model: lock.model, harness: Object.freeze({ name: HARBOR_HARNESS, version: lock.version }) });
+}
 
 /** The Harbor job folders found in a run. */
 export class JobBook implements ContainerBook {
@@ -77,9 +83,9 @@ export class JobBook implements ContainerBook {
     this.partial.delete(job.path);
     const lock = readSmallFile(join(job.dir, "lock.json"), MAX_LOCK_BYTES);
     const files: JobFiles = { result: readSmallFile(join(job.dir, "result.json"), MAX_DOCUMENT_BYTES), lock };
-    const { record, claims, tasks } = readJob(job.path, job.name, job.folders, files);
+    const { record, claims, tasks, lock: l } = readJob(job.path, job.name, job.folders, files);
     this.byPath.set(job.path, record);
-    this.current = { path: job.path, claims, tasks, identity: jobIdentity(record.harbor_version) };
+    this.current = { path: job.path, claims, tasks, identity: jobIdentity(l) };
   }
 
   /** A Harbor trial: it carries what the job's summary and lock.json say of it, and what `harbor analyze` wrote beside it. */
