@@ -148,14 +148,21 @@ export function scoreBundle(src: BundleSource, options: BundleOptions = {}): Sco
 }
 
 /**
- * Issue 37: what a bundle's header records of its run (§3): its harness and revision, and its
- * span from the header's `at` to the end record's (ms since the epoch: instants). The header names
- * no agent, model or benchmark (`meta` is free-form: nothing in it is read as one); the
- * experiment's tasks are its entries' tasks or scenarios. Null when the header is unreadable.
+ * Issue 37: what a bundle's header records of its run (§3): its harness and revision, the model
+ * and agent where `meta` names them under those keys (`meta.model`, as the contract's examples
+ * write it; `meta.agent`; a string, else nothing: no other meta key is read as either), and its
+ * span from the header's `at` to the end record's (ms since the epoch: instants). No benchmark:
+ * the experiment's tasks are its entries' tasks or scenarios. Null when the header is unreadable.
  */
 function bundleIdentity(h: Header | null, endAt: number | null): EntryIdentity | null {
   if (h === null) return null;
-  return { ...NO_ENTRY_IDENTITY, harness: { name: h.harness.name, version: text(h.harness.revision) }, ...timesOf(instant(h.at), endAt === null ? null : instant(endAt)) };
+  return {
+    ...NO_ENTRY_IDENTITY,
+    agent: text(h.meta["agent"]),
+    model: text(h.meta["model"]),
+    harness: { name: h.harness.name, version: text(h.harness.revision) },
+    ...timesOf(instant(h.at), endAt === null ? null : instant(endAt)),
+  };
 }
 
 /** Milliseconds since the epoch as an ISO instant; null past what a date holds. */
