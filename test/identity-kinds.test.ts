@@ -8,10 +8,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readLock } from "../src/core/harbor/job.js";
-import { tasksDigest, valuesOf, type EntryIdentity } from "../src/core/identity.js";
+import { NO_ENTRY_IDENTITY, tasksDigest, valuesOf, type EntryIdentity } from "../src/core/identity.js";
 import { resultsSchema, type BundleEntry, type Experiment, type Results } from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
 import { discover } from "../src/io/discover.js";
+import { withRun } from "../src/core/run-identity.js";
 import { runIdentity } from "../src/kinds/terminal-bench/identity.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
 import { bundle, game, header, live, score, T0 } from "./helpers/bundle.js";
@@ -217,6 +218,25 @@ describe("assay's own bundles", () => {
       expect(id.started_at).toBe(new Date(line1.at).toISOString());
       expect(id.model).toBe(typeof line1.meta.model === "string" ? line1.meta.model : null);
     }
+  });
+});
+
+describe("a container's record under its member's own", () => {
+  const run: EntryIdentity = { ...NO_ENTRY_IDENTITY, agent: "codex", model: "m", benchmark: { name: "d", version: "1", dataset: null }, harness: { name: "harbor", version: "0.21.0" }, started_at: "2026-01-01T00:00:00.000Z", clock: "utc" };
+
+  it("the member's own values win; the container fills only what the member leaves null", () => {
+    const own: EntryIdentity = { ...NO_ENTRY_IDENTITY, agent: "oracle", harness: { name: "harbor", version: null } };
+    expect(withRun(own, run)).toEqual({ ...NO_ENTRY_IDENTITY, agent: "oracle", model: "m", benchmark: run.benchmark, harness: run.harness });
+    expect(withRun(null, run)).toMatchObject({ agent: "codex", model: "m" });
+  });
+
+  it("a harness version the member records is kept; another harness's version is never borrowed", () => {
+    expect(withRun({ ...NO_ENTRY_IDENTITY, harness: { name: "harbor", version: "0.22.0" } }, run).harness).toEqual({ name: "harbor", version: "0.22.0" });
+    expect(withRun({ ...NO_ENTRY_IDENTITY, harness: { name: "terminal-bench", version: null } }, run).harness).toEqual({ name: "terminal-bench", version: null });
+  });
+
+  it("times stay the member's own: a trial's span is not its run's", () => {
+    expect(withRun({ ...NO_ENTRY_IDENTITY }, run)).toMatchObject({ started_at: null, finished_at: null, clock: null });
   });
 });
 
