@@ -19,4 +19,6 @@ export const TOOL_VERSION = "0.1.0";
 // 10 (issue 36, contract §13.7): binary units in clusters get the Korn–Graubard interval (an
 // experiment's figures change); Inspect entries keep each sample's cluster (sample_clusters), by
 // which compare pairs samples in their clusters.
-export const SCORING_VERSION = 10;
+// 11 (issue 37): every entry records its run's identity (agent, model, benchmark, harness, times)
+// as its own evidence gives it: Harbor entries a store holds change.
+export const SCORING_VERSION = 11;

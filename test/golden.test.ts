@@ -2,6 +2,7 @@
 // value below is derived by hand from the spec list, in the comments beside it — never recorded
 // from the program's output.
 
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -168,6 +169,22 @@ const GOLD_FLAGS = [
 const RESOURCE_REASON = expect.stringMatching(/resource-bound/i);
 const NO_OUTCOME_REASON = expect.stringMatching(/adjudicated|abnormal|unterminated/i);
 
+// Identity (issue 37): every header records harness silq-bench 0.5.0 and meta.model "m-1", and no
+// agent or benchmark. Every run starts at 1_788_000_000_000 ms (2026-08-29T10:40:00Z); one with an
+// ending ends 10 one-second steps later (first observation, 3 key/observation pairs, the ending,
+// the final score, end). The tasks are the entries' (every attempt's: A, B, C), `sha256:` of the
+// ids one per line; Zeta's trials have none.
+const nativeIdentity = (tasks: string[] | null) => ({
+  agent: null,
+  model: "m-1",
+  benchmark: null,
+  tasks: tasks === null ? null : { count: tasks.length, digest: `sha256:${createHash("sha256").update(tasks.map((t) => `${t}\n`).join("")).digest("hex")}`, unit: "task" as const },
+  harness: { name: "silq-bench", version: "0.5.0" },
+  started_at: "2026-08-29T10:40:00.000Z",
+  finished_at: "2026-08-29T10:40:10.000Z",
+  clock: "utc" as const,
+});
+
 const zeta: Experiment = {
   // z1 victory, z2 death: 1/2, both endings, no tasks.
   experiment: "Zeta",
@@ -196,7 +213,7 @@ const zeta: Experiment = {
   log: null,
   inspect: null,
   usage: null,
-  identity: null,
+  identity: nativeIdentity(null),
 };
 
 const goldDefaults = {
@@ -234,7 +251,7 @@ const goldDefaults = {
   log: null,
   inspect: null,
   usage: null,
-  identity: null,
+  identity: nativeIdentity(["A", "B", "C"]),
 };
 
 // With --invalid exclude --resource-bound loss: t11 and t13 leave accuracy (still listed invalid);

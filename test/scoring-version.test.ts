@@ -34,7 +34,8 @@ import { SCORING_VERSION } from "../src/version.js";
 // REWARD_WITHOUT_RESULT; the synthesised killed trials lost their reward files to stay incomplete.
 // Under 9 (issue 35), also: a trial without a readable result.json records its config.json's task path.
 // Under 10 (issue 36): Inspect entries gained sample_clusters (§13.7 clustered pairs); intervals changed to Korn–Graubard.
-const RECORDED = { version: 10, fingerprint: "4f8e4d48ef744206f7660f64a2742ecbb5c2a7fad398666c38d7df76f723db6a" };
+// Under 11 (issue 37): entries gained `identity`, each kind's record of its run (agent, model, benchmark, harness, times).
+const RECORDED = { version: 11, fingerprint: "363772f7512e156b7a9bac6822fa423ac98bdc07f084c2aa3657e368f5179522" };
 
 let root: string;
 beforeAll(() => {

@@ -16,6 +16,7 @@ import { WorldJournal, WorldLog } from "./world/journal.js";
 import { worldHeader, worldSummarySchema, type Scenario } from "./world/records.js";
 import { blankEntry, type Profile, type ScoredBundle } from "./results.js";
 import { clip } from "./text.js";
+import { NO_ENTRY_IDENTITY, text, timesOf, type EntryIdentity } from "./identity.js";
 
 export const JOURNAL = "journal.jsonl";
 /**
@@ -142,7 +143,32 @@ export function scoreBundle(src: BundleSource, options: BundleOptions = {}): Sco
     // Computed before the seal could be checked: a bundle the seal makes invalid earns none.
     dimensions: valid ? dimensions : null,
     pass: valid && dimensions !== null ? passOf(dimensions) : null,
+    identity: bundleIdentity(h, nj?.end?.at ?? wd?.journal.end?.at ?? null),
   });
+}
+
+/**
+ * Issue 37: what a bundle's header records of its run (§3): its harness and revision, the model
+ * and agent where `meta` names them under those keys (`meta.model`, as the contract's examples
+ * write it; `meta.agent`; a string, else nothing: no other meta key is read as either), and its
+ * span from the header's `at` to the end record's (ms since the epoch: instants). No benchmark:
+ * the experiment's tasks are its entries' tasks or scenarios. Null when the header is unreadable.
+ */
+function bundleIdentity(h: Header | null, endAt: number | null): EntryIdentity | null {
+  if (h === null) return null;
+  return {
+    ...NO_ENTRY_IDENTITY,
+    agent: text(h.meta["agent"]),
+    model: text(h.meta["model"]),
+    harness: { name: h.harness.name, version: text(h.harness.revision) },
+    ...timesOf(instant(h.at), endAt === null ? null : instant(endAt)),
+  };
+}
+
+/** Milliseconds since the epoch as an ISO instant; null past what a date holds. */
+function instant(ms: number): string | null {
+  const d = new Date(ms);
+  return Number.isFinite(d.getTime()) ? d.toISOString() : null;
 }
 
 /**

@@ -56,7 +56,7 @@ const oneOrMany = z.union([z.string(), z.array(z.string())]).nullable();
 
 /** An experiment's identity: the union of its entries'. */
 export const identitySchema = z.object({
-  /** The agent (Harbor's agent name; Inspect's solver is not an agent and gives null); a list, in byte order, where its entries name several. */
+  /** The agent (Harbor's agent name; Inspect's solver given to the run, eval.solver: a task's own plan names none); a list, in byte order, where its entries name several. */
   agent: oneOrMany,
   /** The model; a list where its entries name several. */
   model: oneOrMany,

@@ -8,6 +8,7 @@ import { accessSync, constants, lstatSync, readdirSync, realpathSync, statSync }
 import { basename, dirname, join, posix } from "node:path";
 import type { BundleEntry } from "../core/results.js";
 import type { TrialPlace } from "../core/harbor/place.js";
+import type { EntryIdentity } from "../core/identity.js";
 import { byteCompare, forTerminal } from "../core/text.js";
 import type { KindName } from "../kinds/declared.js";
 import type { FolderShape, Listing } from "../kinds/recogniser.js";
@@ -24,9 +25,9 @@ export interface Found {
    * A member of a container (a Harbor trial): its container folder's name and results path (null:
    * found on its own, a lone trial) and its own folder's name. These describe where it lies, so
    * they are filled in after scoring and never stored; `claims` is what its container's summary
-   * says of its members, by name.
+   * says of its members, by name; `identity` what its container's files record of their run (core/run-identity.ts).
    */
-  member?: { container: string | null; folder: string; containerPath?: string; claims?: ReadonlyMap<string, NonNullable<BundleEntry["claimed"]>>; place?: TrialPlace };
+  member?: { container: string | null; folder: string; containerPath?: string; claims?: ReadonlyMap<string, NonNullable<BundleEntry["claimed"]>>; place?: TrialPlace; identity?: EntryIdentity };
   /** A file read on its own (an Inspect log, §12), `dir` being its path: its format and size in bytes. */
   file?: { format: string; size: number };
 }

@@ -2,6 +2,7 @@
 import type { BundleEntry } from "../core/results.js";
 import { parentPath, type Found } from "../io/discover.js";
 import { placeTrial } from "../core/harbor/place.js";
+import { withRun } from "../core/run-identity.js";
 
 /**
  * The entry as results show it: its path, and for a Harbor trial its job (the experiment, until
@@ -19,6 +20,7 @@ export function placed(found: Found, scored: Omit<BundleEntry, "path">): BundleE
     entry.job = h.container === null ? null : (h.containerPath ?? parentPath(found.path));
     entry.claimed = h.claims?.get(entry.trial) ?? h.claims?.get(h.folder) ?? null;
     if (h.place) Object.assign(entry, placeTrial(entry, h.place));
+    if (h.identity) entry.identity = withRun(entry.identity, h.identity);
   }
   return entry;
 }

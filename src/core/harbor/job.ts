@@ -13,6 +13,7 @@ import { textTooDeep } from "../json/strict.js";
 import { MAX_JOB_LIST, type JobRecord } from "../results.js";
 import { describeIssues, finiteNumber, int, record } from "../schema.js";
 import { byteCompare } from "../text.js";
+import { text } from "../identity.js";
 
 /** What the job's summary says of one trial it names. */
 export interface Claim {
@@ -61,13 +62,16 @@ const LIVE_SOURCE = `${CLAIM_SOURCE}, live (no finished_at; never compared as fi
 export interface JobLock {
   version: string | null;
   tasks: { byPath: ReadonlyMap<string, string | null>; byName: ReadonlyMap<string, string | null> };
+  /** The agent and model every trial it names was configured with (`trials[].agent`); null where they name several, or none. */
+  agent: string | null;
+  model: string | null;
 }
 
 /**
  * The job's record (what the job-level rules need, bounded in size) and its claims by trial name
  * (as long as its trials are being placed: they go onto each trial's entry).
  */
-export function readJob(path: string, name: string, folders: readonly string[], files: JobFiles): { record: JobRecord; claims: Map<string, Claim>; tasks: JobLock["tasks"] } {
+export function readJob(path: string, name: string, folders: readonly string[], files: JobFiles): { record: JobRecord; claims: Map<string, Claim>; tasks: JobLock["tasks"]; lock: JobLock } {
   const warnings: Finding[] = [];
   const lock = readLock(files.lock);
   if (lock.unreadable !== null)
@@ -128,7 +132,7 @@ export function readJob(path: string, name: string, folders: readonly string[], 
     absent_more: Math.max(0, absent.length - MAX_JOB_LIST),
     warnings,
   };
-  return { record, claims, tasks: lock.tasks };
+  return { record, claims, tasks: lock.tasks, lock };
 }
 
 /** The message of JOB_IN_PROGRESS: how far the live figures reach. */
@@ -152,7 +156,7 @@ export function readLock(lock: JobFiles["lock"]): JobLock & { unreadable: string
   const byPath = new Map<string, string | null>();
   const byName = new Map<string, string | null>();
   const tasks = { byPath, byName };
-  const none = (unreadable: string | null) => ({ version: null, tasks, unreadable });
+  const none = (unreadable: string | null) => ({ version: null, tasks, agent: null, model: null, unreadable });
   if (lock === null) return none(null);
   if (!(lock instanceof Uint8Array)) return none(lock.unreadable);
   let doc: unknown;
@@ -166,7 +170,12 @@ export function readLock(lock: JobFiles["lock"]): JobLock & { unreadable: string
   if (!isPlainObject(doc)) return none("not an object");
   const harbor = doc["harbor"];
   const v = isPlainObject(harbor) ? harbor["version"] : undefined;
+  const agents = new Set<string | null>();
+  const models = new Set<string | null>();
   for (const t of Array.isArray(doc["trials"]) ? doc["trials"] : []) {
+    const agent = isPlainObject(t) ? t["agent"] : undefined;
+    agents.add(isPlainObject(agent) ? text(agent["name"]) : null);
+    models.add(isPlainObject(agent) ? text(agent["model_name"]) : null);
     const task = isPlainObject(t) ? t["task"] : undefined;
     if (!isPlainObject(task)) continue;
     const digest = typeof task["digest"] === "string" && LOCK_DIGEST.test(task["digest"]) ? task["digest"] : null;
@@ -179,7 +188,8 @@ export function readLock(lock: JobFiles["lock"]): JobLock & { unreadable: string
     note(byPath, task["path"]);
     note(byName, task["name"]);
   }
-  return { version: typeof v === "string" ? v : null, tasks, unreadable: null };
+  const only = (values: ReadonlySet<string | null>) => (values.size === 1 ? [...values][0]! : null);
+  return { version: typeof v === "string" ? v : null, tasks, agent: only(agents), model: only(models), unreadable: null };
 }
 
 /** Harbor read reward.txt first up to 0.6.x, reward.json first from 0.7.0; null when the version says nothing. */

@@ -6,6 +6,8 @@
 import { z } from "zod";
 import { finiteNumber, int, isReservedKey, record } from "../schema.js";
 import { addUsage, harborUsage, noUsage, recordsAny, type Usage } from "../usage.js";
+import type { EntryIdentity } from "../identity.js";
+import { harborIdentity } from "./identity.js";
 import { isNaive, parseTimestamp } from "./time.js";
 
 const timestamp = z.string().refine((s) => parseTimestamp(s) !== null, "expected an ISO 8601 timestamp");
@@ -112,6 +114,8 @@ export interface TrialView {
   steps: StepView[];
   /** §13.5: the trial's agent_result, else (multi-step) its steps' summed; fields null where nothing records them. */
   usage: Usage;
+  /** Issue 37: who ran the trial, on which dataset, when (identity.ts). */
+  identity: EntryIdentity;
 }
 
 type Obj = Record<string, unknown>;
@@ -188,6 +192,7 @@ export function viewOf(raw: Obj): TrialView {
     span: spanOf(raw),
     phases,
     usage: usageOf(raw, steps),
+    identity: harborIdentity(raw, isObj(config) ? config : null),
     steps: steps.map((s, index) => {
       const o = isObj(s) ? s : {};
       const stepPhases: StepView["phases"] = {};

@@ -20,6 +20,7 @@ import { checkTiming } from "./timing.js";
 import { isTrialEvidence } from "./analysis.js";
 import { REWARD_DETAILS, readRewardDetails } from "./details.js";
 import { LOCK_DIGEST } from "./job.js";
+import { harborIdentity } from "./identity.js";
 
 export const RESULT = "result.json";
 export const TRAJECTORY = "agent/trajectory.json";
@@ -72,6 +73,8 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
   const rewards = view?.rewards ?? null;
   const finite = rewards === null ? null : Object.fromEntries(Object.entries(rewards).filter((kv): kv is [string, number] => kv[1] !== null));
   const exception = view === null ? null : shownException(view);
+  // Without result.json, config.json (written before the trial ran) still names its task and agent.
+  const config = view === null ? readConfig(folder, readDoc) : null;
   return blankEntry({
     digest: folder.digest(null), // Harbor trials carry no seal: seal.json is an ordinary file here
     profile: "harbor",
@@ -91,8 +94,9 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
     harbor_id: view?.id ?? null,
     job_id: view?.jobId ?? null,
     usage: view?.usage ?? null,
-    task_path: view === null ? configTaskPath(folder, readDoc) : view.taskPath,
+    task_path: view === null ? configTaskPath(config) : view.taskPath,
     reward_details: details.rewards.length === 0 && details.more === 0 ? null : details,
+    identity: view?.identity ?? harborIdentity(null, config),
   });
 }
 
@@ -131,18 +135,22 @@ function rewardWithoutResult(src: BundleSource, warnings: Finding[]): void {
   warnings.push(finding("REWARD_WITHOUT_RESULT", files[0]!, null, `result.json is absent or cut, but the verifier ran (it left ${files.join(", ")}): its reward cannot be checked against result.json, so the trial counts 0`));
 }
 
+/** The trial's config.json as an object; null when absent, too large or not parsed (not a check: it only names things). */
+function readConfig(folder: EvidenceFolder, readDoc: (p: string) => Uint8Array | null): Record<string, unknown> | null {
+  const e = folder.regular(CONFIG);
+  const bytes = e === null || e.size > MAX_DOCUMENT_BYTES ? null : readDoc(CONFIG);
+  const doc = bytes === null ? undefined : decodeDocument(bytes, CONFIG, []);
+  return isPlainObject(doc) ? doc : null;
+}
+
 /**
  * Where the task lay, as config.json names it (`task.path`), for a trial whose result.json names
  * nothing: Harbor writes that path verbatim as result.json's `task_id.path`, so the job-level rules
  * place the trial among its job's trials that record it (its task_name may differ from the
- * folder's name: `harbor/hello-world`, `local-lab/event-summary`). Not a check: a config.json
- * that is absent, too large or does not parse names nothing.
+ * folder's name: `harbor/hello-world`, `local-lab/event-summary`).
  */
-function configTaskPath(folder: EvidenceFolder, readDoc: (p: string) => Uint8Array | null): string | null {
-  const e = folder.regular(CONFIG);
-  const bytes = e === null || e.size > MAX_DOCUMENT_BYTES ? null : readDoc(CONFIG);
-  const doc = bytes === null ? undefined : decodeDocument(bytes, CONFIG, []);
-  const task = isPlainObject(doc) ? doc["task"] : undefined;
+function configTaskPath(config: Record<string, unknown> | null): string | null {
+  const task = config?.["task"];
   const path = isPlainObject(task) ? task["path"] : undefined;
   return typeof path === "string" && path !== "" ? path : null;
 }

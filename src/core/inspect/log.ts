@@ -14,6 +14,7 @@ import { isNaNValue, sameValue, showValue } from "./value.js";
 import { atLeast, parseVersion, SINCE } from "./version.js";
 import { choiceRaised, outcomeOf, sandboxDied } from "./attribution.js";
 import { addUsage, inspectUsage, noUsage, recordsAny, type Usage } from "../usage.js";
+import { inspectIdentity } from "./identity.js";
 
 /** Sample states (contract §12), in the order they are shown. */
 export const SAMPLE_STATES = ["scored", "scored-with-error", "refusal", "error", "cancelled", "sandbox-unavailable", "unscored", "grader-failed", "invalidated", "missing", "early-stopped"] as const;
@@ -337,6 +338,7 @@ export function finishLog(parts: LogParts): ScoredBundle & { inspect: InspectLog
       state: incomplete ? "incomplete" : "complete",
       flags,
       usage,
+      identity: inspectIdentity(ev, stats, plan.source === "sample_ids" ? plan.ids : null),
     }),
     inspect,
     samples,

@@ -11,6 +11,8 @@ import { ANALYSIS_JSON, MARKDOWN_HEAD_BYTES, MAX_ANALYSIS_BYTES, readAnalysis, t
 import { readJob, unreadJob, type Claim, type JobFiles, type JobLock } from "../../core/harbor/job.js";
 import { MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
 import type { JobRecord } from "../../core/results.js";
+import { HARBOR_HARNESS } from "../../core/harbor/identity.js";
+import { NO_ENTRY_IDENTITY, type EntryIdentity } from "../../core/identity.js";
 import { byteCompare } from "../../core/text.js";
 import type { Found, FoundContainer } from "../../io/discover.js";
 import { readSmallFile, statOf } from "../../io/small-file.js";
@@ -50,12 +52,22 @@ function readHead(file: string, max: number): Uint8Array | string | null {
   }
 }
 
+/**
+ * What a job's lock.json records of its trials' run: the Harbor version (a trial records none),
+ * and the agent and model every trial was configured with (for a trial that records nothing of
+ * its own: killed before its result.json); null when it records none of these.
+ */
+function jobIdentity(lock: JobLock): EntryIdentity | null {
+  if (lock.version === null && lock.agent === null && lock.model === null) return null;
+  return Object.freeze({ ...NO_ENTRY_IDENTITY, agent: lock.agent, model: lock.model, harness: Object.freeze({ name: HARBOR_HARNESS, version: lock.version }) });
+}
+
 /** The Harbor job folders found in a run. */
 export class JobBook implements ContainerBook {
   private readonly byPath = new Map<string, JobRecord>();
   /** Jobs known only from trials given as roots. */
   private readonly partial = new Set<string>();
-  private current: { path: string; claims: ReadonlyMap<string, Claim>; tasks: JobLock["tasks"] } | null = null;
+  private current: { path: string; claims: ReadonlyMap<string, Claim>; tasks: JobLock["tasks"]; identity: EntryIdentity | null } | null = null;
 
   /** Discovery found a job: read its files (unless only a trial of it was given). */
   found(job: FoundContainer): void {
@@ -71,9 +83,9 @@ export class JobBook implements ContainerBook {
     this.partial.delete(job.path);
     const lock = readSmallFile(join(job.dir, "lock.json"), MAX_LOCK_BYTES);
     const files: JobFiles = { result: readSmallFile(join(job.dir, "result.json"), MAX_DOCUMENT_BYTES), lock };
-    const { record, claims, tasks } = readJob(job.path, job.name, job.folders, files);
+    const { record, claims, tasks, lock: l } = readJob(job.path, job.name, job.folders, files);
     this.byPath.set(job.path, record);
-    this.current = { path: job.path, claims, tasks };
+    this.current = { path: job.path, claims, tasks, identity: jobIdentity(l) };
   }
 
   /** A Harbor trial: it carries what the job's summary and lock.json say of it, and what `harbor analyze` wrote beside it. */
@@ -82,6 +94,7 @@ export class JobBook implements ContainerBook {
     if (h === undefined) return;
     const mine = h.containerPath !== undefined && this.current?.path === h.containerPath;
     if (mine) h.claims = this.current!.claims;
+    if (mine && this.current!.identity !== null) h.identity = this.current!.identity;
     const files = analysisFiles(found.dir);
     h.place = { analysis: files === null ? null : readAnalysis(files), tasks: mine ? this.current!.tasks : null };
   }

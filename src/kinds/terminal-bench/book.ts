@@ -7,7 +7,8 @@ import { finding, type Finding } from "../../core/codes.js";
 import { MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
 import type { Containers } from "../../core/results.js";
 import { byteCompare } from "../../core/text.js";
-import type { FoundContainer } from "../../io/discover.js";
+import type { EntryIdentity } from "../../core/identity.js";
+import type { Found, FoundContainer } from "../../io/discover.js";
 import { readSmallFile, statOf } from "../../io/small-file.js";
 import type { ContainerBook } from "../kind.js";
 import { parseTrialName } from "./recognise.js";
@@ -20,6 +21,8 @@ export type RunDocument = NonNullable<Containers["terminal-bench"]>[number];
 
 export class RunBook implements ContainerBook {
   private readonly byPath = new Map<string, RunDocument>();
+  /** What each run read records of its trials' run (identity.ts), by the run's path: one small object a run. */
+  private readonly identities = new Map<string, EntryIdentity>();
 
   found(c: FoundContainer): void {
     if (c.partial && this.byPath.has(c.path)) return;
@@ -34,6 +37,14 @@ export class RunBook implements ContainerBook {
     const record = readRun({ results: file(RUN_RESULTS), metadata: file(RUN_METADATA), lock: file(TB_LOCK) });
     record.warnings.push(...unreadable, ...unnamedFolders(c.dir, record));
     this.byPath.set(c.path, runDocument(record, c, false));
+    if (record.identity !== null) this.identities.set(c.path, Object.freeze(record.identity));
+  }
+
+  /** A trial: it carries what its run's files record of who ran it. */
+  attach(f: Found): void {
+    const at = f.member?.containerPath;
+    const identity = at === undefined ? undefined : this.identities.get(at);
+    if (identity !== undefined) f.member!.identity = identity;
   }
 
   records(): RunDocument[] {

@@ -3,11 +3,13 @@
 // the record out. A malformed file is a warning, and what it says is unknown.
 
 import { finding, type Finding } from "../../core/codes.js";
+import type { EntryIdentity } from "../../core/identity.js";
 import { isPlainObject } from "../../core/json/decode.js";
 import { check, setOwn } from "../../core/schema.js";
 import {
   benchmarkResultsSchema, fingerprints, isHarnessShape, num, readJson, runLockSchema, runMetadataSchema, trialResultsSchema, trialViewOf, type Obj,
 } from "./models.js";
+import { runIdentity } from "./identity.js";
 
 export const RUN_RESULTS = "results.json";
 export const RUN_METADATA = "run_metadata.json";
@@ -94,8 +96,11 @@ export interface RunRecord {
   warnings: Finding[];
 }
 
+/** The record, and what the run records of its trials' run (identity.ts; null when neither run_metadata.json nor tb.lock was read): the book gives it to each trial, the document keeps it nowhere else. */
+export type RunRead = RunRecord & { identity: EntryIdentity | null };
+
 /** The run's own files (each null when absent) → its record. A malformed file is a warning, and what it says is unknown. */
-export function readRun(files: { results: Uint8Array | null; metadata: Uint8Array | null; lock: Uint8Array | null }): RunRecord {
+export function readRun(files: { results: Uint8Array | null; metadata: Uint8Array | null; lock: Uint8Array | null }): RunRead {
   const warnings: Finding[] = [];
   const doc = (bytes: Uint8Array | null, file: string, schema: Parameters<typeof check>[0]): Obj | null => {
     if (bytes === null) return null;
@@ -174,6 +179,7 @@ export function readRun(files: { results: Uint8Array | null; metadata: Uint8Arra
     claims,
     metadata,
     plan,
+    identity: runIdentity(meta, lock),
     warnings,
   };
 }

@@ -14,6 +14,7 @@ import type { TbState, TerminalBenchPart } from "./entry.js";
 import { CLEAN_MODES, fingerprints, isHarnessShape, readJson, trialResultsSchema, trialViewOf, type TrialView } from "./models.js";
 import { candidates, completeFailure, differences, MAX_PANE_BYTES, sameResults, type Parsed } from "./panes.js";
 import { parseTrialName } from "./recognise.js";
+import { trialIdentity } from "./identity.js";
 
 export const RESULTS = "results.json";
 export const PANE = "panes/post-test.txt";
@@ -73,7 +74,7 @@ export function scoreTerminalBenchTrial(src: BundleSource): TerminalBenchEntry {
     tokens,
     fields: raw === null ? null : fingerprints(raw),
   };
-  const entry = blankEntry({
+  const { identity: _, ...entry } = blankEntry({
     digest: folder.digest(null), // every file of the trial: results.json, commands.txt, panes/, sessions/, agent-logs/
     trial: view?.trialName ?? null,
     attempt: view?.trialName == null ? null : (parseTrialName(view.trialName, view.taskId ?? undefined)?.attempt ?? null),
@@ -92,7 +93,8 @@ export function scoreTerminalBenchTrial(src: BundleSource): TerminalBenchEntry {
     usage: { input_tokens: tokens === "recorded" ? view!.input : null, output_tokens: tokens === "recorded" ? view!.output : null, cache_read_tokens: null, cost_usd: null },
     terminal_bench: part,
   });
-  return { ...entry, profile: TB_PROFILE }; // in blankEntry's key order: the key exists, so it keeps its place
+  // In the results schema's key order: profile keeps its place in blankEntry's; identity follows terminal_bench.
+  return { ...entry, profile: TB_PROFILE, identity: trialIdentity(raw) };
 }
 
 /** TB's FailureMode values (research §A.3), in words. */

@@ -1,0 +1,37 @@
+// A Harbor trial's run identity (issue 37), read from its own files and never guessed: who ran it
+// (result.json's agent_info, which Harbor fills from the agent that ran; else the TrialConfig's
+// agent), on which dataset (the trial config's task.source: the dataset's name for a registry or
+// local dataset, null for an ad-hoc task: Harbor's eval key then says "adhoc"), and when. The
+// Harbor version is the job's (its lock.json): the trial records none, so the job sets it where
+// the trial lies (kinds/harbor/book.ts). Pure.
+
+import { NO_ENTRY_IDENTITY, text, timesOf, type EntryIdentity } from "../identity.js";
+import { isPlainObject } from "../json/decode.js";
+
+export const HARBOR_HARNESS = "harbor";
+
+const objectAt = (o: Record<string, unknown> | null, k: string): Record<string, unknown> | null => {
+  const v = o?.[k];
+  return isPlainObject(v) ? v : null;
+};
+
+/**
+ * The identity a trial records: `result` is its result.json (null when absent or unreadable),
+ * `config` its TrialConfig (result.json's copy, else config.json, written before the trial ran,
+ * so an incomplete trial still names its agent and model). The model is agent_info's
+ * `model_info.name` as recorded ("claude-sonnet-4-6"), else the config's `model_name`
+ * ("anthropic/claude-sonnet-4-6"): the same model may read two ways, never a guessed one.
+ */
+export function harborIdentity(result: Record<string, unknown> | null, config: Record<string, unknown> | null): EntryIdentity {
+  const info = objectAt(result, "agent_info");
+  const agent = objectAt(config, "agent");
+  const source = text(result?.["source"]) ?? text(objectAt(config, "task")?.["source"]);
+  return {
+    ...NO_ENTRY_IDENTITY,
+    agent: text(info?.["name"]) ?? text(agent?.["name"]),
+    model: text(objectAt(info, "model_info")?.["name"]) ?? text(agent?.["model_name"]),
+    benchmark: source === null ? null : { name: source, version: null, dataset: null },
+    harness: { name: HARBOR_HARNESS, version: null },
+    ...timesOf(result?.["started_at"], result?.["finished_at"]),
+  };
+}
