@@ -38,6 +38,12 @@ export interface Kind {
   batch(records: readonly BatchRecord[], run: BatchRun): KindBatch;
   /** A kind with containers (a Harbor job, a Terminal-Bench run) keeps a book of them as discovery finds them. */
   book?(): ContainerBook;
+  /**
+   * An entry's own task (or scenario) is one unit of its experiment's task set (run identity,
+   * core/identity.ts): true for kinds whose bundle is a trial; false where a bundle is a whole run
+   * (an Inspect log), whose identity gives the set itself.
+   */
+  readonly trialTasks: boolean;
   /** Where the document keeps its book's records: `run.containers[name]`, or `run.jobs` (Harbor's, where they were before kinds had books). */
   readonly recordsIn?: "jobs";
 }

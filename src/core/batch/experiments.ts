@@ -56,7 +56,7 @@ export function runBatch(entries: readonly BatchRecord[], schedules: readonly Sc
 }
 
 /** Each named experiment with its identity: the union of its records' (core/identity.ts), whatever its kind. */
-function withIdentities(experiments: readonly { kind: string; x: Experiment }[], byKind: ReadonlyMap<{ name: string }, readonly BatchRecord[]>, nameOf: (e: BatchRecord) => string | null): Experiment[] {
+function withIdentities(experiments: readonly { kind: string; x: Experiment }[], byKind: ReadonlyMap<{ name: string; trialTasks: boolean }, readonly BatchRecord[]>, nameOf: (e: BatchRecord) => string | null): Experiment[] {
   const builders = new Map<string, IdentityBuilder>();
   for (const [k, records] of byKind)
     for (const e of records) {
@@ -65,7 +65,8 @@ function withIdentities(experiments: readonly { kind: string; x: Experiment }[],
       const key = JSON.stringify([k.name, name]);
       let b = builders.get(key);
       if (b === undefined) builders.set(key, (b = new IdentityBuilder()));
-      b.add(e.identity ?? null, e.task ?? e.scenario, e.task !== null ? "task" : e.scenario !== null ? "scenario" : null);
+      const unit = !k.trialTasks ? null : e.task !== null ? "task" : e.scenario !== null ? "scenario" : null;
+      b.add(e.identity ?? null, e.task ?? e.scenario, unit);
     }
   return experiments.map(({ kind, x }) => {
     const b = x.experiment === null ? undefined : builders.get(JSON.stringify([kind, x.experiment]));

@@ -8,6 +8,7 @@ import { bundleWords } from "./words.js";
 
 export const bundleKind: Kind = {
   name: "bundle",
+  trialTasks: true,
   recogniser: bundleRecogniser,
   words: bundleWords,
   pack: (dir, entry) => (entry.profile === "world" ? worldPack : nativePack)(dir, entry),

@@ -10,6 +10,7 @@ import { harborWords } from "./words.js";
 
 export const harborKind: Kind = {
   name: "harbor",
+  trialTasks: true,
   recogniser: harborRecogniser,
   words: { harbor: harborWords },
   book: () => new JobBook(),

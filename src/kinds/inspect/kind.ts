@@ -16,6 +16,7 @@ function perLog(l: BundleEntry["inspect"]): BundleEntry["inspect"] {
 
 export const inspectKind: Kind = {
   name: "inspect",
+  trialTasks: false,
   recogniser: inspectRecogniser,
   words: { inspect: inspectWords },
   pack: inspectPack,

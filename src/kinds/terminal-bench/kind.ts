@@ -9,6 +9,7 @@ import { terminalBenchWords } from "./words.js";
 
 export const terminalBenchKind: Kind = {
   name: "terminal-bench",
+  trialTasks: true,
   recogniser: terminalBenchRecogniser,
   words: { "terminal-bench": terminalBenchWords },
   book: () => new RunBook(),
