@@ -192,7 +192,7 @@ function blank(id: string): Experiment {
   return {
     experiment: id, profile: "native-game", scheduled: 2, invalid: [], missing: [], excluded: [], unscored: [], flags: [],
     accuracy: { value: 1, victories: 1, scored: 1, wilson95: null, interval: null, interval_reason: null }, raw_record: null, completion: null, retry: [], dimensions: null, pass: null, pass_hat_k: null,
-    rewards: null, states: null, claimed: null, job: null, job_id: null, exceptions: null, warnings: [], log: null, inspect: null, usage: null,
+    rewards: null, states: null, claimed: null, job: null, job_id: null, exceptions: null, warnings: [], log: null, inspect: null, usage: null, identity: null,
   };
 }
 

@@ -147,7 +147,7 @@ describe("--format md on the demo corpus", () => {
         missing: [], excluded: [], unscored: [], flags: [],
         accuracy: { value: 0, victories: 0, scored: 30, wilson95: [0, 0.11] as [number, number], interval: null, interval_reason: null },
         raw_record: null, completion: { value: 0, completed: 0, scheduled: 30, interval: null, interval_reason: null }, retry: [], dimensions: null, pass: null, pass_hat_k: null,
-        rewards: null, states: null, claimed: null, job: null, job_id: null, exceptions: null, warnings: [], log: null, inspect: null, usage: null,
+        rewards: null, states: null, claimed: null, job: null, job_id: null, exceptions: null, warnings: [], log: null, inspect: null, usage: null, identity: null,
       })),
     });
     const md = renderText("md", doc);
@@ -207,7 +207,7 @@ describe("what a Harbor job claims", () => {
     for (let i = 0; i < 12; i++) metrics[`b${i}/0/mean`] = i / 100;
     const job = {
       experiment: "job", profile: "harbor" as const, scheduled: 2, invalid: [], missing: [], excluded: [], unscored: [], flags: [], accuracy: null, raw_record: null, completion: null, retry: null, dimensions: null, pass: null, pass_hat_k: null,
-      rewards: null, states: { scored: 2 }, job: "r/job", job_id: null, exceptions: {}, warnings: [], log: null, inspect: null, usage: null,
+      rewards: null, states: { scored: 2 }, job: "r/job", job_id: null, exceptions: {}, warnings: [], log: null, inspect: null, usage: null, identity: null,
       claimed: { source: "job result.json stats.evals", metrics, compared: [{ metric: "a/0/mean", claimed: 0.5, assay: 0.25, reason: "Harbor counts | x | <b>" }] },
     };
     const md = renderText("md", { format: "assay.results/1", run, bundles: [], experiments: [job] });
