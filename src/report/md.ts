@@ -14,7 +14,7 @@ import { relativeTo } from "./where.js";
 import { hasPassK, MISSING_AT_RANDOM, passAtKText } from "./pass-at-k.js";
 import { Methods, type WithInterval } from "./intervals.js";
 import { usageLine } from "./usage.js";
-import { cleanRun, identityFacts, overview, rowLabels, type OverviewRow } from "./overview.js";
+import { cleanRun, cutMiddle, identityFacts, overview, rowLabels, type OverviewRow } from "./overview.js";
 import { describeFilter } from "../core/filter.js";
 import { folderTail, loneFolders, loneWhere } from "./lone.js";
 import { byFields, nameOf, scheduledCount, tallied, wordsOf } from "./vocabulary.js";
@@ -208,7 +208,7 @@ function overviewLines(doc: ResultsView, folders: ReadonlyMap<string | null, str
   // Who ran it and when, each column only where a row records it.
   const who = ov.rows.some((r) => r.who !== "");
   const started = ov.rows.some((r) => r.started !== "");
-  const labels = rowLabels(ov.rows, (t, max) => mdName(t, true, max), { name: 60, who: 40 });
+  const labels = rowLabels(ov.rows, (t, max) => mdName(cutMiddle(t, max), true, Infinity), { name: 60, who: 40 });
   const rows = ov.rows.map((r, i) => [
     (labels[i]!.name ?? nameOf({ experiment: null, profile: r.kind })) + (r.folder === null ? "" : ` ${loneWhere(r.folder, (f) => mdName(folderTail(f, 60), true))}`),
     ...(who ? [r.who === "" ? "" : labels[i]!.who] : []),

@@ -249,6 +249,16 @@ export function nameBeside(name: string | null, id: Identity | null): string | n
   return name.endsWith(tail) && name.length > tail.length ? name.slice(0, -tail.length) : null;
 }
 
+/**
+ * `s` cut to `max` characters in the middle ("openrouter/deeps…-qwen-14b"): names of one family
+ * differ at their ends (a model's size, a date), which a cut at the end would lose.
+ */
+export function cutMiddle(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const tail = Math.floor(max / 3);
+  return `${s.slice(0, Math.max(1, max - tail - 1))}…${s.slice(s.length - tail)}`;
+}
+
 /** A row's name and who cells as a format shows them (`cut`: its escaping, cut to at most `max` characters). */
 export interface RowLabel {
   /** Null for an experiment without a name: the format names it its own way. */

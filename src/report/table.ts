@@ -10,7 +10,7 @@ import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
 import { hasPassK, MISSING_AT_RANDOM, passAtKText } from "./pass-at-k.js";
 import { Methods, SAMPLES, TRIALS, type WithInterval } from "./intervals.js";
 import { usageLine } from "./usage.js";
-import { cleanRun, identityFacts, overview, rowLabels, type OverviewRow } from "./overview.js";
+import { cleanRun, cutMiddle, identityFacts, overview, rowLabels, type OverviewRow } from "./overview.js";
 import { describeFilter } from "../core/filter.js";
 import type { RenderOptions } from "./json.js";
 import { folderTail, loneFolders, loneWhere } from "./lone.js";
@@ -256,7 +256,7 @@ function overviewLines(doc: ResultsView, lines: string[], folders: ReadonlyMap<s
   const who = ov.rows.some((r) => r.who !== "");
   const started = ov.rows.some((r) => r.started !== "");
   const name = who ? 40 : 48;
-  const labels = rowLabels(ov.rows, (t, max) => shorten(forTerminal(t), max), { name, who: 32 });
+  const labels = rowLabels(ov.rows, (t, max) => cutMiddle(forTerminal(t), max), { name, who: 32 });
   const cells = ov.rows.map((r, i) => [
     rowName(r, labels[i]!.name, name),
     ...(who ? [labels[i]!.who] : []),

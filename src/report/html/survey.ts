@@ -123,7 +123,7 @@ export function surveyRow(e: Experiment, i: number, r: OverviewRow, shows: Ident
     cell(name, e.experiment ?? ""),
     ...(shows.who ? [cell(r.who === "" ? muted("—") : esc(terminalText(r.who)), r.who)] : []),
     cell(esc(w.label), w.kind),
-    ...(shows.started ? [cell(r.started === "" ? muted("—") : esc(r.started), r.started)] : []),
+    ...(shows.started ? [cell(r.started === "" ? muted("—") : r.started.endsWith("*") ? `<span title="a local date: the harness recorded no zone">${esc(r.started)}</span>` : esc(r.started), r.started)] : []),
     cell(`${r.trials}${r.clusters === "" ? "" : ` ${esc(r.clusters)}`}`, r.trials),
     cell(figure, typeof h.value === "number" ? h.value : null, "figure"),
     // A count over an unknown plan ("4/? (plan unknown)") is said as such, never as a share.
