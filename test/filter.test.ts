@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { filterSide, differingOptions, type Side } from "../src/core/compare/compare.js";
 import { describeFilter, globMatch, matches, parseFilter, parseSince, selectExperiments, sinceSide, type ExperimentFilter } from "../src/core/filter.js";
 import type { Identity } from "../src/core/identity.js";
-import { blankExperiment, resultsSchema, type Experiment, type RunOptions } from "../src/core/results.js";
+import { blankExperiment, count, emptyTally, resultsSchema, viewOf, type Experiment, type Results, type RunOptions } from "../src/core/results.js";
+import { exitForFiltered } from "../src/cli/commands/score.js";
 import { run } from "./helpers/cli.js";
 import { freshFolders } from "./helpers/shared.js";
 
@@ -187,5 +188,19 @@ describe("assay score with filters", () => {
     expect((await run(["score", root, "--kind", "nope"])).stderr).toMatch(/--kind takes one of/);
     expect((await run(["score", root, "--since", "2025-06-01T10:00"])).code).toBe(2);
     expect((await run(["score", root, "--kind", "harbor", "--shard", "0/2"])).stderr).toMatch(/a shard holds bundle entries only/);
+  });
+});
+
+describe("the exit code of a filtered run (exitForFiltered)", () => {
+  const view = (validity: "valid" | "invalid" | "error") => {
+    const tally = emptyTally();
+    count(tally, { validity, profile: "harbor" });
+    return { ...viewOf({ format: "assay.results/1", run: {} as Results["run"], bundles: [], experiments: [] }), tally };
+  };
+  it("a tool error outside the selection is exit 3 still", () => expect(exitForFiltered(view("error"), view("valid"), false)).toBe(3));
+  it("no tool error: the selection's exit (--fail-on invalid asks of it alone)", () => {
+    expect(exitForFiltered(view("valid"), view("valid"), true)).toBe(0);
+    expect(exitForFiltered(view("invalid"), view("valid"), true)).toBe(0);
+    expect(exitForFiltered(view("invalid"), view("invalid"), true)).toBe(1);
   });
 });

@@ -104,7 +104,16 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     scored.results.close();
   }
   sayUncheckedSeals(scored.uncheckedSeals, io);
-  return exitForResults(results, scored.failOnInvalid);
+  return exitForFiltered(scored.results, results, scored.failOnInvalid);
+}
+
+/**
+ * The exit code of a filtered run: the kept document's (--fail-on invalid asks of the experiments
+ * selected), but a tool error anywhere in the run is exit 3 still: a filter selects what is
+ * reported, and never makes a run that could not read its evidence look complete.
+ */
+export function exitForFiltered(all: Pick<ResultsView, "tally">, kept: ResultsView, failOnInvalid: boolean): number {
+  return all.tally.error > 0 ? EXIT.INCOMPLETE : exitForResults(kept, failOnInvalid);
 }
 
 /**
