@@ -6,13 +6,9 @@ import { MANIFEST } from "../io/corpus.js";
 import { HARBOR_CASES } from "../synth/harbor.js";
 import { INSPECT_CASES } from "../synth/inspect.js";
 
-/**
- * The filter options (cli/filters.ts), said once for every command that takes them. Every bundle is
- * still scored; the document and its reports hold the experiments selected, and say so.
- */
-export const FILTER_HELP = `  Filters (each but --since repeatable: any of its values; together: all of them). The document and
-  its reports hold only the experiments selected and their bundles (run.options.filters says so);
-  a filter that selects nothing exits 2.
+/** The filter options (cli/filters.ts), said once for every command that takes them; each command says first what they select. */
+export const FILTER_HELP = `  Filters (each but --since repeatable: any of its values; together: all of them; selecting
+  nothing exits 2):
   --experiment GLOB        the experiment's id matches GLOB (* any text, / too; ? one character;
                            [abc] [a-z] [!abc] one of, or not of, a set; nothing else is special)
   --agent GLOB             an agent the evidence records matches (none recorded: no match)
@@ -20,7 +16,8 @@ export const FILTER_HELP = `  Filters (each but --since repeatable: any of its v
   --kind KIND              bundle, harbor, inspect or terminal-bench
   --since DATE             started at or after DATE: 2025-06-01 (midnight UTC) or a date and time
                            with its zone (2025-06-01T09:30Z); a start not recorded, or a local time
-                           (no zone) within 14 hours of DATE, is left out and counted on stderr
+                           (no zone) from 12 hours before DATE to 14 after, could be on either
+                           side: left out, and counted on stderr
 `;
 
 export const SCORE_HELP = `assay score ROOT... [options]
@@ -67,6 +64,8 @@ export const SCORE_HELP = `assay score ROOT... [options]
                            overview (one line per experiment, problems first)
   -q, --quiet              no progress on stderr
   --allow-empty            a root under which nothing is recognised is no error (default: exit 2)
+  Every bundle is scored; with a filter, the document and its reports hold only the experiments it
+  selects and their bundles, and say so (run.options.filters). Not with --shard.
 ${FILTER_HELP}`;
 
 export const SLURM_SCRIPT_HELP = `assay slurm-script ROOT... --shards N --dir DIR [--out FILE] [options]

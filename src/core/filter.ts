@@ -184,7 +184,7 @@ export function describeFilter(g: Filters | null): string {
 
 /** What a report says of the experiments left out for an unknown start time ("" for none). */
 export const unknownTimeNote = (n: number, since: string): string =>
-  n === 0 ? "" : `${n} experiment${n === 1 ? "" : "s"} left out by --since ${shellWord(since)}: no start time recorded, or a local time (no zone recorded) within 14 hours of it`;
+  n === 0 ? "" : `${n} experiment${n === 1 ? "" : "s"} left out by --since ${shellWord(since)}: no start time recorded, or a local time (no zone recorded) from 12 hours before it to 14 after, which could be on either side`;
 
 /** The key an experiment and its bundle entries share: its kind and its id (compare's names.ts keys experiments so). */
 const keyOf = (profile: string | null, experiment: string | null) => JSON.stringify([kindOfProfile(profile) ?? "bundle", experiment]);
