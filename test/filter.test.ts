@@ -5,9 +5,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { filterSide, differingOptions, type Side } from "../src/core/compare/compare.js";
-import { describeFilter, globMatch, matches, parseFilter, parseSince, selectExperiments, sinceSide, type ExperimentFilter } from "../src/core/filter.js";
+import { describeFilter, filterResults, globMatch, matches, parseFilter, parseSince, selectExperiments, sinceSide, type ExperimentFilter } from "../src/core/filter.js";
 import type { Identity } from "../src/core/identity.js";
-import { blankExperiment, count, emptyTally, resultsSchema, viewOf, type Experiment, type Results, type RunOptions } from "../src/core/results.js";
+import { blankEntry, blankExperiment, count, emptyTally, resultsSchema, viewOf, type BundleEntry, type Experiment, type Results, type RunOptions } from "../src/core/results.js";
 import { exitForFiltered } from "../src/cli/commands/score.js";
 import { run } from "./helpers/cli.js";
 import { freshFolders } from "./helpers/shared.js";
@@ -202,5 +202,31 @@ describe("the exit code of a filtered run (exitForFiltered)", () => {
     expect(exitForFiltered(view("valid"), view("valid"), true)).toBe(0);
     expect(exitForFiltered(view("invalid"), view("valid"), true)).toBe(0);
     expect(exitForFiltered(view("invalid"), view("invalid"), true)).toBe(1);
+  });
+});
+
+describe("filterResults: the document holds the kept experiments and their bundles", () => {
+  const entry = (path: string, profile: BundleEntry["profile"], experiment: string | null, validity: BundleEntry["validity"] = "valid"): BundleEntry => ({ path, ...blankEntry({ validity, errors: [], profile, experiment }) });
+  const RUN = { options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null } } as unknown as Results["run"];
+  const doc = () =>
+    viewOf({
+      format: "assay.results/1",
+      run: RUN,
+      bundles: [entry("a/1", "harbor", "a"), entry("b/1", "inspect", "b", "invalid"), entry("lone", "inspect", null), entry("x", "native-game", "a")],
+      experiments: [exp("a", "harbor"), exp("b", "inspect"), exp(null, "inspect"), exp("a", "native-game")],
+    });
+  it("an experiment's bundles go with it, matched by kind and id (a native experiment of the same name is another)", () => {
+    const { doc: out } = filterResults(doc(), filter({ kind: ["harbor"] }));
+    expect(out.experiments.map((x) => [x.profile, x.experiment])).toEqual([["harbor", "a"]]);
+    expect([...out.bundles].map((b) => b.path)).toEqual(["a/1"]);
+    expect(out.tally).toMatchObject({ bundles: 1, valid: 1, invalid: 0 });
+    expect(out.run.options.filters).toMatchObject({ kind: ["harbor"] });
+  });
+  it("entries without an experiment go with their kind's experiment without an id, when it is kept", () => {
+    const { doc: out } = filterResults(doc(), filter({ kind: ["inspect"] }));
+    expect([...out.bundles].map((b) => b.path)).toEqual(["b/1", "lone"]);
+    expect(out.tally).toMatchObject({ bundles: 2, valid: 1, invalid: 1 });
+    const named = filterResults(doc(), filter({ experiment: ["b"] })).doc;
+    expect([...named.bundles].map((b) => b.path)).toEqual(["b/1"]);
   });
 });

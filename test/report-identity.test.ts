@@ -107,6 +107,9 @@ describe("identity in each format", () => {
     expect(html).toMatch(/<th scope="col" tabindex="0">agent \/ model<\/th><th scope="col" tabindex="0">kind<\/th><th scope="col" tabindex="0">started<\/th>/);
     expect(html).toContain('title="a local date: the harness recorded no zone">2025-06-01*</span>');
     expect(html).toContain("(local time: no zone recorded)");
+    expect(html).not.toContain('id="filtered"');
+    const filtered = [...(await FORMATS.html.render(doc([inspectRun("pop", "m")], { experiment: [], agent: [], model: [], kind: ["inspect"], since: null })))].join("");
+    expect(filtered).toContain('<p class="warn" id="filtered">Filtered: <code>--kind inspect</code>.');
   });
 });
 
