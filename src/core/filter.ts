@@ -114,7 +114,8 @@ function one(p: readonly string[], i: number, c: string): { matched: boolean; ne
   let inSet = false;
   for (let k = start; k < j; k++) {
     if (p[k + 1] === "-" && k + 2 < j) {
-      if (p[k]! <= c && c <= p[k + 2]!) inSet = true;
+      const at = (x: string) => x.codePointAt(0)!;
+      if (at(p[k]!) <= at(c) && at(c) <= at(p[k + 2]!)) inSet = true;
       k += 2;
     } else if (p[k] === c) inSet = true;
   }
