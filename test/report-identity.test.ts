@@ -43,7 +43,7 @@ describe("the overview's identity cells (overview.ts)", () => {
     expect(several!.shortName).toBeNull();
   });
   it("cutMiddle keeps both ends: names of one family differ at their ends", () => {
-    expect(cutMiddle("openrouter/deepseek/deepseek-r1-distill-qwen-14b", 32)).toBe("openrouter/deepseek/d…l-qwen-14b");
+    expect(cutMiddle("openrouter/deepseek/deepseek-r1-distill-qwen-14b", 32)).toBe("openrouter/deep…distill-qwen-14b");
     expect(cutMiddle("short", 32)).toBe("short");
   });
 });

@@ -255,7 +255,7 @@ export function nameBeside(name: string | null, id: Identity | null): string | n
  */
 export function cutMiddle(s: string, max: number): string {
   if (s.length <= max) return s;
-  const tail = Math.floor(max / 3);
+  const tail = Math.floor(max / 2);
   return `${s.slice(0, Math.max(1, max - tail - 1))}…${s.slice(s.length - tail)}`;
 }
 
