@@ -170,7 +170,7 @@ describe("Inspect samples by id, from the deciding log's entry", () => {
 describe("what a regression is", () => {
   const run: Results["run"] = {
     tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
-    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] },
   };
   const side = (file: string, outcomes: number[]): Side => {
     const x = blankExperiment("x", "native-game", outcomes.length);
@@ -213,7 +213,7 @@ describe("what a regression is", () => {
 describe("an unpaired difference where a side is at 0% or 100%", () => {
   const run: Results["run"] = {
     tool_version: "0.1.0", scoring_version: 10, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
-    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] },
   };
   /** A native experiment's completion only, k of 80 in 10 tasks, with its Korn–Graubard interval as written. */
   const side = (file: string, k: number, interval: { lo: number; hi: number; se: number }): Side => {
@@ -238,7 +238,7 @@ describe("an unpaired difference where a side is at 0% or 100%", () => {
 describe("§13.7: the paired test decides a regression", () => {
   const run: Results["run"] = {
     tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
-    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] },
   };
   /** A native side: trial t<i> with outcome outcomes[i], in task tasks[i] (none: no task), its own accuracy interval given. */
   const side = (file: string, outcomes: number[], tasks: (string | null)[] | null = null, interval: Experiment["completion"] extends infer C ? (C extends { interval: infer I } ? I : never) : never = null): Side => {
@@ -340,7 +340,7 @@ describe("Harbor task means: one estimand", () => {
     // the paired figure fell (the issue saw −0.500 beside +0.100).
     const run: Results["run"] = {
       tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
-      options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+      options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] },
     };
     const hside = (file: string, mean: number, u: Units): Side => {
       const x = job();
@@ -368,7 +368,7 @@ describe("Harbor task means: one estimand", () => {
 describe("the unpaired interval where trials repeat tasks", () => {
   const run: Results["run"] = {
     tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
-    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] },
   };
   const side = (file: string, k: number, n: number, interval: NonNullable<Experiment["completion"]>["interval"]): Side => {
     const x = blankExperiment("x", "native-game", n);

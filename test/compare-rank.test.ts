@@ -45,7 +45,7 @@ describe("tie groups down a ranking", () => {
 describe("a ranking of three runs, by hand", () => {
   const run: Results["run"] = {
     tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
-    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] },
   };
   /** A native run of the trials `ids` with these values (fractional values stand in for scores), optionally clustered. */
   const side = (file: string, outcomes: number[], ids = ["a", "b", "c", "d", "e", "f"].slice(0, outcomes.length), clusters?: string[]): Side => {
@@ -193,7 +193,7 @@ describe("a ranking of three runs, by hand", () => {
 describe("which units a ranking leaves out, and which runs", () => {
   const run: Results["run"] = {
     tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
-    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] },
   };
   /** A Harbor-like run of one reward key: its task units (values, task_checksums), or a reason it has none. */
   const side = (file: string, values: number[], checksums: (string | null)[], reason: string | null = null): Side => {

@@ -11,7 +11,7 @@ import { MAX_ROWS, overview } from "../src/report/overview.js";
 import { run } from "./helpers/cli.js";
 import { SHARED_DIR } from "./helpers/shared.js";
 
-const RUN: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
+const RUN: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
 
 const reward = (mean: number | null, covered: number, trials: number) => ({
   reward: { mean, wilson95: null, coverage: covered / trials, covered, trials, pass_rate: mean, pass_at_k: null, pass_at_k_reason: null, pass_hat_k: null, interval: mean === null ? null : { method: "cluster-t" as const, lo: 0.2, hi: 0.6, units: trials, clusters: 3, se: 0.1, design_effect: 1 }, interval_reason: mean === null ? "no trial counted" : null },

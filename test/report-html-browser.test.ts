@@ -270,7 +270,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
     const tally = { ...emptyTally(), bundles: N, valid: N - N / 10, invalid: N / 10 };
     const doc: ResultsView = {
       format: "assay.results/1",
-      run: { tool_version: "t", scoring_version: 1, started_at: "2026-01-01T00:00:00Z", complete: true, shard: null, roots: ["/big"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
+      run: { tool_version: "t", scoring_version: 1, started_at: "2026-01-01T00:00:00Z", complete: true, shard: null, roots: ["/big"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
       bundles,
       tally,
       experiments: [{ ...blankExperiment("big", "native-game", N), accuracy: { value: 1 / 3, victories: N / 3, scored: N, wilson95: [0.33, 0.34], interval: null, interval_reason: null }, completion: { value: 1, completed: N, scheduled: N, interval: null, interval_reason: null }, raw_record: { values: [], mean: 1 / 3 }, retry: [] }],

@@ -47,7 +47,7 @@ const RUN: Results["run"] = {
   complete: true,
   shard: null,
   roots: ["/r"],
-  options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null },
+  options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null },
   jobs: [],
   unrecognised: { count: 0, paths: [] },
 };

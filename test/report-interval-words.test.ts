@@ -14,7 +14,7 @@ import { FORMATS, renderText } from "../src/report/index.js";
 import { synthNative } from "../src/synth/native.js";
 import { run } from "./helpers/cli.js";
 
-const RUN: Results["run"] = { tool_version: "t", scoring_version: 7, started_at: "", complete: true, shard: null, roots: ["/r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
+const RUN: Results["run"] = { tool_version: "t", scoring_version: 7, started_at: "", complete: true, shard: null, roots: ["/r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
 
 const TASKS = "each for the mean over the population of tasks these were drawn from";
 const SAMPLES = "each for the mean over the population of samples these were drawn from";

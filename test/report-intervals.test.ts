@@ -9,7 +9,7 @@ import { headline } from "../src/report/html/charts.js";
 import { render as html } from "../src/report/html/index.js";
 import { FORMATS, renderText } from "../src/report/index.js";
 
-const RUN: Results["run"] = { tool_version: "t", scoring_version: 7, started_at: "", complete: true, shard: null, roots: ["/r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
+const RUN: Results["run"] = { tool_version: "t", scoring_version: 7, started_at: "", complete: true, shard: null, roots: ["/r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
 
 // docs/metrics.md's worked example (test/golden.test.ts derives it from the trials): 2 wins in 11
 // trials, task A 5 trials 2 wins, task B 5 trials 0 wins, one taskless trial (its own cluster).

@@ -171,7 +171,7 @@ describe("what a testcase says", () => {
     });
     const doc = viewOf({
       format: "assay.results/1",
-      run: { tool_version: "t", scoring_version: 1, started_at: "2026-01-01T00:00:00.000Z", complete: false, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
+      run: { tool_version: "t", scoring_version: 1, started_at: "2026-01-01T00:00:00.000Z", complete: false, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
       bundles: [entry("t1", 1, "valid"), entry("t1", 2, "error"), entry("t2", 1, "valid")],
       experiments: [{ ...blank("x"), unscored: ["t1"] }],
     });
@@ -229,7 +229,7 @@ describe("streaming", () => {
       },
     };
     const tally = { bundles: n, valid: n, invalid: 0, error: 0, byProfile: {} };
-    const run = viewOf({ format: "assay.results/1", run: { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } }, bundles: [], experiments: Array.from({ length: k }, (_, i) => blank(`e${i}`)) }).run;
+    const run = viewOf({ format: "assay.results/1", run: { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } }, bundles: [], experiments: Array.from({ length: k }, (_, i) => blank(`e${i}`)) }).run;
     return { view: { format: "assay.results/1", run, bundles, experiments: Array.from({ length: k }, (_, i) => blank(`e${i}`)), tally }, reads: () => reads };
   }
 
@@ -287,7 +287,7 @@ describe("hostile names and texts", () => {
     const hidden = "\u202e\u2066\u2028";
     const doc = viewOf({
       format: "assay.results/1",
-      run: { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
+      run: { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
       bundles: [
         { path: `r/x${hidden}/t`, ...blankEntry({ validity: "invalid", errors: [{ code: "SCHEMA", file: `f${hidden}.json`, line: 1, message: `bad ${hidden} end` }], profile: "native-game", experiment: `x${hidden}`, trial: "t", attempt: 1 }) },
         { path: `r/x${hidden}/u`, ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: `x${hidden}`, trial: "u", attempt: 1 }) },
@@ -317,7 +317,7 @@ describe("hostile names and texts", () => {
   it("a finding whose message holds characters XML forbids (NUL, a lone surrogate, U+FFFF) is spelled out, and the document stays valid", (ctx) => {
     const doc = viewOf({
       format: "assay.results/1",
-      run: { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
+      run: { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
       bundles: [{ path: "r/b", ...blankEntry({ validity: "invalid", errors: [{ code: "SCHEMA", file: "x\u0000.json", line: 1, message: "bad \u0000 \ud800 \uffff \u0008 end" }], profile: "native-game", experiment: "x", trial: "t", attempt: 1 }) }],
       experiments: [{ ...blank("x"), invalid: [{ trial: "t", codes: ["SCHEMA"] }] }],
     });

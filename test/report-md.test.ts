@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const RUN: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
+const RUN: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
 
 /**
  * A line's table cells as cmark-gfm reads them: split at each pipe no backslash precedes (its cell
@@ -139,7 +139,7 @@ describe("--format md on the demo corpus", () => {
   it("caps what it lists and says what was left out", () => {
     const doc = viewOf({
       format: "assay.results/1",
-      run: { tool_version: "t", scoring_version: 1, started_at: "", complete: false, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
+      run: { tool_version: "t", scoring_version: 1, started_at: "", complete: false, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
       bundles: [],
       experiments: Array.from({ length: 60 }, (_, i) => ({
         experiment: `e${String(i).padStart(2, "0")}`, profile: "native-game" as const, scheduled: 30,
@@ -202,7 +202,7 @@ describe("the labels of the figures", () => {
 
 describe("what a Harbor job claims", () => {
   it("is shown beside assay's figure, a claim assay does not compute says so, and many claims are capped", () => {
-    const run: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
+    const run: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
     const metrics: Record<string, number> = { "a/0/mean": 0.5, "a/pass_at_k/2": 0.75 };
     for (let i = 0; i < 12; i++) metrics[`b${i}/0/mean`] = i / 100;
     const job = {
@@ -220,7 +220,7 @@ describe("what a Harbor job claims", () => {
 
 describe("advisory records", () => {
   it("are counted in a section of their own after the findings, and only when there are any", () => {
-    const run: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
+    const run: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
     const advisory = (outcome: "pass" | "fail", cached: boolean) => ({
       status: "analysed" as const, reason: null, analysis: "trial-legitimacy", rubric: "r", model: "m", cached, summary: null, rubric_digest: "d", evidence_digest: "e", provenance: null,
       outcomes: { reward_hacking: { outcome, explanation: "<img src=x>" } },

@@ -140,7 +140,7 @@ describe("an Inspect log tied to no task run", () => {
 });
 
 // The lesser findings, each on its line's two sides.
-const RUN: Results["run"] = { tool_version: "t", scoring_version: 7, started_at: "", complete: true, shard: null, roots: ["/r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
+const RUN: Results["run"] = { tool_version: "t", scoring_version: 7, started_at: "", complete: true, shard: null, roots: ["/r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
 const page = async (experiments: Experiment[]) => surveyOf([...(await html(viewOf({ format: "assay.results/1", run: RUN, bundles: [], experiments })))].join(""));
 type Reward = NonNullable<Experiment["rewards"]>[string];
 const reward = (mean: number | null): Reward => ({ mean, wilson95: null, coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: null, pass_hat_k: null, interval: null, interval_reason: "x" });

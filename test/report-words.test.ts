@@ -16,7 +16,7 @@ import { evidencePhrase, nameOf, WORDS, wordsOf } from "../src/report/vocabulary
 import { run, spawnCli } from "./helpers/cli.js";
 import { SHARED_DIR } from "./helpers/shared.js";
 
-const RUN: Results["run"] = { tool_version: "t", scoring_version: 7, started_at: "", complete: true, shard: null, roots: ["/r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
+const RUN: Results["run"] = { tool_version: "t", scoring_version: 7, started_at: "", complete: true, shard: null, roots: ["/r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
 const doc = (experiments: Experiment[]) => viewOf({ format: "assay.results/1", run: RUN, bundles: [], experiments });
 const table = (experiments: Experiment[], details = false) => [...FORMATS.table.render(doc(experiments), { details })].join("");
 const page = async (experiments: Experiment[]) => [...(await html(doc(experiments)))].join("");

@@ -27,7 +27,7 @@ export const BENCH_SHAPE: BigCompareShape = { trials: 198_000, logs: 2_000, samp
 
 const RUN: Results["run"] = {
   tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["big"],
-  options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null },
+  options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null },
   jobs: [], unrecognised: { count: 0, paths: [] },
 };
 

@@ -6,6 +6,20 @@ import { MANIFEST } from "../io/corpus.js";
 import { HARBOR_CASES } from "../synth/harbor.js";
 import { INSPECT_CASES } from "../synth/inspect.js";
 
+/** The filter options (cli/filters.ts), said once for every command that takes them; each command says first what they select. */
+export const FILTER_HELP = `  Filters (each but --since repeatable: any of its values; together: all of them; selecting
+  nothing exits 2):
+  --experiment GLOB        the experiment's id matches GLOB (* any text, / too; ? one character;
+                           [abc] [a-z] [!abc] one of, or not of, a set; nothing else is special)
+  --agent GLOB             an agent the evidence records matches (none recorded: no match)
+  --model GLOB             a model the evidence records matches (none recorded: no match)
+  --kind KIND              bundle, harbor, inspect or terminal-bench
+  --since DATE             started at or after DATE: 2025-06-01 (midnight UTC) or a date and time
+                           with its zone (2025-06-01T09:30Z); a start not recorded, or a local time
+                           (no zone) from 12 hours before DATE to 14 after, could be on either
+                           side: left out, and counted on stderr
+`;
+
 export const SCORE_HELP = `assay score ROOT... [options]
   Score every bundle, Harbor or Terminal-Bench trial and Inspect log under the roots (Harbor job
   and trial folders, Terminal-Bench run folders and Inspect .eval and .json logs are read in
@@ -50,7 +64,9 @@ export const SCORE_HELP = `assay score ROOT... [options]
                            overview (one line per experiment, problems first)
   -q, --quiet              no progress on stderr
   --allow-empty            a root under which nothing is recognised is no error (default: exit 2)
-`;
+  Every bundle is scored; with a filter, the document and its reports hold only the experiments it
+  selects and their bundles, and say so (run.options.filters). Not with --shard.
+${FILTER_HELP}`;
 
 export const SLURM_SCRIPT_HELP = `assay slurm-script ROOT... --shards N --dir DIR [--out FILE] [options]
   Write the bash script that scores the roots on a Slurm cluster: a job array of N tasks, task i
@@ -204,7 +220,7 @@ export const ANALYSIS_HELP = `  --rubric FILE            a rubric in Harbor's TO
                            the batch stays recorded and the next run collects it
   The API key comes from ANTHROPIC_API_KEY (without it: offline); ANTHROPIC_BASE_URL moves the endpoint.`;
 
-export const ANALYZE_HELP = `assay analyze ROOT... [score's options but --shard] [analysis options]
+export const ANALYZE_HELP = `assay analyze ROOT... [score's options but --shard and the filters] [analysis options]
   Score every bundle and trial first (in the pool, exactly as assay score with the same
   options), then ask a model for the trial-legitimacy analysis of each trial whose evidence is valid.
   The results gain an advisory record per bundle; no verdict, state or metric changes, and the exit

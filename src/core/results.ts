@@ -9,6 +9,7 @@ import { inspectDeclaration } from "../kinds/inspect/declaration.js";
 import { terminalBenchRunSchema, terminalBenchSchema } from "../kinds/terminal-bench/entry.js";
 import { CODES } from "./codes.js";
 import { entryIdentitySchema, identitySchema } from "./identity.js";
+import { filtersSchema } from "./filter-schema.js";
 
 const code = z.enum(Object.keys(CODES) as [keyof typeof CODES, ...(keyof typeof CODES)[]]);
 export const findingSchema = z.object({
@@ -415,6 +416,8 @@ export const runOptionsSchema = z.object({
   schedules: z.array(z.string()),
   /** §7/§8: the fingerprint of the key file seals were checked with (never the key), or null: not checked. */
   hmac_key: z.string().nullable(),
+  /** Issue 37: the filters that chose which experiments (and their bundles) the document holds (core/filter.ts); null: every one. */
+  filters: filtersSchema.nullable().default(null),
 });
 export type RunOptions = z.infer<typeof runOptionsSchema>;
 

@@ -440,6 +440,7 @@ export function assembleView(
         errors: options.errors,
         schedules: options.schedules.map((s) => `${s.schedule.experiment}:${s.digest}`).sort(byteCompare),
         hmac_key: options.keyFingerprint ?? null,
+        filters: null,
       },
       ...(run.scan === undefined ? {} : { scan: run.scan }),
       jobs,

@@ -14,7 +14,8 @@ import { relativeTo } from "./where.js";
 import { hasPassK, MISSING_AT_RANDOM, passAtKText } from "./pass-at-k.js";
 import { Methods, type WithInterval } from "./intervals.js";
 import { usageLine } from "./usage.js";
-import { cleanRun, overview, type OverviewRow } from "./overview.js";
+import { cleanRun, cutMiddle, identityFacts, overview, rowLabels, type OverviewRow } from "./overview.js";
+import { describeFilter } from "../core/filter.js";
 import { folderTail, loneFolders, loneWhere } from "./lone.js";
 import { byFields, nameOf, scheduledCount, tallied, wordsOf } from "./vocabulary.js";
 import type { Sections } from "./words.js";
@@ -131,6 +132,7 @@ function experiment(e: Experiment, doc: ResultsView, folders: ReadonlyMap<string
   const lone = w.lone && e.job === null ? folders.get(e.experiment) : undefined;
   const lines = ["", `### ${title} · ${w.kind} · ${scheduledCount(w, e.scheduled)}`, ""];
   if (lone !== undefined) lines.push(`${w.evidencePlural} in no job folder, ${loneWhere(lone, (f) => mdName(f))}`, "");
+  lines.push(identityFacts(e.identity).map(([label, text]) => `**${label}** ${mdText(text, 400)}`).join("  \n"), "");
   const methods = new Methods(w.units);
   const rows = byFields(TABLES, e.profile, e)?.(e, o.errors, o.invalid, methods, doc.run.roots) ?? [];
   if (rows.length > 0) lines.push(...table(["", "assay", "over", ...(w.claims === null ? [] : [w.claims])], rows));
@@ -203,9 +205,15 @@ function overviewLines(doc: ResultsView, folders: ReadonlyMap<string | null, str
   const ov = overview(doc.experiments, { errors: doc.run.options.errors, folders });
   if (ov.rows.length === 0) return [];
   const noted = ov.rows.some((r) => r.note !== "");
-  const rows = ov.rows.map((r) => [
-    (r.experiment === null ? nameOf({ experiment: null, profile: r.kind }) : mdName(r.experiment, true, 60)) + (r.folder === null ? "" : ` ${loneWhere(r.folder, (f) => mdName(folderTail(f, 60), true))}`),
+  // Who ran it and when, each column only where a row records it.
+  const who = ov.rows.some((r) => r.who !== "");
+  const started = ov.rows.some((r) => r.started !== "");
+  const labels = rowLabels(ov.rows, (t, max) => mdName(cutMiddle(t, max), true, Infinity), { name: 60, who: 40 });
+  const rows = ov.rows.map((r, i) => [
+    (labels[i]!.name ?? nameOf({ experiment: null, profile: r.kind })) + (r.folder === null ? "" : ` ${loneWhere(r.folder, (f) => mdName(folderTail(f, 60), true))}`),
+    ...(who ? [r.who === "" ? "" : labels[i]!.who] : []),
     r.kind,
+    ...(started ? [r.started.replace("*", "\\*")] : []),
     `${r.trials}${r.clusters === "" ? "" : ` ${r.clusters}`}`,
     r.metric === null ? "none" : `${mdName(r.metric, true, 30)} **${r.figure}**`,
     r.interval.startsWith("[") ? r.interval.replace("[", "\\[").replace("]", "\\]") : "none",
@@ -216,8 +224,10 @@ function overviewLines(doc: ResultsView, folders: ReadonlyMap<string | null, str
     r.cost.replace(/\$/g, "\\$"),
     ...(noted ? [r.note === "" ? "" : `**${r.note}**`] : []),
   ]);
-  const out = ["", ...table(["experiment", "kind", ov.units, "figure", "95% interval", "coverage", "claim", "invalid", "flags", "cost", ...(noted ? ["note"] : [])], rows)];
+  const out = ["", ...table(["experiment", ...(who ? ["agent / model"] : []), "kind", ...(started ? ["started"] : []), ov.units, "figure", "95% interval", "coverage", "claim", "invalid", "flags", "cost", ...(noted ? ["note"] : [])], rows)];
   if (ov.omitted > 0) out.push("", `… and ${ov.omitted} more experiments (--format json has them all; --format html a section for each)`);
+  const filters = describeFilter(doc.run.options.filters ?? null);
+  if (filters !== "") out.push("", `**Filtered**: ${mdName(filters)} (only the experiments these select, and their bundles)`);
   out.push("", `**Legend**: ${ov.legend.join(" · ")}`);
   return out;
 }

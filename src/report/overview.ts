@@ -8,8 +8,9 @@
 // rest is in a stable order. Capped: at 10,000 experiments the overview stays MAX_ROWS rows and
 // says how many it left out.
 
+import { valuesOf, type Identity } from "../core/identity.js";
 import type { Experiment, IntervalField } from "../core/results.js";
-import { byteCompare } from "../core/text.js";
+import { byteCompare, plural } from "../core/text.js";
 import { Methods, type Nouns } from "./intervals.js";
 import { dollars, tokens } from "./usage.js";
 import { CLAIM_SOURCES, wordsOf } from "./vocabulary.js";
@@ -54,6 +55,12 @@ export interface OverviewRow {
   problem: boolean;
   /** The headline the row is laid out from (raw names): the HTML experiments table lays out its cells from it, never choosing again. */
   headline: Headline;
+  /** Who ran it (raw): "agent / model", either alone, the first of several with how many more ("a +1"); "" where the evidence records neither. */
+  who: string;
+  /** The experiment's name without its " (model)" tail (an Inspect task run's) where `who` shows exactly that model; null otherwise. */
+  shortName: string | null;
+  /** When it started: the date ("2025-06-01", UTC), a local date marked "*" (no zone recorded); "" where no start is recorded. */
+  started: string;
 }
 
 export interface Overview {
@@ -215,7 +222,96 @@ function rowOf(e: Experiment, index: number, methods: Methods, folders: Readonly
     note: note ?? "",
     problem: h.agreement === "differs" || e.invalid.length > 0 || note !== null,
     headline: h,
+    who: whoOf(e.identity),
+    shortName: nameBeside(e.experiment, e.identity),
+    started: startedOf(e.identity),
   };
+}
+
+/** A list field of an identity as one cell: its value, or the first of several and how many more. */
+const firstOf = (xs: readonly string[]): string | null => (xs.length === 0 ? null : xs.length === 1 ? xs[0]! : `${xs[0]} +${xs.length - 1}`);
+
+/** "agent / model", either alone, or "" where the evidence records neither. */
+export function whoOf(id: Identity | null): string {
+  if (id === null) return "";
+  return [firstOf(valuesOf(id.agent)), firstOf(valuesOf(id.model))].filter((x) => x !== null).join(" / ");
+}
+
+/** The start's date; a local one (no zone recorded) marked "*", since it is no UTC date; "" where none is recorded. */
+export const startedOf = (id: Identity | null): string =>
+  id === null || id.started_at === null ? "" : `${id.started_at.slice(0, 10)}${id.clock === "local" ? "*" : ""}`;
+
+/** The name without its " (model)" tail where the identity records exactly that one model (an Inspect task run's name carries it). */
+export function nameBeside(name: string | null, id: Identity | null): string | null {
+  const models = valuesOf(id?.model ?? null);
+  if (name === null || models.length !== 1) return null;
+  const tail = ` (${models[0]})`;
+  return name.endsWith(tail) && name.length > tail.length ? name.slice(0, -tail.length) : null;
+}
+
+/**
+ * `s` cut to `max` characters in the middle ("openrouter/deeps…-qwen-14b"): names of one family
+ * differ at their ends (a model's size, a date), which a cut at the end would lose.
+ */
+export function cutMiddle(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const tail = Math.floor(max / 2);
+  return `${s.slice(0, Math.max(1, max - tail - 1))}…${s.slice(s.length - tail)}`;
+}
+
+/** A row's name and who cells as a format shows them (`cut`: its escaping, cut to at most `max` characters). */
+export interface RowLabel {
+  /** Null for an experiment without a name: the format names it its own way. */
+  name: string | null;
+  who: string;
+}
+
+/**
+ * Each row's name and who cells, cut to fit, never two rows alike: where two rows of a kind would
+ * show the same cells, their cells are shown whole, and if still alike, with the name's model tail
+ * kept. Two experiments can then always be told apart on screen (issue 37: Inspect names cut at 50
+ * characters could not).
+ */
+export function rowLabels(rows: readonly OverviewRow[], cut: (text: string, max: number) => string, max: { name: number; who: number }): RowLabel[] {
+  const level = rows.map(() => 0);
+  const labelOf = (r: OverviewRow, l: number): RowLabel => ({
+    name: r.experiment === null ? null : cut(l < 2 ? (r.shortName ?? r.experiment) : r.experiment, l === 0 ? max.name : Infinity),
+    who: cut(r.who, l === 0 ? max.who : Infinity),
+  });
+  for (;;) {
+    const labels = rows.map((r, i) => labelOf(r, level[i]!));
+    const seen = new Map<string, number[]>();
+    rows.forEach((r, i) => {
+      if (r.experiment === null) return; // told apart by their folders
+      const key = JSON.stringify([r.kind, labels[i]!.name, labels[i]!.who]);
+      seen.set(key, [...(seen.get(key) ?? []), i]);
+    });
+    let raised = false;
+    for (const group of seen.values())
+      if (group.length > 1) for (const i of group) if (level[i]! < 2) [level[i], raised] = [level[i]! + 1, true];
+    if (!raised) return labels;
+  }
+}
+
+/**
+ * What an experiment's identity says, as three lines of label and raw text (each format escapes
+ * them): who ran it with which harness, on which benchmark and tasks, when. A field the evidence
+ * does not record is said to be so, never left for a reader to guess.
+ */
+export function identityFacts(id: Identity | null): [string, string][] {
+  const NONE = "not recorded";
+  if (id === null) return [["identity", "none recorded in the evidence"]];
+  const list = (xs: readonly string[]) => (xs.length === 0 ? NONE : xs.join(", "));
+  const benchmarks = valuesOf(id.benchmark).map((b) => `${b.name}${b.version === null ? "" : ` ${b.version}`}${b.dataset === null ? "" : ` (dataset ${b.dataset})`}`);
+  const harnesses = valuesOf(id.harness).map((h) => `${h.name}${h.version === null ? "" : ` ${h.version}`}`);
+  // The digest's first 12 hex digits tell two task sets apart at a glance; the JSON has it whole.
+  const tasks = id.tasks === null ? `tasks ${NONE}` : `${plural(id.tasks.count, id.tasks.unit)} ${id.tasks.digest.slice(0, "sha256:".length + 12)}…`;
+  const clock = id.clock === "local" ? " (local time: no zone recorded)" : id.clock === "utc" ? " (UTC)" : "";
+  return [
+    ["run", `agent ${list(valuesOf(id.agent))} · model ${list(valuesOf(id.model))} · harness ${list(harnesses)}`],
+    ["benchmark", `${list(benchmarks)} · ${tasks}`],
+    ["time", `started ${id.started_at ?? NONE} · finished ${id.finished_at ?? NONE}${clock}`],
+  ];
 }
 
 const byProblemKindName = (a: OverviewRow, b: OverviewRow) =>
@@ -247,6 +343,8 @@ export function overview(experiments: readonly Experiment[], o: { errors: "exclu
   legend.push("flags: for review, they change no state and no figure; cost: as recorded (tokens where no cost is), never priced by assay");
   // Explained for the rows shown: the note column is shown only when one of them has a note.
   if (rows.some((r) => r.note !== "")) legend.push("note: what a row's other cells do not say (an Inspect log that is not a clean run: its figures cover what it holds; an invalid log beside a claim that agrees: the claim was checked on the log as written, the figure counts it 0)");
+  if (rows.some((r) => r.who !== "")) legend.push("agent / model: as the evidence records them (a list: the first and how many more; every one in the details)");
+  if (rows.some((r) => r.started !== "")) legend.push(`started: the earliest start, a UTC date${rows.some((r) => r.started.endsWith("*")) ? "; * a local date (the harness recorded no zone)" : ""}`);
   // The count column is headed, and explained, as the rows shown count.
   const shownKinds = kinds.filter((w) => rows.some((r) => r.kind === w.kind));
   if (shownKinds.some((w) => w.column === "records")) legend.push("records: an Inspect task run's planned records (sample × epoch)");

@@ -10,7 +10,8 @@ import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
 import { hasPassK, MISSING_AT_RANDOM, passAtKText } from "./pass-at-k.js";
 import { Methods, SAMPLES, TRIALS, type WithInterval } from "./intervals.js";
 import { usageLine } from "./usage.js";
-import { cleanRun, overview, type OverviewRow } from "./overview.js";
+import { cleanRun, cutMiddle, identityFacts, overview, rowLabels, type OverviewRow } from "./overview.js";
+import { describeFilter } from "../core/filter.js";
 import type { RenderOptions } from "./json.js";
 import { folderTail, loneFolders, loneWhere } from "./lone.js";
 import { byFields, EvidenceCounts, nameOf, scheduledCount, tallied, wordsOf } from "./vocabulary.js";
@@ -238,10 +239,10 @@ function advisory(n: BundleNotes, lines: string[]): void {
 
 const CLAIM: Record<OverviewRow["agreement"], string> = { agrees: "agrees", differs: "differs", unverified: "unverified", none: "" };
 
-/** An overview row's name: the experiment's, and for lone Harbor trials the folder they lie in. */
-function rowName(r: OverviewRow, max: number): string {
+/** An overview row's name: its label (rowLabels: never two alike), and for lone Harbor trials the folder they lie in. */
+function rowName(r: OverviewRow, label: string | null, max: number): string {
   const name = forTerminal(nameOf({ experiment: r.experiment, profile: r.kind }));
-  if (r.folder === null) return shorten(name, max);
+  if (r.folder === null) return label ?? shorten(name, max);
   const short = shorten(name, Math.floor(max / 2));
   // The raw folder is cut first, then shown: an escape or its quotes are never cut in half.
   return `${short} ${loneWhere(r.folder, (f) => forTerminal(folderTail(f, Math.max(8, max - short.length - 6))))}`;
@@ -251,9 +252,16 @@ function rowName(r: OverviewRow, max: number): string {
 function overviewLines(doc: ResultsView, lines: string[], folders: ReadonlyMap<string | null, string>): void {
   const ov = overview(doc.experiments, { errors: doc.run.options.errors, folders });
   const noted = ov.rows.some((r) => r.note !== "");
-  const cells = ov.rows.map((r) => [
-    rowName(r, 48),
+  // Who ran it and when, each column only where a row records it: a screen stays as narrow as it can.
+  const who = ov.rows.some((r) => r.who !== "");
+  const started = ov.rows.some((r) => r.started !== "");
+  const name = who ? 40 : 48;
+  const labels = rowLabels(ov.rows, (t, max) => cutMiddle(forTerminal(t), max), { name, who: 32 });
+  const cells = ov.rows.map((r, i) => [
+    rowName(r, labels[i]!.name, name),
+    ...(who ? [labels[i]!.who] : []),
     r.kind,
+    ...(started ? [r.started] : []),
     `${r.trials}${r.clusters === "" ? "" : ` ${r.clusters}`}`,
     r.metric === null ? "none" : `${shorten(forTerminal(r.metric), 24)} ${r.figure}`,
     r.interval.startsWith("[") ? r.interval : "none",
@@ -264,13 +272,15 @@ function overviewLines(doc: ResultsView, lines: string[], folders: ReadonlyMap<s
     r.cost,
     ...(noted ? [r.note] : []),
   ]);
-  const head = ["experiment", "kind", ov.units, "figure", "95% interval", "coverage", "claim", "invalid", "flags", "cost", ...(noted ? ["note"] : [])];
+  const head = ["experiment", ...(who ? ["agent / model"] : []), "kind", ...(started ? ["started"] : []), ov.units, "figure", "95% interval", "coverage", "claim", "invalid", "flags", "cost", ...(noted ? ["note"] : [])];
   const width = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   // Counts right-aligned, words left; the last column unpadded so no line ends in spaces.
-  const right = new Set([2, 7, 8]);
+  const right = new Set([ov.units, "invalid", "flags"].map((h) => head.indexOf(h)));
   const line = (c: string[]) => c.map((x, i) => (i === c.length - 1 ? x : right.has(i) ? x.padStart(width[i]!) : x.padEnd(width[i]!))).join("  ").trimEnd();
   lines.push("", line(head), ...cells.map(line));
   if (ov.omitted > 0) lines.push(`… and ${ov.omitted} more experiments (--details or --format json for all)`);
+  const filters = describeFilter(doc.run.options.filters ?? null);
+  if (filters !== "") lines.push(`filtered: ${terminalText(filters)} (only the experiments these select, and their bundles)`);
   if (ov.rows.length > 0) lines.push("", "legend", ...ov.legend.map((l) => `  ${l}`));
 }
 
@@ -345,6 +355,7 @@ function* details(doc: ResultsView, lines: string[], folders: ReadonlyMap<string
     const lone = w.lone && e.job === null ? (folders.get(raw.experiment) ?? null) : null;
     const where = e.job !== null ? `   ${e.job}${e.job_id === null ? "" : ` (id ${e.job_id})`}` : lone !== null ? `   lone, ${loneWhere(lone, forTerminal)}` : "";
     lines.push(`${w.heading} ${nameOf(e)}   profile ${w.kind}${w.logged ? "" : `   ${scheduledCount(w, e.scheduled)}`}${where}`);
+    for (const [label, text] of identityFacts(raw.identity)) lines.push(`  ${label.padEnd(12)} ${terminalText(text)}`);
     byFields(DETAILS, e.profile, e)?.(e, doc.run.options, lines);
     if (!w.byFolder) lines.push(`  missing      ${list(e.missing.filter((m) => typeof m === "string"))}`);
     const cost = usageLine(e);

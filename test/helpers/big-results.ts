@@ -9,7 +9,7 @@ const trialId = (i: number) => `t${String(i).padStart(7, "0")}`;
 export function writeBigResults(file: string, n: number, lost: (i: number) => boolean): { victories: number } {
   const run: Results["run"] = {
     tool_version: "0.1.0", scoring_version: 5, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["big"],
-    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null },
+    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null },
     jobs: [], unrecognised: { count: 0, paths: [] },
   };
   const fd = openSync(file, "w");

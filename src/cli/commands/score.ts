@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import type { parseArgs } from "node:util";
 import { indexSchedules } from "../../core/batch/schedule.js";
+import { describeFilter, filterResults, parseFilter, unknownTimeNote } from "../../core/filter.js";
 import type { ResultsView } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
 import { colourFor, painted } from "../colour.js";
@@ -11,6 +12,7 @@ import { FORMAT_NAMES, formatForFile, loadFormat, type FormatName } from "../../
 import { tallied } from "../../report/vocabulary.js";
 import { JOBS_PER_CPU, maxJobs } from "../../pool/pool.js";
 import { oneOf, parseOptions, positiveInt } from "../args.js";
+import { FILTER_OPTIONS } from "../filters.js";
 import { EXIT, exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { progressReporter } from "../progress.js";
@@ -81,16 +83,37 @@ export function sayUncheckedSeals(n: number, io: CliIo): void {
 }
 
 export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: SCORE_OPTIONS });
+  const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: { ...SCORE_OPTIONS, ...FILTER_OPTIONS } });
+  // Refused before scoring: a mistyped filter should not cost a run.
+  const filter = parseFilter(values);
+  if (filter !== null && values.shard !== undefined) throw new UsageError("a shard holds bundle entries only, no experiments to filter: filter the merged document's report instead (score without --shard)");
   const scored = await scoreFromOptions(values, positionals, io, "score");
   if (typeof scored === "number") return scored;
+  let results: ScoredRun = scored.results;
   try {
-    await writeResults(scored.results, scored.format, scored.out, io, scored);
+    if (filter !== null) {
+      const filtered = filterResults(results, filter);
+      results = filtered.doc;
+      const note = unknownTimeNote(filtered.unknownTime, filter.given.since ?? "");
+      if (note !== "") io.stderr(`assay: ${note}\n`);
+      // Nothing is not a pass: a filter that keeps nothing is a mistake to say, not an empty report.
+      if (results.experiments.length === 0) throw new UsageError(`no experiment matches ${describeFilter(filter.given)} (of ${scored.results.experiments.length} scored)`);
+    }
+    await writeResults(results, scored.format, scored.out, io, scored);
   } finally {
     scored.results.close();
   }
   sayUncheckedSeals(scored.uncheckedSeals, io);
-  return exitForResults(scored.results, scored.failOnInvalid);
+  return exitForFiltered(scored.results, results, scored.failOnInvalid);
+}
+
+/**
+ * The exit code of a filtered run: the kept document's (--fail-on invalid asks of the experiments
+ * selected), but a tool error anywhere in the run is exit 3 still: a filter selects what is
+ * reported, and never makes a run that could not read its evidence look complete.
+ */
+export function exitForFiltered(all: Pick<ResultsView, "tally">, kept: ResultsView, failOnInvalid: boolean): number {
+  return all.tally.error > 0 ? EXIT.INCOMPLETE : exitForResults(kept, failOnInvalid);
 }
 
 /**

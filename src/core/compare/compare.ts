@@ -6,6 +6,7 @@
 // the paired test decides where the metric has a paired analysis, else Newcombe's interval.
 
 import type { Experiment, IntervalField, Results, RunOptions } from "../results.js";
+import { describeFilter, selectExperiments, type ExperimentFilter } from "../filter.js";
 import { byteCompare } from "../text.js";
 import { unitChanges } from "./changes.js";
 import { matchTwo, runKey, type MatchBy, type MatchHow } from "./match.js";
@@ -151,6 +152,12 @@ export interface Side {
   units: ReadonlyMap<Experiment, ReadonlyMap<string, Units>>;
 }
 
+/** The side with only the experiments the filter keeps, and how many it left out only for an unknown start time (--since). */
+export function filterSide(side: Side, f: ExperimentFilter): { side: Side; unknownTime: number } {
+  const { kept, unknownTime } = selectExperiments(side.experiments, f);
+  return { side: { ...side, experiments: kept }, unknownTime };
+}
+
 /** Two experiments compared; `names` says what each is called in its document. */
 function compareExperiments(b: Experiment, h: Experiment, how: MatchHow, base: Side, head: Side, names: ReadonlyMap<Experiment, string>): ExperimentComparison {
   const fb = figures(b);
@@ -171,7 +178,11 @@ function compareExperiments(b: Experiment, h: Experiment, how: MatchHow, base: S
 /** The options that change results and differ between the two runs, as `name: base vs head` (schedules aside: their paths say nothing of their content). */
 export function differingOptions(a: RunOptions, b: RunOptions): string[] {
   const names = { invalid: "--invalid", resource_bound: "--resource-bound", errors: "--errors", hmac_key: "--hmac-key-file (key fingerprint)" } as const;
-  return (Object.keys(names) as (keyof typeof names)[]).filter((k) => a[k] !== b[k]).map((k) => `${names[k]} ${a[k] ?? "none"} vs ${b[k] ?? "none"}`);
+  const filters = (o: RunOptions) => describeFilter(o.filters ?? null) || "none";
+  return [
+    ...(Object.keys(names) as (keyof typeof names)[]).filter((k) => a[k] !== b[k]).map((k) => `${names[k]} ${a[k] ?? "none"} vs ${b[k] ?? "none"}`),
+    ...(filters(a) === filters(b) ? [] : [`filters ${filters(a)} vs ${filters(b)}`]),
+  ];
 }
 
 export const sideOf = (s: Side) => ({

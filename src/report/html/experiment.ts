@@ -4,7 +4,8 @@
 import type { Experiment, ResultsView } from "../../core/results.js";
 import { esc } from "./escape.js";
 import { claims, figures } from "./figures.js";
-import { forTerminal } from "../../core/text.js";
+import { forTerminal, terminalText } from "../../core/text.js";
+import { identityFacts } from "../overview.js";
 import { loneWhere } from "../lone.js";
 import { nameOf, scheduledCount, wordsOf } from "../vocabulary.js";
 
@@ -24,7 +25,8 @@ function heading(e: Experiment, folder: string | null): string {
     e.job !== null ? ` · <code>${esc(e.job)}</code>`
     : lone !== null ? ` · in no job folder, ${loneWhere(lone, (f) => `<code>${esc(forTerminal(f))}</code>`)}`
     : e.log !== null ? ` · <code>${esc(e.log.path)}</code> (${esc(e.log.status ?? "n/a")}, ${esc(e.log.state ?? "n/a")})` : "";
-  return `<h2>${w.experiment} ${esc(nameOf(e))}</h2><p class="muted">profile ${esc(w.kind)} · ${esc(scheduledCount(w, e.scheduled))}${where}</p>`;
+  const facts = identityFacts(e.identity).map(([label, text]) => `<b>${esc(label)}</b> ${esc(terminalText(text))}`).join("<br>");
+  return `<h2>${w.experiment} ${esc(nameOf(e))}</h2><p class="muted">profile ${esc(w.kind)} · ${esc(scheduledCount(w, e.scheduled))}${where}</p><p class="muted identity">${facts}</p>`;
 }
 
 /** The lists under an experiment's figures (each capped; `e` is already shown: shown.ts). */

@@ -5,7 +5,8 @@
 // written in pieces, its rows read from the entries as they are written, never held whole.
 
 import type { Experiment, ResultsView } from "../../core/results.js";
-import { forTerminal, plural } from "../../core/text.js";
+import { forTerminal, plural, terminalText } from "../../core/text.js";
+import { describeFilter } from "../../core/filter.js";
 import { shownExperiment } from "../shown.js";
 import { advisorySection } from "./advisory.js";
 import * as chart from "./charts.js";
@@ -58,8 +59,15 @@ function head(doc: ResultsView): string {
     r.complete ? "" : `<p class="warn">This run was stopped before all its evidence was scored: its figures cover what was scored.</p>`,
     `<div class="metrics" id="tally">${tile("bundles", t.bundles, esc(kinds.nouns(t.bundles)), kinds.mixed ? esc(kinds.phrase()) : "")}${tile("valid", t.valid, "valid")}${tile("invalid", t.invalid, "invalid")}${tile("error", t.error, "tool errors")}</div>`,
     `<p class="muted">Every figure is computed from the evidence (the JSON document, <code>--format json</code>, is canonical). Invalid evidence earns no credit.</p>`,
+    filtered(doc),
     `</header>`,
   ].join("\n");
+}
+
+/** A filtered document says so first: its page holds only the experiments the filters selected. */
+function filtered(doc: ResultsView): string {
+  const f = describeFilter(doc.run.options.filters ?? null);
+  return f === "" ? "" : `<p class="warn" id="filtered">Filtered: <code>${esc(terminalText(f))}</code>. Only the experiments these select, and their bundles, are in this page.</p>`;
 }
 
 function tableHead(total: number): string {

@@ -97,12 +97,18 @@ export const SURVEY_COLUMNS = ["experiment", "kind", "trials", "headline (95% in
 
 const muted = (t: string) => `<span class="muted">${t}</span>`;
 
+/** The identity's columns a table shows: each only where a row records it (issue 37), so a page of runs that record neither is as before. */
+export interface IdentityColumns {
+  who: boolean;
+  started: boolean;
+}
+
 /**
  * The experiments table's row for experiment `i` of the document, laid out from its overview row
  * (computed on the raw document, so it chose as the table and Markdown did); `e` is the experiment
  * as shown (shown.ts), and every name from the row is shown the same way here.
  */
-export function surveyRow(e: Experiment, i: number, r: OverviewRow): string {
+export function surveyRow(e: Experiment, i: number, r: OverviewRow, shows: IdentityColumns = { who: false, started: false }): string {
   const h = r.headline;
   const w = wordsOf(e.profile);
   const figure =
@@ -115,7 +121,9 @@ export function surveyRow(e: Experiment, i: number, r: OverviewRow): string {
   return [
     `<tr id="survey-${i}">`,
     cell(name, e.experiment ?? ""),
+    ...(shows.who ? [cell(r.who === "" ? muted("—") : esc(terminalText(r.who)), r.who)] : []),
     cell(esc(w.label), w.kind),
+    ...(shows.started ? [cell(r.started === "" ? muted("—") : r.started.endsWith("*") ? `<span title="a local date: the harness recorded no zone">${esc(r.started)}</span>` : esc(r.started), r.started)] : []),
     cell(`${r.trials}${r.clusters === "" ? "" : ` ${esc(r.clusters)}`}`, r.trials),
     cell(figure, typeof h.value === "number" ? h.value : null, "figure"),
     // A count over an unknown plan ("4/? (plan unknown)") is said as such, never as a share.
@@ -139,7 +147,9 @@ export function surveyTable(raw: readonly Experiment[], shown: readonly Experime
   if (raw.length === 0) return `<nav><p class="muted">No experiment: nothing was attributed to a trial.</p></nav>`;
   const ov = overview(raw, o);
   // The count column headed as the kinds count (overview.ts): trials, an Inspect task run's planned records, or both.
-  const th = SURVEY_COLUMNS.map((c) => `<th scope="col" tabindex="0">${c === "trials" ? ov.units : c}</th>`).join("");
+  const shows: IdentityColumns = { who: ov.rows.some((r) => r.who !== ""), started: ov.rows.some((r) => r.started !== "") };
+  const columns = SURVEY_COLUMNS.flatMap((c) => (c === "experiment" && shows.who ? [c, "agent / model"] : c === "kind" && shows.started ? [c, "started"] : [c]));
+  const th = columns.map((c) => `<th scope="col" tabindex="0">${c === "trials" ? ov.units : c}</th>`).join("");
   const capped =
     ov.omitted === 0
       ? ""
@@ -148,6 +158,6 @@ export function surveyTable(raw: readonly Experiment[], shown: readonly Experime
     `<nav><h2>Experiments (${raw.length})</h2>`,
     `<p class="muted">Click a header to sort; a name leads to its section. The headline is assay's figure from the evidence, its 95% interval in brackets (each section names the method). ${esc(ov.legend.filter((l) => HEADLINES.has(l)).join(" · "))}</p>`,
     capped,
-    `<div class="survey-scroll"><table id="survey"><thead><tr>${th}</tr></thead><tbody>${ov.rows.map((r) => surveyRow(shown[r.index]!, r.index, r)).join("")}</tbody></table></div></nav>`,
+    `<div class="survey-scroll"><table id="survey"><thead><tr>${th}</tr></thead><tbody>${ov.rows.map((r) => surveyRow(shown[r.index]!, r.index, r, shows)).join("")}</tbody></table></div></nav>`,
   ].join("\n");
 }
