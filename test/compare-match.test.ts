@@ -4,7 +4,11 @@
 // groups runs the same way within one document or across many, ranks the same run given twice
 // once, and lists a group with nothing to rank instead of passing it.
 
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { comparisonSchema } from "../src/core/compare/schema.js";
+import { run, spawnCli } from "./helpers/cli.js";
+import { freshFolders } from "./helpers/shared.js";
 import type { Side } from "../src/core/compare/compare.js";
 import { compareRuns } from "../src/core/compare/compare.js";
 import { groupRuns, matchKey, matchTwo, runKey } from "../src/core/compare/match.js";
@@ -147,5 +151,26 @@ describe("compareRuns: the same run on both sides is said", () => {
     expect(same.notes.some((n) => n.includes("a run compared with itself"))).toBe(true);
     const other = compareRuns(side("a.json", [withPass(exp("e", id), [1, 0])]), side("b.json", [withPass(exp("e", { ...id, started_at: "2026-02-01T00:00:00.000Z" }), [1, 0])]), []);
     expect(other.notes.some((n) => n.includes("a run compared with itself"))).toBe(false);
+  });
+});
+
+describe("compare's filters (the documents checked whole, then only the selected experiments matched)", () => {
+  const dir = freshFolders("assay-compare-filter-");
+  it("--agent selects what is compared; a filter selecting nothing exits 2 naming it; the same run on both sides is said", async () => {
+    const doc = join(dir("doc"), "jobs.json");
+    expect(spawnCli(["score", new URL("fixtures/identity/harbor", import.meta.url).pathname, "--quiet", "--format", "json", "--out", doc]).code).toBeLessThanOrEqual(1);
+    const all = comparisonSchema.parse(JSON.parse((await run(["compare", doc, doc, "--format", "json"])).stdout));
+    expect(all.experiments.map((e) => [e.base, e.match])).toEqual([["codex-job", "name"], ["old-job", "name"]]);
+    expect(all.notes.filter((n) => n.includes("a run compared with itself"))).toHaveLength(2);
+    const codex = await run(["compare", doc, doc, "--agent", "codex", "--format", "json"]);
+    expect(codex.code).toBe(0);
+    expect(comparisonSchema.parse(JSON.parse(codex.stdout)).experiments.map((e) => e.base)).toEqual(["codex-job"]);
+    const none = spawnCli(["compare", doc, doc, "--model", "claude-*"]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("no experiment matches --model 'claude-*' (of 4 in the documents)");
+    // --since: the local (zone-less) start of old-job is on neither side of a date far from it: only codex-job is after.
+    const since = spawnCli(["compare", doc, doc, "--since", "2026-06-01", "--format", "json"]);
+    expect(since.code).toBe(0);
+    expect(comparisonSchema.parse(JSON.parse(since.stdout)).experiments.map((e) => e.base)).toEqual(["codex-job"]);
   });
 });

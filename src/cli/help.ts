@@ -147,7 +147,8 @@ assay compare R1 R2 R3 ... [--pair A=B=C...]... [--by ...] [--trend] [...]
                            document is read as given, but what assay never writes (credit for
                            invalid evidence, counts out of bounds, paths not normalised, a bundle
                            twice, a headline figure or spend its own entries do not give) is refused
-`;
+  Each document is checked whole; with a filter, only the experiments it selects are matched.
+${FILTER_HELP}`;
 
 export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE] [--bundle-timeout S]
   Validate one bundle, one Harbor trial, every trial of a Harbor job or of a Terminal-Bench run

@@ -4,7 +4,8 @@
 // (core/compare); the formats derive from the canonical JSON (report/compare).
 
 import { EntrySpend, headlineProblem, InspectFigures } from "../../core/compare/checked.js";
-import { compareRuns, uncomparedPairs, differingOptions, type Side } from "../../core/compare/compare.js";
+import { compareRuns, filterSide, uncomparedPairs, differingOptions, type Side } from "../../core/compare/compare.js";
+import { describeFilter, parseFilter, unknownTimeNote, type ExperimentFilter } from "../../core/filter.js";
 import { MATCH_BY, type MatchBy, type Member } from "../../core/compare/match.js";
 import { keyOf, namesOf } from "../../core/compare/names.js";
 import { rankRuns, uncompared } from "../../core/compare/rank.js";
@@ -18,6 +19,7 @@ import { checkKeyOf, checkMacOf, readShard } from "../../io/shard-reader.js";
 import { COMPARE_FORMATS, type CompareFormat } from "../../report/compare/index.js";
 import { formatForFile } from "../../report/index.js";
 import { parseOptions } from "../args.js";
+import { FILTER_OPTIONS } from "../filters.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { readKeyFile, type HmacKey } from "./seal.js";
@@ -112,15 +114,30 @@ function checkComparable(base: Side, head: Side): void {
   if (differ.length > 0) throw new UsageError(`${forTerminal(base.file)} and ${forTerminal(head.file)} were scored with different options (${differ.join("; ")}): score both alike`);
 }
 
+/** Each side's experiments the filters select (compare's filters apply after each document is checked whole); none selected anywhere is refused. */
+function filterSides(sides: Side[], filter: ExperimentFilter, io: CliIo): void {
+  let unknown = 0;
+  const before = sides.reduce((n, s) => n + s.experiments.length, 0);
+  sides.forEach((s, i) => {
+    const r = filterSide(s, filter);
+    sides[i] = r.side;
+    unknown += r.unknownTime;
+  });
+  const note = unknownTimeNote(unknown, filter.given.since ?? "");
+  if (note !== "") io.stderr(`assay compare: ${forTerminal(note)}\n`);
+  if (sides.every((s) => s.experiments.length === 0)) throw new UsageError(`no experiment matches ${forTerminal(describeFilter(filter.given))} (of ${before} in the documents)`);
+}
+
 export function compareCommand(argv: string[], io: CliIo): number {
   const { values, positionals } = parseOptions({
     args: argv,
     allowPositionals: true,
     options: {
       format: { type: "string" }, out: { type: "string" }, pair: { type: "string", multiple: true }, by: { type: "string" }, trend: { type: "boolean" },
-      "fail-on": { type: "string" }, "hmac-key-file": { type: "string" },
+      "fail-on": { type: "string" }, "hmac-key-file": { type: "string" }, ...FILTER_OPTIONS,
     },
   });
+  const filter = parseFilter(values);
   if (positionals.length < 1) throw new UsageError("assay compare needs a results document to rank within, two (BASE.json HEAD.json) to compare, or three or more to rank");
   if (values["fail-on"] !== undefined && values["fail-on"] !== "regression") throw new UsageError("--fail-on takes: regression");
   if (values.by !== undefined && !(MATCH_BY as readonly string[]).includes(values.by)) throw new UsageError(`--by takes: ${MATCH_BY.join(", ")}`);
@@ -136,6 +153,7 @@ export function compareCommand(argv: string[], io: CliIo): number {
     if (sides.length > 0) checkComparable(sides[0]!, s);
     sides.push(s);
   }
+  if (filter !== null) filterSides(sides, filter, io);
   const pairs = parsePairs(values.pair ?? [], sides);
   // Two documents compare BASE with HEAD; one, or three or more, or a trend, rank.
   const doc: Comparison | RankingDocument =
