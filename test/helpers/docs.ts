@@ -20,6 +20,8 @@ import { HAVE_SHARED, SHARED_DIR } from "./shared.js";
 export const REAL_WORLD: Record<string, string> = {
   "test-oracle-runloop": "harbor-jobs/akashraajputh--New_hire-akash-horbor_task/jobs/test-oracle-runloop",
   "tb-runs": "terminal-bench/David-kibobo--ai-challenges/Tasks/software-development/051552bf_21cb_4d6e_985a_435764d87689_terminal_bench_fifo_medium/model_run_logs",
+  "eval-lab-runs": "harbor-jobs/PeterMakhnatch--eval-lab/research/evidence/runs",
+  "inner-logs": "inspect-more/YuehHanChen--ccot_oe_results/logs",
 };
 /** A transcript that needs a real archive this machine lacks (no ../shared): its name, else null. */
 export const needsAbsentRealWorld = (command: string): string | null =>
