@@ -9,6 +9,7 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { run } from "./helpers/cli.js";
 import { editor, ok, refused, scratch } from "./helpers/documents.js";
 
 const { at } = scratch("assay-compare-figures-");
@@ -36,9 +37,13 @@ describe("a headline figure its entries do not give", () => {
     expect(harbor(JSON.parse(readFileSync(edited, "utf8"))).rewards.reward.interval.lo).toBeLessThan(4 / 6); // so no bound check saw it
     await refused(["compare", jobs, edited, jobs, "--format", "json"], edited, /experiment 2025-11-03__10-00-00 \(harbor\): its reward\/reward\/mean 0\.6+7? is not what its entries give: 0\.833/);
     await refused(["compare", edited, jobs], edited, /reward\/reward\/mean 0\.6+7? is not/);
-    // Honest neighbour: the same documents unedited rank, each headline its mean, every run in one group.
-    const ranked = JSON.parse((await ok(["compare", jobs, jobs, jobs, "--format", "json"])).stdout);
-    expect(ranked.experiments[0].ranking.runs.map((r: any) => [r.headline.value, r.group])).toEqual([[mean, 1], [mean, 1], [mean, 1]]);
+    // Honest neighbour: the document unedited is read; given thrice it is one run given three times,
+    // listed (each twin with the run it repeats), never ranked against itself: nothing compared, exit 2.
+    const thrice = await run(["compare", jobs, jobs, jobs, "--format", "json"]);
+    expect(thrice.code).toBe(2);
+    const listed = JSON.parse(thrice.stdout);
+    expect(listed.experiments).toEqual([]);
+    expect(listed.unscored[0].duplicates).toEqual([{ run: `${jobs} (R2)`, same_as: `${jobs} (R1)` }, { run: `${jobs} (R3)`, same_as: `${jobs} (R1)` }]);
   });
 
   it("a Harbor mean's Wilson interval (from which compare recovers its k of n) narrowed, the mean untouched: refused", async () => {

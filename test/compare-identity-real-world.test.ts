@@ -68,7 +68,7 @@ describe.runIf(HAVE || REQUIRE_SHARED)("issue 37 on real archives", () => {
     expect(ranked.experiments[0]!.members.map((m) => m.run)).toEqual(EVENT_SUMMARY.map((j) => `${join(dir, j)}.json: ${j}`));
     const byName = spawnCli(["compare", ...docs, "--by", "name"]);
     expect(byName.code).toBe(2);
-    expect(byName.stderr).toContain("assay compare: nothing compared: no two runs share a name, a recorded benchmark or a task set");
+    expect(byName.stderr).toContain("assay compare: nothing compared: no two runs share a name (--by name)");
     expect(byName.stderr).toContain("--pair R1_NAME=R2_NAME=R3_NAME");
   });
 

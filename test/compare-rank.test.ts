@@ -425,7 +425,15 @@ describe("an Inspect ranking: samples by id", () => {
     expect(spawnCli(["demo", "--out", join(dir, "demo")]).code).toBe(0);
     const logs = join(dir, "logs.json");
     expect((await run(["score", join(dir, "demo/logs"), "--format", "json", "--out", logs, "--quiet"])).code).toBe(0);
-    const r = await run(["compare", logs, logs, logs, "--format", "json"]);
+    // Three runs with the same outcomes (copies of one, started at other times: a given document thrice is one run, never ranked against itself).
+    const rerun = (n: number) => {
+      const d = JSON.parse(readFileSync(logs, "utf8"));
+      for (const x of d.experiments) if (x.identity?.started_at) x.identity.started_at = x.identity.started_at.replace(/^\d{4}/, (y: string) => String(Number(y) + n));
+      const out = join(dir, `logs-${n}.json`);
+      writeFileSync(out, JSON.stringify(d));
+      return out;
+    };
+    const r = await run(["compare", logs, rerun(1), rerun(2), "--format", "json"]);
     expect([r.code, r.stderr]).toEqual([0, ""]);
     const clean = rankingDocumentSchema.parse(JSON.parse(r.stdout)).experiments.find((e) => e.experiment.startsWith("clean-0"))!;
     expect([clean.unit, clean.ranking.metric, clean.ranking.units]).toEqual(["sample", "inspect/match/mean/accuracy/value", 10]);

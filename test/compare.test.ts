@@ -277,7 +277,7 @@ describe("a gate that compared nothing fails (nothing compared is not a pass)", 
     for (const gate of [[], ["--fail-on", "regression"]]) {
       const nothing = spawnCli(["compare", at("base.json"), at("renamed.json"), "--by", "name", ...gate]);
       expect(nothing.code).toBe(2);
-      expect(nothing.stderr).toContain("assay compare: nothing compared: no experiment is on both sides (matched by name, then recorded benchmark, then task set; only in BASE: synth-native; only in HEAD:");
+      expect(nothing.stderr).toContain("assay compare: nothing compared: no experiment is on both sides (matched by name only (--by); only in BASE: synth-native; only in HEAD:");
       expect(nothing.stderr).toContain("pair two with --pair BASE_NAME=HEAD_NAME");
       expect(nothing.stderr).toContain("or choose one criterion with --by name|benchmark|tasks");
     }
@@ -298,13 +298,18 @@ describe("a gate that compared nothing fails (nothing compared is not a pass)", 
   it("three documents, no experiment held by two of them: exit 2, not a ranking of nothing; with one held by two: ranked, exit 0", () => {
     const doc = JSON.parse(readFileSync(at("base.json"), "utf8"));
     for (const e of doc.bundles) if (e.experiment === "synth-native") e.experiment = "third";
-    for (const x of doc.experiments) if (x.experiment === "synth-native") x.experiment = "third";
+    // Another run (a copy started a year later: the very same run given again is never ranked against itself).
+    for (const x of doc.experiments) if (x.experiment === "synth-native") Object.assign(x, { experiment: "third", identity: { ...x.identity, started_at: x.identity.started_at.replace(/^\d{4}/, (y: string) => String(Number(y) + 1)) } });
     writeFileSync(at("third.json"), JSON.stringify(doc));
     const r = spawnCli(["compare", at("base.json"), at("renamed.json"), at("third.json"), "--by", "name"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("assay compare: nothing compared: no two runs share a name, a recorded benchmark or a task set (runs:");
+    expect(r.stderr).toContain("assay compare: nothing compared: no two runs share a name (--by name) (runs:");
     expect(r.stderr).toContain("name one experiment per document with --pair R1_NAME=R2_NAME=R3_NAME");
-    expect(spawnCli(["compare", at("base.json"), at("renamed.json"), at("base-again.json"), "--by", "name"]).code).toBe(0);
+    expect(spawnCli(["compare", at("base.json"), at("third.json"), at("head.json"), "--by", "name"]).code).toBe(0);
+    // The same run given twice (base.json scored again) is one run: listed, nothing ranked, exit 2.
+    const twice = spawnCli(["compare", at("base.json"), at("renamed.json"), at("base-again.json"), "--by", "name"]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain("synth-native: every run of the group is the same run given more than once");
     // By default the three are one task set: ranked together.
     expect(spawnCli(["compare", at("base.json"), at("renamed.json"), at("third.json")]).code).toBe(0);
   });

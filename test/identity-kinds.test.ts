@@ -47,10 +47,10 @@ describe("Harbor trials", () => {
   beforeAll(async () => void (doc = await scored(join(FIX, "harbor"))));
   const trial = (name: string) => idOf(entryOf(doc, name));
 
-  it("agent_info names the agent and model as Harbor recorded them, before the config's spelling", () => {
+  it("agent_info names the agent; the config names the model as configured (one spelling per job), before agent_info's", () => {
     const id = trial("codex-job/event-summary__AAAAAAA");
     expect(id.agent).toBe("codex");
-    expect(id.model).toBe("gpt-5.6-terra"); // its config says openai/gpt-5.6-terra
+    expect(id.model).toBe("openai/gpt-5.6-terra"); // its agent_info says gpt-5.6-terra
   });
 
   it("without agent_info, the trial config names the agent; without a model anywhere, the model is null", () => {
@@ -81,11 +81,11 @@ describe("Harbor trials", () => {
     expect(trial("old-job/word-count__DDDDDDD").harness).toEqual({ name: "harbor", version: null });
   });
 
-  it("zoned times become UTC instants; naive times stay as written, on the local clock", () => {
+  it("zoned times become UTC instants; naive times stay local, never shifted (to the millisecond)", () => {
     const zoned = trial("codex-job/event-summary__AAAAAAA");
     expect([zoned.started_at, zoned.finished_at, zoned.clock]).toEqual(["2026-08-15T06:59:19.024Z", "2026-08-15T07:00:57.930Z", "utc"]);
     const naive = trial("old-job/word-count__DDDDDDD");
-    expect([naive.started_at, naive.finished_at, naive.clock]).toEqual(["2026-03-04T11:23:38.745810", "2026-03-04T11:24:02.888799", "local"]);
+    expect([naive.started_at, naive.finished_at, naive.clock]).toEqual(["2026-03-04T11:23:38.745", "2026-03-04T11:24:02.888", "local"]);
   });
 
   it("a job of several agents lists them; one agent is one value; a trial's unit is its task (tasks null on the entry)", () => {
@@ -95,7 +95,7 @@ describe("Harbor trials", () => {
     expect(old.tasks).toEqual({ ...tasksDigest(["word-count"]), unit: "task" });
     const codex = experimentOf(doc, "codex-job").identity!;
     expect(codex.agent).toBe("codex");
-    expect(codex.model).toEqual(["gpt-5.6-terra", "openai/gpt-5.6-terra"]); // two spellings recorded: both shown, neither guessed into the other
+    expect(codex.model).toEqual(["gpt-5.6-terra", "openai/gpt-5.6-terra"]); // the job's lock.json spells it one way, its trials' configs another: both shown, neither guessed into the other
     expect(doc.bundles.every((b) => b.identity?.tasks === null)).toBe(true);
   });
 

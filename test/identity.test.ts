@@ -12,13 +12,15 @@ describe("normaliseTime", () => {
   it("an offset or Z: the instant in UTC; no zone: the text, local; anything else: null", () => {
     expect(normaliseTime("2025-05-12T20:28:13-04:00")).toEqual({ at: "2025-05-13T00:28:13.000Z", clock: "utc" });
     expect(normaliseTime("2026-08-15T07:00:57.965484Z")).toEqual({ at: "2026-08-15T07:00:57.965Z", clock: "utc" });
-    expect(normaliseTime("2026-08-15T02:57:22.988252")).toEqual({ at: "2026-08-15T02:57:22.988252", clock: "local" });
+    // A local time is kept in one spelling, to the millisecond, never shifted: "T" or a space, seconds or not.
+    expect(normaliseTime("2026-08-15T02:57:22.988252")).toEqual({ at: "2026-08-15T02:57:22.988", clock: "local" });
+    expect(normaliseTime("2026-08-15 02:57")).toEqual({ at: "2026-08-15T02:57:00.000", clock: "local" });
     for (const bad of ["yesterday", "2026-13-45T00:00:00Z", "", 42, null, "2026-08-15"]) expect(normaliseTime(bad)).toBeNull();
   });
 
   it("a start and finish on two clocks keep only the instant (they cannot be ordered together)", () => {
     expect(timesOf("2026-01-01T00:00:00Z", "2026-01-01T01:00:00")).toEqual({ started_at: "2026-01-01T00:00:00.000Z", finished_at: null, clock: "utc" });
-    expect(timesOf("2026-01-01T00:00:00", "2026-01-01T01:00:00")).toEqual({ started_at: "2026-01-01T00:00:00", finished_at: "2026-01-01T01:00:00", clock: "local" });
+    expect(timesOf("2026-01-01T00:00:00", "2026-01-01 01:00")).toEqual({ started_at: "2026-01-01T00:00:00.000", finished_at: "2026-01-01T01:00:00.000", clock: "local" });
     expect(timesOf(null, undefined)).toEqual({ started_at: null, finished_at: null, clock: null });
   });
 });
@@ -44,7 +46,7 @@ describe("IdentityBuilder: an experiment's identity from its entries'", () => {
   it("entries on two clocks: no time rather than a wrong order", () => {
     const b = new IdentityBuilder();
     b.add(entry({ started_at: "2026-01-01T00:00:00.000Z", clock: "utc" }), null, null);
-    b.add(entry({ started_at: "2026-01-01T00:00:00", clock: "local" }), null, null);
+    b.add(entry({ started_at: "2026-01-01T00:00:00.000", clock: "local" }), null, null);
     expect([b.identity()!.started_at, b.identity()!.clock]).toEqual([null, null]);
   });
 

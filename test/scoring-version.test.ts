@@ -35,7 +35,7 @@ import { SCORING_VERSION } from "../src/version.js";
 // Under 9 (issue 35), also: a trial without a readable result.json records its config.json's task path.
 // Under 10 (issue 36): Inspect entries gained sample_clusters (§13.7 clustered pairs); intervals changed to Korn–Graubard.
 // Under 11 (issue 37): entries gained `identity`, each kind's record of its run (agent, model, benchmark, harness, times).
-const RECORDED = { version: 11, fingerprint: "363772f7512e156b7a9bac6822fa423ac98bdc07f084c2aa3657e368f5179522" };
+const RECORDED = { version: 11, fingerprint: "3eba2c7b217c8d9127678a2479415a5847354fba86cc22efe2dbd4077867f4b7" };
 
 let root: string;
 beforeAll(() => {

@@ -4,7 +4,7 @@
 // totals below are counted by hand from the folders and logs this file writes.
 //
 // Workers run compiled code (dist/): build first.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
@@ -193,11 +193,20 @@ describe("every format shows it", () => {
     expect(spend.usage.head).toEqual(spend.usage.base);
   });
   it("compare of three runs: each run's spend beside its ranking, in the ranking's order", async () => {
-    const r = await run(["compare", file, file, file]);
+    // Three runs alike but for their start (one document given thrice is one run, never ranked against itself).
+    const again = (n: number) => {
+      const d = JSON.parse(readFileSync(file, "utf8"));
+      for (const x of d.experiments) if (x.identity?.started_at) x.identity.started_at = x.identity.started_at.replace(/^\d{4}/, (y: string) => String(Number(y) + n));
+      const out = file.replace(/\.json$/, `-${n}.json`);
+      writeFileSync(out, JSON.stringify(d));
+      return out;
+    };
+    const files = [file, again(1), again(2)];
+    const r = await run(["compare", ...files]);
     expect(r.stdout).toMatch(/^ {2}run +cost spent +cost counted +cost per success +tokens spent$/m);
     // Each experiment's once (one reward key here): three runs, three rows.
-    expect(r.stdout.match(/spend\.json +\$0\.38 +\$0\.33 +\$0\.19 +3800 in \/ 200 out$/gm)).toHaveLength(3);
-    const json = JSON.parse((await run(["compare", file, file, file, "--format", "json"])).stdout);
+    expect(r.stdout.match(/spend(-\d)?\.json +\$0\.38 +\$0\.33 +\$0\.19 +3800 in \/ 200 out$/gm)).toHaveLength(3);
+    const json = JSON.parse((await run(["compare", ...files, "--format", "json"])).stdout);
     const spend = json.experiments.find((e: { experiment: string }) => e.experiment === "spend");
     expect(spend.usage.map((u: { run: string }) => u.run)).toEqual(spend.ranking.runs.map((x: { run: string }) => x.run));
     expect(spend.usage[0].usage.spent.cost_usd).toBeCloseTo(0.38, 12);

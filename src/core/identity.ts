@@ -87,7 +87,8 @@ const NAIVE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
 
 /**
  * A recorded time as identity keeps it: with a zone or offset, the instant in UTC (`…Z`, to the
- * millisecond); without one, the text as recorded and `local`; anything else, null (never guessed).
+ * millisecond); without one, the local time to the millisecond with no zone, and `local` (never
+ * shifted by a guessed zone); anything else, null (never guessed).
  */
 export function normaliseTime(v: unknown): { at: string; clock: "utc" | "local" } | null {
   if (typeof v !== "string") return null;
@@ -96,9 +97,19 @@ export function normaliseTime(v: unknown): { at: string; clock: "utc" | "local" 
     const ms = Date.parse(s.replace(" ", "T"));
     return Number.isFinite(ms) ? { at: new Date(ms).toISOString(), clock: "utc" } : null;
   }
-  if (NAIVE.test(s) && Number.isFinite(Date.parse(`${s.replace(" ", "T")}Z`))) return { at: s, clock: "local" };
-  return null;
+  const local = NAIVE.test(s) ? Date.parse(`${s.replace(" ", "T")}Z`) : NaN;
+  // One spelling (to the millisecond, "T"), so local times compare as text and as numbers alike.
+  return Number.isFinite(local) ? { at: localText(local), clock: "local" } : null;
 }
+
+/** A local time's text from its reading as if it were UTC (ms): ISO 8601 to the millisecond, no zone. */
+export const localText = (ms: number): string => new Date(ms).toISOString().slice(0, 23);
+
+/** A kept time (identity's `…Z` instant, or local text) as ms, local read as if UTC: what orders times of one clock. */
+export const timeMs = (at: string, clock: "utc" | "local"): number => Date.parse(clock === "utc" ? at : `${at}Z`);
+
+/** A time from its ms (timeMs's inverse). */
+export const timeText = (ms: number, clock: "utc" | "local"): string => (clock === "utc" ? new Date(ms).toISOString() : localText(ms));
 
 /** An entry's start and finish, normalised; a pair on two clocks keeps neither (they cannot be ordered). */
 export function timesOf(started: unknown, finished: unknown): Pick<EntryIdentity, "started_at" | "finished_at" | "clock"> {
@@ -149,7 +160,7 @@ export class IdentityBuilder {
     if (identity.clock !== null) this.clocks.add(identity.clock);
     const at = (t: string | null) => (t === null || identity.clock === null ? null : { at: t, clock: identity.clock });
     const [s, f] = [at(identity.started_at), at(identity.finished_at)];
-    // Naive times compare as text (one fixed format); instants too (ISO 8601 in UTC).
+    // One clock's times in one spelling (normaliseTime): as text they order as in time.
     if (s !== null && (this.started === null || s.at < this.started.at)) this.started = s;
     if (f !== null && (this.finished === null || f.at > this.finished.at)) this.finished = f;
   }

@@ -7,7 +7,7 @@ import { EntrySpend, headlineProblem, InspectFigures } from "../../core/compare/
 import { compareRuns, filterSide, uncomparedPairs, differingOptions, type Side } from "../../core/compare/compare.js";
 import { describeFilter, parseFilter, unknownTimeNote, type ExperimentFilter } from "../../core/filter.js";
 import { MATCH_BY, type MatchBy, type Member } from "../../core/compare/match.js";
-import { keyOf, namesOf } from "../../core/compare/names.js";
+import { keyOf, kindOf, namesOf } from "../../core/compare/names.js";
 import { rankRuns, uncompared } from "../../core/compare/rank.js";
 import type { Comparison, RankingDocument } from "../../core/compare/schema.js";
 import { TrialOutcomes } from "../../core/compare/trials.js";
@@ -30,16 +30,17 @@ const quotable = (x: string | undefined) => x !== undefined && !x.includes("'") 
 const example = (names: readonly (string | undefined)[]) => (names.every(quotable) ? ` (e.g. --pair '${names.join("=")}')` : "");
 
 /** Why nothing matched, and what to do: what each side holds (a few), the ambiguous keys, --by and --pair. */
-function noMatch(doc: Comparison | RankingDocument, documents: number): string {
+function noMatch(doc: Comparison | RankingDocument, documents: number, by: MatchBy | undefined): string {
   if (doc.format === "assay.compare-runs/1") {
     if (doc.unscored.length > 0) return doc.unscored.map((u) => `${forTerminal(u.experiment)}: ${u.reason} (${few(u.members.map((m) => m.run))})`).join("; ");
-    const matched = "no two runs share a name, a recorded benchmark or a task set";
+    const matched = by === undefined ? "no two runs share a name, a recorded benchmark or a task set" : `no two runs share a ${by === "name" ? "name" : by === "benchmark" ? "recorded benchmark" : "task set"} (--by ${by})`;
     const pair = documents === 1 ? `name runs of one benchmark with --pair A=B[=C…]${example(doc.single.slice(0, 2))}` : `name one experiment per document with --pair ${Array.from({ length: documents }, (_, i) => `R${i + 1}_NAME`).join("=")}`;
     return `${matched} (runs: ${few(doc.single)}); ${pair}`;
   }
   const ambiguous = doc.ambiguous.map((a) => `by ${a.by}, ${forTerminal(a.key)} has BASE ${few(a.base)} and HEAD ${few(a.head)}`);
   const why = ambiguous.length > 0 ? `ambiguous, so not guessed: ${ambiguous.join("; ")}; ` : "";
-  return `no experiment is on both sides (matched by name, then recorded benchmark, then task set; ${why}only in BASE: ${few(doc.only_base)}; only in HEAD: ${few(doc.only_head)}); pair two with --pair BASE_NAME=HEAD_NAME${example([doc.only_base[0] ?? doc.ambiguous[0]?.base[0], doc.only_head[0] ?? doc.ambiguous[0]?.head[0]])}, or choose one criterion with --by name|benchmark|tasks`;
+  const how = by === undefined ? "matched by name, then recorded benchmark, then task set" : `matched by ${by} only (--by)`;
+  return `no experiment is on both sides (${how}; ${why}only in BASE: ${few(doc.only_base)}; only in HEAD: ${few(doc.only_head)}); pair two with --pair BASE_NAME=HEAD_NAME${example([doc.only_base[0] ?? doc.ambiguous[0]?.base[0], doc.only_head[0] ?? doc.ambiguous[0]?.head[0]])}, or choose one criterion with --by name|benchmark|tasks`;
 }
 
 /**
@@ -81,6 +82,15 @@ function named(s: Side, names: ReadonlyMap<Experiment, string>, name: string, v:
   return found[0]!;
 }
 
+/** `A=B` of two documents: at the one "=" that leaves a name of each side's (a name may hold "="), else the first. */
+function splitTwo(v: string, sides: readonly Side[], names: readonly ReadonlyMap<Experiment, string>[]): string[] {
+  const has = (i: number, name: string) => sides[i]!.experiments.some((x) => names[i]!.get(x) === name || x.experiment === name);
+  const at = [...v.matchAll(/=/g)].map((m) => m.index).filter((i) => i > 0 && i < v.length - 1);
+  const fits = at.filter((i) => has(0, v.slice(0, i)) && has(1, v.slice(i + 1)));
+  const i = fits.length === 1 ? fits[0]! : v.indexOf("=");
+  return i <= 0 || i === v.length - 1 ? [v] : [v.slice(0, i), v.slice(i + 1)];
+}
+
 /**
  * `--pair A=B[=C…]`: one name per document in command-line order (two documents: BASE's A with
  * HEAD's B, split at the first "="); with one document, two or more of its experiments. Each
@@ -90,8 +100,7 @@ function parsePairs(values: readonly string[], sides: readonly Side[]): Member[]
   const names = sides.map((s) => namesOf(s.experiments));
   const seen = new Set<Experiment>();
   return values.map((v) => {
-    const eq = v.indexOf("=");
-    const parts = sides.length === 2 && eq > 0 ? [v.slice(0, eq), v.slice(eq + 1)] : v.split("=");
+    const parts = sides.length === 2 ? splitTwo(v, sides, names) : v.split("=");
     const wanted = sides.length === 1 ? "A=B[=C…], two or more experiments of the document" : sides.length === 2 ? "BASE_EXPERIMENT=HEAD_EXPERIMENT" : `one experiment per document, ${sides.length} names joined by =`;
     if (parts.some((p) => p === "") || (sides.length === 1 ? parts.length < 2 : parts.length !== sides.length)) throw new UsageError(`--pair takes ${wanted} (got ${JSON.stringify(v)})`);
     const members = parts.map((name, i) => {
@@ -101,6 +110,9 @@ function parsePairs(values: readonly string[], sides: readonly Side[]): Member[]
       seen.add(x);
       return { side, x };
     });
+    // Different kinds have no metric in common: such a pair would compare nothing.
+    const kinds = new Set(members.map((m) => kindOf(m.x)));
+    if (kinds.size > 1) throw new UsageError(`--pair ${forTerminal(v)}: experiments of different kinds (${[...kinds].join(", ")}) share no metric: nothing to compare`);
     return members;
   });
 }
@@ -168,7 +180,7 @@ export function compareCommand(argv: string[], io: CliIo): number {
   } else for (const piece of gathered(format === "table" ? painted(text, colourFor(io)) : text)) io.stdout(piece);
   // Nothing matched: no comparison was made, which is never "no regression" (with or without a gate).
   if (doc.experiments.length === 0) {
-    io.stderr(`assay compare: nothing compared: ${noMatch(doc, sides.length)}\n`);
+    io.stderr(`assay compare: nothing compared: ${noMatch(doc, sides.length, by)}\n`);
     return EXIT.USAGE;
   }
   if (values["fail-on"] !== "regression") return EXIT.OK;

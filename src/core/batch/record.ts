@@ -6,7 +6,7 @@ import { DECLARED_PROFILES, DECLARED_STATES } from "../../kinds/declared.js";
 import type { RecordPart, Sharing } from "../../kinds/kind.js";
 import { kindOf } from "../../kinds/registry.js";
 import type { Code } from "../codes.js";
-import type { EntryIdentity } from "../identity.js";
+import { timeMs, timeText, type EntryIdentity } from "../identity.js";
 import { INSPECT_STATUSES, type BundleEntry } from "../results.js";
 
 export type BatchRecord = Pick<
@@ -81,13 +81,16 @@ class CompactRecord implements BatchRecord {
     readonly errors: readonly { readonly code: Code }[],
     readonly dimensions: BatchRecord["dimensions"],
     private readonly part: RecordPart | null,
-    /** The entry's identity without its times (shared: one object per agent, model, benchmark…), and its times. */
+    /** The entry's identity without its times (shared: one object per agent, model, benchmark…), and its times as ms (NaN: none), smaller than their text. */
     private readonly who: EntryIdentity | null,
-    private readonly started: string | null,
-    private readonly finished: string | null,
+    private readonly started: number,
+    private readonly finished: number,
   ) {}
   get identity(): EntryIdentity | null {
-    return this.who === null ? null : this.started === null && this.finished === null ? this.who : { ...this.who, started_at: this.started, finished_at: this.finished };
+    const clock = this.who?.clock ?? null;
+    if (this.who === null || clock === null) return this.who;
+    const text = (ms: number) => (Number.isNaN(ms) ? null : timeText(ms, clock));
+    return { ...this.who, started_at: text(this.started), finished_at: text(this.finished) };
   }
   get profile() { return unpack(this.bits, "profile"); }
   get validity() { return unpack(this.bits, "validity"); }
@@ -166,7 +169,8 @@ export class RecordMaker implements Sharing {
     const part = kindOf(e.profile)?.recordPart?.(e, this) ?? null;
     const id = e.identity;
     const who = id === null ? null : this.one({ ...id, started_at: null, finished_at: null });
+    const ms = (at: string | null | undefined) => (at == null || id?.clock == null ? NaN : timeMs(at, id.clock));
     return new CompactRecord(e.path, this.string(e.experiment), e.trial, e.attempt, e.seed, this.string(e.task), this.string(e.scenario), pack(e),
-      this.codes(e.errors, true), this.dims(e.dimensions), part, who, id?.started_at ?? null, id?.finished_at ?? null);
+      this.codes(e.errors, true), this.dims(e.dimensions), part, who, ms(id?.started_at), ms(id?.finished_at));
   }
 }

@@ -178,12 +178,11 @@ function compareExperiments(b: Experiment, h: Experiment, how: MatchHow, base: S
 /** The options that change results and differ between the two runs, as `name: base vs head` (schedules aside: their paths say nothing of their content). */
 export function differingOptions(a: RunOptions, b: RunOptions): string[] {
   const names = { invalid: "--invalid", resource_bound: "--resource-bound", errors: "--errors", hmac_key: "--hmac-key-file (key fingerprint)" } as const;
-  const filters = (o: RunOptions) => describeFilter(o.filters ?? null) || "none";
-  return [
-    ...(Object.keys(names) as (keyof typeof names)[]).filter((k) => a[k] !== b[k]).map((k) => `${names[k]} ${a[k] ?? "none"} vs ${b[k] ?? "none"}`),
-    ...(filters(a) === filters(b) ? [] : [`filters ${filters(a)} vs ${filters(b)}`]),
-  ];
+  return (Object.keys(names) as (keyof typeof names)[]).filter((k) => a[k] !== b[k]).map((k) => `${names[k]} ${a[k] ?? "none"} vs ${b[k] ?? "none"}`);
 }
+
+/** Filters only select experiments, never change one's figures: documents filtered differently compare, and say so. */
+const filtersOf = (o: RunOptions) => describeFilter(o.filters ?? null) || "none";
 
 export const sideOf = (s: Side) => ({
   file: s.file, tool_version: s.run.tool_version, scoring_version: s.run.scoring_version, started_at: s.run.started_at, complete: s.run.complete, options: s.run.options,
@@ -216,9 +215,14 @@ export function compareRuns(base: Side, head: Side, pairs: readonly (readonly [E
  */
 export function uncomparedPairs(doc: Comparison): string[] {
   if (doc.experiments.length === 0) return ["no experiment is on both sides: nothing compared"];
-  return doc.experiments.flatMap((e) =>
-    e.metrics.flatMap((m) => (m.paired !== null && m.paired.pairs === 0 ? [`${e.base} ${m.metric}: ${m.paired.reason ?? `no ${m.paired.unit} on both sides`}: nothing compared`] : [])),
-  );
+  const metrics = doc.experiments.flatMap((e) => {
+    // Matched, but no metric on both sides (a reward key renamed, another kind --pair'ed): nothing of it compared.
+    if (e.metrics.length === 0) return [`${e.base}: no metric on both sides: nothing compared`];
+    return e.metrics.flatMap((m) => (m.paired !== null && m.paired.pairs === 0 ? [`${e.base} ${m.metric}: ${m.paired.reason ?? `no ${m.paired.unit} on both sides`}: nothing compared`] : []));
+  });
+  // An ambiguous key is a comparison assay could have made and would not guess.
+  const ambiguous = doc.ambiguous.map((a) => `by ${a.by}, ${a.key}: BASE ${a.base.join(", ")} and HEAD ${a.head.join(", ")} are ambiguous: not compared (name them with --pair)`);
+  return [...metrics, ...ambiguous];
 }
 
 /** What every comparison says of its runs: partial runs, experiments without an id, different schedule files. */
@@ -228,5 +232,6 @@ export function runNotes(sides: readonly Side[]): string[] {
   const unnamed = (s: Side) => s.experiments.filter((x) => x.experiment === null).length;
   for (const s of sides) if (unnamed(s) > 0) notes.push(`${s.file}: ${unnamed(s)} experiment(s) without an id (Harbor trials without a job, unreadable Inspect logs) are not compared`);
   if (new Set(sides.map((s) => JSON.stringify(s.run.options.schedules))).size > 1) notes.push("the runs were given different schedule files");
+  if (new Set(sides.map((s) => filtersOf(s.run.options))).size > 1) notes.push(`the documents were filtered differently (${sides.map((s) => `${s.file}: ${filtersOf(s.run.options)}`).join("; ")}): each holds only the experiments its filters select`);
   return notes;
 }

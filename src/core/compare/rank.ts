@@ -131,8 +131,8 @@ function rank(metric: string, held: readonly Held[], file: (h: Held) => string):
   const pairs = tested.pairs;
   const pHolm = new Map(pairs.map((p) => [`${p.ra} ${p.rb}`, p.p_holm]));
   const groups = tieGroups(order.map((h) => h.run), (a, b) => pHolm.get(a < b ? `${a} ${b}` : `${b} ${a}`) ?? 1);
-  // R1 is the group's first run (command-line order, then document order).
-  const first = held[0]!.run;
+  // R1 is the group's first run (command-line order, then document order); where it holds no figure, nothing is below it.
+  const first = 0;
   const below = pairs.flatMap((p) => (p.ra === first && p.mean_diff! < 0 && p.p_holm < 0.05 ? [p.b] : []));
   const rankedRuns = new Set(ranked.map((h) => h.run));
   const listed = [...order, ...held.filter((h) => !rankedRuns.has(h.run))];
@@ -178,28 +178,44 @@ function groupName(g: Group, names: readonly ReadonlyMap<Experiment, string>[]):
   return describeKey(x, g.how);
 }
 
+/** An experiment's figures and counts (not where it lies): equal for one run given twice. */
+const figuresOf = (x: Experiment) => JSON.stringify([x.scheduled, x.accuracy, x.completion, x.pass, x.dimensions, x.rewards, x.inspect, x.states, x.invalid.length, x.excluded.length]);
+
 /**
- * A group's runs with the same run given twice (an Inspect log as .eval and .json, a copied job)
- * taken once: a run is never ranked against itself.
+ * Whether two runs hold the same figures and the same value on every unit of every headline metric:
+ * what tells a run given twice from two runs recorded alike (a Harbor task mean of 1 from four
+ * trials or from one).
  */
-function distinctRuns(members: readonly Member[]): { kept: number[]; duplicates: [number, number][] } {
-  const firstOf = new Map<string, number>();
-  const kept: number[] = [];
-  const duplicates: [number, number][] = [];
-  members.forEach((m, i) => {
-    const k = runKey(m.x);
-    const earlier = k === null ? undefined : firstOf.get(k);
-    if (earlier !== undefined) duplicates.push([i, earlier]);
-    else {
-      if (k !== null) firstOf.set(k, i);
-      kept.push(i);
-    }
-  });
-  return { kept, duplicates };
+function sameUnits(a: Member, b: Member, sides: readonly Side[]): boolean {
+  if (figuresOf(a.x) !== figuresOf(b.x)) return false;
+  const [ua, ub] = [sides[a.side]!.units.get(a.x), sides[b.side]!.units.get(b.x)];
+  const metrics = new Set([...(ua?.keys() ?? []), ...(ub?.keys() ?? [])]);
+  for (const m of metrics) {
+    const [x, y] = [ua?.get(m), ub?.get(m)];
+    if (x === undefined || y === undefined || x.ids.length !== y.ids.length) return false;
+    for (let i = 0; i < x.ids.length; i++) if (x.ids[i] !== y.ids[i] || !Object.is(x.values[i], y.values[i])) return false;
+  }
+  return true;
 }
 
-/** Rows of a ranking's unit × run matrix the document keeps (the HTML shows them all, Markdown fewer). */
-const MATRIX_KEPT = 500;
+/**
+ * Runs that are an earlier run given again (an Inspect log as .eval and as .json, a copied job
+ * folder, a document given twice): the same identity, start and finish included (match.ts runKey),
+ * the same figures and the same value on every unit. Each maps to the earlier run; a run is never ranked against itself.
+ */
+function duplicatesOf(runs: readonly Member[], sides: readonly Side[]): Map<Member, Member> {
+  const seen = new Map<string, Member[]>();
+  const out = new Map<Member, Member>();
+  for (const m of runs) {
+    const k = runKey(m.x);
+    if (k === null) continue;
+    const earlier = seen.get(k) ?? [];
+    const same = earlier.find((e) => sameUnits(e, m, sides));
+    if (same !== undefined) out.set(m, same);
+    else seen.set(k, [...earlier, m]);
+  }
+  return out;
+}
 
 export interface RankOptions {
   /** `--pair`: groups named on the command line, each a list of runs. */
@@ -213,37 +229,46 @@ export interface RankOptions {
 /** Runs ranked: one document's experiments of one benchmark, or three or more documents' (match.ts groups them). */
 export function rankRuns(sides: readonly Side[], options: RankOptions = {}): RankingDocument {
   const names = sides.map((s) => namesOf(s.experiments));
-  const runs = sides.flatMap((s, side) => s.experiments.filter((x) => x.experiment !== null).map((x) => ({ side, x })));
-  const { groups, single } = groupRuns(runs, options.pairs ?? [], options.by);
+  const all = sides.flatMap((s, side) => s.experiments.filter((x) => x.experiment !== null).map((x) => ({ side, x })));
+  // The same run given again is set aside before grouping, so that it neither forms a group nor keeps its twin out of one.
+  const dupOf = duplicatesOf(all, sides);
+  const runs = all.filter((m) => !dupOf.has(m));
+  const pairs = (options.pairs ?? []).map((p) => p.filter((m) => !dupOf.has(all.find((r) => r.x === m.x)!)));
+  const { groups, single } = groupRuns(runs, pairs, options.by);
+  const twins = (m: Member) => all.filter((d) => dupOf.get(d)?.x === m.x);
+  // A run alone but given more than once is a group of itself: listed, with nothing to rank.
+  const alone = single.filter((m) => twins(m).length > 0);
   const experiments: RankedExperiment[] = [];
   const regressions: RankingDocument["regressions"] = [];
   const unranked: RankingDocument["unranked"] = [];
   const unscored: RankingDocument["unscored"] = [];
-  for (const g of groups) {
-    const name = groupName(g, names);
-    const labels = labelsOf(g, sides, names);
-    const { kept, duplicates } = distinctRuns(g.members);
-    const members = g.members.map((m, i) => ({ run: labels[i]!, file: sides[m.side]!.file, experiment: names[m.side]!.get(m.x)!, identity: m.x.identity }));
-    const dupes = duplicates.map(([i, j]) => ({ run: labels[i]!, same_as: labels[j]! }));
+  for (const g of [...groups, ...alone.map((m): Group => ({ how: "name", members: [m] }))]) {
+    const distinct = g.members.length;
+    const withTwins: Group = { how: g.how, members: [...g.members, ...g.members.flatMap(twins)] };
+    const name = groupName(withTwins, names);
+    const labels = labelsOf(withTwins, sides, names);
+    const members = withTwins.members.map((m, i) => ({ run: labels[i]!, file: sides[m.side]!.file, experiment: names[m.side]!.get(m.x)!, identity: m.x.identity }));
+    const dupes = withTwins.members.slice(distinct).map((d, i) => ({ run: labels[distinct + i]!, same_as: labels[withTwins.members.findIndex((m) => m.x === dupOf.get(d)?.x)]! }));
     // Held's `run`: the member's index in the group, so that order and pairs follow the group's order.
-    const held = kept.map((i) => ({ run: i, x: g.members[i]!.x }));
+    const held = g.members.map((m, i) => ({ run: i, x: m.x }));
     const file = (h: { run: number }) => labels[h.run]!;
     const metrics = [...new Set(held.flatMap(({ x }) => headlines(x).map((h) => h.metric)))];
     let rankedAny = false;
-    for (const metric of metrics) {
+    for (const metric of held.length < 2 ? [] : metrics) {
       const holding = held.filter(({ x }) => figureOf(x, metric) !== null).map((h) => ({ ...h, units: sides[g.members[h.run]!.side]!.units.get(h.x)?.get(metric) }));
       if (holding.length < 2) continue;
       rankedAny = true;
       for (const h of held) if (!holding.some((x) => x.run === h.run)) unranked.push({ experiment: name, metric, run: file(h) });
       const { unit, ranking, notes, below } = rank(metric, holding, file);
       const trend = options.trend === true ? trendOf(metric, trendRuns(holding, file, unit)) : null;
-      const matrix = unitMatrix(holding.flatMap((h) => (h.units === undefined ? [] : [{ label: file(h), units: h.units }])), MATRIX_KEPT);
+      // The whole matrix (every unit): the Markdown and HTML show its first rows.
+      const matrix = unitMatrix(holding.flatMap((h) => (h.units === undefined ? [] : [{ label: file(h), units: h.units }])), Infinity);
       experiments.push({ experiment: name, match: g.how, profile: held[0]!.x.profile, unit, ranking, matrix, trend, members, duplicates: dupes, notes, usage: ranking.runs.map((r) => ({ run: r.run, usage: g.members[labels.indexOf(r.run)]!.x.usage })) });
       for (const run of below) regressions.push({ experiment: name, metric, run });
     }
-    if (!rankedAny) unscored.push({ experiment: name, match: g.how, members, duplicates: dupes, reason: unscoredReason(held.map((h) => h.x), kept.length) });
+    if (!rankedAny) unscored.push({ experiment: name, match: g.how, members, duplicates: dupes, reason: unscoredReason(held.map((h) => h.x)) });
   }
-  const singles = single.map((m) => (sides.length === 1 ? names[m.side]!.get(m.x)! : `${sides[m.side]!.file}: ${names[m.side]!.get(m.x)!}`));
+  const singles = single.filter((m) => !alone.includes(m)).map((m) => (sides.length === 1 ? names[m.side]!.get(m.x)! : `${sides[m.side]!.file}: ${names[m.side]!.get(m.x)!}`));
   return { format: "assay.compare-runs/1", runs: sides.map(sideOf), experiments, single: singles, unranked, unscored, regressions, notes: runNotes(sides) };
 }
 
@@ -258,8 +283,8 @@ function trendRuns(holding: readonly Held[], file: (h: { run: number }) => strin
 }
 
 /** Why a group of runs has no ranking at all. */
-function unscoredReason(xs: readonly Experiment[], distinct: number): string {
-  if (distinct < 2) return "every run of the group is the same run given more than once: nothing to rank";
+function unscoredReason(xs: readonly Experiment[]): string {
+  if (xs.length < 2) return "every run of the group is the same run given more than once (the same identity and times, figures and units): nothing to rank";
   if (xs.every((x) => headlines(x).length === 0)) return "no run of the group records a score (no scorer, or nothing scored): listed, not ranked";
   return "no headline metric is held by two runs of the group: nothing compared, not ranked";
 }

@@ -267,7 +267,7 @@ export const rankedExperimentSchema = z.object({
   ranking: rankingSchema,
   /**
    * Issue 37: the units × runs of this metric (each run's value per unit, null where it does not
-   * count it), the units whose values spread most first: the first rows of `total`.
+   * count it), every unit, those whose values spread most first (Markdown and HTML show the first rows).
    */
   matrix: z.object({
     labels: z.array(z.string()),

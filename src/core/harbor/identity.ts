@@ -18,9 +18,10 @@ const objectAt = (o: Record<string, unknown> | null, k: string): Record<string, 
 /**
  * The identity a trial records: `result` is its result.json (null when absent or unreadable),
  * `config` its TrialConfig (result.json's copy, else config.json, written before the trial ran,
- * so an incomplete trial still names its agent and model). The model is agent_info's
- * `model_info.name` as recorded ("claude-sonnet-4-6"), else the config's `model_name`
- * ("anthropic/claude-sonnet-4-6"): the same model may read two ways, never a guessed one.
+ * so an incomplete trial still names its agent and model). The model is the config's
+ * `model_name` ("anthropic/claude-sonnet-4-6"), which every trial records the same way (its
+ * config.json, result.json's copy, the job's lock.json), else agent_info's `model_info.name`
+ * ("claude-sonnet-4-6"): one spelling per job where the config has one, never a guessed one.
  */
 export function harborIdentity(result: Record<string, unknown> | null, config: Record<string, unknown> | null): EntryIdentity {
   const info = objectAt(result, "agent_info");
@@ -29,7 +30,7 @@ export function harborIdentity(result: Record<string, unknown> | null, config: R
   return {
     ...NO_ENTRY_IDENTITY,
     agent: text(info?.["name"]) ?? text(agent?.["name"]),
-    model: text(objectAt(info, "model_info")?.["name"]) ?? text(agent?.["model_name"]),
+    model: text(agent?.["model_name"]) ?? text(objectAt(info, "model_info")?.["name"]),
     benchmark: source === null ? null : { name: source, version: null, dataset: null },
     harness: { name: HARBOR_HARNESS, version: null },
     ...timesOf(result?.["started_at"], result?.["finished_at"]),

@@ -8,7 +8,7 @@ import { uncompared } from "../../core/compare/rank.js";
 import { terminalText } from "../../core/text.js";
 import { esc } from "../html/escape.js";
 import { trendHtml } from "./trend.js";
-import { changesHtml, matrixHtml } from "./changes.js";
+import { changesHtml, HTML_ROWS, matrixHtml } from "./changes.js";
 import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, MATCH_WORDS, who, startedText, memberOf, duplicatesLine, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
 /** Text as HTML shows it literally: hidden characters (controls, bidi overrides) escaped as on a terminal, markup as entities. */
@@ -120,7 +120,7 @@ function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<stri
   for (const x of r.runs) yield `<tr><td class="n">${x.group ?? "—"}</td><td>${h(x.run)}</td><td>${h(who(memberOf(e, x.run)))}</td><td>${h(startedText(memberOf(e, x.run)))}</td><td class="n">${h(rankedFigure(x).value)}</td><td class="n">${h(rankedFigure(x).headline)}</td><td>${h(rankedFigure(x).interval)}</td></tr>\n`;
   yield "</tbody></table>\n";
   yield* matrix(e);
-  if (e.matrix.rows.length > 0) yield* matrixHtml(e.matrix, e.unit);
+  if (e.matrix.rows.length > 0) yield* matrixHtml({ ...e.matrix, rows: e.matrix.rows.slice(0, HTML_ROWS) }, e.unit);
   if (e.trend !== null) yield trendHtml(e.trend);
   for (const n of e.notes) yield `<p>Note: ${h(n)}</p>\n`;
   const spend = rankedUsageRows(e, before);
