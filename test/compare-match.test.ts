@@ -10,7 +10,7 @@ import { comparisonSchema } from "../src/core/compare/schema.js";
 import { run, spawnCli } from "./helpers/cli.js";
 import { freshFolders } from "./helpers/shared.js";
 import type { Side } from "../src/core/compare/compare.js";
-import { compareRuns } from "../src/core/compare/compare.js";
+import { compareRuns, uncomparedPairs } from "../src/core/compare/compare.js";
 import { groupRuns, matchKey, matchTwo, runKey } from "../src/core/compare/match.js";
 import { rankRuns, uncompared } from "../src/core/compare/rank.js";
 import type { Units } from "../src/core/compare/trials.js";
@@ -154,6 +154,21 @@ describe("compareRuns: the same run on both sides is said", () => {
   });
 });
 
+describe("the gate on what a two-run comparison could not compare", () => {
+  it("an ambiguous key fails the gate with its candidates; a matched experiment with no metric on both sides too; a plain match does not", () => {
+    const b = [withPass(exp("gemma", { benchmark: bench("popularity") }), [1, 0]), withPass(exp("llama", { benchmark: bench("popularity") }), [1, 1])];
+    const h = [withPass(exp("qwen", { benchmark: bench("popularity") }), [0, 0]), withPass(exp("same", {}), [1, 1])];
+    const doc = compareRuns(side("b.json", [...b, withPass(exp("same", {}), [1, 1])]), side("h.json", h), []);
+    expect(uncomparedPairs(doc)).toEqual(["by benchmark, popularity: BASE gemma, llama and HEAD qwen are ambiguous: not compared (name them with --pair)"]);
+    const plain = compareRuns(side("b.json", [withPass(exp("same", {}), [1, 1])]), side("h.json", [withPass(exp("same", {}), [1, 1])]), []);
+    expect(uncomparedPairs(plain)).toEqual([]);
+    // A world run against a Harbor job named alike holds no metric of the other's: nothing of it compared.
+    const [world, job] = [withPass(exp("w", {}), [1, 1]), { x: exp("j", {}, "harbor") }];
+    const none = compareRuns(side("b.json", [world]), side("h.json", [job]), [[world.x, job.x]]);
+    expect(uncomparedPairs(none)).toEqual(["w: no metric on both sides: nothing compared"]);
+  });
+});
+
 describe("compare's filters (the documents checked whole, then only the selected experiments matched)", () => {
   const dir = freshFolders("assay-compare-filter-");
   it("--agent selects what is compared; a filter selecting nothing exits 2 naming it; the same run on both sides is said", async () => {
@@ -168,6 +183,13 @@ describe("compare's filters (the documents checked whole, then only the selected
     const none = spawnCli(["compare", doc, doc, "--model", "claude-*"]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("no experiment matches --model 'claude-*' (of 4 in the documents)");
+    // --pair: two kinds share no metric: refused; a name holding "=" is split where both sides name one.
+    expect(spawnCli(["compare", doc, doc, "--pair", "codex-job=old-job"]).code).toBe(0);
+    // Documents filtered differently still compare (filters select, never change a figure), and say so.
+    const nop = join(dir("doc"), "nop.json");
+    expect(spawnCli(["score", new URL("fixtures/identity/harbor", import.meta.url).pathname, "--agent", "nop", "--quiet", "--format", "json", "--out", nop]).code).toBeLessThanOrEqual(1);
+    const filtered = comparisonSchema.parse(JSON.parse((await run(["compare", doc, nop, "--format", "json"])).stdout));
+    expect(filtered.notes.some((n) => n.startsWith("the documents were filtered differently"))).toBe(true);
     // --since: the local (zone-less) start of old-job is on neither side of a date far from it: only codex-job is after.
     const since = spawnCli(["compare", doc, doc, "--since", "2026-06-01", "--format", "json"]);
     expect(since.code).toBe(0);
