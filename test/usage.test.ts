@@ -193,11 +193,20 @@ describe("every format shows it", () => {
     expect(spend.usage.head).toEqual(spend.usage.base);
   });
   it("compare of three runs: each run's spend beside its ranking, in the ranking's order", async () => {
-    const r = await run(["compare", file, file, file]);
+    // Three runs, not one given thrice (compare ranks that once: nothing to rank): the same trials,
+    // each copy's experiments recording a start a day later than the one before.
+    const files = ["2025-11-03", "2025-11-04", "2025-11-05"].map((day, i) => {
+      const f = join(root, `spend-${i + 1}.json`);
+      const doc = JSON.parse(JSON.stringify(harbor)) as { experiments: { identity: { started_at: string | null } | null }[] };
+      for (const x of doc.experiments) if (x.identity?.started_at != null) x.identity.started_at = x.identity.started_at.replace("2025-11-03", day);
+      writeFileSync(f, JSON.stringify(doc));
+      return f;
+    });
+    const r = await run(["compare", ...files]);
     expect(r.stdout).toMatch(/^ {2}run +cost spent +cost counted +cost per success +tokens spent$/m);
     // Each experiment's once (one reward key here): three runs, three rows.
-    expect(r.stdout.match(/spend\.json +\$0\.38 +\$0\.33 +\$0\.19 +3800 in \/ 200 out$/gm)).toHaveLength(3);
-    const json = JSON.parse((await run(["compare", file, file, file, "--format", "json"])).stdout);
+    expect(r.stdout.match(/spend-\d\.json +\$0\.38 +\$0\.33 +\$0\.19 +3800 in \/ 200 out$/gm)).toHaveLength(3);
+    const json = JSON.parse((await run(["compare", ...files, "--format", "json"])).stdout);
     const spend = json.experiments.find((e: { experiment: string }) => e.experiment === "spend");
     expect(spend.usage.map((u: { run: string }) => u.run)).toEqual(spend.ranking.runs.map((x: { run: string }) => x.run));
     expect(spend.usage[0].usage.spent.cost_usd).toBeCloseTo(0.38, 12);
