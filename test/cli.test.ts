@@ -179,8 +179,8 @@ describe("assay synth and demo (in-process)", () => {
     const r = await run(["demo"]);
     expect(r.code).toBe(0);
     // The overview: one line per experiment.
-    expect(r.stdout).toMatch(/^synth-native\s+native-game /m);
-    expect(r.stdout).toMatch(/^synth-world\s+world /m);
+    expect(r.stdout).toMatch(/^synth-native\s+m-1\s+native-game /m);
+    expect(r.stdout).toMatch(/^synth-world\s+m-2\s+world /m);
     expect(r.stdout).toMatch(/no blended score/);
     expect(r.stdout).toMatch(/JOURNAL_CHAIN/);
     // It names no folder it removes (test/newcomer.test.ts checks the removal).
@@ -209,7 +209,7 @@ describe("spawned dist/cli.js", () => {
   it("exit 0 and the table on stdout", () => {
     const r = spawnCli(["score", join(tmp, "good")]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^exp\s+native-game /m);
+    expect(r.stdout).toMatch(/^exp\s+m-1\s+native-game /m);
   });
   it("exit 1 with --fail-on invalid", () => {
     expect(spawnCli(["score", join(tmp, "mixed"), "--fail-on", "invalid"]).code).toBe(1);

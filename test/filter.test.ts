@@ -10,6 +10,7 @@ import type { Identity } from "../src/core/identity.js";
 import { blankEntry, blankExperiment, count, emptyTally, resultsSchema, viewOf, type BundleEntry, type Experiment, type Results, type RunOptions } from "../src/core/results.js";
 import { exitForFiltered } from "../src/cli/commands/score.js";
 import { run } from "./helpers/cli.js";
+import { withoutIdentity } from "./helpers/harbor.js";
 import { freshFolders } from "./helpers/shared.js";
 
 const NO_ID: Identity = { agent: null, model: null, benchmark: null, tasks: null, harness: null, started_at: null, finished_at: null, clock: null };
@@ -175,16 +176,30 @@ describe("assay score with filters", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no experiment matches --experiment 'nothing-\*' \(of 2 scored\)/);
   });
-  it("--model against evidence that records none keeps nothing: exit 2 (an unrecorded model matches no filter)", async () => {
+  // The native bundles record their model (meta.model) and start (the header's at); the Harbor job,
+  // its trials stripped of agent_info and times, records neither.
+  const unrecorded = async () => {
     const root = await corpus();
-    const r = await run(["score", join(root, "n"), "--model", "*", "-q"]);
+    withoutIdentity(join(root, "h", "synth-harbor-job"));
+    return root;
+  };
+  it("--model against evidence that records none keeps nothing: exit 2 (an unrecorded model matches no filter); where it is recorded, kept", async () => {
+    const root = await unrecorded();
+    const r = await run(["score", join(root, "h"), "--model", "*", "-q"]);
     expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no experiment matches --model '\*' \(of 1 scored\)/);
+    const kept = await run(["score", join(root, "n"), "--model", "*", "-q"]);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stdout).toMatch(/^synth-native /m);
   });
-  it("--since against runs with no start recorded: exit 2, saying how many were left out for it", async () => {
-    const root = await corpus();
-    const r = await run(["score", join(root, "n"), "--since", "2020-01-01", "-q"]);
+  it("--since against runs with no start recorded: exit 2, saying how many were left out for it; a recorded start after it kept", async () => {
+    const root = await unrecorded();
+    const r = await run(["score", join(root, "h"), "--since", "2020-01-01", "-q"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/1 experiment left out by --since 2020-01-01: no start time recorded/);
+    const kept = await run(["score", join(root, "n"), "--since", "2020-01-01", "-q"]);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stdout).toMatch(/^synth-native /m);
   });
   it("a bad value is refused before scoring: an unknown kind, a --since with no zone, a filter with --shard", async () => {
     const root = await corpus();

@@ -44,7 +44,7 @@ describe("assay demo --out DIR", () => {
     expect(readdirSync(join(dir, "tasks")).sort()).toEqual(["csv-merge", "hello-world"]);
     for (const t of ["csv-merge", "hello-world"]) expect(readdirSync(join(dir, "tasks", t)).sort()).toEqual(["instruction.md", "task.toml", "tests"]);
     // Scored: every experiment of every folder is in the table's overview, a line each.
-    for (const e of [/^synth-native\s+native-game /m, /^synth-world\s+world /m, /^2025-11-03__10-00-00\s+harbor /m, /^\S.*\s+inspect\s/m]) expect(demo.stdout).toMatch(e);
+    for (const e of [/^synth-native\s+m-1\s+native-game /m, /^synth-world\s+m-2\s+world /m, /^2025-11-03__10-00-00\s+terminus-2 \/ gpt-4o\s+harbor /m, /^\S.*\s+inspect\s/m]) expect(demo.stdout).toMatch(e);
   });
 
   it("is the same, byte for byte, on every machine and every run (the docs' transcripts quote it)", () => {
@@ -122,7 +122,7 @@ describe("assay demo without --out", () => {
       expect(r.code).toBe(0);
       expect(r.stderr).not.toContain(own);
       expect(r.stderr.trimEnd().split("\n").at(-1)).toMatch(/^assay demo: removed the temporary folder scored above/);
-      expect(r.stdout).toMatch(/^synth-native\s+native-game /m);
+      expect(r.stdout).toMatch(/^synth-native\s+m-1\s+native-game /m);
       expect(readdirSync(own)).toEqual([]);
       const kept = await run(["demo", "--keep"]);
       const [name] = readdirSync(own);

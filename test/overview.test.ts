@@ -106,7 +106,7 @@ describe.skipIf(!existsSync(JOBS))("the 44 real Harbor jobs: an overview on one 
     expect(long.stdout.startsWith(overviewAndLegend)).toBe(true);
     expect(short.stdout).toContain("findings     4 Harbor trials not valid: REWARD_FILE_MISSING 4");
     // Lone trials (in no job folder) are named with the folder they lie in, relative to the root.
-    expect(short.stdout).toMatch(/^job@0813c23b in …[^ ]*\/evidence\/nop +harbor /m);
+    expect(short.stdout).toMatch(/^job@0813c23b in …[^ ]*\/evidence\/nop +nop +harbor /m);
     expect(long.stdout).toContain("job job@0813c23b   profile harbor   1 trial   lone, in MenendezJuan--terminal-bench-2.1-tasks/tasks/docker-agent-strict-schema/evidence/nop\n");
     expect(long.stdout.split("\n").length).toBeGreaterThan(400);
   });
@@ -117,6 +117,6 @@ describe.skipIf(!existsSync(JOBS))("the 44 real Harbor jobs: an overview on one 
     expect(head.split("\n").length).toBeLessThanOrEqual(60);
     expect(head.split("\n").filter((l) => l.includes("| harbor |"))).toHaveLength(44);
     // Lone trials with their folder, cut from the left: its last folders say most.
-    expect(head).toMatch(/^\| `job@0813c23b` in `…[^`]*\/evidence\/nop` \| harbor \|/m);
+    expect(head).toMatch(/^\| `job@0813c23b` in `…[^`]*\/evidence\/nop` \| `nop` \| harbor \|/m);
   });
 });

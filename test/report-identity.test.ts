@@ -9,6 +9,7 @@ import { blankExperiment, viewOf, type Experiment, type Results } from "../src/c
 import { FORMATS, renderText } from "../src/report/index.js";
 import { cutMiddle, identityFacts, overview, rowLabels } from "../src/report/overview.js";
 import { run } from "./helpers/cli.js";
+import { withoutIdentity } from "./helpers/harbor.js";
 import { freshFolders } from "./helpers/shared.js";
 
 const RUN: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
@@ -116,13 +117,17 @@ describe("identity in each format", () => {
 describe("assay score (in-process main)", () => {
   const folder = freshFolders("assay-report-identity-");
   it("evidence that records no agent, model or start: the overview is as narrow as before", async () => {
+    // A native bundle's header always records its start (and the synth's, its model): a Harbor job
+    // whose trials' result.json lack agent_info and times records neither, only its harness.
     const root = folder("corpus");
-    expect((await run(["synth", "--out", join(root, "n"), "--n", "4"])).code).toBe(0);
+    expect((await run(["synth", "--out", join(root, "h"), "--n", "3", "--profile", "harbor"])).code).toBe(0);
+    withoutIdentity(join(root, "h", "synth-harbor-job"));
     const r = await run(["score", root, "-q"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^experiment +kind +trials/m);
+    expect(r.stdout).not.toMatch(/agent \/ model|started/);
     const d = await run(["score", root, "-q", "--details"]);
-    expect(d.stdout).toMatch(/^ {2}run {10}agent not recorded · model not recorded · harness not recorded$/m);
+    expect(d.stdout).toMatch(/^ {2}run {10}agent not recorded · model not recorded · harness harbor \S+$/m);
     expect(d.stdout).toMatch(/^ {2}time {9}started not recorded · finished not recorded$/m);
   });
 });

@@ -53,7 +53,7 @@ describe("the HTML experiments table chooses as the table and Markdown do (names
     const d = dir("key");
     writeFileSync(join(d, file), JSON.stringify(log));
 
-    expect(score([d])).toMatch(/^epochs-0 \S+ +inspect +\d+ +"ma\\u0009tch\/mean\/accura… 0\.800 /m);
+    expect(score([d])).toMatch(/^epochs-0 +openai\/gpt-4o-mini +inspect +\S+ +\d+ +"ma\\u0009tch\/mean\/accura… 0\.800 /m);
     expect(score(["--format", "md", d])).toMatch(/\*\*0\.800\*\*/);
     const survey = surveyOf(score(["--format", "html", d]));
     expect(survey).toContain(`<b>0.800</b>`);
@@ -108,7 +108,7 @@ describe("lone trials under several roots", () => {
     cpSync(join(demo, "jobs", JOB, trials[0]!), join(d, "r1", trials[0]!), { recursive: true });
     cpSync(join(demo, "jobs", JOB, trials[1]!), join(d, "r2", trials[1]!), { recursive: true });
     const t = score(["r1", "r2"], d);
-    expect(t).toMatch(/^job@\S+ in several roots +harbor +2 /m);
+    expect(t).toMatch(/^job@\S+ in several roots +terminus-2 \/ gpt-4o +harbor +\S+ +2 /m);
     expect(t).not.toContain(" in /");
     expect(score(["--details", "r1", "r2"], d)).toMatch(/^job job@\S+ +profile harbor +2 trials +lone, in several roots$/m);
     expect(score(["--format", "md", "r1", "r2"], d)).toContain("Harbor trials in no job folder, in several roots");
@@ -117,9 +117,9 @@ describe("lone trials under several roots", () => {
     expect(html).toContain("in no job folder, in several roots");
     // Both under one root: the folder they share.
     cpSync(join(demo, "jobs", JOB, trials[1]!), join(d, "r1", trials[1]!), { recursive: true });
-    expect(score(["r1"], d)).toMatch(/^job@\S+ in r1 +harbor +2 /m);
+    expect(score(["r1"], d)).toMatch(/^job@\S+ in r1 +terminus-2 \/ gpt-4o +harbor +\S+ +2 /m);
     // Absolute roots: the folder the two share, as a path.
-    expect(score([join(d, "r1", trials[0]!), join(d, "r2", trials[1]!)])).toMatch(/^job@\S+ in (…|\/)\S*lone +harbor +2 /m);
+    expect(score([join(d, "r1", trials[0]!), join(d, "r2", trials[1]!)])).toMatch(/^job@\S+ in (…|\/)\S*lone +terminus-2 \/ gpt-4o +harbor +\S+ +2 /m);
   });
 });
 
@@ -205,9 +205,11 @@ describe("a lone folder cut to fit", () => {
     expect(folderTail("abc", 3)).toBe("abc");
     const d = dir("long-folder");
     const trial = readdirSync(join(demo, "jobs", JOB)).find((f) => f.startsWith("task-"))!;
-    cpSync(join(demo, "jobs", JOB, trial), join(d, `${"x".repeat(60)}\x1b[31mred`, trial), { recursive: true });
+    // The escape just before the trial's folder: beside agent / model the name column is 40 wide, and
+    // the folder's kept tail is short (after "\x1b[31mred" it would start past the escape: nothing to quote).
+    cpSync(join(demo, "jobs", JOB, trial), join(d, `${"x".repeat(60)}\x1b[m`, trial), { recursive: true });
     const row = score([d]).split("\n").find((l) => l.startsWith("job@"))!;
-    expect(row).toMatch(/^job@\S+ in "…x*\\u001b\[31mred\/task-[^"]*" +harbor /);
+    expect(row).toMatch(/^job@\S+ in "…x*\\u001b\[m\/task-[^"]*" +terminus-2 \/ gpt-4o +harbor /);
   });
 });
 

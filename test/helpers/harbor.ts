@@ -3,7 +3,7 @@
 // json writes it or as null), reward files, trajectories, steps, logs.
 
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 /** A job id as Harbor makes one (a UUID), fixed by the job's name. */
@@ -210,4 +210,19 @@ export function withAgentCommand(trajectory: string, keystrokes: string): string
     observation: { results: [{ content: `root@CONTAINER_ID:/app# ${keystrokes}` }] },
   });
   return JSON.stringify(doc, null, 2);
+}
+
+/**
+ * Issue 37: a Harbor job that records no run identity: every trial's result.json (under `job`)
+ * without `agent_info`, `started_at` and `finished_at`, so neither agent, model nor start is
+ * recorded (Harbor's own evidence then names only the harness). The synth's config names no agent.
+ */
+export function withoutIdentity(job: string): void {
+  for (const name of readdirSync(job)) {
+    const file = join(job, name, "result.json");
+    if (!existsSync(file)) continue;
+    const result = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    for (const k of ["agent_info", "started_at", "finished_at"]) delete result[k];
+    writeFileSync(file, JSON.stringify(result, null, 4));
+  }
 }
