@@ -130,10 +130,11 @@ describe("compare: filterSide and filters that differ", () => {
     expect(out.experiments.map((x) => x.experiment)).toEqual(["b"]);
     expect(unknownTime).toBe(0);
   });
-  it("documents filtered otherwise differ in their options; equal filters do not", () => {
+  it("documents filtered otherwise are not refused (filters select, never change a figure)", () => {
     const f = filter({ model: ["gpt-4o"] }).given;
-    expect(differingOptions(options, { ...options, filters: f })).toEqual(["filters none vs --model gpt-4o"]);
-    expect(differingOptions({ ...options, filters: f }, { ...options, filters: { ...f } })).toEqual([]);
+    expect(differingOptions(options, { ...options, filters: f })).toEqual([]);
+    // The neighbour: an option that changes figures is still refused.
+    expect(differingOptions(options, { ...options, errors: "zero", filters: f })).toEqual(["--errors exclude vs zero"]);
   });
 });
 

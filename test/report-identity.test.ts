@@ -83,7 +83,11 @@ describe("identity in each format", () => {
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatch(/openai\/o1-mini .*2025-06-01/);
     expect(rows[1]).toMatch(/openai\/o3-mini-2025-01-31/);
-    expect(t).toMatch(/started: the earliest start, a UTC date/);
+    // UTC dates need no legend line; a local date's mark is explained.
+    expect(t).not.toMatch(/started: the earliest start/);
+    const local = renderText("table", doc([inspectRun("pop", "openai/gpt-4o-mini", { started_at: "2025-06-01T10:00:00.000", clock: "local" })]));
+    expect(local).toMatch(/ 2025-06-01\* /);
+    expect(local).toMatch(/started: the earliest start, a UTC date; \* a local date \(the harness recorded no zone\)/);
   });
   it("table: no column for what no row records (a screen stays narrow)", () => {
     const t = renderText("table", doc([blankExperiment("bare", "native-game", 1)]));

@@ -343,12 +343,8 @@ export function overview(experiments: readonly Experiment[], o: { errors: "exclu
   legend.push("flags: for review, they change no state and no figure; cost: as recorded (tokens where no cost is), never priced by assay");
   // Explained for the rows shown: the note column is shown only when one of them has a note.
   if (rows.some((r) => r.note !== "")) legend.push("note: what a row's other cells do not say (an Inspect log that is not a clean run: its figures cover what it holds; an invalid log beside a claim that agrees: the claim was checked on the log as written, the figure counts it 0)");
-  // The run's identity columns, explained on one line (each part only where its column is shown).
-  const identity = [
-    ...(rows.some((r) => r.who !== "") ? ["agent / model: as the evidence records them (a list: the first and how many more; every one in the details)"] : []),
-    ...(rows.some((r) => r.started !== "") ? [`started: the earliest start, a UTC date${rows.some((r) => r.started.endsWith("*")) ? " (* a local date: the harness recorded no zone)" : ""}`] : []),
-  ];
-  if (identity.length > 0) legend.push(identity.join("; "));
+  // The identity columns say what they hold in their headings; only a local date needs its mark explained.
+  if (rows.some((r) => r.started.endsWith("*"))) legend.push("started: the earliest start, a UTC date; * a local date (the harness recorded no zone); agent / model: a list shows its first and how many more (every one in the details)");
   // The count column is headed, and explained, as the rows shown count.
   const shownKinds = kinds.filter((w) => rows.some((r) => r.kind === w.kind));
   if (shownKinds.some((w) => w.column === "records")) legend.push("records: an Inspect task run's planned records (sample × epoch)");
