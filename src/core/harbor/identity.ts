@@ -6,14 +6,10 @@
 // the trial lies (kinds/harbor/book.ts). Pure.
 
 import { NO_ENTRY_IDENTITY, text, timesOf, type EntryIdentity } from "../identity.js";
-import { isPlainObject } from "../json/decode.js";
+import { objectAt } from "../json/decode.js";
 
 export const HARBOR_HARNESS = "harbor";
 
-const objectAt = (o: Record<string, unknown> | null, k: string): Record<string, unknown> | null => {
-  const v = o?.[k];
-  return isPlainObject(v) ? v : null;
-};
 
 /**
  * The identity a trial records: `result` is its result.json (null when absent or unreadable),

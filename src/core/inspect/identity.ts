@@ -1,17 +1,13 @@
 // An Inspect log's run identity (issue 37), from its EvalSpec and stats, never guessed. Pure.
 
 import { NO_ENTRY_IDENTITY, tasksDigest, text, timesOf, type EntryIdentity } from "../identity.js";
-import { isPlainObject } from "../json/decode.js";
+import { objectAt } from "../json/decode.js";
 
 export const INSPECT_HARNESS = "inspect_ai";
 
 /** The ids the log planned, when it records them (`eval.dataset.sample_ids`); null when its plan is only the samples present. */
 export type PlannedIds = readonly string[] | null;
 
-const objectAt = (o: Record<string, unknown>, k: string): Record<string, unknown> | null => {
-  const v = o[k];
-  return isPlainObject(v) ? v : null;
-};
 
 /** task_version as Inspect writes it: an integer (0 by default) or, in later versions, a string. */
 function versionText(v: unknown): string | null {

@@ -18,6 +18,12 @@ export function encodingProblem(bytes: Uint8Array): string | null {
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** `o[k]` where it is a plain object, else null (evidence read field by field, never trusted to have its shape). */
+export const objectAt = (o: Record<string, unknown> | null | undefined, k: string): Record<string, unknown> | null => {
+  const v = o?.[k];
+  return isPlainObject(v) ? v : null;
+};
+
 /** Decode one complete JSONL line into an object, or push its finding and return null. */
 export function decodeLine(line: RawLine, file: string, out: Finding[]): Record<string, unknown> | null {
   const n = line.number;

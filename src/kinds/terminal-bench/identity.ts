@@ -2,16 +2,12 @@
 // only its own times; who ran it (agent, model) and on which dataset are the run's to say
 // (run_metadata.json, else tb.lock), read by the run's book and set where the trial lies. Pure.
 
-import { isPlainObject } from "../../core/json/decode.js";
+import { objectAt } from "../../core/json/decode.js";
 import { NO_ENTRY_IDENTITY, text, timesOf, type EntryIdentity } from "../../core/identity.js";
 import type { Obj } from "./models.js";
 
 export const TB_HARNESS = "terminal-bench";
 
-const objectAt = (o: Obj | null, k: string): Obj | null => {
-  const v = o?.[k];
-  return isPlainObject(v) ? v : null;
-};
 
 /** What a trial's own results.json records: its span (trial_started_at..trial_ended_at), under TB's harness of unknown version. */
 export function trialIdentity(results: Obj | null): EntryIdentity {
