@@ -13,6 +13,7 @@ import { resultsSchema, type BundleEntry, type Experiment, type Results } from "
 import { writeCorpus } from "../src/io/corpus.js";
 import { discover } from "../src/io/discover.js";
 import { withRun } from "../src/core/run-identity.js";
+import { jobBenchmark } from "../src/core/harbor/identity.js";
 import { runIdentity } from "../src/kinds/terminal-bench/identity.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
 import { bundle, game, header, live, score, T0 } from "./helpers/bundle.js";
@@ -235,6 +236,12 @@ describe("a container's record under its member's own", () => {
     expect(withRun({ ...NO_ENTRY_IDENTITY, harness: { name: "terminal-bench", version: null } }, run).harness).toEqual({ name: "terminal-bench", version: null });
   });
 
+  it("a benchmark version the container configures for the member's very dataset is added; another dataset's never", () => {
+    expect(withRun({ ...NO_ENTRY_IDENTITY, benchmark: { name: "d", version: null, dataset: null } }, run).benchmark).toEqual({ name: "d", version: "1", dataset: null });
+    expect(withRun({ ...NO_ENTRY_IDENTITY, benchmark: { name: "other", version: null, dataset: null } }, run).benchmark).toEqual({ name: "other", version: null, dataset: null });
+    expect(withRun({ ...NO_ENTRY_IDENTITY, benchmark: { name: "d", version: "0.9", dataset: null } }, run).benchmark).toEqual({ name: "d", version: "0.9", dataset: null });
+  });
+
   it("times stay the member's own: a trial's span is not its run's", () => {
     expect(withRun({ ...NO_ENTRY_IDENTITY }, run)).toMatchObject({ started_at: null, finished_at: null, clock: null });
   });
@@ -306,4 +313,24 @@ describe.runIf(HAVE_REAL || REQUIRE_SHARED)("real archives (../shared/real-world
     expect(byName["qwen3-235b-a22b-instruct-2507"]).toMatchObject({ agent: "terminus-1", model: "dashscope/qwen3-235b-a22b-instruct-2507", benchmark: null, harness: { name: "terminal-bench", version: "0.2.17" } });
     expect(byName["golden_solution_log"]).toMatchObject({ agent: "oracle", model: "Oracle" });
   }, 60_000);
+});
+
+describe("a Harbor job's config.json: the dataset its trials are drawn from", () => {
+  const bytes = (o: unknown) => new TextEncoder().encode(JSON.stringify(o));
+  const registry = { name: "terminal-bench", version: "2.0", registry: { url: "https://example.invalid/registry.json" } };
+  it("one registry dataset and no ad-hoc task: its name and version; two datasets, an ad-hoc task, a local dataset or no file: none", () => {
+    expect(jobBenchmark(bytes({ datasets: [registry], tasks: [] }))).toEqual({ name: "terminal-bench", version: "2.0", dataset: null });
+    expect(jobBenchmark(bytes({ datasets: [registry, { ...registry, name: "swe-bench" }], tasks: [] }))).toBeNull();
+    expect(jobBenchmark(bytes({ datasets: [registry], tasks: [{ path: "tasks/x" }] }))).toBeNull();
+    expect(jobBenchmark(bytes({ datasets: [{ path: "datasets/local" }], tasks: [] }))).toBeNull();
+    expect(jobBenchmark(null)).toBeNull();
+    expect(jobBenchmark(new TextEncoder().encode("{not json"))).toBeNull();
+  });
+
+  it("scored: a job drawn from one dataset version names it; the same trials without the job's config name the dataset, version unknown", async () => {
+    const withConfig = await scored(join(FIX, "harbor-dataset"));
+    expect(experimentOf(withConfig, "dataset-job").identity!.benchmark).toEqual({ name: "terminal-bench", version: "2.0", dataset: null });
+    const without = await scored(join(FIX, "harbor", "codex-job"));
+    expect(experimentOf(without, "codex-job").identity!.benchmark).toEqual({ name: "terminal-bench", version: null, dataset: null });
+  });
 });

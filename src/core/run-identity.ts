@@ -1,9 +1,9 @@
 // What a container's own files record of the run its members belong to (issue 37): a
 // Terminal-Bench run's agent, model and dataset (run_metadata.json, tb.lock), a Harbor job's
-// Harbor version (lock.json). A member's worker sees only its own folder, so this is set where the
+// Harbor version (lock.json) and dataset (config.json). A member's worker sees only its own folder, so this is set where the
 // member lies (pipeline/placed.ts), under the member's own record. Pure.
 
-import { NO_ENTRY_IDENTITY, type EntryIdentity, type Harness } from "./identity.js";
+import { NO_ENTRY_IDENTITY, type Benchmark, type EntryIdentity, type Harness } from "./identity.js";
 
 /**
  * A member's identity with its container's record where its own is silent: each of agent, model,
@@ -17,10 +17,16 @@ export function withRun(own: EntryIdentity | null, run: EntryIdentity): EntryIde
     ...o,
     agent: o.agent ?? run.agent,
     model: o.model ?? run.model,
-    benchmark: o.benchmark ?? run.benchmark,
+    benchmark: benchmarkOf(o.benchmark, run.benchmark),
     tasks: o.tasks ?? run.tasks,
     harness: harnessOf(o.harness, run.harness),
   };
+}
+
+/** The member's benchmark, with the version its container configures for that very name where the member records none. */
+function benchmarkOf(own: Benchmark | null, run: Benchmark | null): Benchmark | null {
+  if (own === null) return run;
+  return own.version === null && run !== null && run.name === own.name && run.version !== null ? { ...own, version: run.version } : own;
 }
 
 function harnessOf(own: Harness | null, run: Harness | null): Harness | null {

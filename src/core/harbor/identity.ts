@@ -5,8 +5,9 @@
 // Harbor version is the job's (its lock.json): the trial records none, so the job sets it where
 // the trial lies (kinds/harbor/book.ts). Pure.
 
-import { NO_ENTRY_IDENTITY, text, timesOf, type EntryIdentity } from "../identity.js";
-import { objectAt } from "../json/decode.js";
+import { NO_ENTRY_IDENTITY, text, timesOf, type Benchmark, type EntryIdentity } from "../identity.js";
+import { isPlainObject, objectAt } from "../json/decode.js";
+import { textTooDeep } from "../json/strict.js";
 
 export const HARBOR_HARNESS = "harbor";
 
@@ -31,4 +32,28 @@ export function harborIdentity(result: Record<string, unknown> | null, config: R
     harness: { name: HARBOR_HARNESS, version: null },
     ...timesOf(result?.["started_at"], result?.["finished_at"]),
   };
+}
+
+/**
+ * The benchmark a job's config.json (JobConfig) says all its trials are drawn from: its one
+ * registry dataset (`datasets[]` entry with a `name`: name and version as configured) where it names
+ * no other dataset and no ad-hoc task (`tasks`); else null, each trial's own `task.source` saying
+ * which (a version the job configures for that name is added where the trial lies: withRun).
+ */
+export function jobBenchmark(config: Uint8Array | null | { unreadable: string }): Benchmark | null {
+  if (!(config instanceof Uint8Array)) return null;
+  let doc: unknown;
+  try {
+    const text = Buffer.from(config).toString("utf8");
+    if (textTooDeep(text)) return null;
+    doc = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isPlainObject(doc)) return null;
+  const datasets = Array.isArray(doc["datasets"]) ? doc["datasets"] : [];
+  const tasks = Array.isArray(doc["tasks"]) ? doc["tasks"] : [];
+  if (datasets.length !== 1 || tasks.length > 0 || !isPlainObject(datasets[0])) return null;
+  const name = text(datasets[0]["name"]);
+  return name === null ? null : { name, version: text(datasets[0]["version"]), dataset: null };
 }

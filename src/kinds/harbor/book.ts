@@ -11,8 +11,8 @@ import { ANALYSIS_JSON, MARKDOWN_HEAD_BYTES, MAX_ANALYSIS_BYTES, readAnalysis, t
 import { readJob, unreadJob, type Claim, type JobFiles, type JobLock } from "../../core/harbor/job.js";
 import { MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
 import type { JobRecord } from "../../core/results.js";
-import { HARBOR_HARNESS } from "../../core/harbor/identity.js";
-import { NO_ENTRY_IDENTITY, type EntryIdentity } from "../../core/identity.js";
+import { HARBOR_HARNESS, jobBenchmark } from "../../core/harbor/identity.js";
+import { NO_ENTRY_IDENTITY, type Benchmark, type EntryIdentity } from "../../core/identity.js";
 import { byteCompare } from "../../core/text.js";
 import type { Found, FoundContainer } from "../../io/discover.js";
 import { readSmallFile, statOf } from "../../io/small-file.js";
@@ -55,11 +55,12 @@ function readHead(file: string, max: number): Uint8Array | string | null {
 /**
  * What a job's lock.json records of its trials' run: the Harbor version (a trial records none),
  * and the agent and model every trial was configured with (for a trial that records nothing of
- * its own: killed before its result.json); null when it records none of these.
+ * its own: killed before its result.json); and the dataset its config.json draws every trial
+ * from (core/harbor/identity.ts jobBenchmark); null when it records none of these.
  */
-function jobIdentity(lock: JobLock): EntryIdentity | null {
-  if (lock.version === null && lock.agent === null && lock.model === null) return null;
-  return Object.freeze({ ...NO_ENTRY_IDENTITY, agent: lock.agent, model: lock.model, harness: Object.freeze({ name: HARBOR_HARNESS, version: lock.version }) });
+function jobIdentity(lock: JobLock, benchmark: Benchmark | null): EntryIdentity | null {
+  if (lock.version === null && lock.agent === null && lock.model === null && benchmark === null) return null;
+  return Object.freeze({ ...NO_ENTRY_IDENTITY, agent: lock.agent, model: lock.model, benchmark, harness: Object.freeze({ name: HARBOR_HARNESS, version: lock.version }) });
 }
 
 /** The Harbor job folders found in a run. */
@@ -85,7 +86,8 @@ export class JobBook implements ContainerBook {
     const files: JobFiles = { result: readSmallFile(join(job.dir, "result.json"), MAX_DOCUMENT_BYTES), lock };
     const { record, claims, tasks, lock: l } = readJob(job.path, job.name, job.folders, files);
     this.byPath.set(job.path, record);
-    this.current = { path: job.path, claims, tasks, identity: jobIdentity(l) };
+    const benchmark = jobBenchmark(readSmallFile(join(job.dir, "config.json"), MAX_DOCUMENT_BYTES));
+    this.current = { path: job.path, claims, tasks, identity: jobIdentity(l, benchmark) };
   }
 
   /** A Harbor trial: it carries what the job's summary and lock.json say of it, and what `harbor analyze` wrote beside it. */
