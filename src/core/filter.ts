@@ -7,7 +7,7 @@
 
 import { DECLARED, kindOfProfile } from "../kinds/declared.js";
 import { UsageError } from "../errors.js";
-import { valuesOf } from "./identity.js";
+import { timeMs, valuesOf } from "./identity.js";
 import type { Filters } from "./filter-schema.js";
 import { count, emptyTally, type BundleEntry, type Experiment, type ResultsView } from "./results.js";
 
@@ -124,9 +124,6 @@ function one(p: readonly string[], i: number, c: string): { matched: boolean; ne
 
 const anyMatches = (patterns: readonly string[], values: readonly string[]) => patterns.some((p) => values.some((v) => globMatch(p, v)));
 
-/** A time as the identity keeps it, as ms: an instant, or a local time read as if it were UTC. */
-const asMs = (at: string) => Date.parse(at.endsWith("Z") ? at : `${at.replace(" ", "T")}Z`);
-
 /** The furthest any zone is from UTC (UTC−12 to UTC+14): a local time is an instant within these of itself read as UTC. */
 const EAST_MS = 14 * 3_600_000;
 const WEST_MS = 12 * 3_600_000;
@@ -139,7 +136,7 @@ const WEST_MS = 12 * 3_600_000;
 export function sinceSide(x: Experiment, since: number): "after" | "before" | "unknown" {
   const id = x.identity;
   if (id === null || id.started_at === null || id.clock === null) return "unknown";
-  const ms = asMs(id.started_at);
+  const ms = timeMs(id.started_at, id.clock);
   if (!Number.isFinite(ms)) return "unknown";
   if (id.clock === "utc") return ms >= since ? "after" : "before";
   if (ms - EAST_MS >= since) return "after";

@@ -1,7 +1,8 @@
 // Run identity (issue 37): who ran what, on which benchmark and tasks, with which harness, when.
 // Read from each kind's own evidence and never guessed: a field the evidence does not record is
 // null. A bundle entry carries its own (`BundleEntry.identity`); an experiment's is the union of
-// its entries' (experimentIdentity), so a merge of shards recomputes exactly this. Pure.
+// its entries' (IdentityBuilder, folded by core/batch/experiments.ts), so a merge of shards
+// recomputes exactly this. Pure.
 
 import { createHash } from "node:crypto";
 import { z } from "zod";
@@ -32,8 +33,8 @@ export type Tasks = z.infer<typeof tasksSchema>;
 
 /**
  * A time as the evidence gives it: an instant (ISO 8601 with `Z`, normalised from any offset), or a
- * local time with no zone (Harbor's job times), kept verbatim with `clock: "local"`: never shifted
- * to UTC by guessing a zone.
+ * local time with no zone (`clock: "local"`, to the millisecond, no zone): never shifted to UTC by
+ * guessing a zone (normaliseTime).
  */
 const timeSchema = z.string().nullable();
 
@@ -105,8 +106,8 @@ export function normaliseTime(v: unknown): { at: string; clock: "utc" | "local" 
 /** A local time's text from its reading as if it were UTC (ms): ISO 8601 to the millisecond, no zone. */
 export const localText = (ms: number): string => new Date(ms).toISOString().slice(0, 23);
 
-/** A kept time (identity's `…Z` instant, or local text) as ms, local read as if UTC: what orders times of one clock. */
-export const timeMs = (at: string, clock: "utc" | "local"): number => Date.parse(clock === "utc" ? at : `${at}Z`);
+/** A kept time (identity's `…Z` instant, or local text, "T" or a space) as ms, local read as if UTC: what orders times of one clock. */
+export const timeMs = (at: string, clock: "utc" | "local"): number => Date.parse(clock === "utc" ? at : `${at.replace(" ", "T")}Z`);
 
 /** A time from its ms (timeMs's inverse). */
 export const timeText = (ms: number, clock: "utc" | "local"): string => (clock === "utc" ? new Date(ms).toISOString() : localText(ms));

@@ -4,6 +4,7 @@
 // in one order (a run with no start time, local times beside instants) give no slope: an order
 // guessed would make any slope a guess.
 
+import { timeMs } from "../identity.js";
 import { plural } from "../text.js";
 import { withinSlope, verdictOf, type UnitSeries } from "../stats/trend.js";
 import type { Trend } from "./trend-schema.js";
@@ -21,9 +22,6 @@ export interface TrendRun {
 export const TREND_ASSUMES =
   "the runs in start-time order, one step per run (their spacing ignored); the slope is the average straight-line change per run within units (each unit's own level absorbed: only its change from run to run counts); units of one cluster (a task's repeats) move together, clusters independently of one another, with no shock shared by every unit of one run (a run-wide outage reads as part of the trend); the interval is for the population of tasks these were drawn from, and needs two clusters or more";
 
-/** A start time in ms: an instant as itself, a local time as if it were UTC (comparable only with other local times). */
-const msOf = (at: string, clock: "utc" | "local"): number => Date.parse(clock === "utc" ? at : `${at.replace(" ", "T")}Z`);
-
 /**
  * The runs in start-time order with their positions (runs started at the same time share one), or
  * as given with why they cannot be ordered.
@@ -31,10 +29,10 @@ const msOf = (at: string, clock: "utc" | "local"): number => Date.parse(clock ==
 function ordered(runs: readonly TrendRun[]): { runs: TrendRun[]; positions: number[] | null; ties: number; reason: string | null } {
   const refuse = (reason: string) => ({ runs: [...runs], positions: null, ties: 0, reason });
   if (runs.length < 2) return refuse("fewer than two runs: no trend");
-  const untimed = runs.filter((r) => r.started_at === null || r.clock === null || Number.isNaN(msOf(r.started_at, r.clock)));
+  const untimed = runs.filter((r) => r.started_at === null || r.clock === null || Number.isNaN(timeMs(r.started_at, r.clock)));
   if (untimed.length > 0) return refuse(`${untimed.map((r) => r.run).join(", ")} ${untimed.length === 1 ? "records" : "record"} no start time: the runs cannot be ordered, no trend`);
   if (new Set(runs.map((r) => r.clock)).size > 1) return refuse("some runs' start times are instants (UTC), others local times with no zone: they cannot be ordered against each other, no trend");
-  const timed = runs.map((r) => ({ r, ms: msOf(r.started_at!, r.clock!) })).sort((a, b) => a.ms - b.ms);
+  const timed = runs.map((r) => ({ r, ms: timeMs(r.started_at!, r.clock!) })).sort((a, b) => a.ms - b.ms);
   const distinct = [...new Set(timed.map((x) => x.ms))];
   if (distinct.length < 2) return refuse("every run started at the same time: no order, no trend");
   return { runs: timed.map((x) => x.r), positions: timed.map((x) => distinct.indexOf(x.ms)), ties: runs.length - distinct.length, reason: null };
