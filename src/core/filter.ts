@@ -7,6 +7,7 @@
 
 import { DECLARED, kindOfProfile } from "../kinds/declared.js";
 import { UsageError } from "../errors.js";
+import { kindKey } from "./compare/names.js";
 import { timeMs, valuesOf } from "./identity.js";
 import type { Filters } from "./filter-schema.js";
 import { count, emptyTally, type BundleEntry, type Experiment, type ResultsView } from "./results.js";
@@ -184,9 +185,6 @@ export function describeFilter(g: Filters | null): string {
 export const unknownTimeNote = (n: number, since: string): string =>
   n === 0 ? "" : `${n} experiment${n === 1 ? "" : "s"} left out by --since ${shellWord(since)}: no start time recorded, or a local time (no zone recorded) from 12 hours before it to 14 after, which could be on either side`;
 
-/** The key an experiment and its bundle entries share: its kind and its id (compare's names.ts keys experiments so). */
-const keyOf = (profile: string | null, experiment: string | null) => JSON.stringify([kindOfProfile(profile) ?? "bundle", experiment]);
-
 /**
  * A document holding only the experiments the filter keeps, and their bundle entries (read lazily:
  * a spilled document stays spilled), its tally recounted and its filters recorded in run.options.
@@ -194,10 +192,10 @@ const keyOf = (profile: string | null, experiment: string | null) => JSON.string
  */
 export function filterResults<V extends ResultsView>(doc: V, f: ExperimentFilter): { doc: V; unknownTime: number } {
   const { kept, unknownTime } = selectExperiments(doc.experiments, f);
-  const keys = new Set(kept.map((x) => keyOf(x.profile, x.experiment)));
+  const keys = new Set(kept.map((x) => kindKey(x.profile, x.experiment)));
   const bundles: Iterable<BundleEntry> = {
     *[Symbol.iterator]() {
-      for (const e of doc.bundles) if (keys.has(keyOf(e.profile, e.experiment))) yield e;
+      for (const e of doc.bundles) if (keys.has(kindKey(e.profile, e.experiment))) yield e;
     },
   };
   const tally = emptyTally();

@@ -9,8 +9,11 @@ import type { Experiment } from "../results.js";
 /** Each kind's experiments apart (native-game and world are one kind, assay bundles'); a profile this version does not know is taken as a bundle's. */
 export const kindOf = (x: Experiment): string => kindOfProfile(x.profile) ?? "bundle";
 
+/** The key an experiment and its bundle entries share, by profile and id: its kind and its id (the filters select entries with their experiment by it). */
+export const kindKey = (profile: string | null, experiment: string | null): string => JSON.stringify([kindOfProfile(profile) ?? "bundle", experiment]);
+
 /** The key two runs' experiments match by (null: an experiment without an id, never compared). */
-export const keyOf = (x: Experiment): string | null => (x.experiment === null ? null : JSON.stringify([kindOf(x), x.experiment]));
+export const keyOf = (x: Experiment): string | null => (x.experiment === null ? null : kindKey(x.profile, x.experiment));
 
 /** Each experiment with an id, by the name compare shows it under (and --pair takes). */
 export function namesOf(experiments: readonly Experiment[]): Map<Experiment, string> {
