@@ -145,12 +145,15 @@ describe("rankRuns within one document", () => {
 });
 
 describe("compareRuns: the same run on both sides is said", () => {
-  it("notes a run compared with itself, and not two runs that differ in start", () => {
+  it("notes a run compared with itself, and not two runs that differ in start or in outcome", () => {
     const id = { model: "m", tasks: tasks("t0", "t1"), started_at: "2026-01-01T00:00:00.000Z", clock: "utc" as const };
     const same = compareRuns(side("a.json", [withPass(exp("e", id), [1, 0])]), side("b.json", [withPass(exp("e", id), [1, 0])]), []);
     expect(same.notes.some((n) => n.includes("a run compared with itself"))).toBe(true);
     const other = compareRuns(side("a.json", [withPass(exp("e", id), [1, 0])]), side("b.json", [withPass(exp("e", { ...id, started_at: "2026-02-01T00:00:00.000Z" }), [1, 0])]), []);
     expect(other.notes.some((n) => n.includes("a run compared with itself"))).toBe(false);
+    // The same identity and times but other outcomes: two runs recorded alike, not one given twice.
+    const alike = compareRuns(side("a.json", [withPass(exp("e", id), [1, 0])]), side("b.json", [withPass(exp("e", id), [0, 0])]), []);
+    expect(alike.notes.some((n) => n.includes("a run compared with itself"))).toBe(false);
   });
 });
 

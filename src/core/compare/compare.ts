@@ -9,7 +9,7 @@ import type { Experiment, IntervalField, Results, RunOptions } from "../results.
 import { describeFilter, selectExperiments, type ExperimentFilter } from "../filter.js";
 import { byteCompare } from "../text.js";
 import { unitChanges } from "./changes.js";
-import { matchTwo, runKey, type MatchBy, type MatchHow } from "./match.js";
+import { matchTwo, sameRun, type MatchBy, type MatchHow } from "./match.js";
 import { namesOf } from "./names.js";
 import { pairedComparison } from "./paired.js";
 import type { ClaimedComparison, Comparison, ExperimentComparison, MetricComparison, PairedComparison } from "./schema.js";
@@ -193,7 +193,7 @@ export function compareRuns(base: Side, head: Side, pairs: readonly (readonly [E
   const names = new Map([...namesOf(base.experiments), ...namesOf(head.experiments)]);
   const { matched, onlyBase, onlyHead, ambiguous } = matchTwo(base.experiments, head.experiments, pairs, by, names);
   const experiments = matched.map(({ base: b, head: h, how }) => compareExperiments(b, h, how, base, head, names));
-  const same = matched.filter(({ base: b, head: h }) => runKey(b) !== null && runKey(b) === runKey(h)).map(({ base: b }) => `${names.get(b)}: BASE and HEAD record the same run (the same agent, model, tasks and times): a run compared with itself`);
+  const same = matched.filter(({ base: b, head: h }) => sameRun(b, base.units.get(b), h, head.units.get(h))).map(({ base: b }) => `${names.get(b)}: BASE and HEAD record the same run (the same identity and times, figures and units): a run compared with itself`);
   const only = (xs: readonly Experiment[]) => xs.flatMap((x) => (names.has(x) ? [names.get(x)!] : [])).sort(byteCompare);
   return {
     format: "assay.compare/2",

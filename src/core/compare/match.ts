@@ -7,6 +7,7 @@
 import { benchmarkKey, valuesOf, type Identity } from "../identity.js";
 import type { Experiment } from "../results.js";
 import { kindOf, keyOf } from "./names.js";
+import type { Units } from "./trials.js";
 
 export const MATCH_BY = ["name", "benchmark", "tasks"] as const;
 export type MatchBy = (typeof MATCH_BY)[number];
@@ -45,6 +46,28 @@ export function runKey(x: Experiment): string | null {
   const id: Identity | null = x.identity;
   if (id === null || id.started_at === null) return null;
   return JSON.stringify([kindOf(x), id.agent, id.model, id.benchmark, id.tasks?.digest ?? null, id.started_at, id.finished_at]);
+}
+
+/** An experiment's figures and counts (not where it lies): equal for one run given twice. */
+const figuresOf = (x: Experiment) => JSON.stringify([x.scheduled, x.accuracy, x.completion, x.pass, x.dimensions, x.rewards, x.inspect, x.states, x.invalid.length, x.excluded.length]);
+
+/**
+ * Whether `a` and `b` are one run given twice (an Inspect log as .eval and as .json, a copied job
+ * folder, a document given twice): the same identity with its start (runKey), the same figures, and
+ * the same value on every unit of every headline metric (`ua`, `ub`: each one's units by metric).
+ * What tells a run given twice from two runs recorded alike (a Harbor task mean of 1 from four
+ * trials or from one).
+ */
+export function sameRun(a: Experiment, ua: ReadonlyMap<string, Units> | undefined, b: Experiment, ub: ReadonlyMap<string, Units> | undefined): boolean {
+  const k = runKey(a);
+  if (k === null || k !== runKey(b) || figuresOf(a) !== figuresOf(b)) return false;
+  const metrics = new Set([...(ua?.keys() ?? []), ...(ub?.keys() ?? [])]);
+  for (const m of metrics) {
+    const [x, y] = [ua?.get(m), ub?.get(m)];
+    if (x === undefined || y === undefined || x.ids.length !== y.ids.length) return false;
+    for (let i = 0; i < x.ids.length; i++) if (x.ids[i] !== y.ids[i] || !Object.is(x.values[i], y.values[i])) return false;
+  }
+  return true;
 }
 
 export interface Ambiguity {

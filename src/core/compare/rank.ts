@@ -10,7 +10,7 @@
 import type { Experiment, IntervalField } from "../results.js";
 import { holm, pairedDifference, tieGroups } from "../stats/paired.js";
 import { runNotes, sideOf, type Side } from "./compare.js";
-import { describeKey, groupRuns, runKey, type Group, type MatchBy, type Member } from "./match.js";
+import { describeKey, groupRuns, runKey, sameRun, type Group, type MatchBy, type Member } from "./match.js";
 import { namesOf } from "./names.js";
 import { unitMatrix } from "./changes.js";
 import { trendOf, type TrendRun } from "./trend.js";
@@ -178,40 +178,21 @@ function groupName(g: Group, names: readonly ReadonlyMap<Experiment, string>[]):
   return describeKey(x, g.how);
 }
 
-/** An experiment's figures and counts (not where it lies): equal for one run given twice. */
-const figuresOf = (x: Experiment) => JSON.stringify([x.scheduled, x.accuracy, x.completion, x.pass, x.dimensions, x.rewards, x.inspect, x.states, x.invalid.length, x.excluded.length]);
-
-/**
- * Whether two runs hold the same figures and the same value on every unit of every headline metric:
- * what tells a run given twice from two runs recorded alike (a Harbor task mean of 1 from four
- * trials or from one).
- */
-function sameUnits(a: Member, b: Member, sides: readonly Side[]): boolean {
-  if (figuresOf(a.x) !== figuresOf(b.x)) return false;
-  const [ua, ub] = [sides[a.side]!.units.get(a.x), sides[b.side]!.units.get(b.x)];
-  const metrics = new Set([...(ua?.keys() ?? []), ...(ub?.keys() ?? [])]);
-  for (const m of metrics) {
-    const [x, y] = [ua?.get(m), ub?.get(m)];
-    if (x === undefined || y === undefined || x.ids.length !== y.ids.length) return false;
-    for (let i = 0; i < x.ids.length; i++) if (x.ids[i] !== y.ids[i] || !Object.is(x.values[i], y.values[i])) return false;
-  }
-  return true;
-}
-
 /**
  * Runs that are an earlier run given again (an Inspect log as .eval and as .json, a copied job
  * folder, a document given twice): the same identity, start and finish included (match.ts runKey),
  * the same figures and the same value on every unit. Each maps to the earlier run; a run is never ranked against itself.
  */
-function duplicatesOf(runs: readonly Member[], sides: readonly Side[]): Map<Member, Member> {
+function duplicatesOf(runs: readonly Member[], sides: readonly Side[]): Map<Experiment, Member> {
   const seen = new Map<string, Member[]>();
-  const out = new Map<Member, Member>();
+  const out = new Map<Experiment, Member>();
+  const unitsOf = (m: Member) => sides[m.side]!.units.get(m.x);
   for (const m of runs) {
     const k = runKey(m.x);
     if (k === null) continue;
     const earlier = seen.get(k) ?? [];
-    const same = earlier.find((e) => sameUnits(e, m, sides));
-    if (same !== undefined) out.set(m, same);
+    const same = earlier.find((e) => sameRun(e.x, unitsOf(e), m.x, unitsOf(m)));
+    if (same !== undefined) out.set(m.x, same);
     else seen.set(k, [...earlier, m]);
   }
   return out;
@@ -232,10 +213,15 @@ export function rankRuns(sides: readonly Side[], options: RankOptions = {}): Ran
   const all = sides.flatMap((s, side) => s.experiments.filter((x) => x.experiment !== null).map((x) => ({ side, x })));
   // The same run given again is set aside before grouping, so that it neither forms a group nor keeps its twin out of one.
   const dupOf = duplicatesOf(all, sides);
-  const runs = all.filter((m) => !dupOf.has(m));
-  const pairs = (options.pairs ?? []).map((p) => p.filter((m) => !dupOf.has(all.find((r) => r.x === m.x)!)));
+  const runs = all.filter((m) => !dupOf.has(m.x));
+  const pairs = (options.pairs ?? []).map((p) => p.filter((m) => !dupOf.has(m.x)));
   const { groups, single } = groupRuns(runs, pairs, options.by);
-  const twins = (m: Member) => all.filter((d) => dupOf.get(d)?.x === m.x);
+  const twinsOf = new Map<Experiment, Member[]>();
+  for (const d of all) {
+    const of = dupOf.get(d.x);
+    if (of !== undefined) twinsOf.set(of.x, [...(twinsOf.get(of.x) ?? []), d]);
+  }
+  const twins = (m: Member) => twinsOf.get(m.x) ?? [];
   // A run alone but given more than once is a group of itself: listed, with nothing to rank.
   const alone = single.filter((m) => twins(m).length > 0);
   const experiments: RankedExperiment[] = [];
@@ -248,7 +234,7 @@ export function rankRuns(sides: readonly Side[], options: RankOptions = {}): Ran
     const name = groupName(withTwins, names);
     const labels = labelsOf(withTwins, sides, names);
     const members = withTwins.members.map((m, i) => ({ run: labels[i]!, file: sides[m.side]!.file, experiment: names[m.side]!.get(m.x)!, identity: m.x.identity }));
-    const dupes = withTwins.members.slice(distinct).map((d, i) => ({ run: labels[distinct + i]!, same_as: labels[withTwins.members.findIndex((m) => m.x === dupOf.get(d)?.x)]! }));
+    const dupes = withTwins.members.slice(distinct).map((d, i) => ({ run: labels[distinct + i]!, same_as: labels[withTwins.members.findIndex((m) => m.x === dupOf.get(d.x)?.x)]! }));
     // Held's `run`: the member's index in the group, so that order and pairs follow the group's order.
     const held = g.members.map((m, i) => ({ run: i, x: m.x }));
     const file = (h: { run: number }) => labels[h.run]!;
