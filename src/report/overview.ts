@@ -231,10 +231,10 @@ function rowOf(e: Experiment, index: number, methods: Methods, folders: Readonly
 /** A list field of an identity as one cell: its value, or the first of several and how many more. */
 const firstOf = (xs: readonly string[]): string | null => (xs.length === 0 ? null : xs.length === 1 ? xs[0]! : `${xs[0]} +${xs.length - 1}`);
 
-/** "agent / model", either alone, or "" where the evidence records neither. */
-export function whoOf(id: Identity | null): string {
+/** "agent / model", either alone, or "" where the evidence records neither; `cell` writes a list field (the overview: its first and how many more). */
+export function whoOf(id: Identity | null, cell: (xs: readonly string[]) => string | null = firstOf): string {
   if (id === null) return "";
-  return [firstOf(valuesOf(id.agent)), firstOf(valuesOf(id.model))].filter((x) => x !== null).join(" / ");
+  return [cell(valuesOf(id.agent)), cell(valuesOf(id.model))].filter((x) => x !== null).join(" / ");
 }
 
 /** The start's date; a local one (no zone recorded) marked "*", since it is no UTC date; "" where none is recorded. */

@@ -1,6 +1,7 @@
 // What every text format of a comparison shows the same way: numbers, differences, intervals.
 
 import type { ExperimentComparison, MetricComparison, PairedComparison, RankedExperiment, Ranking } from "../../core/compare/schema.js";
+import { whoOf } from "../overview.js";
 import { dollars, tokens } from "../usage.js";
 import { plural } from "../../core/text.js";
 
@@ -191,13 +192,8 @@ export function rankedUsageRows(e: RankedExperiment, before?: RankedExperiment):
 export const USAGE_HEAD = ["run", "cost spent", "cost counted", "cost per success", "tokens spent"];
 
 type IdentityOf = RankedExperiment["members"][number]["identity"];
-const listed = (v: string | readonly string[] | null) => (v === null ? null : typeof v === "string" ? v : v.join(", "));
-
-/** Who ran a run, as one short text: "agent / model" as recorded, "—" where neither is. */
-export function who(id: IdentityOf): string {
-  const [agent, model] = [listed(id?.agent ?? null), listed(id?.model ?? null)];
-  return agent === null && model === null ? "—" : [agent, model].filter((x) => x !== null).join(" / ");
-}
+/** Who ran a run: "agent / model" as recorded, every value of a list, "—" where neither is. */
+export const who = (id: IdentityOf): string => whoOf(id, (xs) => (xs.length === 0 ? null : xs.join(", "))) || "—";
 
 /** When a run started, as recorded (a local time says so: it has no zone). */
 export const startedText = (id: IdentityOf): string => (id?.started_at == null ? "—" : `${id.started_at}${id.clock === "local" ? " (local time)" : ""}`);
