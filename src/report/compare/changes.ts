@@ -7,8 +7,7 @@ import type { UnitMatrix } from "../../core/compare/changes.js";
 import type { ExperimentComparison, MetricComparison, UnitChange } from "../../core/compare/schema.js";
 import { forTerminal, plural, terminalText } from "../../core/text.js";
 import { esc } from "../html/escape.js";
-import { md } from "./md.js";
-import { metricName } from "./shared.js";
+import { md, metricName, number, signOf } from "./shared.js";
 
 /** Changes the table shows per metric. */
 export const CHANGES_SHOWN = 10;
@@ -29,8 +28,7 @@ const LABELS: Record<UnitChange["change"], string> = {
   only_head: "only in HEAD",
 };
 
-const number = (v: number) => Number(v.toFixed(4)).toString();
-const signed = (v: number) => `${v > 0 ? "+" : v < 0 ? "−" : "±"}${number(Math.abs(v))}`;
+const signed = (v: number) => `${signOf(v)}${number(Math.abs(v))}`;
 
 /** A side's value, with what it is made of: a Harbor task's trials, and the 0s no score earned. */
 function valueText(s: UnitSide | null): string {

@@ -3,21 +3,10 @@
 import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocument } from "../../core/compare/schema.js";
 import { uncomparedPairs } from "../../core/compare/compare.js";
 import { uncompared } from "../../core/compare/rank.js";
-import { terminalText } from "../../core/text.js";
 import { trendMd } from "./trend.js";
 import { changesMarkdown, matrixMarkdown, MARKDOWN_ROWS } from "./changes.js";
-import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, MATCH_WORDS, who, startedText, memberOf, duplicatesLine, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
+import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, md, USAGE_HEAD, MATCH_WORDS, who, startedText, memberOf, duplicatesLine, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
 
-/**
- * A name or note as Markdown shows it literally: hidden characters escaped, every character that
- * could start emphasis, code, a link, a cell, math or a mention backslashed, `<` and `&` as entities.
- */
-export const md = (s: string): string =>
-  terminalText(s)
-    .replace(/[\\`*_{}[\]|~>$@:]/g, (c) => `\\${c}`)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/\r?\n/g, " ");
 
 function* experiment(e: ExperimentComparison): Generator<string> {
   const title = e.base === e.head ? md(e.base) : `${md(e.base)} → ${md(e.head)}`;

@@ -3,19 +3,35 @@
 import type { ExperimentComparison, MetricComparison, PairedComparison, RankedExperiment, Ranking } from "../../core/compare/schema.js";
 import { whoOf } from "../overview.js";
 import { dollars, tokens } from "../usage.js";
-import { plural } from "../../core/text.js";
+import { plural, terminalText } from "../../core/text.js";
 
 /** Flipped trials a table, Markdown or HTML report shows per direction (the JSON lists them all). */
 export const FLIPPED_SHOWN = 10;
 
+/**
+ * A name or note as Markdown shows it literally: hidden characters escaped, every character that
+ * could start emphasis, code, a link, a cell, math or a mention backslashed, `<` and `&` as entities.
+ */
+export const md = (s: string): string =>
+  terminalText(s)
+    .replace(/[\\`*_{}[\]|~>$@:]/g, (c) => `\\${c}`)
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/\r?\n/g, " ");
+
 const isProportion = (m: MetricComparison) => m.base.n !== null && m.head.n !== null;
-const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
-const signed = (v: number, digits: number) => `${v > 0 ? "+" : v < 0 ? "−" : "±"}${Math.abs(v).toFixed(digits)}`;
+/** A proportion in percent, to a tenth. */
+export const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
+/** A difference's sign: +, −, or ± for none. */
+export const signOf = (v: number) => (v > 0 ? "+" : v < 0 ? "−" : "±");
+const signed = (v: number, digits: number) => `${signOf(v)}${Math.abs(v).toFixed(digits)}`;
+/** A value that is no proportion: to four places, no trailing zeros. */
+export const number = (v: number) => Number(v.toFixed(4)).toString();
 
 /** A side's figure: `k/n = p%` for a proportion, else its value. */
 export function figure(f: MetricComparison["base"]): string {
   if (f.value === null) return f.n === 0 ? "0/0" : "—";
-  return f.k !== null && f.n !== null ? `${f.k}/${f.n} = ${pct(f.value)}` : Number(f.value.toFixed(4)).toString();
+  return f.k !== null && f.n !== null ? `${f.k}/${f.n} = ${pct(f.value)}` : number(f.value);
 }
 
 /** HEAD − BASE: in percentage points for proportions. */
@@ -47,7 +63,8 @@ export const metricName = (name: string): string => name.replace(/(^|\/)pass_hat
 /** A p-value as people read it (below 1e-300: the floor core/stats/binomial.ts gives a tail a double cannot hold). */
 export const pValue = (p: number | null): string => (p === null ? "= —" : p < 1e-300 ? "< 1e-300" : `= ${p < 1e-4 ? p.toExponential(1) : p.toFixed(4)}`);
 
-const points = (v: number) => `${signed(v * 100, 1)} pts`;
+/** A difference of proportions in percentage points, to a tenth. */
+export const points = (v: number) => `${signed(v * 100, 1)} pts`;
 
 /** The paired figure, named once per experiment (§13.7: one estimand, the one compared and tested). */
 export const pairedMethod = (e: ExperimentComparison): string | null => {

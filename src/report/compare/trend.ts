@@ -5,10 +5,10 @@
 import type { Trend } from "../../core/compare/trend-schema.js";
 import { forTerminal, plural, terminalText } from "../../core/text.js";
 import { esc } from "../html/escape.js";
-import { md } from "./md.js";
+import { md, pct, points } from "./shared.js";
 
-const pct = (v: number | null) => (v === null ? "—" : `${(v * 100).toFixed(1)}%`);
-const points = (v: number) => `${v > 0 ? "+" : v < 0 ? "−" : "±"}${Math.abs(v * 100).toFixed(1)} pts`;
+/** A run's value, "—" where it holds none. */
+const pctOr = (v: number | null) => (v === null ? "—" : pct(v));
 
 const VERDICTS: Record<Trend["verdict"], string> = {
   degrading: "degrading (the interval lies below 0)",
@@ -40,7 +40,7 @@ const valueWords = (t: Trend) => `value: each run's mean over the ${t.unit}s of 
 
 /** Each run as a row (unescaped): place from 1, start time, run, value. */
 const rows = (t: Trend): string[][] =>
-  t.runs.map((r) => [r.position === null ? "—" : String(r.position + 1), r.started_at ?? "no start time", r.run, pct(r.value)]);
+  t.runs.map((r) => [r.position === null ? "—" : String(r.position + 1), r.started_at ?? "no start time", r.run, pctOr(r.value)]);
 
 /** The trend as terminal lines (no indent, no newline), names and notes made safe for a terminal. */
 export function trendLines(t: Trend): string[] {
