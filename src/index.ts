@@ -2,7 +2,8 @@
 export { scoreBundle } from "./core/bundle.js";
 export { scoreTrial } from "./core/harbor/trial.js";
 export { bundleDigest, type BundleSource, type BundleEntryInfo } from "./core/folder.js";
-export { computeExperiments, DEFAULT_BATCH, type BatchOptions } from "./core/batch/experiments.js";
+export { DEFAULT_BATCH, type BatchOptions } from "./core/batch/experiments.js";
+export { computeExperiments } from "./kinds/batch.js";
 export { parseSchedule, type Schedule } from "./core/batch/schedule.js";
 export { CODES, type Code, type Finding } from "./core/codes.js";
 export { resultsSchema, bundleEntrySchema, experimentSchema, type Results, type BundleEntry, type Experiment } from "./core/results.js";

@@ -2,7 +2,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { computeExperiments, DEFAULT_BATCH } from "../src/core/batch/experiments.js";
+import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
+import { computeExperiments } from "../src/kinds/batch.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
 import { HAVE_SHARED, REQUIRE_SHARED, SHARED_DIR } from "./helpers/shared.js";
 

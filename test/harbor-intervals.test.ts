@@ -19,7 +19,8 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { computeExperiments, DEFAULT_BATCH } from "../src/core/batch/experiments.js";
+import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
+import { computeExperiments } from "../src/kinds/batch.js";
 import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { plannedBundles } from "../src/synth/corpus.js";

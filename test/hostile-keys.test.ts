@@ -4,7 +4,8 @@
 // lookup of an evidence key is of the map's own keys, so an ordinary key such as `toString` is
 // compared and aggregated like any other — never mistaken for what objects inherit.
 import { describe, expect, it } from "vitest";
-import { computeExperiments, DEFAULT_BATCH } from "../src/core/batch/experiments.js";
+import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
+import { computeExperiments } from "../src/kinds/batch.js";
 import { scoreTrial } from "../src/core/harbor/trial.js";
 import type { BundleEntry } from "../src/core/results.js";
 import { bundle, codes, game, killed, live, memSource, score } from "./helpers/bundle.js";

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { computeExperiments, DEFAULT_BATCH } from "../src/core/batch/experiments.js";
+import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
+import { computeExperiments } from "../src/kinds/batch.js";
 import { MAX_MESSAGE } from "../src/core/codes.js";
 import { parseStrictJson } from "../src/core/json/strict.js";
 import { discover } from "../src/io/discover.js";

@@ -3,8 +3,9 @@
 // number of trials, tasks and flags; a hostile result.json's thousands of failing steps are not
 // thousands of flags.
 import { describe, expect, it } from "vitest";
-import { computeExperiments, DEFAULT_BATCH } from "../src/core/batch/experiments.js";
-import { RecordMaker } from "../src/core/batch/record.js";
+import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
+import { computeExperiments } from "../src/kinds/batch.js";
+import { recordMaker } from "../src/kinds/batch.js";
 import { scoreTrial } from "../src/core/harbor/trial.js";
 import { blankEntry, type BundleEntry } from "../src/core/results.js";
 import { memSource } from "./helpers/bundle.js";
@@ -12,7 +13,7 @@ import { trialFiles } from "./helpers/harbor.js";
 
 describe("batch rules at a size small tests never reach", () => {
   it("300,000 native trials, each its own task: pass^k, seeds and the raw record computed, no stack overflow", () => {
-    const maker = new RecordMaker();
+    const maker = recordMaker();
     const n = 300_000;
     const records = Array.from({ length: n }, (_, i) => {
       const trial = `t${String(i).padStart(6, "0")}`;

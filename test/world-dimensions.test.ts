@@ -5,7 +5,8 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { computeExperiments, type BatchOptions } from "../src/core/batch/experiments.js";
+import type { BatchOptions } from "../src/core/batch/experiments.js";
+import { computeExperiments } from "../src/kinds/batch.js";
 import { parseSchedule, type Schedule } from "../src/core/batch/schedule.js";
 import type { ScoredBundle } from "../src/core/results.js";
 import type { BundleEntry, Experiment } from "../src/core/results.js";

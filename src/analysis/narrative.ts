@@ -7,13 +7,14 @@
 import { z } from "zod";
 import type { BundleEntry, Results } from "../core/results.js";
 import { coverageCount } from "../core/results.js";
-import { Methods, TRIALS, type WithInterval } from "../report/intervals.js";
+import { Methods, type WithInterval } from "../report/intervals.js";
+import { TRIALS } from "../kinds/words.js";
 import { wordsOf } from "../report/vocabulary.js";
 import { byteCompare, forTerminal, printable, shorten, terminalText } from "../core/text.js";
 import type { Backend, ModelRequest } from "./backend.js";
 import { requestDigest } from "./backend.js";
 import { AnalysisCache, cacheKey, provenanceOf, type Provenance } from "./cache.js";
-import { buildPack } from "./evidence.js";
+import { buildPack } from "../kinds/pack.js";
 import { costOf, type Price } from "./prices.js";
 import type { Template } from "./prompt.js";
 

@@ -3,10 +3,9 @@
 
 import { createHash, createHmac, type Hash } from "node:crypto";
 import { z } from "zod";
-import { DECLARED_PROFILES, DECLARED_STATES } from "../kinds/declared.js";
+import { containerParts, DECLARED_PROFILES, DECLARED_STATES, entryParts } from "../kinds/declared.js";
 import { harborDeclaration } from "../kinds/harbor/declaration.js";
 import { inspectDeclaration } from "../kinds/inspect/declaration.js";
-import { terminalBenchRunSchema, terminalBenchSchema } from "../kinds/terminal-bench/entry.js";
 import { CODES } from "./codes.js";
 import { entryIdentitySchema, identitySchema } from "./identity.js";
 import { filtersSchema } from "./filter-schema.js";
@@ -229,8 +228,8 @@ export const bundleEntrySchema = z.object({
    */
   harbor_analysis: harborAnalysisSchema.nullable().default(null),
   advisory: advisorySchema.nullable(),
-  /** Extension to §10 (Terminal-Bench): what only its trials carry; absent on every other entry. */
-  terminal_bench: terminalBenchSchema.optional(),
+  /** Extensions to §10: what only one kind's entries carry (Terminal-Bench's `terminal_bench`), each absent on every other entry. */
+  ...entryParts(),
   /** Issue 37: what the bundle's own evidence says of its run (agent, model, benchmark, harness, times); null where it records none. */
   identity: entryIdentitySchema.nullable().default(null),
 });
@@ -455,8 +454,8 @@ export const jobRecordSchema = z.object({
 });
 export type JobRecord = z.infer<typeof jobRecordSchema>;
 
-/** Each kind's container records but Harbor's (in `jobs`), by kind: a kind with containers adds its line. */
-export const containersSchema = z.object({ "terminal-bench": z.array(terminalBenchRunSchema(findingSchema)) }).partial();
+/** Each kind's container records but Harbor's (in `jobs`), by kind (its declaration's `containers`). */
+export const containersSchema = z.object(containerParts(findingSchema)).partial();
 export type Containers = z.infer<typeof containersSchema>;
 
 /** §11 "nothing found is said": folders below a root that look like evidence but are not recognised. */

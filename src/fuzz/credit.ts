@@ -3,7 +3,8 @@
 // the ways written out here, each a rule of the contract; anything else that keeps it is a bug.
 
 import { isDeepStrictEqual } from "node:util";
-import { computeExperiments, DEFAULT_BATCH } from "../core/batch/experiments.js";
+import { DEFAULT_BATCH } from "../core/batch/experiments.js";
+import { computeExperiments } from "../kinds/batch.js";
 import { sha256, unsafeReason } from "../core/folder.js";
 import type { ScoredBundle } from "../core/results.js";
 import type { Base, FuzzCase } from "./generate.js";

@@ -1,14 +1,12 @@
-// Every archive kind assay reads, declared once: its name, its profiles, its entries' states and
-// its own finding codes. The results schema, the code registry and the compact record derive their
-// enumerations from this list, so a new kind adds its line here and nothing to them.
-import { bundleDeclaration } from "./bundle/declaration.js";
-import { harborDeclaration } from "./harbor/declaration.js";
-import { inspectDeclaration } from "./inspect/declaration.js";
-import { terminalBenchDeclaration } from "./terminal-bench/declaration.js";
+// What the kinds declare (kinds/list.ts): their names, profiles, entries' states and own finding
+// codes. The results schema, the code registry and the compact record derive their enumerations
+// from these, so a new kind adds its line to the list and nothing to them. Data only: core reads it.
+import { z } from "zod";
+import type { Finding } from "../core/codes.js";
+import { KIND_LIST } from "./list.js";
 
-export const DECLARED = [bundleDeclaration, harborDeclaration, inspectDeclaration, terminalBenchDeclaration] as const;
-
-type Declared = (typeof DECLARED)[number];
+type Declared = (typeof KIND_LIST)[number]["declaration"];
+export const DECLARED: readonly Declared[] = KIND_LIST.map((k) => k.declaration);
 export type KindName = Declared["name"];
 export type DeclaredProfile = Declared["profiles"][number];
 export type DeclaredState = Declared["states"][number];
@@ -34,3 +32,17 @@ export const SCORED_STATES: ReadonlyMap<string, ReadonlySet<string>> = new Map(
 
 /** A kind's declaration. */
 export const declarationOf = (kind: KindName): Declared => DECLARED.find((d) => d.name === kind)!;
+
+/** What some kinds' entries carry beyond the shared fields: each such kind's one optional object, by its field name. */
+export type EntryParts = {
+  [D in Declared as D extends { entry: { field: infer F extends string } } ? F : never]: D extends { entry: { schema: infer S extends z.ZodType } } ? z.ZodOptional<S> : never;
+};
+export const entryParts = (): EntryParts =>
+  Object.fromEntries(DECLARED.flatMap((d) => ("entry" in d ? [[d.entry.field, d.entry.schema.optional()]] : []))) as EntryParts;
+
+/** The kinds with container records of their own (`run.containers[name]`), each an array of its schema over the given finding schema. */
+export type ContainerParts = {
+  [D in Declared as D extends { containers: unknown } ? D["name"] : never]: D extends { containers: (f: never) => infer S extends z.ZodType } ? z.ZodArray<S> : never;
+};
+export const containerParts = (finding: z.ZodType<Finding>): ContainerParts =>
+  Object.fromEntries(DECLARED.flatMap((d) => ("containers" in d ? [[d.name, z.array(d.containers(finding))]] : []))) as unknown as ContainerParts;

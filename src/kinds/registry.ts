@@ -1,15 +1,14 @@
-// The main process's registry of kinds, in the order reports name them. The workers' registry is
-// scorers.ts (a worker never loads a kind's words or batch rules).
+// The main process's kinds (kinds/list.ts, each face loaded once, here), in the order reports name
+// them. Workers never load this: they take their scorers from the list one by one (pool/worker.ts).
 import type { Profile } from "../core/results.js";
-import { bundleKind } from "./bundle/kind.js";
 import { kindOfProfile, type KindName } from "./declared.js";
-import { harborKind } from "./harbor/kind.js";
-import { inspectKind } from "./inspect/kind.js";
 import type { Kind } from "./kind.js";
-import { terminalBenchKind } from "./terminal-bench/kind.js";
+import { KIND_LIST } from "./list.js";
 
-/** Folder kinds first, then the kinds read as files (Inspect's logs): the order errors and legends list them in. */
-export const KINDS: readonly Kind[] = [bundleKind, harborKind, terminalBenchKind, inspectKind];
+/** Folder kinds first, then the kinds read as files (Inspect's logs), each in the list's order: the order errors and legends list them in. */
+export const KINDS: readonly Kind[] = await Promise.all(
+  [...KIND_LIST].sort((a, b) => Number(a.declaration.form === "file") - Number(b.declaration.form === "file")).map((k) => k.kind()),
+);
 
 /** A kind by name. */
 export const kindNamed = (name: KindName): Kind => KINDS.find((k) => k.name === name)!;
@@ -19,7 +18,7 @@ export const kindNamed = (name: KindName): Kind => KINDS.find((k) => k.name === 
  * before its journal could be read, a document from another version) is taken as an assay
  * bundle's, as it always has been.
  */
-export const kindOfEntry = (profile: string | null): Kind => kindOf(profile) ?? bundleKind;
+export const kindOfEntry = (profile: string | null): Kind => kindOf(profile) ?? kindNamed("bundle");
 
 /** The kind whose entries carry this profile (null: none this version knows). */
 export function kindOf(profile: Profile | string | null): Kind | null {

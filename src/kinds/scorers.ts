@@ -1,15 +1,9 @@
-// The workers' registry of kinds: name → scorer. The pool hands each found thing to its kind's
-// scorer and never branches on a kind's name.
-import { bundleScorer } from "./bundle/scorer.js";
+// Every kind's scorer, loaded at once (kinds/list.ts): in-process scoring (`assay verify`, `assay
+// seal`, the library) takes them whole. Pool workers load theirs one by one (pool/worker.ts).
 import type { KindName } from "./declared.js";
-import { harborScorer } from "./harbor/scorer.js";
-import { inspectScorer } from "./inspect/scorer.js";
+import { KIND_LIST } from "./list.js";
 import type { Scorer } from "./scorer.js";
-import { terminalBenchScorer } from "./terminal-bench/scorer.js";
 
-export const SCORERS: Readonly<Record<KindName, Scorer>> = {
-  bundle: bundleScorer,
-  harbor: harborScorer,
-  inspect: inspectScorer,
-  "terminal-bench": terminalBenchScorer,
-};
+export const SCORERS: Readonly<Record<KindName, Scorer>> = Object.fromEntries(
+  await Promise.all(KIND_LIST.map(async (k) => [k.declaration.name, await k.scorer()] as const)),
+) as Record<KindName, Scorer>;

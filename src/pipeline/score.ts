@@ -2,7 +2,8 @@
 // batch rules. Effects live here, around the pure core; the CLI and the library API call this.
 
 import { readFileSync } from "node:fs";
-import { judgedEntry, runBatch, type BatchOptions, type RunBatch } from "../core/batch/experiments.js";
+import { judgedEntry, type BatchOptions, type RunBatch } from "../core/batch/experiments.js";
+import { runBatch } from "../kinds/batch.js";
 import type { BatchRecord } from "../core/batch/record.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/schedule.js";
 import { sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";

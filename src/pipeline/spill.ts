@@ -14,7 +14,8 @@ import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RecordMaker, type BatchRecord } from "../core/batch/record.js";
+import type { BatchRecord } from "../core/batch/record.js";
+import { recordMaker } from "../kinds/batch.js";
 import { count, emptyTally, type BundleEntry, type Tally } from "../core/results.js";
 import { byteCompare, forTerminal } from "../core/text.js";
 import { removeStaleTemps } from "../io/output.js";
@@ -61,7 +62,7 @@ interface Rows {
 export class EntrySpill implements EntrySource {
   readonly records: BatchRecord[] = [];
   readonly tally = emptyTally();
-  private readonly maker = new RecordMaker();
+  private readonly maker = recordMaker();
   private readonly rows: Rows;
 
   /**

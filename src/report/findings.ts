@@ -3,7 +3,7 @@ import type { BundleEntry, Experiment, JobRecord } from "../core/results.js";
 import { forTerminal, terminalText } from "../core/text.js";
 import { shownEntry } from "./shown.js";
 import { wordsOf } from "./vocabulary.js";
-import type { Sections } from "./words.js";
+import type { Sections } from "../kinds/words.js";
 
 const yn = (b: boolean | null) => (b === null ? "n/a" : b ? "yes" : "no");
 

@@ -5,6 +5,7 @@
 
 import type { IntervalField } from "../core/results.js";
 import { plural } from "../core/text.js";
+import type { Nouns } from "../kinds/words.js";
 
 export type Method = IntervalField["method"];
 
@@ -14,40 +15,6 @@ export interface WithInterval {
   interval_reason?: string | null;
 }
 
-/** What the units and clusters of a profile are called (§13.1), and how each method reads for them. */
-export interface Nouns {
-  unit: string;
-  cluster: string;
-  legend: Record<Method, string>;
-  /** The question every interval answers (§13.7 "words"): the population its units' clusters stand for. */
-  question: string;
-}
-
-/** Native, world and Harbor: trials, clustered by task. */
-export const TRIALS: Nouns = {
-  unit: "trial",
-  cluster: "task",
-  legend: {
-    wilson: "Wilson where each task ran once",
-    "korn-graubard": "Korn–Graubard (Clopper–Pearson at the effective number of trials) where pass/fail trials repeat tasks",
-    "cluster-t": "cluster-robust t over tasks where tasks repeat (Inspect's clustered stderr)",
-    t: "t for non-binary means",
-  },
-  question: "the mean over the population of tasks these were drawn from",
-};
-
-/** Inspect: reduced samples; clustered only when a clustered stderr groups them by a metadata key (or unreduced epochs repeat a sample). */
-export const SAMPLES: Nouns = {
-  unit: "sample",
-  cluster: "group",
-  legend: {
-    wilson: "Wilson where each sample stands alone",
-    "korn-graubard": "Korn–Graubard (Clopper–Pearson at the effective number of samples) where 0/1 samples are grouped by a clustered stderr, or 0/1 unreduced epochs repeat one",
-    "cluster-t": "cluster-robust t over groups where a clustered stderr groups samples, or unreduced epochs repeat one (Inspect's clustered stderr)",
-    t: "t for non-binary means (a mean over epochs is one)",
-  },
-  question: "the mean over the population of samples these were drawn from",
-};
 
 const ORDER: readonly Method[] = ["wilson", "korn-graubard", "cluster-t", "t"];
 

@@ -24,7 +24,7 @@ import { relativeTo } from "./where.js";
 import type { WithInterval } from "./intervals.js";
 import { hasPassK, MISSING_AT_RANDOM } from "./pass-at-k.js";
 import { nameOf, wordsOf } from "./vocabulary.js";
-import type { Sections } from "./words.js";
+import type { Sections } from "../kinds/words.js";
 
 /** xmlbuilder2, loaded when a JUnit report is first written (it takes ~100 ms, which every other run of score would pay). */
 let builder: typeof import("xmlbuilder2") | undefined;

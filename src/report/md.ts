@@ -18,7 +18,7 @@ import { cleanRun, cutMiddle, identityFacts, overview, rowLabels, type OverviewR
 import { describeFilter } from "../core/filter.js";
 import { folderTail, loneFolders, loneWhere } from "./lone.js";
 import { byFields, nameOf, scheduledCount, tallied, wordsOf } from "./vocabulary.js";
-import type { Sections } from "./words.js";
+import type { Sections } from "../kinds/words.js";
 
 /** Experiments given a table; codes in the findings table; names listed per line. */
 const MAX_EXPERIMENTS = 50;

@@ -11,7 +11,8 @@
 import { valuesOf, type Identity } from "../core/identity.js";
 import type { Experiment, IntervalField } from "../core/results.js";
 import { byteCompare, plural } from "../core/text.js";
-import { Methods, type Nouns } from "./intervals.js";
+import { Methods } from "./intervals.js";
+import type { Nouns } from "../kinds/words.js";
 import { dollars, tokens } from "./usage.js";
 import { CLAIM_SOURCES, wordsOf } from "./vocabulary.js";
 

@@ -8,14 +8,15 @@ import { coverageCount } from "../core/results.js";
 import { byteCompare, forTerminal, plural, shorten, terminalText } from "../core/text.js";
 import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
 import { hasPassK, MISSING_AT_RANDOM, passAtKText } from "./pass-at-k.js";
-import { Methods, SAMPLES, TRIALS, type WithInterval } from "./intervals.js";
+import { Methods, type WithInterval } from "./intervals.js";
+import { SAMPLES, TRIALS } from "../kinds/words.js";
 import { usageLine } from "./usage.js";
 import { cleanRun, cutMiddle, identityFacts, overview, rowLabels, type OverviewRow } from "./overview.js";
 import { describeFilter } from "../core/filter.js";
 import type { RenderOptions } from "./json.js";
 import { folderTail, loneFolders, loneWhere } from "./lone.js";
 import { byFields, EvidenceCounts, nameOf, scheduledCount, tallied, wordsOf } from "./vocabulary.js";
-import type { Sections } from "./words.js";
+import type { Sections } from "../kinds/words.js";
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
 const list = (xs: readonly string[], max = 12) =>

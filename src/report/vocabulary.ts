@@ -5,7 +5,7 @@
 
 import type { Experiment, Profile } from "../core/results.js";
 import { KINDS } from "../kinds/registry.js";
-import { assayWords, type Sections, type Words } from "./words.js";
+import { assayWords, type Sections, type Words } from "../kinds/words.js";
 
 export type { Words };
 

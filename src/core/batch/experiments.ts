@@ -6,8 +6,7 @@ import type { Finding } from "../codes.js";
 import type { BundleEntry, Containers, Experiment, JobRecord } from "../results.js";
 import { IdentityBuilder } from "../identity.js";
 import { byteCompare } from "../text.js";
-import { kindOfEntry, KINDS } from "../../kinds/registry.js";
-import type { KindBatch } from "../../kinds/kind.js";
+import type { BatchKinds, KindBatch } from "./kind.js";
 import type { BatchRecord } from "./record.js";
 import type { Schedule } from "./schedule.js";
 
@@ -35,20 +34,25 @@ export interface RunBatch {
   errorsOf(e: BatchRecord): readonly Finding[];
 }
 
-/** The batch rules of a run over its records (bundle entries, or their compact records: batch/record.ts), with the container folders found (Harbor's jobs: their plans and claims). */
-export function runBatch(entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions, jobs: readonly JobRecord[] = [], containers: Containers = {}): RunBatch {
-  const byKind = new Map(KINDS.map((k) => [k, [] as BatchRecord[]]));
-  for (const e of entries) byKind.get(kindOfEntry(e.profile))!.push(e);
-  const batches = new Map(KINDS.map((k): [string, KindBatch] => [k.name, k.batch(byKind.get(k)!, { schedules, options, jobs, containers })]));
+/**
+ * The batch rules of a run over its records (bundle entries, or their compact records:
+ * batch/record.ts), with the container folders found (Harbor's jobs: their plans and claims), by
+ * the given kinds (kinds/batch.ts binds the list's).
+ */
+export function runBatchOf(kinds: BatchKinds, entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions, jobs: readonly JobRecord[] = [], containers: Containers = {}): RunBatch {
+  const byKind = new Map(kinds.all.map((k) => [k, [] as BatchRecord[]]));
+  for (const e of entries) byKind.get(kinds.of(e.profile))!.push(e);
+  const batches = new Map(kinds.all.map((k): [string, KindBatch] => [k.name, k.batch(byKind.get(k)!, { schedules, options, jobs, containers })]));
+  const batchOf = (e: BatchRecord) => batches.get(kinds.of(e.profile).name)!;
   return {
-    nameOf: (e) => batches.get(kindOfEntry(e.profile).name)!.nameOf(e),
-    errorsOf: (e) => batches.get(kindOfEntry(e.profile).name)!.errorsOf?.(e) ?? [],
+    nameOf: (e) => batchOf(e).nameOf(e),
+    errorsOf: (e) => batchOf(e).errorsOf?.(e) ?? [],
     // Stable: experiments of one name keep the kinds' order.
     experiments: () =>
       withIdentities(
         [...batches.entries()].flatMap(([kind, b]) => b.experiments().map((x) => ({ kind, x }))),
         byKind,
-        (e) => batches.get(kindOfEntry(e.profile).name)!.nameOf(e),
+        (e) => batchOf(e).nameOf(e),
       ).sort((a, b) =>
         a.experiment === null || b.experiment === null ? Number(a.experiment === null) - Number(b.experiment === null) : byteCompare(a.experiment, b.experiment),
       ),
@@ -80,8 +84,3 @@ export function judgedEntry(e: BundleEntry, added: readonly Finding[]): BundleEn
   if (fresh.length === 0) return e;
   return { ...e, errors: [...e.errors, ...fresh], validity: e.validity === "valid" ? "invalid" : e.validity };
 }
-
-/** The experiments of a run (runBatch's, at once). */
-export const computeExperiments = (entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions, jobs: readonly JobRecord[] = [], containers: Containers = {}): Experiment[] =>
-  runBatch(entries, schedules, options, jobs, containers).experiments();
-

@@ -3,11 +3,10 @@
 // by its findings, details and advisory text. Pure.
 
 import { DECLARED_PROFILES, DECLARED_STATES } from "../../kinds/declared.js";
-import type { RecordPart, Sharing } from "../../kinds/kind.js";
-import { kindOf } from "../../kinds/registry.js";
 import type { Code } from "../codes.js";
 import { timeMs, timeText, type EntryIdentity } from "../identity.js";
 import { INSPECT_STATUSES, type BundleEntry } from "../results.js";
+import type { BatchKinds, RecordPart, Sharing } from "./kind.js";
 
 export type BatchRecord = Pick<
   BundleEntry,
@@ -127,6 +126,9 @@ export class RecordMaker implements Sharing {
   /** Small objects that repeat across trials (a claim, an exception's type and step), one per value. */
   private readonly shared = new Map<string, object>();
 
+  /** `kinds`: whose record parts the records carry (kinds/batch.ts: the list's). */
+  constructor(private readonly kinds: BatchKinds) {}
+
   string<T extends string | null>(v: T): T {
     if (v === null) return v;
     const known = this.strings.get(v);
@@ -166,7 +168,7 @@ export class RecordMaker implements Sharing {
   }
 
   record(e: BundleEntry): BatchRecord {
-    const part = kindOf(e.profile)?.recordPart?.(e, this) ?? null;
+    const part = this.kinds.of(e.profile).recordPart?.(e, this) ?? null;
     const id = e.identity;
     const who = id === null ? null : this.one({ ...id, started_at: null, finished_at: null });
     const ms = (at: string | null | undefined) => (at == null || id?.clock == null ? NaN : timeMs(at, id.clock));

@@ -2,6 +2,7 @@
 // profile. What both threads need to know of the kind; nothing here imports anything.
 export const bundleDeclaration = {
   name: "bundle",
+  form: "folder",
   profiles: ["native-game", "world"],
   /** Its entries carry no state: validity and status say it all. */
   states: [],

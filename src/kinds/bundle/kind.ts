@@ -1,7 +1,7 @@
 // assay bundles in the main process (contract §1–§8): their words. Their records carry only the
 // common fields.
 import { assayExperiments } from "../../core/batch/assay.js";
-import { nativePack, worldPack } from "../../analysis/evidence.js";
+import { nativePack, worldPack } from "./pack.js";
 import type { Kind } from "../kind.js";
 import { bundleRecogniser } from "./recognise.js";
 import { bundleWords } from "./words.js";

@@ -2,6 +2,7 @@
 // imports anything.
 export const harborDeclaration = {
   name: "harbor",
+  form: "folder",
   profiles: ["harbor"],
   /** §11: one state per trial, never collapsed into a silent 0. */
   states: ["scored", "scored-with-exception", "infrastructure-error", "cancelled", "incomplete", "unverified"],

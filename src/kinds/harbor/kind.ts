@@ -2,7 +2,7 @@
 // batch record.
 import { harborExperiments, HarborNaming } from "../../core/batch/harbor.js";
 import { harborOwn } from "../../core/batch/harbor-own.js";
-import { harborPack } from "../../analysis/evidence.js";
+import { harborPack } from "./pack.js";
 import type { Kind } from "../kind.js";
 import { JobBook } from "./book.js";
 import { harborRecogniser } from "./recognise.js";

@@ -1,6 +1,5 @@
 // What the reports call Harbor trials, jobs and their figures.
-import { TRIALS } from "../../report/intervals.js";
-import { TRIAL_COUNTS, type Words } from "../../report/words.js";
+import { TRIAL_COUNTS, TRIALS, type Words } from "../words.js";
 
 export const harborWords: Words = {
   kind: "harbor",

@@ -2,6 +2,7 @@
 // anything.
 export const inspectDeclaration = {
   name: "inspect",
+  form: "file",
   profiles: ["inspect"],
   /** §12: a log is complete, or incomplete (no header.json, status started, or cut short). */
   states: ["complete", "incomplete"],

@@ -1,7 +1,7 @@
 // Inspect logs in the main process (contract §12): their words and their part of the batch record.
 import { inspectExperiments, InspectNaming } from "../../core/batch/inspect.js";
 import type { BundleEntry } from "../../core/results.js";
-import { inspectPack } from "../../analysis/evidence.js";
+import { inspectPack } from "./pack.js";
 import type { Kind } from "../kind.js";
 import { inspectRecogniser } from "./recognise.js";
 import { inspectWords } from "./words.js";

@@ -1,6 +1,5 @@
 // What the reports call Inspect logs, task runs and their samples.
-import { SAMPLES } from "../../report/intervals.js";
-import type { Words } from "../../report/words.js";
+import { SAMPLES, type Words } from "../words.js";
 
 export const inspectWords: Words = {
   kind: "inspect",

@@ -1,7 +1,10 @@
-// Terminal-Bench runs (`tb run` output; docs/terminal-bench.md). What both threads need to know
-// of the kind; nothing here imports anything.
+// Terminal-Bench runs (`tb run` output; docs/terminal-bench.md). What both threads and the results
+// schema need to know of the kind: data only (its entry's schema is entry.ts, itself data).
+import { terminalBenchRunSchema, terminalBenchSchema } from "./entry.js";
+
 export const terminalBenchDeclaration = {
   name: "terminal-bench",
+  form: "folder",
   profiles: ["terminal-bench"],
   /**
    * One state per trial, none collapsed into a silent 0: the two verdicts, a verdict TB reached
@@ -37,6 +40,10 @@ export const terminalBenchDeclaration = {
     PANE_UNREADABLE: "TB: a resolved trial whose panes/post-test.txt is there but cannot be re-parsed (over 16 MiB, not UTF-8, not a regular file): TB writes none such, so the claim it would check earns no credit",
     PANE_FAILED_NO_VERDICT: "TB warning: a trial without a verdict (test timeout, parse error, an unreadable results.json) whose pane holds pytest's complete summary with a failed test: it counts unresolved",
   },
+  /** What its entries carry beyond the shared fields: one optional object, under this name (results schema). */
+  entry: { field: "terminal_bench", schema: terminalBenchSchema },
+  /** Its container records, kept in `run.containers["terminal-bench"]` (a merge recomputes its batch rules from them); `finding` is the results schema's. */
+  containers: terminalBenchRunSchema,
   /** Trials carry no seal: a seal.json in a trial folder is an ordinary file. */
   seal: null,
   /** Why `assay seal` passes it over. */

@@ -1,8 +1,9 @@
 // What a Terminal-Bench trial's entry carries beyond the fields every kind shares (docs/terminal-bench.md):
-// its states, and the one optional `terminal_bench` object. Imported by the results schema, so it
-// imports nothing of it.
+// its states, and the one optional `terminal_bench` object. Data: the results schema reads it through
+// the declaration, so it imports nothing of src.
 
 import { z } from "zod";
+import type { Finding } from "../../core/codes.js";
 import type { terminalBenchDeclaration } from "./declaration.js";
 
 /** The states of a trial's entry (declaration.ts). */
@@ -52,7 +53,7 @@ const figures = { accuracy: z.number().nullable(), pass_at_k: z.record(z.string(
  * listed trial is a few hundred bytes, for at most MAX_LISTED_TRIALS. `finding` is the results
  * schema's (it imports this file).
  */
-export const terminalBenchRunSchema = <F extends z.ZodType>(finding: F) =>
+export const terminalBenchRunSchema = (finding: z.ZodType<Finding>) =>
   z.object({
     path: z.string(),
     name: z.string(),

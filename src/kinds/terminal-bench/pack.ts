@@ -1,7 +1,7 @@
 // What `assay analyze` shows a model of a Terminal-Bench trial (after assay's hard result): its
 // results.json, the keystrokes the agent sent, the test output its verdict rests on, and the
 // terminal as the agent left it. Each part capped; sessions/ and agent-logs/ are not shown.
-import { buildPack, CAPS, part, readText, type EvidencePack } from "../../analysis/evidence.js";
+import { buildPack, CAPS, part, readText, type EvidencePack } from "../pack.js";
 import type { BundleEntry } from "../../core/results.js";
 import { PANE, RESULTS } from "./trial.js";
 

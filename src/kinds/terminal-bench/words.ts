@@ -1,6 +1,5 @@
 // What the reports call Terminal-Bench trials, runs and their figures.
-import { TRIALS } from "../../report/intervals.js";
-import { TRIAL_COUNTS, type Words } from "../../report/words.js";
+import { TRIAL_COUNTS, TRIALS, type Words } from "../words.js";
 
 export const terminalBenchWords: Words = {
   kind: "terminal-bench",

@@ -1,6 +1,6 @@
 // What a kind's words are (each kind's record is in its folder: src/kinds/<kind>/words.ts), and
 // those of an assay bundle profile. A leaf: the kinds' records are built from it at load time.
-import { TRIALS, type Nouns } from "./intervals.js";
+import type { IntervalField } from "../core/results.js";
 
 export interface Words {
   /** The kind as a kind column shows it: the profile, or "unknown". */
@@ -94,3 +94,37 @@ export const assayWords = (kind: string, sections: "victories" | "dimensions", h
   lone: false,
 });
 
+/** What the units and clusters of a profile are called (§13.1), and how each method reads for them. */
+export interface Nouns {
+  unit: string;
+  cluster: string;
+  legend: Record<IntervalField["method"], string>;
+  /** The question every interval answers (§13.7 "words"): the population its units' clusters stand for. */
+  question: string;
+}
+
+/** Native, world and Harbor: trials, clustered by task. */
+export const TRIALS: Nouns = {
+  unit: "trial",
+  cluster: "task",
+  legend: {
+    wilson: "Wilson where each task ran once",
+    "korn-graubard": "Korn–Graubard (Clopper–Pearson at the effective number of trials) where pass/fail trials repeat tasks",
+    "cluster-t": "cluster-robust t over tasks where tasks repeat (Inspect's clustered stderr)",
+    t: "t for non-binary means",
+  },
+  question: "the mean over the population of tasks these were drawn from",
+};
+
+/** Inspect: reduced samples; clustered only when a clustered stderr groups them by a metadata key (or unreduced epochs repeat a sample). */
+export const SAMPLES: Nouns = {
+  unit: "sample",
+  cluster: "group",
+  legend: {
+    wilson: "Wilson where each sample stands alone",
+    "korn-graubard": "Korn–Graubard (Clopper–Pearson at the effective number of samples) where 0/1 samples are grouped by a clustered stderr, or 0/1 unreduced epochs repeat one",
+    "cluster-t": "cluster-robust t over groups where a clustered stderr groups samples, or unreduced epochs repeat one (Inspect's clustered stderr)",
+    t: "t for non-binary means (a mean over epochs is one)",
+  },
+  question: "the mean over the population of samples these were drawn from",
+};
