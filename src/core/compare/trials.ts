@@ -9,7 +9,7 @@
 // task under the key, so two jobs of one benchmark pair although trial names carry per-run
 // suffixes; Inspect samples by id, their reduced value from the deciding log's entry.
 
-import { hasOutcome } from "../batch/assay.js";
+import { hasOutcome } from "../batch/outcome.js";
 import { isCopyReason } from "../batch/harbor.js";
 import type { BundleEntry, Experiment, RunOptions } from "../results.js";
 import { SCORED_STATES } from "../../kinds/declared.js";
