@@ -1,4 +1,4 @@
-// The journal envelope, chain (§3) and session header, shared by every profile.
+// The journal envelope, chain (§3) and session header, shared by both bundle profiles (native/, world/).
 
 import { z } from "zod";
 import { finding, type Finding } from "../../core/codes.js";
