@@ -1,5 +1,5 @@
 // The library API.
-export { scoreBundle } from "./core/bundle.js";
+export { scoreBundle } from "./kinds/bundle/score.js";
 export { scoreTrial } from "./core/harbor/trial.js";
 export { bundleDigest, type BundleSource, type BundleEntryInfo } from "./core/folder.js";
 export { DEFAULT_BATCH, type BatchOptions } from "./core/batch/experiments.js";

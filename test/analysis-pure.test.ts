@@ -24,6 +24,7 @@ import { computeExperiments } from "../src/kinds/batch.js";
 import { advisorySchema, bundleEntrySchema, type Advisory, type BundleEntry, type Results } from "../src/core/results.js";
 import { discover } from "../src/io/discover.js";
 import { toolError } from "../src/io/tool-error.js";
+import { attributeBundle } from "../src/kinds/bundle/attribution.js";
 import { assemble, placed } from "../src/pipeline/score.js";
 import { scoreDirectory, scoreFile } from "../src/pool/score-directory.js";
 /** An Inspect log read whole, as a worker reads it. */
@@ -538,7 +539,7 @@ describe("property 1: no advisory outcome changes a hard result", () => {
       if (f.file) return scoreLog(f.dir, f.path, f.file.format as "eval" | "json");
       const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, f.kind);
       // t4: its worker died — the pool's tool error entry.
-      return f.path.endsWith("/t4") ? toolError(f.dir, f.path, "WORKER_FAILED", "internal error: worker exited") : placed(f, scored);
+      return f.path.endsWith("/t4") ? toolError(f.dir, f.path, "WORKER_FAILED", "internal error: worker exited", "bundle", attributeBundle) : placed(f, scored);
     });
     results = assemble(entries, OPTIONS, "2025-01-01T00:00:00.000Z", { complete: true, roots: [root] });
     withoutToolError = assemble(entries.filter((e) => e.validity !== "error"), OPTIONS, "2025-01-01T00:00:00.000Z", { complete: true, roots: [root] });

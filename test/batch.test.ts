@@ -11,6 +11,7 @@ import { computeExperiments } from "../src/kinds/batch.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../src/core/batch/schedule.js";
 import type { BundleEntry, Experiment } from "../src/core/results.js";
 import { toolError } from "../src/io/tool-error.js";
+import { attributeBundle } from "../src/kinds/bundle/attribution.js";
 import { bundle, escaped, game, killed, live, score, sha, T0, type GameOpts, type Rec } from "./helpers/bundle.js";
 
 const COUNT: BatchOptions = { invalid: "count", resourceBound: "exclude", errors: "exclude" };
@@ -113,7 +114,7 @@ function toolErrorEntry(files: Files, code: "TIMEOUT" | "WORKER_FAILED" = "TIMEO
   const dir = mkdtempSync(join(tmpdir(), "assay-batch-"));
   tmpDirs.push(dir);
   for (const [p, b] of Object.entries(files)) writeFileSync(join(dir, p), b);
-  return toolError(dir, `root/err${String(counter++).padStart(5, "0")}`, code, "the tool could not finish");
+  return toolError(dir, `root/err${String(counter++).padStart(5, "0")}`, code, "the tool could not finish", "bundle", attributeBundle);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { scoreBundle } from "../src/core/bundle.js";
+import { scoreBundle } from "../src/kinds/bundle/score.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import {
   bundle, codes, DEADLINE, escaped, game, header, killed, live, score, sha, T0, warningCodes,

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_FINDINGS, scoreBundle } from "../src/core/bundle.js";
+import { MAX_FINDINGS, scoreBundle } from "../src/kinds/bundle/score.js";
 import type { BundleSource } from "../src/core/folder.js";
 import { discover } from "../src/io/discover.js";
 import { scoreRoots } from "../src/pipeline/score.js";

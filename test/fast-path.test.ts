@@ -2,8 +2,8 @@
 // zod for records zod would pass. Checked on thousands of seeded mutations of valid records.
 import { describe, expect, it } from "vitest";
 import { JsonDecimal } from "../src/core/json/strict.js";
-import { fastKeys, fastObservation } from "../src/core/native/fast.js";
-import { keysRecord, observationRecord } from "../src/core/native/records.js";
+import { fastKeys, fastObservation } from "../src/kinds/bundle/native/fast.js";
+import { keysRecord, observationRecord } from "../src/kinds/bundle/native/records.js";
 import { CROWN, escaped, killed, live, SILMARIL, ZERO } from "./helpers/bundle.js";
 import { rng } from "./helpers/random.js";
 

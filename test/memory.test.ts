@@ -18,7 +18,7 @@ import { SCRATCH } from "./helpers/shared.js";
 import { escaped, live, SILMARIL, type State } from "./helpers/bundle.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const DIST_BUNDLE = join(ROOT, "dist/core/bundle.js");
+const DIST_BUNDLE = join(ROOT, "dist/kinds/bundle/score.js");
 const DIST_SOURCE = join(ROOT, "dist/io/bundle-source.js");
 
 const TARGET_BYTES = 300 * 1024 * 1024;

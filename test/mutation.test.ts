@@ -6,7 +6,7 @@
 // The two must agree both ways, and a meaningful share of mutants must be valid.
 
 import { describe, expect, it } from "vitest";
-import { scoreBundle } from "../src/core/bundle.js";
+import { scoreBundle } from "../src/kinds/bundle/score.js";
 import { synthNative, type NativeOutcome } from "../src/synth/native.js";
 import { rng as seeded } from "./helpers/random.js";
 import {

@@ -5,11 +5,11 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { jsonEqual } from "../src/core/compare.js";
-import { fastHeader } from "../src/core/fast.js";
-import { headerSchema } from "../src/core/journal.js";
+import { fastHeader } from "../src/kinds/bundle/fast.js";
+import { headerSchema } from "../src/kinds/bundle/journal.js";
 import { JsonDecimal } from "../src/core/json/strict.js";
-import { fastEnd, fastObservation, fastScore, fastSnapshot, fastSummary } from "../src/core/native/fast.js";
-import { endRecord, scoreRecord, snapshotSchema, summarySchema } from "../src/core/native/records.js";
+import { fastEnd, fastObservation, fastScore, fastSnapshot, fastSummary } from "../src/kinds/bundle/native/fast.js";
+import { endRecord, scoreRecord, snapshotSchema, summarySchema } from "../src/kinds/bundle/native/records.js";
 import { escaped, header, killed, live, sha, ZERO } from "./helpers/bundle.js";
 import { rng } from "./helpers/random.js";
 

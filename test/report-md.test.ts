@@ -180,6 +180,21 @@ describe("the findings table", () => {
 });
 
 describe("the labels of the figures", () => {
+  it("mark the dimensions a world pass needs (hard), and no other; for a profile this version cannot name too", () => {
+    const dim = { passed: 1, total: 2, interval: null, interval_reason: null };
+    const world = (name: string, profile: "world" | null): Experiment => ({
+      ...blankExperiment(name, profile, 2),
+      pass: { passed: 1, total: 2, interval: null, interval_reason: null },
+      dimensions: { world_integrity: dim, task_completion: dim },
+    });
+    const md = renderText("md", viewOf({ format: "assay.results/1", run: RUN, bundles: [], experiments: [world("w", "world"), world("u", null)] }));
+    for (const name of ["w", "u"]) {
+      const section = md.slice(md.indexOf(`### \`${name}\``)).split("\n### ")[0]!;
+      expect(section).toContain("| `world_integrity` (hard) | 1/2");
+      expect(section).toContain("| `task_completion` | 1/2");
+    }
+  });
+
   it("say what --invalid does with invalid trials: count (as failures, 0) or left out", () => {
     const experiments: Experiment[] = [
       { ...blankExperiment("g", "native-game", 2), accuracy: { value: 0.5, victories: 1, scored: 2, wilson95: [0.1, 0.9], interval: null, interval_reason: null }, completion: { value: 1, completed: 2, scheduled: 2, interval: null, interval_reason: null } },

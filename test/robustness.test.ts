@@ -11,6 +11,7 @@ import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { ResultStore } from "../src/store/store.js";
 import { synthWorld, TARGET } from "../src/synth/world.js";
 import { toolError } from "../src/io/tool-error.js";
+import { bundleScorer } from "../src/kinds/bundle/scorer.js";
 import { bundle, game, killed, live, score, sha, writeFiles, ZERO } from "./helpers/bundle.js";
 import { run, spawnCli } from "./helpers/cli.js";
 
@@ -152,7 +153,21 @@ describe("tool errors keep their declared profile", () => {
   it("a world bundle the tool could not finish is still a world bundle (its experiment stays world-shaped)", () => {
     const dir = join(tmp, "tool-world");
     writeFiles(dir, Object.fromEntries(synthWorld({ experiment: "w", trial: "t", attempt: 1, seed: "ab".repeat(8), scenario: "clean" })));
-    const e = toolError(dir, "tool-world", "TIMEOUT", "ran out of time");
+    const e = toolError(dir, "tool-world", "TIMEOUT", "ran out of time", "bundle", bundleScorer.attribute);
     expect(e).toMatchObject({ profile: "world", experiment: "w", trial: "t", attempt: 1, validity: "error" });
+  });
+
+  it("a bundle whose line 1 cannot be read names nothing: profile and attribution unknown", () => {
+    const dir = join(tmp, "tool-unread");
+    writeFiles(dir, { "journal.jsonl": Buffer.from("not json\n") });
+    const e = toolError(dir, "tool-unread", "TIMEOUT", "ran out of time", "bundle", bundleScorer.attribute);
+    expect(e).toMatchObject({ profile: null, experiment: null, trial: null, attempt: null, seed: null, task: null, validity: "error" });
+  });
+
+  it("a kind of one profile is named by it, whatever its files say; a bundle without its scorer's reading names none", () => {
+    const dir = join(tmp, "tool-world-named");
+    writeFiles(dir, Object.fromEntries(synthWorld({ experiment: "w", trial: "t", attempt: 1, seed: "ab".repeat(8), scenario: "clean" })));
+    expect(toolError(dir, "tool-world", "TIMEOUT", "ran out of time", "harbor", bundleScorer.attribute)).toMatchObject({ profile: "harbor", experiment: null, trial: null });
+    expect(toolError(dir, "tool-world", "TIMEOUT", "ran out of time", "bundle")).toMatchObject({ profile: null, experiment: null, trial: null });
   });
 });

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scoreBundle } from "../src/core/bundle.js";
+import { scoreBundle } from "../src/kinds/bundle/score.js";
 import { nativeFiles, synthNative, type NativeSpec } from "../src/synth/native.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
 import { memSource } from "./helpers/bundle.js";

@@ -10,7 +10,7 @@ import { computeExperiments } from "../src/kinds/batch.js";
 import { parseSchedule, type Schedule } from "../src/core/batch/schedule.js";
 import type { ScoredBundle } from "../src/core/results.js";
 import type { BundleEntry, Experiment } from "../src/core/results.js";
-import { matchApprovals, type ApprovalSlot, type EffectSlot } from "../src/core/world/matching.js";
+import { matchApprovals, type ApprovalSlot, type EffectSlot } from "../src/kinds/bundle/world/matching.js";
 import { score, sha, T0, type Rec } from "./helpers/bundle.js";
 
 // ---------------------------------------------------------------------------------------------

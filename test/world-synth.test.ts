@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scoreBundle } from "../src/core/bundle.js";
+import { scoreBundle } from "../src/kinds/bundle/score.js";
 import { synthWorld, WORLD_SCENARIOS, type WorldScenario } from "../src/synth/world.js";
 import { run } from "./helpers/cli.js";
 import { memSource } from "./helpers/bundle.js";

@@ -16,7 +16,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSyn
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { scoreBundle } from "../core/bundle.js";
+import { scoreBundle } from "../kinds/bundle/score.js";
 import { diskBundle } from "../io/bundle-source.js";
 import { writeCorpus } from "../io/corpus.js";
 import { scoreRoots } from "../pipeline/score.js";

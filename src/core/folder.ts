@@ -31,6 +31,12 @@ export interface BundleSource {
 }
 
 /** §1 entry checks: why an entry makes its bundle UNSAFE_PATH, or null. */
+/** What a folder kind's scorer is asked besides the folder (kinds/scorer.ts): the same for every kind. */
+export interface BundleOptions {
+  /** §8: the exact bytes of a key file; a sealed kind's folder must then hold a seal.json made with it. */
+  hmacKey?: Uint8Array | undefined;
+}
+
 export function unsafeReason(e: BundleEntryInfo): string | null {
   return e.kind === "symlink" ? "a symbolic link"
     : e.kind === "other" ? "not a regular file or directory"

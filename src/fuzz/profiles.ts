@@ -3,7 +3,7 @@
 // checks of its own rules. Fuzzing another profile (Inspect logs, once assay reads them) is one
 // more entry here.
 
-import { scoreBundle } from "../core/bundle.js";
+import { scoreBundle } from "../kinds/bundle/score.js";
 import { scoreTrial } from "../core/harbor/trial.js";
 import type { BundleSource } from "../core/folder.js";
 import type { Profile, ScoredBundle } from "../core/results.js";

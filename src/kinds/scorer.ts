@@ -1,10 +1,10 @@
 // What a pool worker needs of a kind: how to score one thing discovery found. Runs in workers, and
 // in-process for `assay verify` and `assay seal` (which is why the CLI loads the scorers too); a
 // scorer never imports the main process's kind modules (words, batch rules, the registry).
-import type { BundleOptions } from "../core/bundle.js";
-import type { BundleSource } from "../core/folder.js";
+import type { BundleOptions, BundleSource } from "../core/folder.js";
 import type { BundleEntry, ScoredBundle } from "../core/results.js";
 import type { PartResult } from "../io/inspect.js";
+import type { Attributed } from "../io/tool-error.js";
 
 /** A kind whose unit is a folder: listed, digested, stored by its digest. */
 export interface FolderScorer {
@@ -13,6 +13,8 @@ export interface FolderScorer {
   score(src: BundleSource, options: BundleOptions): ScoredBundle;
   /** Which of its files are evidence, in its digest (absent: every file): what a harness writes beside a verdict later (Harbor's analyze) is not. */
   isEvidence?(path: string): boolean;
+  /** What a tool-error entry of one of its folders still says (a kind of several profiles: read leniently, never following a link out nor blocking). */
+  readonly attribute?: (dir: string) => Attributed;
 }
 
 /** A kind whose unit is one file read in place (never stored: its digest is a whole read); `task` is what the main thread asked of it. */

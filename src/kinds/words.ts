@@ -54,6 +54,8 @@ export interface Words {
   sections: Sections;
   /** Its evidence may lie outside any container (a lone Harbor trial): such experiments are shown with their folder. */
   lone: boolean;
+  /** The dimensions a pass needs, marked "(hard)" where the dimensions are shown (a kind whose sections are "dimensions"). */
+  hardDimensions?: ReadonlySet<string>;
 }
 
 /** The shapes of report section there are: a kind picks one (`Words.sections`). */

@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import { Piscina } from "piscina";
 import { tryListEntries } from "../io/bundle-source.js";
 import { toolError } from "../io/tool-error.js";
+import { KIND_LIST } from "../kinds/list.js";
 import { listingOf } from "./listing.js";
 import type { BatchResult, BatchTask, BundleRef, ListedEntry } from "./types.js";
 import type { BundleEntry } from "../core/results.js";
@@ -122,14 +123,14 @@ export class BundlePool {
     try {
       return await this.run(batch);
     } catch (e) {
-      if (batch.length === 1) return [this.failed(batch[0]!, e)];
+      if (batch.length === 1) return [await this.failed(batch[0]!, e)];
       // One at a time, so each gets a fresh deadline and an idle worker.
       const out: BatchResult = [];
       for (const b of batch) {
         try {
           out.push(...(await this.run([b])));
         } catch (e1) {
-          out.push(this.failed(b, e1));
+          out.push(await this.failed(b, e1));
         }
       }
       return out;
@@ -207,13 +208,17 @@ export class BundlePool {
     return this.piscina().run(task, { signal });
   }
 
-  private failed(b: BundleRef, e: unknown): BundleEntry | ListedEntry {
+  private async failed(b: BundleRef, e: unknown): Promise<BundleEntry | ListedEntry> {
+    const kind = b.kind ?? "bundle";
+    // Its kind's scorer says what it can of it (loaded here only when a worker fails one of its kind).
+    const scorer = await KIND_LIST.find((k) => k.declaration.name === kind)!.scorer();
+    const attribute = scorer.form === "folder" ? scorer.attribute : undefined;
     const entry =
       e instanceof BatchTimeout
-        ? toolError(b.dir, b.path, "TIMEOUT", `ran past the ${this.timeoutMs} ms limit for one bundle`, b.kind)
-        : toolError(b.dir, b.path, "WORKER_FAILED", `the worker failed: ${(e as Error).message}`, b.kind);
+        ? toolError(b.dir, b.path, "TIMEOUT", `ran past the ${this.timeoutMs} ms limit for one bundle`, kind, attribute)
+        : toolError(b.dir, b.path, "WORKER_FAILED", `the worker failed: ${(e as Error).message}`, kind, attribute);
     // Answered in the shape asked for: the folder is listed here (rare), so its size and seal count as any other's.
-    return b.answerListing ? { entry, listing: listingOf(tryListEntries(b.dir), b.kind ?? "bundle") } : entry;
+    return b.answerListing ? { entry, listing: listingOf(tryListEntries(b.dir), kind) } : entry;
   }
 
   async destroy(): Promise<void> {

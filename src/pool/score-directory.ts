@@ -2,8 +2,7 @@
 // the whole registry: in-process scoring (`assay verify`, `assay seal`, the library). Pool workers
 // load their kinds' scorers one by one (worker.ts).
 
-import type { BundleOptions } from "../core/bundle.js";
-import type { BundleEntryInfo } from "../core/folder.js";
+import type { BundleEntryInfo, BundleOptions } from "../core/folder.js";
 import type { BundleEntry } from "../core/results.js";
 import type { PartResult } from "../io/inspect.js";
 import type { KindName } from "../kinds/declared.js";

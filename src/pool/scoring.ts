@@ -2,21 +2,21 @@
 // failure of the tool becomes validity "error". Workers pass the scorer they loaded for its kind
 // (worker.ts); in-process scoring passes it from the whole registry (score-directory.ts).
 
-import type { BundleOptions } from "../core/bundle.js";
-import type { BundleEntryInfo } from "../core/folder.js";
+import type { BundleEntryInfo, BundleOptions } from "../core/folder.js";
 import type { BundleEntry } from "../core/results.js";
 import { diskBundle } from "../io/bundle-source.js";
 import type { PartResult } from "../io/inspect.js";
 import { toolError } from "../io/tool-error.js";
 import type { KindName } from "../kinds/declared.js";
-import type { FileScorer, FolderScorer } from "../kinds/scorer.js";
+import type { FileScorer, FolderScorer, Scorer } from "../kinds/scorer.js";
 
 /** A failure of the tool, not the evidence: IO_ERROR when the file system refused a read, WORKER_FAILED for anything else (a defect). */
-function failed(dir: string, path: string, e: unknown, kind: KindName): BundleEntry {
+function failed(dir: string, path: string, e: unknown, kind: KindName, scorer: Scorer): BundleEntry {
   const err = e as NodeJS.ErrnoException;
+  const attribute = scorer.form === "folder" ? scorer.attribute : undefined;
   return typeof err.code === "string" && err.code.startsWith("E")
-    ? toolError(dir, path, "IO_ERROR", err.message, kind)
-    : toolError(dir, path, "WORKER_FAILED", `internal error: ${err.message}`, kind);
+    ? toolError(dir, path, "IO_ERROR", err.message, kind, attribute)
+    : toolError(dir, path, "WORKER_FAILED", `internal error: ${err.message}`, kind, attribute);
 }
 
 /** A folder of a folder kind → its entry. `options` (the seal key) apply to the kinds that are sealed (§8). */
@@ -24,7 +24,7 @@ export function scoreFolder(scorer: FolderScorer, kind: KindName, dir: string, p
   try {
     return { path, ...scorer.score(diskBundle(dir, entries), options) };
   } catch (e) {
-    return failed(dir, path, e, kind);
+    return failed(dir, path, e, kind, scorer);
   }
 }
 
@@ -33,6 +33,6 @@ export function scoreLog(scorer: FileScorer, kind: KindName, file: string, path:
   try {
     return scorer.score(file, path, task);
   } catch (e) {
-    return failed(file, path, e, kind);
+    return failed(file, path, e, kind, scorer);
   }
 }

@@ -7,7 +7,6 @@
 import type { Experiment, ResultsView } from "../core/results.js";
 import { coverageCount } from "../core/results.js";
 import { byteCompare, plural } from "../core/text.js";
-import { HARD_DIMENSIONS } from "../core/world/dimensions.js";
 import { mdName, mdText } from "./md-text.js";
 import { TrialIndexes, TrialOnlyCodes } from "./trial-index.js";
 import { relativeTo } from "./where.js";
@@ -17,7 +16,7 @@ import { usageLine } from "./usage.js";
 import { cleanRun, cutMiddle, identityFacts, overview, rowLabels, type OverviewRow } from "./overview.js";
 import { describeFilter } from "../core/filter.js";
 import { folderTail, loneFolders, loneWhere } from "./lone.js";
-import { byFields, nameOf, scheduledCount, tallied, wordsOf } from "./vocabulary.js";
+import { byFields, nameOf, scheduledCount, shownAs, tallied, wordsOf } from "./vocabulary.js";
 import type { Sections } from "../kinds/words.js";
 
 /** Experiments given a table; codes in the findings table; names listed per line. */
@@ -54,8 +53,9 @@ function native(e: Experiment, invalid: "count" | "exclude", methods: Methods): 
 
 function world(e: Experiment, invalid: "count" | "exclude", methods: Methods): Row[] {
   const p = e.pass!;
+  const hard = shownAs("dimensions", e.profile)?.hardDimensions;
   const rows: Row[] = [["pass", `**${ratio(p.passed, p.total)}**${interval(methods, p, pct)}`, `every hard dimension and task_completion; invalid trials ${invalid === "count" ? "fail" : "left out (--invalid exclude)"}`]];
-  for (const [name, d] of Object.entries(e.dimensions!)) rows.push([`${mdName(name, true)}${HARD_DIMENSIONS.has(name) ? " (hard)" : ""}`, `${d.passed}/${d.total}${interval(methods, d, pct)}`, "reported apart: no blended score"]);
+  for (const [name, d] of Object.entries(e.dimensions!)) rows.push([`${mdName(name, true)}${hard?.has(name) === true ? " (hard)" : ""}`, `${d.passed}/${d.total}${interval(methods, d, pct)}`, "reported apart: no blended score"]);
   if (e.pass_hat_k !== null) rows.push(["pass^k", ks(e.pass_hat_k), "every one of k repeats of a task passes"]);
   return rows;
 }

@@ -32,6 +32,10 @@ export const wordsOf = (profile: string | null): Words => (profile !== null && O
 export const byFields = <T>(parts: Readonly<Record<Sections, T>>, profile: string | null, e: Pick<Experiment, "accuracy" | "dimensions">): T | undefined =>
   profile !== null && Object.hasOwn(WORDS, profile) ? parts[wordsOf(profile).sections] : e.accuracy !== null ? parts.victories : e.dimensions !== null ? parts.dimensions : undefined;
 
+/** The words of the kind an experiment is shown as in a section (byFields): its profile's, else the first kind's shown in it. */
+export const shownAs = (section: Sections, profile: string | null): Words | undefined =>
+  profile !== null && Object.hasOwn(WORDS, profile) ? WORDS[profile as Profile] : ORDER.find((w) => w.sections === section);
+
 /** An experiment's name as reports show it: its own, else what its kind calls an unnamed one. */
 export const nameOf = (e: { experiment: string | null; profile: string | null }): string => e.experiment ?? wordsOf(e.profile).unnamed;
 

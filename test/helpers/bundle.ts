@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { BundleSource } from "../../src/core/folder.js";
-import { scoreBundle } from "../../src/core/bundle.js";
+import { scoreBundle } from "../../src/kinds/bundle/score.js";
 
 export const sha = (b: string | Buffer) => createHash("sha256").update(b).digest("hex");
 export const ZERO = "0".repeat(64);

@@ -1,6 +1,6 @@
 // The batch rules of a run (contract §6, §11, §12): each kind's over its own records, through the
 // kinds' registry. Pure: entries in, experiments out, so a merge of shards can recompute exactly
-// this. assay bundles' own rules are in assay.ts.
+// this. assay bundles' own rules are in their kind's folder (kinds/bundle/batch.ts).
 
 import type { Finding } from "../codes.js";
 import type { BundleEntry, Containers, Experiment, JobRecord } from "../results.js";

@@ -9,7 +9,7 @@
 // task under the key, so two jobs of one benchmark pair although trial names carry per-run
 // suffixes; Inspect samples by id, their reduced value from the deciding log's entry.
 
-import { hasOutcome } from "../batch/assay.js";
+import { hasOutcome } from "../batch/outcome.js";
 import { isCopyReason } from "../batch/harbor.js";
 import type { BundleEntry, Experiment, RunOptions } from "../results.js";
 import { SCORED_STATES } from "../../kinds/declared.js";
@@ -117,7 +117,7 @@ const none = (unit: UnitKind, reason: string): Units => ({ unit, ids: [], values
  * native and world trials of one experiment, each by a slot: its lowest attempt with an outcome
  * (packed as attempt·4 + victory·2 + pass; −1: none yet), its lowest attempt of any kind, and the
  * tasks of those two (interned, +1; 0: no meta.task) packed in one number (§13.7: the cluster is the
- * deciding attempt's task; an invalid trial's, the lowest attempt's, as batch/assay.ts picks it).
+ * deciding attempt's task; an invalid trial's, the lowest attempt's, as the bundle kind's batch rules pick it).
  */
 interface AttemptSlots {
   slot: Map<string, number>;

@@ -1,6 +1,6 @@
 // assay bundles in the main process (contract §1–§8): their words. Their records carry only the
 // common fields.
-import { assayExperiments } from "../../core/batch/assay.js";
+import { assayExperiments } from "./batch.js";
 import { nativePack, worldPack } from "./pack.js";
 import type { Kind } from "../kind.js";
 import { bundleRecogniser } from "./recognise.js";

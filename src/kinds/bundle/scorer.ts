@@ -1,5 +1,6 @@
 // Workers: an assay bundle folder → its entry (contract §1–§8).
-import { scoreBundle } from "../../core/bundle.js";
+import { attributeBundle } from "./attribution.js";
+import { scoreBundle } from "./score.js";
 import type { FolderScorer } from "../scorer.js";
 
-export const bundleScorer: FolderScorer = { form: "folder", score: scoreBundle };
+export const bundleScorer: FolderScorer = { form: "folder", score: scoreBundle, attribute: attributeBundle };

@@ -2,10 +2,10 @@
 // what the agent proposed and saw; the world log, which the agent never wrote, says what happened.
 
 import type { z } from "zod";
-import { finding, type Finding } from "../codes.js";
+import { finding, type Finding } from "../../../core/codes.js";
 import { ProfileJournal, type JournalRecord } from "../journal.js";
-import { check } from "../schema.js";
-import { clip } from "../text.js";
+import { check } from "../../../core/schema.js";
+import { clip } from "../../../core/text.js";
 import type { EndStatus } from "../native/records.js";
 import {
   approvalRecord, attemptRecord, budgetRecord, effectRecord, faultRecord, policyRecord, queryRecord, replayRecord,

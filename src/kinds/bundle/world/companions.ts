@@ -1,9 +1,9 @@
 // scenario.json (§5.3) and the world summary (§5.5).
 
-import { finding, type Finding } from "../codes.js";
+import { finding, type Finding } from "../../../core/codes.js";
 import type { Header, JournalReader } from "../journal.js";
-import { decodeDocument } from "../json/decode.js";
-import { describeIssues } from "../schema.js";
+import { decodeDocument } from "../../../core/json/decode.js";
+import { describeIssues } from "../../../core/schema.js";
 import { summaryIdentity } from "../summary.js";
 import type { WorldJournal, WorldLog } from "./journal.js";
 import { scenarioSchema, type Scenario } from "./records.js";

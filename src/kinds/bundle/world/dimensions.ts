@@ -3,8 +3,8 @@
 // Reported separately: never blended into one score.
 
 import type { WorldJournal, WorldLog } from "./journal.js";
-import { repeated } from "../redact.js";
-import { clip, ID_RE } from "../text.js";
+import { repeated } from "../../../core/redact.js";
+import { clip, ID_RE } from "../../../core/text.js";
 import { matchApprovals } from "./matching.js";
 import type { Approval, Attempt, Effect, Scenario } from "./records.js";
 

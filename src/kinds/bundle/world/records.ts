@@ -2,7 +2,7 @@
 // scenario.json and the world summary. Strict.
 
 import { z } from "zod";
-import { digest, envelope, id, int, isReservedKey, record, text } from "../schema.js";
+import { digest, envelope, id, int, isReservedKey, record, text } from "../../../core/schema.js";
 import { END_STATUSES } from "../native/records.js";
 import { summaryIdentityShape } from "../summary.js";
 

@@ -6,9 +6,9 @@
 // still in a fresh worker before the JIT has warmed to its many small closures.
 
 import type { Header } from "./journal.js";
-import { JsonDecimal } from "./json/strict.js";
-import { isReservedKey } from "./schema.js";
-import { codePointLength, isDigest, isId, META_KEY_RE } from "./text.js";
+import { JsonDecimal } from "../../core/json/strict.js";
+import { isReservedKey } from "../../core/schema.js";
+import { codePointLength, isDigest, isId, META_KEY_RE } from "../../core/text.js";
 
 export const isInt = (v: unknown, min = -Number.MAX_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): v is number =>
   typeof v === "number" && Number.isSafeInteger(v) && v >= min && v <= max;

@@ -1,7 +1,7 @@
 // Native-game records (contract §4.1–4.5), strict.
 
 import { z } from "zod";
-import { digest, envelope, id, int, text } from "../schema.js";
+import { digest, envelope, id, int, text } from "../../../core/schema.js";
 import { summaryIdentityShape } from "../summary.js";
 
 const item = z.strictObject({

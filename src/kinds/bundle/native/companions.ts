@@ -1,11 +1,11 @@
 // summary.json (§4.5) and snapshot.json (§4.4) against the journal they describe.
 
 import type { z } from "zod";
-import { finding, type Finding } from "../codes.js";
-import { differingFields } from "../compare.js";
+import { finding, type Finding } from "../../../core/codes.js";
+import { differingFields } from "../../../core/compare.js";
 import type { Header, JournalReader } from "../journal.js";
-import { decodeDocument } from "../json/decode.js";
-import { check } from "../schema.js";
+import { decodeDocument } from "../../../core/json/decode.js";
+import { check } from "../../../core/schema.js";
 import { summaryIdentity } from "../summary.js";
 import { fastSnapshot, fastSummary } from "./fast.js";
 import type { NativeJournal } from "./journal.js";

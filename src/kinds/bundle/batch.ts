@@ -2,21 +2,21 @@
 // and the native and world metrics. Pure: records in, experiments out. Imports no registry (the
 // bundle kind's batch calls this: kinds/bundle/kind.ts).
 
-import type { Code } from "../codes.js";
-import { blankExperiment, PROFILES, type Experiment, type Profile } from "../results.js";
-import { byteCompare } from "../text.js";
-import { DIMENSIONS } from "../world/dimensions.js";
-import type { BatchOptions } from "./experiments.js";
-import type { BatchRecord } from "./record.js";
-import { indexSchedules, type Schedule } from "./schedule.js";
-import { passHatK, wilson95 } from "./stats.js";
-import { intervalFields, UnitSet } from "../stats/interval.js";
+import type { Code } from "../../core/codes.js";
+import { blankExperiment, PROFILES, type Experiment, type Profile } from "../../core/results.js";
+import { byteCompare } from "../../core/text.js";
+import { DIMENSIONS } from "./world/dimensions.js";
+import type { BatchOptions } from "../../core/batch/experiments.js";
+import { hasOutcome } from "../../core/batch/outcome.js";
+import type { BatchRecord } from "../../core/batch/record.js";
+import { indexSchedules, type Schedule } from "../../core/batch/schedule.js";
+import { passHatK, wilson95 } from "../../core/batch/stats.js";
+import { intervalFields, UnitSet } from "../../core/stats/interval.js";
 
 type Attempt = BatchRecord & { experiment: string; trial: string; attempt: number };
 type Flag = Experiment["flags"][number];
 
 const attributed = (e: BatchRecord): e is Attempt => e.experiment !== null && e.trial !== null && e.attempt !== null;
-const SCORED_STATUSES = new Set(["completed", "interrupted", "resource-bound"]);
 
 /** §6: assay bundles' experiments, grouped by the names their journals give (each bundle's experiment, trial and attempt), with their schedules. */
 export function assayExperiments(entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions): Experiment[] {
@@ -209,10 +209,6 @@ function trialFindings(
   if (scheduledScenario !== undefined && attempts.some((a) => a.scenario !== scheduledScenario)) codes.add("SCENARIO_NOT_SCHEDULED");
   return [...codes].sort(byteCompare);
 }
-
-/** An attempt with an outcome: a native ending, or completed, interrupted (an unterminated run with a final score counts so) or resource-bound. */
-export const hasOutcome = (a: Pick<BatchRecord, "ending" | "status" | "final_score">): boolean =>
-  a.ending === true || SCORED_STATUSES.has(a.status ?? "") || (a.status === "unterminated" && a.final_score === true);
 
 /**
  * The adjudicated attempt: the lowest one with an outcome (a native ending, or completed,

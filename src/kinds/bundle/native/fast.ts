@@ -6,7 +6,7 @@
 // definition.
 
 import { digestOrNull, exactKeys, isInt, isText, keySet, plain } from "../fast.js";
-import { isDigest, isId } from "../text.js";
+import { isDigest, isId } from "../../../core/text.js";
 import { END_STATUSES, type EndStatus, type NativeState, type NativeSummary } from "./records.js";
 
 const ITEM = keySet("slot", "k_idx", "tval", "sval", "number", "name1");

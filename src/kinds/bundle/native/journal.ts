@@ -1,11 +1,11 @@
 // The native-game journal as a state machine over records (contract §4.1–4.3). It keeps only
 // what later rules need, so memory does not grow with the journal.
 
-import { finding, type Finding } from "../codes.js";
+import { finding, type Finding } from "../../../core/codes.js";
 import { ProfileJournal, type JournalRecord } from "../journal.js";
-import { JsonDecimal } from "../json/strict.js";
-import { check } from "../schema.js";
-import { clip } from "../text.js";
+import { JsonDecimal } from "../../../core/json/strict.js";
+import { check } from "../../../core/schema.js";
+import { clip } from "../../../core/text.js";
 import { endRecord, keysRecord, observationRecord, scoreRecord, type EndStatus, type NativeState } from "./records.js";
 import { fastEnd, fastKeys, fastObservation, fastScore } from "./fast.js";
 import { isVictory } from "./victory.js";

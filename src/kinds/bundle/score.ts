@@ -2,21 +2,22 @@
 // supplies the entry listing and a way to read chunks; nothing here touches the file system.
 
 import { createHash } from "node:crypto";
-import { finding, type Code, type Finding } from "./codes.js";
-import { EvidenceFolder, type BundleSource } from "./folder.js";
-import { attributionOf, JournalReader, lenientHeader, lenientObject, readHeader, STRUCTURAL, type Header, type JournalRecord } from "./journal.js";
-import { splitLines, type RawLine } from "./json/lines.js";
+import { finding, type Code, type Finding } from "../../core/codes.js";
+import { EvidenceFolder, type BundleOptions, type BundleSource } from "../../core/folder.js";
+import { JournalReader, readHeader, STRUCTURAL, type Header, type JournalRecord } from "./journal.js";
+import { attributionOf, lenientHeader, lenientObject } from "./line1.js";
+import { splitLines, type RawLine } from "../../core/json/lines.js";
 import { checkSnapshot, checkSummary, expectedSummary, SNAPSHOT, SUMMARY } from "./native/companions.js";
 import { NativeJournal } from "./native/journal.js";
-import { check } from "./schema.js";
-import { checkSeal } from "./seal.js";
+import { check } from "../../core/schema.js";
+import { checkSeal } from "../../core/seal.js";
 import { expectedWorldSummary, readScenario, SCENARIO, WORLD } from "./world/companions.js";
 import { computeDimensions, passOf, type Dimension, type DimensionName } from "./world/dimensions.js";
 import { WorldJournal, WorldLog } from "./world/journal.js";
 import { worldHeader, worldSummarySchema, type Scenario } from "./world/records.js";
-import { blankEntry, type Profile, type ScoredBundle } from "./results.js";
-import { clip } from "./text.js";
-import { NO_ENTRY_IDENTITY, text, timesOf, type EntryIdentity } from "./identity.js";
+import { blankEntry, type Profile, type ScoredBundle } from "../../core/results.js";
+import { clip } from "../../core/text.js";
+import { NO_ENTRY_IDENTITY, text, timesOf, type EntryIdentity } from "../../core/identity.js";
 
 export const JOURNAL = "journal.jsonl";
 /**
@@ -24,11 +25,6 @@ export const JOURNAL = "journal.jsonl";
  * finding per code says how many more there were, so memory stays flat on a wholly broken journal.
  */
 export const MAX_FINDINGS = 1000;
-
-export interface BundleOptions {
-  /** §8: the exact bytes of a key file; the bundle must then hold a seal.json made with it. */
-  hmacKey?: Uint8Array | undefined;
-}
 
 export function scoreBundle(src: BundleSource, options: BundleOptions = {}): ScoredBundle {
   const errors: Finding[] = [];

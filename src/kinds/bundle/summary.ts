@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import type { Header } from "./journal.js";
-import { int } from "./schema.js";
+import { int } from "../../core/schema.js";
 
 export const summaryIdentityShape = {
   format: z.string(),
