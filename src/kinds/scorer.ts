@@ -4,7 +4,6 @@
 import type { BundleOptions } from "../core/bundle.js";
 import type { BundleSource } from "../core/folder.js";
 import type { BundleEntry, ScoredBundle } from "../core/results.js";
-import type { PartResult } from "../io/inspect.js";
 
 /** A kind whose unit is a folder: listed, digested, stored by its digest. */
 export interface FolderScorer {
@@ -13,6 +12,12 @@ export interface FolderScorer {
   score(src: BundleSource, options: BundleOptions): ScoredBundle;
   /** Which of its files are evidence, in its digest (absent: every file): what a harness writes beside a verdict later (Harbor's analyze) is not. */
   isEvidence?(path: string): boolean;
+}
+
+/** One part of a file its kind split over the workers (Kind.split), as a worker answers it: small, and marked `part` (which part) so it is never taken for an entry. */
+export interface PartResult {
+  readonly path: string;
+  readonly part: string;
 }
 
 /** A kind whose unit is one file read in place (never stored: its digest is a whole read); `task` is what the main thread asked of it. */

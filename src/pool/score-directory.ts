@@ -5,9 +5,8 @@
 import type { BundleOptions } from "../core/bundle.js";
 import type { BundleEntryInfo } from "../core/folder.js";
 import type { BundleEntry } from "../core/results.js";
-import type { PartResult } from "../io/inspect.js";
 import type { KindName } from "../kinds/declared.js";
-import type { FileScorer, FolderScorer } from "../kinds/scorer.js";
+import type { FileScorer, FolderScorer, PartResult } from "../kinds/scorer.js";
 import { SCORERS } from "../kinds/scorers.js";
 import { scoreFolder, scoreLog } from "./scoring.js";
 

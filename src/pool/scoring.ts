@@ -6,10 +6,9 @@ import type { BundleOptions } from "../core/bundle.js";
 import type { BundleEntryInfo } from "../core/folder.js";
 import type { BundleEntry } from "../core/results.js";
 import { diskBundle } from "../io/bundle-source.js";
-import type { PartResult } from "../io/inspect.js";
 import { toolError } from "../io/tool-error.js";
 import type { KindName } from "../kinds/declared.js";
-import type { FileScorer, FolderScorer } from "../kinds/scorer.js";
+import type { FileScorer, FolderScorer, PartResult } from "../kinds/scorer.js";
 
 /** A failure of the tool, not the evidence: IO_ERROR when the file system refused a read, WORKER_FAILED for anything else (a defect). */
 function failed(dir: string, path: string, e: unknown, kind: KindName): BundleEntry {
