@@ -20,7 +20,14 @@ export interface PartResult {
   readonly part: string;
 }
 
-/** A kind whose unit is one file read in place (never stored: its digest is a whole read); `task` is what the main thread asked of it. */
+/** What the main thread asks of a file kind's scorer to read a file whole: the format its recogniser found, and (`assay verify`) the time past which it is a TIMEOUT. */
+export interface WholeFile {
+  readonly part: "whole";
+  readonly format: string;
+  readonly timeoutMs?: number;
+}
+
+/** A kind whose unit is one file read in place (never stored: its digest is a whole read); `task` is what the main thread asked of it: a WholeFile, or a part its kind's split made. */
 export interface FileScorer {
   readonly form: "file";
   score(file: string, path: string, task: unknown): BundleEntry | PartResult;

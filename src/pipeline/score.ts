@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { judgedEntry, type BatchOptions, type RunBatch } from "../core/batch/experiments.js";
 import { runBatch } from "../kinds/batch.js";
 import type { FilePart, SplitSizes } from "../kinds/kind.js";
+import type { WholeFile } from "../kinds/scorer.js";
 import { kindNamed } from "../kinds/registry.js";
 import type { BatchRecord } from "../core/batch/record.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/schedule.js";
@@ -220,7 +221,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   };
   const dispatch = (batch: Pending[]) => {
     const refs = batch.map(({ dir, path, entries, bytes, found, lookup, part }): BundleRef => {
-      if (found.file) return { dir, path, kind: found.kind, task: part?.task ?? { part: "whole", format: found.file.format } };
+      if (found.file) return { dir, path, kind: found.kind, task: part?.task ?? ({ part: "whole", format: found.file.format } satisfies WholeFile) };
       return {
         dir,
         path,

@@ -12,7 +12,7 @@ import { encodingProblem, isPlainObject } from "../../core/json/decode.js";
 import { MembersError, MembersReader } from "../../core/json/members.js";
 import { parseLenientJson } from "../../core/json/strict.js";
 import { blankEntry, type BundleEntry } from "../../core/results.js";
-import type { PartResult } from "../scorer.js";
+import type { PartResult, WholeFile } from "../scorer.js";
 import { fileDigest, readChunks } from "../../io/bundle-source.js";
 import { MAX_MEMBER_BYTES, MemberError, overDecodeBudget, readDirectory, withMember, type ZipMember } from "./zip.js";
 
@@ -45,7 +45,7 @@ const isMetaMember = (name: string): boolean => ["header.json", "_journal/start.
 
 /** One piece of work on a log; a whole log read with `timeoutMs` is a TIMEOUT past it (verify's bound: score's workers have the pool's). */
 export type InspectTask =
-  | { part: "whole"; format: "eval" | "json"; timeoutMs?: number }
+  | (WholeFile & { format: "eval" | "json" })
   | { part: "meta"; members: ZipMember[] }
   | { part: "samples"; members: ZipMember[] }
   | { part: "digest" };
