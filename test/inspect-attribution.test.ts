@@ -7,8 +7,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { partsOf, readSamples, scoreInspectLog } from "../src/io/inspect.js";
-import { readDirectory } from "../src/io/inspect-zip.js";
+import { partsOf, readSamples, scoreInspectLog } from "../src/kinds/inspect/read.js";
+import { readDirectory } from "../src/kinds/inspect/zip.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
 import { zipBytes } from "../src/synth/zip.js";
 import { run } from "./helpers/cli.js";

@@ -7,12 +7,12 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, ftruncateSync, openSync, readdirSync, statSync, writeSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scoreInspectLog } from "../src/io/inspect.js";
+import { scoreInspectLog } from "../src/kinds/inspect/read.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
 import { decodeZstd, decodeZstdInPlace, decoderMemory } from "../src/io/zstd.js";
 import { compressed, readyZstd, zipBytes } from "../src/synth/zip.js";
 import { blockBomb as bombOf, compressedBlock } from "../src/fuzz/eval.js";
-import { decodeBudget, overDecodeBudget, readDirectory } from "../src/io/inspect-zip.js";
+import { decodeBudget, overDecodeBudget, readDirectory } from "../src/kinds/inspect/zip.js";
 import { spawnMeasured } from "./helpers/cli.js";
 import { HAVE_SHARED, SHARED_DIR } from "./helpers/shared.js";
 import { cleanup, members, place, scratch, type Member } from "./helpers/inspect.js";

@@ -6,8 +6,8 @@
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_RECORD_BYTES, recordBytes, scoreInspectLog } from "../src/io/inspect.js";
-import { sampleRecord } from "../src/core/inspect/sample.js";
+import { MAX_RECORD_BYTES, recordBytes, scoreInspectLog } from "../src/kinds/inspect/read.js";
+import { sampleRecord } from "../src/kinds/inspect/sample.js";
 import { ZipWriter, zipBytes } from "../src/synth/zip.js";
 import { VERIFY_TIMEOUT_S } from "../src/cli/commands/verify.js";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";

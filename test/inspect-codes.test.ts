@@ -5,7 +5,7 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { scoreInspectLog } from "../src/io/inspect.js";
+import { scoreInspectLog } from "../src/kinds/inspect/read.js";
 import { readyZstd, zipBytes } from "../src/synth/zip.js";
 import { cleanup, codes, editJson, fixture, flagCodes, json, member, members, place, readFixture, scoreEval, scoreJson, warningCodes, type Member } from "./helpers/inspect.js";
 

@@ -5,7 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { scoreInspectLog } from "../src/io/inspect.js";
+import { scoreInspectLog } from "../src/kinds/inspect/read.js";
 import { cleanup, fixture, json, member, members, place } from "./helpers/inspect.js";
 import { rng, type Rng } from "../src/fuzz/random.js";
 

@@ -7,8 +7,8 @@ import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { rng } from "../src/fuzz/random.js";
 import { MAX_PASS_AT_K, passHatK } from "../src/core/batch/stats.js";
-import { metric, parseReducer, reduce, reduceWeighted, weightedMetric, BUILT_IN_METRICS, type Weighted } from "../src/core/inspect/stats.js";
-import { scoreInspectLog } from "../src/io/inspect.js";
+import { metric, parseReducer, reduce, reduceWeighted, weightedMetric, BUILT_IN_METRICS, type Weighted } from "../src/kinds/inspect/stats.js";
+import { scoreInspectLog } from "../src/kinds/inspect/read.js";
 import { spawnMeasured } from "./helpers/cli.js";
 import { cleanup, place, readFixture } from "./helpers/inspect.js";
 

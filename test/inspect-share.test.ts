@@ -2,7 +2,7 @@
 // are kept once (shareStrings), through a table whose size the log cannot push past its bound.
 
 import { describe, expect, it } from "vitest";
-import { shareStrings, type SampleRecord } from "../src/core/inspect/sample.js";
+import { shareStrings, type SampleRecord } from "../src/kinds/inspect/sample.js";
 
 const record = (i: number, metadata: (string | number | null)[], scores: Record<string, unknown>): SampleRecord => ({
   member: `samples/${i}_epoch_1.json`, id: String(i), epoch: 1, error: null, errorMessage: null, limit: null, retries: 0, scores,

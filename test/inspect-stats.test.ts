@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
-import { MAX_METADATA_KEYS } from "../src/core/inspect/sample.js";
+import { MAX_METADATA_KEYS } from "../src/kinds/inspect/sample.js";
 import type { Results } from "../src/core/results.js";
 import { scoreRoots } from "../src/pipeline/score.js";
 import { cleanup, scoreJson, scratch } from "./helpers/inspect.js";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import type { Results } from "../src/core/results.js";
-import { scoreInspectLog } from "../src/io/inspect.js";
+import { scoreInspectLog } from "../src/kinds/inspect/read.js";
 import { scoreRoots } from "../src/pipeline/score.js";
 import { inspectFileName, inspectLogBytes, type InspectSpec } from "../src/synth/inspect.js";
 import { cleanup, codes, editJson, fixture, members, place, scoreEval, scratch, warningCodes, type Member } from "./helpers/inspect.js";

@@ -15,7 +15,7 @@ import { setFlagsFromString } from "node:v8";
 import { isMainThread, Worker, workerData } from "node:worker_threads";
 import { inflateRawSync } from "node:zlib";
 import type { Results } from "../core/results.js";
-import { MAX_MEMBER_BYTES, readDirectory, type ZipMember } from "../io/inspect-zip.js";
+import { MAX_MEMBER_BYTES, readDirectory, type ZipMember } from "../kinds/inspect/zip.js";
 import { decodeZstdInPlace } from "../io/zstd.js";
 import { writeInspectLog } from "../synth/inspect.js";
 import { readyZstd } from "../synth/zip.js";

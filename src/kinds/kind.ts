@@ -8,6 +8,7 @@ import type { EvidencePack } from "./pack.js";
 import type { Words } from "./words.js";
 import type { KindName } from "./declared.js";
 import type { Recogniser } from "./recogniser.js";
+import type { PartResult } from "./scorer.js";
 
 export interface Kind extends BatchKind {
   readonly name: KindName;
@@ -21,6 +22,8 @@ export interface Kind extends BatchKind {
   book?(): ContainerBook;
   /** Where the document keeps its book's records: `run.containers[name]`, or `run.jobs` (Harbor's, where they were before kinds had books). */
   readonly recordsIn?: "jobs";
+  /** A file kind may spread a large file over the workers (Inspect's .eval): the parts to hand out, or null to read it whole (absent: always whole). */
+  split?(found: Found, sizes?: SplitSizes): FilePart[] | null;
 }
 
 /**
@@ -35,6 +38,24 @@ export interface ContainerBook {
   attach?(f: Found): void;
   /** The records the document keeps, by path. */
   records(): unknown[];
+}
+
+/** When a file kind splits a file: one of at least `logBytes`, into parts of about `partBytes` each (its own default when not given). */
+export interface SplitSizes {
+  logBytes: number;
+  partBytes: number;
+}
+
+/** One part of a split file, to hand to a worker: its scorer's task, its size (batching, progress), and where its answer goes. */
+export interface FilePart {
+  readonly task: unknown;
+  readonly bytes: number;
+  readonly assembly: FileAssembly;
+}
+
+/** A split file's parts as they come back (each its worker's PartResult, or the tool error that stood for it): its entry once the last is in. */
+export interface FileAssembly {
+  add(part: FilePart, r: PartResult | BundleEntry): BundleEntry | null;
 }
 
 export type { BatchRun, KindBatch, RecordPart, Sharing } from "../core/batch/kind.js";

@@ -3,7 +3,6 @@
 // scorer never imports the main process's kind modules (words, batch rules, the registry).
 import type { BundleOptions, BundleSource } from "../core/folder.js";
 import type { BundleEntry, ScoredBundle } from "../core/results.js";
-import type { PartResult } from "../io/inspect.js";
 import type { Attributed } from "../io/tool-error.js";
 
 /** A kind whose unit is a folder: listed, digested, stored by its digest. */
@@ -17,7 +16,20 @@ export interface FolderScorer {
   readonly attribute?: (dir: string) => Attributed;
 }
 
-/** A kind whose unit is one file read in place (never stored: its digest is a whole read); `task` is what the main thread asked of it. */
+/** One part of a file its kind split over the workers (Kind.split), as a worker answers it: small, and marked `part` (which part) so it is never taken for an entry. */
+export interface PartResult {
+  readonly path: string;
+  readonly part: string;
+}
+
+/** What the main thread asks of a file kind's scorer to read a file whole: the format its recogniser found, and (`assay verify`) the time past which it is a TIMEOUT. */
+export interface WholeFile {
+  readonly part: "whole";
+  readonly format: string;
+  readonly timeoutMs?: number;
+}
+
+/** A kind whose unit is one file read in place (never stored: its digest is a whole read); `task` is what the main thread asked of it: a WholeFile, or a part its kind's split made. */
 export interface FileScorer {
   readonly form: "file";
   score(file: string, path: string, task: unknown): BundleEntry | PartResult;

@@ -4,6 +4,9 @@
 import { readFileSync } from "node:fs";
 import { judgedEntry, type BatchOptions, type RunBatch } from "../core/batch/experiments.js";
 import { runBatch } from "../kinds/batch.js";
+import type { FilePart, SplitSizes } from "../kinds/kind.js";
+import type { WholeFile } from "../kinds/scorer.js";
+import { kindNamed } from "../kinds/registry.js";
 import type { BatchRecord } from "../core/batch/record.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/schedule.js";
 import { sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
@@ -22,7 +25,6 @@ import { formatShard, inShard, ScanListing, type Shard } from "./shard.js";
 import { entriesInMemory, EntrySpill, type EntrySource } from "./spill.js";
 import { Books } from "./books.js";
 import { placed } from "./placed.js";
-import { splitLog, type LogPart, type SplitOptions } from "./inspect-split.js";
 
 export { placed };
 
@@ -68,8 +70,8 @@ export interface ScoreRunOptions extends BatchOptions, PoolOptions {
   spillDir?: string;
   /** Entry text held in memory before the spill file is made (default 4 MB). */
   spillAfterBytes?: number;
-  /** When a .eval is split into parts read by several workers (default SPLIT). */
-  inspectSplit?: SplitOptions;
+  /** When a large file is split into parts read by several workers (Inspect's .eval; default: its kind's). */
+  inspectSplit?: SplitSizes;
   /** Without a key: called for each assay bundle (stored or not) that holds seal.json, which goes unchecked. */
   onSealNotChecked?: (path: string) => void;
 }
@@ -109,8 +111,8 @@ export function loadSchedule(file: string): LoadedSchedule {
 
 interface Pending extends Omit<BundleRef, "lookup"> {
   found: Found;
-  /** One part of a large Inspect log spread over the workers. */
-  part?: LogPart;
+  /** One part of a large file (an Inspect log) spread over the workers. */
+  part?: FilePart;
   /** Its size: null until its worker has listed it. */
   bytes: number | null;
   /** Stamps to record with the result (null without a store); what the key holds beyond the digest. */
@@ -188,7 +190,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
         r = answer.entry;
       } else r = answer;
       if (p.part !== undefined) {
-        const entry = p.part.log.add(p.part, r as Exclude<typeof r, { stored: unknown }>);
+        const entry = p.part.assembly.add(p.part, r as Exclude<typeof r, { stored: unknown }>);
         if (entry !== null) {
           bundles.add(entry);
           progress?.done?.(entry, p.found.file?.size ?? 0, false);
@@ -219,7 +221,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   };
   const dispatch = (batch: Pending[]) => {
     const refs = batch.map(({ dir, path, entries, bytes, found, lookup, part }): BundleRef => {
-      if (found.file) return { dir, path, kind: found.kind, task: part?.task ?? { part: "whole", format: found.file.format } };
+      if (found.file) return { dir, path, kind: found.kind, task: part?.task ?? ({ part: "whole", format: found.file.format } satisfies WholeFile) };
       return {
         dir,
         path,
@@ -287,9 +289,9 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
       if (++seenCount % 64 === 0) await new Promise(setImmediate); // let Ctrl-C and progress run
       const pending: Pending[] = [];
       if (found.file) {
-        // An Inspect log is a file, read whole or (a large .eval) in parts; never stored.
+        // A file (an Inspect log) is read whole or, when its kind splits it (a large .eval), in parts; never stored.
         progress?.found?.();
-        const parts = splitLog(found, options.inspectSplit);
+        const parts = kindNamed(found.kind).split?.(found, options.inspectSplit) ?? null;
         const log = { found, dir: found.dir, path: found.path, kind: found.kind, stamps: null, beyond: null, safe: false, lookup: false };
         if (parts === null) pending.push({ ...log, bytes: found.file.size });
         else for (const part of parts) pending.push({ ...log, bytes: part.bytes, part });
@@ -315,7 +317,7 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
       };
       let stop = false;
       for (const p of pending) {
-        // A log's part is sized for the workers already (inspect-split.ts): a task of its own.
+        // A file's part is sized for the workers already (its kind's split): a task of its own.
         if (p.part !== undefined && batch.length > 0 && !(await handOut())) {
           stop = true;
           break;

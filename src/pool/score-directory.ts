@@ -4,9 +4,8 @@
 
 import type { BundleEntryInfo, BundleOptions } from "../core/folder.js";
 import type { BundleEntry } from "../core/results.js";
-import type { PartResult } from "../io/inspect.js";
 import type { KindName } from "../kinds/declared.js";
-import type { FileScorer, FolderScorer } from "../kinds/scorer.js";
+import type { FileScorer, FolderScorer, PartResult } from "../kinds/scorer.js";
 import { SCORERS } from "../kinds/scorers.js";
 import { scoreFolder, scoreLog } from "./scoring.js";
 

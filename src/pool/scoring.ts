@@ -5,10 +5,9 @@
 import type { BundleEntryInfo, BundleOptions } from "../core/folder.js";
 import type { BundleEntry } from "../core/results.js";
 import { diskBundle } from "../io/bundle-source.js";
-import type { PartResult } from "../io/inspect.js";
 import { toolError } from "../io/tool-error.js";
 import type { KindName } from "../kinds/declared.js";
-import type { FileScorer, FolderScorer, Scorer } from "../kinds/scorer.js";
+import type { FileScorer, FolderScorer, PartResult, Scorer } from "../kinds/scorer.js";
 
 /** A failure of the tool, not the evidence: IO_ERROR when the file system refused a read, WORKER_FAILED for anything else (a defect). */
 function failed(dir: string, path: string, e: unknown, kind: KindName, scorer: Scorer): BundleEntry {

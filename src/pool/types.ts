@@ -2,8 +2,8 @@
 // a large Inspect log split into parts, small per-sample records out (never the samples).
 import type { BundleEntryInfo } from "../core/folder.js";
 import type { BundleEntry } from "../core/results.js";
-import type { PartResult } from "../io/inspect.js";
 import type { KindName } from "../kinds/declared.js";
+import type { PartResult } from "../kinds/scorer.js";
 
 export interface BundleRef {
   /** The bundle's directory on disk. */

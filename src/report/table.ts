@@ -151,7 +151,7 @@ function samples(e: Experiment, { errors, invalid }: Shown, lines: string[]): vo
 }
 
 /**
- * The task run's figures are the zeros of an invalid log (batch/inspect.ts): an invalid log in its
+ * The task run's figures are the zeros of an invalid log (core/inspect-metric.ts): an invalid log in its
  * chain and --invalid count in force. Decided from what the run did, never from the figures (a
  * valid run whose samples all score 0 reads the same).
  */

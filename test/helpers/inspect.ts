@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
-import { scoreInspectLog } from "../../src/io/inspect.js";
+import { scoreInspectLog } from "../../src/kinds/inspect/read.js";
 import { zipBytes, type Method } from "../../src/synth/zip.js";
 import { SCRATCH } from "./shared.js";
 

@@ -9,6 +9,7 @@ import { placed } from "../../pipeline/placed.js";
 import { scoreDirectory, scoreFile } from "../../pool/score-directory.js";
 import { DEFAULT_BATCH, judgedEntry } from "../../core/batch/experiments.js";
 import { runBatch } from "../../kinds/batch.js";
+import type { WholeFile } from "../../kinds/scorer.js";
 import { renderContainer, renderEntry, renderJob } from "../../report/findings.js";
 import { parseOptions } from "../args.js";
 import { EXIT, exitForValidity, UsageError } from "../exit.js";
@@ -89,7 +90,7 @@ export function verifyCommand(argv: string[], io: CliIo): number {
 /** `assay verify LOG`: one Inspect log (§12), every finding with its member or JSON path; a TIMEOUT past `timeoutMs`, as in score. */
 function verifyLog(file: string, json: boolean, keyGiven: boolean, timeoutMs: number, io: CliIo): number {
   const [found] = [...discover([file])];
-  const entry = scoreFile(found!.dir, found!.path, found!.kind, { part: "whole", format: found!.file!.format, timeoutMs }) as BundleEntry;
+  const entry = scoreFile(found!.dir, found!.path, found!.kind, { part: "whole", format: found!.file!.format, timeoutMs } satisfies WholeFile) as BundleEntry;
   if (keyGiven) io.stderr("assay verify: Inspect logs carry no seal: --hmac-key-file checks nothing here\n");
   io.stdout(json ? JSON.stringify(entry, null, 2) + "\n" : renderEntry(entry));
   return exitForValidity(entry.validity);

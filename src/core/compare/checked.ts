@@ -8,7 +8,7 @@
 
 import { isDeepStrictEqual } from "node:util";
 import type { BundleEntry, Experiment, RunOptions } from "../results.js";
-import { chainMetric, type ChainReading } from "../batch/inspect.js";
+import { chainMetric, type ChainReading } from "../inspect-metric.js";
 import { wilson95 } from "../batch/stats.js";
 import { UnitSet } from "../stats/interval.js";
 import { addToTotal, emptyTotal, USAGE_FIELDS, type Usage, type UsageTotal } from "../usage.js";

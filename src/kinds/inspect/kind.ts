@@ -1,5 +1,7 @@
-// Inspect logs in the main process (contract §12): their words and their part of the batch record.
-import { inspectExperiments, InspectNaming } from "../../core/batch/inspect.js";
+// Inspect logs in the main process (contract §12): their words, their part of the batch record, their
+// batch rules, and how a large .eval is spread over the workers.
+import { inspectExperiments, InspectNaming } from "./batch.js";
+import { splitLog } from "./split.js";
 import type { BundleEntry } from "../../core/results.js";
 import { inspectPack } from "./pack.js";
 import type { Kind } from "../kind.js";
@@ -27,4 +29,5 @@ export const inspectKind: Kind = {
   },
   // One part per log: a run holds far fewer logs than samples.
   recordPart: (e, share) => ({ digest: e.digest, samples: e.samples, inspect: perLog(e.inspect), flags: share.codes(e.flags, false), usage: e.usage }),
+  split: splitLog,
 };

@@ -1,6 +1,6 @@
 // What `assay analyze` shows a model of an Inspect log (after assay's hard result).
 import type { BundleEntry } from "../../core/results.js";
-import { firstSamples } from "../../io/inspect.js";
+import { firstSamples } from "./read.js";
 import { buildPack, capText, CAPS, part, type EvidencePack } from "../pack.js";
 
 /** Samples of an Inspect log shown (each a part); the log's others are counted, not shown. */

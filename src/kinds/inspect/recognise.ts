@@ -1,7 +1,7 @@
 // Discovery of Inspect logs (contract §12): a .eval, or a .json named by its timestamp and shaped
 // as a log, in any folder walked (or given as a root).
 import { closeSync, openSync, readSync } from "node:fs";
-import { readDirectory } from "../../io/inspect-zip.js";
+import { readDirectory } from "./zip.js";
 import type { Recogniser } from "../recogniser.js";
 
 /** Inspect's own rule for a .json log's name (log/_file.py is_log_file): it starts with an ISO timestamp. */

@@ -1,6 +1,6 @@
 // Workers: an Inspect log file → its entry (contract §12), read whole, or one part of a large
 // .eval the main thread split (its other parts are read by other workers at once).
-import { readPart, scoreInspectLog, type InspectTask } from "../../io/inspect.js";
+import { readPart, scoreInspectLog, type InspectTask } from "./read.js";
 import type { FileScorer } from "../scorer.js";
 
 export const inspectScorer: FileScorer = {

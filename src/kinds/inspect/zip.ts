@@ -10,8 +10,8 @@
 
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import * as zlib from "node:zlib";
-import { finding, type Code, type Finding } from "../core/codes.js";
-import { decodeZstdInPlace, ZstdError } from "./zstd.js";
+import { finding, type Code, type Finding } from "../../core/codes.js";
+import { decodeZstdInPlace, ZstdError } from "../../io/zstd.js";
 
 export interface ZipMember {
   name: string;

@@ -3,7 +3,7 @@
 // (a built-in with default params, a clustered stderr, or not at all) and what its intervals are
 // clustered by. What metrics.ts then checks and recomputes. Pure.
 
-import { isPlainObject } from "../json/decode.js";
+import { isPlainObject } from "../../core/json/decode.js";
 import type { MetricInput } from "./metrics.js";
 import { isBuiltInMetric, parseReducer, type Reducer } from "./stats.js";
 

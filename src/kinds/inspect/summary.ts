@@ -2,9 +2,9 @@
 // (`summaries.json`, `_journal/summaries/<k>.json`) and the reductions, read into small records,
 // and compared with the sample records (contract §12: SUMMARY_MISMATCH). Pure.
 
-import { finding, type Finding } from "../codes.js";
-import { isPlainObject } from "../json/decode.js";
-import { setOwn } from "../schema.js";
+import { finding, type Finding } from "../../core/codes.js";
+import { isPlainObject } from "../../core/json/decode.js";
+import { setOwn } from "../../core/schema.js";
 import { idText, type SampleRecord } from "./sample.js";
 import { sameValue, showValue } from "./value.js";
 

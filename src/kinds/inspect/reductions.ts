@@ -1,8 +1,8 @@
 // REDUCTION_MISMATCH (contract §12): each reduced value in the log must be what its reducer gives
 // over that sample's epoch scores, for the same set of samples. Pure.
 
-import { finding, type Finding } from "../codes.js";
-import { isPlainObject } from "../json/decode.js";
+import { finding, type Finding } from "../../core/codes.js";
+import { isPlainObject } from "../../core/json/decode.js";
 import type { SampleRecord } from "./sample.js";
 import { agree, parseReducer, reduce } from "./stats.js";
 import type { ReductionSet } from "./summary.js";

@@ -1,19 +1,20 @@
 // Reading an Inspect log in place (contract §12), a member (or a .json log's sample) at a time:
-// the parts a log is made of, for the pure last step (core/inspect/log.ts). A whole log is read by
+// the parts a log is made of, for the pure last step (log.ts). A whole log is read by
 // one worker; a large .eval is split by the main thread into parts (the meta members, ranges of
 // sample members, the file's digest) that several workers read at once. Runs in workers.
 
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { finding, type Finding } from "../core/codes.js";
-import { finishLog, type LogParts } from "../core/inspect/log.js";
-import { keptToolEvent, sampleRecord, type SampleRecord } from "../core/inspect/sample.js";
-import { recordKey, reductionSets, summaryRecord, type ReductionSet, type SummaryRecord } from "../core/inspect/summary.js";
-import { encodingProblem, isPlainObject } from "../core/json/decode.js";
-import { MembersError, MembersReader } from "../core/json/members.js";
-import { parseLenientJson } from "../core/json/strict.js";
-import { blankEntry, type BundleEntry } from "../core/results.js";
-import { fileDigest, readChunks } from "./bundle-source.js";
-import { MAX_MEMBER_BYTES, MemberError, overDecodeBudget, readDirectory, withMember, type ZipMember } from "./inspect-zip.js";
+import { finding, type Finding } from "../../core/codes.js";
+import { finishLog, type LogParts } from "./log.js";
+import { keptToolEvent, sampleRecord, type SampleRecord } from "./sample.js";
+import { recordKey, reductionSets, summaryRecord, type ReductionSet, type SummaryRecord } from "./summary.js";
+import { encodingProblem, isPlainObject } from "../../core/json/decode.js";
+import { MembersError, MembersReader } from "../../core/json/members.js";
+import { parseLenientJson } from "../../core/json/strict.js";
+import { blankEntry, type BundleEntry } from "../../core/results.js";
+import type { PartResult, WholeFile } from "../scorer.js";
+import { fileDigest, readChunks } from "../../io/bundle-source.js";
+import { MAX_MEMBER_BYTES, MemberError, overDecodeBudget, readDirectory, withMember, type ZipMember } from "./zip.js";
 
 /**
  * A member of Inspect's chunked sample layout (`inspect log convert-chunked`; inspect_ai
@@ -44,7 +45,7 @@ const isMetaMember = (name: string): boolean => ["header.json", "_journal/start.
 
 /** One piece of work on a log; a whole log read with `timeoutMs` is a TIMEOUT past it (verify's bound: score's workers have the pool's). */
 export type InspectTask =
-  | { part: "whole"; format: "eval" | "json"; timeoutMs?: number }
+  | (WholeFile & { format: "eval" | "json" })
   | { part: "meta"; members: ZipMember[] }
   | { part: "samples"; members: ZipMember[] }
   | { part: "digest" };
@@ -59,7 +60,7 @@ export interface MetaParts {
 }
 
 /** A part's result, returned to the main thread (small: records, never samples). */
-export interface PartResult {
+export interface LogPartResult extends PartResult {
   path: string;
   part: "meta" | "samples" | "digest";
   findings: Finding[];
@@ -172,7 +173,7 @@ function eachElement(bytes: Buffer, where: string, out: Finding[], on: (v: unkno
 }
 
 /** Read members one at a time; a member that cannot be read is a finding (or the tool's error). */
-function withMembers(file: string, members: readonly ZipMember[], on: (m: ZipMember, bytes: Buffer) => void, out: Finding[]): PartResult["toolError"] {
+function withMembers(file: string, members: readonly ZipMember[], on: (m: ZipMember, bytes: Buffer) => void, out: Finding[]): LogPartResult["toolError"] {
   const fd = openSync(file, "r");
   try {
     const size = fstatSync(fd).size;
@@ -202,7 +203,7 @@ function withMembers(file: string, members: readonly ZipMember[], on: (m: ZipMem
  * read a part at a time and becomes one record when its last part is in: its shell, with its
  * metadata and the score events of its event chunks put back.
  */
-export function readSamples(file: string, members: readonly ZipMember[], budget?: RecordBudget): Pick<PartResult, "samples" | "findings" | "toolError"> {
+export function readSamples(file: string, members: readonly ZipMember[], budget?: RecordBudget): Pick<LogPartResult, "samples" | "findings" | "toolError"> {
   const findings: Finding[] = [];
   const samples: SampleRecord[] = [];
   let open: ChunkedSample | null = null;
@@ -246,7 +247,7 @@ export function readSamples(file: string, members: readonly ZipMember[], budget?
 }
 
 /** The meta members → header, start record, summaries (streamed), journal summaries (k order, later wins), reductions. */
-export function readMeta(file: string, members: readonly ZipMember[]): Pick<PartResult, "meta" | "findings" | "toolError"> {
+export function readMeta(file: string, members: readonly ZipMember[]): Pick<LogPartResult, "meta" | "findings" | "toolError"> {
   const findings: Finding[] = [];
   const meta: MetaParts = { header: null, start: null, summaries: null, journal: null, reductions: null };
   const journal = new Map<number, SummaryRecord[]>();
@@ -347,7 +348,7 @@ function keptEvents(chunk: unknown, where: string, into: Record<string, unknown>
 }
 
 /** The parts of a .eval read by the main thread's split, put together; or a whole .eval read here. */
-export function assemble(digest: string, truncated: boolean, directoryFindings: readonly Finding[], meta: Pick<PartResult, "meta" | "findings" | "toolError">, samples: readonly Pick<PartResult, "samples" | "findings" | "toolError">[]): LogParts {
+export function assemble(digest: string, truncated: boolean, directoryFindings: readonly Finding[], meta: Pick<LogPartResult, "meta" | "findings" | "toolError">, samples: readonly Pick<LogPartResult, "samples" | "findings" | "toolError">[]): LogParts {
   const m = meta.meta ?? { header: null, start: null, summaries: null, journal: null, reductions: null };
   const toolError = meta.toolError ?? samples.find((s) => s.toolError !== undefined)?.toolError ?? null;
   return {
@@ -531,7 +532,7 @@ export function firstSamples(file: string, format: "eval" | "json", max: number)
 }
 
 /** One part of a split .eval (run in a worker). */
-export function readPart(file: string, path: string, task: Exclude<InspectTask, { part: "whole" }>): PartResult {
+export function readPart(file: string, path: string, task: Exclude<InspectTask, { part: "whole" }>): LogPartResult {
   if (task.part === "digest") return { path, part: "digest", findings: [], digest: fileDigest(file) };
   if (task.part === "meta") return { path, part: "meta", ...readMeta(file, task.members) };
   return { path, part: "samples", ...readSamples(file, task.members) };

@@ -1,7 +1,7 @@
 // Inspect's reducers and built-in metrics, written from their documented rules (scorer/_reducer,
 // scorer/_metrics), and the agreement test between two figures (contract §12). Pure.
 
-import { allPassChance, passAtK } from "../batch/stats.js";
+import { allPassChance, passAtK } from "../../core/batch/stats.js";
 import { valueToFloat } from "./value.js";
 
 /** The five metrics assay recomputes. */

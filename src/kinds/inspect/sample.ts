@@ -5,10 +5,10 @@
 // records a worker sent it (its own copies).
 
 import { hash } from "node:crypto";
-import { finding, type Code, type Finding } from "../codes.js";
-import { isPlainObject } from "../json/decode.js";
-import { setOwn } from "../schema.js";
-import { inspectUsage, type Usage } from "../usage.js";
+import { finding, type Code, type Finding } from "../../core/codes.js";
+import { isPlainObject } from "../../core/json/decode.js";
+import { setOwn } from "../../core/schema.js";
+import { inspectUsage, type Usage } from "../../core/usage.js";
 import { infiniteIn, isNaNValue, isValue, sameValue, showValue } from "./value.js";
 
 /** What the log-level rules keep of one sample record: a few fields, never its transcript. */

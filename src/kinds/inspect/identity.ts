@@ -1,7 +1,7 @@
 // An Inspect log's run identity (issue 37), from its EvalSpec and stats, never guessed. Pure.
 
-import { NO_ENTRY_IDENTITY, tasksDigest, text, timesOf, type EntryIdentity } from "../identity.js";
-import { objectAt } from "../json/decode.js";
+import { NO_ENTRY_IDENTITY, tasksDigest, text, timesOf, type EntryIdentity } from "../../core/identity.js";
+import { objectAt } from "../../core/json/decode.js";
 
 export const INSPECT_HARNESS = "inspect_ai";
 

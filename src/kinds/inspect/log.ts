@@ -3,9 +3,9 @@
 // entry: identity, plan, each sample's state, the hard checks, and each metric claimed and
 // recomputed. Pure: the same whether one worker read the whole log or many read its parts.
 
-import { finding, type Code, type Finding } from "../codes.js";
-import { isPlainObject } from "../json/decode.js";
-import { blankEntry, type ScoredBundle } from "../results.js";
+import { finding, type Code, type Finding } from "../../core/codes.js";
+import { isPlainObject } from "../../core/json/decode.js";
+import { blankEntry, type ScoredBundle } from "../../core/results.js";
 import { logMetrics, type LogMetric, type Plan, type SampleClusters } from "./metrics.js";
 import { idText, type SampleRecord } from "./sample.js";
 import { compareSummaries, recordKey, type ReductionSet, type SummaryRecord } from "./summary.js";
@@ -13,7 +13,7 @@ import { checkReductions } from "./reductions.js";
 import { isNaNValue, sameValue, showValue } from "./value.js";
 import { atLeast, parseVersion, SINCE } from "./version.js";
 import { choiceRaised, outcomeOf, sandboxDied } from "./attribution.js";
-import { addUsage, inspectUsage, noUsage, recordsAny, type Usage } from "../usage.js";
+import { addUsage, inspectUsage, noUsage, recordsAny, type Usage } from "../../core/usage.js";
 import { inspectIdentity } from "./identity.js";
 
 /** Sample states (contract §12), in the order they are shown. */

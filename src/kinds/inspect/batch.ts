@@ -1,16 +1,16 @@
 // Inspect experiments (contract §12): one per task run (`eval.task_id`, which survives
 // eval-retry), named `<task> (<model>)`; its logs form a retry chain in which one decides the
 // figures, and each metric is shown as claimed beside assay's own value and coverage under the
-// run's options. Pure: records in, experiments out (a merge recomputes exactly this).
+// run's options (each metric by core/inspect-metric.ts, the rule compare checks a document by).
+// Pure: records in, experiments out (a merge recomputes exactly this).
 
 import { basename, dirname } from "node:path";
-import { instant } from "../inspect/sample.js";
-import { blankExperiment, type Experiment } from "../results.js";
-import { intervalFields, UnitSet } from "../stats/interval.js";
-import { byteCompare } from "../text.js";
-import { experimentUsage } from "../usage.js";
-import type { BatchRecord } from "./record.js";
-import { MAX_PASS_AT_K, wilson95 } from "./stats.js";
+import { instant } from "./sample.js";
+import { blankExperiment, type Experiment } from "../../core/results.js";
+import { byteCompare } from "../../core/text.js";
+import { experimentUsage } from "../../core/usage.js";
+import type { BatchRecord } from "../../core/batch/record.js";
+import { chainMetric, type ChainReading } from "../../core/inspect-metric.js";
 
 export interface InspectOptions {
   invalid: "count" | "exclude";
@@ -174,33 +174,6 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
   return out;
 }
 
-type LogMetric = NonNullable<BatchRecord["inspect"]>["metrics"][string];
-type LogPlan = NonNullable<BatchRecord["inspect"]>["plan"];
-/**
- * How a task run's figures come from its deciding log: as the log gives them, every planned record
- * 0 (an invalid log in the chain, --invalid count), or withheld (why: a log of the run unread).
- */
-export type ChainReading = "as-given" | "zeroed" | { withheld: string };
-
-/** One metric of a task run from its deciding log's (the one rule for the batch and for compare's check of a document). */
-export function chainMetric(key: string, m: LogMetric, plan: LogPlan, reading: ChainReading, errors: "exclude" | "zero"): NonNullable<Experiment["inspect"]>[string] {
-  const f = errors === "zero" ? m.zero : m.exclude;
-  const base = { claimed: m.claimed, check: m.check, note: m.note, ...(m.grader_failed === undefined ? {} : { grader_failed: m.grader_failed }), ...(m.refusals === undefined ? {} : { refusals: m.refusals }) };
-  const proportion = /\/(accuracy|mean)$/.test(key);
-  if (typeof reading === "object")
-    return { ...base, value: null, coverage: m.coverage, wilson95: null, pass_at_k: null, errors_zero: null, interval: null, interval_reason: proportion ? reading.withheld : null, pass_hat_k: null };
-  if (reading === "zeroed") {
-    const zeros = plan.epochs > 1 ? Object.fromEntries(Array.from({ length: Math.min(plan.epochs, MAX_PASS_AT_K) }, (_, k) => [String(k + 1), 0])) : null;
-    const value = plan.records > 0 ? 0 : null;
-    return {
-      // Coverage stays what the evidence scored: the zeros are the verdict on the log, not scored records.
-      ...base, value, coverage: m.coverage, wilson95: proportion && plan.records > 0 ? wilson95(0, plan.records) : null, pass_at_k: zeros, errors_zero: value,
-      ...(proportion ? { ...zeroInterval(plan.ids), pass_hat_k: zeros } : { interval: null, interval_reason: null, pass_hat_k: null }),
-    };
-  }
-  return { ...base, value: f.value, coverage: m.coverage, wilson95: f.wilson95, pass_at_k: f.pass_at_k, errors_zero: m.zero.value, interval: f.interval, interval_reason: f.interval_reason, pass_hat_k: f.pass_hat_k };
-}
-
 /**
  * §13.5: an Inspect run's successes are the samples its first binary mean or accuracy metric (by
  * key) scores 1: the value times the units it is over (a Wilson interval marks it binary).
@@ -209,18 +182,4 @@ function successesOf(metrics: NonNullable<Experiment["inspect"]>): number {
   const m = Object.entries(metrics).sort((a, b) => byteCompare(a[0], b[0])).find(([k, x]) => /\/(accuracy|mean)$/.test(k) && x.wilson95 !== null && x.value !== null);
   // Below 2 units there is no interval to say how many; the scored samples are those units.
   return m === undefined ? 0 : Math.round(m[1].value! * (m[1].interval?.units ?? m[1].coverage.scored));
-}
-
-/**
- * The interval of an invalid chain's zeros (§13.2): every planned sample a unit of 0, each its own
- * cluster — Wilson's for 0 of n, computed, never enumerated (n is the log's word).
- */
-function zeroInterval(samples: number) {
-  if (samples < 2) {
-    const none = new UnitSet();
-    if (samples === 1) none.add(0, null);
-    return intervalFields(none.interval({ unit: "sample", cluster: "sample" }));
-  }
-  const [lo, hi] = wilson95(0, samples)!;
-  return { interval: { method: "wilson" as const, lo, hi, units: samples, clusters: samples, se: null, design_effect: null }, interval_reason: null };
 }

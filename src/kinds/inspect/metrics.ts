@@ -4,9 +4,9 @@
 // value, its interval over the reduced samples in their clusters (§13.2), pass^k over epochs
 // (§13.3) and each planned sample's reduced value for paired comparison (§13.4). Pure.
 
-import { MAX_PASS_AT_K, passAtK, passHatK, wilson95 } from "../batch/stats.js";
-import { finding, type Finding } from "../codes.js";
-import { UnitSet, type Interval, type IntervalOutcome } from "../stats/interval.js";
+import { MAX_PASS_AT_K, passAtK, passHatK, wilson95 } from "../../core/batch/stats.js";
+import { finding, type Finding } from "../../core/codes.js";
+import { UnitSet, type Interval, type IntervalOutcome } from "../../core/stats/interval.js";
 import { MAX_METADATA_KEY_LENGTH, MAX_METADATA_KEYS, metadataCluster, type SampleRecord } from "./sample.js";
 import { specs, type Spec } from "./specs.js";
 import { agree, clusteredStderr, exactMeanOf, isBuiltInMetric, reduceWeighted, weightedMetric, type Reducer, type Weighted } from "./stats.js";
