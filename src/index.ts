@@ -1,6 +1,6 @@
 // The library API.
 export { scoreBundle } from "./kinds/bundle/score.js";
-export { scoreTrial } from "./core/harbor/trial.js";
+export { scoreTrial } from "./kinds/harbor/trial.js";
 export { bundleDigest, type BundleSource, type BundleEntryInfo } from "./core/folder.js";
 export { DEFAULT_BATCH, type BatchOptions } from "./core/batch/experiments.js";
 export { computeExperiments } from "./kinds/batch.js";

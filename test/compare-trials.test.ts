@@ -1,6 +1,6 @@
 // Which units a paired analysis counts, and as what: as the experiment's own metric counts them.
 import { describe, expect, it } from "vitest";
-import { copyReason } from "../src/core/batch/harbor.js";
+import { copyReason } from "../src/core/batch/copy-reason.js";
 import { TrialOutcomes, type Units } from "../src/core/compare/trials.js";
 import { blankEntry, blankExperiment, type BundleEntry, type Experiment } from "../src/core/results.js";
 
@@ -77,7 +77,7 @@ describe("Harbor trials", () => {
   const x = blankExperiment("job", "harbor", 5);
   x.rewards = { reward: { mean: 0.5, wilson95: null, coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: null, pass_hat_k: null, interval: null, interval_reason: null } };
   x.invalid = [{ trial: "forged", codes: ["REWARD_MISMATCH"] }];
-  // As batch/harbor.ts records a byte-identical copy: excluded under its original's name, which is counted.
+  // As kinds/harbor/batch.ts records a byte-identical copy: excluded under its original's name, which is counted.
   x.excluded = [{ trial: "infra", reason: "infrastructure-error" }, { trial: "copy", reason: copyReason("job/copy") }];
   it("a scored trial's reward; invalid 0; excluded names out; each folder of a conflicting name 0 (--invalid count); a copy once; an unexcluded trial without a reward 0 (--errors zero)", () => {
     const entries = [

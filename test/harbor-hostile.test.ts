@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Results } from "../src/core/results.js";
-import { scoreTrial } from "../src/core/harbor/trial.js";
+import { scoreTrial } from "../src/kinds/harbor/trial.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { scoreRoots } from "../src/pipeline/score.js";
 import { BundlePool } from "../src/pool/pool.js";

@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { scoreTrial } from "../src/core/harbor/trial.js";
+import { scoreTrial } from "../src/kinds/harbor/trial.js";
 import type { ScoredBundle } from "../src/core/results.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { float, pyJson, trialResult, writeTrial, type StepSpec, type TrialSpec } from "./helpers/harbor.js";

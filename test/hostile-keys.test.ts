@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { computeExperiments } from "../src/kinds/batch.js";
-import { scoreTrial } from "../src/core/harbor/trial.js";
+import { scoreTrial } from "../src/kinds/harbor/trial.js";
 import type { BundleEntry } from "../src/core/results.js";
 import { bundle, codes, game, killed, live, memSource, score } from "./helpers/bundle.js";
 import { float, pyJson, trialFiles, trialResult, type TrialSpec } from "./helpers/harbor.js";

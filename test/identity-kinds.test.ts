@@ -7,13 +7,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readLock } from "../src/core/harbor/job.js";
+import { readLock } from "../src/kinds/harbor/job.js";
 import { NO_ENTRY_IDENTITY, tasksDigest, valuesOf, type EntryIdentity } from "../src/core/identity.js";
 import { resultsSchema, type BundleEntry, type Experiment, type Results } from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
 import { discover } from "../src/io/discover.js";
 import { withRun } from "../src/core/run-identity.js";
-import { jobBenchmark } from "../src/core/harbor/identity.js";
+import { jobBenchmark } from "../src/kinds/harbor/identity.js";
 import { runIdentity } from "../src/kinds/terminal-bench/identity.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
 import { bundle, game, header, live, score, T0 } from "./helpers/bundle.js";

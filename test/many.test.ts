@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { computeExperiments } from "../src/kinds/batch.js";
 import { recordMaker } from "../src/kinds/batch.js";
-import { scoreTrial } from "../src/core/harbor/trial.js";
+import { scoreTrial } from "../src/kinds/harbor/trial.js";
 import { blankEntry, type BundleEntry } from "../src/core/results.js";
 import { memSource } from "./helpers/bundle.js";
 import { trialFiles } from "./helpers/harbor.js";

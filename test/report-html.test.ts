@@ -10,7 +10,7 @@ import { blankEntry, blankExperiment, viewOf, type Advisory, type BundleEntry, t
 import { forTerminal } from "../src/core/text.js";
 import { render, CSP } from "../src/report/html/index.js";
 import { scriptJson } from "../src/report/html/escape.js";
-import { copyReason } from "../src/core/batch/harbor.js";
+import { copyReason } from "../src/core/batch/copy-reason.js";
 import * as chart from "../src/report/html/charts.js";
 import { COLUMNS, MAX_ROWS, rows, shortPath } from "../src/report/html/rows.js";
 import { experimentKey, survey, SURVEY_COLUMNS } from "../src/report/html/survey.js";

@@ -30,29 +30,14 @@ export const INSPECT_STATUSES = ["started", "success", "cancelled", "error"] as 
 export const profileSchema = z.enum(PROFILES);
 export type Profile = z.infer<typeof profileSchema>;
 
+/** A Harbor trial's Rewardkit details and what `harbor analyze` says of it (§11): its entry's own fields (kinds/harbor/entry.ts). */
+const { rewardDetails: rewardDetailsSchema, analysis: harborAnalysisSchema } = harborDeclaration.schemas;
+
 /**
  * A model's advisory judgement of one trial (or task), beside the hard result and never read by
  * anything that computes one. `status` says whether an analysis was attempted; an attempt whose
  * reply failed (or whose request failed) has every criterion `error`.
  */
-/** A Harbor trial's Rewardkit details (§11): per reward name and file, the score and how many criteria, errors and warnings. */
-export const rewardDetailsSchema = z.object({
-  rewards: z.array(
-    z.object({ file: z.string(), name: z.string(), score: z.number().nullable(), kind: z.string().nullable(), criteria: z.int(), errors: z.int(), warnings: z.int() }),
-  ),
-  /** Reward entries beyond those listed. */
-  more: z.int(),
-});
-/** What `harbor analyze` says of a trial (§11): each check's outcome and its explanation's first line. */
-export const harborAnalysisSchema = z.object({
-  file: z.string(),
-  summary: z.string().nullable(),
-  checks: z.array(z.object({ name: z.string(), outcome: z.string(), explanation: z.string() })),
-  /** Checks beyond those listed. */
-  more: z.int(),
-  /** Why the file could not be read (a warning's worth: never a finding on the trial). */
-  unreadable: z.string().nullable(),
-});
 
 export const advisorySchema = z.object({
   status: z.enum(["analysed", "not-analysed"]),
@@ -423,35 +408,8 @@ export type RunOptions = z.infer<typeof runOptionsSchema>;
 /** Lists in a job record are cut to this many (a job's record stays small, however many trials it names). */
 export const MAX_JOB_LIST = 100;
 
-/**
- * A Harbor job folder as discovery found it and its own files say (§11): what the job-level rules
- * need beyond the trials' entries, in `run` so a merge of shards has it. Bounded in size: what a
- * job says of each trial it names travels on that trial's entry (`claimed`), and only the named
- * trials without a folder are listed here.
- */
-export const jobRecordSchema = z.object({
-  path: z.string(),
-  name: z.string(),
-  /** result.json `id`. */
-  id: z.string().nullable(),
-  /** result.json `n_total_trials`. */
-  plan: z.int().nullable(),
-  /** Trial folders in the job folder (every subfolder). */
-  folders: z.int(),
-  /** result.json `finished_at` is set (false: the job was still running, or stopped, when archived). */
-  finished: z.boolean().nullable(),
-  /** lock.json `harbor.version`. */
-  harbor_version: z.string().nullable(),
-  /** The summary names trials (stats.evals with reward_stats or exception_stats). */
-  claims: z.boolean(),
-  /** Evals (agent × model × dataset) in the summary. */
-  evals: z.int(),
-  claimed: z.object({ source: z.string(), metrics: z.record(z.string(), z.number()) }).nullable(),
-  /** Trials the summary names that no folder of the job is named after (the first MAX_JOB_LIST, by name), and how many more. */
-  absent: z.array(z.object({ trial: z.string(), rewards: z.record(z.string(), z.number()).nullable(), exception: z.string().nullable() })),
-  absent_more: z.int(),
-  warnings: z.array(findingSchema),
-});
+/** A Harbor job folder as discovery found it and its own files say (§11; kinds/harbor/entry.ts), in `run.jobs`. */
+export const jobRecordSchema = harborDeclaration.schemas.job(findingSchema);
 export type JobRecord = z.infer<typeof jobRecordSchema>;
 
 /** Each kind's container records but Harbor's (in `jobs`), by kind (its declaration's `containers`). */

@@ -4,7 +4,7 @@
 // both exist either may agree) for a single-step trial, by one of Harbor's two aggregations of the
 // steps for a multi-step one — unless a custom or disabled verifier made them unverifiable, which
 // the entry must say; and a trial whose result.json is unread beside a reward file says so
-// (REWARD_WITHOUT_RESULT, issue 35). Written with JSON.parse and plain code, apart from src/core/harbor.
+// (REWARD_WITHOUT_RESULT, issue 35). Written with JSON.parse and plain code, apart from src/kinds/harbor.
 
 import { readJson } from "./json.js";
 import type { Tree } from "./tree.js";

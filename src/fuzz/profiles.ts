@@ -4,7 +4,7 @@
 // more entry here.
 
 import { scoreBundle } from "../kinds/bundle/score.js";
-import { scoreTrial } from "../core/harbor/trial.js";
+import { scoreTrial } from "../kinds/harbor/trial.js";
 import type { BundleSource } from "../core/folder.js";
 import type { Profile, ScoredBundle } from "../core/results.js";
 import { synthHarborTrial, type HarborCase } from "../synth/harbor.js";

@@ -7,7 +7,6 @@ import { isUtf8 } from "node:buffer";
 import { accessSync, constants, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, posix } from "node:path";
 import type { BundleEntry } from "../core/results.js";
-import type { TrialPlace } from "../core/harbor/place.js";
 import type { EntryIdentity } from "../core/identity.js";
 import { byteCompare, forTerminal } from "../core/text.js";
 import type { KindName } from "../kinds/declared.js";
@@ -25,12 +24,16 @@ export interface Found {
    * A member of a container (a Harbor trial): its container folder's name and results path (null:
    * found on its own, a lone trial) and its own folder's name. These describe where it lies, so
    * they are filled in after scoring and never stored; `claims` is what its container's summary
-   * says of its members, by name; `identity` what its container's files record of their run (core/run-identity.ts).
+   * says of its members, by name; `identity` what its container's files record of their run (core/run-identity.ts);
+   * `place` the fields of its entry that its kind takes from where it lies (Harbor: `harbor analyze`'s words, its job's lock.json).
    */
-  member?: { container: string | null; folder: string; containerPath?: string; claims?: ReadonlyMap<string, NonNullable<BundleEntry["claimed"]>>; place?: TrialPlace; identity?: EntryIdentity };
+  member?: { container: string | null; folder: string; containerPath?: string; claims?: ReadonlyMap<string, NonNullable<BundleEntry["claimed"]>>; place?: MemberPlace; identity?: EntryIdentity };
   /** A file read on its own (an Inspect log, §12), `dir` being its path: its format and size in bytes. */
   file?: { format: string; size: number };
 }
+
+/** The fields of a member's entry its kind takes from where it lies, given the entry as scored. */
+export type MemberPlace = (entry: Omit<BundleEntry, "path">) => Partial<BundleEntry>;
 
 /** A container folder (a Harbor job), said before its members are yielded (and said even when it holds none). */
 export interface FoundContainer {

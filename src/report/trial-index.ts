@@ -5,7 +5,7 @@
 // once. Every report that shows a trial reads it here (JUnit's testcases, the HTML table's rows, the
 // findings of Markdown and HTML), so none shows a win its experiment does not count.
 
-import { copyReason, isCopyReason } from "../core/batch/harbor.js";
+import { copyReason, isCopyReason } from "../core/batch/copy-reason.js";
 import type { BundleEntry, Experiment } from "../core/results.js";
 import { wordsOf } from "./vocabulary.js";
 

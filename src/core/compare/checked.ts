@@ -57,7 +57,7 @@ export function headlineProblem(x: Experiment, units: ReadonlyMap<string, Units>
   return null;
 }
 
-/** One trial name's entries (Harbor): byte-identical copies spend once, as batch/harbor.ts counts them. */
+/** One trial name's entries (Harbor): byte-identical copies spend once, as Harbor's job rules (kinds/harbor/batch.ts) count them. */
 interface Named {
   digest: string;
   usages: (Usage | null)[];

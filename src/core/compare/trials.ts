@@ -10,7 +10,7 @@
 // suffixes; Inspect samples by id, their reduced value from the deciding log's entry.
 
 import { hasOutcome } from "../batch/outcome.js";
-import { isCopyReason } from "../batch/harbor.js";
+import { isCopyReason } from "../batch/copy-reason.js";
 import type { BundleEntry, Experiment, RunOptions } from "../results.js";
 import { SCORED_STATES } from "../../kinds/declared.js";
 import { byteCompare } from "../text.js";
@@ -84,7 +84,7 @@ interface Place {
 }
 /**
  * What one Harbor trial name holds: one trial (`folders` byte-identical copies of it, counted once
- * as batch/harbor.ts counts them), or folders that claim it with different bytes: each of those is
+ * as Harbor's job rules (kinds/harbor/batch.ts) count them), or folders that claim it with different bytes: each of those is
  * invalid (TRIAL_DUPLICATE), so only where its 0 goes is kept.
  */
 type HarborTrial =
@@ -159,7 +159,7 @@ export class TrialOutcomes {
         seen.folders++;
         if (byteCompare(e.path, seen.path) < 0) seen.path = e.path; // copies: the first folder in byte order, whatever order the document lists them in
       }
-      // Other bytes under the name: the copies seen so far conflict too (batch/harbor.ts makes every folder of the name invalid).
+      // Other bytes under the name: the copies seen so far conflict too (Harbor's job rules make every folder of the name invalid).
       else trials.set(name, { conflicting: [...Array.from({ length: seen.folders }, () => ({ task: seen.task, checksum: seen.checksum, path: seen.path })), place] });
     } else if (e.profile === "inspect") {
       const values = new Map<string, { exclude: Float64Array; zero: Float64Array }>();

@@ -7,11 +7,12 @@
 
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { ANALYSIS_JSON, MARKDOWN_HEAD_BYTES, MAX_ANALYSIS_BYTES, readAnalysis, type AnalysisFiles } from "../../core/harbor/analysis.js";
-import { readJob, unreadJob, type Claim, type JobFiles, type JobLock } from "../../core/harbor/job.js";
+import { ANALYSIS_JSON, MARKDOWN_HEAD_BYTES, MAX_ANALYSIS_BYTES, readAnalysis, type AnalysisFiles } from "./analysis.js";
+import { readJob, unreadJob, type Claim, type JobFiles, type JobLock } from "./job.js";
 import { MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
 import type { JobRecord } from "../../core/results.js";
-import { HARBOR_HARNESS, jobBenchmark } from "../../core/harbor/identity.js";
+import { HARBOR_HARNESS, jobBenchmark } from "./identity.js";
+import { placeTrial } from "./place.js";
 import { NO_ENTRY_IDENTITY, type Benchmark, type EntryIdentity } from "../../core/identity.js";
 import { byteCompare } from "../../core/text.js";
 import type { Found, FoundContainer } from "../../io/discover.js";
@@ -56,7 +57,7 @@ function readHead(file: string, max: number): Uint8Array | string | null {
  * What a job's lock.json records of its trials' run: the Harbor version (a trial records none),
  * and the agent and model every trial was configured with (for a trial that records nothing of
  * its own: killed before its result.json); and the dataset its config.json draws every trial
- * from (core/harbor/identity.ts jobBenchmark); null when it records none of these.
+ * from (identity.ts jobBenchmark); null when it records none of these.
  */
 function jobIdentity(lock: JobLock, benchmark: Benchmark | null): EntryIdentity | null {
   if (lock.version === null && lock.agent === null && lock.model === null && benchmark === null) return null;
@@ -98,7 +99,8 @@ export class JobBook implements ContainerBook {
     if (mine) h.claims = this.current!.claims;
     if (mine && this.current!.identity !== null) h.identity = this.current!.identity;
     const files = analysisFiles(found.dir);
-    h.place = { analysis: files === null ? null : readAnalysis(files), tasks: mine ? this.current!.tasks : null };
+    const place = { analysis: files === null ? null : readAnalysis(files), tasks: mine ? this.current!.tasks : null };
+    h.place = (entry) => placeTrial(entry, place);
   }
 
   /** The job records, by path. */

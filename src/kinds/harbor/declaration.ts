@@ -1,5 +1,7 @@
-// Harbor trials and jobs (contract §11). What both threads need to know of the kind; nothing here
-// imports anything.
+// Harbor trials and jobs (contract §11). What both threads and the results schema need to know of
+// the kind: data only (its entry's and its jobs' schemas are entry.ts, itself data).
+import { harborAnalysisSchema, harborJobSchema, rewardDetailsSchema } from "./entry.js";
+
 export const harborDeclaration = {
   name: "harbor",
   form: "folder",
@@ -21,4 +23,6 @@ export const harborDeclaration = {
   seal: null,
   /** Why `assay seal` passes it over. */
   unsealed: "Harbor trials carry no seal",
+  /** Its entries' own fields (`reward_details`, `harbor_analysis`) and its job records (`run.jobs`, over the results schema's `finding`), where they were before kinds declared entries. */
+  schemas: { rewardDetails: rewardDetailsSchema, analysis: harborAnalysisSchema, job: harborJobSchema },
 } as const;

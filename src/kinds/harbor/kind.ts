@@ -1,7 +1,7 @@
 // Harbor trials and jobs in the main process (contract §11): their words and their part of the
 // batch record.
-import { harborExperiments, HarborNaming } from "../../core/batch/harbor.js";
-import { harborOwn } from "../../core/batch/harbor-own.js";
+import { harborExperiments, HarborNaming } from "./batch.js";
+import { harborOwn } from "./own.js";
 import { harborPack } from "./pack.js";
 import type { Kind } from "../kind.js";
 import { JobBook } from "./book.js";
@@ -34,7 +34,7 @@ export const harborKind: Kind = {
     claimed: share.one(e.claimed),
     exception: share.one(e.exception === null ? null : { type: e.exception.type, step: e.exception.step }),
     usage: e.usage,
-    // What the job rules read of its warnings, and where its task lay (core/batch/harbor-own.ts).
+    // What the job rules read of its warnings, and where its task lay (own.ts).
     own: share.one(harborOwn(e)),
   }),
 };

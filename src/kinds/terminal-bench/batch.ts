@@ -5,8 +5,7 @@
 // invalid, what is missing, and the run's warnings.
 import { finding, type Code, type Finding } from "../../core/codes.js";
 import type { BatchOptions } from "../../core/batch/experiments.js";
-import type { Counted } from "../../core/batch/claims.js";
-import { keyMetrics } from "../../core/batch/harbor.js";
+import { keyMetrics, type Counted } from "../../core/batch/reward-metrics.js";
 import type { BatchRecord } from "../../core/batch/record.js";
 import { blankExperiment, type BundleEntry, type Experiment } from "../../core/results.js";
 import { own, setOwn } from "../../core/schema.js";

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { finding, type Finding } from "../../core/codes.js";
 import { sha256 } from "../../core/folder.js";
-import { parseTimestamp } from "../../core/harbor/time.js";
+import { parseTimestamp } from "../../core/timestamp.js";
 import { encodingProblem, isPlainObject, MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
 import { JsonDecimal, parseStrictJsonNoting, type JsonIssue } from "../../core/json/strict.js";
 import { finiteNumber, int, record, setOwn } from "../../core/schema.js";

@@ -7,13 +7,13 @@
 // was stopped, and its figures are live ones (JOB_IN_PROGRESS), never compared as final.
 
 import { z } from "zod";
-import { finding, type Finding } from "../codes.js";
-import { decodeDocument, isPlainObject } from "../json/decode.js";
-import { textTooDeep } from "../json/strict.js";
-import { MAX_JOB_LIST, type JobRecord } from "../results.js";
-import { describeIssues, finiteNumber, int, record } from "../schema.js";
-import { byteCompare } from "../text.js";
-import { text } from "../identity.js";
+import { finding, type Finding } from "../../core/codes.js";
+import { decodeDocument, isPlainObject } from "../../core/json/decode.js";
+import { textTooDeep } from "../../core/json/strict.js";
+import { MAX_JOB_LIST, type JobRecord } from "../../core/results.js";
+import { describeIssues, finiteNumber, int, record } from "../../core/schema.js";
+import { byteCompare } from "../../core/text.js";
+import { text } from "../../core/identity.js";
 
 /** What the job's summary says of one trial it names. */
 export interface Claim {
@@ -150,7 +150,7 @@ export const LOCK_DIGEST = /^sha256:[0-9a-f]{64}$/;
 /**
  * lock.json's `harbor.version` and `trials[].task` digests by task name, or nothing (absent, or
  * unreadable and then why: the version is unknown, and tasks are grouped by what their trials
- * record). An unknown version never lets either reward file agree (issue 35: batch/harbor.ts).
+ * record). An unknown version never lets either reward file agree (issue 35: batch.ts).
  */
 export function readLock(lock: JobFiles["lock"]): JobLock & { unreadable: string | null } {
   const byPath = new Map<string, string | null>();

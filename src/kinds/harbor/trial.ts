@@ -2,17 +2,17 @@
 // the hard checks (SCHEMA, NOT_FINITE, REWARD_MISMATCH, REWARD_FILE_MISSING, TIMING), the state,
 // the rewards and what backs them, the exception, and the review flags. Nothing here touches the
 // file system, and nothing here reads another folder: what the job says of a trial is judged by
-// the job-level rules (batch/harbor.ts).
+// the job-level rules (batch.ts).
 
 import { isUtf8 } from "node:buffer";
-import { finding, type Finding } from "../codes.js";
-import { decodeDocument, encodingProblem, isPlainObject, MAX_DOCUMENT_BYTES } from "../json/decode.js";
-import { parseStrictJsonNoting } from "../json/strict.js";
-import { EvidenceFolder, type BundleSource } from "../folder.js";
-import { redact } from "../redact.js";
-import { blankEntry, type BundleEntry, type HarborState, type ScoredBundle } from "../results.js";
-import { check } from "../schema.js";
-import { fieldPath, shorten } from "../text.js";
+import { finding, type Finding } from "../../core/codes.js";
+import { decodeDocument, encodingProblem, isPlainObject, MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
+import { parseStrictJsonNoting } from "../../core/json/strict.js";
+import { EvidenceFolder, type BundleSource } from "../../core/folder.js";
+import { redact } from "../../core/redact.js";
+import { blankEntry, type BundleEntry, type HarborState, type ScoredBundle } from "../../core/results.js";
+import { check } from "../../core/schema.js";
+import { fieldPath, shorten } from "../../core/text.js";
 import { MAX_TRAJECTORY_BYTES, scanTrajectory, stepExceptionFlags, type ReviewFlag } from "./flags.js";
 import { trialResultSchema, viewOf, type ExceptionView, type RewardMap, type TrialView } from "./result.js";
 import { onlyAgreeing, readRewardFile, rewardDifferences, sameRewards, type RewardRead } from "./rewards.js";
@@ -104,7 +104,7 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
  * The trial's own lock.json `task.digest` (Harbor ≥ 0.20: TaskLock, `sha256:<64 hex>`), which pass@k
  * groups by before the deprecated Task.checksum; null when there is none of that form. One present
  * but unreadable is LOCK_UNREADABLE (issue 35): falling back to the checksum would regroup its task
- * with others of its name, so the job leaves pass@k unknown instead (batch/harbor.ts).
+ * with others of its name, so the job leaves pass@k unknown instead (batch.ts).
  */
 function lockDigest(files: Files, warnings: Finding[]): string | null {
   if (!files.has(LOCK)) return null;
@@ -326,7 +326,7 @@ function backedBy(claimed: RewardMap, field: string, dir: string, files: Files, 
 /**
  * Both reward files present, readable, and different: Harbor read one and silently ignored the
  * other (HB verifier.py:227-238; reward.json first from 0.7), so result.json cannot show it. A
- * flag with both values; which one Harbor read is the job's lock.json's to say (batch/harbor.ts).
+ * flag with both values; which one Harbor read is the job's lock.json's to say (batch.ts).
  */
 function disagreement(reads: { file: string; read: RewardRead }[], flags: ReviewFlag[]): void {
   const maps = reads.flatMap(({ file, read }) => (read !== null && "map" in read ? [{ file, map: read.map }] : []));

@@ -1,8 +1,8 @@
 // What the Harbor job rules read of a trial's warnings (issue 35): kept in its compact record's
 // part (kinds/harbor/kind.ts), read from the entry itself when an entry is given as its own record. Pure.
 
-import type { BundleEntry } from "../results.js";
-import type { BatchRecord } from "./record.js";
+import type { BundleEntry } from "../../core/results.js";
+import type { BatchRecord } from "../../core/batch/record.js";
 
 /** What the job rules read of a Harbor trial's warnings (issue 35), kept in its record part. */
 export interface HarborOwn {
@@ -10,7 +10,7 @@ export interface HarborOwn {
   readonly rewardWithoutResult: boolean;
   /** LOCK_UNREADABLE on the trial's own lock.json: its task is unknown to pass@k. */
   readonly lockUnreadable: boolean;
-  /** Where its task lay (result.json's task path, else config.json's), to place a trial whose result.json names none (core/harbor/task-place.ts). */
+  /** Where its task lay (result.json's task path, else config.json's), to place a trial whose result.json names none (task-place.ts). */
   readonly taskPath: string | null;
 }
 export const harborOwn = (e: Pick<BundleEntry, "warnings" | "task_path">): HarborOwn => ({

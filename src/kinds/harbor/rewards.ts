@@ -4,11 +4,11 @@
 // coerces to numbers ("1.0" and true are 1.0, said by REWARD_COERCED), under §2's strict JSON.
 
 import { isUtf8 } from "node:buffer";
-import { finding, type Finding } from "../codes.js";
-import { encodingProblem, isPlainObject } from "../json/decode.js";
-import { parseStrictJsonNoting } from "../json/strict.js";
-import { clip, fieldKey, fieldPath } from "../text.js";
-import { finiteNumber, isReservedKey, reservedKeyMessage } from "../schema.js";
+import { finding, type Finding } from "../../core/codes.js";
+import { encodingProblem, isPlainObject } from "../../core/json/decode.js";
+import { parseStrictJsonNoting } from "../../core/json/strict.js";
+import { clip, fieldKey, fieldPath } from "../../core/text.js";
+import { finiteNumber, isReservedKey, reservedKeyMessage } from "../../core/schema.js";
 import type { RewardMap } from "./result.js";
 
 /**
@@ -154,7 +154,7 @@ export const sameRewards = (a: RewardMap | null, b: RewardMap | null): boolean =
 
 // reward_source when both reward files exist and only one agrees: which reading order it needs.
 // Harbor read reward.txt first up to 0.6.x and reward.json first from 0.7.0; the job's lock.json
-// says which Harbor wrote the trial, so the job-level rules can hold a trial to it (batch/harbor.ts).
+// says which Harbor wrote the trial, so the job-level rules can hold a trial to it (batch.ts).
 const ONLY = /^verifier\/reward\.(json|txt) \(not verifier\/reward\.(?:json|txt)\)$/;
 export const onlyAgreeing = (file: string, other: string): string => `${file} (not ${other})`;
 /** The file a trial's rewards agree with only when Harbor read it first ("json" or "txt"), or null. */

@@ -1,7 +1,8 @@
-// ISO 8601 timestamps as Harbor writes them (Python's isoformat): with or without an offset, with
-// up to nanosecond fractions. A naive time is read as UTC, never in the scoring host's zone, so a
-// verdict cannot depend on where assay runs; it is compared only with other naive times (Harbor
-// wrote them in the writer's zone). Compared as integer microseconds (Date keeps only ms).
+// ISO 8601 timestamps as Python's isoformat writes them (Harbor's result.json, Terminal-Bench's
+// run files): with or without an offset, with up to nanosecond fractions. A naive time is read as
+// UTC, never in the scoring host's zone, so a verdict cannot depend on where assay runs; it is
+// compared only with other naive times (the writer wrote them in its own zone). Compared as
+// integer microseconds (Date keeps only ms).
 
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;

@@ -5,10 +5,10 @@
 // and identity); otherwise nothing names it and it stays a trial of unknown task. A label never
 // decides here: config.json only points at what the job's own evidence recorded. Pure.
 
-import type { BatchRecord } from "../batch/record.js";
-import { ownOf } from "../batch/harbor-own.js";
+import type { BatchRecord } from "../../core/batch/record.js";
+import { ownOf } from "./own.js";
 
-/** What places a trial among tasks: its task_name and identity (harbor-tasks.ts). */
+/** What places a trial among tasks: its task_name and identity (core/batch/task-keys.ts). */
 export type TaskOf = Pick<BatchRecord, "task" | "task_checksum">;
 
 /** A record's task path (its entry's task_path: result.json's, else config.json's): its compact record's part, or an entry's own field. */

@@ -6,11 +6,11 @@
 // shown beside assay's flags. A `reward_hacking: fail` is a review flag; nothing here changes a
 // state. A malformed file is said in the entry, never a finding on the trial. Pure.
 
-import { decodeDocument, isPlainObject } from "../json/decode.js";
-import { redact } from "../redact.js";
-import type { BundleEntry, ScoredBundle } from "../results.js";
-import type { Finding } from "../codes.js";
-import { shorten } from "../text.js";
+import { decodeDocument, isPlainObject } from "../../core/json/decode.js";
+import { redact } from "../../core/redact.js";
+import type { BundleEntry, ScoredBundle } from "../../core/results.js";
+import type { Finding } from "../../core/codes.js";
+import { shorten } from "../../core/text.js";
 
 export const ANALYSIS_JSON = "analysis.json";
 /** Files at a trial's root that are a reading of its evidence, never part of it (nor of its digest). */

@@ -5,22 +5,12 @@
 // trials that have a result.json, a trial without a reward counted 0, invalid evidence believed —
 // and when none does, that the summary does not follow from the trials in the folder. Pure.
 
-import type { Experiment, JobRecord } from "../results.js";
-import { own } from "../schema.js";
-import { ownOf } from "./harbor-own.js";
-import type { BatchRecord } from "./record.js";
-import { plural } from "../text.js";
-
-/** A trial in the reward metrics with its rewards ("zero": invalid, or a trial without reward under --errors zero). */
-export interface Counted {
-  trial: BatchRecord;
-  rewards: Record<string, number> | "zero";
-  /** It counts toward coverage: scored, or invalid (which earns 0 rather than vanishing). */
-  covered: boolean;
-  invalid: boolean;
-  /** The task it is clustered under, when not its own (a Harbor trial whose result.json names none, placed by its config.json). */
-  task?: Pick<BatchRecord, "task" | "task_checksum">;
-}
+import type { Experiment, JobRecord } from "../../core/results.js";
+import { own } from "../../core/schema.js";
+import { ownOf } from "./own.js";
+import type { BatchRecord } from "../../core/batch/record.js";
+import type { Counted } from "../../core/batch/reward-metrics.js";
+import { plural } from "../../core/text.js";
 
 const SCORED = new Set(["scored", "scored-with-exception"]);
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));

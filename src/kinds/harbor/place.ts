@@ -3,7 +3,7 @@
 // its job's lock.json when the trial records none of its own (Harbor before 0.20 wrote no trial
 // lock.json; research §D.5). Pure.
 
-import type { BundleEntry, ScoredBundle } from "../results.js";
+import type { BundleEntry, ScoredBundle } from "../../core/results.js";
 import { analysed } from "./analysis.js";
 import type { JobLock } from "./job.js";
 

@@ -5,20 +5,19 @@
 // differs. Rules that look across trials or at the job's own files live here, never in a trial's
 // stored entry. Pure: records and job records in, experiments out (a merge recomputes exactly this).
 
-import { finding, type Code } from "../codes.js";
-import { firstRewardFile, unreadJob } from "../harbor/job.js";
-import { placeTaskless } from "../harbor/task-place.js";
-import { agreesOnlyWith } from "../harbor/rewards.js";
-import { blankExperiment, HARBOR_STATES, type Experiment, type JobRecord } from "../results.js";
-import { own, setOwn } from "../schema.js";
-import { byteCompare } from "../text.js";
-import { harborExplained, type Counted } from "./claims.js";
-import { ownOf } from "./harbor-own.js";
-import { taskKeys } from "./harbor-tasks.js";
-import type { BatchRecord } from "./record.js";
-import { MAX_PASS_AT_K, passAtK, passHatK, smallestTotal, wilson95 } from "./stats.js";
-import { intervalFields, UnitSet, type IntervalOutcome } from "../stats/interval.js";
-import { experimentUsage } from "../usage.js";
+import { finding, type Code } from "../../core/codes.js";
+import { firstRewardFile, unreadJob } from "./job.js";
+import { placeTaskless } from "./task-place.js";
+import { agreesOnlyWith } from "./rewards.js";
+import { blankExperiment, HARBOR_STATES, type Experiment, type JobRecord } from "../../core/results.js";
+import { own, setOwn } from "../../core/schema.js";
+import { byteCompare } from "../../core/text.js";
+import { harborExplained } from "./claims.js";
+import { ownOf } from "./own.js";
+import type { BatchRecord } from "../../core/batch/record.js";
+import { copyReason } from "../../core/batch/copy-reason.js";
+import { keyMetrics, type Counted } from "../../core/batch/reward-metrics.js";
+import { experimentUsage } from "../../core/usage.js";
 
 export interface HarborOptions {
   /** Invalid trials enter the reward metrics as 0 ("count") or are left out of them. */
@@ -28,12 +27,8 @@ export interface HarborOptions {
 }
 
 const SCORED = new Set(["scored", "scored-with-exception"]);
-
-const COPY = "a byte-identical copy of ";
-/** The `excluded` reason of a byte-identical copy within a job folder. */
-export const copyReason = (originalPath: string) => `${COPY}${originalPath} (counted once, there)`;
-/** Is an `excluded` reason a copy's (a report tells the copies of a trial name from its original so)? */
-export const isCopyReason = (reason: string) => reason.startsWith(COPY);
+/** LOCK_UNREADABLE on a trial's own lock.json: its task is unknown to pass@k. */
+const lockUnreadable = (r: BatchRecord): boolean => ownOf(r).lockUnreadable;
 
 /** The reason of planned-but-absent trials in `missing`. */
 const PLANNED_ABSENT = "planned by the job, absent from its folder";
@@ -237,7 +232,7 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
   const named = new Set(all.flatMap((t) => (t.validity === "error" || copyOf.has(t) ? [] : Object.keys(t.rewards ?? {}))));
   const trials = all.length - out.unscored.length - copyOf.size + plannedAbsent;
   const keys = named.size > 0 ? [...named].sort(byteCompare) : trials > 0 ? ["reward"] : [];
-  if (keys.length > 0) out.rewards = Object.fromEntries(keys.map((k) => [k, keyMetrics(k, counted, trials, planLost ? COVERAGE_PLAN_UNKNOWN : null)]));
+  if (keys.length > 0) out.rewards = Object.fromEntries(keys.map((k) => [k, keyMetrics(k, counted, trials, planLost ? COVERAGE_PLAN_UNKNOWN : null, lockUnreadable)]));
   // A job that never finished claims live figures (JOB_IN_PROGRESS): shown, never compared as final.
   if (job?.claimed)
     out.claimed = { ...job.claimed, compared: job.finished === false ? [] : harborExplained(job, out, all.filter((t) => t.validity !== "error" && !copyOf.has(t)), counted, options) };
@@ -246,10 +241,6 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
   out.usage = experimentUsage(all.filter((t) => !copyOf.has(t)).map((t) => t.usage), counted.map((c) => c.trial.usage), successes);
   return out;
 }
-
-/** An interval whose clusters hold `taskless` trials of a cluster of their own, said so: a trial naming no task is never counted as a task. */
-const placedOnly = (o: IntervalOutcome, taskless: number): IntervalOutcome =>
-  o.interval === null || taskless === 0 ? o : { ...o, interval: { ...o.interval, unplaced: taskless } };
 
 /** REWARD_FILES_DISAGREE in a job: which file its Harbor read (HB verifier.py:227-238; the order flipped in 0.7). */
 const readFirst = (first: "json" | "txt" | null, version: string | null): string =>
@@ -304,71 +295,4 @@ function claimFlags(job: JobRecord, trials: readonly BatchRecord[]): Experiment[
     else flag("(job summary)", more);
   }
   return out;
-}
-
-/**
- * One reward key's metrics over the counted trials: mean, pass rate, pass@k and pass^k per task, Wilson and cluster intervals; `trials` is coverage's denominator.
- * `planUnknown` (why the plan is unknown): coverage is null, since folders over folders would look complete when the plan was lost (issue 35).
- */
-export function keyMetrics(key: string, counted: Counted[], trials: number, planUnknown: string | null = null) {
-  // A valid scored trial without this key is not in this key's mean (its coverage shows it).
-  const values = counted.flatMap((c) => {
-    const v = c.rewards === "zero" ? 0 : own(c.rewards, key);
-    return v === undefined ? [] : [{ trial: c.trial, at: c.task ?? c.trial, v, covered: c.covered }];
-  });
-  const n = values.length;
-  const mean = n === 0 ? null : values.reduce((s, x) => s + x.v, 0) / n;
-  const passRate = n === 0 ? null : values.filter((x) => x.v === 1).length / n;
-  let passAtKs: Record<string, number> | null = null;
-  let passHat: Record<string, number> | null = null;
-  let reason: string | null = null;
-  const nonBinary = values.find((x) => x.v !== 0 && x.v !== 1);
-  const identity = taskKeys(values.map((x) => x.at));
-  const taskless = values.filter((x) => x.at.task === null).length;
-  const lockless = values.filter((x) => ownOf(x.trial).lockUnreadable).length;
-  if (n === 0) reason = "no trial in the mean";
-  else if (nonBinary !== undefined) reason = `rewards are not binary (${nonBinary.trial.trial ?? nonBinary.trial.path} has ${nonBinary.v}): pass@k needs 0 or 1`;
-  // Leaving them out would raise pass@k over the very trials that failed to say what they were.
-  else if (taskless > 0) reason = `${taskless} trial${taskless > 1 ? "s" : ""} in the mean name${taskless > 1 ? "" : "s"} no task (no readable result.json), so pass@k cannot place them`;
-  // Its checksum instead would regroup the task with others of its name (issue 35).
-  else if (lockless > 0) reason = `${lockless} trial${lockless > 1 ? "s" : ""} in the mean ha${lockless > 1 ? "ve" : "s"} an unreadable lock.json (LOCK_UNREADABLE), so pass@k cannot tell ${lockless > 1 ? "their tasks" : "its task"}`;
-  else {
-    // Independent repeats of one task: same task_name and identity (harbor-tasks.ts).
-    const tasks = new Map<string, { passed: number; total: number }>();
-    for (const { at, v } of values) {
-      const id = identity.key(at)!;
-      const g = tasks.get(id) ?? { passed: 0, total: 0 };
-      g.total++;
-      if (v === 1) g.passed++;
-      tasks.set(id, g);
-    }
-    const kMax = Math.min(smallestTotal(tasks.values()), MAX_PASS_AT_K);
-    passAtKs = {};
-    for (let k = 1; k <= kMax; k++) {
-      let sum = 0;
-      for (const g of tasks.values()) sum += passAtK(g.passed, g.total, k);
-      passAtKs[String(k)] = sum / tasks.size;
-    }
-    passHat = passHatK(tasks);
-  }
-  // §13.1: the units are the trials in the mean; a cluster is one task (as pass@k tells them), a trial naming none its own.
-  const units = new UnitSet();
-  for (const { at, v } of values) units.add(v, identity.key(at));
-  const covered = values.filter((x) => x.covered).length;
-  // §11: a Wilson interval when every value in the mean is 0 or 1 (n = that many).
-  const wilson = n > 0 && nonBinary === undefined ? wilson95(values.filter((x) => x.v === 1).length, n) : null;
-  return {
-    mean,
-    wilson95: wilson,
-    coverage: planUnknown !== null ? null : trials === 0 ? 0 : covered / trials,
-    ...(planUnknown === null ? {} : { coverage_reason: planUnknown }),
-    covered,
-    trials,
-    pass_rate: passRate,
-    pass_at_k: passAtKs,
-    pass_at_k_reason: reason,
-    pass_hat_k: passHat,
-    task_identity: identity.identity,
-    ...intervalFields(placedOnly(units.interval({ unit: "trial", cluster: "task" }), taskless)),
-  };
 }

@@ -5,10 +5,10 @@
 // occurrence of a watched path is judged inside its own shell command (bounded on both sides),
 // with patterns anchored at the occurrence, never by a regex that backtracks over the whole text.
 
-import { MAX_DOCUMENT_BYTES } from "../json/decode.js";
-import { MAX_JSON_DEPTH, textTooDeep } from "../json/strict.js";
-import { redact } from "../redact.js";
-import { shorten } from "../text.js";
+import { MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
+import { MAX_JSON_DEPTH, textTooDeep } from "../../core/json/strict.js";
+import { redact } from "../../core/redact.js";
+import { shorten } from "../../core/text.js";
 import type { TrialView } from "./result.js";
 
 export interface ReviewFlag {

@@ -5,7 +5,7 @@
 // (Harbor leaves them null when a phase never ran), and a naive time is compared only with other
 // naive ones: Harbor wrote those in the writer's local zone, which the archive does not record.
 
-import { finding, type Finding } from "../codes.js";
+import { finding, type Finding } from "../../core/codes.js";
 import { PHASES, STEP_PHASES, type Span, type Stamp, type TrialView } from "./result.js";
 
 /** Two stamps whose order means something: both naive, or both with an offset. */

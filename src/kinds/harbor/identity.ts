@@ -5,9 +5,9 @@
 // Harbor version is the job's (its lock.json): the trial records none, so the job sets it where
 // the trial lies (kinds/harbor/book.ts). Pure.
 
-import { NO_ENTRY_IDENTITY, text, timesOf, type Benchmark, type EntryIdentity } from "../identity.js";
-import { isPlainObject, objectAt } from "../json/decode.js";
-import { textTooDeep } from "../json/strict.js";
+import { NO_ENTRY_IDENTITY, text, timesOf, type Benchmark, type EntryIdentity } from "../../core/identity.js";
+import { isPlainObject, objectAt } from "../../core/json/decode.js";
+import { textTooDeep } from "../../core/json/strict.js";
 
 export const HARBOR_HARNESS = "harbor";
 

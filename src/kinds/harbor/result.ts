@@ -4,11 +4,11 @@
 // error still gets its state (the error makes it invalid; its state is still shown).
 
 import { z } from "zod";
-import { finiteNumber, int, isReservedKey, record } from "../schema.js";
-import { addUsage, harborUsage, noUsage, recordsAny, type Usage } from "../usage.js";
-import type { EntryIdentity } from "../identity.js";
+import { finiteNumber, int, isReservedKey, record } from "../../core/schema.js";
+import { addUsage, harborUsage, noUsage, recordsAny, type Usage } from "../../core/usage.js";
+import type { EntryIdentity } from "../../core/identity.js";
 import { harborIdentity } from "./identity.js";
-import { isNaive, parseTimestamp } from "./time.js";
+import { isNaive, parseTimestamp } from "../../core/timestamp.js";
 
 const timestamp = z.string().refine((s) => parseTimestamp(s) !== null, "expected an ISO 8601 timestamp");
 const when = timestamp.nullable().optional();

@@ -1,9 +1,10 @@
 // Which trials are repeats of one task, for pass@k, pass^k and the interval's clusters (contract
-// §11; research §D.5). A task is its task_name and an identity: the TaskLock digest (`sha256:…`,
-// the trial's own lock.json in Harbor ≥ 0.20, else the job's lock.json for a name with one digest)
-// or, failing that, the deprecated Task.checksum (a dirhash: another hash of the same task, so the
-// two are never compared). Trials of one name that record identities of different kinds are
-// grouped by the name alone, and that is said; so is a name with no identity at all. Pure.
+// §11; research §D.5), in a reward key's metrics (reward-metrics.ts). A task is its task_name and
+// an identity: the TaskLock digest (`sha256:…`, the trial's own lock.json in Harbor ≥ 0.20, else
+// the job's lock.json for a name with one digest) or, failing that, the deprecated Task.checksum
+// (a dirhash: another hash of the same task, so the two are never compared). Trials of one name
+// that record identities of different kinds are grouped by the name alone, and that is said; so
+// is a name with no identity at all. Pure.
 
 import type { BatchRecord } from "./record.js";
 

@@ -7,12 +7,12 @@
 // shown beside it, a score that differs is REWARD_DETAILS_MISMATCH and a criterion that recorded
 // an error is GRADER_ERROR (review flags), and a malformed file is a warning. Pure.
 
-import { finding, type Finding } from "../codes.js";
-import { decodeDocument, isPlainObject } from "../json/decode.js";
-import type { BundleEntry } from "../results.js";
-import { redact } from "../redact.js";
-import { finiteNumber } from "../schema.js";
-import { clip, fieldKey, shorten } from "../text.js";
+import { finding, type Finding } from "../../core/codes.js";
+import { decodeDocument, isPlainObject } from "../../core/json/decode.js";
+import type { BundleEntry } from "../../core/results.js";
+import { redact } from "../../core/redact.js";
+import { finiteNumber } from "../../core/schema.js";
+import { clip, fieldKey, shorten } from "../../core/text.js";
 import type { ReviewFlag } from "./flags.js";
 import type { RewardMap } from "./result.js";
 
