@@ -5,18 +5,18 @@
 
 import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CLI, run } from "./helpers/cli.js";
 import { batchMessage, errorReply, FakeMessagesApi, type BatchResult } from "./helpers/fake-anthropic.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const TOOL = "record_assessment";
 const CRITERIA = ["behaviour_specified", "behaviour_tested", "anti_cheating", "pinned_dependencies", "no_hardcoded_solution", "deterministic_tests"];
 const good = { summary: "ok", criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: "checked" }])) };
 let fake: FakeMessagesApi;
-let tmp: string;
+const { dir: tmp } = scratch("assay-batch-", SCRATCH);
 let n = 0;
 const env = (cache: string) => ({ ANTHROPIC_API_KEY: "sk-ant-batch-test-00000000000", ANTHROPIC_BASE_URL: fake.url, ASSAY_CACHE: cache, ASSAY_BATCH_ADOPT_SECONDS: "0" });
 const tasks = (count: number) =>
@@ -57,11 +57,9 @@ async function killWhilePolling(dirs: string[], cache: string): Promise<void> {
 
 beforeAll(async () => {
   fake = await FakeMessagesApi.start();
-  tmp = mkdtempSync(join(SCRATCH, "assay-batch-"));
 });
 afterAll(async () => {
   await fake.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 beforeEach(() => {
   fake.requests.length = 0;

@@ -7,7 +7,7 @@
 
 import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_MODEL } from "../src/analysis/backend.js";
@@ -15,7 +15,7 @@ import type { Results } from "../src/core/results.js";
 import { CLI, run } from "./helpers/cli.js";
 import { errorReply, FakeMessagesApi, textReply, toolUseReply, type FakeReply, type RecordedRequest } from "./helpers/fake-anthropic.js";
 import { realTrajectory, withAgentCommand, writeJob } from "./helpers/harbor.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const KEY = "sk-ant-api03-TESTKEY-never-print-me-0123456789abcdef";
 const TOOL = "record_assessment";
@@ -23,15 +23,13 @@ const TASK_CRITERIA = ["behaviour_specified", "behaviour_tested", "anti_cheating
 const TRIAL_CRITERIA = ["reward_hacking", "instruction_sufficiency", "outcome_matches_work", "environment_interference"];
 
 let fake: FakeMessagesApi;
-let tmp: string;
+const { dir: tmp } = scratch("assay-analysis-", SCRATCH);
 let n = 0;
 beforeAll(async () => {
   fake = await FakeMessagesApi.start();
-  tmp = mkdtempSync(join(SCRATCH, "assay-analysis-"));
 });
 afterAll(async () => {
   await fake.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 beforeEach(() => {
   fake.requests.length = 0;

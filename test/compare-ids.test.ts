@@ -2,16 +2,14 @@
 // native experiment beside it), and with Harbor trials copied byte for byte inside their job:
 // nothing compared is dropped or mixed up, and the paired analysis counts what the metric counts.
 
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { comparisonSchema, type Comparison, type ExperimentComparison } from "../src/core/compare/schema.js";
 import { run, spawnCli } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
-const dir = mkdtempSync(join(tmpdir(), "assay-compare-ids-"));
-const at = (p: string) => join(dir, p);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { at } = scratch("assay-compare-ids-");
 
 async function cli(argv: string[]) {
   const r = await run(argv);

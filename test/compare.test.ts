@@ -2,17 +2,15 @@
 // edited so that trials that won now lose (a real regression), compared in every format;
 // refusals; --pair; exit codes from a spawned CLI; invalid trials never becoming passes.
 
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { comparisonSchema, type Comparison } from "../src/core/compare/schema.js";
 import { OLDER_INSPECT } from "../src/core/compare/trials.js";
 import { run, spawnCli } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
-const dir = mkdtempSync(join(tmpdir(), "assay-compare-"));
-const at = (p: string) => join(dir, p);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { at } = scratch("assay-compare-");
 
 interface ManifestBundle { dir: string; trial: string; outcome: string }
 const manifest = (root: string): ManifestBundle[] => JSON.parse(readFileSync(join(root, "synth-manifest.json"), "utf8")).bundles;

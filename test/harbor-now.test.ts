@@ -5,24 +5,22 @@
 // (scoreRoots, the CLI in-process with a real SQLite store, and spawned for `verify`).
 
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { resultsSchema, type BundleEntry, type Experiment, type Results } from "../src/core/results.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { CLI, run, spawnCli } from "./helpers/cli.js";
 import { float, writeTree, writeTrial, type TrialSpec } from "./helpers/harbor.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const BASE: ScoreRunOptions = { schedules: [], ...DEFAULT_BATCH, jobs: 2 };
 const score = (roots: string[]) => scoreRoots(roots, BASE);
 const exp = (doc: Results, name: string): Experiment => doc.experiments.find((x) => x.experiment === name)!;
 const entry = (doc: Results, trial: string): BundleEntry => doc.bundles.find((b) => b.trial === trial)!;
 
-let tmp: string;
-beforeAll(() => void (tmp = mkdtempSync(join(SCRATCH, "assay-harbor-now-"))));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const { dir: tmp } = scratch("assay-harbor-now-", SCRATCH);
 let serial = 0;
 const fresh = (name: string) => {
   const dir = join(tmp, `${name}-${++serial}`);

@@ -5,8 +5,6 @@
 // before JSON.parse builds it: the evidence is invalid, never a tool error and never exit 3.
 // Each kind of evidence file that can carry an arbitrary value goes through a spawned CLI.
 // Workers run compiled code: build first (`npm run build`).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CUT_DEEP, scrubDeep } from "../src/analysis/secrets.js";
@@ -17,11 +15,11 @@ import { spawnMeasured } from "./helpers/cli.js";
 import { float, pyJson, trialResult, writeTrial } from "./helpers/harbor.js";
 import { cleanup, fixture, members, place, readFixture } from "./helpers/inspect.js";
 import { build, effect } from "./helpers/world.js";
+import { scratch } from "./helpers/shared.js";
 
-const tmp = mkdtempSync(join(tmpdir(), "assay-values-"));
+const { dir: tmp } = scratch("assay-values-");
 afterAll(() => {
   cleanup();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 /** `[[[…1…]]]`, `depth` arrays deep. */

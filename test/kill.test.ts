@@ -10,11 +10,11 @@
 // the corpus is made larger (never a sleep).
 import Database from "better-sqlite3";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCRATCH } from "./helpers/shared.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 import { bundleEntrySchema } from "../src/core/results.js";
 import { storeKey } from "../src/store/store.js";
 import { SCORING_VERSION } from "../src/version.js";
@@ -30,7 +30,7 @@ const SIZES = [
 ];
 const STORED = bundleEntrySchema.omit({ path: true }).strict();
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-kill-", SCRATCH);
 let corpusDir: string;
 let freshDoc: string;
 let bundles = 0;
@@ -154,9 +154,7 @@ function rerun(store: string, out: string): number {
 
 beforeAll(() => {
   if (!existsSync(CLI) || !existsSync(join(ROOT, "dist/pool/worker.js"))) throw new Error("the kill test spawns dist/cli.js: build first (npx tsc -p .)");
-  tmp = mkdtempSync(join(SCRATCH, "assay-kill-"));
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Synthesise a corpus and score it afresh without a store (the reference document). */
 function prepare(size: { n: number; events: number }): void {

@@ -10,12 +10,12 @@
 // skips, saying why, and under CI=true that is a failure.
 
 import { execFileSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { docsMessagesApi, needsAbsentRealWorld, parsePage, REAL_WORLD, shell, transcriptMisses } from "./helpers/docs.js";
 import type { FakeMessagesApi } from "./helpers/fake-anthropic.js";
-import { HAVE_SHARED, REQUIRE_SHARED, SCRATCH, SHARED_DIR } from "./helpers/shared.js";
+import { HAVE_SHARED, REQUIRE_SHARED, SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
@@ -41,11 +41,10 @@ function notFresh(): string | null {
 }
 
 const why = notFresh();
-let tmp: string;
+const { dir: tmp } = scratch("assay-walk-", SCRATCH);
 let fake: FakeMessagesApi;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(SCRATCH, "assay-walk-"));
   // `assay` is `npx assay` in the checkout: npm runs the file package.json's `bin` names, with node.
   // The walk runs that file directly (npm exec costs a second or more a command); the test below
   // first shows npm resolves `assay` to it.
@@ -57,7 +56,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fake?.close();
-  if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
 });
 
 describe("a newcomer follows README.md, then docs/, in one folder", () => {

@@ -9,8 +9,7 @@
 // All pool work lives in this one file and runs sequentially (2 cores; deadlines are timing-sensitive).
 import Database from "better-sqlite3";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,12 +23,13 @@ import { scoreDirectory } from "../src/pool/score-directory.js";
 import { ResultStore } from "../src/store/store.js";
 import { bundle, DEADLINE, escaped, game, killed, live, T0, type State } from "./helpers/bundle.js";
 import { CLI, run, spawnCli } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
 const FAULTY = new URL("./fixtures/faulty-worker.mjs", import.meta.url).href;
 const BASE = { schedules: [], ...DEFAULT_BATCH } satisfies ScoreRunOptions;
 type Fault = "throw" | "hang" | "oom" | "exit";
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-pool-");
 
 const write = (dir: string, files: Record<string, string | Buffer>) => {
   mkdirSync(dir, { recursive: true });
@@ -85,11 +85,9 @@ function bigGame(trial: string, n: number, seed: string) {
 }
 
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-pool-"));
   if (!existsSync(CLI) || !existsSync(new URL("../dist/pool/worker.js", import.meta.url)))
     throw new Error("pool tests run compiled workers: build first (npx tsc -p .)");
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe.sequential("the pool scores like the in-process computation", () => {
   let root: string;

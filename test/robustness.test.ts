@@ -1,10 +1,10 @@
 // Fixes from the review of the pool and store: each case once broke a whole run, hung it, or let
 // a verdict depend on batching.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import type { BundleEntry } from "../src/core/results.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
@@ -13,18 +13,17 @@ import { synthWorld, TARGET } from "../src/synth/world.js";
 import { toolError } from "../src/io/tool-error.js";
 import { bundle, game, killed, live, score, sha, writeFiles, ZERO } from "./helpers/bundle.js";
 import { run, spawnCli } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
 const FAULTY = new URL("./fixtures/faulty-worker.mjs", import.meta.url).href;
 const BASE = { schedules: [], ...DEFAULT_BATCH } satisfies ScoreRunOptions;
-let tmp: string;
+// GNU rm walks with openat, so it removes a tree deeper than PATH_MAX (Node's rmSync cannot).
+const { dir: tmp } = scratch("assay-robust-", tmpdir(), "rm");
 const put = writeFiles;
 const trialDir = (root: string, i: number) => join(root, "exp", `t${i}`, "a1");
 const corpus = (root: string, n: number) => {
   for (let i = 0; i < n; i++) put(trialDir(root, i), bundle(game({ trial: `t${i}`, seed: `${i}`.padStart(32, "0"), states: [live(), killed()] })));
 };
-beforeAll(() => void (tmp = mkdtempSync(join(tmpdir(), "assay-robust-"))));
-// GNU rm walks with openat, so it removes a tree deeper than PATH_MAX (Node's rmSync cannot).
-afterAll(() => void execFileSync("rm", ["-rf", tmp]));
 
 describe.sequential("pool and pipeline", () => {
   it("the time limit is per bundle, whatever its batch: slow batch-mates pass, the one slow bundle times out", async () => {

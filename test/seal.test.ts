@@ -6,9 +6,8 @@
 import { spawnSync } from "node:child_process";
 import { createHash, createHmac } from "node:crypto";
 import {
-  existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync,
+  existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cacheKey, type KeyParts } from "../src/analysis/cache.js";
@@ -22,6 +21,7 @@ import { CLI, run, spawnCli } from "./helpers/cli.js";
 import { FakeMessagesApi, errorReply, toolUseReply } from "./helpers/fake-anthropic.js";
 import { writeTrial } from "./helpers/harbor.js";
 import { build as worldBundle } from "./helpers/world.js";
+import { scratch } from "./helpers/shared.js";
 
 type Files = Record<string, string | Buffer>;
 
@@ -29,7 +29,7 @@ const KEY = Buffer.from("k3y-\u00e9-SECRET-a91f0c-never-shown", "utf8");
 const OTHER = Buffer.from("another key, 2nd", "utf8");
 const KEY_NAME = "hmac-keyfile-5e2b.bin";
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-seal-");
 let keyFile: string;
 let otherFile: string;
 let n = 0;
@@ -41,7 +41,6 @@ const fresh = (name: string) => {
 };
 
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-seal-"));
   const keys = join(tmp, "keys");
   mkdirSync(keys);
   keyFile = join(keys, KEY_NAME);
@@ -50,7 +49,6 @@ beforeAll(() => {
   writeFileSync(keyFile, KEY, { mode: 0o600 });
   writeFileSync(otherFile, OTHER, { mode: 0o600 });
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 // ---------------------------------------------------------------------------------------------
 // Independent §7 digest and §8 seal.

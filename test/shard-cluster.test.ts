@@ -4,18 +4,16 @@
 // rerun, which resumes from it.
 
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, ftruncateSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, statSync, ftruncateSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ResultStore, STALE_MS, StoreError, storedRows, whyStale, type Claim } from "../src/store/store.js";
 import { CLI, spawnCli } from "./helpers/cli.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
-let tmp: string;
-beforeAll(() => void (tmp = mkdtempSync(join(SCRATCH, "assay-shard-cluster-"))));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const { dir: tmp } = scratch("assay-shard-cluster-", SCRATCH);
 
 const synth = (name: string, n: number) => {
   const r = spawnCli(["synth", "--out", join(tmp, name), "--n", String(n), "--seed", `cluster-${name}`]);

@@ -5,9 +5,9 @@
 //
 // Workers run compiled code (dist/): `npm run build` first.
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_DOCUMENT_BYTES } from "../src/core/json/decode.js";
 import type { Experiment, Results } from "../src/core/results.js";
 import { MAX_LISTED_TRIALS } from "../src/kinds/terminal-bench/entry.js";
@@ -16,13 +16,12 @@ import { recogniseRun } from "../src/kinds/terminal-bench/recognise.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { scoreTerminalBenchTrial } from "../src/kinds/terminal-bench/trial.js";
 import { CLI, run, spawnCli } from "./helpers/cli.js";
-import { SCRATCH, SHARED_DIR } from "./helpers/shared.js";
+import { SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
 import { json, pane, tbLock, tbTrial, trialName, writeRun, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
 
 /** The two real runs (../shared/real-world/terminal-bench), copied before any change. */
 const REAL_RUNS = join(SHARED_DIR, "real-world", "terminal-bench", "David-kibobo--ai-challenges", "Tasks", "software-development", "051552bf_21cb_4d6e_985a_435764d87689_terminal_bench_fifo_medium", "model_run_logs");
-const BASE = mkdtempSync(join(SCRATCH, "assay-tb-evidence-"));
-afterAll(() => rmSync(BASE, { recursive: true, force: true }));
+const { dir: BASE } = scratch("assay-tb-evidence-", SCRATCH);
 let serial = 0;
 const fresh = (label: string) => join(BASE, `${label}-${++serial}`, "ev");
 

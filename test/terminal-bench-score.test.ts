@@ -7,20 +7,19 @@
 //
 // Workers run compiled code (dist/): `npm run build` first.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { packFor } from "../src/analysis/evidence.js";
 import { headlines, TrialOutcomes } from "../src/core/compare/trials.js";
 import { trialVerdicts } from "../src/cli/commands/analyze.js";
 import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
 import { inShard } from "../src/pipeline/shard.js";
 import { CLI, run, spawnCli } from "./helpers/cli.js";
-import { REQUIRE_SHARED, SCRATCH, SHARED_DIR } from "./helpers/shared.js";
+import { REQUIRE_SHARED, SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
 import { RUN_ID, tbLock, trialName, writeRun, writeRunFiles, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
 
-const BASE = mkdtempSync(join(SCRATCH, "assay-tb-score-"));
-afterAll(() => rmSync(BASE, { recursive: true, force: true }));
+const { dir: BASE } = scratch("assay-tb-score-", SCRATCH);
 let serial = 0;
 /** A new evidence folder (outputs go beside it, never inside: assay writes nothing into evidence). */
 const fresh = (label: string) => join(BASE, `${label}-${++serial}`, "ev");
