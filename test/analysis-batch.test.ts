@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { CLI, run } from "./helpers/cli.js";
 import { batchMessage, errorReply, FakeMessagesApi, type BatchResult } from "./helpers/fake-anthropic.js";
 import { SCRATCH, scratch } from "./helpers/shared.js";
@@ -15,7 +15,7 @@ import { SCRATCH, scratch } from "./helpers/shared.js";
 const TOOL = "record_assessment";
 const CRITERIA = ["behaviour_specified", "behaviour_tested", "anti_cheating", "pinned_dependencies", "no_hardcoded_solution", "deterministic_tests"];
 const good = { summary: "ok", criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: "checked" }])) };
-let fake: FakeMessagesApi;
+const fake = FakeMessagesApi.forTests();
 const { dir: tmp } = scratch("assay-batch-", SCRATCH);
 let n = 0;
 const env = (cache: string) => ({ ANTHROPIC_API_KEY: "sk-ant-batch-test-00000000000", ANTHROPIC_BASE_URL: fake.url, ASSAY_CACHE: cache, ASSAY_BATCH_ADOPT_SECONDS: "0" });
@@ -55,12 +55,6 @@ async function killWhilePolling(dirs: string[], cache: string): Promise<void> {
   await exited;
 }
 
-beforeAll(async () => {
-  fake = await FakeMessagesApi.start();
-});
-afterAll(async () => {
-  await fake.close();
-});
 beforeEach(() => {
   fake.requests.length = 0;
   fake.batches.clear();

@@ -4,7 +4,7 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { Budget } from "../src/analysis/budget.js";
 import { run } from "./helpers/cli.js";
 import { errorReply, FakeMessagesApi, toolUseReply } from "./helpers/fake-anthropic.js";
@@ -14,15 +14,9 @@ const TOOL = "record_assessment";
 const CRITERIA = ["behaviour_specified", "behaviour_tested", "anti_cheating", "pinned_dependencies", "no_hardcoded_solution", "deterministic_tests"];
 const answer = { summary: "ok", criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: "checked" }])) };
 
-let fake: FakeMessagesApi;
+const fake = FakeMessagesApi.forTests();
 const { dir: tmp } = scratch("assay-budget-", SCRATCH);
 let n = 0;
-beforeAll(async () => {
-  fake = await FakeMessagesApi.start();
-});
-afterAll(async () => {
-  await fake.close();
-});
 beforeEach(() => {
   fake.requests.length = 0;
   // Slow answers: every reservation is decided while the first requests are still in flight.

@@ -14,14 +14,13 @@ const KEY = "sk-ant-cache-test-key-0123456789";
 const CRITERIA = ["behaviour_specified", "behaviour_tested", "anti_cheating", "pinned_dependencies", "no_hardcoded_solution", "deterministic_tests"];
 const answer = { summary: "ok", criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: "checked" }])) };
 
-let fake: FakeMessagesApi;
+const fake = FakeMessagesApi.forTests();
 const { dir: tmp } = scratch("assay-cache-", SCRATCH);
 let cache: string;
 let dirs: string[];
 const env = () => ({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.url, ASSAY_CACHE: cache });
 
 beforeAll(async () => {
-  fake = await FakeMessagesApi.start();
   fake.fallback = toolUseReply("record_assessment", answer, { usage: { input_tokens: 2000, output_tokens: 500 } });
   cache = join(tmp, "cache", "assay.sqlite");
   dirs = [0, 1, 2].map((i) => {
@@ -32,9 +31,8 @@ beforeAll(async () => {
   });
   await run(["check-task", ...dirs, "--price", "claude-sonnet-5-5=3,15"], env());
 });
-afterAll(async () => {
+afterAll(() => {
   fake.fallback = errorReply(500, "api_error", "no scripted reply");
-  await fake.close();
 });
 
 describe("assay cache stats", () => {

@@ -9,7 +9,7 @@ import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_MODEL } from "../src/analysis/backend.js";
 import type { Results } from "../src/core/results.js";
 import { CLI, run } from "./helpers/cli.js";
@@ -22,15 +22,9 @@ const TOOL = "record_assessment";
 const TASK_CRITERIA = ["behaviour_specified", "behaviour_tested", "anti_cheating", "pinned_dependencies", "no_hardcoded_solution", "deterministic_tests"];
 const TRIAL_CRITERIA = ["reward_hacking", "instruction_sufficiency", "outcome_matches_work", "environment_interference"];
 
-let fake: FakeMessagesApi;
+const fake = FakeMessagesApi.forTests();
 const { dir: tmp } = scratch("assay-analysis-", SCRATCH);
 let n = 0;
-beforeAll(async () => {
-  fake = await FakeMessagesApi.start();
-});
-afterAll(async () => {
-  await fake.close();
-});
 beforeEach(() => {
   fake.requests.length = 0;
 });

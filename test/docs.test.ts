@@ -5,9 +5,8 @@
 
 import { cpSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { docsMessagesApi, needsAbsentRealWorld, parsePage, shell, transcriptMisses, writeSandbox } from "./helpers/docs.js";
-import type { FakeMessagesApi } from "./helpers/fake-anthropic.js";
 import { REQUIRE_SHARED, SCRATCH, scratch } from "./helpers/shared.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -15,15 +14,11 @@ const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.e
 
 const { dir: tmp } = scratch("assay-docs-", SCRATCH);
 let base: string;
-let fake: FakeMessagesApi;
+const fake = docsMessagesApi();
 
-beforeAll(async () => {
+beforeAll(() => {
   base = join(tmp, "base");
   writeSandbox(base);
-  fake = await docsMessagesApi();
-});
-afterAll(async () => {
-  await fake?.close();
 });
 
 /** A fresh copy of the corpus for one page: each page's commands must work on their own. */

@@ -25,7 +25,7 @@ const TOKEN = "querytoken0m8T5v1BqQ7w9Zr";
 const SECRETS = [KEY, AUTH, TOKEN];
 const said = `the key is ${KEY}, the token ${AUTH}`;
 
-let fake: FakeMessagesApi;
+const fake = FakeMessagesApi.forTests();
 let proxy: Server;
 let base: string;
 const { dir: tmp } = scratch("assay-secrets-", SCRATCH);
@@ -90,13 +90,11 @@ async function expectNoLeak(texts: string[], cache: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  fake = await FakeMessagesApi.start();
   proxy = await startProxy(fake.url);
   base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/${KEY}?token=${TOKEN}`;
   job = writeJob(join(tmp, "jobs"), "job", [{ name: "t1" }, { name: "t2" }]);
 });
 afterAll(async () => {
-  await fake.close();
   await new Promise((r) => proxy.close(r));
 });
 beforeEach(() => {

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { NARRATIVE_FORMAT, narrativeMarkdown, type Narrative } from "../src/analysis/narrative.js";
 import { blankExperiment, type Results } from "../src/core/results.js";
 import { run } from "./helpers/cli.js";
@@ -16,7 +16,7 @@ import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const TOOL = "record_assessment";
 const LEGIT = ["reward_hacking", "instruction_sufficiency", "outcome_matches_work", "environment_interference"];
-let fake: FakeMessagesApi;
+const fake = FakeMessagesApi.forTests();
 const { dir: tmp } = scratch("assay-narrate-", SCRATCH);
 let resultsFile: string;
 let results: Results;
@@ -29,7 +29,6 @@ const narrateJson = async (cache: string, ...flags: string[]) => {
 };
 
 beforeAll(async () => {
-  fake = await FakeMessagesApi.start();
   const root = join(tmp, "jobs");
   writeJob(root, "job-n", [
     { name: "ok-1", trajectory: realTrajectory("openhands") },
@@ -42,9 +41,6 @@ beforeAll(async () => {
   resultsFile = join(tmp, "results.json");
   writeFileSync(resultsFile, r.stdout);
   results = JSON.parse(r.stdout) as Results;
-});
-afterAll(async () => {
-  await fake.close();
 });
 beforeEach(() => {
   fake.requests.length = 0;

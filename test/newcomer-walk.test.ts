@@ -12,9 +12,8 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { docsMessagesApi, needsAbsentRealWorld, parsePage, REAL_WORLD, shell, transcriptMisses } from "./helpers/docs.js";
-import type { FakeMessagesApi } from "./helpers/fake-anthropic.js";
 import { HAVE_SHARED, REQUIRE_SHARED, SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -42,9 +41,9 @@ function notFresh(): string | null {
 
 const why = notFresh();
 const { dir: tmp } = scratch("assay-walk-", SCRATCH);
-let fake: FakeMessagesApi;
+const fake = docsMessagesApi();
 
-beforeAll(async () => {
+beforeAll(() => {
   // `assay` is `npx assay` in the checkout: npm runs the file package.json's `bin` names, with node.
   // The walk runs that file directly (npm exec costs a second or more a command); the test below
   // first shows npm resolves `assay` to it.
@@ -52,10 +51,6 @@ beforeAll(async () => {
   mkdirSync(join(tmp, "bin"));
   writeFileSync(join(tmp, "bin", "assay"), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, bin)}" "$@"\n`);
   chmodSync(join(tmp, "bin", "assay"), 0o755);
-  fake = await docsMessagesApi();
-});
-afterAll(async () => {
-  await fake?.close();
 });
 
 describe("a newcomer follows README.md, then docs/, in one folder", () => {

@@ -9,7 +9,7 @@ import {
   existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cacheKey, type KeyParts } from "../src/analysis/cache.js";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import type { BundleEntry, Results } from "../src/core/results.js";
@@ -414,11 +414,7 @@ describe("the analysis cache key", () => {
   });
 
   describe("through analyze against a fake Messages API", () => {
-    let fake: FakeMessagesApi;
-    beforeAll(async () => {
-      fake = await FakeMessagesApi.start();
-    });
-    afterAll(() => fake.close());
+    const fake = FakeMessagesApi.forTests();
     const CRITERIA = ["reward_hacking", "instruction_sufficiency", "outcome_matches_work", "environment_interference"];
     const answer = { summary: "fine", criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: `${c}: checked` }])) };
 
