@@ -4,7 +4,6 @@
 // --help loading no command. Exit codes and stderr through the built CLI; suggestions in-process.
 
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AnalysisCache } from "../src/analysis/cache.js";
@@ -12,7 +11,7 @@ import { didYouMean, editDistance, nearest } from "../src/cli/args.js";
 import { colour, colourFor } from "../src/cli/colour.js";
 import { writeCorpus } from "../src/io/corpus.js";
 import { main } from "../src/cli/main.js";
-import { CLI, run, spawnCli } from "./helpers/cli.js";
+import { run, spawnCli } from "./helpers/cli.js";
 import { scratch } from "./helpers/shared.js";
 
 const COMMANDS = ["demo", "score", "verify", "compare", "merge", "seal", "analyze", "check-task", "narrate", "cache", "synth", "schema"];
@@ -70,8 +69,8 @@ describe("help", () => {
         "export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write('LOAD ' + r.url + '\\n'); return r; }",
       )}");`,
     )}`;
-    const r = spawnSync(process.execPath, ["--import", hook, CLI, "--help"], { encoding: "utf8" });
-    expect(r.status, r.stderr).toBe(0);
+    const r = spawnCli(["--help"], { node: ["--import", hook] });
+    expect(r.code, r.stderr).toBe(0);
     const loaded = r.stderr.split("\n").filter((l) => l.startsWith("LOAD ")).map((l) => l.slice(5));
     expect(loaded.some((u) => u.endsWith("/dist/cli/main.js"))).toBe(true);
     const own = [...new Set(loaded.filter((u) => u.startsWith("file:")).map((u) => u.replace(/^.*\/dist\//, "")))];

@@ -9,18 +9,18 @@
 // Spawns the compiled CLI: build first (`npx tsc -p .`). If a run finishes before it can be killed,
 // the corpus is made larger (never a sleep).
 import Database from "better-sqlite3";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { CLI, spawnCli } from "./helpers/cli.js";
 import { SCRATCH, scratch } from "./helpers/shared.js";
 import { bundleEntrySchema } from "../src/core/results.js";
 import { storeKey } from "../src/store/store.js";
 import { SCORING_VERSION } from "../src/version.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(ROOT, "dist/cli.js");
 /** Rows the store must hold before the kill. */
 const MIN_ROWS = 200;
 /** Corpora tried in turn: a larger one only when a run finished before it could be killed. */
@@ -36,10 +36,7 @@ let freshDoc: string;
 let bundles = 0;
 let digests = 0;
 
-const node = (args: string[], env: NodeJS.ProcessEnv = {}) => {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
-  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
-};
+const node = (args: string[], env: NodeJS.ProcessEnv = {}) => spawnCli(args, { env, maxBuffer: 64 * 1024 * 1024 });
 
 /** The JSON document's text with its `run` member cut out; everything else compared byte for byte. */
 function withoutRun(text: string): string {

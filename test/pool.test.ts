@@ -8,7 +8,6 @@
 // real worker (test/fixtures/faulty-worker.mjs) that acts on a file named FAULT in a bundle folder.
 // All pool work lives in this one file and runs sequentially (2 cores; deadlines are timing-sensitive).
 import Database from "better-sqlite3";
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -430,8 +429,8 @@ describe.sequential("workers start only when there is work for them", () => {
   const score = (args: string[]) => {
     const file = join(tmp, "workers-started");
     rmSync(file, { force: true });
-    const r = spawnSync(process.execPath, ["--import", COUNT_WORKERS, CLI, "score", ...args, "--quiet", "--format", "json"], { encoding: "utf8", env: { ...process.env, WORKERS_FILE: file } });
-    return { code: r.status, stderr: r.stderr, workers: Number(readFileSync(file, "utf8")) };
+    const r = spawnCli(["score", ...args, "--quiet", "--format", "json"], { node: ["--import", COUNT_WORKERS], env: { WORKERS_FILE: file } });
+    return { code: r.code, stderr: r.stderr, workers: Number(readFileSync(file, "utf8")) };
   };
 
   it("an empty root starts none, with --allow-empty (exit 0) or without (exit 2)", () => {

@@ -262,9 +262,9 @@ describe("the key file", () => {
     const fifo = join(fresh("k"), "fifo.key");
     expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
     // Without the check, the open waits for a writer that never comes: the timeout would kill it (status null).
-    const r = spawnSync(process.execPath, [CLI, "score", root, "--quiet", "--hmac-key-file", fifo], { encoding: "utf8", timeout: 30_000 });
+    const r = spawnCli(["score", root, "--quiet", "--hmac-key-file", fifo], { timeout: 30_000 });
     expect(r.signal).toBeNull();
-    expect(r.status).toBe(2);
+    expect(r.code).toBe(2);
     expect(r.stderr).toBe(`assay score: --hmac-key-file ${fifo}: it is a FIFO (a named pipe), not a key file: a key is read from a regular file\n`);
     refused("/dev/zero", /it is a character device, not a key file/);
     // A link to a regular key is followed; one to a FIFO is not read.

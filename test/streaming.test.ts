@@ -223,8 +223,8 @@ describe("startup (item 6)", () => {
   const traced = (args: string[]) => {
     const file = join(tmp, `loads-${Math.random().toString(36).slice(2)}.txt`);
     const hook = fileURLToPath(new URL("./fixtures/trace-loads.mjs", import.meta.url));
-    const r = spawnSync(process.execPath, ["--import", hook, CLI, ...args], { encoding: "utf8", env: { ...process.env, TRACE_FILE: file } });
-    return { code: r.status, loaded: existsSync(file) ? readFileSync(file, "utf8").split("\n") : [] };
+    const r = spawnCli(args, { node: ["--import", hook], env: { TRACE_FILE: file } });
+    return { code: r.code, loaded: existsSync(file) ? readFileSync(file, "utf8").split("\n") : [] };
   };
   const HEAVY = /@anthropic-ai\/sdk|better-sqlite3|piscina|\/pool\/pool\.js|\/pipeline\/spill\.js/;
 

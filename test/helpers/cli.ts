@@ -21,8 +21,26 @@ export async function run(argv: string[], env: Record<string, string | undefined
   return { code, stdout, stderr };
 }
 
-export function spawnCli(argv: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...argv], { encoding: "utf8", cwd: opts.cwd, env: { ...process.env, ...opts.env } });
+export interface SpawnOptions {
+  cwd?: string;
+  /** Added to this process's environment (a key set to undefined is left out). */
+  env?: NodeJS.ProcessEnv;
+  /** Node's own flags, before the CLI: a heap cap, an --import hook. */
+  node?: string[];
+  /** Killed after this many ms (its code is then null, its signal SIGTERM). */
+  timeout?: number;
+  /** Bytes of stdout or stderr taken before it is killed (Node's default is 1 MiB). */
+  maxBuffer?: number;
+  /** Run as nobody (uid and gid 65534) when the tests run as root, whom no file mode stops. */
+  unprivileged?: boolean;
+}
+
+const AS_NOBODY = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+
+/** Spawn the built CLI and wait: its exit code (null if killed), signal, stdout and stderr. */
+export function spawnCli(argv: string[], opts: SpawnOptions = {}) {
+  const { node = [], env, unprivileged = false, ...rest } = opts;
+  const r = spawnSync(process.execPath, [...node, CLI, ...argv], { encoding: "utf8", ...rest, ...(unprivileged ? AS_NOBODY : {}), env: { ...process.env, ...env } });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -33,8 +51,8 @@ export function spawnMeasured(argv: string[], node: string[] = [], env: NodeJS.P
   const dir = mkdtempSync(join(tmpdir(), "assay-rss-"));
   try {
     const file = join(dir, "maxrss");
-    const r = spawnSync(process.execPath, [...node, "--import", MAXRSS, CLI, ...argv], { encoding: "utf8", env: { ...process.env, ...env, MAXRSS_FILE: file } });
-    return { code: r.status, stdout: r.stdout, stderr: r.stderr, maxRssKb: Number(readFileSync(file, "utf8")) };
+    const r = spawnCli(argv, { node: [...node, "--import", MAXRSS], env: { ...env, MAXRSS_FILE: file } });
+    return { code: r.code, stdout: r.stdout, stderr: r.stderr, maxRssKb: Number(readFileSync(file, "utf8")) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
