@@ -4,11 +4,10 @@
 // reply (errored, expired and malformed entries are errors, never cached).
 
 import Database from "better-sqlite3";
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { CLI, run } from "./helpers/cli.js";
+import { run, startCli } from "./helpers/cli.js";
 import { batchMessage, errorReply, FakeMessagesApi, type BatchResult } from "./helpers/fake-anthropic.js";
 import { SCRATCH, scratch } from "./helpers/shared.js";
 
@@ -34,8 +33,7 @@ const creates = () => fake.requests.filter((r) => r.method === "POST" && r.path.
 /** A spawned check-task --batch, SIGKILLed once its batch exists and it is polling (a batch that never ends). */
 async function killWhilePolling(dirs: string[], cache: string): Promise<void> {
   fake.pollsBeforeEnd = 1_000_000;
-  const child = spawn(process.execPath, [CLI, "check-task", ...dirs, "--batch", "--poll-interval", "0.05"], { env: { ...process.env, ...env(cache) } });
-  const exited = new Promise((r) => child.on("exit", r));
+  const { child, exited } = startCli(["check-task", ...dirs, "--batch", "--poll-interval", "0.05"], { env: env(cache) });
   // Killed once the cache records the batch under its real id (it is polling by then), not after a guess of time.
   const recorded = () => {
     try {

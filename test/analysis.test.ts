@@ -6,13 +6,12 @@
 // advisory outcome changes a hard result.
 
 import Database from "better-sqlite3";
-import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_MODEL } from "../src/analysis/backend.js";
 import type { Results } from "../src/core/results.js";
-import { CLI, run } from "./helpers/cli.js";
+import { run, startCli } from "./helpers/cli.js";
 import { errorReply, FakeMessagesApi, textReply, toolUseReply, type FakeReply, type RecordedRequest } from "./helpers/fake-anthropic.js";
 import { realTrajectory, withAgentCommand, writeJob } from "./helpers/harbor.js";
 import { SCRATCH, scratch } from "./helpers/shared.js";
@@ -259,15 +258,10 @@ describe("analyze: scores first, then analyses each valid trial; no hard field c
   });
 });
 
-function spawnAsync(argv: string[], extra: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...argv], { env: { ...process.env, ...extra } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+async function spawnAsync(argv: string[], extra: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const r = startCli(argv, { env: extra });
+  const { code } = await r.exited;
+  return { code, stdout: r.stdout(), stderr: r.stderr() };
 }
 
 describe("the default model", () => {

@@ -9,12 +9,11 @@
 // Spawns the compiled CLI: build first (`npx tsc -p .`). If a run finishes before it can be killed,
 // the corpus is made larger (never a sleep).
 import Database from "better-sqlite3";
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLI, spawnCli } from "./helpers/cli.js";
+import { CLI, spawnCli, startCli } from "./helpers/cli.js";
 import { SCRATCH, scratch } from "./helpers/shared.js";
 import { bundleEntrySchema } from "../src/core/results.js";
 import { storeKey } from "../src/store/store.js";
@@ -70,14 +69,7 @@ interface Killed {
  * by itself first (the caller then needs a larger corpus).
  */
 async function scoreAndKill(corpus: string, store: string, out: string): Promise<Killed | null> {
-  const child = spawn(process.execPath, [CLI, "score", corpus, "--store", store, "--format", "json", "--out", out, "--jobs", "2", "--quiet"], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (t: string) => void (stderr += t));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("exit", (code, signal) => resolve({ code, signal })),
-  );
+  const { child, stderr, exited } = startCli(["score", corpus, "--store", store, "--format", "json", "--out", out, "--jobs", "2", "--quiet"]);
   let ended = false;
   void exited.then(() => (ended = true));
   const giveUp = Date.now() + 45_000;
@@ -94,7 +86,7 @@ async function scoreAndKill(corpus: string, store: string, out: string): Promise
   if (polled < 0 && !ended) child.kill("SIGKILL");
   const how = await exited;
   if (polled < 0 || how.signal !== "SIGKILL") return null; // finished (or was finishing) before the kill
-  return { polled, stderr };
+  return { polled, stderr: stderr() };
 }
 
 interface StoreState {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resultsSchema } from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
-import { CLI, spawnCli } from "./helpers/cli.js";
+import { CLI, spawnCli, startCli } from "./helpers/cli.js";
 import { SCRATCH, scratch } from "./helpers/shared.js";
 
 // Thousands of small files: on tmpfs when there is one, so a busy disk does not set the pace.
@@ -205,19 +205,10 @@ afterAll(() => {
 });
 
 function start(argv: string[], env: Record<string, string> = {}): Running {
-  const child = spawn(process.execPath, [CLI, ...argv], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  const { child, stdout, stderr, exited } = startCli(argv, { env });
   children.add(child);
-  let out = "";
-  let err = "";
-  child.stdout!.setEncoding("utf8").on("data", (t: string) => void (out += t));
-  child.stderr!.setEncoding("utf8").on("data", (t: string) => void (err += t));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("close", (code, signal) => {
-      children.delete(child);
-      resolve({ code, signal });
-    }),
-  );
-  return { stdout: () => out, stderr: () => err, exited, kill: (s) => void child.kill(s) };
+  void exited.then(() => children.delete(child));
+  return { stdout, stderr, exited, kill: (s) => void child.kill(s) };
 }
 
 /** Poll stderr until a status line reports at least `min` bundles done. */

@@ -3,13 +3,12 @@
 // while its document is half read (a write that failed mid-way) lets the file go instead of
 // throwing "busy".
 
-import { spawn } from "node:child_process";
 import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writeCorpus } from "../src/io/corpus.js";
 import { scoreRun } from "../src/pipeline/score.js";
-import { CLI, spawnCli } from "./helpers/cli.js";
+import { spawnCli, startCli } from "./helpers/cli.js";
 import { freshFolders } from "./helpers/shared.js";
 import { openSpills } from "./helpers/spills.js";
 
@@ -67,11 +66,7 @@ describe.sequential("a failed `assay score` leaves nothing in ASSAY_TMPDIR", () 
 
   it("killed (-9) while its spill is open: the folder is empty", async () => {
     const dir = folder("killed");
-    const child = spawn(process.execPath, [CLI, "score", big, "--format", "json", "--out", join(folder("out"), "killed.json"), "--jobs", "2", "--quiet"], {
-      env: { ...process.env, ASSAY_TMPDIR: dir },
-      stdio: "ignore",
-    });
-    const exited = new Promise((r) => child.on("exit", r));
+    const { child, exited } = startCli(["score", big, "--format", "json", "--out", join(folder("out"), "killed.json"), "--jobs", "2", "--quiet"], { env: { ASSAY_TMPDIR: dir } });
     const until = Date.now() + 90_000;
     // Open and its name gone: the spill as it is for the rest of the run. (Between SQLite's open and
     // the unlink, a few statements, a kill leaves the file: the next run clears it, tested above.)

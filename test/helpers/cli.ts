@@ -1,5 +1,6 @@
-// Run the CLI in-process (main(argv, io)) or as a spawned `node dist/cli.js` (also with its peak RSS).
-import { spawnSync } from "node:child_process";
+// Run the CLI in-process (main(argv, io)) or as a spawned `node dist/cli.js`: waited for (also with
+// its peak RSS), or started and left running for a test to watch, stop or kill.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,6 +43,27 @@ export function spawnCli(argv: string[], opts: SpawnOptions = {}) {
   const { node = [], env, unprivileged = false, ...rest } = opts;
   const r = spawnSync(process.execPath, [...node, CLI, ...argv], { encoding: "utf8", ...rest, ...(unprivileged ? AS_NOBODY : {}), env: { ...process.env, ...env } });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+export interface Started {
+  /** The running CLI (its pid; kill() to stop it). */
+  child: ChildProcess;
+  /** What it has written so far. */
+  stdout: () => string;
+  stderr: () => string;
+  /** Once it has exited and all its output is read. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Start the built CLI without waiting for it (a test that must answer its requests, or watch and kill it). */
+export function startCli(argv: string[], opts: Pick<SpawnOptions, "cwd" | "env"> = {}): Started {
+  const child = spawn(process.execPath, [CLI, ...argv], { cwd: opts.cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...opts.env } });
+  let out = "";
+  let err = "";
+  child.stdout.setEncoding("utf8").on("data", (t: string) => void (out += t));
+  child.stderr.setEncoding("utf8").on("data", (t: string) => void (err += t));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
+  return { child, stdout: () => out, stderr: () => err, exited };
 }
 
 const MAXRSS = fileURLToPath(new URL("../fixtures/max-rss.mjs", import.meta.url));
