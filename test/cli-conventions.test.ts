@@ -10,7 +10,6 @@ import { AnalysisCache } from "../src/analysis/cache.js";
 import { didYouMean, editDistance, nearest } from "../src/cli/args.js";
 import { colour, colourFor } from "../src/cli/colour.js";
 import { writeCorpus } from "../src/io/corpus.js";
-import { main } from "../src/cli/main.js";
 import { run, spawnCli } from "./helpers/cli.js";
 import { scratch } from "./helpers/shared.js";
 
@@ -235,11 +234,7 @@ describe("colour in a table written to a terminal", () => {
   beforeAll(() => {
     expect(spawnCli(["demo", "--out", dir]).code).toBe(0);
   });
-  const score = async (env: Record<string, string>, tty: boolean, ...more: string[]) => {
-    let stdout = "";
-    await main(["score", join(dir, "logs"), ...more], { stdout: (t) => void (stdout += t), stderr: () => {}, env, stderrIsTTY: false, stdoutIsTTY: tty, onInterrupt: () => () => {} });
-    return stdout;
-  };
+  const score = async (env: Record<string, string>, tty: boolean, ...more: string[]) => (await run(["score", join(dir, "logs"), ...more], env, { stdoutIsTTY: tty })).stdout;
   it("paints the verdict markers after the columns are laid out, and nothing else", async () => {
     const plain = await score({}, false);
     const painted = await score({}, true);

@@ -9,7 +9,8 @@ import { main } from "../../src/cli/main.js";
 
 export const CLI = new URL("../../dist/cli.js", import.meta.url).pathname;
 
-export async function run(argv: string[], env: Record<string, string | undefined> = {}) {
+/** Run main() in this process with `env` as its whole environment; stdout a terminal only when asked. */
+export async function run(argv: string[], env: Record<string, string | undefined> = {}, tty: { stdoutIsTTY?: boolean } = {}) {
   let stdout = "";
   let stderr = "";
   const code = await main(argv, {
@@ -17,6 +18,7 @@ export async function run(argv: string[], env: Record<string, string | undefined
     stderr: (t) => void (stderr += t),
     env,
     stderrIsTTY: false,
+    ...tty,
     onInterrupt: () => () => {},
   });
   return { code, stdout, stderr };
