@@ -9,10 +9,9 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resultsSchema, type BundleEntry, type Experiment, type Results } from "../src/core/results.js";
 import { run, spawnCli } from "./helpers/cli.js";
-import { REQUIRE_SHARED, SCRATCH, scratchInTest, SHARED_DIR } from "./helpers/shared.js";
+import { expectShared, runsWithShared, SCRATCH, scratchInTest, SHARED_DIR } from "./helpers/shared.js";
 
 const ROOT = join(SHARED_DIR, "real-world/harbor-jobs");
-const HAVE = existsSync(join(ROOT, "SOURCES.md"));
 const MATRAIX = join(ROOT, "MatrAIx-ai--MatrAIx/jobs");
 /** What SOURCES.md says was left of the leaked key: the prefix, then X's. */
 const KEY = /sk-ant-api03-X{8,}/;
@@ -68,9 +67,9 @@ const experimentAt = (jobDir: string): Experiment => {
   return e!;
 };
 
-describe.runIf(HAVE || REQUIRE_SHARED)("real Harbor archives (../shared/real-world/harbor-jobs)", () => {
+describe.runIf(runsWithShared(join(ROOT, "SOURCES.md")))("real Harbor archives (../shared/real-world/harbor-jobs)", () => {
   beforeAll(async () => {
-    if (!HAVE) throw new Error(`CI=true but ${ROOT} is missing`);
+    expectShared(join(ROOT, "SOURCES.md"));
     const json = await run(["score", ROOT, "--format", "json", "--quiet"]);
     expect(json.code, json.stderr).toBe(0);
     jsonText = json.stdout;

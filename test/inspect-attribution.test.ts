@@ -13,7 +13,7 @@ import { inspectLogBytes } from "../src/synth/inspect.js";
 import { zipBytes } from "../src/synth/zip.js";
 import { run } from "./helpers/cli.js";
 import { cleanup, fixture, json, members, place, scratch, type Member } from "./helpers/inspect.js";
-import { REQUIRE_SHARED, SHARED_DIR } from "./helpers/shared.js";
+import { runsWithShared, SHARED_DIR } from "./helpers/shared.js";
 
 afterAll(cleanup);
 
@@ -336,7 +336,7 @@ describe("choice() without options is the scorer's (#5310), by the writer's vers
 });
 
 describe("a log whose claims cover samples it lacks, none of those it holds scored, is unverified, like one with none (§12's no sample evidence)", () => {
-  it.skipIf(!REQUIRE_SHARED && SHARED_DIR === null)("the real log_tool_call_error.json (claims 1.0 over 4 completed, holds one unscored record): unverified, valid, coverage 0/1, not METRIC_MISMATCH", async () => {
+  it.runIf(runsWithShared(`${SHARED_DIR}/real-world/inspect/log_tool_call_error.json`))("the real log_tool_call_error.json (claims 1.0 over 4 completed, holds one unscored record): unverified, valid, coverage 0/1, not METRIC_MISMATCH", async () => {
     const f = `${SHARED_DIR}/real-world/inspect/log_tool_call_error.json`;
     const e = scoreInspectLog(f, "json");
     expect(e.validity).toBe("valid");

@@ -7,7 +7,7 @@
 //
 // Workers run compiled code (dist/): `npm run build` first.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packFor } from "../src/analysis/evidence.js";
@@ -16,7 +16,7 @@ import { trialVerdicts } from "../src/cli/commands/analyze.js";
 import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
 import { inShard } from "../src/pipeline/shard.js";
 import { run, spawnCli } from "./helpers/cli.js";
-import { REQUIRE_SHARED, SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
+import { runsWithShared, SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
 import { RUN_ID, tbLock, trialName, writeRun, writeRunFiles, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
 
 const { dir: BASE } = scratch("assay-tb-score-", SCRATCH);
@@ -389,9 +389,8 @@ describe("assay verify", () => {
 // ---------------------------------------------------------------------------------------------
 
 const REAL = join(SHARED_DIR, "real-world", "terminal-bench");
-const HAVE_REAL = existsSync(join(REAL, "SOURCES.md"));
 
-describe.runIf(HAVE_REAL || REQUIRE_SHARED)("the real runs (../shared/real-world/terminal-bench)", () => {
+describe.runIf(runsWithShared(join(REAL, "SOURCES.md")))("the real runs (../shared/real-world/terminal-bench)", () => {
   it("two experiments, every compared figure agrees, nothing invalid, no warning", async () => {
     const doc = await score([REAL]);
     expect(names(doc)).toEqual(["golden_solution_log", "qwen3-235b-a22b-instruct-2507"]);

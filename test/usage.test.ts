@@ -11,7 +11,7 @@ import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
 import { inspectFileName, inspectLogBytes, type InspectSpec } from "../src/synth/inspect.js";
 import { run } from "./helpers/cli.js";
 import { float, writeJob, writeTrial, type TrialSpec } from "./helpers/harbor.js";
-import { HAVE_SHARED, REQUIRE_SHARED, SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
+import { runsWithShared, SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
 
 const DOCKER = { type: "RuntimeError", message: "Docker compose command failed: network not found" };
 const agent = (n_input_tokens: number | null, n_cache_tokens: number | null, n_output_tokens: number | null, cost_usd: number | null) => ({
@@ -211,7 +211,7 @@ describe("every format shows it", () => {
   });
 });
 
-describe.runIf(HAVE_SHARED || REQUIRE_SHARED)("real archives", () => {
+describe.runIf(runsWithShared(join(SHARED_DIR, "examples")))("real archives", () => {
   it("real Harbor trials and Inspect logs give the tokens (and cost) their files record", async () => {
     const canary = join(SHARED_DIR, "real-world/harbor-jobs/PeterMakhnatch--eval-lab/research/evidence/runs/canary-event-summary-codex-20260815");
     expect(existsSync(canary)).toBe(true);

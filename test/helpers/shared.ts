@@ -10,6 +10,14 @@ export const SHARED_DIR = resolve(process.env["ASSAY_SHARED_DIR"] ?? new URL("..
 export const HAVE_SHARED = existsSync(resolve(SHARED_DIR, "examples"));
 export const REQUIRE_SHARED = process.env["CI"] === "true";
 
+/** Whether the tests of a part of ../shared run: when `path` (in that part) is there, and always under CI=true, where they must fail without it. */
+export const runsWithShared = (path: string): boolean => existsSync(path) || REQUIRE_SHARED;
+
+/** Fails the tests of a part of ../shared that run without it (under CI=true), naming what is missing. */
+export function expectShared(path: string): void {
+  if (!existsSync(path)) throw new Error(`CI=true but ${path} is missing`);
+}
+
 /** Where large test corpora go: memory-backed when the machine has it, so tests don't fight over the disk. */
 export const SCRATCH = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
 
