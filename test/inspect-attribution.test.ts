@@ -6,16 +6,15 @@
 
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { partsOf, readSamples, scoreInspectLog } from "../src/io/inspect.js";
 import { readDirectory } from "../src/io/inspect-zip.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
 import { zipBytes } from "../src/synth/zip.js";
 import { run } from "./helpers/cli.js";
-import { cleanup, fixture, json, members, place, scratch, type Member } from "./helpers/inspect.js";
+import { fixture, json, members, place, scratch, type Member } from "./helpers/inspect.js";
 import { runsWithShared, SHARED_DIR } from "./helpers/shared.js";
 
-afterAll(cleanup);
 
 /** JSON with NaN written as Inspect writes it (a bare token). */
 const withNaN = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === "number" && Number.isNaN(x) ? "\u0000NaN" : x), 2).replace(/"\\u0000NaN"/g, "NaN");

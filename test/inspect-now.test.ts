@@ -5,7 +5,7 @@
 
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { globMatcher } from "../src/core/inspect/specs.js";
 import { partsOf, readSamples, scoreInspectLog } from "../src/io/inspect.js";
@@ -14,10 +14,9 @@ import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
 import { zipBytes } from "../src/synth/zip.js";
 import { run } from "./helpers/cli.js";
-import { cleanup, fixture, json, members, place, scratch, type Member } from "./helpers/inspect.js";
+import { fixture, json, members, place, scratch, type Member } from "./helpers/inspect.js";
 import { runsWithShared, SHARED_DIR } from "./helpers/shared.js";
 
-afterAll(cleanup);
 
 const POP = "2025-05-12T20-28-13-04-00_popularity.json";
 /** JSON with NaN written as Inspect writes it (a bare token). */
