@@ -89,16 +89,11 @@ const INVALID: TrialSpec[] = [
   { name: "p2", rewards: { reward: float(0) } },
 ];
 
-const { dir: tmp } = scratch("assay-harbor-jobs-", SCRATCH);
+const { dir: tmp, fresh } = scratch("assay-harbor-jobs-", SCRATCH);
 beforeAll(() => {
   if (!existsSync(CLI) || !existsSync(new URL("../dist/pool/worker.js", import.meta.url))) throw new Error("these tests run compiled workers: build first");
 });
 let serial = 0;
-const fresh = (name: string) => {
-  const dir = join(tmp, `${name}-${++serial}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
 
 describe.sequential("job metrics are computed per reward key, states first", () => {
   let mixed: string;

@@ -4,7 +4,7 @@
 // one task from another for pass@k. Each rule on both sides of its line, through the real pipeline
 // (scoreRoots, the CLI in-process with a real SQLite store, and spawned for `verify`).
 
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
@@ -19,13 +19,8 @@ const score = (roots: string[]) => scoreRoots(roots, BASE);
 const exp = (doc: Results, name: string): Experiment => doc.experiments.find((x) => x.experiment === name)!;
 const entry = (doc: Results, trial: string): BundleEntry => doc.bundles.find((b) => b.trial === trial)!;
 
-const { dir: tmp } = scratch("assay-harbor-now-", SCRATCH);
+const { dir: tmp, fresh } = scratch("assay-harbor-now-", SCRATCH);
 let serial = 0;
-const fresh = (name: string) => {
-  const dir = join(tmp, `${name}-${++serial}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
 
 const DIGEST = (c: string) => `sha256:${c.repeat(64)}`;
 

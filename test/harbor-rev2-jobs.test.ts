@@ -22,13 +22,8 @@ const exp = (doc: Results, name: string | null): Experiment => {
   return e!;
 };
 
-const { dir: tmp } = scratch("assay-harbor-rev2-jobs-", SCRATCH);
+const { dir: tmp, fresh } = scratch("assay-harbor-rev2-jobs-", SCRATCH);
 let serial = 0;
-const fresh = (name: string) => {
-  const dir = join(tmp, `${name}-${++serial}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
 
 interface JobSpec {
   id?: string;

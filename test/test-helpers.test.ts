@@ -13,11 +13,16 @@ describe("scratch folders", () => {
   let blocks = "";
   let tests = "";
   describe("a block's", () => {
-    const { dir, at } = scratch("assay-helpers-");
+    const { dir, at, fresh } = scratch("assay-helpers-");
     blocks = dir;
     it("is there for the block's tests, at() inside it", () => {
       writeFileSync(at("f"), "x");
       expect([existsSync(dir), existsSync(`${dir}/f`)]).toEqual([true, true]);
+    });
+    it("fresh() makes a new folder inside it at each call, under one name or another", () => {
+      const made = [fresh("job"), fresh("job"), fresh("corpus")];
+      expect(new Set(made).size).toBe(3);
+      for (const f of made) expect([f.startsWith(`${dir}/`), existsSync(f)]).toEqual([true, true]);
     });
   });
   it("is gone after the block", () => expect(existsSync(blocks)).toBe(false));

@@ -34,33 +34,40 @@ function remover(dir: string, removal: Removal): () => void {
   return () => rmSync(dir, { recursive: true, force: true });
 }
 
+export interface Scratch {
+  dir: string;
+  /** A path inside it. */
+  at: (p: string) => string;
+  /** A new numbered folder inside it for each call (a job, a corpus), so no two tests share one. */
+  fresh: (name: string) => string;
+}
+
+function inside(dir: string): Scratch {
+  let serial = 0;
+  const fresh = (name: string) => {
+    const made = join(dir, `${name}-${++serial}`);
+    mkdirSync(made, { recursive: true });
+    return made;
+  };
+  return { dir, at: (p) => join(dir, p), fresh };
+}
+
 /**
  * A scratch folder in `base`, made now and removed after the tests of the file or describe block
- * that calls this (inside a test, use scratchInTest); `at` names a path inside it.
+ * that calls this (inside a test, use scratchInTest).
  */
-export function scratch(prefix: string, base: string = tmpdir(), removal: Removal = "rmSync"): { dir: string; at: (p: string) => string } {
+export function scratch(prefix: string, base: string = tmpdir(), removal: Removal = "rmSync"): Scratch {
   const dir = mkdtempSync(join(base, prefix));
   afterAll(remover(dir, removal));
-  return { dir, at: (p) => join(dir, p) };
+  return inside(dir);
 }
 
 /** A scratch folder in `base` for the running test, removed when it finishes, passed or failed. */
-export function scratchInTest(prefix: string, base: string = tmpdir()): { dir: string; at: (p: string) => string } {
+export function scratchInTest(prefix: string, base: string = tmpdir()): Scratch {
   const dir = mkdtempSync(join(base, prefix));
   onTestFinished(remover(dir, "rmSync"));
-  return { dir, at: (p) => join(dir, p) };
+  return inside(dir);
 }
 
-/**
- * A scratch folder in SCRATCH for one test file, and a new numbered folder inside it for each call
- * (a job, a corpus), so no two tests share one.
- */
-export function freshFolders(prefix: string): (name: string) => string {
-  const { dir: tmp } = scratch(prefix, SCRATCH);
-  let serial = 0;
-  return (name) => {
-    const dir = join(tmp, `${name}-${++serial}`);
-    mkdirSync(dir, { recursive: true });
-    return dir;
-  };
-}
+/** A scratch folder in SCRATCH for the file or block, and a new numbered folder inside it for each call. */
+export const freshFolders = (prefix: string): ((name: string) => string) => scratch(prefix, SCRATCH).fresh;
