@@ -54,7 +54,8 @@ function inside(dir: string): Scratch {
 
 /**
  * A scratch folder in `base`, made now and removed after the tests of the file or describe block
- * that calls this (inside a test, use scratchInTest).
+ * that calls this (inside a test, use scratchInTest). A skipped block's hooks never run: in one that
+ * may be skipped, make the folder in its beforeAll instead, or it is left behind.
  */
 export function scratch(prefix: string, base: string = tmpdir(), removal: Removal = "rmSync"): Scratch {
   const dir = mkdtempSync(join(base, prefix));
