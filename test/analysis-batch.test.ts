@@ -4,19 +4,18 @@
 // reply (errored, expired and malformed entries are errors, never cached).
 
 import Database from "better-sqlite3";
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CLI, run } from "./helpers/cli.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { run, startCli } from "./helpers/cli.js";
 import { batchMessage, errorReply, FakeMessagesApi, type BatchResult } from "./helpers/fake-anthropic.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const TOOL = "record_assessment";
 const CRITERIA = ["behaviour_specified", "behaviour_tested", "anti_cheating", "pinned_dependencies", "no_hardcoded_solution", "deterministic_tests"];
 const good = { summary: "ok", criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: "checked" }])) };
-let fake: FakeMessagesApi;
-let tmp: string;
+const fake = FakeMessagesApi.forTests();
+const { dir: tmp } = scratch("assay-batch-", SCRATCH);
 let n = 0;
 const env = (cache: string) => ({ ANTHROPIC_API_KEY: "sk-ant-batch-test-00000000000", ANTHROPIC_BASE_URL: fake.url, ASSAY_CACHE: cache, ASSAY_BATCH_ADOPT_SECONDS: "0" });
 const tasks = (count: number) =>
@@ -34,8 +33,7 @@ const creates = () => fake.requests.filter((r) => r.method === "POST" && r.path.
 /** A spawned check-task --batch, SIGKILLed once its batch exists and it is polling (a batch that never ends). */
 async function killWhilePolling(dirs: string[], cache: string): Promise<void> {
   fake.pollsBeforeEnd = 1_000_000;
-  const child = spawn(process.execPath, [CLI, "check-task", ...dirs, "--batch", "--poll-interval", "0.05"], { env: { ...process.env, ...env(cache) } });
-  const exited = new Promise((r) => child.on("exit", r));
+  const { child, exited } = startCli(["check-task", ...dirs, "--batch", "--poll-interval", "0.05"], { env: env(cache) });
   // Killed once the cache records the batch under its real id (it is polling by then), not after a guess of time.
   const recorded = () => {
     try {
@@ -55,14 +53,6 @@ async function killWhilePolling(dirs: string[], cache: string): Promise<void> {
   await exited;
 }
 
-beforeAll(async () => {
-  fake = await FakeMessagesApi.start();
-  tmp = mkdtempSync(join(SCRATCH, "assay-batch-"));
-});
-afterAll(async () => {
-  await fake.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
 beforeEach(() => {
   fake.requests.length = 0;
   fake.batches.clear();

@@ -2,29 +2,21 @@
 // limits hold under concurrency (a worst case is reserved before each request), a run stops cleanly
 // and says what it left, and everything answered stays in the cache for the next run.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { Budget } from "../src/analysis/budget.js";
 import { run } from "./helpers/cli.js";
 import { errorReply, FakeMessagesApi, toolUseReply } from "./helpers/fake-anthropic.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const TOOL = "record_assessment";
 const CRITERIA = ["behaviour_specified", "behaviour_tested", "anti_cheating", "pinned_dependencies", "no_hardcoded_solution", "deterministic_tests"];
 const answer = { summary: "ok", criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: "checked" }])) };
 
-let fake: FakeMessagesApi;
-let tmp: string;
+const fake = FakeMessagesApi.forTests();
+const { dir: tmp } = scratch("assay-budget-", SCRATCH);
 let n = 0;
-beforeAll(async () => {
-  fake = await FakeMessagesApi.start();
-  tmp = mkdtempSync(join(SCRATCH, "assay-budget-"));
-});
-afterAll(async () => {
-  await fake.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
 beforeEach(() => {
   fake.requests.length = 0;
   // Slow answers: every reservation is decided while the first requests are still in flight.

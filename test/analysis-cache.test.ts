@@ -3,27 +3,25 @@
 // the real SDK against the fake Messages API filling them, and while another connection reads.
 
 import Database from "better-sqlite3";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "./helpers/cli.js";
 import { errorReply, FakeMessagesApi, toolUseReply } from "./helpers/fake-anthropic.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const KEY = "sk-ant-cache-test-key-0123456789";
 const CRITERIA = ["behaviour_specified", "behaviour_tested", "anti_cheating", "pinned_dependencies", "no_hardcoded_solution", "deterministic_tests"];
 const answer = { summary: "ok", criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: "checked" }])) };
 
-let fake: FakeMessagesApi;
-let tmp: string;
+const fake = FakeMessagesApi.forTests();
+const { dir: tmp } = scratch("assay-cache-", SCRATCH);
 let cache: string;
 let dirs: string[];
 const env = () => ({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.url, ASSAY_CACHE: cache });
 
 beforeAll(async () => {
-  fake = await FakeMessagesApi.start();
   fake.fallback = toolUseReply("record_assessment", answer, { usage: { input_tokens: 2000, output_tokens: 500 } });
-  tmp = mkdtempSync(join(SCRATCH, "assay-cache-"));
   cache = join(tmp, "cache", "assay.sqlite");
   dirs = [0, 1, 2].map((i) => {
     const d = join(tmp, `task-${i}`);
@@ -33,10 +31,8 @@ beforeAll(async () => {
   });
   await run(["check-task", ...dirs, "--price", "claude-sonnet-5-5=3,15"], env());
 });
-afterAll(async () => {
+afterAll(() => {
   fake.fallback = errorReply(500, "api_error", "no scripted reply");
-  await fake.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 describe("assay cache stats", () => {

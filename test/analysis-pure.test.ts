@@ -3,9 +3,9 @@
 // cache key, check-task's gate, and property 1 — no advisory outcome changes a hard result.
 // Never the network: analyseAll runs offline or against a tiny in-test Backend.
 
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Backend, ModelRequest } from "../src/analysis/backend.js";
 import { AnalysisCache, cacheKey, type KeyParts } from "../src/analysis/cache.js";
 import { analyseAll, type Analysis } from "../src/analysis/engine.js";
@@ -31,7 +31,7 @@ import { scoreDirectory, scoreFile } from "../src/pool/score-directory.js";
 const scoreLog = (file: string, path: string, format: "eval" | "json") => scoreFile(file, path, "inspect", { part: "whole", format }) as BundleEntry;
 import { bundle, escaped, game, live, score, sha, writeFiles } from "./helpers/bundle.js";
 import { float, realTrajectory, withAgentCommand, writeJob, writeTrial, type TrialSpec } from "./helpers/harbor.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 import { redact } from "../src/core/redact.js";
 import { finding } from "../src/core/codes.js";
 import { build, effect, OTHER, REPO, tree } from "./helpers/world.js";
@@ -59,9 +59,7 @@ const thrown = (f: () => unknown): Error => {
   throw new Error("expected a throw");
 };
 
-let tmp: string;
-beforeAll(() => void (tmp = mkdtempSync(join(SCRATCH, "assay-analysis-pure-"))));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const { dir: tmp } = scratch("assay-analysis-pure-", SCRATCH);
 const dirFor = (name: string) => join(tmp, name);
 
 // ---------------------------------------------------------------------------------------------

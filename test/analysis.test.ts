@@ -6,33 +6,24 @@
 // advisory outcome changes a hard result.
 
 import Database from "better-sqlite3";
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_MODEL } from "../src/analysis/backend.js";
 import type { Results } from "../src/core/results.js";
-import { CLI, run } from "./helpers/cli.js";
+import { run, startCli } from "./helpers/cli.js";
 import { errorReply, FakeMessagesApi, textReply, toolUseReply, type FakeReply, type RecordedRequest } from "./helpers/fake-anthropic.js";
 import { realTrajectory, withAgentCommand, writeJob } from "./helpers/harbor.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const KEY = "sk-ant-api03-TESTKEY-never-print-me-0123456789abcdef";
 const TOOL = "record_assessment";
 const TASK_CRITERIA = ["behaviour_specified", "behaviour_tested", "anti_cheating", "pinned_dependencies", "no_hardcoded_solution", "deterministic_tests"];
 const TRIAL_CRITERIA = ["reward_hacking", "instruction_sufficiency", "outcome_matches_work", "environment_interference"];
 
-let fake: FakeMessagesApi;
-let tmp: string;
+const fake = FakeMessagesApi.forTests();
+const { dir: tmp } = scratch("assay-analysis-", SCRATCH);
 let n = 0;
-beforeAll(async () => {
-  fake = await FakeMessagesApi.start();
-  tmp = mkdtempSync(join(SCRATCH, "assay-analysis-"));
-});
-afterAll(async () => {
-  await fake.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
 beforeEach(() => {
   fake.requests.length = 0;
 });
@@ -267,15 +258,10 @@ describe("analyze: scores first, then analyses each valid trial; no hard field c
   });
 });
 
-function spawnAsync(argv: string[], extra: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...argv], { env: { ...process.env, ...extra } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+async function spawnAsync(argv: string[], extra: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const r = startCli(argv, { env: extra });
+  const { code } = await r.exited;
+  return { code, stdout: r.stdout(), stderr: r.stderr() };
 }
 
 describe("the default model", () => {

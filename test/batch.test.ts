@@ -2,10 +2,9 @@
 // adjudication, native metrics and repeats. Entries come from helper-built bundles scored one by
 // one; computeExperiments is then run over them exactly as a merge of shards would.
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { BatchOptions } from "../src/core/batch/experiments.js";
 import { computeExperiments } from "../src/kinds/batch.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../src/core/batch/schedule.js";
@@ -13,6 +12,7 @@ import type { BundleEntry, Experiment } from "../src/core/results.js";
 import { toolError } from "../src/io/tool-error.js";
 import { attributeBundle } from "../src/kinds/bundle/attribution.js";
 import { bundle, escaped, game, killed, live, score, sha, T0, type GameOpts, type Rec } from "./helpers/bundle.js";
+import { freshFolders } from "./helpers/shared.js";
 
 const COUNT: BatchOptions = { invalid: "count", resourceBound: "exclude", errors: "exclude" };
 const EXCLUDE_INVALID: BatchOptions = { invalid: "exclude", resourceBound: "exclude", errors: "exclude" };
@@ -104,15 +104,11 @@ const C = (n: number, k: number): number => {
   return r;
 };
 
-const tmpDirs: string[] = [];
-afterAll(() => {
-  for (const d of tmpDirs) rmSync(d, { recursive: true, force: true });
-});
+const freshFolder = freshFolders("assay-batch-");
 
 /** A tool-error entry (validity "error") for a bundle on disk, attributed from its line 1. */
 function toolErrorEntry(files: Files, code: "TIMEOUT" | "WORKER_FAILED" = "TIMEOUT"): BundleEntry {
-  const dir = mkdtempSync(join(tmpdir(), "assay-batch-"));
-  tmpDirs.push(dir);
+  const dir = freshFolder("err");
   for (const [p, b] of Object.entries(files)) writeFileSync(join(dir, p), b);
   return toolError(dir, `root/err${String(counter++).padStart(5, "0")}`, code, "the tool could not finish", "bundle", attributeBundle);
 }

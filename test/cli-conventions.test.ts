@@ -3,28 +3,24 @@
 // unknown --out extension refused, `cache stats` before any cache, colour only on a terminal, and
 // --help loading no command. Exit codes and stderr through the built CLI; suggestions in-process.
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { spawnSync } from "node:child_process";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { AnalysisCache } from "../src/analysis/cache.js";
 import { didYouMean, editDistance, nearest } from "../src/cli/args.js";
 import { colour, colourFor } from "../src/cli/colour.js";
 import { writeCorpus } from "../src/io/corpus.js";
-import { main } from "../src/cli/main.js";
-import { CLI, run, spawnCli } from "./helpers/cli.js";
+import { run, spawnCli } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
 const COMMANDS = ["demo", "score", "verify", "compare", "merge", "seal", "analyze", "check-task", "narrate", "cache", "synth", "schema"];
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-cli-conv-");
 let corpus: string;
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-cli-conv-"));
   corpus = join(tmp, "corpus");
   writeCorpus(corpus, { n: 4, seed: "cli-conventions", faults: false });
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("help", () => {
   it("assay --help, -h, help and help --help: every command on a line of its own, one screen, on stdout, exit 0", () => {
@@ -72,8 +68,8 @@ describe("help", () => {
         "export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write('LOAD ' + r.url + '\\n'); return r; }",
       )}");`,
     )}`;
-    const r = spawnSync(process.execPath, ["--import", hook, CLI, "--help"], { encoding: "utf8" });
-    expect(r.status, r.stderr).toBe(0);
+    const r = spawnCli(["--help"], { node: ["--import", hook] });
+    expect(r.code, r.stderr).toBe(0);
     const loaded = r.stderr.split("\n").filter((l) => l.startsWith("LOAD ")).map((l) => l.slice(5));
     expect(loaded.some((u) => u.endsWith("/dist/cli/main.js"))).toBe(true);
     const own = [...new Set(loaded.filter((u) => u.startsWith("file:")).map((u) => u.replace(/^.*\/dist\//, "")))];
@@ -234,17 +230,11 @@ describe("colour for pass/fail markers", () => {
 });
 
 describe("colour in a table written to a terminal", () => {
-  let dir = "";
+  const dir = scratch("assay-colour-").at("demo");
   beforeAll(() => {
-    dir = join(mkdtempSync(join(tmpdir(), "assay-colour-")), "demo");
     expect(spawnCli(["demo", "--out", dir]).code).toBe(0);
   });
-  afterAll(() => rmSync(join(dir, ".."), { recursive: true, force: true }));
-  const score = async (env: Record<string, string>, tty: boolean, ...more: string[]) => {
-    let stdout = "";
-    await main(["score", join(dir, "logs"), ...more], { stdout: (t) => void (stdout += t), stderr: () => {}, env, stderrIsTTY: false, stdoutIsTTY: tty, onInterrupt: () => () => {} });
-    return stdout;
-  };
+  const score = async (env: Record<string, string>, tty: boolean, ...more: string[]) => (await run(["score", join(dir, "logs"), ...more], env, { stdoutIsTTY: tty })).stdout;
   it("paints the verdict markers after the columns are laid out, and nothing else", async () => {
     const plain = await score({}, false);
     const painted = await score({}, true);

@@ -1,19 +1,18 @@
 // The CLI: logic in-process through main(argv, io); exit codes and stderr through a spawned dist/cli.js.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync, utimesSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync, existsSync, readdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { exitForResults } from "../src/cli/exit.js";
 import { resultsSchema, type Results } from "../src/core/results.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
 import { bundle, game, killed, escaped, live, writeFiles } from "./helpers/bundle.js";
 import { run, spawnCli } from "./helpers/cli.js";
+import { scratch, scratchInTest } from "./helpers/shared.js";
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-cli-");
 const write = writeFiles;
 
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-cli-"));
   write(join(tmp, "good/exp/win/a1"), bundle(game({ trial: "win", seed: "aa".repeat(8), states: [live(), escaped()] })));
   write(join(tmp, "good/exp/loss/a1"), bundle(game({ trial: "loss", seed: "bb".repeat(8), states: [live(), killed()] })));
   write(join(tmp, "mixed/exp/win/a1"), bundle(game({ trial: "win", seed: "aa".repeat(8), states: [live(), escaped()] })));
@@ -22,7 +21,6 @@ beforeAll(() => {
     { trial: "win", seed: "aa".repeat(8) }, { trial: "loss", seed: "bb".repeat(8) }, { trial: "later", seed: "dd".repeat(8) }] }));
   writeFileSync(join(tmp, "bad-schedule.json"), JSON.stringify({ format: "assay.schedule/1", experiment: "exp", trials: [{ trial: "x", seed: "ABCDEF0123456789" }] }));
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("assay score (in-process)", () => {
   it("prints a table with each metric and its denominator", async () => {
@@ -105,23 +103,19 @@ describe("assay score (in-process)", () => {
   });
 
   it("--out removes temp files a killed writer left an hour ago, and keeps younger ones and live writers'", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "assay-stale-"));
-    try {
-      const out = join(dir, "results.json");
-      const dead = join(dir, ".results.json.999999999.abc.tmp"); // no such process
-      const young = join(dir, ".results.json.999999998.def.tmp");
-      const live = join(dir, `.results.json.${process.pid}.ghi.tmp`);
-      const other = join(dir, ".other.json.999999999.jkl.tmp");
-      const longer = join(dir, `.results.json.5.${process.pid}.mno.tmp`); // a live writer of results.json.5
-      for (const f of [dead, young, live, other, longer]) writeFileSync(f, "partial");
-      const hourAgo = (Date.now() - 61 * 60 * 1000) / 1000;
-      for (const f of [dead, live, other, longer]) utimesSync(f, hourAgo, hourAgo);
-      expect((await run(["score", join(tmp, "good"), "--format", "json", "--out", out])).code).toBe(0);
-      expect(existsSync(dead)).toBe(false);
-      for (const f of [young, live, other, longer, out]) expect(existsSync(f), f).toBe(true);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { dir } = scratchInTest("assay-stale-");
+    const out = join(dir, "results.json");
+    const dead = join(dir, ".results.json.999999999.abc.tmp"); // no such process
+    const young = join(dir, ".results.json.999999998.def.tmp");
+    const live = join(dir, `.results.json.${process.pid}.ghi.tmp`);
+    const other = join(dir, ".other.json.999999999.jkl.tmp");
+    const longer = join(dir, `.results.json.5.${process.pid}.mno.tmp`); // a live writer of results.json.5
+    for (const f of [dead, young, live, other, longer]) writeFileSync(f, "partial");
+    const hourAgo = (Date.now() - 61 * 60 * 1000) / 1000;
+    for (const f of [dead, live, other, longer]) utimesSync(f, hourAgo, hourAgo);
+    expect((await run(["score", join(tmp, "good"), "--format", "json", "--out", out])).code).toBe(0);
+    expect(existsSync(dead)).toBe(false);
+    for (const f of [young, live, other, longer, out]) expect(existsSync(f), f).toBe(true);
   });
 
   it("usage errors are one line, exit 2", async () => {

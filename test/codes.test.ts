@@ -2,16 +2,16 @@
 // plus §1 UNSAFE_PATH on real files and the §7 bundle digest.
 
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { scoreBundle } from "../src/kinds/bundle/score.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import {
   bundle, codes, DEADLINE, escaped, game, header, killed, live, score, sha, T0, warningCodes,
   type Rec, type State,
 } from "./helpers/bundle.js";
+import { scratch } from "./helpers/shared.js";
 
 type Files = Record<string, string | Buffer>;
 type Entry = ReturnType<typeof score>;
@@ -634,8 +634,7 @@ describe("a journal with a §2/§3 error is not compared with its summary or sna
 });
 
 describe("UNSAFE_PATH (files on disk)", () => {
-  const root = mkdtempSync(join(tmpdir(), "assay-codes-"));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const { dir: root } = scratch("assay-codes-");
   let n = 0;
 
   /** Write a valid game's bundle to a fresh directory; returns its path. */

@@ -10,7 +10,8 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { run } from "./helpers/cli.js";
-import { editor, ok, refused, scratch } from "./helpers/documents.js";
+import { editor, ok, refused } from "./helpers/documents.js";
+import { scratch } from "./helpers/shared.js";
 
 const { at } = scratch("assay-compare-figures-");
 

@@ -7,16 +7,16 @@
 // naming no task and invalid trials.
 //
 // Workers run compiled code (dist/): build first.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { TrialOutcomes, type Units } from "../src/core/compare/trials.js";
 import type { Experiment, Results } from "../src/core/results.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { CLI } from "./helpers/cli.js";
 import { float, writeJob, writeTrial, type TrialSpec } from "./helpers/harbor.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const DOCKER = { type: "RuntimeError", message: "Docker compose command failed: network not found" };
 /** Each trial its own Harbor id (equal ids across the two jobs would be a copied job, TRIAL_DUPLICATE_ID). */
@@ -113,10 +113,9 @@ const weighted = (e: Expected, value: (id: string) => number) => {
 };
 const asMap = (u: Units) => new Map(u.ids.map((id, i) => [id, u.values[i]!]));
 
-let root: string;
+const { dir: root } = scratch("assay-compare-harbor-units-", SCRATCH);
 beforeAll(() => {
   if (!existsSync(CLI) || !existsSync(new URL("../dist/pool/worker.js", import.meta.url))) throw new Error("these tests run compiled workers: build first");
-  root = mkdtempSync(join(SCRATCH, "assay-compare-harbor-units-"));
   mkdirSync(root, { recursive: true });
   const units = writeJob(root, "job-units", UNITS);
   // Byte-identical second folders: the same spec written under another folder name.
@@ -124,7 +123,6 @@ beforeAll(() => {
   writeTrial(join(units, "d__1-copy"), UNITS.find((s) => s.name === D1.name)!);
   writeJob(root, "job-keys", KEYS);
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const score = (options: Options) => scoreRoots([root], { schedules: [], ...DEFAULT_BATCH, jobs: 2, ...options });
 const experiment = (doc: Results, name: string): Experiment => doc.experiments.find((x) => x.experiment === name && x.profile === "harbor")!;

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { comparisonSchema, rankingDocumentSchema } from "../src/core/compare/schema.js";
 import { resultsSchema } from "../src/core/results.js";
 import { run, spawnCli } from "./helpers/cli.js";
-import { freshFolders, REQUIRE_SHARED, SHARED_DIR } from "./helpers/shared.js";
+import { expectShared, freshFolders, runsWithShared, SHARED_DIR } from "./helpers/shared.js";
 
 const REAL = join(SHARED_DIR, "real-world");
 const RUNS = join(REAL, "harbor-jobs/PeterMakhnatch--eval-lab/research/evidence/runs");
@@ -22,7 +22,6 @@ const POPULARITY = [
   ...["2025-02-11T15-17-00-05-00_popularity_dPiJifoWeEQBrfWsAopzWr.eval", "2025-05-12T20-28-13-04-00_popularity.json", "log_formats.eval", "log_read_sample.eval", "log_streaming.eval"].map((f) => join(REAL, "inspect", f)),
   join(REAL, "inspect-more/meridianlabs-ai--inspect_scout/tests/recorder/logs/2025-09-23T08-09-58-04-00_popularity_DN2wbX2ZvACsBpjwptzBRo.eval"),
 ];
-const HAVE = existsSync(RUNS);
 const folder = freshFolders("assay-identity-real-");
 
 /** Scores `roots` into a JSON document; exit 0 or 1 (findings), never a tool failure. */
@@ -32,10 +31,10 @@ function score(roots: readonly string[], out: string): string {
   return out;
 }
 
-describe.runIf(HAVE || REQUIRE_SHARED)("issue 37 on real archives", () => {
+describe.runIf(runsWithShared(RUNS))("issue 37 on real archives", () => {
   let dir: string;
   beforeAll(() => {
-    if (!HAVE) throw new Error(`CI=true but ${RUNS} is missing`);
+    expectShared(RUNS);
     dir = folder("real");
   });
 

@@ -2,22 +2,18 @@
 // native experiment beside it), and with Harbor trials copied byte for byte inside their job:
 // nothing compared is dropped or mixed up, and the paired analysis counts what the metric counts.
 
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { comparisonSchema, type Comparison, type ExperimentComparison } from "../src/core/compare/schema.js";
 import { run, spawnCli } from "./helpers/cli.js";
+import { ok } from "./helpers/documents.js";
+import { scratch } from "./helpers/shared.js";
 
-const dir = mkdtempSync(join(tmpdir(), "assay-compare-ids-"));
-const at = (p: string) => join(dir, p);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { at } = scratch("assay-compare-ids-");
 
-async function cli(argv: string[]) {
-  const r = await run(argv);
-  if (r.code !== 0 && r.code !== 1) throw new Error(`assay ${argv.join(" ")}: exit ${r.code}: ${r.stderr}`);
-  return r;
-}
+/** A compare that must finish: exit 0, or 1 where it found a regression. */
+const cli = (argv: string[]) => ok(argv, [1]);
 async function compare(...argv: string[]): Promise<Comparison> {
   const r = await run(["compare", ...argv, "--format", "json"]);
   expect(r.stderr).toBe("");

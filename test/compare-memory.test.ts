@@ -5,19 +5,18 @@
 // (src/bench/compare.ts): 198,000 native trials and 2,000 Inspect logs of 100 samples with
 // per-sample values, whose samples pair by id, under the same cap.
 
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { writeBigCompareDocument, BENCH_SHAPE } from "../src/bench/compare.js";
 import { comparisonSchema } from "../src/core/compare/schema.js";
 import { writeBigResults } from "./helpers/big-results.js";
 import { spawnMeasured } from "./helpers/cli.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const N = 200_000;
 const HEAP_MB = 96;
-const dir = mkdtempSync(join(SCRATCH, "assay-compare-memory-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { dir } = scratch("assay-compare-memory-", SCRATCH);
 
 describe("compare keeps memory bounded", () => {
   it(`2 × ${N.toLocaleString("en")} entries under a ${HEAP_MB} MiB heap`, () => {

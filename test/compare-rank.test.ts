@@ -3,10 +3,9 @@
 // F(t) = ½ + (1/π)·(u/(1 + u²) + atan u), u = t/√3), and the ranking through the CLI (in-process,
 // and a spawned `node dist/cli.js` for the exit code of --fail-on regression).
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Side } from "../src/core/compare/compare.js";
 import { rankRuns, uncompared } from "../src/core/compare/rank.js";
 import { rankingDocumentSchema } from "../src/core/compare/schema.js";
@@ -17,6 +16,7 @@ import { writeBigResults } from "./helpers/big-results.js";
 import { run, spawnCli } from "./helpers/cli.js";
 import { transcriptMisses } from "./helpers/docs.js";
 import { float, writeJob } from "./helpers/harbor.js";
+import { scratch } from "./helpers/shared.js";
 
 const close = (actual: number | null | undefined, expected: number, tol = 1e-6) => expect(Math.abs(actual! - expected)).toBeLessThan(tol);
 
@@ -234,9 +234,7 @@ describe("which units a ranking leaves out, and which runs", () => {
 });
 
 describe("three runs through the CLI", () => {
-  const dir = mkdtempSync(join(tmpdir(), "assay-compare-rank-"));
-  const at = (p: string) => join(dir, p);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const { at } = scratch("assay-compare-rank-");
   const N = 300;
   beforeAll(() => {
     writeBigResults(at("r1.json"), N, (i) => i % 3 === 0);
@@ -308,9 +306,7 @@ describe("three runs through the CLI", () => {
 });
 
 describe("rankings through the CLI where the old rules claimed too much (§13.7)", () => {
-  const dir = mkdtempSync(join(tmpdir(), "assay-compare-rank-137-"));
-  const at = (p: string) => join(dir, p);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const { at } = scratch("assay-compare-rank-137-");
 
   it("three one-trial runs, one flipped: p = 1 for every pair, one group, no regression exit (before: p = 0, a group of its own, exit 1)", () => {
     writeBigResults(at("one1.json"), 1, () => false);
@@ -385,8 +381,7 @@ describe("rankings through the CLI where the old rules claimed too much (§13.7)
 });
 
 describe("docs/metrics.md's worked example: four runs, Holm over six pairs, groups", () => {
-  const dir = mkdtempSync(join(tmpdir(), "assay-compare-rank-docs-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const { dir } = scratch("assay-compare-rank-docs-");
   beforeAll(() => {
     // A wins trials 1–10 of 12, B 1–8, C 1–3, D 1 (indices from 0).
     for (const [file, wins] of [["a.json", 10], ["b.json", 8], ["c.json", 3], ["d.json", 1]] as const) writeBigResults(join(dir, file), 12, (i) => i >= wins);
@@ -418,8 +413,7 @@ describe("docs/metrics.md's worked example: four runs, Holm over six pairs, grou
 });
 
 describe("an Inspect ranking: samples by id", () => {
-  const dir = mkdtempSync(join(tmpdir(), "assay-compare-rank-inspect-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const { dir } = scratch("assay-compare-rank-inspect-");
 
   it("one run thrice: ranked over the samples every run holds, each headline beside it, every p = 1 (McNemar for a one-epoch binary scorer, reading 11), one group", async () => {
     expect(spawnCli(["demo", "--out", join(dir, "demo")]).code).toBe(0);

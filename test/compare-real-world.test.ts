@@ -4,25 +4,24 @@
 // copies pair by task with a paired difference of exactly 0; the survey job pairs nothing and
 // says why.
 
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { comparisonSchema, type Comparison } from "../src/core/compare/schema.js";
 import { run, spawnCli } from "./helpers/cli.js";
-import { REQUIRE_SHARED, SCRATCH, SHARED_DIR } from "./helpers/shared.js";
+import { expectShared, runsWithShared, SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
 
 const JOBS = join(SHARED_DIR, "real-world/harbor-jobs/MatrAIx-ai--MatrAIx/jobs");
 const HAVE = existsSync(JOBS);
 
-describe.runIf(HAVE || REQUIRE_SHARED)("persona-* jobs against their appSim-example-* copies", () => {
-  const dir = mkdtempSync(join(SCRATCH, "assay-compare-real-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+describe.runIf(runsWithShared(JOBS))("persona-* jobs against their appSim-example-* copies", () => {
+  const { dir } = scratch("assay-compare-real-", SCRATCH);
   const persona = HAVE ? readdirSync(JOBS).filter((d) => d.startsWith("persona-") && existsSync(join(JOBS, `appSim-example-${d.slice("persona-".length)}`))) : [];
   const copyOf = (p: string) => `appSim-example-${p.slice("persona-".length)}`;
   let doc: Comparison;
 
   beforeAll(async () => {
-    if (!HAVE) throw new Error(`CI=true but ${JOBS} is missing`);
+    expectShared(JOBS);
     for (const [out, jobs] of [["persona.json", persona], ["appsim.json", persona.map(copyOf)]] as const) {
       const r = spawnCli(["score", ...jobs.map((j) => join(JOBS, j)), "--quiet", "--format", "json", "--out", join(dir, out)]);
       expect(r.code, r.stderr).toBeLessThanOrEqual(1);

@@ -1,20 +1,19 @@
 // Discovery (§1) on real folders, and the limits that keep a hostile bundle from costing memory.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_FINDINGS, scoreBundle } from "../src/kinds/bundle/score.js";
 import type { BundleSource } from "../src/core/folder.js";
 import { discover } from "../src/io/discover.js";
 import { scoreRoots } from "../src/pipeline/score.js";
 import { bundle, game, writeFiles } from "./helpers/bundle.js";
+import { scratch } from "./helpers/shared.js";
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-discover-");
 const put = writeFiles;
 
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-discover-"));
   put(join(tmp, "root/e/t1/a1"), bundle(game({ trial: "t1" })));
   put(join(tmp, "root/e/t2/a1"), bundle(game({ trial: "t2", seed: "11".repeat(8) })));
   // A folder inside a bundle that looks like a bundle: never descended into.
@@ -23,7 +22,6 @@ beforeAll(() => {
   symlinkSync(join(tmp, "elsewhere"), join(tmp, "root/linked")); // a symlinked directory below a root
   symlinkSync(join(tmp, "root"), join(tmp, "root-link")); // a root given as a symlink
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("discovery", () => {
   const paths = (roots: string[]) => [...discover(roots)].map((f) => f.path);

@@ -3,29 +3,22 @@
 // a newcomer follows along in, issue 23), and must exit as the page says; every transcript (a block starting `$ assay`) must show
 // lines the command really prints. Model requests go to a local fake Messages API over HTTP.
 
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { docsMessagesApi, needsAbsentRealWorld, parsePage, shell, transcriptMisses, writeSandbox } from "./helpers/docs.js";
-import type { FakeMessagesApi } from "./helpers/fake-anthropic.js";
-import { REQUIRE_SHARED, SCRATCH } from "./helpers/shared.js";
+import { REQUIRE_SHARED, SCRATCH, scratch } from "./helpers/shared.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-docs-", SCRATCH);
 let base: string;
-let fake: FakeMessagesApi;
+const fake = docsMessagesApi();
 
-beforeAll(async () => {
-  tmp = mkdtempSync(join(SCRATCH, "assay-docs-"));
+beforeAll(() => {
   base = join(tmp, "base");
   writeSandbox(base);
-  fake = await docsMessagesApi();
-});
-afterAll(async () => {
-  await fake?.close();
-  if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
 });
 
 /** A fresh copy of the corpus for one page: each page's commands must work on their own. */

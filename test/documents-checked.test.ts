@@ -5,14 +5,14 @@
 // and one bundle twice under any spelling. A line or value past the cap is refused in bounded
 // memory, before it is held whole. Honest documents read as before.
 
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { BundleSet } from "../src/io/shard-reader.js";
 import { inShard } from "../src/pipeline/shard.js";
 import { spawnMeasured } from "./helpers/cli.js";
-import { editor, ok, refused, scratch } from "./helpers/documents.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { editor, ok, refused } from "./helpers/documents.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const { at } = scratch("assay-docs-checked-");
 const root = at("runs");
@@ -213,8 +213,7 @@ describe("the set of bundles seen", () => {
 
 describe("a line or a value past the cap is refused in bounded memory", () => {
   const GiB = 2 ** 30;
-  const big = mkdtempSync(join(SCRATCH, "assay-docs-huge-"));
-  afterAll(() => rmSync(big, { recursive: true, force: true }));
+  const { dir: big } = scratch("assay-docs-huge-", SCRATCH);
   /** A sparse file: `head`, then zeros up to 1 GiB, then `tail` (no disk or memory spent on the zeros). */
   const sparse = (name: string, head: string, tail: string) => {
     const f = join(big, name);

@@ -5,16 +5,14 @@
 // JSON Lines document whose run line is past the first MiB (a run over thousands of Harbor jobs)
 // was read as JSON and refused: it reads as the JSON Lines it is.
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { run, spawnMeasured } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
-const tmp = mkdtempSync(join(tmpdir(), "assay-docs-hostile-"));
-const at = (p: string) => join(tmp, p);
+const { at } = scratch("assay-docs-hostile-");
 const keyFile = at("key.bin");
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 beforeAll(async () => {
   expect((await run(["synth", "--out", at("runs"), "--n", "4"])).code).toBe(0);

@@ -7,20 +7,17 @@
 // for byte apart from `run`.
 
 import { createHash, createHmac } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
 import { run } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
 const KEY = Buffer.from("documents-keyed test key \u00e9\u0001", "utf8");
 const OTHER = Buffer.from("another key entirely", "utf8");
-const tmp = mkdtempSync(join(tmpdir(), "assay-docs-keyed-"));
-const at = (p: string) => join(tmp, p);
+const { at } = scratch("assay-docs-keyed-");
 const root = at("runs");
 const keyFile = at("keys/k.bin");
 const otherFile = at("keys/other.bin");
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const fingerprint = (key: Buffer) => createHmac("sha256", key).update("assay.key-id").digest("hex");
 const sha = (b: string) => createHash("sha256").update(b).digest("hex");

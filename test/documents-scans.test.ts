@@ -8,7 +8,8 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } fr
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { run } from "./helpers/cli.js";
-import { ok, refused, scratch } from "./helpers/documents.js";
+import { ok, refused } from "./helpers/documents.js";
+import { scratch } from "./helpers/shared.js";
 
 const { at } = scratch("assay-docs-scans-");
 const root = at("runs");

@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { cruise, type ICruiseResult, type IConfiguration } from "dependency-cruiser";
 import { describe, expect, it } from "vitest";
-import { scratch } from "./helpers/documents.js";
+import { scratchInTest } from "./helpers/shared.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const config = createRequire(import.meta.url)(join(ROOT, ".dependency-cruiser.cjs")) as IConfiguration;
@@ -37,7 +37,7 @@ describe("the floors of src/", () => {
   });
 
   it("each rule fires where it is broken, and not beside it", { timeout: 60_000 }, async () => {
-    const { tmp } = scratch("assay-floors-");
+    const { dir: tmp } = scratchInTest("assay-floors-");
     tree(tmp, {
       // core: another core module, a declaration and node:crypto are allowed; a kind's face, the pipeline and node:fs are not
       "src/core/ok.ts": 'import "./leaf.js";\nimport "../kinds/k/declaration.js";\nimport "node:crypto";\nexport const ok = 1;\n',

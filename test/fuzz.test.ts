@@ -2,9 +2,9 @@
 // through the pipeline on disk, the oracle caught planting cheats (an oracle that cannot fail is a
 // stub), and the defect it found, pinned by a regression test on a real folder.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { sha256 } from "../src/core/folder.js";
 import type { ScoredBundle } from "../src/core/results.js";
@@ -19,10 +19,9 @@ import { scoreDirectory } from "../src/pool/score-directory.js";
 import { synthHarborTrial } from "../src/synth/harbor.js";
 import { rechain } from "./helpers/bundle.js";
 import { run } from "./helpers/cli.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
-const ROOT = mkdtempSync(join(SCRATCH, "assay-fuzz-test-"));
-afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
+const { dir: ROOT } = scratch("assay-fuzz-test-", SCRATCH);
 
 const SEED = 20_251_201;
 const gen = new Generator();

@@ -3,15 +3,15 @@
 // from the program's output.
 
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Experiment, Results } from "../src/core/results.js";
 import { assemble, scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { renderText } from "../src/report/index.js";
 import { synthNative, type NativeSpec } from "../src/synth/native.js";
 import { run } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
 const Z = 1.959963984540054;
 const DEFAULTS: ScoreRunOptions = { schedules: [], invalid: "count", resourceBound: "exclude", errors: "exclude" };
@@ -101,18 +101,14 @@ const SPECS: NativeSpec[] = [
   { experiment: "Zeta", trial: "z2", attempt: 1, seed: seed(22), outcome: "death" },
 ];
 
-let root = "";
-let unicodeRoot = "";
+const { dir: root } = scratch("assay-golden-");
+const { dir: unicodeRoot } = scratch("assay-golden-u-");
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), "assay-golden-"));
   for (const s of SPECS) {
     const dir = join(root, s.experiment, s.trial, `a${s.attempt}`);
     mkdirSync(dir, { recursive: true });
     for (const [p, b] of synthNative({ ...s, events: 3 })) writeFileSync(join(dir, p), b);
   }
-});
-afterAll(() => {
-  for (const d of [root, unicodeRoot]) if (d) rmSync(d, { recursive: true, force: true });
 });
 
 // ------------------------------------------------------------------------------------------
@@ -385,7 +381,6 @@ describe("golden results for a synthesised corpus", () => {
   });
 
   it("bundles are sorted by the byte order of path, not UTF-16 or locale order, across roots", async () => {
-    unicodeRoot = mkdtempSync(join(tmpdir(), "assay-golden-u-"));
     // Byte order: "B" (42) < "a" (61) < U+E000 (EE 80 80) < U+1F600 (F0 9F 98 80).
     // UTF-16 order would put U+1F600 (D83D …) before U+E000; locale order would put "a" before "B".
     const names = ["\u{1F600}", "a", "\u{E000}", "B"];

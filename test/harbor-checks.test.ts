@@ -3,9 +3,9 @@
 // entry's validity, findings (code, file, the field the message names), state, rewards and flags.
 
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ScoredBundle } from "../src/core/results.js";
 import type { Finding } from "../src/core/codes.js";
 import { parseTimestamp } from "../src/core/timestamp.js";
@@ -13,10 +13,9 @@ import { scoreTrial } from "../src/kinds/harbor/trial.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
 import { at, float, pyJson, realTrajectory, trialResult, withAgentCommand, writeTrial, type StepSpec, type TrialSpec } from "./helpers/harbor.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
-const ROOT = mkdtempSync(join(SCRATCH, "assay-harbor-checks-"));
-afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
+const { dir: ROOT } = scratch("assay-harbor-checks-", SCRATCH);
 const OUTSIDE = join(ROOT, "outside");
 mkdirSync(OUTSIDE);
 

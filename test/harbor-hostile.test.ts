@@ -1,9 +1,9 @@
 // Harbor evidence written to get a failing trial out of the metrics, or to make assay lie or
 // stall: each case from the fresh-eyes review of the Harbor change, on real folders.
 
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Results } from "../src/core/results.js";
 import { scoreTrial } from "../src/kinds/harbor/trial.js";
 import { diskBundle } from "../src/io/bundle-source.js";
@@ -11,10 +11,9 @@ import { scoreRoots } from "../src/pipeline/score.js";
 import { BundlePool } from "../src/pool/pool.js";
 import { float, pyJson, realTrajectory, jobIdOf, trialResult, writeJob, writeTrial, type TrialSpec } from "./helpers/harbor.js";
 import { run } from "./helpers/cli.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
-const ROOT = mkdtempSync(join(SCRATCH, "assay-harbor-hostile-"));
-afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
+const { dir: ROOT } = scratch("assay-harbor-hostile-", SCRATCH);
 let n = 0;
 const fresh = () => join(ROOT, `c${++n}`);
 const score = (spec: TrialSpec, after?: (dir: string) => void) => {

@@ -16,9 +16,8 @@
 //   hi = qbeta(0.975, k + 1, n*_df − k), k = x̄·n*_df (t and qbeta from R's qt, qbeta; bounds to 6 places).
 //
 // Workers run compiled code (dist/): build first.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { computeExperiments } from "../src/kinds/batch.js";
 import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
@@ -28,7 +27,7 @@ import { synthWorld } from "../src/synth/world.js";
 import { score as scoreBundle } from "./helpers/bundle.js";
 import { CLI } from "./helpers/cli.js";
 import { float, writeJob, type TrialSpec } from "./helpers/harbor.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const AGENT_TIMEOUT = { type: "AgentTimeoutError", message: "Agent execution timed out after 900.0 seconds" };
 const DOCKER = { type: "RuntimeError", message: "Docker compose command failed: network not found" };
@@ -59,7 +58,7 @@ function widerThanWilson(i: { lo: number; hi: number } | null, k: number, n: num
   expect(i!.hi).toBeGreaterThan(hi);
 }
 
-let root: string;
+const { dir: root } = scratch("assay-harbor-intervals-", SCRATCH);
 let doc: Results;
 const harborRun = (options: Partial<ScoreRunOptions>) => scoreRoots([root], { schedules: [], ...DEFAULT_BATCH, jobs: 2, ...options });
 const reward = (d: Results, job: string, key = "reward") => {
@@ -70,7 +69,6 @@ const reward = (d: Results, job: string, key = "reward") => {
 
 beforeAll(async () => {
   if (!existsSync(CLI) || !existsSync(new URL("../dist/pool/worker.js", import.meta.url))) throw new Error("these tests run compiled workers: build first");
-  root = mkdtempSync(join(SCRATCH, "assay-harbor-intervals-"));
   // Five tasks of four trials: 4, 3, 2, 1 and 0 passes.
   writeJob(root, "job-clustered", [
     ...trials("a", "t1", [1, 1, 1, 1]), ...trials("b", "t2", [1, 1, 1, 0]), ...trials("c", "t3", [1, 1, 0, 0]),
@@ -96,7 +94,6 @@ beforeAll(async () => {
   ]);
   doc = await harborRun({});
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe.sequential("Harbor rewards.<key>.interval, clustered by task and checksum", () => {
   it("repeats of a task are one cluster: korn-graubard with its se and design effect; pass^k per task", () => {

@@ -7,9 +7,9 @@
 // Workers run compiled code (dist/); all pool work here runs sequentially.
 import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { resultsSchema, type Experiment, type Results } from "../src/core/results.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
@@ -17,7 +17,7 @@ import { inShard } from "../src/pipeline/shard.js";
 import { bundle, escaped, game, live, writeFiles } from "./helpers/bundle.js";
 import { CLI, run, spawnCli } from "./helpers/cli.js";
 import { at, float, realTrajectory, withAgentCommand, writeJob, writeTrial, type TrialSpec } from "./helpers/harbor.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const FAULTY = new URL("./fixtures/faulty-worker.mjs", import.meta.url).href;
 const BASE: ScoreRunOptions = { schedules: [], ...DEFAULT_BATCH, jobs: 2 };
@@ -89,18 +89,11 @@ const INVALID: TrialSpec[] = [
   { name: "p2", rewards: { reward: float(0) } },
 ];
 
-let tmp: string;
+const { dir: tmp, fresh } = scratch("assay-harbor-jobs-", SCRATCH);
 beforeAll(() => {
   if (!existsSync(CLI) || !existsSync(new URL("../dist/pool/worker.js", import.meta.url))) throw new Error("these tests run compiled workers: build first");
-  tmp = mkdtempSync(join(SCRATCH, "assay-harbor-jobs-"));
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 let serial = 0;
-const fresh = (name: string) => {
-  const dir = join(tmp, `${name}-${++serial}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
 
 describe.sequential("job metrics are computed per reward key, states first", () => {
   let mixed: string;

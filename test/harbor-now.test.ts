@@ -4,31 +4,23 @@
 // one task from another for pass@k. Each rule on both sides of its line, through the real pipeline
 // (scoreRoots, the CLI in-process with a real SQLite store, and spawned for `verify`).
 
-import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { resultsSchema, type BundleEntry, type Experiment, type Results } from "../src/core/results.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
-import { CLI, run, spawnCli } from "./helpers/cli.js";
+import { run, spawnCli } from "./helpers/cli.js";
 import { float, writeTree, writeTrial, type TrialSpec } from "./helpers/harbor.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const BASE: ScoreRunOptions = { schedules: [], ...DEFAULT_BATCH, jobs: 2 };
 const score = (roots: string[]) => scoreRoots(roots, BASE);
 const exp = (doc: Results, name: string): Experiment => doc.experiments.find((x) => x.experiment === name)!;
 const entry = (doc: Results, trial: string): BundleEntry => doc.bundles.find((b) => b.trial === trial)!;
 
-let tmp: string;
-beforeAll(() => void (tmp = mkdtempSync(join(SCRATCH, "assay-harbor-now-"))));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const { dir: tmp, fresh } = scratch("assay-harbor-now-", SCRATCH);
 let serial = 0;
-const fresh = (name: string) => {
-  const dir = join(tmp, `${name}-${++serial}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
 
 const DIGEST = (c: string) => `sha256:${c.repeat(64)}`;
 
@@ -125,9 +117,9 @@ describe("what `harbor analyze` (and the older summarize) writes into a trial fo
     chmodSync(root, 0o755);
     chmodSync(join(job, "t1"), 0o000);
     // Root reads every folder: the run is made as nobody (uid 65534), in a child.
-    const r = spawnSync(process.execPath, [CLI, "score", "-q", "--format", "json", job], { encoding: "utf8", ...(process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}) });
+    const r = spawnCli(["score", "-q", "--format", "json", job], { unprivileged: true });
     chmodSync(join(job, "t1"), 0o755);
-    expect(r.status, r.stderr).toBe(3);
+    expect(r.code, r.stderr).toBe(3);
     const doc = resultsSchema.parse(JSON.parse(r.stdout));
     const byFolder = new Map(doc.bundles.map((b) => [b.path.slice(b.path.lastIndexOf("/") + 1), b]));
     expect(byFolder.get("t1")).toMatchObject({ validity: "error", errors: [expect.objectContaining({ code: "IO_ERROR" })] });

@@ -4,15 +4,14 @@
 // from src/. Where an archive is itself defective (a partial copy), what assay must say about it is
 // asserted, not a clean bill. Skips without ../shared; fails without it when CI=true.
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resultsSchema, type BundleEntry, type Experiment, type Results } from "../src/core/results.js";
 import { run, spawnCli } from "./helpers/cli.js";
-import { REQUIRE_SHARED, SCRATCH, SHARED_DIR } from "./helpers/shared.js";
+import { expectShared, runsWithShared, SCRATCH, scratchInTest, SHARED_DIR } from "./helpers/shared.js";
 
 const ROOT = join(SHARED_DIR, "real-world/harbor-jobs");
-const HAVE = existsSync(join(ROOT, "SOURCES.md"));
 const MATRAIX = join(ROOT, "MatrAIx-ai--MatrAIx/jobs");
 /** What SOURCES.md says was left of the leaked key: the prefix, then X's. */
 const KEY = /sk-ant-api03-X{8,}/;
@@ -68,9 +67,9 @@ const experimentAt = (jobDir: string): Experiment => {
   return e!;
 };
 
-describe.runIf(HAVE || REQUIRE_SHARED)("real Harbor archives (../shared/real-world/harbor-jobs)", () => {
+describe.runIf(runsWithShared(join(ROOT, "SOURCES.md")))("real Harbor archives (../shared/real-world/harbor-jobs)", () => {
   beforeAll(async () => {
-    if (!HAVE) throw new Error(`CI=true but ${ROOT} is missing`);
+    expectShared(join(ROOT, "SOURCES.md"));
     const json = await run(["score", ROOT, "--format", "json", "--quiet"]);
     expect(json.code, json.stderr).toBe(0);
     jsonText = json.stdout;
@@ -216,21 +215,17 @@ describe.runIf(HAVE || REQUIRE_SHARED)("real Harbor archives (../shared/real-wor
   });
 
   it("shards of the whole archive merge into the single run's document (the job-level data travels in the documents)", async () => {
-    const dir = mkdtempSync(join(SCRATCH, "assay-real-world-shards-"));
-    try {
-      const files: string[] = [];
-      for (const i of [0, 1, 2]) {
-        const s = await run(["score", ROOT, "--shard", `${i}/3`, "--format", i === 1 ? "jsonl" : "json", "--quiet"]);
-        expect(s.code, s.stderr).toBe(0);
-        files.push(join(dir, `shard-${i}`));
-        writeFileSync(files[i]!, s.stdout);
-      }
-      const merged = await run(["merge", ...files, "--format", "json"]);
-      expect(merged.code, merged.stderr).toBe(0);
-      const withoutRun = (t: string) => JSON.stringify({ ...JSON.parse(t), run: null });
-      expect(withoutRun(merged.stdout)).toBe(withoutRun(jsonText));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    const { dir } = scratchInTest("assay-real-world-shards-", SCRATCH);
+    const files: string[] = [];
+    for (const i of [0, 1, 2]) {
+      const s = await run(["score", ROOT, "--shard", `${i}/3`, "--format", i === 1 ? "jsonl" : "json", "--quiet"]);
+      expect(s.code, s.stderr).toBe(0);
+      files.push(join(dir, `shard-${i}`));
+      writeFileSync(files[i]!, s.stdout);
     }
+    const merged = await run(["merge", ...files, "--format", "json"]);
+    expect(merged.code, merged.stderr).toBe(0);
+    const withoutRun = (t: string) => JSON.stringify({ ...JSON.parse(t), run: null });
+    expect(withoutRun(merged.stdout)).toBe(withoutRun(jsonText));
   });
 });

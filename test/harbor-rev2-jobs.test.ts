@@ -3,16 +3,16 @@
 // version read, and a root under which nothing is recognised. Each rule on both sides of its line,
 // through the real pipeline (scoreRoots, the CLI in-process and spawned, shards and merge).
 
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { resultsSchema, type Experiment, type Results } from "../src/core/results.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { inShard } from "../src/pipeline/shard.js";
 import { run, spawnCli } from "./helpers/cli.js";
 import { float, writeTree, writeTrial, type TrialSpec } from "./helpers/harbor.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const BASE: ScoreRunOptions = { schedules: [], ...DEFAULT_BATCH, jobs: 2 };
 const score = (roots: string[], over: Partial<ScoreRunOptions> = {}) => scoreRoots(roots, { ...BASE, ...over });
@@ -22,15 +22,8 @@ const exp = (doc: Results, name: string | null): Experiment => {
   return e!;
 };
 
-let tmp: string;
-beforeAll(() => void (tmp = mkdtempSync(join(SCRATCH, "assay-harbor-rev2-jobs-"))));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const { dir: tmp, fresh } = scratch("assay-harbor-rev2-jobs-", SCRATCH);
 let serial = 0;
-const fresh = (name: string) => {
-  const dir = join(tmp, `${name}-${++serial}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
 
 interface JobSpec {
   id?: string;

@@ -2,17 +2,16 @@
 // trial folders written to a temp dir and scored from disk. Harbor's own behaviour (its verifier,
 // its lax reward model, its step aggregation, its cancelled count) is what each case holds assay to.
 
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { scoreTrial } from "../src/kinds/harbor/trial.js";
 import type { ScoredBundle } from "../src/core/results.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { float, pyJson, trialResult, writeTrial, type StepSpec, type TrialSpec } from "./helpers/harbor.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
-const ROOT = mkdtempSync(join(SCRATCH, "assay-harbor-rev2-trial-"));
-afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
+const { dir: ROOT } = scratch("assay-harbor-rev2-trial-", SCRATCH);
 let n = 0;
 function trial(spec: Partial<TrialSpec> = {}, after?: (dir: string) => void): ScoredBundle {
   const dir = writeTrial(join(ROOT, `t${++n}`), { name: "trial-1", ...spec });

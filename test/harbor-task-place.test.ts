@@ -3,17 +3,14 @@
 // comes from what survives, its config.json's task path, matched against the job's trials whose
 // result.json records that path; where nothing places it, it stays a trial of unknown task.
 
-import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Results } from "../src/core/results.js";
 import { run } from "./helpers/cli.js";
 import { float, writeJob, type TrialSpec } from "./helpers/harbor.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
-let tmp: string;
-beforeAll(() => void (tmp = mkdtempSync(join(SCRATCH, "assay-harbor-task-place-"))));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const { dir: tmp } = scratch("assay-harbor-task-place-", SCRATCH);
 
 const CUT = '{\n    "id": "00000000-0000-4000-8000-a30000000000",\n    "task_name": "task-a",\n    "trial_na';
 const config = (path: string | null, name: string) => JSON.stringify({ trial_name: name, task: path === null ? { git_url: null } : { path } }, null, 4);

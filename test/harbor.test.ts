@@ -3,15 +3,15 @@
 // it is scored through the real pool, and every trial's verdict and the job's metrics are checked
 // against values worked out by hand below.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
 import { scoreRoots } from "../src/pipeline/score.js";
 import { HARBOR_EXPECT } from "../src/synth/harbor.js";
 import { float, FIXTURES, pyJson, REAL_TRAJECTORIES, realTrajectory, trialResult, withAgentCommand, writeJob, type TrialSpec } from "./helpers/harbor.js";
-import { HAVE_SHARED, REQUIRE_SHARED, SCRATCH, SHARED_DIR } from "./helpers/shared.js";
+import { HAVE_SHARED, REQUIRE_SHARED, SCRATCH, scratch, scratchInTest, SHARED_DIR } from "./helpers/shared.js";
 
 const TIMEOUT = { type: "AgentTimeoutError", message: "Agent execution timed out after 360.0 seconds" };
 const CRASH = { type: "DaytonaError", message: "sandbox creation failed: quota exceeded" };
@@ -82,20 +82,18 @@ const CASES: { spec: TrialSpec; state: BundleEntry["state"]; codes: string[]; wa
   },
 ];
 
-let root: string;
+const { dir: root } = scratch("assay-harbor-", SCRATCH);
 let results: Results;
 let job: Experiment;
 const entry = (name: string) => results.bundles.find((b) => b.path.endsWith(`/${name}`))!;
 
 beforeAll(async () => {
-  root = mkdtempSync(join(SCRATCH, "assay-harbor-"));
   const dir = writeJob(root, "job-2025-11-03", CASES.map((c) => c.spec));
   // The Harbor version says which reward file it read (both-files): without one, agreeing with one of two would be REWARD_MISMATCH.
   writeFileSync(join(dir, "lock.json"), JSON.stringify({ schema_version: 3, harbor: { version: "0.22.0" }, trials: [] }));
   results = await scoreRoots([root], { schedules: [], invalid: "count", resourceBound: "default", errors: "exclude", jobs: 2, batchSize: 3 });
   job = results.experiments.find((e) => e.experiment === "job-2025-11-03")!;
 }, 60_000);
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("each case of a Harbor job, read in place and scored in the pool", () => {
   it("finds every trial of the job (and nothing else) as a harbor trial of that job", () => {
@@ -197,25 +195,21 @@ describe("the real trajectories", () => {
 
 describe("assay synth --profile harbor (the demo's Harbor job)", () => {
   it("writes a job whose every trial gets the verdict, state and code its manifest labels", async () => {
-    const dir = mkdtempSync(join(SCRATCH, "assay-harbor-synth-"));
-    try {
-      writeCorpus(dir, { n: 16, seed: "t", faults: false, profile: "harbor" });
-      const manifest = JSON.parse(readFileSync(join(dir, "synth-manifest.json"), "utf8")) as { bundles: { dir: string; outcome: keyof typeof HARBOR_EXPECT }[] };
-      const r = await scoreRoots([dir], { schedules: [], invalid: "count", resourceBound: "default", errors: "exclude", jobs: 1 });
-      expect(r.bundles).toHaveLength(16);
-      const seen = new Set<string>();
-      for (const m of manifest.bundles) {
-        const e = r.bundles.find((b) => b.path === `${dir}/${m.dir}`)!;
-        const want = HARBOR_EXPECT[m.outcome];
-        seen.add(m.outcome);
-        expect([e.validity, e.state], m.outcome).toEqual([want.validity, want.state]);
-        const codes = new Set([...e.errors, ...e.warnings, ...e.flags].map((f) => f.code));
-        expect(codes, m.outcome).toEqual(new Set(want.code === null ? [] : [want.code]));
-      }
-      expect(seen.size).toBe(Object.keys(HARBOR_EXPECT).length); // 16 trials reach every case
-      expect(r.experiments.map((x) => [x.experiment, x.profile])).toEqual([["synth-harbor-job", "harbor"]]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    const { dir } = scratchInTest("assay-harbor-synth-", SCRATCH);
+    writeCorpus(dir, { n: 16, seed: "t", faults: false, profile: "harbor" });
+    const manifest = JSON.parse(readFileSync(join(dir, "synth-manifest.json"), "utf8")) as { bundles: { dir: string; outcome: keyof typeof HARBOR_EXPECT }[] };
+    const r = await scoreRoots([dir], { schedules: [], invalid: "count", resourceBound: "default", errors: "exclude", jobs: 1 });
+    expect(r.bundles).toHaveLength(16);
+    const seen = new Set<string>();
+    for (const m of manifest.bundles) {
+      const e = r.bundles.find((b) => b.path === `${dir}/${m.dir}`)!;
+      const want = HARBOR_EXPECT[m.outcome];
+      seen.add(m.outcome);
+      expect([e.validity, e.state], m.outcome).toEqual([want.validity, want.state]);
+      const codes = new Set([...e.errors, ...e.warnings, ...e.flags].map((f) => f.code));
+      expect(codes, m.outcome).toEqual(new Set(want.code === null ? [] : [want.code]));
     }
+    expect(seen.size).toBe(Object.keys(HARBOR_EXPECT).length); // 16 trials reach every case
+    expect(r.experiments.map((x) => [x.experiment, x.profile])).toEqual([["synth-harbor-job", "harbor"]]);
   });
 });

@@ -7,21 +7,21 @@
 // another of ~2 KB beside it, then the second renamed to the bottom of the first. Removed with a
 // child `rm -rf` (it walks with openat; Node's rmSync would meet the same ENAMETOOLONG).
 // Workers run compiled code: build first (`npm run build`).
-import { spawnSync } from "node:child_process";
 import { lstatSync, mkdirSync, mkdtempSync, renameSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { taskPack } from "../src/analysis/evidence.js";
 import type { BundleEntry } from "../src/core/results.js";
 import { listEntries } from "../src/io/bundle-source.js";
 import { bundle, escaped, game, live, writeFiles } from "./helpers/bundle.js";
 import { run } from "./helpers/cli.js";
 import { writeTrial } from "./helpers/harbor.js";
+import { scratch } from "./helpers/shared.js";
 
 const PATH_MAX = 4096;
 const NAME = "d".repeat(200);
-let tmp: string;
+const { dir: tmp } = scratch("assay-deep-", tmpdir(), "rm");
 
 /** A chain of `levels` folders named NAME below `dir`; returns its deepest folder. */
 function chain(dir: string, levels: number): string {
@@ -46,17 +46,12 @@ const win = (trial: string) => bundle(game({ trial, seed: `${trial.length}`.padS
 let root: string;
 
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-deep-"));
   root = join(tmp, "runs");
   writeFiles(join(root, "exp", "deep", "a1"), win("deep"));
   tooDeep(join(root, "exp", "deep", "a1"));
   // The other side of the line: deep, but every path within PATH_MAX.
   writeFiles(join(root, "exp", "fine", "a1"), win("fine"));
   chain(join(root, "exp", "fine", "a1", "deep"), 12);
-});
-afterAll(() => {
-  const r = spawnSync("rm", ["-rf", tmp]);
-  expect(r.status).toBe(0);
 });
 
 const entries = (doc: { bundles: BundleEntry[] }) => Object.fromEntries(doc.bundles.map((b) => [b.trial, b]));

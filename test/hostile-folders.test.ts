@@ -5,18 +5,19 @@
 // Chains of one-letter folders inside a bundle and a Harbor trial (~2,000 levels, each path within
 // PATH_MAX) are listed iteratively too. Built with relative mkdir + chdir in a child process (no
 // path grows past PATH_MAX); removed with `rm -rf` (it walks with openat; Node's rmSync would meet ENAMETOOLONG).
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { BundleEntry } from "../src/core/results.js";
 import { listEntries } from "../src/io/bundle-source.js";
 import { bundle, escaped, game, live, writeFiles } from "./helpers/bundle.js";
 import { spawnCli, spawnMeasured } from "./helpers/cli.js";
 import { writeTrial } from "./helpers/harbor.js";
+import { scratch } from "./helpers/shared.js";
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-folders-", tmpdir(), "rm detached");
 let root: string;
 const LEVELS = 100_000;
 
@@ -30,7 +31,6 @@ function chainOf(dir: string, levels: number): void {
 const win = (trial: string) => bundle(game({ trial, seed: `${trial.length}`.padStart(32, "a"), states: [live(), escaped()] }));
 
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-folders-"));
   root = join(tmp, "runs");
   writeFiles(join(root, "exp", "top", "a1"), win("top"));
   // A bundle 1,000 folders down (a path of ~2 KB): the walk must reach it past the old limit.
@@ -42,8 +42,6 @@ beforeAll(() => {
   const trial = writeTrial(join(tmp, "harbor"), { name: "t-chain" });
   chainOf(trial, 1900);
 }, 120_000);
-// Removing 100,000 folders takes seconds of system time: left to a detached rm, not waited for.
-afterAll(() => spawn("rm", ["-rf", tmp], { detached: true, stdio: "ignore" }).unref());
 
 describe.sequential("a chain of 100,000 nested folders under a root", () => {
   it("score: every bundle within reach scored, one line says where the walk stopped, exit 0", () => {

@@ -5,26 +5,24 @@
 //
 // Workers run compiled code: build first (`npm run build`).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { Piscina } from "piscina";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { BundlePool, maxJobs } from "../src/pool/pool.js";
 import { bundle, escaped, game, live, writeFiles } from "./helpers/bundle.js";
 import { run, spawnCli } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-jobs-");
 let root: string;
 const CAP = 4 * availableParallelism();
 const note = (asked: string) => `assay: --jobs ${asked} is more than this machine can use: using ${CAP} (4 × ${availableParallelism()} available CPUs)\n`;
 
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-jobs-"));
   root = join(tmp, "runs");
   for (let i = 1; i <= 10; i++) writeFiles(join(root, "exp", `t${i}`, "a1"), bundle(game({ trial: `t${i}`, seed: i.toString(16).padStart(32, "0"), states: [live(), escaped()] })));
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Worker threads the pool has started (piscina's own list). */
 const threads = (pool: BundlePool) => (pool as unknown as { pool?: Piscina }).pool?.threads.length ?? 0;

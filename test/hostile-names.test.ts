@@ -5,16 +5,16 @@
 // separator character reaches stdout or stderr, and no name can forge an output line. And a
 // symbolic link to a folder below a root is said on stderr ("skipped …"), never passed over in
 // silence.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { NARRATIVE_FORMAT, narrativeMarkdown } from "../src/analysis/narrative.js";
 import { blankExperiment } from "../src/core/results.js";
 import { discover } from "../src/io/discover.js";
 import { bundle, game, killed, live, writeFiles } from "./helpers/bundle.js";
 import { run, spawnCli } from "./helpers/cli.js";
 import { float, writeJob } from "./helpers/harbor.js";
+import { scratch } from "./helpers/shared.js";
 
 /** What must never reach a terminal raw: C0 controls but \n, DEL, C1, bidi marks and overrides, separators. */
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -30,13 +30,12 @@ function expectSafe(text: string): void {
   expect(text.split("\n")).not.toContain(FORGED);
 }
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-names-");
 let native: string;
 let harbor: string;
 let job: string;
 
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-names-"));
   native = join(tmp, "native");
   // Invalid (a summary that lies), so each is listed by path under "bundles with findings".
   Object.values(NAMES).forEach((name, i) => {
@@ -51,7 +50,6 @@ beforeAll(() => {
     { name: "steps", steps: [{ name: `s${CLEAR}`, rewards: { reward: float(1) }, rewardFiles: {} }] },
   ]);
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("score's table", () => {
   it("native bundle folders named with ESC[2J, a forged line, a bidi override: listed, escaped", async () => {

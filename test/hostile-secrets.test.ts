@@ -6,7 +6,7 @@
 // of the key, the token or ANTHROPIC_AUTH_TOKEN reaches stdout, stderr, the results document, the
 // SQLite cache files' raw bytes, nor `cache export` (run without the secrets in its environment,
 // so its own scrubbing cannot hide a leak) — for analyze (direct and --batch), narrate, check-task.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -15,7 +15,7 @@ import { endpointOf, secretScrubber } from "../src/analysis/secrets.js";
 import { run } from "./helpers/cli.js";
 import { FakeMessagesApi, toolUseReply, type BatchResult, type RecordedRequest } from "./helpers/fake-anthropic.js";
 import { writeJob } from "./helpers/harbor.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const TOOL = "record_assessment";
 /** Shaped like no credential redact() knows: only the environment can say it is one. */
@@ -25,10 +25,10 @@ const TOKEN = "querytoken0m8T5v1BqQ7w9Zr";
 const SECRETS = [KEY, AUTH, TOKEN];
 const said = `the key is ${KEY}, the token ${AUTH}`;
 
-let fake: FakeMessagesApi;
+const fake = FakeMessagesApi.forTests();
 let proxy: Server;
 let base: string;
-let tmp: string;
+const { dir: tmp } = scratch("assay-secrets-", SCRATCH);
 let job: string;
 let n = 0;
 /** Paths and queries the proxy was asked for: the key really was in the path, the token in the query. */
@@ -90,16 +90,12 @@ async function expectNoLeak(texts: string[], cache: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  fake = await FakeMessagesApi.start();
   proxy = await startProxy(fake.url);
   base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/${KEY}?token=${TOKEN}`;
-  tmp = mkdtempSync(join(SCRATCH, "assay-secrets-"));
   job = writeJob(join(tmp, "jobs"), "job", [{ name: "t1" }, { name: "t2" }]);
 });
 afterAll(async () => {
-  await fake.close();
   await new Promise((r) => proxy.close(r));
-  rmSync(tmp, { recursive: true, force: true });
 });
 beforeEach(() => {
   fake.requests.length = 0;

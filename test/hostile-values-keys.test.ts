@@ -5,20 +5,15 @@
 // by its own members, a `__proto__` member kept as an ordinary one, and the results document
 // writes such a key as a normal member. A Harbor exception type named `__proto__` is counted.
 // Workers run compiled code: build first (`npm run build`).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { zipBytes } from "../src/synth/zip.js";
 import { spawnCli } from "./helpers/cli.js";
 import { writeJob } from "./helpers/harbor.js";
-import { cleanup, fixture, members, place, readFixture } from "./helpers/inspect.js";
+import { fixture, members, place, readFixture } from "./helpers/inspect.js";
+import { scratch } from "./helpers/shared.js";
 
-const tmp = mkdtempSync(join(tmpdir(), "assay-keys-"));
-afterAll(() => {
-  cleanup();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const { dir: tmp } = scratch("assay-keys-");
 
 const NAMES = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"] as const;
 /** Rename every `"match"` of a log's text (its scorer: samples, results, reductions) to `name`. */

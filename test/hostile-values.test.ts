@@ -5,24 +5,19 @@
 // before JSON.parse builds it: the evidence is invalid, never a tool error and never exit 3.
 // Each kind of evidence file that can carry an arbitrary value goes through a spawned CLI.
 // Workers run compiled code: build first (`npm run build`).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CUT_DEEP, scrubDeep } from "../src/analysis/secrets.js";
 import { MAX_JSON_DEPTH, parseLenientJson, parseStrictJson } from "../src/core/json/strict.js";
 import { zipBytes } from "../src/synth/zip.js";
 import { bundle, game, rechain, writeFiles } from "./helpers/bundle.js";
 import { spawnMeasured } from "./helpers/cli.js";
 import { float, pyJson, trialResult, writeTrial } from "./helpers/harbor.js";
-import { cleanup, fixture, members, place, readFixture } from "./helpers/inspect.js";
+import { fixture, members, place, readFixture } from "./helpers/inspect.js";
 import { build, effect } from "./helpers/world.js";
+import { scratch } from "./helpers/shared.js";
 
-const tmp = mkdtempSync(join(tmpdir(), "assay-values-"));
-afterAll(() => {
-  cleanup();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const { dir: tmp } = scratch("assay-values-");
 
 /** `[[[…1…]]]`, `depth` arrays deep. */
 const deepArray = (depth: number) => `${"[".repeat(depth)}1${"]".repeat(depth)}`;

@@ -1,8 +1,7 @@
 // Hostile or odd input found in review: each case once failed (a hang, a crash, a lost loss).
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { computeExperiments } from "../src/kinds/batch.js";
 import { MAX_MESSAGE } from "../src/core/codes.js";
@@ -11,11 +10,10 @@ import { discover } from "../src/io/discover.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
 import { bundle, chain, codes, escaped, game, header, killed, live, score, ZERO, writeFiles } from "./helpers/bundle.js";
 import { run } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-hostile-");
 const put = writeFiles;
-beforeAll(() => void (tmp = mkdtempSync(join(tmpdir(), "assay-hostile-"))));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("cost does not follow a hostile input", () => {
   it("duplicate-key detection stays linear: 200k distinct keys parse, a duplicate among them is found", { timeout: 20_000 }, () => {

@@ -4,7 +4,7 @@
 // (skipped without them; a failure without them when CI=true). What a file records is read with
 // JSON.parse here, apart from src/.
 
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readLock } from "../src/kinds/harbor/job.js";
@@ -18,7 +18,7 @@ import { runIdentity } from "../src/kinds/terminal-bench/identity.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
 import { bundle, game, header, live, score, T0 } from "./helpers/bundle.js";
 import { run } from "./helpers/cli.js";
-import { freshFolders, REQUIRE_SHARED, SHARED_DIR } from "./helpers/shared.js";
+import { freshFolders, runsWithShared, SHARED_DIR } from "./helpers/shared.js";
 
 const FIX = new URL("./fixtures/identity/", import.meta.url).pathname;
 const INSPECT_FIX = new URL("./fixtures/inspect/", import.meta.url).pathname;
@@ -251,7 +251,6 @@ describe("a container's record under its member's own", () => {
 // The real archives.
 
 const REAL = join(SHARED_DIR, "real-world");
-const HAVE_REAL = existsSync(join(REAL, "harbor-jobs/SOURCES.md"));
 type Obj = Record<string, unknown>;
 const readJson = (file: string): Obj | null => {
   try {
@@ -261,7 +260,7 @@ const readJson = (file: string): Obj | null => {
   }
 };
 
-describe.runIf(HAVE_REAL || REQUIRE_SHARED)("real archives (../shared/real-world)", () => {
+describe.runIf(runsWithShared(join(REAL, "harbor-jobs/SOURCES.md")))("real archives (../shared/real-world)", () => {
   it("every Harbor job with a trial shows its agents, and a model wherever a trial's result.json or config records one", async () => {
     const doc = await scored(join(REAL, "harbor-jobs"));
     const jobs = doc.experiments.filter((x) => x.profile === "harbor" && x.job !== null && x.experiment !== null);

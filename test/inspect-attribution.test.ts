@@ -6,16 +6,15 @@
 
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { partsOf, readSamples, scoreInspectLog } from "../src/kinds/inspect/read.js";
 import { readDirectory } from "../src/kinds/inspect/zip.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
 import { zipBytes } from "../src/synth/zip.js";
 import { run } from "./helpers/cli.js";
-import { cleanup, fixture, json, members, place, scratch, type Member } from "./helpers/inspect.js";
-import { REQUIRE_SHARED, SHARED_DIR } from "./helpers/shared.js";
+import { fixture, json, members, place, scratch, type Member } from "./helpers/inspect.js";
+import { runsWithShared, SHARED_DIR } from "./helpers/shared.js";
 
-afterAll(cleanup);
 
 /** JSON with NaN written as Inspect writes it (a bare token). */
 const withNaN = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === "number" && Number.isNaN(x) ? "\u0000NaN" : x), 2).replace(/"\\u0000NaN"/g, "NaN");
@@ -336,7 +335,7 @@ describe("choice() without options is the scorer's (#5310), by the writer's vers
 });
 
 describe("a log whose claims cover samples it lacks, none of those it holds scored, is unverified, like one with none (§12's no sample evidence)", () => {
-  it.skipIf(!REQUIRE_SHARED && SHARED_DIR === null)("the real log_tool_call_error.json (claims 1.0 over 4 completed, holds one unscored record): unverified, valid, coverage 0/1, not METRIC_MISMATCH", async () => {
+  it.runIf(runsWithShared(`${SHARED_DIR}/real-world/inspect/log_tool_call_error.json`))("the real log_tool_call_error.json (claims 1.0 over 4 completed, holds one unscored record): unverified, valid, coverage 0/1, not METRIC_MISMATCH", async () => {
     const f = `${SHARED_DIR}/real-world/inspect/log_tool_call_error.json`;
     const e = scoreInspectLog(f, "json");
     expect(e.validity).toBe("valid");

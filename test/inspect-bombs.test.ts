@@ -6,7 +6,7 @@
 
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, ftruncateSync, openSync, readdirSync, statSync, writeSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { scoreInspectLog } from "../src/kinds/inspect/read.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
 import { decodeZstd, decodeZstdInPlace, decoderMemory } from "../src/io/zstd.js";
@@ -15,10 +15,9 @@ import { blockBomb as bombOf, compressedBlock } from "../src/fuzz/eval.js";
 import { decodeBudget, overDecodeBudget, readDirectory } from "../src/kinds/inspect/zip.js";
 import { spawnMeasured } from "./helpers/cli.js";
 import { HAVE_SHARED, SHARED_DIR } from "./helpers/shared.js";
-import { cleanup, members, place, scratch, type Member } from "./helpers/inspect.js";
+import { members, place, scratch, type Member } from "./helpers/inspect.js";
 import { join } from "node:path";
 
-afterAll(cleanup);
 
 /** A zstd frame header: no checksum, no dictionary; `window` (a descriptor byte) or single-segment with `fcs`. */
 function frameHeader(o: { wd?: number; fcs?: bigint }): Buffer {

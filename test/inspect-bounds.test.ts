@@ -5,7 +5,7 @@
 
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_RECORD_BYTES, recordBytes, scoreInspectLog } from "../src/kinds/inspect/read.js";
 import { sampleRecord } from "../src/kinds/inspect/sample.js";
 import { ZipWriter, zipBytes } from "../src/synth/zip.js";
@@ -14,9 +14,8 @@ import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { DEFAULT_BUNDLE_TIMEOUT_MS } from "../src/pool/pool.js";
 import { run, spawnMeasured } from "./helpers/cli.js";
-import { cleanup, fixture, members, scratch } from "./helpers/inspect.js";
+import { fixture, members, scratch } from "./helpers/inspect.js";
 
-afterAll(cleanup);
 
 /** Writes strings to a file a MiB at a time. */
 function streamTo(file: string): { put(s: string | Uint8Array): void; close(): void } {

@@ -18,7 +18,8 @@ import { recordBytes, scoreInspectLog } from "../src/kinds/inspect/read.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
 import { zipBytes } from "../src/synth/zip.js";
-import { editor, ok, refused, scratch } from "./helpers/documents.js";
+import { editor, ok, refused } from "./helpers/documents.js";
+import { scratch } from "./helpers/shared.js";
 import { json, members, type Member } from "./helpers/inspect.js";
 
 const { at } = scratch("assay-inspect-clusters-");

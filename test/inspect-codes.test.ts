@@ -4,12 +4,11 @@
 // tool errors, sample states, and the rules that follow the writer's Inspect version.
 
 import { readFileSync, writeFileSync } from "node:fs";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { scoreInspectLog } from "../src/kinds/inspect/read.js";
 import { readyZstd, zipBytes } from "../src/synth/zip.js";
-import { cleanup, codes, editJson, fixture, flagCodes, json, member, members, place, readFixture, scoreEval, scoreJson, warningCodes, type Member } from "./helpers/inspect.js";
+import { codes, editJson, fixture, flagCodes, json, member, members, place, readFixture, scoreEval, scoreJson, warningCodes, type Member } from "./helpers/inspect.js";
 
-afterAll(cleanup);
 
 const STREAMING = fixture("log_streaming.eval"); // 2 ids × 2 epochs: 1 → I, C; 2 → C, C; accuracy 0.75, stderr 0.25
 const base = (): Member[] => members(STREAMING);

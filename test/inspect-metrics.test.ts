@@ -4,12 +4,11 @@
 // held to the figures Inspect itself wrote in the real logs.
 
 import { readFileSync } from "node:fs";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { scoreInspectLog } from "../src/kinds/inspect/read.js";
-import { cleanup, fixture, json, member, members, place } from "./helpers/inspect.js";
+import { fixture, json, member, members, place } from "./helpers/inspect.js";
 import { rng, type Rng } from "../src/fuzz/random.js";
 
-afterAll(cleanup);
 
 // ---- the oracle: Inspect's rules (scorer/_metric.py value_to_float; _metrics/*.py; statistics.mean) ----
 function toFloat(v: unknown): number {

@@ -3,9 +3,9 @@
 // carry) as instrument errors, outside assay's figures; and the chunked sample layout, read.
 // Each rule with a case on each side of its line, on real logs edited or generated here.
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { globMatcher } from "../src/kinds/inspect/specs.js";
 import { partsOf, readSamples, scoreInspectLog } from "../src/kinds/inspect/read.js";
@@ -14,10 +14,9 @@ import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
 import { zipBytes } from "../src/synth/zip.js";
 import { run } from "./helpers/cli.js";
-import { cleanup, fixture, json, members, place, scratch, type Member } from "./helpers/inspect.js";
-import { REQUIRE_SHARED, SHARED_DIR } from "./helpers/shared.js";
+import { fixture, json, members, place, scratch, type Member } from "./helpers/inspect.js";
+import { runsWithShared, SHARED_DIR } from "./helpers/shared.js";
 
-afterAll(cleanup);
 
 const POP = "2025-05-12T20-28-13-04-00_popularity.json";
 /** JSON with NaN written as Inspect writes it (a bare token). */
@@ -94,7 +93,7 @@ describe("a metrics list mixing plain metrics with {key: [metrics]} entries", ()
     expect([m("[z-a]", "[z-a]"), m("[z-a]", "b"), m("a[", "a["), m("(x)|y", "y")]).toEqual([true, false, true, false]);
   });
   const realDir = join(SHARED_DIR, "real-world/inspect-more/AlexTMallen--sus-www/logs");
-  it.skipIf(!existsSync(realDir) && !REQUIRE_SHARED)("the real dict-valued logs (no eval.scorers, results named by key) keep their agreement", () => {
+  it.runIf(runsWithShared(realDir))("the real dict-valued logs (no eval.scorers, results named by key) keep their agreement", () => {
     const dir = realDir;
     for (const name of ["2025-01-29T10-10-16-08-00_task-reasoning-experiment-small_67MeViPNVTfDqXYbMX5W58.eval", "2025-02-02T13-40-30-08-00_task-reasoning-experiment-small_MM5NbaPrjoPHGVWKeaWg5x.eval"]) {
       const e = scoreInspectLog(join(dir, name), "eval");

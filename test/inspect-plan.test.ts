@@ -4,15 +4,14 @@
 // pass@k now follow the records present: the epochs a log lacks enter as one zero of their count.
 // Workers run compiled code: build first (`npm run build`).
 import { readFileSync } from "node:fs";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rng } from "../src/fuzz/random.js";
 import { MAX_PASS_AT_K, passHatK } from "../src/core/batch/stats.js";
 import { metric, parseReducer, reduce, reduceWeighted, weightedMetric, BUILT_IN_METRICS, type Weighted } from "../src/kinds/inspect/stats.js";
 import { scoreInspectLog } from "../src/kinds/inspect/read.js";
 import { spawnMeasured } from "./helpers/cli.js";
-import { cleanup, place, readFixture } from "./helpers/inspect.js";
+import { place, readFixture } from "./helpers/inspect.js";
 
-afterAll(cleanup);
 
 const POPULARITY = "2025-05-12T20-28-13-04-00_popularity.json";
 /** The real 42 KB log (ids 1, 2, 3 at epoch 1: C, C, I), edited by `f`, written under a timestamped name. */

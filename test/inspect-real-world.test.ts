@@ -3,15 +3,14 @@
 // timestamp) given as roots. Each gets the verdict inspect-notes.md §3.8 lists. Skips without
 // ../shared; fails without it when CI=true.
 
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BundleEntry, Results } from "../src/core/results.js";
 import { run } from "./helpers/cli.js";
-import { REQUIRE_SHARED, SHARED_DIR } from "./helpers/shared.js";
+import { runsWithShared, SHARED_DIR } from "./helpers/shared.js";
 
 const ROOT = join(SHARED_DIR, "real-world/inspect");
-const HAVE = existsSync(join(ROOT, "README.md"));
 const UNLISTED = ["log_formats.json", "log_tool_call_error.json", "log_with_nan.txt", "log_version_3.txt"];
 
 let doc: Results;
@@ -28,7 +27,7 @@ const claimed = (name: string, metric: string): number => {
   return (JSON.parse(text) as { results: { scores: { metrics: Record<string, { value: number }> }[] } }).results.scores[0]!.metrics[metric]!.value;
 };
 
-describe.skipIf(!HAVE && !REQUIRE_SHARED)("real Inspect logs (inspect-notes §3.8)", () => {
+describe.runIf(runsWithShared(join(ROOT, "README.md")))("real Inspect logs (inspect-notes §3.8)", () => {
   beforeAll(async () => {
     const roots = [ROOT, ...UNLISTED.map((n) => join(ROOT, n))];
     const r = await run(["score", ...roots, "--format", "json", "--quiet"]);

@@ -4,7 +4,7 @@
 
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import type { Results } from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
@@ -13,10 +13,9 @@ import { inShard } from "../src/pipeline/shard.js";
 import { inspectLogBytes, type InspectSpec } from "../src/synth/inspect.js";
 import { readyZstd } from "../src/synth/zip.js";
 import { run, spawnCli } from "./helpers/cli.js";
-import { cleanup, editJson, fixture, members, scratch } from "./helpers/inspect.js";
+import { editJson, fixture, members, scratch } from "./helpers/inspect.js";
 import { zipBytes } from "../src/synth/zip.js";
 
-afterAll(cleanup);
 
 const BASE: ScoreRunOptions = { schedules: [], ...DEFAULT_BATCH, jobs: 2 };
 const score = (roots: string[], over: Partial<ScoreRunOptions> = {}) => scoreRoots(roots, { ...BASE, ...over });

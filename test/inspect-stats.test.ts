@@ -5,14 +5,13 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { MAX_METADATA_KEYS } from "../src/kinds/inspect/sample.js";
 import type { Results } from "../src/core/results.js";
 import { scoreRoots } from "../src/pipeline/score.js";
-import { cleanup, scoreJson, scratch } from "./helpers/inspect.js";
+import { scoreJson, scratch } from "./helpers/inspect.js";
 
-afterAll(cleanup);
 
 /** Student t quantiles t(0.975, ν) (published tables, e.g. NIST/SEMATECH e-Handbook 1.3.6.7.2). */
 const T975 = { 2: 4.302652729749464, 3: 3.182446305284263 };

@@ -6,15 +6,14 @@
 
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import type { Results } from "../src/core/results.js";
 import { scoreInspectLog } from "../src/kinds/inspect/read.js";
 import { scoreRoots } from "../src/pipeline/score.js";
 import { inspectFileName, inspectLogBytes, type InspectSpec } from "../src/synth/inspect.js";
-import { cleanup, codes, editJson, fixture, members, place, scoreEval, scratch, warningCodes, type Member } from "./helpers/inspect.js";
+import { codes, editJson, fixture, members, place, scoreEval, scratch, warningCodes, type Member } from "./helpers/inspect.js";
 
-afterAll(cleanup);
 
 const base = (): Member[] => members(fixture("log_streaming.eval"));
 const FINAL = ["summaries.json", "reductions.json", "header.json"];

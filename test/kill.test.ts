@@ -9,18 +9,17 @@
 // Spawns the compiled CLI: build first (`npx tsc -p .`). If a run finishes before it can be killed,
 // the corpus is made larger (never a sleep).
 import Database from "better-sqlite3";
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCRATCH } from "./helpers/shared.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CLI, spawnCli, startCli } from "./helpers/cli.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 import { bundleEntrySchema } from "../src/core/results.js";
 import { storeKey } from "../src/store/store.js";
 import { SCORING_VERSION } from "../src/version.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(ROOT, "dist/cli.js");
 /** Rows the store must hold before the kill. */
 const MIN_ROWS = 200;
 /** Corpora tried in turn: a larger one only when a run finished before it could be killed. */
@@ -30,16 +29,13 @@ const SIZES = [
 ];
 const STORED = bundleEntrySchema.omit({ path: true }).strict();
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-kill-", SCRATCH);
 let corpusDir: string;
 let freshDoc: string;
 let bundles = 0;
 let digests = 0;
 
-const node = (args: string[], env: NodeJS.ProcessEnv = {}) => {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
-  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
-};
+const node = (args: string[], env: NodeJS.ProcessEnv = {}) => spawnCli(args, { env, maxBuffer: 64 * 1024 * 1024 });
 
 /** The JSON document's text with its `run` member cut out; everything else compared byte for byte. */
 function withoutRun(text: string): string {
@@ -73,14 +69,7 @@ interface Killed {
  * by itself first (the caller then needs a larger corpus).
  */
 async function scoreAndKill(corpus: string, store: string, out: string): Promise<Killed | null> {
-  const child = spawn(process.execPath, [CLI, "score", corpus, "--store", store, "--format", "json", "--out", out, "--jobs", "2", "--quiet"], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (t: string) => void (stderr += t));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("exit", (code, signal) => resolve({ code, signal })),
-  );
+  const { child, stderr, exited } = startCli(["score", corpus, "--store", store, "--format", "json", "--out", out, "--jobs", "2", "--quiet"]);
   let ended = false;
   void exited.then(() => (ended = true));
   const giveUp = Date.now() + 45_000;
@@ -97,7 +86,7 @@ async function scoreAndKill(corpus: string, store: string, out: string): Promise
   if (polled < 0 && !ended) child.kill("SIGKILL");
   const how = await exited;
   if (polled < 0 || how.signal !== "SIGKILL") return null; // finished (or was finishing) before the kill
-  return { polled, stderr };
+  return { polled, stderr: stderr() };
 }
 
 interface StoreState {
@@ -154,9 +143,7 @@ function rerun(store: string, out: string): number {
 
 beforeAll(() => {
   if (!existsSync(CLI) || !existsSync(join(ROOT, "dist/pool/worker.js"))) throw new Error("the kill test spawns dist/cli.js: build first (npx tsc -p .)");
-  tmp = mkdtempSync(join(SCRATCH, "assay-kill-"));
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Synthesise a corpus and score it afresh without a store (the reference document). */
 function prepare(size: { n: number; events: number }): void {

@@ -12,7 +12,7 @@ import { DECLARED, type KindName } from "../src/kinds/declared.js";
 import { KIND_LIST } from "../src/kinds/list.js";
 import { bundle, game, writeFiles } from "./helpers/bundle.js";
 import { run } from "./helpers/cli.js";
-import { scratch } from "./helpers/documents.js";
+import { scratchInTest } from "./helpers/shared.js";
 import { writeJob } from "./helpers/harbor.js";
 import { writeRun } from "./helpers/terminal-bench.js";
 
@@ -117,7 +117,7 @@ describe.each(KIND_LIST.map((k) => [k.declaration.name, k] as const))("kind %s",
   });
 
   it("has what its evidence names escaped in every report", async () => {
-    const { at } = scratch(`assay-kinds-${name}-`);
+    const { at } = scratchInTest(`assay-kinds-${name}-`);
     EVIDENCE[name](at("roots"), HOSTILE);
     const scored = await run(["score", at("roots"), "--format", "json", "--quiet", "--out", at("doc.json")]);
     expect(scored.code, scored.stderr).toBe(0);

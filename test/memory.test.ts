@@ -10,11 +10,11 @@
 
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
-import { SCRATCH } from "./helpers/shared.js";
+import { describe, expect, it } from "vitest";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 import { escaped, live, SILMARIL, type State } from "./helpers/bundle.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -128,14 +128,10 @@ process.stdout.write(JSON.stringify({
 `;
 
 describe("memory: a journal of a few hundred MB is validated as a stream", () => {
-  let tmp: string | null = null;
-  afterAll(() => {
-    if (tmp !== null) rmSync(tmp, { recursive: true, force: true });
-  });
+  const { dir: tmp } = scratch("assay-mem-", SCRATCH);
 
   it("validates a ~300 MB journal in a child with a 64 MB heap, peak RSS well below the journal's size", () => {
     expect(existsSync(DIST_BUNDLE) && existsSync(DIST_SOURCE), "dist/ is missing: run `npx tsc -p .` before this test").toBe(true);
-    tmp = mkdtempSync(join(SCRATCH, "assay-mem-"));
     const dir = join(tmp, "bundle");
     mkdirSync(dir);
     const script = join(tmp, "validate.mjs");

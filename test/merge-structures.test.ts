@@ -4,20 +4,19 @@
 // in byte order of their paths however they came, through as many merge passes as it takes, and
 // leave no file behind.
 import { hash } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { blankEntry, type BundleEntry } from "../src/core/results.js";
 import { byteCompare } from "../src/core/text.js";
 import { PathLog } from "../src/io/path-log.js";
 import { BundleSet, pathProblem } from "../src/io/shard-reader.js";
 import { FAN_IN } from "../src/pipeline/runs.js";
 import { EntrySpill } from "../src/pipeline/spill.js";
+import { scratch } from "./helpers/shared.js";
 
-const tmp = mkdtempSync(join(tmpdir(), "assay-merge-structures-"));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-const scratch = (name: string) => mkdtempSync(join(tmp, `${name}-`));
+const { dir: tmp } = scratch("assay-merge-structures-");
+const folder = (name: string) => mkdtempSync(join(tmp, `${name}-`));
 
 /** The 32 bits of a path's SHA-256 the set's table keeps (bytes 4 to 7). */
 const bits = (path: string) => hash("sha256", path, "buffer").readUInt32BE(4);
@@ -36,7 +35,7 @@ describe("the set of bundles seen, when hashes collide", () => {
     const [a, b] = pair;
     expect(a).not.toBe(b);
     expect(bits(a)).toBe(bits(b));
-    const set = new BundleSet(scratch("collision"));
+    const set = new BundleSet(folder("collision"));
     const [one, two] = [set.document("one.json"), set.document("two.json")];
     expect(set.add(a, one)).toBeNull();
     expect(set.add(b, two)).toBeNull(); // not a duplicate: the paths differ
@@ -46,7 +45,7 @@ describe("the set of bundles seen, when hashes collide", () => {
   });
 
   it("many paths given one digest: none taken for another, every one found again, past the paths' first megabyte and across growth", () => {
-    const dir = scratch("crafted");
+    const dir = folder("crafted");
     const set = new BundleSet(dir);
     const doc = set.document("d.json");
     const same = hash("sha256", "one digest for all", "buffer");
@@ -63,7 +62,7 @@ describe("the set of bundles seen, when hashes collide", () => {
   });
 
   it("a set added to after close() says so (its table is gone: probing it would never end)", () => {
-    const set = new BundleSet(scratch("closed"));
+    const set = new BundleSet(folder("closed"));
     const doc = set.document("d.json");
     expect(set.add("runs/t1", doc)).toBeNull();
     set.close();
@@ -111,7 +110,7 @@ describe("the spill's sorted runs", () => {
   it("entries in order, in shards each in order, or in no order at all, come back in byte order, the same as SQLite gives them", () => {
     const shards = [0, 1, 2, 3].map((k) => sorted.filter((_, i) => i % 4 === k));
     for (const given of [sorted, shards.flat(), shuffled(sorted)]) {
-      const dir = scratch("runs");
+      const dir = folder("runs");
       // 0 bytes in memory: every entry goes to the file, a batch of one at a time.
       const runs = new EntrySpill(dir, 0, { sorted: true });
       const sqlite = new EntrySpill(dir, 0);
@@ -129,7 +128,7 @@ describe("the spill's sorted runs", () => {
   });
 
   it("more runs than are read at once are merged in passes; a small spill stays in memory", () => {
-    const dir = scratch("passes");
+    const dir = folder("passes");
     // Descending: every batch of one is a run of its own, FAN_IN² and more runs, so two passes first.
     const many = [...Array(FAN_IN * FAN_IN + 7).keys()].map((i) => `r/${String(1e6 - i)}`);
     const spill = new EntrySpill(dir, 0, { sorted: true });
@@ -147,7 +146,7 @@ describe("the spill's sorted runs", () => {
   });
 
   it("a batch with a few entries out of order keeps its long stretches as runs and sorts the rest", () => {
-    const dir = scratch("stretches");
+    const dir = folder("stretches");
     const spill = new EntrySpill(dir, 64 * 1024, { sorted: true });
     // Every 500th entry follows two out of order: "~b", then "~a" alone, a stretch too short to be a run.
     const given = sorted.flatMap((p, i) => (i % 500 === 0 ? [`root/~b${i}`, `root/~a${i}`, p] : [p]));

@@ -3,18 +3,17 @@
 // entry at a time (it used to read it whole, into one string), and its facts count every entry.
 
 import { createHash } from "node:crypto";
-import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createReadStream, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Narrative } from "../src/analysis/narrative.js";
 import { writeBigResults } from "./helpers/big-results.js";
 import { spawnMeasured } from "./helpers/cli.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const N = 200_000;
 const HEAP_MB = 96;
-const dir = mkdtempSync(join(SCRATCH, "assay-narrate-memory-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { dir } = scratch("assay-narrate-memory-", SCRATCH);
 
 describe("narrate keeps memory bounded", () => {
   it(`${N.toLocaleString("en")} entries under a ${HEAP_MB} MiB heap`, async () => {

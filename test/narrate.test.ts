@@ -4,20 +4,20 @@
 // the narrative says which trials had no analysis and why.
 
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { NARRATIVE_FORMAT, narrativeMarkdown, type Narrative } from "../src/analysis/narrative.js";
 import { blankExperiment, type Results } from "../src/core/results.js";
 import { run } from "./helpers/cli.js";
 import { errorReply, FakeMessagesApi, toolUseReply } from "./helpers/fake-anthropic.js";
 import { float, realTrajectory, writeJob } from "./helpers/harbor.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const TOOL = "record_assessment";
 const LEGIT = ["reward_hacking", "instruction_sufficiency", "outcome_matches_work", "environment_interference"];
-let fake: FakeMessagesApi;
-let tmp: string;
+const fake = FakeMessagesApi.forTests();
+const { dir: tmp } = scratch("assay-narrate-", SCRATCH);
 let resultsFile: string;
 let results: Results;
 let n = 0;
@@ -29,8 +29,6 @@ const narrateJson = async (cache: string, ...flags: string[]) => {
 };
 
 beforeAll(async () => {
-  fake = await FakeMessagesApi.start();
-  tmp = mkdtempSync(join(SCRATCH, "assay-narrate-"));
   const root = join(tmp, "jobs");
   writeJob(root, "job-n", [
     { name: "ok-1", trajectory: realTrajectory("openhands") },
@@ -43,10 +41,6 @@ beforeAll(async () => {
   resultsFile = join(tmp, "results.json");
   writeFileSync(resultsFile, r.stdout);
   results = JSON.parse(r.stdout) as Results;
-});
-afterAll(async () => {
-  await fake.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 beforeEach(() => {
   fake.requests.length = 0;

@@ -10,12 +10,11 @@
 // skips, saying why, and under CI=true that is a failure.
 
 import { execFileSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { docsMessagesApi, needsAbsentRealWorld, parsePage, REAL_WORLD, shell, transcriptMisses } from "./helpers/docs.js";
-import type { FakeMessagesApi } from "./helpers/fake-anthropic.js";
-import { HAVE_SHARED, REQUIRE_SHARED, SCRATCH, SHARED_DIR } from "./helpers/shared.js";
+import { HAVE_SHARED, REQUIRE_SHARED, SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
@@ -41,11 +40,10 @@ function notFresh(): string | null {
 }
 
 const why = notFresh();
-let tmp: string;
-let fake: FakeMessagesApi;
+const { dir: tmp } = scratch("assay-walk-", SCRATCH);
+const fake = docsMessagesApi();
 
-beforeAll(async () => {
-  tmp = mkdtempSync(join(SCRATCH, "assay-walk-"));
+beforeAll(() => {
   // `assay` is `npx assay` in the checkout: npm runs the file package.json's `bin` names, with node.
   // The walk runs that file directly (npm exec costs a second or more a command); the test below
   // first shows npm resolves `assay` to it.
@@ -53,11 +51,6 @@ beforeAll(async () => {
   mkdirSync(join(tmp, "bin"));
   writeFileSync(join(tmp, "bin", "assay"), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, bin)}" "$@"\n`);
   chmodSync(join(tmp, "bin", "assay"), 0o755);
-  fake = await docsMessagesApi();
-});
-afterAll(async () => {
-  await fake?.close();
-  if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
 });
 
 describe("a newcomer follows README.md, then docs/, in one folder", () => {

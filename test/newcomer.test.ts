@@ -5,23 +5,21 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { run, spawnCli } from "./helpers/cli.js";
 import { parsePage, REAL_WORLD, writeSandbox } from "./helpers/docs.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-newcomer-", SCRATCH);
 let dir: string;
 let demo: ReturnType<typeof spawnCli>;
 
 beforeAll(() => {
-  tmp = mkdtempSync(join(SCRATCH, "assay-newcomer-"));
   dir = join(tmp, "demo");
   demo = spawnCli(["demo", "--out", dir]);
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Every file under `root` (relative path → SHA-256 of its bytes), leaving out the top-level names `skip`. */
 function tree(root: string, skip: string[] = []): Record<string, string> {

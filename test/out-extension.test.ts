@@ -2,23 +2,21 @@
 // .jsonl, .html/.htm, .xml (JUnit), .md/.markdown; .txt or no extension gets the command's default.
 // A --format the extension contradicts, an extension naming a format the command does not write,
 // or (issue 23) one naming no format without --format, is a usage error. On score, analyze, merge and compare alike (compare's own in compare.test.ts).
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { writeCorpus } from "../src/io/corpus.js";
 import { FORMAT_NAMES, formatForFile } from "../src/report/index.js";
 import { run, spawnCli } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-out-ext-");
 let corpus: string;
 
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-out-ext-"));
   corpus = join(tmp, "corpus");
   writeCorpus(join(corpus, "game"), { n: 6, seed: "out-ext", faults: false });
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Which format a written file is in, by its first bytes. */
 function formatOf(file: string): string {

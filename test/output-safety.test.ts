@@ -4,22 +4,21 @@
 // written into, never replaced; links are never replaced. Each case failed before the module.
 import { spawnSync } from "node:child_process";
 import {
-  chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync,
+  chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { checkOutput, OutputError, writeOutput, writeTree } from "../src/io/output.js";
 import { bundle, escaped, game, killed, live, writeFiles } from "./helpers/bundle.js";
 import { CLI, run, spawnCli } from "./helpers/cli.js";
 import { writeJob } from "./helpers/harbor.js";
+import { scratch } from "./helpers/shared.js";
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-output-");
 let root: string;
 let job: string;
 
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-output-"));
   root = join(tmp, "runs");
   // Enough bundles that the JSON document is larger than the 20 KiB file-size limit used below.
   for (let i = 0; i < 60; i++) {
@@ -28,7 +27,6 @@ beforeAll(() => {
   }
   job = writeJob(join(tmp, "jobs"), "job-a", [{ name: "hello__abc" }]);
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const temps = (dir: string) => readdirSync(dir).filter((n) => n.endsWith(".tmp"));
 /** Run the built CLI under bash with a file-size limit of `kib` KiB (SIGXFSZ is ignored by node: writes fail with EFBIG). */

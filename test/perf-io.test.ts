@@ -3,14 +3,13 @@
 // buffer's, whatever size it was told, and follow a file that grows.
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readChunks } from "../src/io/bundle-source.js";
+import { scratch } from "./helpers/shared.js";
 
-const dir = mkdtempSync(join(tmpdir(), "assay-perf-io-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { dir } = scratch("assay-perf-io-");
 const MiB = 1024 * 1024;
 const bytesOf = (n: number) => {
   const b = Buffer.allocUnsafe(n);

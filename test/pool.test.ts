@@ -8,9 +8,7 @@
 // real worker (test/fixtures/faulty-worker.mjs) that acts on a file named FAULT in a bundle folder.
 // All pool work lives in this one file and runs sequentially (2 cores; deadlines are timing-sensitive).
 import Database from "better-sqlite3";
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,12 +23,13 @@ import { scoreDirectory } from "../src/pool/score-directory.js";
 import { ResultStore } from "../src/store/store.js";
 import { bundle, DEADLINE, escaped, game, killed, live, T0, type State } from "./helpers/bundle.js";
 import { CLI, run, spawnCli } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
 const FAULTY = new URL("./fixtures/faulty-worker.mjs", import.meta.url).href;
 const BASE = { schedules: [], ...DEFAULT_BATCH } satisfies ScoreRunOptions;
 type Fault = "throw" | "hang" | "oom" | "exit";
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-pool-");
 
 const write = (dir: string, files: Record<string, string | Buffer>) => {
   mkdirSync(dir, { recursive: true });
@@ -86,11 +85,9 @@ function bigGame(trial: string, n: number, seed: string) {
 }
 
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-pool-"));
   if (!existsSync(CLI) || !existsSync(new URL("../dist/pool/worker.js", import.meta.url)))
     throw new Error("pool tests run compiled workers: build first (npx tsc -p .)");
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe.sequential("the pool scores like the in-process computation", () => {
   let root: string;
@@ -433,8 +430,8 @@ describe.sequential("workers start only when there is work for them", () => {
   const score = (args: string[]) => {
     const file = join(tmp, "workers-started");
     rmSync(file, { force: true });
-    const r = spawnSync(process.execPath, ["--import", COUNT_WORKERS, CLI, "score", ...args, "--quiet", "--format", "json"], { encoding: "utf8", env: { ...process.env, WORKERS_FILE: file } });
-    return { code: r.status, stderr: r.stderr, workers: Number(readFileSync(file, "utf8")) };
+    const r = spawnCli(["score", ...args, "--quiet", "--format", "json"], { node: ["--import", COUNT_WORKERS], env: { WORKERS_FILE: file } });
+    return { code: r.code, stderr: r.stderr, workers: Number(readFileSync(file, "utf8")) };
   };
 
   it("an empty root starts none, with --allow-empty (exit 0) or without (exit 2)", () => {

@@ -5,15 +5,16 @@
 
 import Database from "better-sqlite3";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resultsSchema } from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
-import { CLI, spawnCli } from "./helpers/cli.js";
+import { CLI, spawnCli, startCli } from "./helpers/cli.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
-let tmp: string;
+// Thousands of small files: on tmpfs when there is one, so a busy disk does not set the pace.
+const { dir: tmp } = scratch("assay-progress-", SCRATCH);
 /** ~1,400 bundles with labelled faults: a run of a second or two. */
 let small: string;
 let smallCount: number;
@@ -21,17 +22,12 @@ let smallCount: number;
 let big: string;
 let bigCount: number;
 
-// Thousands of small files: on tmpfs when there is one, so a busy disk does not set the pace.
-const BASE = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
-
 beforeAll(() => {
-  tmp = mkdtempSync(join(BASE, "assay-progress-"));
   small = join(tmp, "small");
   smallCount = writeCorpus(small, { n: 1200, seed: "progress-small", faults: true, events: 64 });
   big = join(tmp, "big");
   bigCount = writeCorpus(big, { n: 2500, seed: "progress-big", faults: false, events: 64 });
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 // "assay: D/F[+] bundles (C from store), X MB, I invalid, E tool errors, R bundles/s, ETA T"
 const STATUS =
@@ -209,19 +205,10 @@ afterAll(() => {
 });
 
 function start(argv: string[], env: Record<string, string> = {}): Running {
-  const child = spawn(process.execPath, [CLI, ...argv], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  const { child, stdout, stderr, exited } = startCli(argv, { env });
   children.add(child);
-  let out = "";
-  let err = "";
-  child.stdout!.setEncoding("utf8").on("data", (t: string) => void (out += t));
-  child.stderr!.setEncoding("utf8").on("data", (t: string) => void (err += t));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("close", (code, signal) => {
-      children.delete(child);
-      resolve({ code, signal });
-    }),
-  );
-  return { stdout: () => out, stderr: () => err, exited, kill: (s) => void child.kill(s) };
+  void exited.then(() => children.delete(child));
+  return { stdout, stderr, exited, kill: (s) => void child.kill(s) };
 }
 
 /** Poll stderr until a status line reports at least `min` bundles done. */

@@ -14,7 +14,7 @@ import { MAX_ROWS } from "../src/report/html/rows.js";
 import { HAVE_CHROMIUM, launch, REQUIRE_CHROMIUM, type Browser, type Opened } from "./helpers/browser.js";
 import { run } from "./helpers/cli.js";
 import { demoReport, expectedFigures, type DemoReport } from "./helpers/demo.js";
-import { HAVE_SHARED, SCRATCH, SHARED_DIR } from "./helpers/shared.js";
+import { HAVE_SHARED, SCRATCH, scratchInTest, SHARED_DIR } from "./helpers/shared.js";
 
 const ARTIFACTS = new URL("artifacts/", import.meta.url).pathname;
 
@@ -305,7 +305,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
 // a Harbor trial lacks.
 describe.skipIf(!HAVE_CHROMIUM || !HAVE_SHARED)("the real Harbor jobs' HTML report in Chromium", () => {
   it("shows each job's result in the experiments table, above every section; the trial table cuts nothing and has no game or world column", { timeout: 120_000 }, async () => {
-    const tmp = mkdtempSync(join(SCRATCH, "assay-html-real-"));
+    const { dir: tmp } = scratchInTest("assay-html-real-", SCRATCH);
     const browser = await launch();
     try {
       const file = join(tmp, "jobs.html");
@@ -328,7 +328,6 @@ describe.skipIf(!HAVE_CHROMIUM || !HAVE_SHARED)("the real Harbor jobs' HTML repo
       clean(h);
     } finally {
       await browser.close();
-      rmSync(tmp, { recursive: true, force: true });
     }
   });
 });

@@ -2,8 +2,7 @@
 // JSON document's, evidence text never becomes markup or script, the trial table's rows are capped
 // (problem rows first) and the page says so, the advisory section stands apart from every hard
 // figure, nothing in the page points outside it, and every command that writes a document writes it.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blankEntry, blankExperiment, viewOf, type Advisory, type BundleEntry, type Experiment, type Results } from "../src/core/results.js";
@@ -17,16 +16,15 @@ import { experimentKey, survey, SURVEY_COLUMNS } from "../src/report/html/survey
 import { headline } from "../src/report/overview.js";
 import { run } from "./helpers/cli.js";
 import { demoReport, expectedFigures, type DemoReport } from "./helpers/demo.js";
+import { scratch } from "./helpers/shared.js";
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-html-");
 let demo: DemoReport;
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-html-"));
   demo = await demoReport(tmp);
 });
 afterAll(() => {
   demo?.cleanup();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 const page = async (doc: Results) => [...(await render(viewOf(doc)))].join("");

@@ -4,15 +4,15 @@
 // it was used; pass@k and pass^k say, once a report, that they assume an attempt's absence is
 // unrelated to its outcome (missing at random).
 // Each on both sides: a report without intervals, or without pass@k / pass^k, says neither.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { blankExperiment, viewOf, type Experiment, type IntervalField, type Results } from "../src/core/results.js";
 import { render as html } from "../src/report/html/index.js";
 import { FORMATS, renderText } from "../src/report/index.js";
 import { synthNative } from "../src/synth/native.js";
 import { run } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
 const RUN: Results["run"] = { tool_version: "t", scoring_version: 7, started_at: "", complete: true, shard: null, roots: ["/r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
 
@@ -98,9 +98,8 @@ describe("pass@k and pass^k say what they assume (missing at random), once a rep
 });
 
 describe("through the CLI: a native run with repeated tasks", () => {
-  let root = "";
+  const { dir: root } = scratch("assay-words-");
   beforeAll(() => {
-    root = mkdtempSync(join(tmpdir(), "assay-words-"));
     // Two tasks × two trials: a victory and a death in each; repeats, so Korn–Graubard and pass^k.
     const seed = (n: number) => n.toString(16).padStart(2, "0").repeat(16);
     const outcomes = ["victory", "death", "victory", "death"] as const;
@@ -110,7 +109,6 @@ describe("through the CLI: a native run with repeated tasks", () => {
       for (const [p, b] of synthNative({ experiment: "exp", trial: `t${i}`, attempt: 1, seed: seed(i + 1), outcome, task: i < 2 ? "A" : "B", events: 3 })) writeFileSync(join(dir, p), b);
     });
   });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it("the details name Korn–Graubard and the population once, and the missing-at-random assumption once", async () => {
     const r = await run(["score", root, "--details"]);

@@ -3,11 +3,10 @@
 // figure <skipped> with the reason. Valid against the junit-10.xsd Jenkins reads (kept in
 // test/fixtures, checked with xmllint), whatever the folder names hold; streamed, a testcase at a time.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { create } from "xmlbuilder2";
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { blankEntry, viewOf, type BundleEntry, type Experiment, type Results, type ResultsView } from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
 import { renderText } from "../src/report/index.js";
@@ -15,18 +14,17 @@ import { render } from "../src/report/junit.js";
 import { bundle, game, live, writeFiles, type GameOpts } from "./helpers/bundle.js";
 import { run } from "./helpers/cli.js";
 import { writeEveryKind } from "./helpers/corpus.js";
+import { scratch } from "./helpers/shared.js";
 
 const XSD = new URL("./fixtures/junit-10.xsd", import.meta.url).pathname;
 const XMLLINT = spawnSync("xmllint", ["--version"]).status === 0;
-let tmp: string;
+const { dir: tmp } = scratch("assay-junit-");
 let corpus: string;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-junit-"));
   corpus = join(tmp, "corpus");
   await writeEveryKind(corpus, "junit");
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Validate against the XSD with xmllint; without xmllint the test is skipped, visibly (CI installs it). */
 function expectValid(xml: string, ctx: TestContext): void {

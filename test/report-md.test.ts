@@ -1,26 +1,24 @@
 // `--format md` (issue 15): a compact Markdown summary for $GITHUB_STEP_SUMMARY and PR comments.
 // Its figures are the JSON document's; evidence text is text, never markup: a folder named `| x |`
 // keeps its table whole, one with backticks or `<img>` stays inside its code span.
-import { mkdtempSync, renameSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { renameSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { blankEntry, blankExperiment, viewOf, type BundleEntry, type Experiment, type Results } from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
 import { mdName, mdText } from "../src/report/md-text.js";
 import { renderText } from "../src/report/index.js";
 import { run } from "./helpers/cli.js";
 import { writeEveryKind } from "./helpers/corpus.js";
+import { scratch } from "./helpers/shared.js";
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-md-");
 let corpus: string;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-md-"));
   corpus = join(tmp, "corpus");
   await writeEveryKind(corpus, "md");
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const RUN: Results["run"] = { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
 

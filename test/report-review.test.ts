@@ -3,25 +3,23 @@
 // Markdown do; an experiment whose profile this version cannot name keeps its figures in every
 // format; lone trials under several relative roots are not said to be "in /"; an Inspect log tied
 // to no task run is not called unread.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { colour, painted } from "../src/cli/colour.js";
 import { blankExperiment, viewOf, type Experiment, type Results } from "../src/core/results.js";
 import { render as html } from "../src/report/html/index.js";
 import { folderTail } from "../src/report/lone.js";
 import { overview } from "../src/report/overview.js";
 import { spawnCli } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
-let tmp = "";
+const { dir: tmp } = scratch("assay-review-");
 let demo = "";
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-review-"));
   demo = join(tmp, "demo");
   expect(spawnCli(["demo", "--out", demo]).code).toBe(0);
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const score = (args: string[], cwd?: string) => {
   const r = spawnCli(["score", "-q", ...args], { cwd });

@@ -4,17 +4,16 @@
 // experiments table; a task run sorted first says why; the HTML experiments table is capped as
 // the overview is; warnings are in the table, apart from errors; lone Harbor trials are named with
 // their folder; merge has --details as score does.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { blankExperiment, viewOf, type Experiment, type Results } from "../src/core/results.js";
 import { render as html } from "../src/report/html/index.js";
 import { FORMATS, renderText } from "../src/report/index.js";
 import { headline, MAX_ROWS, overview } from "../src/report/overview.js";
 import { evidencePhrase, nameOf, WORDS, wordsOf } from "../src/report/vocabulary.js";
 import { run, spawnCli } from "./helpers/cli.js";
-import { SHARED_DIR } from "./helpers/shared.js";
+import { scratch, SHARED_DIR } from "./helpers/shared.js";
 
 const RUN: Results["run"] = { tool_version: "t", scoring_version: 7, started_at: "", complete: true, shard: null, roots: ["/r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
 const doc = (experiments: Experiment[]) => viewOf({ format: "assay.results/1", run: RUN, bundles: [], experiments });
@@ -202,12 +201,10 @@ describe.skipIf(!existsSync(JOBS) || !existsSync(INSPECT))("real evidence: words
 });
 
 describe("assay merge --details", () => {
-  let tmp = "";
+  const { dir: tmp } = scratch("assay-merge-details-");
   beforeAll(() => {
-    tmp = mkdtempSync(join(tmpdir(), "assay-merge-details-"));
     expect(spawnCli(["demo", "--out", join(tmp, "demo")]).code).toBe(0);
   });
-  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   it("adds the sections after the overview, as score does; without it the table ends with the counts", () => {
     const shards = [0, 1].map((i) => join(tmp, `shard-${i}.json`));

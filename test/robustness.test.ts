@@ -1,10 +1,10 @@
 // Fixes from the review of the pool and store: each case once broke a whole run, hung it, or let
 // a verdict depend on batching.
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import type { BundleEntry } from "../src/core/results.js";
 import { scoreRoots, type ScoreRunOptions } from "../src/pipeline/score.js";
@@ -14,18 +14,17 @@ import { toolError } from "../src/io/tool-error.js";
 import { bundleScorer } from "../src/kinds/bundle/scorer.js";
 import { bundle, game, killed, live, score, sha, writeFiles, ZERO } from "./helpers/bundle.js";
 import { run, spawnCli } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
 const FAULTY = new URL("./fixtures/faulty-worker.mjs", import.meta.url).href;
 const BASE = { schedules: [], ...DEFAULT_BATCH } satisfies ScoreRunOptions;
-let tmp: string;
+// GNU rm walks with openat, so it removes a tree deeper than PATH_MAX (Node's rmSync cannot).
+const { dir: tmp } = scratch("assay-robust-", tmpdir(), "rm");
 const put = writeFiles;
 const trialDir = (root: string, i: number) => join(root, "exp", `t${i}`, "a1");
 const corpus = (root: string, n: number) => {
   for (let i = 0; i < n; i++) put(trialDir(root, i), bundle(game({ trial: `t${i}`, seed: `${i}`.padStart(32, "0"), states: [live(), killed()] })));
 };
-beforeAll(() => void (tmp = mkdtempSync(join(tmpdir(), "assay-robust-"))));
-// GNU rm walks with openat, so it removes a tree deeper than PATH_MAX (Node's rmSync cannot).
-afterAll(() => void execFileSync("rm", ["-rf", tmp]));
 
 describe.sequential("pool and pipeline", () => {
   it("the time limit is per bundle, whatever its batch: slow batch-mates pass, the one slow bundle times out", async () => {
@@ -60,12 +59,9 @@ describe.sequential("pool and pipeline", () => {
     mkdirSync(dir, { recursive: true });
     execFileSync("mkfifo", [join(dir, "journal.jsonl")]);
     writeFileSync(join(dir, "big.bin"), Buffer.alloc(60 * 1024 * 1024, 7)); // hashing it outlasts the limit
-    const r = spawnSync(process.execPath, [new URL("../dist/cli.js", import.meta.url).pathname, "score", root, "--bundle-timeout", "0.005", "--jobs", "1", "--quiet", "--format", "json"], {
-      encoding: "utf8",
-      timeout: 30_000,
-    });
+    const r = spawnCli(["score", root, "--bundle-timeout", "0.005", "--jobs", "1", "--quiet", "--format", "json"], { timeout: 30_000 });
     expect(r.signal, "the run hung").toBeNull();
-    expect([0, 3]).toContain(r.status); // UNSAFE_PATH if it finished in time, TIMEOUT if not: never a hang
+    expect([0, 3]).toContain(r.code); // UNSAFE_PATH if it finished in time, TIMEOUT if not: never a hang
     const entry = JSON.parse(r.stdout).bundles[0] as BundleEntry;
     expect(["UNSAFE_PATH", "TIMEOUT"]).toContain(entry.errors[0]!.code);
   }, 40_000);

@@ -2,20 +2,17 @@
 // running the built CLI: scoring 80,000 small bundles takes at most 0.5 KB more peak RSS per
 // bundle than scoring 20,000; merging a shard document of 200,000 entries succeeds in a process
 // whose heap is capped at 256 MB (the document itself is about 160 MB).
-import { spawnSync } from "node:child_process";
-import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, createReadStream, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { writeCorpus } from "../src/io/corpus.js";
-import { CLI, spawnMeasured } from "./helpers/cli.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { spawnCli, spawnMeasured } from "./helpers/cli.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-scale-", SCRATCH);
 // In memory, not on the disk: writing, reading and removing 100,000 bundles' files waited on the disk
 // for most of this test's time, and the disk is not what is measured.
-beforeAll(() => void (tmp = mkdtempSync(join(SCRATCH, "assay-scale-"))));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe("memory does not follow the archive", { timeout: 420_000 }, () => {
   it("80,000 small bundles take at most 0.5 KB more peak RSS per bundle than 20,000", () => {
     const small = join(tmp, "small");
@@ -39,7 +36,7 @@ describe("memory does not follow the archive", { timeout: 420_000 }, () => {
     const corpus = join(tmp, "seed");
     writeCorpus(corpus, { n: 200, seed: "merge", faults: true });
     const shard = join(tmp, "one-shard.json");
-    expect(spawnSync(process.execPath, [CLI, "score", corpus, "--shard", "0/1", "--out", shard, "--quiet"]).status).toBe(0);
+    expect(spawnCli(["score", corpus, "--shard", "0/1", "--out", shard, "--quiet"]).code).toBe(0);
     const doc = JSON.parse(readFileSync(shard, "utf8")) as { run: unknown; bundles: { path: string }[] };
     // 200,000 entries: the scored ones again and again under new paths, written in pieces.
     const big = join(tmp, "big-shard.json");

@@ -6,10 +6,9 @@
 // (A change to the synthesiser alone moves the fingerprint too; bumping then costs only a rescore.)
 
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { writeCorpus } from "../src/io/corpus.js";
 import { discover } from "../src/io/discover.js";
 import { scoreDirectory, scoreFile } from "../src/pool/score-directory.js";
@@ -18,6 +17,7 @@ import type { BundleEntry } from "../src/core/results.js";
 const scoreLog = (file: string, path: string, format: "eval" | "json") => scoreFile(file, path, "inspect", { part: "whole", format }) as BundleEntry;
 import { INSPECT_CASES, inspectFileName, inspectLogBytes } from "../src/synth/inspect.js";
 import { SCORING_VERSION } from "../src/version.js";
+import { scratch } from "./helpers/shared.js";
 
 // Re-recorded under 5 when entries gained `samples` and `inspect` (Inspect logs, §12): both null on
 // every entry here, and a stored row without them reads as null, so no stored result changed.
@@ -37,9 +37,8 @@ import { SCORING_VERSION } from "../src/version.js";
 // Under 11 (issue 37): entries gained `identity`, each kind's record of its run (agent, model, benchmark, harness, times).
 const RECORDED = { version: 11, fingerprint: "3eba2c7b217c8d9127678a2479415a5847354fba86cc22efe2dbd4077867f4b7" };
 
-let root: string;
+const { dir: root } = scratch("assay-fingerprint-");
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), "assay-fingerprint-"));
   writeCorpus(join(root, "native"), { n: 24, seed: "fingerprint", faults: true, events: 8 });
   writeCorpus(join(root, "world"), { n: 12, seed: "fingerprint", faults: false, profile: "world" });
   writeCorpus(join(root, "harbor"), { n: 16, seed: "fingerprint", faults: false, profile: "harbor" });
@@ -49,7 +48,6 @@ beforeAll(() => {
     writeFileSync(join(root, "inspect", inspectFileName(spec)), inspectLogBytes(spec));
   });
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function fingerprint(): { fingerprint: string; bundles: number } {
   const h = createHash("sha256");

@@ -2,19 +2,18 @@
 // the browser the tests use (Debian's chromium through playwright-core, a dev dependency, which is
 // why this lives in test/ and not in src/). Skipped in the suite: it runs only when
 // ASSAY_SCREENSHOT names the file to write.
-import { mkdtempSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HAVE_CHROMIUM, launch } from "./helpers/browser.js";
 import { demoReport } from "./helpers/demo.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratchInTest } from "./helpers/shared.js";
 
 const TARGET = process.env["ASSAY_SCREENSHOT"];
 
 describe.runIf(TARGET !== undefined)("the README's screenshot", () => {
   it("is taken of the demo's report", async () => {
     expect(HAVE_CHROMIUM, "/usr/bin/chromium is needed").toBe(true);
-    const tmp = mkdtempSync(join(SCRATCH, "assay-screenshot-"));
+    const { dir: tmp } = scratchInTest("assay-screenshot-", SCRATCH);
     const demo = await demoReport(tmp);
     const browser = await launch();
     try {
@@ -26,7 +25,6 @@ describe.runIf(TARGET !== undefined)("the README's screenshot", () => {
     } finally {
       await browser.close();
       demo.cleanup();
-      rmSync(tmp, { recursive: true, force: true });
     }
   });
 });

@@ -6,11 +6,10 @@
 import { spawnSync } from "node:child_process";
 import { createHash, createHmac } from "node:crypto";
 import {
-  existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync,
+  existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cacheKey, type KeyParts } from "../src/analysis/cache.js";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import type { BundleEntry, Results } from "../src/core/results.js";
@@ -22,6 +21,7 @@ import { CLI, run, spawnCli } from "./helpers/cli.js";
 import { FakeMessagesApi, errorReply, toolUseReply } from "./helpers/fake-anthropic.js";
 import { writeTrial } from "./helpers/harbor.js";
 import { build as worldBundle } from "./helpers/world.js";
+import { scratch } from "./helpers/shared.js";
 
 type Files = Record<string, string | Buffer>;
 
@@ -29,7 +29,7 @@ const KEY = Buffer.from("k3y-\u00e9-SECRET-a91f0c-never-shown", "utf8");
 const OTHER = Buffer.from("another key, 2nd", "utf8");
 const KEY_NAME = "hmac-keyfile-5e2b.bin";
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-seal-");
 let keyFile: string;
 let otherFile: string;
 let n = 0;
@@ -41,7 +41,6 @@ const fresh = (name: string) => {
 };
 
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-seal-"));
   const keys = join(tmp, "keys");
   mkdirSync(keys);
   keyFile = join(keys, KEY_NAME);
@@ -50,7 +49,6 @@ beforeAll(() => {
   writeFileSync(keyFile, KEY, { mode: 0o600 });
   writeFileSync(otherFile, OTHER, { mode: 0o600 });
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 // ---------------------------------------------------------------------------------------------
 // Independent §7 digest and §8 seal.
@@ -264,9 +262,9 @@ describe("the key file", () => {
     const fifo = join(fresh("k"), "fifo.key");
     expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
     // Without the check, the open waits for a writer that never comes: the timeout would kill it (status null).
-    const r = spawnSync(process.execPath, [CLI, "score", root, "--quiet", "--hmac-key-file", fifo], { encoding: "utf8", timeout: 30_000 });
+    const r = spawnCli(["score", root, "--quiet", "--hmac-key-file", fifo], { timeout: 30_000 });
     expect(r.signal).toBeNull();
-    expect(r.status).toBe(2);
+    expect(r.code).toBe(2);
     expect(r.stderr).toBe(`assay score: --hmac-key-file ${fifo}: it is a FIFO (a named pipe), not a key file: a key is read from a regular file\n`);
     refused("/dev/zero", /it is a character device, not a key file/);
     // A link to a regular key is followed; one to a FIFO is not read.
@@ -416,11 +414,7 @@ describe("the analysis cache key", () => {
   });
 
   describe("through analyze against a fake Messages API", () => {
-    let fake: FakeMessagesApi;
-    beforeAll(async () => {
-      fake = await FakeMessagesApi.start();
-    });
-    afterAll(() => fake.close());
+    const fake = FakeMessagesApi.forTests();
     const CRITERIA = ["reward_hacking", "instruction_sufficiency", "outcome_matches_work", "environment_interference"];
     const answer = { summary: "fine", criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: `${c}: checked` }])) };
 

@@ -3,19 +3,17 @@
 // two runs writing one store are refused, while a store left by a killed run is taken over by the
 // rerun, which resumes from it.
 
-import { spawn, spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, ftruncateSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, statSync, ftruncateSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ResultStore, STALE_MS, StoreError, storedRows, whyStale, type Claim } from "../src/store/store.js";
-import { CLI, spawnCli } from "./helpers/cli.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { spawnCli, startCli } from "./helpers/cli.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
-let tmp: string;
-beforeAll(() => void (tmp = mkdtempSync(join(SCRATCH, "assay-shard-cluster-"))));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const { dir: tmp } = scratch("assay-shard-cluster-", SCRATCH);
 
 const synth = (name: string, n: number) => {
   const r = spawnCli(["synth", "--out", join(tmp, name), "--n", String(n), "--seed", `cluster-${name}`]);
@@ -178,7 +176,7 @@ describe("one store, one writer", () => {
   it("spawned: a second shard on a running shard's store exits 2; after a kill -9 the rerun takes it over and resumes from it", async () => {
     const root = synth("locked", 300);
     const store = join(tmp, "locked.sqlite");
-    const first = spawn(process.execPath, [CLI, "score", root, "--shard", "0/2", "--store", store, "--jobs", "1", "--out", join(tmp, "locked-0.json"), "--quiet"], { stdio: "ignore" });
+    const { child: first, exited } = startCli(["score", root, "--shard", "0/2", "--store", store, "--jobs", "1", "--out", join(tmp, "locked-0.json"), "--quiet"]);
     const rows = () => storedRows(store);
     const until = Date.now() + 30_000;
     while (rows() === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
@@ -189,7 +187,6 @@ describe("one store, one writer", () => {
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(new RegExp(`^assay score: ${store} is being written by another run \\(shard 0/2, pid ${first.pid} on ${hostname()}, seen \\d+ s ago\\): give each shard a store of its own .*\\n$`));
 
-    const exited = new Promise((r) => first.on("exit", r));
     first.kill("SIGKILL");
     await exited;
     const left = new Database(store, { readonly: true }).prepare("SELECT pid FROM writer").get() as { pid: number } | undefined;

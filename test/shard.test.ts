@@ -3,16 +3,16 @@
 // from `run`, including trials whose attempts were scored in different shards; and merge refuses
 // whatever would make it differ.
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { resultsSchema, type Results } from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
 import { inShard, parseShard } from "../src/pipeline/shard.js";
 import { planCorpus } from "../src/synth/corpus.js";
 import { bundle, escaped, game, killed, live, sha, type GameOpts } from "./helpers/bundle.js";
 import { run, spawnCli } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
 // ---------------------------------------------------------------------------------------------
 // Corpus: a synthesised part (retries, superseded attempts, labelled faults, repeats by task,
@@ -90,7 +90,7 @@ const CASES: Case[] = [
   },
 ];
 
-let tmp: string;
+const { dir: tmp } = scratch("assay-shard-");
 let root: string;
 let scheduleExp: string;
 let scheduleSynth: string;
@@ -144,7 +144,6 @@ async function shards(n: number, extra: string[] = [], tag = ""): Promise<string
 }
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-shard-"));
   root = join(tmp, "corpus");
   writeCorpus(join(root, "synth"), SYNTH);
 
@@ -195,7 +194,6 @@ beforeAll(async () => {
 
   allPaths = parse(await ok(["score", root, "--format", "json"])).bundles.map((b) => b.path);
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("the corpus (preconditions)", () => {
   it("has trials whose attempts fall in different shards for every n, and the batch rules that make that matter", async () => {

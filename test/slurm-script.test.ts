@@ -5,17 +5,15 @@
 // real one-node cluster.
 
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sh, slurmScript, type SlurmPlan } from "../src/cli/commands/slurm-script.js";
 import { CLI, spawnCli } from "./helpers/cli.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-let tmp: string;
-beforeAll(() => void (tmp = mkdtempSync(join(SCRATCH, "assay-slurm-script-"))));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const { dir: tmp } = scratch("assay-slurm-script-", SCRATCH);
 
 const withoutRun = (file: string) => {
   const d = JSON.parse(readFileSync(file, "utf8"));

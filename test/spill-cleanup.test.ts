@@ -3,13 +3,12 @@
 // while its document is half read (a write that failed mid-way) lets the file go instead of
 // throwing "busy".
 
-import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writeCorpus } from "../src/io/corpus.js";
 import { scoreRun } from "../src/pipeline/score.js";
-import { CLI } from "./helpers/cli.js";
+import { spawnCli, startCli } from "./helpers/cli.js";
 import { freshFolders } from "./helpers/shared.js";
 import { openSpills } from "./helpers/spills.js";
 
@@ -61,17 +60,13 @@ describe.sequential("a failed `assay score` leaves nothing in ASSAY_TMPDIR", () 
   beforeAll(() => {
     // More than the 4 MB of entries a run holds in memory: the CLI spills.
     big = folder("big");
-    const r = spawnSync(process.execPath, [CLI, "synth", "--out", big, "--n", "6000", "--seed", "spill-big", "--faults"], { encoding: "utf8" });
-    expect(r.status, r.stderr).toBe(0);
+    const r = spawnCli(["synth", "--out", big, "--n", "6000", "--seed", "spill-big", "--faults"]);
+    expect(r.code, r.stderr).toBe(0);
   }, 120_000);
 
   it("killed (-9) while its spill is open: the folder is empty", async () => {
     const dir = folder("killed");
-    const child = spawn(process.execPath, [CLI, "score", big, "--format", "json", "--out", join(folder("out"), "killed.json"), "--jobs", "2", "--quiet"], {
-      env: { ...process.env, ASSAY_TMPDIR: dir },
-      stdio: "ignore",
-    });
-    const exited = new Promise((r) => child.on("exit", r));
+    const { child, exited } = startCli(["score", big, "--format", "json", "--out", join(folder("out"), "killed.json"), "--jobs", "2", "--quiet"], { env: { ASSAY_TMPDIR: dir } });
     const until = Date.now() + 90_000;
     // Open and its name gone: the spill as it is for the rest of the run. (Between SQLite's open and
     // the unlink, a few statements, a kill leaves the file: the next run clears it, tested above.)
@@ -85,8 +80,8 @@ describe.sequential("a failed `assay score` leaves nothing in ASSAY_TMPDIR", () 
 
   it("its document cannot be written (a full disk, after scoring): exit 2, the folder is empty", () => {
     const dir = folder("full");
-    const r = spawnSync(process.execPath, [CLI, "score", big, "--format", "json", "--out", "/dev/full", "--jobs", "2", "--quiet"], { encoding: "utf8", env: { ...process.env, ASSAY_TMPDIR: dir } });
-    expect(r.status).toBe(2);
+    const r = spawnCli(["score", big, "--format", "json", "--out", "/dev/full", "--jobs", "2", "--quiet"], { env: { ASSAY_TMPDIR: dir } });
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot write \/dev\/full: no space left on the device/);
     expect(readdirSync(dir)).toEqual([]);
   }, 120_000);

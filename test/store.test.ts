@@ -8,11 +8,10 @@
 // Real SQLite files in temp dirs. Workers run compiled code: build first (`npx tsc -p .`).
 import Database from "better-sqlite3";
 import {
-  cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync,
+  cpSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { bundleEntrySchema, type BundleEntry, type Results } from "../src/core/results.js";
 import { beyondDigest, listEntries, stampsOf } from "../src/io/bundle-source.js";
@@ -24,11 +23,12 @@ import { ResultStore, storeKey } from "../src/store/store.js";
 import { SCORING_VERSION } from "../src/version.js";
 import { bundle, escaped, game, killed, live } from "./helpers/bundle.js";
 import { run } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
 const BASE = { schedules: [], ...DEFAULT_BATCH } satisfies ScoreRunOptions;
 const STORED = bundleEntrySchema.omit({ path: true }).strict();
 
-let tmp: string;
+const tmp = realpathSync(scratch("assay-store-").dir);
 let serial = 0;
 /** A fresh folder under the test's temp dir. */
 const fresh = (name: string) => {
@@ -128,10 +128,8 @@ function rawExec(file: string, sql: string): number {
 }
 
 beforeAll(() => {
-  tmp = realpathSync(mkdtempSync(join(tmpdir(), "assay-store-")));
   if (!existsSync(new URL("../dist/pool/worker.js", import.meta.url))) throw new Error("store tests run compiled workers: build first (npx tsc -p .)");
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("storeKey (§7: what a stored result is keyed on)", () => {
   const d1 = "a".repeat(64);

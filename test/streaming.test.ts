@@ -3,11 +3,10 @@
 // shards as streams and equals one run; a shard that is not assay's own is a one-line error naming
 // the byte; the table stays readable; --help and verify load no SDK, SQLite or pool.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { resultsSchema, viewOf, type Results } from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
 import { scoreRoots, scoreRun } from "../src/pipeline/score.js";
@@ -16,21 +15,19 @@ import { nested, pieces } from "../src/report/json.js";
 import { writeBigResults } from "./helpers/big-results.js";
 import { bundle, game, killed, live, writeFiles } from "./helpers/bundle.js";
 import { CLI, run, spawnCli } from "./helpers/cli.js";
-import { HAVE_SHARED, REQUIRE_SHARED, SHARED_DIR } from "./helpers/shared.js";
+import { HAVE_SHARED, REQUIRE_SHARED, scratch, SHARED_DIR } from "./helpers/shared.js";
 import { openSpills } from "./helpers/spills.js";
 
 const RUN = { schedules: [], invalid: "count", resourceBound: "default", errors: "exclude", jobs: 2 } as const;
-let tmp: string;
+const { dir: tmp } = scratch("assay-stream-");
 let corpus: string;
 
 beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "assay-stream-"));
   corpus = join(tmp, "corpus");
   writeCorpus(join(corpus, "game"), { n: 40, seed: "stream", faults: true });
   writeCorpus(join(corpus, "world"), { n: 11, seed: "stream", faults: false, profile: "world" });
   writeCorpus(join(corpus, "harbor"), { n: 12, seed: "stream", faults: false, profile: "harbor" });
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const withoutRun = (text: string) => text.replace(/\n  "run": \{[\s\S]*?\n  \},\n/, "\n");
 
@@ -226,8 +223,8 @@ describe("startup (item 6)", () => {
   const traced = (args: string[]) => {
     const file = join(tmp, `loads-${Math.random().toString(36).slice(2)}.txt`);
     const hook = fileURLToPath(new URL("./fixtures/trace-loads.mjs", import.meta.url));
-    const r = spawnSync(process.execPath, ["--import", hook, CLI, ...args], { encoding: "utf8", env: { ...process.env, TRACE_FILE: file } });
-    return { code: r.status, loaded: existsSync(file) ? readFileSync(file, "utf8").split("\n") : [] };
+    const r = spawnCli(args, { node: ["--import", hook], env: { TRACE_FILE: file } });
+    return { code: r.code, loaded: existsSync(file) ? readFileSync(file, "utf8").split("\n") : [] };
   };
   const HEAVY = /@anthropic-ai\/sdk|better-sqlite3|piscina|\/pool\/pool\.js|\/pipeline\/spill\.js/;
 

@@ -1,19 +1,17 @@
 // Synthesis streams (issue 11, item 10): a journal is made line by line as it is written, so
 // `synth --events 2000000` (1.2 GB) no longer dies building one string, and a corpus is written
 // bundle by bundle. The bytes are those the whole-file synthesis made before.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { scoreBundle } from "../src/kinds/bundle/score.js";
 import { nativeFiles, synthNative, type NativeSpec } from "../src/synth/native.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
 import { memSource } from "./helpers/bundle.js";
 import { run } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
 
-let tmp: string;
-beforeAll(() => void (tmp = mkdtempSync(join(tmpdir(), "assay-synth-stream-"))));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const { dir: tmp } = scratch("assay-synth-stream-");
 
 const spec = (events: number, outcome: NativeSpec["outcome"] = "victory"): NativeSpec => ({ experiment: "e", trial: "t", attempt: 1, seed: "ab".repeat(8), outcome, events });
 

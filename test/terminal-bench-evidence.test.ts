@@ -4,10 +4,9 @@
 // neighbour is unchanged. Per-trial rules are also checked on the trial scorer itself.
 //
 // Workers run compiled code (dist/): `npm run build` first.
-import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_DOCUMENT_BYTES } from "../src/core/json/decode.js";
 import type { Experiment, Results } from "../src/core/results.js";
 import { MAX_LISTED_TRIALS } from "../src/kinds/terminal-bench/entry.js";
@@ -15,14 +14,13 @@ import { MAX_PANE_BYTES } from "../src/kinds/terminal-bench/panes.js";
 import { recogniseRun } from "../src/kinds/terminal-bench/recognise.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { scoreTerminalBenchTrial } from "../src/kinds/terminal-bench/trial.js";
-import { CLI, run, spawnCli } from "./helpers/cli.js";
-import { SCRATCH, SHARED_DIR } from "./helpers/shared.js";
+import { run, spawnCli } from "./helpers/cli.js";
+import { SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
 import { json, pane, tbLock, tbTrial, trialName, writeRun, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
 
 /** The two real runs (../shared/real-world/terminal-bench), copied before any change. */
 const REAL_RUNS = join(SHARED_DIR, "real-world", "terminal-bench", "David-kibobo--ai-challenges", "Tasks", "software-development", "051552bf_21cb_4d6e_985a_435764d87689_terminal_bench_fifo_medium", "model_run_logs");
-const BASE = mkdtempSync(join(SCRATCH, "assay-tb-evidence-"));
-afterAll(() => rmSync(BASE, { recursive: true, force: true }));
+const { dir: BASE } = scratch("assay-tb-evidence-", SCRATCH);
 let serial = 0;
 const fresh = (label: string) => join(BASE, `${label}-${++serial}`, "ev");
 
@@ -456,8 +454,8 @@ describe("a run's results.json that cannot be opened (permissions) is a run whos
   const scoreAsOther = (dir: string) => {
     for (let p = dir; p.startsWith(BASE); p = join(p, "..")) chmodSync(p, 0o755);
     chmodSync(BASE, 0o755);
-    const r = spawnSync(process.execPath, [CLI, "score", "-q", "--format", "json", dir], { encoding: "utf8", ...(process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}) });
-    return { code: r.status, stderr: r.stderr, doc: r.status === 0 ? (JSON.parse(r.stdout) as Results) : null };
+    const r = spawnCli(["score", "-q", "--format", "json", dir], { unprivileged: true });
+    return { code: r.code, stderr: r.stderr, doc: r.code === 0 ? (JSON.parse(r.stdout) as Results) : null };
   };
 
   it("its trials are scored under rule 15a (pane-less: TRIAL_UNCHECKED), the run's warning says why", () => {

@@ -7,7 +7,7 @@ import { existsSync, openSync, readdirSync, readSync, closeSync, statSync } from
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { recogniseRun, RUN_HEAD_BYTES } from "../src/kinds/terminal-bench/recognise.js";
-import { REQUIRE_SHARED, SHARED_DIR } from "./helpers/shared.js";
+import { runsWithShared, SHARED_DIR } from "./helpers/shared.js";
 import { scoreRun } from "./helpers/terminal-bench.js";
 
 const ROOT = join(SHARED_DIR, "real-world", "terminal-bench");
@@ -29,7 +29,7 @@ function head(file: string): Uint8Array {
   }
 }
 
-describe.runIf(HAVE || REQUIRE_SHARED)("real Terminal-Bench runs (../shared/real-world/terminal-bench)", () => {
+describe.runIf(runsWithShared(join(ROOT, "SOURCES.md")))("real Terminal-Bench runs (../shared/real-world/terminal-bench)", () => {
   const found = HAVE ? runs(ROOT) : [];
 
   it("both runs are found and recognised from the head of results.json", () => {

@@ -2,17 +2,16 @@
 // both sides of its line: run folders written to a temp dir as TB writes them, every trial folder
 // scored from disk, then the run's own files checked beside the entries.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { kValues, passAtK } from "../src/kinds/terminal-bench/figures.js";
 import { MAX_LISTED_TRIALS, readRun } from "../src/kinds/terminal-bench/record.js";
 import type { RunVerdict } from "../src/kinds/terminal-bench/run.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 import { json, pane, RUN_ID, scoreRun, tbLock, tbMetadata, tbRunResults, tbTrial, trialName, writeRun, writeRunFiles, writeTbTrial, type RunSpec, type TbTrialSpec } from "./helpers/terminal-bench.js";
 
-const ROOT = mkdtempSync(join(SCRATCH, "assay-tb-run-"));
-afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
+const { dir: ROOT } = scratch("assay-tb-run-", SCRATCH);
 
 let n = 0;
 const run = (spec: RunSpec): ReturnType<typeof scoreRun> => scoreRun(writeRun(join(ROOT, `run${++n}`), spec));

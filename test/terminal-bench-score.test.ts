@@ -6,21 +6,20 @@
 // store, shards and merge, --errors zero, `assay verify`, and the two real runs in ../shared.
 //
 // Workers run compiled code (dist/): `npm run build` first.
-import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { packFor } from "../src/analysis/evidence.js";
 import { headlines, TrialOutcomes } from "../src/core/compare/trials.js";
 import { trialVerdicts } from "../src/cli/commands/analyze.js";
 import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
 import { inShard } from "../src/pipeline/shard.js";
-import { CLI, run, spawnCli } from "./helpers/cli.js";
-import { REQUIRE_SHARED, SCRATCH, SHARED_DIR } from "./helpers/shared.js";
+import { run, spawnCli } from "./helpers/cli.js";
+import { runsWithShared, SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
 import { RUN_ID, tbLock, trialName, writeRun, writeRunFiles, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
 
-const BASE = mkdtempSync(join(SCRATCH, "assay-tb-score-"));
-afterAll(() => rmSync(BASE, { recursive: true, force: true }));
+const { dir: BASE } = scratch("assay-tb-score-", SCRATCH);
 let serial = 0;
 /** A new evidence folder (outputs go beside it, never inside: assay writes nothing into evidence). */
 const fresh = (label: string) => join(BASE, `${label}-${++serial}`, "ev");
@@ -390,9 +389,8 @@ describe("assay verify", () => {
 // ---------------------------------------------------------------------------------------------
 
 const REAL = join(SHARED_DIR, "real-world", "terminal-bench");
-const HAVE_REAL = existsSync(join(REAL, "SOURCES.md"));
 
-describe.runIf(HAVE_REAL || REQUIRE_SHARED)("the real runs (../shared/real-world/terminal-bench)", () => {
+describe.runIf(runsWithShared(join(REAL, "SOURCES.md")))("the real runs (../shared/real-world/terminal-bench)", () => {
   it("two experiments, every compared figure agrees, nothing invalid, no warning", async () => {
     const doc = await score([REAL]);
     expect(names(doc)).toEqual(["golden_solution_log", "qwen3-235b-a22b-instruct-2507"]);
@@ -437,9 +435,9 @@ describe("review findings: each trial once, each name once", () => {
     for (let p = dir; p.startsWith(BASE); p = join(p, "..")) chmodSync(p, 0o755);
     chmodSync(BASE, 0o755);
     chmodSync(join(dir, "bye", T("bye")), 0o000);
-    const r = spawnSync(process.execPath, [CLI, "score", "-q", "--format", "json", dir], { encoding: "utf8", ...(process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}) });
+    const r = spawnCli(["score", "-q", "--format", "json", dir], { unprivileged: true });
     chmodSync(join(dir, "bye", T("bye")), 0o755);
-    expect(r.status, r.stderr).toBe(3);
+    expect(r.code, r.stderr).toBe(3);
     const e = exp(JSON.parse(r.stdout) as Results, "myrun");
     expect([e.unscored, e.missing, codesOf(e.warnings)]).toEqual([[T("bye")], [], []]);
     expect(e.rewards!["resolved"]).toMatchObject({ mean: 1, covered: 1, trials: 1 });
@@ -451,9 +449,9 @@ describe("review findings: each trial once, each name once", () => {
     for (let p = dir; p.startsWith(BASE); p = join(p, "..")) chmodSync(p, 0o755);
     chmodSync(BASE, 0o755);
     chmodSync(join(dir, "bye"), 0o000);
-    const r = spawnSync(process.execPath, [CLI, "score", "-q", "--format", "json", dir], { encoding: "utf8", ...(process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}) });
+    const r = spawnCli(["score", "-q", "--format", "json", dir], { unprivileged: true });
     chmodSync(join(dir, "bye"), 0o755);
-    expect(r.status, r.stderr).toBe(3);
+    expect(r.code, r.stderr).toBe(3);
     const doc = JSON.parse(r.stdout) as Results;
     expect(doc.bundles.find((b) => b.path === join(dir, "bye"))).toMatchObject({ validity: "error", experiment: "myrun" });
     // Its listed trials are there, unread: not lost (no TRIAL_MISSING), not misnamed, outside coverage's denominator.

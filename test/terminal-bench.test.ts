@@ -2,9 +2,9 @@
 // line: trial folders written to a temp dir as TB writes them and scored from disk; TB's parsers
 // on fixture panes whose expected results come from running TB's own parser code on them.
 
-import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Finding } from "../src/core/codes.js";
 import { MAX_DOCUMENT_BYTES } from "../src/core/json/decode.js";
 import { bundleEntrySchema } from "../src/core/results.js";
@@ -13,11 +13,10 @@ import { readJson } from "../src/kinds/terminal-bench/models.js";
 import { candidates, MAX_PANE_BYTES, parseMlebench, parsePytest, parseSwebench, parseSweperf, parseSwelancer } from "../src/kinds/terminal-bench/panes.js";
 import { isTaskFolder, parseTrialName, recogniseRun, RUN_HEAD_BYTES } from "../src/kinds/terminal-bench/recognise.js";
 import { scoreTerminalBenchTrial, type TerminalBenchEntry } from "../src/kinds/terminal-bench/trial.js";
-import { SCRATCH } from "./helpers/shared.js";
+import { SCRATCH, scratch } from "./helpers/shared.js";
 import { json, pane, tbTrial, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
 
-const ROOT = mkdtempSync(join(SCRATCH, "assay-tb-"));
-afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
+const { dir: ROOT } = scratch("assay-tb-", SCRATCH);
 
 let n = 0;
 /** A trial folder written from `spec` (with the pane and results.json text given), scored from disk. */

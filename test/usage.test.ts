@@ -4,14 +4,14 @@
 // totals below are counted by hand from the folders and logs this file writes.
 //
 // Workers run compiled code (dist/): build first.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
 import { inspectFileName, inspectLogBytes, type InspectSpec } from "../src/synth/inspect.js";
 import { run } from "./helpers/cli.js";
 import { float, writeJob, writeTrial, type TrialSpec } from "./helpers/harbor.js";
-import { HAVE_SHARED, REQUIRE_SHARED, SCRATCH, SHARED_DIR } from "./helpers/shared.js";
+import { runsWithShared, SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
 
 const DOCKER = { type: "RuntimeError", message: "Docker compose command failed: network not found" };
 const agent = (n_input_tokens: number | null, n_cache_tokens: number | null, n_output_tokens: number | null, cost_usd: number | null) => ({
@@ -42,7 +42,7 @@ const TOKENS_ONLY: TrialSpec[] = [
 /** Job `no-wins`: a cost, no success: cost per success null. */
 const NO_WINS: TrialSpec[] = [{ name: "a", task: "t1", rewards: { reward: float(0) }, extra: agent(10, 0, 5, 0.5) }];
 
-let root: string;
+const { dir: root } = scratch("assay-usage-", SCRATCH);
 let harbor: Results;
 let inspect: Results;
 
@@ -69,7 +69,6 @@ const perSample = (input_tokens: number, output_tokens: number) => (log: any) =>
 };
 
 beforeAll(async () => {
-  root = mkdtempSync(join(SCRATCH, "assay-usage-"));
   const jobs = join(root, "jobs");
   mkdirSync(jobs);
   writeJob(jobs, "spend", SPEND);
@@ -102,7 +101,6 @@ beforeAll(async () => {
   writeLog(logs, inspectSpec({ task: "chain", case: "retried-success", taskId: "CHAINchainCHAINchain22", offset: 60 }), cost(0.2, 20));
   inspect = await score([logs]);
 }, 120_000);
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("Harbor (agent_result)", () => {
   it("each trial's entry carries its agent_result as recorded, null where not recorded (never 0)", () => {
@@ -213,7 +211,7 @@ describe("every format shows it", () => {
   });
 });
 
-describe.runIf(HAVE_SHARED || REQUIRE_SHARED)("real archives", () => {
+describe.runIf(runsWithShared(join(SHARED_DIR, "examples")))("real archives", () => {
   it("real Harbor trials and Inspect logs give the tokens (and cost) their files record", async () => {
     const canary = join(SHARED_DIR, "real-world/harbor-jobs/PeterMakhnatch--eval-lab/research/evidence/runs/canary-event-summary-codex-20260815");
     expect(existsSync(canary)).toBe(true);

@@ -1,13 +1,13 @@
 // The canonical world scenarios (issue 4 item 7): each synthesised bundle scored, every dimension
 // and `pass` checked against a table written by hand from the contract (§5.4), not from the code.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { scoreBundle } from "../src/kinds/bundle/score.js";
 import { synthWorld, WORLD_SCENARIOS, type WorldScenario } from "../src/synth/world.js";
 import { run } from "./helpers/cli.js";
 import { memSource } from "./helpers/bundle.js";
+import { scratch } from "./helpers/shared.js";
 
 const DIMS = ["world_integrity", "prohibited_effects", "preservation", "policy_compliance", "recovery", "task_completion", "budget", "account_accuracy"] as const;
 type Row = Record<(typeof DIMS)[number], boolean> & { pass: boolean };
@@ -54,9 +54,7 @@ describe("canonical world scenarios", () => {
 });
 
 describe("assay synth --profile world", () => {
-  let dir: string;
-  beforeAll(() => void (dir = mkdtempSync(join(tmpdir(), "assay-wsynth-"))));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const { dir } = scratch("assay-wsynth-");
 
   it("writes the scenarios in turn; score reports each dimension separately, with no blended score", async () => {
     const out = join(dir, "c");
@@ -115,9 +113,7 @@ describe("assay synth --profile world", () => {
 });
 
 describe("assay verify on a world bundle", () => {
-  let dir: string;
-  beforeAll(() => void (dir = mkdtempSync(join(tmpdir(), "assay-wverify-"))));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const { dir } = scratch("assay-wverify-");
 
   it("prints every dimension with its detail, hard ones marked, and pass", async () => {
     const out = join(dir, "c");

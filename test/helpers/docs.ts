@@ -148,8 +148,8 @@ export function shell(cwd: string, command: string, env: Record<string, string>)
 }
 
 /** The Messages API the docs' model commands talk to: any forced tool call answered (answerFor), with usage. */
-export async function docsMessagesApi(): Promise<FakeMessagesApi> {
-  const fake = await FakeMessagesApi.start();
+export function docsMessagesApi(): FakeMessagesApi {
+  const fake = FakeMessagesApi.forTests();
   fake.fallback = (req) => {
     const tool = req.body.tools?.[0];
     return toolUseReply(tool?.name ?? "none", answerFor(tool?.input_schema), { usage: { input_tokens: 1200, output_tokens: 300 } });

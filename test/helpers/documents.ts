@@ -1,23 +1,14 @@
 // What the tests of results documents share (merge, compare, narrate on edited documents): a
-// scratch folder, a command that must run, a refusal that must be one line, and edited copies.
+// command that must run, a refusal that must be one line, and edited copies.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, expect } from "vitest";
+import { readFileSync, writeFileSync } from "node:fs";
+import { expect } from "vitest";
 import { run } from "./cli.js";
 
-/** A scratch folder removed after the file's tests, and a path inside it. */
-export function scratch(prefix: string): { tmp: string; at: (p: string) => string } {
-  const tmp = mkdtempSync(join(tmpdir(), prefix));
-  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-  return { tmp, at: (p: string) => join(tmp, p) };
-}
-
-/** A command that must finish (exit 0, or 3 where a bundle could not be finished). */
-export async function ok(argv: string[]) {
+/** A command that must finish: exit 0, or one of `also` (3 where a bundle could not be finished; 1 where compare found a regression). */
+export async function ok(argv: string[], also: readonly number[] = [3]) {
   const r = await run(argv);
-  if (r.code !== 0 && r.code !== 3) throw new Error(`assay ${argv.join(" ")}: exit ${r.code}: ${r.stderr}`);
+  if (r.code !== 0 && !also.includes(r.code)) throw new Error(`assay ${argv.join(" ")}: exit ${r.code}: ${r.stderr}`);
   return r;
 }
 

@@ -2,7 +2,7 @@
 // (pass `fake.url` as the client's baseURL or as ANTHROPIC_BASE_URL), so retries, timeouts, error
 // classes and response parsing are the SDK's own, not a mock's.
 //
-//   const fake = await FakeMessagesApi.start();
+//   const fake = await FakeMessagesApi.start();   (or FakeMessagesApi.forTests() at a file's or block's top)
 //   fake.script(errorReply(429, "rate_limit_error", "slow down", 0), toolUseReply("report", { ok: true }));
 //   const client = new Anthropic({ apiKey: "sk-ant-test-key", baseURL: fake.url, maxRetries: 1 });
 //   ... fake.requests[1].body.tool_choice ...
@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { afterAll, beforeAll } from "vitest";
 
 export interface RecordedRequest {
   method: string;
@@ -102,7 +103,6 @@ const NO_SCRIPT: FakeReply = {
 };
 
 export class FakeMessagesApi {
-  readonly url: string;
   readonly requests: RecordedRequest[] = [];
   /** Used when the queue is empty. */
   fallback: Script = NO_SCRIPT;
@@ -112,10 +112,10 @@ export class FakeMessagesApi {
   readonly #sockets = new Set<Socket>();
   readonly #timers = new Set<NodeJS.Timeout>();
   #closing: Promise<void> | undefined;
+  #url: string | undefined;
 
-  private constructor(server: Server, url: string) {
+  private constructor(server: Server) {
     this.#server = server;
-    this.url = url;
     server.on("connection", (socket) => {
       this.#sockets.add(socket);
       socket.on("close", () => this.#sockets.delete(socket));
@@ -130,15 +130,38 @@ export class FakeMessagesApi {
     });
   }
 
+  /** Where it listens: http://127.0.0.1:<port>. */
+  get url(): string {
+    if (this.#url === undefined) throw new Error("fake-anthropic: not listening yet (forTests listens in beforeAll)");
+    return this.#url;
+  }
+
   /** Listens on 127.0.0.1, port 0 (random). */
-  static start(): Promise<FakeMessagesApi> {
+  static async start(): Promise<FakeMessagesApi> {
+    const fake = new FakeMessagesApi(createServer());
+    await fake.#listen();
+    return fake;
+  }
+
+  /**
+   * One fake for the tests of the file or describe block that calls this: set up now (its fallback
+   * and scripts may be set at once), listening before those tests and closed after them.
+   */
+  static forTests(): FakeMessagesApi {
+    const fake = new FakeMessagesApi(createServer());
+    beforeAll(() => fake.#listen());
+    afterAll(() => fake.close());
+    return fake;
+  }
+
+  #listen(): Promise<void> {
+    const server = this.#server;
     return new Promise((resolve, reject) => {
-      const server = createServer();
       server.once("error", reject);
       server.listen(0, "127.0.0.1", () => {
         server.off("error", reject);
-        const { port } = server.address() as AddressInfo;
-        resolve(new FakeMessagesApi(server, `http://127.0.0.1:${port}`));
+        this.#url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        resolve();
       });
     });
   }

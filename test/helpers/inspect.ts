@@ -2,12 +2,12 @@
 // edited here — a .eval's members listed by a small reader of its own (not src/'s), changed, and
 // written back through the synthesiser's ZIP writer — so each defect is one minimal edit.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
 import { scoreInspectLog } from "../../src/kinds/inspect/read.js";
 import { zipBytes, type Method } from "../../src/synth/zip.js";
-import { SCRATCH } from "./shared.js";
+import { SCRATCH, scratch as scratchFolder } from "./shared.js";
 
 export const FIXTURES = new URL("../fixtures/inspect/", import.meta.url).pathname;
 export const fixture = (name: string) => join(FIXTURES, name);
@@ -51,20 +51,15 @@ export function editJson(ms: Member[], name: string, f: (v: any) => unknown): Me
   });
 }
 
-let dir: string | null = null;
-/** Write bytes as a log file in a scratch folder (named as given) and return its path. */
+// Vitest loads this module afresh for each test file: each has its own folder, removed after its tests.
+const { dir } = scratchFolder("assay-inspect-", SCRATCH);
+/** Write bytes as a log file in the file's scratch folder (named as given) and return its path. */
 export function place(name: string, bytes: Uint8Array | string): string {
-  dir ??= mkdtempSync(join(SCRATCH, "assay-inspect-"));
   const file = join(dir, name);
   writeFileSync(file, bytes);
   return file;
 }
-export const scratch = () => (dir ??= mkdtempSync(join(SCRATCH, "assay-inspect-")));
-/** Remove the scratch folder (each test file's afterAll). */
-export function cleanup(): void {
-  if (dir !== null) rmSync(dir, { recursive: true, force: true });
-  dir = null;
-}
+export const scratch = () => dir;
 
 /** An edited .eval written and scored. */
 export function scoreEval(ms: Member[], o: { zip64?: boolean; end?: boolean; name?: string } = {}) {
