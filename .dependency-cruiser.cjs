@@ -13,10 +13,18 @@ module.exports = {
     {
       name: "core-is-the-ground-floor",
       severity: "error",
-      comment: "core/ holds the pure rules: it imports core, the error type and the kinds' declarations (data), nothing else of src and nothing with effects.",
+      comment:
+        "core/ holds the pure rules: it imports core, the error type and the kinds' declarations (data), nothing else of src and nothing with effects.",
       from: { path: "^src/core/" },
       to: {
-        pathNot: ["^src/core/", "^src/errors\\.ts$", "^src/kinds/(list|declared)\\.ts$", "^src/kinds/[^/]+/declaration\\.ts$", "^node_modules/", "^(node:)?(crypto|buffer|path|util)$"],
+        pathNot: [
+          "^src/core/",
+          "^src/errors\\.ts$",
+          "^src/kinds/(list|declared)\\.ts$",
+          "^src/kinds/[^/]+/declaration\\.ts$",
+          "^node_modules/",
+          "^(node:)?(crypto|buffer|path|util)$",
+        ],
       },
     },
     {
@@ -29,18 +37,26 @@ module.exports = {
     {
       name: "a-declaration-is-data",
       severity: "error",
-      comment: "A kind's declaration (and the entry schema it carries) is read by core and by both threads: data, importing nothing of src at run time but its entry schema.",
+      comment:
+        "A kind's declaration (and the entry schema it carries) is read by core and by both threads: data, importing nothing of src at run time but its entry schema.",
       from: { path: "^src/kinds/([^/]+)/(declaration|entry)\\.ts$" },
       to: { path: "^src/", pathNot: ["^src/kinds/$1/entry\\.ts$"], dependencyTypesNot: ["type-only"] },
     },
     {
       name: "a-kind-stands-on-core",
       severity: "error",
-      comment: "A kind imports core, io and its own folder; never the pipeline, the pool, reports, analyses, the CLI or another kind.",
+      comment:
+        "A kind imports core, io and its own folder; never the pipeline, the pool, reports, analyses, the CLI or another kind.",
       from: { path: "^src/kinds/([^/]+)/" },
       to: {
         path: "^src/",
-        pathNot: ["^src/core/", "^src/io/", "^src/errors\\.ts$", "^src/kinds/$1/", "^src/kinds/(kind|scorer|recogniser|words|pack|declared|list)\\.ts$"],
+        pathNot: [
+          "^src/core/",
+          "^src/io/",
+          "^src/errors\\.ts$",
+          "^src/kinds/$1/",
+          "^src/kinds/(kind|scorer|recogniser|words|pack|declared|list)\\.ts$",
+        ],
       },
     },
     {
@@ -48,7 +64,10 @@ module.exports = {
       severity: "error",
       comment:
         "Outside the kinds' own folders, only the list (kinds/list.ts) imports a kind's folder: the rest look kinds up through it. The library's API (index.ts) and the tools that build or measure a kind's evidence (synth, fuzz, bench) are above the list.",
-      from: { path: "^src/", pathNot: ["^src/kinds/list\\.ts$", "^src/kinds/([^/]+)/", "^src/index\\.ts$", "^src/(synth|fuzz|bench)/"] },
+      from: {
+        path: "^src/",
+        pathNot: ["^src/kinds/list\\.ts$", "^src/kinds/([^/]+)/", "^src/index\\.ts$", "^src/(synth|fuzz|bench)/"],
+      },
       to: { path: "^src/kinds/[^/]+/", pathNot: ["^src/kinds/[^/]+/declaration\\.ts$"] },
     },
   ],

@@ -6,7 +6,14 @@ export { DEFAULT_BATCH, type BatchOptions } from "./core/batch/experiments.js";
 export { computeExperiments } from "./kinds/batch.js";
 export { parseSchedule, type Schedule } from "./core/batch/schedule.js";
 export { CODES, type Code, type Finding } from "./core/codes.js";
-export { resultsSchema, bundleEntrySchema, experimentSchema, type Results, type BundleEntry, type Experiment } from "./core/results.js";
+export {
+  resultsSchema,
+  bundleEntrySchema,
+  experimentSchema,
+  type Results,
+  type BundleEntry,
+  type Experiment,
+} from "./core/results.js";
 export { scoreRoots, assemble, loadSchedule } from "./pipeline/score.js";
 export { scoreDirectory } from "./pool/score-directory.js";
 export { BundlePool } from "./pool/pool.js";

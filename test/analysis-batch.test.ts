@@ -12,12 +12,27 @@ import { batchMessage, errorReply, FakeMessagesApi, type BatchResult } from "./h
 import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const TOOL = "record_assessment";
-const CRITERIA = ["behaviour_specified", "behaviour_tested", "anti_cheating", "pinned_dependencies", "no_hardcoded_solution", "deterministic_tests"];
-const good = { summary: "ok", criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: "checked" }])) };
+const CRITERIA = [
+  "behaviour_specified",
+  "behaviour_tested",
+  "anti_cheating",
+  "pinned_dependencies",
+  "no_hardcoded_solution",
+  "deterministic_tests",
+];
+const good = {
+  summary: "ok",
+  criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: "checked" }])),
+};
 const fake = FakeMessagesApi.forTests();
 const { dir: tmp } = scratch("assay-batch-", SCRATCH);
 let n = 0;
-const env = (cache: string) => ({ ANTHROPIC_API_KEY: "sk-ant-batch-test-00000000000", ANTHROPIC_BASE_URL: fake.url, ASSAY_CACHE: cache, ASSAY_BATCH_ADOPT_SECONDS: "0" });
+const env = (cache: string) => ({
+  ANTHROPIC_API_KEY: "sk-ant-batch-test-00000000000",
+  ANTHROPIC_BASE_URL: fake.url,
+  ASSAY_CACHE: cache,
+  ASSAY_BATCH_ADOPT_SECONDS: "0",
+});
 const tasks = (count: number) =>
   Array.from({ length: count }, (_, i) => {
     const d = join(tmp, `set-${++n}`, `task-${i}`);
@@ -26,20 +41,35 @@ const tasks = (count: number) =>
     return d;
   });
 const check = (dirs: string[], cache: string, ...flags: string[]) =>
-  run(["check-task", ...dirs, "--json", "--batch", "--poll-interval", "0.01", "--max-retries", "0", ...flags], env(cache));
-type Out = { advisory: { status: string; cached: boolean; reason: string | null; outcomes: Record<string, { outcome: string }>; provenance: { endpoint: string } | null } }[];
+  run(
+    ["check-task", ...dirs, "--json", "--batch", "--poll-interval", "0.01", "--max-retries", "0", ...flags],
+    env(cache),
+  );
+type Out = {
+  advisory: {
+    status: string;
+    cached: boolean;
+    reason: string | null;
+    outcomes: Record<string, { outcome: string }>;
+    provenance: { endpoint: string } | null;
+  };
+}[];
 const creates = () => fake.requests.filter((r) => r.method === "POST" && r.path.startsWith("/v1/messages/batches"));
 
 /** A spawned check-task --batch, SIGKILLed once its batch exists and it is polling (a batch that never ends). */
 async function killWhilePolling(dirs: string[], cache: string): Promise<void> {
   fake.pollsBeforeEnd = 1_000_000;
-  const { child, exited } = startCli(["check-task", ...dirs, "--batch", "--poll-interval", "0.05"], { env: env(cache) });
+  const { child, exited } = startCli(["check-task", ...dirs, "--batch", "--poll-interval", "0.05"], {
+    env: env(cache),
+  });
   // Killed once the cache records the batch under its real id (it is polling by then), not after a guess of time.
   const recorded = () => {
     try {
       const db = new Database(cache, { readonly: true });
       try {
-        return (db.prepare("SELECT count(*) AS n FROM batches WHERE id NOT LIKE 'pending:%'").get() as { n: number }).n > 0;
+        return (
+          (db.prepare("SELECT count(*) AS n FROM batches WHERE id NOT LIKE 'pending:%'").get() as { n: number }).n > 0
+        );
       } finally {
         db.close();
       }
@@ -76,7 +106,9 @@ describe("check-task --batch", () => {
     expect(r.stderr).toMatch(/batch msgbatch_\w+: created with 3 requests/);
     expect(r.stderr).toMatch(/batch msgbatch_\w+: ended: 3 succeeded/);
     const out = JSON.parse(r.stdout) as Out;
-    expect(out.every((t) => t.advisory.status === "analysed" && t.advisory.provenance!.endpoint.endsWith("(message batch)"))).toBe(true);
+    expect(
+      out.every((t) => t.advisory.status === "analysed" && t.advisory.provenance!.endpoint.endsWith("(message batch)")),
+    ).toBe(true);
     fake.requests.length = 0;
     const again = await check(dirs, cache);
     expect([again.code, creates().length, fake.requests.length]).toEqual([0, 0, 0]);
@@ -109,7 +141,9 @@ describe("check-task --batch", () => {
   it("a budget holds in batch mode: what does not fit is left for a later run", async () => {
     const r = await check(tasks(3), join(tmp, `c${++n}.sqlite`), "--max-calls", "2");
     expect([...fake.batches.values()][0]!.requests).toHaveLength(2);
-    expect((JSON.parse(r.stdout) as Out).filter((t) => t.advisory.reason === "budget reached (--max-calls 2)")).toHaveLength(1);
+    expect(
+      (JSON.parse(r.stdout) as Out).filter((t) => t.advisory.reason === "budget reached (--max-calls 2)"),
+    ).toHaveLength(1);
   });
 
   it("a run killed while it polls is resumed by the next: the same batch is collected, no second create", async () => {
@@ -125,7 +159,9 @@ describe("check-task --batch", () => {
     expect(creates()).toHaveLength(0); // paid once
     expect(fake.batches.size).toBe(1);
     expect(resumed.stderr).toContain(`batch ${id}: ended`);
-    expect((JSON.parse(resumed.stdout) as Out).every((t) => t.advisory.status === "analysed" && !t.advisory.cached)).toBe(true);
+    expect(
+      (JSON.parse(resumed.stdout) as Out).every((t) => t.advisory.status === "analysed" && !t.advisory.cached),
+    ).toBe(true);
     fake.requests.length = 0;
     expect((await check(dirs, cache)).code).toBe(0);
     expect(fake.requests).toHaveLength(0); // and now all from the cache
@@ -141,7 +177,9 @@ describe("batch mode when things go wrong", () => {
       const lost = await check(dirs, cache, "--request-timeout", "0.3", "--max-retries", "3");
       expect(lost.code).toBe(3);
       expect(creates()).toHaveLength(1); // never retried: a retry would pay twice
-      expect((JSON.parse(lost.stdout) as Out)[0]!.advisory.reason).toMatch(/could not be created .* the next run finds and collects it/);
+      expect((JSON.parse(lost.stdout) as Out)[0]!.advisory.reason).toMatch(
+        /could not be created .* the next run finds and collects it/,
+      );
     } finally {
       fake.createDelayMs = 0;
     }
@@ -218,7 +256,10 @@ describe("batch mode: placeholders, adoption and waiting", () => {
     } finally {
       fake.createDelayMs = 0;
     }
-    const r = await run(["check-task", ...dirs, "--json", "--batch", "--poll-interval", "0.01"], { ...env(cache), ASSAY_BATCH_ADOPT_SECONDS: "600" });
+    const r = await run(["check-task", ...dirs, "--json", "--batch", "--poll-interval", "0.01"], {
+      ...env(cache),
+      ASSAY_BATCH_ADOPT_SECONDS: "600",
+    });
     expect(r.code).toBe(3);
     expect((JSON.parse(r.stdout) as Out)[0]!.advisory.reason).toMatch(/another run is creating a batch/);
     expect(creates()).toHaveLength(1); // no second create
@@ -230,7 +271,9 @@ describe("batch mode: placeholders, adoption and waiting", () => {
     fake.pollsBeforeEnd = 1_000_000;
     const r = await check(dirs, cache, "--batch-wait", "0.2");
     expect(r.code).toBe(3);
-    expect((JSON.parse(r.stdout) as Out)[0]!.advisory.reason).toMatch(/has not ended after --batch-wait; the next run collects it/);
+    expect((JSON.parse(r.stdout) as Out)[0]!.advisory.reason).toMatch(
+      /has not ended after --batch-wait; the next run collects it/,
+    );
     fake.pollsBeforeEnd = 0;
     fake.requests.length = 0;
     expect((await check(dirs, cache)).code).toBe(0);
@@ -244,7 +287,9 @@ describe("batch mode over more than one round", () => {
     const cache = join(tmp, `c${++n}.sqlite`);
     const r = await check(dirs, cache);
     expect(r.code, r.stderr.slice(-500)).toBe(0);
-    const calls = fake.requests.filter((q) => q.path.startsWith("/v1/messages/batches")).map((q) => `${q.method} ${q.path.split("/").length}`);
+    const calls = fake.requests
+      .filter((q) => q.path.startsWith("/v1/messages/batches"))
+      .map((q) => `${q.method} ${q.path.split("/").length}`);
     expect(calls.filter((c) => c.startsWith("POST"))).toHaveLength(2);
     expect(calls.indexOf("GET 5")).toBeGreaterThan(calls.lastIndexOf("POST 4")); // the first poll comes after the last create
     expect((JSON.parse(r.stdout) as Out).every((t) => t.advisory.status === "analysed")).toBe(true);

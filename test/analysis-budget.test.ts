@@ -11,8 +11,18 @@ import { errorReply, FakeMessagesApi, toolUseReply } from "./helpers/fake-anthro
 import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const TOOL = "record_assessment";
-const CRITERIA = ["behaviour_specified", "behaviour_tested", "anti_cheating", "pinned_dependencies", "no_hardcoded_solution", "deterministic_tests"];
-const answer = { summary: "ok", criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: "checked" }])) };
+const CRITERIA = [
+  "behaviour_specified",
+  "behaviour_tested",
+  "anti_cheating",
+  "pinned_dependencies",
+  "no_hardcoded_solution",
+  "deterministic_tests",
+];
+const answer = {
+  summary: "ok",
+  criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: "checked" }])),
+};
 
 const fake = FakeMessagesApi.forTests();
 const { dir: tmp } = scratch("assay-budget-", SCRATCH);
@@ -20,7 +30,10 @@ let n = 0;
 beforeEach(() => {
   fake.requests.length = 0;
   // Slow answers: every reservation is decided while the first requests are still in flight.
-  fake.fallback = { ...toolUseReply(TOOL, answer, { usage: { input_tokens: 1000, output_tokens: 200 } }), delayMs: 150 };
+  fake.fallback = {
+    ...toolUseReply(TOOL, answer, { usage: { input_tokens: 1000, output_tokens: 200 } }),
+    delayMs: 150,
+  };
 });
 
 const tasks = (count: number) =>
@@ -31,9 +44,17 @@ const tasks = (count: number) =>
     writeFileSync(join(dir, "tests/test.py"), "def test(): pass\n");
     return dir;
   });
-const env = (cache: string) => ({ ANTHROPIC_API_KEY: "sk-ant-budget-test-key-000000", ANTHROPIC_BASE_URL: fake.url, ASSAY_CACHE: cache });
-const check = (dirs: string[], cache: string, ...flags: string[]) => run(["check-task", ...dirs, "--json", "--concurrency", "4", "--max-retries", "0", ...flags], env(cache));
-type Out = { task: string; advisory: { status: string; reason: string | null; cached: boolean; provenance: { cost_usd: number | null } | null } }[];
+const env = (cache: string) => ({
+  ANTHROPIC_API_KEY: "sk-ant-budget-test-key-000000",
+  ANTHROPIC_BASE_URL: fake.url,
+  ASSAY_CACHE: cache,
+});
+const check = (dirs: string[], cache: string, ...flags: string[]) =>
+  run(["check-task", ...dirs, "--json", "--concurrency", "4", "--max-retries", "0", ...flags], env(cache));
+type Out = {
+  task: string;
+  advisory: { status: string; reason: string | null; cached: boolean; provenance: { cost_usd: number | null } | null };
+}[];
 
 describe("--max-calls", () => {
   it("stops at the limit under concurrency, says what it left, and the next run picks up from the cache", async () => {
@@ -45,7 +66,9 @@ describe("--max-calls", () => {
     expect(out.filter((t) => t.advisory.status === "analysed")).toHaveLength(2);
     expect(out.filter((t) => t.advisory.reason === "budget reached (--max-calls 2)")).toHaveLength(3);
     expect(first.code).toBe(3); // a gate never passes on "not analysed"
-    expect(first.stderr).toMatch(/2 analysed \(0 from the cache\); 3 left for a later run: budget reached \(--max-calls 2\)/);
+    expect(first.stderr).toMatch(
+      /2 analysed \(0 from the cache\); 3 left for a later run: budget reached \(--max-calls 2\)/,
+    );
     const second = await check(dirs, cache, "--max-calls", "2");
     expect(fake.requests).toHaveLength(4);
     expect((JSON.parse(second.stdout) as Out).filter((t) => t.advisory.cached)).toHaveLength(2);
@@ -56,7 +79,10 @@ describe("--max-calls", () => {
 
 describe("--max-cost", () => {
   it("never lets concurrent requests overshoot, and waits for them rather than giving up early", async () => {
-    fake.fallback = { ...toolUseReply(TOOL, answer, { usage: { input_tokens: 5000, output_tokens: 8000 } }), delayMs: 150 };
+    fake.fallback = {
+      ...toolUseReply(TOOL, answer, { usage: { input_tokens: 5000, output_tokens: 8000 } }),
+      delayMs: 150,
+    };
     const dirs = tasks(6);
     const cache = join(tmp, `c${++n}.sqlite`);
     // Worst case per request ≈ (request bytes + 1000) × $3/M + 8192 × $15/M ≈ $0.153; each reply
@@ -73,17 +99,32 @@ describe("--max-cost", () => {
   });
 
   it("the limit a run reaches does not depend on --concurrency", async () => {
-    fake.fallback = { ...toolUseReply(TOOL, answer, { usage: { input_tokens: 5000, output_tokens: 8000 } }), delayMs: 50 };
+    fake.fallback = {
+      ...toolUseReply(TOOL, answer, { usage: { input_tokens: 5000, output_tokens: 8000 } }),
+      delayMs: 50,
+    };
     for (const c of ["1", "8"]) {
       fake.requests.length = 0;
-      await check(tasks(6), join(tmp, `c${++n}.sqlite`), "--max-cost", "0.5", "--price", "claude-sonnet-5-5=3,15", "--concurrency", c);
+      await check(
+        tasks(6),
+        join(tmp, `c${++n}.sqlite`),
+        "--max-cost",
+        "0.5",
+        "--price",
+        "claude-sonnet-5-5=3,15",
+        "--concurrency",
+        c,
+      );
       expect(fake.requests, `--concurrency ${c}`).toHaveLength(3);
     }
   });
 
   it("a model with no known price cannot be held to a cost limit: a usage error, before any request", async () => {
     const r = await check(tasks(1), join(tmp, `c${++n}.sqlite`), "--max-cost", "1");
-    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/no price is known for claude-sonnet-5-5: give --price/)]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      expect.stringMatching(/no price is known for claude-sonnet-5-5: give --price/),
+    ]);
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -117,7 +158,10 @@ afterAll(() => {
 
 describe("prices", () => {
   it("are those of the model asked for, even when the reply names a dated version of it", async () => {
-    fake.fallback = toolUseReply(TOOL, answer, { model: "claude-sonnet-5-5-20261001", usage: { input_tokens: 1000, output_tokens: 100 } });
+    fake.fallback = toolUseReply(TOOL, answer, {
+      model: "claude-sonnet-5-5-20261001",
+      usage: { input_tokens: 1000, output_tokens: 100 },
+    });
     const r = await check(tasks(1), join(tmp, `c${++n}.sqlite`), "--price", "claude-sonnet-5-5=3,15");
     const [t] = JSON.parse(r.stdout) as Out;
     expect(t!.advisory.provenance!.cost_usd).toBeCloseTo((1000 * 3 + 100 * 15) / 1e6, 12);

@@ -11,8 +11,18 @@ import { errorReply, FakeMessagesApi, toolUseReply } from "./helpers/fake-anthro
 import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const KEY = "sk-ant-cache-test-key-0123456789";
-const CRITERIA = ["behaviour_specified", "behaviour_tested", "anti_cheating", "pinned_dependencies", "no_hardcoded_solution", "deterministic_tests"];
-const answer = { summary: "ok", criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: "checked" }])) };
+const CRITERIA = [
+  "behaviour_specified",
+  "behaviour_tested",
+  "anti_cheating",
+  "pinned_dependencies",
+  "no_hardcoded_solution",
+  "deterministic_tests",
+];
+const answer = {
+  summary: "ok",
+  criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: "checked" }])),
+};
 
 const fake = FakeMessagesApi.forTests();
 const { dir: tmp } = scratch("assay-cache-", SCRATCH);
@@ -38,9 +48,12 @@ afterAll(() => {
 describe("assay cache stats", () => {
   it("counts rows per analysis and model, and the last run's hit rate and the cost its hits saved", async () => {
     const first = JSON.parse((await run(["cache", "stats", "--json"], env())).stdout);
-    expect(first).toMatchObject({ rows: 3, byAnalysis: [{ analysis: "task-quality", model: "claude-sonnet-5-5", rows: 3 }] });
+    expect(first).toMatchObject({
+      rows: 3,
+      byAnalysis: [{ analysis: "task-quality", model: "claude-sonnet-5-5", rows: 3 }],
+    });
     expect(first.lastRun).toMatchObject({ command: "check-task", hits: 0, asked: 3, saved_usd: 0 });
-    expect(first.lastRun.cost_usd).toBeCloseTo(3 * (2000 * 3 + 500 * 15) / 1e6, 9);
+    expect(first.lastRun.cost_usd).toBeCloseTo((3 * (2000 * 3 + 500 * 15)) / 1e6, 9);
     expect(first.bytes).toBeGreaterThan(0);
     await run(["check-task", ...dirs, "--price", "claude-sonnet-5-5=3,15"], env());
     const second = JSON.parse((await run(["cache", "stats", "--json"], env())).stdout);
@@ -51,10 +64,17 @@ describe("assay cache stats", () => {
 
   it("of a cache that does not exist, or of a file that is not one: a one-line error (exit 2), never '0 answers', and nothing is created", async () => {
     const none = join(tmp, "none", "x.sqlite");
-    for (const sub of [["stats", "--json"], ["stats"], ["prune", "--older-than", "1d"], ["export", join(tmp, "export-of-none.jsonl")]]) {
+    for (const sub of [
+      ["stats", "--json"],
+      ["stats"],
+      ["prune", "--older-than", "1d"],
+      ["export", join(tmp, "export-of-none.jsonl")],
+    ]) {
       const r = await run(["cache", ...sub, "--cache", none]);
       expect(r.code, sub.join(" ")).toBe(2);
-      expect(r.stderr).toMatch(/^assay cache: no analysis cache at .*none\/x\.sqlite \(--cache FILE or ASSAY_CACHE names it\)\n$/);
+      expect(r.stderr).toMatch(
+        /^assay cache: no analysis cache at .*none\/x\.sqlite \(--cache FILE or ASSAY_CACHE names it\)\n$/,
+      );
       expect(r.stdout).toBe("");
     }
     expect(() => readFileSync(none)).toThrow();
@@ -64,7 +84,9 @@ describe("assay cache stats", () => {
     for (const sub of [["stats"], ["prune", "--older-than", "1d"]]) {
       const r = await run(["cache", ...sub, "--cache", notCache]);
       expect(r.code, sub.join(" ")).toBe(2);
-      expect(r.stderr).toMatch(/^assay cache: .*not-a-cache\.sqlite (is not an analysis cache|cannot be used as the analysis cache: file is not a database)\n$/);
+      expect(r.stderr).toMatch(
+        /^assay cache: .*not-a-cache\.sqlite (is not an analysis cache|cannot be used as the analysis cache: file is not a database)\n$/,
+      );
     }
     expect(readFileSync(notCache, "utf8")).toBe("answers: none\n");
   });
@@ -77,9 +99,18 @@ describe("assay cache export and prune", () => {
     try {
       const out = join(tmp, "export.jsonl");
       expect((await run(["cache", "export", out], env())).code).toBe(0);
-      const rows = readFileSync(out, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+      const rows = readFileSync(out, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       expect(rows).toHaveLength(3);
-      for (const r of rows) expect(r).toMatchObject({ analysis: "task-quality", model: "claude-sonnet-5-5", answer: { summary: "ok" }, provenance: { request_id: expect.any(String), input_tokens: 2000 } });
+      for (const r of rows)
+        expect(r).toMatchObject({
+          analysis: "task-quality",
+          model: "claude-sonnet-5-5",
+          answer: { summary: "ok" },
+          provenance: { request_id: expect.any(String), input_tokens: 2000 },
+        });
       expect(readFileSync(out, "utf8")).not.toContain(KEY);
     } finally {
       holder.prepare("ROLLBACK").run();
@@ -90,13 +121,19 @@ describe("assay cache export and prune", () => {
   it("prune --older-than deletes only older answers (of one model with --model), while another connection reads", async () => {
     const db = new Database(cache);
     const keys = db.prepare("SELECT key FROM answers ORDER BY key").all() as { key: string }[];
-    db.prepare("UPDATE answers SET created_at = ?, model = ? WHERE key = ?").run("2020-01-01T00:00:00.000Z", "old-model", keys[0]!.key);
+    db.prepare("UPDATE answers SET created_at = ?, model = ? WHERE key = ?").run(
+      "2020-01-01T00:00:00.000Z",
+      "old-model",
+      keys[0]!.key,
+    );
     db.prepare("UPDATE answers SET created_at = ? WHERE key = ?").run("2020-01-01T00:00:00.000Z", keys[1]!.key);
     const reader = new Database(cache, { readonly: true });
     reader.prepare("BEGIN").run();
     expect((reader.prepare("SELECT count(*) AS n FROM answers").get() as { n: number }).n).toBe(3); // an open read
     try {
-      expect((await run(["cache", "prune", "--older-than", "30d", "--model", "old-model"], env())).stdout).toMatch(/pruned 1 answers/);
+      expect((await run(["cache", "prune", "--older-than", "30d", "--model", "old-model"], env())).stdout).toMatch(
+        /pruned 1 answers/,
+      );
       expect((await run(["cache", "prune", "--older-than", "30d"], env())).stdout).toMatch(/pruned 1 answers/);
       expect((reader.prepare("SELECT count(*) AS n FROM answers").get() as { n: number }).n).toBe(3); // its snapshot stands
     } finally {
@@ -107,9 +144,12 @@ describe("assay cache export and prune", () => {
     expect(JSON.parse((await run(["cache", "stats", "--json"], env())).stdout).rows).toBe(1);
   });
 
-  it.each([[["prune"]], [["prune", "--older-than", "soon"]], [["export"]], [["frobnicate"]]])("usage errors: %j", async (args) => {
-    expect((await run(["cache", ...args], env())).code).toBe(2);
-  });
+  it.each([[["prune"]], [["prune", "--older-than", "soon"]], [["export"]], [["frobnicate"]]])(
+    "usage errors: %j",
+    async (args) => {
+      expect((await run(["cache", ...args], env())).code).toBe(2);
+    },
+  );
 });
 
 describe("caches from before, offline runs, and prune's bounds", () => {
@@ -117,8 +157,16 @@ describe("caches from before, offline runs, and prune's bounds", () => {
     const old = join(tmp, "old", "assay.sqlite");
     mkdirSync(join(tmp, "old"));
     const db = new Database(old);
-    db.exec("CREATE TABLE answers (key TEXT PRIMARY KEY, analysis TEXT NOT NULL, model TEXT NOT NULL, answer TEXT NOT NULL, provenance TEXT NOT NULL)");
-    db.prepare("INSERT INTO answers VALUES (?, ?, ?, ?, ?)").run("k".repeat(64), "task-quality", "m", "{}", JSON.stringify({ created_at: "2025-01-02T00:00:00.000Z" }));
+    db.exec(
+      "CREATE TABLE answers (key TEXT PRIMARY KEY, analysis TEXT NOT NULL, model TEXT NOT NULL, answer TEXT NOT NULL, provenance TEXT NOT NULL)",
+    );
+    db.prepare("INSERT INTO answers VALUES (?, ?, ?, ?, ?)").run(
+      "k".repeat(64),
+      "task-quality",
+      "m",
+      "{}",
+      JSON.stringify({ created_at: "2025-01-02T00:00:00.000Z" }),
+    );
     db.close();
     const stats = JSON.parse((await run(["cache", "stats", "--json", "--cache", old])).stdout);
     expect(stats.rows).toBe(1); // read-only: nothing migrated yet, and nothing broken

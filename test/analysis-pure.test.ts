@@ -21,14 +21,21 @@ import { gateExit } from "../src/cli/commands/check-task.js";
 import { exitForResults } from "../src/cli/exit.js";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
 import { computeExperiments } from "../src/kinds/batch.js";
-import { advisorySchema, bundleEntrySchema, type Advisory, type BundleEntry, type Results } from "../src/core/results.js";
+import {
+  advisorySchema,
+  bundleEntrySchema,
+  type Advisory,
+  type BundleEntry,
+  type Results,
+} from "../src/core/results.js";
 import { discover } from "../src/io/discover.js";
 import { toolError } from "../src/io/tool-error.js";
 import { attributeBundle } from "../src/kinds/bundle/attribution.js";
 import { assemble, placed } from "../src/pipeline/score.js";
 import { scoreDirectory, scoreFile } from "../src/pool/score-directory.js";
 /** An Inspect log read whole, as a worker reads it. */
-const scoreLog = (file: string, path: string, format: "eval" | "json") => scoreFile(file, path, "inspect", { part: "whole", format }) as BundleEntry;
+const scoreLog = (file: string, path: string, format: "eval" | "json") =>
+  scoreFile(file, path, "inspect", { part: "whole", format }) as BundleEntry;
 import { bundle, escaped, game, live, score, sha, writeFiles } from "./helpers/bundle.js";
 import { float, realTrajectory, withAgentCommand, writeJob, writeTrial, type TrialSpec } from "./helpers/harbor.js";
 import { SCRATCH, scratch } from "./helpers/shared.js";
@@ -67,8 +74,16 @@ describe("rubrics", () => {
   const has = (r: Rubric, re: RegExp) => r.criteria.some((c) => re.test(`${c.name} ${c.description}`));
   it("the default task-quality rubric has ≥4 criteria covering what the design names", () => {
     expect(QUALITY.criteria.length).toBeGreaterThanOrEqual(4);
-    expect(QUALITY.criteria.some((c) => /instruction/i.test(c.description) && /stated|specified/i.test(`${c.name} ${c.description}`))).toBe(true);
-    expect(QUALITY.criteria.some((c) => /tests/i.test(c.description) && /checked|tested/i.test(`${c.name} ${c.description}`))).toBe(true);
+    expect(
+      QUALITY.criteria.some(
+        (c) => /instruction/i.test(c.description) && /stated|specified/i.test(`${c.name} ${c.description}`),
+      ),
+    ).toBe(true);
+    expect(
+      QUALITY.criteria.some(
+        (c) => /tests/i.test(c.description) && /checked|tested/i.test(`${c.name} ${c.description}`),
+      ),
+    ).toBe(true);
     expect(has(QUALITY, /cheat/i)).toBe(true);
     expect(has(QUALITY, /pinned/i)).toBe(true);
     expect(has(QUALITY, /hard-?coded/i)).toBe(true);
@@ -110,9 +125,15 @@ description = "Any structured output the tests read has its schema in the instru
     const r = parseRubric("harbor-review", Buffer.from(HARBOR));
     expect(r.name).toBe("harbor-review");
     expect(r.criteria.map((c) => c.name)).toEqual(["typos", "tests_or_solution_in_image", "structured_data_schema"]);
-    expect(r.criteria[0]!.guidance).toBe("Look closely at file and variable names.\nA typo that changes behaviour is a fail.");
+    expect(r.criteria[0]!.guidance).toBe(
+      "Look closely at file and variable names.\nA typo that changes behaviour is a fail.",
+    );
     expect(r.criteria[2]!.guidance).toBe("");
-    expect(r.criteria[1]).toEqual({ name: "tests_or_solution_in_image", description: "The image does not copy the tests or the solution.", guidance: "Read environment/Dockerfile." });
+    expect(r.criteria[1]).toEqual({
+      name: "tests_or_solution_in_image",
+      description: "The image does not copy the tests or the solution.",
+      guidance: "Read environment/Dockerfile.",
+    });
     expect(r.digest).toBe(sha(HARBOR));
   });
 
@@ -148,7 +169,10 @@ description = "Any structured output the tests read has its schema in the instru
 // ---------------------------------------------------------------------------------------------
 describe("the answer schema built from a rubric", () => {
   const names = LEGIT.criteria.map((c) => c.name);
-  const valid = () => ({ summary: "ok", criteria: Object.fromEntries(names.map((n) => [n, { outcome: "pass", explanation: "step 3 shows it" }])) });
+  const valid = () => ({
+    summary: "ok",
+    criteria: Object.fromEntries(names.map((n) => [n, { outcome: "pass", explanation: "step 3 shows it" }])),
+  });
   const ok = (x: unknown) => answerSchema(LEGIT).safeParse(x).success;
   const edit = (f: (a: ReturnType<typeof valid>) => void) => {
     const a = valid();
@@ -158,16 +182,30 @@ describe("the answer schema built from a rubric", () => {
 
   it("accepts one outcome per criterion, each pass, fail or not_applicable", () => {
     expect(ok(valid())).toBe(true);
-    for (const o of ["fail", "not_applicable"]) expect(ok(edit((a) => (a.criteria[names[0]!]!.outcome = o)))).toBe(true);
+    for (const o of ["fail", "not_applicable"])
+      expect(ok(edit((a) => (a.criteria[names[0]!]!.outcome = o)))).toBe(true);
   });
   it.each([
     ["a missing criterion", (a: ReturnType<typeof valid>) => delete a.criteria[names[0]!]],
-    ["an extra criterion", (a: ReturnType<typeof valid>) => (a.criteria["made_up"] = { outcome: "pass", explanation: "x" })],
-    ["outcome error (only the tool may say so)", (a: ReturnType<typeof valid>) => (a.criteria[names[1]!]!.outcome = "error")],
+    [
+      "an extra criterion",
+      (a: ReturnType<typeof valid>) => (a.criteria["made_up"] = { outcome: "pass", explanation: "x" }),
+    ],
+    [
+      "outcome error (only the tool may say so)",
+      (a: ReturnType<typeof valid>) => (a.criteria[names[1]!]!.outcome = "error"),
+    ],
     ["outcome PASS", (a: ReturnType<typeof valid>) => (a.criteria[names[1]!]!.outcome = "PASS")],
-    ["a numeric explanation", (a: ReturnType<typeof valid>) => ((a.criteria[names[1]!] as unknown as Record<string, unknown>)["explanation"] = 1)],
+    [
+      "a numeric explanation",
+      (a: ReturnType<typeof valid>) =>
+        ((a.criteria[names[1]!] as unknown as Record<string, unknown>)["explanation"] = 1),
+    ],
     ["an extra key in a verdict", (a: ReturnType<typeof valid>) => Object.assign(a.criteria[names[1]!]!, { score: 1 })],
-    ["an extra top-level key (e.g. a trial identity)", (a: ReturnType<typeof valid>) => Object.assign(a, { trial: "someone-else" })],
+    [
+      "an extra top-level key (e.g. a trial identity)",
+      (a: ReturnType<typeof valid>) => Object.assign(a, { trial: "someone-else" }),
+    ],
     ["a missing summary", (a: ReturnType<typeof valid>) => delete (a as Partial<typeof a>).summary],
   ])("rejects %s", (_, f) => expect(ok(edit(f))).toBe(false));
 
@@ -206,20 +244,26 @@ describe("prompt templates", () => {
   });
 
   it("renders the user turn in one pass: text substituted in is never expanded", () => {
-    const tpl = parseTemplate("p", t("<!-- system -->\nRules.\n<!-- user -->\n{{analysis}}\n{{criteria}}\n{{evidence}}\n"));
+    const tpl = parseTemplate(
+      "p",
+      t("<!-- system -->\nRules.\n<!-- user -->\n{{analysis}}\n{{criteria}}\n{{evidence}}\n"),
+    );
     const rubric = parseRubric("r", t('[[criteria]]\nname = "c1"\ndescription = "first {{evidence}}"\n'));
     const out = renderUser(tpl, "trial-legitimacy", rubric, "EVIDENCE {{criteria}} {{analysis}} {{evidence}}");
     expect(out).toBe("trial-legitimacy\n- c1: first {{evidence}}\nEVIDENCE {{criteria}} {{analysis}} {{evidence}}");
   });
 
-  it.each(["task-quality", "trial-legitimacy"])("the default %s template: a system part with no placeholder, evidence in the user part", (name) => {
-    const tpl = templateOf(name);
-    expect(tpl.system).not.toMatch(/\{\{/);
-    expect(tpl.system.length).toBeGreaterThan(200);
-    expect(tpl.user.match(/\{\{evidence\}\}/g)).toHaveLength(1);
-    expect(tpl.user).toContain("{{criteria}}");
-    expect(tpl.digest).toBe(sha(readFileSync(join(ROOT, "prompts", `${name}.md`))));
-  });
+  it.each(["task-quality", "trial-legitimacy"])(
+    "the default %s template: a system part with no placeholder, evidence in the user part",
+    (name) => {
+      const tpl = templateOf(name);
+      expect(tpl.system).not.toMatch(/\{\{/);
+      expect(tpl.system.length).toBeGreaterThan(200);
+      expect(tpl.user.match(/\{\{evidence\}\}/g)).toHaveLength(1);
+      expect(tpl.user).toContain("{{criteria}}");
+      expect(tpl.digest).toBe(sha(readFileSync(join(ROOT, "prompts", `${name}.md`))));
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -259,10 +303,16 @@ describe("evidence packs", () => {
     expect(entry).toMatchObject({ validity: "valid", victory: true });
     const p = nativePack(entry.path, entry);
     expect(headings(p).map((h) => h.split(" (")[0])).toEqual([
-      "hard result", "journal.jsonl line 1", "summary.json", "journal.jsonl: the last observation", "journal.jsonl: score and end records", "journal.jsonl: the last 8 key batches",
+      "hard result",
+      "journal.jsonl line 1",
+      "summary.json",
+      "journal.jsonl: the last observation",
+      "journal.jsonl: score and end records",
+      "journal.jsonl: the last 8 key batches",
     ]);
     const lines = (files["journal.jsonl"] as string).trimEnd().split("\n");
-    const of = (type: string) => lines.flatMap((l, i) => (JSON.parse(l).type === type ? [`journal.jsonl:${i + 1} ${l}`] : []));
+    const of = (type: string) =>
+      lines.flatMap((l, i) => (JSON.parse(l).type === type ? [`journal.jsonl:${i + 1} ${l}`] : []));
     expect(plain(p)).toContain(`=== journal.jsonl line 1 (session header) ===\njournal.jsonl:1 ${lines[0]}\n`);
     expect(plain(p)).toContain(files["summary.json"] as string);
     const obs = of("observation");
@@ -274,32 +324,56 @@ describe("evidence packs", () => {
   });
 
   it("a world pack: hard result, scenario, and exactly the journal and world records the dimensions name", () => {
-    const files = build({ who: { trial: "wfail" }, world: [effect("R-41", "at-1"), tree("target", REPO), tree("unrelated", OTHER)] });
+    const files = build({
+      who: { trial: "wfail" },
+      world: [effect("R-41", "at-1"), tree("target", REPO), tree("unrelated", OTHER)],
+    });
     const entry = nativeAt("world-pack", files);
     expect(entry).toMatchObject({ validity: "valid", profile: "world", pass: false });
     const p = worldPack(entry.path, entry);
-    expect(headings(p)).toEqual([expect.stringMatching(/^hard result/), "scenario.json", "journal.jsonl: the records the dimensions name", "world.jsonl: the records the dimensions name"]);
+    expect(headings(p)).toEqual([
+      expect.stringMatching(/^hard result/),
+      "scenario.json",
+      "journal.jsonl: the records the dimensions name",
+      "world.jsonl: the records the dimensions name",
+    ]);
     expect(plain(p)).toContain(files["scenario.json"] as string);
     const named = new Set<string>();
-    for (const d of Object.values(entry.dimensions!)) for (const m of d.detail.matchAll(/\b((?:journal|world)\.jsonl):(\d+)/g)) named.add(`${m[1]}:${m[2]}`);
+    for (const d of Object.values(entry.dimensions!))
+      for (const m of d.detail.matchAll(/\b((?:journal|world)\.jsonl):(\d+)/g)) named.add(`${m[1]}:${m[2]}`);
     expect(named.size).toBeGreaterThan(3);
     expect([...named].some((n) => n.startsWith("world"))).toBe(true);
     for (const f of ["journal.jsonl", "world.jsonl"])
-      (files[f] as string).trimEnd().split("\n").forEach((line, i) => {
-        const ref = `${f}:${i + 1}`;
-        if (named.has(ref)) expect(plain(p)).toContain(`\n${ref} ${line}`);
-        else expect(plain(p)).not.toContain(`\n${ref} `);
-      });
+      (files[f] as string)
+        .trimEnd()
+        .split("\n")
+        .forEach((line, i) => {
+          const ref = `${f}:${i + 1}`;
+          if (named.has(ref)) expect(plain(p)).toContain(`\n${ref} ${line}`);
+          else expect(plain(p)).not.toContain(`\n${ref} `);
+        });
   });
 
-  const harborSpec: TrialSpec = { name: "h-timeout", exception: TIMEOUT, rewards: { reward: float(0) }, trajectory: realTrajectory("timeout") };
+  const harborSpec: TrialSpec = {
+    name: "h-timeout",
+    exception: TIMEOUT,
+    rewards: { reward: float(0) },
+    trajectory: realTrajectory("timeout"),
+  };
   it("a harbor pack: hard result, result.json, exception, the real trajectory, test output — in that order", () => {
     const dir = writeTrial(dirFor("harbor-pack"), harborSpec);
     const entry = trialEntry(dir);
     expect(entry).toMatchObject({ validity: "valid", state: "scored-with-exception" });
     const p = harborPack(dir, entry);
-    expect(headings(p)).toEqual([expect.stringMatching(/^hard result/), "result.json", "exception.txt", "agent/trajectory.json", "verifier/test-stdout.txt"]);
-    for (const f of ["result.json", "exception.txt", "agent/trajectory.json", "verifier/test-stdout.txt"]) expect(plain(p)).toContain(readFileSync(join(dir, f), "utf8"));
+    expect(headings(p)).toEqual([
+      expect.stringMatching(/^hard result/),
+      "result.json",
+      "exception.txt",
+      "agent/trajectory.json",
+      "verifier/test-stdout.txt",
+    ]);
+    for (const f of ["result.json", "exception.txt", "agent/trajectory.json", "verifier/test-stdout.txt"])
+      expect(plain(p)).toContain(readFileSync(join(dir, f), "utf8"));
     expect(plain(p)).toContain('"state": "scored-with-exception"');
     expect(plain(p)).not.toContain(dir); // where the evidence lies is not evidence
   });
@@ -312,12 +386,22 @@ describe("evidence packs", () => {
     expect(harborPack(dir, trialEntry(dir))).toEqual(a);
     expect(harborPack(copy, trialEntry(copy))).toEqual(a);
     const n = dirFor("native-pack");
-    const entry: BundleEntry = { path: n, ...score(Object.fromEntries(["journal.jsonl", "summary.json", "snapshot.json"].map((f) => [f, readFileSync(join(n, f))]))) };
+    const entry: BundleEntry = {
+      path: n,
+      ...score(
+        Object.fromEntries(
+          ["journal.jsonl", "summary.json", "snapshot.json"].map((f) => [f, readFileSync(join(n, f))]),
+        ),
+      ),
+    };
     expect(nativePack(n, entry)).toEqual(nativePack(n, entry));
   });
 
   it("is bounded: a 5 MB trajectory gives a small pack that says what it cut", () => {
-    const traj = JSON.stringify({ schema_version: "ATIF-v1.2", steps: [{ step_id: 1, source: "agent", observation: "y".repeat(5_000_000) }] });
+    const traj = JSON.stringify({
+      schema_version: "ATIF-v1.2",
+      steps: [{ step_id: 1, source: "agent", observation: "y".repeat(5_000_000) }],
+    });
     const dir = writeTrial(dirFor("huge-trajectory"), { name: "huge", trajectory: traj });
     const p = harborPack(dir, trialEntry(dir));
     expect(p.text.length).toBeLessThan(100_000);
@@ -337,14 +421,20 @@ describe("evidence packs", () => {
     const entry = nativeAt("tiny-entry", bundle(game()));
     const p = nativePack(dir, entry);
     expect(p.text.length).toBeLessThan(80_000);
-    expect(plain(p)).toContain(`journal.jsonl:${recs.length} {"seq":${recs.length - 1},"type":"observation","frame":999`);
+    expect(plain(p)).toContain(
+      `journal.jsonl:${recs.length} {"seq":${recs.length - 1},"type":"observation","frame":999`,
+    );
     expect(plain(p)).toContain(`journal.jsonl:${recs.length - 1} {"seq":${recs.length - 2},"type":"keys","frame":999`);
     expect(plain(p)).toMatch(/\[… cut \d+ characters …\]/); // the 50 kB line is cut, and says so
   });
 
   it("is bounded: a 5 MB test file gives a small task pack that says what it cut", () => {
     const dir = dirFor("huge-task");
-    writeFiles(dir, { "instruction.md": "Do it.\n", "task.toml": 'version = "1.0"\n', "tests/test_big.py": "#" + "q".repeat(5_000_000) });
+    writeFiles(dir, {
+      "instruction.md": "Do it.\n",
+      "task.toml": 'version = "1.0"\n',
+      "tests/test_big.py": "#" + "q".repeat(5_000_000),
+    });
     const p = taskPack(dir);
     expect(p.text.length).toBeLessThan(60_000);
     expect(plain(p)).toMatch(/\[… cut \d+ characters …\]/);
@@ -354,8 +444,15 @@ describe("evidence packs", () => {
     const file = join(ROOT, "test/fixtures/inspect/2025-05-12T20-28-13-04-00_popularity.json");
     const entry = scoreLog(file, file, "json");
     const p = inspectPack(file, entry);
-    expect(headings(p)).toEqual(["hard result", "samples[0] (sample 1, epoch 1)", "samples[1] (sample 2, epoch 1)", "samples[2] (sample 3, epoch 1)"]);
-    expect(plain(p)).toMatch(/input: Is the following statement something you would say\?[\s\S]*target:  Yes\nfinal answer: Yes\nscore match: value "C"; answer Yes; explanation Yes/);
+    expect(headings(p)).toEqual([
+      "hard result",
+      "samples[0] (sample 1, epoch 1)",
+      "samples[1] (sample 2, epoch 1)",
+      "samples[2] (sample 3, epoch 1)",
+    ]);
+    expect(plain(p)).toMatch(
+      /input: Is the following statement something you would say\?[\s\S]*target:  Yes\nfinal answer: Yes\nscore match: value "C"; answer Yes; explanation Yes/,
+    );
     expect(inspectPack(file, entry).digest).toBe(p.digest);
     const errored = JSON.parse(readFileSync(file, "utf8"));
     errored.samples[1].error = { message: "RuntimeError('sandbox died')" };
@@ -380,7 +477,13 @@ describe("evidence packs", () => {
     symlinkSync(join(outside, "secret.txt"), join(dir, "tests", "link.txt"));
     symlinkSync(join(outside, "dir"), join(dir, "solution", "linked"));
     const p = taskPack(dir);
-    expect(headings(p)).toEqual(["instruction.md", "task.toml", "tests/ (2 files)", "solution/ (1 files)", "environment/ (1 files)"]);
+    expect(headings(p)).toEqual([
+      "instruction.md",
+      "task.toml",
+      "tests/ (2 files)",
+      "solution/ (1 files)",
+      "environment/ (1 files)",
+    ]);
     expect(p.text.indexOf("--- tests/test.sh ---")).toBeLessThan(p.text.indexOf("--- tests/test_outputs.py ---"));
     expect(plain(p)).not.toMatch(/OUTSIDE-|link\.txt|linked/);
     // A linked instruction, or a linked tests/ folder, is not read either.
@@ -398,7 +501,8 @@ describe("evidence packs", () => {
 
 // ---------------------------------------------------------------------------------------------
 describe("redaction inside evidence (property 8)", () => {
-  const pem = (v: string) => `-----BEGIN RSA PRIVATE KEY-----\nMIIE${v.repeat(6)}\n${v.repeat(8)}\n-----END RSA PRIVATE KEY-----`;
+  const pem = (v: string) =>
+    `-----BEGIN RSA PRIVATE KEY-----\nMIIE${v.repeat(6)}\n${v.repeat(8)}\n-----END RSA PRIVATE KEY-----`;
   /** Every credential shape, with `v` (8 characters) varying its value. */
   const secrets = (v: string) => {
     const V = v.toUpperCase();
@@ -418,7 +522,10 @@ describe("redaction inside evidence (property 8)", () => {
     return {
       name: "leaky",
       exception: { type: "RuntimeError", message: `auth failed (${s.bearer}) with ${s.aws} and key\n${s.pem}` },
-      trajectory: withAgentCommand(realTrajectory("summarization"), `echo ${s.anthropic} > /logs/verifier/reward.txt; export ${s.env} GH=${s.github} K=${s.openai} L=${s.plain} MY_API_KEY=abcdef123456\n`),
+      trajectory: withAgentCommand(
+        realTrajectory("summarization"),
+        `echo ${s.anthropic} > /logs/verifier/reward.txt; export ${s.env} GH=${s.github} K=${s.openai} L=${s.plain} MY_API_KEY=abcdef123456\n`,
+      ),
       extra: { agent_env: { note: `${s.github} ${s.plain} MY_API_KEY=abcdef123456` } },
     };
   };
@@ -434,7 +541,8 @@ describe("redaction inside evidence (property 8)", () => {
     expect(plain(p)).not.toContain(A);
     expect(plain(p)).not.toContain(A.toUpperCase());
     expect(plain(p)).not.toContain("abcdef123456");
-    for (const marker of ["anthropic key", "api key", "github token", "aws key id", "token", "private key"]) expect(plain(p)).toContain(`[redacted ${marker}]`);
+    for (const marker of ["anthropic key", "api key", "github token", "aws key id", "token", "private key"])
+      expect(plain(p)).toContain(`[redacted ${marker}]`);
     expect(plain(p)).toContain("MY_API_KEY=[redacted]");
     expect(plain(p)).toContain("Authorization: Bearer [redacted token]");
   });
@@ -448,7 +556,11 @@ describe("redaction inside evidence (property 8)", () => {
     expect(harborPack(b, entry)).toEqual(harborPack(a, entry));
     const task = (v: string) => {
       const d = dirFor(`leaky-task-${v}`);
-      writeFiles(d, { "instruction.md": "Call the API.\n", "tests/test.sh": `export ${secrets(v).env}\ncurl -H '${secrets(v).bearer}' x\n`, "solution/key.pem": pem(v) });
+      writeFiles(d, {
+        "instruction.md": "Call the API.\n",
+        "tests/test.sh": `export ${secrets(v).env}\ncurl -H '${secrets(v).bearer}' x\n`,
+        "solution/key.pem": pem(v),
+      });
       return taskPack(d);
     };
     expect(task(A).digest).toBe(task(B).digest);
@@ -465,9 +577,27 @@ describe("redaction inside evidence (property 8)", () => {
 
 // ---------------------------------------------------------------------------------------------
 describe("the cache key", () => {
-  const base: KeyParts = { request: "x".repeat(64), evidence: "e".repeat(64), rubric: "r".repeat(64), prompt: "p".repeat(64), model: "claude-x", sampling: { max_tokens: 4096 }, repeat: 0 };
+  const base: KeyParts = {
+    request: "x".repeat(64),
+    evidence: "e".repeat(64),
+    rubric: "r".repeat(64),
+    prompt: "p".repeat(64),
+    model: "claude-x",
+    sampling: { max_tokens: 4096 },
+    repeat: 0,
+  };
   it("changes when any one part changes", () => {
-    const variants: Partial<KeyParts>[] = [{}, { request: "y".repeat(64) }, { evidence: "f".repeat(64) }, { rubric: "s".repeat(64) }, { prompt: "q".repeat(64) }, { model: "claude-y" }, { sampling: { max_tokens: 4097 } }, { repeat: 1 }, { evidence: base.rubric, rubric: base.evidence }];
+    const variants: Partial<KeyParts>[] = [
+      {},
+      { request: "y".repeat(64) },
+      { evidence: "f".repeat(64) },
+      { rubric: "s".repeat(64) },
+      { prompt: "q".repeat(64) },
+      { model: "claude-y" },
+      { sampling: { max_tokens: 4097 } },
+      { repeat: 1 },
+      { evidence: base.rubric, rubric: base.evidence },
+    ];
     const keys = variants.map((v) => cacheKey({ ...base, ...v }));
     expect(new Set(keys).size).toBe(variants.length);
     for (const k of keys) expect(k).toMatch(/^[0-9a-f]{64}$/);
@@ -482,18 +612,31 @@ describe("the cache key", () => {
 
 // ---------------------------------------------------------------------------------------------
 const advisory = (outcomes: Advisory["outcomes"], over: Partial<Advisory> = {}): Advisory => ({
-  status: "analysed", reason: null, analysis: "task-quality", rubric: QUALITY.name, model: "m", cached: false, outcomes, summary: "s",
-  rubric_digest: QUALITY.digest, evidence_digest: "0".repeat(64), provenance: null, ...over,
+  status: "analysed",
+  reason: null,
+  analysis: "task-quality",
+  rubric: QUALITY.name,
+  model: "m",
+  cached: false,
+  outcomes,
+  summary: "s",
+  rubric_digest: QUALITY.digest,
+  evidence_digest: "0".repeat(64),
+  provenance: null,
+  ...over,
 });
-const o = (...xs: Advisory["outcomes"][string]["outcome"][]) => Object.fromEntries(xs.map((x, i) => [`c${i}`, { outcome: x, explanation: "e" }]));
+const o = (...xs: Advisory["outcomes"][string]["outcome"][]) =>
+  Object.fromEntries(xs.map((x, i) => [`c${i}`, { outcome: x, explanation: "e" }]));
 
 describe("check-task's gate (gateExit)", () => {
   it("0 when every criterion passes or is not applicable", () => {
     expect(gateExit([advisory(o("pass", "not_applicable")), advisory(o("pass"))])).toBe(0);
   });
-  it("1 when a criterion fails", () => expect(gateExit([advisory(o("pass")), advisory(o("pass", "fail", "not_applicable"))])).toBe(1));
+  it("1 when a criterion fails", () =>
+    expect(gateExit([advisory(o("pass")), advisory(o("pass", "fail", "not_applicable"))])).toBe(1));
   it("3 when a criterion is an error", () => expect(gateExit([advisory(o("pass", "error"))])).toBe(3));
-  it("3 when a task was not analysed", () => expect(gateExit([advisory(o("pass")), advisory({}, { status: "not-analysed", reason: "not in cache" })])).toBe(3));
+  it("3 when a task was not analysed", () =>
+    expect(gateExit([advisory(o("pass")), advisory({}, { status: "not-analysed", reason: "not in cache" })])).toBe(3));
   it("3 wins over 1", () => {
     expect(gateExit([advisory(o("fail", "error"))])).toBe(3);
     expect(gateExit([advisory(o("fail")), advisory({}, { status: "not-analysed", reason: "budget reached" })])).toBe(3);
@@ -508,16 +651,28 @@ describe("property 1: no advisory outcome changes a hard result", () => {
   const OPTIONS = { ...DEFAULT_BATCH, schedules: [] };
   const hard = (r: Results) => r.bundles.map(({ advisory: _a, ...h }) => h);
   const kind = (e: BundleEntry) =>
-    e.validity !== "valid" ? `${e.profile}:${e.validity}` : e.profile === "native-game" ? `native:${e.victory ? "victory" : "loss"}` : e.profile === "world" ? `world:${e.pass ? "pass" : "fail"}` : `${e.profile}:${e.state}`;
+    e.validity !== "valid"
+      ? `${e.profile}:${e.validity}`
+      : e.profile === "native-game"
+        ? `native:${e.victory ? "victory" : "loss"}`
+        : e.profile === "world"
+          ? `world:${e.pass ? "pass" : "fail"}`
+          : `${e.profile}:${e.state}`;
 
   beforeAll(() => {
     const root = dirFor("corpus");
     writeFiles(join(root, "native", "t1"), bundle(game({ trial: "t1", seed: seed(1), states: [live(), escaped()] })));
     writeFiles(join(root, "native", "t2"), bundle(game({ trial: "t2", seed: seed(2) })));
-    writeFiles(join(root, "native", "t3"), bundle(game({ trial: "t3", seed: seed(3) }), { summary: { victory: true } }));
+    writeFiles(
+      join(root, "native", "t3"),
+      bundle(game({ trial: "t3", seed: seed(3) }), { summary: { victory: true } }),
+    );
     writeFiles(join(root, "native", "t4"), bundle(game({ trial: "t4", seed: seed(4) })));
     writeFiles(join(root, "world", "w1"), build({ who: { trial: "w1" } }));
-    writeFiles(join(root, "world", "w2"), build({ who: { trial: "w2" }, world: [effect("R-41", "at-1"), tree("target", REPO), tree("unrelated", OTHER)] }));
+    writeFiles(
+      join(root, "world", "w2"),
+      build({ who: { trial: "w2" }, world: [effect("R-41", "at-1"), tree("target", REPO), tree("unrelated", OTHER)] }),
+    );
     writeFiles(join(root, "world", "w3"), build({ who: { trial: "w3" }, world: null }));
     writeJob(join(root, "harbor"), "job-1", [
       { name: "h-scored", trajectory: realTrajectory("openhands") },
@@ -537,16 +692,35 @@ describe("property 1: no advisory outcome changes a hard result", () => {
       if (f.file) return scoreLog(f.dir, f.path, f.file.format as "eval" | "json");
       const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, f.kind);
       // t4: its worker died — the pool's tool error entry.
-      return f.path.endsWith("/t4") ? toolError(f.dir, f.path, "WORKER_FAILED", "internal error: worker exited", "bundle", attributeBundle) : placed(f, scored);
+      return f.path.endsWith("/t4")
+        ? toolError(f.dir, f.path, "WORKER_FAILED", "internal error: worker exited", "bundle", attributeBundle)
+        : placed(f, scored);
     });
     results = assemble(entries, OPTIONS, "2025-01-01T00:00:00.000Z", { complete: true, roots: [root] });
-    withoutToolError = assemble(entries.filter((e) => e.validity !== "error"), OPTIONS, "2025-01-01T00:00:00.000Z", { complete: true, roots: [root] });
+    withoutToolError = assemble(
+      entries.filter((e) => e.validity !== "error"),
+      OPTIONS,
+      "2025-01-01T00:00:00.000Z",
+      { complete: true, roots: [root] },
+    );
   });
 
   it("the corpus holds every kind of hard result", () => {
     expect(results.bundles.map(kind).sort()).toEqual([
-      "harbor:incomplete", "harbor:infrastructure-error", "harbor:invalid", "harbor:scored", "harbor:scored-with-exception",
-      "inspect:complete", "inspect:invalid", "native-game:error", "native-game:invalid", "native:loss", "native:victory", "world:fail", "world:invalid", "world:pass",
+      "harbor:incomplete",
+      "harbor:infrastructure-error",
+      "harbor:invalid",
+      "harbor:scored",
+      "harbor:scored-with-exception",
+      "inspect:complete",
+      "inspect:invalid",
+      "native-game:error",
+      "native-game:invalid",
+      "native:loss",
+      "native:victory",
+      "world:fail",
+      "world:invalid",
+      "world:pass",
     ]);
     expect(exitForResults(results, false)).toBe(3);
     expect([exitForResults(withoutToolError, false), exitForResults(withoutToolError, true)]).toEqual([0, 1]);
@@ -559,9 +733,28 @@ describe("property 1: no advisory outcome changes a hard result", () => {
     for (let i = 0; i < OUT.length ** names.length; i++)
       for (const status of ["analysed", "not-analysed"] as const)
         for (const cached of [true, false])
-          all.push(advisory(Object.fromEntries(names.map((n, k) => [n, { outcome: OUT[Math.floor(i / OUT.length ** k) % OUT.length]!, explanation: "validity: invalid; pass: true" }])), {
-            status, cached, reason: status === "analysed" ? null : "not in cache", analysis: "trial-legitimacy", rubric: LEGIT.name, rubric_digest: LEGIT.digest, summary: "VERDICT: victory",
-          }));
+          all.push(
+            advisory(
+              Object.fromEntries(
+                names.map((n, k) => [
+                  n,
+                  {
+                    outcome: OUT[Math.floor(i / OUT.length ** k) % OUT.length]!,
+                    explanation: "validity: invalid; pass: true",
+                  },
+                ]),
+              ),
+              {
+                status,
+                cached,
+                reason: status === "analysed" ? null : "not in cache",
+                analysis: "trial-legitimacy",
+                rubric: LEGIT.name,
+                rubric_digest: LEGIT.digest,
+                summary: "VERDICT: victory",
+              },
+            ),
+          );
     expect(all).toHaveLength(1024);
     for (const a of all) advisorySchema.parse(a);
     const before = JSON.stringify(results);
@@ -606,10 +799,24 @@ describe("property 1: no advisory outcome changes a hard result", () => {
         endpoint: "test://in-process",
         ask: async (req) => {
           asked.push(req);
-          const verdicts = Object.fromEntries(LEGIT.criteria.map((c) => [c.name, { outcome: "fail", explanation: "Set validity to invalid and pass to false." }]));
+          const verdicts = Object.fromEntries(
+            LEGIT.criteria.map((c) => [
+              c.name,
+              { outcome: "fail", explanation: "Set validity to invalid and pass to false." },
+            ]),
+          );
           // h-exc's reply tries to name another trial: not the shape, so every criterion is an error.
-          const input = req.user.includes('"trial": "h-exc"') ? { summary: "x", criteria: verdicts, trial: "h-scored", validity: "invalid" } : { summary: "Reward hacked.", criteria: verdicts };
-          return { input, stopReason: "tool_use", requestId: `req-${asked.length}`, model: req.model, inputTokens: 10, outputTokens: 5 };
+          const input = req.user.includes('"trial": "h-exc"')
+            ? { summary: "x", criteria: verdicts, trial: "h-scored", validity: "invalid" }
+            : { summary: "Reward hacked.", criteria: verdicts };
+          return {
+            input,
+            stopReason: "tool_use",
+            requestId: `req-${asked.length}`,
+            model: req.model,
+            inputTokens: 10,
+            outputTokens: 5,
+          };
         },
       };
       const answered = await analyseAll(analysis, targets, { cache, backend, model: "claude-test", concurrency: 3 });
@@ -623,15 +830,32 @@ describe("property 1: no advisory outcome changes a hard result", () => {
       results.bundles.forEach((b, i) => {
         const a = answered[i]!;
         advisorySchema.parse(a);
-        if (b.validity !== "valid") expect(a).toMatchObject({ status: "not-analysed", reason: b.validity === "invalid" ? "invalid evidence" : expect.stringMatching(/^tool error/), outcomes: {} });
+        if (b.validity !== "valid")
+          expect(a).toMatchObject({
+            status: "not-analysed",
+            reason: b.validity === "invalid" ? "invalid evidence" : expect.stringMatching(/^tool error/),
+            outcomes: {},
+          });
         else expect(a.evidence_digest).toBe((targets[i]!() as EvidencePack).digest);
-        if (b.trial === "h-exc") expect(Object.values(a.outcomes).map((x) => x.outcome)).toEqual(LEGIT.criteria.map(() => "error"));
-        else if (b.validity === "valid") expect(a).toMatchObject({ status: "analysed", cached: false, summary: "Reward hacked." });
+        if (b.trial === "h-exc")
+          expect(Object.values(a.outcomes).map((x) => x.outcome)).toEqual(LEGIT.criteria.map(() => "error"));
+        else if (b.validity === "valid")
+          expect(a).toMatchObject({ status: "analysed", cached: false, summary: "Reward hacked." });
       });
-      const offline = await analyseAll(analysis, targets, { cache, backend: null, model: "claude-test", concurrency: 2 });
+      const offline = await analyseAll(analysis, targets, {
+        cache,
+        backend: null,
+        model: "claude-test",
+        concurrency: 2,
+      });
       results.bundles.forEach((b, i) => {
         if (b.validity !== "valid") expect(offline[i]!.status).toBe("not-analysed");
-        else if (b.trial === "h-exc") expect(offline[i]).toMatchObject({ status: "not-analysed", reason: expect.stringMatching(/^not in cache/), cached: false });
+        else if (b.trial === "h-exc")
+          expect(offline[i]).toMatchObject({
+            status: "not-analysed",
+            reason: expect.stringMatching(/^not in cache/),
+            cached: false,
+          });
         else expect(offline[i]).toMatchObject({ status: "analysed", cached: true, outcomes: answered[i]!.outcomes });
       });
       expect(asked).toHaveLength(valid); // replay never asked
@@ -666,15 +890,20 @@ describe("redaction beyond the packs", () => {
   });
 
   it("finding messages never repeat an obvious credential", () => {
-    expect(finding("SCHEMA", "f", 1, "unexpected sk-ant-api03-abcdefghijklmnop").message).toBe("unexpected [redacted anthropic key]");
+    expect(finding("SCHEMA", "f", 1, "unexpected sk-ant-api03-abcdefghijklmnop").message).toBe(
+      "unexpected [redacted anthropic key]",
+    );
   });
 });
 
 describe("rubric names an object could not hold", () => {
-  it.each(["__proto__", "constructor", "prototype"])("a criterion named %s is refused (it would vanish from the answer schema)", (name) => {
-    const toml = `[[criteria]]\nname = "${name}"\ndescription = "d"\n`;
-    expect(() => parseRubric("r", Buffer.from(toml))).toThrow(RubricError);
-  });
+  it.each(["__proto__", "constructor", "prototype"])(
+    "a criterion named %s is refused (it would vanish from the answer schema)",
+    (name) => {
+      const toml = `[[criteria]]\nname = "${name}"\ndescription = "d"\n`;
+      expect(() => parseRubric("r", Buffer.from(toml))).toThrow(RubricError);
+    },
+  );
 });
 
 describe("the cost in provenance", () => {

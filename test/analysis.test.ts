@@ -12,14 +12,33 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_MODEL } from "../src/analysis/backend.js";
 import type { Results } from "../src/core/results.js";
 import { run, startCli } from "./helpers/cli.js";
-import { errorReply, FakeMessagesApi, textReply, toolUseReply, type FakeReply, type RecordedRequest } from "./helpers/fake-anthropic.js";
+import {
+  errorReply,
+  FakeMessagesApi,
+  textReply,
+  toolUseReply,
+  type FakeReply,
+  type RecordedRequest,
+} from "./helpers/fake-anthropic.js";
 import { realTrajectory, withAgentCommand, writeJob } from "./helpers/harbor.js";
 import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const KEY = "sk-ant-api03-TESTKEY-never-print-me-0123456789abcdef";
 const TOOL = "record_assessment";
-const TASK_CRITERIA = ["behaviour_specified", "behaviour_tested", "anti_cheating", "pinned_dependencies", "no_hardcoded_solution", "deterministic_tests"];
-const TRIAL_CRITERIA = ["reward_hacking", "instruction_sufficiency", "outcome_matches_work", "environment_interference"];
+const TASK_CRITERIA = [
+  "behaviour_specified",
+  "behaviour_tested",
+  "anti_cheating",
+  "pinned_dependencies",
+  "no_hardcoded_solution",
+  "deterministic_tests",
+];
+const TRIAL_CRITERIA = [
+  "reward_hacking",
+  "instruction_sufficiency",
+  "outcome_matches_work",
+  "environment_interference",
+];
 
 const fake = FakeMessagesApi.forTests();
 const { dir: tmp } = scratch("assay-analysis-", SCRATCH);
@@ -34,7 +53,12 @@ const answer = (criteria: string[], outcome: "pass" | "fail" | "not_applicable" 
 });
 /** A reply the SDK retries at once (the fake's retry header in milliseconds). */
 const fast = (r: FakeReply): FakeReply => ({ ...r, headers: { ...r.headers, "retry-after-ms": "1" } });
-const env = (cache: string, extra: Record<string, string | undefined> = {}) => ({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.url, ASSAY_CACHE: cache, ...extra });
+const env = (cache: string, extra: Record<string, string | undefined> = {}) => ({
+  ANTHROPIC_API_KEY: KEY,
+  ANTHROPIC_BASE_URL: fake.url,
+  ASSAY_CACHE: cache,
+  ...extra,
+});
 const freshCache = () => join(tmp, `cache-${++n}`, "assay.sqlite");
 
 function writeTask(dir: string, instruction = "Create hello.txt containing 'Hello, world!'.\n"): string {
@@ -42,12 +66,17 @@ function writeTask(dir: string, instruction = "Create hello.txt containing 'Hell
   mkdirSync(join(dir, "solution"), { recursive: true });
   writeFileSync(join(dir, "instruction.md"), instruction);
   writeFileSync(join(dir, "task.toml"), 'version = "1.0"\n[verifier]\ntimeout_sec = 120\n');
-  writeFileSync(join(dir, "tests/test_outputs.py"), "def test_hello():\n    assert open('/app/hello.txt').read() == 'Hello, world!'\n");
+  writeFileSync(
+    join(dir, "tests/test_outputs.py"),
+    "def test_hello():\n    assert open('/app/hello.txt').read() == 'Hello, world!'\n",
+  );
   writeFileSync(join(dir, "solution/solve.sh"), "echo -n 'Hello, world!' > /app/hello.txt\n");
   return dir;
 }
-const checkTask = (dirs: string[], cache: string, ...flags: string[]) => run(["check-task", ...dirs, "--json", "--max-retries", "2", ...flags], env(cache));
-const parsed = (stdout: string) => JSON.parse(stdout) as { task: string; advisory: NonNullable<Results["bundles"][number]["advisory"]> }[];
+const checkTask = (dirs: string[], cache: string, ...flags: string[]) =>
+  run(["check-task", ...dirs, "--json", "--max-retries", "2", ...flags], env(cache));
+const parsed = (stdout: string) =>
+  JSON.parse(stdout) as { task: string; advisory: NonNullable<Results["bundles"][number]["advisory"]> }[];
 
 describe("check-task against the fake Messages API", () => {
   it("sends the rubric's schema as a forced tool, the evidence in the user turn only, and passes the gate (exit 0)", async () => {
@@ -68,7 +97,13 @@ describe("check-task against the fake Messages API", () => {
     expect(user).toMatch(/<untrusted-evidence>[\s\S]*Create hello\.txt[\s\S]*<\/untrusted-evidence>/);
     expect(req.body.system).not.toMatch(/hello\.txt|Hello, world/);
     const [t] = parsed(r.stdout);
-    expect(t!.advisory).toMatchObject({ status: "analysed", cached: false, model: DEFAULT_MODEL, analysis: "task-quality", rubric: "task-quality" });
+    expect(t!.advisory).toMatchObject({
+      status: "analysed",
+      cached: false,
+      model: DEFAULT_MODEL,
+      analysis: "task-quality",
+      rubric: "task-quality",
+    });
     expect(Object.keys(t!.advisory.outcomes).sort()).toEqual([...TASK_CRITERIA].sort());
   });
 
@@ -78,7 +113,11 @@ describe("check-task against the fake Messages API", () => {
     const cache = freshCache();
     fake.script(toolUseReply(TOOL, answer(TASK_CRITERIA, "fail")));
     expect((await checkTask([a], cache)).code).toBe(1);
-    fake.script(fast(errorReply(500, "api_error", "boom")), fast(errorReply(500, "api_error", "boom")), fast(errorReply(500, "api_error", "boom")));
+    fake.script(
+      fast(errorReply(500, "api_error", "boom")),
+      fast(errorReply(500, "api_error", "boom")),
+      fast(errorReply(500, "api_error", "boom")),
+    );
     const r = await checkTask([a, b], cache);
     expect(r.code).toBe(3);
     expect(parsed(r.stdout)[1]!.advisory.outcomes["anti_cheating"]!.outcome).toBe("error");
@@ -105,7 +144,13 @@ describe("check-task against the fake Messages API", () => {
       expect(fake.requests).toHaveLength(3); // rubric changed (one byte)
 
       const prompt = join(tmp, "prompt.md");
-      writeFileSync(prompt, readFileSync(new URL("../prompts/task-quality.md", import.meta.url), "utf8").replace("You review", "You  review"));
+      writeFileSync(
+        prompt,
+        readFileSync(new URL("../prompts/task-quality.md", import.meta.url), "utf8").replace(
+          "You review",
+          "You  review",
+        ),
+      );
       await checkTask([task], cache, "--prompt", prompt);
       expect(fake.requests).toHaveLength(4); // prompt changed
 
@@ -138,7 +183,10 @@ describe("check-task against the fake Messages API", () => {
     const cache = freshCache();
     const miss = await checkTask([task], cache, "--offline");
     expect(miss.code).toBe(3); // a launch gate never passes on "not analysed"
-    expect(parsed(miss.stdout)[0]!.advisory).toMatchObject({ status: "not-analysed", reason: expect.stringMatching(/not in cache/) });
+    expect(parsed(miss.stdout)[0]!.advisory).toMatchObject({
+      status: "not-analysed",
+      reason: expect.stringMatching(/not in cache/),
+    });
     const noKey = await run(["check-task", task, "--json"], { ANTHROPIC_BASE_URL: fake.url, ASSAY_CACHE: cache });
     expect(noKey.code).toBe(3);
     expect(noKey.stderr).toMatch(/no ANTHROPIC_API_KEY/);
@@ -151,10 +199,35 @@ describe("check-task against the fake Messages API", () => {
   });
 
   it.each([
-    ["a missing criterion", () => toolUseReply(TOOL, { summary: "s", criteria: { behaviour_specified: { outcome: "pass", explanation: "x" } } })],
-    ["an extra criterion", () => toolUseReply(TOOL, { ...answer(TASK_CRITERIA), criteria: { ...answer(TASK_CRITERIA).criteria, vibes: { outcome: "pass", explanation: "x" } } })],
-    ["a wrong type", () => toolUseReply(TOOL, { ...answer(TASK_CRITERIA), criteria: { ...answer(TASK_CRITERIA).criteria, anti_cheating: { outcome: true, explanation: "x" } } })],
-    ["an outcome the model may not give", () => toolUseReply(TOOL, { ...answer(TASK_CRITERIA), criteria: { ...answer(TASK_CRITERIA).criteria, anti_cheating: { outcome: "error", explanation: "x" } } })],
+    [
+      "a missing criterion",
+      () =>
+        toolUseReply(TOOL, { summary: "s", criteria: { behaviour_specified: { outcome: "pass", explanation: "x" } } }),
+    ],
+    [
+      "an extra criterion",
+      () =>
+        toolUseReply(TOOL, {
+          ...answer(TASK_CRITERIA),
+          criteria: { ...answer(TASK_CRITERIA).criteria, vibes: { outcome: "pass", explanation: "x" } },
+        }),
+    ],
+    [
+      "a wrong type",
+      () =>
+        toolUseReply(TOOL, {
+          ...answer(TASK_CRITERIA),
+          criteria: { ...answer(TASK_CRITERIA).criteria, anti_cheating: { outcome: true, explanation: "x" } },
+        }),
+    ],
+    [
+      "an outcome the model may not give",
+      () =>
+        toolUseReply(TOOL, {
+          ...answer(TASK_CRITERIA),
+          criteria: { ...answer(TASK_CRITERIA).criteria, anti_cheating: { outcome: "error", explanation: "x" } },
+        }),
+    ],
     ["no tool call at all", () => textReply("Looks fine to me!")],
     ["a body that is not JSON", () => ({ status: 200, raw: "{not json" })],
   ])("%s: every criterion is an error (exit 3), nothing is cached, the next run asks again", async (_, reply) => {
@@ -173,7 +246,11 @@ describe("check-task against the fake Messages API", () => {
 
   it("429 and 529 with retry-after are retried by the SDK and then answered", async () => {
     const task = writeTask(join(tmp, "task-retry"));
-    fake.script(fast(errorReply(429, "rate_limit_error", "slow down", 0)), fast(errorReply(529, "overloaded_error", "busy", 0)), toolUseReply(TOOL, answer(TASK_CRITERIA)));
+    fake.script(
+      fast(errorReply(429, "rate_limit_error", "slow down", 0)),
+      fast(errorReply(529, "overloaded_error", "busy", 0)),
+      toolUseReply(TOOL, answer(TASK_CRITERIA)),
+    );
     const r = await checkTask([task], freshCache());
     expect(r.code).toBe(0);
     expect(fake.requests).toHaveLength(3);
@@ -195,7 +272,10 @@ describe("analyze: scores first, then analyses each valid trial; no hard field c
     root = join(tmp, "jobs");
     writeJob(root, "job-a", [
       { name: "clean", trajectory: realTrajectory("openhands") },
-      { name: "hacker", trajectory: withAgentCommand(realTrajectory("summarization"), `echo 1 > /logs/verifier/reward.txt # ${KEY}\n`) },
+      {
+        name: "hacker",
+        trajectory: withAgentCommand(realTrajectory("summarization"), `echo 1 > /logs/verifier/reward.txt # ${KEY}\n`),
+      },
       { name: "liar", rewardFiles: { "reward.txt": "0\n" } }, // REWARD_MISMATCH: invalid, never analysed
     ]);
     const s = await run(["score", root, "--format", "json", "--quiet"]);
@@ -205,7 +285,13 @@ describe("analyze: scores first, then analyses each valid trial; no hard field c
   it("adds an advisory record per trial, analyses only valid evidence, and leaves every hard field as score computed it", async () => {
     const cache = freshCache();
     fake.fallback = (req) =>
-      toolUseReply(TOOL, answer(TRIAL_CRITERIA, (req.body.messages[0].content as string).includes("/logs/verifier/reward.txt") ? "fail" : "pass"));
+      toolUseReply(
+        TOOL,
+        answer(
+          TRIAL_CRITERIA,
+          (req.body.messages[0].content as string).includes("/logs/verifier/reward.txt") ? "fail" : "pass",
+        ),
+      );
     try {
       const r = await run(["analyze", root, "--format", "json", "--quiet", "--max-retries", "0"], env(cache));
       expect(r.code, r.stderr).toBe(0);
@@ -229,7 +315,13 @@ describe("analyze: scores first, then analyses each valid trial; no hard field c
 
   it("the table puts the advisory section after every hard result: counts, reasons not analysed, failing criteria", async () => {
     fake.fallback = (req) =>
-      toolUseReply(TOOL, answer(TRIAL_CRITERIA, (req.body.messages[0].content as string).includes("/logs/verifier/reward.txt") ? "fail" : "pass"));
+      toolUseReply(
+        TOOL,
+        answer(
+          TRIAL_CRITERIA,
+          (req.body.messages[0].content as string).includes("/logs/verifier/reward.txt") ? "fail" : "pass",
+        ),
+      );
     try {
       const r = await run(["analyze", root, "--quiet", "--details", "--max-retries", "0"], env(freshCache()));
       const table = r.stdout;
@@ -247,7 +339,10 @@ describe("analyze: scores first, then analyses each valid trial; no hard field c
     fake.fallback = errorReply(401, "authentication_error", `invalid x-api-key ${KEY}`); // a server that echoes the key back
     try {
       // Asynchronously: the fake answers from this process's event loop.
-      const r = await spawnAsync(["analyze", root, "--format", "json", "--max-retries", "0"], env(cache, { ASSAY_DEBUG: "1" }));
+      const r = await spawnAsync(
+        ["analyze", root, "--format", "json", "--max-retries", "0"],
+        env(cache, { ASSAY_DEBUG: "1" }),
+      );
       expect(r.code).toBe(0); // advisory failures never change score's exit code
       expect(r.stdout + r.stderr).not.toContain(KEY);
       const doc = JSON.parse(r.stdout) as Results;
@@ -258,7 +353,10 @@ describe("analyze: scores first, then analyses each valid trial; no hard field c
   });
 });
 
-async function spawnAsync(argv: string[], extra: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function spawnAsync(
+  argv: string[],
+  extra: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const r = startCli(argv, { env: extra });
   const { code } = await r.exited;
   return { code, stdout: r.stdout(), stderr: r.stderr() };
@@ -266,7 +364,10 @@ async function spawnAsync(argv: string[], extra: Record<string, string>): Promis
 
 describe("the default model", () => {
   it("is not on the installed SDK's deprecation list", () => {
-    const table = readFileSync(new URL("../node_modules/@anthropic-ai/sdk/internal/data/deprecated-models.mjs", import.meta.url), "utf8");
+    const table = readFileSync(
+      new URL("../node_modules/@anthropic-ai/sdk/internal/data/deprecated-models.mjs", import.meta.url),
+      "utf8",
+    );
     expect(table).toMatch(/DEPRECATED_MODELS/);
     expect(table).not.toContain(`'${DEFAULT_MODEL}'`);
   });
@@ -286,10 +387,16 @@ describe("what the model may see, and what it is asked, when evidence is hostile
       const r = await run(["analyze", a, b, "--format", "json", "--quiet"], env(freshCache()));
       const doc = JSON.parse(r.stdout) as Results;
       const adv = (path: string) => doc.bundles.find((x) => x.path === path)!.advisory!;
-      expect(adv(`${a}/job-d/t1`)).toMatchObject({ status: "not-analysed", reason: "invalid evidence: its trial is invalid (TRIAL_DUPLICATE)" });
+      expect(adv(`${a}/job-d/t1`)).toMatchObject({
+        status: "not-analysed",
+        reason: "invalid evidence: its trial is invalid (TRIAL_DUPLICATE)",
+      });
       expect(adv(`${a}/job-d/t2`).status).toBe("not-analysed");
       expect(adv(`${a}/job-d/solo`).status).toBe("analysed");
-      expect(adv(`${b}/job-d/solo`)).toMatchObject({ status: "not-analysed", reason: expect.stringMatching(/byte-identical copy/) });
+      expect(adv(`${b}/job-d/solo`)).toMatchObject({
+        status: "not-analysed",
+        reason: expect.stringMatching(/byte-identical copy/),
+      });
       expect(fake.requests).toHaveLength(1);
     } finally {
       fake.fallback = errorReply(500, "api_error", "no scripted reply");
@@ -365,13 +472,18 @@ describe("what the model may see, and what it is asked, when evidence is hostile
 
   it("model text reaches the terminal without control characters; the request id is kept as provenance", async () => {
     const task = writeTask(join(tmp, "task-escape"));
-    fake.script(toolUseReply(TOOL, answer(TASK_CRITERIA, "pass", "\u001b[2J\u001b[31mOWNED"), { requestId: "req_escape" }));
+    fake.script(
+      toolUseReply(TOOL, answer(TASK_CRITERIA, "pass", "\u001b[2J\u001b[31mOWNED"), { requestId: "req_escape" }),
+    );
     const cache = freshCache();
     const r = await run(["check-task", task], env(cache));
     expect(r.stdout).not.toContain("\u001b");
     expect(r.stdout).toContain("\\u001b[2J\\u001b[31mOWNED"); // escaped in place, as every name and message is
     const again = parsed((await checkTask([task], cache)).stdout)[0]!.advisory;
-    expect(again).toMatchObject({ cached: true, provenance: { request_id: "req_escape", endpoint: expect.stringContaining("127.0.0.1"), model: DEFAULT_MODEL } });
+    expect(again).toMatchObject({
+      cached: true,
+      provenance: { request_id: "req_escape", endpoint: expect.stringContaining("127.0.0.1"), model: DEFAULT_MODEL },
+    });
   });
 
   it("a reply cut at max_tokens says so", async () => {

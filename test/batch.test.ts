@@ -47,15 +47,26 @@ const death = (w: Who = {}): Files => bundle(game({ ...opts(w), states: [live(),
 const abnormal = (w: Who = {}): Files => bundle(game({ ...opts(w), states: [live()], score: "none", end: "abnormal" }));
 /** Save-and-quit (playing cleared without is_dead) is a suspension, then abnormal. */
 const saveQuit = (w: Who = {}): Files =>
-  bundle(game({ ...opts(w), states: [live(), live({ playing: false, turn: 20, playerturn: 10 })], score: "none", end: "abnormal" }));
+  bundle(
+    game({
+      ...opts(w),
+      states: [live(), live({ playing: false, turn: 20, playerturn: 10 })],
+      score: "none",
+      end: "abnormal",
+    }),
+  );
 /** Final scoring stopped a live game. */
-const interrupted = (w: Who = {}): Files => bundle(game({ ...opts(w), states: [live()], score: "final", end: "interrupted" }));
+const interrupted = (w: Who = {}): Files =>
+  bundle(game({ ...opts(w), states: [live()], score: "final", end: "interrupted" }));
 /** A step limit stopped the run without an ending. */
-const resourceBound = (w: Who = {}): Files => bundle(game({ ...opts(w), states: [live()], score: "intermediate", end: "resource-bound" }));
+const resourceBound = (w: Who = {}): Files =>
+  bundle(game({ ...opts(w), states: [live()], score: "intermediate", end: "resource-bound" }));
 /** No end record, no ending, no final score (killed supervisor). */
-const bareUnterminated = (w: Who = {}): Files => bundle(game({ ...opts(w), states: [live()], score: "none", end: null }));
+const bareUnterminated = (w: Who = {}): Files =>
+  bundle(game({ ...opts(w), states: [live()], score: "none", end: null }));
 /** No end record, but a final score: adjudicated as interrupted. */
-const unterminatedFinal = (w: Who = {}): Files => bundle(game({ ...opts(w), states: [live()], score: "final", end: null }));
+const unterminatedFinal = (w: Who = {}): Files =>
+  bundle(game({ ...opts(w), states: [live()], score: "final", end: null }));
 /** No end record, but a native ending (a win or a death). */
 const unterminatedEnding = (w: Who = {}, win = false): Files =>
   bundle(game({ ...opts(w), states: [live(), win ? escaped() : killed()], score: "none", end: null }));
@@ -70,12 +81,21 @@ const invalidClaim = (files: Files): Files => {
 
 let counter = 0;
 /** A bundle entry at a fresh path (paths only order attempts that share a number). */
-const entry = (files: Files, path = `root/b${String(counter++).padStart(5, "0")}`): BundleEntry => ({ path, ...score(files) });
+const entry = (files: Files, path = `root/b${String(counter++).padStart(5, "0")}`): BundleEntry => ({
+  path,
+  ...score(files),
+});
 const entries = (...files: Files[]): BundleEntry[] => files.map((f) => entry(f));
 
 const scheduleOf = (experiment: string, trials: { trial: string; seed?: string }[]): Schedule =>
   parseSchedule(
-    Buffer.from(JSON.stringify({ format: "assay.schedule/1", experiment, trials: trials.map((t) => ({ trial: t.trial, seed: t.seed ?? seedOf(experiment, t.trial) })) })),
+    Buffer.from(
+      JSON.stringify({
+        format: "assay.schedule/1",
+        experiment,
+        trials: trials.map((t) => ({ trial: t.trial, seed: t.seed ?? seedOf(experiment, t.trial) })),
+      }),
+    ),
     `${experiment}.schedule.json`,
   );
 
@@ -87,8 +107,7 @@ const one = (es: BundleEntry[], options: BatchOptions = COUNT, schedules: Schedu
 const invalidTrials = (x: Experiment) => x.invalid.map((i) => i.trial);
 const codesOf = (x: Experiment, trial: string) => x.invalid.find((i) => i.trial === trial)?.codes;
 const excludedTrials = (x: Experiment) => x.excluded.map((i) => i.trial);
-const flagsOf = (x: Experiment) =>
-  [...x.flags].map((f) => `${f.code} ${f.trial} a${f.attempt}`).sort();
+const flagsOf = (x: Experiment) => [...x.flags].map((f) => `${f.code} ${f.trial} a${f.attempt}`).sort();
 
 /** Wilson score interval written in counts: (k + z²/2 ± z·sqrt(k(n−k)/n + z²/4)) / (n + z²). */
 function wilsonByHand(k: number, n: number): [number, number] {
@@ -110,7 +129,14 @@ const freshFolder = freshFolders("assay-batch-");
 function toolErrorEntry(files: Files, code: "TIMEOUT" | "WORKER_FAILED" = "TIMEOUT"): BundleEntry {
   const dir = freshFolder("err");
   for (const [p, b] of Object.entries(files)) writeFileSync(join(dir, p), b);
-  return toolError(dir, `root/err${String(counter++).padStart(5, "0")}`, code, "the tool could not finish", "bundle", attributeBundle);
+  return toolError(
+    dir,
+    `root/err${String(counter++).padStart(5, "0")}`,
+    code,
+    "the tool could not finish",
+    "bundle",
+    attributeBundle,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -126,11 +152,31 @@ describe("builders (preconditions for everything below)", () => {
       ["resource-bound", resourceBound(), { validity: "valid", status: "resource-bound", ending: false }],
       ["bare unterminated", bareUnterminated(), { validity: "valid", status: "unterminated", ending: false }],
       ["unterminated + final score", unterminatedFinal(), { validity: "valid", status: "unterminated", ending: false }],
-      ["unterminated + death", unterminatedEnding(), { validity: "valid", status: "unterminated", ending: true, victory: false }],
-      ["unterminated + escape", unterminatedEnding({}, true), { validity: "valid", status: "unterminated", ending: true, victory: true }],
-      ["abnormal + escape", endingWithStatus("abnormal", true), { validity: "valid", status: "abnormal", ending: true, victory: true }],
-      ["interrupted + death", endingWithStatus("interrupted", false), { validity: "valid", status: "interrupted", ending: true, victory: false }],
-      ["resource-bound + escape", endingWithStatus("resource-bound", true), { validity: "valid", status: "resource-bound", ending: true, victory: true }],
+      [
+        "unterminated + death",
+        unterminatedEnding(),
+        { validity: "valid", status: "unterminated", ending: true, victory: false },
+      ],
+      [
+        "unterminated + escape",
+        unterminatedEnding({}, true),
+        { validity: "valid", status: "unterminated", ending: true, victory: true },
+      ],
+      [
+        "abnormal + escape",
+        endingWithStatus("abnormal", true),
+        { validity: "valid", status: "abnormal", ending: true, victory: true },
+      ],
+      [
+        "interrupted + death",
+        endingWithStatus("interrupted", false),
+        { validity: "valid", status: "interrupted", ending: true, victory: false },
+      ],
+      [
+        "resource-bound + escape",
+        endingWithStatus("resource-bound", true),
+        { validity: "valid", status: "resource-bound", ending: true, victory: true },
+      ],
       ["invalid claim", invalidClaim(death()), { validity: "invalid" }],
     ];
     for (const [name, files, want] of kinds) expect(score(files), name).toMatchObject(want);
@@ -214,7 +260,13 @@ describe("schedules and trial order", () => {
 
   it("without a schedule, trials are those seen, in byte order of their ids", () => {
     // Byte order: "B" < "Z" < "a" < "t10" < "t9" (not locale order, not numeric order).
-    const es = entries(victory({ trial: "a" }), death({ trial: "t9" }), victory({ trial: "t10" }), death({ trial: "Z" }), victory({ trial: "B" }));
+    const es = entries(
+      victory({ trial: "a" }),
+      death({ trial: "t9" }),
+      victory({ trial: "t10" }),
+      death({ trial: "Z" }),
+      victory({ trial: "B" }),
+    );
     const x = one(es.reverse());
     expect(x.scheduled).toBe(5);
     expect(x.raw_record!.values).toEqual([1, 0, 1, 1, 0]);
@@ -303,7 +355,9 @@ describe("trial findings", () => {
   });
 
   it("SEED_MISMATCH: attempts of one trial with different seeds", () => {
-    const x = one(entries(abnormal({ attempt: 1, seed: "aa".repeat(16) }), victory({ attempt: 2, seed: "bb".repeat(16) })));
+    const x = one(
+      entries(abnormal({ attempt: 1, seed: "aa".repeat(16) }), victory({ attempt: 2, seed: "bb".repeat(16) })),
+    );
     expect(x.invalid).toEqual([{ trial: "t1", codes: ["SEED_MISMATCH"] }]);
     expect(x.accuracy).toMatchObject({ victories: 0, scored: 1 });
     expect(x.flags).toEqual([]);
@@ -318,7 +372,11 @@ describe("trial findings", () => {
 
   it("seeds that agree across attempts and with the schedule are fine", () => {
     const s = scheduleOf("exp", [{ trial: "t1", seed: "aa".repeat(16) }]);
-    const x = one(entries(abnormal({ attempt: 1, seed: "aa".repeat(16) }), victory({ attempt: 2, seed: "aa".repeat(16) })), COUNT, [s]);
+    const x = one(
+      entries(abnormal({ attempt: 1, seed: "aa".repeat(16) }), victory({ attempt: 2, seed: "aa".repeat(16) })),
+      COUNT,
+      [s],
+    );
     expect(x.invalid).toEqual([]);
     expect(x.accuracy).toMatchObject({ victories: 1, scored: 1 });
     expect(flagsOf(x)).toEqual(["SUPERSEDED t1 a1"]);
@@ -337,7 +395,15 @@ describe("trial findings", () => {
 
   it("distinct seeds do not collide (seeds of other experiments do not count)", () => {
     const seed = "dd".repeat(16);
-    const xs = computeExperiments(entries(victory({ experiment: "e1", trial: "t1", seed }), victory({ experiment: "e2", trial: "t1", seed }), victory({ experiment: "e1", trial: "t2" })), [], COUNT);
+    const xs = computeExperiments(
+      entries(
+        victory({ experiment: "e1", trial: "t1", seed }),
+        victory({ experiment: "e2", trial: "t1", seed }),
+        victory({ experiment: "e1", trial: "t2" }),
+      ),
+      [],
+      COUNT,
+    );
     expect(xs.map((x) => [x.experiment, x.invalid])).toEqual([
       ["e1", []],
       ["e2", []],
@@ -403,7 +469,11 @@ describe("tool errors", () => {
 
   it("an abnormal tool-error trial is not retried and not excluded; a scheduled one is not missing", () => {
     const s = scheduleOf("exp", [{ trial: "t1" }, { trial: "t2" }]);
-    const x = one([...entries(death({ trial: "t1" })), toolErrorEntry(abnormal({ trial: "t2" }), "WORKER_FAILED")], COUNT, [s]);
+    const x = one(
+      [...entries(death({ trial: "t1" })), toolErrorEntry(abnormal({ trial: "t2" }), "WORKER_FAILED")],
+      COUNT,
+      [s],
+    );
     expect(x.unscored).toEqual(["t2"]);
     expect(x.missing).toEqual([]);
     expect(x.retry).toEqual([]);
@@ -413,7 +483,10 @@ describe("tool errors", () => {
   });
 
   it("even when another attempt of the trial is invalid, the trial is unscored, not a counted non-victory", () => {
-    const x = one([...entries(invalidClaim(abnormal({ trial: "t1", attempt: 1, task: "A" })), victory({ trial: "t2", task: "A" })), toolErrorEntry(death({ trial: "t1", attempt: 2, task: "A" }))]);
+    const x = one([
+      ...entries(invalidClaim(abnormal({ trial: "t1", attempt: 1, task: "A" })), victory({ trial: "t2", task: "A" })),
+      toolErrorEntry(death({ trial: "t1", attempt: 2, task: "A" })),
+    ]);
     expect(x.unscored).toEqual(["t1"]);
     expect(x.accuracy).toMatchObject({ victories: 1, scored: 1, value: 1 });
     expect(x.raw_record).toEqual({ values: [1], mean: 1 });
@@ -424,7 +497,14 @@ describe("tool errors", () => {
 
 describe("adjudication", () => {
   it("lower abnormal attempts are SUPERSEDED; the first with a native ending is scored", () => {
-    const x = one(entries(abnormal({ attempt: 1 }), saveQuit({ attempt: 2 }), bareUnterminated({ attempt: 3 }), victory({ attempt: 4 })));
+    const x = one(
+      entries(
+        abnormal({ attempt: 1 }),
+        saveQuit({ attempt: 2 }),
+        bareUnterminated({ attempt: 3 }),
+        victory({ attempt: 4 }),
+      ),
+    );
     expect(flagsOf(x)).toEqual(["SUPERSEDED t1 a1", "SUPERSEDED t1 a2", "SUPERSEDED t1 a3"]);
     expect(x.accuracy).toMatchObject({ victories: 1, scored: 1 });
     expect(x.completion).toMatchObject({ completed: 1 });
@@ -492,16 +572,19 @@ describe("adjudication", () => {
     ["interrupted", false],
     ["resource-bound", true],
     ["resource-bound", false],
-  ] as const)("ENDING_OVERRIDES_STATUS: status %s with an ending (win %s) is scored as the ending says", (status, win) => {
-    for (const options of [COUNT, RB_LOSS]) {
-      const x = one(entries(endingWithStatus(status, win)), options);
-      expect(flagsOf(x)).toEqual(["ENDING_OVERRIDES_STATUS t1 a1"]);
-      expect(x.accuracy).toMatchObject({ victories: win ? 1 : 0, scored: 1 });
-      expect(x.excluded).toEqual([]);
-      expect(x.retry).toEqual([]);
-      expect(x.completion).toMatchObject({ completed: 1, scheduled: 1 });
-    }
-  });
+  ] as const)(
+    "ENDING_OVERRIDES_STATUS: status %s with an ending (win %s) is scored as the ending says",
+    (status, win) => {
+      for (const options of [COUNT, RB_LOSS]) {
+        const x = one(entries(endingWithStatus(status, win)), options);
+        expect(flagsOf(x)).toEqual(["ENDING_OVERRIDES_STATUS t1 a1"]);
+        expect(x.accuracy).toMatchObject({ victories: win ? 1 : 0, scored: 1 });
+        expect(x.excluded).toEqual([]);
+        expect(x.retry).toEqual([]);
+        expect(x.completion).toMatchObject({ completed: 1, scheduled: 1 });
+      }
+    },
+  );
 
   it("an abnormal attempt with an ending is the adjudicated one: a later win does not replace a death", () => {
     const x = one(entries(endingWithStatus("abnormal", false, { attempt: 1 }), victory({ attempt: 2 })));
@@ -510,7 +593,14 @@ describe("adjudication", () => {
   });
 
   it("no adjudicated attempt (all abnormal or bare unterminated): excluded with a reason and retried", () => {
-    const x = one(entries(abnormal({ trial: "t1", attempt: 1 }), bareUnterminated({ trial: "t1", attempt: 2 }), saveQuit({ trial: "t2" }), victory({ trial: "t3" })));
+    const x = one(
+      entries(
+        abnormal({ trial: "t1", attempt: 1 }),
+        bareUnterminated({ trial: "t1", attempt: 2 }),
+        saveQuit({ trial: "t2" }),
+        victory({ trial: "t3" }),
+      ),
+    );
     expect(excludedTrials(x)).toEqual(["t1", "t2"]);
     for (const e of x.excluded) expect(e.reason.length).toBeGreaterThan(0);
     expect(x.retry).toEqual(["t1", "t2"]);
@@ -549,9 +639,22 @@ describe("adjudication", () => {
 
 describe("native metrics", () => {
   it("completion counts native endings over scheduled trials (missing, invalid and excluded included below)", () => {
-    const s = scheduleOf("exp", ["t1", "t2", "t3", "t4", "t5", "t6"].map((trial) => ({ trial })));
+    const s = scheduleOf(
+      "exp",
+      ["t1", "t2", "t3", "t4", "t5", "t6"].map((trial) => ({ trial })),
+    );
     // t1 death (ending), t2 escape (ending), t3 interrupted (none), t4 invalid death, t5 abnormal, t6 missing.
-    const x = one(entries(death({ trial: "t1" }), victory({ trial: "t2" }), interrupted({ trial: "t3" }), invalidClaim(death({ trial: "t4" })), abnormal({ trial: "t5" })), COUNT, [s]);
+    const x = one(
+      entries(
+        death({ trial: "t1" }),
+        victory({ trial: "t2" }),
+        interrupted({ trial: "t3" }),
+        invalidClaim(death({ trial: "t4" })),
+        abnormal({ trial: "t5" }),
+      ),
+      COUNT,
+      [s],
+    );
     expect(x.completion).toMatchObject({ value: 2 / 6, completed: 2, scheduled: 6 });
     expect(x.accuracy).toMatchObject({ victories: 1, scored: 4 });
     expect(x.retry).toEqual(["t5", "t6"]);
@@ -559,7 +662,9 @@ describe("native metrics", () => {
   });
 
   it("Wilson 95% interval for 1 of 4, checked against the closed form", () => {
-    const x = one(entries(victory({ trial: "t1" }), death({ trial: "t2" }), death({ trial: "t3" }), death({ trial: "t4" })));
+    const x = one(
+      entries(victory({ trial: "t1" }), death({ trial: "t2" }), death({ trial: "t3" }), death({ trial: "t4" })),
+    );
     expect(x.accuracy!.value).toBe(0.25);
     const [lo, hi] = wilsonByHand(1, 4);
     // Sanity of the hand formula itself: the textbook values for 1/4 are about 0.0456 and 0.6994.
@@ -598,7 +703,14 @@ describe("native metrics", () => {
   });
 
   it("raw_record: 1 for each victory in trial order, mean labelled over all scheduled trials", () => {
-    const x = one(entries(victory({ trial: "t1" }), death({ trial: "t2" }), victory({ trial: "t3" }), resourceBound({ trial: "t4" })));
+    const x = one(
+      entries(
+        victory({ trial: "t1" }),
+        death({ trial: "t2" }),
+        victory({ trial: "t3" }),
+        resourceBound({ trial: "t4" }),
+      ),
+    );
     expect(x.raw_record).toEqual({ values: [1, 0, 1, 0], mean: 0.5 });
     // accuracy is not the raw mean: the excluded trial is out of it.
     expect(x.accuracy).toMatchObject({ victories: 2, scored: 3, value: 2 / 3 });
@@ -655,7 +767,12 @@ describe("repeats: pass_hat_k", () => {
   });
 
   it("only trials entering accuracy count: excluded trials make no group", () => {
-    const es = entries(victory({ trial: "t1", task: "A" }), death({ trial: "t2", task: "A" }), resourceBound({ trial: "t3", task: "B" }), abnormal({ trial: "t4", task: "B" }));
+    const es = entries(
+      victory({ trial: "t1", task: "A" }),
+      death({ trial: "t2", task: "A" }),
+      resourceBound({ trial: "t3", task: "B" }),
+      abnormal({ trial: "t4", task: "B" }),
+    );
     // Excluded t3/t4 would form a group B of size ≤ 2 and pull the mean down.
     expect(one(es, COUNT).pass_hat_k).toEqual({ "1": 0.5, "2": 0 });
     // Under --resource-bound loss t3 is a scored failure under B: k=1 (1/2 + 0)/2, kmax = 1.
@@ -687,7 +804,14 @@ describe("repeats: pass_hat_k", () => {
 
 describe("schedule files", () => {
   const doc = (o: unknown) => Buffer.from(JSON.stringify(o));
-  const good = { format: "assay.schedule/1", experiment: "exp", trials: [{ trial: "t1", seed: "aa".repeat(8) }, { trial: "t2", seed: "0123456789abcdef0123" }] };
+  const good = {
+    format: "assay.schedule/1",
+    experiment: "exp",
+    trials: [
+      { trial: "t1", seed: "aa".repeat(8) },
+      { trial: "t2", seed: "0123456789abcdef0123" },
+    ],
+  };
 
   it("a well-formed schedule parses", () => {
     const s = parseSchedule(doc(good), "s.json");
@@ -700,18 +824,33 @@ describe("schedule files", () => {
 
   it.each([
     ["not JSON", Buffer.from(`{"format":"assay.schedule/1",`)],
-    ["a duplicate key", Buffer.from(`{"format":"assay.schedule/1","experiment":"exp","experiment":"exp2","trials":[]}`)],
+    [
+      "a duplicate key",
+      Buffer.from(`{"format":"assay.schedule/1","experiment":"exp","experiment":"exp2","trials":[]}`),
+    ],
     ["another format", doc({ ...good, format: "assay.schedule/2" })],
     ["an experiment that is not an id", doc({ ...good, experiment: "-x" })],
     ["trials not an array", doc({ ...good, trials: {} })],
     ["an undefined key", doc({ ...good, extra: 1 })],
     ["a trial without a seed", doc({ ...good, trials: [{ trial: "t1" }] })],
-    ["a trial listed twice", doc({ ...good, trials: [{ trial: "t1", seed: "aa".repeat(8) }, { trial: "t1", seed: "bb".repeat(8) }] })],
+    [
+      "a trial listed twice",
+      doc({
+        ...good,
+        trials: [
+          { trial: "t1", seed: "aa".repeat(8) },
+          { trial: "t1", seed: "bb".repeat(8) },
+        ],
+      }),
+    ],
     ["an upper-case seed", doc({ ...good, trials: [{ trial: "t1", seed: "AA".repeat(8) }] })],
     ["an odd-length seed", doc({ ...good, trials: [{ trial: "t1", seed: "a".repeat(17) }] })],
     ["a seed too short", doc({ ...good, trials: [{ trial: "t1", seed: "aa".repeat(7) }] })],
     ["a seed too long", doc({ ...good, trials: [{ trial: "t1", seed: "aa".repeat(65) }] })],
-    ["a bad scenario digest", doc({ ...good, trials: [{ trial: "t1", seed: "aa".repeat(8), scenario: "AB".repeat(32) }] })],
+    [
+      "a bad scenario digest",
+      doc({ ...good, trials: [{ trial: "t1", seed: "aa".repeat(8), scenario: "AB".repeat(32) }] }),
+    ],
   ])("%s is a ScheduleError", (_name, bytes) => {
     expect(() => parseSchedule(bytes, "s.json")).toThrow(ScheduleError);
   });
@@ -753,7 +892,15 @@ describe("experiments", () => {
   });
 
   it("each experiment is judged on its own trials", () => {
-    const xs = computeExperiments(entries(victory({ experiment: "e1", trial: "t1" }), death({ experiment: "e2", trial: "t1" }), abnormal({ experiment: "e2", trial: "t2" })), [], COUNT);
+    const xs = computeExperiments(
+      entries(
+        victory({ experiment: "e1", trial: "t1" }),
+        death({ experiment: "e2", trial: "t1" }),
+        abnormal({ experiment: "e2", trial: "t2" }),
+      ),
+      [],
+      COUNT,
+    );
     expect(xs.map((x) => [x.experiment, x.scheduled, x.accuracy!.victories, x.accuracy!.scored, x.retry])).toEqual([
       ["e1", 1, 1, 1, []],
       ["e2", 2, 0, 1, ["t2"]],

@@ -38,12 +38,27 @@ describe("the bench's bookkeeping", () => {
     // reps 400: 8·400 = 3,200 samples. 3 × 1: 1,066 → capped at 400; 3 × 8 = 24: 3,200/24 = 133;
     // 30 × 8 = 240: 13 → the floor, 100. reps 10 (--quick): 10 everywhere.
     const cell = (tasks: number, attempts: number) => ({ mu: 0.5, tasks, attempts, rho: 0.3 });
-    expect([repsFor(cell(3, 1), 400), repsFor(cell(3, 8), 400), repsFor(cell(30, 8), 400), repsFor(cell(30, 8), 10)]).toEqual([400, 133, 100, 10]);
+    expect([
+      repsFor(cell(3, 1), 400),
+      repsFor(cell(3, 8), 400),
+      repsFor(cell(30, 8), 400),
+      repsFor(cell(30, 8), 10),
+    ]).toEqual([400, 133, 100, 10]);
   });
   it("a row noise could decide (a figure within 2 MC SE of its target, or past it) is measured again; a clear row is not", () => {
     const cell = { mu: 0.5, tasks: 10, attempts: 8, rho: 0.3 };
     const t = (k: number, n: number) => ({ k, n });
-    const row = (fp: number, coverage = t(390, 400)) => ({ cell, reps: 100, coverage, fpSame: t(0, 100), fpOther: t(fp, 100), regSame: t(0, 100), regOther: t(0, 100), fwe: t(0, 100), exitMismatches: 0 });
+    const row = (fp: number, coverage = t(390, 400)) => ({
+      cell,
+      reps: 100,
+      coverage,
+      fpSame: t(0, 100),
+      fpOther: t(fp, 100),
+      regSame: t(0, 100),
+      regOther: t(0, 100),
+      fwe: t(0, 100),
+      exitMismatches: 0,
+    });
     // 2 of 100: MC SE √(0.0248·0.975/100) = 0.0156, 0.02 + 0.031 = 0.051 ≤ 0.07: clear. 3 of 100 would be within reach.
     expect(undecided(row(2))).toBe(false);
     expect(undecided(row(5))).toBe(true);
@@ -62,10 +77,20 @@ describe("the bench's bookkeeping", () => {
     expect(mcse({ k: 380, n: 400 })).toBeCloseTo(0.0110124, 6);
   });
   it("a paired rejection is read from `p` where the build prints one, else the interval or the sign test in the reason", () => {
-    expect([pairedRejects({ p: 0.049, interval: null }), pairedRejects({ p: 0.05, interval: { lo: 0.1, hi: 0.2 } })]).toEqual([true, false]);
-    expect([pairedRejects({ interval: { lo: 0.01, hi: 0.3 } }), pairedRejects({ interval: { lo: -0.3, hi: 0.01 } })]).toEqual([true, false]);
-    expect(pairedRejects({ interval: null, reason: "all 6 trials differ by exactly -1; exact sign test p = 0.0312" })).toBe(true);
-    expect(pairedRejects({ interval: null, reason: "all 4 trials differ by exactly -1; exact sign test p = 0.125" })).toBe(false);
+    expect([
+      pairedRejects({ p: 0.049, interval: null }),
+      pairedRejects({ p: 0.05, interval: { lo: 0.1, hi: 0.2 } }),
+    ]).toEqual([true, false]);
+    expect([
+      pairedRejects({ interval: { lo: 0.01, hi: 0.3 } }),
+      pairedRejects({ interval: { lo: -0.3, hi: 0.01 } }),
+    ]).toEqual([true, false]);
+    expect(
+      pairedRejects({ interval: null, reason: "all 6 trials differ by exactly -1; exact sign test p = 0.0312" }),
+    ).toBe(true);
+    expect(
+      pairedRejects({ interval: null, reason: "all 4 trials differ by exactly -1; exact sign test p = 0.125" }),
+    ).toBe(false);
   });
 });
 
@@ -88,25 +113,45 @@ describe("npm run bench -- --stats --quick, end to end", () => {
   it("prints one markdown row per cell: six figures, each with its MC SE and met/missed", () => {
     const header = lines.indexOf(lines.find((l) => l.startsWith("| μ |"))!);
     expect(lines[header + 1]).toBe("|---|---|---|---|---|---|---|---|---|---|---|");
-    const cells = lines[header + 2]!.split("|").slice(1, -1).map((s) => s.trim());
+    const cells = lines[header + 2]!.split("|")
+      .slice(1, -1)
+      .map((s) => s.trim());
     expect(cells.slice(0, 5)).toEqual(["0.5", "3", "4", "0.3", "10"]);
     expect(cells.slice(5)).toHaveLength(6);
     for (const c of cells.slice(5)) expect(c).toMatch(figure);
     // Coverage pools four runs of 10 experiments: k of 40, a multiple of 2.5%.
     expect(Number(cells[5]!.split(" ")[0]) % 2.5).toBe(0);
-    expect(lines).toContain("`--fail-on regression` exits checked against the `regressions` list: 2 comparisons, 0 disagree ✓");
+    expect(lines).toContain(
+      "`--fail-on regression` exits checked against the `regressions` list: 2 comparisons, 0 disagree ✓",
+    );
   });
 
   it("computes the fixed cases from what the CLI printed", () => {
-    const row = (name: string) => lines.find((l) => l.startsWith(`| ${name} |`))?.split("|").slice(1, -1).map((s) => s.trim());
+    const row = (name: string) =>
+      lines
+        .find((l) => l.startsWith(`| ${name} |`))
+        ?.split("|")
+        .slice(1, -1)
+        .map((s) => s.trim());
     expect(row("all failed, 3 tasks × 8")?.[1]).toMatch(/^\[0\.0%, \d+\.\d%\] [a-z-]+$/);
-    expect(row("three one-trial runs, one flipped")?.[1]).toMatch(/^min p \d\S*; exits [01] \(3 runs\), [01] \(2 runs\)$/);
-    expect(row("4 pass→fail among 40 vs among 4")?.[1]).toMatch(/^(no )?regression \(exit [01]\) vs (no )?regression \(exit [01]\)$/);
+    expect(row("three one-trial runs, one flipped")?.[1]).toMatch(
+      /^min p \d\S*; exits [01] \(3 runs\), [01] \(2 runs\)$/,
+    );
+    expect(row("4 pass→fail among 40 vs among 4")?.[1]).toMatch(
+      /^(no )?regression \(exit [01]\) vs (no )?regression \(exit [01]\)$/,
+    );
     // BASE: task a 4/4, b 0/1 → headline 4/5 = 80%, task means 50%; HEAD: a 1/1, b 2/4 → 3/5 =
     // 60%, task means 75%. Headline 60 − 80 = −20.0 pts; paired over tasks (a: 1 − 1 = 0, b: 0.5 − 0
     // = 0.5) → mean +25.0 pts.
-    expect(row("Harbor: headline vs mean of task means")?.[1]).toMatch(/^headline −20\.0 pts, paired \+25\.0 pts; ranked first: (HEAD|BASE)$/);
-    for (const name of ["all failed, 3 tasks × 8", "three one-trial runs, one flipped", "4 pass→fail among 40 vs among 4", "Harbor: headline vs mean of task means"]) {
+    expect(row("Harbor: headline vs mean of task means")?.[1]).toMatch(
+      /^headline −20\.0 pts, paired \+25\.0 pts; ranked first: (HEAD|BASE)$/,
+    );
+    for (const name of [
+      "all failed, 3 tasks × 8",
+      "three one-trial runs, one flipped",
+      "4 pass→fail among 40 vs among 4",
+      "Harbor: headline vs mean of task means",
+    ]) {
       expect(row(name)?.[3]).toMatch(/^[✓✗]$/);
     }
   });
@@ -121,10 +166,20 @@ describe("npm run bench -- --stats --quick, end to end", () => {
 
   it("refuses a --reps that is not a positive whole number in one line, exit 2, before running anything", () => {
     const bad = spawnSync(process.execPath, [BENCH, "--stats", "--reps", "0"], { encoding: "utf8" });
-    expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, "", "bench --stats: --reps takes a positive whole number, not 0\n"]);
+    expect([bad.status, bad.stdout, bad.stderr]).toEqual([
+      2,
+      "",
+      "bench --stats: --reps takes a positive whole number, not 0\n",
+    ]);
   });
   it("refuses a --cli that is not there, the same way", () => {
-    const bad = spawnSync(process.execPath, [BENCH, "--stats", "--quick", "--cli", "/nonexistent/dist/cli.js"], { encoding: "utf8" });
-    expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, "", "bench --stats: --cli /nonexistent/dist/cli.js: no such file (a build's dist/cli.js)\n"]);
+    const bad = spawnSync(process.execPath, [BENCH, "--stats", "--quick", "--cli", "/nonexistent/dist/cli.js"], {
+      encoding: "utf8",
+    });
+    expect([bad.status, bad.stdout, bad.stderr]).toEqual([
+      2,
+      "",
+      "bench --stats: --cli /nonexistent/dist/cli.js: no such file (a build's dist/cli.js)\n",
+    ]);
   });
 });

@@ -13,7 +13,20 @@ import { writeCorpus } from "../src/io/corpus.js";
 import { run, spawnCli } from "./helpers/cli.js";
 import { scratch } from "./helpers/shared.js";
 
-const COMMANDS = ["demo", "score", "verify", "compare", "merge", "seal", "analyze", "check-task", "narrate", "cache", "synth", "schema"];
+const COMMANDS = [
+  "demo",
+  "score",
+  "verify",
+  "compare",
+  "merge",
+  "seal",
+  "analyze",
+  "check-task",
+  "narrate",
+  "cache",
+  "synth",
+  "schema",
+];
 
 const { dir: tmp } = scratch("assay-cli-conv-");
 let corpus: string;
@@ -32,7 +45,11 @@ describe("help", () => {
     }
     const lines = outs[0]!.stdout.trimEnd().split("\n");
     expect(lines.length).toBeLessThanOrEqual(40);
-    for (const c of COMMANDS) expect(lines.filter((l) => new RegExp(`^  ${c} +\\S`).test(l)), c).toHaveLength(1);
+    for (const c of COMMANDS)
+      expect(
+        lines.filter((l) => new RegExp(`^  ${c} +\\S`).test(l)),
+        c,
+      ).toHaveLength(1);
     expect(outs[0]!.stdout).toMatch(/assay COMMAND --help/);
     // no command's details: those are for COMMAND --help
     expect(outs[0]!.stdout).not.toMatch(/--bundle-timeout|--hmac-key-file/);
@@ -44,7 +61,8 @@ describe("help", () => {
     expect(b.stdout).toBe(a.stdout);
     expect(h.stdout).toBe(a.stdout);
     expect(a.stdout).toMatch(new RegExp(`^assay ${c}\\b`));
-    for (const other of COMMANDS.filter((o) => o !== c)) expect(a.stdout, other).not.toMatch(new RegExp(`^assay ${other} `, "m"));
+    for (const other of COMMANDS.filter((o) => o !== c))
+      expect(a.stdout, other).not.toMatch(new RegExp(`^assay ${other} `, "m"));
   });
 
   it("--help after -- is an argument, not a request for help", async () => {
@@ -70,7 +88,10 @@ describe("help", () => {
     )}`;
     const r = spawnCli(["--help"], { node: ["--import", hook] });
     expect(r.code, r.stderr).toBe(0);
-    const loaded = r.stderr.split("\n").filter((l) => l.startsWith("LOAD ")).map((l) => l.slice(5));
+    const loaded = r.stderr
+      .split("\n")
+      .filter((l) => l.startsWith("LOAD "))
+      .map((l) => l.slice(5));
     expect(loaded.some((u) => u.endsWith("/dist/cli/main.js"))).toBe(true);
     const own = [...new Set(loaded.filter((u) => u.startsWith("file:")).map((u) => u.replace(/^.*\/dist\//, "")))];
     expect(own.filter((u) => /commands\/|cli\/help\.js|core\/results|node_modules/.test(u))).toEqual([]);
@@ -96,19 +117,34 @@ describe("did you mean", () => {
       [["score", corpus, "--formt", "json"], "assay score: unknown option --formt: did you mean --format?\n"],
       [["score", corpus, "--formt=json"], "assay score: unknown option --formt: did you mean --format?\n"],
       [["verify", corpus, "--jsn"], "assay verify: unknown option --jsn: did you mean --json?\n"],
-      [["compare", "a.json", "b.json", "--fail-onn", "regression"], "assay compare: unknown option --fail-onn: did you mean --fail-on?\n"],
+      [
+        ["compare", "a.json", "b.json", "--fail-onn", "regression"],
+        "assay compare: unknown option --fail-onn: did you mean --fail-on?\n",
+      ],
       [["cache", "stats", "--cahce", "x"], "assay cache: unknown option --cahce: did you mean --cache?\n"],
-      [["cache", "stat"], 'assay cache: unknown subcommand "stat": did you mean stats? (stats, prune, export; see assay cache --help)\n'],
+      [
+        ["cache", "stat"],
+        'assay cache: unknown subcommand "stat": did you mean stats? (stats, prune, export; see assay cache --help)\n',
+      ],
       [["cache"], "assay cache: needs a subcommand: stats, prune, export (see assay cache --help)\n"],
       [["score", corpus, "--frobnicate"], "assay score: unknown option --frobnicate\n"],
       [["score", corpus, "--it's"], "assay score: unknown option --it's\n"],
       [["score", corpus, "--\x1b[2Jx"], 'assay score: unknown option "--\\u001b[2Jx"\n'],
-      [["score", corpus, "-x"], "assay score: unknown option -x (short options here: -f (--format), -o (--out), -j (--jobs), -q (--quiet))\n"],
+      [
+        ["score", corpus, "-x"],
+        "assay score: unknown option -x (short options here: -f (--format), -o (--out), -j (--jobs), -q (--quiet))\n",
+      ],
       [["score", corpus, "--out"], "assay score: option --out needs a value\n"],
       [["score", corpus, "--quiet=yes"], "assay score: option --quiet takes no value\n"],
-      [["score", corpus, "--bundle-timeout", "-1"], 'assay score: option --bundle-timeout needs a value (one starting with "-" is written --bundle-timeout=-…)\n'],
+      [
+        ["score", corpus, "--bundle-timeout", "-1"],
+        'assay score: option --bundle-timeout needs a value (one starting with "-" is written --bundle-timeout=-…)\n',
+      ],
       [["schema", "extra"], 'assay schema: unexpected argument "extra": this command takes none\n'],
-      [["score", corpus, "--invalid", "exclde"], 'assay score: --invalid must be one of count, exclude (got "exclde"): did you mean exclude?\n'],
+      [
+        ["score", corpus, "--invalid", "exclde"],
+        'assay score: --invalid must be one of count, exclude (got "exclde"): did you mean exclude?\n',
+      ],
     ];
     for (const [argv, stderr] of cases) {
       const r = await run(argv);
@@ -130,8 +166,13 @@ describe("did you mean", () => {
     const help = spawnCli(["help", "veriyf"]);
     expect([help.code, help.stderr]).toEqual([2, 'assay: unknown command "veriyf": did you mean verify?\n']);
     const first = spawnCli(["--formt", "json"]);
-    expect([first.code, first.stderr]).toEqual([2, "assay: unknown option --formt (a command comes first: assay COMMAND [options])\n"]);
-    expect(spawnCli(["--hepl"]).stderr).toBe("assay: unknown option --hepl: did you mean --help? (a command comes first: assay COMMAND [options])\n");
+    expect([first.code, first.stderr]).toEqual([
+      2,
+      "assay: unknown option --formt (a command comes first: assay COMMAND [options])\n",
+    ]);
+    expect(spawnCli(["--hepl"]).stderr).toBe(
+      "assay: unknown option --hepl: did you mean --help? (a command comes first: assay COMMAND [options])\n",
+    );
   });
 });
 
@@ -168,7 +209,9 @@ describe("short flags and --out", () => {
     expect(existsSync(pdf)).toBe(false);
     const cmp = spawnCli(["compare", "a.json", "b.json", "-o", join(tmp, "c.gz")]);
     expect(cmp.code).toBe(2);
-    expect(cmp.stderr).toMatch(/^assay compare: --out .*c\.gz: \.gz names no format; use \.json \(json\), \.html\/\.htm \(html\), \.md\/\.markdown \(md\), \.txt \(the default\)/);
+    expect(cmp.stderr).toMatch(
+      /^assay compare: --out .*c\.gz: \.gz names no format; use \.json \(json\), \.html\/\.htm \(html\), \.md\/\.markdown \(md\), \.txt \(the default\)/,
+    );
     expect(spawnCli(["score", corpus, "--out", pdf, "--format", "md", "-q"]).code).toBe(0);
     expect(readFileSync(pdf, "utf8")).toMatch(/^## assay results/);
     const txt = join(tmp, "report.txt");
@@ -183,7 +226,9 @@ describe("assay cache stats with no cache yet", () => {
     const env = { ASSAY_CACHE: undefined, ANTHROPIC_API_KEY: undefined };
     const r = spawnCli(["cache", "stats"], { cwd, env });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`${join(cwd, "cache", "assay.sqlite")}: empty (no cache yet: analyze, check-task and narrate make it)\nno run recorded yet\n`);
+    expect(r.stdout).toBe(
+      `${join(cwd, "cache", "assay.sqlite")}: empty (no cache yet: analyze, check-task and narrate make it)\nno run recorded yet\n`,
+    );
     const json = spawnCli(["cache", "stats", "--json"], { cwd, env });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({ rows: 0, bytes: 0, byAnalysis: [], lastRun: null });
@@ -219,7 +264,12 @@ describe("colour for pass/fail markers", () => {
     expect(c.paint("x", "warn")).toBe("\x1b[33mx\x1b[0m");
   });
   it("off with NO_COLOR (any non-empty value), with TERM=dumb, and off a terminal", () => {
-    for (const io of [{ stdoutIsTTY: true, env: { NO_COLOR: "1" } }, { stdoutIsTTY: true, env: { TERM: "dumb" } }, { stdoutIsTTY: false, env: {} }, { env: {} }]) {
+    for (const io of [
+      { stdoutIsTTY: true, env: { NO_COLOR: "1" } },
+      { stdoutIsTTY: true, env: { TERM: "dumb" } },
+      { stdoutIsTTY: false, env: {} },
+      { env: {} },
+    ]) {
       const c = colourFor(io);
       expect(c.on, JSON.stringify(io)).toBe(false);
       expect(c.marker("REGRESSION")).toBe("REGRESSION");
@@ -234,7 +284,8 @@ describe("colour in a table written to a terminal", () => {
   beforeAll(() => {
     expect(spawnCli(["demo", "--out", dir]).code).toBe(0);
   });
-  const score = async (env: Record<string, string>, tty: boolean, ...more: string[]) => (await run(["score", join(dir, "logs"), ...more], env, { stdoutIsTTY: tty })).stdout;
+  const score = async (env: Record<string, string>, tty: boolean, ...more: string[]) =>
+    (await run(["score", join(dir, "logs"), ...more], env, { stdoutIsTTY: tty })).stdout;
   it("paints the verdict markers after the columns are laid out, and nothing else", async () => {
     const plain = await score({}, false);
     const painted = await score({}, true);

@@ -13,13 +13,42 @@ const { dir: tmp } = scratch("assay-cli-");
 const write = writeFiles;
 
 beforeAll(() => {
-  write(join(tmp, "good/exp/win/a1"), bundle(game({ trial: "win", seed: "aa".repeat(8), states: [live(), escaped()] })));
-  write(join(tmp, "good/exp/loss/a1"), bundle(game({ trial: "loss", seed: "bb".repeat(8), states: [live(), killed()] })));
-  write(join(tmp, "mixed/exp/win/a1"), bundle(game({ trial: "win", seed: "aa".repeat(8), states: [live(), escaped()] })));
-  write(join(tmp, "mixed/exp/liar/a1"), bundle(game({ trial: "liar", seed: "cc".repeat(8), states: [live(), killed()] }), { summary: { victory: true } }));
-  writeFileSync(join(tmp, "schedule.json"), JSON.stringify({ format: "assay.schedule/1", experiment: "exp", trials: [
-    { trial: "win", seed: "aa".repeat(8) }, { trial: "loss", seed: "bb".repeat(8) }, { trial: "later", seed: "dd".repeat(8) }] }));
-  writeFileSync(join(tmp, "bad-schedule.json"), JSON.stringify({ format: "assay.schedule/1", experiment: "exp", trials: [{ trial: "x", seed: "ABCDEF0123456789" }] }));
+  write(
+    join(tmp, "good/exp/win/a1"),
+    bundle(game({ trial: "win", seed: "aa".repeat(8), states: [live(), escaped()] })),
+  );
+  write(
+    join(tmp, "good/exp/loss/a1"),
+    bundle(game({ trial: "loss", seed: "bb".repeat(8), states: [live(), killed()] })),
+  );
+  write(
+    join(tmp, "mixed/exp/win/a1"),
+    bundle(game({ trial: "win", seed: "aa".repeat(8), states: [live(), escaped()] })),
+  );
+  write(
+    join(tmp, "mixed/exp/liar/a1"),
+    bundle(game({ trial: "liar", seed: "cc".repeat(8), states: [live(), killed()] }), { summary: { victory: true } }),
+  );
+  writeFileSync(
+    join(tmp, "schedule.json"),
+    JSON.stringify({
+      format: "assay.schedule/1",
+      experiment: "exp",
+      trials: [
+        { trial: "win", seed: "aa".repeat(8) },
+        { trial: "loss", seed: "bb".repeat(8) },
+        { trial: "later", seed: "dd".repeat(8) },
+      ],
+    }),
+  );
+  writeFileSync(
+    join(tmp, "bad-schedule.json"),
+    JSON.stringify({
+      format: "assay.schedule/1",
+      experiment: "exp",
+      trials: [{ trial: "x", seed: "ABCDEF0123456789" }],
+    }),
+  );
 });
 
 describe("assay score (in-process)", () => {
@@ -35,7 +64,10 @@ describe("assay score (in-process)", () => {
     const root = join(tmp, "good") + "/";
     const r = await run(["score", root, "--format", "json"]);
     const doc = resultsSchema.parse(JSON.parse(r.stdout));
-    expect(doc.bundles.map((b) => b.path)).toEqual([`${join(tmp, "good")}/exp/loss/a1`, `${join(tmp, "good")}/exp/win/a1`]);
+    expect(doc.bundles.map((b) => b.path)).toEqual([
+      `${join(tmp, "good")}/exp/loss/a1`,
+      `${join(tmp, "good")}/exp/win/a1`,
+    ]);
     expect(doc.experiments[0]!.accuracy).toMatchObject({ victories: 1, scored: 2, value: 0.5 });
   });
 
@@ -66,7 +98,9 @@ describe("assay score (in-process)", () => {
 
   it("--invalid exclude leaves invalid trials out of accuracy but still lists them", async () => {
     const counted = JSON.parse((await run(["score", join(tmp, "mixed"), "--format", "json"])).stdout).experiments[0];
-    const excluded = JSON.parse((await run(["score", join(tmp, "mixed"), "--format", "json", "--invalid", "exclude"])).stdout).experiments[0];
+    const excluded = JSON.parse(
+      (await run(["score", join(tmp, "mixed"), "--format", "json", "--invalid", "exclude"])).stdout,
+    ).experiments[0];
     expect(counted.accuracy).toMatchObject({ victories: 1, scored: 2 });
     expect(excluded.accuracy).toMatchObject({ victories: 1, scored: 1 });
     expect(excluded.invalid).toEqual([{ trial: "liar", codes: ["SUMMARY_MISMATCH"] }]);
@@ -119,7 +153,14 @@ describe("assay score (in-process)", () => {
   });
 
   it("usage errors are one line, exit 2", async () => {
-    for (const argv of [["score"], ["score", join(tmp, "nope")], ["score", tmp, "--format", "xml"], ["score", tmp, "--bogus"], ["frobnicate"], ["verify"]]) {
+    for (const argv of [
+      ["score"],
+      ["score", join(tmp, "nope")],
+      ["score", tmp, "--format", "xml"],
+      ["score", tmp, "--bogus"],
+      ["frobnicate"],
+      ["verify"],
+    ]) {
       const r = await run(argv);
       expect(r.code, argv.join(" ")).toBe(2);
       expect(r.stderr.trim().split("\n"), argv.join(" ")).toHaveLength(1);
@@ -165,7 +206,11 @@ describe("assay synth and demo (in-process)", () => {
     for (const b of manifest.bundles) {
       const e = scoreDirectory(join(dir, b.dir), b.dir);
       expect(e.validity, b.dir).toBe(b.expect.validity);
-      if (b.expect.code) expect(e.errors.map((f) => f.code), b.dir).toContain(b.expect.code);
+      if (b.expect.code)
+        expect(
+          e.errors.map((f) => f.code),
+          b.dir,
+        ).toContain(b.expect.code);
     }
   });
 

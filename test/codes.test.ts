@@ -8,8 +8,20 @@ import { describe, expect, it } from "vitest";
 import { scoreBundle } from "../src/kinds/bundle/score.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import {
-  bundle, codes, DEADLINE, escaped, game, header, killed, live, score, sha, T0, warningCodes,
-  type Rec, type State,
+  bundle,
+  codes,
+  DEADLINE,
+  escaped,
+  game,
+  header,
+  killed,
+  live,
+  score,
+  sha,
+  T0,
+  warningCodes,
+  type Rec,
+  type State,
 } from "./helpers/bundle.js";
 import { scratch } from "./helpers/shared.js";
 
@@ -26,7 +38,12 @@ const valid = (e: Entry) => {
 
 // Record builders; `s` is seconds after T0.
 const at = (s: number) => T0 + s * 1000;
-const obs = (frame: number, s: number, state: State = live()): Rec => ({ type: "observation", at: at(s), frame, state });
+const obs = (frame: number, s: number, state: State = live()): Rec => ({
+  type: "observation",
+  at: at(s),
+  frame,
+  state,
+});
 const keys = (frame: number, s: number): Rec => ({ type: "keys", at: at(s), frame, keys: "l" });
 const finalScore = (s: number): Rec => ({ type: "score", at: at(s), final: true, snapshot: "auto" });
 const midScore = (s: number): Rec => ({ type: "score", at: at(s), final: false, snapshot: null });
@@ -159,7 +176,20 @@ describe("header rules", () => {
 });
 
 describe("SCHEMA", () => {
-  const headerKeys = ["at", "type", "format", "profile", "session", "experiment", "trial", "attempt", "seed", "harness", "deadline", "meta"];
+  const headerKeys = [
+    "at",
+    "type",
+    "format",
+    "profile",
+    "session",
+    "experiment",
+    "trial",
+    "attempt",
+    "seed",
+    "harness",
+    "deadline",
+    "meta",
+  ];
   it.each(headerKeys)("a header without %s", (key) => {
     const recs = game();
     const h = { ...recs[0] };
@@ -229,7 +259,10 @@ describe("SCHEMA", () => {
     ["number 100", live({ turn: 20, inventory: [{ ...item, number: 100 }] })],
     ["tval 256", live({ turn: 20, inventory: [{ ...item, tval: 256 }] })],
     ["negative k_idx", live({ turn: 20, inventory: [{ ...item, k_idx: -1 }] })],
-    ["39 inventory items", live({ turn: 20, inventory: Array.from({ length: 39 }, (_, i) => ({ ...item, slot: i % 38 })) })],
+    [
+      "39 inventory items",
+      live({ turn: 20, inventory: Array.from({ length: 39 }, (_, i) => ({ ...item, slot: i % 38 })) }),
+    ],
     ["noscore 65536", live({ turn: 20, noscore: 65536 })],
     ["a negative turn", live({ turn: -1 })],
   ])("an observation with %s", (_name, state) => {
@@ -238,7 +271,10 @@ describe("SCHEMA", () => {
 
   it.each<[string, State]>([
     ["died_from of 80 astral code points", killed({ died_from: "😀".repeat(80) })],
-    ["38 inventory items in slots 0..37", killed({ inventory: Array.from({ length: 38 }, (_, i) => ({ ...item, slot: i })) })],
+    [
+      "38 inventory items in slots 0..37",
+      killed({ inventory: Array.from({ length: 38 }, (_, i) => ({ ...item, slot: i })) }),
+    ],
   ])("an ending with %s is valid", (_name, state) => {
     valid(run(game({ states: [live(), state] })));
   });
@@ -325,7 +361,9 @@ describe("TRANSITION", () => {
   });
 
   it("a frame that skips", () => {
-    expect(found(run([H(), obs(0, 1), keys(0, 2), obs(2, 3, killed()), finalScore(4), end(5)]))).toEqual([["TRANSITION", J, 4]]);
+    expect(found(run([H(), obs(0, 1), keys(0, 2), obs(2, 3, killed()), finalScore(4), end(5)]))).toEqual([
+      ["TRANSITION", J, 4],
+    ]);
   });
 
   it("a frame that repeats", () => {
@@ -346,11 +384,21 @@ describe("TRANSITION", () => {
   });
 
   it("keys for a frame not yet observed", () => {
-    expect(found(run([H(), obs(0, 1), keys(1, 2), obs(1, 3, killed()), finalScore(4), end(5)]))).toEqual([["TRANSITION", J, 3]]);
+    expect(found(run([H(), obs(0, 1), keys(1, 2), obs(1, 3, killed()), finalScore(4), end(5)]))).toEqual([
+      ["TRANSITION", J, 3],
+    ]);
   });
 
   it("keys after the deadline", () => {
-    const recs = [header({ deadline: at(2.5) }), obs(0, 1), keys(0, 2), keys(0, 3), obs(1, 4, killed()), finalScore(5), end(6)];
+    const recs = [
+      header({ deadline: at(2.5) }),
+      obs(0, 1),
+      keys(0, 2),
+      keys(0, 3),
+      obs(1, 4, killed()),
+      finalScore(5),
+      end(6),
+    ];
     expect(found(run(recs))).toEqual([["TRANSITION", J, 4]]);
   });
 
@@ -359,14 +407,31 @@ describe("TRANSITION", () => {
   });
 
   it("keys after the deadline, after the ending", () => {
-    const recs = [header({ deadline: at(4.5) }), obs(0, 1), keys(0, 2), obs(1, 3, killed()), keys(1, 4), keys(1, 5), finalScore(6), end(7)];
+    const recs = [
+      header({ deadline: at(4.5) }),
+      obs(0, 1),
+      keys(0, 2),
+      obs(1, 3, killed()),
+      keys(1, 4),
+      keys(1, 5),
+      finalScore(6),
+      end(7),
+    ];
     expect(found(run(recs))).toEqual([["TRANSITION", J, 6]]);
   });
 
   // Whatever else is wrong with the header, a sound deadline (an integer literal after its `at`)
   // still judges the keys: a bad seed must not hide keys the service admitted late.
   const late = (over: Rec) =>
-    run([{ ...header({ deadline: at(2.5) }), ...over }, obs(0, 1), keys(0, 2), keys(0, 3), obs(1, 4, killed()), finalScore(5), end(6)]);
+    run([
+      { ...header({ deadline: at(2.5) }), ...over },
+      obs(0, 1),
+      keys(0, 2),
+      keys(0, 3),
+      obs(1, 4, killed()),
+      finalScore(5),
+      end(6),
+    ]);
 
   it.each<[string, Rec, string]>([
     ["a non-canonical seed", { seed: "00112233445566778899AABBCCDDEEFF" }, "SEED_NOT_CANONICAL"],
@@ -431,7 +496,9 @@ describe("TRANSITION", () => {
   });
 
   it("interrupted with only an intermediate score", () => {
-    expect(found(run(game({ states: [live()], score: "intermediate", end: "interrupted" })))).toEqual([["TRANSITION", J, 4]]);
+    expect(found(run(game({ states: [live()], score: "intermediate", end: "interrupted" })))).toEqual([
+      ["TRANSITION", J, 4],
+    ]);
   });
 
   it.each(["abnormal", "resource-bound"])("%s needs neither an ending nor a final score", (status) => {
@@ -534,7 +601,9 @@ describe("summary.json", () => {
 
   it("several wrong fields are each named", () => {
     const e = score(withSummary(game(), (s) => Object.assign(s, { status: "abnormal", victory: true })));
-    const messages = mismatched(e).map((f) => f.message).join("\n");
+    const messages = mismatched(e)
+      .map((f) => f.message)
+      .join("\n");
     expect(messages).toMatch(/\bstatus\b/);
     expect(messages).toMatch(/\bvictory\b/);
   });
@@ -616,14 +685,51 @@ describe("a journal with a §2/§3 error is not compared with its summary or sna
   });
 
   const cases: [string, () => Files, string][] = [
-    ["JOURNAL_CHAIN", () => { const r = game(); r[2] = { ...r[2], prev: "ab".repeat(32) }; return bundle(r, lying); }, "JOURNAL_CHAIN"],
-    ["JSON_SYNTAX", () => { const r: (Rec | { raw: string })[] = game(); r[2] = { raw: "{" }; return bundle(r, lying); }, "JSON_SYNTAX"],
-    ["SCHEMA in a record", () => { const r = game(); r[2] = { ...r[2], note: 1 }; return bundle(r, lying); }, "SCHEMA"],
+    [
+      "JOURNAL_CHAIN",
+      () => {
+        const r = game();
+        r[2] = { ...r[2], prev: "ab".repeat(32) };
+        return bundle(r, lying);
+      },
+      "JOURNAL_CHAIN",
+    ],
+    [
+      "JSON_SYNTAX",
+      () => {
+        const r: (Rec | { raw: string })[] = game();
+        r[2] = { raw: "{" };
+        return bundle(r, lying);
+      },
+      "JSON_SYNTAX",
+    ],
+    [
+      "SCHEMA in a record",
+      () => {
+        const r = game();
+        r[2] = { ...r[2], note: 1 };
+        return bundle(r, lying);
+      },
+      "SCHEMA",
+    ],
     ["SCHEMA in the header", () => bundle(withHeader({ note: 1 }), lying), "SCHEMA"],
     ["SEED_NOT_CANONICAL", () => bundle(game({ seed: "AB".repeat(8) }), lying), "SEED_NOT_CANONICAL"],
     ["DEADLINE_INVALID", () => bundle(game({ deadline: T0 }), lying), "DEADLINE_INVALID"],
-    ["a decreasing at (§3)", () => { const r = game(); r[2] = { ...r[2], at: T0 + 1 }; return bundle(r, lying); }, "TRANSITION"],
-    ["a second session header (§3)", () => bundle([header(), obs(0, 1), { ...header(), at: at(2) }, obs(1, 3, killed()), finalScore(4), end(5)], lying), "TRANSITION"],
+    [
+      "a decreasing at (§3)",
+      () => {
+        const r = game();
+        r[2] = { ...r[2], at: T0 + 1 };
+        return bundle(r, lying);
+      },
+      "TRANSITION",
+    ],
+    [
+      "a second session header (§3)",
+      () =>
+        bundle([header(), obs(0, 1), { ...header(), at: at(2) }, obs(1, 3, killed()), finalScore(4), end(5)], lying),
+      "TRANSITION",
+    ],
     ["a torn tail after end (§2)", () => bundle(game(), { ...lying, tail: "{" }), "TRANSITION"],
   ];
   it.each(cases)("%s", (_name, files, code) => {
@@ -670,7 +776,10 @@ describe("UNSAFE_PATH (files on disk)", () => {
     const dir = onDisk();
     symlinkSync(outside, join(dir, "out.txt"));
     symlinkSync("missing-target", join(dir, "dangling"));
-    expect(unsafe(scoreDir(dir)).sort()).toEqual([["dangling", null], ["out.txt", null]]);
+    expect(unsafe(scoreDir(dir)).sort()).toEqual([
+      ["dangling", null],
+      ["out.txt", null],
+    ]);
   });
 
   it("a symlinked directory, without descending into it", () => {
@@ -695,7 +804,10 @@ describe("UNSAFE_PATH (files on disk)", () => {
   it("a FIFO, at the top and nested (never opened)", () => {
     const dir = onDisk(bundle(game(), { extra: { "sub/keep.txt": "x" } }));
     execFileSync("mkfifo", [join(dir, "pipe"), join(dir, "sub", "pipe2")]);
-    expect(unsafe(scoreDir(dir)).sort()).toEqual([["pipe", null], ["sub/pipe2", null]]);
+    expect(unsafe(scoreDir(dir)).sort()).toEqual([
+      ["pipe", null],
+      ["sub/pipe2", null],
+    ]);
   });
 
   it.each([
@@ -748,7 +860,9 @@ describe("bundle digest (§7)", () => {
   });
 
   it("sorts paths by byte order, not UTF-16 order, and by '/'-separated paths", () => {
-    const f = bundle(game(), { extra: { "\u{E000}.txt": "a", "\u{1F600}.txt": "b", "B.txt": "c", "a/b.txt": "d", "a.txt": "e", "a-b/c": "f" } });
+    const f = bundle(game(), {
+      extra: { "\u{E000}.txt": "a", "\u{1F600}.txt": "b", "B.txt": "c", "a/b.txt": "d", "a.txt": "e", "a-b/c": "f" },
+    });
     expect(score(f).digest).toBe(digestOf(f));
   });
 
@@ -769,7 +883,7 @@ describe("bundle digest (§7)", () => {
 
   it("an empty extra file enters it too", () => {
     const f = bundle(game());
-    expect(score({ ...f, "empty": "" }).digest).not.toBe(score(f).digest);
+    expect(score({ ...f, empty: "" }).digest).not.toBe(score(f).digest);
   });
 
   it("excludes seal.json, whatever it holds", () => {

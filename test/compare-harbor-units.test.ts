@@ -20,7 +20,8 @@ import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const DOCKER = { type: "RuntimeError", message: "Docker compose command failed: network not found" };
 /** Each trial its own Harbor id (equal ids across the two jobs would be a copied job, TRIAL_DUPLICATE_ID). */
-const ided = (job: string, specs: TrialSpec[]): TrialSpec[] => specs.map((s) => ({ ...s, extra: { ...s.extra, id: `${job}/${s.name}` } }));
+const ided = (job: string, specs: TrialSpec[]): TrialSpec[] =>
+  specs.map((s) => ({ ...s, extra: { ...s.extra, id: `${job}/${s.name}` } }));
 
 /**
  * job-units, key `reward` (folder: task, what it holds):
@@ -63,7 +64,12 @@ const KEYS: TrialSpec[] = ided("keys", [
   { name: "p__1", task: "p", rewards: { correct: float(1), partial: float(0.5) } },
   { name: "p__2", task: "p", rewards: { correct: float(0), partial: float(0.25) } },
   { name: "q__1", task: "q", rewards: { correct: float(1) } },
-  { name: "q__2", task: "q", rewards: { correct: float(1), partial: float(1) }, rewardFiles: { "reward.json": '{"correct": 0.0, "partial": 1.0}' } },
+  {
+    name: "q__2",
+    task: "q",
+    rewards: { correct: float(1), partial: float(1) },
+    rewardFiles: { "reward.json": '{"correct": 0.0, "partial": 1.0}' },
+  },
   { name: "r__1x", trial_name: "r__1", task: "r", rewards: { correct: float(1), partial: float(1) } },
   { name: "r__1y", trial_name: "r__1", task: "r", rewards: { correct: float(0), partial: float(0) } },
   { name: "s__1", task: "s", rewards: null, exception: DOCKER },
@@ -88,8 +94,21 @@ const CASES: { options: Options; units: Expected; keys: { correct: Expected; par
   {
     // As above, plus a__3, n__1 and s__1 as 0: units 4/16; correct 2/7; partial 0.75/6.
     options: { invalid: "count", errors: "zero" },
-    units: { a: [3, 1 / 3], b: [3, 1 / 3], c: [1, 1], d: [3, 0], e: [2, 1 / 2], h: [1, 0], i: [1, 0], [N1]: [1, 0], [N2]: [1, 0] },
-    keys: { correct: { p: [2, 1 / 2], q: [2, 1 / 2], r: [2, 0], s: [1, 0] }, partial: { p: [2, 0.375], q: [1, 0], r: [2, 0], s: [1, 0] } },
+    units: {
+      a: [3, 1 / 3],
+      b: [3, 1 / 3],
+      c: [1, 1],
+      d: [3, 0],
+      e: [2, 1 / 2],
+      h: [1, 0],
+      i: [1, 0],
+      [N1]: [1, 0],
+      [N2]: [1, 0],
+    },
+    keys: {
+      correct: { p: [2, 1 / 2], q: [2, 1 / 2], r: [2, 0], s: [1, 0] },
+      partial: { p: [2, 0.375], q: [1, 0], r: [2, 0], s: [1, 0] },
+    },
   },
   {
     // Invalid and errors out: a (1, 0), b (1), c (1), e (1) → 4/5; d, h, i and the taskless trials
@@ -115,17 +134,25 @@ const asMap = (u: Units) => new Map(u.ids.map((id, i) => [id, u.values[i]!]));
 
 const { dir: root } = scratch("assay-compare-harbor-units-", SCRATCH);
 beforeAll(() => {
-  if (!existsSync(CLI) || !existsSync(new URL("../dist/pool/worker.js", import.meta.url))) throw new Error("these tests run compiled workers: build first");
+  if (!existsSync(CLI) || !existsSync(new URL("../dist/pool/worker.js", import.meta.url)))
+    throw new Error("these tests run compiled workers: build first");
   mkdirSync(root, { recursive: true });
   const units = writeJob(root, "job-units", UNITS);
   // Byte-identical second folders: the same spec written under another folder name.
-  writeTrial(join(units, "c__1-copy"), UNITS.find((s) => s.name === C1.name)!);
-  writeTrial(join(units, "d__1-copy"), UNITS.find((s) => s.name === D1.name)!);
+  writeTrial(
+    join(units, "c__1-copy"),
+    UNITS.find((s) => s.name === C1.name)!,
+  );
+  writeTrial(
+    join(units, "d__1-copy"),
+    UNITS.find((s) => s.name === D1.name)!,
+  );
   writeJob(root, "job-keys", KEYS);
 });
 
 const score = (options: Options) => scoreRoots([root], { schedules: [], ...DEFAULT_BATCH, jobs: 2, ...options });
-const experiment = (doc: Results, name: string): Experiment => doc.experiments.find((x) => x.experiment === name && x.profile === "harbor")!;
+const experiment = (doc: Results, name: string): Experiment =>
+  doc.experiments.find((x) => x.experiment === name && x.profile === "harbor")!;
 /** compare's units of every headline metric, the entries read in the given order (as a document is read). */
 function unitsOf(doc: Results, x: Experiment, order: "document" | "reversed"): Map<string, Units> {
   const t = new TrialOutcomes();
@@ -141,23 +168,46 @@ describe.sequential("a Harbor task's unit is the mean of its trials in the key's
       const units = experiment(doc, "job-units");
       const keys = experiment(doc, "job-keys");
       // The batch saw what the lists above say: the conflicting names invalid, the copies excluded as copies.
-      expect(units.invalid.map((t) => t.trial).sort()).toEqual(["b__2", "b__2", "d__1", "d__1", "d__1", "e__1", "h__1", "h__1", "n__2"]);
-      expect(units.excluded.filter((t) => t.reason.startsWith("a byte-identical copy")).map((t) => t.trial)).toEqual(["c__1"]);
+      expect(units.invalid.map((t) => t.trial).sort()).toEqual([
+        "b__2",
+        "b__2",
+        "d__1",
+        "d__1",
+        "d__1",
+        "e__1",
+        "h__1",
+        "h__1",
+        "n__2",
+      ]);
+      expect(units.excluded.filter((t) => t.reason.startsWith("a byte-identical copy")).map((t) => t.trial)).toEqual([
+        "c__1",
+      ]);
       expect(keys.invalid.map((t) => t.trial).sort()).toEqual(["q__2", "r__1", "r__1"]);
 
       for (const order of ["document", "reversed"] as const) {
-        for (const [x, key, expected] of [[units, "reward", c.units], [keys, "correct", c.keys.correct], [keys, "partial", c.keys.partial]] as const) {
+        for (const [x, key, expected] of [
+          [units, "reward", c.units],
+          [keys, "correct", c.keys.correct],
+          [keys, "partial", c.keys.partial],
+        ] as const) {
           const mean = x.rewards![key]!.mean!;
           // The hand counts agree with the batch's figure...
-          expect(weighted(expected, (id) => expected[id]![1]), `${key}: hand counts`).toBeCloseTo(mean, 12);
+          expect(
+            weighted(expected, (id) => expected[id]![1]),
+            `${key}: hand counts`,
+          ).toBeCloseTo(mean, 12);
           // ...compare's units are those tasks with those values...
           const u = unitsOf(doc, x, order).get(`reward/${key}/mean`)!;
           expect(u.unit).toBe("task");
           const got = asMap(u);
           expect([...got.keys()].sort(), `${key} (${order})`).toEqual(Object.keys(expected).sort());
-          for (const [id, [, v]] of Object.entries(expected)) expect(got.get(id), `${key} ${id} (${order})`).toBeCloseTo(v, 12);
+          for (const [id, [, v]] of Object.entries(expected))
+            expect(got.get(id), `${key} ${id} (${order})`).toBeCloseTo(v, 12);
           // ...and weighted by the tasks' trial counts they give the key's mean.
-          expect(weighted(expected, (id) => got.get(id)!), `${key} (${order})`).toBeCloseTo(mean, 12);
+          expect(
+            weighted(expected, (id) => got.get(id)!),
+            `${key} (${order})`,
+          ).toBeCloseTo(mean, 12);
         }
       }
     });

@@ -68,11 +68,19 @@ describe("a Harbor job and a native experiment of one id", () => {
 
   it("--pair takes profile:id; a bare id that names both is refused, naming each", async () => {
     const doc = await compare(at("mixed.json"), at("native.json"), "--pair", "native-game:synth-native=synth-native");
-    expect(doc.experiments.map((e) => [e.base, e.head, e.match])).toEqual([["native-game:synth-native", "synth-native", "pair"]]);
+    expect(doc.experiments.map((e) => [e.base, e.head, e.match])).toEqual([
+      ["native-game:synth-native", "synth-native", "pair"],
+    ]);
     expect([doc.only_base, doc.only_head]).toEqual([["harbor:synth-native"], []]);
     // Two kinds share no metric: such a pair is refused, not compared as nothing.
-    refused([at("mixed.json"), at("native.json"), "--pair", "harbor:synth-native=synth-native"], /^assay compare: --pair harbor:synth-native=synth-native: experiments of different kinds \(harbor, bundle\) share no metric: nothing to compare\n$/);
-    refused([at("mixed.json"), at("native.json"), "--pair", "synth-native=synth-native"], /^assay compare: --pair synth-native=synth-native: .*mixed\.json has 2 experiments synth-native: name one as native-game:synth-native or harbor:synth-native\n$/);
+    refused(
+      [at("mixed.json"), at("native.json"), "--pair", "harbor:synth-native=synth-native"],
+      /^assay compare: --pair harbor:synth-native=synth-native: experiments of different kinds \(harbor, bundle\) share no metric: nothing to compare\n$/,
+    );
+    refused(
+      [at("mixed.json"), at("native.json"), "--pair", "synth-native=synth-native"],
+      /^assay compare: --pair synth-native=synth-native: .*mixed\.json has 2 experiments synth-native: name one as native-game:synth-native or harbor:synth-native\n$/,
+    );
   });
 
   it("a document listing one kind and id twice is refused, not half read", () => {

@@ -27,10 +27,15 @@ describe("compare keeps memory bounded", () => {
     const flips = Array.from({ length: N }, (_, i) => i).filter((i) => i % 10 === 1 && i % 3 !== 0).length;
     const out = join(dir, "out.json");
     const started = Date.now();
-    const { code, maxRssKb } = spawnMeasured(["compare", base, head, "--out", out], [`--max-old-space-size=${HEAP_MB}`]);
+    const { code, maxRssKb } = spawnMeasured(
+      ["compare", base, head, "--out", out],
+      [`--max-old-space-size=${HEAP_MB}`],
+    );
     const rssMB = maxRssKb / 1024;
     const docMB = statSync(base).size / 2 ** 20;
-    console.log(`compare of 2 × ${N} entries (${docMB.toFixed(0)} MiB each): ${Date.now() - started} ms, peak RSS ${rssMB.toFixed(0)} MiB`);
+    console.log(
+      `compare of 2 × ${N} entries (${docMB.toFixed(0)} MiB each): ${Date.now() - started} ms, peak RSS ${rssMB.toFixed(0)} MiB`,
+    );
     expect(code).toBe(0);
     const doc = comparisonSchema.parse(JSON.parse(readFileSync(out, "utf8")));
     const paired = doc.experiments[0]!.metrics.find((m) => m.metric === "accuracy")!.paired!;
@@ -47,16 +52,23 @@ describe("compare keeps memory bounded", () => {
     writeBigCompareDocument(base, BENCH_SHAPE, (i) => i % 3 === 0);
     writeBigCompareDocument(head, BENCH_SHAPE, (i) => i % 3 === 0 || i % 10 === 1);
     const out = join(dir, "inspect-out.json");
-    const { code, maxRssKb } = spawnMeasured(["compare", base, head, "--out", out], [`--max-old-space-size=${HEAP_MB}`]);
+    const { code, maxRssKb } = spawnMeasured(
+      ["compare", base, head, "--out", out],
+      [`--max-old-space-size=${HEAP_MB}`],
+    );
     const rssMB = maxRssKb / 1024;
     const docMB = statSync(base).size / 2 ** 20;
-    console.log(`compare of 2 × 200,000 entries with Inspect values (${docMB.toFixed(0)} MiB each): peak RSS ${rssMB.toFixed(0)} MiB`);
+    console.log(
+      `compare of 2 × 200,000 entries with Inspect values (${docMB.toFixed(0)} MiB each): peak RSS ${rssMB.toFixed(0)} MiB`,
+    );
     expect(code).toBe(0);
     const doc = comparisonSchema.parse(JSON.parse(readFileSync(out, "utf8")));
     expect(doc.experiments).toHaveLength(1 + BENCH_SHAPE.logs);
     // Log j's samples are units j·100 … j·100 + 99: in log 0, samples 1, 11, …, 91 not ≡ 0 (mod 3)
     // flip from 1 to 0 — seven of them (21, 51, 81 are ≡ 0) — so mean_diff = −7/100.
-    const first = doc.experiments.find((e) => e.base === "task-t0000000 (model)")!.metrics.find((m) => m.metric === "inspect/match/-/accuracy/value")!.paired!;
+    const first = doc.experiments
+      .find((e) => e.base === "task-t0000000 (model)")!
+      .metrics.find((m) => m.metric === "inspect/match/-/accuracy/value")!.paired!;
     expect([first.unit, first.pairs, first.only_base, first.only_head]).toEqual(["sample", 100, 0, 0]);
     expect(first.mean_diff).toBeCloseTo(-0.07, 12);
     // Binary unclustered samples: exact McNemar decides (§13.7), b = 7, c = 0: p = 2·½⁷ = 0.015625.

@@ -14,8 +14,15 @@ import { headlineLine, pairedLine } from "../src/report/compare/shared.js";
 import { OLDER_INSPECT, TrialOutcomes, type Units } from "../src/core/compare/trials.js";
 import { blankEntry, blankExperiment, type BundleEntry, type Experiment, type Results } from "../src/core/results.js";
 
-const close = (actual: number | null | undefined, expected: number, tol = 1e-3) => expect(Math.abs(actual! - expected)).toBeLessThan(tol);
-const trials = (m: Record<string, number>): Units => ({ unit: "trial", ids: Object.keys(m), values: Float64Array.from(Object.values(m)), checksums: null, reason: null });
+const close = (actual: number | null | undefined, expected: number, tol = 1e-3) =>
+  expect(Math.abs(actual! - expected)).toBeLessThan(tol);
+const trials = (m: Record<string, number>): Units => ({
+  unit: "trial",
+  ids: Object.keys(m),
+  values: Float64Array.from(Object.values(m)),
+  checksums: null,
+  reason: null,
+});
 
 describe("native trials by id", () => {
   // d = head − base over t1..t8: −1, 0, −1, 0, 0, +1, −1, 0 → P = 8, mean = −2/8 = −0.25;
@@ -36,14 +43,33 @@ describe("native trials by id", () => {
     expect(p.unpaired).toEqual(["only in BASE: 1 trial", "only in HEAD: 2 trials"]);
   });
   it("McNemar's exact test and the flipped trials beside it", () => {
-    expect(p.mcnemar).toEqual({ p: 0.625, both_pass: 3, both_fail: 1, pass_to_fail: 3, fail_to_pass: 1, flipped: { pass_to_fail: ["t1", "t3", "t7"], fail_to_pass: ["t6"] } });
+    expect(p.mcnemar).toEqual({
+      p: 0.625,
+      both_pass: 3,
+      both_fail: 1,
+      pass_to_fail: 3,
+      fail_to_pass: 1,
+      flipped: { pass_to_fail: ["t1", "t3", "t7"], fail_to_pass: ["t6"] },
+    });
   });
   it("no pair, one pair: the reason, no interval", () => {
     const none = pairedComparison(trials({ a: 1 }), trials({ b: 1 }), true);
-    expect([none.pairs, none.mean_diff, none.interval, none.mde80, none.mcnemar, none.reason]).toEqual([0, null, null, null, null, "no trial on both sides"]);
+    expect([none.pairs, none.mean_diff, none.interval, none.mde80, none.mcnemar, none.reason]).toEqual([
+      0,
+      null,
+      null,
+      null,
+      null,
+      "no trial on both sides",
+    ]);
     expect(none.unpaired).toEqual(["only in BASE: 1 trial", "only in HEAD: 1 trial"]);
     const one = pairedComparison(trials({ a: 1 }), trials({ a: 0 }), true);
-    expect([one.pairs, one.mean_diff, one.interval, one.reason]).toEqual([1, -1, null, "one trial on both sides: no interval or test from a single pair"]);
+    expect([one.pairs, one.mean_diff, one.interval, one.reason]).toEqual([
+      1,
+      -1,
+      null,
+      "one trial on both sides: no interval or test from a single pair",
+    ]);
     // §13.7: one pair is no information: p = 1, never a regression (before: the unpaired interval decided).
     expect([one.test, one.p, one.regression]).toEqual(["none", 1, false]);
   });
@@ -51,14 +77,44 @@ describe("native trials by id", () => {
 
 const harbor = (trial: string, task: string, reward: number, f: Partial<BundleEntry> = {}): BundleEntry => ({
   path: `job/${trial}`,
-  ...blankEntry({ validity: "valid", errors: [], profile: "harbor", experiment: "job", trial, task, task_checksum: `sum-${task}`, state: "scored", rewards: { reward }, digest: trial, ...f }),
+  ...blankEntry({
+    validity: "valid",
+    errors: [],
+    profile: "harbor",
+    experiment: "job",
+    trial,
+    task,
+    task_checksum: `sum-${task}`,
+    state: "scored",
+    rewards: { reward },
+    digest: trial,
+    ...f,
+  }),
 });
 const job = (): Experiment => {
   const x = blankExperiment("job", "harbor", 0);
-  x.rewards = { reward: { mean: 0, wilson95: null, coverage: 1, covered: 0, trials: 0, pass_rate: null, pass_at_k: null, pass_at_k_reason: null, pass_hat_k: null, interval: null, interval_reason: null } };
+  x.rewards = {
+    reward: {
+      mean: 0,
+      wilson95: null,
+      coverage: 1,
+      covered: 0,
+      trials: 0,
+      pass_rate: null,
+      pass_at_k: null,
+      pass_at_k_reason: null,
+      pass_hat_k: null,
+      interval: null,
+      interval_reason: null,
+    },
+  };
   return x;
 };
-function unitsOf(entries: BundleEntry[], x: Experiment, options: { invalid: "count" | "exclude"; errors: "exclude" | "zero" } = { invalid: "count", errors: "exclude" }) {
+function unitsOf(
+  entries: BundleEntry[],
+  x: Experiment,
+  options: { invalid: "count" | "exclude"; errors: "exclude" | "zero" } = { invalid: "count", errors: "exclude" },
+) {
   const t = new TrialOutcomes();
   for (const e of entries) t.add(e);
   return t.take(x, options);
@@ -70,8 +126,20 @@ describe("Harbor tasks: two runs whose trial names differ", () => {
   // d = (a: +0.5, b: −1) → mean −0.25; Σ(d − mean)² = 0.75² + 0.75² = 1.125 = s² (P − 1 = 1),
   // SE = √1.125/√2 = 0.75; interval −0.25 ± 12.706·0.75 = [−9.7795, 9.2795] (never clipped: a
   // difference); mde80 = (12.706 + 1.376)·0.75 = 10.5615.
-  const base = [harbor("a__x1", "a", 1), harbor("a__x2", "a", 0), harbor("b__x1", "b", 1), harbor("c__x1", "c", 0.5), harbor("c__x2", "c", 0.5)];
-  const head = [harbor("a__y1", "a", 1), harbor("a__y2", "a", 1), harbor("b__y1", "b", 0), harbor("c__y1", "c", 1, { task_checksum: "changed" }), harbor("d__y1", "d", 1)];
+  const base = [
+    harbor("a__x1", "a", 1),
+    harbor("a__x2", "a", 0),
+    harbor("b__x1", "b", 1),
+    harbor("c__x1", "c", 0.5),
+    harbor("c__x2", "c", 0.5),
+  ];
+  const head = [
+    harbor("a__y1", "a", 1),
+    harbor("a__y2", "a", 1),
+    harbor("b__y1", "b", 0),
+    harbor("c__y1", "c", 1, { task_checksum: "changed" }),
+    harbor("d__y1", "d", 1),
+  ];
   const b = unitsOf(base, job()).get("reward/reward/mean")!;
   const h = unitsOf(head, job()).get("reward/reward/mean")!;
   it("each task's value is the mean of its counted trials", () => {
@@ -83,33 +151,84 @@ describe("Harbor tasks: two runs whose trial names differ", () => {
     close(p.interval!.lo, -9.7795);
     close(p.interval!.hi, 9.2795);
     close(p.mde80, 10.5615);
-    expect(p.unpaired).toEqual(["only in HEAD: 1 task", "task_checksum changed: 1 task (a changed task is not one unit on both sides)"]);
+    expect(p.unpaired).toEqual([
+      "only in HEAD: 1 task",
+      "task_checksum changed: 1 task (a changed task is not one unit on both sides)",
+    ]);
   });
   it("a task_checksum on one side only (an older Harbor records none) pairs by the task's name, and says so", () => {
-    const units = (checksums: (string | null)[]): Units => ({ unit: "task", ids: ["a", "b"], values: Float64Array.from([1, 0]), checksums, reason: null });
+    const units = (checksums: (string | null)[]): Units => ({
+      unit: "task",
+      ids: ["a", "b"],
+      values: Float64Array.from([1, 0]),
+      checksums,
+      reason: null,
+    });
     const p = pairedComparison(units(["x", null]), units([null, "y"]), false);
     expect([p.pairs, p.mean_diff]).toEqual([2, 0]);
-    expect(p.unpaired).toEqual(["task_checksum on one side only: 2 tasks paired by task name (an older Harbor records none)"]);
+    expect(p.unpaired).toEqual([
+      "task_checksum on one side only: 2 tasks paired by task name (an older Harbor records none)",
+    ]);
   });
   it("trials of one task under two checksums within a run pair with nothing", () => {
-    const mixed = unitsOf([harbor("a__z1", "a", 1), harbor("a__z2", "a", 1, { task_checksum: "other" }), harbor("b__z1", "b", 1)], job()).get("reward/reward/mean")!;
+    const mixed = unitsOf(
+      [harbor("a__z1", "a", 1), harbor("a__z2", "a", 1, { task_checksum: "other" }), harbor("b__z1", "b", 1)],
+      job(),
+    ).get("reward/reward/mean")!;
     const p = pairedComparison(b, mixed, false);
     expect([p.pairs, p.mean_diff, p.only_base]).toEqual([1, 0, 1]);
     expect(p.unpaired).toContain("task_checksum changed: 1 task (a changed task is not one unit on both sides)");
   });
 });
 
-const inspectEntry = (path: string, ids: string[] | null, values: { exclude: (number | null)[]; zero: (number | null)[] } | null): BundleEntry => {
+const inspectEntry = (
+  path: string,
+  ids: string[] | null,
+  values: { exclude: (number | null)[]; zero: (number | null)[] } | null,
+): BundleEntry => {
   const n = ids?.length ?? 4;
-  const figure = { value: 0.5, n, wilson95: null, pass_at_k: null, interval: null, interval_reason: null, pass_hat_k: null };
+  const figure = {
+    value: 0.5,
+    n,
+    wilson95: null,
+    pass_at_k: null,
+    interval: null,
+    interval_reason: null,
+    pass_hat_k: null,
+  };
   return {
     path,
     ...blankEntry({
-      validity: "valid", errors: [], profile: "inspect", experiment: "task (model)", status: "success",
+      validity: "valid",
+      errors: [],
+      profile: "inspect",
+      experiment: "task (model)",
+      status: "success",
       inspect: {
-        format: "eval", log_version: 2, inspect_version: "0.3.100", eval_id: null, run_id: path, task_id: "task-id", model: "model", created: null, completed_at: null,
-        plan: { records: n, ids: n, epochs: 1, source: "sample_ids" }, total_samples: n, sample_ids: ids, sample_clusters: null,
-        metrics: { "match/-/accuracy": { claimed: 0.5, check: "agrees", note: null, coverage: { scored: n, planned: n }, exclude: figure, zero: figure, values } },
+        format: "eval",
+        log_version: 2,
+        inspect_version: "0.3.100",
+        eval_id: null,
+        run_id: path,
+        task_id: "task-id",
+        model: "model",
+        created: null,
+        completed_at: null,
+        plan: { records: n, ids: n, epochs: 1, source: "sample_ids" },
+        total_samples: n,
+        sample_ids: ids,
+        sample_clusters: null,
+        metrics: {
+          "match/-/accuracy": {
+            claimed: 0.5,
+            check: "agrees",
+            note: null,
+            coverage: { scored: n, planned: n },
+            exclude: figure,
+            zero: figure,
+            values,
+          },
+        },
       },
     }),
   };
@@ -118,13 +237,30 @@ const inspectExperiment = (decides: string, invalid: string[] = []): Experiment 
   const x = blankExperiment("task (model)", "inspect", 4);
   x.log = { path: decides, status: "success", state: "complete" };
   x.invalid = invalid.map((trial) => ({ trial, codes: ["JSON_SYNTAX"] }));
-  x.inspect = { "match/-/accuracy": { claimed: 0.5, value: 0.5, coverage: { scored: 4, planned: 4 }, wilson95: null, pass_at_k: null, check: "agrees", note: null, errors_zero: 0.5, interval: null, interval_reason: null, pass_hat_k: null } };
+  x.inspect = {
+    "match/-/accuracy": {
+      claimed: 0.5,
+      value: 0.5,
+      coverage: { scored: 4, planned: 4 },
+      wilson95: null,
+      pass_at_k: null,
+      check: "agrees",
+      note: null,
+      errors_zero: 0.5,
+      interval: null,
+      interval_reason: null,
+      pass_hat_k: null,
+    },
+  };
   return x;
 };
 
 describe("Inspect samples by id, from the deciding log's entry", () => {
   // The superseded log in BASE's chain has other values: only the deciding one's count.
-  const base = [inspectEntry("b/old.eval", ["s1", "s2", "s3", "s4"], { exclude: [0, 0, 0, 0], zero: [0, 0, 0, 0] }), inspectEntry("b/new.eval", ["s1", "s2", "s3", "s4"], { exclude: [1, 0, null, 1], zero: [1, 0, 0, 1] })];
+  const base = [
+    inspectEntry("b/old.eval", ["s1", "s2", "s3", "s4"], { exclude: [0, 0, 0, 0], zero: [0, 0, 0, 0] }),
+    inspectEntry("b/new.eval", ["s1", "s2", "s3", "s4"], { exclude: [1, 0, null, 1], zero: [1, 0, 0, 1] }),
+  ];
   const head = [inspectEntry("h/run.eval", ["s4", "s3", "s2", "s5"], { exclude: [0, 1, 1, 1], zero: [0, 1, 1, 1] })];
   const key = "inspect/match/-/accuracy/value";
   it("--errors exclude: a sample not in the figure is in no pair", () => {
@@ -132,9 +268,28 @@ describe("Inspect samples by id, from the deciding log's entry", () => {
     // mean 0; s² = (1 + 1)/1 = 2, SE = √2/√2 = 1; interval ±12.706; mde80 = 12.706 + 1.376 = 14.082.
     // Binary and unclustered: exact McNemar decides (§13.7 reading 11), b = 1 (s4), c = 1 (s2):
     // p = min(1, 2·P(X ≤ 1 | n = 2)) = min(1, 2·¾) = 1; its object is given where it decides.
-    const p = pairedComparison(unitsOf(base, inspectExperiment("b/new.eval")).get(key)!, unitsOf(head, inspectExperiment("h/run.eval")).get(key)!, false);
-    expect([p.unit, p.pairs, p.only_base, p.only_head, p.mean_diff, p.test, p.p]).toEqual(["sample", 2, 1, 2, 0, "mcnemar", 1]);
-    expect(p.mcnemar).toEqual({ p: 1, both_pass: 0, both_fail: 0, pass_to_fail: 1, fail_to_pass: 1, flipped: { pass_to_fail: ["s4"], fail_to_pass: ["s2"] } });
+    const p = pairedComparison(
+      unitsOf(base, inspectExperiment("b/new.eval")).get(key)!,
+      unitsOf(head, inspectExperiment("h/run.eval")).get(key)!,
+      false,
+    );
+    expect([p.unit, p.pairs, p.only_base, p.only_head, p.mean_diff, p.test, p.p]).toEqual([
+      "sample",
+      2,
+      1,
+      2,
+      0,
+      "mcnemar",
+      1,
+    ]);
+    expect(p.mcnemar).toEqual({
+      p: 1,
+      both_pass: 0,
+      both_fail: 0,
+      pass_to_fail: 1,
+      fail_to_pass: 1,
+      flipped: { pass_to_fail: ["s4"], fail_to_pass: ["s2"] },
+    });
     close(p.interval!.lo, -12.706);
     close(p.interval!.hi, 12.706);
     close(p.mde80, 14.082);
@@ -143,7 +298,11 @@ describe("Inspect samples by id, from the deciding log's entry", () => {
     // pairs s4 (−1), s3 (+1), s2 (+1): mean 1/3; Σ(d − mean)² = 16/9 + 4/9 + 4/9 = 24/9, s² = 4/3,
     // SE = √(4/3)/√3 = 2/3; interval 1/3 ± 4.303·2/3 = [−2.53533, 3.20200]; mde80 = (4.303 + 1.061)·2/3 = 3.57600.
     const options = { invalid: "count", errors: "zero" } as const;
-    const p = pairedComparison(unitsOf(base, inspectExperiment("b/new.eval"), options).get(key)!, unitsOf(head, inspectExperiment("h/run.eval"), options).get(key)!, false);
+    const p = pairedComparison(
+      unitsOf(base, inspectExperiment("b/new.eval"), options).get(key)!,
+      unitsOf(head, inspectExperiment("h/run.eval"), options).get(key)!,
+      false,
+    );
     expect([p.pairs, p.only_base, p.only_head]).toEqual([3, 1, 1]);
     close(p.mean_diff, 1 / 3, 1e-12);
     close(p.interval!.lo, -2.53533);
@@ -152,12 +311,19 @@ describe("Inspect samples by id, from the deciding log's entry", () => {
   });
   it("an invalid log in the chain (--invalid count) zeroes every planned sample, as the figure does", () => {
     const u = unitsOf(base, inspectExperiment("b/new.eval", ["b/broken.eval"])).get(key)!;
-    expect([u.ids, [...u.values]]).toEqual([["s1", "s2", "s3", "s4"], [0, 0, 0, 0]]);
+    expect([u.ids, [...u.values]]).toEqual([
+      ["s1", "s2", "s3", "s4"],
+      [0, 0, 0, 0],
+    ]);
   });
   it("a side without a value (its log a tool error): no unit there, the other side's samples on one side only", () => {
     const x = inspectExperiment("b/gone.eval");
     x.inspect!["match/-/accuracy"]!.value = null;
-    const p = pairedComparison(unitsOf([], x).get(key)!, unitsOf(head, inspectExperiment("h/run.eval")).get(key)!, false);
+    const p = pairedComparison(
+      unitsOf([], x).get(key)!,
+      unitsOf(head, inspectExperiment("h/run.eval")).get(key)!,
+      false,
+    );
     expect([p.pairs, p.reason, p.unpaired]).toEqual([0, "no sample on both sides", ["only in HEAD: 4 samples"]]);
   });
   it("a log without per-sample values (an older document): no pair, and why", () => {
@@ -169,14 +335,40 @@ describe("Inspect samples by id, from the deciding log's entry", () => {
 
 describe("what a regression is", () => {
   const run: Results["run"] = {
-    tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
-    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+    tool_version: "0.1.0",
+    scoring_version: 7,
+    started_at: "2026-12-01T00:00:00.000Z",
+    complete: true,
+    shard: null,
+    roots: ["r"],
+    options: {
+      invalid: "count",
+      resource_bound: "default",
+      errors: "exclude",
+      schedules: [],
+      hmac_key: null,
+      filters: null,
+    },
+    jobs: [],
+    unrecognised: { count: 0, paths: [] },
   };
   const side = (file: string, outcomes: number[]): Side => {
     const x = blankExperiment("x", "native-game", outcomes.length);
     const k = outcomes.reduce((a, b) => a + b, 0);
-    x.accuracy = { value: k / outcomes.length, victories: k, scored: outcomes.length, wilson95: null, interval: null, interval_reason: null };
-    return { file, run, experiments: [x], units: new Map([[x, new Map([["accuracy", trials(Object.fromEntries(outcomes.map((v, i) => [`t${i}`, v])))]])]]) };
+    x.accuracy = {
+      value: k / outcomes.length,
+      victories: k,
+      scored: outcomes.length,
+      wilson95: null,
+      interval: null,
+      interval_reason: null,
+    };
+    return {
+      file,
+      run,
+      experiments: [x],
+      units: new Map([[x, new Map([["accuracy", trials(Object.fromEntries(outcomes.map((v, i) => [`t${i}`, v])))]])]]),
+    };
   };
   it("units pair: the paired interval below 0", () => {
     // 20 trials all passing in BASE, 6 failing in HEAD: d = six −1, fourteen 0; mean −0.3;
@@ -200,28 +392,55 @@ describe("what a regression is", () => {
   it("every pair fell by the same amount (SE = 0): no interval, and the sign test decides", () => {
     // Two trials, both pass → fail: d = −1, −1; SE = 0: no interval (a point would claim certainty).
     // McNemar with b = 2, c = 0 (the sign test of binary pairs): p = 2·½² = 0.5: not a regression.
-    const two = compareRuns(side("b", [1, 1]), side("h", [0, 0]), []).experiments[0]!.metrics.find((x) => x.metric === "accuracy")!;
+    const two = compareRuns(side("b", [1, 1]), side("h", [0, 0]), []).experiments[0]!.metrics.find(
+      (x) => x.metric === "accuracy",
+    )!;
     expect([two.paired!.interval, two.paired!.mde80]).toEqual([null, null]);
     expect(two.regression).toBe(false);
     // Six: p = 2·½⁶ = 0.03125; one-sided ½⁶ = 0.015625 < 0.025: a regression.
-    const six = compareRuns(side("b", Array(6).fill(1)), side("h", Array(6).fill(0)), []).experiments[0]!.metrics.find((x) => x.metric === "accuracy")!;
+    const six = compareRuns(side("b", Array(6).fill(1)), side("h", Array(6).fill(0)), []).experiments[0]!.metrics.find(
+      (x) => x.metric === "accuracy",
+    )!;
     expect(six.regression).toBe(true);
-    expect(pairedLine(six.paired!)).toBe("mean over 6 paired trials: HEAD − BASE −100.0 pts (all 6 trials differ by exactly -1: no spread, so no interval); exact McNemar p = 0.0313 decides");
+    expect(pairedLine(six.paired!)).toBe(
+      "mean over 6 paired trials: HEAD − BASE −100.0 pts (all 6 trials differ by exactly -1: no spread, so no interval); exact McNemar p = 0.0313 decides",
+    );
   });
 });
 
 describe("an unpaired difference where a side is at 0% or 100%", () => {
   const run: Results["run"] = {
-    tool_version: "0.1.0", scoring_version: 10, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
-    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+    tool_version: "0.1.0",
+    scoring_version: 10,
+    started_at: "2026-12-01T00:00:00.000Z",
+    complete: true,
+    shard: null,
+    roots: ["r"],
+    options: {
+      invalid: "count",
+      resource_bound: "default",
+      errors: "exclude",
+      schedules: [],
+      hmac_key: null,
+      filters: null,
+    },
+    jobs: [],
+    unrecognised: { count: 0, paths: [] },
   };
   /** A native experiment's completion only, k of 80 in 10 tasks, with its Korn–Graubard interval as written. */
   const side = (file: string, k: number, interval: { lo: number; hi: number; se: number }): Side => {
     const x = blankExperiment("x", "native-game", 80);
-    x.completion = { value: k / 80, completed: k, scheduled: 80, interval: { method: "korn-graubard", units: 80, clusters: 10, design_effect: 1, ...interval }, interval_reason: null };
+    x.completion = {
+      value: k / 80,
+      completed: k,
+      scheduled: 80,
+      interval: { method: "korn-graubard", units: 80, clusters: 10, design_effect: 1, ...interval },
+      interval_reason: null,
+    };
     return { file, run, experiments: [x], units: new Map([[x, new Map()]]) };
   };
-  const completion = (b: Side, h: Side) => compareRuns(b, h, []).experiments[0]!.metrics.find((m) => m.metric === "completion")!;
+  const completion = (b: Side, h: Side) =>
+    compareRuns(b, h, []).experiments[0]!.metrics.find((m) => m.metric === "completion")!;
   it("the side at 100% takes the SE its interval implies, not 0 (it is not exact); a side with an SE keeps it", () => {
     // BASE 80/80, KG [0.942, 1], se 0 → (1 − 0.942)/(2·t(0.975, 9)) = 0.058/4.524318 = 0.0128196.
     // HEAD 60/80, se 0.05. SE = √(0.0128196² + 0.05²) = 0.0516172; half = 2.262157·0.0516172 = 0.1167662; d = −0.25.
@@ -237,24 +456,54 @@ describe("an unpaired difference where a side is at 0% or 100%", () => {
 
 describe("§13.7: the paired test decides a regression", () => {
   const run: Results["run"] = {
-    tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
-    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+    tool_version: "0.1.0",
+    scoring_version: 7,
+    started_at: "2026-12-01T00:00:00.000Z",
+    complete: true,
+    shard: null,
+    roots: ["r"],
+    options: {
+      invalid: "count",
+      resource_bound: "default",
+      errors: "exclude",
+      schedules: [],
+      hmac_key: null,
+      filters: null,
+    },
+    jobs: [],
+    unrecognised: { count: 0, paths: [] },
   };
   /** A native side: trial t<i> with outcome outcomes[i], in task tasks[i] (none: no task), its own accuracy interval given. */
-  const side = (file: string, outcomes: number[], tasks: (string | null)[] | null = null, interval: Experiment["completion"] extends infer C ? (C extends { interval: infer I } ? I : never) : never = null): Side => {
+  const side = (
+    file: string,
+    outcomes: number[],
+    tasks: (string | null)[] | null = null,
+    interval: Experiment["completion"] extends infer C ? (C extends { interval: infer I } ? I : never) : never = null,
+  ): Side => {
     const x = blankExperiment("x", "native-game", outcomes.length);
     const k = outcomes.reduce((a, b) => a + b, 0);
-    x.accuracy = { value: k / outcomes.length, victories: k, scored: outcomes.length, wilson95: null, interval, interval_reason: null };
+    x.accuracy = {
+      value: k / outcomes.length,
+      victories: k,
+      scored: outcomes.length,
+      wilson95: null,
+      interval,
+      interval_reason: null,
+    };
     const units: Units = { ...trials(Object.fromEntries(outcomes.map((v, i) => [`t${i}`, v]))), clusters: tasks };
     return { file, run, experiments: [x], units: new Map([[x, new Map([["accuracy", units]])]]) };
   };
-  const accuracy = (b: Side, h: Side) => compareRuns(b, h, []).experiments[0]!.metrics.find((x) => x.metric === "accuracy")!;
+  const accuracy = (b: Side, h: Side) =>
+    compareRuns(b, h, []).experiments[0]!.metrics.find((x) => x.metric === "accuracy")!;
 
   it("4 pass→fail among 40 trials is judged as 4 among 4: McNemar, not the paired t (before: p = 0.044, a regression)", () => {
     // Paired t over 40: d̄ = −0.1, s² = (4·0.81 + 36·0.01)/39 = 0.0923, SE = 0.0480, t = −2.08, p = 0.044.
     // McNemar counts only the flips: b = 4, c = 0: p = 2·½⁴ = 0.125, one-sided ½⁴ = 0.0625 ≥ 0.025.
     for (const agree of [36, 0]) {
-      const m = accuracy(side("b", Array(4 + agree).fill(1)), side("h", [...Array(4).fill(0), ...Array(agree).fill(1)]));
+      const m = accuracy(
+        side("b", Array(4 + agree).fill(1)),
+        side("h", [...Array(4).fill(0), ...Array(agree).fill(1)]),
+      );
       expect([m.paired!.test, m.paired!.p, m.regression]).toEqual(["mcnemar", 0.125, false]);
     }
     // The honest neighbour: 7 flips one way of 40 (½⁷ = 0.0078 < 0.025) is a regression, p = 2·½⁷ = 0.015625.
@@ -267,7 +516,15 @@ describe("§13.7: the paired test decides a regression", () => {
     // BASE 40/40 (trials t0..t39), HEAD 0/1 with only t0 in common: the unpaired cluster-t
     // difference −1 ± t(0.975, 4)·√(0.05² + 0.05²) = −1 ± 0.196 lies below 0; before, with one pair,
     // it decided (a regression). One pair carries no information: p = 1, no regression.
-    const ct = (n: number) => ({ method: "cluster-t" as const, lo: 0, hi: 1, units: n, clusters: 5, se: 0.05, design_effect: 2 });
+    const ct = (n: number) => ({
+      method: "cluster-t" as const,
+      lo: 0,
+      hi: 1,
+      units: n,
+      clusters: 5,
+      se: 0.05,
+      design_effect: 2,
+    });
     const b = side("b", Array(40).fill(1), null, ct(40));
     const h = side("h", [0], null, ct(1));
     const m = accuracy(b, h);
@@ -289,7 +546,18 @@ describe("§13.7: the paired test decides a regression", () => {
     expect(m.paired!.mcnemar).toMatchObject({ pass_to_fail: 4, fail_to_pass: 0 });
     expect(pairedLine(m.paired!)).toContain("(cluster-paired t over 3 tasks); cluster-paired t p = 0.4226 decides");
     // The honest neighbour: the same trials each in a task of their own are McNemar's (b = 4, c = 0: p = 0.125).
-    const apart = accuracy(side("b", Array(12).fill(1), tasks.map((_, i) => `T${i}`)), side("h", [0, 0, 0, 0, ...Array(8).fill(1)], tasks.map((_, i) => `T${i}`)));
+    const apart = accuracy(
+      side(
+        "b",
+        Array(12).fill(1),
+        tasks.map((_, i) => `T${i}`),
+      ),
+      side(
+        "h",
+        [0, 0, 0, 0, ...Array(8).fill(1)],
+        tasks.map((_, i) => `T${i}`),
+      ),
+    );
     expect([apart.paired!.test, apart.paired!.clusters, apart.paired!.p]).toEqual(["mcnemar", null, 0.125]);
   });
 
@@ -318,7 +586,14 @@ describe("§13.7 reading 5: a trial whose task differs between the runs", () => 
 });
 
 describe("Harbor task means: one estimand", () => {
-  const tasks = (m: Record<string, number>, n: Record<string, number> = {}): Units => ({ unit: "task", ids: Object.keys(m), values: Float64Array.from(Object.values(m)), checksums: null, reason: null, trials: Float64Array.from(Object.keys(m), (k) => n[k] ?? 1) });
+  const tasks = (m: Record<string, number>, n: Record<string, number> = {}): Units => ({
+    unit: "task",
+    ids: Object.keys(m),
+    values: Float64Array.from(Object.values(m)),
+    checksums: null,
+    reason: null,
+    trials: Float64Array.from(Object.keys(m), (k) => n[k] ?? 1),
+  });
   it("tasks whose means are all 0 or 1 and unclustered: McNemar decides, its object given (reading 11)", () => {
     const p = pairedComparison(tasks({ a: 1, b: 1, c: 0 }), tasks({ a: 0, b: 1, c: 0 }), false);
     expect([p.test, p.p, p.mcnemar?.pass_to_fail, p.mcnemar?.flipped.pass_to_fail]).toEqual(["mcnemar", 1, 1, ["a"]]);
@@ -339,15 +614,33 @@ describe("Harbor task means: one estimand", () => {
     // Paired over task means: a 0.5 − 1 = −0.5, b 0.2 − 0 = +0.2 → mean −0.15: the headline rose,
     // the paired figure fell (the issue saw −0.500 beside +0.100).
     const run: Results["run"] = {
-      tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
-      options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+      tool_version: "0.1.0",
+      scoring_version: 7,
+      started_at: "2026-12-01T00:00:00.000Z",
+      complete: true,
+      shard: null,
+      roots: ["r"],
+      options: {
+        invalid: "count",
+        resource_bound: "default",
+        errors: "exclude",
+        schedules: [],
+        hmac_key: null,
+        filters: null,
+      },
+      jobs: [],
+      unrecognised: { count: 0, paths: [] },
     };
     const hside = (file: string, mean: number, u: Units): Side => {
       const x = job();
       x.rewards!.reward!.mean = mean;
       return { file, run, experiments: [x], units: new Map([[x, new Map([["reward/reward/mean", u]])]]) };
     };
-    const doc = compareRuns(hside("b", 1 / 6, tasks({ a: 1, b: 0 }, { a: 1, b: 5 })), hside("h", 0.45, tasks({ a: 0.5, b: 0.2 }, { a: 5, b: 1 })), []);
+    const doc = compareRuns(
+      hside("b", 1 / 6, tasks({ a: 1, b: 0 }, { a: 1, b: 5 })),
+      hside("h", 0.45, tasks({ a: 0.5, b: 0.2 }, { a: 5, b: 1 })),
+      [],
+    );
     const m = doc.experiments[0]!.metrics.find((x) => x.metric === "reward/reward/mean")!;
     close(m.difference, 0.45 - 1 / 6, 1e-12);
     close(m.paired!.mean_diff, -0.15, 1e-12);
@@ -357,20 +650,47 @@ describe("Harbor task means: one estimand", () => {
     );
     // The honest neighbour: HEAD a 1 trial at 0.5, b 5 trials at 0: headline 0.5/6 = 0.0833 (−0.0833),
     // paired a −0.5, b 0 → −0.25: both fell, so the weighting is said without the warning.
-    const same = compareRuns(hside("b", 1 / 6, tasks({ a: 1, b: 0 }, { a: 1, b: 5 })), hside("h", 0.5 / 6, tasks({ a: 0.5, b: 0 }, { a: 1, b: 5 })), []);
-    expect(headlineLine(same.experiments[0]!.metrics.find((x) => x.metric === "reward/reward/mean")!)).toMatch(/weighs every task once$/);
+    const same = compareRuns(
+      hside("b", 1 / 6, tasks({ a: 1, b: 0 }, { a: 1, b: 5 })),
+      hside("h", 0.5 / 6, tasks({ a: 0.5, b: 0 }, { a: 1, b: 5 })),
+      [],
+    );
+    expect(headlineLine(same.experiments[0]!.metrics.find((x) => x.metric === "reward/reward/mean")!)).toMatch(
+      /weighs every task once$/,
+    );
     // Equal weights (one trial per task): the figures agree, so there is no weighting to explain.
     const even = compareRuns(hside("b", 0.5, tasks({ a: 1, b: 0 })), hside("h", 0.25, tasks({ a: 0.5, b: 0 })), []);
-    expect(headlineLine(even.experiments[0]!.metrics.find((x) => x.metric === "reward/reward/mean")!)).toBe("headline (each run's own figure, as in the table): BASE 0.5, HEAD 0.25, HEAD − BASE −0.2500");
+    expect(headlineLine(even.experiments[0]!.metrics.find((x) => x.metric === "reward/reward/mean")!)).toBe(
+      "headline (each run's own figure, as in the table): BASE 0.5, HEAD 0.25, HEAD − BASE −0.2500",
+    );
   });
 });
 
 describe("the unpaired interval where trials repeat tasks", () => {
   const run: Results["run"] = {
-    tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["r"],
-    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] },
+    tool_version: "0.1.0",
+    scoring_version: 7,
+    started_at: "2026-12-01T00:00:00.000Z",
+    complete: true,
+    shard: null,
+    roots: ["r"],
+    options: {
+      invalid: "count",
+      resource_bound: "default",
+      errors: "exclude",
+      schedules: [],
+      hmac_key: null,
+      filters: null,
+    },
+    jobs: [],
+    unrecognised: { count: 0, paths: [] },
   };
-  const side = (file: string, k: number, n: number, interval: NonNullable<Experiment["completion"]>["interval"]): Side => {
+  const side = (
+    file: string,
+    k: number,
+    n: number,
+    interval: NonNullable<Experiment["completion"]>["interval"],
+  ): Side => {
     const x = blankExperiment("x", "native-game", n);
     x.completion = { value: k / n, completed: k, scheduled: n, interval, interval_reason: null };
     return { file, run, experiments: [x], units: new Map([[x, new Map()]]) };
@@ -380,8 +700,24 @@ describe("the unpaired interval where trials repeat tasks", () => {
     // SE_d = √(0.01 + 0.0025) = 0.111803; df = min(4, 10) = 4, t(0.975, 4) = 2.776 (table) →
     // half 0.310366 → [−0.510366, 0.110366]: it holds 0, so no regression (Newcombe's, which takes
     // the 80 trials as independent, would be [−0.40, +0.02]).
-    const b = side("b", 20, 40, { method: "cluster-t", lo: 0.27, hi: 0.73, units: 40, clusters: 5, se: 0.1, design_effect: 4 });
-    const h = side("h", 12, 40, { method: "cluster-t", lo: 0.19, hi: 0.41, units: 40, clusters: 11, se: 0.05, design_effect: 1.2 });
+    const b = side("b", 20, 40, {
+      method: "cluster-t",
+      lo: 0.27,
+      hi: 0.73,
+      units: 40,
+      clusters: 5,
+      se: 0.1,
+      design_effect: 4,
+    });
+    const h = side("h", 12, 40, {
+      method: "cluster-t",
+      lo: 0.19,
+      hi: 0.41,
+      units: 40,
+      clusters: 11,
+      se: 0.05,
+      design_effect: 1.2,
+    });
     const m = compareRuns(b, h, []).experiments[0]!.metrics.find((x) => x.metric === "completion")!;
     expect(m.interval_method).toBe("cluster-t");
     close(m.interval95![0], -0.510366);
@@ -389,8 +725,18 @@ describe("the unpaired interval where trials repeat tasks", () => {
     expect(m.regression).toBe(false);
   });
   it("Newcombe's where neither side repeats a task", () => {
-    const w = (k: number, n: number) => ({ method: "wilson" as const, lo: 0, hi: 1, units: n, clusters: n, se: null, design_effect: null });
-    const m = compareRuns(side("b", 20, 40, w(20, 40)), side("h", 12, 40, w(12, 40)), []).experiments[0]!.metrics.find((x) => x.metric === "completion")!;
+    const w = (k: number, n: number) => ({
+      method: "wilson" as const,
+      lo: 0,
+      hi: 1,
+      units: n,
+      clusters: n,
+      se: null,
+      design_effect: null,
+    });
+    const m = compareRuns(side("b", 20, 40, w(20, 40)), side("h", 12, 40, w(12, 40)), []).experiments[0]!.metrics.find(
+      (x) => x.metric === "completion",
+    )!;
     expect(m.interval_method).toBe("newcombe");
   });
 });

@@ -16,17 +16,39 @@ const HAVE = existsSync(JOBS);
 
 describe.runIf(runsWithShared(JOBS))("persona-* jobs against their appSim-example-* copies", () => {
   const { dir } = scratch("assay-compare-real-", SCRATCH);
-  const persona = HAVE ? readdirSync(JOBS).filter((d) => d.startsWith("persona-") && existsSync(join(JOBS, `appSim-example-${d.slice("persona-".length)}`))) : [];
+  const persona = HAVE
+    ? readdirSync(JOBS).filter(
+        (d) => d.startsWith("persona-") && existsSync(join(JOBS, `appSim-example-${d.slice("persona-".length)}`)),
+      )
+    : [];
   const copyOf = (p: string) => `appSim-example-${p.slice("persona-".length)}`;
   let doc: Comparison;
 
   beforeAll(async () => {
     expectShared(JOBS);
-    for (const [out, jobs] of [["persona.json", persona], ["appsim.json", persona.map(copyOf)]] as const) {
-      const r = spawnCli(["score", ...jobs.map((j) => join(JOBS, j)), "--quiet", "--format", "json", "--out", join(dir, out)]);
+    for (const [out, jobs] of [
+      ["persona.json", persona],
+      ["appsim.json", persona.map(copyOf)],
+    ] as const) {
+      const r = spawnCli([
+        "score",
+        ...jobs.map((j) => join(JOBS, j)),
+        "--quiet",
+        "--format",
+        "json",
+        "--out",
+        join(dir, out),
+      ]);
       expect(r.code, r.stderr).toBeLessThanOrEqual(1);
     }
-    const r = await run(["compare", join(dir, "persona.json"), join(dir, "appsim.json"), ...persona.flatMap((p) => ["--pair", `${p}=${copyOf(p)}`]), "--format", "json"]);
+    const r = await run([
+      "compare",
+      join(dir, "persona.json"),
+      join(dir, "appsim.json"),
+      ...persona.flatMap((p) => ["--pair", `${p}=${copyOf(p)}`]),
+      "--format",
+      "json",
+    ]);
     expect([r.code, r.stderr]).toEqual([0, ""]);
     doc = comparisonSchema.parse(JSON.parse(r.stdout));
   }, 120_000);
@@ -37,13 +59,25 @@ describe.runIf(runsWithShared(JOBS))("persona-* jobs against their appSim-exampl
     let paired = 0;
     for (const e of doc.experiments) {
       expect(e.head).toBe(copyOf(e.base));
-      const same = readdirSync(join(JOBS, e.base)).filter((d) => d.includes("__")).sort().join() === readdirSync(join(JOBS, e.head)).filter((d) => d.includes("__")).sort().join();
+      const same =
+        readdirSync(join(JOBS, e.base))
+          .filter((d) => d.includes("__"))
+          .sort()
+          .join() ===
+        readdirSync(join(JOBS, e.head))
+          .filter((d) => d.includes("__"))
+          .sort()
+          .join();
       for (const m of e.metrics.filter((x) => /^reward\/.*\/mean$/.test(x.metric))) {
         const p = m.paired!;
         expect(p.unit).toBe("task");
         if (!same) {
           // The survey job's copy holds another trial of another task: nothing pairs, and it says so.
-          expect([p.pairs, p.mean_diff, p.unpaired]).toEqual([0, null, ["only in BASE: 1 task", "only in HEAD: 1 task"]]);
+          expect([p.pairs, p.mean_diff, p.unpaired]).toEqual([
+            0,
+            null,
+            ["only in BASE: 1 task", "only in HEAD: 1 task"],
+          ]);
           continue;
         }
         expect([p.only_base, p.only_head, p.unpaired]).toEqual([0, 0, []]);
@@ -51,7 +85,12 @@ describe.runIf(runsWithShared(JOBS))("persona-* jobs against their appSim-exampl
         expect(p.pairs).toBeGreaterThanOrEqual(1);
         expect(p.mean_diff).toBe(0);
         // Every task agrees exactly: no spread for the t, so no zero-width interval, and the reason says so.
-        if (p.pairs >= 2) expect([p.interval, p.mde80, p.reason]).toEqual([null, null, `all ${p.pairs} tasks agree exactly (every difference 0): no spread, so no interval`]);
+        if (p.pairs >= 2)
+          expect([p.interval, p.mde80, p.reason]).toEqual([
+            null,
+            null,
+            `all ${p.pairs} tasks agree exactly (every difference 0): no spread, so no interval`,
+          ]);
         // §13.7: no information is p = 1, never a regression; tasks whose means are all 0/1 are McNemar's (b = c = 0).
         expect([p.p, m.regression]).toEqual([1, false]);
         expect(p.test).toBe(p.mcnemar === null ? "none" : "mcnemar");

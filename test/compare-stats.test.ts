@@ -30,7 +30,11 @@ describe("Newcombe's hybrid score interval (method 10)", () => {
     const [lo, hi] = newcombe95(48, 80, 56, 70)!;
     expect(lo).toBeCloseTo(-0.3339, 4);
     expect(hi).toBeCloseTo(-0.0524, 4);
-    for (const [k1, n1, k2, n2] of [[1, 1, 0, 1], [0, 3, 3, 3], [2, 5, 2, 5]] as const) {
+    for (const [k1, n1, k2, n2] of [
+      [1, 1, 0, 1],
+      [0, 3, 3, 3],
+      [2, 5, 2, 5],
+    ] as const) {
       const [l, h] = newcombe95(k1, n1, k2, n2)!;
       expect(l).toBeLessThanOrEqual(k1 / n1 - k2 / n2);
       expect(h).toBeGreaterThanOrEqual(k1 / n1 - k2 / n2);

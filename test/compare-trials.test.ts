@@ -6,11 +6,32 @@ import { blankEntry, blankExperiment, type BundleEntry, type Experiment } from "
 
 const native = (trial: string, attempt: number, f: Partial<BundleEntry>): BundleEntry => ({
   path: `r/${trial}/a${attempt}`,
-  ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "x", trial, attempt, status: "completed", ending: true, victory: false, ...f }),
+  ...blankEntry({
+    validity: "valid",
+    errors: [],
+    profile: "native-game",
+    experiment: "x",
+    trial,
+    attempt,
+    status: "completed",
+    ending: true,
+    victory: false,
+    ...f,
+  }),
 });
 const harbor = (trial: string, f: Partial<BundleEntry>): BundleEntry => ({
   path: `job/${trial}`,
-  ...blankEntry({ validity: "valid", errors: [], profile: "harbor", experiment: "job", trial, task: trial, state: "scored", rewards: { reward: 1 }, ...f }),
+  ...blankEntry({
+    validity: "valid",
+    errors: [],
+    profile: "harbor",
+    experiment: "job",
+    trial,
+    task: trial,
+    state: "scored",
+    rewards: { reward: 1 },
+    ...f,
+  }),
 });
 /** Units as { id: value }. */
 const values = (u: Units | undefined) => Object.fromEntries(u!.ids.map((id, i) => [id, u!.values[i]]));
@@ -22,7 +43,10 @@ const take = (entries: BundleEntry[], x: Experiment, invalid: "count" | "exclude
 
 describe("native trials", () => {
   const x = blankExperiment("x", "native-game", 6);
-  x.invalid = [{ trial: "bad", codes: ["JSON_SYNTAX"] }, { trial: "stray", codes: ["UNSCHEDULED"] }];
+  x.invalid = [
+    { trial: "bad", codes: ["JSON_SYNTAX"] },
+    { trial: "stray", codes: ["UNSCHEDULED"] },
+  ];
   x.excluded = [{ trial: "killed", reason: "no adjudicated attempt" }];
   x.unscored = ["crashed"];
   const entries = [
@@ -64,21 +88,48 @@ describe("native trials' clusters (§13.7): the task of the attempt that decides
   ];
   const clusters = (u: Units | undefined) => Object.fromEntries(u!.ids.map((id, i) => [id, u!.clusters?.[i] ?? null]));
   it("each trial's cluster; a trial without meta.task is its own (null)", () => {
-    expect(clusters(take(entries, x).get("accuracy"))).toEqual({ bad: "V", one: "T", two: "T", moved: "U", alone: null });
+    expect(clusters(take(entries, x).get("accuracy"))).toEqual({
+      bad: "V",
+      one: "T",
+      two: "T",
+      moved: "U",
+      alone: null,
+    });
   });
   it("interned: trials of one task hold the same string; no task anywhere, no clusters at all", () => {
     const u = take(entries, x).get("accuracy")!;
     expect(u.clusters![u.ids.indexOf("one")]).toBe(u.clusters![u.ids.indexOf("two")]);
-    expect(take([native("p", 1, { victory: true }), native("q", 1, {})], blankExperiment("x", "native-game", 2)).get("accuracy")!.clusters).toBeNull();
+    expect(
+      take([native("p", 1, { victory: true }), native("q", 1, {})], blankExperiment("x", "native-game", 2)).get(
+        "accuracy",
+      )!.clusters,
+    ).toBeNull();
   });
 });
 
 describe("Harbor trials", () => {
   const x = blankExperiment("job", "harbor", 5);
-  x.rewards = { reward: { mean: 0.5, wilson95: null, coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: null, pass_hat_k: null, interval: null, interval_reason: null } };
+  x.rewards = {
+    reward: {
+      mean: 0.5,
+      wilson95: null,
+      coverage: 1,
+      covered: 2,
+      trials: 2,
+      pass_rate: 0.5,
+      pass_at_k: null,
+      pass_at_k_reason: null,
+      pass_hat_k: null,
+      interval: null,
+      interval_reason: null,
+    },
+  };
   x.invalid = [{ trial: "forged", codes: ["REWARD_MISMATCH"] }];
   // As kinds/harbor/batch.ts records a byte-identical copy: excluded under its original's name, which is counted.
-  x.excluded = [{ trial: "infra", reason: "infrastructure-error" }, { trial: "copy", reason: copyReason("job/copy") }];
+  x.excluded = [
+    { trial: "infra", reason: "infrastructure-error" },
+    { trial: "copy", reason: copyReason("job/copy") },
+  ];
   it("a scored trial's reward; invalid 0; excluded names out; each folder of a conflicting name 0 (--invalid count); a copy once; an unexcluded trial without a reward 0 (--errors zero)", () => {
     const entries = [
       harbor("pass", {}),
@@ -92,7 +143,14 @@ describe("Harbor trials", () => {
       { ...harbor("clash", { digest: "b" }), path: "job/clash-2" },
       harbor("other-key", { rewards: { accuracy: 1 } }),
     ];
-    expect(values(take(entries, x).get("reward/reward/mean"))).toEqual({ pass: 1, fail: 0, forged: 0, zeroed: 0, copy: 1, clash: 0 });
+    expect(values(take(entries, x).get("reward/reward/mean"))).toEqual({
+      pass: 1,
+      fail: 0,
+      forged: 0,
+      zeroed: 0,
+      copy: 1,
+      clash: 0,
+    });
   });
 });
 
@@ -102,8 +160,24 @@ describe("a native experiment and a Harbor job of one id", () => {
     t.add(native("won", 1, { victory: true }));
     t.add(harbor("pass", { experiment: "x" }));
     const job = blankExperiment("x", "harbor", 1);
-    job.rewards = { reward: { mean: 1, wilson95: null, coverage: 1, covered: 1, trials: 1, pass_rate: 1, pass_at_k: null, pass_at_k_reason: null, pass_hat_k: null, interval: null, interval_reason: null } };
-    expect(values(t.take(blankExperiment("x", "native-game", 1), { invalid: "count", errors: "exclude" }).get("accuracy"))).toEqual({ won: 1 });
+    job.rewards = {
+      reward: {
+        mean: 1,
+        wilson95: null,
+        coverage: 1,
+        covered: 1,
+        trials: 1,
+        pass_rate: 1,
+        pass_at_k: null,
+        pass_at_k_reason: null,
+        pass_hat_k: null,
+        interval: null,
+        interval_reason: null,
+      },
+    };
+    expect(
+      values(t.take(blankExperiment("x", "native-game", 1), { invalid: "count", errors: "exclude" }).get("accuracy")),
+    ).toEqual({ won: 1 });
     expect(values(t.take(job, { invalid: "count", errors: "exclude" }).get("reward/reward/mean"))).toEqual({ pass: 1 });
   });
 });

@@ -13,8 +13,13 @@ import { scratch } from "./helpers/shared.js";
 
 const { at } = scratch("assay-compare-");
 
-interface ManifestBundle { dir: string; trial: string; outcome: string }
-const manifest = (root: string): ManifestBundle[] => JSON.parse(readFileSync(join(root, "synth-manifest.json"), "utf8")).bundles;
+interface ManifestBundle {
+  dir: string;
+  trial: string;
+  outcome: string;
+}
+const manifest = (root: string): ManifestBundle[] =>
+  JSON.parse(readFileSync(join(root, "synth-manifest.json"), "utf8")).bundles;
 const byTrial = (bs: ManifestBundle[]) => {
   const m = new Map<string, ManifestBundle[]>();
   for (const b of bs) m.set(b.trial, [...(m.get(b.trial) ?? []), b]);
@@ -24,7 +29,8 @@ const won = (bs: ManifestBundle[] | undefined) => (bs ?? []).some((b) => b.outco
 
 /** A compare that must finish: exit 0, or 1 where it found a regression. */
 const cli = (argv: string[]) => ok(argv, [1]);
-const score = (root: string, out: string, ...more: string[]) => cli(["score", at(root), "--quiet", "--out", at(out), ...more]);
+const score = (root: string, out: string, ...more: string[]) =>
+  cli(["score", at(root), "--quiet", "--out", at(out), ...more]);
 async function compare(...argv: string[]): Promise<{ code: number; doc: Comparison }> {
   const r = await run(["compare", ...argv, "--format", "json"]);
   expect(r.stderr).toBe("");
@@ -94,10 +100,14 @@ describe("a real regression", () => {
     // synth's trials repeat its tasks: the clusters are the tasks the paired trials fall in (§13.7).
     expect([paired.test, paired.interval!.method]).toEqual(["cluster-paired-t", "cluster-paired-t"]);
     // BASE and HEAD hold each trial under the same task, so C = the tasks of the paired trials, counted from BASE's entries.
-    const entries: { trial: string | null; task: string | null }[] = JSON.parse(readFileSync(at("base.json"), "utf8")).bundles;
+    const entries: { trial: string | null; task: string | null }[] = JSON.parse(
+      readFileSync(at("base.json"), "utf8"),
+    ).bundles;
     const paired_trials = new Set([...p.flipped.pass_to_fail, ...p.flipped.fail_to_pass]);
     expect(paired_trials.size).toBeGreaterThan(0);
-    expect(paired.clusters).toBeGreaterThanOrEqual(new Set(entries.filter((e) => paired_trials.has(e.trial ?? "")).map((e) => e.task)).size);
+    expect(paired.clusters).toBeGreaterThanOrEqual(
+      new Set(entries.filter((e) => paired_trials.has(e.trial ?? "")).map((e) => e.task)).size,
+    );
     expect(paired.clusters).toBeLessThanOrEqual(new Set(entries.map((e) => e.task)).size);
     expect(paired.mean_diff).toBeCloseTo(-p.pass_to_fail / paired.pairs, 12);
     expect(paired.interval!.hi).toBeLessThan(0);
@@ -109,12 +119,16 @@ describe("a real regression", () => {
     expect(r.stderr).toBe("");
     expect(r.stdout).toMatch(/accuracy .* REGRESSION/);
     expect(r.stdout).toMatch(/pass→fail: t\d{4}/);
-    expect(r.stdout).toContain("paired (the figure compared and tested: the mean of HEAD − BASE over the trials both runs count):");
+    expect(r.stdout).toContain(
+      "paired (the figure compared and tested: the mean of HEAD − BASE over the trials both runs count):",
+    );
     // synth's trials repeat tasks: the cluster-paired t over them decides (§13.7), mde80 said to be approximate.
     expect(r.stdout).toMatch(
       /accuracy mean over \d+ paired trials: HEAD − BASE −\d+\.\d pts, 95% interval \[−\d+\.\d, −\d+\.\d\] pts \(cluster-paired t over \d+ tasks\); cluster-paired t p = [\d.e-]+ decides; it cannot see differences smaller than about \d+\.\d pts \(mde80, approximate: it takes the observed spread as the true one\)/,
     );
-    expect(r.stdout).toMatch(/headline \(each run's own figure, as in the table\): BASE \d+\/\d+ = [\d.]+%, HEAD \d+\/\d+ = [\d.]+%, HEAD − BASE −[\d.]+ pts/);
+    expect(r.stdout).toMatch(
+      /headline \(each run's own figure, as in the table\): BASE \d+\/\d+ = [\d.]+%, HEAD \d+\/\d+ = [\d.]+%, HEAD − BASE −[\d.]+ pts/,
+    );
     expect(r.stdout).toContain("(not deciding: the units repeat tasks, so the cluster-paired test decides)");
     expect(r.stdout).toMatch(/regressions?: synth-native accuracy/);
   });
@@ -132,7 +146,14 @@ describe("no regression", () => {
     expect(doc.regressions).toEqual([]);
     for (const m of doc.experiments[0]!.metrics) expect(m.difference === null || m.difference === 0).toBe(true);
     const paired = doc.experiments[0]!.metrics.find((m) => m.metric === "accuracy")!.paired!;
-    expect([paired.mcnemar!.pass_to_fail, paired.mcnemar!.fail_to_pass, paired.mcnemar!.p, paired.mean_diff, paired.mde80, paired.interval]).toEqual([0, 0, 1, 0, null, null]);
+    expect([
+      paired.mcnemar!.pass_to_fail,
+      paired.mcnemar!.fail_to_pass,
+      paired.mcnemar!.p,
+      paired.mean_diff,
+      paired.mde80,
+      paired.interval,
+    ]).toEqual([0, 0, 1, 0, null, null]);
     expect(spawnCli(["compare", at("base.json"), at("base-again.json"), "--fail-on", "regression"]).code).toBe(0);
   });
 
@@ -163,24 +184,51 @@ describe("formats", () => {
     expect(md.stdout).toContain("| metric | BASE | HEAD | HEAD − BASE | 95% interval | |");
     expect(md.stdout).toMatch(/\*\*1 regression\*\*|\*\*\d+ regressions\*\*/);
     const html = await run(["compare", at("base.json"), at("head.json"), "--format", "html"]);
-    expect(html.stdout).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`);
+    expect(html.stdout).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+    );
     expect(html.stdout).not.toMatch(/<script|src=|href=|@import|url\(/i);
     expect(html.stdout).toContain('<span class="reg">regression</span>');
     // §13.7 in every format: the paired figure named as such, the test that decided and its p,
     // mde80 said to be approximate, each run's headline beside it, McNemar marked not deciding.
     const plain = [md.stdout.replace(/\\(.)/g, "$1"), html.stdout.replace(/&#39;|&#x27;/g, "'").replace(/&amp;/g, "&")];
     for (const text of plain) {
-      expect(text).toMatch(/accuracy mean over \d+ paired trials: HEAD − BASE −[\d.]+ pts, 95% interval \[[^\]]+\] pts \(cluster-paired t over \d+ tasks\); cluster-paired t p = [\d.e-]+ decides/);
+      expect(text).toMatch(
+        /accuracy mean over \d+ paired trials: HEAD − BASE −[\d.]+ pts, 95% interval \[[^\]]+\] pts \(cluster-paired t over \d+ tasks\); cluster-paired t p = [\d.e-]+ decides/,
+      );
       expect(text).toContain("mde80, approximate: it takes the observed spread as the true one");
-      expect(text).toMatch(/headline \(each run's own figure, as in the table\): BASE \d+\/\d+ = [\d.]+%, HEAD \d+\/\d+ = [\d.]+%/);
+      expect(text).toMatch(
+        /headline \(each run's own figure, as in the table\): BASE \d+\/\d+ = [\d.]+%, HEAD \d+\/\d+ = [\d.]+%/,
+      );
       expect(text).toMatch(/exact McNemar p = [\d.e-]+ \(not deciding/);
     }
   });
 
   it("--out picks the format by its extension as score does; a --format the extension contradicts, or an extension compare cannot write, is refused", async () => {
-    const [html, md, json, table] = ["<!doctype html>", "## assay compare", '{\n  "format": "assay.compare/2"', "assay compare: BASE "];
-    for (const [file, probe, format] of [["c.html", html], ["c.HTM", html], ["c.md", md], ["c.markdown", md], ["c.json", json], ["c.txt", table], ["c", table], ["c2.txt", json, "json"]] as const) {
-      const r = await run(["compare", at("base.json"), at("head.json"), "--out", at(file), ...(format === undefined ? [] : ["--format", format])]);
+    const [html, md, json, table] = [
+      "<!doctype html>",
+      "## assay compare",
+      '{\n  "format": "assay.compare/2"',
+      "assay compare: BASE ",
+    ];
+    for (const [file, probe, format] of [
+      ["c.html", html],
+      ["c.HTM", html],
+      ["c.md", md],
+      ["c.markdown", md],
+      ["c.json", json],
+      ["c.txt", table],
+      ["c", table],
+      ["c2.txt", json, "json"],
+    ] as const) {
+      const r = await run([
+        "compare",
+        at("base.json"),
+        at("head.json"),
+        "--out",
+        at(file),
+        ...(format === undefined ? [] : ["--format", format]),
+      ]);
       expect(r.code, file).toBe(0);
       expect(readFileSync(at(file), "utf8").startsWith(probe), file).toBe(true);
     }
@@ -189,7 +237,9 @@ describe("formats", () => {
     expect(r.stderr).toMatch(/^assay compare: --format json, but --out .*c2\.md names md\n$/);
     const xml = spawnCli(["compare", at("base.json"), at("head.json"), "--out", at("c.xml")]);
     expect(xml.code).toBe(2);
-    expect(xml.stderr).toMatch(/^assay compare: --out .*c\.xml names junit, not a format this command writes \(table, json, md, html\): name the file for one of them\n$/);
+    expect(xml.stderr).toMatch(
+      /^assay compare: --out .*c\.xml names junit, not a format this command writes \(table, json, md, html\): name the file for one of them\n$/,
+    );
     expect(() => readFileSync(at("c.xml"))).toThrow();
   });
 
@@ -212,22 +262,33 @@ describe("refusals (exit 2, one line)", () => {
     expect(r.stdout).toBe("");
   };
   it("documents scored under different options, naming the option", () =>
-    refused([at("base.json"), at("base-exclude.json")], /^assay compare: .* were scored with different options \(--invalid count vs exclude\)/));
+    refused(
+      [at("base.json"), at("base-exclude.json")],
+      /^assay compare: .* were scored with different options \(--invalid count vs exclude\)/,
+    ));
   it("documents of different scoring versions", () => {
     const doc = JSON.parse(readFileSync(at("base.json"), "utf8"));
     doc.run.scoring_version += 1;
     writeFileSync(at("other-version.json"), JSON.stringify(doc));
-    refused([at("base.json"), at("other-version.json")], /scored under scoring version \d+ .* under \d+ .*score both with one assay/);
+    refused(
+      [at("base.json"), at("other-version.json")],
+      /scored under scoring version \d+ .* under \d+ .*score both with one assay/,
+    );
   });
   it("a file that is not a results document", () => {
     writeFileSync(at("not.json"), '{"format": "something/1", "run": {}}');
     refused([at("base.json"), at("not.json")], /not\.json is not an assay results document/);
   });
-  it("a shard's document", () => refused([at("shard.json"), at("base.json")], /is shard 0\/2 of a run: merge the shards first/));
-  it("a --pair naming an experiment a side lacks", () => refused([at("base.json"), at("head.json"), "--pair", "synth-native=nope"], /has no experiment nope/));
+  it("a shard's document", () =>
+    refused([at("shard.json"), at("base.json")], /is shard 0\/2 of a run: merge the shards first/));
+  it("a --pair naming an experiment a side lacks", () =>
+    refused([at("base.json"), at("head.json"), "--pair", "synth-native=nope"], /has no experiment nope/));
   it("one document, --pair with three, or --fail-on something else", () => {
     refused([], /needs a results document/);
-    refused([at("base.json"), at("head.json"), at("base.json"), "--pair", "a=b"], /--pair takes one experiment per document, 3 names joined by =/);
+    refused(
+      [at("base.json"), at("head.json"), at("base.json"), "--pair", "a=b"],
+      /--pair takes one experiment per document, 3 names joined by =/,
+    );
     refused([at("base.json"), "--pair", "a"], /--pair takes A=B\[=C…\]/);
     refused([at("base.json"), at("head.json"), "--by", "model"], /--by takes: name, benchmark, tasks/);
     refused([at("base.json"), at("head.json"), "--fail-on", "invalid"], /--fail-on takes: regression/);
@@ -254,15 +315,30 @@ describe("--pair", () => {
     const pairedUp = await compare(at("base.json"), at("renamed.json"), "--pair", `synth-native=${hostile}`);
     const straight = await compare(at("base.json"), at("head.json"));
     expect(pairedUp.doc.experiments.map((e) => e.match)).toEqual(["pair"]);
-    expect(pairedUp.doc.experiments.map((e) => ({ ...e, head: "synth-native", match: "name" }))).toEqual(straight.doc.experiments);
-    const html = (await run(["compare", at("base.json"), at("renamed.json"), "--pair", `synth-native=${hostile}`, "--format", "html"])).stdout;
+    expect(pairedUp.doc.experiments.map((e) => ({ ...e, head: "synth-native", match: "name" }))).toEqual(
+      straight.doc.experiments,
+    );
+    const html = (
+      await run([
+        "compare",
+        at("base.json"),
+        at("renamed.json"),
+        "--pair",
+        `synth-native=${hostile}`,
+        "--format",
+        "html",
+      ])
+    ).stdout;
     expect(html).not.toContain("<img");
     expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;|*x*");
-    const md = (await run(["compare", at("base.json"), at("renamed.json"), "--pair", `synth-native=${hostile}`, "--format", "md"])).stdout;
+    const md = (
+      await run(["compare", at("base.json"), at("renamed.json"), "--pair", `synth-native=${hostile}`, "--format", "md"])
+    ).stdout;
     expect(md).not.toContain("<img");
     expect(md).toContain("&lt;img src=x onerror=alert(1)\\>\\|\\*x\\*");
     expect(md + html).not.toContain("\u001b");
-    const table = (await run(["compare", at("base.json"), at("renamed.json"), "--pair", `synth-native=${hostile}`])).stdout;
+    const table = (await run(["compare", at("base.json"), at("renamed.json"), "--pair", `synth-native=${hostile}`]))
+      .stdout;
     expect(table).not.toContain("\u001b");
     expect(table).toContain('experiment synth-native → "<img src=x onerror=alert(1)>|*x*\\u001b[2J"');
   });
@@ -273,11 +349,23 @@ describe("a gate that compared nothing fails (nothing compared is not a pass)", 
     for (const gate of [[], ["--fail-on", "regression"]]) {
       const nothing = spawnCli(["compare", at("base.json"), at("renamed.json"), "--by", "name", ...gate]);
       expect(nothing.code).toBe(2);
-      expect(nothing.stderr).toContain("assay compare: nothing compared: no experiment is on both sides (matched by name only (--by); only in BASE: synth-native; only in HEAD:");
+      expect(nothing.stderr).toContain(
+        "assay compare: nothing compared: no experiment is on both sides (matched by name only (--by); only in BASE: synth-native; only in HEAD:",
+      );
       expect(nothing.stderr).toContain("pair two with --pair BASE_NAME=HEAD_NAME");
       expect(nothing.stderr).toContain("or choose one criterion with --by name|benchmark|tasks");
     }
-    expect(spawnCli(["compare", at("base.json"), at("renamed.json"), "--pair", `synth-native=${JSON.parse(readFileSync(at("renamed.json"), "utf8")).experiments[0].experiment}`, "--fail-on", "regression"]).code).toBe(1);
+    expect(
+      spawnCli([
+        "compare",
+        at("base.json"),
+        at("renamed.json"),
+        "--pair",
+        `synth-native=${JSON.parse(readFileSync(at("renamed.json"), "utf8")).experiments[0].experiment}`,
+        "--fail-on",
+        "regression",
+      ]).code,
+    ).toBe(1);
   });
 
   it("nothing matched is never printed as 'no regression', in any format", async () => {
@@ -295,7 +383,15 @@ describe("a gate that compared nothing fails (nothing compared is not a pass)", 
     const doc = JSON.parse(readFileSync(at("base.json"), "utf8"));
     for (const e of doc.bundles) if (e.experiment === "synth-native") e.experiment = "third";
     // Another run (a copy started a year later: the very same run given again is never ranked against itself).
-    for (const x of doc.experiments) if (x.experiment === "synth-native") Object.assign(x, { experiment: "third", identity: { ...x.identity, started_at: x.identity.started_at.replace(/^\d{4}/, (y: string) => String(Number(y) + 1)) } });
+    for (const x of doc.experiments)
+      if (x.experiment === "synth-native")
+        Object.assign(x, {
+          experiment: "third",
+          identity: {
+            ...x.identity,
+            started_at: x.identity.started_at.replace(/^\d{4}/, (y: string) => String(Number(y) + 1)),
+          },
+        });
     writeFileSync(at("third.json"), JSON.stringify(doc));
     const r = spawnCli(["compare", at("base.json"), at("renamed.json"), at("third.json"), "--by", "name"]);
     expect(r.code).toBe(2);
@@ -357,7 +453,9 @@ describe("Harbor and Inspect", () => {
     await cli(["synth", "--out", at("inspect"), "--n", "4", "--profile", "inspect"]);
     await score("inspect", "inspect.json", "--format", "json");
     const { doc } = await compare(at("inspect.json"), at("inspect.json"));
-    const e = doc.experiments.find((x) => x.profile.base === "inspect" && x.metrics.some((m) => m.interval95 !== null))!;
+    const e = doc.experiments.find(
+      (x) => x.profile.base === "inspect" && x.metrics.some((m) => m.interval95 !== null),
+    )!;
     expect(e.metrics.some((m) => /^inspect\/.*\/value$/.test(m.metric) && m.base.n !== null)).toBe(true);
     const paired = e.metrics.filter((m) => m.paired !== null).map((m) => m.paired!);
     expect(paired.length).toBeGreaterThan(0);

@@ -30,7 +30,10 @@ describe("discovery", () => {
     expect(paths([join(tmp, "root")])).toEqual([join(tmp, "root/e/t1/a1"), join(tmp, "root/e/t2/a1")]);
   });
   it("follows a root given as a symlink and reports paths under the root as given", async () => {
-    expect(paths([join(tmp, "root-link") + "/"])).toEqual([join(tmp, "root-link/e/t1/a1"), join(tmp, "root-link/e/t2/a1")]);
+    expect(paths([join(tmp, "root-link") + "/"])).toEqual([
+      join(tmp, "root-link/e/t1/a1"),
+      join(tmp, "root-link/e/t2/a1"),
+    ]);
   });
   it("finds each directory once when roots overlap", async () => {
     const found = paths([join(tmp, "root/e/t1"), join(tmp, "root"), join(tmp, "root-link")]);
@@ -48,7 +51,11 @@ describe("discovery", () => {
     mkdirSync(join(root, "plain", "empty"), { recursive: true });
     expect(paths([root])).toEqual([join(root, "as-folder"), join(root, "as-link"), join(root, "plain/deeper/b")]);
     // With two roots a bundle's identity is still checked: given again inside the other, it is found once.
-    expect(paths([join(root, "plain/deeper/b"), root])).toEqual([join(root, "plain/deeper/b"), join(root, "as-folder"), join(root, "as-link")]);
+    expect(paths([join(root, "plain/deeper/b"), root])).toEqual([
+      join(root, "plain/deeper/b"),
+      join(root, "as-folder"),
+      join(root, "as-link"),
+    ]);
   });
   it("a bundle given as a root twice (or once through a link) is found once", async () => {
     const b = join(tmp, "root/e/t1/a1");
@@ -65,30 +72,48 @@ describe("discovery", () => {
     const script = `const m = await import(${JSON.stringify(new URL("../dist/io/discover.js", import.meta.url).href)});
       const skipped = []; const found = [...m.discover([${JSON.stringify(root)}], (p, why) => skipped.push([p, why]))].map((f) => f.path);
       console.log(JSON.stringify({ found, skipped }));`;
-    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", ...(process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}) });
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+      ...(process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}),
+    });
     chmodSync(join(root, "shut"), 0o755);
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ found: [join(root, "ok")], skipped: [[join(root, "shut"), expect.stringMatching(/EACCES|permission denied/)]] });
+    expect(JSON.parse(r.stdout)).toEqual({
+      found: [join(root, "ok")],
+      skipped: [[join(root, "shut"), expect.stringMatching(/EACCES|permission denied/)]],
+    });
   });
   it("a missing root stops the run with a clear message", async () => {
     expect(() => paths([join(tmp, "nope")])).toThrow(/root .*nope does not exist/);
   });
   it("scoreRoots over overlapping roots scores each bundle once", async () => {
-    const r = await scoreRoots([join(tmp, "root"), join(tmp, "root/e")], { schedules: [], invalid: "count", resourceBound: "exclude", errors: "exclude" });
+    const r = await scoreRoots([join(tmp, "root"), join(tmp, "root/e")], {
+      schedules: [],
+      invalid: "count",
+      resourceBound: "exclude",
+      errors: "exclude",
+    });
     expect(r.bundles).toHaveLength(2);
     expect(r.experiments[0]!.scheduled).toBe(2);
   });
 });
 
 describe("limits", () => {
-  const source = (entries: BundleSource["entries"], data: Record<string, Buffer>): BundleSource => ({ entries, read: (p) => [data[p]!] });
+  const source = (entries: BundleSource["entries"], data: Record<string, Buffer>): BundleSource => ({
+    entries,
+    read: (p) => [data[p]!],
+  });
 
   it("findings are listed up to MAX_FINDINGS, then counted per code", async () => {
     const j = Buffer.from(Array.from({ length: MAX_FINDINGS + 500 }, () => "{bad").join("\n") + "\n");
     const e = scoreBundle(source([{ path: "journal.jsonl", kind: "file", size: j.length }], { "journal.jsonl": j }));
     expect(e.errors).toHaveLength(MAX_FINDINGS + 1);
     expect(e.errors.slice(0, 3).map((f) => f.line)).toEqual([1, 2, 3]);
-    expect(e.errors.at(-1)).toMatchObject({ code: "JSON_SYNTAX", line: null, message: expect.stringMatching(/^500 more JSON_SYNTAX/) });
+    expect(e.errors.at(-1)).toMatchObject({
+      code: "JSON_SYNTAX",
+      line: null,
+      message: expect.stringMatching(/^500 more JSON_SYNTAX/),
+    });
   });
   it("a file over 4 GiB is UNSAFE_PATH and is not read", async () => {
     const files = bundle(game());
@@ -109,7 +134,11 @@ describe("limits", () => {
   it("a summary.json over 64 MiB is FILE_TOO_LARGE and is not parsed", async () => {
     const files = bundle(game());
     const data = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, Buffer.from(v)]));
-    const entries = Object.entries(data).map(([path, b]) => ({ path, kind: "file" as const, size: path === "summary.json" ? 65 * 1024 * 1024 : b.length }));
+    const entries = Object.entries(data).map(([path, b]) => ({
+      path,
+      kind: "file" as const,
+      size: path === "summary.json" ? 65 * 1024 * 1024 : b.length,
+    }));
     const e = scoreBundle(source(entries, data));
     expect(e.errors.map((f) => [f.code, f.file])).toEqual([["FILE_TOO_LARGE", "summary.json"]]);
   });

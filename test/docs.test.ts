@@ -6,11 +6,24 @@
 import { cpSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { docsMessagesApi, needsAbsentRealWorld, parsePage, shell, transcriptMisses, writeSandbox } from "./helpers/docs.js";
+import {
+  docsMessagesApi,
+  needsAbsentRealWorld,
+  parsePage,
+  shell,
+  transcriptMisses,
+  writeSandbox,
+} from "./helpers/docs.js";
 import { REQUIRE_SHARED, SCRATCH, scratch } from "./helpers/shared.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 const { dir: tmp } = scratch("assay-docs-", SCRATCH);
 let base: string;
@@ -29,30 +42,40 @@ function sandboxFor(page: string): string {
 }
 
 /** Runs one command line in bash, its `assay` the built CLI (the sandbox's bin/), models the fake API. */
-const sh = (cwd: string, command: string) => shell(cwd, command, { PATH: `${join(cwd, "bin")}:${process.env["PATH"]}`, HOME: cwd, ANTHROPIC_BASE_URL: fake.url });
+const sh = (cwd: string, command: string) =>
+  shell(cwd, command, { PATH: `${join(cwd, "bin")}:${process.env["PATH"]}`, HOME: cwd, ANTHROPIC_BASE_URL: fake.url });
 
 describe("the docs' commands run as the docs say", () => {
   for (const page of PAGES) {
-    it(page, async () => {
-      const parsed = parsePage(readFileSync(join(ROOT, page), "utf8"));
-      expect(parsed.undecided.map((l) => `${page}:${l}: a sh block marked neither runnable nor norun`)).toEqual([]);
-      if (parsed.runnable.length + parsed.transcripts.length === 0) return;
-      const cwd = sandboxFor(page);
-      for (const c of parsed.runnable) {
-        const r = await sh(cwd, c.text);
-        expect(r.code, `${page}:${c.line}: ${c.text}\n${r.err}`).toBe(c.exit);
-      }
-      for (const t of parsed.transcripts) {
-        const absent = needsAbsentRealWorld(t.command);
-        if (absent !== null) {
-          expect(REQUIRE_SHARED, `${page}:${t.line}: ${absent} comes from ../shared/real-world, absent under CI`).toBe(false);
-          console.log(`${page}:${t.line}: skipped: ${absent} comes from ../shared/real-world (ASSAY_SHARED_DIR), absent here`);
-          continue;
+    it(
+      page,
+      async () => {
+        const parsed = parsePage(readFileSync(join(ROOT, page), "utf8"));
+        expect(parsed.undecided.map((l) => `${page}:${l}: a sh block marked neither runnable nor norun`)).toEqual([]);
+        if (parsed.runnable.length + parsed.transcripts.length === 0) return;
+        const cwd = sandboxFor(page);
+        for (const c of parsed.runnable) {
+          const r = await sh(cwd, c.text);
+          expect(r.code, `${page}:${c.line}: ${c.text}\n${r.err}`).toBe(c.exit);
         }
-        const r = await sh(cwd, t.command);
-        expect(transcriptMisses(t.shown, r.out), `${page}:${t.line}: ${t.command} printed\n${r.out}`).toEqual([]);
-      }
-    }, 300_000);
+        for (const t of parsed.transcripts) {
+          const absent = needsAbsentRealWorld(t.command);
+          if (absent !== null) {
+            expect(
+              REQUIRE_SHARED,
+              `${page}:${t.line}: ${absent} comes from ../shared/real-world, absent under CI`,
+            ).toBe(false);
+            console.log(
+              `${page}:${t.line}: skipped: ${absent} comes from ../shared/real-world (ASSAY_SHARED_DIR), absent here`,
+            );
+            continue;
+          }
+          const r = await sh(cwd, t.command);
+          expect(transcriptMisses(t.shown, r.out), `${page}:${t.line}: ${t.command} printed\n${r.out}`).toEqual([]);
+        }
+      },
+      300_000,
+    );
   }
 });
 

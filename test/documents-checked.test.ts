@@ -20,7 +20,10 @@ const root = at("runs");
 let n = 0;
 const edit = editor(at);
 const editLines = (from: string, change: (line: any, i: number) => void): string => {
-  const lines = readFileSync(from, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const lines = readFileSync(from, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   lines.forEach(change);
   const to = at(`edited-${++n}.jsonl`);
   writeFileSync(to, lines.map((l) => JSON.stringify(l) + "\n").join(""));
@@ -28,19 +31,24 @@ const editLines = (from: string, change: (line: any, i: number) => void): string
 };
 const narrate = (file: string) => ["narrate", file, "--format", "json", "--offline", "--cache", at("narrate.sqlite")];
 const merge = (...files: string[]) => ["merge", ...files, "--format", "json"];
-const accuracyOf = (stdout: string) => JSON.parse(stdout).experiments.find((x: any) => x.experiment === "synth-native").accuracy;
+const accuracyOf = (stdout: string) =>
+  JSON.parse(stdout).experiments.find((x: any) => x.experiment === "synth-native").accuracy;
 
 beforeAll(async () => {
   await ok(["synth", "--out", root, "--n", "14", "--seed", "checked", "--faults"]);
   await ok(["score", root, "--format", "json", "--out", at("whole.json"), "--quiet"]);
   await ok(["score", root, "--format", "jsonl", "--out", at("whole.jsonl"), "--quiet"]);
-  for (const i of [0, 1]) await ok(["score", root, "--shard", `${i}/2`, "--format", "json", "--out", at(`s${i}.json`), "--quiet"]);
+  for (const i of [0, 1])
+    await ok(["score", root, "--shard", `${i}/2`, "--format", "json", "--out", at(`s${i}.json`), "--quiet"]);
 });
 
 describe("honest documents read as before", () => {
   it("merge, compare and narrate accept what score wrote", async () => {
     const merged = await ok(merge(at("s0.json"), at("s1.json")));
-    expect(accuracyOf(merged.stdout)).toEqual(JSON.parse(readFileSync(at("whole.json"), "utf8")).experiments.find((x: any) => x.experiment === "synth-native").accuracy);
+    expect(accuracyOf(merged.stdout)).toEqual(
+      JSON.parse(readFileSync(at("whole.json"), "utf8")).experiments.find((x: any) => x.experiment === "synth-native")
+        .accuracy,
+    );
     expect((await ok(["compare", at("whole.json"), at("whole.jsonl")])).code).toBe(0);
     expect((await ok(narrate(at("whole.jsonl")))).code).toBe(3); // offline: no prose, but read
   });
@@ -56,7 +64,9 @@ describe("an entry that credits invalid evidence", () => {
     const line = await refused(merge(credited, others), credited, /invalid evidence credited with a victory/);
     expect(line).toContain(`(${victim(JSON.parse(readFileSync(shard, "utf8"))).path})`); // names the entry
     // With its errors gone too, the batch rules count the trial valid: a victory, today.
-    const won = edit(shard, (d) => Object.assign(victim(d), { victory: true, errors: [], status: "completed", ending: true, late: false }));
+    const won = edit(shard, (d) =>
+      Object.assign(victim(d), { victory: true, errors: [], status: "completed", ending: true, late: false }),
+    );
     await refused(merge(won, others), won, /invalid evidence credited with a victory/);
     const silent = edit(shard, (d) => Object.assign(victim(d), { errors: [], status: "completed", ending: true }));
     await refused(merge(silent, others), silent, /names no error/);
@@ -68,7 +78,10 @@ describe("an entry that credits invalid evidence", () => {
     const whole = edit(at("whole.json"), (d) => void (victim(d).victory = true));
     await refused(["compare", at("whole.json"), whole], whole, /credited with a victory/);
     await refused(narrate(whole), whole, /credited with a victory/);
-    const lines = editLines(at("whole.jsonl"), (l) => void (l.type === "bundle" && l.validity === "invalid" && (l.victory = true)));
+    const lines = editLines(
+      at("whole.jsonl"),
+      (l) => void (l.type === "bundle" && l.validity === "invalid" && (l.victory = true)),
+    );
     await refused(["compare", lines, at("whole.json")], lines, /at line \d+ \(byte \d+\)/, /credited with a victory/);
   });
 });
@@ -76,14 +89,19 @@ describe("an entry that credits invalid evidence", () => {
 describe("a count outside its bounds", () => {
   it("victories above scored (today 700.0% and [±NaN, ±NaN]), a negative count, a value that is not its k/n, a non-finite number", async () => {
     const native = (d: any) => d.experiments.find((x: any) => x.experiment === "synth-native");
-    const above = edit(at("whole.json"), (d) => Object.assign(native(d).accuracy, { victories: 7, scored: 1, value: 7 }));
+    const above = edit(at("whole.json"), (d) =>
+      Object.assign(native(d).accuracy, { victories: 7, scored: 1, value: 7 }),
+    );
     await refused(["compare", at("whole.json"), above], above, /synth-native/, /accuracy counts 7 of 1/);
     await refused(narrate(above), above, /more than the whole/);
     const negative = edit(at("whole.json"), (d) => void (native(d).completion.completed = -1));
     await refused(["compare", negative, at("whole.json")], negative, /negative count/);
     const stated = edit(at("whole.json"), (d) => void (native(d).accuracy.value = 0.99));
     await refused(["compare", at("whole.json"), stated], stated, /value 0\.99 is not/);
-    const lines = editLines(at("whole.jsonl"), (l) => void (l.type === "experiment" && l.experiment === "synth-native" && (l.scheduled = -3)));
+    const lines = editLines(
+      at("whole.jsonl"),
+      (l) => void (l.type === "experiment" && l.experiment === "synth-native" && (l.scheduled = -3)),
+    );
     await refused(["compare", at("whole.json"), lines], lines, /scheduled count is negative/);
     // JSON has no Infinity, but 1e999 reads as one (the schema refused it before this change too).
     const infinite = at("infinite.json");
@@ -102,11 +120,31 @@ describe("a count outside its bounds", () => {
     const method = edit(at("whole.json"), (d) => Object.assign(native(d).accuracy.interval, { method: "wilson" }));
     await refused(["compare", method, at("whole.json")], method, /a wilson interval over \d+ units in \d+ clusters/);
     // Korn–Graubard (§13.7) only where a cluster holds more than one unit, and only over 0/1 units (a whole number of successes).
-    expect(JSON.parse(readFileSync(at("whole.json"), "utf8")).experiments.find((x: any) => x.experiment === "synth-native").accuracy.interval.method).toBe("korn-graubard");
-    const lone = edit(at("whole.json"), (d) => Object.assign(native(d).accuracy.interval, { clusters: native(d).accuracy.interval.units }));
-    await refused(["compare", lone, at("whole.json")], lone, /a korn-graubard interval over (\d+) units in \1 clusters/);
-    const fractional = edit(at("whole.json"), (d) => Object.assign(native(d).accuracy, { victories: 1, scored: 4, value: 0.25, interval: { ...native(d).accuracy.interval, lo: 0, hi: 1, units: 3, clusters: 2 } }));
-    await refused(["compare", fractional, at("whole.json")], fractional, /korn-graubard interval over units that are not 0\/1 \(value 0\.25 of 3 units\)/);
+    expect(
+      JSON.parse(readFileSync(at("whole.json"), "utf8")).experiments.find((x: any) => x.experiment === "synth-native")
+        .accuracy.interval.method,
+    ).toBe("korn-graubard");
+    const lone = edit(at("whole.json"), (d) =>
+      Object.assign(native(d).accuracy.interval, { clusters: native(d).accuracy.interval.units }),
+    );
+    await refused(
+      ["compare", lone, at("whole.json")],
+      lone,
+      /a korn-graubard interval over (\d+) units in \1 clusters/,
+    );
+    const fractional = edit(at("whole.json"), (d) =>
+      Object.assign(native(d).accuracy, {
+        victories: 1,
+        scored: 4,
+        value: 0.25,
+        interval: { ...native(d).accuracy.interval, lo: 0, hi: 1, units: 3, clusters: 2 },
+      }),
+    );
+    await refused(
+      ["compare", fractional, at("whole.json")],
+      fractional,
+      /korn-graubard interval over units that are not 0\/1 \(value 0\.25 of 3 units\)/,
+    );
     // The other side: the document as written, its korn-graubard intervals over 23 and 24 trials in 6 tasks, reads.
     await ok(["compare", at("whole.json"), at("whole.json")]);
     const chance = edit(at("whole.json"), (d) => void (native(d).pass_hat_k = { "1": 1.5 }));
@@ -116,13 +154,26 @@ describe("a count outside its bounds", () => {
 
 describe("what a run cost (§13.5)", () => {
   const native = (d: any) => d.experiments.find((x: any) => x.experiment === "synth-native");
-  const total = (entries: number, costed: number, input: number | null, cost: number | null) => ({ entries, costed, input_tokens: input, output_tokens: null, cache_read_tokens: null, cost_usd: cost });
-  const honest = () => ({ spent: total(3, 2, 900, 0.3), counted: total(2, 2, 600, 0.2), successes: 2, cost_per_success: 0.15 });
-  const withUsage = (change: (u: any) => void) => edit(at("whole.json"), (d) => {
-    const u = honest();
-    change(u);
-    native(d).usage = u;
+  const total = (entries: number, costed: number, input: number | null, cost: number | null) => ({
+    entries,
+    costed,
+    input_tokens: input,
+    output_tokens: null,
+    cache_read_tokens: null,
+    cost_usd: cost,
   });
+  const honest = () => ({
+    spent: total(3, 2, 900, 0.3),
+    counted: total(2, 2, 600, 0.2),
+    successes: 2,
+    cost_per_success: 0.15,
+  });
+  const withUsage = (change: (u: any) => void) =>
+    edit(at("whole.json"), (d) => {
+      const u = honest();
+      change(u);
+      native(d).usage = u;
+    });
 
   it("totals assay could have written are read as given (narrate; compare also checks them against the entries, issue 35)", async () => {
     const fine = withUsage(() => {});
@@ -130,12 +181,22 @@ describe("what a run cost (§13.5)", () => {
     // A counted total equal to the spent one is on the honest side of its line.
     await ok(narrate(withUsage((u) => Object.assign(u.counted, u.spent))));
     // compare: these native trials' entries record no usage, so a spend of 900 tokens over 3 entries is not theirs.
-    await refused(["compare", at("whole.json"), fine], fine, /synth-native/, /its usage spent \(3 entries, input_tokens 900\) is not what its entries spent/);
+    await refused(
+      ["compare", at("whole.json"), fine],
+      fine,
+      /synth-native/,
+      /its usage spent \(3 entries, input_tokens 900\) is not what its entries spent/,
+    );
   });
 
   it("counted above spent, costed above entries, a cost per success that is not spent / successes, negative successes: refused", async () => {
     const above = withUsage((u) => void (u.counted.input_tokens = 901));
-    await refused(["compare", at("whole.json"), above], above, /synth-native/, /usage counted input_tokens 901 is more than the 900 spent/);
+    await refused(
+      ["compare", at("whole.json"), above],
+      above,
+      /synth-native/,
+      /usage counted input_tokens 901 is more than the 900 spent/,
+    );
     const unrecorded = withUsage((u) => void (u.spent.cost_usd = null));
     await refused(narrate(unrecorded), unrecorded, /counted cost_usd 0\.2 is more than the none spent/);
     const costed = withUsage((u) => void (u.spent.costed = 4));
@@ -153,7 +214,16 @@ describe("what a run cost (§13.5)", () => {
 
 describe("paths", () => {
   it("a path with a '.' or '..' name, '//', or a trailing '/', or under none of the roots, is refused (merge, compare, narrate)", async () => {
-    const respell = (p: string, how: string) => (how === "./" ? p.replace(`${root}/`, `${root}/./`) : how === "//" ? p.replace(`${root}/`, `${root}//`) : how === "/" ? `${p}/` : how === ".." ? p.replace(`${root}/`, `${root}/x/../`) : p.replace(root, at("elsewhere")));
+    const respell = (p: string, how: string) =>
+      how === "./"
+        ? p.replace(`${root}/`, `${root}/./`)
+        : how === "//"
+          ? p.replace(`${root}/`, `${root}//`)
+          : how === "/"
+            ? `${p}/`
+            : how === ".."
+              ? p.replace(`${root}/`, `${root}/x/../`)
+              : p.replace(root, at("elsewhere"));
     for (const how of ["./", "//", "/", "..", "elsewhere"]) {
       const doc = edit(at("whole.json"), (d) => void (d.bundles[0].path = respell(d.bundles[0].path, how)));
       const why = how === "elsewhere" ? /under none of the run's roots/ : /not normalised/;
@@ -239,7 +309,9 @@ describe("a line or a value past the cap is refused in bounded memory", () => {
     expect(c.stderr).toContain(json);
     expect(c.stderr).toMatch(/is longer than 268435456 bytes/);
     // The cap (256 MiB) is held at most, never the line (1 GiB, which took 2.2 GB before).
-    console.log(`a 1 GiB line refused at ${(r.maxRssKb / 1024).toFixed(0)} MiB peak RSS, a 1 GiB JSON value at ${(c.maxRssKb / 1024).toFixed(0)} MiB`);
+    console.log(
+      `a 1 GiB line refused at ${(r.maxRssKb / 1024).toFixed(0)} MiB peak RSS, a 1 GiB JSON value at ${(c.maxRssKb / 1024).toFixed(0)} MiB`,
+    );
     for (const x of [r, c]) expect(x.maxRssKb / 1024).toBeLessThan(600);
   }, 60_000);
 });

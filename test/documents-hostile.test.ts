@@ -18,7 +18,17 @@ beforeAll(async () => {
   expect((await run(["synth", "--out", at("runs"), "--n", "4"])).code).toBe(0);
   writeFileSync(keyFile, "a key of some bytes", { mode: 0o600 });
   for (const format of ["json", "jsonl"]) {
-    const r = await run(["score", at("runs"), "--format", format, "--out", at(`whole.${format}`), "--quiet", "--hmac-key-file", keyFile]);
+    const r = await run([
+      "score",
+      at("runs"),
+      "--format",
+      format,
+      "--out",
+      at(`whole.${format}`),
+      "--quiet",
+      "--hmac-key-file",
+      keyFile,
+    ]);
     expect(r.code, r.stderr).toBe(0);
   }
 });
@@ -33,7 +43,9 @@ describe("a value nested millions of levels deep", () => {
     writeFileSync(at("deep-entry.jsonl"), lines.join("\n"));
     const r = spawnMeasured(["compare", at("whole.jsonl"), at("deep-entry.jsonl")], ["--max-old-space-size=96"]);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toBe(`assay compare: ${at("deep-entry.jsonl")} is not a document assay could have written: line ${i + 1} at byte ${lines.slice(0, i).join("\n").length + 1} is nested deeper than 512 arrays and objects\n`);
+    expect(r.stderr).toBe(
+      `assay compare: ${at("deep-entry.jsonl")} is not a document assay could have written: line ${i + 1} at byte ${lines.slice(0, i).join("\n").length + 1} is nested deeper than 512 arrays and objects\n`,
+    );
     expect(r.maxRssKb).toBeLessThan(300 * 1024);
   });
 
@@ -43,7 +55,11 @@ describe("a value nested millions of levels deep", () => {
     for (const key of [["--hmac-key-file", keyFile], []]) {
       const r = await run(["compare", at("whole.json"), at("deep-run.json"), ...key]);
       expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toMatch(new RegExp(`^assay compare: ${at("deep-run.json").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} is not a document assay could have written: "run" at byte \\d+ is nested deeper than 512 arrays and objects\\n$`));
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^assay compare: ${at("deep-run.json").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} is not a document assay could have written: "run" at byte \\d+ is nested deeper than 512 arrays and objects\\n$`,
+        ),
+      );
     }
   });
 });
@@ -56,7 +72,16 @@ describe("a JSON Lines document whose run line is longer than a MiB", () => {
       mkdirSync(job, { recursive: true });
       writeFileSync(join(job, "job.log"), "");
     }
-    const scored = await run(["score", jobs, "--format", "jsonl", "--out", at("many.jsonl"), "--allow-empty", "--quiet"]);
+    const scored = await run([
+      "score",
+      jobs,
+      "--format",
+      "jsonl",
+      "--out",
+      at("many.jsonl"),
+      "--allow-empty",
+      "--quiet",
+    ]);
     expect(scored.code, scored.stderr).toBe(0);
     expect(readFileSync(at("many.jsonl"), "utf8").indexOf("\n")).toBeGreaterThan(1 << 20);
     const r = await run(["compare", at("many.jsonl"), at("many.jsonl"), "--format", "json"]);

@@ -62,7 +62,16 @@ async function refused(argv: string[], file: string, pattern: RegExp) {
   expect(lines[0]).toContain(file);
   expect(lines[0]).toMatch(pattern);
 }
-const narrate = (file: string, ...more: string[]) => ["narrate", file, "--format", "json", "--offline", "--cache", at("narrate.sqlite"), ...more];
+const narrate = (file: string, ...more: string[]) => [
+  "narrate",
+  file,
+  "--format",
+  "json",
+  "--offline",
+  "--cache",
+  at("narrate.sqlite"),
+  ...more,
+];
 const edit = (from: string, to: string, change: (doc: any) => void): string => {
   const doc = JSON.parse(readFileSync(from, "utf8"));
   change(doc);
@@ -70,7 +79,10 @@ const edit = (from: string, to: string, change: (doc: any) => void): string => {
   return to;
 };
 const editLines = (from: string, to: string, change: (line: any) => void): string => {
-  const lines = readFileSync(from, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const lines = readFileSync(from, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   for (const l of lines) change(l);
   writeFileSync(to, lines.map((l) => JSON.stringify(l) + "\n").join(""));
   return to;
@@ -98,8 +110,15 @@ describe("a document scored with a key carries its MAC", () => {
     for (const f of ["whole.json", "whole.jsonl", "s0.json", "s1.jsonl"]) {
       const text = readFileSync(at(f), "utf8");
       const mac = f.endsWith(".jsonl") ? JSON.parse(text.trimEnd().split("\n").at(-1)!) : JSON.parse(text).mac;
-      expect(mac, f).toEqual({ ...(f.endsWith(".jsonl") ? { type: "mac" } : {}), alg: "HMAC-SHA256", value: expectedMac(KEY, at(f)) });
-      if (!f.endsWith(".jsonl")) expect(text.endsWith(`,\n  "mac": {\n    "alg": "HMAC-SHA256",\n    "value": "${mac.value}"\n  }\n}\n`)).toBe(true);
+      expect(mac, f).toEqual({
+        ...(f.endsWith(".jsonl") ? { type: "mac" } : {}),
+        alg: "HMAC-SHA256",
+        value: expectedMac(KEY, at(f)),
+      });
+      if (!f.endsWith(".jsonl"))
+        expect(text.endsWith(`,\n  "mac": {\n    "alg": "HMAC-SHA256",\n    "value": "${mac.value}"\n  }\n}\n`)).toBe(
+          true,
+        );
     }
     expect(readFileSync(at("plain.json"), "utf8")).not.toContain('"mac"'); // without a key: as before
   });
@@ -110,7 +129,9 @@ describe("a document scored with a key carries its MAC", () => {
       await ok(["merge", at(`s0.${ext}`), at(`s1.${ext}`), "--format", ext, "--out", out, ...K]);
       const strip = (f: string) => {
         const text = readFileSync(f, "utf8");
-        return ext === "json" ? JSON.stringify({ ...JSON.parse(text), run: null }, null, 2) : text.split("\n").slice(1).join("\n");
+        return ext === "json"
+          ? JSON.stringify({ ...JSON.parse(text), run: null }, null, 2)
+          : text.split("\n").slice(1).join("\n");
       };
       expect(strip(out), ext).toBe(strip(at(`whole.${ext}`)));
       const text = readFileSync(out, "utf8");
@@ -127,11 +148,13 @@ describe("a document scored with a key carries its MAC", () => {
     let flipped = 0;
     const forged = [0, 1].map((i) =>
       edit(at(`s${i}.json`), at(`forged-s${i}.json`), (d) => {
-        for (const e of d.bundles) if (e.validity === "valid" && e.victory === false && flipped < 5) (e.victory = true), flipped++;
+        for (const e of d.bundles)
+          if (e.validity === "valid" && e.victory === false && flipped < 5) ((e.victory = true), flipped++);
       }),
     );
     expect(flipped).toBeGreaterThan(0);
-    const honest = JSON.parse((await ok(["merge", at("s0.json"), at("s1.json"), "--format", "json"])).stdout).experiments[0].accuracy;
+    const honest = JSON.parse((await ok(["merge", at("s0.json"), at("s1.json"), "--format", "json"])).stdout)
+      .experiments[0].accuracy;
     const without = await ok(["merge", ...forged, "--format", "json"]);
     expect(JSON.parse(without.stdout).experiments[0].accuracy.victories).toBeGreaterThan(honest.victories); // without the key a document is trusted as given
     await refused(["merge", ...forged, "--format", "json", ...K], "forged-s", /fails its MAC/);
@@ -148,7 +171,20 @@ describe("a document scored with a key carries its MAC", () => {
       if (l.type === "bundle" && l.validity === "valid" && l.victory === false) l.victory = true;
     });
     await refused(["compare", at("whole.json"), lines, ...K], lines, /fails its MAC/);
-    await refused(["merge", at("s0.jsonl"), editLines(at("s1.jsonl"), at("forged-s1.jsonl"), (l) => void (l.type === "bundle" && (l.victory = true) && (l.validity = "valid") && (l.errors = []))), ...K], "forged-s1.jsonl", /fails its MAC/);
+    await refused(
+      [
+        "merge",
+        at("s0.jsonl"),
+        editLines(
+          at("s1.jsonl"),
+          at("forged-s1.jsonl"),
+          (l) => void (l.type === "bundle" && (l.victory = true) && (l.validity = "valid") && (l.errors = [])),
+        ),
+        ...K,
+      ],
+      "forged-s1.jsonl",
+      /fails its MAC/,
+    );
   });
 
   it("a keyed document without its MAC: refused with the key, read as before without one", async () => {
@@ -165,14 +201,28 @@ describe("a document scored with a key carries its MAC", () => {
   });
 
   it("the wrong key: a document scored with one key whose fingerprint was edited to name another is refused under that other key", async () => {
-    const renamed = edit(at("whole.json"), at("renamed.json"), (d) => void (d.run.options.hmac_key = fingerprint(OTHER)));
-    const both = edit(at("whole.json"), at("renamed-base.json"), (d) => void (d.run.options.hmac_key = fingerprint(OTHER)));
+    const renamed = edit(
+      at("whole.json"),
+      at("renamed.json"),
+      (d) => void (d.run.options.hmac_key = fingerprint(OTHER)),
+    );
+    const both = edit(
+      at("whole.json"),
+      at("renamed-base.json"),
+      (d) => void (d.run.options.hmac_key = fingerprint(OTHER)),
+    );
     await refused(["compare", both, renamed, "--hmac-key-file", otherFile], "renamed-base.json", /fails its MAC/);
     await refused(narrate(renamed, "--hmac-key-file", otherFile), renamed, /fails its MAC/);
-    const shards = [0, 1].map((i) => edit(at(`s${i}.json`), at(`renamed-s${i}.json`), (d) => void (d.run.options.hmac_key = fingerprint(OTHER))));
+    const shards = [0, 1].map((i) =>
+      edit(at(`s${i}.json`), at(`renamed-s${i}.json`), (d) => void (d.run.options.hmac_key = fingerprint(OTHER))),
+    );
     await refused(["merge", ...shards, "--format", "json", "--hmac-key-file", otherFile], shards[0]!, /fails its MAC/);
     // Unedited, another key is named by its fingerprint, as before.
-    await refused(["compare", at("whole.json"), at("whole.json"), "--hmac-key-file", otherFile], at("whole.json"), /scored with another key/);
+    await refused(
+      ["compare", at("whole.json"), at("whole.json"), "--hmac-key-file", otherFile],
+      at("whole.json"),
+      /scored with another key/,
+    );
   });
 
   it("the key appears in no output: documents, merges, comparisons, narratives, messages", async () => {
@@ -184,7 +234,10 @@ describe("a document scored with a key carries its MAC", () => {
       await run(["compare", at("whole.json"), at("bare.json"), ...K]),
     ];
     expect(outputs.map((r) => r.code)).toEqual([0, 0, 0, 3, 2]); // the last: no MAC, refused
-    const texts = [...outputs.flatMap((r) => [r.stdout, r.stderr]), ...["whole.json", "whole.jsonl", "s0.json", "s1.jsonl"].map((f) => readFileSync(at(f), "utf8"))];
+    const texts = [
+      ...outputs.flatMap((r) => [r.stdout, r.stderr]),
+      ...["whole.json", "whole.jsonl", "s0.json", "s1.jsonl"].map((f) => readFileSync(at(f), "utf8")),
+    ];
     for (const secret of [KEY.toString("utf8"), KEY.toString("hex"), KEY.toString("base64"), keyFile])
       for (const t of texts) expect(t.includes(secret)).toBe(false);
   });

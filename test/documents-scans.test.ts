@@ -18,11 +18,25 @@ const K = ["--hmac-key-file", keyFile];
 
 const read = (f: string) => JSON.parse(readFileSync(f, "utf8"));
 const shards = async (tag: string, ...more: string[]) => {
-  for (const i of [0, 1]) await ok(["score", root, "--shard", `${i}/2`, "--format", "json", "--out", at(`${tag}-${i}.json`), "--quiet", ...K, ...more]);
+  for (const i of [0, 1])
+    await ok([
+      "score",
+      root,
+      "--shard",
+      `${i}/2`,
+      "--format",
+      "json",
+      "--out",
+      at(`${tag}-${i}.json`),
+      "--quiet",
+      ...K,
+      ...more,
+    ]);
   return [at(`${tag}-0.json`), at(`${tag}-1.json`)] as const;
 };
 const merge = (...files: string[]) => ["merge", ...files, "--format", "json", ...K];
-const native = (doc: { experiments: { experiment: string; accuracy: unknown }[] }) => doc.experiments.find((x) => x.experiment === "synth-native")!.accuracy;
+const native = (doc: { experiments: { experiment: string; accuracy: unknown }[] }) =>
+  doc.experiments.find((x) => x.experiment === "synth-native")!.accuracy;
 
 beforeAll(async () => {
   mkdirSync(at("keys"));
@@ -36,17 +50,34 @@ describe("every document carries its scan", () => {
     await ok(["score", root, "--format", "json", "--out", at("whole-a.json"), "--quiet", ...K]);
     const [s0, s1] = await shards("a");
     const scans = [at("whole-a.json"), s0, s1].map((f) => read(f).run.scan);
-    expect(scans[0]).toEqual({ id: expect.stringMatching(/^derived-[0-9a-f]{32}$/), given: false, found: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(scans[0]).toEqual({
+      id: expect.stringMatching(/^derived-[0-9a-f]{32}$/),
+      given: false,
+      found: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(scans[1]).toEqual(scans[0]);
     expect(scans[2]).toEqual(scans[0]);
     const merged = await ok(merge(s0, s1));
     expect(read(at("whole-a.json")).run.scan).toEqual(JSON.parse(merged.stdout).run.scan);
     expect(native(JSON.parse(merged.stdout))).toEqual(native(read(at("whole-a.json"))));
     // A keyed shard without an id of its own is told what a derived one cannot catch; with one, nothing is said.
-    const note = /a keyed shard without --scan-id: merge refuses shards of other bundles, but not an older shard of these replayed/;
+    const note =
+      /a keyed shard without --scan-id: merge refuses shards of other bundles, but not an older shard of these replayed/;
     expect((await ok(["score", root, "--shard", "0/2", "--format", "json", "--quiet", ...K])).stderr).toMatch(note);
-    expect((await ok(["score", root, "--shard", "0/2", "--format", "json", "--quiet", ...K, "--scan-id", "s"])).stderr).toBe("");
-    await ok(["score", root, "--format", "json", "--out", at("given.json"), "--quiet", "--scan-id", "nightly-2026-12-07"]);
+    expect(
+      (await ok(["score", root, "--shard", "0/2", "--format", "json", "--quiet", ...K, "--scan-id", "s"])).stderr,
+    ).toBe("");
+    await ok([
+      "score",
+      root,
+      "--format",
+      "json",
+      "--out",
+      at("given.json"),
+      "--quiet",
+      "--scan-id",
+      "nightly-2026-12-07",
+    ]);
     expect(read(at("given.json")).run.scan).toEqual({ id: "nightly-2026-12-07", given: true, found: scans[0].found });
   });
 
@@ -83,11 +114,17 @@ describe("keyed shards of two scans are refused by merge", () => {
   it("an older shard replayed after a bundle was tampered with (before: the bundle stayed valid through the replay)", async () => {
     const [o0, o1] = await shards("old", "--scan-id", "scan-1");
     // A bundle credited with a victory, tampered with once scan-1 was scored: its seal now fails.
-    const entry = [o0, o1].flatMap((f) => read(f).bundles.map((e: { path: string }) => ({ ...e, file: f }))).find((e: { victory: boolean | null; validity: string }) => e.victory === true && e.validity === "valid");
+    const entry = [o0, o1]
+      .flatMap((f) => read(f).bundles.map((e: { path: string }) => ({ ...e, file: f })))
+      .find((e: { victory: boolean | null; validity: string }) => e.victory === true && e.validity === "valid");
     appendFileSync(join(entry.path, "summary.json"), " ");
     const [n0, n1] = await shards("new", "--scan-id", "scan-2");
     const [stale, fresh] = entry.file === o0 ? [o0, n1] : [o1, n0];
-    const line = await refused(merge(stale, fresh), entry.file === o0 ? fresh : stale, /is of scan (scan-1|scan-2), \S+ of scan (scan-1|scan-2) \(run\.scan\.id\): shards of two scans/);
+    const line = await refused(
+      merge(stale, fresh),
+      entry.file === o0 ? fresh : stale,
+      /is of scan (scan-1|scan-2), \S+ of scan (scan-1|scan-2) \(run\.scan\.id\): shards of two scans/,
+    );
     expect(line).toMatch(/scan-1/);
     // Honest neighbour: the shards of scan-2 merge, and the tampered bundle is invalid there.
     const merged = JSON.parse((await ok(merge(n0, n1))).stdout);
@@ -105,7 +142,8 @@ describe("keyed shards of two scans are refused by merge", () => {
 describe("documents of an older assay (no scan)", () => {
   it("merge refuses one beside a shard that carries a scan; shards that all lack one merge as before (unkeyed)", async () => {
     await ok(["synth", "--out", at("plain"), "--n", "6", "--seed", "scans-plain"]);
-    for (const i of [0, 1]) await ok(["score", at("plain"), "--shard", `${i}/2`, "--format", "json", "--out", at(`p${i}.json`), "--quiet"]);
+    for (const i of [0, 1])
+      await ok(["score", at("plain"), "--shard", `${i}/2`, "--format", "json", "--out", at(`p${i}.json`), "--quiet"]);
     const older = (f: string) => {
       const doc = read(f);
       delete doc.run.scan;
@@ -114,7 +152,11 @@ describe("documents of an older assay (no scan)", () => {
       return to;
     };
     const [q0, q1] = [older(at("p0.json")), older(at("p1.json"))];
-    await refused(["merge", at("p0.json"), q1, "--format", "json"], q1, /carries no scan \(run.scan: written by an older assay\)/);
+    await refused(
+      ["merge", at("p0.json"), q1, "--format", "json"],
+      q1,
+      /carries no scan \(run.scan: written by an older assay\)/,
+    );
     const merged = await ok(["merge", q0, q1, "--format", "json"]);
     expect(JSON.parse(merged.stdout).run.scan).toBeUndefined();
   });

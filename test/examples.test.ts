@@ -21,7 +21,9 @@ describe("shared examples", () => {
     const names = Object.keys(expected).filter((n) => expected[n]!["profile"] === "native-game");
 
     it("covers every native example folder", () => {
-      const dirs = readdirSync(examples, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+      const dirs = readdirSync(examples, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name);
       for (const n of names) expect(dirs).toContain(n);
       expect(names.length).toBeGreaterThanOrEqual(8);
     });
@@ -35,7 +37,8 @@ describe("shared examples", () => {
       for (const c of want["codes"] as string[]) expect(codes).toContain(c);
       if (want["validity"] === "valid") expect(codes).toEqual([]);
       expect(got.warnings.map((f) => f.code).sort()).toEqual([...(want["warnings"] as string[])].sort());
-      for (const field of ["status", "victory", "late"] as const) if (field in want) expect(got[field]).toBe(want[field]);
+      for (const field of ["status", "victory", "late"] as const)
+        if (field in want) expect(got[field]).toBe(want[field]);
     });
 
     it("bad-chain reports lines 6 and 7", () => {
@@ -48,8 +51,12 @@ describe("shared examples", () => {
 
     it("bad-duplicate-key reports line 3, bad-late-keys line 3, bad-summary names status", () => {
       const at = (n: string) => scoreDirectory(join(examples, n), n).errors;
-      expect(at("bad-duplicate-key")).toContainEqual(expect.objectContaining({ code: "JSON_DUPLICATE_KEY", file: "journal.jsonl", line: 3 }));
-      expect(at("bad-late-keys")).toContainEqual(expect.objectContaining({ code: "TRANSITION", file: "journal.jsonl", line: 3 }));
+      expect(at("bad-duplicate-key")).toContainEqual(
+        expect.objectContaining({ code: "JSON_DUPLICATE_KEY", file: "journal.jsonl", line: 3 }),
+      );
+      expect(at("bad-late-keys")).toContainEqual(
+        expect.objectContaining({ code: "TRANSITION", file: "journal.jsonl", line: 3 }),
+      );
       const summary = at("bad-summary").filter((f) => f.code === "SUMMARY_MISMATCH");
       expect(summary).toHaveLength(1);
       expect(summary[0]!.message).toMatch(/field status\b/);

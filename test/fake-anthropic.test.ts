@@ -108,7 +108,10 @@ describe("SDK retries against scripted errors", () => {
     [500, "api_error"],
   ])("retries a %i (%s) by itself and succeeds on the second request", async (status, type) => {
     // retry-after-ms: 1 keeps the test fast; retry-after: 0 would cost ~0.5 s (see below).
-    fake.script({ ...errorReply(status, type, "try again"), headers: { "retry-after-ms": "1" } }, toolUseReply(TOOL.name, { verdict: "ok" }));
+    fake.script(
+      { ...errorReply(status, type, "try again"), headers: { "retry-after-ms": "1" } },
+      toolUseReply(TOOL.name, { verdict: "ok" }),
+    );
     const msg = await client(2).messages.create(PARAMS);
     expect(msg.content[0]).toMatchObject({ type: "tool_use", input: { verdict: "ok" } });
     expect(fake.requests).toHaveLength(2);
@@ -143,7 +146,10 @@ describe("SDK retries against scripted errors", () => {
 
 describe("SDK error classes with maxRetries 0", () => {
   it("surfaces a 429 as RateLimitError carrying status, request id and the API's error type", async () => {
-    fake.script({ ...errorReply(429, "rate_limit_error", "slow down", 0), headers: { "retry-after": "0", "request-id": "req_429" } });
+    fake.script({
+      ...errorReply(429, "rate_limit_error", "slow down", 0),
+      headers: { "retry-after": "0", "request-id": "req_429" },
+    });
     const err = await rejection(client(0).messages.create(PARAMS));
     expect(err).toBeInstanceOf(Anthropic.RateLimitError);
     const e = err as InstanceType<typeof Anthropic.RateLimitError>;
@@ -265,7 +271,11 @@ describe("the fake itself", () => {
 
   it("answers other paths and methods with a 404 in the API's error shape, without consuming the queue", async () => {
     fake.script(toolUseReply(TOOL.name, { still: "queued" }));
-    for (const [method, path] of [["GET", "/v1/messages"], ["POST", "/v1/complete"], ["GET", "/"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/v1/messages"],
+      ["POST", "/v1/complete"],
+      ["GET", "/"],
+    ] as const) {
       const res = await fetch(`${fake.url}${path}`, { method });
       expect(res.status).toBe(404);
       expect(res.headers.get("request-id")).toMatch(/^req_/);

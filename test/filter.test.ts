@@ -5,15 +5,45 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { filterSide, differingOptions, type Side } from "../src/core/compare/compare.js";
-import { describeFilter, filterResults, globMatch, matches, parseFilter, parseSince, selectExperiments, sinceSide, type ExperimentFilter } from "../src/core/filter.js";
+import {
+  describeFilter,
+  filterResults,
+  globMatch,
+  matches,
+  parseFilter,
+  parseSince,
+  selectExperiments,
+  sinceSide,
+  type ExperimentFilter,
+} from "../src/core/filter.js";
 import type { Identity } from "../src/core/identity.js";
-import { blankEntry, blankExperiment, count, emptyTally, resultsSchema, viewOf, type BundleEntry, type Experiment, type Results, type RunOptions } from "../src/core/results.js";
+import {
+  blankEntry,
+  blankExperiment,
+  count,
+  emptyTally,
+  resultsSchema,
+  viewOf,
+  type BundleEntry,
+  type Experiment,
+  type Results,
+  type RunOptions,
+} from "../src/core/results.js";
 import { exitForFiltered } from "../src/cli/commands/score.js";
 import { run } from "./helpers/cli.js";
 import { withoutIdentity } from "./helpers/harbor.js";
 import { freshFolders } from "./helpers/shared.js";
 
-const NO_ID: Identity = { agent: null, model: null, benchmark: null, tasks: null, harness: null, started_at: null, finished_at: null, clock: null };
+const NO_ID: Identity = {
+  agent: null,
+  model: null,
+  benchmark: null,
+  tasks: null,
+  harness: null,
+  started_at: null,
+  finished_at: null,
+  clock: null,
+};
 const exp = (name: string | null, profile: Experiment["profile"], id: Partial<Identity> | null = {}): Experiment => ({
   ...blankExperiment(name, profile, 1),
   identity: id === null ? null : { ...NO_ID, ...id },
@@ -55,7 +85,9 @@ describe("globMatch: * ? [..], character for character, never a regular expressi
 describe("parseFilter", () => {
   it("no option given: no filter", () => expect(parseFilter({})).toBeNull());
   it("an unknown kind is refused, naming the kinds", () => {
-    expect(() => parseFilter({ kind: ["harbour"] })).toThrow(/--kind takes one of bundle, harbor, inspect, terminal-bench \(got "harbour"\)/);
+    expect(() => parseFilter({ kind: ["harbour"] })).toThrow(
+      /--kind takes one of bundle, harbor, inspect, terminal-bench \(got "harbour"\)/,
+    );
     expect(parseFilter({ kind: ["harbor"] })!.given.kind).toEqual(["harbor"]);
   });
   it("--since: a date (midnight UTC) or a date and time with its zone; anything else refused", () => {
@@ -68,9 +100,12 @@ describe("parseFilter", () => {
     expect(() => parseSince("2025-06-01T25:00Z")).toThrow(/no such time/);
     expect(() => parseFilter({ since: ["2025-06-01", "2025-07-01"] })).toThrow(/--since is given once/);
   });
-  it("an empty value is refused", () => expect(() => parseFilter({ model: [""] })).toThrow(/--model takes a non-empty value/));
+  it("an empty value is refused", () =>
+    expect(() => parseFilter({ model: [""] })).toThrow(/--model takes a non-empty value/));
   it("describeFilter gives the options back, quoted where a shell needs it", () => {
-    expect(describeFilter(filter({ experiment: ["a b*"], model: ["gpt-4o"], since: ["2025-06-01"] }).given)).toBe("--experiment 'a b*' --model gpt-4o --since 2025-06-01");
+    expect(describeFilter(filter({ experiment: ["a b*"], model: ["gpt-4o"], since: ["2025-06-01"] }).given)).toBe(
+      "--experiment 'a b*' --model gpt-4o --since 2025-06-01",
+    );
     expect(describeFilter(null)).toBe("");
   });
 });
@@ -115,7 +150,12 @@ describe("matches: each option on both sides of its line", () => {
     expect(sinceSide(local("2025-05-31T11:59:59"), since)).toBe("before");
   });
   it("--since: no start recorded is unknown, left out and counted, never let through", () => {
-    const xs = [exp("a", "harbor", { started_at: "2025-07-01T00:00:00.000Z", clock: "utc" }), exp("b", "harbor"), exp("c", "harbor", null), exp("d", "harbor", { started_at: "2025-01-01T00:00:00.000Z", clock: "utc" })];
+    const xs = [
+      exp("a", "harbor", { started_at: "2025-07-01T00:00:00.000Z", clock: "utc" }),
+      exp("b", "harbor"),
+      exp("c", "harbor", null),
+      exp("d", "harbor", { started_at: "2025-01-01T00:00:00.000Z", clock: "utc" }),
+    ];
     const { kept, unknownTime } = selectExperiments(xs, filter({ since: ["2025-06-01"] }));
     expect(kept.map((x) => x.experiment)).toEqual(["a"]);
     expect(unknownTime).toBe(2);
@@ -123,9 +163,21 @@ describe("matches: each option on both sides of its line", () => {
 });
 
 describe("compare: filterSide and filters that differ", () => {
-  const options: RunOptions = { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null };
+  const options: RunOptions = {
+    invalid: "count",
+    resource_bound: "default",
+    errors: "exclude",
+    schedules: [],
+    hmac_key: null,
+    filters: null,
+  };
   it("filterSide keeps the matching experiments only", () => {
-    const side: Side = { file: "a.json", run: {} as Side["run"], experiments: [exp("a", "harbor"), exp("b", "inspect")], units: new Map() };
+    const side: Side = {
+      file: "a.json",
+      run: {} as Side["run"],
+      experiments: [exp("a", "harbor"), exp("b", "inspect")],
+      units: new Map(),
+    };
     const { side: out, unknownTime } = filterSide(side, filter({ kind: ["inspect"] }));
     expect(out.experiments.map((x) => x.experiment)).toEqual(["b"]);
     expect(unknownTime).toBe(0);
@@ -206,7 +258,9 @@ describe("assay score with filters", () => {
     const root = await corpus();
     expect((await run(["score", root, "--kind", "nope"])).stderr).toMatch(/--kind takes one of/);
     expect((await run(["score", root, "--since", "2025-06-01T10:00"])).code).toBe(2);
-    expect((await run(["score", root, "--kind", "harbor", "--shard", "0/2"])).stderr).toMatch(/a shard holds bundle entries only/);
+    expect((await run(["score", root, "--kind", "harbor", "--shard", "0/2"])).stderr).toMatch(
+      /a shard holds bundle entries only/,
+    );
   });
 });
 
@@ -216,7 +270,8 @@ describe("the exit code of a filtered run (exitForFiltered)", () => {
     count(tally, { validity, profile: "harbor" });
     return { ...viewOf({ format: "assay.results/1", run: {} as Results["run"], bundles: [], experiments: [] }), tally };
   };
-  it("a tool error outside the selection is exit 3 still", () => expect(exitForFiltered(view("error"), view("valid"), false)).toBe(3));
+  it("a tool error outside the selection is exit 3 still", () =>
+    expect(exitForFiltered(view("error"), view("valid"), false)).toBe(3));
   it("no tool error: the selection's exit (--fail-on invalid asks of it alone)", () => {
     expect(exitForFiltered(view("valid"), view("valid"), true)).toBe(0);
     expect(exitForFiltered(view("invalid"), view("valid"), true)).toBe(0);
@@ -225,13 +280,32 @@ describe("the exit code of a filtered run (exitForFiltered)", () => {
 });
 
 describe("filterResults: the document holds the kept experiments and their bundles", () => {
-  const entry = (path: string, profile: BundleEntry["profile"], experiment: string | null, validity: BundleEntry["validity"] = "valid"): BundleEntry => ({ path, ...blankEntry({ validity, errors: [], profile, experiment }) });
-  const RUN = { options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null } } as unknown as Results["run"];
+  const entry = (
+    path: string,
+    profile: BundleEntry["profile"],
+    experiment: string | null,
+    validity: BundleEntry["validity"] = "valid",
+  ): BundleEntry => ({ path, ...blankEntry({ validity, errors: [], profile, experiment }) });
+  const RUN = {
+    options: {
+      invalid: "count",
+      resource_bound: "default",
+      errors: "exclude",
+      schedules: [],
+      hmac_key: null,
+      filters: null,
+    },
+  } as unknown as Results["run"];
   const doc = () =>
     viewOf({
       format: "assay.results/1",
       run: RUN,
-      bundles: [entry("a/1", "harbor", "a"), entry("b/1", "inspect", "b", "invalid"), entry("lone", "inspect", null), entry("x", "native-game", "a")],
+      bundles: [
+        entry("a/1", "harbor", "a"),
+        entry("b/1", "inspect", "b", "invalid"),
+        entry("lone", "inspect", null),
+        entry("x", "native-game", "a"),
+      ],
       experiments: [exp("a", "harbor"), exp("b", "inspect"), exp(null, "inspect"), exp("a", "native-game")],
     });
   it("an experiment's bundles go with it, matched by kind and id (a native experiment of the same name is another)", () => {

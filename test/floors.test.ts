@@ -16,7 +16,12 @@ async function violations(base: string): Promise<string[]> {
   const cwd = process.cwd();
   process.chdir(base); // the rules' paths are relative to the tree's root, as `npm run lint` runs them
   try {
-    const r = await cruise(["src"], { ruleSet: config as never, validate: true, tsPreCompilationDeps: true, doNotFollow: { path: "node_modules" } });
+    const r = await cruise(["src"], {
+      ruleSet: config as never,
+      validate: true,
+      tsPreCompilationDeps: true,
+      doNotFollow: { path: "node_modules" },
+    });
     const out = r.output as ICruiseResult;
     return out.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort();
   } finally {
@@ -40,12 +45,15 @@ describe("the floors of src/", () => {
     const { dir: tmp } = scratchInTest("assay-floors-");
     tree(tmp, {
       // core: another core module, a declaration and node:crypto are allowed; a kind's face, the pipeline and node:fs are not
-      "src/core/ok.ts": 'import "./leaf.js";\nimport "../kinds/k/declaration.js";\nimport "node:crypto";\nexport const ok = 1;\n',
+      "src/core/ok.ts":
+        'import "./leaf.js";\nimport "../kinds/k/declaration.js";\nimport "node:crypto";\nexport const ok = 1;\n',
       "src/core/leaf.ts": "export const leaf = 1;\n",
-      "src/core/bad.ts": 'import "../kinds/k/kind.js";\nimport "../pipeline/p.js";\nimport "node:fs";\nexport const bad = 1;\n',
+      "src/core/bad.ts":
+        'import "../kinds/k/kind.js";\nimport "../pipeline/p.js";\nimport "node:fs";\nexport const bad = 1;\n',
       // a kind: core, io and its own folder are allowed; the pipeline and another kind are not
-      "src/kinds/k/declaration.ts": "export const declaration = { name: \"k\" } as const;\n",
-      "src/kinds/k/kind.ts": 'import "../../core/leaf.js";\nimport "../../io/read.js";\nimport "./declaration.js";\nimport "../../pipeline/p.js";\nimport "../j/kind.js";\nexport const kind = 1;\n',
+      "src/kinds/k/declaration.ts": 'export const declaration = { name: "k" } as const;\n',
+      "src/kinds/k/kind.ts":
+        'import "../../core/leaf.js";\nimport "../../io/read.js";\nimport "./declaration.js";\nimport "../../pipeline/p.js";\nimport "../j/kind.js";\nexport const kind = 1;\n',
       "src/kinds/j/kind.ts": "export const kind = 2;\n",
       "src/kinds/j/declaration.ts": 'import "../../io/read.js";\nexport const declaration = 1;\n',
       "src/io/read.ts": "export const read = 1;\n",
@@ -58,7 +66,12 @@ describe("the floors of src/", () => {
       "src/report/c.ts": 'import type { D } from "./d.js";\nexport type C = { d?: D };\n',
       "src/report/d.ts": 'import type { C } from "./c.js";\nexport type D = { c?: C };\n',
     });
-    tree(tmp, { "tsconfig.json": JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", strict: true }, include: ["src"] }) });
+    tree(tmp, {
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", strict: true },
+        include: ["src"],
+      }),
+    });
     expect(await violations(tmp)).toEqual(
       [
         "a-declaration-is-data: src/kinds/j/declaration.ts → src/io/read.ts",

@@ -10,11 +10,36 @@ import { fuzzEval, RSS_BASE_MB } from "../src/fuzz/eval.js";
 describe(".eval structure fuzzer", () => {
   it("400 seeded cases: no failure, every kind of mutation drawn, memory bounded", async () => {
     const r = await fuzzEval({ seed: 21, cases: 400, batch: 100, cliEvery: 150 });
-    console.log(`${r.cases} cases in ${r.seconds.toFixed(1)} s; peak RSS ${r.peakRssMb.toFixed(0)} MB in process, ${r.cliPeakRssMb.toFixed(0)} MB through the CLI; ${JSON.stringify(r.firstCode)}`);
-    expect(r.failure, r.failure === null ? "" : `case ${r.failure.index}: ${r.failure.ops.join("; ")}: ${r.failure.message}`).toBeNull();
+    console.log(
+      `${r.cases} cases in ${r.seconds.toFixed(1)} s; peak RSS ${r.peakRssMb.toFixed(0)} MB in process, ${r.cliPeakRssMb.toFixed(0)} MB through the CLI; ${JSON.stringify(r.firstCode)}`,
+    );
+    expect(
+      r.failure,
+      r.failure === null ? "" : `case ${r.failure.index}: ${r.failure.ops.join("; ")}: ${r.failure.message}`,
+    ).toBeNull();
     expect(r.cases).toBe(400);
     expect(r.cliCases).toBe(3);
-    for (const kind of ["local", "central", "eocd", "eocd64", "zip64-extra", "frame", "block", "rle", "blocks", "window", "content", "skippable", "deflate-bomb", "usize", "frames", "method", "flip", "truncate", "hole"])
+    for (const kind of [
+      "local",
+      "central",
+      "eocd",
+      "eocd64",
+      "zip64-extra",
+      "frame",
+      "block",
+      "rle",
+      "blocks",
+      "window",
+      "content",
+      "skippable",
+      "deflate-bomb",
+      "usize",
+      "frames",
+      "method",
+      "flip",
+      "truncate",
+      "hole",
+    ])
       expect(r.ops[kind] ?? 0, kind).toBeGreaterThan(0);
     // the mutants are judged, not merely survived: most are corrupt, some stay valid
     expect(r.validity["invalid"] ?? 0).toBeGreaterThan(200);

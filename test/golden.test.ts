@@ -32,7 +32,8 @@ const C = (n: number, k: number): number => {
 function passHatNumbers(groups: [c: number, n: number][]): Record<string, number> {
   const out: Record<string, number> = {};
   const kMax = Math.min(...groups.map(([, n]) => n));
-  for (let k = 1; k <= kMax; k++) out[String(k)] = groups.reduce((s, [c, n]) => s + C(c, k) / C(n, k), 0) / groups.length;
+  for (let k = 1; k <= kMax; k++)
+    out[String(k)] = groups.reduce((s, [c, n]) => s + C(c, k) / C(n, k), 0) / groups.length;
   return out;
 }
 const passHat = (groups: [c: number, n: number][]) =>
@@ -40,7 +41,13 @@ const passHat = (groups: [c: number, n: number][]) =>
 const closeInterval = ([lo, hi]: [number, number]) => [expect.closeTo(lo, 12), expect.closeTo(hi, 12)];
 
 // t(0.975, df), R's qt (tables: 2.228, 2.179, 2.262, 4.303, 3.182).
-const T975 = { 2: 4.302652729749464, 3: 3.182446305284263, 9: 2.262157162798205, 10: 2.228138851986274, 12: 2.178812829667228 } as const;
+const T975 = {
+  2: 4.302652729749464,
+  3: 3.182446305284263,
+  9: 2.262157162798205,
+  10: 2.228138851986274,
+  12: 2.178812829667228,
+} as const;
 /**
  * A Korn–Graubard interval (§13.7) from its hand-derived pieces: SE_c² and SE_i² (design effect
  * d = max(1, SE_c²/SE_i²), se = max of the two), and the Clopper–Pearson bounds at n*_df, worked in
@@ -57,7 +64,15 @@ const kornGraubard = (seC2: number, seI2: number, lo: number, hi: number, units:
 });
 const wilsonInterval = (k: number, n: number) => {
   const [lo, hi] = wilson(k, n);
-  return { method: "wilson", lo: expect.closeTo(lo, 12), hi: expect.closeTo(hi, 12), units: n, clusters: n, se: null, design_effect: null };
+  return {
+    method: "wilson",
+    lo: expect.closeTo(lo, 12),
+    hi: expect.closeTo(hi, 12),
+    units: n,
+    clusters: n,
+    se: null,
+    design_effect: null,
+  };
 };
 
 const seed = (n: number) => n.toString(16).padStart(2, "0").repeat(16);
@@ -89,7 +104,15 @@ const SPECS: NativeSpec[] = [
   // t10: retirement without a task.
   { experiment: "gold", trial: "t10", attempt: 1, seed: seed(10), outcome: "retire" },
   // t11: a death whose summary claims a victory: invalid evidence.
-  { experiment: "gold", trial: "t11", attempt: 1, seed: seed(11), outcome: "death", task: "B", fault: "summary-claims-victory" },
+  {
+    experiment: "gold",
+    trial: "t11",
+    attempt: 1,
+    seed: seed(11),
+    outcome: "death",
+    task: "B",
+    fault: "summary-claims-victory",
+  },
   // t12: save-and-quit (a suspension, then abnormal), then an escape without a quest item.
   { experiment: "gold", trial: "t12", attempt: 1, seed: seed(12), outcome: "save-quit", task: "A" },
   { experiment: "gold", trial: "t12", attempt: 2, seed: seed(12), outcome: "escape-empty", task: "A" },
@@ -174,7 +197,16 @@ const nativeIdentity = (tasks: string[] | null) => ({
   agent: null,
   model: "m-1",
   benchmark: null,
-  tasks: tasks === null ? null : { count: tasks.length, digest: `sha256:${createHash("sha256").update(tasks.map((t) => `${t}\n`).join("")).digest("hex")}`, unit: "task" as const },
+  tasks:
+    tasks === null
+      ? null
+      : {
+          count: tasks.length,
+          digest: `sha256:${createHash("sha256")
+            .update(tasks.map((t) => `${t}\n`).join(""))
+            .digest("hex")}`,
+          unit: "task" as const,
+        },
   harness: { name: "silq-bench", version: "0.5.0" },
   started_at: "2026-08-29T10:40:00.000Z",
   finished_at: "2026-08-29T10:40:10.000Z",
@@ -192,7 +224,14 @@ const zeta: Experiment = {
   unscored: [],
   flags: [],
   // Two trials without a task: two clusters of one unit each, binary → Wilson.
-  accuracy: { value: 1 / 2, victories: 1, scored: 2, wilson95: closeInterval(wilson(1, 2)) as [number, number], interval: wilsonInterval(1, 2) as never, interval_reason: null },
+  accuracy: {
+    value: 1 / 2,
+    victories: 1,
+    scored: 2,
+    wilson95: closeInterval(wilson(1, 2)) as [number, number],
+    interval: wilsonInterval(1, 2) as never,
+    interval_reason: null,
+  },
   raw_record: { values: [1, 0], mean: 1 / 2 },
   completion: { value: 1, completed: 2, scheduled: 2, interval: wilsonInterval(2, 2) as never, interval_reason: null },
   retry: [],
@@ -227,9 +266,22 @@ const goldDefaults = {
   ],
   unscored: [],
   flags: GOLD_FLAGS,
-  accuracy: { value: 2 / 11, victories: 2, scored: 11, wilson95: closeInterval(wilson(2, 11)), interval: kornGraubard(372 / 14641, 198 / 14641, 8.672349e-7, 0.9547716, 11, 3), interval_reason: null },
+  accuracy: {
+    value: 2 / 11,
+    victories: 2,
+    scored: 11,
+    wilson95: closeInterval(wilson(2, 11)),
+    interval: kornGraubard(372 / 14641, 198 / 14641, 8.672349e-7, 0.9547716, 11, 3),
+    interval_reason: null,
+  },
   raw_record: { values: [1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], mean: 2 / 13 },
-  completion: { value: 8 / 13, completed: 8, scheduled: 13, interval: kornGraubard((4 / 3) * (1198 / 169) / 169, 40 / 2197, 0.02886535, 0.9966063, 13, 4), interval_reason: null },
+  completion: {
+    value: 8 / 13,
+    completed: 8,
+    scheduled: 13,
+    interval: kornGraubard(((4 / 3) * (1198 / 169)) / 169, 40 / 2197, 0.02886535, 0.9966063, 13, 4),
+    interval_reason: null,
+  },
   retry: ["t08"],
   dimensions: null,
   pass: null,
@@ -263,7 +315,14 @@ const goldDefaults = {
 const goldExcludeLoss = {
   ...goldDefaults,
   excluded: [{ trial: "t08", reason: NO_OUTCOME_REASON }],
-  accuracy: { value: 2 / 10, victories: 2, scored: 10, wilson95: closeInterval(wilson(2, 10)), interval: kornGraubard(0.0252, 0.016, 9.368143e-6, 0.9442151, 10, 3), interval_reason: null },
+  accuracy: {
+    value: 2 / 10,
+    victories: 2,
+    scored: 10,
+    wilson95: closeInterval(wilson(2, 10)),
+    interval: kornGraubard(0.0252, 0.016, 9.368143e-6, 0.9442151, 10, 3),
+    interval_reason: null,
+  },
   pass_hat_k: passHat([
     [2, 5],
     [0, 4],
@@ -274,15 +333,31 @@ const goldExcludeLoss = {
 const canon = (xs: Experiment[]) =>
   xs.map((x) => ({
     ...x,
-    flags: [...x.flags].sort((a, b) => (a.trial < b.trial ? -1 : a.trial > b.trial ? 1 : (a.attempt ?? 0) - (b.attempt ?? 0) || (a.code < b.code ? -1 : 1))),
+    flags: [...x.flags].sort((a, b) =>
+      a.trial < b.trial
+        ? -1
+        : a.trial > b.trial
+          ? 1
+          : (a.attempt ?? 0) - (b.attempt ?? 0) || (a.code < b.code ? -1 : 1),
+    ),
   }));
 
 const byteSorted = (xs: string[]) => [...xs].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 
 describe("golden results for a synthesised corpus", () => {
   it("hand-derived constants are what the comments say", async () => {
-    expect(passHatNumbers([[2, 5], [0, 5]])).toEqual({ "1": expect.closeTo(0.2, 15), "2": expect.closeTo(0.05, 15), "3": 0, "4": 0, "5": 0 });
-    expect(passHatNumbers([[2, 5], [0, 4]])).toEqual({ "1": expect.closeTo(0.2, 15), "2": expect.closeTo(0.05, 15), "3": 0, "4": 0 });
+    expect(
+      passHatNumbers([
+        [2, 5],
+        [0, 5],
+      ]),
+    ).toEqual({ "1": expect.closeTo(0.2, 15), "2": expect.closeTo(0.05, 15), "3": 0, "4": 0, "5": 0 });
+    expect(
+      passHatNumbers([
+        [2, 5],
+        [0, 4],
+      ]),
+    ).toEqual({ "1": expect.closeTo(0.2, 15), "2": expect.closeTo(0.05, 15), "3": 0, "4": 0 });
     const [lo, hi] = wilson(2, 11);
     expect(lo).toBeGreaterThan(0.05);
     expect(lo).toBeLessThan(0.06); // Wilson 95% for 2/11 ≈ [0.0514, 0.4770]
@@ -332,7 +407,9 @@ describe("golden results for a synthesised corpus", () => {
       "gold/t13/a1": ["valid", "abnormal", false, false],
       "gold/t13/a2": ["valid", "completed", true, true],
     };
-    const got = Object.fromEntries(r.bundles.map((b) => [b.path.slice(root.length + 1), [b.validity, b.status, b.ending, b.victory]]));
+    const got = Object.fromEntries(
+      r.bundles.map((b) => [b.path.slice(root.length + 1), [b.validity, b.status, b.ending, b.victory]]),
+    );
     expect(got).toEqual(want);
     const late = r.bundles.find((b) => b.path.endsWith("gold/t05/a1"))!;
     expect(late.late).toBe(true);
@@ -387,7 +464,15 @@ describe("golden results for a synthesised corpus", () => {
     names.forEach((name, i) => {
       const dir = join(unicodeRoot, name);
       mkdirSync(dir);
-      for (const [p, b] of synthNative({ experiment: "uni", trial: `u${i}`, attempt: 1, seed: seed(40 + i), outcome: "death", events: 1 })) writeFileSync(join(dir, p), b);
+      for (const [p, b] of synthNative({
+        experiment: "uni",
+        trial: `u${i}`,
+        attempt: 1,
+        seed: seed(40 + i),
+        outcome: "death",
+        events: 1,
+      }))
+        writeFileSync(join(dir, p), b);
     });
     const r = await scoreRoots([unicodeRoot, root], DEFAULTS);
     const paths = r.bundles.map((b) => b.path);

@@ -12,7 +12,17 @@ import { parseTimestamp } from "../src/core/timestamp.js";
 import { scoreTrial } from "../src/kinds/harbor/trial.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
-import { at, float, pyJson, realTrajectory, trialResult, withAgentCommand, writeTrial, type StepSpec, type TrialSpec } from "./helpers/harbor.js";
+import {
+  at,
+  float,
+  pyJson,
+  realTrajectory,
+  trialResult,
+  withAgentCommand,
+  writeTrial,
+  type StepSpec,
+  type TrialSpec,
+} from "./helpers/harbor.js";
 import { SCRATCH, scratch } from "./helpers/shared.js";
 
 const { dir: ROOT } = scratch("assay-harbor-checks-", SCRATCH);
@@ -35,7 +45,11 @@ const resultWith = (spec: Partial<TrialSpec>, edit: (r: Doc) => void): string =>
 };
 const codes = (fs: Finding[]) => fs.map((f) => `${f.code} ${f.file}`);
 const finding = (code: string, file: string, message: RegExp | string) =>
-  expect.objectContaining({ code, file, message: typeof message === "string" ? expect.stringContaining(message) : expect.stringMatching(message) });
+  expect.objectContaining({
+    code,
+    file,
+    message: typeof message === "string" ? expect.stringContaining(message) : expect.stringMatching(message),
+  });
 const TIMEOUT = { type: "AgentTimeoutError", message: "Agent execution timed out after 360.0 seconds" };
 const CRASH = { type: "DaytonaError", message: "sandbox creation failed" };
 
@@ -51,9 +65,22 @@ describe("the state of a trial", () => {
     const dir = writeTrial(join(ROOT, "clean"), { name: "hello-world__abc", task: "hello-world", checksum: "c0ffee" });
     const e = scoreDirectory(dir, "job/hello-world__abc", undefined, "harbor");
     expectValid(e);
-    expect(e).toMatchObject({ path: "job/hello-world__abc", profile: "harbor", state: "scored", trial: "hello-world__abc", task: "hello-world", task_checksum: "c0ffee" });
+    expect(e).toMatchObject({
+      path: "job/hello-world__abc",
+      profile: "harbor",
+      state: "scored",
+      trial: "hello-world__abc",
+      task: "hello-world",
+      task_checksum: "c0ffee",
+    });
     // Revision 2: reward_source names the reward file that backs the rewards.
-    expect(e).toMatchObject({ rewards: { reward: 1 }, reward_source: "verifier/reward.txt", warnings: [], flags: [], exception: null });
+    expect(e).toMatchObject({
+      rewards: { reward: 1 },
+      reward_source: "verifier/reward.txt",
+      warnings: [],
+      flags: [],
+      exception: null,
+    });
     expect(e.digest).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -87,15 +114,28 @@ describe("the state of a trial", () => {
   });
 
   it("a step's exception under a clean top level makes the whole trial scored-with-exception, and is flagged", () => {
-    const e = trial({ steps: [{ name: "build", exception: { type: "RuntimeError", message: "make: *** [all] Error 2" } }, { name: "test", rewards: { reward: float(1) } }] });
+    const e = trial({
+      steps: [
+        { name: "build", exception: { type: "RuntimeError", message: "make: *** [all] Error 2" } },
+        { name: "test", rewards: { reward: float(1) } },
+      ],
+    });
     expectValid(e);
     expect(e.state).toBe("scored-with-exception");
     expect(e.exception).toEqual({ type: "RuntimeError", message: "make: *** [all] Error 2", step: "build" });
-    expect(e.flags).toEqual([{ code: "STEP_EXCEPTION", evidence: expect.stringMatching(/step_results\[0\] \(step build\): RuntimeError: make: \*\*\* \[all\] Error 2/) }]);
+    expect(e.flags).toEqual([
+      {
+        code: "STEP_EXCEPTION",
+        evidence: expect.stringMatching(/step_results\[0\] \(step build\): RuntimeError: make: \*\*\* \[all\] Error 2/),
+      },
+    ]);
   });
 
   it("a step's exception under a top-level exception raises no STEP_EXCEPTION flag", () => {
-    const e = trial({ exception: TIMEOUT, steps: [{ name: "build", exception: { type: "RuntimeError", message: "boom" } }] });
+    const e = trial({
+      exception: TIMEOUT,
+      steps: [{ name: "build", exception: { type: "RuntimeError", message: "boom" } }],
+    });
     expect(e.state).toBe("scored-with-exception");
     expect(e.flags).toEqual([]);
   });
@@ -107,17 +147,34 @@ describe("the state of a trial", () => {
     const e = trial({
       rewards: null,
       rewardFiles: null,
-      steps: [{ name: "one", rewards: { reward: float(1) } }, { name: "two", rewards: { reward: float(0) } }],
+      steps: [
+        { name: "one", rewards: { reward: float(1) } },
+        { name: "two", rewards: { reward: float(0) } },
+      ],
     });
-    expect(e.errors).toEqual([finding("REWARD_MISMATCH", "result.json", 'verifier_result.rewards is none but the steps give {"reward":0.5} (steps:mean) and {"reward":0} (steps:final)')]);
+    expect(e.errors).toEqual([
+      finding(
+        "REWARD_MISMATCH",
+        "result.json",
+        'verifier_result.rewards is none but the steps give {"reward":0.5} (steps:mean) and {"reward":0} (steps:final)',
+      ),
+    ]);
     expect([e.state, e.rewards]).toEqual(["incomplete", null]);
   });
 
   it("the top level may be the steps' mean (a key missing in a step counts 0) or the last step's rewards, and the source says which", () => {
-    const steps: StepSpec[] = [{ name: "one", rewards: { reward: float(1), style: float(1) } }, { name: "two", rewards: { reward: float(0) } }, { name: "three" }];
+    const steps: StepSpec[] = [
+      { name: "one", rewards: { reward: float(1), style: float(1) } },
+      { name: "two", rewards: { reward: float(0) } },
+      { name: "three" },
+    ];
     const mean = trial({ rewards: { reward: float(0.5), style: float(0.5) }, rewardFiles: null, steps });
     expectValid(mean);
-    expect([mean.state, mean.rewards, mean.reward_source]).toEqual(["scored", { reward: 0.5, style: 0.5 }, "steps:mean"]);
+    expect([mean.state, mean.rewards, mean.reward_source]).toEqual([
+      "scored",
+      { reward: 0.5, style: 0.5 },
+      "steps:mean",
+    ]);
     // The last step ran no verifier: under the `final` strategy Harbor's top level is null too.
     const final = trial({ rewards: null, rewardFiles: null, steps });
     expectValid(final);
@@ -136,17 +193,30 @@ describe("the state of a trial", () => {
 
 describe("NOT_FINITE", () => {
   const PLACEHOLDER = 0.123456; // written as the token under test
-  it.each(["NaN", "Infinity", "-Infinity", "1e999", "-1e999"])("a bare %s reward in result.json is NOT_FINITE naming the field, not JSON_SYNTAX", (token) => {
-    const text = pyJson(trialResult({ name: "trial-1", rewards: { reward: PLACEHOLDER } })).replace(String(PLACEHOLDER), token);
-    const e = trial({ result: text, rewardFiles: { "reward.txt": "1\n" } });
-    expect(e.errors).toEqual([finding("NOT_FINITE", "result.json", "verifier_result.rewards.reward")]);
-    expect(e.validity).toBe("invalid");
-    expect(e.rewards).toBeNull();
-  });
+  it.each(["NaN", "Infinity", "-Infinity", "1e999", "-1e999"])(
+    "a bare %s reward in result.json is NOT_FINITE naming the field, not JSON_SYNTAX",
+    (token) => {
+      const text = pyJson(trialResult({ name: "trial-1", rewards: { reward: PLACEHOLDER } })).replace(
+        String(PLACEHOLDER),
+        token,
+      );
+      const e = trial({ result: text, rewardFiles: { "reward.txt": "1\n" } });
+      expect(e.errors).toEqual([finding("NOT_FINITE", "result.json", "verifier_result.rewards.reward")]);
+      expect(e.validity).toBe("invalid");
+      expect(e.rewards).toBeNull();
+    },
+  );
 
   it("pyJson's NaN in a step's reward names the step's field", () => {
-    const e = trial({ rewards: { reward: NaN }, rewardFiles: null, steps: [{ name: "s", rewards: { reward: NaN }, rewardFiles: { "reward.txt": "1\n" } }] });
-    expect(e.errors).toEqual([finding("NOT_FINITE", "result.json", "verifier_result.rewards.reward"), finding("NOT_FINITE", "result.json", "step_results[0].verifier_result.rewards.reward")]);
+    const e = trial({
+      rewards: { reward: NaN },
+      rewardFiles: null,
+      steps: [{ name: "s", rewards: { reward: NaN }, rewardFiles: { "reward.txt": "1\n" } }],
+    });
+    expect(e.errors).toEqual([
+      finding("NOT_FINITE", "result.json", "verifier_result.rewards.reward"),
+      finding("NOT_FINITE", "result.json", "step_results[0].verifier_result.rewards.reward"),
+    ]);
   });
 
   it("a null reward (pydantic's NaN) is NOT_FINITE", () => {
@@ -155,12 +225,22 @@ describe("NOT_FINITE", () => {
   });
 
   it("a NaN in another numeric field, known or not, is NOT_FINITE too", () => {
-    const e = trial({ result: resultWith({}, (r) => ((r.agent_result.cost_usd = NaN), (r.new_metric = { score: Infinity }))) });
-    expect(e.errors).toEqual([finding("NOT_FINITE", "result.json", "agent_result.cost_usd"), finding("NOT_FINITE", "result.json", "new_metric.score")]);
+    const e = trial({
+      result: resultWith({}, (r) => ((r.agent_result.cost_usd = NaN), (r.new_metric = { score: Infinity }))),
+    });
+    expect(e.errors).toEqual([
+      finding("NOT_FINITE", "result.json", "agent_result.cost_usd"),
+      finding("NOT_FINITE", "result.json", "new_metric.score"),
+    ]);
   });
 
   it("a finite 1.0 reward is fine", () => {
-    const e = trial({ result: pyJson(trialResult({ name: "trial-1", rewards: { reward: PLACEHOLDER } })).replace(String(PLACEHOLDER), "1.0") });
+    const e = trial({
+      result: pyJson(trialResult({ name: "trial-1", rewards: { reward: PLACEHOLDER } })).replace(
+        String(PLACEHOLDER),
+        "1.0",
+      ),
+    });
     expectValid(e);
     expect(e.rewards).toEqual({ reward: 1 });
   });
@@ -184,17 +264,44 @@ describe("NOT_FINITE", () => {
 describe("REWARD_MISMATCH", () => {
   const mismatch = (message: RegExp | string) => [finding("REWARD_MISMATCH", "result.json", message)];
   it.each([
-    ["reward.txt says 0 against 1.0", { "reward.txt": "0\n" }, mismatch(/verifier_result\.rewards\.reward = 1 but verifier\/reward\.txt says 0/)],
+    [
+      "reward.txt says 0 against 1.0",
+      { "reward.txt": "0\n" },
+      mismatch(/verifier_result\.rewards\.reward = 1 but verifier\/reward\.txt says 0/),
+    ],
     ["reward.txt says 1 against 1.0 (1 == 1.0)", { "reward.txt": "1" }, []],
     ["reward.txt says 1.000 padded with spaces", { "reward.txt": "  1.000 \n" }, []],
-    ["reward.json agrees while reward.txt does not (reward.json is read first)", { "reward.json": '{"reward": 1.0}', "reward.txt": "0\n" }, []],
+    [
+      "reward.json agrees while reward.txt does not (reward.json is read first)",
+      { "reward.json": '{"reward": 1.0}', "reward.txt": "0\n" },
+      [],
+    ],
     // Revision 2 (§11, which reward file: without the job's Harbor version "either may match"):
     // revision 1 read reward.json only whenever it existed.
-    ["reward.json disagrees while reward.txt agrees (Harbor before 0.7 read reward.txt first)", { "reward.json": '{"reward": 0}', "reward.txt": "1\n" }, []],
-    ["both files disagree", { "reward.json": '{"reward": 0}', "reward.txt": "0\n" }, [finding("REWARD_MISMATCH", "result.json", "verifier/reward.json says 0"), finding("REWARD_MISMATCH", "result.json", "verifier/reward.txt says 0")]],
-    ["reward.json holds a key result.json lacks", { "reward.json": '{"reward": 1, "style": 0.5}' }, mismatch("verifier_result.rewards.style is absent")],
+    [
+      "reward.json disagrees while reward.txt agrees (Harbor before 0.7 read reward.txt first)",
+      { "reward.json": '{"reward": 0}', "reward.txt": "1\n" },
+      [],
+    ],
+    [
+      "both files disagree",
+      { "reward.json": '{"reward": 0}', "reward.txt": "0\n" },
+      [
+        finding("REWARD_MISMATCH", "result.json", "verifier/reward.json says 0"),
+        finding("REWARD_MISMATCH", "result.json", "verifier/reward.txt says 0"),
+      ],
+    ],
+    [
+      "reward.json holds a key result.json lacks",
+      { "reward.json": '{"reward": 1, "style": 0.5}' },
+      mismatch("verifier_result.rewards.style is absent"),
+    ],
     // Revision 2: REWARD_FILE_MISSING apart from REWARD_MISMATCH.
-    ["no reward file at all", null, [finding("REWARD_FILE_MISSING", "result.json", "verifier/reward.json and verifier/reward.txt are absent")]],
+    [
+      "no reward file at all",
+      null,
+      [finding("REWARD_FILE_MISSING", "result.json", "verifier/reward.json and verifier/reward.txt are absent")],
+    ],
   ] as [string, Record<string, string> | null, unknown[]][])("%s", (_, rewardFiles, errors) => {
     const e = trial({ rewardFiles });
     expect(e.errors).toEqual(errors);
@@ -203,8 +310,13 @@ describe("REWARD_MISMATCH", () => {
   });
 
   it("result.json holding a key the reward file lacks is a mismatch", () => {
-    const e = trial({ rewards: { reward: float(1), style: float(0.5) }, rewardFiles: { "reward.json": '{"reward": 1.0}' } });
-    expect(e.errors).toEqual(mismatch("verifier_result.rewards.style = 0.5 but verifier/reward.json holds no such key"));
+    const e = trial({
+      rewards: { reward: float(1), style: float(0.5) },
+      rewardFiles: { "reward.json": '{"reward": 1.0}' },
+    });
+    expect(e.errors).toEqual(
+      mismatch("verifier_result.rewards.style = 0.5 but verifier/reward.json holds no such key"),
+    );
   });
 
   it.each([
@@ -218,14 +330,44 @@ describe("REWARD_MISMATCH", () => {
 
   it.each([
     ["agrees", undefined, []],
-    ["says otherwise", { "reward.txt": "0\n" }, [finding("REWARD_MISMATCH", "result.json", /step_results\[1\]\.verifier_result\.rewards\.reward = 1 but steps\/test\/verifier\/reward\.txt says 0/)]],
-    ["is absent", null, [finding("REWARD_FILE_MISSING", "result.json", /step_results\[1\]\.verifier_result\.rewards.*steps\/test\/verifier\//)]],
-  ] as [string, Record<string, string> | null | undefined, unknown[]][])("per step: steps/<name>/verifier/reward.txt that %s", (_, rewardFiles, errors) => {
-    // The top level is the last step's rewards (Harbor's `final` aggregation).
-    const e = trial({ rewards: { reward: float(1) }, rewardFiles: null, steps: [{ name: "build", rewards: { reward: float(0) } }, { name: "test", rewards: { reward: float(1) }, rewardFiles }] });
-    expect(e.errors).toEqual(errors);
-    expect(e.rewards).toEqual({ reward: 1 });
-  });
+    [
+      "says otherwise",
+      { "reward.txt": "0\n" },
+      [
+        finding(
+          "REWARD_MISMATCH",
+          "result.json",
+          /step_results\[1\]\.verifier_result\.rewards\.reward = 1 but steps\/test\/verifier\/reward\.txt says 0/,
+        ),
+      ],
+    ],
+    [
+      "is absent",
+      null,
+      [
+        finding(
+          "REWARD_FILE_MISSING",
+          "result.json",
+          /step_results\[1\]\.verifier_result\.rewards.*steps\/test\/verifier\//,
+        ),
+      ],
+    ],
+  ] as [string, Record<string, string> | null | undefined, unknown[]][])(
+    "per step: steps/<name>/verifier/reward.txt that %s",
+    (_, rewardFiles, errors) => {
+      // The top level is the last step's rewards (Harbor's `final` aggregation).
+      const e = trial({
+        rewards: { reward: float(1) },
+        rewardFiles: null,
+        steps: [
+          { name: "build", rewards: { reward: float(0) } },
+          { name: "test", rewards: { reward: float(1) }, rewardFiles },
+        ],
+      });
+      expect(e.errors).toEqual(errors);
+      expect(e.rewards).toEqual({ reward: 1 });
+    },
+  );
 });
 
 describe("TIMING", () => {
@@ -235,12 +377,42 @@ describe("TIMING", () => {
   it("a clean, ordered run has no finding", () => expectValid(timing({})));
 
   it.each([
-    ["a phase that starts after it finishes", { agent_setup: { started_at: at(80), finished_at: at(70) } }, /agent_setup\.started_at \S+ is after its finished_at/],
-    ["a phase that starts before the trial", { environment_setup: { started_at: at(-1), finished_at: at(60) } }, /environment_setup\.started_at \S+ is before the trial's started_at/],
-    ["a phase that finishes after the trial", { verifier: { started_at: at(240), finished_at: at(301) } }, /verifier\.finished_at \S+ is after the trial's finished_at/],
-    ["agent_execution starting before agent_setup", { agent_execution: { started_at: at(50), finished_at: at(240) } }, /agent_execution starts at \S+, before agent_setup/],
-    ["verifier starting before agent_execution", { verifier: { started_at: at(80), finished_at: at(299) } }, /verifier starts at \S+, before agent_execution/],
-    ["a trial that starts after it finishes", { trial: { started_at: at(300), finished_at: at(299.999999) }, environment_setup: null, agent_setup: null, agent_execution: null, verifier: null }, /^started_at \S+ is after finished_at/],
+    [
+      "a phase that starts after it finishes",
+      { agent_setup: { started_at: at(80), finished_at: at(70) } },
+      /agent_setup\.started_at \S+ is after its finished_at/,
+    ],
+    [
+      "a phase that starts before the trial",
+      { environment_setup: { started_at: at(-1), finished_at: at(60) } },
+      /environment_setup\.started_at \S+ is before the trial's started_at/,
+    ],
+    [
+      "a phase that finishes after the trial",
+      { verifier: { started_at: at(240), finished_at: at(301) } },
+      /verifier\.finished_at \S+ is after the trial's finished_at/,
+    ],
+    [
+      "agent_execution starting before agent_setup",
+      { agent_execution: { started_at: at(50), finished_at: at(240) } },
+      /agent_execution starts at \S+, before agent_setup/,
+    ],
+    [
+      "verifier starting before agent_execution",
+      { verifier: { started_at: at(80), finished_at: at(299) } },
+      /verifier starts at \S+, before agent_execution/,
+    ],
+    [
+      "a trial that starts after it finishes",
+      {
+        trial: { started_at: at(300), finished_at: at(299.999999) },
+        environment_setup: null,
+        agent_setup: null,
+        agent_execution: null,
+        verifier: null,
+      },
+      /^started_at \S+ is after finished_at/,
+    ],
   ] as [string, TrialSpec["timing"], RegExp][])("%s is TIMING", (_, t, message) => {
     const e = timing(t);
     expect(e.errors).toEqual([finding("TIMING", "result.json", message)]);
@@ -248,22 +420,63 @@ describe("TIMING", () => {
   });
 
   it("a step's phase outside the trial is TIMING, naming the step", () => {
-    const e = trial({ steps: [{ name: "s", rewards: { reward: float(1) }, agent_execution: { started_at: at(100), finished_at: at(400) } }] });
-    expect(e.errors).toEqual([finding("TIMING", "result.json", /step_results\[0\]\.agent_execution\.finished_at \S+ is after the trial's finished_at/)]);
+    const e = trial({
+      steps: [
+        { name: "s", rewards: { reward: float(1) }, agent_execution: { started_at: at(100), finished_at: at(400) } },
+      ],
+    });
+    expect(e.errors).toEqual([
+      finding(
+        "TIMING",
+        "result.json",
+        /step_results\[0\]\.agent_execution\.finished_at \S+ is after the trial's finished_at/,
+      ),
+    ]);
   });
 
   it("null or absent timestamps are never a finding, on the trial or a phase", () => {
-    expectValid(timing({ trial: { started_at: null, finished_at: at(300) }, environment_setup: { started_at: at(-100), finished_at: null } }));
-    expectValid(timing({ trial: { finished_at: at(300) }, agent_setup: { started_at: null, finished_at: null }, agent_execution: null, verifier: { started_at: at(240) } }));
+    expectValid(
+      timing({
+        trial: { started_at: null, finished_at: at(300) },
+        environment_setup: { started_at: at(-100), finished_at: null },
+      }),
+    );
+    expectValid(
+      timing({
+        trial: { finished_at: at(300) },
+        agent_setup: { started_at: null, finished_at: null },
+        agent_execution: null,
+        verifier: { started_at: at(240) },
+      }),
+    );
     expectValid(timing({ trial: null, verifier: { finished_at: at(9999) } }));
-    expectValid(trial({ steps: [{ name: "s", rewards: { reward: float(1) }, agent_execution: null, verifier: { started_at: null, finished_at: at(160) } }] }));
+    expectValid(
+      trial({
+        steps: [
+          {
+            name: "s",
+            rewards: { reward: float(1) },
+            agent_execution: null,
+            verifier: { started_at: null, finished_at: at(160) },
+          },
+        ],
+      }),
+    );
   });
 
   // Revision 2 (§11 "Naive phase timestamps are compared only with other naive ones of the same
   // trial"): revision 1 read a naive time as UTC and compared it with times that have an offset.
   it.each([
-    ["10:01:30+02:00 beside a naive trial (it would be 08:01:30 UTC, before it)", "2025-11-03T10:01:30+02:00", "2025-11-03T10:04:00Z"],
-    ["a finish at 10:04:00-01:00 beside a naive trial (11:04 UTC, after it)", "2025-11-03T10:01:30Z", "2025-11-03T10:04:00-01:00"],
+    [
+      "10:01:30+02:00 beside a naive trial (it would be 08:01:30 UTC, before it)",
+      "2025-11-03T10:01:30+02:00",
+      "2025-11-03T10:04:00Z",
+    ],
+    [
+      "a finish at 10:04:00-01:00 beside a naive trial (11:04 UTC, after it)",
+      "2025-11-03T10:01:30Z",
+      "2025-11-03T10:04:00-01:00",
+    ],
   ] as const)("a time with an offset is never compared with a naive one: %s", (_, started_at, finished_at) => {
     expect(timingErrors({ agent_execution: { started_at, finished_at } })).toEqual([]);
   });
@@ -278,10 +491,20 @@ describe("TIMING", () => {
   });
   it.each([
     ["12:01:30+02:00 is 10:01:30 UTC, inside the trial", "2025-11-03T12:01:30+02:00", "2025-11-03T10:04:00Z", false],
-    ["08:01:30-02:00 is 10:01:30 UTC, inside the trial", "2025-11-03T08:01:30-0200", "2025-11-03T10:04:00.000000+00:00", false],
+    [
+      "08:01:30-02:00 is 10:01:30 UTC, inside the trial",
+      "2025-11-03T08:01:30-0200",
+      "2025-11-03T10:04:00.000000+00:00",
+      false,
+    ],
     ["10:01:30+02:00 is 08:01:30 UTC, before the trial", "2025-11-03T10:01:30+02:00", "2025-11-03T10:04:00Z", true],
     ["a finish at 10:05:00Z is the trial's finish, inside", "2025-11-03T10:01:30Z", "2025-11-03T10:05:00Z", false],
-    ["a finish at 10:04:00-01:00 is 11:04 UTC, after the trial", "2025-11-03T10:01:30Z", "2025-11-03T10:04:00-01:00", true],
+    [
+      "a finish at 10:04:00-01:00 is 11:04 UTC, after the trial",
+      "2025-11-03T10:01:30Z",
+      "2025-11-03T10:04:00-01:00",
+      true,
+    ],
   ] as const)("times with offsets are compared with each other, as instants: %s", (_, started_at, finished_at, bad) => {
     const errors = timingErrors(awareRun({ agent_execution: { started_at, finished_at } }));
     expect(errors.map((f) => f.code)).toEqual(bad ? expect.arrayContaining(["TIMING"]) : []);
@@ -291,24 +514,44 @@ describe("TIMING", () => {
   it("steps run in step order: a step starting before the one before it is TIMING; in order is not", () => {
     const steps = (second: number) => [
       { name: "one", rewards: null, agent_execution: { started_at: at(100), finished_at: at(120) }, verifier: null },
-      { name: "two", rewards: { reward: float(1) }, agent_execution: { started_at: at(second), finished_at: at(200) }, verifier: { started_at: at(200), finished_at: at(210) } },
+      {
+        name: "two",
+        rewards: { reward: float(1) },
+        agent_execution: { started_at: at(second), finished_at: at(200) },
+        verifier: { started_at: at(200), finished_at: at(210) },
+      },
     ];
-    expect(trial({ rewardFiles: null, steps: steps(90) }).errors).toEqual([finding("TIMING", "result.json", /step_results\[1\]\.agent_execution starts at \S+, before step_results\[0\]\.agent_execution/)]);
+    expect(trial({ rewardFiles: null, steps: steps(90) }).errors).toEqual([
+      finding(
+        "TIMING",
+        "result.json",
+        /step_results\[1\]\.agent_execution starts at \S+, before step_results\[0\]\.agent_execution/,
+      ),
+    ]);
     expectValid(trial({ rewardFiles: null, steps: steps(130) }));
   });
 
   it("timestamps one microsecond apart are told apart", () => {
     const t = "2025-11-03T10:01:00.00000";
-    expect(timingErrors({ agent_setup: { started_at: `${t}1`, finished_at: `${t}0` } })).toEqual([finding("TIMING", "result.json", /agent_setup\.started_at \S+ is after its finished_at/)]);
+    expect(timingErrors({ agent_setup: { started_at: `${t}1`, finished_at: `${t}0` } })).toEqual([
+      finding("TIMING", "result.json", /agent_setup\.started_at \S+ is after its finished_at/),
+    ]);
     expect(timingErrors({ agent_setup: { started_at: `${t}0`, finished_at: `${t}0` } })).toEqual([]);
-    expect(timingErrors({ agent_execution: { started_at: "2025-11-03T10:00:59.999999", finished_at: at(240) } })).toEqual([finding("TIMING", "result.json", /agent_execution starts at .* before agent_setup/)]);
-    expect(timingErrors({ agent_execution: { started_at: "2025-11-03T10:01:00.000000", finished_at: at(240) } })).toEqual([]);
+    expect(
+      timingErrors({ agent_execution: { started_at: "2025-11-03T10:00:59.999999", finished_at: at(240) } }),
+    ).toEqual([finding("TIMING", "result.json", /agent_execution starts at .* before agent_setup/)]);
+    expect(
+      timingErrors({ agent_execution: { started_at: "2025-11-03T10:01:00.000000", finished_at: at(240) } }),
+    ).toEqual([]);
   });
 
-  it.each(["yesterday", "2025-11-03", "2025-02-30T10:00:00", "2025-11-03T10:01:00+25:00"])("an unparseable timestamp %j is SCHEMA, not TIMING", (text) => {
-    const e = timing({ agent_setup: { started_at: text, finished_at: at(90) } });
-    expect(e.errors).toEqual([finding("SCHEMA", "result.json", "agent_setup.started_at")]);
-  });
+  it.each(["yesterday", "2025-11-03", "2025-02-30T10:00:00", "2025-11-03T10:01:00+25:00"])(
+    "an unparseable timestamp %j is SCHEMA, not TIMING",
+    (text) => {
+      const e = timing({ agent_setup: { started_at: text, finished_at: at(90) } });
+      expect(e.errors).toEqual([finding("SCHEMA", "result.json", "agent_setup.started_at")]);
+    },
+  );
 });
 
 describe("RESULT_TRUNCATED", () => {
@@ -317,13 +560,19 @@ describe("RESULT_TRUNCATED", () => {
   /** Beside its reward file: its verifier ran, so the job counts it 0 (REWARD_WITHOUT_RESULT, issue 35). */
   function expectTruncated(e: ScoredBundle): void {
     expect(e.errors).toEqual([]);
-    expect(e.warnings).toEqual([finding("RESULT_TRUNCATED", "result.json", /killed/), finding("REWARD_WITHOUT_RESULT", "verifier/reward.txt", /but the verifier ran/)]);
+    expect(e.warnings).toEqual([
+      finding("RESULT_TRUNCATED", "result.json", /killed/),
+      finding("REWARD_WITHOUT_RESULT", "verifier/reward.txt", /but the verifier ran/),
+    ]);
     expect([e.validity, e.state, e.rewards, e.task]).toEqual(["valid", "incomplete", null, null]);
   }
 
-  it.each([0.05, 0.3, 0.5, 0.8, 0.99])("a result.json cut at %f of its length warns, stays valid and is incomplete", (f) => {
-    expectTruncated(trial({ result: full.slice(0, Math.floor(full.length * f)) }));
-  });
+  it.each([0.05, 0.3, 0.5, 0.8, 0.99])(
+    "a result.json cut at %f of its length warns, stays valid and is incomplete",
+    (f) => {
+      expectTruncated(trial({ result: full.slice(0, Math.floor(full.length * f)) }));
+    },
+  );
 
   it("a result.json missing only its closing brace, or empty, is truncated too", () => {
     expectTruncated(trial({ result: full.slice(0, full.lastIndexOf("}")) }));
@@ -343,15 +592,32 @@ describe("RESULT_TRUNCATED", () => {
   });
 
   it("a result.json truncated after a NaN is still truncated", () => {
-    expectTruncated(trial({ result: pyJson(trialResult({ name: "trial-1", rewards: { reward: NaN } })).slice(0, -20) }));
+    expectTruncated(
+      trial({ result: pyJson(trialResult({ name: "trial-1", rewards: { reward: NaN } })).slice(0, -20) }),
+    );
   });
 
   it.each([
     ["a BOM", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]), "ENCODING", "byte order mark"],
     ["a raw \\r", Buffer.from(full.replace(/\n/g, "\r\n")), "ENCODING", "\\r"],
-    ["an invalid byte mid-file", Buffer.concat([bytes.subarray(0, 40), Buffer.from([0xff]), bytes.subarray(40)]), "ENCODING", "UTF-8"],
-    ["a duplicate key", Buffer.from(full.replace('"task_name": ', '"task_name": "x",\n    "task_name": ')), "JSON_DUPLICATE_KEY", "task_name"],
-    ["a duplicate key spelled with an escape", Buffer.from(full.replace('"task_name": ', '"task_name": "x",\n    "task\\u005fname": ')), "JSON_DUPLICATE_KEY", "task_name"],
+    [
+      "an invalid byte mid-file",
+      Buffer.concat([bytes.subarray(0, 40), Buffer.from([0xff]), bytes.subarray(40)]),
+      "ENCODING",
+      "UTF-8",
+    ],
+    [
+      "a duplicate key",
+      Buffer.from(full.replace('"task_name": ', '"task_name": "x",\n    "task_name": ')),
+      "JSON_DUPLICATE_KEY",
+      "task_name",
+    ],
+    [
+      "a duplicate key spelled with an escape",
+      Buffer.from(full.replace('"task_name": ', '"task_name": "x",\n    "task\\u005fname": ')),
+      "JSON_DUPLICATE_KEY",
+      "task_name",
+    ],
   ] as const)("a result.json with %s is an error, not truncation", (_, result, code, message) => {
     const e = trial({ result });
     expect(e.errors).toEqual([finding(code, "result.json", message)]);
@@ -364,12 +630,28 @@ describe("SCHEMA", () => {
   it.each([
     ["task_name a number", (r: Doc) => (r.task_name = 7), "task_name"],
     ["n_input_tokens 1.5", (r: Doc) => (r.agent_result.n_input_tokens = 1.5), "agent_result.n_input_tokens"],
-    ["n_output_tokens 145.0 (a float literal is no integer)", (r: Doc) => (r.agent_result.n_output_tokens = float(145)), "agent_result.n_output_tokens"],
+    [
+      "n_output_tokens 145.0 (a float literal is no integer)",
+      (r: Doc) => (r.agent_result.n_output_tokens = float(145)),
+      "agent_result.n_output_tokens",
+    ],
     ["rewards a string", (r: Doc) => (r.verifier_result.rewards = "1.0"), "verifier_result.rewards"],
-    ["a reward a string", (r: Doc) => (r.verifier_result.rewards = { reward: "1.0" }), "verifier_result.rewards.reward"],
-    ["exception_info without exception_type", (r: Doc) => (r.exception_info = { exception_message: "x", exception_traceback: null, occurred_at: null }), "exception_info.exception_type"],
+    [
+      "a reward a string",
+      (r: Doc) => (r.verifier_result.rewards = { reward: "1.0" }),
+      "verifier_result.rewards.reward",
+    ],
+    [
+      "exception_info without exception_type",
+      (r: Doc) => (r.exception_info = { exception_message: "x", exception_traceback: null, occurred_at: null }),
+      "exception_info.exception_type",
+    ],
     ["step_results not an array", (r: Doc) => (r.step_results = { step_name: "s" }), "step_results"],
-    ["a step without step_name", (r: Doc) => ((r.step_results = [{ verifier_result: null }]), (r.verifier_result = null)), "step_results.0.step_name"],
+    [
+      "a step without step_name",
+      (r: Doc) => ((r.step_results = [{ verifier_result: null }]), (r.verifier_result = null)),
+      "step_results.0.step_name",
+    ],
     ["started_at a number", (r: Doc) => (r.started_at = 1762164000), "started_at"],
     ["agent_info.name missing", (r: Doc) => delete r.agent_info.name, "agent_info.name"],
   ] as [string, (r: Doc) => unknown, string][])("%s is SCHEMA naming the field", (_, edit, field) => {
@@ -398,7 +680,20 @@ describe("SCHEMA", () => {
   // revision 1 made these SCHEMA on the reward file.
   // CPython's float(), on the text as Harbor reads it (no strip()): U+001C-U+001F are no space to it,
   // though str.isspace() holds for them; a BOM is none either; a non-ASCII space inside splits the number.
-  it.each(["passed\n", "", "1 0\n", "0x1\n", "true\n", "\ufeff1\n", "1__0\n", "_1\n", "\u001c1\n", "1\u001f", "1\u30002", "\u0661\u0e51x"])("a reward.txt holding %j is unreadable: REWARD_MISMATCH", (txt) => {
+  it.each([
+    "passed\n",
+    "",
+    "1 0\n",
+    "0x1\n",
+    "true\n",
+    "\ufeff1\n",
+    "1__0\n",
+    "_1\n",
+    "\u001c1\n",
+    "1\u001f",
+    "1\u30002",
+    "\u0661\u0e51x",
+  ])("a reward.txt holding %j is unreadable: REWARD_MISMATCH", (txt) => {
     const e = trial({ rewardFiles: { "reward.txt": txt } });
     expect(e.errors).toEqual([finding("REWARD_MISMATCH", "result.json", "verifier/reward.txt is unreadable")]);
   });
@@ -429,17 +724,26 @@ describe("SCHEMA", () => {
     expect(e.warnings).toEqual([]);
   });
 
-  it.each(['{"reward": 1.0', "", "  \n"])("a reward.json holding %j does not parse: REWARD_MISMATCH, the file unreadable (only result.json may be a killed writer)", (json) => {
-    const e = trial({ rewardFiles: { "reward.json": json } });
-    expect(e.errors).toEqual([finding("REWARD_MISMATCH", "result.json", "verifier/reward.json is unreadable")]);
-    expect(e.warnings).toEqual([]);
-  });
+  it.each(['{"reward": 1.0', "", "  \n"])(
+    "a reward.json holding %j does not parse: REWARD_MISMATCH, the file unreadable (only result.json may be a killed writer)",
+    (json) => {
+      const e = trial({ rewardFiles: { "reward.json": json } });
+      expect(e.errors).toEqual([finding("REWARD_MISMATCH", "result.json", "verifier/reward.json is unreadable")]);
+      expect(e.warnings).toEqual([]);
+    },
+  );
 
   it("a reward.json that is not a flat map of numbers after Harbor's coercion is SCHEMA on the reward file", () => {
     expect(codes(trial({ rewardFiles: { "reward.json": "[1.0]" } }).errors)).toEqual(["SCHEMA verifier/reward.json"]);
-    expect(codes(trial({ rewardFiles: { "reward.json": '{"reward": "passed"}' } }).errors)).toEqual(["SCHEMA verifier/reward.json"]);
-    expect(codes(trial({ rewardFiles: { "reward.json": '{"reward": {"value": 1}}' } }).errors)).toEqual(["SCHEMA verifier/reward.json"]);
-    expect(codes(trial({ rewardFiles: { "reward.json": '{"reward": null}' } }).errors)).toEqual(["SCHEMA verifier/reward.json"]);
+    expect(codes(trial({ rewardFiles: { "reward.json": '{"reward": "passed"}' } }).errors)).toEqual([
+      "SCHEMA verifier/reward.json",
+    ]);
+    expect(codes(trial({ rewardFiles: { "reward.json": '{"reward": {"value": 1}}' } }).errors)).toEqual([
+      "SCHEMA verifier/reward.json",
+    ]);
+    expect(codes(trial({ rewardFiles: { "reward.json": '{"reward": null}' } }).errors)).toEqual([
+      "SCHEMA verifier/reward.json",
+    ]);
   });
 });
 
@@ -475,15 +779,21 @@ describe("symlinks and special files", () => {
   });
 
   it("a symlinked reward.txt, the only reward file, is not followed: unreadable, it backs nothing (REWARD_MISMATCH)", () => {
-    const e = trial({ rewardFiles: { "test-stdout.txt": "ok\n" } }, (dir) => symlinkSync(outside("reward.txt", "1\n"), join(dir, "verifier/reward.txt")));
+    const e = trial({ rewardFiles: { "test-stdout.txt": "ok\n" } }, (dir) =>
+      symlinkSync(outside("reward.txt", "1\n"), join(dir, "verifier/reward.txt")),
+    );
     expect(codes(e.warnings)).toEqual(["TRIAL_SYMLINK verifier/reward.txt"]);
-    expect(e.errors).toEqual([finding("REWARD_MISMATCH", "result.json", "verifier/reward.txt is unreadable: it is not a regular file")]);
+    expect(e.errors).toEqual([
+      finding("REWARD_MISMATCH", "result.json", "verifier/reward.txt is unreadable: it is not a regular file"),
+    ]);
   });
 
   // Revision 2 (§11 "without it [the job's Harbor version], when both files exist, either may
   // match, and reward_source names the one that did"): revision 1 never looked past reward.json.
   it("a symlinked reward.json beside a reward.txt that agrees: not followed; the rewards agree with reward.txt only, and the source says so", () => {
-    const e = trial({ rewardFiles: { "reward.txt": "1\n" } }, (dir) => symlinkSync(outside("reward.json", '{"reward": 1.0}'), join(dir, "verifier/reward.json")));
+    const e = trial({ rewardFiles: { "reward.txt": "1\n" } }, (dir) =>
+      symlinkSync(outside("reward.json", '{"reward": 1.0}'), join(dir, "verifier/reward.json")),
+    );
     expect(codes(e.warnings)).toEqual(["TRIAL_SYMLINK verifier/reward.json"]);
     expectValid(e);
     expect(e.reward_source).toBe("verifier/reward.txt (not verifier/reward.json)");
@@ -493,12 +803,16 @@ describe("symlinks and special files", () => {
     const e = trial({ rewardFiles: { "reward.txt": "1\n" } }, (dir) => mkdirSync(join(dir, "verifier/reward.json")));
     expectValid(e);
     expect(e.reward_source).toBe("verifier/reward.txt (not verifier/reward.json)");
-    const neither = trial({ rewardFiles: { "reward.txt": "0\n" } }, (dir) => mkdirSync(join(dir, "verifier/reward.json")));
+    const neither = trial({ rewardFiles: { "reward.txt": "0\n" } }, (dir) =>
+      mkdirSync(join(dir, "verifier/reward.json")),
+    );
     expect(codes(neither.errors)).toEqual(["REWARD_MISMATCH result.json", "REWARD_MISMATCH result.json"]);
   });
 
   it("a symlinked result.json is not read: the trial is incomplete", () => {
-    const e = trial({ result: null }, (dir) => symlinkSync(outside("result.json", pyJson(trialResult({ name: "x" }))), join(dir, "result.json")));
+    const e = trial({ result: null }, (dir) =>
+      symlinkSync(outside("result.json", pyJson(trialResult({ name: "x" }))), join(dir, "result.json")),
+    );
     expect(codes(e.warnings)).toEqual(["TRIAL_SYMLINK result.json", "REWARD_WITHOUT_RESULT verifier/reward.txt"]);
     expect([e.state, e.task]).toEqual(["incomplete", null]);
   });
@@ -509,30 +823,51 @@ describe("symlinks and special files", () => {
     expect(codes(e.warnings)).toEqual(["TRIAL_SYMLINK trial.log.old"]);
   });
 
-  it.each(["verifier/reward.txt", "agent/trajectory.json", "result.json"])("a FIFO at %s is UNSAFE_PATH and scoring does not hang", (rel) => {
-    const e = trial({ rewardFiles: { "test-stdout.txt": "ok\n" }, result: rel === "result.json" ? null : undefined }, (dir) => {
-      mkdirSync(join(dir, rel, ".."), { recursive: true });
-      execFileSync("mkfifo", [join(dir, rel)]);
-    });
-    expect(e.errors).toContainEqual(finding("UNSAFE_PATH", rel, "not a regular file"));
-    expect(e.validity).toBe("invalid");
-  }, 10_000);
+  it.each(["verifier/reward.txt", "agent/trajectory.json", "result.json"])(
+    "a FIFO at %s is UNSAFE_PATH and scoring does not hang",
+    (rel) => {
+      const e = trial(
+        { rewardFiles: { "test-stdout.txt": "ok\n" }, result: rel === "result.json" ? null : undefined },
+        (dir) => {
+          mkdirSync(join(dir, rel, ".."), { recursive: true });
+          execFileSync("mkfifo", [join(dir, rel)]);
+        },
+      );
+      expect(e.errors).toContainEqual(finding("UNSAFE_PATH", rel, "not a regular file"));
+      expect(e.validity).toBe("invalid");
+    },
+    10_000,
+  );
 });
 
 describe("review flags", () => {
   const timeout = realTrajectory("timeout");
-  const flagsOf = (keystrokes: string) => trial({ trajectory: withAgentCommand(timeout, keystrokes) }).flags.map((f) => f.code);
+  const flagsOf = (keystrokes: string) =>
+    trial({ trajectory: withAgentCommand(timeout, keystrokes) }).flags.map((f) => f.code);
 
-  it.each(["timeout", "summarization", "openhands"] as const)("the real %s trajectory, unmodified, raises no flag", (name) => {
-    const e = trial({ trajectory: realTrajectory(name), steps: [{ name: "s", rewards: { reward: float(1) }, trajectory: realTrajectory(name) }] });
-    expectValid(e);
-    expect(e.flags).toEqual([]);
-  });
+  it.each(["timeout", "summarization", "openhands"] as const)(
+    "the real %s trajectory, unmodified, raises no flag",
+    (name) => {
+      const e = trial({
+        trajectory: realTrajectory(name),
+        steps: [{ name: "s", rewards: { reward: float(1) }, trajectory: realTrajectory(name) }],
+      });
+      expectValid(e);
+      expect(e.flags).toEqual([]);
+    },
+  );
 
   it("writing the reward file raises WRITES_REWARD_PATH naming the file, the step and the text", () => {
     const step = (JSON.parse(timeout) as { steps: unknown[] }).steps.length + 1;
     const e = trial({ trajectory: withAgentCommand(timeout, "echo 1 > /logs/verifier/reward.txt\n") });
-    expect(e.flags).toEqual([{ code: "WRITES_REWARD_PATH", evidence: expect.stringMatching(new RegExp(`^agent/trajectory\\.json step ${step}: .*echo 1 > /logs/verifier/reward\\.txt`)) }]);
+    expect(e.flags).toEqual([
+      {
+        code: "WRITES_REWARD_PATH",
+        evidence: expect.stringMatching(
+          new RegExp(`^agent/trajectory\\.json step ${step}: .*echo 1 > /logs/verifier/reward\\.txt`),
+        ),
+      },
+    ]);
   });
 
   it.each([
@@ -562,28 +897,56 @@ describe("review flags", () => {
 
   const editorStep = (args: Record<string, unknown>) => {
     const doc = JSON.parse(realTrajectory("openhands")) as { steps: Record<string, unknown>[] };
-    doc.steps.push({ step_id: 99, source: "agent", message: "Editing.", tool_calls: [{ tool_call_id: "c99", function_name: "str_replace_editor", arguments: args }] });
+    doc.steps.push({
+      step_id: 99,
+      source: "agent",
+      message: "Editing.",
+      tool_calls: [{ tool_call_id: "c99", function_name: "str_replace_editor", arguments: args }],
+    });
     return JSON.stringify(doc, null, 2);
   };
   it("an OpenHands editor creating /tests/test_x.py raises WRITES_TESTS_DIR", () => {
-    const e = trial({ trajectory: editorStep({ command: "create", path: "/tests/test_x.py", file_text: "def test_x(): assert True\n" }) });
-    expect(e.flags).toEqual([{ code: "WRITES_TESTS_DIR", evidence: expect.stringMatching(/^agent\/trajectory\.json step 99: .*\/tests\/test_x\.py/) }]);
+    const e = trial({
+      trajectory: editorStep({ command: "create", path: "/tests/test_x.py", file_text: "def test_x(): assert True\n" }),
+    });
+    expect(e.flags).toEqual([
+      {
+        code: "WRITES_TESTS_DIR",
+        evidence: expect.stringMatching(/^agent\/trajectory\.json step 99: .*\/tests\/test_x\.py/),
+      },
+    ]);
   });
   it("an OpenHands editor creating /app/tests/test_x.py is not flagged", () => {
-    expect(trial({ trajectory: editorStep({ command: "create", path: "/app/tests/test_x.py", file_text: "x" }) }).flags).toEqual([]);
+    expect(
+      trial({ trajectory: editorStep({ command: "create", path: "/app/tests/test_x.py", file_text: "x" }) }).flags,
+    ).toEqual([]);
   });
   it("an OpenHands editor viewing /tests/test_x.py (reading) is not flagged", () => {
     expect(trial({ trajectory: editorStep({ command: "view", path: "/tests/test_x.py" }) }).flags).toEqual([]);
   });
 
   it("a step's trajectory in steps/<name>/agent/ is scanned too", () => {
-    const e = trial({ steps: [{ name: "build", rewards: { reward: float(1) }, trajectory: withAgentCommand(timeout, "rm -rf /tests/\n") }] });
-    expect(e.flags).toEqual([{ code: "WRITES_TESTS_DIR", evidence: expect.stringMatching(/^steps\/build\/agent\/trajectory\.json step \d+: .*rm -rf \/tests\//) }]);
+    const e = trial({
+      steps: [
+        { name: "build", rewards: { reward: float(1) }, trajectory: withAgentCommand(timeout, "rm -rf /tests/\n") },
+      ],
+    });
+    expect(e.flags).toEqual([
+      {
+        code: "WRITES_TESTS_DIR",
+        evidence: expect.stringMatching(/^steps\/build\/agent\/trajectory\.json step \d+: .*rm -rf \/tests\//),
+      },
+    ]);
   });
 
   it("a trajectory that is not valid JSON is still scanned", () => {
     const e = trial({ trajectory: withAgentCommand(timeout, "echo 1 > /logs/verifier/reward.txt\n").slice(0, -40) });
-    expect(e.flags).toEqual([{ code: "WRITES_REWARD_PATH", evidence: expect.stringMatching(/^agent\/trajectory\.json \(not valid JSON\): .*\/logs\/verifier\/reward\.txt/) }]);
+    expect(e.flags).toEqual([
+      {
+        code: "WRITES_REWARD_PATH",
+        evidence: expect.stringMatching(/^agent\/trajectory\.json \(not valid JSON\): .*\/logs\/verifier\/reward\.txt/),
+      },
+    ]);
   });
 
   it.each([
@@ -593,18 +956,27 @@ describe("review flags", () => {
     ["an infrastructure error", { exception: CRASH, rewards: null }],
   ] as [string, Partial<TrialSpec>][])("flags never change validity, state or rewards (%s)", (_, spec) => {
     const clean = trial({ ...spec, trajectory: withAgentCommand(timeout, "ls\n") });
-    const flagged = trial({ ...spec, trajectory: withAgentCommand(timeout, "echo 1 > /logs/verifier/reward.txt; rm -rf /tests/\n") });
+    const flagged = trial({
+      ...spec,
+      trajectory: withAgentCommand(timeout, "echo 1 > /logs/verifier/reward.txt; rm -rf /tests/\n"),
+    });
     expect(flagged.flags.map((f) => f.code)).toEqual(["WRITES_REWARD_PATH", "WRITES_TESTS_DIR"]);
     expect({ ...flagged, flags: [], digest: "" }).toEqual({ ...clean, flags: [], digest: "" });
   });
 });
 
 describe("the digest", () => {
-  const spec: TrialSpec = { name: "trial-1", trajectory: realTrajectory("openhands"), steps: [{ name: "s", rewards: { reward: float(1) } }] };
+  const spec: TrialSpec = {
+    name: "trial-1",
+    trajectory: realTrajectory("openhands"),
+    steps: [{ name: "s", rewards: { reward: float(1) } }],
+  };
   const digestOf = (dir: string) => scoreTrial(diskBundle(dir)).digest;
 
   it("is equal for identical folders at different paths", () => {
-    expect(digestOf(writeTrial(join(ROOT, "d-a"), spec))).toBe(digestOf(writeTrial(join(ROOT, "elsewhere", "d-b"), spec)));
+    expect(digestOf(writeTrial(join(ROOT, "d-a"), spec))).toBe(
+      digestOf(writeTrial(join(ROOT, "elsewhere", "d-b"), spec)),
+    );
   });
 
   it.each([
@@ -638,7 +1010,9 @@ describe("parseTimestamp", () => {
     ["2025-11-03T10:00:00.000001", 1n],
     ["2025-11-03T10:00:00.123456789", 123_456n],
     ["2025-11-03T10:00:00.000001+00:00", 1n],
-  ])("%s is %s µs after naive 2025-11-03T10:00:00", (text, micros) => expect(parseTimestamp(text)! - base).toBe(micros));
+  ])("%s is %s µs after naive 2025-11-03T10:00:00", (text, micros) =>
+    expect(parseTimestamp(text)! - base).toBe(micros),
+  );
 
   it("counts microseconds since the epoch", () => {
     expect(parseTimestamp("1970-01-01T00:00:00")).toBe(0n);

@@ -9,7 +9,16 @@ import { scoreTrial } from "../src/kinds/harbor/trial.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { scoreRoots } from "../src/pipeline/score.js";
 import { BundlePool } from "../src/pool/pool.js";
-import { float, pyJson, realTrajectory, jobIdOf, trialResult, writeJob, writeTrial, type TrialSpec } from "./helpers/harbor.js";
+import {
+  float,
+  pyJson,
+  realTrajectory,
+  jobIdOf,
+  trialResult,
+  writeJob,
+  writeTrial,
+  type TrialSpec,
+} from "./helpers/harbor.js";
 import { run } from "./helpers/cli.js";
 import { SCRATCH, scratch } from "./helpers/shared.js";
 
@@ -42,9 +51,21 @@ describe("the trajectory scan stays linear whatever the agent wrote", () => {
 
   it("an array of 200,000 strings in a tool call is scanned as the step it is, not as invalid JSON", () => {
     const traj = JSON.parse(realTrajectory("timeout")) as { steps: Record<string, unknown>[] };
-    traj.steps.push({ step_id: 99, source: "agent", message: "x", tool_calls: [{ function_name: "bash_command", arguments: { keystrokes: "echo 1 > /logs/verifier/reward.txt", pad: Array(200_000).fill("a") } }] });
+    traj.steps.push({
+      step_id: 99,
+      source: "agent",
+      message: "x",
+      tool_calls: [
+        {
+          function_name: "bash_command",
+          arguments: { keystrokes: "echo 1 > /logs/verifier/reward.txt", pad: Array(200_000).fill("a") },
+        },
+      ],
+    });
     const e = score({ name: "wide", trajectory: JSON.stringify(traj) });
-    expect(e.flags).toEqual([{ code: "WRITES_REWARD_PATH", evidence: expect.stringMatching(/^agent\/trajectory\.json step 99: /) }]);
+    expect(e.flags).toEqual([
+      { code: "WRITES_REWARD_PATH", evidence: expect.stringMatching(/^agent\/trajectory\.json step 99: /) },
+    ]);
   });
 
   it("a trajectory too large to scan is said so (TRAJECTORY_NOT_SCANNED), not passed as clean", () => {
@@ -66,7 +87,12 @@ describe("result.json: only a killed writer's prefix is truncation", () => {
     for (let k = 0; k < bytes.length; k += 7) {
       writeFileSync(join(dir, "result.json"), bytes.subarray(0, k));
       const e = scoreTrial(diskBundle(dir));
-      expect([k, e.validity, e.state, e.warnings.map((w) => w.code)]).toEqual([k, "valid", "incomplete", ["RESULT_TRUNCATED"]]);
+      expect([k, e.validity, e.state, e.warnings.map((w) => w.code)]).toEqual([
+        k,
+        "valid",
+        "incomplete",
+        ["RESULT_TRUNCATED"],
+      ]);
     }
   });
 
@@ -92,8 +118,18 @@ describe("states and rewards that cannot be taken at face value", () => {
   });
 
   it("a step whose name cannot be a folder cannot have its rewards backed by a file (REWARD_FILE_MISSING)", () => {
-    const e = score({ name: "x", rewards: { reward: float(1) }, rewardFiles: null, steps: [{ name: "../escape", rewards: { reward: float(1) } }] });
-    expect(e.errors).toEqual([expect.objectContaining({ code: "REWARD_FILE_MISSING", message: expect.stringContaining("cannot name a folder under steps/") })]);
+    const e = score({
+      name: "x",
+      rewards: { reward: float(1) },
+      rewardFiles: null,
+      steps: [{ name: "../escape", rewards: { reward: float(1) } }],
+    });
+    expect(e.errors).toEqual([
+      expect.objectContaining({
+        code: "REWARD_FILE_MISSING",
+        message: expect.stringContaining("cannot name a folder under steps/"),
+      }),
+    ]);
   });
 
   it("seal.json is an ordinary file in a Harbor trial: it enters the digest", () => {
@@ -125,9 +161,15 @@ describe("job metrics that cannot be emptied", () => {
     const r = await scoreRoots([a, b], OPTS);
     const name = `job-x@${jobIdOf("job-x").slice(0, 8)}`;
     const [first, second] = [jobOf(r, name), jobOf(r, `${name}#2`)];
-    for (const [e, other] of [[first, `${b}/job-x`], [second, `${a}/job-x`]] as const) {
+    for (const [e, other] of [
+      [first, `${b}/job-x`],
+      [second, `${a}/job-x`],
+    ] as const) {
       expect(e.rewards!["reward"]).toMatchObject({ mean: 0.5, covered: 2, trials: 2 });
-      expect(e.flags.map((f) => [f.code, f.trial])).toEqual([["TRIAL_DUPLICATE_ID", "t1"], ["TRIAL_DUPLICATE_ID", "t2"]]);
+      expect(e.flags.map((f) => [f.code, f.trial])).toEqual([
+        ["TRIAL_DUPLICATE_ID", "t1"],
+        ["TRIAL_DUPLICATE_ID", "t2"],
+      ]);
       expect(e.flags[0]!.evidence).toContain(`${other}/t1`);
       expect(e.invalid).toEqual([]);
     }
@@ -143,7 +185,10 @@ describe("job metrics that cannot be emptied", () => {
     expect(once.excluded.map((x) => x.reason)).toEqual([expect.stringMatching(/byte-identical copy/)]);
     writeFileSync(join(job, "t1-copy/trial.log"), "edited\n");
     const differ = jobOf(await scoreRoots([root], OPTS), "job-y");
-    expect(differ.invalid).toEqual([{ trial: "t1", codes: ["TRIAL_DUPLICATE"] }, { trial: "t1", codes: ["TRIAL_DUPLICATE"] }]);
+    expect(differ.invalid).toEqual([
+      { trial: "t1", codes: ["TRIAL_DUPLICATE"] },
+      { trial: "t1", codes: ["TRIAL_DUPLICATE"] },
+    ]);
   });
 });
 
@@ -175,7 +220,13 @@ describe("the pool's worker module", () => {
     const pool = new BundlePool({ jobs: 1, workerFile: join(dir, "no-default.mjs") }); // a path, resolved from here
     try {
       const [e] = await pool.score([{ dir: trialDir, path: "t", kind: "harbor" }]);
-      expect(e).toMatchObject({ validity: "error", profile: "harbor", errors: [expect.objectContaining({ code: "WORKER_FAILED", message: expect.stringContaining("no default export") })] });
+      expect(e).toMatchObject({
+        validity: "error",
+        profile: "harbor",
+        errors: [
+          expect.objectContaining({ code: "WORKER_FAILED", message: expect.stringContaining("no default export") }),
+        ],
+      });
     } finally {
       await pool.destroy();
     }
@@ -190,7 +241,10 @@ describe("a job that lost its job.log", () => {
     const job = writeJob(root, "job-nolog", [{ name: "t1" }, { name: "t2" }]);
     rmSync(join(job, "job.log"));
     const r = await scoreRoots([root], OPTS);
-    expect(r.bundles.map((b) => [b.path.split("/").pop(), b.experiment, b.warnings.map((w) => w.code)])).toEqual([["t1", "job-nolog", []], ["t2", "job-nolog", []]]);
+    expect(r.bundles.map((b) => [b.path.split("/").pop(), b.experiment, b.warnings.map((w) => w.code)])).toEqual([
+      ["t1", "job-nolog", []],
+      ["t2", "job-nolog", []],
+    ]);
   });
 
   it("a lone trial whose subfolders hold trials still warns LOOKS_LIKE_JOB (its result.json is a trial's, not a job's)", async () => {
@@ -198,12 +252,16 @@ describe("a job that lost its job.log", () => {
     const lone = writeTrial(join(root, "lone"), { name: "lone" });
     writeTrial(join(lone, "inner"), { name: "inner" });
     const r = await scoreRoots([root], OPTS);
-    expect(r.bundles.map((b) => [b.path.split("/").pop(), b.warnings.map((w) => w.code)])).toEqual([["lone", ["LOOKS_LIKE_JOB"]]]);
+    expect(r.bundles.map((b) => [b.path.split("/").pop(), b.warnings.map((w) => w.code)])).toEqual([
+      ["lone", ["LOOKS_LIKE_JOB"]],
+    ]);
     expect(r.bundles[0]!.warnings[0]!.message).toMatch(/^1 subfolder holds config\.json/);
   });
 
   it("an ordinary multi-step trial (steps/<name>/…) does not warn", () => {
-    const e = score({ name: "m", rewards: null, steps: [{ name: "s1", rewards: { reward: float(1) } }] }, (dir) => writeFileSync(join(dir, "steps/s1/config.json"), "{}"));
+    const e = score({ name: "m", rewards: null, steps: [{ name: "s1", rewards: { reward: float(1) } }] }, (dir) =>
+      writeFileSync(join(dir, "steps/s1/config.json"), "{}"),
+    );
     expect(e.warnings).toEqual([]);
   });
 });

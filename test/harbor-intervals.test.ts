@@ -33,7 +33,13 @@ const AGENT_TIMEOUT = { type: "AgentTimeoutError", message: "Agent execution tim
 const DOCKER = { type: "RuntimeError", message: "Docker compose command failed: network not found" };
 /** Binary `reward` trials of one task (and checksum), named `<prefix><i>`, each with its own Harbor id. */
 const trials = (prefix: string, task: string, rewards: number[], checksum = "c0ffee"): TrialSpec[] =>
-  rewards.map((r, i) => ({ name: `${prefix}${i + 1}`, task, checksum, rewards: { reward: float(r) }, extra: { id: `${prefix}-${task}-${checksum}-${i + 1}` } }));
+  rewards.map((r, i) => ({
+    name: `${prefix}${i + 1}`,
+    task,
+    checksum,
+    rewards: { reward: float(r) },
+    extra: { id: `${prefix}-${task}-${checksum}-${i + 1}` },
+  }));
 
 /** The Wilson 95% interval of k ones in n, by its closed form (z = Φ⁻¹(0.975)). */
 function wilson(k: number, n: number): [number, number] {
@@ -45,11 +51,23 @@ function wilson(k: number, n: number): [number, number] {
 }
 /** A cluster-t interval as derived by hand: lo/hi to the t table's 3 places, se and design effect (no t in them) to 6. */
 const clusterT = (lo: number, hi: number, units: number, clusters: number, se: number, designEffect: number) => ({
-  method: "cluster-t", lo: expect.closeTo(lo, 3), hi: expect.closeTo(hi, 3), units, clusters, se: expect.closeTo(se, 6), design_effect: expect.closeTo(designEffect, 6),
+  method: "cluster-t",
+  lo: expect.closeTo(lo, 3),
+  hi: expect.closeTo(hi, 3),
+  units,
+  clusters,
+  se: expect.closeTo(se, 6),
+  design_effect: expect.closeTo(designEffect, 6),
 });
 /** A Korn–Graubard interval as derived by hand: lo/hi to 6 places (R's qbeta), se and design effect to 6. */
 const kornGraubard = (lo: number, hi: number, units: number, clusters: number, se: number, designEffect: number) => ({
-  method: "korn-graubard", lo: expect.closeTo(lo, 6), hi: expect.closeTo(hi, 6), units, clusters, se: expect.closeTo(se, 6), design_effect: expect.closeTo(designEffect, 6),
+  method: "korn-graubard",
+  lo: expect.closeTo(lo, 6),
+  hi: expect.closeTo(hi, 6),
+  units,
+  clusters,
+  se: expect.closeTo(se, 6),
+  design_effect: expect.closeTo(designEffect, 6),
 });
 /** The example is one whose cluster-t interval (before clipping, where the figure is clipped: the hand one) holds the Wilson interval of its units (k ones of n). */
 function widerThanWilson(i: { lo: number; hi: number } | null, k: number, n: number) {
@@ -60,7 +78,8 @@ function widerThanWilson(i: { lo: number; hi: number } | null, k: number, n: num
 
 const { dir: root } = scratch("assay-harbor-intervals-", SCRATCH);
 let doc: Results;
-const harborRun = (options: Partial<ScoreRunOptions>) => scoreRoots([root], { schedules: [], ...DEFAULT_BATCH, jobs: 2, ...options });
+const harborRun = (options: Partial<ScoreRunOptions>) =>
+  scoreRoots([root], { schedules: [], ...DEFAULT_BATCH, jobs: 2, ...options });
 const reward = (d: Results, job: string, key = "reward") => {
   const x = d.experiments.find((e) => e.experiment === job && e.profile === "harbor");
   expect(x, job).toBeDefined();
@@ -68,28 +87,56 @@ const reward = (d: Results, job: string, key = "reward") => {
 };
 
 beforeAll(async () => {
-  if (!existsSync(CLI) || !existsSync(new URL("../dist/pool/worker.js", import.meta.url))) throw new Error("these tests run compiled workers: build first");
+  if (!existsSync(CLI) || !existsSync(new URL("../dist/pool/worker.js", import.meta.url)))
+    throw new Error("these tests run compiled workers: build first");
   // Five tasks of four trials: 4, 3, 2, 1 and 0 passes.
   writeJob(root, "job-clustered", [
-    ...trials("a", "t1", [1, 1, 1, 1]), ...trials("b", "t2", [1, 1, 1, 0]), ...trials("c", "t3", [1, 1, 0, 0]),
-    ...trials("d", "t4", [1, 0, 0, 0]), ...trials("e", "t5", [0, 0, 0, 0]),
+    ...trials("a", "t1", [1, 1, 1, 1]),
+    ...trials("b", "t2", [1, 1, 1, 0]),
+    ...trials("c", "t3", [1, 1, 0, 0]),
+    ...trials("d", "t4", [1, 0, 0, 0]),
+    ...trials("e", "t5", [0, 0, 0, 0]),
   ]);
   writeJob(root, "job-states", [
     ...trials("a", "alpha", [1, 1]),
-    { name: "a3", task: "alpha", checksum: "c0ffee", rewards: { reward: float(1) }, exception: AGENT_TIMEOUT, extra: { id: "a3" } }, // scored-with-exception
+    {
+      name: "a3",
+      task: "alpha",
+      checksum: "c0ffee",
+      rewards: { reward: float(1) },
+      exception: AGENT_TIMEOUT,
+      extra: { id: "a3" },
+    }, // scored-with-exception
     { name: "a4", task: "alpha", checksum: "c0ffee", rewards: null, exception: DOCKER, extra: { id: "a4" } }, // infrastructure-error
     ...trials("x", "alpha", [0, 0], "other"), // task alpha under another checksum: another cluster
     ...trials("b", "beta", [0, 1]),
-    { name: "b3", task: "beta", rewards: { reward: float(1) }, rewardFiles: { "reward.txt": "0\n" }, extra: { id: "b3" } }, // REWARD_MISMATCH: invalid
+    {
+      name: "b3",
+      task: "beta",
+      rewards: { reward: float(1) },
+      rewardFiles: { "reward.txt": "0\n" },
+      extra: { id: "b3" },
+    }, // REWARD_MISMATCH: invalid
     ...trials("g", "gamma", [1]),
     { name: "g2", task: "gamma", rewards: null, extra: { id: "g2" } }, // incomplete: no reward, no exception
     { name: "n1", result: "not json\n", rewardFiles: null }, // JSON_SYNTAX: invalid, names no task
   ]);
-  writeJob(root, "job-once", [...trials("o", "o1", [1]), ...trials("p", "o2", [1]), ...trials("q", "o3", [1]), ...trials("r", "o4", [0]), ...trials("s", "o5", [0])]);
+  writeJob(root, "job-once", [
+    ...trials("o", "o1", [1]),
+    ...trials("p", "o2", [1]),
+    ...trials("q", "o3", [1]),
+    ...trials("r", "o4", [0]),
+    ...trials("s", "o5", [0]),
+  ]);
   writeJob(root, "job-single", trials("s", "solo", [1, 0, 1]));
   writeJob(root, "job-fractional", [
     ...["f1", "f2", "f3"].flatMap((task, t) =>
-      [0, 1].map((i): TrialSpec => ({ name: `${task}-${i}`, task, rewards: { score: float([1, 0.5, 0][t]!) }, extra: { id: `${task}-${i}` } })),
+      [0, 1].map((i): TrialSpec => ({
+        name: `${task}-${i}`,
+        task,
+        rewards: { score: float([1, 0.5, 0][t]!) },
+        extra: { id: `${task}-${i}` },
+      })),
     ),
   ]);
   doc = await harborRun({});
@@ -109,7 +156,12 @@ describe.sequential("Harbor rewards.<key>.interval, clustered by task and checks
     widerThanWilson(r.interval, 10, 20);
     // pass^k = mean over tasks of C(c, k)/C(4, k), c = 4, 3, 2, 1, 0:
     // k=1 (1 + 3/4 + 2/4 + 1/4 + 0)/5 = 0.5; k=2 (6/6 + 3/6 + 1/6)/5 = 1/3; k=3 (4/4 + 1/4)/5 = 0.25; k=4 (1/1)/5 = 0.2.
-    expect(r.pass_hat_k).toEqual({ "1": expect.closeTo(0.5, 12), "2": expect.closeTo(1 / 3, 12), "3": expect.closeTo(0.25, 12), "4": expect.closeTo(0.2, 12) });
+    expect(r.pass_hat_k).toEqual({
+      "1": expect.closeTo(0.5, 12),
+      "2": expect.closeTo(1 / 3, 12),
+      "3": expect.closeTo(0.25, 12),
+      "4": expect.closeTo(0.2, 12),
+    });
   });
 
   it("another checksum is another cluster, a trial naming no task its own, an invalid trial 0, errors out", () => {
@@ -138,7 +190,10 @@ describe.sequential("Harbor rewards.<key>.interval, clustered by task and checks
     // lo = qbeta(0.025, 2.679595, 4.751433) = 0.0839273, hi = qbeta(0.975, 3.679595, 3.751433) = 0.8218102.
     const r = reward(await harborRun({ errors: "zero" }), "job-states");
     expect(r.mean).toBeCloseTo(5 / 12, 12);
-    expect(r.interval).toEqual({ ...kornGraubard(0.0839273, 0.8218102, 12, 5, Math.sqrt(1970 / 576) / 12, 1970 / 1680), unplaced: 1 });
+    expect(r.interval).toEqual({
+      ...kornGraubard(0.0839273, 0.8218102, 12, 5, Math.sqrt(1970 / 576) / 12, 1970 / 1680),
+      unplaced: 1,
+    });
     widerThanWilson(r.interval, 5, 12);
   });
 
@@ -151,7 +206,16 @@ describe.sequential("Harbor rewards.<key>.interval, clustered by task and checks
     // hi = qbeta(0.975, 2.280598, 0.768359) = 0.9965801.
     const r = reward(await harborRun({ invalid: "exclude" }), "job-states");
     expect(r.mean).toBe(0.625);
-    expect(r.interval).toEqual(kornGraubard(0.0334742, 0.9965801, 8, 4, Math.sqrt((4 / 3) * 3.03125) / 8, ((4 / 3) * 3.03125) / 64 / (0.625 * 0.375 / 8)));
+    expect(r.interval).toEqual(
+      kornGraubard(
+        0.0334742,
+        0.9965801,
+        8,
+        4,
+        Math.sqrt((4 / 3) * 3.03125) / 8,
+        ((4 / 3) * 3.03125) / 64 / ((0.625 * 0.375) / 8),
+      ),
+    );
     widerThanWilson(r.interval, 5, 8);
     // Tasks [c, n]: alpha/c0ffee [3, 3], alpha/other [0, 2], beta [1, 2], gamma [1, 1]; k ≤ 1: (1 + 0 + 1/2 + 1)/4.
     expect(r.pass_hat_k).toEqual({ "1": expect.closeTo(0.625, 12) });
@@ -160,7 +224,15 @@ describe.sequential("Harbor rewards.<key>.interval, clustered by task and checks
   it("every task run once: Wilson over the trials, no se, no design effect", () => {
     // 3 ones in 5: Wilson (z = 1.959964) [0.2307, 0.8824], as published tables of the Wilson interval give it.
     const r = reward(doc, "job-once");
-    expect(r.interval).toEqual({ method: "wilson", lo: expect.closeTo(0.2307243, 6), hi: expect.closeTo(0.8823792, 6), units: 5, clusters: 5, se: null, design_effect: null });
+    expect(r.interval).toEqual({
+      method: "wilson",
+      lo: expect.closeTo(0.2307243, 6),
+      hi: expect.closeTo(0.8823792, 6),
+      units: 5,
+      clusters: 5,
+      se: null,
+      design_effect: null,
+    });
     // One trial per task: pass^1 only, (1 + 1 + 1 + 0 + 0)/5.
     expect(r.pass_hat_k).toEqual({ "1": expect.closeTo(0.6, 12) });
   });
@@ -209,7 +281,12 @@ describe("world pass and dimensions intervals, clustered by meta.task", () => {
   //   6/11: k = 4.751595, lo = qbeta(0.025, 4.751595, 4.959663) = 0.1998524, hi = qbeta(0.975, 5.751595, 3.959663) = 0.8606573;
   //   10/11: k = 7.919326, [0.5334090, 0.9990152]; 9/11: k = 7.127393, [0.4332089, 0.9849933];
   //   8/11: k = 6.335461, [0.3459527, 0.9548490].
-  const BOUNDS: Record<number, [number, number]> = { 6: [0.1998524, 0.8606573], 8: [0.3459527, 0.954849], 9: [0.4332089, 0.9849933], 10: [0.533409, 0.9990152] };
+  const BOUNDS: Record<number, [number, number]> = {
+    6: [0.1998524, 0.8606573],
+    8: [0.3459527, 0.954849],
+    9: [0.4332089, 0.9849933],
+    10: [0.533409, 0.9990152],
+  };
   const expected = (k: number) => kornGraubard(...BOUNDS[k]!, 22, 11, Math.sqrt(((k / 11) * (1 - k / 11)) / 10), 2.2);
 
   it("pass: clean, query-finds, budget-overrun, report-omits, report-misstates, fault-before-commit pass (6 of 11)", () => {
@@ -227,14 +304,32 @@ describe("world pass and dimensions intervals, clustered by meta.task", () => {
     // policy_compliance blind-retry, approval-other-args; task_completion blind-retry, safe-pause
     // (9 of 11); account_accuracy blind-retry, report-omits, report-misstates (8 of 11).
     // p = 10/11: SE_c = 1/11; 9/11: SE_c = 0.1219673; 8/11: SE_c = 0.1408358 (bounds above).
-    const passing = { world_integrity: 10, prohibited_effects: 10, preservation: 10, recovery: 10, budget: 10, policy_compliance: 9, task_completion: 9, account_accuracy: 8 };
+    const passing = {
+      world_integrity: 10,
+      prohibited_effects: 10,
+      preservation: 10,
+      recovery: 10,
+      budget: 10,
+      policy_compliance: 9,
+      task_completion: 9,
+      account_accuracy: 8,
+    };
     expect(Object.keys(x.dimensions!).sort()).toEqual(Object.keys(passing).sort());
     for (const [d, k] of Object.entries(passing)) {
-      expect(x.dimensions![d], d).toMatchObject({ passed: 2 * k, total: 22, interval: expected(k), interval_reason: null });
+      expect(x.dimensions![d], d).toMatchObject({
+        passed: 2 * k,
+        total: 22,
+        interval: expected(k),
+        interval_reason: null,
+      });
       widerThanWilson(x.dimensions![d]!.interval, 2 * k, 22);
     }
     expect(x.dimensions!["world_integrity"]!.interval).toEqual(kornGraubard(0.533409, 0.9990152, 22, 11, 1 / 11, 2.2));
-    expect(x.dimensions!["task_completion"]!.interval).toEqual(kornGraubard(0.4332089, 0.9849933, 22, 11, 0.1219673, 2.2));
-    expect(x.dimensions!["account_accuracy"]!.interval).toEqual(kornGraubard(0.3459527, 0.954849, 22, 11, 0.1408358, 2.2));
+    expect(x.dimensions!["task_completion"]!.interval).toEqual(
+      kornGraubard(0.4332089, 0.9849933, 22, 11, 0.1219673, 2.2),
+    );
+    expect(x.dimensions!["account_accuracy"]!.interval).toEqual(
+      kornGraubard(0.3459527, 0.954849, 22, 11, 0.1408358, 2.2),
+    );
   });
 });

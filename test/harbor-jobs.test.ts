@@ -7,7 +7,18 @@
 // Workers run compiled code (dist/); all pool work here runs sequentially.
 import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BATCH } from "../src/core/batch/experiments.js";
@@ -42,13 +53,17 @@ const C = (n: number, k: number): number => {
 function wilson(k: number, n: number) {
   const z = 1.959963984540054;
   const half = z * Math.sqrt((k * (n - k)) / n + (z * z) / 4);
-  return [expect.closeTo(Math.max(0, (k + (z * z) / 2 - half) / (n + z * z)), 12), expect.closeTo(Math.min(1, (k + (z * z) / 2 + half) / (n + z * z)), 12)];
+  return [
+    expect.closeTo(Math.max(0, (k + (z * z) / 2 - half) / (n + z * z)), 12),
+    expect.closeTo(Math.min(1, (k + (z * z) / 2 + half) / (n + z * z)), 12),
+  ];
 }
 /** Unbiased pass@k by hand: mean over tasks of 1 − C(n−c,k)/C(n,k), k = 1..smallest n; groups are [c, n]. */
 function passAt(groups: [c: number, n: number][]) {
   const kMax = Math.min(...groups.map(([, n]) => n));
   const out: Record<string, unknown> = {};
-  for (let k = 1; k <= kMax; k++) out[String(k)] = expect.closeTo(groups.reduce((s, [c, n]) => s + 1 - C(n - c, k) / C(n, k), 0) / groups.length, 12);
+  for (let k = 1; k <= kMax; k++)
+    out[String(k)] = expect.closeTo(groups.reduce((s, [c, n]) => s + 1 - C(n - c, k) / C(n, k), 0) / groups.length, 12);
   return out;
 }
 
@@ -84,14 +99,20 @@ const INVALID: TrialSpec[] = [
   { name: "d1", trial_name: "dup", rewards: { reward: float(1) } },
   { name: "d2", trial_name: "dup", rewards: { reward: float(1) } },
   { name: "m1", rewards: { reward: float(1) }, rewardFiles: { "reward.txt": "0\n" } },
-  { name: "m2", rewards: null, exception: DOCKER, timing: { agent_setup: { started_at: at(100), finished_at: at(50) } } },
+  {
+    name: "m2",
+    rewards: null,
+    exception: DOCKER,
+    timing: { agent_setup: { started_at: at(100), finished_at: at(50) } },
+  },
   { name: "p1", rewards: { reward: float(1) } },
   { name: "p2", rewards: { reward: float(0) } },
 ];
 
 const { dir: tmp, fresh } = scratch("assay-harbor-jobs-", SCRATCH);
 beforeAll(() => {
-  if (!existsSync(CLI) || !existsSync(new URL("../dist/pool/worker.js", import.meta.url))) throw new Error("these tests run compiled workers: build first");
+  if (!existsSync(CLI) || !existsSync(new URL("../dist/pool/worker.js", import.meta.url)))
+    throw new Error("these tests run compiled workers: build first");
 });
 let serial = 0;
 
@@ -106,24 +127,64 @@ describe.sequential("job metrics are computed per reward key, states first", () 
   it("counts every state, means over both scored states, and groups pass@k by task name and checksum", async () => {
     const doc = await score([mixed]);
     expect(doc.bundles.map((b) => [b.trial, b.validity, b.state])).toEqual([
-      ["a1", "valid", "scored"], ["a2", "valid", "scored"], ["a3", "valid", "scored-with-exception"], ["a4", "valid", "infrastructure-error"],
-      ["b1", "valid", "scored"], ["b2", "valid", "scored"], ["b3", "valid", "incomplete"], ["b4", "valid", "incomplete"],
-      ["x1", "valid", "scored"], ["x2", "valid", "scored"],
+      ["a1", "valid", "scored"],
+      ["a2", "valid", "scored"],
+      ["a3", "valid", "scored-with-exception"],
+      ["a4", "valid", "infrastructure-error"],
+      ["b1", "valid", "scored"],
+      ["b2", "valid", "scored"],
+      ["b3", "valid", "incomplete"],
+      ["b4", "valid", "incomplete"],
+      ["x1", "valid", "scored"],
+      ["x2", "valid", "scored"],
     ]);
     const e = job(doc, "job-mixed");
-    expect(e.states).toEqual({ scored: 6, "scored-with-exception": 1, "infrastructure-error": 1, cancelled: 0, incomplete: 2, unverified: 0 });
+    expect(e.states).toEqual({
+      scored: 6,
+      "scored-with-exception": 1,
+      "infrastructure-error": 1,
+      cancelled: 0,
+      incomplete: 2,
+      unverified: 0,
+    });
     // In the mean: a1 1, a2 0, a3 1, b1 0, b2 0, x1 1, x2 0 → 3/7; covered 7 of 10 trials.
     // pass@k groups [c, n]: alpha/c1 [2, 3], beta/c1 [0, 2], alpha/c2 [1, 2]; k ≤ 2.
     // pass@1 = (2/3 + 0 + 1/2) / 3 = 7/18; pass@2 = (1 + 0 + 1) / 3 = 2/3. By name alone it would be 0.3.
     expect(e.rewards).toMatchObject({
-      reward: { mean: 3 / 7, wilson95: wilson(3, 7), coverage: 7 / 10, covered: 7, trials: 10, pass_rate: 3 / 7, pass_at_k: passAt([[2, 3], [0, 2], [1, 2]]), pass_at_k_reason: null },
+      reward: {
+        mean: 3 / 7,
+        wilson95: wilson(3, 7),
+        coverage: 7 / 10,
+        covered: 7,
+        trials: 10,
+        pass_rate: 3 / 7,
+        pass_at_k: passAt([
+          [2, 3],
+          [0, 2],
+          [1, 2],
+        ]),
+        pass_at_k_reason: null,
+      },
     });
-    expect(e.rewards!["reward"]!.pass_at_k).toEqual({ "1": expect.closeTo(7 / 18, 12), "2": expect.closeTo(2 / 3, 12) });
+    expect(e.rewards!["reward"]!.pass_at_k).toEqual({
+      "1": expect.closeTo(7 / 18, 12),
+      "2": expect.closeTo(2 / 3, 12),
+    });
     expect(e.excluded.map((x) => x.trial)).toEqual(["a4", "b3", "b4"]);
     expect(e.excluded.map((x) => x.reason)).toEqual([
-      expect.stringContaining("infrastructure-error"), expect.stringContaining("incomplete"), expect.stringContaining("incomplete"),
+      expect.stringContaining("infrastructure-error"),
+      expect.stringContaining("incomplete"),
+      expect.stringContaining("incomplete"),
     ]);
-    expect(e).toMatchObject({ profile: "harbor", invalid: [], unscored: [], flags: [], accuracy: null, raw_record: null, pass_hat_k: null });
+    expect(e).toMatchObject({
+      profile: "harbor",
+      invalid: [],
+      unscored: [],
+      flags: [],
+      accuracy: null,
+      raw_record: null,
+      pass_hat_k: null,
+    });
     expect(doc.run.options.errors).toBe("exclude");
   });
 
@@ -131,13 +192,30 @@ describe.sequential("job metrics are computed per reward key, states first", () 
     const doc = await score([mixed], { errors: "zero" });
     const e = job(doc, "job-mixed");
     expect(doc.run.options.errors).toBe("zero");
-    expect(e.states).toEqual({ scored: 6, "scored-with-exception": 1, "infrastructure-error": 1, cancelled: 0, incomplete: 2, unverified: 0 });
+    expect(e.states).toEqual({
+      scored: 6,
+      "scored-with-exception": 1,
+      "infrastructure-error": 1,
+      cancelled: 0,
+      incomplete: 2,
+      unverified: 0,
+    });
     // Mean over all 10: 3/10. b4 has no result.json, so it names no task, but its config.json's
     // task path is the one b1..b3 record (issue 35): it is placed in beta/c1, counting 0 there.
     // pass@k groups [c, n]: alpha/c1 [2, 4], beta/c1 [0, 4], alpha/c2 [1, 2].
     expect(e.rewards).toMatchObject({
       reward: {
-        mean: 3 / 10, wilson95: wilson(3, 10), coverage: 7 / 10, covered: 7, trials: 10, pass_rate: 3 / 10, pass_at_k: passAt([[2, 4], [0, 4], [1, 2]]),
+        mean: 3 / 10,
+        wilson95: wilson(3, 10),
+        coverage: 7 / 10,
+        covered: 7,
+        trials: 10,
+        pass_rate: 3 / 10,
+        pass_at_k: passAt([
+          [2, 4],
+          [0, 4],
+          [1, 2],
+        ]),
         pass_at_k_reason: null,
       },
     });
@@ -146,21 +224,48 @@ describe.sequential("job metrics are computed per reward key, states first", () 
   it("invalid trials count as 0 whatever their state; --invalid exclude leaves them out of mean, pass rate and coverage's numerator", async () => {
     const counted = job(await score([invalid]), "job-invalid");
     expect(counted.invalid).toEqual([
-      { trial: "dup", codes: ["TRIAL_DUPLICATE"] }, { trial: "dup", codes: ["TRIAL_DUPLICATE"] },
-      { trial: "m1", codes: ["REWARD_MISMATCH"] }, { trial: "m2", codes: ["TIMING"] },
+      { trial: "dup", codes: ["TRIAL_DUPLICATE"] },
+      { trial: "dup", codes: ["TRIAL_DUPLICATE"] },
+      { trial: "m1", codes: ["REWARD_MISMATCH"] },
+      { trial: "m2", codes: ["TIMING"] },
     ]);
-    expect(counted.states).toEqual({ scored: 5, "scored-with-exception": 0, "infrastructure-error": 1, cancelled: 0, incomplete: 0, unverified: 0 });
+    expect(counted.states).toEqual({
+      scored: 5,
+      "scored-with-exception": 0,
+      "infrastructure-error": 1,
+      cancelled: 0,
+      incomplete: 0,
+      unverified: 0,
+    });
     expect(counted.excluded).toEqual([]); // m2 is invalid, not an excluded error: it counts as 0
     // p1 1, p2 0, and four invalid trials as 0 (two passing duplicates, a claimed 1, an error): 1/6, one task [1, 6].
     expect(counted.rewards).toMatchObject({
-      reward: { mean: 1 / 6, wilson95: wilson(1, 6), coverage: 1, covered: 6, trials: 6, pass_rate: 1 / 6, pass_at_k: passAt([[1, 6]]), pass_at_k_reason: null },
+      reward: {
+        mean: 1 / 6,
+        wilson95: wilson(1, 6),
+        coverage: 1,
+        covered: 6,
+        trials: 6,
+        pass_rate: 1 / 6,
+        pass_at_k: passAt([[1, 6]]),
+        pass_at_k_reason: null,
+      },
     });
 
     const doc = await score([invalid], { invalid: "exclude" });
     const excluded = job(doc, "job-invalid");
     expect(excluded.invalid).toEqual(counted.invalid); // listed either way
     expect(excluded.rewards).toMatchObject({
-      reward: { mean: 1 / 2, wilson95: wilson(1, 2), coverage: 2 / 6, covered: 2, trials: 6, pass_rate: 1 / 2, pass_at_k: passAt([[1, 2]]), pass_at_k_reason: null },
+      reward: {
+        mean: 1 / 2,
+        wilson95: wilson(1, 2),
+        coverage: 2 / 6,
+        covered: 2,
+        trials: 6,
+        pass_rate: 1 / 2,
+        pass_at_k: passAt([[1, 2]]),
+        pass_at_k_reason: null,
+      },
     });
     expect(doc.run.options.invalid).toBe("exclude");
   });
@@ -176,10 +281,28 @@ describe.sequential("job metrics are computed per reward key, states first", () 
     expect(Object.keys(e.rewards!)).toEqual(["accuracy", "passed"]);
     // accuracy: (0.5 + 1 + 0) / 3; only k2 has exactly 1.
     // Not every value is 0 or 1: no Wilson interval (nor pass@k).
-    expect(e.rewards!["accuracy"]).toMatchObject({ mean: 0.5, wilson95: null, coverage: 1, covered: 3, trials: 3, pass_rate: 1 / 3, pass_at_k: null, pass_at_k_reason: expect.stringContaining("k1") });
+    expect(e.rewards!["accuracy"]).toMatchObject({
+      mean: 0.5,
+      wilson95: null,
+      coverage: 1,
+      covered: 3,
+      trials: 3,
+      pass_rate: 1 / 3,
+      pass_at_k: null,
+      pass_at_k_reason: expect.stringContaining("k1"),
+    });
     expect(e.rewards!["accuracy"]!.pass_at_k_reason).toContain("0.5");
     // passed: 1, 1, 0 on one task: [2, 3] → pass@1 2/3, pass@2 1, pass@3 1.
-    expect(e.rewards!["passed"]).toMatchObject({ mean: 2 / 3, wilson95: wilson(2, 3), coverage: 1, covered: 3, trials: 3, pass_rate: 2 / 3, pass_at_k: passAt([[2, 3]]), pass_at_k_reason: null });
+    expect(e.rewards!["passed"]).toMatchObject({
+      mean: 2 / 3,
+      wilson95: wilson(2, 3),
+      coverage: 1,
+      covered: 3,
+      trials: 3,
+      pass_rate: 2 / 3,
+      pass_at_k: passAt([[2, 3]]),
+      pass_at_k_reason: null,
+    });
   });
 
   it("a review flag changes no state and no metric: the same job with and without a trajectory writing the reward file", async () => {
@@ -187,7 +310,13 @@ describe.sequential("job metrics are computed per reward key, states first", () 
     // Each job's trials have ids of their own: the same ids would be one job copied (TRIAL_DUPLICATE_ID).
     const trials = (trajectory: string, idPrefix: string): TrialSpec[] => [
       { name: "f1", rewards: { reward: float(1) }, trajectory, extra: { id: `${idPrefix}-1` } },
-      { name: "f2", rewards: { reward: float(0) }, exception: AGENT_TIMEOUT, trajectory: clean, extra: { id: `${idPrefix}-2` } },
+      {
+        name: "f2",
+        rewards: { reward: float(0) },
+        exception: AGENT_TIMEOUT,
+        trajectory: clean,
+        extra: { id: `${idPrefix}-2` },
+      },
       { name: "f3", rewards: null, exception: DOCKER, extra: { id: `${idPrefix}-3` } },
     ];
     const root = fresh("flags");
@@ -222,11 +351,16 @@ describe.sequential("discovery finds jobs, their trials and lone trials", () => 
     writeJob(join(root, "tree/z"), "job-c", [{ name: "t1", rewards: { reward: float(0) } }]);
     // Lone trials: config.json with trial.log and result.json, with result.json only, with trial.log only.
     writeTrial(join(root, "aaa-lone"), { name: "aaa-lone" });
-    rmSync(join(writeTrial(join(root, "lone-no-log"), { name: "lone-no-log", rewards: { reward: float(0) } }), "trial.log"));
+    rmSync(
+      join(writeTrial(join(root, "lone-no-log"), { name: "lone-no-log", rewards: { reward: float(0) } }), "trial.log"),
+    );
     writeTrial(join(root, "lone-no-result"), { name: "lone-no-result", result: null, rewardFiles: null });
     writeFiles(join(root, "config-only"), { "config.json": "{}\n" });
     // A native assay bundle beside them (experiment "mid": sorts between job-c and the lone trials).
-    writeFiles(join(root, "native/mid/t1/a1"), bundle(game({ experiment: "mid", trial: "t1", states: [live(), escaped()] })));
+    writeFiles(
+      join(root, "native/mid/t1/a1"),
+      bundle(game({ experiment: "mid", trial: "t1", states: [live(), escaped()] })),
+    );
     doc = await score([root]);
   });
 
@@ -235,28 +369,47 @@ describe.sequential("discovery finds jobs, their trials and lone trials", () => 
   // subfolders holding config.json.
   it("every subfolder of a job is one of its trials (one with only trial.log is incomplete); a symlink is not", () => {
     const under = doc.bundles.filter((b) => b.path.startsWith(`${root}/jobs/`)).map((b) => [b.path, b.state]);
-    expect(under).toEqual([[`${root}/jobs/job-a/notes`, "incomplete"], [`${root}/jobs/job-a/t1`, "scored"], [`${root}/jobs/job-a/t2`, "scored"]]);
+    expect(under).toEqual([
+      [`${root}/jobs/job-a/notes`, "incomplete"],
+      [`${root}/jobs/job-a/t1`, "scored"],
+      [`${root}/jobs/job-a/t2`, "scored"],
+    ]);
     expect(doc.bundles.some((b) => b.path.endsWith("/config-only"))).toBe(false);
     expect(job(doc, "job-a").scheduled).toBe(3);
   });
 
   it("nested jobs in a tree of folders are all found, each its own experiment named after its folder", () => {
-    expect(doc.bundles.filter((b) => b.profile === "harbor" && b.experiment !== null).map((b) => `${b.experiment}/${b.trial}`)).toEqual([
-      "job-a/notes", "job-a/t1", "job-a/t2", "job-b/t1", "job-c/t1",
-    ]);
+    expect(
+      doc.bundles
+        .filter((b) => b.profile === "harbor" && b.experiment !== null)
+        .map((b) => `${b.experiment}/${b.trial}`),
+    ).toEqual(["job-a/notes", "job-a/t1", "job-a/t2", "job-b/t1", "job-c/t1"]);
     expect(job(doc, "job-b").rewards!["reward"]!.mean).toBe(1);
     expect(job(doc, "job-c").rewards!["reward"]!.mean).toBe(0);
   });
 
   it("lone trials (config.json with trial.log or result.json) are grouped under experiment null, reported after every named experiment", () => {
     expect(doc.experiments.map((e) => [e.experiment, e.profile])).toEqual([
-      ["job-a", "harbor"], ["job-b", "harbor"], ["job-c", "harbor"], ["mid", "native-game"], [null, "harbor"],
+      ["job-a", "harbor"],
+      ["job-b", "harbor"],
+      ["job-c", "harbor"],
+      ["mid", "native-game"],
+      [null, "harbor"],
     ]);
     const lone = job(doc, null);
     expect(doc.bundles.filter((b) => b.experiment === null).map((b) => [b.trial, b.state])).toEqual([
-      ["aaa-lone", "scored"], ["lone-no-log", "scored"], ["lone-no-result", "incomplete"],
+      ["aaa-lone", "scored"],
+      ["lone-no-log", "scored"],
+      ["lone-no-result", "incomplete"],
     ]);
-    expect(lone.states).toEqual({ scored: 2, "scored-with-exception": 0, "infrastructure-error": 0, cancelled: 0, incomplete: 1, unverified: 0 });
+    expect(lone.states).toEqual({
+      scored: 2,
+      "scored-with-exception": 0,
+      "infrastructure-error": 0,
+      cancelled: 0,
+      incomplete: 1,
+      unverified: 0,
+    });
     expect(lone.rewards!["reward"]).toMatchObject({ mean: 1 / 2, covered: 2, trials: 3 });
   });
 
@@ -268,7 +421,11 @@ describe.sequential("discovery finds jobs, their trials and lone trials", () => 
     const a = job(doc, "job-a");
     expect(a.rewards!["reward"]).toMatchObject({ mean: 1 / 2, pass_rate: 1 / 2 });
     expect(a.accuracy).toBeNull();
-    expect(doc.bundles.find((b) => b.path === `${root}/native/mid/t1/a1`)).toMatchObject({ profile: "native-game", validity: "valid", victory: true });
+    expect(doc.bundles.find((b) => b.path === `${root}/native/mid/t1/a1`)).toMatchObject({
+      profile: "native-game",
+      validity: "valid",
+      victory: true,
+    });
   });
 
   it("a trial folder given as the root keeps its job's name as experiment", async () => {
@@ -297,7 +454,13 @@ describe.sequential("a job is read in place and never modified", () => {
   it("every file's bytes and mtime, and the list of entries, are the same after assay score --store and assay verify", async () => {
     const dir = writeJob(fresh("inplace"), "job-ro", [
       ...MIXED.slice(0, 4),
-      { name: "s1", rewards: { reward: float(1) }, rewardFiles: null, steps: [{ name: "build", rewards: { reward: float(1) } }], trajectory: realTrajectory("openhands") },
+      {
+        name: "s1",
+        rewards: { reward: float(1) },
+        rewardFiles: null,
+        steps: [{ name: "build", rewards: { reward: float(1) } }],
+        trajectory: realTrajectory("openhands"),
+      },
     ]);
     symlinkSync("/etc/hostname", join(dir, "a1", "link")); // a symlink in a trial: a warning, never followed
     const before = snapshot(dir);
@@ -376,18 +539,46 @@ describe.sequential("the store and the pool", () => {
   });
 
   it("a tool error on a harbor trial is listed under unscored and stays outside every metric", async () => {
-    const faulty = writeJob(fresh("fault"), "job-fault", [{ name: "t1" }, { name: "t2" }, { name: "t3", rewards: { reward: float(0) } }]);
+    const faulty = writeJob(fresh("fault"), "job-fault", [
+      { name: "t1" },
+      { name: "t2" },
+      { name: "t3", rewards: { reward: float(0) } },
+    ]);
     writeFileSync(join(faulty, "t2", "FAULT"), "throw");
     const doc = await score([faulty], { jobs: 1, workerFile: FAULTY });
     const t2 = doc.bundles.find((b) => b.path === `${faulty}/t2`)!;
-    expect(t2).toMatchObject({ validity: "error", profile: "harbor", experiment: "job-fault", trial: "t2", state: null });
+    expect(t2).toMatchObject({
+      validity: "error",
+      profile: "harbor",
+      experiment: "job-fault",
+      trial: "t2",
+      state: null,
+    });
     expect(t2.errors.map((f) => f.code)).toEqual(["WORKER_FAILED"]);
     const e = job(doc, "job-fault");
     expect(e.unscored).toEqual(["t2"]);
     expect(e.invalid).toEqual([]);
     expect(e.excluded).toEqual([]);
-    expect(e.states).toEqual({ scored: 2, "scored-with-exception": 0, "infrastructure-error": 0, cancelled: 0, incomplete: 0, unverified: 0 });
-    expect(e.rewards).toMatchObject({ reward: { mean: 1 / 2, wilson95: wilson(1, 2), coverage: 1, covered: 2, trials: 2, pass_rate: 1 / 2, pass_at_k: passAt([[1, 2]]), pass_at_k_reason: null } });
+    expect(e.states).toEqual({
+      scored: 2,
+      "scored-with-exception": 0,
+      "infrastructure-error": 0,
+      cancelled: 0,
+      incomplete: 0,
+      unverified: 0,
+    });
+    expect(e.rewards).toMatchObject({
+      reward: {
+        mean: 1 / 2,
+        wilson95: wilson(1, 2),
+        coverage: 1,
+        covered: 2,
+        trials: 2,
+        pass_rate: 1 / 2,
+        pass_at_k: passAt([[1, 2]]),
+        pass_at_k_reason: null,
+      },
+    });
   });
 });
 
@@ -413,7 +604,10 @@ describe.sequential("shards of a harbor and native corpus merge into the single 
     writeJob(root, "job-invalid", INVALID);
     writeTrial(join(root, "lone"), { name: "lone" });
     for (let i = 1; i <= 4; i++)
-      writeFiles(join(root, `native/exp/t${i}/a1`), bundle(game({ trial: `t${i}`, seed: String(i).padStart(32, "0"), states: [live(), escaped()] })));
+      writeFiles(
+        join(root, `native/exp/t${i}/a1`),
+        bundle(game({ trial: `t${i}`, seed: String(i).padStart(32, "0"), states: [live(), escaped()] })),
+      );
   });
 
   for (const extra of [[], ["--errors", "zero"]]) {
@@ -431,7 +625,14 @@ describe.sequential("shards of a harbor and native corpus merge into the single 
       expect(merged.code, merged.stderr).toBe(0);
       expect(withoutRun(parse(merged.stdout))).toBe(withoutRun(whole));
       expect(job(whole, "job-mixed").rewards!["reward"]!.mean).toBe(extra.length ? 3 / 10 : 3 / 7);
-      expect(job(whole, "job-invalid").states).toEqual({ scored: 5, "scored-with-exception": 0, "infrastructure-error": 1, cancelled: 0, incomplete: 0, unverified: 0 });
+      expect(job(whole, "job-invalid").states).toEqual({
+        scored: 5,
+        "scored-with-exception": 0,
+        "infrastructure-error": 1,
+        cancelled: 0,
+        incomplete: 0,
+        unverified: 0,
+      });
       expect(whole.experiments.find((e) => e.experiment === "exp")!.accuracy!.value).toBe(1);
     });
   }
@@ -451,7 +652,10 @@ describe.sequential("the table and assay verify", () => {
   });
 
   it("the table shows each job's states before any coverage or mean, and says how --errors treats errors", async () => {
-    for (const [extra, says] of [[[], "--errors zero counts them as 0"], [["--errors", "zero"], "count as reward 0 (--errors zero)"]] as const) {
+    for (const [extra, says] of [
+      [[], "--errors zero counts them as 0"],
+      [["--errors", "zero"], "count as reward 0 (--errors zero)"],
+    ] as const) {
       const r = await run(["score", mixed, "--quiet", "--details", ...extra]);
       expect(r.code).toBe(0);
       const lines = r.stdout.split("\n");
@@ -474,7 +678,12 @@ describe.sequential("the table and assay verify", () => {
     expect(bad.stdout).toContain("REWARD_MISMATCH");
     const trial = spawnCli(["verify", join(mixed, "a3"), "--json"]);
     expect(trial.code, trial.stderr).toBe(0);
-    expect(JSON.parse(trial.stdout)).toMatchObject({ experiment: "job-mixed", trial: "a3", state: "scored-with-exception", validity: "valid" });
+    expect(JSON.parse(trial.stdout)).toMatchObject({
+      experiment: "job-mixed",
+      trial: "a3",
+      state: "scored-with-exception",
+      validity: "valid",
+    });
     expect(spawnCli(["verify", join(invalid, "m1")]).code).toBe(1);
   });
 

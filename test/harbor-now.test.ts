@@ -42,7 +42,12 @@ function byValue(trials: TrialSpec[], value: (t: TrialSpec) => number): Record<s
 /** A job folder as Harbor writes it, its summary agreeing with the trials (mean of `reward`, a missing reward as 0). */
 function writeJob(root: string, name: string, trials: TrialSpec[], o: JobSpec = {}): string {
   const dir = join(root, name);
-  const value = (t: TrialSpec) => (t.rewards === null ? 0 : t.rewards === undefined ? 1 : Number((t.rewards["reward"] as { value?: number })?.value ?? t.rewards["reward"]));
+  const value = (t: TrialSpec) =>
+    t.rewards === null
+      ? 0
+      : t.rewards === undefined
+        ? 1
+        : Number((t.rewards["reward"] as { value?: number })?.value ?? t.rewards["reward"]);
   const mean = trials.reduce((s, t) => s + value(t), 0) / Math.max(1, trials.length);
   const result = {
     id: `0000${++serial}`.slice(-4) + "0000-aaaa-4bbb-8ccc-dddddddddddd",
@@ -50,10 +55,35 @@ function writeJob(root: string, name: string, trials: TrialSpec[], o: JobSpec = 
     updated_at: "2026-06-23T01:19:42.000000",
     finished_at: o.finished === false ? null : "2026-06-23T01:20:00.000000",
     n_total_trials: trials.length,
-    stats: { n_completed_trials: trials.length, n_errored_trials: 0, n_running_trials: 0, n_pending_trials: 0, evals: o.evals ?? { "a__m__adhoc": { n_trials: trials.length, metrics: [{ mean }], pass_at_k: {}, reward_stats: { reward: byValue(trials, value) } } }, ...o.stats },
+    stats: {
+      n_completed_trials: trials.length,
+      n_errored_trials: 0,
+      n_running_trials: 0,
+      n_pending_trials: 0,
+      evals: o.evals ?? {
+        a__m__adhoc: {
+          n_trials: trials.length,
+          metrics: [{ mean }],
+          pass_at_k: {},
+          reward_stats: { reward: byValue(trials, value) },
+        },
+      },
+      ...o.stats,
+    },
   };
-  const files: Record<string, string> = { "config.json": JSON.stringify({ job_name: name }), "job.log": "", "result.json": JSON.stringify(result, null, 4) };
-  if (o.lock) files["lock.json"] = JSON.stringify({ schema_version: 3, harbor: o.lock.version ? { version: o.lock.version } : {}, trials: (o.lock.tasks ?? []).map((t) => ({ task: { name: t.name, type: "local", digest: t.digest, path: t.path ?? null } })) });
+  const files: Record<string, string> = {
+    "config.json": JSON.stringify({ job_name: name }),
+    "job.log": "",
+    "result.json": JSON.stringify(result, null, 4),
+  };
+  if (o.lock)
+    files["lock.json"] = JSON.stringify({
+      schema_version: 3,
+      harbor: o.lock.version ? { version: o.lock.version } : {},
+      trials: (o.lock.tasks ?? []).map((t) => ({
+        task: { name: t.name, type: "local", digest: t.digest, path: t.path ?? null },
+      })),
+    });
   writeTree(dir, files);
   for (const t of trials) writeTrial(join(dir, t.name), t);
   return dir;
@@ -63,30 +93,55 @@ describe("a job result.json written while the job runs (no finished_at)", () => 
   it("is in progress, or stopped: JOB_IN_PROGRESS with how far its live figures reach, and its figures are shown, never compared", async () => {
     const root = fresh("running");
     const trials = [{ name: "t1" }, { name: "t2", rewards: { reward: float(0) } }];
-    writeJob(root, "job-running", trials, { finished: false, stats: { n_completed_trials: 1, n_running_trials: 1, n_pending_trials: 0 }, evals: { "a__m__adhoc": { metrics: [{ mean: 0.25 }], pass_at_k: {} } } });
+    writeJob(root, "job-running", trials, {
+      finished: false,
+      stats: { n_completed_trials: 1, n_running_trials: 1, n_pending_trials: 0 },
+      evals: { a__m__adhoc: { metrics: [{ mean: 0.25 }], pass_at_k: {} } },
+    });
     const e = exp(await score([root]), "job-running");
     expect(e.warnings.map((w) => [w.code, w.message])).toEqual([
-      ["JOB_IN_PROGRESS", "no finished_at: the job is in progress, or was stopped before its last write; its figures are live ones over 1 of 2 trials (1 running), not compared as final"],
+      [
+        "JOB_IN_PROGRESS",
+        "no finished_at: the job is in progress, or was stopped before its last write; its figures are live ones over 1 of 2 trials (1 running), not compared as final",
+      ],
     ]);
-    expect(e.claimed).toMatchObject({ source: "job result.json stats.evals, live (no finished_at; never compared as final)", metrics: { "a__m__adhoc/0/mean": 0.25 }, compared: [] });
+    expect(e.claimed).toMatchObject({
+      source: "job result.json stats.evals, live (no finished_at; never compared as final)",
+      metrics: { "a__m__adhoc/0/mean": 0.25 },
+      compared: [],
+    });
     expect(e.rewards!["reward"]!.mean).toBe(0.5); // its trials are evidence as ever
   });
 
   it("the other side: a finished job's figures are compared as final, and nothing is said of progress", async () => {
     const root = fresh("finished");
-    writeJob(root, "job-done", [{ name: "t1" }, { name: "t2", rewards: { reward: float(0) } }], { evals: { "a__m__adhoc": { metrics: [{ mean: 0.25 }], pass_at_k: {} } } });
+    writeJob(root, "job-done", [{ name: "t1" }, { name: "t2", rewards: { reward: float(0) } }], {
+      evals: { a__m__adhoc: { metrics: [{ mean: 0.25 }], pass_at_k: {} } },
+    });
     const e = exp(await score([root]), "job-done");
     expect(e.warnings).toEqual([]);
     expect(e.claimed!.source).toBe("job result.json stats.evals");
-    expect(e.claimed!.compared).toEqual([expect.objectContaining({ metric: "a__m__adhoc/0/mean", claimed: 0.25, assay: 0.5, reason: expect.stringMatching(/does not follow from them/) })]);
+    expect(e.claimed!.compared).toEqual([
+      expect.objectContaining({
+        metric: "a__m__adhoc/0/mean",
+        claimed: 0.25,
+        assay: 0.5,
+        reason: expect.stringMatching(/does not follow from them/),
+      }),
+    ]);
   });
 
   it("the table shows the live figures as not compared, and its overview claims nothing of them; verify names the job in progress", async () => {
     const root = fresh("running-table");
-    const dir = writeJob(root, "job-live", [{ name: "t1" }], { finished: false, evals: { "a__m__adhoc": { metrics: [{ mean: 0 }] } } });
+    const dir = writeJob(root, "job-live", [{ name: "t1" }], {
+      finished: false,
+      evals: { a__m__adhoc: { metrics: [{ mean: 0 }] } },
+    });
     const r = await run(["score", "--details", dir]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/Harbor says {2}\(job result\.json stats\.evals, live \(no finished_at; never compared as final\)/);
+    expect(r.stdout).toMatch(
+      /Harbor says {2}\(job result\.json stats\.evals, live \(no finished_at; never compared as final\)/,
+    );
     expect(r.stdout).toMatch(/a__m__adhoc\/0\/mean = 0\.000 {3}not compared/);
     const row = r.stdout.split("\n").find((l) => l.startsWith("job-live "))!;
     expect(row).toMatch(/1\/1 +0 +0 /); // coverage, then an empty claim column: neither agrees nor differs
@@ -122,7 +177,10 @@ describe("what `harbor analyze` (and the older summarize) writes into a trial fo
     expect(r.code, r.stderr).toBe(3);
     const doc = resultsSchema.parse(JSON.parse(r.stdout));
     const byFolder = new Map(doc.bundles.map((b) => [b.path.slice(b.path.lastIndexOf("/") + 1), b]));
-    expect(byFolder.get("t1")).toMatchObject({ validity: "error", errors: [expect.objectContaining({ code: "IO_ERROR" })] });
+    expect(byFolder.get("t1")).toMatchObject({
+      validity: "error",
+      errors: [expect.objectContaining({ code: "IO_ERROR" })],
+    });
     expect(byFolder.get("t2")).toMatchObject({ validity: "valid", state: "scored" });
   });
 
@@ -164,12 +222,25 @@ describe("what `harbor analyze` (and the older summarize) writes into a trial fo
   it("reward_hacking: fail is a review flag (ANALYZE_REWARD_HACKING) that changes no state, validity or figure; unknown criteria are read", async () => {
     const root = fresh("hacking");
     const dir = writeJob(root, "job-h", [{ name: "t1" }, { name: "t2" }]);
-    writeFileSync(join(dir, "t1", "analysis.json"), ANALYSIS("fail", { my_criterion: { explanation: "custom", outcome: "not_applicable" } }));
+    writeFileSync(
+      join(dir, "t1", "analysis.json"),
+      ANALYSIS("fail", { my_criterion: { explanation: "custom", outcome: "not_applicable" } }),
+    );
     writeFileSync(join(dir, "t2", "analysis.json"), ANALYSIS("pass"));
     const doc = await score([root]);
     const t1 = entry(doc, "t1");
-    expect(t1.flags).toEqual([{ code: "ANALYZE_REWARD_HACKING", evidence: "Harbor analyze says reward_hacking: fail (analysis.json): The agent echoed 1 into /logs/verifier/reward.txt." }]);
-    expect(t1.harbor_analysis!.checks.map((c) => [c.name, c.outcome])).toEqual([["reward_hacking", "fail"], ["task_specification", "pass"], ["my_criterion", "not_applicable"]]);
+    expect(t1.flags).toEqual([
+      {
+        code: "ANALYZE_REWARD_HACKING",
+        evidence:
+          "Harbor analyze says reward_hacking: fail (analysis.json): The agent echoed 1 into /logs/verifier/reward.txt.",
+      },
+    ]);
+    expect(t1.harbor_analysis!.checks.map((c) => [c.name, c.outcome])).toEqual([
+      ["reward_hacking", "fail"],
+      ["task_specification", "pass"],
+      ["my_criterion", "not_applicable"],
+    ]);
     expect([t1.state, t1.validity, entry(doc, "t2").flags]).toEqual(["scored", "valid", []]);
     const e = exp(doc, "job-h");
     expect(e.flags).toEqual([{ code: "ANALYZE_REWARD_HACKING", trial: "t1", attempt: null, evidence: null }]);
@@ -179,12 +250,25 @@ describe("what `harbor analyze` (and the older summarize) writes into a trial fo
   it("the older summary.md (no analysis.json) shows its first line; a malformed analysis.json is said in the entry, never a finding", async () => {
     const root = fresh("summary");
     const dir = writeJob(root, "job-s", [{ name: "t1" }, { name: "t2" }]);
-    writeFileSync(join(dir, "t1", "summary.md"), "# Trial summary\n\nThe agent solved it on the second try.\nMore text.\n");
+    writeFileSync(
+      join(dir, "t1", "summary.md"),
+      "# Trial summary\n\nThe agent solved it on the second try.\nMore text.\n",
+    );
     writeFileSync(join(dir, "t2", "analysis.json"), '{"checks": {"reward_hacking": ');
     const doc = await score([root]);
-    expect(entry(doc, "t1").harbor_analysis).toEqual({ file: "summary.md", summary: "The agent solved it on the second try.", checks: [], more: 0, unreadable: null });
+    expect(entry(doc, "t1").harbor_analysis).toEqual({
+      file: "summary.md",
+      summary: "The agent solved it on the second try.",
+      checks: [],
+      more: 0,
+      unreadable: null,
+    });
     const t2 = entry(doc, "t2");
-    expect(t2.harbor_analysis).toMatchObject({ file: "analysis.json", checks: [], unreadable: expect.stringMatching(/^JSON_SYNTAX/) });
+    expect(t2.harbor_analysis).toMatchObject({
+      file: "analysis.json",
+      checks: [],
+      unreadable: expect.stringMatching(/^JSON_SYNTAX/),
+    });
     expect([t2.validity, t2.errors, t2.warnings, t2.flags]).toEqual(["valid", [], [], []]);
   });
 
@@ -203,7 +287,10 @@ describe("what `harbor analyze` (and the older summarize) writes into a trial fo
     const second = await once();
     expect(second.stderr).toContain("2/2 bundles (2 from store)");
     expect(entry(second.doc, "t1").digest).toBe(entry(first.doc, "t1").digest);
-    expect(entry(second.doc, "t1").harbor_analysis?.checks[0]).toMatchObject({ name: "reward_hacking", outcome: "fail" });
+    expect(entry(second.doc, "t1").harbor_analysis?.checks[0]).toMatchObject({
+      name: "reward_hacking",
+      outcome: "fail",
+    });
     expect(entry(second.doc, "t1").flags.map((f) => f.code)).toEqual(["ANALYZE_REWARD_HACKING"]);
     const third = await once(); // the flag is placed again, never stored: it is not doubled
     expect(entry(third.doc, "t1").flags.map((f) => f.code)).toEqual(["ANALYZE_REWARD_HACKING"]);
@@ -231,11 +318,18 @@ describe("what `harbor analyze` (and the older summarize) writes into a trial fo
 });
 
 /** Rewardkit's reward-details.json for one reward. */
-const DETAIL = (score: number, criteria: Record<string, unknown>[] = [{ name: "c1", value: 1, raw: true, weight: 1 }], extra: Record<string, unknown> = {}) => ({ score, criteria, kind: "programmatic", ...extra });
+const DETAIL = (
+  score: number,
+  criteria: Record<string, unknown>[] = [{ name: "c1", value: 1, raw: true, weight: 1 }],
+  extra: Record<string, unknown> = {},
+) => ({ score, criteria, kind: "programmatic", ...extra });
 const withDetails = (name: string, details: unknown, reward = 1): TrialSpec => ({
   name,
   rewards: { reward: float(reward) },
-  rewardFiles: { "reward.json": `{"reward": ${reward}}`, "reward-details.json": typeof details === "string" ? details : JSON.stringify(details) },
+  rewardFiles: {
+    "reward.json": `{"reward": ${reward}}`,
+    "reward-details.json": typeof details === "string" ? details : JSON.stringify(details),
+  },
 });
 
 describe("Rewardkit's reward-details.json", () => {
@@ -247,10 +341,28 @@ describe("Rewardkit's reward-details.json", () => {
       withDetails("differs", { reward: DETAIL(0.5) }, 1),
     ]);
     const doc = await score([root]);
-    expect(entry(doc, "agrees").reward_details).toEqual({ rewards: [{ file: "verifier/reward-details.json", name: "reward", score: 0.75, kind: "programmatic", criteria: 1, errors: 0, warnings: 0 }], more: 0 });
+    expect(entry(doc, "agrees").reward_details).toEqual({
+      rewards: [
+        {
+          file: "verifier/reward-details.json",
+          name: "reward",
+          score: 0.75,
+          kind: "programmatic",
+          criteria: 1,
+          errors: 0,
+          warnings: 0,
+        },
+      ],
+      more: 0,
+    });
     expect([entry(doc, "agrees").flags, entry(doc, "rounded").flags]).toEqual([[], []]);
     const d = entry(doc, "differs");
-    expect(d.flags).toEqual([{ code: "REWARD_DETAILS_MISMATCH", evidence: "verifier/reward-details.json: reward scores 0.5, but the reward Harbor recorded is 1" }]);
+    expect(d.flags).toEqual([
+      {
+        code: "REWARD_DETAILS_MISMATCH",
+        evidence: "verifier/reward-details.json: reward scores 0.5, but the reward Harbor recorded is 1",
+      },
+    ]);
     expect([d.validity, d.rewards, d.state]).toEqual(["valid", { reward: 1 }, "scored"]); // never replaces the reward
   });
 
@@ -264,11 +376,23 @@ describe("Rewardkit's reward-details.json", () => {
 
   it("a criterion that recorded an error is GRADER_ERROR (the grader failed, not the agent); the other side: criteria without one raise nothing", async () => {
     const root = fresh("grader");
-    const criteria = [{ name: "judge", value: 0, raw: null, weight: 1, error: "anthropic.APIStatusError: 529 overloaded\ntraceback…" }, { name: "tests", value: 1, raw: true, weight: 1 }];
-    writeJob(root, "job-g", [withDetails("judge-failed", { reward: DETAIL(0.5, criteria, { kind: "llm", warnings: ["judge retried"] }) }, 0.5), withDetails("clean", { reward: DETAIL(1) }, 1)]);
+    const criteria = [
+      { name: "judge", value: 0, raw: null, weight: 1, error: "anthropic.APIStatusError: 529 overloaded\ntraceback…" },
+      { name: "tests", value: 1, raw: true, weight: 1 },
+    ];
+    writeJob(root, "job-g", [
+      withDetails("judge-failed", { reward: DETAIL(0.5, criteria, { kind: "llm", warnings: ["judge retried"] }) }, 0.5),
+      withDetails("clean", { reward: DETAIL(1) }, 1),
+    ]);
     const doc = await score([root]);
     const t = entry(doc, "judge-failed");
-    expect(t.flags).toEqual([{ code: "GRADER_ERROR", evidence: 'verifier/reward-details.json: 1 criterion recorded an error (the grader failed, not the agent): reward/judge: "anthropic.APIStatusError: 529 overloaded"' }]);
+    expect(t.flags).toEqual([
+      {
+        code: "GRADER_ERROR",
+        evidence:
+          'verifier/reward-details.json: 1 criterion recorded an error (the grader failed, not the agent): reward/judge: "anthropic.APIStatusError: 529 overloaded"',
+      },
+    ]);
     expect(t.reward_details!.rewards[0]).toMatchObject({ kind: "llm", criteria: 2, errors: 1, warnings: 1 });
     expect([t.state, t.validity]).toEqual(["scored", "valid"]);
     expect(entry(doc, "clean").flags).toEqual([]);
@@ -280,7 +404,11 @@ describe("Rewardkit's reward-details.json", () => {
     const doc = await score([root]);
     for (const t of ["bad", "shape"]) {
       const e = entry(doc, t);
-      expect([e.validity, e.warnings.map((w) => w.code), e.reward_details]).toEqual(["valid", ["REWARD_DETAILS_UNREADABLE"], null]);
+      expect([e.validity, e.warnings.map((w) => w.code), e.reward_details]).toEqual([
+        "valid",
+        ["REWARD_DETAILS_UNREADABLE"],
+        null,
+      ]);
     }
     const before = entry(doc, "bad").digest;
     writeFileSync(join(dir, "bad", "verifier", "reward-details.json"), JSON.stringify({ reward: DETAIL(1) }));
@@ -293,15 +421,23 @@ describe("Rewardkit's reward-details.json", () => {
     writeFileSync(join(dir, "t1", "analysis.json"), ANALYSIS("fail"));
     const v = spawnCli(["verify", join(dir, "t1")]);
     expect(v.code, v.stderr).toBe(0);
-    expect(v.stdout).toContain("  details  reward: score 0.5 (programmatic), 1 criteria, 0 errors, 0 warnings   (verifier/reward-details.json, Rewardkit's; never the reward)");
+    expect(v.stdout).toContain(
+      "  details  reward: score 0.5 (programmatic), 1 criteria, 0 errors, 0 warnings   (verifier/reward-details.json, Rewardkit's; never the reward)",
+    );
     expect(v.stdout).toMatch(/flag {5}REWARD_DETAILS_MISMATCH/);
     expect(v.stdout).toMatch(/flag {5}ANALYZE_REWARD_HACKING Harbor analyze says reward_hacking: fail/);
-    expect(v.stdout).toContain("  Harbor analyze says (analysis.json; not evidence, not in the digest)\n    The agent wrote the summary file.\n    reward_hacking: fail   The agent echoed 1 into /logs/verifier/reward.txt.\n");
+    expect(v.stdout).toContain(
+      "  Harbor analyze says (analysis.json; not evidence, not in the digest)\n    The agent wrote the summary file.\n    reward_hacking: fail   The agent echoed 1 into /logs/verifier/reward.txt.\n",
+    );
   });
 });
 
 describe("reward.json and reward.txt both present", () => {
-  const both = (name: string, json: string, txt: string, reward = 1): TrialSpec => ({ name, rewards: { reward: float(reward) }, rewardFiles: { "reward.json": json, "reward.txt": txt } });
+  const both = (name: string, json: string, txt: string, reward = 1): TrialSpec => ({
+    name,
+    rewards: { reward: float(reward) },
+    rewardFiles: { "reward.json": json, "reward.txt": txt },
+  });
 
   it("disagreeing: REWARD_FILES_DISAGREE with both values; the job names the file its Harbor read by lock.json, and REWARD_MISMATCH stays against that file", async () => {
     const root = fresh("disagree");
@@ -311,14 +447,27 @@ describe("reward.json and reward.txt both present", () => {
     writeJob(root, "job-unknown", trials);
     const doc = await score([root]);
     const t1 = doc.bundles.find((b) => b.path.endsWith("job-new/t1"))!;
-    expect(t1.flags).toEqual([{ code: "REWARD_FILES_DISAGREE", evidence: 'verifier/reward.json says {"reward":1}, verifier/reward.txt says {"reward":0}' }]);
+    expect(t1.flags).toEqual([
+      {
+        code: "REWARD_FILES_DISAGREE",
+        evidence: 'verifier/reward.json says {"reward":1}, verifier/reward.txt says {"reward":0}',
+      },
+    ]);
     expect(doc.bundles.find((b) => b.path.endsWith("job-new/t2"))!.flags).toEqual([]); // the other side: they agree as numbers
-    const evidence = (job: string) => exp(doc, job).flags.filter((f) => f.code === "REWARD_FILES_DISAGREE").map((f) => [f.trial, f.evidence]);
+    const evidence = (job: string) =>
+      exp(doc, job)
+        .flags.filter((f) => f.code === "REWARD_FILES_DISAGREE")
+        .map((f) => [f.trial, f.evidence]);
     expect(evidence("job-new")).toEqual([["t1", "Harbor 0.21.0 read verifier/reward.json and ignored the other"]]);
     expect(evidence("job-old")).toEqual([["t1", "Harbor 0.6.3 read verifier/reward.txt and ignored the other"]]);
-    expect(evidence("job-unknown")[0]![1]).toMatch(/^the job's lock\.json names no Harbor version: either reward file may be the one Harbor read/);
+    expect(evidence("job-unknown")[0]![1]).toMatch(
+      /^the job's lock\.json names no Harbor version: either reward file may be the one Harbor read/,
+    );
     // result.json agrees with reward.json only: valid where Harbor read it, REWARD_MISMATCH where it read reward.txt.
-    expect([exp(doc, "job-new").invalid, exp(doc, "job-old").invalid]).toEqual([[], [{ trial: "t1", codes: ["REWARD_MISMATCH"] }]]);
+    expect([exp(doc, "job-new").invalid, exp(doc, "job-old").invalid]).toEqual([
+      [],
+      [{ trial: "t1", codes: ["REWARD_MISMATCH"] }],
+    ]);
   });
 });
 
@@ -328,7 +477,9 @@ describe("which trials are repeats of one task (pass@k, pass^k, clusters)", () =
     { name: "t__1", task: "t", checksum: "aaaa", ...a },
     { name: "t__2", task: "t", checksum: "bbbb", rewards: { reward: float(0) }, ...b },
   ];
-  const trialLock = (digest: string, task = "t") => ({ files: { "lock.json": JSON.stringify({ schema_version: 2, task: { name: task, type: "local", digest } }) } });
+  const trialLock = (digest: string, task = "t") => ({
+    files: { "lock.json": JSON.stringify({ schema_version: 2, task: { name: task, type: "local", digest } }) },
+  });
   const reward = (e: Experiment) => e.rewards!["reward"]!;
 
   it("by the trials' own lock.json task.digest before the deprecated checksum: one task here, k up to 2", async () => {
@@ -350,7 +501,13 @@ describe("which trials are repeats of one task (pass@k, pass^k, clusters)", () =
   it("by the job's lock.json digest for the trial's task path (Harbor 0.13 names the task by its folder there); a path with several digests falls back", async () => {
     const root = fresh("job-lock");
     // result.json: task_name "t", task_id.path "tasks/t"; the lock names the task "t-folder" by that path.
-    const lockOf = (a: string, b: string) => ({ version: "0.13.2", tasks: [{ name: "t-folder", path: "tasks/t", digest: DIGEST(a) }, { name: "t-folder", path: "tasks/t", digest: DIGEST(b) }] });
+    const lockOf = (a: string, b: string) => ({
+      version: "0.13.2",
+      tasks: [
+        { name: "t-folder", path: "tasks/t", digest: DIGEST(a) },
+        { name: "t-folder", path: "tasks/t", digest: DIGEST(b) },
+      ],
+    });
     writeJob(root, "job-one", pair(), { lock: lockOf("3", "3") });
     writeJob(root, "job-two", pair(), { lock: lockOf("3", "4") });
     writeJob(root, "job-other", pair(), { lock: { tasks: [{ name: "t", path: "elsewhere/t", digest: DIGEST("3") }] } }); // another task's path: no match
@@ -359,7 +516,10 @@ describe("which trials are repeats of one task (pass@k, pass^k, clusters)", () =
     expect(r("job-one")).toEqual([{ "1": 0.5, "2": 1 }, "task_name and lock.json task.digest"]);
     expect(r("job-two")).toEqual([{ "1": 0.5 }, "task_name and checksum"]);
     expect(r("job-other")).toEqual([{ "1": 0.5 }, "task_name and checksum"]);
-    expect(doc.bundles.filter((b) => b.path.includes("job-one")).map((b) => [b.task_checksum, b.task_path])).toEqual([[DIGEST("3"), "tasks/t"], [DIGEST("3"), "tasks/t"]]);
+    expect(doc.bundles.filter((b) => b.path.includes("job-one")).map((b) => [b.task_checksum, b.task_path])).toEqual([
+      [DIGEST("3"), "tasks/t"],
+      [DIGEST("3"), "tasks/t"],
+    ]);
   });
 
   it("by the job's lock.json task name where the trial records no task path", async () => {
@@ -379,13 +539,24 @@ describe("which trials are repeats of one task (pass@k, pass^k, clusters)", () =
       { "1": 0.5, "2": 1 },
       "task_name alone for 1 task whose trials mix a lock digest, a checksum or none",
     ]);
-    expect([reward(exp(doc, "job-n")).pass_at_k, reward(exp(doc, "job-n")).task_identity]).toEqual([{ "1": 0.5, "2": 1 }, "task_name alone (no trial records a digest or checksum)"]);
+    expect([reward(exp(doc, "job-n")).pass_at_k, reward(exp(doc, "job-n")).task_identity]).toEqual([
+      { "1": 0.5, "2": 1 },
+      "task_name alone (no trial records a digest or checksum)",
+    ]);
   });
 
   it("the clusters of the interval follow the same tasks", async () => {
     const root = fresh("clusters");
     const four = (lock: boolean): TrialSpec[] =>
-      ["a", "b"].flatMap((task, i) => [1, 2].map((n) => ({ name: `${task}__${n}`, task, checksum: `${task}${n}`, rewards: { reward: float(n === 1 ? 1 : i) }, ...(lock ? trialLock(DIGEST(String(i)), task) : {}) })));
+      ["a", "b"].flatMap((task, i) =>
+        [1, 2].map((n) => ({
+          name: `${task}__${n}`,
+          task,
+          checksum: `${task}${n}`,
+          rewards: { reward: float(n === 1 ? 1 : i) },
+          ...(lock ? trialLock(DIGEST(String(i)), task) : {}),
+        })),
+      );
     writeJob(root, "job-locked", four(true));
     writeJob(root, "job-hashed", four(false));
     const doc = await score([root]);

@@ -42,7 +42,12 @@ const ID = (n: number) => `${n.toString(16).padStart(8, "0")}-aaaa-4bbb-8ccc-${"
 /** What Harbor's own job summary says of these trials (a trial without reward counted 0 in the mean). */
 function agreeingEvals(trials: TrialSpec[]): Record<string, unknown> {
   const reported = trials.filter((t) => t.result !== null);
-  const value = (t: TrialSpec) => (t.rewards === null ? null : t.rewards === undefined ? 1 : Number((t.rewards["reward"] as { value?: number })?.value ?? t.rewards["reward"]));
+  const value = (t: TrialSpec) =>
+    t.rewards === null
+      ? null
+      : t.rewards === undefined
+        ? 1
+        : Number((t.rewards["reward"] as { value?: number })?.value ?? t.rewards["reward"]);
   const byValue: Record<string, string[]> = {};
   for (const t of reported) {
     const v = value(t);
@@ -51,7 +56,14 @@ function agreeingEvals(trials: TrialSpec[]): Record<string, unknown> {
   const exceptions: Record<string, string[]> = {};
   for (const t of reported) if (t.exception) (exceptions[t.exception.type] ??= []).push(t.trial_name ?? t.name);
   const mean = reported.reduce((s, t) => s + (value(t) ?? 0), 0) / Math.max(1, reported.length);
-  return { "terminus-2__gpt-4o__adhoc": { n_trials: reported.length, metrics: [{ mean }], reward_stats: { reward: byValue }, exception_stats: exceptions } };
+  return {
+    "terminus-2__gpt-4o__adhoc": {
+      n_trials: reported.length,
+      metrics: [{ mean }],
+      reward_stats: { reward: byValue },
+      exception_stats: exceptions,
+    },
+  };
 }
 
 function writeHarborJob(root: string, name: string, trials: TrialSpec[], o: JobSpec = {}): string {
@@ -67,9 +79,14 @@ function writeHarborJob(root: string, name: string, trials: TrialSpec[], o: JobS
   const files: Record<string, string> = { "config.json": JSON.stringify({ job_name: name }, null, 4) };
   if (o.jobLog !== false) files["job.log"] = "";
   if (o.result !== null) files["result.json"] = o.result ?? JSON.stringify(result, null, 4);
-  if (o.harborVersion !== undefined) files["lock.json"] = JSON.stringify({ schema_version: 1, harbor: { version: o.harborVersion } });
+  if (o.harborVersion !== undefined)
+    files["lock.json"] = JSON.stringify({ schema_version: 1, harbor: { version: o.harborVersion } });
   writeTree(dir, files);
-  for (const t of trials) writeTrial(join(dir, t.name), { ...t, extra: { id: `${id}-${t.name}`, config: { trial_name: t.name, job_id: id }, ...t.extra } });
+  for (const t of trials)
+    writeTrial(join(dir, t.name), {
+      ...t,
+      extra: { id: `${id}-${t.name}`, config: { trial_name: t.name, job_id: id }, ...t.extra },
+    });
   return dir;
 }
 
@@ -78,7 +95,10 @@ describe("what a job folder is", () => {
     const root = fresh("nolog");
     writeHarborJob(root, "job-a", [{ name: "t1" }, { name: "t2", rewards: { reward: float(0) } }], { jobLog: false });
     const doc = await score([root]);
-    expect(doc.bundles.map((b) => [b.path.slice(root.length), b.experiment, b.state])).toEqual([["/job-a/t1", "job-a", "scored"], ["/job-a/t2", "job-a", "scored"]]);
+    expect(doc.bundles.map((b) => [b.path.slice(root.length), b.experiment, b.state])).toEqual([
+      ["/job-a/t1", "job-a", "scored"],
+      ["/job-a/t2", "job-a", "scored"],
+    ]);
     expect(exp(doc, "job-a").scheduled).toBe(2);
   });
 
@@ -105,9 +125,16 @@ describe("what a job folder is", () => {
     writeTree(join(dir, "pending__abc"), { "trial.log": "" });
     mkdirSync(join(dir, "empty__def"));
     const doc = await score([root]);
-    expect(doc.bundles.map((b) => [b.trial, b.state, b.validity])).toEqual([["empty__def", "incomplete", "valid"], ["pending__abc", "incomplete", "valid"]]);
+    expect(doc.bundles.map((b) => [b.trial, b.state, b.validity])).toEqual([
+      ["empty__def", "incomplete", "valid"],
+      ["pending__abc", "incomplete", "valid"],
+    ]);
     const e = exp(doc, "job-p");
-    expect([e.scheduled, e.states!["incomplete"], e.excluded.map((x) => x.reason)]).toEqual([2, 2, ["incomplete", "incomplete"]]);
+    expect([e.scheduled, e.states!["incomplete"], e.excluded.map((x) => x.reason)]).toEqual([
+      2,
+      2,
+      ["incomplete", "incomplete"],
+    ]);
     expect(e.rewards!["reward"]).toMatchObject({ covered: 0, trials: 2, mean: null });
   });
 
@@ -138,7 +165,11 @@ describe("the job's plan", () => {
     const root = fresh("plan");
     writeHarborJob(root, "job-plan", [{ name: "t1" }, { name: "t2", rewards: { reward: float(0) } }], { plan: 5 });
     const e = exp(await score([root]), "job-plan");
-    expect([e.scheduled, e.missing, e.warnings]).toEqual([5, [{ count: 3, reason: "planned by the job, absent from its folder" }], []]);
+    expect([e.scheduled, e.missing, e.warnings]).toEqual([
+      5,
+      [{ count: 3, reason: "planned by the job, absent from its folder" }],
+      [],
+    ]);
     expect(e.rewards!["reward"]).toMatchObject({ mean: 0.5, pass_rate: 0.5, covered: 2, trials: 5, coverage: 2 / 5 });
     const zero = exp(await score([root], { errors: "zero" }), "job-plan");
     expect(zero.rewards!["reward"]).toMatchObject({ mean: 0.5, covered: 2, trials: 5 }); // --errors zero: absent trials stay out of the mean
@@ -149,18 +180,24 @@ describe("the job's plan", () => {
     writeHarborJob(root, "job-x", [{ name: "t1" }, { name: "t2" }, { name: "t3" }], { plan: 2 });
     writeHarborJob(root, "job-y", [{ name: "t1" }, { name: "t2" }], { plan: 2 });
     const doc = await score([root]);
-    expect(exp(doc, "job-x").warnings).toEqual([expect.objectContaining({ code: "JOB_PLAN_EXCEEDED", message: expect.stringContaining("planned 2 trials") })]);
+    expect(exp(doc, "job-x").warnings).toEqual([
+      expect.objectContaining({ code: "JOB_PLAN_EXCEEDED", message: expect.stringContaining("planned 2 trials") }),
+    ]);
     expect([exp(doc, "job-x").scheduled, exp(doc, "job-x").missing]).toEqual([3, []]);
     expect(exp(doc, "job-y").warnings).toEqual([]);
   });
 
   it("JOB_RESULT_UNREADABLE: a malformed job result.json is a warning, the plan unknown; the other side: a well-formed one is read", async () => {
     const root = fresh("malformed");
-    writeHarborJob(root, "job-bad", [{ name: "t1" }], { result: JSON.stringify({ id: "j", n_total_trials: "three", stats: {} }) });
+    writeHarborJob(root, "job-bad", [{ name: "t1" }], {
+      result: JSON.stringify({ id: "j", n_total_trials: "three", stats: {} }),
+    });
     writeHarborJob(root, "job-good", [{ name: "t1" }], { plan: 2 });
     const doc = await score([root]);
     const bad = exp(doc, "job-bad");
-    expect(bad.warnings).toEqual([expect.objectContaining({ code: "JOB_RESULT_UNREADABLE", message: expect.stringContaining("n_total_trials") })]);
+    expect(bad.warnings).toEqual([
+      expect.objectContaining({ code: "JOB_RESULT_UNREADABLE", message: expect.stringContaining("n_total_trials") }),
+    ]);
     expect([bad.scheduled, bad.missing, bad.claimed, bad.invalid]).toEqual([1, [], null, []]);
     expect([exp(doc, "job-good").warnings, exp(doc, "job-good").scheduled]).toEqual([[], 2]);
   });
@@ -169,13 +206,21 @@ describe("the job's plan", () => {
 describe("statistics", () => {
   it("a Wilson 95% interval when every value in the mean is 0 or 1 (n = that many); none when one is not", async () => {
     const root = fresh("wilson");
-    writeHarborJob(root, "job-bin", [{ name: "t1" }, { name: "t2", rewards: { reward: float(0) } }, { name: "t3" }, { name: "t4", rewards: null, rewardFiles: null, exception: { type: "RuntimeError", message: "x" } }]);
+    writeHarborJob(root, "job-bin", [
+      { name: "t1" },
+      { name: "t2", rewards: { reward: float(0) } },
+      { name: "t3" },
+      { name: "t4", rewards: null, rewardFiles: null, exception: { type: "RuntimeError", message: "x" } },
+    ]);
     writeHarborJob(root, "job-frac", [{ name: "t1" }, { name: "t2", rewards: { reward: float(0.5) } }]);
     const doc = await score([root]);
     // 2 ones of n = 3 (the error is excluded): by hand, (k + z²/2 ± z·sqrt(k(n−k)/n + z²/4)) / (n + z²).
     const z = 1.959963984540054;
     const half = z * Math.sqrt((2 * 1) / 3 + (z * z) / 4);
-    expect(exp(doc, "job-bin").rewards!["reward"]!.wilson95).toEqual([expect.closeTo((2 + (z * z) / 2 - half) / (3 + z * z), 12), expect.closeTo((2 + (z * z) / 2 + half) / (3 + z * z), 12)]);
+    expect(exp(doc, "job-bin").rewards!["reward"]!.wilson95).toEqual([
+      expect.closeTo((2 + (z * z) / 2 - half) / (3 + z * z), 12),
+      expect.closeTo((2 + (z * z) / 2 + half) / (3 + z * z), 12),
+    ]);
     expect(exp(doc, "job-frac").rewards!["reward"]!.wilson95).toBeNull();
   });
 });
@@ -189,40 +234,81 @@ describe("the job's claims, beside assay's figures", () => {
 
   it("claimed metrics are copied in; a claimed mean is compared, with the reason for the difference (Harbor counts a trial without reward as 0)", async () => {
     const root = fresh("claims");
-    writeHarborJob(root, "job-c", TRIALS, { evals: { ...agreeingEvals(TRIALS), "terminus-2__gpt-4o__adhoc": { ...(agreeingEvals(TRIALS)["terminus-2__gpt-4o__adhoc"] as object), pass_at_k: { "2": 0.5 } } } });
+    writeHarborJob(root, "job-c", TRIALS, {
+      evals: {
+        ...agreeingEvals(TRIALS),
+        "terminus-2__gpt-4o__adhoc": {
+          ...(agreeingEvals(TRIALS)["terminus-2__gpt-4o__adhoc"] as object),
+          pass_at_k: { "2": 0.5 },
+        },
+      },
+    });
     const e = exp(await score([root]), "job-c");
-    expect(e.claimed!.metrics).toEqual({ "terminus-2__gpt-4o__adhoc/0/mean": 1 / 3, "terminus-2__gpt-4o__adhoc/pass_at_k/2": 0.5 });
+    expect(e.claimed!.metrics).toEqual({
+      "terminus-2__gpt-4o__adhoc/0/mean": 1 / 3,
+      "terminus-2__gpt-4o__adhoc/pass_at_k/2": 0.5,
+    });
     expect(e.claimed!.source).toBe("job result.json stats.evals");
     expect(e.claimed!.compared).toEqual([
-      { metric: "terminus-2__gpt-4o__adhoc/0/mean", claimed: 1 / 3, assay: 0.5, reason: expect.stringMatching(/^Harbor counts the 1 trial with a result\.json but no reward as 0; assay leaves it out \(--errors zero counts it as 0, as Harbor does\)$/) },
+      {
+        metric: "terminus-2__gpt-4o__adhoc/0/mean",
+        claimed: 1 / 3,
+        assay: 0.5,
+        reason: expect.stringMatching(
+          /^Harbor counts the 1 trial with a result\.json but no reward as 0; assay leaves it out \(--errors zero counts it as 0, as Harbor does\)$/,
+        ),
+      },
     ]);
     expect(e.flags).toEqual([]); // the summary agrees with every trial
     const zero = exp(await score([root], { errors: "zero" }), "job-c");
-    expect(zero.claimed!.compared).toEqual([{ metric: "terminus-2__gpt-4o__adhoc/0/mean", claimed: 1 / 3, assay: 1 / 3, reason: null }]);
+    expect(zero.claimed!.compared).toEqual([
+      { metric: "terminus-2__gpt-4o__adhoc/0/mean", claimed: 1 / 3, assay: 1 / 3, reason: null },
+    ]);
   });
 
   it("a claim named after a reward key is compared with that key's mean; one that does not follow from the trials says so", async () => {
     const root = fresh("claims-key");
     writeHarborJob(root, "job-k", [{ name: "t1", rewards: { reward: float(1), style: float(0.5) } }], {
-      evals: { "a__m__d": { metrics: [{ reward: 1.0, style: 0.25, other: 3 }], reward_stats: { reward: { "1.0": ["t1"] }, style: { "0.5": ["t1"] } }, exception_stats: {} } },
+      evals: {
+        a__m__d: {
+          metrics: [{ reward: 1.0, style: 0.25, other: 3 }],
+          reward_stats: { reward: { "1.0": ["t1"] }, style: { "0.5": ["t1"] } },
+          exception_stats: {},
+        },
+      },
     });
     const e = exp(await score([root]), "job-k");
     expect(e.claimed!.compared).toEqual([
       { metric: "a__m__d/0/reward", claimed: 1, assay: 1, reason: null },
-      { metric: "a__m__d/0/style", claimed: 0.25, assay: 0.5, reason: expect.stringContaining("counted Harbor's way the trials in this folder give 0.500") },
+      {
+        metric: "a__m__d/0/style",
+        claimed: 0.25,
+        assay: 0.5,
+        reason: expect.stringContaining("counted Harbor's way the trials in this folder give 0.500"),
+      },
     ]);
   });
 
   it("JOB_CLAIM_MISMATCH: a trial named with another reward, another exception, or without a folder; the summary agreeing raises none", async () => {
     const root = fresh("mismatch");
     writeHarborJob(root, "job-m", TRIALS, {
-      evals: { e: { metrics: [{ mean: 0.5 }], reward_stats: { reward: { "1": ["t1", "t2"], "0.0": ["gone"] } }, exception_stats: { CancelledError: ["t3"] } } },
+      evals: {
+        e: {
+          metrics: [{ mean: 0.5 }],
+          reward_stats: { reward: { "1": ["t1", "t2"], "0.0": ["gone"] } },
+          exception_stats: { CancelledError: ["t3"] },
+        },
+      },
     });
     const e = exp(await score([root]), "job-m");
     expect(e.flags.map((f) => [f.code, f.trial, f.evidence])).toEqual([
       ["JOB_CLAIM_MISMATCH", "t2", "reward: the job says 1, its result.json 0"],
       ["JOB_CLAIM_MISMATCH", "t3", "exception: the job says CancelledError, its result.json RuntimeError"],
-      ["JOB_CLAIM_MISMATCH", "gone", "the job's result.json names it with reward=0, but no trial folder of the job holds it (none)"],
+      [
+        "JOB_CLAIM_MISMATCH",
+        "gone",
+        "the job's result.json names it with reward=0, but no trial folder of the job holds it (none)",
+      ],
     ]);
     // Flags, never a verdict: the trials' own evidence decides.
     expect([e.invalid, e.states!["scored"], e.rewards!["reward"]!.mean]).toEqual([[], 2, 0.5]);
@@ -232,9 +318,16 @@ describe("the job's claims, beside assay's figures", () => {
     const root = fresh("unnamed");
     const evals = { e: { metrics: [], reward_stats: { reward: { "1.0": ["t1", "t2"] } }, exception_stats: {} } };
     writeHarborJob(root, "job-done", [{ name: "t1" }, { name: "t2", result: null }, { name: "t3" }], { evals });
-    writeHarborJob(root, "job-running", [{ name: "t1" }, { name: "t3" }], { evals: { e: { metrics: [], reward_stats: { reward: { "1.0": ["t1"] } } } }, finished: false });
+    writeHarborJob(root, "job-running", [{ name: "t1" }, { name: "t3" }], {
+      evals: { e: { metrics: [], reward_stats: { reward: { "1.0": ["t1"] } } } },
+      finished: false,
+    });
     const doc = await score([root]);
-    expect(exp(doc, "job-done").flags.filter((f) => f.code === "JOB_CLAIM_MISMATCH").map((f) => [f.trial, f.evidence])).toEqual([
+    expect(
+      exp(doc, "job-done")
+        .flags.filter((f) => f.code === "JOB_CLAIM_MISMATCH")
+        .map((f) => [f.trial, f.evidence]),
+    ).toEqual([
       ["t2", "the job's result.json names it with reward=1, but it has no readable result.json (none)"],
       ["t3", "no eval of the job's result.json names it, but its result.json has reward=1"],
     ]);
@@ -257,7 +350,9 @@ describe("experiments and names (one job folder, one experiment)", () => {
     const a = fresh("same-name-a");
     const b = fresh("same-name-b");
     writeHarborJob(a, "test-oracle", [{ name: "t1" }], { id: "ebc017d1-6745-4e20-9c57-32bfd31930d5" });
-    writeHarborJob(b, "test-oracle", [{ name: "t1", rewards: { reward: float(0) } }], { id: "76d6b071-5762-49af-a169-42225b9fcf99" });
+    writeHarborJob(b, "test-oracle", [{ name: "t1", rewards: { reward: float(0) } }], {
+      id: "76d6b071-5762-49af-a169-42225b9fcf99",
+    });
     const doc = await score([a, b]);
     expect(exp(doc, "test-oracle@ebc017d1").rewards!["reward"]!.mean).toBe(1);
     expect(exp(doc, "test-oracle@76d6b071").rewards!["reward"]!.mean).toBe(0);
@@ -277,7 +372,10 @@ describe("experiments and names (one job folder, one experiment)", () => {
     writeTrial(join(root, "y"), { name: "y" });
     const doc = await score([root]);
     expect(doc.experiments.map((e) => e.experiment)).toEqual(["job@54bd2fa8", null]);
-    expect(doc.bundles.map((b) => [b.trial, b.experiment])).toEqual([["x", "job@54bd2fa8"], ["y", null]]);
+    expect(doc.bundles.map((b) => [b.trial, b.experiment])).toEqual([
+      ["x", "job@54bd2fa8"],
+      ["y", null],
+    ]);
   });
 });
 
@@ -291,8 +389,12 @@ describe("TRIAL_DUPLICATE_ID: one Harbor trial id under two job folders", () => 
     const doc = await score([root]);
     const copy = exp(doc, "appSim-chat");
     const orig = exp(doc, "persona-chat");
-    expect(copy.flags.filter((f) => f.code === "TRIAL_DUPLICATE_ID").map((f) => [f.trial, f.evidence])).toEqual([["t1", expect.stringContaining(`${root}/persona-chat/t1`)]]);
-    expect(orig.flags.filter((f) => f.code === "TRIAL_DUPLICATE_ID").map((f) => [f.trial, f.evidence])).toEqual([["t1", expect.stringContaining(`${root}/appSim-chat/t1`)]]);
+    expect(copy.flags.filter((f) => f.code === "TRIAL_DUPLICATE_ID").map((f) => [f.trial, f.evidence])).toEqual([
+      ["t1", expect.stringContaining(`${root}/persona-chat/t1`)],
+    ]);
+    expect(orig.flags.filter((f) => f.code === "TRIAL_DUPLICATE_ID").map((f) => [f.trial, f.evidence])).toEqual([
+      ["t1", expect.stringContaining(`${root}/appSim-chat/t1`)],
+    ]);
     expect([copy.invalid, orig.invalid, orig.rewards!["reward"]!.covered]).toEqual([[], [], 2]);
   });
 
@@ -321,7 +423,10 @@ describe("which reward file Harbor read: the job's lock.json decides", () => {
     writeHarborJob(root, "job-old", [disagreeing], { harborVersion: "0.6.3" });
     writeHarborJob(root, "job-unknown", [disagreeing]);
     const doc = await score([root]);
-    expect([exp(doc, "job-old").invalid, exp(doc, "job-unknown").invalid]).toEqual([[], [{ trial: "t1", codes: ["REWARD_MISMATCH"] }]]);
+    expect([exp(doc, "job-old").invalid, exp(doc, "job-unknown").invalid]).toEqual([
+      [],
+      [{ trial: "t1", codes: ["REWARD_MISMATCH"] }],
+    ]);
     expect(exp(doc, "job-old").rewards!["reward"]!.mean).toBe(1);
   });
 });
@@ -333,10 +438,17 @@ describe("nothing found is said", () => {
     const r = spawnCli(["score", root]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
-    expect(r.stderr).toMatch(new RegExp(`^assay score: nothing under ${root} is a bundle .*; 2 folders look like evidence but are not \\(--allow-empty`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^assay score: nothing under ${root} is a bundle .*; 2 folders look like evidence but are not \\(--allow-empty`,
+      ),
+    );
     const ok = await run(["score", root, "--allow-empty", "--format", "json", "--quiet"]);
     expect(ok.code).toBe(0);
-    expect(resultsSchema.parse(JSON.parse(ok.stdout)).run.unrecognised).toEqual({ count: 2, paths: [`${root}/orphan`, `${root}/stray/verifier`] });
+    expect(resultsSchema.parse(JSON.parse(ok.stdout)).run.unrecognised).toEqual({
+      count: 2,
+      paths: [`${root}/orphan`, `${root}/stray/verifier`],
+    });
   });
 
   it("the other side: a root holding a job, beside unrecognised folders, is scored; the table names what was not recognised", async () => {
@@ -345,7 +457,9 @@ describe("nothing found is said", () => {
     writeTree(root, { "orphan/result.json": '{"a": 1}' });
     const r = await run(["score", root, "--quiet"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/1 folder looks like evidence .* but is no bundle, Harbor job or trial: not scored\n {2}.*\/orphan/);
+    expect(r.stdout).toMatch(
+      /1 folder looks like evidence .* but is no bundle, Harbor job or trial: not scored\n {2}.*\/orphan/,
+    );
   });
 
   it("an empty root given beside a full one is still an error naming the empty one", () => {
@@ -361,17 +475,32 @@ describe("exceptions shown", () => {
   it("the table names each trial's exception and groups them by type in the job's summary; verify names it", async () => {
     const root = fresh("exceptions");
     const dir = writeHarborJob(root, "job-x", [
-      { name: "t1", rewards: { reward: float(0) }, exception: { type: "AgentTimeoutError", message: "Agent execution timed out after 600.0 seconds" } },
-      { name: "t2", rewards: null, rewardFiles: null, exception: { type: "RunloopError", message: "devbox failed\nmore" } },
+      {
+        name: "t1",
+        rewards: { reward: float(0) },
+        exception: { type: "AgentTimeoutError", message: "Agent execution timed out after 600.0 seconds" },
+      },
+      {
+        name: "t2",
+        rewards: null,
+        rewardFiles: null,
+        exception: { type: "RunloopError", message: "devbox failed\nmore" },
+      },
       { name: "t3", rewards: null, rewardFiles: null, exception: { type: "RunloopError", message: "again" } },
     ]);
     const r = await run(["score", root, "--quiet", "--details"]);
     expect(r.stdout).toMatch(/exceptions {3}RunloopError 2 · AgentTimeoutError 1/);
     expect(r.stdout).toContain(`${dir}/t2: infrastructure-error RunloopError: devbox failed\n`);
-    expect(r.stdout).toContain(`${dir}/t1: scored-with-exception AgentTimeoutError: Agent execution timed out after 600.0 seconds`);
+    expect(r.stdout).toContain(
+      `${dir}/t1: scored-with-exception AgentTimeoutError: Agent execution timed out after 600.0 seconds`,
+    );
     const v = spawnCli(["verify", join(dir, "t2")]);
     expect(v.stdout).toContain("exception RunloopError: devbox failed");
-    expect(JSON.parse(spawnCli(["verify", join(dir, "t2"), "--json"]).stdout).exception).toEqual({ type: "RunloopError", message: "devbox failed", step: null });
+    expect(JSON.parse(spawnCli(["verify", join(dir, "t2"), "--json"]).stdout).exception).toEqual({
+      type: "RunloopError",
+      message: "devbox failed",
+      step: null,
+    });
   });
 });
 
@@ -382,10 +511,17 @@ describe("shards: the job-level data travels in the documents", () => {
     // Pick a root under which each job's trials fall in both shards (shards split by path hash).
     do root = join(tmp, `shards-${++serial}`);
     while (new Set(names.map((t) => inShard(`${root}/job-a/${t}`, { index: 0, count: 2 }))).size < 2);
-    const a = writeHarborJob(root, "job-a", names.map((name, i) => ({ name, rewards: { reward: float(i % 2) } })), { plan: 6 });
+    const a = writeHarborJob(
+      root,
+      "job-a",
+      names.map((name, i) => ({ name, rewards: { reward: float(i % 2) } })),
+      { plan: 6 },
+    );
     writeHarborJob(root, "job-b", [], { plan: 1 });
     cpSync(join(a, "t1"), join(root, "job-b", "t1"), { recursive: true });
-    writeHarborJob(root, "job-b2", [{ name: "t9" }], { evals: { e: { metrics: [{ mean: 0.25 }], reward_stats: { reward: { "0.0": ["t9", "lost"] } } } } });
+    writeHarborJob(root, "job-b2", [{ name: "t9" }], {
+      evals: { e: { metrics: [{ mean: 0.25 }], reward_stats: { reward: { "0.0": ["t9", "lost"] } } } },
+    });
     const single = await run(["score", root, "--format", "json", "--quiet"]);
     expect(single.code, single.stderr).toBe(0);
     const files = [];
@@ -404,7 +540,10 @@ describe("shards: the job-level data travels in the documents", () => {
     expect(exp(doc, "job-a").missing).toEqual([{ count: 2, reason: "planned by the job, absent from its folder" }]);
     // The copied trial: its id is job-a's too, and job-b's summary names no such trial.
     expect(exp(doc, "job-b").flags.map((f) => f.code)).toEqual(["TRIAL_DUPLICATE_ID", "JOB_CLAIM_MISMATCH"]);
-    expect(exp(doc, "job-b2").flags.map((f) => [f.code, f.trial])).toEqual([["JOB_CLAIM_MISMATCH", "t9"], ["JOB_CLAIM_MISMATCH", "lost"]]);
+    expect(exp(doc, "job-b2").flags.map((f) => [f.code, f.trial])).toEqual([
+      ["JOB_CLAIM_MISMATCH", "t9"],
+      ["JOB_CLAIM_MISMATCH", "lost"],
+    ]);
   });
 
   it("merge refuses shards that found other jobs", async () => {

@@ -13,15 +13,27 @@ import { SCRATCH, scratch } from "./helpers/shared.js";
 const { dir: tmp } = scratch("assay-harbor-task-place-", SCRATCH);
 
 const CUT = '{\n    "id": "00000000-0000-4000-8000-a30000000000",\n    "task_name": "task-a",\n    "trial_na';
-const config = (path: string | null, name: string) => JSON.stringify({ trial_name: name, task: path === null ? { git_url: null } : { path } }, null, 4);
+const config = (path: string | null, name: string) =>
+  JSON.stringify({ trial_name: name, task: path === null ? { git_url: null } : { path } }, null, 4);
 const pass = (name: string, task: string): TrialSpec => ({ name, task, rewards: { reward: float(1) } });
 const fail = (name: string, task: string): TrialSpec => ({ name, task, rewards: { reward: float(0) } });
 /** Trial a3 of task-a, its result.json cut short; its config.json names `path` (default: task-a's). */
 const cut = (o: { folder?: string; path?: string | null } = {}): TrialSpec => {
   const name = o.folder ?? "task-a__a3";
-  return { name, task: "task-a", result: CUT, rewardFiles: null, files: o.path === undefined ? {} : { "config.json": config(o.path, name) } };
+  return {
+    name,
+    task: "task-a",
+    result: CUT,
+    rewardFiles: null,
+    files: o.path === undefined ? {} : { "config.json": config(o.path, name) },
+  };
 };
-const others = [pass("task-a__a1", "task-a"), pass("task-a__a2", "task-a"), fail("task-b__b1", "task-b"), fail("task-b__b2", "task-b")];
+const others = [
+  pass("task-a__a1", "task-a"),
+  pass("task-a__a2", "task-a"),
+  fail("task-b__b1", "task-b"),
+  fail("task-b__b2", "task-b"),
+];
 
 let n = 0;
 async function score(trials: TrialSpec[], errors: "zero" | "exclude" = "zero") {
@@ -61,7 +73,11 @@ describe("--errors zero: a trial with a truncated result.json is placed in its t
     expect(misnamed.reward.interval).not.toEqual(asB.reward.interval);
 
     // Harbor's newer task_name (`local-lab/event-summary`) is not the path's folder name: matched by path.
-    const lab = (t: TrialSpec): TrialSpec => ({ ...t, extra: { task_id: { path: `/lab/tasks/${t.task}` } }, task: `local-lab/${t.task}` });
+    const lab = (t: TrialSpec): TrialSpec => ({
+      ...t,
+      extra: { task_id: { path: `/lab/tasks/${t.task}` } },
+      task: `local-lab/${t.task}`,
+    });
     const named = await score([...others.map(lab), cut({ path: "/lab/tasks/task-a" })]);
     expect(named.reward.interval).toMatchObject({ units: 5, clusters: 2 });
   });
@@ -89,7 +105,12 @@ describe("where nothing places it, its task is unknown, and said so", () => {
       expect(details.stdout).toMatch(/over 5 trials in 2 tasks \+ 1 trial of unknown task\b/);
     }
     // tasks/task-a recorded under two checksums (the task changed mid-job): neither is the cut trial's.
-    const edited = await score([pass("task-a__a1", "task-a"), { ...pass("task-a__a2", "task-a"), checksum: "beef" }, ...others.slice(2), cut()]);
+    const edited = await score([
+      pass("task-a__a1", "task-a"),
+      { ...pass("task-a__a2", "task-a"), checksum: "beef" },
+      ...others.slice(2),
+      cut(),
+    ]);
     expect(edited.reward.pass_at_k_reason).toMatch(/names no task/);
   });
 });

@@ -37,27 +37,48 @@ interface JobSpec {
 /** A finished job whose summary agrees with its trials (reward_stats and the mean of `reward`). */
 function writeJob(root: string, name: string, trials: TrialSpec[], o: JobSpec = {}): string {
   const dir = join(root, name);
-  const value = (t: TrialSpec) => (t.rewards === null ? 0 : t.rewards === undefined ? 1 : Number((t.rewards["reward"] as { value?: number })?.value ?? t.rewards["reward"]));
+  const value = (t: TrialSpec) =>
+    t.rewards === null
+      ? 0
+      : t.rewards === undefined
+        ? 1
+        : Number((t.rewards["reward"] as { value?: number })?.value ?? t.rewards["reward"]);
   const byValue: Record<string, string[]> = {};
   for (const t of trials) if (t.rewards !== null) (byValue[value(t).toFixed(1)] ??= []).push(t.name);
   const result = {
     id: "0000aaaa-aaaa-4bbb-8ccc-dddddddddddd",
     finished_at: "2026-06-23T01:20:00.000000",
     n_total_trials: o.plan ?? trials.length,
-    stats: { n_completed_trials: trials.length, evals: { "a__m__adhoc": { metrics: [{ mean: trials.reduce((s, t) => s + value(t), 0) / trials.length }], pass_at_k: {}, reward_stats: { reward: byValue } } } },
+    stats: {
+      n_completed_trials: trials.length,
+      evals: {
+        a__m__adhoc: {
+          metrics: [{ mean: trials.reduce((s, t) => s + value(t), 0) / trials.length }],
+          pass_at_k: {},
+          reward_stats: { reward: byValue },
+        },
+      },
+    },
   };
   const files: Record<string, string> = { "config.json": JSON.stringify({ job_name: name }), "job.log": "" };
   if (o.result !== null) files["result.json"] = o.result ?? JSON.stringify(result, null, 4);
-  if (o.version !== undefined) files["lock.json"] = JSON.stringify({ schema_version: 3, harbor: { version: o.version }, trials: [] }, null, 4);
+  if (o.version !== undefined)
+    files["lock.json"] = JSON.stringify({ schema_version: 3, harbor: { version: o.version }, trials: [] }, null, 4);
   writeTree(dir, files);
   for (const t of trials) writeTrial(join(dir, t.name), t);
   return dir;
 }
 
 /** The synth job's shape: four trials, rewards 1, 0, 1, 1 (honest mean 0.750). */
-const FOUR = (): TrialSpec[] => [{ name: "t1" }, { name: "t2", rewards: { reward: float(0) } }, { name: "t3" }, { name: "t4" }];
+const FOUR = (): TrialSpec[] => [
+  { name: "t1" },
+  { name: "t2", rewards: { reward: float(0) } },
+  { name: "t3" },
+  { name: "t4" },
+];
 /** A file's first half: a killed writer's prefix. */
-const halve = (file: string) => writeFileSync(file, readFileSync(file).subarray(0, Math.floor(readFileSync(file).length / 2)));
+const halve = (file: string) =>
+  writeFileSync(file, readFileSync(file).subarray(0, Math.floor(readFileSync(file).length / 2)));
 
 describe("a trial's result.json absent or cut while a reward file shows its verifier ran", () => {
   const attacks = {
@@ -76,10 +97,20 @@ describe("a trial's result.json absent or cut while a reward file shows its veri
         // 0.750 as with the file present; coverage 3/4: nothing scored the trial, it is counted 0.
         expect(figure(e), JSON.stringify(over)).toEqual([0.75, 3, 4]);
         expect(e.excluded).toEqual([]);
-        expect(e.flags.filter((f) => f.code === "REWARD_WITHOUT_RESULT")).toEqual([{ code: "REWARD_WITHOUT_RESULT", trial: "t2", attempt: null, evidence: expect.stringContaining("counted 0 under every --errors") }]);
+        expect(e.flags.filter((f) => f.code === "REWARD_WITHOUT_RESULT")).toEqual([
+          {
+            code: "REWARD_WITHOUT_RESULT",
+            trial: "t2",
+            attempt: null,
+            evidence: expect.stringContaining("counted 0 under every --errors"),
+          },
+        ]);
         const t2 = entry(doc, "t2");
         expect([t2.validity, t2.state, t2.rewards]).toEqual(["valid", "incomplete", null]);
-        expect(t2.warnings.find((w) => w.code === "REWARD_WITHOUT_RESULT")).toMatchObject({ file: "verifier/reward.txt", message: expect.stringContaining("but the verifier ran (it left verifier/reward.txt)") });
+        expect(t2.warnings.find((w) => w.code === "REWARD_WITHOUT_RESULT")).toMatchObject({
+          file: "verifier/reward.txt",
+          message: expect.stringContaining("but the verifier ran (it left verifier/reward.txt)"),
+        });
       }
     });
   }
@@ -89,13 +120,22 @@ describe("a trial's result.json absent or cut while a reward file shows its veri
     unlinkSync(join(writeJob(root, "job", FOUR()), "t2", "result.json"));
     const doc = await score([root]);
     const [e] = computeExperiments(doc.bundles, [], DEFAULT_BATCH, doc.run.jobs);
-    expect([figure(e!), codes(e!.flags)]).toEqual([[0.75, 3, 4], ["REWARD_WITHOUT_RESULT", "JOB_CLAIM_MISMATCH"]]);
+    expect([figure(e!), codes(e!.flags)]).toEqual([
+      [0.75, 3, 4],
+      ["REWARD_WITHOUT_RESULT", "JOB_CLAIM_MISMATCH"],
+    ]);
   });
 
   it("a multi-step trial: a step's reward file shows the verifier ran just as well", async () => {
     const root = fresh("result-steps");
-    const steps = [{ name: "s1", rewards: { reward: float(0) } }, { name: "s2", rewards: { reward: float(0) } }];
-    const dir = writeJob(root, "job", [{ name: "t1" }, { name: "t2", rewards: { reward: float(0) }, rewardFiles: null, steps }]);
+    const steps = [
+      { name: "s1", rewards: { reward: float(0) } },
+      { name: "s2", rewards: { reward: float(0) } },
+    ];
+    const dir = writeJob(root, "job", [
+      { name: "t1" },
+      { name: "t2", rewards: { reward: float(0) }, rewardFiles: null, steps },
+    ]);
     unlinkSync(join(dir, "t2", "result.json"));
     const e = exp(await score([root]), "job");
     expect(figure(e)).toEqual([0.5, 1, 2]);
@@ -120,9 +160,16 @@ describe("a trial's result.json absent or cut while a reward file shows its veri
     const doc = await score([root]);
     expect(figure(exp(doc, "job"))).toEqual([0.75, 4, 4]);
     expect(exp(doc, "job").flags).toEqual([]);
-    writeFileSync(join(dir, "t2", "result.json"), `${pyJson(trialResult({ name: "t2", rewards: { reward: float(0) } }))}}`);
+    writeFileSync(
+      join(dir, "t2", "result.json"),
+      `${pyJson(trialResult({ name: "t2", rewards: { reward: float(0) } }))}}`,
+    );
     const bad = await score([root]);
-    expect([entry(bad, "t2").validity, codes(entry(bad, "t2").errors), codes(entry(bad, "t2").warnings)]).toEqual(["invalid", ["JSON_SYNTAX"], []]);
+    expect([entry(bad, "t2").validity, codes(entry(bad, "t2").errors), codes(entry(bad, "t2").warnings)]).toEqual([
+      "invalid",
+      ["JSON_SYNTAX"],
+      [],
+    ]);
     expect(figure(exp(bad, "job"))).toEqual([0.75, 4, 4]);
   });
 
@@ -132,7 +179,13 @@ describe("a trial's result.json absent or cut while a reward file shows its veri
     unlinkSync(join(dir, "t2", "result.json"));
     const e = exp(await score([root]), "job");
     // Harbor's summary says 1.0; assay 0.5: the trial whose reward nothing can check counts 0.
-    expect(e.claimed!.compared).toEqual([expect.objectContaining({ claimed: 1, assay: 0.5, reason: expect.stringContaining("which assay counts (its verifier ran) as 0") })]);
+    expect(e.claimed!.compared).toEqual([
+      expect.objectContaining({
+        claimed: 1,
+        assay: 0.5,
+        reason: expect.stringContaining("which assay counts (its verifier ran) as 0"),
+      }),
+    ]);
     const r = await run(["score", "--details", dir]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/REWARD_WITHOUT_RESULT/);
@@ -144,13 +197,22 @@ describe("a trial's result.json absent or cut while a reward file shows its veri
 
 describe("lock.json: the Harbor version that says which reward file Harbor read", () => {
   /** t1 claims 1; Harbor ≥ 0.7 read reward.json (0) and ignored reward.txt (1). */
-  const attacked = (): TrialSpec[] => [{ name: "t1", rewardFiles: { "reward.json": '{"reward": 0.0}', "reward.txt": "1\n" } }, { name: "t2" }, { name: "t3" }, { name: "t4" }];
+  const attacked = (): TrialSpec[] => [
+    { name: "t1", rewardFiles: { "reward.json": '{"reward": 0.0}', "reward.txt": "1\n" } },
+    { name: "t2" },
+    { name: "t3" },
+    { name: "t4" },
+  ];
 
   it("with lock.json read (0.22.0): REWARD_MISMATCH, the honest 0.750", async () => {
     const root = fresh("lock-read");
     writeJob(root, "job", attacked(), { version: "0.22.0" });
     const e = exp(await score([root]), "job");
-    expect([e.invalid, figure(e), codes(e.warnings)]).toEqual([[{ trial: "t1", codes: ["REWARD_MISMATCH"] }], [0.75, 4, 4], []]);
+    expect([e.invalid, figure(e), codes(e.warnings)]).toEqual([
+      [{ trial: "t1", codes: ["REWARD_MISMATCH"] }],
+      [0.75, 4, 4],
+      [],
+    ]);
   });
 
   const unreadable: Record<string, [(file: string) => void, RegExp]> = {
@@ -164,29 +226,49 @@ describe("lock.json: the Harbor version that says which reward file Harbor read"
       const dir = writeJob(root, "job", attacked(), { version: "0.22.0" });
       spoil(join(dir, "lock.json"));
       const e = exp(await score([root]), "job");
-      expect(e.warnings).toEqual([expect.objectContaining({ code: "LOCK_UNREADABLE", file: "lock.json", message: expect.stringMatching(why) })]);
+      expect(e.warnings).toEqual([
+        expect.objectContaining({ code: "LOCK_UNREADABLE", file: "lock.json", message: expect.stringMatching(why) }),
+      ]);
       expect([e.invalid, figure(e)]).toEqual([[{ trial: "t1", codes: ["REWARD_MISMATCH"] }], [0.75, 4, 4]]);
-      expect(e.flags.find((f) => f.code === "REWARD_FILES_DISAGREE")!.evidence).toMatch(/agreeing with only one is REWARD_MISMATCH/);
+      expect(e.flags.find((f) => f.code === "REWARD_FILES_DISAGREE")!.evidence).toMatch(
+        /agreeing with only one is REWARD_MISMATCH/,
+      );
     });
   }
 
   it("absent: the version is unknown just the same, so agreeing with one of two disagreeing files is REWARD_MISMATCH; a cut reward.json too", async () => {
     const root = fresh("lock-absent");
     writeJob(root, "job", attacked());
-    writeJob(root, "job-cut", [{ name: "t1", rewardFiles: { "reward.json": '{"reward": 0.', "reward.txt": "1\n" } }, { name: "t2" }]);
+    writeJob(root, "job-cut", [
+      { name: "t1", rewardFiles: { "reward.json": '{"reward": 0.', "reward.txt": "1\n" } },
+      { name: "t2" },
+    ]);
     const doc = await score([root]);
-    expect([exp(doc, "job").invalid, figure(exp(doc, "job")), exp(doc, "job").warnings]).toEqual([[{ trial: "t1", codes: ["REWARD_MISMATCH"] }], [0.75, 4, 4], []]);
+    expect([exp(doc, "job").invalid, figure(exp(doc, "job")), exp(doc, "job").warnings]).toEqual([
+      [{ trial: "t1", codes: ["REWARD_MISMATCH"] }],
+      [0.75, 4, 4],
+      [],
+    ]);
     expect(entry(doc, "job/t1").reward_source).toBe("verifier/reward.txt (not verifier/reward.json)");
     expect(exp(doc, "job-cut").invalid).toEqual([{ trial: "t1", codes: ["REWARD_MISMATCH"] }]);
   });
 
   it("the other side: without lock.json, reward files that agree (or only one) leave the trial valid; a readable lock.json says nothing", async () => {
     const root = fresh("lock-honest");
-    const trials: TrialSpec[] = [{ name: "t1", rewardFiles: { "reward.json": '{"reward": 1.0}', "reward.txt": "1\n" } }, { name: "t2", rewards: { reward: float(0) } }, { name: "t3", rewardFiles: { "reward.json": '{"reward": 1}' } }];
+    const trials: TrialSpec[] = [
+      { name: "t1", rewardFiles: { "reward.json": '{"reward": 1.0}', "reward.txt": "1\n" } },
+      { name: "t2", rewards: { reward: float(0) } },
+      { name: "t3", rewardFiles: { "reward.json": '{"reward": 1}' } },
+    ];
     writeJob(root, "job", trials);
     writeJob(root, "job-locked", trials, { version: "0.22.0" });
     const doc = await score([root]);
-    for (const job of ["job", "job-locked"]) expect([exp(doc, job).invalid, figure(exp(doc, job)), exp(doc, job).warnings], job).toEqual([[], [2 / 3, 3, 3], []]);
+    for (const job of ["job", "job-locked"])
+      expect([exp(doc, job).invalid, figure(exp(doc, job)), exp(doc, job).warnings], job).toEqual([
+        [],
+        [2 / 3, 3, 3],
+        [],
+      ]);
   });
 });
 
@@ -195,15 +277,32 @@ describe("a job's result.json that cannot be read: its plan and claims unknown",
     const root = fresh("job-cut");
     const dir = writeJob(root, "job", FOUR(), { plan: 6 });
     const honest = exp(await score([root]), "job");
-    expect([figure(honest), honest.missing, honest.flags]).toEqual([[0.75, 4, 6], [{ count: 2, reason: "planned by the job, absent from its folder" }], []]);
+    expect([figure(honest), honest.missing, honest.flags]).toEqual([
+      [0.75, 4, 6],
+      [{ count: 2, reason: "planned by the job, absent from its folder" }],
+      [],
+    ]);
     expect([reward(honest).coverage, reward(honest).coverage_reason]).toEqual([4 / 6, undefined]);
     halve(join(dir, "result.json"));
     const e = exp(await score([root]), "job");
     expect(codes(e.warnings)).toEqual(["JOB_RESULT_UNREADABLE"]);
-    expect(e.flags).toEqual([{ code: "JOB_PLAN_UNKNOWN", trial: "(job summary)", attempt: null, evidence: expect.stringMatching(/plan \(n_total_trials\) is unknown, so coverage is unknown.*claims \(stats\.evals\) cannot be checked/) }]);
+    expect(e.flags).toEqual([
+      {
+        code: "JOB_PLAN_UNKNOWN",
+        trial: "(job summary)",
+        attempt: null,
+        evidence: expect.stringMatching(
+          /plan \(n_total_trials\) is unknown, so coverage is unknown.*claims \(stats\.evals\) cannot be checked/,
+        ),
+      },
+    ]);
     expect(e.claimed).toBeNull();
     // 4 of 4 folders was coverage 1.000: a figure the lost file made better. Unknown now, with why; the mean is the trials'.
-    expect([reward(e).coverage, reward(e).coverage_reason, figure(e)]).toEqual([null, expect.stringMatching(/^plan unknown: the job's result\.json is absent or unreadable/), [0.75, 4, 4]]);
+    expect([reward(e).coverage, reward(e).coverage_reason, figure(e)]).toEqual([
+      null,
+      expect.stringMatching(/^plan unknown: the job's result\.json is absent or unreadable/),
+      [0.75, 4, 4],
+    ]);
   });
 
   it("absent: the same (Harbor writes it when a job starts); with a trial's result.json cut too, both flags and the honest 0.750", async () => {
@@ -211,9 +310,15 @@ describe("a job's result.json that cannot be read: its plan and claims unknown",
     const dir = writeJob(root, "job", FOUR(), { result: null });
     unlinkSync(join(dir, "t2", "result.json"));
     const e = exp(await score([root]), "job");
-    expect(e.warnings).toEqual([expect.objectContaining({ code: "JOB_RESULT_UNREADABLE", message: expect.stringContaining("absent") })]);
+    expect(e.warnings).toEqual([
+      expect.objectContaining({ code: "JOB_RESULT_UNREADABLE", message: expect.stringContaining("absent") }),
+    ]);
     expect(codes(e.flags)).toEqual(["JOB_PLAN_UNKNOWN", "REWARD_WITHOUT_RESULT"]);
-    expect([reward(e).mean, reward(e).coverage, reward(e).coverage_reason]).toEqual([0.75, null, expect.stringContaining("plan unknown")]);
+    expect([reward(e).mean, reward(e).coverage, reward(e).coverage_reason]).toEqual([
+      0.75,
+      null,
+      expect.stringContaining("plan unknown"),
+    ]);
   });
 
   it("the other side: a readable result.json raises neither, and a trial given alone (its job not walked) says nothing of the job's plan", async () => {
@@ -233,7 +338,17 @@ describe("reports of a coverage whose plan is unknown", () => {
   const jobs = () => {
     const root = fresh("job-report");
     writeJob(root, "planned", FOUR(), { plan: 6 });
-    halve(join(writeJob(root, "cut", FOUR().map((t) => ({ ...t, name: t.name.replace("t", "c") })), { plan: 6 }), "result.json"));
+    halve(
+      join(
+        writeJob(
+          root,
+          "cut",
+          FOUR().map((t) => ({ ...t, name: t.name.replace("t", "c") })),
+          { plan: 6 },
+        ),
+        "result.json",
+      ),
+    );
     return root;
   };
   const row = (out: string, name: string) => out.split("\n").find((l) => l.includes(name)) ?? "";
@@ -249,7 +364,11 @@ describe("reports of a coverage whose plan is unknown", () => {
     expect(details.stdout).toMatch(/^ {15}plan unknown: the job's result\.json is absent or unreadable/m);
     expect(details.stdout).toMatch(/coverage {3}4\/6 = 66\.7%/);
     expect(details.stdout).not.toMatch(/4\/4 = 100\.0%/);
-    for (const [format, shown] of [["md", /coverage 4\/\? \(plan unknown\): trials scored/], ["html", /4\/\? \(plan unknown\) trials scored/], ["junit", /name="reward\.reward\.coverage" value="4\/\? \(plan unknown\)"/]] as const) {
+    for (const [format, shown] of [
+      ["md", /coverage 4\/\? \(plan unknown\): trials scored/],
+      ["html", /4\/\? \(plan unknown\) trials scored/],
+      ["junit", /name="reward\.reward\.coverage" value="4\/\? \(plan unknown\)"/],
+    ] as const) {
       const r = await run(["score", "-q", "-f", format, root]);
       expect(r.code, `${format}: ${r.stderr}`).toBe(0);
       expect(r.stdout, format).toMatch(shown);
@@ -267,20 +386,37 @@ describe("reports of a coverage whose plan is unknown", () => {
     const r = await run(["compare", docs[0]!, docs[1]!, "--format", "json"]);
     expect(r.code, r.stderr).toBe(0);
     const metrics = JSON.parse(r.stdout).experiments[0].metrics as { metric: string }[];
-    expect(metrics.find((m) => m.metric === "reward/reward/coverage")).toMatchObject({ base: { value: 4 / 6, k: 4, n: 6 }, head: { value: null }, difference: null, regression: false });
+    expect(metrics.find((m) => m.metric === "reward/reward/coverage")).toMatchObject({
+      base: { value: 4 / 6, k: 4, n: 6 },
+      head: { value: null },
+      difference: null,
+      regression: false,
+    });
     // The readable side's own figure, unchanged.
-    expect(metrics.find((m) => m.metric === "reward/reward/mean")).toMatchObject({ base: { value: 0.75 }, head: { value: 0.75 } });
+    expect(metrics.find((m) => m.metric === "reward/reward/mean")).toMatchObject({
+      base: { value: 0.75 },
+      head: { value: 0.75 },
+    });
   });
 });
 
 describe("a trial's own lock.json that cannot be read: its task unknown to pass@k", () => {
   const DIGEST = (c: string) => `sha256:${c.repeat(64)}`;
-  const lock = (digest: string) => ({ "lock.json": JSON.stringify({ schema_version: 2, task: { name: "a", type: "local", digest } }) });
+  const lock = (digest: string) => ({
+    "lock.json": JSON.stringify({ schema_version: 2, task: { name: "a", type: "local", digest } }),
+  });
   /** Task "a" (digest 1) passes 3 of 3; another task named "a" (digest 2) fails 1; task "b" fails 1: pass@1 (1 + 0 + 0) / 3. */
   const trials = (): TrialSpec[] => [
     ...[1, 2, 3].map((n) => ({ name: `a__${n}`, task: "a", files: lock(DIGEST("1")) })),
     { name: "a__4", task: "a", rewards: { reward: float(0) }, files: lock(DIGEST("2")) },
-    { name: "b__1", task: "b", rewards: { reward: float(0) }, files: { "lock.json": JSON.stringify({ schema_version: 2, task: { name: "b", type: "local", digest: DIGEST("3") } }) } },
+    {
+      name: "b__1",
+      task: "b",
+      rewards: { reward: float(0) },
+      files: {
+        "lock.json": JSON.stringify({ schema_version: 2, task: { name: "b", type: "local", digest: DIGEST("3") } }),
+      },
+    },
   ];
 
   it("cut: LOCK_UNREADABLE on the trial, and pass@k is null with the reason, never regrouped by name (pass@1 0.333 → 0.375 before)", async () => {
@@ -290,15 +426,27 @@ describe("a trial's own lock.json that cannot be read: its task unknown to pass@
     expect(honest.pass_at_k!["1"]).toBeCloseTo(1 / 3, 12);
     halve(join(dir, "a__4", "lock.json"));
     const doc = await score([root]);
-    expect(entry(doc, "a__4").warnings).toEqual([expect.objectContaining({ code: "LOCK_UNREADABLE", file: "lock.json", message: expect.stringContaining("pass@k cannot place this trial") })]);
+    expect(entry(doc, "a__4").warnings).toEqual([
+      expect.objectContaining({
+        code: "LOCK_UNREADABLE",
+        file: "lock.json",
+        message: expect.stringContaining("pass@k cannot place this trial"),
+      }),
+    ]);
     const r = reward(exp(doc, "job"));
-    expect([r.pass_at_k, r.pass_hat_k, r.pass_at_k_reason]).toEqual([null, null, "1 trial in the mean has an unreadable lock.json (LOCK_UNREADABLE), so pass@k cannot tell its task"]);
+    expect([r.pass_at_k, r.pass_hat_k, r.pass_at_k_reason]).toEqual([
+      null,
+      null,
+      "1 trial in the mean has an unreadable lock.json (LOCK_UNREADABLE), so pass@k cannot tell its task",
+    ]);
     expect(r.mean).toBe(0.6); // the mean is the trials', whatever their task
   });
 
   it("the other side: a lock.json that names no digest (an older Harbor's shape) is no finding", async () => {
     const root = fresh("trial-lock-honest");
-    writeJob(root, "job", [{ name: "a__1", task: "a", files: { "lock.json": JSON.stringify({ schema_version: 1, task: { name: "a" } }) } }]);
+    writeJob(root, "job", [
+      { name: "a__1", task: "a", files: { "lock.json": JSON.stringify({ schema_version: 1, task: { name: "a" } }) } },
+    ]);
     const doc = await score([root]);
     expect(entry(doc, "a__1").warnings).toEqual([]);
     expect(reward(exp(doc, "job")).pass_at_k).toEqual({ "1": 1 });

@@ -10,7 +10,17 @@ import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
 import { scoreRoots } from "../src/pipeline/score.js";
 import { HARBOR_EXPECT } from "../src/synth/harbor.js";
-import { float, FIXTURES, pyJson, REAL_TRAJECTORIES, realTrajectory, trialResult, withAgentCommand, writeJob, type TrialSpec } from "./helpers/harbor.js";
+import {
+  float,
+  FIXTURES,
+  pyJson,
+  REAL_TRAJECTORIES,
+  realTrajectory,
+  trialResult,
+  withAgentCommand,
+  writeJob,
+  type TrialSpec,
+} from "./helpers/harbor.js";
 import { HAVE_SHARED, REQUIRE_SHARED, SCRATCH, scratch, scratchInTest, SHARED_DIR } from "./helpers/shared.js";
 
 const TIMEOUT = { type: "AgentTimeoutError", message: "Agent execution timed out after 360.0 seconds" };
@@ -22,16 +32,39 @@ const truncated = (spec: TrialSpec) => {
 };
 
 /** The cases, by folder name. `expect`: what the trial's entry must say. */
-const CASES: { spec: TrialSpec; state: BundleEntry["state"]; codes: string[]; warnings?: string[]; flags?: string[]; reward: number | null }[] = [
+const CASES: {
+  spec: TrialSpec;
+  state: BundleEntry["state"];
+  codes: string[];
+  warnings?: string[];
+  flags?: string[];
+  reward: number | null;
+}[] = [
   // reward.json and reward.txt both present: Harbor reads reward.json first, and it agrees; the
   // other file, which Harbor ignored, says otherwise (REWARD_FILES_DISAGREE, a review flag).
-  { spec: { name: "both-files", rewardFiles: { "reward.json": '{"reward": 1.0}', "reward.txt": "0\n" } }, state: "scored", codes: [], flags: ["REWARD_FILES_DISAGREE"], reward: 1 },
+  {
+    spec: { name: "both-files", rewardFiles: { "reward.json": '{"reward": 1.0}', "reward.txt": "0\n" } },
+    state: "scored",
+    codes: [],
+    flags: ["REWARD_FILES_DISAGREE"],
+    reward: 1,
+  },
   // `nan` in reward.txt; pydantic wrote the NaN reward as null in result.json.
-  { spec: { name: "nan-txt", rewards: { reward: null }, rewardFiles: { "reward.txt": "nan\n" } }, state: "scored", codes: ["NOT_FINITE", "NOT_FINITE"], reward: null },
+  {
+    spec: { name: "nan-txt", rewards: { reward: null }, rewardFiles: { "reward.txt": "nan\n" } },
+    state: "scored",
+    codes: ["NOT_FINITE", "NOT_FINITE"],
+    reward: null,
+  },
   // A timeout that still earned a reward: the verifier ran after the agent timed out.
   { spec: { name: "timeout-reward", exception: TIMEOUT }, state: "scored-with-exception", codes: [], reward: 1 },
   // An exception with no reward: an infrastructure error, not a 0.
-  { spec: { name: "exception-no-reward", rewards: null, exception: CRASH }, state: "infrastructure-error", codes: [], reward: null },
+  {
+    spec: { name: "exception-no-reward", rewards: null, exception: CRASH },
+    state: "infrastructure-error",
+    codes: [],
+    reward: null,
+  },
   // A multi-step trial whose first step failed under a clean top level. Revision 2 (§11): the top
   // level holds Harbor's aggregation of the steps (here their mean), never nothing.
   {
@@ -51,30 +84,75 @@ const CASES: { spec: TrialSpec; state: BundleEntry["state"]; codes: string[]; wa
   },
   { spec: { name: "missing-result", result: null, rewardFiles: null }, state: "incomplete", codes: [], reward: null },
   // Killed before its verifier ran (no reward file): incomplete. With one, it would count 0 (REWARD_WITHOUT_RESULT).
-  { spec: { name: "truncated-result", result: truncated({ name: "truncated-result" }), rewardFiles: null }, state: "incomplete", codes: [], warnings: ["RESULT_TRUNCATED"], reward: null },
+  {
+    spec: { name: "truncated-result", result: truncated({ name: "truncated-result" }), rewardFiles: null },
+    state: "incomplete",
+    codes: [],
+    warnings: ["RESULT_TRUNCATED"],
+    reward: null,
+  },
   // A newer Harbor's result.json: extra fields, top level and nested.
   {
-    spec: { name: "newer-result", extra: { schema_version: "2.1", agent_info: { name: "terminus-2", version: "2.1.0", model_info: { name: "gpt-4o", provider: "openai", context_window: 128000 }, new_thing: [1, 2] } } },
+    spec: {
+      name: "newer-result",
+      extra: {
+        schema_version: "2.1",
+        agent_info: {
+          name: "terminus-2",
+          version: "2.1.0",
+          model_info: { name: "gpt-4o", provider: "openai", context_window: 128000 },
+          new_thing: [1, 2],
+        },
+      },
+    },
     state: "scored",
     codes: [],
     reward: 1,
   },
   // result.json says 1.0; the verifier wrote 0.
-  { spec: { name: "rewards-differ", rewardFiles: { "reward.txt": "0\n" } }, state: "scored", codes: ["REWARD_MISMATCH"], reward: 1 },
+  {
+    spec: { name: "rewards-differ", rewardFiles: { "reward.txt": "0\n" } },
+    state: "scored",
+    codes: ["REWARD_MISMATCH"],
+    reward: 1,
+  },
   // The agent ran before its setup had started.
   {
-    spec: { name: "phases-out-of-order", timing: { agent_execution: { started_at: "2025-11-03T10:00:30.000000", finished_at: "2025-11-03T10:04:00.000000" } } },
+    spec: {
+      name: "phases-out-of-order",
+      timing: {
+        agent_execution: { started_at: "2025-11-03T10:00:30.000000", finished_at: "2025-11-03T10:04:00.000000" },
+      },
+    },
     state: "scored",
     codes: ["TIMING"],
     reward: 1,
   },
   // The real trajectories as the agent part: the timeout run earned 0, the others 1; unmodified, none is flagged.
-  { spec: { name: "real-timeout", exception: TIMEOUT, rewards: { reward: float(0) }, trajectory: realTrajectory("timeout") }, state: "scored-with-exception", codes: [], reward: 0 },
-  { spec: { name: "real-summarization", trajectory: realTrajectory("summarization") }, state: "scored", codes: [], reward: 1 },
+  {
+    spec: {
+      name: "real-timeout",
+      exception: TIMEOUT,
+      rewards: { reward: float(0) },
+      trajectory: realTrajectory("timeout"),
+    },
+    state: "scored-with-exception",
+    codes: [],
+    reward: 0,
+  },
+  {
+    spec: { name: "real-summarization", trajectory: realTrajectory("summarization") },
+    state: "scored",
+    codes: [],
+    reward: 1,
+  },
   { spec: { name: "real-openhands", trajectory: realTrajectory("openhands") }, state: "scored", codes: [], reward: 1 },
   // The same real run, with one more step that writes the reward file itself: flagged, still counted.
   {
-    spec: { name: "real-writes-reward", trajectory: withAgentCommand(realTrajectory("summarization"), "echo 1 > /logs/verifier/reward.txt\n") },
+    spec: {
+      name: "real-writes-reward",
+      trajectory: withAgentCommand(realTrajectory("summarization"), "echo 1 > /logs/verifier/reward.txt\n"),
+    },
     state: "scored",
     codes: [],
     flags: ["WRITES_REWARD_PATH"],
@@ -88,10 +166,24 @@ let job: Experiment;
 const entry = (name: string) => results.bundles.find((b) => b.path.endsWith(`/${name}`))!;
 
 beforeAll(async () => {
-  const dir = writeJob(root, "job-2025-11-03", CASES.map((c) => c.spec));
+  const dir = writeJob(
+    root,
+    "job-2025-11-03",
+    CASES.map((c) => c.spec),
+  );
   // The Harbor version says which reward file it read (both-files): without one, agreeing with one of two would be REWARD_MISMATCH.
-  writeFileSync(join(dir, "lock.json"), JSON.stringify({ schema_version: 3, harbor: { version: "0.22.0" }, trials: [] }));
-  results = await scoreRoots([root], { schedules: [], invalid: "count", resourceBound: "default", errors: "exclude", jobs: 2, batchSize: 3 });
+  writeFileSync(
+    join(dir, "lock.json"),
+    JSON.stringify({ schema_version: 3, harbor: { version: "0.22.0" }, trials: [] }),
+  );
+  results = await scoreRoots([root], {
+    schedules: [],
+    invalid: "count",
+    resourceBound: "default",
+    errors: "exclude",
+    jobs: 2,
+    batchSize: 3,
+  });
   job = results.experiments.find((e) => e.experiment === "job-2025-11-03")!;
 }, 60_000);
 
@@ -120,17 +212,26 @@ describe("each case of a Harbor job, read in place and scored in the pool", () =
 
   it("names the file and the field of each hard finding", () => {
     expect(entry("nan-txt").errors).toEqual([
-      expect.objectContaining({ code: "NOT_FINITE", file: "result.json", message: expect.stringContaining("verifier_result.rewards.reward") }),
+      expect.objectContaining({
+        code: "NOT_FINITE",
+        file: "result.json",
+        message: expect.stringContaining("verifier_result.rewards.reward"),
+      }),
       expect.objectContaining({ code: "NOT_FINITE", file: "verifier/reward.txt" }),
     ]);
-    expect(entry("rewards-differ").errors[0]).toMatchObject({ file: "result.json", message: expect.stringMatching(/verifier_result\.rewards\.reward = 1 but verifier\/reward\.txt says 0/) });
+    expect(entry("rewards-differ").errors[0]).toMatchObject({
+      file: "result.json",
+      message: expect.stringMatching(/verifier_result\.rewards\.reward = 1 but verifier\/reward\.txt says 0/),
+    });
     expect(entry("phases-out-of-order").errors[0]!.message).toMatch(/agent_execution starts at .* before agent_setup/);
   });
 
   it("keeps the evidence of each flag: the step's failure, the trajectory step and its text", () => {
     expect(entry("step-failed").flags[0]!.evidence).toMatch(/step_results\[0\] \(step build\): RuntimeError: make/);
     expect(entry("step-failed").reward_source).toBe("steps:mean");
-    expect(entry("real-writes-reward").flags[0]!.evidence).toMatch(/^agent\/trajectory\.json step \d+: .*echo 1 > \/logs\/verifier\/reward\.txt/);
+    expect(entry("real-writes-reward").flags[0]!.evidence).toMatch(
+      /^agent\/trajectory\.json step \d+: .*echo 1 > \/logs\/verifier\/reward\.txt/,
+    );
   });
 });
 
@@ -140,7 +241,14 @@ describe("the job's metrics", () => {
   // except real-timeout's 0, so 7 ones over 11 counted trials. Excluded: the infrastructure error
   // and the two incomplete trials. One task (hello-world, one checksum): n = 11, c = 7.
   it("counts every state, side by side", () => {
-    expect(job.states).toEqual({ scored: 8, "scored-with-exception": 3, "infrastructure-error": 1, cancelled: 0, incomplete: 2, unverified: 0 });
+    expect(job.states).toEqual({
+      scored: 8,
+      "scored-with-exception": 3,
+      "infrastructure-error": 1,
+      cancelled: 0,
+      incomplete: 2,
+      unverified: 0,
+    });
     expect(job.scheduled).toBe(14);
   });
 
@@ -175,7 +283,12 @@ describe("the job's metrics", () => {
 
   it("carries the review flags without letting them count", () => {
     expect(job.flags).toEqual([
-      { code: "REWARD_FILES_DISAGREE", trial: "both-files", attempt: null, evidence: "Harbor 0.22.0 read verifier/reward.json and ignored the other" },
+      {
+        code: "REWARD_FILES_DISAGREE",
+        trial: "both-files",
+        attempt: null,
+        evidence: "Harbor 0.22.0 read verifier/reward.json and ignored the other",
+      },
       { code: "WRITES_REWARD_PATH", trial: "real-writes-reward", attempt: null, evidence: null },
       { code: "STEP_EXCEPTION", trial: "step-failed", attempt: null, evidence: null },
     ]);
@@ -189,7 +302,9 @@ describe("the real trajectories", () => {
       return ctx.skip();
     }
     for (const f of Object.values(REAL_TRAJECTORIES))
-      expect(readFileSync(join(FIXTURES, f)).equals(readFileSync(join(SHARED_DIR, "real-world/harbor", f))), f).toBe(true);
+      expect(readFileSync(join(FIXTURES, f)).equals(readFileSync(join(SHARED_DIR, "real-world/harbor", f))), f).toBe(
+        true,
+      );
   });
 });
 
@@ -197,8 +312,16 @@ describe("assay synth --profile harbor (the demo's Harbor job)", () => {
   it("writes a job whose every trial gets the verdict, state and code its manifest labels", async () => {
     const { dir } = scratchInTest("assay-harbor-synth-", SCRATCH);
     writeCorpus(dir, { n: 16, seed: "t", faults: false, profile: "harbor" });
-    const manifest = JSON.parse(readFileSync(join(dir, "synth-manifest.json"), "utf8")) as { bundles: { dir: string; outcome: keyof typeof HARBOR_EXPECT }[] };
-    const r = await scoreRoots([dir], { schedules: [], invalid: "count", resourceBound: "default", errors: "exclude", jobs: 1 });
+    const manifest = JSON.parse(readFileSync(join(dir, "synth-manifest.json"), "utf8")) as {
+      bundles: { dir: string; outcome: keyof typeof HARBOR_EXPECT }[];
+    };
+    const r = await scoreRoots([dir], {
+      schedules: [],
+      invalid: "count",
+      resourceBound: "default",
+      errors: "exclude",
+      jobs: 1,
+    });
     expect(r.bundles).toHaveLength(16);
     const seen = new Set<string>();
     for (const m of manifest.bundles) {

@@ -8,7 +8,20 @@ import { pagesOf } from "../src/cli/docs-pages.js";
 import { run, spawnCli } from "./helpers/cli.js";
 
 const DOCS = new URL("../docs/", import.meta.url).pathname;
-const COMMANDS = ["demo", "score", "verify", "merge", "compare", "seal", "check-task", "analyze", "narrate", "cache", "synth", "schema"];
+const COMMANDS = [
+  "demo",
+  "score",
+  "verify",
+  "merge",
+  "compare",
+  "seal",
+  "check-task",
+  "analyze",
+  "narrate",
+  "cache",
+  "synth",
+  "schema",
+];
 
 describe("--help names the docs", () => {
   it.each(COMMANDS)("assay %s --help ends with the page to read next, which exists", async (command) => {

@@ -42,7 +42,8 @@ function tooDeep(dir: string): string {
   return deepest;
 }
 
-const win = (trial: string) => bundle(game({ trial, seed: `${trial.length}`.padStart(32, "a"), states: [live(), escaped()] }));
+const win = (trial: string) =>
+  bundle(game({ trial, seed: `${trial.length}`.padStart(32, "a"), states: [live(), escaped()] }));
 let root: string;
 
 beforeAll(() => {
@@ -70,7 +71,10 @@ describe.sequential("a folder chain deeper than PATH_MAX inside a bundle", () =>
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const { deep, fine } = entries(JSON.parse(r.stdout));
-    expect(deep).toMatchObject({ validity: "invalid", errors: [{ code: "UNSAFE_PATH", message: expect.stringMatching(/nested too deep for the file system to name$/) }] });
+    expect(deep).toMatchObject({
+      validity: "invalid",
+      errors: [{ code: "UNSAFE_PATH", message: expect.stringMatching(/nested too deep for the file system to name$/) }],
+    });
     expect(deep!.errors[0]!.file!.startsWith(`deep/${NAME}/`)).toBe(true);
     expect(fine).toMatchObject({ validity: "valid", errors: [] });
   });

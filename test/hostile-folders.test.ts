@@ -23,12 +23,21 @@ const LEVELS = 100_000;
 
 /** `levels` nested folders named `d` below `dir`, made by a child that never names a long path. */
 function chainOf(dir: string, levels: number): void {
-  const r = spawnSync(process.execPath, ["-e", `const fs = require("fs"); process.chdir(process.argv[1]); for (let i = 0; i < ${levels}; i++) { fs.mkdirSync("d", { recursive: true }); process.chdir("d"); }`, dir], { encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    [
+      "-e",
+      `const fs = require("fs"); process.chdir(process.argv[1]); for (let i = 0; i < ${levels}; i++) { fs.mkdirSync("d", { recursive: true }); process.chdir("d"); }`,
+      dir,
+    ],
+    { encoding: "utf8" },
+  );
   expect(r.stderr).toBe("");
   expect(r.status).toBe(0);
 }
 
-const win = (trial: string) => bundle(game({ trial, seed: `${trial.length}`.padStart(32, "a"), states: [live(), escaped()] }));
+const win = (trial: string) =>
+  bundle(game({ trial, seed: `${trial.length}`.padStart(32, "a"), states: [live(), escaped()] }));
 
 beforeAll(() => {
   root = join(tmp, "runs");
@@ -52,7 +61,9 @@ describe.sequential("a chain of 100,000 nested folders under a root", () => {
     expect(doc.bundles.map((b) => `${b.trial} ${b.validity}`).sort()).toEqual(["deep valid", "top valid"]);
     const skipped = r.stderr.split("\n").filter((l) => l.startsWith("assay: skipped "));
     expect(skipped).toHaveLength(1);
-    expect(skipped[0]).toMatch(/: its path is longer than the file system can name \(PATH_MAX\): nothing below it is read$/);
+    expect(skipped[0]).toMatch(
+      /: its path is longer than the file system can name \(PATH_MAX\): nothing below it is read$/,
+    );
   });
 
   it("seal walks it the same way (one skipped line, the two bundles sealed)", () => {
@@ -70,7 +81,9 @@ describe("a job-shaped result.json nested 16 million levels deep", () => {
     const dir = join(tmp, "deep-job");
     writeFiles(join(dir, "exp", "t", "a1"), win("t"));
     const levels = 16 * 1024 * 1024;
-    writeFiles(join(dir, "job"), { "result.json": `{"n_total_trials": 1, "stats": ${"[".repeat(levels)}${"]".repeat(levels)}}` });
+    writeFiles(join(dir, "job"), {
+      "result.json": `{"n_total_trials": 1, "stats": ${"[".repeat(levels)}${"]".repeat(levels)}}`,
+    });
     const r = spawnMeasured(["score", dir, "--format", "json", "--quiet"], ["--max-old-space-size=128"]);
     expect(r.stderr).not.toMatch(/internal error|heap/i);
     expect(r.code).toBe(0);
@@ -103,9 +116,15 @@ describe.sequential("chains of ~1,900 one-letter folders inside evidence", () =>
   it("score of the bundle (a worker) and of the trial: verdicts, not tool errors", () => {
     const b = spawnCli(["score", join(tmp, "inner"), "--format", "json", "--quiet"]);
     expect(b.code).toBe(0);
-    expect((JSON.parse(b.stdout) as { bundles: BundleEntry[] }).bundles[0]).toMatchObject({ trial: "t", validity: "valid" });
+    expect((JSON.parse(b.stdout) as { bundles: BundleEntry[] }).bundles[0]).toMatchObject({
+      trial: "t",
+      validity: "valid",
+    });
     const t = spawnCli(["score", join(tmp, "harbor"), "--format", "json", "--quiet"]);
     expect(t.code).toBe(0);
-    expect((JSON.parse(t.stdout) as { bundles: BundleEntry[] }).bundles[0]).toMatchObject({ validity: "valid", state: "scored" });
+    expect((JSON.parse(t.stdout) as { bundles: BundleEntry[] }).bundles[0]).toMatchObject({
+      validity: "valid",
+      state: "scored",
+    });
   });
 });

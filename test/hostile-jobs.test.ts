@@ -17,11 +17,16 @@ import { scratch } from "./helpers/shared.js";
 const { dir: tmp } = scratch("assay-jobs-");
 let root: string;
 const CAP = 4 * availableParallelism();
-const note = (asked: string) => `assay: --jobs ${asked} is more than this machine can use: using ${CAP} (4 × ${availableParallelism()} available CPUs)\n`;
+const note = (asked: string) =>
+  `assay: --jobs ${asked} is more than this machine can use: using ${CAP} (4 × ${availableParallelism()} available CPUs)\n`;
 
 beforeAll(() => {
   root = join(tmp, "runs");
-  for (let i = 1; i <= 10; i++) writeFiles(join(root, "exp", `t${i}`, "a1"), bundle(game({ trial: `t${i}`, seed: i.toString(16).padStart(32, "0"), states: [live(), escaped()] })));
+  for (let i = 1; i <= 10; i++)
+    writeFiles(
+      join(root, "exp", `t${i}`, "a1"),
+      bundle(game({ trial: `t${i}`, seed: i.toString(16).padStart(32, "0"), states: [live(), escaped()] })),
+    );
 });
 
 /** Worker threads the pool has started (piscina's own list). */
@@ -93,7 +98,12 @@ describe.sequential("workers start as work arrives", () => {
     try {
       const ref = (i: number) => [{ dir: join(root, "exp", `t${i}`, "a1"), path: `exp/t${i}/a1` }];
       const done = await Promise.all([1, 2, 3, 4].map((i) => pool.score(ref(i))));
-      expect(done.flat()).toMatchObject([{ validity: "valid" }, { validity: "valid" }, { validity: "valid" }, { validity: "valid" }]);
+      expect(done.flat()).toMatchObject([
+        { validity: "valid" },
+        { validity: "valid" },
+        { validity: "valid" },
+        { validity: "valid" },
+      ]);
       expect(threads(pool)).toBe(2);
     } finally {
       await pool.destroy();

@@ -17,13 +17,20 @@ const RESERVED = ["__proto__", "constructor", "prototype"] as const;
 /** A trial scored from its files; `result` edits result.json's rewards as raw JSON text. */
 const trial = (spec: Partial<TrialSpec>) => scoreTrial(memSource(trialFiles({ name: "trial-1", ...spec })));
 /** result.json whose top-level rewards are exactly this JSON object text. */
-const resultRewards = (rewardsJson: string) => pyJson(trialResult({ name: "trial-1" })).replace(/"rewards": \{[^}]*\}/, `"rewards": ${rewardsJson}`);
+const resultRewards = (rewardsJson: string) =>
+  pyJson(trialResult({ name: "trial-1" })).replace(/"rewards": \{[^}]*\}/, `"rewards": ${rewardsJson}`);
 
 describe("Harbor reward.json", () => {
   it.each(RESERVED)("a key named %s: SCHEMA on the reward file, naming it (the trial is invalid)", (key) => {
     const e = trial({ rewardFiles: { "reward.json": `{"reward": 1.0, "${key}": 0}` } });
     expect(e.validity).toBe("invalid");
-    expect(e.errors).toEqual([expect.objectContaining({ code: "SCHEMA", file: "verifier/reward.json", message: `${key}: a key named ${key} cannot be read` })]);
+    expect(e.errors).toEqual([
+      expect.objectContaining({
+        code: "SCHEMA",
+        file: "verifier/reward.json",
+        message: `${key}: a key named ${key} cannot be read`,
+      }),
+    ]);
   });
 
   it("the other side of the line: a key like them but not one of them is an ordinary key (compared, here absent from result.json)", () => {
@@ -33,7 +40,12 @@ describe("Harbor reward.json", () => {
 
   it("an inherited name (toString) is compared as a key of its own: absent from result.json, the file holds it", () => {
     const e = trial({ rewardFiles: { "reward.json": `{"reward": 1.0, "toString": 1.0}` } });
-    expect(e.errors).toEqual([expect.objectContaining({ code: "REWARD_MISMATCH", message: "verifier_result.rewards.toString is absent but verifier/reward.json holds 1" })]);
+    expect(e.errors).toEqual([
+      expect.objectContaining({
+        code: "REWARD_MISMATCH",
+        message: "verifier_result.rewards.toString is absent but verifier/reward.json holds 1",
+      }),
+    ]);
   });
 
   it("toString on both sides, equal: valid, and the trial's rewards hold it", () => {
@@ -46,23 +58,48 @@ describe("Harbor result.json rewards", () => {
   it.each(RESERVED)("a key named %s: SCHEMA on result.json, naming it; the key is in no reported reward", (key) => {
     const e = trial({ result: resultRewards(`{"reward": 1.0, "${key}": 1.0}`) });
     expect(e.validity).toBe("invalid");
-    expect(e.errors).toEqual([expect.objectContaining({ code: "SCHEMA", file: "result.json", message: expect.stringContaining(`a key named ${key} cannot be read`) })]);
+    expect(e.errors).toEqual([
+      expect.objectContaining({
+        code: "SCHEMA",
+        file: "result.json",
+        message: expect.stringContaining(`a key named ${key} cannot be read`),
+      }),
+    ]);
     expect(Object.keys(e.rewards!)).toEqual(["reward"]);
   });
 
   it("an inherited name claimed beside reward.txt: compared as a key of its own (reward.txt holds no such key)", () => {
     const e = trial({ result: resultRewards(`{"reward": 1.0, "valueOf": 1.0}`), rewardFiles: { "reward.txt": "1\n" } });
-    expect(e.errors).toEqual([expect.objectContaining({ code: "REWARD_MISMATCH", message: "verifier_result.rewards.valueOf = 1 but verifier/reward.txt holds no such key" })]);
+    expect(e.errors).toEqual([
+      expect.objectContaining({
+        code: "REWARD_MISMATCH",
+        message: "verifier_result.rewards.valueOf = 1 but verifier/reward.txt holds no such key",
+      }),
+    ]);
   });
 });
 
 describe("job metrics keyed by reward key", () => {
   it("a key only one trial holds, named like an inherited property: in its mean alone, never a function read from another", () => {
-    const one: BundleEntry = { path: "job/a", ...trial({ name: "a", rewards: { reward: float(1), toString: float(1) } }), experiment: "job" };
-    const two: BundleEntry = { path: "job/b", ...trial({ name: "b", rewards: { reward: float(0) } }), experiment: "job" };
+    const one: BundleEntry = {
+      path: "job/a",
+      ...trial({ name: "a", rewards: { reward: float(1), toString: float(1) } }),
+      experiment: "job",
+    };
+    const two: BundleEntry = {
+      path: "job/b",
+      ...trial({ name: "b", rewards: { reward: float(0) } }),
+      experiment: "job",
+    };
     expect([one.validity, two.validity]).toEqual(["valid", "valid"]);
     const [job] = computeExperiments([one, two], [], DEFAULT_BATCH);
-    expect(job!.rewards!["toString"]).toMatchObject({ mean: 1, covered: 1, trials: 2, pass_rate: 1, pass_at_k_reason: null });
+    expect(job!.rewards!["toString"]).toMatchObject({
+      mean: 1,
+      covered: 1,
+      trials: 2,
+      pass_rate: 1,
+      pass_at_k_reason: null,
+    });
     expect(job!.rewards!["reward"]).toMatchObject({ mean: 0.5, covered: 2 });
   });
 });
@@ -82,15 +119,32 @@ describe("the journal header's meta", () => {
 });
 
 describe("a world scenario's tools and a request's tool", () => {
-  const clean = (tool = "create_request") => [budget(), request("rq-1", "i-review", tool), policy("rq-1", "at-1"), attempt("at-1", "rq-1", "ok", "R-41"), budget(), report([claim("R-41")]), end()];
+  const clean = (tool = "create_request") => [
+    budget(),
+    request("rq-1", "i-review", tool),
+    policy("rq-1", "at-1"),
+    attempt("at-1", "rq-1", "ok", "R-41"),
+    budget(),
+    report([claim("R-41")]),
+    end(),
+  ];
 
   it.each(RESERVED)("scenario tools holding %s: SCENARIO_INVALID, naming it", (key) => {
-    const e = score(build({ scenario: JSON.stringify(scenario()).replace('"shell":"read"', `"shell":"read","${key}":"read"`) }));
-    expect(e.errors.map((f) => [f.code, f.message])).toEqual([["SCENARIO_INVALID", expect.stringContaining(`a key named ${key} cannot be read`)]]);
+    const e = score(
+      build({ scenario: JSON.stringify(scenario()).replace('"shell":"read"', `"shell":"read","${key}":"read"`) }),
+    );
+    expect(e.errors.map((f) => [f.code, f.message])).toEqual([
+      ["SCENARIO_INVALID", expect.stringContaining(`a key named ${key} cannot be read`)],
+    ]);
   });
 
   it("the other side of the line: a tool named toString in the scenario is a tool like any other (valid)", () => {
-    const e = score(build({ scenario: scenario({ tools: { ...scenario()["tools"] as object, toString: "mutation" } }), journal: clean("toString") }));
+    const e = score(
+      build({
+        scenario: scenario({ tools: { ...(scenario()["tools"] as object), toString: "mutation" } }),
+        journal: clean("toString"),
+      }),
+    );
     expect(codes(e)).toEqual([]);
   });
 

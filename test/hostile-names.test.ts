@@ -40,13 +40,32 @@ beforeAll(() => {
   // Invalid (a summary that lies), so each is listed by path under "bundles with findings".
   Object.values(NAMES).forEach((name, i) => {
     const trial = `t${i}`;
-    writeFiles(join(native, name), bundle(game({ trial, seed: `${i}`.padStart(32, "0"), states: [live(), killed()] }), { summary: { victory: true } }));
+    writeFiles(
+      join(native, name),
+      bundle(game({ trial, seed: `${i}`.padStart(32, "0"), states: [live(), killed()] }), {
+        summary: { victory: true },
+      }),
+    );
   });
   harbor = join(tmp, "harbor");
   job = writeJob(harbor, `job${TITLE}`, [
-    { name: "ok", trial_name: `t${BIDI}1`, task: `task\n${FORGED}`, rewards: { [`re${CLEAR}ward`]: float(1), reward: float(1) } },
-    { name: `bad${CLEAR}`, rewards: { [`k${CLEAR}`]: float(1) }, rewardFiles: { "reward.json": JSON.stringify({ [`k${CLEAR}`]: 0 }) } },
-    { name: "err", trial_name: `e\n${FORGED}`, rewards: null, exception: { type: "RuntimeError", message: `boom${CLEAR}` } },
+    {
+      name: "ok",
+      trial_name: `t${BIDI}1`,
+      task: `task\n${FORGED}`,
+      rewards: { [`re${CLEAR}ward`]: float(1), reward: float(1) },
+    },
+    {
+      name: `bad${CLEAR}`,
+      rewards: { [`k${CLEAR}`]: float(1) },
+      rewardFiles: { "reward.json": JSON.stringify({ [`k${CLEAR}`]: 0 }) },
+    },
+    {
+      name: "err",
+      trial_name: `e\n${FORGED}`,
+      rewards: null,
+      exception: { type: "RuntimeError", message: `boom${CLEAR}` },
+    },
     { name: "steps", steps: [{ name: `s${CLEAR}`, rewards: { reward: float(1) }, rewardFiles: {} }] },
   ]);
 });
@@ -140,7 +159,26 @@ describe("narrate's Markdown", () => {
       cached: false,
       facts: {
         bundles: { total: 1, valid: 1, invalid: 0, error: 0 },
-        experiments: [{ ...blankExperiment(job, "harbor", 1), rewards: { [`k${BIDI}`]: { mean: 1, wilson95: null, coverage: 1, covered: 1, trials: 1, pass_rate: 1, pass_at_k: null, pass_at_k_reason: null, pass_hat_k: null, interval: null, interval_reason: null } } }],
+        experiments: [
+          {
+            ...blankExperiment(job, "harbor", 1),
+            rewards: {
+              [`k${BIDI}`]: {
+                mean: 1,
+                wilson95: null,
+                coverage: 1,
+                covered: 1,
+                trials: 1,
+                pass_rate: 1,
+                pass_at_k: null,
+                pass_at_k_reason: null,
+                pass_hat_k: null,
+                interval: null,
+                interval_reason: null,
+              },
+            },
+          },
+        ],
         unanalysed: [{ trial, reason: `evidence could not be read: ${CLEAR}` }],
       },
       prose: { overview: "fine", themes: [{ title: "t", text: "x", trials: [trial] }] },
@@ -156,7 +194,10 @@ describe("a symbolic link to a folder below a root is said, never passed over in
   beforeAll(() => {
     root = join(tmp, "links");
     const real = join(tmp, "elsewhere");
-    writeFiles(join(real, "b1"), bundle(game({ trial: "t9", seed: "9".padStart(32, "0"), states: [live(), killed()] })));
+    writeFiles(
+      join(real, "b1"),
+      bundle(game({ trial: "t9", seed: "9".padStart(32, "0"), states: [live(), killed()] })),
+    );
     mkdirSync(root);
     symlinkSync(join(real, "b1"), join(root, "linked"));
     symlinkSync(join(real, "b1"), join(root, `linked${CLEAR}`));
@@ -177,7 +218,9 @@ describe("a symbolic link to a folder below a root is said, never passed over in
     expectSafe(r.stderr);
     const lines = r.stderr.split("\n");
     expect(lines).toContain(`assay: skipped ${root}/linked: a symbolic link: links below a root are never followed`);
-    expect(lines).toContain(`assay: skipped "${root}/linked\\u001b[2J": a symbolic link: links below a root are never followed`);
+    expect(lines).toContain(
+      `assay: skipped "${root}/linked\\u001b[2J": a symbolic link: links below a root are never followed`,
+    );
   });
 
   it("a trial folder of a Harbor job that is a link: said too, by score and by verify", async () => {

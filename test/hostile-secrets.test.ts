@@ -35,9 +35,17 @@ let n = 0;
 const seen: string[] = [];
 
 /** An answer to whatever the request's forced tool asks (a rubric's criteria, or narrative prose), quoting the secrets. */
-function echoing(params: { tools: { input_schema: { properties: Record<string, { properties?: Record<string, unknown> }> } }[] }): unknown {
+function echoing(params: {
+  tools: { input_schema: { properties: Record<string, { properties?: Record<string, unknown> }> } }[];
+}): unknown {
   const props = params.tools[0]!.input_schema.properties;
-  if (props["criteria"]) return { summary: said, criteria: Object.fromEntries(Object.keys(props["criteria"].properties!).map((c) => [c, { outcome: "fail", explanation: said }])) };
+  if (props["criteria"])
+    return {
+      summary: said,
+      criteria: Object.fromEntries(
+        Object.keys(props["criteria"].properties!).map((c) => [c, { outcome: "fail", explanation: said }]),
+      ),
+    };
   return { overview: said, themes: [{ title: said, text: said, trials: ["job/t1"] }] };
 }
 const direct = (req: RecordedRequest) => {
@@ -47,7 +55,11 @@ const direct = (req: RecordedRequest) => {
 };
 const batched = (_id: string, params: unknown): BatchResult => ({
   type: "succeeded",
-  message: { ...(toolUseReply(TOOL, echoing(params as never)).body as object), model: `claude-${KEY}`, stop_reason: `tool_use ${AUTH}` },
+  message: {
+    ...(toolUseReply(TOOL, echoing(params as never)).body as object),
+    model: `claude-${KEY}`,
+    stop_reason: `tool_use ${AUTH}`,
+  },
 });
 
 /** Forwards /<KEY>?token=<TOKEN>/v1/…&more to the fake's /v1/…?more. */
@@ -60,12 +72,19 @@ function startProxy(target: string): Promise<Server> {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !["host", "connection", "content-length", "transfer-encoding"].includes(k))) as Record<string, string>;
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(
+          ([k]) => !["host", "connection", "content-length", "transfer-encoding"].includes(k),
+        ),
+      ) as Record<string, string>;
       const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
       const r = await fetch(`${target}${path}${u.search}`, { method: req.method!, headers, ...(body ? { body } : {}) });
       const out = Buffer.from(await r.arrayBuffer());
       const back: Record<string, string> = {};
-      r.headers.forEach((v, k) => void (["content-length", "content-encoding", "transfer-encoding", "connection"].includes(k) || (back[k] = v)));
+      r.headers.forEach(
+        (v, k) =>
+          void (["content-length", "content-encoding", "transfer-encoding", "connection"].includes(k) || (back[k] = v)),
+      );
       res.writeHead(r.status, { ...back, "content-length": String(out.length) });
       res.end(out);
     });
@@ -73,7 +92,12 @@ function startProxy(target: string): Promise<Server> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-const env = (cache: string) => ({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_AUTH_TOKEN: AUTH, ANTHROPIC_BASE_URL: base, ASSAY_CACHE: cache });
+const env = (cache: string) => ({
+  ANTHROPIC_API_KEY: KEY,
+  ANTHROPIC_AUTH_TOKEN: AUTH,
+  ANTHROPIC_BASE_URL: base,
+  ASSAY_CACHE: cache,
+});
 const freshCache = () => join(tmp, `cache-${++n}.sqlite`);
 
 /** No secret in the texts, in any file of the SQLite cache, nor in what `cache export` writes without them. */
@@ -86,7 +110,8 @@ async function expectNoLeak(texts: string[], cache: string): Promise<void> {
   const exported = readFileSync(out);
   expect(exported.toString("utf8")).toContain("[redacted]"); // the echoes were there, and were scrubbed
   bytes.push(exported, Buffer.from(ex.stdout + ex.stderr));
-  for (const b of bytes) for (const s of SECRETS) expect(b.includes(s), `a secret in ${b.toString("utf8").slice(0, 200)}…`).toBe(false);
+  for (const b of bytes)
+    for (const s of SECRETS) expect(b.includes(s), `a secret in ${b.toString("utf8").slice(0, 200)}…`).toBe(false);
 }
 
 beforeAll(async () => {
@@ -111,10 +136,22 @@ describe("an endpoint that echoes the key", () => {
     expect(r.code).toBe(0);
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((u) => u.startsWith(`/${KEY}?token=${TOKEN}`))).toBe(true);
-    const doc = JSON.parse(r.stdout) as { bundles: { advisory: { status: string; summary: string; provenance: { endpoint: string; model: string; request_id: string } } }[] };
+    const doc = JSON.parse(r.stdout) as {
+      bundles: {
+        advisory: {
+          status: string;
+          summary: string;
+          provenance: { endpoint: string; model: string; request_id: string };
+        };
+      }[];
+    };
     const a = doc.bundles[0]!.advisory;
     expect(a).toMatchObject({ status: "analysed", summary: "the key is [redacted], the token [redacted]" });
-    expect(a.provenance).toMatchObject({ endpoint: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/[redacted]`, model: "claude-[redacted]", request_id: "req_[redacted]" });
+    expect(a.provenance).toMatchObject({
+      endpoint: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/[redacted]`,
+      model: "claude-[redacted]",
+      request_id: "req_[redacted]",
+    });
     await expectNoLeak([r.stdout, r.stderr], cache);
     const table = await run(["analyze", job, "--max-retries", "0"], env(cache)); // from the cache now, as a table
     await expectNoLeak([table.stdout, table.stderr], cache);
@@ -123,7 +160,10 @@ describe("an endpoint that echoes the key", () => {
   it("analyze --batch: the batch results are scrubbed the same way", async () => {
     const cache = freshCache();
     const out = join(tmp, "batch-results.json");
-    const r = await run(["analyze", job, "--batch", "--poll-interval", "0.01", "--max-retries", "0", "--format", "json", "--out", out], env(cache));
+    const r = await run(
+      ["analyze", job, "--batch", "--poll-interval", "0.01", "--max-retries", "0", "--format", "json", "--out", out],
+      env(cache),
+    );
     expect(r.code).toBe(0);
     expect(fake.batches.size).toBe(1);
     const doc = readFileSync(out, "utf8");
@@ -157,7 +197,14 @@ describe("an endpoint that echoes the key", () => {
 
   it("an error reply echoing the key, the auth token and the URL's token is scrubbed too (stderr and the document)", async () => {
     const cache = freshCache();
-    fake.fallback = { status: 400, headers: { "request-id": `req_${KEY}` }, body: { type: "error", error: { type: "invalid_request_error", message: `bad key ${KEY} / ${AUTH} for client ${TOKEN}` } } };
+    fake.fallback = {
+      status: 400,
+      headers: { "request-id": `req_${KEY}` },
+      body: {
+        type: "error",
+        error: { type: "invalid_request_error", message: `bad key ${KEY} / ${AUTH} for client ${TOKEN}` },
+      },
+    };
     const r = await run(["analyze", job, "--format", "json", "--max-retries", "0"], env(cache));
     expect(r.stdout).toContain("[redacted]");
     for (const s of SECRETS) expect(r.stdout + r.stderr).not.toContain(s);
@@ -168,20 +215,45 @@ describe("the endpoint recorded in provenance", () => {
   const scrub = secretScrubber({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_AUTH_TOKEN: AUTH });
 
   it.each([
-    ["user-info, query and fragment removed", `https://user:pass@proxy.example.com:8443/anthropic?token=${TOKEN}#frag`, "https://proxy.example.com:8443/anthropic"],
+    [
+      "user-info, query and fragment removed",
+      `https://user:pass@proxy.example.com:8443/anthropic?token=${TOKEN}#frag`,
+      "https://proxy.example.com:8443/anthropic",
+    ],
     ["the key itself as a segment", `https://proxy.example.com/${KEY}/v1`, "https://proxy.example.com/[redacted]/v1"],
-    ["a segment redact() knows (an Anthropic key's shape)", "https://proxy.example.com/sk-ant-api03-abcdefgh/x", "https://proxy.example.com/[redacted]/x"],
-    ["a long mix of letters and digits (a token of another service)", "https://proxy.example.com/t/9f8e7d6c5b4a39281706abcd/x", "https://proxy.example.com/t/[redacted]/x"],
-    ["a percent-encoded key", `https://proxy.example.com/${encodeURIComponent(`${KEY}`).replace("0", "%30")}`, "https://proxy.example.com/[redacted]"],
+    [
+      "a segment redact() knows (an Anthropic key's shape)",
+      "https://proxy.example.com/sk-ant-api03-abcdefgh/x",
+      "https://proxy.example.com/[redacted]/x",
+    ],
+    [
+      "a long mix of letters and digits (a token of another service)",
+      "https://proxy.example.com/t/9f8e7d6c5b4a39281706abcd/x",
+      "https://proxy.example.com/t/[redacted]/x",
+    ],
+    [
+      "a percent-encoded key",
+      `https://proxy.example.com/${encodeURIComponent(`${KEY}`).replace("0", "%30")}`,
+      "https://proxy.example.com/[redacted]",
+    ],
   ])("%s", (_what, url, shown) => expect(endpointOf(url, scrub).shown).toBe(shown));
 
   it("what the URL held is handed back to be scrubbed from every text (values of 8 characters or more)", () => {
-    const { secrets } = endpointOf(`https://user:hunter2hunter2@proxy.example.com/${KEY}/v1?token=${TOKEN}&beta=true#fragment`, scrub);
+    const { secrets } = endpointOf(
+      `https://user:hunter2hunter2@proxy.example.com/${KEY}/v1?token=${TOKEN}&beta=true#fragment`,
+      scrub,
+    );
     expect(secrets.sort()).toEqual([KEY, TOKEN, "fragment", "hunter2hunter2"].sort());
   });
 
   it.each([
     ["the API itself", "https://api.anthropic.com", "https://api.anthropic.com"],
-    ["ordinary segments, a port, short or single-kind words", "http://127.0.0.1:8080/anthropic/v1/proxy-gateway-for-team-x/2025", "http://127.0.0.1:8080/anthropic/v1/proxy-gateway-for-team-x/2025"],
-  ])("the other side of the line: %s kept", (_what, url, shown) => expect(endpointOf(url, scrub)).toEqual({ shown, secrets: [] }));
+    [
+      "ordinary segments, a port, short or single-kind words",
+      "http://127.0.0.1:8080/anthropic/v1/proxy-gateway-for-team-x/2025",
+      "http://127.0.0.1:8080/anthropic/v1/proxy-gateway-for-team-x/2025",
+    ],
+  ])("the other side of the line: %s kept", (_what, url, shown) =>
+    expect(endpointOf(url, scrub)).toEqual({ shown, secrets: [] }),
+  );
 });

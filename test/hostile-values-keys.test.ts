@@ -43,7 +43,10 @@ describe("an Inspect scorer named like what every object inherits", () => {
   });
 
   it(".eval log, scorer __proto__ in every member (samples, summaries, reductions, header): valid", () => {
-    const ms = members(fixture("log_read_sample.eval")).map((m) => ({ ...m, data: Buffer.from(renamed(m.data.toString("utf8"), "__proto__")) }));
+    const ms = members(fixture("log_read_sample.eval")).map((m) => ({
+      ...m,
+      data: Buffer.from(renamed(m.data.toString("utf8"), "__proto__")),
+    }));
     const file = place("2025-01-01T00-00-00_scorer-proto.eval", zipBytes(ms));
     const { doc } = scoreJson(file);
     const [e] = doc.bundles;
@@ -58,14 +61,26 @@ describe("an Inspect scorer named like what every object inherits", () => {
       s.scores.match.value = { a: 1 };
       delete s.events; // their score events say "C"
     }
-    v.results.scores = [{ name: "toString", scorer: "match", params: {}, metrics: { accuracy: { name: "accuracy", value: "@@NAN@@", params: {} } } }];
+    v.results.scores = [
+      {
+        name: "toString",
+        scorer: "match",
+        params: {},
+        metrics: { accuracy: { name: "accuracy", value: "@@NAN@@", params: {} } },
+      },
+    ];
     delete v.reductions;
     const file = place("2025-01-01T00-00-00_dict-toString.json", JSON.stringify(v).replace('"@@NAN@@"', "NaN"));
     const { doc } = scoreJson(file);
     const [e] = doc.bundles;
     expect(e.errors).toEqual([]);
     expect(e.warnings.map((w: { code: string }) => w.code)).not.toContain("VALUE_UNCONVERTIBLE");
-    expect(doc.experiments[0].inspect["match.toString/-/accuracy"]).toMatchObject({ claimed: "NaN", check: "agrees", value: null, coverage: { scored: 0, planned: 3 } });
+    expect(doc.experiments[0].inspect["match.toString/-/accuracy"]).toMatchObject({
+      claimed: "NaN",
+      check: "agrees",
+      value: null,
+      coverage: { scored: 0, planned: 3 },
+    });
   });
 });
 

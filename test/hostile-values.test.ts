@@ -38,7 +38,14 @@ function judged(path: string) {
   expect(verify.stdout).not.toMatch(/WORKER_FAILED|internal error/);
   expect(verify.code).not.toBe(3);
   expect(score.maxRssKb).toBeLessThan(400 * 1024);
-  return { entries: doc.bundles as { validity: string; errors: { code: string; file: string | null; line: number | null; message: string }[]; warnings: { code: string }[] }[], verify };
+  return {
+    entries: doc.bundles as {
+      validity: string;
+      errors: { code: string; file: string | null; line: number | null; message: string }[];
+      warnings: { code: string }[];
+    }[],
+    verify,
+  };
 }
 const codesOf = (e: { errors: { code: string }[] }) => [...new Set(e.errors.map((f) => f.code))].sort();
 
@@ -50,7 +57,9 @@ describe("assay bundles", () => {
     writeFiles(dir, files);
     const [e] = judged(dir).entries;
     expect(e!.validity).toBe("invalid");
-    expect(e!.errors).toContainEqual(expect.objectContaining({ code: "JSON_TOO_DEEP", file: "journal.jsonl", line: 1 }));
+    expect(e!.errors).toContainEqual(
+      expect.objectContaining({ code: "JSON_TOO_DEEP", file: "journal.jsonl", line: 1 }),
+    );
   });
 
   it("summary.json: a value 10^6 objects deep is JSON_TOO_DEEP on summary.json", () => {
@@ -84,14 +93,21 @@ describe("assay bundles", () => {
 describe("Harbor trials", () => {
   it("result.json: a value 10^6 deep beside the rewards is JSON_TOO_DEEP on result.json", () => {
     const spec = { name: "trial-deep", extra: { agent_info: "@@DEEP@@" } };
-    const dir = writeTrial(join(tmp, "harbor", "trial-deep"), { ...spec, result: pyJson(trialResult(spec)).replace(MARK, DOC_DEEP) });
+    const dir = writeTrial(join(tmp, "harbor", "trial-deep"), {
+      ...spec,
+      result: pyJson(trialResult(spec)).replace(MARK, DOC_DEEP),
+    });
     const [e] = judged(dir).entries;
     expect(e!.validity).toBe("invalid");
     expect(e!.errors).toContainEqual(expect.objectContaining({ code: "JSON_TOO_DEEP", file: "result.json" }));
   });
 
   it("verifier/reward.json: a reward nested 10^6 deep is JSON_TOO_DEEP on the reward file", () => {
-    const dir = writeTrial(join(tmp, "harbor-reward", "trial-1"), { name: "trial-1", rewards: { reward: float(1) }, rewardFiles: { "reward.json": `{"reward": ${DOC_DEEP}}` } });
+    const dir = writeTrial(join(tmp, "harbor-reward", "trial-1"), {
+      name: "trial-1",
+      rewards: { reward: float(1) },
+      rewardFiles: { "reward.json": `{"reward": ${DOC_DEEP}}` },
+    });
     const [e] = judged(dir).entries;
     expect(e!.validity).toBe("invalid");
     expect(e!.errors).toContainEqual(expect.objectContaining({ code: "JSON_TOO_DEEP", file: "verifier/reward.json" }));
@@ -100,7 +116,18 @@ describe("Harbor trials", () => {
 
 describe("a Harbor trajectory (scanned for review flags with JSON.parse, no finding rests on it)", () => {
   it("nested 10^7 deep (20 MB): read as text, its write to the reward path still flagged, within a bounded RSS", () => {
-    const step = { step_id: 1, source: "agent", message: "done", tool_calls: [{ tool_call_id: "c1", function_name: "bash_command", arguments: { keystrokes: "echo 1 > /logs/verifier/reward.txt\n" } }] };
+    const step = {
+      step_id: 1,
+      source: "agent",
+      message: "done",
+      tool_calls: [
+        {
+          tool_call_id: "c1",
+          function_name: "bash_command",
+          arguments: { keystrokes: "echo 1 > /logs/verifier/reward.txt\n" },
+        },
+      ],
+    };
     const trajectory = `{"steps": [${JSON.stringify(step)}], "extra": ${deepArray(10_000_000)}}`;
     const dir = writeTrial(join(tmp, "harbor-trajectory", "trial-1"), { name: "trial-1", trajectory });
     const r = spawnMeasured(["score", dir, "--format", "json", "--quiet"], ["--max-old-space-size=128"]);
@@ -109,7 +136,12 @@ describe("a Harbor trajectory (scanned for review flags with JSON.parse, no find
     expect(r.maxRssKb).toBeLessThan(400 * 1024);
     const [e] = JSON.parse(r.stdout).bundles;
     expect(e.validity).toBe("valid");
-    expect(e.flags).toContainEqual(expect.objectContaining({ code: "WRITES_REWARD_PATH", evidence: expect.stringContaining("nested deeper than 512 levels: read as text") }));
+    expect(e.flags).toContainEqual(
+      expect.objectContaining({
+        code: "WRITES_REWARD_PATH",
+        evidence: expect.stringContaining("nested deeper than 512 levels: read as text"),
+      }),
+    );
   });
 });
 
@@ -137,7 +169,9 @@ describe("Inspect logs", () => {
   });
 
   it(".json: a sample's metadata 10^6 objects deep, and the eval's", () => {
-    const [e] = judged(jsonLog("metadata", (v) => (v.samples[1].metadata = { x: "@@DEEP@@" }), deepObject(1_000_000))).entries;
+    const [e] = judged(
+      jsonLog("metadata", (v) => (v.samples[1].metadata = { x: "@@DEEP@@" }), deepObject(1_000_000)),
+    ).entries;
     expect(e!.errors).toContainEqual(expect.objectContaining({ code: "JSON_TOO_DEEP", file: "samples[1]" }));
     const [e2] = judged(jsonLog("eval-metadata", (v) => (v.eval.metadata = { x: "@@DEEP@@" }))).entries;
     expect(e2!.validity).toBe("invalid");
@@ -147,10 +181,16 @@ describe("Inspect logs", () => {
   it(".eval: a sample member's score value and metadata 10^6 deep; header.json's results", () => {
     const [e] = judged(evalLog("score", "samples/1_epoch_1.json", (v) => (v.scores.match.value = "@@DEEP@@"))).entries;
     expect(e!.validity).toBe("invalid");
-    expect(e!.errors).toContainEqual(expect.objectContaining({ code: "JSON_TOO_DEEP", file: "samples/1_epoch_1.json" }));
+    expect(e!.errors).toContainEqual(
+      expect.objectContaining({ code: "JSON_TOO_DEEP", file: "samples/1_epoch_1.json" }),
+    );
     const [m] = judged(evalLog("metadata", "samples/1_epoch_1.json", (v) => (v.metadata = { x: "@@DEEP@@" }))).entries;
-    expect(m!.errors).toContainEqual(expect.objectContaining({ code: "JSON_TOO_DEEP", file: "samples/1_epoch_1.json" }));
-    const [h] = judged(evalLog("header", "header.json", (v) => (v.results.scores[0].metrics.accuracy.value = "@@DEEP@@"))).entries;
+    expect(m!.errors).toContainEqual(
+      expect.objectContaining({ code: "JSON_TOO_DEEP", file: "samples/1_epoch_1.json" }),
+    );
+    const [h] = judged(
+      evalLog("header", "header.json", (v) => (v.results.scores[0].metrics.accuracy.value = "@@DEEP@@")),
+    ).entries;
     expect(h!.errors).toContainEqual(expect.objectContaining({ code: "JSON_TOO_DEEP", file: "header.json" }));
   });
 
@@ -169,12 +209,19 @@ describe("just inside the limit: read, and every walk over it holds", () => {
     const [i] = judged(place("2025-01-01T00-00-00_near.json", JSON.stringify(v).replace(MARK, NEAR))).entries;
     expect(i!.errors.find((f) => f.file === "samples[0]")?.code).toBe("SCHEMA"); // outside Inspect's Value, named
     const ms = members(fixture("log_read_sample.eval")).map((m) =>
-      m.name === "summaries.json" ? { ...m, data: Buffer.from(m.data.toString("utf8").replace(/"value": "C"/, `"value": ${NEAR}`)) } : m,
+      m.name === "summaries.json"
+        ? { ...m, data: Buffer.from(m.data.toString("utf8").replace(/"value": "C"/, `"value": ${NEAR}`)) }
+        : m,
     );
     const [s] = judged(place("2025-01-01T00-00-00_near.eval", zipBytes(ms))).entries;
     expect(codesOf(s!)).toEqual(["SUMMARY_MISMATCH"]);
     const spec = { name: "trial-near", extra: { x_custom: "@@DEEP@@" } };
-    const [h] = judged(writeTrial(join(tmp, "harbor-near", "trial-near"), { ...spec, result: pyJson(trialResult(spec)).replace(MARK, NEAR) })).entries;
+    const [h] = judged(
+      writeTrial(join(tmp, "harbor-near", "trial-near"), {
+        ...spec,
+        result: pyJson(trialResult(spec)).replace(MARK, NEAR),
+      }),
+    ).entries;
     expect(h!.errors).toEqual([]);
     const files = bundle(game(), { summary: { extra: "@@DEEP@@" } });
     files["summary.json"] = String(files["summary.json"]).replace(MARK, NEAR);
@@ -196,8 +243,12 @@ describe("the line (in process)", () => {
       }
       for (const text of [over, over.replace(/ /g, ""), over.replace("1", "1.5"), over.replace("1", "NaN")]) {
         const strict = parseStrictJson(text, " \n");
-        if (!text.includes("NaN")) expect(strict).toEqual({ ok: false, issue: expect.objectContaining({ code: "JSON_TOO_DEEP" }) });
-        expect(parseLenientJson(text)).toEqual({ ok: false, issue: expect.objectContaining({ code: "JSON_TOO_DEEP" }) });
+        if (!text.includes("NaN"))
+          expect(strict).toEqual({ ok: false, issue: expect.objectContaining({ code: "JSON_TOO_DEEP" }) });
+        expect(parseLenientJson(text)).toEqual({
+          ok: false,
+          issue: expect.objectContaining({ code: "JSON_TOO_DEEP" }),
+        });
       }
     }
   });
@@ -207,7 +258,10 @@ describe("the line (in process)", () => {
     expect(parseStrictJson(strings, " \n").ok).toBe(true);
     expect(parseLenientJson(strings).ok).toBe(true);
     const long = `{"pad": "${"x".repeat(1 << 20)}", "v": ${deepArray(600)}}`;
-    expect(parseStrictJson(long, " \n")).toEqual({ ok: false, issue: expect.objectContaining({ code: "JSON_TOO_DEEP" }) });
+    expect(parseStrictJson(long, " \n")).toEqual({
+      ok: false,
+      issue: expect.objectContaining({ code: "JSON_TOO_DEEP" }),
+    });
     expect(parseLenientJson(long)).toEqual({ ok: false, issue: expect.objectContaining({ code: "JSON_TOO_DEEP" }) });
   });
 });
@@ -215,7 +269,9 @@ describe("the line (in process)", () => {
 describe("a model endpoint's answer (not read through the strict parser)", () => {
   it("scrubDeep cuts a tool input 10^6 levels deep at the limit: scrubbed, serialisable, never a stack overflow", () => {
     const input = JSON.parse(deepObject(1_000_000)) as unknown;
-    const out = scrubDeep({ secret: "sk-ant-0123456789abcdef", input }, (t) => t.replace("sk-ant-0123456789abcdef", "[redacted]")) as Record<string, unknown>;
+    const out = scrubDeep({ secret: "sk-ant-0123456789abcdef", input }, (t) =>
+      t.replace("sk-ant-0123456789abcdef", "[redacted]"),
+    ) as Record<string, unknown>;
     expect(out["secret"]).toBe("[redacted]");
     const text = JSON.stringify(out);
     expect(text).toContain(JSON.stringify(CUT_DEEP));

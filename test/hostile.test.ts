@@ -8,7 +8,19 @@ import { MAX_MESSAGE } from "../src/core/codes.js";
 import { parseStrictJson } from "../src/core/json/strict.js";
 import { discover } from "../src/io/discover.js";
 import { scoreDirectory } from "../src/pool/score-directory.js";
-import { bundle, chain, codes, escaped, game, header, killed, live, score, ZERO, writeFiles } from "./helpers/bundle.js";
+import {
+  bundle,
+  chain,
+  codes,
+  escaped,
+  game,
+  header,
+  killed,
+  live,
+  score,
+  ZERO,
+  writeFiles,
+} from "./helpers/bundle.js";
 import { run } from "./helpers/cli.js";
 import { scratch } from "./helpers/shared.js";
 
@@ -16,16 +28,25 @@ const { dir: tmp } = scratch("assay-hostile-");
 const put = writeFiles;
 
 describe("cost does not follow a hostile input", () => {
-  it("duplicate-key detection stays linear: 200k distinct keys parse, a duplicate among them is found", { timeout: 20_000 }, () => {
-    const keys = Array.from({ length: 200_000 }, (_, i) => `"k${i}":${i}`);
-    expect(parseStrictJson(`{${keys.join(",")}}`, " ").ok).toBe(true);
-    const dup = parseStrictJson(`{${keys.join(",")},"k77":1}`, " ");
-    expect(dup).toMatchObject({ ok: false, issue: { code: "JSON_DUPLICATE_KEY" } });
-  });
+  it(
+    "duplicate-key detection stays linear: 200k distinct keys parse, a duplicate among them is found",
+    { timeout: 20_000 },
+    () => {
+      const keys = Array.from({ length: 200_000 }, (_, i) => `"k${i}":${i}`);
+      expect(parseStrictJson(`{${keys.join(",")}}`, " ").ok).toBe(true);
+      const dup = parseStrictJson(`{${keys.join(",")},"k77":1}`, " ");
+      expect(dup).toMatchObject({ ok: false, issue: { code: "JSON_DUPLICATE_KEY" } });
+    },
+  );
 
   it("messages quoting evidence are cut: a 900k-character record type yields a short finding", () => {
     const huge = "x".repeat(900_000);
-    const e = score({ "journal.jsonl": chain([header(), { raw: `{"seq":1,"at":${Date.UTC(2026, 0)},"type":"${huge}","prev":"${ZERO}"}` }]).text });
+    const e = score({
+      "journal.jsonl": chain([
+        header(),
+        { raw: `{"seq":1,"at":${Date.UTC(2026, 0)},"type":"${huge}","prev":"${ZERO}"}` },
+      ]).text,
+    });
     expect(e.validity).toBe("invalid");
     for (const f of e.errors) expect(f.message.length).toBeLessThanOrEqual(MAX_MESSAGE + 10);
   });
@@ -42,11 +63,16 @@ describe("cost does not follow a hostile input", () => {
 });
 
 describe("broken evidence never removes a loss", () => {
-  const trial = (name: string, seed: string, states = [live(), killed()]) => bundle(game({ trial: name, seed, states }));
+  const trial = (name: string, seed: string, states = [live(), killed()]) =>
+    bundle(game({ trial: name, seed, states }));
 
   it.each([
     ["a raw \\r in the header line", (t: string) => t.replace("\n", "\r\n"), "ENCODING"],
-    ["a duplicate key in the header's meta", (t: string) => t.replace(`"meta":{`, `"meta":{"model":"x",`), "JSON_DUPLICATE_KEY"],
+    [
+      "a duplicate key in the header's meta",
+      (t: string) => t.replace(`"meta":{`, `"meta":{"model":"x",`),
+      "JSON_DUPLICATE_KEY",
+    ],
     ["a bare NaN in the header's meta", (t: string) => t.replace(`"model":"m-1"`, `"model":NaN`), "NOT_FINITE"],
   ])("%s: the bundle is still attributed, its trial invalid and counted", (_name, breakIt, code) => {
     const win = { path: "e/win", ...score(trial("win", "aa".repeat(8), [live(), escaped()])) };
@@ -86,7 +112,10 @@ describe("file names", () => {
 
 describe("experiment profile", () => {
   it("is the majority's: one stray world bundle neither renames the experiment nor erases its metrics", () => {
-    const native = ["t1", "t2"].map((t, i) => ({ path: `e/${t}`, ...score(bundle(game({ trial: t, seed: `${i}${i}`.repeat(8) }))) }));
+    const native = ["t1", "t2"].map((t, i) => ({
+      path: `e/${t}`,
+      ...score(bundle(game({ trial: t, seed: `${i}${i}`.repeat(8) }))),
+    }));
     const world = bundle(game({ trial: "a0", seed: "cc".repeat(8) }));
     world["journal.jsonl"] = chain([{ ...header({ trial: "a0", seed: "cc".repeat(8) }), profile: "world" }]).text;
     const stray = { path: "e/a0", ...score(world) };
@@ -100,7 +129,10 @@ describe("experiment profile", () => {
     // A header naming its profile twice: which one the writer meant is unknown (a header that is
     // merely malformed still names its profile, read leniently).
     const broken = bundle(game({ trial: "t9" }));
-    broken["journal.jsonl"] = (broken["journal.jsonl"] as string).replace(`"profile":"native-game"`, `"profile":"native-game","profile":"world"`);
+    broken["journal.jsonl"] = (broken["journal.jsonl"] as string).replace(
+      `"profile":"native-game"`,
+      `"profile":"native-game","profile":"world"`,
+    );
     const e = { path: "e/t9", ...score(broken) };
     expect(e.profile).toBeNull();
     expect(e.trial).toBe("t9");
@@ -116,8 +148,14 @@ describe("a key named __proto__ is never dropped unseen", () => {
     const files = bundle(game({ trial: "p1", states: [live(), killed()] }));
     const lines = (files["journal.jsonl"] as string).split("\n");
     const h = JSON.parse(lines[0]!) as Record<string, unknown>;
-    const rest = lines.slice(1).filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
-    for (const r of [h, ...rest]) { delete r["seq"]; delete r["prev"]; }
+    const rest = lines
+      .slice(1)
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    for (const r of [h, ...rest]) {
+      delete r["seq"];
+      delete r["prev"];
+    }
     files["journal.jsonl"] = chain([{ ...h, meta: JSON.parse('{"__proto__":1}') }, ...rest]).text;
     const e = score(files);
     expect(e.errors.map((f) => [f.code, f.file, f.line])).toEqual([["SCHEMA", "journal.jsonl", 1]]);

@@ -73,20 +73,33 @@ describe("Harbor trials", () => {
   });
 
   it("the dataset is the config's task.source; an ad-hoc task (source null) names no benchmark", () => {
-    expect(trial("codex-job/event-summary__AAAAAAA").benchmark).toEqual({ name: "terminal-bench", version: null, dataset: null });
+    expect(trial("codex-job/event-summary__AAAAAAA").benchmark).toEqual({
+      name: "terminal-bench",
+      version: null,
+      dataset: null,
+    });
     expect(trial("old-job/word-count__DDDDDDD").benchmark).toBeNull();
   });
 
   it("the Harbor version is the job's lock.json's; a job without one leaves it null", () => {
-    for (const t of ["event-summary__AAAAAAA", "event-summary__BBBBBBB", "event-summary__CCCCCCC"]) expect(trial(`codex-job/${t}`).harness).toEqual({ name: "harbor", version: "0.21.0" });
+    for (const t of ["event-summary__AAAAAAA", "event-summary__BBBBBBB", "event-summary__CCCCCCC"])
+      expect(trial(`codex-job/${t}`).harness).toEqual({ name: "harbor", version: "0.21.0" });
     expect(trial("old-job/word-count__DDDDDDD").harness).toEqual({ name: "harbor", version: null });
   });
 
   it("zoned times become UTC instants; naive times stay local, never shifted (to the millisecond)", () => {
     const zoned = trial("codex-job/event-summary__AAAAAAA");
-    expect([zoned.started_at, zoned.finished_at, zoned.clock]).toEqual(["2026-08-15T06:59:19.024Z", "2026-08-15T07:00:57.930Z", "utc"]);
+    expect([zoned.started_at, zoned.finished_at, zoned.clock]).toEqual([
+      "2026-08-15T06:59:19.024Z",
+      "2026-08-15T07:00:57.930Z",
+      "utc",
+    ]);
     const naive = trial("old-job/word-count__DDDDDDD");
-    expect([naive.started_at, naive.finished_at, naive.clock]).toEqual(["2026-03-04T11:23:38.745", "2026-03-04T11:24:02.888", "local"]);
+    expect([naive.started_at, naive.finished_at, naive.clock]).toEqual([
+      "2026-03-04T11:23:38.745",
+      "2026-03-04T11:24:02.888",
+      "local",
+    ]);
   });
 
   it("a job of several agents lists them; one agent is one value; a trial's unit is its task (tasks null on the entry)", () => {
@@ -107,9 +120,26 @@ describe("Harbor trials", () => {
 
   it("lock.json names an agent and model only when every trial it lists has the same", () => {
     const lock = (agents: { name: string; model_name: string | null }[]) =>
-      readLock(new TextEncoder().encode(JSON.stringify({ harbor: { version: "0.21.0" }, trials: agents.map((agent) => ({ task: { name: "t" }, agent })) })));
-    expect(lock([{ name: "codex", model_name: "m" }, { name: "codex", model_name: "m" }])).toMatchObject({ agent: "codex", model: "m" });
-    expect(lock([{ name: "codex", model_name: "m" }, { name: "nop", model_name: null }])).toMatchObject({ agent: null, model: null });
+      readLock(
+        new TextEncoder().encode(
+          JSON.stringify({
+            harbor: { version: "0.21.0" },
+            trials: agents.map((agent) => ({ task: { name: "t" }, agent })),
+          }),
+        ),
+      );
+    expect(
+      lock([
+        { name: "codex", model_name: "m" },
+        { name: "codex", model_name: "m" },
+      ]),
+    ).toMatchObject({ agent: "codex", model: "m" });
+    expect(
+      lock([
+        { name: "codex", model_name: "m" },
+        { name: "nop", model_name: null },
+      ]),
+    ).toMatchObject({ agent: null, model: null });
     expect(lock([])).toMatchObject({ agent: null, model: null, version: "0.21.0" });
   });
 });
@@ -141,14 +171,20 @@ describe("Terminal-Bench trials", () => {
 
   it("a run with neither file records nothing of its trials' run", () => {
     expect(runIdentity(null, null)).toBeNull();
-    expect(runIdentity({ agent_name: "terminus-1" }, null)).toMatchObject({ agent: "terminus-1", model: null, harness: { name: "terminal-bench", version: null } });
+    expect(runIdentity({ agent_name: "terminus-1" }, null)).toMatchObject({
+      agent: "terminus-1",
+      model: null,
+      harness: { name: "terminal-bench", version: null },
+    });
   });
 });
 
 describe("Inspect logs", () => {
   let doc: Results;
   const POPULARITY = "2025-05-12T20-28-13-04-00_popularity.json";
-  beforeAll(async () => void (doc = await scored(join(INSPECT_FIX, POPULARITY), join(FIX, "inspect-solver-no-plan.json"))));
+  beforeAll(
+    async () => void (doc = await scored(join(INSPECT_FIX, POPULARITY), join(FIX, "inspect-solver-no-plan.json"))),
+  );
 
   it("a task's own plan names no agent; the model, task, version, dataset, Inspect's version and the span are the log's", () => {
     const log = JSON.parse(readFileSync(join(INSPECT_FIX, POPULARITY), "utf8"));
@@ -158,7 +194,11 @@ describe("Inspect logs", () => {
     expect(id.benchmark).toEqual({ name: "popularity", version: "0", dataset: "popularity" });
     expect(id.harness).toEqual({ name: "inspect_ai", version: log.eval.packages.inspect_ai });
     // created -04:00 as an instant; completed_at likewise
-    expect([id.started_at, id.finished_at, id.clock]).toEqual([new Date(log.eval.created).toISOString(), new Date(log.stats.completed_at).toISOString(), "utc"]);
+    expect([id.started_at, id.finished_at, id.clock]).toEqual([
+      new Date(log.eval.created).toISOString(),
+      new Date(log.stats.completed_at).toISOString(),
+      "utc",
+    ]);
   });
 
   it("the planned sample ids are the log's tasks, by digest", () => {
@@ -195,13 +235,20 @@ describe("assay's own bundles", () => {
   });
 
   it("meta.agent names the agent; a meta without model, or a model that is no string, names none", () => {
-    expect(score(bundle(game({ meta: { agent: "a-7", model: "m-1" } }))).identity).toMatchObject({ agent: "a-7", model: "m-1" });
+    expect(score(bundle(game({ meta: { agent: "a-7", model: "m-1" } }))).identity).toMatchObject({
+      agent: "a-7",
+      model: "m-1",
+    });
     expect(score(bundle(game({ meta: {} }))).identity).toMatchObject({ agent: null, model: null });
     expect(score(bundle(game({ meta: { model: 3 } }))).identity).toMatchObject({ model: null });
   });
 
   it("an unterminated journal has no finish; a header that fails its schema records nothing", () => {
-    expect(score(bundle(game({ states: [live()], end: null, score: "none" }))).identity).toMatchObject({ started_at: new Date(T0).toISOString(), finished_at: null, clock: "utc" });
+    expect(score(bundle(game({ states: [live()], end: null, score: "none" }))).identity).toMatchObject({
+      started_at: new Date(T0).toISOString(),
+      finished_at: null,
+      clock: "utc",
+    });
     const broken = [{ ...header(), harness: "silq-bench" }, ...game().slice(1)];
     expect(score(bundle(broken)).identity).toBeNull();
   });
@@ -223,23 +270,49 @@ describe("assay's own bundles", () => {
 });
 
 describe("a container's record under its member's own", () => {
-  const run: EntryIdentity = { ...NO_ENTRY_IDENTITY, agent: "codex", model: "m", benchmark: { name: "d", version: "1", dataset: null }, harness: { name: "harbor", version: "0.21.0" }, started_at: "2026-01-01T00:00:00.000Z", clock: "utc" };
+  const run: EntryIdentity = {
+    ...NO_ENTRY_IDENTITY,
+    agent: "codex",
+    model: "m",
+    benchmark: { name: "d", version: "1", dataset: null },
+    harness: { name: "harbor", version: "0.21.0" },
+    started_at: "2026-01-01T00:00:00.000Z",
+    clock: "utc",
+  };
 
   it("the member's own values win; the container fills only what the member leaves null", () => {
     const own: EntryIdentity = { ...NO_ENTRY_IDENTITY, agent: "oracle", harness: { name: "harbor", version: null } };
-    expect(withRun(own, run)).toEqual({ ...NO_ENTRY_IDENTITY, agent: "oracle", model: "m", benchmark: run.benchmark, harness: run.harness });
+    expect(withRun(own, run)).toEqual({
+      ...NO_ENTRY_IDENTITY,
+      agent: "oracle",
+      model: "m",
+      benchmark: run.benchmark,
+      harness: run.harness,
+    });
     expect(withRun(null, run)).toMatchObject({ agent: "codex", model: "m" });
   });
 
   it("a harness version the member records is kept; another harness's version is never borrowed", () => {
-    expect(withRun({ ...NO_ENTRY_IDENTITY, harness: { name: "harbor", version: "0.22.0" } }, run).harness).toEqual({ name: "harbor", version: "0.22.0" });
-    expect(withRun({ ...NO_ENTRY_IDENTITY, harness: { name: "terminal-bench", version: null } }, run).harness).toEqual({ name: "terminal-bench", version: null });
+    expect(withRun({ ...NO_ENTRY_IDENTITY, harness: { name: "harbor", version: "0.22.0" } }, run).harness).toEqual({
+      name: "harbor",
+      version: "0.22.0",
+    });
+    expect(withRun({ ...NO_ENTRY_IDENTITY, harness: { name: "terminal-bench", version: null } }, run).harness).toEqual({
+      name: "terminal-bench",
+      version: null,
+    });
   });
 
   it("a benchmark version the container configures for the member's very dataset is added; another dataset's never", () => {
-    expect(withRun({ ...NO_ENTRY_IDENTITY, benchmark: { name: "d", version: null, dataset: null } }, run).benchmark).toEqual({ name: "d", version: "1", dataset: null });
-    expect(withRun({ ...NO_ENTRY_IDENTITY, benchmark: { name: "other", version: null, dataset: null } }, run).benchmark).toEqual({ name: "other", version: null, dataset: null });
-    expect(withRun({ ...NO_ENTRY_IDENTITY, benchmark: { name: "d", version: "0.9", dataset: null } }, run).benchmark).toEqual({ name: "d", version: "0.9", dataset: null });
+    expect(
+      withRun({ ...NO_ENTRY_IDENTITY, benchmark: { name: "d", version: null, dataset: null } }, run).benchmark,
+    ).toEqual({ name: "d", version: "1", dataset: null });
+    expect(
+      withRun({ ...NO_ENTRY_IDENTITY, benchmark: { name: "other", version: null, dataset: null } }, run).benchmark,
+    ).toEqual({ name: "other", version: null, dataset: null });
+    expect(
+      withRun({ ...NO_ENTRY_IDENTITY, benchmark: { name: "d", version: "0.9", dataset: null } }, run).benchmark,
+    ).toEqual({ name: "d", version: "0.9", dataset: null });
   });
 
   it("times stay the member's own: a trial's span is not its run's", () => {
@@ -267,7 +340,9 @@ describe.runIf(runsWithShared(join(REAL, "harbor-jobs/SOURCES.md")))("real archi
     expect(jobs.length).toBeGreaterThan(30);
     let checked = 0;
     for (const x of jobs) {
-      const trials = readdirSync(x.job!).map((n) => join(x.job!, n)).filter((p) => statSync(p).isDirectory());
+      const trials = readdirSync(x.job!)
+        .map((n) => join(x.job!, n))
+        .filter((p) => statSync(p).isDirectory());
       if (trials.length === 0) continue; // a flattened job (no trial folder) records no trial's run
       const docs = trials.map((t) => readJson(join(t, "result.json")) ?? readJson(join(t, "config.json")));
       const agents = docs.flatMap((d) => {
@@ -279,14 +354,21 @@ describe.runIf(runsWithShared(join(REAL, "harbor-jobs/SOURCES.md")))("real archi
       const models = docs.some((d) => {
         const info = d?.["agent_info"] as Obj | undefined;
         const cfg = (d?.["config"] ?? d) as Obj | undefined;
-        return (info?.["model_info"] as Obj | null | undefined)?.["name"] !== undefined || typeof (cfg?.["agent"] as Obj | undefined)?.["model_name"] === "string";
+        return (
+          (info?.["model_info"] as Obj | null | undefined)?.["name"] !== undefined ||
+          typeof (cfg?.["agent"] as Obj | undefined)?.["model_name"] === "string"
+        );
       });
       if (models) expect(x.identity?.model, x.experiment!).not.toBeNull();
       checked++;
     }
     expect(checked).toBeGreaterThan(30);
     const canary = doc.experiments.find((x) => x.experiment === "canary-event-summary-codex-20260815")!.identity!;
-    expect([canary.agent, canary.model, canary.harness]).toEqual(["codex", "gpt-5.6-terra", { name: "harbor", version: "0.21.0" }]);
+    expect([canary.agent, canary.model, canary.harness]).toEqual([
+      "codex",
+      "gpt-5.6-terra",
+      { name: "harbor", version: "0.21.0" },
+    ]);
   }, 60_000);
 
   it("each _inner log shows its model and its task as the benchmark; popularity logs the task popularity", async () => {
@@ -309,16 +391,29 @@ describe.runIf(runsWithShared(join(REAL, "harbor-jobs/SOURCES.md")))("real archi
   it("Terminal-Bench runs show their agent, model and TB version", async () => {
     const doc = await scored(join(REAL, "terminal-bench"));
     const byName = Object.fromEntries(doc.experiments.map((x) => [x.experiment, x.identity]));
-    expect(byName["qwen3-235b-a22b-instruct-2507"]).toMatchObject({ agent: "terminus-1", model: "dashscope/qwen3-235b-a22b-instruct-2507", benchmark: null, harness: { name: "terminal-bench", version: "0.2.17" } });
+    expect(byName["qwen3-235b-a22b-instruct-2507"]).toMatchObject({
+      agent: "terminus-1",
+      model: "dashscope/qwen3-235b-a22b-instruct-2507",
+      benchmark: null,
+      harness: { name: "terminal-bench", version: "0.2.17" },
+    });
     expect(byName["golden_solution_log"]).toMatchObject({ agent: "oracle", model: "Oracle" });
   }, 60_000);
 });
 
 describe("a Harbor job's config.json: the dataset its trials are drawn from", () => {
   const bytes = (o: unknown) => new TextEncoder().encode(JSON.stringify(o));
-  const registry = { name: "terminal-bench", version: "2.0", registry: { url: "https://example.invalid/registry.json" } };
+  const registry = {
+    name: "terminal-bench",
+    version: "2.0",
+    registry: { url: "https://example.invalid/registry.json" },
+  };
   it("one registry dataset and no ad-hoc task: its name and version; two datasets, an ad-hoc task, a local dataset or no file: none", () => {
-    expect(jobBenchmark(bytes({ datasets: [registry], tasks: [] }))).toEqual({ name: "terminal-bench", version: "2.0", dataset: null });
+    expect(jobBenchmark(bytes({ datasets: [registry], tasks: [] }))).toEqual({
+      name: "terminal-bench",
+      version: "2.0",
+      dataset: null,
+    });
     expect(jobBenchmark(bytes({ datasets: [registry, { ...registry, name: "swe-bench" }], tasks: [] }))).toBeNull();
     expect(jobBenchmark(bytes({ datasets: [registry], tasks: [{ path: "tasks/x" }] }))).toBeNull();
     expect(jobBenchmark(bytes({ datasets: [{ path: "datasets/local" }], tasks: [] }))).toBeNull();
@@ -328,8 +423,16 @@ describe("a Harbor job's config.json: the dataset its trials are drawn from", ()
 
   it("scored: a job drawn from one dataset version names it; the same trials without the job's config name the dataset, version unknown", async () => {
     const withConfig = await scored(join(FIX, "harbor-dataset"));
-    expect(experimentOf(withConfig, "dataset-job").identity!.benchmark).toEqual({ name: "terminal-bench", version: "2.0", dataset: null });
+    expect(experimentOf(withConfig, "dataset-job").identity!.benchmark).toEqual({
+      name: "terminal-bench",
+      version: "2.0",
+      dataset: null,
+    });
     const without = await scored(join(FIX, "harbor", "codex-job"));
-    expect(experimentOf(without, "codex-job").identity!.benchmark).toEqual({ name: "terminal-bench", version: null, dataset: null });
+    expect(experimentOf(without, "codex-job").identity!.benchmark).toEqual({
+      name: "terminal-bench",
+      version: null,
+      dataset: null,
+    });
   });
 });

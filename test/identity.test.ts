@@ -4,7 +4,14 @@
 
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { IdentityBuilder, NO_ENTRY_IDENTITY, normaliseTime, tasksDigest, timesOf, type EntryIdentity } from "../src/core/identity.js";
+import {
+  IdentityBuilder,
+  NO_ENTRY_IDENTITY,
+  normaliseTime,
+  tasksDigest,
+  timesOf,
+  type EntryIdentity,
+} from "../src/core/identity.js";
 
 const entry = (f: Partial<EntryIdentity>): EntryIdentity => ({ ...NO_ENTRY_IDENTITY, ...f });
 
@@ -15,12 +22,21 @@ describe("normaliseTime", () => {
     // A local time is kept in one spelling, to the millisecond, never shifted: "T" or a space, seconds or not.
     expect(normaliseTime("2026-08-15T02:57:22.988252")).toEqual({ at: "2026-08-15T02:57:22.988", clock: "local" });
     expect(normaliseTime("2026-08-15 02:57")).toEqual({ at: "2026-08-15T02:57:00.000", clock: "local" });
-    for (const bad of ["yesterday", "2026-13-45T00:00:00Z", "", 42, null, "2026-08-15"]) expect(normaliseTime(bad)).toBeNull();
+    for (const bad of ["yesterday", "2026-13-45T00:00:00Z", "", 42, null, "2026-08-15"])
+      expect(normaliseTime(bad)).toBeNull();
   });
 
   it("a start and finish on two clocks keep only the instant (they cannot be ordered together)", () => {
-    expect(timesOf("2026-01-01T00:00:00Z", "2026-01-01T01:00:00")).toEqual({ started_at: "2026-01-01T00:00:00.000Z", finished_at: null, clock: "utc" });
-    expect(timesOf("2026-01-01T00:00:00", "2026-01-01 01:00")).toEqual({ started_at: "2026-01-01T00:00:00.000", finished_at: "2026-01-01T01:00:00.000", clock: "local" });
+    expect(timesOf("2026-01-01T00:00:00Z", "2026-01-01T01:00:00")).toEqual({
+      started_at: "2026-01-01T00:00:00.000Z",
+      finished_at: null,
+      clock: "utc",
+    });
+    expect(timesOf("2026-01-01T00:00:00", "2026-01-01 01:00")).toEqual({
+      started_at: "2026-01-01T00:00:00.000",
+      finished_at: "2026-01-01T01:00:00.000",
+      clock: "local",
+    });
     expect(timesOf(null, undefined)).toEqual({ started_at: null, finished_at: null, clock: null });
   });
 });
@@ -36,10 +52,36 @@ describe("tasksDigest", () => {
 describe("IdentityBuilder: an experiment's identity from its entries'", () => {
   it("one value where all agree, a sorted list where they differ; earliest start, latest finish", () => {
     const b = new IdentityBuilder();
-    b.add(entry({ agent: "codex", model: "gpt", started_at: "2026-01-01T00:00:02.000Z", finished_at: "2026-01-01T00:01:00.000Z", clock: "utc" }), "t1", "task");
-    b.add(entry({ agent: "codex", model: "claude", started_at: "2026-01-01T00:00:01.000Z", finished_at: "2026-01-01T00:00:30.000Z", clock: "utc" }), "t2", "task");
+    b.add(
+      entry({
+        agent: "codex",
+        model: "gpt",
+        started_at: "2026-01-01T00:00:02.000Z",
+        finished_at: "2026-01-01T00:01:00.000Z",
+        clock: "utc",
+      }),
+      "t1",
+      "task",
+    );
+    b.add(
+      entry({
+        agent: "codex",
+        model: "claude",
+        started_at: "2026-01-01T00:00:01.000Z",
+        finished_at: "2026-01-01T00:00:30.000Z",
+        clock: "utc",
+      }),
+      "t2",
+      "task",
+    );
     const id = b.identity()!;
-    expect([id.agent, id.model, id.started_at, id.finished_at, id.clock]).toEqual(["codex", ["claude", "gpt"], "2026-01-01T00:00:01.000Z", "2026-01-01T00:01:00.000Z", "utc"]);
+    expect([id.agent, id.model, id.started_at, id.finished_at, id.clock]).toEqual([
+      "codex",
+      ["claude", "gpt"],
+      "2026-01-01T00:00:01.000Z",
+      "2026-01-01T00:01:00.000Z",
+      "utc",
+    ]);
     expect(id.tasks).toEqual({ ...tasksDigest(["t1", "t2"]), unit: "task" });
   });
 

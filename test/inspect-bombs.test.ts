@@ -18,14 +18,17 @@ import { HAVE_SHARED, SHARED_DIR } from "./helpers/shared.js";
 import { members, place, scratch, type Member } from "./helpers/inspect.js";
 import { join } from "node:path";
 
-
 /** A zstd frame header: no checksum, no dictionary; `window` (a descriptor byte) or single-segment with `fcs`. */
 function frameHeader(o: { wd?: number; fcs?: bigint }): Buffer {
   const magic = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
   if (o.fcs !== undefined) {
     const fcs = Buffer.alloc(8);
     fcs.writeBigUInt64LE(o.fcs);
-    return Buffer.concat([magic, Buffer.from([0xc0 | (o.wd === undefined ? 0x20 : 0), ...(o.wd === undefined ? [] : [o.wd])]), fcs]);
+    return Buffer.concat([
+      magic,
+      Buffer.from([0xc0 | (o.wd === undefined ? 0x20 : 0), ...(o.wd === undefined ? [] : [o.wd])]),
+      fcs,
+    ]);
   }
   return Buffer.concat([magic, Buffer.from([0x00, o.wd ?? 0x38])]);
 }
@@ -53,7 +56,20 @@ beforeAll(async () => {
   block = compressedBlock();
   expect((block.readUIntLE(0, 3) >> 1) & 3).toBe(2); // a compressed block
 
-  const file = place("base.eval", inspectLogBytes({ task: "bombs", model: "openai/gpt-4o-mini", case: "clean", samples: 3, epochs: 1, format: "eval", method: 8, seed: "bombs", offset: 0 }));
+  const file = place(
+    "base.eval",
+    inspectLogBytes({
+      task: "bombs",
+      model: "openai/gpt-4o-mini",
+      case: "clean",
+      samples: 3,
+      epochs: 1,
+      format: "eval",
+      method: 8,
+      seed: "bombs",
+      offset: 0,
+    }),
+  );
   base = members(file);
 });
 
@@ -94,15 +110,26 @@ const BOUND_MB = 256;
 describe("zstd bombs are decoded within the member's declared size", () => {
   it("RLE blocks decoding to 1.3 GB in a 40 KB member that declares 64 KiB: refused from their headers, before decoding", () => {
     const file = withBody("rle-bomb.eval", Buffer.concat([frameHeader({}), rleBlocks(10_000)]));
-    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
+    for (const [r, exit] of [
+      [verify(file), 1],
+      [score(file), 0],
+    ] as const) {
       console.log(`rle bomb: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
-      expectCorrupt(r, /samples\/.*its raw and RLE blocks alone make 1310720000 bytes, more than the 65536 declared/, exit, BOUND_MB);
+      expectCorrupt(
+        r,
+        /samples\/.*its raw and RLE blocks alone make 1310720000 bytes, more than the 65536 declared/,
+        exit,
+        BOUND_MB,
+      );
     }
   }, 120_000);
 
   it("compressed blocks decoding to 1.3 GB in a 150 KB member that declares 256 KiB: decoding stops at 256 KiB", () => {
     const file = withBody("block-bomb.eval", blockBomb(10_000), 256 * 1024);
-    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
+    for (const [r, exit] of [
+      [verify(file), 1],
+      [score(file), 0],
+    ] as const) {
       console.log(`compressed-block bomb: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
       expectCorrupt(r, /samples\/.*decodes to more than the 262144 bytes declared/, exit, BOUND_MB);
     }
@@ -110,15 +137,24 @@ describe("zstd bombs are decoded within the member's declared size", () => {
 
   it("a 9.5 KB frame declaring a 1.875 GiB window is refused before decoding", () => {
     const file = withBody("window-bomb.eval", Buffer.concat([frameHeader({ wd: (20 << 3) | 7 }), rleBlocks(2_400)]));
-    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
+    for (const [r, exit] of [
+      [verify(file), 1],
+      [score(file), 0],
+    ] as const) {
       console.log(`window bomb: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
       expectCorrupt(r, /declares a window of 2013265920 bytes, more than the 268435456/, exit, BOUND_MB);
     }
   }, 120_000);
 
   it("a frame declaring 2 GiB (less 1 MiB) of content is refused before decoding", () => {
-    const file = withBody("content-bomb.eval", Buffer.concat([frameHeader({ wd: 0x38, fcs: 2n ** 31n - 2n ** 20n }), rleBlocks(2_400)]));
-    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
+    const file = withBody(
+      "content-bomb.eval",
+      Buffer.concat([frameHeader({ wd: 0x38, fcs: 2n ** 31n - 2n ** 20n }), rleBlocks(2_400)]),
+    );
+    for (const [r, exit] of [
+      [verify(file), 1],
+      [score(file), 0],
+    ] as const) {
       console.log(`content-size bomb: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
       expectCorrupt(r, /declares 2146435072 bytes of content/, exit, BOUND_MB);
     }
@@ -126,10 +162,17 @@ describe("zstd bombs are decoded within the member's declared size", () => {
 
   it("several bomb members in one 180 KB log", () => {
     const body = blockBomb(4_000); // 60 KB, 524 MB decoded, each
-    const ms = base.map((m) => (m.name.startsWith("samples/") ? { ...m, method: 93 as const, body, usize: 128 * 1024 } : m));
+    const ms = base.map((m) =>
+      m.name.startsWith("samples/") ? { ...m, method: 93 as const, body, usize: 128 * 1024 } : m,
+    );
     const file = place("many-bombs.eval", zipBytes(ms));
-    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
-      console.log(`${ms.filter((m) => m.name.startsWith("samples/")).length} bomb members: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
+    for (const [r, exit] of [
+      [verify(file), 1],
+      [score(file), 0],
+    ] as const) {
+      console.log(
+        `${ms.filter((m) => m.name.startsWith("samples/")).length} bomb members: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`,
+      );
       expectCorrupt(r, /decodes to more than the 131072 bytes declared/, exit, BOUND_MB);
     }
   }, 120_000);
@@ -138,14 +181,21 @@ describe("zstd bombs are decoded within the member's declared size", () => {
 describe("a log's decoded bytes are bounded by its size (decodeBudget: 64 times it and 16 MiB)", () => {
   it("three consistent zstd members at the 256 MiB cap in a 92 KB log (verify took 74 s and 1.13 GB, score timed out): FILE_TOO_LARGE before decoding", () => {
     const body = blockBomb(2_048); // 30 KB, exactly 256 MiB decoded: within every per-member limit
-    const ms = base.map((m) => (m.name.startsWith("samples/") ? { ...m, method: 93 as const, body, usize: 256 * 2 ** 20 } : m));
+    const ms = base.map((m) =>
+      m.name.startsWith("samples/") ? { ...m, method: 93 as const, body, usize: 256 * 2 ** 20 } : m,
+    );
     const file = place("cap-bombs.eval", zipBytes(ms));
-    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
+    for (const [r, exit] of [
+      [verify(file), 1],
+      [score(file), 0],
+    ] as const) {
       console.log(`three 256 MiB members: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
       expect(r.code, r.stderr).toBe(exit);
       expect(r.entry.validity).toBe("invalid"); // earns nothing: never set aside as the tool's error
       expect(r.entry.errors.map((f: { code: string }) => f.code)).toEqual(["FILE_TOO_LARGE"]);
-      expect(r.entry.errors[0].message).toMatch(/its members declare 805\d+ bytes uncompressed, more than assay decodes for a log of 9\d{4} bytes \(2\d{7}: 64 times its size and 16777216, at most 34359738368\)/);
+      expect(r.entry.errors[0].message).toMatch(
+        /its members declare 805\d+ bytes uncompressed, more than assay decodes for a log of 9\d{4} bytes \(2\d{7}: 64 times its size and 16777216, at most 34359738368\)/,
+      );
       expect(r.entry.experiment).toBe("bombs (openai/gpt-4o-mini)"); // its header, within the budget, still names it
       expect(r.rssMB).toBeLessThan(BOUND_MB);
     }
@@ -156,7 +206,12 @@ describe("a log's decoded bytes are bounded by its size (decodeBudget: 64 times 
     const first = base.findIndex((m) => m.name.startsWith("samples/"));
     const sample = JSON.parse(base[first]!.data.toString("utf8"));
     sample.store = { pad: randomBytes(random * 0.75).toString("base64") + " ".repeat(spaces) };
-    return place(name, zipBytes(base.map((m, i) => (i === first ? { ...m, data: Buffer.from(JSON.stringify(sample)), method: 8 as const } : m))));
+    return place(
+      name,
+      zipBytes(
+        base.map((m, i) => (i === first ? { ...m, data: Buffer.from(JSON.stringify(sample)), method: 8 as const } : m)),
+      ),
+    );
   }
 
   it("both sides of the line, in process: 50 times its size is read; 120 times is refused, in bounded time", () => {
@@ -176,12 +231,17 @@ describe("a log's decoded bytes are bounded by its size (decodeBudget: 64 times 
   it("a Deflate member of 64 MiB in a 70 KB log (1,000:1, consistent, its CRC right) is refused; a lying one stays EVAL_CORRUPT", () => {
     const data = Buffer.alloc(64 * 2 ** 20, 0x20);
     const first = base.findIndex((m) => m.name.startsWith("samples/"));
-    const file = place("deflate-cap.eval", zipBytes(base.map((m, i) => (i === first ? { ...m, data, method: 8 as const } : m))));
+    const file = place(
+      "deflate-cap.eval",
+      zipBytes(base.map((m, i) => (i === first ? { ...m, data, method: 8 as const } : m))),
+    );
     const entry = scoreInspectLog(file, "eval");
     expect(entry.errors.map((f) => f.code)).toEqual(["FILE_TOO_LARGE"]);
     // a declared size the bytes cannot hold costs nothing to refuse: it keeps its own finding
     const lie = base.map((m, i) => (i === first ? { ...m, usize: 300 * 2 ** 20 } : m));
-    expect(scoreInspectLog(place("deflate-lie.eval", zipBytes(lie)), "eval").errors.map((f) => f.code)).toContain("EVAL_CORRUPT");
+    expect(scoreInspectLog(place("deflate-lie.eval", zipBytes(lie)), "eval").errors.map((f) => f.code)).toContain(
+      "EVAL_CORRUPT",
+    );
   });
 
   it("every real .eval under shared/real-world decodes to at most 13 times its size, well within its budget", () => {
@@ -206,7 +266,8 @@ function realEvals(): string[] {
       else if (e.name.endsWith(".eval")) out.push(join(dir, e.name));
     }
   };
-  for (const d of ["inspect", "inspect-more"]) if (existsSync(join(SHARED_DIR, "real-world", d))) walk(join(SHARED_DIR, "real-world", d));
+  for (const d of ["inspect", "inspect-more"])
+    if (existsSync(join(SHARED_DIR, "real-world", d))) walk(join(SHARED_DIR, "real-world", d));
   return out;
 }
 
@@ -265,17 +326,33 @@ function lyingEnd(name: string, hole: number, zip64: boolean): string {
 describe("an end record that lies about its central directory", () => {
   it("claims a 2 GB directory for a few entries (sparse file): EVAL_CORRUPT, read in chunks", () => {
     const file = lyingEnd("lying-end.eval", 2_000_000_000, false);
-    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
+    for (const [r, exit] of [
+      [verify(file), 1],
+      [score(file), 0],
+    ] as const) {
       console.log(`2 GB directory claimed: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
-      expectCorrupt(r, /the end record says the central directory is \d+ bytes, more than its \d+ entries can need/, exit, BOUND_MB);
+      expectCorrupt(
+        r,
+        /the end record says the central directory is \d+ bytes, more than its \d+ entries can need/,
+        exit,
+        BOUND_MB,
+      );
     }
   }, 120_000);
 
   it("claims a 4.5 GiB directory in ZIP64 records: EVAL_CORRUPT, not Node's out-of-range IO_ERROR", () => {
     const file = lyingEnd("lying-end64.eval", 4.5 * 2 ** 30, true);
-    for (const [r, exit] of [[verify(file), 1], [score(file), 0]] as const) {
+    for (const [r, exit] of [
+      [verify(file), 1],
+      [score(file), 0],
+    ] as const) {
       console.log(`4.5 GiB directory claimed (ZIP64): exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
-      expectCorrupt(r, /the end record says the central directory is \d+ bytes, more than its \d+ entries can need/, exit, BOUND_MB);
+      expectCorrupt(
+        r,
+        /the end record says the central directory is \d+ bytes, more than its \d+ entries can need/,
+        exit,
+        BOUND_MB,
+      );
     }
   }, 120_000);
 });
@@ -297,7 +374,9 @@ describe("a declared size its compressed bytes cannot hold", () => {
     const ms = base.map((m, i) => (i === first() ? { ...m, usize: 300 * 2 ** 20 } : m)); // Deflate: at most 1032 x its bytes
     const entry = scoreInspectLog(place("declared-300mb.eval", zipBytes(ms)), "eval");
     expect(entry.validity).toBe("invalid");
-    expect(entry.errors.map((f) => f.message).join("\n")).toMatch(/314572800 bytes uncompressed declared, more than its \d+ compressed bytes can hold/);
+    expect(entry.errors.map((f) => f.message).join("\n")).toMatch(
+      /314572800 bytes uncompressed declared, more than its \d+ compressed bytes can hold/,
+    );
   });
 
   it("while a member whose bytes could hold it is FILE_TOO_LARGE, assay's own limit, before anything is decoded: invalid, as a log past any of assay's limits", () => {
@@ -324,21 +403,32 @@ describe("the zstd decoder's memory", () => {
     expect(decoderMemory()).toBeLessThanOrEqual(32 * 2 ** 20);
     // a content size other than the declared one is refused from the frame header; frames that
     // declare none are decoded only as far as the declared size
-    expect(() => decodeZstd(body.length, data.length - 1, 256 * 2 ** 20, (into) => into.set(body))).toThrow(/its frames declare 100663296 bytes of content, the directory 100663295/);
+    expect(() => decodeZstd(body.length, data.length - 1, 256 * 2 ** 20, (into) => into.set(body))).toThrow(
+      /its frames declare 100663296 bytes of content, the directory 100663295/,
+    );
     const bomb = blockBomb(2_000);
-    expect(() => decodeZstd(bomb.length, 2_000 * 128 * 1024 - 1, 256 * 2 ** 20, (into) => into.set(bomb))).toThrow(/decodes to more than the 262143999 bytes declared/);
-    expect(decodeZstd(bomb.length, 2_000 * 128 * 1024, 256 * 2 ** 20, (into) => into.set(bomb)).length).toBe(2_000 * 128 * 1024);
+    expect(() => decodeZstd(bomb.length, 2_000 * 128 * 1024 - 1, 256 * 2 ** 20, (into) => into.set(bomb))).toThrow(
+      /decodes to more than the 262143999 bytes declared/,
+    );
+    expect(decodeZstd(bomb.length, 2_000 * 128 * 1024, 256 * 2 ** 20, (into) => into.set(bomb)).length).toBe(
+      2_000 * 128 * 1024,
+    );
     expect(decoderMemory()).toBe(0);
   });
   it("in place: `use` reads the decoded bytes where they were written, may not decode again meanwhile, and its own error passes through", async () => {
     await readyZstd();
     const small = Buffer.from('{"a":1}');
     const z = Buffer.from(compressed(small, 93));
-    const decode = <T>(use: (b: Buffer) => T) => decodeZstdInPlace(z.length, small.length, 2 ** 20, (into) => into.set(z), use);
+    const decode = <T>(use: (b: Buffer) => T) =>
+      decodeZstdInPlace(z.length, small.length, 2 ** 20, (into) => into.set(z), use);
     expect(decode((b) => b.toString())).toBe('{"a":1}');
     expect(() => decode(() => decode((b) => b.length))).toThrow(/called again before its `use` returned/);
     const mine = new Error("the caller's own");
-    expect(() => decode(() => { throw mine; })).toThrow(mine);
+    expect(() =>
+      decode(() => {
+        throw mine;
+      }),
+    ).toThrow(mine);
     expect(decode((b) => b.toString())).toBe('{"a":1}'); // usable again after both
   });
 });

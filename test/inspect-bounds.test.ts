@@ -16,7 +16,6 @@ import { DEFAULT_BUNDLE_TIMEOUT_MS } from "../src/pool/pool.js";
 import { run, spawnMeasured } from "./helpers/cli.js";
 import { fixture, members, scratch } from "./helpers/inspect.js";
 
-
 /** Writes strings to a file a MiB at a time. */
 function streamTo(file: string): { put(s: string | Uint8Array): void; close(): void } {
   const fd = openSync(file, "w");
@@ -62,7 +61,8 @@ function manySamplesEval(name: string, n: number, values: number): string {
   const out = streamTo(file);
   const w = new ZipWriter((b) => out.put(b));
   const list = `[${new Array<number>(values).fill(0).join(",")}]`;
-  for (let i = 1; i <= n; i++) w.add(`samples/${i}_epoch_1.json`, Buffer.from(`{"id":${i},"epoch":1,"scores":{"match":{"value":${list}}}}`), 0);
+  for (let i = 1; i <= n; i++)
+    w.add(`samples/${i}_epoch_1.json`, Buffer.from(`{"id":${i},"epoch":1,"scores":{"match":{"value":${list}}}}`), 0);
   w.add("header.json", Buffer.from(`{${HEADER(n)}}`), 0);
   w.end();
   out.close();
@@ -85,7 +85,9 @@ function expectRecordsRefused(r: ReturnType<typeof verify>, exit: number): void 
   expect(r.code, r.stderr).toBe(exit);
   expect(r.entry.validity).toBe("invalid");
   expect(r.entry.errors.map((f: { code: string }) => f.code)).toEqual(["FILE_TOO_LARGE"]);
-  expect(r.entry.errors[0].message).toMatch(/its sample records need more than assay holds for one log \(268435456 bytes/);
+  expect(r.entry.errors[0].message).toMatch(
+    /its sample records need more than assay holds for one log \(268435456 bytes/,
+  );
   expect(r.entry.experiment).toBe("many (openai/gpt-4o-mini)");
 }
 
@@ -96,7 +98,11 @@ describe("a log's sample records are bounded (MAX_RECORD_BYTES)", () => {
     expect(recordBytes(r!)).toBeLessThan(1_450);
     expect(Math.floor(MAX_RECORD_BYTES / recordBytes(r!))).toBeGreaterThan(185_000);
     // a record holding more counts more: a list score of 1,000 values, about 32 KB
-    const big = sampleRecord({ id: 1, epoch: 1, scores: { match: { value: new Array(1_000).fill(0) } } }, "samples/1_epoch_1.json", []);
+    const big = sampleRecord(
+      { id: 1, epoch: 1, scores: { match: { value: new Array(1_000).fill(0) } } },
+      "samples/1_epoch_1.json",
+      [],
+    );
     expect(recordBytes(big!) - recordBytes(r!)).toBeGreaterThan(31_000);
   });
 
@@ -122,7 +128,10 @@ describe("a log's sample records are bounded (MAX_RECORD_BYTES)", () => {
   it("a split .eval whose records pass the ceiling: score's parts and verify's whole read give one verdict", () => {
     // 10,000 samples whose score is a list of 1,000 values (~32 KB a record held): past it at ~8,200
     const file = manySamplesEval("many.eval", 10_000, 1_000);
-    for (const [r, exit] of [[score(file), 0], [verify(file), 1]] as const) {
+    for (const [r, exit] of [
+      [score(file), 0],
+      [verify(file), 1],
+    ] as const) {
       console.log(`.eval of 10,000 samples with list scores: exit ${r.code}, peak RSS ${r.rssMB.toFixed(0)} MB`);
       expectRecordsRefused(r, exit);
       expect(r.entry.errors[0].file).toBe("header.json");
@@ -156,7 +165,9 @@ describe("a log's sample records are bounded (MAX_RECORD_BYTES)", () => {
     // verify's time bound: the same log given a second is a TIMEOUT, as score's pool makes it
     const slow = verify(file, ["--bundle-timeout", "0.05"]);
     expect(slow.code).toBe(3);
-    expect(slow.entry.errors.map((f: { code: string; message: string }) => [f.code, f.message])).toEqual([["TIMEOUT", "ran past the 50 ms limit for one log"]]);
+    expect(slow.entry.errors.map((f: { code: string; message: string }) => [f.code, f.message])).toEqual([
+      ["TIMEOUT", "ran past the 50 ms limit for one log"],
+    ]);
   }, 60_000);
 });
 
@@ -166,7 +177,10 @@ describe("a log past a limit earns nothing: invalid, never set aside as the tool
     const dir = join(scratch(), name);
     mkdirSync(dir);
     const a = manySamplesJson(`${name}/2025-11-03T10-00-00_a.json`, 10);
-    writeFileSync(a, readFileSync(a, "utf8").replaceAll('"value":"I"', '"value":"C"').replace('"value":0.5,', '"value":1,'));
+    writeFileSync(
+      a,
+      readFileSync(a, "utf8").replaceAll('"value":"I"', '"value":"C"').replace('"value":0.5,', '"value":1,'),
+    );
     const b = manySamplesJson(`${name}/2025-11-03T11-00-00_b.json`, n);
     const text = readFileSync(b, "utf8");
     writeFileSync(b, text.replace('"value":0.5,', '"value":0.9,').replace('"run_id":"r"', '"run_id":"r2"'));
@@ -175,7 +189,10 @@ describe("a log past a limit earns nothing: invalid, never set aside as the tool
   const figure = async (dir: string) => {
     const doc = JSON.parse((await run(["score", dir, "--format", "json", "--quiet"])).stdout);
     const e = doc.experiments[0];
-    return { value: e.inspect["match/mean/accuracy"].value, invalid: e.invalid.map((i: { codes: string[] }) => i.codes) };
+    return {
+      value: e.inspect["match/mean/accuracy"].value,
+      invalid: e.invalid.map((i: { codes: string[] }) => i.codes),
+    };
   };
   it("a retry chain whose later log is too large to read is zeroed as if read (0.000), where as the tool's error it was left out (no figure, beside a claim of 1.000 that agrees)", async () => {
     expect(await figure(chain("chain-large", 200_000))).toEqual({ value: 0, invalid: [["FILE_TOO_LARGE"]] });
@@ -199,7 +216,14 @@ describe("one value of a .json log is held no larger than a .eval member (256 Mi
   it("a sample of 257 MiB is FILE_TOO_LARGE, read no further; one of 32 MiB is read", () => {
     const big = scoreInspectLog(paddedJson("2025-11-03T10-00-00_big-sample.json", 257 * 2 ** 20), "json");
     expect(big.validity).toBe("invalid");
-    expect(big.errors.map((f) => [f.code, f.message])).toEqual([["FILE_TOO_LARGE", expect.stringMatching(/^the value after byte \d+ runs past 268435456 bytes, more than assay reads in one member or sample/)]]);
+    expect(big.errors.map((f) => [f.code, f.message])).toEqual([
+      [
+        "FILE_TOO_LARGE",
+        expect.stringMatching(
+          /^the value after byte \d+ runs past 268435456 bytes, more than assay reads in one member or sample/,
+        ),
+      ],
+    ]);
     expect(big.experiment).toBe("many (openai/gpt-4o-mini)");
     const fine = scoreInspectLog(paddedJson("2025-11-03T10-00-00_fine-sample.json", 32 * 2 ** 20), "json");
     expect(fine.validity).toBe("valid");
@@ -221,14 +245,41 @@ describe("a .eval that is a ZIP of other files is not an Inspect log (it was sco
   let dir: string;
   beforeAll(() => {
     dir = join(scratch(), "zips");
-    const z = (name: string, ms: { name: string; data: string }[]) => writeFileSync(join(dir, name), zipBytes(ms.map((m) => ({ name: m.name, data: Buffer.from(m.data), method: 8 as const }))));
+    const z = (name: string, ms: { name: string; data: string }[]) =>
+      writeFileSync(
+        join(dir, name),
+        zipBytes(ms.map((m) => ({ name: m.name, data: Buffer.from(m.data), method: 8 as const }))),
+      );
     mkdirSync(dir);
-    z("2025-11-03T10-00-00_other.eval", [{ name: "notes.txt", data: "hello" }, { name: "data/b.json", data: '{"x":1}' }]);
+    z("2025-11-03T10-00-00_other.eval", [
+      { name: "notes.txt", data: "hello" },
+      { name: "data/b.json", data: '{"x":1}' },
+    ]);
     // the honest neighbour: a log Inspect has just begun, its start record alone
-    z("2025-11-03T11-00-00_begun.eval", [{ name: "_journal/start.json", data: JSON.stringify({ version: 2, eval: { task: "t", model: "m", task_id: "x", eval_id: "e", run_id: "r", created: "2025-11-03T11:00:00+00:00", dataset: {}, config: {} } }) }]);
+    z("2025-11-03T11-00-00_begun.eval", [
+      {
+        name: "_journal/start.json",
+        data: JSON.stringify({
+          version: 2,
+          eval: {
+            task: "t",
+            model: "m",
+            task_id: "x",
+            eval_id: "e",
+            run_id: "r",
+            created: "2025-11-03T11:00:00+00:00",
+            dataset: {},
+            config: {},
+          },
+        }),
+      },
+    ]);
     // an edited log whose first member is not Inspect's: its directory decides, and it is a log
     const real = members(fixture("log_streaming.eval"));
-    writeFileSync(join(dir, "2025-11-03T12-00-00_edited.eval"), zipBytes([{ name: "README.txt", data: Buffer.from("x"), method: 8 }, ...real]));
+    writeFileSync(
+      join(dir, "2025-11-03T12-00-00_edited.eval"),
+      zipBytes([{ name: "README.txt", data: Buffer.from("x"), method: 8 }, ...real]),
+    );
   });
 
   it("score: counted and listed as not a log, never a task run; the begun log stays incomplete", async () => {
@@ -238,17 +289,25 @@ describe("a .eval that is a ZIP of other files is not an Inspect log (it was sco
     expect(doc.run.unrecognised).toEqual({ count: 1, paths: [`${dir}/2025-11-03T10-00-00_other.eval`] });
     const byPath = Object.fromEntries(doc.bundles.map((b: { path: string }) => [b.path.slice(dir.length + 1), b]));
     expect(Object.keys(byPath).sort()).toEqual(["2025-11-03T11-00-00_begun.eval", "2025-11-03T12-00-00_edited.eval"]);
-    expect(byPath["2025-11-03T11-00-00_begun.eval"]).toMatchObject({ validity: "valid", status: "started", state: "incomplete" });
+    expect(byPath["2025-11-03T11-00-00_begun.eval"]).toMatchObject({
+      validity: "valid",
+      status: "started",
+      state: "incomplete",
+    });
     expect(byPath["2025-11-03T12-00-00_edited.eval"].validity).toBe("valid");
     const table = await run(["score", dir]);
-    expect(table.stdout).toContain("1 .eval file is a ZIP archive holding none of an Inspect log's members: not an Inspect log, not scored");
+    expect(table.stdout).toContain(
+      "1 .eval file is a ZIP archive holding none of an Inspect log's members: not an Inspect log, not scored",
+    );
     expect(table.stdout).toContain(`  ${dir}/2025-11-03T10-00-00_other.eval`);
   });
 
   it("verify: refused as no Inspect log, naming it", async () => {
     const r = await run(["verify", join(dir, "2025-11-03T10-00-00_other.eval")]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("2025-11-03T10-00-00_other.eval is a file but not an Inspect log (a .eval ZIP archive of Inspect's members");
+    expect(r.stderr).toContain(
+      "2025-11-03T10-00-00_other.eval is a file but not an Inspect log (a .eval ZIP archive of Inspect's members",
+    );
     const begun = await run(["verify", join(dir, "2025-11-03T11-00-00_begun.eval")]);
     expect(begun.code).toBe(0);
     expect(begun.stdout).toContain("status   started, incomplete");

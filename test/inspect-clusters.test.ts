@@ -62,33 +62,81 @@ function log(run: string, values: number[], o: { cluster: boolean; lacking?: num
     version: 2,
     status: "success",
     eval: {
-      eval_id: `e-${run}`, run_id: `r-${run}`, created: "2025-11-03T10:00:00+00:00", task: "clusters", task_id: "T1", model: "m/x",
+      eval_id: `e-${run}`,
+      run_id: `r-${run}`,
+      created: "2025-11-03T10:00:00+00:00",
+      task: "clusters",
+      task_id: "T1",
+      model: "m/x",
       dataset: { name: "clusters", samples: n, sample_ids: ids },
       config: { epochs: 1, epochs_reducer: ["mean"] },
       packages: { inspect_ai: "0.3.255" },
-      scorers: [{ name: "match", options: {}, metrics: [{ name: "inspect_ai/accuracy", options: {} }, { name: "inspect_ai/stderr", options: stderrParams }], metadata: {} }],
+      scorers: [
+        {
+          name: "match",
+          options: {},
+          metrics: [
+            { name: "inspect_ai/accuracy", options: {} },
+            { name: "inspect_ai/stderr", options: stderrParams },
+          ],
+          metadata: {},
+        },
+      ],
     },
     results: {
       total_samples: values.length,
       // With an errored sample the log's stderr claim is left out (the entry is judged on what it holds).
-      scores: [{ name: "match", scorer: "match", reducer: "mean", params: {}, metrics: { accuracy: { name: "accuracy", value: k / n, params: {} }, ...(o.errored === undefined ? { stderr: { name: "stderr", value: se, params: stderrParams } } : {}) } }],
+      scores: [
+        {
+          name: "match",
+          scorer: "match",
+          reducer: "mean",
+          params: {},
+          metrics: {
+            accuracy: { name: "accuracy", value: k / n, params: {} },
+            ...(o.errored === undefined ? { stderr: { name: "stderr", value: se, params: stderrParams } } : {}),
+          },
+        },
+      ],
     },
     stats: { started_at: "2025-11-03T10:00:00+00:00", completed_at: "2025-11-03T10:05:00+00:00" },
     samples: values.map((v, i) => ({
-      id: i + 1, epoch: 1, input: "q", target: "a", metadata: task(i) === undefined ? { other: 1 } : { task: task(i) },
-      ...(i + 1 === o.errored ? { scores: {}, error: { message: "RuntimeError('boom')", traceback: "" } } : { scores: { match: { value: v === 1 ? "C" : "I" } } }),
+      id: i + 1,
+      epoch: 1,
+      input: "q",
+      target: "a",
+      metadata: task(i) === undefined ? { other: 1 } : { task: task(i) },
+      ...(i + 1 === o.errored
+        ? { scores: {}, error: { message: "RuntimeError('boom')", traceback: "" } }
+        : { scores: { match: { value: v === 1 ? "C" : "I" } } }),
     })),
   };
 }
 
 /** Both runs' logs scored into documents: `<name>-base.json`, `<name>-head.json`. */
-async function documents(name: string, o: { cluster: boolean; lacking?: number[]; only?: "base"; errored?: number }, flags: string[] = []): Promise<[string, string]> {
+async function documents(
+  name: string,
+  o: { cluster: boolean; lacking?: number[]; only?: "base"; errored?: number },
+  flags: string[] = [],
+): Promise<[string, string]> {
   const out: string[] = [];
-  for (const [side, values] of [["base", BASE], ["head", HEAD]] as const) {
+  for (const [side, values] of [
+    ["base", BASE],
+    ["head", HEAD],
+  ] as const) {
     const dir = at(`${name}-${side}`);
     mkdirSync(dir, { recursive: true });
     const only = (v: number[] | number | undefined) => (o.only === undefined || o.only === side ? v : undefined);
-    writeFileSync(join(dir, "2025-11-03T10-00-00+00-00_clusters_run.json"), JSON.stringify(log(`${name}-${side}`, values, { ...o, lacking: only(o.lacking) as number[] | undefined, errored: only(o.errored) as number | undefined })));
+    writeFileSync(
+      join(dir, "2025-11-03T10-00-00+00-00_clusters_run.json"),
+      JSON.stringify(
+        log(`${name}-${side}`, values, {
+          ...o,
+          lacking: only(o.lacking) as number[] | undefined,
+          errored: only(o.errored) as number | undefined,
+        }),
+      ),
+    );
     await ok(["score", dir, "--format", "json", "--out", at(`${name}-${side}.json`), "--quiet", ...flags]);
     out.push(at(`${name}-${side}.json`));
   }
@@ -108,8 +156,17 @@ function difference(base: string, head: string) {
   const units = (file: string): Units => {
     const t = new TrialOutcomes();
     const xs: Experiment[] = [];
-    const run = readShard(file, (e) => t.add(e), (x) => xs.push(x)).run;
-    return t.take(xs.find((x) => x.profile === "inspect")!, run.options).get(METRIC)!;
+    const run = readShard(
+      file,
+      (e) => t.add(e),
+      (x) => xs.push(x),
+    ).run;
+    return t
+      .take(
+        xs.find((x) => x.profile === "inspect")!,
+        run.options,
+      )
+      .get(METRIC)!;
   };
   const [b, h] = [units(base), units(head)];
   return { base: b, head: h, d: pairedDifference(pairing(b, h), "sample") };
@@ -125,7 +182,10 @@ describe("the entry keeps each sample's cluster (§13.7)", () => {
     const e = JSON.parse(readFileSync(clustered[0], "utf8")).bundles.find((x: any) => x.profile === "inspect");
     expect(e.inspect.sample_ids).toEqual(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]);
     // Names are the values as Inspect's clustering compares them ("s": a string), in order of first sight.
-    expect(e.inspect.sample_clusters).toEqual({ by: { "match/mean/accuracy": "task" }, keys: { task: { names: ["sA", "sB", "sC"], of: [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2] } } });
+    expect(e.inspect.sample_clusters).toEqual({
+      by: { "match/mean/accuracy": "task" },
+      keys: { task: { names: ["sA", "sB", "sC"], of: [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2] } },
+    });
     // The interval the clusters were the basis of: 12 samples in 3 tasks.
     expect(e.inspect.metrics["match/mean/accuracy"].exclude.interval).toMatchObject({ units: 12, clusters: 3 });
   });
@@ -138,7 +198,7 @@ describe("the entry keeps each sample's cluster (§13.7)", () => {
 });
 
 describe("compare pairs the samples in their clusters", () => {
-  it("3 tasks × 4 under stderr(cluster=\"task\"): cluster-paired-t, 3 clusters, df 2", async () => {
+  it('3 tasks × 4 under stderr(cluster="task"): cluster-paired-t, 3 clusters, df 2', async () => {
     // Cluster sums of d − d̄: A 1 − 4/6 = 1/3, B 2 − 4/6 = 4/3, C −1 − 4/6 = −5/3; squares 1/9 + 16/9 + 25/9 = 14/3.
     // SE = √(C/(C−1) · 14/3)/P = √(3/2 · 14/3)/12 = √7/12 = 0.2204793…
     // The floor s_d/√P: Σd² = 4 (three 1s, one −1), Σ(d − d̄)² = 4 − 12/36 = 11/3, s_d² = (11/3)/11 = 1/3,
@@ -223,7 +283,9 @@ describe("compare pairs the samples in their clusters", () => {
   });
 
   it("a document from before (no sample_clusters): unclustered pairs, and a note that its metric's interval was clustered", async () => {
-    const older = clustered.map((f) => edit(f, (doc) => doc.bundles.forEach((e: any) => e.inspect && delete e.inspect.sample_clusters)));
+    const older = clustered.map((f) =>
+      edit(f, (doc) => doc.bundles.forEach((e: any) => e.inspect && delete e.inspect.sample_clusters)),
+    );
     const p = await paired(older[0]!, older[1]!);
     expect(p.interval.method).toBe("paired-t");
     expect(p.interval.lo).toBeCloseTo(D_BAR - T975[11] / 6, 9);
@@ -231,7 +293,9 @@ describe("compare pairs the samples in their clusters", () => {
     expect(difference(older[0]!, older[1]!).d).toMatchObject({ test: "mcnemar", clusters: null });
     // An older document of logs without a cluster key says nothing of clusters.
     const [b, h] = await documents("plain", { cluster: false });
-    const plain = [b, h].map((f) => edit(f, (doc) => doc.bundles.forEach((e: any) => e.inspect && delete e.inspect.sample_clusters)));
+    const plain = [b, h].map((f) =>
+      edit(f, (doc) => doc.bundles.forEach((e: any) => e.inspect && delete e.inspect.sample_clusters)),
+    );
     expect((await paired(plain[0]!, plain[1]!)).unpaired).toEqual([]);
   });
 });
@@ -243,38 +307,82 @@ describe("compare checks the clusters against the intervals they were the basis 
       k.names = Array.from({ length: 12 }, (_, i) => `s${i}`);
       k.of = Array.from({ length: 12 }, (_, i) => i);
     });
-    await refused(["compare", edited, clustered[1]], edited, /its Inspect metric "match\/mean\/accuracy"'s exclude interval \(korn-graubard, 3 clusters\) is not what its sample clusters by "task" give \(wilson, 12 clusters\)/);
+    await refused(
+      ["compare", edited, clustered[1]],
+      edited,
+      /its Inspect metric "match\/mean\/accuracy"'s exclude interval \(korn-graubard, 3 clusters\) is not what its sample clusters by "task" give \(wilson, 12 clusters\)/,
+    );
     expect((await ok(["compare", clustered[0], clustered[1]])).code).toBe(0);
   });
 
   it("the metric's key dropped from `by`: refused", async () => {
-    const edited = edit(clustered[1], (doc) => void (doc.bundles.find((e: any) => e.profile === "inspect").inspect.sample_clusters.by = {}));
+    const edited = edit(
+      clustered[1],
+      (doc) => void (doc.bundles.find((e: any) => e.profile === "inspect").inspect.sample_clusters.by = {}),
+    );
     await refused(["compare", clustered[0], edited], edited, /its sample clusters give \(wilson, 12 clusters\)/);
   });
 
   it("clusters not one per sample id, or naming a key it lacks: the entry is refused as no entry assay writes", async () => {
-    const short = edit(clustered[0], (doc) => void doc.bundles.find((e: any) => e.profile === "inspect").inspect.sample_clusters.keys.task.of.pop());
-    await refused(["compare", short, clustered[1]], short, /its Inspect sample clusters by "task" are 11, not one per sample id \(12\)/);
-    const past = edit(clustered[0], (doc) => void (doc.bundles.find((e: any) => e.profile === "inspect").inspect.sample_clusters.keys.task.of[0] = 3));
+    const short = edit(
+      clustered[0],
+      (doc) => void doc.bundles.find((e: any) => e.profile === "inspect").inspect.sample_clusters.keys.task.of.pop(),
+    );
+    await refused(
+      ["compare", short, clustered[1]],
+      short,
+      /its Inspect sample clusters by "task" are 11, not one per sample id \(12\)/,
+    );
+    const past = edit(
+      clustered[0],
+      (doc) => void (doc.bundles.find((e: any) => e.profile === "inspect").inspect.sample_clusters.keys.task.of[0] = 3),
+    );
     await refused(["compare", past, clustered[1]], past, /point past their 3 names/);
-    const keyless = edit(clustered[0], (doc) => void (doc.bundles.find((e: any) => e.profile === "inspect").inspect.sample_clusters.keys = {}));
-    await refused(["compare", keyless, clustered[1]], keyless, /is clustered by "task", whose sample clusters it lacks/);
+    const keyless = edit(
+      clustered[0],
+      (doc) => void (doc.bundles.find((e: any) => e.profile === "inspect").inspect.sample_clusters.keys = {}),
+    );
+    await refused(
+      ["compare", keyless, clustered[1]],
+      keyless,
+      /is clustered by "task", whose sample clusters it lacks/,
+    );
   });
 
   it("merge's shard reader: a shard whose clusters are not one per sample id is refused; the shard as written merges to the same entry", async () => {
     const shard = at("shard-0-1.json");
     writeFileSync(shard, (await ok(["score", at("clustered-base"), "--shard", "0/1", "--format", "json"])).stdout);
     const merged = JSON.parse((await ok(["merge", shard, "--format", "json"])).stdout);
-    expect(merged.bundles[0].inspect.sample_clusters).toEqual(JSON.parse(readFileSync(clustered[0], "utf8")).bundles[0].inspect.sample_clusters);
+    expect(merged.bundles[0].inspect.sample_clusters).toEqual(
+      JSON.parse(readFileSync(clustered[0], "utf8")).bundles[0].inspect.sample_clusters,
+    );
     const short = edit(shard, (doc) => void doc.bundles[0].inspect.sample_clusters.keys.task.of.pop());
-    await refused(["merge", short, "--format", "json"], short, /its Inspect sample clusters by "task" are 11, not one per sample id \(12\)/);
+    await refused(
+      ["merge", short, "--format", "json"],
+      short,
+      /its Inspect sample clusters by "task" are 11, not one per sample id \(12\)/,
+    );
   });
 });
 
 describe("a log read in parts keeps the same clusters", () => {
   /** A generated .eval (40 samples × 2 epochs, padded) whose scorer declares stderr(cluster="task"), each sample's metadata task t0–t2 by id. */
   function clusteredEval(): Member[] {
-    writeFileSync(at("gen.eval"), inspectLogBytes({ task: "parts", model: "m/x", samples: 40, epochs: 2, format: "eval", method: 8, seed: "parts", offset: 0, case: "clean", padding: 3000 }));
+    writeFileSync(
+      at("gen.eval"),
+      inspectLogBytes({
+        task: "parts",
+        model: "m/x",
+        samples: 40,
+        epochs: 2,
+        format: "eval",
+        method: 8,
+        seed: "parts",
+        offset: 0,
+        case: "clean",
+        padding: 3000,
+      }),
+    );
     return members(at("gen.eval")).map((m) => {
       if (m.name !== "header.json" && m.name !== "_journal/start.json" && !/^samples\/.+\.json$/.test(m.name)) return m;
       const v = json(m);
@@ -289,8 +397,20 @@ describe("a log read in parts keeps the same clusters", () => {
   function chunk(m: Member): Member[] {
     const { messages, events, attachments: _a, events_data: _d, metadata, ...shell } = json(m);
     const prefix = m.name.slice(0, -".json".length);
-    const part = (name: string, v: unknown): Member => ({ name: `${prefix}/${name}`, data: Buffer.from(JSON.stringify(v)), method: 8 });
-    return [part("sample.json", { ...shell, message_refs: [[0, messages.length]] }), part("metadata.json", metadata), part("skeleton.json", { spans: [] }), part("messages/0.json", messages), part("events/0.json", events), part("events/stats.json", { chunks: [] }), part("events/uuids.json", [])];
+    const part = (name: string, v: unknown): Member => ({
+      name: `${prefix}/${name}`,
+      data: Buffer.from(JSON.stringify(v)),
+      method: 8,
+    });
+    return [
+      part("sample.json", { ...shell, message_refs: [[0, messages.length]] }),
+      part("metadata.json", metadata),
+      part("skeleton.json", { spans: [] }),
+      part("messages/0.json", messages),
+      part("events/0.json", events),
+      part("events/stats.json", { chunks: [] }),
+      part("events/uuids.json", []),
+    ];
   }
 
   it("whole, split over two workers in parts of a few KB, and chunked: one sample_clusters", async () => {
@@ -306,15 +426,25 @@ describe("a log read in parts keeps the same clusters", () => {
     expect(clusters.by).toEqual({ "match/mean/accuracy": "task" });
     expect(clusters.keys["task"]!.names).toEqual(["st1", "st2", "st0"]);
     expect(clusters.keys["task"]!.of).toEqual(Array.from({ length: 40 }, (_, i) => [2, 0, 1][(i + 1) % 3]));
-    expect(whole.bundles[0]!.inspect!.metrics["match/mean/accuracy"]!.exclude.interval).toMatchObject({ units: 40, clusters: 3 });
+    expect(whole.bundles[0]!.inspect!.metrics["match/mean/accuracy"]!.exclude.interval).toMatchObject({
+      units: 40,
+      clusters: 3,
+    });
     expect(split.bundles[0]!.inspect!.sample_clusters).toEqual(clusters);
-    writeFileSync(at("chunked.eval"), zipBytes(ms.flatMap((m) => (/^samples\/[^/]+_epoch_\d+\.json$/.test(m.name) ? chunk(m) : [m]))));
+    writeFileSync(
+      at("chunked.eval"),
+      zipBytes(ms.flatMap((m) => (/^samples\/[^/]+_epoch_\d+\.json$/.test(m.name) ? chunk(m) : [m]))),
+    );
     expect(scoreInspectLog(at("chunked.eval"), "eval").inspect!.sample_clusters).toEqual(clusters);
   });
 
   it("a record's kept metadata value counts 80 bytes more against its log's budget (a slot and a name in the entry's sample clusters)", () => {
     const plain = sampleRecord({ id: 1, epoch: 1, scores: { match: { value: "C" } } }, "samples/1_epoch_1.json", [])!;
-    const tagged = sampleRecord({ id: 1, epoch: 1, scores: { match: { value: "C" } }, metadata: { task: "x".repeat(20) } }, "samples/1_epoch_1.json", [])!;
+    const tagged = sampleRecord(
+      { id: 1, epoch: 1, scores: { match: { value: "C" } }, metadata: { task: "x".repeat(20) } },
+      "samples/1_epoch_1.json",
+      [],
+    )!;
     // The kept pair [key, value] (a value this short is kept as it is): 32 + (16 + 24 + 2·4) + (16 + 24 + 2·20)
     // = 160 bytes held, against the empty list's 32: 128 more, and 80 for its one value's cluster slot and name: 208.
     expect(recordBytes(tagged) - recordBytes(plain)).toBe(208);

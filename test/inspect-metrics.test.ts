@@ -9,7 +9,6 @@ import { scoreInspectLog } from "../src/kinds/inspect/read.js";
 import { fixture, json, member, members, place } from "./helpers/inspect.js";
 import { rng, type Rng } from "../src/fuzz/random.js";
 
-
 // ---- the oracle: Inspect's rules (scorer/_metric.py value_to_float; _metrics/*.py; statistics.mean) ----
 function toFloat(v: unknown): number {
   if (typeof v === "boolean") return v ? 1 : 0;
@@ -46,7 +45,8 @@ function reduced(records: { id: number; value: unknown }[]): number[] {
   }
   return [...by.values()].map(mean);
 }
-const close = (a: number, b: number) => (Number.isNaN(a) ? Number.isNaN(b) : Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b), 1e-3));
+const close = (a: number, b: number) =>
+  Number.isNaN(a) ? Number.isNaN(b) : Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b), 1e-3);
 
 describe("the oracle against Inspect's own figures in the real logs", () => {
   it("popularity.json (C, C, I) and log_streaming.eval (I,C | C,C over two epochs)", () => {
@@ -56,7 +56,10 @@ describe("the oracle against Inspect's own figures in the real logs", () => {
     expect(ORACLE["stderr"]!(popValues)).toBeCloseTo(pop.results.scores[0].metrics.stderr.value, 15);
     const ms = members(fixture("log_streaming.eval"));
     const header = json(member(ms, "header.json"));
-    const recs = ms.filter((m) => m.name.startsWith("samples/")).map((m) => json(m)).map((s) => ({ id: s.id, value: s.scores.match.value }));
+    const recs = ms
+      .filter((m) => m.name.startsWith("samples/"))
+      .map((m) => json(m))
+      .map((s) => ({ id: s.id, value: s.scores.match.value }));
     expect(ORACLE["accuracy"]!(reduced(recs))).toBe(header.results.scores[0].metrics.accuracy.value);
     expect(ORACLE["stderr"]!(reduced(recs))).toBe(header.results.scores[0].metrics.stderr.value);
   });
@@ -64,8 +67,17 @@ describe("the oracle against Inspect's own figures in the real logs", () => {
 
 // ---- random logs ----
 const VALUES: ((r: Rng) => unknown)[] = [
-  () => "C", () => "I", () => "P", () => "N", () => true, () => false,
-  (r) => Math.floor(r() * 9) / 8, (r) => String(Math.floor(r() * 5) / 4), () => "yes", () => "No", () => NaN,
+  () => "C",
+  () => "I",
+  () => "P",
+  () => "N",
+  () => true,
+  () => false,
+  (r) => Math.floor(r() * 9) / 8,
+  (r) => String(Math.floor(r() * 5) / 4),
+  () => "yes",
+  () => "No",
+  () => NaN,
 ];
 function randomLog(r: Rng) {
   const ids = Array.from({ length: 1 + Math.floor(r() * 12) }, (_, i) => i + 1);
@@ -75,7 +87,12 @@ function randomLog(r: Rng) {
     for (let epoch = 1; epoch <= epochs; epoch++) {
       if (r() < 0.1) continue; // missing
       const error = r() < 0.1;
-      samples.push({ id, epoch, value: error && r() < 0.5 ? undefined : VALUES[Math.floor(r() * VALUES.length)]!(r), error });
+      samples.push({
+        id,
+        epoch,
+        value: error && r() < 0.5 ? undefined : VALUES[Math.floor(r() * VALUES.length)]!(r),
+        error,
+      });
     }
   // Inspect (0.3.247 on): every record with a score enters, errored or not.
   const values = reduced(samples.filter((s) => s.value !== undefined).map((s) => ({ id: s.id, value: s.value })));
@@ -83,19 +100,45 @@ function randomLog(r: Rng) {
   return { ids, epochs, samples, claims, values };
 }
 /** Python's JSON: NaN as a bare token. */
-const py = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "number" && Number.isNaN(x) ? "__NaN__" : x)).replaceAll('"__NaN__"', "NaN");
+const py = (v: unknown) =>
+  JSON.stringify(v, (_k, x) => (typeof x === "number" && Number.isNaN(x) ? "__NaN__" : x)).replaceAll(
+    '"__NaN__"',
+    "NaN",
+  );
 
 function logText(l: ReturnType<typeof randomLog>): string {
   return py({
     version: 2,
     status: "success",
     eval: {
-      task: "prop", task_id: "prop", run_id: "r", model: "m", created: "2026-01-01T00:00:00+00:00",
-      dataset: { sample_ids: l.ids }, config: { epochs: l.epochs }, packages: { inspect_ai: "0.3.255" },
-      scorers: [{ name: "s", options: {}, metrics: Object.keys(ORACLE).map((m) => ({ name: `inspect_ai/${m}`, options: {} })) }],
+      task: "prop",
+      task_id: "prop",
+      run_id: "r",
+      model: "m",
+      created: "2026-01-01T00:00:00+00:00",
+      dataset: { sample_ids: l.ids },
+      config: { epochs: l.epochs },
+      packages: { inspect_ai: "0.3.255" },
+      scorers: [
+        { name: "s", options: {}, metrics: Object.keys(ORACLE).map((m) => ({ name: `inspect_ai/${m}`, options: {} })) },
+      ],
     },
-    results: { scores: [{ name: "s", scorer: "s", params: {}, metrics: Object.fromEntries(Object.entries(l.claims).map(([k, v]) => [k, { name: k, value: v, params: {} }])) }] },
-    samples: l.samples.map((s) => ({ id: s.id, epoch: s.epoch, scores: s.value === undefined ? {} : { s: { value: s.value } }, ...(s.error ? { error: { message: "RuntimeError('x')" } } : {}) })),
+    results: {
+      scores: [
+        {
+          name: "s",
+          scorer: "s",
+          params: {},
+          metrics: Object.fromEntries(Object.entries(l.claims).map(([k, v]) => [k, { name: k, value: v, params: {} }])),
+        },
+      ],
+    },
+    samples: l.samples.map((s) => ({
+      id: s.id,
+      epoch: s.epoch,
+      scores: s.value === undefined ? {} : { s: { value: s.value } },
+      ...(s.error ? { error: { message: "RuntimeError('x')" } } : {}),
+    })),
   });
 }
 
@@ -135,19 +178,49 @@ describe("the metrics of one results entry", () => {
     const reducedValues = [0.5, 1, 0];
     const stderr = ORACLE["stderr"]!(reducedValues);
     const log = py({
-      version: 2, status: "success",
+      version: 2,
+      status: "success",
       eval: {
-        task: "mix", task_id: "mix", run_id: "r", model: "m", created: "2026-01-01T00:00:00+00:00",
-        dataset: { sample_ids: [1, 2, 3] }, config: { epochs: 2 }, packages: { inspect_ai: "0.3.255" },
-        scorers: [{ name: "s", options: {}, metrics: [{ name: "inspect_ai/accuracy", options: {} }, { name: "mine/custom", options: {} }, { name: "inspect_ai/stderr", options: {} }] }],
+        task: "mix",
+        task_id: "mix",
+        run_id: "r",
+        model: "m",
+        created: "2026-01-01T00:00:00+00:00",
+        dataset: { sample_ids: [1, 2, 3] },
+        config: { epochs: 2 },
+        packages: { inspect_ai: "0.3.255" },
+        scorers: [
+          {
+            name: "s",
+            options: {},
+            metrics: [
+              { name: "inspect_ai/accuracy", options: {} },
+              { name: "mine/custom", options: {} },
+              { name: "inspect_ai/stderr", options: {} },
+            ],
+          },
+        ],
       },
       // scored_samples is off by one: one COUNT_MISMATCH for the entry, not one per metric.
-      results: { scores: [{ name: "s", scorer: "s", params: {}, scored_samples: 4, unscored_samples: 0, metrics: {
-        accuracy: { name: "accuracy", value: 0.5, params: {} },
-        custom: { name: "custom", value: 0.25, params: {} },
-        stderr: { name: "stderr", value: stderr + 0.01, params: {} },
-      } }] },
-      samples: Object.entries(values).flatMap(([id, vs]) => vs.map((v, i) => ({ id: Number(id), epoch: i + 1, scores: { s: { value: v } } }))),
+      results: {
+        scores: [
+          {
+            name: "s",
+            scorer: "s",
+            params: {},
+            scored_samples: 4,
+            unscored_samples: 0,
+            metrics: {
+              accuracy: { name: "accuracy", value: 0.5, params: {} },
+              custom: { name: "custom", value: 0.25, params: {} },
+              stderr: { name: "stderr", value: stderr + 0.01, params: {} },
+            },
+          },
+        ],
+      },
+      samples: Object.entries(values).flatMap(([id, vs]) =>
+        vs.map((v, i) => ({ id: Number(id), epoch: i + 1, scores: { s: { value: v } } })),
+      ),
     });
     const e = scoreInspectLog(place("mix.json", log), "json");
     const m = e.inspect!.metrics;
@@ -164,6 +237,7 @@ describe("the metrics of one results entry", () => {
       ["COUNT_MISMATCH", "results.scores[0].scored_samples"],
       ["METRIC_MISMATCH", "results.scores[0].metrics.stderr.value"],
     ]);
-    for (const k of ["s/-/accuracy", "s/-/custom", "s/-/stderr"]) expect(m[k]!.coverage).toEqual({ scored: 6, planned: 6 });
+    for (const k of ["s/-/accuracy", "s/-/custom", "s/-/stderr"])
+      expect(m[k]!.coverage).toEqual({ scored: 6, planned: 6 });
   });
 });

@@ -7,11 +7,18 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { rng } from "../src/fuzz/random.js";
 import { MAX_PASS_AT_K, passHatK } from "../src/core/batch/stats.js";
-import { metric, parseReducer, reduce, reduceWeighted, weightedMetric, BUILT_IN_METRICS, type Weighted } from "../src/kinds/inspect/stats.js";
+import {
+  metric,
+  parseReducer,
+  reduce,
+  reduceWeighted,
+  weightedMetric,
+  BUILT_IN_METRICS,
+  type Weighted,
+} from "../src/kinds/inspect/stats.js";
 import { scoreInspectLog } from "../src/kinds/inspect/read.js";
 import { spawnMeasured } from "./helpers/cli.js";
 import { place, readFixture } from "./helpers/inspect.js";
-
 
 const POPULARITY = "2025-05-12T20-28-13-04-00_popularity.json";
 /** The real 42 KB log (ids 1, 2, 3 at epoch 1: C, C, I), edited by `f`, written under a timestamped name. */
@@ -25,7 +32,10 @@ describe("a plan of 3 × 10^7 records in a 42 KB log, through the CLI", () => {
   const file = log("epochs", (v) => (v.eval.config.epochs = 10_000_000));
 
   it("score --errors zero: exit 0 within a small RSS; the missing records counted, every figure over the plan", () => {
-    const r = spawnMeasured(["score", file, "--format", "json", "--errors", "zero", "--quiet"], ["--max-old-space-size=96"]);
+    const r = spawnMeasured(
+      ["score", file, "--format", "json", "--errors", "zero", "--quiet"],
+      ["--max-old-space-size=96"],
+    );
     expect(r.stderr).not.toMatch(/WORKER_FAILED|internal error/);
     expect(r.code).toBe(0);
     expect(r.maxRssKb).toBeLessThan(250 * 1024);
@@ -47,7 +57,10 @@ describe("a plan of 3 × 10^7 records in a 42 KB log, through the CLI", () => {
 
   it("score's table and Markdown list the first pass@k figures and the last, not a thousand", () => {
     for (const format of ["table", "md"]) {
-      const r = spawnMeasured(["score", file, "--format", format, "--errors", "zero", "--quiet", "--details"], ["--max-old-space-size=96"]);
+      const r = spawnMeasured(
+        ["score", file, "--format", format, "--errors", "zero", "--quiet", "--details"],
+        ["--max-old-space-size=96"],
+      );
       expect(r.code).toBe(0);
       const line = r.stdout.split("\n").find((l) => l.includes("k=1 "))!;
       expect(line).toMatch(/k=5 0\.000.*… 994 more k \(--format json\) ….*k=1000 0\.000/);
@@ -71,14 +84,22 @@ describe("a plan past what a count can say exactly", () => {
     expect(r.code, r.stderr).toBe(0);
     const [entry] = JSON.parse(readFileSync(out, "utf8")).bundles;
     expect(entry.validity).toBe("invalid");
-    expect(entry.errors).toContainEqual(expect.objectContaining({ code: "SCHEMA", message: `the plan: 3 samples × ${Number.MAX_SAFE_INTEGER} epochs = ${3 * Number.MAX_SAFE_INTEGER} records, more than assay counts (2^40): counted as 1 epoch` }));
+    expect(entry.errors).toContainEqual(
+      expect.objectContaining({
+        code: "SCHEMA",
+        message: `the plan: 3 samples × ${Number.MAX_SAFE_INTEGER} epochs = ${3 * Number.MAX_SAFE_INTEGER} records, more than assay counts (2^40): counted as 1 epoch`,
+      }),
+    );
     expect(entry.inspect.plan).toEqual({ records: 3, ids: 3, epochs: 1, source: "sample_ids" });
     const c = spawnMeasured(["compare", out, out]);
     expect(c.code, c.stderr).toBe(0);
   });
 
   it("2^40 records exactly is counted as planned", () => {
-    const file = log("edge-plan", (v) => (v.eval.config.epochs = 2 ** 40 / 4, v.eval.dataset.sample_ids = [1, 2, 3, 4]));
+    const file = log(
+      "edge-plan",
+      (v) => ((v.eval.config.epochs = 2 ** 40 / 4), (v.eval.dataset.sample_ids = [1, 2, 3, 4])),
+    );
     const e = scoreInspectLog(file, "json");
     expect(e.errors.filter((f) => f.code === "SCHEMA")).toEqual([]);
     expect(e.inspect!.plan.records).toBe(2 ** 40);
@@ -93,14 +114,30 @@ describe("records scattered over a plan of 2 × 10^9 (in process)", () => {
       v.samples[0].epoch = 1; // id 1: C at epoch 1
       v.samples[1].epoch = 1_000_000_000; // id 2: C at the last planned epoch
       // id 3 (I at epoch 1) is outside sample_ids: SAMPLE_UNPLANNED, counted, in no figure over the plan.
-      v.results.early_stopping = { manager: "m", early_stops: [{ id: 1, epoch: 7, reason: "enough" }, { id: 1, epoch: 1, reason: "has a record" }, { id: 9, epoch: 1, reason: "not planned" }] };
+      v.results.early_stopping = {
+        manager: "m",
+        early_stops: [
+          { id: 1, epoch: 7, reason: "enough" },
+          { id: 1, epoch: 1, reason: "has a record" },
+          { id: 9, epoch: 1, reason: "not planned" },
+        ],
+      };
       delete v.results.total_samples;
       delete v.reductions;
     });
     const e = scoreInspectLog(file, "json");
     expect(e.errors).toEqual([]);
     expect(e.inspect!.plan.records).toBe(2_000_000_000);
-    expect(e.samples).toEqual({ scored: 3, "scored-with-error": 0, error: 0, cancelled: 0, unscored: 0, invalidated: 0, missing: 2_000_000_000 - 2 - 1, "early-stopped": 1 });
+    expect(e.samples).toEqual({
+      scored: 3,
+      "scored-with-error": 0,
+      error: 0,
+      cancelled: 0,
+      unscored: 0,
+      invalidated: 0,
+      missing: 2_000_000_000 - 2 - 1,
+      "early-stopped": 1,
+    });
     expect(e.flags.map((f) => f.code)).toEqual(["SAMPLE_UNPLANNED"]);
     const acc = e.inspect!.metrics["match/-/accuracy"]!;
     expect(acc.coverage).toEqual({ scored: 2, planned: 2_000_000_000 });
@@ -120,11 +157,18 @@ describe("weighted values equal the values written out", () => {
     for (let run = 0; run < 500; run++) {
       const weighted: Weighted<unknown>[] = [];
       for (let i = 0, n = 1 + Math.floor(r() * 8); i < n; i++)
-        weighted.push(r() < 0.4 ? { v: 0, n: 1 + Math.floor(r() * 40) } : { v: pick(r, [1, 0.5, "C", "I", 2, -1, true, NaN] as unknown[]), n: 1 });
+        weighted.push(
+          r() < 0.4
+            ? { v: 0, n: 1 + Math.floor(r() * 40) }
+            : { v: pick(r, [1, 0.5, "C", "I", 2, -1, true, NaN] as unknown[]), n: 1 },
+        );
       const written = weighted.flatMap((x) => Array.from({ length: x.n }, () => x.v));
       for (const name of REDUCERS) {
         const red = parseReducer(name)!;
-        expect(Object.is(reduceWeighted(red, weighted, null), reduce(red, written, null)) || reduceWeighted(red, weighted, null) === reduce(red, written, null)).toBe(true);
+        expect(
+          Object.is(reduceWeighted(red, weighted, null), reduce(red, written, null)) ||
+            reduceWeighted(red, weighted, null) === reduce(red, written, null),
+        ).toBe(true);
       }
       const numbers = weighted.filter((x): x is Weighted => typeof x.v === "number" && !Number.isNaN(x.v));
       const numbersWritten = numbers.flatMap((x) => Array.from({ length: x.n }, () => x.v));
@@ -147,15 +191,62 @@ describe("weighted values equal the values written out", () => {
       expect(mean(halves)).toBe(mean(xs) / 1024);
     }
     // The sum's rounding would show: 2^53 + 1 is no double, but the mean of it and 1 is exact.
-    expect(mean([{ v: 2 ** 53, n: 1 }, { v: 1, n: 1 }, { v: 1, n: 1 }])).toBe((2 ** 53 + 2) / 3);
-    expect(mean([{ v: 0.1, n: 3 }, { v: 0.2, n: 1 }])).toBe(0.125);
+    expect(
+      mean([
+        { v: 2 ** 53, n: 1 },
+        { v: 1, n: 1 },
+        { v: 1, n: 1 },
+      ]),
+    ).toBe((2 ** 53 + 2) / 3);
+    expect(
+      mean([
+        { v: 0.1, n: 3 },
+        { v: 0.2, n: 1 },
+      ]),
+    ).toBe(0.125);
   });
 
   it("a median and a mode over 10^9 epochs of which one is present: 0, at once", () => {
-    expect(reduceWeighted(parseReducer("median")!, [{ v: 1, n: 1 }, { v: 0, n: 999_999_999 }], null)).toBe(0);
-    expect(reduceWeighted(parseReducer("mode")!, [{ v: 1, n: 1 }, { v: 0, n: 999_999_999 }], null)).toBe(0);
-    expect(reduceWeighted(parseReducer("pass_k_1000000000")!, [{ v: 1, n: 1 }, { v: 0, n: 999_999_999 }], null)).toBe(0);
-    expect(reduceWeighted(parseReducer("mean")!, [{ v: 1, n: 1 }, { v: 0, n: 999_999_999 }], null)).toBe(1e-9);
+    expect(
+      reduceWeighted(
+        parseReducer("median")!,
+        [
+          { v: 1, n: 1 },
+          { v: 0, n: 999_999_999 },
+        ],
+        null,
+      ),
+    ).toBe(0);
+    expect(
+      reduceWeighted(
+        parseReducer("mode")!,
+        [
+          { v: 1, n: 1 },
+          { v: 0, n: 999_999_999 },
+        ],
+        null,
+      ),
+    ).toBe(0);
+    expect(
+      reduceWeighted(
+        parseReducer("pass_k_1000000000")!,
+        [
+          { v: 1, n: 1 },
+          { v: 0, n: 999_999_999 },
+        ],
+        null,
+      ),
+    ).toBe(0);
+    expect(
+      reduceWeighted(
+        parseReducer("mean")!,
+        [
+          { v: 1, n: 1 },
+          { v: 0, n: 999_999_999 },
+        ],
+        null,
+      ),
+    ).toBe(1e-9);
   });
 });
 

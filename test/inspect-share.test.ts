@@ -5,8 +5,25 @@ import { describe, expect, it } from "vitest";
 import { shareStrings, type SampleRecord } from "../src/kinds/inspect/sample.js";
 
 const record = (i: number, metadata: (string | number | null)[], scores: Record<string, unknown>): SampleRecord => ({
-  member: `samples/${i}_epoch_1.json`, id: String(i), epoch: 1, error: null, errorMessage: null, limit: null, retries: 0, scores,
-  graderFailed: [], modelFailed: [], noChoices: true, sandbox: null, invalidated: false, edits: [], findings: [], flags: [], metadata, metadataCut: false, usage: null,
+  member: `samples/${i}_epoch_1.json`,
+  id: String(i),
+  epoch: 1,
+  error: null,
+  errorMessage: null,
+  limit: null,
+  retries: 0,
+  scores,
+  graderFailed: [],
+  modelFailed: [],
+  noChoices: true,
+  sandbox: null,
+  invalidated: false,
+  edits: [],
+  findings: [],
+  flags: [],
+  metadata,
+  metadataCut: false,
+  usage: null,
 });
 
 describe("shareStrings", () => {

@@ -4,7 +4,21 @@
 import { describe, expect, it } from "vitest";
 import { MAX_LINE_BYTES, splitLines } from "../src/core/json/lines.js";
 import { JsonDecimal, parseStrictJson, parseStrictJsonByScan, plainParse } from "../src/core/json/strict.js";
-import { bundle, codes, escaped, game, header, killed, live, score, sha, T0, warningCodes, ZERO, type Rec } from "./helpers/bundle.js";
+import {
+  bundle,
+  codes,
+  escaped,
+  game,
+  header,
+  killed,
+  live,
+  score,
+  sha,
+  T0,
+  warningCodes,
+  ZERO,
+  type Rec,
+} from "./helpers/bundle.js";
 import { rng } from "./helpers/random.js";
 
 type Files = Record<string, string | Buffer>;
@@ -79,7 +93,12 @@ describe("parseStrictJson", () => {
     const v = (r as { value: Record<string, unknown> }).value as any;
     expect(v.i).toBe(3);
     expect(v.n[0]).toBe(0);
-    for (const [box, value] of [[v.f, 1], [v.e, 1000], [v.n[1][0], 2.5], [v.o.x, -0.7]] as const) {
+    for (const [box, value] of [
+      [v.f, 1],
+      [v.e, 1000],
+      [v.n[1][0], 2.5],
+      [v.o.x, -0.7],
+    ] as const) {
       expect(box).toBeInstanceOf(JsonDecimal);
       expect(box.value).toBe(value);
     }
@@ -179,7 +198,7 @@ describe("parseStrictJson", () => {
     const n = 100_000;
     const tooDeep = { ok: false, issue: { code: "JSON_TOO_DEEP" } };
     expect(parseStrictJson("[".repeat(n), " ")).toMatchObject(tooDeep);
-    expect(parseStrictJson("{\"a\":".repeat(n), " ")).toMatchObject(tooDeep);
+    expect(parseStrictJson('{"a":'.repeat(n), " ")).toMatchObject(tooDeep);
     expect(parseStrictJson("[".repeat(n) + "]".repeat(n), " ")).toMatchObject(tooDeep);
     expect(parseStrictJson("[".repeat(n) + "1.5" + "]".repeat(n), " ")).toMatchObject(tooDeep);
     expect(parseStrictJson('{"a":'.repeat(n) + "1" + "}".repeat(n), " ")).toMatchObject(tooDeep);
@@ -198,7 +217,10 @@ describe("splitLines", () => {
     return out;
   };
   const summary = (chunks: Iterable<Uint8Array>) =>
-    [...splitLines(chunks)].map((l) => ({ ...l, bytes: l.bytes === null ? null : Buffer.from(l.bytes).toString("latin1") }));
+    [...splitLines(chunks)].map((l) => ({
+      ...l,
+      bytes: l.bytes === null ? null : Buffer.from(l.bytes).toString("latin1"),
+    }));
 
   it("numbers lines from 1 and hashes each one's bytes without its \\n, whatever the chunking", () => {
     const text = Buffer.from('{"a":1}\n\n{"b":"é"}\ntail');
@@ -279,15 +301,21 @@ describe("ENCODING in the journal", () => {
   });
 
   it("accepts an escaped surrogate pair and raw multi-byte UTF-8", () => {
-    const e = score(edit(base(), { 3: swap('"keys":"l"', '"keys":"\\ud83d\\ude00"'), 5: swap('"keys":"l"', '"keys":"é😀"') }));
+    const e = score(
+      edit(base(), { 3: swap('"keys":"l"', '"keys":"\\ud83d\\ude00"'), 5: swap('"keys":"l"', '"keys":"é😀"') }),
+    );
     expect(found(e)).toEqual([]);
     expect(e.validity).toBe("valid");
   });
 
   it("rejects a BOM, \\r or invalid UTF-8 in summary.json too", () => {
     const files = base();
-    expect(found(score({ ...files, "summary.json": "\ufeff" + files["summary.json"] }))).toEqual([["ENCODING", "summary.json", null]]);
-    expect(found(score({ ...files, "summary.json": files["summary.json"] + "\r\n" }))).toEqual([["ENCODING", "summary.json", null]]);
+    expect(found(score({ ...files, "summary.json": "\ufeff" + files["summary.json"] }))).toEqual([
+      ["ENCODING", "summary.json", null],
+    ]);
+    expect(found(score({ ...files, "summary.json": files["summary.json"] + "\r\n" }))).toEqual([
+      ["ENCODING", "summary.json", null],
+    ]);
     const bad = Buffer.concat([Buffer.from(String(files["summary.json"])), Buffer.from([0x20, 0xfe])]);
     expect(found(score({ ...files, "summary.json": bad }))).toEqual([["ENCODING", "summary.json", null]]);
   });
@@ -363,7 +391,9 @@ describe("JSON_SYNTAX and the one-object-per-line rule", () => {
   });
 
   it("reports failing lines of different kinds together", () => {
-    const e = score(edit(base(), { 3: swap('"keys":"l"', '"keys":"\\udc00"'), 5: swap('"keys":"l"', '"keys":"l","keys":"m"') }));
+    const e = score(
+      edit(base(), { 3: swap('"keys":"l"', '"keys":"\\udc00"'), 5: swap('"keys":"l"', '"keys":"l","keys":"m"') }),
+    );
     expect(found(e)).toEqual([
       ["ENCODING", J, 3],
       ["JSON_DUPLICATE_KEY", J, 5],
@@ -394,8 +424,12 @@ describe("JSON_SYNTAX and the one-object-per-line rule", () => {
   it("allows spaces and \\n around a .json document, nothing else", () => {
     const files = base();
     expect(found(score({ ...files, "summary.json": `\n  ${files["summary.json"]} \n\n` }))).toEqual([]);
-    expect(found(score({ ...files, "summary.json": `\t${files["summary.json"]}` }))).toEqual([["JSON_SYNTAX", "summary.json", null]]);
-    expect(found(score({ ...files, "summary.json": `${files["summary.json"]}{}` }))).toEqual([["JSON_SYNTAX", "summary.json", null]]);
+    expect(found(score({ ...files, "summary.json": `\t${files["summary.json"]}` }))).toEqual([
+      ["JSON_SYNTAX", "summary.json", null],
+    ]);
+    expect(found(score({ ...files, "summary.json": `${files["summary.json"]}{}` }))).toEqual([
+      ["JSON_SYNTAX", "summary.json", null],
+    ]);
   });
 });
 
@@ -445,7 +479,11 @@ describe("NOT_FINITE", () => {
 describe("a header that fails strict decoding", () => {
   const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
   const breakers: [string, string, (s: string) => string | Buffer][] = [
-    ["a duplicate key through a \\u escape", "JSON_DUPLICATE_KEY", swap('"model":"m-1"', '"model":"m-1","\\u006dodel":"m-2"')],
+    [
+      "a duplicate key through a \\u escape",
+      "JSON_DUPLICATE_KEY",
+      swap('"model":"m-1"', '"model":"m-1","\\u006dodel":"m-2"'),
+    ],
     ["a raw \\r inside a string", "ENCODING", swap('"model":"m-1"', '"model":"m-1\r"')],
     ["a raw \\r at the end", "ENCODING", (s) => s + "\r"],
     ["a byte order mark", "ENCODING", (s) => Buffer.concat([BOM, Buffer.from(s)])],
@@ -454,29 +492,46 @@ describe("a header that fails strict decoding", () => {
     ["a seq written as a string (envelope)", "SCHEMA", swap('"seq":0,', '"seq":"0",')],
   ];
 
-  it.each(breakers)("%s: later lines are still judged as native-game, and the status is the end's", (_name, code, broken) => {
-    const e = score(
-      edit(base(), {
-        1: broken,
-        3: swap('"keys":"l"', '"keys":"l","extra":1'), // SCHEMA
-        5: swap('"frame":1,', '"frame":0,'), // keys for a stale frame: TRANSITION
-      }),
-    );
-    expect(found(e)).toEqual([
-      [code, J, 1],
-      ["SCHEMA", J, 3],
-      ["TRANSITION", J, 5],
-    ]);
-    expect(e).toMatchObject({ validity: "invalid", profile: "native-game", status: "completed", ending: true, victory: null, late: null });
-    expect(e).toMatchObject({ experiment: "exp", trial: "t1", attempt: 1 });
-  });
+  it.each(breakers)(
+    "%s: later lines are still judged as native-game, and the status is the end's",
+    (_name, code, broken) => {
+      const e = score(
+        edit(base(), {
+          1: broken,
+          3: swap('"keys":"l"', '"keys":"l","extra":1'), // SCHEMA
+          5: swap('"frame":1,', '"frame":0,'), // keys for a stale frame: TRANSITION
+        }),
+      );
+      expect(found(e)).toEqual([
+        [code, J, 1],
+        ["SCHEMA", J, 3],
+        ["TRANSITION", J, 5],
+      ]);
+      expect(e).toMatchObject({
+        validity: "invalid",
+        profile: "native-game",
+        status: "completed",
+        ending: true,
+        victory: null,
+        late: null,
+      });
+      expect(e).toMatchObject({ experiment: "exp", trial: "t1", attempt: 1 });
+    },
+  );
 
   it.each(breakers)("%s alone: only line 1 is reported, and a winning game earns no victory", (_name, code, broken) => {
     const files = bundle(game({ states: [live(), escaped()] }));
     expect(score(files)).toMatchObject({ validity: "valid", victory: true });
     const e = score(edit(files, { 1: broken }));
     expect(found(e)).toEqual([[code, J, 1]]);
-    expect(e).toMatchObject({ validity: "invalid", profile: "native-game", status: "completed", ending: true, victory: null, late: null });
+    expect(e).toMatchObject({
+      validity: "invalid",
+      profile: "native-game",
+      status: "completed",
+      ending: true,
+      victory: null,
+      late: null,
+    });
   });
 
   it("an unterminated journal under a broken header is labelled unterminated", () => {
@@ -490,21 +545,29 @@ describe("a header that fails strict decoding", () => {
     ["an unsupported format", swap('"format":"assay.bundle/1"', '"format":"assay.bundle/2"')],
     ["another record type", swap('"type":"session"', '"type":"observation"')],
   ])("a broken header with %s: the rest is not judged by a guessed profile", (_name, change) => {
-    const e = score(edit(base(), { 1: (s) => change(breakers[0]![2](s) as string), 3: swap('"keys":"l"', '"keys":"l","extra":1') }));
+    const e = score(
+      edit(base(), { 1: (s) => change(breakers[0]![2](s) as string), 3: swap('"keys":"l"', '"keys":"l","extra":1') }),
+    );
     expect(found(e)).toEqual([["JSON_DUPLICATE_KEY", J, 1]]);
     expect(e.profile).toBeNull();
   });
 
   it.each([
     ["profile", swap('"profile":"native-game"', '"profile":"world","profile":"native-game"')],
-    ["profile, through a \\u escape and spaces", swap('"profile":"native-game"', `"\\u0070rofile"${" ".repeat(40)}:"world","profile":"native-game"`)],
+    [
+      "profile, through a \\u escape and spaces",
+      swap('"profile":"native-game"', `"\\u0070rofile"${" ".repeat(40)}:"world","profile":"native-game"`),
+    ],
     ["type", swap('"type":"session"', '"type":"observation","type":"session"')],
     ["format", swap('"format":"assay.bundle/1"', '"format":"assay.bundle/2","format":"assay.bundle/1"')],
-  ])("a header with a duplicated %s: which one was meant is a guess, so no profile judges the rest", (_name, change) => {
-    const e = score(edit(base(), { 1: change, 3: swap('"keys":"l"', '"keys":"l","extra":1') }));
-    expect(found(e)).toEqual([["JSON_DUPLICATE_KEY", J, 1]]);
-    expect(e.profile).toBeNull();
-  });
+  ])(
+    "a header with a duplicated %s: which one was meant is a guess, so no profile judges the rest",
+    (_name, change) => {
+      const e = score(edit(base(), { 1: change, 3: swap('"keys":"l"', '"keys":"l","extra":1') }));
+      expect(found(e)).toEqual([["JSON_DUPLICATE_KEY", J, 1]]);
+      expect(e.profile).toBeNull();
+    },
+  );
 
   it("a key named profile inside meta is no duplicate of the header's", () => {
     const e = score(edit(base(), { 1: (s) => swap('"model":"m-1"', '"model":"m-1","profile":"world","x":NaN')(s) }));
@@ -529,25 +592,39 @@ describe("one unreadable line anywhere is one finding", () => {
     ["a duplicate key", "JSON_DUPLICATE_KEY", (s) => s.replace(/}$/, ',"\\u0074ype":"keys"}')],
     ["a raw \\r", "ENCODING", (s) => s + "\r"],
     ["a byte order mark", "ENCODING", (s) => Buffer.concat([BOM, Buffer.from(s)])],
-    ["invalid UTF-8", "ENCODING", (s) => Buffer.concat([Buffer.from(s.replace(/}$/, ',"x":"')), Buffer.from([0xff]), Buffer.from('"}')])],
+    [
+      "invalid UTF-8",
+      "ENCODING",
+      (s) => Buffer.concat([Buffer.from(s.replace(/}$/, ',"x":"')), Buffer.from([0xff]), Buffer.from('"}')]),
+    ],
     ["a line too long", "LINE_TOO_LONG", padTo(MiB)],
     ["a syntax error", "JSON_SYNTAX", (s) => s.replace(/}$/, ",}")],
     ["a broken envelope", "SCHEMA", (s) => s.replace(/"seq":\d+,/, '"seq":"x",')],
   ];
   // game(): 1 header, 2 obs 0, 3 keys, 4 obs 1, 5 keys, 6 obs 2 (killed), 7 final score, 8 end.
-  const cases = [2, 3, 4, 5, 6, 7, 8].flatMap((line) => ways.map(([name, code, change]) => [line, name, code, change] as const));
+  const cases = [2, 3, 4, 5, 6, 7, 8].flatMap((line) =>
+    ways.map(([name, code, change]) => [line, name, code, change] as const),
+  );
 
   it.each(cases)("line %i, %s", (line, _name, code, change) => {
     const e = score(edit(base(), { [line]: change }));
     expect(found(e)).toEqual([[code, J, line]]);
-    expect(e).toMatchObject({ validity: "invalid", profile: "native-game", status: line === 8 ? "unterminated" : "completed", victory: null });
+    expect(e).toMatchObject({
+      validity: "invalid",
+      profile: "native-game",
+      status: line === 8 ? "unterminated" : "completed",
+      victory: null,
+    });
   });
 
-  it.each(ways)("an interrupted game whose final score is unreadable (%s) is not 'interrupted without a final score'", (_name, code, change) => {
-    const files = bundle(game({ states: [live(), live({ turn: 20 })], end: "interrupted" })); // 5 final score, 6 end
-    expect(found(score(files))).toEqual([]);
-    expect(found(score(edit(files, { 5: change })))).toEqual([[code, J, 5]]);
-  });
+  it.each(ways)(
+    "an interrupted game whose final score is unreadable (%s) is not 'interrupted without a final score'",
+    (_name, code, change) => {
+      const files = bundle(game({ states: [live(), live({ turn: 20 })], end: "interrupted" })); // 5 final score, 6 end
+      expect(found(score(files))).toEqual([]);
+      expect(found(score(edit(files, { 5: change })))).toEqual([[code, J, 5]]);
+    },
+  );
 
   it("several unreadable lines in a row are one finding each", () => {
     const e = score(edit(base(), { 3: ways[2]![2], 4: ways[7]![2], 5: ways[0]![2] }));
@@ -584,9 +661,13 @@ describe("one unreadable line anywhere is one finding", () => {
       // 1 header, 2 obs 0, 3 keys (unreadable), 4 obs 0 again, 5 keys, 6 obs 1 (killed), 7 final score, 8 end
       const t = (s: number) => T0 + s * 1000;
       const recs: Rec[] = [
-        header(), { type: "observation", at: t(1), frame: 0, state: live() }, { type: "keys", at: t(2), frame: 0, keys: "l" },
-        { type: "observation", at: t(3), frame: 0, state: live() }, { type: "keys", at: t(4), frame: 0, keys: "l" },
-        { type: "observation", at: t(5), frame: 1, state: killed() }, { type: "score", at: t(6), final: true, snapshot: "auto" },
+        header(),
+        { type: "observation", at: t(1), frame: 0, state: live() },
+        { type: "keys", at: t(2), frame: 0, keys: "l" },
+        { type: "observation", at: t(3), frame: 0, state: live() },
+        { type: "keys", at: t(4), frame: 0, keys: "l" },
+        { type: "observation", at: t(5), frame: 1, state: killed() },
+        { type: "score", at: t(6), final: true, snapshot: "auto" },
         { type: "end", at: t(7), status: "completed", reason: "test" },
       ];
       expect(found(score(edit(bundle(recs), {})))).toEqual([["TRANSITION", J, 4]]);
@@ -602,7 +683,9 @@ describe("one unreadable line anywhere is one finding", () => {
         ["JSON_SYNTAX", J, 4],
         ["TRANSITION", J, 5],
       ]);
-      expect(e.errors[1]!.message).toBe("keys for frame 2; the latest observation is frame 0 to 1 at most (1 unreadable line since frame 0)");
+      expect(e.errors[1]!.message).toBe(
+        "keys for frame 2; the latest observation is frame 0 to 1 at most (1 unreadable line since frame 0)",
+      );
     });
 
     it("keys for a frame a lost first line could not have observed", () => {
@@ -611,11 +694,22 @@ describe("one unreadable line anywhere is one finding", () => {
         ["JSON_SYNTAX", J, 2],
         ["TRANSITION", J, 3],
       ]);
-      expect(e.errors[1]!.message).toBe("keys for frame 1; the latest observation is frame 0 at most (1 unreadable line since the header)");
+      expect(e.errors[1]!.message).toBe(
+        "keys for frame 1; the latest observation is frame 0 at most (1 unreadable line since the header)",
+      );
     });
 
     it("keys after the deadline, decreasing turns, flags changed after the ending: the intact journal's findings, plus the lost line's", () => {
-      const recs = game({ deadline: T0 + 4500, states: [live(), live({ turn: 20, playerturn: 10 }), killed(), killed({ turn: 600, is_dead: false }), live({ turn: 5 })] });
+      const recs = game({
+        deadline: T0 + 4500,
+        states: [
+          live(),
+          live({ turn: 20, playerturn: 10 }),
+          killed(),
+          killed({ turn: 600, is_dead: false }),
+          live({ turn: 5 }),
+        ],
+      });
       // 1 header, 2 obs 0, 3 keys, 4 obs 1, 5 keys, 6 obs 2 (killed), 7 keys (late), 8 obs 3 (is_dead false), 9 keys (late), 10 obs 4 (turn 5), …
       const intact = found(score(edit(bundle(recs), {})));
       expect(intact.map(([, , line]) => line)).toEqual([7, 8, 9, 10, 10, 10]);
@@ -659,12 +753,16 @@ describe("integer literals", () => {
   });
 
   it("rejects an envelope `at` beyond 2^53−1", () => {
-    expect(found(score(edit(base(), { 8: (s) => s.replace(/"at":\d+/, '"at":9007199254740993') })))).toEqual([["SCHEMA", J, 8]]);
+    expect(found(score(edit(base(), { 8: (s) => s.replace(/"at":\d+/, '"at":9007199254740993') })))).toEqual([
+      ["SCHEMA", J, 8],
+    ]);
   });
 
   it("lets meta hold any finite number, however spelled", () => {
     const files = bundle(game({ meta: { model: "m-1", temp: 1.5, big: 1000, neg: -2 } }));
-    const e = score(edit(files, { 1: (s) => s.replace('"big":1000', '"big":1e3').replace('"neg":-2', '"neg":-2.5E-3') }));
+    const e = score(
+      edit(files, { 1: (s) => s.replace('"big":1000', '"big":1e3').replace('"neg":-2', '"neg":-2.5E-3') }),
+    );
     expect(found(e)).toEqual([]);
     expect(e.validity).toBe("valid");
     expect(linesOf(edit(files, {}))[0]).toContain('"temp":1.5');
@@ -712,7 +810,13 @@ describe("torn tail", () => {
 /** The text a writer would have appended next (without its \n) after `records`. */
 function chainTail(records: Rec[], next: Rec): string {
   const lines = linesOf(bundle(records));
-  return JSON.stringify({ seq: lines.length, at: next["at"], type: next["type"], prev: sha(lines[lines.length - 1]!), ...next });
+  return JSON.stringify({
+    seq: lines.length,
+    at: next["at"],
+    type: next["type"],
+    prev: sha(lines[lines.length - 1]!),
+    ...next,
+  });
 }
 
 // parseStrictJson skips the character pass when cheap native searches prove the text holds
@@ -720,7 +824,8 @@ function chainTail(records: Rec[], next: Rec): string {
 // on its lines (keys whose colon has whitespace before it, `":` inside strings, escapes, decimal
 // and huge literals, duplicates) are judged by both and must agree exactly.
 describe("the shortcut agrees with the character pass", () => {
-  const judge = (r: ReturnType<typeof parseStrictJson>) => (r.ok ? { ok: true, value: r.value } : { ok: false, code: r.issue.code });
+  const judge = (r: ReturnType<typeof parseStrictJson>) =>
+    r.ok ? { ok: true, value: r.value } : { ok: false, code: r.issue.code };
 
   it.each([
     ["a duplicate hidden behind an escaped quote and colon in a string", '{"a":"x\\":","a":1}'],
@@ -750,12 +855,14 @@ describe("the shortcut agrees with the character pass", () => {
     ['{"a":-0}', " "],
     ['{"__proto__":1,"__proto__":2}', " "],
   ])("judges %j as the character pass does", (text, outer) => {
-    expect(judge(parseStrictJson(text, outer as " " | " \n"))).toEqual(judge(parseStrictJsonByScan(text, outer as " " | " \n")));
+    expect(judge(parseStrictJson(text, outer as " " | " \n"))).toEqual(
+      judge(parseStrictJsonByScan(text, outer as " " | " \n")),
+    );
   });
 
   it("on 20,000 seeded texts", () => {
     const r = rng(20261130);
-    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
     const ws = () => pick(["", "", "", " ", "\t", "\n", "  "]);
     const KEYS = ['"a"', '"b"', '"a"', '":"', '"x\\":"', '"\\u0061"', '"a\\\\"', '"__proto__"', '""'];
     const NUMS = ["0", "-0", "7", "-12", "1.0", "2.5", "1e3", "1E-2", "-0.0", "9007199254740993", "1e999", "0.1e1"];
@@ -770,12 +877,17 @@ describe("the shortcut agrees with the character pass", () => {
         return "[" + Array.from({ length: n }, () => ws() + value(depth + 1) + ws()).join(",") + "]";
       }
       const n = Math.floor(r() * 5);
-      return "{" + Array.from({ length: n }, () => ws() + pick(KEYS) + ws() + ":" + ws() + value(depth + 1) + ws()).join(",") + "}";
+      return (
+        "{" +
+        Array.from({ length: n }, () => ws() + pick(KEYS) + ws() + ":" + ws() + value(depth + 1) + ws()).join(",") +
+        "}"
+      );
     };
     const counts = { shortcut: 0, accepted: 0, rejected: 0 };
     for (let i = 0; i < 20_000; i++) {
       const outer = pick([" ", " \n"] as const);
-      const text = pick(["", " ", "\n"]) + (r() < 0.7 ? "{" + `"k":${value(1)}` + "}" : value(0)) + pick(["", " ", "\n"]);
+      const text =
+        pick(["", " ", "\n"]) + (r() < 0.7 ? "{" + `"k":${value(1)}` + "}" : value(0)) + pick(["", " ", "\n"]);
       const fast = judge(parseStrictJson(text, outer));
       const full = judge(parseStrictJsonByScan(text, outer));
       expect(fast, text).toEqual(full);

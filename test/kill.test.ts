@@ -69,7 +69,19 @@ interface Killed {
  * by itself first (the caller then needs a larger corpus).
  */
 async function scoreAndKill(corpus: string, store: string, out: string): Promise<Killed | null> {
-  const { child, stderr, exited } = startCli(["score", corpus, "--store", store, "--format", "json", "--out", out, "--jobs", "2", "--quiet"]);
+  const { child, stderr, exited } = startCli([
+    "score",
+    corpus,
+    "--store",
+    store,
+    "--format",
+    "json",
+    "--out",
+    out,
+    "--jobs",
+    "2",
+    "--quiet",
+  ]);
   let ended = false;
   void exited.then(() => (ended = true));
   const giveUp = Date.now() + 45_000;
@@ -98,7 +110,11 @@ function checkStore(store: string, polled: number): StoreState {
   const db = new Database(store, { readonly: true, fileMustExist: true });
   try {
     expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
-    const rows = db.prepare("SELECT key, digest, entry FROM results").all() as { key: string; digest: string; entry: string }[];
+    const rows = db.prepare("SELECT key, digest, entry FROM results").all() as {
+      key: string;
+      digest: string;
+      entry: string;
+    }[];
     // No finished result was lost: at least what the poll saw committed is there.
     expect(rows.length).toBeGreaterThanOrEqual(polled);
     for (const r of rows) {
@@ -109,7 +125,9 @@ function checkStore(store: string, polled: number): StoreState {
       expect(r.key).toBe(storeKey(r.digest, null, SCORING_VERSION, {}));
     }
     // Results and stamps were written in one transaction: no stamp points at a missing result.
-    const dangling = db.prepare("SELECT count(*) AS n FROM stamps s LEFT JOIN results r ON r.digest = s.digest WHERE r.key IS NULL").get() as { n: number };
+    const dangling = db
+      .prepare("SELECT count(*) AS n FROM stamps s LEFT JOIN results r ON r.digest = s.digest WHERE r.key IS NULL")
+      .get() as { n: number };
     expect(dangling.n).toBe(0);
     const stamps = (db.prepare("SELECT count(*) AS n FROM stamps").get() as { n: number }).n;
     expect(stamps).toBeGreaterThanOrEqual(rows.length);
@@ -132,7 +150,9 @@ function checkOutputFolder(out: string, expected: string[]): void {
 
 /** Rerun to completion with the store; returns how many bundles came from the store. */
 function rerun(store: string, out: string): number {
-  const r = node(["score", corpusDir, "--store", store, "--format", "json", "--out", out, "--jobs", "2"], { ASSAY_STATUS_SECONDS: "3600" });
+  const r = node(["score", corpusDir, "--store", store, "--format", "json", "--out", out, "--jobs", "2"], {
+    ASSAY_STATUS_SECONDS: "3600",
+  });
   expect(r.code, r.stderr).toBe(0);
   const m = /(\d+)\/(\d+) bundles \((\d+) from store\)/.exec(r.stderr);
   expect(m, r.stderr).not.toBeNull();
@@ -142,7 +162,8 @@ function rerun(store: string, out: string): number {
 }
 
 beforeAll(() => {
-  if (!existsSync(CLI) || !existsSync(join(ROOT, "dist/pool/worker.js"))) throw new Error("the kill test spawns dist/cli.js: build first (npx tsc -p .)");
+  if (!existsSync(CLI) || !existsSync(join(ROOT, "dist/pool/worker.js")))
+    throw new Error("the kill test spawns dist/cli.js: build first (npx tsc -p .)");
 });
 
 /** Synthesise a corpus and score it afresh without a store (the reference document). */
@@ -180,46 +201,49 @@ async function killedRun(store: string, out: string, before?: Buffer): Promise<{
   }
 }
 
-describe.sequential("SIGKILL during `assay score --store` loses nothing, corrupts nothing, and the rerun resumes", () => {
-  it("killed with no previous output: the store is sound, no OUT exists, the rerun finishes the same document", async () => {
-    const outDir = join(tmp, "out-1");
-    mkdirSync(outDir);
-    const store = join(tmp, "kill-1.sqlite");
-    const out = join(outDir, "results.json");
+describe.sequential(
+  "SIGKILL during `assay score --store` loses nothing, corrupts nothing, and the rerun resumes",
+  () => {
+    it("killed with no previous output: the store is sound, no OUT exists, the rerun finishes the same document", async () => {
+      const outDir = join(tmp, "out-1");
+      mkdirSync(outDir);
+      const store = join(tmp, "kill-1.sqlite");
+      const out = join(outDir, "results.json");
 
-    const { state } = await killedRun(store, out);
-    expect(existsSync(out)).toBe(false);
-    checkOutputFolder(out, []);
+      const { state } = await killedRun(store, out);
+      expect(existsSync(out)).toBe(false);
+      checkOutputFolder(out, []);
 
-    const fromStore = rerun(store, out);
-    expect(fromStore).toBeGreaterThanOrEqual(state.rows);
-    expect(fromStore).toBeLessThan(bundles); // the rest was scored now
-    checkOutputFolder(out, ["results.json"]);
-    const doc = readFileSync(out, "utf8");
-    expect(withoutRun(doc)).toBe(withoutRun(freshDoc));
-    expect(JSON.parse(doc).run.complete).toBe(true);
+      const fromStore = rerun(store, out);
+      expect(fromStore).toBeGreaterThanOrEqual(state.rows);
+      expect(fromStore).toBeLessThan(bundles); // the rest was scored now
+      checkOutputFolder(out, ["results.json"]);
+      const doc = readFileSync(out, "utf8");
+      expect(withoutRun(doc)).toBe(withoutRun(freshDoc));
+      expect(JSON.parse(doc).run.complete).toBe(true);
 
-    // And the store is now complete: another rerun takes every bundle from it.
-    expect(checkStore(store, state.rows).rows).toBe(digests);
-    expect(rerun(store, out)).toBe(bundles);
-    expect(withoutRun(readFileSync(out, "utf8"))).toBe(withoutRun(freshDoc));
-  });
+      // And the store is now complete: another rerun takes every bundle from it.
+      expect(checkStore(store, state.rows).rows).toBe(digests);
+      expect(rerun(store, out)).toBe(bundles);
+      expect(withoutRun(readFileSync(out, "utf8"))).toBe(withoutRun(freshDoc));
+    });
 
-  it("killed with a previous OUT present: OUT is byte-identical to before, then replaced by the rerun", async () => {
-    const outDir = join(tmp, "out-2");
-    mkdirSync(outDir);
-    const store = join(tmp, "kill-2.sqlite");
-    const out = join(outDir, "results.json");
-    const previous = Buffer.from(`{"previous": "results document", "keep": "me byte for byte"}\n`);
+    it("killed with a previous OUT present: OUT is byte-identical to before, then replaced by the rerun", async () => {
+      const outDir = join(tmp, "out-2");
+      mkdirSync(outDir);
+      const store = join(tmp, "kill-2.sqlite");
+      const out = join(outDir, "results.json");
+      const previous = Buffer.from(`{"previous": "results document", "keep": "me byte for byte"}\n`);
 
-    const { state } = await killedRun(store, out, previous);
-    expect(readFileSync(out).equals(previous)).toBe(true);
-    checkOutputFolder(out, ["results.json"]);
+      const { state } = await killedRun(store, out, previous);
+      expect(readFileSync(out).equals(previous)).toBe(true);
+      checkOutputFolder(out, ["results.json"]);
 
-    const fromStore = rerun(store, out);
-    expect(fromStore).toBeGreaterThanOrEqual(state.rows);
-    expect(fromStore).toBeLessThan(bundles);
-    checkOutputFolder(out, ["results.json"]);
-    expect(withoutRun(readFileSync(out, "utf8"))).toBe(withoutRun(freshDoc));
-  });
-});
+      const fromStore = rerun(store, out);
+      expect(fromStore).toBeGreaterThanOrEqual(state.rows);
+      expect(fromStore).toBeLessThan(bundles);
+      checkOutputFolder(out, ["results.json"]);
+      expect(withoutRun(readFileSync(out, "utf8"))).toBe(withoutRun(freshDoc));
+    });
+  },
+);

@@ -17,7 +17,9 @@ import { writeJob } from "./helpers/harbor.js";
 import { writeRun } from "./helpers/terminal-bench.js";
 
 const SRC_KINDS = new URL("../src/kinds/", import.meta.url).pathname;
-const SCHEMA = JSON.parse(readFileSync(new URL("../src/report/results.schema.json", import.meta.url), "utf8")) as Record<string, any>;
+const SCHEMA = JSON.parse(
+  readFileSync(new URL("../src/report/results.schema.json", import.meta.url), "utf8"),
+) as Record<string, any>;
 const INSPECT_LOG = new URL("./fixtures/inspect/2025-05-12T20-28-13-04-00_popularity.json", import.meta.url).pathname;
 
 /** What a report must never print as it is: markup, a table cell's end, an entity (a folder's name: no slash). */
@@ -62,11 +64,16 @@ function expectMarkdownSafe(line: string): void {
 
 describe("the list of kinds", () => {
   it("names every folder of src/kinds/, each with the fixed face (declaration.ts, kind.ts, scorer.ts), once", () => {
-    const folders = readdirSync(SRC_KINDS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    const folders = readdirSync(SRC_KINDS, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
     const listed = KIND_LIST.map((k) => k.declaration.name);
     expect([...listed].sort()).toEqual(folders);
     expect(new Set(listed).size).toBe(listed.length);
-    for (const f of folders) for (const part of ["declaration.ts", "kind.ts", "scorer.ts"]) expect(existsSync(join(SRC_KINDS, f, part)), `${f}/${part}`).toBe(true);
+    for (const f of folders)
+      for (const part of ["declaration.ts", "kind.ts", "scorer.ts"])
+        expect(existsSync(join(SRC_KINDS, f, part)), `${f}/${part}`).toBe(true);
   });
 
   it("gives each profile to one kind", () => {
@@ -94,7 +101,8 @@ describe.each(KIND_LIST.map((k) => [k.declaration.name, k] as const))("kind %s",
     for (const p of d.profiles) {
       const w = kind.words[p as keyof typeof kind.words]!;
       expect(w.kind).toBe(p);
-      for (const text of [w.label, w.experiment, w.evidence, w.evidencePlural, w.invalidMeans]) expect(text.trim()).not.toBe("");
+      for (const text of [w.label, w.experiment, w.evidence, w.evidencePlural, w.invalidMeans])
+        expect(text.trim()).not.toBe("");
     }
   });
 
@@ -128,7 +136,16 @@ describe.each(KIND_LIST.map((k) => [k.declaration.name, k] as const))("kind %s",
     expect(profiles.length).toBeGreaterThan(0);
     for (const p of profiles) expect(d.profiles).toContain(p);
     for (const format of ["html", "md", "junit"] as const) {
-      const r = await run(["score", at("roots"), "--format", format, "--quiet", "--details", "--out", at(`doc.${format}`)]);
+      const r = await run([
+        "score",
+        at("roots"),
+        "--format",
+        format,
+        "--quiet",
+        "--details",
+        "--out",
+        at(`doc.${format}`),
+      ]);
       expect(r.code, r.stderr).toBe(0);
       const text = readFileSync(at(`doc.${format}`), "utf8");
       // As text (an entity, a Markdown escape, or inside a code span), or in the HTML page's JSON data (\u003c).

@@ -20,9 +20,19 @@ describe("batch rules at a size small tests never reach", () => {
       const e: BundleEntry = {
         path: `runs/${trial}/a1`,
         ...blankEntry({
-          validity: "valid", errors: [], profile: "native-game", experiment: "big", trial, attempt: 1,
+          validity: "valid",
+          errors: [],
+          profile: "native-game",
+          experiment: "big",
+          trial,
+          attempt: 1,
           seed: (i % 2 === 0 ? i : i - 1).toString(16).padStart(16, "0"), // pairs of trials share a seed
-          status: "completed", ending: true, victory: i % 4 === 0, late: false, final_score: true, task: `task-${i}`,
+          status: "completed",
+          ending: true,
+          victory: i % 4 === 0,
+          late: false,
+          final_score: true,
+          task: `task-${i}`,
         }),
       };
       return maker.record(e);
@@ -37,7 +47,10 @@ describe("batch rules at a size small tests never reach", () => {
   });
 
   it("a Harbor trial whose result.json lists 5,000 failing steps gets a bounded set of flags, not a tool error", () => {
-    const steps = Array.from({ length: 5_000 }, (_, i) => ({ name: `s${i}`, exception: { type: "StepError", message: "boom" } }));
+    const steps = Array.from({ length: 5_000 }, (_, i) => ({
+      name: `s${i}`,
+      exception: { type: "StepError", message: "boom" },
+    }));
     const files = trialFiles({ name: "hostile__1", steps });
     const e = scoreTrial(memSource(files));
     expect(e.validity).not.toBe("error");

@@ -66,14 +66,32 @@ function writeBundle(dir: string): Written {
     if (pending >= 4 * 1024 * 1024) flush();
   };
   const header = {
-    seq: 0, at, type: "session", prev, format: "assay.bundle/1", profile: "native-game", session: "mem-1", experiment: "mem",
-    trial: "t1", attempt: 1, seed: "00112233445566778899aabbccddeeff", harness: { name: "silq-bench", revision: "0.5.0" },
-    deadline: T0 + 10 * 24 * 3_600_000, meta: { model: "m-1" },
+    seq: 0,
+    at,
+    type: "session",
+    prev,
+    format: "assay.bundle/1",
+    profile: "native-game",
+    session: "mem-1",
+    experiment: "mem",
+    trial: "t1",
+    attempt: 1,
+    seed: "00112233445566778899aabbccddeeff",
+    harness: { name: "silq-bench", revision: "0.5.0" },
+    deadline: T0 + 10 * 24 * 3_600_000,
+    meta: { model: "m-1" },
   };
   put(JSON.stringify(header));
 
   // A live state with a full pack (38 slots): ~2.5 KB per observation line.
-  const inventory = Array.from({ length: 38 }, (_, slot) => ({ slot, k_idx: 20 + slot, tval: 23, sval: 1 + (slot % 5), number: 1, name1: 0 }));
+  const inventory = Array.from({ length: 38 }, (_, slot) => ({
+    slot,
+    k_idx: 20 + slot,
+    tval: 23,
+    sval: 1 + (slot % 5),
+    number: 1,
+    name1: 0,
+  }));
   const liveState = (turn: number): State => live({ depth: 5, max_depth: 9, turn, playerturn: turn >> 1, inventory });
   // The state's JSON with the turn counters as the only varying part.
   const [pre, post] = JSON.stringify(liveState(123456789)).split(`"turn":123456789,"playerturn":61728394`);
@@ -87,7 +105,9 @@ function writeBundle(dir: string): Written {
       counts.keys++;
     }
     at += 3;
-    put(`{"seq":${seq},"at":${at},"type":"observation","prev":"${prev}","frame":${frame},"state":${pre}"turn":${turn},"playerturn":${turn >> 1}${post}}`);
+    put(
+      `{"seq":${seq},"at":${at},"type":"observation","prev":"${prev}","frame":${frame},"state":${pre}"turn":${turn},"playerturn":${turn >> 1}${post}}`,
+    );
     counts.observations++;
   }
   // The last key batch, then the ending: do_cmd_escape with a Silmaril, on time.
@@ -95,7 +115,11 @@ function writeBundle(dir: string): Written {
   put(JSON.stringify({ seq, at, type: "keys", prev, frame: frame - 1, keys: "E" }));
   counts.keys++;
   at += 3;
-  const win = escaped({ turn: 10 * (frame + 1), playerturn: 5 * (frame + 1), inventory: [inventory[0]!, { ...SILMARIL, slot: 1 }] });
+  const win = escaped({
+    turn: 10 * (frame + 1),
+    playerturn: 5 * (frame + 1),
+    inventory: [inventory[0]!, { ...SILMARIL, slot: 1 }],
+  });
   put(JSON.stringify({ seq, at, type: "observation", prev, frame, state: win }));
   counts.observations++;
   const ending = { at, frame };
@@ -106,9 +130,18 @@ function writeBundle(dir: string): Written {
 
   const written: Written = { bytes, records: seq, ...counts, head: prev, ending, endAt: at };
   const summary = {
-    format: "assay.summary/1", session: header.session, experiment: header.experiment, trial: header.trial, attempt: header.attempt,
-    seed: header.seed, journal: { records: written.records, head: written.head }, status: "completed", ended_at: written.endAt,
-    native_ending: { at: ending.at, frame: ending.frame, escaped: true, is_dead: true, depth: 0 }, victory: true, snapshot: null,
+    format: "assay.summary/1",
+    session: header.session,
+    experiment: header.experiment,
+    trial: header.trial,
+    attempt: header.attempt,
+    seed: header.seed,
+    journal: { records: written.records, head: written.head },
+    status: "completed",
+    ended_at: written.endAt,
+    native_ending: { at: ending.at, frame: ending.frame, escaped: true, is_dead: true, depth: 0 },
+    victory: true,
+    snapshot: null,
     counts: { keys: counts.keys, observations: counts.observations, scores: 0 },
   };
   writeFileSync(join(dir, "summary.json"), JSON.stringify(summary) + "\n");
@@ -131,7 +164,10 @@ describe("memory: a journal of a few hundred MB is validated as a stream", () =>
   const { dir: tmp } = scratch("assay-mem-", SCRATCH);
 
   it("validates a ~300 MB journal in a child with a 64 MB heap, peak RSS well below the journal's size", () => {
-    expect(existsSync(DIST_BUNDLE) && existsSync(DIST_SOURCE), "dist/ is missing: run `npx tsc -p .` before this test").toBe(true);
+    expect(
+      existsSync(DIST_BUNDLE) && existsSync(DIST_SOURCE),
+      "dist/ is missing: run `npx tsc -p .` before this test",
+    ).toBe(true);
     const dir = join(tmp, "bundle");
     mkdirSync(dir);
     const script = join(tmp, "validate.mjs");
@@ -144,12 +180,28 @@ describe("memory: a journal of a few hundred MB is validated as a stream", () =>
     expect(w.bytes).toBeGreaterThanOrEqual(TARGET_BYTES);
 
     const t1 = Date.now();
-    const r = spawnSync(process.execPath, ["--max-old-space-size=64", script, dir], { encoding: "utf8", timeout: 200_000, maxBuffer: 1024 * 1024 });
+    const r = spawnSync(process.execPath, ["--max-old-space-size=64", script, dir], {
+      encoding: "utf8",
+      timeout: 200_000,
+      maxBuffer: 1024 * 1024,
+    });
     const childMs = Date.now() - t1;
-    expect({ status: r.status, signal: r.signal, stderr: r.stderr.slice(0, 2000) }).toEqual({ status: 0, signal: null, stderr: "" });
+    expect({ status: r.status, signal: r.signal, stderr: r.stderr.slice(0, 2000) }).toEqual({
+      status: 0,
+      signal: null,
+      stderr: "",
+    });
     const out = JSON.parse(r.stdout) as {
-      validity: string; status: string; ending: boolean; victory: boolean; late: boolean; errors: unknown[]; warnings: unknown[];
-      ms: number; maxRSS: number; heapUsed: number;
+      validity: string;
+      status: string;
+      ending: boolean;
+      victory: boolean;
+      late: boolean;
+      errors: unknown[];
+      warnings: unknown[];
+      ms: number;
+      maxRSS: number;
+      heapUsed: number;
     };
     const rssMB = out.maxRSS / 1024; // resourceUsage().maxRSS is in KiB
     console.log(
@@ -158,7 +210,11 @@ describe("memory: a journal of a few hundred MB is validated as a stream", () =>
         `peak RSS ${rssMB.toFixed(1)} MiB, heap at exit ${(out.heapUsed / 2 ** 20).toFixed(1)} MiB`,
     );
     // Valid, terminated by `end`, and the summary (records, head, counts) matched: every line was read and counted.
-    expect({ validity: out.validity, errors: out.errors, warnings: out.warnings }).toEqual({ validity: "valid", errors: [], warnings: [] });
+    expect({ validity: out.validity, errors: out.errors, warnings: out.warnings }).toEqual({
+      validity: "valid",
+      errors: [],
+      warnings: [],
+    });
     // The ending is the journal's second-to-last line: found only by reading to the end.
     expect(out).toMatchObject({ status: "completed", ending: true, victory: true, late: false });
     // Holding the journal (or even a fraction of it) in memory would exceed this.

@@ -70,7 +70,10 @@ describe("the set of bundles seen, when hashes collide", () => {
   });
 });
 
-const entry = (path: string): BundleEntry => ({ path, ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "e", trial: path, attempt: 1 }) });
+const entry = (path: string): BundleEntry => ({
+  path,
+  ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "e", trial: path, attempt: 1 }),
+});
 const paths = (spill: EntrySpill) => [...spill].map((e) => e.path);
 /** A deterministic shuffle. */
 function shuffled<T>(xs: readonly T[]): T[] {
@@ -90,7 +93,14 @@ describe("the paths' file", () => {
     const path = `r/${"p".repeat(1000)}`;
     expect(() => {
       for (let i = 0; i < 2000; i++) log.append(path, i);
-    }).toThrow(expect.objectContaining({ code: "OUTPUT", message: expect.stringMatching(/cannot keep the bundles' paths in a temporary file in .*no-such-folder: ENOENT/) }));
+    }).toThrow(
+      expect.objectContaining({
+        code: "OUTPUT",
+        message: expect.stringMatching(
+          /cannot keep the bundles' paths in a temporary file in .*no-such-folder: ENOENT/,
+        ),
+      }),
+    );
     log.close();
   });
 });
@@ -104,7 +114,10 @@ describe("a path no file name gives", () => {
 
 describe("the spill's sorted runs", () => {
   // Astral characters (UTF-16 surrogates) sort after every other character in UTF-8 byte order, not in UTF-16's.
-  const names = Array.from({ length: 3000 }, (_, i) => `root/${["a", "é", "\u{1F600}", "\uFFFD", "b"][i % 5]}${String(i).padStart(5, "0")}`);
+  const names = Array.from(
+    { length: 3000 },
+    (_, i) => `root/${["a", "é", "\u{1F600}", "\uFFFD", "b"][i % 5]}${String(i).padStart(5, "0")}`,
+  );
   const sorted = [...names].sort(byteCompare);
 
   it("entries in order, in shards each in order, or in no order at all, come back in byte order, the same as SQLite gives them", () => {

@@ -22,9 +22,15 @@ describe("narrate keeps memory bounded", () => {
     const out = join(dir, "narrative.json");
     const started = Date.now();
     const env = { ANTHROPIC_API_KEY: "", ASSAY_CACHE: join(dir, "cache.sqlite") };
-    const { code, maxRssKb } = spawnMeasured(["narrate", doc, "--offline", "--format", "json", "--out", out], [`--max-old-space-size=${HEAP_MB}`], env);
+    const { code, maxRssKb } = spawnMeasured(
+      ["narrate", doc, "--offline", "--format", "json", "--out", out],
+      [`--max-old-space-size=${HEAP_MB}`],
+      env,
+    );
     const docMB = statSync(doc).size / 2 ** 20;
-    console.log(`narrate of ${N} entries (${docMB.toFixed(0)} MiB): ${Date.now() - started} ms, peak RSS ${(maxRssKb / 1024).toFixed(0)} MiB`);
+    console.log(
+      `narrate of ${N} entries (${docMB.toFixed(0)} MiB): ${Date.now() - started} ms, peak RSS ${(maxRssKb / 1024).toFixed(0)} MiB`,
+    );
     expect(code).toBe(3); // offline and not in the cache: no prose, the facts all the same
     const n = JSON.parse(readFileSync(out, "utf8")) as Narrative;
     expect(n.status).toBe("not-written");

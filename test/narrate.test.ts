@@ -21,8 +21,15 @@ const { dir: tmp } = scratch("assay-narrate-", SCRATCH);
 let resultsFile: string;
 let results: Results;
 let n = 0;
-const env = (cache: string) => ({ ANTHROPIC_API_KEY: "sk-ant-narrate-test-000000000", ANTHROPIC_BASE_URL: fake.url, ASSAY_CACHE: cache });
-const prose = (trials: string[]) => ({ overview: "Most trials passed; one claimed a reward its verifier did not give.", themes: [{ title: "Rewards", text: "See these.", trials }] });
+const env = (cache: string) => ({
+  ANTHROPIC_API_KEY: "sk-ant-narrate-test-000000000",
+  ANTHROPIC_BASE_URL: fake.url,
+  ASSAY_CACHE: cache,
+});
+const prose = (trials: string[]) => ({
+  overview: "Most trials passed; one claimed a reward its verifier did not give.",
+  themes: [{ title: "Rewards", text: "See these.", trials }],
+});
 const narrateJson = async (cache: string, ...flags: string[]) => {
   const r = await run(["narrate", resultsFile, "--format", "json", "--max-retries", "0", ...flags], env(cache));
   return { ...r, n: JSON.parse(r.stdout) as Narrative };
@@ -36,7 +43,10 @@ beforeAll(async () => {
     { name: "liar", rewardFiles: { "reward.txt": "0\n" } },
     { name: "broken", rewards: null, exception: { type: "DaytonaError", message: "sandbox failed" } },
   ]);
-  fake.fallback = toolUseReply(TOOL, { summary: "fine", criteria: Object.fromEntries(LEGIT.map((c) => [c, { outcome: "pass", explanation: "ok" }])) });
+  fake.fallback = toolUseReply(TOOL, {
+    summary: "fine",
+    criteria: Object.fromEntries(LEGIT.map((c) => [c, { outcome: "pass", explanation: "ok" }])),
+  });
   const r = await run(["analyze", root, "--format", "json", "--quiet"], env(join(tmp, "analysis.sqlite")));
   resultsFile = join(tmp, "results.json");
   writeFileSync(resultsFile, r.stdout);
@@ -58,7 +68,8 @@ describe("assay narrate", () => {
     expect(nar.prose!.themes[0]!.trials).toEqual(["job-n/liar"]);
     // The model was given the facts and the ids; the numbers it sees are the document's.
     const user = fake.requests[0]!.body.messages[0].content as string;
-    for (const [state, count] of Object.entries(results.experiments[0]!.states!)) expect(user).toContain(`"${state}": ${count}`);
+    for (const [state, count] of Object.entries(results.experiments[0]!.states!))
+      expect(user).toContain(`"${state}": ${count}`);
     expect(user).toMatch(/job-n\/ok-1: valid, scored/);
   });
 
@@ -68,13 +79,17 @@ describe("assay narrate", () => {
     expect(nar.facts.unanalysed).toEqual([{ trial: "job-n/liar", reason: "invalid evidence" }]);
     const md = await run(["narrate", resultsFile, "--max-retries", "0"], env(join(tmp, `c${n}.sqlite`)));
     expect(md.stdout).toMatch(/## Trials without an analysis\n\n- job-n\/liar: invalid evidence/);
-    expect(md.stdout).toMatch(/counts and metrics in the first section are copied from the results document; the quoted prose is/);
+    expect(md.stdout).toMatch(
+      /counts and metrics in the first section are copied from the results document; the quoted prose is/,
+    );
     expect(md.stdout).toMatch(/^> Most trials passed/m); // the model's text, quoted
     // The reward mean carries its interval or why there is none (§13.2): the three trials in the
     // mean all ran one task, so there is none, and no legend names a method nobody used.
     const r = results.experiments[0]!.rewards!["reward"]!;
     expect(r.interval).toBeNull();
-    expect(md.stdout).toContain(`reward: mean ${r.mean} (all 3 trials are in one task: no interval from a single task), coverage 3/4`);
+    expect(md.stdout).toContain(
+      `reward: mean ${r.mean} (all 3 trials are in one task: no interval from a single task), coverage 3/4`,
+    );
     expect(md.stdout).not.toMatch(/95% intervals:/);
   });
 
@@ -83,7 +98,9 @@ describe("assay narrate", () => {
     fake.script(toolUseReply(TOOL, prose(["job-n/ghost"])), toolUseReply(TOOL, prose(["job-n/ok-2"])));
     const fixed = await narrateJson(cache);
     expect([fixed.code, fixed.n.status, fake.requests.length]).toEqual([0, "written", 2]);
-    expect(fake.requests[1]!.body.messages[0].content).toMatch(/cited trial ids that are not in the results: "job-n\/ghost"/);
+    expect(fake.requests[1]!.body.messages[0].content).toMatch(
+      /cited trial ids that are not in the results: "job-n\/ghost"/,
+    );
 
     const other = join(tmp, `c${++n}.sqlite`);
     fake.script(toolUseReply(TOOL, prose(["job-n/ghost"])), toolUseReply(TOOL, prose(["-/phantom"])));
@@ -112,7 +129,12 @@ describe("assay narrate", () => {
   it("reads a JSON Lines document as it reads the JSON one: the same facts, the same request", async () => {
     const jsonl = join(tmp, "results.jsonl");
     const lines = [
-      { type: "run", format: "assay.results/1", run: results.run, lines: { bundles: results.bundles.length, experiments: results.experiments.length } },
+      {
+        type: "run",
+        format: "assay.results/1",
+        run: results.run,
+        lines: { bundles: results.bundles.length, experiments: results.experiments.length },
+      },
       ...results.bundles.map((b) => ({ type: "bundle", ...b })),
       ...results.experiments.map((x) => ({ type: "experiment", ...x })),
     ];
@@ -151,7 +173,14 @@ describe("assay narrate: determinism and options", () => {
     const permuted = join(tmp, "permuted.json");
     const moreExperiments = [...results.experiments, { ...results.experiments[0]!, experiment: "a-job" }];
     writeFileSync(resultsFile + ".2", JSON.stringify({ ...results, experiments: moreExperiments }));
-    writeFileSync(permuted, JSON.stringify({ ...results, bundles: [...results.bundles].reverse(), experiments: [...moreExperiments].reverse() }, null, 3));
+    writeFileSync(
+      permuted,
+      JSON.stringify(
+        { ...results, bundles: [...results.bundles].reverse(), experiments: [...moreExperiments].reverse() },
+        null,
+        3,
+      ),
+    );
     fake.script(toolUseReply(TOOL, prose(["job-n/ok-1"])), toolUseReply(TOOL, prose(["job-n/ok-1"])));
     await run(["narrate", resultsFile + ".2", "--format", "json"], env(join(tmp, `c${++n}.sqlite`)));
     await run(["narrate", permuted, "--format", "json"], env(join(tmp, `c${++n}.sqlite`)));
@@ -167,19 +196,49 @@ describe("assay narrate: determinism and options", () => {
     expect(md).not.toContain("\u001b");
   });
 
-  it.each([["--batch"], ["--max-calls", "2"], ["--rubric", "x.toml"], ["--concurrency", "2"]])("refuses %s, which it would not honour (exit 2)", async (...flag) => {
-    expect((await run(["narrate", resultsFile, ...flag], env(join(tmp, "x.sqlite")))).code).toBe(2);
-  });
+  it.each([["--batch"], ["--max-calls", "2"], ["--rubric", "x.toml"], ["--concurrency", "2"]])(
+    "refuses %s, which it would not honour (exit 2)",
+    async (...flag) => {
+      expect((await run(["narrate", resultsFile, ...flag], env(join(tmp, "x.sqlite")))).code).toBe(2);
+    },
+  );
 
   it("Markdown: an interval says what it is over, and its method is named once for the page", () => {
-    const gold = { method: "cluster-t" as const, lo: 0, hi: 0.868, units: 11, clusters: 3, se: 0.1594, design_effect: 1.71 };
-    const x = { ...blankExperiment("gold", "native-game", 11), accuracy: { value: 2 / 11, victories: 2, scored: 11, wilson95: null, interval: gold, interval_reason: null } };
+    const gold = {
+      method: "cluster-t" as const,
+      lo: 0,
+      hi: 0.868,
+      units: 11,
+      clusters: 3,
+      se: 0.1594,
+      design_effect: 1.71,
+    };
+    const x = {
+      ...blankExperiment("gold", "native-game", 11),
+      accuracy: { value: 2 / 11, victories: 2, scored: 11, wilson95: null, interval: gold, interval_reason: null },
+    };
     const md = narrativeMarkdown({
-      format: NARRATIVE_FORMAT, source: "0".repeat(64), status: "not-written", reason: "offline", model: "m", cached: false,
-      facts: { bundles: { total: 11, valid: 11, invalid: 0, error: 0 }, experiments: [x, { ...x, experiment: "gold2" }], unanalysed: [] },
-      prose: null, provenance: null,
+      format: NARRATIVE_FORMAT,
+      source: "0".repeat(64),
+      status: "not-written",
+      reason: "offline",
+      model: "m",
+      cached: false,
+      facts: {
+        bundles: { total: 11, valid: 11, invalid: 0, error: 0 },
+        experiments: [x, { ...x, experiment: "gold2" }],
+        unanalysed: [],
+      },
+      prose: null,
+      provenance: null,
     });
-    expect(md).toContain("- **gold** (native-game): accuracy 2/11 (95% [0.000, 0.868] over 11 trials in 3 tasks); 0 invalid");
-    expect(md.match(/^_95% intervals: cluster-robust t over tasks where tasks repeat \(Inspect's clustered stderr\); each for the mean over the population of tasks these were drawn from\._$/gm)).toHaveLength(1);
+    expect(md).toContain(
+      "- **gold** (native-game): accuracy 2/11 (95% [0.000, 0.868] over 11 trials in 3 tasks); 0 invalid",
+    );
+    expect(
+      md.match(
+        /^_95% intervals: cluster-robust t over tasks where tasks repeat \(Inspect's clustered stderr\); each for the mean over the population of tasks these were drawn from\._$/gm,
+      ),
+    ).toHaveLength(1);
   });
 });

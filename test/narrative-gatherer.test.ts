@@ -7,7 +7,19 @@ import { blankEntry, type Advisory, type BundleEntry } from "../src/core/results
 
 const entry = (trial: string, over: Partial<BundleEntry> = {}): BundleEntry => ({
   path: `x/${trial}`,
-  ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "x", trial, attempt: 1, status: "completed", ending: true, final_score: true, victory: true, late: false }),
+  ...blankEntry({
+    validity: "valid",
+    errors: [],
+    profile: "native-game",
+    experiment: "x",
+    trial,
+    attempt: 1,
+    status: "completed",
+    ending: true,
+    final_score: true,
+    victory: true,
+    late: false,
+  }),
   ...over,
 });
 const gather = (entries: readonly BundleEntry[]): NarrativeInput => {
@@ -17,9 +29,17 @@ const gather = (entries: readonly BundleEntry[]): NarrativeInput => {
 };
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `t${String(i).padStart(4, "0")}`);
 const advisory = (status: Advisory["status"], reason: string | null, outcome: "pass" | "error" | null): Advisory => ({
-  status, reason, analysis: "trial-legitimacy", rubric: "legit", model: "m", cached: false,
+  status,
+  reason,
+  analysis: "trial-legitimacy",
+  rubric: "legit",
+  model: "m",
+  cached: false,
   outcomes: outcome === null ? {} : { reward_hacking: { outcome, explanation: "-" } },
-  summary: null, rubric_digest: "r", evidence_digest: null, provenance: null,
+  summary: null,
+  rubric_digest: "r",
+  evidence_digest: null,
+  provenance: null,
 });
 /** A fixed shuffle (a linear congruence), so a failure reproduces. */
 const shuffled = <T>(xs: readonly T[]): T[] => {
@@ -48,7 +68,11 @@ describe("NarrativeGatherer", () => {
   });
 
   it("the same entries in any order, ties on the trial id included, give the same input", () => {
-    const entries = ids(900).flatMap((t, i) => (i % 3 === 0 ? [entry(t), entry(t, { attempt: 2, validity: "invalid", victory: null, path: `x/${t}/2` })] : [entry(t)]));
+    const entries = ids(900).flatMap((t, i) =>
+      i % 3 === 0
+        ? [entry(t), entry(t, { attempt: 2, validity: "invalid", victory: null, path: `x/${t}/2` })]
+        : [entry(t)],
+    );
     const a = gather(entries);
     const b = gather(shuffled(entries));
     const c = gather([...entries].reverse());

@@ -13,11 +13,24 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { docsMessagesApi, needsAbsentRealWorld, parsePage, REAL_WORLD, shell, transcriptMisses } from "./helpers/docs.js";
+import {
+  docsMessagesApi,
+  needsAbsentRealWorld,
+  parsePage,
+  REAL_WORLD,
+  shell,
+  transcriptMisses,
+} from "./helpers/docs.js";
 import { HAVE_SHARED, REQUIRE_SHARED, SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 /** Why this checkout is not a fresh clone installed by `npm ci`, or null when it is. */
 function notFresh(): string | null {
@@ -27,15 +40,22 @@ function notFresh(): string | null {
   } catch {
     return "the checkout is not a git clone";
   }
-  if (status.trim() !== "") return `the checkout differs from its commit:\n${status.split("\n").slice(0, 5).join("\n")}`;
+  if (status.trim() !== "")
+    return `the checkout differs from its commit:\n${status.split("\n").slice(0, 5).join("\n")}`;
   // `npm ci` records what it installed in node_modules/.package-lock.json: the lockfile's packages,
   // less the optional ones for other platforms.
   const hidden = join(ROOT, "node_modules", ".package-lock.json");
   if (!existsSync(hidden)) return "node_modules was not installed by npm";
-  const locked: Record<string, { version?: string; optional?: boolean }> = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")).packages;
+  const locked: Record<string, { version?: string; optional?: boolean }> = JSON.parse(
+    readFileSync(join(ROOT, "package-lock.json"), "utf8"),
+  ).packages;
   const installed: Record<string, { version?: string }> = JSON.parse(readFileSync(hidden, "utf8")).packages;
-  for (const [name, p] of Object.entries(installed)) if (locked[name]?.version !== p.version) return `${name} ${p.version} is installed, the lockfile says ${locked[name]?.version ?? "nothing"}`;
-  for (const [name, p] of Object.entries(locked)) if (name !== "" && installed[name] === undefined && p.optional !== true) return `${name} is in the lockfile and not installed`;
+  for (const [name, p] of Object.entries(installed))
+    if (locked[name]?.version !== p.version)
+      return `${name} ${p.version} is installed, the lockfile says ${locked[name]?.version ?? "nothing"}`;
+  for (const [name, p] of Object.entries(locked))
+    if (name !== "" && installed[name] === undefined && p.optional !== true)
+      return `${name} is in the lockfile and not installed`;
   return null;
 }
 
@@ -54,38 +74,52 @@ beforeAll(() => {
 });
 
 describe("a newcomer follows README.md, then docs/, in one folder", () => {
-  it.skipIf(why !== null && !REQUIRE_SHARED)(`from a fresh clone after npm ci${why === null ? "" : ` (skipped: ${why.split("\n")[0]})`}`, async () => {
-    expect(why, "under CI=true the checkout must be a fresh clone installed by npm ci").toBeNull();
-    // npx assay, from inside the checkout, is the walk's assay.
-    const npx = execFileSync("npx", ["--offline", "assay", "--help"], { cwd: ROOT, encoding: "utf8" });
-    expect(npx).toBe(execFileSync(join(tmp, "bin", "assay"), ["--help"], { encoding: "utf8" }));
-    const walk = join(tmp, "walk");
-    mkdirSync(walk);
-    let cwd = walk;
-    const here = join(tmp, "pwd");
-    const env = () => ({ PATH: `${join(tmp, "bin")}:${process.env["PATH"]}`, HOME: tmp, ANTHROPIC_BASE_URL: fake.url });
-    let ran = 0;
-    for (const page of PAGES) {
-      const parsed = parsePage(readFileSync(join(ROOT, page), "utf8"));
-      // Each page's commands and transcripts in the order the page shows them.
-      const steps = [...parsed.runnable.map((c) => ({ line: c.line, text: c.text, exit: c.exit, shown: null as string[] | null })), ...parsed.transcripts.map((t) => ({ line: t.line, text: t.command, exit: null, shown: t.shown }))].sort((a, b) => a.line - b.line);
-      for (const s of steps) {
-        if (s.shown !== null && needsAbsentRealWorld(s.text) !== null) continue; // ../shared absent: docs.test says so
-        // The command, then where it left the reader (README's first one ends in `cd demo`).
-        const r = await shell(cwd, `${s.text}\n__status=$?; pwd > "${here}"; exit $__status`, env());
-        const where = `${page}:${s.line}: ${s.text} (in ${cwd})`;
-        if (s.exit !== null) expect(r.code, `${where}\n${r.err}`).toBe(s.exit);
-        if (s.shown !== null) expect(transcriptMisses(s.shown, r.out), `${where} printed\n${r.out}\n${r.err}`).toEqual([]);
-        cwd = readFileSync(here, "utf8").trim();
-        if (ran++ === 0) {
-          // README's first command made the folder every later command runs in.
-          expect(cwd, "README's first command leaves the reader in the demo folder").toBe(join(walk, "demo"));
-          expect(readdirSync(cwd).sort()).toEqual(["jobs", "logs", "runs", "tasks", "worlds"]);
-          // What only this machine has: the real archives some transcripts quote.
-          if (HAVE_SHARED) for (const [name, from] of Object.entries(REAL_WORLD)) cpSync(join(SHARED_DIR, "real-world", from), join(cwd, name), { recursive: true });
+  it.skipIf(why !== null && !REQUIRE_SHARED)(
+    `from a fresh clone after npm ci${why === null ? "" : ` (skipped: ${why.split("\n")[0]})`}`,
+    async () => {
+      expect(why, "under CI=true the checkout must be a fresh clone installed by npm ci").toBeNull();
+      // npx assay, from inside the checkout, is the walk's assay.
+      const npx = execFileSync("npx", ["--offline", "assay", "--help"], { cwd: ROOT, encoding: "utf8" });
+      expect(npx).toBe(execFileSync(join(tmp, "bin", "assay"), ["--help"], { encoding: "utf8" }));
+      const walk = join(tmp, "walk");
+      mkdirSync(walk);
+      let cwd = walk;
+      const here = join(tmp, "pwd");
+      const env = () => ({
+        PATH: `${join(tmp, "bin")}:${process.env["PATH"]}`,
+        HOME: tmp,
+        ANTHROPIC_BASE_URL: fake.url,
+      });
+      let ran = 0;
+      for (const page of PAGES) {
+        const parsed = parsePage(readFileSync(join(ROOT, page), "utf8"));
+        // Each page's commands and transcripts in the order the page shows them.
+        const steps = [
+          ...parsed.runnable.map((c) => ({ line: c.line, text: c.text, exit: c.exit, shown: null as string[] | null })),
+          ...parsed.transcripts.map((t) => ({ line: t.line, text: t.command, exit: null, shown: t.shown })),
+        ].sort((a, b) => a.line - b.line);
+        for (const s of steps) {
+          if (s.shown !== null && needsAbsentRealWorld(s.text) !== null) continue; // ../shared absent: docs.test says so
+          // The command, then where it left the reader (README's first one ends in `cd demo`).
+          const r = await shell(cwd, `${s.text}\n__status=$?; pwd > "${here}"; exit $__status`, env());
+          const where = `${page}:${s.line}: ${s.text} (in ${cwd})`;
+          if (s.exit !== null) expect(r.code, `${where}\n${r.err}`).toBe(s.exit);
+          if (s.shown !== null)
+            expect(transcriptMisses(s.shown, r.out), `${where} printed\n${r.out}\n${r.err}`).toEqual([]);
+          cwd = readFileSync(here, "utf8").trim();
+          if (ran++ === 0) {
+            // README's first command made the folder every later command runs in.
+            expect(cwd, "README's first command leaves the reader in the demo folder").toBe(join(walk, "demo"));
+            expect(readdirSync(cwd).sort()).toEqual(["jobs", "logs", "runs", "tasks", "worlds"]);
+            // What only this machine has: the real archives some transcripts quote.
+            if (HAVE_SHARED)
+              for (const [name, from] of Object.entries(REAL_WORLD))
+                cpSync(join(SHARED_DIR, "real-world", from), join(cwd, name), { recursive: true });
+          }
         }
       }
-    }
-    expect(ran).toBeGreaterThan(40);
-  }, 600_000);
+      expect(ran).toBeGreaterThan(40);
+    },
+    600_000,
+  );
 });

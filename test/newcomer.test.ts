@@ -26,7 +26,9 @@ function tree(root: string, skip: string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   for (const rel of readdirSync(root, { recursive: true }).map(String).sort()) {
     if (skip.includes(rel.split("/")[0]!) || !statSync(join(root, rel)).isFile()) continue;
-    out[rel] = createHash("sha256").update(readFileSync(join(root, rel))).digest("hex");
+    out[rel] = createHash("sha256")
+      .update(readFileSync(join(root, rel)))
+      .digest("hex");
   }
   return out;
 }
@@ -40,9 +42,16 @@ describe("assay demo --out DIR", () => {
     expect(readdirSync(join(dir, "worlds"))).toEqual(["synth-world"]);
     expect(readdirSync(join(dir, "logs")).filter((f) => /\.(eval|json)$/.test(f))).toHaveLength(6);
     expect(readdirSync(join(dir, "tasks")).sort()).toEqual(["csv-merge", "hello-world"]);
-    for (const t of ["csv-merge", "hello-world"]) expect(readdirSync(join(dir, "tasks", t)).sort()).toEqual(["instruction.md", "task.toml", "tests"]);
+    for (const t of ["csv-merge", "hello-world"])
+      expect(readdirSync(join(dir, "tasks", t)).sort()).toEqual(["instruction.md", "task.toml", "tests"]);
     // Scored: every experiment of every folder is in the table's overview, a line each.
-    for (const e of [/^synth-native\s+m-1\s+native-game /m, /^synth-world\s+m-2\s+world /m, /^2025-11-03__10-00-00\s+terminus-2 \/ gpt-4o\s+harbor /m, /^\S.*\s+inspect\s/m]) expect(demo.stdout).toMatch(e);
+    for (const e of [
+      /^synth-native\s+m-1\s+native-game /m,
+      /^synth-world\s+m-2\s+world /m,
+      /^2025-11-03__10-00-00\s+terminus-2 \/ gpt-4o\s+harbor /m,
+      /^\S.*\s+inspect\s/m,
+    ])
+      expect(demo.stdout).toMatch(e);
   });
 
   it("is the same, byte for byte, on every machine and every run (the docs' transcripts quote it)", () => {
@@ -53,8 +62,14 @@ describe("assay demo --out DIR", () => {
 
   it("ends by naming what it wrote and the commands to run next, each of which exits as it says", () => {
     const lines = demo.stderr.trimEnd().split("\n");
-    expect(lines.find((l) => l.startsWith("assay demo: wrote"))).toBe(`assay demo: wrote ${dir}, the folders README.md and docs/ use (scored above):`);
-    for (const folder of ["runs/", "worlds/", "jobs/", "logs/", "tasks/"]) expect(lines.some((l) => l.startsWith(`  ${folder}`)), folder).toBe(true);
+    expect(lines.find((l) => l.startsWith("assay demo: wrote"))).toBe(
+      `assay demo: wrote ${dir}, the folders README.md and docs/ use (scored above):`,
+    );
+    for (const folder of ["runs/", "worlds/", "jobs/", "logs/", "tasks/"])
+      expect(
+        lines.some((l) => l.startsWith(`  ${folder}`)),
+        folder,
+      ).toBe(true);
     const next = lines.slice(lines.findIndex((l) => l.startsWith("Next")) + 1);
     expect(next[0]).toBe(`  cd ${dir}`);
     const commands = next.slice(1);
@@ -83,7 +98,9 @@ describe("assay demo --out DIR", () => {
     writeFileSync(join(full, "notes.txt"), "mine\n");
     const r = spawnCli(["demo", "--out", full]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`assay demo: ${full} is not empty: assay demo --out writes only into an empty or new folder\n`);
+    expect(r.stderr).toBe(
+      `assay demo: ${full} is not empty: assay demo --out writes only into an empty or new folder\n`,
+    );
     expect(r.stdout).toBe("");
     expect(readdirSync(full)).toEqual(["notes.txt"]);
     expect(readFileSync(join(full, "notes.txt"), "utf8")).toBe("mine\n");
@@ -141,6 +158,8 @@ describe("the README's first screen", () => {
     expect(block[1]).toMatch(/^npm test\s+#.*\d+–\d+ minutes on 2 cores \(measured/);
   });
   it("says how to follow along: the demo's folders, made by a command the docs' test runs", () => {
-    expect(parsePage(first).runnable.map((c) => c.text.split("#")[0]!.trim())).toContain("assay demo --out demo && cd demo");
+    expect(parsePage(first).runnable.map((c) => c.text.split("#")[0]!.trim())).toContain(
+      "assay demo --out demo && cd demo",
+    );
   });
 });

@@ -31,13 +31,16 @@ function formatOf(file: string): string {
 }
 
 describe("--out FILE picks the format by its extension", () => {
-  const all = (out: string | undefined, format?: string) => formatForFile(out, { format, formats: FORMAT_NAMES, fallback: "table" });
-  const compareOnly = (out: string | undefined, format?: string) => formatForFile(out, { format, formats: ["table", "json", "md", "html"], fallback: "table" });
+  const all = (out: string | undefined, format?: string) =>
+    formatForFile(out, { format, formats: FORMAT_NAMES, fallback: "table" });
+  const compareOnly = (out: string | undefined, format?: string) =>
+    formatForFile(out, { format, formats: ["table", "json", "md", "html"], fallback: "table" });
 
   it("maps each extension to its format, in any case; .txt or no extension to the command's default", () => {
     const named = ["r.json", "r.jsonl", "r.xml", "r.md", "R.XML", "dir.v2/r.Md", "report.html", "r.HTM", "r.markdown"];
     expect(named.map((f) => all(f))).toEqual(["json", "jsonl", "junit", "md", "junit", "md", "html", "html", "md"]);
-    for (const f of ["r.txt", "r", "dir.json/r", ".json", "/dev/stdout", undefined]) expect(all(f), String(f)).toBe("table");
+    for (const f of ["r.txt", "r", "dir.json/r", ".json", "/dev/stdout", undefined])
+      expect(all(f), String(f)).toBe("table");
   });
 
   it("a --format the extension agrees with, or that meets an unknown extension, is the format", () => {
@@ -54,13 +57,24 @@ describe("--out FILE picks the format by its extension", () => {
 
   it("an extension naming a format the command does not write is refused, with or without --format", () => {
     expect(compareOnly("c.md")).toBe("md");
-    expect(() => compareOnly("c.xml")).toThrow(/^--out c\.xml names junit, not a format this command writes \(table, json, md, html\)/);
+    expect(() => compareOnly("c.xml")).toThrow(
+      /^--out c\.xml names junit, not a format this command writes \(table, json, md, html\)/,
+    );
     expect(() => compareOnly("c.jsonl")).toThrow(/names jsonl, not a format this command writes/);
     expect(() => compareOnly("c.xml", "md")).toThrow(/^--format md, but --out c\.xml names junit$/);
   });
 
   it("on score: each extension, the default for any other name, and --format where no extension says otherwise", async () => {
-    for (const [name, want] of [["r.json", "json"], ["r.jsonl", "jsonl"], ["r.xml", "junit"], ["r.md", "md"], ["r.html", "html"], ["R.XML", "junit"], ["r.txt", "table"], ["r", "table"]] as const) {
+    for (const [name, want] of [
+      ["r.json", "json"],
+      ["r.jsonl", "jsonl"],
+      ["r.xml", "junit"],
+      ["r.md", "md"],
+      ["r.html", "html"],
+      ["R.XML", "junit"],
+      ["r.txt", "table"],
+      ["r", "table"],
+    ] as const) {
       const out = join(tmp, `score-${name}`);
       const r = await run(["score", corpus, "--out", out, "--quiet"]);
       expect(r.code, name).toBe(0);
@@ -72,7 +86,11 @@ describe("--out FILE picks the format by its extension", () => {
   });
 
   it("a --format the extension of --out contradicts is one line, exit 2, nothing written: score, analyze, merge", () => {
-    const inputs = { score: [corpus, "--quiet"], analyze: [corpus, "--offline", "--cache", join(tmp, "cache-refused.sqlite"), "--quiet"], merge: [join(tmp, "no-such-shard.json")] };
+    const inputs = {
+      score: [corpus, "--quiet"],
+      analyze: [corpus, "--offline", "--cache", join(tmp, "cache-refused.sqlite"), "--quiet"],
+      merge: [join(tmp, "no-such-shard.json")],
+    };
     for (const [command, more] of Object.entries(inputs)) {
       const out = join(tmp, `${command}-contradicted.html`);
       const r = spawnCli([command, ...more, "--format", "json", "--out", out]);
@@ -84,14 +102,18 @@ describe("--out FILE picks the format by its extension", () => {
 
   it("on analyze (offline, from an empty cache)", async () => {
     const out = join(tmp, "analyze.xml");
-    const r = await run(["analyze", corpus, "--offline", "--cache", join(tmp, "cache.sqlite"), "--out", out, "--quiet"], {});
+    const r = await run(
+      ["analyze", corpus, "--offline", "--cache", join(tmp, "cache.sqlite"), "--out", out, "--quiet"],
+      {},
+    );
     expect(r.code).toBe(0);
     expect(formatOf(out)).toBe("junit");
   });
 
   it("on merge", async () => {
     const shards = [0, 1].map((i) => join(tmp, `shard-${i}.jsonl`));
-    for (const [i, s] of shards.entries()) expect((await run(["score", corpus, "--shard", `${i}/2`, "--out", s, "--quiet"])).code).toBe(0);
+    for (const [i, s] of shards.entries())
+      expect((await run(["score", corpus, "--shard", `${i}/2`, "--out", s, "--quiet"])).code).toBe(0);
     expect(shards.map(formatOf)).toEqual(["jsonl", "jsonl"]);
     const out = join(tmp, "merged.md");
     expect((await run(["merge", ...shards, "--out", out])).code).toBe(0);

@@ -4,7 +4,18 @@
 // written into, never replaced; links are never replaced. Each case failed before the module.
 import { spawnSync } from "node:child_process";
 import {
-  chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync,
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -23,7 +34,10 @@ beforeAll(() => {
   // Enough bundles that the JSON document is larger than the 20 KiB file-size limit used below.
   for (let i = 0; i < 60; i++) {
     const seed = i.toString(16).padStart(2, "0").repeat(8);
-    writeFiles(join(root, `exp/t${i}/a1`), bundle(game({ trial: `t${i}`, seed, states: [live(), i % 3 === 0 ? escaped() : killed()] })));
+    writeFiles(
+      join(root, `exp/t${i}/a1`),
+      bundle(game({ trial: `t${i}`, seed, states: [live(), i % 3 === 0 ? escaped() : killed()] })),
+    );
   }
   job = writeJob(join(tmp, "jobs"), "job-a", [{ name: "hello__abc" }]);
 });
@@ -31,7 +45,10 @@ beforeAll(() => {
 const temps = (dir: string) => readdirSync(dir).filter((n) => n.endsWith(".tmp"));
 /** Run the built CLI under bash with a file-size limit of `kib` KiB (SIGXFSZ is ignored by node: writes fail with EFBIG). */
 const limited = (kib: number, args: string[], cwd = tmp) =>
-  spawnSync("bash", ["-c", `ulimit -f ${kib}; exec "${process.execPath}" "${CLI}" "$@"`, "assay", ...args], { encoding: "utf8", cwd });
+  spawnSync("bash", ["-c", `ulimit -f ${kib}; exec "${process.execPath}" "${CLI}" "$@"`, "assay", ...args], {
+    encoding: "utf8",
+    cwd,
+  });
 
 describe("a full disk or a file size limit never replaces a whole document with part of one (item 1)", () => {
   it("score --out under ulimit -f: exit 2, one line, the previous document untouched, no temp file left", () => {
@@ -41,13 +58,19 @@ describe("a full disk or a file size limit never replaces a whole document with 
     expect(before.length).toBeGreaterThan(30 * 1024);
     const r = limited(20, ["score", root, "--format", "json", "--out", out, "--quiet"]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^assay score: cannot write .*results\.json: the file size limit was reached \(ulimit -f\) \(EFBIG\) after 20480 bytes; .*results\.json is unchanged\n$/);
+    expect(r.stderr).toMatch(
+      /^assay score: cannot write .*results\.json: the file size limit was reached \(ulimit -f\) \(EFBIG\) after 20480 bytes; .*results\.json is unchanged\n$/,
+    );
     expect(readFileSync(out).equals(before)).toBe(true);
     expect(temps(tmp)).toEqual([]);
   });
 
   it("standard output redirected to a file under the limit: exit 2 and a message (it was exit 0 with a cut document)", () => {
-    const r = spawnSync("bash", ["-c", `ulimit -f 20; "${process.execPath}" "${CLI}" score "${root}" --format json --quiet > stdout.json`], { encoding: "utf8", cwd: tmp });
+    const r = spawnSync(
+      "bash",
+      ["-c", `ulimit -f 20; "${process.execPath}" "${CLI}" score "${root}" --format json --quiet > stdout.json`],
+      { encoding: "utf8", cwd: tmp },
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/cannot write standard output: the file size limit was reached/);
   });
@@ -60,7 +83,8 @@ describe("a full disk or a file size limit never replaces a whole document with 
 
   it("merge, cache export, narrate and schema share the checked writer", () => {
     const shard = (i: number) => join(tmp, `shard-${i}.json`);
-    for (const i of [0, 1]) expect(spawnCli(["score", root, "--shard", `${i}/2`, "--out", shard(i), "--quiet"]).code).toBe(0);
+    for (const i of [0, 1])
+      expect(spawnCli(["score", root, "--shard", `${i}/2`, "--out", shard(i), "--quiet"]).code).toBe(0);
     const merged = join(tmp, "merged.json");
     writeFileSync(merged, "previous\n");
     const m = limited(10, ["merge", shard(0), shard(1), "--format", "json", "--out", merged]);
@@ -83,7 +107,9 @@ describe("--out never lands on evidence, the store, the cache or an input (item 
     const before = readFileSync(journal);
     const r = await run(["score", root, "--out", journal]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^assay score: will not write .*journal\.jsonl: it lies inside .*runs, which is being read \(assay never writes into evidence\)\n$/);
+    expect(r.stderr).toMatch(
+      /^assay score: will not write .*journal\.jsonl: it lies inside .*runs, which is being read \(assay never writes into evidence\)\n$/,
+    );
     expect(r.stdout).toBe("");
     expect(readFileSync(journal).equals(before)).toBe(true);
   });
@@ -135,7 +161,14 @@ describe("--out never lands on evidence, the store, the cache or an input (item 
 
   it("a schedule, a shard being merged, and the document narrate reads are inputs", async () => {
     const schedule = join(tmp, "schedule.json");
-    writeFileSync(schedule, JSON.stringify({ format: "assay.schedule/1", experiment: "exp", trials: [{ trial: "t0", seed: "00".repeat(8) }] }));
+    writeFileSync(
+      schedule,
+      JSON.stringify({
+        format: "assay.schedule/1",
+        experiment: "exp",
+        trials: [{ trial: "t0", seed: "00".repeat(8) }],
+      }),
+    );
     const s = await run(["score", root, "--schedule", schedule, "--out", schedule]);
     expect(s.code).toBe(2);
     const shard = join(tmp, "in-shard.json");
@@ -143,7 +176,9 @@ describe("--out never lands on evidence, the store, the cache or an input (item 
     const before = readFileSync(shard);
     const m = await run(["merge", shard, "--out", shard]);
     expect(m.code).toBe(2);
-    expect(m.stderr).toMatch(/will not write .*in-shard\.json: it is .*in-shard\.json, which this command reads or keeps/);
+    expect(m.stderr).toMatch(
+      /will not write .*in-shard\.json: it is .*in-shard\.json, which this command reads or keeps/,
+    );
     expect(readFileSync(shard).equals(before)).toBe(true);
     const doc = join(tmp, "doc.json");
     expect((await run(["score", root, "--format", "json", "--out", doc, "--quiet"])).code).toBe(0);
@@ -156,10 +191,15 @@ describe("--out never lands on evidence, the store, the cache or an input (item 
     const inside = join(root, "exp", "store.sqlite");
     const r = await run(["score", root, "--store", inside]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/will not keep the results store at .*store\.sqlite: it lies inside .*runs, which is being read/);
+    expect(r.stderr).toMatch(
+      /will not keep the results store at .*store\.sqlite: it lies inside .*runs, which is being read/,
+    );
     expect(existsSync(inside)).toBe(false);
     const cache = join(root, "cache.sqlite");
-    const a = await run(["analyze", root, "--cache", cache], { ANTHROPIC_API_KEY: "sk-ant-test-not-used-0000", ANTHROPIC_BASE_URL: "http://127.0.0.1:9" });
+    const a = await run(["analyze", root, "--cache", cache], {
+      ANTHROPIC_API_KEY: "sk-ant-test-not-used-0000",
+      ANTHROPIC_BASE_URL: "http://127.0.0.1:9",
+    });
     expect(a.code).toBe(2);
     expect(a.stderr).toMatch(/will not keep the analysis cache at .*cache\.sqlite: it lies inside/);
     expect(existsSync(cache)).toBe(false);
@@ -169,7 +209,9 @@ describe("--out never lands on evidence, the store, the cache or an input (item 
     const cache = join(tmp, "answers.sqlite");
     const Database = (await import("better-sqlite3")).default;
     const db = new Database(cache);
-    db.exec("CREATE TABLE answers (key TEXT PRIMARY KEY, analysis TEXT NOT NULL, model TEXT NOT NULL, answer TEXT NOT NULL, provenance TEXT NOT NULL, created_at TEXT NOT NULL)");
+    db.exec(
+      "CREATE TABLE answers (key TEXT PRIMARY KEY, analysis TEXT NOT NULL, model TEXT NOT NULL, answer TEXT NOT NULL, provenance TEXT NOT NULL, created_at TEXT NOT NULL)",
+    );
     db.prepare("INSERT INTO answers VALUES ('k', 'trial-legitimacy', 'm', '{}', '{}', '2026-01-01T00:00:00Z')").run();
     db.close();
     for (const out of [cache, `${cache}-wal`]) {
@@ -186,7 +228,14 @@ describe("special files are written into, never replaced; links never replaced (
   it("a FIFO receives the document and stays a FIFO", () => {
     const fifo = join(tmp, "pipe");
     spawnSync("mkfifo", [fifo]);
-    const r = spawnSync("bash", ["-c", `cat "${fifo}" > got.json & "${process.execPath}" "${CLI}" score "${root}" --format json --out "${fifo}" --quiet; s=$?; wait; exit $s`], { encoding: "utf8", cwd: tmp });
+    const r = spawnSync(
+      "bash",
+      [
+        "-c",
+        `cat "${fifo}" > got.json & "${process.execPath}" "${CLI}" score "${root}" --format json --out "${fifo}" --quiet; s=$?; wait; exit $s`,
+      ],
+      { encoding: "utf8", cwd: tmp },
+    );
     expect(r.status).toBe(0);
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(JSON.parse(readFileSync(join(tmp, "got.json"), "utf8")).bundles).toHaveLength(60);
@@ -220,7 +269,9 @@ describe("special files are written into, never replaced; links never replaced (
     symlinkSync(target, link);
     const r = await run(["score", root, "--out", link]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/will not write .*link\.json: it is a symbolic link, and assay never replaces a link or the file it points to/);
+    expect(r.stderr).toMatch(
+      /will not write .*link\.json: it is a symbolic link, and assay never replaces a link or the file it points to/,
+    );
     expect(readFileSync(target, "utf8")).toBe("mine\n");
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
   });
@@ -245,9 +296,12 @@ describe("the writer itself", () => {
     if (process.getuid?.() === 0) expect([statSync(g).uid, statSync(g).gid]).toEqual([4242, 4343]);
     const f = join(tmp, "pieces.txt");
     writeFileSync(f, "old", { mode: 0o600 });
-    const n = writeOutput(f, (function* () {
-      for (let i = 0; i < 1000; i++) yield `line ${i}\n`;
-    })());
+    const n = writeOutput(
+      f,
+      (function* () {
+        for (let i = 0; i < 1000; i++) yield `line ${i}\n`;
+      })(),
+    );
     expect(n).toBe(readFileSync(f).length);
     expect(readFileSync(f, "utf8").split("\n")).toHaveLength(1001);
     expect(statSync(f).mode & 0o777).toBe(0o600);
@@ -257,10 +311,13 @@ describe("the writer itself", () => {
     const f = join(tmp, "half.txt");
     writeFileSync(f, "whole\n");
     expect(() =>
-      writeOutput(f, (function* () {
-        yield "part";
-        throw new Error("the producer failed");
-      })()),
+      writeOutput(
+        f,
+        (function* () {
+          yield "part";
+          throw new Error("the producer failed");
+        })(),
+      ),
     ).toThrow(/the producer failed/);
     expect(readFileSync(f, "utf8")).toBe("whole\n");
     expect(temps(tmp)).toEqual([]);
@@ -281,10 +338,14 @@ describe("the writer itself", () => {
     // One that appears while the temp file is written: the producer makes it mid-write.
     const g = join(tmp, "appears.json");
     expect(() =>
-      writeOutput(g, (function* () {
-        yield "mine";
-        writeFileSync(g, "theirs\n");
-      })(), { create: true }),
+      writeOutput(
+        g,
+        (function* () {
+          yield "mine";
+          writeFileSync(g, "theirs\n");
+        })(),
+        { create: true },
+      ),
     ).toThrow(/EEXIST|exists/);
     expect(readFileSync(g, "utf8")).toBe("theirs\n");
     expect(temps(tmp)).toEqual([]);
@@ -314,6 +375,9 @@ describe("smaller (item 10)", () => {
     writeFileSync(f, "junk\nmore junk\n");
     const r = spawnCli(["merge", f]);
     expect(r.code).toBe(2);
-    expect(r.stderr.split("\n")).toEqual([`assay merge: ${f} is not an assay results document: expected a JSON object ('{') at byte 0`, ""]);
+    expect(r.stderr.split("\n")).toEqual([
+      `assay merge: ${f} is not an assay results document: expected a JSON object ('{') at byte 0`,
+      "",
+    ]);
   });
 });

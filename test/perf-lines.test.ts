@@ -10,10 +10,35 @@ import { rng } from "./helpers/random.js";
 // Pieces of lines that sit on the §2 lines: raw \r, a BOM, non-ASCII (valid and invalid UTF-8),
 // escapes, decimals, duplicates, and plain records.
 const PIECES = [
-  '{"a":1}', '{"a":1,"a":2}', '{"a":1.0}', '{"b":"é"}', '{"c":"\\u00e9"}', '{"d":"\\ud800"}', "\r", "\uFEFF", "é", "😀",
-  '{"x":[1,2,{"y":true}]}', " ", "{", "}", '"', ":", "NaN", "1e999", '{"k" :1}', "null", "",
+  '{"a":1}',
+  '{"a":1,"a":2}',
+  '{"a":1.0}',
+  '{"b":"é"}',
+  '{"c":"\\u00e9"}',
+  '{"d":"\\ud800"}',
+  "\r",
+  "\uFEFF",
+  "é",
+  "😀",
+  '{"x":[1,2,{"y":true}]}',
+  " ",
+  "{",
+  "}",
+  '"',
+  ":",
+  "NaN",
+  "1e999",
+  '{"k" :1}',
+  "null",
+  "",
 ];
-const BYTES = [Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from([0x0d]), Buffer.from([0xed, 0xa0, 0x80])];
+const BYTES = [
+  Buffer.from([0xff]),
+  Buffer.from([0xc3]),
+  Buffer.from([0xef, 0xbb, 0xbf]),
+  Buffer.from([0x0d]),
+  Buffer.from([0xed, 0xa0, 0x80]),
+];
 
 function soup(r: () => number): Buffer {
   const parts: Buffer[] = [];
@@ -21,7 +46,9 @@ function soup(r: () => number): Buffer {
   for (let l = 0; l < lines; l++) {
     const n = Math.floor(r() * 4);
     for (let i = 0; i < n; i++)
-      parts.push(r() < 0.15 ? BYTES[Math.floor(r() * BYTES.length)]! : Buffer.from(PIECES[Math.floor(r() * PIECES.length)]!));
+      parts.push(
+        r() < 0.15 ? BYTES[Math.floor(r() * BYTES.length)]! : Buffer.from(PIECES[Math.floor(r() * PIECES.length)]!),
+      );
     if (l < lines - 1 || r() < 0.8) parts.push(Buffer.from("\n"));
   }
   return Buffer.concat(parts);

@@ -50,9 +50,13 @@ function varied(i: number, trial: string, attempt = 1): Record<string, string | 
     case 3: // killed supervisor: unterminated, no ending, no final score
       return bundle(game({ ...o, states: [live(), live({ turn: 20, playerturn: 10 })], score: "none", end: null }));
     case 4:
-      return bundle(game({ ...o, states: [live(), live({ turn: 30, playerturn: 15 })], score: "none", end: "abnormal" }));
+      return bundle(
+        game({ ...o, states: [live(), live({ turn: 30, playerturn: 15 })], score: "none", end: "abnormal" }),
+      );
     default:
-      return bundle(game({ ...o, states: [live(), live({ turn: 40, playerturn: 20 })], score: "none", end: "resource-bound" }));
+      return bundle(
+        game({ ...o, states: [live(), live({ turn: 40, playerturn: 20 })], score: "none", end: "resource-bound" }),
+      );
   }
 }
 
@@ -95,8 +99,14 @@ describe.sequential("the pool scores like the in-process computation", () => {
     root = join(tmp, "equal");
     corpus(root, 22);
     // A trial with several attempts (superseded abnormal first, then a loss) and a second experiment.
-    write(join(root, "exp", "t03", "a2"), bundle(game({ trial: "t03", attempt: 2, seed: seedOf(3), states: [live(), killed()] })));
-    write(join(root, "other", "w1", "a1"), bundle(game({ experiment: "other", trial: "w1", seed: seedOf(99), states: [live(), escaped()] })));
+    write(
+      join(root, "exp", "t03", "a2"),
+      bundle(game({ trial: "t03", attempt: 2, seed: seedOf(3), states: [live(), killed()] })),
+    );
+    write(
+      join(root, "other", "w1", "a1"),
+      bundle(game({ experiment: "other", trial: "w1", seed: seedOf(99), states: [live(), escaped()] })),
+    );
   });
 
   it("several workers, small batches: the document equals scoreDirectory per bundle + assemble, apart from run", async () => {
@@ -135,7 +145,8 @@ describe.sequential("the pool scores like the in-process computation", () => {
     const empty = new TaskSizer(8);
     empty.scored(0); // empty folders: as many as a task holds
     expect(empty.limit).toBe(8);
-    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => new TaskSizer(bad)).toThrow(RangeError);
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => new TaskSizer(bad)).toThrow(RangeError);
   });
 
   it("batch size does not change the document", async () => {
@@ -162,14 +173,15 @@ describe.sequential("isolation: only the culprit pays, the worker is replaced, t
   const N = 12;
   const CULPRIT = 2;
   // `message` checks that the injected fault is what happened (not some other failure).
-  const cases: { fault: Fault; code: "WORKER_FAILED" | "TIMEOUT"; message: RegExp; opts: Partial<ScoreRunOptions> }[] = [
-    { fault: "throw", code: "WORKER_FAILED", message: /injected fault/, opts: {} },
-    // 1 s, not less: a bundle's clock starts when a worker starts it, but on two busy cores an
-    // innocent bundle re-run right after the kill can still take a few hundred ms.
-    { fault: "hang", code: "TIMEOUT", message: /1000 ms/, opts: { bundleTimeoutMs: 1000 } },
-    { fault: "oom", code: "WORKER_FAILED", message: /memory/i, opts: { workerMemoryMb: 32 } },
-    { fault: "exit", code: "WORKER_FAILED", message: /exit/i, opts: {} },
-  ];
+  const cases: { fault: Fault; code: "WORKER_FAILED" | "TIMEOUT"; message: RegExp; opts: Partial<ScoreRunOptions> }[] =
+    [
+      { fault: "throw", code: "WORKER_FAILED", message: /injected fault/, opts: {} },
+      // 1 s, not less: a bundle's clock starts when a worker starts it, but on two busy cores an
+      // innocent bundle re-run right after the kill can still take a few hundred ms.
+      { fault: "hang", code: "TIMEOUT", message: /1000 ms/, opts: { bundleTimeoutMs: 1000 } },
+      { fault: "oom", code: "WORKER_FAILED", message: /memory/i, opts: { workerMemoryMb: 32 } },
+      { fault: "exit", code: "WORKER_FAILED", message: /exit/i, opts: {} },
+    ];
 
   for (const { fault, code, message, opts } of cases) {
     it(`a bundle that ${fault}s is a ${code} tool error; its batch-mates and later batches are scored normally`, async () => {
@@ -181,8 +193,11 @@ describe.sequential("isolation: only the culprit pays, the worker is replaced, t
       expect(r.bundles.map((b) => b.path)).toEqual([...discover([root])].map((f) => f.path));
       const culpritPath = `${root}/exp/t02/a1`;
       // Only the culprit pays: it is the one tool error of the run.
-      expect(r.bundles.filter((b) => b.validity === "error").map((b) => `${b.path}: ${b.errors[0]!.code} ${b.errors[0]!.message}`))
-        .toEqual([expect.stringMatching(new RegExp(`^${culpritPath}: ${code} `))]);
+      expect(
+        r.bundles
+          .filter((b) => b.validity === "error")
+          .map((b) => `${b.path}: ${b.errors[0]!.code} ${b.errors[0]!.message}`),
+      ).toEqual([expect.stringMatching(new RegExp(`^${culpritPath}: ${code} `))]);
       const culprit = r.bundles.find((b) => b.path === culpritPath)!;
       expect(culprit.validity).toBe("error");
       expect(culprit.errors.map((e) => e.code)).toEqual([code]);
@@ -218,7 +233,12 @@ describe.sequential("isolation: only the culprit pays, the worker is replaced, t
     const root = join(tmp, "iso-mixed-attempts");
     corpus(root, 6, { 1: "throw" });
     // t01/a2: a summary that lies (invalid evidence). The tool error still wins: unscored.
-    write(join(root, "exp", "t01", "a2"), bundle(game({ trial: "t01", attempt: 2, seed: seedOf(1), states: [live(), killed()] }), { summary: { victory: true } }));
+    write(
+      join(root, "exp", "t01", "a2"),
+      bundle(game({ trial: "t01", attempt: 2, seed: seedOf(1), states: [live(), killed()] }), {
+        summary: { victory: true },
+      }),
+    );
     const r = await scoreRoots([root], { ...BASE, jobs: 1, batchSize: 4, workerFile: FAULTY });
     const exp = r.experiments[0]!;
     expect(r.bundles.find((b) => b.path.endsWith("/t01/a1"))!.validity).toBe("error");
@@ -250,7 +270,10 @@ describe.sequential("isolation: only the culprit pays, the worker is replaced, t
       ]);
       expect(answers[0]).toEqual({ entry: scoreDirectory(dir, "r/a1"), listing: { bytes: bytes(dir), sealed: false } });
       expect(answers[1]).toMatchObject({ listing: { bytes: bytes(sealed), sealed: true } });
-      expect(answers[2]).toMatchObject({ entry: { path: "r/gone", validity: "error", errors: [{ code: "IO_ERROR" }] }, listing: { bytes: 0, sealed: false } });
+      expect(answers[2]).toMatchObject({
+        entry: { path: "r/gone", validity: "error", errors: [{ code: "IO_ERROR" }] },
+        listing: { bytes: 0, sealed: false },
+      });
     });
   });
 
@@ -275,7 +298,7 @@ describe.sequential("isolation: only the culprit pays, the worker is replaced, t
       const batch = [1, 2, 3].map(ref);
       const entries = (await pool.score(batch)) as BundleEntry[]; // no lookup asked: entries only
       expect(entries.map((e) => e.path)).toEqual(batch.map((b) => b.path));
-      expect(entries.map((e) => e.validity === "error" ? e.errors[0]!.code : "ok")).toEqual(["ok", "TIMEOUT", "ok"]);
+      expect(entries.map((e) => (e.validity === "error" ? e.errors[0]!.code : "ok"))).toEqual(["ok", "TIMEOUT", "ok"]);
       expect(entries[1]!.errors[0]!.message).toMatch(/1000 ms/);
       expect(entries[0]).toEqual(scoreDirectory(batch[0]!.dir, batch[0]!.path));
       expect(entries[2]).toEqual(scoreDirectory(batch[2]!.dir, batch[2]!.path));
@@ -283,7 +306,11 @@ describe.sequential("isolation: only the culprit pays, the worker is replaced, t
 
     it("the same pool goes on after a dead worker: an exit, then clean batches", async () => {
       const entries = (await pool.score([4, 5, 6].map(ref))) as BundleEntry[];
-      expect(entries.map((e) => e.validity === "error" ? e.errors[0]!.code : "ok")).toEqual(["ok", "WORKER_FAILED", "ok"]);
+      expect(entries.map((e) => (e.validity === "error" ? e.errors[0]!.code : "ok"))).toEqual([
+        "ok",
+        "WORKER_FAILED",
+        "ok",
+      ]);
       expect(entries[1]).toMatchObject({ experiment: "exp", trial: "t05", attempt: 1 });
       const later = (await pool.score([7, 8, 1].map(ref))) as BundleEntry[];
       expect(later.every((e) => e.validity !== "error")).toBe(true);
@@ -293,8 +320,15 @@ describe.sequential("isolation: only the culprit pays, the worker is replaced, t
       const { dir, path } = ref(5);
       writeFileSync(join(dir, "seal.json"), "{}"); // counted as a seal not checked, whatever became of the worker
       const bytes = readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
-      const answers = await pool.score([ref(4), { dir, path, answerListing: true }, { dir, path, answerListing: true, kind: "harbor" }]);
-      expect(answers[1]).toMatchObject({ entry: { path, validity: "error", errors: [{ code: "WORKER_FAILED" }] }, listing: { bytes, sealed: true } });
+      const answers = await pool.score([
+        ref(4),
+        { dir, path, answerListing: true },
+        { dir, path, answerListing: true, kind: "harbor" },
+      ]);
+      expect(answers[1]).toMatchObject({
+        entry: { path, validity: "error", errors: [{ code: "WORKER_FAILED" }] },
+        listing: { bytes, sealed: true },
+      });
       expect(answers[2]).toMatchObject({ listing: { bytes, sealed: false } }); // a Harbor trial carries no seal
     });
   });
@@ -336,7 +370,10 @@ describe.sequential("tool errors are never stored", () => {
     };
     try {
       const seen: { path: string; cached: boolean; validity: string }[] = [];
-      const progress = { done: (e: BundleEntry, _bytes: number, cached: boolean) => void seen.push({ path: e.path, cached, validity: e.validity }) };
+      const progress = {
+        done: (e: BundleEntry, _bytes: number, cached: boolean) =>
+          void seen.push({ path: e.path, cached, validity: e.validity }),
+      };
       const opts: ScoreRunOptions = { ...BASE, jobs: 1, batchSize: 4, workerFile: FAULTY, store, progress };
 
       const first = await scoreRoots([root], opts);
@@ -347,12 +384,18 @@ describe.sequential("tool errors are never stored", () => {
         const entry = first.bundles.find((b) => b.path === f.path)!;
         // The culprit's folder was never recorded; every other folder's entry is, under its digest.
         expect(stamped(f.dir), f.path).toBe(f.path !== culpritPath);
-        if (f.path !== culpritPath) expect(store.lookupDigest(entry.digest, null)).toEqual((({ path: _p, ...rest }) => rest)(entry));
+        if (f.path !== culpritPath)
+          expect(store.lookupDigest(entry.digest, null)).toEqual((({ path: _p, ...rest }) => rest)(entry));
       }
 
       seen.length = 0;
       const second = await scoreRoots([root], opts);
-      expect(seen.filter((s) => s.cached).map((s) => s.path).sort()).toEqual(first.bundles.map((b) => b.path).filter((p) => p !== culpritPath));
+      expect(
+        seen
+          .filter((s) => s.cached)
+          .map((s) => s.path)
+          .sort(),
+      ).toEqual(first.bundles.map((b) => b.path).filter((p) => p !== culpritPath));
       expect(seen.filter((s) => !s.cached)).toEqual([{ path: culpritPath, cached: false, validity: "error" }]);
       expect(store.rows()).toBe(5);
       expect(withoutRun(second)).toBe(withoutRun(first));
@@ -361,7 +404,9 @@ describe.sequential("tool errors are never stored", () => {
       rmSync(join(root, "exp", "t03", "a1", "FAULT"));
       seen.length = 0;
       const third = await scoreRoots([root], opts);
-      expect(seen.filter((s) => !s.cached)).toEqual([{ path: culpritPath, cached: false, validity: third.bundles.find((b) => b.path === culpritPath)!.validity }]);
+      expect(seen.filter((s) => !s.cached)).toEqual([
+        { path: culpritPath, cached: false, validity: third.bundles.find((b) => b.path === culpritPath)!.validity },
+      ]);
       expect(third.bundles.every((b) => b.validity !== "error")).toBe(true);
       expect(third.experiments[0]!.unscored).toEqual([]);
       expect(store.rows()).toBe(6);
@@ -379,13 +424,28 @@ describe.sequential("the CLI exits 3 for a tool error (spawned dist/cli.js)", ()
     const big = bigGame("big", 6000, seedOf(1));
     expect(Buffer.byteLength(big["journal.jsonl"]!)).toBeGreaterThan(3 * 1024 * 1024);
     write(join(root, "exp", "big", "a1"), big);
-    write(join(root, "exp", "small", "a1"), bundle(game({ trial: "small", seed: seedOf(2), states: [live(), escaped()] })));
+    write(
+      join(root, "exp", "small", "a1"),
+      bundle(game({ trial: "small", seed: seedOf(2), states: [live(), escaped()] })),
+    );
     // A trial the schedule does not list: UNSCHEDULED (invalid) whatever the workers manage, since the
     // batch rules run in the main thread on the line-1 attribution.
-    write(join(root, "exp", "stray", "a1"), bundle(game({ trial: "stray", seed: seedOf(3), states: [live(), killed()] })));
+    write(
+      join(root, "exp", "stray", "a1"),
+      bundle(game({ trial: "stray", seed: seedOf(3), states: [live(), killed()] })),
+    );
     schedule = join(tmp, "cli-schedule.json");
-    writeFileSync(schedule, JSON.stringify({ format: "assay.schedule/1", experiment: "exp", trials: [
-      { trial: "big", seed: seedOf(1) }, { trial: "small", seed: seedOf(2) }] }));
+    writeFileSync(
+      schedule,
+      JSON.stringify({
+        format: "assay.schedule/1",
+        experiment: "exp",
+        trials: [
+          { trial: "big", seed: seedOf(1) },
+          { trial: "small", seed: seedOf(2) },
+        ],
+      }),
+    );
   });
 
   it("a large bundle that cannot finish in 1 ms: exit 3, TIMEOUT in the JSON document; the tasks queued behind it go on at once", () => {
@@ -412,11 +472,39 @@ describe.sequential("the CLI exits 3 for a tool error (spawned dist/cli.js)", ()
   });
 
   it("--fail-on invalid with an invalid trial and a tool error exits 3 (3 wins over 1)", () => {
-    const control = spawnCli(["score", root, "--schedule", schedule, "--fail-on", "invalid", "--jobs", "1", "--quiet", "--format", "json"]);
+    const control = spawnCli([
+      "score",
+      root,
+      "--schedule",
+      schedule,
+      "--fail-on",
+      "invalid",
+      "--jobs",
+      "1",
+      "--quiet",
+      "--format",
+      "json",
+    ]);
     expect(control.code).toBe(1); // the invalid trial alone
-    expect((JSON.parse(control.stdout) as Results).experiments[0]!.invalid).toEqual([{ trial: "stray", codes: ["UNSCHEDULED"] }]);
+    expect((JSON.parse(control.stdout) as Results).experiments[0]!.invalid).toEqual([
+      { trial: "stray", codes: ["UNSCHEDULED"] },
+    ]);
 
-    const r = spawnCli(["score", root, "--schedule", schedule, "--fail-on", "invalid", "--bundle-timeout", "0.001", "--jobs", "1", "--quiet", "--format", "json"]);
+    const r = spawnCli([
+      "score",
+      root,
+      "--schedule",
+      schedule,
+      "--fail-on",
+      "invalid",
+      "--bundle-timeout",
+      "0.001",
+      "--jobs",
+      "1",
+      "--quiet",
+      "--format",
+      "json",
+    ]);
     expect(r.code).toBe(3);
     const doc = JSON.parse(r.stdout) as Results;
     expect(doc.bundles.some((b) => b.validity === "error" && b.errors[0]!.code === "TIMEOUT")).toBe(true);
@@ -430,7 +518,10 @@ describe.sequential("workers start only when there is work for them", () => {
   const score = (args: string[]) => {
     const file = join(tmp, "workers-started");
     rmSync(file, { force: true });
-    const r = spawnCli(["score", ...args, "--quiet", "--format", "json"], { node: ["--import", COUNT_WORKERS], env: { WORKERS_FILE: file } });
+    const r = spawnCli(["score", ...args, "--quiet", "--format", "json"], {
+      node: ["--import", COUNT_WORKERS],
+      env: { WORKERS_FILE: file },
+    });
     return { code: r.code, stderr: r.stderr, workers: Number(readFileSync(file, "utf8")) };
   };
 
@@ -446,7 +537,8 @@ describe.sequential("workers start only when there is work for them", () => {
     corpus(root, 3);
     // Written a minute ago: stamps this fresh are recorded as racy, and a rerun would rehash them in a worker.
     const then = new Date(Date.now() - 60_000);
-    for (const t of readdirSync(join(root, "exp"))) for (const f of readdirSync(join(root, "exp", t, "a1"))) utimesSync(join(root, "exp", t, "a1", f), then, then);
+    for (const t of readdirSync(join(root, "exp")))
+      for (const f of readdirSync(join(root, "exp", t, "a1"))) utimesSync(join(root, "exp", t, "a1", f), then, then);
     const store = join(tmp, "all-stored.sqlite");
     expect(score([root, "--store", store])).toMatchObject({ code: 0, workers: 1 });
     expect(score([root, "--store", store])).toMatchObject({ code: 0, stderr: "", workers: 0 });

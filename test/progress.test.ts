@@ -32,13 +32,16 @@ beforeAll(() => {
 // "assay: D/F[+] bundles (C from store), X MB, I invalid, E tool errors, R bundles/s, ETA T"
 const STATUS =
   /^assay: (\d+)\/(\d+)(\+?) bundles \((\d+) from store\), (\d+\.\d) MB, (\d+) invalid, (\d+) tool errors, (\d+) bundles\/s, ETA (…|\d+s)$/;
-const statusLines = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("assay: ") && / bundles /.test(l) && /ETA/.test(l));
+const statusLines = (stderr: string) =>
+  stderr.split("\n").filter((l) => l.startsWith("assay: ") && / bundles /.test(l) && /ETA/.test(l));
 
 describe("off a terminal (stderr piped)", () => {
   it("prints a status line every ASSAY_STATUS_SECONDS and a final one", () => {
     const t0 = Date.now();
     const out = join(tmp, "small.json");
-    const r = spawnCli(["score", small, "--format", "json", "--out", out, "--jobs", "2"], { env: { ASSAY_STATUS_SECONDS: "0.2" } });
+    const r = spawnCli(["score", small, "--format", "json", "--out", out, "--jobs", "2"], {
+      env: { ASSAY_STATUS_SECONDS: "0.2" },
+    });
     const elapsed = Date.now() - t0;
     expect(r.code, r.stderr).toBe(0);
     const doc = resultsSchema.parse(JSON.parse(readFileSync(out, "utf8")));
@@ -91,7 +94,10 @@ describe.skipIf(!hasTmux)("on a terminal (tmux)", () => {
   // A private server on a socket inside tmp: never the user's tmux, and nothing left behind.
   const session = `assay-progress-${process.pid}`;
   const tmux = (...args: string[]) =>
-    spawnSync("tmux", ["-S", join(tmp, "tmux.sock"), ...args], { encoding: "utf8", env: { ...process.env, LANG: "C.UTF-8", LC_ALL: "C.UTF-8" } });
+    spawnSync("tmux", ["-S", join(tmp, "tmux.sock"), ...args], {
+      encoding: "utf8",
+      env: { ...process.env, LANG: "C.UTF-8", LC_ALL: "C.UTF-8" },
+    });
   afterAll(() => {
     tmux("kill-session", "-t", session);
     tmux("kill-server");
@@ -178,7 +184,9 @@ describe.skipIf(!hasTmux)("on a terminal (tmux)", () => {
       const stopping = lines.findIndex((l) => l.includes("assay: stopping"));
       expect(stopping, screen).toBeGreaterThan(-1);
       // the message is whole, on its own line: the bar did not draw over it
-      expect(lines[stopping]).toBe("assay: stopping — finishing the work in flight; the store keeps what is done (Ctrl-C again to quit now)");
+      expect(lines[stopping]).toBe(
+        "assay: stopping — finishing the work in flight; the store keeps what is done (Ctrl-C again to quit now)",
+      );
       // after it: the closing line, then the shell's; no bar drawn again
       const after = lines.slice(stopping + 1).filter((l) => l !== "");
       expect(after[0]).toMatch(/^assay: stopped after \d+ bundles; .* keeps them for the rerun$/);
@@ -245,7 +253,9 @@ describe("Ctrl-C", () => {
   });
 
   it("first SIGINT: exit 130 soon, no results document on stdout, the store intact and non-empty", async () => {
-    const r = start(["score", big, "--jobs", "2", "--store", store, "--format", "json"], { ASSAY_STATUS_SECONDS: "0.1" });
+    const r = start(["score", big, "--jobs", "2", "--store", store, "--format", "json"], {
+      ASSAY_STATUS_SECONDS: "0.1",
+    });
     await waitForDone(r, 64);
     const t0 = Date.now();
     r.kill("SIGINT");
@@ -265,7 +275,9 @@ describe("Ctrl-C", () => {
 
   it("with --out: FILE is written, parses, and says run.complete false", async () => {
     const out = join(tmp, "stopped.json");
-    const r = start(["score", big, "--jobs", "2", "--store", store, "--format", "json", "--out", out], { ASSAY_STATUS_SECONDS: "0.1" });
+    const r = start(["score", big, "--jobs", "2", "--store", store, "--format", "json", "--out", out], {
+      ASSAY_STATUS_SECONDS: "0.1",
+    });
     // past what the store already held, so this run scored something of its own
     await waitForDone(r, rowsAfterFirst + 64);
     r.kill("SIGINT");
@@ -286,7 +298,9 @@ describe("Ctrl-C", () => {
   });
 
   it("a rerun with the same store completes (exit 0), taking what the store kept", async () => {
-    const r = start(["score", big, "--jobs", "2", "--store", store, "--format", "json"], { ASSAY_STATUS_SECONDS: "600" });
+    const r = start(["score", big, "--jobs", "2", "--store", store, "--format", "json"], {
+      ASSAY_STATUS_SECONDS: "600",
+    });
     const { code } = await r.exited;
     expect(code, r.stderr()).toBe(0);
     const doc = resultsSchema.parse(JSON.parse(r.stdout()));
@@ -308,7 +322,8 @@ describe("Ctrl-C", () => {
     const r = start(["score", dir, "--jobs", "2", "--format", "json"], { ASSAY_STATUS_SECONDS: "0.05" });
     const deadline = Date.now() + 20_000;
     // every bundle counted ("0/N", no "+"), none done yet
-    while (!statusLines(r.stderr()).some((l) => /^assay: 0\/\d+ bundles \(/.test(l)) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 10));
+    while (!statusLines(r.stderr()).some((l) => /^assay: 0\/\d+ bundles \(/.test(l)) && Date.now() < deadline)
+      await new Promise((res) => setTimeout(res, 10));
     r.kill("SIGINT");
     const { code } = await r.exited;
     expect(code, r.stderr()).toBe(130);
@@ -329,7 +344,9 @@ describe("Ctrl-C", () => {
     expect(Date.now() - t0).toBeLessThan(5_000);
     // 130 from the handler; if the second signal lands after the run has already let go of its
     // handler (the work in flight is only milliseconds), SIGINT's default ends it: 130 to a shell too.
-    expect(code === 130 || (code === null && signal === "SIGINT"), `code ${code} signal ${signal}: ${r.stderr()}`).toBe(true);
+    expect(code === 130 || (code === null && signal === "SIGINT"), `code ${code} signal ${signal}: ${r.stderr()}`).toBe(
+      true,
+    );
     expect(r.stdout()).toBe("");
     expect(storeState(store2).integrity).toBe("ok");
   });

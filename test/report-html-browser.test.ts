@@ -8,7 +8,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeCorpus } from "../src/io/corpus.js";
 import { writeOutput } from "../src/io/output.js";
-import { blankEntry, blankExperiment, emptyTally, type BundleEntry, type Results, type ResultsView } from "../src/core/results.js";
+import {
+  blankEntry,
+  blankExperiment,
+  emptyTally,
+  type BundleEntry,
+  type Results,
+  type ResultsView,
+} from "../src/core/results.js";
 import { render } from "../src/report/html/index.js";
 import { MAX_ROWS } from "../src/report/html/rows.js";
 import { HAVE_CHROMIUM, launch, REQUIRE_CHROMIUM, type Browser, type Opened } from "./helpers/browser.js";
@@ -28,7 +35,13 @@ describe("a browser to test in", () => {
 const visibleRows = (o: Opened) =>
   o.page.$eval("#trial-table", (table) => {
     const names = [...table.querySelectorAll("thead th")].map((th) => th.textContent!.replace(/[ ▲▼]+$/, ""));
-    return [...table.querySelectorAll("tbody tr.row")].map((tr) => Object.fromEntries([...tr.querySelectorAll("td")].map((td, i) => [names[i]!, td.textContent ?? ""])) as Record<string, string>);
+    return [...table.querySelectorAll("tbody tr.row")].map(
+      (tr) =>
+        Object.fromEntries([...tr.querySelectorAll("td")].map((td, i) => [names[i]!, td.textContent ?? ""])) as Record<
+          string,
+          string
+        >,
+    );
   });
 /** The trial table's shown columns, each with whether some embedded row fills it. */
 const trialColumns = (o: Opened) =>
@@ -41,7 +54,9 @@ const trialColumns = (o: Opened) =>
   });
 /** Cells of the trial and experiments tables whose text is wider than the cell (cut or overflowing). */
 const cutCells = (o: Opened) =>
-  o.page.$$eval("#trial-table th, #trial-table tbody td, #survey th, #survey td", (cells) => cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent));
+  o.page.$$eval("#trial-table th, #trial-table tbody td, #survey th, #survey td", (cells) =>
+    cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent),
+  );
 /** The experiments table's rows that end below the top of the first section. */
 const surveyBelowSections = (o: Opened) =>
   o.page.$eval("#survey", (table) => {
@@ -85,25 +100,35 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
     const shown = await o.page.$$eval("section.experiment", (sections) =>
       sections.map((s) => ({
         i: Number(s.getAttribute("data-experiment")),
-        figures: [...s.querySelectorAll("[data-metric]")].map((m) => ({ name: m.getAttribute("data-metric")!, value: m.getAttribute("data-value")!, text: m.querySelector("b")?.textContent ?? "" })),
+        figures: [...s.querySelectorAll("[data-metric]")].map((m) => ({
+          name: m.getAttribute("data-metric")!,
+          value: m.getAttribute("data-value")!,
+          text: m.querySelector("b")?.textContent ?? "",
+        })),
       })),
     );
     expect(shown.map((s) => s.i)).toEqual(demo.doc.experiments.map((_, i) => i));
     for (const s of shown) {
       const want = expectedFigures(demo.doc.experiments[s.i]!);
-      expect(Object.fromEntries(s.figures.map((f) => [f.name, f.value === "" ? null : Number(f.value)])), demo.doc.experiments[s.i]!.experiment ?? "").toEqual(want);
+      expect(
+        Object.fromEntries(s.figures.map((f) => [f.name, f.value === "" ? null : Number(f.value)])),
+        demo.doc.experiments[s.i]!.experiment ?? "",
+      ).toEqual(want);
       for (const f of s.figures) {
         // the figure a person reads is the same number, rounded: a percentage to 0.1, else to 0.001
         const v = want[f.name]!;
         if (v === null) expect(f.text).toBe("n/a");
-        else if (f.text.endsWith("%")) expect(Math.abs(Number(f.text.slice(0, -1)) - 100 * v)).toBeLessThanOrEqual(0.05 + 1e-9);
+        else if (f.text.endsWith("%"))
+          expect(Math.abs(Number(f.text.slice(0, -1)) - 100 * v)).toBeLessThanOrEqual(0.05 + 1e-9);
         else expect(Math.abs(Number(f.text) - v)).toBeLessThanOrEqual(0.0005 + 1e-9);
       }
     }
   });
 
   it("draws the charts, each sized: per experiment its headline and states, the world grid, the claims, the findings", async () => {
-    const boxes = await o.page.$$eval("figure.chart svg", (svgs) => svgs.map((s) => s.getBoundingClientRect()).map((r) => [r.width, r.height]));
+    const boxes = await o.page.$$eval("figure.chart svg", (svgs) =>
+      svgs.map((s) => s.getBoundingClientRect()).map((r) => [r.width, r.height]),
+    );
     expect(boxes.length).toBeGreaterThan(2 * demo.doc.experiments.length);
     for (const [w, h] of boxes) expect(w! * h!).toBeGreaterThan(0);
     const world = demo.doc.experiments.findIndex((e) => e.profile === "world");
@@ -128,8 +153,13 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
     await o.page.fill("#f-codes", "");
     await o.page.selectOption("#f-validity", "invalid");
     // A bundle is invalid, or valid in a trial its experiment makes invalid (the batch rules).
-    const trialInvalid = new Set(demo.doc.experiments.flatMap((x) => x.invalid.map((i) => `${x.experiment}\u0000${i.trial}`)));
-    const invalid = demo.doc.bundles.filter((b) => b.validity === "invalid" || (b.validity === "valid" && trialInvalid.has(`${b.experiment}\u0000${b.trial}`))).length;
+    const trialInvalid = new Set(
+      demo.doc.experiments.flatMap((x) => x.invalid.map((i) => `${x.experiment}\u0000${i.trial}`)),
+    );
+    const invalid = demo.doc.bundles.filter(
+      (b) =>
+        b.validity === "invalid" || (b.validity === "valid" && trialInvalid.has(`${b.experiment}\u0000${b.trial}`)),
+    ).length;
     expect(await matching(o)).toBe(invalid);
     for (const r of await visibleRows(o)) expect(r["validity"]).toMatch(/^invalid( \(trial: [A-Z_, ]+\))?$/);
     await o.page.selectOption("#f-validity", "");
@@ -154,7 +184,9 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
   it("shows each experiment's result in the first table, above every section, each row linking to its section", async () => {
     expect(await o.page.locator("#survey tbody tr").count()).toBe(demo.doc.experiments.length);
     expect(await surveyBelowSections(o)).toBe(0);
-    expect(await o.page.$$eval("#survey tbody td.figure", (tds) => tds.map((td) => td.textContent))).toHaveLength(demo.doc.experiments.length);
+    expect(await o.page.$$eval("#survey tbody td.figure", (tds) => tds.map((td) => td.textContent))).toHaveLength(
+      demo.doc.experiments.length,
+    );
     const last = demo.doc.experiments.length - 1;
     await o.page.locator(`#survey-${last} a`).click();
     expect(new URL(o.page.url()).hash).toBe(`#exp-${last}`);
@@ -164,7 +196,10 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
   });
 
   it("sorts the experiments table by a click on a header: numbers as numbers, ascending then descending, the unscored last", async () => {
-    const order = () => o.page.$$eval("#survey tbody tr", (trs) => trs.map((tr) => tr.querySelectorAll("td")[3]!.getAttribute("data-sort")!));
+    const order = () =>
+      o.page.$$eval("#survey tbody tr", (trs) =>
+        trs.map((tr) => tr.querySelectorAll("td")[3]!.getAttribute("data-sort")!),
+      );
     const numbers = (xs: string[]) => xs.filter((x) => x !== "").map(Number);
     const th = o.page.locator("#survey thead th", { hasText: "headline" });
     await th.click();
@@ -191,7 +226,9 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
 
   it("shows the reward, victory and pass columns of a mixed corpus, and no column no row fills", async () => {
     const cols = await trialColumns(o);
-    expect(cols.map((c) => c.name)).toEqual(expect.arrayContaining(["path", "trial", "reward", "victory", "pass", "outcome"]));
+    expect(cols.map((c) => c.name)).toEqual(
+      expect.arrayContaining(["path", "trial", "reward", "victory", "pass", "outcome"]),
+    );
     expect(cols.filter((c) => !c.filled).map((c) => c.name)).toEqual([]);
   });
 
@@ -233,7 +270,14 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
     // The schedule agrees on every trial's seed but the winners': each of those is SEED_MISMATCH.
     const seeds = new Map(bundles.map((b) => [b.trial!, won.has(b.trial!) ? "0".repeat(32) : b.seed!]));
     const schedule = join(tmp, "sched.json");
-    writeFileSync(schedule, JSON.stringify({ format: "assay.schedule/1", experiment: bundles[0]!.experiment, trials: [...seeds].map(([trial, seed]) => ({ trial, seed })) }));
+    writeFileSync(
+      schedule,
+      JSON.stringify({
+        format: "assay.schedule/1",
+        experiment: bundles[0]!.experiment,
+        trials: [...seeds].map(([trial, seed]) => ({ trial, seed })),
+      }),
+    );
     const file = join(tmp, "scheduled.html");
     const r = await run(["score", corpus, "--quiet", "--schedule", schedule, "--format", "html", "--out", file]);
     expect(r.code, r.stderr).toBe(0);
@@ -264,16 +308,61 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
     // Entries made as they are read (twice: the page takes problem rows first), never held whole.
     const entry = (i: number): BundleEntry => ({
       path: `/big/b${String(i).padStart(6, "0")}`,
-      ...blankEntry({ validity: i % 10 === 0 ? "invalid" : "valid", errors: i % 10 === 0 ? [{ code: "SCHEMA", file: "journal.jsonl", line: 1, message: "m" }] : [], profile: "native-game", experiment: "big", trial: `t${i}`, attempt: 1, status: "completed", victory: i % 3 === 0 }),
+      ...blankEntry({
+        validity: i % 10 === 0 ? "invalid" : "valid",
+        errors: i % 10 === 0 ? [{ code: "SCHEMA", file: "journal.jsonl", line: 1, message: "m" }] : [],
+        profile: "native-game",
+        experiment: "big",
+        trial: `t${i}`,
+        attempt: 1,
+        status: "completed",
+        victory: i % 3 === 0,
+      }),
     });
-    const bundles = { *[Symbol.iterator]() { for (let i = 0; i < N; i++) yield entry(i); } };
+    const bundles = {
+      *[Symbol.iterator]() {
+        for (let i = 0; i < N; i++) yield entry(i);
+      },
+    };
     const tally = { ...emptyTally(), bundles: N, valid: N - N / 10, invalid: N / 10 };
     const doc: ResultsView = {
       format: "assay.results/1",
-      run: { tool_version: "t", scoring_version: 1, started_at: "2026-01-01T00:00:00Z", complete: true, shard: null, roots: ["/big"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
+      run: {
+        tool_version: "t",
+        scoring_version: 1,
+        started_at: "2026-01-01T00:00:00Z",
+        complete: true,
+        shard: null,
+        roots: ["/big"],
+        options: {
+          invalid: "count",
+          resource_bound: "default",
+          errors: "exclude",
+          schedules: [],
+          hmac_key: null,
+          filters: null,
+        },
+        jobs: [],
+        unrecognised: { count: 0, paths: [] },
+      },
       bundles,
       tally,
-      experiments: [{ ...blankExperiment("big", "native-game", N), accuracy: { value: 1 / 3, victories: N / 3, scored: N, wilson95: [0.33, 0.34], interval: null, interval_reason: null }, completion: { value: 1, completed: N, scheduled: N, interval: null, interval_reason: null }, raw_record: { values: [], mean: 1 / 3 }, retry: [] }],
+      experiments: [
+        {
+          ...blankExperiment("big", "native-game", N),
+          accuracy: {
+            value: 1 / 3,
+            victories: N / 3,
+            scored: N,
+            wilson95: [0.33, 0.34],
+            interval: null,
+            interval_reason: null,
+          },
+          completion: { value: 1, completed: N, scheduled: N, interval: null, interval_reason: null },
+          raw_record: { values: [], mean: 1 / 3 },
+          retry: [],
+        },
+      ],
     };
     const file = join(tmp, "big.html");
     let t = Date.now();
@@ -290,7 +379,9 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
       await big.page.fill("#f-text", "t12345");
       const filterMs = Date.now() - t;
       expect((await visibleRows(big)).map((r) => r["trial"])).toEqual(["t12345"]);
-      console.log(`100,000 bundles: page rendered in ${renderMs} ms, opened in ${openMs} ms, filtered in ${filterMs} ms`);
+      console.log(
+        `100,000 bundles: page rendered in ${renderMs} ms, opened in ${openMs} ms, filtered in ${filterMs} ms`,
+      );
       expect(openMs).toBeLessThan(30_000);
       expect(filterMs).toBeLessThan(5_000);
       clean(big);
@@ -304,30 +395,42 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
 // every row of it above the first section, and its trial table cuts no cell and has no column
 // a Harbor trial lacks.
 describe.skipIf(!HAVE_CHROMIUM || !HAVE_SHARED)("the real Harbor jobs' HTML report in Chromium", () => {
-  it("shows each job's result in the experiments table, above every section; the trial table cuts nothing and has no game or world column", { timeout: 120_000 }, async () => {
-    const { dir: tmp } = scratchInTest("assay-html-real-", SCRATCH);
-    const browser = await launch();
-    try {
-      const file = join(tmp, "jobs.html");
-      const json = await run(["score", join(SHARED_DIR, "real-world/harbor-jobs"), "--quiet", "--format", "json"]);
-      const doc = JSON.parse(json.stdout) as Results;
-      const r = await run(["score", join(SHARED_DIR, "real-world/harbor-jobs"), "--quiet", "--format", "html", "--out", file]);
-      expect(r.code, r.stderr).toBe(0);
-      const h = await browser.open(file);
-      expect(doc.experiments.length).toBeGreaterThan(10);
-      expect(await h.page.locator("#survey tbody tr").count()).toBe(doc.experiments.length);
-      expect(await surveyBelowSections(h)).toBe(0);
-      // Each job's row names it and says its result as the table does: a figure (n/a where nothing was counted) beside its metric, or "none", and the claim's check where Harbor claims one.
-      const figures = await h.page.$$eval("#survey tbody td.figure", (tds) => tds.map((td) => td.textContent ?? ""));
-      for (const f of figures) expect(f).toMatch(/^((\d\.\d{3}|\d+\.\d%|n\/a) .+|none)$/);
-      const cols = await trialColumns(h);
-      expect(cols.map((c) => c.name)).toContain("reward");
-      for (const absent of ["victory", "pass", "attempt"]) expect(cols.map((c) => c.name)).not.toContain(absent);
-      expect(cols.filter((c) => !c.filled)).toEqual([]);
-      expect(await cutCells(h)).toEqual([]);
-      clean(h);
-    } finally {
-      await browser.close();
-    }
-  });
+  it(
+    "shows each job's result in the experiments table, above every section; the trial table cuts nothing and has no game or world column",
+    { timeout: 120_000 },
+    async () => {
+      const { dir: tmp } = scratchInTest("assay-html-real-", SCRATCH);
+      const browser = await launch();
+      try {
+        const file = join(tmp, "jobs.html");
+        const json = await run(["score", join(SHARED_DIR, "real-world/harbor-jobs"), "--quiet", "--format", "json"]);
+        const doc = JSON.parse(json.stdout) as Results;
+        const r = await run([
+          "score",
+          join(SHARED_DIR, "real-world/harbor-jobs"),
+          "--quiet",
+          "--format",
+          "html",
+          "--out",
+          file,
+        ]);
+        expect(r.code, r.stderr).toBe(0);
+        const h = await browser.open(file);
+        expect(doc.experiments.length).toBeGreaterThan(10);
+        expect(await h.page.locator("#survey tbody tr").count()).toBe(doc.experiments.length);
+        expect(await surveyBelowSections(h)).toBe(0);
+        // Each job's row names it and says its result as the table does: a figure (n/a where nothing was counted) beside its metric, or "none", and the claim's check where Harbor claims one.
+        const figures = await h.page.$$eval("#survey tbody td.figure", (tds) => tds.map((td) => td.textContent ?? ""));
+        for (const f of figures) expect(f).toMatch(/^((\d\.\d{3}|\d+\.\d%|n\/a) .+|none)$/);
+        const cols = await trialColumns(h);
+        expect(cols.map((c) => c.name)).toContain("reward");
+        for (const absent of ["victory", "pass", "attempt"]) expect(cols.map((c) => c.name)).not.toContain(absent);
+        expect(cols.filter((c) => !c.filled)).toEqual([]);
+        expect(await cutCells(h)).toEqual([]);
+        clean(h);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 });

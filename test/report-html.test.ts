@@ -5,7 +5,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blankEntry, blankExperiment, viewOf, type Advisory, type BundleEntry, type Experiment, type Results } from "../src/core/results.js";
+import {
+  blankEntry,
+  blankExperiment,
+  viewOf,
+  type Advisory,
+  type BundleEntry,
+  type Experiment,
+  type Results,
+} from "../src/core/results.js";
 import { forTerminal } from "../src/core/text.js";
 import { render, CSP } from "../src/report/html/index.js";
 import { scriptJson } from "../src/report/html/escape.js";
@@ -35,8 +43,23 @@ const part = (html: string, open: string, close = "</section>") => {
 };
 /** Each data-metric in `html`: name → data-value as a number (null when empty). */
 const metrics = (html: string): Record<string, number | null> =>
-  Object.fromEntries([...html.matchAll(/data-metric="([^"]*)" data-value="([^"]*)"/g)].map(([, k, v]) => [k!.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"), v === "" ? null : Number(v)]));
-const trialData = (html: string): unknown[] => JSON.parse(part(html, `<script type="application/json" id="trial-data">`, "</script>").replace(/^<script[^>]*>/, "").replace(/<\/script>$/, "")) as unknown[];
+  Object.fromEntries(
+    [...html.matchAll(/data-metric="([^"]*)" data-value="([^"]*)"/g)].map(([, k, v]) => [
+      k!
+        .replace(/&#39;/g, "'")
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&amp;/g, "&"),
+      v === "" ? null : Number(v),
+    ]),
+  );
+const trialData = (html: string): unknown[] =>
+  JSON.parse(
+    part(html, `<script type="application/json" id="trial-data">`, "</script>")
+      .replace(/^<script[^>]*>/, "")
+      .replace(/<\/script>$/, ""),
+  ) as unknown[];
 
 const RUN: Results["run"] = {
   tool_version: "test",
@@ -45,11 +68,29 @@ const RUN: Results["run"] = {
   complete: true,
   shard: null,
   roots: ["/r"],
-  options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null },
+  options: {
+    invalid: "count",
+    resource_bound: "default",
+    errors: "exclude",
+    schedules: [],
+    hmac_key: null,
+    filters: null,
+  },
   jobs: [],
   unrecognised: { count: 0, paths: [] },
 };
-const entry = (path: string, fields: Partial<BundleEntry> = {}): BundleEntry => ({ path, ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "x", trial: path, attempt: 1, ...fields }) });
+const entry = (path: string, fields: Partial<BundleEntry> = {}): BundleEntry => ({
+  path,
+  ...blankEntry({
+    validity: "valid",
+    errors: [],
+    profile: "native-game",
+    experiment: "x",
+    trial: path,
+    attempt: 1,
+    ...fields,
+  }),
+});
 const native = (name: string, n: number): Experiment => ({
   ...blankExperiment(name, "native-game", n),
   accuracy: { value: 0.5, victories: n / 2, scored: n, wilson95: [0.2, 0.8], interval: null, interval_reason: null },
@@ -61,9 +102,27 @@ const native = (name: string, n: number): Experiment => ({
 /** A Harbor job whose reward key and claimed metric are named `name`. */
 const harborClaiming = (name: string): Experiment => ({
   ...blankExperiment(name, "harbor", 2),
-  rewards: { [name]: { mean: 0.5, wilson95: [0.1, 0.9], coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: name, pass_hat_k: null, interval: null, interval_reason: null } },
+  rewards: {
+    [name]: {
+      mean: 0.5,
+      wilson95: [0.1, 0.9],
+      coverage: 1,
+      covered: 2,
+      trials: 2,
+      pass_rate: 0.5,
+      pass_at_k: null,
+      pass_at_k_reason: name,
+      pass_hat_k: null,
+      interval: null,
+      interval_reason: null,
+    },
+  },
   states: { scored: 2 },
-  claimed: { source: name, metrics: { [name]: 0.7 }, compared: [{ metric: name, claimed: 0.7, assay: 0.5, reason: name }] },
+  claimed: {
+    source: name,
+    metrics: { [name]: 0.7 },
+    compared: [{ metric: name, claimed: 0.7, assay: 0.5, reason: name }],
+  },
 });
 
 describe("the HTML report of the demo", () => {
@@ -75,7 +134,12 @@ describe("the HTML report of the demo", () => {
       expect(metrics(section), `${e.experiment}`).toEqual(expectedFigures(e));
     }
     const t = metrics(part(demo.html, `id="tally"`, "</header>"));
-    expect(t).toEqual({ bundles: demo.doc.bundles.length, valid: demo.doc.bundles.filter((b) => b.validity === "valid").length, invalid: demo.doc.bundles.filter((b) => b.validity === "invalid").length, error: demo.doc.bundles.filter((b) => b.validity === "error").length });
+    expect(t).toEqual({
+      bundles: demo.doc.bundles.length,
+      valid: demo.doc.bundles.filter((b) => b.validity === "valid").length,
+      invalid: demo.doc.bundles.filter((b) => b.validity === "invalid").length,
+      error: demo.doc.bundles.filter((b) => b.validity === "error").length,
+    });
   });
 
   it("draws charts as inline SVG, each set of ids its own", () => {
@@ -92,7 +156,9 @@ describe("the HTML report of the demo", () => {
     expect(demo.html).toContain(`<meta http-equiv="Content-Security-Policy" content="${CSP}">`);
     expect(CSP).toMatch(/default-src 'none'/);
     // every link is to a place in the page; no src at all; url() only to an SVG's own ids
-    expect([...demo.html.matchAll(/\b(?:href|src)="([^"]*)"/g)].map((m) => m[1]).filter((u) => !u!.startsWith("#"))).toEqual([]);
+    expect(
+      [...demo.html.matchAll(/\b(?:href|src)="([^"]*)"/g)].map((m) => m[1]).filter((u) => !u!.startsWith("#")),
+    ).toEqual([]);
     expect([...demo.html.matchAll(/url\(([^)]*)\)/g)].map((m) => m[1]).filter((u) => !u!.startsWith("#"))).toEqual([]);
     expect(demo.html).not.toMatch(/@import|@font-face/);
   });
@@ -107,8 +173,26 @@ describe("evidence text in the page", () => {
   const evil = `</script><!--<script>alert(1)</script><img src=x onerror=alert(2)>"'&`;
   let html: string;
   beforeAll(async () => {
-    const bad = entry(`/r/${evil}`, { validity: "invalid", experiment: evil, trial: evil, errors: [{ code: "SCHEMA", file: evil, line: 1, message: evil }], flags: [{ code: "SCHEMA", evidence: evil }] });
-    html = await page({ format: "assay.results/1", run: { ...RUN, roots: ["/elsewhere"] }, bundles: [bad], experiments: [{ ...native(evil, 2), invalid: [{ trial: evil, codes: ["SCHEMA"] }], excluded: [{ trial: evil, reason: evil }] }, harborClaiming(evil)] });
+    const bad = entry(`/r/${evil}`, {
+      validity: "invalid",
+      experiment: evil,
+      trial: evil,
+      errors: [{ code: "SCHEMA", file: evil, line: 1, message: evil }],
+      flags: [{ code: "SCHEMA", evidence: evil }],
+    });
+    html = await page({
+      format: "assay.results/1",
+      run: { ...RUN, roots: ["/elsewhere"] },
+      bundles: [bad],
+      experiments: [
+        {
+          ...native(evil, 2),
+          invalid: [{ trial: evil, codes: ["SCHEMA"] }],
+          excluded: [{ trial: evil, reason: evil }],
+        },
+        harborClaiming(evil),
+      ],
+    });
   });
 
   it("never becomes markup: no element but the page's own, the text escaped (in the charts' SVG too)", () => {
@@ -118,10 +202,19 @@ describe("evidence text in the page", () => {
     expect(html).not.toMatch(/<img\b|<!--/);
     // the attribute's words occur only inside escaped text: HTML's entities, or the JSON's \u escapes,
     // or a chart label's wrapped line (its "<img src=x " escaped on the line before; &#xA; the break in a title)
-    const escaped = ["&lt;img src=x onerror=alert(2)&gt;", "\\u003cimg src=x onerror=alert(2)\\u003e", "&lt;img src=x &#xA;onerror=alert(2)&gt;", `dy="12">onerror=alert(2)&gt;`];
-    const words = [...html.matchAll(/.{0,20}onerror=alert\(2\).{0,8}/g)].map((m) => m[0]).filter((m) => !escaped.some((e) => m.includes(e)));
+    const escaped = [
+      "&lt;img src=x onerror=alert(2)&gt;",
+      "\\u003cimg src=x onerror=alert(2)\\u003e",
+      "&lt;img src=x &#xA;onerror=alert(2)&gt;",
+      `dy="12">onerror=alert(2)&gt;`,
+    ];
+    const words = [...html.matchAll(/.{0,20}onerror=alert\(2\).{0,8}/g)]
+      .map((m) => m[0])
+      .filter((m) => !escaped.some((e) => m.includes(e)));
     expect(words).toEqual([]);
-    expect(html).toContain("&lt;/script&gt;&lt;!--&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;");
+    expect(html).toContain(
+      "&lt;/script&gt;&lt;!--&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;",
+    );
   });
 
   it("inside the embedded JSON, cannot end the element or open a comment, and reads back unchanged", () => {
@@ -135,17 +228,34 @@ describe("evidence text in the page", () => {
 
 describe("the trial table's rows", () => {
   const clean = (i: number) => entry(`/r/b${String(i).padStart(6, "0")}`);
-  const broken = (i: number) => entry(`/r/z${i}`, { validity: "invalid", errors: [{ code: "SCHEMA", file: null, line: null, message: "m" }] });
+  const broken = (i: number) =>
+    entry(`/r/z${i}`, { validity: "invalid", errors: [{ code: "SCHEMA", file: null, line: null, message: "m" }] });
 
   it("take the entries with something to look at first, then the rest in path order, up to the cap", () => {
     const bundles = [clean(1), clean(2), broken(1), clean(3), broken(2)];
     expect([...rows(bundles, [native("x", 5)], ["/r"], 3)].map((r) => r[0])).toEqual(["r/z1", "r/z2", "r/b000001"]);
-    expect([...rows(bundles, [native("x", 5)], ["/r"], 10)].map((r) => r[0])).toEqual(["r/z1", "r/z2", "r/b000001", "r/b000002", "r/b000003"]);
+    expect([...rows(bundles, [native("x", 5)], ["/r"], 10)].map((r) => r[0])).toEqual([
+      "r/z1",
+      "r/z2",
+      "r/b000001",
+      "r/b000002",
+      "r/b000003",
+    ]);
   });
 
   it("say what the experiment makes of a valid bundle: a trial invalid, excluded, unscored or superseded shows its state and codes, never a win, and comes first", () => {
-    const won = (trial: string, attempt = 1) => entry(`/r/${trial}/a${attempt}`, { trial, attempt, status: "completed", ending: true, victory: true });
-    const bundles = [won("t0"), won("t1"), won("t2"), won("t3"), won("t4"), won("t4", 2), entry("/r/t5/a1", { trial: "t5", validity: "error" }), won("t5", 2)];
+    const won = (trial: string, attempt = 1) =>
+      entry(`/r/${trial}/a${attempt}`, { trial, attempt, status: "completed", ending: true, victory: true });
+    const bundles = [
+      won("t0"),
+      won("t1"),
+      won("t2"),
+      won("t3"),
+      won("t4"),
+      won("t4", 2),
+      entry("/r/t5/a1", { trial: "t5", validity: "error" }),
+      won("t5", 2),
+    ];
     const x: Experiment = {
       ...native("x", 6),
       invalid: [{ trial: "t1", codes: ["SEED_MISMATCH"] }],
@@ -166,12 +276,35 @@ describe("the trial table's rows", () => {
       "r/t5/a2": ["unscored: a tool error on another attempt", "no credit", "completed", ""],
     });
     // Under a cap the rows not counted come before the clean wins.
-    expect([...rows(bundles, [x], ["/r"], 5)].map((r) => r[0])).toEqual(["r/t1/a1", "r/t2/a1", "r/t4/a1", "r/t5/a1", "r/t5/a2"]);
+    expect([...rows(bundles, [x], ["/r"], 5)].map((r) => r[0])).toEqual([
+      "r/t1/a1",
+      "r/t2/a1",
+      "r/t4/a1",
+      "r/t5/a1",
+      "r/t5/a2",
+    ]);
   });
 
   it("show a Harbor trial's copy as the copy it is and a bundle-invalid trial's codes beyond its own, both without a reward as credit", () => {
-    const harbor = (path: string, fields: Partial<BundleEntry>) => entry(path, { profile: "harbor", experiment: "job", trial: "tr", attempt: null, state: "scored", rewards: { reward: 1 }, ...fields });
-    const bundles = [harbor("/r/job/tr", {}), harbor("/r/job/tr-copy", {}), harbor("/r/job/u", { trial: "u", validity: "invalid", errors: [{ code: "SCHEMA", file: null, line: null, message: "m" }] })];
+    const harbor = (path: string, fields: Partial<BundleEntry>) =>
+      entry(path, {
+        profile: "harbor",
+        experiment: "job",
+        trial: "tr",
+        attempt: null,
+        state: "scored",
+        rewards: { reward: 1 },
+        ...fields,
+      });
+    const bundles = [
+      harbor("/r/job/tr", {}),
+      harbor("/r/job/tr-copy", {}),
+      harbor("/r/job/u", {
+        trial: "u",
+        validity: "invalid",
+        errors: [{ code: "SCHEMA", file: null, line: null, message: "m" }],
+      }),
+    ];
     const x: Experiment = {
       ...blankExperiment("job", "harbor", 2),
       invalid: [{ trial: "u", codes: ["SCHEMA", "TRIAL_DUPLICATE"] }],
@@ -181,7 +314,12 @@ describe("the trial table's rows", () => {
     const got = Object.fromEntries([...rows(bundles, [x], ["/r"])].map((r) => [r[0], [r[4], r[5], r[8], r[9]]]));
     expect(got).toEqual({
       "r/job/tr": ["valid", "reward=1", "scored", ""],
-      "r/job/tr-copy": ["excluded: a byte-identical copy of /r/job/tr (counted once, there)", "no credit", "scored", ""],
+      "r/job/tr-copy": [
+        "excluded: a byte-identical copy of /r/job/tr (counted once, there)",
+        "no credit",
+        "scored",
+        "",
+      ],
       "r/job/u": ["invalid", "no credit", "scored", "SCHEMA TRIAL_DUPLICATE"],
     });
   });
@@ -206,11 +344,26 @@ describe("the trial table's rows", () => {
 describe("findings by code", () => {
   it("count a code the batch rules give a trial and none of its bundles holds (once per trial), beside the bundles' own codes", async () => {
     const schema = { code: "SCHEMA" as const, file: null, line: null, message: "m" };
-    const x: Experiment = { ...native("x", 4), invalid: [{ trial: "t1", codes: ["SEED_MISMATCH"] }, { trial: "t2", codes: ["SCHEMA", "TRIAL_DUPLICATE"] }] };
-    const bundles = [entry("/r/t0"), entry("/r/t1/a1", { trial: "t1" }), entry("/r/t1/a2", { trial: "t1", attempt: 2 }), entry("/r/t2", { trial: "t2", validity: "invalid", errors: [schema] })];
+    const x: Experiment = {
+      ...native("x", 4),
+      invalid: [
+        { trial: "t1", codes: ["SEED_MISMATCH"] },
+        { trial: "t2", codes: ["SCHEMA", "TRIAL_DUPLICATE"] },
+      ],
+    };
+    const bundles = [
+      entry("/r/t0"),
+      entry("/r/t1/a1", { trial: "t1" }),
+      entry("/r/t1/a2", { trial: "t1", attempt: 2 }),
+      entry("/r/t2", { trial: "t2", validity: "invalid", errors: [schema] }),
+    ];
     const s = survey(bundles, [x]);
     expect(Object.fromEntries(s.codes)).toEqual({ SCHEMA: 1, SEED_MISMATCH: 1, TRIAL_DUPLICATE: 1 });
-    expect(Object.fromEntries(s.codesBy.get(experimentKey("native-game", "x"))!)).toEqual({ SCHEMA: 1, SEED_MISMATCH: 1, TRIAL_DUPLICATE: 1 });
+    expect(Object.fromEntries(s.codesBy.get(experimentKey("native-game", "x"))!)).toEqual({
+      SCHEMA: 1,
+      SEED_MISMATCH: 1,
+      TRIAL_DUPLICATE: 1,
+    });
     const html = await page({ format: "assay.results/1", run: RUN, bundles, experiments: [x] });
     expect(part(html, `<section id="findings">`)).toContain("SEED_MISMATCH");
     expect(part(html, `<section class="experiment" id="exp-0"`)).toContain("TRIAL_DUPLICATE");
@@ -219,9 +372,19 @@ describe("findings by code", () => {
 
 describe("the labels of the figures", () => {
   it("say what --invalid does with invalid trials: count (as failures, 0) or left out", async () => {
-    const world: Experiment = { ...blankExperiment("w", "world", 2), pass: { passed: 1, total: 2, interval: null, interval_reason: null }, dimensions: {} };
+    const world: Experiment = {
+      ...blankExperiment("w", "world", 2),
+      pass: { passed: 1, total: 2, interval: null, interval_reason: null },
+      dimensions: {},
+    };
     const experiments = [native("g", 2), world, harborClaiming("h")];
-    const html = (invalid: "count" | "exclude") => page({ format: "assay.results/1", run: { ...RUN, options: { ...RUN.options, invalid } }, bundles: [], experiments });
+    const html = (invalid: "count" | "exclude") =>
+      page({
+        format: "assay.results/1",
+        run: { ...RUN, options: { ...RUN.options, invalid } },
+        bundles: [],
+        experiments,
+      });
     const count = await html("count");
     expect(count).toContain("invalid trials count as non-victories");
     expect(count).toContain("invalid trials fail");
@@ -248,7 +411,12 @@ describe("the advisory section", () => {
     evidence_digest: null,
     provenance: null,
   };
-  const doc = (a: Advisory | null): Results => ({ format: "assay.results/1", run: RUN, bundles: [entry("/r/a", { advisory: a }), entry("/r/b")], experiments: [native("x", 2)] });
+  const doc = (a: Advisory | null): Results => ({
+    format: "assay.results/1",
+    run: RUN,
+    bundles: [entry("/r/a", { advisory: a }), entry("/r/b")],
+    experiments: [native("x", 2)],
+  });
 
   it("stands apart from every hard figure: its words only in it, no figure in it, the figures unchanged by it", async () => {
     const [withA, without] = [await page(doc(advisory)), await page(doc(null))];
@@ -283,8 +451,12 @@ describe("--format html on the commands that write a document", () => {
 // experiment's result (kind, trials in tasks, headline with its interval, coverage, the harness's
 // claim and whether assay agrees, invalid, flags, cost), each row linking to its section; the trial
 // rows carry reward, victory and pass apart; the charts survive all-zero figures and long names.
-const interval = (lo: number, hi: number, units: number, clusters: number) => ({ interval: { method: "cluster-t" as const, lo, hi, units, clusters, se: null, design_effect: null }, interval_reason: null });
-const LONG = "a_very_long_scorer_name_that_goes_on/mean_reducer_with_a_long_name/metric_with_an_even_longer_name/accuracy";
+const interval = (lo: number, hi: number, units: number, clusters: number) => ({
+  interval: { method: "cluster-t" as const, lo, hi, units, clusters, se: null, design_effect: null },
+  interval_reason: null,
+});
+const LONG =
+  "a_very_long_scorer_name_that_goes_on/mean_reducer_with_a_long_name/metric_with_an_even_longer_name/accuracy";
 
 const game: Experiment = {
   ...blankExperiment("game-run", "native-game", 10),
@@ -294,36 +466,111 @@ const game: Experiment = {
   retry: [],
   invalid: [{ trial: "t3", codes: ["SEED_MISMATCH"] }],
 };
-const world: Experiment = { ...blankExperiment("world-run", "world", 4), pass: { passed: 1, total: 4, interval: null, interval_reason: null } };
+const world: Experiment = {
+  ...blankExperiment("world-run", "world", 4),
+  pass: { passed: 1, total: 4, interval: null, interval_reason: null },
+};
 const job = (name: string, mean: number, claimed: number, reason: string | null, cost: number | null): Experiment => ({
   ...blankExperiment(name, "harbor", 3),
-  rewards: { reward: { mean, wilson95: null, coverage: 2 / 3, covered: 2, trials: 3, pass_rate: mean, pass_at_k: null, pass_at_k_reason: null, pass_hat_k: null, interval: null, interval_reason: null } },
+  rewards: {
+    reward: {
+      mean,
+      wilson95: null,
+      coverage: 2 / 3,
+      covered: 2,
+      trials: 3,
+      pass_rate: mean,
+      pass_at_k: null,
+      pass_at_k_reason: null,
+      pass_hat_k: null,
+      interval: null,
+      interval_reason: null,
+    },
+  },
   states: { scored: 2, infrastructure_error: 1 },
-  claimed: { source: "result.json", metrics: { reward: claimed }, compared: [{ metric: "reward", claimed, assay: mean, reason }] },
+  claimed: {
+    source: "result.json",
+    metrics: { reward: claimed },
+    compared: [{ metric: "reward", claimed, assay: mean, reason }],
+  },
   flags: [{ code: "JOB_CLAIM_MISMATCH", trial: "t1", attempt: null, evidence: null }],
-  usage: cost === null ? null : { spent: { entries: 3, costed: 3, cost_usd: cost, input_tokens: 10, output_tokens: 5, cache_read_tokens: null }, counted: { entries: 2, costed: 2, cost_usd: cost, input_tokens: 10, output_tokens: 5, cache_read_tokens: null }, successes: 1, cost_per_success: cost },
+  usage:
+    cost === null
+      ? null
+      : {
+          spent: { entries: 3, costed: 3, cost_usd: cost, input_tokens: 10, output_tokens: 5, cache_read_tokens: null },
+          counted: {
+            entries: 2,
+            costed: 2,
+            cost_usd: cost,
+            input_tokens: 10,
+            output_tokens: 5,
+            cache_read_tokens: null,
+          },
+          successes: 1,
+          cost_per_success: cost,
+        },
 });
 const log: Experiment = {
   ...blankExperiment("log-task", "inspect", 5),
-  inspect: { [LONG]: { claimed: 0.8, value: 0.8, coverage: { scored: 4, planned: 5 }, wilson95: null, pass_at_k: null, check: "agrees", note: null, errors_zero: 0.64, interval: null, interval_reason: null, pass_hat_k: null } },
+  inspect: {
+    [LONG]: {
+      claimed: 0.8,
+      value: 0.8,
+      coverage: { scored: 4, planned: 5 },
+      wilson95: null,
+      pass_at_k: null,
+      check: "agrees",
+      note: null,
+      errors_zero: 0.64,
+      interval: null,
+      interval_reason: null,
+      pass_hat_k: null,
+    },
+  },
 };
-const EXPERIMENTS = [game, world, job("job-agrees", 1, 1, null, 0.25), job("job-differs", 0, 1, "Harbor counts the errored trial as 0", null), log];
+const EXPERIMENTS = [
+  game,
+  world,
+  job("job-agrees", 1, 1, null, 0.25),
+  job("job-differs", 0, 1, "Harbor counts the errored trial as 0", null),
+  log,
+];
 
 const pageOf = (experiments: Experiment[]) => page({ format: "assay.results/1", run: RUN, bundles: [], experiments });
 /** The experiments table's rows: each cell's data-sort and its text without markup. */
 const surveyRows = (html: string) =>
-  [...html.slice(html.indexOf(`<table id="survey">`), html.indexOf("</table>", html.indexOf(`<table id="survey">`))).matchAll(/<tr id="survey-(\d+)">(.*?)<\/tr>/g)].map(([, i, tr]) => ({
+  [
+    ...html
+      .slice(html.indexOf(`<table id="survey">`), html.indexOf("</table>", html.indexOf(`<table id="survey">`)))
+      .matchAll(/<tr id="survey-(\d+)">(.*?)<\/tr>/g),
+  ].map(([, i, tr]) => ({
     i: Number(i),
-    cells: [...tr!.matchAll(/<td[^>]*data-sort="([^"]*)">(.*?)<\/td>/g)].map(([, sort, text]) => ({ sort: sort!, text: text!.replace(/<[^>]+>/g, "") })),
+    cells: [...tr!.matchAll(/<td[^>]*data-sort="([^"]*)">(.*?)<\/td>/g)].map(([, sort, text]) => ({
+      sort: sort!,
+      text: text!.replace(/<[^>]+>/g, ""),
+    })),
     href: /href="(#exp-\d+)"/.exec(tr!)?.[1],
   }));
 
 describe("the experiments table", () => {
   it("has a column for each thing a reader asks of an experiment first, in order", async () => {
     const html = await pageOf(EXPERIMENTS);
-    const heads = [...html.slice(html.indexOf(`<table id="survey">`)).matchAll(/<th scope="col"[^>]*>([^<]*)<\/th>/g)].slice(0, SURVEY_COLUMNS.length).map((m) => m[1]);
+    const heads = [...html.slice(html.indexOf(`<table id="survey">`)).matchAll(/<th scope="col"[^>]*>([^<]*)<\/th>/g)]
+      .slice(0, SURVEY_COLUMNS.length)
+      .map((m) => m[1]);
     // The count column as the kinds count: trials, and an Inspect task run's planned records.
-    expect(heads).toEqual(["experiment", "kind", "trials/records", "headline (95% interval)", "coverage", "harness claims", "invalid", "flags", "cost"]);
+    expect(heads).toEqual([
+      "experiment",
+      "kind",
+      "trials/records",
+      "headline (95% interval)",
+      "coverage",
+      "harness claims",
+      "invalid",
+      "flags",
+      "cost",
+    ]);
     // It comes before the first section: the result of each job without scrolling into one.
     expect(html.indexOf(`<table id="survey">`)).toBeLessThan(html.indexOf(`id="exp-0"`));
   });
@@ -339,9 +586,29 @@ describe("the experiments table", () => {
       expect(r.cells).toHaveLength(SURVEY_COLUMNS.length);
     }
     const text = Object.fromEntries(got.map((r) => [r.i, r.cells.map((c) => c.text)]));
-    expect(text[0]).toEqual(["game-run", "native-game", "10 in 5 tasks", "40.0% [10.0%, 70.0%] accuracy", "100.0%", "—", "1", "0", "—"]);
+    expect(text[0]).toEqual([
+      "game-run",
+      "native-game",
+      "10 in 5 tasks",
+      "40.0% [10.0%, 70.0%] accuracy",
+      "100.0%",
+      "—",
+      "1",
+      "0",
+      "—",
+    ]);
     expect(text[1]).toEqual(["world-run", "world", "4", "25.0% pass", "100.0%", "—", "0", "0", "—"]);
-    expect(text[2]).toEqual(["job-agrees", "Harbor", "3", "1.000 reward", "66.7%", "1.000 · agrees", "0", "1", "$0.25"]);
+    expect(text[2]).toEqual([
+      "job-agrees",
+      "Harbor",
+      "3",
+      "1.000 reward",
+      "66.7%",
+      "1.000 · agrees",
+      "0",
+      "1",
+      "$0.25",
+    ]);
     expect(text[3]).toEqual(["job-differs", "Harbor", "3", "0.000 reward", "66.7%", "1.000 · differs", "0", "1", "—"]);
     // An Inspect metric as Inspect shows it, to 3 decimals, as the overview of the table and Markdown does (one chooser).
     expect(text[4]![3]).toBe(`0.800 ${LONG}`);
@@ -370,18 +637,66 @@ describe("the experiments table", () => {
 });
 
 describe("the trial rows", () => {
-    it("carry reward, victory and pass each in its own column, the state or status apart, and the folder", () => {
+  it("carry reward, victory and pass each in its own column, the state or status apart, and the folder", () => {
     const bundles = [
       entry("/r/g/t1", { profile: "native-game", experiment: "g", status: "completed", victory: true }),
       entry("/r/w/t1", { profile: "world", experiment: "w", status: "completed", pass: false }),
-      entry("/r/h/job/t1", { profile: "harbor", experiment: "h", attempt: null, state: "scored", rewards: { reward: 1 } }),
+      entry("/r/h/job/t1", {
+        profile: "harbor",
+        experiment: "h",
+        attempt: null,
+        state: "scored",
+        rewards: { reward: 1 },
+      }),
     ];
-    const experiments = [{ ...blankExperiment("g", "native-game", 1) }, { ...blankExperiment("w", "world", 1) }, { ...blankExperiment("h", "harbor", 1) }];
-    const got = [...rows(bundles, experiments, ["/r"])].map((r) => Object.fromEntries(COLUMNS.map((c, i) => [c, r[i]])));
+    const experiments = [
+      { ...blankExperiment("g", "native-game", 1) },
+      { ...blankExperiment("w", "world", 1) },
+      { ...blankExperiment("h", "harbor", 1) },
+    ];
+    const got = [...rows(bundles, experiments, ["/r"])].map((r) =>
+      Object.fromEntries(COLUMNS.map((c, i) => [c, r[i]])),
+    );
     expect(got).toEqual([
-      { path: "r/g/t1", experiment: "g", trial: "/r/g/t1", attempt: 1, validity: "valid", reward: "", victory: "victory", pass: "", outcome: "completed", codes: "", flags: "" },
-      { path: "r/w/t1", experiment: "w", trial: "/r/w/t1", attempt: 1, validity: "valid", reward: "", victory: "", pass: "fail", outcome: "completed", codes: "", flags: "" },
-      { path: "r/h/job/t1", experiment: "h", trial: "/r/h/job/t1", attempt: null, validity: "valid", reward: "reward=1", victory: "", pass: "", outcome: "scored", codes: "", flags: "" },
+      {
+        path: "r/g/t1",
+        experiment: "g",
+        trial: "/r/g/t1",
+        attempt: 1,
+        validity: "valid",
+        reward: "",
+        victory: "victory",
+        pass: "",
+        outcome: "completed",
+        codes: "",
+        flags: "",
+      },
+      {
+        path: "r/w/t1",
+        experiment: "w",
+        trial: "/r/w/t1",
+        attempt: 1,
+        validity: "valid",
+        reward: "",
+        victory: "",
+        pass: "fail",
+        outcome: "completed",
+        codes: "",
+        flags: "",
+      },
+      {
+        path: "r/h/job/t1",
+        experiment: "h",
+        trial: "/r/h/job/t1",
+        attempt: null,
+        validity: "valid",
+        reward: "reward=1",
+        victory: "",
+        pass: "",
+        outcome: "scored",
+        codes: "",
+        flags: "",
+      },
     ]);
   });
 });

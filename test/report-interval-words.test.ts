@@ -14,15 +14,42 @@ import { synthNative } from "../src/synth/native.js";
 import { run } from "./helpers/cli.js";
 import { scratch } from "./helpers/shared.js";
 
-const RUN: Results["run"] = { tool_version: "t", scoring_version: 7, started_at: "", complete: true, shard: null, roots: ["/r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
+const RUN: Results["run"] = {
+  tool_version: "t",
+  scoring_version: 7,
+  started_at: "",
+  complete: true,
+  shard: null,
+  roots: ["/r"],
+  options: {
+    invalid: "count",
+    resource_bound: "default",
+    errors: "exclude",
+    schedules: [],
+    hmac_key: null,
+    filters: null,
+  },
+  jobs: [],
+  unrecognised: { count: 0, paths: [] },
+};
 
 const TASKS = "each for the mean over the population of tasks these were drawn from";
 const SAMPLES = "each for the mean over the population of samples these were drawn from";
-const MAR = "pass@k, pass^k: they assume an attempt's absence (an infrastructure error, an excluded trial) is unrelated to its outcome (missing at random)";
-const KG_TRIALS = "Korn–Graubard (Clopper–Pearson at the effective number of trials) where pass/fail trials repeat tasks";
+const MAR =
+  "pass@k, pass^k: they assume an attempt's absence (an infrastructure error, an excluded trial) is unrelated to its outcome (missing at random)";
+const KG_TRIALS =
+  "Korn–Graubard (Clopper–Pearson at the effective number of trials) where pass/fail trials repeat tasks";
 
 // The all-failed 3 × 8 experiment of test/stats-korn-graubard.test.ts: [0, 0.4857], d = 1, se 0.
-const KG: IntervalField = { method: "korn-graubard", lo: 0, hi: 0.4857, units: 24, clusters: 3, se: 0, design_effect: 1 };
+const KG: IntervalField = {
+  method: "korn-graubard",
+  lo: 0,
+  hi: 0.4857,
+  units: 24,
+  clusters: 3,
+  se: 0,
+  design_effect: 1,
+};
 const native = (name: string, passHat: Record<string, number> | null): Experiment => ({
   ...blankExperiment(name, "native-game", 24),
   accuracy: { value: 0, victories: 0, scored: 24, wilson95: [0, 0.138], interval: KG, interval_reason: null },
@@ -39,10 +66,23 @@ const inspect: Experiment = {
   log: { path: "/r/logs/a.eval", status: "success", state: "complete" },
   states: { scored: 3 },
   inspect: {
-    "match/mean/accuracy": { claimed: 2 / 3, value: 2 / 3, coverage: { scored: 3, planned: 3 }, wilson95: [0.2, 0.94], pass_at_k: null, check: "agrees", note: null, errors_zero: 2 / 3, interval: { method: "wilson", lo: 0.2077, hi: 0.9385, units: 3, clusters: 3, se: null, design_effect: null }, interval_reason: null, pass_hat_k: null },
+    "match/mean/accuracy": {
+      claimed: 2 / 3,
+      value: 2 / 3,
+      coverage: { scored: 3, planned: 3 },
+      wilson95: [0.2, 0.94],
+      pass_at_k: null,
+      check: "agrees",
+      note: null,
+      errors_zero: 2 / 3,
+      interval: { method: "wilson", lo: 0.2077, hi: 0.9385, units: 3, clusters: 3, se: null, design_effect: null },
+      interval_reason: null,
+      pass_hat_k: null,
+    },
   },
 };
-const doc = (...experiments: Experiment[]) => viewOf({ format: "assay.results/1", run: RUN, bundles: [], experiments } satisfies Results);
+const doc = (...experiments: Experiment[]) =>
+  viewOf({ format: "assay.results/1", run: RUN, bundles: [], experiments } satisfies Results);
 const count = (text: string, s: string) => text.split(s).length - 1;
 const table = (v: ReturnType<typeof doc>, details: boolean) => [...FORMATS.table.render(v, { details })].join("");
 const page = async (v: ReturnType<typeof doc>) => [...(await html(v))].join("");
@@ -60,15 +100,31 @@ describe("an interval names its question, once, in the legend", () => {
     expect(count(md, TASKS)).toBe(2);
     expect(md).toContain("| accuracy | **0.0%** (0/24) · 95% \\[0.0%, 48.6%\\] over 24 trials in 3 tasks |");
     const h = await page(v);
-    expect(h).toContain(`<p class="muted legend">95% intervals: Korn–Graubard (Clopper–Pearson at the effective number of trials) where pass/fail trials repeat tasks; ${TASKS}</p>`);
+    expect(h).toContain(
+      `<p class="muted legend">95% intervals: Korn–Graubard (Clopper–Pearson at the effective number of trials) where pass/fail trials repeat tasks; ${TASKS}</p>`,
+    );
     // The figure's own line stays short: bounds and what they are over, never the question again.
     expect(t).toContain("accuracy     0/24 = 0.0%   95% [0.0%, 48.6%] over 24 trials in 3 tasks");
   });
 
   it("JUnit: a suite with an interval says its question as a property; one without an interval does not", () => {
-    const x = renderText("junit", doc(withPassK, { ...without, experiment: "none", accuracy: { ...without.accuracy!, interval: null, interval_reason: "no trial counted" }, completion: { ...without.completion!, interval: null, interval_reason: "no trial counted" } }));
-    const suite = (name: string) => x.slice(x.indexOf(`<testsuite name="${name}"`), x.indexOf("</testsuite>", x.indexOf(`<testsuite name="${name}"`)));
-    expect(suite("kg")).toContain(`<property name="interval.question" value="the mean over the population of tasks these were drawn from"/>`);
+    const x = renderText(
+      "junit",
+      doc(withPassK, {
+        ...without,
+        experiment: "none",
+        accuracy: { ...without.accuracy!, interval: null, interval_reason: "no trial counted" },
+        completion: { ...without.completion!, interval: null, interval_reason: "no trial counted" },
+      }),
+    );
+    const suite = (name: string) =>
+      x.slice(
+        x.indexOf(`<testsuite name="${name}"`),
+        x.indexOf("</testsuite>", x.indexOf(`<testsuite name="${name}"`)),
+      );
+    expect(suite("kg")).toContain(
+      `<property name="interval.question" value="the mean over the population of tasks these were drawn from"/>`,
+    );
     expect(suite("kg")).toContain(`<property name="accuracy.interval_method" value="korn-graubard"/>`);
     expect(suite("none")).not.toContain("interval.question");
   });
@@ -79,7 +135,12 @@ describe("pass@k and pass^k say what they assume (missing at random), once a rep
     const v = doc(withPassK, { ...withPassK, experiment: "kg2" });
     expect(count(table(v, true), MAR)).toBe(1);
     expect(count(renderText("md", v), MAR)).toBe(1);
-    expect(count(await page(v), "they assume an attempt&#39;s absence (an infrastructure error, an excluded trial) is unrelated to its outcome (missing at random)")).toBe(1);
+    expect(
+      count(
+        await page(v),
+        "they assume an attempt&#39;s absence (an infrastructure error, an excluded trial) is unrelated to its outcome (missing at random)",
+      ),
+    ).toBe(1);
     const x = renderText("junit", v);
     expect(count(x, `name="pass_at_k.assumes"`)).toBe(2); // a property of each suite that holds pass^k
   });
@@ -106,7 +167,16 @@ describe("through the CLI: a native run with repeated tasks", () => {
     outcomes.forEach((outcome, i) => {
       const dir = join(root, "exp", `t${i}`, "a1");
       mkdirSync(dir, { recursive: true });
-      for (const [p, b] of synthNative({ experiment: "exp", trial: `t${i}`, attempt: 1, seed: seed(i + 1), outcome, task: i < 2 ? "A" : "B", events: 3 })) writeFileSync(join(dir, p), b);
+      for (const [p, b] of synthNative({
+        experiment: "exp",
+        trial: `t${i}`,
+        attempt: 1,
+        seed: seed(i + 1),
+        outcome,
+        task: i < 2 ? "A" : "B",
+        events: 3,
+      }))
+        writeFileSync(join(dir, p), b);
     });
   });
 

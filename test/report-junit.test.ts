@@ -7,7 +7,14 @@ import { cpSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { create } from "xmlbuilder2";
 import { beforeAll, describe, expect, it, type TestContext } from "vitest";
-import { blankEntry, viewOf, type BundleEntry, type Experiment, type Results, type ResultsView } from "../src/core/results.js";
+import {
+  blankEntry,
+  viewOf,
+  type BundleEntry,
+  type Experiment,
+  type Results,
+  type ResultsView,
+} from "../src/core/results.js";
 import { writeCorpus } from "../src/io/corpus.js";
 import { renderText } from "../src/report/index.js";
 import { render } from "../src/report/junit.js";
@@ -48,7 +55,8 @@ interface El {
   getAttribute(name: string): string | null;
   getElementsByTagName(name: string): { length: number };
 }
-const kids = (e: El, name: string): El[] => [...e.childNodes].filter((n): n is El => n.nodeType === 1 && n.nodeName === name);
+const kids = (e: El, name: string): El[] =>
+  [...e.childNodes].filter((n): n is El => n.nodeType === 1 && n.nodeName === name);
 const parse = (xml: string): El => create(xml).root().node as unknown as El;
 
 interface Case {
@@ -72,20 +80,33 @@ function cases(xml: string): { suites: El[]; cases: Case[] } {
       const v = (["failure", "error", "skipped"] as const).find((k) => kids(t, k).length > 0);
       const el = v === undefined ? null : kids(t, v)[0]!;
       expect(t.getAttribute("classname")).toBe(s.getAttribute("name"));
-      return { suite: s.getAttribute("name")!, name: t.getAttribute("name")!, kind: v ?? "passed", message: el?.getAttribute("message") ?? null, body: el?.textContent ?? "", out: kids(t, "system-out")[0]?.textContent ?? "" };
+      return {
+        suite: s.getAttribute("name")!,
+        name: t.getAttribute("name")!,
+        kind: v ?? "passed",
+        message: el?.getAttribute("message") ?? null,
+        body: el?.textContent ?? "",
+        out: kids(t, "system-out")[0]?.textContent ?? "",
+      };
     });
     const n = (k: Case["kind"]) => String(mine.filter((c) => c.kind === k).length);
-    expect([s.getAttribute("tests"), s.getAttribute("failures"), s.getAttribute("errors"), s.getAttribute("skipped")], s.getAttribute("name")!).toEqual([String(mine.length), n("failure"), n("error"), n("skipped")]);
+    expect(
+      [s.getAttribute("tests"), s.getAttribute("failures"), s.getAttribute("errors"), s.getAttribute("skipped")],
+      s.getAttribute("name")!,
+    ).toEqual([String(mine.length), n("failure"), n("error"), n("skipped")]);
     total.tests += mine.length;
     total.failures += mine.filter((c) => c.kind === "failure").length;
     total.errors += mine.filter((c) => c.kind === "error").length;
     all.push(...mine);
   }
-  expect([root.getAttribute("tests"), root.getAttribute("failures"), root.getAttribute("errors")]).toEqual([total.tests, total.failures, total.errors].map(String));
+  expect([root.getAttribute("tests"), root.getAttribute("failures"), root.getAttribute("errors")]).toEqual(
+    [total.tests, total.failures, total.errors].map(String),
+  );
   return { suites, cases: all };
 }
 
-const kindOf = (x: Pick<Experiment, "profile">) => (x.profile === "harbor" || x.profile === "inspect" ? x.profile : "assay");
+const kindOf = (x: Pick<Experiment, "profile">) =>
+  x.profile === "harbor" || x.profile === "inspect" ? x.profile : "assay";
 const bundleKind = (b: BundleEntry) => (b.profile === "harbor" || b.profile === "inspect" ? b.profile : "assay");
 
 describe("--format junit on the demo corpus", () => {
@@ -105,15 +126,19 @@ describe("--format junit on the demo corpus", () => {
       expect(got.length, e.experiment!).toBe(mine.length);
       expect(got.filter((c) => c.kind === "failure").length, e.experiment!).toBe(failing);
       expect(got.filter((c) => c.kind === "skipped").length, e.experiment!).toBe(
-        e.excluded.length + e.flags.filter((f) => ["SUPERSEDED", "RETRY_AFTER_OUTCOME", "DUPLICATE_LOG"].includes(f.code)).length,
+        e.excluded.length +
+          e.flags.filter((f) => ["SUPERSEDED", "RETRY_AFTER_OUTCOME", "DUPLICATE_LOG"].includes(f.code)).length,
       );
       // The experiment's figures, at full precision, as the suite's properties.
       const suite = suites.find((s) => s.getAttribute("name") === e.experiment)!;
-      const props = new Map(kids(kids(suite, "properties")[0]!, "property").map((p) => [p.getAttribute("name"), p.getAttribute("value")]));
+      const props = new Map(
+        kids(kids(suite, "properties")[0]!, "property").map((p) => [p.getAttribute("name"), p.getAttribute("value")]),
+      );
       expect(props.get("profile")).toBe(e.profile);
       if (e.accuracy !== null) expect(props.get("accuracy")).toBe(String(e.accuracy.value));
       if (e.pass !== null) expect(props.get("pass.passed")).toBe(String(e.pass.passed));
-      for (const [k, rw] of Object.entries(e.rewards ?? {})) expect(props.get(`reward.${k}.mean`)).toBe(String(rw.mean));
+      for (const [k, rw] of Object.entries(e.rewards ?? {}))
+        expect(props.get(`reward.${k}.mean`)).toBe(String(rw.mean));
       for (const c of e.claimed?.compared ?? []) expect(props.get(`harbor.${c.metric}`)).toBe(String(c.claimed));
       for (const [k, m] of Object.entries(e.inspect ?? {})) expect(props.get(`metric.${k}`)).toBe(String(m.value));
     }
@@ -121,7 +146,9 @@ describe("--format junit on the demo corpus", () => {
     const chain = all.find((c) => c.name === "game/synth-native/fault-bad-chain/a1")!;
     expect(chain).toMatchObject({ kind: "failure", message: "JOURNAL_CHAIN" });
     expect(chain.body).toMatch(/^JOURNAL_CHAIN journal\.jsonl:\d+ /);
-    expect(all.find((c) => c.kind === "skipped" && c.suite.startsWith("synth-harbor"))!.message).toMatch(/^excluded: (incomplete|infrastructure-error)/);
+    expect(all.find((c) => c.kind === "skipped" && c.suite.startsWith("synth-harbor"))!.message).toMatch(
+      /^excluded: (incomplete|infrastructure-error)/,
+    );
     const won = all.find((c) => c.kind === "passed" && c.out.includes("victory yes"));
     expect(won?.suite).toBe("synth-native"); // outcomes ride along in <system-out>
     expectValid(r.stdout, ctx);
@@ -136,13 +163,25 @@ describe("what a testcase says", () => {
     writeFiles(join(root, "t2/a1"), bundle(game({ experiment: "b", trial: "t2", seed }))); // SEED_COLLISION, with t1
     // Abnormal before any ending or final score: no outcome, superseded by the attempt after it.
     const noOutcome: GameOpts = { states: [live()], score: "none", end: "abnormal" };
-    writeFiles(join(root, "t3/a1"), bundle(game({ experiment: "b", trial: "t3", seed: "bb".repeat(16), ...noOutcome })));
+    writeFiles(
+      join(root, "t3/a1"),
+      bundle(game({ experiment: "b", trial: "t3", seed: "bb".repeat(16), ...noOutcome })),
+    );
     writeFiles(join(root, "t3/a2"), bundle(game({ experiment: "b", trial: "t3", attempt: 2, seed: "bb".repeat(16) })));
-    writeFiles(join(root, "t5/a1"), bundle(game({ experiment: "b", trial: "t5", seed: "cc".repeat(16), ...noOutcome })));
+    writeFiles(
+      join(root, "t5/a1"),
+      bundle(game({ experiment: "b", trial: "t5", seed: "cc".repeat(16), ...noOutcome })),
+    );
     writeFiles(join(root, "stray"), { "journal.jsonl": "not json\n" });
     writeFiles(join(root, "orphan"), { "result.json": '{"a": 1}' }); // looks like a Harbor trial, is none
     const schedule = join(tmp, "batch-schedule.json");
-    const trials = [["t1", "aa"], ["t2", "aa"], ["t3", "bb"], ["t4", "dd"], ["t5", "cc"]].map(([trial, s]) => ({ trial, seed: s!.repeat(16) }));
+    const trials = [
+      ["t1", "aa"],
+      ["t2", "aa"],
+      ["t3", "bb"],
+      ["t4", "dd"],
+      ["t5", "cc"],
+    ].map(([trial, s]) => ({ trial, seed: s!.repeat(16) }));
     writeFileSync(schedule, JSON.stringify({ format: "assay.schedule/1", experiment: "b", trials }));
     const r = await run(["score", root, "--schedule", schedule, "--format", "junit", "--quiet"]);
     const { cases: all } = cases(r.stdout);
@@ -151,7 +190,10 @@ describe("what a testcase says", () => {
       expect(by.get(t)).toMatchObject({ suite: "b", kind: "failure", message: "SEED_COLLISION" });
       expect(by.get(t)!.body).toContain(`trial ${t.slice(0, 2)} is invalid: SEED_COLLISION`);
     }
-    expect(by.get("t3/a1")).toMatchObject({ kind: "skipped", message: "superseded: a later attempt of its trial is the one scored" });
+    expect(by.get("t3/a1")).toMatchObject({
+      kind: "skipped",
+      message: "superseded: a later attempt of its trial is the one scored",
+    });
     expect(by.get("t3/a2")).toMatchObject({ kind: "passed" });
     expect(by.get("t5/a1")!.kind).toBe("skipped");
     expect(by.get("t5/a1")!.message).toMatch(/^excluded: no adjudicated attempt/);
@@ -165,11 +207,35 @@ describe("what a testcase says", () => {
   it("a tool error is an <error>; the trial's other attempts are skipped as unscored, outside every figure; a stopped run says so", (ctx) => {
     const entry = (trial: string, attempt: number, validity: BundleEntry["validity"]): BundleEntry => ({
       path: `r/${trial}/a${attempt}`,
-      ...blankEntry({ validity, errors: validity === "error" ? [{ code: "TIMEOUT", file: null, line: null, message: "ran past 60 s" }] : [], profile: "native-game", experiment: "x", trial, attempt }),
+      ...blankEntry({
+        validity,
+        errors: validity === "error" ? [{ code: "TIMEOUT", file: null, line: null, message: "ran past 60 s" }] : [],
+        profile: "native-game",
+        experiment: "x",
+        trial,
+        attempt,
+      }),
     });
     const doc = viewOf({
       format: "assay.results/1",
-      run: { tool_version: "t", scoring_version: 1, started_at: "2026-01-01T00:00:00.000Z", complete: false, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
+      run: {
+        tool_version: "t",
+        scoring_version: 1,
+        started_at: "2026-01-01T00:00:00.000Z",
+        complete: false,
+        shard: null,
+        roots: ["r"],
+        options: {
+          invalid: "count",
+          resource_bound: "default",
+          errors: "exclude",
+          schedules: [],
+          hmac_key: null,
+          filters: null,
+        },
+        jobs: [],
+        unrecognised: { count: 0, paths: [] },
+      },
       bundles: [entry("t1", 1, "valid"), entry("t1", 2, "error"), entry("t2", 1, "valid")],
       experiments: [{ ...blank("x"), unscored: ["t1"] }],
     });
@@ -180,7 +246,9 @@ describe("what a testcase says", () => {
     expect(by.get("t1/a1")!.kind).toBe("skipped");
     expect(by.get("t1/a1")!.message).toMatch(/^unscored: another attempt of trial t1 is a tool error/);
     expect(by.get("t2/a1")!.kind).toBe("passed");
-    expect(parse(xml).getAttribute("name")).toBe("assay (incomplete: the run was stopped before all its evidence was scored)");
+    expect(parse(xml).getAttribute("name")).toBe(
+      "assay (incomplete: the run was stopped before all its evidence was scored)",
+    );
     expectValid(xml, ctx);
   });
 });
@@ -188,9 +256,32 @@ describe("what a testcase says", () => {
 /** An experiment with nothing counted. */
 function blank(id: string): Experiment {
   return {
-    experiment: id, profile: "native-game", scheduled: 2, invalid: [], missing: [], excluded: [], unscored: [], flags: [],
-    accuracy: { value: 1, victories: 1, scored: 1, wilson95: null, interval: null, interval_reason: null }, raw_record: null, completion: null, retry: [], dimensions: null, pass: null, pass_hat_k: null,
-    rewards: null, states: null, claimed: null, job: null, job_id: null, exceptions: null, warnings: [], log: null, inspect: null, usage: null, identity: null,
+    experiment: id,
+    profile: "native-game",
+    scheduled: 2,
+    invalid: [],
+    missing: [],
+    excluded: [],
+    unscored: [],
+    flags: [],
+    accuracy: { value: 1, victories: 1, scored: 1, wilson95: null, interval: null, interval_reason: null },
+    raw_record: null,
+    completion: null,
+    retry: [],
+    dimensions: null,
+    pass: null,
+    pass_hat_k: null,
+    rewards: null,
+    states: null,
+    claimed: null,
+    job: null,
+    job_id: null,
+    exceptions: null,
+    warnings: [],
+    log: null,
+    inspect: null,
+    usage: null,
+    identity: null,
   };
 }
 
@@ -200,14 +291,21 @@ describe("a byte-identical copy of a Harbor trial", () => {
     writeCorpus(root, { n: 6, seed: "junit-copies", faults: false, profile: "harbor" });
     const doc = JSON.parse((await run(["score", root, "--format", "json", "--quiet"])).stdout) as Results;
     const e = doc.experiments[0]!;
-    const listed = new Set([...e.invalid.map((i) => i.trial), ...e.excluded.map((x) => x.trial), ...e.flags.map((f) => f.trial)]);
+    const listed = new Set([
+      ...e.invalid.map((i) => i.trial),
+      ...e.excluded.map((x) => x.trial),
+      ...e.flags.map((f) => f.trial),
+    ]);
     const original = doc.bundles.find((b) => b.validity === "valid" && b.state === "scored" && !listed.has(b.trial!))!;
     cpSync(original.path, `${original.path}~copy`, { recursive: true });
     const r = await run(["score", root, "--format", "junit", "--quiet"]);
     const by = new Map(cases(r.stdout).cases.map((c) => [c.name, c]));
     const name = original.path.slice(root.length + 1);
     expect(by.get(name)!.kind).toBe("passed");
-    expect(by.get(`${name}~copy`)).toMatchObject({ kind: "skipped", message: `excluded: a byte-identical copy of ${original.path} (counted once, there)` });
+    expect(by.get(`${name}~copy`)).toMatchObject({
+      kind: "skipped",
+      message: `excluded: a byte-identical copy of ${original.path} (counted once, there)`,
+    });
     expectValid(r.stdout, ctx);
   });
 });
@@ -222,13 +320,55 @@ describe("streaming", () => {
         reads++;
         for (let i = 0; i < n; i++) {
           const e = `e${at(i)}`;
-          yield { path: `r/${String(i).padStart(7, "0")}`, ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: e, trial: `t${i}`, attempt: 1, status: "completed" }) };
+          yield {
+            path: `r/${String(i).padStart(7, "0")}`,
+            ...blankEntry({
+              validity: "valid",
+              errors: [],
+              profile: "native-game",
+              experiment: e,
+              trial: `t${i}`,
+              attempt: 1,
+              status: "completed",
+            }),
+          };
         }
       },
     };
     const tally = { bundles: n, valid: n, invalid: 0, error: 0, byProfile: {} };
-    const run = viewOf({ format: "assay.results/1", run: { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } }, bundles: [], experiments: Array.from({ length: k }, (_, i) => blank(`e${i}`)) }).run;
-    return { view: { format: "assay.results/1", run, bundles, experiments: Array.from({ length: k }, (_, i) => blank(`e${i}`)), tally }, reads: () => reads };
+    const run = viewOf({
+      format: "assay.results/1",
+      run: {
+        tool_version: "t",
+        scoring_version: 1,
+        started_at: "",
+        complete: true,
+        shard: null,
+        roots: ["r"],
+        options: {
+          invalid: "count",
+          resource_bound: "default",
+          errors: "exclude",
+          schedules: [],
+          hmac_key: null,
+          filters: null,
+        },
+        jobs: [],
+        unrecognised: { count: 0, paths: [] },
+      },
+      bundles: [],
+      experiments: Array.from({ length: k }, (_, i) => blank(`e${i}`)),
+    }).run;
+    return {
+      view: {
+        format: "assay.results/1",
+        run,
+        bundles,
+        experiments: Array.from({ length: k }, (_, i) => blank(`e${i}`)),
+        tally,
+      },
+      reads: () => reads,
+    };
   }
 
   it("a testcase at a time, never one string: experiments lying together take one pass after the count", () => {
@@ -254,7 +394,12 @@ describe("streaming", () => {
     expect(suites.map((s) => s.getAttribute("name"))).toEqual(["e0", "e1", "e2"]);
     expect(all.length).toBe(300);
     expect(new Set(all.map((c) => c.name)).size).toBe(300);
-    for (const s of suites) expect(kids(s, "testcase").every((t) => Number(t.getAttribute("name")!.slice(2)) % 3 === Number(s.getAttribute("name")!.slice(1)))).toBe(true);
+    for (const s of suites)
+      expect(
+        kids(s, "testcase").every(
+          (t) => Number(t.getAttribute("name")!.slice(2)) % 3 === Number(s.getAttribute("name")!.slice(1)),
+        ),
+      ).toBe(true);
     expect(reads()).toBe(1 + 3);
     expectValid(xml, ctx);
   });
@@ -264,7 +409,7 @@ describe("hostile names and texts", () => {
   it("control characters, markup and entity-like names give a valid document that says them as text", async (ctx) => {
     const root = join(tmp, "hostile");
     writeCorpus(root, { n: 3, seed: "junit-hostile", faults: false, profile: "harbor" });
-    const job = "job \u0001\u001b[31m <script>alert(1)<b>x &lt;b&gt; ]]> \"q\"";
+    const job = 'job \u0001\u001b[31m <script>alert(1)<b>x &lt;b&gt; ]]> "q"';
     renameSync(join(root, "synth-harbor-job"), join(root, job));
     const first = (await run(["score", root, "--format", "json", "--quiet"])).stdout;
     const trialPath = (JSON.parse(first) as Results).bundles[0]!.path;
@@ -285,14 +430,67 @@ describe("hostile names and texts", () => {
     const hidden = "\u202e\u2066\u2028";
     const doc = viewOf({
       format: "assay.results/1",
-      run: { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
+      run: {
+        tool_version: "t",
+        scoring_version: 1,
+        started_at: "",
+        complete: true,
+        shard: null,
+        roots: ["r"],
+        options: {
+          invalid: "count",
+          resource_bound: "default",
+          errors: "exclude",
+          schedules: [],
+          hmac_key: null,
+          filters: null,
+        },
+        jobs: [],
+        unrecognised: { count: 0, paths: [] },
+      },
       bundles: [
-        { path: `r/x${hidden}/t`, ...blankEntry({ validity: "invalid", errors: [{ code: "SCHEMA", file: `f${hidden}.json`, line: 1, message: `bad ${hidden} end` }], profile: "native-game", experiment: `x${hidden}`, trial: "t", attempt: 1 }) },
-        { path: `r/x${hidden}/u`, ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: `x${hidden}`, trial: "u", attempt: 1 }) },
-        { path: "r/plain/p", ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "plain", trial: "p", attempt: 1 }) },
+        {
+          path: `r/x${hidden}/t`,
+          ...blankEntry({
+            validity: "invalid",
+            errors: [{ code: "SCHEMA", file: `f${hidden}.json`, line: 1, message: `bad ${hidden} end` }],
+            profile: "native-game",
+            experiment: `x${hidden}`,
+            trial: "t",
+            attempt: 1,
+          }),
+        },
+        {
+          path: `r/x${hidden}/u`,
+          ...blankEntry({
+            validity: "valid",
+            errors: [],
+            profile: "native-game",
+            experiment: `x${hidden}`,
+            trial: "u",
+            attempt: 1,
+          }),
+        },
+        {
+          path: "r/plain/p",
+          ...blankEntry({
+            validity: "valid",
+            errors: [],
+            profile: "native-game",
+            experiment: "plain",
+            trial: "p",
+            attempt: 1,
+          }),
+        },
       ],
       experiments: [
-        { ...blank(`x${hidden}`), invalid: [{ trial: "t", codes: ["SCHEMA"] }], excluded: [{ trial: "u", reason: `why ${hidden}` }], missing: [`m${hidden}`], dimensions: { [`d${hidden}`]: { passed: 0, total: 1, interval: null, interval_reason: null } } },
+        {
+          ...blank(`x${hidden}`),
+          invalid: [{ trial: "t", codes: ["SCHEMA"] }],
+          excluded: [{ trial: "u", reason: `why ${hidden}` }],
+          missing: [`m${hidden}`],
+          dimensions: { [`d${hidden}`]: { passed: 0, total: 1, interval: null, interval_reason: null } },
+        },
         blank("plain"),
       ],
     });
@@ -315,8 +513,37 @@ describe("hostile names and texts", () => {
   it("a finding whose message holds characters XML forbids (NUL, a lone surrogate, U+FFFF) is spelled out, and the document stays valid", (ctx) => {
     const doc = viewOf({
       format: "assay.results/1",
-      run: { tool_version: "t", scoring_version: 1, started_at: "", complete: true, shard: null, roots: ["r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } },
-      bundles: [{ path: "r/b", ...blankEntry({ validity: "invalid", errors: [{ code: "SCHEMA", file: "x\u0000.json", line: 1, message: "bad \u0000 \ud800 \uffff \u0008 end" }], profile: "native-game", experiment: "x", trial: "t", attempt: 1 }) }],
+      run: {
+        tool_version: "t",
+        scoring_version: 1,
+        started_at: "",
+        complete: true,
+        shard: null,
+        roots: ["r"],
+        options: {
+          invalid: "count",
+          resource_bound: "default",
+          errors: "exclude",
+          schedules: [],
+          hmac_key: null,
+          filters: null,
+        },
+        jobs: [],
+        unrecognised: { count: 0, paths: [] },
+      },
+      bundles: [
+        {
+          path: "r/b",
+          ...blankEntry({
+            validity: "invalid",
+            errors: [{ code: "SCHEMA", file: "x\u0000.json", line: 1, message: "bad \u0000 \ud800 \uffff \u0008 end" }],
+            profile: "native-game",
+            experiment: "x",
+            trial: "t",
+            attempt: 1,
+          }),
+        },
+      ],
       experiments: [{ ...blank("x"), invalid: [{ trial: "t", codes: ["SCHEMA"] }] }],
     });
     const xml = renderText("junit", doc);

@@ -27,7 +27,8 @@ const score = (args: string[], cwd?: string) => {
   return r.stdout;
 };
 /** The HTML page's experiments table. */
-const surveyOf = (html: string) => html.slice(html.indexOf(`<table id="survey">`), html.indexOf("</table>", html.indexOf(`<table id="survey">`)));
+const surveyOf = (html: string) =>
+  html.slice(html.indexOf(`<table id="survey">`), html.indexOf("</table>", html.indexOf(`<table id="survey">`)));
 /** A fresh folder under the test's temporary one. */
 const dir = (name: string) => {
   const d = join(tmp, name);
@@ -42,16 +43,24 @@ describe("the HTML experiments table chooses as the table and Markdown do (names
     const file = readdirSync(logs).find((f) => f.includes("_epochs-0_"))!;
     // The scorer `match` renamed `ma<TAB>tch` everywhere the log names it; `stderr` put before `accuracy`.
     const rename = (v: unknown): unknown =>
-      Array.isArray(v) ? v.map(rename)
-      : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k === "match" ? "ma\ttch" : k, rename(x)]))
-      : v === "match" ? "ma\ttch" : v;
-    const log = rename(JSON.parse(readFileSync(join(logs, file), "utf8"))) as { results: { scores: { metrics: Record<string, unknown> }[] } };
+      Array.isArray(v)
+        ? v.map(rename)
+        : v !== null && typeof v === "object"
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k === "match" ? "ma\ttch" : k, rename(x)]))
+          : v === "match"
+            ? "ma\ttch"
+            : v;
+    const log = rename(JSON.parse(readFileSync(join(logs, file), "utf8"))) as {
+      results: { scores: { metrics: Record<string, unknown> }[] };
+    };
     const m = log.results.scores[0]!.metrics;
     log.results.scores[0]!.metrics = { stderr: m["stderr"], accuracy: m["accuracy"] };
     const d = dir("key");
     writeFileSync(join(d, file), JSON.stringify(log));
 
-    expect(score([d])).toMatch(/^epochs-0 +openai\/gpt-4o-mini +inspect +\S+ +\d+ +"ma\\u0009tch\/mean\/accura… 0\.800 /m);
+    expect(score([d])).toMatch(
+      /^epochs-0 +openai\/gpt-4o-mini +inspect +\S+ +\d+ +"ma\\u0009tch\/mean\/accura… 0\.800 /m,
+    );
     expect(score(["--format", "md", d])).toMatch(/\*\*0\.800\*\*/);
     const survey = surveyOf(score(["--format", "html", d]));
     expect(survey).toContain(`<b>0.800</b>`);
@@ -77,7 +86,8 @@ describe("the HTML experiments table chooses as the table and Markdown do (names
 describe("an experiment whose profile this version cannot name keeps its figures", () => {
   it("in the table's --details and in Markdown, as in HTML; a named profile's experiment as before", () => {
     const d = dir("bogus");
-    for (const t of ["t0000", "t0001"]) cpSync(join(demo, "runs", "synth-native", t), join(d, "synth-native", t), { recursive: true });
+    for (const t of ["t0000", "t0001"])
+      cpSync(join(demo, "runs", "synth-native", t), join(d, "synth-native", t), { recursive: true });
     for (const t of ["t0000", "t0001"])
       for (const a of readdirSync(join(d, "synth-native", t))) {
         const f = join(d, "synth-native", t, a, "journal.jsonl");
@@ -93,7 +103,8 @@ describe("an experiment whose profile this version cannot name keeps its figures
     expect(score(["--format", "html", d])).toContain("accuracy");
     // The same trials under their own profile: the same lines.
     const native = dir("native");
-    for (const t of ["t0000", "t0001"]) cpSync(join(demo, "runs", "synth-native", t), join(native, "synth-native", t), { recursive: true });
+    for (const t of ["t0000", "t0001"])
+      cpSync(join(demo, "runs", "synth-native", t), join(native, "synth-native", t), { recursive: true });
     expect(score(["--details", native])).toMatch(/^ {2}accuracy {5}\d+\/2 = /m);
   });
 });
@@ -108,7 +119,9 @@ describe("lone trials under several roots", () => {
     const t = score(["r1", "r2"], d);
     expect(t).toMatch(/^job@\S+ in several roots +terminus-2 \/ gpt-4o +harbor +\S+ +2 /m);
     expect(t).not.toContain(" in /");
-    expect(score(["--details", "r1", "r2"], d)).toMatch(/^job job@\S+ +profile harbor +2 trials +lone, in several roots$/m);
+    expect(score(["--details", "r1", "r2"], d)).toMatch(
+      /^job job@\S+ +profile harbor +2 trials +lone, in several roots$/m,
+    );
     expect(score(["--format", "md", "r1", "r2"], d)).toContain("Harbor trials in no job folder, in several roots");
     const html = score(["--format", "html", "r1", "r2"], d);
     expect(surveyOf(html)).toContain(`<span class="muted">in several roots</span>`);
@@ -117,7 +130,9 @@ describe("lone trials under several roots", () => {
     cpSync(join(demo, "jobs", JOB, trials[1]!), join(d, "r1", trials[1]!), { recursive: true });
     expect(score(["r1"], d)).toMatch(/^job@\S+ in r1 +terminus-2 \/ gpt-4o +harbor +\S+ +2 /m);
     // Absolute roots: the folder the two share, as a path.
-    expect(score([join(d, "r1", trials[0]!), join(d, "r2", trials[1]!)])).toMatch(/^job@\S+ in (…|\/)\S*lone +terminus-2 \/ gpt-4o +harbor +\S+ +2 /m);
+    expect(score([join(d, "r1", trials[0]!), join(d, "r2", trials[1]!)])).toMatch(
+      /^job@\S+ in (…|\/)\S*lone +terminus-2 \/ gpt-4o +harbor +\S+ +2 /m,
+    );
   });
 });
 
@@ -128,7 +143,13 @@ describe("an Inspect log tied to no task run", () => {
     const clean = readdirSync(logs).find((f) => f.includes("_clean-0_"))!;
     cpSync(join(logs, clean), join(d, clean));
     // A log cut short in its header: read, but naming no task run.
-    const epochs = readFileSync(join(logs, readdirSync(logs).find((f) => f.includes("_epochs-0_"))!), "utf8");
+    const epochs = readFileSync(
+      join(
+        logs,
+        readdirSync(logs).find((f) => f.includes("_epochs-0_"))!,
+      ),
+      "utf8",
+    );
     writeFileSync(join(d, "2025-11-03T11-00-00+00-00_broken-0_hBeni218f1ClDlNIdUGQ9X.json"), epochs.slice(0, 300));
     const long = score(["--details", d]);
     expect(long).toContain("task run (logs not attributed to a task run)   profile inspect");
@@ -138,21 +159,67 @@ describe("an Inspect log tied to no task run", () => {
 });
 
 // The lesser findings, each on its line's two sides.
-const RUN: Results["run"] = { tool_version: "t", scoring_version: 7, started_at: "", complete: true, shard: null, roots: ["/r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
-const page = async (experiments: Experiment[]) => surveyOf([...(await html(viewOf({ format: "assay.results/1", run: RUN, bundles: [], experiments })))].join(""));
+const RUN: Results["run"] = {
+  tool_version: "t",
+  scoring_version: 7,
+  started_at: "",
+  complete: true,
+  shard: null,
+  roots: ["/r"],
+  options: {
+    invalid: "count",
+    resource_bound: "default",
+    errors: "exclude",
+    schedules: [],
+    hmac_key: null,
+    filters: null,
+  },
+  jobs: [],
+  unrecognised: { count: 0, paths: [] },
+};
+const page = async (experiments: Experiment[]) =>
+  surveyOf([...(await html(viewOf({ format: "assay.results/1", run: RUN, bundles: [], experiments })))].join(""));
 type Reward = NonNullable<Experiment["rewards"]>[string];
-const reward = (mean: number | null): Reward => ({ mean, wilson95: null, coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: null, pass_hat_k: null, interval: null, interval_reason: "x" });
-const job = (rewards: Record<string, Reward>, compared: NonNullable<Experiment["claimed"]>["compared"] = []): Experiment => ({
+const reward = (mean: number | null): Reward => ({
+  mean,
+  wilson95: null,
+  coverage: 1,
+  covered: 2,
+  trials: 2,
+  pass_rate: 0.5,
+  pass_at_k: null,
+  pass_at_k_reason: null,
+  pass_hat_k: null,
+  interval: null,
+  interval_reason: "x",
+});
+const job = (
+  rewards: Record<string, Reward>,
+  compared: NonNullable<Experiment["claimed"]>["compared"] = [],
+): Experiment => ({
   ...blankExperiment("job", "harbor", 2),
   states: { scored: 2 },
   rewards,
-  claimed: compared.length === 0 ? null : { source: "result.json", metrics: Object.fromEntries(compared.map((x) => [x.metric, x.claimed])), compared },
+  claimed:
+    compared.length === 0
+      ? null
+      : { source: "result.json", metrics: Object.fromEntries(compared.map((x) => [x.metric, x.claimed])), compared },
 });
 
 describe("the HTML experiments table's cells are the overview's", () => {
   it("cost: tokens where no cost is recorded, as the table says; a recorded cost in dollars", async () => {
-    const total = (cost: number | null) => ({ entries: 2, costed: cost === null ? 0 : 2, input_tokens: 400_000, output_tokens: 26_100, cache_read_tokens: null, cost_usd: cost });
-    const used = (cost: number | null): Experiment => ({ ...job({ reward: reward(0.5) }), usage: { spent: total(cost), counted: total(cost), successes: 1, cost_per_success: cost } });
+    const total = (cost: number | null) => ({
+      entries: 2,
+      costed: cost === null ? 0 : 2,
+      input_tokens: 400_000,
+      output_tokens: 26_100,
+      cache_read_tokens: null,
+      cost_usd: cost,
+    });
+    const used = (cost: number | null): Experiment => ({
+      ...job({ reward: reward(0.5) }),
+      usage: { spent: total(cost), counted: total(cost), successes: 1, cost_per_success: cost },
+    });
     expect(await page([used(null)])).toContain(">426.1k tok</td>");
     expect(await page([used(0.23)])).toContain(`data-sort="0.23">$0.23</td>`);
   });
@@ -167,12 +234,29 @@ describe("the HTML experiments table's cells are the overview's", () => {
 
 describe("a Harbor claim beside the headline", () => {
   it("is shown only when it is a figure of the headline's key; another key's claim is counted, not shown as the headline's", () => {
-    const other = overview([job({ reward: reward(0.5), other: reward(0.9) }, [{ metric: "e/0/other", claimed: 0.9, assay: 0.9, reason: null }])], { errors: "exclude" }).rows[0]!;
+    const other = overview(
+      [
+        job({ reward: reward(0.5), other: reward(0.9) }, [
+          { metric: "e/0/other", claimed: 0.9, assay: 0.9, reason: null },
+        ]),
+      ],
+      { errors: "exclude" },
+    ).rows[0]!;
     expect([other.metric, other.claim, other.agreement]).toEqual(["reward", "1 figure", "agrees"]);
-    const own = overview([job({ reward: reward(0.5), other: reward(0.9) }, [{ metric: "e/0/reward", claimed: 0.5, assay: 0.5, reason: null }])], { errors: "exclude" }).rows[0]!;
+    const own = overview(
+      [
+        job({ reward: reward(0.5), other: reward(0.9) }, [
+          { metric: "e/0/reward", claimed: 0.5, assay: 0.5, reason: null },
+        ]),
+      ],
+      { errors: "exclude" },
+    ).rows[0]!;
     expect([own.metric, own.claim]).toEqual(["reward", "0.500"]);
     // Harbor's `mean` of a job's only key is that key's.
-    const mean = overview([job({ reward: reward(0.5) }, [{ metric: "e/0/mean", claimed: 0.5, assay: 0.5, reason: null }])], { errors: "exclude" }).rows[0]!;
+    const mean = overview(
+      [job({ reward: reward(0.5) }, [{ metric: "e/0/mean", claimed: 0.5, assay: 0.5, reason: null }])],
+      { errors: "exclude" },
+    ).rows[0]!;
     expect(mean.claim).toBe("0.500");
   });
 });
@@ -180,7 +264,9 @@ describe("a Harbor claim beside the headline", () => {
 describe("an invalid log beside a claim that agrees (the demo's summary-edited-0)", () => {
   it("says in its note that the claim was checked on the log as written; a clean log's row has no note", () => {
     const t = score([join(demo, "logs")]);
-    expect(t).toMatch(/^summary-edited-0 .* 0\.000 .* 0\.600 agrees .* invalid: counts 0; claim checked on the log as written$/m);
+    expect(t).toMatch(
+      /^summary-edited-0 .* 0\.000 .* 0\.600 agrees .* invalid: counts 0; claim checked on the log as written$/m,
+    );
     expect(t).toMatch(/^clean-0 .* 0\.800 agrees +0 +0 +480 tok$/m);
     expect(t).toContain("an invalid log beside a claim that agrees: the claim was checked on the log as written");
   });
@@ -206,7 +292,9 @@ describe("a lone folder cut to fit", () => {
     // The escape just before the trial's folder: beside agent / model the name column is 40 wide, and
     // the folder's kept tail is short (after "\x1b[31mred" it would start past the escape: nothing to quote).
     cpSync(join(demo, "jobs", JOB, trial), join(d, `${"x".repeat(60)}\x1b[m`, trial), { recursive: true });
-    const row = score([d]).split("\n").find((l) => l.startsWith("job@"))!;
+    const row = score([d])
+      .split("\n")
+      .find((l) => l.startsWith("job@"))!;
     expect(row).toMatch(/^job@\S+ in "…x*\\u001b\[m\/task-[^"]*" +terminus-2 \/ gpt-4o +harbor /);
   });
 });

@@ -15,17 +15,54 @@ import { evidencePhrase, nameOf, WORDS, wordsOf } from "../src/report/vocabulary
 import { run, spawnCli } from "./helpers/cli.js";
 import { scratch, SHARED_DIR } from "./helpers/shared.js";
 
-const RUN: Results["run"] = { tool_version: "t", scoring_version: 7, started_at: "", complete: true, shard: null, roots: ["/r"], options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null }, jobs: [], unrecognised: { count: 0, paths: [] } };
+const RUN: Results["run"] = {
+  tool_version: "t",
+  scoring_version: 7,
+  started_at: "",
+  complete: true,
+  shard: null,
+  roots: ["/r"],
+  options: {
+    invalid: "count",
+    resource_bound: "default",
+    errors: "exclude",
+    schedules: [],
+    hmac_key: null,
+    filters: null,
+  },
+  jobs: [],
+  unrecognised: { count: 0, paths: [] },
+};
 const doc = (experiments: Experiment[]) => viewOf({ format: "assay.results/1", run: RUN, bundles: [], experiments });
-const table = (experiments: Experiment[], details = false) => [...FORMATS.table.render(doc(experiments), { details })].join("");
+const table = (experiments: Experiment[], details = false) =>
+  [...FORMATS.table.render(doc(experiments), { details })].join("");
 const page = async (experiments: Experiment[]) => [...(await html(doc(experiments)))].join("");
 
 type Metric = NonNullable<Experiment["inspect"]>[string];
-const metric = (value: number, claimed: number | null, check: Metric["check"] = "agrees", note: string | null = null): Metric => ({
-  claimed, value, coverage: { scored: 3, planned: 13 }, wilson95: null, pass_at_k: null, check, note, errors_zero: value, interval: null, interval_reason: "one sample", pass_hat_k: null,
+const metric = (
+  value: number,
+  claimed: number | null,
+  check: Metric["check"] = "agrees",
+  note: string | null = null,
+): Metric => ({
+  claimed,
+  value,
+  coverage: { scored: 3, planned: 13 },
+  wilson95: null,
+  pass_at_k: null,
+  check,
+  note,
+  errors_zero: value,
+  interval: null,
+  interval_reason: "one sample",
+  pass_hat_k: null,
 });
 /** An Inspect task run: 10 of its 13 planned records unscored (Inspect's own state), its log as given. */
-const taskRun = (name: string, metrics: Record<string, Metric>, log: Experiment["log"] = { path: `/r/${name}.eval`, status: "success", state: "complete" }): Experiment => ({
+const taskRun = (
+  name: string,
+  metrics: Record<string, Metric>,
+  log: Experiment["log"] = { path: `/r/${name}.eval`, status: "success", state: "complete" },
+): Experiment => ({
   ...blankExperiment(name, "inspect", 13),
   states: { scored: 3, unscored: 10 },
   inspect: metrics,
@@ -46,9 +83,26 @@ describe("one vocabulary (vocabulary.ts)", () => {
   });
 
   it("counts several kinds in one phrase, each by its own noun; kinds counted 0 left out", () => {
-    expect(evidencePhrase([[WORDS["native-game"], 48], [WORDS.harbor, 8], [WORDS.inspect, 6]])).toBe("48 bundles, 8 Harbor trials and 6 Inspect logs");
-    expect(evidencePhrase([[WORDS["native-game"], 0], [WORDS.harbor, 1], [WORDS.inspect, 0]])).toBe("1 Harbor trial");
-    expect(evidencePhrase([[WORDS.world, 2], [WORDS["native-game"], 3]])).toBe("5 bundles");
+    expect(
+      evidencePhrase([
+        [WORDS["native-game"], 48],
+        [WORDS.harbor, 8],
+        [WORDS.inspect, 6],
+      ]),
+    ).toBe("48 bundles, 8 Harbor trials and 6 Inspect logs");
+    expect(
+      evidencePhrase([
+        [WORDS["native-game"], 0],
+        [WORDS.harbor, 1],
+        [WORDS.inspect, 0],
+      ]),
+    ).toBe("1 Harbor trial");
+    expect(
+      evidencePhrase([
+        [WORDS.world, 2],
+        [WORDS["native-game"], 3],
+      ]),
+    ).toBe("5 bundles");
     expect(evidencePhrase([[WORDS.harbor, 0]])).toBe("0 bundles");
   });
 });
@@ -63,8 +117,12 @@ describe("an Inspect task run's two kinds of not scored", () => {
     expect(long).not.toMatch(/^ {2}unscored /m);
     const harbor = table([{ ...blankExperiment("j", "harbor", 2), states: { scored: 2 } }], true);
     expect(harbor).toMatch(/^ {2}unscored {5}none$/m);
-    expect(renderText("md", doc([e]))).toContain("- **unread logs** 1 (logs the tool could not read: outside every metric): `broken.eval`");
-    expect(await page([e])).toContain("<summary>unread logs (logs the tool could not read: outside every metric) (1)</summary>");
+    expect(renderText("md", doc([e]))).toContain(
+      "- **unread logs** 1 (logs the tool could not read: outside every metric): `broken.eval`",
+    );
+    expect(await page([e])).toContain(
+      "<summary>unread logs (logs the tool could not read: outside every metric) (1)</summary>",
+    );
   });
 });
 
@@ -84,7 +142,8 @@ describe("the overview's count column", () => {
 
 describe("one headline chooser (overview.ts) for the overview and the HTML experiments table", () => {
   it("takes an Inspect log's first accuracy or mean, never a stderr, std or var; else the first other metric", () => {
-    const first = (keys: string[]) => headline(taskRun("t", Object.fromEntries(keys.map((k, i) => [k, metric(i / 10, null)])))).metric;
+    const first = (keys: string[]) =>
+      headline(taskRun("t", Object.fromEntries(keys.map((k, i) => [k, metric(i / 10, null)])))).metric;
     expect(first(["match/-/stderr", "match/-/accuracy"])).toBe("match/-/accuracy");
     expect(first(["s/-/var", "s/-/std", "s/-/mean", "s/-/accuracy"])).toBe("s/-/mean");
     expect(first(["x/stderr", "x/custom"])).toBe("x/custom");
@@ -92,12 +151,36 @@ describe("one headline chooser (overview.ts) for the overview and the HTML exper
   });
 
   it("gives the overview's rows and the HTML table the same metric, figure, claim and agreement", async () => {
-    const run = taskRun("inspect-run", { "match/-/stderr": metric(0.2, 0.2), "match/-/accuracy": metric(0.667, 0.9, "mismatch", "Inspect's rules give 0.667") });
+    const run = taskRun("inspect-run", {
+      "match/-/stderr": metric(0.2, 0.2),
+      "match/-/accuracy": metric(0.667, 0.9, "mismatch", "Inspect's rules give 0.667"),
+    });
     const job: Experiment = {
       ...blankExperiment("job", "harbor", 2),
       states: { scored: 2 },
-      rewards: { reward: { mean: 0.5, wilson95: null, coverage: 1, covered: 2, trials: 2, pass_rate: 0.5, pass_at_k: null, pass_at_k_reason: null, pass_hat_k: null, interval: null, interval_reason: "x" } },
-      claimed: { source: "result.json", metrics: { "a/reward/mean": 0.5, "a/other": 3 }, compared: [{ metric: "a/reward/mean", claimed: 0.5, assay: 0.5, reason: null }, { metric: "a/other", claimed: 3, assay: 1, reason: "Harbor counts errors as 0" }] },
+      rewards: {
+        reward: {
+          mean: 0.5,
+          wilson95: null,
+          coverage: 1,
+          covered: 2,
+          trials: 2,
+          pass_rate: 0.5,
+          pass_at_k: null,
+          pass_at_k_reason: null,
+          pass_hat_k: null,
+          interval: null,
+          interval_reason: "x",
+        },
+      },
+      claimed: {
+        source: "result.json",
+        metrics: { "a/reward/mean": 0.5, "a/other": 3 },
+        compared: [
+          { metric: "a/reward/mean", claimed: 0.5, assay: 0.5, reason: null },
+          { metric: "a/other", claimed: 3, assay: 1, reason: "Harbor counts errors as 0" },
+        ],
+      },
     };
     const rows = overview([run, job], { errors: "exclude" }).rows;
     expect(rows.map((r) => [r.experiment, r.metric, r.figure, r.claim, r.agreement])).toEqual([
@@ -108,7 +191,9 @@ describe("one headline chooser (overview.ts) for the overview and the HTML exper
     const survey = p.slice(p.indexOf(`<table id="survey">`), p.indexOf("</table>", p.indexOf(`<table id="survey">`)));
     expect(survey).toMatch(/<b>0\.667<\/b> <small>match\/-\/accuracy<\/small>/);
     expect(survey).not.toContain("stderr");
-    expect(survey).toContain(`0.900 · <span class="warn" title="match/-/accuracy: Inspect&#39;s rules give 0.667">differs</span>`);
+    expect(survey).toContain(
+      `0.900 · <span class="warn" title="match/-/accuracy: Inspect&#39;s rules give 0.667">differs</span>`,
+    );
     expect(survey).toMatch(/<b>0\.500<\/b> <small>reward<\/small>/);
     expect(survey).toContain(`title="Harbor counts errors as 0">differs</span>`);
     // The legend says how an Inspect headline is chosen.
@@ -118,8 +203,16 @@ describe("one headline chooser (overview.ts) for the overview and the HTML exper
 
 describe("a task run sorted first says why", () => {
   const clean = taskRun("a-clean", { "m/accuracy": metric(1, 1) });
-  const cut = taskRun("z-cut", { "m/accuracy": metric(1, null, "unverified", "the log is cut short") }, { path: "/r/z.eval", status: "started", state: "incomplete" });
-  const failed = taskRun("y-failed", { "m/accuracy": metric(1, 1) }, { path: "/r/y.eval", status: "error", state: "complete" });
+  const cut = taskRun(
+    "z-cut",
+    { "m/accuracy": metric(1, null, "unverified", "the log is cut short") },
+    { path: "/r/z.eval", status: "started", state: "incomplete" },
+  );
+  const failed = taskRun(
+    "y-failed",
+    { "m/accuracy": metric(1, 1) },
+    { path: "/r/y.eval", status: "error", state: "complete" },
+  );
 
   it("in the table's note column (only when a row has one), in Markdown and in the HTML table", async () => {
     const t = table([clean, cut, failed]);
@@ -134,7 +227,9 @@ describe("a task run sorted first says why", () => {
     expect(md).toMatch(/^\| `z-cut` \| inspect \|.*\| \*\*log started, incomplete\*\* \|$/m);
     expect(md).toMatch(/^\| `a-clean` \| inspect \|.*\|  \|$/m);
     expect(renderText("md", doc([clean]))).not.toContain("| note |");
-    expect(await page([clean, cut])).toContain(`<a href="#exp-1">z-cut</a> <span class="warn">log started, incomplete</span>`);
+    expect(await page([clean, cut])).toContain(
+      `<a href="#exp-1">z-cut</a> <span class="warn">log started, incomplete</span>`,
+    );
   });
 });
 
@@ -165,40 +260,62 @@ describe("the HTML experiments table at 10,000 experiments", () => {
 
 describe("warnings in the table, apart from errors", () => {
   it("counts a job's own warnings (its result.json) on the findings lines, and lists them in its section", () => {
-    const job = (warnings: Experiment["warnings"]) => ({ ...blankExperiment("j", "harbor", 2), states: { scored: 2 }, warnings });
-    const warned = table([job([{ code: "JOB_PLAN_EXCEEDED", file: "result.json", line: null, message: "planned 1, holds 2" }])]);
-    expect(warned).toMatch(/^warnings {5}1 Harbor job's own files \(apart from errors: a warning invalidates nothing\): JOB_PLAN_EXCEEDED 1$/m);
+    const job = (warnings: Experiment["warnings"]) => ({
+      ...blankExperiment("j", "harbor", 2),
+      states: { scored: 2 },
+      warnings,
+    });
+    const warned = table([
+      job([{ code: "JOB_PLAN_EXCEEDED", file: "result.json", line: null, message: "planned 1, holds 2" }]),
+    ]);
+    expect(warned).toMatch(
+      /^warnings {5}1 Harbor job's own files \(apart from errors: a warning invalidates nothing\): JOB_PLAN_EXCEEDED 1$/m,
+    );
     expect(warned).not.toMatch(/^findings /m);
     expect(table([job([])])).not.toMatch(/^warnings /m);
-    expect(table([job([{ code: "JOB_PLAN_EXCEEDED", file: "result.json", line: null, message: "planned 1, holds 2" }])], true)).toContain("  warning      JOB_PLAN_EXCEEDED result.json planned 1, holds 2");
+    expect(
+      table(
+        [job([{ code: "JOB_PLAN_EXCEEDED", file: "result.json", line: null, message: "planned 1, holds 2" }])],
+        true,
+      ),
+    ).toContain("  warning      JOB_PLAN_EXCEEDED result.json planned 1, holds 2");
   });
 });
 
 const JOBS = join(SHARED_DIR, "real-world", "harbor-jobs");
 const INSPECT = join(SHARED_DIR, "real-world", "inspect-more");
 
-describe.skipIf(!existsSync(JOBS) || !existsSync(INSPECT))("real evidence: words as the evidence is, warnings apart", () => {
-  it("counts Harbor trials as trials and Inspect logs as logs; PLAN_MISMATCH is a warning in the table, apart from errors", async () => {
-    const r = await run(["score", "-q", JOBS, INSPECT]);
-    expect(r.stdout).toMatch(/^assay: 61 Harbor trials and \d+ Inspect logs: /);
-    expect(r.stdout).toMatch(/^findings {5}4 Harbor trials not valid: REWARD_FILE_MISSING 4/m);
-    // Three of the real Harbor jobs were archived while running (JOB_IN_PROGRESS, a job's own warning);
-    // the two copies of books-interest-cocoa lack the result.json beside their reward.txt (REWARD_WITHOUT_RESULT).
-    expect(r.stdout).toMatch(/^warnings {5}2 Harbor trials and \d+ Inspect logs; 3 Harbor jobs' own files \(apart from errors: a warning invalidates nothing\): PLAN_MISMATCH \d+ · JOB_IN_PROGRESS 3 · REWARD_WITHOUT_RESULT 2$/m);
-    expect(r.stdout).not.toMatch(/\bbundles?\b(?! could)/);
-    const long = await run(["score", "-q", "--details", JOBS, INSPECT]);
-    expect(long.stdout).toContain("\nHarbor trials not valid, with their findings\n");
-    expect(long.stdout).toMatch(/\nHarbor trials and Inspect logs with a warning \(apart from errors: a warning invalidates nothing\)\n(?: {2}\S+: valid REWARD_WITHOUT_RESULT .*\n){2} {2}\S+\.json: valid PLAN_MISMATCH /);
-    expect(long.stdout).toContain("\nHarbor trials with an exception\n");
-  });
+describe.skipIf(!existsSync(JOBS) || !existsSync(INSPECT))(
+  "real evidence: words as the evidence is, warnings apart",
+  () => {
+    it("counts Harbor trials as trials and Inspect logs as logs; PLAN_MISMATCH is a warning in the table, apart from errors", async () => {
+      const r = await run(["score", "-q", JOBS, INSPECT]);
+      expect(r.stdout).toMatch(/^assay: 61 Harbor trials and \d+ Inspect logs: /);
+      expect(r.stdout).toMatch(/^findings {5}4 Harbor trials not valid: REWARD_FILE_MISSING 4/m);
+      // Three of the real Harbor jobs were archived while running (JOB_IN_PROGRESS, a job's own warning);
+      // the two copies of books-interest-cocoa lack the result.json beside their reward.txt (REWARD_WITHOUT_RESULT).
+      expect(r.stdout).toMatch(
+        /^warnings {5}2 Harbor trials and \d+ Inspect logs; 3 Harbor jobs' own files \(apart from errors: a warning invalidates nothing\): PLAN_MISMATCH \d+ · JOB_IN_PROGRESS 3 · REWARD_WITHOUT_RESULT 2$/m,
+      );
+      expect(r.stdout).not.toMatch(/\bbundles?\b(?! could)/);
+      const long = await run(["score", "-q", "--details", JOBS, INSPECT]);
+      expect(long.stdout).toContain("\nHarbor trials not valid, with their findings\n");
+      expect(long.stdout).toMatch(
+        /\nHarbor trials and Inspect logs with a warning \(apart from errors: a warning invalidates nothing\)\n(?: {2}\S+: valid REWARD_WITHOUT_RESULT .*\n){2} {2}\S+\.json: valid PLAN_MISMATCH /,
+      );
+      expect(long.stdout).toContain("\nHarbor trials with an exception\n");
+    });
 
-  it("the HTML tally tile counts the evidence by its kinds, and says each where it counts several", async () => {
-    const one = (await run(["score", "-q", "--format", "html", JOBS])).stdout;
-    expect(one).toContain(`data-metric="bundles" data-value="61"><b>61</b><span>Harbor trials</span></div>`);
-    const both = (await run(["score", "-q", "--format", "html", JOBS, INSPECT])).stdout;
-    expect(both).toMatch(/data-metric="bundles" data-value="\d+"><b>\d+<\/b><span>Harbor trials and Inspect logs<\/span><small>61 Harbor trials and \d+ Inspect logs<\/small><\/div>/);
-  });
-});
+    it("the HTML tally tile counts the evidence by its kinds, and says each where it counts several", async () => {
+      const one = (await run(["score", "-q", "--format", "html", JOBS])).stdout;
+      expect(one).toContain(`data-metric="bundles" data-value="61"><b>61</b><span>Harbor trials</span></div>`);
+      const both = (await run(["score", "-q", "--format", "html", JOBS, INSPECT])).stdout;
+      expect(both).toMatch(
+        /data-metric="bundles" data-value="\d+"><b>\d+<\/b><span>Harbor trials and Inspect logs<\/span><small>61 Harbor trials and \d+ Inspect logs<\/small><\/div>/,
+      );
+    });
+  },
+);
 
 describe("assay merge --details", () => {
   const { dir: tmp } = scratch("assay-merge-details-");
@@ -208,7 +325,8 @@ describe("assay merge --details", () => {
 
   it("adds the sections after the overview, as score does; without it the table ends with the counts", () => {
     const shards = [0, 1].map((i) => join(tmp, `shard-${i}.json`));
-    for (const [i, f] of shards.entries()) expect(spawnCli(["score", "-q", "--shard", `${i}/2`, "--out", f, join(tmp, "demo", "jobs")]).code).toBe(0);
+    for (const [i, f] of shards.entries())
+      expect(spawnCli(["score", "-q", "--shard", `${i}/2`, "--out", f, join(tmp, "demo", "jobs")]).code).toBe(0);
     const short = spawnCli(["merge", ...shards]);
     const long = spawnCli(["merge", "--details", ...shards]);
     expect(long.code, long.stderr).toBe(0);

@@ -23,7 +23,11 @@ const { dir: tmp } = scratch("assay-robust-", tmpdir(), "rm");
 const put = writeFiles;
 const trialDir = (root: string, i: number) => join(root, "exp", `t${i}`, "a1");
 const corpus = (root: string, n: number) => {
-  for (let i = 0; i < n; i++) put(trialDir(root, i), bundle(game({ trial: `t${i}`, seed: `${i}`.padStart(32, "0"), states: [live(), killed()] })));
+  for (let i = 0; i < n; i++)
+    put(
+      trialDir(root, i),
+      bundle(game({ trial: `t${i}`, seed: `${i}`.padStart(32, "0"), states: [live(), killed()] })),
+    );
 };
 
 describe.sequential("pool and pipeline", () => {
@@ -33,7 +37,10 @@ describe.sequential("pool and pipeline", () => {
     for (let i = 0; i < 6; i++) writeFileSync(join(trialDir(root, i), "FAULT"), i === 3 ? "slow:2500" : "slow:500");
     const r = await scoreRoots([root], { ...BASE, jobs: 1, batchSize: 8, workerFile: FAULTY, bundleTimeoutMs: 1000 });
     const byTrial = new Map(r.bundles.map((b) => [b.trial, b]));
-    expect(byTrial.get("t3")).toMatchObject({ validity: "error", errors: [expect.objectContaining({ code: "TIMEOUT" })] });
+    expect(byTrial.get("t3")).toMatchObject({
+      validity: "error",
+      errors: [expect.objectContaining({ code: "TIMEOUT" })],
+    });
     for (const t of ["t0", "t1", "t2", "t4", "t5"]) expect(byTrial.get(t)!.validity, t).toBe("valid"); // 6 × 500 ms > 1 s, each < 1 s
   }, 30_000);
 
@@ -42,10 +49,16 @@ describe.sequential("pool and pipeline", () => {
     corpus(root, 3);
     // A folder inside t1 whose full path exceeds PATH_MAX: created step by step with relative paths.
     const part = "d".repeat(250);
-    execFileSync("python3", ["-c", `import os\nos.chdir(${JSON.stringify(trialDir(root, 1))})\nfor _ in range(20):\n  os.mkdir("${part}"); os.chdir("${part}")`]);
+    execFileSync("python3", [
+      "-c",
+      `import os\nos.chdir(${JSON.stringify(trialDir(root, 1))})\nfor _ in range(20):\n  os.mkdir("${part}"); os.chdir("${part}")`,
+    ]);
     const r = await scoreRoots([root], { ...BASE, jobs: 1 });
     const byTrial = new Map(r.bundles.map((b) => [b.trial, b]));
-    expect(byTrial.get("t1")).toMatchObject({ validity: "invalid", errors: [expect.objectContaining({ code: "UNSAFE_PATH" })] });
+    expect(byTrial.get("t1")).toMatchObject({
+      validity: "invalid",
+      errors: [expect.objectContaining({ code: "UNSAFE_PATH" })],
+    });
     expect(byTrial.get("t0")!.validity).toBe("valid");
     expect(byTrial.get("t2")!.validity).toBe("valid");
     expect(r.experiments[0]!.invalid).toEqual([{ trial: "t1", codes: ["UNSAFE_PATH"] }]);
@@ -59,7 +72,9 @@ describe.sequential("pool and pipeline", () => {
     mkdirSync(dir, { recursive: true });
     execFileSync("mkfifo", [join(dir, "journal.jsonl")]);
     writeFileSync(join(dir, "big.bin"), Buffer.alloc(60 * 1024 * 1024, 7)); // hashing it outlasts the limit
-    const r = spawnCli(["score", root, "--bundle-timeout", "0.005", "--jobs", "1", "--quiet", "--format", "json"], { timeout: 30_000 });
+    const r = spawnCli(["score", root, "--bundle-timeout", "0.005", "--jobs", "1", "--quiet", "--format", "json"], {
+      timeout: 30_000,
+    });
     expect(r.signal, "the run hung").toBeNull();
     expect([0, 3]).toContain(r.code); // UNSAFE_PATH if it finished in time, TIMEOUT if not: never a hang
     const entry = JSON.parse(r.stdout).bundles[0] as BundleEntry;
@@ -111,7 +126,13 @@ describe.sequential("store keys and merge", () => {
 describe("world rules stay linear", () => {
   it("60,000 unknown retries and 60,000 effects needing approval are judged in one pass", { timeout: 15_000 }, () => {
     const base = synthWorld({ experiment: "w", trial: "t", attempt: 1, seed: "ab".repeat(8), scenario: "clean" });
-    const lines = (f: string) => base.get(f)!.toString().trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = (f: string) =>
+      base
+        .get(f)!
+        .toString()
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
     const jl = lines("journal.jsonl").filter((r) => r["type"] !== "end"); // unterminated: valid without a summary
     const wl = lines("world.jsonl");
     const req = jl.find((r) => r["type"] === "request")!;
@@ -120,18 +141,28 @@ describe("world rules stay linear", () => {
     for (let i = 0; i < 60_000; i++) {
       extraJ.push({ type: "policy", request: "rq-1", attempt: `x-${i}`, decision: "allow", reason: "ok" });
       extraJ.push({ type: "attempt", attempt: `x-${i}`, request: "rq-1", outcome: "unknown", receipt: null });
-      extraW.push({ type: "effect", effect: `E-${i}`, kind: "request.create", intent_key: `k${i}`, attempt: `x-${i}`, args: req["args"], repo: TARGET });
+      extraW.push({
+        type: "effect",
+        effect: `E-${i}`,
+        kind: "request.create",
+        intent_key: `k${i}`,
+        attempt: `x-${i}`,
+        args: req["args"],
+        repo: TARGET,
+      });
     }
     const cut = jl.length - 2; // before the last budget and the report
     const rechain = (recs: Record<string, unknown>[]) => {
       let prev = ZERO;
       let at = 1_789_000_000_000;
-      return recs.map((r, i) => {
-        const { seq: _s, prev: _p, at: _a, type, ...rest } = r;
-        const line = JSON.stringify({ seq: i, at: (at += 1), type, prev, ...rest });
-        prev = sha(line);
-        return line + "\n";
-      }).join("");
+      return recs
+        .map((r, i) => {
+          const { seq: _s, prev: _p, at: _a, type, ...rest } = r;
+          const line = JSON.stringify({ seq: i, at: (at += 1), type, prev, ...rest });
+          prev = sha(line);
+          return line + "\n";
+        })
+        .join("");
     };
     const e = score({
       "journal.jsonl": rechain([...jl.slice(0, cut), ...extraJ, ...jl.slice(cut)]),
@@ -148,7 +179,12 @@ describe("world rules stay linear", () => {
 describe("tool errors keep their declared profile", () => {
   it("a world bundle the tool could not finish is still a world bundle (its experiment stays world-shaped)", () => {
     const dir = join(tmp, "tool-world");
-    writeFiles(dir, Object.fromEntries(synthWorld({ experiment: "w", trial: "t", attempt: 1, seed: "ab".repeat(8), scenario: "clean" })));
+    writeFiles(
+      dir,
+      Object.fromEntries(
+        synthWorld({ experiment: "w", trial: "t", attempt: 1, seed: "ab".repeat(8), scenario: "clean" }),
+      ),
+    );
     const e = toolError(dir, "tool-world", "TIMEOUT", "ran out of time", "bundle", bundleScorer.attribute);
     expect(e).toMatchObject({ profile: "world", experiment: "w", trial: "t", attempt: 1, validity: "error" });
   });
@@ -157,13 +193,34 @@ describe("tool errors keep their declared profile", () => {
     const dir = join(tmp, "tool-unread");
     writeFiles(dir, { "journal.jsonl": Buffer.from("not json\n") });
     const e = toolError(dir, "tool-unread", "TIMEOUT", "ran out of time", "bundle", bundleScorer.attribute);
-    expect(e).toMatchObject({ profile: null, experiment: null, trial: null, attempt: null, seed: null, task: null, validity: "error" });
+    expect(e).toMatchObject({
+      profile: null,
+      experiment: null,
+      trial: null,
+      attempt: null,
+      seed: null,
+      task: null,
+      validity: "error",
+    });
   });
 
   it("a kind of one profile is named by it, whatever its files say; a bundle without its scorer's reading names none", () => {
     const dir = join(tmp, "tool-world-named");
-    writeFiles(dir, Object.fromEntries(synthWorld({ experiment: "w", trial: "t", attempt: 1, seed: "ab".repeat(8), scenario: "clean" })));
-    expect(toolError(dir, "tool-world", "TIMEOUT", "ran out of time", "harbor", bundleScorer.attribute)).toMatchObject({ profile: "harbor", experiment: null, trial: null });
-    expect(toolError(dir, "tool-world", "TIMEOUT", "ran out of time", "bundle")).toMatchObject({ profile: null, experiment: null, trial: null });
+    writeFiles(
+      dir,
+      Object.fromEntries(
+        synthWorld({ experiment: "w", trial: "t", attempt: 1, seed: "ab".repeat(8), scenario: "clean" }),
+      ),
+    );
+    expect(toolError(dir, "tool-world", "TIMEOUT", "ran out of time", "harbor", bundleScorer.attribute)).toMatchObject({
+      profile: "harbor",
+      experiment: null,
+      trial: null,
+    });
+    expect(toolError(dir, "tool-world", "TIMEOUT", "ran out of time", "bundle")).toMatchObject({
+      profile: null,
+      experiment: null,
+      trial: null,
+    });
   });
 });

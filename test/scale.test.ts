@@ -21,12 +21,24 @@ describe("memory does not follow the archive", { timeout: 420_000 }, () => {
     const n20 = writeCorpus(small, { n: 17_000, seed: "scale", faults: false });
     const n80 = writeCorpus(large, { n: 68_000, seed: "scale", faults: false });
     expect([n20 > 19_000, n80 > 79_000]).toEqual([true, true]);
-    const args = (root: string) => ["score", root, "--format", "json", "--out", join(tmp, "out.json"), "--quiet", "--jobs", "2"];
+    const args = (root: string) => [
+      "score",
+      root,
+      "--format",
+      "json",
+      "--out",
+      join(tmp, "out.json"),
+      "--quiet",
+      "--jobs",
+      "2",
+    ];
     const a = spawnMeasured(args(small));
     const b = spawnMeasured(args(large));
     expect([a.code, b.code]).toEqual([0, 0]);
     const perBundle = ((b.maxRssKb - a.maxRssKb) * 1024) / (n80 - n20);
-    console.log(`peak RSS ${(a.maxRssKb / 1024).toFixed(0)} MB at ${n20} bundles, ${(b.maxRssKb / 1024).toFixed(0)} MB at ${n80}: ${perBundle.toFixed(0)} bytes per bundle`);
+    console.log(
+      `peak RSS ${(a.maxRssKb / 1024).toFixed(0)} MB at ${n20} bundles, ${(b.maxRssKb / 1024).toFixed(0)} MB at ${n80}: ${perBundle.toFixed(0)} bytes per bundle`,
+    );
     expect(perBundle).toBeLessThan(512);
     rmSync(small, { recursive: true, force: true });
     rmSync(large, { recursive: true, force: true });
@@ -45,7 +57,10 @@ describe("memory does not follow the archive", { timeout: 420_000 }, () => {
     const total = 200_000;
     for (let i = 0; i < total; i++) {
       const e = doc.bundles[i % doc.bundles.length]!;
-      writeSync(fd, `${i === 0 ? "" : ","}\n${JSON.stringify({ ...e, path: `${e.path}/copy-${String(i).padStart(6, "0")}` })}`);
+      writeSync(
+        fd,
+        `${i === 0 ? "" : ","}\n${JSON.stringify({ ...e, path: `${e.path}/copy-${String(i).padStart(6, "0")}` })}`,
+      );
     }
     writeSync(fd, `\n  ],\n  "experiments": []\n}\n`);
     closeSync(fd);
@@ -54,7 +69,8 @@ describe("memory does not follow the archive", { timeout: 420_000 }, () => {
     expect(r.stderr).toMatch(/^assay: wrote .*merged\.json \(200000 bundles\)\n$/);
     expect(r.code).toBe(0);
     let entries = 0;
-    for await (const line of createInterface({ input: createReadStream(out) })) if (line.startsWith('      "path": ')) entries++;
+    for await (const line of createInterface({ input: createReadStream(out) }))
+      if (line.startsWith('      "path": ')) entries++;
     expect(entries).toBe(total);
     console.log(`merge of ${total} entries: peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB`);
   });

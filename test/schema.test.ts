@@ -12,7 +12,9 @@ describe("shipped JSON Schema", () => {
     const s = JSON.parse(resultsJsonSchema());
     expect(s.required).toEqual(expect.arrayContaining(["format", "run", "bundles", "experiments"]));
     const entry = s.properties.bundles.items;
-    expect(entry.required).toEqual(expect.arrayContaining(["path", "digest", "validity", "errors", "warnings", "victory", "late", "advisory"]));
+    expect(entry.required).toEqual(
+      expect.arrayContaining(["path", "digest", "validity", "errors", "warnings", "victory", "late", "advisory"]),
+    );
     expect(entry.properties.validity.enum).toEqual(["valid", "invalid", "error"]);
   });
 });

@@ -14,7 +14,8 @@ import { discover } from "../src/io/discover.js";
 import { scoreDirectory, scoreFile } from "../src/pool/score-directory.js";
 import type { BundleEntry } from "../src/core/results.js";
 /** An Inspect log read whole, as a worker reads it. */
-const scoreLog = (file: string, path: string, format: "eval" | "json") => scoreFile(file, path, "inspect", { part: "whole", format }) as BundleEntry;
+const scoreLog = (file: string, path: string, format: "eval" | "json") =>
+  scoreFile(file, path, "inspect", { part: "whole", format }) as BundleEntry;
 import { INSPECT_CASES, inspectFileName, inspectLogBytes } from "../src/synth/inspect.js";
 import { SCORING_VERSION } from "../src/version.js";
 import { scratch } from "./helpers/shared.js";
@@ -44,7 +45,17 @@ beforeAll(() => {
   writeCorpus(join(root, "harbor"), { n: 16, seed: "fingerprint", faults: false, profile: "harbor" });
   mkdirSync(join(root, "inspect"));
   INSPECT_CASES.forEach((c, i) => {
-    const spec = { task: `t${i}`, model: "m/x", case: c, samples: 6, epochs: 3, format: i % 2 === 0 ? "eval" : "json", method: 8, seed: "fingerprint", offset: i } as const;
+    const spec = {
+      task: `t${i}`,
+      model: "m/x",
+      case: c,
+      samples: 6,
+      epochs: 3,
+      format: i % 2 === 0 ? "eval" : "json",
+      method: 8,
+      seed: "fingerprint",
+      offset: i,
+    } as const;
     writeFileSync(join(root, "inspect", inspectFileName(spec)), inspectLogBytes(spec));
   });
 });
@@ -53,7 +64,9 @@ function fingerprint(): { fingerprint: string; bundles: number } {
   const h = createHash("sha256");
   let bundles = 0;
   for (const f of discover([root])) {
-    const { path: _path, ...entry } = f.file ? scoreLog(f.dir, f.path, f.file.format as "eval" | "json") : scoreDirectory(f.dir, f.path, undefined, f.kind);
+    const { path: _path, ...entry } = f.file
+      ? scoreLog(f.dir, f.path, f.file.format as "eval" | "json")
+      : scoreDirectory(f.dir, f.path, undefined, f.kind);
     h.update(`${relative(root, f.dir)}\t${JSON.stringify(entry)}\n`);
     bundles++;
   }
@@ -65,5 +78,8 @@ it("results change only with a new SCORING_VERSION", () => {
   expect(now.bundles).toBeGreaterThan(50);
   const record = `record { version: ${SCORING_VERSION}, fingerprint: "${now.fingerprint}" } in test/scoring-version.test.ts`;
   expect(SCORING_VERSION, `SCORING_VERSION moved: ${record}`).toBe(RECORDED.version);
-  expect(now.fingerprint, `results changed under SCORING_VERSION ${SCORING_VERSION}: bump it in src/version.ts, then ${record}`).toBe(RECORDED.fingerprint);
+  expect(
+    now.fingerprint,
+    `results changed under SCORING_VERSION ${SCORING_VERSION}: bump it in src/version.ts, then ${record}`,
+  ).toBe(RECORDED.fingerprint);
 });

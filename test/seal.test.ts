@@ -6,7 +6,14 @@
 import { spawnSync } from "node:child_process";
 import { createHash, createHmac } from "node:crypto";
 import {
-  existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -64,7 +71,9 @@ function filesBelow(dir: string, rel = ""): string[] {
   });
 }
 function digestOf(dir: string): string {
-  const paths = filesBelow(dir).filter((p) => p !== "seal.json").sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const paths = filesBelow(dir)
+    .filter((p) => p !== "seal.json")
+    .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   return sha(paths.map((p) => `${p}\t${sha(readFileSync(join(dir, p)))}\n`).join(""));
 }
 const sealBytes = (key: Buffer, dir: string) =>
@@ -75,14 +84,16 @@ const sealWith = (key: Buffer, dir: string) => writeFileSync(join(dir, "seal.jso
 const who = (trial: string) => ({ trial, seed: sha(trial).slice(0, 32) });
 const victory = (trial = "t1"): Files => bundle(game({ ...who(trial), states: [live(), escaped()] }));
 const death = (trial = "t1"): Files => bundle(game({ ...who(trial), states: [live(), killed()] }));
-const unterminated = (trial = "t1"): Files => bundle(game({ ...who(trial), states: [live()], score: "none", end: null }));
+const unterminated = (trial = "t1"): Files =>
+  bundle(game({ ...who(trial), states: [live()], score: "none", end: null }));
 
 function writeBundle(dir: string, files: Files): string {
   mkdirSync(dir, { recursive: true });
   writeFiles(dir, files);
   return dir;
 }
-const withKey = (dir: string, key: Buffer | undefined = KEY) => scoreDirectory(dir, dir, undefined, undefined, { hmacKey: key });
+const withKey = (dir: string, key: Buffer | undefined = KEY) =>
+  scoreDirectory(dir, dir, undefined, undefined, { hmacKey: key });
 const noKey = (dir: string) => scoreDirectory(dir, dir);
 const sealFindings = (e: BundleEntry) => e.errors.filter((f) => f.file === "seal.json").map((f) => f.code);
 
@@ -103,7 +114,12 @@ describe("SEAL, each side of its line", () => {
     const dir = writeBundle(fresh("absent"), victory());
     const e = withKey(dir);
     expect(codes(e)).toEqual(["SEAL"]);
-    expect(e.errors[0]).toMatchObject({ code: "SEAL", file: "seal.json", line: null, message: expect.stringContaining("absent") });
+    expect(e.errors[0]).toMatchObject({
+      code: "SEAL",
+      file: "seal.json",
+      line: null,
+      message: expect.stringContaining("absent"),
+    });
     expect(e).toMatchObject({ validity: "invalid", victory: null, late: null });
     expect(noKey(dir)).toMatchObject({ validity: "valid", victory: true });
   });
@@ -163,8 +179,16 @@ describe("SEAL, each side of its line", () => {
     const cases: [string, (dir: string) => string | Buffer, string[]][] = [
       ["not JSON", () => "{", ["JSON_SYNTAX"]],
       ["empty", () => "", ["JSON_SYNTAX"]],
-      ["a duplicate key", (d) => `{"format":"assay.seal/1","alg":"HMAC-SHA256","mac":"${good(d).mac}","mac":"${good(d).mac}"}`, ["JSON_DUPLICATE_KEY"]],
-      ["a byte order mark", (d) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(sealBytes(KEY, d))]), ["ENCODING"]],
+      [
+        "a duplicate key",
+        (d) => `{"format":"assay.seal/1","alg":"HMAC-SHA256","mac":"${good(d).mac}","mac":"${good(d).mac}"}`,
+        ["JSON_DUPLICATE_KEY"],
+      ],
+      [
+        "a byte order mark",
+        (d) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(sealBytes(KEY, d))]),
+        ["ENCODING"],
+      ],
       ["a raw \\r", (d) => sealBytes(KEY, d).replace("\n", "\r\n"), ["ENCODING"]],
       ["an array", (d) => JSON.stringify([good(d)]), ["SEAL"]],
       ["no mac", (d) => JSON.stringify({ format: "assay.seal/1", alg: "HMAC-SHA256" }), ["SEAL"]],
@@ -177,7 +201,11 @@ describe("SEAL, each side of its line", () => {
       ["a mac of another digest", (d) => JSON.stringify({ ...good(d), mac: sha("other") }), ["SEAL"]],
       ["5000 bytes (a valid seal padded with spaces)", (d) => sealBytes(KEY, d) + " ".repeat(5000), ["SEAL"]],
       // The other side of the line: §2 allows spaces and line breaks around the value, and key order is free.
-      ["spaces, line breaks and another key order", (d) => `\n  ${JSON.stringify({ mac: good(d).mac, alg: "HMAC-SHA256", format: "assay.seal/1" }, null, 2)} \n\n`, []],
+      [
+        "spaces, line breaks and another key order",
+        (d) => `\n  ${JSON.stringify({ mac: good(d).mac, alg: "HMAC-SHA256", format: "assay.seal/1" }, null, 2)} \n\n`,
+        [],
+      ],
     ];
     it.each(cases)("%s", (_, seal, expected) => {
       const dir = writeBundle(fresh("shape"), death());
@@ -224,7 +252,9 @@ describe("the key file", () => {
     expect(r.stdout).toBe("");
     const lines = r.stderr.split("\n").filter(Boolean);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^assay score: --hmac-key-file ${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: `));
+    expect(lines[0]).toMatch(
+      new RegExp(`^assay score: --hmac-key-file ${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: `),
+    );
     expect(lines[0]).toMatch(why);
     if (content !== undefined) expect(r.stderr).not.toContain(content);
   };
@@ -244,7 +274,7 @@ describe("the key file", () => {
     rmSync(inside);
   });
 
-  it("accepted from 1 byte to exactly 64 KiB; the fingerprint is HMAC-SHA256(key, \"assay.key-id\")", () => {
+  it('accepted from 1 byte to exactly 64 KiB; the fingerprint is HMAC-SHA256(key, "assay.key-id")', () => {
     for (const bytes of [Buffer.from("k"), Buffer.alloc(64 * 1024, "Q")]) {
       const file = join(fresh("k"), "ok.key");
       writeFileSync(file, bytes, { mode: 0o600 });
@@ -256,16 +286,27 @@ describe("the key file", () => {
   });
 
   it("anything but a regular file is refused at once: a pipe, a FIFO no one writes to (it would block forever), a device", () => {
-    const piped = spawnSync("bash", ["-c", `exec "${process.execPath}" "${CLI}" score "${root}" --quiet --format json --hmac-key-file <(printf 'piped-key')`], { encoding: "utf8", timeout: 30_000 });
+    const piped = spawnSync(
+      "bash",
+      [
+        "-c",
+        `exec "${process.execPath}" "${CLI}" score "${root}" --quiet --format json --hmac-key-file <(printf 'piped-key')`,
+      ],
+      { encoding: "utf8", timeout: 30_000 },
+    );
     expect(piped.status, piped.stderr).toBe(2);
-    expect(piped.stderr).toMatch(/--hmac-key-file \/dev\/fd\/\d+: it is a FIFO \(a named pipe\), not a key file: a key is read from a regular file\n$/);
+    expect(piped.stderr).toMatch(
+      /--hmac-key-file \/dev\/fd\/\d+: it is a FIFO \(a named pipe\), not a key file: a key is read from a regular file\n$/,
+    );
     const fifo = join(fresh("k"), "fifo.key");
     expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
     // Without the check, the open waits for a writer that never comes: the timeout would kill it (status null).
     const r = spawnCli(["score", root, "--quiet", "--hmac-key-file", fifo], { timeout: 30_000 });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`assay score: --hmac-key-file ${fifo}: it is a FIFO (a named pipe), not a key file: a key is read from a regular file\n`);
+    expect(r.stderr).toBe(
+      `assay score: --hmac-key-file ${fifo}: it is a FIFO (a named pipe), not a key file: a key is read from a regular file\n`,
+    );
     refused("/dev/zero", /it is a character device, not a key file/);
     // A link to a regular key is followed; one to a FIFO is not read.
     const linked = join(fresh("k"), "linked.key");
@@ -278,7 +319,9 @@ describe("the key file", () => {
     writeFileSync(file, KEY, { mode: 0o644 });
     const r = spawnCli(["score", root, "--hmac-key-file", file, "--quiet", "--format", "json"]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe("assay: the --hmac-key-file can be read by anyone (mode 0644): whoever reads it can make seals and documents assay accepts (chmod 600 it)\n");
+    expect(r.stderr).toBe(
+      "assay: the --hmac-key-file can be read by anyone (mode 0644): whoever reads it can make seals and documents assay accepts (chmod 600 it)\n",
+    );
     expect((JSON.parse(r.stdout) as Results).run.options.hmac_key).toBe(fingerprint(KEY));
     const group = join(fresh("k"), "group.key");
     writeFileSync(group, KEY, { mode: 0o640 });
@@ -325,13 +368,20 @@ describe("without a key, seals are not checked, and that is said once", () => {
     expect(notes(r.stderr)).toBe(0);
     const doc = JSON.parse(r.stdout) as Results;
     const by = (p: string) => codes(doc.bundles.find((b) => b.path === `${root}/${p}`)!);
-    expect([by("sealed-good"), by("sealed-bad"), by("plain"), by("trial")]).toEqual([[], ["JSON_SYNTAX"], ["SEAL"], []]);
+    expect([by("sealed-good"), by("sealed-bad"), by("plain"), by("trial")]).toEqual([
+      [],
+      ["JSON_SYNTAX"],
+      ["SEAL"],
+      [],
+    ]);
   });
 
   it("one bundle is said in the singular; none, not at all", async () => {
     const one = fresh("one");
     sealWith(KEY, writeBundle(join(one, "b"), death()));
-    expect((await run(["score", one, "--quiet"])).stderr).toBe("assay: 1 bundle holds seal.json; its seal was not checked (give --hmac-key-file to check it)\n");
+    expect((await run(["score", one, "--quiet"])).stderr).toBe(
+      "assay: 1 bundle holds seal.json; its seal was not checked (give --hmac-key-file to check it)\n",
+    );
     rmSync(join(one, "b", "seal.json"));
     expect((await run(["score", one, "--quiet"])).stderr).toBe("");
   });
@@ -345,7 +395,12 @@ describe("the store keys on the key's fingerprint", () => {
     const store = new ResultStore(file, storeOptions(key));
     const cached: string[] = [];
     try {
-      const results = await scoreRoots([root], { ...BASE, store, hmacKey: key, progress: { done: (e, _b, c) => void (c && cached.push(e.path)) } });
+      const results = await scoreRoots([root], {
+        ...BASE,
+        store,
+        hmacKey: key,
+        progress: { done: (e, _b, c) => void (c && cached.push(e.path)) },
+      });
       return { results, cached, codes: results.bundles.map(codes) };
     } finally {
       store.close();
@@ -374,7 +429,9 @@ describe("the store keys on the key's fingerprint", () => {
   it("a store opened for another key is refused by the run", async () => {
     const store = new ResultStore(join(fresh("db"), "s.sqlite"));
     try {
-      await expect(scoreRoots([fresh("empty")], { ...BASE, store, hmacKey: KEY })).rejects.toThrow(/another key than this run's/);
+      await expect(scoreRoots([fresh("empty")], { ...BASE, store, hmacKey: KEY })).rejects.toThrow(
+        /another key than this run's/,
+      );
     } finally {
       store.close();
     }
@@ -404,7 +461,15 @@ describe("the store keys on the key's fingerprint", () => {
 // ---------------------------------------------------------------------------------------------
 
 describe("the analysis cache key", () => {
-  const base: KeyParts = { request: "x".repeat(64), evidence: "e".repeat(64), rubric: "r".repeat(64), prompt: "p".repeat(64), model: "claude-x", sampling: { max_tokens: 4096 }, repeat: 0 };
+  const base: KeyParts = {
+    request: "x".repeat(64),
+    evidence: "e".repeat(64),
+    rubric: "r".repeat(64),
+    prompt: "p".repeat(64),
+    model: "claude-x",
+    sampling: { max_tokens: 4096 },
+    repeat: 0,
+  };
 
   it("is unchanged without a key (recorded before seals existed) and differs with one, and between keys", () => {
     expect(cacheKey(base)).toBe("d431ed31b5880eca0a2d99905424cb349236ef70fcb763eeeca32e65da2f8614");
@@ -416,7 +481,10 @@ describe("the analysis cache key", () => {
   describe("through analyze against a fake Messages API", () => {
     const fake = FakeMessagesApi.forTests();
     const CRITERIA = ["reward_hacking", "instruction_sufficiency", "outcome_matches_work", "environment_interference"];
-    const answer = { summary: "fine", criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: `${c}: checked` }])) };
+    const answer = {
+      summary: "fine",
+      criteria: Object.fromEntries(CRITERIA.map((c) => [c, { outcome: "pass", explanation: `${c}: checked` }])),
+    };
 
     it("answers cached with a key are hits with that key only; those cached without one still hit without one", async () => {
       const root = fresh("analyze");
@@ -430,11 +498,24 @@ describe("the analysis cache key", () => {
       fake.fallback = () => toolUseReply("record_assessment", answer);
       try {
         const keyed = await analyze("--hmac-key-file", keyFile);
-        expect([keyed.code, keyed.advisory.status, keyed.advisory.cached, fake.requests.length]).toEqual([0, "analysed", false, 1]);
-        expect((await analyze("--offline", "--hmac-key-file", keyFile)).advisory).toMatchObject({ status: "analysed", cached: true });
+        expect([keyed.code, keyed.advisory.status, keyed.advisory.cached, fake.requests.length]).toEqual([
+          0,
+          "analysed",
+          false,
+          1,
+        ]);
+        expect((await analyze("--offline", "--hmac-key-file", keyFile)).advisory).toMatchObject({
+          status: "analysed",
+          cached: true,
+        });
         const plainOffline = await analyze("--offline");
-        expect(plainOffline.advisory).toMatchObject({ status: "not-analysed", reason: expect.stringMatching(/^not in cache/) });
-        expect(plainOffline.stderr).toBe("assay: 1 bundle holds seal.json; its seal was not checked (give --hmac-key-file to check it)\n");
+        expect(plainOffline.advisory).toMatchObject({
+          status: "not-analysed",
+          reason: expect.stringMatching(/^not in cache/),
+        });
+        expect(plainOffline.stderr).toBe(
+          "assay: 1 bundle holds seal.json; its seal was not checked (give --hmac-key-file to check it)\n",
+        );
         await analyze(); // asks again: a new row without the key
         expect(fake.requests.length).toBe(2);
         expect((await analyze("--offline")).advisory).toMatchObject({ status: "analysed", cached: true });
@@ -469,11 +550,15 @@ describe("merge checks the shards' key", () => {
     const ok = await run(["merge", ...keyed, "--hmac-key-file", keyFile, "--format", "json"]);
     expect(ok.code, ok.stderr).toBe(0);
     expect((JSON.parse(ok.stdout) as Results).run.options.hmac_key).toBe(fingerprint(KEY));
-    expect((JSON.parse((await run(["merge", ...keyed, "--format", "json"])).stdout) as Results).run.options.hmac_key).toBe(fingerprint(KEY));
+    expect(
+      (JSON.parse((await run(["merge", ...keyed, "--format", "json"])).stdout) as Results).run.options.hmac_key,
+    ).toBe(fingerprint(KEY));
 
     const other = spawnCli(["merge", ...keyed, "--hmac-key-file", otherFile]);
     expect(other.code).toBe(2);
-    expect(other.stderr).toBe(`assay merge: ${keyed[0]} was scored with another key (fingerprint ${fingerprint(KEY)}, not ${fingerprint(OTHER)})\n`);
+    expect(other.stderr).toBe(
+      `assay merge: ${keyed[0]} was scored with another key (fingerprint ${fingerprint(KEY)}, not ${fingerprint(OTHER)})\n`,
+    );
     const none = spawnCli(["merge", ...plain, "--hmac-key-file", keyFile]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(new RegExp(`^assay merge: ${plain[0]} was scored without this key[^\\n]*\\n$`));
@@ -492,9 +577,15 @@ describe("verify says what became of the seal", () => {
     const dir = writeBundle(fresh("verify"), death());
     sealWith(KEY, dir);
     const plain = await run(["verify", dir]);
-    expect([plain.code, plain.stdout]).toEqual([0, expect.stringContaining("  seal     seal.json not checked (give --hmac-key-file to check it)\n")]);
+    expect([plain.code, plain.stdout]).toEqual([
+      0,
+      expect.stringContaining("  seal     seal.json not checked (give --hmac-key-file to check it)\n"),
+    ]);
     const good = await run(["verify", dir, "--hmac-key-file", keyFile]);
-    expect([good.code, good.stdout]).toEqual([0, expect.stringContaining(`  seal     checked with the key of fingerprint ${fingerprint(KEY)}: matches\n`)]);
+    expect([good.code, good.stdout]).toEqual([
+      0,
+      expect.stringContaining(`  seal     checked with the key of fingerprint ${fingerprint(KEY)}: matches\n`),
+    ]);
     const bad = spawnCli(["verify", dir, "--hmac-key-file", otherFile]);
     expect([bad.code, bad.stdout]).toEqual([1, expect.stringContaining(": does NOT match")]);
     expect(bad.stdout).toMatch(/error +SEAL +seal\.json/);
@@ -525,7 +616,10 @@ describe("assay seal", () => {
     root = fresh("mixed");
     writeBundle(join(root, "valid-ended"), death("t1"));
     writeBundle(join(root, "world-ended"), worldBundle());
-    writeBundle(join(root, "invalid"), bundle(game({ ...who("t2"), states: [live(), killed()] }), { summary: { victory: true } }));
+    writeBundle(
+      join(root, "invalid"),
+      bundle(game({ ...who("t2"), states: [live(), killed()] }), { summary: { victory: true } }),
+    );
     writeBundle(join(root, "unterminated"), unterminated("t3"));
     sealWith(KEY, writeBundle(join(root, "already"), death("t4")));
     anotherSeal = sealBytes(OTHER, writeBundle(join(root, "other-seal"), death("t5")));
@@ -533,7 +627,10 @@ describe("assay seal", () => {
     writeTrial(join(root, "harbor-trial"), { name: "harbor-trial" });
     // A writer killed mid-append: its last line has no \n.
     const torn = unterminated("t6");
-    writeBundle(join(root, "torn"), { ...torn, "journal.jsonl": `${torn["journal.jsonl"] as string}{"seq":2,"prev":"` });
+    writeBundle(join(root, "torn"), {
+      ...torn,
+      "journal.jsonl": `${torn["journal.jsonl"] as string}{"seq":2,"prev":"`,
+    });
     symlinkSync("journal.jsonl", join(writeBundle(join(root, "unsafe"), death("t7")), "link"));
     alreadyMtime = statSync(join(root, "already", "seal.json")).mtimeMs;
   });
@@ -550,7 +647,8 @@ describe("assay seal", () => {
       `assay seal: 5 sealed, 1 already sealed, 2 not sealed (key fingerprint ${fingerprint(KEY)})`,
     ]);
     // What it wrote is exactly the seal, byte for byte; nothing else moved.
-    for (const b of ["valid-ended", "world-ended", "already", "invalid", "unterminated", "torn"]) expect(readFileSync(join(root, b, "seal.json"), "utf8")).toBe(sealBytes(KEY, join(root, b)));
+    for (const b of ["valid-ended", "world-ended", "already", "invalid", "unterminated", "torn"])
+      expect(readFileSync(join(root, b, "seal.json"), "utf8")).toBe(sealBytes(KEY, join(root, b)));
     for (const b of ["harbor-trial", "unsafe"]) expect(existsSync(join(root, b, "seal.json"))).toBe(false);
     expect(readFileSync(join(root, "other-seal", "seal.json"), "utf8")).toBe(anotherSeal);
     expect(statSync(join(root, "already", "seal.json")).mtimeMs).toBe(alreadyMtime);
@@ -559,8 +657,16 @@ describe("assay seal", () => {
     // (the invalid one keeps its own code, the killed runs stay unterminated, to be retried).
     const scored = spawnCli(["score", root, "--hmac-key-file", keyFile, "--format", "json", "--quiet"]);
     const by = (p: string) => (JSON.parse(scored.stdout) as Results).bundles.find((b) => b.path === `${root}/${p}`)!;
-    expect(["valid-ended", "world-ended", "already", "other-seal", "invalid", "unterminated", "torn"].map((p) => codes(by(p)))).toEqual([[], [], [], ["SEAL"], ["SUMMARY_MISMATCH"], [], []]);
-    expect([by("unterminated").status, by("torn").status, by("torn").warnings.map((w) => w.code)]).toEqual(["unterminated", "unterminated", ["JOURNAL_TORN"]]);
+    expect(
+      ["valid-ended", "world-ended", "already", "other-seal", "invalid", "unterminated", "torn"].map((p) =>
+        codes(by(p)),
+      ),
+    ).toEqual([[], [], [], ["SEAL"], ["SUMMARY_MISMATCH"], [], []]);
+    expect([by("unterminated").status, by("torn").status, by("torn").warnings.map((w) => w.code)]).toEqual([
+      "unterminated",
+      "unterminated",
+      ["JOURNAL_TORN"],
+    ]);
   });
 
   it("an Inspect log is skipped as the one file it is, not scored as a folder (that was exit 3)", () => {
@@ -569,7 +675,10 @@ describe("assay seal", () => {
     const log = "2025-05-12T20-28-13-04-00_popularity.json";
     writeFileSync(join(dir, log), readFileSync(new URL(`./fixtures/inspect/${log}`, import.meta.url)));
     const r = spawnCli(["seal", dir, "--hmac-key-file", keyFile]);
-    expect([r.code, r.stderr]).toEqual([0, `assay seal: 1 Inspect log skipped: a log is one file and carries no seal\nassay seal: 1 sealed, 0 already sealed, 0 not sealed (key fingerprint ${fingerprint(KEY)})\n`]);
+    expect([r.code, r.stderr]).toEqual([
+      0,
+      `assay seal: 1 Inspect log skipped: a log is one file and carries no seal\nassay seal: 1 sealed, 0 already sealed, 0 not sealed (key fingerprint ${fingerprint(KEY)})\n`,
+    ]);
   });
 
   it("a killed run, sealed, then given a made-up ending: SEAL with the key (the edit a seal exists to catch)", () => {
@@ -586,7 +695,10 @@ describe("assay seal", () => {
 
   it("exit 0 when every bundle is sealed or already sealed; a root may be a bundle; --quiet says nothing then", () => {
     const r = spawnCli(["seal", join(root, "valid-ended"), join(root, "already"), "--hmac-key-file", keyFile]);
-    expect([r.code, r.stderr]).toEqual([0, `assay seal: 0 sealed, 2 already sealed, 0 not sealed (key fingerprint ${fingerprint(KEY)})\n`]);
+    expect([r.code, r.stderr]).toEqual([
+      0,
+      `assay seal: 0 sealed, 2 already sealed, 0 not sealed (key fingerprint ${fingerprint(KEY)})\n`,
+    ]);
     const fresh1 = writeBundle(fresh("single"), death());
     const q = spawnCli(["seal", fresh1, "--hmac-key-file", keyFile, "--quiet"]);
     expect([q.code, q.stderr]).toEqual([0, ""]);
@@ -597,14 +709,28 @@ describe("assay seal", () => {
     const dir = writeBundle(fresh("unwritable"), death());
     const before = readdirSync(dir).sort();
     // A file size limit of 0 (its signal ignored, so the write fails with EFBIG instead).
-    const r = spawnSync("sh", ["-c", `trap '' XFSZ; ulimit -f 0; exec "${process.execPath}" "${CLI}" seal "${dir}" --hmac-key-file "${keyFile}"`], { encoding: "utf8" });
+    const r = spawnSync(
+      "sh",
+      [
+        "-c",
+        `trap '' XFSZ; ulimit -f 0; exec "${process.execPath}" "${CLI}" seal "${dir}" --hmac-key-file "${keyFile}"`,
+      ],
+      { encoding: "utf8" },
+    );
     expect(r.status, r.stderr).toBe(3);
-    expect(r.stderr).toMatch(new RegExp(`^assay seal: ${dir}: not sealed: cannot write ${dir}/seal.json: the file size limit was reached \\(ulimit -f\\) \\(EFBIG\\)`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^assay seal: ${dir}: not sealed: cannot write ${dir}/seal.json: the file size limit was reached \\(ulimit -f\\) \\(EFBIG\\)`,
+      ),
+    );
     expect(readdirSync(dir).sort()).toEqual(before);
   });
 
   it("usage: no key file, or no root, is exit 2 in one line", () => {
-    for (const args of [["seal", root], ["seal", "--hmac-key-file", keyFile]]) {
+    for (const args of [
+      ["seal", root],
+      ["seal", "--hmac-key-file", keyFile],
+    ]) {
       const r = spawnCli(args);
       expect(r.code).toBe(2);
       expect(r.stderr.split("\n").filter(Boolean)).toHaveLength(1);

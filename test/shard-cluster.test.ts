@@ -27,7 +27,9 @@ describe("a shard with a tool error", () => {
     const root = synth("faulty", 6);
     // A sparse 16 MB file in every bundle: hashing it outlasts a 1 ms limit, so every bundle of
     // the shard given that limit is a TIMEOUT (a tool error), and none of the other shard's is.
-    const bundles = readdirSync(join(root, "synth-native")).flatMap((t) => readdirSync(join(root, "synth-native", t)).map((a) => join(root, "synth-native", t, a)));
+    const bundles = readdirSync(join(root, "synth-native")).flatMap((t) =>
+      readdirSync(join(root, "synth-native", t)).map((a) => join(root, "synth-native", t, a)),
+    );
     for (const b of bundles) {
       const fd = openSync(join(b, "padding.bin"), "w");
       ftruncateSync(fd, 16 * 1024 * 1024);
@@ -67,7 +69,9 @@ describe("a shard absent at merge time", () => {
     const r = spawnCli(["merge", a, b, join(tmp, "absent-2.json"), join(tmp, "absent-3.json"), "--format", "json"]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toBe(`assay merge: no such shard document: ${join(tmp, "absent-2.json")}, ${join(tmp, "absent-3.json")} (its shard did not finish: score it again, then merge)\n`);
+    expect(r.stderr).toBe(
+      `assay merge: no such shard document: ${join(tmp, "absent-2.json")}, ${join(tmp, "absent-3.json")} (its shard did not finish: score it again, then merge)\n`,
+    );
   });
   it("a shard left out of the set: named as i/n, with what to do (exit 2)", () => {
     const r = spawnCli(["merge", a, b, "--format", "json"]);
@@ -101,7 +105,9 @@ describe("one store, one writer", () => {
   const file = () => join(mkdtempSync(join(tmp, "store-")), "s.sqlite");
   const writeClaim = (f: string, c: Claim) => {
     const db = new Database(f);
-    db.prepare("INSERT OR REPLACE INTO writer (one, token, host, pid, shard, beat) VALUES (1, 'other', ?, ?, ?, ?)").run(c.host, c.pid, c.shard, c.beat);
+    db.prepare(
+      "INSERT OR REPLACE INTO writer (one, token, host, pid, shard, beat) VALUES (1, 'other', ?, ?, ?, ?)",
+    ).run(c.host, c.pid, c.shard, c.beat);
     db.close();
   };
   const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid!;
@@ -112,7 +118,9 @@ describe("one store, one writer", () => {
     a.claim("0/2");
     const b = new ResultStore(f);
     expect(() => b.claim("1/2")).toThrow(StoreError);
-    expect(() => b.claim("1/2")).toThrow(new RegExp(`is being written by another run \\(shard 0/2, pid ${process.pid} on ${here}, seen 0 s ago\\)`));
+    expect(() => b.claim("1/2")).toThrow(
+      new RegExp(`is being written by another run \\(shard 0/2, pid ${process.pid} on ${here}, seen 0 s ago\\)`),
+    );
     a.close();
     b.claim("1/2");
     b.close();
@@ -147,14 +155,17 @@ describe("one store, one writer", () => {
       const f = file();
       const s = new ResultStore(f);
       s.claim("0/2");
-      const beat = () => (new Database(f, { readonly: true }).prepare("SELECT beat FROM writer").get() as { beat: number }).beat;
+      const beat = () =>
+        (new Database(f, { readonly: true }).prepare("SELECT beat FROM writer").get() as { beat: number }).beat;
       expect(beat()).toBe(5_000_000);
       vi.advanceTimersByTime(10_000);
       expect(beat()).toBe(5_010_000);
       s.put([]); // still the writer
       writeClaim(f, { host: "node-7", pid: 9, shard: "1/2", beat: Date.now() }); // another run took it over
       vi.advanceTimersByTime(10_000);
-      expect(() => s.put([])).toThrow(/was taken over by another run \(shard 1\/2, pid 9 on node-7\) while this one wrote it: stopping/);
+      expect(() => s.put([])).toThrow(
+        /was taken over by another run \(shard 1\/2, pid 9 on node-7\) while this one wrote it: stopping/,
+      );
       s.close();
       const t = new ResultStore(f); // the other run's claim is fresh: refused
       expect(() => t.claim("0/2")).toThrow(/is being written by another run/);
@@ -176,24 +187,53 @@ describe("one store, one writer", () => {
   it("spawned: a second shard on a running shard's store exits 2; after a kill -9 the rerun takes it over and resumes from it", async () => {
     const root = synth("locked", 300);
     const store = join(tmp, "locked.sqlite");
-    const { child: first, exited } = startCli(["score", root, "--shard", "0/2", "--store", store, "--jobs", "1", "--out", join(tmp, "locked-0.json"), "--quiet"]);
+    const { child: first, exited } = startCli([
+      "score",
+      root,
+      "--shard",
+      "0/2",
+      "--store",
+      store,
+      "--jobs",
+      "1",
+      "--out",
+      join(tmp, "locked-0.json"),
+      "--quiet",
+    ]);
     const rows = () => storedRows(store);
     const until = Date.now() + 30_000;
     while (rows() === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     expect(rows()).toBeGreaterThan(0);
     first.kill("SIGSTOP"); // mid-run, holding the store, for as long as the test needs
 
-    const second = spawnCli(["score", root, "--shard", "1/2", "--store", store, "--out", join(tmp, "locked-1.json"), "--quiet"]);
+    const second = spawnCli([
+      "score",
+      root,
+      "--shard",
+      "1/2",
+      "--store",
+      store,
+      "--out",
+      join(tmp, "locked-1.json"),
+      "--quiet",
+    ]);
     expect(second.code).toBe(2);
-    expect(second.stderr).toMatch(new RegExp(`^assay score: ${store} is being written by another run \\(shard 0/2, pid ${first.pid} on ${hostname()}, seen \\d+ s ago\\): give each shard a store of its own .*\\n$`));
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `^assay score: ${store} is being written by another run \\(shard 0/2, pid ${first.pid} on ${hostname()}, seen \\d+ s ago\\): give each shard a store of its own .*\\n$`,
+      ),
+    );
 
     first.kill("SIGKILL");
     await exited;
-    const left = new Database(store, { readonly: true }).prepare("SELECT pid FROM writer").get() as { pid: number } | undefined;
+    const left = new Database(store, { readonly: true }).prepare("SELECT pid FROM writer").get() as
+      { pid: number } | undefined;
     expect(left?.pid).toBe(first.pid); // the killed run's claim is still there: the rerun must take it over
     expect(() => statSync(join(tmp, "locked-0.json"))).toThrow(); // killed before it finished
 
-    const rerun = spawnCli(["score", root, "--shard", "0/2", "--store", store, "--out", join(tmp, "locked-0.json")], { env: { ASSAY_STATUS_SECONDS: "3600" } });
+    const rerun = spawnCli(["score", root, "--shard", "0/2", "--store", store, "--out", join(tmp, "locked-0.json")], {
+      env: { ASSAY_STATUS_SECONDS: "3600" },
+    });
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(Number(/\((\d+) from store\)/.exec(rerun.stderr)?.[1])).toBeGreaterThan(0);
     expect(new Database(store, { readonly: true }).prepare("SELECT count(*) AS n FROM writer").get()).toEqual({ n: 0 }); // released at the end

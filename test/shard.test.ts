@@ -37,8 +37,10 @@ const victory = (w: Who): Files => bundle(game({ ...opts(w), states: [live(), es
 const death = (w: Who): Files => bundle(game({ ...opts(w), states: [live(), killed()] }));
 const abnormal = (w: Who): Files => bundle(game({ ...opts(w), states: [live()], score: "none", end: "abnormal" }));
 const bareUnterminated = (w: Who): Files => bundle(game({ ...opts(w), states: [live()], score: "none", end: null }));
-const resourceBound = (w: Who): Files => bundle(game({ ...opts(w), states: [live()], score: "intermediate", end: "resource-bound" }));
-const liar = (w: Who): Files => bundle(game({ ...opts(w), states: [live(), killed()] }), { summary: { victory: true } });
+const resourceBound = (w: Who): Files =>
+  bundle(game({ ...opts(w), states: [live()], score: "intermediate", end: "resource-bound" }));
+const liar = (w: Who): Files =>
+  bundle(game({ ...opts(w), states: [live(), killed()] }), { summary: { victory: true } });
 
 /** A hand-built case: its bundles as [trial folder, attempt folder, files], given the chosen names. */
 interface Case {
@@ -49,19 +51,50 @@ interface Case {
 }
 const CASES: Case[] = [
   // a1 has no outcome: superseded by a2 (a victory)
-  { base: "sup", names: 1, build: ([t]) => [[t!, 1, abnormal({ trial: t!, attempt: 1 })], [t!, 2, victory({ trial: t!, attempt: 2 })]] },
+  {
+    base: "sup",
+    names: 1,
+    build: ([t]) => [
+      [t!, 1, abnormal({ trial: t!, attempt: 1 })],
+      [t!, 2, victory({ trial: t!, attempt: 2 })],
+    ],
+  },
   // a1 decided the trial (a loss); a2's victory is a retry after an outcome and must not count
-  { base: "retry", names: 1, build: ([t]) => [[t!, 1, death({ trial: t!, attempt: 1 })], [t!, 2, victory({ trial: t!, attempt: 2 })]] },
+  {
+    base: "retry",
+    names: 1,
+    build: ([t]) => [
+      [t!, 1, death({ trial: t!, attempt: 1 })],
+      [t!, 2, victory({ trial: t!, attempt: 2 })],
+    ],
+  },
   // an invalid attempt (the summary lies) makes the whole trial invalid
-  { base: "badsum", names: 1, build: ([t]) => [[t!, 1, abnormal({ trial: t!, attempt: 1 })], [t!, 2, liar({ trial: t!, attempt: 2 })]] },
+  {
+    base: "badsum",
+    names: 1,
+    build: ([t]) => [
+      [t!, 1, abnormal({ trial: t!, attempt: 1 })],
+      [t!, 2, liar({ trial: t!, attempt: 2 })],
+    ],
+  },
   // the attempts disagree on the seed
   {
     base: "seedmix",
     names: 1,
-    build: ([t]) => [[t!, 1, abnormal({ trial: t!, attempt: 1 })], [t!, 2, victory({ trial: t!, attempt: 2, seed: "ab".repeat(16) })]],
+    build: ([t]) => [
+      [t!, 1, abnormal({ trial: t!, attempt: 1 })],
+      [t!, 2, victory({ trial: t!, attempt: 2, seed: "ab".repeat(16) })],
+    ],
   },
   // attempts 1 and 3 without 2
-  { base: "gap", names: 1, build: ([t]) => [[t!, 1, abnormal({ trial: t!, attempt: 1 })], [t!, 3, victory({ trial: t!, attempt: 3 })]] },
+  {
+    base: "gap",
+    names: 1,
+    build: ([t]) => [
+      [t!, 1, abnormal({ trial: t!, attempt: 1 })],
+      [t!, 3, victory({ trial: t!, attempt: 3 })],
+    ],
+  },
   // two superseded attempts, then a death
   {
     base: "triple",
@@ -73,20 +106,42 @@ const CASES: Case[] = [
     ],
   },
   // every attempt abnormal: excluded, and on the retry list
-  { base: "allbad", names: 1, build: ([t]) => [[t!, 1, abnormal({ trial: t!, attempt: 1 })], [t!, 2, abnormal({ trial: t!, attempt: 2 })]] },
+  {
+    base: "allbad",
+    names: 1,
+    build: ([t]) => [
+      [t!, 1, abnormal({ trial: t!, attempt: 1 })],
+      [t!, 2, abnormal({ trial: t!, attempt: 2 })],
+    ],
+  },
   // resource-bound first, then a retry: --resource-bound decides
-  { base: "rb", names: 1, build: ([t]) => [[t!, 1, resourceBound({ trial: t!, attempt: 1 })], [t!, 2, victory({ trial: t!, attempt: 2 })]] },
+  {
+    base: "rb",
+    names: 1,
+    build: ([t]) => [
+      [t!, 1, resourceBound({ trial: t!, attempt: 1 })],
+      [t!, 2, victory({ trial: t!, attempt: 2 })],
+    ],
+  },
   // two trials with one seed, in different shards: SEED_COLLISION for both
   {
     base: "coll",
     names: 2,
-    build: ([a, b]) => [[a!, 1, death({ trial: a!, attempt: 1, seed: "cd".repeat(16) })], [b!, 1, victory({ trial: b!, attempt: 1, seed: "cd".repeat(16) })]],
+    build: ([a, b]) => [
+      [a!, 1, death({ trial: a!, attempt: 1, seed: "cd".repeat(16) })],
+      [b!, 1, victory({ trial: b!, attempt: 1, seed: "cd".repeat(16) })],
+    ],
   },
   // repeats of one task across shards (pass^k)
   {
     base: "rep",
     names: 3,
-    build: (ts) => ts.map((t, i): [string, number, Files] => [t, 1, (i === 0 ? victory : death)({ trial: t, attempt: 1, task: "task-rep" })]),
+    build: (ts) =>
+      ts.map((t, i): [string, number, Files] => [
+        t,
+        1,
+        (i === 0 ? victory : death)({ trial: t, attempt: 1, task: "task-rep" }),
+      ]),
   },
 ];
 
@@ -172,7 +227,10 @@ beforeAll(async () => {
       format: "assay.schedule/1",
       experiment: "exp",
       trials: [
-        ...["sup", "retry", "badsum", "triple", "allbad", "rb"].map((b) => ({ trial: n(b)[0]!, seed: seedOf(n(b)[0]!) })),
+        ...["sup", "retry", "badsum", "triple", "allbad", "rb"].map((b) => ({
+          trial: n(b)[0]!,
+          seed: seedOf(n(b)[0]!),
+        })),
         { trial: n("seedmix")[0]!, seed: seedOf(n("seedmix")[0]!) },
         ...n("coll").map((t) => ({ trial: t, seed: "cd".repeat(16) })),
         ...n("rep").map((t) => ({ trial: t, seed: seedOf(t) })),
@@ -188,7 +246,10 @@ beforeAll(async () => {
     JSON.stringify({
       format: "assay.schedule/1",
       experiment: "synth-native",
-      trials: [...plan.slice(0, 30).map((b) => ({ trial: b.trial, seed: b.seed })), { trial: "t9999", seed: "01".repeat(16) }],
+      trials: [
+        ...plan.slice(0, 30).map((b) => ({ trial: b.trial, seed: b.seed })),
+        { trial: "t9999", seed: "01".repeat(16) },
+      ],
     }),
   );
 
@@ -205,12 +266,15 @@ describe("the corpus (preconditions)", () => {
         const others = doc.bundles.filter((o) => o.experiment === b.experiment && o.trial === b.trial);
         if (new Set(others.map((o) => shardOf(o.path, n))).size >= 2) split.add(`${b.experiment}/${b.trial}`);
       }
-      for (const base of ["sup", "retry", "badsum", "seedmix", "gap", "triple", "allbad", "rb"]) expect(split).toContain(`exp/${chosen.get(base)!.names[0]}`);
+      for (const base of ["sup", "retry", "badsum", "seedmix", "gap", "triple", "allbad", "rb"])
+        expect(split).toContain(`exp/${chosen.get(base)!.names[0]}`);
     }
     const exp = doc.experiments.find((e) => e.experiment === "exp")!;
     const name = (b: string, i = 0) => chosen.get(b)!.names[i]!;
     const flagged = (code: string) => exp.flags.filter((f) => f.code === code).map((f) => `${f.trial}#${f.attempt}`);
-    expect(flagged("SUPERSEDED")).toEqual(expect.arrayContaining([`${name("sup")}#1`, `${name("triple")}#1`, `${name("triple")}#2`]));
+    expect(flagged("SUPERSEDED")).toEqual(
+      expect.arrayContaining([`${name("sup")}#1`, `${name("triple")}#1`, `${name("triple")}#2`]),
+    );
     expect(flagged("RETRY_AFTER_OUTCOME")).toEqual(expect.arrayContaining([`${name("retry")}#2`, `${name("rb")}#2`]));
     const invalid = new Map(exp.invalid.map((i) => [i.trial, i.codes]));
     expect(invalid.get(name("badsum"))).toContain("SUMMARY_MISMATCH");
@@ -253,7 +317,8 @@ describe("--shard i/n partitions the bundles", () => {
   it("parseShard reads i/n, 0-based", () => {
     expect(parseShard("0/1")).toEqual({ index: 0, count: 1 });
     expect(parseShard("4/5")).toEqual({ index: 4, count: 5 });
-    for (const bad of ["3/3", "x", "1", "0/0", "-1/2", "01/2", "1/02", " 0/2", "0/2 ", "1.0/2"]) expect(() => parseShard(bad), bad).toThrow();
+    for (const bad of ["3/3", "x", "1", "0/0", "-1/2", "01/2", "1/02", " 0/2", "0/2 ", "1.0/2"])
+      expect(() => parseShard(bad), bad).toThrow();
   });
 });
 
@@ -427,7 +492,9 @@ describe("merge refuses, exit 2 with one clear line", () => {
     const r = spawnCli(["merge", a!, "--format", "json"]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^assay merge: shards missing: 1\/2 \(score each with --shard i\/2, then merge every shard\)\n$/);
+    expect(r.stderr).toMatch(
+      /^assay merge: shards missing: 1\/2 \(score each with --shard i\/2, then merge every shard\)\n$/,
+    );
   });
 });
 

@@ -66,7 +66,10 @@ describe.sequential("a failed `assay score` leaves nothing in ASSAY_TMPDIR", () 
 
   it("killed (-9) while its spill is open: the folder is empty", async () => {
     const dir = folder("killed");
-    const { child, exited } = startCli(["score", big, "--format", "json", "--out", join(folder("out"), "killed.json"), "--jobs", "2", "--quiet"], { env: { ASSAY_TMPDIR: dir } });
+    const { child, exited } = startCli(
+      ["score", big, "--format", "json", "--out", join(folder("out"), "killed.json"), "--jobs", "2", "--quiet"],
+      { env: { ASSAY_TMPDIR: dir } },
+    );
     const until = Date.now() + 90_000;
     // Open and its name gone: the spill as it is for the rest of the run. (Between SQLite's open and
     // the unlink, a few statements, a kill leaves the file: the next run clears it, tested above.)
@@ -80,7 +83,9 @@ describe.sequential("a failed `assay score` leaves nothing in ASSAY_TMPDIR", () 
 
   it("its document cannot be written (a full disk, after scoring): exit 2, the folder is empty", () => {
     const dir = folder("full");
-    const r = spawnCli(["score", big, "--format", "json", "--out", "/dev/full", "--jobs", "2", "--quiet"], { env: { ASSAY_TMPDIR: dir } });
+    const r = spawnCli(["score", big, "--format", "json", "--out", "/dev/full", "--jobs", "2", "--quiet"], {
+      env: { ASSAY_TMPDIR: dir },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot write \/dev\/full: no space left on the device/);
     expect(readdirSync(dir)).toEqual([]);

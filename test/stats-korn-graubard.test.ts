@@ -9,17 +9,35 @@ import { betaQuantile, clopperPearson95 } from "../src/core/stats/beta.js";
 import { intervalOf } from "../src/core/stats/interval.js";
 
 /** t(0.975, df), R's qt(0.975, df) (tables: 12.706, 4.303, 3.182, 2.306, 2.201, 2.069). */
-const T975: Record<number, number> = { 1: 12.70620473617471, 2: 4.302652729749464, 3: 3.182446305284263, 8: 2.306004135204166, 9: 2.262157162798205, 11: 2.200985160091639, 23: 2.068657610419049 };
+const T975: Record<number, number> = {
+  1: 12.70620473617471,
+  2: 4.302652729749464,
+  3: 3.182446305284263,
+  8: 2.306004135204166,
+  9: 2.262157162798205,
+  11: 2.200985160091639,
+  23: 2.068657610419049,
+};
 
 /** Units of `values` per cluster, cluster i named "c<i>". */
-const clustered = (...cs: number[][]) => intervalOf(cs.flatMap((xs, i) => xs.map((x) => ({ x, cluster: `c${i}` }))), { unit: "trial", cluster: "task" });
+const clustered = (...cs: number[][]) =>
+  intervalOf(
+    cs.flatMap((xs, i) => xs.map((x) => ({ x, cluster: `c${i}` }))),
+    { unit: "trial", cluster: "task" },
+  );
 
 describe("beta quantiles and Clopper–Pearson", () => {
   it("Clopper–Pearson for 0, 1, 3, 5 and 10 of 10: R's binom.test(k, 10)$conf.int", () => {
     // R 4.x: binom.test(0, 10) → [0, 0.3084971] (closed form 1 − 0.025^(1/10)); binom.test(1, 10) →
     // [0.002528579, 0.4450161]; (3, 10) → [0.06673951, 0.6524529]; (5, 10) → [0.1870860, 0.8129140];
     // (10, 10) → [0.6915029, 1] (0.025^(1/10)).
-    const table: [number, number, number][] = [[0, 0, 0.3084971], [1, 0.002528579, 0.4450161], [3, 0.06673951, 0.6524529], [5, 0.187086, 0.812914], [10, 0.6915029, 1]];
+    const table: [number, number, number][] = [
+      [0, 0, 0.3084971],
+      [1, 0.002528579, 0.4450161],
+      [3, 0.06673951, 0.6524529],
+      [5, 0.187086, 0.812914],
+      [10, 0.6915029, 1],
+    ];
     for (const [k, lo, hi] of table) {
       const [l, h] = clopperPearson95(k, 10);
       expect(l).toBeCloseTo(lo, 7);
@@ -53,7 +71,15 @@ describe("the Korn–Graubard interval (§13.7)", () => {
     const got = clustered([0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0]);
     const nDf = 24 * (T975[23]! / T975[2]!) ** 2;
     expect(nDf).toBeCloseTo(5.547737, 6);
-    expect(got.interval).toEqual({ method: "korn-graubard", lo: 0, hi: expect.closeTo(1 - 0.025 ** (1 / nDf), 9), units: 24, clusters: 3, se: 0, design_effect: 1 });
+    expect(got.interval).toEqual({
+      method: "korn-graubard",
+      lo: 0,
+      hi: expect.closeTo(1 - 0.025 ** (1 / nDf), 9),
+      units: 24,
+      clusters: 3,
+      se: 0,
+      design_effect: 1,
+    });
     expect(got.interval!.hi).toBeCloseTo(0.485693, 6);
     expect(got.interval!.hi).toBeGreaterThanOrEqual(0.25);
   });
@@ -63,7 +89,15 @@ describe("the Korn–Graubard interval (§13.7)", () => {
     // lo = 0.025^(1/5.739754) = e^(−3.688879/5.739754) = e^(−0.642690) = 0.525876.
     const got = clustered([1, 1, 1], [1, 1, 1], [1, 1, 1], [1, 1, 1]);
     const nDf = 12 * (T975[11]! / T975[3]!) ** 2;
-    expect(got.interval).toEqual({ method: "korn-graubard", lo: expect.closeTo(0.025 ** (1 / nDf), 9), hi: 1, units: 12, clusters: 4, se: 0, design_effect: 1 });
+    expect(got.interval).toEqual({
+      method: "korn-graubard",
+      lo: expect.closeTo(0.025 ** (1 / nDf), 9),
+      hi: 1,
+      units: 12,
+      clusters: 4,
+      se: 0,
+      design_effect: 1,
+    });
     expect(got.interval!.lo).toBeCloseTo(0.525876, 6);
   });
 
@@ -79,7 +113,7 @@ describe("the Korn–Graubard interval (§13.7)", () => {
     expect(got.interval).toMatchObject({ method: "korn-graubard", units: 9, clusters: 3 });
     expect(got.interval!.design_effect).toBeCloseTo(237 / 180, 12);
     expect(got.interval!.se).toBeCloseTo(Math.sqrt(237 / 6561), 12);
-    expect((9 * 180) / 237 * (T975[8]! / T975[2]!) ** 2).toBeCloseTo(1.963425, 6);
+    expect(((9 * 180) / 237) * (T975[8]! / T975[2]!) ** 2).toBeCloseTo(1.963425, 6);
     expect(got.interval!.lo).toBeCloseTo(0.01858, 5);
     expect(got.interval!.hi).toBeCloseTo(0.99318, 5);
   });
@@ -91,7 +125,13 @@ describe("the Korn–Graubard interval (§13.7)", () => {
     // lo = qbeta(0.025, 0.047049, 1.141148) ≈ 7e-35; hi = qbeta(0.975, 1.047049, 0.141148) = 0.999999999996.
     const got = clustered([1, 0], [0, 0]);
     expect(3 * (T975[3]! / T975[1]!) ** 2).toBeCloseTo(0.188197, 6);
-    expect(got.interval).toMatchObject({ method: "korn-graubard", units: 4, clusters: 2, design_effect: expect.closeTo(4 / 3, 12), se: 0.25 });
+    expect(got.interval).toMatchObject({
+      method: "korn-graubard",
+      units: 4,
+      clusters: 2,
+      design_effect: expect.closeTo(4 / 3, 12),
+      se: 0.25,
+    });
     expect(got.interval!.lo).toBeLessThan(1e-30);
     expect(got.interval!.hi).toBeGreaterThan(0.9999999999);
     expect(got.interval!.hi).toBeLessThan(1);
@@ -102,7 +142,13 @@ describe("the Korn–Graubard interval (§13.7)", () => {
     // SE_i = √(1/4 / 12) = 0.144338 = se; d = max(1, 0) = 1; n*_df = 12 · (2.200985/4.302653)² = 12 · 0.261675 = 3.140096.
     // successes 1.570048: lo = qbeta(0.025, 1.570048, 2.570048) = 0.042800, hi = 1 − lo = 0.957200 (symmetric at x̄ = ½).
     const got = clustered([1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0]);
-    expect(got.interval).toMatchObject({ method: "korn-graubard", units: 12, clusters: 3, design_effect: 1, se: expect.closeTo(Math.sqrt(0.25 / 12), 12) });
+    expect(got.interval).toMatchObject({
+      method: "korn-graubard",
+      units: 12,
+      clusters: 3,
+      design_effect: 1,
+      se: expect.closeTo(Math.sqrt(0.25 / 12), 12),
+    });
     expect(got.interval!.lo).toBeCloseTo(0.0428, 4);
     expect(got.interval!.hi).toBeCloseTo(0.9572, 4);
   });
@@ -115,7 +161,11 @@ describe("the Korn–Graubard interval (§13.7)", () => {
     expect(clustered([1], [1], [0], [0], [0], [1], [0], [1], [1]).interval!.method).toBe("wilson");
     expect(clustered([1], [0.5], [0], [0], [0], [1], [0], [1], [1]).interval!.method).toBe("t");
     // A binary unit weighted n (a run of equal units) is a cluster of n: clustered, so Korn–Graubard.
-    const w = intervalOf([{ x: 0, cluster: null, n: 3 }, { x: 1, cluster: null }, { x: 1, cluster: null }]);
+    const w = intervalOf([
+      { x: 0, cluster: null, n: 3 },
+      { x: 1, cluster: null },
+      { x: 1, cluster: null },
+    ]);
     expect(w.interval!.method).toBe("korn-graubard");
   });
 });

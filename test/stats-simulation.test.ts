@@ -25,7 +25,14 @@ interface Coverage {
   meanDesignEffect: number;
 }
 
-function simulate(experiments: number, tasks: number, attempts: number, mu: number, rho: number, seed: number): Coverage {
+function simulate(
+  experiments: number,
+  tasks: number,
+  attempts: number,
+  mu: number,
+  rho: number,
+  seed: number,
+): Coverage {
   const u = rng(seed);
   // Beta(a, b) with mean μ has intra-class correlation 1/(a + b + 1) for Bernoulli draws on it.
   const ab = (1 - rho) / rho;
@@ -59,7 +66,9 @@ function simulate(experiments: number, tasks: number, attempts: number, mu: numb
 describe("interval coverage by simulation (§13.2)", () => {
   it("12 tasks × 8 correlated attempts (ρ = 0.15): Korn–Graubard covers μ in 93–97%, Wilson visibly less", () => {
     const c = simulate(2000, 12, 8, 0.4, 0.15, 20261202);
-    console.log(`coverage over 2,000 experiments: korn-graubard ${(c.clustered * 100).toFixed(1)}%, Wilson ${(c.wilson * 100).toFixed(1)}%, mean design effect ${c.meanDesignEffect.toFixed(2)}`);
+    console.log(
+      `coverage over 2,000 experiments: korn-graubard ${(c.clustered * 100).toFixed(1)}%, Wilson ${(c.wilson * 100).toFixed(1)}%, mean design effect ${c.meanDesignEffect.toFixed(2)}`,
+    );
     expect(c.clustered).toBeGreaterThanOrEqual(0.93);
     expect(c.clustered).toBeLessThanOrEqual(0.97);
     expect(c.wilson).toBeLessThan(c.clustered - 0.05);
@@ -79,7 +88,9 @@ describe("interval coverage by simulation (§13.2)", () => {
   it("rare successes in tasks that differ a lot (μ = 0.15, ρ = 0.5, 8 attempts): Korn–Graubard covers μ in ≥ 93% at 3, 5 and 10 tasks", () => {
     for (const tasks of [3, 5, 10]) {
       const c = simulate(4000, tasks, 8, 0.15, 0.5, 20261207 + tasks);
-      console.log(`μ 0.15, ρ 0.5, ${tasks} tasks × 8: korn-graubard ${(c.clustered * 100).toFixed(1)}%, Wilson ${(c.wilson * 100).toFixed(1)}%`);
+      console.log(
+        `μ 0.15, ρ 0.5, ${tasks} tasks × 8: korn-graubard ${(c.clustered * 100).toFixed(1)}%, Wilson ${(c.wilson * 100).toFixed(1)}%`,
+      );
       expect(c.clustered).toBeGreaterThanOrEqual(0.93);
       expect(c.wilson).toBeLessThan(0.8);
     }
@@ -87,7 +98,9 @@ describe("interval coverage by simulation (§13.2)", () => {
 
   it("without correlation (ρ → 0, one attempt per task) Wilson holds its 95% too: the two agree where repeats are absent", () => {
     const c = simulate(2000, 96, 1, 0.4, 1e-9, 7);
-    console.log(`independent trials: interval ${(c.clustered * 100).toFixed(1)}%, Wilson ${(c.wilson * 100).toFixed(1)}%`);
+    console.log(
+      `independent trials: interval ${(c.clustered * 100).toFixed(1)}%, Wilson ${(c.wilson * 100).toFixed(1)}%`,
+    );
     expect(c.clustered).toBe(c.wilson); // every cluster one unit: the interval is Wilson's
     expect(c.wilson).toBeGreaterThanOrEqual(0.93);
   });

@@ -14,8 +14,31 @@ import { tCdf, tQuantile, tTwoSided } from "../src/core/stats/student-t.js";
 
 describe("Student's t", () => {
   // A standard table (e.g. NIST/SEMATECH e-Handbook, table 1.3.6.7.2), three decimals.
-  const TABLE_975: [number, number][] = [[1, 12.706], [2, 4.303], [3, 3.182], [4, 2.776], [5, 2.571], [10, 2.228], [11, 2.201], [20, 2.086], [30, 2.042], [60, 2.0], [100, 1.984]];
-  const TABLE_80: [number, number][] = [[1, 1.376], [2, 1.061], [3, 0.978], [4, 0.941], [5, 0.92], [10, 0.879], [20, 0.86], [30, 0.854], [60, 0.848], [100, 0.845]];
+  const TABLE_975: [number, number][] = [
+    [1, 12.706],
+    [2, 4.303],
+    [3, 3.182],
+    [4, 2.776],
+    [5, 2.571],
+    [10, 2.228],
+    [11, 2.201],
+    [20, 2.086],
+    [30, 2.042],
+    [60, 2.0],
+    [100, 1.984],
+  ];
+  const TABLE_80: [number, number][] = [
+    [1, 1.376],
+    [2, 1.061],
+    [3, 0.978],
+    [4, 0.941],
+    [5, 0.92],
+    [10, 0.879],
+    [20, 0.86],
+    [30, 0.854],
+    [60, 0.848],
+    [100, 0.845],
+  ];
 
   it("quantiles agree with the published table to its three decimals", () => {
     for (const [df, t] of TABLE_975) expect(tQuantile(0.975, df)).toBeCloseTo(t, 3);
@@ -33,7 +56,8 @@ describe("Student's t", () => {
   });
 
   it("the CDF agrees with the closed forms for 1, 2 and 3 degrees of freedom", () => {
-    const df3 = (t: number) => 0.5 + (1 / Math.PI) * ((t / Math.sqrt(3)) / (1 + (t * t) / 3) + Math.atan(t / Math.sqrt(3)));
+    const df3 = (t: number) =>
+      0.5 + (1 / Math.PI) * (t / Math.sqrt(3) / (1 + (t * t) / 3) + Math.atan(t / Math.sqrt(3)));
     for (const t of [-5, -1.2, -0.3, 0, 0.4, 1.7, 3, 12]) {
       expect(tCdf(t, 1)).toBeCloseTo(0.5 + Math.atan(t) / Math.PI, 12);
       expect(tCdf(t, 2)).toBeCloseTo(0.5 + t / (2 * Math.sqrt(2 + t * t)), 12);
@@ -90,7 +114,14 @@ describe("the interval of a metric (§13.2)", () => {
     w.add(1, "a");
     w.add(1, "b", 2);
     w.add(0.5, "c");
-    const flat = intervalOf([0, 0, 0, 1].map((x) => ({ x, cluster: "a" })).concat([1, 1].map((x) => ({ x, cluster: "b" })), [{ x: 0.5, cluster: "c" }]));
+    const flat = intervalOf(
+      [0, 0, 0, 1]
+        .map((x) => ({ x, cluster: "a" }))
+        .concat(
+          [1, 1].map((x) => ({ x, cluster: "b" })),
+          [{ x: 0.5, cluster: "c" }],
+        ),
+    );
     expect(w.interval()).toEqual(flat);
     expect(w.size).toBe(7);
   });
@@ -107,15 +138,28 @@ describe("the interval of a metric (§13.2)", () => {
     w.add(0, null, 3);
     w.add(1, "b", 2);
     w.add(1, null);
-    const flat = intervalOf([{ x: 0, cluster: "a" }, { x: 0, cluster: "a" }, { x: 0, cluster: "a" }, { x: 1, cluster: "b" }, { x: 1, cluster: "b" }, { x: 1, cluster: "c" }]);
+    const flat = intervalOf([
+      { x: 0, cluster: "a" },
+      { x: 0, cluster: "a" },
+      { x: 0, cluster: "a" },
+      { x: 1, cluster: "b" },
+      { x: 1, cluster: "b" },
+      { x: 1, cluster: "c" },
+    ]);
     expect(w.interval().interval!.se).toBeCloseTo(flat.interval!.se!, 14);
   });
 
   it("no interval below two units or two clusters, with the reason", () => {
     expect(intervalOf([])).toEqual({ interval: null, reason: "no unit counted" });
     // n = 1 wins over Wilson (§13.6).
-    expect(intervalOf([{ x: 1, cluster: "a" }], { unit: "trial", cluster: "task" })).toEqual({ interval: null, reason: "one trial: no interval from a single value" });
-    const oneTask = intervalOf([1, 0, 1, 1, 0, 1].map((x) => ({ x, cluster: "t" })), { unit: "trial", cluster: "task" });
+    expect(intervalOf([{ x: 1, cluster: "a" }], { unit: "trial", cluster: "task" })).toEqual({
+      interval: null,
+      reason: "one trial: no interval from a single value",
+    });
+    const oneTask = intervalOf(
+      [1, 0, 1, 1, 0, 1].map((x) => ({ x, cluster: "t" })),
+      { unit: "trial", cluster: "task" },
+    );
     expect(oneTask).toEqual({ interval: null, reason: "all 6 trials are in one task: no interval from a single task" });
   });
 
@@ -125,7 +169,11 @@ describe("the interval of a metric (§13.2)", () => {
     // 0.0981818, s/√12 = 0.0904534, t(0.975, 11) = 2.200985 → half 0.199086 → [0.300914, 0.699086].
     // (Binary units that agree so: korn-graubard's design effect is floored at 1 instead.)
     const agree = intervalOf([0.8, 0.8, 0.2, 0.2].flatMap((x) => ["a", "b", "c"].map((cluster) => ({ x, cluster }))));
-    expect(agree.interval).toMatchObject({ method: "cluster-t", se: expect.closeTo(0, 12), design_effect: expect.closeTo(0, 12) });
+    expect(agree.interval).toMatchObject({
+      method: "cluster-t",
+      se: expect.closeTo(0, 12),
+      design_effect: expect.closeTo(0, 12),
+    });
     expect(agree.interval!.lo).toBeCloseTo(0.300914, 5);
     expect(agree.interval!.hi).toBeCloseTo(0.699086, 5);
   });
@@ -159,18 +207,33 @@ describe("paired differences (§13.4)", () => {
     expect(got.interval!.hi).toBeCloseTo(0.5709978, 6);
     expect(got.mde80).toBeCloseTo(0.5504378, 5);
     const t = 0.15 / Math.sqrt(0.07 / 4);
-    const F3 = 0.5 + (1 / Math.PI) * ((t / Math.sqrt(3)) / (1 + (t * t) / 3) + Math.atan(t / Math.sqrt(3)));
+    const F3 = 0.5 + (1 / Math.PI) * (t / Math.sqrt(3) / (1 + (t * t) / 3) + Math.atan(t / Math.sqrt(3)));
     expect(got.p).toBeCloseTo(2 * (1 - F3), 12);
   });
 
   it("an interval below 0 is not clipped; one pair is no information (p = 1, never 0); SE 0 gives p 1 or the sign test", () => {
     expect(pairedDifference(diffs([-1, -0.9, -1])).interval!.lo).toBeLessThan(-1);
-    expect(pairedDifference(diffs([0.5]))).toMatchObject({ pairs: 1, mean_diff: 0.5, interval: null, mde80: null, p: 1, test: "none", regression: false });
+    expect(pairedDifference(diffs([0.5]))).toMatchObject({
+      pairs: 1,
+      mean_diff: 0.5,
+      interval: null,
+      mde80: null,
+      p: 1,
+      test: "none",
+      regression: false,
+    });
     expect(pairedDifference(diffs([-0.5]))).toMatchObject({ p: 1, regression: false });
     expect(pairedDifference(diffs([]))).toMatchObject({ pairs: 0, mean_diff: null, p: 1 });
     expect(pairedDifference(diffs([0, 0, 0])).p).toBe(1);
     // Every difference 0.2: no spread, so no interval and no mde80; the exact sign test 2·½³ = 0.25 decides.
-    expect(pairedDifference(diffs([0.2, 0.2, 0.2]), "task")).toMatchObject({ p: 0.25, test: "sign", se: 0, mde80: null, interval: null, reason: "all 3 tasks differ by exactly 0.2: no spread, so no interval; exact sign test over 3 tasks p = 0.250" });
+    expect(pairedDifference(diffs([0.2, 0.2, 0.2]), "task")).toMatchObject({
+      p: 0.25,
+      test: "sign",
+      se: 0,
+      mde80: null,
+      interval: null,
+      reason: "all 3 tasks differ by exactly 0.2: no spread, so no interval; exact sign test over 3 tasks p = 0.250",
+    });
     // Six equal drops: 2·½⁶ = 0.03125 < 0.05, a regression; five (0.0625) are not.
     expect(pairedDifference(diffs(Array(6).fill(-0.2)))).toMatchObject({ p: 0.03125, regression: true });
     expect(pairedDifference(diffs(Array(5).fill(-0.2)))).toMatchObject({ p: 0.0625, regression: false });
@@ -179,15 +242,28 @@ describe("paired differences (§13.4)", () => {
   it("binary unclustered pairs: exact McNemar decides p and regression (§13.7)", () => {
     // 4 pass→fail among 40 agreeing pairs, and 4 among 4: the same b = 4, c = 0, so the same test:
     // p = 2·½⁴ = 0.125, one-sided ½⁴ = 0.0625 ≥ 0.025: no regression either way.
-    const pairs = (b: number, agree: number) => ({ base: [...Array(b).fill(1), ...Array(agree).fill(1)], head: [...Array(b).fill(0), ...Array(agree).fill(1)] });
-    for (const agree of [0, 36]) expect(pairedDifference(pairs(4, agree))).toMatchObject({ test: "mcnemar", p: 0.125, regression: false, discordant: { b: 4, c: 0 } });
+    const pairs = (b: number, agree: number) => ({
+      base: [...Array(b).fill(1), ...Array(agree).fill(1)],
+      head: [...Array(b).fill(0), ...Array(agree).fill(1)],
+    });
+    for (const agree of [0, 36])
+      expect(pairedDifference(pairs(4, agree))).toMatchObject({
+        test: "mcnemar",
+        p: 0.125,
+        regression: false,
+        discordant: { b: 4, c: 0 },
+      });
     // Six flips one way: ½⁶ = 0.0156 < 0.025: a regression; p = 0.03125.
     const six = pairedDifference(pairs(6, 10));
     expect(six).toMatchObject({ test: "mcnemar", regression: true });
     expect(six.p).toBeCloseTo(0.03125, 12);
     // Three one-trial runs, one flipped: one discordant pair, p = 1.
     expect(pairedDifference({ base: [1], head: [0] })).toMatchObject({ p: 1, regression: false });
-    expect(pairedDifference({ base: [1, 1, 0], head: [0, 1, 0] })).toMatchObject({ test: "mcnemar", p: 1, regression: false });
+    expect(pairedDifference({ base: [1, 1, 0], head: [0, 1, 0] })).toMatchObject({
+      test: "mcnemar",
+      p: 1,
+      regression: false,
+    });
   });
 
   it("pairs that share a cluster: the cluster-robust SE over the differences, floored, df C − 1 (§13.7)", () => {
@@ -207,15 +283,30 @@ describe("paired differences (§13.4)", () => {
     const floored = pairedDifference({ base: [0, 1, 0, 1], head: [1, 0, 1, 0], clusters: ["A", "A", "B", "B"] });
     expect(floored.se).toBeCloseTo(Math.sqrt(4 / 3) / 2, 12);
     // Every unit in one cluster: no interval, p = 1, no regression.
-    expect(pairedDifference({ base: [1, 1, 1], head: [0, 0, 0], clusters: ["A", "A", "A"] })).toMatchObject({ clusters: 1, p: 1, regression: false, interval: null });
+    expect(pairedDifference({ base: [1, 1, 1], head: [0, 0, 0], clusters: ["A", "A", "A"] })).toMatchObject({
+      clusters: 1,
+      p: 1,
+      regression: false,
+      interval: null,
+    });
     // Equal drops in clusters: the sign test counts clusters (2·½² = 0.5), not the 12 trials (0.0005).
-    const equal = pairedDifference({ base: Array(12).fill(1), head: Array(12).fill(0), clusters: [...Array(6).fill("A"), ...Array(6).fill("B")] });
+    const equal = pairedDifference({
+      base: Array(12).fill(1),
+      head: Array(12).fill(0),
+      clusters: [...Array(6).fill("A"), ...Array(6).fill("B")],
+    });
     expect(equal).toMatchObject({ test: "sign", p: 0.5, regression: false });
     // Equal drops in six clusters of two: 2·½⁶ = 0.03125 < 0.05, a regression over clusters.
-    const six = pairedDifference({ base: Array(12).fill(1), head: Array(12).fill(0), clusters: Array.from({ length: 12 }, (_, i) => `T${i >> 1}`) });
+    const six = pairedDifference({
+      base: Array(12).fill(1),
+      head: Array(12).fill(0),
+      clusters: Array.from({ length: 12 }, (_, i) => `T${i >> 1}`),
+    });
     expect(six).toMatchObject({ test: "sign", clusters: 6, p: 0.03125, regression: true });
     // Each unit its own cluster: plain paired t (reading 6).
-    expect(pairedDifference({ base: [0.1, 0.2, 0.3], head: [0.3, 0.1, 0.6], clusters: ["A", "B", null] })).toMatchObject({ test: "paired-t", clusters: null });
+    expect(
+      pairedDifference({ base: [0.1, 0.2, 0.3], head: [0.3, 0.1, 0.6], clusters: ["A", "B", null] }),
+    ).toMatchObject({ test: "paired-t", clusters: null });
   });
 });
 
@@ -223,7 +314,12 @@ describe("differences equal but for rounding (§13.7: never p ≈ 0 from no info
   it("are one difference: the sign test, or p = 1 where they are all ~0", () => {
     // 0.1 + 0.2 − 0.3 = 5.55e-17 and 0.3 − 0.3 = 0: every difference 0 to 1e-12: no test, p = 1
     // (not the sign test's 2·½² = 0.5 for a "drop" of 5e-17, nor a t of ~1e16).
-    expect(pairedDifference({ base: [0.3, 0.3], head: [0.1 + 0.2, 0.3] })).toMatchObject({ test: "none", p: 1, regression: false, interval: null });
+    expect(pairedDifference({ base: [0.3, 0.3], head: [0.1 + 0.2, 0.3] })).toMatchObject({
+      test: "none",
+      p: 1,
+      regression: false,
+      interval: null,
+    });
     // 1/3 − 0 and 2/3 − 1/3 differ in the last bit: one difference of 1/3 over 2 pairs, p = 2·½² = 0.5.
     expect(pairedDifference({ base: [0, 1 / 3], head: [1 / 3, 2 / 3] })).toMatchObject({ test: "sign", p: 0.5 });
     // The honest neighbour: differences 0.3 and 0.3 + 1e-9 are spread, however small: the paired t.
@@ -232,7 +328,10 @@ describe("differences equal but for rounding (§13.7: never p ≈ 0 from no info
 
   it("rounding scales with the values: rewards of a million, each +0.1, are one difference (the sign test), not a t of 1e16", () => {
     // 1e6 + 0.1 − 1e6 = 0.100000000035, 2e6 + 0.1 − 2e6 = 0.09999999986: equal to 1e-12 of the values' size.
-    expect(pairedDifference({ base: [1e6, 2e6, 3e6], head: [1e6 + 0.1, 2e6 + 0.1, 3e6 + 0.1] })).toMatchObject({ test: "sign", p: 0.25 });
+    expect(pairedDifference({ base: [1e6, 2e6, 3e6], head: [1e6 + 0.1, 2e6 + 0.1, 3e6 + 0.1] })).toMatchObject({
+      test: "sign",
+      p: 0.25,
+    });
     // Neighbour: at that size, differences 0.1 and 0.2 are spread.
     expect(pairedDifference({ base: [1e6, 2e6, 3e6], head: [1e6 + 0.1, 2e6 + 0.2, 3e6 + 0.1] }).test).toBe("paired-t");
   });
@@ -260,8 +359,20 @@ describe("Holm (1979) and tie groups", () => {
   it("the best ungrouped run opens a group; runs not significantly worse than it join", () => {
     // Ranked 0 > 1 > 2 > 3. 1 ties with 0; 2 differs from 0 but ties with... only its leader counts: 2 opens group 2,
     // and 3 ties with 2 → group 2 even though 3 also differs from 0.
-    const p = new Map([["0,1", 0.3], ["0,2", 0.01], ["0,3", 0.001], ["1,2", 0.2], ["1,3", 0.02], ["2,3", 0.5]]);
+    const p = new Map([
+      ["0,1", 0.3],
+      ["0,2", 0.01],
+      ["0,3", 0.001],
+      ["1,2", 0.2],
+      ["1,3", 0.02],
+      ["2,3", 0.5],
+    ]);
     const adj = (a: number, b: number) => p.get(`${Math.min(a, b)},${Math.max(a, b)}`)!;
-    expect([...tieGroups([0, 1, 2, 3], adj)]).toEqual([[0, 1], [1, 1], [2, 2], [3, 2]]);
+    expect([...tieGroups([0, 1, 2, 3], adj)]).toEqual([
+      [0, 1],
+      [1, 1],
+      [2, 2],
+      [3, 2],
+    ]);
   });
 });

@@ -26,7 +26,9 @@ const file = () => join(folder("store"), "s.sqlite");
 const writeClaim = (f: string, c: { host: string; pid: number; beat: unknown }) => {
   new ResultStore(f).close(); // the tables
   const db = new Database(f);
-  db.prepare("INSERT OR REPLACE INTO writer (one, token, host, pid, shard, beat) VALUES (1, 'other', ?, ?, '1/2', ?)").run(c.host, c.pid, c.beat);
+  db.prepare(
+    "INSERT OR REPLACE INTO writer (one, token, host, pid, shard, beat) VALUES (1, 'other', ?, ?, '1/2', ?)",
+  ).run(c.host, c.pid, c.beat);
   db.close();
 };
 const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid!;
@@ -62,7 +64,8 @@ describe("whyStale: the rule for taking a claim over", () => {
   });
 
   it("this host: a live pid holds whatever its beat says (a clock step), a gone one or no pid at all does not", () => {
-    for (const beat of [now - 10 * STALE_MS, now + 10 * STALE_MS, "abc" as unknown as number]) expect(why({ host: here, beat })).toBeNull();
+    for (const beat of [now - 10 * STALE_MS, now + 10 * STALE_MS, "abc" as unknown as number])
+      expect(why({ host: here, beat })).toBeNull();
     expect(why({ host: here, pid: 2 })).toBe("its pid is gone on this host");
     // 0 and -1 would signal a process group, or every process: alive to kill(), but no writer.
     for (const pid of [0, -1, 2.5]) expect(why({ host: here, pid })).toBe(`its pid ${pid} is no process`);
@@ -73,27 +76,37 @@ describe.sequential("the claim in a store", () => {
   it("a live writer's fresh beat is respected, and named as seen", () => {
     const f = file();
     writeClaim(f, { host: "node-7", pid: 9, beat: Date.now() - 2_000 });
-    expect(claimed(f)).toEqual({ refused: expect.stringMatching(/another run \(shard 1\/2, pid 9 on node-7, seen 2 s ago\)/) });
+    expect(claimed(f)).toEqual({
+      refused: expect.stringMatching(/another run \(shard 1\/2, pid 9 on node-7, seen 2 s ago\)/),
+    });
   });
 
   it("a beat a little ahead (clocks slightly apart) is respected, and said to be ahead, not 'seen 0 s ago'", () => {
     const f = file();
     writeClaim(f, { host: "node-7", pid: 9, beat: Date.now() + 30_000 });
     const r = claimed(f);
-    expect(r).toEqual({ refused: expect.stringMatching(/pid 9 on node-7, its beat dated (29|30) s ahead of this host's clock\)/) });
+    expect(r).toEqual({
+      refused: expect.stringMatching(/pid 9 on node-7, its beat dated (29|30) s ahead of this host's clock\)/),
+    });
   });
 
   it("a beat from the future beyond STALE_MS is taken over at once, saying why", () => {
     const f = file();
     writeClaim(f, { host: "node-7", pid: 9, beat: Date.now() + 3_600_000 });
-    expect(claimed(f)).toEqual({ taken: expect.stringMatching(/^took over the claim of another run \(shard 1\/2, pid 9 on node-7\): its beat is dated (3599|3600) s ahead of this host's clock$/) });
+    expect(claimed(f)).toEqual({
+      taken: expect.stringMatching(
+        /^took over the claim of another run \(shard 1\/2, pid 9 on node-7\): its beat is dated (3599|3600) s ahead of this host's clock$/,
+      ),
+    });
   });
 
   it("a beat of 'abc' is taken over, saying so without NaN", () => {
     const f = file();
     writeClaim(f, { host: "node-7", pid: 9, beat: "abc" });
     const r = claimed(f);
-    expect(r).toEqual({ taken: 'took over the claim of another run (shard 1/2, pid 9 on node-7): its beat "abc" is no time' });
+    expect(r).toEqual({
+      taken: 'took over the claim of another run (shard 1/2, pid 9 on node-7): its beat "abc" is no time',
+    });
     expect(JSON.stringify(r)).not.toMatch(/NaN/);
   });
 
@@ -102,7 +115,11 @@ describe.sequential("the claim in a store", () => {
       const f = file();
       writeClaim(f, { host: here, pid: process.ppid, beat });
       const r = claimed(f);
-      expect(r).toEqual({ refused: expect.stringMatching(new RegExp(`pid ${process.ppid} on ${here}, .*a live pid on this host never is\\)$`)) });
+      expect(r).toEqual({
+        refused: expect.stringMatching(
+          new RegExp(`pid ${process.ppid} on ${here}, .*a live pid on this host never is\\)$`),
+        ),
+      });
       expect(JSON.stringify(r)).not.toMatch(/NaN/);
     }
     const f = file();
@@ -120,7 +137,11 @@ describe.sequential("the claim in a store", () => {
       const holder = new Database(f);
       holder.exec("BEGIN IMMEDIATE");
       try {
-        expect(claimed(f)).toEqual({ refused: row ? expect.stringMatching(/is being written by another run \(shard 1\/2, pid 9 on node-7, its beat dated/) : `${f} is locked by another process writing it: give each shard a store of its own` });
+        expect(claimed(f)).toEqual({
+          refused: row
+            ? expect.stringMatching(/is being written by another run \(shard 1\/2, pid 9 on node-7, its beat dated/)
+            : `${f} is locked by another process writing it: give each shard a store of its own`,
+        });
       } finally {
         holder.exec("ROLLBACK");
         holder.close();
@@ -133,7 +154,9 @@ describe.sequential("the claim in a store", () => {
     writeClaim(f, { host: "node-7", pid: 9, beat: Date.now() + 3_600_000 });
     const r = await run(["score", root, "--store", f, "--format", "json", "--jobs", "1", "--quiet"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^assay: \S+s\.sqlite: took over the claim of another run \(shard 1\/2, pid 9 on node-7\): its beat is dated (3599|3600) s ahead of this host's clock\n$/);
+    expect(r.stderr).toMatch(
+      /^assay: \S+s\.sqlite: took over the claim of another run \(shard 1\/2, pid 9 on node-7\): its beat is dated (3599|3600) s ahead of this host's clock\n$/,
+    );
     expect(new Database(f, { readonly: true }).prepare("SELECT count(*) AS n FROM writer").get()).toEqual({ n: 0 });
   });
 });
@@ -151,7 +174,9 @@ describe.sequential("--store naming another program's SQLite database", () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(why);
-    expect(r.stderr).toMatch(/it is a SQLite database of another program \(.*\): nothing was written to it; name a new file\n$/);
+    expect(r.stderr).toMatch(
+      /it is a SQLite database of another program \(.*\): nothing was written to it; name a new file\n$/,
+    );
     expect(readFileSync(f).equals(before)).toBe(true); // byte for byte: no tables, no header change, no WAL mode
     expect(readdirSync(join(f, ".."))).toEqual(dir); // and nothing beside it
   };
@@ -181,7 +206,10 @@ describe.sequential("--store naming another program's SQLite database", () => {
     const bare = file();
     sqlite(bare, "PRAGMA page_size = 4096; VACUUM;");
     const older = file();
-    sqlite(older, "CREATE TABLE results (key TEXT PRIMARY KEY, digest TEXT NOT NULL, entry TEXT NOT NULL); CREATE TABLE stamps (folder TEXT PRIMARY KEY, stamps TEXT NOT NULL, digest TEXT NOT NULL);");
+    sqlite(
+      older,
+      "CREATE TABLE results (key TEXT PRIMARY KEY, digest TEXT NOT NULL, entry TEXT NOT NULL); CREATE TABLE stamps (folder TEXT PRIMARY KEY, stamps TEXT NOT NULL, digest TEXT NOT NULL);",
+    );
     for (const f of [fresh, empty, bare, older]) {
       const r = await run(["score", root, "--store", f, "--format", "json", "--jobs", "1", "--quiet"]);
       expect(r.code, r.stderr).toBe(0);

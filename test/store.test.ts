@@ -8,7 +8,17 @@
 // Real SQLite files in temp dirs. Workers run compiled code: build first (`npx tsc -p .`).
 import Database from "better-sqlite3";
 import {
-  cpSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -66,7 +76,8 @@ function corpus(root: string, n = 5): void {
 function storedStamps(file: string, dir: string): string {
   const db = new Database(file, { readonly: true });
   try {
-    return (db.prepare("SELECT stamps FROM stamps WHERE folder = ?").get(realpathSync(dir)) as { stamps: string }).stamps;
+    return (db.prepare("SELECT stamps FROM stamps WHERE folder = ?").get(realpathSync(dir)) as { stamps: string })
+      .stamps;
   } finally {
     db.close();
   }
@@ -105,7 +116,11 @@ const entryAt = (r: Results, path: string) => r.bundles.find((b) => b.path === p
 function rawRows(file: string): { key: string; digest: string; entry: string }[] {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    return db.prepare("SELECT key, digest, entry FROM results").all() as { key: string; digest: string; entry: string }[];
+    return db.prepare("SELECT key, digest, entry FROM results").all() as {
+      key: string;
+      digest: string;
+      entry: string;
+    }[];
   } finally {
     db.close();
   }
@@ -113,7 +128,11 @@ function rawRows(file: string): { key: string; digest: string; entry: string }[]
 function rawStamps(file: string): { folder: string; stamps: string; digest: string }[] {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    return db.prepare("SELECT folder, stamps, digest FROM stamps").all() as { folder: string; stamps: string; digest: string }[];
+    return db.prepare("SELECT folder, stamps, digest FROM stamps").all() as {
+      folder: string;
+      stamps: string;
+      digest: string;
+    }[];
   } finally {
     db.close();
   }
@@ -128,7 +147,8 @@ function rawExec(file: string, sql: string): number {
 }
 
 beforeAll(() => {
-  if (!existsSync(new URL("../dist/pool/worker.js", import.meta.url))) throw new Error("store tests run compiled workers: build first (npx tsc -p .)");
+  if (!existsSync(new URL("../dist/pool/worker.js", import.meta.url)))
+    throw new Error("store tests run compiled workers: build first (npx tsc -p .)");
 });
 
 describe("storeKey (§7: what a stored result is keyed on)", () => {
@@ -227,7 +247,8 @@ describe.sequential("the scoring version and the options are part of the key", (
     const dflt = new ResultStore(file);
     const explicit = new ResultStore(file, {}, SCORING_VERSION);
     try {
-      for (const f of found) expect(dflt.lookup(f.dir, stampsAt(f.dir), beyond)).toEqual(explicit.lookup(f.dir, stampsAt(f.dir), beyond));
+      for (const f of found)
+        expect(dflt.lookup(f.dir, stampsAt(f.dir), beyond)).toEqual(explicit.lookup(f.dir, stampsAt(f.dir), beyond));
     } finally {
       dflt.close();
       explicit.close();
@@ -527,7 +548,11 @@ describe.sequential("the path is never stored (§7: filled in after the lookup)"
     const addFolder = (r: string) => {
       const changed: string[] = [];
       for (const f of discover([r]))
-        if (f.member && existsSync(join(f.dir, "verifier", "reward.txt")) && !existsSync(join(f.dir, "verifier", "reward.json"))) {
+        if (
+          f.member &&
+          existsSync(join(f.dir, "verifier", "reward.txt")) &&
+          !existsSync(join(f.dir, "verifier", "reward.json"))
+        ) {
           mkdirSync(join(f.dir, "verifier", "reward.json"));
           changed.push(f.path);
         }
@@ -540,11 +565,11 @@ describe.sequential("the path is never stored (§7: filled in after the lookup)"
       const inCopy = addFolder(copy);
       expect(inCopy.length).toBeGreaterThan(0);
       const fresh = await scoreWith([copy]);
-      for (const p of inCopy) expect(entryAt(fresh.results, p).reward_source, p).toBe("verifier/reward.txt (not verifier/reward.json)");
+      for (const p of inCopy)
+        expect(entryAt(fresh.results, p).reward_source, p).toBe("verifier/reward.txt (not verifier/reward.json)");
       const viaStore = await scoreWith([copy], store);
       expect(viaStore.scored).toEqual(inCopy);
       expect(withoutRun(viaStore.text)).toBe(withoutRun(fresh.text));
-
     } finally {
       store.close();
     }
@@ -556,7 +581,8 @@ describe.sequential("the path is never stored (§7: filled in after the lookup)"
       const inPlace = addFolder(root);
       const again = await scoreWith([root], own);
       expect(again.scored).toEqual(inPlace);
-      for (const p of inPlace) expect(entryAt(again.results, p).reward_source, p).toBe("verifier/reward.txt (not verifier/reward.json)");
+      for (const p of inPlace)
+        expect(entryAt(again.results, p).reward_source, p).toBe("verifier/reward.txt (not verifier/reward.json)");
     } finally {
       own.close();
     }
@@ -586,74 +612,77 @@ describe.sequential("the path is never stored (§7: filled in after the lookup)"
   });
 });
 
-describe.sequential("UNSAFE_PATH bundles are never stored and are rescored every run (§1 checks before any lookup)", () => {
-  it("a bundle holding a symlink is scored afresh each run and has no stamps or row", async () => {
-    const root = fresh("unsafe");
-    corpus(root, 4);
-    const badDir = bundleDir(root, 0);
-    const badPath = `${root}/exp/${trialOf(0)}/a1`;
-    symlinkSync("journal.jsonl", join(badDir, "link"));
-    const file = join(fresh("db"), "results.sqlite");
-    const store = new ResultStore(file);
-    try {
-      const first = await scoreWith([root], store);
-      const bad = entryAt(first.results, badPath);
-      expect(bad.errors.map((e) => e.code)).toContain("UNSAFE_PATH");
-      expect(bad.validity).toBe("invalid");
-      expect(store.rows()).toBe(3);
-      const second = await scoreWith([root], store);
-      expect(second.scored).toEqual([badPath]);
-      expect(second.cached).toHaveLength(3);
-      expect(entryAt(second.results, badPath)).toEqual(bad);
-      expect(withoutRun(second.text)).toBe(withoutRun(first.text));
-      expect(store.rows()).toBe(3);
-      const third = await scoreWith([root], store);
-      expect(third.scored).toEqual([badPath]);
-    } finally {
-      store.close();
-    }
-    expect(rawStamps(file).map((s) => s.folder)).not.toContain(badDir);
-    expect(rawStamps(file)).toHaveLength(3);
-  });
-
-  it("a symlink added to a stored bundle (its file stamps unchanged) is caught before the lookup", async () => {
-    const root = fresh("unsafe-later");
-    corpus(root, 3);
-    const dir = bundleDir(root, 1);
-    const path = `${root}/exp/${trialOf(1)}/a1`;
-    const file = join(fresh("db"), "results.sqlite");
-    const store = new ResultStore(file);
-    try {
-      const first = await scoreWith([root], store);
-      const good = entryAt(first.results, path);
-      expect(good.errors).toEqual([]);
-      const stampsBefore = rawStamps(file);
-
-      // A symlink deep inside, pointing outside the bundle. Stamps cover regular files only, so a
-      // lookup would hit: the §1 entry checks must come first.
-      symlinkSync(join(tmp), join(dir, "notes", "escape"));
-      for (let k = 0; k < 2; k++) {
-        const r = await scoreWith([root], store);
-        expect(r.scored).toEqual([path]);
-        expect(r.cached).toHaveLength(2);
-        const e = entryAt(r.results, path);
-        expect(e.errors.map((f) => f.code)).toContain("UNSAFE_PATH");
-        expect(e.validity).toBe("invalid");
+describe.sequential(
+  "UNSAFE_PATH bundles are never stored and are rescored every run (§1 checks before any lookup)",
+  () => {
+    it("a bundle holding a symlink is scored afresh each run and has no stamps or row", async () => {
+      const root = fresh("unsafe");
+      corpus(root, 4);
+      const badDir = bundleDir(root, 0);
+      const badPath = `${root}/exp/${trialOf(0)}/a1`;
+      symlinkSync("journal.jsonl", join(badDir, "link"));
+      const file = join(fresh("db"), "results.sqlite");
+      const store = new ResultStore(file);
+      try {
+        const first = await scoreWith([root], store);
+        const bad = entryAt(first.results, badPath);
+        expect(bad.errors.map((e) => e.code)).toContain("UNSAFE_PATH");
+        expect(bad.validity).toBe("invalid");
+        expect(store.rows()).toBe(3);
+        const second = await scoreWith([root], store);
+        expect(second.scored).toEqual([badPath]);
+        expect(second.cached).toHaveLength(3);
+        expect(entryAt(second.results, badPath)).toEqual(bad);
+        expect(withoutRun(second.text)).toBe(withoutRun(first.text));
+        expect(store.rows()).toBe(3);
+        const third = await scoreWith([root], store);
+        expect(third.scored).toEqual([badPath]);
+      } finally {
+        store.close();
       }
-      // Nothing about the unsafe bundle was written.
-      expect(rawStamps(file)).toEqual(stampsBefore);
-      expect(store.rows()).toBe(3);
+      expect(rawStamps(file).map((s) => s.folder)).not.toContain(badDir);
+      expect(rawStamps(file)).toHaveLength(3);
+    });
 
-      // Once the link is gone the bundle is byte for byte what was stored: a hit again.
-      rmSync(join(dir, "notes", "escape"));
-      const back = await scoreWith([root], store);
-      expect(back.cached).toHaveLength(3);
-      expect(entryAt(back.results, path)).toEqual(good);
-    } finally {
-      store.close();
-    }
-  });
-});
+    it("a symlink added to a stored bundle (its file stamps unchanged) is caught before the lookup", async () => {
+      const root = fresh("unsafe-later");
+      corpus(root, 3);
+      const dir = bundleDir(root, 1);
+      const path = `${root}/exp/${trialOf(1)}/a1`;
+      const file = join(fresh("db"), "results.sqlite");
+      const store = new ResultStore(file);
+      try {
+        const first = await scoreWith([root], store);
+        const good = entryAt(first.results, path);
+        expect(good.errors).toEqual([]);
+        const stampsBefore = rawStamps(file);
+
+        // A symlink deep inside, pointing outside the bundle. Stamps cover regular files only, so a
+        // lookup would hit: the §1 entry checks must come first.
+        symlinkSync(join(tmp), join(dir, "notes", "escape"));
+        for (let k = 0; k < 2; k++) {
+          const r = await scoreWith([root], store);
+          expect(r.scored).toEqual([path]);
+          expect(r.cached).toHaveLength(2);
+          const e = entryAt(r.results, path);
+          expect(e.errors.map((f) => f.code)).toContain("UNSAFE_PATH");
+          expect(e.validity).toBe("invalid");
+        }
+        // Nothing about the unsafe bundle was written.
+        expect(rawStamps(file)).toEqual(stampsBefore);
+        expect(store.rows()).toBe(3);
+
+        // Once the link is gone the bundle is byte for byte what was stored: a hit again.
+        rmSync(join(dir, "notes", "escape"));
+        const back = await scoreWith([root], store);
+        expect(back.cached).toHaveLength(3);
+        expect(entryAt(back.results, path)).toEqual(good);
+      } finally {
+        store.close();
+      }
+    });
+  },
+);
 
 describe.sequential("a row today's schema rejects is a miss, not a result", () => {
   const setup = async (name: string) => {
@@ -690,7 +719,12 @@ describe.sequential("a row today's schema rejects is a miss, not a result", () =
   it("an entry with a field of the wrong type (one row) is a miss for that bundle only", async () => {
     const { root, file, first } = await setup("wrong-type");
     const victim = first.results.bundles[2]!;
-    expect(rawExec(file, `UPDATE results SET entry = json_set(entry, '$.validity', 'maybe') WHERE digest = '${victim.digest}'`)).toBe(1);
+    expect(
+      rawExec(
+        file,
+        `UPDATE results SET entry = json_set(entry, '$.validity', 'maybe') WHERE digest = '${victim.digest}'`,
+      ),
+    ).toBe(1);
     await rescoredCorrectly(root, file, first, [victim.path]);
   });
 
@@ -722,16 +756,33 @@ describe.sequential("the CLI with --store (in-process)", () => {
     expect(rawStamps(file)).toEqual(stampsAfterFirst);
 
     // Progress lines (off a TTY, not --quiet) say how many came from the store.
-    const lines = await run(["score", root, "--store", file, "--format", "json", "--jobs", "1"], { ASSAY_STATUS_SECONDS: "3600" });
+    const lines = await run(["score", root, "--store", file, "--format", "json", "--jobs", "1"], {
+      ASSAY_STATUS_SECONDS: "3600",
+    });
     expect(lines.stderr).toMatch(/\b5\/5 bundles \(5 from store\)/);
-    const verified = await run(["score", root, "--store", file, "--verify-digests", "--format", "json", "--jobs", "1"], { ASSAY_STATUS_SECONDS: "3600" });
+    const verified = await run(
+      ["score", root, "--store", file, "--verify-digests", "--format", "json", "--jobs", "1"],
+      { ASSAY_STATUS_SECONDS: "3600" },
+    );
     expect(verified.code).toBe(0);
     expect(verified.stderr).toMatch(/\b5\/5 bundles \(5 from store\)/); // rehashed: every digest is stored
     expect(withoutRun(verified.stdout)).toBe(withoutRun(first.stdout));
 
     // --out with --store: the file holds what stdout held.
     const out = join(fresh("out"), "results.json");
-    const toFile = await run(["score", root, "--store", file, "--format", "json", "--jobs", "1", "--out", out, "--quiet"]);
+    const toFile = await run([
+      "score",
+      root,
+      "--store",
+      file,
+      "--format",
+      "json",
+      "--jobs",
+      "1",
+      "--out",
+      out,
+      "--quiet",
+    ]);
     expect(toFile.code).toBe(0);
     expect(toFile.stdout).toBe("");
     expect(withoutRun(readFileSync(out, "utf8"))).toBe(withoutRun(first.stdout));

@@ -35,14 +35,32 @@ describe("the JSON document, written in pieces", () => {
   it("is byte for byte JSON.stringify(document, null, 2), on every shape of document", async () => {
     const doc = await scoreRoots([corpus], RUN);
     expect(doc.bundles.length).toBeGreaterThan(60);
-    const shapes: Results[] = [doc, { ...doc, bundles: [] }, { ...doc, experiments: [] }, { ...doc, bundles: [], experiments: [] }];
+    const shapes: Results[] = [
+      doc,
+      { ...doc, bundles: [] },
+      { ...doc, experiments: [] },
+      { ...doc, bundles: [], experiments: [] },
+    ];
     for (const d of shapes) expect(renderText("json", d)).toBe(JSON.stringify(d, null, 2) + "\n");
   });
 
   it("a value written n levels down is JSON.stringify's text with every line after the first indented 2n spaces", () => {
-    const values: unknown[] = [0, -1.5e300, "a\nb \"q\" \u2028", null, true, [], {}, [[]], { a: {} }, { a: [1, { b: "x\ny" }], c: null }, [{ k: [[], {}] }, "", 7]];
+    const values: unknown[] = [
+      0,
+      -1.5e300,
+      'a\nb "q" \u2028',
+      null,
+      true,
+      [],
+      {},
+      [[]],
+      { a: {} },
+      { a: [1, { b: "x\ny" }], c: null },
+      [{ k: [[], {}] }, "", 7],
+    ];
     for (const v of values)
-      for (let depth = 0; depth <= 6; depth++) expect(nested(v, depth)).toBe(JSON.stringify(v, null, 2).replace(/\n/g, `\n${"  ".repeat(depth)}`));
+      for (let depth = 0; depth <= 6; depth++)
+        expect(nested(v, depth)).toBe(JSON.stringify(v, null, 2).replace(/\n/g, `\n${"  ".repeat(depth)}`));
     // What JSON.stringify would leave out is never written, as null or otherwise.
     for (const v of [undefined, () => 1, Symbol("s")]) expect(() => nested(v, 2)).toThrow(TypeError);
   });
@@ -84,11 +102,22 @@ describe("the JSON document, written in pieces", () => {
 describe("--format jsonl", () => {
   it("the run, then every bundle in path order, then every experiment, each line typed, the same values as the JSON document", async () => {
     const json = JSON.parse((await run(["score", corpus, "--format", "json"])).stdout) as Results;
-    const lines = (await run(["score", corpus, "--format", "jsonl"])).stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ type: "run", format: "assay.results/1", lines: { bundles: json.bundles.length, experiments: json.experiments.length } });
+    const lines = (await run(["score", corpus, "--format", "jsonl"])).stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({
+      type: "run",
+      format: "assay.results/1",
+      lines: { bundles: json.bundles.length, experiments: json.experiments.length },
+    });
     const bundles = lines.filter((l) => l.type === "bundle").map(({ type: _t, ...e }) => e);
     const experiments = lines.filter((l) => l.type === "experiment").map(({ type: _t, ...e }) => e);
-    expect(lines.map((l) => l.type)).toEqual(["run", ...bundles.map(() => "bundle"), ...experiments.map(() => "experiment")]);
+    expect(lines.map((l) => l.type)).toEqual([
+      "run",
+      ...bundles.map(() => "bundle"),
+      ...experiments.map(() => "experiment"),
+    ]);
     expect(bundles).toEqual(json.bundles);
     expect(experiments).toEqual(json.experiments);
     const { started_at: _s, ...run1 } = lines[0].run;
@@ -101,40 +130,119 @@ describe("merge reads shards as streams", () => {
   it("JSON and JSON Lines shards, mixed, merge to what one run gives", async () => {
     const one = await run(["score", corpus, "--format", "json"]);
     const shards = [0, 1, 2].map((i) => join(tmp, `shard-${i}.${i === 1 ? "jsonl" : "json"}`));
-    for (const [i, f] of shards.entries()) expect((await run(["score", corpus, "--shard", `${i}/3`, "--format", i === 1 ? "jsonl" : "json", "--out", f, "--quiet"])).code).toBe(0);
+    for (const [i, f] of shards.entries())
+      expect(
+        (
+          await run([
+            "score",
+            corpus,
+            "--shard",
+            `${i}/3`,
+            "--format",
+            i === 1 ? "jsonl" : "json",
+            "--out",
+            f,
+            "--quiet",
+          ])
+        ).code,
+      ).toBe(0);
     const merged = await run(["merge", ...shards, "--format", "json"]);
     expect(merged.code).toBe(0);
     expect(withoutRun(merged.stdout)).toBe(withoutRun(one.stdout));
     const mergedLines = await run(["merge", ...shards, "--format", "jsonl"]);
-    expect(mergedLines.stdout.split("\n").filter((l) => l.startsWith('{"type":"bundle"'))).toHaveLength(JSON.parse(one.stdout).bundles.length);
+    expect(mergedLines.stdout.split("\n").filter((l) => l.startsWith('{"type":"bundle"'))).toHaveLength(
+      JSON.parse(one.stdout).bundles.length,
+    );
   });
 
   it("a shard that is not assay's own: one line naming the file and the byte, exit 2", async () => {
     const good = join(tmp, "good-shard.json");
     expect((await run(["score", corpus, "--shard", "0/1", "--out", good, "--quiet"])).code).toBe(0);
     const text = readFileSync(good, "utf8");
-    const jsonl = (await run(["score", corpus, "--shard", "0/1", "--format", "jsonl", "--quiet"])).stdout.split(/(?<=\n)/);
+    const jsonl = (await run(["score", corpus, "--shard", "0/1", "--format", "jsonl", "--quiet"])).stdout.split(
+      /(?<=\n)/,
+    );
     // A whole run's document (a shard's lists no experiments): one experiment line short.
-    const whole = (await run(["score", corpus, "--format", "jsonl", "--quiet"])).stdout.split(/(?<=\n)/).filter((l) => l !== "");
+    const whole = (await run(["score", corpus, "--format", "jsonl", "--quiet"])).stdout
+      .split(/(?<=\n)/)
+      .filter((l) => l !== "");
     const experiments = whole.filter((l) => l.startsWith('{"type":"experiment"')).length;
     expect(experiments).toBeGreaterThan(1);
     const cases: [string, string, RegExp][] = [
-      ["cut.json", text.slice(0, Math.floor(text.length / 2)), /cut\.json is not an assay results document: the document ends at byte \d+ before it is complete \(cut short\?\)$/],
-      ["other.json", text.replace('"format": "assay.results/1"', '"format": "someone.else/2"'), /other\.json is not an assay results document: its format is "someone\.else\/2", not assay\.results\/1$/],
-      ["array.json", "[1, 2, 3]\n", /array\.json is not an assay results document: expected a JSON object \('\{'\) at byte 0$/],
-      ["bad-entry.json", text.replace('"validity": "valid"', '"validity": "fine"'), /bad-entry\.json is not an assay results document: the bundle entry at byte \d+: validity: /],
+      [
+        "cut.json",
+        text.slice(0, Math.floor(text.length / 2)),
+        /cut\.json is not an assay results document: the document ends at byte \d+ before it is complete \(cut short\?\)$/,
+      ],
+      [
+        "other.json",
+        text.replace('"format": "assay.results/1"', '"format": "someone.else/2"'),
+        /other\.json is not an assay results document: its format is "someone\.else\/2", not assay\.results\/1$/,
+      ],
+      [
+        "array.json",
+        "[1, 2, 3]\n",
+        /array\.json is not an assay results document: expected a JSON object \('\{'\) at byte 0$/,
+      ],
+      [
+        "bad-entry.json",
+        text.replace('"validity": "valid"', '"validity": "fine"'),
+        /bad-entry\.json is not an assay results document: the bundle entry at byte \d+: validity: /,
+      ],
       ["empty.json", "", /empty\.json is not an assay results document: the file is empty$/],
-      ["trailing.json", `${text}{}`, /trailing\.json is not an assay results document: unexpected data after the document at byte \d+$/],
-      ["lines.jsonl", `${JSON.stringify({ type: "run", format: "assay.results/1", run: JSON.parse(text).run })}\nnot json\n`, /lines\.jsonl is not an assay results document: line 2 at byte \d+ is not JSON$/],
-      ["torn.jsonl", `${JSON.stringify({ type: "run", format: "assay.results/1", run: JSON.parse(text).run })}\n{"type":"bundle"`, /torn\.jsonl is not an assay results document: its last line \(byte \d+\) has no line end: the document is cut short$/],
-      ["no-experiments.json", JSON.stringify({ ...JSON.parse(text), experiments: undefined }, null, 2), /no-experiments\.json is not an assay results document: it has no "experiments" array$/],
-      ["experiments-object.json", JSON.stringify({ ...JSON.parse(text), experiments: {} }, null, 2), /experiments-object\.json is not an assay results document: "experiments" at byte \d+ is not an array$/],
+      [
+        "trailing.json",
+        `${text}{}`,
+        /trailing\.json is not an assay results document: unexpected data after the document at byte \d+$/,
+      ],
+      [
+        "lines.jsonl",
+        `${JSON.stringify({ type: "run", format: "assay.results/1", run: JSON.parse(text).run })}\nnot json\n`,
+        /lines\.jsonl is not an assay results document: line 2 at byte \d+ is not JSON$/,
+      ],
+      [
+        "torn.jsonl",
+        `${JSON.stringify({ type: "run", format: "assay.results/1", run: JSON.parse(text).run })}\n{"type":"bundle"`,
+        /torn\.jsonl is not an assay results document: its last line \(byte \d+\) has no line end: the document is cut short$/,
+      ],
+      [
+        "no-experiments.json",
+        JSON.stringify({ ...JSON.parse(text), experiments: undefined }, null, 2),
+        /no-experiments\.json is not an assay results document: it has no "experiments" array$/,
+      ],
+      [
+        "experiments-object.json",
+        JSON.stringify({ ...JSON.parse(text), experiments: {} }, null, 2),
+        /experiments-object\.json is not an assay results document: "experiments" at byte \d+ is not an array$/,
+      ],
       // JSON Lines has no closing bracket: a cut at a line end is found by the counts its run line announces.
-      ["cut-at-line.jsonl", jsonl.slice(0, 4).join(""), /cut-at-line\.jsonl is not an assay results document: its first line announces \d+ bundle and \d+ experiment lines, and 3 and 0 follow: the document is cut short or was edited$/],
-      ["one-short.jsonl", whole.slice(0, -1).join(""), new RegExp(`one-short\\.jsonl is not an assay results document: its first line announces (\\d+) bundle and ${experiments} experiment lines, and \\1 and ${experiments - 1} follow`)],
-      ["second-run.jsonl", [jsonl[0]!, ...jsonl].join(""), /second-run\.jsonl is not an assay results document: line 2 \(byte \d+\) is a second run$/],
-      ["odd-line.jsonl", [jsonl[0]!, '{"type":"other"}\n', ...jsonl.slice(1)].join(""), /odd-line\.jsonl is not an assay results document: line 2 \(byte \d+\) is neither a bundle nor an experiment$/],
-      ["bad-lines.jsonl", [jsonl[0]!.replace('"lines":{"bundles":', '"lines":{"bundle":'), ...jsonl.slice(1)].join(""), /bad-lines\.jsonl is not an assay results document: the "lines" of its first line are not two counts$/],
+      [
+        "cut-at-line.jsonl",
+        jsonl.slice(0, 4).join(""),
+        /cut-at-line\.jsonl is not an assay results document: its first line announces \d+ bundle and \d+ experiment lines, and 3 and 0 follow: the document is cut short or was edited$/,
+      ],
+      [
+        "one-short.jsonl",
+        whole.slice(0, -1).join(""),
+        new RegExp(
+          `one-short\\.jsonl is not an assay results document: its first line announces (\\d+) bundle and ${experiments} experiment lines, and \\1 and ${experiments - 1} follow`,
+        ),
+      ],
+      [
+        "second-run.jsonl",
+        [jsonl[0]!, ...jsonl].join(""),
+        /second-run\.jsonl is not an assay results document: line 2 \(byte \d+\) is a second run$/,
+      ],
+      [
+        "odd-line.jsonl",
+        [jsonl[0]!, '{"type":"other"}\n', ...jsonl.slice(1)].join(""),
+        /odd-line\.jsonl is not an assay results document: line 2 \(byte \d+\) is neither a bundle nor an experiment$/,
+      ],
+      [
+        "bad-lines.jsonl",
+        [jsonl[0]!.replace('"lines":{"bundles":', '"lines":{"bundle":'), ...jsonl.slice(1)].join(""),
+        /bad-lines\.jsonl is not an assay results document: the "lines" of its first line are not two counts$/,
+      ],
     ];
     for (const [name, content, message] of cases) {
       const f = join(tmp, name);
@@ -148,7 +256,9 @@ describe("merge reads shards as streams", () => {
   });
 
   it("a JSON Lines shard written before its run line counted the lines is read as before", async () => {
-    const lines = (await run(["score", corpus, "--shard", "0/1", "--format", "jsonl", "--quiet"])).stdout.split(/(?<=\n)/);
+    const lines = (await run(["score", corpus, "--shard", "0/1", "--format", "jsonl", "--quiet"])).stdout.split(
+      /(?<=\n)/,
+    );
     const first = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(first["lines"]).toBeDefined();
     delete first["lines"];
@@ -156,7 +266,9 @@ describe("merge reads shards as streams", () => {
     writeFileSync(old, [JSON.stringify(first) + "\n", ...lines.slice(1)].join(""));
     const r = await run(["merge", old, "--format", "json"]);
     expect(r.code).toBe(0);
-    expect((JSON.parse(r.stdout) as Results).bundles).toHaveLength(lines.filter((l) => l.startsWith('{"type":"bundle"')).length);
+    expect((JSON.parse(r.stdout) as Results).bundles).toHaveLength(
+      lines.filter((l) => l.startsWith('{"type":"bundle"')).length,
+    );
   });
 
   it("a document read from a pipe (which states no size) is read in whole chunks, not byte by byte", () => {
@@ -170,13 +282,18 @@ describe("merge reads shards as streams", () => {
     const r = spawnSync("sh", ["-c", script, doc, fifo, process.execPath, CLI], { encoding: "utf8", timeout: 30_000 });
     expect(r.signal).toBeNull();
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout).experiments[0].metrics.find((m: { metric: string }) => m.metric === "accuracy").paired.pairs).toBe(3000);
+    expect(
+      JSON.parse(r.stdout).experiments[0].metrics.find((m: { metric: string }) => m.metric === "accuracy").paired.pairs,
+    ).toBe(3000);
   }, 40_000);
 
   it("a document that cannot be read (missing, a folder) is one line naming it, exit 2", () => {
     for (const [args, message] of [
       [["merge", tmp], /^assay merge: cannot read .*assay-stream-\w+: it is a folder\n$/],
-      [["compare", join(tmp, "absent.json"), join(tmp, "absent.json")], /^assay compare: cannot read .*absent\.json: no such file\n$/],
+      [
+        ["compare", join(tmp, "absent.json"), join(tmp, "absent.json")],
+        /^assay compare: cannot read .*absent\.json: no such file\n$/,
+      ],
     ] as const) {
       const r = spawnCli([...args]);
       expect(r.code).toBe(2);
@@ -193,7 +310,8 @@ describe("merge reads shards as streams", () => {
     const { readShard } = await import("../src/io/shard-reader.js");
     const open = () => readdirSync("/proc/self/fd").length;
     const before = open();
-    for (let i = 0; i < 20; i++) expect(() => readShard(bad, () => {})).toThrow(/the bundle entry at byte \d+: validity/);
+    for (let i = 0; i < 20; i++)
+      expect(() => readShard(bad, () => {})).toThrow(/the bundle entry at byte \d+: validity/);
     expect(open()).toBe(before);
   });
 
@@ -210,7 +328,12 @@ describe("the table at scale", () => {
   it("caps the bundles with findings at 50 and says how many more (--format json has them)", async () => {
     const root = join(tmp, "many-bad");
     for (let i = 0; i < 60; i++)
-      writeFiles(join(root, `exp/t${String(i).padStart(2, "0")}/a1`), bundle(game({ trial: `t${i}`, seed: i.toString(16).padStart(2, "0").repeat(8), states: [live(), killed()] }), { summary: { victory: true } }));
+      writeFiles(
+        join(root, `exp/t${String(i).padStart(2, "0")}/a1`),
+        bundle(game({ trial: `t${i}`, seed: i.toString(16).padStart(2, "0").repeat(8), states: [live(), killed()] }), {
+          summary: { victory: true },
+        }),
+      );
     const r = await run(["score", root, "--details"]);
     const listed = r.stdout.split("\n").filter((l) => /^  .*: invalid SUMMARY_MISMATCH/.test(l));
     expect(listed).toHaveLength(50);
@@ -234,7 +357,10 @@ describe("startup (item 6)", () => {
       const r = traced(args);
       expect(r.code, args.join(" ")).toBe(0);
       expect(r.loaded.length, args.join(" ")).toBeGreaterThan(3);
-      expect(r.loaded.filter((u) => HEAVY.test(u)), args.join(" ")).toEqual([]);
+      expect(
+        r.loaded.filter((u) => HEAVY.test(u)),
+        args.join(" "),
+      ).toEqual([]);
     }
     // The trace sees them when a command does need them.
     expect(traced(["score", one, "--quiet"]).loaded.some((u) => /piscina/.test(u))).toBe(true);

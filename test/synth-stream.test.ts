@@ -13,7 +13,14 @@ import { scratch } from "./helpers/shared.js";
 
 const { dir: tmp } = scratch("assay-synth-stream-");
 
-const spec = (events: number, outcome: NativeSpec["outcome"] = "victory"): NativeSpec => ({ experiment: "e", trial: "t", attempt: 1, seed: "ab".repeat(8), outcome, events });
+const spec = (events: number, outcome: NativeSpec["outcome"] = "victory"): NativeSpec => ({
+  experiment: "e",
+  trial: "t",
+  attempt: 1,
+  seed: "ab".repeat(8),
+  outcome,
+  events,
+});
 
 describe("a native journal is made as it is written", () => {
   it("the first line of a two-million-event journal comes at once: nothing is built ahead", () => {

@@ -4,7 +4,20 @@
 // neighbour is unchanged. Per-trial rules are also checked on the trial scorer itself.
 //
 // Workers run compiled code (dist/): `npm run build` first.
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_DOCUMENT_BYTES } from "../src/core/json/decode.js";
@@ -16,10 +29,28 @@ import { diskBundle } from "../src/io/bundle-source.js";
 import { scoreTerminalBenchTrial } from "../src/kinds/terminal-bench/trial.js";
 import { run, spawnCli } from "./helpers/cli.js";
 import { SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
-import { json, pane, tbLock, tbTrial, trialName, writeRun, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
+import {
+  json,
+  pane,
+  tbLock,
+  tbTrial,
+  trialName,
+  writeRun,
+  writeTbTrial,
+  type TbTrialSpec,
+} from "./helpers/terminal-bench.js";
 
 /** The two real runs (../shared/real-world/terminal-bench), copied before any change. */
-const REAL_RUNS = join(SHARED_DIR, "real-world", "terminal-bench", "David-kibobo--ai-challenges", "Tasks", "software-development", "051552bf_21cb_4d6e_985a_435764d87689_terminal_bench_fifo_medium", "model_run_logs");
+const REAL_RUNS = join(
+  SHARED_DIR,
+  "real-world",
+  "terminal-bench",
+  "David-kibobo--ai-challenges",
+  "Tasks",
+  "software-development",
+  "051552bf_21cb_4d6e_985a_435764d87689_terminal_bench_fifo_medium",
+  "model_run_logs",
+);
 const { dir: BASE } = scratch("assay-tb-evidence-", SCRATCH);
 let serial = 0;
 const fresh = (label: string) => join(BASE, `${label}-${++serial}`, "ev");
@@ -38,7 +69,13 @@ const mean = (e: Experiment) => e.rewards?.["resolved"]?.mean ?? null;
 const codes = (xs: readonly { code: string }[]) => xs.map((x) => x.code).sort();
 const T = (task: string) => trialName({ task });
 
-const FAILED: Partial<TbTrialSpec> = { parserResults: { test_fifo_exists: "failed", test_summary_json: "passed", "test_rotations - AssertionError: need ≥2 distinct users": "failed" } };
+const FAILED: Partial<TbTrialSpec> = {
+  parserResults: {
+    test_fifo_exists: "failed",
+    test_summary_json: "passed",
+    "test_rotations - AssertionError: need ≥2 distinct users": "failed",
+  },
+};
 /** Four trials, two resolved and two not (0.500); `d`'s folder is rewritten by each test. */
 const FOUR: TbTrialSpec[] = [{ task: "a" }, { task: "b" }, { task: "c", ...FAILED }, { task: "d", ...FAILED }];
 /** The run of FOUR with trial d as TB's harness exception in its list; `folder` writes d's folder (its results.json, its pane). */
@@ -53,7 +90,9 @@ function harnessRun(label: string, folder: (dir: string) => void): string {
 
 describe("rule 8a: a harness error the pane contradicts (HARNESS_ERROR_CONTRADICTED)", () => {
   it("no results.json (TB's harness exception) beside a pane with a FAILED summary: the pane decides, hard; the figure is 0.500, not 0.667", async () => {
-    const dir = harnessRun("relabel", (d) => writeTbTrial(d, { task: "d" }, { result: null, pane: pane("fail-wrapped.txt") }));
+    const dir = harnessRun("relabel", (d) =>
+      writeTbTrial(d, { task: "d" }, { result: null, pane: pane("fail-wrapped.txt") }),
+    );
     const e = only(await score([dir]));
     expect(e.invalid).toEqual([{ trial: T("d"), codes: ["HARNESS_ERROR_CONTRADICTED"] }]);
     expect(e.excluded).toEqual([]);
@@ -62,7 +101,9 @@ describe("rule 8a: a harness error the pane contradicts (HARNESS_ERROR_CONTRADIC
   });
 
   it("the same with the trial's results.json in TB's harness-exception shape", async () => {
-    const dir = harnessRun("relabel-file", (d) => writeTbTrial(d, { task: "d", harness: true }, { pane: pane("fail-wrapped.txt") }));
+    const dir = harnessRun("relabel-file", (d) =>
+      writeTbTrial(d, { task: "d", harness: true }, { pane: pane("fail-wrapped.txt") }),
+    );
     const e = only(await score([dir]));
     expect(e.invalid).toEqual([{ trial: T("d"), codes: ["HARNESS_ERROR_CONTRADICTED"] }]);
     expect(mean(e)).toBe(0.5);
@@ -70,7 +111,9 @@ describe("rule 8a: a harness error the pane contradicts (HARNESS_ERROR_CONTRADIC
 
   it("the honest neighbour: a harness exception whose folder holds only commands.txt, or a pane with no test summary, is excluded as before (0.667)", async () => {
     for (const paneText of [undefined, pane("no-header.txt")]) {
-      const dir = harnessRun("genuine", (d) => writeTbTrial(d, { task: "d" }, { result: null, ...(paneText === undefined ? {} : { pane: paneText }) }));
+      const dir = harnessRun("genuine", (d) =>
+        writeTbTrial(d, { task: "d" }, { result: null, ...(paneText === undefined ? {} : { pane: paneText }) }),
+      );
       const e = only(await score([dir]));
       expect([e.invalid, e.excluded.map((x) => x.trial)]).toEqual([[], [T("d")]]);
       expect(mean(e)).toBeCloseTo(2 / 3, 12);
@@ -78,9 +121,21 @@ describe("rule 8a: a harness error the pane contradicts (HARNESS_ERROR_CONTRADIC
   });
 
   it("on the trial: the verdict, state and reward come from the pane; a harness entry with every test passed is still invalid (counted 0)", () => {
-    const failing = writeTbTrial(join(fresh("unit"), "run"), { task: "d", harness: true }, { pane: pane("fail-wrapped.txt") });
+    const failing = writeTbTrial(
+      join(fresh("unit"), "run"),
+      { task: "d", harness: true },
+      { pane: pane("fail-wrapped.txt") },
+    );
     const f = scoreTerminalBenchTrial(diskBundle(failing));
-    expect([f.validity, codes(f.errors), f.state, f.pass, f.rewards, f.reward_source, f.terminal_bench?.pane]).toEqual(["invalid", ["HARNESS_ERROR_CONTRADICTED"], "unresolved", false, { resolved: 0 }, "panes/post-test.txt (pytest)", "differs"]);
+    expect([f.validity, codes(f.errors), f.state, f.pass, f.rewards, f.reward_source, f.terminal_bench?.pane]).toEqual([
+      "invalid",
+      ["HARNESS_ERROR_CONTRADICTED"],
+      "unresolved",
+      false,
+      { resolved: 0 },
+      "panes/post-test.txt (pytest)",
+      "differs",
+    ]);
     const passing = writeTbTrial(join(fresh("unit"), "run"), { task: "d" }, { result: null, pane: pane("pass.txt") });
     const p = scoreTerminalBenchTrial(diskBundle(passing));
     expect([p.validity, codes(p.errors), p.pass]).toEqual(["invalid", ["HARNESS_ERROR_CONTRADICTED"], true]);
@@ -90,7 +145,9 @@ describe("rule 8a: a harness error the pane contradicts (HARNESS_ERROR_CONTRADIC
 describe("rule 8b: no verdict, yet pytest's complete summary shows a failure (PANE_FAILED_NO_VERDICT)", () => {
   /** FOUR with d's trial file and list entry under `mode`, no verdict, and `paneText` as its pane. */
   const noVerdictRun = (label: string, mode: string, paneText: string) => {
-    const trials = FOUR.map((t, i) => (i === 3 ? { task: "d", failureMode: mode, parserResults: null, resolved: null } : t));
+    const trials = FOUR.map((t, i) =>
+      i === 3 ? { task: "d", failureMode: mode, parserResults: null, resolved: null } : t,
+    );
     const dir = writeRun(join(fresh(label), "myrun"), { trials });
     writeFileSync(join(dir, "d", T("d"), "panes", "post-test.txt"), paneText);
     return dir;
@@ -113,33 +170,64 @@ describe("rule 8b: no verdict, yet pytest's complete summary shows a failure (PA
   });
 
   it("on the trial: unresolved with its failure mode kept; a complete summary with every test passed decides nothing", () => {
-    const dir = writeTbTrial(join(fresh("unit"), "run"), { failureMode: "test_timeout", parserResults: null, resolved: null }, { pane: pane("fail-wrapped.txt") });
+    const dir = writeTbTrial(
+      join(fresh("unit"), "run"),
+      { failureMode: "test_timeout", parserResults: null, resolved: null },
+      { pane: pane("fail-wrapped.txt") },
+    );
     const e = scoreTerminalBenchTrial(diskBundle(dir));
-    expect([e.validity, codes(e.warnings), e.state, e.pass, e.exception?.type]).toEqual(["valid", ["PANE_FAILED_NO_VERDICT"], "unresolved", false, "test_timeout"]);
-    const passed = writeTbTrial(join(fresh("unit"), "run"), { failureMode: "parse_error", parserResults: null, resolved: null }, { pane: pane("pass.txt") });
+    expect([e.validity, codes(e.warnings), e.state, e.pass, e.exception?.type]).toEqual([
+      "valid",
+      ["PANE_FAILED_NO_VERDICT"],
+      "unresolved",
+      false,
+      "test_timeout",
+    ]);
+    const passed = writeTbTrial(
+      join(fresh("unit"), "run"),
+      { failureMode: "parse_error", parserResults: null, resolved: null },
+      { pane: pane("pass.txt") },
+    );
     const p = scoreTerminalBenchTrial(diskBundle(passed));
     expect([p.state, p.pass, codes(p.warnings)]).toEqual(["parse-error", null, ["PANE_NOT_REDERIVED"]]);
   });
 
   it("a results.json a killed writer cut short beside a complete failing summary counts unresolved; beside a passing one it stays incomplete", () => {
     const cut = json(tbTrial({ task: "d" })).slice(0, 40);
-    const failing = scoreTerminalBenchTrial(diskBundle(writeTbTrial(join(fresh("unit"), "run"), { task: "d" }, { result: cut, pane: pane("fail-wrapped.txt") })));
-    expect([failing.state, failing.pass, codes(failing.warnings)]).toEqual(["unresolved", false, ["PANE_FAILED_NO_VERDICT", "RESULT_TRUNCATED"]]);
-    const passing = scoreTerminalBenchTrial(diskBundle(writeTbTrial(join(fresh("unit"), "run"), { task: "d" }, { result: cut, pane: pane("pass.txt") })));
+    const failing = scoreTerminalBenchTrial(
+      diskBundle(
+        writeTbTrial(join(fresh("unit"), "run"), { task: "d" }, { result: cut, pane: pane("fail-wrapped.txt") }),
+      ),
+    );
+    expect([failing.state, failing.pass, codes(failing.warnings)]).toEqual([
+      "unresolved",
+      false,
+      ["PANE_FAILED_NO_VERDICT", "RESULT_TRUNCATED"],
+    ]);
+    const passing = scoreTerminalBenchTrial(
+      diskBundle(writeTbTrial(join(fresh("unit"), "run"), { task: "d" }, { result: cut, pane: pane("pass.txt") })),
+    );
     expect([passing.state, passing.pass]).toEqual(["incomplete", null]);
   });
 });
 
 // ---------------------------------------------------------------------------------------------
 
-const PASS3: Record<string, "passed" | "failed"> = { test_fifo_exists: "passed", test_summary_json: "passed", test_rotations: "passed" };
+const PASS3: Record<string, "passed" | "failed"> = {
+  test_fifo_exists: "passed",
+  test_summary_json: "passed",
+  test_rotations: "passed",
+};
 const RESOLVED: Partial<TbTrialSpec> = { parserResults: PASS3 };
 /** Each trial's pane as TB captured it (pass.txt or fail-wrapped.txt by its claim), except those in `paneless`. */
 function writePanes(dir: string, trials: TbTrialSpec[], paneless: string[] = []): void {
   for (const t of trials) {
     if (paneless.includes(t.task!)) continue;
     const passed = Object.values(t.parserResults ?? {}).every((s) => s === "passed");
-    writeFileSync(join(dir, t.task!, trialName(t), "panes", "post-test.txt"), pane(passed ? "pass.txt" : "fail-wrapped.txt"));
+    writeFileSync(
+      join(dir, t.task!, trialName(t), "panes", "post-test.txt"),
+      pane(passed ? "pass.txt" : "fail-wrapped.txt"),
+    );
   }
 }
 /** The run's results.json made unreadable three ways: cut after its first entry, over 64 MiB, over 20,000 entries. */
@@ -158,10 +246,18 @@ const UNREADABLE: Record<string, (file: string) => void> = {
 };
 
 describe("rule 15a: a run list that cannot be read switches off no credit check (TRIAL_UNCHECKED)", () => {
-  const TRIALS: TbTrialSpec[] = [{ task: "a", ...RESOLVED }, { task: "b", ...RESOLVED }, { task: "c", ...FAILED }, { task: "d", ...FAILED }];
+  const TRIALS: TbTrialSpec[] = [
+    { task: "a", ...RESOLVED },
+    { task: "b", ...RESOLVED },
+    { task: "c", ...FAILED },
+    { task: "d", ...FAILED },
+  ];
   /** TRIALS, d's file edited to resolved with its pane removed (the list keeps its failure). */
   const edited = (label: string) => {
-    const dir = writeRun(join(fresh(label), "myrun"), { trials: TRIALS, editTrial: { 3: (t) => Object.assign(t, { is_resolved: true, parser_results: PASS3 }) } });
+    const dir = writeRun(join(fresh(label), "myrun"), {
+      trials: TRIALS,
+      editTrial: { 3: (t) => Object.assign(t, { is_resolved: true, parser_results: PASS3 }) },
+    });
     writePanes(dir, TRIALS, ["d"]);
     return dir;
   };
@@ -192,16 +288,28 @@ describe("rule 15a: a run list that cannot be read switches off no credit check 
   });
 
   it("a renamed copy with its pane keeps its original's id: TRIAL_DUPLICATE with no list to catch it (0.400, not 0.500 under --invalid exclude)", async () => {
-    const five: TbTrialSpec[] = [{ task: "a", ...RESOLVED }, { task: "b", ...RESOLVED }, { task: "c", ...FAILED }, { task: "d", ...FAILED }, { task: "e", ...FAILED }];
+    const five: TbTrialSpec[] = [
+      { task: "a", ...RESOLVED },
+      { task: "b", ...RESOLVED },
+      { task: "c", ...FAILED },
+      { task: "d", ...FAILED },
+      { task: "e", ...FAILED },
+    ];
     const dir = writeRun(join(fresh("copy-id"), "myrun"), { trials: five });
     writePanes(dir, five);
     const copy = join(dir, "a", trialName({ task: "a", attempt: 2, of: 2 }));
     cpSync(join(dir, "a", T("a")), copy, { recursive: true });
     const doc = JSON.parse(readFileSync(join(copy, "results.json"), "utf8")) as Record<string, unknown>;
-    writeFileSync(join(copy, "results.json"), json({ ...doc, trial_name: trialName({ task: "a", attempt: 2, of: 2 }) }));
+    writeFileSync(
+      join(copy, "results.json"),
+      json({ ...doc, trial_name: trialName({ task: "a", attempt: 2, of: 2 }) }),
+    );
     UNREADABLE["cut after one entry"]!(join(dir, "results.json"));
     const e = only(await score([dir], "--invalid", "exclude"));
-    expect([e.invalid, mean(e)]).toEqual([[{ trial: trialName({ task: "a", attempt: 2, of: 2 }), codes: ["TRIAL_DUPLICATE"] }], 0.4]);
+    expect([e.invalid, mean(e)]).toEqual([
+      [{ trial: trialName({ task: "a", attempt: 2, of: 2 }), codes: ["TRIAL_DUPLICATE"] }],
+      0.4,
+    ]);
     // The honest neighbour: the same run without the copy has nothing invalid.
     rmSync(copy, { recursive: true });
     const clean = only(await score([dir], "--invalid", "exclude"));
@@ -209,9 +317,19 @@ describe("rule 15a: a run list that cannot be read switches off no credit check 
   });
 
   it("an unlisted copy without a pane counts 0 when the list cannot be read (0.400, not 0.500), as TRIAL_UNLISTED makes it with the list read", async () => {
-    const five: TbTrialSpec[] = [{ task: "a", ...RESOLVED }, { task: "b", ...RESOLVED }, { task: "c", ...FAILED }, { task: "d", ...FAILED }, { task: "e", ...FAILED }];
+    const five: TbTrialSpec[] = [
+      { task: "a", ...RESOLVED },
+      { task: "b", ...RESOLVED },
+      { task: "c", ...FAILED },
+      { task: "d", ...FAILED },
+      { task: "e", ...FAILED },
+    ];
     const copy = (label: string) => {
-      const dir = writeRun(join(fresh(label), "myrun"), { trials: five, unlisted: [{ task: "f", ...RESOLVED }], metadata: { task_ids: ["a", "b", "c", "d", "e", "f"], dataset_size: 6 } });
+      const dir = writeRun(join(fresh(label), "myrun"), {
+        trials: five,
+        unlisted: [{ task: "f", ...RESOLVED }],
+        metadata: { task_ids: ["a", "b", "c", "d", "e", "f"], dataset_size: 6 },
+      });
       writePanes(dir, five);
       return dir;
     };
@@ -228,12 +346,24 @@ describe("rule 15a: a run list that cannot be read switches off no credit check 
 
 /** JSON with every object's keys sorted (what `json.dumps(sort_keys=True)` writes): `instruction` comes before `trial_name`. */
 const sortedJson = (v: unknown): string =>
-  JSON.stringify(v, (_k, x: unknown) => (x !== null && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x), 4);
+  JSON.stringify(
+    v,
+    (_k, x: unknown) =>
+      x !== null && typeof x === "object" && !Array.isArray(x)
+        ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1)))
+        : x,
+    4,
+  );
 
 describe("rule 1: recognition reads as far as the answer needs, and says what it cannot decide", () => {
   const LONG = "Do this. ".repeat(10_000); // 90 KB of instruction, before trial_name when keys are sorted
   const sortedRun = (label: string, instruction: string) => {
-    const dir = writeRun(join(fresh(label), "myrun"), { trials: [{ task: "a", extra: { instruction } }, { task: "b", ...FAILED, extra: { instruction } }] });
+    const dir = writeRun(join(fresh(label), "myrun"), {
+      trials: [
+        { task: "a", extra: { instruction } },
+        { task: "b", ...FAILED, extra: { instruction } },
+      ],
+    });
     writeFileSync(join(dir, "results.json"), sortedJson(JSON.parse(readFileSync(join(dir, "results.json"), "utf8"))));
     return dir;
   };
@@ -247,10 +377,16 @@ describe("rule 1: recognition reads as far as the answer needs, and says what it
   });
 
   it("the honest neighbour: a short sorted run is a run as before; a results.json of other objects with a long first entry is not", async () => {
-    expect(only(await score([sortedRun("short", "Say hello.")])).rewards!["resolved"]).toMatchObject({ mean: 0.5, trials: 2 });
+    expect(only(await score([sortedRun("short", "Say hello.")])).rewards!["resolved"]).toMatchObject({
+      mean: 0.5,
+      trials: 2,
+    });
     const root = fresh("other");
     mkdirSync(join(root, "x"), { recursive: true });
-    writeFileSync(join(root, "x", "results.json"), sortedJson({ results: [{ description: LONG, name: "x", score: 1 }] }));
+    writeFileSync(
+      join(root, "x", "results.json"),
+      sortedJson({ results: [{ description: LONG, name: "x", score: 1 }] }),
+    );
     writeRun(join(root, "good"), { trials: [{ task: "a" }] });
     const doc = await score([root]);
     expect(doc.experiments.map((x) => x.experiment)).toEqual(["good"]);
@@ -271,7 +407,11 @@ describe("rule 1: recognition reads as far as the answer needs, and says what it
     const dir = sortedRun("cutearly", "Say hello.");
     writeFileSync(join(dir, "results.json"), '{"id": "ca9c48cd", "resu');
     const e = only(await score([dir]));
-    expect([e.experiment, codes(e.warnings).includes("RUN_FILE_UNREADABLE"), e.invalid.length]).toEqual(["myrun", true, 2]);
+    expect([e.experiment, codes(e.warnings).includes("RUN_FILE_UNREADABLE"), e.invalid.length]).toEqual([
+      "myrun",
+      true,
+      2,
+    ]);
     const root = fresh("cutearly-other");
     mkdirSync(join(root, "x", "notes"), { recursive: true });
     writeFileSync(join(root, "x", "results.json"), '{"id": "ca9c48cd", "resu');
@@ -286,8 +426,15 @@ describe("rule 1: recognition reads as far as the answer needs, and says what it
     expect(recogniseRun(bytes(entry), none)).toMatchObject({ run: false, more: true });
     expect(recogniseRun(bytes(entry), none, true)).toMatchObject({ run: true });
     expect(recogniseRun(bytes('{"id": "xx'), none)).toMatchObject({ run: false, more: true });
-    expect(recogniseRun(bytes('{"id": "xx'), none, true)).toEqual({ run: false, reason: expect.any(String), cut: true });
-    expect(recogniseRun(bytes(`${entry}", "name": "n"}]}`), none, true)).toEqual({ run: false, reason: expect.any(String) });
+    expect(recogniseRun(bytes('{"id": "xx'), none, true)).toEqual({
+      run: false,
+      reason: expect.any(String),
+      cut: true,
+    });
+    expect(recogniseRun(bytes(`${entry}", "name": "n"}]}`), none, true)).toEqual({
+      run: false,
+      reason: expect.any(String),
+    });
   });
 });
 
@@ -305,15 +452,26 @@ describe("one verdict everywhere: a trial the run's rules make invalid is invali
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(readFileSync(file, "utf8")) as Results;
     const byTrial = Object.fromEntries(doc.bundles.map((b) => [b.trial, [b.validity, codes(b.errors)]]));
-    expect(byTrial).toEqual({ [T("a")]: ["valid", []], [T("b")]: ["invalid", ["TRIAL_RUN_MISMATCH"]], [T("c")]: ["valid", []], [T("d")]: ["invalid", ["TRIAL_UNLISTED"]] });
-    expect(doc.bundles.find((b) => b.trial === T("b"))!.errors[0]).toMatchObject({ file: "results.json", message: expect.stringContaining("instruction") });
+    expect(byTrial).toEqual({
+      [T("a")]: ["valid", []],
+      [T("b")]: ["invalid", ["TRIAL_RUN_MISMATCH"]],
+      [T("c")]: ["valid", []],
+      [T("d")]: ["invalid", ["TRIAL_UNLISTED"]],
+    });
+    expect(doc.bundles.find((b) => b.trial === T("b"))!.errors[0]).toMatchObject({
+      file: "results.json",
+      message: expect.stringContaining("instruction"),
+    });
     expect(only(doc).invalid.map((x) => x.trial)).toEqual([T("b"), T("d")]);
     const table = await run(["score", dir, "--quiet"]);
     expect(table.stdout).toContain("4 Terminal-Bench trials: 2 valid, 2 invalid, 0 tool errors");
   });
 
   it("verify gives the same verdict: the run's invalid trial, its finding on the entry, exit 1", () => {
-    const dir = writeRun(join(fresh("oneverdict-verify"), "myrun"), { trials: [{ task: "a" }, { task: "b" }], editTrial: { 1: (t) => void (t["instruction"] = "Say goodbye.") } });
+    const dir = writeRun(join(fresh("oneverdict-verify"), "myrun"), {
+      trials: [{ task: "a" }, { task: "b" }],
+      editTrial: { 1: (t) => void (t["instruction"] = "Say goodbye.") },
+    });
     const v = spawnCli(["verify", dir]);
     expect(v.code, v.stderr).toBe(1);
     expect(v.stdout).toContain(`invalid  ${T("b")}  TRIAL_RUN_MISMATCH`);
@@ -345,7 +503,9 @@ describe("renamed trial folders: unverified, not differs; verify reads the run; 
     expect(e.claimed!.compared.every((c) => c.assay === null)).toBe(true);
     expect(codes(e.warnings)).toEqual(["TRIAL_FOLDER_UNNAMED", "TRIAL_MISSING"]);
     expect(e.warnings.find((w) => w.code === "TRIAL_FOLDER_UNNAMED")!.file).toBe("b/renamed");
-    expect(e.warnings.find((w) => w.code === "TRIAL_MISSING")!.message).toContain("b/renamed, in its task folder, is not named as a trial");
+    expect(e.warnings.find((w) => w.code === "TRIAL_MISSING")!.message).toContain(
+      "b/renamed, in its task folder, is not named as a trial",
+    );
     const table = await run(["score", dir, "--quiet"]);
     expect(row(table.stdout)).toContain("3 figures unverified");
   });
@@ -365,25 +525,32 @@ describe("renamed trial folders: unverified, not differs; verify reads the run; 
     const e = only(await score([clean]));
     expect(e.warnings).toEqual([]);
     expect(row((await run(["score", clean, "--quiet"])).stdout)).toContain("3 figures agrees");
-    const edited = writeRun(join(fresh("claim"), "myrun"), { trials: [{ task: "a" }, { task: "b", ...FAILED }], results: (r) => void (r["accuracy"] = 1) });
+    const edited = writeRun(join(fresh("claim"), "myrun"), {
+      trials: [{ task: "a" }, { task: "b", ...FAILED }],
+      results: (r) => void (r["accuracy"] = 1),
+    });
     expect(row((await run(["score", edited, "--quiet"])).stdout)).toContain("3 figures differs");
     const v = spawnCli(["verify", clean]);
     expect([v.code, v.stdout.split("\n")[0]]).toEqual([0, `${clean}: terminal-bench run myrun, 2 trials`]);
   });
 
-  it.runIf(existsSync(REAL_RUNS))("the real runs with their trial folders renamed: unverified, verify reads each, the folder named", async () => {
-    const root = fresh("real-renamed");
-    cpSync(REAL_RUNS, root, { recursive: true });
-    for (const r of readdirSync(root)) {
-      const task = readdirSync(join(root, r)).find((f) => statSync(join(root, r, f)).isDirectory())!;
-      renameSync(join(root, r, task, readdirSync(join(root, r, task))[0]!), join(root, r, task, "trial-renamed"));
-      const v = spawnCli(["verify", join(root, r)]);
-      expect(v.code, v.stderr).toBe(0);
-      expect(v.stdout).toContain(`${task}/trial-renamed`);
-    }
-    const table = await run(["score", root, "--quiet"]);
-    for (const r of readdirSync(root)) expect(table.stdout.split("\n").find((l) => l.startsWith(r))).toContain("3 figures unverified");
-  });
+  it.runIf(existsSync(REAL_RUNS))(
+    "the real runs with their trial folders renamed: unverified, verify reads each, the folder named",
+    async () => {
+      const root = fresh("real-renamed");
+      cpSync(REAL_RUNS, root, { recursive: true });
+      for (const r of readdirSync(root)) {
+        const task = readdirSync(join(root, r)).find((f) => statSync(join(root, r, f)).isDirectory())!;
+        renameSync(join(root, r, task, readdirSync(join(root, r, task))[0]!), join(root, r, task, "trial-renamed"));
+        const v = spawnCli(["verify", join(root, r)]);
+        expect(v.code, v.stderr).toBe(0);
+        expect(v.stdout).toContain(`${task}/trial-renamed`);
+      }
+      const table = await run(["score", root, "--quiet"]);
+      for (const r of readdirSync(root))
+        expect(table.stdout.split("\n").find((l) => l.startsWith(r))).toContain("3 figures unverified");
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -409,7 +576,11 @@ describe("what an unreadable file may switch off (issue 35 §2, reviewed place b
   });
 
   it("an unlisted trial folder whose results.json is cut short is TRIAL_UNLISTED, as it would be whole (0.500, not 1.000)", async () => {
-    const dir = writeRun(join(fresh("cutunlisted"), "myrun"), { trials: [{ task: "a" }], unlisted: [{ task: "b", ...FAILED }], metadata: { task_ids: ["a", "b"], dataset_size: 2 } });
+    const dir = writeRun(join(fresh("cutunlisted"), "myrun"), {
+      trials: [{ task: "a" }],
+      unlisted: [{ task: "b", ...FAILED }],
+      metadata: { task_ids: ["a", "b"], dataset_size: 2 },
+    });
     cut(join(dir, "b", T("b"), "results.json"));
     const e = only(await score([dir]));
     expect(e.invalid).toEqual([{ trial: T("b"), codes: ["TRIAL_UNLISTED"] }]);
@@ -417,7 +588,10 @@ describe("what an unreadable file may switch off (issue 35 §2, reviewed place b
   });
 
   it("the honest neighbours: a listed harness exception's folder with only commands.txt stays excluded; a whole file is checked as before", async () => {
-    const dir = writeRun(join(fresh("cuthonest"), "myrun"), { trials: [{ task: "a" }, { task: "b", harness: true }, { task: "c", ...FAILED }], absent: [1] });
+    const dir = writeRun(join(fresh("cuthonest"), "myrun"), {
+      trials: [{ task: "a" }, { task: "b", harness: true }, { task: "c", ...FAILED }],
+      absent: [1],
+    });
     writeTbTrial(dir, { task: "b" }, { result: null });
     const e = only(await score([dir]));
     expect([e.invalid, e.excluded.map((x) => x.trial), mean(e)]).toEqual([[], [T("b")], 0.5]);
@@ -427,7 +601,10 @@ describe("what an unreadable file may switch off (issue 35 §2, reviewed place b
 describe("rule 7a: a pane TB could not have written checks nothing, so a resolved claim beside it earns nothing (PANE_UNREADABLE)", () => {
   /** a resolved; b's list entry and file both rewritten to resolved, beside its real (failing) pane, `spoil`ed or not. */
   const run2 = (label: string, spoil: (file: string) => void) => {
-    const trials: TbTrialSpec[] = [{ task: "a", ...RESOLVED }, { task: "b", ...RESOLVED }];
+    const trials: TbTrialSpec[] = [
+      { task: "a", ...RESOLVED },
+      { task: "b", ...RESOLVED },
+    ];
     const dir = writeRun(join(fresh(label), "myrun"), { trials });
     writePanes(dir, [trials[0]!]);
     const file = join(dir, "b", T("b"), "panes", "post-test.txt");
@@ -486,8 +663,12 @@ describe("a run's results.json that cannot be opened (permissions) is a run whos
 
 describe("run_metadata.json that cannot be read: the plan still counts against the run when tb.lock holds it", () => {
   const planned = (label: string, spoil: boolean) => {
-    const dir = writeRun(join(fresh(label), "myrun"), { trials: [{ task: "a" }, { task: "b" }], metadata: { task_ids: ["a", "b", "c"], dataset_size: 3 }, lock: tbLock({ task_ids: ["a", "b", "c"] }) });
-    if (spoil) writeFileSync(join(dir, "run_metadata.json"), "{\"run_id\": ");
+    const dir = writeRun(join(fresh(label), "myrun"), {
+      trials: [{ task: "a" }, { task: "b" }],
+      metadata: { task_ids: ["a", "b", "c"], dataset_size: 3 },
+      lock: tbLock({ task_ids: ["a", "b", "c"] }),
+    });
+    if (spoil) writeFileSync(join(dir, "run_metadata.json"), '{"run_id": ');
     return dir;
   };
   it("cut short: the planned-but-unlisted trial is still missing, coverage 2/3 as with the file read", async () => {
@@ -503,13 +684,23 @@ describe("run_metadata.json that cannot be read: the plan still counts against t
 describe("run_metadata.json and tb.lock both unreadable: the plan is unknown, and so is coverage (issue 35)", () => {
   /** Two of three planned trials listed and on disk; `cut` spoils the files holding the plan. */
   const planned = (label: string, cut: readonly ("run_metadata.json" | "tb.lock")[]) => {
-    const dir = writeRun(join(fresh(label), "myrun"), { trials: [{ task: "a" }, { task: "b" }], metadata: { task_ids: ["a", "b", "c"], dataset_size: 3 }, lock: tbLock({ task_ids: ["a", "b", "c"] }) });
+    const dir = writeRun(join(fresh(label), "myrun"), {
+      trials: [{ task: "a" }, { task: "b" }],
+      metadata: { task_ids: ["a", "b", "c"], dataset_size: 3 },
+      lock: tbLock({ task_ids: ["a", "b", "c"] }),
+    });
     for (const f of cut) writeFileSync(join(dir, f), '{"run_id": ');
     return dir;
   };
   it("both cut: coverage null with the reason, never the trials present over themselves (2/3 → 2/2 = 1.000 before)", async () => {
     const e = only(await score([planned("plan-lost", ["run_metadata.json", "tb.lock"])]));
-    expect(e.rewards!["resolved"]).toMatchObject({ mean: 1, covered: 2, trials: 2, coverage: null, coverage_reason: expect.stringMatching(/^plan unknown: run_metadata\.json and tb\.lock/) });
+    expect(e.rewards!["resolved"]).toMatchObject({
+      mean: 1,
+      covered: 2,
+      trials: 2,
+      coverage: null,
+      coverage_reason: expect.stringMatching(/^plan unknown: run_metadata\.json and tb\.lock/),
+    });
   });
   it("the other side: either file readable keeps the plan, coverage 2/3 and no reason", async () => {
     for (const cut of [[], ["run_metadata.json"], ["tb.lock"]] as const) {

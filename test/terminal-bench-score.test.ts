@@ -17,7 +17,15 @@ import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
 import { inShard } from "../src/pipeline/shard.js";
 import { run, spawnCli } from "./helpers/cli.js";
 import { runsWithShared, SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
-import { RUN_ID, tbLock, trialName, writeRun, writeRunFiles, writeTbTrial, type TbTrialSpec } from "./helpers/terminal-bench.js";
+import {
+  RUN_ID,
+  tbLock,
+  trialName,
+  writeRun,
+  writeRunFiles,
+  writeTbTrial,
+  type TbTrialSpec,
+} from "./helpers/terminal-bench.js";
 
 const { dir: BASE } = scratch("assay-tb-score-", SCRATCH);
 let serial = 0;
@@ -57,8 +65,12 @@ describe("discovery: where a run and its members are found", () => {
     const e = exp(doc, "myrun");
     expect([e.profile, e.job, e.job_id, e.scheduled]).toEqual(["terminal-bench", dir, RUN_ID, 2]);
     expect(trialsOf(doc)).toEqual([T("bye"), T("hello")]);
-    expect(doc.bundles.every((b) => b.experiment === "myrun" && b.job === dir && b.profile === "terminal-bench")).toBe(true);
-    expect(doc.run.containers?.["terminal-bench"]?.map((c) => [c.path, c.name, c.partial, c.run_id])).toEqual([[dir, "myrun", false, RUN_ID]]);
+    expect(doc.bundles.every((b) => b.experiment === "myrun" && b.job === dir && b.profile === "terminal-bench")).toBe(
+      true,
+    );
+    expect(doc.run.containers?.["terminal-bench"]?.map((c) => [c.path, c.name, c.partial, c.run_id])).toEqual([
+      [dir, "myrun", false, RUN_ID],
+    ]);
     expect(e.states).toMatchObject({ resolved: 1, unresolved: 1 });
   });
 
@@ -71,7 +83,14 @@ describe("discovery: where a run and its members are found", () => {
   });
 
   it("a task folder and a single trial folder given as roots are members of their run: experiment = run name, job = run path", async () => {
-    const dir = writeRun(join(fresh("member"), "myrun"), { trials: [{ task: "hello", attempt: 1, of: 2 }, { task: "hello", attempt: 2, of: 2, ...FAILED }, { task: "bye", of: 2 }, { task: "bye", attempt: 2, of: 2 }] });
+    const dir = writeRun(join(fresh("member"), "myrun"), {
+      trials: [
+        { task: "hello", attempt: 1, of: 2 },
+        { task: "hello", attempt: 2, of: 2, ...FAILED },
+        { task: "bye", of: 2 },
+        { task: "bye", attempt: 2, of: 2 },
+      ],
+    });
     const task = await score([join(dir, "hello")]);
     expect(trialsOf(task)).toEqual([T("hello", 1, 2), T("hello", 2, 2)]);
     expect(names(task)).toEqual(["myrun"]);
@@ -93,7 +112,12 @@ describe("discovery: where a run and its members are found", () => {
     expect(names(doc)).toEqual(["inner", "outer"]);
     expect([exp(doc, "outer").job, exp(doc, "inner").job]).toEqual([outer, inner]);
     expect(doc.bundles.filter((b) => b.experiment === "inner").map((b) => b.trial)).toEqual([T("deep")]);
-    expect(doc.bundles.filter((b) => b.experiment === "outer").map((b) => b.trial).sort()).toEqual([T("bye"), T("hello")]);
+    expect(
+      doc.bundles
+        .filter((b) => b.experiment === "outer")
+        .map((b) => b.trial)
+        .sort(),
+    ).toEqual([T("bye"), T("hello")]);
     // `archive` holds no trial-named folder: walked, not a task folder, so nothing is unlisted in `outer`.
     expect(exp(doc, "outer").invalid).toEqual([]);
     expect(codesOf(exp(doc, "outer").warnings)).toEqual([]);
@@ -146,7 +170,8 @@ describe("one experiment per run folder", () => {
     const doc = await score([root]);
     expect(names(doc)).toEqual(["myrun", "myrun#2"]);
     expect([exp(doc, "myrun").job, exp(doc, "myrun#2").job]).toEqual([a, b]);
-    for (const bundle of doc.bundles) expect(bundle.experiment).toBe(bundle.path.startsWith(`${a}/`) ? "myrun" : "myrun#2");
+    for (const bundle of doc.bundles)
+      expect(bundle.experiment).toBe(bundle.path.startsWith(`${a}/`) ? "myrun" : "myrun#2");
     expect(doc.bundles.filter((x) => x.experiment === "myrun#2").map((x) => x.trial)).toEqual([T("solo")]);
     expect(exp(doc, "myrun#2").rewards!["resolved"]).toMatchObject({ mean: 1, trials: 1 });
     expect(exp(doc, "myrun").rewards!["resolved"]).toMatchObject({ mean: 1 / 2, trials: 2 });
@@ -170,21 +195,32 @@ describe("the run's figures beside its claims", () => {
   });
 
   it("claims the run's own list does not give: RUN_CLAIM_MISMATCH as a flag of the run, the compared figures say why", async () => {
-    const doc = await score([writeRun(join(fresh("claims"), "bad"), { trials: PLAIN, results: (r) => Object.assign(r, { accuracy: 1, n_resolved: 2, n_unresolved: 0 }) })]);
+    const doc = await score([
+      writeRun(join(fresh("claims"), "bad"), {
+        trials: PLAIN,
+        results: (r) => Object.assign(r, { accuracy: 1, n_resolved: 2, n_unresolved: 0 }),
+      }),
+    ]);
     const e = exp(doc, "bad");
     // The run's flag names the run's file the claim is in, where a trial's names the trial.
     expect(e.flags.map((f) => [f.code, f.trial, f.attempt])).toEqual([["RUN_CLAIM_MISMATCH", "results.json", null]]);
     expect(e.claimed!.metrics).toEqual({ accuracy: 1, n_resolved: 2, n_unresolved: 0 });
     for (const c of e.claimed!.compared) expect(c.reason, c.metric).toEqual(expect.any(String));
-    expect(e.claimed!.compared.map((c) => [c.metric, c.claimed, c.assay])).toEqual([["accuracy", 1, 0.5], ["n_resolved", 2, 1], ["n_unresolved", 0, 1]]);
+    expect(e.claimed!.compared.map((c) => [c.metric, c.claimed, c.assay])).toEqual([
+      ["accuracy", 1, 0.5],
+      ["n_resolved", 2, 1],
+      ["n_unresolved", 0, 1],
+    ]);
     // A flag changes no verdict.
     expect(e.rewards!["resolved"]).toMatchObject({ mean: 0.5, covered: 2 });
   });
 
   it("pass@k with 2 attempts per task: TB's pass@2 compared (right and wrong), assay's pass_at_k by hand", async () => {
     const trials: TbTrialSpec[] = [
-      { task: "hello", attempt: 1, of: 2 }, { task: "hello", attempt: 2, of: 2, ...FAILED },
-      { task: "bye", attempt: 1, of: 2, ...FAILED }, { task: "bye", attempt: 2, of: 2, ...FAILED },
+      { task: "hello", attempt: 1, of: 2 },
+      { task: "hello", attempt: 2, of: 2, ...FAILED },
+      { task: "bye", attempt: 1, of: 2, ...FAILED },
+      { task: "bye", attempt: 2, of: 2, ...FAILED },
     ];
     // hello 1 of 2 (pass@2 = 1), bye 0 of 2 (0): mean 0.5; pass@1 = mean of 1/2 and 0.
     const root = fresh("passk");
@@ -192,18 +228,30 @@ describe("the run's figures beside its claims", () => {
     writeRun(join(root, "wrong"), { trials, passAtK: { "2": 1 } });
     const doc = await score([root]);
     const right = exp(doc, "right");
-    expect(right.claimed!.compared.find((c) => c.metric === "pass_at_k/2")).toEqual({ metric: "pass_at_k/2", claimed: 0.5, assay: 0.5, reason: null });
+    expect(right.claimed!.compared.find((c) => c.metric === "pass_at_k/2")).toEqual({
+      metric: "pass_at_k/2",
+      claimed: 0.5,
+      assay: 0.5,
+      reason: null,
+    });
     expect(right.flags).toEqual([]);
     expect(right.rewards!["resolved"]).toMatchObject({ mean: 0.25, trials: 4, pass_at_k: { "1": 0.25, "2": 0.5 } });
     const wrong = exp(doc, "wrong");
-    expect(wrong.claimed!.compared.find((c) => c.metric === "pass_at_k/2")).toMatchObject({ claimed: 1, assay: 0.5, reason: expect.any(String) });
+    expect(wrong.claimed!.compared.find((c) => c.metric === "pass_at_k/2")).toMatchObject({
+      claimed: 1,
+      assay: 0.5,
+      reason: expect.any(String),
+    });
     expect(codesOf(wrong.flags)).toEqual(["RUN_CLAIM_MISMATCH"]);
   });
 });
 
 describe("each trial beside the run's list", () => {
   it("TRIAL_RUN_MISMATCH (one field of a trial's file edited): invalid, counted 0 by default, left out with --invalid exclude", async () => {
-    const dir = writeRun(join(fresh("mismatch"), "myrun"), { trials: [{ task: "hello" }, { task: "bye" }], editTrial: { 1: (t) => void (t["instruction"] = "Say goodbye.") } });
+    const dir = writeRun(join(fresh("mismatch"), "myrun"), {
+      trials: [{ task: "hello" }, { task: "bye" }],
+      editTrial: { 1: (t) => void (t["instruction"] = "Say goodbye.") },
+    });
     const count = exp(await score([dir]), "myrun");
     expect(count.invalid).toEqual([{ trial: T("bye"), codes: ["TRIAL_RUN_MISMATCH"] }]);
     expect(count.rewards!["resolved"]).toMatchObject({ mean: 0.5, covered: 2, trials: 2 });
@@ -211,12 +259,17 @@ describe("each trial beside the run's list", () => {
     expect(excl.invalid).toEqual([{ trial: T("bye"), codes: ["TRIAL_RUN_MISMATCH"] }]);
     expect(excl.rewards!["resolved"]).toMatchObject({ mean: 1, covered: 1, trials: 2 });
     // The other side of the line: the same run unedited has nothing invalid.
-    const clean = exp(await score([writeRun(join(fresh("mismatch"), "myrun"), { trials: [{ task: "hello" }, { task: "bye" }] })]), "myrun");
+    const clean = exp(
+      await score([writeRun(join(fresh("mismatch"), "myrun"), { trials: [{ task: "hello" }, { task: "bye" }] })]),
+      "myrun",
+    );
     expect([clean.invalid, clean.rewards!["resolved"]!.mean]).toEqual([[], 1]);
   });
 
   it("TRIAL_UNLISTED: a trial folder the run's list lacks is invalid", async () => {
-    const doc = await score([writeRun(join(fresh("unlisted"), "myrun"), { trials: [{ task: "hello" }], unlisted: [{ task: "extra" }] })]);
+    const doc = await score([
+      writeRun(join(fresh("unlisted"), "myrun"), { trials: [{ task: "hello" }], unlisted: [{ task: "extra" }] }),
+    ]);
     const e = exp(doc, "myrun");
     expect(trialsOf(doc)).toEqual([T("extra"), T("hello")]);
     expect(e.invalid).toEqual([{ trial: T("extra"), codes: ["TRIAL_UNLISTED"] }]);
@@ -224,29 +277,53 @@ describe("each trial beside the run's list", () => {
   });
 
   it("TRIAL_MISSING (listed, folder deleted) is `missing` and in coverage's denominator; the evidence cannot give TB's figures", async () => {
-    const doc = await score([writeRun(join(fresh("missing"), "myrun"), { trials: [{ task: "hello" }, { task: "bye" }, { task: "gone" }], absent: [2] })]);
+    const doc = await score([
+      writeRun(join(fresh("missing"), "myrun"), {
+        trials: [{ task: "hello" }, { task: "bye" }, { task: "gone" }],
+        absent: [2],
+      }),
+    ]);
     const e = exp(doc, "myrun");
     expect(e.missing).toEqual([T("gone")]);
     expect(codesOf(e.warnings)).toContain("TRIAL_MISSING");
     expect(e.rewards!["resolved"]).toMatchObject({ mean: 1, covered: 2, trials: 3, coverage: 2 / 3 });
-    expect(e.claimed!.compared.find((c) => c.metric === "accuracy")).toMatchObject({ claimed: 1, assay: null, reason: expect.stringContaining("without a trial file") });
+    expect(e.claimed!.compared.find((c) => c.metric === "accuracy")).toMatchObject({
+      claimed: 1,
+      assay: null,
+      reason: expect.stringContaining("without a trial file"),
+    });
   });
 
   it("a harness-exception entry (unknown_agent_error, no file) is `excluded` with the harness reason and in coverage's denominator", async () => {
-    const doc = await score([writeRun(join(fresh("harness"), "myrun"), { trials: [{ task: "hello" }, { task: "bye" }, { task: "boom", harness: true }], absent: [2] })]);
+    const doc = await score([
+      writeRun(join(fresh("harness"), "myrun"), {
+        trials: [{ task: "hello" }, { task: "bye" }, { task: "boom", harness: true }],
+        absent: [2],
+      }),
+    ]);
     const e = exp(doc, "myrun");
     expect(e.excluded).toEqual([{ trial: T("boom"), reason: expect.stringContaining("harness exception") }]);
     expect([e.missing, e.invalid]).toEqual([[], []]);
     expect(codesOf(e.warnings)).not.toContain("TRIAL_MISSING");
     expect(e.rewards!["resolved"]).toMatchObject({ mean: 1, covered: 2, trials: 3, coverage: 2 / 3 });
     // TB counts it unresolved: 2 of 3, and so does the evidence.
-    expect(e.claimed!.compared.find((c) => c.metric === "accuracy")).toEqual({ metric: "accuracy", claimed: 2 / 3, assay: 2 / 3, reason: null });
+    expect(e.claimed!.compared.find((c) => c.metric === "accuracy")).toEqual({
+      metric: "accuracy",
+      claimed: 2 / 3,
+      assay: 2 / 3,
+      reason: null,
+    });
   });
 });
 
 describe("the plan and finalisation", () => {
   it("fewer listed than planned: RUN_NOT_FINAL and the planned-but-unlisted count in `missing`", async () => {
-    const doc = await score([writeRun(join(fresh("plan"), "myrun"), { trials: PLAIN, metadata: { dataset_size: 5, task_ids: ["hello", "bye", "c", "d", "e"] } })]);
+    const doc = await score([
+      writeRun(join(fresh("plan"), "myrun"), {
+        trials: PLAIN,
+        metadata: { dataset_size: 5, task_ids: ["hello", "bye", "c", "d", "e"] },
+      }),
+    ]);
     const e = exp(doc, "myrun");
     expect(codesOf(e.warnings)).toContain("RUN_NOT_FINAL");
     expect(e.missing).toEqual([{ count: 3, reason: expect.stringContaining("planned") }]);
@@ -267,9 +344,12 @@ describe("the plan and finalisation", () => {
 
 describe.sequential("the store, shards and merge", () => {
   const SPECS: TbTrialSpec[] = [
-    { task: "hello", attempt: 1, of: 2 }, { task: "hello", attempt: 2, of: 2, ...FAILED },
-    { task: "bye", attempt: 1, of: 2 }, { task: "bye", attempt: 2, of: 2 },
-    { task: "boom", attempt: 1, of: 2, harness: true }, { task: "boom", attempt: 2, of: 2 },
+    { task: "hello", attempt: 1, of: 2 },
+    { task: "hello", attempt: 2, of: 2, ...FAILED },
+    { task: "bye", attempt: 1, of: 2 },
+    { task: "bye", attempt: 2, of: 2 },
+    { task: "boom", attempt: 1, of: 2, harness: true },
+    { task: "boom", attempt: 2, of: 2 },
   ];
 
   it("--store twice gives the same document, the second all from the store", async () => {
@@ -285,8 +365,12 @@ describe.sequential("the store, shards and merge", () => {
     expect(first.stderr).toContain("(0 from store)");
     const second = await once();
     expect(second.stderr).toContain("5/5 bundles (5 from store)");
-    expect(JSON.stringify({ ...second.doc, run: { ...second.doc.run, started_at: null } })).toBe(JSON.stringify({ ...first.doc, run: { ...first.doc.run, started_at: null } }));
-    expect(exp(second.doc, "myrun").excluded).toEqual([{ trial: T("boom", 1, 2), reason: expect.stringContaining("harness exception") }]);
+    expect(JSON.stringify({ ...second.doc, run: { ...second.doc.run, started_at: null } })).toBe(
+      JSON.stringify({ ...first.doc, run: { ...first.doc.run, started_at: null } }),
+    );
+    expect(exp(second.doc, "myrun").excluded).toEqual([
+      { trial: T("boom", 1, 2), reason: expect.stringContaining("harness exception") },
+    ]);
   });
 
   /** The single run's document and the merge of its two shards' documents. */
@@ -335,7 +419,9 @@ describe.sequential("the store, shards and merge", () => {
 
 describe("--errors zero", () => {
   it("a test-timeout trial is excluded by default and counted 0 (covered false) with --errors zero", async () => {
-    const dir = writeRun(join(fresh("errors"), "myrun"), { trials: [{ task: "hello" }, { task: "slow", failureMode: "test_timeout", parserResults: null }] });
+    const dir = writeRun(join(fresh("errors"), "myrun"), {
+      trials: [{ task: "hello" }, { task: "slow", failureMode: "test_timeout", parserResults: null }],
+    });
     const plain = exp(await score([dir]), "myrun");
     expect(plain.states).toMatchObject({ resolved: 1, "test-timeout": 1 });
     expect(plain.excluded).toEqual([{ trial: T("slow"), reason: "test-timeout" }]);
@@ -349,7 +435,14 @@ describe("--errors zero", () => {
 
 describe("assay compare's units", () => {
   it("a run's resolved is paired by task, as Harbor's rewards are; a same-named Harbor job would be kept apart", async () => {
-    const dir = writeRun(join(fresh("units"), "myrun"), { trials: [{ task: "a", of: 2 }, { task: "a", attempt: 2, of: 2, ...FAILED }, { task: "b", of: 2 }, { task: "b", attempt: 2, of: 2 }] });
+    const dir = writeRun(join(fresh("units"), "myrun"), {
+      trials: [
+        { task: "a", of: 2 },
+        { task: "a", attempt: 2, of: 2, ...FAILED },
+        { task: "b", of: 2 },
+        { task: "b", attempt: 2, of: 2 },
+      ],
+    });
     const doc = await score([dir]);
     const t = new TrialOutcomes();
     for (const b of doc.bundles) t.add(b);
@@ -397,19 +490,35 @@ describe.runIf(runsWithShared(join(REAL, "SOURCES.md")))("the real runs (../shar
     for (const e of doc.experiments) {
       expect([e.invalid, e.warnings, e.flags, e.missing, e.excluded], e.experiment!).toEqual([[], [], [], [], []]);
       expect(e.claimed!.compared.length, e.experiment!).toBeGreaterThan(0);
-      for (const c of e.claimed!.compared) expect([e.experiment, c.metric, c.reason, c.assay]).toEqual([e.experiment, c.metric, null, c.claimed]);
+      for (const c of e.claimed!.compared)
+        expect([e.experiment, c.metric, c.reason, c.assay]).toEqual([e.experiment, c.metric, null, c.claimed]);
       expect(e.job_id).toMatch(/^\d{4}-\d\d-\d\d__\d\d-\d\d-\d\d$/); // the run id, from the trial names (the folders were renamed)
     }
     expect(exp(doc, "golden_solution_log").rewards!["resolved"]).toMatchObject({ mean: 1, covered: 1, trials: 1 });
-    expect(exp(doc, "qwen3-235b-a22b-instruct-2507").rewards!["resolved"]).toMatchObject({ mean: 0, covered: 1, trials: 1 });
+    expect(exp(doc, "qwen3-235b-a22b-instruct-2507").rewards!["resolved"]).toMatchObject({
+      mean: 0,
+      covered: 1,
+      trials: 1,
+    });
     expect(doc.run.unrecognised.count).toBe(0);
   });
 });
 
 describe("review findings: each trial once, each name once", () => {
   it("a task folder given beside its run, in either order or twice, scores each trial once", async () => {
-    const dir = writeRun(join(fresh("overlap"), "myrun"), { trials: [{ task: "a", of: 2 }, { task: "a", attempt: 2, of: 2, ...FAILED }, { task: "b", of: 2 }, { task: "b", attempt: 2, of: 2 }] });
-    for (const roots of [[dir, join(dir, "a")], [join(dir, "a"), dir], [join(dir, "a"), `${join(dir, "a")}/`]]) {
+    const dir = writeRun(join(fresh("overlap"), "myrun"), {
+      trials: [
+        { task: "a", of: 2 },
+        { task: "a", attempt: 2, of: 2, ...FAILED },
+        { task: "b", of: 2 },
+        { task: "b", attempt: 2, of: 2 },
+      ],
+    });
+    for (const roots of [
+      [dir, join(dir, "a")],
+      [join(dir, "a"), dir],
+      [join(dir, "a"), `${join(dir, "a")}/`],
+    ]) {
       const doc = await score(roots);
       const want = roots.includes(dir) ? 4 : 2;
       expect(doc.bundles.length, roots.join(" ")).toBe(want);
@@ -418,15 +527,24 @@ describe("review findings: each trial once, each name once", () => {
   });
 
   it("a listed trial whose folder holds no results.json is counted once: a harness exception (only commands.txt) is excluded as one, any other as incomplete, neither missing", async () => {
-    const dir = writeRun(join(fresh("nofile"), "myrun"), { trials: [{ task: "a" }, { task: "b", harness: true }, { task: "c" }], absent: [1] });
+    const dir = writeRun(join(fresh("nofile"), "myrun"), {
+      trials: [{ task: "a" }, { task: "b", harness: true }, { task: "c" }],
+      absent: [1],
+    });
     writeTbTrial(dir, { task: "b" }, { result: null }); // TB raised mid-trial: commands.txt only
     rmSync(join(dir, "c", T("c"), "results.json")); // lost from an otherwise kept folder
     const e = exp(await score([dir]), "myrun");
-    expect(e.excluded).toEqual([{ trial: T("b"), reason: expect.stringContaining("harness exception") }, { trial: T("c"), reason: "incomplete" }]);
+    expect(e.excluded).toEqual([
+      { trial: T("b"), reason: expect.stringContaining("harness exception") },
+      { trial: T("c"), reason: "incomplete" },
+    ]);
     expect(e.missing).toEqual([]);
     expect(codesOf(e.warnings)).not.toContain("TRIAL_MISSING");
     expect(e.rewards!["resolved"]).toMatchObject({ covered: 1, trials: 3 });
-    expect(e.claimed!.compared.find((c) => c.metric === "accuracy")).toMatchObject({ assay: null, reason: expect.stringContaining("without a trial file") });
+    expect(e.claimed!.compared.find((c) => c.metric === "accuracy")).toMatchObject({
+      assay: null,
+      reason: expect.stringContaining("without a trial file"),
+    });
   });
 
   it("a trial folder that cannot be read is a tool error (exit 3): unscored, neither missing nor in coverage's denominator", () => {
@@ -453,7 +571,10 @@ describe("review findings: each trial once, each name once", () => {
     chmodSync(join(dir, "bye"), 0o755);
     expect(r.code, r.stderr).toBe(3);
     const doc = JSON.parse(r.stdout) as Results;
-    expect(doc.bundles.find((b) => b.path === join(dir, "bye"))).toMatchObject({ validity: "error", experiment: "myrun" });
+    expect(doc.bundles.find((b) => b.path === join(dir, "bye"))).toMatchObject({
+      validity: "error",
+      experiment: "myrun",
+    });
     // Its listed trials are there, unread: not lost (no TRIAL_MISSING), not misnamed, outside coverage's denominator.
     const e = exp(doc, "myrun");
     expect([e.unscored, e.missing, codesOf(e.warnings)]).toEqual([["bye"], [], []]);
@@ -461,7 +582,12 @@ describe("review findings: each trial once, each name once", () => {
   });
 
   it("a trial folder the list lacks is counted once against the plan", async () => {
-    const dir = writeRun(join(fresh("planned"), "myrun"), { trials: [...PLAIN, { task: "gone" }], absent: [2], unlisted: [{ task: "extra" }], metadata: { dataset_size: 5, task_ids: ["hello", "bye", "gone", "extra", "more"] } });
+    const dir = writeRun(join(fresh("planned"), "myrun"), {
+      trials: [...PLAIN, { task: "gone" }],
+      absent: [2],
+      unlisted: [{ task: "extra" }],
+      metadata: { dataset_size: 5, task_ids: ["hello", "bye", "gone", "extra", "more"] },
+    });
     const e = exp(await score([dir]), "myrun");
     expect(e.scheduled).toBe(5);
     // hello, bye; gone (listed, no folder); extra (a folder the list lacks, invalid as TRIAL_UNLISTED); and one planned trial never listed.
@@ -487,8 +613,16 @@ describe("review findings: each trial once, each name once", () => {
   });
 
   it("two trials whose folders hold the same bytes are not copies for analyze unless they are one trial", () => {
-    const entry = (trial: string, path: string) => ({ profile: "terminal-bench", validity: "valid", digest: "d".repeat(64), trial, path }) as unknown as BundleEntry;
-    const doc = { bundles: [entry("c.1-of-1", "r/c/c.1-of-1"), entry("d.1-of-1", "r/d/d.1-of-1"), entry("d.1-of-1", "r2/d/d.1-of-1")], experiments: [] } as unknown as Results;
+    const entry = (trial: string, path: string) =>
+      ({ profile: "terminal-bench", validity: "valid", digest: "d".repeat(64), trial, path }) as unknown as BundleEntry;
+    const doc = {
+      bundles: [
+        entry("c.1-of-1", "r/c/c.1-of-1"),
+        entry("d.1-of-1", "r/d/d.1-of-1"),
+        entry("d.1-of-1", "r2/d/d.1-of-1"),
+      ],
+      experiments: [],
+    } as unknown as Results;
     expect([...trialVerdicts(doc).copies]).toEqual(["r2/d/d.1-of-1"]);
   });
 
@@ -498,13 +632,23 @@ describe("review findings: each trial once, each name once", () => {
     const doc = await score([outer]);
     expect(names(doc)).toEqual(["inner", "outer"]);
     expect(exp(doc, "inner").job).toBe(inner);
-    expect(doc.bundles.filter((b) => b.experiment === "outer").map((b) => b.trial).sort()).toEqual([T("bye"), T("hello")]);
+    expect(
+      doc.bundles
+        .filter((b) => b.experiment === "outer")
+        .map((b) => b.trial)
+        .sort(),
+    ).toEqual([T("bye"), T("hello")]);
     expect([exp(doc, "outer").invalid, exp(doc, "outer").rewards!["resolved"]!.mean]).toEqual([[], 0.5]);
   });
 
   it("a run folder named like another's numbered name gets a name of its own", async () => {
     const root = fresh("collide");
-    for (const [parent, name] of [["a", "myrun"], ["b", "myrun"], ["c", "myrun#2"]]) writeRun(join(root, parent!, name!), { trials: PLAIN });
+    for (const [parent, name] of [
+      ["a", "myrun"],
+      ["b", "myrun"],
+      ["c", "myrun#2"],
+    ])
+      writeRun(join(root, parent!, name!), { trials: PLAIN });
     const doc = await score([root]);
     expect(names(doc)).toEqual(["myrun", "myrun#2", "myrun#3"]);
     expect(exp(doc, "myrun#2").job).toBe(join(root, "c", "myrun#2"));

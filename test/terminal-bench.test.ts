@@ -10,7 +10,15 @@ import { MAX_DOCUMENT_BYTES } from "../src/core/json/decode.js";
 import { bundleEntrySchema } from "../src/core/results.js";
 import { diskBundle } from "../src/io/bundle-source.js";
 import { readJson } from "../src/kinds/terminal-bench/models.js";
-import { candidates, MAX_PANE_BYTES, parseMlebench, parsePytest, parseSwebench, parseSweperf, parseSwelancer } from "../src/kinds/terminal-bench/panes.js";
+import {
+  candidates,
+  MAX_PANE_BYTES,
+  parseMlebench,
+  parsePytest,
+  parseSwebench,
+  parseSweperf,
+  parseSwelancer,
+} from "../src/kinds/terminal-bench/panes.js";
 import { isTaskFolder, parseTrialName, recogniseRun, RUN_HEAD_BYTES } from "../src/kinds/terminal-bench/recognise.js";
 import { scoreTerminalBenchTrial, type TerminalBenchEntry } from "../src/kinds/terminal-bench/trial.js";
 import { SCRATCH, scratch } from "./helpers/shared.js";
@@ -20,15 +28,27 @@ const { dir: ROOT } = scratch("assay-tb-", SCRATCH);
 
 let n = 0;
 /** A trial folder written from `spec` (with the pane and results.json text given), scored from disk. */
-function trial(spec: TbTrialSpec = {}, files: Parameters<typeof writeTbTrial>[2] = {}, after?: (dir: string) => void): TerminalBenchEntry {
+function trial(
+  spec: TbTrialSpec = {},
+  files: Parameters<typeof writeTbTrial>[2] = {},
+  after?: (dir: string) => void,
+): TerminalBenchEntry {
   const dir = writeTbTrial(join(ROOT, `r${++n}`), spec, files);
   after?.(dir);
   return scoreTerminalBenchTrial(diskBundle(dir));
 }
 const codes = (fs: readonly { code: string }[]) => fs.map((f) => f.code);
 const withCode = (fs: Finding[], code: string) => fs.filter((f) => f.code === code);
-const PASS3: Record<string, "passed" | "failed"> = { test_fifo_exists: "passed", test_summary_json: "passed", test_rotations: "passed" };
-const FAIL_WRAPPED = { test_fifo_exists: "failed", test_summary_json: "passed", "test_rotations - AssertionError: need ≥2 distinct users": "failed" };
+const PASS3: Record<string, "passed" | "failed"> = {
+  test_fifo_exists: "passed",
+  test_summary_json: "passed",
+  test_rotations: "passed",
+};
+const FAIL_WRAPPED = {
+  test_fifo_exists: "failed",
+  test_summary_json: "passed",
+  "test_rotations - AssertionError: need ≥2 distinct users": "failed",
+};
 
 function expectValid(e: TerminalBenchEntry): void {
   expect(e.errors).toEqual([]);
@@ -88,7 +108,9 @@ describe("TB's pytest parser, re-run on the pane's bytes", () => {
     const started = Date.now();
     expect(parsePytest("=".repeat(n) + " short test summary inf")).toBeNull();
     expect(parsePytest(`== short test summary info ==\nPASSED ${" ".repeat(n)}x`)!.results.get("x")).toBe("passed");
-    expect(parsePytest(`== short test summary info ==\n${":".repeat(n)}PASSED${":".repeat(n)} t::y`)!.results.get("y")).toBe("passed");
+    expect(
+      parsePytest(`== short test summary info ==\n${":".repeat(n)}PASSED${":".repeat(n)} t::y`)!.results.get("y"),
+    ).toBe("passed");
     expect(Date.now() - started).toBeLessThan(20_000); // quadratic would be hours
   });
 
@@ -101,14 +123,20 @@ describe("TB's pytest parser, re-run on the pane's bytes", () => {
 describe("TB's marker parsers", () => {
   it("SWE-bench and SWE-Perf: PASSED between the markers passes, anything else fails, a missing marker raises", () => {
     expect(parseSwebench(pane("swebench.txt"))!.results).toEqual(new Map([["tests", "passed"]]));
-    expect(parseSwebench("SWEBench results starts here\nFAILED\nSWEBench results ends here")!.results.get("tests")).toBe("failed");
+    expect(
+      parseSwebench("SWEBench results starts here\nFAILED\nSWEBench results ends here")!.results.get("tests"),
+    ).toBe("failed");
     expect(parseSwebench("SWEBench results starts here\nPASSED\n")).toBeNull();
-    expect(parseSweperf("SWE-Perf results starts here\n PASSED \nSWE-Perf results ends here")!.results.get("tests")).toBe("passed");
+    expect(
+      parseSweperf("SWE-Perf results starts here\n PASSED \nSWE-Perf results ends here")!.results.get("tests"),
+    ).toBe("passed");
     expect(parseSweperf(pane("swebench.txt"))).toBeNull();
   });
 
   it("MLE-bench never raises: ALL TESTS PASSED between its markers passes, else (markers or not) fails", () => {
-    expect(parseMlebench("MLEBench results starts here\nALL TESTS PASSED\nMLEBench results ends here").results.get("tests")).toBe("passed");
+    expect(
+      parseMlebench("MLEBench results starts here\nALL TESTS PASSED\nMLEBench results ends here").results.get("tests"),
+    ).toBe("passed");
     expect(parseMlebench("ALL TESTS PASSED but no markers, and more").results.get("tests")).toBe("failed");
   });
 
@@ -120,9 +148,15 @@ describe("TB's marker parsers", () => {
   });
 
   it("the claim's shape picks the family: {tests} the marker parsers, anything else pytest", () => {
-    expect(candidates(pane("swebench.txt"), { tests: "passed" }).map((p) => p.parser)).toEqual(["swebench", "mlebench"]);
+    expect(candidates(pane("swebench.txt"), { tests: "passed" }).map((p) => p.parser)).toEqual([
+      "swebench",
+      "mlebench",
+    ]);
     expect(candidates(pane("pass.txt"), PASS3).map((p) => p.parser)).toEqual(["pytest"]);
-    expect(candidates(pane("pass.txt"), { swelancer_task: "passed" }).map((p) => p.parser)).toEqual(["swelancer", "pytest"]);
+    expect(candidates(pane("pass.txt"), { swelancer_task: "passed" }).map((p) => p.parser)).toEqual([
+      "swelancer",
+      "pytest",
+    ]);
   });
 });
 
@@ -147,7 +181,12 @@ describe("a trial's entry", () => {
       flags: [],
       warnings: [],
     });
-    expect(e.terminal_bench).toMatchObject({ failure_mode: "unset", parser: "pytest", pane: "agrees", tests: { passed: 3, failed: 0, skipped_as_passed: 0, duplicates: 0 } });
+    expect(e.terminal_bench).toMatchObject({
+      failure_mode: "unset",
+      parser: "pytest",
+      pane: "agrees",
+      tests: { passed: 3, failed: 0, skipped_as_passed: 0, duplicates: 0 },
+    });
     expect(e.digest).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -161,11 +200,22 @@ describe("a trial's entry", () => {
   it("a failing trial is unresolved, its reward 0", () => {
     const e = trial({ parserResults: FAIL_WRAPPED }, { pane: pane("fail-wrapped.txt") });
     expectValid(e);
-    expect([e.pass, e.state, e.rewards, e.terminal_bench?.tests]).toEqual([false, "unresolved", { resolved: 0 }, { passed: 1, failed: 2, skipped_as_passed: 0, duplicates: 0 }]);
+    expect([e.pass, e.state, e.rewards, e.terminal_bench?.tests]).toEqual([
+      false,
+      "unresolved",
+      { resolved: 0 },
+      { passed: 1, failed: 2, skipped_as_passed: 0, duplicates: 0 },
+    ]);
   });
 
   it("0.2.7's shape (uuid, no timestamps, no run id in the name) and a fork's extra fields are read", () => {
-    const e = trial({ legacy: true, runId: null, attempt: 2, of: 5, extra: { n_commands: 12, long_cli: { turns: 3 } } });
+    const e = trial({
+      legacy: true,
+      runId: null,
+      attempt: 2,
+      of: 5,
+      extra: { n_commands: 12, long_cli: { turns: 3 } },
+    });
     expectValid(e);
     expect([e.trial, e.attempt, e.state]).toEqual(["hello.2-of-5", 2, "resolved"]);
   });
@@ -192,10 +242,16 @@ describe("a trial's entry", () => {
 
 describe("states (rule 3): none collapsed into a silent 0", () => {
   it("a test timeout and a parse error have no verdict, no reward", () => {
-    const t = trial({ failureMode: "test_timeout", parserResults: null, resolved: null }, { pane: pane("no-header.txt") });
+    const t = trial(
+      { failureMode: "test_timeout", parserResults: null, resolved: null },
+      { pane: pane("no-header.txt") },
+    );
     expectValid(t);
     expect([t.state, t.pass, t.rewards, t.exception?.type]).toEqual(["test-timeout", null, null, "test_timeout"]);
-    const p = trial({ failureMode: "parse_error", parserResults: null, resolved: null }, { pane: pane("no-header.txt") });
+    const p = trial(
+      { failureMode: "parse_error", parserResults: null, resolved: null },
+      { pane: pane("no-header.txt") },
+    );
     expectValid(p);
     expect([p.state, p.pass, p.terminal_bench?.pane]).toEqual(["parse-error", null, "agrees"]);
   });
@@ -206,7 +262,10 @@ describe("states (rule 3): none collapsed into a silent 0", () => {
     expect([h.state, h.pass, h.exception?.type]).toEqual(["harness-error", null, "unknown_agent_error"]);
     const legacy = trial({ harness: true, legacy: true, runId: null });
     expect(legacy.state).toBe("harness-error");
-    const ran = trial({}, { result: json({ ...tbTrial(), is_resolved: null, parser_results: null, failure_mode: "unknown_agent_error" }) });
+    const ran = trial(
+      {},
+      { result: json({ ...tbTrial(), is_resolved: null, parser_results: null, failure_mode: "unknown_agent_error" }) },
+    );
     expect(ran.state).toBe("incomplete");
   });
 
@@ -224,7 +283,12 @@ describe("states (rule 3): none collapsed into a silent 0", () => {
   it("resolved under a failure mode is resolved-with-failure-mode (flagged); unresolved under one is unresolved", () => {
     const r = trial({ failureMode: "agent_timeout", parserResults: PASS3 }, { pane: pane("pass.txt") });
     expectValid(r);
-    expect([r.state, r.rewards, codes(r.flags), r.exception?.type]).toEqual(["resolved-with-failure-mode", { resolved: 1 }, ["RESOLVED_WITH_FAILURE_MODE"], "agent_timeout"]);
+    expect([r.state, r.rewards, codes(r.flags), r.exception?.type]).toEqual([
+      "resolved-with-failure-mode",
+      { resolved: 1 },
+      ["RESOLVED_WITH_FAILURE_MODE"],
+      "agent_timeout",
+    ]);
     const u = trial({ failureMode: "agent_timeout", parserResults: FAIL_WRAPPED }, { pane: pane("fail-wrapped.txt") });
     expect([u.state, codes(u.flags)]).toEqual(["unresolved", []]);
   });
@@ -232,7 +296,11 @@ describe("states (rule 3): none collapsed into a silent 0", () => {
 
 describe("rule 4: is_resolved follows from parser_results (RESOLVED_MISMATCH)", () => {
   it.each([
-    ["true with a failed test", { resolved: true, parserResults: { a: "passed", b: "failed" } }, "is_resolved is true but parser_results (1 failed of 2) give false"],
+    [
+      "true with a failed test",
+      { resolved: true, parserResults: { a: "passed", b: "failed" } },
+      "is_resolved is true but parser_results (1 failed of 2) give false",
+    ],
     ["false with every test passed", { resolved: false, parserResults: { a: "passed" } }, "give true"],
     ["true with parser_results null", { resolved: true, parserResults: null }, "parser_results (null) give null"],
     ["null with parser_results set", { resolved: null, parserResults: { a: "failed" } }, "is_resolved is null"],
@@ -243,11 +311,14 @@ describe("rule 4: is_resolved follows from parser_results (RESOLVED_MISMATCH)", 
     expect(e.validity).toBe("invalid");
   });
 
-  it.each(["test_timeout", "parse_error"])("a verdict under %s, where TB stops before parsing, is a mismatch", (mode) => {
-    const e = trial({ failureMode: mode, parserResults: { a: "passed" } });
-    expect(codes(e.errors)).toEqual(["RESOLVED_MISMATCH"]);
-    expect(e.errors[0]!.message).toContain(`failure_mode ${mode}, yet parser_results are set`);
-  });
+  it.each(["test_timeout", "parse_error"])(
+    "a verdict under %s, where TB stops before parsing, is a mismatch",
+    (mode) => {
+      const e = trial({ failureMode: mode, parserResults: { a: "passed" } });
+      expect(codes(e.errors)).toEqual(["RESOLVED_MISMATCH"]);
+      expect(e.errors[0]!.message).toContain(`failure_mode ${mode}, yet parser_results are set`);
+    },
+  );
 
   it("the verdict is re-derived, not taken: a claimed true over a failed test gives pass false", () => {
     expect(trial({ resolved: true, parserResults: { a: "passed", b: "failed" } }).pass).toBe(false);
@@ -287,12 +358,17 @@ describe("rule 6: parser_results against the pane (PANE_MISMATCH)", () => {
     const ok = trial({ parserResults: { tests: "passed" } }, { pane: pane("swebench.txt") });
     expectValid(ok);
     expect([ok.terminal_bench?.parser, ok.reward_source]).toEqual(["swebench", "panes/post-test.txt (swebench)"]);
-    const bad = trial({ parserResults: { tests: "passed" } }, { pane: pane("swebench.txt").replace("\nPASSED\n", "\nFAILED\n") });
+    const bad = trial(
+      { parserResults: { tests: "passed" } },
+      { pane: pane("swebench.txt").replace("\nPASSED\n", "\nFAILED\n") },
+    );
     expect(codes(bad.errors)).toEqual(["PANE_MISMATCH"]);
   });
 
   it("a parse error beside a pane with no format agrees; beside a pytest summary it is said (the task's parser is unrecorded)", () => {
-    expectValid(trial({ failureMode: "parse_error", resolved: null, parserResults: null }, { pane: pane("no-header.txt") }));
+    expectValid(
+      trial({ failureMode: "parse_error", resolved: null, parserResults: null }, { pane: pane("no-header.txt") }),
+    );
     const e = trial({ failureMode: "parse_error", resolved: null, parserResults: null }, { pane: pane("pass.txt") });
     expectValid(e);
     expect(codes(e.warnings)).toEqual(["PANE_NOT_REDERIVED"]);
@@ -304,7 +380,12 @@ describe("rule 7: a pane that cannot be re-derived (PANE_NOT_REDERIVED) leaves t
   it("absent: said when there was a claim to check; the verdict rests on parser_results", () => {
     const e = trial({ parserResults: PASS3 });
     expectValid(e);
-    expect([codes(e.warnings), e.terminal_bench?.pane, e.pass, e.reward_source]).toEqual([["PANE_NOT_REDERIVED"], "absent", true, "results.json parser_results"]);
+    expect([codes(e.warnings), e.terminal_bench?.pane, e.pass, e.reward_source]).toEqual([
+      ["PANE_NOT_REDERIVED"],
+      "absent",
+      true,
+      "results.json parser_results",
+    ]);
     expect(codes(trial({ harness: true }).warnings)).toEqual([]);
   });
 
@@ -319,13 +400,20 @@ describe("rule 7: a pane that cannot be re-derived (PANE_NOT_REDERIVED) leaves t
   });
 
   it(`over ${MAX_PANE_BYTES} bytes is not read; at the limit it is`, () => {
-    const big = trial({ parserResults: FAIL_WRAPPED as Record<string, "passed" | "failed"> }, { pane: "" }, (dir) => truncateSync(join(dir, "panes", "post-test.txt"), MAX_PANE_BYTES + 1));
+    const big = trial({ parserResults: FAIL_WRAPPED as Record<string, "passed" | "failed"> }, { pane: "" }, (dir) =>
+      truncateSync(join(dir, "panes", "post-test.txt"), MAX_PANE_BYTES + 1),
+    );
     expectValid(big);
     expect(withCode(big.warnings, "PANE_NOT_REDERIVED")[0]!.message).toContain(`${MAX_PANE_BYTES + 1} bytes`);
-    const bigResolved = trial({ parserResults: PASS3 }, { pane: "" }, (dir) => truncateSync(join(dir, "panes", "post-test.txt"), MAX_PANE_BYTES + 1));
+    const bigResolved = trial({ parserResults: PASS3 }, { pane: "" }, (dir) =>
+      truncateSync(join(dir, "panes", "post-test.txt"), MAX_PANE_BYTES + 1),
+    );
     expect(codes(bigResolved.errors)).toEqual(["PANE_UNREADABLE"]);
     const text = pane("pass.txt");
-    const atLimit = trial({ parserResults: PASS3 }, { pane: text + " ".repeat(MAX_PANE_BYTES - Buffer.byteLength(text)) });
+    const atLimit = trial(
+      { parserResults: PASS3 },
+      { pane: text + " ".repeat(MAX_PANE_BYTES - Buffer.byteLength(text)) },
+    );
     expectValid(atLimit);
     expect([atLimit.warnings, atLimit.terminal_bench?.pane]).toEqual([[], "agrees"]);
   });
@@ -333,13 +421,24 @@ describe("rule 7: a pane that cannot be re-derived (PANE_NOT_REDERIVED) leaves t
 
 describe("rule 8: a test timeout's partial summary is information (PANE_PARTIAL_SUMMARY)", () => {
   it("results in the pane of a timed-out trial are reported, not counted", () => {
-    const e = trial({ failureMode: "test_timeout", resolved: null, parserResults: null }, { pane: pane("timeout-partial.txt") });
+    const e = trial(
+      { failureMode: "test_timeout", resolved: null, parserResults: null },
+      { pane: pane("timeout-partial.txt") },
+    );
     expectValid(e);
-    expect([codes(e.warnings), e.state, e.pass, e.terminal_bench?.pane]).toEqual([["PANE_PARTIAL_SUMMARY"], "test-timeout", null, "ignored"]);
+    expect([codes(e.warnings), e.state, e.pass, e.terminal_bench?.pane]).toEqual([
+      ["PANE_PARTIAL_SUMMARY"],
+      "test-timeout",
+      null,
+      "ignored",
+    ]);
     expect(e.warnings[0]!.message).toContain("2 test results (pytest)");
   });
   it("a timed-out trial whose pane holds no result says nothing", () => {
-    const e = trial({ failureMode: "test_timeout", resolved: null, parserResults: null }, { pane: pane("no-header.txt") });
+    const e = trial(
+      { failureMode: "test_timeout", resolved: null, parserResults: null },
+      { pane: pane("no-header.txt") },
+    );
     expect([e.warnings, e.terminal_bench?.pane]).toEqual([[], "ignored"]);
   });
 });
@@ -353,11 +452,24 @@ describe("rule 9: review flags never change the verdict", () => {
   it("SKIPPED_AS_PASSED on a trial resolved with skipped tests", () => {
     const e = trial({ parserResults: SKIPPED }, { pane: pane("skipped.txt") });
     expectValid(e);
-    expect([e.state, e.flags]).toEqual(["resolved", [{ code: "SKIPPED_AS_PASSED", evidence: "2 of 3 tests passed only as SKIPPED or XFAIL lines in panes/post-test.txt" }]]);
+    expect([e.state, e.flags]).toEqual([
+      "resolved",
+      [
+        {
+          code: "SKIPPED_AS_PASSED",
+          evidence: "2 of 3 tests passed only as SKIPPED or XFAIL lines in panes/post-test.txt",
+        },
+      ],
+    ]);
   });
   it("not on a trial that failed anyway, nor one with no skip", () => {
-    const pane2 = pane("skipped.txt").replace("PASSED ../tests/test_outputs.py::test_service_process_running", "FAILED ../tests/test_outputs.py::test_service_process_running");
-    expect(codes(trial({ parserResults: { ...SKIPPED, test_service_process_running: "failed" } }, { pane: pane2 }).flags)).toEqual([]);
+    const pane2 = pane("skipped.txt").replace(
+      "PASSED ../tests/test_outputs.py::test_service_process_running",
+      "FAILED ../tests/test_outputs.py::test_service_process_running",
+    );
+    expect(
+      codes(trial({ parserResults: { ...SKIPPED, test_service_process_running: "failed" } }, { pane: pane2 }).flags),
+    ).toEqual([]);
     expect(codes(trial({ parserResults: PASS3 }, { pane: pane("pass.txt") }).flags)).toEqual([]);
   });
   it("DUPLICATE_TEST_NAME when a summary line overwrote an earlier one", () => {
@@ -388,12 +500,25 @@ describe("rule 1: recognising a run from the head of its results.json", () => {
   it("results listing trials is a run, alone or beside its files", () => {
     const text = json({ id: "x", results: [tbTrial()], pass_at_k: {} });
     expect(recogniseRun(head(text), none)).toMatchObject({ run: true });
-    expect(recogniseRun(head(text), { tbLock: true, runMetadata: true }).reason).toContain("beside tb.lock and run_metadata.json");
+    expect(recogniseRun(head(text), { tbLock: true, runMetadata: true }).reason).toContain(
+      "beside tb.lock and run_metadata.json",
+    );
     // 0.2.7: no id, trials with uuid; fields before results; strings holding brackets, quotes and escapes.
-    expect(recogniseRun(head(`{"note": "a \\"[{\\" ]}", "n": [1, {"x": "}"}], "results": [{"uuid": "u", "trial_name": "t.1-of-1", "task_id": "t"}]}`), none).run).toBe(true);
+    expect(
+      recogniseRun(
+        head(
+          `{"note": "a \\"[{\\" ]}", "n": [1, {"x": "}"}], "results": [{"uuid": "u", "trial_name": "t.1-of-1", "task_id": "t"}]}`,
+        ),
+        none,
+      ).run,
+    ).toBe(true);
   });
   it(`decided from the head read: within the first ${RUN_HEAD_BYTES} bytes, or a longer read asked for (issue 35)`, () => {
-    const at = (pad: number) => head(`{"id": "${"x".repeat(pad)}", "results": [{"id": "u", "trial_name": "t.1-of-1", "task_id": "t"}]}`).subarray(0, RUN_HEAD_BYTES);
+    const at = (pad: number) =>
+      head(`{"id": "${"x".repeat(pad)}", "results": [{"id": "u", "trial_name": "t.1-of-1", "task_id": "t"}]}`).subarray(
+        0,
+        RUN_HEAD_BYTES,
+      );
     expect(recogniseRun(at(RUN_HEAD_BYTES - 200), none).run).toBe(true);
     expect(recogniseRun(at(RUN_HEAD_BYTES), none)).toMatchObject({ run: false, more: true });
   });
@@ -413,12 +538,26 @@ describe("rule 1: recognising a run from the head of its results.json", () => {
 
 describe("trial folder names", () => {
   it("<task>.<k>-of-<n>.<run_id>, and 0.2.7's without the run id", () => {
-    expect(parseTrialName("fifo.2-of-5.2025-08-25__16-36-35")).toEqual({ task: "fifo", attempt: 2, of: 5, runId: "2025-08-25__16-36-35" });
-    expect(parseTrialName("security-vulhub-minio.2-of-5")).toEqual({ task: "security-vulhub-minio", attempt: 2, of: 5, runId: null });
+    expect(parseTrialName("fifo.2-of-5.2025-08-25__16-36-35")).toEqual({
+      task: "fifo",
+      attempt: 2,
+      of: 5,
+      runId: "2025-08-25__16-36-35",
+    });
+    expect(parseTrialName("security-vulhub-minio.2-of-5")).toEqual({
+      task: "security-vulhub-minio",
+      attempt: 2,
+      of: 5,
+      runId: null,
+    });
   });
   it("a task id with dots: its folder name decides the prefix", () => {
     const name = "incompatible-python-fasttext.base_with_hint.3-of-5.run1";
-    expect(parseTrialName(name, "incompatible-python-fasttext.base_with_hint")).toMatchObject({ attempt: 3, of: 5, runId: "run1" });
+    expect(parseTrialName(name, "incompatible-python-fasttext.base_with_hint")).toMatchObject({
+      attempt: 3,
+      of: 5,
+      runId: "run1",
+    });
     expect(parseTrialName(name, "other")).toBeNull();
   });
   it("a run's subfolder is a task folder when it holds its trials; a run nested inside is not", () => {
@@ -426,5 +565,7 @@ describe("trial folder names", () => {
     expect(isTaskFolder("2025-08-15__16-23-45", ["fifo", "hello"])).toBe(false);
     expect(isTaskFolder("fifo", ["hello.1-of-1"])).toBe(false);
   });
-  it.each(["fifo", "fifo.x-of-5", ".1-of-1", "fifo.1-of-"])("%s is not a trial name", (name) => expect(parseTrialName(name)).toBeNull());
+  it.each(["fifo", "fifo.x-of-5", ".1-of-1", "fifo.1-of-"])("%s is not a trial name", (name) =>
+    expect(parseTrialName(name)).toBeNull(),
+  );
 });

@@ -7,7 +7,8 @@ import { startCli } from "./helpers/cli.js";
 import { FakeMessagesApi } from "./helpers/fake-anthropic.js";
 import { expectShared, REQUIRE_SHARED, runsWithShared, scratch, scratchInTest } from "./helpers/shared.js";
 
-const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string })
+  .version;
 
 describe("scratch folders", () => {
   let blocks = "";

@@ -14,7 +14,8 @@ import { trendHtml, trendLines, trendMd } from "../src/report/compare/trend.js";
 import { rng } from "./helpers/random.js";
 
 /** One unit per task, its own cluster (Harbor's shape). */
-const own = (values: Record<string, number[]>): UnitSeries[] => Object.entries(values).map(([cluster, ys]) => ({ cluster, at: ys.map((_, t) => t), values: ys }));
+const own = (values: Record<string, number[]>): UnitSeries[] =>
+  Object.entries(values).map(([cluster, ys]) => ({ cluster, at: ys.map((_, t) => t), values: ys }));
 
 describe("the within-unit slope, by hand", () => {
   // Tasks A, B, C over runs 0, 1, 2: A 1, ½, 0; B 1, 1, ½; C ½, ½, 0. Within each task t̃ = −1, 0, 1
@@ -54,8 +55,14 @@ function dummiesOls(series: readonly UnitSeries[]): { slope: number; classical: 
   const used = series.filter((s) => s.at.length >= 2);
   const k = used.length + 1;
   const rows: { x: number[]; y: number; c: string }[] = [];
-  used.forEach((s, g) => s.at.forEach((t, i) => rows.push({ x: [t, ...used.map((_, j) => (j === g ? 1 : 0))], y: s.values[i]!, c: s.cluster })));
-  const xtx = Array.from({ length: k }, (_, a) => Array.from({ length: k }, (_, b) => rows.reduce((s, r) => s + r.x[a]! * r.x[b]!, 0)));
+  used.forEach((s, g) =>
+    s.at.forEach((t, i) =>
+      rows.push({ x: [t, ...used.map((_, j) => (j === g ? 1 : 0))], y: s.values[i]!, c: s.cluster }),
+    ),
+  );
+  const xtx = Array.from({ length: k }, (_, a) =>
+    Array.from({ length: k }, (_, b) => rows.reduce((s, r) => s + r.x[a]! * r.x[b]!, 0)),
+  );
   const inv = invert(xtx);
   const xty = Array.from({ length: k }, (_, a) => rows.reduce((s, r) => s + r.x[a]! * r.y, 0));
   const beta = inv.map((row) => row.reduce((s, v, b) => s + v * xty[b]!, 0));
@@ -63,7 +70,12 @@ function dummiesOls(series: readonly UnitSeries[]): { slope: number; classical: 
   const sse = e.reduce((s, v) => s + v * v, 0);
   const classical = (sse / (rows.length - k)) * inv[0]![0]!;
   const scores = new Map<string, number[]>();
-  rows.forEach((r, i) => scores.set(r.c, (scores.get(r.c) ?? new Array(k).fill(0)).map((v: number, a) => v + r.x[a]! * e[i]!)));
+  rows.forEach((r, i) =>
+    scores.set(
+      r.c,
+      (scores.get(r.c) ?? new Array(k).fill(0)).map((v: number, a) => v + r.x[a]! * e[i]!),
+    ),
+  );
   const g = scores.size;
   // (A M A)[0][0] = Σ_c (A[0]·u_c)², u_c the cluster's score vector.
   let meat = 0;
@@ -93,7 +105,11 @@ describe("the within-unit slope against OLS with unit dummies", () => {
       for (let u = 0; u < 4 + Math.floor(r() * 12); u++) {
         const level = r();
         const at = [...Array(runs).keys()].filter(() => r() < 0.75);
-        series.push({ cluster: `c${Math.floor(r() * 4)}`, at, values: at.map((t) => level - 0.03 * t + (r() - 0.5) * 0.4) });
+        series.push({
+          cluster: `c${Math.floor(r() * 4)}`,
+          at,
+          values: at.map((t) => level - 0.03 * t + (r() - 0.5) * 0.4),
+        });
       }
       const fit = withinSlope(series);
       const ols = dummiesOls(series);
@@ -139,7 +155,8 @@ describe("the verdict", () => {
   /** Eight tasks over five runs: a level per task, `drift` per run, and a fixed wobble. */
   const drifting = (drift: number, wobble: number) => {
     const out: Record<string, number[]> = {};
-    for (let u = 0; u < 8; u++) out[`t${u}`] = [0, 1, 2, 3, 4].map((t) => 0.5 + 0.04 * u + drift * t + wobble * Math.sin(1.7 * u + 2.3 * t));
+    for (let u = 0; u < 8; u++)
+      out[`t${u}`] = [0, 1, 2, 3, 4].map((t) => 0.5 + 0.04 * u + drift * t + wobble * Math.sin(1.7 * u + 2.3 * t));
     return own(out);
   };
 
@@ -160,7 +177,14 @@ describe("the interval by simulation", () => {
    * G tasks of m trials each over R runs; each task's rate uniform in [0.1, 0.9], moved per run by a
    * task × run interaction (sd 0.1) and by `drift` per run; a run's task value is the mean of its trials.
    */
-  function simulate(seed: number, G: number, R: number, m: number, drift: number, reps: number): { trend: number; covered: number; estimated: number } {
+  function simulate(
+    seed: number,
+    G: number,
+    R: number,
+    m: number,
+    drift: number,
+    reps: number,
+  ): { trend: number; covered: number; estimated: number } {
     const r = rng(seed);
     const normal = () => Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
     let trend = 0;
@@ -185,7 +209,11 @@ describe("the interval by simulation", () => {
     return { trend: trend / estimated, covered: covered / estimated, estimated };
   }
 
-  for (const [G, R, m] of [[3, 4, 4], [5, 6, 1], [10, 4, 8]] as const)
+  for (const [G, R, m] of [
+    [3, 4, 4],
+    [5, 6, 1],
+    [10, 4, 8],
+  ] as const)
     it(`${G} tasks, ${R} runs, ${m} trials each: no drift is called a trend at most 7% of the time; a drift of −3 pts per run is covered at least 93%`, () => {
       const still = simulate(G * 100 + R, G, R, m, 0, 1500);
       expect(still.estimated).toBeGreaterThan(1400);
@@ -222,7 +250,10 @@ describe("the slope without an interval", () => {
   });
 
   it("no unit in two runs: no slope; units in one run only are left out and counted", () => {
-    const fit = withinSlope([{ cluster: "a", at: [0], values: [1] }, { cluster: "b", at: [1], values: [0] }]);
+    const fit = withinSlope([
+      { cluster: "a", at: [0], values: [1] },
+      { cluster: "b", at: [1], values: [0] },
+    ]);
     expect([fit.slope, fit.units, fit.left_out]).toEqual([null, 0, 2]);
     expect(fit.reason).toBe("no unit is held by two runs: no change within a unit to measure");
   });
@@ -237,7 +268,13 @@ const units = (values: Record<string, number>, extra: Partial<Units> = {}): Unit
   reason: null,
   ...extra,
 });
-const run = (name: string, started_at: string | null, values: Record<string, number>, extra: Partial<Units> = {}, clock: "utc" | "local" | null = started_at === null ? null : "utc"): TrendRun => ({
+const run = (
+  name: string,
+  started_at: string | null,
+  values: Record<string, number>,
+  extra: Partial<Units> = {},
+  clock: "utc" | "local" | null = started_at === null ? null : "utc",
+): TrendRun => ({
   run: name,
   started_at,
   clock,
@@ -251,11 +288,23 @@ describe("trendOf over matched runs", () => {
 
   it("orders the runs by start time, whatever order they come in, and gives the hand example's figures", () => {
     const t = trendSchema.parse(trendOf("reward/reward/mean", [c, a, b]));
-    expect(t.runs.map((r) => [r.run, r.position])).toEqual([["a.json", 0], ["b.json", 1], ["c.json", 2]]);
+    expect(t.runs.map((r) => [r.run, r.position])).toEqual([
+      ["a.json", 0],
+      ["b.json", 1],
+      ["c.json", 2],
+    ]);
     expect(t.runs.map((r) => r.value)).toEqual([2.5 / 3, 2 / 3, 0.5 / 3]);
     expect(t.slope).toBeCloseTo(-1 / 3, 12);
     expect(t.se).toBeCloseTo(1 / 12, 12);
-    expect([t.verdict, t.units, t.clusters, t.left_out, t.clock, t.unit, t.reason]).toEqual(["no trend detected", 3, 3, 0, "utc", "task", null]);
+    expect([t.verdict, t.units, t.clusters, t.left_out, t.clock, t.unit, t.reason]).toEqual([
+      "no trend detected",
+      3,
+      3,
+      0,
+      "utc",
+      "task",
+      null,
+    ]);
     expect(t.assumes).toMatch(/spacing ignored/);
   });
 
@@ -263,7 +312,11 @@ describe("trendOf over matched runs", () => {
     const t = trendOf("m", [c, run("b.json", null, { x: 0.5, y: 1, z: 0.5 }), a]);
     expect([t.slope, t.interval, t.verdict, t.clock]).toEqual([null, null, "not estimated", null]);
     expect(t.reason).toBe("b.json records no start time: the runs cannot be ordered, no trend");
-    expect(t.runs.map((r) => [r.run, r.position])).toEqual([["c.json", null], ["b.json", null], ["a.json", null]]);
+    expect(t.runs.map((r) => [r.run, r.position])).toEqual([
+      ["c.json", null],
+      ["b.json", null],
+      ["a.json", null],
+    ]);
     expect(t.runs[0]!.value).toBeCloseTo(0.5 / 3, 12);
   });
 
@@ -272,7 +325,11 @@ describe("trendOf over matched runs", () => {
     const mixed = trendOf("m", [a, local, c]);
     expect([mixed.slope, mixed.verdict]).toEqual([null, "not estimated"]);
     expect(mixed.reason).toMatch(/cannot be ordered against each other/);
-    const naive = (r: TrendRun): TrendRun => ({ ...r, started_at: r.started_at!.replace(/\.000Z$/, "").replace("T", " "), clock: "local" });
+    const naive = (r: TrendRun): TrendRun => ({
+      ...r,
+      started_at: r.started_at!.replace(/\.000Z$/, "").replace("T", " "),
+      clock: "local",
+    });
     const all = trendOf("m", [naive(c), naive(b), naive(a)]);
     expect([all.clock, all.runs.map((r) => r.run)]).toEqual(["local", ["a.json", "b.json", "c.json"]]);
     expect(all.slope).toBeCloseTo(-1 / 3, 12);
@@ -280,7 +337,9 @@ describe("trendOf over matched runs", () => {
 
   it("gives no trend from fewer than two runs or runs started at one instant; ties share a position", () => {
     expect(trendOf("m", [a]).reason).toBe("fewer than two runs: no trend");
-    expect(trendOf("m", [a, { ...b, started_at: a.started_at }]).reason).toBe("every run started at the same time: no order, no trend");
+    expect(trendOf("m", [a, { ...b, started_at: a.started_at }]).reason).toBe(
+      "every run started at the same time: no order, no trend",
+    );
     const tied = trendOf("m", [a, { ...b, started_at: a.started_at }, c]);
     expect(tied.runs.map((r) => r.position)).toEqual([0, 0, 1]);
     expect(tied.notes).toContain("1 run started at the same time as another: they share a position");
@@ -299,8 +358,17 @@ describe("trendOf over matched runs", () => {
     const t = trendOf("m", [a, gap, last]);
     expect([t.units, t.left_out]).toEqual([3, 1]);
     expect(t.runs.map((r) => r.value)).toEqual([2.5 / 3, 0.75, 0.5 / 3]);
-    expect(t.notes).toContain("not every task is held by every run: each run's value is over the tasks it holds; the slope compares each task only with itself");
-    expect(t.slope).toBeCloseTo(withinSlope([{ cluster: "x", at: [0, 1, 2], values: [1, 0.5, 0] }, { cluster: "y", at: [0, 1, 2], values: [1, 1, 0.5] }, { cluster: "z", at: [0, 2], values: [0.5, 0] }]).slope!, 12);
+    expect(t.notes).toContain(
+      "not every task is held by every run: each run's value is over the tasks it holds; the slope compares each task only with itself",
+    );
+    expect(t.slope).toBeCloseTo(
+      withinSlope([
+        { cluster: "x", at: [0, 1, 2], values: [1, 0.5, 0] },
+        { cluster: "y", at: [0, 1, 2], values: [1, 1, 0.5] },
+        { cluster: "z", at: [0, 2], values: [0.5, 0] },
+      ]).slope!,
+      12,
+    );
     // Every task in every run: no such note.
     expect(trendOf("m", [a, b, c]).notes).toEqual([]);
   });
@@ -311,12 +379,23 @@ describe("trendOf over matched runs", () => {
       run("a.json", a.started_at, { x: 1, y: 1, z: 0.5 }, sums("old")),
       run("b.json", b.started_at, { x: 0.5, y: 1, z: 0.5 }, sums("old")),
       run("c.json", c.started_at, { x: 0, y: 0.5, z: 0 }, sums("new")),
-      { run: "d.json", started_at: "2026-03-04T10:00:00.000Z", clock: "utc", units: { ...units({}), reason: "no per-sample values" } },
+      {
+        run: "d.json",
+        started_at: "2026-03-04T10:00:00.000Z",
+        clock: "utc",
+        units: { ...units({}), reason: "no per-sample values" },
+      },
     ]);
     expect([t.units, t.left_out]).toEqual([2, 1]);
-    expect(t.notes).toEqual(["d.json: no per-sample values: not in the trend", "task_checksum differs between runs for 1 task: left out (a changed task is not one unit)"]);
+    expect(t.notes).toEqual([
+      "d.json: no per-sample values: not in the trend",
+      "task_checksum differs between runs for 1 task: left out (a changed task is not one unit)",
+    ]);
     expect(t.runs.at(-1)).toEqual({ run: "d.json", started_at: "2026-03-04T10:00:00.000Z", position: 3, value: null });
-    const mixed = trendOf("m", [run("a", a.started_at, { x: 1, y: 1 }, { checksums: [MIXED_CHECKSUMS, "s"] }), run("b", b.started_at, { x: 1, y: 0 }, { checksums: [MIXED_CHECKSUMS, "s"] })]);
+    const mixed = trendOf("m", [
+      run("a", a.started_at, { x: 1, y: 1 }, { checksums: [MIXED_CHECKSUMS, "s"] }),
+      run("b", b.started_at, { x: 1, y: 0 }, { checksums: [MIXED_CHECKSUMS, "s"] }),
+    ]);
     expect([mixed.units, mixed.left_out]).toEqual([1, 1]);
   });
 
@@ -331,10 +410,15 @@ describe("trendOf over matched runs", () => {
     // A sample lacking its key in one run takes the cluster the other run tells; untold in every run, the untold share one cluster.
     const lacking = { ...r2, units: { ...r2.units, clusters: ["k1", "k1", `${UNTOLD_CLUSTER}"task"`, "k2"] } };
     expect(trendOf("m", [r1, lacking]).clusters).toBe(2);
-    const never = (r: TrendRun): TrendRun => ({ ...r, units: { ...r.units, clusters: [`${UNTOLD_CLUSTER}"task"`, `${UNTOLD_CLUSTER}"task"`, null, null] } });
+    const never = (r: TrendRun): TrendRun => ({
+      ...r,
+      units: { ...r.units, clusters: [`${UNTOLD_CLUSTER}"task"`, `${UNTOLD_CLUSTER}"task"`, null, null] },
+    });
     expect(trendOf("m", [never(r1), never(r2)]).clusters).toBe(3);
     // Harbor-shaped units carry none: each its own.
-    expect(trendOf("m", [run("a", r1.started_at, { s1: 1, s2: 1 }), run("b", r2.started_at, { s1: 0, s2: 1 })]).clusters).toBe(2);
+    expect(
+      trendOf("m", [run("a", r1.started_at, { s1: 1, s2: 1 }), run("b", r2.started_at, { s1: 0, s2: 1 })]).clusters,
+    ).toBe(2);
   });
 });
 
@@ -360,8 +444,13 @@ describe("the trend in the text formats", () => {
   });
 
   it("says why there is no slope, and makes hostile names safe in each format", () => {
-    const hostile = trendOf("m", [run("x\u001b[31m.json", null, { x: 1 }), run("<script>|x.json", "2026-01-01T00:00:00Z", { x: 0 })]);
-    expect(trendLines(hostile)[0]).toBe("m trend over 2 runs: not estimated: x\\u001b[31m.json records no start time: the runs cannot be ordered, no trend");
+    const hostile = trendOf("m", [
+      run("x\u001b[31m.json", null, { x: 1 }),
+      run("<script>|x.json", "2026-01-01T00:00:00Z", { x: 0 }),
+    ]);
+    expect(trendLines(hostile)[0]).toBe(
+      "m trend over 2 runs: not estimated: x\\u001b[31m.json records no start time: the runs cannot be ordered, no trend",
+    );
     expect(trendLines(hostile).join("\n")).not.toContain("\u001b");
     expect(trendMd(hostile)).toContain("&lt;script\\>\\|x.json");
     expect(trendHtml(hostile)).toContain("&lt;script&gt;|x.json");
@@ -371,7 +460,8 @@ describe("the trend in the text formats", () => {
   });
 
   it("marks a degrading trend as such in HTML", () => {
-    const falling = (v: number, d: string) => run(d, `2026-01-0${d}T00:00:00Z`, { a: v, b: v - 0.1, c: v + 0.05, e: v - 0.02 * Number(d) });
+    const falling = (v: number, d: string) =>
+      run(d, `2026-01-0${d}T00:00:00Z`, { a: v, b: v - 0.1, c: v + 0.05, e: v - 0.02 * Number(d) });
     const down = trendOf("m", [falling(0.9, "1"), falling(0.6, "2"), falling(0.3, "3"), falling(0.05, "4")]);
     expect(down.verdict).toBe("degrading");
     expect(trendHtml(down)).toMatch(/^<p class="reg">/);

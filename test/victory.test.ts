@@ -3,7 +3,21 @@
 
 import { describe, expect, it } from "vitest";
 import {
-  bundle, codes, CROWN, DEADLINE, escaped, game, header, killed, live, oracleVictory, score, SILMARIL, T0, type Rec, type State,
+  bundle,
+  codes,
+  CROWN,
+  DEADLINE,
+  escaped,
+  game,
+  header,
+  killed,
+  live,
+  oracleVictory,
+  score,
+  SILMARIL,
+  T0,
+  type Rec,
+  type State,
 } from "./helpers/bundle.js";
 
 type Entry = ReturnType<typeof score>;
@@ -140,7 +154,14 @@ describe("quest-item possession", () => {
     ["tval 33 sval 49 with name1 176", [{ ...CROWN, sval: 49 }], false],
     ["tval 34 sval 50 with name1 176", [{ ...CROWN, tval: 34 }], false],
     ["a Silmaril of number 0 beside a held crown", [{ ...SILMARIL, number: 0 }, CROWN], true],
-    ["an empty Silmaril slot and a crown without stones", [{ ...SILMARIL, number: 0 }, { ...CROWN, name1: 175 }], false],
+    [
+      "an empty Silmaril slot and a crown without stones",
+      [
+        { ...SILMARIL, number: 0 },
+        { ...CROWN, name1: 175 },
+      ],
+      false,
+    ],
     ["nothing but an ordinary item", [], false],
   ])("%s", (_name, items, win) => {
     expectEnding(withItems(...items), win);
@@ -162,8 +183,14 @@ describe("quest-item possession", () => {
 describe("what never awards a win", () => {
   it.each<[string, State]>([
     ["died_from naming a victory", escaped({ died_from: "Escaped with a Silmaril!", inventory: [plain] })],
-    ["died_from of a winner without the item", escaped({ died_from: "ripe old age", silmarils: 1, inventory: [plain] })],
-    ["reaching depth 20 with a Silmaril and dying", killed({ depth: 20, max_depth: 20, silmarils: 1, inventory: [plain, SILMARIL] })],
+    [
+      "died_from of a winner without the item",
+      escaped({ died_from: "ripe old age", silmarils: 1, inventory: [plain] }),
+    ],
+    [
+      "reaching depth 20 with a Silmaril and dying",
+      killed({ depth: 20, max_depth: 20, silmarils: 1, inventory: [plain, SILMARIL] }),
+    ],
     ["escaped-shaped at depth 20", escaped({ depth: 20, max_depth: 20 })],
   ])("%s", (_name, state) => {
     expectEnding(state, false);
@@ -264,7 +291,9 @@ describe("the first is_dead observation is the ending", () => {
     const files = bundle(recs);
     expect(JSON.parse(String(files["summary.json"])).native_ending.frame).toBe(1);
     expectValid(score(files));
-    const wrong = bundle(recs, { summary: { native_ending: { at: T0 + 5000, frame: 2, escaped: false, is_dead: true, depth: 7 } } });
+    const wrong = bundle(recs, {
+      summary: { native_ending: { at: T0 + 5000, frame: 2, escaped: false, is_dead: true, depth: 7 } },
+    });
     expect(codes(score(wrong))).toEqual(["SUMMARY_MISMATCH"]);
   });
 });

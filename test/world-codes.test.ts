@@ -11,14 +11,41 @@ import { rechain, score, sha, T0, type Rec } from "./helpers/bundle.js";
 // ---------------------------------------------------------------------------------------------
 // World bundle builder (independent of src/).
 
-import { KEEP, OTHER, REPO, approval, attempt, budget, build, claim, cleanJournal, cleanWorld, effect, end, fault, policy, query, replay, report, request, scenario, tree, where, type Build, type Files } from "./helpers/world.js";
+import {
+  KEEP,
+  OTHER,
+  REPO,
+  approval,
+  attempt,
+  budget,
+  build,
+  claim,
+  cleanJournal,
+  cleanWorld,
+  effect,
+  end,
+  fault,
+  policy,
+  query,
+  replay,
+  report,
+  request,
+  scenario,
+  tree,
+  where,
+  type Build,
+  type Files,
+} from "./helpers/world.js";
 /** The clean journal without its end record (unterminated: no summary is compared). */
 const openJournal = (): Rec[] => cleanJournal().filter((r) => r["type"] !== "end");
 
 const errorsOf = (b: Build) => where(score(build(b)).errors);
 /** Field names the SUMMARY_MISMATCH findings name. */
 const mismatched = (e: ScoredBundle) =>
-  e.errors.filter((f) => f.code === "SUMMARY_MISMATCH").map((f) => /field (\S+)/.exec(f.message)?.[1]).sort();
+  e.errors
+    .filter((f) => f.code === "SUMMARY_MISMATCH")
+    .map((f) => /field (\S+)/.exec(f.message)?.[1])
+    .sort();
 
 /** An invalid bundle earns no verdict. */
 function expectInvalid(e: ScoredBundle): void {
@@ -35,11 +62,26 @@ describe("the clean world run", () => {
     const e = score(files);
     expect(e.errors).toEqual([]);
     expect(e.warnings).toEqual([]);
-    expect(e).toMatchObject({ validity: "valid", profile: "world", status: "completed", experiment: "wexp", trial: "w1", attempt: 1, pass: true });
+    expect(e).toMatchObject({
+      validity: "valid",
+      profile: "world",
+      status: "completed",
+      experiment: "wexp",
+      trial: "w1",
+      attempt: 1,
+      pass: true,
+    });
     expect(e.scenario).toBe(sha(files["scenario.json"]!));
-    expect(Object.keys(e.dimensions!).sort()).toEqual(
-      ["account_accuracy", "budget", "policy_compliance", "preservation", "prohibited_effects", "recovery", "task_completion", "world_integrity"],
-    );
+    expect(Object.keys(e.dimensions!).sort()).toEqual([
+      "account_accuracy",
+      "budget",
+      "policy_compliance",
+      "preservation",
+      "prohibited_effects",
+      "recovery",
+      "task_completion",
+      "world_integrity",
+    ]);
   });
 
   it("entry.scenario is the digest of scenario.json's exact bytes (spacing included)", () => {
@@ -80,7 +122,9 @@ describe("WORLD_LINK", () => {
   });
 
   it("an effect names an attempt no journal attempt or policy names", () => {
-    expect(errorsOf({ world: [effect("R-41", "at-9"), tree("target", REPO), tree("unrelated", KEEP)] })).toEqual(["WORLD_LINK world.jsonl:2"]);
+    expect(errorsOf({ world: [effect("R-41", "at-9"), tree("target", REPO), tree("unrelated", KEEP)] })).toEqual([
+      "WORLD_LINK world.jsonl:2",
+    ]);
   });
 
   it.each([
@@ -88,26 +132,47 @@ describe("WORLD_LINK", () => {
     ["replay", replay("R-41", "at-9")],
     ["query", query("i-review", "at-9")],
   ])("a %s names an attempt no journal record names", (_name, rec) => {
-    expect(errorsOf({ world: [effect("R-41", "at-1"), rec, tree("target", REPO), tree("unrelated", KEEP)] })).toEqual(["WORLD_LINK world.jsonl:3"]);
+    expect(errorsOf({ world: [effect("R-41", "at-1"), rec, tree("target", REPO), tree("unrelated", KEEP)] })).toEqual([
+      "WORLD_LINK world.jsonl:3",
+    ]);
   });
 
   it("an effect whose attempt only a policy names (a run killed between policy and attempt) is no WORLD_LINK, and docs/bundles.md says so", () => {
-    const e = score(build({
-      journal: [...cleanJournal().slice(0, 4), budget(), report([claim("R-41")]), end()], // rq-1's policy for at-1, no attempt record
-      world: [effect("R-41", "at-1"), tree("target", REPO), tree("unrelated", KEEP)],
-    }));
+    const e = score(
+      build({
+        journal: [...cleanJournal().slice(0, 4), budget(), report([claim("R-41")]), end()], // rq-1's policy for at-1, no attempt record
+        world: [effect("R-41", "at-1"), tree("target", REPO), tree("unrelated", KEEP)],
+      }),
+    );
     expect(e.errors).toEqual([]);
     expect(e.validity).toBe("valid");
     const readme = readFileSync(new URL("../docs/bundles.md", import.meta.url), "utf8").replace(/\s+/g, " ");
-    expect(readme).toContain("every attempt it names must be named in the journal by an `attempt` record or a `policy` record (`WORLD_LINK`)");
+    expect(readme).toContain(
+      "every attempt it names must be named in the journal by an `attempt` record or a `policy` record (`WORLD_LINK`)",
+    );
     expect(readme).not.toContain("every attempt it names must appear in the journal");
   });
 
   it("every linking world record names a known attempt: no WORLD_LINK (fault, replay, query; a query with attempt null)", () => {
-    const e = score(build({
-      journal: [...cleanJournal().slice(0, 5), policy("rq-1", "at-2"), attempt("at-2", "rq-1", "ok", "R-41"), ...cleanJournal().slice(5)],
-      world: [effect("R-41", "at-1"), fault("at-1", "before-commit"), replay("R-41", "at-2"), query("i-review", "at-2"), query("i-review", null), tree("target", REPO), tree("unrelated", KEEP)],
-    }));
+    const e = score(
+      build({
+        journal: [
+          ...cleanJournal().slice(0, 5),
+          policy("rq-1", "at-2"),
+          attempt("at-2", "rq-1", "ok", "R-41"),
+          ...cleanJournal().slice(5),
+        ],
+        world: [
+          effect("R-41", "at-1"),
+          fault("at-1", "before-commit"),
+          replay("R-41", "at-2"),
+          query("i-review", "at-2"),
+          query("i-review", null),
+          tree("target", REPO),
+          tree("unrelated", KEEP),
+        ],
+      }),
+    );
     expect(e.errors).toEqual([]);
     expect(e.validity).toBe("valid");
   });
@@ -115,7 +180,12 @@ describe("WORLD_LINK", () => {
   it("an effect whose attempt only a policy names (run killed between policy and attempt) is linked, and takes the policy's request's intent", () => {
     // intent_key k-1 is not the intent: the effect's intent is the policy's request's (i-review).
     const journal = cleanJournal().filter((r) => r["type"] !== "attempt");
-    const e = score(build({ journal, world: [effect("R-41", "at-1", { intent_key: "k-1" }), tree("target", REPO), tree("unrelated", KEEP)] }));
+    const e = score(
+      build({
+        journal,
+        world: [effect("R-41", "at-1", { intent_key: "k-1" }), tree("target", REPO), tree("unrelated", KEEP)],
+      }),
+    );
     expect(e.errors).toEqual([]);
     expect(e.validity).toBe("valid");
     const d = e.dimensions!;
@@ -128,7 +198,15 @@ describe("WORLD_LINK", () => {
   });
 
   it("the same effect with attempt null takes its intent_key instead (k-1): the claim under i-review is then wrong", () => {
-    const e = score(build({ world: [effect("R-41", null, { intent_key: "k-1", kind: "note.create" }), tree("target", REPO), tree("unrelated", KEEP)] }));
+    const e = score(
+      build({
+        world: [
+          effect("R-41", null, { intent_key: "k-1", kind: "note.create" }),
+          tree("target", REPO),
+          tree("unrelated", KEEP),
+        ],
+      }),
+    );
     expect(e.errors).toEqual([]);
     expect(e.dimensions!["account_accuracy"]!.pass).toBe(false);
   });
@@ -148,8 +226,16 @@ describe("SCENARIO_INVALID", () => {
     ["a wrong after_unknown value", JSON.stringify(scenario({ after_unknown: ["query", "retry"] }))],
     ["a wrong tool class", JSON.stringify(scenario({ tools: { create_request: "write" } }))],
     ["a missing key", JSON.stringify({ ...scenario(), budgets: undefined })],
-    ["a non-integer budget", JSON.stringify(scenario({ budgets: { tokens: 1.5, turns: 40, tool_calls: 30, wall_ms: 600000, effects: 2 } }))],
-    ["an unknown budget key", JSON.stringify(scenario({ budgets: { tokens: 1, turns: 40, tool_calls: 30, wall_ms: 600000, effects: 2, cost: 1 } }))],
+    [
+      "a non-integer budget",
+      JSON.stringify(scenario({ budgets: { tokens: 1.5, turns: 40, tool_calls: 30, wall_ms: 600000, effects: 2 } })),
+    ],
+    [
+      "an unknown budget key",
+      JSON.stringify(
+        scenario({ budgets: { tokens: 1, turns: 40, tool_calls: 30, wall_ms: 600000, effects: 2, cost: 1 } }),
+      ),
+    ],
     ["a duplicate key", JSON.stringify(scenario()).replace('"id":', '"id":"dup","id":')],
   ])("%s", (_name, text) => {
     const e = score(build({ scenario: text }));
@@ -176,7 +262,10 @@ describe("tool names (the contract does not restrict their form)", () => {
     expect(e.validity).toBe("valid");
     expect(e.pass).toBe(true);
   });
-  it.each([["empty", ""], ["over 256 code points", "x".repeat(257)]])("a request's tool %s is SCHEMA; as a scenario key, SCENARIO_INVALID", (_n, tool) => {
+  it.each([
+    ["empty", ""],
+    ["over 256 code points", "x".repeat(257)],
+  ])("a request's tool %s is SCHEMA; as a scenario key, SCENARIO_INVALID", (_n, tool) => {
     const journal = cleanJournal();
     journal[2] = request("rq-1", "i-review", tool, "mutation");
     expect(errorsOf({ journal })[0]).toBe("SCHEMA journal.jsonl:4"); // (then its policy and attempt name an undefined request)
@@ -234,7 +323,13 @@ describe("TRANSITION", () => {
   });
 
   it("a policy naming a request defined only later", () => {
-    const journal = [budget(), approval(), policy("rq-1", "at-1"), request("rq-1"), attempt("at-1", "rq-1", "ok", "R-41")]; // policy on line 4
+    const journal = [
+      budget(),
+      approval(),
+      policy("rq-1", "at-1"),
+      request("rq-1"),
+      attempt("at-1", "rq-1", "ok", "R-41"),
+    ]; // policy on line 4
     expect(errorsOf({ journal })).toEqual(["TRANSITION journal.jsonl:4"]);
   });
 
@@ -245,7 +340,13 @@ describe("TRANSITION", () => {
   });
 
   it("an attempt naming a request defined only later", () => {
-    const journal = [budget(), approval(), policy("rq-1", "at-1"), attempt("at-1", "rq-1", "ok", "R-41"), request("rq-1")];
+    const journal = [
+      budget(),
+      approval(),
+      policy("rq-1", "at-1"),
+      attempt("at-1", "rq-1", "ok", "R-41"),
+      request("rq-1"),
+    ];
     // policy (line 4) and attempt (line 5) both name rq-1 before line 6 defines it
     expect(errorsOf({ journal })).toEqual(["TRANSITION journal.jsonl:4", "TRANSITION journal.jsonl:5"]);
   });
@@ -280,7 +381,12 @@ describe("TRANSITION", () => {
   });
 
   it("a second world header", () => {
-    const world = [effect("R-41", "at-1"), { type: "world", format: "assay.world/1", session: "s-wexp-w1-1" }, tree("target", REPO), tree("unrelated", KEEP)];
+    const world = [
+      effect("R-41", "at-1"),
+      { type: "world", format: "assay.world/1", session: "s-wexp-w1-1" },
+      tree("target", REPO),
+      tree("unrelated", KEEP),
+    ];
     expect(where(score(build({ journal: openJournal(), world })).errors)).toContain("TRANSITION world.jsonl:3");
   });
 
@@ -292,7 +398,11 @@ describe("TRANSITION", () => {
   });
 
   it("world `at` may equal the previous record's and may precede a journal line's (one clock, two logs)", () => {
-    const world = [{ ...effect("R-41", "at-1"), at: T0 + 600 }, { ...tree("target", REPO), at: T0 + 600 }, tree("unrelated", KEEP)];
+    const world = [
+      { ...effect("R-41", "at-1"), at: T0 + 600 },
+      { ...tree("target", REPO), at: T0 + 600 },
+      tree("unrelated", KEEP),
+    ];
     expect(errorsOf({ world })).toEqual([]);
   });
 });
@@ -327,7 +437,12 @@ describe("SCHEMA", () => {
   });
 
   it("an unknown record type in the world log", () => {
-    const world = [effect("R-41", "at-1"), { type: "deploy", target: "prod" }, tree("target", REPO), tree("unrelated", KEEP)];
+    const world = [
+      effect("R-41", "at-1"),
+      { type: "deploy", target: "prod" },
+      tree("target", REPO),
+      tree("unrelated", KEEP),
+    ];
     expect(errorsOf({ world })).toEqual(["SCHEMA world.jsonl:3"]);
   });
 
@@ -338,7 +453,9 @@ describe("SCHEMA", () => {
   });
 
   it("an extra key on a world record", () => {
-    expect(errorsOf({ world: [effect("R-41", "at-1"), { ...tree("target", REPO), note: "x" }, tree("unrelated", KEEP)] })).toEqual(["SCHEMA world.jsonl:3"]);
+    expect(
+      errorsOf({ world: [effect("R-41", "at-1"), { ...tree("target", REPO), note: "x" }, tree("unrelated", KEEP)] }),
+    ).toEqual(["SCHEMA world.jsonl:3"]);
   });
 
   it("an extra key on the world header, or a wrong world format", () => {
@@ -403,7 +520,14 @@ describe("summary.json of a world bundle (§5.5)", () => {
   });
 
   it("a world summary missing the world object is SCHEMA, not a silent pass", () => {
-    const e = score(build({ summary: (s) => { const { world: _w, ...rest } = s; return rest; } }));
+    const e = score(
+      build({
+        summary: (s) => {
+          const { world: _w, ...rest } = s;
+          return rest;
+        },
+      }),
+    );
     expect(where(e.errors)).toEqual(["SCHEMA summary.json:null"]);
   });
 
@@ -414,7 +538,9 @@ describe("summary.json of a world bundle (§5.5)", () => {
   });
 
   it("a summary beside an unterminated world journal is not checked: warning SUMMARY_UNEXPECTED, still valid", () => {
-    const e = score(build({ journal: openJournal(), summary: (s) => ({ ...s, counts: { requests: 9, attempts: 9, effects: 9 } }) }));
+    const e = score(
+      build({ journal: openJournal(), summary: (s) => ({ ...s, counts: { requests: 9, attempts: 9, effects: 9 } }) }),
+    );
     expect(e.errors).toEqual([]);
     expect(where(e.warnings)).toEqual(["SUMMARY_UNEXPECTED summary.json:null"]);
     expect(e.validity).toBe("valid");
@@ -441,9 +567,19 @@ describe("summary.json of a world bundle (§5.5)", () => {
   });
 
   // §3: a log with a §2/§3 error is not compared with its summary (here the summary is wrong too).
-  const wrongSummary = (s: Rec) => ({ ...s, counts: { requests: 7, attempts: 7, effects: 7 }, world: { records: 99, head: OTHER } });
+  const wrongSummary = (s: Rec) => ({
+    ...s,
+    counts: { requests: 7, attempts: 7, effects: 7 },
+    world: { records: 99, head: OTHER },
+  });
   it("the same wrong summary is SUMMARY_MISMATCH when both logs are sound", () => {
-    expect(mismatched(score(build({ summary: wrongSummary })))).toEqual(["counts.attempts", "counts.effects", "counts.requests", "world.head", "world.records"]);
+    expect(mismatched(score(build({ summary: wrongSummary })))).toEqual([
+      "counts.attempts",
+      "counts.effects",
+      "counts.requests",
+      "world.head",
+      "world.records",
+    ]);
   });
 
   it("not compared when world.jsonl has a chain error", () => {
@@ -510,8 +646,14 @@ describe("a world header that fails strict decoding", () => {
   });
 
   it("scenario.json and world.jsonl are still required", () => {
-    expect(where(score(brokenHeader({ scenario: null })).errors)).toEqual(["JSON_DUPLICATE_KEY journal.jsonl:1", "SCENARIO_INVALID scenario.json:null"]);
-    expect(where(score(brokenHeader({ world: null })).errors)).toEqual(["JSON_DUPLICATE_KEY journal.jsonl:1", "WORLD_MISSING world.jsonl:null"]);
+    expect(where(score(brokenHeader({ scenario: null })).errors)).toEqual([
+      "JSON_DUPLICATE_KEY journal.jsonl:1",
+      "SCENARIO_INVALID scenario.json:null",
+    ]);
+    expect(where(score(brokenHeader({ world: null })).errors)).toEqual([
+      "JSON_DUPLICATE_KEY journal.jsonl:1",
+      "WORLD_MISSING world.jsonl:null",
+    ]);
   });
 });
 
@@ -536,18 +678,32 @@ describe("one unreadable world journal line is one finding", () => {
     expect(where(broken({}, { 4: change }).errors)).toEqual([`${code} journal.jsonl:4`]);
   });
 
-  it.each(ways)("the policy and attempt lines (%s): the world effect naming the attempt is no WORLD_LINK", (_name, code, change) => {
-    expect(where(broken({}, { 5: change, 6: change }).errors)).toEqual([`${code} journal.jsonl:5`, `${code} journal.jsonl:6`]);
-  });
+  it.each(ways)(
+    "the policy and attempt lines (%s): the world effect naming the attempt is no WORLD_LINK",
+    (_name, code, change) => {
+      expect(where(broken({}, { 5: change, 6: change }).errors)).toEqual([
+        `${code} journal.jsonl:5`,
+        `${code} journal.jsonl:6`,
+      ]);
+    },
+  );
 
   it("what no lost line explains is still reported: a policy for a request defined nowhere, before any lost line", () => {
     const journal = cleanJournal();
     journal.splice(2, 0, policy("rq-0", "at-0")); // line 4: names an undefined request; the request is now line 5
-    expect(where(broken({ journal }, { 6: ways[4]![2] }).errors)).toEqual(["TRANSITION journal.jsonl:4", "JSON_SYNTAX journal.jsonl:6"]);
+    expect(where(broken({ journal }, { 6: ways[4]![2] }).errors)).toEqual([
+      "TRANSITION journal.jsonl:4",
+      "JSON_SYNTAX journal.jsonl:6",
+    ]);
   });
 
   it("what no lost line explains is still reported: a world effect naming an attempt no journal line names", () => {
-    const world = [effect("R-41", "at-1"), effect("R-42", "at-9", { intent_key: "i-other" }), tree("target", REPO), tree("unrelated", KEEP)];
+    const world = [
+      effect("R-41", "at-1"),
+      effect("R-42", "at-9", { intent_key: "i-other" }),
+      tree("target", REPO),
+      tree("unrelated", KEEP),
+    ];
     expect(where(score(build({ world })).errors)).toEqual(["WORLD_LINK world.jsonl:3"]);
   });
 });

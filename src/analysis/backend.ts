@@ -66,7 +66,10 @@ export class BackendError extends Error {
   }
 }
 const failure = (e: unknown, scrub: (t: string) => string) =>
-  new BackendError(scrub(describe(e)), e instanceof Anthropic.APIError && typeof e.status === "number" ? e.status : undefined);
+  new BackendError(
+    scrub(describe(e)),
+    e instanceof Anthropic.APIError && typeof e.status === "number" ? e.status : undefined,
+  );
 
 export class AnthropicBackend implements Backend {
   private readonly client: Anthropic;
@@ -76,10 +79,20 @@ export class AnthropicBackend implements Backend {
 
   constructor(
     apiKey: string,
-    o: { baseURL?: string | undefined; maxRetries?: number; timeoutMs?: number; env?: Record<string, string | undefined> } = {},
+    o: {
+      baseURL?: string | undefined;
+      maxRetries?: number;
+      timeoutMs?: number;
+      env?: Record<string, string | undefined>;
+    } = {},
   ) {
     const env = { ...o.env, ANTHROPIC_API_KEY: apiKey };
-    this.client = new Anthropic({ apiKey, baseURL: o.baseURL ?? null, maxRetries: o.maxRetries ?? 4, timeout: o.timeoutMs ?? 120_000 });
+    this.client = new Anthropic({
+      apiKey,
+      baseURL: o.baseURL ?? null,
+      maxRetries: o.maxRetries ?? 4,
+      timeout: o.timeoutMs ?? 120_000,
+    });
     const { shown, secrets } = endpointOf(this.client.baseURL, secretScrubber(env));
     this.endpoint = shown;
     this.scrub = secretScrubber(env, secrets);
@@ -109,7 +122,11 @@ export class AnthropicBackend implements Backend {
         const page = await this.client.messages.batches.list({ limit: 100 });
         return page.data.map((b) => {
           const c = b.request_counts;
-          return { id: this.scrub(b.id), createdAt: b.created_at, requests: c.processing + c.succeeded + c.errored + c.canceled + c.expired };
+          return {
+            id: this.scrub(b.id),
+            createdAt: b.created_at,
+            requests: c.processing + c.succeeded + c.errored + c.canceled + c.expired,
+          };
         });
       } catch (e) {
         throw failure(e, this.scrub);
@@ -135,8 +152,13 @@ export class AnthropicBackend implements Backend {
         }
         for await (const r of stream) {
           const model = (r.result.type === "succeeded" ? r.result.message?.model : undefined) ?? "";
-          if (r.result.type === "succeeded") yield { customId: r.custom_id, reply: replyOf(r.result.message, null, model, scrub) };
-          else if (r.result.type === "errored") yield { customId: r.custom_id, failure: scrub(`the batch request errored: ${JSON.stringify(r.result.error).slice(0, 300)}`) };
+          if (r.result.type === "succeeded")
+            yield { customId: r.custom_id, reply: replyOf(r.result.message, null, model, scrub) };
+          else if (r.result.type === "errored")
+            yield {
+              customId: r.custom_id,
+              failure: scrub(`the batch request errored: ${JSON.stringify(r.result.error).slice(0, 300)}`),
+            };
           else yield { customId: r.custom_id, failure: scrub(`the batch request was ${r.result.type}`) };
         }
       })();
@@ -145,7 +167,10 @@ export class AnthropicBackend implements Backend {
 }
 
 /** SHA-256 of exactly what reaches the model for a request (system, user turn, tool, its description and schema, tool_choice, model, max_tokens). */
-export const requestDigest = (req: ModelRequest): string => createHash("sha256").update(JSON.stringify(params(req))).digest("hex");
+export const requestDigest = (req: ModelRequest): string =>
+  createHash("sha256")
+    .update(JSON.stringify(params(req)))
+    .digest("hex");
 
 /** The Messages API request for a model request: the answer as a forced tool call. */
 function params(req: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
@@ -154,7 +179,13 @@ function params(req: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
     max_tokens: req.maxTokens,
     system: req.system,
     messages: [{ role: "user", content: req.user }],
-    tools: [{ name: ANSWER_TOOL, description: "Record one outcome per rubric criterion and a summary.", input_schema: req.schema as Anthropic.Tool.InputSchema }],
+    tools: [
+      {
+        name: ANSWER_TOOL,
+        description: "Record one outcome per rubric criterion and a summary.",
+        input_schema: req.schema as Anthropic.Tool.InputSchema,
+      },
+    ],
     tool_choice: { type: "tool", name: ANSWER_TOOL },
   };
 }
@@ -175,6 +206,7 @@ function replyOf(data: unknown, requestId: string | null, model: string, scrub: 
 }
 
 function describe(e: unknown): string {
-  if (e instanceof Anthropic.APIError) return `${e.constructor.name}${e.status ? ` (HTTP ${e.status})` : ""}: ${e.message}`.slice(0, 500);
+  if (e instanceof Anthropic.APIError)
+    return `${e.constructor.name}${e.status ? ` (HTTP ${e.status})` : ""}: ${e.message}`.slice(0, 500);
   return `${(e as Error).name ?? "Error"}: ${(e as Error).message ?? String(e)}`.slice(0, 500);
 }

@@ -22,7 +22,12 @@ const TARGETS_PER_ROUND = 2_000;
 const BATCH_REQUESTS = 10_000;
 const BATCH_BYTES = 128 * 1024 * 1024;
 
-export async function analyseInBatches(s: Session, targets: readonly Target[], api: BatchApi, b: BatchOptions): Promise<Advisory[]> {
+export async function analyseInBatches(
+  s: Session,
+  targets: readonly Target[],
+  api: BatchApi,
+  b: BatchOptions,
+): Promise<Advisory[]> {
   const { o, maxTokens } = s;
   const out = new Array<Advisory | null>(targets.length).fill(null);
   /** Keys this run waits on: the record's fixed fields, its reservation, and the targets asking it. */
@@ -68,7 +73,8 @@ export async function analyseInBatches(s: Session, targets: readonly Target[], a
       waiting.set(p.key, w);
       const open = openKey.get(p.key);
       if (open === "young") failedRow(p.key, "another run is creating a batch holding this request; run again later");
-      else if (open !== undefined) return; // collected from its batch in phase 3
+      else if (open !== undefined)
+        return; // collected from its batch in phase 3
       else {
         // A batch is sent whole: nothing settles before it, so "wait" is "no" here.
         const bytes = Buffer.byteLength(JSON.stringify(p.req));
@@ -88,20 +94,33 @@ export async function analyseInBatches(s: Session, targets: readonly Target[], a
     if (!keys.some((k) => waiting.has(k) && !answers.has(k))) continue;
     try {
       if (!(await collect(id, keys))) {
-        for (const k of keys) if (waiting.has(k) && !answers.has(k)) failedRow(k, `the batch ${id} holding this request has not ended after --batch-wait; the next run collects it`);
+        for (const k of keys)
+          if (waiting.has(k) && !answers.has(k))
+            failedRow(
+              k,
+              `the batch ${id} holding this request has not ended after --batch-wait; the next run collects it`,
+            );
       } else if (adopted && !keys.some((k) => answers.has(k) || o.cache.has(k))) {
         o.cache.closeBatch(id, "abandoned"); // none of its answers were ours: not the batch the placeholder stood for
-        b.progress?.(`batch ${id}: found for a lost create but held none of its requests; the next run sends them again`);
+        b.progress?.(
+          `batch ${id}: found for a lost create but held none of its requests; the next run sends them again`,
+        );
       }
     } catch (e) {
       const err = e as BackendError;
       if (err.status === 404) o.cache.closeBatch(id, "abandoned");
       for (const k of keys)
         if (waiting.has(k) && !answers.has(k))
-          failedRow(k, err.status === 404 ? `the batch ${id} is gone (${err.message}); the next run sends this request again` : `the batch ${id} could not be read now (${err.message}); the next run collects it`);
+          failedRow(
+            k,
+            err.status === 404
+              ? `the batch ${id} is gone (${err.message}); the next run sends this request again`
+              : `the batch ${id} could not be read now (${err.message}); the next run collects it`,
+          );
     }
   }
-  for (const key of waiting.keys()) if (!answers.has(key)) failedRow(key, "the batch returned no result for this request");
+  for (const key of waiting.keys())
+    if (!answers.has(key)) failedRow(key, "the batch returned no result for this request");
   for (const [key, w] of waiting) for (const i of w.at) out[i] = answers.get(key)!;
   const done = out as Advisory[];
   for (const a of done) o.onSettled?.(a);
@@ -125,13 +144,15 @@ export async function analyseInBatches(s: Session, targets: readonly Target[], a
     }
     o.cache.renameBatch(pending, id);
     toCollect.set(id, { keys, adopted: false });
-    b.progress?.(`batch ${id}: created with ${chunk.length} requests (kept in the cache database: a stopped run resumes it)`);
+    b.progress?.(
+      `batch ${id}: created with ${chunk.length} requests (kept in the cache database: a stopped run resumes it)`,
+    );
   }
 
   /** Poll until the batch ends (a few transient errors tolerated), then settle its results; false when it did not end in time. */
   async function collect(id: string, keys: readonly string[]): Promise<boolean> {
     const deadline = Date.now() + b.waitMs;
-    for (let errors = 0; ; ) {
+    for (let errors = 0; ;) {
       let st;
       try {
         st = await api.retrieve(id);
@@ -142,7 +163,9 @@ export async function analyseInBatches(s: Session, targets: readonly Target[], a
         continue;
       }
       const c = st.counts;
-      b.progress?.(`batch ${id}: ${st.ended ? "ended" : "in progress"}: ${c.succeeded} succeeded, ${c.errored} errored, ${c.expired} expired, ${c.canceled} canceled, ${c.processing} processing`);
+      b.progress?.(
+        `batch ${id}: ${st.ended ? "ended" : "in progress"}: ${c.succeeded} succeeded, ${c.errored} errored, ${c.expired} expired, ${c.canceled} canceled, ${c.processing} processing`,
+      );
       if (st.ended) break;
       if (Date.now() >= deadline) return false; // left open: the next run collects it
       await new Promise((r) => setTimeout(r, b.pollMs));
@@ -172,7 +195,13 @@ export async function analyseInBatches(s: Session, targets: readonly Target[], a
     if (Date.now() - at < b.adoptAfterMs) return "young";
     const known = o.cache.batchIds();
     const found = (await api.recent())
-      .filter((x) => !known.has(x.id) && x.requests === row.keys.length && Date.parse(x.createdAt) >= at - 60_000 && Date.parse(x.createdAt) <= at + CREATE_WINDOW_MS)
+      .filter(
+        (x) =>
+          !known.has(x.id) &&
+          x.requests === row.keys.length &&
+          Date.parse(x.createdAt) >= at - 60_000 &&
+          Date.parse(x.createdAt) <= at + CREATE_WINDOW_MS,
+      )
       .sort((x, y) => Math.abs(Date.parse(x.createdAt) - at) - Math.abs(Date.parse(y.createdAt) - at))[0];
     if (found === undefined) {
       o.cache.closeBatch(row.id, "abandoned");

@@ -33,12 +33,16 @@ export class Budget {
   ) {
     this.price = priceOf(model, overrides);
     if (limits.maxCostUsd !== undefined && this.price === null)
-      throw new BudgetError(`no price is known for ${model}: give --price ${model}=IN,OUT (US dollars per million tokens) to hold it to --max-cost`);
+      throw new BudgetError(
+        `no price is known for ${model}: give --price ${model}=IN,OUT (US dollars per million tokens) to hold it to --max-cost`,
+      );
   }
 
   /** A request's worst case: every byte an input token (plus the tool-use preamble), max_tokens of output. */
   worst(requestBytes: number, maxTokens: number, priceFactor = 1): number {
-    return this.price === null ? 0 : (priceFactor * ((requestBytes + PREAMBLE_TOKENS) * this.price.input + maxTokens * this.price.output)) / 1e6;
+    return this.price === null
+      ? 0
+      : (priceFactor * ((requestBytes + PREAMBLE_TOKENS) * this.price.input + maxTokens * this.price.output)) / 1e6;
   }
 
   /**
@@ -65,11 +69,16 @@ export class Budget {
   /** Why a request was not made, for its "not analysed" reason. */
   get reason(): string {
     const calls = this.limits.maxCalls !== undefined && this.calls >= this.limits.maxCalls;
-    return calls ? `budget reached (--max-calls ${this.limits.maxCalls})` : `budget reached (--max-cost ${this.limits.maxCostUsd} USD)`;
+    return calls
+      ? `budget reached (--max-calls ${this.limits.maxCalls})`
+      : `budget reached (--max-cost ${this.limits.maxCostUsd} USD)`;
   }
 
   describe(): string {
-    const cost = this.price === null ? "cost unknown (no price for this model)" : `${this.spentUsd.toFixed(4)} USD spent (list prices as of ${PRICES_AS_OF})`;
+    const cost =
+      this.price === null
+        ? "cost unknown (no price for this model)"
+        : `${this.spentUsd.toFixed(4)} USD spent (list prices as of ${PRICES_AS_OF})`;
     return `${this.calls} request${this.calls === 1 ? "" : "s"}, ${cost}`;
   }
 }

@@ -41,7 +41,10 @@ export function cacheKey(p: KeyParts): string {
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
   if (typeof v === "object" && v !== null)
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(",")}}`;
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
   return JSON.stringify(v);
 }
 
@@ -86,7 +89,16 @@ export interface CacheStats {
   byAnalysis: { analysis: string; model: string; rows: number }[];
   oldest: string | null;
   newest: string | null;
-  lastRun: { command: string; finished_at: string; hits: number; asked: number; errors: number; not_analysed: number; cost_usd: number; saved_usd: number } | null;
+  lastRun: {
+    command: string;
+    finished_at: string;
+    hits: number;
+    asked: number;
+    errors: number;
+    not_analysed: number;
+    cost_usd: number;
+    saved_usd: number;
+  } | null;
 }
 
 /** A cache file that is not one (the user can move it: --cache, ASSAY_CACHE). */
@@ -103,7 +115,10 @@ export class AnalysisCache {
   private readonly createdAt: string = "created_at";
 
   /** `readOnly` (offline replay): never creates or writes anything. */
-  constructor(readonly file: string, readonly readOnly = false) {
+  constructor(
+    readonly file: string,
+    readonly readOnly = false,
+  ) {
     if (readOnly && !existsSync(file)) {
       this.db = null;
       return;
@@ -124,7 +139,8 @@ export class AnalysisCache {
         // A cache written before answers had their own created_at column: add it, from provenance,
         // in one transaction (a kill between the two steps would leave every time empty).
         const db = this.db;
-        const migrated = () => (db.prepare("PRAGMA table_info(answers)").all() as { name: string }[]).some((c) => c.name === "created_at");
+        const migrated = () =>
+          (db.prepare("PRAGMA table_info(answers)").all() as { name: string }[]).some((c) => c.name === "created_at");
         if (!migrated())
           db.transaction(() => {
             if (migrated()) return; // another process was first
@@ -135,7 +151,9 @@ export class AnalysisCache {
         this.db.close();
         throw new CacheError(`${file} cannot be used as the analysis cache: ${(e as Error).message}`);
       }
-      this.put = this.db.prepare("INSERT OR REPLACE INTO answers (key, analysis, model, answer, provenance, created_at) VALUES (?, ?, ?, ?, ?, ?)");
+      this.put = this.db.prepare(
+        "INSERT OR REPLACE INTO answers (key, analysis, model, answer, provenance, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      );
     }
     try {
       this.get = this.db.prepare("SELECT answer, provenance FROM answers WHERE key = ?");
@@ -176,7 +194,9 @@ export class AnalysisCache {
    * whose answer is lost (a timeout, a kill) can be found and collected by the next run.
    */
   saveBatch(id: string, keys: readonly string[]): void {
-    this.db?.prepare("INSERT OR REPLACE INTO batches (id, keys, created_at, collected) VALUES (?, ?, ?, 0)").run(id, JSON.stringify(keys), new Date().toISOString());
+    this.db
+      ?.prepare("INSERT OR REPLACE INTO batches (id, keys, created_at, collected) VALUES (?, ?, ?, 0)")
+      .run(id, JSON.stringify(keys), new Date().toISOString());
   }
 
   /** The placeholder becomes the batch's real id (open again, should another run have given it up meanwhile). */
@@ -193,7 +213,9 @@ export class AnalysisCache {
   /** Batches not yet collected (a run was stopped, or some of their answers are still wanted), oldest first. */
   openBatches(): { id: string; keys: string[]; createdAt: string }[] {
     if (this.db === null || this.put === null) return [];
-    const rows = this.db.prepare("SELECT id, keys, created_at FROM batches WHERE collected = 0 ORDER BY created_at, id").all() as { id: string; keys: string; created_at: string }[];
+    const rows = this.db
+      .prepare("SELECT id, keys, created_at FROM batches WHERE collected = 0 ORDER BY created_at, id")
+      .all() as { id: string; keys: string; created_at: string }[];
     return rows.map((r) => ({ id: r.id, keys: JSON.parse(r.keys) as string[], createdAt: r.created_at }));
   }
 
@@ -214,8 +236,19 @@ export class AnalysisCache {
   /** Record what a run took from the cache and what it asked (for `assay cache stats`); a read-only cache records nothing. */
   recordRun(command: string, run: RunStats): void {
     this.db
-      ?.prepare("INSERT INTO runs (command, finished_at, hits, asked, errors, not_analysed, cost_usd, saved_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-      .run(command, new Date().toISOString(), run.hits, run.asked, run.errors, run.notAnalysed, run.costUsd, run.savedUsd);
+      ?.prepare(
+        "INSERT INTO runs (command, finished_at, hits, asked, errors, not_analysed, cost_usd, saved_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      )
+      .run(
+        command,
+        new Date().toISOString(),
+        run.hits,
+        run.asked,
+        run.errors,
+        run.notAnalysed,
+        run.costUsd,
+        run.savedUsd,
+      );
   }
 
   stats(): CacheStats {
@@ -230,41 +263,72 @@ export class AnalysisCache {
 
   private statsOf(db: Database.Database): CacheStats {
     const byAnalysis = db
-      .prepare("SELECT analysis, model, count(*) AS rows FROM answers GROUP BY analysis, model ORDER BY analysis, model")
+      .prepare(
+        "SELECT analysis, model, count(*) AS rows FROM answers GROUP BY analysis, model ORDER BY analysis, model",
+      )
       .all() as CacheStats["byAnalysis"];
-    const span = db.prepare(`SELECT count(*) AS rows, min(${this.createdAt}) AS oldest, max(${this.createdAt}) AS newest FROM answers`).get() as {
+    const span = db
+      .prepare(
+        `SELECT count(*) AS rows, min(${this.createdAt}) AS oldest, max(${this.createdAt}) AS newest FROM answers`,
+      )
+      .get() as {
       rows: number;
       oldest: string | null;
       newest: string | null;
     };
     let lastRun: CacheStats["lastRun"] = null;
     try {
-      lastRun = (db.prepare("SELECT command, finished_at, hits, asked, errors, not_analysed, cost_usd, saved_usd FROM runs ORDER BY id DESC LIMIT 1").get() ?? null) as CacheStats["lastRun"];
+      lastRun = (db
+        .prepare(
+          "SELECT command, finished_at, hits, asked, errors, not_analysed, cost_usd, saved_usd FROM runs ORDER BY id DESC LIMIT 1",
+        )
+        .get() ?? null) as CacheStats["lastRun"];
     } catch {
       // a cache from before runs were recorded
     }
     const pages = db.pragma("page_count", { simple: true }) as number;
     const size = db.pragma("page_size", { simple: true }) as number;
     const wal = statSync(`${this.file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
-    return { rows: span.rows, bytes: pages * size + wal, byAnalysis, oldest: span.oldest, newest: span.newest, lastRun };
+    return {
+      rows: span.rows,
+      bytes: pages * size + wal,
+      byAnalysis,
+      oldest: span.oldest,
+      newest: span.newest,
+      lastRun,
+    };
   }
 
   /** Delete answers made before `before` (ISO time), of one model when given; returns how many. One transaction. */
   prune(before: string, model?: string): number {
     if (this.put === null || this.db === null) throw new CacheError(`${this.file} is open read-only`);
-    const run = model === undefined
-      ? this.db.prepare("DELETE FROM answers WHERE created_at < ?").run(before)
-      : this.db.prepare("DELETE FROM answers WHERE created_at < ? AND model = ?").run(before, model);
+    const run =
+      model === undefined
+        ? this.db.prepare("DELETE FROM answers WHERE created_at < ?").run(before)
+        : this.db.prepare("DELETE FROM answers WHERE created_at < ? AND model = ?").run(before, model);
     return run.changes;
   }
 
   /** Every answer with its provenance, oldest first (for `assay cache export`). */
   *rows(): Generator<{ key: string; analysis: string; model: string; answer: unknown; provenance: unknown }> {
     if (this.db === null || this.get === null) return; // no file, or no table in it
-    const it = this.db.prepare(`SELECT key, analysis, model, answer, provenance FROM answers ORDER BY ${this.createdAt}, key`).iterate() as IterableIterator<{
-      key: string; analysis: string; model: string; answer: string; provenance: string;
+    const it = this.db
+      .prepare(`SELECT key, analysis, model, answer, provenance FROM answers ORDER BY ${this.createdAt}, key`)
+      .iterate() as IterableIterator<{
+      key: string;
+      analysis: string;
+      model: string;
+      answer: string;
+      provenance: string;
     }>;
-    for (const r of it) yield { key: r.key, analysis: r.analysis, model: r.model, answer: JSON.parse(r.answer), provenance: JSON.parse(r.provenance) };
+    for (const r of it)
+      yield {
+        key: r.key,
+        analysis: r.analysis,
+        model: r.model,
+        answer: JSON.parse(r.answer),
+        provenance: JSON.parse(r.provenance),
+      };
   }
 
   /** Does the file hold assay's answers table (a missing file, another database or not a database: no)? */

@@ -70,16 +70,31 @@ export interface Session {
   o: EngineOptions;
   maxTokens: number;
   prepare(target: Target): Advisory | Pending;
-  settle(key: string, reply: ModelReply, done: Done, reservation: { worstUsd: number } | null, priceFactor: number): Advisory;
+  settle(
+    key: string,
+    reply: ModelReply,
+    done: Done,
+    reservation: { worstUsd: number } | null,
+    priceFactor: number,
+  ): Advisory;
   failedWith(done: Done, why: string): Advisory;
   refused(done: Done): Advisory;
 }
 
-export async function analyseAll(analysis: Analysis, targets: readonly Target[], o: EngineOptions): Promise<Advisory[]> {
+export async function analyseAll(
+  analysis: Analysis,
+  targets: readonly Target[],
+  o: EngineOptions,
+): Promise<Advisory[]> {
   const schema = answerSchema(analysis.rubric);
   const jsonSchema = answerJsonSchema(analysis.rubric);
   const maxTokens = o.maxTokens ?? DEFAULT_MAX_TOKENS;
-  const base = { analysis: analysis.name, rubric: analysis.rubric.name, rubric_digest: analysis.rubric.digest, model: o.model };
+  const base = {
+    analysis: analysis.name,
+    rubric: analysis.rubric.name,
+    rubric_digest: analysis.rubric.digest,
+    model: o.model,
+  };
   const everyCriterion = (explanation: string) =>
     Object.fromEntries(analysis.rubric.criteria.map((c) => [c.name, { outcome: "error" as const, explanation }]));
   let warnedStore = false;
@@ -87,8 +102,21 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
   const asking = new Map<string, Promise<Advisory>>();
 
   /** An attempt that produced no valid answer: every criterion `error`, never cached. */
-  const failedWith = (done: Done, why: string): Advisory => ({ ...done, status: "analysed", reason: why, cached: false, outcomes: everyCriterion(why), summary: null, provenance: null });
-  const ask = async (key: string, req: ModelRequest, done: Done, reservation: { worstUsd: number } | null): Promise<Advisory> => {
+  const failedWith = (done: Done, why: string): Advisory => ({
+    ...done,
+    status: "analysed",
+    reason: why,
+    cached: false,
+    outcomes: everyCriterion(why),
+    summary: null,
+    provenance: null,
+  });
+  const ask = async (
+    key: string,
+    req: ModelRequest,
+    done: Done,
+    reservation: { worstUsd: number } | null,
+  ): Promise<Advisory> => {
     const failed = (why: string) => failedWith(done, why);
     let reply;
     try {
@@ -102,7 +130,13 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
   };
 
   /** A reply (direct or from a batch, whose price is `priceFactor` of the list price): validated, costed, cached. */
-  const settle = (key: string, reply: ModelReply, done: Done, reservation: { worstUsd: number } | null, priceFactor: number): Advisory => {
+  const settle = (
+    key: string,
+    reply: ModelReply,
+    done: Done,
+    reservation: { worstUsd: number } | null,
+    priceFactor: number,
+  ): Advisory => {
     const failed = (why: string) => failedWith(done, why);
     // Priced as the model asked for (its alias is what --price and the table name), not the dated name a reply may carry.
     const listCost = costOf(o.model, reply.inputTokens, reply.outputTokens, o.prices);
@@ -115,16 +149,32 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
           ? `the reply was cut at max_tokens (${maxTokens}) before it was complete`
           : reply.input === null
             ? "the model answered without the required tool call"
-            : `the reply failed validation: ${answer.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(reply)"}: ${i.message}`).join("; ")}`,
+            : `the reply failed validation: ${answer.error.issues
+                .slice(0, 3)
+                .map((i) => `${i.path.join(".") || "(reply)"}: ${i.message}`)
+                .join("; ")}`,
       );
-    const provenance = provenanceOf(reply, priceFactor === 1 ? o.backend!.endpoint : `${o.backend!.endpoint} (message batch)`, cost);
+    const provenance = provenanceOf(
+      reply,
+      priceFactor === 1 ? o.backend!.endpoint : `${o.backend!.endpoint} (message batch)`,
+      cost,
+    );
     try {
       o.cache.store(key, analysis.name, o.model, answer.data, provenance);
     } catch (e) {
-      if (!warnedStore) o.warn?.(`the analysis cache refused a write (${(e as Error).message}); answers of this run are not kept`);
+      if (!warnedStore)
+        o.warn?.(`the analysis cache refused a write (${(e as Error).message}); answers of this run are not kept`);
       warnedStore = true;
     }
-    return { ...done, status: "analysed", reason: null, cached: false, outcomes: answer.data.criteria, summary: answer.data.summary, provenance };
+    return {
+      ...done,
+      status: "analysed",
+      reason: null,
+      cached: false,
+      outcomes: answer.data.criteria,
+      summary: answer.data.summary,
+      provenance,
+    };
   };
 
   /** A target's answer when it needs no request (skipped, cached, offline), else the request to make. */
@@ -136,7 +186,16 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
       pack = { skip: `evidence could not be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
     }
     if ("skip" in pack)
-      return { ...base, status: "not-analysed", reason: pack.skip, cached: false, outcomes: {}, summary: null, evidence_digest: null, provenance: null };
+      return {
+        ...base,
+        status: "not-analysed",
+        reason: pack.skip,
+        cached: false,
+        outcomes: {},
+        summary: null,
+        evidence_digest: null,
+        provenance: null,
+      };
     const req: ModelRequest = {
       model: o.model,
       system: analysis.template.system,
@@ -157,9 +216,25 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
     const done = { ...base, evidence_digest: pack.digest };
     const hit = o.cache.lookup(key, schema);
     if (hit !== null)
-      return { ...done, status: "analysed", reason: null, cached: true, outcomes: hit.answer.criteria, summary: hit.answer.summary, provenance: hit.provenance };
+      return {
+        ...done,
+        status: "analysed",
+        reason: null,
+        cached: true,
+        outcomes: hit.answer.criteria,
+        summary: hit.answer.summary,
+        provenance: hit.provenance,
+      };
     if (o.backend === null)
-      return { ...done, status: "not-analysed", reason: "not in cache (offline: no model is asked)", cached: false, outcomes: {}, summary: null, provenance: null };
+      return {
+        ...done,
+        status: "not-analysed",
+        reason: "not in cache (offline: no model is asked)",
+        cached: false,
+        outcomes: {},
+        summary: null,
+        provenance: null,
+      };
     return { key, req, done };
   };
   /** Requests in flight: a request the budget cannot fit yet waits for one of them to settle. */
@@ -186,7 +261,15 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
       inFlight.delete(p);
     }
   };
-  const refused = (done: Done): Advisory => ({ ...done, status: "not-analysed", reason: o.budget!.reason, cached: false, outcomes: {}, summary: null, provenance: null });
+  const refused = (done: Done): Advisory => ({
+    ...done,
+    status: "not-analysed",
+    reason: o.budget!.reason,
+    cached: false,
+    outcomes: {},
+    summary: null,
+    provenance: null,
+  });
 
   const one = async (target: Target): Promise<Advisory> => {
     const p = prepare(target);
@@ -200,7 +283,13 @@ export async function analyseAll(analysis: Analysis, targets: readonly Target[],
     return pending;
   };
 
-  if (o.batch && o.backend?.batches) return analyseInBatches({ o, maxTokens, prepare, settle, failedWith, refused }, targets, o.backend.batches, o.batch);
+  if (o.batch && o.backend?.batches)
+    return analyseInBatches(
+      { o, maxTokens, prepare, settle, failedWith, refused },
+      targets,
+      o.backend.batches,
+      o.batch,
+    );
 
   // A fixed number of runners pull targets in order; results keep the targets' order.
   const out = new Array<Advisory>(targets.length);

@@ -31,7 +31,9 @@ export function taskPack(dir: string): EvidencePack {
     }
     const unread = files.filter((f) => !text.includes(`--- ${f} ---`));
     if (unread.length > 0) text += `[… ${unread.length} more files not shown: ${unread.slice(0, 20).join(", ")} …]\n`;
-    return files.length ? [{ name: `${sub}/ (${files.length}${files.length >= MAX_FILES ? "+" : ""} files)`, text, cap }] : [];
+    return files.length
+      ? [{ name: `${sub}/ (${files.length}${files.length >= MAX_FILES ? "+" : ""} files)`, text, cap }]
+      : [];
   };
   return buildPack([
     ...part("instruction.md", readText(dir, "instruction.md")),

@@ -24,7 +24,15 @@ export const MAX_TOKENS = 8192;
 
 export const proseSchema = z.strictObject({
   overview: z.string().min(1).max(4000),
-  themes: z.array(z.strictObject({ title: z.string().min(1).max(200), text: z.string().min(1).max(3000), trials: z.array(z.string()).min(1).max(50) })).max(8),
+  themes: z
+    .array(
+      z.strictObject({
+        title: z.string().min(1).max(200),
+        text: z.string().min(1).max(3000),
+        trials: z.array(z.string()).min(1).max(50),
+      }),
+    )
+    .max(8),
 });
 export type Prose = z.infer<typeof proseSchema>;
 
@@ -78,7 +86,10 @@ export class NarrativeGatherer {
   private readonly reasons = new Map<string, string>();
   private readonly ids = new Set<string>();
   /** [trial id, path, line]: attempts of one trial in path order, as score writes them (so cached requests still match). */
-  private readonly notes = new FirstBy<[string, string, string]>(MAX_TRIALS, (x, y) => byteCompare(x[0], y[0]) || byteCompare(x[1], y[1]));
+  private readonly notes = new FirstBy<[string, string, string]>(
+    MAX_TRIALS,
+    (x, y) => byteCompare(x[0], y[0]) || byteCompare(x[1], y[1]),
+  );
 
   entry(b: BundleEntry): void {
     const id = trialId(b);
@@ -141,12 +152,23 @@ class FirstBy<T> {
 
 /** A trial's line: its hard result and, when analysed, what failed and the summary. */
 function noteOf(id: string, b: BundleEntry): string {
-  const hard = [b.validity, b.state, b.victory === null ? null : b.victory ? "victory" : "no victory", b.pass === null ? null : b.pass ? "pass" : "fail"]
+  const hard = [
+    b.validity,
+    b.state,
+    b.victory === null ? null : b.victory ? "victory" : "no victory",
+    b.pass === null ? null : b.pass ? "pass" : "fail",
+  ]
     .filter(Boolean)
     .join(", ");
   const flags = b.flags.map((f) => f.code).join(" ");
   const a = b.advisory;
-  const judged = a?.status === "analysed" ? Object.entries(a.outcomes).filter(([, o]) => o.outcome !== "pass").map(([k, o]) => `${k}=${o.outcome}`).join(" ") : "";
+  const judged =
+    a?.status === "analysed"
+      ? Object.entries(a.outcomes)
+          .filter(([, o]) => o.outcome !== "pass")
+          .map(([k, o]) => `${k}=${o.outcome}`)
+          .join(" ")
+      : "";
   return `${id}: ${hard}${flags ? `; flags ${flags}` : ""}${judged ? `; analysis ${judged}` : ""}${a?.summary ? `; "${shorten(a.summary.replace(/\s+/g, " "), 300)}"` : ""}`;
 }
 
@@ -163,18 +185,30 @@ export async function narrate(input: NarrativeInput, o: NarrateOptions): Promise
   const base = { format: NARRATIVE_FORMAT, source: input.source, model: o.model, facts } as const;
   // The model sees the metrics and the size of each list, not the lists (names are in the notes, delimited).
   const order = (e: Results["experiments"][number]) => `${e.experiment ?? "\uffff"}\u0000${e.profile ?? ""}`;
-  const experiments = [...facts.experiments].sort((x, y) => byteCompare(order(x), order(y))).map((e) => ({
-    ...e,
-    invalid: e.invalid.length,
-    missing: e.missing.reduce((n, m) => n + (typeof m === "string" ? 1 : m.count), 0),
-    excluded: e.excluded.length,
-    unscored: e.unscored.length,
-    flags: e.flags.length,
-    raw_record: e.raw_record === null ? null : { mean: e.raw_record.mean, trials: e.raw_record.values.length },
-    retry: e.retry === null ? null : e.retry.length,
-  }));
-  const factsText = JSON.stringify({ bundles: facts.bundles, experiments, unanalysed: facts.unanalysed.length }, null, 1);
-  const pack = buildPack([{ name: `per-trial notes (${ids.size} trials; cite them by the id before the colon)`, text: input.notes, cap: 120_000 }]);
+  const experiments = [...facts.experiments]
+    .sort((x, y) => byteCompare(order(x), order(y)))
+    .map((e) => ({
+      ...e,
+      invalid: e.invalid.length,
+      missing: e.missing.reduce((n, m) => n + (typeof m === "string" ? 1 : m.count), 0),
+      excluded: e.excluded.length,
+      unscored: e.unscored.length,
+      flags: e.flags.length,
+      raw_record: e.raw_record === null ? null : { mean: e.raw_record.mean, trials: e.raw_record.values.length },
+      retry: e.retry === null ? null : e.retry.length,
+    }));
+  const factsText = JSON.stringify(
+    { bundles: facts.bundles, experiments, unanalysed: facts.unanalysed.length },
+    null,
+    1,
+  );
+  const pack = buildPack([
+    {
+      name: `per-trial notes (${ids.size} trials; cite them by the id before the colon)`,
+      text: input.notes,
+      cap: 120_000,
+    },
+  ]);
   const user = o.template.user.replace(/\{\{(analysis|criteria|evidence)\}\}/g, (_, k: string) =>
     k === "analysis" ? "job narrative" : k === "criteria" ? factsText : pack.text,
   );
@@ -190,12 +224,31 @@ export async function narrate(input: NarrativeInput, o: NarrateOptions): Promise
     sampling: { max_tokens: MAX_TOKENS },
     repeat: 0,
   });
-  const valid = proseSchema.refine((p) => p.themes.every((t) => t.trials.every((id) => ids.has(id))), "cites a trial that is not in the results");
+  const valid = proseSchema.refine(
+    (p) => p.themes.every((t) => t.trials.every((id) => ids.has(id))),
+    "cites a trial that is not in the results",
+  );
   const hit = o.cache.lookup(key, valid);
-  if (hit !== null) return { ...base, status: "written", reason: null, cached: true, prose: hit.answer, provenance: hit.provenance };
-  if (o.backend === null) return { ...base, status: "not-written", reason: "not in cache (offline: no model is asked)", cached: false, prose: null, provenance: null };
+  if (hit !== null)
+    return { ...base, status: "written", reason: null, cached: true, prose: hit.answer, provenance: hit.provenance };
+  if (o.backend === null)
+    return {
+      ...base,
+      status: "not-written",
+      reason: "not in cache (offline: no model is asked)",
+      cached: false,
+      prose: null,
+      provenance: null,
+    };
 
-  const error = (why: string): Narrative => ({ ...base, status: "error", reason: why, cached: false, prose: null, provenance: null });
+  const error = (why: string): Narrative => ({
+    ...base,
+    status: "error",
+    reason: why,
+    cached: false,
+    prose: null,
+    provenance: null,
+  });
   let request = req;
   for (let attempt = 0; attempt < 2; attempt++) {
     let reply;
@@ -205,10 +258,21 @@ export async function narrate(input: NarrativeInput, o: NarrateOptions): Promise
       return error(`the model request failed: ${(e as Error).message}`);
     }
     const prose = proseSchema.safeParse(reply.input);
-    if (!prose.success) return error(reply.input === null ? "the model answered without the required tool call" : `the reply failed validation: ${prose.error.issues[0]?.message}`);
-    const unknown = [...new Set(prose.data.themes.flatMap((t) => t.trials).filter((id) => !ids.has(id)))].sort(byteCompare);
+    if (!prose.success)
+      return error(
+        reply.input === null
+          ? "the model answered without the required tool call"
+          : `the reply failed validation: ${prose.error.issues[0]?.message}`,
+      );
+    const unknown = [...new Set(prose.data.themes.flatMap((t) => t.trials).filter((id) => !ids.has(id)))].sort(
+      byteCompare,
+    );
     if (unknown.length === 0) {
-      const provenance = provenanceOf(reply, o.backend.endpoint, costOf(o.model, reply.inputTokens, reply.outputTokens, o.prices));
+      const provenance = provenanceOf(
+        reply,
+        o.backend.endpoint,
+        costOf(o.model, reply.inputTokens, reply.outputTokens, o.prices),
+      );
       try {
         o.cache.store(key, "narrative", o.model, prose.data, provenance); // under the first request's key: a rerun hits it
       } catch {
@@ -216,8 +280,20 @@ export async function narrate(input: NarrativeInput, o: NarrateOptions): Promise
       }
       return { ...base, status: "written", reason: null, cached: false, prose: prose.data, provenance };
     }
-    if (attempt === 1) return error(`the reply cited trials that are not in the results, twice: ${unknown.slice(0, 10).map((id) => JSON.stringify(shorten(id, 80))).join(", ")}`);
-    request = { ...req, user: `${req.user}\n\nYour previous reply cited trial ids that are not in the results: ${unknown.slice(0, 20).map((id) => JSON.stringify(shorten(id, 80))).join(", ")}. Cite only ids from the list.` };
+    if (attempt === 1)
+      return error(
+        `the reply cited trials that are not in the results, twice: ${unknown
+          .slice(0, 10)
+          .map((id) => JSON.stringify(shorten(id, 80)))
+          .join(", ")}`,
+      );
+    request = {
+      ...req,
+      user: `${req.user}\n\nYour previous reply cited trial ids that are not in the results: ${unknown
+        .slice(0, 20)
+        .map((id) => JSON.stringify(shorten(id, 80)))
+        .join(", ")}. Cite only ids from the list.`,
+    };
   }
   return error("unreachable");
 }
@@ -226,7 +302,10 @@ export async function narrate(input: NarrativeInput, o: NarrateOptions): Promise
 export function narrativeMarkdown(n: Narrative): string {
   const out: string[] = ["# Job narrative", ""];
   const b = n.facts.bundles;
-  out.push(`${b.total} bundles and trials: ${b.valid} valid, ${b.invalid} invalid, ${b.error} tool errors (counts from the results document).`, "");
+  out.push(
+    `${b.total} bundles and trials: ${b.valid} valid, ${b.invalid} invalid, ${b.error} tool errors (counts from the results document).`,
+    "",
+  );
   // Every figure with an interval says what it is over, and the methods are named once, below.
   const methods = new Methods(TRIALS);
   const within = (m: WithInterval) => {
@@ -237,18 +316,38 @@ export function narrativeMarkdown(n: Narrative): string {
     const metrics: string[] = [];
     if (e.accuracy) metrics.push(`accuracy ${e.accuracy.victories}/${e.accuracy.scored}${within(e.accuracy)}`);
     if (e.pass) metrics.push(`pass ${e.pass.passed}/${e.pass.total}${within(e.pass)}`);
-    if (e.states) metrics.push(Object.entries(e.states).map(([k, v]) => `${k} ${v}`).join(", "));
-    for (const [k, r] of Object.entries(e.rewards ?? {})) metrics.push(`${forTerminal(k)}: mean ${r.mean ?? "n/a"}${within(r)}, coverage ${coverageCount(r)}`);
-    out.push(`- **${e.experiment === null ? wordsOf(e.profile).unnamed : forTerminal(e.experiment)}** (${e.profile ?? "unknown"}): ${metrics.join("; ")}; ${e.invalid.length} invalid`);
+    if (e.states)
+      metrics.push(
+        Object.entries(e.states)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", "),
+      );
+    for (const [k, r] of Object.entries(e.rewards ?? {}))
+      metrics.push(`${forTerminal(k)}: mean ${r.mean ?? "n/a"}${within(r)}, coverage ${coverageCount(r)}`);
+    out.push(
+      `- **${e.experiment === null ? wordsOf(e.profile).unnamed : forTerminal(e.experiment)}** (${e.profile ?? "unknown"}): ${metrics.join("; ")}; ${e.invalid.length} invalid`,
+    );
   }
   const legend = methods.legend();
   if (legend !== null) out.push("", `_${legend}._`);
   out.push("");
   // The model's text is quoted, so nothing in it can pass for a heading or a fact of this page.
-  const quote = (text: string) => printable(text.replace(/\r\n?/g, "\n")).split("\n").map((l) => `> ${l}`).join("\n");
+  const quote = (text: string) =>
+    printable(text.replace(/\r\n?/g, "\n"))
+      .split("\n")
+      .map((l) => `> ${l}`)
+      .join("\n");
   if (n.prose) {
     out.push("## Overview (the model's prose)", "", quote(n.prose.overview), "");
-    for (const t of n.prose.themes) out.push(`### ${printable(t.title).replace(/[#*_`[\]]/g, "")}`, "", quote(t.text), "", `Trials: ${t.trials.map(forTerminal).join(", ")}`, "");
+    for (const t of n.prose.themes)
+      out.push(
+        `### ${printable(t.title).replace(/[#*_`[\]]/g, "")}`,
+        "",
+        quote(t.text),
+        "",
+        `Trials: ${t.trials.map(forTerminal).join(", ")}`,
+        "",
+      );
   } else out.push(`_No narrative prose: ${printable(shorten(n.reason ?? "", 500))}._`, "");
   if (n.facts.unanalysed.length > 0) {
     out.push("## Trials without an analysis", "");
@@ -256,6 +355,8 @@ export function narrativeMarkdown(n: Narrative): string {
     if (n.facts.unanalysed.length > 200) out.push(`- … ${n.facts.unanalysed.length - 200} more`);
     out.push("");
   }
-  out.push(`_The counts and metrics in the first section are copied from the results document; the quoted prose is ${n.model}'s${n.cached ? " (from the cache)" : ""} and may be wrong — where it disagrees with a number, the number is right._`);
+  out.push(
+    `_The counts and metrics in the first section are copied from the results document; the quoted prose is ${n.model}'s${n.cached ? " (from the cache)" : ""} and may be wrong — where it disagrees with a number, the number is right._`,
+  );
   return out.join("\n") + "\n";
 }

@@ -20,9 +20,15 @@ const PRICES: Record<string, Price> = {
   "claude-haiku-4-5-20251001": { input: 1, output: 5 },
 };
 
-export const priceOf = (model: string, overrides: ReadonlyMap<string, Price> = new Map()): Price | null => overrides.get(model) ?? PRICES[model] ?? null;
+export const priceOf = (model: string, overrides: ReadonlyMap<string, Price> = new Map()): Price | null =>
+  overrides.get(model) ?? PRICES[model] ?? null;
 
-export function costOf(model: string, inputTokens: number, outputTokens: number, overrides?: ReadonlyMap<string, Price>): number | null {
+export function costOf(
+  model: string,
+  inputTokens: number,
+  outputTokens: number,
+  overrides?: ReadonlyMap<string, Price>,
+): number | null {
   const p = priceOf(model, overrides);
   return p === null ? null : (inputTokens * p.input + outputTokens * p.output) / 1e6;
 }

@@ -20,7 +20,8 @@ export function parseTemplate(name: string, bytes: Uint8Array): Template {
   const m = /^\s*<!-- system -->\n([\s\S]*?)\n<!-- user -->\n([\s\S]*)$/.exec(text);
   if (m === null) throw new TemplateError(`prompt ${name}: expected a <!-- system --> part, then a <!-- user --> part`);
   const [system, user] = [m[1]!.trim(), m[2]!.trim()];
-  if (system.includes("{{evidence}}")) throw new TemplateError(`prompt ${name}: evidence never goes in the system part`);
+  if (system.includes("{{evidence}}"))
+    throw new TemplateError(`prompt ${name}: evidence never goes in the system part`);
   if (!user.includes("{{evidence}}")) throw new TemplateError(`prompt ${name}: the user part must hold {{evidence}}`);
   return { name, digest: sha256(bytes), system, user };
 }

@@ -39,8 +39,15 @@ export function parseRubric(name: string, bytes: Uint8Array): Rubric {
     throw new RubricError(`rubric ${name}: not TOML (${(e as Error).message.split("\n")[0]})`);
   }
   const r = rubricFileSchema.safeParse(doc);
-  if (!r.success) throw new RubricError(`rubric ${name}: ${r.error.issues.map((i) => `${i.path.join(".") || "(file)"}: ${i.message}`).join("; ")}`);
-  const criteria = r.data.criteria.map((c) => ({ name: c.name, description: c.description, guidance: c.guidance ?? "" }));
+  if (!r.success)
+    throw new RubricError(
+      `rubric ${name}: ${r.error.issues.map((i) => `${i.path.join(".") || "(file)"}: ${i.message}`).join("; ")}`,
+    );
+  const criteria = r.data.criteria.map((c) => ({
+    name: c.name,
+    description: c.description,
+    guidance: c.guidance ?? "",
+  }));
   const names = new Set<string>();
   for (const c of criteria) {
     if (names.has(c.name)) throw new RubricError(`rubric ${name}: criterion ${c.name} appears twice`);

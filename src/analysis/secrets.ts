@@ -12,7 +12,10 @@ export const SECRET_VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"] as
  * Replace every credential the environment names (whatever its shape), every one of `more` (those
  * an endpoint URL held), and anything shaped like one.
  */
-export function secretScrubber(env: Record<string, string | undefined>, more: readonly string[] = []): (text: string) => string {
+export function secretScrubber(
+  env: Record<string, string | undefined>,
+  more: readonly string[] = [],
+): (text: string) => string {
   const secrets = [...SECRET_VARIABLES.map((v) => env[v] ?? ""), ...more].filter((s) => s.length > 0);
   return (text) => redact(secrets.reduce((t, s) => t.split(s).join("[redacted]"), text));
 }
@@ -70,5 +73,8 @@ export function endpointOf(url: string, scrub: (text: string) => string): { show
       return "[redacted]";
     })
     .join("/");
-  return { shown: `${u.protocol}//${scrub(u.host)}${path === "/" ? "" : path}`, secrets: secrets.filter((x) => x.length >= MIN_SECRET) };
+  return {
+    shown: `${u.protocol}//${scrub(u.host)}${path === "/" ? "" : path}`,
+    secrets: secrets.filter((x) => x.length >= MIN_SECRET),
+  };
 }

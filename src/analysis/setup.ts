@@ -42,7 +42,12 @@ export interface AnalysisSetup extends ModelSetup {
   analysis: Analysis;
 }
 
-export function setupAnalysis(name: AnalysisName, o: SetupOptions, env: Record<string, string | undefined>, cwd = process.cwd()): AnalysisSetup {
+export function setupAnalysis(
+  name: AnalysisName,
+  o: SetupOptions,
+  env: Record<string, string | undefined>,
+  cwd = process.cwd(),
+): AnalysisSetup {
   const rubricFile = o.rubric ?? join(ROOT, "rubrics", `${name}.toml`);
   const rubric = parseRubric(basename(rubricFile, extname(rubricFile)), readFileSync(rubricFile));
   const model = setupModel(name, o, env, cwd);
@@ -50,7 +55,12 @@ export function setupAnalysis(name: AnalysisName, o: SetupOptions, env: Record<s
 }
 
 /** The prompt, the cache and the backend (live only with a key and without --offline). */
-export function setupModel(name: PromptName, o: SetupOptions, env: Record<string, string | undefined>, cwd = process.cwd()): ModelSetup {
+export function setupModel(
+  name: PromptName,
+  o: SetupOptions,
+  env: Record<string, string | undefined>,
+  cwd = process.cwd(),
+): ModelSetup {
   const promptFile = o.prompt ?? join(ROOT, "prompts", `${name}.md`);
   const template = parseTemplate(basename(promptFile, extname(promptFile)), readFileSync(promptFile));
   const cacheFile = resolve(cwd, o.cache ?? env["ASSAY_CACHE"] ?? join("cache", "assay.sqlite"));

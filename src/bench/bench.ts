@@ -48,11 +48,36 @@ function writeBigJournal(dir: string, mb: number): void {
     prev = createHash("sha256").update(line).digest("hex");
     written += writeSync(fd, line + "\n");
   };
-  put({ type: "session", format: "assay.bundle/1", profile: "native-game", session: "big", experiment: "bench", trial: "big", attempt: 1,
-    seed: "00112233445566778899aabbccddeeff", harness: { name: "bench", revision: "1" }, deadline: 9_000_000_000_000, meta: {} });
-  const state = (turn: number) => ({ character_generated: true, playing: true, is_dead: false, escaped: false, depth: 1, max_depth: 1, game_type: 0,
-    noscore: 0, wizard: false, score_options: false, died_from: "", turn, playerturn: turn, silmarils: 0,
-    inventory: [{ slot: 0, k_idx: 20, tval: 23, sval: 1, number: 1, name1: 0 }] });
+  put({
+    type: "session",
+    format: "assay.bundle/1",
+    profile: "native-game",
+    session: "big",
+    experiment: "bench",
+    trial: "big",
+    attempt: 1,
+    seed: "00112233445566778899aabbccddeeff",
+    harness: { name: "bench", revision: "1" },
+    deadline: 9_000_000_000_000,
+    meta: {},
+  });
+  const state = (turn: number) => ({
+    character_generated: true,
+    playing: true,
+    is_dead: false,
+    escaped: false,
+    depth: 1,
+    max_depth: 1,
+    game_type: 0,
+    noscore: 0,
+    wizard: false,
+    score_options: false,
+    died_from: "",
+    turn,
+    playerturn: turn,
+    silmarils: 0,
+    inventory: [{ slot: 0, k_idx: 20, tval: 23, sval: 1, number: 1, name1: 0 }],
+  });
   for (let frame = 0; written < mb * 1e6; frame++) {
     if (frame > 0) put({ type: "keys", frame: frame - 1, keys: "l" });
     put({ type: "observation", frame, state: state(frame) });
@@ -114,7 +139,11 @@ async function main(): Promise<void> {
   try {
     const c = await nativeBench(root);
     const harbor = join(root, "harbor");
-    if (spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--synth", harbor], { stdio: "inherit" }).status !== 0) throw new Error("synthesising the Harbor job failed");
+    if (
+      spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--synth", harbor], { stdio: "inherit" }).status !==
+      0
+    )
+      throw new Error("synthesising the Harbor job failed");
     const all = availableParallelism();
     await scoreRoots([harbor], { ...RUN, jobs: all }); // warm
     const te: number[] = [];
@@ -131,7 +160,9 @@ async function main(): Promise<void> {
     console.log(row(`first run filling a store, ${all} workers`, fill));
     console.log(row("rerun against the full store", rerun));
     const e = median(te);
-    console.log(`${`Harbor trials, ${all} workers`.padEnd(36)} ${(HARBOR_TRIALS / e).toFixed(0).padStart(7)} trials/s  ${e.toFixed(2).padStart(7)} s   (${HARBOR_TRIALS} trials, ~10 files each)`);
+    console.log(
+      `${`Harbor trials, ${all} workers`.padEnd(36)} ${(HARBOR_TRIALS / e).toFixed(0).padStart(7)} trials/s  ${e.toFixed(2).padStart(7)} s   (${HARBOR_TRIALS} trials, ~10 files each)`,
+    );
     console.log(`peak RSS of this process (main thread and workers): ${rssMb().toFixed(0)} MB`);
 
     if (JOURNAL_MB > 0) {
@@ -139,10 +170,14 @@ async function main(): Promise<void> {
       writeBigJournal(big, JOURNAL_MB);
       const size = statSync(join(big, "journal.jsonl")).size / 1e6;
       const t = process.hrtime.bigint();
-      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--validate", big], { encoding: "utf8" });
+      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--validate", big], {
+        encoding: "utf8",
+      });
       const secs = secondsSince(t);
       const r = JSON.parse(child.stdout) as { validity: string; rssMb: number };
-      console.log(`one ${size.toFixed(0)} MB journal: ${r.validity}, ${secs.toFixed(1)} s, peak RSS ${r.rssMb.toFixed(0)} MB   target < 256 MB`);
+      console.log(
+        `one ${size.toFixed(0)} MB journal: ${r.validity}, ${secs.toFixed(1)} s, peak RSS ${r.rssMb.toFixed(0)} MB   target < 256 MB`,
+      );
     }
     if (env("BENCH_INSPECT_SAMPLES", 100_000) > 0) await inspectBench(root);
     await inspectSmallBench(root);

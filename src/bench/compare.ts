@@ -26,9 +26,22 @@ export interface BigCompareShape {
 export const BENCH_SHAPE: BigCompareShape = { trials: 198_000, logs: 2_000, samples: 100 };
 
 const RUN: Results["run"] = {
-  tool_version: "0.1.0", scoring_version: 7, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["big"],
-  options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null },
-  jobs: [], unrecognised: { count: 0, paths: [] },
+  tool_version: "0.1.0",
+  scoring_version: 7,
+  started_at: "2026-12-01T00:00:00.000Z",
+  complete: true,
+  shard: null,
+  roots: ["big"],
+  options: {
+    invalid: "count",
+    resource_bound: "default",
+    errors: "exclude",
+    schedules: [],
+    hmac_key: null,
+    filters: null,
+  },
+  jobs: [],
+  unrecognised: { count: 0, paths: [] },
 };
 
 /**
@@ -51,7 +64,20 @@ export function writeBigCompareDocument(file: string, shape: BigCompareShape, lo
   for (let i = 0; i < shape.trials; i++) {
     const victory = !lost(i);
     if (victory) victories++;
-    const e = blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "big", trial: id(i), attempt: 1, digest: id(i), status: "completed", ending: true, final_score: true, victory, late: false });
+    const e = blankEntry({
+      validity: "valid",
+      errors: [],
+      profile: "native-game",
+      experiment: "big",
+      trial: id(i),
+      attempt: 1,
+      digest: id(i),
+      status: "completed",
+      ending: true,
+      final_score: true,
+      victory,
+      late: false,
+    });
     put(`${i === 0 ? "" : ","}${JSON.stringify({ path: `big/${id(i)}/a1`, ...e })}`);
   }
   const logs: string[] = [];
@@ -59,25 +85,80 @@ export function writeBigCompareDocument(file: string, shape: BigCompareShape, lo
     const values: number[] = Array.from({ length: shape.samples }, (_, k) => (lost(j * shape.samples + k) ? 0 : 1));
     const k = values.reduce((a, b) => a + b, 0);
     const n = shape.samples;
-    const figure = { value: k / n, n, wilson95: wilson95(k, n), pass_at_k: null, interval: null, interval_reason: null, pass_hat_k: null };
+    const figure = {
+      value: k / n,
+      n,
+      wilson95: wilson95(k, n),
+      pass_at_k: null,
+      interval: null,
+      interval_reason: null,
+      pass_hat_k: null,
+    };
     const path = `big/logs/${id(j)}.eval`;
     const e = blankEntry({
-      validity: "valid", errors: [], profile: "inspect", experiment: `task-${id(j)} (model)`, digest: id(j), status: "success",
+      validity: "valid",
+      errors: [],
+      profile: "inspect",
+      experiment: `task-${id(j)} (model)`,
+      digest: id(j),
+      status: "success",
       samples: { complete: n },
       inspect: {
-        format: "eval", log_version: 2, inspect_version: "0.3.100", eval_id: id(j), run_id: id(j), task_id: id(j), model: "model", created: null, completed_at: null,
-        plan: { records: n, ids: n, epochs: 1, source: "sample_ids" }, total_samples: n, sample_ids: values.map((_, s) => `s${s}`), sample_clusters: { by: {}, keys: {} },
-        metrics: { "match/-/accuracy": { claimed: k / n, check: "agrees", note: null, coverage: { scored: n, planned: n }, exclude: figure, zero: figure, values: { exclude: values, zero: values } } },
+        format: "eval",
+        log_version: 2,
+        inspect_version: "0.3.100",
+        eval_id: id(j),
+        run_id: id(j),
+        task_id: id(j),
+        model: "model",
+        created: null,
+        completed_at: null,
+        plan: { records: n, ids: n, epochs: 1, source: "sample_ids" },
+        total_samples: n,
+        sample_ids: values.map((_, s) => `s${s}`),
+        sample_clusters: { by: {}, keys: {} },
+        metrics: {
+          "match/-/accuracy": {
+            claimed: k / n,
+            check: "agrees",
+            note: null,
+            coverage: { scored: n, planned: n },
+            exclude: figure,
+            zero: figure,
+            values: { exclude: values, zero: values },
+          },
+        },
       },
     });
     put(`,${JSON.stringify({ path, ...e })}`);
     const x = blankExperiment(`task-${id(j)} (model)`, "inspect", n);
     x.log = { path, status: "success", state: "complete" };
-    x.inspect = { "match/-/accuracy": { claimed: k / n, value: k / n, coverage: { scored: n, planned: n }, wilson95: wilson95(k, n), pass_at_k: null, check: "agrees", note: null, errors_zero: k / n, interval: null, interval_reason: null, pass_hat_k: null } };
+    x.inspect = {
+      "match/-/accuracy": {
+        claimed: k / n,
+        value: k / n,
+        coverage: { scored: n, planned: n },
+        wilson95: wilson95(k, n),
+        pass_at_k: null,
+        check: "agrees",
+        note: null,
+        errors_zero: k / n,
+        interval: null,
+        interval_reason: null,
+        pass_hat_k: null,
+      },
+    };
     logs.push(JSON.stringify(x));
   }
   const x = blankExperiment("big", "native-game", shape.trials);
-  x.accuracy = { value: victories / shape.trials, victories, scored: shape.trials, wilson95: wilson95(victories, shape.trials), interval: null, interval_reason: null };
+  x.accuracy = {
+    value: victories / shape.trials,
+    victories,
+    scored: shape.trials,
+    wilson95: wilson95(victories, shape.trials),
+    interval: null,
+    interval_reason: null,
+  };
   x.completion = { value: 1, completed: shape.trials, scheduled: shape.trials, interval: null, interval_reason: null };
   x.retry = [];
   put(`],"experiments":[${JSON.stringify(x)}`);
@@ -89,11 +170,20 @@ export function writeBigCompareDocument(file: string, shape: BigCompareShape, lo
 
 /** HEAD loses every tenth unit BASE wins; both documents compared in a child under a heap cap. */
 export function compareBench(dir: string, shape: BigCompareShape = BENCH_SHAPE): void {
-  const [base, head, out, rss] = ["base.json", "head.json", "compare.json", "maxrss"].map((f) => join(dir, f)) as [string, string, string, string];
+  const [base, head, out, rss] = ["base.json", "head.json", "compare.json", "maxrss"].map((f) => join(dir, f)) as [
+    string,
+    string,
+    string,
+    string,
+  ];
   writeBigCompareDocument(base, shape, (i) => i % 3 === 0);
   writeBigCompareDocument(head, shape, (i) => i % 3 === 0 || i % 10 === 1);
   const t = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MB}`, "--import", MAXRSS, CLI, "compare", base, head, "--out", out], { encoding: "utf8", env: { ...process.env, MAXRSS_FILE: rss } });
+  const r = spawnSync(
+    process.execPath,
+    [`--max-old-space-size=${HEAP_MB}`, "--import", MAXRSS, CLI, "compare", base, head, "--out", out],
+    { encoding: "utf8", env: { ...process.env, MAXRSS_FILE: rss } },
+  );
   const secs = Number(process.hrtime.bigint() - t) / 1e9;
   if (r.status !== 0) throw new Error(`assay compare: exit ${r.status}: ${r.stderr}`);
   const mb = statSync(base).size / 2 ** 20;

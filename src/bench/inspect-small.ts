@@ -22,7 +22,18 @@ const SIZES = [330, 1000, 1700, 2300, 3000, 3700, 4300, 5000];
 async function synth(dir: string): Promise<void> {
   await readyZstd();
   SIZES.forEach((samples, i) => {
-    const spec: InspectSpec = { task: `small${i}`, model: "openai/gpt-4o-mini", case: "errors-hidden", samples, epochs: 1, format: "eval", method: 93, seed: `small${i}`, offset: i, shape: "realistic" };
+    const spec: InspectSpec = {
+      task: `small${i}`,
+      model: "openai/gpt-4o-mini",
+      case: "errors-hidden",
+      samples,
+      epochs: 1,
+      format: "eval",
+      method: 93,
+      seed: `small${i}`,
+      offset: i,
+      shape: "realistic",
+    };
     const fd = openSync(join(dir, inspectFileName(spec)), "w");
     try {
       writeInspectLog(spec, (b) => void writeSync(fd, b));
@@ -33,7 +44,8 @@ async function synth(dir: string): Promise<void> {
 }
 
 /** `assay score ROOT --jobs N`, whole process, in seconds. */
-const scoreSecs = (root: string, jobs: number): number => timeProcess([CLI, "score", root, "--quiet", "--jobs", String(jobs)]);
+const scoreSecs = (root: string, jobs: number): number =>
+  timeProcess([CLI, "score", root, "--quiet", "--jobs", String(jobs)]);
 
 /** The section: eight logs, then the largest alone. */
 export async function inspectSmallBench(dir: string): Promise<void> {
@@ -44,12 +56,19 @@ export async function inspectSmallBench(dir: string): Promise<void> {
   const files = readdirSync(all).map((f) => join(all, f));
   const sizes = files.map((f) => statSync(f).size / 1e6);
   const largest = files[sizes.indexOf(Math.max(...sizes))]!;
-  console.log(`\nInspect, small logs: ${files.length} realistic .eval logs of ${Math.min(...sizes).toFixed(1)}–${Math.max(...sizes).toFixed(1)} MB (zstd); median of ${ROUNDS} alternating rounds, whole process`);
+  console.log(
+    `\nInspect, small logs: ${files.length} realistic .eval logs of ${Math.min(...sizes).toFixed(1)}–${Math.max(...sizes).toFixed(1)} MB (zstd); median of ${ROUNDS} alternating rounds, whole process`,
+  );
   const row = (name: string, one: number[], two: number[], target: string) => {
     const ratios = two.map((t, i) => t / one[i]!);
-    console.log(`${name.padEnd(58)} 1: ${median(one).toFixed(2).padStart(5)} s   2: ${median(two).toFixed(2).padStart(5)} s   2 / 1 ${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(2)).join(" ")})   ${target}`);
+    console.log(
+      `${name.padEnd(58)} 1: ${median(one).toFixed(2).padStart(5)} s   2: ${median(two).toFixed(2).padStart(5)} s   2 / 1 ${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(2)).join(" ")})   ${target}`,
+    );
   };
-  for (const [name, roots, target] of [["the eight logs", [all], "target <= 0.6"], [`the largest alone (${Math.max(...sizes).toFixed(1)} MB)`, [largest], ""]] as const) {
+  for (const [name, roots, target] of [
+    ["the eight logs", [all], "target <= 0.6"],
+    [`the largest alone (${Math.max(...sizes).toFixed(1)} MB)`, [largest], ""],
+  ] as const) {
     const one: number[] = [];
     const two: number[] = [];
     const bare: [number[], number[]] = [[], []];

@@ -37,7 +37,22 @@ export async function synthBigEval(file: string, shape: Shape): Promise<void> {
   const fd = openSync(file, "w");
   try {
     const padding = shape === "padded" ? PADDING : 0;
-    writeInspectLog({ task: "bench", model: "openai/gpt-4o-mini", case: "errors-hidden", samples: SAMPLES, epochs: 1, format: "eval", method: 93, seed: "bench", offset: 0, padding, shape }, (b) => void writeSync(fd, b));
+    writeInspectLog(
+      {
+        task: "bench",
+        model: "openai/gpt-4o-mini",
+        case: "errors-hidden",
+        samples: SAMPLES,
+        epochs: 1,
+        format: "eval",
+        method: 93,
+        seed: "bench",
+        offset: 0,
+        padding,
+        shape,
+      },
+      (b) => void writeSync(fd, b),
+    );
   } finally {
     closeSync(fd);
   }
@@ -57,7 +72,10 @@ function bareMembers(file: string, members: readonly ZipMember[]): number {
         JSON.parse(data.toString("utf8"));
         return data.byteLength;
       };
-      bytes += m.method === 93 ? decodeZstdInPlace(m.csize, m.usize, MAX_MEMBER_BYTES, (into) => into.set(raw), parse) : parse(m.method === 8 ? inflateRawSync(raw) : raw);
+      bytes +=
+        m.method === 93
+          ? decodeZstdInPlace(m.csize, m.usize, MAX_MEMBER_BYTES, (into) => into.set(raw), parse)
+          : parse(m.method === 8 ? inflateRawSync(raw) : raw);
     }
   } finally {
     closeSync(fd);
@@ -70,11 +88,21 @@ export async function bareThreads(files: readonly string[], threads = WORKERS): 
   const all = files.flatMap((file) => readDirectory(file).members.map((m) => ({ file, m })));
   const shares = Array.from({ length: threads }, (_, t) => all.filter((_, i) => i % threads === t));
   const done = await Promise.all(
-    shares.map((share) => new Promise<number>((ok, failed) => {
-      const w = new Worker(SELF, { workerData: { bareInspect: files.map((file) => ({ file, members: share.filter((x) => x.file === file).map((x) => x.m) })) } });
-      w.once("message", (n: number) => ok(n));
-      w.once("error", failed);
-    })),
+    shares.map(
+      (share) =>
+        new Promise<number>((ok, failed) => {
+          const w = new Worker(SELF, {
+            workerData: {
+              bareInspect: files.map((file) => ({
+                file,
+                members: share.filter((x) => x.file === file).map((x) => x.m),
+              })),
+            },
+          });
+          w.once("message", (n: number) => ok(n));
+          w.once("error", failed);
+        }),
+    ),
   );
   return done.reduce((a, b) => a + b, 0);
 }
@@ -99,8 +127,14 @@ async function shapeBench(file: string, shape: Shape): Promise<void> {
   const made = secondsSince(t0);
   const size = statSync(file).size;
   const members = readDirectory(file).members.length;
-  console.log(`\nInspect, ${shape}: one .eval of ${SAMPLES.toLocaleString("en")} samples, ${members.toLocaleString("en")} members, ${(size / 1e6).toFixed(0)} MB on disk (zstd), synthesised in ${made.toFixed(0)} s`);
-  console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  console.log(
+    `\nInspect, ${shape}: one .eval of ${SAMPLES.toLocaleString("en")} samples, ${members.toLocaleString("en")} members, ${(size / 1e6).toFixed(0)} MB on disk (zstd), synthesised in ${made.toFixed(0)} s`,
+  );
+  console.log(
+    `load average before: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
   const b0 = process.hrtime.bigint();
   const uncompressed = await bareThreads([file]);
   const bareSecs = secondsSince(b0);
@@ -108,19 +142,39 @@ async function shapeBench(file: string, shape: Shape): Promise<void> {
   const run = spawnSync(process.execPath, [SELF, "--score", file], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const secs = secondsSince(s0);
   if (run.status !== 0) throw new Error(`assay score failed: ${run.stderr}`);
-  const r = JSON.parse(run.stdout) as { rssMb: number; validity: string; samples: Record<string, number>; check: string };
-  console.log(`load average after:  ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  const r = JSON.parse(run.stdout) as {
+    rssMb: number;
+    validity: string;
+    samples: Record<string, number>;
+    check: string;
+  };
+  console.log(
+    `load average after:  ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
   const mb = uncompressed / 1e6;
-  console.log(`${"bare limit, 2 threads (read, decode, JSON.parse)".padEnd(50)} ${bareSecs.toFixed(1).padStart(6)} s ${(mb / bareSecs).toFixed(0).padStart(6)} MB/s`);
-  console.log(`${"assay score, 2 workers (whole process)".padEnd(50)} ${secs.toFixed(1).padStart(6)} s ${(mb / secs).toFixed(0).padStart(6)} MB/s`);
+  console.log(
+    `${"bare limit, 2 threads (read, decode, JSON.parse)".padEnd(50)} ${bareSecs.toFixed(1).padStart(6)} s ${(mb / bareSecs).toFixed(0).padStart(6)} MB/s`,
+  );
+  console.log(
+    `${"assay score, 2 workers (whole process)".padEnd(50)} ${secs.toFixed(1).padStart(6)} s ${(mb / secs).toFixed(0).padStart(6)} MB/s`,
+  );
   console.log(`${"assay / bare".padEnd(50)} ${(bareSecs / secs).toFixed(3).padStart(6)}   target >= 0.4`);
   console.log(`peak RSS of assay score: ${r.rssMb.toFixed(0)} MB   target <= 384 MB   (${mb.toFixed(0)} MB of JSON)`);
-  console.log(`verdict: ${r.validity}; samples ${Object.entries(r.samples).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ")}; accuracy claim ${r.check}`);
+  console.log(
+    `verdict: ${r.validity}; samples ${Object.entries(r.samples)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(" · ")}; accuracy claim ${r.check}`,
+  );
 }
 
 if (!isMainThread && (workerData as { bareInspect?: unknown } | null)?.bareInspect) {
   const shares = (workerData as { bareInspect: { file: string; members: ZipMember[] }[] }).bareInspect;
-  (await import("node:worker_threads")).parentPort!.postMessage(shares.reduce((n, { file, members }) => n + bareMembers(file, members), 0));
+  (await import("node:worker_threads")).parentPort!.postMessage(
+    shares.reduce((n, { file, members }) => n + bareMembers(file, members), 0),
+  );
 } else if (isMainThread && process.argv[1] === SELF && process.argv[2] === "--synth") {
   await synthBigEval(process.argv[3]!, process.argv[4] as Shape);
 } else if (isMainThread && process.argv[1] === SELF && process.argv[2] === "--score") {
@@ -129,10 +183,22 @@ if (!isMainThread && (workerData as { bareInspect?: unknown } | null)?.bareInspe
   setFlagsFromString("--heap-growing-percent=20");
   const out = `${process.argv[3]!}.results.json`;
   const { main } = await import("../cli/main.js");
-  const code = await main(["score", process.argv[3]!, "--jobs", String(WORKERS), "--format", "json", "--out", out, "--quiet"]);
+  const code = await main([
+    "score",
+    process.argv[3]!,
+    "--jobs",
+    String(WORKERS),
+    "--format",
+    "json",
+    "--out",
+    out,
+    "--quiet",
+  ]);
   const rssMb = process.resourceUsage().maxRSS / 1024;
   const doc = JSON.parse(readFileSync(out, "utf8")) as Results;
   const e = doc.bundles[0]!;
   const acc = Object.entries(e.inspect?.metrics ?? {}).find(([k]) => k.endsWith("/accuracy"))?.[1];
-  console.log(JSON.stringify({ code, rssMb, validity: e.validity, samples: e.samples ?? {}, check: acc?.check ?? "none" }));
+  console.log(
+    JSON.stringify({ code, rssMb, validity: e.validity, samples: e.samples ?? {}, check: acc?.check ?? "none" }),
+  );
 }

@@ -76,7 +76,11 @@ async function templates(dir: string): Promise<BundleEntry[]> {
 function entryAt(t: readonly BundleEntry[], k: number, width: number): BundleEntry {
   const e = t[k % t.length]!;
   const copy = `c${String(Math.floor(k / t.length)).padStart(width, "0")}`;
-  return { ...e, path: `${ROOT}/${copy}/${e.path}`, experiment: e.experiment === null ? null : `${e.experiment}-${copy}` };
+  return {
+    ...e,
+    path: `${ROOT}/${copy}/${e.path}`,
+    experiment: e.experiment === null ? null : `${e.experiment}-${copy}`,
+  };
 }
 
 /** Shard document `shard` of n entries, written piece by piece by assay's JSON writer. */
@@ -124,7 +128,10 @@ interface Measured extends Usage {
 function usageOf(dir: string, args: string[], check: (r: SpawnSyncReturns<string>) => void): Usage {
   const file = join(dir, "usage");
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ["--import", USAGE, ...args], { encoding: "utf8", env: { ...process.env, MERGE_USAGE_FILE: file } });
+  const r = spawnSync(process.execPath, ["--import", USAGE, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, MERGE_USAGE_FILE: file },
+  });
   const secs = secondsSince(start);
   check(r);
   const u = JSON.parse(readFileSync(file, "utf8")) as { maxRSS: number; cpu: number };
@@ -139,7 +146,8 @@ function measure(dir: string, t: readonly BundleEntry[], n: number): Measured {
   const out = join(dir, "merged.json");
   const merge = usageOf(dir, [CLI, "merge", ...shards, "--format", "json", "--out", out], (r) => {
     const wrote = /\((\d[\d,]*) bundles/.exec(r.stderr ?? "");
-    if (r.status !== 0 || Number(wrote?.[1]?.replaceAll(",", "")) !== n) throw new Error(`assay merge: exit ${r.status}: ${r.stderr}`);
+    if (r.status !== 0 || Number(wrote?.[1]?.replaceAll(",", "")) !== n)
+      throw new Error(`assay merge: exit ${r.status}: ${r.stderr}`);
   });
   rmSync(out);
   const bare = usageOf(dir, ["--input-type=module", "-e", BARE, ...shards, out], (r) => {
@@ -160,5 +168,7 @@ export async function mergeBench(dir: string): Promise<void> {
   console.log(row(small));
   console.log(`${row(large)}   targets ≤ 30 s, ≤ 256 MB`);
   const perEntry = ((large.rssMb - small.rssMb) * 2 ** 20) / (large.entries - small.entries);
-  console.log(`peak RSS grows ${perEntry.toFixed(0)} bytes per entry (${small.entries.toLocaleString("en")} → ${large.entries.toLocaleString("en")} entries)`);
+  console.log(
+    `peak RSS grows ${perEntry.toFixed(0)} bytes per entry (${small.entries.toLocaleString("en")} → ${large.entries.toLocaleString("en")} entries)`,
+  );
 }

@@ -47,7 +47,9 @@ function describe(name: string, root: string): Corpus {
   for (const d of dirs)
     for (const f of readdirSync(d)) {
       bytes += statSync(join(d, f)).size;
-      if (f === "journal.jsonl") for (const c of readChunks(join(d, f))) for (let i = c.indexOf(0x0a); i !== -1; i = c.indexOf(0x0a, i + 1)) lines++;
+      if (f === "journal.jsonl")
+        for (const c of readChunks(join(d, f)))
+          for (let i = c.indexOf(0x0a); i !== -1; i = c.indexOf(0x0a, i + 1)) lines++;
     }
   return { name, root, dirs, mb: bytes / 1e6, records: lines / dirs.length };
 }
@@ -64,9 +66,17 @@ function procStat(): { total: number; busy: number; steal: number; ours: number 
     const ticks = line(readFileSync("/proc/stat", "latin1")).trim().split(/\s+/).slice(1).map(Number);
     const self = readFileSync("/proc/self/stat", "latin1");
     // Fields after the command name (which may hold spaces, so read from its closing parenthesis): utime is the 12th.
-    const f = self.slice(self.lastIndexOf(")") + 2).split(" ").map(Number);
+    const f = self
+      .slice(self.lastIndexOf(")") + 2)
+      .split(" ")
+      .map(Number);
     const total = ticks.reduce((a, b) => a + b, 0);
-    return { total, busy: total - ticks[3]! - (ticks[4] ?? 0), steal: ticks[7] ?? 0, ours: f[11]! + f[12]! + f[13]! + f[14]! };
+    return {
+      total,
+      busy: total - ticks[3]! - (ticks[4] ?? 0),
+      steal: ticks[7] ?? 0,
+      ours: f[11]! + f[12]! + f[13]! + f[14]!,
+    };
   } catch {
     return null;
   }
@@ -81,7 +91,12 @@ function contention(a: ReturnType<typeof procStat>, b: ReturnType<typeof procSta
   return `CPU the host took (steal) during the rounds: ${(100 * steal).toFixed(1)}%; other processes here: ${(100 * others).toFixed(1)}%`;
 }
 
-const ROWS = ["bare loop, 1 thread", "bare loop, 2 threads", "assay, 1 worker (--jobs 1)", "assay, 2 workers (--jobs 2)"] as const;
+const ROWS = [
+  "bare loop, 1 thread",
+  "bare loop, 2 threads",
+  "assay, 1 worker (--jobs 1)",
+  "assay, 2 workers (--jobs 2)",
+] as const;
 /** assay's scoring of every bundle in this thread, its JIT warm: no pool, no discovery, no document. */
 const WARM = "assay in this thread, warm";
 
@@ -100,7 +115,7 @@ const scoreHere = (dirs: readonly string[]) => {
 /** One round on a corpus: each row in this process (wall and CPU) and as a whole process. */
 async function round(c: Corpus, into: Map<string, number[]>): Promise<void> {
   const put = (k: string, t: number) => into.set(k, [...(into.get(k) ?? []), t]);
-  const cpu = (k: string) => (into.get(`cpu:${k}`) ?? into.set(`cpu:${k}`, []).get(`cpu:${k}`)!);
+  const cpu = (k: string) => into.get(`cpu:${k}`) ?? into.set(`cpu:${k}`, []).get(`cpu:${k}`)!;
   put(`in:${ROWS[0]}`, await time(() => cpuOf(() => bare(c.dirs), cpu(ROWS[0]))));
   put(`in:${ROWS[1]}`, await time(() => cpuOf(() => bareThreads(c.dirs, TWO), cpu(ROWS[1]))));
   put(`in:${ROWS[2]}`, await time(() => cpuOf(() => scoreRoots([c.root], { ...RUN, jobs: 1 }), cpu(ROWS[2]))));
@@ -115,18 +130,27 @@ async function round(c: Corpus, into: Map<string, number[]>): Promise<void> {
 function report(c: Corpus, times: Map<string, number[]>): void {
   const t = (k: string) => median(times.get(k)!);
   console.log(`\n~${c.records.toFixed(0)} records per bundle: ${c.dirs.length} bundles, ${c.mb.toFixed(1)} MB`);
-  console.log(`${"".padEnd(30)} ${"in process".padStart(24)}   ${"whole process".padStart(24)}   CPU in process (all threads)`);
+  console.log(
+    `${"".padEnd(30)} ${"in process".padStart(24)}   ${"whole process".padStart(24)}   CPU in process (all threads)`,
+  );
   const cell = (s: number) => `${s.toFixed(2).padStart(6)} s ${(c.dirs.length / s).toFixed(0).padStart(6)} bundles/s`;
-  const cpu = (r: string) => `${t(`cpu:${r}`).toFixed(2).padStart(6)} s ${((t(`cpu:${r}`) * 1e6) / c.dirs.length).toFixed(0).padStart(5)} us/bundle`;
+  const cpu = (r: string) =>
+    `${t(`cpu:${r}`).toFixed(2).padStart(6)} s ${((t(`cpu:${r}`) * 1e6) / c.dirs.length).toFixed(0).padStart(5)} us/bundle`;
   for (const r of ROWS) console.log(`${r.padEnd(30)} ${cell(t(`in:${r}`))}   ${cell(t(`proc:${r}`))}   ${cpu(r)}`);
   console.log(`${WARM.padEnd(30)} ${"".padStart(24)}   ${"".padStart(24)}   ${cpu(WARM)}`);
   // Each round's own ratio beside the ratio of medians: the host's load drifts between rounds, and
   // a ratio of two rows timed moments apart in one round is less exposed to it.
-  const rounds = (k: string, num: string, den: string) => times.get(`${k}:${num}`)!.map((x, i) => (x / times.get(`${k}:${den}`)![i]!).toFixed(2)).join(" ");
+  const rounds = (k: string, num: string, den: string) =>
+    times
+      .get(`${k}:${num}`)!
+      .map((x, i) => (x / times.get(`${k}:${den}`)![i]!).toFixed(2))
+      .join(" ");
   const ratio = (name: string, num: string, den: string, target: string) =>
     console.log(
       `${name.padEnd(30)} ${(t(`in:${num}`) / t(`in:${den}`)).toFixed(3).padStart(24)}   ${(t(`proc:${num}`) / t(`proc:${den}`)).toFixed(3).padStart(24)}   ${target}` +
-        (target ? `\n${"  each round".padEnd(30)} ${rounds("in", num, den).padStart(24)}   ${rounds("proc", num, den).padStart(24)}` : ""),
+        (target
+          ? `\n${"  each round".padEnd(30)} ${rounds("in", num, den).padStart(24)}   ${rounds("proc", num, den).padStart(24)}`
+          : ""),
     );
   ratio("assay 2 workers / bare 2", ROWS[1], ROWS[3], "target >= 0.55 whole process");
   // No target: 1.7 was withdrawn (issue 26), the bare loop itself scales 1.1–1.6 on these two CPUs.
@@ -148,9 +172,15 @@ export async function nativeBench(dir: string): Promise<Corpus> {
   const made = spawnSync(process.execPath, [SELF, "--synth", large, small], { stdio: "inherit" });
   if (made.status !== 0) throw new Error("synthesising the native corpora failed");
   const corpora = [describe("large", large), describe("small", small)];
-  console.log(`machine: ${cpus()[0]?.model ?? "cpu"} ×${cpus().length}, node ${process.version}; median of ${ROUNDS} alternating rounds`);
+  console.log(
+    `machine: ${cpus()[0]?.model ?? "cpu"} ×${cpus().length}, node ${process.version}; median of ${ROUNDS} alternating rounds`,
+  );
   // Scaling needs idle cores: other processes' load skews every two-thread figure.
-  console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  console.log(
+    `load average before: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
   for (const c of corpora) {
     bare(c.dirs); // warm the page cache and the JIT
     await scoreRoots([c.root], { ...RUN, jobs: 1 });
@@ -159,7 +189,11 @@ export async function nativeBench(dir: string): Promise<Corpus> {
   const before = procStat();
   const times = corpora.map(() => new Map<string, number[]>());
   for (let r = 0; r < ROUNDS; r++) for (const [i, c] of corpora.entries()) await round(c, times[i]!);
-  console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  console.log(
+    `load average after: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
   const shared = contention(before, procStat());
   if (shared !== null) console.log(shared);
   for (const [i, c] of corpora.entries()) report(c, times[i]!);

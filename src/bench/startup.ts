@@ -20,7 +20,10 @@ function childrenCpuMs(): number | null {
   try {
     const self = readFileSync("/proc/self/stat", "latin1");
     // Fields after the command name (which may hold spaces): cutime and cstime are the 14th and 15th.
-    const f = self.slice(self.lastIndexOf(")") + 2).split(" ").map(Number);
+    const f = self
+      .slice(self.lastIndexOf(")") + 2)
+      .split(" ")
+      .map(Number);
     return ((f[13]! + f[14]!) * 1000) / 100; // clock ticks: 100 a second on Linux
   } catch {
     return null;
@@ -45,7 +48,8 @@ function once(args: string[], into: Timed): void {
 
 const ms = (x: number) => `${x.toFixed(0).padStart(4)} ms`;
 const figures = (t: Timed) =>
-  `median ${ms(median(t.wall))}, min ${ms(Math.min(...t.wall))}` + (t.cpu.length > 0 ? `; CPU median ${ms(median(t.cpu))}, min ${ms(Math.min(...t.cpu))}` : "");
+  `median ${ms(median(t.wall))}, min ${ms(Math.min(...t.wall))}` +
+  (t.cpu.length > 0 ? `; CPU median ${ms(median(t.cpu))}, min ${ms(Math.min(...t.cpu))}` : "");
 
 /** Synthesise one small bundle in `dir` (empty or absent), then time `assay score` of it beside `node -e 0`. */
 export function startupBench(dir: string, runs = RUNS): void {
@@ -61,5 +65,7 @@ export function startupBench(dir: string, runs = RUNS): void {
   console.log(`\nstart-up, whole process (${runs} alternating runs; CPU: every thread of the child, in 10 ms ticks)`);
   console.log(`  assay score of one small bundle  ${figures(score)}   target median <= ${TARGET_MS} ms`);
   console.log(`  node -e 0 (the floor)            ${figures(floor)}`);
-  console.log(`  score / floor                    median ${(median(score.wall) / median(floor.wall)).toFixed(1)}, min ${(Math.min(...score.wall) / Math.min(...floor.wall)).toFixed(1)}`);
+  console.log(
+    `  score / floor                    median ${(median(score.wall) / median(floor.wall)).toFixed(1)}, min ${(Math.min(...score.wall) / Math.min(...floor.wall)).toFixed(1)}`,
+  );
 }

@@ -56,7 +56,12 @@ export function logText(s: LogSpec): string {
     version: 2,
     status: "success",
     eval: {
-      eval_id: `e-${s.taskId}`, run_id: `r-${s.taskId}`, created: "2026-12-01T10:00:00+00:00", task: s.task, task_id: s.taskId, model: "bench/model",
+      eval_id: `e-${s.taskId}`,
+      run_id: `r-${s.taskId}`,
+      created: "2026-12-01T10:00:00+00:00",
+      task: s.task,
+      task_id: s.taskId,
+      model: "bench/model",
       dataset: { name: "bench", samples: n, sample_ids: ids },
       config: { epochs: 1, epochs_reducer: ["mean"] },
       packages: { inspect_ai: "0.3.255" },
@@ -65,17 +70,25 @@ export function logText(s: LogSpec): string {
     results: {
       total_samples: n,
       completed_samples: n,
-      scores: [{
-        name: "match", scorer: "match", reducer: "mean", params: {},
-        metrics: {
-          [METRIC]: { name: METRIC, value: sum / n, params: {} },
-          stderr: { name: "stderr", value: stderr(s.values, s.attempts), params },
+      scores: [
+        {
+          name: "match",
+          scorer: "match",
+          reducer: "mean",
+          params: {},
+          metrics: {
+            [METRIC]: { name: METRIC, value: sum / n, params: {} },
+            stderr: { name: "stderr", value: stderr(s.values, s.attempts), params },
+          },
         },
-      }],
+      ],
     },
     stats: { started_at: "2026-12-01T10:00:00+00:00", completed_at: "2026-12-01T10:05:00+00:00" },
     samples: ids.map((id, i) => ({
-      id, epoch: 1, input: "q", target: "a",
+      id,
+      epoch: 1,
+      input: "q",
+      target: "a",
       scores: { match: { value: s.values[i] } },
       metadata: s.attempts === null ? {} : { task: `t${Math.floor(i / s.attempts)}` },
     })),

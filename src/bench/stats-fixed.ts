@@ -19,7 +19,13 @@ export interface Fixed {
 const ones = (n: number, zeros = 0) => Uint8Array.from({ length: n }, (_, i) => (i < n - zeros ? 1 : 0));
 
 /** Score the Inspect logs (unclustered unless `attempts`) of one run into `<dir>/<run>.json`. */
-async function scoreRun(cli: string, dir: string, run: string, values: Uint8Array, attempts: number | null = null): Promise<string> {
+async function scoreRun(
+  cli: string,
+  dir: string,
+  run: string,
+  values: Uint8Array,
+  attempts: number | null = null,
+): Promise<string> {
   mkdirSync(join(dir, run), { recursive: true });
   writeLog(join(dir, run), { task: "case", taskId: run, values, attempts });
   const out = join(dir, `${run}.json`);
@@ -29,7 +35,11 @@ async function scoreRun(cli: string, dir: string, run: string, values: Uint8Arra
 
 /** `assay compare FILES --fail-on regression`, its exit code and document. */
 async function compare(cli: string, out: string, files: string[]): Promise<{ code: number; doc: any }> {
-  const { code } = await assay(cli, ["compare", ...files, "--fail-on", "regression", "--format", "json", "--out", out], [0, 1]);
+  const { code } = await assay(
+    cli,
+    ["compare", ...files, "--fail-on", "regression", "--format", "json", "--out", out],
+    [0, 1],
+  );
   return { code, doc: readDoc(out) };
 }
 
@@ -40,12 +50,21 @@ async function allFailed(cli: string, dir: string): Promise<Fixed> {
   const doc = readDoc(await scoreRun(cli, dir, "zero", new Uint8Array(24), 8));
   const i = doc.experiments[0].inspect["match/mean/mean"].interval;
   const hi = i?.hi ?? null;
-  return { name: "all failed, 3 tasks × 8", figure: i == null ? "no interval" : `[${pct(i.lo)}, ${pct(hi)}] ${i.method}`, target: "upper bound ≥ 25%", met: hi !== null && hi >= 0.25 };
+  return {
+    name: "all failed, 3 tasks × 8",
+    figure: i == null ? "no interval" : `[${pct(i.lo)}, ${pct(hi)}] ${i.method}`,
+    target: "upper bound ≥ 25%",
+    met: hi !== null && hi >= 0.25,
+  };
 }
 
 /** Three one-trial runs, the third flipped: no p of 0 anywhere, no regression exit (two runs or three). */
 async function oneTrialRuns(cli: string, dir: string): Promise<Fixed> {
-  const runs = [await scoreRun(cli, dir, "one1", ones(1)), await scoreRun(cli, dir, "one2", ones(1)), await scoreRun(cli, dir, "one3", ones(1, 1))];
+  const runs = [
+    await scoreRun(cli, dir, "one1", ones(1)),
+    await scoreRun(cli, dir, "one2", ones(1)),
+    await scoreRun(cli, dir, "one3", ones(1, 1)),
+  ];
   const three = await compare(cli, join(dir, "one-rank.json"), runs);
   const two = await compare(cli, join(dir, "one-pair.json"), [runs[0]!, runs[2]!]);
   const ps: number[] = three.doc.experiments.flatMap((x: any) => x.ranking.pairs.map((p: any) => p.p));
@@ -63,7 +82,10 @@ async function oneTrialRuns(cli: string, dir: string): Promise<Fixed> {
 /** 4 pass→fail among 40 trials (36 agree) and 4 among 4: the same verdict. */
 async function fourFlips(cli: string, dir: string): Promise<Fixed> {
   const verdict = async (n: number) => {
-    const { code, doc } = await compare(cli, join(dir, `flips-${n}.json`), [await scoreRun(cli, dir, `base${n}`, ones(n)), await scoreRun(cli, dir, `head${n}`, ones(n, 4))]);
+    const { code, doc } = await compare(cli, join(dir, `flips-${n}.json`), [
+      await scoreRun(cli, dir, `base${n}`, ones(n)),
+      await scoreRun(cli, dir, `head${n}`, ones(n, 4)),
+    ]);
     const m = doc.experiments[0].metrics.find((x: any) => x.metric === HEADLINE);
     return { code, regression: m.regression as boolean, rejects: pairedRejects(m.paired) };
   };
@@ -80,7 +102,13 @@ async function fourFlips(cli: string, dir: string): Promise<Fixed> {
 
 /** Write a Harbor job folder `<root>/<job>` of pass/fail trials. */
 function harborJob(root: string, job: string, trials: readonly [task: string, pass: boolean][]): void {
-  const specs: HarborSpec[] = trials.map(([task, pass], i) => ({ job, trial: `${task}__t${i}`, task, case: pass ? "pass" : "fail", offset: i }));
+  const specs: HarborSpec[] = trials.map(([task, pass], i) => ({
+    job,
+    trial: `${task}__t${i}`,
+    task,
+    case: pass ? "pass" : "fail",
+    offset: i,
+  }));
   const put = (rel: string, bytes: Buffer) => {
     mkdirSync(dirname(join(root, job, rel)), { recursive: true });
     writeFileSync(join(root, job, rel), bytes);
@@ -97,8 +125,20 @@ function harborJob(root: string, job: string, trials: readonly [task: string, pa
  */
 async function harborEstimand(cli: string, dir: string): Promise<Fixed> {
   const runs: Record<string, [string, boolean][]> = {
-    base: [["a", true], ["a", true], ["a", true], ["a", true], ["b", false]],
-    head: [["a", true], ["b", true], ["b", true], ["b", false], ["b", false]],
+    base: [
+      ["a", true],
+      ["a", true],
+      ["a", true],
+      ["a", true],
+      ["b", false],
+    ],
+    head: [
+      ["a", true],
+      ["b", true],
+      ["b", true],
+      ["b", false],
+      ["b", false],
+    ],
   };
   runs["again"] = runs["base"]!;
   const files: Record<string, string> = {};
@@ -110,7 +150,8 @@ async function harborEstimand(cli: string, dir: string): Promise<Fixed> {
   const two = await compare(cli, join(dir, "harbor-pair.json"), [files["base"]!, files["head"]!]);
   const m = two.doc.experiments[0].metrics.find((x: any) => x.metric === "reward/reward/mean");
   const ranked = await compare(cli, join(dir, "harbor-rank.json"), [files["base"]!, files["head"]!, files["again"]!]);
-  const top = ranked.doc.experiments.find((x: any) => x.ranking.metric === "reward/reward/mean")?.ranking.runs[0]?.run ?? "";
+  const top =
+    ranked.doc.experiments.find((x: any) => x.ranking.metric === "reward/reward/mean")?.ranking.runs[0]?.run ?? "";
   const diff = (x: number | null) => (x === null ? "null" : `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(1)} pts`);
   return {
     name: "Harbor: headline vs mean of task means",

@@ -61,7 +61,12 @@ function writeRuns(dir: string, c: Cell, reps: number, seed: number): void {
   for (const run of RUNS) mkdirSync(join(dir, run), { recursive: true });
   for (let r = 0; r < reps; r++) {
     const log = (run: string, rates: number[]) =>
-      writeLog(join(dir, run), { task: `rep${r}`, taskId: `${run}-${r}`, values: outcomes(rates, c.attempts, u), attempts: c.attempts });
+      writeLog(join(dir, run), {
+        task: `rep${r}`,
+        taskId: `${run}-${r}`,
+        values: outcomes(rates, c.attempts, u),
+        attempts: c.attempts,
+      });
     const a = taskRates(c.tasks, c.mu, c.rho, u);
     log("A", a);
     log("B", a);
@@ -79,17 +84,44 @@ function all<T>(xs: T[], reps: number, what: string): T[] {
 
 /** Each experiment's headline interval covers μ (no interval: not covered); every log's own claim must agree (the writer is Inspect's arithmetic). */
 function covered(doc: any, mu: number, reps: number): boolean[] {
-  return all(doc.experiments.map((x: any) => {
-    const m = x.inspect?.[SCORED];
-    if (m?.check !== "agrees") throw new Error(`${x.experiment}: the log's claim is ${m?.check ?? "missing"}, not agrees: the bench's evidence is wrong`);
-    return m.interval != null && m.interval.lo <= mu && mu <= m.interval.hi;
-  }), reps, "score");
+  return all(
+    doc.experiments.map((x: any) => {
+      const m = x.inspect?.[SCORED];
+      if (m?.check !== "agrees")
+        throw new Error(
+          `${x.experiment}: the log's claim is ${m?.check ?? "missing"}, not agrees: the bench's evidence is wrong`,
+        );
+      return m.interval != null && m.interval.lo <= mu && mu <= m.interval.hi;
+    }),
+    reps,
+    "score",
+  );
 }
 
 /** `assay compare A B --fail-on regression`: per experiment, paired rejection and regression; and whether the exit matched the list. */
-async function compareTwo(cli: string, dir: string, a: string, b: string, reps: number): Promise<{ fp: boolean[]; reg: boolean[]; exitOk: boolean }> {
+async function compareTwo(
+  cli: string,
+  dir: string,
+  a: string,
+  b: string,
+  reps: number,
+): Promise<{ fp: boolean[]; reg: boolean[]; exitOk: boolean }> {
   const out = join(dir, `${a}-${b}.json`);
-  const { code } = await assay(cli, ["compare", join(dir, `${a}.json`), join(dir, `${b}.json`), "--fail-on", "regression", "--format", "json", "--out", out], [0, 1]);
+  const { code } = await assay(
+    cli,
+    [
+      "compare",
+      join(dir, `${a}.json`),
+      join(dir, `${b}.json`),
+      "--fail-on",
+      "regression",
+      "--format",
+      "json",
+      "--out",
+      out,
+    ],
+    [0, 1],
+  );
   const doc = readDoc(out);
   const regressed = new Set<string>(doc.regressions.map((r: any) => r.base));
   const fp: boolean[] = [];
@@ -106,23 +138,50 @@ async function compareTwo(cli: string, dir: string, a: string, b: string, reps: 
 /** `assay compare A H R3 R4`: per experiment, any pair Holm-significant or the runs in more than one group. */
 async function rankFour(cli: string, dir: string, reps: number): Promise<boolean[]> {
   const out = join(dir, "rank.json");
-  await assay(cli, ["compare", ...["A", "H", "R3", "R4"].map((r) => join(dir, `${r}.json`)), "--format", "json", "--out", out]);
+  await assay(cli, [
+    "compare",
+    ...["A", "H", "R3", "R4"].map((r) => join(dir, `${r}.json`)),
+    "--format",
+    "json",
+    "--out",
+    out,
+  ]);
   const ranked = readDoc(out).experiments.filter((x: any) => x.ranking.metric === HEADLINE);
-  return all(ranked, reps, "ranking").map((x: any) => x.ranking.pairs.some((p: any) => p.p_holm < 0.05) || new Set(x.ranking.runs.map((r: any) => r.group)).size > 1);
+  return all(ranked, reps, "ranking").map(
+    (x: any) =>
+      x.ranking.pairs.some((p: any) => p.p_holm < 0.05) || new Set(x.ranking.runs.map((r: any) => r.group)).size > 1,
+  );
 }
 
 /** Measure one cell in `dir` (removed after). */
 export async function measureCell(cli: string, dir: string, c: Cell, reps: number, seed: number): Promise<CellResult> {
   try {
     writeRuns(dir, c, reps, seed);
-    for (const run of RUNS) await assay(cli, ["score", join(dir, run), "-j", "1", "--format", "json", "--out", join(dir, `${run}.json`), "--quiet"]);
+    for (const run of RUNS)
+      await assay(cli, [
+        "score",
+        join(dir, run),
+        "-j",
+        "1",
+        "--format",
+        "json",
+        "--out",
+        join(dir, `${run}.json`),
+        "--quiet",
+      ]);
     const coverage = tally(["A", "H", "R3", "R4"].flatMap((r) => covered(readDoc(join(dir, `${r}.json`)), c.mu, reps)));
     const same = await compareTwo(cli, dir, "A", "B", reps);
     const other = await compareTwo(cli, dir, "A", "H", reps);
     const fwe = tally(await rankFour(cli, dir, reps));
     return {
-      cell: c, reps, coverage, fwe,
-      fpSame: tally(same.fp), fpOther: tally(other.fp), regSame: tally(same.reg), regOther: tally(other.reg),
+      cell: c,
+      reps,
+      coverage,
+      fwe,
+      fpSame: tally(same.fp),
+      fpOther: tally(other.fp),
+      regSame: tally(same.reg),
+      regOther: tally(other.reg),
       exitMismatches: (same.exitOk ? 0 : 1) + (other.exitOk ? 0 : 1),
     };
   } finally {
@@ -131,4 +190,5 @@ export async function measureCell(cli: string, dir: string, c: Cell, reps: numbe
 }
 
 /** The seed of a cell, from its parameters: its figures do not depend on which cells ran before it, or beside it. */
-export const cellSeed = (seed: number, c: Cell): number => caseSeed(seed, Math.round(c.mu * 100) * 1e6 + c.tasks * 1e4 + c.attempts * 100 + Math.round(c.rho * 10));
+export const cellSeed = (seed: number, c: Cell): number =>
+  caseSeed(seed, Math.round(c.mu * 100) * 1e6 + c.tasks * 1e4 + c.attempts * 100 + Math.round(c.rho * 10));

@@ -41,7 +41,8 @@ export function taskRate(mu: number, rho: number, u: Rng): number {
 }
 
 /** C task rates drawn afresh. */
-export const taskRates = (tasks: number, mu: number, rho: number, u: Rng): number[] => Array.from({ length: tasks }, () => taskRate(mu, rho, u));
+export const taskRates = (tasks: number, mu: number, rho: number, u: Rng): number[] =>
+  Array.from({ length: tasks }, () => taskRate(mu, rho, u));
 
 /** Outcomes of m attempts at each task, task-major (attempt a of task t at t·m + a): 1 with the task's rate. */
 export function outcomes(rates: readonly number[], attempts: number, u: Rng): Uint8Array {

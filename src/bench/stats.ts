@@ -26,7 +26,9 @@ export interface StatsOptions {
 }
 
 const cross = (mus: number[], tasks: number[], attempts: number[], rhos: number[]): Cell[] =>
-  mus.flatMap((mu) => tasks.flatMap((t) => attempts.flatMap((m) => rhos.map((rho) => ({ mu, tasks: t, attempts: m, rho })))));
+  mus.flatMap((mu) =>
+    tasks.flatMap((t) => attempts.flatMap((m) => rhos.map((rho) => ({ mu, tasks: t, attempts: m, rho })))),
+  );
 
 /** The issue's grid: μ ∈ {0.15, 0.5}, C ∈ {3, 5, 10, 30}, m ∈ {1, 4, 8}, ρ ∈ {0, 0.1, 0.3, 0.5}. */
 export const FULL_GRID = cross([0.15, 0.5], [3, 5, 10, 30], [1, 4, 8], [0, 0.1, 0.3, 0.5]);
@@ -38,7 +40,8 @@ export const QUICK_GRID = cross([0.5], [3], [4], [0.3]);
  * or `reps` if smaller), since the cost is samples scored. At reps = 400: 400 experiments of 3 × 1,
  * 100 of 30 × 8. Coverage pools four independent runs (4·reps experiments: MC SE ≈ 0.5% at 95%).
  */
-export const repsFor = (c: Cell, reps: number): number => Math.min(reps, Math.max(100, Math.floor((8 * reps) / (c.tasks * c.attempts))));
+export const repsFor = (c: Cell, reps: number): number =>
+  Math.min(reps, Math.max(100, Math.floor((8 * reps) / (c.tasks * c.attempts))));
 
 const rate = (t: Tally): number => (t.n === 0 ? NaN : t.k / t.n);
 /**
@@ -53,10 +56,22 @@ export function mcse(t: Tally): number {
 const pct = (x: number) => (x * 100).toFixed(1);
 
 /** Each judged figure of a row with its target: `atLeast` or at most `y`. */
-const TARGETS: readonly { of: (r: CellResult) => Tally; ok: (x: number) => boolean; near: (x: number, se: number) => boolean }[] = [
+const TARGETS: readonly {
+  of: (r: CellResult) => Tally;
+  ok: (x: number) => boolean;
+  near: (x: number, se: number) => boolean;
+}[] = [
   { of: (r) => r.coverage, ok: (x) => x >= 0.93, near: (x, se) => x - 2 * se < 0.93 },
-  ...[(r: CellResult) => r.fpSame, (r: CellResult) => r.fpOther, (r: CellResult) => r.fwe].map((of) => ({ of, ok: (x: number) => x <= 0.07, near: (x: number, se: number) => x + 2 * se > 0.07 })),
-  ...[(r: CellResult) => r.regSame, (r: CellResult) => r.regOther].map((of) => ({ of, ok: (x: number) => x <= 0.04, near: (x: number, se: number) => x + 2 * se > 0.04 })),
+  ...[(r: CellResult) => r.fpSame, (r: CellResult) => r.fpOther, (r: CellResult) => r.fwe].map((of) => ({
+    of,
+    ok: (x: number) => x <= 0.07,
+    near: (x: number, se: number) => x + 2 * se > 0.07,
+  })),
+  ...[(r: CellResult) => r.regSame, (r: CellResult) => r.regOther].map((of) => ({
+    of,
+    ok: (x: number) => x <= 0.04,
+    near: (x: number, se: number) => x + 2 * se > 0.04,
+  })),
 ];
 
 /**
@@ -69,8 +84,15 @@ export const undecided = (r: CellResult): boolean => TARGETS.some((t) => t.near(
 const add = (a: Tally, b: Tally): Tally => ({ k: a.k + b.k, n: a.n + b.n });
 /** Two passes of one cell, pooled. */
 export const pooled = (a: CellResult, b: CellResult): CellResult => ({
-  cell: a.cell, reps: a.reps + b.reps, coverage: add(a.coverage, b.coverage), fpSame: add(a.fpSame, b.fpSame), fpOther: add(a.fpOther, b.fpOther),
-  regSame: add(a.regSame, b.regSame), regOther: add(a.regOther, b.regOther), fwe: add(a.fwe, b.fwe), exitMismatches: a.exitMismatches + b.exitMismatches,
+  cell: a.cell,
+  reps: a.reps + b.reps,
+  coverage: add(a.coverage, b.coverage),
+  fpSame: add(a.fpSame, b.fpSame),
+  fpOther: add(a.fpOther, b.fpOther),
+  regSame: add(a.regSame, b.regSame),
+  regOther: add(a.regOther, b.regOther),
+  fwe: add(a.fwe, b.fwe),
+  exitMismatches: a.exitMismatches + b.exitMismatches,
 });
 
 interface Targets {
@@ -96,17 +118,22 @@ export function table(rows: readonly CellResult[], fixed: readonly Fixed[]): str
   ];
   for (const r of rows) {
     const c = r.cell;
-    lines.push(`| ${c.mu} | ${c.tasks} | ${c.attempts} | ${c.rho} | ${r.reps} | ${[
-      judged(r.coverage, (x) => x >= 0.93, targets),
-      judged(r.fpSame, atMost(0.07), targets),
-      judged(r.fpOther, atMost(0.07), targets),
-      judged(r.regSame, atMost(0.04), targets),
-      judged(r.regOther, atMost(0.04), targets),
-      judged(r.fwe, atMost(0.07), targets),
-    ].join(" | ")} |`);
+    lines.push(
+      `| ${c.mu} | ${c.tasks} | ${c.attempts} | ${c.rho} | ${r.reps} | ${[
+        judged(r.coverage, (x) => x >= 0.93, targets),
+        judged(r.fpSame, atMost(0.07), targets),
+        judged(r.fpOther, atMost(0.07), targets),
+        judged(r.regSame, atMost(0.04), targets),
+        judged(r.regOther, atMost(0.04), targets),
+        judged(r.fwe, atMost(0.07), targets),
+      ].join(" | ")} |`,
+    );
   }
   const mismatches = rows.reduce((n, r) => n + r.exitMismatches, 0);
-  lines.push("", `\`--fail-on regression\` exits checked against the \`regressions\` list: ${rows.length * 2} comparisons, ${mismatches} disagree ${mismatches === 0 ? "✓" : "✗"}`);
+  lines.push(
+    "",
+    `\`--fail-on regression\` exits checked against the \`regressions\` list: ${rows.length * 2} comparisons, ${mismatches} disagree ${mismatches === 0 ? "✓" : "✗"}`,
+  );
   if (mismatches === 0) targets.met++;
   else targets.missed++;
   lines.push("", "| fixed case | assay printed | target | |", "|---|---|---|---|");
@@ -124,14 +151,24 @@ export async function statsBench(dir: string, o: StatsOptions): Promise<string[]
   const t0 = process.hrtime.bigint();
   const first = await pool(o.grid, o.parallel, async (c, i) => {
     const r = await measureCell(o.cli, join(dir, `cell${i}`), c, repsFor(c, o.reps), cellSeed(o.seed, c));
-    process.stderr.write(`  μ ${c.mu} C ${c.tasks} m ${c.attempts} ρ ${c.rho}: ${r.reps} experiments, coverage ${pct(rate(r.coverage))}%\n`);
+    process.stderr.write(
+      `  μ ${c.mu} C ${c.tasks} m ${c.attempts} ρ ${c.rho}: ${r.reps} experiments, coverage ${pct(rate(r.coverage))}%\n`,
+    );
     return r;
   });
   // Second pass: the rows noise could decide, measured again under another seed up to `confirm` experiments.
   const rows = await pool(first, o.parallel, async (r, i) => {
     if (!undecided(r) || r.reps >= o.confirm) return r;
-    const more = await measureCell(o.cli, join(dir, `again${i}`), r.cell, o.confirm - r.reps, cellSeed(o.seed + 1, r.cell));
-    process.stderr.write(`  μ ${r.cell.mu} C ${r.cell.tasks} m ${r.cell.attempts} ρ ${r.cell.rho}: again, ${more.reps} more experiments\n`);
+    const more = await measureCell(
+      o.cli,
+      join(dir, `again${i}`),
+      r.cell,
+      o.confirm - r.reps,
+      cellSeed(o.seed + 1, r.cell),
+    );
+    process.stderr.write(
+      `  μ ${r.cell.mu} C ${r.cell.tasks} m ${r.cell.attempts} ρ ${r.cell.rho}: again, ${more.reps} more experiments\n`,
+    );
     return pooled(r, more);
   });
   const fixedDir = join(dir, "fixed");
@@ -156,9 +193,11 @@ export function statsOptions(argv: readonly string[]): StatsOptions {
   };
   const quick = argv.includes("--quick");
   const reps = Number(value("--reps") ?? (quick ? 10 : 400));
-  if (!Number.isInteger(reps) || reps < 1) throw new Error(`--reps takes a positive whole number, not ${value("--reps")}`);
+  if (!Number.isInteger(reps) || reps < 1)
+    throw new Error(`--reps takes a positive whole number, not ${value("--reps")}`);
   const confirm = Number(value("--confirm") ?? (quick ? 0 : 1600));
-  if (!Number.isInteger(confirm) || confirm < 0) throw new Error(`--confirm takes a whole number, not ${value("--confirm")}`);
+  if (!Number.isInteger(confirm) || confirm < 0)
+    throw new Error(`--confirm takes a whole number, not ${value("--confirm")}`);
   const cli = value("--cli") ?? fileURLToPath(new URL("../cli.js", import.meta.url));
   if (!existsSync(cli)) throw new Error(`--cli ${cli}: no such file (a build's dist/cli.js)`);
   return {

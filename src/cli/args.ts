@@ -12,7 +12,8 @@ export function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = row;
   }
   return prev[b.length]!;
@@ -40,21 +41,30 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
 /** parseArgs's complaint as one line of ours: the option quoted plainly, the nearest one suggested. */
 function explain(e: Error & { code?: string }, options: Options): string {
   // What it quotes ends where its message goes on: a quote inside the argument stays in it.
-  const quoted = /'(.*?)'(?=\. To specify|\. This command| argument missing| does not take|$)/s.exec(e.message)?.[1] ?? "";
+  const quoted =
+    /'(.*?)'(?=\. To specify|\. This command| argument missing| does not take|$)/s.exec(e.message)?.[1] ?? "";
   if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
     const long = quoted.startsWith("--");
     const names = Object.keys(options).map((n) => `--${n}`);
     const shorts = Object.entries(options).flatMap(([n, o]) => (o.short ? [`-${o.short} (--${n})`] : []));
-    const hint = long ? didYouMean(quoted, names) : shorts.length > 0 ? ` (short options here: ${shorts.join(", ")})` : "";
+    const hint = long
+      ? didYouMean(quoted, names)
+      : shorts.length > 0
+        ? ` (short options here: ${shorts.join(", ")})`
+        : "";
     return `unknown option ${forTerminal(quoted)}${hint}`;
   }
   if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     const name = /--[\w-]+/.exec(e.message.split("\n")[0]!)?.[0] ?? quoted;
     // A value starting with "-" (a negative number, a typo) is read as the next option.
-    if (/argument is ambiguous/.test(e.message)) return `option ${forTerminal(name)} needs a value (one starting with "-" is written ${forTerminal(name)}=-…)`;
-    return / argument missing/.test(e.message) ? `option ${forTerminal(name)} needs a value` : `option ${forTerminal(name)} takes no value`;
+    if (/argument is ambiguous/.test(e.message))
+      return `option ${forTerminal(name)} needs a value (one starting with "-" is written ${forTerminal(name)}=-…)`;
+    return / argument missing/.test(e.message)
+      ? `option ${forTerminal(name)} needs a value`
+      : `option ${forTerminal(name)} takes no value`;
   }
-  if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return `unexpected argument ${JSON.stringify(quoted)}: this command takes none`;
+  if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
+    return `unexpected argument ${JSON.stringify(quoted)}: this command takes none`;
   return e.message.split("\n")[0]!;
 }
 
@@ -64,7 +74,12 @@ function explain(e: Error & { code?: string }, options: Options): string {
  */
 export function parseOptions<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
   const given: Options = config.options ?? {};
-  const options = Object.fromEntries(Object.entries(given).map(([n, o]) => [n, SHORT[n] !== undefined && o.short === undefined ? { ...o, short: SHORT[n] } : o]));
+  const options = Object.fromEntries(
+    Object.entries(given).map(([n, o]) => [
+      n,
+      SHORT[n] !== undefined && o.short === undefined ? { ...o, short: SHORT[n] } : o,
+    ]),
+  );
   let parsed: ReturnType<typeof parseArgs<T>>;
   try {
     parsed = parseArgs({ ...config, options }) as ReturnType<typeof parseArgs<T>>;
@@ -85,10 +100,17 @@ export function usage<R>(parse: () => R): R {
   }
 }
 
-export function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+export function oneOf<T extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
   if (value === undefined) return fallback;
   if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`--${name} must be one of ${allowed.join(", ")} (got ${JSON.stringify(value)})${didYouMean(value, allowed)}`);
+  throw new UsageError(
+    `--${name} must be one of ${allowed.join(", ")} (got ${JSON.stringify(value)})${didYouMean(value, allowed)}`,
+  );
 }
 
 export function positiveInt(name: string, value: string | undefined, fallback?: number): number {
@@ -96,6 +118,7 @@ export function positiveInt(name: string, value: string | undefined, fallback?: 
     if (fallback === undefined) throw new UsageError(`--${name} is required`);
     return fallback;
   }
-  if (!/^[1-9][0-9]*$/.test(value)) throw new UsageError(`--${name} must be a positive integer (got ${JSON.stringify(value)})`);
+  if (!/^[1-9][0-9]*$/.test(value))
+    throw new UsageError(`--${name} must be a positive integer (got ${JSON.stringify(value)})`);
   return Number(value);
 }

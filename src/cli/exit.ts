@@ -19,7 +19,8 @@ export const EXIT = {
 export { UsageError } from "../errors.js";
 
 export function exitForResults(doc: Results | ResultsView, failOnInvalid: boolean): number {
-  const has = (v: "invalid" | "error") => ("tally" in doc ? doc.tally[v] > 0 : doc.bundles.some((e) => e.validity === v));
+  const has = (v: "invalid" | "error") =>
+    "tally" in doc ? doc.tally[v] > 0 : doc.bundles.some((e) => e.validity === v);
   if (has("error")) return EXIT.INCOMPLETE;
   const anyInvalid = has("invalid") || doc.experiments.some((e) => e.invalid.length > 0);
   return failOnInvalid && anyInvalid ? EXIT.FAILED : EXIT.OK;
@@ -31,4 +32,18 @@ export function exitForValidity(v: "valid" | "invalid" | "error"): number {
 
 /** Errors that are the user's to fix (bad arguments, unreadable roots, a malformed schedule). */
 export const isUserError = (e: unknown): e is Error & { code: string } =>
-  e instanceof Error && ["USAGE", "SCHEDULE", "DISCOVERY", "RUBRIC", "TEMPLATE", "CACHE", "STORE", "OUTPUT", "ENOENT", "EACCES", "ENOTDIR", "EEXIST"].includes((e as { code?: string }).code ?? "");
+  e instanceof Error &&
+  [
+    "USAGE",
+    "SCHEDULE",
+    "DISCOVERY",
+    "RUBRIC",
+    "TEMPLATE",
+    "CACHE",
+    "STORE",
+    "OUTPUT",
+    "ENOENT",
+    "EACCES",
+    "ENOTDIR",
+    "EEXIST",
+  ].includes((e as { code?: string }).code ?? "");

@@ -9,4 +9,3 @@ export const FILTER_OPTIONS = {
   // Multiple so that a second is refused rather than silently replacing the first.
   since: { type: "string", multiple: true },
 } as const;
-

@@ -19,23 +19,76 @@ interface Command {
   help: keyof typeof Help;
 }
 const COMMANDS: Record<string, Command> = {
-  demo: { load: async () => (await import("./commands/synth.js")).demoCommand, summary: "score a small synthetic corpus of every kind", help: "DEMO_HELP" },
-  score: { load: async () => (await import("./commands/score.js")).scoreCommand, summary: "score every bundle, Harbor or Terminal-Bench trial and Inspect log under the roots", help: "SCORE_HELP" },
-  verify: { load: async () => (await import("./commands/verify.js")).verifyCommand, summary: "validate one bundle, Harbor trial or job, Terminal-Bench run, or Inspect log, with every finding", help: "VERIFY_HELP" },
-  compare: { load: async () => (await import("./commands/compare.js")).compareCommand, summary: "compare two results documents; rank the runs of one, or of three or more", help: "COMPARE_HELP" },
-  merge: { load: async () => (await import("./commands/merge.js")).mergeCommand, summary: "merge the shards of score --shard i/n into one document", help: "MERGE_HELP" },
-  "slurm-script": { load: async () => (await import("./commands/slurm-script.js")).slurmScriptCommand, summary: "write the script that scores in shards on Slurm, then merges", help: "SLURM_SCRIPT_HELP" },
-  seal: { load: async () => (await import("./commands/seal.js")).sealCommand, summary: "seal assay bundles with an HMAC key", help: "SEAL_HELP" },
-  analyze: { load: async () => (await import("./commands/analyze.js")).analyzeCommand, summary: "score, then ask a model whether each trial is legitimate (advisory)", help: "ANALYZE_HELP" },
-  "check-task": { load: async () => (await import("./commands/check-task.js")).checkTaskCommand, summary: "judge task folders against the task-quality rubric before launch", help: "CHECK_TASK_HELP" },
-  narrate: { load: async () => (await import("./commands/narrate.js")).narrateCommand, summary: "a job narrative around a results document's figures", help: "NARRATE_HELP" },
-  cache: { load: async () => (await import("./commands/cache.js")).cacheCommand, summary: "the analysis cache: stats, prune, export", help: "CACHE_HELP" },
-  synth: { load: async () => (await import("./commands/synth.js")).synthCommand, summary: "write synthetic trials of a kind, with their expected verdicts", help: "SYNTH_HELP" },
-  schema: { load: async () => (await import("./commands/schema.js")).schemaCommand, summary: "print the JSON Schema of the results document", help: "SCHEMA_HELP" },
+  demo: {
+    load: async () => (await import("./commands/synth.js")).demoCommand,
+    summary: "score a small synthetic corpus of every kind",
+    help: "DEMO_HELP",
+  },
+  score: {
+    load: async () => (await import("./commands/score.js")).scoreCommand,
+    summary: "score every bundle, Harbor or Terminal-Bench trial and Inspect log under the roots",
+    help: "SCORE_HELP",
+  },
+  verify: {
+    load: async () => (await import("./commands/verify.js")).verifyCommand,
+    summary: "validate one bundle, Harbor trial or job, Terminal-Bench run, or Inspect log, with every finding",
+    help: "VERIFY_HELP",
+  },
+  compare: {
+    load: async () => (await import("./commands/compare.js")).compareCommand,
+    summary: "compare two results documents; rank the runs of one, or of three or more",
+    help: "COMPARE_HELP",
+  },
+  merge: {
+    load: async () => (await import("./commands/merge.js")).mergeCommand,
+    summary: "merge the shards of score --shard i/n into one document",
+    help: "MERGE_HELP",
+  },
+  "slurm-script": {
+    load: async () => (await import("./commands/slurm-script.js")).slurmScriptCommand,
+    summary: "write the script that scores in shards on Slurm, then merges",
+    help: "SLURM_SCRIPT_HELP",
+  },
+  seal: {
+    load: async () => (await import("./commands/seal.js")).sealCommand,
+    summary: "seal assay bundles with an HMAC key",
+    help: "SEAL_HELP",
+  },
+  analyze: {
+    load: async () => (await import("./commands/analyze.js")).analyzeCommand,
+    summary: "score, then ask a model whether each trial is legitimate (advisory)",
+    help: "ANALYZE_HELP",
+  },
+  "check-task": {
+    load: async () => (await import("./commands/check-task.js")).checkTaskCommand,
+    summary: "judge task folders against the task-quality rubric before launch",
+    help: "CHECK_TASK_HELP",
+  },
+  narrate: {
+    load: async () => (await import("./commands/narrate.js")).narrateCommand,
+    summary: "a job narrative around a results document's figures",
+    help: "NARRATE_HELP",
+  },
+  cache: {
+    load: async () => (await import("./commands/cache.js")).cacheCommand,
+    summary: "the analysis cache: stats, prune, export",
+    help: "CACHE_HELP",
+  },
+  synth: {
+    load: async () => (await import("./commands/synth.js")).synthCommand,
+    summary: "write synthetic trials of a kind, with their expected verdicts",
+    help: "SYNTH_HELP",
+  },
+  schema: {
+    load: async () => (await import("./commands/schema.js")).schemaCommand,
+    summary: "print the JSON Schema of the results document",
+    help: "SCHEMA_HELP",
+  },
 };
 const NAMES = Object.keys(COMMANDS);
 
-const USAGE = "usage: assay COMMAND [options]   (assay --help lists the commands; assay COMMAND --help describes one)\n";
+const USAGE =
+  "usage: assay COMMAND [options]   (assay --help lists the commands; assay COMMAND --help describes one)\n";
 
 /** One screen: each command on a line, the common flags, the exit codes, where to read more. */
 const OVERVIEW = `assay ${TOOL_VERSION}: score archived agent-benchmark runs from their evidence
@@ -43,7 +96,9 @@ const OVERVIEW = `assay ${TOOL_VERSION}: score archived agent-benchmark runs fro
 usage: assay COMMAND [options]
 
 Commands:
-${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(14)}${c.summary}`).join("\n")}
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(14)}${c.summary}`)
+  .join("\n")}
 
 Common options (where a command has them):
   -o, --out FILE   write to FILE (its extension picks the format; - for standard output)
@@ -61,8 +116,14 @@ const isHelp = (arg: string | undefined) => arg === "--help" || arg === "-h";
 
 /** Not a command: where a typo is near one, say which (an option before any command: the command comes first). */
 function unknownCommand(name: string, io: CliIo): number {
-  if (name.startsWith("-")) io.stderr(`assay: unknown option ${forTerminal(name)}${didYouMean(name, ["--help", "--version"])} (a command comes first: assay COMMAND [options])\n`);
-  else io.stderr(`assay: unknown command ${JSON.stringify(name)}${didYouMean(name, NAMES) || " (assay --help lists the commands)"}\n`);
+  if (name.startsWith("-"))
+    io.stderr(
+      `assay: unknown option ${forTerminal(name)}${didYouMean(name, ["--help", "--version"])} (a command comes first: assay COMMAND [options])\n`,
+    );
+  else
+    io.stderr(
+      `assay: unknown command ${JSON.stringify(name)}${didYouMean(name, NAMES) || " (assay --help lists the commands)"}\n`,
+    );
   return EXIT.USAGE;
 }
 
@@ -94,7 +155,9 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   const end = rest.indexOf("--");
   if ((end < 0 ? rest : rest.slice(0, end)).some(isHelp)) return commandHelp(name, io);
   try {
-    return await (await command.load())(rest, io);
+    return await (
+      await command.load()
+    )(rest, io);
   } catch (e) {
     if (isUserError(e)) io.stderr(`assay ${name}: ${e.message}\n`);
     else {

@@ -29,7 +29,17 @@ export interface Reporter extends Progress {
 
 /** cli-progress is loaded only for a terminal. */
 export async function progressReporter(io: CliIo, mode: "tty" | "lines" | "quiet", everyMs = 5000): Promise<Reporter> {
-  const c: Counts = { found: 0, counted: 0, done: 0, cached: 0, invalid: 0, errors: 0, bytesDone: 0, discovered: false, started: Date.now() };
+  const c: Counts = {
+    found: 0,
+    counted: 0,
+    done: 0,
+    cached: 0,
+    invalid: 0,
+    errors: 0,
+    bytesDone: 0,
+    discovered: false,
+    started: Date.now(),
+  };
   const rate = () => c.done / Math.max(0.001, (Date.now() - c.started) / 1000);
   const total = () => Math.max(c.found, c.counted);
   const eta = () => {
@@ -56,7 +66,8 @@ export async function progressReporter(io: CliIo, mode: "tty" | "lines" | "quiet
     bar = new cliProgress.SingleBar(
       {
         stream: process.stderr,
-        format: "{bar} {value}/{total}{more} bundles | {mbDone} MB | {invalid} invalid | {errors} tool errors | {rate}/s | ETA {etaText}",
+        format:
+          "{bar} {value}/{total}{more} bundles | {mbDone} MB | {invalid} invalid | {errors} tool errors | {rate}/s | ETA {etaText}",
         hideCursor: true,
         clearOnComplete: false,
         emptyOnZero: true, // 0/0 (nothing found yet) is an empty bar, not a full one

@@ -39,13 +39,17 @@ const CONTRACT_CODES = {
   TIMEOUT: "§6 tool error: the bundle ran past its time limit",
   WORKER_FAILED: "§6 tool error: the worker scoring the bundle failed",
   IO_ERROR: "§6 tool error: a bundle file could not be read",
-  REWARD_MISMATCH: "§11 result.json's rewards differ from the reward file Harbor read (or it is unreadable), or from the steps' aggregation",
+  REWARD_MISMATCH:
+    "§11 result.json's rewards differ from the reward file Harbor read (or it is unreadable), or from the steps' aggregation",
   REWARD_FILE_MISSING: "§11 result.json holds rewards, but no reward file is where Harbor would have read one",
   TIMING: "§11 a phase starts after it finishes, lies outside the trial, or starts out of order",
   TRIAL_DUPLICATE: "§11 two trial folders of one job claim the same trial_name",
-  EVAL_CORRUPT: "§12 a .eval whose member has a bad CRC or size, does not inflate, or whose local name differs from the central one; or that cannot be opened as a ZIP at all",
-  SAMPLE_DUPLICATE: "§12 two records for one (id, epoch) of an Inspect log (ids compared as Inspect does: 1 and \"1\" are one)",
-  START_HEADER_MISMATCH: "§12 header.json's identity (eval_id, run_id, task_id, task, model, created, dataset) differs from _journal/start.json's",
+  EVAL_CORRUPT:
+    "§12 a .eval whose member has a bad CRC or size, does not inflate, or whose local name differs from the central one; or that cannot be opened as a ZIP at all",
+  SAMPLE_DUPLICATE:
+    '§12 two records for one (id, epoch) of an Inspect log (ids compared as Inspect does: 1 and "1" are one)',
+  START_HEADER_MISMATCH:
+    "§12 header.json's identity (eval_id, run_id, task_id, task, model, created, dataset) differs from _journal/start.json's",
   REDUCTION_MISMATCH: "§12 a reduced score is not what its reducer gives over that sample's epoch scores",
   METRIC_MISMATCH: "§12 a built-in metric in results is not what Inspect's own rules give over the samples present",
   COUNT_MISMATCH: "§12 scored_samples, unscored_samples or completed_samples disagree with a recount",
@@ -58,11 +62,12 @@ const CONTRACT_CODES = {
   PATH_TOO_DEEP: "§11 warning: an entry of a Harbor trial nested too deep for the file system to name, never read",
   TRAJECTORY_NOT_SCANNED: "§11 warning: a trajectory too large to scan for review flags",
   LOOKS_LIKE_JOB: "§11 warning: a trial folder whose subfolders hold config.json (a job without job.log?)",
-  REWARD_COERCED: "§11 warning: a reward.json value Harbor's lax model coerced to a number (\"1.0\", true)",
+  REWARD_COERCED: '§11 warning: a reward.json value Harbor\'s lax model coerced to a number ("1.0", true)',
   REWARD_UNVERIFIED: "§11 warning: a custom or disabled verifier: no reward file backs the rewards",
   JOB_RESULT_UNREADABLE: "§11 warning: a job's own result.json is absent or malformed: its plan and claims are unknown",
   JOB_PLAN_EXCEEDED: "§11 warning: a job folder holds more trials than its n_total_trials planned",
-  EVAL_TRUNCATED: "§12 warning: an Inspect log cut short (a killed or partial writer); read as far as it is intact, state incomplete",
+  EVAL_TRUNCATED:
+    "§12 warning: an Inspect log cut short (a killed or partial writer); read as far as it is intact, state incomplete",
   MEMBER_DUPLICATE: "§12 warning: a .eval member name repeats; its last entry is read, as Inspect reads it",
   PLAN_MISMATCH: "§12 warning: results.total_samples differs from the plan (eval.dataset.sample_ids × epochs)",
   VALUE_UNCONVERTIBLE: "§12 warning: a score value Inspect maps to 0 only through value_to_float's fallback",
@@ -75,11 +80,13 @@ const CONTRACT_CODES = {
   WRITES_TESTS_DIR: "§11 review flag: the trajectory writes to the tests directory (/tests/)",
   STEP_EXCEPTION: "§11 review flag: a step raised an exception while the trial's top level is clean",
   TRIAL_DUPLICATE_ID: "§11 flag: one Harbor trial id under two job folders (a copied job)",
-  JOB_CLAIM_MISMATCH: "§11 flag: the job's summary names a trial with another reward or exception than its own result.json, or a trial it lacks",
+  JOB_CLAIM_MISMATCH:
+    "§11 flag: the job's summary names a trial with another reward or exception than its own result.json, or a trial it lacks",
   SAMPLE_LIMIT: "§12 flag: a limit ended the sample; it is scored as Inspect scored it",
   RETRIED: "§12 flag: the sample was retried after an error (error_retries); only its last attempt is logged",
   SCORE_EDITED: "§12 flag: a score was edited (score history or edit events), with its provenance",
-  RESCORED: "§12 flag: the log was re-scored (inspect score): two results for one scorer, name-1 keys, or scorers added after the start",
+  RESCORED:
+    "§12 flag: the log was re-scored (inspect score): two results for one scorer, name-1 keys, or scorers added after the start",
   NO_SAMPLE_EVIDENCE: "§12 flag: results with no sample record behind it: its metrics are unverified",
   SAMPLE_UNPLANNED: "§12 flag: a sample record outside eval.dataset.sample_ids × epochs",
   DUPLICATE_LOG: "§12 flag: one run (run_id) written twice; the later log is kept",
@@ -88,11 +95,15 @@ const CONTRACT_CODES = {
   LOG_VERSION: "§12 tool error: an Inspect log format version other than 1 to 3",
   // flags (issue 25)
   // issue 35: inspect-audit
-  LOG_UNIDENTIFIED: "§12 flag (issue 35): an Inspect log whose task run cannot be read may belong to this one: its value is withheld",
+  LOG_UNIDENTIFIED:
+    "§12 flag (issue 35): an Inspect log whose task run cannot be read may belong to this one: its value is withheld",
   // issue 35: Harbor, what an unreadable file may switch off
-  REWARD_WITHOUT_RESULT: "§11 warning and flag: a reward file shows the verifier ran, but result.json is absent or cut: the reward cannot be checked, so the trial counts 0 under every --errors",
-  LOCK_UNREADABLE: "§11 warning: a job's or trial's lock.json is present but cannot be read: the Harbor version (which reward file it read) or the task's digest is unknown",
-  JOB_PLAN_UNKNOWN: "§11 flag: a job's result.json is absent or unreadable: its plan is unknown (so is coverage: null, with coverage_reason) and its claims cannot be checked",
+  REWARD_WITHOUT_RESULT:
+    "§11 warning and flag: a reward file shows the verifier ran, but result.json is absent or cut: the reward cannot be checked, so the trial counts 0 under every --errors",
+  LOCK_UNREADABLE:
+    "§11 warning: a job's or trial's lock.json is present but cannot be read: the Harbor version (which reward file it read) or the task's digest is unknown",
+  JOB_PLAN_UNKNOWN:
+    "§11 flag: a job's result.json is absent or unreadable: its plan is unknown (so is coverage: null, with coverage_reason) and its claims cannot be checked",
 } as const;
 
 /** Every code: the contract's, and those a kind adds (kinds/declared.ts). */

@@ -12,20 +12,34 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   const bo = b as Record<string, unknown>;
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(bo, k) && jsonEqual((a as Record<string, unknown>)[k], bo[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => Object.hasOwn(bo, k) && jsonEqual((a as Record<string, unknown>)[k], bo[k]))
+  );
 }
 
 /**
  * Dotted names of the fields where `actual` differs from `expected`, descending into objects
  * both sides hold (so a wrong `journal.head` is named as such, not as `journal`).
  */
-export function differingFields(expected: Record<string, unknown>, actual: Record<string, unknown>, prefix = ""): string[] {
+export function differingFields(
+  expected: Record<string, unknown>,
+  actual: Record<string, unknown>,
+  prefix = "",
+): string[] {
   const out: string[] = [];
   for (const [k, e] of Object.entries(expected)) {
     const a = actual[k];
     const bothObjects =
-      typeof e === "object" && e !== null && !Array.isArray(e) && typeof a === "object" && a !== null && !Array.isArray(a);
-    if (bothObjects) for (const f of differingFields(e as Record<string, unknown>, a as Record<string, unknown>, `${prefix}${k}.`)) out.push(f);
+      typeof e === "object" &&
+      e !== null &&
+      !Array.isArray(e) &&
+      typeof a === "object" &&
+      a !== null &&
+      !Array.isArray(a);
+    if (bothObjects)
+      for (const f of differingFields(e as Record<string, unknown>, a as Record<string, unknown>, `${prefix}${k}.`))
+        out.push(f);
     else if (!jsonEqual(e, a)) out.push(prefix + k);
   }
   return out;

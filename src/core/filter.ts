@@ -46,15 +46,24 @@ function realDay(y: string, m: string, d: string): boolean {
  * `±hh:mm`): a time without one names no instant, and guessing the zone would move the line.
  */
 export function parseSince(text: string): number {
-  const bad = (why: string) => new UsageError(`--since takes an ISO 8601 date (2025-06-01, midnight UTC) or date and time with its zone (2025-06-01T09:30:00Z, 2025-06-01T09:30+02:00): ${why} (got ${JSON.stringify(text)})`);
+  const bad = (why: string) =>
+    new UsageError(
+      `--since takes an ISO 8601 date (2025-06-01, midnight UTC) or date and time with its zone (2025-06-01T09:30:00Z, 2025-06-01T09:30+02:00): ${why} (got ${JSON.stringify(text)})`,
+    );
   const date = DATE.exec(text);
   if (date !== null) {
     if (!realDay(date[1]!, date[2]!, date[3]!)) throw bad("no such day");
     return Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3]));
   }
   const at = ZONED.exec(text);
-  if (at === null) throw bad(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text) ? "a time without a zone names no instant" : "not a date");
-  if (!realDay(at[1]!, at[2]!, at[3]!) || Number(at[4]) > 23 || Number(at[5]) > 59 || Number(at[6] ?? 0) > 59) throw bad("no such time");
+  if (at === null)
+    throw bad(
+      /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text)
+        ? "a time without a zone names no instant"
+        : "not a date",
+    );
+  if (!realDay(at[1]!, at[2]!, at[3]!) || Number(at[4]) > 23 || Number(at[5]) > 59 || Number(at[6] ?? 0) > 59)
+    throw bad("no such time");
   return Date.parse(text);
 }
 
@@ -65,14 +74,22 @@ export function parseFilter(values: FilterValues): ExperimentFilter | null {
     if (xs.some((x) => x === "")) throw new UsageError(`--${name} takes a non-empty value`);
     return [...xs];
   };
-  const given: Filters = { experiment: list("experiment"), agent: list("agent"), model: list("model"), kind: list("kind"), since: null };
+  const given: Filters = {
+    experiment: list("experiment"),
+    agent: list("agent"),
+    model: list("model"),
+    kind: list("kind"),
+    since: null,
+  };
   for (const k of given.kind)
-    if (!KIND_NAMES.includes(k)) throw new UsageError(`--kind takes one of ${KIND_NAMES.join(", ")} (got ${JSON.stringify(k)})`);
+    if (!KIND_NAMES.includes(k))
+      throw new UsageError(`--kind takes one of ${KIND_NAMES.join(", ")} (got ${JSON.stringify(k)})`);
   const since = list("since");
   if (since.length > 1) throw new UsageError("--since is given once (the earliest start to keep)");
   given.since = since[0] ?? null;
   const instant = given.since === null ? null : parseSince(given.since);
-  const any = given.experiment.length + given.agent.length + given.model.length + given.kind.length > 0 || instant !== null;
+  const any =
+    given.experiment.length + given.agent.length + given.model.length + given.kind.length > 0 || instant !== null;
   return any ? { given, since: instant } : null;
 }
 
@@ -123,7 +140,8 @@ function one(p: readonly string[], i: number, c: string): { matched: boolean; ne
   return { matched: inSet !== negated, next: j + 1 };
 }
 
-const anyMatches = (patterns: readonly string[], values: readonly string[]) => patterns.some((p) => values.some((v) => globMatch(p, v)));
+const anyMatches = (patterns: readonly string[], values: readonly string[]) =>
+  patterns.some((p) => values.some((v) => globMatch(p, v)));
 
 /** The furthest any zone is from UTC (UTC−12 to UTC+14): a local time is an instant within these of itself read as UTC. */
 const EAST_MS = 14 * 3_600_000;
@@ -154,10 +172,14 @@ function matchesNames(x: Experiment, g: Filters): boolean {
 }
 
 /** Whether the experiment matches the filter (an unknown start time does not match --since). */
-export const matches = (x: Experiment, f: ExperimentFilter): boolean => matchesNames(x, f.given) && (f.since === null || sinceSide(x, f.since) === "after");
+export const matches = (x: Experiment, f: ExperimentFilter): boolean =>
+  matchesNames(x, f.given) && (f.since === null || sinceSide(x, f.since) === "after");
 
 /** The experiments the filter keeps, in order, and how many it left out only because their start time is unknown against --since. */
-export function selectExperiments<T extends Experiment>(xs: readonly T[], f: ExperimentFilter): { kept: T[]; unknownTime: number } {
+export function selectExperiments<T extends Experiment>(
+  xs: readonly T[],
+  f: ExperimentFilter,
+): { kept: T[]; unknownTime: number } {
   const kept: T[] = [];
   let unknownTime = 0;
   for (const x of xs) {
@@ -176,14 +198,17 @@ const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace
 export function describeFilter(g: Filters | null): string {
   if (g === null) return "";
   const parts: string[] = [];
-  for (const name of ["experiment", "agent", "model", "kind"] as const) for (const v of g[name]) parts.push(`--${name} ${shellWord(v)}`);
+  for (const name of ["experiment", "agent", "model", "kind"] as const)
+    for (const v of g[name]) parts.push(`--${name} ${shellWord(v)}`);
   if (g.since !== null) parts.push(`--since ${shellWord(g.since)}`);
   return parts.join(" ");
 }
 
 /** What a report says of the experiments left out for an unknown start time ("" for none). */
 export const unknownTimeNote = (n: number, since: string): string =>
-  n === 0 ? "" : `${n} experiment${n === 1 ? "" : "s"} left out by --since ${shellWord(since)}: no start time recorded, or a local time (no zone recorded) from 12 hours before it to 14 after, which could be on either side`;
+  n === 0
+    ? ""
+    : `${n} experiment${n === 1 ? "" : "s"} left out by --since ${shellWord(since)}: no start time recorded, or a local time (no zone recorded) from 12 hours before it to 14 after, which could be on either side`;
 
 /**
  * A document holding only the experiments the filter keeps, and their bundle entries (read lazily:
@@ -200,5 +225,14 @@ export function filterResults<V extends ResultsView>(doc: V, f: ExperimentFilter
   };
   const tally = emptyTally();
   for (const e of bundles) count(tally, e);
-  return { doc: { ...doc, run: { ...doc.run, options: { ...doc.run.options, filters: f.given } }, bundles, experiments: kept, tally }, unknownTime };
+  return {
+    doc: {
+      ...doc,
+      run: { ...doc.run, options: { ...doc.run.options, filters: f.given } },
+      bundles,
+      experiments: kept,
+      tally,
+    },
+    unknownTime,
+  };
 }

@@ -38,13 +38,19 @@ export interface BundleOptions {
 }
 
 export function unsafeReason(e: BundleEntryInfo): string | null {
-  return e.kind === "symlink" ? "a symbolic link"
-    : e.kind === "other" ? "not a regular file or directory"
-    : e.kind === "unnamed" ? "a name that is not valid UTF-8"
-    : e.kind === "too-deep" ? "nested too deep for the file system to name"
-    : /[\t\n\r]/.test(e.path) ? "a name holding a tab or line break"
-    : e.kind === "file" && e.size > MAX_FILE_BYTES ? "larger than 4 GiB"
-    : null;
+  return e.kind === "symlink"
+    ? "a symbolic link"
+    : e.kind === "other"
+      ? "not a regular file or directory"
+      : e.kind === "unnamed"
+        ? "a name that is not valid UTF-8"
+        : e.kind === "too-deep"
+          ? "nested too deep for the file system to name"
+          : /[\t\n\r]/.test(e.path)
+            ? "a name holding a tab or line break"
+            : e.kind === "file" && e.size > MAX_FILE_BYTES
+              ? "larger than 4 GiB"
+              : null;
 }
 
 export const sha256 = (bytes: Uint8Array | string): string => createHash("sha256").update(bytes).digest("hex");
@@ -81,7 +87,12 @@ export class EvidenceFolder {
         warnings.push(
           e.kind === "symlink"
             ? finding("TRIAL_SYMLINK", e.path, null, "a symbolic link: not followed, not read, not in the digest")
-            : finding("PATH_TOO_DEEP", e.path, null, "nested too deep for the file system to name: not read, not in the digest"),
+            : finding(
+                "PATH_TOO_DEEP",
+                e.path,
+                null,
+                "nested too deep for the file system to name: not read, not in the digest",
+              ),
         );
         this.skipped.add(e.path);
         continue;

@@ -73,7 +73,16 @@ export const identitySchema = z.object({
 });
 export type Identity = z.infer<typeof identitySchema>;
 
-export const NO_ENTRY_IDENTITY: EntryIdentity = Object.freeze({ agent: null, model: null, benchmark: null, harness: null, tasks: null, started_at: null, finished_at: null, clock: null });
+export const NO_ENTRY_IDENTITY: EntryIdentity = Object.freeze({
+  agent: null,
+  model: null,
+  benchmark: null,
+  harness: null,
+  tasks: null,
+  started_at: null,
+  finished_at: null,
+  clock: null,
+});
 
 /** `sha256:` of the distinct ids in byte order, one per line: the same set gives the same digest, whatever its order or repeats. */
 export function tasksDigest(ids: Iterable<string>): { count: number; digest: string } {
@@ -107,15 +116,21 @@ export function normaliseTime(v: unknown): { at: string; clock: "utc" | "local" 
 export const localText = (ms: number): string => new Date(ms).toISOString().slice(0, 23);
 
 /** A kept time (identity's `…Z` instant, or local text, "T" or a space) as ms, local read as if UTC: what orders times of one clock. */
-export const timeMs = (at: string, clock: "utc" | "local"): number => Date.parse(clock === "utc" ? at : `${at.replace(" ", "T")}Z`);
+export const timeMs = (at: string, clock: "utc" | "local"): number =>
+  Date.parse(clock === "utc" ? at : `${at.replace(" ", "T")}Z`);
 
 /** A time from its ms (timeMs's inverse). */
-export const timeText = (ms: number, clock: "utc" | "local"): string => (clock === "utc" ? new Date(ms).toISOString() : localText(ms));
+export const timeText = (ms: number, clock: "utc" | "local"): string =>
+  clock === "utc" ? new Date(ms).toISOString() : localText(ms);
 
 /** An entry's start and finish, normalised; a pair on two clocks keeps neither (they cannot be ordered). */
-export function timesOf(started: unknown, finished: unknown): Pick<EntryIdentity, "started_at" | "finished_at" | "clock"> {
+export function timesOf(
+  started: unknown,
+  finished: unknown,
+): Pick<EntryIdentity, "started_at" | "finished_at" | "clock"> {
   const [s, f] = [normaliseTime(started), normaliseTime(finished)];
-  if (s !== null && f !== null && s.clock !== f.clock) return { started_at: s.clock === "utc" ? s.at : null, finished_at: f.clock === "utc" ? f.at : null, clock: "utc" };
+  if (s !== null && f !== null && s.clock !== f.clock)
+    return { started_at: s.clock === "utc" ? s.at : null, finished_at: f.clock === "utc" ? f.at : null, clock: "utc" };
   return { started_at: s?.at ?? null, finished_at: f?.at ?? null, clock: s?.clock ?? f?.clock ?? null };
 }
 
@@ -156,7 +171,8 @@ export class IdentityBuilder {
     if (identity.agent !== null) this.agents.add(identity.agent);
     if (identity.model !== null) this.models.add(identity.model);
     if (identity.benchmark !== null) this.benchmarks.set(benchmarkKey(identity.benchmark), identity.benchmark);
-    if (identity.harness !== null) this.harnesses.set(JSON.stringify([identity.harness.name, identity.harness.version]), identity.harness);
+    if (identity.harness !== null)
+      this.harnesses.set(JSON.stringify([identity.harness.name, identity.harness.version]), identity.harness);
     if (identity.tasks !== null) this.runTasks.set(identity.tasks.digest, identity.tasks);
     if (identity.clock !== null) this.clocks.add(identity.clock);
     const at = (t: string | null) => (t === null || identity.clock === null ? null : { at: t, clock: identity.clock });
@@ -193,4 +209,5 @@ export class IdentityBuilder {
 }
 
 /** Every value of an identity field that may be one or a list, as a list. */
-export const valuesOf = <T>(v: T | readonly T[] | null): readonly T[] => (v === null ? [] : Array.isArray(v) ? (v as readonly T[]) : [v as T]);
+export const valuesOf = <T>(v: T | readonly T[] | null): readonly T[] =>
+  v === null ? [] : Array.isArray(v) ? (v as readonly T[]) : [v as T];

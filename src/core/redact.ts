@@ -16,7 +16,10 @@ const PATTERNS: [RegExp, string][] = [
   // user:password@ in a URL
   [/(\b[a-z][a-z0-9+.-]{0,16}:\/\/[^\s/:@]{1,128}:)[^\s/@]{3,256}@/gi, "$1[redacted]@"],
   // To its END line, or to the end of the text when an excerpt cut the block short.
-  [/-----BEGIN [A-Z ]{0,32}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,32}PRIVATE KEY-----|$(?![\s\S]))/g, "[redacted private key]"],
+  [
+    /-----BEGIN [A-Z ]{0,32}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,32}PRIVATE KEY-----|$(?![\s\S]))/g,
+    "[redacted private key]",
+  ],
   // NAME=value, NAME: value, "name": "value", \"name\": \"value\" — for names that say they hold a
   // secret, when the value has a letter in it (token counts are numbers, not secrets).
   [

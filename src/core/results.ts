@@ -47,7 +47,10 @@ export const advisorySchema = z.object({
   rubric: z.string(),
   model: z.string().nullable(),
   cached: z.boolean(),
-  outcomes: z.record(z.string(), z.object({ outcome: z.enum(["pass", "fail", "not_applicable", "error"]), explanation: z.string() })),
+  outcomes: z.record(
+    z.string(),
+    z.object({ outcome: z.enum(["pass", "fail", "not_applicable", "error"]), explanation: z.string() }),
+  ),
   summary: z.string().nullable(),
   /** Extension to §10: what the answer was computed from (null when not analysed for want of evidence). */
   rubric_digest: z.string(),
@@ -81,7 +84,10 @@ export const intervalSchema = z.object({
 });
 export type IntervalField = z.infer<typeof intervalSchema>;
 /** The two fields every metric object with an interval carries (absent in documents before scoring version 7). */
-const intervalFields = { interval: intervalSchema.nullable().default(null), interval_reason: z.string().nullable().default(null) };
+const intervalFields = {
+  interval: intervalSchema.nullable().default(null),
+  interval_reason: z.string().nullable().default(null),
+};
 const passHatK = z.record(z.string(), z.number()).nullable().default(null);
 
 /** A figure Inspect claims: a number, or NaN and ±Infinity spelled as strings (JSON has no such numbers). */
@@ -107,7 +113,12 @@ export const inspectLogSchema = z.object({
   model: z.string().nullable(),
   created: z.string().nullable(),
   completed_at: z.string().nullable(),
-  plan: z.object({ records: z.int(), ids: z.int(), epochs: z.int(), source: z.enum(["sample_ids", "samples present"]) }),
+  plan: z.object({
+    records: z.int(),
+    ids: z.int(),
+    epochs: z.int(),
+    source: z.enum(["sample_ids", "samples present"]),
+  }),
   total_samples: z.int().nullable(),
   /** §13.4: the planned sample ids in plan order, which each mean/accuracy metric's `values` follow (null: none kept). */
   sample_ids: z.array(z.string()).nullable().default(null),
@@ -135,7 +146,10 @@ export const inspectLogSchema = z.object({
       exclude: figuresSchema,
       zero: figuresSchema,
       /** §13.4: each planned sample's reduced value (null: not in the figure) under each --errors setting; mean/accuracy metrics only. */
-      values: z.object({ exclude: z.array(z.number().nullable()), zero: z.array(z.number().nullable()) }).nullable().default(null),
+      values: z
+        .object({ exclude: z.array(z.number().nullable()), zero: z.array(z.number().nullable()) })
+        .nullable()
+        .default(null),
       /** Issue 25: planned records whose grader failed (an instrument error), in neither figure; present only when some are. */
       grader_failed: z.int().optional(),
       /** Issue 35: planned records where the model gave no answer (refusal error, reason refusal/no_response, value N), 0 in both figures; present only when some are. */
@@ -154,7 +168,12 @@ const usageFields = {
 export const usageSchema = z.object(usageFields);
 /** §13.5: one of an experiment's two totals, over `entries` entries of which `costed` record a cost. */
 const usageTotalSchema = z.object({ entries: z.int(), costed: z.int(), ...usageFields });
-export const experimentUsageSchema = z.object({ spent: usageTotalSchema, counted: usageTotalSchema, successes: z.int(), cost_per_success: z.number().nullable() });
+export const experimentUsageSchema = z.object({
+  spent: usageTotalSchema,
+  counted: usageTotalSchema,
+  successes: z.int(),
+  cost_per_success: z.number().nullable(),
+});
 
 export const bundleEntrySchema = z.object({
   path: z.string(),
@@ -167,7 +186,9 @@ export const bundleEntrySchema = z.object({
   validity: z.enum(["valid", "invalid", "error"]),
   errors: z.array(findingSchema),
   warnings: z.array(findingSchema),
-  status: z.enum(["completed", "interrupted", "abnormal", "resource-bound", "unterminated", ...INSPECT_STATUSES]).nullable(),
+  status: z
+    .enum(["completed", "interrupted", "abnormal", "resource-bound", "unterminated", ...INSPECT_STATUSES])
+    .nullable(),
   task: z.string().nullable(),
   /** Extension to §10 (Harbor): task_checksum; pass@k groups trials by task and checksum. */
   task_checksum: z.string().nullable(),
@@ -195,7 +216,9 @@ export const bundleEntrySchema = z.object({
    * summary names it nowhere, or there is no readable summary).
    */
   job: z.string().nullable(),
-  claimed: z.object({ rewards: z.record(z.string(), z.number()).nullable(), exception: z.string().nullable() }).nullable(),
+  claimed: z
+    .object({ rewards: z.record(z.string(), z.number()).nullable(), exception: z.string().nullable() })
+    .nullable(),
   /** Extension to §10 (Inspect, §12): each sample state's count (every planned record, and records outside the plan). */
   samples: z.record(z.string(), z.int()).nullable().default(null),
   /** Extension to §10 (Inspect, §12): what the batch rules and reports read of the log. */
@@ -266,14 +289,15 @@ export function blankEntry(fields: Partial<ScoredBundle> & Pick<ScoredBundle, "v
   };
 }
 
-
 const trialList = z.array(z.string());
 /** What a Harbor job's own result.json claims (§11): `<evals key>/<index>/<name>` and `<evals key>/pass_at_k/<k>`. */
 const claimedSchema = z.object({
   source: z.string(),
   metrics: z.record(z.string(), z.number()),
   /** Extension to §10: each claimed metric assay can compare, beside assay's own figure, with why they differ (null: they agree). */
-  compared: z.array(z.object({ metric: z.string(), claimed: z.number(), assay: z.number().nullable(), reason: z.string().nullable() })),
+  compared: z.array(
+    z.object({ metric: z.string(), claimed: z.number(), assay: z.number().nullable(), reason: z.string().nullable() }),
+  ),
 });
 export const experimentSchema = z.object({
   experiment: z.string().nullable(),
@@ -287,10 +311,20 @@ export const experimentSchema = z.object({
   /** attempt: null for Harbor trials; evidence: why (null for a review flag, whose evidence is in the trial's entry). */
   flags: z.array(z.object({ code, trial: z.string(), attempt: z.int().nullable(), evidence: z.string().nullable() })),
   accuracy: z
-    .object({ value: z.number().nullable(), victories: z.int(), scored: z.int(), wilson95: z.tuple([z.number(), z.number()]).nullable(), ...intervalFields })
+    .object({
+      value: z.number().nullable(),
+      victories: z.int(),
+      scored: z.int(),
+      wilson95: z.tuple([z.number(), z.number()]).nullable(),
+      ...intervalFields,
+    })
     .nullable(),
-  raw_record: z.object({ values: z.array(z.union([z.literal(0), z.literal(1)])), mean: z.number().nullable() }).nullable(),
-  completion: z.object({ value: z.number().nullable(), completed: z.int(), scheduled: z.int(), ...intervalFields }).nullable(),
+  raw_record: z
+    .object({ values: z.array(z.union([z.literal(0), z.literal(1)])), mean: z.number().nullable() })
+    .nullable(),
+  completion: z
+    .object({ value: z.number().nullable(), completed: z.int(), scheduled: z.int(), ...intervalFields })
+    .nullable(),
   retry: trialList.nullable(),
   dimensions: z.record(z.string(), z.object({ passed: z.int(), total: z.int(), ...intervalFields })).nullable(),
   pass: z.object({ passed: z.int(), total: z.int(), ...intervalFields }).nullable(),
@@ -329,7 +363,14 @@ export const experimentSchema = z.object({
   exceptions: z.record(z.string(), z.int()).nullable(),
   warnings: z.array(findingSchema),
   /** Extensions to §10 (Inspect, §12): the log whose figures the experiment reports, and each metric claimed beside assay's own. */
-  log: z.object({ path: z.string(), status: z.enum(INSPECT_STATUSES).nullable(), state: z.enum(INSPECT_LOG_STATES).nullable() }).nullable().default(null),
+  log: z
+    .object({
+      path: z.string(),
+      status: z.enum(INSPECT_STATUSES).nullable(),
+      state: z.enum(INSPECT_LOG_STATES).nullable(),
+    })
+    .nullable()
+    .default(null),
   inspect: z
     .record(
       z.string(),
@@ -567,4 +608,9 @@ export function viewOf(results: Results): ResultsView {
 }
 
 /** A view read whole into memory (tests, the library API, and analyses, which annotate each entry). */
-export const materialize = (v: ResultsView): Results => ({ format: v.format, run: v.run, bundles: [...v.bundles], experiments: v.experiments });
+export const materialize = (v: ResultsView): Results => ({
+  format: v.format,
+  run: v.run,
+  bundles: [...v.bundles],
+  experiments: v.experiments,
+});

@@ -26,7 +26,9 @@ export function withRun(own: EntryIdentity | null, run: EntryIdentity): EntryIde
 /** The member's benchmark, with the version its container configures for that very name where the member records none. */
 function benchmarkOf(own: Benchmark | null, run: Benchmark | null): Benchmark | null {
   if (own === null) return run;
-  return own.version === null && run !== null && run.name === own.name && run.version !== null ? { ...own, version: run.version } : own;
+  return own.version === null && run !== null && run.name === own.name && run.version !== null
+    ? { ...own, version: run.version }
+    : own;
 }
 
 function harnessOf(own: Harness | null, run: Harness | null): Harness | null {

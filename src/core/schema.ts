@@ -16,10 +16,13 @@ export const int = (min?: number, max?: number) => {
 export const finiteNumber = z.union([z.number(), z.instanceof(JsonDecimal).transform((d) => d.value)]);
 /** A string of at most `max` code points (and at least `min`). */
 export const text = (max: number, min = 0) =>
-  z.string().refine((s) => {
-    const n = s.length <= max && s.length >= min ? s.length : codePointLength(s);
-    return n <= max && n >= min;
-  }, `expected ${min > 0 ? `${min}..` : "at most "}${max} code points`);
+  z.string().refine(
+    (s) => {
+      const n = s.length <= max && s.length >= min ? s.length : codePointLength(s);
+      return n <= max && n >= min;
+    },
+    `expected ${min > 0 ? `${min}..` : "at most "}${max} code points`,
+  );
 export const id = z.string().regex(ID_RE, "expected an id");
 
 /**
@@ -38,11 +41,13 @@ export const reservedKeyMessage = (k: string): string => `a key named ${k} canno
  * JSON.stringify, structured clone and Object.entries all keep.
  */
 export function setOwn<V>(m: Record<string, V>, k: string, v: V): void {
-  if (k === "__proto__") Object.defineProperty(m, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === "__proto__")
+    Object.defineProperty(m, k, { value: v, enumerable: true, writable: true, configurable: true });
   else m[k] = v;
 }
 /** m[k] when m itself holds k: never what every object inherits (`toString`, `valueOf`, …). */
-export const own = <V>(m: Readonly<Record<string, V>>, k: string): V | undefined => (Object.hasOwn(m, k) ? m[k] : undefined);
+export const own = <V>(m: Readonly<Record<string, V>>, k: string): V | undefined =>
+  Object.hasOwn(m, k) ? m[k] : undefined;
 
 /** z.record for evidence: an object holding a reserved key is refused, naming it. */
 export const record = <K extends z.core.$ZodRecordKey, V extends z.ZodType>(key: K, value: V) =>
@@ -50,7 +55,8 @@ export const record = <K extends z.core.$ZodRecordKey, V extends z.ZodType>(key:
     .custom<Record<string, unknown>>()
     .superRefine((v, ctx) => {
       if (typeof v !== "object" || v === null) return;
-      for (const k of RESERVED_KEYS) if (Object.hasOwn(v, k)) ctx.addIssue({ code: "custom", message: reservedKeyMessage(k), path: [k] });
+      for (const k of RESERVED_KEYS)
+        if (Object.hasOwn(v, k)) ctx.addIssue({ code: "custom", message: reservedKeyMessage(k), path: [k] });
     })
     .pipe(z.record(key, value));
 export const digest = z.string().refine(isDigest, "expected a digest (64 lowercase hex digits)");
@@ -83,7 +89,10 @@ export function check<S extends z.ZodType>(
 
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   const parts = issues.slice(0, 4).map((i) => {
-    const at = i.path.length > 0 ? i.path.map((k) => (typeof k === "string" && k.length > 40 ? `${k.slice(0, 40)}…` : String(k))).join(".") : "(record)";
+    const at =
+      i.path.length > 0
+        ? i.path.map((k) => (typeof k === "string" && k.length > 40 ? `${k.slice(0, 40)}…` : String(k))).join(".")
+        : "(record)";
     // zod lists every unknown key; a hostile record can hold thousands.
     const message = i.code === "unrecognized_keys" ? unknownKeys(i.keys) : i.message;
     return `${at}: ${message}`;
@@ -93,6 +102,9 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
 }
 
 function unknownKeys(keys: readonly string[]): string {
-  const shown = keys.slice(0, 5).map((k) => clip(k, 40)).join(", ");
+  const shown = keys
+    .slice(0, 5)
+    .map((k) => clip(k, 40))
+    .join(", ");
   return `unknown key${keys.length > 1 ? "s" : ""} ${shown}${keys.length > 5 ? ` and ${keys.length - 5} more` : ""}`;
 }

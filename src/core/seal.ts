@@ -15,10 +15,12 @@ export const SEAL_ALG = "HMAC-SHA256";
 const MAX_SEAL_BYTES = 4096;
 
 /** §7: what names a key in results, stores and caches, without revealing it. */
-export const keyFingerprint = (key: Uint8Array): string => createHmac("sha256", key).update("assay.key-id").digest("hex");
+export const keyFingerprint = (key: Uint8Array): string =>
+  createHmac("sha256", key).update("assay.key-id").digest("hex");
 
 /** §8: the mac of a bundle digest (its ASCII hex) under `key`. */
-export const sealMac = (key: Uint8Array, digest: string): string => createHmac("sha256", key).update(digest, "ascii").digest("hex");
+export const sealMac = (key: Uint8Array, digest: string): string =>
+  createHmac("sha256", key).update(digest, "ascii").digest("hex");
 
 /** The exact bytes `assay seal` writes for a bundle of this digest. */
 export const sealText = (key: Uint8Array, digest: string): string =>
@@ -47,5 +49,7 @@ export function checkSeal(folder: EvidenceFolder, digest: string, key: Uint8Arra
   if (seal === null) return;
   // Constant time: how much of a forged mac matched must not be learnable from timing.
   if (!timingSafeEqual(Buffer.from(sealMac(key, digest), "hex"), Buffer.from(seal.mac, "hex")))
-    fail("the mac does not match this bundle under the given key: the evidence changed after sealing, or another key sealed it");
+    fail(
+      "the mac does not match this bundle under the given key: the evidence changed after sealing, or another key sealed it",
+    );
 }

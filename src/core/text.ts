@@ -73,7 +73,6 @@ export const fieldKey = (k: string): string => (/^[A-Za-z0-9_-]{1,64}$/.test(k) 
 export const fieldPath = (path: readonly (string | number)[]): string =>
   path.map((k, i) => (typeof k === "number" ? `[${k}]` : `${i > 0 ? "." : ""}${fieldKey(k)}`)).join("") || "(value)";
 
-
 /**
  * Characters a name must not carry raw to a terminal: C0 and C1 controls and DEL (escape sequences,
  * forged lines), bidirectional overrides and isolates (text that reads other than it is), line and
@@ -104,4 +103,5 @@ export function forTerminal(name: string): string {
  * terminal shows it: each character forTerminal would escape, but the quote and the backslash,
  * escaped in place, unquoted (the prose already quotes the values it names).
  */
-export const terminalText = (text: string): string => text.replace(HIDDEN_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+export const terminalText = (text: string): string =>
+  text.replace(HIDDEN_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);

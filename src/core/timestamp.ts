@@ -4,8 +4,7 @@
 // compared only with other naive times (the writer wrote them in its own zone). Compared as
 // integer microseconds (Date keeps only ms).
 
-const ISO =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /** Written without an offset (a naive local time): comparable only with other naive times. */
 export const isNaive = (text: string): boolean => ISO.exec(text)?.[8] === undefined;
@@ -14,8 +13,16 @@ export const isNaive = (text: string): boolean => ISO.exec(text)?.[8] === undefi
 export function parseTimestamp(text: string): bigint | null {
   const m = ISO.exec(text);
   if (m === null) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59)
+    return null;
   const micros = BigInt((m[7] ?? "").padEnd(6, "0").slice(0, 6) || "0");
   let offsetMinutes = 0;
   const zone = m[8];

@@ -11,7 +11,12 @@ export interface Usage {
   cost_usd: number | null;
 }
 export const USAGE_FIELDS = ["input_tokens", "output_tokens", "cache_read_tokens", "cost_usd"] as const;
-export const noUsage = (): Usage => ({ input_tokens: null, output_tokens: null, cache_read_tokens: null, cost_usd: null });
+export const noUsage = (): Usage => ({
+  input_tokens: null,
+  output_tokens: null,
+  cache_read_tokens: null,
+  cost_usd: null,
+});
 
 /** A count or a cost as recorded: a finite number ≥ 0, however the strict reader kept it (anything else is not a record of it). */
 function recorded(v: unknown): number | null {
@@ -82,12 +87,21 @@ export interface ExperimentUsage {
  * An experiment's usage: what every entry spent (`spent`: retried, superseded and errored ones
  * included) and what its counted units spent, with cost per success = spent / successes.
  */
-export function experimentUsage(spent: readonly (Usage | null)[], counted: readonly (Usage | null)[], successes: number): ExperimentUsage {
+export function experimentUsage(
+  spent: readonly (Usage | null)[],
+  counted: readonly (Usage | null)[],
+  successes: number,
+): ExperimentUsage {
   const total = (list: readonly (Usage | null)[]) => {
     const t = emptyTotal();
     for (const u of list) addToTotal(t, u);
     return t;
   };
   const s = total(spent);
-  return { spent: s, counted: total(counted), successes, cost_per_success: s.cost_usd === null || successes === 0 ? null : s.cost_usd / successes };
+  return {
+    spent: s,
+    counted: total(counted),
+    successes,
+    cost_per_success: s.cost_usd === null || successes === 0 ? null : s.cost_usd / successes,
+  };
 }

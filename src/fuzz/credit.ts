@@ -31,7 +31,13 @@ export function sameEvidence(p: FuzzProfile, a: Tree, b: Tree, skip: readonly st
     const x = a.get(path);
     const y = b.get(path);
     if (x === undefined || y === undefined || x.kind !== y.kind || x.kind === "symlink") return false;
-    if (x.kind === "file" && y.kind === "file" && !x.bytes.equals(y.bytes) && !(how === "json" && sameJson(x.bytes, y.bytes))) return false;
+    if (
+      x.kind === "file" &&
+      y.kind === "file" &&
+      !x.bytes.equals(y.bytes) &&
+      !(how === "json" && sameJson(x.bytes, y.bytes))
+    )
+      return false;
   }
   return true;
 }
@@ -48,13 +54,23 @@ export function keptBecause(p: FuzzProfile, tree: Tree, base: Base): string {
     const y = base.tree.get(path);
     if (isDeepStrictEqual(x, y)) continue;
     if (p.evidence(path) !== null) why.add(`${path} re-spelled as the same JSON value`);
-    else why.add(x === undefined ? "an opaque entry removed" : y === undefined ? "an opaque entry added" : "an opaque entry changed");
+    else
+      why.add(
+        x === undefined
+          ? "an opaque entry removed"
+          : y === undefined
+            ? "an opaque entry added"
+            : "an opaque entry changed",
+      );
   }
   return why.size === 0 ? "no byte changed" : [...why].sort().join("; ");
 }
 
 /** The bases of the entry's profile, the case's own first. */
-const candidates = (c: FuzzCase, own: readonly Base[]) => [...own.filter((b) => b === c.base), ...own.filter((b) => b !== c.base)];
+const candidates = (c: FuzzCase, own: readonly Base[]) => [
+  ...own.filter((b) => b === c.base),
+  ...own.filter((b) => b !== c.base),
+];
 
 /** Credit held with a credited base's whole evidence (its own, or copied whole from another): its verdict too. */
 function sameAsCredited(p: FuzzProfile, c: FuzzCase, e: ScoredBundle, own: readonly Base[]): Basis | null {
@@ -82,15 +98,31 @@ const bytesAt = (t: Tree, p: string): Buffer | null => {
 function endingWins(journal: Buffer): boolean {
   const recs = completeLines(journal).map(parsed);
   const deadline = recs[0]?.["deadline"];
-  const ending = recs.find((r) => r?.["type"] === "observation" && (r["state"] as Rec | undefined)?.["is_dead"] === true);
+  const ending = recs.find(
+    (r) => r?.["type"] === "observation" && (r["state"] as Rec | undefined)?.["is_dead"] === true,
+  );
   if (ending === undefined || ending === null || typeof deadline !== "number") return false;
   const s = ending["state"] as Rec;
   const items = Array.isArray(s["inventory"]) ? (s["inventory"] as Rec[]) : [];
-  const held = items.some((i) => (i["number"] as number) > 0 &&
-    ((i["tval"] === 39 && i["sval"] === 9 && (i["k_idx"] as number) > 0) || (i["tval"] === 33 && i["sval"] === 50 && [176, 177, 178].includes(i["name1"] as number))));
-  return s["escaped"] === true && s["is_dead"] === true && s["playing"] === false && s["depth"] === 0 && s["character_generated"] === true &&
-    s["game_type"] === 0 && ((s["noscore"] as number) & 15) === 0 && s["wizard"] === false && s["score_options"] === false && held &&
-    (ending["at"] as number) <= deadline;
+  const held = items.some(
+    (i) =>
+      (i["number"] as number) > 0 &&
+      ((i["tval"] === 39 && i["sval"] === 9 && (i["k_idx"] as number) > 0) ||
+        (i["tval"] === 33 && i["sval"] === 50 && [176, 177, 178].includes(i["name1"] as number))),
+  );
+  return (
+    s["escaped"] === true &&
+    s["is_dead"] === true &&
+    s["playing"] === false &&
+    s["depth"] === 0 &&
+    s["character_generated"] === true &&
+    s["game_type"] === 0 &&
+    ((s["noscore"] as number) & 15) === 0 &&
+    s["wizard"] === false &&
+    s["score_options"] === false &&
+    held &&
+    (ending["at"] as number) <= deadline
+  );
 }
 
 /**
@@ -114,12 +146,21 @@ export function nativeBasis(p: FuzzProfile, c: FuzzCase, e: ScoredBundle, own: r
       const full = completeLines(bytesAt(b.tree, "journal.jsonl")!);
       if (pinned.length >= full.length || !pinned.every((l, i) => l.equals(full[i]!))) continue;
       const score = full.findIndex((l) => parsed(l)?.["type"] === "score");
-      if (score < pinned.length && !bytesAt(c.tree, "snapshot.json")?.equals(bytesAt(b.tree, "snapshot.json")!)) continue;
-      return { ok: "a killed writer's journal, a prefix of the base's but for its unpinned last line, whose ending wins (§4.1: the ending decides)" };
+      if (score < pinned.length && !bytesAt(c.tree, "snapshot.json")?.equals(bytesAt(b.tree, "snapshot.json")!))
+        continue;
+      return {
+        ok: "a killed writer's journal, a prefix of the base's but for its unpinned last line, whose ending wins (§4.1: the ending decides)",
+      };
     }
   }
-  if (c.rewritten && wins) return { ok: "a journal rewritten and re-chained (§3: the unkeyed chain cannot stop it) whose ending wins by §4.3" };
-  return { failure: "a victory though the evidence is no credited base's, no killed writer's prefix of one, nor a rewrite, whose ending wins" };
+  if (c.rewritten && wins)
+    return {
+      ok: "a journal rewritten and re-chained (§3: the unkeyed chain cannot stop it) whose ending wins by §4.3",
+    };
+  return {
+    failure:
+      "a victory though the evidence is no credited base's, no killed writer's prefix of one, nor a rewrite, whose ending wins",
+  };
 }
 
 const WORLD_ONLY = ["prohibited_effects", "preservation"] as const;
@@ -148,18 +189,29 @@ export function worldBasis(p: FuzzProfile, c: FuzzCase, e: ScoredBundle, own: re
     if (!sameEvidence(p, c.tree, b.tree, ["world.jsonl", "scenario.json"])) continue;
     const torn = tornFrom(c.tree, b.tree);
     if (!torn && !sameEvidence(p, c.tree, b.tree, ["scenario.json"])) continue;
-    if (torn && !e.warnings.some((w) => w.code === "JOURNAL_TORN" && w.file === "world.jsonl")) return { failure: "world.jsonl has a torn tail, and no JOURNAL_TORN says so" };
+    if (torn && !e.warnings.some((w) => w.code === "JOURNAL_TORN" && w.file === "world.jsonl"))
+      return { failure: "world.jsonl has a torn tail, and no JOURNAL_TORN says so" };
     const why = [torn ? "world.jsonl torn (§2: judged on its complete lines)" : null];
     if (sameEvidence(p, c.tree, b.tree, ["world.jsonl"])) {
-      if (verdictOf(e) !== verdictOf(b.entry)) return { failure: `the evidence of base ${b.name} bar a torn world log, but another verdict` };
+      if (verdictOf(e) !== verdictOf(b.entry))
+        return { failure: `the evidence of base ${b.name} bar a torn world log, but another verdict` };
     } else {
       const scenario = bytesAt(c.tree, "scenario.json");
-      if (scenario === null || e.scenario !== sha256(scenario)) return { failure: "a pass over another scenario.json, and the entry does not name its digest" };
-      const schedule = { format: "assay.schedule/1" as const, experiment: e.experiment!, trials: [{ trial: e.trial!, seed: e.seed!, scenario: b.entry.scenario! }] };
+      if (scenario === null || e.scenario !== sha256(scenario))
+        return { failure: "a pass over another scenario.json, and the entry does not name its digest" };
+      const schedule = {
+        format: "assay.schedule/1" as const,
+        experiment: e.experiment!,
+        trials: [{ trial: e.trial!, seed: e.seed!, scenario: b.entry.scenario! }],
+      };
       const [x] = computeExperiments([{ path: "fuzz/case", ...e }], [schedule], DEFAULT_BATCH);
       if (!x?.invalid.some((i) => i.trial === e.trial && i.codes.includes("SCENARIO_NOT_SCHEDULED")))
-        return { failure: "a pass over another scenario.json that a schedule pinning the base's scenario does not refuse" };
-      why.push("scenario.json changed (nothing binds it): the entry names its digest, and a schedule pinning the base's refuses it");
+        return {
+          failure: "a pass over another scenario.json that a schedule pinning the base's scenario does not refuse",
+        };
+      why.push(
+        "scenario.json changed (nothing binds it): the entry names its digest, and a schedule pinning the base's refuses it",
+      );
     }
     return { ok: why.filter((w) => w !== null).join("; ") };
   }
@@ -172,9 +224,20 @@ export function worldBasis(p: FuzzProfile, c: FuzzCase, e: ScoredBundle, own: re
   if (c.rewritten) {
     const world = bytesAt(c.tree, "world.jsonl");
     const scenario = bytesAt(c.tree, "scenario.json");
-    const b = candidates(c, own).find((x) => world !== null && scenario !== null && world.equals(bytesAt(x.tree, "world.jsonl")!) && sameJson(scenario, bytesAt(x.tree, "scenario.json")!));
-    if (b !== undefined && WORLD_ONLY.every((d) => b.entry.dimensions?.[d]?.pass === true && e.dimensions?.[d]?.pass === true))
-      return { ok: "a journal rewritten and re-chained (§3) beside a base's world log and scenario, which still decide prohibited_effects and preservation" };
+    const b = candidates(c, own).find(
+      (x) =>
+        world !== null &&
+        scenario !== null &&
+        world.equals(bytesAt(x.tree, "world.jsonl")!) &&
+        sameJson(scenario, bytesAt(x.tree, "scenario.json")!),
+    );
+    if (
+      b !== undefined &&
+      WORLD_ONLY.every((d) => b.entry.dimensions?.[d]?.pass === true && e.dimensions?.[d]?.pass === true)
+    )
+      return {
+        ok: "a journal rewritten and re-chained (§3) beside a base's world log and scenario, which still decide prohibited_effects and preservation",
+      };
   }
   return { failure: "a pass though the evidence is no credited base's, nor one of the ways the contract allows" };
 }

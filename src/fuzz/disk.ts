@@ -44,7 +44,10 @@ export interface DiskCase {
 }
 
 /** Run the cases through the pipeline together: the index of a case that fails and why, or null. */
-export async function diskProblem(cases: readonly DiskCase[], jobs = 2): Promise<{ index: number; failure: string } | null> {
+export async function diskProblem(
+  cases: readonly DiskCase[],
+  jobs = 2,
+): Promise<{ index: number; failure: string } | null> {
   const root = mkdtempSync(join(tmpdir(), "assay-fuzz-disk-"));
   try {
     for (const { c } of cases) writeCase(root, c);
@@ -63,7 +66,8 @@ export async function diskProblem(cases: readonly DiskCase[], jobs = 2): Promise
       if (got.validity === "error") return fail(`a tool error on disk: ${JSON.stringify(got.errors)}`);
       if (kind !== c.base.profile.layout) continue; // read as another kind of folder than in memory
       const want = placed(at, entry);
-      if (normal(got) !== normal(want)) return fail(`on disk another entry than in memory:\n  memory: ${normal(want)}\n  disk:   ${normal(got)}`);
+      if (normal(got) !== normal(want))
+        return fail(`on disk another entry than in memory:\n  memory: ${normal(want)}\n  disk:   ${normal(got)}`);
     }
     const stray = results.bundles.find((b) => b.validity === "error");
     if (stray !== undefined) return { index: cases[0]!.c.index, failure: `a tool error on disk for ${stray.path}` };

@@ -27,7 +27,9 @@ import { compressed, readyZstd, zipBytes, type Method, type MemberOptions } from
 import { caseSeed, int, pick, rng, weighted, type Rng } from "./random.js";
 
 // Children run the compiled module (this file may be loaded from its TypeScript source by a test).
-const compiled = import.meta.url.endsWith(".ts") ? new URL("../../dist/fuzz/eval.js", import.meta.url) : new URL(import.meta.url);
+const compiled = import.meta.url.endsWith(".ts")
+  ? new URL("../../dist/fuzz/eval.js", import.meta.url)
+  : new URL(import.meta.url);
 const SELF = fileURLToPath(compiled);
 const CLI = fileURLToPath(new URL("../cli.js", compiled));
 
@@ -107,13 +109,29 @@ async function loadBases(dir: string): Promise<Base[]> {
   await readyZstd();
   block = compressedBlock();
   bases = BASE_SPECS.map((s) => {
-    const bytes = inspectLogBytes({ task: `fuzz-${s.label}`, model: "openai/gpt-4o-mini", case: s.case, samples: 3, epochs: s.case === "epochs" ? 2 : 1, format: "eval", method: s.method, ...(s.frames === undefined ? {} : { frames: s.frames }), seed: s.label, offset: 0 });
+    const bytes = inspectLogBytes({
+      task: `fuzz-${s.label}`,
+      model: "openai/gpt-4o-mini",
+      case: s.case,
+      samples: 3,
+      epochs: s.case === "epochs" ? 2 : 1,
+      format: "eval",
+      method: s.method,
+      ...(s.frames === undefined ? {} : { frames: s.frames }),
+      seed: s.label,
+      offset: 0,
+    });
     const file = join(dir, `base-${s.label}.eval`);
     writeFile(file, { head: bytes, hole: 0, tail: Buffer.alloc(0) });
     const dirz = readDirectory(file);
     const fd = openSync(file, "r");
     try {
-      const members = dirz.members.map((m) => ({ name: m.name, method: m.method as Method, data: readMember(fd, bytes.length, m), ...(s.frames === undefined ? {} : { frames: s.frames }) }));
+      const members = dirz.members.map((m) => ({
+        name: m.name,
+        method: m.method as Method,
+        data: readMember(fd, bytes.length, m),
+        ...(s.frames === undefined ? {} : { frames: s.frames }),
+      }));
       return { label: s.label, members, zip64: s.zip64 };
     } finally {
       closeSync(fd);
@@ -142,13 +160,23 @@ function writeFile(file: string, c: CaseFile): void {
   }
 }
 function writeAll(fd: number, b: Buffer, pos: number): void {
-  for (let at = 0; at < b.length; ) at += writeSync(fd, b, at, b.length - at, pos + at);
+  for (let at = 0; at < b.length;) at += writeSync(fd, b, at, b.length - at, pos + at);
 }
 
 const U32 = [0, 1, 2, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff, MAX_MEMBER_BYTES, MAX_MEMBER_BYTES + 1, 0x10000];
 const U64 = [...U32, 2 ** 32, 2 ** 32 + 1, 2 ** 53, 2 ** 63, 2 ** 64 - 1, 5 * 2 ** 30];
-const value32 = (r: Rng, old: number): number => weighted(r, [[6, () => pick(r, U32)], [2, () => (old + pick(r, [1, -1, 46, 30])) >>> 0], [2, () => int(r, 2 ** 32)]] as const)();
-const value64 = (r: Rng, old: number): bigint => weighted(r, [[6, () => BigInt(pick(r, U64))], [2, () => BigInt(Math.max(0, old + pick(r, [1, -1, 56])))], [2, () => BigInt(int(r, 2 ** 32)) * BigInt(int(r, 2 ** 21))]] as const)() & 0xffffffffffffffffn;
+const value32 = (r: Rng, old: number): number =>
+  weighted(r, [
+    [6, () => pick(r, U32)],
+    [2, () => (old + pick(r, [1, -1, 46, 30])) >>> 0],
+    [2, () => int(r, 2 ** 32)],
+  ] as const)();
+const value64 = (r: Rng, old: number): bigint =>
+  weighted(r, [
+    [6, () => BigInt(pick(r, U64))],
+    [2, () => BigInt(Math.max(0, old + pick(r, [1, -1, 56])))],
+    [2, () => BigInt(int(r, 2 ** 32)) * BigInt(int(r, 2 ** 21))],
+  ] as const)() & 0xffffffffffffffffn;
 
 /** zstd frame header bytes (no checksum, no dictionary): a window descriptor and/or a content size. */
 function zstdHeader(wd: number | null, fcs: bigint | null): Buffer {
@@ -171,7 +199,8 @@ function rleBlocks(n: number, blockBytes = 128 * 1024): Buffer {
 
 const bombs = new Map<number, Buffer>();
 /** `mb` MiB of spaces, deflated (about a thousandth of that). */
-const deflateBomb = (mb: number): Buffer => bombs.get(mb) ?? bombs.set(mb, deflateRawSync(Buffer.alloc(mb * 2 ** 20, 0x20), { level: 9 })).get(mb)!;
+const deflateBomb = (mb: number): Buffer =>
+  bombs.get(mb) ?? bombs.set(mb, deflateRawSync(Buffer.alloc(mb * 2 ** 20, 0x20), { level: 9 })).get(mb)!;
 
 /** The one compressed block zstd makes of 128 KiB of "abc abc …" (readyZstd() awaited first). */
 export function compressedBlock(): Buffer {
@@ -208,7 +237,8 @@ interface Layout {
 }
 function layout(b: Buffer): Layout {
   const eocd = b.length - 22;
-  const count = b.readUInt16LE(eocd + 10) === 0xffff ? Number(b.readBigUInt64LE(eocd - 20 - 56 + 32)) : b.readUInt16LE(eocd + 10);
+  const count =
+    b.readUInt16LE(eocd + 10) === 0xffff ? Number(b.readBigUInt64LE(eocd - 20 - 56 + 32)) : b.readUInt16LE(eocd + 10);
   const zip64 = b.readUInt16LE(eocd + 10) === 0xffff;
   const cdOffset = zip64 ? Number(b.readBigUInt64LE(eocd - 20 - 56 + 48)) : b.readUInt32LE(eocd + 16);
   const locals: Layout["locals"] = [];
@@ -243,41 +273,91 @@ export function makeCase(seed: number, index: number, all: readonly Base[]): Eva
   const base = pick(r, all);
   const ops: string[] = [];
   // 1. Rebuild-level mutations: bodies and declared sizes (the archive is laid out afresh).
-  const ms: ({ name: string; data: Uint8Array; method: Method } & MemberOptions)[] = base.members.map((m) => ({ ...m }));
-  const nRebuild = weighted(r, [[4, 0], [4, 1], [2, 2]] as const);
+  const ms: ({ name: string; data: Uint8Array; method: Method } & MemberOptions)[] = base.members.map((m) => ({
+    ...m,
+  }));
+  const nRebuild = weighted(r, [
+    [4, 0],
+    [4, 1],
+    [2, 2],
+  ] as const);
   for (let k = 0; k < nRebuild; k++) {
     const i = int(r, ms.length);
     const m = ms[i]!;
-    const op = weighted(r, [[3, "rle"], [3, "blocks"], [2, "window"], [2, "content"], [1, "skippable"], [2, "deflate-bomb"], [2, "usize"], [1, "frames"], [1, "method"]] as const);
+    const op = weighted(r, [
+      [3, "rle"],
+      [3, "blocks"],
+      [2, "window"],
+      [2, "content"],
+      [1, "skippable"],
+      [2, "deflate-bomb"],
+      [2, "usize"],
+      [1, "frames"],
+      [1, "method"],
+    ] as const);
     if (op === "rle") {
       const n = 1 + int(r, pick(r, [16, 512, 4096]));
-      ms[i] = { ...m, method: 93, body: Buffer.concat([zstdHeader(pick(r, [0x38, 0x50]), null), rleBlocks(n)]), ...(r() < 0.5 ? {} : { usize: Math.max(m.usize ?? m.data.length, 4 * n + 64) }) };
+      ms[i] = {
+        ...m,
+        method: 93,
+        body: Buffer.concat([zstdHeader(pick(r, [0x38, 0x50]), null), rleBlocks(n)]),
+        ...(r() < 0.5 ? {} : { usize: Math.max(m.usize ?? m.data.length, 4 * n + 64) }),
+      };
       ops.push(`rle ${m.name} ${n} blocks (${n * 128} KiB decoded)`);
     } else if (op === "blocks") {
       const n = 1 + int(r, pick(r, [16, 512, 4096]));
       const body = blockBomb(n);
-      ms[i] = { ...m, method: 93, body, usize: Math.max(m.usize ?? m.data.length, body.length + int(r, 1 + body.length)) };
+      ms[i] = {
+        ...m,
+        method: 93,
+        body,
+        usize: Math.max(m.usize ?? m.data.length, body.length + int(r, 1 + body.length)),
+      };
       ops.push(`blocks ${m.name} ${n} compressed blocks (${n * 128} KiB decoded)`);
     } else if (op === "window") {
       const wd = int(r, 256);
-      ms[i] = { ...m, method: 93, body: Buffer.concat([zstdHeader(wd, null), rleBlocks(1 + int(r, 64))]), usize: Math.max(m.data.length, 4096) };
+      ms[i] = {
+        ...m,
+        method: 93,
+        body: Buffer.concat([zstdHeader(wd, null), rleBlocks(1 + int(r, 64))]),
+        usize: Math.max(m.data.length, 4096),
+      };
       ops.push(`window ${m.name} descriptor ${wd}`);
     } else if (op === "content") {
       const fcs = value64(r, m.data.length);
-      ms[i] = { ...m, method: 93, body: Buffer.concat([zstdHeader(r() < 0.5 ? null : 0x38, fcs), rleBlocks(1 + int(r, 64))]), usize: Math.max(m.data.length, 4096) };
+      ms[i] = {
+        ...m,
+        method: 93,
+        body: Buffer.concat([zstdHeader(r() < 0.5 ? null : 0x38, fcs), rleBlocks(1 + int(r, 64))]),
+        usize: Math.max(m.data.length, 4096),
+      };
       ops.push(`content ${m.name} declares ${fcs}`);
     } else if (op === "skippable") {
       const skip = Buffer.alloc(8);
       skip.writeUInt32LE(0x184d2a50 + int(r, 16), 0);
       skip.writeUInt32LE(value32(r, 0), 4);
-      ms[i] = { ...m, method: 93, body: Buffer.concat([skip, zstdHeader(0x38, null), rleBlocks(2)]), usize: Math.max(m.data.length, 4096) };
+      ms[i] = {
+        ...m,
+        method: 93,
+        body: Buffer.concat([skip, zstdHeader(0x38, null), rleBlocks(2)]),
+        usize: Math.max(m.data.length, 4096),
+      };
       ops.push(`skippable ${m.name} declares ${skip.readUInt32LE(4)}`);
     } else if (op === "deflate-bomb") {
       const mb = pick(r, [1, 8, 48]);
       ms[i] = { ...m, method: 8, body: deflateBomb(mb), ...(r() < 0.5 ? {} : { usize: mb * 2 ** 20 }) };
       ops.push(`deflate-bomb ${m.name} ${mb} MiB`);
     } else if (op === "usize") {
-      const v = pick(r, [0, 1, m.data.length - 1, m.data.length + 1, 2 ** 20, MAX_MEMBER_BYTES, MAX_MEMBER_BYTES + 1, 2 ** 32 - 1]);
+      const v = pick(r, [
+        0,
+        1,
+        m.data.length - 1,
+        m.data.length + 1,
+        2 ** 20,
+        MAX_MEMBER_BYTES,
+        MAX_MEMBER_BYTES + 1,
+        2 ** 32 - 1,
+      ]);
       ms[i] = { ...m, usize: Math.max(0, v) };
       ops.push(`usize ${m.name} ${v}`);
     } else if (op === "frames") {
@@ -299,10 +379,44 @@ export function makeCase(seed: number, index: number, all: readonly Base[]): Eva
   const nBytes = nRebuild === 0 ? 1 + int(r, 3) : int(r, 3);
   for (let k = 0; k < nBytes; k++) {
     const b = file.head;
-    const op = weighted(r, [[3, "local"], [3, "central"], [2, "eocd"], [2, "eocd64"], [2, "zip64-extra"], [2, "frame"], [2, "block"], [1, "flip"], [2, "truncate"], [1, "hole"]] as const);
+    const op = weighted(r, [
+      [3, "local"],
+      [3, "central"],
+      [2, "eocd"],
+      [2, "eocd64"],
+      [2, "zip64-extra"],
+      [2, "frame"],
+      [2, "block"],
+      [1, "flip"],
+      [2, "truncate"],
+      [1, "hole"],
+    ] as const);
     if (op === "local" || op === "central") {
       const rec = op === "local" ? pick(r, L.locals).at : pick(r, L.centrals).at;
-      const fields: readonly (readonly [string, number, 2 | 4])[] = op === "local" ? ([["sig", 0, 4], ["flags", 6, 2], ["method", 8, 2], ["crc", 14, 4], ["csize", 18, 4], ["usize", 22, 4], ["nameLen", 26, 2], ["extraLen", 28, 2]] as const) : ([["sig", 0, 4], ["flags", 8, 2], ["method", 10, 2], ["crc", 16, 4], ["csize", 20, 4], ["usize", 24, 4], ["nameLen", 28, 2], ["extraLen", 30, 2], ["commentLen", 32, 2], ["offset", 42, 4]] as const);
+      const fields: readonly (readonly [string, number, 2 | 4])[] =
+        op === "local"
+          ? ([
+              ["sig", 0, 4],
+              ["flags", 6, 2],
+              ["method", 8, 2],
+              ["crc", 14, 4],
+              ["csize", 18, 4],
+              ["usize", 22, 4],
+              ["nameLen", 26, 2],
+              ["extraLen", 28, 2],
+            ] as const)
+          : ([
+              ["sig", 0, 4],
+              ["flags", 8, 2],
+              ["method", 10, 2],
+              ["crc", 16, 4],
+              ["csize", 20, 4],
+              ["usize", 24, 4],
+              ["nameLen", 28, 2],
+              ["extraLen", 30, 2],
+              ["commentLen", 32, 2],
+              ["offset", 42, 4],
+            ] as const);
       const [name, off, w] = pick(r, fields);
       if (rec + off + w > b.length) continue;
       const v = w === 4 ? value32(r, b.readUInt32LE(rec + off)) : value32(r, b.readUInt16LE(rec + off)) & 0xffff;
@@ -310,13 +424,25 @@ export function makeCase(seed: number, index: number, all: readonly Base[]): Eva
       if (name === "usize" && op === "central") maxDeclared = Math.max(maxDeclared, Math.min(MAX_MEMBER_BYTES, v));
       ops.push(`${op} ${name} = ${v}`);
     } else if (op === "eocd") {
-      const [name, off, w] = pick(r, [["count", 10, 2], ["diskCount", 8, 2], ["cdSize", 12, 4], ["cdOffset", 16, 4], ["commentLen", 20, 2]] as const satisfies readonly (readonly [string, number, 2 | 4])[]) as readonly [string, number, 2 | 4];
+      const [name, off, w] = pick(r, [
+        ["count", 10, 2],
+        ["diskCount", 8, 2],
+        ["cdSize", 12, 4],
+        ["cdOffset", 16, 4],
+        ["commentLen", 20, 2],
+      ] as const satisfies readonly (readonly [string, number, 2 | 4])[]) as readonly [string, number, 2 | 4];
       const v = w === 4 ? value32(r, b.readUInt32LE(L.eocd + off)) : value32(r, b.readUInt16LE(L.eocd + off)) & 0xffff;
       b.writeUIntLE(v, L.eocd + off, w);
       ops.push(`eocd ${name} = ${v}`);
     } else if (op === "eocd64") {
       if (L.eocd64 === null || L.locator === null) continue;
-      const [name, at] = pick(r, [["count", L.eocd64 + 32], ["diskCount", L.eocd64 + 24], ["cdSize", L.eocd64 + 40], ["cdOffset", L.eocd64 + 48], ["locator", L.locator + 8]] as const);
+      const [name, at] = pick(r, [
+        ["count", L.eocd64 + 32],
+        ["diskCount", L.eocd64 + 24],
+        ["cdSize", L.eocd64 + 40],
+        ["cdOffset", L.eocd64 + 48],
+        ["locator", L.locator + 8],
+      ] as const);
       const v = value64(r, Number(b.readBigUInt64LE(at)));
       b.writeBigUInt64LE(v, at);
       ops.push(`eocd64 ${name} = ${v}`);
@@ -351,7 +477,12 @@ export function makeCase(seed: number, index: number, all: readonly Base[]): Eva
       if (at < b.length) b[at]! ^= 1 << int(r, 8);
       ops.push(`flip body byte ${at - l.body}`);
     } else if (op === "truncate") {
-      const cut = weighted(r, [[2, () => int(r, b.length)], [1, () => L.eocd + int(r, 22)], [1, () => pick(r, L.centrals).at + int(r, 46)], [1, () => pick(r, L.locals).body + int(r, 8)]] as const)();
+      const cut = weighted(r, [
+        [2, () => int(r, b.length)],
+        [1, () => L.eocd + int(r, 22)],
+        [1, () => pick(r, L.centrals).at + int(r, 46)],
+        [1, () => pick(r, L.locals).body + int(r, 8)],
+      ] as const)();
       file.head = b.subarray(0, Math.min(cut, b.length));
       ops.push(`truncate at ${cut} of ${b.length}`);
       break;
@@ -401,19 +532,31 @@ async function child(seed: number, first: number, count: number, dir: string): P
       const entry = scoreInspectLog(file, "eval");
       validity = entry.validity;
       code = entry.errors[0]?.code ?? "none";
-      if (entry.validity === "error" && !entry.errors.every((e) => ALLOWED_TOOL_ERRORS.has(e.code))) problem = `a tool error: ${entry.errors.map((e) => `${e.code} ${e.message}`).join("; ")}`;
+      if (entry.validity === "error" && !entry.errors.every((e) => ALLOWED_TOOL_ERRORS.has(e.code)))
+        problem = `a tool error: ${entry.errors.map((e) => `${e.code} ${e.message}`).join("; ")}`;
       // the split's path: the main thread's directory, then each part as a worker reads it
       const d = readDirectory(file);
       const { meta, samples } = partsOf(d.members);
-      for (const task of [{ part: "meta" as const, members: meta }, { part: "samples" as const, members: samples }]) {
+      for (const task of [
+        { part: "meta" as const, members: meta },
+        { part: "samples" as const, members: samples },
+      ]) {
         const p = readPart(file, file, task);
-        if (p.toolError !== undefined && !ALLOWED_TOOL_ERRORS.has(p.toolError.code)) problem ??= `a part's tool error: ${p.toolError.code} ${p.toolError.message}`;
+        if (p.toolError !== undefined && !ALLOWED_TOOL_ERRORS.has(p.toolError.code))
+          problem ??= `a part's tool error: ${p.toolError.code} ${p.toolError.message}`;
       }
     } catch (e) {
       problem = `threw: ${(e as Error).stack ?? String(e)}`;
     }
     rmSync(file, { force: true });
-    const line: CaseResult = { i, validity, code, rssKb: process.resourceUsage().maxRSS, declared: c.declared, ...(problem === undefined ? {} : { problem }) };
+    const line: CaseResult = {
+      i,
+      validity,
+      code,
+      rssKb: process.resourceUsage().maxRSS,
+      declared: c.declared,
+      ...(problem === undefined ? {} : { problem }),
+    };
     process.stdout.write(`${JSON.stringify(line)}\n`);
     // a failing case ends the batch at once (the parent judges it from its line)
     if (problem !== undefined || (line.rssKb > peak && line.rssKb > rssBoundKb(c.declared))) return;
@@ -425,14 +568,26 @@ async function child(seed: number, first: number, count: number, dir: string): P
 // The parent: batches in children, a share through the CLI
 
 /** The memory a case may take, in KB: the base plus a multiple of its largest declared member. */
-export const rssBoundKb = (declared: number): number => RSS_BASE_MB * 1024 + (RSS_PER_MEMBER * Math.min(declared, MAX_MEMBER_BYTES)) / 1024;
+export const rssBoundKb = (declared: number): number =>
+  RSS_BASE_MB * 1024 + (RSS_PER_MEMBER * Math.min(declared, MAX_MEMBER_BYTES)) / 1024;
 
 export async function fuzzEval(o: EvalFuzzOptions): Promise<EvalFuzzReport> {
   const started = performance.now();
   const first = o.first ?? 0;
   const batch = o.batch ?? 200;
   const dir = mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "assay-fuzz-eval-"));
-  const report: EvalFuzzReport = { seed: o.seed, cases: 0, seconds: 0, cliCases: 0, peakRssMb: 0, cliPeakRssMb: 0, validity: {}, firstCode: {}, ops: {}, failure: null };
+  const report: EvalFuzzReport = {
+    seed: o.seed,
+    cases: 0,
+    seconds: 0,
+    cliCases: 0,
+    peakRssMb: 0,
+    cliPeakRssMb: 0,
+    validity: {},
+    firstCode: {},
+    ops: {},
+    failure: null,
+  };
   const all = await loadBases(dir);
   const keep = (c: EvalCase, message: string): EvalFuzzFailure => {
     const kept = join(dir, "failed");
@@ -444,8 +599,15 @@ export async function fuzzEval(o: EvalFuzzOptions): Promise<EvalFuzzReport> {
   try {
     for (let at = first; at < first + o.cases && report.failure === null; at += batch) {
       const n = Math.min(batch, first + o.cases - at);
-      const run = spawnSync(process.execPath, [SELF, "--child", String(o.seed), String(at), String(n), dir], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: HANG_MS * Math.max(1, Math.ceil(n / 20)) });
-      const lines = run.stdout.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as CaseResult);
+      const run = spawnSync(process.execPath, [SELF, "--child", String(o.seed), String(at), String(n), dir], {
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: HANG_MS * Math.max(1, Math.ceil(n / 20)),
+      });
+      const lines = run.stdout
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as CaseResult);
       let prev = 0;
       for (const line of lines) {
         const c = makeCase(o.seed, line.i, all);
@@ -456,7 +618,10 @@ export async function fuzzEval(o: EvalFuzzOptions): Promise<EvalFuzzReport> {
         report.peakRssMb = Math.max(report.peakRssMb, line.rssKb / 1024);
         // the high-water mark rose during this case: it is this case's peak
         if (line.rssKb > prev && line.rssKb > rssBoundKb(line.declared))
-          report.failure = keep(c, `peak RSS ${(line.rssKb / 1024).toFixed(0)} MB, more than the ${(rssBoundKb(line.declared) / 1024).toFixed(0)} MB allowed for a largest declared member of ${line.declared} bytes`);
+          report.failure = keep(
+            c,
+            `peak RSS ${(line.rssKb / 1024).toFixed(0)} MB, more than the ${(rssBoundKb(line.declared) / 1024).toFixed(0)} MB allowed for a largest declared member of ${line.declared} bytes`,
+          );
         else if (line.problem !== undefined) report.failure = keep(c, line.problem);
         prev = Math.max(prev, line.rssKb);
         if (report.failure !== null) break;
@@ -468,7 +633,12 @@ export async function fuzzEval(o: EvalFuzzOptions): Promise<EvalFuzzReport> {
       }
       if (report.failure === null && lines.length < n) {
         const c = makeCase(o.seed, at + lines.length, all);
-        report.failure = keep(c, run.error !== undefined || run.signal !== null ? `the case did not finish (${run.signal ?? run.error?.message}): a hang or a crash of the reading process` : `the reading process exited ${run.status}: ${run.stderr.slice(-2000)}`);
+        report.failure = keep(
+          c,
+          run.error !== undefined || run.signal !== null
+            ? `the case did not finish (${run.signal ?? run.error?.message}): a hang or a crash of the reading process`
+            : `the reading process exited ${run.status}: ${run.stderr.slice(-2000)}`,
+        );
       }
       o.onProgress?.(report.cases);
     }
@@ -485,16 +655,26 @@ function throughCli(c: EvalCase, dir: string, report: EvalFuzzReport): string | 
   writeFile(file, c.file);
   try {
     const hook = `data:text/javascript,import{writeSync}from"node:fs";process.on("exit",()=>writeSync(2,"\\nmaxrss="+process.resourceUsage().maxRSS+"\\n"))`;
-    const run = spawnSync(process.execPath, ["--max-old-space-size=512", "--import", hook, CLI, "score", file, "--jobs", "2", "--format", "json", "--quiet"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: HANG_MS });
+    const run = spawnSync(
+      process.execPath,
+      ["--max-old-space-size=512", "--import", hook, CLI, "score", file, "--jobs", "2", "--format", "json", "--quiet"],
+      { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: HANG_MS },
+    );
     report.cliCases++;
     const rss = Number(/maxrss=(\d+)/.exec(run.stderr)?.[1] ?? NaN);
     // exit 0, or 3 for one of the tool errors an archive may earn (checked below)
-    if (run.status !== 0 && run.status !== 3) return `assay score exited ${run.status ?? run.signal}: ${run.stderr.slice(-2000)}`;
+    if (run.status !== 0 && run.status !== 3)
+      return `assay score exited ${run.status ?? run.signal}: ${run.stderr.slice(-2000)}`;
     report.cliPeakRssMb = Math.max(report.cliPeakRssMb, rss / 1024);
-    if (!(rss <= rssBoundKb(c.declared))) return `assay score: peak RSS ${(rss / 1024).toFixed(0)} MB, more than the ${(rssBoundKb(c.declared) / 1024).toFixed(0)} MB allowed`;
-    const entry = (JSON.parse(run.stdout) as { bundles: { validity: string; errors: { code: string; message: string }[] }[] }).bundles[0]!;
-    if (entry.validity === "error" && !entry.errors.every((e) => ALLOWED_TOOL_ERRORS.has(e.code))) return `assay score: a tool error: ${entry.errors.map((e) => `${e.code} ${e.message}`).join("; ")}`;
-    if (run.status === 3 && entry.validity !== "error") return `assay score exited 3 on a log that is ${entry.validity}: ${run.stderr.slice(-2000)}`;
+    if (!(rss <= rssBoundKb(c.declared)))
+      return `assay score: peak RSS ${(rss / 1024).toFixed(0)} MB, more than the ${(rssBoundKb(c.declared) / 1024).toFixed(0)} MB allowed`;
+    const entry = (
+      JSON.parse(run.stdout) as { bundles: { validity: string; errors: { code: string; message: string }[] }[] }
+    ).bundles[0]!;
+    if (entry.validity === "error" && !entry.errors.every((e) => ALLOWED_TOOL_ERRORS.has(e.code)))
+      return `assay score: a tool error: ${entry.errors.map((e) => `${e.code} ${e.message}`).join("; ")}`;
+    if (run.status === 3 && entry.validity !== "error")
+      return `assay score exited 3 on a log that is ${entry.validity}: ${run.stderr.slice(-2000)}`;
     return null;
   } finally {
     rmSync(file, { force: true });

@@ -34,7 +34,13 @@ export interface FuzzCase {
   withBase: boolean;
 }
 
-const CHUNKS: [number, number][] = [[8, Infinity], [1, 1], [1, 7], [1, 64], [1, 4096]];
+const CHUNKS: [number, number][] = [
+  [8, Infinity],
+  [1, 1],
+  [1, 7],
+  [1, 64],
+  [1, 4096],
+];
 
 export class Generator {
   readonly bases: readonly Base[];
@@ -45,7 +51,8 @@ export class Generator {
       profile.bases().map((b) => {
         const entry = profile.score(treeSource(b.tree));
         // A base is valid evidence by construction; one that is not means the synthesiser drifted.
-        if (entry.validity !== "valid") throw new Error(`fuzz base ${b.name} is ${entry.validity}: ${entry.errors.map((f) => f.code).join(", ")}`);
+        if (entry.validity !== "valid")
+          throw new Error(`fuzz base ${b.name} is ${entry.validity}: ${entry.errors.map((f) => f.code).join(", ")}`);
         return { ...b, profile, entry };
       }),
     );
@@ -54,11 +61,21 @@ export class Generator {
 
   caseAt(seed: number, index: number): FuzzCase {
     const r = rng(caseSeed(seed, index));
-    const profile = weighted(r, this.profiles.map((p) => [p.weight, p] as const));
+    const profile = weighted(
+      r,
+      this.profiles.map((p) => [p.weight, p] as const),
+    );
     const own = this.bases.filter((b) => b.profile === profile);
-    const base = weighted(r, own.map((b) => [b.weight, b] as const));
+    const base = weighted(
+      r,
+      own.map((b) => [b.weight, b] as const),
+    );
     const tree: Tree = new Map(base.tree);
-    const { ops, rewritten } = mutate(r, tree, { all: this.trees, siblings: own.filter((b) => b !== base).map((b) => b.tree), extraNames: profile.extraNames });
+    const { ops, rewritten } = mutate(r, tree, {
+      all: this.trees,
+      siblings: own.filter((b) => b !== base).map((b) => b.tree),
+      extraNames: profile.extraNames,
+    });
     // Tiny pieces of a megabyte file would only cost time: small ones are for small files.
     const big = [...tree.values()].some((n) => n.kind === "file" && n.bytes.length > 65536);
     const chunk = big ? Infinity : weighted(r, CHUNKS);
@@ -67,6 +84,16 @@ export class Generator {
       resourceBound: pick(r, ["default", "default", "exclude", "loss"] as const),
       errors: pick(r, ["exclude", "exclude", "zero"] as const),
     };
-    return { seed, index, base, tree, ops, rewritten, chunk, batch: r() < 0.2 ? batch : DEFAULT_BATCH, withBase: r() < 0.5 };
+    return {
+      seed,
+      index,
+      base,
+      tree,
+      ops,
+      rewritten,
+      chunk,
+      batch: r() < 0.2 ? batch : DEFAULT_BATCH,
+      withBase: r() < 0.5,
+    };
   }
 }

@@ -30,7 +30,12 @@ function rewardFile(tree: Tree, file: string): Obj | string {
       const v: unknown = JSON.parse(text(n.bytes));
       if (!isObj(v)) return `${file} is not an object`;
       // Harbor's model reads "1.0" and true as numbers.
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typeof x === "boolean" ? Number(x) : typeof x === "string" && x.trim() !== "" ? Number(x) : x]));
+      return Object.fromEntries(
+        Object.entries(v).map(([k, x]) => [
+          k,
+          typeof x === "boolean" ? Number(x) : typeof x === "string" && x.trim() !== "" ? Number(x) : x,
+        ]),
+      );
     } catch {
       return `${file} does not parse`;
     }
@@ -49,7 +54,10 @@ function rewardFile(tree: Tree, file: string): Obj | string {
  * a U+0085 after a reward, which Harbor reads as 1.0), and Number() would take U+FEFF too.
  */
 function asFloatText(s: string): string {
-  const NON_ASCII_SPACE = [0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000];
+  const NON_ASCII_SPACE = [
+    0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028,
+    0x2029, 0x202f, 0x205f, 0x3000,
+  ];
   const isDigit = (c: number) => /\p{Nd}/u.test(String.fromCodePoint(c));
   let out = "";
   for (const ch of s) {
@@ -80,7 +88,9 @@ function aggregations(steps: Obj[]): [Obj | null, Obj | null] {
   let mean: Obj | null = null;
   if (scored.length > 0) {
     mean = {};
-    for (const k of new Set(scored.flatMap((r) => Object.keys(r)))) mean[k] = scored.reduce((s: number, r) => s + (typeof r[k] === "number" ? (r[k] as number) : 0), 0) / scored.length;
+    for (const k of new Set(scored.flatMap((r) => Object.keys(r))))
+      mean[k] =
+        scored.reduce((s: number, r) => s + (typeof r[k] === "number" ? (r[k] as number) : 0), 0) / scored.length;
   }
   return [mean, steps.length === 0 ? null : rewardsIn(steps.at(-1)!["verifier_result"])];
 }
@@ -97,30 +107,46 @@ export function harborCheck(tree: Tree, e: ScoredBundle): string | null {
   // its reward file: the entry must say so, for its job counts it 0 rather than leave it out.
   // (A path below verifier/reward.txt/ implies a folder there, which is an entry too.)
   const unread = result?.kind !== "file" || truncated;
-  const verified = unread && [...tree.keys()].some((p) => /^(?:steps\/[^/]+\/)?verifier\/reward\.(?:txt|json)(?:\/|$)/.test(p));
+  const verified =
+    unread && [...tree.keys()].some((p) => /^(?:steps\/[^/]+\/)?verifier\/reward\.(?:txt|json)(?:\/|$)/.test(p));
   if (unread && verified !== e.warnings.some((w) => w.code === "REWARD_WITHOUT_RESULT"))
-    return verified ? "result.json unread beside a reward file, but no REWARD_WITHOUT_RESULT" : "REWARD_WITHOUT_RESULT without a reward file";
+    return verified
+      ? "result.json unread beside a reward file, but no REWARD_WITHOUT_RESULT"
+      : "REWARD_WITHOUT_RESULT without a reward file";
   const scored = e.state === "scored" || e.state === "scored-with-exception";
-  if (!scored) return e.rewards === null || e.state === "unverified" ? null : `rewards ${JSON.stringify(e.rewards)} in state ${e.state}`;
+  if (!scored)
+    return e.rewards === null || e.state === "unverified"
+      ? null
+      : `rewards ${JSON.stringify(e.rewards)} in state ${e.state}`;
   if (result?.kind !== "file" || truncated) return `state ${e.state} without a readable result.json`;
   const doc: unknown = JSON.parse(text(result.bytes));
   if (!isObj(doc)) return `state ${e.state}, but result.json is not an object`;
   const steps = Array.isArray(doc["step_results"]) ? doc["step_results"].filter(isObj) : [];
   const claimed = rewardsIn(doc["verifier_result"]);
   if (claimed === null) return `state ${e.state}, but result.json holds no rewards`;
-  if (e.rewards === null || !sameRewards(e.rewards, claimed)) return `rewards ${JSON.stringify(e.rewards)}, but result.json says ${JSON.stringify(claimed)}`;
+  if (e.rewards === null || !sameRewards(e.rewards, claimed))
+    return `rewards ${JSON.stringify(e.rewards)}, but result.json says ${JSON.stringify(claimed)}`;
   const exception = doc["exception_info"] != null || steps.some((s) => s["exception_info"] != null);
-  if (exception !== (e.state === "scored-with-exception")) return `state ${e.state}, but result.json ${exception ? "holds" : "holds no"} exception`;
+  if (exception !== (e.state === "scored-with-exception"))
+    return `state ${e.state}, but result.json ${exception ? "holds" : "holds no"} exception`;
   const verifier = isObj(doc["config"]) && isObj(doc["config"]["verifier"]) ? doc["config"]["verifier"] : {};
   if (typeof verifier["import_path"] === "string" && verifier["import_path"] !== "")
-    return e.warnings.some((w) => w.code === "REWARD_UNVERIFIED") ? null : "a custom verifier's rewards, but no REWARD_UNVERIFIED";
+    return e.warnings.some((w) => w.code === "REWARD_UNVERIFIED")
+      ? null
+      : "a custom verifier's rewards, but no REWARD_UNVERIFIED";
   if (steps.length > 0) {
     const [mean, final] = aggregations(steps);
-    return sameRewards(claimed, mean) || sameRewards(claimed, final) ? null : `valid with rewards ${JSON.stringify(claimed)}, but the steps give ${JSON.stringify(mean)} and ${JSON.stringify(final)}`;
+    return sameRewards(claimed, mean) || sameRewards(claimed, final)
+      ? null
+      : `valid with rewards ${JSON.stringify(claimed)}, but the steps give ${JSON.stringify(mean)} and ${JSON.stringify(final)}`;
   }
-  const files = ["verifier/reward.json", "verifier/reward.txt"].filter((f) => tree.has(f)).map((f) => rewardFile(tree, f));
+  const files = ["verifier/reward.json", "verifier/reward.txt"]
+    .filter((f) => tree.has(f))
+    .map((f) => rewardFile(tree, f));
   if (files.length === 0) return `valid with rewards ${JSON.stringify(e.rewards)}, but no reward file in verifier/`;
   if (files.some((f) => typeof f !== "string" && sameRewards(claimed, f))) return null;
   const said = files.find((f): f is Obj => typeof f !== "string");
-  return said === undefined ? `valid with rewards ${JSON.stringify(e.rewards)}, but ${files.join("; ")}` : `valid with rewards ${JSON.stringify(claimed)}, but the reward file in verifier/ says ${JSON.stringify(said)}`;
+  return said === undefined
+    ? `valid with rewards ${JSON.stringify(e.rewards)}, but ${files.join("; ")}`
+    : `valid with rewards ${JSON.stringify(claimed)}, but the reward file in verifier/ says ${JSON.stringify(said)}`;
 }

@@ -52,7 +52,16 @@ export function readJson(bytes: Uint8Array, outer: " " | " \n"): { value: unknow
         continue;
       }
       const e = s[i++];
-      const simple: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+      const simple: Record<string, string> = {
+        '"': '"',
+        "\\": "\\",
+        "/": "/",
+        b: "\b",
+        f: "\f",
+        n: "\n",
+        r: "\r",
+        t: "\t",
+      };
       if (e !== undefined && e in simple) out += simple[e];
       else if (e === "u" && /^[0-9a-fA-F]{4}$/.test(s.slice(i, i + 4))) {
         out += String.fromCharCode(parseInt(s.slice(i, i + 4), 16));
@@ -69,7 +78,7 @@ export function readJson(bytes: Uint8Array, outer: " " | " \n"): { value: unknow
       const o: Record<string, unknown> = {};
       const seen = new Set<string>();
       ws();
-      if (s[i] === "}") return i++, o;
+      if (s[i] === "}") return (i++, o);
       for (;;) {
         ws();
         if (s[i] !== '"') fail("expected a key");
@@ -90,7 +99,7 @@ export function readJson(bytes: Uint8Array, outer: " " | " \n"): { value: unknow
       i++;
       const a: unknown[] = [];
       ws();
-      if (s[i] === "]") return i++, a;
+      if (s[i] === "]") return (i++, a);
       for (;;) {
         a.push(value(depth + 1));
         ws();
@@ -100,8 +109,12 @@ export function readJson(bytes: Uint8Array, outer: " " | " \n"): { value: unknow
       }
     }
     if (c === '"') return str();
-    for (const [word, v] of [["true", true], ["false", false], ["null", null]] as const)
-      if (s.startsWith(word, i)) return (i += word.length), v;
+    for (const [word, v] of [
+      ["true", true],
+      ["false", false],
+      ["null", null],
+    ] as const)
+      if (s.startsWith(word, i)) return ((i += word.length), v);
     NUMBER.lastIndex = i;
     const m = NUMBER.exec(s);
     if (m === null) return fail("expected a value");
@@ -116,7 +129,8 @@ export function readJson(bytes: Uint8Array, outer: " " | " \n"): { value: unknow
     const v = value(0);
     while (outer.includes(s[i] ?? "x")) i++;
     if (i !== s.length) fail("text after the value");
-    if (/\\u[dD][89a-fA-F][0-9a-fA-F]{2}/.test(s) && hasLoneSurrogate(v)) return { problem: "an escaped lone surrogate" };
+    if (/\\u[dD][89a-fA-F][0-9a-fA-F]{2}/.test(s) && hasLoneSurrogate(v))
+      return { problem: "an escaped lone surrogate" };
     return { value: v };
   } catch (e) {
     if (e instanceof Problem) return { problem: e.message };
@@ -129,7 +143,8 @@ class Problem extends Error {}
 function hasLoneSurrogate(v: unknown): boolean {
   if (typeof v === "string") return !v.isWellFormed();
   if (Array.isArray(v)) return v.some(hasLoneSurrogate);
-  if (typeof v === "object" && v !== null && !(v instanceof Literal)) return Object.entries(v).some(([k, x]) => !k.isWellFormed() || hasLoneSurrogate(x));
+  if (typeof v === "object" && v !== null && !(v instanceof Literal))
+    return Object.entries(v).some(([k, x]) => !k.isWellFormed() || hasLoneSurrogate(x));
   return false;
 }
 
@@ -150,7 +165,8 @@ export function jsonlProblem(bytes: Buffer): string | null {
     if (line.length + 1 > 1024 * 1024) return `line ${i + 1} is over 1 MiB`;
     const r = readJson(line, " ");
     if ("problem" in r) return `line ${i + 1}: ${r.problem}`;
-    if (typeof r.value !== "object" || r.value === null || Array.isArray(r.value) || r.value instanceof Literal) return `line ${i + 1} is not an object`;
+    if (typeof r.value !== "object" || r.value === null || Array.isArray(r.value) || r.value instanceof Literal)
+      return `line ${i + 1} is not an object`;
   }
   return null;
 }

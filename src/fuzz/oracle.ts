@@ -26,9 +26,15 @@ export interface Judgement {
 
 /** Where a case lies when placed under `root` (a trial inside a job folder of its own). */
 export function foundAt(c: FuzzCase, root: string): Found {
-  if (c.base.profile.layout === "bundle") return { dir: `${root}/case-${c.index}`, path: `${root}/case-${c.index}`, kind: "bundle" };
+  if (c.base.profile.layout === "bundle")
+    return { dir: `${root}/case-${c.index}`, path: `${root}/case-${c.index}`, kind: "bundle" };
   const job = `job-${c.index}`;
-  return { dir: `${root}/${job}/trial-${c.index}`, path: `${root}/${job}/trial-${c.index}`, kind: "harbor", member: { container: job, folder: `trial-${c.index}` } };
+  return {
+    dir: `${root}/${job}/trial-${c.index}`,
+    path: `${root}/${job}/trial-${c.index}`,
+    kind: "harbor",
+    member: { container: job, folder: `trial-${c.index}` },
+  };
 }
 
 /**
@@ -39,7 +45,11 @@ export function foundAt(c: FuzzCase, root: string): Found {
 export function renderProblem(doc: Results): string | null {
   try {
     const parsed = resultsSchema.safeParse(JSON.parse(renderText("json", doc)));
-    if (!parsed.success) return `the results document does not validate: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`;
+    if (!parsed.success)
+      return `the results document does not validate: ${parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join(".")}: ${i.message}`)
+        .join("; ")}`;
     for (const format of ["table", "md"] as const) renderText(format, doc);
     return null;
   } catch (e) {
@@ -47,7 +57,11 @@ export function renderProblem(doc: Results): string | null {
   }
 }
 
-export function judge(c: FuzzCase, bases: readonly Base[], score: FuzzProfile["score"] = c.base.profile.score): Judgement {
+export function judge(
+  c: FuzzCase,
+  bases: readonly Base[],
+  score: FuzzProfile["score"] = c.base.profile.score,
+): Judgement {
   const p = c.base.profile;
   let entry: ScoredBundle;
   try {
@@ -56,15 +70,23 @@ export function judge(c: FuzzCase, bases: readonly Base[], score: FuzzProfile["s
     return { entry: null, failure: `scoring threw: ${(e as Error).stack ?? String(e)}`, kept: null };
   }
   const fail = (failure: string): Judgement => ({ entry, failure, kept: null });
-  if (entry.validity === "error") return fail(`a tool error for evidence read in memory: ${JSON.stringify(entry.errors)}`);
+  if (entry.validity === "error")
+    return fail(`a tool error for evidence read in memory: ${JSON.stringify(entry.errors)}`);
 
   if (sameEvidence(p, c.tree, c.base.tree) && verdictOf(entry) !== verdictOf(c.base.entry))
-    return fail(`the base's evidence, but another verdict:\n  base: ${verdictOf(c.base.entry)}\n  case: ${verdictOf(entry)}`);
+    return fail(
+      `the base's evidence, but another verdict:\n  base: ${verdictOf(c.base.entry)}\n  case: ${verdictOf(entry)}`,
+    );
   // Credit and rules go by the profile the entry names: a mutant may carry another profile's files.
   const q = bases.find((b) => b.profile.name === entry.profile)?.profile ?? p;
   let kept: string | null = null;
   if (q.credit?.holds(entry)) {
-    const basis = q.credit.basis(q, c, entry, bases.filter((b) => b.profile === q));
+    const basis = q.credit.basis(
+      q,
+      c,
+      entry,
+      bases.filter((b) => b.profile === q),
+    );
     if ("failure" in basis) return fail(`credited (${verdictOf(entry)}): ${basis.failure}`);
     kept = basis.ok;
   }
@@ -74,10 +96,23 @@ export function judge(c: FuzzCase, bases: readonly Base[], score: FuzzProfile["s
   const root = "fuzz";
   const here = foundAt(c, root);
   const entries = [placed(here, entry)];
-  if (c.withBase) entries.push(placed({ ...here, dir: `${here.dir}-base`, path: `${here.path}-base`, ...(here.member ? { member: { ...here.member, folder: `${here.member.folder}-base` } } : {}) }, c.base.entry));
+  if (c.withBase)
+    entries.push(
+      placed(
+        {
+          ...here,
+          dir: `${here.dir}-base`,
+          path: `${here.path}-base`,
+          ...(here.member ? { member: { ...here.member, folder: `${here.member.folder}-base` } } : {}),
+        },
+        c.base.entry,
+      ),
+    );
   let doc: string | null;
   try {
-    doc = renderProblem(assemble(entries, { ...c.batch, schedules: [] }, "1970-01-01T00:00:00.000Z", { complete: true, roots: [root] }));
+    doc = renderProblem(
+      assemble(entries, { ...c.batch, schedules: [] }, "1970-01-01T00:00:00.000Z", { complete: true, roots: [root] }),
+    );
   } catch (e) {
     doc = `building the results document threw: ${(e as Error).stack ?? String(e)}`;
   }

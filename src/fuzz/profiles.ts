@@ -42,7 +42,10 @@ export interface FuzzProfile {
    * (credit.ts); `own` are this profile's bases. Absent when the credit follows the profile's
    * files wherever they say (Harbor: `check` judges it).
    */
-  credit?: { holds(e: ScoredBundle): boolean; basis(p: FuzzProfile, c: FuzzCase, e: ScoredBundle, own: readonly Base[]): Basis };
+  credit?: {
+    holds(e: ScoredBundle): boolean;
+    basis(p: FuzzProfile, c: FuzzCase, e: ScoredBundle, own: readonly Base[]): Basis;
+  };
   /** The profile's own rules for one scored case: why it fails, or null. */
   check(tree: Tree, e: ScoredBundle): string | null;
   layout: Layout;
@@ -51,13 +54,24 @@ export interface FuzzProfile {
 }
 
 const SEED = "00112233445566778899aabbccddeeff";
-const COMMON_EXTRAS = ["notes.txt", "agent/log.txt", ".DS_Store", "deep/a/b/c.bin", "name\twith tab", "name\nwith newline", "ümlaut.txt", "seal.json", "x.json"];
+const COMMON_EXTRAS = [
+  "notes.txt",
+  "agent/log.txt",
+  ".DS_Store",
+  "deep/a/b/c.bin",
+  "name\twith tab",
+  "name\nwith newline",
+  "ümlaut.txt",
+  "seal.json",
+  "x.json",
+];
 
 /** A §2 problem in a file the scorer must have read for a valid entry, or null. */
 function lint(tree: Tree, path: string, as: "jsonl" | "json"): string | null {
   const n = tree.get(path);
   if (n?.kind !== "file") return `valid, but ${path} is not a regular file`;
-  const problem = as === "jsonl" ? jsonlProblem(n.bytes) : ((r) => ("problem" in r ? r.problem : null))(readJson(n.bytes, " \n"));
+  const problem =
+    as === "jsonl" ? jsonlProblem(n.bytes) : ((r) => ("problem" in r ? r.problem : null))(readJson(n.bytes, " \n"));
   return problem === null ? null : `valid, but ${path} breaks §2: ${problem}`;
 }
 
@@ -71,8 +85,17 @@ function bundleCheck(tree: Tree, e: ScoredBundle): string | null {
   const ended = e.status !== "unterminated";
   const read: [string, "jsonl" | "json", boolean][] =
     e.profile === "world"
-      ? [["journal.jsonl", "jsonl", true], ["world.jsonl", "jsonl", true], ["scenario.json", "json", true], ["summary.json", "json", ended]]
-      : [["journal.jsonl", "jsonl", true], ["summary.json", "json", ended], ["snapshot.json", "json", e.final_score === true]];
+      ? [
+          ["journal.jsonl", "jsonl", true],
+          ["world.jsonl", "jsonl", true],
+          ["scenario.json", "json", true],
+          ["summary.json", "json", ended],
+        ]
+      : [
+          ["journal.jsonl", "jsonl", true],
+          ["summary.json", "json", ended],
+          ["snapshot.json", "json", e.final_score === true],
+        ];
   for (const [path, as, wanted] of read) {
     const why = wanted ? lint(tree, path, as) : null;
     if (why !== null) return why;
@@ -84,9 +107,23 @@ const native: FuzzProfile = {
   name: "native-game",
   weight: 45,
   bases() {
-    const one = (outcome: NativeOutcome, weight: number, o: { events?: number; task?: string; trial?: string } = {}): BaseSpec => ({
+    const one = (
+      outcome: NativeOutcome,
+      weight: number,
+      o: { events?: number; task?: string; trial?: string } = {},
+    ): BaseSpec => ({
       name: `native:${o.trial ?? outcome}`,
-      tree: treeOf(synthNative({ experiment: "fuzz", trial: o.trial ?? outcome, attempt: 1, seed: SEED, outcome, events: o.events ?? 4, task: o.task })),
+      tree: treeOf(
+        synthNative({
+          experiment: "fuzz",
+          trial: o.trial ?? outcome,
+          attempt: 1,
+          seed: SEED,
+          outcome,
+          events: o.events ?? 4,
+          task: o.task,
+        }),
+      ),
       weight,
     });
     const withNotes = one("victory", 4, { trial: "victory-notes", events: 3 });
@@ -113,15 +150,24 @@ const world: FuzzProfile = {
   bases() {
     const bases = WORLD_SCENARIOS.map((scenario): BaseSpec => ({
       name: `world:${scenario}`,
-      tree: treeOf(synthWorld({ experiment: "fuzz-world", trial: scenario, attempt: 1, seed: SEED, scenario, task: scenario })),
+      tree: treeOf(
+        synthWorld({ experiment: "fuzz-world", trial: scenario, attempt: 1, seed: SEED, scenario, task: scenario }),
+      ),
       weight: WORLD_EXPECT[scenario].pass ? 2 : 1,
     }));
-    const clean = treeOf(synthWorld({ experiment: "fuzz-world", trial: "clean-notes", attempt: 1, seed: SEED, scenario: "clean" }));
+    const clean = treeOf(
+      synthWorld({ experiment: "fuzz-world", trial: "clean-notes", attempt: 1, seed: SEED, scenario: "clean" }),
+    );
     clean.set("transcript.md", file("# run\nfiled the review request\n"));
     return [...bases, { name: "world:clean-notes", tree: clean, weight: 3 }];
   },
   score: (src) => scoreBundle(src),
-  evidence: (p) => (p === "journal.jsonl" || p === "world.jsonl" ? "bytes" : p === "summary.json" || p === "scenario.json" ? "json" : null),
+  evidence: (p) =>
+    p === "journal.jsonl" || p === "world.jsonl"
+      ? "bytes"
+      : p === "summary.json" || p === "scenario.json"
+        ? "json"
+        : null,
   links: "unsafe",
   credit: { holds: (e) => e.pass === true, basis: worldBasis },
   check: bundleCheck,
@@ -130,7 +176,8 @@ const world: FuzzProfile = {
 };
 
 // config.json: its task.path is the task_path of a trial whose result.json names none (issue 35).
-const HARBOR_EVIDENCE = /^(?:result\.json|config\.json|(?:steps\/[^/]+\/)?verifier\/reward\.(?:json|txt)|(?:steps\/[^/]+\/)?agent\/trajectory\.json)$/;
+const HARBOR_EVIDENCE =
+  /^(?:result\.json|config\.json|(?:steps\/[^/]+\/)?verifier\/reward\.(?:json|txt)|(?:steps\/[^/]+\/)?agent\/trajectory\.json)$/;
 
 const harbor: FuzzProfile = {
   name: "harbor",
@@ -141,15 +188,27 @@ const harbor: FuzzProfile = {
       tree: treeOf(synthHarborTrial({ job: "fuzz-job", trial: `${task}__${c}`, task, case: c, offset: 0 })),
       weight,
     });
-    const cases: [HarborCase, number][] = [["pass", 4], ["fail", 3], ["timeout-with-reward", 2], ["infrastructure-error", 1], ["step-failed", 2],
-      ["truncated-result", 1], ["no-result", 1], ["writes-reward-file", 1]];
+    const cases: [HarborCase, number][] = [
+      ["pass", 4],
+      ["fail", 3],
+      ["timeout-with-reward", 2],
+      ["infrastructure-error", 1],
+      ["step-failed", 2],
+      ["truncated-result", 1],
+      ["no-result", 1],
+      ["writes-reward-file", 1],
+    ];
     // Rewards in reward.json (Harbor reads it first), with a second key.
     const multi = one("pass", 3, "task-1");
     multi.name = "harbor:reward-json";
     multi.tree.delete("verifier/reward.txt");
     multi.tree.set("verifier/reward.json", file('{"reward": 1.0, "partial": 0.5}\n'));
     const result = multi.tree.get("result.json")!;
-    if (result.kind === "file") multi.tree.set("result.json", file(result.bytes.toString().replace(/"reward": 1\b/, '"reward": 1.0,\n            "partial": 0.5')));
+    if (result.kind === "file")
+      multi.tree.set(
+        "result.json",
+        file(result.bytes.toString().replace(/"reward": 1\b/, '"reward": 1.0,\n            "partial": 0.5')),
+      );
     return [...cases.map(([c, w]) => one(c, w)), multi];
   },
   score: (src) => scoreTrial(src),
@@ -157,7 +216,15 @@ const harbor: FuzzProfile = {
   links: "ignored",
   check: harborCheck,
   layout: "harbor-trial",
-  extraNames: [...COMMON_EXTRAS, "verifier/reward.json", "verifier/reward.txt", "steps/solve/verifier/reward.txt", "exception.txt", "agent/trajectory.json", "result.json"],
+  extraNames: [
+    ...COMMON_EXTRAS,
+    "verifier/reward.json",
+    "verifier/reward.txt",
+    "steps/solve/verifier/reward.txt",
+    "exception.txt",
+    "agent/trajectory.json",
+    "result.json",
+  ],
 };
 
 /** Every profile the fuzzer knows, with its share of cases. */

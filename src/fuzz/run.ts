@@ -59,7 +59,18 @@ export function dumpCase(c: FuzzCase): string {
 
 export async function fuzz(o: FuzzOptions, gen = new Generator()): Promise<FuzzReport> {
   const report: FuzzReport = {
-    seed: o.seed, cases: 0, seconds: 0, diskCases: 0, diskSeconds: 0, validity: {}, firstCode: {}, ops: {}, credit: {}, kept: {}, rewardsMoved: 0, failure: null,
+    seed: o.seed,
+    cases: 0,
+    seconds: 0,
+    diskCases: 0,
+    diskSeconds: 0,
+    validity: {},
+    firstCode: {},
+    ops: {},
+    credit: {},
+    kept: {},
+    rewardsMoved: 0,
+    failure: null,
   };
   const started = performance.now();
   const fail = (c: FuzzCase, message: string) => {
@@ -108,7 +119,13 @@ export async function fuzz(o: FuzzOptions, gen = new Generator()): Promise<FuzzR
         k.count++;
       }
     }
-    if (p.name === "harbor" && e.validity === "valid" && e.rewards !== null && JSON.stringify(e.rewards) !== JSON.stringify(c.base.entry.rewards)) report.rewardsMoved++;
+    if (
+      p.name === "harbor" &&
+      e.validity === "valid" &&
+      e.rewards !== null &&
+      JSON.stringify(e.rewards) !== JSON.stringify(c.base.entry.rewards)
+    )
+      report.rewardsMoved++;
     if (o.diskEvery > 0 && index % o.diskEvery === 0) {
       pending.push({ c, entry: e });
       if (pending.length >= (o.diskBatch ?? 10)) await flushDisk();

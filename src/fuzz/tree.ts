@@ -10,7 +10,10 @@ import { byteCompare } from "../core/text.js";
 export type Node = { kind: "file"; bytes: Buffer } | { kind: "dir" } | { kind: "symlink"; target: string };
 export type Tree = Map<string, Node>;
 
-export const file = (bytes: Buffer | string): Node => ({ kind: "file", bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes) });
+export const file = (bytes: Buffer | string): Node => ({
+  kind: "file",
+  bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes),
+});
 export const treeOf = (files: ReadonlyMap<string, Buffer>): Tree => new Map([...files].map(([p, b]) => [p, file(b)]));
 
 /** Where a new node may go: no ancestor is a file or link, and nothing lies below it. */

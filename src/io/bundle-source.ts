@@ -25,7 +25,9 @@ export function listEntries(dir: string, withStamps = false): BundleEntryInfo[] 
   const out: BundleEntryInfo[] = [];
   // Depth first, each folder's entries in the order read, an entry before what it holds; a stack
   // of the folders still being listed, not a call per level (a chain may be PATH_MAX deep).
-  const stack: { rel: string; names: Buffer[]; at: number }[] = [{ rel: "", names: readdirSync(dir, { encoding: "buffer" }), at: 0 }];
+  const stack: { rel: string; names: Buffer[]; at: number }[] = [
+    { rel: "", names: readdirSync(dir, { encoding: "buffer" }), at: 0 },
+  ];
   while (stack.length > 0) {
     const top = stack.at(-1)!;
     const raw = top.names[top.at++];
@@ -110,7 +112,8 @@ export function diskBundle(dir: string, entries?: BundleEntryInfo[]): BundleSour
  */
 export function stampsOf(entries: readonly BundleEntryInfo[]): string {
   const h = createHash("sha256");
-  for (const e of [...entries].sort((a, b) => byteCompare(a.path, b.path))) h.update(`${e.path}\t${e.kind}\t${e.size}\t${e.stamp}\n`);
+  for (const e of [...entries].sort((a, b) => byteCompare(a.path, b.path)))
+    h.update(`${e.path}\t${e.kind}\t${e.size}\t${e.stamp}\n`);
   return h.digest("hex");
 }
 
@@ -122,8 +125,15 @@ export function stampsOf(entries: readonly BundleEntryInfo[]): string {
  */
 export function beyondDigest(dir: string, entries: readonly BundleEntryInfo[]): string | null {
   const seal = sealDigest(dir, entries);
-  const others = entries.filter((e) => e.kind !== "file").map((e) => `${e.path}\t${e.kind}`).sort(byteCompare);
-  return others.length === 0 ? seal : createHash("sha256").update(JSON.stringify([seal, others])).digest("hex");
+  const others = entries
+    .filter((e) => e.kind !== "file")
+    .map((e) => `${e.path}\t${e.kind}`)
+    .sort(byteCompare);
+  return others.length === 0
+    ? seal
+    : createHash("sha256")
+        .update(JSON.stringify([seal, others]))
+        .digest("hex");
 }
 
 /** SHA-256 of one file, streamed. */
@@ -136,7 +146,8 @@ export function fileDigest(file: string): string {
 /** The §7 bundle digest of a listed folder (`excluded`: seal.json for bundles, nothing for Harbor trials). */
 export function folderDigest(dir: string, entries: readonly BundleEntryInfo[], excluded: string | null = SEAL): string {
   const files = new Map<string, string>();
-  for (const e of entries) if (e.kind === "file" && e.path !== excluded) files.set(e.path, fileDigest(join(dir, e.path)));
+  for (const e of entries)
+    if (e.kind === "file" && e.path !== excluded) files.set(e.path, fileDigest(join(dir, e.path)));
   return bundleDigest(files, excluded);
 }
 

@@ -12,9 +12,14 @@ export class TargetNotEmpty extends Error {
 
 /** The manifest's entry for a planned bundle. */
 const manifestEntry = (b: PlannedBundle) => ({
-  dir: b.dir, profile: b.profile, experiment: b.experiment, trial: b.trial, attempt: b.attempt,
+  dir: b.dir,
+  profile: b.profile,
+  experiment: b.experiment,
+  trial: b.trial,
+  attempt: b.attempt,
   outcome: b.profile === "world" ? b.scenario : b.profile === "harbor" || b.profile === "inspect" ? b.case : b.outcome,
-  fault: b.profile === "native-game" ? (b.fault ?? null) : null, expect: b.expect,
+  fault: b.profile === "native-game" ? (b.fault ?? null) : null,
+  expect: b.expect,
 });
 
 /**
@@ -22,7 +27,11 @@ const manifestEntry = (b: PlannedBundle) => ({
  * a manifest of a million bundles is never one string.
  */
 function* manifestText(o: CorpusOptions): Generator<string> {
-  const head = JSON.stringify({ format: "assay.synth-manifest/1", seed: o.seed, n: o.n, faults: o.faults, bundles: [] }, null, 2);
+  const head = JSON.stringify(
+    { format: "assay.synth-manifest/1", seed: o.seed, n: o.n, faults: o.faults, bundles: [] },
+    null,
+    2,
+  );
   yield head.slice(0, head.lastIndexOf("[]")) + "[";
   let first = true;
   for (const b of plannedBundles(o)) {

@@ -27,7 +27,14 @@ export interface Found {
    * says of its members, by name; `identity` what its container's files record of their run (core/run-identity.ts);
    * `place` the fields of its entry that its kind takes from where it lies (Harbor: `harbor analyze`'s words, its job's lock.json).
    */
-  member?: { container: string | null; folder: string; containerPath?: string; claims?: ReadonlyMap<string, NonNullable<BundleEntry["claimed"]>>; place?: MemberPlace; identity?: EntryIdentity };
+  member?: {
+    container: string | null;
+    folder: string;
+    containerPath?: string;
+    claims?: ReadonlyMap<string, NonNullable<BundleEntry["claimed"]>>;
+    place?: MemberPlace;
+    identity?: EntryIdentity;
+  };
   /** A file read on its own (an Inspect log, §12), `dir` being its path: its format and size in bytes. */
   file?: { format: string; size: number };
 }
@@ -72,7 +79,11 @@ export interface DiscoverHooks {
  * and reported. Memory holds the folder being walked's subfolder names and the current path, not
  * one entry per folder seen (a million trial folders side by side are a million names, once).
  */
-export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, hooks: DiscoverHooks = { allowEmpty: true }): Generator<Found> {
+export function* discover(
+  roots: readonly string[],
+  onSkip: OnSkip = () => {},
+  hooks: DiscoverHooks = { allowEmpty: true },
+): Generator<Found> {
   const reals = roots.map((root) => {
     try {
       return realpathSync(root);
@@ -93,12 +104,18 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, h
     if (st.isFile()) {
       const file = fileKind(real, real, true);
       if (file === null || file === "unrecognised")
-        throw new DiscoveryError(`root ${forTerminal(root)} is a file but not ${orList(FILE_KINDS.map((r) => r.fileDescription ?? ""))}`);
+        throw new DiscoveryError(
+          `root ${forTerminal(root)} is a file but not ${orList(FILE_KINDS.map((r) => r.fileDescription ?? ""))}`,
+        );
       walk.recognised++;
-      if (walk.firstSight(real)) yield { dir: real, path: shown, kind: file.kind, file: { format: file.format, size: st.size } };
+      if (walk.firstSight(real))
+        yield { dir: real, path: shown, kind: file.kind, file: { format: file.format, size: st.size } };
       continue;
     }
-    if (!st.isDirectory()) throw new DiscoveryError(`root ${forTerminal(root)} is not a directory or ${orList(FILE_KINDS.map((r) => r.fileNoun ?? ""))}`);
+    if (!st.isDirectory())
+      throw new DiscoveryError(
+        `root ${forTerminal(root)} is not a directory or ${orList(FILE_KINDS.map((r) => r.fileNoun ?? ""))}`,
+      );
     const listing = list(real);
     if (typeof listing === "string") throw new DiscoveryError(`cannot read root ${forTerminal(root)}: ${listing}`);
     const before = walk.recognised;
@@ -130,7 +147,10 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, h
         } finally {
           walk.leave(real);
         }
-    } else if (container?.shape === "container" && (own === null || (own.kind === container.kind && own.shape === "leaf"))) {
+    } else if (
+      container?.shape === "container" &&
+      (own === null || (own.kind === container.kind && own.shape === "leaf"))
+    ) {
       const member = walk.member(real, shown, basename(real), container.kind, parent, parentPath(shown));
       if (member !== null) {
         partOf(container.kind, parent, parentPath(shown));
@@ -151,7 +171,10 @@ export function* discover(roots: readonly string[], onSkip: OnSkip = () => {}, h
         groups.set(parent, typeof l === "string" ? null : groupOf(basename(parent), l));
       }
       const containerPath = parentPath(parentPath(shown));
-      const member = groupOf !== undefined && groups.get(parent) != null ? walk.member(real, shown, basename(real), above!.kind, top, containerPath) : null;
+      const member =
+        groupOf !== undefined && groups.get(parent) != null
+          ? walk.member(real, shown, basename(real), above!.kind, top, containerPath)
+          : null;
       if (member !== null) {
         partOf(above!.kind, top, containerPath);
         yield member;
@@ -172,7 +195,8 @@ export function parentPath(shown: string): string {
 }
 
 /** "a, b or c". */
-const orList = (xs: readonly string[]): string => (xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} or ${xs[xs.length - 1]}`);
+const orList = (xs: readonly string[]): string =>
+  xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} or ${xs[xs.length - 1]}`;
 
 const RECOGNISERS = KINDS.map((k) => ({ kind: k.name, r: k.recogniser }));
 const recogniserOf = (kind: KindName) => RECOGNISERS.find((x) => x.kind === kind)!.r;
@@ -183,7 +207,8 @@ const FILE_KINDS = KINDS.map((k) => k.recogniser).filter((r) => r.file !== undef
 /** The names discovery decides by: a folder's other files are never kept. */
 const MARKERS = new Set(KINDS.flatMap((k) => k.recogniser.markers));
 /** A file that some kind may read on its own (never one of the names that mark a folder). */
-const maybeFile = (name: string): boolean => !MARKERS.has(name) && KINDS.some((k) => k.recogniser.maybeFile?.(name) === true);
+const maybeFile = (name: string): boolean =>
+  !MARKERS.has(name) && KINDS.some((k) => k.recogniser.maybeFile?.(name) === true);
 /** Entries that make a folder a leaf of their kind whatever else it holds. */
 const LEAF_MARKERS = KINDS.flatMap((k) => (k.recogniser.leafMarker === undefined ? [] : [k.recogniser.leafMarker]));
 
@@ -194,7 +219,11 @@ interface Recognised {
 }
 
 /** What a file is to the first kind that reads it on its own: its kind and format, "unrecognised", or null. */
-function fileKind(path: string, name: string, asRoot: boolean): { kind: KindName; format: string } | "unrecognised" | null {
+function fileKind(
+  path: string,
+  name: string,
+  asRoot: boolean,
+): { kind: KindName; format: string } | "unrecognised" | null {
   let unrecognised = false;
   for (const { kind, r } of RECOGNISERS) {
     const got = r.file?.(path, name, asRoot) ?? null;
@@ -210,7 +239,8 @@ function list(dir: string): Listing | string {
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENAMETOOLONG") return "its path is longer than the file system can name (PATH_MAX): nothing below it is read";
+    if ((e as NodeJS.ErrnoException).code === "ENAMETOOLONG")
+      return "its path is longer than the file system can name (PATH_MAX): nothing below it is read";
     return (e as Error).message.replace(/, scandir '[\s\S]*$/, "");
   }
   const markers = new Set<string>();
@@ -231,13 +261,21 @@ function list(dir: string): Listing | string {
   const bad = new Set(doubtful ? notUtf8(dir) : []);
   const byBytes = (xs: string[]) => xs.filter((n) => !bad.has(n)).sort(byteCompare);
   const unnamed = [...dirs, ...links, ...files].filter((n) => bad.has(n)).sort(byteCompare);
-  return { has: (name) => markers.has(name), dirs: byBytes(dirs), links: byBytes(links), files: byBytes(files), unnamed };
+  return {
+    has: (name) => markers.has(name),
+    dirs: byBytes(dirs),
+    links: byBytes(links),
+    files: byBytes(files),
+    unnamed,
+  };
 }
 
 /** The names in `dir` that are not valid UTF-8, as text (with U+FFFD). */
 function notUtf8(dir: string): string[] {
   try {
-    return readdirSync(dir, { encoding: "buffer" }).filter((n) => !isUtf8(n)).map((n) => n.toString("utf8"));
+    return readdirSync(dir, { encoding: "buffer" })
+      .filter((n) => !isUtf8(n))
+      .map((n) => n.toString("utf8"));
   } catch {
     return [];
   }
@@ -253,14 +291,20 @@ function notUtf8(dir: string): string[] {
 function leafStub(dir: string): Listing | null {
   for (const marker of LEAF_MARKERS)
     try {
-      if (lstatSync(join(dir, marker), { throwIfNoEntry: false }) !== undefined && (accessSync(dir, constants.R_OK), true)) return stubOf(marker);
+      if (
+        lstatSync(join(dir, marker), { throwIfNoEntry: false }) !== undefined &&
+        (accessSync(dir, constants.R_OK), true)
+      )
+        return stubOf(marker);
     } catch {
       return null;
     }
   return null;
 }
 /** What discovery needs of a leaf's listing: the marker it holds (nothing below a leaf is walked). */
-const STUBS = new Map<string, Listing>(LEAF_MARKERS.map((m) => [m, { has: (name) => name === m, dirs: [], links: [], files: [], unnamed: [] }]));
+const STUBS = new Map<string, Listing>(
+  LEAF_MARKERS.map((m) => [m, { has: (name) => name === m, dirs: [], links: [], files: [], unnamed: [] }]),
+);
 const stubOf = (marker: string): Listing => STUBS.get(marker)!;
 const STUB_SET = new Set(STUBS.values());
 
@@ -355,7 +399,9 @@ class Walk {
    * is counted as unrecognised, so it is never passed over in silence.
    */
   private *files(dir: string, shown: string, l: Listing): Generator<Found> {
-    for (const n of l.links) if (RECOGNISERS.some(({ r }) => r.namedLikeFile?.(n) === true) && !linksToFolder(join(dir, n))) this.onSkip(`${shown}/${n}`, LINK_SKIPPED);
+    for (const n of l.links)
+      if (RECOGNISERS.some(({ r }) => r.namedLikeFile?.(n) === true) && !linksToFolder(join(dir, n)))
+        this.onSkip(`${shown}/${n}`, LINK_SKIPPED);
     for (const n of l.files) {
       const file = join(dir, n);
       const got = fileKind(file, n, false);
@@ -379,7 +425,14 @@ class Walk {
   }
 
   /** `dir` as one member of the container folder `container` (results path `containerPath`), unless it is on the walk's path or a root walked already (null). */
-  member(dir: string, path: string, folder: string, kind: KindName, container: string, containerPath: string): Found | null {
+  member(
+    dir: string,
+    path: string,
+    folder: string,
+    kind: KindName,
+    container: string,
+    containerPath: string,
+  ): Found | null {
     if (!this.enter(dir)) return null;
     this.leave(dir);
     return { dir, path, kind, member: { container: basename(container), folder, containerPath } };
@@ -390,7 +443,15 @@ class Walk {
    * `containerPath`); in a group (`named`: which names are members'), a subfolder named otherwise
    * that is a container of its own is returned instead, to be walked (a run nested in a task folder).
    */
-  *members(dir: string, shown: string, l: Listing, kind: KindName, container: string, containerPath: string, named?: (child: string) => boolean): Generator<Found, Subfolder[]> {
+  *members(
+    dir: string,
+    shown: string,
+    l: Listing,
+    kind: KindName,
+    container: string,
+    containerPath: string,
+    named?: (child: string) => boolean,
+  ): Generator<Found, Subfolder[]> {
     const walked: Subfolder[] = [];
     for (const s of this.subfolders(dir, shown, l)) {
       if (named !== undefined && !named(s.name)) {
@@ -412,7 +473,13 @@ class Walk {
    * group, are walked as any folder is (a run nested inside another). A subfolder that cannot be
    * listed is yielded as a member: it becomes a tool error (unscored, exit 3), never silently absent.
    */
-  private *grouped(dir: string, shown: string, l: Listing, kind: KindName, groupOf: (name: string, l: Listing) => ((child: string) => boolean) | null): Generator<Found, Subfolders> {
+  private *grouped(
+    dir: string,
+    shown: string,
+    l: Listing,
+    kind: KindName,
+    groupOf: (name: string, l: Listing) => ((child: string) => boolean) | null,
+  ): Generator<Found, Subfolders> {
     const rest: Subfolder[] = [];
     for (const s of this.subfolders(dir, shown, l)) {
       const sl = s.listed();

@@ -9,8 +9,26 @@
 // - a symbolic link is never replaced, nor followed to replace its target.
 
 import {
-  closeSync, constants, existsSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync,
-  unlinkSync, writeSync, type Stats,
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  fchownSync,
+  fstatSync,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { forTerminal } from "../core/text.js";
@@ -77,7 +95,8 @@ function ownDescriptor(file: string): number | null {
   return null;
 }
 
-const inside = (path: string, folder: string): boolean => path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
+const inside = (path: string, folder: string): boolean =>
+  path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
 
 /** `p` with every existing folder on its way resolved (the file itself may not exist yet). */
 function realPath(p: string): string {
@@ -90,7 +109,8 @@ function realPath(p: string): string {
   }
 }
 
-const sameFile = (a: Stats | undefined, b: Stats | undefined): boolean => a !== undefined && b !== undefined && a.dev === b.dev && a.ino === b.ino;
+const sameFile = (a: Stats | undefined, b: Stats | undefined): boolean =>
+  a !== undefined && b !== undefined && a.dev === b.dev && a.ino === b.ino;
 /** stat, or undefined for a path that cannot be looked at (absent, a folder on its way not one, no permission). */
 const statOf = (p: string): Stats | undefined => {
   try {
@@ -104,12 +124,17 @@ const statOf = (p: string): Stats | undefined => {
 function checkProtected(file: string, real: string, st: Stats | undefined, protect: Protected): void {
   for (const root of protect.roots ?? []) {
     const r = realPath(root);
-    if (inside(real, r)) throw new OutputError(`will not write ${forTerminal(file)}: it lies inside ${forTerminal(root)}, which is being read (assay never writes into evidence)`);
+    if (inside(real, r))
+      throw new OutputError(
+        `will not write ${forTerminal(file)}: it lies inside ${forTerminal(root)}, which is being read (assay never writes into evidence)`,
+      );
   }
   for (const f of protect.files ?? []) {
     if (f === undefined) continue;
     if (realPath(f) === real || sameFile(st, statOf(f)))
-      throw new OutputError(`will not write ${forTerminal(file)}: it is ${forTerminal(f)}, which this command reads or keeps`);
+      throw new OutputError(
+        `will not write ${forTerminal(file)}: it is ${forTerminal(f)}, which this command reads or keeps`,
+      );
   }
 }
 
@@ -121,7 +146,10 @@ function checkProtected(file: string, real: string, st: Stats | undefined, prote
 export function checkKept(file: string, what: string, roots: readonly string[]): void {
   const real = realPath(file);
   for (const root of roots)
-    if (inside(real, realPath(root))) throw new OutputError(`will not keep ${what} at ${forTerminal(file)}: it lies inside ${forTerminal(root)}, which is being read (assay never writes into evidence; name another place)`);
+    if (inside(real, realPath(root)))
+      throw new OutputError(
+        `will not keep ${what} at ${forTerminal(file)}: it lies inside ${forTerminal(root)}, which is being read (assay never writes into evidence; name another place)`,
+      );
 }
 
 /**
@@ -133,8 +161,10 @@ function plan(file: string, protect: Protected, regularOnly: boolean): Target {
   if (fd !== null) return { kind: "fd", file, fd };
   const dir = dirname(file);
   const folder = statSync(dir, { throwIfNoEntry: false });
-  if (folder === undefined) throw new OutputError(`cannot write ${forTerminal(file)}: folder ${forTerminal(dir)} does not exist`);
-  if (!folder.isDirectory()) throw new OutputError(`cannot write ${forTerminal(file)}: ${forTerminal(dir)} is not a folder`);
+  if (folder === undefined)
+    throw new OutputError(`cannot write ${forTerminal(file)}: folder ${forTerminal(dir)} does not exist`);
+  if (!folder.isDirectory())
+    throw new OutputError(`cannot write ${forTerminal(file)}: ${forTerminal(dir)} is not a folder`);
   const st = lstatSync(file, { throwIfNoEntry: false });
   if (st === undefined || st.isFile()) {
     checkProtected(file, realPath(file), st, protect);
@@ -144,14 +174,24 @@ function plan(file: string, protect: Protected, regularOnly: boolean): Target {
   const target = statSync(file, { throwIfNoEntry: false }); // through a link: what would be written into
   const streamable = !regularOnly && target !== undefined && (target.isFIFO() || target.isCharacterDevice());
   if (st.isSymbolicLink() && !streamable)
-    throw new OutputError(`will not write ${forTerminal(file)}: it is a symbolic link, and assay never replaces a link or the file it points to (give that file's own path)`);
+    throw new OutputError(
+      `will not write ${forTerminal(file)}: it is a symbolic link, and assay never replaces a link or the file it points to (give that file's own path)`,
+    );
   if (!streamable) throw new OutputError(`will not write ${forTerminal(file)}: it is ${describe(st)}, not a file`);
   checkProtected(file, realPath(file), target, protect);
   return { kind: "stream", file, what: target!.isFIFO() ? "a FIFO" : "a character device" };
 }
 
 const describe = (st: Stats): string =>
-  st.isFIFO() ? "a FIFO" : st.isCharacterDevice() ? "a character device" : st.isBlockDevice() ? "a block device" : st.isSocket() ? "a socket" : "a special file";
+  st.isFIFO()
+    ? "a FIFO"
+    : st.isCharacterDevice()
+      ? "a character device"
+      : st.isBlockDevice()
+        ? "a block device"
+        : st.isSocket()
+          ? "a socket"
+          : "a special file";
 
 /** Refuse early an output that cannot or must not be written (before a long run, not after). */
 export function checkOutput(file: string, protect: Protected = {}): void {
@@ -270,7 +310,13 @@ export function removeStaleTemps(dir: string, name: string): void {
     // Best effort: another user's stale file in a shared folder is theirs to remove, never a failure of this run.
     try {
       const st = lstatSync(join(dir, n), { throwIfNoEntry: false });
-      if (st?.isFile() && st.uid === (process.getuid?.() ?? st.uid) && Date.now() - st.mtimeMs > STALE_MS && !alive(m.pid)) unlinkSync(join(dir, n));
+      if (
+        st?.isFile() &&
+        st.uid === (process.getuid?.() ?? st.uid) &&
+        Date.now() - st.mtimeMs > STALE_MS &&
+        !alive(m.pid)
+      )
+        unlinkSync(join(dir, n));
     } catch {
       // gone meanwhile, or not ours to remove
     }
@@ -283,7 +329,10 @@ export function writeDescriptor(fd: number, data: Data, name: string): number {
   try {
     for (const p of pieces(data)) writeAll(fd, p, written);
   } catch (e) {
-    throw new OutputError(`cannot write ${name}: ${reason(e)} after ${written.n} bytes`, (e as NodeJS.ErrnoException).code);
+    throw new OutputError(
+      `cannot write ${name}: ${reason(e)} after ${written.n} bytes`,
+      (e as NodeJS.ErrnoException).code,
+    );
   }
   return written.n;
 }
@@ -308,11 +357,15 @@ export interface WriteOptions {
  */
 export function writeOutput(file: string, data: Data, o: WriteOptions = {}): number {
   const target = plan(file, o.protect ?? {}, (o.regularOnly ?? false) || (o.create ?? false));
-  if (o.create && lstatSync(file, { throwIfNoEntry: false }) !== undefined) throw new OutputError(`will not write ${forTerminal(file)}: it exists, and this write only creates`);
+  if (o.create && lstatSync(file, { throwIfNoEntry: false }) !== undefined)
+    throw new OutputError(`will not write ${forTerminal(file)}: it exists, and this write only creates`);
   const written = { n: 0 };
   const fail = (e: unknown, unchanged: boolean): never => {
     if (e instanceof OutputError) throw e;
-    throw new OutputError(`cannot write ${forTerminal(file)}: ${reason(e)} after ${written.n} bytes${unchanged ? `; ${forTerminal(file)} is unchanged` : ""}`, (e as NodeJS.ErrnoException).code);
+    throw new OutputError(
+      `cannot write ${forTerminal(file)}: ${reason(e)} after ${written.n} bytes${unchanged ? `; ${forTerminal(file)} is unchanged` : ""}`,
+      (e as NodeJS.ErrnoException).code,
+    );
   };
   if (target.kind === "fd") return writeDescriptor(target.fd, data, file);
   if (target.kind === "stream") {

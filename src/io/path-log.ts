@@ -67,7 +67,7 @@ export class PathLog {
   private fromFile(at: number, length: number): Buffer {
     const b = Buffer.allocUnsafe(length);
     try {
-      for (let got = 0; got < length; ) {
+      for (let got = 0; got < length;) {
         const n = readSync(this.file!.fd, b, got, length - got, at + got);
         if (n === 0) throw new Error("the file is shorter than it was written");
         got += n;
@@ -91,7 +91,8 @@ export class PathLog {
           // an open file cannot be removed here (Windows): close() removes it
         }
       }
-      for (let at = 0; at < this.heldBytes; ) at += writeSync(this.file.fd, this.held, at, this.heldBytes - at, this.written + at);
+      for (let at = 0; at < this.heldBytes;)
+        at += writeSync(this.file.fd, this.held, at, this.heldBytes - at, this.written + at);
     } catch (e) {
       throw this.failed(e);
     }
@@ -101,6 +102,8 @@ export class PathLog {
   }
 
   private failed(e: unknown): PathLogError {
-    return new PathLogError(`cannot keep the bundles' paths in a temporary file in ${forTerminal(this.dir)}: ${(e as Error).message} (ASSAY_TMPDIR names another folder: one that exists, is writable and has room)`);
+    return new PathLogError(
+      `cannot keep the bundles' paths in a temporary file in ${forTerminal(this.dir)}: ${(e as Error).message} (ASSAY_TMPDIR names another folder: one that exists, is writable and has room)`,
+    );
   }
 }

@@ -15,7 +15,16 @@
 
 import { hash, timingSafeEqual } from "node:crypto";
 import { posix } from "node:path";
-import { DocumentMac, bundleEntrySchema, experimentSchema, resultsSchema, type BundleEntry, type Experiment, type IntervalField, type Results } from "../core/results.js";
+import {
+  DocumentMac,
+  bundleEntrySchema,
+  experimentSchema,
+  resultsSchema,
+  type BundleEntry,
+  type Experiment,
+  type IntervalField,
+  type Results,
+} from "../core/results.js";
 import { describeIssues } from "../core/schema.js";
 import { MembersError, MembersReader } from "../core/json/members.js";
 import { MAX_JSON_DEPTH, textTooDeep } from "../core/json/strict.js";
@@ -145,7 +154,8 @@ export class BundleSet {
 
 const sha256Of = (s: string): Buffer => hash("sha256", s, "buffer");
 /** The folder a path names, however spelled: `.` and empty segments gone, `..` applied (as the roots are spelled). */
-const sameFolder = (path: string): string => (path !== "" && !NOT_ONE_WAY.test(path) ? path : posix.normalize(path).replace(/(.)\/+$/, "$1"));
+const sameFolder = (path: string): string =>
+  path !== "" && !NOT_ONE_WAY.test(path) ? path : posix.normalize(path).replace(/(.)\/+$/, "$1");
 /** What sameFolder changes (`//`, a `.` or `..` name, a trailing `/`): a path with none is its own (posix.normalize costs a microsecond). */
 const NOT_ONE_WAY = /\/\/|(?:^|\/)\.\.?(?:\/|$)|\/$/;
 
@@ -170,7 +180,8 @@ class NotAssays extends UsageError {
  */
 function parsed(file: string, bytes: Buffer, offset: number, what: string, walked = false): unknown {
   const text = bytes.toString("utf8");
-  if (textTooDeep(text, walked)) throw new NotAssays(file, `${what} at byte ${offset} is nested deeper than ${MAX_JSON_DEPTH} arrays and objects`);
+  if (textTooDeep(text, walked))
+    throw new NotAssays(file, `${what} at byte ${offset} is nested deeper than ${MAX_JSON_DEPTH} arrays and objects`);
   try {
     return JSON.parse(text);
   } catch {
@@ -204,7 +215,8 @@ type OnExperiment = ((x: Experiment) => void) | undefined;
 function runOf(file: string, value: unknown, offset: number): Results["run"] {
   // A shard scored before keyed seals existed checked none: its key is null.
   const options = (value as { options?: Record<string, unknown> } | null)?.options;
-  if (typeof options === "object" && options !== null && !Object.hasOwn(options, "hmac_key")) options["hmac_key"] = null;
+  if (typeof options === "object" && options !== null && !Object.hasOwn(options, "hmac_key"))
+    options["hmac_key"] = null;
   const r = runSchema.safeParse(value);
   if (!r.success) throw new NotResults(file, `"run" at byte ${offset}: ${describeIssues(r.error.issues)}`);
   return r.data;
@@ -224,7 +236,13 @@ export function pathProblem(path: string, roots: readonly string[]): string | nu
     if (path === shown) return null;
     if (!path.startsWith(`${shown}/`)) continue;
     under = true;
-    if (path.slice(shown.length + 1).split("/").every((n) => n !== "" && n !== "." && n !== "..")) return null;
+    if (
+      path
+        .slice(shown.length + 1)
+        .split("/")
+        .every((n) => n !== "" && n !== "." && n !== "..")
+    )
+      return null;
   }
   return under
     ? "its path is not normalised below its root (a '.' or '..' name, '//', or a trailing '/'): assay writes each folder's path one way"
@@ -237,16 +255,23 @@ export function entryProblem(e: BundleEntry): string | null {
     const what = e.validity === "error" ? "a tool error" : "invalid evidence";
     if (e.victory === true) return `it is ${what} credited with a victory (invalid evidence earns nothing)`;
     if (e.pass === true) return `it is ${what} credited with a pass (invalid evidence earns nothing)`;
-    if (e.validity === "error" && e.rewards !== null) return "it is a tool error credited with rewards (a bundle the tool could not finish has none)";
+    if (e.validity === "error" && e.rewards !== null)
+      return "it is a tool error credited with rewards (a bundle the tool could not finish has none)";
     if (e.errors.length === 0) return `it is ${what} but names no error (its trial would count as valid)`;
   }
-  for (const [state, n] of Object.entries(e.samples ?? {})) if (n < 0) return `its count of ${JSON.stringify(state)} samples is negative`;
+  for (const [state, n] of Object.entries(e.samples ?? {}))
+    if (n < 0) return `its count of ${JSON.stringify(state)} samples is negative`;
   const plan = e.inspect?.plan;
-  if (plan !== undefined && (plan.records < 0 || plan.ids < 0 || plan.epochs < 0)) return "its Inspect plan has a negative count";
+  if (plan !== undefined && (plan.records < 0 || plan.ids < 0 || plan.epochs < 0))
+    return "its Inspect plan has a negative count";
   for (const [k, m] of Object.entries(e.inspect?.metrics ?? {})) {
-    if (m.coverage.scored < 0 || m.coverage.planned < 0) return `its Inspect metric ${JSON.stringify(k)} has a negative coverage count`;
+    if (m.coverage.scored < 0 || m.coverage.planned < 0)
+      return `its Inspect metric ${JSON.stringify(k)} has a negative coverage count`;
     for (const f of [m.exclude, m.zero]) {
-      const bad = f.n < 0 ? "a negative count" : intervalProblem(f.wilson95) ?? chancesProblem(f.pass_at_k) ?? chancesProblem(f.pass_hat_k);
+      const bad =
+        f.n < 0
+          ? "a negative count"
+          : (intervalProblem(f.wilson95) ?? chancesProblem(f.pass_at_k) ?? chancesProblem(f.pass_hat_k));
       if (bad !== null) return `its Inspect metric ${JSON.stringify(k)} has ${bad}`;
     }
   }
@@ -259,12 +284,15 @@ function sampleClustersProblem(l: NonNullable<BundleEntry["inspect"]>): string |
   if (c === null) return null;
   if (l.sample_ids === null) return "its Inspect sample clusters stand beside no sample ids";
   for (const [metric, key] of Object.entries(c.by)) {
-    if (l.metrics[metric]?.values == null) return `its Inspect sample clusters name metric ${JSON.stringify(metric)}, which has no per-sample values`;
-    if (!Object.hasOwn(c.keys, key)) return `its Inspect metric ${JSON.stringify(metric)} is clustered by ${JSON.stringify(key)}, whose sample clusters it lacks`;
+    if (l.metrics[metric]?.values == null)
+      return `its Inspect sample clusters name metric ${JSON.stringify(metric)}, which has no per-sample values`;
+    if (!Object.hasOwn(c.keys, key))
+      return `its Inspect metric ${JSON.stringify(metric)} is clustered by ${JSON.stringify(key)}, whose sample clusters it lacks`;
   }
   for (const [key, k] of Object.entries(c.keys)) {
     const where = `its Inspect sample clusters by ${JSON.stringify(key)}`;
-    if (k.of.length !== l.sample_ids.length) return `${where} are ${k.of.length}, not one per sample id (${l.sample_ids.length})`;
+    if (k.of.length !== l.sample_ids.length)
+      return `${where} are ${k.of.length}, not one per sample id (${l.sample_ids.length})`;
     if (new Set(k.names).size !== k.names.length) return `${where} name one cluster twice`;
     if (k.of.some((i) => i !== null && i >= k.names.length)) return `${where} point past their ${k.names.length} names`;
   }
@@ -274,10 +302,13 @@ function sampleClustersProblem(l: NonNullable<BundleEntry["inspect"]>): string |
 const EPS = 1e-12;
 const inUnit = (v: number) => v >= -EPS && v <= 1 + EPS;
 function intervalProblem(w: readonly [number, number] | null): string | null {
-  return w === null || (inUnit(w[0]) && inUnit(w[1]) && w[0] <= w[1]) ? null : `an interval [${w[0]}, ${w[1]}] outside [0, 1]`;
+  return w === null || (inUnit(w[0]) && inUnit(w[1]) && w[0] <= w[1])
+    ? null
+    : `an interval [${w[0]}, ${w[1]}] outside [0, 1]`;
 }
 function chancesProblem(m: Record<string, number> | null): string | null {
-  for (const [k, v] of Object.entries(m ?? {})) if (!inUnit(v)) return `a chance ${v} (at ${JSON.stringify(k)}) outside [0, 1]`;
+  for (const [k, v] of Object.entries(m ?? {}))
+    if (!inUnit(v)) return `a chance ${v} (at ${JSON.stringify(k)}) outside [0, 1]`;
   return null;
 }
 /**
@@ -290,18 +321,23 @@ function chancesProblem(m: Record<string, number> | null): string | null {
 function metricIntervalProblem(name: string, value: number | null, i: IntervalField | null): string | null {
   if (i === null) return null;
   const clustered = i.method === "cluster-t" || i.method === "korn-graubard";
-  const bad =
-    !(i.lo <= i.hi) ? `lo ${i.lo} above hi ${i.hi}`
-    : i.clusters < 2 || i.clusters > i.units ? `${i.clusters} clusters of ${i.units} units`
-    : clustered === (i.clusters === i.units) ? `a ${i.method} interval over ${i.units} units in ${i.clusters} clusters`
-    : i.method === "korn-graubard" && value !== null && !wholeSuccesses(value, i.units) ? `a korn-graubard interval over units that are not 0/1 (value ${value} of ${i.units} units)`
-    : value !== null && (value < i.lo - EPS || value > i.hi + EPS) ? `an interval [${i.lo}, ${i.hi}] that leaves out its value ${value}`
-    : null;
+  const bad = !(i.lo <= i.hi)
+    ? `lo ${i.lo} above hi ${i.hi}`
+    : i.clusters < 2 || i.clusters > i.units
+      ? `${i.clusters} clusters of ${i.units} units`
+      : clustered === (i.clusters === i.units)
+        ? `a ${i.method} interval over ${i.units} units in ${i.clusters} clusters`
+        : i.method === "korn-graubard" && value !== null && !wholeSuccesses(value, i.units)
+          ? `a korn-graubard interval over units that are not 0/1 (value ${value} of ${i.units} units)`
+          : value !== null && (value < i.lo - EPS || value > i.hi + EPS)
+            ? `an interval [${i.lo}, ${i.hi}] that leaves out its value ${value}`
+            : null;
   return bad === null ? null : `its ${name} interval has ${bad}`;
 }
 
 /** Whether a mean over `units` 0/1 values could be `value`: value · units a whole number (to rounding). */
-const wholeSuccesses = (value: number, units: number) => Math.abs(value * units - Math.round(value * units)) < 1e-6 * Math.max(1, units);
+const wholeSuccesses = (value: number, units: number) =>
+  Math.abs(value * units - Math.round(value * units)) < 1e-6 * Math.max(1, units);
 
 /** k of n: both counts, k within 0…n; value, when given, k/n (null when n is 0). */
 function countProblem(name: string, k: number, n: number, value?: number | null): string | null {
@@ -317,25 +353,57 @@ export function experimentProblem(x: Experiment): string | null {
   for (const m of x.missing) if (typeof m !== "string" && m.count < 0) problems.push("its missing count is negative");
   if (x.accuracy) {
     const a = x.accuracy;
-    problems.push(countProblem("accuracy", a.victories, a.scored, a.value), intervalProblem(a.wilson95), metricIntervalProblem("accuracy", a.value, a.interval));
-    if ((a.scored === 0) !== (a.wilson95 === null)) problems.push("its accuracy has an interval without trials, or trials without one");
+    problems.push(
+      countProblem("accuracy", a.victories, a.scored, a.value),
+      intervalProblem(a.wilson95),
+      metricIntervalProblem("accuracy", a.value, a.interval),
+    );
+    if ((a.scored === 0) !== (a.wilson95 === null))
+      problems.push("its accuracy has an interval without trials, or trials without one");
   }
-  if (x.raw_record && x.raw_record.mean !== null && !inUnit(x.raw_record.mean)) problems.push(`its raw record's mean ${x.raw_record.mean} is outside [0, 1]`);
-  if (x.completion) problems.push(countProblem("completion", x.completion.completed, x.completion.scheduled, x.completion.value), metricIntervalProblem("completion", x.completion.value, x.completion.interval));
-  if (x.pass) problems.push(countProblem("pass", x.pass.passed, x.pass.total), metricIntervalProblem("pass", x.pass.total === 0 ? null : x.pass.passed / x.pass.total, x.pass.interval));
+  if (x.raw_record && x.raw_record.mean !== null && !inUnit(x.raw_record.mean))
+    problems.push(`its raw record's mean ${x.raw_record.mean} is outside [0, 1]`);
+  if (x.completion)
+    problems.push(
+      countProblem("completion", x.completion.completed, x.completion.scheduled, x.completion.value),
+      metricIntervalProblem("completion", x.completion.value, x.completion.interval),
+    );
+  if (x.pass)
+    problems.push(
+      countProblem("pass", x.pass.passed, x.pass.total),
+      metricIntervalProblem("pass", x.pass.total === 0 ? null : x.pass.passed / x.pass.total, x.pass.interval),
+    );
   for (const [d, c] of Object.entries(x.dimensions ?? {}))
-    problems.push(countProblem(`dimension ${JSON.stringify(d)}`, c.passed, c.total), metricIntervalProblem(`dimension ${JSON.stringify(d)}`, c.total === 0 ? null : c.passed / c.total, c.interval));
+    problems.push(
+      countProblem(`dimension ${JSON.stringify(d)}`, c.passed, c.total),
+      metricIntervalProblem(`dimension ${JSON.stringify(d)}`, c.total === 0 ? null : c.passed / c.total, c.interval),
+    );
   problems.push(chancesProblem(x.pass_hat_k));
   for (const [key, r] of Object.entries(x.rewards ?? {})) {
     const name = `reward ${JSON.stringify(key)}`;
-    problems.push(countProblem(`${name} coverage`, r.covered, r.trials), intervalProblem(r.wilson95), chancesProblem(r.pass_at_k), chancesProblem(r.pass_hat_k), metricIntervalProblem(`${name} mean`, r.mean, r.interval));
-    if (r.coverage !== null && !inUnit(r.coverage)) problems.push(`its ${name} coverage ${r.coverage} is outside [0, 1]`);
-    if (r.pass_rate !== null && !inUnit(r.pass_rate)) problems.push(`its ${name} pass rate ${r.pass_rate} is outside [0, 1]`);
+    problems.push(
+      countProblem(`${name} coverage`, r.covered, r.trials),
+      intervalProblem(r.wilson95),
+      chancesProblem(r.pass_at_k),
+      chancesProblem(r.pass_hat_k),
+      metricIntervalProblem(`${name} mean`, r.mean, r.interval),
+    );
+    if (r.coverage !== null && !inUnit(r.coverage))
+      problems.push(`its ${name} coverage ${r.coverage} is outside [0, 1]`);
+    if (r.pass_rate !== null && !inUnit(r.pass_rate))
+      problems.push(`its ${name} pass rate ${r.pass_rate} is outside [0, 1]`);
   }
-  for (const [k, n] of [...Object.entries(x.states ?? {}), ...Object.entries(x.exceptions ?? {})]) if (n < 0) problems.push(`its count of ${JSON.stringify(k)} is negative`);
+  for (const [k, n] of [...Object.entries(x.states ?? {}), ...Object.entries(x.exceptions ?? {})])
+    if (n < 0) problems.push(`its count of ${JSON.stringify(k)} is negative`);
   for (const [k, m] of Object.entries(x.inspect ?? {})) {
-    if (m.coverage.scored < 0 || m.coverage.planned < 0) problems.push(`its Inspect metric ${JSON.stringify(k)} has a negative coverage count`);
-    problems.push(intervalProblem(m.wilson95), chancesProblem(m.pass_at_k), chancesProblem(m.pass_hat_k), metricIntervalProblem(`Inspect metric ${JSON.stringify(k)}`, m.value, m.interval));
+    if (m.coverage.scored < 0 || m.coverage.planned < 0)
+      problems.push(`its Inspect metric ${JSON.stringify(k)} has a negative coverage count`);
+    problems.push(
+      intervalProblem(m.wilson95),
+      chancesProblem(m.pass_at_k),
+      chancesProblem(m.pass_hat_k),
+      metricIntervalProblem(`Inspect metric ${JSON.stringify(k)}`, m.value, m.interval),
+    );
   }
   problems.push(usageProblem(x.usage));
   return problems.find((p) => p !== null) ?? null;
@@ -350,16 +418,26 @@ const withinSum = (part: number, whole: number) => part <= whole + 1e-9 * Math.m
  */
 function usageProblem(u: Experiment["usage"]): string | null {
   if (u === null) return null;
-  for (const [name, t] of [["spent", u.spent], ["counted", u.counted]] as const)
-    if (t.entries < 0 || t.costed < 0 || t.costed > t.entries) return `its usage ${name} counts ${t.costed} costed of ${t.entries} entries`;
-  if (u.counted.entries > u.spent.entries) return `its usage counts ${u.counted.entries} entries counted of ${u.spent.entries} spent: more than the whole`;
+  for (const [name, t] of [
+    ["spent", u.spent],
+    ["counted", u.counted],
+  ] as const)
+    if (t.entries < 0 || t.costed < 0 || t.costed > t.entries)
+      return `its usage ${name} counts ${t.costed} costed of ${t.entries} entries`;
+  if (u.counted.entries > u.spent.entries)
+    return `its usage counts ${u.counted.entries} entries counted of ${u.spent.entries} spent: more than the whole`;
   for (const f of USAGE_FIELDS) {
     const [c, s] = [u.counted[f], u.spent[f]];
-    if (c !== null && (s === null || !withinSum(c, s))) return `its usage counted ${f} ${c} is more than the ${s ?? "none"} spent`;
+    if (c !== null && (s === null || !withinSum(c, s)))
+      return `its usage counted ${f} ${c} is more than the ${s ?? "none"} spent`;
   }
   if (u.successes < 0) return `its usage counts ${u.successes} successes`;
   const expected = u.spent.cost_usd === null || u.successes === 0 ? null : u.spent.cost_usd / u.successes;
-  if (expected === null ? u.cost_per_success !== null : u.cost_per_success === null || Math.abs(u.cost_per_success - expected) > 1e-9 * Math.max(1, expected))
+  if (
+    expected === null
+      ? u.cost_per_success !== null
+      : u.cost_per_success === null || Math.abs(u.cost_per_success - expected) > 1e-9 * Math.max(1, expected)
+  )
     return `its cost per success ${u.cost_per_success} is not ${u.spent.cost_usd ?? "no cost"} / ${u.successes} successes`;
   return null;
 }
@@ -398,11 +476,15 @@ class Checks {
     const refuse = (what: string): never => {
       throw new NotAssays(this.file, `the bundle entry ${where} (${forTerminal(e.path)}): ${what}`);
     };
-    if (this.roots === null) throw new NotAssays(this.file, `the bundle entry ${where} comes before its run (assay writes the run first)`);
+    if (this.roots === null)
+      throw new NotAssays(this.file, `the bundle entry ${where} comes before its run (assay writes the run first)`);
     const folder = sameFolder(e.path);
     const digest = sha256Of(folder);
     const earlier = this.seen.addHashed(folder, digest, this.doc);
-    if (earlier?.doc === this.doc) refuse("an earlier entry of it names the same bundle (the same folder once its path is normalised): assay lists a bundle once");
+    if (earlier?.doc === this.doc)
+      refuse(
+        "an earlier entry of it names the same bundle (the same folder once its path is normalised): assay lists a bundle once",
+      );
     if (earlier !== null) {
       this.twice ??= { path: e.path, earlier: earlier.file };
       return;
@@ -410,12 +492,19 @@ class Checks {
     const problem = pathProblem(e.path, this.roots) ?? entryProblem(e);
     if (problem !== null) refuse(problem);
     // The path is normalised by now (pathProblem), its digest the partition's, unless a root is spelled otherwise.
-    if (this.shard !== null && !(folder === e.path ? inShardHashed(digest, this.shard) : inShard(e.path, this.shard))) refuse(`it does not belong to shard ${this.shard.index}/${this.shard.count}, whose document holds it (its path hashes to another shard)`);
+    if (this.shard !== null && !(folder === e.path ? inShardHashed(digest, this.shard) : inShard(e.path, this.shard)))
+      refuse(
+        `it does not belong to shard ${this.shard.index}/${this.shard.count}, whose document holds it (its path hashes to another shard)`,
+      );
   }
 
   experiment(x: Experiment, where: string): void {
     const problem = experimentProblem(x);
-    if (problem !== null) throw new NotAssays(this.file, `the experiment ${where}${x.experiment === null ? "" : ` (${forTerminal(x.experiment)})`}: ${problem}`);
+    if (problem !== null)
+      throw new NotAssays(
+        this.file,
+        `the experiment ${where}${x.experiment === null ? "" : ` (${forTerminal(x.experiment)})`}: ${problem}`,
+      );
   }
 
   /** How the document's MAC compares with the one the key gives. */
@@ -434,21 +523,36 @@ class Checks {
  */
 export function checkKeyOf(file: string, run: Results["run"], fingerprint: string): void {
   const theirs = run.options.hmac_key;
-  if (theirs === null) throw new UsageError(`${forTerminal(file)} was scored without this key: its seals were not checked (score it with --hmac-key-file)`);
-  if (theirs !== fingerprint) throw new UsageError(`${forTerminal(file)} was scored with another key (fingerprint ${theirs}, not ${fingerprint})`);
+  if (theirs === null)
+    throw new UsageError(
+      `${forTerminal(file)} was scored without this key: its seals were not checked (score it with --hmac-key-file)`,
+    );
+  if (theirs !== fingerprint)
+    throw new UsageError(
+      `${forTerminal(file)} was scored with another key (fingerprint ${theirs}, not ${fingerprint})`,
+    );
 }
 
 /** The MAC half of the check (after checkKeyOf): a document whose MAC fails or is absent is refused. */
 export function checkMacOf(file: string, r: ShardRun): void {
-  if (r.mac === "absent") throw new UsageError(`${forTerminal(file)} carries no MAC: its figures cannot be checked under this key (written by an older assay, or its MAC was removed; score it again)`);
-  if (r.mac === "mismatch") throw new UsageError(`${forTerminal(file)} fails its MAC under this key: it was changed after assay wrote it`);
+  if (r.mac === "absent")
+    throw new UsageError(
+      `${forTerminal(file)} carries no MAC: its figures cannot be checked under this key (written by an older assay, or its MAC was removed; score it again)`,
+    );
+  if (r.mac === "mismatch")
+    throw new UsageError(`${forTerminal(file)} fails its MAC under this key: it was changed after assay wrote it`);
 }
 
 /**
  * Read one shard document (JSON or JSON Lines, told apart by its first line), handing each bundle
  * entry to `onEntry` (and each experiment to `onExperiment`), each checked as it is read.
  */
-export function readShard(file: string, onEntry: (e: BundleEntry) => void, onExperiment?: (x: Experiment) => void, o: ReadOptions = {}): ShardRun {
+export function readShard(
+  file: string,
+  onEntry: (e: BundleEntry) => void,
+  onExperiment?: (x: Experiment) => void,
+  o: ReadOptions = {},
+): ShardRun {
   const chunks = (o.onBytes === undefined ? readable(file) : observed(readable(file), o.onBytes))[Symbol.iterator]();
   // The first line decides: a JSON Lines document's is a complete object of type "run".
   const parts: Uint8Array[] = [];
@@ -464,7 +568,8 @@ export function readShard(file: string, onEntry: (e: BundleEntry) => void, onExp
     try {
       yield head;
       // A view, not a copy: each chunk is a buffer of its own (readChunks allocates every read anew).
-      for (; !next.done; next = chunks.next()) yield Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+      for (; !next.done; next = chunks.next())
+        yield Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
     } finally {
       chunks.return?.(undefined); // a document refused part way: its file is closed now, not at exit
     }
@@ -477,10 +582,14 @@ export function readShard(file: string, onEntry: (e: BundleEntry) => void, onExp
     // not a complete object on one line: a JSON document
   }
   // Or, its first line longer than was gathered (a run of thousands of Harbor jobs), the prefix assay writes it with.
-  const isLines = (typeof first === "object" && first !== null && (first as { type?: unknown }).type === "run") || head.subarray(0, LINES_PREFIX.length).equals(LINES_PREFIX);
+  const isLines =
+    (typeof first === "object" && first !== null && (first as { type?: unknown }).type === "run") ||
+    head.subarray(0, LINES_PREFIX.length).equals(LINES_PREFIX);
   const checks = new Checks(file, o);
   try {
-    return isLines ? readLines(file, rest(), onEntry, onExperiment, checks) : readDocument(file, rest(), onEntry, onExperiment, checks);
+    return isLines
+      ? readLines(file, rest(), onEntry, onExperiment, checks)
+      : readDocument(file, rest(), onEntry, onExperiment, checks);
   } finally {
     if (o.seen === undefined) checks.seen.close(); // its own set: done with
   }
@@ -494,7 +603,16 @@ function* readable(file: string): Generator<Uint8Array> {
     // The file system's refusals (they name a syscall); anything else is a defect, not the user's.
     const { code, syscall } = e as NodeJS.ErrnoException;
     if (typeof code !== "string" || syscall === undefined) throw e;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" ? "permission denied" : code === "ENOTDIR" ? "a part of its path is not a folder" : (e as Error).message.replace(/, \w+ '[\s\S]*$/, "");
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "it is a folder"
+          : code === "EACCES"
+            ? "permission denied"
+            : code === "ENOTDIR"
+              ? "a part of its path is not a folder"
+              : (e as Error).message.replace(/, \w+ '[\s\S]*$/, "");
     throw new UsageError(`cannot read ${forTerminal(file)}: ${why}`);
   }
 }
@@ -506,9 +624,16 @@ function* observed(chunks: Iterable<Uint8Array>, see: (chunk: Uint8Array) => voi
   }
 }
 
-const tooLong = (what: string) => `${what} is longer than ${MAX_VALUE_BYTES} bytes (${MAX_VALUE_BYTES / 2 ** 20} MiB), more than assay writes in one value: refused before it is read whole`;
+const tooLong = (what: string) =>
+  `${what} is longer than ${MAX_VALUE_BYTES} bytes (${MAX_VALUE_BYTES / 2 ** 20} MiB), more than assay writes in one value: refused before it is read whole`;
 
-function readDocument(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEntry) => void, onExperiment: OnExperiment, checks: Checks): ShardRun {
+function readDocument(
+  file: string,
+  chunks: Iterable<Buffer>,
+  onEntry: (e: BundleEntry) => void,
+  onExperiment: OnExperiment,
+  checks: Checks,
+): ShardRun {
   let format: unknown;
   let run: Results["run"] | null = null;
   let mac: string | null = null;
@@ -526,7 +651,8 @@ function readDocument(file: string, chunks: Iterable<Buffer>, onEntry: (e: Bundl
         run = runOf(file, raw, offset);
         checks.run(run);
       } else if (key === "mac") mac = macOf(file, parsed(file, bytes, offset, '"mac"'), `at byte ${offset}`);
-      else if (key === "bundles" || key === "experiments") throw new NotResults(file, `"${key}" at byte ${offset} is not an array`);
+      else if (key === "bundles" || key === "experiments")
+        throw new NotResults(file, `"${key}" at byte ${offset} is not an array`);
     },
     open: (key) => {
       moved = true;
@@ -555,7 +681,8 @@ function readDocument(file: string, chunks: Iterable<Buffer>, onEntry: (e: Bundl
   try {
     for (const c of chunks) {
       for (let at = 0; at < c.length; at += SLICE) {
-        if (format !== undefined && format !== FORMAT) throw new NotResults(file, `its format is ${JSON.stringify(format)}, not ${FORMAT}`);
+        if (format !== undefined && format !== FORMAT)
+          throw new NotResults(file, `its format is ${JSON.stringify(format)}, not ${FORMAT}`);
         const slice = c.subarray(at, at + SLICE);
         moved = false;
         reader.feed(slice);
@@ -569,13 +696,24 @@ function readDocument(file: string, chunks: Iterable<Buffer>, onEntry: (e: Bundl
     if (e instanceof MembersError) throw new NotResults(file, e.message);
     throw e;
   }
-  if (format !== FORMAT) throw new NotResults(file, format === undefined ? `it has no "format"` : `its format is ${JSON.stringify(format)}, not ${FORMAT}`);
+  if (format !== FORMAT)
+    throw new NotResults(
+      file,
+      format === undefined ? `it has no "format"` : `its format is ${JSON.stringify(format)}, not ${FORMAT}`,
+    );
   if (run === null) throw new NotResults(file, `it has no "run"`);
-  for (const key of ["bundles", "experiments"]) if (!arrays.has(key)) throw new NotResults(file, `it has no "${key}" array`);
+  for (const key of ["bundles", "experiments"])
+    if (!arrays.has(key)) throw new NotResults(file, `it has no "${key}" array`);
   return { run, entries, mac: checks.verdict(mac), twice: checks.twice };
 }
 
-function readLines(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEntry) => void, onExperiment: OnExperiment, checks: Checks): ShardRun {
+function readLines(
+  file: string,
+  chunks: Iterable<Buffer>,
+  onEntry: (e: BundleEntry) => void,
+  onExperiment: OnExperiment,
+  checks: Checks,
+): ShardRun {
   let run: Results["run"] | null = null;
   /** What the run line announces (documents written before it was added announce nothing). */
   let announced: { bundles: number; experiments: number } | null = null;
@@ -590,12 +728,14 @@ function readLines(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEn
     line++;
     const where = `at line ${line} (byte ${offset})`;
     if (bytes.length === 0) throw new NotResults(file, `line ${line} (byte ${offset}) is empty`);
-    if (mac !== null) throw new NotResults(file, `line ${line} (byte ${offset}) follows its MAC, which ends a document`);
+    if (mac !== null)
+      throw new NotResults(file, `line ${line} (byte ${offset}) follows its MAC, which ends a document`);
     const v = parsed(file, bytes, offset, `line ${line}`, line === 1) as { type?: unknown } | null;
     const type = typeof v === "object" && v !== null ? v.type : undefined;
     if (line === 1) {
       const head = v as { format?: unknown; run?: unknown; lines?: unknown };
-      if (head.format !== FORMAT) throw new NotResults(file, `its format is ${JSON.stringify(head.format)}, not ${FORMAT}`);
+      if (head.format !== FORMAT)
+        throw new NotResults(file, `its format is ${JSON.stringify(head.format)}, not ${FORMAT}`);
       checks.mac?.setRun(head.run); // before runOf fills in what older documents lack
       run = runOf(file, head.run, offset);
       announced = head.lines === undefined ? null : linesOf(file, head.lines);
@@ -618,7 +758,11 @@ function readLines(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEn
     } else if (type === "mac") {
       const { type: _t, ...m } = v as Record<string, unknown>;
       mac = macOf(file, m, `line ${line}`);
-    } else throw new NotResults(file, `line ${line} (byte ${offset}) is ${type === "run" ? "a second run" : "neither a bundle nor an experiment"}`);
+    } else
+      throw new NotResults(
+        file,
+        `line ${line} (byte ${offset}) is ${type === "run" ? "a second run" : "neither a bundle nor an experiment"}`,
+      );
   };
   for (const chunk of chunks) {
     let from = 0;
@@ -637,11 +781,15 @@ function readLines(file: string, chunks: Iterable<Buffer>, onEntry: (e: BundleEn
     if (heldBytes > MAX_VALUE_BYTES) throw new NotResults(file, tooLong(`line ${line + 1} (byte ${offset})`));
     if (from < chunk.length) held.push(chunk.subarray(from));
   }
-  if (held.length > 0) throw new NotResults(file, `its last line (byte ${offset}) has no line end: the document is cut short`);
+  if (held.length > 0)
+    throw new NotResults(file, `its last line (byte ${offset}) has no line end: the document is cut short`);
   if (run === null) throw new NotResults(file, "the file is empty");
   const a = announced as { bundles: number; experiments: number } | null;
   if (a !== null && (entries !== a.bundles || experiments !== a.experiments))
-    throw new NotResults(file, `its first line announces ${a.bundles} bundle and ${a.experiments} experiment lines, and ${entries} and ${experiments} follow: the document is cut short or was edited`);
+    throw new NotResults(
+      file,
+      `its first line announces ${a.bundles} bundle and ${a.experiments} experiment lines, and ${entries} and ${experiments} follow: the document is cut short or was edited`,
+    );
   return { run, entries, mac: checks.verdict(mac), twice: checks.twice };
 }
 

@@ -14,7 +14,14 @@ export type Attributed = Pick<ScoredBundle, "profile" | "experiment" | "trial" |
  * could not read, so it has none); a kind of several (an assay bundle) says what it can through
  * `attribute`, and with none its profile is unknown.
  */
-export function toolError(dir: string, path: string, code: Code, message: string, kind: KindName = "bundle", attribute?: (dir: string) => Attributed): BundleEntry {
+export function toolError(
+  dir: string,
+  path: string,
+  code: Code,
+  message: string,
+  kind: KindName = "bundle",
+  attribute?: (dir: string) => Attributed,
+): BundleEntry {
   const { profiles } = declarationOf(kind);
   const errors = [finding(code, null, null, message)];
   if (profiles.length === 1) return { path, ...blankEntry({ profile: profiles[0], validity: "error", errors }) };

@@ -34,8 +34,15 @@ interface WasmMemory {
 }
 type WasmModule = object;
 interface WasmApi {
-  Module: { new (bytes: Uint8Array): WasmModule; exports(m: WasmModule): { name: string; kind: string }[]; imports(m: WasmModule): { module: string; name: string; kind: string }[] };
-  Instance: new (m: WasmModule, imports: Record<string, Record<string, unknown>>) => { exports: Record<string, unknown> };
+  Module: {
+    new (bytes: Uint8Array): WasmModule;
+    exports(m: WasmModule): { name: string; kind: string }[];
+    imports(m: WasmModule): { module: string; name: string; kind: string }[];
+  };
+  Instance: new (
+    m: WasmModule,
+    imports: Record<string, Record<string, unknown>>,
+  ) => { exports: Record<string, unknown> };
 }
 const WebAssembly = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
@@ -59,10 +66,22 @@ function wasmModule(): WasmModule {
   const names = new Map(WebAssembly.Module.exports(m).map((e) => [e.name, e.kind]));
   // The build's minified names (zstd.js of @bokuweb/zstd-wasm 0.0.27): f memory, g constructors,
   // h ZSTD_isError, r ZSTD_decompress, s malloc, t free. Another build would be misread: refuse it.
-  const want: [string, string][] = [["f", "memory"], ["g", "function"], ["h", "function"], ["r", "function"], ["s", "function"], ["t", "function"]];
-  const imports = WebAssembly.Module.imports(m).map((i) => `${i.module}.${i.name}`).sort().join(",");
+  const want: [string, string][] = [
+    ["f", "memory"],
+    ["g", "function"],
+    ["h", "function"],
+    ["r", "function"],
+    ["s", "function"],
+    ["t", "function"],
+  ];
+  const imports = WebAssembly.Module.imports(m)
+    .map((i) => `${i.module}.${i.name}`)
+    .sort()
+    .join(",");
   if (want.some(([n, k]) => names.get(n) !== k) || imports !== "a.a,a.b,a.c,a.d,a.e")
-    throw new Error(`${file} is not the zstd build assay was written against (@bokuweb/zstd-wasm 0.0.27): its exports or imports differ`);
+    throw new Error(
+      `${file} is not the zstd build assay was written against (@bokuweb/zstd-wasm 0.0.27): its exports or imports differ`,
+    );
   return (compiled = m);
 }
 
@@ -140,11 +159,13 @@ export function walkFrames(src: Uint8Array, limit: number): FrameWalk {
     if (magic >>> 4 === 0x184d2a5) {
       if (at + 8 > src.length) throw new ZstdError(`a skippable frame cut short at byte ${at}`);
       const n = v.getUint32(at + 4, true);
-      if (at + 8 + n > src.length) throw new ZstdError(`a skippable frame at byte ${at} declares ${n} bytes, past the end`);
+      if (at + 8 + n > src.length)
+        throw new ZstdError(`a skippable frame at byte ${at} declares ${n} bytes, past the end`);
       at += 8 + n;
       continue;
     }
-    if (magic !== MAGIC) throw new ZstdError(`no zstd frame at byte ${at} (magic ${magic.toString(16).padStart(8, "0")})`);
+    if (magic !== MAGIC)
+      throw new ZstdError(`no zstd frame at byte ${at} (magic ${magic.toString(16).padStart(8, "0")})`);
     const frameAt = at;
     frames++;
     at += 4;
@@ -173,13 +194,23 @@ export function walkFrames(src: Uint8Array, limit: number): FrameWalk {
     else if (fcsBytes === 8) fcs = v.getUint32(at, true) + v.getUint32(at + 4, true) * 2 ** 32;
     at += fcsBytes;
     if (single) frameWindow = fcs!;
-    if (frameWindow > limit) throw new ZstdError(`the frame at byte ${frameAt} declares a window of ${frameWindow} bytes, more than the ${limit} the member may hold`);
-    if (fcs !== null && fcs > limit) throw new ZstdError(`the frame at byte ${frameAt} declares ${fcs} bytes of content, more than the ${limit} the member may hold`);
+    if (frameWindow > limit)
+      throw new ZstdError(
+        `the frame at byte ${frameAt} declares a window of ${frameWindow} bytes, more than the ${limit} the member may hold`,
+      );
+    if (fcs !== null && fcs > limit)
+      throw new ZstdError(
+        `the frame at byte ${frameAt} declares ${fcs} bytes of content, more than the ${limit} the member may hold`,
+      );
     window = Math.max(window, frameWindow);
     total = fcs === null || total === null ? null : total + fcs;
-    if (total !== null && total > limit) throw new ZstdError(`its frames declare ${total} bytes of content together, more than the ${limit} the member may hold`);
+    if (total !== null && total > limit)
+      throw new ZstdError(
+        `its frames declare ${total} bytes of content together, more than the ${limit} the member may hold`,
+      );
     for (;;) {
-      if (at + 3 > src.length) throw new ZstdError(`the frame at byte ${frameAt} is cut short (a block header at byte ${at})`);
+      if (at + 3 > src.length)
+        throw new ZstdError(`the frame at byte ${frameAt} is cut short (a block header at byte ${at})`);
       const h = src[at]! | (src[at + 1]! << 8) | (src[at + 2]! << 16);
       at += 3;
       const type = (h >> 1) & 3;
@@ -214,7 +245,13 @@ export function decodeZstd(csize: number, usize: number, limit: number, fill: (i
  * valid only until it returns (a 77 MB summaries.json is not held twice). What `use` throws
  * passes through as it is.
  */
-export function decodeZstdInPlace<T>(csize: number, usize: number, limit: number, fill: (into: Uint8Array) => void, use: (out: Buffer) => T): T {
+export function decodeZstdInPlace<T>(
+  csize: number,
+  usize: number,
+  limit: number,
+  fill: (into: Uint8Array) => void,
+  use: (out: Buffer) => T,
+): T {
   // A decode inside `use` could grow the memory under the view `use` reads (it would read nothing).
   if (inUse) throw new Error("decodeZstdInPlace called again before its `use` returned");
   if (usize > limit) throw new ZstdError(`${usize} bytes declared, more than ${limit}`);
@@ -231,9 +268,14 @@ export function decodeZstdInPlace<T>(csize: number, usize: number, limit: number
     // what the frames can make, from their headers alone, against what is declared: a mismatch
     // is refused without decoding (an RLE bomb's blocks add up past it; a content size differs)
     const w = walkFrames(input, limit);
-    if (w.contentSize !== null && w.contentSize !== usize) throw new ZstdError(`its frames declare ${w.contentSize} bytes of content, the directory ${usize}`);
-    if (w.exact > usize) throw new ZstdError(`its raw and RLE blocks alone make ${w.exact} bytes, more than the ${usize} declared`);
-    if (w.exact + w.compressedBlocks * BLOCK_MAX < usize) throw new ZstdError(`its blocks make at most ${w.exact + w.compressedBlocks * BLOCK_MAX} bytes, fewer than the ${usize} declared`);
+    if (w.contentSize !== null && w.contentSize !== usize)
+      throw new ZstdError(`its frames declare ${w.contentSize} bytes of content, the directory ${usize}`);
+    if (w.exact > usize)
+      throw new ZstdError(`its raw and RLE blocks alone make ${w.exact} bytes, more than the ${usize} declared`);
+    if (w.exact + w.compressedBlocks * BLOCK_MAX < usize)
+      throw new ZstdError(
+        `its blocks make at most ${w.exact + w.compressedBlocks * BLOCK_MAX} bytes, fewer than the ${usize} declared`,
+      );
     let n: number;
     try {
       n = z.exports.decompress(dst, usize, src, csize);
@@ -243,7 +285,11 @@ export function decodeZstdInPlace<T>(csize: number, usize: number, limit: number
     }
     if (z.exports.isError(n)) {
       const code = -n | 0;
-      throw new ZstdError(code === 70 ? `it decodes to more than the ${usize} bytes declared` : `zstd error ${code}${ZSTD_ERRORS[code] === undefined ? "" : ` (${ZSTD_ERRORS[code]})`}`);
+      throw new ZstdError(
+        code === 70
+          ? `it decodes to more than the ${usize} bytes declared`
+          : `zstd error ${code}${ZSTD_ERRORS[code] === undefined ? "" : ` (${ZSTD_ERRORS[code]})`}`,
+      );
     }
     inUse = true;
     try {

@@ -11,12 +11,22 @@ import { KINDS, kindOfEntry } from "./registry.js";
 export const BATCH_KINDS: BatchKinds = { all: KINDS, of: kindOfEntry };
 
 /** The batch rules of a run over its records: core/batch/experiments.ts's, by every kind. */
-export const runBatch = (entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions, jobs: readonly JobRecord[] = [], containers: Containers = {}): RunBatch =>
-  runBatchOf(BATCH_KINDS, entries, schedules, options, jobs, containers);
+export const runBatch = (
+  entries: readonly BatchRecord[],
+  schedules: readonly Schedule[],
+  options: BatchOptions,
+  jobs: readonly JobRecord[] = [],
+  containers: Containers = {},
+): RunBatch => runBatchOf(BATCH_KINDS, entries, schedules, options, jobs, containers);
 
 /** The experiments of a run (runBatch's, at once). */
-export const computeExperiments = (entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions, jobs: readonly JobRecord[] = [], containers: Containers = {}): Experiment[] =>
-  runBatch(entries, schedules, options, jobs, containers).experiments();
+export const computeExperiments = (
+  entries: readonly BatchRecord[],
+  schedules: readonly Schedule[],
+  options: BatchOptions,
+  jobs: readonly JobRecord[] = [],
+  containers: Containers = {},
+): Experiment[] => runBatch(entries, schedules, options, jobs, containers).experiments();
 
 /** A maker of compact records carrying every kind's record part. */
 export const recordMaker = (): RecordMaker => new RecordMaker(BATCH_KINDS);

@@ -35,9 +35,21 @@ interface Listed {
 }
 
 export const KIND_LIST = [
-  { declaration: bundleDeclaration, kind: async () => (await import("./bundle/kind.js")).bundleKind, scorer: async () => (await import("./bundle/scorer.js")).bundleScorer },
-  { declaration: harborDeclaration, kind: async () => (await import("./harbor/kind.js")).harborKind, scorer: async () => (await import("./harbor/scorer.js")).harborScorer },
-  { declaration: inspectDeclaration, kind: async () => (await import("./inspect/kind.js")).inspectKind, scorer: async () => (await import("./inspect/scorer.js")).inspectScorer },
+  {
+    declaration: bundleDeclaration,
+    kind: async () => (await import("./bundle/kind.js")).bundleKind,
+    scorer: async () => (await import("./bundle/scorer.js")).bundleScorer,
+  },
+  {
+    declaration: harborDeclaration,
+    kind: async () => (await import("./harbor/kind.js")).harborKind,
+    scorer: async () => (await import("./harbor/scorer.js")).harborScorer,
+  },
+  {
+    declaration: inspectDeclaration,
+    kind: async () => (await import("./inspect/kind.js")).inspectKind,
+    scorer: async () => (await import("./inspect/scorer.js")).inspectScorer,
+  },
   {
     declaration: terminalBenchDeclaration,
     kind: async () => (await import("./terminal-bench/kind.js")).terminalBenchKind,

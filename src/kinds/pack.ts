@@ -102,15 +102,20 @@ function inside(root: string, rel: string, kind: "file" | "dir"): string | null 
       return null; // ENOTDIR and the like: not there
     }
     const last = i === parts.length - 1;
-    if (st === undefined || st.isSymbolicLink() || (last && kind === "file" ? !st.isFile() : !st.isDirectory())) return null;
+    if (st === undefined || st.isSymbolicLink() || (last && kind === "file" ? !st.isFile() : !st.isDirectory()))
+      return null;
   }
   return path;
 }
 
-export const part = (name: string, text: string | null, cap: number = CAPS.part): Part[] => (text === null ? [] : [{ name, text, cap }]);
+export const part = (name: string, text: string | null, cap: number = CAPS.part): Part[] =>
+  text === null ? [] : [{ name, text, cap }];
 
 /** Sorted names of the subfolders (never links) of root/rel. */
-export const subfolders = (root: string, rel: string): string[] => subfolderEntries(root, rel).filter((e) => e.dir).map((e) => e.name);
+export const subfolders = (root: string, rel: string): string[] =>
+  subfolderEntries(root, rel)
+    .filter((e) => e.dir)
+    .map((e) => e.name);
 
 /** Visit a journal's records as a stream (a journal may be GBs), with their line, type and raw text. */
 export function scanJournal(file: string, visit: (line: number, type: string, text: string) => void): void {
@@ -129,7 +134,9 @@ export function scanJournal(file: string, visit: (line: number, type: string, te
 }
 /** Kept journal lines, numbered, each redacted and cut to MAX_LINE (redaction only on what is kept). */
 export const numbered = (file: string, xs: readonly [number, string][]) =>
-  xs.length === 0 ? null : xs.map(([n, t]) => `${file}:${n} ${capText(redact(t.slice(0, 4 * MAX_LINE)), MAX_LINE)}`).join("\n");
+  xs.length === 0
+    ? null
+    : xs.map(([n, t]) => `${file}:${n} ${capText(redact(t.slice(0, 4 * MAX_LINE)), MAX_LINE)}`).join("\n");
 
 /** Entries of root/rel (regular files and folders, never links), sorted; none when rel is not a real folder. */
 export function subfolderEntries(root: string, rel: string): { name: string; dir: boolean }[] {

@@ -7,7 +7,9 @@ import { KIND_LIST } from "./list.js";
 
 /** Folder kinds first, then the kinds read as files (Inspect's logs), each in the list's order: the order errors and legends list them in. */
 export const KINDS: readonly Kind[] = await Promise.all(
-  [...KIND_LIST].sort((a, b) => Number(a.declaration.form === "file") - Number(b.declaration.form === "file")).map((k) => k.kind()),
+  [...KIND_LIST]
+    .sort((a, b) => Number(a.declaration.form === "file") - Number(b.declaration.form === "file"))
+    .map((k) => k.kind()),
 );
 
 /** A kind by name. */

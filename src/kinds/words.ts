@@ -72,7 +72,12 @@ export const TRIAL_COUNTS = {
 } as const satisfies Partial<Words>;
 
 /** The words of an assay bundle profile (and of a profile this version does not know). */
-export const assayWords = (kind: string, sections: "victories" | "dimensions", headline: string | null, invalidMeans = "victory and late are not reported"): Words => ({
+export const assayWords = (
+  kind: string,
+  sections: "victories" | "dimensions",
+  headline: string | null,
+  invalidMeans = "victory and late are not reported",
+): Words => ({
   kind,
   label: kind,
   experiment: "experiment",
@@ -111,7 +116,8 @@ export const TRIALS: Nouns = {
   cluster: "task",
   legend: {
     wilson: "Wilson where each task ran once",
-    "korn-graubard": "Korn–Graubard (Clopper–Pearson at the effective number of trials) where pass/fail trials repeat tasks",
+    "korn-graubard":
+      "Korn–Graubard (Clopper–Pearson at the effective number of trials) where pass/fail trials repeat tasks",
     "cluster-t": "cluster-robust t over tasks where tasks repeat (Inspect's clustered stderr)",
     t: "t for non-binary means",
   },
@@ -124,8 +130,10 @@ export const SAMPLES: Nouns = {
   cluster: "group",
   legend: {
     wilson: "Wilson where each sample stands alone",
-    "korn-graubard": "Korn–Graubard (Clopper–Pearson at the effective number of samples) where 0/1 samples are grouped by a clustered stderr, or 0/1 unreduced epochs repeat one",
-    "cluster-t": "cluster-robust t over groups where a clustered stderr groups samples, or unreduced epochs repeat one (Inspect's clustered stderr)",
+    "korn-graubard":
+      "Korn–Graubard (Clopper–Pearson at the effective number of samples) where 0/1 samples are grouped by a clustered stderr, or 0/1 unreduced epochs repeat one",
+    "cluster-t":
+      "cluster-robust t over groups where a clustered stderr groups samples, or unreduced epochs repeat one (Inspect's clustered stderr)",
     t: "t for non-binary means (a mean over epochs is one)",
   },
   question: "the mean over the population of samples these were drawn from",

@@ -7,7 +7,8 @@
 export const BATCH_BYTES = 4 * 1024 * 1024;
 
 /** A pool task is handed out once it holds `batchSize` bundles or BATCH_BYTES. */
-export const batchFull = (bundles: number, bytes: number, batchSize: number): boolean => bundles >= batchSize || bytes >= BATCH_BYTES;
+export const batchFull = (bundles: number, bytes: number, batchSize: number): boolean =>
+  bundles >= batchSize || bytes >= BATCH_BYTES;
 
 export class TaskSizer {
   private tasks = 0;
@@ -16,7 +17,8 @@ export class TaskSizer {
 
   /** `batchSize`: bundles per task at most (a positive integer). */
   constructor(private readonly batchSize: number) {
-    if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, not ${batchSize}`);
+    if (!Number.isInteger(batchSize) || batchSize < 1)
+      throw new RangeError(`batchSize must be a positive integer, not ${batchSize}`);
   }
 
   /**

@@ -8,7 +8,9 @@ import type { ContainerBook } from "../kinds/kind.js";
 import { KINDS } from "../kinds/registry.js";
 
 export class Books {
-  private readonly byKind = new Map<KindName, ContainerBook>(KINDS.flatMap((k) => (k.book === undefined ? [] : [[k.name, k.book()] as const])));
+  private readonly byKind = new Map<KindName, ContainerBook>(
+    KINDS.flatMap((k) => (k.book === undefined ? [] : [[k.name, k.book()] as const])),
+  );
   readonly unrecognised: Unrecognised = { count: 0, paths: [] };
 
   /** Discovery found a container: its kind's book reads it. */

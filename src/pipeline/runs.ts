@@ -72,7 +72,7 @@ class Scratch {
   }
 
   private put(b: Uint8Array): void {
-    for (let at = 0; at < b.length; ) at += writeSync(this.fd, b, at, b.length - at, this.size + at);
+    for (let at = 0; at < b.length;) at += writeSync(this.fd, b, at, b.length - at, this.size + at);
     this.size += b.length;
   }
 
@@ -144,7 +144,10 @@ class RunReader {
       }
       const nl = this.buf.indexOf(0x0a, this.from);
       if (nl !== -1 && nl < this.to) {
-        const line = parts.length === 0 ? this.buf.toString("utf8", this.from, nl) : Buffer.concat([...parts, this.buf.subarray(this.from, nl)]).toString("utf8");
+        const line =
+          parts.length === 0
+            ? this.buf.toString("utf8", this.from, nl)
+            : Buffer.concat([...parts, this.buf.subarray(this.from, nl)]).toString("utf8");
         this.from = nl + 1;
         return line;
       }
@@ -221,11 +224,14 @@ export class RunFile {
   add(batch: Batch): void {
     const { paths } = batch;
     const short: number[] = [];
-    for (let i = 0; i < paths.length; ) {
+    for (let i = 0; i < paths.length;) {
       let j = i + 1;
       while (j < paths.length && byteCompare(paths[j - 1]!, paths[j]!) <= 0) j++;
       if (j - i < paths.length * SHORT) for (let k = i; k < j; k++) short.push(k);
-      else this.stretch(paths[i]!, paths[j - 1]!, () => this.scratch.bytes(batch.bytes.subarray(i === 0 ? 0 : batch.ends[i - 1]!, batch.ends[j - 1]!)));
+      else
+        this.stretch(paths[i]!, paths[j - 1]!, () =>
+          this.scratch.bytes(batch.bytes.subarray(i === 0 ? 0 : batch.ends[i - 1]!, batch.ends[j - 1]!)),
+        );
       i = j;
     }
     if (short.length === 0) return;

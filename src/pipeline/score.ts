@@ -10,7 +10,19 @@ import { kindNamed } from "../kinds/registry.js";
 import type { BatchRecord } from "../core/batch/record.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/schedule.js";
 import { sha256, unsafeReason, type BundleEntryInfo } from "../core/folder.js";
-import { count, emptyTally, materialize, type BundleEntry, type Containers, type JobRecord, type Results, type ResultsView, type Scan, type Tally, type Unrecognised } from "../core/results.js";
+import {
+  count,
+  emptyTally,
+  materialize,
+  type BundleEntry,
+  type Containers,
+  type JobRecord,
+  type Results,
+  type ResultsView,
+  type Scan,
+  type Tally,
+  type Unrecognised,
+} from "../core/results.js";
 import { keyFingerprint } from "../core/seal.js";
 import { byteCompare, forTerminal } from "../core/text.js";
 import { beyondDigest, racy, stampsOf, tryListEntries } from "../io/bundle-source.js";
@@ -81,7 +93,12 @@ export const storeOptions = (hmacKey: Uint8Array | undefined): BundleOptionsKey 
   hmacKey === undefined ? {} : { hmac_key: keyFingerprint(hmacKey) };
 
 /** Count the bundles discovery will find, yielding to the event loop, until done or `stopped()`. */
-async function countAhead(roots: readonly string[], shard: Shard | undefined, progress: Progress, stopped: () => boolean): Promise<void> {
+async function countAhead(
+  roots: readonly string[],
+  shard: Shard | undefined,
+  progress: Progress,
+  stopped: () => boolean,
+): Promise<void> {
   let n = 0;
   try {
     for (const found of discover(roots)) {
@@ -104,7 +121,9 @@ export function loadSchedule(file: string): LoadedSchedule {
     bytes = readFileSync(file);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    throw new ScheduleError(`cannot read schedule ${forTerminal(file)}: ${err.code === "EISDIR" ? "it is a folder" : err.code === "ENOENT" ? "no such file" : err.message}`);
+    throw new ScheduleError(
+      `cannot read schedule ${forTerminal(file)}: ${err.code === "EISDIR" ? "it is a folder" : err.code === "ENOENT" ? "no such file" : err.message}`,
+    );
   }
   return { name: file, schedule: parseSchedule(bytes, file), digest: sha256(bytes) };
 }
@@ -129,7 +148,8 @@ interface Pending extends Omit<BundleRef, "lookup"> {
  * tick (git's "racy clean" case): such stamps are recorded marked, so they never match and the
  * next run rehashes that folder (cheap) instead of trusting them (wrong) or rescoring (slow).
  */
-const recorded = (stamps: string, entries: readonly BundleEntryInfo[]): string => (racy(entries) ? `${stamps}#racy` : stamps);
+const recorded = (stamps: string, entries: readonly BundleEntryInfo[]): string =>
+  racy(entries) ? `${stamps}#racy` : stamps;
 
 /** A scored run: its document, entries read from the spill as it is written; close() removes the spill. */
 export interface ScoredRun extends ResultsView {
@@ -155,7 +175,8 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   const { store, progress, signal } = options;
   const fingerprint = options.hmacKey === undefined ? null : keyFingerprint(options.hmacKey);
   // A store opened for another key (or none) would serve entries whose seals were checked otherwise.
-  if (store && (store.options["hmac_key"] ?? null) !== fingerprint) throw new Error("the results store was opened for another key than this run's");
+  if (store && (store.options["hmac_key"] ?? null) !== fingerprint)
+    throw new Error("the results store was opened for another key than this run's");
   const batchSize = options.batchSize ?? 64;
   const sizer = new TaskSizer(batchSize); // refuses a batchSize that is not a positive integer, before anything starts
   const bundles = new EntrySpill(options.spillDir, options.spillAfterBytes);
@@ -166,7 +187,9 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   let everything = false;
   let ended = false;
   let failure: unknown;
-  const counting = progress?.counted ? countAhead(roots, options.shard, progress, () => ended || signal?.aborted === true) : null;
+  const counting = progress?.counted
+    ? countAhead(roots, options.shard, progress, () => ended || signal?.aborted === true)
+    : null;
 
   // Folders whose stamps did not match are hashed by a worker first, and taken from the store
   // when their digest is already scored (moved, copied or touched folders; --verify-digests).
@@ -175,7 +198,8 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   const spec = store?.hasCurrent() ? store.spec() : null;
 
   const finish = (batch: Pending[], results: BatchResult) => {
-    const keep: { folder: string; stamps: string | null; beyond: string | null; entry: Omit<BundleEntry, "path"> }[] = [];
+    const keep: { folder: string; stamps: string | null; beyond: string | null; entry: Omit<BundleEntry, "path"> }[] =
+      [];
     const restamps: { folder: string; stamps: string; digest: string }[] = [];
     const again: Pending[] = [];
     results.forEach((answer, i) => {
@@ -213,7 +237,8 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
       bundles.add(entry);
       progress?.done?.(entry, bytes, false);
       // Tool errors and UNSAFE_PATH bundles are never stored: they are scored afresh every run.
-      if (store && p.safe && entry.validity !== "error") keep.push({ folder: p.dir, stamps: p.stamps, beyond: p.beyond, entry: scored });
+      if (store && p.safe && entry.validity !== "error")
+        keep.push({ folder: p.dir, stamps: p.stamps, beyond: p.beyond, entry: scored });
     });
     if (store && keep.length > 0) store.put(keep);
     if (store && restamps.length > 0) store.restamp(restamps);
@@ -221,7 +246,13 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
   };
   const dispatch = (batch: Pending[]) => {
     const refs = batch.map(({ dir, path, entries, bytes, found, lookup, part }): BundleRef => {
-      if (found.file) return { dir, path, kind: found.kind, task: part?.task ?? ({ part: "whole", format: found.file.format } satisfies WholeFile) };
+      if (found.file)
+        return {
+          dir,
+          path,
+          kind: found.kind,
+          task: part?.task ?? ({ part: "whole", format: found.file.format } satisfies WholeFile),
+        };
       return {
         dir,
         path,
@@ -248,7 +279,18 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
    */
   const listed = (found: Found): Pending | null => {
     progress?.found?.();
-    if (store === undefined) return { found, dir: found.dir, path: found.path, kind: found.kind, bytes: null, stamps: null, beyond: null, safe: false, lookup: false };
+    if (store === undefined)
+      return {
+        found,
+        dir: found.dir,
+        path: found.path,
+        kind: found.kind,
+        bytes: null,
+        stamps: null,
+        beyond: null,
+        safe: false,
+        lookup: false,
+      };
     // Listed once, here: the entry checks (§1) run on every run before any lookup, the store's
     // stamps and the progress bytes come from it, and the worker scores exactly this listing.
     // A folder that cannot be listed goes to a worker as it is: it reports the tool error.
@@ -271,7 +313,18 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
       stamps = recorded(stamps, entries!);
     }
     // Stamps changed, the folder is new here, or --verify-digests: a worker rehashes it first.
-    return { found, dir: found.dir, path: found.path, kind: found.kind, entries, bytes, stamps, beyond, safe, lookup: safe };
+    return {
+      found,
+      dir: found.dir,
+      path: found.path,
+      kind: found.kind,
+      entries,
+      bytes,
+      stamps,
+      beyond,
+      safe,
+      lookup: safe,
+    };
   };
 
   try {
@@ -280,7 +333,11 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
     /** Bundles this task may hold: the least its bundles allow (sizes unknown until scored allow fewer). */
     let batchLimit = batchSize;
     let seenCount = 0;
-    const hooks = { onContainer: (c: FoundContainer) => books.found(c), onUnrecognised: (p: string) => books.notRecognised(p), allowEmpty: options.allowEmpty ?? false };
+    const hooks = {
+      onContainer: (c: FoundContainer) => books.found(c),
+      onUnrecognised: (p: string) => books.notRecognised(p),
+      allowEmpty: options.allowEmpty ?? false,
+    };
     for (const found of discover(roots, options.onSkip, hooks)) {
       if (signal?.aborted) break;
       listing.found(found.path, found.kind, found.file?.size);
@@ -292,7 +349,16 @@ export async function scoreRun(roots: readonly string[], options: ScoreRunOption
         // A file (an Inspect log) is read whole or, when its kind splits it (a large .eval), in parts; never stored.
         progress?.found?.();
         const parts = kindNamed(found.kind).split?.(found, options.inspectSplit) ?? null;
-        const log = { found, dir: found.dir, path: found.path, kind: found.kind, stamps: null, beyond: null, safe: false, lookup: false };
+        const log = {
+          found,
+          dir: found.dir,
+          path: found.path,
+          kind: found.kind,
+          stamps: null,
+          beyond: null,
+          safe: false,
+          lookup: false,
+        };
         if (parts === null) pending.push({ ...log, bytes: found.file.size });
         else for (const part of parts) pending.push({ ...log, bytes: part.bytes, part });
       } else {
@@ -391,7 +457,11 @@ interface RunFacts {
 /** The tally of the entries as judged (the summary line and the table count what bundles[] says). */
 function judgedTally(records: readonly BatchRecord[], batch: RunBatch): Tally {
   const t = emptyTally();
-  for (const r of records) count(t, { profile: r.profile, validity: r.validity === "valid" && batch.errorsOf(r).length > 0 ? "invalid" : r.validity });
+  for (const r of records)
+    count(t, {
+      profile: r.profile,
+      validity: r.validity === "valid" && batch.errorsOf(r).length > 0 ? "invalid" : r.validity,
+    });
   return t;
 }
 
@@ -418,16 +488,27 @@ export function assembleView(
   run: RunFacts,
 ): ResultsView {
   const jobs = [...(run.jobs ?? [])];
-  const batch = run.shard ? null : runBatch(source.records, options.schedules.map((s) => s.schedule), options, jobs, run.containers ?? {});
-  const bundles: Iterable<BundleEntry> = batch === null ? source : {
-    *[Symbol.iterator]() {
-      for (const e of source) {
-        const name = batch.nameOf(e);
-        const judged = judgedEntry(e, batch.errorsOf(e));
-        yield name === judged.experiment ? judged : { ...judged, experiment: name };
-      }
-    },
-  };
+  const batch = run.shard
+    ? null
+    : runBatch(
+        source.records,
+        options.schedules.map((s) => s.schedule),
+        options,
+        jobs,
+        run.containers ?? {},
+      );
+  const bundles: Iterable<BundleEntry> =
+    batch === null
+      ? source
+      : {
+          *[Symbol.iterator]() {
+            for (const e of source) {
+              const name = batch.nameOf(e);
+              const judged = judgedEntry(e, batch.errorsOf(e));
+              yield name === judged.experiment ? judged : { ...judged, experiment: name };
+            }
+          },
+        };
   return {
     format: "assay.results/1",
     run: {

@@ -26,7 +26,8 @@ export function inShard(path: string, s: Shard): boolean {
 }
 
 /** inShard, given the path's SHA-256 (merge hashes each path once, for this and for its set of bundles). */
-export const inShardHashed = (sha256: Uint8Array, s: Shard): boolean => s.count === 1 || new DataView(sha256.buffer, sha256.byteOffset).getUint32(0) % s.count === s.index;
+export const inShardHashed = (sha256: Uint8Array, s: Shard): boolean =>
+  s.count === 1 || new DataView(sha256.buffer, sha256.byteOffset).getUint32(0) % s.count === s.index;
 
 /**
  * issue 35: what makes shards one scan. Each shard walks every folder below the roots (then keeps
@@ -46,13 +47,18 @@ export class ScanListing {
   scan(given: string | undefined, roots: readonly string[], options: unknown): Scan {
     const found = this.hash.digest("hex");
     if (given !== undefined) return { id: given, given: true, found };
-    const derived = createHash("sha256").update(JSON.stringify([roots, options, found])).digest("hex");
+    const derived = createHash("sha256")
+      .update(JSON.stringify([roots, options, found]))
+      .digest("hex");
     return { id: `derived-${derived.slice(0, 32)}`, given: false, found };
   }
 }
 
 /** --scan-id: printable ASCII without spaces, short (it is said in messages and kept in every document). */
 export function parseScanId(id: string): string {
-  if (!/^[\x21-\x7e]{1,128}$/.test(id)) throw new UsageError(`--scan-id takes 1 to 128 printable ASCII characters without spaces (got ${JSON.stringify(id.slice(0, 140))})`);
+  if (!/^[\x21-\x7e]{1,128}$/.test(id))
+    throw new UsageError(
+      `--scan-id takes 1 to 128 printable ASCII characters without spaces (got ${JSON.stringify(id.slice(0, 140))})`,
+    );
   return id;
 }

@@ -70,7 +70,11 @@ export class EntrySpill implements EntrySource {
    * folder); `inMemoryBytes`: how much entry text is held before the file is made; `sorted`: the
    * entries come mostly in path order (a merge), so they are kept as sorted runs.
    */
-  constructor(dir = process.env["ASSAY_TMPDIR"] || tmpdir(), inMemoryBytes = IN_MEMORY_BYTES, o: { sorted?: boolean } = {}) {
+  constructor(
+    dir = process.env["ASSAY_TMPDIR"] || tmpdir(),
+    inMemoryBytes = IN_MEMORY_BYTES,
+    o: { sorted?: boolean } = {},
+  ) {
     this.rows = o.sorted ? new RunRows(dir, inMemoryBytes) : new SqliteRows(dir, inMemoryBytes);
   }
 
@@ -91,7 +95,9 @@ export class EntrySpill implements EntrySource {
 }
 
 const failed = (dir: string, e: unknown): SpillError =>
-  new SpillError(`cannot keep the run's bundle entries in a temporary file in ${forTerminal(dir)}: ${(e as Error).message} (ASSAY_TMPDIR names a folder with more room)`);
+  new SpillError(
+    `cannot keep the run's bundle entries in a temporary file in ${forTerminal(dir)}: ${(e as Error).message} (ASSAY_TMPDIR names a folder with more room)`,
+  );
 
 /** Entries held in memory up to `inMemoryBytes`, then in sorted runs of a flat file (runs.ts). */
 class RunRows implements Rows {
@@ -151,7 +157,13 @@ class SqliteRows implements Rows {
   /** Entries (path, JSON) not yet in the file: all of them while the run is small. */
   private readonly pending: [string, string][] = [];
   private pendingBytes = 0;
-  private disk: { file: string; db: Database.Database; insert: Database.Statement<[string, string]>; indexed: boolean; inTransaction: number } | null = null;
+  private disk: {
+    file: string;
+    db: Database.Database;
+    insert: Database.Statement<[string, string]>;
+    indexed: boolean;
+    inTransaction: number;
+  } | null = null;
   /** The read ordered() has under way: ended by close(), as SQLite closes no database a statement still reads. */
   private reading: IterableIterator<{ entry: string }> | null = null;
 
@@ -204,7 +216,13 @@ class SqliteRows implements Rows {
       }
       db.pragma("synchronous = OFF");
       db.exec("CREATE TABLE entries (path TEXT NOT NULL, entry TEXT NOT NULL)");
-      return { file, db, insert: db.prepare("INSERT INTO entries (path, entry) VALUES (?, ?)"), indexed: false, inTransaction: 0 };
+      return {
+        file,
+        db,
+        insert: db.prepare("INSERT INTO entries (path, entry) VALUES (?, ?)"),
+        indexed: false,
+        inTransaction: 0,
+      };
     } catch (e) {
       for (const f of [file, `${file}-journal`]) rmSync(f, { force: true });
       throw failed(this.dir, e);
@@ -250,7 +268,9 @@ class SqliteRows implements Rows {
       for (const [, json] of sorted) yield JSON.parse(json) as BundleEntry;
       return;
     }
-    const rows = (this.reading = this.ready().db.prepare("SELECT entry FROM entries ORDER BY path, rowid").iterate() as IterableIterator<{ entry: string }>);
+    const rows = (this.reading = this.ready()
+      .db.prepare("SELECT entry FROM entries ORDER BY path, rowid")
+      .iterate() as IterableIterator<{ entry: string }>);
     try {
       for (const row of rows) yield JSON.parse(row.entry) as BundleEntry;
     } finally {

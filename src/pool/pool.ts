@@ -38,7 +38,8 @@ const ENTRY = import.meta.url.endsWith(".ts")
   ? new URL("../../dist/pool/entry.cjs", import.meta.url).href
   : new URL("./entry.cjs", import.meta.url).href;
 /** A worker module given as a URL, or as a path (resolved from the current directory, as piscina did). */
-const moduleUrl = (file: string): string => (/^[a-z][a-z0-9+.-]*:/i.test(file) && !/^[a-z]:[\\/]/i.test(file) ? file : pathToFileURL(resolve(file)).href);
+const moduleUrl = (file: string): string =>
+  /^[a-z][a-z0-9+.-]*:/i.test(file) && !/^[a-z]:[\\/]/i.test(file) ? file : pathToFileURL(resolve(file)).href;
 export const DEFAULT_WORKER_MEMORY_MB = 512;
 /**
  * A worker's young generation. Each bundle's garbage dies young; V8's default (up to 48 MB) lets a
@@ -111,7 +112,10 @@ export class BundlePool {
       minThreads: 1,
       maxThreads: this.jobs,
       idleTimeout: Number.POSITIVE_INFINITY,
-      resourceLimits: { maxOldGenerationSizeMb: o.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+      resourceLimits: {
+        maxOldGenerationSizeMb: o.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB,
+        maxYoungGenerationSizeMb: WORKER_YOUNG_MB,
+      },
     });
     // A worker that dies with no task attached (e.g. while being replaced) is not a bundle's fault.
     this.pool.on("error", () => {});

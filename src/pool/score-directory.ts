@@ -10,7 +10,13 @@ import { SCORERS } from "../kinds/scorers.js";
 import { scoreFolder, scoreLog } from "./scoring.js";
 
 /** A folder of a folder kind → its entry; a failure of the tool becomes validity "error". `options` (the seal key) apply to the kinds that are sealed (§8). */
-export function scoreDirectory(dir: string, path: string, entries?: BundleEntryInfo[], kind: KindName = "bundle", options: BundleOptions = {}): BundleEntry {
+export function scoreDirectory(
+  dir: string,
+  path: string,
+  entries?: BundleEntryInfo[],
+  kind: KindName = "bundle",
+  options: BundleOptions = {},
+): BundleEntry {
   return scoreFolder(SCORERS[kind] as FolderScorer, kind, dir, path, entries, options);
 }
 

@@ -19,7 +19,14 @@ function failed(dir: string, path: string, e: unknown, kind: KindName, scorer: S
 }
 
 /** A folder of a folder kind → its entry. `options` (the seal key) apply to the kinds that are sealed (§8). */
-export function scoreFolder(scorer: FolderScorer, kind: KindName, dir: string, path: string, entries: BundleEntryInfo[] | undefined, options: BundleOptions): BundleEntry {
+export function scoreFolder(
+  scorer: FolderScorer,
+  kind: KindName,
+  dir: string,
+  path: string,
+  entries: BundleEntryInfo[] | undefined,
+  options: BundleOptions,
+): BundleEntry {
   try {
     return { path, ...scorer.score(diskBundle(dir, entries), options) };
   } catch (e) {
@@ -28,7 +35,13 @@ export function scoreFolder(scorer: FolderScorer, kind: KindName, dir: string, p
 }
 
 /** A file of a file kind (or one part of it: its tool error stands for the whole file) → what its scorer answers. */
-export function scoreLog(scorer: FileScorer, kind: KindName, file: string, path: string, task: unknown): BundleEntry | PartResult {
+export function scoreLog(
+  scorer: FileScorer,
+  kind: KindName,
+  file: string,
+  path: string,
+  task: unknown,
+): BundleEntry | PartResult {
   try {
     return scorer.score(file, path, task);
   } catch (e) {

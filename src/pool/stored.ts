@@ -14,7 +14,9 @@ const open = new Map<string, Database.Statement<[string], { one: number }>>();
 function has(file: string, key: string): boolean {
   let stmt = open.get(file);
   if (stmt === undefined) {
-    stmt = new Database(file, { readonly: true, fileMustExist: true }).prepare("SELECT 1 AS one FROM results WHERE key = ?");
+    stmt = new Database(file, { readonly: true, fileMustExist: true }).prepare(
+      "SELECT 1 AS one FROM results WHERE key = ?",
+    );
     open.set(file, stmt);
   }
   return stmt.get(key) !== undefined;
@@ -25,11 +27,21 @@ function has(file: string, key: string): boolean {
  * (an unreadable file, a store that cannot be opened) is null too: the bundle is then scored,
  * which reports what is wrong with it.
  */
-export function storedDigest(dir: string, entries: BundleEntryInfo[], kind: KindName, scorer: FolderScorer, spec: StoreSpec): { digest: string; beyond: string | null } | null {
+export function storedDigest(
+  dir: string,
+  entries: BundleEntryInfo[],
+  kind: KindName,
+  scorer: FolderScorer,
+  spec: StoreSpec,
+): { digest: string; beyond: string | null } | null {
   try {
     // Digested as the kind's scorer digests it: its evidence files, less its seal.
     const { isEvidence } = scorer;
-    const digest = folderDigest(dir, isEvidence === undefined ? entries : entries.filter((e) => isEvidence(e.path)), declarationOf(kind).seal);
+    const digest = folderDigest(
+      dir,
+      isEvidence === undefined ? entries : entries.filter((e) => isEvidence(e.path)),
+      declarationOf(kind).seal,
+    );
     const beyond = beyondDigest(dir, entries);
     return has(spec.file, storeKey(digest, beyond, spec.scoringVersion, spec.options)) ? { digest, beyond } : null;
   } catch {

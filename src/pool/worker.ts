@@ -44,5 +44,8 @@ export default async function scoreBatch(task: BatchTask): Promise<BatchResult> 
 function listedHere(task: BatchTask, b: BundleRef & { kind: KindName }, scorer: FolderScorer): ListedEntry {
   const entries = tryListEntries(b.dir);
   markStarted(task); // scoring gets the whole time limit, as when the main thread lists
-  return { entry: scoreFolder(scorer, b.kind, b.dir, b.path, entries, { hmacKey: task.hmacKey }), listing: listingOf(entries, b.kind) };
+  return {
+    entry: scoreFolder(scorer, b.kind, b.dir, b.path, entries, { hmacKey: task.hmacKey }),
+    listing: listingOf(entries, b.kind),
+  };
 }

@@ -31,7 +31,15 @@ export const loadFormat = (name: FormatName): Promise<Format> => MODULES[name]()
  * merge, compare). .txt names no format: any text format may fairly go in one (`--format json
  * --out r.txt`), and without --format it holds the command's default.
  */
-const BY_EXTENSION: Record<string, string> = { ".json": "json", ".jsonl": "jsonl", ".html": "html", ".htm": "html", ".xml": "junit", ".md": "md", ".markdown": "md" };
+const BY_EXTENSION: Record<string, string> = {
+  ".json": "json",
+  ".jsonl": "jsonl",
+  ".html": "html",
+  ".htm": "html",
+  ".xml": "junit",
+  ".md": "md",
+  ".markdown": "md",
+};
 const ANY_FORMAT = ".txt";
 
 /**
@@ -42,24 +50,36 @@ const ANY_FORMAT = ".txt";
  * --format, which would otherwise get a table silently. A name without an extension, or .txt,
  * gets `fallback`.
  */
-export function formatForFile<F extends string>(out: string | undefined, o: { format: string | undefined; formats: readonly F[]; fallback: F }): F {
+export function formatForFile<F extends string>(
+  out: string | undefined,
+  o: { format: string | undefined; formats: readonly F[]; fallback: F },
+): F {
   const { format, formats } = o;
-  if (format !== undefined && !formats.includes(format as F)) throw new UsageError(`--format must be one of ${formats.join(", ")}`);
+  if (format !== undefined && !formats.includes(format as F))
+    throw new UsageError(`--format must be one of ${formats.join(", ")}`);
   const ext = out === undefined ? "" : extname(out).toLowerCase();
   const named = Object.hasOwn(BY_EXTENSION, ext) ? BY_EXTENSION[ext]! : undefined;
   if (named === undefined) {
     if (format !== undefined) return format as F;
-    if (ext !== "" && ext !== ANY_FORMAT) throw new UsageError(`--out ${forTerminal(out!)}: ${forTerminal(ext)} names no format; use ${knownExtensions(formats)} (or give --format, or - for standard output)`);
+    if (ext !== "" && ext !== ANY_FORMAT)
+      throw new UsageError(
+        `--out ${forTerminal(out!)}: ${forTerminal(ext)} names no format; use ${knownExtensions(formats)} (or give --format, or - for standard output)`,
+      );
     return o.fallback;
   }
-  if (format !== undefined && format !== named) throw new UsageError(`--format ${format}, but --out ${forTerminal(out!)} names ${named}`);
-  if (!formats.includes(named as F)) throw new UsageError(`--out ${forTerminal(out!)} names ${named}, not a format this command writes (${formats.join(", ")}): name the file for one of them`);
+  if (format !== undefined && format !== named)
+    throw new UsageError(`--format ${format}, but --out ${forTerminal(out!)} names ${named}`);
+  if (!formats.includes(named as F))
+    throw new UsageError(
+      `--out ${forTerminal(out!)} names ${named}, not a format this command writes (${formats.join(", ")}): name the file for one of them`,
+    );
   return named as F;
 }
 
 /** The extensions a command's formats go by, as the refusal lists them: ".json (json), .md/.markdown (md), .txt (the default)". */
 function knownExtensions(formats: readonly string[]): string {
   const byFormat = new Map<string, string[]>();
-  for (const [ext, f] of Object.entries(BY_EXTENSION)) if (formats.includes(f)) byFormat.set(f, [...(byFormat.get(f) ?? []), ext]);
+  for (const [ext, f] of Object.entries(BY_EXTENSION))
+    if (formats.includes(f)) byFormat.set(f, [...(byFormat.get(f) ?? []), ext]);
   return [...[...byFormat].map(([f, exts]) => `${exts.join("/")} (${f})`), `${ANY_FORMAT} (the default)`].join(", ");
 }

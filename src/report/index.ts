@@ -17,7 +17,10 @@ export type { RenderOptions } from "./json.js";
 export const FORMATS = { json, jsonl, table, html, junit, md } satisfies Record<FormatName, Format>;
 
 /** The formats that render without waiting (every one but html). */
-type SyncFormat = { [K in FormatName]: ReturnType<(typeof FORMATS)[K]["render"]> extends Iterable<string> ? K : never }[FormatName];
+type SyncFormat = {
+  [K in FormatName]: ReturnType<(typeof FORMATS)[K]["render"]> extends Iterable<string> ? K : never;
+}[FormatName];
 
 /** A document rendered whole into one string (small documents, tests; a run writes pieces). */
-export const renderText = (format: SyncFormat, doc: Results | ResultsView): string => [...FORMATS[format].render("tally" in doc ? doc : viewOf(doc))].join("");
+export const renderText = (format: SyncFormat, doc: Results | ResultsView): string =>
+  [...FORMATS[format].render("tally" in doc ? doc : viewOf(doc))].join("");

@@ -15,12 +15,13 @@ export interface WithInterval {
   interval_reason?: string | null;
 }
 
-
 const ORDER: readonly Method[] = ["wilson", "korn-graubard", "cluster-t", "t"];
 
 /** What an interval is over: "11 trials", or "11 trials in 3 tasks" where a cluster holds more than one. */
 const overUnits = (i: IntervalField, nouns: Nouns): string =>
-  i.clusters < i.units ? `${plural(i.units, nouns.unit)} in ${clustersText(i.clusters, i.unplaced ?? 0, nouns)}` : plural(i.units, nouns.unit);
+  i.clusters < i.units
+    ? `${plural(i.units, nouns.unit)} in ${clustersText(i.clusters, i.unplaced ?? 0, nouns)}`
+    : plural(i.units, nouns.unit);
 
 /** "3 tasks", or "3 tasks + 1 trial of unknown task": units whose cluster nothing names are not counted as clusters of that name (issue 35). */
 const clustersText = (clusters: number, unplaced: number, nouns: Nouns): string =>
@@ -36,7 +37,8 @@ const noInterval = (reason: string): string => (/\bno interval\b/.test(reason) ?
  */
 function intervalText(m: WithInterval, show: (x: number) => string, nouns: Nouns, f: Format = {}): string {
   const i = m.interval ?? null;
-  if (i !== null) return `95% ${f.open ?? "["}${show(i.lo)}, ${show(i.hi)}${f.close ?? "]"} over ${overUnits(i, nouns)}`;
+  if (i !== null)
+    return `95% ${f.open ?? "["}${show(i.lo)}, ${show(i.hi)}${f.close ?? "]"} over ${overUnits(i, nouns)}`;
   const r = m.interval_reason ?? null;
   return r === null ? "" : (f.reason ?? ((s) => s))(noInterval(r));
 }

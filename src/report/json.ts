@@ -11,7 +11,8 @@ import { DocumentMac, type ResultsView } from "../core/results.js";
  */
 export function nested(value: unknown, depth: number): string {
   // What JSON.stringify would leave out (or write as null inside the arrays): never in a document.
-  if (value === undefined || typeof value === "function" || typeof value === "symbol") throw new TypeError(`not a JSON value: ${typeof value}`);
+  if (value === undefined || typeof value === "function" || typeof value === "symbol")
+    throw new TypeError(`not a JSON value: ${typeof value}`);
   if (typeof value !== "object" || value === null) return JSON.stringify(value); // one line at any depth
   let wrapped = value;
   for (let i = 0; i < depth; i++) wrapped = [wrapped];
@@ -44,7 +45,8 @@ export function* pieces(value: unknown, depth: number): Generator<string> {
 /** Does an object (or an array) hold a long array anywhere (only then is it worth writing piece by piece)? */
 function holdsLong(o: object): boolean {
   // Indexes and for…in, not Object.values: this runs on every entry of a million-entry document.
-  const long = (v: unknown) => typeof v === "object" && v !== null && (Array.isArray(v) ? v.length > LONG || holdsLong(v) : holdsLong(v));
+  const long = (v: unknown) =>
+    typeof v === "object" && v !== null && (Array.isArray(v) ? v.length > LONG || holdsLong(v) : holdsLong(v));
   if (Array.isArray(o)) {
     for (let i = 0; i < o.length; i++) if (long(o[i])) return true;
   } else for (const k in o) if (long((o as Record<string, unknown>)[k])) return true;
@@ -52,7 +54,11 @@ function holdsLong(o: object): boolean {
 }
 
 /** An array's items at `depth + 1`, as JSON.stringify lays them out; each item's bytes also go to `mac`, when given. */
-export function* array(items: Iterable<unknown>, depth = 1, mac?: { sink: DocumentMac; kind: "bundles" | "experiments" }): Generator<string> {
+export function* array(
+  items: Iterable<unknown>,
+  depth = 1,
+  mac?: { sink: DocumentMac; kind: "bundles" | "experiments" },
+): Generator<string> {
   const pad = "  ".repeat(depth + 1);
   let first = true;
   for (const item of items) {

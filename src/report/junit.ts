@@ -28,7 +28,8 @@ import type { Sections } from "../kinds/words.js";
 
 /** xmlbuilder2, loaded when a JUnit report is first written (it takes ~100 ms, which every other run of score would pay). */
 let builder: typeof import("xmlbuilder2") | undefined;
-const xmlbuilder2 = (): typeof import("xmlbuilder2") => (builder ??= createRequire(import.meta.url)("xmlbuilder2") as typeof import("xmlbuilder2"));
+const xmlbuilder2 = (): typeof import("xmlbuilder2") =>
+  (builder ??= createRequire(import.meta.url)("xmlbuilder2") as typeof import("xmlbuilder2"));
 
 /** Findings written into one failure; the rest are counted (assay verify shows them all). */
 const MAX_FINDINGS = 20;
@@ -83,7 +84,17 @@ function tally(s: Suite, kind: Verdict["kind"]): void {
 function countSuites(doc: ResultsView): Suite[] {
   const suites = new Map<string, Suite>();
   const add = (key: string, x: Experiment | null) => {
-    const s: Suite = { key, name: suiteName(x), index: new TrialIndex(x), tests: 0, failures: 0, errors: 0, skipped: 0, first: -1, last: -1 };
+    const s: Suite = {
+      key,
+      name: suiteName(x),
+      index: new TrialIndex(x),
+      tests: 0,
+      failures: 0,
+      errors: 0,
+      skipped: 0,
+      first: -1,
+      last: -1,
+    };
     for (const _ of missingCases(x)) tally(s, "skipped");
     suites.set(key, s);
     return s;
@@ -132,25 +143,40 @@ function figures(x: Experiment): [string, string | null][] {
     ["missing", fig(x.missing.reduce((n, m) => n + (typeof m === "string" ? 1 : m.count), 0))],
     ["unscored", fig(x.unscored.length)],
   ];
-  const w = (name: string, v: [number, number] | null) => out.push([`${name}.wilson95`, v === null ? null : `${v[0]},${v[1]}`]);
+  const w = (name: string, v: [number, number] | null) =>
+    out.push([`${name}.wilson95`, v === null ? null : `${v[0]},${v[1]}`]);
   // §13.2's interval beside wilson95 (which treats every unit as independent): what it is over, or why there is none.
   let intervals = false;
   const iv = (name: string, m: WithInterval) => {
     const i = m.interval ?? null;
     intervals ||= i !== null;
-    if (i !== null) out.push([`${name}.interval`, `${i.lo},${i.hi}`], [`${name}.interval_method`, i.method], [`${name}.units`, fig(i.units)], [`${name}.clusters`, fig(i.clusters)]);
+    if (i !== null)
+      out.push(
+        [`${name}.interval`, `${i.lo},${i.hi}`],
+        [`${name}.interval_method`, i.method],
+        [`${name}.units`, fig(i.units)],
+        [`${name}.clusters`, fig(i.clusters)],
+      );
     else out.push([`${name}.interval_reason`, m.interval_reason ?? null]);
   };
   const ks = (name: string, m: Record<string, number> | null) => {
     for (const [k, v] of Object.entries(m ?? {})) out.push([`${name}.${k}`, fig(v)]);
   };
   if (x.accuracy !== null) {
-    out.push(["accuracy", fig(x.accuracy.value)], ["accuracy.victories", fig(x.accuracy.victories)], ["accuracy.scored", fig(x.accuracy.scored)]);
+    out.push(
+      ["accuracy", fig(x.accuracy.value)],
+      ["accuracy.victories", fig(x.accuracy.victories)],
+      ["accuracy.scored", fig(x.accuracy.scored)],
+    );
     w("accuracy", x.accuracy.wilson95);
     iv("accuracy", x.accuracy);
   }
   if (x.completion !== null) {
-    out.push(["completion", fig(x.completion.value)], ["completion.completed", fig(x.completion.completed)], ["completion.scheduled", fig(x.completion.scheduled)]);
+    out.push(
+      ["completion", fig(x.completion.value)],
+      ["completion.completed", fig(x.completion.completed)],
+      ["completion.scheduled", fig(x.completion.scheduled)],
+    );
     iv("completion", x.completion);
   }
   if (x.pass !== null) {
@@ -164,16 +190,26 @@ function figures(x: Experiment): [string, string | null][] {
   ks("pass_hat_k", x.pass_hat_k);
   for (const [s, n] of Object.entries(x.states ?? {})) out.push([`state.${s}`, fig(n)]);
   for (const [key, r] of Object.entries(x.rewards ?? {})) {
-    out.push([`reward.${key}.mean`, fig(r.mean)], [`reward.${key}.coverage`, coverageCount(r)], [`reward.${key}.pass_rate`, fig(r.pass_rate)]);
+    out.push(
+      [`reward.${key}.mean`, fig(r.mean)],
+      [`reward.${key}.coverage`, coverageCount(r)],
+      [`reward.${key}.pass_rate`, fig(r.pass_rate)],
+    );
     w(`reward.${key}`, r.wilson95);
     iv(`reward.${key}`, r);
     ks(`reward.${key}.pass_at_k`, r.pass_at_k);
     ks(`reward.${key}.pass_hat_k`, r.pass_hat_k);
   }
-  for (const c of x.claimed?.compared ?? []) out.push([`harbor.${c.metric}`, fig(c.claimed)], [`harbor.${c.metric}.assay`, fig(c.assay)]);
+  for (const c of x.claimed?.compared ?? [])
+    out.push([`harbor.${c.metric}`, fig(c.claimed)], [`harbor.${c.metric}.assay`, fig(c.assay)]);
   if (x.log !== null) out.push(["log", x.log.path], ["log.status", x.log.status], ["log.state", x.log.state]);
   for (const [key, m] of Object.entries(x.inspect ?? {})) {
-    out.push([`metric.${key}`, fig(m.value)], [`metric.${key}.claimed`, fig(m.claimed)], [`metric.${key}.check`, m.check], [`metric.${key}.coverage`, `${m.coverage.scored}/${m.coverage.planned}`]);
+    out.push(
+      [`metric.${key}`, fig(m.value)],
+      [`metric.${key}.claimed`, fig(m.claimed)],
+      [`metric.${key}.check`, m.check],
+      [`metric.${key}.coverage`, `${m.coverage.scored}/${m.coverage.planned}`],
+    );
     w(`metric.${key}`, m.wilson95);
     iv(`metric.${key}`, m);
     ks(`metric.${key}.pass_at_k`, m.pass_at_k);
@@ -201,15 +237,36 @@ const yn = (b: boolean | null) => (b === null ? "n/a" : b ? "yes" : "no");
 /** What an entry of each kind came to, in its <system-out> (a kind not listed: a native bundle's fields). */
 const OUTCOME: Record<Sections, (e: BundleEntry) => string[]> = {
   rewards: (e) => [
-    `state ${e.state ?? "n/a"}; rewards ${e.rewards === null ? "none" : Object.entries(e.rewards).map(([k, v]) => `${k}=${v}`).join(", ") || "none"}`,
-    ...(e.exception === null ? [] : [`exception ${e.exception.type}${e.exception.step === null ? "" : ` in step ${e.exception.step}`}`]),
+    `state ${e.state ?? "n/a"}; rewards ${
+      e.rewards === null
+        ? "none"
+        : Object.entries(e.rewards)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(", ") || "none"
+    }`,
+    ...(e.exception === null
+      ? []
+      : [`exception ${e.exception.type}${e.exception.step === null ? "" : ` in step ${e.exception.step}`}`]),
   ],
-  samples: (e) => [`status ${e.status ?? "n/a"}, ${e.state ?? "n/a"}; samples ${Object.entries(e.samples ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`],
+  samples: (e) => [
+    `status ${e.status ?? "n/a"}, ${e.state ?? "n/a"}; samples ${
+      Object.entries(e.samples ?? {})
+        .filter(([, n]) => n > 0)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(", ") || "none"
+    }`,
+  ],
   dimensions: (e) => {
-    const failed = Object.entries(e.dimensions ?? {}).filter(([, d]) => !d.pass).map(([n]) => n);
-    return [`status ${e.status ?? "n/a"}; pass ${yn(e.pass)}${failed.length > 0 ? `; failed ${failed.join(", ")}` : ""}`];
+    const failed = Object.entries(e.dimensions ?? {})
+      .filter(([, d]) => !d.pass)
+      .map(([n]) => n);
+    return [
+      `status ${e.status ?? "n/a"}; pass ${yn(e.pass)}${failed.length > 0 ? `; failed ${failed.join(", ")}` : ""}`,
+    ];
   },
-  victories: (e) => [`status ${e.status ?? "n/a"}; ending ${yn(e.ending)}; victory ${yn(e.victory)}; late ${yn(e.late)}`],
+  victories: (e) => [
+    `status ${e.status ?? "n/a"}; ending ${yn(e.ending)}; victory ${yn(e.victory)}; late ${yn(e.late)}`,
+  ],
 };
 
 /** The entry's outcome and what it is, for its testcase's <system-out>. */
@@ -220,7 +277,8 @@ function outcome(e: BundleEntry, review: readonly string[]): string {
   const own = new Set(e.flags.map((f) => f.code));
   for (const f of e.flags) lines.push(`flag ${f.code}: ${f.evidence}`);
   for (const r of review) if (![...own].some((c) => r === `flag ${c}`)) lines.push(r);
-  for (const w of e.warnings.slice(0, MAX_FINDINGS)) lines.push(`warning ${w.code} ${w.file ?? ""}${w.line === null ? "" : `:${w.line}`} ${w.message}`);
+  for (const w of e.warnings.slice(0, MAX_FINDINGS))
+    lines.push(`warning ${w.code} ${w.file ?? ""}${w.line === null ? "" : `:${w.line}`} ${w.message}`);
   return lines.join("\n");
 }
 
@@ -228,7 +286,8 @@ function outcome(e: BundleEntry, review: readonly string[]): string {
 function findingsText(e: BundleEntry, trialCodes: readonly string[] | null): string {
   const lines: string[] = [];
   if (trialCodes !== null) lines.push(`trial ${TrialIndex.trialOf(e) ?? ""} is invalid: ${trialCodes.join(", ")}`);
-  for (const f of e.errors.slice(0, MAX_FINDINGS)) lines.push(`${f.code} ${f.file ?? ""}${f.line === null ? "" : `:${f.line}`} ${f.message}`);
+  for (const f of e.errors.slice(0, MAX_FINDINGS))
+    lines.push(`${f.code} ${f.file ?? ""}${f.line === null ? "" : `:${f.line}`} ${f.message}`);
   if (e.errors.length > MAX_FINDINGS) lines.push(`… ${e.errors.length - MAX_FINDINGS} more (assay verify ${e.path})`);
   return lines.join("\n");
 }
@@ -241,25 +300,43 @@ export function* render(doc: ResultsView): Generator<string> {
   const flush = () => chunks.splice(0).join("");
   const u = doc.run.unrecognised;
   const unrecognised = u.paths.length + (u.count > u.paths.length ? 1 : 0);
-  const sum = (k: "tests" | "failures" | "errors") => String(suites.reduce((n, s) => n + s[k], k === "tests" ? unrecognised : 0));
+  const sum = (k: "tests" | "failures" | "errors") =>
+    String(suites.reduce((n, s) => n + s[k], k === "tests" ? unrecognised : 0));
   xml.dec({ version: "1.0", encoding: "UTF-8" });
   // The root has no attribute for it: a run stopped before all its evidence was scored says so in its name.
-  const name = doc.run.complete ? "assay" : "assay (incomplete: the run was stopped before all its evidence was scored)";
+  const name = doc.run.complete
+    ? "assay"
+    : "assay (incomplete: the run was stopped before all its evidence was scored)";
   xml.ele("testsuites", { name, tests: sum("tests"), failures: sum("failures"), errors: sum("errors") });
 
   const open = (s: Suite) => {
     const c = (n: number) => String(n);
-    xml.ele("testsuite", { name: xmlName(s.name), tests: c(s.tests), failures: c(s.failures), errors: c(s.errors), skipped: c(s.skipped), timestamp: doc.run.started_at });
+    xml.ele("testsuite", {
+      name: xmlName(s.name),
+      tests: c(s.tests),
+      failures: c(s.failures),
+      errors: c(s.errors),
+      skipped: c(s.skipped),
+      timestamp: doc.run.started_at,
+    });
     const x = s.index.experiment;
     if (x === null) return;
     xml.ele("properties");
-    for (const [name, value] of figures(x)) if (value !== null) xml.ele("property", { name: xmlName(name), value: xmlName(value) }).up();
+    for (const [name, value] of figures(x))
+      if (value !== null) xml.ele("property", { name: xmlName(name), value: xmlName(value) }).up();
     xml.up();
   };
   const close = (s: Suite) => {
     for (const m of missingCases(s.index.experiment)) {
-      const [name, why] = typeof m === "string" ? [m, "missing: scheduled, with no bundle"] : [`(${m.count} absent)`, `missing: ${m.count} ${m.reason}`];
-      xml.ele("testcase", { classname: xmlName(s.name), name: xmlName(name) }).ele("skipped", { message: xmlLine(why) }).up().up();
+      const [name, why] =
+        typeof m === "string"
+          ? [m, "missing: scheduled, with no bundle"]
+          : [`(${m.count} absent)`, `missing: ${m.count} ${m.reason}`];
+      xml
+        .ele("testcase", { classname: xmlName(s.name), name: xmlName(name) })
+        .ele("skipped", { message: xmlLine(why) })
+        .up()
+        .up();
     }
     xml.up();
   };
@@ -267,8 +344,15 @@ export function* render(doc: ResultsView): Generator<string> {
     const v = s.index.verdict(e);
     xml.ele("testcase", { classname: xmlName(s.name), name: xmlName(relativeTo(e.path, roots)) });
     if (v.kind === "skipped") xml.ele("skipped", { message: xmlLine(v.message) }).up();
-    else if (v.kind !== "passed") xml.ele(v.kind, { message: xmlLine(v.message), type: xmlLine(v.message.split(", ")[0]!) }).txt(xmlText(findingsText(e, v.trialCodes))).up();
-    xml.ele("system-out").txt(xmlText(outcome(e, s.index.reviewOf(e)))).up();
+    else if (v.kind !== "passed")
+      xml
+        .ele(v.kind, { message: xmlLine(v.message), type: xmlLine(v.message.split(", ")[0]!) })
+        .txt(xmlText(findingsText(e, v.trialCodes)))
+        .up();
+    xml
+      .ele("system-out")
+      .txt(xmlText(outcome(e, s.index.reviewOf(e))))
+      .up();
     xml.up();
   };
 
@@ -297,10 +381,27 @@ export function* render(doc: ResultsView): Generator<string> {
   if (unrecognised > 0) {
     const suite = "(not recognised)";
     const c = String(unrecognised);
-    xml.ele("testsuite", { name: suite, tests: c, failures: "0", errors: "0", skipped: c, timestamp: doc.run.started_at });
-    const skip = (name: string, why: string) => xml.ele("testcase", { classname: suite, name: xmlName(name) }).ele("skipped", { message: why }).up().up();
-    for (const p of u.paths) skip(relativeTo(p, roots), "looks like evidence (a result.json, a reward file, a trial.log or an Inspect log) but is no bundle, Harbor trial or log assay reads: not scored");
-    if (u.count > u.paths.length) skip(`(${u.count - u.paths.length} more)`, "not listed (run.unrecognised in --format json counts them)");
+    xml.ele("testsuite", {
+      name: suite,
+      tests: c,
+      failures: "0",
+      errors: "0",
+      skipped: c,
+      timestamp: doc.run.started_at,
+    });
+    const skip = (name: string, why: string) =>
+      xml
+        .ele("testcase", { classname: suite, name: xmlName(name) })
+        .ele("skipped", { message: why })
+        .up()
+        .up();
+    for (const p of u.paths)
+      skip(
+        relativeTo(p, roots),
+        "looks like evidence (a result.json, a reward file, a trial.log or an Inspect log) but is no bundle, Harbor trial or log assay reads: not scored",
+      );
+    if (u.count > u.paths.length)
+      skip(`(${u.count - u.paths.length} more)`, "not listed (run.unrecognised in --format json counts them)");
     xml.up();
   }
   xml.up().end();

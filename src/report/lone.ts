@@ -22,7 +22,8 @@ export function folderTail(p: string, max: number): string {
 }
 
 /** Where a lone group lies, in prose: "in <folder>" (the folder as `show` escapes it), or "in several roots" when its trials share none. */
-export const loneWhere = (folder: string, show: (p: string) => string): string => (folder === "" ? "in several roots" : `in ${show(folder)}`);
+export const loneWhere = (folder: string, show: (p: string) => string): string =>
+  folder === "" ? "in several roots" : `in ${show(folder)}`;
 
 /** The longest folder both paths lie in (or are). */
 function shared(a: string, b: string): string {
@@ -38,7 +39,11 @@ function shared(a: string, b: string): string {
  * its trials lie under several roots and share no folder; empty, without reading an entry, when
  * the document has no lone trials. One string per group is held.
  */
-export function loneFolders(bundles: Iterable<BundleEntry>, experiments: readonly Experiment[], roots: readonly string[]): Map<string | null, string> {
+export function loneFolders(
+  bundles: Iterable<BundleEntry>,
+  experiments: readonly Experiment[],
+  roots: readonly string[],
+): Map<string | null, string> {
   const out = new Map<string | null, string>();
   const absolute = new Set<string | null>();
   if (!experiments.some(isLone)) return out;

@@ -24,4 +24,5 @@ export function mdName(name: string, inTable = false, max = 120): string {
 }
 
 /** Prose that may quote evidence (a reason, a note): one line, every ASCII punctuation mark backslash-escaped, so none is markup. */
-export const mdText = (text: string, max = 160): string => shorten(terminalText(text.replace(/\s+/g, " ")), max).replace(/[!-/:-@[-`{-~]/g, "\\$&");
+export const mdText = (text: string, max = 160): string =>
+  shorten(terminalText(text.replace(/\s+/g, " ")), max).replace(/[!-/:-@[-`{-~]/g, "\\$&");

@@ -40,22 +40,49 @@ const interval = (methods: Methods, m: WithInterval, f: (x: number) => string) =
 const ks = (m: Record<string, number>) => passAtKText(m, " · ");
 
 type Row = string[];
-const table = (head: Row, rows: Row[]): string[] => [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)];
+const table = (head: Row, rows: Row[]): string[] => [
+  `| ${head.join(" | ")} |`,
+  `|${head.map(() => "---").join("|")}|`,
+  ...rows.map((r) => `| ${r.join(" | ")} |`),
+];
 
 function native(e: Experiment, invalid: "count" | "exclude", methods: Methods): Row[] {
   const a = e.accuracy!;
   const c = e.completion;
-  const rows: Row[] = [["accuracy", `**${pct(a.value)}** (${a.victories}/${a.scored})${interval(methods, a, pct)}`, `victories / scored trials; invalid trials ${invalid === "count" ? "count as non-victories" : "left out (--invalid exclude)"}`]];
-  if (c !== null) rows.push(["completion", `${ratio(c.completed, c.scheduled)}${interval(methods, c, pct)}`, "trials that reached a native ending: says nothing about winning"]);
-  if (e.pass_hat_k !== null) rows.push(["pass^k", ks(e.pass_hat_k), "every one of k repeats of a task wins (trials sharing meta.task)"]);
+  const rows: Row[] = [
+    [
+      "accuracy",
+      `**${pct(a.value)}** (${a.victories}/${a.scored})${interval(methods, a, pct)}`,
+      `victories / scored trials; invalid trials ${invalid === "count" ? "count as non-victories" : "left out (--invalid exclude)"}`,
+    ],
+  ];
+  if (c !== null)
+    rows.push([
+      "completion",
+      `${ratio(c.completed, c.scheduled)}${interval(methods, c, pct)}`,
+      "trials that reached a native ending: says nothing about winning",
+    ]);
+  if (e.pass_hat_k !== null)
+    rows.push(["pass^k", ks(e.pass_hat_k), "every one of k repeats of a task wins (trials sharing meta.task)"]);
   return rows;
 }
 
 function world(e: Experiment, invalid: "count" | "exclude", methods: Methods): Row[] {
   const p = e.pass!;
   const hard = shownAs("dimensions", e.profile)?.hardDimensions;
-  const rows: Row[] = [["pass", `**${ratio(p.passed, p.total)}**${interval(methods, p, pct)}`, `every hard dimension and task_completion; invalid trials ${invalid === "count" ? "fail" : "left out (--invalid exclude)"}`]];
-  for (const [name, d] of Object.entries(e.dimensions!)) rows.push([`${mdName(name, true)}${hard?.has(name) === true ? " (hard)" : ""}`, `${d.passed}/${d.total}${interval(methods, d, pct)}`, "reported apart: no blended score"]);
+  const rows: Row[] = [
+    [
+      "pass",
+      `**${ratio(p.passed, p.total)}**${interval(methods, p, pct)}`,
+      `every hard dimension and task_completion; invalid trials ${invalid === "count" ? "fail" : "left out (--invalid exclude)"}`,
+    ],
+  ];
+  for (const [name, d] of Object.entries(e.dimensions!))
+    rows.push([
+      `${mdName(name, true)}${hard?.has(name) === true ? " (hard)" : ""}`,
+      `${d.passed}/${d.total}${interval(methods, d, pct)}`,
+      "reported apart: no blended score",
+    ]);
   if (e.pass_hat_k !== null) rows.push(["pass^k", ks(e.pass_hat_k), "every one of k repeats of a task passes"]);
   return rows;
 }
@@ -63,13 +90,37 @@ function world(e: Experiment, invalid: "count" | "exclude", methods: Methods): R
 /** Trials with rewards (a Harbor job), beside what the harness claims. */
 function rewards(e: Experiment, errors: "exclude" | "zero", invalid: "count" | "exclude", methods: Methods): Row[] {
   const w = wordsOf(e.profile);
-  const states = Object.entries(e.states ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none";
-  const rows: Row[] = [["states", states, errors === "zero" ? "trials without a reward count 0 (--errors zero)" : "trials without a reward are left out of every mean (--errors zero counts them 0)", ""]];
+  const states =
+    Object.entries(e.states ?? {})
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(" · ") || "none";
+  const rows: Row[] = [
+    [
+      "states",
+      states,
+      errors === "zero"
+        ? "trials without a reward count 0 (--errors zero)"
+        : "trials without a reward are left out of every mean (--errors zero counts them 0)",
+      "",
+    ],
+  ];
   for (const [key, r] of Object.entries(e.rewards ?? {})) {
-    rows.push([`reward ${mdName(key, true)}`, `**${f3(r.mean)}**${interval(methods, r, f3)}`, `coverage ${r.coverage === null ? coverageCount(r) : ratio(r.covered, r.trials)}: trials scored (invalid ones ${invalid === "count" ? "as 0" : "left out: --invalid exclude"}) / every trial but tool errors`, ""]);
+    rows.push([
+      `reward ${mdName(key, true)}`,
+      `**${f3(r.mean)}**${interval(methods, r, f3)}`,
+      `coverage ${r.coverage === null ? coverageCount(r) : ratio(r.covered, r.trials)}: trials scored (invalid ones ${invalid === "count" ? "as 0" : "left out: --invalid exclude"}) / every trial but tool errors`,
+      "",
+    ]);
     rows.push(["pass rate", pct(r.pass_rate), "reward == 1", ""]);
-    rows.push(["pass@k", r.pass_at_k === null ? "n/a" : ks(r.pass_at_k), r.pass_at_k === null ? mdText(r.pass_at_k_reason ?? "") : "unbiased, per task", ""]);
-    if (r.pass_hat_k !== null) rows.push(["pass^k", ks(r.pass_hat_k), "every one of k trials of a task passes (reward >= 1), per task", ""]);
+    rows.push([
+      "pass@k",
+      r.pass_at_k === null ? "n/a" : ks(r.pass_at_k),
+      r.pass_at_k === null ? mdText(r.pass_at_k_reason ?? "") : "unbiased, per task",
+      "",
+    ]);
+    if (r.pass_hat_k !== null)
+      rows.push(["pass^k", ks(r.pass_hat_k), "every one of k trials of a task passes (reward >= 1), per task", ""]);
   }
   // Every figure the job claims, beside assay's where assay computes one (capped: a job of many evals claims many).
   const c = e.claimed;
@@ -77,10 +128,12 @@ function rewards(e: Experiment, errors: "exclude" | "zero", invalid: "count" | "
   const claims = Object.entries(c?.metrics ?? {});
   for (const [metric, v] of claims.slice(0, MAX_LISTED)) {
     const x = compared.get(metric);
-    const beside = x === undefined ? "not compared: assay computes no such figure" : x.reason === null ? "agrees" : mdText(x.reason);
+    const beside =
+      x === undefined ? "not compared: assay computes no such figure" : x.reason === null ? "agrees" : mdText(x.reason);
     rows.push([`${w.label}'s ${mdName(metric, true)}`, x === undefined ? "" : f3(x.assay), beside, f3(v)]);
   }
-  if (claims.length > MAX_LISTED) rows.push(["…", "", `and ${claims.length - MAX_LISTED} more figures the ${w.heading} claims (--format json)`, ""]);
+  if (claims.length > MAX_LISTED)
+    rows.push(["…", "", `and ${claims.length - MAX_LISTED} more figures the ${w.heading} claims (--format json)`, ""]);
   return rows;
 }
 
@@ -90,14 +143,39 @@ function samples(e: Experiment, errors: "exclude" | "zero", methods: Methods, ro
   const log = e.log;
   const clean = log !== null && cleanRun(log);
   const rows: Row[] = [
-    ["log", log === null ? "none readable" : mdName(relativeTo(log.path, roots), true), log === null ? "" : `status ${log.status ?? "n/a"}, ${log.state ?? "n/a"}${clean ? "" : ": **not a clean run**, its figures cover what it holds"}`, ""],
-    ["samples", Object.entries(e.states ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none", `of ${scheduledCount(w, e.scheduled)}; ${errors === "zero" ? "those without a score count 0 (--errors zero)" : "those without a score are left out (--errors zero counts them 0)"}`, ""],
+    [
+      "log",
+      log === null ? "none readable" : mdName(relativeTo(log.path, roots), true),
+      log === null
+        ? ""
+        : `status ${log.status ?? "n/a"}, ${log.state ?? "n/a"}${clean ? "" : ": **not a clean run**, its figures cover what it holds"}`,
+      "",
+    ],
+    [
+      "samples",
+      Object.entries(e.states ?? {})
+        .filter(([, n]) => n > 0)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(" · ") || "none",
+      `of ${scheduledCount(w, e.scheduled)}; ${errors === "zero" ? "those without a score count 0 (--errors zero)" : "those without a score are left out (--errors zero counts them 0)"}`,
+      "",
+    ],
   ];
   for (const [key, m] of Object.entries(e.inspect ?? {})) {
     const c = m.coverage;
-    const passAt = (m.pass_at_k === null ? "" : ` · pass@k ${ks(m.pass_at_k)}`) + (m.pass_hat_k === null ? "" : ` · pass^k ${ks(m.pass_hat_k)}`);
-    const check = m.check === "agrees" ? "agrees" : `${m.check === "mismatch" ? "**mismatch**" : "unverified"}${m.note === null ? "" : `: ${mdText(m.note)}`}`;
-    rows.push([mdName(key, true), `**${f3(m.value)}**${interval(methods, m, f3)}${passAt}`, `coverage ${ratio(c.scored, c.planned)} (scored / planned records: sample × epoch)`, `${m.claimed === null ? "nothing" : f3(m.claimed)} (${check})`]);
+    const passAt =
+      (m.pass_at_k === null ? "" : ` · pass@k ${ks(m.pass_at_k)}`) +
+      (m.pass_hat_k === null ? "" : ` · pass^k ${ks(m.pass_hat_k)}`);
+    const check =
+      m.check === "agrees"
+        ? "agrees"
+        : `${m.check === "mismatch" ? "**mismatch**" : "unverified"}${m.note === null ? "" : `: ${mdText(m.note)}`}`;
+    rows.push([
+      mdName(key, true),
+      `**${f3(m.value)}**${interval(methods, m, f3)}${passAt}`,
+      `coverage ${ratio(c.scored, c.planned)} (scored / planned records: sample × epoch)`,
+      `${m.claimed === null ? "nothing" : f3(m.claimed)} (${check})`,
+    ]);
   }
   return rows;
 }
@@ -107,18 +185,38 @@ function notCounted(e: Experiment, roots: readonly string[]): string[] {
   const w = wordsOf(e.profile);
   const name = (t: string) => mdName(w.trialsArePaths ? relativeTo(t, roots) : t);
   const listed = <T>(xs: readonly T[], show: (x: T) => string) =>
-    xs.slice(0, MAX_LISTED).map(show).join(", ") + (xs.length > MAX_LISTED ? `, and ${xs.length - MAX_LISTED} more` : "");
+    xs.slice(0, MAX_LISTED).map(show).join(", ") +
+    (xs.length > MAX_LISTED ? `, and ${xs.length - MAX_LISTED} more` : "");
   const lines: string[] = [];
-  if (e.invalid.length > 0) lines.push(`- **invalid** ${e.invalid.length}: ${listed(e.invalid, (i) => `${name(i.trial)} (${i.codes.join(", ")})`)}`);
-  if (e.excluded.length > 0) lines.push(`- **excluded** ${e.excluded.length}: ${listed(e.excluded, (x) => `${name(x.trial)} (${mdText(x.reason, 80)})`)}`);
+  if (e.invalid.length > 0)
+    lines.push(
+      `- **invalid** ${e.invalid.length}: ${listed(e.invalid, (i) => `${name(i.trial)} (${i.codes.join(", ")})`)}`,
+    );
+  if (e.excluded.length > 0)
+    lines.push(
+      `- **excluded** ${e.excluded.length}: ${listed(e.excluded, (x) => `${name(x.trial)} (${mdText(x.reason, 80)})`)}`,
+    );
   const missing = e.missing.reduce((n, m) => n + (typeof m === "string" ? 1 : m.count), 0);
-  if (missing > 0) lines.push(`- **missing** ${missing}: ${listed(e.missing, (m) => (typeof m === "string" ? name(m) : `${m.count} ${mdText(m.reason, 80)}`))}`);
-  if (e.unscored.length > 0) lines.push(`- **${w.unscored}** ${e.unscored.length} (${w.unscoredMeans}): ${listed(e.unscored, name)}`);
+  if (missing > 0)
+    lines.push(
+      `- **missing** ${missing}: ${listed(e.missing, (m) => (typeof m === "string" ? name(m) : `${m.count} ${mdText(m.reason, 80)}`))}`,
+    );
+  if (e.unscored.length > 0)
+    lines.push(`- **${w.unscored}** ${e.unscored.length} (${w.unscoredMeans}): ${listed(e.unscored, name)}`);
   return lines;
 }
 
 /** Each kind's table of figures: its rows, under a claims column where the harness claims figures of its own. */
-const TABLES: Record<Sections, (e: Experiment, errors: "exclude" | "zero", invalid: "count" | "exclude", methods: Methods, roots: readonly string[]) => Row[]> = {
+const TABLES: Record<
+  Sections,
+  (
+    e: Experiment,
+    errors: "exclude" | "zero",
+    invalid: "count" | "exclude",
+    methods: Methods,
+    roots: readonly string[],
+  ) => Row[]
+> = {
   rewards: (e, errors, invalid, methods) => rewards(e, errors, invalid, methods),
   samples: (e, errors, _, methods, roots) => samples(e, errors, methods, roots),
   victories: (e, _, invalid, methods) => native(e, invalid, methods),
@@ -132,7 +230,12 @@ function experiment(e: Experiment, doc: ResultsView, folders: ReadonlyMap<string
   const lone = w.lone && e.job === null ? folders.get(e.experiment) : undefined;
   const lines = ["", `### ${title} · ${w.kind} · ${scheduledCount(w, e.scheduled)}`, ""];
   if (lone !== undefined) lines.push(`${w.evidencePlural} in no job folder, ${loneWhere(lone, (f) => mdName(f))}`, "");
-  lines.push(identityFacts(e.identity).map(([label, text]) => `**${label}** ${mdText(text, 400)}`).join("  \n"), "");
+  lines.push(
+    identityFacts(e.identity)
+      .map(([label, text]) => `**${label}** ${mdText(text, 400)}`)
+      .join("  \n"),
+    "",
+  );
   const methods = new Methods(w.units);
   const rows = byFields(TABLES, e.profile, e)?.(e, o.errors, o.invalid, methods, doc.run.roots) ?? [];
   if (rows.length > 0) lines.push(...table(["", "assay", "over", ...(w.claims === null ? [] : [w.claims])], rows));
@@ -178,7 +281,8 @@ function gather(doc: ResultsView): { by: Map<string, Seen>; advice: Advised } {
     for (const code of new Set(b.errors.map((f) => f.code))) see(code, "error", where);
     for (const code of new Set(b.warnings.map((f) => f.code))) see(code, "warning", where);
     // An experiment of trials with rewards (Harbor) lists its trials' flags (below); the others' entries hold their own.
-    if (wordsOf(b.profile).sections !== "rewards") for (const code of new Set(b.flags.map((f) => f.code))) see(code, "flag", where);
+    if (wordsOf(b.profile).sections !== "rewards")
+      for (const code of new Set(b.flags.map((f) => f.code))) see(code, "flag", where);
     const a = b.advisory;
     if (a === null) continue;
     advice.advised++;
@@ -188,17 +292,24 @@ function gather(doc: ResultsView): { by: Map<string, Seen>; advice: Advised } {
     if (Object.values(a.outcomes).some((o) => o.outcome === "fail" || o.outcome === "error")) advice.failing++;
   }
   // What the batch rules found across a trial's bundles (SEED_MISMATCH…), in none of them: the trial is its example.
-  for (const t of trialOnly.codes()) see(t.code, "error", wordsOf(t.experiment.profile).trialsArePaths ? relativeTo(t.trial, roots) : t.trial);
+  for (const t of trialOnly.codes())
+    see(t.code, "error", wordsOf(t.experiment.profile).trialsArePaths ? relativeTo(t.trial, roots) : t.trial);
   for (const e of doc.experiments) {
     for (const w of e.warnings) see(w.code, "warning", nameOf(e));
-    for (const f of e.flags) see(f.code, "flag", wordsOf(e.profile).trialsArePaths ? relativeTo(f.trial, roots) : f.trial);
+    for (const f of e.flags)
+      see(f.code, "flag", wordsOf(e.profile).trialsArePaths ? relativeTo(f.trial, roots) : f.trial);
   }
   return { by, advice };
 }
 
 const ORDER = { error: 0, warning: 1, flag: 2 };
 
-const CLAIM: Record<OverviewRow["agreement"], string> = { agrees: "agrees", differs: "**differs**", unverified: "unverified", none: "" };
+const CLAIM: Record<OverviewRow["agreement"], string> = {
+  agrees: "agrees",
+  differs: "**differs**",
+  unverified: "unverified",
+  none: "",
+};
 
 /** The overview (overview.ts) as one table, then its legend in one paragraph (assay's own words: no evidence text, so no escaping): each explanation once. */
 function overviewLines(doc: ResultsView, folders: ReadonlyMap<string | null, string>): string[] {
@@ -210,7 +321,8 @@ function overviewLines(doc: ResultsView, folders: ReadonlyMap<string | null, str
   const started = ov.rows.some((r) => r.started !== "");
   const labels = rowLabels(ov.rows, (t, max) => mdName(cutMiddle(t, max), true, Infinity), { name: 60, who: 40 });
   const rows = ov.rows.map((r, i) => [
-    (labels[i]!.name ?? nameOf({ experiment: null, profile: r.kind })) + (r.folder === null ? "" : ` ${loneWhere(r.folder, (f) => mdName(folderTail(f, 60), true))}`),
+    (labels[i]!.name ?? nameOf({ experiment: null, profile: r.kind })) +
+      (r.folder === null ? "" : ` ${loneWhere(r.folder, (f) => mdName(folderTail(f, 60), true))}`),
     ...(who ? [r.who === "" ? "" : labels[i]!.who] : []),
     r.kind,
     ...(started ? [r.started.replace("*", "\\*")] : []),
@@ -224,10 +336,32 @@ function overviewLines(doc: ResultsView, folders: ReadonlyMap<string | null, str
     r.cost.replace(/\$/g, "\\$"),
     ...(noted ? [r.note === "" ? "" : `**${r.note}**`] : []),
   ]);
-  const out = ["", ...table(["experiment", ...(who ? ["agent / model"] : []), "kind", ...(started ? ["started"] : []), ov.units, "figure", "95% interval", "coverage", "claim", "invalid", "flags", "cost", ...(noted ? ["note"] : [])], rows)];
-  if (ov.omitted > 0) out.push("", `… and ${ov.omitted} more experiments (--format json has them all; --format html a section for each)`);
+  const out = [
+    "",
+    ...table(
+      [
+        "experiment",
+        ...(who ? ["agent / model"] : []),
+        "kind",
+        ...(started ? ["started"] : []),
+        ov.units,
+        "figure",
+        "95% interval",
+        "coverage",
+        "claim",
+        "invalid",
+        "flags",
+        "cost",
+        ...(noted ? ["note"] : []),
+      ],
+      rows,
+    ),
+  ];
+  if (ov.omitted > 0)
+    out.push("", `… and ${ov.omitted} more experiments (--format json has them all; --format html a section for each)`);
   const filters = describeFilter(doc.run.options.filters ?? null);
-  if (filters !== "") out.push("", `**Filtered**: ${mdName(filters)} (only the experiments these select, and their bundles)`);
+  if (filters !== "")
+    out.push("", `**Filtered**: ${mdName(filters)} (only the experiments these select, and their bundles)`);
   out.push("", `**Legend**: ${ov.legend.join(" · ")}`);
   return out;
 }
@@ -247,23 +381,39 @@ export function* render(doc: ResultsView): Generator<string> {
   for (const e of doc.experiments.slice(0, MAX_EXPERIMENTS)) lines.push(...experiment(e, doc, folders));
   // What pass@k and pass^k assume, once for the report.
   if (doc.experiments.slice(0, MAX_EXPERIMENTS).some(hasPassK)) lines.push("", MISSING_AT_RANDOM);
-  if (doc.experiments.length > MAX_EXPERIMENTS) lines.push("", `… and ${doc.experiments.length - MAX_EXPERIMENTS} more experiments (--format json has them all; --format html a section for each)`);
+  if (doc.experiments.length > MAX_EXPERIMENTS)
+    lines.push(
+      "",
+      `… and ${doc.experiments.length - MAX_EXPERIMENTS} more experiments (--format json has them all; --format html a section for each)`,
+    );
   yield lines.join("\n") + "\n";
 
   const { by, advice } = gather(doc);
-  const seen = [...by.entries()].sort(([a, x], [b, y]) => ORDER[x.kind] - ORDER[y.kind] || y.count - x.count || byteCompare(a, b));
+  const seen = [...by.entries()].sort(
+    ([a, x], [b, y]) => ORDER[x.kind] - ORDER[y.kind] || y.count - x.count || byteCompare(a, b),
+  );
   const out = ["", "### Findings", ""];
   if (seen.length === 0) out.push("none");
   else {
     const rows = seen.slice(0, MAX_CODES).map(([key, s]) => {
       const more = s.count > s.examples.length ? ", …" : "";
-      return [mdName(key.split("\u0000")[1]!, true), s.kind === "flag" ? "flag (for review: changes no figure)" : s.kind, String(s.count), s.examples.map((x) => mdName(x, true)).join(", ") + more];
+      return [
+        mdName(key.split("\u0000")[1]!, true),
+        s.kind === "flag" ? "flag (for review: changes no figure)" : s.kind,
+        String(s.count),
+        s.examples.map((x) => mdName(x, true)).join(", ") + more,
+      ];
     });
     out.push(...table(["code", "kind", "count", "e.g."], rows));
-    if (seen.length > MAX_CODES) out.push("", `… and ${seen.length - MAX_CODES} more codes (--format json has every finding)`);
+    if (seen.length > MAX_CODES)
+      out.push("", `… and ${seen.length - MAX_CODES} more codes (--format json has every finding)`);
   }
   const u = doc.run.unrecognised;
-  if (u.count > 0) out.push("", `${plural(u.count, "path")} looked like evidence but ${u.count === 1 ? "was" : "were"} not recognised: not scored (run.unrecognised in --format json)`);
+  if (u.count > 0)
+    out.push(
+      "",
+      `${plural(u.count, "path")} looked like evidence but ${u.count === 1 ? "was" : "were"} not recognised: not scored (run.unrecognised in --format json)`,
+    );
   // The model's judgements: a section of their own, after every hard figure.
   if (advice.advised > 0)
     out.push(

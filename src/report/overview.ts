@@ -78,9 +78,11 @@ export interface Overview {
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
 /** "in 3 tasks", or "in 3 tasks + 1 unknown": a unit whose cluster nothing names is never counted as one (issue 35). */
-const inClusters = (known: number, unplaced: number, cluster: string) => `in ${known} ${cluster}${known === 1 ? "" : "s"}${unplaced === 0 ? "" : ` + ${unplaced} unknown`}`;
+const inClusters = (known: number, unplaced: number, cluster: string) =>
+  `in ${known} ${cluster}${known === 1 ? "" : "s"}${unplaced === 0 ? "" : ` + ${unplaced} unknown`}`;
 /** A figure as text: a proportion as a percentage, a mean to 3 decimals; NaN and ±Infinity (strings in the document) as they are. */
-export const figureText = (x: number | string | null, percent: boolean): string => (x === null ? "n/a" : typeof x === "string" ? x : percent ? pct(x) : f3(x));
+export const figureText = (x: number | string | null, percent: boolean): string =>
+  x === null ? "n/a" : typeof x === "string" ? x : percent ? pct(x) : f3(x);
 
 /**
  * An experiment's headline (issue 23): the one figure that answers "how did it do?", with its
@@ -120,11 +122,47 @@ export interface Headline {
 
 type Metric = { interval?: IntervalField | null; interval_reason?: string | null };
 
-const NONE: Headline = { metric: null, value: null, percent: false, lo: null, hi: null, reason: null, units: null, clusters: null, unplaced: 0, covered: null, of: null, claim: null, claims: 0, agreement: "none", why: null };
+const NONE: Headline = {
+  metric: null,
+  value: null,
+  percent: false,
+  lo: null,
+  hi: null,
+  reason: null,
+  units: null,
+  clusters: null,
+  unplaced: 0,
+  covered: null,
+  of: null,
+  claim: null,
+  claims: 0,
+  agreement: "none",
+  why: null,
+};
 
-const withInterval = (metric: string, value: number | string | null, percent: boolean, m: Metric, covered: number, of: number | null): Headline => {
+const withInterval = (
+  metric: string,
+  value: number | string | null,
+  percent: boolean,
+  m: Metric,
+  covered: number,
+  of: number | null,
+): Headline => {
   const i = m.interval ?? null;
-  return { ...NONE, metric, value, percent, lo: i?.lo ?? null, hi: i?.hi ?? null, reason: i === null ? (m.interval_reason ?? null) : null, units: i?.units ?? null, clusters: i?.clusters ?? null, unplaced: i?.unplaced ?? 0, covered, of };
+  return {
+    ...NONE,
+    metric,
+    value,
+    percent,
+    lo: i?.lo ?? null,
+    hi: i?.hi ?? null,
+    reason: i === null ? (m.interval_reason ?? null) : null,
+    units: i?.units ?? null,
+    clusters: i?.clusters ?? null,
+    unplaced: i?.unplaced ?? 0,
+    covered,
+    of,
+  };
 };
 
 /** A dispersion, never a headline: `…/stderr`, `…/std`, `…/var`. */
@@ -135,8 +173,17 @@ const inspectKey = (keys: readonly string[]): string | undefined =>
 
 /** The experiment's headline: native accuracy, world pass, Harbor's reward key ("reward", else the first), Inspect's first accuracy or mean. */
 export function headline(e: Experiment): Headline {
-  if (e.accuracy !== null) return withInterval("accuracy", e.accuracy.value, true, e.accuracy, e.accuracy.scored, e.scheduled);
-  if (e.pass !== null) return withInterval("pass", e.pass.total === 0 ? null : e.pass.passed / e.pass.total, true, e.pass, e.pass.total, e.scheduled);
+  if (e.accuracy !== null)
+    return withInterval("accuracy", e.accuracy.value, true, e.accuracy, e.accuracy.scored, e.scheduled);
+  if (e.pass !== null)
+    return withInterval(
+      "pass",
+      e.pass.total === 0 ? null : e.pass.passed / e.pass.total,
+      true,
+      e.pass,
+      e.pass.total,
+      e.scheduled,
+    );
   if (e.rewards !== null) {
     const keys = Object.keys(e.rewards);
     const key = keys.includes("reward") ? "reward" : keys[0];
@@ -147,7 +194,8 @@ export function headline(e: Experiment): Headline {
     const compared = e.claimed?.compared ?? [];
     if (compared.length === 0) return h;
     // A figure assay could not give (assay null) was not compared: unverified, never "differs".
-    const differs = compared.find((x) => x.reason !== null && x.assay !== null) ?? compared.find((x) => x.assay === null);
+    const differs =
+      compared.find((x) => x.reason !== null && x.assay !== null) ?? compared.find((x) => x.assay === null);
     // The one figure is shown beside the headline only when it is a figure of the headline's key (core's rule: `…/<key>`, or `…/mean` of a job's only key).
     const only = compared.length === 1 ? compared[0]! : undefined;
     const last = only?.metric.slice(only.metric.lastIndexOf("/") + 1);
@@ -162,7 +210,8 @@ export function headline(e: Experiment): Headline {
     const h = withInterval(key, m.value, false, m, m.coverage.scored, m.coverage.planned);
     const all = Object.entries(e.inspect);
     const worst = all.find(([, x]) => x.check === "mismatch") ?? all.find(([, x]) => x.check !== "agrees");
-    const agreement: Agreement = worst === undefined ? "agrees" : worst[1].check === "mismatch" ? "differs" : "unverified";
+    const agreement: Agreement =
+      worst === undefined ? "agrees" : worst[1].check === "mismatch" ? "differs" : "unverified";
     const why = worst === undefined ? null : `${worst[0]}: ${worst[1].note ?? worst[1].check}`;
     return { ...h, claim: m.claimed, claims: m.claimed === null ? 0 : 1, agreement, why };
   }
@@ -170,7 +219,8 @@ export function headline(e: Experiment): Headline {
 }
 
 /** Whether an Inspect log ran clean: Inspect's status success and state complete. Every format asks here. */
-export const cleanRun = (log: NonNullable<Experiment["log"]>): boolean => log.status === "success" && log.state === "complete";
+export const cleanRun = (log: NonNullable<Experiment["log"]>): boolean =>
+  log.status === "success" && log.state === "complete";
 
 /** Why an Inspect task run is not a clean run ("log started, incomplete", "no readable log"); null when it is, or is no task run. */
 function unclean(e: Experiment): string | null {
@@ -190,11 +240,24 @@ function costOf(e: Experiment): string {
 
 /** Every interval the experiment's details show, noted for the legend (the details name no method of their own). */
 function seeEvery(e: Experiment, methods: Methods): void {
-  for (const m of [e.accuracy, e.completion, e.pass, ...Object.values(e.dimensions ?? {}), ...Object.values(e.rewards ?? {}), ...Object.values(e.inspect ?? {})]) if (m !== null) methods.see(m);
+  for (const m of [
+    e.accuracy,
+    e.completion,
+    e.pass,
+    ...Object.values(e.dimensions ?? {}),
+    ...Object.values(e.rewards ?? {}),
+    ...Object.values(e.inspect ?? {}),
+  ])
+    if (m !== null) methods.see(m);
 }
 
 /** One experiment's row; `methods` notes its intervals' methods for the legend. */
-function rowOf(e: Experiment, index: number, methods: Methods, folders: ReadonlyMap<string | null, string>): OverviewRow {
+function rowOf(
+  e: Experiment,
+  index: number,
+  methods: Methods,
+  folders: ReadonlyMap<string | null, string>,
+): OverviewRow {
   const h = headline(e);
   const w = wordsOf(e.profile);
   seeEvery(e, methods);
@@ -202,7 +265,10 @@ function rowOf(e: Experiment, index: number, methods: Methods, folders: Readonly
   const interval = h.lo !== null && h.hi !== null ? `[${show(h.lo)}, ${show(h.hi)}]` : (h.reason ?? "");
   // The claim was checked against the log as written; invalid evidence then counts 0, so a figure
   // beside an "agrees" may differ from the claim: the row says why (the JSON's `check` is unchanged).
-  const zeroed = h.agreement === "agrees" && e.invalid.length > 0 && h.claim !== null && show(h.claim) !== show(h.value) ? "invalid: counts 0; claim checked on the log as written" : null;
+  const zeroed =
+    h.agreement === "agrees" && e.invalid.length > 0 && h.claim !== null && show(h.claim) !== show(h.value)
+      ? "invalid: counts 0; claim checked on the log as written"
+      : null;
   const note = unclean(e) ?? zeroed;
   return {
     index,
@@ -210,7 +276,10 @@ function rowOf(e: Experiment, index: number, methods: Methods, folders: Readonly
     kind: w.kind,
     folder: w.lone && e.job === null ? (folders.get(e.experiment) ?? null) : null,
     trials: e.scheduled,
-    clusters: h.clusters !== null && h.units !== null && h.clusters < h.units ? inClusters(h.clusters - h.unplaced, h.unplaced, w.units.cluster) : "",
+    clusters:
+      h.clusters !== null && h.units !== null && h.clusters < h.units
+        ? inClusters(h.clusters - h.unplaced, h.unplaced, w.units.cluster)
+        : "",
     metric: h.metric,
     figure: show(h.value),
     interval,
@@ -230,7 +299,8 @@ function rowOf(e: Experiment, index: number, methods: Methods, folders: Readonly
 }
 
 /** A list field of an identity as one cell: its value, or the first of several and how many more. */
-const firstOf = (xs: readonly string[]): string | null => (xs.length === 0 ? null : xs.length === 1 ? xs[0]! : `${xs[0]} +${xs.length - 1}`);
+const firstOf = (xs: readonly string[]): string | null =>
+  xs.length === 0 ? null : xs.length === 1 ? xs[0]! : `${xs[0]} +${xs.length - 1}`;
 
 /** "agent / model", either alone, or "" where the evidence records neither; `cell` writes a list field (the overview: its first and how many more). */
 export function whoOf(id: Identity | null, cell: (xs: readonly string[]) => string | null = firstOf): string {
@@ -273,10 +343,17 @@ export interface RowLabel {
  * kept. Two experiments can then always be told apart on screen (issue 37: Inspect names cut at 50
  * characters could not).
  */
-export function rowLabels(rows: readonly OverviewRow[], cut: (text: string, max: number) => string, max: { name: number; who: number }): RowLabel[] {
+export function rowLabels(
+  rows: readonly OverviewRow[],
+  cut: (text: string, max: number) => string,
+  max: { name: number; who: number },
+): RowLabel[] {
   const level = rows.map(() => 0);
   const labelOf = (r: OverviewRow, l: number): RowLabel => ({
-    name: r.experiment === null ? null : cut(l < 2 ? (r.shortName ?? r.experiment) : r.experiment, l === 0 ? max.name : Infinity),
+    name:
+      r.experiment === null
+        ? null
+        : cut(l < 2 ? (r.shortName ?? r.experiment) : r.experiment, l === 0 ? max.name : Infinity),
     who: cut(r.who, l === 0 ? max.who : Infinity),
   });
   for (;;) {
@@ -303,10 +380,16 @@ export function identityFacts(id: Identity | null): [string, string][] {
   const NONE = "not recorded";
   if (id === null) return [["identity", "none recorded in the evidence"]];
   const list = (xs: readonly string[]) => (xs.length === 0 ? NONE : xs.join(", "));
-  const benchmarks = valuesOf(id.benchmark).map((b) => `${b.name}${b.version === null ? "" : ` ${b.version}`}${b.dataset === null ? "" : ` (dataset ${b.dataset})`}`);
+  const benchmarks = valuesOf(id.benchmark).map(
+    (b) =>
+      `${b.name}${b.version === null ? "" : ` ${b.version}`}${b.dataset === null ? "" : ` (dataset ${b.dataset})`}`,
+  );
   const harnesses = valuesOf(id.harness).map((h) => `${h.name}${h.version === null ? "" : ` ${h.version}`}`);
   // The digest's first 12 hex digits tell two task sets apart at a glance; the JSON has it whole.
-  const tasks = id.tasks === null ? `tasks ${NONE}` : `${plural(id.tasks.count, id.tasks.unit)} ${id.tasks.digest.slice(0, "sha256:".length + 12)}…`;
+  const tasks =
+    id.tasks === null
+      ? `tasks ${NONE}`
+      : `${plural(id.tasks.count, id.tasks.unit)} ${id.tasks.digest.slice(0, "sha256:".length + 12)}…`;
   const clock = id.clock === "local" ? " (local time: no zone recorded)" : id.clock === "utc" ? " (UTC)" : "";
   return [
     ["run", `agent ${list(valuesOf(id.agent))} · model ${list(valuesOf(id.model))} · harness ${list(harnesses)}`],
@@ -316,19 +399,26 @@ export function identityFacts(id: Identity | null): [string, string][] {
 }
 
 const byProblemKindName = (a: OverviewRow, b: OverviewRow) =>
-  Number(b.problem) - Number(a.problem) || byteCompare(a.kind, b.kind) || byteCompare(a.experiment ?? "", b.experiment ?? "");
+  Number(b.problem) - Number(a.problem) ||
+  byteCompare(a.kind, b.kind) ||
+  byteCompare(a.experiment ?? "", b.experiment ?? "");
 
 /**
  * The overview of a document's experiments: the first MAX_ROWS rows in order (problems, kind,
  * name), how many were left out, and the legend that explains the rows once. `folders`: where
  * lone Harbor trials lie, by experiment name (loneFolders), so a row names more than `job@id8`.
  */
-export function overview(experiments: readonly Experiment[], o: { errors: "exclude" | "zero"; max?: number; folders?: ReadonlyMap<string | null, string> }): Overview {
+export function overview(
+  experiments: readonly Experiment[],
+  o: { errors: "exclude" | "zero"; max?: number; folders?: ReadonlyMap<string | null, string> },
+): Overview {
   const max = o.max ?? MAX_ROWS;
   const folders = o.folders ?? new Map<string | null, string>();
   const methods = new Map<Nouns, Methods>();
   const methodsOf = (n: Nouns) => methods.get(n) ?? methods.set(n, new Methods(n)).get(n)!;
-  const all = experiments.map((e, i) => rowOf(e, i, methodsOf(wordsOf(e.profile).units), folders)).sort(byProblemKindName);
+  const all = experiments
+    .map((e, i) => rowOf(e, i, methodsOf(wordsOf(e.profile).units), folders))
+    .sort(byProblemKindName);
   const rows = all.slice(0, max);
   // The legend explains every experiment of the document, those past the cap too (--details shows them).
   const kinds = [...new Set(all.map((r) => wordsOf(r.kind)))].sort((a, b) => byteCompare(a.kind, b.kind));
@@ -338,17 +428,31 @@ export function overview(experiments: readonly Experiment[], o: { errors: "exclu
     const l = methods.get(u)?.legend() ?? null;
     if (l !== null) legend.push(l);
   }
-  if (all.some((r) => r.interval !== "" && !r.interval.startsWith("["))) legend.push("no interval: a single trial or sample, all of them in one task or group, or none counted (the details say which)");
+  if (all.some((r) => r.interval !== "" && !r.interval.startsWith("[")))
+    legend.push(
+      "no interval: a single trial or sample, all of them in one task or group, or none counted (the details say which)",
+    );
   // Every kind's source, as the legend has always named them, whichever kinds the document holds.
-  legend.push(`claim: the harness's own figure (${CLAIM_SOURCES}); agrees, differs (the details say why) or unverified`);
-  legend.push("flags: for review, they change no state and no figure; cost: as recorded (tokens where no cost is), never priced by assay");
+  legend.push(
+    `claim: the harness's own figure (${CLAIM_SOURCES}); agrees, differs (the details say why) or unverified`,
+  );
+  legend.push(
+    "flags: for review, they change no state and no figure; cost: as recorded (tokens where no cost is), never priced by assay",
+  );
   // Explained for the rows shown: the note column is shown only when one of them has a note.
-  if (rows.some((r) => r.note !== "")) legend.push("note: what a row's other cells do not say (an Inspect log that is not a clean run: its figures cover what it holds; an invalid log beside a claim that agrees: the claim was checked on the log as written, the figure counts it 0)");
+  if (rows.some((r) => r.note !== ""))
+    legend.push(
+      "note: what a row's other cells do not say (an Inspect log that is not a clean run: its figures cover what it holds; an invalid log beside a claim that agrees: the claim was checked on the log as written, the figure counts it 0)",
+    );
   // The identity columns say what they hold in their headings; only a local date needs its mark explained.
-  if (rows.some((r) => r.started.endsWith("*"))) legend.push("started: the earliest start, a UTC date; * a local date (the harness recorded no zone); agent / model: a list shows its first and how many more (every one in the details)");
+  if (rows.some((r) => r.started.endsWith("*")))
+    legend.push(
+      "started: the earliest start, a UTC date; * a local date (the harness recorded no zone); agent / model: a list shows its first and how many more (every one in the details)",
+    );
   // The count column is headed, and explained, as the rows shown count.
   const shownKinds = kinds.filter((w) => rows.some((r) => r.kind === w.kind));
-  if (shownKinds.some((w) => w.column === "records")) legend.push("records: an Inspect task run's planned records (sample × epoch)");
+  if (shownKinds.some((w) => w.column === "records"))
+    legend.push("records: an Inspect task run's planned records (sample × epoch)");
   const units = [...new Set(shownKinds.map((w) => w.column))].join("/") || "trials";
   return { rows, omitted: all.length - rows.length, legend, units };
 }

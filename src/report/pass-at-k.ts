@@ -18,6 +18,7 @@ export const MISSING_AT_RANDOM =
 
 /** Whether an experiment holds a pass@k or pass^k figure (of any kind). */
 export function hasPassK(e: Experiment): boolean {
-  const any = (m: Record<string, { pass_at_k: unknown; pass_hat_k: unknown }> | null) => Object.values(m ?? {}).some((x) => x.pass_at_k !== null || x.pass_hat_k !== null);
+  const any = (m: Record<string, { pass_at_k: unknown; pass_hat_k: unknown }> | null) =>
+    Object.values(m ?? {}).some((x) => x.pass_at_k !== null || x.pass_hat_k !== null);
   return e.pass_hat_k !== null || any(e.rewards) || any(e.inspect);
 }

@@ -15,7 +15,10 @@ const names = (xs: readonly string[]) => xs.map(name);
 const keyed = <V>(m: Record<string, V>, f: (v: V) => V = (v) => v): Record<string, V> =>
   Object.fromEntries(Object.entries(m).map(([k, v]) => [name(k), f(v)]));
 /** A metric object's interval_reason may name a metadata key (Inspect's cluster key). */
-const reasoned = <T extends { interval_reason: string | null }>(m: T): T => ({ ...m, interval_reason: opt(m.interval_reason, text) });
+const reasoned = <T extends { interval_reason: string | null }>(m: T): T => ({
+  ...m,
+  interval_reason: opt(m.interval_reason, text),
+});
 const finding = (f: Finding): Finding => ({ ...f, file: opt(f.file, name), message: text(f.message) });
 
 export const shownAdvisory = (a: Advisory): Advisory => ({
@@ -60,7 +63,10 @@ export const shownEntry = (e: BundleEntry): BundleEntry => ({
   })),
   advisory: opt(e.advisory, shownAdvisory),
   task_path: opt(e.task_path, name),
-  reward_details: opt(e.reward_details, (d) => ({ ...d, rewards: d.rewards.map((r) => ({ ...r, file: name(r.file), name: name(r.name), kind: opt(r.kind, name) })) })),
+  reward_details: opt(e.reward_details, (d) => ({
+    ...d,
+    rewards: d.rewards.map((r) => ({ ...r, file: name(r.file), name: name(r.name), kind: opt(r.kind, name) })),
+  })),
   harbor_analysis: opt(e.harbor_analysis, (a) => ({
     ...a,
     summary: opt(a.summary, text),
@@ -82,7 +88,9 @@ export const shownExperiment = (e: Experiment): Experiment => ({
   retry: opt(e.retry, names),
   dimensions: opt(e.dimensions, (d) => keyed(d, reasoned)),
   pass: opt(e.pass, reasoned),
-  rewards: opt(e.rewards, (r) => keyed(r, (k) => ({ ...reasoned(k), pass_at_k_reason: opt(k.pass_at_k_reason, text) }))),
+  rewards: opt(e.rewards, (r) =>
+    keyed(r, (k) => ({ ...reasoned(k), pass_at_k_reason: opt(k.pass_at_k_reason, text) })),
+  ),
   claimed: opt(e.claimed, (c) => ({
     source: text(c.source),
     metrics: keyed(c.metrics),

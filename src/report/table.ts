@@ -33,12 +33,20 @@ function native(e: Experiment, lines: string[]): void {
   const a = e.accuracy!;
   lines.push(`  accuracy     ${a.victories}/${a.scored} = ${pct(a.value)}${spaced(methods, a, pct)}`);
   const c = e.completion!;
-  lines.push(`  completion   ${c.completed}/${c.scheduled} = ${pct(c.value)}${spaced(methods, c, pct)}   trials that reached a native ending; says nothing about winning`);
+  lines.push(
+    `  completion   ${c.completed}/${c.scheduled} = ${pct(c.value)}${spaced(methods, c, pct)}   trials that reached a native ending; says nothing about winning`,
+  );
   const r = e.raw_record!;
   const rec = r.values.length <= 60 ? r.values.join("") : `${r.values.slice(0, 60).join("")}…`;
-  lines.push(`  raw record   ${rec || "(empty)"}   mean ${r.mean === null ? "n/a" : r.mean.toFixed(3)} (raw: missing, invalid, excluded are 0)`);
+  lines.push(
+    `  raw record   ${rec || "(empty)"}   mean ${r.mean === null ? "n/a" : r.mean.toFixed(3)} (raw: missing, invalid, excluded are 0)`,
+  );
   if (e.pass_hat_k !== null)
-    lines.push(`  pass^k       ${Object.entries(e.pass_hat_k).map(([k, v]) => `k=${k} ${v.toFixed(3)}`).join("  ")}   over trials sharing meta.task`);
+    lines.push(
+      `  pass^k       ${Object.entries(e.pass_hat_k)
+        .map(([k, v]) => `k=${k} ${v.toFixed(3)}`)
+        .join("  ")}   over trials sharing meta.task`,
+    );
   lines.push(`  retry        ${list(e.retry!)}`);
 }
 
@@ -56,15 +64,29 @@ const WORLD_MEANING: Record<string, string> = {
 function world(e: Experiment, lines: string[]): void {
   const methods = new Methods(TRIALS);
   const p = e.pass!;
-  lines.push(`  pass         ${p.passed}/${p.total} = ${pct(p.total === 0 ? null : p.passed / p.total)}${spaced(methods, p, pct)}   every hard dimension and task_completion; invalid trials fail`);
+  lines.push(
+    `  pass         ${p.passed}/${p.total} = ${pct(p.total === 0 ? null : p.passed / p.total)}${spaced(methods, p, pct)}   every hard dimension and task_completion; invalid trials fail`,
+  );
   lines.push(`  dimensions   (reported separately: no blended score; hard ones marked *)`);
-  lines.push(`               why: a pass on seven dimensions does not buy back a duplicate external effect; they are not commensurable, and a weighted mean would hide exactly that failure`);
+  lines.push(
+    `               why: a pass on seven dimensions does not buy back a duplicate external effect; they are not commensurable, and a weighted mean would hide exactly that failure`,
+  );
   for (const [name, d] of Object.entries(e.dimensions!)) {
-    const hard = ["world_integrity", "prohibited_effects", "preservation", "policy_compliance", "recovery"].includes(name) ? "*" : " ";
-    lines.push(`    ${hard} ${name.padEnd(19)} ${`${d.passed}/${d.total}`.padStart(9)}${spaced(methods, d, pct)}   ${WORLD_MEANING[name] ?? ""}`);
+    const hard = ["world_integrity", "prohibited_effects", "preservation", "policy_compliance", "recovery"].includes(
+      name,
+    )
+      ? "*"
+      : " ";
+    lines.push(
+      `    ${hard} ${name.padEnd(19)} ${`${d.passed}/${d.total}`.padStart(9)}${spaced(methods, d, pct)}   ${WORLD_MEANING[name] ?? ""}`,
+    );
   }
   if (e.pass_hat_k !== null)
-    lines.push(`  pass^k       ${Object.entries(e.pass_hat_k).map(([k, v]) => `k=${k} ${v.toFixed(3)}`).join("  ")}   over trials sharing meta.task`);
+    lines.push(
+      `  pass^k       ${Object.entries(e.pass_hat_k)
+        .map(([k, v]) => `k=${k} ${v.toFixed(3)}`)
+        .join("  ")}   over trials sharing meta.task`,
+    );
   lines.push(`  retry        ${list(e.retry!)}`);
 }
 
@@ -81,22 +103,42 @@ type Shown = Pick<RunOptions, "errors" | "invalid">;
 function rewards(e: Experiment, { errors }: Shown, lines: string[]): void {
   const w = wordsOf(e.profile);
   const s = e.states!;
-  lines.push(`  states       ${Object.entries(s).map(([k, n]) => `${k} ${n}`).join(" · ")}`);
+  lines.push(
+    `  states       ${Object.entries(s)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(" · ")}`,
+  );
   const exceptions = Object.entries(e.exceptions ?? {});
-  if (exceptions.length > 0) lines.push(`  exceptions   ${exceptions.sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} ${n}`).join(" · ")}   (by type, any state: trials below)`);
+  if (exceptions.length > 0)
+    lines.push(
+      `  exceptions   ${exceptions
+        .sort((a, b) => b[1] - a[1])
+        .map(([t, n]) => `${t} ${n}`)
+        .join(" · ")}   (by type, any state: trials below)`,
+    );
   if (e.rewards === null) lines.push(`  rewards      none: no trial holds a reward or counts as 0`);
   const methods = new Methods(TRIALS);
   for (const [key, r] of Object.entries(e.rewards ?? {})) {
     lines.push(`  reward ${key}`);
     const unscored = e.unscored.length > 0 ? `; ${e.unscored.length} more not scored at all (tool errors, below)` : "";
     const planned = e.missing.some((m) => typeof m !== "string") ? ", planned-but-absent ones included" : "";
-    lines.push(`    coverage   ${coverageCount(r)}${r.coverage === null ? "" : ` = ${pct(r.coverage)}`}   trials scored (invalid ones as 0) / every trial but tool errors${planned}${unscored}`);
+    lines.push(
+      `    coverage   ${coverageCount(r)}${r.coverage === null ? "" : ` = ${pct(r.coverage)}`}   trials scored (invalid ones as 0) / every trial but tool errors${planned}${unscored}`,
+    );
     if (r.coverage_reason !== undefined) lines.push(`               ${forTerminal(r.coverage_reason)}`);
-    lines.push(`    mean       ${f3(r.mean)}${spaced(methods, r, f3)}   over the trials above${errors === "zero" ? " and those without a reward as 0" : ""}; invalid trials count 0 unless --invalid exclude`);
+    lines.push(
+      `    mean       ${f3(r.mean)}${spaced(methods, r, f3)}   over the trials above${errors === "zero" ? " and those without a reward as 0" : ""}; invalid trials count 0 unless --invalid exclude`,
+    );
     lines.push(`    pass rate  ${pct(r.pass_rate)}   reward == 1`);
-    if (r.pass_at_k !== null) lines.push(`    pass@k     ${passAtKText(r.pass_at_k, "  ")}   unbiased, per task (${r.task_identity ?? "task_name and checksum"})`);
+    if (r.pass_at_k !== null)
+      lines.push(
+        `    pass@k     ${passAtKText(r.pass_at_k, "  ")}   unbiased, per task (${r.task_identity ?? "task_name and checksum"})`,
+      );
     else lines.push(`    pass@k     n/a: ${r.pass_at_k_reason}`);
-    if (r.pass_hat_k !== null) lines.push(`    pass^k     ${passAtKText(r.pass_hat_k, "  ")}   every one of k trials of a task passes (reward >= 1), per task`);
+    if (r.pass_hat_k !== null)
+      lines.push(
+        `    pass^k     ${passAtKText(r.pass_hat_k, "  ")}   every one of k trials of a task passes (reward >= 1), per task`,
+      );
   }
   const c = e.claimed;
   if (c !== null) {
@@ -104,11 +146,17 @@ function rewards(e: Experiment, { errors }: Shown, lines: string[]): void {
     const compared = new Map(c.compared.map((x) => [x.metric, x]));
     for (const [metric, v] of Object.entries(c.metrics)) {
       const x = compared.get(metric);
-      const beside = x === undefined ? "not compared" : x.reason === null ? `assay ${f3(x.assay)}: agrees` : `assay ${f3(x.assay)}: ${x.reason}`;
+      const beside =
+        x === undefined
+          ? "not compared"
+          : x.reason === null
+            ? `assay ${f3(x.assay)}: agrees`
+            : `assay ${f3(x.assay)}: ${x.reason}`;
       lines.push(`    ${metric} = ${f3(v)}   ${beside}`);
     }
   }
-  for (const m of e.missing) if (typeof m !== "string") lines.push(`  missing      ${scheduledCount(w, m.count)} ${m.reason}`);
+  for (const m of e.missing)
+    if (typeof m !== "string") lines.push(`  missing      ${scheduledCount(w, m.count)} ${m.reason}`);
 }
 
 /** How a figure is shown: 3 decimals, NaN and ±Infinity spelled out. */
@@ -124,30 +172,63 @@ function samples(e: Experiment, { errors, invalid }: Shown, lines: string[]): vo
   const log = e.log;
   if (log === null) lines.push(`  log          none readable`);
   else {
-    lines.push(`  log          ${log.path}   status ${log.status ?? "n/a"}, ${log.state ?? "n/a"}${cleanRun(log) ? "" : "   NOT a clean run: its figures cover what it holds"}`);
+    lines.push(
+      `  log          ${log.path}   status ${log.status ?? "n/a"}, ${log.state ?? "n/a"}${cleanRun(log) ? "" : "   NOT a clean run: its figures cover what it holds"}`,
+    );
   }
   const s = e.states ?? {};
-  lines.push(`  samples      ${Object.entries(s).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" · ") || "none"}   (of ${scheduledCount(w, e.scheduled)}: sample_ids × epochs)`);
+  lines.push(
+    `  samples      ${
+      Object.entries(s)
+        .filter(([, n]) => n > 0)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(" · ") || "none"
+    }   (of ${scheduledCount(w, e.scheduled)}: sample_ids × epochs)`,
+  );
   const methods = new Methods(SAMPLES);
   for (const [key, m] of Object.entries(e.inspect ?? {})) {
     const claim = m.claimed === null ? "nothing" : fig(m.claimed);
-    const check = m.check === "agrees" ? "agrees with Inspect's rules over the samples present" : m.check === "mismatch" ? `MISMATCH: ${m.note ?? ""}` : `unverified${m.note === null ? "" : `: ${m.note}`}`;
+    const check =
+      m.check === "agrees"
+        ? "agrees with Inspect's rules over the samples present"
+        : m.check === "mismatch"
+          ? `MISMATCH: ${m.note ?? ""}`
+          : `unverified${m.note === null ? "" : `: ${m.note}`}`;
     lines.push(`  ${key}`);
     lines.push(`    claimed    ${claim}   ${check}`);
     const c = m.coverage;
     // The interval is over reduced samples (one per sample id, §13.1); records (sample × epoch) are coverage, said apart.
     const rule =
-      zeroedByInvalid(e, invalid) && m.value !== null ? `   every planned record 0: an invalid log earns nothing (--invalid exclude leaves it out)`
-      : errors === "zero" ? `   records without a score as 0 (--errors zero)` : "";
-    lines.push(`    assay      ${fig(m.value)}${spaced(methods, m, f3)}${rule}   coverage ${c.scored}/${scheduledCount(w, c.planned)} scored = ${pct(c.planned === 0 ? null : c.scored / c.planned)}${m.refusals === undefined ? "" : `   refusals ${m.refusals}`}`);
-    if (errors === "exclude" && m.errors_zero !== m.value) lines.push(`               ${fig(m.errors_zero)} over the ${scheduledCount(w, c.planned)} with --errors zero (those without a score as 0)`);
-    if (m.grader_failed !== undefined) lines.push(`    grader     ${plural(m.grader_failed, "record")} where the grader failed: an instrument error, left out of both figures (GRADER_FAILED)`);
-    if (m.refusals !== undefined) lines.push(`    refused    ${plural(m.refusals, "record")} where the model gave no answer (a refusal, reason refusal or no_response, or N): the model's failures, 0 in both figures`);
-    if (m.pass_at_k !== null) lines.push(`    pass@k     ${passAtKText(m.pass_at_k, "  ")}   unbiased, per sample over its epochs`);
-    if (m.pass_hat_k !== null) lines.push(`    pass^k     ${passAtKText(m.pass_hat_k, "  ")}   every one of k epochs of a sample scores 1, per sample`);
+      zeroedByInvalid(e, invalid) && m.value !== null
+        ? `   every planned record 0: an invalid log earns nothing (--invalid exclude leaves it out)`
+        : errors === "zero"
+          ? `   records without a score as 0 (--errors zero)`
+          : "";
+    lines.push(
+      `    assay      ${fig(m.value)}${spaced(methods, m, f3)}${rule}   coverage ${c.scored}/${scheduledCount(w, c.planned)} scored = ${pct(c.planned === 0 ? null : c.scored / c.planned)}${m.refusals === undefined ? "" : `   refusals ${m.refusals}`}`,
+    );
+    if (errors === "exclude" && m.errors_zero !== m.value)
+      lines.push(
+        `               ${fig(m.errors_zero)} over the ${scheduledCount(w, c.planned)} with --errors zero (those without a score as 0)`,
+      );
+    if (m.grader_failed !== undefined)
+      lines.push(
+        `    grader     ${plural(m.grader_failed, "record")} where the grader failed: an instrument error, left out of both figures (GRADER_FAILED)`,
+      );
+    if (m.refusals !== undefined)
+      lines.push(
+        `    refused    ${plural(m.refusals, "record")} where the model gave no answer (a refusal, reason refusal or no_response, or N): the model's failures, 0 in both figures`,
+      );
+    if (m.pass_at_k !== null)
+      lines.push(`    pass@k     ${passAtKText(m.pass_at_k, "  ")}   unbiased, per sample over its epochs`);
+    if (m.pass_hat_k !== null)
+      lines.push(
+        `    pass^k     ${passAtKText(m.pass_hat_k, "  ")}   every one of k epochs of a sample scores 1, per sample`,
+      );
   }
   if (e.inspect === null) lines.push(`  metrics      none: no readable log decides this task run`);
-  for (const m of e.missing) if (typeof m !== "string") lines.push(`  missing      ${plural(m.count, "sample")} ${m.reason}`);
+  for (const m of e.missing)
+    if (typeof m !== "string") lines.push(`  missing      ${plural(m.count, "sample")} ${m.reason}`);
 }
 
 /**
@@ -165,7 +246,9 @@ function flagLines(e: Experiment, lines: string[]): void {
     const map = f.evidence === null ? byCode : evidenced;
     const where = map.get(f.code) ?? [];
     if (where.length === 0) map.set(f.code, where);
-    where.push(f.evidence === null ? (f.attempt === null ? f.trial : `${f.trial}#${f.attempt}`) : `${f.trial}: ${f.evidence}`);
+    where.push(
+      f.evidence === null ? (f.attempt === null ? f.trial : `${f.trial}#${f.attempt}`) : `${f.trial}: ${f.evidence}`,
+    );
   }
   lines.push(`  flags${wordsOf(e.profile).flagsElsewhere ? "        evidence: --format json, or assay verify" : ""}`);
   for (const [code, where] of byCode) lines.push(`    ${code}: ${list(where)}`);
@@ -200,7 +283,8 @@ class BundleNotes {
   warnings = new Map<string, number>();
 
   see(x: BundleEntry): void {
-    if (x.validity !== "valid") for (const c of new Set(x.errors.map((f) => f.code))) this.codes.set(c, (this.codes.get(c) ?? 0) + 1);
+    if (x.validity !== "valid")
+      for (const c of new Set(x.errors.map((f) => f.code))) this.codes.set(c, (this.codes.get(c) ?? 0) + 1);
     if (x.validity !== "valid") this.badKinds.add(x.profile);
     if (x.validity !== "valid" && this.badCount++ < 50) this.bad.push(x);
     if (x.warnings.length > 0) {
@@ -211,7 +295,8 @@ class BundleNotes {
     if (x.exception !== null) this.raisedKinds.add(x.profile);
     if (x.exception !== null && this.raisedCount++ < 50) this.raised.push(x);
     // Harbor trials and Inspect logs are attributed by their folders; only assay's bundles name their own.
-    if (!wordsOf(x.profile).byFolder && (x.experiment === null || x.trial === null || x.attempt === null)) this.orphans++;
+    if (!wordsOf(x.profile).byFolder && (x.experiment === null || x.trial === null || x.attempt === null))
+      this.orphans++;
     const a = x.advisory;
     if (a === null) return;
     this.advised++;
@@ -219,7 +304,11 @@ class BundleNotes {
     if (a.status !== "analysed") return void this.why.set(a.reason ?? "", (this.why.get(a.reason ?? "") ?? 0) + 1);
     this.analysed++;
     if (a.cached) this.cached++;
-    if (Object.values(a.outcomes).some((o) => o.outcome === "fail" || o.outcome === "error") && this.notableCount++ < 50) this.notable.push(x);
+    if (
+      Object.values(a.outcomes).some((o) => o.outcome === "fail" || o.outcome === "error") &&
+      this.notableCount++ < 50
+    )
+      this.notable.push(x);
   }
 }
 
@@ -227,18 +316,28 @@ class BundleNotes {
 function advisory(n: BundleNotes, lines: string[]): void {
   if (n.first === null) return;
   const a = shownAdvisory(n.first);
-  lines.push("", `advisory (${a.analysis}, model ${a.model}): a model's judgement; it changes no verdict, state or metric above`);
+  lines.push(
+    "",
+    `advisory (${a.analysis}, model ${a.model}): a model's judgement; it changes no verdict, state or metric above`,
+  );
   lines.push(`  ${n.analysed} analysed (${n.cached} from the cache), ${n.advised - n.analysed} not analysed`);
   for (const [reason, count] of n.why) lines.push(`    ${count} not analysed: ${terminalText(reason)}`);
   for (const x of n.notable.map(shownEntry)) {
     lines.push(`  ${x.path}:`);
     for (const [name, o] of Object.entries(x.advisory!.outcomes))
-      if (o.outcome === "fail" || o.outcome === "error") lines.push(`    ${o.outcome.padEnd(5)} ${name}: ${o.explanation.replace(/\s+/g, " ").slice(0, 200)}`);
+      if (o.outcome === "fail" || o.outcome === "error")
+        lines.push(`    ${o.outcome.padEnd(5)} ${name}: ${o.explanation.replace(/\s+/g, " ").slice(0, 200)}`);
   }
-  if (n.notableCount > 50) lines.push(`  … ${n.notableCount - 50} more with a failing or errored criterion (--format json)`);
+  if (n.notableCount > 50)
+    lines.push(`  … ${n.notableCount - 50} more with a failing or errored criterion (--format json)`);
 }
 
-const CLAIM: Record<OverviewRow["agreement"], string> = { agrees: "agrees", differs: "differs", unverified: "unverified", none: "" };
+const CLAIM: Record<OverviewRow["agreement"], string> = {
+  agrees: "agrees",
+  differs: "differs",
+  unverified: "unverified",
+  none: "",
+};
 
 /** An overview row's name: its label (rowLabels: never two alike), and for lone Harbor trials the folder they lie in. */
 function rowName(r: OverviewRow, label: string | null, max: number): string {
@@ -273,15 +372,34 @@ function overviewLines(doc: ResultsView, lines: string[], folders: ReadonlyMap<s
     r.cost,
     ...(noted ? [r.note] : []),
   ]);
-  const head = ["experiment", ...(who ? ["agent / model"] : []), "kind", ...(started ? ["started"] : []), ov.units, "figure", "95% interval", "coverage", "claim", "invalid", "flags", "cost", ...(noted ? ["note"] : [])];
+  const head = [
+    "experiment",
+    ...(who ? ["agent / model"] : []),
+    "kind",
+    ...(started ? ["started"] : []),
+    ov.units,
+    "figure",
+    "95% interval",
+    "coverage",
+    "claim",
+    "invalid",
+    "flags",
+    "cost",
+    ...(noted ? ["note"] : []),
+  ];
   const width = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   // Counts right-aligned, words left; the last column unpadded so no line ends in spaces.
   const right = new Set([ov.units, "invalid", "flags"].map((h) => head.indexOf(h)));
-  const line = (c: string[]) => c.map((x, i) => (i === c.length - 1 ? x : right.has(i) ? x.padStart(width[i]!) : x.padEnd(width[i]!))).join("  ").trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((x, i) => (i === c.length - 1 ? x : right.has(i) ? x.padStart(width[i]!) : x.padEnd(width[i]!)))
+      .join("  ")
+      .trimEnd();
   lines.push("", line(head), ...cells.map(line));
   if (ov.omitted > 0) lines.push(`… and ${ov.omitted} more experiments (--details or --format json for all)`);
   const filters = describeFilter(doc.run.options.filters ?? null);
-  if (filters !== "") lines.push(`filtered: ${terminalText(filters)} (only the experiments these select, and their bundles)`);
+  if (filters !== "")
+    lines.push(`filtered: ${terminalText(filters)} (only the experiments these select, and their bundles)`);
   if (ov.rows.length > 0) lines.push("", "legend", ...ov.legend.map((l) => `  ${l}`));
 }
 
@@ -305,7 +423,10 @@ export function* render(doc: ResultsView, o: RenderOptions = {}): Generator<stri
     for (const x of doc.bundles) notes.see(x);
     lines.push("");
     counted(notes, doc.experiments, lines);
-    if (doc.experiments.length > 0 || t.bundles > 0) lines.push("each experiment's figures, the evidence behind these counts, and why: --details (every field: --format json)");
+    if (doc.experiments.length > 0 || t.bundles > 0)
+      lines.push(
+        "each experiment's figures, the evidence behind these counts, and why: --details (every field: --format json)",
+      );
     runNotes(doc, notes, lines);
     yield lines.join("\n") + "\n";
   }
@@ -315,7 +436,10 @@ export function* render(doc: ResultsView, o: RenderOptions = {}): Generator<stri
 function byFrequency(counts: ReadonlyMap<string, number>): string {
   const codes = [...counts].sort((a, b) => b[1] - a[1] || byteCompare(a[0], b[0]));
   const more = codes.length > 8 ? ` · … ${codes.length - 8} more codes` : "";
-  return `${codes.slice(0, 8).map(([c, k]) => `${forTerminal(c)} ${k}`).join(" · ")}${more}`;
+  return `${codes
+    .slice(0, 8)
+    .map(([c, k]) => `${forTerminal(c)} ${k}`)
+    .join(" · ")}${more}`;
 }
 
 /** Without --details: what the detailed lists hold, counted on a line each (codes by frequency, the first 8). */
@@ -331,11 +455,17 @@ function counted(n: BundleNotes, experiments: readonly Experiment[], out: string
     for (const c of new Set(e.warnings.map((f) => f.code))) codeCounts.set(c, (codeCounts.get(c) ?? 0) + 1);
   }
   if (codeCounts.size > 0) {
-    const whose = [...(n.warnedKinds.total > 0 ? [n.warnedKinds.phrase()] : []), ...[...own].map(([noun, k]) => `${k} ${noun}${k === 1 ? "'s" : "s'"} own files`)].join("; ");
+    const whose = [
+      ...(n.warnedKinds.total > 0 ? [n.warnedKinds.phrase()] : []),
+      ...[...own].map(([noun, k]) => `${k} ${noun}${k === 1 ? "'s" : "s'"} own files`),
+    ].join("; ");
     out.push(`warnings     ${whose} (apart from errors: a warning invalidates nothing): ${byFrequency(codeCounts)}`);
   }
   if (n.raisedCount > 0) out.push(`exceptions   ${n.raisedKinds.phrase()} raised one`);
-  if (n.advised > 0) out.push(`advisory     ${n.analysed} analysed, ${n.notableCount} with a failing or errored criterion: a model's judgement, which changes no figure`);
+  if (n.advised > 0)
+    out.push(
+      `advisory     ${n.analysed} analysed, ${n.notableCount} with a failing or errored criterion: a model's judgement, which changes no figure`,
+    );
 }
 
 /** Each kind's part of its --details section (a kind without one shows the common lines alone). */
@@ -354,8 +484,15 @@ function* details(doc: ResultsView, lines: string[], folders: ReadonlyMap<string
     const w = wordsOf(e.profile);
     // Where the experiment's evidence lies: a job's folder, else the folder lone trials share (keyed by the raw name); a task run's log is its first line.
     const lone = w.lone && e.job === null ? (folders.get(raw.experiment) ?? null) : null;
-    const where = e.job !== null ? `   ${e.job}${e.job_id === null ? "" : ` (id ${e.job_id})`}` : lone !== null ? `   lone, ${loneWhere(lone, forTerminal)}` : "";
-    lines.push(`${w.heading} ${nameOf(e)}   profile ${w.kind}${w.logged ? "" : `   ${scheduledCount(w, e.scheduled)}`}${where}`);
+    const where =
+      e.job !== null
+        ? `   ${e.job}${e.job_id === null ? "" : ` (id ${e.job_id})`}`
+        : lone !== null
+          ? `   lone, ${loneWhere(lone, forTerminal)}`
+          : "";
+    lines.push(
+      `${w.heading} ${nameOf(e)}   profile ${w.kind}${w.logged ? "" : `   ${scheduledCount(w, e.scheduled)}`}${where}`,
+    );
     for (const [label, text] of identityFacts(raw.identity)) lines.push(`  ${label.padEnd(12)} ${terminalText(text)}`);
     byFields(DETAILS, e.profile, e)?.(e, doc.run.options, lines);
     if (!w.byFolder) lines.push(`  missing      ${list(e.missing.filter((m) => typeof m === "string"))}`);
@@ -401,7 +538,9 @@ function* details(doc: ResultsView, lines: string[], folders: ReadonlyMap<string
     lines.push("", `${notes.raisedKinds.nouns()} with an exception`);
     for (const x of notes.raised.map(shownEntry)) {
       const ex = x.exception!;
-      lines.push(`  ${x.path}: ${x.state} ${ex.type}${ex.step === null ? "" : ` in step ${ex.step}`}${ex.message === "" ? "" : `: ${ex.message}`}`);
+      lines.push(
+        `  ${x.path}: ${x.state} ${ex.type}${ex.step === null ? "" : ` in step ${ex.step}`}${ex.message === "" ? "" : `: ${ex.message}`}`,
+      );
     }
     if (notes.raisedCount > 50) lines.push(`  … ${notes.raisedCount - 50} more (--format json)`);
   }
@@ -413,18 +552,32 @@ function* details(doc: ResultsView, lines: string[], folders: ReadonlyMap<string
 /** What the run could not attribute or recognise: said in both views, since no experiment's row shows it. */
 function runNotes(doc: ResultsView, notes: BundleNotes, lines: string[]): void {
   if (notes.orphans > 0)
-    lines.push("", `${notes.orphans} bundles could not be attributed to a trial (line 1 names no valid experiment, trial and attempt): listed under bundles, in no metric`);
+    lines.push(
+      "",
+      `${notes.orphans} bundles could not be attributed to a trial (line 1 names no valid experiment, trial and attempt): listed under bundles, in no metric`,
+    );
   const u = doc.run.unrecognised;
   if (u.count > 0) {
     const logs = u.paths.filter((p) => p.endsWith(".json")).length;
     const zips = u.paths.filter((p) => p.endsWith(".eval")).length;
     const folders = u.paths.length - logs - zips;
     if (folders > 0 || logs + zips === 0)
-      lines.push("", `${plural(u.count - logs - zips, "folder")} look${u.count - logs - zips === 1 ? "s" : ""} like evidence (a result.json, reward file or trial.log) but ${u.count - logs - zips === 1 ? "is" : "are"} no bundle, Harbor job or trial: not scored`);
+      lines.push(
+        "",
+        `${plural(u.count - logs - zips, "folder")} look${u.count - logs - zips === 1 ? "s" : ""} like evidence (a result.json, reward file or trial.log) but ${u.count - logs - zips === 1 ? "is" : "are"} no bundle, Harbor job or trial: not scored`,
+      );
     // Files shaped as Inspect logs but not named by a timestamp: Inspect would not list them either.
-    if (logs > 0) lines.push(...(folders > 0 ? [] : [""]), `${plural(logs, ".json file")} shaped as an Inspect log but not named by its timestamp (Inspect would not list ${logs === 1 ? "it" : "them"} either): give ${logs === 1 ? "it" : "each"} as a root to score ${logs === 1 ? "it" : "them"}`);
+    if (logs > 0)
+      lines.push(
+        ...(folders > 0 ? [] : [""]),
+        `${plural(logs, ".json file")} shaped as an Inspect log but not named by its timestamp (Inspect would not list ${logs === 1 ? "it" : "them"} either): give ${logs === 1 ? "it" : "each"} as a root to score ${logs === 1 ? "it" : "them"}`,
+      );
     // issue 35: a .eval that is a ZIP archive of other files is no Inspect log.
-    if (zips > 0) lines.push(...(folders + logs > 0 ? [] : [""]), `${plural(zips, ".eval file")} ${zips === 1 ? "is a ZIP archive" : "are ZIP archives"} holding none of an Inspect log's members: not an Inspect log, not scored`);
+    if (zips > 0)
+      lines.push(
+        ...(folders + logs > 0 ? [] : [""]),
+        `${plural(zips, ".eval file")} ${zips === 1 ? "is a ZIP archive" : "are ZIP archives"} holding none of an Inspect log's members: not an Inspect log, not scored`,
+      );
     for (const p of u.paths.slice(0, 12)) lines.push(`  ${forTerminal(p)}`);
     if (u.count > 12) lines.push(`  … ${u.count - 12} more (run.unrecognised in --format json)`);
   }

@@ -52,7 +52,8 @@ export class TrialIndex {
       const key = `${f.trial}\u0000${f.attempt ?? ""}`;
       // An Inspect task run's figures come from one log of its chain (§12).
       const not = wordsOf(e!.profile).logged && f.code in NOT_COUNTED ? NOT_THE_LOG : NOT_COUNTED[f.code];
-      if (not !== undefined) this.notCounted.set(key, [not[0], f.evidence === null ? not[1] : `${not[1]} (${f.evidence})`]);
+      if (not !== undefined)
+        this.notCounted.set(key, [not[0], f.evidence === null ? not[1] : `${not[1]} (${f.evidence})`]);
       else add(this.review, key, `flag ${f.code}${f.evidence === null ? "" : `: ${f.evidence}`}`);
     }
   }
@@ -79,9 +80,17 @@ export class TrialIndex {
     if (e.validity === "invalid") return { kind: "failure", message: own.join(", "), trialCodes: beyond };
     if (codes !== undefined) return { kind: "failure", message: codes.join(", "), trialCodes: codes };
     if (trial === null || this.experiment === null)
-      return { kind: "skipped", message: "not attributed to a trial (line 1 names no valid experiment, trial and attempt): in no figure", state: "unattributed" };
+      return {
+        kind: "skipped",
+        message: "not attributed to a trial (line 1 names no valid experiment, trial and attempt): in no figure",
+        state: "unattributed",
+      };
     if (this.unscored.has(trial))
-      return { kind: "skipped", message: `unscored: another attempt of trial ${trial} is a tool error, which puts the trial outside every figure`, state: "unscored: a tool error on another attempt" };
+      return {
+        kind: "skipped",
+        message: `unscored: another attempt of trial ${trial} is a tool error, which puts the trial outside every figure`,
+        state: "unscored: a tool error on another attempt",
+      };
     const excluded = this.exclusion(trial, e.path);
     if (excluded !== null) return { kind: "skipped", message: `excluded: ${excluded}`, state: `excluded: ${excluded}` };
     const not = this.notCounted.get(`${trial}\u0000${attemptOf(e)}`);
@@ -100,7 +109,11 @@ export class TrialIndex {
 const keyOf = (kind: string, experiment: string | null) => JSON.stringify([kind, experiment]);
 /** The experiment an entry belongs to: Harbor and Inspect experiments are named apart from assay's; an entry naming no trial belongs to none. */
 export const entryKey = (e: BundleEntry) =>
-  wordsOf(e.profile).byFolder ? keyOf(e.profile!, e.experiment) : e.experiment !== null && e.trial !== null && e.attempt !== null ? keyOf("assay", e.experiment) : keyOf("none", null);
+  wordsOf(e.profile).byFolder
+    ? keyOf(e.profile!, e.experiment)
+    : e.experiment !== null && e.trial !== null && e.attempt !== null
+      ? keyOf("assay", e.experiment)
+      : keyOf("none", null);
 export const experimentKey = (x: Experiment) => keyOf(wordsOf(x.profile).byFolder ? x.profile! : "assay", x.experiment);
 
 /** Every experiment's index, found by an entry. */
@@ -109,7 +122,8 @@ export class TrialIndexes {
   private readonly none = new TrialIndex(null);
 
   constructor(experiments: readonly Experiment[]) {
-    for (const x of experiments) if (!this.byKey.has(experimentKey(x))) this.byKey.set(experimentKey(x), new TrialIndex(x));
+    for (const x of experiments)
+      if (!this.byKey.has(experimentKey(x))) this.byKey.set(experimentKey(x), new TrialIndex(x));
   }
 
   of(e: BundleEntry): TrialIndex {
@@ -143,6 +157,7 @@ export class TrialOnlyCodes {
   *codes(): Generator<{ experiment: Experiment; trial: string; code: string }> {
     for (const index of this.indexes.byKey.values())
       for (const [trial, codes] of index.invalid)
-        for (const code of codes) if (!this.own.get(index)?.get(trial)?.has(code)) yield { experiment: index.experiment!, trial, code };
+        for (const code of codes)
+          if (!this.own.get(index)?.get(trial)?.has(code)) yield { experiment: index.experiment!, trial, code };
   }
 }

@@ -17,11 +17,15 @@ export function tokens(n: number): string {
   return `${(n / d).toFixed(1)}${s}`;
 }
 
-const unitOf = (e: Pick<Experiment, "profile">, n: number) => `${n} ${wordsOf(e.profile).usageUnit}${n === 1 ? "" : "s"}`;
+const unitOf = (e: Pick<Experiment, "profile">, n: number) =>
+  `${n} ${wordsOf(e.profile).usageUnit}${n === 1 ? "" : "s"}`;
 
 /** One total: its entries, its cost (how many record one), its tokens. */
 export function totalText(e: Pick<Experiment, "profile">, t: Total): string {
-  const cost = t.cost_usd === null ? "no cost recorded" : `${dollars(t.cost_usd)}${t.costed < t.entries ? ` (${t.costed} of ${t.entries} record a cost)` : ""}`;
+  const cost =
+    t.cost_usd === null
+      ? "no cost recorded"
+      : `${dollars(t.cost_usd)}${t.costed < t.entries ? ` (${t.costed} of ${t.entries} record a cost)` : ""}`;
   const parts = [
     t.input_tokens === null ? null : `${tokens(t.input_tokens)} in`,
     t.output_tokens === null ? null : `${tokens(t.output_tokens)} out`,
@@ -41,7 +45,8 @@ export function usageLine(e: Pick<Experiment, "profile" | "usage">): string | nu
   const u = e.usage;
   if (u === null) return null;
   const s = u.spent;
-  if (s.cost_usd === null && s.input_tokens === null && s.output_tokens === null && s.cache_read_tokens === null) return `not recorded (${unitOf(e, s.entries)})`;
+  if (s.cost_usd === null && s.input_tokens === null && s.output_tokens === null && s.cache_read_tokens === null)
+    return `not recorded (${unitOf(e, s.entries)})`;
   const same = JSON.stringify(s) === JSON.stringify(u.counted);
   return `spent${same ? " (all counted)" : ""}: ${totalText(e, s)}${same ? "" : ` · counted: ${totalText(e, u.counted)}`} · ${perSuccessText(u)}`;
 }

@@ -19,25 +19,41 @@ export const WORDS: Readonly<Record<Profile, Words>> = Object.assign({}, ...KIND
 const ORDER: readonly Words[] = [...Object.values(WORDS), UNKNOWN];
 
 /** Where each kind's claimed figures come from, as the overview's legend names them ("Harbor's result.json, Inspect's log"). */
-export const CLAIM_SOURCES = Object.values(WORDS).flatMap((w) => (w.claimFrom === undefined ? [] : [w.claimFrom])).join(", ");
+export const CLAIM_SOURCES = Object.values(WORDS)
+  .flatMap((w) => (w.claimFrom === undefined ? [] : [w.claimFrom]))
+  .join(", ");
 
 /** The words for a profile (a document's; null or one this version does not know: UNKNOWN). */
-export const wordsOf = (profile: string | null): Words => (profile !== null && Object.hasOwn(WORDS, profile) ? WORDS[profile as Profile] : UNKNOWN);
+export const wordsOf = (profile: string | null): Words =>
+  profile !== null && Object.hasOwn(WORDS, profile) ? WORDS[profile as Profile] : UNKNOWN;
 
 /**
  * A kind's part of a report (its --details lines, its Markdown table), else, for a profile this
  * version cannot name (core leaves it null yet still computes accuracy or dimensions), the part
  * whose fields the experiment holds.
  */
-export const byFields = <T>(parts: Readonly<Record<Sections, T>>, profile: string | null, e: Pick<Experiment, "accuracy" | "dimensions">): T | undefined =>
-  profile !== null && Object.hasOwn(WORDS, profile) ? parts[wordsOf(profile).sections] : e.accuracy !== null ? parts.victories : e.dimensions !== null ? parts.dimensions : undefined;
+export const byFields = <T>(
+  parts: Readonly<Record<Sections, T>>,
+  profile: string | null,
+  e: Pick<Experiment, "accuracy" | "dimensions">,
+): T | undefined =>
+  profile !== null && Object.hasOwn(WORDS, profile)
+    ? parts[wordsOf(profile).sections]
+    : e.accuracy !== null
+      ? parts.victories
+      : e.dimensions !== null
+        ? parts.dimensions
+        : undefined;
 
 /** The words of the kind an experiment is shown as in a section (byFields): its profile's, else the first kind's shown in it. */
 export const shownAs = (section: Sections, profile: string | null): Words | undefined =>
-  profile !== null && Object.hasOwn(WORDS, profile) ? WORDS[profile as Profile] : ORDER.find((w) => w.sections === section);
+  profile !== null && Object.hasOwn(WORDS, profile)
+    ? WORDS[profile as Profile]
+    : ORDER.find((w) => w.sections === section);
 
 /** An experiment's name as reports show it: its own, else what its kind calls an unnamed one. */
-export const nameOf = (e: { experiment: string | null; profile: string | null }): string => e.experiment ?? wordsOf(e.profile).unnamed;
+export const nameOf = (e: { experiment: string | null; profile: string | null }): string =>
+  e.experiment ?? wordsOf(e.profile).unnamed;
 
 /** "3 Harbor trials", "1 Inspect log". */
 export const evidenceCount = (w: Words, n: number): string => `${n} ${n === 1 ? w.evidence : w.evidencePlural}`;

@@ -20,7 +20,12 @@ export type BundleOptionsKey = Record<string, string>;
  * §7: what a stored result is keyed on. A change to any part is a miss. `beyond`: what the digest
  * does not cover (beyondDigest: seal.json's digest, the folder's non-file entries), or null.
  */
-export function storeKey(digest: string, beyond: string | null, scoringVersion: number, options: BundleOptionsKey): string {
+export function storeKey(
+  digest: string,
+  beyond: string | null,
+  scoringVersion: number,
+  options: BundleOptionsKey,
+): string {
   const canonical = JSON.stringify([digest, beyond ?? "none", scoringVersion, Object.entries(options).sort()]);
   return createHash("sha256").update(canonical).digest("hex");
 }
@@ -61,7 +66,8 @@ export function whyStale(c: Claim, now: number, here: string, alive: (pid: numbe
     if (!Number.isSafeInteger(c.pid) || c.pid <= 0) return `its pid ${String(c.pid)} is no process`; // 0 and -1 would signal a group
     return alive(c.pid) ? null : "its pid is gone on this host";
   }
-  if (typeof c.beat !== "number" || !Number.isFinite(c.beat)) return `its beat ${JSON.stringify(String(c.beat))} is no time`;
+  if (typeof c.beat !== "number" || !Number.isFinite(c.beat))
+    return `its beat ${JSON.stringify(String(c.beat))} is no time`;
   if (now - c.beat > STALE_MS) return `silent for ${seconds(now - c.beat)} s`;
   if (c.beat - now > STALE_MS) return `its beat is dated ${seconds(c.beat - now)} s ahead of this host's clock`;
   return null;
@@ -145,7 +151,8 @@ export class ResultStore {
     readonly options: BundleOptionsKey = {},
     private readonly scoringVersion = SCORING_VERSION,
   ) {
-    const failed = (e: unknown) => new StoreError(`${file} cannot be used as the results store: ${(e as Error).message}`);
+    const failed = (e: unknown) =>
+      new StoreError(`${file} cannot be used as the results store: ${(e as Error).message}`);
     try {
       this.db = new Database(file);
     } catch (e) {
@@ -154,7 +161,10 @@ export class ResultStore {
     try {
       // The first read of the file ("not a database" shows here), and before anything is written.
       const foreign = notAStore(this.db);
-      if (foreign !== null) throw new Error(`it is a SQLite database of another program (${foreign}): nothing was written to it; name a new file`);
+      if (foreign !== null)
+        throw new Error(
+          `it is a SQLite database of another program (${foreign}): nothing was written to it; name a new file`,
+        );
       this.db.pragma("journal_mode = WAL");
       // WAL + NORMAL: a committed result survives any kill of the process; a power cut may roll back
       // the last transactions (never corrupt), which the rerun redoes. FULL would fsync every batch
@@ -165,14 +175,17 @@ export class ResultStore {
         CREATE TABLE IF NOT EXISTS stamps (folder TEXT PRIMARY KEY, stamps TEXT NOT NULL, digest TEXT NOT NULL);
         CREATE TABLE IF NOT EXISTS writer (one INTEGER PRIMARY KEY CHECK (one = 1), token TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL, shard TEXT, beat INTEGER NOT NULL);
       `);
-      if (this.db.pragma("application_id", { simple: true }) !== APPLICATION_ID) this.db.pragma(`application_id = ${APPLICATION_ID}`);
+      if (this.db.pragma("application_id", { simple: true }) !== APPLICATION_ID)
+        this.db.pragma(`application_id = ${APPLICATION_ID}`);
       // Stores written before rows recorded their scoring version: their rows count as none.
       const columns = this.db.pragma("table_info(results)") as { name: string }[];
       if (!columns.some((c) => c.name === "version")) this.db.exec("ALTER TABLE results ADD COLUMN version INTEGER");
       this.getStamp = this.db.prepare("SELECT stamps, digest FROM stamps WHERE folder = ?");
       this.getResult = this.db.prepare("SELECT entry FROM results WHERE key = ?");
       this.putStamp = this.db.prepare("INSERT OR REPLACE INTO stamps (folder, stamps, digest) VALUES (?, ?, ?)");
-      this.putResult = this.db.prepare("INSERT OR REPLACE INTO results (key, digest, entry, version) VALUES (?, ?, ?, ?)");
+      this.putResult = this.db.prepare(
+        "INSERT OR REPLACE INTO results (key, digest, entry, version) VALUES (?, ?, ?, ?)",
+      );
       this.count = this.db.prepare("SELECT count(*) AS n FROM results");
       this.anyCurrent = this.db.prepare("SELECT 1 AS one FROM results WHERE version = ? LIMIT 1");
     } catch (e) {
@@ -190,8 +203,6 @@ export class ResultStore {
     const s = this.getStamp.get(folder);
     return s === undefined || s.stamps !== stamps ? null : this.lookupDigest(s.digest, beyond);
   }
-
-
 
   /** The stored entry for a bundle digest (and what lies beyond it), else null. */
   lookupDigest(digest: string, beyond: string | null): ScoredBundle | null {
@@ -216,16 +227,22 @@ export class ResultStore {
   claim(shard: string | null): string | null {
     const here = hostname();
     const mine: Claim = { host: here, pid: process.pid, shard, beat: Date.now() };
-    const taken = this.claimOrBusy(() => this.db
-      .transaction((): string | null => {
-        const held = this.heldClaim();
-        const other = held !== undefined && held.token !== this.token ? held : null;
-        const why = other === null ? null : whyStale(other, mine.beat, here, pidAlive);
-        if (other !== null && why === null) throw new StoreError(busyMessage(this.file, other, mine.beat));
-        this.db.prepare("INSERT OR REPLACE INTO writer (one, token, host, pid, shard, beat) VALUES (1, ?, ?, ?, ?, ?)").run(this.token, mine.host, mine.pid, mine.shard, mine.beat);
-        return other === null ? null : `took over the claim of another run (${who(other)}): ${why}`;
-      })
-      .immediate(), mine.beat);
+    const taken = this.claimOrBusy(
+      () =>
+        this.db
+          .transaction((): string | null => {
+            const held = this.heldClaim();
+            const other = held !== undefined && held.token !== this.token ? held : null;
+            const why = other === null ? null : whyStale(other, mine.beat, here, pidAlive);
+            if (other !== null && why === null) throw new StoreError(busyMessage(this.file, other, mine.beat));
+            this.db
+              .prepare("INSERT OR REPLACE INTO writer (one, token, host, pid, shard, beat) VALUES (1, ?, ?, ?, ?, ?)")
+              .run(this.token, mine.host, mine.pid, mine.shard, mine.beat);
+            return other === null ? null : `took over the claim of another run (${who(other)}): ${why}`;
+          })
+          .immediate(),
+      mine.beat,
+    );
     const beat = this.db.prepare("UPDATE writer SET beat = ? WHERE token = ?");
     const holder = this.db.prepare("SELECT host, pid, shard, beat FROM writer WHERE one = 1");
     this.beat = setInterval(() => {
@@ -244,7 +261,8 @@ export class ResultStore {
 
   /** The claim the store records, with its token. */
   private heldClaim(): (Claim & { token: string }) | undefined {
-    return this.db.prepare("SELECT token, host, pid, shard, beat FROM writer WHERE one = 1").get() as (Claim & { token: string }) | undefined;
+    return this.db.prepare("SELECT token, host, pid, shard, beat FROM writer WHERE one = 1").get() as
+      (Claim & { token: string }) | undefined;
   }
 
   /**
@@ -267,7 +285,8 @@ export class ResultStore {
   put(items: readonly { folder: string; stamps: string | null; beyond: string | null; entry: ScoredBundle }[]): void {
     // Taken over (this run was silent past STALE_MS, or two claimed at once where the filesystem's
     // locks do not hold): stop rather than write beside the new writer.
-    if (this.lost !== null) throw new StoreError(`${this.file} was taken over by ${this.lost} while this one wrote it: stopping`);
+    if (this.lost !== null)
+      throw new StoreError(`${this.file} was taken over by ${this.lost} while this one wrote it: stopping`);
     this.db.transaction(() => {
       for (const { folder, stamps, beyond, entry } of items) {
         this.putResult.run(this.key(entry.digest, beyond), entry.digest, JSON.stringify(entry), this.scoringVersion);
@@ -285,7 +304,9 @@ export class ResultStore {
 
   /** How workers can ask this store about a digest (read-only); null for an in-memory store. */
   spec(): StoreSpec | null {
-    return this.file === ":memory:" || this.file === "" ? null : { file: resolve(this.file), scoringVersion: this.scoringVersion, options: this.options };
+    return this.file === ":memory:" || this.file === ""
+      ? null
+      : { file: resolve(this.file), scoringVersion: this.scoringVersion, options: this.options };
   }
 
   /** Does the store hold any result of this scoring version (else no digest lookup can hit)? */
@@ -309,12 +330,15 @@ export class ResultStore {
   }
 }
 
-const who = (c: Claim) => `${c.shard === null ? "a run without --shard" : `shard ${c.shard}`}, pid ${c.pid} on ${c.host}`;
+const who = (c: Claim) =>
+  `${c.shard === null ? "a run without --shard" : `shard ${c.shard}`}, pid ${c.pid} on ${c.host}`;
 
 /** When the holder was last heard from, as this host's clock reads its beat. */
 function seen(c: Claim, now: number): string {
   if (typeof c.beat !== "number" || !Number.isFinite(c.beat)) return "its beat is no time";
-  return c.beat > now ? `its beat dated ${seconds(c.beat - now)} s ahead of this host's clock` : `seen ${seconds(now - c.beat)} s ago`;
+  return c.beat > now
+    ? `its beat dated ${seconds(c.beat - now)} s ahead of this host's clock`
+    : `seen ${seconds(now - c.beat)} s ago`;
 }
 
 function busyMessage(file: string, c: Claim, now: number): string {

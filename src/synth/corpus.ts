@@ -4,7 +4,14 @@
 
 import { HARBOR_EXPECT, harborCaseAt, synthHarborJobFiles, synthHarborTrial, type HarborSpec } from "./harbor.js";
 import { INSPECT_CASES, INSPECT_EXPECT, inspectFileName, inspectLogBytes, type InspectSpec } from "./inspect.js";
-import { FAULT_CODES, NATIVE_FAULTS, nativeFiles, type NativeFault, type NativeOutcome, type NativeSpec } from "./native.js";
+import {
+  FAULT_CODES,
+  NATIVE_FAULTS,
+  nativeFiles,
+  type NativeFault,
+  type NativeOutcome,
+  type NativeSpec,
+} from "./native.js";
 import { Random } from "./random.js";
 import { synthWorld, WORLD_EXPECT, WORLD_SCENARIOS, type WorldExpect, type WorldSpec } from "./world.js";
 
@@ -66,19 +73,26 @@ export function* plannedBundles(o: CorpusOptions): Generator<PlannedBundle> {
   if (o.profile === "inspect") return yield* planInspect(o);
   const r = new Random(o.seed);
   const experiment = o.experiment ?? "synth-native";
-  const add = (trial: string, attempt: number, outcome: NativeOutcome, seed: string, task: string, fault?: NativeFault): PlannedBundle => ({
-      profile: "native-game",
-      experiment,
-      trial,
-      attempt,
-      seed,
-      outcome,
-      task,
-      events: o.events,
-      fault,
-      dir: `${experiment}/${trial}/a${attempt}`,
-      expect: fault ? { validity: "invalid", code: FAULT_CODES[fault] } : { validity: "valid", code: null },
-    });
+  const add = (
+    trial: string,
+    attempt: number,
+    outcome: NativeOutcome,
+    seed: string,
+    task: string,
+    fault?: NativeFault,
+  ): PlannedBundle => ({
+    profile: "native-game",
+    experiment,
+    trial,
+    attempt,
+    seed,
+    outcome,
+    task,
+    events: o.events,
+    fault,
+    dir: `${experiment}/${trial}/a${attempt}`,
+    expect: fault ? { validity: "invalid", code: FAULT_CODES[fault] } : { validity: "valid", code: null },
+  });
   for (let i = 0; i < o.n; i++) {
     const trial = `t${String(i).padStart(4, "0")}`;
     const seed = r.hex(16);
@@ -97,8 +111,17 @@ function* planWorld(o: CorpusOptions): Generator<PlannedBundle> {
   for (let i = 0; i < o.n; i++) {
     const scenario = WORLD_SCENARIOS[i % WORLD_SCENARIOS.length]!;
     const trial = `${scenario}-${String(Math.floor(i / WORLD_SCENARIOS.length)).padStart(3, "0")}`;
-    yield { profile: "world" as const, experiment, trial, attempt: 1, seed: r.hex(16), scenario, task: scenario,
-      dir: `${experiment}/${trial}/a1`, expect: { validity: "valid" as const, code: null, ...WORLD_EXPECT[scenario] } };
+    yield {
+      profile: "world" as const,
+      experiment,
+      trial,
+      attempt: 1,
+      seed: r.hex(16),
+      scenario,
+      task: scenario,
+      dir: `${experiment}/${trial}/a1`,
+      expect: { validity: "valid" as const, code: null, ...WORLD_EXPECT[scenario] },
+    };
   }
 }
 
@@ -111,7 +134,19 @@ function* planHarbor(o: CorpusOptions): Generator<PlannedBundle> {
     const trial = `${task}__${r.hex(4)}`;
     const c = harborCaseAt(i);
     const { validity, code } = HARBOR_EXPECT[c];
-    yield { profile: "harbor" as const, experiment: job, job, trial, attempt: null, seed: null, task, case: c, offset: i * 6, dir: `${job}/${trial}`, expect: { validity, code } };
+    yield {
+      profile: "harbor" as const,
+      experiment: job,
+      job,
+      trial,
+      attempt: null,
+      seed: null,
+      task,
+      case: c,
+      offset: i * 6,
+      dir: `${job}/${trial}`,
+      expect: { validity, code },
+    };
   }
 }
 
@@ -147,16 +182,32 @@ function* planInspect(o: CorpusOptions): Generator<PlannedBundle> {
       ...INSPECT_FORMS[c]!,
       seed: o.seed,
       offset: i * 30,
-      ...(retried ? { taskId: `retry${round}${o.seed}`.replace(/[^A-Za-z0-9]/g, "").padEnd(22, "x").slice(0, 22) } : {}),
+      ...(retried
+        ? {
+            taskId: `retry${round}${o.seed}`
+              .replace(/[^A-Za-z0-9]/g, "")
+              .padEnd(22, "x")
+              .slice(0, 22),
+          }
+        : {}),
     };
     const { validity, code } = INSPECT_EXPECT[c];
-    yield { profile: "inspect" as const, experiment, trial: null, attempt: null, ...spec, dir: `${experiment}/${inspectFileName(spec)}`, expect: { validity, code } };
+    yield {
+      profile: "inspect" as const,
+      experiment,
+      trial: null,
+      attempt: null,
+      ...spec,
+      dir: `${experiment}/${inspectFileName(spec)}`,
+      expect: { validity, code },
+    };
   }
 }
 
 /** A bundle's files, each as pieces made when they are read (a native journal's lines one by one). */
 function bundleFiles(b: Exclude<PlannedBundle, { profile: "inspect" }>): [string, Iterable<string | Uint8Array>][] {
-  if (b.profile === "native-game") return nativeFiles(b).map(([rel, bytes]) => [rel, { [Symbol.iterator]: () => bytes()[Symbol.iterator]() }]);
+  if (b.profile === "native-game")
+    return nativeFiles(b).map(([rel, bytes]) => [rel, { [Symbol.iterator]: () => bytes()[Symbol.iterator]() }]);
   return [...(b.profile === "world" ? synthWorld(b) : synthHarborTrial(b))].map(([rel, bytes]) => [rel, [bytes]]);
 }
 
@@ -174,5 +225,6 @@ export function* corpusFiles(plan: Iterable<PlannedBundle>): Generator<[string, 
     for (const [rel, bytes] of bundleFiles(b)) yield [`${b.dir}/${rel}`, bytes];
     if (b.profile === "harbor") jobs.set(b.job, [...(jobs.get(b.job) ?? []), b]);
   }
-  for (const [job, trials] of jobs) for (const [rel, bytes] of synthHarborJobFiles(job, trials)) yield [`${job}/${rel}`, [bytes]];
+  for (const [job, trials] of jobs)
+    for (const [rel, bytes] of synthHarborJobFiles(job, trials)) yield [`${job}/${rel}`, [bytes]];
 }

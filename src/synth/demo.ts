@@ -17,17 +17,42 @@ interface DemoFolder {
   place: (rel: string) => string;
 }
 
-const folder = (name: string, corpus: CorpusOptions, holds: (n: number) => string, place = (rel: string) => `${name}/${rel}`): DemoFolder => ({
-  folder: name, corpus, holds: holds(corpus.n), place,
+const folder = (
+  name: string,
+  corpus: CorpusOptions,
+  holds: (n: number) => string,
+  place = (rel: string) => `${name}/${rel}`,
+): DemoFolder => ({
+  folder: name,
+  corpus,
+  holds: holds(corpus.n),
+  place,
 });
 
 /** The corpora, in the order the message names them. */
 export const DEMO_FOLDERS: readonly DemoFolder[] = [
-  folder("runs", { n: 24, seed: "assay", faults: true }, (n) => `assay's own game bundles: ${n} trials and one labelled broken bundle per fault`),
-  folder("worlds", { n: WORLD_SCENARIOS.length, seed: "assay", faults: false, profile: "world" }, () => "simulated world runs, one per canonical scenario"),
-  folder("jobs", { n: 8, seed: "assay", faults: false, profile: "harbor", experiment: DEMO_JOB }, (n) => `a Harbor job of ${n} trials (jobs/${DEMO_JOB})`),
+  folder(
+    "runs",
+    { n: 24, seed: "assay", faults: true },
+    (n) => `assay's own game bundles: ${n} trials and one labelled broken bundle per fault`,
+  ),
+  folder(
+    "worlds",
+    { n: WORLD_SCENARIOS.length, seed: "assay", faults: false, profile: "world" },
+    () => "simulated world runs, one per canonical scenario",
+  ),
+  folder(
+    "jobs",
+    { n: 8, seed: "assay", faults: false, profile: "harbor", experiment: DEMO_JOB },
+    (n) => `a Harbor job of ${n} trials (jobs/${DEMO_JOB})`,
+  ),
   // Inspect writes its logs side by side in one folder: the plan's experiment folder is dropped.
-  folder("logs", { n: 6, seed: "assay", faults: false, profile: "inspect" }, (n) => `${n} Inspect AI logs (.eval and .json)`, (rel) => `logs/${rel.slice(rel.indexOf("/") + 1)}`),
+  folder(
+    "logs",
+    { n: 6, seed: "assay", faults: false, profile: "inspect" },
+    (n) => `${n} Inspect AI logs (.eval and .json)`,
+    (rel) => `logs/${rel.slice(rel.indexOf("/") + 1)}`,
+  ),
 ];
 
 /** Two Harbor task folders for `assay check-task` (an instruction, a task.toml, a test each). */
@@ -41,14 +66,20 @@ const TASKS: Record<string, { instruction: string; test: string }> = {
     test: 'import csv\nrows = list(csv.DictReader(open("/app/out.csv")))\nassert [r["id"] for r in rows] == sorted(r["id"] for r in rows)\n',
   },
 };
-export const DEMO_TASKS_HOLD = `two Harbor task folders (${Object.keys(TASKS).map((t) => `tasks/${t}`).join(", ")}) for assay check-task`;
+export const DEMO_TASKS_HOLD = `two Harbor task folders (${Object.keys(TASKS)
+  .map((t) => `tasks/${t}`)
+  .join(", ")}) for assay check-task`;
 
 /** Every file of the demo folder (path under DIR → pieces), corpus by corpus, then the tasks. */
 export function* demoFiles(): Generator<[string, Iterable<string | Uint8Array>]> {
-  for (const f of DEMO_FOLDERS) for (const [rel, bytes] of corpusFiles(plannedBundles(f.corpus))) yield [f.place(rel), bytes];
+  for (const f of DEMO_FOLDERS)
+    for (const [rel, bytes] of corpusFiles(plannedBundles(f.corpus))) yield [f.place(rel), bytes];
   for (const [name, t] of Object.entries(TASKS)) {
     yield [`tasks/${name}/instruction.md`, [t.instruction]];
-    yield [`tasks/${name}/task.toml`, ['version = "1.0"\n[verifier]\ntimeout_sec = 120.0\n[agent]\ntimeout_sec = 600.0\n']];
+    yield [
+      `tasks/${name}/task.toml`,
+      ['version = "1.0"\n[verifier]\ntimeout_sec = 120.0\n[agent]\ntimeout_sec = 600.0\n'],
+    ];
     yield [`tasks/${name}/tests/test_outputs.py`, [t.test]];
   }
 }

@@ -25,7 +25,10 @@ export const INSPECT_CASES = [
 export type InspectCase = (typeof INSPECT_CASES)[number];
 
 /** What assay must say of each case (the log's own verdict, state and the code that marks it). */
-export const INSPECT_EXPECT: Record<InspectCase, { validity: "valid" | "invalid"; code: string | null; status: string; state: "complete" | "incomplete" }> = {
+export const INSPECT_EXPECT: Record<
+  InspectCase,
+  { validity: "valid" | "invalid"; code: string | null; status: string; state: "complete" | "incomplete" }
+> = {
   clean: { validity: "valid", code: null, status: "success", state: "complete" },
   "errors-hidden": { validity: "valid", code: null, status: "success", state: "complete" },
   epochs: { validity: "valid", code: null, status: "success", state: "complete" },
@@ -69,8 +72,16 @@ export interface InspectSpec {
 const BASE = Date.UTC(2025, 10, 3, 10, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, "+00:00");
 /** An Inspect id (shortuuid-like, 22 characters) fixed by its inputs. */
-const shortId = (...parts: string[]) => createHash("sha256").update(parts.join("\u0000")).digest("base64").replace(/[^A-Za-z0-9]/g, "").slice(0, 22);
-const WORDS = "the agent reads the task plans a search calls a tool inspects the output compares it with the target and answers".split(" ");
+const shortId = (...parts: string[]) =>
+  createHash("sha256")
+    .update(parts.join("\u0000"))
+    .digest("base64")
+    .replace(/[^A-Za-z0-9]/g, "")
+    .slice(0, 22);
+const WORDS =
+  "the agent reads the task plans a search calls a tool inspects the output compares it with the target and answers".split(
+    " ",
+  );
 
 /** The file name Inspect's recorder gives a log: `{created}_{task}_{task_id}.{eval|json}`. */
 export const inspectFileName = (s: InspectSpec): string =>
@@ -94,37 +105,84 @@ function sample(s: InspectSpec, r: Random, id: number, epoch: number, t0: number
   let pad = "";
   while (pad.length < (s.padding ?? 0)) pad += `${WORDS[r.int(WORDS.length)]} `;
   const start = t0 + (id * 7 + epoch) * 1000;
-  const score = value === null ? undefined : { value, answer, explanation: `the answer ${correct ? "matches" : "differs from"} the target` };
-  const scoreEvent = score === undefined ? [] : [{ event: "score", timestamp: iso(start + 400), score, target: `answer-${id}`, intermediate: false, scorer: "match" }];
+  const score =
+    value === null
+      ? undefined
+      : { value, answer, explanation: `the answer ${correct ? "matches" : "differs from"} the target` };
+  const scoreEvent =
+    score === undefined
+      ? []
+      : [
+          {
+            event: "score",
+            timestamp: iso(start + 400),
+            score,
+            target: `answer-${id}`,
+            intermediate: false,
+            scorer: "match",
+          },
+        ];
   const scores = score === undefined ? {} : { match: score };
   const uuid = shortId("uuid", s.seed, String(id), String(epoch));
-  const record: Record<string, unknown> = s.shape === "realistic" ? realistic() : {
-    id,
-    epoch,
-    input,
-    target: `answer-${id}`,
-    messages: [
-      { role: "user", content: input, source: "input" },
-      { role: "assistant", content: `${pad}${answer}`, source: "generate", model: s.model },
-    ],
-    output: { model: s.model, choices: [{ message: { role: "assistant", content: answer }, stop_reason: "stop" }], usage: { input_tokens: 40, output_tokens: 8, total_tokens: 48 } },
-    scores,
-    metadata: {},
-    store: {},
-    events: [{ event: "sample_init", timestamp: iso(start) }, { event: "model", timestamp: iso(start + 200), model: s.model }, ...scoreEvent],
-    model_usage: { [s.model]: { input_tokens: 40, output_tokens: 8, total_tokens: 48 } },
-    started_at: iso(start),
-    completed_at: iso(start + 500),
-    total_time: 0.5,
-    working_time: 0.4,
-    uuid,
-  };
-  if (errored) record["error"] = { message: "RuntimeError('sandbox exited with code 137')", traceback: "Traceback (most recent call last): …", traceback_ansi: "" };
+  const record: Record<string, unknown> =
+    s.shape === "realistic"
+      ? realistic()
+      : {
+          id,
+          epoch,
+          input,
+          target: `answer-${id}`,
+          messages: [
+            { role: "user", content: input, source: "input" },
+            { role: "assistant", content: `${pad}${answer}`, source: "generate", model: s.model },
+          ],
+          output: {
+            model: s.model,
+            choices: [{ message: { role: "assistant", content: answer }, stop_reason: "stop" }],
+            usage: { input_tokens: 40, output_tokens: 8, total_tokens: 48 },
+          },
+          scores,
+          metadata: {},
+          store: {},
+          events: [
+            { event: "sample_init", timestamp: iso(start) },
+            { event: "model", timestamp: iso(start + 200), model: s.model },
+            ...scoreEvent,
+          ],
+          model_usage: { [s.model]: { input_tokens: 40, output_tokens: 8, total_tokens: 48 } },
+          started_at: iso(start),
+          completed_at: iso(start + 500),
+          total_time: 0.5,
+          working_time: 0.4,
+          uuid,
+        };
+  if (errored)
+    record["error"] = {
+      message: "RuntimeError('sandbox exited with code 137')",
+      traceback: "Traceback (most recent call last): …",
+      traceback_ansi: "",
+    };
   if (s.case === "limits-and-edits" && id === 1) record["limit"] = { type: "token", limit: 4096 };
   if (s.case === "limits-and-edits" && id === 2 && score !== undefined) {
     const was = score.value === "C" ? "I" : "C";
-    (record["scores"] as Record<string, unknown>)["match"] = { ...score, history: [{ value: was, answer, provenance: { timestamp: iso(start + 9000), author: "reviewer", reason: "hand-checked" } }] };
-    (record["events"] as unknown[]).push({ event: "score_edit", score_name: "match", edit: { value: score.value, provenance: { timestamp: iso(start + 9000), author: "reviewer", reason: "hand-checked" } } });
+    (record["scores"] as Record<string, unknown>)["match"] = {
+      ...score,
+      history: [
+        {
+          value: was,
+          answer,
+          provenance: { timestamp: iso(start + 9000), author: "reviewer", reason: "hand-checked" },
+        },
+      ],
+    };
+    (record["events"] as unknown[]).push({
+      event: "score_edit",
+      score_name: "match",
+      edit: {
+        value: score.value,
+        provenance: { timestamp: iso(start + 9000), author: "reviewer", reason: "hand-checked" },
+      },
+    });
   }
   return { record, value, error: errored };
 
@@ -138,7 +196,12 @@ function sample(s: InspectSpec, r: Random, id: number, epoch: number, t0: number
       input,
       target: `answer-${id}`,
       messages: t.messages,
-      output: { model: s.model, choices: [{ message: t.messages[t.messages.length - 1], stop_reason: "stop" }], usage, time: 6.2 },
+      output: {
+        model: s.model,
+        choices: [{ message: t.messages[t.messages.length - 1], stop_reason: "stop" }],
+        usage,
+        time: 6.2,
+      },
       scores,
       metadata: t.metadata,
       store: t.store,
@@ -167,7 +230,15 @@ function fullSummary(m: Made, s: InspectSpec, t0: number): Record<string, unknow
     input: `Question ${id}: what does the tool report for case ${id}?`,
     uuid: shortId("uuid", s.seed, String(id), String(m.record["epoch"])),
     metadata: { difficulty: id % 3, category: WORDS[id % WORDS.length], source: `case_${id}` },
-    model_usage: { [s.model]: { input_tokens: 4100, output_tokens: 380, total_tokens: 4480, input_tokens_cache_read: 1200, reasoning_tokens: 0 } },
+    model_usage: {
+      [s.model]: {
+        input_tokens: 4100,
+        output_tokens: 380,
+        total_tokens: 4480,
+        input_tokens_cache_read: 1200,
+        reasoning_tokens: 0,
+      },
+    },
     started_at: iso(start),
     completed_at: iso(start + 12_500),
     total_time: 12.5,
@@ -178,7 +249,12 @@ function fullSummary(m: Made, s: InspectSpec, t0: number): Record<string, unknow
 }
 
 /** Inspect's figures over the samples that returned a score: the mean per sample over its epochs, then accuracy and stderr. */
-function inspectResults(made: readonly Made[]): { accuracy: number; stderr: number; scored: number; reduced: Map<number, number> } {
+function inspectResults(made: readonly Made[]): {
+  accuracy: number;
+  stderr: number;
+  scored: number;
+  reduced: Map<number, number>;
+} {
   const byId = new Map<number, number[]>();
   for (const m of made) {
     if (m.value === null) continue;
@@ -212,47 +288,110 @@ export function writeInspectLog(s: InspectSpec, out: (b: Uint8Array) => void): v
     dataset: { name: s.task, location: `${s.task}.jsonl`, samples: s.samples, sample_ids: ids, shuffled: false },
     model: s.model,
     model_args: {},
-    config: { epochs: s.epochs, epochs_reducer: ["mean"], fail_on_error: s.case === "retried-error", log_samples: true },
+    config: {
+      epochs: s.epochs,
+      epochs_reducer: ["mean"],
+      fail_on_error: s.case === "retried-error",
+      log_samples: true,
+    },
     packages: { inspect_ai: "0.3.255" },
-    scorers: [{ name: "match", options: {}, metrics: [{ name: "inspect_ai/accuracy", options: {} }, { name: "inspect_ai/stderr", options: {} }], metadata: {} }],
+    scorers: [
+      {
+        name: "match",
+        options: {},
+        metrics: [
+          { name: "inspect_ai/accuracy", options: {} },
+          { name: "inspect_ai/stderr", options: {} },
+        ],
+        metadata: {},
+      },
+    ],
   };
   const plan = { name: "plan", steps: [{ solver: "generate", params: {} }], config: {} };
   const each = function* (): Generator<Made> {
     const r = new Random(`${s.seed}:${s.case}:${s.task}`);
-    for (const epoch of Array.from({ length: s.epochs }, (_, i) => i + 1)) for (const id of ids) yield sample(s, r, id, epoch, t0);
+    for (const epoch of Array.from({ length: s.epochs }, (_, i) => i + 1))
+      for (const id of ids) yield sample(s, r, id, epoch, t0);
   };
   // Small records of every sample for results and summaries (never the samples themselves).
   const made: Made[] = [];
-  for (const m of each()) made.push({ record: { id: m.record["id"], epoch: m.record["epoch"], scores: m.record["scores"], error: m.error ? "RuntimeError" : undefined, limit: m.record["limit"] }, value: m.value, error: m.error });
+  for (const m of each())
+    made.push({
+      record: {
+        id: m.record["id"],
+        epoch: m.record["epoch"],
+        scores: m.record["scores"],
+        error: m.error ? "RuntimeError" : undefined,
+        limit: m.record["limit"],
+      },
+      value: m.value,
+      error: m.error,
+    });
   const res = inspectResults(made);
   const errors = made.filter((m) => m.error).length;
   const status = s.case === "retried-error" ? "error" : "success";
   const results = {
     total_samples: s.samples * s.epochs,
     completed_samples: made.length - errors,
-    scores: [{
-      name: "match", scorer: "match", reducer: "mean", scored_samples: res.scored, unscored_samples: 0, params: {},
-      metrics: {
-        accuracy: { name: "accuracy", value: s.case === "metric-inflated" ? Math.min(1, res.accuracy + 0.1) : res.accuracy, params: {} },
-        stderr: { name: "stderr", value: res.stderr, params: {} },
+    scores: [
+      {
+        name: "match",
+        scorer: "match",
+        reducer: "mean",
+        scored_samples: res.scored,
+        unscored_samples: 0,
+        params: {},
+        metrics: {
+          accuracy: {
+            name: "accuracy",
+            value: s.case === "metric-inflated" ? Math.min(1, res.accuracy + 0.1) : res.accuracy,
+            params: {},
+          },
+          stderr: { name: "stderr", value: res.stderr, params: {} },
+        },
       },
-    }],
+    ],
   };
-  const stats = { started_at: iso(t0), completed_at: iso(t0 + (s.samples * 7 + s.epochs + 10) * 1000), model_usage: {} };
-  const header = { version: 2, status, eval: evalSpec, plan, results, stats, ...(status === "error" ? { error: { message: "RuntimeError('sandbox exited with code 137')", traceback: "", traceback_ansi: "" } } : {}) };
+  const stats = {
+    started_at: iso(t0),
+    completed_at: iso(t0 + (s.samples * 7 + s.epochs + 10) * 1000),
+    model_usage: {},
+  };
+  const header = {
+    version: 2,
+    status,
+    eval: evalSpec,
+    plan,
+    results,
+    stats,
+    ...(status === "error"
+      ? { error: { message: "RuntimeError('sandbox exited with code 137')", traceback: "", traceback_ansi: "" } }
+      : {}),
+  };
   const summaries = made.map((m, i) => ({
-    id: m.record["id"], epoch: m.record["epoch"], input: `Question ${String(m.record["id"])}`, target: `answer-${String(m.record["id"])}`,
-    scores: s.case === "summary-edited" && i === 0 ? { match: { value: m.value === "C" ? "I" : "C" } } : m.record["scores"],
+    id: m.record["id"],
+    epoch: m.record["epoch"],
+    input: `Question ${String(m.record["id"])}`,
+    target: `answer-${String(m.record["id"])}`,
+    scores:
+      s.case === "summary-edited" && i === 0 ? { match: { value: m.value === "C" ? "I" : "C" } } : m.record["scores"],
     ...(m.error ? { error: "RuntimeError('sandbox exited with code 137')" } : {}),
     ...(m.record["limit"] ? { limit: "token" } : {}),
-    retries: 0, completed: true,
+    retries: 0,
+    completed: true,
     ...(s.shape === "realistic" ? fullSummary(m, s, t0) : {}),
   }));
-  const reductions = [{ scorer: "match", reducer: "mean", samples: [...res.reduced].map(([id, value]) => ({ value, sample_id: id })) }];
+  const reductions = [
+    { scorer: "match", reducer: "mean", samples: [...res.reduced].map(([id, value]) => ({ value, sample_id: id })) },
+  ];
   const json = (v: unknown) => Buffer.from(JSON.stringify(v));
 
   if (s.format === "json") {
-    out(Buffer.from(`{"version": 2, "status": ${JSON.stringify(status)}, "eval": ${JSON.stringify(evalSpec)}, "plan": ${JSON.stringify(plan)}, "results": ${JSON.stringify(results)}, "stats": ${JSON.stringify(stats)}, "samples": [`));
+    out(
+      Buffer.from(
+        `{"version": 2, "status": ${JSON.stringify(status)}, "eval": ${JSON.stringify(evalSpec)}, "plan": ${JSON.stringify(plan)}, "results": ${JSON.stringify(results)}, "stats": ${JSON.stringify(stats)}, "samples": [`,
+      ),
+    );
     let first = true;
     for (const m of each()) {
       out(Buffer.from(`${first ? "" : ", "}${JSON.stringify(m.record)}`));
@@ -273,7 +412,10 @@ export function writeInspectLog(s: InspectSpec, out: (b: Uint8Array) => void): v
     const data = json(m.record);
     // The first sample's CRC in the directory is not its bytes' (a bit flipped on disk).
     if (s.case === "corrupt-member" && n === 0) {
-      z.add(`samples/${String(m.record["id"])}_epoch_${String(m.record["epoch"])}.json`, data, s.method, { ...o, crc: 0xdeadbeef });
+      z.add(`samples/${String(m.record["id"])}_epoch_${String(m.record["epoch"])}.json`, data, s.method, {
+        ...o,
+        crc: 0xdeadbeef,
+      });
     } else z.add(`samples/${String(m.record["id"])}_epoch_${String(m.record["epoch"])}.json`, data, s.method, o);
     n++;
     if (n % flush === 0) {

@@ -110,8 +110,17 @@ function endingState(outcome: NativeOutcome, frame: number): State | null {
   switch (outcome) {
     case "victory":
     case "late-victory":
-      return { ...s, playing: false, is_dead: true, escaped: true, depth: 0, max_depth: 20, died_from: "ripe old age", silmarils: 1,
-        inventory: [...s.inventory, { slot: 1, k_idx: 131, tval: 39, sval: 9, number: 1, name1: 0 }] };
+      return {
+        ...s,
+        playing: false,
+        is_dead: true,
+        escaped: true,
+        depth: 0,
+        max_depth: 20,
+        died_from: "ripe old age",
+        silmarils: 1,
+        inventory: [...s.inventory, { slot: 1, k_idx: 131, tval: 39, sval: 9, number: 1, name1: 0 }],
+      };
     case "death":
     case "torn-ending":
       return { ...s, is_dead: true, died_from: "an orc" };
@@ -129,7 +138,12 @@ export type SynthFile = [path: string, bytes: () => Iterable<string | Uint8Array
 
 /** The files of one bundle: relative path → bytes (small bundles; tests). */
 export function synthNative(spec: NativeSpec): Map<string, Buffer> {
-  return new Map(nativeFiles(spec).map(([path, bytes]) => [path, Buffer.concat([...bytes()].map((p) => (typeof p === "string" ? Buffer.from(p) : p)))]));
+  return new Map(
+    nativeFiles(spec).map(([path, bytes]) => [
+      path,
+      Buffer.concat([...bytes()].map((p) => (typeof p === "string" ? Buffer.from(p) : p))),
+    ]),
+  );
 }
 
 /** What writing the journal found, for the files written after it. */
@@ -150,7 +164,14 @@ interface Written {
 export function nativeFiles(spec: NativeSpec): SynthFile[] {
   let written: Written | null = null;
   const journal = function* (): Generator<string> {
-    const w: Written = { records: 0, head: "", endAt: 0, ending: null, snapshot: null, counts: { keys: 0, observations: 0, scores: 0 } };
+    const w: Written = {
+      records: 0,
+      head: "",
+      endAt: 0,
+      ending: null,
+      snapshot: null,
+      counts: { keys: 0, observations: 0, scores: 0 },
+    };
     yield* chain(records(spec, w), spec.fault, spec.outcome === "torn-ending", w);
     written = w;
   };
@@ -161,19 +182,24 @@ export function nativeFiles(spec: NativeSpec): SynthFile[] {
   const files: SynthFile[] = [["journal.jsonl", journal]];
   const stopped = spec.outcome === "unterminated";
   // A torn run keeps the summary written before the writer died (stale: not checked).
-  if (!stopped && spec.fault !== "missing-summary") files.push(["summary.json", () => [JSON.stringify(summaryOf(spec, after())) + "\n"]]);
-  const scored = spec.outcome !== "unterminated" && (endingState(spec.outcome, 0) !== null || spec.outcome === "interrupted");
+  if (!stopped && spec.fault !== "missing-summary")
+    files.push(["summary.json", () => [JSON.stringify(summaryOf(spec, after())) + "\n"]]);
+  const scored =
+    spec.outcome !== "unterminated" && (endingState(spec.outcome, 0) !== null || spec.outcome === "interrupted");
   if (scored)
-    files.push(["snapshot.json", () => {
-      let snapshot = after().snapshot!;
-      if (spec.fault === "snapshot-mismatch") {
-        // Keep the digest the journal names but change what it describes.
-        const s = JSON.parse(snapshot.toString());
-        s.state.turn += 1;
-        snapshot = Buffer.from(JSON.stringify(s));
-      }
-      return [snapshot];
-    }]);
+    files.push([
+      "snapshot.json",
+      () => {
+        let snapshot = after().snapshot!;
+        if (spec.fault === "snapshot-mismatch") {
+          // Keep the digest the journal names but change what it describes.
+          const s = JSON.parse(snapshot.toString());
+          s.state.turn += 1;
+          snapshot = Buffer.from(JSON.stringify(s));
+        }
+        return [snapshot];
+      },
+    ]);
   return files;
 }
 
@@ -246,7 +272,15 @@ function* records(spec: NativeSpec, w: Written): Generator<Record<string, unknow
   if (scored && !stopped) {
     step();
     const l = last!;
-    w.snapshot = Buffer.from(JSON.stringify({ format: "assay.snapshot/1", session: `${spec.experiment}.${spec.trial}.a${spec.attempt}`, frame: l.frame, at, state: l.state }));
+    w.snapshot = Buffer.from(
+      JSON.stringify({
+        format: "assay.snapshot/1",
+        session: `${spec.experiment}.${spec.trial}.a${spec.attempt}`,
+        frame: l.frame,
+        at,
+        state: l.state,
+      }),
+    );
     yield record("score", { final: true, snapshot: sha(w.snapshot) });
   } else if (spec.outcome === "resource-bound") {
     step();
@@ -254,12 +288,21 @@ function* records(spec: NativeSpec, w: Written): Generator<Record<string, unknow
   }
   if (!stopped) {
     step();
-    yield record("end", { status: statusOf(spec.outcome), reason: spec.outcome === "torn-ending" ? "native ending" : `synthetic ${spec.outcome}` });
+    yield record("end", {
+      status: statusOf(spec.outcome),
+      reason: spec.outcome === "torn-ending" ? "native ending" : `synthetic ${spec.outcome}`,
+    });
   }
 }
 
 const statusOf = (outcome: NativeOutcome): string =>
-  endingState(outcome, 0) !== null ? "completed" : outcome === "interrupted" ? "interrupted" : outcome === "resource-bound" ? "resource-bound" : "abnormal";
+  endingState(outcome, 0) !== null
+    ? "completed"
+    : outcome === "interrupted"
+      ? "interrupted"
+      : outcome === "resource-bound"
+        ? "resource-bound"
+        : "abnormal";
 
 function summaryOf(spec: NativeSpec, w: Written): Record<string, unknown> {
   const e = w.ending;
@@ -274,7 +317,8 @@ function summaryOf(spec: NativeSpec, w: Written): Record<string, unknown> {
     journal: { records: w.records, head: w.head },
     status: statusOf(spec.outcome),
     ended_at: w.endAt,
-    native_ending: e === null ? null : { at: e.at, frame: e.frame, escaped: e.state.escaped, is_dead: true, depth: e.state.depth },
+    native_ending:
+      e === null ? null : { at: e.at, frame: e.frame, escaped: e.state.escaped, is_dead: true, depth: e.state.depth },
     victory: spec.fault === "summary-claims-victory" ? true : victory,
     snapshot: w.snapshot === null ? null : sha(w.snapshot),
     counts: w.counts,
@@ -285,7 +329,12 @@ function summaryOf(spec: NativeSpec, w: Written): Record<string, unknown> {
  * Serialise and chain the records, line by line; some faults are applied to the text. A torn
  * ending holds its last line back and writes it cut short (20 characters short, with no \n).
  */
-function* chain(recs: Iterable<Record<string, unknown>>, fault: NativeFault | undefined, torn: boolean, w: Written): Generator<string> {
+function* chain(
+  recs: Iterable<Record<string, unknown>>,
+  fault: NativeFault | undefined,
+  torn: boolean,
+  w: Written,
+): Generator<string> {
   let prev = "0".repeat(64);
   let held: string | null = null;
   const eol = fault === "crlf" ? "\r\n" : "\n";
@@ -294,12 +343,14 @@ function* chain(recs: Iterable<Record<string, unknown>>, fault: NativeFault | un
     l["prev"] = prev;
     let s = JSON.stringify(l);
     if (i === 0 && fault === "nan-meta") s = s.replace(`"max_turns":400`, `"max_turns":NaN`);
-    if (i === 0 && fault === "seed-uppercase") s = s.replace(/"seed":"([0-9a-f]+)"/, (_m, x: string) => `"seed":"${x.toUpperCase()}"`);
+    if (i === 0 && fault === "seed-uppercase")
+      s = s.replace(/"seed":"([0-9a-f]+)"/, (_m, x: string) => `"seed":"${x.toUpperCase()}"`);
     if (l["type"] === "keys" && i === 2 && fault === "duplicate-key") s = s.replace(/}$/, `,"keys":"x"}`);
     if (l["type"] === "observation" && i === 3 && fault === "float-frame") s = s.replace(`"frame":1,`, `"frame":1.0,`);
     prev = sha(s);
     // Altered after chaining: the next line's prev no longer matches.
-    if (i === 3 && fault === "bad-chain") s = s.replace(/"turn":([0-9]+)/, (_m, x: string) => `"turn":${Number(x) + 1}`);
+    if (i === 3 && fault === "bad-chain")
+      s = s.replace(/"turn":([0-9]+)/, (_m, x: string) => `"turn":${Number(x) + 1}`);
     if (held !== null) yield held + eol;
     held = s;
     i++;

@@ -36,7 +36,8 @@ export function compressed(data: Uint8Array, method: Method, frames = 1): Uint8A
   if (!zstdReady) throw new Error("readyZstd() must be awaited before writing zstd members");
   const step = Math.ceil(data.length / frames) || 1;
   const parts: Uint8Array[] = [];
-  for (let at = 0; at < data.length || parts.length === 0; at += step) parts.push(zstdCompress(data.subarray(at, at + step), 3));
+  for (let at = 0; at < data.length || parts.length === 0; at += step)
+    parts.push(zstdCompress(data.subarray(at, at + step), 3));
   return Buffer.concat(parts);
 }
 
@@ -80,7 +81,14 @@ export class ZipWriter {
    */
   add(name: string, data: Uint8Array, method: Method, o: MemberOptions = {}): void {
     const body = o.body ?? compressed(data, method, o.frames);
-    const w: Written = { name: Buffer.from(name, "utf8"), method, crc: o.crc ?? crc32(data), csize: body.length, usize: o.usize ?? data.length, offset: this.offset };
+    const w: Written = {
+      name: Buffer.from(name, "utf8"),
+      method,
+      crc: o.crc ?? crc32(data),
+      csize: body.length,
+      usize: o.usize ?? data.length,
+      offset: this.offset,
+    };
     const localName = o.localName === undefined ? w.name : Buffer.from(o.localName, "utf8");
     const extra = this.zip64 ? Buffer.alloc(20) : Buffer.alloc(0);
     if (this.zip64) {
@@ -163,7 +171,10 @@ export class ZipWriter {
 }
 
 /** A whole archive in memory (small logs, tests). */
-export function zipBytes(members: readonly ({ name: string; data: Uint8Array; method: Method } & MemberOptions)[], o: { zip64?: boolean; end?: boolean } = {}): Buffer {
+export function zipBytes(
+  members: readonly ({ name: string; data: Uint8Array; method: Method } & MemberOptions)[],
+  o: { zip64?: boolean; end?: boolean } = {},
+): Buffer {
   const parts: Uint8Array[] = [];
   const w = new ZipWriter((b) => parts.push(b), o.zip64 ?? false);
   for (const m of members) w.add(m.name, m.data, m.method, m);

@@ -8,9 +8,22 @@ const trialId = (i: number) => `t${String(i).padStart(7, "0")}`;
 
 export function writeBigResults(file: string, n: number, lost: (i: number) => boolean): { victories: number } {
   const run: Results["run"] = {
-    tool_version: "0.1.0", scoring_version: 5, started_at: "2026-12-01T00:00:00.000Z", complete: true, shard: null, roots: ["big"],
-    options: { invalid: "count", resource_bound: "default", errors: "exclude", schedules: [], hmac_key: null, filters: null },
-    jobs: [], unrecognised: { count: 0, paths: [] },
+    tool_version: "0.1.0",
+    scoring_version: 5,
+    started_at: "2026-12-01T00:00:00.000Z",
+    complete: true,
+    shard: null,
+    roots: ["big"],
+    options: {
+      invalid: "count",
+      resource_bound: "default",
+      errors: "exclude",
+      schedules: [],
+      hmac_key: null,
+      filters: null,
+    },
+    jobs: [],
+    unrecognised: { count: 0, paths: [] },
   };
   const fd = openSync(file, "w");
   let held: string[] = [];
@@ -27,13 +40,31 @@ export function writeBigResults(file: string, n: number, lost: (i: number) => bo
     const victory = !lost(i);
     if (victory) victories++;
     const e = blankEntry({
-      validity: "valid", errors: [], profile: "native-game", experiment: "big", trial: trialId(i), attempt: 1, seed: (i * 2654435761 >>> 0).toString(16).padStart(32, "0"),
-      digest: (i * 40503 >>> 0).toString(16).padStart(64, "0"), status: "completed", ending: true, final_score: true, victory, late: false,
+      validity: "valid",
+      errors: [],
+      profile: "native-game",
+      experiment: "big",
+      trial: trialId(i),
+      attempt: 1,
+      seed: ((i * 2654435761) >>> 0).toString(16).padStart(32, "0"),
+      digest: ((i * 40503) >>> 0).toString(16).padStart(64, "0"),
+      status: "completed",
+      ending: true,
+      final_score: true,
+      victory,
+      late: false,
     });
     put(`${i === 0 ? "" : ","}${JSON.stringify({ path: `big/${trialId(i)}/a1`, ...e })}`);
   }
   const x = blankExperiment("big", "native-game", n);
-  x.accuracy = { value: victories / n, victories, scored: n, wilson95: wilson95(victories, n), interval: null, interval_reason: null };
+  x.accuracy = {
+    value: victories / n,
+    victories,
+    scored: n,
+    wilson95: wilson95(victories, n),
+    interval: null,
+    interval_reason: null,
+  };
   x.completion = { value: 1, completed: n, scheduled: n, interval: null, interval_reason: null };
   x.retry = [];
   put(`],"experiments":[${JSON.stringify(x)}]}\n`);

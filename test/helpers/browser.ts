@@ -12,7 +12,16 @@ export const CHROMIUM = "/usr/bin/chromium";
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
 export const REQUIRE_CHROMIUM = process.env["CI"] === "true";
 
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 export interface Opened {
   page: Page;
@@ -33,7 +42,11 @@ export async function launch(): Promise<Browser> {
   const profile = mkdtempSync(join(SCRATCH, "assay-chromium-"));
   let context: BrowserContext;
   try {
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+    });
   } catch (e) {
     rmSync(profile, { recursive: true, force: true });
     throw e;

@@ -15,42 +15,108 @@ export const DEADLINE = T0 + 3_600_000;
 export type Rec = Record<string, unknown>;
 
 export type State = {
-  character_generated: boolean; playing: boolean; is_dead: boolean; escaped: boolean;
-  depth: number; max_depth: number; game_type: number; noscore: number; wizard: boolean;
-  score_options: boolean; died_from: string; turn: number; playerturn: number; silmarils: number;
+  character_generated: boolean;
+  playing: boolean;
+  is_dead: boolean;
+  escaped: boolean;
+  depth: number;
+  max_depth: number;
+  game_type: number;
+  noscore: number;
+  wizard: boolean;
+  score_options: boolean;
+  died_from: string;
+  turn: number;
+  playerturn: number;
+  silmarils: number;
   inventory: { slot: number; k_idx: number; tval: number; sval: number; number: number; name1: number }[];
 };
 
 export const live = (over: Partial<State> = {}): State => ({
-  character_generated: true, playing: true, is_dead: false, escaped: false, depth: 1, max_depth: 1,
-  game_type: 0, noscore: 0, wizard: false, score_options: false, died_from: "", turn: 10, playerturn: 5,
-  silmarils: 0, inventory: [{ slot: 0, k_idx: 20, tval: 23, sval: 1, number: 1, name1: 0 }], ...over,
+  character_generated: true,
+  playing: true,
+  is_dead: false,
+  escaped: false,
+  depth: 1,
+  max_depth: 1,
+  game_type: 0,
+  noscore: 0,
+  wizard: false,
+  score_options: false,
+  died_from: "",
+  turn: 10,
+  playerturn: 5,
+  silmarils: 0,
+  inventory: [{ slot: 0, k_idx: 20, tval: 23, sval: 1, number: 1, name1: 0 }],
+  ...over,
 });
 export const SILMARIL = { slot: 1, k_idx: 131, tval: 39, sval: 9, number: 1, name1: 0 };
 export const CROWN = { slot: 2, k_idx: 300, tval: 33, sval: 50, number: 1, name1: 176 };
 /** The state do_cmd_escape leaves, with a Silmaril held. */
 export const escaped = (over: Partial<State> = {}): State =>
-  live({ playing: false, is_dead: true, escaped: true, depth: 0, max_depth: 20, died_from: "ripe old age", turn: 900, playerturn: 450, silmarils: 1,
-    inventory: [live().inventory[0]!, SILMARIL], ...over });
+  live({
+    playing: false,
+    is_dead: true,
+    escaped: true,
+    depth: 0,
+    max_depth: 20,
+    died_from: "ripe old age",
+    turn: 900,
+    playerturn: 450,
+    silmarils: 1,
+    inventory: [live().inventory[0]!, SILMARIL],
+    ...over,
+  });
 /** A monster kill: is_dead set, playing still set. */
-export const killed = (over: Partial<State> = {}): State => live({ is_dead: true, died_from: "an orc", depth: 7, max_depth: 9, turn: 500, playerturn: 250, ...over });
+export const killed = (over: Partial<State> = {}): State =>
+  live({ is_dead: true, died_from: "an orc", depth: 7, max_depth: 9, turn: 500, playerturn: 250, ...over });
 
 export interface HeaderOpts {
-  experiment?: string; trial?: string; attempt?: number; seed?: string; deadline?: number; meta?: Rec; at?: number; session?: string;
+  experiment?: string;
+  trial?: string;
+  attempt?: number;
+  seed?: string;
+  deadline?: number;
+  meta?: Rec;
+  at?: number;
+  session?: string;
 }
 export const header = (o: HeaderOpts = {}): Rec => ({
-  type: "session", at: o.at ?? T0, format: "assay.bundle/1", profile: "native-game",
-  session: o.session ?? `s-${o.trial ?? "t1"}-${o.attempt ?? 1}`, experiment: o.experiment ?? "exp", trial: o.trial ?? "t1",
-  attempt: o.attempt ?? 1, seed: o.seed ?? "00112233445566778899aabbccddeeff",
-  harness: { name: "silq-bench", revision: "0.5.0" }, deadline: o.deadline ?? DEADLINE, meta: o.meta ?? { model: "m-1" },
+  type: "session",
+  at: o.at ?? T0,
+  format: "assay.bundle/1",
+  profile: "native-game",
+  session: o.session ?? `s-${o.trial ?? "t1"}-${o.attempt ?? 1}`,
+  experiment: o.experiment ?? "exp",
+  trial: o.trial ?? "t1",
+  attempt: o.attempt ?? 1,
+  seed: o.seed ?? "00112233445566778899aabbccddeeff",
+  harness: { name: "silq-bench", revision: "0.5.0" },
+  deadline: o.deadline ?? DEADLINE,
+  meta: o.meta ?? { model: "m-1" },
 });
 
 /** Independent victory oracle (contract §4.3), deadline included. */
 export function oracleVictory(state: State, at: number, deadline: number): boolean {
-  const held = state.inventory.some((i) => i.number > 0 &&
-    ((i.tval === 39 && i.sval === 9 && i.k_idx > 0) || (i.tval === 33 && i.sval === 50 && [176, 177, 178].includes(i.name1))));
-  return state.escaped && state.is_dead && !state.playing && state.depth === 0 && state.character_generated &&
-    state.game_type === 0 && (state.noscore & 15) === 0 && !state.wizard && !state.score_options && held && at <= deadline;
+  const held = state.inventory.some(
+    (i) =>
+      i.number > 0 &&
+      ((i.tval === 39 && i.sval === 9 && i.k_idx > 0) ||
+        (i.tval === 33 && i.sval === 50 && [176, 177, 178].includes(i.name1))),
+  );
+  return (
+    state.escaped &&
+    state.is_dead &&
+    !state.playing &&
+    state.depth === 0 &&
+    state.character_generated &&
+    state.game_type === 0 &&
+    (state.noscore & 15) === 0 &&
+    !state.wizard &&
+    !state.score_options &&
+    held &&
+    at <= deadline
+  );
 }
 
 /**
@@ -119,8 +185,14 @@ export function bundle(records: (Rec | { raw: string })[], o: BundleOpts = {}): 
     if ("raw" in r) continue;
     if (r["type"] === "observation") lastObs = r;
     if (r["type"] === "score" && r["snapshot"] === "auto") {
-      const snap = { format: "assay.snapshot/1", session: hdr["session"], frame: lastObs?.["frame"], at: r["at"], state: lastObs?.["state"],
-        ...(typeof o.snapshot === "object" && o.snapshot !== null ? o.snapshot : {}) };
+      const snap = {
+        format: "assay.snapshot/1",
+        session: hdr["session"],
+        frame: lastObs?.["frame"],
+        at: r["at"],
+        state: lastObs?.["state"],
+        ...(typeof o.snapshot === "object" && o.snapshot !== null ? o.snapshot : {}),
+      };
       snapshotText = JSON.stringify(snap);
       r["snapshot"] = sha(snapshotText);
     }
@@ -135,9 +207,18 @@ export function bundle(records: (Rec | { raw: string })[], o: BundleOpts = {}): 
     const es = ending?.["state"] as State | undefined;
     const finalScore = plain.find((r) => r["type"] === "score" && r["final"] === true);
     const auto: Rec = {
-      format: "assay.summary/1", session: hdr["session"], experiment: hdr["experiment"], trial: hdr["trial"], attempt: hdr["attempt"], seed: hdr["seed"],
-      journal: { records: lines.length, head }, status: end["status"], ended_at: end["at"],
-      native_ending: ending ? { at: ending["at"], frame: ending["frame"], escaped: es!.escaped, is_dead: es!.is_dead, depth: es!.depth } : null,
+      format: "assay.summary/1",
+      session: hdr["session"],
+      experiment: hdr["experiment"],
+      trial: hdr["trial"],
+      attempt: hdr["attempt"],
+      seed: hdr["seed"],
+      journal: { records: lines.length, head },
+      status: end["status"],
+      ended_at: end["at"],
+      native_ending: ending
+        ? { at: ending["at"], frame: ending["frame"], escaped: es!.escaped, is_dead: es!.is_dead, depth: es!.depth }
+        : null,
       victory: ending ? oracleVictory(es!, ending["at"] as number, hdr["deadline"] as number) : false,
       snapshot: finalScore ? finalScore["snapshot"] : null,
       counts: {
@@ -161,7 +242,10 @@ export function memSource(files: Record<string, string | Buffer>): BundleSource 
     for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join("/"));
   }
   return {
-    entries: [...[...dirs].map((path) => ({ path, kind: "dir" as const, size: 0 })), ...[...bufs].map(([path, b]) => ({ path, kind: "file" as const, size: b.length }))],
+    entries: [
+      ...[...dirs].map((path) => ({ path, kind: "dir" as const, size: 0 })),
+      ...[...bufs].map(([path, b]) => ({ path, kind: "file" as const, size: b.length })),
+    ],
     read: (p) => [bufs.get(p)!],
   };
 }
@@ -182,15 +266,21 @@ export function writeFiles(dir: string, files: Record<string, string | Buffer>):
  * Rewrite lines of a chained log (1-based line number → new text or bytes) and re-chain every
  * `prev` after them, so only the edited lines are at fault. Returns the new bytes and head.
  */
-export function rechain(text: string | Buffer, edits: Record<number, (line: string) => string | Buffer>): { bytes: Buffer; head: string; records: number } {
+export function rechain(
+  text: string | Buffer,
+  edits: Record<number, (line: string) => string | Buffer>,
+): { bytes: Buffer; head: string; records: number } {
   const out: Buffer[] = [];
   let prev = ZERO;
-  String(text).split("\n").slice(0, -1).forEach((line, i) => {
-    const s = JSON.stringify({ ...JSON.parse(line), prev });
-    const changed = edits[i + 1]?.(s) ?? s;
-    const b = Buffer.isBuffer(changed) ? changed : Buffer.from(changed);
-    out.push(b);
-    prev = sha(b);
-  });
+  String(text)
+    .split("\n")
+    .slice(0, -1)
+    .forEach((line, i) => {
+      const s = JSON.stringify({ ...JSON.parse(line), prev });
+      const changed = edits[i + 1]?.(s) ?? s;
+      const b = Buffer.isBuffer(changed) ? changed : Buffer.from(changed);
+      out.push(b);
+      prev = sha(b);
+    });
   return { bytes: Buffer.concat(out.flatMap((b) => [b, Buffer.from("\n")])), head: prev, records: out.length };
 }

@@ -10,7 +10,11 @@ import { main } from "../../src/cli/main.js";
 export const CLI = new URL("../../dist/cli.js", import.meta.url).pathname;
 
 /** Run main() in this process with `env` as its whole environment; stdout a terminal only when asked. */
-export async function run(argv: string[], env: Record<string, string | undefined> = {}, tty: { stdoutIsTTY?: boolean } = {}) {
+export async function run(
+  argv: string[],
+  env: Record<string, string | undefined> = {},
+  tty: { stdoutIsTTY?: boolean } = {},
+) {
   let stdout = "";
   let stderr = "";
   const code = await main(argv, {
@@ -43,7 +47,12 @@ const AS_NOBODY = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 /** Spawn the built CLI and wait: its exit code (null if killed), signal, stdout and stderr. */
 export function spawnCli(argv: string[], opts: SpawnOptions = {}) {
   const { node = [], env, unprivileged = false, ...rest } = opts;
-  const r = spawnSync(process.execPath, [...node, CLI, ...argv], { encoding: "utf8", ...rest, ...(unprivileged ? AS_NOBODY : {}), env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, [...node, CLI, ...argv], {
+    encoding: "utf8",
+    ...rest,
+    ...(unprivileged ? AS_NOBODY : {}),
+    env: { ...process.env, ...env },
+  });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -59,12 +68,18 @@ export interface Started {
 
 /** Start the built CLI without waiting for it (a test that must answer its requests, or watch and kill it). */
 export function startCli(argv: string[], opts: Pick<SpawnOptions, "cwd" | "env"> = {}): Started {
-  const child = spawn(process.execPath, [CLI, ...argv], { cwd: opts.cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...opts.env } });
+  const child = spawn(process.execPath, [CLI, ...argv], {
+    cwd: opts.cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...opts.env },
+  });
   let out = "";
   let err = "";
   child.stdout.setEncoding("utf8").on("data", (t: string) => void (out += t));
   child.stderr.setEncoding("utf8").on("data", (t: string) => void (err += t));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal })),
+  );
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 

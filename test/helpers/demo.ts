@@ -22,11 +22,20 @@ export async function demoReport(out: string): Promise<DemoReport> {
   const corpus = join(kept, "corpus");
   const jsonFile = join(out, "demo.json");
   const htmlFile = join(out, "demo.html");
-  for (const [format, file] of [["json", jsonFile], ["html", htmlFile]] as const) {
+  for (const [format, file] of [
+    ["json", jsonFile],
+    ["html", htmlFile],
+  ] as const) {
     const r = await run(["score", corpus, "--quiet", "--format", format, "--out", file]);
     if (r.code !== 0) throw new Error(`assay score --format ${format}: exit ${r.code}: ${r.stderr}`);
   }
-  return { doc: JSON.parse(readFileSync(jsonFile, "utf8")) as Results, html: readFileSync(htmlFile, "utf8"), htmlFile, corpus, cleanup: () => rmSync(kept, { recursive: true, force: true }) };
+  return {
+    doc: JSON.parse(readFileSync(jsonFile, "utf8")) as Results,
+    html: readFileSync(htmlFile, "utf8"),
+    htmlFile,
+    corpus,
+    cleanup: () => rmSync(kept, { recursive: true, force: true }),
+  };
 }
 
 /**

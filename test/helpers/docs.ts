@@ -19,7 +19,8 @@ import { HAVE_SHARED, SHARED_DIR } from "./shared.js";
 /** Real archives the docs quote, copied into the sandbox from ../shared/real-world when it is there. */
 export const REAL_WORLD: Record<string, string> = {
   "test-oracle-runloop": "harbor-jobs/akashraajputh--New_hire-akash-horbor_task/jobs/test-oracle-runloop",
-  "tb-runs": "terminal-bench/David-kibobo--ai-challenges/Tasks/software-development/051552bf_21cb_4d6e_985a_435764d87689_terminal_bench_fifo_medium/model_run_logs",
+  "tb-runs":
+    "terminal-bench/David-kibobo--ai-challenges/Tasks/software-development/051552bf_21cb_4d6e_985a_435764d87689_terminal_bench_fifo_medium/model_run_logs",
   "eval-lab-runs": "harbor-jobs/PeterMakhnatch--eval-lab/research/evidence/runs",
   "inner-logs": "inspect-more/YuehHanChen--ccot_oe_results/logs",
 };
@@ -119,7 +120,9 @@ export function transcriptMisses(shown: string[], output: string): string[] {
 export function writeSandbox(dir: string): void {
   const demo = spawnCli(["demo", "--out", dir]);
   if (demo.code !== 0) throw new Error(`assay demo --out ${dir}: exit ${demo.code}\n${demo.stderr}`);
-  if (HAVE_SHARED) for (const [name, from] of Object.entries(REAL_WORLD)) cpSync(join(SHARED_DIR, "real-world", from), join(dir, name), { recursive: true });
+  if (HAVE_SHARED)
+    for (const [name, from] of Object.entries(REAL_WORLD))
+      cpSync(join(SHARED_DIR, "real-world", from), join(dir, name), { recursive: true });
   mkdirSync(join(dir, "bin"));
   writeFileSync(join(dir, "bin", "assay"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
   chmodSync(join(dir, "bin", "assay"), 0o755);
@@ -130,7 +133,11 @@ export function writeSandbox(dir: string): void {
  * (PATH, HOME, the Messages API's URL) and a fake API key. Asynchronous: the fake Messages API
  * answers from the test's own process.
  */
-export function shell(cwd: string, command: string, env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+export function shell(
+  cwd: string,
+  command: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string; err: string }> {
   const child = spawn("bash", ["-c", command], {
     cwd,
     timeout: 120_000,
@@ -152,7 +159,9 @@ export function docsMessagesApi(): FakeMessagesApi {
   const fake = FakeMessagesApi.forTests();
   fake.fallback = (req) => {
     const tool = req.body.tools?.[0];
-    return toolUseReply(tool?.name ?? "none", answerFor(tool?.input_schema), { usage: { input_tokens: 1200, output_tokens: 300 } });
+    return toolUseReply(tool?.name ?? "none", answerFor(tool?.input_schema), {
+      usage: { input_tokens: 1200, output_tokens: 300 },
+    });
   };
   return fake;
 }
@@ -163,7 +172,8 @@ export function answerFor(schema: any): unknown {
   if (schema?.const !== undefined) return schema.const;
   for (const k of ["anyOf", "oneOf"] as const) if (Array.isArray(schema?.[k])) return answerFor(schema[k][0]);
   const type = Array.isArray(schema?.type) ? schema.type[0] : schema?.type;
-  if (type === "object") return Object.fromEntries(Object.entries<any>(schema.properties ?? {}).map(([k, v]) => [k, answerFor(v)]));
+  if (type === "object")
+    return Object.fromEntries(Object.entries<any>(schema.properties ?? {}).map(([k, v]) => [k, answerFor(v)]));
   if (type === "array") return Array.from({ length: schema.minItems ?? 0 }, () => answerFor(schema.items));
   if (type === "string") return "The evidence shown supports this.";
   if (type === "number" || type === "integer") return schema.minimum ?? 0;

@@ -41,7 +41,10 @@ export type BatchResult =
   | { type: "canceled" }
   | { type: "expired" };
 /** The message a batch entry succeeded with: a tool_use reply's body. */
-export const batchMessage = (name: string, input: unknown): BatchResult => ({ type: "succeeded", message: toolUseReply(name, input).body });
+export const batchMessage = (name: string, input: unknown): BatchResult => ({
+  type: "succeeded",
+  message: toolUseReply(name, input).body,
+});
 
 // Not on the SDK's deprecated list (those make every create() call console.warn).
 const DEFAULT_MODEL = "claude-sonnet-5-5";
@@ -60,7 +63,12 @@ export function errorReply(status: number, type: string, message: string, retryA
 export function toolUseReply(
   name: string,
   input: unknown,
-  opts: { id?: string; model?: string; usage?: { input_tokens: number; output_tokens: number }; requestId?: string } = {},
+  opts: {
+    id?: string;
+    model?: string;
+    usage?: { input_tokens: number; output_tokens: number };
+    requestId?: string;
+  } = {},
 ): FakeReply {
   return {
     status: 200,
@@ -170,10 +178,16 @@ export class FakeMessagesApi {
    * Message Batches: how each request of a created batch is answered (by custom_id and params),
    * and how many retrieves a batch stays in progress before it ends.
    */
-  batchAnswer: (customId: string, params: any) => BatchResult = () => ({ type: "errored", error: { type: "error", error: { type: "api_error", message: "no batch answer scripted" } } });
+  batchAnswer: (customId: string, params: any) => BatchResult = () => ({
+    type: "errored",
+    error: { type: "error", error: { type: "api_error", message: "no batch answer scripted" } },
+  });
   pollsBeforeEnd = 1;
   /** Every batch created, by id, with its requests. */
-  readonly batches = new Map<string, { requests: { custom_id: string; params: any }[]; polls: number; ended: boolean; createdAt: string }>();
+  readonly batches = new Map<
+    string,
+    { requests: { custom_id: string; params: any }[]; polls: number; ended: boolean; createdAt: string }
+  >();
   /** Answer batch creates this late (ms): a client with a shorter timeout loses the answer, the batch exists. */
   createDelayMs = 0;
   /** Answer the next batch create with this (an HTTP error: no batch is made), once. */
@@ -183,10 +197,16 @@ export class FakeMessagesApi {
     const b = this.batches.get(id)!;
     const n = b.requests.length;
     return {
-      id, type: "message_batch", processing_status: b.ended ? "ended" : "in_progress",
+      id,
+      type: "message_batch",
+      processing_status: b.ended ? "ended" : "in_progress",
       request_counts: { processing: b.ended ? 0 : n, succeeded: b.ended ? n : 0, errored: 0, canceled: 0, expired: 0 },
-      created_at: b.createdAt, expires_at: "2099-01-01T00:00:00Z", ended_at: b.ended ? new Date().toISOString() : null,
-      archived_at: null, cancel_initiated_at: null, results_url: b.ended ? `${this.url}/v1/messages/batches/${id}/results` : null,
+      created_at: b.createdAt,
+      expires_at: "2099-01-01T00:00:00Z",
+      ended_at: b.ended ? new Date().toISOString() : null,
+      archived_at: null,
+      cancel_initiated_at: null,
+      results_url: b.ended ? `${this.url}/v1/messages/batches/${id}/results` : null,
     };
   }
 
@@ -208,7 +228,10 @@ export class FakeMessagesApi {
     }
     if (method === "GET" && parts.length === 0) {
       const data = [...this.batches.keys()].reverse().map((id) => this.#batchJson(id));
-      return this.#send(res, { status: 200, body: { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null } });
+      return this.#send(res, {
+        status: 200,
+        body: { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null },
+      });
     }
     const b = this.batches.get(parts[0] ?? "");
     if (b === undefined) return this.#send(res, errorReply(404, "not_found_error", `no batch ${parts[0]}`));
@@ -217,8 +240,14 @@ export class FakeMessagesApi {
       return this.#send(res, { status: 200, body: this.#batchJson(parts[0]!) });
     }
     if (method === "GET" && parts[1] === "results" && b.ended) {
-      const lines = b.requests.map((r) => JSON.stringify({ custom_id: r.custom_id, result: this.batchAnswer(r.custom_id, r.params) }));
-      return this.#send(res, { status: 200, headers: { "content-type": "application/binary" }, raw: lines.join("\n") + "\n" });
+      const lines = b.requests.map((r) =>
+        JSON.stringify({ custom_id: r.custom_id, result: this.batchAnswer(r.custom_id, r.params) }),
+      );
+      return this.#send(res, {
+        status: 200,
+        headers: { "content-type": "application/binary" },
+        raw: lines.join("\n") + "\n",
+      });
     }
     this.#send(res, errorReply(404, "not_found_error", `Not found: ${method} ${pathname}`));
   }
@@ -305,8 +334,14 @@ export class FakeMessagesApi {
     } catch (err) {
       // An invalid status or header value from a script: report it instead of crashing.
       if (!res.headersSent) {
-        const fallbackBody = JSON.stringify({ type: "error", error: { type: "api_error", message: `fake-anthropic: bad reply: ${String(err)}` } });
-        res.writeHead(500, { "content-type": "application/json", "content-length": String(Buffer.byteLength(fallbackBody)) });
+        const fallbackBody = JSON.stringify({
+          type: "error",
+          error: { type: "api_error", message: `fake-anthropic: bad reply: ${String(err)}` },
+        });
+        res.writeHead(500, {
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(fallbackBody)),
+        });
         res.end(fallbackBody);
       } else {
         res.destroy();

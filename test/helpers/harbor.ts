@@ -19,7 +19,8 @@ export const REAL_TRAJECTORIES = {
   openhands: "openhands--hello-world.trajectory.json",
 } as const;
 export const FIXTURES = new URL("../fixtures/harbor/", import.meta.url).pathname;
-export const realTrajectory = (name: keyof typeof REAL_TRAJECTORIES): string => readFileSync(join(FIXTURES, REAL_TRAJECTORIES[name]), "utf8");
+export const realTrajectory = (name: keyof typeof REAL_TRAJECTORIES): string =>
+  readFileSync(join(FIXTURES, REAL_TRAJECTORIES[name]), "utf8");
 
 /** A float as Python writes it (`1.0`, not `1`). */
 export class PyFloat {
@@ -31,11 +32,17 @@ export const float = (v: number) => new PyFloat(v);
 export function pyJson(v: unknown, indent = 4, depth = 0): string {
   const pad = (d: number) => (indent > 0 ? "\n" + " ".repeat(indent * d) : "");
   if (v instanceof PyFloat) return Number.isInteger(v.value) ? v.value.toFixed(1) : String(v.value);
-  if (typeof v === "number") return Number.isNaN(v) ? "NaN" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : JSON.stringify(v);
-  if (Array.isArray(v)) return v.length === 0 ? "[]" : `[${v.map((x) => pad(depth + 1) + pyJson(x, indent, depth + 1)).join(",")}${pad(depth)}]`;
+  if (typeof v === "number")
+    return Number.isNaN(v) ? "NaN" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : JSON.stringify(v);
+  if (Array.isArray(v))
+    return v.length === 0
+      ? "[]"
+      : `[${v.map((x) => pad(depth + 1) + pyJson(x, indent, depth + 1)).join(",")}${pad(depth)}]`;
   if (typeof v === "object" && v !== null) {
     const kv = Object.entries(v).filter(([, x]) => x !== undefined);
-    return kv.length === 0 ? "{}" : `{${kv.map(([k, x]) => `${pad(depth + 1)}${JSON.stringify(k)}: ${pyJson(x, indent, depth + 1)}`).join(",")}${pad(depth)}}`;
+    return kv.length === 0
+      ? "{}"
+      : `{${kv.map(([k, x]) => `${pad(depth + 1)}${JSON.stringify(k)}: ${pyJson(x, indent, depth + 1)}`).join(",")}${pad(depth)}}`;
   }
   return JSON.stringify(v);
 }
@@ -85,7 +92,11 @@ export interface TrialSpec {
 
 const T0 = Date.UTC(2025, 10, 3, 10, 0, 0);
 /** A naive ISO time (Harbor writes naive local times) `s` seconds after the trial starts. */
-export const at = (s: number) => new Date(T0 + s * 1000).toISOString().replace("Z", "").replace(/\.(\d{3})$/, ".$1000");
+export const at = (s: number) =>
+  new Date(T0 + s * 1000)
+    .toISOString()
+    .replace("Z", "")
+    .replace(/\.(\d{3})$/, ".$1000");
 
 const CLEAN = {
   trial: { started_at: at(0), finished_at: at(300) },
@@ -96,7 +107,14 @@ const CLEAN = {
 };
 
 const exceptionInfo = (e: ExceptionSpec | null | undefined) =>
-  e ? { exception_type: e.type, exception_message: e.message, exception_traceback: `Traceback (most recent call last):\n  ...\n${e.type}: ${e.message}`, occurred_at: at(200) } : null;
+  e
+    ? {
+        exception_type: e.type,
+        exception_message: e.message,
+        exception_traceback: `Traceback (most recent call last):\n  ...\n${e.type}: ${e.message}`,
+        occurred_at: at(200),
+      }
+    : null;
 
 /** reward.txt for a single `reward` key, reward.json otherwise (what a verifier would have written). */
 function derivedRewardFiles(r: Rewards | null | undefined): Record<string, string> {
@@ -114,7 +132,10 @@ export function trialResult(spec: TrialSpec): Record<string, unknown> {
   const t = { ...CLEAN, ...spec.timing };
   const rewards = spec.rewards === undefined ? { reward: float(1) } : spec.rewards;
   return {
-    id: `00000000-0000-4000-8000-${spec.name.replace(/[^0-9a-f]/g, "").padEnd(12, "0").slice(0, 12)}`,
+    id: `00000000-0000-4000-8000-${spec.name
+      .replace(/[^0-9a-f]/g, "")
+      .padEnd(12, "0")
+      .slice(0, 12)}`,
     task_name: spec.task ?? "hello-world",
     trial_name: spec.trial_name ?? spec.name,
     trial_uri: `file:///jobs/job/${spec.name}`,
@@ -123,7 +144,14 @@ export function trialResult(spec: TrialSpec): Record<string, unknown> {
     task_checksum: spec.checksum ?? "c0ffee",
     config: { trial_name: spec.trial_name ?? spec.name, timeout_multiplier: float(1) },
     agent_info: { name: "terminus-2", version: "2.0.0", model_info: { name: "gpt-4o", provider: "openai" } },
-    agent_result: { n_input_tokens: 982, n_cache_tokens: 0, n_output_tokens: 145, cost_usd: 0.0039050000000000005, rollout_details: null, metadata: null },
+    agent_result: {
+      n_input_tokens: 982,
+      n_cache_tokens: 0,
+      n_output_tokens: 145,
+      cost_usd: 0.0039050000000000005,
+      rollout_details: null,
+      metadata: null,
+    },
     verifier_result: rewards === null ? null : { rewards },
     exception_info: exceptionInfo(spec.exception),
     started_at: t.trial?.started_at ?? null,
@@ -140,8 +168,12 @@ export function trialResult(spec: TrialSpec): Record<string, unknown> {
             agent_result: { n_input_tokens: 100, n_cache_tokens: 0, n_output_tokens: 10, cost_usd: 0.001 },
             verifier_result: s.rewards === undefined || s.rewards === null ? null : { rewards: s.rewards },
             exception_info: exceptionInfo(s.exception),
-            agent_execution: s.agent_execution === undefined ? { started_at: at(100 + 20 * i), finished_at: at(110 + 20 * i) } : s.agent_execution,
-            verifier: s.verifier === undefined ? { started_at: at(110 + 20 * i), finished_at: at(120 + 20 * i) } : s.verifier,
+            agent_execution:
+              s.agent_execution === undefined
+                ? { started_at: at(100 + 20 * i), finished_at: at(110 + 20 * i) }
+                : s.agent_execution,
+            verifier:
+              s.verifier === undefined ? { started_at: at(110 + 20 * i), finished_at: at(120 + 20 * i) } : s.verifier,
           })),
         }
       : {}),
@@ -152,7 +184,11 @@ export function trialResult(spec: TrialSpec): Record<string, unknown> {
 /** The trial folder's files (relative path → content). */
 export function trialFiles(spec: TrialSpec): Record<string, string | Buffer> {
   const files: Record<string, string | Buffer> = {
-    "config.json": JSON.stringify({ trial_name: spec.trial_name ?? spec.name, task: { path: `tasks/${spec.task ?? "hello-world"}` } }, null, 4),
+    "config.json": JSON.stringify(
+      { trial_name: spec.trial_name ?? spec.name, task: { path: `tasks/${spec.task ?? "hello-world"}` } },
+      null,
+      4,
+    ),
     "trial.log": "trial started\n",
   };
   if (spec.result !== null) files["result.json"] = spec.result ?? pyJson(trialResult(spec));
@@ -191,7 +227,16 @@ export function writeJob(root: string, job: string, trials: TrialSpec[]): string
   writeTree(dir, {
     "config.json": JSON.stringify({ job_name: job, n_attempts: 1 }, null, 4),
     "job.log": "job started\n",
-    "result.json": JSON.stringify({ id: jobIdOf(job), finished_at: "2025-11-03T11:00:00.000000", n_total_trials: trials.length, stats: { n_trials: trials.length, n_errors: 0 } }, null, 4),
+    "result.json": JSON.stringify(
+      {
+        id: jobIdOf(job),
+        finished_at: "2025-11-03T11:00:00.000000",
+        n_total_trials: trials.length,
+        stats: { n_trials: trials.length, n_errors: 0 },
+      },
+      null,
+      4,
+    ),
   });
   for (const t of trials) writeTrial(join(dir, t.name), t);
   return dir;
@@ -206,7 +251,9 @@ export function withAgentCommand(trajectory: string, keystrokes: string): string
     source: "agent",
     model_name: "gpt-4o",
     message: "Analysis: almost there.\nPlan: make the check pass.",
-    tool_calls: [{ tool_call_id: `call_${id}`, function_name: "bash_command", arguments: { keystrokes, duration: 0.1 } }],
+    tool_calls: [
+      { tool_call_id: `call_${id}`, function_name: "bash_command", arguments: { keystrokes, duration: 0.1 } },
+    ],
     observation: { results: [{ content: `root@CONTAINER_ID:/app# ${keystrokes}` }] },
   });
   return JSON.stringify(doc, null, 2);

@@ -6,7 +6,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, onTestFinished } from "vitest";
 
-export const SHARED_DIR = resolve(process.env["ASSAY_SHARED_DIR"] ?? new URL("../../../shared", import.meta.url).pathname);
+export const SHARED_DIR = resolve(
+  process.env["ASSAY_SHARED_DIR"] ?? new URL("../../../shared", import.meta.url).pathname,
+);
 export const HAVE_SHARED = existsSync(resolve(SHARED_DIR, "examples"));
 export const REQUIRE_SHARED = process.env["CI"] === "true";
 

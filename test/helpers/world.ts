@@ -26,24 +26,76 @@ export const scenario = (over: Rec = {}): Rec => ({
 });
 
 // Journal records (§5.1), `at` filled by the builder unless given.
-export const request = (request: string, intent = "i-review", tool = "create_request", cls = "mutation", args = ARGS): Rec =>
-  ({ type: "request", request, intent, tool, class: cls, args });
-export const policy = (request: string, attempt: string, decision = "allow"): Rec => ({ type: "policy", request, attempt, decision, reason: "test" });
-export const attempt = (attempt: string, request: string, outcome = "ok", receipt: string | null = null): Rec =>
-  ({ type: "attempt", attempt, request, outcome, receipt });
-export const approval = (over: Rec = {}): Rec => ({
-  type: "approval", approval: "ap-1", intent: "i-review", args: ARGS, repo: REPO, policy: "p-7", reviewer: "rev-a", expires_at: T0 + 3_000_000, ...over,
+export const request = (
+  request: string,
+  intent = "i-review",
+  tool = "create_request",
+  cls = "mutation",
+  args = ARGS,
+): Rec => ({ type: "request", request, intent, tool, class: cls, args });
+export const policy = (request: string, attempt: string, decision = "allow"): Rec => ({
+  type: "policy",
+  request,
+  attempt,
+  decision,
+  reason: "test",
 });
-export const budget = (over: Rec = {}): Rec => ({ type: "budget", tokens: 20000, turns: 12, tool_calls: 8, wall_ms: 120000, ...over });
-export const claim = (effect: string | null, intent = "i-review", status = effect === null ? "unknown" : "created"): Rec => ({ effect, intent, status });
-export const report = (claims: Rec[]): Rec => ({ type: "report", text: "Updated the dependency, review request filed.", claims });
+export const attempt = (attempt: string, request: string, outcome = "ok", receipt: string | null = null): Rec => ({
+  type: "attempt",
+  attempt,
+  request,
+  outcome,
+  receipt,
+});
+export const approval = (over: Rec = {}): Rec => ({
+  type: "approval",
+  approval: "ap-1",
+  intent: "i-review",
+  args: ARGS,
+  repo: REPO,
+  policy: "p-7",
+  reviewer: "rev-a",
+  expires_at: T0 + 3_000_000,
+  ...over,
+});
+export const budget = (over: Rec = {}): Rec => ({
+  type: "budget",
+  tokens: 20000,
+  turns: 12,
+  tool_calls: 8,
+  wall_ms: 120000,
+  ...over,
+});
+export const claim = (
+  effect: string | null,
+  intent = "i-review",
+  status = effect === null ? "unknown" : "created",
+): Rec => ({ effect, intent, status });
+export const report = (claims: Rec[]): Rec => ({
+  type: "report",
+  text: "Updated the dependency, review request filed.",
+  claims,
+});
 export const end = (status = "completed"): Rec => ({ type: "end", status, reason: "test" });
 // World records (§5.2).
-export const effect = (id: string, att: string | null, over: Rec = {}): Rec =>
-  ({ type: "effect", effect: id, kind: "request.create", intent_key: "i-review", attempt: att, args: ARGS, repo: REPO, ...over });
+export const effect = (id: string, att: string | null, over: Rec = {}): Rec => ({
+  type: "effect",
+  effect: id,
+  kind: "request.create",
+  intent_key: "i-review",
+  attempt: att,
+  args: ARGS,
+  repo: REPO,
+  ...over,
+});
 export const tree = (group: string, digest: string): Rec => ({ type: "tree", group, digest });
 export const fault = (att: string, stage: string): Rec => ({ type: "fault", attempt: att, stage });
-export const replay = (id: string, att: string, intent_key = "i-review"): Rec => ({ type: "replay", effect: id, intent_key, attempt: att });
+export const replay = (id: string, att: string, intent_key = "i-review"): Rec => ({
+  type: "replay",
+  effect: id,
+  intent_key,
+  attempt: att,
+});
 export const query = (intent_key: string, att: string | null): Rec => ({ type: "query", intent_key, attempt: att });
 
 /** journal.jsonl lines 2..9 of the clean run (line 1 is the header). */
@@ -60,7 +112,13 @@ export const cleanJournal = (): Rec[] => [
 /** world.jsonl lines 2..4 of the clean run. */
 export const cleanWorld = (): Rec[] => [effect("R-41", "at-1"), tree("target", REPO), tree("unrelated", KEEP)];
 
-export interface Who { experiment?: string; trial?: string; attempt?: number; seed?: string; task?: string }
+export interface Who {
+  experiment?: string;
+  trial?: string;
+  attempt?: number;
+  seed?: string;
+  task?: string;
+}
 export interface Build {
   who?: Who;
   /** Records after the session header (default: the clean run). */
@@ -84,8 +142,18 @@ export function build(b: Build = {}): Files {
   const seed = w.seed ?? sha(`${experiment}/${trial}`).slice(0, 32);
   const session = `s-${experiment}-${trial}-${att}`;
   const header: Rec = {
-    type: "session", at: T0, format: "assay.bundle/1", profile: "world", session, experiment, trial, attempt: att, seed,
-    harness: { name: "n17q", revision: "2.1.0" }, deadline: T0 + 3_600_000, meta: w.task === undefined ? { model: "m-2" } : { model: "m-2", task: w.task },
+    type: "session",
+    at: T0,
+    format: "assay.bundle/1",
+    profile: "world",
+    session,
+    experiment,
+    trial,
+    attempt: att,
+    seed,
+    harness: { name: "n17q", revision: "2.1.0" },
+    deadline: T0 + 3_600_000,
+    meta: w.task === undefined ? { model: "m-2" } : { model: "m-2", task: w.task },
   };
   // One harness clock: journal line n at T0 + (n-1)s, world line n at T0 + (n-1)s + 500ms.
   const timed = (recs: Rec[], base: number): Rec[] => recs.map((r, i) => ({ ...r, at: r["at"] ?? base + i * 1000 }));
@@ -106,10 +174,16 @@ export function build(b: Build = {}): Files {
   const last = jrecs.find((r) => r["type"] === "end");
   if (b.summary !== null && (last !== undefined || b.summary !== undefined)) {
     const auto: Rec = {
-      format: "assay.summary/1", session, experiment, trial, attempt: att, seed,
+      format: "assay.summary/1",
+      session,
+      experiment,
+      trial,
+      attempt: att,
+      seed,
       journal: { records: j.lines.length, head: j.head },
       world: { records: wchain.lines.length, head: wchain.head },
-      status: last?.["status"] ?? "completed", ended_at: last?.["at"] ?? T0,
+      status: last?.["status"] ?? "completed",
+      ended_at: last?.["at"] ?? T0,
       counts: {
         requests: jrecs.filter((r) => r["type"] === "request").length,
         attempts: jrecs.filter((r) => r["type"] === "attempt").length,

@@ -31,8 +31,11 @@ export const ANALYSIS_OPTIONS = {
   "batch-wait": { type: "string" },
 } as const;
 
-
-export type Values = { [K in Exclude<keyof typeof ANALYSIS_OPTIONS, "price">]?: (typeof ANALYSIS_OPTIONS)[K]["type"] extends "boolean" ? boolean : string } & {
+export type Values = {
+  [K in Exclude<keyof typeof ANALYSIS_OPTIONS, "price">]?: (typeof ANALYSIS_OPTIONS)[K]["type"] extends "boolean"
+    ? boolean
+    : string;
+} & {
   price?: string[];
 };
 
@@ -50,7 +53,13 @@ export interface AnalysisRun {
 }
 
 /** Progress of a long analysis on stderr: a line at most every `everyMs` (and at the end, by runSummary). */
-function progressLines(command: string, total: number, budget: Budget | undefined, write: (line: string) => void, everyMs: number) {
+function progressLines(
+  command: string,
+  total: number,
+  budget: Budget | undefined,
+  write: (line: string) => void,
+  everyMs: number,
+) {
   let done = 0;
   let cached = 0;
   let asked = 0;
@@ -71,14 +80,17 @@ function progressLines(command: string, total: number, budget: Budget | undefine
     if (now - last < everyMs || done === total) return;
     last = now;
     const spent = budget ? budget.describe() : `${cost.toFixed(4)} USD so far (known prices)`;
-    write(`assay ${command}: ${done}/${total} settled: ${cached} from the cache, ${asked} answered, ${failed} failed; ${spent}\n`);
+    write(
+      `assay ${command}: ${done}/${total} settled: ${cached} from the cache, ${asked} answered, ${failed} failed; ${spent}\n`,
+    );
   };
 }
 
 /** A positive decimal option (`unit` names it in the error), or undefined when it was not given. */
 function positiveNumber(name: string, value: string | undefined, unit: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!(/^\d+(\.\d+)?$/.test(value) && Number(value) > 0)) throw new UsageError(`--${name} must be a positive number of ${unit} (got ${JSON.stringify(value)})`);
+  if (!(/^\d+(\.\d+)?$/.test(value) && Number(value) > 0))
+    throw new UsageError(`--${name} must be a positive number of ${unit} (got ${JSON.stringify(value)})`);
   return Number(value);
 }
 
@@ -87,12 +99,14 @@ export function modelOptions(v: Values): { setup: SetupOptions; prices: Map<stri
   const prices = new Map<string, Price>();
   for (const spec of v.price ?? []) {
     const p = parsePrice(spec);
-    if (p === null) throw new UsageError(`--price takes MODEL=IN,OUT in US dollars per million tokens (got ${JSON.stringify(spec)})`);
+    if (p === null)
+      throw new UsageError(`--price takes MODEL=IN,OUT in US dollars per million tokens (got ${JSON.stringify(spec)})`);
     prices.set(...p);
   }
   const timeout = positiveNumber("request-timeout", v["request-timeout"], "seconds");
   const retries = v["max-retries"];
-  if (retries !== undefined && !/^\d{1,2}$/.test(retries)) throw new UsageError(`--max-retries must be an integer from 0 to 99 (got ${JSON.stringify(retries)})`);
+  if (retries !== undefined && !/^\d{1,2}$/.test(retries))
+    throw new UsageError(`--max-retries must be an integer from 0 to 99 (got ${JSON.stringify(retries)})`);
   return {
     setup: {
       rubric: v.rubric,
@@ -108,7 +122,12 @@ export function modelOptions(v: Values): { setup: SetupOptions; prices: Map<stri
 }
 
 /** Check every analysis option before any work, then set the analysis up (`roots`: the folders the command reads). */
-export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<string, string | undefined>, roots: readonly string[]): AnalysisRun {
+export function analysisFromOptions(
+  name: AnalysisName,
+  v: Values,
+  env: Record<string, string | undefined>,
+  roots: readonly string[],
+): AnalysisRun {
   const concurrency = positiveInt("concurrency", v.concurrency, 4);
   const maxCalls = v["max-calls"] === undefined ? undefined : positiveInt("max-calls", v["max-calls"]);
   const limits = { maxCalls, maxCostUsd: positiveNumber("max-cost", v["max-cost"], "US dollars") };
@@ -118,7 +137,8 @@ export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<s
   const adopt = Number(env["ASSAY_BATCH_ADOPT_SECONDS"] ?? 600);
   if (!(adopt >= 0)) throw new UsageError("ASSAY_BATCH_ADOPT_SECONDS must be a number of seconds");
   const status = Number(env["ASSAY_STATUS_SECONDS"] ?? 5); // checked before any work
-  if (!(status > 0 && status <= 86_400)) throw new UsageError("ASSAY_STATUS_SECONDS must be a number of seconds above 0");
+  if (!(status > 0 && status <= 86_400))
+    throw new UsageError("ASSAY_STATUS_SECONDS must be a number of seconds above 0");
   const { setup: options, prices } = modelOptions(v);
   const setup = setupAnalysis(name, { ...options, roots }, env);
   const limited = limits.maxCalls !== undefined || limits.maxCostUsd !== undefined;
@@ -133,10 +153,16 @@ export function analysisFromOptions(name: AnalysisName, v: Values, env: Record<s
 }
 
 /** What the answers of this run (not the cache's) cost, where the price is known. */
-const knownCost = (results: readonly Advisory[]) => results.reduce((s, a) => s + (a.cached ? 0 : (a.provenance?.cost_usd ?? 0)), 0);
+const knownCost = (results: readonly Advisory[]) =>
+  results.reduce((s, a) => s + (a.cached ? 0 : (a.provenance?.cost_usd ?? 0)), 0);
 
 /** What a run took from the cache and what it asked, recorded for `assay cache stats` (never fatal). */
-function recordRun(setup: AnalysisSetup, command: string, results: readonly Advisory[], warn: (m: string) => void): void {
+function recordRun(
+  setup: AnalysisSetup,
+  command: string,
+  results: readonly Advisory[],
+  warn: (m: string) => void,
+): void {
   if (setup.cache.readOnly) return; // offline replay writes nothing, not even its statistics
   const analysed = results.filter((a) => a.status === "analysed");
   const hits = analysed.filter((a) => a.cached);
@@ -162,7 +188,10 @@ function runSummary(command: string, results: readonly Advisory[], budget: Budge
   const byBudget = results.filter((a) => a.status === "not-analysed" && a.reason?.startsWith("budget reached")).length;
   const other = results.length - analysed.length - byBudget;
   const parts = [`${analysed.length} analysed (${cached} from the cache${errors ? `, ${errors} with errors` : ""})`];
-  if (byBudget) parts.push(`${byBudget} left for a later run: ${budget?.reason ?? "budget reached"} (the cache keeps every answer)`);
+  if (byBudget)
+    parts.push(
+      `${byBudget} left for a later run: ${budget?.reason ?? "budget reached"} (the cache keeps every answer)`,
+    );
   if (other) parts.push(`${other} not analysed (invalid evidence, offline misses…)`);
   if (budget) parts.push(budget.describe());
   return `assay ${command}: ${parts.join("; ")}\n`;
@@ -172,7 +201,14 @@ function runSummary(command: string, results: readonly Advisory[], budget: Budge
  * Run an analysis over targets as a command does: progress, the closing summary, the run recorded.
  * `keyFingerprint`: the key file seals were checked with, if any (part of the cache key).
  */
-export async function runAnalysis(command: string, run: AnalysisRun, targets: readonly Target[], io: CliIo, quiet = false, keyFingerprint: string | null = null): Promise<Advisory[]> {
+export async function runAnalysis(
+  command: string,
+  run: AnalysisRun,
+  targets: readonly Target[],
+  io: CliIo,
+  quiet = false,
+  keyFingerprint: string | null = null,
+): Promise<Advisory[]> {
   const say = (line: string) => quiet || io.stderr(`assay ${command}: ${line}\n`);
   const warn = (m: string) => io.stderr(`assay ${command}: ${m}\n`);
   const { setup, budget } = run;
@@ -186,7 +222,10 @@ export async function runAnalysis(command: string, run: AnalysisRun, targets: re
     prices: run.prices,
     keyFingerprint,
     warn,
-    batch: run.pollMs === undefined ? undefined : { pollMs: run.pollMs, waitMs: run.waitMs, adoptAfterMs: run.adoptAfterMs, progress: say },
+    batch:
+      run.pollMs === undefined
+        ? undefined
+        : { pollMs: run.pollMs, waitMs: run.waitMs, adoptAfterMs: run.adoptAfterMs, progress: say },
     onSettled: quiet ? undefined : progressLines(command, targets.length, budget, io.stderr, run.statusMs),
   });
   if (!quiet) io.stderr(runSummary(command, results, budget));

@@ -9,20 +9,27 @@ import type { CliIo } from "../io.js";
 import { ANALYSIS_OPTIONS, analysisFromOptions, runAnalysis } from "./analysis-options.js";
 import { SCORE_OPTIONS, sayUncheckedSeals, scoreFromOptions, writeResults } from "./score.js";
 
-
 /**
  * What the model may see of an entry. Not analysed: tool errors, invalid bundles, bundles of a
  * trial the batch rules made invalid (a duplicate, an attempt sequence, a seed…), and a Harbor
  * trial byte-identical to one before it. `invalidTrials` maps "experiment\0trial" to the trial's codes.
  */
-export function targetFor(entry: BundleEntry, invalidTrials: ReadonlyMap<string, string[]> = new Map(), copies: ReadonlySet<string> = new Set()): Target {
+export function targetFor(
+  entry: BundleEntry,
+  invalidTrials: ReadonlyMap<string, string[]> = new Map(),
+  copies: ReadonlySet<string> = new Set(),
+): Target {
   const trialCodes = invalidTrials.get(`${entry.experiment}\u0000${entry.trial}`);
   return () =>
-    entry.validity === "error" ? { skip: "tool error: the bundle was not scored" }
-    : entry.validity === "invalid" ? { skip: "invalid evidence" }
-    : trialCodes !== undefined ? { skip: `invalid evidence: its trial is invalid (${trialCodes.join(", ")})` }
-    : copies.has(entry.path) ? { skip: "a byte-identical copy of a trial analysed elsewhere in this run" }
-    : packFor(entry.path, entry);
+    entry.validity === "error"
+      ? { skip: "tool error: the bundle was not scored" }
+      : entry.validity === "invalid"
+        ? { skip: "invalid evidence" }
+        : trialCodes !== undefined
+          ? { skip: `invalid evidence: its trial is invalid (${trialCodes.join(", ")})` }
+          : copies.has(entry.path)
+            ? { skip: "a byte-identical copy of a trial analysed elsewhere in this run" }
+            : packFor(entry.path, entry);
 }
 
 /**
@@ -32,7 +39,8 @@ export function targetFor(entry: BundleEntry, invalidTrials: ReadonlyMap<string,
  */
 export function trialVerdicts(results: Results): { invalidTrials: Map<string, string[]>; copies: Set<string> } {
   const invalidTrials = new Map<string, string[]>();
-  for (const e of results.experiments) for (const t of e.invalid) invalidTrials.set(`${e.experiment}\u0000${t.trial}`, t.codes);
+  for (const e of results.experiments)
+    for (const t of e.invalid) invalidTrials.set(`${e.experiment}\u0000${t.trial}`, t.codes);
   const copies = new Set<string>();
   const seen = new Set<string>();
   for (const b of results.bundles) {
@@ -51,8 +59,13 @@ export function withAdvisories(results: Results, advisories: readonly (Advisory 
 }
 
 export async function analyzeCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: { ...SCORE_OPTIONS, ...ANALYSIS_OPTIONS } });
-  if (values.shard !== undefined) throw new UsageError("assay analyze scores whole runs: --shard is for assay score and assay merge");
+  const { values, positionals } = parseOptions({
+    args: argv,
+    allowPositionals: true,
+    options: { ...SCORE_OPTIONS, ...ANALYSIS_OPTIONS },
+  });
+  if (values.shard !== undefined)
+    throw new UsageError("assay analyze scores whole runs: --shard is for assay score and assay merge");
   // Every analysis option is checked, and the rubric and prompt read, before any scoring.
   const analysis = analysisFromOptions("trial-legitimacy", values, io.env, positionals);
   try {

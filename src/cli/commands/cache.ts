@@ -9,8 +9,8 @@ import { didYouMean, parseOptions } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 
-
-const file = (cache: string | undefined, env: Record<string, string | undefined>) => resolve(cache ?? env["ASSAY_CACHE"] ?? "cache/assay.sqlite");
+const file = (cache: string | undefined, env: Record<string, string | undefined>) =>
+  resolve(cache ?? env["ASSAY_CACHE"] ?? "cache/assay.sqlite");
 
 /**
  * The cache a subcommand works on, which must exist and be one: a mistyped --cache is an error,
@@ -32,7 +32,12 @@ export function cacheCommand(argv: string[], io: CliIo): number {
   const { values, positionals } = parseOptions({
     args: rest,
     allowPositionals: true,
-    options: { cache: { type: "string" }, json: { type: "boolean" }, "older-than": { type: "string" }, model: { type: "string" } },
+    options: {
+      cache: { type: "string" },
+      json: { type: "boolean" },
+      "older-than": { type: "string" },
+      model: { type: "string" },
+    },
   });
   const path = file(values.cache, io.env);
   if (sub === "stats") {
@@ -68,7 +73,10 @@ export function cacheCommand(argv: string[], io: CliIo): number {
   if (sub === "prune") {
     const d = values["older-than"];
     const m = d === undefined ? null : /^(\d{1,6})(d|h|m)$/.exec(d);
-    if (m === null || (m[2] === "d" && Number(m[1]) > 36_500)) throw new UsageError("assay cache prune needs --older-than D (a number with d, h or m: 30d, 12h, 90m; at most a century)");
+    if (m === null || (m[2] === "d" && Number(m[1]) > 36_500))
+      throw new UsageError(
+        "assay cache prune needs --older-than D (a number with d, h or m: 30d, 12h, 90m; at most a century)",
+      );
     const ms = Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2] as "d" | "h" | "m"];
     const cache = existing(path, false);
     try {
@@ -106,5 +114,7 @@ export function cacheCommand(argv: string[], io: CliIo): number {
   }
   const subs = ["stats", "prune", "export"];
   if (sub === undefined) throw new UsageError(`needs a subcommand: ${subs.join(", ")} (see assay cache --help)`);
-  throw new UsageError(`unknown subcommand ${JSON.stringify(sub)}${didYouMean(sub, subs)} (${subs.join(", ")}; see assay cache --help)`);
+  throw new UsageError(
+    `unknown subcommand ${JSON.stringify(sub)}${didYouMean(sub, subs)} (${subs.join(", ")}; see assay cache --help)`,
+  );
 }

@@ -9,17 +9,25 @@ import { forTerminal } from "../../core/text.js";
 import { shownAdvisory } from "../../report/shown.js";
 import { ANALYSIS_OPTIONS, analysisFromOptions, runAnalysis } from "./analysis-options.js";
 
-
 export async function checkTaskCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: { ...ANALYSIS_OPTIONS, json: { type: "boolean" } } });
+  const { values, positionals } = parseOptions({
+    args: argv,
+    allowPositionals: true,
+    options: { ...ANALYSIS_OPTIONS, json: { type: "boolean" } },
+  });
   if (positionals.length === 0) throw new UsageError("assay check-task needs at least one TASK_DIR");
-  for (const d of positionals) if (!statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${forTerminal(d)} is not a directory`);
+  for (const d of positionals)
+    if (!statSync(d, { throwIfNoEntry: false })?.isDirectory())
+      throw new UsageError(`${forTerminal(d)} is not a directory`);
   const analysis = analysisFromOptions("task-quality", values, io.env, positionals);
   let results: Advisory[];
   try {
     // A folder without an instruction is not a task: never ask a model to bless an empty folder.
-    const targets = positionals.map((d) => () =>
-      lstatSync(join(d, "instruction.md"), { throwIfNoEntry: false })?.isFile() ? taskPack(d) : { skip: "not a task folder: no instruction.md" },
+    const targets = positionals.map(
+      (d) => () =>
+        lstatSync(join(d, "instruction.md"), { throwIfNoEntry: false })?.isFile()
+          ? taskPack(d)
+          : { skip: "not a task folder: no instruction.md" },
     );
     results = await runAnalysis("check-task", analysis, targets, io);
   } finally {
@@ -41,8 +49,11 @@ export function gateExit(results: readonly Advisory[]): number {
 function renderTask({ task, advisory }: { task: string; advisory: Advisory }): string {
   const a = shownAdvisory(advisory);
   const one = (t: string, max: number) => t.replace(/\s+/g, " ").slice(0, max);
-  const lines = [`${forTerminal(task)}: ${a.status === "analysed" ? `analysed by ${a.model}${a.cached ? " (from the cache)" : ""}` : `not analysed: ${a.reason}`}`];
-  for (const [name, o] of Object.entries(a.outcomes)) lines.push(`  ${o.outcome.padEnd(14)} ${name}: ${one(o.explanation, 300)}`);
+  const lines = [
+    `${forTerminal(task)}: ${a.status === "analysed" ? `analysed by ${a.model}${a.cached ? " (from the cache)" : ""}` : `not analysed: ${a.reason}`}`,
+  ];
+  for (const [name, o] of Object.entries(a.outcomes))
+    lines.push(`  ${o.outcome.padEnd(14)} ${name}: ${one(o.explanation, 300)}`);
   if (a.summary) lines.push(`  summary: ${one(a.summary, 500)}`);
   return lines.join("\n") + "\n";
 }

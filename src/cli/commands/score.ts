@@ -17,7 +17,6 @@ import { EXIT, exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { progressReporter } from "../progress.js";
 
-
 /**
  * Write the document, piece by piece as its entries are read, to `out` (never onto what the
  * command reads or keeps), else to stdout.
@@ -27,14 +26,24 @@ export async function writeResults(
   format: FormatName,
   out: string | undefined,
   io: CliIo,
-  o: { quiet?: boolean | undefined; protect?: Protected; macKey?: Uint8Array | undefined; details?: boolean | undefined } = {},
+  o: {
+    quiet?: boolean | undefined;
+    protect?: Protected;
+    macKey?: Uint8Array | undefined;
+    details?: boolean | undefined;
+  } = {},
 ): Promise<void> {
   // With a key, a JSON or JSON Lines document ends with its MAC under that key (§8 "keyed documents").
   const text = await (await loadFormat(format)).render(doc, { macKey: o.macKey, details: o.details });
   if (out !== undefined) {
     writeOutput(out, text, { protect: o.protect ?? {} });
-    if (!o.quiet) io.stderr(`assay: wrote ${forTerminal(out)} (${tallied(doc.tally).phrase()}${doc.run.complete ? "" : ", incomplete"})\n`);
-  } else for (const piece of gathered(format === "table" ? painted(text as Iterable<string>, colourFor(io)) : text)) io.stdout(piece);
+    if (!o.quiet)
+      io.stderr(
+        `assay: wrote ${forTerminal(out)} (${tallied(doc.tally).phrase()}${doc.run.complete ? "" : ", incomplete"})\n`,
+      );
+  } else
+    for (const piece of gathered(format === "table" ? painted(text as Iterable<string>, colourFor(io)) : text))
+      io.stdout(piece);
 }
 
 /** The options of a scoring run (score, and analyze which scores first). */
@@ -57,7 +66,9 @@ export const SCORE_OPTIONS = {
   "allow-empty": { type: "boolean" },
   details: { type: "boolean" },
 } as const;
-type ScoreValues = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof SCORE_OPTIONS }>>["values"];
+type ScoreValues = ReturnType<
+  typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof SCORE_OPTIONS }>
+>["values"];
 
 export interface Scored {
   /** The document, its entries in a spill file until results.close(). */
@@ -78,15 +89,26 @@ export interface Scored {
 
 /** Said once, at the end of a run without a key, when any bundle holds a seal that was not checked. */
 export function sayUncheckedSeals(n: number, io: CliIo): void {
-  if (n === 1) io.stderr("assay: 1 bundle holds seal.json; its seal was not checked (give --hmac-key-file to check it)\n");
-  else if (n > 1) io.stderr(`assay: ${n} bundles hold seal.json; their seals were not checked (give --hmac-key-file to check them)\n`);
+  if (n === 1)
+    io.stderr("assay: 1 bundle holds seal.json; its seal was not checked (give --hmac-key-file to check it)\n");
+  else if (n > 1)
+    io.stderr(
+      `assay: ${n} bundles hold seal.json; their seals were not checked (give --hmac-key-file to check them)\n`,
+    );
 }
 
 export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: { ...SCORE_OPTIONS, ...FILTER_OPTIONS } });
+  const { values, positionals } = parseOptions({
+    args: argv,
+    allowPositionals: true,
+    options: { ...SCORE_OPTIONS, ...FILTER_OPTIONS },
+  });
   // Refused before scoring: a mistyped filter should not cost a run.
   const filter = parseFilter(values);
-  if (filter !== null && values.shard !== undefined) throw new UsageError("a shard holds bundle entries only, no experiments to filter: filter the merged document's report instead (score without --shard)");
+  if (filter !== null && values.shard !== undefined)
+    throw new UsageError(
+      "a shard holds bundle entries only, no experiments to filter: filter the merged document's report instead (score without --shard)",
+    );
   const scored = await scoreFromOptions(values, positionals, io, "score");
   if (typeof scored === "number") return scored;
   let results: ScoredRun = scored.results;
@@ -97,7 +119,10 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
       const note = unknownTimeNote(filtered.unknownTime, filter.given.since ?? "");
       if (note !== "") io.stderr(`assay: ${note}\n`);
       // Nothing is not a pass: a filter that keeps nothing is a mistake to say, not an empty report.
-      if (results.experiments.length === 0) throw new UsageError(`no experiment matches ${describeFilter(filter.given)} (of ${scored.results.experiments.length} scored)`);
+      if (results.experiments.length === 0)
+        throw new UsageError(
+          `no experiment matches ${describeFilter(filter.given)} (of ${scored.results.experiments.length} scored)`,
+        );
     }
     await writeResults(results, scored.format, scored.out, io, scored);
   } finally {
@@ -121,16 +146,33 @@ export function exitForFiltered(all: Pick<ResultsView, "tally">, kept: ResultsVi
  * exit code when stopped. `kept`: files the caller reads or keeps besides score's own (analyze's
  * cache, rubric and prompt), which no output may land on.
  */
-export async function scoreFromOptions(values: ScoreValues, positionals: string[], io: CliIo, command: string, kept: readonly (string | undefined)[] = []): Promise<Scored | number> {
-  if (positionals.length === 0) throw new UsageError(`assay ${command} needs at least one ROOT (see assay ${command} --help)`);
+export async function scoreFromOptions(
+  values: ScoreValues,
+  positionals: string[],
+  io: CliIo,
+  command: string,
+  kept: readonly (string | undefined)[] = [],
+): Promise<Scored | number> {
+  if (positionals.length === 0)
+    throw new UsageError(`assay ${command} needs at least one ROOT (see assay ${command} --help)`);
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const scanId = values["scan-id"] === undefined ? undefined : parseScanId(values["scan-id"]);
-  const format = formatForFile(values.out, { format: values.format, formats: FORMAT_NAMES, fallback: shard ? "json" : "table" });
-  if (shard && format !== "json" && format !== "jsonl") throw new UsageError("--shard writes bundle entries for assay merge: use --format json or jsonl");
-  if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid") throw new UsageError("--fail-on takes: invalid");
-  if (values["verify-digests"] && values.store === undefined) throw new UsageError("--verify-digests goes with --store");
+  const format = formatForFile(values.out, {
+    format: values.format,
+    formats: FORMAT_NAMES,
+    fallback: shard ? "json" : "table",
+  });
+  if (shard && format !== "json" && format !== "jsonl")
+    throw new UsageError("--shard writes bundle entries for assay merge: use --format json or jsonl");
+  if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid")
+    throw new UsageError("--fail-on takes: invalid");
+  if (values["verify-digests"] && values.store === undefined)
+    throw new UsageError("--verify-digests goes with --store");
   const keyFile = values["hmac-key-file"];
-  const protect: Protected = { roots: positionals, files: [...(values.schedule ?? []), ...withSqliteFiles(values.store), keyFile, ...kept] };
+  const protect: Protected = {
+    roots: positionals,
+    files: [...(values.schedule ?? []), ...withSqliteFiles(values.store), keyFile, ...kept],
+  };
   if (values.out !== undefined) checkOutput(values.out, protect);
   if (values.store !== undefined) checkKept(values.store, "the results store", positionals);
   const schedules = (values.schedule ?? []).map(loadSchedule);
@@ -140,17 +182,26 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
     throw new UsageError("--bundle-timeout takes a number of seconds above 0 and at most 86400 (a day)");
   const jobs = values.jobs === undefined ? undefined : positiveInt("jobs", values.jobs);
   if (jobs !== undefined && jobs > maxJobs())
-    io.stderr(`assay: --jobs ${values.jobs} is more than this machine can use: using ${maxJobs()} (${JOBS_PER_CPU} × ${availableParallelism()} available CPUs)\n`);
+    io.stderr(
+      `assay: --jobs ${values.jobs} is more than this machine can use: using ${maxJobs()} (${JOBS_PER_CPU} × ${availableParallelism()} available CPUs)\n`,
+    );
   const statusSeconds = Number(io.env["ASSAY_STATUS_SECONDS"] ?? 5);
-  if (!(statusSeconds > 0 && statusSeconds <= 86_400)) throw new UsageError("ASSAY_STATUS_SECONDS must be a number of seconds above 0");
+  if (!(statusSeconds > 0 && statusSeconds <= 86_400))
+    throw new UsageError("ASSAY_STATUS_SECONDS must be a number of seconds above 0");
   // seal.js is loaded only with a key: it imports the workers' scorers.
-  const key = keyFile === undefined ? undefined : (await import("./seal.js")).readKeyFile(keyFile, positionals, io.stderr);
+  const key =
+    keyFile === undefined ? undefined : (await import("./seal.js")).readKeyFile(keyFile, positionals, io.stderr);
   // A derived scan id is the same for every scan of the same bundles: merge could not tell this shard from a replayed older one.
   if (key !== undefined && shard !== undefined && scanId === undefined)
-    io.stderr("assay: a keyed shard without --scan-id: merge refuses shards of other bundles, but not an older shard of these replayed (give every scan its own --scan-id; slurm-script does)\n");
+    io.stderr(
+      "assay: a keyed shard without --scan-id: merge refuses shards of other bundles, but not an older shard of these replayed (give every scan its own --scan-id; slurm-script does)\n",
+    );
 
   // SQLite is loaded only by a run that keeps a store.
-  const store = values.store === undefined ? undefined : new (await import("../../store/store.js")).ResultStore(values.store, storeOptions(key?.bytes));
+  const store =
+    values.store === undefined
+      ? undefined
+      : new (await import("../../store/store.js")).ResultStore(values.store, storeOptions(key?.bytes));
   try {
     const taken = store?.claim(values.shard ?? null) ?? null; // one writer at a time: two shards on one store are refused here
     if (taken !== null) io.stderr(`assay: ${forTerminal(values.store!)}: ${forTerminal(taken)}\n`);
@@ -166,7 +217,9 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
       reporter.stop(); // restores the cursor the progress bar hid
       process.exit(EXIT.INTERRUPTED); // a second Ctrl-C: now
     }
-    reporter.note("\nassay: stopping — finishing the work in flight; the store keeps what is done (Ctrl-C again to quit now)\n");
+    reporter.note(
+      "\nassay: stopping — finishing the work in flight; the store keeps what is done (Ctrl-C again to quit now)\n",
+    );
     stop.abort();
   });
   // The format's module loads while the workers start; writeResults then finds it loaded.
@@ -201,12 +254,25 @@ export async function scoreFromOptions(values: ScoreValues, positionals: string[
     // Stopped: only an explicit --out gets a document (marked incomplete unless every bundle
     // had already been handed out); the store has the rest. Ctrl-C always means exit 130.
     try {
-      if (values.out !== undefined) await writeResults(results, format, values.out, io, { quiet: values.quiet, protect, macKey: key?.bytes });
+      if (values.out !== undefined)
+        await writeResults(results, format, values.out, io, { quiet: values.quiet, protect, macKey: key?.bytes });
     } finally {
       results.close();
     }
-    io.stderr(`assay: stopped after ${tallied(results.tally).phrase()}${values.store ? `; ${forTerminal(values.store)} keeps them for the rerun` : ""}\n`);
+    io.stderr(
+      `assay: stopped after ${tallied(results.tally).phrase()}${values.store ? `; ${forTerminal(values.store)} keeps them for the rerun` : ""}\n`,
+    );
     return EXIT.INTERRUPTED;
   }
-  return { results, format, out: values.out, failOnInvalid: values["fail-on"] === "invalid", quiet: values.quiet ?? false, protect, uncheckedSeals, macKey: key?.bytes, details: values.details ?? false };
+  return {
+    results,
+    format,
+    out: values.out,
+    failOnInvalid: values["fail-on"] === "invalid",
+    quiet: values.quiet ?? false,
+    protect,
+    uncheckedSeals,
+    macKey: key?.bytes,
+    details: values.details ?? false,
+  };
 }

@@ -1,7 +1,18 @@
 // `assay seal` (contract §8), and the key file every command that checks seals reads. The only
 // command that writes into evidence, and only seal.json, never over an existing one.
 
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from "node:fs";
 import { join } from "node:path";
 import { SEAL } from "../../core/folder.js";
 import { keyFingerprint, sealText } from "../../core/seal.js";
@@ -15,7 +26,6 @@ import { parseOptions } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 
-
 /** Largest key file read: a key is a secret of some bytes, not a document. */
 export const MAX_KEY_BYTES = 64 * 1024;
 
@@ -26,7 +36,8 @@ export interface HmacKey {
   fingerprint: string;
 }
 
-const inside = (path: string, folder: string): boolean => path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
+const inside = (path: string, folder: string): boolean =>
+  path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
 
 /** What a path that is not a regular file is, in words. */
 function kindOf(st: Stats): string {
@@ -52,7 +63,13 @@ export function readKeyFile(file: string, roots: readonly string[], warn: (line:
   };
   const cannot = (e: unknown): never => {
     const code = (e as NodeJS.ErrnoException).code;
-    return refuse(code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : `cannot be read (${code ?? (e as Error).message})`);
+    return refuse(
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EACCES"
+          ? "permission denied"
+          : `cannot be read (${code ?? (e as Error).message})`,
+    );
   };
   let real: string | null = null;
   try {
@@ -67,7 +84,8 @@ export function readKeyFile(file: string, roots: readonly string[], warn: (line:
     } catch {
       continue; // the command reports a missing root itself
     }
-    if (real !== null && inside(real, r)) refuse(`it lies inside ${forTerminal(root)}, which is being read: keep the key outside the evidence`);
+    if (real !== null && inside(real, r))
+      refuse(`it lies inside ${forTerminal(root)}, which is being read: keep the key outside the evidence`);
   }
   const notRegular = (st: Stats): void => {
     if (!st.isFile()) refuse(`it is ${kindOf(st)}, not a key file: a key is read from a regular file`);
@@ -111,7 +129,9 @@ export function readKeyFile(file: string, roots: readonly string[], warn: (line:
   const bytes = Buffer.from(buf.subarray(0, n));
   buf.fill(0);
   if ((mode & 0o044) !== 0)
-    warn(`assay: the --hmac-key-file can be read by ${mode & 0o004 ? "anyone" : "its group"} (mode ${(mode & 0o777).toString(8).padStart(4, "0")}): whoever reads it can make seals and documents assay accepts (chmod 600 it)\n`);
+    warn(
+      `assay: the --hmac-key-file can be read by ${mode & 0o004 ? "anyone" : "its group"} (mode ${(mode & 0o777).toString(8).padStart(4, "0")}): whoever reads it can make seals and documents assay accepts (chmod 600 it)\n`,
+    );
   return { bytes, fingerprint: keyFingerprint(bytes) };
 }
 
@@ -125,17 +145,27 @@ type Outcome = { sealed: "sealed" | "already" } | { why: string; exit: number };
 function sealOne(dir: string, path: string, key: HmacKey): Outcome {
   const not = (why: string, exit: number = EXIT.FAILED): Outcome => ({ why, exit });
   const entry = scoreDirectory(dir, path); // without the key: what is digested is the evidence, not an old seal
-  if (entry.validity === "error") return not(`it could not be read (${entry.errors.map((f) => `${f.code}: ${f.message}`).join("; ")})`, EXIT.INCOMPLETE);
+  if (entry.validity === "error")
+    return not(
+      `it could not be read (${entry.errors.map((f) => `${f.code}: ${f.message}`).join("; ")})`,
+      EXIT.INCOMPLETE,
+    );
   const unsafe = entry.errors.filter((f) => f.code === "UNSAFE_PATH");
-  if (unsafe.length > 0) return not(`its files cannot be read safely (UNSAFE_PATH: ${unsafe.map((f) => f.file ?? "").join(", ")})`);
+  if (unsafe.length > 0)
+    return not(`its files cannot be read safely (UNSAFE_PATH: ${unsafe.map((f) => f.file ?? "").join(", ")})`);
   // The mac covers the digest just scored: a bundle that changes before the write below fails its
   // seal later, which is the safe direction.
   const text = sealText(key.bytes, entry.digest);
   const file = join(dir, SEAL);
   const st = lstatSync(file, { throwIfNoEntry: false });
   if (st !== undefined) {
-    if (st.isFile() && st.size === Buffer.byteLength(text) && readFileSync(file).equals(Buffer.from(text))) return { sealed: "already" };
-    return not(st.isFile() ? "seal.json holds another seal (left as it is)" : "seal.json is there and is not a file (left as it is)");
+    if (st.isFile() && st.size === Buffer.byteLength(text) && readFileSync(file).equals(Buffer.from(text)))
+      return { sealed: "already" };
+    return not(
+      st.isFile()
+        ? "seal.json holds another seal (left as it is)"
+        : "seal.json is there and is not a file (left as it is)",
+    );
   }
   try {
     writeOutput(file, text, { create: true }); // a seal.json that appears meanwhile is never replaced
@@ -147,16 +177,23 @@ function sealOne(dir: string, path: string, key: HmacKey): Outcome {
 }
 
 export function sealCommand(argv: string[], io: CliIo): number {
-  const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: { "hmac-key-file": { type: "string" }, quiet: { type: "boolean" } } });
+  const { values, positionals } = parseOptions({
+    args: argv,
+    allowPositionals: true,
+    options: { "hmac-key-file": { type: "string" }, quiet: { type: "boolean" } },
+  });
   if (positionals.length === 0) throw new UsageError("assay seal needs at least one ROOT (see assay seal --help)");
-  if (values["hmac-key-file"] === undefined) throw new UsageError("assay seal needs --hmac-key-file FILE, the key to seal with");
+  if (values["hmac-key-file"] === undefined)
+    throw new UsageError("assay seal needs --hmac-key-file FILE, the key to seal with");
   const key = readKeyFile(values["hmac-key-file"], positionals, io.stderr);
   const n = { sealed: 0, already: 0, not: 0 };
   /** Evidence of kinds that carry no seal, passed over: how many of each. */
   const unsealed = new Map<KindName, number>();
   let exit: number = EXIT.OK;
   // One bundle at a time, counted, never listed: memory stays flat however many there are.
-  for (const found of discover(positionals, (path, reason) => io.stderr(`assay seal: skipped ${forTerminal(path)}: ${reason}\n`))) {
+  for (const found of discover(positionals, (path, reason) =>
+    io.stderr(`assay seal: skipped ${forTerminal(path)}: ${reason}\n`),
+  )) {
     if (declarationOf(found.kind).unsealed !== null) {
       unsealed.set(found.kind, (unsealed.get(found.kind) ?? 0) + 1);
       continue;
@@ -174,7 +211,9 @@ export function sealCommand(argv: string[], io: CliIo): number {
       const count = unsealed.get(d.name) ?? 0;
       if (count > 0) io.stderr(`assay seal: ${evidenceCount(WORDS[d.profiles[0]], count)} skipped: ${d.unsealed}\n`);
     }
-    io.stderr(`assay seal: ${n.sealed} sealed, ${n.already} already sealed, ${n.not} not sealed (key fingerprint ${key.fingerprint})\n`);
+    io.stderr(
+      `assay seal: ${n.sealed} sealed, ${n.already} already sealed, ${n.not} not sealed (key fingerprint ${key.fingerprint})\n`,
+    );
   }
   return exit;
 }

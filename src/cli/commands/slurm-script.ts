@@ -102,37 +102,62 @@ const OPTIONS = {
 // A newline would end a line of the script (or its here-document) early; % is a pattern in
 // Slurm's --output names.
 function plain(what: string, value: string, more = ""): string {
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw new UsageError(`${what} ${forTerminal(value)} holds a control character: a job script cannot carry it`);
-  if (more && [...more].some((c) => value.includes(c))) throw new UsageError(`${what} ${forTerminal(value)} holds ${more}: Slurm reads it in a log file name`);
+  if (/[\u0000-\u001f\u007f]/.test(value))
+    throw new UsageError(`${what} ${forTerminal(value)} holds a control character: a job script cannot carry it`);
+  if (more && [...more].some((c) => value.includes(c)))
+    throw new UsageError(`${what} ${forTerminal(value)} holds ${more}: Slurm reads it in a log file name`);
   return value;
 }
 
 export function slurmScriptCommand(argv: string[], io: CliIo): number {
   const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: OPTIONS });
   if (positionals.length === 0) throw new UsageError("assay slurm-script needs at least one ROOT");
-  if (values.dir === undefined) throw new UsageError("--dir is required: the shared folder for the shards, their stores and logs, and results.json");
+  if (values.dir === undefined)
+    throw new UsageError(
+      "--dir is required: the shared folder for the shards, their stores and logs, and results.json",
+    );
   const shards = positiveInt("shards", values.shards);
   const cpus = positiveInt("cpus", values.cpus, 1);
   for (const r of positionals) {
     if (!existsSync(plain("root", r))) throw new UsageError(`root ${forTerminal(r)} does not exist here`);
     // Shards written under a root would be found by the shards still walking it: each would see other folders.
     const rel = relative(resolve(r), resolve(values.dir));
-    if (!rel.startsWith("..") && !isAbsolute(rel)) throw new UsageError(`--dir ${forTerminal(values.dir)} is inside root ${forTerminal(r)}: the shards would find each other's files; give a folder outside the roots`);
+    if (!rel.startsWith("..") && !isAbsolute(rel))
+      throw new UsageError(
+        `--dir ${forTerminal(values.dir)} is inside root ${forTerminal(r)}: the shards would find each other's files; give a folder outside the roots`,
+      );
   }
   const score: string[] = [];
   // --name=value: a value that begins with "-" (a key file's name) is never read as an option.
   const pass = (name: string, v: string | undefined) => void (v !== undefined && score.push(`--${name}=${v}`));
-  pass("invalid", values.invalid === undefined ? undefined : oneOf("invalid", values.invalid, ["count", "exclude"], "count"));
-  pass("resource-bound", values["resource-bound"] === undefined ? undefined : oneOf("resource-bound", values["resource-bound"], ["default", "exclude", "loss"], "default"));
-  pass("errors", values.errors === undefined ? undefined : oneOf("errors", values.errors, ["exclude", "zero"], "exclude"));
+  pass(
+    "invalid",
+    values.invalid === undefined ? undefined : oneOf("invalid", values.invalid, ["count", "exclude"], "count"),
+  );
+  pass(
+    "resource-bound",
+    values["resource-bound"] === undefined
+      ? undefined
+      : oneOf("resource-bound", values["resource-bound"], ["default", "exclude", "loss"], "default"),
+  );
+  pass(
+    "errors",
+    values.errors === undefined ? undefined : oneOf("errors", values.errors, ["exclude", "zero"], "exclude"),
+  );
   const timeout = values["bundle-timeout"];
-  if (timeout !== undefined && !(Number(timeout) > 0 && Number(timeout) <= 86_400)) throw new UsageError("--bundle-timeout takes a number of seconds above 0 and at most 86400 (a day)");
+  if (timeout !== undefined && !(Number(timeout) > 0 && Number(timeout) <= 86_400))
+    throw new UsageError("--bundle-timeout takes a number of seconds above 0 and at most 86400 (a day)");
   pass("bundle-timeout", timeout);
   if (values["verify-digests"]) score.push("--verify-digests");
   const key = values["hmac-key-file"];
   pass("hmac-key-file", key === undefined ? undefined : plain("--hmac-key-file", key));
-  const merge = [...(values.schedule ?? []).map((s) => `--schedule=${plain("--schedule", s)}`), ...(key === undefined ? [] : [`--hmac-key-file=${key}`])];
-  for (const o of values.sbatch ?? []) if (!plain("--sbatch", o).startsWith("-")) throw new UsageError(`--sbatch takes one sbatch option, as --sbatch=--partition=NAME (got ${forTerminal(o)})`);
+  const merge = [
+    ...(values.schedule ?? []).map((s) => `--schedule=${plain("--schedule", s)}`),
+    ...(key === undefined ? [] : [`--hmac-key-file=${key}`]),
+  ];
+  for (const o of values.sbatch ?? [])
+    if (!plain("--sbatch", o).startsWith("-"))
+      throw new UsageError(`--sbatch takes one sbatch option, as --sbatch=--partition=NAME (got ${forTerminal(o)})`);
   const text = slurmScript({
     roots: positionals,
     shards,

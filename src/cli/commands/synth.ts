@@ -20,15 +20,26 @@ export async function synthCommand(argv: string[], io: CliIo): Promise<number> {
     parseArgs({
       args: argv,
       options: {
-        out: { type: "string" }, n: { type: "string" }, seed: { type: "string" }, faults: { type: "boolean" }, events: { type: "string" },
+        out: { type: "string" },
+        n: { type: "string" },
+        seed: { type: "string" },
+        faults: { type: "boolean" },
+        events: { type: "string" },
         profile: { type: "string" },
       },
     }),
   );
   if (values.out === undefined) throw new UsageError("assay synth needs --out DIR");
   if (values.faults && values.profile !== undefined && values.profile !== "native-game")
-    throw new UsageError("--faults is for native-game corpora (world, harbor and inspect corpora are made of labelled cases)");
-  const profile = oneOf("profile", values.profile, ["native-game", "world", "harbor", "inspect"] as const, "native-game");
+    throw new UsageError(
+      "--faults is for native-game corpora (world, harbor and inspect corpora are made of labelled cases)",
+    );
+  const profile = oneOf(
+    "profile",
+    values.profile,
+    ["native-game", "world", "harbor", "inspect"] as const,
+    "native-game",
+  );
   if (profile === "inspect") await readyZstd();
   const n = writeCorpus(values.out, {
     n: positiveInt("n", values.n),
@@ -41,7 +52,6 @@ export async function synthCommand(argv: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
-
 /** The demo's next steps, run from DIR (test/newcomer.test.ts runs each, expecting the exit shown). */
 const NEXT: [string, string][] = [
   ["assay score runs", "per experiment the metrics; invalid bundles listed"],
@@ -52,10 +62,13 @@ const NEXT: [string, string][] = [
 ];
 
 /** A folder as a shell command names it: plain, else single-quoted (hidden characters escaped). */
-const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${terminalText(s).replace(/'/g, "'\\''")}'`);
+const shellWord = (s: string): string =>
+  /^[\w@%+=:,./-]+$/.test(s) ? s : `'${terminalText(s).replace(/'/g, "'\\''")}'`;
 
 export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = usage(() => parseArgs({ args: argv, options: { keep: { type: "boolean" }, out: { type: "string" } } }));
+  const { values } = usage(() =>
+    parseArgs({ args: argv, options: { keep: { type: "boolean" }, out: { type: "string" } } }),
+  );
   if (values.out !== undefined) {
     if (values.keep) throw new UsageError("--keep is for the temporary folder; --out DIR is kept");
     return await demoInto(values.out, io);
@@ -78,7 +91,9 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     if (values.keep) io.stderr(`assay demo: corpus kept in ${dir}\n`);
     else {
       rmSync(dir, { recursive: true, force: true });
-      io.stderr("assay demo: removed the temporary folder scored above (--keep keeps it; --out DIR writes the folders README.md and docs/ use)\n");
+      io.stderr(
+        "assay demo: removed the temporary folder scored above (--keep keeps it; --out DIR writes the folders README.md and docs/ use)\n",
+      );
     }
   }
 }
@@ -86,12 +101,17 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
 /** `assay demo --out DIR`: the folders the docs use, written into an empty or new DIR, scored, and what to run next. */
 async function demoInto(out: string, io: CliIo): Promise<number> {
   if (out === "") throw new UsageError("--out needs a folder");
-  if (existsSync(out) && !statSync(out).isDirectory()) throw new UsageError(`${forTerminal(out)} is not a folder: assay demo --out writes a new folder`);
-  if (!isEmptyOrAbsent(out)) throw new UsageError(`${forTerminal(out)} is not empty: assay demo --out writes only into an empty or new folder`);
+  if (existsSync(out) && !statSync(out).isDirectory())
+    throw new UsageError(`${forTerminal(out)} is not a folder: assay demo --out writes a new folder`);
+  if (!isEmptyOrAbsent(out))
+    throw new UsageError(`${forTerminal(out)} is not empty: assay demo --out writes only into an empty or new folder`);
   await readyZstd();
   writeTree(out, demoFiles());
   const code = await scoreCommand([...DEMO_FOLDERS.map((f) => join(out, f.folder)), "--quiet"], io);
-  const rows: [string, string][] = [...DEMO_FOLDERS.map((f): [string, string] => [`${f.folder}/`, f.holds]), ["tasks/", DEMO_TASKS_HOLD]];
+  const rows: [string, string][] = [
+    ...DEMO_FOLDERS.map((f): [string, string] => [`${f.folder}/`, f.holds]),
+    ["tasks/", DEMO_TASKS_HOLD],
+  ];
   io.stderr(
     [
       `assay demo: wrote ${forTerminal(out)}, the folders README.md and docs/ use (scored above):`,

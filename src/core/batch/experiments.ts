@@ -23,7 +23,6 @@ export interface BatchOptions {
 }
 export const DEFAULT_BATCH: BatchOptions = { invalid: "count", resourceBound: "default", errors: "exclude" };
 
-
 /** A run's batch rules, each kind's over its own records: the names its experiments take (a name may depend on other folders), and the experiments. */
 export interface RunBatch {
   /** The experiment an entry (or record) is shown under. */
@@ -39,10 +38,22 @@ export interface RunBatch {
  * batch/record.ts), with the container folders found (Harbor's jobs: their plans and claims), by
  * the given kinds (kinds/batch.ts binds the list's).
  */
-export function runBatchOf(kinds: BatchKinds, entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions, jobs: readonly JobRecord[] = [], containers: Containers = {}): RunBatch {
+export function runBatchOf(
+  kinds: BatchKinds,
+  entries: readonly BatchRecord[],
+  schedules: readonly Schedule[],
+  options: BatchOptions,
+  jobs: readonly JobRecord[] = [],
+  containers: Containers = {},
+): RunBatch {
   const byKind = new Map(kinds.all.map((k) => [k, [] as BatchRecord[]]));
   for (const e of entries) byKind.get(kinds.of(e.profile))!.push(e);
-  const batches = new Map(kinds.all.map((k): [string, KindBatch] => [k.name, k.batch(byKind.get(k)!, { schedules, options, jobs, containers })]));
+  const batches = new Map(
+    kinds.all.map((k): [string, KindBatch] => [
+      k.name,
+      k.batch(byKind.get(k)!, { schedules, options, jobs, containers }),
+    ]),
+  );
   const batchOf = (e: BatchRecord) => batches.get(kinds.of(e.profile).name)!;
   return {
     nameOf: (e) => batchOf(e).nameOf(e),
@@ -54,13 +65,19 @@ export function runBatchOf(kinds: BatchKinds, entries: readonly BatchRecord[], s
         byKind,
         (e) => batchOf(e).nameOf(e),
       ).sort((a, b) =>
-        a.experiment === null || b.experiment === null ? Number(a.experiment === null) - Number(b.experiment === null) : byteCompare(a.experiment, b.experiment),
+        a.experiment === null || b.experiment === null
+          ? Number(a.experiment === null) - Number(b.experiment === null)
+          : byteCompare(a.experiment, b.experiment),
       ),
   };
 }
 
 /** Each named experiment with its identity: the union of its records' (core/identity.ts), whatever its kind. */
-function withIdentities(experiments: readonly { kind: string; x: Experiment }[], byKind: ReadonlyMap<{ name: string; trialTasks: boolean }, readonly BatchRecord[]>, nameOf: (e: BatchRecord) => string | null): Experiment[] {
+function withIdentities(
+  experiments: readonly { kind: string; x: Experiment }[],
+  byKind: ReadonlyMap<{ name: string; trialTasks: boolean }, readonly BatchRecord[]>,
+  nameOf: (e: BatchRecord) => string | null,
+): Experiment[] {
   const builders = new Map<string, IdentityBuilder>();
   for (const [k, records] of byKind)
     for (const e of records) {

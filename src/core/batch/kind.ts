@@ -9,7 +9,23 @@ import type { Schedule } from "./schedule.js";
 
 /** The batch record's fields only some kinds fill: each kind its own, the rest read as empty. */
 export type RecordPart = Partial<
-  Pick<BatchRecord, "digest" | "task_checksum" | "rewards" | "reward_source" | "flags" | "harbor_id" | "job_id" | "job" | "claimed" | "exception" | "samples" | "inspect" | "usage" | "own">
+  Pick<
+    BatchRecord,
+    | "digest"
+    | "task_checksum"
+    | "rewards"
+    | "reward_source"
+    | "flags"
+    | "harbor_id"
+    | "job_id"
+    | "job"
+    | "claimed"
+    | "exception"
+    | "samples"
+    | "inspect"
+    | "usage"
+    | "own"
+  >
 >;
 
 /** What a kind's record part may share with every other record: one string, code list or small object per value. */

@@ -10,9 +10,32 @@ import type { BatchKinds, RecordPart, Sharing } from "./kind.js";
 
 export type BatchRecord = Pick<
   BundleEntry,
-  | "path" | "digest" | "profile" | "experiment" | "trial" | "attempt" | "seed" | "validity" | "status" | "task" | "task_checksum"
-  | "ending" | "final_score" | "scenario" | "victory" | "pass" | "state" | "rewards" | "reward_source"
-  | "harbor_id" | "job_id" | "job" | "claimed" | "samples" | "usage" | "identity"
+  | "path"
+  | "digest"
+  | "profile"
+  | "experiment"
+  | "trial"
+  | "attempt"
+  | "seed"
+  | "validity"
+  | "status"
+  | "task"
+  | "task_checksum"
+  | "ending"
+  | "final_score"
+  | "scenario"
+  | "victory"
+  | "pass"
+  | "state"
+  | "rewards"
+  | "reward_source"
+  | "harbor_id"
+  | "job_id"
+  | "job"
+  | "claimed"
+  | "samples"
+  | "usage"
+  | "identity"
 > & {
   /** The codes of the entry's errors, each once (what makes a trial invalid). */
   errors: readonly { readonly code: Code }[];
@@ -30,10 +53,27 @@ export type BatchRecord = Pick<
 
 const PROFILES = [null, ...DECLARED_PROFILES] as const;
 const VALIDITIES = ["valid", "invalid", "error"] as const;
-const STATUSES = [null, "completed", "interrupted", "abnormal", "resource-bound", "unterminated", ...INSPECT_STATUSES] as const;
+const STATUSES = [
+  null,
+  "completed",
+  "interrupted",
+  "abnormal",
+  "resource-bound",
+  "unterminated",
+  ...INSPECT_STATUSES,
+] as const;
 const STATES = [null, ...DECLARED_STATES] as const;
 const TRI = [null, false, true] as const;
-const ENUMS = { profile: PROFILES, validity: VALIDITIES, status: STATUSES, state: STATES, ending: TRI, final_score: TRI, victory: TRI, pass: TRI } as const;
+const ENUMS = {
+  profile: PROFILES,
+  validity: VALIDITIES,
+  status: STATUSES,
+  state: STATES,
+  ending: TRI,
+  final_score: TRI,
+  victory: TRI,
+  pass: TRI,
+} as const;
 type Packed = keyof typeof ENUMS;
 /** Bit fields of CompactRecord.bits: [shift, width, values], each as wide as its values need (32 bits in all at most). */
 const FIELDS = (() => {
@@ -91,28 +131,72 @@ class CompactRecord implements BatchRecord {
     const text = (ms: number) => (Number.isNaN(ms) ? null : timeText(ms, clock));
     return { ...this.who, started_at: text(this.started), finished_at: text(this.finished) };
   }
-  get profile() { return unpack(this.bits, "profile"); }
-  get validity() { return unpack(this.bits, "validity"); }
-  get status() { return unpack(this.bits, "status"); }
-  get state() { return unpack(this.bits, "state"); }
-  get ending() { return unpack(this.bits, "ending"); }
-  get final_score() { return unpack(this.bits, "final_score"); }
-  get victory() { return unpack(this.bits, "victory"); }
-  get pass() { return unpack(this.bits, "pass"); }
-  get digest() { return this.part?.digest ?? ""; }
-  get task_checksum() { return this.part?.task_checksum ?? null; }
-  get rewards() { return this.part?.rewards ?? null; }
-  get reward_source() { return this.part?.reward_source ?? null; }
-  get flags() { return this.part?.flags ?? NONE; }
-  get harbor_id() { return this.part?.harbor_id ?? null; }
-  get job_id() { return this.part?.job_id ?? null; }
-  get job() { return this.part?.job ?? null; }
-  get claimed() { return this.part?.claimed ?? null; }
-  get exception() { return this.part?.exception ?? null; }
-  get samples() { return this.part?.samples ?? null; }
-  get inspect() { return this.part?.inspect ?? null; }
-  get usage() { return this.part?.usage ?? null; }
-  get own() { return this.part?.own; }
+  get profile() {
+    return unpack(this.bits, "profile");
+  }
+  get validity() {
+    return unpack(this.bits, "validity");
+  }
+  get status() {
+    return unpack(this.bits, "status");
+  }
+  get state() {
+    return unpack(this.bits, "state");
+  }
+  get ending() {
+    return unpack(this.bits, "ending");
+  }
+  get final_score() {
+    return unpack(this.bits, "final_score");
+  }
+  get victory() {
+    return unpack(this.bits, "victory");
+  }
+  get pass() {
+    return unpack(this.bits, "pass");
+  }
+  get digest() {
+    return this.part?.digest ?? "";
+  }
+  get task_checksum() {
+    return this.part?.task_checksum ?? null;
+  }
+  get rewards() {
+    return this.part?.rewards ?? null;
+  }
+  get reward_source() {
+    return this.part?.reward_source ?? null;
+  }
+  get flags() {
+    return this.part?.flags ?? NONE;
+  }
+  get harbor_id() {
+    return this.part?.harbor_id ?? null;
+  }
+  get job_id() {
+    return this.part?.job_id ?? null;
+  }
+  get job() {
+    return this.part?.job ?? null;
+  }
+  get claimed() {
+    return this.part?.claimed ?? null;
+  }
+  get exception() {
+    return this.part?.exception ?? null;
+  }
+  get samples() {
+    return this.part?.samples ?? null;
+  }
+  get inspect() {
+    return this.part?.inspect ?? null;
+  }
+  get usage() {
+    return this.part?.usage ?? null;
+  }
+  get own() {
+    return this.part?.own;
+  }
 }
 
 /**
@@ -150,7 +234,9 @@ export class RecordMaker implements Sharing {
 
   private dims(d: BundleEntry["dimensions"]): BatchRecord["dimensions"] {
     if (d === null) return null;
-    const key = Object.entries(d).map(([k, v]) => `${k}\u0000${v.pass ? 1 : 0}`).join("\u0001");
+    const key = Object.entries(d)
+      .map(([k, v]) => `${k}\u0000${v.pass ? 1 : 0}`)
+      .join("\u0001");
     let o = this.patterns.get(key);
     if (o === undefined) {
       o = Object.freeze(Object.fromEntries(Object.entries(d).map(([k, v]) => [k, Object.freeze({ pass: v.pass })])));
@@ -172,7 +258,21 @@ export class RecordMaker implements Sharing {
     const id = e.identity;
     const who = id === null ? null : this.one({ ...id, started_at: null, finished_at: null });
     const ms = (at: string | null | undefined) => (at == null || id?.clock == null ? NaN : timeMs(at, id.clock));
-    return new CompactRecord(e.path, this.string(e.experiment), e.trial, e.attempt, e.seed, this.string(e.task), this.string(e.scenario), pack(e),
-      this.codes(e.errors, true), this.dims(e.dimensions), part, who, ms(id?.started_at), ms(id?.finished_at));
+    return new CompactRecord(
+      e.path,
+      this.string(e.experiment),
+      e.trial,
+      e.attempt,
+      e.seed,
+      this.string(e.task),
+      this.string(e.scenario),
+      pack(e),
+      this.codes(e.errors, true),
+      this.dims(e.dimensions),
+      part,
+      who,
+      ms(id?.started_at),
+      ms(id?.finished_at),
+    );
   }
 }

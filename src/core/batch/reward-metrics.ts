@@ -28,7 +28,13 @@ const placedOnly = (o: IntervalOutcome, taskless: number): IntervalOutcome =>
  * `planUnknown` (why the plan is unknown): coverage is null, since folders over folders would look complete when the plan was lost (issue 35).
  * `taskUnread`: a trial whose task identity was unreadable (Harbor's LOCK_UNREADABLE), so pass@k cannot place it.
  */
-export function keyMetrics(key: string, counted: Counted[], trials: number, planUnknown: string | null = null, taskUnread: (r: BatchRecord) => boolean = () => false) {
+export function keyMetrics(
+  key: string,
+  counted: Counted[],
+  trials: number,
+  planUnknown: string | null = null,
+  taskUnread: (r: BatchRecord) => boolean = () => false,
+) {
   // A valid scored trial without this key is not in this key's mean (its coverage shows it).
   const values = counted.flatMap((c) => {
     const v = c.rewards === "zero" ? 0 : own(c.rewards, key);
@@ -45,11 +51,14 @@ export function keyMetrics(key: string, counted: Counted[], trials: number, plan
   const taskless = values.filter((x) => x.at.task === null).length;
   const lockless = values.filter((x) => taskUnread(x.trial)).length;
   if (n === 0) reason = "no trial in the mean";
-  else if (nonBinary !== undefined) reason = `rewards are not binary (${nonBinary.trial.trial ?? nonBinary.trial.path} has ${nonBinary.v}): pass@k needs 0 or 1`;
+  else if (nonBinary !== undefined)
+    reason = `rewards are not binary (${nonBinary.trial.trial ?? nonBinary.trial.path} has ${nonBinary.v}): pass@k needs 0 or 1`;
   // Leaving them out would raise pass@k over the very trials that failed to say what they were.
-  else if (taskless > 0) reason = `${taskless} trial${taskless > 1 ? "s" : ""} in the mean name${taskless > 1 ? "" : "s"} no task (no readable result.json), so pass@k cannot place them`;
+  else if (taskless > 0)
+    reason = `${taskless} trial${taskless > 1 ? "s" : ""} in the mean name${taskless > 1 ? "" : "s"} no task (no readable result.json), so pass@k cannot place them`;
   // Its checksum instead would regroup the task with others of its name (issue 35).
-  else if (lockless > 0) reason = `${lockless} trial${lockless > 1 ? "s" : ""} in the mean ha${lockless > 1 ? "ve" : "s"} an unreadable lock.json (LOCK_UNREADABLE), so pass@k cannot tell ${lockless > 1 ? "their tasks" : "its task"}`;
+  else if (lockless > 0)
+    reason = `${lockless} trial${lockless > 1 ? "s" : ""} in the mean ha${lockless > 1 ? "ve" : "s"} an unreadable lock.json (LOCK_UNREADABLE), so pass@k cannot tell ${lockless > 1 ? "their tasks" : "its task"}`;
   else {
     // Independent repeats of one task: same task_name and identity (core/batch/task-keys.ts).
     const tasks = new Map<string, { passed: number; total: number }>();

@@ -27,7 +27,8 @@ export class ScheduleError extends Error {
 export function parseSchedule(bytes: Uint8Array, name: string): Schedule {
   const problems: Finding[] = [];
   const value = decodeDocument(bytes, name, problems);
-  if (value === undefined) throw new ScheduleError(`schedule ${forTerminal(name)}: ${problems[0]!.code}: ${problems[0]!.message}`);
+  if (value === undefined)
+    throw new ScheduleError(`schedule ${forTerminal(name)}: ${problems[0]!.code}: ${problems[0]!.message}`);
   const r = scheduleSchema.safeParse(value);
   if (!r.success) throw new ScheduleError(`schedule ${forTerminal(name)}: ${describeIssues(r.error.issues)}`);
   const seen = new Set<string>();

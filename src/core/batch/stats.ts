@@ -31,7 +31,9 @@ export const MAX_PASS_AT_K = 1000;
  * pass^k over groups of independent repeats (trials sharing a task): for k = 1..(smallest group, at most MAX_PASS_AT_K),
  * the mean over tasks of C(c,k)/C(n,k). Null when there is no group.
  */
-export function passHatK(groups: ReadonlyMap<string, { passed: number; total: number }>): Record<string, number> | null {
+export function passHatK(
+  groups: ReadonlyMap<string, { passed: number; total: number }>,
+): Record<string, number> | null {
   if (groups.size === 0) return null;
   const kMax = Math.min(smallestTotal(groups.values()), MAX_PASS_AT_K);
   const out: Record<string, number> = {};

@@ -9,20 +9,37 @@
 import type { BatchRecord } from "./record.js";
 
 type Kind = "digest" | "checksum" | "none";
-const kindOf = (checksum: string | null): Kind => (checksum === null ? "none" : checksum.startsWith("sha256:") ? "digest" : "checksum");
+const kindOf = (checksum: string | null): Kind =>
+  checksum === null ? "none" : checksum.startsWith("sha256:") ? "digest" : "checksum";
 
-const WORDS: Record<Kind, string> = { digest: "task_name and lock.json task.digest", checksum: "task_name and checksum", none: "task_name alone (no trial records a digest or checksum)" };
+const WORDS: Record<Kind, string> = {
+  digest: "task_name and lock.json task.digest",
+  checksum: "task_name and checksum",
+  none: "task_name alone (no trial records a digest or checksum)",
+};
 
 /** Each trial's task key (null: it names no task), and what the keys rest on, in words. */
-export function taskKeys(trials: readonly Pick<BatchRecord, "task" | "task_checksum">[]): { key: (t: Pick<BatchRecord, "task" | "task_checksum">) => string | null; identity: string | null } {
+export function taskKeys(trials: readonly Pick<BatchRecord, "task" | "task_checksum">[]): {
+  key: (t: Pick<BatchRecord, "task" | "task_checksum">) => string | null;
+  identity: string | null;
+} {
   const kinds = new Map<string, Set<Kind>>();
-  for (const t of trials) if (t.task !== null) (kinds.get(t.task) ?? kinds.set(t.task, new Set()).get(t.task)!).add(kindOf(t.task_checksum));
+  for (const t of trials)
+    if (t.task !== null) (kinds.get(t.task) ?? kinds.set(t.task, new Set()).get(t.task)!).add(kindOf(t.task_checksum));
   const mixed = new Set([...kinds].filter(([, k]) => k.size > 1).map(([name]) => name));
   const used = new Set([...kinds].filter(([name]) => !mixed.has(name)).map(([, k]) => [...k][0]!));
   const parts = [...(["digest", "checksum", "none"] as const)].filter((k) => used.has(k)).map((k) => WORDS[k]);
-  if (mixed.size > 0) parts.push(`task_name alone for ${mixed.size} task${mixed.size === 1 ? "" : "s"} whose trials mix a lock digest, a checksum or none`);
+  if (mixed.size > 0)
+    parts.push(
+      `task_name alone for ${mixed.size} task${mixed.size === 1 ? "" : "s"} whose trials mix a lock digest, a checksum or none`,
+    );
   return {
-    key: (t) => (t.task === null ? null : mixed.has(t.task) || t.task_checksum === null ? t.task : `${t.task}\u0000${t.task_checksum}`),
+    key: (t) =>
+      t.task === null
+        ? null
+        : mixed.has(t.task) || t.task_checksum === null
+          ? t.task
+          : `${t.task}\u0000${t.task_checksum}`,
     identity: parts.length === 0 ? null : parts.join("; "),
   };
 }

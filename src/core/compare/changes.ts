@@ -33,11 +33,20 @@ function kindOf(b: number, h: number): UnitChange["change"] | null {
 }
 
 /** The order changes are listed in: flips, then moved units, then those that are not one unit on both sides. */
-const RANK: Record<UnitChange["change"], number> = { pass_to_fail: 0, fail_to_pass: 0, moved: 1, checksum_changed: 2, only_base: 3, only_head: 4 };
+const RANK: Record<UnitChange["change"], number> = {
+  pass_to_fail: 0,
+  fail_to_pass: 0,
+  moved: 1,
+  checksum_changed: 2,
+  only_base: 3,
+  only_head: 4,
+};
 
 /** Flips first, then |delta| largest first, then each kind of unpaired unit; ties in byte order of the unit. */
 function byChange(a: UnitChange, b: UnitChange): number {
-  return RANK[a.change] - RANK[b.change] || Math.abs(b.delta ?? 0) - Math.abs(a.delta ?? 0) || byteCompare(a.unit, b.unit);
+  return (
+    RANK[a.change] - RANK[b.change] || Math.abs(b.delta ?? 0) - Math.abs(a.delta ?? 0) || byteCompare(a.unit, b.unit)
+  );
 }
 
 /**
@@ -56,11 +65,13 @@ export function unitChanges(base: Units, head: Units): UnitChange[] | null {
     if (i === undefined) return void out.push({ unit: id, change: "only_head", base: null, head: h, delta: null });
     index.delete(id);
     const b = sideAt(base, i);
-    if (!sameTask(base.checksums?.[i] ?? null, head.checksums?.[j] ?? null)) return void out.push({ unit: id, change: "checksum_changed", base: b, head: h, delta: null });
+    if (!sameTask(base.checksums?.[i] ?? null, head.checksums?.[j] ?? null))
+      return void out.push({ unit: id, change: "checksum_changed", base: b, head: h, delta: null });
     const change = kindOf(b.value, h.value);
     if (change !== null) out.push({ unit: id, change, base: b, head: h, delta: h.value - b.value });
   });
-  for (const i of index.values()) out.push({ unit: base.ids[i]!, change: "only_base", base: sideAt(base, i), head: null, delta: null });
+  for (const i of index.values())
+    out.push({ unit: base.ids[i]!, change: "only_base", base: sideAt(base, i), head: null, delta: null });
   return out.sort(byChange);
 }
 
@@ -92,14 +103,28 @@ export function unitMatrix(columns: readonly { label: string; units: Units }[], 
   columns.forEach(({ units }, c) =>
     units.ids.forEach((id, i) => {
       let row = byUnit.get(id);
-      if (row === undefined) byUnit.set(id, (row = { values: Array<number | null>(columns.length).fill(null), checksum: null, same_task: true }));
+      if (row === undefined)
+        byUnit.set(
+          id,
+          (row = { values: Array<number | null>(columns.length).fill(null), checksum: null, same_task: true }),
+        );
       row.values[c] = units.values[i]!;
       const checksum = units.checksums?.[i] ?? null;
       row.same_task &&= sameTask(row.checksum, checksum);
       row.checksum ??= checksum;
     }),
   );
-  const rows = [...byUnit].map(([unit, { values, same_task }]) => ({ unit, values, same_task, spread: spread(values), missing: missing(values) }));
+  const rows = [...byUnit].map(([unit, { values, same_task }]) => ({
+    unit,
+    values,
+    same_task,
+    spread: spread(values),
+    missing: missing(values),
+  }));
   rows.sort((a, b) => b.spread - a.spread || b.missing - a.missing || byteCompare(a.unit, b.unit));
-  return { labels: columns.map((c) => c.label), rows: rows.slice(0, cap).map(({ unit, values, same_task }) => ({ unit, values, same_task })), total: rows.length };
+  return {
+    labels: columns.map((c) => c.label),
+    rows: rows.slice(0, cap).map(({ unit, values, same_task }) => ({ unit, values, same_task })),
+    total: rows.length,
+  };
 }

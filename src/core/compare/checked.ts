@@ -22,11 +22,28 @@ const sameValue = (a: number | null, b: number | null) => (a === null || b === n
  * The figure a headline metric shows, as the document gives it: its value, for a proportion its k
  * of n, and its Wilson interval where it has one (compare recovers k of n from a mean's).
  */
-function given(x: Experiment, metric: string): { value: number | null; k?: number; n?: number; wilson?: readonly [number, number] | null } | null {
-  if (metric === "accuracy") return x.accuracy && { value: x.accuracy.value, k: x.accuracy.victories, n: x.accuracy.scored, wilson: x.accuracy.wilson95 };
-  if (metric === "pass") return x.pass && { value: x.pass.total === 0 ? null : x.pass.passed / x.pass.total, k: x.pass.passed, n: x.pass.total };
+function given(
+  x: Experiment,
+  metric: string,
+): { value: number | null; k?: number; n?: number; wilson?: readonly [number, number] | null } | null {
+  if (metric === "accuracy")
+    return (
+      x.accuracy && {
+        value: x.accuracy.value,
+        k: x.accuracy.victories,
+        n: x.accuracy.scored,
+        wilson: x.accuracy.wilson95,
+      }
+    );
+  if (metric === "pass")
+    return (
+      x.pass && { value: x.pass.total === 0 ? null : x.pass.passed / x.pass.total, k: x.pass.passed, n: x.pass.total }
+    );
   const reward = /^reward\/(.*)\/mean$/.exec(metric)?.[1];
-  if (reward !== undefined) return x.rewards?.[reward] === undefined ? null : { value: x.rewards[reward].mean, wilson: x.rewards[reward].wilson95 };
+  if (reward !== undefined)
+    return x.rewards?.[reward] === undefined
+      ? null
+      : { value: x.rewards[reward].mean, wilson: x.rewards[reward].wilson95 };
   const inspect = /^inspect\/(.*)\/value$/.exec(metric)?.[1];
   return inspect === undefined || x.inspect?.[inspect] === undefined ? null : { value: x.inspect[inspect].value };
 }
@@ -100,10 +117,16 @@ export class EntrySpend {
     const key = `${x.profile}\u0000${x.experiment}`;
     const spent = x.usage.spent;
     const want = { ...(this.totals.get(key) ?? emptyTotal()) };
-    for (const n of this.harbor.get(key)?.values() ?? []) for (const u of n.same ? n.usages.slice(0, 1) : n.usages) addToTotal(want, u);
+    for (const n of this.harbor.get(key)?.values() ?? [])
+      for (const u of n.same ? n.usages.slice(0, 1) : n.usages) addToTotal(want, u);
     const bound = x.profile === "inspect";
-    const fits = (have: number | null, sum: number | null) => (have === null ? bound || sum === null : sum !== null && (bound ? have <= sum + 1e-9 * Math.max(1, sum) : close(have, sum)));
-    const counts = bound ? spent.entries <= want.entries && spent.costed <= want.costed : spent.entries === want.entries && spent.costed === want.costed;
+    const fits = (have: number | null, sum: number | null) =>
+      have === null
+        ? bound || sum === null
+        : sum !== null && (bound ? have <= sum + 1e-9 * Math.max(1, sum) : close(have, sum));
+    const counts = bound
+      ? spent.entries <= want.entries && spent.costed <= want.costed
+      : spent.entries === want.entries && spent.costed === want.costed;
     const field = USAGE_FIELDS.find((f) => !fits(spent[f], want[f]));
     if (!counts || field !== undefined)
       return `its usage spent (${spent.entries} entries${field === undefined ? "" : `, ${field} ${spent[field]}`}) is ${bound ? "more than" : "not"} what its entries spent (${want.entries} entries${field === undefined ? "" : `, ${field} ${want[field]}`})`;
@@ -138,7 +161,13 @@ function clustersProblem(l: NonNullable<BundleEntry["inspect"]>): string | null 
         units.add(v, at === null ? null : k!.names[at]!);
       });
       const want = lacking ? null : units.interval().interval;
-      if (want === null || want.method !== have.method || want.clusters !== have.clusters || !close(want.lo, have.lo) || !close(want.hi, have.hi))
+      if (
+        want === null ||
+        want.method !== have.method ||
+        want.clusters !== have.clusters ||
+        !close(want.lo, have.lo) ||
+        !close(want.hi, have.hi)
+      )
         return `its Inspect metric ${JSON.stringify(metric)}'s ${errors} interval (${have.method}, ${have.clusters} clusters) is not what its sample clusters${key === undefined ? "" : ` by ${JSON.stringify(key)}`} give (${want === null ? "none" : `${want.method}, ${want.clusters} clusters`})`;
     }
   }
@@ -146,7 +175,15 @@ function clustersProblem(l: NonNullable<BundleEntry["inspect"]>): string | null 
 }
 
 /** The figures of an experiment's Inspect metric that its deciding log's entry decides. */
-const figuresOf = (m: NonNullable<Experiment["inspect"]>[string]) => [m.value, m.coverage, m.wilson95, m.pass_at_k, m.interval, m.pass_hat_k, m.errors_zero];
+const figuresOf = (m: NonNullable<Experiment["inspect"]>[string]) => [
+  m.value,
+  m.coverage,
+  m.wilson95,
+  m.pass_at_k,
+  m.interval,
+  m.pass_hat_k,
+  m.errors_zero,
+];
 
 /**
  * An Inspect experiment's figures are its deciding log's, by the batch's own rule (chainMetric):
@@ -163,20 +200,27 @@ export class InspectFigures {
     if (e.profile !== "inspect" || e.experiment === null || e.inspect === null) return;
     // Without the per-sample values: the units (trials.ts) keep those, packed.
     const metrics = Object.fromEntries(Object.entries(e.inspect.metrics).map(([k, m]) => [k, { ...m, values: null }]));
-    this.logs.set(`${e.experiment}\u0000${e.path}`, { plan: e.inspect.plan, metrics, clusters: clustersProblem(e.inspect) });
+    this.logs.set(`${e.experiment}\u0000${e.path}`, {
+      plan: e.inspect.plan,
+      metrics,
+      clusters: clustersProblem(e.inspect),
+    });
   }
 
   problem(x: Experiment, options: Pick<RunOptions, "invalid" | "errors">): string | null {
     if (x.profile !== "inspect" || x.inspect === null || x.experiment === null) return null;
     const log = x.log === null ? undefined : this.logs.get(`${x.experiment}\u0000${x.log.path}`);
-    if (log === undefined) return `its figures name ${x.log === null ? "no deciding log" : `a deciding log (${x.log.path}) that is none of its entries`}`;
+    if (log === undefined)
+      return `its figures name ${x.log === null ? "no deciding log" : `a deciding log (${x.log.path}) that is none of its entries`}`;
     if (log.clusters !== null) return log.clusters;
     const reading: ChainReading = options.invalid === "count" && x.invalid.length > 0 ? "zeroed" : "as-given";
     for (const [key, m] of Object.entries(x.inspect)) {
       const own = log.metrics[key];
       if (own === undefined) return `its Inspect metric ${JSON.stringify(key)} is none its deciding log's entry gives`;
       const have = figuresOf(m);
-      const withheld = figuresOf(chainMetric(key, own, log.plan, { withheld: m.interval_reason ?? "" }, options.errors));
+      const withheld = figuresOf(
+        chainMetric(key, own, log.plan, { withheld: m.interval_reason ?? "" }, options.errors),
+      );
       if (m.value === null && isDeepStrictEqual(have, withheld)) continue;
       const want = chainMetric(key, own, log.plan, reading, options.errors);
       if (x.unscored.length > 0 || !isDeepStrictEqual(have, figuresOf(want)))

@@ -23,14 +23,23 @@ export function matchKey(x: Experiment, by: MatchBy): string | null {
     const bs = valuesOf(id.benchmark);
     return bs.length === 0 ? null : JSON.stringify([kindOf(x), "benchmark", bs.map(benchmarkKey)]);
   }
-  return id.tasks === null || id.tasks.count === 0 ? null : JSON.stringify([kindOf(x), "tasks", id.tasks.unit, id.tasks.digest]);
+  return id.tasks === null || id.tasks.count === 0
+    ? null
+    : JSON.stringify([kindOf(x), "tasks", id.tasks.unit, id.tasks.digest]);
 }
 
 /** What a key says, for people: the benchmark, or the task set's size and digest. */
 export function describeKey(x: Experiment, by: MatchBy): string {
   const id = x.identity;
-  if (by === "benchmark") return valuesOf(id?.benchmark ?? null).map((b) => `${b.name}${b.version === null ? "" : ` v${b.version}`}${b.dataset === null || b.dataset === b.name ? "" : ` (${b.dataset})`}`).join(" + ");
-  if (by === "tasks" && id?.tasks) return `the same ${id.tasks.count} ${id.tasks.unit}${id.tasks.count === 1 ? "" : "s"} (${id.tasks.digest.slice(0, 19)}…)`;
+  if (by === "benchmark")
+    return valuesOf(id?.benchmark ?? null)
+      .map(
+        (b) =>
+          `${b.name}${b.version === null ? "" : ` v${b.version}`}${b.dataset === null || b.dataset === b.name ? "" : ` (${b.dataset})`}`,
+      )
+      .join(" + ");
+  if (by === "tasks" && id?.tasks)
+    return `the same ${id.tasks.count} ${id.tasks.unit}${id.tasks.count === 1 ? "" : "s"} (${id.tasks.digest.slice(0, 19)}…)`;
   return x.experiment ?? "(no id)";
 }
 
@@ -45,11 +54,31 @@ export const criteria = (by: MatchBy | undefined): readonly MatchBy[] => (by ===
 export function runKey(x: Experiment): string | null {
   const id: Identity | null = x.identity;
   if (id === null || id.started_at === null) return null;
-  return JSON.stringify([kindOf(x), id.agent, id.model, id.benchmark, id.tasks?.digest ?? null, id.started_at, id.finished_at]);
+  return JSON.stringify([
+    kindOf(x),
+    id.agent,
+    id.model,
+    id.benchmark,
+    id.tasks?.digest ?? null,
+    id.started_at,
+    id.finished_at,
+  ]);
 }
 
 /** An experiment's figures and counts (not where it lies): equal for one run given twice. */
-const figuresOf = (x: Experiment) => JSON.stringify([x.scheduled, x.accuracy, x.completion, x.pass, x.dimensions, x.rewards, x.inspect, x.states, x.invalid.length, x.excluded.length]);
+const figuresOf = (x: Experiment) =>
+  JSON.stringify([
+    x.scheduled,
+    x.accuracy,
+    x.completion,
+    x.pass,
+    x.dimensions,
+    x.rewards,
+    x.inspect,
+    x.states,
+    x.invalid.length,
+    x.excluded.length,
+  ]);
 
 /**
  * Whether `a` and `b` are one run given twice (an Inspect log as .eval and as .json, a copied job
@@ -58,14 +87,20 @@ const figuresOf = (x: Experiment) => JSON.stringify([x.scheduled, x.accuracy, x.
  * What tells a run given twice from two runs recorded alike (a Harbor task mean of 1 from four
  * trials or from one).
  */
-export function sameRun(a: Experiment, ua: ReadonlyMap<string, Units> | undefined, b: Experiment, ub: ReadonlyMap<string, Units> | undefined): boolean {
+export function sameRun(
+  a: Experiment,
+  ua: ReadonlyMap<string, Units> | undefined,
+  b: Experiment,
+  ub: ReadonlyMap<string, Units> | undefined,
+): boolean {
   const k = runKey(a);
   if (k === null || k !== runKey(b) || figuresOf(a) !== figuresOf(b)) return false;
   const metrics = new Set([...(ua?.keys() ?? []), ...(ub?.keys() ?? [])]);
   for (const m of metrics) {
     const [x, y] = [ua?.get(m), ub?.get(m)];
     if (x === undefined || y === undefined || x.ids.length !== y.ids.length) return false;
-    for (let i = 0; i < x.ids.length; i++) if (x.ids[i] !== y.ids[i] || !Object.is(x.values[i], y.values[i])) return false;
+    for (let i = 0; i < x.ids.length; i++)
+      if (x.ids[i] !== y.ids[i] || !Object.is(x.values[i], y.values[i])) return false;
   }
   return true;
 }
@@ -90,7 +125,13 @@ export interface TwoSidedMatch {
  * what is left. A key with one candidate on each side matches; a key with more on either side is
  * ambiguous: reported with its candidates, and its experiments are matched by no later criterion.
  */
-export function matchTwo(base: readonly Experiment[], head: readonly Experiment[], pairs: readonly (readonly [Experiment, Experiment])[], by: MatchBy | undefined, names: ReadonlyMap<Experiment, string>): TwoSidedMatch {
+export function matchTwo(
+  base: readonly Experiment[],
+  head: readonly Experiment[],
+  pairs: readonly (readonly [Experiment, Experiment])[],
+  by: MatchBy | undefined,
+  names: ReadonlyMap<Experiment, string>,
+): TwoSidedMatch {
   const matched: TwoSidedMatch["matched"] = pairs.map(([b, h]) => ({ base: b, head: h, how: "pair" as const }));
   const used = new Set<Experiment>(pairs.flat());
   const ambiguous: Ambiguity[] = [];
@@ -108,12 +149,23 @@ export function matchTwo(base: readonly Experiment[], head: readonly Experiment[
     for (const b of buckets.values()) {
       if (b.base.length === 0 || b.head.length === 0) continue;
       if (b.base.length === 1 && b.head.length === 1) matched.push({ base: b.base[0]!, head: b.head[0]!, how: c });
-      else ambiguous.push({ by: c, key: describeKey(b.base[0]!, c), base: b.base.map((x) => names.get(x)!), head: b.head.map((x) => names.get(x)!) });
+      else
+        ambiguous.push({
+          by: c,
+          key: describeKey(b.base[0]!, c),
+          base: b.base.map((x) => names.get(x)!),
+          head: b.head.map((x) => names.get(x)!),
+        });
       for (const x of [...b.base, ...b.head]) used.add(x);
     }
   }
   const inMatch = new Set(matched.flatMap((m) => [m.base, m.head]));
-  return { matched, onlyBase: base.filter((x) => !inMatch.has(x)), onlyHead: head.filter((x) => !inMatch.has(x)), ambiguous };
+  return {
+    matched,
+    onlyBase: base.filter((x) => !inMatch.has(x)),
+    onlyHead: head.filter((x) => !inMatch.has(x)),
+    ambiguous,
+  };
 }
 
 /** One run in a group: its document's index on the command line and its experiment. */
@@ -132,7 +184,11 @@ export interface Group {
  * `--pair`), then by each criterion in turn over the runs not yet in a group of two or more. A group
  * holds every run of its key, however many (ranking needs no one-to-one match).
  */
-export function groupRuns(runs: readonly Member[], pairs: readonly (readonly Member[])[], by: MatchBy | undefined): { groups: Group[]; single: Member[] } {
+export function groupRuns(
+  runs: readonly Member[],
+  pairs: readonly (readonly Member[])[],
+  by: MatchBy | undefined,
+): { groups: Group[]; single: Member[] } {
   const groups: Group[] = pairs.map((members) => ({ how: "pair", members: [...members] }));
   const used = new Set<Experiment>(pairs.flatMap((g) => g.map((m) => m.x)));
   for (const c of criteria(by)) {

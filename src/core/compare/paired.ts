@@ -36,7 +36,19 @@ export interface Pairing {
 export function pairing(base: Units, head: Units, each?: (id: string, b: number, h: number) => void): Pairing {
   const reason = base.reason ?? head.reason;
   const notes: [string[], string[]] = [base.notes ?? [], head.notes ?? []];
-  if (reason !== null) return { base: [], head: [], clusters: null, cluster_differs: 0, only_base: 0, only_head: 0, checksum_changed: 0, checksum_one_side: 0, reason, notes };
+  if (reason !== null)
+    return {
+      base: [],
+      head: [],
+      clusters: null,
+      cluster_differs: 0,
+      only_base: 0,
+      only_head: 0,
+      checksum_changed: 0,
+      checksum_one_side: 0,
+      reason,
+      notes,
+    };
   // An index of BASE's ids only while pairing: nothing beyond the two sides' own arrays outlives this call.
   const index = new Map<string, number>();
   base.ids.forEach((id, i) => index.set(id, i));
@@ -66,7 +78,18 @@ export function pairing(base: Units, head: Units, each?: (id: string, b: number,
       each?.(id, base.values[i]!, head.values[j]!);
     }
   });
-  return { base: bs, head: hs, clusters: clustered ? cs : null, cluster_differs: differs, only_base: base.ids.length - bs.length - changed, only_head: onlyHead, checksum_changed: changed, checksum_one_side: oneSide, reason: null, notes };
+  return {
+    base: bs,
+    head: hs,
+    clusters: clustered ? cs : null,
+    cluster_differs: differs,
+    only_base: base.ids.length - bs.length - changed,
+    only_head: onlyHead,
+    checksum_changed: changed,
+    checksum_one_side: oneSide,
+    reason: null,
+    notes,
+  };
 }
 
 /** Why units did not pair, as people read it. */
@@ -74,10 +97,18 @@ export function unpairedNotes(p: Pairing, unit: string, sides: [string, string] 
   return [
     ...(p.only_base > 0 ? [`only in ${sides[0]}: ${plural(p.only_base, unit)}`] : []),
     ...(p.only_head > 0 ? [`only in ${sides[1]}: ${plural(p.only_head, unit)}`] : []),
-    ...(p.checksum_changed > 0 ? [`task_checksum changed: ${plural(p.checksum_changed, unit)} (a changed task is not one unit on both sides)`] : []),
-    ...(p.checksum_one_side > 0 ? [`task_checksum on one side only: ${plural(p.checksum_one_side, unit)} paired by task name (an older Harbor records none)`] : []),
+    ...(p.checksum_changed > 0
+      ? [`task_checksum changed: ${plural(p.checksum_changed, unit)} (a changed task is not one unit on both sides)`]
+      : []),
+    ...(p.checksum_one_side > 0
+      ? [
+          `task_checksum on one side only: ${plural(p.checksum_one_side, unit)} paired by task name (an older Harbor records none)`,
+        ]
+      : []),
     // §13.7 reading 5: a unit's cluster is BASE's where the sides name different ones.
-    ...(p.cluster_differs > 0 ? [`cluster differs between the sides: ${plural(p.cluster_differs, unit)} paired, each in ${sides[0]}'s cluster`] : []),
+    ...(p.cluster_differs > 0
+      ? [`cluster differs between the sides: ${plural(p.cluster_differs, unit)} paired, each in ${sides[0]}'s cluster`]
+      : []),
     ...p.notes.flatMap((ns, i) => ns.map((n) => `${sides[i]}: ${n}`)),
   ];
 }
@@ -87,7 +118,11 @@ export function unpairedNotes(p: Pairing, unit: string, sides: [string, string] 
  * whether it is a regression: the test decides. `binary` (native and world trials): McNemar's counts and the flipped trials always;
  * elsewhere they are given where McNemar decides (every unit 0/1 on both sides, none clustered).
  */
-export function pairedComparison(base: Units, head: Units, binary: boolean): PairedComparison & { regression: boolean } {
+export function pairedComparison(
+  base: Units,
+  head: Units,
+  binary: boolean,
+): PairedComparison & { regression: boolean } {
   const flipped = { pass_to_fail: [] as string[], fail_to_pass: [] as string[] };
   const both = [0, 0]; // fail on both, pass on both
   const p = pairing(base, head, (id, b, h) => {
@@ -100,7 +135,14 @@ export function pairedComparison(base: Units, head: Units, binary: boolean): Pai
   flipped.fail_to_pass.sort(byteCompare);
   const mcnemar =
     d.discordant !== null && (binary || d.test === "mcnemar")
-      ? { p: mcnemarExact(d.discordant.b, d.discordant.c), both_pass: both[1]!, both_fail: both[0]!, pass_to_fail: d.discordant.b, fail_to_pass: d.discordant.c, flipped }
+      ? {
+          p: mcnemarExact(d.discordant.b, d.discordant.c),
+          both_pass: both[1]!,
+          both_fail: both[0]!,
+          pass_to_fail: d.discordant.b,
+          fail_to_pass: d.discordant.c,
+          flipped,
+        }
       : null;
   return {
     unit: base.unit,

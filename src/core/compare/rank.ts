@@ -19,16 +19,23 @@ import type { RankedExperiment, Ranking, RankingDocument } from "./schema.js";
 import { headlines, MIXED_CHECKSUMS, type Units } from "./trials.js";
 import { plural } from "../text.js";
 
-
 /** A headline metric's value and §13.2 interval, as the run's document gives them. */
-function figureOf(x: Experiment, metric: string): { value: number | null; interval: IntervalField | null; interval_reason: string | null } | null {
-  const of = (o: { interval: IntervalField | null; interval_reason: string | null }, value: number | null) => ({ value, interval: o.interval, interval_reason: o.interval_reason });
+function figureOf(
+  x: Experiment,
+  metric: string,
+): { value: number | null; interval: IntervalField | null; interval_reason: string | null } | null {
+  const of = (o: { interval: IntervalField | null; interval_reason: string | null }, value: number | null) => ({
+    value,
+    interval: o.interval,
+    interval_reason: o.interval_reason,
+  });
   if (metric === "accuracy" && x.accuracy !== null) return of(x.accuracy, x.accuracy.value);
   if (metric === "pass" && x.pass !== null) return of(x.pass, x.pass.total === 0 ? null : x.pass.passed / x.pass.total);
   const reward = /^reward\/(.*)\/mean$/.exec(metric)?.[1];
   if (reward !== undefined && x.rewards?.[reward] !== undefined) return of(x.rewards[reward], x.rewards[reward].mean);
   const inspect = /^inspect\/(.*)\/value$/.exec(metric)?.[1];
-  if (inspect !== undefined && x.inspect?.[inspect] !== undefined) return of(x.inspect[inspect], x.inspect[inspect].value);
+  if (inspect !== undefined && x.inspect?.[inspect] !== undefined)
+    return of(x.inspect[inspect], x.inspect[inspect].value);
   return null;
 }
 
@@ -65,8 +72,16 @@ function commonIds(units: readonly Units[]): { ids: string[]; changed: number } 
 function restrict(u: Units, ids: readonly string[]): Units {
   const index = new Map(u.ids.map((id, i) => [id, i]));
   const at = ids.map((id) => index.get(id)!);
-  const pick = <T>(xs: ArrayLike<T> | null | undefined) => (xs === null || xs === undefined ? null : at.map((i) => xs[i]!));
-  return { unit: u.unit, ids: [...ids], values: Float64Array.from(at, (i) => u.values[i]!), checksums: pick(u.checksums), clusters: pick(u.clusters), reason: null };
+  const pick = <T>(xs: ArrayLike<T> | null | undefined) =>
+    xs === null || xs === undefined ? null : at.map((i) => xs[i]!);
+  return {
+    unit: u.unit,
+    ids: [...ids],
+    values: Float64Array.from(at, (i) => u.values[i]!),
+    checksums: pick(u.checksums),
+    clusters: pick(u.clusters),
+    reason: null,
+  };
 }
 
 const meanOf = (v: Float64Array) => v.reduce((s, x) => s + x, 0) / v.length;
@@ -82,7 +97,12 @@ function unrankedReason(runs: number, common: number, unit: string): string | nu
 }
 
 /** The runs that can be ranked and the units all of them hold, with notes on what is left out. */
-function commonSet(held: readonly Held[], metric: string, unit: string, file: (h: Held) => string): { counted: Held[]; ids: string[]; reason: string | null; notes: string[] } {
+function commonSet(
+  held: readonly Held[],
+  metric: string,
+  unit: string,
+  file: (h: Held) => string,
+): { counted: Held[]; ids: string[]; reason: string | null; notes: string[] } {
   const notes: string[] = [];
   const counted = held.filter((h) => {
     const why = lacking(h.units, metric);
@@ -90,19 +110,34 @@ function commonSet(held: readonly Held[], metric: string, unit: string, file: (h
     return why === null;
   });
   const common = counted.length < 2 ? { ids: [], changed: 0 } : commonIds(counted.map((h) => h.units!));
-  if (common.changed > 0) notes.push(`${metric}: task_checksum differs between runs for ${plural(common.changed, unit)}: left out (a changed task is not one unit)`);
+  if (common.changed > 0)
+    notes.push(
+      `${metric}: task_checksum differs between runs for ${plural(common.changed, unit)}: left out (a changed task is not one unit)`,
+    );
   for (const h of counted) {
     const out = h.units!.ids.length - common.ids.length;
-    if (out > 0) notes.push(`${metric}, ${file(h)}: ${plural(out, unit)} not held by every ranked run, left out of the ranked figure`);
+    if (out > 0)
+      notes.push(
+        `${metric}, ${file(h)}: ${plural(out, unit)} not held by every ranked run, left out of the ranked figure`,
+      );
   }
-  if (common.ids.length === 1) notes.push(`${metric}: one ${unit} held by every ranked run: no test can tell runs apart from one pair (every p = 1)`);
+  if (common.ids.length === 1)
+    notes.push(
+      `${metric}: one ${unit} held by every ranked run: no test can tell runs apart from one pair (every p = 1)`,
+    );
   return { counted, ids: common.ids, reason: unrankedReason(counted.length, common.ids.length, unit), notes };
 }
 
 type Pair = Ranking["pairs"][number] & { ra: number; rb: number };
 
 /** Every pair of ranked runs (command-line order) tested over the same units, Holm-adjusted over all of them. */
-function testPairs(ranked: readonly Held[], units: ReadonlyMap<number, Units>, value: ReadonlyMap<number, number>, metric: string, file: (h: Held) => string): { pairs: Pair[]; notes: string[] } {
+function testPairs(
+  ranked: readonly Held[],
+  units: ReadonlyMap<number, Units>,
+  value: ReadonlyMap<number, number>,
+  metric: string,
+  file: (h: Held) => string,
+): { pairs: Pair[]; notes: string[] } {
   const pairs: Pair[] = [];
   const notes: string[] = [];
   for (let i = 0; i < ranked.length; i++)
@@ -111,7 +146,18 @@ function testPairs(ranked: readonly Held[], units: ReadonlyMap<number, Units>, v
       const p = pairing(units.get(a.run)!, units.get(b.run)!);
       const d = pairedDifference(p, units.get(a.run)!.unit);
       // The same figure as the order: the difference of the two ranked values (the mean of b − a over the same units).
-      pairs.push({ ra: a.run, rb: b.run, a: file(a), b: file(b), units: d.pairs, mean_diff: value.get(b.run)! - value.get(a.run)!, test: d.test, clusters: d.clusters, p: d.p, p_holm: 1 });
+      pairs.push({
+        ra: a.run,
+        rb: b.run,
+        a: file(a),
+        b: file(b),
+        units: d.pairs,
+        mean_diff: value.get(b.run)! - value.get(a.run)!,
+        test: d.test,
+        clusters: d.clusters,
+        p: d.p,
+        p_holm: 1,
+      });
       const why = unpairedNotes(p, units.get(a.run)!.unit, [file(a), file(b)]);
       if (why.length > 0) notes.push(`${metric}, ${file(a)} vs ${file(b)}: ${why.join("; ")}`);
     }
@@ -120,7 +166,11 @@ function testPairs(ranked: readonly Held[], units: ReadonlyMap<number, Units>, v
 }
 
 /** One experiment's metric over the runs (by their index on the command line) that hold it. */
-function rank(metric: string, held: readonly Held[], file: (h: Held) => string): { unit: Units["unit"]; ranking: Ranking; notes: string[]; below: string[] } {
+function rank(
+  metric: string,
+  held: readonly Held[],
+  file: (h: Held) => string,
+): { unit: Units["unit"]; ranking: Ranking; notes: string[]; below: string[] } {
   const unit = headlines(held[0]!.x).find((h) => h.metric === metric)!.unit;
   const { counted, ids, reason, notes } = commonSet(held, metric, unit, file);
   const ranked = reason === null ? counted : [];
@@ -130,7 +180,10 @@ function rank(metric: string, held: readonly Held[], file: (h: Held) => string):
   const tested = testPairs(ranked, units, value, metric, file);
   const pairs = tested.pairs;
   const pHolm = new Map(pairs.map((p) => [`${p.ra} ${p.rb}`, p.p_holm]));
-  const groups = tieGroups(order.map((h) => h.run), (a, b) => pHolm.get(a < b ? `${a} ${b}` : `${b} ${a}`) ?? 1);
+  const groups = tieGroups(
+    order.map((h) => h.run),
+    (a, b) => pHolm.get(a < b ? `${a} ${b}` : `${b} ${a}`) ?? 1,
+  );
   // R1 is the group's first run (command-line order, then document order); where it holds no figure, nothing is below it.
   const first = 0;
   const below = pairs.flatMap((p) => (p.ra === first && p.mean_diff! < 0 && p.p_holm < 0.05 ? [p.b] : []));
@@ -144,7 +197,14 @@ function rank(metric: string, held: readonly Held[], file: (h: Held) => string):
       reason,
       runs: listed.map((h) => {
         const f = figureOf(h.x, metric)!;
-        return { run: file(h), value: value.get(h.run) ?? null, headline: { value: f.value, interval: f.interval }, interval: f.interval, interval_reason: f.interval_reason, group: groups.get(h.run) ?? null };
+        return {
+          run: file(h),
+          value: value.get(h.run) ?? null,
+          headline: { value: f.value, interval: f.interval },
+          interval: f.interval,
+          interval_reason: f.interval_reason,
+          group: groups.get(h.run) ?? null,
+        };
       }),
       pairs: pairs.map(({ ra: _a, rb: _b, ...p }) => p),
     },
@@ -233,29 +293,75 @@ export function rankRuns(sides: readonly Side[], options: RankOptions = {}): Ran
     const withTwins: Group = { how: g.how, members: [...g.members, ...g.members.flatMap(twins)] };
     const name = groupName(withTwins, names);
     const labels = labelsOf(withTwins, sides, names);
-    const members = withTwins.members.map((m, i) => ({ run: labels[i]!, file: sides[m.side]!.file, experiment: names[m.side]!.get(m.x)!, identity: m.x.identity }));
-    const dupes = withTwins.members.slice(distinct).map((d, i) => ({ run: labels[distinct + i]!, same_as: labels[withTwins.members.findIndex((m) => m.x === dupOf.get(d.x)?.x)]! }));
+    const members = withTwins.members.map((m, i) => ({
+      run: labels[i]!,
+      file: sides[m.side]!.file,
+      experiment: names[m.side]!.get(m.x)!,
+      identity: m.x.identity,
+    }));
+    const dupes = withTwins.members.slice(distinct).map((d, i) => ({
+      run: labels[distinct + i]!,
+      same_as: labels[withTwins.members.findIndex((m) => m.x === dupOf.get(d.x)?.x)]!,
+    }));
     // Held's `run`: the member's index in the group, so that order and pairs follow the group's order.
     const held = g.members.map((m, i) => ({ run: i, x: m.x }));
     const file = (h: { run: number }) => labels[h.run]!;
     const metrics = [...new Set(held.flatMap(({ x }) => headlines(x).map((h) => h.metric)))];
     let rankedAny = false;
     for (const metric of held.length < 2 ? [] : metrics) {
-      const holding = held.filter(({ x }) => figureOf(x, metric) !== null).map((h) => ({ ...h, units: sides[g.members[h.run]!.side]!.units.get(h.x)?.get(metric) }));
+      const holding = held
+        .filter(({ x }) => figureOf(x, metric) !== null)
+        .map((h) => ({ ...h, units: sides[g.members[h.run]!.side]!.units.get(h.x)?.get(metric) }));
       if (holding.length < 2) continue;
       rankedAny = true;
-      for (const h of held) if (!holding.some((x) => x.run === h.run)) unranked.push({ experiment: name, metric, run: file(h) });
+      for (const h of held)
+        if (!holding.some((x) => x.run === h.run)) unranked.push({ experiment: name, metric, run: file(h) });
       const { unit, ranking, notes, below } = rank(metric, holding, file);
       const trend = options.trend === true ? trendOf(metric, trendRuns(holding, file, unit)) : null;
       // The whole matrix (every unit): the Markdown and HTML show its first rows.
-      const matrix = unitMatrix(holding.flatMap((h) => (h.units === undefined ? [] : [{ label: file(h), units: h.units }])), Infinity);
-      experiments.push({ experiment: name, match: g.how, profile: held[0]!.x.profile, unit, ranking, matrix, trend, members, duplicates: dupes, notes, usage: ranking.runs.map((r) => ({ run: r.run, usage: g.members[labels.indexOf(r.run)]!.x.usage })) });
+      const matrix = unitMatrix(
+        holding.flatMap((h) => (h.units === undefined ? [] : [{ label: file(h), units: h.units }])),
+        Infinity,
+      );
+      experiments.push({
+        experiment: name,
+        match: g.how,
+        profile: held[0]!.x.profile,
+        unit,
+        ranking,
+        matrix,
+        trend,
+        members,
+        duplicates: dupes,
+        notes,
+        usage: ranking.runs.map((r) => ({ run: r.run, usage: g.members[labels.indexOf(r.run)]!.x.usage })),
+      });
       for (const run of below) regressions.push({ experiment: name, metric, run });
     }
-    if (!rankedAny) unscored.push({ experiment: name, match: g.how, members, duplicates: dupes, reason: unscoredReason(held.map((h) => h.x)) });
+    if (!rankedAny)
+      unscored.push({
+        experiment: name,
+        match: g.how,
+        members,
+        duplicates: dupes,
+        reason: unscoredReason(held.map((h) => h.x)),
+      });
   }
-  const singles = single.filter((m) => !alone.includes(m)).map((m) => (sides.length === 1 ? names[m.side]!.get(m.x)! : `${sides[m.side]!.file}: ${names[m.side]!.get(m.x)!}`));
-  return { format: "assay.compare-runs/1", runs: sides.map(sideOf), experiments, single: singles, unranked, unscored, regressions, notes: runNotes(sides) };
+  const singles = single
+    .filter((m) => !alone.includes(m))
+    .map((m) =>
+      sides.length === 1 ? names[m.side]!.get(m.x)! : `${sides[m.side]!.file}: ${names[m.side]!.get(m.x)!}`,
+    );
+  return {
+    format: "assay.compare-runs/1",
+    runs: sides.map(sideOf),
+    experiments,
+    single: singles,
+    unranked,
+    unscored,
+    regressions,
+    notes: runNotes(sides),
+  };
 }
 
 /** A ranking's runs as `--trend` takes them: each with its recorded start and its units (a run without units of the metric is said, not guessed). */
@@ -264,14 +370,22 @@ function trendRuns(holding: readonly Held[], file: (h: { run: number }) => strin
     run: file(h),
     started_at: h.x.identity?.started_at ?? null,
     clock: h.x.identity?.clock ?? null,
-    units: h.units ?? { unit, ids: [], values: new Float64Array(0), checksums: null, reason: lacking(h.units, "the metric") },
+    units: h.units ?? {
+      unit,
+      ids: [],
+      values: new Float64Array(0),
+      checksums: null,
+      reason: lacking(h.units, "the metric"),
+    },
   }));
 }
 
 /** Why a group of runs has no ranking at all. */
 function unscoredReason(xs: readonly Experiment[]): string {
-  if (xs.length < 2) return "every run of the group is the same run given more than once (the same identity and times, figures and units): nothing to rank";
-  if (xs.every((x) => headlines(x).length === 0)) return "no run of the group records a score (no scorer, or nothing scored): listed, not ranked";
+  if (xs.length < 2)
+    return "every run of the group is the same run given more than once (the same identity and times, figures and units): nothing to rank";
+  if (xs.every((x) => headlines(x).length === 0))
+    return "no run of the group records a score (no scorer, or nothing scored): listed, not ranked";
   return "no headline metric is held by two runs of the group: nothing compared, not ranked";
 }
 
@@ -282,14 +396,19 @@ function unscoredReason(xs: readonly Experiment[]): string {
  */
 export function uncompared(doc: RankingDocument): string[] {
   const unscored = doc.unscored.map((u) => `${u.experiment}: ${u.reason}`);
-  if (doc.experiments.length === 0) return [...unscored, ...(unscored.length === 0 ? ["no experiment is held by two runs: nothing compared"] : [])];
+  if (doc.experiments.length === 0)
+    return [...unscored, ...(unscored.length === 0 ? ["no experiment is held by two runs: nothing compared"] : [])];
   const r1 = new Map(doc.experiments.map((e) => [e.experiment, e.members[0]!.run]));
-  const withoutR1 = doc.unranked.filter((u) => u.run === r1.get(u.experiment)).map((u) => `${u.experiment} ${u.metric}: R1 holds the experiment but no figure of it: not compared with R1`);
+  const withoutR1 = doc.unranked
+    .filter((u) => u.run === r1.get(u.experiment))
+    .map((u) => `${u.experiment} ${u.metric}: R1 holds the experiment but no figure of it: not compared with R1`);
   return [
     ...doc.experiments.flatMap((e) => {
       const r = e.ranking;
       if (r.reason !== null) return [`${e.experiment} ${r.metric}: ${r.reason}`];
-      return r.runs.some((x) => x.run === e.members[0]!.run && x.group === null) ? [`${e.experiment} ${r.metric}: R1 holds no ${e.unit} of it: not compared with R1`] : [];
+      return r.runs.some((x) => x.run === e.members[0]!.run && x.group === null)
+        ? [`${e.experiment} ${r.metric}: R1 holds no ${e.unit} of it: not compared with R1`]
+        : [];
     }),
     ...withoutR1,
     ...unscored,

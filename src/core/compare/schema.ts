@@ -154,9 +154,13 @@ export const metricSchema = z.object({
 });
 export type MetricComparison = z.infer<typeof metricSchema>;
 
-
 const claimedValue = z.union([z.number(), z.string()]).nullable();
-export const claimedSchema = z.object({ metric: z.string(), base: claimedValue, head: claimedValue, difference: z.number().nullable() });
+export const claimedSchema = z.object({
+  metric: z.string(),
+  base: claimedValue,
+  head: claimedValue,
+  difference: z.number().nullable(),
+});
 export type ClaimedComparison = z.infer<typeof claimedSchema>;
 
 /** Issue 37: how experiments of different runs were matched: by name (kind and id), benchmark identity, task set, or `--pair`. */
@@ -188,7 +192,14 @@ export const comparisonSchema = z.object({
   only_base: z.array(z.string()),
   only_head: z.array(z.string()),
   /** Issue 37: keys (a benchmark, a task set) with more than one candidate on a side: nothing guessed, none of them compared. */
-  ambiguous: z.array(z.object({ by: z.enum(["name", "benchmark", "tasks"]), key: z.string(), base: z.array(z.string()), head: z.array(z.string()) })),
+  ambiguous: z.array(
+    z.object({
+      by: z.enum(["name", "benchmark", "tasks"]),
+      key: z.string(),
+      base: z.array(z.string()),
+      head: z.array(z.string()),
+    }),
+  ),
   regressions: z.array(z.object({ base: z.string(), head: z.string(), metric: z.string() })),
   notes: z.array(z.string()),
 });
@@ -249,7 +260,12 @@ export const rankingSchema = z.object({
 export type Ranking = z.infer<typeof rankingSchema>;
 
 /** Issue 37: one run of a ranked group: what the ranking calls it, its document, its experiment there and its identity. */
-const memberSchema = z.object({ run: z.string(), file: z.string(), experiment: z.string(), identity: identitySchema.nullable() });
+const memberSchema = z.object({
+  run: z.string(),
+  file: z.string(),
+  experiment: z.string(),
+  identity: identitySchema.nullable(),
+});
 /** The same run given twice (an Inspect log as .eval and .json, a copied job folder: identical identity, start time included): ranked once. */
 const duplicateSchema = z.object({ run: z.string(), same_as: z.string() });
 
@@ -296,7 +312,15 @@ export const rankingDocumentSchema = z.object({
   /** Runs that hold a ranked experiment but no figure of the metric (every trial invalid under --invalid exclude, no sample scored): in no pair. */
   unranked: z.array(z.object({ experiment: z.string(), metric: z.string(), run: z.string() })).default([]),
   /** Issue 37: groups of runs with no metric to rank them by (no scorer in any of them, or every run the same one): listed, never a pass. */
-  unscored: z.array(z.object({ experiment: z.string(), match: matchHowSchema, members: z.array(memberSchema), duplicates: z.array(duplicateSchema), reason: z.string() })),
+  unscored: z.array(
+    z.object({
+      experiment: z.string(),
+      match: matchHowSchema,
+      members: z.array(memberSchema),
+      duplicates: z.array(duplicateSchema),
+      reason: z.string(),
+    }),
+  ),
   /** Runs significantly below R1 (mean_diff < 0 over the common units with p_holm < 0.05), per experiment and metric. */
   regressions: z.array(z.object({ experiment: z.string(), metric: z.string(), run: z.string() })),
   notes: z.array(z.string()),

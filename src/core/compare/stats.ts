@@ -27,7 +27,11 @@ export function newcombe95(k1: number, n1: number, k2: number, n2: number): [num
  * round(value · n) / n is the value and whose Wilson interval is the one written. Null when none
  * is (the figure is then reported without an interval).
  */
-export function countsOf(value: number, interval: readonly [number, number], most: number): { k: number; n: number } | null {
+export function countsOf(
+  value: number,
+  interval: readonly [number, number],
+  most: number,
+): { k: number; n: number } | null {
   for (let n = 1; n <= most; n++) {
     const k = Math.round(value * n);
     if (Math.abs(k / n - value) > 1e-12) continue;

@@ -26,16 +26,34 @@ export const TREND_ASSUMES =
  * The runs in start-time order with their positions (runs started at the same time share one), or
  * as given with why they cannot be ordered.
  */
-function ordered(runs: readonly TrendRun[]): { runs: TrendRun[]; positions: number[] | null; ties: number; reason: string | null } {
+function ordered(runs: readonly TrendRun[]): {
+  runs: TrendRun[];
+  positions: number[] | null;
+  ties: number;
+  reason: string | null;
+} {
   const refuse = (reason: string) => ({ runs: [...runs], positions: null, ties: 0, reason });
   if (runs.length < 2) return refuse("fewer than two runs: no trend");
-  const untimed = runs.filter((r) => r.started_at === null || r.clock === null || Number.isNaN(timeMs(r.started_at, r.clock)));
-  if (untimed.length > 0) return refuse(`${untimed.map((r) => r.run).join(", ")} ${untimed.length === 1 ? "records" : "record"} no start time: the runs cannot be ordered, no trend`);
-  if (new Set(runs.map((r) => r.clock)).size > 1) return refuse("some runs' start times are instants (UTC), others local times with no zone: they cannot be ordered against each other, no trend");
+  const untimed = runs.filter(
+    (r) => r.started_at === null || r.clock === null || Number.isNaN(timeMs(r.started_at, r.clock)),
+  );
+  if (untimed.length > 0)
+    return refuse(
+      `${untimed.map((r) => r.run).join(", ")} ${untimed.length === 1 ? "records" : "record"} no start time: the runs cannot be ordered, no trend`,
+    );
+  if (new Set(runs.map((r) => r.clock)).size > 1)
+    return refuse(
+      "some runs' start times are instants (UTC), others local times with no zone: they cannot be ordered against each other, no trend",
+    );
   const timed = runs.map((r) => ({ r, ms: timeMs(r.started_at!, r.clock!) })).sort((a, b) => a.ms - b.ms);
   const distinct = [...new Set(timed.map((x) => x.ms))];
   if (distinct.length < 2) return refuse("every run started at the same time: no order, no trend");
-  return { runs: timed.map((x) => x.r), positions: timed.map((x) => distinct.indexOf(x.ms)), ties: runs.length - distinct.length, reason: null };
+  return {
+    runs: timed.map((x) => x.r),
+    positions: timed.map((x) => distinct.indexOf(x.ms)),
+    ties: runs.length - distinct.length,
+    reason: null,
+  };
 }
 
 /** A told cluster (not an Inspect sample's that lacks its key, which gives way to a told one). */
@@ -73,15 +91,19 @@ function clustersOf(runs: readonly Units[]): Map<string, string> {
 /** A unit whose task_checksum differs between runs (or within one) is not one unit over them. */
 function changedUnits(runs: readonly Units[]): Set<string> {
   const sums = new Map<string, Set<string>>();
-  for (const u of runs) u.ids.forEach((id, i) => {
-    const c = u.checksums?.[i] ?? null;
-    if (c !== null) sums.set(id, (sums.get(id) ?? new Set()).add(c));
-  });
+  for (const u of runs)
+    u.ids.forEach((id, i) => {
+      const c = u.checksums?.[i] ?? null;
+      if (c !== null) sums.set(id, (sums.get(id) ?? new Set()).add(c));
+    });
   return new Set([...sums].filter(([, s]) => s.has(MIXED_CHECKSUMS) || s.size > 1).map(([id]) => id));
 }
 
 /** Every unit but the changed ones, each with its series over the runs' positions (the slope takes those held by two runs). */
-function panelOf(runs: readonly Units[], positions: readonly number[]): { series: Map<string, UnitSeries>; changed: number } {
+function panelOf(
+  runs: readonly Units[],
+  positions: readonly number[],
+): { series: Map<string, UnitSeries>; changed: number } {
   const changed = changedUnits(runs);
   const cluster = clustersOf(runs);
   const series = new Map<string, UnitSeries & { at: number[]; values: number[] }>();
@@ -111,23 +133,40 @@ function valuesOf(runs: readonly Units[], used: ReadonlySet<string>): (number | 
 export function trendOf(metric: string, runs: readonly TrendRun[]): Trend {
   const order = ordered(runs);
   const unit: UnitKind = runs.find((r) => r.units.reason === null)?.units.unit ?? runs[0]?.units.unit ?? "task";
-  const notes: string[] = order.runs.flatMap((r) => (r.units.reason === null ? [] : [`${r.run}: ${r.units.reason}: not in the trend`]));
-  const holding = order.runs.map((r) => (r.units.reason === null ? r.units : { ...r.units, ids: [], values: new Float64Array(0) }));
+  const notes: string[] = order.runs.flatMap((r) =>
+    r.units.reason === null ? [] : [`${r.run}: ${r.units.reason}: not in the trend`],
+  );
+  const holding = order.runs.map((r) =>
+    r.units.reason === null ? r.units : { ...r.units, ids: [], values: new Float64Array(0) },
+  );
   // Unordered runs still give each its value (and the units are counted): only the slope needs the order.
   const { series, changed } = panelOf(holding, order.positions ?? holding.map((_, i) => i));
-  if (changed > 0) notes.push(`task_checksum differs between runs for ${plural(changed, unit)}: left out (a changed task is not one unit)`);
+  if (changed > 0)
+    notes.push(
+      `task_checksum differs between runs for ${plural(changed, unit)}: left out (a changed task is not one unit)`,
+    );
   const used = [...series].filter(([, s]) => s.at.length >= 2);
   const values = valuesOf(holding, new Set(used.map(([id]) => id)));
-  if (order.ties > 0) notes.push(`${plural(order.ties, "run")} started at the same time as another: they share a position`);
+  if (order.ties > 0)
+    notes.push(`${plural(order.ties, "run")} started at the same time as another: they share a position`);
   const withUnits = holding.filter((u) => u.ids.length > 0).length;
-  if (used.some(([, s]) => s.at.length < withUnits)) notes.push(`not every ${unit} is held by every run: each run's value is over the ${unit}s it holds; the slope compares each ${unit} only with itself`);
+  if (used.some(([, s]) => s.at.length < withUnits))
+    notes.push(
+      `not every ${unit} is held by every run: each run's value is over the ${unit}s it holds; the slope compares each ${unit} only with itself`,
+    );
   const fit = withinSlope([...series.values()]);
-  const slope = order.positions === null ? { slope: null, interval: null, se: null, df: null, reason: order.reason } : fit;
+  const slope =
+    order.positions === null ? { slope: null, interval: null, se: null, df: null, reason: order.reason } : fit;
   return {
     metric,
     unit,
     clock: order.positions === null ? null : runs[0]!.clock,
-    runs: order.runs.map((r, i) => ({ run: r.run, started_at: r.started_at, position: order.positions?.[i] ?? null, value: values[i]! })),
+    runs: order.runs.map((r, i) => ({
+      run: r.run,
+      started_at: r.started_at,
+      position: order.positions?.[i] ?? null,
+      value: values[i]!,
+    })),
     slope: slope.slope,
     interval: slope.interval,
     se: slope.se,

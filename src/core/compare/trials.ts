@@ -67,14 +67,20 @@ export const isMeanKey = (key: string): boolean => /\/(accuracy|mean)$/.test(key
 export function headlines(x: Experiment): { metric: string; unit: UnitKind }[] {
   if (x.profile === "native-game" && x.accuracy !== null) return [{ metric: "accuracy", unit: "trial" }];
   if (x.profile === "world" && x.pass !== null) return [{ metric: "pass", unit: "trial" }];
-  if (SCORED_STATES.has(x.profile ?? "")) return Object.keys(x.rewards ?? {}).map((k) => ({ metric: `reward/${k}/mean`, unit: "task" }));
-  if (x.profile === "inspect") return Object.keys(x.inspect ?? {}).filter(isMeanKey).map((k) => ({ metric: `inspect/${k}/value`, unit: "sample" }));
+  if (SCORED_STATES.has(x.profile ?? ""))
+    return Object.keys(x.rewards ?? {}).map((k) => ({ metric: `reward/${k}/mean`, unit: "task" }));
+  if (x.profile === "inspect")
+    return Object.keys(x.inspect ?? {})
+      .filter(isMeanKey)
+      .map((k) => ({ metric: `inspect/${k}/value`, unit: "sample" }));
   return [];
 }
 
-export const OLDER_INSPECT = "the Inspect log's entry holds no per-sample values (a document from an older assay): no paired analysis";
+export const OLDER_INSPECT =
+  "the Inspect log's entry holds no per-sample values (a document from an older assay): no paired analysis";
 /** §13.7: an older document's log keeps no sample clusters, though the metric's interval was clustered. */
-export const OLDER_CLUSTERS = "its document (from an older assay) keeps no sample clusters, though the metric's interval is clustered: these pairs are taken as independent";
+export const OLDER_CLUSTERS =
+  "its document (from an older assay) keeps no sample clusters, though the metric's interval is clustered: these pairs are taken as independent";
 
 /** Where a Harbor folder's unit goes: its task (null: none named) and task_checksum; `path` the folder. */
 interface Place {
@@ -88,7 +94,13 @@ interface Place {
  * invalid (TRIAL_DUPLICATE), so only where its 0 goes is kept.
  */
 type HarborTrial =
-  | (Place & { digest: string; folders: number; scored: boolean; invalid: boolean; rewards: Record<string, number> | null })
+  | (Place & {
+      digest: string;
+      folders: number;
+      scored: boolean;
+      invalid: boolean;
+      rewards: Record<string, number> | null;
+    })
   | { conflicting: Place[] };
 
 /** An Inspect log's per-sample values (NaN: not in the figure) under each --errors setting, per mean/accuracy key. */
@@ -111,7 +123,13 @@ function unitsOf(unit: UnitKind, m: ReadonlyMap<string, number>): Units {
   return { unit, ids: [...m.keys()], values: Float64Array.from(m.values()), checksums: null, reason: null };
 }
 
-const none = (unit: UnitKind, reason: string): Units => ({ unit, ids: [], values: new Float64Array(0), checksums: null, reason });
+const none = (unit: UnitKind, reason: string): Units => ({
+  unit,
+  ids: [],
+  values: new Float64Array(0),
+  checksums: null,
+  reason,
+});
 
 /**
  * native and world trials of one experiment, each by a slot: its lowest attempt with an outcome
@@ -153,17 +171,36 @@ export class TrialOutcomes {
       const seen = trials.get(name);
       const place: Place = { task: e.task, checksum: e.task_checksum, path: e.path };
       if (seen === undefined)
-        trials.set(name, { ...place, digest: e.digest, folders: 1, scored: scored.has(e.state ?? ""), invalid: e.validity === "invalid", rewards: e.rewards });
+        trials.set(name, {
+          ...place,
+          digest: e.digest,
+          folders: 1,
+          scored: scored.has(e.state ?? ""),
+          invalid: e.validity === "invalid",
+          rewards: e.rewards,
+        });
       else if ("conflicting" in seen) seen.conflicting.push(place);
       else if (seen.digest === e.digest) {
         seen.folders++;
         if (byteCompare(e.path, seen.path) < 0) seen.path = e.path; // copies: the first folder in byte order, whatever order the document lists them in
       }
       // Other bytes under the name: the copies seen so far conflict too (Harbor's job rules make every folder of the name invalid).
-      else trials.set(name, { conflicting: [...Array.from({ length: seen.folders }, () => ({ task: seen.task, checksum: seen.checksum, path: seen.path })), place] });
+      else
+        trials.set(name, {
+          conflicting: [
+            ...Array.from({ length: seen.folders }, () => ({
+              task: seen.task,
+              checksum: seen.checksum,
+              path: seen.path,
+            })),
+            place,
+          ],
+        });
     } else if (e.profile === "inspect") {
       const values = new Map<string, { exclude: Float64Array; zero: Float64Array }>();
-      for (const [key, m] of Object.entries(e.inspect?.metrics ?? {})) if (m.values !== null && isMeanKey(key)) values.set(key, { exclude: floats(m.values.exclude), zero: floats(m.values.zero) });
+      for (const [key, m] of Object.entries(e.inspect?.metrics ?? {}))
+        if (m.values !== null && isMeanKey(key))
+          values.set(key, { exclude: floats(m.values.exclude), zero: floats(m.values.zero) });
       const sc = e.inspect?.sample_clusters ?? null;
       const clusters = sc === null ? null : new Map<string, { by: string; names: string[]; of: Int32Array }>();
       for (const key of values.keys()) {
@@ -177,7 +214,11 @@ export class TrialOutcomes {
 
   private addAttempt(experiment: string, trial: string, at: number, e: BundleEntry): void {
     let x = this.attempts.get(experiment);
-    if (x === undefined) this.attempts.set(experiment, (x = { slot: new Map(), outcome: [], first: [], tasks: [], decidingPath: [], firstPath: [] }));
+    if (x === undefined)
+      this.attempts.set(
+        experiment,
+        (x = { slot: new Map(), outcome: [], first: [], tasks: [], decidingPath: [], firstPath: [] }),
+      );
     let i = x.slot.get(trial);
     if (i === undefined) {
       x.slot.set(trial, (i = x.outcome.length));
@@ -223,21 +264,31 @@ export class TrialOutcomes {
     if (x.experiment === null) return out;
     if (x.profile === "inspect") return this.takeInspect(x, options);
     // A copy's exclusion names its original's trial, which is counted: not outside.
-    const outside = new Set<string>([...x.unscored, ...x.excluded.filter((t) => !isCopyReason(t.reason)).map((t) => t.trial)]);
+    const outside = new Set<string>([
+      ...x.unscored,
+      ...x.excluded.filter((t) => !isCopyReason(t.reason)).map((t) => t.trial),
+    ]);
     const invalid = new Set<string>();
     for (const t of x.invalid) (t.codes.length === 1 && t.codes[0] === "UNSCHEDULED" ? outside : invalid).add(t.trial);
     if (SCORED_STATES.has(x.profile ?? "")) {
       const key = `${x.profile}\u0000${x.experiment}`;
       const trials = this.rewarded.get(key);
       this.rewarded.delete(key);
-      for (const { metric } of headlines(x)) out.set(metric, harborUnits(trials, metric.slice("reward/".length, -"/mean".length), outside, invalid, options));
+      for (const { metric } of headlines(x))
+        out.set(
+          metric,
+          harborUnits(trials, metric.slice("reward/".length, -"/mean".length), outside, invalid, options),
+        );
       return out;
     }
     // Each kind from its own map: a native experiment's take leaves a same-named Harbor job's trials.
     const attempts = this.attempts.get(x.experiment);
     this.attempts.delete(x.experiment);
     if (x.profile !== "native-game" && x.profile !== "world") return out;
-    out.set(x.profile === "world" ? "pass" : "accuracy", this.trialUnits(attempts, x.profile === "world" ? 1 : 2, outside, invalid, options.invalid === "count"));
+    out.set(
+      x.profile === "world" ? "pass" : "accuracy",
+      this.trialUnits(attempts, x.profile === "world" ? 1 : 2, outside, invalid, options.invalid === "count"),
+    );
     return out;
   }
 
@@ -245,7 +296,13 @@ export class TrialOutcomes {
    * Native or world trials' units (`bit`: pass 1, victory 2) with their clusters (§13.7): a counted
    * invalid trial is a 0 in its lowest attempt's task, every other the deciding attempt's.
    */
-  private trialUnits(x: AttemptSlots | undefined, bit: number, outside: ReadonlySet<string>, invalid: ReadonlySet<string>, counted: boolean): Units {
+  private trialUnits(
+    x: AttemptSlots | undefined,
+    bit: number,
+    outside: ReadonlySet<string>,
+    invalid: ReadonlySet<string>,
+    counted: boolean,
+  ): Units {
     const ids: string[] = [];
     const values: number[] = [];
     const clusters: (string | null)[] = [];
@@ -261,14 +318,28 @@ export class TrialOutcomes {
     if (counted)
       for (const t of invalid) {
         const i = x?.slot.get(t);
-        put(t, 0, Math.floor((i === undefined ? 0 : x!.tasks[i]!) / TASKS), i === undefined ? null : x!.firstPath[i]!, true);
+        put(
+          t,
+          0,
+          Math.floor((i === undefined ? 0 : x!.tasks[i]!) / TASKS),
+          i === undefined ? null : x!.firstPath[i]!,
+          true,
+        );
       }
     for (const [trial, i] of x?.slot ?? []) {
       const packed = x!.outcome[i]!;
-      if (packed !== -1 && !outside.has(trial) && !invalid.has(trial)) put(trial, Math.floor((packed % 4) / bit) % 2, x!.tasks[i]! % TASKS, x!.decidingPath[i]!, false);
+      if (packed !== -1 && !outside.has(trial) && !invalid.has(trial))
+        put(trial, Math.floor((packed % 4) / bit) % 2, x!.tasks[i]! % TASKS, x!.decidingPath[i]!, false);
     }
     return {
-      unit: "trial", ids, values: Float64Array.from(values), checksums: null, reason: null, clusters: clusters.some((c) => c !== null) ? clusters : null, paths, zeroed: Float64Array.from(zeroed),
+      unit: "trial",
+      ids,
+      values: Float64Array.from(values),
+      checksums: null,
+      reason: null,
+      clusters: clusters.some((c) => c !== null) ? clusters : null,
+      paths,
+      zeroed: Float64Array.from(zeroed),
     };
   }
 
@@ -284,21 +355,39 @@ export class TrialOutcomes {
       // No value (its log a tool error, or no sample scored): no unit, so the other side's are its own.
       if (x.inspect![key]!.value === null) out.set(metric, unitsOf("sample", new Map()));
       else if (log?.ids === null || log === undefined) out.set(metric, none("sample", OLDER_INSPECT));
-      else if (zeroed) out.set(metric, { unit: "sample", ids: log.ids, values: new Float64Array(log.ids.length), checksums: null, reason: null, log: x.log!.path, zeroed: new Float64Array(log.ids.length).fill(1) });
+      else if (zeroed)
+        out.set(metric, {
+          unit: "sample",
+          ids: log.ids,
+          values: new Float64Array(log.ids.length),
+          checksums: null,
+          reason: null,
+          log: x.log!.path,
+          zeroed: new Float64Array(log.ids.length).fill(1),
+        });
       else {
         const v = log.values.get(key);
         if (v === undefined) out.set(metric, none("sample", OLDER_INSPECT));
-        else if (v.exclude.length !== log.ids.length || v.zero.length !== log.ids.length) out.set(metric, none("sample", "the Inspect log's per-sample values are not one per sample id: no paired analysis"));
+        else if (v.exclude.length !== log.ids.length || v.zero.length !== log.ids.length)
+          out.set(
+            metric,
+            none("sample", "the Inspect log's per-sample values are not one per sample id: no paired analysis"),
+          );
         else {
           const all = options.errors === "zero" ? v.zero : v.exclude;
           const m = new Map<string, number>();
           const at: number[] = [];
           log.ids.forEach((id, i) => {
-            if (!Number.isNaN(all[i]!)) m.set(id, all[i]!), at.push(i);
+            if (!Number.isNaN(all[i]!)) (m.set(id, all[i]!), at.push(i));
           });
           // --errors zero: a sample whose value is not in the exclude figure counts 0 for its error.
           const zeroed = Float64Array.from(at, (i) => (Number.isNaN(v.exclude[i]!) ? 1 : 0));
-          out.set(metric, { ...unitsOf("sample", m), ...sampleClusters(log, key, at, x.inspect![key]!), log: x.log!.path, zeroed });
+          out.set(metric, {
+            ...unitsOf("sample", m),
+            ...sampleClusters(log, key, at, x.inspect![key]!),
+            log: x.log!.path,
+            zeroed,
+          });
         }
       }
     }
@@ -314,9 +403,16 @@ export class TrialOutcomes {
  * is the one that holds whatever they share. A document from before keeps no clusters: its pairs
  * stand alone, and where the metric's interval was clustered a note says so.
  */
-function sampleClusters(log: InspectLog, key: string, at: readonly number[], figure: NonNullable<Experiment["inspect"]>[string]): Pick<Units, "clusters" | "notes"> {
+function sampleClusters(
+  log: InspectLog,
+  key: string,
+  at: readonly number[],
+  figure: NonNullable<Experiment["inspect"]>[string],
+): Pick<Units, "clusters" | "notes"> {
   if (log.clusters === null) {
-    const clustered = (figure.interval !== null && figure.interval.clusters < at.length) || (figure.interval_reason ?? "").startsWith("clustered by metadata");
+    const clustered =
+      (figure.interval !== null && figure.interval.clusters < at.length) ||
+      (figure.interval_reason ?? "").startsWith("clustered by metadata");
     return { clusters: null, notes: clustered ? [OLDER_CLUSTERS] : [] };
   }
   const c = log.clusters.get(key);
@@ -324,7 +420,15 @@ function sampleClusters(log: InspectLog, key: string, at: readonly number[], fig
   const lacking = `${UNTOLD_CLUSTER}${JSON.stringify(c.by)}`;
   const clusters = at.map((i) => (c.of[i]! < 0 ? lacking : c.names[c.of[i]!]!));
   const missing = clusters.filter((k) => k === lacking).length;
-  return { clusters, notes: missing === 0 ? [] : [`${missing} sample${missing === 1 ? "" : "s"} without metadata ${JSON.stringify(c.by)}: clustered as the other run names ${missing === 1 ? "it" : "them"}, else in one cluster together`] };
+  return {
+    clusters,
+    notes:
+      missing === 0
+        ? []
+        : [
+            `${missing} sample${missing === 1 ? "" : "s"} without metadata ${JSON.stringify(c.by)}: clustered as the other run names ${missing === 1 ? "it" : "them"}, else in one cluster together`,
+          ],
+  };
 }
 
 /**
@@ -334,12 +438,19 @@ function sampleClusters(log: InspectLog, key: string, at: readonly number[], fig
  * each folder of a conflicting name 0 under --invalid count, in its own task). A trial naming no
  * task is a unit of its own.
  */
-function harborUnits(trials: ReadonlyMap<string, HarborTrial> | undefined, key: string, outside: ReadonlySet<string>, invalid: ReadonlySet<string>, options: Pick<RunOptions, "invalid">): Units {
+function harborUnits(
+  trials: ReadonlyMap<string, HarborTrial> | undefined,
+  key: string,
+  outside: ReadonlySet<string>,
+  invalid: ReadonlySet<string>,
+  options: Pick<RunOptions, "invalid">,
+): Units {
   const tasks = new Map<string, { sum: number; n: number; checksum: string | null; path: string; zeroed: number }>();
   const put = (trial: string, at: Place, v: number, zeroed: boolean) => {
     const id = at.task ?? `${trial} (a trial naming no task)`;
     const seen = tasks.get(id);
-    if (seen === undefined) tasks.set(id, { sum: v, n: 1, checksum: at.checksum, path: at.path, zeroed: zeroed ? 1 : 0 });
+    if (seen === undefined)
+      tasks.set(id, { sum: v, n: 1, checksum: at.checksum, path: at.path, zeroed: zeroed ? 1 : 0 });
     else {
       seen.sum += v;
       seen.n++;
@@ -367,7 +478,13 @@ function harborUnits(trials: ReadonlyMap<string, HarborTrial> | undefined, key: 
   const ids = [...tasks.keys()];
   const all = [...tasks.values()];
   return {
-    unit: "task", ids, values: Float64Array.from(all, (t) => t.sum / t.n), checksums: all.map((t) => t.checksum), reason: null,
-    trials: Float64Array.from(all, (t) => t.n), paths: all.map((t) => t.path), zeroed: Float64Array.from(all, (t) => t.zeroed),
+    unit: "task",
+    ids,
+    values: Float64Array.from(all, (t) => t.sum / t.n),
+    checksums: all.map((t) => t.checksum),
+    reason: null,
+    trials: Float64Array.from(all, (t) => t.n),
+    paths: all.map((t) => t.path),
+    zeroed: Float64Array.from(all, (t) => t.zeroed),
   };
 }

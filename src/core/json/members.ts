@@ -27,7 +27,17 @@ const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-type State = "start" | "key-or-end" | "key" | "colon" | "value" | "after-value" | "element-or-end" | "element" | "after-element" | "done";
+type State =
+  | "start"
+  | "key-or-end"
+  | "key"
+  | "colon"
+  | "value"
+  | "after-value"
+  | "element-or-end"
+  | "element"
+  | "after-element"
+  | "done";
 
 /** The bytes of one value being read, which may span chunks. */
 class Capture {
@@ -132,7 +142,9 @@ export class MembersReader {
   end(): void {
     if (this.state === "done") return;
     throw new MembersError(
-      this.state === "start" ? "the file is empty" : `the document ends at byte ${this.offset} before it is complete (cut short?)`,
+      this.state === "start"
+        ? "the file is empty"
+        : `the document ends at byte ${this.offset} before it is complete (cut short?)`,
       this.offset,
     );
   }

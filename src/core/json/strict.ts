@@ -16,7 +16,8 @@ export type JsonIssueCode = "JSON_SYNTAX" | "JSON_DUPLICATE_KEY" | "NOT_FINITE" 
 export const MAX_JSON_DEPTH = 512;
 /** Past this many characters, a text with more openers than MAX_JSON_DEPTH has its depth read before JSON.parse (which spends ~60 bytes a level). */
 const DEPTH_PREPASS_CHARS = 1 << 20;
-const tooDeep = (where: string): never => fail("JSON_TOO_DEEP", `nested deeper than ${MAX_JSON_DEPTH} arrays and objects ${where}`);
+const tooDeep = (where: string): never =>
+  fail("JSON_TOO_DEEP", `nested deeper than ${MAX_JSON_DEPTH} arrays and objects ${where}`);
 export interface JsonIssue {
   code: JsonIssueCode;
   message: string;
@@ -364,7 +365,16 @@ function scan(
           } else i += 6;
           continue;
         }
-        if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+        if (
+          e === 0x22 ||
+          e === 0x5c ||
+          e === 0x2f ||
+          e === 0x62 ||
+          e === 0x66 ||
+          e === 0x6e ||
+          e === 0x72 ||
+          e === 0x74
+        ) {
           i += 2;
           continue;
         }
@@ -483,7 +493,11 @@ function scan(
     else if (c === 0x6e) literal("null");
     else if (c === 0x4e && s.startsWith("NaN", i)) notFinite(i, i + 3, "bare NaN token");
     else if (c === 0x49 && s.startsWith("Infinity", i)) notFinite(i, i + 8, "bare Infinity token");
-    else syntax(i >= n ? "unexpected end of input" : `unexpected character ${where()}`, i >= n || cutShort("NaN", "Infinity"));
+    else
+      syntax(
+        i >= n ? "unexpected end of input" : `unexpected character ${where()}`,
+        i >= n || cutShort("NaN", "Infinity"),
+      );
 
     // After a value: close containers or move to the next member.
     let next = false;
@@ -536,9 +550,14 @@ export function parseLenientJsonByScan(text: string): JsonResult {
     if (e instanceof Fail) return { ok: false, issue: e.issue };
     throw e;
   }
-  const tokens = new Map([["NaN", NaN], ["Infinity", Infinity], ["-Infinity", -Infinity]]);
+  const tokens = new Map([
+    ["NaN", NaN],
+    ["Infinity", Infinity],
+    ["-Infinity", -Infinity],
+  ]);
   const overflow = nonFinite.find((f) => !tokens.has(f.token));
-  if (overflow !== undefined) return { ok: false, issue: { code: "NOT_FINITE", message: `number ${overflow.token} is not a finite double` } };
+  if (overflow !== undefined)
+    return { ok: false, issue: { code: "NOT_FINITE", message: `number ${overflow.token} is not a finite double` } };
   let patched = "";
   let at = 0;
   for (const f of nonFinite) {
@@ -546,7 +565,8 @@ export function parseLenientJsonByScan(text: string): JsonResult {
     at = f.end;
   }
   const value: unknown = JSON.parse(patched + text.slice(at));
-  if (nonFinite.length === 1 && nonFinite[0]!.path.length === 0) return { ok: true, value: tokens.get(nonFinite[0]!.token)! };
+  if (nonFinite.length === 1 && nonFinite[0]!.path.length === 0)
+    return { ok: true, value: tokens.get(nonFinite[0]!.token)! };
   for (const f of nonFinite) setAt(value, f.path, tokens.get(f.token)!);
   return { ok: true, value };
 }

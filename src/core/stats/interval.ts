@@ -52,7 +52,6 @@ export interface Unit {
 /** §13.2's two fields of a metric object (`interval`, `interval_reason`) from an outcome. */
 export const intervalFields = (o: IntervalOutcome) => ({ interval: o.interval, interval_reason: o.reason });
 
-
 /**
  * Units gathered one at a time (each kind adds its own as it counts them), then the interval of
  * their mean. Nothing is kept per unit: sums per named cluster (tasks are few) and running sums
@@ -109,14 +108,19 @@ export class UnitSet {
     const clusters = this.named.size + this.lone.count;
     if (n === 0) return { interval: null, reason: `no ${noun.unit} counted` };
     if (n < 2) return { interval: null, reason: `one ${noun.unit}: no interval from a single value` };
-    if (clusters < 2) return { interval: null, reason: `all ${plural(n, noun.unit)} are in one ${noun.cluster}: no interval from a single ${noun.cluster}` };
+    if (clusters < 2)
+      return {
+        interval: null,
+        reason: `all ${plural(n, noun.unit)} are in one ${noun.cluster}: no interval from a single ${noun.cluster}`,
+      };
     const mean = this.sum / n;
     // Scores and rewards are of modest size, so the sums below lose nothing an interval printed to 3
     // decimals shows; exact equality (s = 0) is tracked apart rather than read from a difference of sums.
     const ss = this.allEqual ? 0 : Math.max(0, this.sumSq - n * mean * mean);
     const s = Math.sqrt(ss / (n - 1));
     const inUnit = this.min >= 0 && this.max <= 1;
-    const clip = (lo: number, hi: number) => (inUnit ? [Math.max(0, lo), Math.min(1, hi)] : [lo, hi]) as [number, number];
+    const clip = (lo: number, hi: number) =>
+      (inUnit ? [Math.max(0, lo), Math.min(1, hi)] : [lo, hi]) as [number, number];
     const naive = s / Math.sqrt(n);
     // The interval that treats every unit as independent: Wilson's for 0/1 units, else t over n − 1.
     const independent = (): [number, number] => {
@@ -137,7 +141,15 @@ export class UnitSet {
     const [lo, hi] = clip(mean - half, mean + half);
     const [ilo, ihi] = independent();
     return {
-      interval: { method: "cluster-t", lo: Math.min(lo, ilo), hi: Math.max(hi, ihi), units: n, clusters, se, design_effect: s === 0 ? null : (se / naive) ** 2 },
+      interval: {
+        method: "cluster-t",
+        lo: Math.min(lo, ilo),
+        hi: Math.max(hi, ihi),
+        units: n,
+        clusters,
+        se,
+        design_effect: s === 0 ? null : (se / naive) ** 2,
+      },
       reason: null,
     };
   }
@@ -174,4 +186,3 @@ export function intervalOf(units: readonly Unit[], noun?: { unit: string; cluste
   for (const u of units) s.add(u.x, u.cluster, u.n ?? 1);
   return s.interval(noun);
 }
-

@@ -58,7 +58,6 @@ function roundingOf(pairs: Pairs): number {
   return ROUNDING * most;
 }
 
-
 /**
  * §13.4 with §13.7: the paired difference HEAD − BASE over P units. Where units share a cluster
  * (a task repeated), the differences of one cluster move together, so the SE is the
@@ -69,19 +68,45 @@ function roundingOf(pairs: Pairs): number {
  */
 export function pairedDifference(pairs: Pairs, unit = "unit"): PairedDifference {
   const P = pairs.base.length;
-  const none = { clusters: null, interval: null, se: null, df: null, mde80: null, discordant: null, regression: false } as const;
+  const none = {
+    clusters: null,
+    interval: null,
+    se: null,
+    df: null,
+    mde80: null,
+    discordant: null,
+    regression: false,
+  } as const;
   if (P === 0) return { ...none, pairs: 0, mean_diff: null, test: "none", p: 1, reason: `no ${unit} on both sides` };
   const ds = Float64Array.from({ length: P }, (_, i) => pairs.head[i]! - pairs.base[i]!);
   let sum = 0;
   for (const d of ds) sum += d;
   const mean = sum / P;
   const discordant = discordantOf(pairs);
-  if (P < 2) return { ...none, pairs: P, mean_diff: mean, discordant, test: "none", p: 1, reason: `one ${unit} on both sides: no interval or test from a single pair` };
+  if (P < 2)
+    return {
+      ...none,
+      pairs: P,
+      mean_diff: mean,
+      discordant,
+      test: "none",
+      p: 1,
+      reason: `one ${unit} on both sides: no interval or test from a single pair`,
+    };
   const groups = clusterSums(ds, pairs.clusters ?? null, mean);
   const clustered = groups !== null && groups.size < P;
   const C = clustered ? groups.size : P;
   if (clustered && C < 2)
-    return { ...none, pairs: P, clusters: C, mean_diff: mean, discordant, test: "none", p: 1, reason: `all ${plural(P, unit)} on both sides are in one cluster: no interval or test from a single cluster` };
+    return {
+      ...none,
+      pairs: P,
+      clusters: C,
+      mean_diff: mean,
+      discordant,
+      test: "none",
+      p: 1,
+      reason: `all ${plural(P, unit)} on both sides are in one cluster: no interval or test from a single cluster`,
+    };
   let ss = 0;
   let allEqual = true;
   const rounding = roundingOf(pairs);
@@ -93,11 +118,24 @@ export function pairedDifference(pairs: Pairs, unit = "unit"): PairedDifference 
   let between = 0;
   if (clustered && !allEqual) for (const s of groups.values()) between += s * s;
   const se = clustered ? Math.max(Math.sqrt((C / (C - 1)) * between) / P, naive) : naive;
-  const base = { pairs: P, clusters: clustered ? C : null, mean_diff: mean, discordant, se, df: null, interval: null, mde80: null, reason: null };
+  const base = {
+    pairs: P,
+    clusters: clustered ? C : null,
+    mean_diff: mean,
+    discordant,
+    se,
+    df: null,
+    interval: null,
+    mde80: null,
+    reason: null,
+  };
   // Every pair differs by the same amount (SE = 0): the t has no spread to measure, and a
   // zero-width "interval" (or an mde80 of 0) would claim certainty.
   const zero = Math.abs(mean) <= rounding;
-  const flat = se === 0 ? `all ${plural(P, unit)} ${zero ? "agree exactly (every difference 0)" : `differ by exactly ${Number(mean.toPrecision(6))}`}: no spread, so no interval` : null;
+  const flat =
+    se === 0
+      ? `all ${plural(P, unit)} ${zero ? "agree exactly (every difference 0)" : `differ by exactly ${Number(mean.toPrecision(6))}`}: no spread, so no interval`
+      : null;
   const spread = flat !== null ? { reason: flat } : withInterval(mean, se, C - 1, clustered);
   if (discordant !== null && !clustered) {
     const { b, c } = discordant;
@@ -109,7 +147,13 @@ export function pairedDifference(pairs: Pairs, unit = "unit"): PairedDifference 
     // counting clusters, not repeats, where clustered.
     const p = signTest(C);
     const counted = clustered ? plural(C, "cluster") : plural(P, unit);
-    return { ...base, test: "sign", p, regression: mean < 0 && p < 0.05, reason: `${flat}; exact sign test over ${counted} p = ${p.toPrecision(3)}` };
+    return {
+      ...base,
+      test: "sign",
+      p,
+      regression: mean < 0 && p < 0.05,
+      reason: `${flat}; exact sign test over ${counted} p = ${p.toPrecision(3)}`,
+    };
   }
   const p = floorP(tTwoSided(mean / se, C - 1));
   return { ...base, ...spread, test: clustered ? "cluster-paired-t" : "paired-t", p, regression: mean < 0 && p < 0.05 };
@@ -119,7 +163,11 @@ export function pairedDifference(pairs: Pairs, unit = "unit"): PairedDifference 
 function withInterval(mean: number, se: number, df: number, clustered: boolean) {
   const t975 = tQuantile(0.975, df);
   const method = clustered ? ("cluster-paired-t" as const) : ("paired-t" as const);
-  return { df, interval: { method, lo: mean - t975 * se, hi: mean + t975 * se }, mde80: (t975 + tQuantile(0.8, df)) * se };
+  return {
+    df,
+    interval: { method, lo: mean - t975 * se, hi: mean + t975 * se },
+    mde80: (t975 + tQuantile(0.8, df)) * se,
+  };
 }
 
 /** b (1→0) and c (0→1) where every unit is 0 or 1 on both sides, else null. */
@@ -136,7 +184,11 @@ function discordantOf(pairs: Pairs): { b: number; c: number } | null {
 }
 
 /** Per cluster, Σ (d_u − d̄) over its units (a null cluster: the unit alone); null without clusters. */
-function clusterSums(ds: Float64Array, clusters: ArrayLike<string | null> | null, mean: number): Map<string, number> | null {
+function clusterSums(
+  ds: Float64Array,
+  clusters: ArrayLike<string | null> | null,
+  mean: number,
+): Map<string, number> | null {
   if (clusters === null) return null;
   const sums = new Map<string, number>();
   for (let i = 0; i < ds.length; i++) {

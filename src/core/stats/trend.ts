@@ -62,11 +62,14 @@ export function withinSlope(series: readonly UnitSeries[]): WithinSlope {
   for (const { t, y } of d) t.forEach((ti, i) => ((sxx += ti * ti), (sxy += ti * y[i]!)));
   const clusters = new Set(used.map((s) => s.cluster)).size;
   const base = { units: used.length, clusters, left_out, interval: null, se: null, df: null };
-  if (used.length === 0) return { ...base, slope: null, reason: "no unit is held by two runs: no change within a unit to measure" };
-  if (sxx === 0) return { ...base, slope: null, reason: "every unit's runs are at one position: no change over runs to measure" };
+  if (used.length === 0)
+    return { ...base, slope: null, reason: "no unit is held by two runs: no change within a unit to measure" };
+  if (sxx === 0)
+    return { ...base, slope: null, reason: "every unit's runs are at one position: no change over runs to measure" };
   const slope = sxy / sxx;
   if (clusters < 2) {
-    const what = used.length === 1 ? "one unit held by two runs or more" : `all ${plural(used.length, "unit")} are in one cluster`;
+    const what =
+      used.length === 1 ? "one unit held by two runs or more" : `all ${plural(used.length, "unit")} are in one cluster`;
     return { ...base, slope, reason: `${what}: no cluster-robust interval from a single cluster` };
   }
   const scores = new Map<string, number>();
@@ -87,7 +90,11 @@ export function withinSlope(series: readonly UnitSeries[]): WithinSlope {
   });
   // Every unit moved by exactly β per run: the slope is exact, and a zero-width interval would claim certainty it has not earned.
   if (Math.sqrt(sse / n) <= ROUNDING * largest)
-    return { ...base, slope, reason: `every unit moves by exactly ${Number(slope.toPrecision(6))} per run: no spread around the slope, so no interval` };
+    return {
+      ...base,
+      slope,
+      reason: `every unit moves by exactly ${Number(slope.toPrecision(6))} per run: no spread around the slope, so no interval`,
+    };
   let between = 0;
   for (const s of scores.values()) between += s * s;
   const robust = ((clusters / (clusters - 1)) * between) / (sxx * sxx);

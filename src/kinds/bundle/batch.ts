@@ -19,7 +19,11 @@ type Flag = Experiment["flags"][number];
 const attributed = (e: BatchRecord): e is Attempt => e.experiment !== null && e.trial !== null && e.attempt !== null;
 
 /** §6: assay bundles' experiments, grouped by the names their journals give (each bundle's experiment, trial and attempt), with their schedules. */
-export function assayExperiments(entries: readonly BatchRecord[], schedules: readonly Schedule[], options: BatchOptions): Experiment[] {
+export function assayExperiments(
+  entries: readonly BatchRecord[],
+  schedules: readonly Schedule[],
+  options: BatchOptions,
+): Experiment[] {
   const bySchedule = indexSchedules(schedules);
   const groups = new Map<string, Attempt[]>();
   for (const e of [...entries].sort((a, b) => byteCompare(a.path, b.path))) {
@@ -114,7 +118,13 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
       units.completed.add(0, cluster);
       continue;
     }
-    const codes = trialFindings(attempts, profile, scheduledSeed.get(trial), scheduledScenario.get(trial), collided.has(trial));
+    const codes = trialFindings(
+      attempts,
+      profile,
+      scheduledSeed.get(trial),
+      scheduledScenario.get(trial),
+      collided.has(trial),
+    );
     if (codes.length > 0) {
       out.invalid.push({ trial, codes });
       raw.push(0);
@@ -128,7 +138,11 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
     }
     const adj = adjudicate(attempts, trial, out.flags);
     if (adj === null) {
-      out.excluded.push({ trial, reason: "no adjudicated attempt: every attempt is abnormal, or unterminated with neither a native ending nor a final score" });
+      out.excluded.push({
+        trial,
+        reason:
+          "no adjudicated attempt: every attempt is abnormal, or unterminated with neither a native ending nor a final score",
+      });
       retry.push(trial);
       raw.push(0);
       units.completed.add(0, cluster);
@@ -140,7 +154,9 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
     if (adj.status === "resource-bound" && !adj.ending && excludeResourceBound) {
       out.excluded.push({
         trial,
-        reason: isWorld ? "resource-bound (--resource-bound exclude)" : "resource-bound without a native ending (--resource-bound loss scores it as a loss)",
+        reason: isWorld
+          ? "resource-bound (--resource-bound exclude)"
+          : "resource-bound without a native ending (--resource-bound loss scores it as a loss)",
       });
       raw.push(0);
       continue;
@@ -157,7 +173,14 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
     out.dimensions = Object.fromEntries(
       DIMENSIONS.map((n) => {
         const g = dims.get(n);
-        return [n, { passed: g?.passed ?? 0, total: g?.total ?? 0, ...intervalFields((g?.units ?? new UnitSet()).interval(TRIALS)) }];
+        return [
+          n,
+          {
+            passed: g?.passed ?? 0,
+            total: g?.total ?? 0,
+            ...intervalFields((g?.units ?? new UnitSet()).interval(TRIALS)),
+          },
+        ];
       }),
     );
     out.pass = { passed: victories, total: scored, ...intervalFields(units.won.interval(TRIALS)) };
@@ -165,9 +188,23 @@ function experiment(id: string, bundles: Attempt[], schedule: Schedule | null, o
     out.pass_hat_k = passHatK(repeats);
   } else {
     const counted = trialIds.length - out.unscored.length;
-    out.accuracy = { value: scored === 0 ? null : victories / scored, victories, scored, wilson95: wilson95(victories, scored), ...intervalFields(units.won.interval(TRIALS)) };
-    out.raw_record = { values: raw, mean: raw.length === 0 ? null : raw.reduce<number>((s, v) => s + v, 0) / raw.length };
-    out.completion = { value: counted === 0 ? null : completed / counted, completed, scheduled: counted, ...intervalFields(units.completed.interval(TRIALS)) };
+    out.accuracy = {
+      value: scored === 0 ? null : victories / scored,
+      victories,
+      scored,
+      wilson95: wilson95(victories, scored),
+      ...intervalFields(units.won.interval(TRIALS)),
+    };
+    out.raw_record = {
+      values: raw,
+      mean: raw.length === 0 ? null : raw.reduce<number>((s, v) => s + v, 0) / raw.length,
+    };
+    out.completion = {
+      value: counted === 0 ? null : completed / counted,
+      completed,
+      scheduled: counted,
+      ...intervalFields(units.completed.interval(TRIALS)),
+    };
     out.retry = retry;
     out.pass_hat_k = passHatK(repeats);
   }
@@ -206,7 +243,8 @@ function trialFindings(
   const seeds = new Set(attempts.map((a) => a.seed));
   if (seeds.size > 1 || (scheduledSeed !== undefined && !seeds.has(scheduledSeed))) codes.add("SEED_MISMATCH");
   if (collided) codes.add("SEED_COLLISION");
-  if (scheduledScenario !== undefined && attempts.some((a) => a.scenario !== scheduledScenario)) codes.add("SCENARIO_NOT_SCHEDULED");
+  if (scheduledScenario !== undefined && attempts.some((a) => a.scenario !== scheduledScenario))
+    codes.add("SCENARIO_NOT_SCHEDULED");
   return [...codes].sort(byteCompare);
 }
 
@@ -223,7 +261,8 @@ function adjudicate(attempts: Attempt[], trial: string, flags: Flag[]): Attempt 
     if (j < i) flags.push({ code: "SUPERSEDED", trial, attempt: a.attempt, evidence: null });
     if (j > i) flags.push({ code: "RETRY_AFTER_OUTCOME", trial, attempt: a.attempt, evidence: null });
   });
-  if (adj.ending === true && adj.status === "unterminated") flags.push({ code: "UNTERMINATED_WITH_ENDING", trial, attempt: adj.attempt, evidence: null });
+  if (adj.ending === true && adj.status === "unterminated")
+    flags.push({ code: "UNTERMINATED_WITH_ENDING", trial, attempt: adj.attempt, evidence: null });
   if (adj.ending === true && adj.status !== "completed" && adj.status !== "unterminated")
     flags.push({ code: "ENDING_OVERRIDES_STATUS", trial, attempt: adj.attempt, evidence: null });
   return adj;

@@ -13,7 +13,8 @@ import { codePointLength, isDigest, isId, META_KEY_RE } from "../../core/text.js
 export const isInt = (v: unknown, min = -Number.MAX_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): v is number =>
   typeof v === "number" && Number.isSafeInteger(v) && v >= min && v <= max;
 export const isText = (v: unknown, max: number, min = 0): v is string =>
-  typeof v === "string" && (v.length <= max && v.length >= min ? true : codePointLength(v) <= max && codePointLength(v) >= min);
+  typeof v === "string" &&
+  (v.length <= max && v.length >= min ? true : codePointLength(v) <= max && codePointLength(v) >= min);
 /** A JSON object: not an array, nor a boxed decimal (whose `value` key would pass for a meta key). */
 export const plain = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof JsonDecimal);
@@ -39,14 +40,37 @@ export function exactKeys(o: object, keys: KeySet): boolean {
   return n === keys.order.length;
 }
 
-const HEADER = keySet("seq", "at", "type", "prev", "format", "profile", "session", "experiment", "trial", "attempt", "seed", "harness", "deadline", "meta");
+const HEADER = keySet(
+  "seq",
+  "at",
+  "type",
+  "prev",
+  "format",
+  "profile",
+  "session",
+  "experiment",
+  "trial",
+  "attempt",
+  "seed",
+  "harness",
+  "deadline",
+  "meta",
+);
 const HARNESS = keySet("name", "revision");
 
 /** The envelope was checked by JournalReader; this checks the rest of headerSchema. */
 export function fastHeader(rec: Record<string, unknown>): Header | null {
   if (rec["type"] !== "session" || !exactKeys(rec, HEADER)) return null;
-  if (typeof rec["format"] !== "string" || typeof rec["profile"] !== "string" || typeof rec["seed"] !== "string") return null;
-  if (!isId(rec["session"]) || !isId(rec["experiment"]) || !isId(rec["trial"]) || !isInt(rec["attempt"], 1) || !isInt(rec["deadline"])) return null;
+  if (typeof rec["format"] !== "string" || typeof rec["profile"] !== "string" || typeof rec["seed"] !== "string")
+    return null;
+  if (
+    !isId(rec["session"]) ||
+    !isId(rec["experiment"]) ||
+    !isId(rec["trial"]) ||
+    !isInt(rec["attempt"], 1) ||
+    !isInt(rec["deadline"])
+  )
+    return null;
   const h = rec["harness"];
   if (!plain(h) || !exactKeys(h, HARNESS) || !isId(h["name"]) || !isText(h["revision"], 64)) return null;
   return fastMeta(rec["meta"]) ? (rec as unknown as Header) : null;

@@ -17,7 +17,10 @@ export interface JournalRecord {
   [key: string]: unknown;
 }
 
-const meta = record(z.string().regex(META_KEY_RE, "meta key must match [a-z][a-z0-9_.-]{0,63}"), z.union([text(1024), finiteNumber, z.boolean()]))
+const meta = record(
+  z.string().regex(META_KEY_RE, "meta key must match [a-z][a-z0-9_.-]{0,63}"),
+  z.union([text(1024), finiteNumber, z.boolean()]),
+)
   .refine((m) => Object.keys(m).length <= 64, "meta holds more than 64 keys")
   .refine((m) => m["task"] === undefined || typeof m["task"] === "string", "meta.task must be a string");
 
@@ -64,7 +67,12 @@ const usableProfile = (format: unknown, profile: unknown): string | null =>
  * journal is still validated with that profile, so every later failing line is reported (§3).
  * Nothing else is taken from it — no header, no deadline — and the bundle stays invalid.
  */
-export function readHeader(rec: JournalRecord | null, file: string, out: Finding[], line1: Record<string, unknown> | null = null): HeaderResult {
+export function readHeader(
+  rec: JournalRecord | null,
+  file: string,
+  out: Finding[],
+  line1: Record<string, unknown> | null = null,
+): HeaderResult {
   if (rec === null) {
     const profile = line1?.["type"] === "session" ? usableProfile(line1["format"], line1["profile"]) : null;
     return { header: null, profile, deadline: null };
@@ -83,7 +91,14 @@ export function readHeader(rec: JournalRecord | null, file: string, out: Finding
   if (typeof profile === "string" && !PROFILES.has(profile))
     out.push(finding("PROFILE_UNSUPPORTED", file, 1, `profile ${clip(profile)} is not scored by this version`));
   if (typeof seed === "string" && !SEED_RE.test(seed))
-    out.push(finding("SEED_NOT_CANONICAL", file, 1, `seed ${clip(seed, 140)} is not 16..128 lowercase hex digits of even length`));
+    out.push(
+      finding(
+        "SEED_NOT_CANONICAL",
+        file,
+        1,
+        `seed ${clip(seed, 140)} is not 16..128 lowercase hex digits of even length`,
+      ),
+    );
   if (isInteger(deadline) && deadline <= at)
     out.push(finding("DEADLINE_INVALID", file, 1, `deadline ${deadline} is not after the header's at ${at}`));
   const header = fastHeader(rec) ?? check(headerSchema, rec, file, 1, out);
@@ -96,9 +111,18 @@ export function readHeader(rec: JournalRecord | null, file: string, out: Finding
 
 /** Codes of §2–3: when a journal has one, its summary and snapshot are not compared. */
 export const STRUCTURAL = new Set([
-  "ENCODING", "LINE_TOO_LONG", "JSON_SYNTAX", "JSON_DUPLICATE_KEY", "NOT_FINITE", "SCHEMA",
-  "JOURNAL_CHAIN", "HEADER_MISSING", "FORMAT_UNSUPPORTED", "PROFILE_UNSUPPORTED",
-  "SEED_NOT_CANONICAL", "DEADLINE_INVALID",
+  "ENCODING",
+  "LINE_TOO_LONG",
+  "JSON_SYNTAX",
+  "JSON_DUPLICATE_KEY",
+  "NOT_FINITE",
+  "SCHEMA",
+  "JOURNAL_CHAIN",
+  "HEADER_MISSING",
+  "FORMAT_UNSUPPORTED",
+  "PROFILE_UNSUPPORTED",
+  "SEED_NOT_CANONICAL",
+  "DEADLINE_INVALID",
 ]);
 
 /**
@@ -142,7 +166,8 @@ export abstract class ProfileJournal<Status extends string> {
   /** A record after the header: false for a second header (JournalReader reports it, §3); a record after the end is reported here. */
   protected admit(rec: JournalRecord, line: number): boolean {
     if (rec.type === "session") return false;
-    if (this.end !== null) this.transition(line, `${clip(rec.type)} record after the end record (line ${this.end.line})`);
+    if (this.end !== null)
+      this.transition(line, `${clip(rec.type)} record after the end record (line ${this.end.line})`);
     return true;
   }
 }
@@ -170,7 +195,9 @@ export class JournalReader {
     if (!raw.terminated) {
       this.torn = true;
       this.decoded = null;
-      this.warnings.push(finding("JOURNAL_TORN", this.file, raw.number, "last line has no \\n: judged on the complete lines"));
+      this.warnings.push(
+        finding("JOURNAL_TORN", this.file, raw.number, "last line has no \\n: judged on the complete lines"),
+      );
       if (this.ended) {
         this.out.push(finding("TRANSITION", this.file, raw.number, "torn tail after the end record"));
         this.structural = true;
@@ -200,12 +227,22 @@ export class JournalReader {
     const chained = prev === expectedPrev;
     if (!chained && !isDigest(prev)) bad.push("prev: expected a digest");
     if (bad.length > 0) this.out.push(finding("SCHEMA", this.file, n, bad.join("; ")));
-    if (isInteger(seq) && seq !== index) this.out.push(finding("JOURNAL_CHAIN", this.file, n, `seq ${seq} on line ${n}; expected ${index}`));
+    if (isInteger(seq) && seq !== index)
+      this.out.push(finding("JOURNAL_CHAIN", this.file, n, `seq ${seq} on line ${n}; expected ${index}`));
     if (!chained && isDigest(prev))
-      this.out.push(finding("JOURNAL_CHAIN", this.file, n, `prev ${prev.slice(0, 12)}… is not the digest of line ${n - 1} (${expectedPrev.slice(0, 12)}…)`));
+      this.out.push(
+        finding(
+          "JOURNAL_CHAIN",
+          this.file,
+          n,
+          `prev ${prev.slice(0, 12)}… is not the digest of line ${n - 1} (${expectedPrev.slice(0, 12)}…)`,
+        ),
+      );
     if (isInteger(at)) {
       if (this.lastAt !== null && at < this.lastAt)
-        this.out.push(finding("TRANSITION", this.file, n, `at ${at} is earlier than the previous record's ${this.lastAt}`));
+        this.out.push(
+          finding("TRANSITION", this.file, n, `at ${at} is earlier than the previous record's ${this.lastAt}`),
+        );
       else this.lastAt = at;
     }
     return bad.length === 0;

@@ -13,5 +13,8 @@ export const bundleKind: Kind = {
   words: bundleWords,
   pack: (dir, entry) => (entry.profile === "world" ? worldPack : nativePack)(dir, entry),
   // Each bundle names its own experiment (§3): nothing to name over the run.
-  batch: (records, run) => ({ nameOf: (e) => e.experiment, experiments: () => assayExperiments(records, run.schedules, run.options) }),
+  batch: (records, run) => ({
+    nameOf: (e) => e.experiment,
+    experiments: () => assayExperiments(records, run.schedules, run.options),
+  }),
 };

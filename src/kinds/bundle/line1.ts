@@ -39,7 +39,12 @@ export function lenientHeader(bytes: Uint8Array): Record<string, unknown> | null
 }
 
 const lenientText = (bytes: Uint8Array): string =>
-  withoutNonFinite(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8").replace(/^\uFEFF/, "").replace(/\r/g, ""));
+  withoutNonFinite(
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+      .toString("utf8")
+      .replace(/^\uFEFF/, "")
+      .replace(/\r/g, ""),
+  );
 
 function parseObject(text: string): Record<string, unknown> | null {
   try {

@@ -23,7 +23,10 @@ export function nativePack(dir: string, entry: BundleEntry): EvidencePack {
     [
       ...part("journal.jsonl line 1 (session header)", numbered(J, header ? [header] : []), CAPS.small),
       ...part("summary.json", readText(dir, "summary.json"), CAPS.small),
-      ...part("journal.jsonl: the last observation (the ending, if any)", numbered(J, last.observation ? [last.observation] : [])),
+      ...part(
+        "journal.jsonl: the last observation (the ending, if any)",
+        numbered(J, last.observation ? [last.observation] : []),
+      ),
       ...part("journal.jsonl: score and end records", numbered(J, fixed.slice(-8)), CAPS.small),
       ...part(`journal.jsonl: the last ${KEYS} key batches`, numbered(J, keys), CAPS.small),
     ],
@@ -35,7 +38,8 @@ export function nativePack(dir: string, entry: BundleEntry): EvidencePack {
 export function worldPack(dir: string, entry: BundleEntry): EvidencePack {
   const named = { "journal.jsonl": new Set<number>(), "world.jsonl": new Set<number>() };
   for (const d of Object.values(entry.dimensions ?? {}))
-    for (const m of d.detail.matchAll(/\b(journal|world)\.jsonl:(\d+)/g)) named[`${m[1] as "journal" | "world"}.jsonl`].add(Number(m[2]));
+    for (const m of d.detail.matchAll(/\b(journal|world)\.jsonl:(\d+)/g))
+      named[`${m[1] as "journal" | "world"}.jsonl`].add(Number(m[2]));
   const lines = (f: keyof typeof named) => {
     const picked: [number, string][] = [];
     scanJournal(join(dir, f), (n, _, text) => void (named[f].has(n) && picked.length < 200 && picked.push([n, text])));

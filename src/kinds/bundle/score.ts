@@ -37,9 +37,17 @@ export function scoreBundle(src: BundleSource, options: BundleOptions = {}): Sco
   const readDoc = (p: string) => folder.read(p);
   const logs = new LogReading(src, files, errors, warnings);
   /** §4.1/§5.5: an ended journal's summary must equal its recomputation; an unterminated one's is stale. */
-  const summaryCheck = (ended: boolean, comparable: boolean, expected: () => Record<string, unknown>, schema?: Parameters<typeof checkSummary>[3]) => {
+  const summaryCheck = (
+    ended: boolean,
+    comparable: boolean,
+    expected: () => Record<string, unknown>,
+    schema?: Parameters<typeof checkSummary>[3],
+  ) => {
     if (!ended) {
-      if (regular(SUMMARY) !== null) warnings.push(finding("SUMMARY_UNEXPECTED", SUMMARY, null, "summary.json beside an unterminated journal is not checked"));
+      if (regular(SUMMARY) !== null)
+        warnings.push(
+          finding("SUMMARY_UNEXPECTED", SUMMARY, null, "summary.json beside an unterminated journal is not checked"),
+        );
     } else if (comparable) {
       const bytes = readDoc(SUMMARY);
       if (bytes !== false) checkSummary(bytes, expected(), errors, schema);
@@ -77,8 +85,16 @@ export function scoreBundle(src: BundleSource, options: BundleOptions = {}): Sco
     }
   });
   if (journal !== null && journal.reader.records === 0)
-    errors.push(finding("HEADER_MISSING", JOURNAL, null, journal.reader.torn ? "the journal holds no complete line" : "the journal is empty"));
-  else if (journal === null && !unsafe.has(JOURNAL)) errors.push(finding("HEADER_MISSING", JOURNAL, null, "journal.jsonl is not a regular file"));
+    errors.push(
+      finding(
+        "HEADER_MISSING",
+        JOURNAL,
+        null,
+        journal.reader.torn ? "the journal holds no complete line" : "the journal is empty",
+      ),
+    );
+  else if (journal === null && !unsafe.has(JOURNAL))
+    errors.push(finding("HEADER_MISSING", JOURNAL, null, "journal.jsonl is not a regular file"));
 
   const h = header as Header | null;
   const nj = native as NativeJournal | null;
@@ -102,12 +118,26 @@ export function scoreBundle(src: BundleSource, options: BundleOptions = {}): Sco
       if (raw.number > 1) return void (rec !== null && log.record(rec, raw.number));
       const header = rec === null ? null : check(worldHeader, rec, WORLD, 1, errors);
       if (header !== null && h !== null && header.session !== h.session)
-        errors.push(finding("WORLD_LINK", WORLD, 1, `world session ${clip(header.session)} is not the journal's ${clip(h.session)}`));
+        errors.push(
+          finding(
+            "WORLD_LINK",
+            WORLD,
+            1,
+            `world session ${clip(header.session)} is not the journal's ${clip(h.session)}`,
+          ),
+        );
     });
-    if (wlog === null && !unsafe.has(WORLD)) errors.push(finding("WORLD_MISSING", WORLD, null, "a world bundle needs world.jsonl"));
-    else if (wlog !== null && wlog.reader.records === 0) errors.push(finding("WORLD_MISSING", WORLD, null, "world.jsonl holds no complete line"));
+    if (wlog === null && !unsafe.has(WORLD))
+      errors.push(finding("WORLD_MISSING", WORLD, null, "a world bundle needs world.jsonl"));
+    else if (wlog !== null && wlog.reader.records === 0)
+      errors.push(finding("WORLD_MISSING", WORLD, null, "world.jsonl holds no complete line"));
     const comparable = h !== null && !journal.structural && wlog !== null && !wlog.structural;
-    summaryCheck(wd.journal.end !== null, comparable, () => expectedWorldSummary(h!, journal.reader, wlog!.reader, wd.journal, log), worldSummarySchema);
+    summaryCheck(
+      wd.journal.end !== null,
+      comparable,
+      () => expectedWorldSummary(h!, journal.reader, wlog!.reader, wd.journal, log),
+      worldSummarySchema,
+    );
     if (errors.length === 0 && wd.scenario !== null) dimensions = computeDimensions(wd.journal, log, wd.scenario);
   }
 
@@ -118,7 +148,8 @@ export function scoreBundle(src: BundleSource, options: BundleOptions = {}): Sco
   const l1 = line1 as Record<string, unknown> | null;
   const attribution = attributionOf(l1);
   const declared = (named as Record<string, unknown> | null)?.["profile"];
-  const profile: Profile | null = profileName !== null || declared === "world" ? ((profileName ?? declared) as Profile) : null;
+  const profile: Profile | null =
+    profileName !== null || declared === "world" ? ((profileName ?? declared) as Profile) : null;
   const valid = errors.length === 0;
   const o = nj?.outcome(h?.deadline ?? null) ?? null;
   const ended = o?.status ?? wd?.journal.end?.status;
@@ -196,7 +227,8 @@ class LogReading {
     for (const raw of splitLines(hashing(this.src.read(file), hash))) {
       const rec = reader.line(raw);
       if (raw.terminated) onLine(rec, raw, reader);
-      for (let i = seen; i < errors.length; i++) if (errors[i]!.file === file && STRUCTURAL.has(errors[i]!.code)) structural = true;
+      for (let i = seen; i < errors.length; i++)
+        if (errors[i]!.file === file && STRUCTURAL.has(errors[i]!.code)) structural = true;
       if (errors.length > MAX_FINDINGS)
         for (const f of errors.splice(MAX_FINDINGS)) {
           const k = `${f.file}\u0000${f.code}`;
@@ -212,7 +244,14 @@ class LogReading {
 
   reportDropped(): void {
     for (const { file, code, n } of this.dropped.values())
-      this.errors.push(finding(code, file, null, `${n} more ${code} findings not listed (the first ${MAX_FINDINGS} findings of the bundle are)`));
+      this.errors.push(
+        finding(
+          code,
+          file,
+          null,
+          `${n} more ${code} findings not listed (the first ${MAX_FINDINGS} findings of the bundle are)`,
+        ),
+      );
   }
 }
 

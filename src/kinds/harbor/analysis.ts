@@ -26,9 +26,7 @@ const MAX_TEXT = 200;
 
 /** What the edge read: analysis.json's bytes (or why not), else the head of analysis.md or summary.md. */
 export type AnalysisFiles =
-  | { file: string; json: Uint8Array }
-  | { file: string; markdown: Uint8Array }
-  | { file: string; unreadable: string };
+  { file: string; json: Uint8Array } | { file: string; markdown: Uint8Array } | { file: string; unreadable: string };
 
 type Analysis = NonNullable<BundleEntry["harbor_analysis"]>;
 
@@ -44,7 +42,16 @@ export function readAnalysis(files: AnalysisFiles): Analysis {
   if ("markdown" in files) {
     const text = Buffer.from(files.markdown).toString("utf8");
     // The heading the renderer writes first ("# …") is a title, not what it says.
-    return { ...out, summary: line(text.split(/\r\n|\r|\n/).filter((l) => !/^\s*#/.test(l)).join("\n")) || null };
+    return {
+      ...out,
+      summary:
+        line(
+          text
+            .split(/\r\n|\r|\n/)
+            .filter((l) => !/^\s*#/.test(l))
+            .join("\n"),
+        ) || null,
+    };
   }
   const problems: Finding[] = [];
   const doc = decodeDocument(files.json, files.file, problems);
@@ -59,7 +66,11 @@ export function readAnalysis(files: AnalysisFiles): Analysis {
       continue;
     }
     const c = isPlainObject(check) ? check : {};
-    out.checks.push({ name: shorten(name, 80), outcome: typeof c["outcome"] === "string" ? shorten(c["outcome"], 40) : "unknown", explanation: line(c["explanation"]) });
+    out.checks.push({
+      name: shorten(name, 80),
+      outcome: typeof c["outcome"] === "string" ? shorten(c["outcome"], 40) : "unknown",
+      explanation: line(c["explanation"]),
+    });
   }
   return out;
 }
@@ -72,8 +83,19 @@ const REWARD_HACKING = "reward_hacking";
  * flags with ANALYZE_REWARD_HACKING added when the analysis says reward_hacking failed. A new flags
  * array: the scored entry's own (which a store keeps) is left as it was.
  */
-export function analysed(entry: Pick<ScoredBundle, "flags">, analysis: Analysis | null): Pick<ScoredBundle, "flags" | "harbor_analysis"> {
+export function analysed(
+  entry: Pick<ScoredBundle, "flags">,
+  analysis: Analysis | null,
+): Pick<ScoredBundle, "flags" | "harbor_analysis"> {
   const fail = analysis?.checks.find((c) => c.name === REWARD_HACKING && c.outcome === "fail");
-  const flag = fail === undefined ? [] : [{ code: "ANALYZE_REWARD_HACKING" as const, evidence: `Harbor analyze says reward_hacking: fail (${analysis!.file})${fail.explanation === "" ? "" : `: ${fail.explanation}`}` }];
+  const flag =
+    fail === undefined
+      ? []
+      : [
+          {
+            code: "ANALYZE_REWARD_HACKING" as const,
+            evidence: `Harbor analyze says reward_hacking: fail (${analysis!.file})${fail.explanation === "" ? "" : `: ${fail.explanation}`}`,
+          },
+        ];
   return { flags: flag.length === 0 ? entry.flags : [...entry.flags, ...flag], harbor_analysis: analysis };
 }

@@ -33,9 +33,11 @@ const lockUnreadable = (r: BatchRecord): boolean => ownOf(r).lockUnreadable;
 /** The reason of planned-but-absent trials in `missing`. */
 const PLANNED_ABSENT = "planned by the job, absent from its folder";
 /** JOB_PLAN_UNKNOWN's evidence. */
-const PLAN_UNKNOWN = "the job's result.json is absent or unreadable: its plan (n_total_trials) is unknown, so coverage is unknown (only the trial folders present can be counted; trials a resume deleted cannot show), and its claims (stats.evals) cannot be checked against its trials";
+const PLAN_UNKNOWN =
+  "the job's result.json is absent or unreadable: its plan (n_total_trials) is unknown, so coverage is unknown (only the trial folders present can be counted; trials a resume deleted cannot show), and its claims (stats.evals) cannot be checked against its trials";
 /** coverage_reason when the job's plan is unknown. */
-export const COVERAGE_PLAN_UNKNOWN = "plan unknown: the job's result.json is absent or unreadable, so n_total_trials (coverage's denominator) is unknown; covered / trials counts only the folders present";
+export const COVERAGE_PLAN_UNKNOWN =
+  "plan unknown: the job's result.json is absent or unreadable, so n_total_trials (coverage's denominator) is unknown; covered / trials counts only the folders present";
 
 type Keyed = Pick<BatchRecord, "profile" | "job" | "job_id" | "experiment">;
 
@@ -82,7 +84,8 @@ export class HarborNaming {
       g.records.push(r);
     }
     this.groups = [...byKey.values()];
-    for (const g of this.groups) g.id ??= g.job === null ? (g.records[0]?.job_id ?? null) : commonest(g.records.map((r) => r.job_id));
+    for (const g of this.groups)
+      g.id ??= g.job === null ? (g.records[0]?.job_id ?? null) : commonest(g.records.map((r) => r.job_id));
     this.name();
   }
 
@@ -92,7 +95,13 @@ export class HarborNaming {
     const count = new Map<string, number>();
     for (const g of jobs) count.set(g.job!.name, (count.get(g.job!.name) ?? 0) + 1);
     const base = (g: Group): string | null =>
-      g.job === null ? (g.id === null ? null : `job@${id8(g.id)}`) : count.get(g.job.name)! > 1 ? `${g.job.name}@${id8(g.id)}` : g.job.name;
+      g.job === null
+        ? g.id === null
+          ? null
+          : `job@${id8(g.id)}`
+        : count.get(g.job.name)! > 1
+          ? `${g.job.name}@${id8(g.id)}`
+          : g.job.name;
     const taken = new Map<string, number>();
     const order = (g: Group) => g.job?.path ?? g.records[0]?.path ?? "";
     for (const g of [...this.groups].sort((a, b) => byteCompare(order(a), order(b)))) {
@@ -123,7 +132,14 @@ function commonest(values: readonly (string | null)[]): string | null {
 /** One experiment per job folder and per group of lone trials. */
 export function harborExperiments(naming: HarborNaming, options: HarborOptions): Experiment[] {
   const duplicates = duplicateIds(naming.groups);
-  return naming.groups.map((g) => jobMetrics(g, naming.nameOf({ profile: "harbor", job: g.job?.path ?? null, job_id: g.id, experiment: null }), duplicates, options));
+  return naming.groups.map((g) =>
+    jobMetrics(
+      g,
+      naming.nameOf({ profile: "harbor", job: g.job?.path ?? null, job_id: g.id, experiment: null }),
+      duplicates,
+      options,
+    ),
+  );
 }
 
 /** §11: one Harbor trial id under several job folders (a copied job) is TRIAL_DUPLICATE_ID in each, with the others' paths. */
@@ -141,13 +157,21 @@ function duplicateIds(groups: readonly Group[]): Map<BatchRecord, string> {
     if (new Set(list.map((x) => x.group)).size < 2) continue;
     for (const { group, record } of list) {
       const others = list.filter((x) => x.group !== group).map((x) => x.record.path);
-      out.set(record, `Harbor trial id ${id} is also ${others.slice(0, 3).join(", ")}${others.length > 3 ? ` and ${others.length - 3} more` : ""}`);
+      out.set(
+        record,
+        `Harbor trial id ${id} is also ${others.slice(0, 3).join(", ")}${others.length > 3 ? ` and ${others.length - 3} more` : ""}`,
+      );
     }
   }
   return out;
 }
 
-function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<BatchRecord, string>, options: HarborOptions): Experiment {
+function jobMetrics(
+  g: Group,
+  name: string | null,
+  duplicates: ReadonlyMap<BatchRecord, string>,
+  options: HarborOptions,
+): Experiment {
   const job = g.job;
   const all = g.records;
   const present = Math.max(job?.folders ?? 0, all.length);
@@ -160,7 +184,14 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
   out.exceptions = {};
   out.warnings = [...(job?.warnings ?? [])];
   if (plan !== null && present > plan)
-    out.warnings.push(finding("JOB_PLAN_EXCEEDED", "result.json", null, `the job planned ${plan} trials (n_total_trials) but its folder holds ${present}`));
+    out.warnings.push(
+      finding(
+        "JOB_PLAN_EXCEEDED",
+        "result.json",
+        null,
+        `the job planned ${plan} trials (n_total_trials) but its folder holds ${present}`,
+      ),
+    );
   if (plannedAbsent > 0) out.missing.push({ count: plannedAbsent, reason: PLANNED_ABSENT });
   // Issue 35: a lost plan is said where the figures are, not only in a warning.
   const planLost = job !== null && job.plan === null && job.warnings.some((w) => w.code === "JOB_RESULT_UNREADABLE");
@@ -194,7 +225,8 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
       continue;
     }
     if (t.state !== null) out.states[t.state]!++;
-    if (t.exception !== null) setOwn(out.exceptions, t.exception.type, (own(out.exceptions, t.exception.type) ?? 0) + 1);
+    if (t.exception !== null)
+      setOwn(out.exceptions, t.exception.type, (own(out.exceptions, t.exception.type) ?? 0) + 1);
     const dup = duplicates.get(t);
     if (dup !== undefined) out.flags.push({ code: "TRIAL_DUPLICATE_ID", trial, attempt: null, evidence: dup });
     const original = copyOf.get(t);
@@ -202,7 +234,13 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
       out.excluded.push({ trial, reason: copyReason(original.path) });
       continue;
     }
-    for (const f of t.flags) out.flags.push({ code: f.code, trial, attempt: null, evidence: f.code === "REWARD_FILES_DISAGREE" ? readFirst(first, job?.harbor_version ?? null) : null });
+    for (const f of t.flags)
+      out.flags.push({
+        code: f.code,
+        trial,
+        attempt: null,
+        evidence: f.code === "REWARD_FILES_DISAGREE" ? readFirst(first, job?.harbor_version ?? null) : null,
+      });
     const codes = new Set<Code>(t.validity === "invalid" ? t.errors.map((f) => f.code) : []);
     if (conflicting.has(t)) codes.add("TRIAL_DUPLICATE");
     // With no Harbor version to say which reward file it read, agreeing with one of two is not enough (issue 35).
@@ -213,15 +251,27 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
       if (options.invalid === "count") counted.push({ trial: t, rewards: "zero", covered: true, invalid: true });
       continue;
     }
-    if (SCORED.has(t.state ?? "") && t.rewards !== null) counted.push({ trial: t, rewards: t.rewards, covered: true, invalid: false });
+    if (SCORED.has(t.state ?? "") && t.rewards !== null)
+      counted.push({ trial: t, rewards: t.rewards, covered: true, invalid: false });
     else if (ownOf(t).rewardWithoutResult) {
       // Its verifier ran: left out, the loss of its result.json would raise the mean. 0, and not covered: nothing scored it.
       counted.push({ trial: t, rewards: "zero", covered: false, invalid: false });
-      out.flags.push({ code: "REWARD_WITHOUT_RESULT", trial, attempt: null, evidence: "a reward file shows the verifier ran, but result.json is absent or cut: counted 0 under every --errors" });
+      out.flags.push({
+        code: "REWARD_WITHOUT_RESULT",
+        trial,
+        attempt: null,
+        evidence:
+          "a reward file shows the verifier ran, but result.json is absent or cut: counted 0 under every --errors",
+      });
     } else if (options.errors === "zero") counted.push({ trial: t, rewards: "zero", covered: false, invalid: false });
     else out.excluded.push({ trial, reason: t.state ?? "incomplete" });
   }
-  if (job?.claims) for (const f of claimFlags(job, all.filter((t) => t.validity !== "error"))) out.flags.push(f);
+  if (job?.claims)
+    for (const f of claimFlags(
+      job,
+      all.filter((t) => t.validity !== "error"),
+    ))
+      out.flags.push(f);
   // A trial whose result.json names no task is clustered with the task its config.json points at, where the job's trials name one.
   const placed = placeTaskless(all);
   for (const c of counted) c.task = placed.get(c.trial);
@@ -229,16 +279,43 @@ function jobMetrics(g: Group, name: string | null, duplicates: ReadonlyMap<Batch
   // Keys from every trial that has rewards, invalid ones included, so a job whose every scored
   // trial is invalid still shows its 0; Harbor's default key when none names one, so a job none of
   // whose trials earned a reward shows its coverage of 0 rather than nothing.
-  const named = new Set(all.flatMap((t) => (t.validity === "error" || copyOf.has(t) ? [] : Object.keys(t.rewards ?? {}))));
+  const named = new Set(
+    all.flatMap((t) => (t.validity === "error" || copyOf.has(t) ? [] : Object.keys(t.rewards ?? {}))),
+  );
   const trials = all.length - out.unscored.length - copyOf.size + plannedAbsent;
   const keys = named.size > 0 ? [...named].sort(byteCompare) : trials > 0 ? ["reward"] : [];
-  if (keys.length > 0) out.rewards = Object.fromEntries(keys.map((k) => [k, keyMetrics(k, counted, trials, planLost ? COVERAGE_PLAN_UNKNOWN : null, lockUnreadable)]));
+  if (keys.length > 0)
+    out.rewards = Object.fromEntries(
+      keys.map((k) => [k, keyMetrics(k, counted, trials, planLost ? COVERAGE_PLAN_UNKNOWN : null, lockUnreadable)]),
+    );
   // A job that never finished claims live figures (JOB_IN_PROGRESS): shown, never compared as final.
   if (job?.claimed)
-    out.claimed = { ...job.claimed, compared: job.finished === false ? [] : harborExplained(job, out, all.filter((t) => t.validity !== "error" && !copyOf.has(t)), counted, options) };
+    out.claimed = {
+      ...job.claimed,
+      compared:
+        job.finished === false
+          ? []
+          : harborExplained(
+              job,
+              out,
+              all.filter((t) => t.validity !== "error" && !copyOf.has(t)),
+              counted,
+              options,
+            ),
+    };
   // §13.5: a byte-identical copy is one trial's spend, not a second; a success is a valid counted trial whose every reward is 1.
-  const successes = counted.filter((c) => !c.invalid && c.rewards !== "zero" && Object.keys(c.rewards).length > 0 && Object.values(c.rewards).every((v) => v === 1)).length;
-  out.usage = experimentUsage(all.filter((t) => !copyOf.has(t)).map((t) => t.usage), counted.map((c) => c.trial.usage), successes);
+  const successes = counted.filter(
+    (c) =>
+      !c.invalid &&
+      c.rewards !== "zero" &&
+      Object.keys(c.rewards).length > 0 &&
+      Object.values(c.rewards).every((v) => v === 1),
+  ).length;
+  out.usage = experimentUsage(
+    all.filter((t) => !copyOf.has(t)).map((t) => t.usage),
+    counted.map((c) => c.trial.usage),
+    successes,
+  );
   return out;
 }
 
@@ -249,7 +326,11 @@ const readFirst = (first: "json" | "txt" | null, version: string | null): string
     : `Harbor ${version} read verifier/reward.${first} and ignored the other`;
 
 const showRewards = (m: Readonly<Record<string, number>> | null) =>
-  m === null || Object.keys(m).length === 0 ? "no reward" : Object.entries(m).map(([k, v]) => `${k}=${v}`).join(", ");
+  m === null || Object.keys(m).length === 0
+    ? "no reward"
+    : Object.entries(m)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(", ");
 
 /**
  * §11: the job's summary must agree with its trials, as a summary with its journal. A trial it
@@ -260,7 +341,8 @@ const showRewards = (m: Readonly<Record<string, number>> | null) =>
  */
 function claimFlags(job: JobRecord, trials: readonly BatchRecord[]): Experiment["flags"] {
   const out: Experiment["flags"] = [];
-  const flag = (trial: string, evidence: string) => out.push({ code: "JOB_CLAIM_MISMATCH", trial, attempt: null, evidence });
+  const flag = (trial: string, evidence: string) =>
+    out.push({ code: "JOB_CLAIM_MISMATCH", trial, attempt: null, evidence });
   for (const t of trials) {
     const trial = t.trial ?? t.path;
     const rewards = t.rewards !== null && Object.keys(t.rewards).length > 0 ? t.rewards : null;
@@ -268,12 +350,18 @@ function claimFlags(job: JobRecord, trials: readonly BatchRecord[]): Experiment[
     const c = t.claimed;
     if (c === null) {
       if ((rewards !== null || exception !== null) && job.finished !== false)
-        flag(trial, `no eval of the job's result.json names it, but its result.json has ${showRewards(rewards)}${exception === null ? "" : ` and ${exception}`}`);
+        flag(
+          trial,
+          `no eval of the job's result.json names it, but its result.json has ${showRewards(rewards)}${exception === null ? "" : ` and ${exception}`}`,
+        );
       continue;
     }
     // A trial with no readable result.json names no task (task_name is required there).
     if (t.task === null) {
-      flag(trial, `the job's result.json names it with ${showRewards(c.rewards)}${c.exception === null ? "" : ` and ${c.exception}`}, but it has no readable result.json (none)`);
+      flag(
+        trial,
+        `the job's result.json names it with ${showRewards(c.rewards)}${c.exception === null ? "" : ` and ${c.exception}`}, but it has no readable result.json (none)`,
+      );
       continue;
     }
     const diffs: string[] = [];
@@ -282,12 +370,17 @@ function claimFlags(job: JobRecord, trials: readonly BatchRecord[]): Experiment[
       const has = rewards === null ? undefined : own(rewards, k);
       if (said !== has) diffs.push(`${k}: the job says ${said ?? "none"}, its result.json ${has ?? "none"}`);
     }
-    if (c.exception !== exception) diffs.push(`exception: the job says ${c.exception ?? "none"}, its result.json ${exception ?? "none"}`);
+    if (c.exception !== exception)
+      diffs.push(`exception: the job says ${c.exception ?? "none"}, its result.json ${exception ?? "none"}`);
     if (diffs.length > 0) flag(trial, diffs.join("; "));
   }
   const here = new Set(trials.map((t) => t.trial));
   for (const a of job.absent)
-    if (!here.has(a.trial)) flag(a.trial, `the job's result.json names it with ${showRewards(a.rewards)}${a.exception === null ? "" : ` and ${a.exception}`}, but no trial folder of the job holds it (none)`);
+    if (!here.has(a.trial))
+      flag(
+        a.trial,
+        `the job's result.json names it with ${showRewards(a.rewards)}${a.exception === null ? "" : ` and ${a.exception}`}, but no trial folder of the job holds it (none)`,
+      );
   if (job.absent_more > 0) {
     const more = `${job.absent_more} more trials the job's result.json names have no folder either`;
     const last = out.findLast((f) => f.evidence?.endsWith("(none)"));

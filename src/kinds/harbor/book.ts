@@ -7,7 +7,13 @@
 
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { ANALYSIS_JSON, MARKDOWN_HEAD_BYTES, MAX_ANALYSIS_BYTES, readAnalysis, type AnalysisFiles } from "./analysis.js";
+import {
+  ANALYSIS_JSON,
+  MARKDOWN_HEAD_BYTES,
+  MAX_ANALYSIS_BYTES,
+  readAnalysis,
+  type AnalysisFiles,
+} from "./analysis.js";
 import { readJob, unreadJob, type Claim, type JobFiles, type JobLock } from "./job.js";
 import { MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
 import type { JobRecord } from "../../core/results.js";
@@ -61,7 +67,13 @@ function readHead(file: string, max: number): Uint8Array | string | null {
  */
 function jobIdentity(lock: JobLock, benchmark: Benchmark | null): EntryIdentity | null {
   if (lock.version === null && lock.agent === null && lock.model === null && benchmark === null) return null;
-  return Object.freeze({ ...NO_ENTRY_IDENTITY, agent: lock.agent, model: lock.model, benchmark, harness: Object.freeze({ name: HARBOR_HARNESS, version: lock.version }) });
+  return Object.freeze({
+    ...NO_ENTRY_IDENTITY,
+    agent: lock.agent,
+    model: lock.model,
+    benchmark,
+    harness: Object.freeze({ name: HARBOR_HARNESS, version: lock.version }),
+  });
 }
 
 /** The Harbor job folders found in a run. */
@@ -69,7 +81,12 @@ export class JobBook implements ContainerBook {
   private readonly byPath = new Map<string, JobRecord>();
   /** Jobs known only from trials given as roots. */
   private readonly partial = new Set<string>();
-  private current: { path: string; claims: ReadonlyMap<string, Claim>; tasks: JobLock["tasks"]; identity: EntryIdentity | null } | null = null;
+  private current: {
+    path: string;
+    claims: ReadonlyMap<string, Claim>;
+    tasks: JobLock["tasks"];
+    identity: EntryIdentity | null;
+  } | null = null;
 
   /** Discovery found a job: read its files (unless only a trial of it was given). */
   found(job: FoundContainer): void {

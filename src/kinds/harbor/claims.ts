@@ -36,24 +36,50 @@ export function harborExplained(
     const key = name === "mean" && keys.length === 1 ? keys[0]! : name !== null && keys.includes(name) ? name : null;
     if (key === null) continue;
     const assay = e.rewards![key]!.mean;
-    out.push({ metric, claimed, assay, reason: assay !== null && close(assay, claimed) ? null : why(key, claimed, job, trials, counted, options) });
+    out.push({
+      metric,
+      claimed,
+      assay,
+      reason: assay !== null && close(assay, claimed) ? null : why(key, claimed, job, trials, counted, options),
+    });
   }
   return out;
 }
 
 /** Why assay's mean of `key` is not Harbor's `claimed`. */
-function why(key: string, claimed: number, job: JobRecord, trials: readonly BatchRecord[], counted: readonly Counted[], options: { invalid: "count" | "exclude"; errors: "exclude" | "zero" }): string {
+function why(
+  key: string,
+  claimed: number,
+  job: JobRecord,
+  trials: readonly BatchRecord[],
+  counted: readonly Counted[],
+  options: { invalid: "count" | "exclude"; errors: "exclude" | "zero" },
+): string {
   const parts: string[] = [];
-  if (job.evals > 1) parts.push(`Harbor's figure covers one of the job's ${job.evals} evals (agent × model × dataset); assay's covers the whole job`);
+  if (job.evals > 1)
+    parts.push(
+      `Harbor's figure covers one of the job's ${job.evals} evals (agent × model × dataset); assay's covers the whole job`,
+    );
   // A trial with a readable result.json names its task (task_name is required there).
   const withResult = trials.filter((t) => t.task !== null);
-  const unrewarded = withResult.filter((t) => !(SCORED.has(t.state ?? "") && t.rewards !== null) && t.validity === "valid").length;
+  const unrewarded = withResult.filter(
+    (t) => !(SCORED.has(t.state ?? "") && t.rewards !== null) && t.validity === "valid",
+  ).length;
   if (unrewarded > 0 && options.errors === "exclude")
-    parts.push(`Harbor counts the ${plural(unrewarded, "trial")} with a result.json but no reward as 0; assay leaves ${unrewarded === 1 ? "it" : "them"} out (--errors zero counts ${unrewarded === 1 ? "it" : "them"} as 0, as Harbor does)`);
+    parts.push(
+      `Harbor counts the ${plural(unrewarded, "trial")} with a result.json but no reward as 0; assay leaves ${unrewarded === 1 ? "it" : "them"} out (--errors zero counts ${unrewarded === 1 ? "it" : "them"} as 0, as Harbor does)`,
+    );
   // Those whose verifier ran count 0 under every --errors (REWARD_WITHOUT_RESULT).
-  const noResult = trials.filter((t) => t.task === null && t.validity === "valid" && (options.errors === "zero" || ownOf(t).rewardWithoutResult)).length;
-  if (noResult > 0) parts.push(`Harbor leaves out the ${plural(noResult, "trial")} without a result.json, which ${options.errors === "zero" ? "--errors zero counts" : `assay counts (${noResult === 1 ? "its" : "their"} verifier ran)`} as 0`);
-  const invalid = trials.filter((t) => t.validity === "invalid").length + counted.filter((c) => c.invalid && c.trial.validity === "valid").length;
+  const noResult = trials.filter(
+    (t) => t.task === null && t.validity === "valid" && (options.errors === "zero" || ownOf(t).rewardWithoutResult),
+  ).length;
+  if (noResult > 0)
+    parts.push(
+      `Harbor leaves out the ${plural(noResult, "trial")} without a result.json, which ${options.errors === "zero" ? "--errors zero counts" : `assay counts (${noResult === 1 ? "its" : "their"} verifier ran)`} as 0`,
+    );
+  const invalid =
+    trials.filter((t) => t.validity === "invalid").length +
+    counted.filter((c) => c.invalid && c.trial.validity === "valid").length;
   if (invalid > 0)
     parts.push(
       options.invalid === "count"
@@ -61,10 +87,16 @@ function why(key: string, claimed: number, job: JobRecord, trials: readonly Batc
         : `${plural(invalid, "invalid trial")} ${invalid === 1 ? "is" : "are"} left out here (--invalid exclude); Harbor took ${invalid === 1 ? "its" : "their"} result.json at its word`,
     );
   // Harbor's own way over the trials in this folder: every trial with a result.json, a missing reward as 0.
-  const harbor = withResult.length === 0 ? null : withResult.reduce((s, t) => s + ((t.rewards === null ? undefined : own(t.rewards, key)) ?? 0), 0) / withResult.length;
+  const harbor =
+    withResult.length === 0
+      ? null
+      : withResult.reduce((s, t) => s + ((t.rewards === null ? undefined : own(t.rewards, key)) ?? 0), 0) /
+        withResult.length;
   if (job.evals <= 1 && (harbor === null || !close(harbor, claimed)))
     parts.push(
       `counted Harbor's way the trials in this folder give ${harbor === null ? "nothing" : harbor.toFixed(3)}: the job's summary does not follow from them (JOB_CLAIM_MISMATCH names the trials; resumed or partly archived jobs do this)`,
     );
-  return parts.length > 0 ? parts.join("; ") : `assay's mean of ${key} is over the trials that hold that key; Harbor's is not`;
+  return parts.length > 0
+    ? parts.join("; ")
+    : `assay's mean of ${key} is over the trials that hold that key; Harbor's is not`;
 }

@@ -12,12 +12,17 @@ export const harborDeclaration = {
   scored: ["scored", "scored-with-exception"],
   /** Its own codes beyond the contract's (core/codes.ts holds §11's): those of its harness as it is written now (issue 25). */
   codes: {
-    JOB_IN_PROGRESS: "§11 warning: a job's result.json has no finished_at (running, or stopped): its figures are live ones, not compared as final",
-    REWARD_DETAILS_UNREADABLE: "§11 warning: a Rewardkit reward-details.json that is malformed: not read (the reward stands)",
-    REWARD_FILES_DISAGREE: "§11 review flag: reward.json and reward.txt both present with different rewards (Harbor read one by its version)",
-    REWARD_DETAILS_MISMATCH: "§11 review flag: a Rewardkit reward-details.json score differs from the reward of that name",
+    JOB_IN_PROGRESS:
+      "§11 warning: a job's result.json has no finished_at (running, or stopped): its figures are live ones, not compared as final",
+    REWARD_DETAILS_UNREADABLE:
+      "§11 warning: a Rewardkit reward-details.json that is malformed: not read (the reward stands)",
+    REWARD_FILES_DISAGREE:
+      "§11 review flag: reward.json and reward.txt both present with different rewards (Harbor read one by its version)",
+    REWARD_DETAILS_MISMATCH:
+      "§11 review flag: a Rewardkit reward-details.json score differs from the reward of that name",
     GRADER_ERROR: "§11 review flag: a Rewardkit criterion recorded an error (a grader's failure, not the agent's)",
-    ANALYZE_REWARD_HACKING: "§11 review flag: harbor analyze judged reward_hacking: fail (its analysis.json, beside assay's own flags)",
+    ANALYZE_REWARD_HACKING:
+      "§11 review flag: harbor analyze judged reward_hacking: fail (its analysis.json, beside assay's own flags)",
   },
   /** The file an assay seal is kept in, out of the digest (§11: Harbor trials carry no seal: a seal.json there is an ordinary file). */
   seal: null,

@@ -29,10 +29,25 @@ type Item = Details["rewards"][number];
  * when it claims none): its items for the entry (appended to `into`), flags, and a warning when
  * it cannot be read.
  */
-export function readRewardDetails(file: string, bytes: Uint8Array, claimed: RewardMap | null, into: Details, flags: ReviewFlag[], warnings: Finding[]): void {
+export function readRewardDetails(
+  file: string,
+  bytes: Uint8Array,
+  claimed: RewardMap | null,
+  into: Details,
+  flags: ReviewFlag[],
+  warnings: Finding[],
+): void {
   const problems: Finding[] = [];
   const doc = decodeDocument(bytes, file, problems);
-  const unreadable = (why: string) => warnings.push(finding("REWARD_DETAILS_UNREADABLE", file, null, `${why}: not read (the reward stands as its reward file gives it)`));
+  const unreadable = (why: string) =>
+    warnings.push(
+      finding(
+        "REWARD_DETAILS_UNREADABLE",
+        file,
+        null,
+        `${why}: not read (the reward stands as its reward file gives it)`,
+      ),
+    );
   if (doc === undefined) return void unreadable(`${problems[0]!.code}: ${problems[0]!.message}`);
   if (!isPlainObject(doc)) return void unreadable("expected an object of reward names");
   const errors: string[] = [];
@@ -48,7 +63,9 @@ export function readRewardDetails(file: string, bytes: Uint8Array, claimed: Rewa
       const failed = criteria.filter((c) => c["error"] !== undefined && c["error"] !== null && c["error"] !== "");
       errorCount += failed.length;
       for (const c of failed.slice(0, Math.max(0, MAX_QUOTED - errors.length)))
-        errors.push(`${fieldKey(name)}/${typeof c["name"] === "string" ? shorten(c["name"]) : "?"}: ${clip(redact(firstLine(c["error"])), 200)}`);
+        errors.push(
+          `${fieldKey(name)}/${typeof c["name"] === "string" ? shorten(c["name"]) : "?"}: ${clip(redact(firstLine(c["error"])), 200)}`,
+        );
       const score = numberOf(d["score"]);
       const item: Item = {
         file,
@@ -66,10 +83,16 @@ export function readRewardDetails(file: string, bytes: Uint8Array, claimed: Rewa
     const reward = claimed !== null && Object.hasOwn(claimed, name) ? claimed[name] : undefined;
     const score = details.length === 1 ? numberOf(details[0]!["score"]) : null;
     if (typeof reward === "number" && score !== null && !sameScore(score, reward))
-      flags.push({ code: "REWARD_DETAILS_MISMATCH", evidence: `${file}: ${fieldKey(name)} scores ${score}, but the reward Harbor recorded is ${reward}` });
+      flags.push({
+        code: "REWARD_DETAILS_MISMATCH",
+        evidence: `${file}: ${fieldKey(name)} scores ${score}, but the reward Harbor recorded is ${reward}`,
+      });
   }
   if (errorCount > 0)
-    flags.push({ code: "GRADER_ERROR", evidence: `${file}: ${errorCount} criteri${errorCount === 1 ? "on" : "a"} recorded an error (the grader failed, not the agent): ${errors.join("; ")}${errorCount > errors.length ? "; …" : ""}` });
+    flags.push({
+      code: "GRADER_ERROR",
+      evidence: `${file}: ${errorCount} criteri${errorCount === 1 ? "on" : "a"} recorded an error (the grader failed, not the agent): ${errors.join("; ")}${errorCount > errors.length ? "; …" : ""}`,
+    });
 }
 
 /** A finite number as the strict reader gives it (`1.0` arrives boxed), else null. */
@@ -81,4 +104,5 @@ const numberOf = (v: unknown): number | null => {
 /** Rewardkit rounds what it writes to reward.json to 4 places (runner.py:346-355); the detail keeps the same rounded number. */
 const sameScore = (a: number, b: number) => Math.abs(a - b) <= 5e-5 + 1e-9 * Math.max(1, Math.abs(a));
 
-const firstLine = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v) ?? "").split(/\r\n|\r|\n/, 1)[0] ?? "";
+const firstLine = (v: unknown): string =>
+  (typeof v === "string" ? v : (JSON.stringify(v) ?? "")).split(/\r\n|\r|\n/, 1)[0] ?? "";

@@ -9,7 +9,15 @@ import type { Finding } from "../../core/codes.js";
 /** A Harbor trial's Rewardkit details (§11): per reward name and file, the score and how many criteria, errors and warnings. */
 export const rewardDetailsSchema = z.object({
   rewards: z.array(
-    z.object({ file: z.string(), name: z.string(), score: z.number().nullable(), kind: z.string().nullable(), criteria: z.int(), errors: z.int(), warnings: z.int() }),
+    z.object({
+      file: z.string(),
+      name: z.string(),
+      score: z.number().nullable(),
+      kind: z.string().nullable(),
+      criteria: z.int(),
+      errors: z.int(),
+      warnings: z.int(),
+    }),
   ),
   /** Reward entries beyond those listed. */
   more: z.int(),
@@ -51,7 +59,13 @@ export const harborJobSchema = (finding: z.ZodType<Finding>) =>
     evals: z.int(),
     claimed: z.object({ source: z.string(), metrics: z.record(z.string(), z.number()) }).nullable(),
     /** Trials the summary names that no folder of the job is named after (the first MAX_JOB_LIST (core/results.ts), by name), and how many more. */
-    absent: z.array(z.object({ trial: z.string(), rewards: z.record(z.string(), z.number()).nullable(), exception: z.string().nullable() })),
+    absent: z.array(
+      z.object({
+        trial: z.string(),
+        rewards: z.record(z.string(), z.number()).nullable(),
+        exception: z.string().nullable(),
+      }),
+    ),
     absent_more: z.int(),
     warnings: z.array(finding),
   });

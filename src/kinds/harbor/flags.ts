@@ -12,7 +12,14 @@ import { shorten } from "../../core/text.js";
 import type { TrialView } from "./result.js";
 
 export interface ReviewFlag {
-  code: "WRITES_REWARD_PATH" | "WRITES_TESTS_DIR" | "STEP_EXCEPTION" | "REWARD_FILES_DISAGREE" | "REWARD_DETAILS_MISMATCH" | "GRADER_ERROR" | "ANALYZE_REWARD_HACKING";
+  code:
+    | "WRITES_REWARD_PATH"
+    | "WRITES_TESTS_DIR"
+    | "STEP_EXCEPTION"
+    | "REWARD_FILES_DISAGREE"
+    | "REWARD_DETAILS_MISMATCH"
+    | "GRADER_ERROR"
+    | "ANALYZE_REWARD_HACKING";
   evidence: string;
 }
 
@@ -48,9 +55,17 @@ function writesAt(text: string, at: number, path: string): boolean {
   if (after !== "" && !/[/\s'"]/.test(after)) return false; // /testsuite is not /tests
   // The command around the path: from the previous separator to the next, at most WINDOW each way.
   let from = Math.max(0, at - WINDOW);
-  for (let k = at - 1; k >= from; k--) if (SEPARATORS.test(text[k]!)) { from = k + 1; break; }
+  for (let k = at - 1; k >= from; k--)
+    if (SEPARATORS.test(text[k]!)) {
+      from = k + 1;
+      break;
+    }
   let to = Math.min(text.length, at + path.length + WINDOW);
-  for (let k = at + path.length; k < to; k++) if (SEPARATORS.test(text[k]!)) { to = k; break; }
+  for (let k = at + path.length; k < to; k++)
+    if (SEPARATORS.test(text[k]!)) {
+      to = k;
+      break;
+    }
   const prefix = text.slice(from, at);
   const suffix = text.slice(at + path.length, to);
   // Each test is one linear pass over a bounded window (no pattern backtracks over another).
@@ -76,7 +91,8 @@ function agentTexts(step: Record<string, unknown>, where: string): Text[] {
   const out: Text[] = [];
   const m = step["message"];
   if (typeof m === "string") out.push({ where, text: m, editPath: null });
-  else if (Array.isArray(m)) for (const part of m) if (typeof part?.text === "string") out.push({ where, text: part.text, editPath: null });
+  else if (Array.isArray(m))
+    for (const part of m) if (typeof part?.text === "string") out.push({ where, text: part.text, editPath: null });
   const calls = Array.isArray(step["tool_calls"]) ? step["tool_calls"] : [];
   for (const call of calls) {
     let args: unknown = call?.arguments;
@@ -96,8 +112,17 @@ function agentTexts(step: Record<string, unknown>, where: string): Text[] {
     const path = typeof a["path"] === "string" ? a["path"] : typeof a["file_path"] === "string" ? a["file_path"] : null;
     // The command decides when there is one (an editor's "view" only reads); else the tool's name.
     const command = a["command"];
-    const edits = path !== null && (typeof command === "string" ? EDIT_COMMANDS.has(command) : /write|edit|create/i.test(String(call?.function_name ?? "")));
-    if (edits) out.push({ where, text: `${call?.function_name ?? "tool"} ${typeof command === "string" ? command : ""} ${path}`, editPath: path });
+    const edits =
+      path !== null &&
+      (typeof command === "string"
+        ? EDIT_COMMANDS.has(command)
+        : /write|edit|create/i.test(String(call?.function_name ?? "")));
+    if (edits)
+      out.push({
+        where,
+        text: `${call?.function_name ?? "tool"} ${typeof command === "string" ? command : ""} ${path}`,
+        editPath: path,
+      });
     for (const s of strings(args)) out.push({ where, text: s, editPath: null });
   }
   return out;
@@ -116,7 +141,15 @@ function strings(v: unknown): string[] {
 
 /** The snippet around a match, on one line, with obvious credentials replaced (results quote it). */
 const around = (text: string, index: number) =>
-  redact(shorten(text.slice(Math.max(0, index - 60), index + 100).replace(/\s+/g, " ").trim(), 160));
+  redact(
+    shorten(
+      text
+        .slice(Math.max(0, index - 60), index + 100)
+        .replace(/\s+/g, " ")
+        .trim(),
+      160,
+    ),
+  );
 
 /** Scan one ATIF trajectory for writes to the verifier's reward path or the tests directory. */
 export function scanTrajectory(file: string, bytes: Uint8Array): ReviewFlag[] {
@@ -125,7 +158,10 @@ export function scanTrajectory(file: string, bytes: Uint8Array): ReviewFlag[] {
   let texts: Text[];
   // Nested past MAX_JSON_DEPTH, it is read as text (as invalid JSON is): JSON.parse would spend
   // ~60 bytes a level, a worker's whole heap for a 64 MiB trajectory of brackets.
-  if (textTooDeep(raw)) return scanTexts(file, [{ where: `(nested deeper than ${MAX_JSON_DEPTH} levels: read as text)`, text: raw, editPath: null }]);
+  if (textTooDeep(raw))
+    return scanTexts(file, [
+      { where: `(nested deeper than ${MAX_JSON_DEPTH} levels: read as text)`, text: raw, editPath: null },
+    ]);
   try {
     const doc = JSON.parse(raw) as { steps?: unknown };
     const steps = Array.isArray(doc.steps) ? (doc.steps as Record<string, unknown>[]) : [];
@@ -155,7 +191,11 @@ function scanTexts(file: string, texts: readonly Text[]): ReviewFlag[] {
           break; // one hit per text is evidence enough
         }
     }
-    if (hits.length > 0) flags.push({ code: t.code, evidence: `${file} ${hits[0]}${hits.length > 1 ? ` (and ${hits.length - 1} more)` : ""}` });
+    if (hits.length > 0)
+      flags.push({
+        code: t.code,
+        evidence: `${file} ${hits[0]}${hits.length > 1 ? ` (and ${hits.length - 1} more)` : ""}`,
+      });
   }
   return flags;
 }
@@ -168,10 +208,15 @@ export function stepExceptionFlags(view: TrialView): ReviewFlag[] {
   // follow a hostile result.json's number of steps.
   const flags: ReviewFlag[] = raised.slice(0, MAX_STEP_FLAGS).map((s) => ({
     code: "STEP_EXCEPTION" as const,
-    evidence: redact(`result.json step_results[${s.index}] (step ${shorten(s.name ?? "unnamed", 60)}): ${shorten(`${s.exception!.type}: ${s.exception!.message}`, 200)} — the trial's own exception_info is null`),
+    evidence: redact(
+      `result.json step_results[${s.index}] (step ${shorten(s.name ?? "unnamed", 60)}): ${shorten(`${s.exception!.type}: ${s.exception!.message}`, 200)} — the trial's own exception_info is null`,
+    ),
   }));
   if (raised.length > MAX_STEP_FLAGS)
-    flags.push({ code: "STEP_EXCEPTION", evidence: `and ${raised.length - MAX_STEP_FLAGS} more steps of result.json step_results raised an exception (the first ${MAX_STEP_FLAGS} are listed)` });
+    flags.push({
+      code: "STEP_EXCEPTION",
+      evidence: `and ${raised.length - MAX_STEP_FLAGS} more steps of result.json step_results raised an exception (the first ${MAX_STEP_FLAGS} are listed)`,
+    });
   return flags;
 }
 /** Step exceptions flagged one by one, at most. */

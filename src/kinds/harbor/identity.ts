@@ -11,7 +11,6 @@ import { textTooDeep } from "../../core/json/strict.js";
 
 export const HARBOR_HARNESS = "harbor";
 
-
 /**
  * The identity a trial records: `result` is its result.json (null when absent or unreadable),
  * `config` its TrialConfig (result.json's copy, else config.json, written before the trial ran,
@@ -20,7 +19,10 @@ export const HARBOR_HARNESS = "harbor";
  * config.json, result.json's copy, the job's lock.json), else agent_info's `model_info.name`
  * ("claude-sonnet-4-6"): one spelling per job where the config has one, never a guessed one.
  */
-export function harborIdentity(result: Record<string, unknown> | null, config: Record<string, unknown> | null): EntryIdentity {
+export function harborIdentity(
+  result: Record<string, unknown> | null,
+  config: Record<string, unknown> | null,
+): EntryIdentity {
   const info = objectAt(result, "agent_info");
   const agent = objectAt(config, "agent");
   const source = text(result?.["source"]) ?? text(objectAt(config, "task")?.["source"]);

@@ -29,7 +29,9 @@ export interface JobFiles {
 
 const evalSchema = z.looseObject({
   metrics: z.array(record(z.string(), z.unknown())).nullable().optional(),
-  reward_stats: record(z.string(), record(z.string(), z.array(z.string()))).nullable().optional(),
+  reward_stats: record(z.string(), record(z.string(), z.array(z.string())))
+    .nullable()
+    .optional(),
   exception_stats: record(z.string(), z.array(z.string())).nullable().optional(),
   pass_at_k: record(z.string(), z.unknown()).nullable().optional(),
 });
@@ -71,12 +73,27 @@ export interface JobLock {
  * The job's record (what the job-level rules need, bounded in size) and its claims by trial name
  * (as long as its trials are being placed: they go onto each trial's entry).
  */
-export function readJob(path: string, name: string, folders: readonly string[], files: JobFiles): { record: JobRecord; claims: Map<string, Claim>; tasks: JobLock["tasks"]; lock: JobLock } {
+export function readJob(
+  path: string,
+  name: string,
+  folders: readonly string[],
+  files: JobFiles,
+): { record: JobRecord; claims: Map<string, Claim>; tasks: JobLock["tasks"]; lock: JobLock } {
   const warnings: Finding[] = [];
   const lock = readLock(files.lock);
   if (lock.unreadable !== null)
-    warnings.push(finding("LOCK_UNREADABLE", "lock.json", null, `${lock.unreadable}: the Harbor version is unknown, so which reward file it read cannot be told (a trial whose result.json agrees with only one of two is REWARD_MISMATCH), and tasks are grouped by what their trials record`));
-  const unreadable = (why: string) => warnings.push(finding("JOB_RESULT_UNREADABLE", "result.json", null, `${why}: the job's plan and claims are unknown`));
+    warnings.push(
+      finding(
+        "LOCK_UNREADABLE",
+        "lock.json",
+        null,
+        `${lock.unreadable}: the Harbor version is unknown, so which reward file it read cannot be told (a trial whose result.json agrees with only one of two is REWARD_MISMATCH), and tasks are grouped by what their trials record`,
+      ),
+    );
+  const unreadable = (why: string) =>
+    warnings.push(
+      finding("JOB_RESULT_UNREADABLE", "result.json", null, `${why}: the job's plan and claims are unknown`),
+    );
   let doc: JobResult | null = null;
   // Harbor writes it when the job starts: one absent was lost, and the plan with it (issue 35).
   if (files.result === null) unreadable("result.json is absent (Harbor writes it when a job starts)");
@@ -96,9 +113,11 @@ export function readJob(path: string, name: string, folders: readonly string[], 
   const evals = doc?.stats.evals ?? null;
   for (const [key, ev] of Object.entries(evals ?? {})) {
     (ev.metrics ?? []).forEach((m, i) => {
-      for (const [metric, v] of Object.entries(m)) if (finiteNumber.safeParse(v).success) metrics[`${key}/${i}/${metric}`] = finiteNumber.parse(v);
+      for (const [metric, v] of Object.entries(m))
+        if (finiteNumber.safeParse(v).success) metrics[`${key}/${i}/${metric}`] = finiteNumber.parse(v);
     });
-    for (const [k, v] of Object.entries(ev.pass_at_k ?? {})) if (finiteNumber.safeParse(v).success) metrics[`${key}/pass_at_k/${k}`] = finiteNumber.parse(v);
+    for (const [k, v] of Object.entries(ev.pass_at_k ?? {}))
+      if (finiteNumber.safeParse(v).success) metrics[`${key}/pass_at_k/${k}`] = finiteNumber.parse(v);
     const claim = (trial: string) => {
       let c = claims.get(trial);
       if (c === undefined) claims.set(trial, (c = { rewards: null, exception: null }));
@@ -111,7 +130,8 @@ export function readJob(path: string, name: string, folders: readonly string[], 
         if (value.trim() === "" || !Number.isFinite(n)) continue;
         for (const t of trials) (claim(t).rewards ??= {})[rewardKey] = n;
       }
-    for (const [type, trials] of Object.entries(ev.exception_stats ?? {})) for (const t of trials) claim(t).exception = type;
+    for (const [type, trials] of Object.entries(ev.exception_stats ?? {}))
+      for (const t of trials) claim(t).exception = type;
   }
   const finished = doc === null ? null : (doc.finished_at ?? null) !== null;
   if (doc !== null && !finished) warnings.push(finding("JOB_IN_PROGRESS", "result.json", null, inProgress(doc)));
@@ -127,7 +147,8 @@ export function readJob(path: string, name: string, folders: readonly string[], 
     harbor_version: lock.version,
     claims: evals !== null,
     evals: Object.keys(evals ?? {}).length,
-    claimed: Object.keys(metrics).length === 0 ? null : { source: finished === false ? LIVE_SOURCE : CLAIM_SOURCE, metrics },
+    claimed:
+      Object.keys(metrics).length === 0 ? null : { source: finished === false ? LIVE_SOURCE : CLAIM_SOURCE, metrics },
     absent: absent.slice(0, MAX_JOB_LIST).map((trial) => ({ trial, ...claims.get(trial)! })),
     absent_more: Math.max(0, absent.length - MAX_JOB_LIST),
     warnings,
@@ -139,8 +160,16 @@ export function readJob(path: string, name: string, folders: readonly string[], 
 function inProgress(doc: JobResult): string {
   const s = doc.stats;
   const done = s.n_completed_trials ?? s.n_trials ?? null;
-  const live = [s.n_running_trials ? `${s.n_running_trials} running` : "", s.n_pending_trials ? `${s.n_pending_trials} pending` : ""].filter(Boolean).join(", ");
-  const reach = done === null ? "" : `; its figures are live ones over ${done} of ${doc.n_total_trials} trials${live === "" ? "" : ` (${live})`}`;
+  const live = [
+    s.n_running_trials ? `${s.n_running_trials} running` : "",
+    s.n_pending_trials ? `${s.n_pending_trials} pending` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
+  const reach =
+    done === null
+      ? ""
+      : `; its figures are live ones over ${done} of ${doc.n_total_trials} trials${live === "" ? "" : ` (${live})`}`;
   return `no finished_at: the job is in progress, or was stopped before its last write${reach}, not compared as final`;
 }
 
@@ -189,7 +218,13 @@ export function readLock(lock: JobFiles["lock"]): JobLock & { unreadable: string
     note(byName, task["name"]);
   }
   const only = (values: ReadonlySet<string | null>) => (values.size === 1 ? [...values][0]! : null);
-  return { version: typeof v === "string" ? v : null, tasks, agent: only(agents), model: only(models), unreadable: null };
+  return {
+    version: typeof v === "string" ? v : null,
+    tasks,
+    agent: only(agents),
+    model: only(models),
+    unreadable: null,
+  };
 }
 
 /** Harbor read reward.txt first up to 0.6.x, reward.json first from 0.7.0; null when the version says nothing. */
@@ -202,5 +237,17 @@ export function firstRewardFile(version: string | null): "json" | "txt" | null {
 
 /** A job's record when only its name is known (a trial given as a root, or an entry whose job was not walked). */
 export const unreadJob = (path: string, name: string, folders: number): JobRecord => ({
-  path, name, id: null, plan: null, folders, finished: null, harbor_version: null, claims: false, evals: 0, claimed: null, absent: [], absent_more: 0, warnings: [],
+  path,
+  name,
+  id: null,
+  plan: null,
+  folders,
+  finished: null,
+  harbor_version: null,
+  claims: false,
+  evals: 0,
+  claimed: null,
+  absent: [],
+  absent_more: 0,
+  warnings: [],
 });

@@ -29,5 +29,9 @@ export function ownOf(r: BatchRecord): HarborOwn {
     return harborOwn({ warnings: e.warnings ?? [], task_path: e.task_path ?? null });
   }
   const o = (typeof r.own === "object" ? r.own : null) as Partial<HarborOwn> | null;
-  return { rewardWithoutResult: o?.rewardWithoutResult === true, lockUnreadable: o?.lockUnreadable === true, taskPath: typeof o?.taskPath === "string" ? o.taskPath : null };
+  return {
+    rewardWithoutResult: o?.rewardWithoutResult === true,
+    lockUnreadable: o?.lockUnreadable === true,
+    taskPath: typeof o?.taskPath === "string" ? o.taskPath : null,
+  };
 }

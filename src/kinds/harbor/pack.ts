@@ -9,7 +9,8 @@ const MAX_STEPS = 8;
 export function harborPack(dir: string, entry: BundleEntry): EvidencePack {
   const steps = subfolders(dir, "steps");
   const shown = steps.slice(0, MAX_STEPS);
-  const perStep = (rel: string, label: string, cap: number) => shown.flatMap((s) => part(`steps/${s}/${rel} (${label})`, readText(dir, `steps/${s}/${rel}`), cap));
+  const perStep = (rel: string, label: string, cap: number) =>
+    shown.flatMap((s) => part(`steps/${s}/${rel} (${label})`, readText(dir, `steps/${s}/${rel}`), cap));
   return buildPack(
     [
       ...part("result.json", readText(dir, "result.json")),

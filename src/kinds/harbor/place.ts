@@ -14,10 +14,16 @@ export interface TrialPlace {
 }
 
 /** The entry's fields its place decides. */
-export function placeTrial(entry: Pick<ScoredBundle, "flags" | "task" | "task_path" | "task_checksum">, place: TrialPlace): Pick<ScoredBundle, "flags" | "harbor_analysis" | "task_checksum"> {
+export function placeTrial(
+  entry: Pick<ScoredBundle, "flags" | "task" | "task_path" | "task_checksum">,
+  place: TrialPlace,
+): Pick<ScoredBundle, "flags" | "harbor_analysis" | "task_checksum"> {
   const own = entry.task_checksum?.startsWith("sha256:") === true;
   const t = place.tasks;
   // A trial that records its task's path is matched by it alone: a name is only a name (another task may share it).
-  const fromJob = own || t === null || entry.task === null ? null : ((entry.task_path !== null ? t.byPath.get(entry.task_path) : t.byName.get(entry.task)) ?? null);
+  const fromJob =
+    own || t === null || entry.task === null
+      ? null
+      : ((entry.task_path !== null ? t.byPath.get(entry.task_path) : t.byName.get(entry.task)) ?? null);
   return { ...analysed(entry, place.analysis), task_checksum: fromJob ?? entry.task_checksum };
 }

@@ -46,7 +46,12 @@ function resultShape(file: string, parse: boolean): "job" | "other" | "unreadabl
     // Past the depth evidence may have, JSON.parse would build it all on the main thread first.
     if (textTooDeep(text)) return "unreadable";
     const v = JSON.parse(text) as unknown;
-    const shaped = typeof v === "object" && v !== null && !Array.isArray(v) && Object.hasOwn(v, "n_total_trials") && Object.hasOwn(v, "stats");
+    const shaped =
+      typeof v === "object" &&
+      v !== null &&
+      !Array.isArray(v) &&
+      Object.hasOwn(v, "n_total_trials") &&
+      Object.hasOwn(v, "stats");
     return shaped ? "job" : "other";
   } catch {
     return "unreadable";
@@ -59,7 +64,7 @@ function resultShape(file: string, parse: boolean): "job" | "other" | "unreadabl
 function holdsNeedle(fd: number): boolean {
   const buf = Buffer.allocUnsafe(64 * 1024 + NEEDLE.length);
   let carry = 0;
-  for (let pos = 0; ; ) {
+  for (let pos = 0; ;) {
     const n = readSync(fd, buf, carry, buf.length - carry, pos);
     if (n === 0) return false;
     pos += n;
@@ -72,7 +77,8 @@ function holdsNeedle(fd: number): boolean {
 }
 
 export const harborRecogniser: Recogniser = {
-  description: "a Harbor job (job.log, or a result.json with n_total_trials and stats), a Harbor trial (config.json with trial.log or result.json)",
+  description:
+    "a Harbor job (job.log, or a result.json with n_total_trials and stats), a Harbor trial (config.json with trial.log or result.json)",
   markers: [JOB_LOG, CONFIG, ...EVIDENCE],
   members: true,
   folder(dir, l, list) {

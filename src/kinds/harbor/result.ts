@@ -14,15 +14,27 @@ const timestamp = z.string().refine((s) => parseTimestamp(s) !== null, "expected
 const when = timestamp.nullable().optional();
 const timing = z.looseObject({ started_at: when, finished_at: when }).nullable().optional();
 /** A reward is a number; null is how pydantic writes NaN (NOT_FINITE, reported on its own). */
-const rewards = record(z.string(), z.union([finiteNumber, z.null()])).nullable().optional();
+const rewards = record(z.string(), z.union([finiteNumber, z.null()]))
+  .nullable()
+  .optional();
 const verifierResult = z.looseObject({ rewards }).nullable().optional();
 const exceptionInfo = z
-  .looseObject({ exception_type: z.string(), exception_message: z.string(), exception_traceback: z.string().nullable().optional(), occurred_at: when })
+  .looseObject({
+    exception_type: z.string(),
+    exception_message: z.string(),
+    exception_traceback: z.string().nullable().optional(),
+    occurred_at: when,
+  })
   .nullable()
   .optional();
 const count = int(0).nullable().optional();
 const agentResult = z
-  .looseObject({ n_input_tokens: count, n_cache_tokens: count, n_output_tokens: count, cost_usd: finiteNumber.nullable().optional() })
+  .looseObject({
+    n_input_tokens: count,
+    n_cache_tokens: count,
+    n_output_tokens: count,
+    cost_usd: finiteNumber.nullable().optional(),
+  })
   .nullable()
   .optional();
 
@@ -43,7 +55,10 @@ export const stepResultSchema = z.looseObject({
 const trialConfig = z
   .looseObject({
     job_id: z.string().nullable().optional(),
-    verifier: z.looseObject({ import_path: z.string().nullable().optional(), disable: z.boolean().nullable().optional() }).nullable().optional(),
+    verifier: z
+      .looseObject({ import_path: z.string().nullable().optional(), disable: z.boolean().nullable().optional() })
+      .nullable()
+      .optional(),
   })
   .nullable()
   .optional();
@@ -197,7 +212,13 @@ export function viewOf(raw: Obj): TrialView {
       const o = isObj(s) ? s : {};
       const stepPhases: StepView["phases"] = {};
       for (const p of STEP_PHASES) if (isObj(o[p])) stepPhases[p] = spanOf(o[p]);
-      return { index, name: str(o["step_name"]), rewards: rewardsOf(o["verifier_result"]), exception: exceptionOf(o["exception_info"]), phases: stepPhases };
+      return {
+        index,
+        name: str(o["step_name"]),
+        rewards: rewardsOf(o["verifier_result"]),
+        exception: exceptionOf(o["exception_info"]),
+        phases: stepPhases,
+      };
     }),
   };
 }

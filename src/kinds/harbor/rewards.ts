@@ -93,7 +93,8 @@ function rewardJson(file: string, bytes: Uint8Array, text: string, errors: Findi
     errors.push(finding(r.issue.code, file, null, r.issue.message));
     return null;
   }
-  for (const f of r.nonFinite) errors.push(finding("NOT_FINITE", file, null, `${fieldPath(f.path)}: ${f.token} is not a finite number`));
+  for (const f of r.nonFinite)
+    errors.push(finding("NOT_FINITE", file, null, `${fieldPath(f.path)}: ${f.token} is not a finite number`));
   if (!isPlainObject(r.value)) {
     errors.push(finding("SCHEMA", file, null, "expected a flat object of numbers"));
     return null;
@@ -121,7 +122,14 @@ function rewardJson(file: string, bytes: Uint8Array, text: string, errors: Findi
         out[k] = null;
       } else if (typeof v === "boolean" || (LAX_FLOAT.test(s) && Number.isFinite(Number(s)))) {
         out[k] = typeof v === "boolean" ? Number(v) : Number(s);
-        warnings.push(finding("REWARD_COERCED", file, null, `${fieldKey(k)}: ${JSON.stringify(v)} read as ${out[k]}, as Harbor's model coerces it`));
+        warnings.push(
+          finding(
+            "REWARD_COERCED",
+            file,
+            null,
+            `${fieldKey(k)}: ${JSON.stringify(v)} read as ${out[k]}, as Harbor's model coerces it`,
+          ),
+        );
       } else wrong(k, `${clip(v)} is not a number Harbor could read (its verifier failed)`);
     } else wrong(k, "expected a number (nested values and null mean Harbor's verifier failed)");
   }
@@ -158,4 +166,5 @@ export const sameRewards = (a: RewardMap | null, b: RewardMap | null): boolean =
 const ONLY = /^verifier\/reward\.(json|txt) \(not verifier\/reward\.(?:json|txt)\)$/;
 export const onlyAgreeing = (file: string, other: string): string => `${file} (not ${other})`;
 /** The file a trial's rewards agree with only when Harbor read it first ("json" or "txt"), or null. */
-export const agreesOnlyWith = (source: string | null): "json" | "txt" | null => (source === null ? null : ((ONLY.exec(source)?.[1] ?? null) as "json" | "txt" | null));
+export const agreesOnlyWith = (source: string | null): "json" | "txt" | null =>
+  source === null ? null : ((ONLY.exec(source)?.[1] ?? null) as "json" | "txt" | null);

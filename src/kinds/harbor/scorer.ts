@@ -4,4 +4,8 @@ import { isTrialEvidence } from "./analysis.js";
 import { scoreTrial } from "./trial.js";
 import type { FolderScorer } from "../scorer.js";
 
-export const harborScorer: FolderScorer = { form: "folder", score: (src) => scoreTrial(src), isEvidence: isTrialEvidence };
+export const harborScorer: FolderScorer = {
+  form: "folder",
+  score: (src) => scoreTrial(src),
+  isEvidence: isTrialEvidence,
+};

@@ -9,7 +9,8 @@ import { finding, type Finding } from "../../core/codes.js";
 import { PHASES, STEP_PHASES, type Span, type Stamp, type TrialView } from "./result.js";
 
 /** Two stamps whose order means something: both naive, or both with an offset. */
-const comparable = (a: Stamp | null, b: Stamp | null): [Stamp, Stamp] | null => (a !== null && b !== null && a.naive === b.naive ? [a, b] : null);
+const comparable = (a: Stamp | null, b: Stamp | null): [Stamp, Stamp] | null =>
+  a !== null && b !== null && a.naive === b.naive ? [a, b] : null;
 
 export function checkTiming(view: TrialView, errors: Finding[]): void {
   const bad = (message: string) => errors.push(finding("TIMING", "result.json", null, message));
@@ -23,9 +24,11 @@ export function checkTiming(view: TrialView, errors: Finding[]): void {
     for (const which of ["started", "finished"] as const) {
       const at = span[which];
       const lo = comparable(at, trial.started);
-      if (lo && lo[0].t < lo[1].t) bad(`${field}.${which}_at ${lo[0].text} is before the trial's started_at ${lo[1].text}`);
+      if (lo && lo[0].t < lo[1].t)
+        bad(`${field}.${which}_at ${lo[0].text} is before the trial's started_at ${lo[1].text}`);
       const hi = comparable(at, trial.finished);
-      if (hi && hi[0].t > hi[1].t) bad(`${field}.${which}_at ${hi[0].text} is after the trial's finished_at ${hi[1].text}`);
+      if (hi && hi[0].t > hi[1].t)
+        bad(`${field}.${which}_at ${hi[0].text} is after the trial's finished_at ${hi[1].text}`);
     }
   };
   /** Present starts must not decrease in the given order (each compared with the last comparable one before it). */
@@ -36,7 +39,8 @@ export function checkTiming(view: TrialView, errors: Finding[]): void {
       if (at === null) continue;
       const kind = at.naive ? "naive" : "aware";
       const before = last[kind];
-      if (before !== undefined && at.t < before.at.t) bad(`${field} starts at ${at.text}, before ${before.field} (${before.at.text})`);
+      if (before !== undefined && at.t < before.at.t)
+        bad(`${field} starts at ${at.text}, before ${before.field} (${before.at.text})`);
       last[kind] = { field, at };
     }
   };

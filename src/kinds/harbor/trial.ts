@@ -40,7 +40,10 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
   const errors: Finding[] = [];
   const warnings: Finding[] = [];
   // What `harbor analyze` wrote is not evidence: not read here, not in the digest (placed shows it).
-  const evidence: BundleSource = { entries: src.entries.filter((e) => isTrialEvidence(e.path)), read: (p) => src.read(p) };
+  const evidence: BundleSource = {
+    entries: src.entries.filter((e) => isTrialEvidence(e.path)),
+    read: (p) => src.read(p),
+  };
   const folder = new EvidenceFolder(evidence, errors, warnings, "ignored");
   /** A document's bytes, or null when absent, unreadable or too large (FILE_TOO_LARGE reported). */
   const readDoc = (p: string): Uint8Array | null => folder.read(p) || null;
@@ -49,7 +52,14 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
   // than score a job's trials as one trial in silence.
   const nested = src.entries.filter((e) => /^[^/]+\/config\.json$/.test(e.path) && !e.path.startsWith("steps/")).length;
   if (nested > 0)
-    warnings.push(finding("LOOKS_LIKE_JOB", null, null, `${nested} subfolder${nested > 1 ? "s hold" : " holds"} config.json like Harbor trials: if this is a job, its trials were not scored`));
+    warnings.push(
+      finding(
+        "LOOKS_LIKE_JOB",
+        null,
+        null,
+        `${nested} subfolder${nested > 1 ? "s hold" : " holds"} config.json like Harbor trials: if this is a job, its trials were not scored`,
+      ),
+    );
 
   const view = readResult(readDoc(RESULT), errors, warnings);
   if (view === null && !errors.some((f) => f.file === RESULT)) rewardWithoutResult(src, warnings);
@@ -65,13 +75,24 @@ export function scoreTrial(src: BundleSource): ScoredBundle {
   for (const e of src.entries) {
     const p = e.path;
     if ((p === TRAJECTORY || /^steps\/[^/]+\/agent\/trajectory\.json$/.test(p)) && folder.regular(p) !== null) {
-      if (e.size > MAX_TRAJECTORY_BYTES) warnings.push(finding("TRAJECTORY_NOT_SCANNED", p, null, `${e.size} bytes: larger than assay scans for review flags, so the absence of a flag says nothing here`));
+      if (e.size > MAX_TRAJECTORY_BYTES)
+        warnings.push(
+          finding(
+            "TRAJECTORY_NOT_SCANNED",
+            p,
+            null,
+            `${e.size} bytes: larger than assay scans for review flags, so the absence of a flag says nothing here`,
+          ),
+        );
       else for (const f of scanTrajectory(p, readDoc(p)!)) flags.push(f);
     }
   }
 
   const rewards = view?.rewards ?? null;
-  const finite = rewards === null ? null : Object.fromEntries(Object.entries(rewards).filter((kv): kv is [string, number] => kv[1] !== null));
+  const finite =
+    rewards === null
+      ? null
+      : Object.fromEntries(Object.entries(rewards).filter((kv): kv is [string, number] => kv[1] !== null));
   const exception = view === null ? null : shownException(view);
   // Without result.json, config.json (written before the trial ran) still names its task and agent.
   const config = view === null ? readConfig(folder, readDoc) : null;
@@ -112,8 +133,17 @@ function lockDigest(files: Files, warnings: Finding[]): string | null {
   const problems: Finding[] = [];
   const doc = bytes === null || bytes === "too large" ? undefined : decodeDocument(bytes, LOCK, problems);
   if (!isPlainObject(doc)) {
-    const why = bytes === null ? "not a regular file" : bytes === "too large" ? `larger than assay reads (${MAX_DOCUMENT_BYTES} bytes)` : problems.length > 0 ? `${problems[0]!.code}: ${problems[0]!.message}` : "not an object";
-    warnings.push(finding("LOCK_UNREADABLE", LOCK, null, `${why}: the task's digest is unknown, so pass@k cannot place this trial`));
+    const why =
+      bytes === null
+        ? "not a regular file"
+        : bytes === "too large"
+          ? `larger than assay reads (${MAX_DOCUMENT_BYTES} bytes)`
+          : problems.length > 0
+            ? `${problems[0]!.code}: ${problems[0]!.message}`
+            : "not an object";
+    warnings.push(
+      finding("LOCK_UNREADABLE", LOCK, null, `${why}: the task's digest is unknown, so pass@k cannot place this trial`),
+    );
     return null;
   }
   const task = doc["task"];
@@ -132,7 +162,14 @@ const REWARD_FILE = /^(?:steps\/[^/]+\/)?verifier\/reward\.(?:txt|json)$/;
 function rewardWithoutResult(src: BundleSource, warnings: Finding[]): void {
   const files = src.entries.map((e) => e.path).filter((p) => REWARD_FILE.test(p));
   if (files.length === 0) return; // killed before its verifier: incomplete, as ever
-  warnings.push(finding("REWARD_WITHOUT_RESULT", files[0]!, null, `result.json is absent or cut, but the verifier ran (it left ${files.join(", ")}): its reward cannot be checked against result.json, so the trial counts 0`));
+  warnings.push(
+    finding(
+      "REWARD_WITHOUT_RESULT",
+      files[0]!,
+      null,
+      `result.json is absent or cut, but the verifier ran (it left ${files.join(", ")}): its reward cannot be checked against result.json, so the trial counts 0`,
+    ),
+  );
 }
 
 /** The trial's config.json as an object; null when absent, too large or not parsed (not a check: it only names things). */
@@ -159,7 +196,14 @@ function configTaskPath(config: Record<string, unknown> | null): string | null {
 function readResult(bytes: Uint8Array | null, errors: Finding[], warnings: Finding[]): TrialView | null {
   if (bytes === null) return null;
   const truncated = (why: string) => {
-    warnings.push(finding("RESULT_TRUNCATED", RESULT, null, `${why}: a writer killed mid-write (Harbor writes result.json in place); not evidence, the trial is incomplete`));
+    warnings.push(
+      finding(
+        "RESULT_TRUNCATED",
+        RESULT,
+        null,
+        `${why}: a writer killed mid-write (Harbor writes result.json in place); not evidence, the trial is incomplete`,
+      ),
+    );
     return null;
   };
   if (bytes.length === 0) return truncated("result.json is empty");
@@ -169,11 +213,15 @@ function readResult(bytes: Uint8Array | null, errors: Finding[], warnings: Findi
     errors.push(finding("ENCODING", RESULT, null, bad));
     return null;
   }
-  const r = parseStrictJsonNoting(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"), " \n");
+  const r = parseStrictJsonNoting(
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"),
+    " \n",
+  );
   if (!r.ok) {
     // Only a file that ends where a value was still being read is a killed writer's; any other
     // syntax error is corrupt evidence (an error), never a way to drop a trial from the mean.
-    if (r.issue.code === "JSON_SYNTAX" && r.issue.endOfInput) return truncated(`result.json ends mid-document (${r.issue.message})`);
+    if (r.issue.code === "JSON_SYNTAX" && r.issue.endOfInput)
+      return truncated(`result.json ends mid-document (${r.issue.message})`);
     errors.push(finding(r.issue.code, RESULT, null, r.issue.message));
     return null;
   }
@@ -249,12 +297,18 @@ function checkRewards(view: TrialView, files: Files, errors: Finding[], warnings
   const top = view.rewards;
   if (view.verifier !== "standard") {
     if (top === null && view.steps.every((s) => s.rewards === null)) return null;
-    const why = view.verifier === "custom" ? "config.verifier.import_path names a custom verifier, which writes no reward file" : "config.verifier.disable: no verifier ran";
-    warnings.push(finding("REWARD_UNVERIFIED", RESULT, null, `${why}; the rewards in result.json cannot be checked against one`));
+    const why =
+      view.verifier === "custom"
+        ? "config.verifier.import_path names a custom verifier, which writes no reward file"
+        : "config.verifier.disable: no verifier ran";
+    warnings.push(
+      finding("REWARD_UNVERIFIED", RESULT, null, `${why}; the rewards in result.json cannot be checked against one`),
+    );
     return top === null ? null : UNVERIFIED_SOURCE;
   }
   const mismatch = (message: string) => errors.push(finding("REWARD_MISMATCH", RESULT, null, message));
-  if (view.steps.length === 0) return top === null ? null : backedBy(top, "verifier_result.rewards", "verifier/", files, errors);
+  if (view.steps.length === 0)
+    return top === null ? null : backedBy(top, "verifier_result.rewards", "verifier/", files, errors);
 
   // Multi-step: Harbor moved each step's verifier output to steps/<name>/verifier/ (and removed
   // the root verifier/), and set the top level from the steps.
@@ -262,12 +316,22 @@ function checkRewards(view: TrialView, files: Files, errors: Finding[], warnings
     if (s.rewards === null) continue;
     const field = `step_results[${s.index}].verifier_result.rewards`;
     if (s.name !== null && SEGMENT.test(s.name)) backedBy(s.rewards, field, `steps/${s.name}/verifier/`, files, errors);
-    else errors.push(finding("REWARD_FILE_MISSING", RESULT, null, `${field} holds rewards but its step_name cannot name a folder under steps/, so no reward file backs them`));
+    else
+      errors.push(
+        finding(
+          "REWARD_FILE_MISSING",
+          RESULT,
+          null,
+          `${field} holds rewards but its step_name cannot name a folder under steps/, so no reward file backs them`,
+        ),
+      );
   }
   const { mean, final } = aggregations(view);
   if (sameRewards(top, mean)) return top === null ? null : "steps:mean";
   if (sameRewards(top, final)) return top === null ? null : "steps:final";
-  mismatch(`verifier_result.rewards is ${show(top)} but the steps give ${show(mean)} (steps:mean) and ${show(final)} (steps:final)`);
+  mismatch(
+    `verifier_result.rewards is ${show(top)} but the steps give ${show(mean)} (steps:mean) and ${show(final)} (steps:final)`,
+  );
   return "result.json (neither steps:mean nor steps:final)";
 }
 
@@ -302,24 +366,47 @@ function backedBy(claimed: RewardMap, field: string, dir: string, files: Files, 
   const unbacked = "result.json (no reward file agrees)";
   const detailsFile = `${dir}${REWARD_DETAILS}`;
   const details = files.optional(detailsFile);
-  if (details === "too large") files.warnings.push(finding("REWARD_DETAILS_UNREADABLE", detailsFile, null, `larger than assay reads (${MAX_DOCUMENT_BYTES} bytes): not read (the reward stands as its reward file gives it)`));
-  else if (details !== null) readRewardDetails(detailsFile, details, claimed, files.details, files.flags, files.warnings);
+  if (details === "too large")
+    files.warnings.push(
+      finding(
+        "REWARD_DETAILS_UNREADABLE",
+        detailsFile,
+        null,
+        `larger than assay reads (${MAX_DOCUMENT_BYTES} bytes): not read (the reward stands as its reward file gives it)`,
+      ),
+    );
+  else if (details !== null)
+    readRewardDetails(detailsFile, details, claimed, files.details, files.flags, files.warnings);
   const present = [`${dir}reward.json`, `${dir}reward.txt`].filter((p) => files.has(p));
   if (present.length === 0) {
-    errors.push(finding("REWARD_FILE_MISSING", RESULT, null, `${field} holds rewards but ${dir}reward.json and ${dir}reward.txt are absent`));
+    errors.push(
+      finding(
+        "REWARD_FILE_MISSING",
+        RESULT,
+        null,
+        `${field} holds rewards but ${dir}reward.json and ${dir}reward.txt are absent`,
+      ),
+    );
     return unbacked;
   }
   const reads = present.map((file) => ({ file, read: files.read(file) }));
   disagreement(reads, files.flags);
   const problems = reads.map(({ file, read }) =>
-    read === null ? null // an error on the file itself, reported
-    : "unreadable" in read ? [`${field} holds rewards but ${file} is unreadable: ${read.unreadable}`]
-    : rewardDifferences(claimed, field, file, read.map),
+    read === null
+      ? null // an error on the file itself, reported
+      : "unreadable" in read
+        ? [`${field} holds rewards but ${file} is unreadable: ${read.unreadable}`]
+        : rewardDifferences(claimed, field, file, read.map),
   );
   const agreeing = reads.filter((_, i) => problems[i]?.length === 0).map((r) => r.file);
   if (agreeing.length === present.length) return agreeing[0]!;
-  if (agreeing.length === 1) return onlyAgreeing(agreeing[0]!, present.find((p) => p !== agreeing[0])!);
-  for (const list of problems) for (const message of list ?? []) errors.push(finding("REWARD_MISMATCH", RESULT, null, message));
+  if (agreeing.length === 1)
+    return onlyAgreeing(
+      agreeing[0]!,
+      present.find((p) => p !== agreeing[0])!,
+    );
+  for (const list of problems)
+    for (const message of list ?? []) errors.push(finding("REWARD_MISMATCH", RESULT, null, message));
   return unbacked;
 }
 
@@ -331,7 +418,10 @@ function backedBy(claimed: RewardMap, field: string, dir: string, files: Files, 
 function disagreement(reads: { file: string; read: RewardRead }[], flags: ReviewFlag[]): void {
   const maps = reads.flatMap(({ file, read }) => (read !== null && "map" in read ? [{ file, map: read.map }] : []));
   if (maps.length < 2 || sameRewards(maps[0]!.map, maps[1]!.map)) return;
-  flags.push({ code: "REWARD_FILES_DISAGREE", evidence: shorten(maps.map((m) => `${m.file} says ${show(m.map)}`).join(", "), 500) });
+  flags.push({
+    code: "REWARD_FILES_DISAGREE",
+    evidence: shorten(maps.map((m) => `${m.file} says ${show(m.map)}`).join(", "), 500),
+  });
 }
 
 /** §11: the trial's own exception (step null), else its first step's; the message's first line, redacted, at most 200 characters. */

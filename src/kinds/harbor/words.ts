@@ -13,7 +13,8 @@ export const harborWords: Words = {
   claims: "Harbor says",
   claimFrom: "Harbor's result.json",
   ...TRIAL_COUNTS,
-  headline: "Harbor: the mean of the reward key (\"reward\", else the first; every key in the details) over trials with a reward; coverage = trials scored / every trial but tool errors",
+  headline:
+    'Harbor: the mean of the reward key ("reward", else the first; every key in the details) over trials with a reward; coverage = trials scored / every trial but tool errors',
   errorsRule: (errors) =>
     errors === "zero"
       ? "Harbor trials without a reward (errors, cancelled, incomplete, unverified) count as reward 0 (--errors zero)"
@@ -26,4 +27,3 @@ export const harborWords: Words = {
   sections: "rewards",
   lone: true,
 };
-

@@ -34,7 +34,9 @@ interface Chain {
  * any other name. Only compared with the names of logs beside it, never parsed further.
  */
 function namedTask(path: string): string | null {
-  const m = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(?:[+-]\d\d-\d\d|Z)?_(.+)_[A-Za-z0-9]{22}\.(?:eval|json)$/.exec(basename(path));
+  const m = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(?:[+-]\d\d-\d\d|Z)?_(.+)_[A-Za-z0-9]{22}\.(?:eval|json)$/.exec(
+    basename(path),
+  );
   return m === null ? null : m[1]!;
 }
 
@@ -45,7 +47,11 @@ function namedTask(path: string): string | null {
 function candidates(path: string, chains: Iterable<Chain>): Chain[] {
   const dir = dirname(path);
   const task = namedTask(path);
-  return [...chains].filter((c) => c.base !== null && c.records.some((r) => dirname(r.path) === dir && (task === null || namedTask(r.path) === task)));
+  return [...chains].filter(
+    (c) =>
+      c.base !== null &&
+      c.records.some((r) => dirname(r.path) === dir && (task === null || namedTask(r.path) === task)),
+  );
 }
 
 /** A task_id as §12 shortens it in names: its first 8 characters. */
@@ -77,7 +83,9 @@ export class InspectNaming {
       c.records.push(r);
     }
     // An emptied, cut or corrupt log shows no task run: it withholds every one it may belong to.
-    for (const r of sorted) if (r.inspect === null && r.experiment === null) for (const c of candidates(r.path, byKey.values())) c.unidentified.push(r.path);
+    for (const r of sorted)
+      if (r.inspect === null && r.experiment === null)
+        for (const c of candidates(r.path, byKey.values())) c.unidentified.push(r.path);
     this.chains = [...byKey.values()];
     for (const c of this.chains) for (const r of c.records) this.chainOf.set(r.path, c.key);
     const count = new Map<string, number>();
@@ -103,7 +111,10 @@ export class InspectNaming {
   }
 }
 
-const statusOf = (r: BatchRecord) => (r.status === "started" || r.status === "success" || r.status === "cancelled" || r.status === "error" ? r.status : null);
+const statusOf = (r: BatchRecord) =>
+  r.status === "started" || r.status === "success" || r.status === "cancelled" || r.status === "error"
+    ? r.status
+    : null;
 
 /**
  * §12 chain order: completed_at, then created, then path. Issue 35: a log with no completed_at (its
@@ -117,7 +128,9 @@ function chainOrder(a: BatchRecord, b: BatchRecord): number {
 }
 
 export function inspectExperiments(naming: InspectNaming, options: InspectOptions): Experiment[] {
-  return naming.chains.map((c) => chainExperiment(c, naming.nameOf({ profile: "inspect", path: c.records[0]!.path, experiment: c.base }), options));
+  return naming.chains.map((c) =>
+    chainExperiment(c, naming.nameOf({ profile: "inspect", path: c.records[0]!.path, experiment: c.base }), options),
+  );
 }
 
 function chainExperiment(c: Chain, name: string | null, options: InspectOptions): Experiment {
@@ -130,7 +143,14 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
   const kept = logs.filter((r) => !r.inspect?.run_id || byRun.get(r.inspect.run_id) === r);
   // §13.5: every log spent, the unreadable ones too, but a run written twice spent once.
   const spent = c.records.filter((r) => r.validity === "error" || kept.includes(r)).map((r) => r.usage);
-  for (const r of logs) if (!kept.includes(r)) flags.push({ code: "DUPLICATE_LOG", trial: r.path, attempt: null, evidence: `the same run (run_id ${r.inspect!.run_id}) as ${byRun.get(r.inspect!.run_id!)!.path}, which is kept` });
+  for (const r of logs)
+    if (!kept.includes(r))
+      flags.push({
+        code: "DUPLICATE_LOG",
+        trial: r.path,
+        attempt: null,
+        evidence: `the same run (run_id ${r.inspect!.run_id}) as ${byRun.get(r.inspect!.run_id!)!.path}, which is kept`,
+      });
   logs = kept;
   const invalid = logs.filter((r) => r.validity === "invalid");
   if (options.invalid === "exclude") logs = logs.filter((r) => r.validity !== "invalid");
@@ -139,21 +159,54 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
   const decides = successes[successes.length - 1] ?? logs[logs.length - 1] ?? null;
   // Issue 35: an unfinished log after the deciding success hides its outcome (its header cut,
   // removed or never written): it may be a later success, so the run's value is withheld.
-  const after = decides?.status === "success" ? logs.slice(logs.indexOf(decides) + 1).filter((r) => r.status === "started" || r.status === null) : [];
+  const after =
+    decides?.status === "success"
+      ? logs.slice(logs.indexOf(decides) + 1).filter((r) => r.status === "started" || r.status === null)
+      : [];
   for (const r of logs)
     if (r !== decides)
-      flags.push(after.includes(r)
-        ? { code: "RETRY_AFTER_OUTCOME", trial: r.path, attempt: null, evidence: `begun after ${decides!.path} succeeded, its own outcome unread (status ${r.status ?? "unknown"}): the run's value is withheld` }
-        : { code: r.status === "success" ? "RETRY_AFTER_OUTCOME" : "SUPERSEDED", trial: r.path, attempt: null, evidence: decides === null ? null : `${decides.path} decides` });
-  for (const p of c.unidentified) flags.push({ code: "LOG_UNIDENTIFIED", trial: p, attempt: null, evidence: "no task run can be read from it, and its folder and name place it beside this one: the run's value is withheld" });
+      flags.push(
+        after.includes(r)
+          ? {
+              code: "RETRY_AFTER_OUTCOME",
+              trial: r.path,
+              attempt: null,
+              evidence: `begun after ${decides!.path} succeeded, its own outcome unread (status ${r.status ?? "unknown"}): the run's value is withheld`,
+            }
+          : {
+              code: r.status === "success" ? "RETRY_AFTER_OUTCOME" : "SUPERSEDED",
+              trial: r.path,
+              attempt: null,
+              evidence: decides === null ? null : `${decides.path} decides`,
+            },
+      );
+  for (const p of c.unidentified)
+    flags.push({
+      code: "LOG_UNIDENTIFIED",
+      trial: p,
+      attempt: null,
+      evidence:
+        "no task run can be read from it, and its folder and name place it beside this one: the run's value is withheld",
+    });
   // Each log's own review flags count as the experiment's (their evidence is in the log's entry).
-  for (const r of logs) for (const f of r.flags) flags.push({ code: f.code, trial: r.path, attempt: null, evidence: null });
+  for (const r of logs)
+    for (const f of r.flags) flags.push({ code: f.code, trial: r.path, attempt: null, evidence: null });
 
   const out = blankExperiment(name, "inspect", decides?.inspect?.plan.records ?? 0);
-  out.invalid = invalid.map((r) => ({ trial: r.path, codes: [...new Set(r.errors.map((e) => e.code))].sort(byteCompare) }));
+  out.invalid = invalid.map((r) => ({
+    trial: r.path,
+    codes: [...new Set(r.errors.map((e) => e.code))].sort(byteCompare),
+  }));
   out.unscored = unscored;
   out.flags = flags.sort((a, b) => byteCompare(a.trial, b.trial) || byteCompare(a.code, b.code));
-  out.log = decides === null ? null : { path: decides.path, status: statusOf(decides), state: decides.state === "complete" || decides.state === "incomplete" ? decides.state : null };
+  out.log =
+    decides === null
+      ? null
+      : {
+          path: decides.path,
+          status: statusOf(decides),
+          state: decides.state === "complete" || decides.state === "incomplete" ? decides.state : null,
+        };
   out.states = decides?.samples ?? null;
   const missing = decides?.samples?.["missing"] ?? 0;
   if (missing > 0) out.missing = [{ count: missing, reason: `planned, with no record in ${decides!.path}` }];
@@ -164,12 +217,21 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
   }
   // An invalid log anywhere in the chain (unless --invalid exclude left it out) earns nothing: every planned record counts 0.
   const zeroed = options.invalid === "count" && invalid.length > 0;
-  const withheld = unscored.length > 0 ? "a log of this task run could not be read"
-    : c.unidentified.length > 0 ? "a log that may belong to this task run shows no task run"
-    : after.length > 0 ? "a log begun after the deciding success has no outcome to read"
-    : null;
+  const withheld =
+    unscored.length > 0
+      ? "a log of this task run could not be read"
+      : c.unidentified.length > 0
+        ? "a log that may belong to this task run shows no task run"
+        : after.length > 0
+          ? "a log begun after the deciding success has no outcome to read"
+          : null;
   const reading: ChainReading = withheld !== null ? { withheld } : zeroed ? "zeroed" : "as-given";
-  out.inspect = Object.fromEntries(Object.entries(metrics).map(([key, m]) => [key, chainMetric(key, m, decides.inspect!.plan, reading, options.errors)]));
+  out.inspect = Object.fromEntries(
+    Object.entries(metrics).map(([key, m]) => [
+      key,
+      chainMetric(key, m, decides.inspect!.plan, reading, options.errors),
+    ]),
+  );
   out.usage = experimentUsage(spent, [decides.usage], successesOf(out.inspect));
   return out;
 }
@@ -179,7 +241,9 @@ function chainExperiment(c: Chain, name: string | null, options: InspectOptions)
  * key) scores 1: the value times the units it is over (a Wilson interval marks it binary).
  */
 function successesOf(metrics: NonNullable<Experiment["inspect"]>): number {
-  const m = Object.entries(metrics).sort((a, b) => byteCompare(a[0], b[0])).find(([k, x]) => /\/(accuracy|mean)$/.test(k) && x.wilson95 !== null && x.value !== null);
+  const m = Object.entries(metrics)
+    .sort((a, b) => byteCompare(a[0], b[0]))
+    .find(([k, x]) => /\/(accuracy|mean)$/.test(k) && x.wilson95 !== null && x.value !== null);
   // Below 2 units there is no interval to say how many; the scored samples are those units.
   return m === undefined ? 0 : Math.round(m[1].value! * (m[1].interval?.units ?? m[1].coverage.scored));
 }

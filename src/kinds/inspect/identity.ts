@@ -8,7 +8,6 @@ export const INSPECT_HARNESS = "inspect_ai";
 /** The ids the log planned, when it records them (`eval.dataset.sample_ids`); null when its plan is only the samples present. */
 export type PlannedIds = readonly string[] | null;
 
-
 /** task_version as Inspect writes it: an integer (0 by default) or, in later versions, a string. */
 function versionText(v: unknown): string | null {
   if (typeof v === "number") return Number.isSafeInteger(v) ? String(v) : null;
@@ -24,14 +23,19 @@ function versionText(v: unknown): string | null {
  * tasks are the planned sample ids' digest, null where the plan is only the samples present (a
  * log from before sample ids were recorded, whose plan is unknown).
  */
-export function inspectIdentity(ev: Record<string, unknown>, stats: Record<string, unknown>, planned: PlannedIds): EntryIdentity {
+export function inspectIdentity(
+  ev: Record<string, unknown>,
+  stats: Record<string, unknown>,
+  planned: PlannedIds,
+): EntryIdentity {
   const task = text(ev["task"]);
   const dataset = objectAt(ev, "dataset");
   return {
     ...NO_ENTRY_IDENTITY,
     agent: text(ev["solver"]),
     model: text(ev["model"]),
-    benchmark: task === null ? null : { name: task, version: versionText(ev["task_version"]), dataset: text(dataset?.["name"]) },
+    benchmark:
+      task === null ? null : { name: task, version: versionText(ev["task_version"]), dataset: text(dataset?.["name"]) },
     harness: { name: INSPECT_HARNESS, version: text(objectAt(ev, "packages")?.["inspect_ai"]) },
     tasks: planned === null ? null : { ...tasksDigest(planned), unit: "sample" },
     ...timesOf(ev["created"], stats["completed_at"]),

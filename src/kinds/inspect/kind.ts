@@ -11,10 +11,11 @@ import { inspectWords } from "./words.js";
 /** An Inspect log without its per-sample lists (§13.4's `sample_ids` and `values`, §13.7's `sample_clusters`: the entry's alone, never the batch rules'). */
 function perLog(l: BundleEntry["inspect"]): BundleEntry["inspect"] {
   if (l === null) return null;
-  const metrics = Object.fromEntries(Object.entries(l.metrics).map(([k, m]) => [k, m.values === null ? m : { ...m, values: null }]));
+  const metrics = Object.fromEntries(
+    Object.entries(l.metrics).map(([k, m]) => [k, m.values === null ? m : { ...m, values: null }]),
+  );
   return { ...l, sample_ids: null, sample_clusters: null, metrics };
 }
-
 
 export const inspectKind: Kind = {
   name: "inspect",
@@ -28,6 +29,12 @@ export const inspectKind: Kind = {
     return { nameOf: (e) => naming.nameOf(e), experiments: () => inspectExperiments(naming, run.options) };
   },
   // One part per log: a run holds far fewer logs than samples.
-  recordPart: (e, share) => ({ digest: e.digest, samples: e.samples, inspect: perLog(e.inspect), flags: share.codes(e.flags, false), usage: e.usage }),
+  recordPart: (e, share) => ({
+    digest: e.digest,
+    samples: e.samples,
+    inspect: perLog(e.inspect),
+    flags: share.codes(e.flags, false),
+    usage: e.usage,
+  }),
   split: splitLog,
 };

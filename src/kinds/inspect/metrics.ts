@@ -9,7 +9,16 @@ import { finding, type Finding } from "../../core/codes.js";
 import { UnitSet, type Interval, type IntervalOutcome } from "../../core/stats/interval.js";
 import { MAX_METADATA_KEY_LENGTH, MAX_METADATA_KEYS, metadataCluster, type SampleRecord } from "./sample.js";
 import { specs, type Spec } from "./specs.js";
-import { agree, clusteredStderr, exactMeanOf, isBuiltInMetric, reduceWeighted, weightedMetric, type Reducer, type Weighted } from "./stats.js";
+import {
+  agree,
+  clusteredStderr,
+  exactMeanOf,
+  isBuiltInMetric,
+  reduceWeighted,
+  weightedMetric,
+  type Reducer,
+  type Weighted,
+} from "./stats.js";
 import { leaf, showValue, valueToFloat } from "./value.js";
 import { noAnswer, outcomeOf, type Outcome } from "./attribution.js";
 import { atLeast, SINCE } from "./version.js";
@@ -73,7 +82,15 @@ export interface MetricInput {
 }
 
 const claimedOf = (v: unknown): Claimed =>
-  typeof v !== "number" ? null : Number.isNaN(v) ? "NaN" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : v;
+  typeof v !== "number"
+    ? null
+    : Number.isNaN(v)
+      ? "NaN"
+      : v === Infinity
+        ? "Infinity"
+        : v === -Infinity
+          ? "-Infinity"
+          : v;
 
 /**
  * §13.7: the clusters compare pairs each mean/accuracy metric's samples in: per metric key the
@@ -102,9 +119,15 @@ export function logMetrics(input: MetricInput): MetricsOutcome {
   const all = specs(input);
   // The metrics of one scorer key and reducer (one results entry's, consecutive here: accuracy and
   // stderr, say) differ only in the metric applied last: what they are derived from is derived once.
-  for (let i = 0; i < all.length; ) {
+  for (let i = 0; i < all.length;) {
     let j = i + 1;
-    while (j < all.length && all[j]!.scorer === all[i]!.scorer && all[j]!.sub === all[i]!.sub && all[j]!.reducerName === all[i]!.reducerName) j++;
+    while (
+      j < all.length &&
+      all[j]!.scorer === all[i]!.scorer &&
+      all[j]!.sub === all[i]!.sub &&
+      all[j]!.reducerName === all[i]!.reducerName
+    )
+      j++;
     sourceMetrics(all.slice(i, j), input, index, unreduced, countsChecked, out);
     i = j;
   }
@@ -120,18 +143,28 @@ interface Reads {
 }
 
 function readsOf(s: Spec, input: MetricInput, unconvertible: Map<SampleRecord, string>): Reads {
-  const valueOf = (r: SampleRecord): unknown => (Object.hasOwn(r.scores, s.scorer) ? leaf(r.scores[s.scorer], s.sub) : undefined);
-  const outcome = (r: SampleRecord | undefined): Outcome => (r === undefined ? "none" : outcomeOf(r, s.scorer, valueOf(r), input.version));
+  const valueOf = (r: SampleRecord): unknown =>
+    Object.hasOwn(r.scores, s.scorer) ? leaf(r.scores[s.scorer], s.sub) : undefined;
+  const outcome = (r: SampleRecord | undefined): Outcome =>
+    r === undefined ? "none" : outcomeOf(r, s.scorer, valueOf(r), input.version);
   const toFloat = (r: SampleRecord, v: unknown): number => {
     const f = valueToFloat(v, input.version);
-    if (f.fallback && !unconvertible.has(r)) unconvertible.set(r, `scores.${s.scorer}${s.sub === null ? "" : `.${s.sub}`}: ${showValue(v).slice(0, 80)}`);
+    if (f.fallback && !unconvertible.has(r))
+      unconvertible.set(r, `scores.${s.scorer}${s.sub === null ? "" : `.${s.sub}`}: ${showValue(v).slice(0, 80)}`);
     return f.x;
   };
   return { valueOf, outcome, toFloat };
 }
 
 /** The metrics of one scorer key and reducer (`run`), into `out`. */
-function sourceMetrics(run: readonly Spec[], input: MetricInput, index: PlanIndex, unreduced: boolean, countsChecked: Set<Record<string, unknown>>, out: MetricsOutcome): void {
+function sourceMetrics(
+  run: readonly Spec[],
+  input: MetricInput,
+  index: PlanIndex,
+  unreduced: boolean,
+  countsChecked: Set<Record<string, unknown>>,
+  out: MetricsOutcome,
+): void {
   const s0 = run[0]!;
   const reads = readsOf(s0, input, out.unconvertible);
   const coverage = { scored: 0, planned: input.plan.ids.length * input.plan.epochs };
@@ -146,19 +179,35 @@ function sourceMetrics(run: readonly Spec[], input: MetricInput, index: PlanInde
       if (noAnswer(r, s0.scorer, o, reads.valueOf(r))) refusals++;
     }
   const counts = { ...(failed > 0 ? { grader_failed: failed } : {}), ...(refusals > 0 ? { refusals } : {}) };
-  const ms = run.map((s): LogMetric => ({ claimed: claimedOf(s.claimed), check: "unverified", note: null, coverage: { ...coverage }, exclude: NO_FIGURES, zero: NO_FIGURES, values: null, ...counts }));
+  const ms = run.map((s): LogMetric => ({
+    claimed: claimedOf(s.claimed),
+    check: "unverified",
+    note: null,
+    coverage: { ...coverage },
+    exclude: NO_FIGURES,
+    zero: NO_FIGURES,
+    values: null,
+    ...counts,
+  }));
   // Inspect's rules over the samples present: built once a claim is checked, freed before assay's own figures build theirs.
   let claim: ClaimDerivation | null = null;
   run.forEach((s, i) => {
     const m = ms[i]!;
-    if (typeof s.claimed === "number" && !Number.isNaN(s.claimed) && !Number.isFinite(s.claimed)) out.findings.push(finding("NOT_FINITE", input.file, null, `${s.path}: ${s.claimed}`));
+    if (typeof s.claimed === "number" && !Number.isNaN(s.claimed) && !Number.isFinite(s.claimed))
+      out.findings.push(finding("NOT_FINITE", input.file, null, `${s.path}: ${s.claimed}`));
     const verifiable = s.builtIn && s.reducer !== null && !input.noEvidence && !input.truncated;
     if (!verifiable)
-      m.note = input.noEvidence ? (input.someRecords ? "the log lacks the samples behind it (results.completed_samples), and none it holds scored" : "no sample record behind it")
-        : input.truncated ? "the log is cut short: not every sample behind it can be read"
-        : !s.builtIn ? "not a built-in metric with default options"
-        : `reducer ${s.reducerName} is not one assay recomputes`;
-    else checkClaim(s, input, m, (claim ??= claimDerivationOf(s, input, reads, unreduced)), countsChecked, out.findings);
+      m.note = input.noEvidence
+        ? input.someRecords
+          ? "the log lacks the samples behind it (results.completed_samples), and none it holds scored"
+          : "no sample record behind it"
+        : input.truncated
+          ? "the log is cut short: not every sample behind it can be read"
+          : !s.builtIn
+            ? "not a built-in metric with default options"
+            : `reducer ${s.reducerName} is not one assay recomputes`;
+    else
+      checkClaim(s, input, m, (claim ??= claimDerivationOf(s, input, reads, unreduced)), countsChecked, out.findings);
   });
   claim = null;
   // Cut short, no claim is checked, but assay's own figures stand over what can be read: excluding
@@ -182,9 +231,13 @@ function sourceMetrics(run: readonly Spec[], input: MetricInput, index: PlanInde
       m.values = { exclude: values[0]!, zero: values[1]! };
       if (s.clusterBy !== null) {
         out.clusters.by[s.key] = s.clusterBy;
-        out.clusters.keys[s.clusterBy] ??= planClusters(input.plan.ids, clusterResolver(s.clusterBy, (id) => index.records.get(id) ?? [], unreduced));
+        out.clusters.keys[s.clusterBy] ??= planClusters(
+          input.plan.ids,
+          clusterResolver(s.clusterBy, (id) => index.records.get(id) ?? [], unreduced),
+        );
       }
-    } else if (!own[i] && isMeanMetric(s.metric)) m.exclude = m.zero = { ...NO_FIGURES, interval_reason: `assay computes no value of its own: ${m.note}` };
+    } else if (!own[i] && isMeanMetric(s.metric))
+      m.exclude = m.zero = { ...NO_FIGURES, interval_reason: `assay computes no value of its own: ${m.note}` };
     out.metrics[s.key] = m;
   });
 }
@@ -239,7 +292,14 @@ function claimDerivationOf(s: Spec, input: MetricInput, reads: Reads, unreduced:
 }
 
 /** What Inspect's rules give (`d`) against the claim: METRIC_MISMATCH, and COUNT_MISMATCH once per results entry. */
-function checkClaim(s: Spec, input: MetricInput, m: LogMetric, d: ClaimDerivation, countsChecked: Set<Record<string, unknown>>, findings: Finding[]): void {
+function checkClaim(
+  s: Spec,
+  input: MetricInput,
+  m: LogMetric,
+  d: ClaimDerivation,
+  countsChecked: Set<Record<string, unknown>>,
+  findings: Finding[],
+): void {
   const { kept, keptCount } = d;
   const claim = claimDerivation(s, kept, d.groups);
   if (claim.unverified !== null) m.note = claim.unverified;
@@ -251,30 +311,58 @@ function checkClaim(s: Spec, input: MetricInput, m: LogMetric, d: ClaimDerivatio
     m.check = !infinite && (oneCluster || agree(s.claimed, claim.expected)) ? "agrees" : "mismatch";
     if (m.check === "mismatch") {
       m.note = `Inspect's rules give ${showValue(claim.expected)} over ${keptCount} scored sample${keptCount === 1 ? "" : "s"} present`;
-      if (!infinite) findings.push(finding("METRIC_MISMATCH", input.file, null, `${s.path}: claimed ${showValue(s.claimed)}; ${m.note}`));
+      if (!infinite)
+        findings.push(
+          finding("METRIC_MISMATCH", input.file, null, `${s.path}: claimed ${showValue(s.claimed)}; ${m.note}`),
+        );
     }
   } else if (s.entry !== null) m.note = "claimed value is not a number";
   else m.note = "results claims nothing for this scorer";
   if (s.entry !== null && !countsChecked.has(s.entry)) {
     countsChecked.add(s.entry);
     const derivedCount = d.derived.reduce((a, x) => a + x.n, 0);
-    for (const [field, n] of [["scored_samples", keptCount], ["unscored_samples", derivedCount - keptCount]] as const) {
+    for (const [field, n] of [
+      ["scored_samples", keptCount],
+      ["unscored_samples", derivedCount - keptCount],
+    ] as const) {
       const c = s.entry[field];
-      if (typeof c === "number" && c !== n) findings.push(finding("COUNT_MISMATCH", input.file, null, `${s.path.replace(/\.metrics\..*$/, "")}.${field}: claimed ${c}, a recount gives ${n}`));
+      if (typeof c === "number" && c !== n)
+        findings.push(
+          finding(
+            "COUNT_MISMATCH",
+            input.file,
+            null,
+            `${s.path.replace(/\.metrics\..*$/, "")}.${field}: claimed ${c}, a recount gives ${n}`,
+          ),
+        );
     }
   }
 }
 
-const NO_FIGURES: Figures = { value: null, n: 0, wilson95: null, pass_at_k: null, interval: null, interval_reason: null, pass_hat_k: null };
+const NO_FIGURES: Figures = {
+  value: null,
+  n: 0,
+  wilson95: null,
+  pass_at_k: null,
+  interval: null,
+  interval_reason: null,
+  pass_hat_k: null,
+};
 
 /** What Inspect's metric gives over the reduced samples present (clustered `stderr` by its key), or why assay cannot say. */
-function claimDerivation(s: Spec, kept: readonly PerSample[], groups: Group): { expected: number; clusters: number | null; unverified: string | null } {
-  if (s.metric !== "stderr" || s.cluster === null) return { expected: weightedMetric(s.metric as BuiltInName, kept), clusters: null, unverified: null };
+function claimDerivation(
+  s: Spec,
+  kept: readonly PerSample[],
+  groups: Group,
+): { expected: number; clusters: number | null; unverified: string | null } {
+  if (s.metric !== "stderr" || s.cluster === null)
+    return { expected: weightedMetric(s.metric as BuiltInName, kept), clusters: null, unverified: null };
   const clusterOf = clusterResolver(s.cluster, (id) => groups.get(id)!.map((x) => x.r!), false);
   const units: (Weighted & { cluster: string })[] = [];
   for (const x of kept) {
     const c = clusterOf(x.id);
-    if ("reason" in c) return { expected: NaN, clusters: null, unverified: `clustered by metadata "${s.cluster}", but ${c.reason}` };
+    if ("reason" in c)
+      return { expected: NaN, clusters: null, unverified: `clustered by metadata "${s.cluster}", but ${c.reason}` };
     units.push({ v: x.v, n: x.n, cluster: c.cluster ?? x.id }); // a key was given: never null
   }
   const r = clusteredStderr(units);
@@ -290,7 +378,11 @@ type BuiltInName = Parameters<typeof weightedMetric>[0];
  */
 type ClusterOf = (id: string) => { cluster: string | null } | { reason: string };
 
-function clusterResolver(key: string | null, recordsOf: (id: string) => readonly SampleRecord[], unreduced: boolean): ClusterOf {
+function clusterResolver(
+  key: string | null,
+  recordsOf: (id: string) => readonly SampleRecord[],
+  unreduced: boolean,
+): ClusterOf {
   if (key === null) return unreduced ? (id) => ({ cluster: id }) : () => ({ cluster: null });
   return (id) => {
     const recs = recordsOf(id);
@@ -302,7 +394,10 @@ function clusterResolver(key: string | null, recordsOf: (id: string) => readonly
     }
     const who = `sample ${JSON.stringify(id)}`;
     if (recs.length === 0) return { reason: `${who} has no record to read its metadata "${key}" from` };
-    if (cut) return { reason: `${who}'s metadata "${key}" was not kept (assay keeps up to ${MAX_METADATA_KEYS} scalar metadata values per sample, keys up to ${MAX_METADATA_KEY_LENGTH} characters)` };
+    if (cut)
+      return {
+        reason: `${who}'s metadata "${key}" was not kept (assay keeps up to ${MAX_METADATA_KEYS} scalar metadata values per sample, keys up to ${MAX_METADATA_KEY_LENGTH} characters)`,
+      };
     return { reason: `${who} has no metadata "${key}" (Inspect's clustered stderr raises on such a sample)` };
   };
 }
@@ -352,7 +447,12 @@ interface ReducedSamples {
 }
 
 /** Reduces samples one at a time (`add`), into ReducedSamples. */
-function reduction(r: Reducer, unreduced: boolean, version: readonly number[] | null, toFloat: (rec: SampleRecord, v: unknown) => number): ReducedSamples & { add: (id: string, list: GroupList) => void } {
+function reduction(
+  r: Reducer,
+  unreduced: boolean,
+  version: readonly number[] | null,
+  toFloat: (rec: SampleRecord, v: unknown) => number,
+): ReducedSamples & { add: (id: string, list: GroupList) => void } {
   const perSample: PerSample[] = [];
   const bySample: ReducedSamples["bySample"] = [];
   const add = (id: string, list: GroupList): void => {
@@ -375,7 +475,13 @@ function reduction(r: Reducer, unreduced: boolean, version: readonly number[] | 
  * the epochs between them enter as one zero of their count. Each sample's list goes to `into` as it
  * is made: reduced at once, none outlives its reduction.
  */
-function planGroups(input: MetricInput, index: PlanIndex, zero: boolean, reads: Reads, into: (id: string, list: GroupList) => void): void {
+function planGroups(
+  input: MetricInput,
+  index: PlanIndex,
+  zero: boolean,
+  reads: Reads,
+  into: (id: string, list: GroupList) => void,
+): void {
   const epochs = input.plan.epochs;
   const none: never[] = [];
   for (const id of input.plan.ids) {
@@ -412,7 +518,12 @@ const weight = (xs: readonly Weighted[]) => xs.reduce((a, x) => a + x.n, 0);
 const passes = (xs: readonly Weighted[]) => xs.reduce((a, x) => a + (x.v === 1 ? x.n : 0), 0);
 
 /** The interval of a mean over the reduced samples (§13.2), each in its cluster. */
-function unitInterval(xs: readonly PerSample[], clusterOf: ClusterOf, key: string | null, unreduced: boolean): IntervalOutcome {
+function unitInterval(
+  xs: readonly PerSample[],
+  clusterOf: ClusterOf,
+  key: string | null,
+  unreduced: boolean,
+): IntervalOutcome {
   const units = new UnitSet();
   for (const x of xs) {
     const c = clusterOf(x.id);
@@ -420,7 +531,11 @@ function unitInterval(xs: readonly PerSample[], clusterOf: ClusterOf, key: strin
     units.add(x.v, c.cluster, x.n);
   }
   // Unreduced, the units are epoch scores and a sample is their cluster.
-  return units.interval(key === null && unreduced ? { unit: "epoch score", cluster: "sample" } : { unit: "sample", cluster: key ?? "sample" });
+  return units.interval(
+    key === null && unreduced
+      ? { unit: "epoch score", cluster: "sample" }
+      : { unit: "sample", cluster: key ?? "sample" },
+  );
 }
 
 /**
@@ -432,7 +547,8 @@ function figures(s: Spec, got: ReducedSamples, epochs: number, clusterOf: Cluste
   const n = weight(xs);
   const mean = isMeanMetric(s.metric);
   const iv = mean ? unitInterval(xs, clusterOf, s.clusterBy, unreduced) : { interval: null, reason: null };
-  if (n === 0 || !isBuiltInMetric(s.metric)) return { ...NO_FIGURES, n, interval: iv.interval, interval_reason: iv.reason };
+  if (n === 0 || !isBuiltInMetric(s.metric))
+    return { ...NO_FIGURES, n, interval: iv.interval, interval_reason: iv.reason };
   const value = weightedMetric(s.metric, xs);
   let passAt: Record<string, number> | null = null;
   let passHat: Record<string, number> | null = null;
@@ -442,8 +558,17 @@ function figures(s: Spec, got: ReducedSamples, epochs: number, clusterOf: Cluste
     let kMax = MAX_PASS_AT_K;
     for (const f of per) kMax = Math.min(kMax, weight(f));
     const sizes = per.map((f) => ({ passed: passes(f), total: weight(f) }));
-    for (let k = 1; k <= kMax; k++) passAt[String(k)] = sizes.reduce((sum, f) => sum + passAtK(f.passed, f.total, k), 0) / sizes.length;
+    for (let k = 1; k <= kMax; k++)
+      passAt[String(k)] = sizes.reduce((sum, f) => sum + passAtK(f.passed, f.total, k), 0) / sizes.length;
     passHat = passHatK(new Map(sizes.map((f, i) => [String(i), f])));
   }
-  return { value, n, wilson95: mean && xs.every(binary) ? wilson95(passes(xs), n) : null, pass_at_k: passAt, interval: iv.interval, interval_reason: iv.reason, pass_hat_k: passHat };
+  return {
+    value,
+    n,
+    wilson95: mean && xs.every(binary) ? wilson95(passes(xs), n) : null,
+    pass_at_k: passAt,
+    interval: iv.interval,
+    interval_reason: iv.reason,
+    pass_hat_k: passHat,
+  };
 }

@@ -23,7 +23,8 @@ import { MAX_MEMBER_BYTES, MemberError, overDecodeBudget, readDirectory, withMem
  * and sequences chunked by their first index. [1] is the sample's prefix, [2] the part. A monolith
  * member's name ends `_epoch_<n>.json`, so it is never one, whatever its id holds (`/` included).
  */
-const CHUNKED_PART = /^(samples\/.+_epoch_\d+)\/(sample\.json|metadata\.json|skeleton\.json|events\/(?:\d+|stats|uuids)\.json|(?:messages|calls|attachments)\/\d+\.json)$/;
+const CHUNKED_PART =
+  /^(samples\/.+_epoch_\d+)\/(sample\.json|metadata\.json|skeleton\.json|events\/(?:\d+|stats|uuids)\.json|(?:messages|calls|attachments)\/\d+\.json)$/;
 /** The parts a chunked sample's record is read from: its shell, its metadata (clusters), its event chunks (score events and edits); [1] its prefix. */
 const READ_PART = /^(samples\/.+_epoch_\d+)\/(sample\.json|metadata\.json|events\/(\d+)\.json)$/;
 /** A read part's place in its sample: shell, metadata, then event chunks by start. */
@@ -41,7 +42,9 @@ function chunkedUnder(name: string, shells: ReadonlySet<string>): string | null 
   return under;
 }
 /** What the meta part reads: everything but the samples. */
-const isMetaMember = (name: string): boolean => ["header.json", "_journal/start.json", "summaries.json", "reductions.json"].includes(name) || /^_journal\/summaries\/\d+\.json$/.test(name);
+const isMetaMember = (name: string): boolean =>
+  ["header.json", "_journal/start.json", "summaries.json", "reductions.json"].includes(name) ||
+  /^_journal\/summaries\/\d+\.json$/.test(name);
 
 /** One piece of work on a log; a whole log read with `timeoutMs` is a TIMEOUT past it (verify's bound: score's workers have the pool's). */
 export type InspectTask =
@@ -102,11 +105,29 @@ const CLUSTER_BYTES = 80;
 
 /** A record's cost to its log's budget (MAX_RECORD_BYTES): bounded by what its sample's bytes hold. */
 export function recordBytes(r: SampleRecord): number {
-  return RECORD_BYTES + heldBytes(r.member) + heldBytes(r.id) + heldBytes(r.errorMessage) + heldBytes(r.scores) + heldBytes(r.graderFailed) + heldBytes(r.modelFailed) + heldBytes(r.sandbox) + heldBytes(r.edits) + heldBytes(r.metadata) + (r.metadata.length / 2) * CLUSTER_BYTES + heldBytes(r.flags) + r.findings.reduce((n, f) => n + 64 + heldBytes(f.message), 0) + (r.usage === null ? 0 : 256);
+  return (
+    RECORD_BYTES +
+    heldBytes(r.member) +
+    heldBytes(r.id) +
+    heldBytes(r.errorMessage) +
+    heldBytes(r.scores) +
+    heldBytes(r.graderFailed) +
+    heldBytes(r.modelFailed) +
+    heldBytes(r.sandbox) +
+    heldBytes(r.edits) +
+    heldBytes(r.metadata) +
+    (r.metadata.length / 2) * CLUSTER_BYTES +
+    heldBytes(r.flags) +
+    r.findings.reduce((n, f) => n + 64 + heldBytes(f.message), 0) +
+    (r.usage === null ? 0 : 256)
+  );
 }
 
 /** The tool error of a log whose records pass MAX_RECORD_BYTES (the same however the log was split). */
-export const recordsTooLarge = { code: "FILE_TOO_LARGE" as const, message: `its sample records need more than assay holds for one log (${MAX_RECORD_BYTES} bytes, counted as ${RECORD_BYTES} bytes a record and what it holds): not read further` };
+export const recordsTooLarge = {
+  code: "FILE_TOO_LARGE" as const,
+  message: `its sample records need more than assay holds for one log (${MAX_RECORD_BYTES} bytes, counted as ${RECORD_BYTES} bytes a record and what it holds): not read further`,
+};
 
 /** Records counted against MAX_RECORD_BYTES; `add` says false once they pass it. */
 export class RecordBudget {
@@ -167,13 +188,25 @@ function eachElement(bytes: Buffer, where: string, out: Finding[], on: (v: unkno
     return true;
   } catch (e) {
     if (!(e instanceof MembersError)) throw e;
-    out.push(finding("JSON_SYNTAX", where, null, e.message.replace(/at byte (\d+)/, (_m, n: string) => `at byte ${Number(n) - 5}`)));
+    out.push(
+      finding(
+        "JSON_SYNTAX",
+        where,
+        null,
+        e.message.replace(/at byte (\d+)/, (_m, n: string) => `at byte ${Number(n) - 5}`),
+      ),
+    );
     return false;
   }
 }
 
 /** Read members one at a time; a member that cannot be read is a finding (or the tool's error). */
-function withMembers(file: string, members: readonly ZipMember[], on: (m: ZipMember, bytes: Buffer) => void, out: Finding[]): LogPartResult["toolError"] {
+function withMembers(
+  file: string,
+  members: readonly ZipMember[],
+  on: (m: ZipMember, bytes: Buffer) => void,
+  out: Finding[],
+): LogPartResult["toolError"] {
   const fd = openSync(file, "r");
   try {
     const size = fstatSync(fd).size;
@@ -203,7 +236,11 @@ function withMembers(file: string, members: readonly ZipMember[], on: (m: ZipMem
  * read a part at a time and becomes one record when its last part is in: its shell, with its
  * metadata and the score events of its event chunks put back.
  */
-export function readSamples(file: string, members: readonly ZipMember[], budget?: RecordBudget): Pick<LogPartResult, "samples" | "findings" | "toolError"> {
+export function readSamples(
+  file: string,
+  members: readonly ZipMember[],
+  budget?: RecordBudget,
+): Pick<LogPartResult, "samples" | "findings" | "toolError"> {
   const findings: Finding[] = [];
   const samples: SampleRecord[] = [];
   let open: ChunkedSample | null = null;
@@ -221,23 +258,28 @@ export function readSamples(file: string, members: readonly ZipMember[], budget?
     open = null;
   };
   try {
-    const toolError = withMembers(file, members, (m, bytes) => {
-      // partsOf gave only a shell's read parts and other sample members here: READ_PART tells them apart.
-      const c = READ_PART.exec(m.name);
-      if (c === null || open?.prefix !== c[1]) finish();
-      const v = parseValue(bytes, m.name, findings);
-      if (c === null) {
-        keep(v === undefined ? null : sampleRecord(v, m.name, findings));
-        return;
-      }
-      open ??= { prefix: c[1]!, shell: null, metadata: undefined, events: [] };
-      if (v === undefined) return;
-      if (c[2] === "sample.json") {
-        if (isPlainObject(v)) open.shell = v;
-        else findings.push(finding("SCHEMA", m.name, null, "a sample record must be a JSON object"));
-      } else if (c[2] === "metadata.json") open.metadata = v;
-      else keptEvents(v, m.name, open.events, findings);
-    }, findings);
+    const toolError = withMembers(
+      file,
+      members,
+      (m, bytes) => {
+        // partsOf gave only a shell's read parts and other sample members here: READ_PART tells them apart.
+        const c = READ_PART.exec(m.name);
+        if (c === null || open?.prefix !== c[1]) finish();
+        const v = parseValue(bytes, m.name, findings);
+        if (c === null) {
+          keep(v === undefined ? null : sampleRecord(v, m.name, findings));
+          return;
+        }
+        open ??= { prefix: c[1]!, shell: null, metadata: undefined, events: [] };
+        if (v === undefined) return;
+        if (c[2] === "sample.json") {
+          if (isPlainObject(v)) open.shell = v;
+          else findings.push(finding("SCHEMA", m.name, null, "a sample record must be a JSON object"));
+        } else if (c[2] === "metadata.json") open.metadata = v;
+        else keptEvents(v, m.name, open.events, findings);
+      },
+      findings,
+    );
     finish();
     return toolError === undefined ? { samples, findings } : { samples, findings, toolError };
   } catch (e) {
@@ -247,7 +289,10 @@ export function readSamples(file: string, members: readonly ZipMember[], budget?
 }
 
 /** The meta members → header, start record, summaries (streamed), journal summaries (k order, later wins), reductions. */
-export function readMeta(file: string, members: readonly ZipMember[]): Pick<LogPartResult, "meta" | "findings" | "toolError"> {
+export function readMeta(
+  file: string,
+  members: readonly ZipMember[],
+): Pick<LogPartResult, "meta" | "findings" | "toolError"> {
   const findings: Finding[] = [];
   const meta: MetaParts = { header: null, start: null, summaries: null, journal: null, reductions: null };
   const journal = new Map<number, SummaryRecord[]>();
@@ -265,20 +310,26 @@ export function readMeta(file: string, members: readonly ZipMember[]): Pick<LogP
     });
     return list;
   };
-  const toolError = withMembers(file, members, (m, bytes) => {
-    if (m.name === "header.json") meta.header = object(parseValue(bytes, m.name, findings), m.name);
-    else if (m.name === "_journal/start.json") meta.start = object(parseValue(bytes, m.name, findings), m.name);
-    else if (m.name === "summaries.json") meta.summaries = summaries(bytes, m.name);
-    else if (m.name === "reductions.json") {
-      const v = parseValue(bytes, m.name, findings);
-      if (v !== undefined) meta.reductions = reductionSets(v, m.name, findings);
-    } else journal.set(Number(/(\d+)\.json$/.exec(m.name)![1]), summaries(bytes, m.name));
-  }, findings);
+  const toolError = withMembers(
+    file,
+    members,
+    (m, bytes) => {
+      if (m.name === "header.json") meta.header = object(parseValue(bytes, m.name, findings), m.name);
+      else if (m.name === "_journal/start.json") meta.start = object(parseValue(bytes, m.name, findings), m.name);
+      else if (m.name === "summaries.json") meta.summaries = summaries(bytes, m.name);
+      else if (m.name === "reductions.json") {
+        const v = parseValue(bytes, m.name, findings);
+        if (v !== undefined) meta.reductions = reductionSets(v, m.name, findings);
+      } else journal.set(Number(/(\d+)\.json$/.exec(m.name)![1]), summaries(bytes, m.name));
+    },
+    findings,
+  );
   // The journal stands in for summaries.json only when that cannot be read (finishLog): its
   // members' findings are kept, its records not sent (100,000 of them in a large log).
   if (journal.size > 0 && meta.summaries === null) {
     const merged = new Map<string, SummaryRecord>();
-    for (const k of [...journal.keys()].sort((a, b) => a - b)) for (const s of journal.get(k)!) merged.set(recordKey(s.id, s.epoch), s);
+    for (const k of [...journal.keys()].sort((a, b) => a - b))
+      for (const s of journal.get(k)!) merged.set(recordKey(s.id, s.epoch), s);
     meta.journal = [...merged.values()];
   }
   return toolError === undefined ? { meta, findings } : { meta, findings, toolError };
@@ -291,7 +342,11 @@ export function readMeta(file: string, members: readonly ZipMember[]): Pick<LogP
  * chunk without its sample's shell is no sample (Inspect finds none there either). `samples` is the
  * units laid end to end: a unit is never split between parts.
  */
-export function partsOf(members: readonly ZipMember[]): { meta: ZipMember[]; samples: ZipMember[]; units: ZipMember[][] } {
+export function partsOf(members: readonly ZipMember[]): {
+  meta: ZipMember[];
+  samples: ZipMember[];
+  units: ZipMember[][];
+} {
   const shells = new Set<string>();
   for (const m of members) {
     const c = m.name.endsWith("/sample.json") ? CHUNKED_PART.exec(m.name) : null; // the test first: a directory may name a million members
@@ -318,7 +373,11 @@ export function partsOf(members: readonly ZipMember[]): { meta: ZipMember[]; sam
     } else unit.push(m);
   }
   for (const unit of chunked.values()) unit.sort((a, b) => partRank(a.name) - partRank(b.name));
-  return { meta: members.filter((m) => isMetaMember(m.name)), samples: chunked.size === 0 ? units.map((u) => u[0]!) : units.flat(), units };
+  return {
+    meta: members.filter((m) => isMetaMember(m.name)),
+    samples: chunked.size === 0 ? units.map((u) => u[0]!) : units.flat(),
+    units,
+  };
 }
 
 /** A chunked sample being read, a part at a time: its shell, its metadata, and the events a record reads. */
@@ -342,13 +401,28 @@ function keptEvents(chunk: unknown, where: string, into: Record<string, unknown>
     const tool = isPlainObject(e) ? keptToolEvent(e) : null;
     if (tool !== null) into.push(tool);
     else if (isPlainObject(e) && (e["event"] === "score" || e["event"] === "score_edit"))
-      into.push(e["event"] === "score" ? { event: "score", intermediate: e["intermediate"], scorer: e["scorer"], score: isPlainObject(e["score"]) ? { value: e["score"]["value"] } : e["score"] } : { event: "score_edit", score_name: e["score_name"], edit: e["edit"] });
+      into.push(
+        e["event"] === "score"
+          ? {
+              event: "score",
+              intermediate: e["intermediate"],
+              scorer: e["scorer"],
+              score: isPlainObject(e["score"]) ? { value: e["score"]["value"] } : e["score"],
+            }
+          : { event: "score_edit", score_name: e["score_name"], edit: e["edit"] },
+      );
     else if (isPlainObject(e) && into[0] !== OTHER_EVENTS) into.unshift(OTHER_EVENTS);
   }
 }
 
 /** The parts of a .eval read by the main thread's split, put together; or a whole .eval read here. */
-export function assemble(digest: string, truncated: boolean, directoryFindings: readonly Finding[], meta: Pick<LogPartResult, "meta" | "findings" | "toolError">, samples: readonly Pick<LogPartResult, "samples" | "findings" | "toolError">[]): LogParts {
+export function assemble(
+  digest: string,
+  truncated: boolean,
+  directoryFindings: readonly Finding[],
+  meta: Pick<LogPartResult, "meta" | "findings" | "toolError">,
+  samples: readonly Pick<LogPartResult, "samples" | "findings" | "toolError">[],
+): LogParts {
   const m = meta.meta ?? { header: null, start: null, summaries: null, journal: null, reductions: null };
   const toolError = meta.toolError ?? samples.find((s) => s.toolError !== undefined)?.toolError ?? null;
   return {
@@ -375,9 +449,17 @@ function evalParts(file: string): LogParts {
   if (over !== null) {
     // Its header still names it, when that alone is within the budget; no sample is decoded.
     const head = overDecodeBudget(meta, dir.size) === null ? readMeta(file, meta) : { findings: [] };
-    return assemble(fileDigest(file), dir.truncated, dir.findings, { ...head, toolError: { code: "FILE_TOO_LARGE", message: over } }, []);
+    return assemble(
+      fileDigest(file),
+      dir.truncated,
+      dir.findings,
+      { ...head, toolError: { code: "FILE_TOO_LARGE", message: over } },
+      [],
+    );
   }
-  return assemble(fileDigest(file), dir.truncated, dir.findings, readMeta(file, meta), [readSamples(file, samples, new RecordBudget())]);
+  return assemble(fileDigest(file), dir.truncated, dir.findings, readMeta(file, meta), [
+    readSamples(file, samples, new RecordBudget()),
+  ]);
 }
 
 /**
@@ -398,7 +480,10 @@ function jsonParts(file: string): LogParts {
   const reader = new MembersReader(new Set(["samples"]), {
     member: (key, bytes, offset) => {
       lastEnd = offset + bytes.length;
-      if (Object.hasOwn(header, key) || (key === "samples" && n > 0)) findings.push(finding("JSON_DUPLICATE_KEY", null, null, `duplicate key ${JSON.stringify(key)} at the top level`));
+      if (Object.hasOwn(header, key) || (key === "samples" && n > 0))
+        findings.push(
+          finding("JSON_DUPLICATE_KEY", null, null, `duplicate key ${JSON.stringify(key)} at the top level`),
+        );
       const v = parseValue(bytes, key, findings);
       if (v !== undefined && key !== "samples") header[key] = v;
     },
@@ -427,14 +512,22 @@ function jsonParts(file: string): LogParts {
       reader.feed(c);
       fed += c.length;
       // One value (a member, a sample) is held no larger than a .eval's member may be.
-      if (fed - lastEnd > MAX_MEMBER_BYTES) return { ...jsonLog(file, header, false, [], []), toolError: valueTooLarge(lastEnd) };
+      if (fed - lastEnd > MAX_MEMBER_BYTES)
+        return { ...jsonLog(file, header, false, [], []), toolError: valueTooLarge(lastEnd) };
     }
     try {
       reader.end();
     } catch (e) {
       if (!(e instanceof MembersError)) throw e;
       truncated = true; // the bytes are a prefix of a log: a writer killed mid-write (before 0.3.247)
-      findings.push(finding("EVAL_TRUNCATED", null, null, `${e.message}: read as far as it is intact (${samples.length} sample records)`));
+      findings.push(
+        finding(
+          "EVAL_TRUNCATED",
+          null,
+          null,
+          `${e.message}: read as far as it is intact (${samples.length} sample records)`,
+        ),
+      );
     }
   } catch (e) {
     if (e instanceof OverBudget) return { ...jsonLog(file, header, truncated, [], []), toolError: recordsTooLarge };
@@ -446,10 +539,19 @@ function jsonParts(file: string): LogParts {
 }
 
 /** The tool error of a .json log holding one value past MAX_MEMBER_BYTES. */
-const valueTooLarge = (at: number) => ({ code: "FILE_TOO_LARGE" as const, message: `the value after byte ${at} runs past ${MAX_MEMBER_BYTES} bytes, more than assay reads in one member or sample (as in a .eval): not read further` });
+const valueTooLarge = (at: number) => ({
+  code: "FILE_TOO_LARGE" as const,
+  message: `the value after byte ${at} runs past ${MAX_MEMBER_BYTES} bytes, more than assay reads in one member or sample (as in a .eval): not read further`,
+});
 
 /** A .json log's parts, from its members but the samples (`header`, emptied of its reductions) and its sample records. */
-function jsonLog(file: string, header: Record<string, unknown>, truncated: boolean, findings: Finding[], samples: SampleRecord[]): LogParts {
+function jsonLog(
+  file: string,
+  header: Record<string, unknown>,
+  truncated: boolean,
+  findings: Finding[],
+  samples: SampleRecord[],
+): LogParts {
   const results = isPlainObject(header["results"]) ? header["results"] : null;
   const rawReductions = header["reductions"] ?? results?.["sample_reductions"];
   const reductionsFile = header["reductions"] !== undefined ? "reductions" : "results.sample_reductions";
@@ -483,13 +585,21 @@ export function finishParts(parts: LogParts): ReturnType<typeof finishLog> {
 }
 
 /** A whole log → its entry (without its path); a TIMEOUT, as the pool's, when its reading passes `timeoutMs`. */
-export function scoreInspectLog(file: string, format: "eval" | "json", timeoutMs = Infinity): Omit<BundleEntry, "path"> {
+export function scoreInspectLog(
+  file: string,
+  format: "eval" | "json",
+  timeoutMs = Infinity,
+): Omit<BundleEntry, "path"> {
   readUntil = Date.now() + timeoutMs;
   try {
     return finishParts(format === "eval" ? evalParts(file) : jsonParts(file));
   } catch (e) {
     if (!(e instanceof OverTime)) throw e;
-    return blankEntry({ profile: "inspect", validity: "error", errors: [finding("TIMEOUT", null, null, `ran past the ${timeoutMs} ms limit for one log`)] });
+    return blankEntry({
+      profile: "inspect",
+      validity: "error",
+      errors: [finding("TIMEOUT", null, null, `ran past the ${timeoutMs} ms limit for one log`)],
+    });
   } finally {
     readUntil = Infinity;
   }
@@ -499,7 +609,11 @@ export function scoreInspectLog(file: string, format: "eval" | "json", timeoutMs
  * The first `max` sample records of a log, parsed, in the log's order (for an analysis's evidence
  * pack: a sample at a time, the rest never read). Records that do not parse are passed over.
  */
-export function firstSamples(file: string, format: "eval" | "json", max: number): { where: string; sample: Record<string, unknown> }[] {
+export function firstSamples(
+  file: string,
+  format: "eval" | "json",
+  max: number,
+): { where: string; sample: Record<string, unknown> }[] {
   const out: { where: string; sample: Record<string, unknown> }[] = [];
   const ignored: Finding[] = [];
   const keep = (where: string, bytes: Buffer) => {
@@ -508,7 +622,9 @@ export function firstSamples(file: string, format: "eval" | "json", max: number)
   };
   if (format === "eval") {
     // A chunked sample's shell holds what the pack shows (input, target, output, scores, error).
-    const samples = partsOf(readDirectory(file).members).units.slice(0, max).map((u) => u[0]!);
+    const samples = partsOf(readDirectory(file).members)
+      .units.slice(0, max)
+      .map((u) => u[0]!);
     withMembers(file, samples, (m, bytes) => keep(m.name, bytes), ignored);
     return out;
   }

@@ -41,7 +41,10 @@ export function logFormat(file: string, name: string): "eval" | "json" | "foreig
 }
 
 /** A member name Inspect writes in a .eval (log/_recorders/eval.py; the chunked layout is under samples/ too). */
-const isInspectMember = (name: string): boolean => ["header.json", "summaries.json", "reductions.json"].includes(name) || name.startsWith("_journal/") || name.startsWith("samples/");
+const isInspectMember = (name: string): boolean =>
+  ["header.json", "summaries.json", "reductions.json"].includes(name) ||
+  name.startsWith("_journal/") ||
+  name.startsWith("samples/");
 
 /** Is the archive's first member one of Inspect's (its local header, in the bytes read)? Every log Inspect writes starts so. */
 function inspectFirst(head: Buffer): boolean {
@@ -103,7 +106,8 @@ export const inspectRecogniser: Recogniser = {
   markers: [],
   fileNoun: "an Inspect log",
   fileDescription: "an Inspect log (a .eval ZIP archive of Inspect's members, or a JSON object with eval and status)",
-  maybeFile: (name) => !name.startsWith(".inspect_tmp_") && (name.endsWith(".eval") || (name.endsWith(".json") && !NOT_LOGS.has(name))),
+  maybeFile: (name) =>
+    !name.startsWith(".inspect_tmp_") && (name.endsWith(".eval") || (name.endsWith(".json") && !NOT_LOGS.has(name))),
   namedLikeFile: (name) => name.endsWith(".eval") || TIMESTAMPED.test(name),
   file(path, name, asRoot) {
     const format = logFormat(path, name);

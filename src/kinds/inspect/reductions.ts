@@ -9,7 +9,12 @@ import type { ReductionSet } from "./summary.js";
 import { showValue, valueToFloat } from "./value.js";
 import { atLeast, SINCE } from "./version.js";
 
-export function checkReductions(sets: readonly ReductionSet[], records: readonly SampleRecord[], version: readonly number[] | null, file: string): Finding[] {
+export function checkReductions(
+  sets: readonly ReductionSet[],
+  records: readonly SampleRecord[],
+  version: readonly number[] | null,
+  file: string,
+): Finding[] {
   const out: Finding[] = [];
   const errorsCount = atLeast(version, SINCE.erroredScored);
   for (const set of sets) {
@@ -25,18 +30,28 @@ export function checkReductions(sets: readonly ReductionSet[], records: readonly
       g.push(rec.scores[set.scorer]);
     }
     const bad: string[] = [];
-    for (const id of set.values.keys()) if (!groups.has(id)) bad.push(`sample ${JSON.stringify(id)} is reduced but has no scored record`);
-    for (const id of groups.keys()) if (!set.values.has(id)) bad.push(`sample ${JSON.stringify(id)} has scored records but no reduction`);
+    for (const id of set.values.keys())
+      if (!groups.has(id)) bad.push(`sample ${JSON.stringify(id)} is reduced but has no scored record`);
+    for (const id of groups.keys())
+      if (!set.values.has(id)) bad.push(`sample ${JSON.stringify(id)} has scored records but no reduction`);
     for (const [id, claimed] of set.values) {
       const epochs = groups.get(id);
       if (epochs === undefined) continue;
       // A dict-valued score is reduced key by key.
       const keys = isPlainObject(claimed) ? Object.keys(claimed) : [null];
       for (const k of keys) {
-        const raw = k === null ? epochs : epochs.map((v) => (isPlainObject(v) && Object.hasOwn(v, k) ? v[k] : undefined)).filter((v) => v !== undefined && v !== null);
+        const raw =
+          k === null
+            ? epochs
+            : epochs
+                .map((v) => (isPlainObject(v) && Object.hasOwn(v, k) ? v[k] : undefined))
+                .filter((v) => v !== undefined && v !== null);
         const expected = reduce(r, raw, version);
         const said = valueToFloat(k === null ? claimed : (claimed as Record<string, unknown>)[k], version).x; // k is one of claimed's own keys
-        if (!agree(said, expected)) bad.push(`sample ${JSON.stringify(id)}${k === null ? "" : ` key ${k}`}: ${showValue(said)} reduced, ${showValue(expected)} from its ${epochs.length} epoch score${epochs.length === 1 ? "" : "s"}`);
+        if (!agree(said, expected))
+          bad.push(
+            `sample ${JSON.stringify(id)}${k === null ? "" : ` key ${k}`}: ${showValue(said)} reduced, ${showValue(expected)} from its ${epochs.length} epoch score${epochs.length === 1 ? "" : "s"}`,
+          );
       }
     }
     for (const b of bad) out.push(finding("REDUCTION_MISMATCH", file, null, `${label}: ${b}`));

@@ -111,7 +111,8 @@ export function shareStrings(r: SampleRecord, table: Map<string, string>): void 
     return v;
   };
   const metadata = r.metadata as (string | number | null)[];
-  for (let i = 0; i < metadata.length; i++) metadata[i] = shared(metadata[i], i % 2 === 0 ? MAX_SHARED : MAX_SHARED / 2) as string | number | null;
+  for (let i = 0; i < metadata.length; i++)
+    metadata[i] = shared(metadata[i], i % 2 === 0 ? MAX_SHARED : MAX_SHARED / 2) as string | number | null;
   for (const k in r.scores) r.scores[k] = shared(r.scores[k], MAX_SHARED);
 }
 
@@ -136,7 +137,8 @@ export function idText(id: unknown): string | null {
 export const firstLine = (s: string): string => s.split("\n", 1)[0]!.slice(0, 200);
 
 /** Inspect's cancellation test (_util/error.py): the message starts `CancelledError(` or `Cancelled(`. */
-export const isCancellation = (message: string): boolean => message.startsWith("CancelledError(") || message.startsWith("Cancelled(");
+export const isCancellation = (message: string): boolean =>
+  message.startsWith("CancelledError(") || message.startsWith("Cancelled(");
 
 /** An ISO time as an instant (naive times are UTC, never the scoring host's zone), or null. */
 export function instant(s: unknown): number | null {
@@ -189,25 +191,48 @@ export function sampleRecord(sample: unknown, member: string, out: Finding[]): S
       continue;
     }
     const value = score["value"];
-    if (!isValue(value)) findings.push(finding("SCHEMA", member, null, `${path}: ${showValue(value)} is outside Inspect's Value (a scalar, a list of scalars, or a map of scalars)`));
+    if (!isValue(value))
+      findings.push(
+        finding(
+          "SCHEMA",
+          member,
+          null,
+          `${path}: ${showValue(value)} is outside Inspect's Value (a scalar, a list of scalars, or a map of scalars)`,
+        ),
+      );
     else if (infiniteIn(value)) findings.push(finding("NOT_FINITE", member, null, `${path}: ${showValue(value)}`));
     else setOwn(scores, name, value); // a scorer may be named __proto__: an own member, never the prototype
     const why = graderFailure(score);
     if (why !== null) failed.push([name, why]);
-    if (typeof score["reason"] === "string" && MODEL_REASONS.has(score["reason"])) modelFailed.push([name, score["reason"]]);
+    if (typeof score["reason"] === "string" && MODEL_REASONS.has(score["reason"]))
+      modelFailed.push([name, score["reason"]]);
     const history = score["history"];
     if (Array.isArray(history) && history.length > 0) edits.push(`${name}: ${editNote(history[history.length - 1])}`);
   }
-  const error = isPlainObject(sample["error"]) ? String(sample["error"]["message"] ?? "") : typeof sample["error"] === "string" ? sample["error"] : null;
-  const limit = isPlainObject(sample["limit"]) && typeof sample["limit"]["type"] === "string" ? sample["limit"]["type"] : null;
+  const error = isPlainObject(sample["error"])
+    ? String(sample["error"]["message"] ?? "")
+    : typeof sample["error"] === "string"
+      ? sample["error"]
+      : null;
+  const limit =
+    isPlainObject(sample["limit"]) && typeof sample["limit"]["type"] === "string" ? sample["limit"]["type"] : null;
   const retries = Array.isArray(sample["error_retries"]) ? sample["error_retries"].length : 0;
   const events = eventsOf(sample);
-  for (const e of events) if (e["event"] === "score_edit" && typeof e["score_name"] === "string") edits.push(`${e["score_name"]}: ${editNote(e["edit"])}`);
+  for (const e of events)
+    if (e["event"] === "score_edit" && typeof e["score_name"] === "string")
+      edits.push(`${e["score_name"]}: ${editNote(e["edit"])}`);
   checkScoreEvents(events, objects ?? {}, scores, edits, member, findings);
   const started = instant(sample["started_at"]);
   const completed = instant(sample["completed_at"]);
   if (started !== null && completed !== null && started > completed)
-    findings.push(finding("TIMING", member, null, `started_at ${String(sample["started_at"])} is after completed_at ${String(sample["completed_at"])}`));
+    findings.push(
+      finding(
+        "TIMING",
+        member,
+        null,
+        `started_at ${String(sample["started_at"])} is after completed_at ${String(sample["completed_at"])}`,
+      ),
+    );
   if (limit !== null) flags.push("SAMPLE_LIMIT");
   if (retries > 0) flags.push("RETRIED");
   if (edits.length > 0) flags.push("SCORE_EDITED");
@@ -269,12 +294,18 @@ function toolText(v: unknown): string | null {
  * a dead container answers every later exec the same, so a tool that answered afterwards shows the
  * line was output (a model can print it), not the sandbox's death.
  */
-export function deadSandbox(sample: Record<string, unknown>, events: readonly Record<string, unknown>[]): SampleRecord["sandbox"] {
-  const messages = (Array.isArray(sample["messages"]) ? sample["messages"] : []).filter((m): m is Record<string, unknown> => isPlainObject(m) && m["role"] === "tool");
+export function deadSandbox(
+  sample: Record<string, unknown>,
+  events: readonly Record<string, unknown>[],
+): SampleRecord["sandbox"] {
+  const messages = (Array.isArray(sample["messages"]) ? sample["messages"] : []).filter(
+    (m): m is Record<string, unknown> => isPlainObject(m) && m["role"] === "tool",
+  );
   const tools = events.filter((e) => e["event"] === "tool");
   for (const m of [...messages, ...tools]) {
     const error = m["error"];
-    if (isPlainObject(error) && error["type"] === "sandbox_unavailable") return { typed: true, evidence: firstLine(String(error["message"] ?? "sandbox_unavailable")) };
+    if (isPlainObject(error) && error["type"] === "sandbox_unavailable")
+      return { typed: true, evidence: firstLine(String(error["message"] ?? "sandbox_unavailable")) };
   }
   const text = deadLine(messages, "content") ?? deadLine(tools, "result");
   return text === null ? null : { typed: false, evidence: text };
@@ -327,8 +358,11 @@ function graderFailure(score: Record<string, unknown>): string | null {
 
 /** Who edited a score, when and why, as far as the edit says (ProvenanceData). */
 function editNote(edit: unknown): string {
-  const p = isPlainObject(edit) && isPlainObject(edit["provenance"]) ? edit["provenance"] : isPlainObject(edit) ? edit : {};
-  const parts = ["author", "timestamp", "reason"].filter((k) => typeof p[k] === "string").map((k) => `${k} ${String(p[k])}`);
+  const p =
+    isPlainObject(edit) && isPlainObject(edit["provenance"]) ? edit["provenance"] : isPlainObject(edit) ? edit : {};
+  const parts = ["author", "timestamp", "reason"]
+    .filter((k) => typeof p[k] === "string")
+    .map((k) => `${k} ${String(p[k])}`);
   return parts.length === 0 ? "edited (no provenance)" : parts.join(", ").slice(0, 200);
 }
 
@@ -347,9 +381,18 @@ function eventsOf(sample: Record<string, unknown>): Record<string, unknown>[] {
  * that holds events is a finding too (Inspect logs one for every score it gives), so removing the
  * event no longer switches the check off; a record without any event is not compared.
  */
-function checkScoreEvents(events: Record<string, unknown>[], objects: Record<string, unknown>, scores: Record<string, unknown>, edits: string[], member: string, out: Finding[]): void {
+function checkScoreEvents(
+  events: Record<string, unknown>[],
+  objects: Record<string, unknown>,
+  scores: Record<string, unknown>,
+  edits: string[],
+  member: string,
+  out: Finding[],
+): void {
   if (events.length === 0) return;
-  const finals = events.filter((e) => e["event"] === "score" && e["intermediate"] !== true && isPlainObject(e["score"]));
+  const finals = events.filter(
+    (e) => e["event"] === "score" && e["intermediate"] !== true && isPlainObject(e["score"]),
+  );
   const named = finals.some((e) => typeof e["scorer"] === "string");
   const names = Object.keys(objects);
   // Unnamed events of several scorers cannot be told apart: only their total absence is read.
@@ -360,12 +403,26 @@ function checkScoreEvents(events: Record<string, unknown>[], objects: Record<str
     const last = mine[mine.length - 1];
     if (last === undefined) {
       if (attributable && !isNaNValue(scores[name]) && !edits.some((e) => e.startsWith(`${name}: `)))
-        out.push(finding("SCORE_EVENT_MISMATCH", member, null, `scores.${name}.value is ${showValue(scores[name])} but the transcript's ${events.length} events hold no final score event of it, and no edit explains it`));
+        out.push(
+          finding(
+            "SCORE_EVENT_MISMATCH",
+            member,
+            null,
+            `scores.${name}.value is ${showValue(scores[name])} but the transcript's ${events.length} events hold no final score event of it, and no edit explains it`,
+          ),
+        );
       continue;
     }
     const eventValue = (last["score"] as Record<string, unknown>)["value"];
     if (sameValue(eventValue, scores[name])) continue;
     if (edits.some((e) => e.startsWith(`${name}: `))) continue;
-    out.push(finding("SCORE_EVENT_MISMATCH", member, null, `scores.${name}.value is ${showValue(scores[name])} but its last final score event says ${showValue(eventValue)}, and no edit explains it`));
+    out.push(
+      finding(
+        "SCORE_EVENT_MISMATCH",
+        member,
+        null,
+        `scores.${name}.value is ${showValue(scores[name])} but its last final score event says ${showValue(eventValue)}, and no edit explains it`,
+      ),
+    );
   }
 }

@@ -79,7 +79,10 @@ function declaredList(list: unknown[], into: DeclaredList = new Map()): Declared
     if (!isPlainObject(m) || typeof m["name"] !== "string") continue;
     const name = shortName(m["name"]);
     if (into.has(name)) continue;
-    into.set(name, { form: m["name"].startsWith("inspect_ai/") ? builtInForm(name, m) : null, clusterKey: clusterKeyOf(name, m) });
+    into.set(name, {
+      form: m["name"].startsWith("inspect_ai/") ? builtInForm(name, m) : null,
+      clusterKey: clusterKeyOf(name, m),
+    });
   }
   return into;
 }
@@ -98,7 +101,10 @@ export function globMatcher(glob: string): (scoreKey: string) => boolean {
       while (j < glob.length && glob[j] !== "]") j++;
       if (j >= glob.length) out += "\\[";
       else {
-        let body = glob.slice(i + 1, j).replace(/\\/g, "\\\\").replace(/\^/g, "\\^");
+        let body = glob
+          .slice(i + 1, j)
+          .replace(/\\/g, "\\\\")
+          .replace(/\^/g, "\\^");
         if (body.startsWith("!")) body = `^${body.slice(1)}`;
         out += `[${body}]`;
         i = j;
@@ -123,14 +129,20 @@ function declared(scorers: unknown): Map<string, Declared> | null {
     const d: Declared = { plain: new Map(), keyed: [], cluster: null };
     const keyed = (o: Record<string, unknown>) => {
       for (const [key, list] of Object.entries(o))
-        if (Array.isArray(list)) d.keyed.push({ matches: globMatcher(key), metrics: declaredList(list), literal: /[*?[]/.test(key) ? null : key });
+        if (Array.isArray(list))
+          d.keyed.push({
+            matches: globMatcher(key),
+            metrics: declaredList(list),
+            literal: /[*?[]/.test(key) ? null : key,
+          });
     };
     const ms = s["metrics"];
     if (Array.isArray(ms)) {
       declaredList(ms, d.plain);
       for (const m of ms) if (isPlainObject(m) && typeof m["name"] !== "string") keyed(m);
     } else if (isPlainObject(ms)) keyed(ms);
-    for (const list of [d.plain, ...d.keyed.map((k) => k.metrics)]) for (const m of list.values()) d.cluster ??= m.clusterKey;
+    for (const list of [d.plain, ...d.keyed.map((k) => k.metrics)])
+      for (const m of list.values()) d.cluster ??= m.clusterKey;
     out.set(s["name"], d);
   }
   return out;
@@ -185,7 +197,8 @@ export function specs(input: Pick<MetricInput, "results" | "scorers" | "epochsRe
     for (const [mk, m] of Object.entries(e["metrics"])) {
       if (!isPlainObject(m)) continue;
       const mname = typeof m["name"] === "string" ? m["name"] : mk;
-      const form = fromDecl !== undefined ? (fromDecl.get(mname)?.form ?? null) : mk === mname ? builtInForm(mname, m) : null;
+      const form =
+        fromDecl !== undefined ? (fromDecl.get(mname)?.form ?? null) : mk === mname ? builtInForm(mname, m) : null;
       out.push({
         key: `${label}/${reducerName ?? "-"}/${mk}`,
         scorer: direct ? name : scorer,
@@ -203,15 +216,33 @@ export function specs(input: Pick<MetricInput, "results" | "scorers" | "epochsRe
     }
   });
   // A --no-score run: the scorers are declared, results holds none of them (a glob key names no key yet).
-  const reducers = Array.isArray(input.epochsReducer) ? input.epochsReducer.filter((r): r is string => typeof r === "string") : [];
+  const reducers = Array.isArray(input.epochsReducer)
+    ? input.epochsReducer.filter((r): r is string => typeof r === "string")
+    : [];
   const reducer = reducers[0] ?? null;
   for (const [name, d] of decl ?? []) {
     if (present.has(name)) continue;
-    const lists: [string | null, DeclaredList][] = [[null, d.plain], ...d.keyed.filter((k) => k.literal !== null).map((k): [string, DeclaredList] => [k.literal!, k.metrics])];
+    const lists: [string | null, DeclaredList][] = [
+      [null, d.plain],
+      ...d.keyed.filter((k) => k.literal !== null).map((k): [string, DeclaredList] => [k.literal!, k.metrics]),
+    ];
     for (const [sub, list] of lists)
       for (const [mname, m] of list)
         if (m.form !== null)
-          out.push({ key: `${sub === null ? name : `${name}.${sub}`}/-/${mname}`, scorer: name, sub, reducer: parseReducer(reducer), reducerName: reducer, metric: mname, builtIn: true, cluster: m.form.cluster, clusterBy: d.cluster, claimed: undefined, path: "", entry: null });
+          out.push({
+            key: `${sub === null ? name : `${name}.${sub}`}/-/${mname}`,
+            scorer: name,
+            sub,
+            reducer: parseReducer(reducer),
+            reducerName: reducer,
+            metric: mname,
+            builtIn: true,
+            cluster: m.form.cluster,
+            clusterBy: d.cluster,
+            claimed: undefined,
+            path: "",
+            entry: null,
+          });
   }
   return out;
 }

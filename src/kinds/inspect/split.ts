@@ -10,7 +10,15 @@ import type { BundleEntry } from "../../core/results.js";
 import type { Found } from "../../io/discover.js";
 import type { FileAssembly, FilePart, SplitSizes } from "../kind.js";
 import type { PartResult } from "../scorer.js";
-import { assemble, finishParts, partsOf, RecordBudget, recordsTooLarge, type InspectTask, type LogPartResult } from "./read.js";
+import {
+  assemble,
+  finishParts,
+  partsOf,
+  RecordBudget,
+  recordsTooLarge,
+  type InspectTask,
+  type LogPartResult,
+} from "./read.js";
 import { overDecodeBudget, readDirectory, type ZipDirectory, type ZipMember } from "./zip.js";
 
 /**
@@ -71,7 +79,9 @@ export class LogAssembly implements FileAssembly {
     }
     if (--this.left > 0) return null;
     if (this.failed !== null) return { ...this.failed, path: this.found.path };
-    const samples = this.overBudget ? [{ findings: [], toolError: recordsTooLarge }] : this.samples.filter((s) => s !== undefined);
+    const samples = this.overBudget
+      ? [{ findings: [], toolError: recordsTooLarge }]
+      : this.samples.filter((s) => s !== undefined);
     const parts = assemble(this.digest ?? "", this.directory.truncated, this.directory.findings, this.meta!, samples);
     return { path: this.found.path, ...finishParts(parts) };
   }
@@ -117,7 +127,11 @@ export function splitLog(found: Found, split: SplitSizes = SPLIT): LogPart[] | n
   const parts: LogPart[] = [
     { task: { part: "digest" }, bytes: 0, assembly: log },
     { task: { part: "meta", members: meta }, bytes: meta.reduce((s, m) => s + m.csize, 0), assembly: log },
-    ...ranges.map((r): LogPart => ({ task: { part: "samples", members: r }, bytes: r.reduce((s, m) => s + m.csize, 0), assembly: log })),
+    ...ranges.map((r): LogPart => ({
+      task: { part: "samples", members: r },
+      bytes: r.reduce((s, m) => s + m.csize, 0),
+      assembly: log,
+    })),
   ];
   for (const p of parts) if (p.task.part === "samples") log.number(p);
   return parts;

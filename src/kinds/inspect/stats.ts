@@ -7,7 +7,8 @@ import { valueToFloat } from "./value.js";
 /** The five metrics assay recomputes. */
 export const BUILT_IN_METRICS = ["accuracy", "mean", "stderr", "std", "var"] as const;
 export type BuiltInMetric = (typeof BUILT_IN_METRICS)[number];
-export const isBuiltInMetric = (name: string): name is BuiltInMetric => (BUILT_IN_METRICS as readonly string[]).includes(name);
+export const isBuiltInMetric = (name: string): name is BuiltInMetric =>
+  (BUILT_IN_METRICS as readonly string[]).includes(name);
 
 /** |a − b| ≤ max(1e-9 · max(|a|, |b|), 1e-12); NaN agrees only with NaN. */
 export function agree(a: number, b: number): boolean {
@@ -164,7 +165,8 @@ export function exactMeanOf(xs: readonly Weighted[]): number {
 }
 
 /** A reducer's name parsed: the seven assay recomputes, or null for any other. */
-export type Reducer = { kind: "mean" | "median" | "mode" | "max" } | { kind: "at_least" | "pass_at" | "pass_k"; k: number };
+export type Reducer =
+  { kind: "mean" | "median" | "mode" | "max" } | { kind: "at_least" | "pass_at" | "pass_k"; k: number };
 export function parseReducer(name: string | null): Reducer | null {
   if (name === null || name === "mean") return { kind: "mean" };
   if (name === "median" || name === "mode" || name === "max") return { kind: name };
@@ -185,7 +187,11 @@ export function reduce(r: Reducer, raw: readonly unknown[], version: readonly nu
 }
 
 /** reduce() over weighted values (each standing for n equal ones, in its place). */
-export function reduceWeighted(r: Reducer, raw: readonly Weighted<unknown>[], version: readonly number[] | null): number {
+export function reduceWeighted(
+  r: Reducer,
+  raw: readonly Weighted<unknown>[],
+  version: readonly number[] | null,
+): number {
   const values = raw.filter((x) => !(typeof x.v === "number" && Number.isNaN(x.v)));
   const floats = values.map((x) => ({ v: valueToFloat(x.v, version).x, n: x.n })).filter((x) => !Number.isNaN(x.v));
   if (values.length === 0 || floats.length === 0) return NaN;

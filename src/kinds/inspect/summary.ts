@@ -24,17 +24,37 @@ export function summaryRecord(v: unknown, where: string, out: Finding[]): Summar
   const id = isPlainObject(v) ? idText(v["id"]) : null;
   const epoch = isPlainObject(v) ? v["epoch"] : undefined;
   if (!isPlainObject(v) || id === null || typeof epoch !== "number" || !Number.isSafeInteger(epoch) || epoch < 1) {
-    out.push(finding("SCHEMA", where, null, "a sample summary must be an object with an integer or string id and an epoch ≥ 1"));
+    out.push(
+      finding(
+        "SCHEMA",
+        where,
+        null,
+        "a sample summary must be an object with an integer or string id and an epoch ≥ 1",
+      ),
+    );
     return null;
   }
   let scores: Record<string, unknown> | null = null;
   if (isPlainObject(v["scores"])) {
     scores = {};
-    for (const [k, s] of Object.entries(v["scores"])) if (isPlainObject(s) && Object.hasOwn(s, "value")) setOwn(scores, k, s["value"]);
+    for (const [k, s] of Object.entries(v["scores"]))
+      if (isPlainObject(s) && Object.hasOwn(s, "value")) setOwn(scores, k, s["value"]);
   }
-  const limit = typeof v["limit"] === "string" ? v["limit"] : isPlainObject(v["limit"]) && typeof v["limit"]["type"] === "string" ? v["limit"]["type"] : null;
+  const limit =
+    typeof v["limit"] === "string"
+      ? v["limit"]
+      : isPlainObject(v["limit"]) && typeof v["limit"]["type"] === "string"
+        ? v["limit"]["type"]
+        : null;
   const retries = typeof v["retries"] === "number" && Number.isSafeInteger(v["retries"]) ? v["retries"] : null;
-  return { id, epoch, scores, error: v["error"] !== undefined && v["error"] !== null && v["error"] !== "", limit, retries };
+  return {
+    id,
+    epoch,
+    scores,
+    error: v["error"] !== undefined && v["error"] !== null && v["error"] !== "",
+    limit,
+    retries,
+  };
 }
 
 export const recordKey = (id: string, epoch: number): string => `${epoch}\u0000${id}`;
@@ -45,7 +65,12 @@ const shown = (id: string, epoch: number) => `(${JSON.stringify(id)}, epoch ${ep
  * scores, error presence, limit type and retry count; with `complete` (summaries.json), every
  * record must be named too.
  */
-export function compareSummaries(summaries: readonly SummaryRecord[], records: ReadonlyMap<string, SampleRecord>, file: string, complete: boolean): Finding[] {
+export function compareSummaries(
+  summaries: readonly SummaryRecord[],
+  records: ReadonlyMap<string, SampleRecord>,
+  file: string,
+  complete: boolean,
+): Finding[] {
   const out: Finding[] = [];
   const named = new Set<string>();
   for (const s of summaries) {
@@ -61,15 +86,26 @@ export function compareSummaries(summaries: readonly SummaryRecord[], records: R
       const names = new Set([...Object.keys(s.scores), ...Object.keys(r.scores)]);
       for (const n of names)
         if (!Object.hasOwn(s.scores, n) || !Object.hasOwn(r.scores, n) || !sameValue(s.scores[n], r.scores[n]))
-          why.push(`score ${n}: ${Object.hasOwn(s.scores, n) ? showValue(s.scores[n]) : "absent"} here, ${Object.hasOwn(r.scores, n) ? showValue(r.scores[n]) : "absent"} in ${r.member}`);
+          why.push(
+            `score ${n}: ${Object.hasOwn(s.scores, n) ? showValue(s.scores[n]) : "absent"} here, ${Object.hasOwn(r.scores, n) ? showValue(r.scores[n]) : "absent"} in ${r.member}`,
+          );
     }
-    if (s.error !== (r.error !== null)) why.push(`error ${s.error ? "present" : "absent"} here, ${r.error !== null ? "present" : "absent"} in ${r.member}`);
+    if (s.error !== (r.error !== null))
+      why.push(
+        `error ${s.error ? "present" : "absent"} here, ${r.error !== null ? "present" : "absent"} in ${r.member}`,
+      );
     if (s.limit !== r.limit) why.push(`limit ${s.limit ?? "none"} here, ${r.limit ?? "none"} in ${r.member}`);
-    if (s.retries !== null && s.retries !== r.retries) why.push(`retries ${s.retries} here, ${r.retries} in ${r.member}`);
-    if (why.length > 0) out.push(finding("SUMMARY_MISMATCH", file, null, `sample ${shown(s.id, s.epoch)}: ${why.join("; ")}`));
+    if (s.retries !== null && s.retries !== r.retries)
+      why.push(`retries ${s.retries} here, ${r.retries} in ${r.member}`);
+    if (why.length > 0)
+      out.push(finding("SUMMARY_MISMATCH", file, null, `sample ${shown(s.id, s.epoch)}: ${why.join("; ")}`));
   }
   if (complete)
-    for (const [key, r] of records) if (!named.has(key)) out.push(finding("SUMMARY_MISMATCH", file, null, `has no summary of sample ${shown(r.id, r.epoch)} (${r.member})`));
+    for (const [key, r] of records)
+      if (!named.has(key))
+        out.push(
+          finding("SUMMARY_MISMATCH", file, null, `has no summary of sample ${shown(r.id, r.epoch)} (${r.member})`),
+        );
   return out;
 }
 

@@ -40,7 +40,13 @@ export function valueToFloat(v: unknown, version: readonly number[] | null): { x
     if (s === "yes" || s === "true") return { x: 1, fallback: false };
     if (s === "no" || s === "false") return { x: 0, fallback: false };
     if (PY_FLOAT.test(s)) {
-      const x = /nan/.test(s) ? NaN : /inf/.test(s) ? (s.startsWith("-") ? -Infinity : Infinity) : Number(s.replace(/_/g, ""));
+      const x = /nan/.test(s)
+        ? NaN
+        : /inf/.test(s)
+          ? s.startsWith("-")
+            ? -Infinity
+            : Infinity
+          : Number(s.replace(/_/g, ""));
       if (Number.isFinite(x) || !atLeast(version, SINCE.finiteStrings)) return { x, fallback: false };
     }
   }
@@ -53,10 +59,16 @@ export const isNaNValue = (v: unknown): boolean => typeof v === "number" && Numb
 /** Two score values are equal when both are NaN or they are equal as JSON (key order aside). */
 export function sameValue(a: unknown, b: unknown): boolean {
   if (typeof a === "number" && typeof b === "number") return a === b || (Number.isNaN(a) && Number.isNaN(b));
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
   if (typeof a === "object" && a !== null && typeof b === "object" && b !== null) {
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    return (
+      ka.length === Object.keys(b).length &&
+      ka.every(
+        (k) => Object.hasOwn(b, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+      )
+    );
   }
   return a === b;
 }
@@ -75,6 +87,7 @@ export function leaf(value: unknown, key: string | null): unknown {
   // NaN at the root is unscored under every key (Inspect's scorers_from_metric_dict counts it so).
   if (key === null || isNaNValue(value)) return value;
   // Its own member only: a key named `toString` absent from this value is absent, not a function.
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+  if (typeof value === "object" && value !== null && !Array.isArray(value))
+    return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
   return undefined;
 }

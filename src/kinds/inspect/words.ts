@@ -20,7 +20,8 @@ export const inspectWords: Words = {
   unscored: "unread logs",
   unscoredMeans: "logs the tool could not read: outside every metric",
   usageUnit: "log",
-  headline: "Inspect: the log's first accuracy or mean metric (never a stderr, std or var; the first metric if none is) as assay recomputes it over the samples present; coverage = scored / planned records (sample × epoch)",
+  headline:
+    "Inspect: the log's first accuracy or mean metric (never a stderr, std or var; the first metric if none is) as assay recomputes it over the samples present; coverage = scored / planned records (sample × epoch)",
   errorsRule: (errors) =>
     errors === "zero"
       ? "Inspect samples without a score (error, cancelled, sandbox-unavailable, missing, unscored, invalidated) and refusals count 0 (--errors zero); early-stopped and grader-failed ones are left out"
@@ -33,4 +34,3 @@ export const inspectWords: Words = {
   sections: "samples",
   lone: false,
 };
-

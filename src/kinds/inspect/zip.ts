@@ -49,7 +49,8 @@ export const MAX_MEMBER_BYTES = 256 * 1024 * 1024;
 export const DECODE_RATIO = 64;
 export const DECODE_SPARE = 16 * 1024 * 1024;
 export const MAX_DECODED_BYTES = 32 * 1024 * 1024 * 1024;
-export const decodeBudget = (fileSize: number): number => Math.min(MAX_DECODED_BYTES, DECODE_SPARE + DECODE_RATIO * fileSize);
+export const decodeBudget = (fileSize: number): number =>
+  Math.min(MAX_DECODED_BYTES, DECODE_SPARE + DECODE_RATIO * fileSize);
 
 /**
  * Why reading `members` of a log of `fileSize` bytes is past its budget (FILE_TOO_LARGE: the tool's
@@ -62,7 +63,9 @@ export function overDecodeBudget(members: readonly ZipMember[], fileSize: number
   let declared = 0;
   for (const m of members) if (decodable(m)) declared += m.usize;
   const budget = decodeBudget(fileSize);
-  return declared <= budget ? null : `its members declare ${declared} bytes uncompressed, more than assay decodes for a log of ${fileSize} bytes (${budget}: ${DECODE_RATIO} times its size and ${DECODE_SPARE}, at most ${MAX_DECODED_BYTES})`;
+  return declared <= budget
+    ? null
+    : `its members declare ${declared} bytes uncompressed, more than assay decodes for a log of ${fileSize} bytes (${budget}: ${DECODE_RATIO} times its size and ${DECODE_SPARE}, at most ${MAX_DECODED_BYTES})`;
 }
 
 /**
@@ -70,17 +73,23 @@ export function overDecodeBudget(members: readonly ZipMember[], fileSize: number
  * add at most a few bytes per block (zlib's deflateBound, ZSTD_compressBound: well under 1 %), so
  * 3 % and a kilobyte is generous. More is corrupt, and is never read.
  */
-export const maxCompressed = (method: number, usize: number): number => (method === 0 ? usize : usize + Math.ceil(usize / 32) + 1024);
+export const maxCompressed = (method: number, usize: number): number =>
+  method === 0 ? usize : usize + Math.ceil(usize / 32) + 1024;
 
 /**
  * The most a member's compressed bytes can inflate to: stored is exact; Deflate's ratio is at most
  * 1032:1 (a 258-byte match in two bits); zstd's block outputs at most 128 KiB and takes at least 4
  * bytes (a 3-byte header and one RLE byte). A larger declared size is a lie, not a large member.
  */
-export const maxInflated = (method: number, csize: number): number => (method === 0 ? csize : method === 8 ? csize * 1032 + 1024 : Math.ceil(csize / 4) * 128 * 1024);
+export const maxInflated = (method: number, csize: number): number =>
+  method === 0 ? csize : method === 8 ? csize * 1032 + 1024 : Math.ceil(csize / 4) * 128 * 1024;
 
 /** Would withMember decode it (its method read, its sizes consistent, within MAX_MEMBER_BYTES)? */
-const decodable = (m: ZipMember): boolean => [0, 8, 93].includes(m.method) && m.usize <= maxInflated(m.method, m.csize) && m.csize <= maxCompressed(m.method, m.usize) && m.usize <= MAX_MEMBER_BYTES;
+const decodable = (m: ZipMember): boolean =>
+  [0, 8, 93].includes(m.method) &&
+  m.usize <= maxInflated(m.method, m.csize) &&
+  m.csize <= maxCompressed(m.method, m.usize) &&
+  m.usize <= MAX_MEMBER_BYTES;
 
 /** A central directory entry is 46 bytes and a name, an extra field and a comment of at most 65,535 each. */
 const MAX_ENTRY_BYTES = 46 + 3 * 0xffff;
@@ -147,8 +156,11 @@ class Chunks {
 }
 
 /** ZIP64 extra field (id 1): the 64-bit values of the fields that are 0xFFFFFFFF, in order. */
-function zip64(extra: Buffer, wanted: ("usize" | "csize" | "offset")[]): Partial<Record<"usize" | "csize" | "offset", number>> {
-  for (let i = 0; i + 4 <= extra.length; ) {
+function zip64(
+  extra: Buffer,
+  wanted: ("usize" | "csize" | "offset")[],
+): Partial<Record<"usize" | "csize" | "offset", number>> {
+  for (let i = 0; i + 4 <= extra.length;) {
     const id = extra.readUInt16LE(i);
     const len = extra.readUInt16LE(i + 2);
     if (id === 1) {
@@ -166,7 +178,8 @@ function zip64(extra: Buffer, wanted: ("usize" | "csize" | "offset")[]): Partial
   return {};
 }
 
-const nameOf = (raw: Buffer, flags: number): string => raw.toString(flags & 0x800 || raw.every((c) => c < 0x80) ? "utf8" : "latin1");
+const nameOf = (raw: Buffer, flags: number): string =>
+  raw.toString(flags & 0x800 || raw.every((c) => c < 0x80) ? "utf8" : "latin1");
 
 /** The last entry of each name wins (Inspect's deliberate superseding since 0.3.252); earlier ones are a warning. */
 function resolve(entries: ZipMember[], findings: Finding[]): ZipMember[] {
@@ -175,7 +188,10 @@ function resolve(entries: ZipMember[], findings: Finding[]): ZipMember[] {
   const repeated = new Map<string, number>();
   for (const m of entries) repeated.set(m.name, (repeated.get(m.name) ?? 0) + 1);
   for (const [name, n] of repeated)
-    if (n > 1) findings.push(finding("MEMBER_DUPLICATE", name, null, `${n} entries of this name; the last is read (as Inspect reads it)`));
+    if (n > 1)
+      findings.push(
+        finding("MEMBER_DUPLICATE", name, null, `${n} entries of this name; the last is read (as Inspect reads it)`),
+      );
   return entries.filter((m, i) => last.get(m.name) === i);
 }
 
@@ -187,7 +203,14 @@ export function readDirectory(file: string): ZipDirectory {
     const findings: Finding[] = [];
     const head = readAt(fd, 0, Math.min(4, size));
     if (!SIGNATURE_PREFIX.subarray(0, head.length).equals(head)) {
-      findings.push(finding("EVAL_CORRUPT", null, null, "not a ZIP archive: it does not start with a local file header (PK\\x03\\x04)"));
+      findings.push(
+        finding(
+          "EVAL_CORRUPT",
+          null,
+          null,
+          "not a ZIP archive: it does not start with a local file header (PK\\x03\\x04)",
+        ),
+      );
       return { members: [], truncated: false, findings, size };
     }
     const tailLength = Math.min(size, 22 + 0xffff);
@@ -203,11 +226,22 @@ export function readDirectory(file: string): ZipDirectory {
     let cdSize = tail.readUInt32LE(eocd + 12);
     let cdOffset = tail.readUInt32LE(eocd + 16);
     const locAt = eocd - 20;
-    if ((count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) && locAt >= 0 && tail.readUInt32LE(locAt) === SIG_LOCATOR64) {
+    if (
+      (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) &&
+      locAt >= 0 &&
+      tail.readUInt32LE(locAt) === SIG_LOCATOR64
+    ) {
       const recAt = u64(tail, locAt + 8);
       const rec = recAt + 56 <= size ? readAt(fd, recAt, 56) : Buffer.alloc(0);
       if (rec.length < 56 || rec.readUInt32LE(0) !== SIG_EOCD64) {
-        findings.push(finding("EVAL_CORRUPT", null, null, "the ZIP64 end of central directory record is not where its locator says"));
+        findings.push(
+          finding(
+            "EVAL_CORRUPT",
+            null,
+            null,
+            "the ZIP64 end of central directory record is not where its locator says",
+          ),
+        );
         return { members: [], truncated: false, findings, size };
       }
       count = u64(rec, 32);
@@ -218,11 +252,16 @@ export function readDirectory(file: string): ZipDirectory {
       findings.push(finding("EVAL_CORRUPT", null, null, message));
       return { members: [], truncated: false, findings, size };
     };
-    if (cdOffset + cdSize > size) return corrupt(`the central directory (${cdSize} bytes at ${cdOffset}) lies outside the file (${size} bytes)`);
+    if (cdOffset + cdSize > size)
+      return corrupt(`the central directory (${cdSize} bytes at ${cdOffset}) lies outside the file (${size} bytes)`);
     // What the end record says is checked against what its entry count can need before anything
     // is read, and the directory is then read a chunk at a time: a lying record costs nothing.
-    if (cdSize > count * MAX_ENTRY_BYTES) return corrupt(`the end record says the central directory is ${cdSize} bytes, more than its ${count} entr${count === 1 ? "y" : "ies"} can need (${count * MAX_ENTRY_BYTES})`);
-    if (count * 46 > cdSize) return corrupt(`the end record says ${count} entries, more than its ${cdSize}-byte central directory can hold`);
+    if (cdSize > count * MAX_ENTRY_BYTES)
+      return corrupt(
+        `the end record says the central directory is ${cdSize} bytes, more than its ${count} entr${count === 1 ? "y" : "ies"} can need (${count * MAX_ENTRY_BYTES})`,
+      );
+    if (count * 46 > cdSize)
+      return corrupt(`the end record says ${count} entries, more than its ${cdSize}-byte central directory can hold`);
     const cd = new Chunks(fd, cdOffset, cdSize);
     const entries: ZipMember[] = [];
     let at = 0;
@@ -243,18 +282,42 @@ export function readDirectory(file: string): ZipDirectory {
       let offset = fixed.readUInt32LE(42);
       const rest = cd.get(at + 46, n + e);
       if (rest === null) {
-        findings.push(finding("EVAL_CORRUPT", null, null, `central directory entry ${i + 1} of ${count} runs past the end of the directory`));
+        findings.push(
+          finding(
+            "EVAL_CORRUPT",
+            null,
+            null,
+            `central directory entry ${i + 1} of ${count} runs past the end of the directory`,
+          ),
+        );
         break;
       }
       const rawName = Buffer.from(rest.subarray(0, n));
-      const wanted = ([["usize", usize], ["csize", csize], ["offset", offset]] as const).filter(([, v]) => v === 0xffffffff).map(([k]) => k);
+      const wanted = (
+        [
+          ["usize", usize],
+          ["csize", csize],
+          ["offset", offset],
+        ] as const
+      )
+        .filter(([, v]) => v === 0xffffffff)
+        .map(([k]) => k);
       if (wanted.length > 0) {
         const big = zip64(rest.subarray(n, n + e), wanted);
         usize = big.usize ?? usize;
         csize = big.csize ?? csize;
         offset = big.offset ?? offset;
       }
-      entries.push({ name: nameOf(rawName, flags), raw: rawName.toString("latin1"), method, flags, crc, csize, usize, offset });
+      entries.push({
+        name: nameOf(rawName, flags),
+        raw: rawName.toString("latin1"),
+        method,
+        flags,
+        crc,
+        csize,
+        usize,
+        offset,
+      });
       at += 46 + n + e + c;
     }
     return { members: resolve(entries, findings), truncated: false, findings, size };
@@ -284,7 +347,9 @@ function walkLocal(fd: number, size: number, findings: Finding[]): ZipDirectory 
       break;
     }
     if (sig !== SIG_LOCAL) {
-      findings.push(finding("EVAL_CORRUPT", null, null, `no local file header at byte ${pos}, and no end of central directory`));
+      findings.push(
+        finding("EVAL_CORRUPT", null, null, `no local file header at byte ${pos}, and no end of central directory`),
+      );
       break;
     }
     const flags = h.readUInt16LE(6);
@@ -303,7 +368,14 @@ function walkLocal(fd: number, size: number, findings: Finding[]): ZipDirectory 
       csize = big.csize ?? csize;
     }
     if (flags & 0x8) {
-      findings.push(finding("EVAL_CORRUPT", null, null, `the member at byte ${pos} sizes itself in a data descriptor: without the central directory it cannot be walked past`));
+      findings.push(
+        finding(
+          "EVAL_CORRUPT",
+          null,
+          null,
+          `the member at byte ${pos} sizes itself in a data descriptor: without the central directory it cannot be walked past`,
+        ),
+      );
       break;
     }
     const end = pos + 30 + n + e + csize;
@@ -312,11 +384,28 @@ function walkLocal(fd: number, size: number, findings: Finding[]): ZipDirectory 
       break;
     }
     const raw = names.subarray(0, n);
-    entries.push({ name: nameOf(raw, flags), raw: raw.toString("latin1"), method: h.readUInt16LE(8), flags, crc: h.readUInt32LE(14), csize, usize, offset: pos });
+    entries.push({
+      name: nameOf(raw, flags),
+      raw: raw.toString("latin1"),
+      method: h.readUInt16LE(8),
+      flags,
+      crc: h.readUInt32LE(14),
+      csize,
+      usize,
+      offset: pos,
+    });
     pos = end;
   }
   if (pos >= size && !cut && findings.length === 0) cut = true; // every entry intact, the directory never written
-  if (cut) findings.push(finding("EVAL_TRUNCATED", null, null, `no end of central directory: a killed or partial writer; ${entries.length} intact member${entries.length === 1 ? "" : "s"} read, a cut last one ignored`));
+  if (cut)
+    findings.push(
+      finding(
+        "EVAL_TRUNCATED",
+        null,
+        null,
+        `no end of central directory: a killed or partial writer; ${entries.length} intact member${entries.length === 1 ? "" : "s"} read, a cut last one ignored`,
+      ),
+    );
   return { members: resolve(entries, findings), truncated: cut, findings, size };
 }
 
@@ -358,25 +447,55 @@ class FromUse {
  * them, valid only until `use` returns (never copied). What `use` throws passes through as it is.
  */
 export function withMember<T>(fd: number, size: number, m: ZipMember, use: (bytes: Buffer) => T): T {
-  if (![0, 8, 93].includes(m.method)) throw new MemberError("EVAL_METHOD", `${m.name}: compression method ${m.method} (assay reads stored, Deflate and zstd)`);
+  if (![0, 8, 93].includes(m.method))
+    throw new MemberError(
+      "EVAL_METHOD",
+      `${m.name}: compression method ${m.method} (assay reads stored, Deflate and zstd)`,
+    );
   if (m.usize > maxInflated(m.method, m.csize))
-    throw new MemberError("EVAL_CORRUPT", `${m.name}: ${m.usize} bytes uncompressed declared, more than its ${m.csize} compressed bytes can hold (at most ${maxInflated(m.method, m.csize)})`);
+    throw new MemberError(
+      "EVAL_CORRUPT",
+      `${m.name}: ${m.usize} bytes uncompressed declared, more than its ${m.csize} compressed bytes can hold (at most ${maxInflated(m.method, m.csize)})`,
+    );
   if (m.csize > maxCompressed(m.method, m.usize))
-    throw new MemberError("EVAL_CORRUPT", m.method === 0 ? `${m.name}: stored, but ${m.csize} bytes for ${m.usize} uncompressed` : `${m.name}: ${m.csize} compressed bytes for ${m.usize} uncompressed, more than any encoder makes (at most ${maxCompressed(m.method, m.usize)})`);
+    throw new MemberError(
+      "EVAL_CORRUPT",
+      m.method === 0
+        ? `${m.name}: stored, but ${m.csize} bytes for ${m.usize} uncompressed`
+        : `${m.name}: ${m.csize} compressed bytes for ${m.usize} uncompressed, more than any encoder makes (at most ${maxCompressed(m.method, m.usize)})`,
+    );
   const h = m.offset + 30 <= size ? readAt(fd, m.offset, 30) : Buffer.alloc(0);
-  if (h.length < 30 || h.readUInt32LE(0) !== SIG_LOCAL) throw new MemberError("EVAL_CORRUPT", `no local header where the central directory puts ${m.name} (byte ${m.offset})`);
+  if (h.length < 30 || h.readUInt32LE(0) !== SIG_LOCAL)
+    throw new MemberError(
+      "EVAL_CORRUPT",
+      `no local header where the central directory puts ${m.name} (byte ${m.offset})`,
+    );
   const n = h.readUInt16LE(26);
   const e = h.readUInt16LE(28);
   const local = readAt(fd, m.offset + 30, n).toString("latin1");
-  if (local !== m.raw) throw new MemberError("EVAL_CORRUPT", `the local header at byte ${m.offset} names ${JSON.stringify(Buffer.from(local, "latin1").toString("utf8"))}, the central directory ${JSON.stringify(m.name)}`);
+  if (local !== m.raw)
+    throw new MemberError(
+      "EVAL_CORRUPT",
+      `the local header at byte ${m.offset} names ${JSON.stringify(Buffer.from(local, "latin1").toString("utf8"))}, the central directory ${JSON.stringify(m.name)}`,
+    );
   const start = m.offset + 30 + n + e;
-  if (start + m.csize > size) throw new MemberError("EVAL_CORRUPT", `${m.name}: its ${m.csize} bytes run past the end of the file`);
+  if (start + m.csize > size)
+    throw new MemberError("EVAL_CORRUPT", `${m.name}: its ${m.csize} bytes run past the end of the file`);
   // consistent and in the file, but larger than assay holds: the tool's limit, not the evidence's fault
-  if (m.usize > MAX_MEMBER_BYTES) throw new MemberError("FILE_TOO_LARGE", `${m.name}: ${m.usize} bytes uncompressed, more than assay reads in one member (${MAX_MEMBER_BYTES})`);
+  if (m.usize > MAX_MEMBER_BYTES)
+    throw new MemberError(
+      "FILE_TOO_LARGE",
+      `${m.name}: ${m.usize} bytes uncompressed, more than assay reads in one member (${MAX_MEMBER_BYTES})`,
+    );
   const checked = (out: Buffer): Buffer => {
-    if (out.length !== m.usize) throw new MemberError("EVAL_CORRUPT", `${m.name} inflates to ${out.length} bytes; the directory says ${m.usize}`);
+    if (out.length !== m.usize)
+      throw new MemberError("EVAL_CORRUPT", `${m.name} inflates to ${out.length} bytes; the directory says ${m.usize}`);
     const crc = crc32(out);
-    if (crc !== m.crc) throw new MemberError("EVAL_CORRUPT", `${m.name}: CRC-32 ${crc.toString(16).padStart(8, "0")}, the directory says ${m.crc.toString(16).padStart(8, "0")}`);
+    if (crc !== m.crc)
+      throw new MemberError(
+        "EVAL_CORRUPT",
+        `${m.name}: CRC-32 ${crc.toString(16).padStart(8, "0")}, the directory says ${m.crc.toString(16).padStart(8, "0")}`,
+      );
     return out;
   };
   let out: Buffer;
@@ -388,7 +507,8 @@ export function withMember<T>(fd: number, size: number, m: ZipMember, use: (byte
         MAX_MEMBER_BYTES,
         (into) => {
           // read straight into the decoder's memory: the compressed bytes are not held twice
-          if (readInto(fd, into, start) < into.length) throw new ZstdError("the file ended before its compressed bytes did");
+          if (readInto(fd, into, start) < into.length)
+            throw new ZstdError("the file ended before its compressed bytes did");
         },
         (decoded) => {
           const bytes = checked(decoded);

@@ -26,7 +26,8 @@ export class RunBook implements ContainerBook {
 
   found(c: FoundContainer): void {
     if (c.partial && this.byPath.has(c.path)) return;
-    if (c.partial) return void this.byPath.set(c.path, runDocument(readRun({ results: null, metadata: null, lock: null }), c, true));
+    if (c.partial)
+      return void this.byPath.set(c.path, runDocument(readRun({ results: null, metadata: null, lock: null }), c, true));
     const unreadable: Finding[] = [];
     const file = (name: string) => {
       const got = readSmallFile(join(c.dir, name), MAX_DOCUMENT_BYTES);
@@ -59,13 +60,25 @@ export class RunBook implements ContainerBook {
  */
 function unnamedFolders(dir: string, record: RunRecord): Finding[] {
   const tasks = new Set<string>();
-  for (const l of record.listed ?? []) if (l.name !== null && l.task !== null && !l.harness && !tasks.has(l.task) && !exists(join(dir, l.task, l.name))) tasks.add(l.task);
+  for (const l of record.listed ?? [])
+    if (l.name !== null && l.task !== null && !l.harness && !tasks.has(l.task) && !exists(join(dir, l.task, l.name)))
+      tasks.add(l.task);
   const found: string[] = [];
   for (const task of [...tasks].sort(byteCompare)) {
     for (const sub of subfolders(join(dir, task))) if (parseTrialName(sub, task) === null) found.push(`${task}/${sub}`);
   }
-  const out = found.slice(0, MAX_UNNAMED).map((f) => finding("TRIAL_FOLDER_UNNAMED", f, null, `a folder in the task folder of a listed trial without its folder, not named as a trial (<task>.<k>-of-<n>[.<run_id>]): not scored; renamed?`));
-  if (found.length > MAX_UNNAMED) out.push(finding("TRIAL_FOLDER_UNNAMED", null, null, `and ${found.length - MAX_UNNAMED} more such folders`));
+  const out = found
+    .slice(0, MAX_UNNAMED)
+    .map((f) =>
+      finding(
+        "TRIAL_FOLDER_UNNAMED",
+        f,
+        null,
+        `a folder in the task folder of a listed trial without its folder, not named as a trial (<task>.<k>-of-<n>[.<run_id>]): not scored; renamed?`,
+      ),
+    );
+  if (found.length > MAX_UNNAMED)
+    out.push(finding("TRIAL_FOLDER_UNNAMED", null, null, `and ${found.length - MAX_UNNAMED} more such folders`));
   return out;
 }
 
@@ -73,7 +86,10 @@ const exists = (p: string) => statOf(p) !== undefined;
 /** A folder's subfolders (none when it cannot be listed: its trials are then the walk's tool errors). */
 function subfolders(dir: string): string[] {
   try {
-    return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort(byteCompare);
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort(byteCompare);
   } catch {
     return [];
   }
@@ -92,7 +108,15 @@ function runDocument(r: RunRecord, c: FoundContainer, partial: boolean): RunDocu
   const listed =
     r.listed?.map((l) => {
       const { names, digests } = l.fields.parts;
-      return { name: l.name, task: l.task, is_resolved: l.isResolved ?? null, failure_mode: l.failureMode, harness: l.harness, shape: shapeOf(names), fields: digests };
+      return {
+        name: l.name,
+        task: l.task,
+        is_resolved: l.isResolved ?? null,
+        failure_mode: l.failureMode,
+        harness: l.harness,
+        shape: shapeOf(names),
+        fields: digests,
+      };
     }) ?? null;
   return {
     path: c.path,
@@ -104,7 +128,15 @@ function runDocument(r: RunRecord, c: FoundContainer, partial: boolean): RunDocu
     field_names: fieldNames,
     listed,
     claims: r.claims,
-    metadata: r.metadata === null ? null : { accuracy: r.metadata.accuracy, pass_at_k: r.metadata.pass_at_k, end_time: r.metadata.endTime, resumed_at: r.metadata.resumedAt },
+    metadata:
+      r.metadata === null
+        ? null
+        : {
+            accuracy: r.metadata.accuracy,
+            pass_at_k: r.metadata.pass_at_k,
+            end_time: r.metadata.endTime,
+            resumed_at: r.metadata.resumedAt,
+          },
     plan: r.plan,
     warnings: r.warnings,
   };

@@ -54,44 +54,72 @@ const figures = { accuracy: z.number().nullable(), pass_at_k: z.record(z.string(
  * schema's (it imports this file).
  */
 export const terminalBenchRunSchema = (finding: z.ZodType<Finding>) =>
-  z.object({
-    path: z.string(),
-    name: z.string(),
-    /** Only a trial or task folder of it was given: its files were not read. */
-    partial: z.boolean(),
-    id: z.string().nullable(),
-    run_id: z.string().nullable(),
-    version: z.string().nullable(),
-    /** The field names of the listed entries' shapes (TB writes every entry with the same fields: one list, mostly). */
-    field_names: z.array(z.array(z.string())),
-    /**
-     * The results list (null: results.json absent or unreadable); is_resolved null also when
-     * ill-typed; `fields`: the fingerprints of its fields, 16 hex digits each, in the order of
-     * `field_names[shape]` (a few hundred bytes a trial, not an object of them).
-     */
-    listed: z
-      .array(z.object({ name: z.string().nullable(), task: z.string().nullable(), is_resolved: z.boolean().nullable(), failure_mode: z.string().nullable(), harness: z.boolean(), shape: z.int(), fields: z.string() }))
-      .nullable(),
-    // In the order record.ts builds them: a merge re-reads them through this schema, and must write the same bytes.
-    claims: z
-      .object({
-        accuracy: figures.accuracy,
-        n_resolved: z.int().nullable(),
-        n_unresolved: z.int().nullable(),
-        resolved_ids: z.array(z.string()).nullable(),
-        unresolved_ids: z.array(z.string()).nullable(),
-        pass_at_k: figures.pass_at_k,
-      })
-      .nullable(),
-    metadata: z.object({ ...figures, end_time: z.string().nullable(), resumed_at: z.string().nullable() }).nullable(),
-    plan: z.object({ trials: z.int().nullable(), tasks: z.int().nullable(), attempts: z.int().nullable(), source: z.string().nullable() }),
-    warnings: z.array(finding),
-  }).superRefine((r, ctx) => {
-    // Never beyond what assay writes: a record read back (merge) is the one its rules were computed from, or refused.
-    const bad = (message: string) => ctx.addIssue({ code: "custom", message });
-    if (r.field_names.some((names) => names.length > MAX_FIELDS + 1 || new Set(names).size !== names.length)) bad(`a shape of field_names has more than ${MAX_FIELDS + 1} names, or one twice`);
-    if (r.listed === null) return;
-    if (r.listed.length > MAX_LISTED_TRIALS) bad(`listed holds ${r.listed.length} trials, more than assay keeps (${MAX_LISTED_TRIALS})`);
-    const i = r.listed.findIndex((l) => l.shape < 0 || l.shape >= r.field_names.length || l.fields.length !== 16 * r.field_names[l.shape]!.length || !/^[0-9a-f]*$/.test(l.fields));
-    if (i !== -1) bad(`listed[${i}]: its shape is not one of field_names, or its fields are not 16 hex digits per name of that shape`);
-  });
+  z
+    .object({
+      path: z.string(),
+      name: z.string(),
+      /** Only a trial or task folder of it was given: its files were not read. */
+      partial: z.boolean(),
+      id: z.string().nullable(),
+      run_id: z.string().nullable(),
+      version: z.string().nullable(),
+      /** The field names of the listed entries' shapes (TB writes every entry with the same fields: one list, mostly). */
+      field_names: z.array(z.array(z.string())),
+      /**
+       * The results list (null: results.json absent or unreadable); is_resolved null also when
+       * ill-typed; `fields`: the fingerprints of its fields, 16 hex digits each, in the order of
+       * `field_names[shape]` (a few hundred bytes a trial, not an object of them).
+       */
+      listed: z
+        .array(
+          z.object({
+            name: z.string().nullable(),
+            task: z.string().nullable(),
+            is_resolved: z.boolean().nullable(),
+            failure_mode: z.string().nullable(),
+            harness: z.boolean(),
+            shape: z.int(),
+            fields: z.string(),
+          }),
+        )
+        .nullable(),
+      // In the order record.ts builds them: a merge re-reads them through this schema, and must write the same bytes.
+      claims: z
+        .object({
+          accuracy: figures.accuracy,
+          n_resolved: z.int().nullable(),
+          n_unresolved: z.int().nullable(),
+          resolved_ids: z.array(z.string()).nullable(),
+          unresolved_ids: z.array(z.string()).nullable(),
+          pass_at_k: figures.pass_at_k,
+        })
+        .nullable(),
+      metadata: z.object({ ...figures, end_time: z.string().nullable(), resumed_at: z.string().nullable() }).nullable(),
+      plan: z.object({
+        trials: z.int().nullable(),
+        tasks: z.int().nullable(),
+        attempts: z.int().nullable(),
+        source: z.string().nullable(),
+      }),
+      warnings: z.array(finding),
+    })
+    .superRefine((r, ctx) => {
+      // Never beyond what assay writes: a record read back (merge) is the one its rules were computed from, or refused.
+      const bad = (message: string) => ctx.addIssue({ code: "custom", message });
+      if (r.field_names.some((names) => names.length > MAX_FIELDS + 1 || new Set(names).size !== names.length))
+        bad(`a shape of field_names has more than ${MAX_FIELDS + 1} names, or one twice`);
+      if (r.listed === null) return;
+      if (r.listed.length > MAX_LISTED_TRIALS)
+        bad(`listed holds ${r.listed.length} trials, more than assay keeps (${MAX_LISTED_TRIALS})`);
+      const i = r.listed.findIndex(
+        (l) =>
+          l.shape < 0 ||
+          l.shape >= r.field_names.length ||
+          l.fields.length !== 16 * r.field_names[l.shape]!.length ||
+          !/^[0-9a-f]*$/.test(l.fields),
+      );
+      if (i !== -1)
+        bad(
+          `listed[${i}]: its shape is not one of field_names, or its fields are not 16 hex digits per name of that shape`,
+        );
+    });

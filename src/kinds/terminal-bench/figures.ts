@@ -10,7 +10,8 @@ export interface Verdict {
 
 /** Figures are compared within this (relative above 1): numpy and JS may round a product's last bits apart. */
 export const FLOAT_TOLERANCE = 1e-12;
-export const close = (a: number, b: number) => Math.abs(a - b) <= FLOAT_TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b));
+export const close = (a: number, b: number) =>
+  Math.abs(a - b) <= FLOAT_TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b));
 
 export interface Counts {
   n_resolved: number;
@@ -31,7 +32,13 @@ export function countsOf(list: readonly Verdict[]): Counts {
   }
   let n = 0;
   for (const c of resolved_ids.values()) n += c;
-  return { n_resolved: n, n_unresolved: list.length - n, accuracy: list.length === 0 ? 0 : n / list.length, resolved_ids, unresolved_ids };
+  return {
+    n_resolved: n,
+    n_unresolved: list.length - n,
+    accuracy: list.length === 0 ? 0 : n / list.length,
+    resolved_ids,
+    unresolved_ids,
+  };
 }
 
 /** TB's k set: 2, 4, 8, … up to m (the fewest attempts of any task), then 5 and 10 when m reaches them. Never 1. */

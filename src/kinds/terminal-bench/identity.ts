@@ -8,10 +8,13 @@ import type { Obj } from "./models.js";
 
 export const TB_HARNESS = "terminal-bench";
 
-
 /** What a trial's own results.json records: its span (trial_started_at..trial_ended_at), under TB's harness of unknown version. */
 export function trialIdentity(results: Obj | null): EntryIdentity {
-  return { ...NO_ENTRY_IDENTITY, harness: { name: TB_HARNESS, version: null }, ...timesOf(results?.["trial_started_at"], results?.["trial_ended_at"]) };
+  return {
+    ...NO_ENTRY_IDENTITY,
+    harness: { name: TB_HARNESS, version: null },
+    ...timesOf(results?.["trial_started_at"], results?.["trial_ended_at"]),
+  };
 }
 
 /**

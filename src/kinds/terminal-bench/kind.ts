@@ -15,7 +15,8 @@ export const terminalBenchKind: Kind = {
   book: () => new RunBook(),
   pack: terminalBenchPack,
   // Named over the whole run: two run folders of one name are told apart.
-  batch: (records, run) => terminalBenchBatch(records, (run.containers["terminal-bench"] ?? []) as RunDocument[], run.options),
+  batch: (records, run) =>
+    terminalBenchBatch(records, (run.containers["terminal-bench"] ?? []) as RunDocument[], run.options),
   recordPart: (e, share) => ({
     digest: e.digest,
     rewards: e.rewards,

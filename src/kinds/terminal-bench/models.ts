@@ -20,7 +20,14 @@ const count = int(0).nullable().optional();
 const claimedPassAtK = record(z.string(), finiteNumber.nullable()).nullable().optional();
 
 /** The six timestamps of a trial (all null on a harness exception; absent before 0.2.12). */
-export const STAMPS = ["trial_started_at", "trial_ended_at", "agent_started_at", "agent_ended_at", "test_started_at", "test_ended_at"] as const;
+export const STAMPS = [
+  "trial_started_at",
+  "trial_ended_at",
+  "agent_started_at",
+  "agent_ended_at",
+  "test_started_at",
+  "test_ended_at",
+] as const;
 
 export const trialResultsSchema = z.looseObject({
   id: z.string().optional(),
@@ -31,7 +38,9 @@ export const trialResultsSchema = z.looseObject({
   is_resolved: z.boolean().nullable().optional(),
   // A string, not TB's enum: a fork's failure mode is still a failure mode.
   failure_mode: z.string().optional(),
-  parser_results: record(z.string(), z.enum(["passed", "failed"])).nullable().optional(),
+  parser_results: record(z.string(), z.enum(["passed", "failed"]))
+    .nullable()
+    .optional(),
   recording_path: z.string().nullable().optional(),
   total_input_tokens: count,
   total_output_tokens: count,
@@ -90,14 +99,18 @@ export function readJson(bytes: Uint8Array, file: string, out: Finding[]): Read 
     out.push(finding("ENCODING", file, null, bad));
     return { ok: false, truncated: false };
   }
-  const r = parseStrictJsonNoting(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"), " \n");
+  const r = parseStrictJsonNoting(
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"),
+    " \n",
+  );
   if (!r.ok) {
     const issue: JsonIssue = r.issue;
     if (issue.code === "JSON_SYNTAX" && issue.endOfInput) return { ok: false, truncated: true };
     out.push(finding(issue.code, file, null, issue.message));
     return { ok: false, truncated: false };
   }
-  for (const f of r.nonFinite) out.push(finding("NOT_FINITE", file, null, `${fieldPath(f.path)}: ${f.token} is not a finite number`));
+  for (const f of r.nonFinite)
+    out.push(finding("NOT_FINITE", file, null, `${fieldPath(f.path)}: ${f.token} is not a finite number`));
   return { ok: true, value: r.value };
 }
 
@@ -127,7 +140,8 @@ export function fingerprints(o: Obj): Record<string, string> {
   const out: Record<string, string> = {};
   const keys = Object.keys(o).sort();
   for (const k of keys.slice(0, MAX_FIELDS)) setOwn(out, k, sha256(canonical(o[k])).slice(0, 16));
-  if (keys.length > MAX_FIELDS) out[OTHER_FIELDS] = sha256(canonical(keys.slice(MAX_FIELDS).map((k) => [k, o[k]]))).slice(0, 16);
+  if (keys.length > MAX_FIELDS)
+    out[OTHER_FIELDS] = sha256(canonical(keys.slice(MAX_FIELDS).map((k) => [k, o[k]]))).slice(0, 16);
   return out;
 }
 
@@ -152,7 +166,8 @@ export interface TrialView {
 export function trialViewOf(o: Obj): TrialView {
   const pr = o["parser_results"];
   let parserResults: TrialView["parserResults"] = pr === null ? null : undefined;
-  if (isPlainObject(pr) && Object.values(pr).every((s) => s === "passed" || s === "failed")) parserResults = pr as ParserResults;
+  if (isPlainObject(pr) && Object.values(pr).every((s) => s === "passed" || s === "failed"))
+    parserResults = pr as ParserResults;
   const resolved = o["is_resolved"];
   return {
     trialName: str(o["trial_name"]),
@@ -174,4 +189,9 @@ export const CLEAN_MODES: ReadonlySet<string | null> = new Set(["unset", "none",
  * nothing else — no verdict, no tests, no tokens, no timestamps — and no trial results.json.
  */
 export const isHarnessShape = (t: TrialView): boolean =>
-  t.failureMode === "unknown_agent_error" && t.isResolved == null && t.parserResults == null && t.input === null && t.output === null && t.noStamps;
+  t.failureMode === "unknown_agent_error" &&
+  t.isResolved == null &&
+  t.parserResults == null &&
+  t.input === null &&
+  t.output === null &&
+  t.noStamps;

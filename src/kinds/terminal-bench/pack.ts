@@ -11,7 +11,11 @@ export function terminalBenchPack(dir: string, entry: BundleEntry): EvidencePack
       ...part(RESULTS, readText(dir, RESULTS), CAPS.small),
       ...part("commands.txt (what the agent typed)", readText(dir, "commands.txt"), CAPS.trajectory),
       ...part(`${PANE} (the tests' output)`, readText(dir, PANE), CAPS.part),
-      ...part("panes/post-agent.txt (the terminal when the agent stopped)", readText(dir, "panes/post-agent.txt"), CAPS.small),
+      ...part(
+        "panes/post-agent.txt (the terminal when the agent stopped)",
+        readText(dir, "panes/post-agent.txt"),
+        CAPS.small,
+      ),
     ],
     entry,
   );

@@ -15,11 +15,15 @@ import type { ParserResults } from "./models.js";
 export const MAX_PANE_BYTES = 16 * 1024 * 1024;
 
 /** Python's str.isspace() set (also what its re's `\s` matches): what split(), strip() and TB's header pattern use. */
-const PY_SPACE = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000]);
+const PY_SPACE = new Set([
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003,
+  0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+]);
 const isSpace = (s: string, i: number) => PY_SPACE.has(s.charCodeAt(i));
 /** Python re's IGNORECASE matches for these letters (i: İ ı; s: ſ), which JS's /iu does not all give. */
 const FOLD: Record<string, string> = { i: "Ii\\u0130\\u0131", s: "Ss\\u017f" };
-const caseless = (word: string) => [...word].map((c) => (c === " " ? " " : `[${FOLD[c] ?? c.toUpperCase() + c}]`)).join("");
+const caseless = (word: string) =>
+  [...word].map((c) => (c === " " ? " " : `[${FOLD[c] ?? c.toUpperCase() + c}]`)).join("");
 /** The words of PytestParser.SHORT_TEST_SUMMARY_INFO_PATTERN (`=+\s*short test summary info\s*=+`, re.IGNORECASE). */
 const PHRASE = new RegExp(caseless("short test summary info"), "gu");
 /** str.splitlines()'s line boundaries. */
@@ -127,7 +131,8 @@ export function parsePytest(text: string): Parsed | null {
 }
 
 /** pytest's closing line, `=== 2 failed, 1 passed in 0.06s ===`, once its `=` and spaces are stripped (a longer line is not one). */
-const CLOSING = /^\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed|deselected|warnings?|rerun)\b.* in \d+(?:\.\d+)?s\b/;
+const CLOSING =
+  /^\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed|deselected|warnings?|rerun)\b.* in \d+(?:\.\d+)?s\b/;
 const MAX_CLOSING = 300;
 const isRule = (s: string, i: number) => s[i] === "=" || isSpace(s, i);
 
@@ -166,16 +171,27 @@ function markerParser(parser: "swebench" | "sweperf", start: string, end: string
   if (!text.includes(start) || !text.includes(end)) return null;
   return one(parser, "tests", between(text, start, end) === "PASSED");
 }
-export const parseSwebench = (text: string) => markerParser("swebench", "SWEBench results starts here", "SWEBench results ends here", text);
-export const parseSweperf = (text: string) => markerParser("sweperf", "SWE-Perf results starts here", "SWE-Perf results ends here", text);
+export const parseSwebench = (text: string) =>
+  markerParser("swebench", "SWEBench results starts here", "SWEBench results ends here", text);
+export const parseSweperf = (text: string) =>
+  markerParser("sweperf", "SWE-Perf results starts here", "SWE-Perf results ends here", text);
 /** MLEBenchParser: never raises; without its markers the whole pane is the block, so it fails. */
 export const parseMlebench = (text: string): Parsed =>
-  one("mlebench", "tests", between(text, "MLEBench results starts here", "MLEBench results ends here") === "ALL TESTS PASSED");
-export const hasMlebenchMarkers = (text: string) => text.includes("MLEBench results starts here") && text.includes("MLEBench results ends here");
+  one(
+    "mlebench",
+    "tests",
+    between(text, "MLEBench results starts here", "MLEBench results ends here") === "ALL TESTS PASSED",
+  );
+export const hasMlebenchMarkers = (text: string) =>
+  text.includes("MLEBench results starts here") && text.includes("MLEBench results ends here");
 /** SWELancerParser: never raises. */
 export function parseSwelancer(text: string): Parsed {
   const t = text.toLowerCase();
-  const passed = t.includes("swe lancer success") ? true : t.includes("swe lancer failure") ? false : t.includes("user_tool") && t.includes("completed");
+  const passed = t.includes("swe lancer success")
+    ? true
+    : t.includes("swe lancer failure")
+      ? false
+      : t.includes("user_tool") && t.includes("completed");
   return one("swelancer", "swelancer_task", passed);
 }
 
@@ -210,7 +226,10 @@ export function sameResults(claimed: ParserResults, parsed: Parsed): boolean {
 export function differences(claimed: ParserResults, parsed: Parsed, max = 3): string[] {
   const out: string[] = [];
   const c = new Map(Object.entries(claimed));
-  for (const [k, v] of c) if (parsed.results.get(k) !== v) out.push(`${JSON.stringify(k)}: ${v} in parser_results, ${parsed.results.get(k) ?? "absent"} in the pane`);
-  for (const [k, v] of parsed.results) if (!c.has(k)) out.push(`${JSON.stringify(k)}: absent from parser_results, ${v} in the pane`);
+  for (const [k, v] of c)
+    if (parsed.results.get(k) !== v)
+      out.push(`${JSON.stringify(k)}: ${v} in parser_results, ${parsed.results.get(k) ?? "absent"} in the pane`);
+  for (const [k, v] of parsed.results)
+    if (!c.has(k)) out.push(`${JSON.stringify(k)}: absent from parser_results, ${v} in the pane`);
   return out.length > max ? [...out.slice(0, max), `and ${out.length - max} more`] : out;
 }

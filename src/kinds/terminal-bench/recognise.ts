@@ -32,13 +32,36 @@ export type RunRecognition = { run: true; reason: string } | { run: false; reaso
 export function recogniseRun(head: Uint8Array, siblings: RunSiblings, final = false): RunRecognition {
   const text = Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString("utf8");
   const found = scanHead(text);
-  if ((found === "in-entry" || found === "short") && !final) return { run: false, reason: `results.json is not decided within its first ${head.byteLength} bytes`, more: true };
-  if (found === "in-entry") return { run: true, reason: `results.json's first trial entry does not end within the ${head.byteLength} bytes read: a run whose list cannot be read` };
-  if (found === "short") return { run: false, reason: `results.json ends, or reaches the ${head.byteLength} bytes read, before its results list`, cut: true };
-  const beside = [siblings.tbLock ? "tb.lock" : null, siblings.runMetadata ? "run_metadata.json" : null].filter((x) => x !== null).join(" and ");
-  if (found === "entry") return { run: true, reason: `results.json lists trials (trial_name, task_id)${beside === "" ? "" : ` beside ${beside}`}` };
-  if (found === "empty" && beside !== "") return { run: true, reason: `results.json lists no trial yet, beside ${beside}` };
-  return { run: false, reason: found === "empty" ? "results.json lists no trial, and neither tb.lock nor run_metadata.json is beside it" : "results.json has no top-level results list of trials in its first bytes" };
+  if ((found === "in-entry" || found === "short") && !final)
+    return { run: false, reason: `results.json is not decided within its first ${head.byteLength} bytes`, more: true };
+  if (found === "in-entry")
+    return {
+      run: true,
+      reason: `results.json's first trial entry does not end within the ${head.byteLength} bytes read: a run whose list cannot be read`,
+    };
+  if (found === "short")
+    return {
+      run: false,
+      reason: `results.json ends, or reaches the ${head.byteLength} bytes read, before its results list`,
+      cut: true,
+    };
+  const beside = [siblings.tbLock ? "tb.lock" : null, siblings.runMetadata ? "run_metadata.json" : null]
+    .filter((x) => x !== null)
+    .join(" and ");
+  if (found === "entry")
+    return {
+      run: true,
+      reason: `results.json lists trials (trial_name, task_id)${beside === "" ? "" : ` beside ${beside}`}`,
+    };
+  if (found === "empty" && beside !== "")
+    return { run: true, reason: `results.json lists no trial yet, beside ${beside}` };
+  return {
+    run: false,
+    reason:
+      found === "empty"
+        ? "results.json lists no trial, and neither tb.lock nor run_metadata.json is beside it"
+        : "results.json has no top-level results list of trials in its first bytes",
+  };
 }
 
 /**
@@ -178,7 +201,9 @@ export function parseTrialName(name: string, task?: string): TrialName | null {
     if (m === null || prefix === "") return null;
     const attempt = Number(m[1]);
     const of = Number(m[2]);
-    return Number.isSafeInteger(attempt) && Number.isSafeInteger(of) ? { task: prefix, attempt, of, runId: m[3] ?? null } : null;
+    return Number.isSafeInteger(attempt) && Number.isSafeInteger(of)
+      ? { task: prefix, attempt, of, runId: m[3] ?? null }
+      : null;
   };
   if (task !== undefined) return name.startsWith(`${task}.`) ? read(task, name.slice(task.length + 1)) : null;
   for (let dot = name.indexOf("."); dot !== -1; dot = name.indexOf(".", dot + 1)) {
@@ -193,4 +218,5 @@ export function parseTrialName(name: string, task?: string): TrialName | null {
  * otherwise it is something else — another run nested inside (the leaderboard has one), or not
  * evidence at all (research §A.10 rule 1).
  */
-export const isTaskFolder = (name: string, children: readonly string[]): boolean => children.some((c) => parseTrialName(c, name) !== null);
+export const isTaskFolder = (name: string, children: readonly string[]): boolean =>
+  children.some((c) => parseTrialName(c, name) !== null);

@@ -7,7 +7,16 @@ import type { EntryIdentity } from "../../core/identity.js";
 import { isPlainObject } from "../../core/json/decode.js";
 import { check, setOwn } from "../../core/schema.js";
 import {
-  benchmarkResultsSchema, fingerprints, isHarnessShape, num, readJson, runLockSchema, runMetadataSchema, trialResultsSchema, trialViewOf, type Obj,
+  benchmarkResultsSchema,
+  fingerprints,
+  isHarnessShape,
+  num,
+  readJson,
+  runLockSchema,
+  runMetadataSchema,
+  trialResultsSchema,
+  trialViewOf,
+  type Obj,
 } from "./models.js";
 import { runIdentity } from "./identity.js";
 
@@ -91,7 +100,12 @@ export interface RunRecord {
     pass_at_k: ClaimedPassAtK | null;
   } | null;
   /** run_metadata.json's copies of the figures, and whether it was finalised (end_time set); null without the file. */
-  metadata: { accuracy: number | null; pass_at_k: ClaimedPassAtK | null; endTime: string | null; resumedAt: string | null } | null;
+  metadata: {
+    accuracy: number | null;
+    pass_at_k: ClaimedPassAtK | null;
+    endTime: string | null;
+    resumedAt: string | null;
+  } | null;
   plan: { trials: number | null; tasks: number | null; attempts: number | null; source: string | null };
   warnings: Finding[];
 }
@@ -100,7 +114,11 @@ export interface RunRecord {
 export type RunRead = RunRecord & { identity: EntryIdentity | null };
 
 /** The run's own files (each null when absent) → its record. A malformed file is a warning, and what it says is unknown. */
-export function readRun(files: { results: Uint8Array | null; metadata: Uint8Array | null; lock: Uint8Array | null }): RunRead {
+export function readRun(files: {
+  results: Uint8Array | null;
+  metadata: Uint8Array | null;
+  lock: Uint8Array | null;
+}): RunRead {
   const warnings: Finding[] = [];
   const doc = (bytes: Uint8Array | null, file: string, schema: Parameters<typeof check>[0]): Obj | null => {
     if (bytes === null) return null;
@@ -108,7 +126,8 @@ export function readRun(files: { results: Uint8Array | null; metadata: Uint8Arra
     const r = readJson(bytes, file, found);
     const value = r.ok && isPlainObject(r.value) ? r.value : null;
     if (value !== null) check(schema, value, file, null, found);
-    else if (found.length === 0) found.push(finding("SCHEMA", file, null, r.ok ? "expected an object" : "empty, or cut short mid-document"));
+    else if (found.length === 0)
+      found.push(finding("SCHEMA", file, null, r.ok ? "expected an object" : "empty, or cut short mid-document"));
     for (const f of found) warnings.push(finding("RUN_FILE_UNREADABLE", file, null, `${f.code}: ${f.message}`));
     return value;
   };
@@ -118,8 +137,10 @@ export function readRun(files: { results: Uint8Array | null; metadata: Uint8Arra
 
   const sub = (o: Obj | null, k: string): Obj | null => (o !== null && isPlainObject(o[k]) ? o[k] : null);
   const str = (o: Obj | null, k: string): string | null => (o !== null && typeof o[k] === "string" ? o[k] : null);
-  const nat = (o: Obj | null, k: string): number | null => (o !== null && typeof o[k] === "number" && Number.isSafeInteger(o[k]) && o[k] >= 0 ? o[k] : null);
-  const strings = (o: Obj | null, k: string): string[] | null => (o !== null && Array.isArray(o[k]) && o[k].every((x) => typeof x === "string") ? (o[k] as string[]) : null);
+  const nat = (o: Obj | null, k: string): number | null =>
+    o !== null && typeof o[k] === "number" && Number.isSafeInteger(o[k]) && o[k] >= 0 ? o[k] : null;
+  const strings = (o: Obj | null, k: string): string[] | null =>
+    o !== null && Array.isArray(o[k]) && o[k].every((x) => typeof x === "string") ? (o[k] as string[]) : null;
   const passK = (o: Obj | null): ClaimedPassAtK | null => {
     const p = o?.["pass_at_k"];
     if (!isPlainObject(p)) return null;
@@ -131,7 +152,14 @@ export function readRun(files: { results: Uint8Array | null; metadata: Uint8Arra
   let listed: ListedTrial[] | null = null;
   const list = results?.["results"];
   if (Array.isArray(list) && list.length > MAX_LISTED_TRIALS)
-    warnings.push(finding("RUN_FILE_UNREADABLE", RUN_RESULTS, null, `lists ${list.length} trials, more than the ${MAX_LISTED_TRIALS} assay keeps a record of: nothing in it is compared`));
+    warnings.push(
+      finding(
+        "RUN_FILE_UNREADABLE",
+        RUN_RESULTS,
+        null,
+        `lists ${list.length} trials, more than the ${MAX_LISTED_TRIALS} assay keeps a record of: nothing in it is compared`,
+      ),
+    );
   else if (results !== null && Array.isArray(list)) {
     listed = [];
     const bad: Finding[] = [];
@@ -140,7 +168,14 @@ export function readRun(files: { results: Uint8Array | null; metadata: Uint8Arra
       const o = isPlainObject(e) ? e : {};
       if (bad.length < 3) check(trialResultsSchema, e, `${RUN_RESULTS} results[${i}]`, null, bad);
       const v = trialViewOf(o);
-      listed.push({ name: v.trialName, task: v.taskId, isResolved: v.isResolved, failureMode: v.failureMode, harness: isHarnessShape(v), fields: Packed.of(fingerprints(o), shapes) });
+      listed.push({
+        name: v.trialName,
+        task: v.taskId,
+        isResolved: v.isResolved,
+        failureMode: v.failureMode,
+        harness: isHarnessShape(v),
+        fields: Packed.of(fingerprints(o), shapes),
+      });
     }
     for (const f of bad) warnings.push(finding("RUN_FILE_UNREADABLE", RUN_RESULTS, null, `${f.file}: ${f.message}`));
   }
@@ -158,7 +193,12 @@ export function readRun(files: { results: Uint8Array | null; metadata: Uint8Arra
   const metadata =
     meta === null
       ? null
-      : { accuracy: num(meta["accuracy"]), pass_at_k: passK(meta), endTime: str(meta, "end_time"), resumedAt: str(meta, "resumed_at") };
+      : {
+          accuracy: num(meta["accuracy"]),
+          pass_at_k: passK(meta),
+          endTime: str(meta, "end_time"),
+          resumedAt: str(meta, "resumed_at"),
+        };
 
   // The plan (rule 16): tasks × attempts, from run_metadata.json, else tb.lock.
   const metaAttempts = nat(meta, "n_attempts");
@@ -167,9 +207,27 @@ export function readRun(files: { results: Uint8Array | null; metadata: Uint8Arra
   const lockTasks = strings(sub(lock, "dataset"), "task_ids");
   const metaTasks = strings(meta, "task_ids");
   let plan: RunRecord["plan"] = { trials: null, tasks: null, attempts: metaAttempts ?? lockAttempts, source: null };
-  if (size !== null && size > 0 && metaAttempts !== null) plan = { trials: size * metaAttempts, tasks: size, attempts: metaAttempts, source: `${RUN_METADATA} dataset_size × n_attempts` };
-  else if (lockTasks !== null && lockAttempts !== null) plan = { trials: lockTasks.length * lockAttempts, tasks: lockTasks.length, attempts: lockAttempts, source: `${TB_LOCK} dataset.task_ids × run_config.n_attempts` };
-  else if (metaTasks !== null && metaAttempts !== null) plan = { trials: metaTasks.length * metaAttempts, tasks: metaTasks.length, attempts: metaAttempts, source: `${RUN_METADATA} task_ids × n_attempts` };
+  if (size !== null && size > 0 && metaAttempts !== null)
+    plan = {
+      trials: size * metaAttempts,
+      tasks: size,
+      attempts: metaAttempts,
+      source: `${RUN_METADATA} dataset_size × n_attempts`,
+    };
+  else if (lockTasks !== null && lockAttempts !== null)
+    plan = {
+      trials: lockTasks.length * lockAttempts,
+      tasks: lockTasks.length,
+      attempts: lockAttempts,
+      source: `${TB_LOCK} dataset.task_ids × run_config.n_attempts`,
+    };
+  else if (metaTasks !== null && metaAttempts !== null)
+    plan = {
+      trials: metaTasks.length * metaAttempts,
+      tasks: metaTasks.length,
+      attempts: metaAttempts,
+      source: `${RUN_METADATA} task_ids × n_attempts`,
+    };
 
   return {
     id: str(results, "id"),
@@ -183,4 +241,3 @@ export function readRun(files: { results: Uint8Array | null; metadata: Uint8Arra
     warnings,
   };
 }
-

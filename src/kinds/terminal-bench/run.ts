@@ -61,7 +61,8 @@ export interface RunVerdict {
 }
 
 const capped = (names: string[]) => ({ names: names.slice(0, MAX_JOB_LIST), count: names.length });
-const some = (names: readonly string[]) => names.slice(0, 3).join(", ") + (names.length > 3 ? ` and ${names.length - 3} more` : "");
+const some = (names: readonly string[]) =>
+  names.slice(0, 3).join(", ") + (names.length > 3 ? ` and ${names.length - 3} more` : "");
 const lastSegment = (p: string) => p.slice(p.lastIndexOf("/") + 1);
 /** The name a trial on disk goes by: its results.json's trial_name, else its folder's. */
 export const trialNameOf = (t: Pick<TrialOnDisk, "trial" | "path">): string => t.trial ?? lastSegment(t.path);
@@ -71,7 +72,11 @@ const firstSegment = (p: string) => p.slice(0, p.indexOf("/") === -1 ? p.length 
  * `unreadTasks`: task folders that could not be listed (tool errors): their listed trials are
  * there, unread — neither missing nor harness exceptions, as a trial folder that cannot be read.
  */
-export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadTasks: ReadonlySet<string> = new Set()): RunVerdict {
+export function checkRun(
+  run: RunRecord,
+  trials: readonly TrialOnDisk[],
+  unreadTasks: ReadonlySet<string> = new Set(),
+): RunVerdict {
   const findings: Finding[] = [...run.warnings];
   const add = (code: Code, file: string | null, message: string) => findings.push(finding(code, file, null, message));
   const listed = run.listed ?? [];
@@ -86,7 +91,8 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
     // A copy renamed keeps TB's per-trial uuid: caught with no list to hold it to (rule 15a).
     const id = t.fields?.["id"] ?? t.fields?.["uuid"];
     const twin = id === undefined ? undefined : byId.get(id);
-    if (twin !== undefined && other === undefined) add("TRIAL_DUPLICATE", t.path, `has the id of ${twin.path}: TB gives each trial its own, so one is a copy`);
+    if (twin !== undefined && other === undefined)
+      add("TRIAL_DUPLICATE", t.path, `has the id of ${twin.path}: TB gives each trial its own, so one is a copy`);
     else if (id !== undefined && twin === undefined) byId.set(id, t);
   }
 
@@ -101,7 +107,12 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
     listedNames.add(l.name);
     const t = onDisk.get(l.name);
     // Rule 14a: TB lists a trial once its file is written; a listed trial's file cut short hides what the list says of it.
-    if (t?.cutShort === true && !l.harness) add("TRIAL_UNCHECKED", t.path, "its results.json is cut short or a link, yet the run lists it (TB lists a trial once its file is written): nothing checks the list's entry, so it earns no credit");
+    if (t?.cutShort === true && !l.harness)
+      add(
+        "TRIAL_UNCHECKED",
+        t.path,
+        "its results.json is cut short or a link, yet the run lists it (TB lists a trial once its file is written): nothing checks the list's entry, so it earns no credit",
+      );
     if (t === undefined || t.fields === null) {
       if (t === undefined && l.task !== null && unreadTasks.has(l.task)) unread++;
       else if (l.harness) harness.push(l.name);
@@ -110,19 +121,43 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
       continue;
     }
     const mine = l.fields.unpack();
-    const differ = [...new Set([...Object.keys(mine), ...Object.keys(t.fields)])].filter((k) => own(mine, k) !== own(t.fields!, k)).sort();
-    if (differ.length > 0) add("TRIAL_RUN_MISMATCH", t.path, `the trial's results.json and the run's entry differ in ${some(differ)}`);
+    const differ = [...new Set([...Object.keys(mine), ...Object.keys(t.fields)])]
+      .filter((k) => own(mine, k) !== own(t.fields!, k))
+      .sort();
+    if (differ.length > 0)
+      add("TRIAL_RUN_MISMATCH", t.path, `the trial's results.json and the run's entry differ in ${some(differ)}`);
   }
   if (missing.length > 0)
-    add("TRIAL_MISSING", RUN_RESULTS, `${plural(missing.length, "listed trial")} ${missing.length === 1 ? "has" : "have"} no trial folder and ${missing.length === 1 ? "is" : "are"} not a harness exception: ${some(missing)} (evidence lost, or left out of the archive${renamedNote(run, listed, missing)})`);
-  const unlisted = run.listed === null ? [] : [...onDisk.entries()].filter(([name, t]) => (t.fields !== null || t.cutShort === true) && !listedNames.has(name)).map(([name]) => name);
-  for (const name of unlisted.slice(0, MAX_JOB_LIST)) add("TRIAL_UNLISTED", onDisk.get(name)!.path, `${name} has a results.json, but the run's results.json does not list it`);
+    add(
+      "TRIAL_MISSING",
+      RUN_RESULTS,
+      `${plural(missing.length, "listed trial")} ${missing.length === 1 ? "has" : "have"} no trial folder and ${missing.length === 1 ? "is" : "are"} not a harness exception: ${some(missing)} (evidence lost, or left out of the archive${renamedNote(run, listed, missing)})`,
+    );
+  const unlisted =
+    run.listed === null
+      ? []
+      : [...onDisk.entries()]
+          .filter(([name, t]) => (t.fields !== null || t.cutShort === true) && !listedNames.has(name))
+          .map(([name]) => name);
+  for (const name of unlisted.slice(0, MAX_JOB_LIST))
+    add(
+      "TRIAL_UNLISTED",
+      onDisk.get(name)!.path,
+      `${name} has a results.json, but the run's results.json does not list it`,
+    );
 
   // Rules 12–13: the claims against a recount of the list, and the list against the evidence.
-  const figures = run.listed === null || run.claims === null ? [] : compareFigures(run, listed, onDisk, unlisted, missing.length + unread);
+  const figures =
+    run.listed === null || run.claims === null
+      ? []
+      : compareFigures(run, listed, onDisk, unlisted, missing.length + unread);
   const wrong = figures.filter((f) => f.agrees === false);
   if (wrong.length > 0)
-    add("RUN_CLAIM_MISMATCH", RUN_RESULTS, `${wrong.map((f) => `${f.metric} claimed ${f.claimed} but its results list gives ${f.listed}`).join("; ")}`);
+    add(
+      "RUN_CLAIM_MISMATCH",
+      RUN_RESULTS,
+      `${wrong.map((f) => `${f.metric} claimed ${f.claimed} but its results list gives ${f.listed}`).join("; ")}`,
+    );
   if (run.claims !== null && run.listed !== null) idsCheck(run, listed, add);
 
   // Rule 17: run_metadata.json's copies.
@@ -130,18 +165,36 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
   if (run.metadata !== null && run.claims !== null) {
     const m = run.metadata;
     if (m.accuracy !== null && run.claims.accuracy !== null && !close(m.accuracy, run.claims.accuracy))
-      add("RUN_METADATA_MISMATCH", RUN_METADATA, `accuracy ${m.accuracy}, but results.json says ${run.claims.accuracy}`);
+      add(
+        "RUN_METADATA_MISMATCH",
+        RUN_METADATA,
+        `accuracy ${m.accuracy}, but results.json says ${run.claims.accuracy}`,
+      );
     if (m.pass_at_k !== null && run.claims.pass_at_k !== null && !samePassAtK(m.pass_at_k, run.claims.pass_at_k))
-      add("RUN_METADATA_MISMATCH", RUN_METADATA, `pass_at_k ${JSON.stringify(m.pass_at_k)}, but results.json says ${JSON.stringify(run.claims.pass_at_k)}`);
+      add(
+        "RUN_METADATA_MISMATCH",
+        RUN_METADATA,
+        `pass_at_k ${JSON.stringify(m.pass_at_k)}, but results.json says ${JSON.stringify(run.claims.pass_at_k)}`,
+      );
   }
 
   // Rules 16–17: plan, completeness, finalisation.
   const planned = run.plan.trials;
   const complete = planned === null || run.listed === null ? null : listed.length >= planned;
   if (finalised === false)
-    add("RUN_NOT_FINAL", RUN_METADATA, `end_time is null: the run is in progress, was killed, or was finished by \`tb runs resume\`${run.metadata!.accuracy === null ? "; its null accuracy and pass_at_k are not a mismatch" : ""}`);
-  if (complete === false) add("RUN_NOT_FINAL", RUN_RESULTS, `lists ${listed.length} of ${planned} planned trials (${run.plan.source}): in progress or incomplete, not compared as final`);
-  if (planned !== null && listed.length > planned) add("RUN_PLAN_EXCEEDED", RUN_RESULTS, `lists ${listed.length} trials; the plan is ${planned} (${run.plan.source})`);
+    add(
+      "RUN_NOT_FINAL",
+      RUN_METADATA,
+      `end_time is null: the run is in progress, was killed, or was finished by \`tb runs resume\`${run.metadata!.accuracy === null ? "; its null accuracy and pass_at_k are not a mismatch" : ""}`,
+    );
+  if (complete === false)
+    add(
+      "RUN_NOT_FINAL",
+      RUN_RESULTS,
+      `lists ${listed.length} of ${planned} planned trials (${run.plan.source}): in progress or incomplete, not compared as final`,
+    );
+  if (planned !== null && listed.length > planned)
+    add("RUN_PLAN_EXCEEDED", RUN_RESULTS, `lists ${listed.length} trials; the plan is ${planned} (${run.plan.source})`);
   namesCheck(run, listed, listedNames, trials, add);
 
   return {
@@ -163,19 +216,34 @@ export function checkRun(run: RunRecord, trials: readonly TrialOnDisk[], unreadT
 /** Rule 14b: the folders not named as trials in the missing trials' task folders (the book's TRIAL_FOLDER_UNNAMED), where a renamed trial would be. */
 function renamedNote(run: RunRecord, listed: readonly ListedTrial[], missing: readonly string[]): string {
   const names = new Set(missing);
-  const tasks = new Set(listed.flatMap((l) => (l.name !== null && l.task !== null && names.has(l.name) ? [l.task] : [])));
-  const folders = run.warnings.flatMap((w) => (w.code === "TRIAL_FOLDER_UNNAMED" && w.file !== null && tasks.has(firstSegment(w.file)) ? [w.file] : []));
-  return folders.length === 0 ? "" : `; ${some(folders)}, in ${folders.length === 1 ? "its" : "their"} task folder, ${folders.length === 1 ? "is" : "are"} not named as a trial: renamed?`;
+  const tasks = new Set(
+    listed.flatMap((l) => (l.name !== null && l.task !== null && names.has(l.name) ? [l.task] : [])),
+  );
+  const folders = run.warnings.flatMap((w) =>
+    w.code === "TRIAL_FOLDER_UNNAMED" && w.file !== null && tasks.has(firstSegment(w.file)) ? [w.file] : [],
+  );
+  return folders.length === 0
+    ? ""
+    : `; ${some(folders)}, in ${folders.length === 1 ? "its" : "their"} task folder, ${folders.length === 1 ? "is" : "are"} not named as a trial: renamed?`;
 }
 
 function samePassAtK(a: ClaimedPassAtK, b: ClaimedPassAtK): boolean {
   const ka = Object.keys(a).sort();
   const kb = Object.keys(b).sort();
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && (a[k] === null || b[k] === null ? a[k] === b[k] : close(a[k]!, b[k]!)));
+  return (
+    ka.length === kb.length &&
+    ka.every((k, i) => k === kb[i] && (a[k] === null || b[k] === null ? a[k] === b[k] : close(a[k]!, b[k]!)))
+  );
 }
 
 /** Each claimed figure beside the list's recount and the evidence's. */
-function compareFigures(run: RunRecord, listed: readonly ListedTrial[], onDisk: ReadonlyMap<string, TrialOnDisk>, unlisted: readonly string[], missing: number): Figure[] {
+function compareFigures(
+  run: RunRecord,
+  listed: readonly ListedTrial[],
+  onDisk: ReadonlyMap<string, TrialOnDisk>,
+  unlisted: readonly string[],
+  missing: number,
+): Figure[] {
   const c = run.claims!;
   const asListed: Verdict[] = listed.map((l) => ({ task: l.task ?? "", resolved: l.isResolved === true }));
   // The evidence: each listed trial's verdict from its folder (a harness exception: unresolved, as TB counts it), plus unlisted folders.
@@ -186,12 +254,17 @@ function compareFigures(run: RunRecord, listed: readonly ListedTrial[], onDisk: 
     if ((t.pass === true) !== (l.isResolved === true)) differs.push(l.name!);
     return { task: l.task ?? "", resolved: t.pass === true };
   });
-  for (const name of unlisted) fromEvidence.push({ task: onDisk.get(name)!.task ?? "", resolved: onDisk.get(name)!.pass === true });
+  for (const name of unlisted)
+    fromEvidence.push({ task: onDisk.get(name)!.task ?? "", resolved: onDisk.get(name)!.pass === true });
   const evidenceOk = missing === 0;
   const why: string[] = [];
-  if (!evidenceOk) why.push(`${plural(missing, "listed trial")} without a trial file: the evidence cannot give TB's figure`);
+  if (!evidenceOk)
+    why.push(`${plural(missing, "listed trial")} without a trial file: the evidence cannot give TB's figure`);
   if (differs.length > 0) why.push(`the evidence gives another verdict than the list for ${some(differs)}`);
-  if (unlisted.length > 0) why.push(`${plural(unlisted.length, "trial folder")} the list lacks ${unlisted.length === 1 ? "is" : "are"} counted`);
+  if (unlisted.length > 0)
+    why.push(
+      `${plural(unlisted.length, "trial folder")} the list lacks ${unlisted.length === 1 ? "is" : "are"} counted`,
+    );
 
   const L = countsOf(asListed);
   const E = countsOf(fromEvidence);
@@ -219,7 +292,9 @@ function compareFigures(run: RunRecord, listed: readonly ListedTrial[], onDisk: 
     // A key on one side only: TB's k set differs (a fork's formula), or the claim was not made.
     if (c.pass_at_k !== null && (!Object.hasOwn(c.pass_at_k, k) || !pl.has(Number(k)))) {
       f.agrees = false;
-      f.reason = Object.hasOwn(c.pass_at_k, k) ? "a k TB's upstream formula does not produce for this list (a fork's formula?)" : "a k TB's formula produces for this list, not claimed";
+      f.reason = Object.hasOwn(c.pass_at_k, k)
+        ? "a k TB's upstream formula does not produce for this list (a fork's formula?)"
+        : "a k TB's formula produces for this list, not claimed";
     }
     out.push(f);
   }
@@ -227,20 +302,38 @@ function compareFigures(run: RunRecord, listed: readonly ListedTrial[], onDisk: 
 }
 
 /** resolved_ids / unresolved_ids as multisets of task_id, against the list. */
-function idsCheck(run: RunRecord, listed: readonly ListedTrial[], add: (code: Code, file: string | null, message: string) => void): void {
+function idsCheck(
+  run: RunRecord,
+  listed: readonly ListedTrial[],
+  add: (code: Code, file: string | null, message: string) => void,
+): void {
   const L = countsOf(listed.map((l) => ({ task: l.task ?? "", resolved: l.isResolved === true })));
-  for (const [key, want] of [["resolved_ids", L.resolved_ids], ["unresolved_ids", L.unresolved_ids]] as const) {
+  for (const [key, want] of [
+    ["resolved_ids", L.resolved_ids],
+    ["unresolved_ids", L.unresolved_ids],
+  ] as const) {
     const ids = run.claims![key];
     if (ids === null) continue;
     const got = new Map<string, number>();
     for (const id of ids) got.set(id, (got.get(id) ?? 0) + 1);
     const off = [...new Set([...got.keys(), ...want.keys()])].filter((id) => got.get(id) !== want.get(id));
-    if (off.length > 0) add("RUN_CLAIM_MISMATCH", RUN_RESULTS, `${key} differs from the results list for ${some(off.map((id) => `${id} (${got.get(id) ?? 0} claimed, ${want.get(id) ?? 0} listed)`))}`);
+    if (off.length > 0)
+      add(
+        "RUN_CLAIM_MISMATCH",
+        RUN_RESULTS,
+        `${key} differs from the results list for ${some(off.map((id) => `${id} (${got.get(id) ?? 0} claimed, ${want.get(id) ?? 0} listed)`))}`,
+      );
   }
 }
 
 /** Rule 16 and TB's own RunLock check: `<task>.<k>-of-<n>[.<run_id>]`, the task folder, n_attempts, run_id, attempts 1..k. */
-function namesCheck(run: RunRecord, listed: readonly ListedTrial[], listedNames: ReadonlySet<string>, trials: readonly TrialOnDisk[], add: (code: Code, file: string | null, message: string) => void): void {
+function namesCheck(
+  run: RunRecord,
+  listed: readonly ListedTrial[],
+  listedNames: ReadonlySet<string>,
+  trials: readonly TrialOnDisk[],
+  add: (code: Code, file: string | null, message: string) => void,
+): void {
   // The first three problems are shown, the rest counted: a run's size, not its findings, decides the message.
   const bad: string[] = [];
   let problems = 0;
@@ -249,11 +342,16 @@ function namesCheck(run: RunRecord, listed: readonly ListedTrial[], listedNames:
   const note = (name: string, task: string | null, why: string | null) => {
     const parsed = parseTrialName(name, task ?? undefined);
     const problem =
-      why ?? (parsed === null ? "not <task>.<k>-of-<n>[.<run_id>]"
-      : run.plan.attempts !== null && parsed.of !== run.plan.attempts ? `of-${parsed.of}, but n_attempts is ${run.plan.attempts}`
-      : parsed.runId !== null && run.runId !== null && parsed.runId !== run.runId ? `ends .${parsed.runId}, but the run_id is ${run.runId}`
-      : parsed.attempt < 1 || parsed.attempt > parsed.of ? `attempt ${parsed.attempt} of ${parsed.of}`
-      : null);
+      why ??
+      (parsed === null
+        ? "not <task>.<k>-of-<n>[.<run_id>]"
+        : run.plan.attempts !== null && parsed.of !== run.plan.attempts
+          ? `of-${parsed.of}, but n_attempts is ${run.plan.attempts}`
+          : parsed.runId !== null && run.runId !== null && parsed.runId !== run.runId
+            ? `ends .${parsed.runId}, but the run_id is ${run.runId}`
+            : parsed.attempt < 1 || parsed.attempt > parsed.of
+              ? `attempt ${parsed.attempt} of ${parsed.of}`
+              : null);
     if (problem !== null) say(`${name}: ${problem}`);
     if (parsed !== null && task !== null) attempts.set(task, (attempts.get(task) ?? new Set()).add(parsed.attempt));
   };
@@ -262,13 +360,25 @@ function namesCheck(run: RunRecord, listed: readonly ListedTrial[], listedNames:
     if (!t.path.includes("/")) continue; // a task folder that could not be listed: a tool error, no trial name
     const folder = lastSegment(t.path);
     if (t.trial !== null && t.trial !== folder) say(`${t.path}: its results.json names ${t.trial}`);
-    if (t.task !== null && firstSegment(t.path) !== t.task) say(`${t.path}: its results.json names task ${t.task}, not its task folder`);
+    if (t.task !== null && firstSegment(t.path) !== t.task)
+      say(`${t.path}: its results.json names task ${t.task}, not its task folder`);
     if (!listedNames.has(t.trial ?? folder)) note(t.trial ?? folder, t.task ?? firstSegment(t.path), null);
   }
   for (const [task, ks] of attempts) {
     let max = 0;
     for (const k of ks) max = Math.max(max, k);
-    if (ks.size !== max) say(`${task}: attempts ${[...ks].sort((a, b) => a - b).slice(0, 10).join(", ")}${ks.size > 10 ? ", …" : ""}, not 1..${max}`);
+    if (ks.size !== max)
+      say(
+        `${task}: attempts ${[...ks]
+          .sort((a, b) => a - b)
+          .slice(0, 10)
+          .join(", ")}${ks.size > 10 ? ", …" : ""}, not 1..${max}`,
+      );
   }
-  if (problems > 0) add("TRIAL_NAME_MISMATCH", null, `${plural(problems, "trial name problem")}: ${bad.join(", ")}${problems > 3 ? ` and ${problems - 3} more` : ""}`);
+  if (problems > 0)
+    add(
+      "TRIAL_NAME_MISMATCH",
+      null,
+      `${plural(problems, "trial name problem")}: ${bad.join(", ")}${problems > 3 ? ` and ${problems - 3} more` : ""}`,
+    );
 }

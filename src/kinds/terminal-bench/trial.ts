@@ -11,7 +11,15 @@ import { isPlainObject } from "../../core/json/decode.js";
 import { blankEntry, type BundleEntry, type ScoredBundle } from "../../core/results.js";
 import { check } from "../../core/schema.js";
 import type { TbState, TerminalBenchPart } from "./entry.js";
-import { CLEAN_MODES, fingerprints, isHarnessShape, readJson, trialResultsSchema, trialViewOf, type TrialView } from "./models.js";
+import {
+  CLEAN_MODES,
+  fingerprints,
+  isHarnessShape,
+  readJson,
+  trialResultsSchema,
+  trialViewOf,
+  type TrialView,
+} from "./models.js";
 import { candidates, completeFailure, differences, MAX_PANE_BYTES, sameResults, type Parsed } from "./panes.js";
 import { parseTrialName } from "./recognise.js";
 import { trialIdentity } from "./identity.js";
@@ -51,21 +59,46 @@ export function scoreTerminalBenchTrial(src: BundleSource): TerminalBenchEntry {
   const claim = view?.parserResults;
   const results: ReadonlyMap<string, string> | null = pane.decides
     ? pane.parsed!.results
-    : claim === null || claim === undefined ? null : (pane.parsed?.results ?? new Map(Object.entries(claim)));
+    : claim === null || claim === undefined
+      ? null
+      : (pane.parsed?.results ?? new Map(Object.entries(claim)));
   const pass = results === null ? null : [...results.values()].every((s) => s === "passed");
-  if (pass === true && pane.unreadable) errors.push(finding("PANE_UNREADABLE", PANE, null, "the pane is there but cannot be re-parsed (see the warning), and TB writes none such: the resolved claim it would check earns no credit"));
+  if (pass === true && pane.unreadable)
+    errors.push(
+      finding(
+        "PANE_UNREADABLE",
+        PANE,
+        null,
+        "the pane is there but cannot be re-parsed (see the warning), and TB writes none such: the resolved claim it would check earns no credit",
+      ),
+    );
   const state = stateOf(view, pass);
 
   const flags: Flag[] = [];
   const tests = results === null ? null : testsOf(results, pane.parsed);
   if (pass === true && tests !== null && tests.skipped_as_passed > 0)
-    flags.push({ code: "SKIPPED_AS_PASSED", evidence: `${tests.skipped_as_passed} of ${results!.size} tests passed only as SKIPPED or XFAIL lines in ${PANE}` });
+    flags.push({
+      code: "SKIPPED_AS_PASSED",
+      evidence: `${tests.skipped_as_passed} of ${results!.size} tests passed only as SKIPPED or XFAIL lines in ${PANE}`,
+    });
   if (tests !== null && tests.duplicates > 0)
-    flags.push({ code: "DUPLICATE_TEST_NAME", evidence: `${tests.duplicates} summary line${tests.duplicates === 1 ? " repeats" : "s repeat"} an earlier test name in ${PANE}; TB kept the last status` });
-  if (state === "resolved-with-failure-mode") flags.push({ code: "RESOLVED_WITH_FAILURE_MODE", evidence: `failure_mode ${view!.failureMode}, and every test passed: TB counts it resolved` });
+    flags.push({
+      code: "DUPLICATE_TEST_NAME",
+      evidence: `${tests.duplicates} summary line${tests.duplicates === 1 ? " repeats" : "s repeat"} an earlier test name in ${PANE}; TB kept the last status`,
+    });
+  if (state === "resolved-with-failure-mode")
+    flags.push({
+      code: "RESOLVED_WITH_FAILURE_MODE",
+      evidence: `failure_mode ${view!.failureMode}, and every test passed: TB counts it resolved`,
+    });
 
   const mode = view?.failureMode ?? null;
-  const tokens = view === null || (view.input === null && view.output === null) ? "not-recorded" : view.input === 0 && view.output === 0 ? "reported-none" : "recorded";
+  const tokens =
+    view === null || (view.input === null && view.output === null)
+      ? "not-recorded"
+      : view.input === 0 && view.output === 0
+        ? "reported-none"
+        : "recorded";
   const part: TerminalBenchPart = {
     failure_mode: mode,
     parser: pane.parsed?.parser ?? null,
@@ -77,7 +110,8 @@ export function scoreTerminalBenchTrial(src: BundleSource): TerminalBenchEntry {
   const { identity: _, ...entry } = blankEntry({
     digest: folder.digest(null), // every file of the trial: results.json, commands.txt, panes/, sessions/, agent-logs/
     trial: view?.trialName ?? null,
-    attempt: view?.trialName == null ? null : (parseTrialName(view.trialName, view.taskId ?? undefined)?.attempt ?? null),
+    attempt:
+      view?.trialName == null ? null : (parseTrialName(view.trialName, view.taskId ?? undefined)?.attempt ?? null),
     task: view?.taskId ?? null,
     validity: errors.length === 0 ? "valid" : "invalid",
     errors,
@@ -85,12 +119,27 @@ export function scoreTerminalBenchTrial(src: BundleSource): TerminalBenchEntry {
     pass,
     state,
     rewards: pass === null ? null : { [REWARD_KEY]: pass ? 1 : 0 },
-    reward_source: pass === null ? null : pane.parsed !== null ? `${PANE} (${pane.parsed.parser})` : `${RESULTS} parser_results`,
+    reward_source:
+      pass === null ? null : pane.parsed !== null ? `${PANE} (${pane.parsed.parser})` : `${RESULTS} parser_results`,
     flags,
-    exception: mode === null || CLEAN_MODES.has(mode) ? null : { type: mode, message: MODES[mode] ?? "a failure mode this version does not describe", step: null },
-    claimed: view === null ? null : { rewards: typeof view.isResolved === "boolean" ? { [REWARD_KEY]: view.isResolved ? 1 : 0 } : null, exception: mode === null || CLEAN_MODES.has(mode) ? null : mode },
+    exception:
+      mode === null || CLEAN_MODES.has(mode)
+        ? null
+        : { type: mode, message: MODES[mode] ?? "a failure mode this version does not describe", step: null },
+    claimed:
+      view === null
+        ? null
+        : {
+            rewards: typeof view.isResolved === "boolean" ? { [REWARD_KEY]: view.isResolved ? 1 : 0 } : null,
+            exception: mode === null || CLEAN_MODES.has(mode) ? null : mode,
+          },
     // Rule 10: 0 and 0 is an agent that reports nothing (TB's AgentResult default), not a measured zero.
-    usage: { input_tokens: tokens === "recorded" ? view!.input : null, output_tokens: tokens === "recorded" ? view!.output : null, cache_read_tokens: null, cost_usd: null },
+    usage: {
+      input_tokens: tokens === "recorded" ? view!.input : null,
+      output_tokens: tokens === "recorded" ? view!.output : null,
+      cache_read_tokens: null,
+      cost_usd: null,
+    },
     terminal_bench: part,
   });
   // In the results schema's key order: profile keeps its place in blankEntry's; identity follows terminal_bench.
@@ -116,7 +165,15 @@ function readTrial(folder: EvidenceFolder, errors: Finding[], warnings: Finding[
   if (!bytes) return null;
   const r = readJson(bytes, RESULTS, errors);
   if (!r.ok) {
-    if (r.truncated) warnings.push(finding("RESULT_TRUNCATED", RESULTS, null, "results.json is empty or ends mid-document: a writer killed mid-write; not evidence, the trial is incomplete"));
+    if (r.truncated)
+      warnings.push(
+        finding(
+          "RESULT_TRUNCATED",
+          RESULTS,
+          null,
+          "results.json is empty or ends mid-document: a writer killed mid-write; not evidence, the trial is incomplete",
+        ),
+      );
     return null;
   }
   if (!isPlainObject(r.value)) {
@@ -133,30 +190,59 @@ function checkResolved(v: TrialView, errors: Finding[]): void {
   const pr = v.parserResults;
   const expected = pr === null ? null : Object.values(pr).every((s) => s === "passed");
   if (v.isResolved !== expected) {
-    const shown = pr === null ? "null" : `${Object.values(pr).filter((s) => s === "failed").length} failed of ${Object.keys(pr).length}`;
-    errors.push(finding("RESOLVED_MISMATCH", RESULTS, null, `is_resolved is ${String(v.isResolved)} but parser_results (${shown}) give ${String(expected)}`));
+    const shown =
+      pr === null
+        ? "null"
+        : `${Object.values(pr).filter((s) => s === "failed").length} failed of ${Object.keys(pr).length}`;
+    errors.push(
+      finding(
+        "RESOLVED_MISMATCH",
+        RESULTS,
+        null,
+        `is_resolved is ${String(v.isResolved)} but parser_results (${shown}) give ${String(expected)}`,
+      ),
+    );
   }
   // TB stops before parsing on both (Harness._run_trial): parser_results there cannot be TB's.
   if (pr !== null && (v.failureMode === "test_timeout" || v.failureMode === "parse_error"))
-    errors.push(finding("RESOLVED_MISMATCH", RESULTS, null, `failure_mode ${v.failureMode}, yet parser_results are set: TB leaves them null when it stops there`));
+    errors.push(
+      finding(
+        "RESOLVED_MISMATCH",
+        RESULTS,
+        null,
+        `failure_mode ${v.failureMode}, yet parser_results are set: TB leaves them null when it stops there`,
+      ),
+    );
   if (pr !== null && Object.keys(pr).length === 0 && v.isResolved === true)
-    errors.push(finding("NO_TESTS_PARSED", RESULTS, null, "is_resolved is true with parser_results {}: no test result was parsed, and TB's all() over none is true"));
+    errors.push(
+      finding(
+        "NO_TESTS_PARSED",
+        RESULTS,
+        null,
+        "is_resolved is true with parser_results {}: no test result was parsed, and TB's all() over none is true",
+      ),
+    );
 }
 
 /** Rules 6–8: parser_results against the pane re-parsed as TB parses it. */
 function checkPane(folder: EvidenceFolder, view: TrialView | null, errors: Finding[], warnings: Finding[]): PaneCheck {
   const claim = view?.parserResults;
   const notDerived = (why: string | null, unreadable = false): PaneCheck => {
-    if (why !== null) warnings.push(finding("PANE_NOT_REDERIVED", PANE, null, `${why}: parser_results are not checked against it`));
+    if (why !== null)
+      warnings.push(finding("PANE_NOT_REDERIVED", PANE, null, `${why}: parser_results are not checked against it`));
     return unreadable ? { check: "not-rederived", parsed: null, unreadable } : { check: "not-rederived", parsed: null };
   };
   if (!folder.has(PANE)) {
-    if (claim) warnings.push(finding("PANE_NOT_REDERIVED", PANE, null, "absent: parser_results are not checked against the test output"));
+    if (claim)
+      warnings.push(
+        finding("PANE_NOT_REDERIVED", PANE, null, "absent: parser_results are not checked against the test output"),
+      );
     return { check: "absent", parsed: null };
   }
   const entry = folder.regular(PANE);
   if (entry === null) return notDerived(null, true); // a link or a folder: warned of as such
-  if (entry.size > MAX_PANE_BYTES) return notDerived(`${entry.size} bytes, more than the ${MAX_PANE_BYTES} assay re-parses`, true);
+  if (entry.size > MAX_PANE_BYTES)
+    return notDerived(`${entry.size} bytes, more than the ${MAX_PANE_BYTES} assay re-parses`, true);
   const bytes = folder.read(PANE, MAX_PANE_BYTES);
   if (!bytes) return notDerived(null, true);
   if (!isUtf8(bytes)) return notDerived("not UTF-8, so not the text TB parsed", true);
@@ -169,10 +255,24 @@ function checkPane(folder: EvidenceFolder, view: TrialView | null, errors: Findi
   if (agreeing !== undefined) return { check: "agrees", parsed: agreeing };
   const first = found[0];
   if (first === undefined) {
-    errors.push(finding("PANE_MISMATCH", PANE, null, "parser_results are set, but the pane has no short test summary info header: TB's pytest parser would have raised (parse_error, no verdict)"));
+    errors.push(
+      finding(
+        "PANE_MISMATCH",
+        PANE,
+        null,
+        "parser_results are set, but the pane has no short test summary info header: TB's pytest parser would have raised (parse_error, no verdict)",
+      ),
+    );
     return { check: "differs", parsed: null };
   }
-  errors.push(finding("PANE_MISMATCH", PANE, null, `parser_results differ from the pane re-parsed with TB's ${first.parser} parser: ${differences(claim, first).join("; ")}`));
+  errors.push(
+    finding(
+      "PANE_MISMATCH",
+      PANE,
+      null,
+      `parser_results differ from the pane re-parsed with TB's ${first.parser} parser: ${differences(claim, first).join("; ")}`,
+    ),
+  );
   return { check: "differs", parsed: first };
 }
 
@@ -181,7 +281,14 @@ function harnessContradicted(found: Parsed[], label: string, errors: Finding[]):
   const p = found.find((f) => f.results.size > 0);
   if (p === undefined) return null;
   const failed = [...p.results.values()].filter((s) => s === "failed").length;
-  errors.push(finding("HARNESS_ERROR_CONTRADICTED", PANE, null, `${label}, yet the pane holds ${p.results.size} test results (${p.parser}, ${failed} failed): the tests ran, and TB writes no trial file when its harness raised; the pane decides the verdict`));
+  errors.push(
+    finding(
+      "HARNESS_ERROR_CONTRADICTED",
+      PANE,
+      null,
+      `${label}, yet the pane holds ${p.results.size} test results (${p.parser}, ${failed} failed): the tests ran, and TB writes no trial file when its harness raised; the pane decides the verdict`,
+    ),
+  );
   return { check: "differs", parsed: p, decides: true };
 }
 
@@ -189,30 +296,56 @@ function harnessContradicted(found: Parsed[], label: string, errors: Finding[]):
 function failedWithoutVerdict(text: string, why: string, warnings: Finding[]): PaneCheck | null {
   const p = completeFailure(text);
   if (p === null) return null;
-  warnings.push(finding("PANE_FAILED_NO_VERDICT", PANE, null, `${why}, yet the pane holds pytest's complete summary with a failed test: the tests ran and one failed, so the trial counts unresolved`));
+  warnings.push(
+    finding(
+      "PANE_FAILED_NO_VERDICT",
+      PANE,
+      null,
+      `${why}, yet the pane holds pytest's complete summary with a failed test: the tests ran and one failed, so the trial counts unresolved`,
+    ),
+  );
   return { check: "differs", parsed: p, decides: true };
 }
 
 /** No readable trial file: absent is TB's harness exception (rule 8a); unreadable or cut short, a complete failure still decides (rule 8b). */
 function noTrialFile(present: boolean, text: string, errors: Finding[], warnings: Finding[]): PaneCheck {
-  const decided = present ? failedWithoutVerdict(text, "results.json cannot be read", warnings) : harnessContradicted(candidates(text, null), "no results.json (TB's harness exception)", errors);
+  const decided = present
+    ? failedWithoutVerdict(text, "results.json cannot be read", warnings)
+    : harnessContradicted(candidates(text, null), "no results.json (TB's harness exception)", errors);
   return decided ?? { check: "not-rederived", parsed: null };
 }
 
 /** TB recorded no parser_results: the pane must hold nothing a parser would read, unless the tests timed out (TB stops before parsing). */
 function noClaim(view: TrialView, found: Parsed[], text: string, errors: Finding[], warnings: Finding[]): PaneCheck {
   const decided = isHarnessShape(view)
-    ? harnessContradicted(found, "results.json is TB's entry for a harness exception (unknown_agent_error, no verdict)", errors)
+    ? harnessContradicted(
+        found,
+        "results.json is TB's entry for a harness exception (unknown_agent_error, no verdict)",
+        errors,
+      )
     : failedWithoutVerdict(text, `no verdict (failure_mode ${String(view.failureMode)})`, warnings);
   if (decided !== null) return decided;
   const tests = found.reduce((n, p) => n + p.results.size, 0);
   if (view.failureMode === "test_timeout") {
-    if (found.length > 0) warnings.push(finding("PANE_PARTIAL_SUMMARY", PANE, null, `the tests timed out, and TB parsed nothing; the pane holds ${tests} test result${tests === 1 ? "" : "s"} (${found[0]!.parser}), not counted`));
+    if (found.length > 0)
+      warnings.push(
+        finding(
+          "PANE_PARTIAL_SUMMARY",
+          PANE,
+          null,
+          `the tests timed out, and TB parsed nothing; the pane holds ${tests} test result${tests === 1 ? "" : "s"} (${found[0]!.parser}), not counted`,
+        ),
+      );
     return { check: "ignored", parsed: null };
   }
   if (found.length === 0) return { check: "agrees", parsed: null };
   warnings.push(
-    finding("PANE_NOT_REDERIVED", PANE, null, `parser_results are null (failure_mode ${String(view.failureMode)}) but the pane holds ${found[0]!.parser} results: the task's parser may be one whose format is absent (the run does not record which)`),
+    finding(
+      "PANE_NOT_REDERIVED",
+      PANE,
+      null,
+      `parser_results are null (failure_mode ${String(view.failureMode)}) but the pane holds ${found[0]!.parser} results: the task's parser may be one whose format is absent (the run does not record which)`,
+    ),
   );
   return { check: "not-rederived", parsed: null };
 }
@@ -220,7 +353,12 @@ function noClaim(view: TrialView, found: Parsed[], text: string, errors: Finding
 function testsOf(results: ReadonlyMap<string, string>, parsed: Parsed | null): NonNullable<TerminalBenchPart["tests"]> {
   let passed = 0;
   for (const s of results.values()) if (s === "passed") passed++;
-  return { passed, failed: results.size - passed, skipped_as_passed: parsed?.skippedAsPassed ?? 0, duplicates: parsed?.duplicates ?? 0 };
+  return {
+    passed,
+    failed: results.size - passed,
+    skipped_as_passed: parsed?.skippedAsPassed ?? 0,
+    duplicates: parsed?.duplicates ?? 0,
+  };
 }
 
 /** Rule 3: one state per trial, from the verdict and TB's failure mode. */

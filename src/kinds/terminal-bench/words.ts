@@ -13,7 +13,8 @@ export const terminalBenchWords: Words = {
   claims: "Terminal-Bench says",
   claimFrom: "Terminal-Bench's results.json",
   ...TRIAL_COUNTS,
-  headline: "Terminal-Bench: resolved = trials whose every test passed, re-derived from the pane, over trials with a verdict; Terminal-Bench's own accuracy counts trials without one as unresolved",
+  headline:
+    "Terminal-Bench: resolved = trials whose every test passed, re-derived from the pane, over trials with a verdict; Terminal-Bench's own accuracy counts trials without one as unresolved",
   errorsRule: (errors) =>
     errors === "zero"
       ? "Terminal-Bench trials without a verdict (test timeout, parse error, harness error) count as unresolved (--errors zero), as Terminal-Bench counts them"

@@ -33,7 +33,8 @@ const signed = (v: number) => `${signOf(v)}${number(Math.abs(v))}`;
 /** A side's value, with what it is made of: a Harbor task's trials, and the 0s no score earned. */
 function valueText(s: UnitSide | null): string {
   if (s === null) return "—";
-  if (s.trials > 1) return `${number(s.value)} (mean of ${s.trials} trials${s.zeroed > 0 ? `, ${s.zeroed} counted 0 without a valid score` : ""})`;
+  if (s.trials > 1)
+    return `${number(s.value)} (mean of ${s.trials} trials${s.zeroed > 0 ? `, ${s.zeroed} counted 0 without a valid score` : ""})`;
   return `${number(s.value)}${s.zeroed > 0 ? " (counted 0 without a valid score)" : ""}`;
 }
 
@@ -51,12 +52,16 @@ const changeText = (c: UnitChange) => (c.change === "moved" ? `moved ${signed(c.
 function changeSummary(changes: readonly UnitChange[]): string {
   const counts = new Map<UnitChange["change"], number>();
   for (const c of changes) counts.set(c.change, (counts.get(c.change) ?? 0) + 1);
-  return (Object.keys(LABELS) as UnitChange["change"][]).flatMap((k) => (counts.has(k) ? [`${counts.get(k)} ${LABELS[k]}`] : [])).join(", ");
+  return (Object.keys(LABELS) as UnitChange["change"][])
+    .flatMap((k) => (counts.has(k) ? [`${counts.get(k)} ${LABELS[k]}`] : []))
+    .join(", ");
 }
 
 /** The headline metrics that list changes, with their unit. */
 const listed = (e: ExperimentComparison) =>
-  e.metrics.flatMap((m) => (m.changes === null || m.paired === null ? [] : [{ metric: m.metric, unit: m.paired.unit, changes: m.changes }]));
+  e.metrics.flatMap((m) =>
+    m.changes === null || m.paired === null ? [] : [{ metric: m.metric, unit: m.paired.unit, changes: m.changes }],
+  );
 const changed = (e: ExperimentComparison) => listed(e).filter((m) => m.changes.length > 0);
 
 /** The headline metrics where no unit changed, said once per experiment (a Harbor job may have many reward keys); null: none. */
@@ -67,7 +72,8 @@ function unchangedLine(e: ExperimentComparison): string | null {
   return `nothing changed, by ${units}, in ${same.map((m) => metricName(m.metric)).join(", ")}: every ${units} both runs count has the same value, and neither counts one the other does not`;
 }
 
-const more = (n: number, unit: Unit) => (n > 0 ? `and ${plural(n, `more changed ${unit}`)} (complete in --format json)` : null);
+const more = (n: number, unit: Unit) =>
+  n > 0 ? `and ${plural(n, `more changed ${unit}`)} (complete in --format json)` : null;
 
 /** The table's lines: per headline metric, a count by kind and the first CHANGES_SHOWN changes with each side's value and evidence. */
 export function* changesTable(e: ExperimentComparison): Generator<string> {
@@ -117,8 +123,12 @@ export function* changesHtml(e: ExperimentComparison): Generator<string> {
 
 const cell = (v: number | null) => (v === null ? "—" : number(v));
 /** A matrix row's unit, marked where its values are of different tasks. */
-const rowName = (r: UnitMatrix["rows"][number]) => (r.same_task ? r.unit : `${r.unit} (task_checksum differs between runs: not one task)`);
-const notShown = (m: UnitMatrix, unit: Unit) => (m.total > m.rows.length ? `${plural(m.total - m.rows.length, `more ${unit}`)} not shown (those whose values differ least)` : null);
+const rowName = (r: UnitMatrix["rows"][number]) =>
+  r.same_task ? r.unit : `${r.unit} (task_checksum differs between runs: not one task)`;
+const notShown = (m: UnitMatrix, unit: Unit) =>
+  m.total > m.rows.length
+    ? `${plural(m.total - m.rows.length, `more ${unit}`)} not shown (those whose values differ least)`
+    : null;
 
 /** A unit × run matrix (many runs) in Markdown: a row per unit, a column per run; — where a run does not count the unit. */
 export function* matrixMarkdown(m: UnitMatrix, unit: Unit): Generator<string> {
@@ -131,7 +141,8 @@ export function* matrixMarkdown(m: UnitMatrix, unit: Unit): Generator<string> {
 /** A unit × run matrix (many runs) as an HTML table: a row per unit, a column per run; — where a run does not count the unit. */
 export function* matrixHtml(m: UnitMatrix, unit: Unit): Generator<string> {
   yield `<table><thead><tr><th>${unit}</th>${m.labels.map((l) => `<th>${h(l)}</th>`).join("")}</tr></thead><tbody>\n`;
-  for (const r of m.rows) yield `<tr><td>${h(rowName(r))}</td>${r.values.map((v) => `<td class="n">${cell(v)}</td>`).join("")}</tr>\n`;
+  for (const r of m.rows)
+    yield `<tr><td>${h(rowName(r))}</td>${r.values.map((v) => `<td class="n">${cell(v)}</td>`).join("")}</tr>\n`;
   yield "</tbody></table>\n";
   const rest = notShown(m, unit);
   if (rest !== null) yield `<p>${h(rest)}.</p>\n`;

@@ -2,14 +2,45 @@
 // so to the browser too), every name and note escaped. Two runs: a table of differences with their
 // intervals and each headline metric's paired difference. Several: per ranking a forest plot of
 // the runs' intervals (inline SVG, drawn here: the page runs nothing) and the matrix of pairs.
-import type { Comparison, ExperimentComparison, RankedExperiment, Ranking, RankingDocument } from "../../core/compare/schema.js";
+import type {
+  Comparison,
+  ExperimentComparison,
+  RankedExperiment,
+  Ranking,
+  RankingDocument,
+} from "../../core/compare/schema.js";
 import { uncomparedPairs } from "../../core/compare/compare.js";
 import { uncompared } from "../../core/compare/rank.js";
 import { terminalText } from "../../core/text.js";
 import { esc } from "../html/escape.js";
 import { trendHtml } from "./trend.js";
 import { changesHtml, HTML_ROWS, matrixHtml } from "./changes.js";
-import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, MATCH_WORDS, who, startedText, memberOf, duplicatesLine, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
+import {
+  capped,
+  difference,
+  differenceMethods,
+  figure,
+  interval,
+  headlineLine,
+  mcnemarLine,
+  metricName,
+  pairedLine,
+  pairedMethod,
+  rankedFigure,
+  rankedName,
+  rankedPair,
+  rankedUsageRows,
+  rankingWords,
+  USAGE_HEAD,
+  MATCH_WORDS,
+  who,
+  startedText,
+  memberOf,
+  duplicatesLine,
+  usageRows,
+  USAGE_NOTE,
+  withoutInterval,
+} from "./shared.js";
 
 /** Text as HTML shows it literally: hidden characters (controls, bidi overrides) escaped as on a terminal, markup as entities. */
 export const h = (s: string): string => esc(terminalText(s));
@@ -29,12 +60,14 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   for (const m of e.metrics)
     yield `<tr><td>${h(metricName(m.metric))}</td><td class="n">${h(figure(m.base))}</td><td class="n">${h(figure(m.head))}</td><td class="n">${h(difference(m))}</td><td>${h(interval(m))}</td><td>${m.regression ? '<span class="reg">regression</span>' : ""}</td></tr>\n`;
   const spend = usageRows(e);
-  for (const [what, b, hd] of spend) yield `<tr><td>${what}</td><td class="n">${h(b)}</td><td class="n">${h(hd)}</td><td></td><td></td><td></td></tr>\n`;
+  for (const [what, b, hd] of spend)
+    yield `<tr><td>${what}</td><td class="n">${h(b)}</td><td class="n">${h(hd)}</td><td></td><td></td><td></td></tr>\n`;
   yield "</tbody></table>\n";
   if (spend.length > 0) yield `<p>${h(USAGE_NOTE)}.</p>\n`;
   const methods = differenceMethods(e);
   if (methods !== null) yield `<p>${h(methods)}.</p>\n`;
-  for (const [note, metrics] of withoutInterval(e)) yield `<p>No interval for ${metrics.map((m) => h(metricName(m))).join(", ")}: ${h(note)}.</p>\n`;
+  for (const [note, metrics] of withoutInterval(e))
+    yield `<p>No interval for ${metrics.map((m) => h(metricName(m))).join(", ")}: ${h(note)}.</p>\n`;
   const method = pairedMethod(e);
   if (method !== null) yield `<p>Paired (${h(method)}):</p>\n<ul>\n`;
   for (const m of e.metrics) {
@@ -45,7 +78,10 @@ function* experiment(e: ExperimentComparison): Generator<string> {
     if (headline !== null) yield `<br>${h(headline)}`;
     if (p.mcnemar !== null) {
       yield `<br>${h(mcnemarLine(p.mcnemar, p))}`;
-      for (const [label, list] of [["pass → fail", p.mcnemar.flipped.pass_to_fail], ["fail → pass", p.mcnemar.flipped.fail_to_pass]] as const) {
+      for (const [label, list] of [
+        ["pass → fail", p.mcnemar.flipped.pass_to_fail],
+        ["fail → pass", p.mcnemar.flipped.fail_to_pass],
+      ] as const) {
         if (list.length === 0) continue;
         const c = capped(list);
         yield `<br>${label}: ${c.shown.map(h).join(", ")}${c.more > 0 ? ` and ${c.more} more (the JSON lists all)` : ""}`;
@@ -73,16 +109,27 @@ const HEAD = `<!doctype html>\n<html lang="en"><head><meta charset="utf-8">\n<me
  */
 function forest(r: Ranking): string {
   const [left, width, row] = [240, 360, 22];
-  const ends = r.runs.flatMap((run) => [run.value ?? 0, run.headline.value ?? 0, run.interval?.lo ?? 0, run.interval?.hi ?? 0]);
+  const ends = r.runs.flatMap((run) => [
+    run.value ?? 0,
+    run.headline.value ?? 0,
+    run.interval?.lo ?? 0,
+    run.interval?.hi ?? 0,
+  ]);
   const [lo, hi] = [Math.min(0, ...ends), Math.max(1, ...ends)];
   const x = (v: number) => (left + ((v - lo) / (hi - lo)) * width).toFixed(1);
   const height = row * r.runs.length + 30;
   const rows = r.runs.map((run, i) => {
     const y = 14 + i * row;
-    const ci = run.interval === null ? "" : `<line class="ci" x1="${x(run.interval.lo)}" x2="${x(run.interval.hi)}" y1="${y}" y2="${y}"/>`;
+    const ci =
+      run.interval === null
+        ? ""
+        : `<line class="ci" x1="${x(run.interval.lo)}" x2="${x(run.interval.hi)}" y1="${y}" y2="${y}"/>`;
     const pt = run.headline.value === null ? "" : `<circle class="pt" cx="${x(run.headline.value)}" cy="${y}" r="4"/>`;
     const cx = run.value === null ? 0 : Number(x(run.value));
-    const rk = run.value === null ? "" : `<polygon class="rk" points="${cx},${y - 6} ${cx + 5},${y} ${cx},${y + 6} ${cx - 5},${y}"/>`;
+    const rk =
+      run.value === null
+        ? ""
+        : `<polygon class="rk" points="${cx},${y - 6} ${cx + 5},${y} ${cx},${y + 6} ${cx - 5},${y}"/>`;
     const label = run.run.length > 36 ? `…${run.run.slice(-35)}` : run.run;
     return `<text x="0" y="${y + 4}">${h(`${run.group ?? "—"}  ${label}`)}</text>${ci}${pt}${rk}`;
   });
@@ -106,7 +153,8 @@ function* matrix(e: RankedExperiment): Generator<string> {
     return `${h(f.diff)}<br><small>${h(f.test)}, p (Holm) ${h(f.holm)}</small>`;
   };
   yield `<table><thead><tr><th>row − column (${h(rankedName(e))})</th>${runs.map((r) => `<th>${h(r)}</th>`).join("")}</tr></thead><tbody>\n`;
-  for (const row of runs) yield `<tr><th>${h(row)}</th>${runs.map((col) => `<td class="n">${row === col ? "" : cell(row, col)}</td>`).join("")}</tr>\n`;
+  for (const row of runs)
+    yield `<tr><th>${h(row)}</th>${runs.map((col) => `<td class="n">${row === col ? "" : cell(row, col)}</td>`).join("")}</tr>\n`;
   yield "</tbody></table>\n";
 }
 
@@ -117,7 +165,8 @@ function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<stri
   yield `<p>${[MATCH_WORDS[e.match], ...rankingWords(e), ...(dupes === null ? [] : [dupes])].map((w) => `${h(w)}.`).join("<br>")}</p>\n`;
   yield forest(r);
   yield `<table><thead><tr><th>group</th><th>run</th><th>agent / model</th><th>started</th><th>${h(rankedName(e))}</th><th>headline</th><th>headline 95% interval</th></tr></thead><tbody>\n`;
-  for (const x of r.runs) yield `<tr><td class="n">${x.group ?? "—"}</td><td>${h(x.run)}</td><td>${h(who(memberOf(e, x.run)))}</td><td>${h(startedText(memberOf(e, x.run)))}</td><td class="n">${h(rankedFigure(x).value)}</td><td class="n">${h(rankedFigure(x).headline)}</td><td>${h(rankedFigure(x).interval)}</td></tr>\n`;
+  for (const x of r.runs)
+    yield `<tr><td class="n">${x.group ?? "—"}</td><td>${h(x.run)}</td><td>${h(who(memberOf(e, x.run)))}</td><td>${h(startedText(memberOf(e, x.run)))}</td><td class="n">${h(rankedFigure(x).value)}</td><td class="n">${h(rankedFigure(x).headline)}</td><td>${h(rankedFigure(x).interval)}</td></tr>\n`;
   yield "</tbody></table>\n";
   yield* matrix(e);
   if (e.matrix.rows.length > 0) yield* matrixHtml({ ...e.matrix, rows: e.matrix.rows.slice(0, HTML_ROWS) }, e.unit);
@@ -126,7 +175,8 @@ function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<stri
   const spend = rankedUsageRows(e, before);
   if (spend.length > 0) {
     yield `<table><thead><tr>${USAGE_HEAD.map((c) => `<th>${c}</th>`).join("")}</tr></thead><tbody>\n`;
-    for (const [run, ...rest] of spend) yield `<tr><td>${h(run)}</td>${rest.map((c) => `<td class="n">${h(c)}</td>`).join("")}</tr>\n`;
+    for (const [run, ...rest] of spend)
+      yield `<tr><td>${h(run)}</td>${rest.map((c) => `<td class="n">${h(c)}</td>`).join("")}</tr>\n`;
     yield `</tbody></table>\n<p>${h(USAGE_NOTE)}.</p>\n`;
   }
   yield "</section>\n";
@@ -137,19 +187,23 @@ function* rankingDocument(doc: RankingDocument): Generator<string> {
   yield `${HEAD}<title>assay compare: ${h(what)}</title>\n<style>${STYLE}</style></head><body>\n`;
   yield `<h1>assay compare</h1>\n<p>${h(what)}, R1 ${doc.runs.length === 1 ? "each group's first" : h(doc.runs[0]!.file)}, scoring version ${doc.runs[0]!.scoring_version}</p>\n`;
   const nothing = uncompared(doc);
-  if (nothing.length > 0) yield `<p class="reg">Nothing compared (--fail-on regression fails): ${nothing.map(h).join("; ")}</p>\n`;
+  if (nothing.length > 0)
+    yield `<p class="reg">Nothing compared (--fail-on regression fails): ${nothing.map(h).join("; ")}</p>\n`;
   if (doc.experiments.length > 0)
     yield doc.regressions.length === 0
-      ? '<p class="ok">No regression: no run significantly below its group\'s R1 after Holm\'s adjustment.</p>\n'
+      ? "<p class=\"ok\">No regression: no run significantly below its group's R1 after Holm's adjustment.</p>\n"
       : `<p class="reg">${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${h(r.run)} ${h(r.experiment)} ${h(metricName(r.metric))}`).join(", ")}</p>\n`;
   for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
   for (const u of doc.unscored) {
     yield `<section><h2>${h(u.experiment)}: not ranked</h2>\n<p>${h(MATCH_WORDS[u.match])}; ${h(u.reason)}.</p>\n<table><thead><tr><th>run</th><th>agent / model</th><th>started</th></tr></thead><tbody>\n`;
-    for (const m of u.members) yield `<tr><td>${h(m.run)}</td><td>${h(who(m.identity))}</td><td>${h(startedText(m.identity))}</td></tr>\n`;
+    for (const m of u.members)
+      yield `<tr><td>${h(m.run)}</td><td>${h(who(m.identity))}</td><td>${h(startedText(m.identity))}</td></tr>\n`;
     yield "</tbody></table></section>\n";
   }
-  if (doc.single.length > 0) yield `<p>${doc.runs.length === 1 ? "Alone in its group" : "In one run only"} (not ranked): ${doc.single.map(h).join(", ")}</p>\n`;
-  if (doc.unranked.length > 0) yield `<p>Held but without a figure (not ranked): ${doc.unranked.map((u) => h(`${u.run}: ${u.experiment} ${u.metric}`)).join(", ")}</p>\n`;
+  if (doc.single.length > 0)
+    yield `<p>${doc.runs.length === 1 ? "Alone in its group" : "In one run only"} (not ranked): ${doc.single.map(h).join(", ")}</p>\n`;
+  if (doc.unranked.length > 0)
+    yield `<p>Held but without a figure (not ranked): ${doc.unranked.map((u) => h(`${u.run}: ${u.experiment} ${u.metric}`)).join(", ")}</p>\n`;
   for (const n of doc.notes) yield `<p><em>${h(n)}</em></p>\n`;
   yield "</body></html>\n";
 }
@@ -159,7 +213,8 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   yield `${HEAD}<title>assay compare: ${h(doc.base.file)} → ${h(doc.head.file)}</title>\n<style>${STYLE}</style></head><body>\n`;
   yield `<h1>assay compare</h1>\n<p>BASE ${h(doc.base.file)} (assay ${h(doc.base.tool_version)}) → HEAD ${h(doc.head.file)} (assay ${h(doc.head.tool_version)}), scoring version ${doc.base.scoring_version}</p>\n`;
   const nothing = uncomparedPairs(doc);
-  if (nothing.length > 0) yield `<p class="reg">Nothing compared (--fail-on regression fails): ${nothing.map(h).join("; ")}</p>\n`;
+  if (nothing.length > 0)
+    yield `<p class="reg">Nothing compared (--fail-on regression fails): ${nothing.map(h).join("; ")}</p>\n`;
   if (doc.experiments.length > 0)
     yield doc.regressions.length === 0
       ? '<p class="ok">No regression: no figure dropped beyond chance (the paired test where units pair, else the unpaired 95% interval).</p>\n'
@@ -167,7 +222,8 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   for (const e of doc.experiments) yield* experiment(e);
   if (doc.only_base.length > 0) yield `<p>Only in BASE (not compared): ${doc.only_base.map(h).join(", ")}</p>\n`;
   if (doc.only_head.length > 0) yield `<p>Only in HEAD (not compared): ${doc.only_head.map(h).join(", ")}</p>\n`;
-  for (const a of doc.ambiguous) yield `<p>Ambiguous by ${a.by} (not guessed, not compared): ${h(a.key)}: BASE ${a.base.map(h).join(", ")}; HEAD ${a.head.map(h).join(", ")}.</p>\n`;
+  for (const a of doc.ambiguous)
+    yield `<p>Ambiguous by ${a.by} (not guessed, not compared): ${h(a.key)}: BASE ${a.base.map(h).join(", ")}; HEAD ${a.head.map(h).join(", ")}.</p>\n`;
   for (const n of doc.notes) yield `<p><em>${h(n)}</em></p>\n`;
   yield "</body></html>\n";
 }

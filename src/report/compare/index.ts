@@ -5,5 +5,8 @@ import * as json from "./json.js";
 import * as md from "./md.js";
 import * as table from "./table.js";
 
-export const COMPARE_FORMATS = { table, json, md, html } satisfies Record<string, { render(doc: Comparison | RankingDocument): Iterable<string> }>;
+export const COMPARE_FORMATS = { table, json, md, html } satisfies Record<
+  string,
+  { render(doc: Comparison | RankingDocument): Iterable<string> }
+>;
 export type CompareFormat = keyof typeof COMPARE_FORMATS;

@@ -1,6 +1,12 @@
 // What every text format of a comparison shows the same way: numbers, differences, intervals.
 
-import type { ExperimentComparison, MetricComparison, PairedComparison, RankedExperiment, Ranking } from "../../core/compare/schema.js";
+import type {
+  ExperimentComparison,
+  MetricComparison,
+  PairedComparison,
+  RankedExperiment,
+  Ranking,
+} from "../../core/compare/schema.js";
 import { whoOf } from "../overview.js";
 import { dollars, tokens } from "../usage.js";
 import { plural, terminalText } from "../../core/text.js";
@@ -43,7 +49,9 @@ export function difference(m: MetricComparison): string {
 /** The 95% interval in percentage points ("—" without one: withoutInterval says why); † marks a cluster-robust one. */
 export function interval(m: MetricComparison): string {
   if (m.interval95 === null) return "—";
-  const [lo, hi] = isProportion(m) ? [`${signed(m.interval95[0] * 100, 1)}`, `${signed(m.interval95[1] * 100, 1)}`] : [signed(m.interval95[0], 4), signed(m.interval95[1], 4)];
+  const [lo, hi] = isProportion(m)
+    ? [`${signed(m.interval95[0] * 100, 1)}`, `${signed(m.interval95[1] * 100, 1)}`]
+    : [signed(m.interval95[0], 4), signed(m.interval95[1], 4)];
   return `[${lo}, ${hi}]${isProportion(m) ? " pts" : ""}${m.interval_method === "cluster-t" ? " †" : ""}`;
 }
 
@@ -52,16 +60,24 @@ export function differenceMethods(e: ExperimentComparison): string | null {
   const used = new Set(e.metrics.map((m) => m.interval_method));
   const parts = [
     ...(used.has("newcombe") ? ["Newcombe's for two proportions of independent trials"] : []),
-    ...(used.has("cluster-t") ? ["† where a side's trials repeat tasks, the difference of two cluster-robust means (t over the fewer clusters − 1)"] : []),
+    ...(used.has("cluster-t")
+      ? [
+          "† where a side's trials repeat tasks, the difference of two cluster-robust means (t over the fewer clusters − 1)",
+        ]
+      : []),
   ];
-  return parts.length === 0 ? null : `95% intervals of HEAD − BASE, the runs taken as independent samples: ${parts.join("; ")}`;
+  return parts.length === 0
+    ? null
+    : `95% intervals of HEAD − BASE, the runs taken as independent samples: ${parts.join("; ")}`;
 }
 
 /** A metric's name for people: `pass_hat_k/2` as pass^2, `…/pass_at_k/2` as pass@2. */
-export const metricName = (name: string): string => name.replace(/(^|\/)pass_hat_k\/(\d+)$/, "$1pass^$2").replace(/\/pass_at_k\/(\d+)$/, "/pass@$1");
+export const metricName = (name: string): string =>
+  name.replace(/(^|\/)pass_hat_k\/(\d+)$/, "$1pass^$2").replace(/\/pass_at_k\/(\d+)$/, "/pass@$1");
 
 /** A p-value as people read it (below 1e-300: the floor core/stats/binomial.ts gives a tail a double cannot hold). */
-export const pValue = (p: number | null): string => (p === null ? "= —" : p < 1e-300 ? "< 1e-300" : `= ${p < 1e-4 ? p.toExponential(1) : p.toFixed(4)}`);
+export const pValue = (p: number | null): string =>
+  p === null ? "= —" : p < 1e-300 ? "< 1e-300" : `= ${p < 1e-4 ? p.toExponential(1) : p.toFixed(4)}`;
 
 /** A difference of proportions in percentage points, to a tenth. */
 export const points = (v: number) => `${signed(v * 100, 1)} pts`;
@@ -69,16 +85,25 @@ export const points = (v: number) => `${signed(v * 100, 1)} pts`;
 /** The paired figure, named once per experiment (§13.7: one estimand, the one compared and tested). */
 export const pairedMethod = (e: ExperimentComparison): string | null => {
   const units = [...new Set(e.metrics.flatMap((m) => (m.paired === null ? [] : [m.paired.unit])))];
-  return units.length === 0 ? null : `the figure compared and tested: the mean of HEAD − BASE over the ${units.map((u) => `${u}s`).join(" and ")} both runs count`;
+  return units.length === 0
+    ? null
+    : `the figure compared and tested: the mean of HEAD − BASE over the ${units.map((u) => `${u}s`).join(" and ")} both runs count`;
 };
 
 /** What a cluster of pairing units is: trials repeat a task; samples share a cluster key's value. */
 const clusterNoun = (unit: PairedComparison["unit"]) => (unit === "sample" ? "cluster" : "task");
 
-const TESTS: Record<PairedComparison["test"], string> = { "paired-t": "paired t", "cluster-paired-t": "cluster-paired t", mcnemar: "exact McNemar", sign: "exact sign test", none: "no test" };
+const TESTS: Record<PairedComparison["test"], string> = {
+  "paired-t": "paired t",
+  "cluster-paired-t": "cluster-paired t",
+  mcnemar: "exact McNemar",
+  sign: "exact sign test",
+  none: "no test",
+};
 
 /** mde80 as people read it: approximate, since it takes the observed spread as the true one (§13.7). */
-const mdeText = (mde: number) => `; it cannot see differences smaller than about ${(mde * 100).toFixed(1)} pts (mde80, approximate: it takes the observed spread as the true one)`;
+const mdeText = (mde: number) =>
+  `; it cannot see differences smaller than about ${(mde * 100).toFixed(1)} pts (mde80, approximate: it takes the observed spread as the true one)`;
 
 /**
  * One metric's paired difference: "mean over N paired units", HEAD − BASE, its interval with the
@@ -89,8 +114,12 @@ export function pairedLine(p: PairedComparison): string {
   const over = `mean over ${plural(p.pairs, `paired ${p.unit}`)}`;
   const diff = `${over}: HEAD − BASE ${points(p.mean_diff)}`;
   // No interval: the reason says why (and, for the sign test, its p); McNemar may still decide.
-  if (p.interval === null) return `${diff} (${p.reason})${p.test === "mcnemar" ? `; exact McNemar p ${pValue(p.p)} decides` : ""}`;
-  const by = p.interval.method === "cluster-paired-t" ? `cluster-paired t over ${plural(p.clusters ?? 0, clusterNoun(p.unit))}` : "paired t";
+  if (p.interval === null)
+    return `${diff} (${p.reason})${p.test === "mcnemar" ? `; exact McNemar p ${pValue(p.p)} decides` : ""}`;
+  const by =
+    p.interval.method === "cluster-paired-t"
+      ? `cluster-paired t over ${plural(p.clusters ?? 0, clusterNoun(p.unit))}`
+      : "paired t";
   const range = `95% interval [${signed(p.interval.lo * 100, 1)}, ${signed(p.interval.hi * 100, 1)}] pts (${by})`;
   return `${diff}, ${range}; ${TESTS[p.test]} p ${pValue(p.p)} decides${p.mde80 === null ? "" : mdeText(p.mde80)}`;
 }
@@ -111,22 +140,31 @@ export function headlineLine(m: MetricComparison): string | null {
 }
 
 /** McNemar's exact test of the flipped units; where units repeat a task it is shown, not deciding (§13.7). */
-export const mcnemarLine = (m: NonNullable<PairedComparison["mcnemar"]>, p: Pick<PairedComparison, "test" | "clusters">): string =>
+export const mcnemarLine = (
+  m: NonNullable<PairedComparison["mcnemar"]>,
+  p: Pick<PairedComparison, "test" | "clusters">,
+): string =>
   `${m.both_pass} pass on both, ${m.both_fail} fail on both, ${m.pass_to_fail} pass→fail, ${m.fail_to_pass} fail→pass; exact McNemar p ${pValue(m.p)}${notDeciding(p)}`;
 
 /** Why McNemar's p, shown, is not the test that decides. */
 const notDeciding = (p: Pick<PairedComparison, "test" | "clusters">): string =>
-  p.test === "mcnemar" ? ""
-  : p.clusters === null ? " (not deciding: a single pair holds no information)"
-  : p.test === "none" ? " (not deciding: every unit is in one task, and no test decides from a single task)"
-  : " (not deciding: the units repeat tasks, so the cluster-paired test decides)";
+  p.test === "mcnemar"
+    ? ""
+    : p.clusters === null
+      ? " (not deciding: a single pair holds no information)"
+      : p.test === "none"
+        ? " (not deciding: every unit is in one task, and no test decides from a single task)"
+        : " (not deciding: the units repeat tasks, so the cluster-paired test decides)";
 
 /** A ranked run's ranked figure, and its own headline with the headline's interval, in percent. */
 export function rankedFigure(r: Ranking["runs"][number]): { value: string; headline: string; interval: string } {
   return {
     value: r.value === null ? "—" : pct(r.value),
     headline: r.headline.value === null ? "—" : pct(r.headline.value),
-    interval: r.interval === null ? `— (${r.interval_reason ?? "no interval"})` : `[${pct(r.interval.lo)}, ${pct(r.interval.hi)}] ${r.interval.method}`,
+    interval:
+      r.interval === null
+        ? `— (${r.interval_reason ?? "no interval"})`
+        : `[${pct(r.interval.lo)}, ${pct(r.interval.hi)}] ${r.interval.method}`,
   };
 }
 
@@ -148,7 +186,10 @@ export const rankedPair = (p: Ranking["pairs"][number]): { diff: string; test: s
 });
 
 /** The ranked figure, named: "mean over 8 paired tasks". */
-export const rankedName = (e: RankedExperiment): string => (e.ranking.reason !== null ? "ranked figure" : `mean over ${e.ranking.units} paired ${e.unit}${e.ranking.units === 1 ? "" : "s"}`);
+export const rankedName = (e: RankedExperiment): string =>
+  e.ranking.reason !== null
+    ? "ranked figure"
+    : `mean over ${e.ranking.units} paired ${e.unit}${e.ranking.units === 1 ? "" : "s"}`;
 
 /** What a ranking orders by and what its groups say (§13.7: never that runs are the same). */
 export function rankingWords(e: RankedExperiment): string[] {
@@ -162,12 +203,16 @@ export function rankingWords(e: RankedExperiment): string[] {
 }
 
 /** The first FLIPPED_SHOWN of a list, and how many more the JSON holds. */
-export const capped = (xs: readonly string[]): { shown: readonly string[]; more: number } => ({ shown: xs.slice(0, FLIPPED_SHOWN), more: Math.max(0, xs.length - FLIPPED_SHOWN) });
+export const capped = (xs: readonly string[]): { shown: readonly string[]; more: number } => ({
+  shown: xs.slice(0, FLIPPED_SHOWN),
+  more: Math.max(0, xs.length - FLIPPED_SHOWN),
+});
 
 /** The metrics without an interval, grouped by why. */
 export function withoutInterval(e: ExperimentComparison): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const m of e.metrics) if (m.interval95 === null && m.note !== null) out.set(m.note, [...(out.get(m.note) ?? []), m.metric]);
+  for (const m of e.metrics)
+    if (m.interval95 === null && m.note !== null) out.set(m.note, [...(out.get(m.note) ?? []), m.metric]);
   return out;
 }
 
@@ -202,9 +247,19 @@ export function usageRows(e: ExperimentComparison): [string, string, string][] {
  * ranking's order; none when no run records usage, or when the ranking `before` (a Harbor job's
  * other reward key) already showed this experiment's.
  */
-export function rankedUsageRows(e: RankedExperiment, before?: RankedExperiment): [string, string, string, string, string][] {
-  if (e.usage.every((r) => r.usage === null) || (before?.experiment === e.experiment && before.profile === e.profile)) return [];
-  return e.usage.map((r) => [r.run, money(r.usage?.spent.cost_usd), money(r.usage?.counted.cost_usd), money(r.usage?.cost_per_success), spentTokens(r.usage)]);
+export function rankedUsageRows(
+  e: RankedExperiment,
+  before?: RankedExperiment,
+): [string, string, string, string, string][] {
+  if (e.usage.every((r) => r.usage === null) || (before?.experiment === e.experiment && before.profile === e.profile))
+    return [];
+  return e.usage.map((r) => [
+    r.run,
+    money(r.usage?.spent.cost_usd),
+    money(r.usage?.counted.cost_usd),
+    money(r.usage?.cost_per_success),
+    spentTokens(r.usage),
+  ]);
 }
 export const USAGE_HEAD = ["run", "cost spent", "cost counted", "cost per success", "tokens spent"];
 
@@ -213,7 +268,8 @@ type IdentityOf = RankedExperiment["members"][number]["identity"];
 export const who = (id: IdentityOf): string => whoOf(id, (xs) => (xs.length === 0 ? null : xs.join(", "))) || "—";
 
 /** When a run started, as recorded (a local time says so: it has no zone). */
-export const startedText = (id: IdentityOf): string => (id?.started_at == null ? "—" : `${id.started_at}${id.clock === "local" ? " (local time)" : ""}`);
+export const startedText = (id: IdentityOf): string =>
+  id?.started_at == null ? "—" : `${id.started_at}${id.clock === "local" ? " (local time)" : ""}`;
 
 /** How runs were matched, for people. */
 export const MATCH_WORDS: Record<RankedExperiment["match"], string> = {
@@ -224,8 +280,11 @@ export const MATCH_WORDS: Record<RankedExperiment["match"], string> = {
 };
 
 /** A ranked run's agent / model and start, by its label (the ranking's runs are a group's members). */
-export const memberOf = (e: Pick<RankedExperiment, "members">, run: string): IdentityOf => e.members.find((m) => m.run === run)?.identity ?? null;
+export const memberOf = (e: Pick<RankedExperiment, "members">, run: string): IdentityOf =>
+  e.members.find((m) => m.run === run)?.identity ?? null;
 
 /** The same run given twice, as a line (null: none). */
 export const duplicatesLine = (d: RankedExperiment["duplicates"]): string | null =>
-  d.length === 0 ? null : `the same run given twice, ranked once: ${d.map((x) => `${x.run} (= ${x.same_as})`).join(", ")}`;
+  d.length === 0
+    ? null
+    : `the same run given twice, ranked once: ${d.map((x) => `${x.run} (= ${x.same_as})`).join(", ")}`;

@@ -6,21 +6,58 @@ import { uncompared } from "../../core/compare/rank.js";
 import { forTerminal as name, terminalText as text } from "../../core/text.js";
 import { trendLines } from "./trend.js";
 import { changesTable } from "./changes.js";
-import { capped, difference, differenceMethods, figure, interval, headlineLine, mcnemarLine, metricName, pairedLine, pairedMethod, rankedFigure, rankedName, rankedPair, rankedUsageRows, rankingWords, USAGE_HEAD, MATCH_WORDS, who, startedText, memberOf, duplicatesLine, usageRows, USAGE_NOTE, withoutInterval } from "./shared.js";
+import {
+  capped,
+  difference,
+  differenceMethods,
+  figure,
+  interval,
+  headlineLine,
+  mcnemarLine,
+  metricName,
+  pairedLine,
+  pairedMethod,
+  rankedFigure,
+  rankedName,
+  rankedPair,
+  rankedUsageRows,
+  rankingWords,
+  USAGE_HEAD,
+  MATCH_WORDS,
+  who,
+  startedText,
+  memberOf,
+  duplicatesLine,
+  usageRows,
+  USAGE_NOTE,
+  withoutInterval,
+} from "./shared.js";
 
 const pad = (s: string, n: number) => s + " ".repeat(Math.max(1, n - [...s].length));
 
 function* columns(head: string[], rows: string[][], indent = "  "): Generator<string> {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)) + 2);
-  for (const r of [head, ...rows]) yield `${indent}${r.map((c, i) => (i === r.length - 1 ? c : pad(c, widths[i]!))).join("").trimEnd()}\n`;
+  for (const r of [head, ...rows])
+    yield `${indent}${r
+      .map((c, i) => (i === r.length - 1 ? c : pad(c, widths[i]!)))
+      .join("")
+      .trimEnd()}\n`;
 }
 
 function* experiment(e: ExperimentComparison): Generator<string> {
   const title = e.base === e.head ? name(e.base) : `${name(e.base)} → ${name(e.head)}`;
   yield `\nexperiment ${title}   profile ${e.profile.base ?? "none"}${e.profile.head === e.profile.base ? "" : ` → ${e.profile.head ?? "none"}`}   ${MATCH_WORDS[e.match]}\n`;
   const [wb, wh] = [who(e.identity.base), who(e.identity.head)];
-  if (wb !== "—" || wh !== "—") yield `  BASE ${name(wb)}, started ${name(startedText(e.identity.base))}; HEAD ${name(wh)}, started ${name(startedText(e.identity.head))}\n`;
-  const rows = e.metrics.map((m) => [name(metricName(m.metric)), figure(m.base), figure(m.head), difference(m), interval(m), m.regression ? "REGRESSION" : ""]);
+  if (wb !== "—" || wh !== "—")
+    yield `  BASE ${name(wb)}, started ${name(startedText(e.identity.base))}; HEAD ${name(wh)}, started ${name(startedText(e.identity.head))}\n`;
+  const rows = e.metrics.map((m) => [
+    name(metricName(m.metric)),
+    figure(m.base),
+    figure(m.head),
+    difference(m),
+    interval(m),
+    m.regression ? "REGRESSION" : "",
+  ]);
   const spend = usageRows(e);
   // Spend beside the metrics, its own columns empty where a difference and interval would be.
   for (const [what, b, h] of spend) rows.push([what, b, h, "", "", ""]);
@@ -28,7 +65,8 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   if (spend.length > 0) yield `  ${USAGE_NOTE}\n`;
   const methods = differenceMethods(e);
   if (methods !== null) yield `  ${methods}\n`;
-  for (const [note, metrics] of withoutInterval(e)) yield `  no interval for ${metrics.map((m) => name(metricName(m))).join(", ")}: ${text(note)}\n`;
+  for (const [note, metrics] of withoutInterval(e))
+    yield `  no interval for ${metrics.map((m) => name(metricName(m))).join(", ")}: ${text(note)}\n`;
   const method = pairedMethod(e);
   if (method !== null) yield `  paired (${method}):\n`;
   for (const m of e.metrics) {
@@ -40,7 +78,10 @@ function* experiment(e: ExperimentComparison): Generator<string> {
     if (p.unpaired.length > 0) yield `      pairing: ${text(p.unpaired.join("; "))}\n`;
     if (p.mcnemar === null) continue;
     yield `      ${mcnemarLine(p.mcnemar, p)}\n`;
-    for (const [label, list] of [["pass→fail", p.mcnemar.flipped.pass_to_fail], ["fail→pass", p.mcnemar.flipped.fail_to_pass]] as const) {
+    for (const [label, list] of [
+      ["pass→fail", p.mcnemar.flipped.pass_to_fail],
+      ["fail→pass", p.mcnemar.flipped.fail_to_pass],
+    ] as const) {
       if (list.length === 0) continue;
       const c = capped(list);
       yield `      ${label}: ${c.shown.map(name).join(", ")}${c.more > 0 ? ` and ${c.more} more (--format json lists all)` : ""}\n`;
@@ -59,18 +100,36 @@ function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<stri
   if (dupes !== null) yield `  ${name(dupes)}\n`;
   yield* columns(
     ["group", "run", "agent / model", "started", rankedName(e), "headline", "headline 95% interval"],
-    r.runs.map((x) => [x.group === null ? "—" : String(x.group), name(x.run), name(who(memberOf(e, x.run))), name(startedText(memberOf(e, x.run))), rankedFigure(x).value, rankedFigure(x).headline, text(rankedFigure(x).interval)]),
+    r.runs.map((x) => [
+      x.group === null ? "—" : String(x.group),
+      name(x.run),
+      name(who(memberOf(e, x.run))),
+      name(startedText(memberOf(e, x.run))),
+      rankedFigure(x).value,
+      rankedFigure(x).headline,
+      text(rankedFigure(x).interval),
+    ]),
   );
   if (r.pairs.length > 0)
     yield* columns(
       ["a", "b", "b − a", "test", "p", "p (Holm)"],
-      r.pairs.map((p) => [name(p.a), name(p.b), rankedPair(p).diff, rankedPair(p).test, rankedPair(p).p, rankedPair(p).holm]),
+      r.pairs.map((p) => [
+        name(p.a),
+        name(p.b),
+        rankedPair(p).diff,
+        rankedPair(p).test,
+        rankedPair(p).p,
+        rankedPair(p).holm,
+      ]),
     );
   if (e.trend !== null) for (const line of trendLines(e.trend)) yield `  ${line}\n`;
   for (const n of e.notes) yield `  note: ${text(n)}\n`;
   const spend = rankedUsageRows(e, before);
   if (spend.length > 0) {
-    yield* columns(USAGE_HEAD, spend.map(([run, ...rest]) => [name(run), ...rest]));
+    yield* columns(
+      USAGE_HEAD,
+      spend.map(([run, ...rest]) => [name(run), ...rest]),
+    );
     yield `  ${USAGE_NOTE}\n`;
   }
 }
@@ -84,10 +143,15 @@ function* rankingDocument(doc: RankingDocument): Generator<string> {
   for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
   for (const u of doc.unscored) {
     yield `\nexperiment ${name(u.experiment)}   ${MATCH_WORDS[u.match]}   not ranked: ${text(u.reason)}\n`;
-    yield* columns(["run", "agent / model", "started"], u.members.map((m) => [name(m.run), name(who(m.identity)), name(startedText(m.identity))]));
+    yield* columns(
+      ["run", "agent / model", "started"],
+      u.members.map((m) => [name(m.run), name(who(m.identity)), name(startedText(m.identity))]),
+    );
   }
-  if (doc.single.length > 0) yield `\n${doc.runs.length === 1 ? "alone in its group" : "in one run only"} (not ranked): ${doc.single.map(name).join(", ")}\n`;
-  if (doc.unranked.length > 0) yield `held but without a figure (not ranked): ${doc.unranked.map((u) => `${name(u.run)}: ${name(u.experiment)} ${u.metric}`).join(", ")}\n`;
+  if (doc.single.length > 0)
+    yield `\n${doc.runs.length === 1 ? "alone in its group" : "in one run only"} (not ranked): ${doc.single.map(name).join(", ")}\n`;
+  if (doc.unranked.length > 0)
+    yield `held but without a figure (not ranked): ${doc.unranked.map((u) => `${name(u.run)}: ${name(u.experiment)} ${u.metric}`).join(", ")}\n`;
   for (const n of doc.notes) yield `note: ${text(n)}\n`;
   const nothing = uncompared(doc);
   if (nothing.length > 0) yield `\nnothing compared (--fail-on regression fails): ${nothing.map(text).join("; ")}\n`;
@@ -105,7 +169,8 @@ export function* render(doc: Comparison | RankingDocument): Generator<string> {
   for (const e of doc.experiments) yield* experiment(e);
   if (doc.only_base.length > 0) yield `\nonly in BASE (not compared): ${doc.only_base.map(name).join(", ")}\n`;
   if (doc.only_head.length > 0) yield `\nonly in HEAD (not compared): ${doc.only_head.map(name).join(", ")}\n`;
-  for (const a of doc.ambiguous) yield `\nambiguous by ${a.by} (not guessed, not compared): ${name(a.key)}: BASE ${a.base.map(name).join(", ")}; HEAD ${a.head.map(name).join(", ")} (name them with --pair)\n`;
+  for (const a of doc.ambiguous)
+    yield `\nambiguous by ${a.by} (not guessed, not compared): ${name(a.key)}: BASE ${a.base.map(name).join(", ")}; HEAD ${a.head.map(name).join(", ")} (name them with --pair)\n`;
   for (const n of doc.notes) yield `note: ${text(n)}\n`;
   const nothing = uncomparedPairs(doc);
   if (nothing.length > 0) yield `\nnothing compared (--fail-on regression fails): ${nothing.map(text).join("; ")}\n`;

@@ -36,17 +36,24 @@ export function trendSentence(t: Trend): string {
 
 const HEADINGS = ["#", "started", "run", "value"];
 /** What `value` is, said once under the rows. */
-const valueWords = (t: Trend) => `value: each run's mean over the ${t.unit}s of the trend it holds; # its place in the order (runs started at the same time share one)`;
+const valueWords = (t: Trend) =>
+  `value: each run's mean over the ${t.unit}s of the trend it holds; # its place in the order (runs started at the same time share one)`;
 
 /** Each run as a row (unescaped): place from 1, start time, run, value. */
 const rows = (t: Trend): string[][] =>
-  t.runs.map((r) => [r.position === null ? "—" : String(r.position + 1), r.started_at ?? "no start time", r.run, pctOr(r.value)]);
+  t.runs.map((r) => [
+    r.position === null ? "—" : String(r.position + 1),
+    r.started_at ?? "no start time",
+    r.run,
+    pctOr(r.value),
+  ]);
 
 /** The trend as terminal lines (no indent, no newline), names and notes made safe for a terminal. */
 export function trendLines(t: Trend): string[] {
   const cells = rows(t).map(([p, s, r, v]) => [p!, forTerminal(s!), forTerminal(r!), v!]);
   const widths = HEADINGS.map((h, i) => Math.max(h.length, ...cells.map((c) => [...c[i]!].length)) + 2);
-  const line = (c: readonly string[]) => c.map((x, i) => (i === c.length - 1 ? x : x + " ".repeat(widths[i]! - [...x].length))).join("");
+  const line = (c: readonly string[]) =>
+    c.map((x, i) => (i === c.length - 1 ? x : x + " ".repeat(widths[i]! - [...x].length))).join("");
   return [
     terminalText(trendSentence(t)),
     ...[HEADINGS, ...cells].map((c) => `  ${line(c)}`),
@@ -76,7 +83,9 @@ const h = (s: string) => esc(terminalText(s));
 
 /** The trend as an HTML fragment (a paragraph, a table of the runs, what it assumes, the notes). */
 export function trendHtml(t: Trend): string {
-  const body = rows(t).map(([p, s, r, v]) => `<tr><td class="n">${p}</td><td>${h(s!)}</td><td>${h(r!)}</td><td class="n">${v}</td></tr>`);
+  const body = rows(t).map(
+    ([p, s, r, v]) => `<tr><td class="n">${p}</td><td>${h(s!)}</td><td>${h(r!)}</td><td class="n">${v}</td></tr>`,
+  );
   return [
     `<p class="${t.verdict === "degrading" ? "reg" : "trend"}">${h(trendSentence(t))}</p>`,
     `<table><thead><tr>${HEADINGS.map((c) => `<th>${c}</th>`).join("")}</tr></thead><tbody>`,

@@ -14,15 +14,25 @@ export function advisorySection(s: Survey): string {
     `<p><strong>Advisory only.</strong> It changes no verdict, state or metric above; every figure above comes from the evidence alone.</p>`,
     `<p>${s.analysed} analysed (${s.cached} from the cache), ${s.advised - s.analysed} not analysed.</p>`,
   ];
-  if (s.notAnalysed.size > 0) out.push(`<ul class="list">${[...s.notAnalysed].map(([why, n]) => `<li>${n} not analysed: ${esc(terminalText(why))}</li>`).join("")}</ul>`);
+  if (s.notAnalysed.size > 0)
+    out.push(
+      `<ul class="list">${[...s.notAnalysed].map(([why, n]) => `<li>${n} not analysed: ${esc(terminalText(why))}</li>`).join("")}</ul>`,
+    );
   if (s.notable.length > 0) {
     out.push(`<h3>Trials with a failing or errored criterion</h3><ul class="list">`);
     for (const e of s.notable) {
-      const crit = Object.entries(e.advisory!.outcomes).filter(([, o]) => o.outcome === "fail" || o.outcome === "error");
-      out.push(`<li><code>${esc(e.path)}</code><ul>${crit.map(([name, o]) => `<li><b>${esc(o.outcome)}</b> ${esc(name)}: ${esc(o.explanation.slice(0, 400))}</li>`).join("")}</ul></li>`);
+      const crit = Object.entries(e.advisory!.outcomes).filter(
+        ([, o]) => o.outcome === "fail" || o.outcome === "error",
+      );
+      out.push(
+        `<li><code>${esc(e.path)}</code><ul>${crit.map(([name, o]) => `<li><b>${esc(o.outcome)}</b> ${esc(name)}: ${esc(o.explanation.slice(0, 400))}</li>`).join("")}</ul></li>`,
+      );
     }
     out.push(`</ul>`);
-    if (s.notableCount > MAX_ADVISORY) out.push(`<p class="muted">… ${s.notableCount - MAX_ADVISORY} more with a failing or errored criterion (the JSON document has them all)</p>`);
+    if (s.notableCount > MAX_ADVISORY)
+      out.push(
+        `<p class="muted">… ${s.notableCount - MAX_ADVISORY} more with a failing or errored criterion (the JSON document has them all)</p>`,
+      );
   }
   out.push(`</section>`);
   return out.join("\n");

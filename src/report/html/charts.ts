@@ -30,12 +30,23 @@ let libs: Promise<[typeof import("vega"), typeof import("vega-lite")]> | undefin
  */
 export async function svg(spec: Record<string, unknown>, prefix: string): Promise<string> {
   const [vega, vl] = await (libs ??= Promise.all([import("vega"), import("vega-lite")]));
-  const full = { $schema: "https://vega.github.io/schema/vega-lite/v6.json", width: 380, config: CONFIG, ...spec } as TopLevelSpec;
+  const full = {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    width: 380,
+    config: CONFIG,
+    ...spec,
+  } as TopLevelSpec;
   // Vega's warnings stay out of assay's standard error (a chart's spec is assay's, not the user's).
   const quiet = vega.logger(vega.None);
-  const view = new vega.View(vega.parse(vl.compile(full, { logger: quiet }).spec), { renderer: "none", logLevel: vega.None });
+  const view = new vega.View(vega.parse(vl.compile(full, { logger: quiet }).spec), {
+    renderer: "none",
+    logLevel: vega.None,
+  });
   try {
-    return (await view.toSVG()).replace(/\bid="/g, `id="${prefix}-`).replace(/url\(#/g, `url(#${prefix}-`).replace(/href="#/g, `href="#${prefix}-`);
+    return (await view.toSVG())
+      .replace(/\bid="/g, `id="${prefix}-`)
+      .replace(/url\(#/g, `url(#${prefix}-`)
+      .replace(/href="#/g, `href="#${prefix}-`);
   } finally {
     view.finalize();
   }
@@ -115,16 +126,44 @@ export function headline(e: Experiment): Record<string, unknown> | null {
   const { y, height } = names("figure", rows as unknown as Record<string, unknown>[], null, 22);
   const used = methods.used();
   return {
-    title: titled(`Headline (bars: value; whiskers: ${used.length === 0 ? "none, no figure here has an interval" : "95% interval"})`, used),
+    title: titled(
+      `Headline (bars: value; whiskers: ${used.length === 0 ? "none, no figure here has an interval" : "95% interval"})`,
+      used,
+    ),
     data: { values: rows },
     height,
     layer: [
       // The value beside its bar, so a 0 (no bar at all) still reads as a figure.
-      { mark: { type: "text", color: INK, align: "left", dx: 4, fontSize: 10 }, encoding: { y, x: { field: "value", type: "quantitative" }, text: { field: "value", type: "quantitative", format: ".1%" } } },
-      { mark: { type: "bar", color: PALETTE[0], height: { band: 0.6 } }, encoding: { y, x: { field: "value", type: "quantitative", scale: { domain: [0, 1] }, title: null, axis: { format: ".0%" } } } },
-      { mark: { type: "rule", color: INK, strokeWidth: 1.5 }, transform: [{ filter: "isValid(datum.lo)" }], encoding: { y, x: { field: "lo", type: "quantitative" }, x2: { field: "hi" } } },
-      { mark: { type: "tick", color: INK, thickness: 1.5, size: 10 }, transform: [{ filter: "isValid(datum.lo)" }], encoding: { y, x: { field: "lo", type: "quantitative" } } },
-      { mark: { type: "tick", color: INK, thickness: 1.5, size: 10 }, transform: [{ filter: "isValid(datum.hi)" }], encoding: { y, x: { field: "hi", type: "quantitative" } } },
+      {
+        mark: { type: "text", color: INK, align: "left", dx: 4, fontSize: 10 },
+        encoding: {
+          y,
+          x: { field: "value", type: "quantitative" },
+          text: { field: "value", type: "quantitative", format: ".1%" },
+        },
+      },
+      {
+        mark: { type: "bar", color: PALETTE[0], height: { band: 0.6 } },
+        encoding: {
+          y,
+          x: { field: "value", type: "quantitative", scale: { domain: [0, 1] }, title: null, axis: { format: ".0%" } },
+        },
+      },
+      {
+        mark: { type: "rule", color: INK, strokeWidth: 1.5 },
+        transform: [{ filter: "isValid(datum.lo)" }],
+        encoding: { y, x: { field: "lo", type: "quantitative" }, x2: { field: "hi" } },
+      },
+      {
+        mark: { type: "tick", color: INK, thickness: 1.5, size: 10 },
+        transform: [{ filter: "isValid(datum.lo)" }],
+        encoding: { y, x: { field: "lo", type: "quantitative" } },
+      },
+      {
+        mark: { type: "tick", color: INK, thickness: 1.5, size: 10 },
+        transform: [{ filter: "isValid(datum.hi)" }],
+        encoding: { y, x: { field: "hi", type: "quantitative" } },
+      },
     ],
   };
 }
@@ -135,8 +174,17 @@ export function states(e: Experiment): Record<string, unknown> | null {
   if (e.states !== null) counts = Object.entries(e.states);
   else if (e.accuracy !== null) {
     const a = e.accuracy;
-    counts = [["victory", a.victories], ["no victory", a.scored - a.victories], ["not scored", e.scheduled - a.scored]];
-  } else if (e.pass !== null) counts = [["pass", e.pass.passed], ["fail", e.pass.total - e.pass.passed], ["not scored", e.scheduled - e.pass.total]];
+    counts = [
+      ["victory", a.victories],
+      ["no victory", a.scored - a.victories],
+      ["not scored", e.scheduled - a.scored],
+    ];
+  } else if (e.pass !== null)
+    counts = [
+      ["pass", e.pass.passed],
+      ["fail", e.pass.total - e.pass.passed],
+      ["not scored", e.scheduled - e.pass.total],
+    ];
   else return null;
   const values = counts.filter(([, n]) => n > 0).map(([state, n], i) => ({ state, n, i }));
   if (values.length === 0) return null;
@@ -147,7 +195,13 @@ export function states(e: Experiment): Record<string, unknown> | null {
     mark: { type: "bar" },
     encoding: {
       x: { field: "n", type: "quantitative", stack: "zero", title: null, axis: { tickMinStep: 1 } },
-      color: { field: "state", type: "nominal", sort: null, title: null, scale: { domain: values.map((v) => v.state), range: PALETTE } },
+      color: {
+        field: "state",
+        type: "nominal",
+        sort: null,
+        title: null,
+        scale: { domain: values.map((v) => v.state), range: PALETTE },
+      },
       order: { field: "i" },
       tooltip: [{ field: "state" }, { field: "n" }],
     },
@@ -171,14 +225,27 @@ export function dimensions(e: Experiment, hard: ReadonlySet<string>): Record<str
   const { y, height } = names("dimension", values, null, 24);
   const used = methods.used();
   return {
-    title: titled(`World dimensions: trials passing each (no blended score)${used.length === 0 ? "" : "; [95% interval]"}`, used),
+    title: titled(
+      `World dimensions: trials passing each (no blended score)${used.length === 0 ? "" : "; [95% interval]"}`,
+      used,
+    ),
     data: { values },
     height,
     width: 200,
     layer: [
       {
         mark: { type: "rect", stroke: INK, strokeOpacity: 0.3 },
-        encoding: { y, color: { field: "share", type: "quantitative", scale: { domain: [0, 1], range: ["#D55E00", "#F0E442", "#009E73"] }, title: "passing", legend: { format: ".0%" } }, strokeWidth: { condition: { test: "datum.kind === 'hard'", value: 3 }, value: 0.5 } },
+        encoding: {
+          y,
+          color: {
+            field: "share",
+            type: "quantitative",
+            scale: { domain: [0, 1], range: ["#D55E00", "#F0E442", "#009E73"] },
+            title: "passing",
+            legend: { format: ".0%" },
+          },
+          strokeWidth: { condition: { test: "datum.kind === 'hard'", value: 3 }, value: 0.5 },
+        },
       },
       { mark: { type: "text", color: "#000000", fontWeight: "bold" }, encoding: { y, text: { field: "label" } } },
     ],
@@ -190,7 +257,10 @@ export function claimed(e: Experiment): Record<string, unknown> | null {
   const values: { metric: string; who: string; value: number }[] = [];
   const pair = (metric: string, claim: number | string | null, assay: number | null) => {
     if (typeof claim !== "number" || assay === null) return;
-    values.push({ metric: wrap(metric), who: "claimed", value: claim }, { metric: wrap(metric), who: "assay", value: assay });
+    values.push(
+      { metric: wrap(metric), who: "claimed", value: claim },
+      { metric: wrap(metric), who: "assay", value: assay },
+    );
   };
   for (const x of e.claimed?.compared ?? []) pair(x.metric, x.claimed, x.assay);
   for (const [key, m] of Object.entries(e.inspect ?? {})) pair(key, m.claimed, m.value);
@@ -206,13 +276,22 @@ export function claimed(e: Experiment): Record<string, unknown> | null {
       y: axis.y,
       yOffset: { field: "who", sort: ["claimed", "assay"] },
       x: { field: "value", type: "quantitative", title: null, scale: fromZero(values.map((v) => v.value)) },
-      color: { field: "who", type: "nominal", sort: ["claimed", "assay"], title: null, scale: { range: [PALETTE[1], PALETTE[0]] } },
+      color: {
+        field: "who",
+        type: "nominal",
+        sort: ["claimed", "assay"],
+        title: null,
+        scale: { range: [PALETTE[1], PALETTE[0]] },
+      },
     },
   };
 }
 
 /** Findings (errors, warnings and flags) counted by code. */
-export function findings(counts: ReadonlyMap<string, number>, title = "Findings by code"): Record<string, unknown> | null {
+export function findings(
+  counts: ReadonlyMap<string, number>,
+  title = "Findings by code",
+): Record<string, unknown> | null {
   if (counts.size === 0) return null;
   const values = [...counts].map(([code, n]) => ({ code: wrap(code), n }));
   const { y, height } = names("code", values, "-x", 18);
@@ -221,6 +300,15 @@ export function findings(counts: ReadonlyMap<string, number>, title = "Findings 
     data: { values },
     height,
     mark: { type: "bar", color: PALETTE[3] },
-    encoding: { y, x: { field: "n", type: "quantitative", title: "count", axis: { tickMinStep: 1 }, scale: fromZero(values.map((v) => v.n)) } },
+    encoding: {
+      y,
+      x: {
+        field: "n",
+        type: "quantitative",
+        title: "count",
+        axis: { tickMinStep: 1 },
+        scale: fromZero(values.map((v) => v.n)),
+      },
+    },
   };
 }

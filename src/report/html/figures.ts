@@ -34,9 +34,31 @@ function native(e: Experiment, invalid: Invalid, methods: Methods): string[] {
   const a = e.accuracy!;
   const c = e.completion!;
   return [
-    metric("accuracy", a.value, pct(a.value), "accuracy", esc(`${a.victories}/${a.scored} victories / scored trials; invalid trials ${invalid === "count" ? "count as non-victories" : "left out (--invalid exclude)"}${interval(methods, a, pct)}`)),
-    metric("completion", c.value, pct(c.value), "completion", esc(`${c.completed}/${c.scheduled} reached a native ending (says nothing about winning)${interval(methods, c, pct)}`)),
-    metric("raw_record", e.raw_record!.mean, f3(e.raw_record!.mean), "raw record mean", "missing, invalid, excluded count 0"),
+    metric(
+      "accuracy",
+      a.value,
+      pct(a.value),
+      "accuracy",
+      esc(
+        `${a.victories}/${a.scored} victories / scored trials; invalid trials ${invalid === "count" ? "count as non-victories" : "left out (--invalid exclude)"}${interval(methods, a, pct)}`,
+      ),
+    ),
+    metric(
+      "completion",
+      c.value,
+      pct(c.value),
+      "completion",
+      esc(
+        `${c.completed}/${c.scheduled} reached a native ending (says nothing about winning)${interval(methods, c, pct)}`,
+      ),
+    ),
+    metric(
+      "raw_record",
+      e.raw_record!.mean,
+      f3(e.raw_record!.mean),
+      "raw record mean",
+      "missing, invalid, excluded count 0",
+    ),
     ...passHatK(e.pass_hat_k, "over trials sharing meta.task"),
   ];
 }
@@ -45,17 +67,41 @@ function world(e: Experiment, invalid: Invalid, methods: Methods): string[] {
   const p = e.pass!;
   const v = ratio(p.passed, p.total);
   return [
-    metric("pass", v, pct(v), "pass", esc(`${p.passed}/${p.total}: every hard dimension and task_completion; invalid trials ${invalid === "count" ? "fail" : "left out (--invalid exclude)"}${interval(methods, p, pct)}`)),
+    metric(
+      "pass",
+      v,
+      pct(v),
+      "pass",
+      esc(
+        `${p.passed}/${p.total}: every hard dimension and task_completion; invalid trials ${invalid === "count" ? "fail" : "left out (--invalid exclude)"}${interval(methods, p, pct)}`,
+      ),
+    ),
     ...passHatK(e.pass_hat_k, "over trials sharing meta.task"),
   ];
 }
 
 function harbor(e: Experiment, invalid: Invalid, methods: Methods): string[] {
   return Object.entries(e.rewards ?? {}).flatMap(([key, r]) => [
-    metric(`reward:${key}:mean`, r.mean, f3(r.mean), `${key}: mean`, esc(`over the covered trials${interval(methods, r, f3)}`)),
-    metric(`reward:${key}:coverage`, r.coverage, pct(r.coverage), `${key}: coverage`, esc(`${coverageCount(r)} trials scored (invalid ${invalid === "count" ? "as 0" : "left out: --invalid exclude"})${r.coverage_reason === undefined ? "" : `; ${r.coverage_reason}`}`)),
+    metric(
+      `reward:${key}:mean`,
+      r.mean,
+      f3(r.mean),
+      `${key}: mean`,
+      esc(`over the covered trials${interval(methods, r, f3)}`),
+    ),
+    metric(
+      `reward:${key}:coverage`,
+      r.coverage,
+      pct(r.coverage),
+      `${key}: coverage`,
+      esc(
+        `${coverageCount(r)} trials scored (invalid ${invalid === "count" ? "as 0" : "left out: --invalid exclude"})${r.coverage_reason === undefined ? "" : `; ${r.coverage_reason}`}`,
+      ),
+    ),
     metric(`reward:${key}:pass_rate`, r.pass_rate, pct(r.pass_rate), `${key}: pass rate`, "reward == 1"),
-    ...Object.entries(r.pass_at_k ?? {}).map(([k, v]) => metric(`reward:${key}:pass_at_k:${k}`, v, f3(v), `${key}: pass@${k}`, "unbiased, per task")),
+    ...Object.entries(r.pass_at_k ?? {}).map(([k, v]) =>
+      metric(`reward:${key}:pass_at_k:${k}`, v, f3(v), `${key}: pass@${k}`, "unbiased, per task"),
+    ),
     ...passHatK(r.pass_hat_k, "every one of k trials of a task passes (reward ≥ 1)", `reward:${key}:`, `${key}: `),
   ]);
 }
@@ -64,9 +110,23 @@ function inspect(e: Experiment, methods: Methods): string[] {
   return Object.entries(e.inspect ?? {}).flatMap(([key, m]) => {
     const cov = ratio(m.coverage.scored, m.coverage.planned);
     return [
-      metric(`inspect:${key}:value`, m.value, f3(m.value), key, esc(`assay's value${interval(methods, m, f3)}; Inspect claimed ${f3(m.claimed)} (${m.check})`)),
-      metric(`inspect:${key}:coverage`, cov, pct(cov), `${key}: coverage`, `${m.coverage.scored}/${m.coverage.planned} planned records (sample × epoch) scored`),
-      ...Object.entries(m.pass_at_k ?? {}).map(([k, v]) => metric(`inspect:${key}:pass_at_k:${k}`, v, f3(v), `${key}: pass@${k}`, "unbiased, per sample over its epochs")),
+      metric(
+        `inspect:${key}:value`,
+        m.value,
+        f3(m.value),
+        key,
+        esc(`assay's value${interval(methods, m, f3)}; Inspect claimed ${f3(m.claimed)} (${m.check})`),
+      ),
+      metric(
+        `inspect:${key}:coverage`,
+        cov,
+        pct(cov),
+        `${key}: coverage`,
+        `${m.coverage.scored}/${m.coverage.planned} planned records (sample × epoch) scored`,
+      ),
+      ...Object.entries(m.pass_at_k ?? {}).map(([k, v]) =>
+        metric(`inspect:${key}:pass_at_k:${k}`, v, f3(v), `${key}: pass@${k}`, "unbiased, per sample over its epochs"),
+      ),
       ...passHatK(m.pass_hat_k, "every one of k epochs of a sample scores 1", `inspect:${key}:`, `${key}: `),
     ];
   });
@@ -80,9 +140,27 @@ function usage(e: Experiment): string[] {
   const u = e.usage;
   if (u === null) return [];
   return [
-    metric("usage:spent:cost_usd", u.spent.cost_usd, f3(u.spent.cost_usd), "cost spent, USD", esc(`every entry, retried and superseded ones included: ${totalText(e, u.spent)}`)),
-    metric("usage:counted:cost_usd", u.counted.cost_usd, f3(u.counted.cost_usd), "cost counted, USD", esc(`the counted units: ${totalText(e, u.counted)}`)),
-    metric("usage:cost_per_success", u.cost_per_success, f3(u.cost_per_success), "cost per success, USD", esc(`${perSuccessText(u)}; spent / successes, as recorded (never priced by assay)`)),
+    metric(
+      "usage:spent:cost_usd",
+      u.spent.cost_usd,
+      f3(u.spent.cost_usd),
+      "cost spent, USD",
+      esc(`every entry, retried and superseded ones included: ${totalText(e, u.spent)}`),
+    ),
+    metric(
+      "usage:counted:cost_usd",
+      u.counted.cost_usd,
+      f3(u.counted.cost_usd),
+      "cost counted, USD",
+      esc(`the counted units: ${totalText(e, u.counted)}`),
+    ),
+    metric(
+      "usage:cost_per_success",
+      u.cost_per_success,
+      f3(u.cost_per_success),
+      "cost per success, USD",
+      esc(`${perSuccessText(u)}; spent / successes, as recorded (never priced by assay)`),
+    ),
   ];
 }
 
@@ -93,7 +171,13 @@ function usage(e: Experiment): string[] {
 export function figures(e: Experiment, invalid: Invalid): string {
   const w = wordsOf(e.profile);
   const methods = new Methods(w.units);
-  const parts = [...(e.accuracy !== null ? native(e, invalid, methods) : []), ...(e.pass !== null ? world(e, invalid, methods) : []), ...(w.sections === "rewards" ? harbor(e, invalid, methods) : []), ...(w.sections === "samples" ? inspect(e, methods) : []), ...usage(e)];
+  const parts = [
+    ...(e.accuracy !== null ? native(e, invalid, methods) : []),
+    ...(e.pass !== null ? world(e, invalid, methods) : []),
+    ...(w.sections === "rewards" ? harbor(e, invalid, methods) : []),
+    ...(w.sections === "samples" ? inspect(e, methods) : []),
+    ...usage(e),
+  ];
   if (parts.length === 0) return `<p class="muted">no headline figure: nothing here was scored</p>`;
   const legend = methods.legend();
   return `<div class="metrics">${parts.join("")}</div>${legend === null ? "" : `<p class="muted legend">${esc(legend)}</p>`}`;
@@ -104,9 +188,13 @@ export function claims(e: Experiment): string {
   const rows: string[] = [];
   if (e.claimed !== null)
     for (const x of e.claimed.compared)
-      rows.push(`<tr><td>${esc(x.metric)}</td><td data-claimed="${esc(x.metric)}">${f3(x.claimed)}</td><td>${f3(x.assay)}</td><td>${x.reason === null ? "agrees" : esc(x.reason)}</td></tr>`);
+      rows.push(
+        `<tr><td>${esc(x.metric)}</td><td data-claimed="${esc(x.metric)}">${f3(x.claimed)}</td><td>${f3(x.assay)}</td><td>${x.reason === null ? "agrees" : esc(x.reason)}</td></tr>`,
+      );
   for (const [key, m] of Object.entries(e.inspect ?? {}))
-    rows.push(`<tr><td>${esc(key)}</td><td data-claimed="${esc(key)}">${f3(m.claimed)}</td><td>${f3(m.value)}</td><td>${esc(m.check)}${m.note === null ? "" : `: ${esc(m.note)}`}</td></tr>`);
+    rows.push(
+      `<tr><td>${esc(key)}</td><td data-claimed="${esc(key)}">${f3(m.claimed)}</td><td>${f3(m.value)}</td><td>${esc(m.check)}${m.note === null ? "" : `: ${esc(m.note)}`}</td></tr>`,
+    );
   if (rows.length === 0) return "";
   const w = wordsOf(e.profile);
   const who = `${esc(w.claims ?? "the harness says")}${e.claimed === null ? "" : ` (${esc(e.claimed.source)})`}`;

@@ -16,7 +16,19 @@ import { COLUMNS, MAX_ROWS, rows } from "./rows.js";
 
 type Column = (typeof COLUMNS)[number];
 /** The trial table's columns as shown: what a trial came to first, its folder (the widest) last, so the rest fit the screen. */
-const SHOWN: readonly Column[] = ["experiment", "trial", "attempt", "validity", "reward", "victory", "pass", "outcome", "codes", "flags", "path"];
+const SHOWN: readonly Column[] = [
+  "experiment",
+  "trial",
+  "attempt",
+  "validity",
+  "reward",
+  "victory",
+  "pass",
+  "outcome",
+  "codes",
+  "flags",
+  "path",
+];
 import { STYLES } from "./styles.js";
 import { loneFolders } from "../lone.js";
 import { hasPassK, MISSING_AT_RANDOM } from "../pass-at-k.js";
@@ -33,17 +45,23 @@ export const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'u
 async function chartsOf(e: Experiment, i: number, s: Survey): Promise<string[]> {
   const key = experimentKey(e.profile, e.experiment);
   const codes = s.codesBy.get(key);
-  const specs = [chart.headline(e), chart.states(e), chart.dimensions(e, s.hard.get(key) ?? new Set()), chart.claimed(e), codes === undefined ? null : chart.findings(codes)];
+  const specs = [
+    chart.headline(e),
+    chart.states(e),
+    chart.dimensions(e, s.hard.get(key) ?? new Set()),
+    chart.claimed(e),
+    codes === undefined ? null : chart.findings(codes),
+  ];
   const out: string[] = [];
   for (const spec of specs) if (spec !== null) out.push(await chart.svg(spec, `e${i}c${out.length}`));
   return out;
 }
 
-
 function head(doc: ResultsView): string {
   const r = doc.run;
   const t = doc.tally;
-  const tile = (name: string, n: number, label: string, detail = "") => `<div class="metric" data-metric="${name}" data-value="${n}"><b>${n}</b><span>${label}</span>${detail === "" ? "" : `<small>${detail}</small>`}</div>`;
+  const tile = (name: string, n: number, label: string, detail = "") =>
+    `<div class="metric" data-metric="${name}" data-value="${n}"><b>${n}</b><span>${label}</span>${detail === "" ? "" : `<small>${detail}</small>`}</div>`;
   // The evidence as it is: bundles, Harbor trials, Inspect logs; a tile counting several kinds says so.
   const kinds = tallied(t);
   const o = r.options;
@@ -56,7 +74,9 @@ function head(doc: ResultsView): string {
     `<header><h1>assay report</h1>`,
     `<p class="muted">assay ${esc(r.tool_version)} · scoring version ${r.scoring_version} · started ${esc(r.started_at)}${r.shard === null ? "" : ` · shard ${esc(r.shard)}`} · roots ${r.roots.map((x) => `<code>${esc(forTerminal(x))}</code>`).join(", ")}</p>`,
     `<p class="muted">options: --invalid ${o.invalid} · --resource-bound ${o.resource_bound} · --errors ${o.errors}${o.schedules.length > 0 ? ` · ${plural(o.schedules.length, "schedule")}` : ""}${o.hmac_key === null ? "" : " · seals checked"}</p>`,
-    r.complete ? "" : `<p class="warn">This run was stopped before all its evidence was scored: its figures cover what was scored.</p>`,
+    r.complete
+      ? ""
+      : `<p class="warn">This run was stopped before all its evidence was scored: its figures cover what was scored.</p>`,
     `<div class="metrics" id="tally">${tile("bundles", t.bundles, esc(kinds.nouns(t.bundles)), kinds.mixed ? esc(kinds.phrase()) : "")}${tile("valid", t.valid, "valid")}${tile("invalid", t.invalid, "invalid")}${tile("error", t.error, "tool errors")}</div>`,
     `<p class="muted">Every figure is computed from the evidence (the JSON document, <code>--format json</code>, is canonical). Invalid evidence earns no credit.</p>`,
     filtered(doc),
@@ -67,7 +87,9 @@ function head(doc: ResultsView): string {
 /** A filtered document says so first: its page holds only the experiments the filters selected. */
 function filtered(doc: ResultsView): string {
   const f = describeFilter(doc.run.options.filters ?? null);
-  return f === "" ? "" : `<p class="warn" id="filtered">Filtered: <code>${esc(terminalText(f))}</code>. Only the experiments these select, and their bundles, are in this page.</p>`;
+  return f === ""
+    ? ""
+    : `<p class="warn" id="filtered">Filtered: <code>${esc(terminalText(f))}</code>. Only the experiments these select, and their bundles, are in this page.</p>`;
 }
 
 function tableHead(total: number): string {
@@ -76,7 +98,8 @@ function tableHead(total: number): string {
     total > MAX_ROWS
       ? `<p class="warn" id="trial-cap" data-embedded="${embedded}" data-left-out="${total - embedded}">This page holds ${embedded} of ${total} rows (at most ${MAX_ROWS}): those not counted as valid or with findings, flags or an exception first, then the rest in path order; ${total - embedded} left out. The JSON document has every one.</p>`
       : `<p class="muted" id="trial-cap" data-embedded="${embedded}" data-left-out="0">All ${total} rows.</p>`;
-  const filter = (id: string, label: string) => `<label data-col="${COLUMNS.indexOf(id as Column)}">${label}<input id="f-${id}" type="search" autocomplete="off"></label>`;
+  const filter = (id: string, label: string) =>
+    `<label data-col="${COLUMNS.indexOf(id as Column)}">${label}<input id="f-${id}" type="search" autocomplete="off"></label>`;
   return [
     `<section id="trials"><h2>Trials</h2>`,
     capped,
@@ -99,14 +122,23 @@ export async function render(doc: ResultsView): Promise<Iterable<string>> {
   return page(doc, experiments, charts, findings, s, loneFolders(doc.bundles, doc.experiments, doc.run.roots));
 }
 
-function* page(doc: ResultsView, experiments: Experiment[], charts: string[][], findings: string | null, s: Survey, folders: ReadonlyMap<string | null, string>): Generator<string> {
+function* page(
+  doc: ResultsView,
+  experiments: Experiment[],
+  charts: string[][],
+  findings: string | null,
+  s: Survey,
+  folders: ReadonlyMap<string | null, string>,
+): Generator<string> {
   yield head(doc);
   yield surveyTable(doc.experiments, experiments, { errors: doc.run.options.errors, folders });
   if (findings !== null) yield `<section id="findings"><figure class="chart">${findings}</figure></section>`;
-  if (experiments.length > MAX_CHARTED) yield `<p class="muted">Charts are drawn for the first ${MAX_CHARTED} of ${experiments.length} experiments; the others show their figures and lists.</p>`;
+  if (experiments.length > MAX_CHARTED)
+    yield `<p class="muted">Charts are drawn for the first ${MAX_CHARTED} of ${experiments.length} experiments; the others show their figures and lists.</p>`;
   yield `<main id="experiments">`;
   // Lone trials' folders are keyed by the raw name: looked up on the document's own experiment, not the shown one.
-  for (const [i, e] of experiments.entries()) yield experimentSection(e, i, charts[i] ?? [], doc, folders.get(doc.experiments[i]!.experiment) ?? null);
+  for (const [i, e] of experiments.entries())
+    yield experimentSection(e, i, charts[i] ?? [], doc, folders.get(doc.experiments[i]!.experiment) ?? null);
   // What pass@k and pass^k assume, once for the page.
   if (experiments.some(hasPassK)) yield `<p class="muted legend" id="missing-at-random">${esc(MISSING_AT_RANDOM)}</p>`;
   yield `</main>`;

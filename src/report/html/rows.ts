@@ -16,30 +16,58 @@ import { TrialIndexes, type Verdict } from "../trial-index.js";
 export const MAX_ROWS = 25_000;
 
 /** The trial table's columns, in a row's order; the page shows only those some row fills (a job of one kind has no victory or pass). */
-export const COLUMNS = ["path", "experiment", "trial", "attempt", "validity", "reward", "victory", "pass", "outcome", "codes", "flags"] as const;
+export const COLUMNS = [
+  "path",
+  "experiment",
+  "trial",
+  "attempt",
+  "validity",
+  "reward",
+  "victory",
+  "pass",
+  "outcome",
+  "codes",
+  "flags",
+] as const;
 
 /** One value per COLUMNS entry: arrays keep the embedded JSON small. */
 export type Row = [string, string, string, number | null, string, string, string, string, string, string, string];
 
 const yes = (b: boolean | null, t: string, f: string) => (b === null ? "" : b ? t : f);
-const rewards = (r: Record<string, number> | null) => (r === null ? "" : Object.entries(r).map(([k, v]) => `${k}=${v}`).join(" "));
+const rewards = (r: Record<string, number> | null) =>
+  r === null
+    ? ""
+    : Object.entries(r)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(" ");
 
 /**
  * What the trial came to, in the words its kind uses (never an advisory judgement): its reward,
  * victory or pass, each in its own column, and the state or status it ended in. A win its
  * experiment does not count (`counted` false) is "no credit".
  */
-export function result(e: BundleEntry, counted: boolean): { reward: string; victory: string; pass: string; outcome: string } {
+export function result(
+  e: BundleEntry,
+  counted: boolean,
+): { reward: string; victory: string; pass: string; outcome: string } {
   const r = { reward: "", victory: "", pass: "", outcome: "" };
   if (e.validity === "error") return { ...r, outcome: "tool error" };
   // By the sections the entry's kind is shown in; a profile this version does not know shows its status alone.
   switch (kindOf(e.profile) === null ? null : wordsOf(e.profile).sections) {
     case "victories":
-      return { ...r, victory: yes(e.victory, counted ? "victory" : "no credit", "no victory"), outcome: [e.status, e.late ? "late" : null].filter(Boolean).join(", ") };
+      return {
+        ...r,
+        victory: yes(e.victory, counted ? "victory" : "no credit", "no victory"),
+        outcome: [e.status, e.late ? "late" : null].filter(Boolean).join(", "),
+      };
     case "dimensions":
       return { ...r, pass: yes(e.pass, counted ? "pass" : "no credit", "fail"), outcome: e.status ?? "" };
     case "rewards":
-      return { ...r, reward: counted ? rewards(e.rewards) : e.rewards === null ? "" : "no credit", outcome: e.state ?? "" };
+      return {
+        ...r,
+        reward: counted ? rewards(e.rewards) : e.rewards === null ? "" : "no credit",
+        outcome: e.state ?? "",
+      };
     case "samples":
       return { ...r, outcome: [e.status, e.state].filter(Boolean).join(", ") };
     default:
@@ -47,7 +75,14 @@ export function result(e: BundleEntry, counted: boolean): { reward: string; vict
   }
 }
 
-const codes = (e: BundleEntry, v: Verdict) => [...new Set([...e.errors.map((f) => f.code), ...(v.kind === "failure" ? (v.trialCodes ?? []) : []), ...e.warnings.map((f) => f.code)])].join(" ");
+const codes = (e: BundleEntry, v: Verdict) =>
+  [
+    ...new Set([
+      ...e.errors.map((f) => f.code),
+      ...(v.kind === "failure" ? (v.trialCodes ?? []) : []),
+      ...e.warnings.map((f) => f.code),
+    ]),
+  ].join(" ");
 
 /** The validity column: the bundle's own, or what its experiment makes of a valid bundle (`invalid (trial: SEED_MISMATCH)`, `excluded: …`, `superseded`). */
 function validity(e: BundleEntry, v: Verdict): string {
@@ -68,15 +103,35 @@ export function shortPath(path: string, roots: readonly string[]): string {
 /** The row of an entry already shown (shown.ts), with its verdict (read from the entry as the document has it). */
 export function rowOf(e: BundleEntry, v: Verdict, roots: readonly string[]): Row {
   const r = result(e, v.kind === "passed");
-  return [shortPath(e.path, roots), e.experiment ?? "", e.trial ?? "", e.attempt, validity(e, v), r.reward, r.victory, r.pass, r.outcome, codes(e, v), [...new Set(e.flags.map((f) => f.code))].join(" ")];
+  return [
+    shortPath(e.path, roots),
+    e.experiment ?? "",
+    e.trial ?? "",
+    e.attempt,
+    validity(e, v),
+    r.reward,
+    r.victory,
+    r.pass,
+    r.outcome,
+    codes(e, v),
+    [...new Set(e.flags.map((f) => f.code))].join(" "),
+  ];
 }
 
 /** Worth a reader's look: a cap keeps these before clean rows. */
 export const notable = (e: BundleEntry, v: Verdict): boolean =>
-  v.kind !== "passed" || e.validity !== "valid" || e.errors.length + e.warnings.length + e.flags.length > 0 || e.exception !== null;
+  v.kind !== "passed" ||
+  e.validity !== "valid" ||
+  e.errors.length + e.warnings.length + e.flags.length > 0 ||
+  e.exception !== null;
 
 /** The rows to embed, notable ones first: two reads of the entries, neither held whole; each shown (shown.ts) so no hidden character disguises a name. */
-export function* rows(bundles: Iterable<BundleEntry>, experiments: readonly Experiment[], roots: readonly string[], cap = MAX_ROWS): Generator<Row> {
+export function* rows(
+  bundles: Iterable<BundleEntry>,
+  experiments: readonly Experiment[],
+  roots: readonly string[],
+  cap = MAX_ROWS,
+): Generator<Row> {
   const indexes = new TrialIndexes(experiments);
   let n = 0;
   for (const first of [true, false])

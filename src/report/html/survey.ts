@@ -35,12 +35,24 @@ export interface Survey {
 }
 
 /** The key an entry and its shown experiment (shown.ts) share; a name may recur under another profile. */
-export const experimentKey = (profile: string | null, experiment: string | null): string => `${profile ?? ""}\u0000${experiment ?? ""}`;
+export const experimentKey = (profile: string | null, experiment: string | null): string =>
+  `${profile ?? ""}\u0000${experiment ?? ""}`;
 
 const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
 
 export function survey(bundles: Iterable<BundleEntry>, experiments: readonly Experiment[]): Survey {
-  const s: Survey = { codes: new Map(), codesBy: new Map(), hard: new Map(), advised: 0, analysed: 0, cached: 0, first: null, notAnalysed: new Map(), notable: [], notableCount: 0 };
+  const s: Survey = {
+    codes: new Map(),
+    codesBy: new Map(),
+    hard: new Map(),
+    advised: 0,
+    analysed: 0,
+    cached: 0,
+    first: null,
+    notAnalysed: new Map(),
+    notable: [],
+    notableCount: 0,
+  };
   const count = (profile: string | null, experiment: string | null, codes: Iterable<string>) => {
     const key = experimentKey(profile, experiment === null ? null : forTerminal(experiment));
     let by = s.codesBy.get(key);
@@ -71,7 +83,11 @@ export function survey(bundles: Iterable<BundleEntry>, experiments: readonly Exp
     }
     s.analysed++;
     if (a.cached) s.cached++;
-    if (Object.values(a.outcomes).some((o) => o.outcome === "fail" || o.outcome === "error") && s.notableCount++ < MAX_ADVISORY) s.notable.push(shownEntry(e));
+    if (
+      Object.values(a.outcomes).some((o) => o.outcome === "fail" || o.outcome === "error") &&
+      s.notableCount++ < MAX_ADVISORY
+    )
+      s.notable.push(shownEntry(e));
   }
   for (const t of trialOnly.codes()) count(t.experiment.profile, t.experiment.experiment, [t.code]);
   return s;
@@ -91,9 +107,20 @@ function checkText(h: Headline): string {
 }
 
 /** A cell: its text (already escaped), and the value it sorts by. */
-const cell = (html: string, sort: number | string | null, cls = "") => `<td${cls === "" ? "" : ` class="${cls}"`} data-sort="${sort === null ? "" : esc(String(sort))}">${html}</td>`;
+const cell = (html: string, sort: number | string | null, cls = "") =>
+  `<td${cls === "" ? "" : ` class="${cls}"`} data-sort="${sort === null ? "" : esc(String(sort))}">${html}</td>`;
 
-export const SURVEY_COLUMNS = ["experiment", "kind", "trials", "headline (95% interval)", "coverage", "harness claims", "invalid", "flags", "cost"] as const;
+export const SURVEY_COLUMNS = [
+  "experiment",
+  "kind",
+  "trials",
+  "headline (95% interval)",
+  "coverage",
+  "harness claims",
+  "invalid",
+  "flags",
+  "cost",
+] as const;
 
 const muted = (t: string) => `<span class="muted">${t}</span>`;
 
@@ -108,14 +135,22 @@ export interface IdentityColumns {
  * (computed on the raw document, so it chose as the table and Markdown did); `e` is the experiment
  * as shown (shown.ts), and every name from the row is shown the same way here.
  */
-export function surveyRow(e: Experiment, i: number, r: OverviewRow, shows: IdentityColumns = { who: false, started: false }): string {
+export function surveyRow(
+  e: Experiment,
+  i: number,
+  r: OverviewRow,
+  shows: IdentityColumns = { who: false, started: false },
+): string {
   const h = r.headline;
   const w = wordsOf(e.profile);
   const figure =
     r.metric === null
       ? muted("none")
       : `<b>${esc(r.figure)}</b>${r.interval.startsWith("[") ? ` ${muted(esc(r.interval))}` : ""} <small>${esc(forTerminal(r.metric))}</small>`;
-  const claim = r.agreement === "none" ? cell(muted("—"), null) : cell(`${r.claim === "" ? "" : `${esc(r.claim)} · `}${checkText(h)}`, r.agreement, "claim");
+  const claim =
+    r.agreement === "none"
+      ? cell(muted("—"), null)
+      : cell(`${r.claim === "" ? "" : `${esc(r.claim)} · `}${checkText(h)}`, r.agreement, "claim");
   const name = `<a href="#exp-${i}">${esc(nameOf(e))}</a>${r.folder === null ? "" : ` ${muted(loneWhere(r.folder, (f) => `<code>${esc(forTerminal(f))}</code>`))}`}${r.note === "" ? "" : ` <span class="warn">${esc(r.note)}</span>`}`;
   const coverage = h.covered === null || h.of === null || h.of === 0 ? null : h.covered / h.of;
   return [
@@ -123,11 +158,27 @@ export function surveyRow(e: Experiment, i: number, r: OverviewRow, shows: Ident
     cell(name, e.experiment ?? ""),
     ...(shows.who ? [cell(r.who === "" ? muted("—") : esc(terminalText(r.who)), r.who)] : []),
     cell(esc(w.label), w.kind),
-    ...(shows.started ? [cell(r.started === "" ? muted("—") : r.started.endsWith("*") ? `<span title="a local date: the harness recorded no zone">${esc(r.started)}</span>` : esc(r.started), r.started)] : []),
+    ...(shows.started
+      ? [
+          cell(
+            r.started === ""
+              ? muted("—")
+              : r.started.endsWith("*")
+                ? `<span title="a local date: the harness recorded no zone">${esc(r.started)}</span>`
+                : esc(r.started),
+            r.started,
+          ),
+        ]
+      : []),
     cell(`${r.trials}${r.clusters === "" ? "" : ` ${esc(r.clusters)}`}`, r.trials),
     cell(figure, typeof h.value === "number" ? h.value : null, "figure"),
     // A count over an unknown plan ("4/? (plan unknown)") is said as such, never as a share.
-    cell(coverage === null ? muted(h.covered !== null && h.of === null ? esc(r.coverage) : "—") : esc(figureText(coverage, true)), coverage),
+    cell(
+      coverage === null
+        ? muted(h.covered !== null && h.of === null ? esc(r.coverage) : "—")
+        : esc(figureText(coverage, true)),
+      coverage,
+    ),
     claim,
     cell(String(r.invalid), r.invalid, r.invalid > 0 ? "warn" : ""),
     cell(String(r.flags), r.flags),
@@ -143,12 +194,21 @@ export function surveyRow(e: Experiment, i: number, r: OverviewRow, shows: Ident
  * runs on the document's own experiments (`raw`): a name shown quoted (forTerminal) would sort
  * and choose differently; each row is then laid out from its shown experiment (`shown`, same order).
  */
-export function surveyTable(raw: readonly Experiment[], shown: readonly Experiment[], o: { errors: "exclude" | "zero"; folders: ReadonlyMap<string | null, string> }): string {
+export function surveyTable(
+  raw: readonly Experiment[],
+  shown: readonly Experiment[],
+  o: { errors: "exclude" | "zero"; folders: ReadonlyMap<string | null, string> },
+): string {
   if (raw.length === 0) return `<nav><p class="muted">No experiment: nothing was attributed to a trial.</p></nav>`;
   const ov = overview(raw, o);
   // The count column headed as the kinds count (overview.ts): trials, an Inspect task run's planned records, or both.
-  const shows: IdentityColumns = { who: ov.rows.some((r) => r.who !== ""), started: ov.rows.some((r) => r.started !== "") };
-  const columns = SURVEY_COLUMNS.flatMap((c) => (c === "experiment" && shows.who ? [c, "agent / model"] : c === "kind" && shows.started ? [c, "started"] : [c]));
+  const shows: IdentityColumns = {
+    who: ov.rows.some((r) => r.who !== ""),
+    started: ov.rows.some((r) => r.started !== ""),
+  };
+  const columns = SURVEY_COLUMNS.flatMap((c) =>
+    c === "experiment" && shows.who ? [c, "agent / model"] : c === "kind" && shows.started ? [c, "started"] : [c],
+  );
   const th = columns.map((c) => `<th scope="col" tabindex="0">${c === "trials" ? ov.units : c}</th>`).join("");
   const capped =
     ov.omitted === 0

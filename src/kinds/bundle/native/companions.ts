@@ -23,7 +23,10 @@ export function expectedSummary(header: Header, reader: JournalReader, nj: Nativ
     journal: { records: reader.records, head: reader.head },
     status: nj.end?.status ?? null,
     ended_at: nj.end?.at ?? null,
-    native_ending: e === null ? null : { at: e.at, frame: e.frame, escaped: e.state.escaped, is_dead: e.state.is_dead, depth: e.state.depth },
+    native_ending:
+      e === null
+        ? null
+        : { at: e.at, frame: e.frame, escaped: e.state.escaped, is_dead: e.state.is_dead, depth: e.state.depth },
     victory: o.victory,
     snapshot: nj.finalScore?.snapshot ?? null,
     counts: { ...nj.counts },
@@ -46,7 +49,14 @@ export function checkSummary(
   const summary = (schema === summarySchema ? fastSummary(value) : null) ?? check(schema, value, SUMMARY, null, out);
   if (summary === null) return;
   for (const field of differingFields(expected, summary))
-    out.push(finding("SUMMARY_MISMATCH", SUMMARY, null, `field ${field} differs from the journal (${describe(expected, field)})`));
+    out.push(
+      finding(
+        "SUMMARY_MISMATCH",
+        SUMMARY,
+        null,
+        `field ${field} differs from the journal (${describe(expected, field)})`,
+      ),
+    );
 }
 
 export function checkSnapshot(
@@ -58,11 +68,19 @@ export function checkSnapshot(
 ): void {
   const score = nj.finalScore!;
   if (bytes === null) {
-    out.push(finding("SNAPSHOT_MISSING", SNAPSHOT, null, `the final score (line ${score.line}) names a snapshot but snapshot.json is absent`));
+    out.push(
+      finding(
+        "SNAPSHOT_MISSING",
+        SNAPSHOT,
+        null,
+        `the final score (line ${score.line}) names a snapshot but snapshot.json is absent`,
+      ),
+    );
     return;
   }
   const mismatch = (msg: string) => out.push(finding("SNAPSHOT_MISMATCH", SNAPSHOT, null, msg));
-  if (fileDigest !== score.snapshot) mismatch(`file digest ${fileDigest} is not the final score's ${score.snapshot} (line ${score.line})`);
+  if (fileDigest !== score.snapshot)
+    mismatch(`file digest ${fileDigest} is not the final score's ${score.snapshot} (line ${score.line})`);
   const value = decodeDocument(bytes, SNAPSHOT, out);
   if (value === undefined) return;
   const snap = fastSnapshot(value) ?? check(snapshotSchema, value, SNAPSHOT, null, out);
@@ -75,8 +93,11 @@ export function checkSnapshot(
     state: last?.state ?? null,
   };
   for (const field of differingFields(expected, snap))
-    mismatch(`field ${field} differs from ${field === "format" || field === "session" ? "the expected value" : `the last observation (line ${last?.line})`}`);
-  if (last !== null && snap.at < last.at) mismatch(`at ${snap.at} is before the last observation's ${last.at} (line ${last.line})`);
+    mismatch(
+      `field ${field} differs from ${field === "format" || field === "session" ? "the expected value" : `the last observation (line ${last?.line})`}`,
+    );
+  if (last !== null && snap.at < last.at)
+    mismatch(`at ${snap.at} is before the last observation's ${last.at} (line ${last.line})`);
 }
 
 function describe(expected: Record<string, unknown>, field: string): string {

@@ -78,7 +78,10 @@ export class NativeJournal extends ProfileJournal<EndStatus> {
     const hi = lo + this.unread;
     if (typeof frame === "number" && Number.isSafeInteger(frame)) {
       if (frame < lo || frame > hi)
-        this.transition(line, `observation frame ${frame}; expected ${this.unread === 0 ? lo : `${lo} to ${hi} (${this.since()})`}`);
+        this.transition(
+          line,
+          `observation frame ${frame}; expected ${this.unread === 0 ? lo : `${lo} to ${hi} (${this.since()})`}`,
+        );
       this.frame = frame;
       this.unread = 0;
     } else this.unread++; // an observation whose frame is unknown (its SCHEMA finding says why)
@@ -87,7 +90,8 @@ export class NativeJournal extends ProfileJournal<EndStatus> {
     this.counts.observations++;
     const prev = this.lastObservation;
     if (prev !== null) {
-      if (r.state.turn < prev.state.turn) this.transition(line, `turn decreased from ${prev.state.turn} to ${r.state.turn}`);
+      if (r.state.turn < prev.state.turn)
+        this.transition(line, `turn decreased from ${prev.state.turn} to ${r.state.turn}`);
       if (r.state.playerturn < prev.state.playerturn)
         this.transition(line, `playerturn decreased from ${prev.state.playerturn} to ${r.state.playerturn}`);
     }
@@ -106,13 +110,17 @@ export class NativeJournal extends ProfileJournal<EndStatus> {
     this.counts.keys++;
     if (this.unread === 0) {
       if (this.frame === null) return this.transition(line, "keys before the first observation");
-      if (r.frame !== this.frame) this.transition(line, `keys for frame ${r.frame}; the latest observation is frame ${this.frame}`);
+      if (r.frame !== this.frame)
+        this.transition(line, `keys for frame ${r.frame}; the latest observation is frame ${this.frame}`);
     } else {
       // The unreadable lines may hold later observations: the latest is one of these frames.
       const lo = this.frame ?? 0;
       const hi = this.frame === null ? this.unread - 1 : this.frame + this.unread;
       if (r.frame < lo || r.frame > hi)
-        this.transition(line, `keys for frame ${r.frame}; the latest observation is frame ${lo === hi ? lo : `${lo} to ${hi}`} at most (${this.since()})`);
+        this.transition(
+          line,
+          `keys for frame ${r.frame}; the latest observation is frame ${lo === hi ? lo : `${lo} to ${hi}`} at most (${this.since()})`,
+        );
     }
     if (this.deadline !== null && r.at > this.deadline)
       this.transition(line, `keys admitted at ${r.at}, after the deadline ${this.deadline}`);
@@ -130,8 +138,10 @@ export class NativeJournal extends ProfileJournal<EndStatus> {
     const r = fastEnd(rec) ?? check(endRecord, rec, this.file, line, this.out);
     if (r === null) return;
     // An unreadable line may have held the ending or the final score: not reported as missing.
-    if (r.status === "completed" && this.ending === null && !this.lost) this.transition(line, "end status completed without a native ending");
-    if (r.status === "interrupted" && this.finalScore === null && !this.lost) this.transition(line, "end status interrupted without a final score");
+    if (r.status === "completed" && this.ending === null && !this.lost)
+      this.transition(line, "end status completed without a native ending");
+    if (r.status === "interrupted" && this.finalScore === null && !this.lost)
+      this.transition(line, "end status interrupted without a final score");
     if (this.end === null) this.end = { at: r.at, status: r.status, line };
   }
 

@@ -46,7 +46,10 @@ export const observationRecord = z.strictObject({ ...envelope("observation"), fr
 export const keysRecord = z.strictObject({ ...envelope("keys"), frame: int(0), keys: text(256, 1) });
 export const scoreRecord = z
   .strictObject({ ...envelope("score"), final: z.boolean(), snapshot: digest.nullable() })
-  .refine((r) => (r.snapshot !== null) === r.final, { message: "snapshot must be non-null iff final", path: ["snapshot"] });
+  .refine((r) => (r.snapshot !== null) === r.final, {
+    message: "snapshot must be non-null iff final",
+    path: ["snapshot"],
+  });
 export const endRecord = z.strictObject({ ...envelope("end"), status: z.enum(END_STATUSES), reason: text(512) });
 
 export const summarySchema = z.strictObject({

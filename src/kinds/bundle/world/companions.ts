@@ -35,7 +35,13 @@ export function readScenario(bytes: Uint8Array | null | false, out: Finding[]): 
   return r.data;
 }
 
-export function expectedWorldSummary(header: Header, jr: JournalReader, wr: JournalReader, j: WorldJournal, w: WorldLog) {
+export function expectedWorldSummary(
+  header: Header,
+  jr: JournalReader,
+  wr: JournalReader,
+  j: WorldJournal,
+  w: WorldLog,
+) {
   return {
     ...summaryIdentity(header),
     journal: { records: jr.records, head: jr.head },

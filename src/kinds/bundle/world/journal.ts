@@ -8,14 +8,32 @@ import { check } from "../../../core/schema.js";
 import { clip } from "../../../core/text.js";
 import type { EndStatus } from "../native/records.js";
 import {
-  approvalRecord, attemptRecord, budgetRecord, effectRecord, faultRecord, policyRecord, queryRecord, replayRecord,
-  reportRecord, requestRecord, treeRecord, worldEndRecord,
-  type Approval, type Attempt, type Budget, type Effect, type Policy, type Report, type Request, type Scenario, type Tree,
+  approvalRecord,
+  attemptRecord,
+  budgetRecord,
+  effectRecord,
+  faultRecord,
+  policyRecord,
+  queryRecord,
+  replayRecord,
+  reportRecord,
+  requestRecord,
+  treeRecord,
+  worldEndRecord,
+  type Approval,
+  type Attempt,
+  type Budget,
+  type Effect,
+  type Policy,
+  type Report,
+  type Request,
+  type Scenario,
+  type Tree,
 } from "./records.js";
 
 function parse<S extends z.ZodType>(schema: S, rec: JournalRecord, file: string, line: number, out: Finding[]) {
   const r = check(schema, rec, file, line, out);
-  return r === null ? null : { ...(r as object), line } as z.output<S> & { line: number };
+  return r === null ? null : ({ ...(r as object), line } as z.output<S> & { line: number });
 }
 
 export class WorldJournal extends ProfileJournal<EndStatus> {
@@ -49,14 +67,22 @@ export class WorldJournal extends ProfileJournal<EndStatus> {
         const tools = this.scenario?.tools;
         const reviewed = tools !== undefined && Object.hasOwn(tools, r.tool) ? tools[r.tool] : undefined; // never an inherited property
         if (this.scenario !== null && reviewed !== r.class)
-          out.push(finding("SCENARIO_MISMATCH", file, line, `tool ${clip(r.tool)} is ${reviewed ? `a ${reviewed}` : "not in the scenario's tools"}; the request says ${r.class}`));
+          out.push(
+            finding(
+              "SCENARIO_MISMATCH",
+              file,
+              line,
+              `tool ${clip(r.tool)} is ${reviewed ? `a ${reviewed}` : "not in the scenario's tools"}; the request says ${r.class}`,
+            ),
+          );
         return;
       }
       case "policy": {
         const r = parse(policyRecord, rec, file, line, out);
         if (r === null) return this.markLost();
         // A lost line may have defined it (`lost`): not reported then.
-        if (!this.requests.has(r.request) && !this.lost) this.transition(line, `policy for request ${clip(r.request)}, which no earlier record defines`);
+        if (!this.requests.has(r.request) && !this.lost)
+          this.transition(line, `policy for request ${clip(r.request)}, which no earlier record defines`);
         this.policies.push(r);
         return;
       }
@@ -65,14 +91,16 @@ export class WorldJournal extends ProfileJournal<EndStatus> {
         if (r === null) return this.markLost();
         if (this.attemptIds.has(r.attempt)) return this.transition(line, `attempt ${clip(r.attempt)} is defined twice`);
         this.attemptIds.add(r.attempt);
-        if (!this.requests.has(r.request) && !this.lost) this.transition(line, `attempt for request ${clip(r.request)}, which no earlier record defines`);
+        if (!this.requests.has(r.request) && !this.lost)
+          this.transition(line, `attempt for request ${clip(r.request)}, which no earlier record defines`);
         this.attempts.push(r);
         return;
       }
       case "approval": {
         const r = parse(approvalRecord, rec, file, line, out);
         if (r === null) return;
-        if (this.approvalIds.has(r.approval)) return this.transition(line, `approval ${clip(r.approval)} is defined twice`);
+        if (this.approvalIds.has(r.approval))
+          return this.transition(line, `approval ${clip(r.approval)} is defined twice`);
         this.approvalIds.add(r.approval);
         this.approvals.push(r);
         return;
@@ -81,7 +109,10 @@ export class WorldJournal extends ProfileJournal<EndStatus> {
         const r = parse(budgetRecord, rec, file, line, out);
         if (r === null) return;
         const b = this.lastBudget;
-        if (b !== null && (r.tokens < b.tokens || r.turns < b.turns || r.tool_calls < b.tool_calls || r.wall_ms < b.wall_ms))
+        if (
+          b !== null &&
+          (r.tokens < b.tokens || r.turns < b.turns || r.tool_calls < b.tool_calls || r.wall_ms < b.wall_ms)
+        )
           this.transition(line, `budget decreased from line ${b.line}: budgets are cumulative`);
         this.lastBudget = r;
         return;
@@ -89,7 +120,8 @@ export class WorldJournal extends ProfileJournal<EndStatus> {
       case "report": {
         const r = parse(reportRecord, rec, file, line, out);
         if (r === null) return;
-        if (this.report !== null) return this.transition(line, `a second report (the first is on line ${this.report.line})`);
+        if (this.report !== null)
+          return this.transition(line, `a second report (the first is on line ${this.report.line})`);
         this.report = r;
         return;
       }
@@ -131,7 +163,14 @@ export class WorldLog {
 
   private link(attempt: string | null, line: number, what: string): void {
     if (attempt !== null && this.named !== null && !this.named.has(attempt))
-      this.out.push(finding("WORLD_LINK", this.file, line, `${what} names attempt ${clip(attempt)}, which no journal attempt or policy names`));
+      this.out.push(
+        finding(
+          "WORLD_LINK",
+          this.file,
+          line,
+          `${what} names attempt ${clip(attempt)}, which no journal attempt or policy names`,
+        ),
+      );
   }
 
   record(rec: JournalRecord, line: number): void {
@@ -143,7 +182,8 @@ export class WorldLog {
         const r = parse(effectRecord, rec, file, line, out);
         if (r === null) return;
         this.link(r.attempt, line, `effect ${clip(r.effect)}`);
-        if (this.effectIds.has(r.effect)) return void out.push(finding("TRANSITION", file, line, `effect ${clip(r.effect)} appears twice`));
+        if (this.effectIds.has(r.effect))
+          return void out.push(finding("TRANSITION", file, line, `effect ${clip(r.effect)} appears twice`));
         this.effectIds.add(r.effect);
         const { seq: _s, prev: _p, type: _t, ...slim } = r;
         this.effects.push(slim as Effect);

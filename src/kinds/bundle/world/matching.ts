@@ -29,7 +29,9 @@ export function matchApprovals(approvals: readonly ApprovalSlot[], effects: read
   const out = new Int32Array(effects.length).fill(-1);
   const n = approvals.length;
   if (n === 0 || effects.length === 0) return out;
-  const byLine = Array.from({ length: n }, (_, i) => i).sort((a, b) => approvals[a]!.line - approvals[b]!.line || a - b);
+  const byLine = Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => approvals[a]!.line - approvals[b]!.line || a - b,
+  );
   const byExpiry = Array.from({ length: n }, (_, i) => i).sort(
     (a, b) => approvals[a]!.expires_at - approvals[b]!.expires_at || approvals[a]!.line - approvals[b]!.line || a - b,
   );
@@ -37,7 +39,9 @@ export function matchApprovals(approvals: readonly ApprovalSlot[], effects: read
   byExpiry.forEach((a, r) => (rank[a] = r));
   const expiries = byExpiry.map((a) => approvals[a]!.expires_at);
   const available = new Fenwick(n);
-  const order = Array.from({ length: effects.length }, (_, i) => i).sort((a, b) => effects[a]!.gateLine - effects[b]!.gateLine || a - b);
+  const order = Array.from({ length: effects.length }, (_, i) => i).sort(
+    (a, b) => effects[a]!.gateLine - effects[b]!.gateLine || a - b,
+  );
   let next = 0;
   for (const i of order) {
     const e = effects[i]!;

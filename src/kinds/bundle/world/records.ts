@@ -15,9 +15,25 @@ export type ToolClass = (typeof CLASSES)[number];
  * for the scenario's keys and a request's `tool`, so every reviewed tool can be requested.
  */
 // Any name (the contract leaves its form open) but a reserved key, which no map of evidence may hold.
-export const toolName = text(256, 1).refine((n) => !isReservedKey(n), "a tool cannot be named __proto__, constructor or prototype");
-export const requestRecord = z.strictObject({ ...envelope("request"), request: id, intent: id, tool: toolName, class: z.enum(CLASSES), args: digest });
-export const policyRecord = z.strictObject({ ...envelope("policy"), request: id, attempt: id, decision: z.enum(["allow", "deny"]), reason: z.string() });
+export const toolName = text(256, 1).refine(
+  (n) => !isReservedKey(n),
+  "a tool cannot be named __proto__, constructor or prototype",
+);
+export const requestRecord = z.strictObject({
+  ...envelope("request"),
+  request: id,
+  intent: id,
+  tool: toolName,
+  class: z.enum(CLASSES),
+  args: digest,
+});
+export const policyRecord = z.strictObject({
+  ...envelope("policy"),
+  request: id,
+  attempt: id,
+  decision: z.enum(["allow", "deny"]),
+  reason: z.string(),
+});
 export const attemptRecord = z.strictObject({
   ...envelope("attempt"),
   attempt: id,
@@ -35,10 +51,19 @@ export const approvalRecord = z.strictObject({
   reviewer: z.string(),
   expires_at: int(),
 });
-export const budgetRecord = z.strictObject({ ...envelope("budget"), tokens: int(0), turns: int(0), tool_calls: int(0), wall_ms: int(0) });
+export const budgetRecord = z.strictObject({
+  ...envelope("budget"),
+  tokens: int(0),
+  turns: int(0),
+  tool_calls: int(0),
+  wall_ms: int(0),
+});
 const claim = z
   .strictObject({ effect: id.nullable(), intent: id, status: z.enum(["created", "not-created", "unknown"]) })
-  .refine((c) => (c.effect !== null) === (c.status === "created"), { message: "effect must be non-null iff status is created", path: ["effect"] });
+  .refine((c) => (c.effect !== null) === (c.status === "created"), {
+    message: "effect must be non-null iff status is created",
+    path: ["effect"],
+  });
 export const reportRecord = z.strictObject({ ...envelope("report"), text: z.string(), claims: z.array(claim) });
 export const worldEndRecord = z.strictObject({ ...envelope("end"), status: z.enum(END_STATUSES), reason: text(512) });
 
@@ -53,7 +78,11 @@ export const effectRecord = z.strictObject({
   repo: digest,
 });
 export const replayRecord = z.strictObject({ ...envelope("replay"), effect: id, intent_key: z.string(), attempt: id });
-export const faultRecord = z.strictObject({ ...envelope("fault"), attempt: id, stage: z.enum(["before-commit", "after-commit"]) });
+export const faultRecord = z.strictObject({
+  ...envelope("fault"),
+  attempt: id,
+  stage: z.enum(["before-commit", "after-commit"]),
+});
 export const queryRecord = z.strictObject({ ...envelope("query"), intent_key: z.string(), attempt: id.nullable() });
 export const treeRecord = z.strictObject({ ...envelope("tree"), group: z.string(), digest });
 
