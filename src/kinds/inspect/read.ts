@@ -5,7 +5,8 @@
 
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { finding, type Finding } from "../../core/codes.js";
-import { finishLog, type LogParts } from "./log.js";
+import { finishLog } from "./finish.js";
+import type { LogParts } from "./log.js";
 import { keptToolEvent, sampleRecord, type SampleRecord } from "./sample.js";
 import { recordKey, reductionSets, summaryRecord, type ReductionSet, type SummaryRecord } from "./summary.js";
 import { encodingProblem, isPlainObject } from "../../core/json/decode.js";
