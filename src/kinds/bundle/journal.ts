@@ -43,7 +43,7 @@ export interface HeaderResult {
   /** The header when every header rule holds, else null. */
   header: Header | null;
   /** The profile to validate the rest with: null when the format or profile is unusable. */
-  profile: string | null;
+  profile: BundleProfile | null;
   /**
    * The deadline the profile's rules use: the header's whenever the deadline itself is sound (an
    * integer literal after the header's `at`), whatever else is wrong with the header (a bad seed
@@ -52,13 +52,15 @@ export interface HeaderResult {
   deadline: number | null;
 }
 
-const PROFILES = new Set(["native-game", "world"]);
+/** The profiles of assay's own bundles. */
+export type BundleProfile = "native-game" | "world";
+const isBundleProfile = (p: unknown): p is BundleProfile => p === "native-game" || p === "world";
 /** `assay.bundle/N` for another N: a format this version cannot read (FORMAT_UNSUPPORTED). */
 const otherFormat = (format: unknown): format is string =>
   typeof format === "string" && /^assay\.bundle\/[0-9]+$/.test(format) && format !== "assay.bundle/1";
 /** The profile to validate the rest with: a supported one, under a format this version reads. */
-const usableProfile = (format: unknown, profile: unknown): string | null =>
-  !otherFormat(format) && typeof profile === "string" && PROFILES.has(profile) ? profile : null;
+const usableProfile = (format: unknown, profile: unknown): BundleProfile | null =>
+  !otherFormat(format) && isBundleProfile(profile) ? profile : null;
 
 /**
  * Judge line 1. `rec` is null when it is no sound record (it failed strict decoding or its
@@ -88,7 +90,7 @@ export function readHeader(
   } else if (format !== "assay.bundle/1" && format !== undefined) {
     out.push(finding("SCHEMA", file, 1, `format: expected "assay.bundle/1"`));
   }
-  if (typeof profile === "string" && !PROFILES.has(profile))
+  if (typeof profile === "string" && !isBundleProfile(profile))
     out.push(finding("PROFILE_UNSUPPORTED", file, 1, `profile ${clip(profile)} is not scored by this version`));
   if (typeof seed === "string" && !SEED_RE.test(seed))
     out.push(

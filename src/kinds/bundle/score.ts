@@ -55,35 +55,7 @@ export function scoreBundle(src: BundleSource, options: BundleOptions = {}): Sco
   };
 
   // The journal, streamed: chain, header, then the profile's records.
-  let line1: Record<string, unknown> | null = null; // for attribution
-  let named: Record<string, unknown> | null = null; // for the profile: null when that is ambiguous
-  let header: Header | null = null;
-  let profileName: string | null = null;
-  let deadline: number | null = null;
-  let native: NativeJournal | null = null;
-  let world: { journal: WorldJournal; scenario: Scenario | null } | null = null;
-  const journal = logs.read(JOURNAL, regular(JOURNAL) !== null, (rec, raw, reader) => {
-    if (raw.number === 1) {
-      const readable = raw.terminated && raw.bytes !== null;
-      line1 = reader.decoded ?? (readable ? lenientObject(raw.bytes!) : null);
-      // A line 1 that is no sound record still names its profile when read leniently: the rest is
-      // validated with it, so every failing line is reported (it never earns credit: line 1 failed).
-      named = reader.decoded ?? (readable ? lenientHeader(raw.bytes!) : null);
-      ({ header, profile: profileName, deadline } = readHeader(rec, JOURNAL, errors, named));
-      if (profileName === "native-game") native = new NativeJournal(JOURNAL, deadline, errors);
-      if (profileName === "world") {
-        const scenario = readScenario(readDoc(SCENARIO), errors); // before the records: it types the requests
-        world = { journal: new WorldJournal(JOURNAL, scenario, errors), scenario };
-      }
-    } else if (rec !== null) {
-      native?.record(rec, raw.number);
-      world?.journal.record(rec, raw.number);
-    } else {
-      // Reported by the reader; the profile resynchronises rather than guess what it held.
-      native?.unreadable(raw.number);
-      world?.journal.unreadable(raw.number);
-    }
-  });
+  const { journal, line1, named, header: h, profileName, native: nj, world: wd } = readJournal(logs, folder, errors);
   if (journal !== null && journal.reader.records === 0)
     errors.push(
       finding(
@@ -96,8 +68,6 @@ export function scoreBundle(src: BundleSource, options: BundleOptions = {}): Sco
   else if (journal === null && !unsafe.has(JOURNAL))
     errors.push(finding("HEADER_MISSING", JOURNAL, null, "journal.jsonl is not a regular file"));
 
-  const h = header as Header | null;
-  const nj = native as NativeJournal | null;
   if (nj !== null && h !== null && journal !== null) {
     // §3: a journal with a §2/§3 error is not compared with its summary or snapshot.
     const comparable = !journal.structural;
@@ -108,7 +78,6 @@ export function scoreBundle(src: BundleSource, options: BundleOptions = {}): Sco
     }
   }
 
-  const wd = world as { journal: WorldJournal; scenario: Scenario | null } | null;
   let dimensions: Record<DimensionName, Dimension> | null = null;
   if (wd !== null && journal !== null) {
     // The world log: its own header and chain, the same session; ground truth the agent never wrote.
@@ -145,11 +114,9 @@ export function scoreBundle(src: BundleSource, options: BundleOptions = {}): Sco
   if (options.hmacKey !== undefined) checkSeal(folder, digest, options.hmacKey, errors);
   logs.reportDropped();
 
-  const l1 = line1 as Record<string, unknown> | null;
-  const attribution = attributionOf(l1);
-  const declared = (named as Record<string, unknown> | null)?.["profile"];
-  const profile: Profile | null =
-    profileName !== null || declared === "world" ? ((profileName ?? declared) as Profile) : null;
+  const attribution = attributionOf(line1);
+  // A broken header's line 1 read leniently still says it is a world bundle (its dimensions' words).
+  const profile: Profile | null = profileName ?? (named?.["profile"] === "world" ? "world" : null);
   const valid = errors.length === 0;
   const o = nj?.outcome(h?.deadline ?? null) ?? null;
   const ended = o?.status ?? wd?.journal.end?.status;
@@ -161,7 +128,7 @@ export function scoreBundle(src: BundleSource, options: BundleOptions = {}): Sco
     errors,
     warnings,
     // Invalid bundles keep what was parsed (status, ending); only a valid one earns victory/late/pass.
-    status: ended ?? (l1 !== null && l1["type"] === "session" ? "unterminated" : null),
+    status: ended ?? (line1 !== null && line1["type"] === "session" ? "unterminated" : null),
     ending: o?.ending ?? null,
     final_score: o?.final_score ?? null,
     scenario: wd !== null ? (files.get(SCENARIO) ?? null) : null,
@@ -196,6 +163,56 @@ function bundleIdentity(h: Header | null, endAt: number | null): EntryIdentity |
 function instant(ms: number): string | null {
   const d = new Date(ms);
   return Number.isFinite(d.getTime()) ? d.toISOString() : null;
+}
+
+/** What the journal's first line and records give, filled as it is streamed. */
+interface JournalRead {
+  journal: { reader: JournalReader; structural: boolean } | null;
+  /** Line 1 as read (leniently where it is no sound record), for attribution. */
+  line1: Record<string, unknown> | null;
+  /** Line 1 for the profile: null when that is ambiguous. */
+  named: Record<string, unknown> | null;
+  header: Header | null;
+  profileName: Profile | null;
+  native: NativeJournal | null;
+  world: { journal: WorldJournal; scenario: Scenario | null } | null;
+}
+
+function readJournal(logs: LogReading, folder: EvidenceFolder, errors: Finding[]): JournalRead {
+  const read: JournalRead = {
+    journal: null,
+    line1: null,
+    named: null,
+    header: null,
+    profileName: null,
+    native: null,
+    world: null,
+  };
+  read.journal = logs.read(JOURNAL, folder.regular(JOURNAL) !== null, (rec, raw, reader) => {
+    if (raw.number === 1) {
+      const readable = raw.terminated && raw.bytes !== null;
+      read.line1 = reader.decoded ?? (readable ? lenientObject(raw.bytes!) : null);
+      // A line 1 that is no sound record still names its profile when read leniently: the rest is
+      // validated with it, so every failing line is reported (it never earns credit: line 1 failed).
+      read.named = reader.decoded ?? (readable ? lenientHeader(raw.bytes!) : null);
+      const { header, profile, deadline } = readHeader(rec, JOURNAL, errors, read.named);
+      read.header = header;
+      read.profileName = profile;
+      if (profile === "native-game") read.native = new NativeJournal(JOURNAL, deadline, errors);
+      if (profile === "world") {
+        const scenario = readScenario(folder.read(SCENARIO), errors); // before the records: it types the requests
+        read.world = { journal: new WorldJournal(JOURNAL, scenario, errors), scenario };
+      }
+    } else if (rec !== null) {
+      read.native?.record(rec, raw.number);
+      read.world?.journal.record(rec, raw.number);
+    } else {
+      // Reported by the reader; the profile resynchronises rather than guess what it held.
+      read.native?.unreadable(raw.number);
+      read.world?.journal.unreadable(raw.number);
+    }
+  });
+  return read;
 }
 
 /**
