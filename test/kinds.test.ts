@@ -154,4 +154,24 @@ describe.each(KIND_LIST.map((k) => [k.declaration.name, k] as const))("kind %s",
       else expect(text, format).not.toContain("<i>x");
     }
   });
+
+  it("is the only kind its report's legend names a claim source for (another kind added to assay changes nothing here)", async () => {
+    const { at } = scratchInTest(`assay-kinds-legend-${name}-`);
+    EVIDENCE[name](at("roots"), "plain");
+    const r = await run(["score", at("roots"), "--quiet"]);
+    expect(r.code, r.stderr).toBe(0);
+    const claim = r.stdout
+      .split("\n")
+      .find((l) => l.trimStart().startsWith("claim:"))!
+      .trim();
+    const sources = Object.values((await listed.kind()).words).flatMap((w) =>
+      w?.claimFrom === undefined ? [] : [w.claimFrom],
+    );
+    if (sources.length === 0)
+      expect(claim).toBe("claim: none of these kinds' harnesses records a figure of its own to check");
+    else
+      expect(claim).toBe(
+        `claim: the harness's own figure (${sources.join(", ")}); agrees, differs (the details say why) or unverified`,
+      );
+  });
 });

@@ -14,7 +14,7 @@ import { byteCompare, plural } from "../core/text.js";
 import { Methods } from "./intervals.js";
 import type { Nouns } from "../kinds/words.js";
 import { dollars, tokens } from "./usage.js";
-import { CLAIM_SOURCES, wordsOf } from "./vocabulary.js";
+import { claimSources, wordsOf } from "./vocabulary.js";
 
 /** Rows an overview shows at most. */
 export const MAX_ROWS = 50;
@@ -432,9 +432,12 @@ export function overview(
     legend.push(
       "no interval: a single trial or sample, all of them in one task or group, or none counted (the details say which)",
     );
-  // Every kind's source, as the legend has always named them, whichever kinds the document holds.
+  // The sources of the kinds the document holds (a kind added to assay changes no other kind's report).
+  const sources = claimSources(kinds);
   legend.push(
-    `claim: the harness's own figure (${CLAIM_SOURCES}); agrees, differs (the details say why) or unverified`,
+    sources === ""
+      ? "claim: none of these kinds' harnesses records a figure of its own to check"
+      : `claim: the harness's own figure (${sources}); agrees, differs (the details say why) or unverified`,
   );
   legend.push(
     "flags: for review, they change no state and no figure; cost: as recorded (tokens where no cost is), never priced by assay",

@@ -18,10 +18,11 @@ export const WORDS: Readonly<Record<Profile, Words>> = Object.assign({}, ...KIND
 /** The order a line that counts several kinds names them: the kinds' order (assay's bundles, then Harbor's trials, then Inspect's logs…). */
 const ORDER: readonly Words[] = [...Object.values(WORDS), UNKNOWN];
 
-/** Where each kind's claimed figures come from, as the overview's legend names them ("Harbor's result.json, Inspect's log"). */
-export const CLAIM_SOURCES = Object.values(WORDS)
-  .flatMap((w) => (w.claimFrom === undefined ? [] : [w.claimFrom]))
-  .join(", ");
+/** Where the given kinds' claimed figures come from, in the kinds' order, as the overview's legend names them ("Harbor's result.json, Inspect's log"); "" where none claims one. */
+export const claimSources = (kinds: readonly Words[]): string =>
+  ORDER.filter((w) => kinds.includes(w))
+    .flatMap((w) => (w.claimFrom === undefined ? [] : [w.claimFrom]))
+    .join(", ");
 
 /** The words for a profile (a document's; null or one this version does not know: UNKNOWN). */
 export const wordsOf = (profile: string | null): Words =>
