@@ -32,9 +32,15 @@ describe("memory does not follow the archive", { timeout: 420_000 }, () => {
       "--jobs",
       "2",
     ];
-    const a = spawnMeasured(args(small));
-    const b = spawnMeasured(args(large));
-    expect([a.code, b.code]).toEqual([0, 0]);
+    // Peak RSS is the need plus the collector's timing (±3 MB run to run here, ±50 bytes a bundle
+    // over 60,000): each size's least of two runs is its need, the noise only ever adds to it.
+    const leastOf = (root: string) => {
+      const runs = [spawnMeasured(args(root)), spawnMeasured(args(root))];
+      expect(runs.map((r) => r.code)).toEqual([0, 0]);
+      return { maxRssKb: Math.min(...runs.map((r) => r.maxRssKb)) };
+    };
+    const a = leastOf(small);
+    const b = leastOf(large);
     const perBundle = ((b.maxRssKb - a.maxRssKb) * 1024) / (n80 - n20);
     console.log(
       `peak RSS ${(a.maxRssKb / 1024).toFixed(0)} MB at ${n20} bundles, ${(b.maxRssKb / 1024).toFixed(0)} MB at ${n80}: ${perBundle.toFixed(0)} bytes per bundle`,
