@@ -5,6 +5,7 @@
 // The order is the codes' and the schema's enumerations'; reports list folder kinds first, then the
 // kinds read as files (registry.ts). test/kinds.test.ts checks every folder is listed and runs the
 // same test over each.
+import type { KindName } from "./declared.js";
 import type { Kind } from "./kind.js";
 import type { Scorer } from "./scorer.js";
 import { bundleDeclaration } from "./bundle/declaration.js";
@@ -56,3 +57,7 @@ export const KIND_LIST = [
     scorer: async () => (await import("./terminal-bench/scorer.js")).terminalBenchScorer,
   },
 ] as const satisfies readonly Listed[];
+
+/** A kind's scorer, loaded when first asked for (a worker's first thing of that kind; a failed worker's thing). */
+export const scorerOf = (name: KindName): Promise<Scorer> =>
+  KIND_LIST.find((k) => k.declaration.name === name)!.scorer();

@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { Piscina } from "piscina";
 import { tryListEntries } from "../io/bundle-source.js";
 import { toolError } from "../io/tool-error.js";
-import { KIND_LIST } from "../kinds/list.js";
+import { scorerOf } from "../kinds/list.js";
 import { listingOf } from "./listing.js";
 import type { BatchResult, BatchTask, BundleRef, ListedEntry } from "./types.js";
 import type { BundleEntry } from "../core/results.js";
@@ -215,7 +215,7 @@ export class BundlePool {
   private async failed(b: BundleRef, e: unknown): Promise<BundleEntry | ListedEntry> {
     const kind = b.kind ?? "bundle";
     // Its kind's scorer says what it can of it (loaded here only when a worker fails one of its kind).
-    const scorer = await KIND_LIST.find((k) => k.declaration.name === kind)!.scorer();
+    const scorer = await scorerOf(kind);
     const attribute = scorer.form === "folder" ? scorer.attribute : undefined;
     const entry =
       e instanceof BatchTimeout

@@ -3,7 +3,7 @@
 import { tryListEntries } from "../io/bundle-source.js";
 import type { KindName } from "../kinds/declared.js";
 import type { FolderScorer, Scorer } from "../kinds/scorer.js";
-import { KIND_LIST } from "../kinds/list.js";
+import { scorerOf } from "../kinds/list.js";
 import { listingOf } from "./listing.js";
 import { scoreFolder, scoreLog } from "./scoring.js";
 import type { BatchResult, BatchTask, BundleRef, ListedEntry } from "./types.js";
@@ -23,7 +23,7 @@ export default async function scoreBatch(task: BatchTask): Promise<BatchResult> 
   // Loaded before the first bundle starts: off every bundle's clock.
   for (const b of task.bundles) {
     const kind = b.kind ?? "bundle";
-    if (!scorers.has(kind)) scorers.set(kind, await KIND_LIST.find((k) => k.declaration.name === kind)!.scorer());
+    if (!scorers.has(kind)) scorers.set(kind, await scorerOf(kind));
   }
   return task.bundles.map((ref) => {
     const b = { ...ref, kind: ref.kind ?? "bundle" };

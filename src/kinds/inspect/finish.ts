@@ -103,20 +103,18 @@ function headOf(parts: LogParts): Head {
       ? "started"
       : ((["success", "cancelled", "error", "started"] as const).find((s) => s === parts.header!["status"]) ?? null);
   const versionField = log?.["version"];
+  // Issue 35: a .eval's header.json is written after every sample, summaries.json and
+  // reductions.json, so one read intact (the walk lists intact members only) means the members its
+  // checks need were read: only a cut with no header (or a cut .json log) switches the checks off.
+  const cut = parts.truncated && !(parts.format === "eval" && parts.header !== null);
   return {
     file: parts.format === "eval" ? (parts.header !== null ? "header.json" : "_journal/start.json") : null,
     log,
     ev,
     status,
     incomplete: parts.header === null || status === "started" || parts.truncated,
-    // Issue 35: a .eval's header.json is written after every sample, summaries.json and
-    // reductions.json, so one read intact (the walk lists intact members only) means the members its
-    // checks need were read: only a cut with no header (or a cut .json log) switches the checks off.
-    cut: parts.truncated && !(parts.format === "eval" && parts.header !== null),
-    unfinished:
-      parts.header === null ||
-      status === "started" ||
-      (parts.truncated && !(parts.format === "eval" && parts.header !== null)),
+    cut,
+    unfinished: parts.header === null || status === "started" || cut,
     experiment: ev === null ? null : `${str(ev["task"]) ?? "(no task)"} (${str(ev["model"]) ?? "(no model)"})`,
     logVersion: typeof versionField === "number" ? versionField : null,
     versionField,
