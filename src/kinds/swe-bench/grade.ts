@@ -36,23 +36,24 @@ export interface LogEvaluation {
 const TIMEOUT_LINE = /Timeout error: -?\p{Nd}+ seconds exceeded\.$/u;
 
 export class TestOutputScan {
-  private readonly region: LogParser;
-  private readonly whole: LogParser;
+  private readonly region: LogParser | null;
+  private readonly whole: LogParser | null;
   private readonly regionLines: RegionLines;
   private readonly evidence = new LogEvidence();
   private readonly markers = new Set<string>();
   private lastFilled = "";
 
-  constructor(parser: ParserName) {
-    this.region = crashSafe(newParser(parser));
-    this.whole = crashSafe(newParser(parser));
-    this.regionLines = new RegionLines((l) => this.region.line(l));
+  /** `parser` null (an unsupported repo): the markers, exit codes and timeout line only. */
+  constructor(parser: ParserName | null) {
+    this.region = parser === null ? null : crashSafe(newParser(parser));
+    this.whole = parser === null ? null : crashSafe(newParser(parser));
+    this.regionLines = new RegionLines((l) => this.region?.line(l));
   }
 
   line(text: string): void {
     for (const m of [...NOT_RUN_MARKERS, START_TEST_OUTPUT, END_TEST_OUTPUT]) if (text.includes(m)) this.markers.add(m);
     this.regionLines.line(text);
-    this.whole.line(text);
+    this.whole?.line(text);
     this.evidence.line(text);
     const filled = pyRstrip(text);
     if (filled !== "") this.lastFilled = filled;
@@ -66,6 +67,7 @@ export class TestOutputScan {
       timeoutLine: TIMEOUT_LINE.test(this.lastFilled) ? this.lastFilled : null,
     };
     const none = (not_run: NotRun, crash: string | null = null): LogEvaluation => ({ ...base, found: false, not_run, statuses: new Map(), outsideRegion: false, crash });
+    if (this.region === null || this.whole === null) return { ...none("no-results"), not_run: null };
     const marker = NOT_RUN_MARKERS.find((m) => this.markers.has(m));
     if (marker) return none(`marker:${marker}`);
     if (!this.markers.has(START_TEST_OUTPUT) || !this.markers.has(END_TEST_OUTPUT)) return none("no-markers");
