@@ -2,7 +2,12 @@
 // for the same text (fixtures/swe-bench/harness-cases.json), fed in chunks of every size; and the
 // Python text primitives they stand on.
 import { describe, expect, it } from "vitest";
+import { LogEvidence } from "../src/kinds/swe-bench/log-evidence.js";
+import { failureHeader } from "../src/kinds/swe-bench/parser-sympy.js";
 import { crashSafe, newParser, ParserCrash, parseText } from "../src/kinds/swe-bench/parsers.js";
+import { optionOf } from "../src/kinds/swe-bench/parsers-pytest.js";
+import { PARSERS } from "../src/kinds/swe-bench/repo.js";
+import { TestOutputScan } from "../src/kinds/swe-bench/grade.js";
 import { isBlank, linesOf, pyInt, pyLstrip, pyRstrip, pySplit, pyStrip } from "../src/kinds/swe-bench/python-text.js";
 import { CHUNKINGS, harnessCases, linesInChunks } from "./swe-bench-cases.js";
 
@@ -70,5 +75,51 @@ describe("universal newlines", () => {
   it("a lone \\r ending a chunk is a newline when the next chunk is not \\n", () => {
     expect(linesInChunks("a\rb", 2)).toEqual(["a", "b"]);
     expect(linesInChunks("a\r\rb", 2)).toEqual(["a", "", "b"]);
+  });
+});
+
+// Linear stand-ins for the harness's regexes that backtrack on hostile lines, checked against the
+// regex itself (as JS runs it with Python's meaning) on many random short lines.
+
+function randomLines(tokens: string[], count: number, seed: number): string[] {
+  let x = seed;
+  const next = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  return Array.from({ length: count }, () => Array.from({ length: Math.floor(next() * 12) }, () => tokens[Math.floor(next() * tokens.length)]).join(""));
+}
+
+describe("linear stand-ins give what the harness's regexes give", () => {
+  it("sympy's (_*) (.*)\\.py:(.*) (_*)", () => {
+    const re = /(_*) (.*)\.py:(.*) (_*)/su;
+    for (const line of randomLines(["_", " ", ".py:", "a", ".", "py", ":", "__ "], 20000, 7)) {
+      const m = re.exec(line);
+      expect(failureHeader(line), JSON.stringify(line)).toBe(m ? `${m[2]}.py:${m[3]}` : null);
+    }
+  });
+  it("pytest_options' (.*?)\\[(.*)\\]", () => {
+    const re = /(.*?)\[(.*)\]/su;
+    for (const word of randomLines(["[", "]", "a", "/", "]x", "[/"], 20000, 11)) {
+      const m = re.exec(word);
+      expect(optionOf(word), JSON.stringify(word)).toEqual(m ? [m[1], m[2]] : null);
+    }
+  });
+  it("SUITE_RAN's [1-9]\\d* passing and specs, failures", () => {
+    const re = /[1-9]\p{Nd}* passing|[1-9]\p{Nd}* specs?, \p{Nd}+ failures?/u;
+    for (const line of randomLines(["0", "1", "9", "٣", " passing", " spec", "s", ", 0 failure", "x"], 20000, 5)) {
+      const evidence = new LogEvidence();
+      evidence.line(line);
+      expect(evidence.suiteRan, JSON.stringify(line)).toBe(re.test(line));
+    }
+  });
+});
+
+describe("hostile lines take linear time", () => {
+  // Each line makes a backtracking regex retry at every character (quadratic or worse); at this
+  // size that would outlast the test's timeout.
+  const n = 200_000;
+  const lines = [" ".repeat(n) + "x", " ".repeat(n) + "a.py:b", "PASSED " + "[".repeat(n), "1".repeat(n) + "x passing", " ...".repeat(n / 4), "_ ".repeat(n / 2) + ".py", ">>>>> Test Exit Code:" + " ".repeat(n) + "x"];
+  it.each([...PARSERS])("%s", { timeout: 20_000 }, (parser) => {
+    const scan = new TestOutputScan(parser);
+    for (const l of [">>>>> Start Test Output", ...lines, ">>>>> End Test Output"]) scan.line(l);
+    expect(scan.finish().exit_code).toBe(null);
   });
 });

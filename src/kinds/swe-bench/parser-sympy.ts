@@ -6,18 +6,29 @@ import { pySplit, pyStrip } from "./python-text.js";
 import type { LogParser, StatusMap } from "./parsers.js";
 import { ERROR, FAILED, PASSED } from "./statuses.js";
 
-// Python's `.` stops only at \n, so the pattern's matches lie within a line; `s` makes JS's `.`
-// take \r and \u2028 as Python's does. Its greedy groups end a match at the line's last space,
-// so a line holds at most one (findall's) match, the first JS finds.
-const FAILURE_HEADER = /(_*) (.*)\.py:(.*) (_*)/su;
+/**
+ * The name `(_*) (.*)\.py:(.*) (_*)` finds in a line (Python's `.` stops only at \n, so matches
+ * lie within a line), found by index: the regex backtracks quadratically on a line of spaces.
+ * The leftmost match starts at the underscores before the first space (if any later start
+ * matches, this one does); group 2 runs from that space to the last `.py:` with a space after
+ * it, group 3 from there to the line's last space — so a line holds at most one match.
+ */
+export function failureHeader(line: string): string | null {
+  const first = line.indexOf(" ");
+  const last = line.lastIndexOf(" ");
+  if (first < 0 || last < 4) return null;
+  const py = line.lastIndexOf(".py:", last - 4);
+  if (py <= first) return null;
+  return `${line.slice(first + 1, py)}.py:${line.slice(py + 4, last)}`;
+}
 
 export function sympyParser(): LogParser {
   const headers: StatusMap = new Map();
   const lines: StatusMap = new Map();
   return {
     line(raw) {
-      const m = FAILURE_HEADER.exec(raw);
-      if (m) headers.set(`${m[2] ?? ""}.py:${m[3] ?? ""}`, FAILED);
+      const header = failureHeader(raw);
+      if (header !== null) headers.set(header, FAILED);
       const line = pyStrip(raw);
       if (!line.startsWith("test_")) return;
       const name = pySplit(line)[0] ?? "";

@@ -20,21 +20,28 @@ function pytestWords(line: string): [string, string] | null {
   return [status, name];
 }
 
-// `re.compile(r"(.*?)\[(.*)\]").search`: a word holds no newline, so `s` only keeps JS's `.` from
-// refusing \u2028 and \r, which Python's accepts.
-const OPTION = /(.*?)\[(.*)\]/su;
+/**
+ * `re.compile(r"(.*?)\[(.*)\]").search(word).groups()`: a word holds no newline, so a match starts
+ * at 0 and runs from the first `[` to the last `]` after it. Found by index, as the regex
+ * backtracks cubically on a word of `[`s.
+ */
+export function optionOf(word: string): [string, string] | null {
+  const open = word.indexOf("[");
+  const close = word.lastIndexOf("]");
+  return open >= 0 && close > open ? [word.slice(0, open), word.slice(open + 1, close)] : null;
+}
 
 export function pytestOptionsLine(line: string, map: StatusMap): void {
   const words = pytestWords(line);
   if (!words) return;
   const [status, name] = words;
-  const m = OPTION.exec(name);
+  const m = optionOf(name);
   if (!m) {
     map.set(name, status);
     return;
   }
-  const main = m[1] ?? "";
-  let option = m[2] ?? "";
+  const main = m[0];
+  let option = m[1];
   // A path option is shortened to its last segment, as the harness's dataset lists were written.
   if (option.startsWith("/") && !option.startsWith("//") && !option.includes("*")) option = "/" + (option.split("/").at(-1) ?? "");
   map.set(`${main}[${option}]`, status);

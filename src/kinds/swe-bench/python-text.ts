@@ -11,21 +11,30 @@ export const PY_DIGIT = "\\p{Nd}";
 export const PY_WORD = "[\\p{L}\\p{N}_]";
 
 const WS_RUN = new RegExp(`[${PY_WS}]+`, "u");
-const LEADING_WS = new RegExp(`^[${PY_WS}]+`, "u");
-const TRAILING_WS = new RegExp(`[${PY_WS}]+$`, "u");
 const ONE_WS = new RegExp(`^[${PY_WS}]$`, "u");
+// Every whitespace character is in the BMP: one code unit each.
+const WS_UNITS = new Set(Array.from({ length: 0x3001 }, (_, c) => String.fromCharCode(c)).filter((ch) => ONE_WS.test(ch)));
 
 /** `s.split()`: the words between runs of whitespace, none empty. */
 export function pySplit(s: string): string[] {
   return s.split(WS_RUN).filter((w) => w !== "");
 }
 
-export const pyLstrip = (s: string): string => s.replace(LEADING_WS, "");
-export const pyRstrip = (s: string): string => s.replace(TRAILING_WS, "");
+// Scanned, not matched: `[\s]+$` retries every run of spaces, quadratic on a line of them.
+export function pyLstrip(s: string): string {
+  let i = 0;
+  while (i < s.length && WS_UNITS.has(s.charAt(i))) i++;
+  return s.slice(i);
+}
+export function pyRstrip(s: string): string {
+  let j = s.length;
+  while (j > 0 && WS_UNITS.has(s.charAt(j - 1))) j--;
+  return s.slice(0, j);
+}
 export const pyStrip = (s: string): string => pyRstrip(pyLstrip(s));
 /** True when `s` is empty or only whitespace. */
 export const isBlank = (s: string): boolean => pyLstrip(s) === "";
-export const isPySpace = (ch: string): boolean => ONE_WS.test(ch);
+export const isPySpace = (ch: string): boolean => WS_UNITS.has(ch);
 
 const ND = /^\p{Nd}$/u;
 
