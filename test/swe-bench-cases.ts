@@ -15,6 +15,8 @@ export interface HarnessCases {
     PASS_TO_PASS: string[];
     expected: { FAIL_TO_PASS: { success: string[]; failure: string[] }; PASS_TO_PASS: { success: string[]; failure: string[] }; resolved: boolean };
   }[];
+  /** Seeded random texts of the tokens the parsers react to: the parser's map and get_logs_eval's. */
+  random: { parser: ParserName; text: string; expected: { map: Entries } | { crash: string }; grading: { found: boolean; map: Entries } | { crash: string } }[];
   infra: { name: string; text: string; expected: { reason: string; tier: string } | null }[];
 }
 

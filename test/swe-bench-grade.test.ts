@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { rederive, TestOutputScan, type LogEvaluation } from "../src/kinds/swe-bench/grade.js";
+import { ParserCrash, parseText } from "../src/kinds/swe-bench/parsers.js";
 import { readLogLines } from "../src/kinds/swe-bench/read.js";
 import type { ParserName } from "../src/kinds/swe-bench/repo.js";
 import { isResolved, lookup, placeTests } from "../src/kinds/swe-bench/tests.js";
@@ -30,6 +31,22 @@ describe("the scan finds what the harness's get_logs_eval finds", () => {
       }
     });
   }
+});
+
+describe("random texts: the parser's map and the scan's results are the harness's", () => {
+  it(`${harnessCases.random.length} texts, in chunks of every size`, () => {
+    harnessCases.random.forEach((c, i) => {
+      for (const size of CHUNKINGS) {
+        const lines = linesInChunks(c.text, size);
+        const what = `case ${i} (${c.parser}), chunks of ${size}`;
+        if ("crash" in c.expected) expect(() => parseText(c.parser, lines), what).toThrow(ParserCrash);
+        else expect([...parseText(c.parser, lines)], what).toEqual(c.expected.map);
+        const ev = scan(c.text, c.parser, size);
+        if ("crash" in c.grading) expect(ev.not_run, what).toBe("parser-error");
+        else expect({ found: ev.found, map: [...ev.statuses] }, what).toEqual(c.grading);
+      }
+    });
+  });
 });
 
 describe("the tests are placed as the harness's get_eval_tests_report places them", () => {
