@@ -6,13 +6,11 @@
 import { LogEvidence } from "./log-evidence.js";
 import { crashSafe, newParser, ParserCrash, type LogParser, type StatusMap } from "./parsers.js";
 import { pyRstrip } from "./python-text.js";
-import { END_TEST_OUTPUT, RegionLines, START_TEST_OUTPUT } from "./region.js";
+import { END_TEST_OUTPUT, NOT_RUN_MARKERS, START_TEST_OUTPUT } from "./markers.js";
+import { RegionLines } from "./region.js";
 import type { ParserName } from "./repo.js";
 import { ERROR, FAILED } from "./statuses.js";
 import { isResolved, placeTests, type DecidingTests, type TestsReport } from "./tests.js";
-
-/** The harness's markers of a run that gave no results, in the order it names them. */
-export const NOT_RUN_MARKERS = [">>>>> Patch Apply Failed", ">>>>> Reset Failed", ">>>>> Tests Errored", ">>>>> Tests Timed Out"] as const;
 
 /** Why no results were found; `parser-error`: the harness's parser raised on this text. */
 export type NotRun = `marker:${string}` | "no-markers" | "no-results" | "exit-code" | "parser-error";
@@ -67,6 +65,7 @@ export class TestOutputScan {
       timeoutLine: TIMEOUT_LINE.test(this.lastFilled) ? this.lastFilled : null,
     };
     const none = (not_run: NotRun, crash: string | null = null): LogEvaluation => ({ ...base, found: false, not_run, statuses: new Map(), outsideRegion: false, crash });
+    // An unsupported repo: nothing is graded, so nothing is said about why.
     if (this.region === null || this.whole === null) return { ...none("no-results"), not_run: null };
     const marker = NOT_RUN_MARKERS.find((m) => this.markers.has(m));
     if (marker) return none(`marker:${marker}`);
@@ -101,7 +100,7 @@ export interface Rederivation {
   resolved: boolean;
 }
 
-/** Steps 6: the deciding tests placed by the evaluation's map, and the verdict. */
+/** Step 6: the deciding tests placed by the evaluation's map, and the verdict. */
 export function rederive(evaluation: LogEvaluation, deciding: DecidingTests): Rederivation {
   const tests = evaluation.found ? placeTests(evaluation.statuses, deciding) : placeTests(new Map(), { FAIL_TO_PASS: [], PASS_TO_PASS: [] });
   const { found, not_run, exit_code, exit_codes } = evaluation;

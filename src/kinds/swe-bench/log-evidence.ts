@@ -3,6 +3,7 @@
 // so `Tests:` / `Test Suites:` / the exit code marker at a line's end (whitespace aside) is
 // finished on the next line that is not blank.
 
+import { TEST_EXIT_CODE } from "./markers.js";
 import { isBlank, PY_DIGIT, PY_WORD, PY_WS, pyInt, pyLstrip } from "./python-text.js";
 
 const D = PY_DIGIT;
@@ -28,7 +29,6 @@ const TESTS_AT_END = new RegExp(`Tests:[${PY_WS}]*$`, "u");
 const SUITES_AT_END = new RegExp(`Test Suites:[${PY_WS}]*$`, "u");
 const SUITES_GO_ON = new RegExp(`^(?:${D}+ ${PY_WORD}+, )*[1-9]${D}* total`, "u");
 
-export const TEST_EXIT_CODE = ">>>>> Test Exit Code";
 const EXIT_CODE = new RegExp(`${TEST_EXIT_CODE}:[${PY_WS}]*(-?${D}+)`, "gu");
 const EXIT_CODE_AT_END = new RegExp(`${TEST_EXIT_CODE}:[${PY_WS}]*$`, "u");
 const EXIT_CODE_GOES_ON = new RegExp(`^-?${D}+`, "u");

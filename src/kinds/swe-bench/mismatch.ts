@@ -6,7 +6,7 @@ import type { Finding } from "./checks.js";
 import type { LogEvaluation, Rederivation } from "./grade.js";
 import { decidingOf, type InstanceReport } from "./instance-report.js";
 import { SKIPPED } from "./statuses.js";
-import { lookup, placeOf, type DecidingTests, type Lists } from "./tests.js";
+import { lookup, placeOf, type DecidingTests, type Lists, type Lookup } from "./tests.js";
 
 const NAMED = 3;
 
@@ -66,7 +66,7 @@ function movedTests(list: keyof DecidingTests, claimed: Lists, deciding: Decidin
   return out;
 }
 
-function ruleOf(list: keyof DecidingTests, found: ReturnType<typeof lookup>, ev: LogEvaluation): string {
+function ruleOf(list: keyof DecidingTests, found: Lookup, ev: LogEvaluation): string {
   if (found.byPrefix) return `, by the prefix of an id cut inside its brackets: #290, which an older harness lacked`;
   if (found.status === SKIPPED) {
     return list === "FAIL_TO_PASS" ? ": a skipped FAIL_TO_PASS test fails since #598" : ": a skipped PASS_TO_PASS test passes since #598";

@@ -34,7 +34,6 @@ export function pyRstrip(s: string): string {
 export const pyStrip = (s: string): string => pyRstrip(pyLstrip(s));
 /** True when `s` is empty or only whitespace. */
 export const isBlank = (s: string): boolean => pyLstrip(s) === "";
-export const isPySpace = (ch: string): boolean => WS_UNITS.has(ch);
 
 const ND = /^\p{Nd}$/u;
 

@@ -4,8 +4,7 @@
 // marker's line (the `'` of a `set -x` trace `+ : '>>>>> Start Test Output'`), its last the part of
 // a line before the marker that ends it.
 
-export const START_TEST_OUTPUT = ">>>>> Start Test Output";
-export const END_TEST_OUTPUT = ">>>>> End Test Output";
+import { END_TEST_OUTPUT, START_TEST_OUTPUT } from "./markers.js";
 
 export class RegionLines {
   private state: "before" | "in" | "after" = "before";

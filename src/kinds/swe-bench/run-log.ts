@@ -3,9 +3,9 @@
 // harness exception (`Error creating container`, `Error in evaluating model`, a logged
 // traceback). The exception's class is the one the last traceback ends with.
 
-import { pyStrip } from "./python-text.js";
+import { APPLY_PATCH_FAIL } from "./markers.js";
+import { isBlank } from "./python-text.js";
 
-export const PATCH_APPLY_FAILED = ">>>>> Patch Apply Failed";
 const EXCEPTION_WORDS = ["Traceback", "Error in evaluating model", "Error creating container"];
 const TRACEBACK_START = "Traceback (most recent call last):";
 // A traceback's last line: `module.Class: message`, or the class alone.
@@ -29,13 +29,13 @@ export class RunLogScan {
 
   line(text: string): void {
     const f = this.facts;
-    if (f.patchApplyFailed === null && text.includes(PATCH_APPLY_FAILED)) f.patchApplyFailed = text;
+    if (f.patchApplyFailed === null && text.includes(APPLY_PATCH_FAIL)) f.patchApplyFailed = text;
     if (f.exceptionLine === null && EXCEPTION_WORDS.some((w) => text.includes(w))) f.exceptionLine = text;
     if (text.includes(TRACEBACK_START)) {
       this.inTraceback = true;
       return;
     }
-    if (!this.inTraceback || text.startsWith(" ") || pyStrip(text) === "") return;
+    if (!this.inTraceback || text.startsWith(" ") || isBlank(text)) return;
     this.inTraceback = false;
     const m = EXCEPTION_LINE.exec(text);
     if (m) {
