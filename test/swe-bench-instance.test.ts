@@ -8,7 +8,7 @@ import { exitCodeFindings, inconsistencies, instanceFindings, type Finding } fro
 import { rederive, TestOutputScan, type LogEvaluation } from "../src/kinds/swe-bench/grade.js";
 import { InfraScan } from "../src/kinds/swe-bench/infra.js";
 import { decidingOf, reportEntryOf, type InstanceReport } from "../src/kinds/swe-bench/instance-report.js";
-import { scanInstanceLogs } from "../src/kinds/swe-bench/logs.js";
+import { assessInstance } from "../src/kinds/swe-bench/instance.js";
 import { linesOf } from "../src/kinds/swe-bench/python-text.js";
 import { INSTANCE_ID_RE, repoOf } from "../src/kinds/swe-bench/repo.js";
 import { RunLogScan } from "../src/kinds/swe-bench/run-log.js";
@@ -185,48 +185,55 @@ describe("exit-code findings", () => {
   });
 });
 
-describe("the state of each fixture folder, from its files as read", () => {
-  async function stateOf(id: string) {
-    const { parser } = repoOf(id) ?? { parser: null };
-    const logs = await scanInstanceLogs(join(MODEL, id), parser);
-    let raw: unknown = null;
+describe("each fixture folder assessed from its files", () => {
+  async function assess(id: string, maxLogBytes?: number) {
+    let doc: unknown = undefined;
     try {
-      raw = JSON.parse(readFileSync(join(MODEL, id, "report.json"), "utf8"));
+      doc = JSON.parse(readFileSync(join(MODEL, id, "report.json"), "utf8"));
     } catch {
-      raw = null;
+      doc = undefined;
     }
-    const entry = raw === null ? null : reportEntryOf(raw, id);
-    const report = entry?.entry === "ok" ? entry.report : null;
-    const rederivation = report && parser && logs.evaluation ? rederive(logs.evaluation, decidingOf(report) ?? { FAIL_TO_PASS: [], PASS_TO_PASS: [] }) : null;
-    const testOutput = logs.testOutput.read === "ok" ? "read" : logs.testOutput.read === "too-large" ? "too-large" : "absent";
-    const decision = decideState({ report, testOutput, evaluation: logs.evaluation, rederivation, supported: parser !== null, runLog: logs.runLogFacts });
-    const found = instanceFindings({ report, testOutputPresent: testOutput !== "absent", evaluation: logs.evaluation, rederivation });
-    return { ...decision, codes: codes(found), infra: logs.infra };
+    const a = await assessInstance(join(MODEL, id), id, doc, maxLogBytes);
+    return a && { ...a.decision, log: a.log, codes: codes(a.findings), infra: a.infra };
   }
   it("resolved: report and log agree", async () => {
-    expect(await stateOf("astropy__astropy-12907")).toEqual({ state: "resolved", exception: null, reportOnly: false, codes: [], infra: null });
+    expect(await assess("astropy__astropy-12907")).toEqual({ state: "resolved", exception: null, reportOnly: false, log: "agrees", codes: [], infra: null });
   });
   it("patch-apply-failed: the marker in run_instance.log, no test output", async () => {
-    expect(await stateOf("django__django-11099")).toMatchObject({ state: "patch-apply-failed", exception: { type: "PatchApplyFailed", message: "2026-08-20 10:01:02,400 - INFO - >>>>> Patch Apply Failed:" } });
+    expect(await assess("django__django-11099")).toMatchObject({
+      state: "patch-apply-failed",
+      log: "absent",
+      exception: { type: "PatchApplyFailed", message: "2026-08-20 10:01:02,400 - INFO - >>>>> Patch Apply Failed:" },
+    });
   });
   it("tests-timeout: the timeout line ends test_output.txt, though run_instance.log holds a traceback", async () => {
-    expect(await stateOf("sympy__sympy-20590")).toMatchObject({
+    expect(await assess("sympy__sympy-20590")).toMatchObject({
       state: "tests-timeout",
       exception: { type: "TestsTimeout", message: "Timeout error: 1800 seconds exceeded." },
       infra: { reason: "tests_timed_out", tier: "ambiguous" },
     });
   });
   it("error: no report.json, the harness's exception logged", async () => {
-    expect(await stateOf("psf__requests-2317")).toMatchObject({ state: "error", exception: { type: "APIError", message: expect.stringMatching(/^docker\.errors\.APIError: 500/) } });
+    expect(await assess("psf__requests-2317")).toMatchObject({ state: "error", exception: { type: "APIError", message: expect.stringMatching(/^docker\.errors\.APIError: 500/) } });
   });
   it("incomplete: no report.json, no recorded failure", async () => {
-    expect(await stateOf("pydata__xarray-4094")).toMatchObject({ state: "incomplete", exception: null });
+    expect(await assess("pydata__xarray-4094")).toMatchObject({ state: "incomplete", exception: null, codes: [] });
   });
   it("forged passes: unresolved, the report contradicted", async () => {
-    expect(await stateOf("pytest-dev__pytest-5103")).toMatchObject({ state: "unresolved", codes: ["REPORT_MISMATCH", "REPORT_MISMATCH", "EXIT_CODE_CONTRADICTION"] });
+    expect(await assess("pytest-dev__pytest-5103")).toMatchObject({ state: "unresolved", log: "differs", codes: ["REPORT_MISMATCH", "REPORT_MISMATCH", "EXIT_CODE_CONTRADICTION"] });
   });
   it("unverified: an unsupported repo's report kept, never re-derived", async () => {
-    expect(await stateOf("gin-gonic__gin-1805")).toMatchObject({ state: "unverified", reportOnly: true, codes: [] });
+    expect(await assess("gin-gonic__gin-1805")).toMatchObject({ state: "unverified", reportOnly: true, log: "unverified", codes: [] });
+  });
+  it("a log over the limit: unverified, LOG_TOO_LARGE", async () => {
+    expect(await assess("astropy__astropy-12907", 1000)).toMatchObject({ state: "unverified", log: "unverified", codes: ["LOG_TOO_LARGE", "LOG_TOO_LARGE"] });
+  });
+  it("a report.json without the folder's id: REPORT_UNREADABLE, the state from the other files", async () => {
+    const a = await assessInstance(join(MODEL, "astropy__astropy-12907"), "astropy__astropy-12907", { other: {} });
+    expect(a && [a.decision.state, codes(a.findings)]).toEqual(["incomplete", ["REPORT_UNREADABLE"]]);
+  });
+  it("a folder not named like an instance id is none", async () => {
+    expect(await assessInstance(MODEL, "org__model-7b", undefined)).toBe(null);
   });
 });
 
