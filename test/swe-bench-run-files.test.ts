@@ -159,6 +159,7 @@ describe("records streamed as §2 says", () => {
   it("neither a list nor an object, or an empty file, is refused", async () => {
     expect((await all(file("p.json", '"x"'))).read).toMatchObject({ read: "unreadable", finding: { code: "SCHEMA" } });
     expect((await all(file("p.json", " \n"))).read).toMatchObject({ read: "unreadable", finding: { code: "JSON_SYNTAX" } });
+    expect((await all(file("p.json", `[${rec},{`))).read).toEqual({ read: "unreadable", finding: { code: "JSON_SYNTAX", message: "record 1: the document ends before it is complete (cut short?)" } });
     expect((await all(file("p.json", `[${rec}] x`))).read).toMatchObject({ read: "unreadable", finding: { code: "JSON_SYNTAX", message: expect.stringMatching(/at byte 45$/) } });
   });
   it("the sink stops the reading", async () => {

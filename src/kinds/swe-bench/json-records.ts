@@ -78,7 +78,10 @@ function documentRecords(file: string, sink: RecordSink): void {
   let reader: MembersReader | null = null;
   let shift = 0;
   let index = 0;
+  // The `}` closing `{"": …}` ends no element: one that would, was cut short in the file.
+  let closing = false;
   const hand = (value: Buffer, at: string) => {
+    if (closing) throw new Refused({ code: "JSON_SYNTAX", message: `${at}: the document ends before it is complete (cut short?)` });
     const r = parseStrictJson(value.toString("utf8"), " \n");
     if (!r.ok) throw new Refused({ code: r.issue.code, message: `${at}: ${r.issue.message}` });
     if (sink(r.value, at) === "stop") throw new Stop();
@@ -109,6 +112,7 @@ function documentRecords(file: string, sink: RecordSink): void {
     }
     checkEncoding(Buffer.alloc(0), decoder, false, true);
     if (reader === null) throw new Refused({ code: "JSON_SYNTAX", message: "the file is empty" });
+    closing = true;
     if (shift > 0) reader.feed(Buffer.from("}"));
     reader.end();
   } catch (e) {
