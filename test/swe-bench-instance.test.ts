@@ -1,7 +1,8 @@
 // An instance folder of a SWE-bench run, short of the registry: repo → parser, infra signatures,
 // run_instance.log's facts, report.json's entry, the hard checks and the state (swe-bench/*.ts),
 // on the folders of fixtures/swe-bench/instances (the harness's layout and formats at 7a21e05).
-import { readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { exitCodeFindings, inconsistencies, instanceFindings, type Finding } from "../src/kinds/swe-bench/checks.js";
@@ -232,6 +233,16 @@ describe("each fixture folder assessed from its files", () => {
     const a = await assessInstance(join(MODEL, "astropy__astropy-12907"), "astropy__astropy-12907", { other: {} });
     expect(a && [a.decision.state, codes(a.findings)]).toEqual(["incomplete", ["REPORT_UNREADABLE"]]);
   });
+  it("a test_output.txt that cannot be read: unverified, LOG_UNREADABLE (a tool error)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "assay-swe-"));
+    try {
+      mkdirSync(join(dir, "test_output.txt"));
+      const a = await assessInstance(dir, "astropy__astropy-12907", { "astropy__astropy-12907": { resolved: true, tests_status: lists() } });
+      expect(a && [a.decision.state, a.log, codes(a.findings)]).toEqual(["unverified", "unverified", ["LOG_UNREADABLE"]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
   it("a folder not named like an instance id is none", async () => {
     expect(await assessInstance(MODEL, "org__model-7b", undefined)).toBe(null);
   });
@@ -253,6 +264,7 @@ describe("the state's order and each side of its lines", () => {
   it("a readable report: unverified when unsupported or the log too large", () => {
     expect(decideState({ ...none, report, testOutput: "read", supported: false }).state).toBe("unverified");
     expect(decideState({ ...none, report, testOutput: "too-large" })).toMatchObject({ state: "unverified", reportOnly: true });
+    expect(decideState({ ...none, report, testOutput: "unreadable" })).toMatchObject({ state: "unverified", reportOnly: true });
   });
   it("a readable report without test_output.txt: its own verdict, never credited", () => {
     expect(decideState({ ...none, report })).toEqual({ state: "resolved", exception: null, reportOnly: true });

@@ -21,7 +21,7 @@ export interface InstanceAssessment {
   rederivation: Rederivation | null;
   decision: StateDecision;
   log: LogStanding;
-  /** Hard checks and warnings (LOG_TOO_LARGE, REPORT_UNREADABLE; SCHEMA per wrong field). */
+  /** Hard checks and warnings (LOG_TOO_LARGE, REPORT_UNREADABLE; SCHEMA per wrong field; LOG_UNREADABLE: a tool error). */
   findings: Finding[];
   /** The INFRA_SIGNATURE flag's evidence, for the states it is raised on. */
   infra: InfraClass | null;
@@ -42,7 +42,7 @@ export async function assessInstance(folder: string, instanceId: string, reportD
   const report = entry?.entry === "ok" ? entry.report : null;
   const evaluation = logs.evaluation;
   const rederivation = report && repo.parser && evaluation ? rederive(evaluation, decidingOf(report) ?? NO_TESTS) : null;
-  const testOutput = logs.testOutput.read === "ok" ? "read" : logs.testOutput.read === "too-large" ? "too-large" : "absent";
+  const testOutput = logs.testOutput.read === "ok" ? "read" : logs.testOutput.read;
   const decision = decideState({ report, testOutput, evaluation, rederivation, supported: repo.parser !== null, runLog: logs.runLogFacts });
   const findings = [...readingFindings(logs, entry), ...instanceFindings({ report, testOutputPresent: testOutput !== "absent", evaluation, rederivation })];
   const differs = findings.some((f) => f.code === "REPORT_MISMATCH");
@@ -54,6 +54,7 @@ function readingFindings(logs: InstanceLogs, entry: ReportEntry | null): Finding
   const out: Finding[] = [];
   for (const [name, read] of [["test_output.txt", logs.testOutput], ["run_instance.log", logs.runLog]] as const) {
     if (read.read === "too-large") out.push({ code: "LOG_TOO_LARGE", message: `${name} is ${read.bytes} bytes, more than assay reads: not re-derived` });
+    if (read.read === "unreadable") out.push({ code: "LOG_UNREADABLE", message: `${name}: ${read.why}` });
   }
   if (entry?.entry === "unreadable") out.push({ code: "REPORT_UNREADABLE", message: entry.why });
   if (entry?.entry === "schema") for (const i of entry.issues) out.push({ code: "SCHEMA", message: `report.json ${i.path}: ${i.message}` });

@@ -11,7 +11,8 @@ export type FolderState = "resolved" | "unresolved" | "tests-not-run" | "patch-a
 export interface StateEvidence {
   /** report.json's entry when readable. */
   report: InstanceReport | null;
-  testOutput: "absent" | "too-large" | "read";
+  /** test_output.txt: read, absent, or there but not read (over 64 MiB, or an I/O error). */
+  testOutput: "absent" | "too-large" | "unreadable" | "read";
   /** The scan of test_output.txt when read. */
   evaluation: LogEvaluation | null;
   /** The re-derivation, for a supported repo with a readable report and a read log. */
@@ -46,7 +47,7 @@ export function decideState(e: StateEvidence): StateDecision {
 }
 
 function reportState(e: StateEvidence, report: InstanceReport): StateDecision {
-  if (!e.supported || e.testOutput === "too-large") return decided("unverified", null, true);
+  if (!e.supported || e.testOutput === "too-large" || e.testOutput === "unreadable") return decided("unverified", null, true);
   if (e.testOutput === "absent" || !e.rederivation) return decided(report.resolved ? "resolved" : "unresolved", null, true);
   const r = e.rederivation;
   if (r.found) {
