@@ -6,7 +6,9 @@ import { instanceFindings, type Finding } from "./checks.js";
 import { rederive, type Rederivation } from "./grade.js";
 import type { InfraClass } from "./infra.js";
 import { decidingOf, reportEntryOf, type ReportEntry } from "./instance-report.js";
-import { scanInstanceLogs, type InstanceLogs } from "./logs.js";
+import { join } from "node:path";
+import { scanInstanceLogs, type InstanceFiles, type InstanceLogs } from "./logs.js";
+import { fileLog } from "./read.js";
 import { repoOf, type InstanceRepo } from "./repo.js";
 import { decideState, type FolderState, type StateDecision } from "./state.js";
 
@@ -35,9 +37,14 @@ const NO_TESTS = { FAIL_TO_PASS: [], PASS_TO_PASS: [] };
  * cut one is the caller's REPORT_UNREADABLE, passed as undefined.
  */
 export async function assessInstance(folder: string, instanceId: string, reportDoc: unknown, maxLogBytes?: number): Promise<InstanceAssessment | null> {
+  return assessInstanceFiles((name) => fileLog(join(folder, name)), instanceId, reportDoc, maxLogBytes);
+}
+
+/** assessInstance over the folder's files as its caller reads them (a worker's scorer: synchronously, through its source). */
+export function assessInstanceFiles(files: InstanceFiles, instanceId: string, reportDoc: unknown, maxLogBytes?: number): InstanceAssessment | null {
   const repo = repoOf(instanceId);
   if (!repo) return null;
-  const logs = await scanInstanceLogs(folder, repo.parser, maxLogBytes);
+  const logs = scanInstanceLogs(files, repo.parser, maxLogBytes);
   const entry = reportDoc === undefined ? null : reportEntryOf(reportDoc, instanceId);
   const report = entry?.entry === "ok" ? entry.report : null;
   const evaluation = logs.evaluation;

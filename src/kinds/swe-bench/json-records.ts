@@ -4,7 +4,7 @@
 // Read as §2 says: a `.json` document over `maxJsonBytes` is refused (FILE_TOO_LARGE), a JSONL line
 // over 1 MiB is LINE_TOO_LONG, and each record is parsed strictly (duplicate keys, lone surrogates).
 
-import { stat } from "node:fs/promises";
+import { statSync } from "node:fs";
 import { TextDecoder } from "node:util";
 import type { Finding as JsonFinding } from "../../core/codes.js";
 import { decodeLine, MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
@@ -33,10 +33,11 @@ class Refused extends Error {
 }
 
 /** Every record of `file` to `sink`, in order; `.jsonl` by line, anything else as a `.json` document. */
-export async function readRecords(file: string, sink: RecordSink, maxJsonBytes = MAX_DOCUMENT_BYTES): Promise<RecordsRead> {
+/** Synchronous: a kind's book reads predictions while discovery walks. */
+export function readRecords(file: string, sink: RecordSink, maxJsonBytes = MAX_DOCUMENT_BYTES): RecordsRead {
   let size: number;
   try {
-    const st = await stat(file);
+    const st = statSync(file);
     if (!st.isFile()) return { read: "unreadable", finding: { code: "UNREADABLE", message: `${file} is not a regular file` } };
     size = st.size;
   } catch (e) {

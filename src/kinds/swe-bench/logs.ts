@@ -2,10 +2,9 @@
 // test_output.txt → the re-derivation's scan and the infra signatures, then run_instance.log →
 // its facts and the infra signatures (the harness's classify_logs order).
 
-import { join } from "node:path";
 import { TestOutputScan, type LogEvaluation } from "./grade.js";
 import { InfraScan, type InfraClass } from "./infra.js";
-import { readLogLines, type LogRead } from "./read.js";
+import { readLogLinesFrom, type LogRead, type LogSource } from "./read.js";
 import type { ParserName } from "./repo.js";
 import { RunLogScan, type RunLogFacts } from "./run-log.js";
 
@@ -19,15 +18,18 @@ export interface InstanceLogs {
   infra: InfraClass | null;
 }
 
-export async function scanInstanceLogs(folder: string, parser: ParserName | null, maxBytes?: number): Promise<InstanceLogs> {
+/** An instance folder's files by name (test_output.txt, run_instance.log). */
+export type InstanceFiles = (name: string) => LogSource;
+
+export function scanInstanceLogs(files: InstanceFiles, parser: ParserName | null, maxBytes?: number): InstanceLogs {
   const infra = new InfraScan();
   const scan = new TestOutputScan(parser);
-  const testOutput = await readLogLines(join(folder, "test_output.txt"), (l) => {
+  const testOutput = readLogLinesFrom(files("test_output.txt"), (l) => {
     scan.line(l);
     infra.line(l);
   }, maxBytes);
   const facts = new RunLogScan();
-  const runLog = await readLogLines(join(folder, "run_instance.log"), (l) => {
+  const runLog = readLogLinesFrom(files("run_instance.log"), (l) => {
     facts.line(l);
     infra.line(l);
   }, maxBytes);

@@ -52,11 +52,11 @@ function predictionOf(value: unknown): { id: string; model: string; patch: Predi
 }
 
 /** The records of `model` (a model folder's name) in `file`, a `.json` or `.jsonl` predictions file. */
-export async function readPredictions(file: string, model: string, maxJsonBytes?: number): Promise<PredictionsRead> {
+export function readPredictions(file: string, model: string, maxJsonBytes?: number): PredictionsRead {
   const last = new Map<string, { model: string; patch: PredictedPatch }>();
   // Set in the sink: an object, so the checks below are not narrowed to the initial values.
   const seen: { first: boolean; refused: string | null } = { first: true, refused: null };
-  const read = await readRecords(
+  const read = readRecords(
     file,
     (value, at) => {
       // Recognition (§14): the first record has both fields, else the file is something else.

@@ -3,7 +3,7 @@
 // and a patch.diff's digest. Everything else in this folder is pure.
 
 import { createHash } from "node:crypto";
-import { readdir } from "node:fs/promises";
+import { readdirSync } from "node:fs";
 import { posix } from "node:path";
 import type { Finding as JsonFinding } from "../../core/codes.js";
 import { decodeDocument, isPlainObject, MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
@@ -50,13 +50,13 @@ export interface PredictionsFound {
  * The first predictions file (beside the report, then in the run folder; names in byte order)
  * holding a record of `model`. Not the report itself, nor run.json.
  */
-export async function findPredictions(modelFolder: string, reportPath: string | null): Promise<PredictionsFound> {
+export function findPredictions(modelFolder: string, reportPath: string | null): PredictionsFound {
   const { model } = finalReportPlaces(modelFolder);
   const folders = [...new Set([...(reportPath === null ? [] : [posix.dirname(reportPath)]), posix.dirname(modelFolder)])];
   const unreadable: PredictionsFound["unreadable"] = [];
   for (const folder of folders) {
-    for (const file of await candidates(folder, reportPath)) {
-      const read = await readPredictions(file, model);
+    for (const file of candidates(folder, reportPath)) {
+      const read = readPredictions(file, model);
       if (read.read === "unreadable") unreadable.push({ file, finding: read.finding });
       if (read.read === "ok" && read.summary.records.size > 0) return { summary: read.summary, unreadable };
     }
@@ -64,10 +64,10 @@ export async function findPredictions(modelFolder: string, reportPath: string | 
   return { summary: null, unreadable };
 }
 
-async function candidates(folder: string, reportPath: string | null): Promise<string[]> {
+function candidates(folder: string, reportPath: string | null): string[] {
   let names: string[];
   try {
-    names = (await readdir(folder, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name);
+    names = readdirSync(folder, { withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name);
   } catch {
     return []; // a folder that cannot be listed holds no predictions assay can read
   }
