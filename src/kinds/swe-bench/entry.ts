@@ -4,8 +4,37 @@
 
 import { z } from "zod";
 import type { Finding } from "../../core/codes.js";
-import { finalReportSchema } from "./final-report.js";
-import { PARSERS } from "./repo.js";
+
+/** The harness's log parsers version 1 supports (repo.ts maps the repos to them). */
+export const PARSERS = ["pytest", "pytest_options", "pytest_v2", "django", "sympy", "seaborn", "matplotlib"] as const;
+
+const count = z.int().nonnegative();
+const ids = z.array(z.string());
+
+/** The final report's fields assay reads (final-report.ts), each typed; the rest are left as written. */
+export const FINAL_REPORT_FIELDS = {
+  total_instances: count,
+  submitted_instances: count.optional(),
+  completed_instances: count.optional(),
+  resolved_instances: count.optional(),
+  unresolved_instances: count.optional(),
+  infra_failure_instances: count.optional(),
+  ambiguous_failure_instances: count.optional(),
+  empty_patch_instances: count.optional(),
+  error_instances: count.optional(),
+  completed_ids: ids.optional(),
+  incomplete_ids: ids.optional(),
+  empty_patch_ids: ids.optional(),
+  submitted_ids: ids.optional(),
+  resolved_ids: ids,
+  unresolved_ids: ids.optional(),
+  infra_failure_ids: ids.optional(),
+  ambiguous_failure_ids: ids.optional(),
+  /** instance id → infra_failure.py's reason, for the ids of either failure list. */
+  failure_reasons: z.record(z.string(), z.string()).optional(),
+  error_ids: ids.optional(),
+  schema_version: z.int().optional(),
+};
 
 const counts = z.object({ success: z.int(), failure: z.int() });
 
@@ -54,7 +83,7 @@ export const sweBenchExperimentSchema = z.object({
 export type SweBenchExperiment = z.infer<typeof sweBenchExperimentSchema>;
 
 /** The final report as kept: only the fields assay reads, in their order (a merge must write the same bytes). */
-export const keptReportSchema = z.object(finalReportSchema.shape);
+export const keptReportSchema = z.object(FINAL_REPORT_FIELDS);
 
 /**
  * A model folder's run files as the document keeps them: the final report's fields assay reads,

@@ -5,33 +5,9 @@
 
 import { posix } from "node:path";
 import { z } from "zod";
+import { FINAL_REPORT_FIELDS } from "./entry.js";
 
-const count = z.int().nonnegative();
-const ids = z.array(z.string());
-
-export const finalReportSchema = z.looseObject({
-  total_instances: count,
-  submitted_instances: count.optional(),
-  completed_instances: count.optional(),
-  resolved_instances: count.optional(),
-  unresolved_instances: count.optional(),
-  infra_failure_instances: count.optional(),
-  ambiguous_failure_instances: count.optional(),
-  empty_patch_instances: count.optional(),
-  error_instances: count.optional(),
-  completed_ids: ids.optional(),
-  incomplete_ids: ids.optional(),
-  empty_patch_ids: ids.optional(),
-  submitted_ids: ids.optional(),
-  resolved_ids: ids,
-  unresolved_ids: ids.optional(),
-  infra_failure_ids: ids.optional(),
-  ambiguous_failure_ids: ids.optional(),
-  /** instance id → infra_failure.py's reason, for the ids of either failure list. */
-  failure_reasons: z.record(z.string(), z.string()).optional(),
-  error_ids: ids.optional(),
-  schema_version: z.int().optional(),
-});
+export const finalReportSchema = z.looseObject(FINAL_REPORT_FIELDS);
 export type FinalReport = z.infer<typeof finalReportSchema>;
 
 /** make_run_report's nine counts, in its order: `claimed.metrics`. */

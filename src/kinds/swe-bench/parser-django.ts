@@ -3,10 +3,10 @@
 // lines they can span (django-multiline.ts), and their names joined after the loop's, in the
 // source's order.
 
-import { ParserCrash, type LogParser, type StatusMap } from "./parsers.js";
+import type { LogParser, StatusMap } from "./parsers.js";
 import { BoundedPattern, TestingAgainstPattern } from "./django-multiline.js";
 import { pyLstrip, pySplit, pyStrip } from "./python-text.js";
-import { ERROR, FAILED, PASSED, SKIPPED } from "./statuses.js";
+import { ERROR, FAILED, ParserCrash, PASSED, SKIPPED } from "./statuses.js";
 
 const VERSION_TEST = "--version is equivalent to version";
 const PASS_SUFFIXES = [" ... ok", " ... OK", " ...  OK"];

@@ -8,6 +8,7 @@ import { djangoParser } from "./parser-django.js";
 import { matplotlibLine, pytestLine, pytestOptionsLine, pytestV2Line, seabornLine } from "./parsers-pytest.js";
 import type { ParserName } from "./repo.js";
 import { sympyParser } from "./parser-sympy.js";
+import { ParserCrash } from "./statuses.js";
 
 export type StatusMap = Map<string, string>;
 
@@ -17,8 +18,7 @@ export interface LogParser {
   end(): StatusMap;
 }
 
-/** Python raised while parsing (django's `FAIL:`/`ERROR:` line of one word: IndexError). */
-export class ParserCrash extends Error {}
+export { ParserCrash };
 
 /**
  * A parser that raised stays raised: Python's parse of that text ends in the exception, which is

@@ -5,7 +5,9 @@
 /** An instance folder's name (§14 recognition): `owner__name-number`. */
 export const INSTANCE_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*__[A-Za-z0-9._-]+-[0-9]+$/;
 
-export const PARSERS = ["pytest", "pytest_options", "pytest_v2", "django", "sympy", "seaborn", "matplotlib"] as const;
+import { PARSERS } from "./entry.js";
+
+export { PARSERS };
 export type ParserName = (typeof PARSERS)[number];
 
 const PARSER_OF_REPO: ReadonlyMap<string, ParserName> = new Map([
