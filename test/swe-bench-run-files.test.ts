@@ -122,6 +122,7 @@ describe("predictions in each of get_predictions_from_file's shapes", () => {
     const first = '{"instance_id":"a__b-1","model_patch":"x"}';
     expect(await readPredictions(file("p.jsonl", `${first}\n{"model_patch":"y"}\n`), "None")).toMatchObject({ read: "unreadable", finding: { code: "SCHEMA" } });
     expect(await readPredictions(file("p.jsonl", `${first}\n{"instance_id":"a__b-2","model_patch":3}\n`), "None")).toMatchObject({ read: "unreadable", finding: { code: "SCHEMA" } });
+    expect(await readPredictions(file("p.jsonl", `${first}\n{"instance_id":"a__b-2","model_patch":"y","model_name_or_path":null}\n`), "None")).toMatchObject({ read: "unreadable", finding: { code: "SCHEMA", message: "line 2: a__b-2: model_name_or_path is not a string" } });
     expect(await readPredictions(file("p.jsonl", `${first}\n{"instance_id":"a__b-2","model_patch":"y","model_patch":"z"}\n`), "None")).toMatchObject({ read: "unreadable", finding: { code: "JSON_DUPLICATE_KEY" } });
     expect(await readPredictions(file("p.jsonl", `${first}\n\n`), "None")).toMatchObject({ read: "unreadable", finding: { code: "JSON_SYNTAX" } });
     expect(await readPredictions(file("p.json", `[${first},{"instance_id":"a__b-2","model_patch":"\\ud800"}]`), "None")).toMatchObject({ read: "unreadable", finding: { code: "ENCODING" } });
