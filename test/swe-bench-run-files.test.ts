@@ -163,6 +163,15 @@ describe("records streamed as §2 says", () => {
     expect((await all(file("p.json", `[${rec},{`))).read).toEqual({ read: "unreadable", finding: { code: "JSON_SYNTAX", message: "record 1: the document ends before it is complete (cut short?)" } });
     expect((await all(file("p.json", `[${rec}] x`))).read).toMatchObject({ read: "unreadable", finding: { code: "JSON_SYNTAX", message: expect.stringMatching(/at byte 45$/) } });
   });
+  it("records and multi-byte characters across the 1 MiB chunks are read whole", async () => {
+    // 3,000 records of ~1.3 kB: chunk edges fall inside records, strings and 2- to 4-byte characters.
+    const preds = Array.from({ length: 3000 }, (_, i) => ({ instance_id: `a__b-${i}`, model_patch: `é😀${"ü".repeat(i % 7)}${"x".repeat(1300)}${i}`, model_name_or_path: "m" }));
+    for (const [name, text] of [["p.json", JSON.stringify(preds)], ["q.json", JSON.stringify(Object.fromEntries(preds.map((p) => [p.instance_id, p])))]] as const) {
+      const r = await okSummary(file(name, text), "m");
+      expect(r.records.size, name).toBe(3000);
+      expect(preds.every((p) => r.records.get(p.instance_id)?.digest === sha(p.model_patch)), name).toBe(true);
+    }
+  });
   it("the sink stops the reading", async () => {
     expect(await readRecords(file("p.jsonl", `${rec}\n${rec}\n`), () => "stop")).toEqual({ read: "stopped" });
   });
