@@ -1,12 +1,16 @@
 // The run's claims (swe-bench/run-claims.ts, run-claim-mismatch.ts, run-instances.ts): each flag
 // on each side of its line, against the fixture run (its report is make_run_report's own) and
 // that report changed one field at a time.
-import { beforeAll, describe, expect, it } from "vitest";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assessInstance } from "../src/kinds/swe-bench/instance.js";
 import type { FinalReport } from "../src/kinds/swe-bench/final-report.js";
 import type { PredictionsSummary } from "../src/kinds/swe-bench/predictions.js";
 import { MAX_FLAGS_PER_CODE, runClaims, type RunFlag } from "../src/kinds/swe-bench/run-claims.js";
-import { runInstances, type InstanceOutcome } from "../src/kinds/swe-bench/run-instances.js";
-import { A, B, C, D, E, F, fixtureOutcomes, fixturePredictions, fixtureReport, REPORT_NAME } from "./helpers/swe-bench-run.js";
+import { outcomeOf, runInstances, type InstanceOutcome } from "../src/kinds/swe-bench/run-instances.js";
+import { A, B, C, D, E, F, fixtureOutcomes, fixturePredictions, fixtureReport, MODEL_FOLDER, REPORT_NAME } from "./helpers/swe-bench-run.js";
 
 let report: FinalReport;
 let predictions: PredictionsSummary;
@@ -176,5 +180,42 @@ describe("without a report", () => {
       [F, "tests-not-run"],
     ]);
     expect(runInstances(null, null, outcomes).map((i) => i.id)).toEqual([A, B, E, F]);
+  });
+});
+
+describe("an instance folder's outcome (outcomeOf)", () => {
+  const tmp = mkdtempSync(join(tmpdir(), "assay-swe-outcome-"));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const docOf = (id: string) => JSON.parse(readFileSync(join(MODEL_FOLDER, id, "report.json"), "utf8")) as Record<string, Record<string, unknown>>;
+  const outcomeWith = async (doc: unknown, folder = join(MODEL_FOLDER, A)) => outcomeOf(A, (await assessInstance(folder, A, doc))!, true, null, []);
+  it("a report.json whose resolved the harness reads, a field of the wrong type aside: readable, its SCHEMA hard", async () => {
+    const doc = docOf(A);
+    const o = await outcomeWith({ [A]: { ...doc[A], patch_exists: "yes" } });
+    expect([o.reportReadable, o.invalid]).toEqual([true, ["SCHEMA"]]);
+  });
+  it("a report.json without the folder's entry: unreadable, its warning not a hard code", async () => {
+    const o = await outcomeWith({ other: {} });
+    expect([o.reportReadable, o.resolved, o.invalid]).toEqual([false, false, []]);
+  });
+  it("a hard check makes it invalid; a warning (EXIT_CODE_UNRECORDED) does not", async () => {
+    const doc = docOf(A);
+    const lists = { success: [], failure: ["tests/test_blueprints.py::test_dotted_name_not_allowed"] };
+    expect((await outcomeWith({ [A]: { ...doc[A], tests_status: { FAIL_TO_PASS: lists, PASS_TO_PASS: { success: [], failure: [] } } } })).invalid).toContain("REPORT_INCONSISTENT");
+    const folder = join(tmp, A);
+    cpSync(join(MODEL_FOLDER, A), folder, { recursive: true });
+    const log = readFileSync(join(folder, "test_output.txt"), "utf8").split("\n").filter((l) => !l.includes("Test Exit Code")).join("\n");
+    writeFileSync(join(folder, "test_output.txt"), log);
+    const o = await outcomeWith(doc, folder);
+    expect([o.state, o.resolved, o.invalid]).toEqual(["resolved", true, []]);
+  });
+  it("the codes found beside the folder join its own, once each", async () => {
+    const a = (await assessInstance(join(MODEL_FOLDER, A), A, docOf(A)))!;
+    expect(outcomeOf(A, a, true, "d", ["PATCH_MISMATCH", "PATCH_MISMATCH"])).toMatchObject({ patchDigest: "d", invalid: ["PATCH_MISMATCH"] });
+  });
+  it("unverified: the report's own resolved, said to be its own", async () => {
+    const a = (await assessInstance(join(MODEL_FOLDER, A), A, docOf(A), 10))!;
+    expect(outcomeOf(A, a, true, null)).toMatchObject({ state: "unverified", resolved: true, reportOnly: true });
+    const b = (await assessInstance(join(MODEL_FOLDER, B), B, docOf(B), 10))!;
+    expect(outcomeOf(B, b, true, null)).toMatchObject({ state: "unverified", resolved: false, reportOnly: true });
   });
 });

@@ -122,6 +122,7 @@ describe("predictions in each of get_predictions_from_file's shapes", () => {
     const first = '{"instance_id":"a__b-1","model_patch":"x"}';
     expect(await readPredictions(file("p.jsonl", `${first}\n{"model_patch":"y"}\n`), "None")).toMatchObject({ read: "unreadable", finding: { code: "SCHEMA" } });
     expect(await readPredictions(file("p.jsonl", `${first}\n{"instance_id":"a__b-2","model_patch":3}\n`), "None")).toMatchObject({ read: "unreadable", finding: { code: "SCHEMA" } });
+    expect(await readPredictions(file("p.jsonl", `${first}\n{"instance_id":"a__b-2","model_patch":"y","model_name_or_path":null}\n`), "None")).toMatchObject({ read: "unreadable", finding: { code: "SCHEMA", message: "line 2: a__b-2: model_name_or_path is not a string" } });
     expect(await readPredictions(file("p.jsonl", `${first}\n{"instance_id":"a__b-2","model_patch":"y","model_patch":"z"}\n`), "None")).toMatchObject({ read: "unreadable", finding: { code: "JSON_DUPLICATE_KEY" } });
     expect(await readPredictions(file("p.jsonl", `${first}\n\n`), "None")).toMatchObject({ read: "unreadable", finding: { code: "JSON_SYNTAX" } });
     expect(await readPredictions(file("p.json", `[${first},{"instance_id":"a__b-2","model_patch":"\\ud800"}]`), "None")).toMatchObject({ read: "unreadable", finding: { code: "ENCODING" } });
@@ -161,6 +162,15 @@ describe("records streamed as §2 says", () => {
     expect((await all(file("p.json", " \n"))).read).toMatchObject({ read: "unreadable", finding: { code: "JSON_SYNTAX" } });
     expect((await all(file("p.json", `[${rec},{`))).read).toEqual({ read: "unreadable", finding: { code: "JSON_SYNTAX", message: "record 1: the document ends before it is complete (cut short?)" } });
     expect((await all(file("p.json", `[${rec}] x`))).read).toMatchObject({ read: "unreadable", finding: { code: "JSON_SYNTAX", message: expect.stringMatching(/at byte 45$/) } });
+  });
+  it("records and multi-byte characters across the 1 MiB chunks are read whole", async () => {
+    // 3,000 records of ~1.3 kB: chunk edges fall inside records, strings and 2- to 4-byte characters.
+    const preds = Array.from({ length: 3000 }, (_, i) => ({ instance_id: `a__b-${i}`, model_patch: `é😀${"ü".repeat(i % 7)}${"x".repeat(1300)}${i}`, model_name_or_path: "m" }));
+    for (const [name, text] of [["p.json", JSON.stringify(preds)], ["q.json", JSON.stringify(Object.fromEntries(preds.map((p) => [p.instance_id, p])))]] as const) {
+      const r = await okSummary(file(name, text), "m");
+      expect(r.records.size, name).toBe(3000);
+      expect(preds.every((p) => r.records.get(p.instance_id)?.digest === sha(p.model_patch)), name).toBe(true);
+    }
   });
   it("the sink stops the reading", async () => {
     expect(await readRecords(file("p.jsonl", `${rec}\n${rec}\n`), () => "stop")).toEqual({ read: "stopped" });

@@ -56,10 +56,12 @@ function recountAll(report: FinalReport, predictions: PredictionsSummary | null,
   const classified = [...unresolved, ...errors.flatMap((i) => (i.outcome ? [i.outcome] : []))];
   const reportOnly = resolved.filter((o) => o.reportOnly).length;
   const submittedIds = report.submitted_ids;
+  // The harness counts empty patches among the dataset's instances only (D), not the whole file.
   const emptyPredicted = predictions ? [...predictions.records].filter(([id, p]) => p.empty && d.has(id)).length : null;
   const plain = (value: number): Recounted => ({ value, note: null });
   return {
     total_instances: plain(d.size),
+    // This model's records: the harness's len(predictions) counts every model's (one model a file, in practice).
     submitted_instances: predictions
       ? plain(predictions.records.size)
       : submittedIds
