@@ -7,6 +7,7 @@
 import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { packFor } from "../src/analysis/evidence.js";
 import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
 import { run } from "./helpers/cli.js";
 import { scratch } from "./helpers/documents.js";
@@ -193,6 +194,25 @@ describe("recognition and naming", () => {
   it("an instance folder given as a root is scored as a member of its experiment", async () => {
     const d = await score([join(work(), MODEL, "pallets__flask-4045")]);
     expect(d.bundles.map((b) => [b.trial, b.experiment, b.state])).toEqual([["pallets__flask-4045", NAME, "resolved"]]);
+  });
+});
+
+describe("assay analyze's evidence pack", () => {
+  it("report.json, the patch, and the test output's region between the harness's markers; not eval.sh or the harness's log", async () => {
+    const d = await score([work()]);
+    const b = entry(d, "pallets__flask-4045");
+    const text = packFor(b.path, b).text;
+    expect(text).toContain("=== report.json ===");
+    expect(text).toContain("=== patch.diff (the model's patch) ===");
+    expect(text).toContain("=== test_output.txt (the region between the harness's markers) ===\n| '\n| + pytest -rA tests/test_basic.py");
+    expect(text).not.toContain("conda activate testbed");
+    expect(text).not.toContain("=== eval.sh");
+  });
+
+  it("a test output without markers is shown whole", async () => {
+    const d = await score([work((w) => writeFileSync(join(w, MODEL, "pallets__flask-4045", "test_output.txt"), "no markers here\n"))]);
+    const b = entry(d, "pallets__flask-4045");
+    expect(packFor(b.path, b).text).toContain("=== test_output.txt (the tests' output) ===\n| no markers here");
   });
 });
 
