@@ -21,7 +21,7 @@ export const sweBenchWords: Words = {
   },
   unnamed: "(instances outside a run)",
   claims: "SWE-bench's final report says",
-  claimFrom: "the harness's final report <model>.<run_id>.json",
+  claimFrom: "SWE-bench's final report",
   ...TRIAL_COUNTS,
   column: "instances",
   scheduled: "instance",
