@@ -191,6 +191,20 @@ describe("recognition and naming", () => {
     expect(r.stderr).toMatch(/nothing under .* is .*SWE-bench run's model folder/);
   });
 
+  it("a model folder given as a root finds its run's files above it", async () => {
+    const e = exp(await score([join(work(), MODEL)]));
+    expect([e.claimed?.source, e.swe_bench?.predictions?.endsWith("preds.jsonl"), e.scheduled]).toEqual([REPORT, true, 6]);
+  });
+
+  it("a folder named like an instance id is a model folder's instance only when it holds a file the harness writes there", async () => {
+    const root = at(`plain-${++serial}`);
+    mkdirSync(join(root, "m", "pallets__flask-4045", "notes"), { recursive: true });
+    writeFileSync(join(root, "m", "pallets__flask-4045", "README.txt"), "not the harness's\n");
+    expect((await run(["score", root, "--quiet", "--format", "json", "--out", at(`out-${++serial}.json`)])).code).toBe(2);
+    writeFileSync(join(root, "m", "pallets__flask-4045", "eval.sh"), "#!/bin/bash\n");
+    expect((await score([root])).bundles.map((b) => [b.trial, b.state])).toEqual([["pallets__flask-4045", "incomplete"]]);
+  });
+
   it("an instance folder given as a root is scored as a member of its experiment", async () => {
     const d = await score([join(work(), MODEL, "pallets__flask-4045")]);
     expect(d.bundles.map((b) => [b.trial, b.experiment, b.state])).toEqual([["pallets__flask-4045", NAME, "resolved"]]);
