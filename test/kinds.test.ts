@@ -4,7 +4,7 @@
 // evidence names (a job, a run, a log's task, a bundle's experiment) is escaped in every report.
 // A kind added to the list without evidence below does not compile (EVIDENCE is keyed by KindName).
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CODES } from "../src/core/codes.js";
@@ -21,6 +21,7 @@ const SCHEMA = JSON.parse(
   readFileSync(new URL("../src/report/results.schema.json", import.meta.url), "utf8"),
 ) as Record<string, any>;
 const INSPECT_LOG = new URL("./fixtures/inspect/2025-05-12T20-28-13-04-00_popularity.json", import.meta.url).pathname;
+const SWE_MODEL = new URL("./fixtures/swe-bench/run/work/logs/run_evaluation/demo-run/org__model-7b", import.meta.url).pathname;
 
 /** What a report must never print as it is: markup, a table cell's end, an entity (a folder's name: no slash). */
 const HOSTILE = "k<i>x|y&z";
@@ -32,6 +33,8 @@ const EVIDENCE: Record<KindName, (root: string, name: string) => void> = {
   bundle: (root, name) => writeFiles(join(root, "bundles", name), bundle(game(), { summary: { victory: true } })),
   harbor: (root, name) => void writeJob(join(root, "jobs"), name, [{ name: "hello__a1", rewards: { reward: 1 } }]),
   "terminal-bench": (root, name) => void writeRun(join(root, "tb", name), { trials: [{}] }),
+  // A model folder's name is its experiment's (`<run_id>/<model>`).
+  "swe-bench": (root, name) => cpSync(SWE_MODEL, join(root, "logs", "run_evaluation", "demo-run", name), { recursive: true }),
   inspect: (root, name) => {
     mkdirSync(join(root, "logs"), { recursive: true });
     const log = JSON.parse(readFileSync(INSPECT_LOG, "utf8"));

@@ -28,6 +28,12 @@ export interface BundleSource {
   entries: readonly BundleEntryInfo[];
   /** The bytes of a regular file listed in `entries`, in chunks. */
   read(path: string): Iterable<Uint8Array>;
+  /**
+   * The folder's own name, where it lies on disk: a kind whose evidence is named by its folder (a
+   * SWE-bench instance) reads it, and then makes its digest cover it (a store keyed by digest must
+   * never give one folder's verdict to another of the same files).
+   */
+  readonly name?: string;
 }
 
 /** §1 entry checks: why an entry makes its bundle UNSAFE_PATH, or null. */

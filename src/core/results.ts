@@ -3,7 +3,7 @@
 
 import { createHash, createHmac, type Hash } from "node:crypto";
 import { z } from "zod";
-import { containerParts, DECLARED_PROFILES, DECLARED_STATES, entryParts } from "../kinds/declared.js";
+import { containerParts, DECLARED_PROFILES, DECLARED_STATES, entryParts, experimentParts } from "../kinds/declared.js";
 import { harborDeclaration } from "../kinds/harbor/declaration.js";
 import { inspectDeclaration } from "../kinds/inspect/declaration.js";
 import { CODES } from "./codes.js";
@@ -399,6 +399,8 @@ export const experimentSchema = z.object({
   usage: experimentUsageSchema.nullable().default(null),
   /** Issue 37: who ran what, on which benchmark and tasks, with which harness, when: the union of its entries' (core/identity.ts); null where none records any. */
   identity: identitySchema.nullable().default(null),
+  /** Extensions to §10: what only one kind's experiments carry, each absent on every other experiment. */
+  ...experimentParts(),
 });
 export type Experiment = z.infer<typeof experimentSchema>;
 

@@ -3,7 +3,7 @@
 import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type BigIntStats } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { bundleDigest, SEAL, type BundleEntryInfo, type BundleSource, type EntryKind } from "../core/folder.js";
 import { byteCompare } from "../core/text.js";
 
@@ -103,7 +103,7 @@ export function* readChunks(file: string, listed?: number): Generator<Uint8Array
 export function diskBundle(dir: string, entries?: BundleEntryInfo[]): BundleSource {
   const listing = entries ?? listEntries(dir);
   const sizes = new Map(listing.map((e) => [e.path, e.size]));
-  return { entries: listing, read: (path) => readChunks(join(dir, path), sizes.get(path)) };
+  return { entries: listing, read: (path) => readChunks(join(dir, path), sizes.get(path)), name: basename(dir) };
 }
 
 /**

@@ -53,6 +53,15 @@ export const entryParts = (): EntryParts =>
     DECLARED.flatMap((d) => ("entry" in d ? [[d.entry.field, d.entry.schema.optional()]] : [])),
   ) as EntryParts;
 
+/** What some kinds' experiments carry beyond the shared fields: each such kind's one optional object, by its field name (as `entry` is for entries). */
+export type ExperimentParts = {
+  [D in Declared as D extends { experiment: { field: infer F extends string } } ? F : never]: D extends { experiment: { schema: infer S extends z.ZodType } } ? z.ZodOptional<S> : never;
+};
+export const experimentParts = (): ExperimentParts =>
+  Object.fromEntries(
+    (DECLARED as readonly { experiment?: { field: string; schema: z.ZodType } }[]).flatMap((d) => (d.experiment === undefined ? [] : [[d.experiment.field, d.experiment.schema.optional()]])),
+  ) as ExperimentParts;
+
 /** The kinds with container records of their own (`run.containers[name]`), each an array of its schema over the given finding schema. */
 export type ContainerParts = {
   [D in Declared as D extends { containers: unknown } ? D["name"] : never]: D extends {

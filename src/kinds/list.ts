@@ -11,6 +11,7 @@ import type { Scorer } from "./scorer.js";
 import { bundleDeclaration } from "./bundle/declaration.js";
 import { harborDeclaration } from "./harbor/declaration.js";
 import { inspectDeclaration } from "./inspect/declaration.js";
+import { sweBenchDeclaration } from "./swe-bench/declaration.js";
 import { terminalBenchDeclaration } from "./terminal-bench/declaration.js";
 
 /** What every kind's declaration holds (each is `as const`, so its lists are literal types). */
@@ -56,6 +57,7 @@ export const KIND_LIST = [
     kind: async () => (await import("./terminal-bench/kind.js")).terminalBenchKind,
     scorer: async () => (await import("./terminal-bench/scorer.js")).terminalBenchScorer,
   },
+  { declaration: sweBenchDeclaration, kind: async () => (await import("./swe-bench/kind.js")).sweBenchKind, scorer: async () => (await import("./swe-bench/scorer.js")).sweBenchScorer },
 ] as const satisfies readonly Listed[];
 
 /** A kind's scorer, loaded when first asked for (a worker's first thing of that kind; a failed worker's thing). */
