@@ -21,7 +21,8 @@ const SCHEMA = JSON.parse(
   readFileSync(new URL("../src/report/results.schema.json", import.meta.url), "utf8"),
 ) as Record<string, any>;
 const INSPECT_LOG = new URL("./fixtures/inspect/2025-05-12T20-28-13-04-00_popularity.json", import.meta.url).pathname;
-const SWE_MODEL = new URL("./fixtures/swe-bench/run/work/logs/run_evaluation/demo-run/org__model-7b", import.meta.url).pathname;
+const SWE_MODEL = new URL("./fixtures/swe-bench/run/work/logs/run_evaluation/demo-run/org__model-7b", import.meta.url)
+  .pathname;
 
 /** What a report must never print as it is: markup, a table cell's end, an entity (a folder's name: no slash). */
 const HOSTILE = "k<i>x|y&z";
@@ -34,7 +35,8 @@ const EVIDENCE: Record<KindName, (root: string, name: string) => void> = {
   harbor: (root, name) => void writeJob(join(root, "jobs"), name, [{ name: "hello__a1", rewards: { reward: 1 } }]),
   "terminal-bench": (root, name) => void writeRun(join(root, "tb", name), { trials: [{}] }),
   // A model folder's name is its experiment's (`<run_id>/<model>`).
-  "swe-bench": (root, name) => cpSync(SWE_MODEL, join(root, "logs", "run_evaluation", "demo-run", name), { recursive: true }),
+  "swe-bench": (root, name) =>
+    cpSync(SWE_MODEL, join(root, "logs", "run_evaluation", "demo-run", name), { recursive: true }),
   inspect: (root, name) => {
     mkdirSync(join(root, "logs"), { recursive: true });
     const log = JSON.parse(readFileSync(INSPECT_LOG, "utf8"));

@@ -1,10 +1,10 @@
 // Re-deriving an instance from test_output.txt (swe-bench/grade.ts, tests.ts, read.ts): against what
 // the harness's get_logs_eval / get_eval_tests_report give (fixtures/swe-bench/harness-cases.json),
 // and a case on each side of each of §14's steps 1–6.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { scratch } from "./helpers/shared.js";
 import { rederive, TestOutputScan, type LogEvaluation } from "../src/kinds/swe-bench/grade.js";
 import { ParserCrash, parseText } from "../src/kinds/swe-bench/parsers.js";
 import { readLogLines } from "../src/kinds/swe-bench/read.js";
@@ -57,10 +57,21 @@ describe("the tests are placed as the harness's get_eval_tests_report places the
     });
   }
   it("a prefix lookup says so (#290); an exact one does not", () => {
-    const map = new Map([["t[a-1]", "PASSED"], ["u[x]", "FAILED"]]);
+    const map = new Map([
+      ["t[a-1]", "PASSED"],
+      ["u[x]", "FAILED"],
+    ]);
     expect(lookup("t[a", map)).toEqual({ key: "t[a-1]", status: "PASSED", byPrefix: true });
     expect(lookup("u[x]", map)).toEqual({ key: "u[x]", status: "FAILED", byPrefix: false });
-    expect(lookup("u[", new Map([["u[x]", "PASSED"], ["u[y]", "FAILED"]]))).toEqual({ key: null, status: null, byPrefix: false });
+    expect(
+      lookup(
+        "u[",
+        new Map([
+          ["u[x]", "PASSED"],
+          ["u[y]", "FAILED"],
+        ]),
+      ),
+    ).toEqual({ key: null, status: null, byPrefix: false });
   });
 });
 
@@ -76,8 +87,16 @@ describe("why no results were found (not_run)", () => {
     expect(scan(`PASSED a\n${E}\n`).not_run).toBe("no-markers");
   });
   it("step 3: the whole text only when the region parses to nothing (#402)", () => {
-    expect(scan(`PASSED out\n${S}\nPASSED in\n${E}\n`)).toMatchObject({ found: true, outsideRegion: false, statuses: new Map([["in", "PASSED"]]) });
-    expect(scan(`PASSED out\n${S}\n${E}\n`)).toMatchObject({ found: true, outsideRegion: true, statuses: new Map([["out", "PASSED"]]) });
+    expect(scan(`PASSED out\n${S}\nPASSED in\n${E}\n`)).toMatchObject({
+      found: true,
+      outsideRegion: false,
+      statuses: new Map([["in", "PASSED"]]),
+    });
+    expect(scan(`PASSED out\n${S}\n${E}\n`)).toMatchObject({
+      found: true,
+      outsideRegion: true,
+      statuses: new Map([["out", "PASSED"]]),
+    });
   });
   it("step 4: nothing parsed and no sign the suite ran", () => {
     expect(scan(`${S}\nnothing\n${E}\n`).not_run).toBe("no-results");
@@ -91,7 +110,11 @@ describe("why no results were found (not_run)", () => {
     expect(scan(`${S}\n5 passing\n${E}\n>>>>> Test Exit Code: 1\n`).not_run).toBe(null);
   });
   it("the harness's parser raising on the text it grades", () => {
-    expect(scan(`${S}\nFAIL:\n${E}\n`, "django")).toMatchObject({ found: false, not_run: "parser-error", crash: expect.stringMatching(/IndexError/) });
+    expect(scan(`${S}\nFAIL:\n${E}\n`, "django")).toMatchObject({
+      found: false,
+      not_run: "parser-error",
+      crash: expect.stringMatching(/IndexError/),
+    });
   });
   it("an unsupported repo's scan grades nothing", () => {
     expect(scan(`${ok}>>>>> Test Exit Code: 3\n`, null)).toMatchObject({ found: false, not_run: null, exit_code: 3 });
@@ -101,7 +124,9 @@ describe("why no results were found (not_run)", () => {
 describe("recorded exit codes", () => {
   const ok = `${S}\nPASSED a\n${E}\n`;
   it("the first is read; every distinct value is kept in order", () => {
-    const ev = scan(`${S}\nFAILED a\n>>>>> Test Exit Code: 0\n${E}\n+ echo '>>>>> Test Exit Code: 1'\n>>>>> Test Exit Code: 1\n`);
+    const ev = scan(
+      `${S}\nFAILED a\n>>>>> Test Exit Code: 0\n${E}\n+ echo '>>>>> Test Exit Code: 1'\n>>>>> Test Exit Code: 1\n`,
+    );
     expect([ev.exit_code, ev.exit_codes]).toEqual([0, [0, 1]]);
   });
   it("the set -x trace repeats the real value: one value", () => {
@@ -117,7 +142,9 @@ describe("recorded exit codes", () => {
 
 describe("the timeout line the harness appends", () => {
   it("ends the text, trailing whitespace aside", () => {
-    expect(scan(`${S}\nx\n\nTimeout error: 1800 seconds exceeded.\n \n`).timeoutLine).toBe("Timeout error: 1800 seconds exceeded.");
+    expect(scan(`${S}\nx\n\nTimeout error: 1800 seconds exceeded.\n \n`).timeoutLine).toBe(
+      "Timeout error: 1800 seconds exceeded.",
+    );
   });
   it("followed by other text, it is not the end", () => {
     expect(scan(`Timeout error: 1800 seconds exceeded.\n${S}\n`).timeoutLine).toBe(null);
@@ -134,18 +161,24 @@ describe("step 6: the deciding tests and the verdict", () => {
   });
   it("a skipped FAIL_TO_PASS test is a failure (#598): not resolved", () => {
     const red = rederive(scan(`${S}\nPASSED f1\nSKIPPED f2\nPASSED p1\n${E}\n`), deciding);
-    expect(red).toMatchObject({ found: true, resolved: false, tests: { FAIL_TO_PASS: { success: ["f1"], failure: ["f2"] } } });
+    expect(red).toMatchObject({
+      found: true,
+      resolved: false,
+      tests: { FAIL_TO_PASS: { success: ["f1"], failure: ["f2"] } },
+    });
   });
   it("no results: nothing placed, not resolved", () => {
     const red = rederive(scan(`${S}\nPASSED f1\n${E}\n>>>>> Tests Errored`), deciding);
     expect(red).toMatchObject({ found: false, resolved: false, not_run: "marker:>>>>> Tests Errored" });
-    expect(red.tests).toEqual({ FAIL_TO_PASS: { success: [], failure: [] }, PASS_TO_PASS: { success: [], failure: [] } });
+    expect(red.tests).toEqual({
+      FAIL_TO_PASS: { success: [], failure: [] },
+      PASS_TO_PASS: { success: [], failure: [] },
+    });
   });
 });
 
 describe("the log reader", () => {
-  const dir = mkdtempSync(join(tmpdir(), "assay-swe-read-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const { dir } = scratch("assay-swe-read-");
   const read = async (bytes: Buffer, chunk: number, max?: number) => {
     const file = join(dir, `f${chunk}`);
     writeFileSync(file, bytes);
@@ -154,7 +187,11 @@ describe("the log reader", () => {
     return { r, lines };
   };
   it("decodes UTF-8 across chunk ends, invalid bytes as U+FFFD, keeps a BOM, reads \\r\\n cut by a chunk as one newline", async () => {
-    const bytes = Buffer.concat([Buffer.from("\ufeffé€😀\r\n", "utf8"), Buffer.from([0xff, 0x41, 0xe2, 0x82]), Buffer.from("\r\rz", "utf8")]);
+    const bytes = Buffer.concat([
+      Buffer.from("\ufeffé€😀\r\n", "utf8"),
+      Buffer.from([0xff, 0x41, 0xe2, 0x82]),
+      Buffer.from("\r\rz", "utf8"),
+    ]);
     for (const chunk of [1, 2, 3, 5, 1024]) {
       const { r, lines } = await read(bytes, chunk);
       expect(r).toEqual({ read: "ok", bytes: bytes.length });

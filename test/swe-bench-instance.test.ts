@@ -1,10 +1,10 @@
 // An instance folder of a SWE-bench run, short of the registry: repo → parser, infra signatures,
 // run_instance.log's facts, report.json's entry, the hard checks and the state (swe-bench/*.ts),
 // on the folders of fixtures/swe-bench/instances (the harness's layout and formats at 7a21e05).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { scratchInTest } from "./helpers/shared.js";
 import { exitCodeFindings, inconsistencies, instanceFindings, type Finding } from "../src/kinds/swe-bench/checks.js";
 import { rederive, TestOutputScan, type LogEvaluation } from "../src/kinds/swe-bench/grade.js";
 import { InfraScan } from "../src/kinds/swe-bench/infra.js";
@@ -16,7 +16,8 @@ import { RunLogScan } from "../src/kinds/swe-bench/run-log.js";
 import { decideState } from "../src/kinds/swe-bench/state.js";
 import { harnessCases } from "./swe-bench-cases.js";
 
-const MODEL = new URL("fixtures/swe-bench/instances/logs/run_evaluation/demo-run/org__model-7b/", import.meta.url).pathname;
+const MODEL = new URL("fixtures/swe-bench/instances/logs/run_evaluation/demo-run/org__model-7b/", import.meta.url)
+  .pathname;
 const S = ">>>>> Start Test Output";
 const E = ">>>>> End Test Output";
 const codes = (fs: Finding[]) => fs.map((f) => f.code);
@@ -24,7 +25,10 @@ const codes = (fs: Finding[]) => fs.map((f) => f.code);
 describe("an instance id names its repo and parser", () => {
   it("owner before the first __, name up to the last -", () => {
     expect(repoOf("pvlib__pvlib-python-1072")).toEqual({ repo: "pvlib/pvlib-python", parser: "pytest" });
-    expect(repoOf("scikit-learn__scikit-learn-10297")).toEqual({ repo: "scikit-learn/scikit-learn", parser: "pytest_v2" });
+    expect(repoOf("scikit-learn__scikit-learn-10297")).toEqual({
+      repo: "scikit-learn/scikit-learn",
+      parser: "pytest_v2",
+    });
     expect(repoOf("django__django-11099")).toEqual({ repo: "django/django", parser: "django" });
     expect(repoOf("psf__requests-2317")?.parser).toBe("pytest_options");
     expect(repoOf("mwaskom__seaborn-3190")?.parser).toBe("seaborn");
@@ -36,7 +40,8 @@ describe("an instance id names its repo and parser", () => {
     expect(repoOf("django__djangoo-1")?.parser).toBe(null);
   });
   it("a name not shaped like an id is none", () => {
-    for (const bad of ["django-11099", "django__django", "django__django-", "_x__y-1", "a__b-1a", "a__b c-1"]) expect(repoOf(bad), bad).toBe(null);
+    for (const bad of ["django-11099", "django__django", "django__django-", "_x__y-1", "a__b-1a", "a__b c-1"])
+      expect(repoOf(bad), bad).toBe(null);
     for (const good of ["a__b-1", "a.b__c_d-e-12", "a__b__c-3"]) expect(INSTANCE_ID_RE.test(good), good).toBe(true);
   });
 });
@@ -66,15 +71,31 @@ describe("run_instance.log's facts", () => {
     expect(facts("django__django-11099")).toMatchObject({
       patchApplyFailed: "2026-08-20 10:01:02,400 - INFO - >>>>> Patch Apply Failed:",
       exceptionType: "EvaluationError",
-      exceptionMessage: expect.stringMatching(/^swebench\.harness\.utils\.EvaluationError: Error in evaluation for django__django-11099/),
+      exceptionMessage: expect.stringMatching(
+        /^swebench\.harness\.utils\.EvaluationError: Error in evaluation for django__django-11099/,
+      ),
     });
   });
   it("a chained traceback names its last exception's class", () => {
-    expect(facts("psf__requests-2317")).toMatchObject({ patchApplyFailed: null, exceptionType: "APIError", exceptionLine: expect.stringMatching(/Error in evaluating model/) });
+    expect(facts("psf__requests-2317")).toMatchObject({
+      patchApplyFailed: null,
+      exceptionType: "APIError",
+      exceptionLine: expect.stringMatching(/Error in evaluating model/),
+    });
   });
   it("a graded instance records none; a killed one neither", () => {
-    expect(facts("astropy__astropy-12907")).toEqual({ patchApplyFailed: null, exceptionLine: null, exceptionType: null, exceptionMessage: null });
-    expect(facts("pydata__xarray-4094")).toEqual({ patchApplyFailed: null, exceptionLine: null, exceptionType: null, exceptionMessage: null });
+    expect(facts("astropy__astropy-12907")).toEqual({
+      patchApplyFailed: null,
+      exceptionLine: null,
+      exceptionType: null,
+      exceptionMessage: null,
+    });
+    expect(facts("pydata__xarray-4094")).toEqual({
+      patchApplyFailed: null,
+      exceptionLine: null,
+      exceptionType: null,
+      exceptionMessage: null,
+    });
   });
 });
 
@@ -85,36 +106,68 @@ describe("report.json's entry", () => {
   });
   it("unreadable as the harness's make_run_report finds it: not an object, no key, no resolved", () => {
     expect(reportEntryOf([good], "x__y-1")).toMatchObject({ entry: "unreadable" });
-    expect(reportEntryOf({ "x__y-2": good }, "x__y-1")).toMatchObject({ entry: "unreadable", why: "report.json has no entry for x__y-1" });
+    expect(reportEntryOf({ "x__y-2": good }, "x__y-1")).toMatchObject({
+      entry: "unreadable",
+      why: "report.json has no entry for x__y-1",
+    });
     expect(reportEntryOf({ "x__y-1": { patch_exists: true } }, "x__y-1")).toMatchObject({ entry: "unreadable" });
     expect(reportEntryOf({ "x__y-1": null }, "x__y-1")).toMatchObject({ entry: "unreadable" });
   });
   it("a known field of the wrong type is a schema finding naming it", () => {
-    expect(reportEntryOf({ "x__y-1": { resolved: "yes" } }, "x__y-1")).toEqual({ entry: "schema", issues: [{ path: "x__y-1.resolved", message: expect.any(String) }] });
-    const bad = { resolved: true, tests_status: { FAIL_TO_PASS: { success: "a", failure: [] }, PASS_TO_PASS: { success: [], failure: [] } } };
-    expect(reportEntryOf({ "x__y-1": bad }, "x__y-1")).toMatchObject({ entry: "schema", issues: [{ path: "x__y-1.tests_status.FAIL_TO_PASS.success" }] });
+    expect(reportEntryOf({ "x__y-1": { resolved: "yes" } }, "x__y-1")).toEqual({
+      entry: "schema",
+      issues: [{ path: "x__y-1.resolved", message: expect.any(String) }],
+    });
+    const bad = {
+      resolved: true,
+      tests_status: { FAIL_TO_PASS: { success: "a", failure: [] }, PASS_TO_PASS: { success: [], failure: [] } },
+    };
+    expect(reportEntryOf({ "x__y-1": bad }, "x__y-1")).toMatchObject({
+      entry: "schema",
+      issues: [{ path: "x__y-1.tests_status.FAIL_TO_PASS.success" }],
+    });
   });
   it("its deciding tests: success then failure; none without tests_status", () => {
-    const r = { resolved: false, tests_status: { FAIL_TO_PASS: { success: ["a"], failure: ["b"] }, PASS_TO_PASS: { success: [], failure: ["c"] } } };
+    const r = {
+      resolved: false,
+      tests_status: { FAIL_TO_PASS: { success: ["a"], failure: ["b"] }, PASS_TO_PASS: { success: [], failure: ["c"] } },
+    };
     expect(decidingOf(r)).toEqual({ FAIL_TO_PASS: ["a", "b"], PASS_TO_PASS: ["c"] });
     expect(decidingOf({ resolved: false })).toBe(null);
   });
 });
 
-const lists = (f2pFail: string[] = []) => ({ FAIL_TO_PASS: { success: ["f"], failure: f2pFail }, PASS_TO_PASS: { success: [], failure: [] } });
+const lists = (f2pFail: string[] = []) => ({
+  FAIL_TO_PASS: { success: ["f"], failure: f2pFail },
+  PASS_TO_PASS: { success: [], failure: [] },
+});
 
 describe("REPORT_INCONSISTENT", () => {
   it("resolved with its own failure, with the patch not applied, without tests_status", () => {
     expect(inconsistencies({ resolved: true, tests_status: lists(["g"]) })).toHaveLength(1);
-    expect(inconsistencies({ resolved: true, patch_successfully_applied: false, tests_status: lists() })).toHaveLength(1);
+    expect(inconsistencies({ resolved: true, patch_successfully_applied: false, tests_status: lists() })).toHaveLength(
+      1,
+    );
     expect(inconsistencies({ resolved: true })[0]?.message).toMatch(/without tests_status/);
   });
   it("patch_exists must be the negation of patch_is_None", () => {
-    expect(codes(inconsistencies({ resolved: false, patch_exists: true, patch_is_None: true }))).toEqual(["REPORT_INCONSISTENT"]);
+    expect(codes(inconsistencies({ resolved: false, patch_exists: true, patch_is_None: true }))).toEqual([
+      "REPORT_INCONSISTENT",
+    ]);
   });
   it("a report the harness could write is consistent (an unresolved one may list failures)", () => {
-    expect(inconsistencies({ resolved: true, patch_successfully_applied: true, patch_exists: true, patch_is_None: false, tests_status: lists() })).toEqual([]);
-    expect(inconsistencies({ resolved: false, patch_successfully_applied: true, tests_status: lists(["g"]) })).toEqual([]);
+    expect(
+      inconsistencies({
+        resolved: true,
+        patch_successfully_applied: true,
+        patch_exists: true,
+        patch_is_None: false,
+        tests_status: lists(),
+      }),
+    ).toEqual([]);
+    expect(inconsistencies({ resolved: false, patch_successfully_applied: true, tests_status: lists(["g"]) })).toEqual(
+      [],
+    );
   });
 });
 
@@ -130,7 +183,10 @@ function findings(report: InstanceReport, text: string): Finding[] {
 }
 
 describe("REPORT_MISMATCH names the field and the rule an older harness lacked", () => {
-  const ts = (f2p: { success: string[]; failure: string[] }, p2p = { success: [] as string[], failure: [] as string[] }) => ({ FAIL_TO_PASS: f2p, PASS_TO_PASS: p2p });
+  const ts = (
+    f2p: { success: string[]; failure: string[] },
+    p2p = { success: [] as string[], failure: [] as string[] },
+  ) => ({ FAIL_TO_PASS: f2p, PASS_TO_PASS: p2p });
   it("an agreeing report: none", () => {
     const r = { resolved: true, patch_successfully_applied: true, tests_status: ts({ success: ["a"], failure: [] }) };
     expect(findings(r, `${S}\nPASSED a\n${E}\n>>>>> Test Exit Code: 0\n`)).toEqual([]);
@@ -155,34 +211,64 @@ describe("REPORT_MISMATCH names the field and the rule an older harness lacked",
     expect(fs[0]?.message).toMatch(/patch_successfully_applied is false, .* gives true \(.*#402/);
   });
   it("a skipped FAIL_TO_PASS test a harness before #598 counted as passed", () => {
-    const r = { resolved: true, patch_successfully_applied: true, tests_status: ts({ success: ["a", "b"], failure: [] }) };
+    const r = {
+      resolved: true,
+      patch_successfully_applied: true,
+      tests_status: ts({ success: ["a", "b"], failure: [] }),
+    };
     const fs = findings(r, `${S}\nPASSED a\nSKIPPED b\n${E}\n>>>>> Test Exit Code: 0\n`);
     expect(codes(fs)).toEqual(["REPORT_MISMATCH", "REPORT_MISMATCH"]);
     expect(fs[1]?.message).toMatch(/FAIL_TO_PASS places 1 test\(s\) .*"b" success → failure \(status SKIPPED: .*#598/);
   });
   it("a truncated id a harness before #290 failed", () => {
-    const r = { resolved: false, patch_successfully_applied: true, tests_status: ts({ success: [], failure: ["t[a-b"] }) };
+    const r = {
+      resolved: false,
+      patch_successfully_applied: true,
+      tests_status: ts({ success: [], failure: ["t[a-b"] }),
+    };
     const fs = findings(r, `${S}\nPASSED t[a-b-c]\n${E}\n>>>>> Test Exit Code: 0\n`);
     expect(fs.map((f) => f.message).join("\n")).toMatch(/"t\[a-b" failure → success \(status PASSED, .*#290/);
   });
   it("a report without tests_status: only a verdict without results is checked", () => {
-    expect(findings({ resolved: false, patch_successfully_applied: true }, `${S}\nPASSED a\n${E}\n>>>>> Test Exit Code: 0\n`)).toEqual([]);
-    expect(codes(findings({ resolved: true, patch_successfully_applied: false }, `${S}\n${E}\n`))).toContain("REPORT_MISMATCH");
+    expect(
+      findings(
+        { resolved: false, patch_successfully_applied: true },
+        `${S}\nPASSED a\n${E}\n>>>>> Test Exit Code: 0\n`,
+      ),
+    ).toEqual([]);
+    expect(codes(findings({ resolved: true, patch_successfully_applied: false }, `${S}\n${E}\n`))).toContain(
+      "REPORT_MISMATCH",
+    );
   });
 });
 
 describe("exit-code findings", () => {
   it("EXIT_CODE_CONFLICT: two values; the set -x trace of the real one is none", () => {
-    expect(codes(exitCodeFindings(evaluate(`${S}\nFAILED a\n>>>>> Test Exit Code: 0\n${E}\n>>>>> Test Exit Code: 1\n`)))).toEqual(["EXIT_CODE_CONFLICT"]);
-    expect(exitCodeFindings(evaluate(`${S}\nFAILED a\n${E}\n+ echo '>>>>> Test Exit Code: 1'\n>>>>> Test Exit Code: 1\n`))).toEqual([]);
+    expect(
+      codes(exitCodeFindings(evaluate(`${S}\nFAILED a\n>>>>> Test Exit Code: 0\n${E}\n>>>>> Test Exit Code: 1\n`))),
+    ).toEqual(["EXIT_CODE_CONFLICT"]);
+    expect(
+      exitCodeFindings(evaluate(`${S}\nFAILED a\n${E}\n+ echo '>>>>> Test Exit Code: 1'\n>>>>> Test Exit Code: 1\n`)),
+    ).toEqual([]);
   });
   it("EXIT_CODE_UNRECORDED: results and no exit code; none when not found", () => {
     expect(codes(exitCodeFindings(evaluate(`${S}\nPASSED a\n${E}\n`)))).toEqual(["EXIT_CODE_UNRECORDED"]);
     expect(exitCodeFindings(evaluate(`${S}\nnothing\n${E}\n`))).toEqual([]);
   });
   it("TEST_OUTPUT_MISSING: a report.json with no test_output.txt", () => {
-    expect(codes(instanceFindings({ report: { resolved: false }, testOutputPresent: false, evaluation: null, rederivation: null }))).toEqual(["TEST_OUTPUT_MISSING"]);
-    expect(instanceFindings({ report: null, testOutputPresent: false, evaluation: null, rederivation: null })).toEqual([]);
+    expect(
+      codes(
+        instanceFindings({
+          report: { resolved: false },
+          testOutputPresent: false,
+          evaluation: null,
+          rederivation: null,
+        }),
+      ),
+    ).toEqual(["TEST_OUTPUT_MISSING"]);
+    expect(instanceFindings({ report: null, testOutputPresent: false, evaluation: null, rederivation: null })).toEqual(
+      [],
+    );
   });
 });
 
@@ -198,7 +284,14 @@ describe("each fixture folder assessed from its files", () => {
     return a && { ...a.decision, log: a.log, codes: codes(a.findings), infra: a.infra };
   }
   it("resolved: report and log agree", async () => {
-    expect(await assess("astropy__astropy-12907")).toEqual({ state: "resolved", exception: null, reportOnly: false, log: "agrees", codes: [], infra: null });
+    expect(await assess("astropy__astropy-12907")).toEqual({
+      state: "resolved",
+      exception: null,
+      reportOnly: false,
+      log: "agrees",
+      codes: [],
+      infra: null,
+    });
   });
   it("patch-apply-failed: the marker in run_instance.log, no test output", async () => {
     expect(await assess("django__django-11099")).toMatchObject({
@@ -215,33 +308,47 @@ describe("each fixture folder assessed from its files", () => {
     });
   });
   it("error: no report.json, the harness's exception logged", async () => {
-    expect(await assess("psf__requests-2317")).toMatchObject({ state: "error", exception: { type: "APIError", message: expect.stringMatching(/^docker\.errors\.APIError: 500/) } });
+    expect(await assess("psf__requests-2317")).toMatchObject({
+      state: "error",
+      exception: { type: "APIError", message: expect.stringMatching(/^docker\.errors\.APIError: 500/) },
+    });
   });
   it("incomplete: no report.json, no recorded failure", async () => {
     expect(await assess("pydata__xarray-4094")).toMatchObject({ state: "incomplete", exception: null, codes: [] });
   });
   it("forged passes: unresolved, the report contradicted", async () => {
-    expect(await assess("pytest-dev__pytest-5103")).toMatchObject({ state: "unresolved", log: "differs", codes: ["REPORT_MISMATCH", "REPORT_MISMATCH", "EXIT_CODE_CONTRADICTION"] });
+    expect(await assess("pytest-dev__pytest-5103")).toMatchObject({
+      state: "unresolved",
+      log: "differs",
+      codes: ["REPORT_MISMATCH", "REPORT_MISMATCH", "EXIT_CODE_CONTRADICTION"],
+    });
   });
   it("unverified: an unsupported repo's report kept, never re-derived", async () => {
-    expect(await assess("gin-gonic__gin-1805")).toMatchObject({ state: "unverified", reportOnly: true, log: "unverified", codes: [] });
+    expect(await assess("gin-gonic__gin-1805")).toMatchObject({
+      state: "unverified",
+      reportOnly: true,
+      log: "unverified",
+      codes: [],
+    });
   });
   it("a log over the limit: unverified, LOG_TOO_LARGE", async () => {
-    expect(await assess("astropy__astropy-12907", 1000)).toMatchObject({ state: "unverified", log: "unverified", codes: ["LOG_TOO_LARGE", "LOG_TOO_LARGE"] });
+    expect(await assess("astropy__astropy-12907", 1000)).toMatchObject({
+      state: "unverified",
+      log: "unverified",
+      codes: ["LOG_TOO_LARGE", "LOG_TOO_LARGE"],
+    });
   });
   it("a report.json without the folder's id: REPORT_UNREADABLE, the state from the other files", async () => {
     const a = await assessInstance(join(MODEL, "astropy__astropy-12907"), "astropy__astropy-12907", { other: {} });
     expect(a && [a.decision.state, codes(a.findings)]).toEqual(["incomplete", ["REPORT_UNREADABLE"]]);
   });
   it("a test_output.txt that cannot be read: unverified, LOG_UNREADABLE (a tool error)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "assay-swe-"));
-    try {
-      mkdirSync(join(dir, "test_output.txt"));
-      const a = await assessInstance(dir, "astropy__astropy-12907", { "astropy__astropy-12907": { resolved: true, tests_status: lists() } });
-      expect(a && [a.decision.state, a.log, codes(a.findings)]).toEqual(["unverified", "unverified", ["LOG_UNREADABLE"]]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { dir } = scratchInTest("assay-swe-");
+    mkdirSync(join(dir, "test_output.txt"));
+    const a = await assessInstance(dir, "astropy__astropy-12907", {
+      "astropy__astropy-12907": { resolved: true, tests_status: lists() },
+    });
+    expect(a && [a.decision.state, a.log, codes(a.findings)]).toEqual(["unverified", "unverified", ["LOG_UNREADABLE"]]);
   });
   it("a folder not named like an instance id is none", async () => {
     expect(await assessInstance(MODEL, "org__model-7b", undefined)).toBe(null);
@@ -250,30 +357,67 @@ describe("each fixture folder assessed from its files", () => {
 
 describe("the state's order and each side of its lines", () => {
   const report = { resolved: true, tests_status: lists() };
-  const facts = { patchApplyFailed: ">>>>> Patch Apply Failed:", exceptionLine: "Traceback (most recent call last):", exceptionType: "EvaluationError", exceptionMessage: "x.EvaluationError: boom" };
-  const none = { report: null, testOutput: "absent" as const, evaluation: null, rederivation: null, supported: true, runLog: null };
+  const facts = {
+    patchApplyFailed: ">>>>> Patch Apply Failed:",
+    exceptionLine: "Traceback (most recent call last):",
+    exceptionType: "EvaluationError",
+    exceptionMessage: "x.EvaluationError: boom",
+  };
+  const none = {
+    report: null,
+    testOutput: "absent" as const,
+    evaluation: null,
+    rederivation: null,
+    supported: true,
+    runLog: null,
+  };
   const ev = (text: string) => evaluate(text);
   it("patch-apply-failed only where no test output was written (the patch is logged once applied)", () => {
     expect(decideState({ ...none, runLog: facts }).state).toBe("patch-apply-failed");
-    expect(decideState({ ...none, runLog: facts, testOutput: "read", evaluation: ev(`${S}\n${E}\n`) }).state).toBe("error");
+    expect(decideState({ ...none, runLog: facts, testOutput: "read", evaluation: ev(`${S}\n${E}\n`) }).state).toBe(
+      "error",
+    );
   });
   it("tests-timeout comes before a report.json", () => {
     const evaluation = ev(`${S}\nPASSED f\n\nTimeout error: 60 seconds exceeded.`);
-    expect(decideState({ ...none, report, testOutput: "read", evaluation, rederivation: rederive(evaluation, decidingOf(report) ?? { FAIL_TO_PASS: [], PASS_TO_PASS: [] }) }).state).toBe("tests-timeout");
+    expect(
+      decideState({
+        ...none,
+        report,
+        testOutput: "read",
+        evaluation,
+        rederivation: rederive(evaluation, decidingOf(report) ?? { FAIL_TO_PASS: [], PASS_TO_PASS: [] }),
+      }).state,
+    ).toBe("tests-timeout");
   });
   it("a readable report: unverified when unsupported or the log too large", () => {
     expect(decideState({ ...none, report, testOutput: "read", supported: false }).state).toBe("unverified");
-    expect(decideState({ ...none, report, testOutput: "too-large" })).toMatchObject({ state: "unverified", reportOnly: true });
-    expect(decideState({ ...none, report, testOutput: "unreadable" })).toMatchObject({ state: "unverified", reportOnly: true });
+    expect(decideState({ ...none, report, testOutput: "too-large" })).toMatchObject({
+      state: "unverified",
+      reportOnly: true,
+    });
+    expect(decideState({ ...none, report, testOutput: "unreadable" })).toMatchObject({
+      state: "unverified",
+      reportOnly: true,
+    });
   });
   it("a readable report without test_output.txt: its own verdict, never credited", () => {
     expect(decideState({ ...none, report })).toEqual({ state: "resolved", exception: null, reportOnly: true });
-    expect(decideState({ ...none, report: { resolved: false } })).toMatchObject({ state: "unresolved", reportOnly: true });
+    expect(decideState({ ...none, report: { resolved: false } })).toMatchObject({
+      state: "unresolved",
+      reportOnly: true,
+    });
   });
   it("re-derived: resolved, unresolved, tests-not-run, and step 5's unresolved", () => {
     const state = (text: string, r: InstanceReport = report) => {
       const evaluation = ev(text);
-      return decideState({ ...none, report: r, testOutput: "read", evaluation, rederivation: rederive(evaluation, decidingOf(r) ?? { FAIL_TO_PASS: [], PASS_TO_PASS: [] }) }).state;
+      return decideState({
+        ...none,
+        report: r,
+        testOutput: "read",
+        evaluation,
+        rederivation: rederive(evaluation, decidingOf(r) ?? { FAIL_TO_PASS: [], PASS_TO_PASS: [] }),
+      }).state;
     };
     expect(state(`${S}\nPASSED f\n${E}\n`)).toBe("resolved");
     expect(state(`${S}\nFAILED f\n${E}\n`)).toBe("unresolved");
@@ -284,16 +428,36 @@ describe("the state's order and each side of its lines", () => {
     expect(state(`${S}\nPASSED f\n${E}\n`, { resolved: true })).toBe("unresolved");
   });
   it("no readable report: error with a recorded exception (its class, else error), else incomplete", () => {
-    expect(decideState({ ...none, runLog: { ...facts, patchApplyFailed: null } }).exception).toEqual({ type: "EvaluationError", message: "x.EvaluationError: boom" });
-    expect(decideState({ ...none, runLog: { patchApplyFailed: null, exceptionLine: "Error creating container for x", exceptionType: null, exceptionMessage: null } }).exception).toEqual({
+    expect(decideState({ ...none, runLog: { ...facts, patchApplyFailed: null } }).exception).toEqual({
+      type: "EvaluationError",
+      message: "x.EvaluationError: boom",
+    });
+    expect(
+      decideState({
+        ...none,
+        runLog: {
+          patchApplyFailed: null,
+          exceptionLine: "Error creating container for x",
+          exceptionType: null,
+          exceptionMessage: null,
+        },
+      }).exception,
+    ).toEqual({
       type: "error",
       message: "Error creating container for x",
     });
-    expect(decideState({ ...none, runLog: { patchApplyFailed: null, exceptionLine: null, exceptionType: null, exceptionMessage: null } }).state).toBe("incomplete");
+    expect(
+      decideState({
+        ...none,
+        runLog: { patchApplyFailed: null, exceptionLine: null, exceptionType: null, exceptionMessage: null },
+      }).state,
+    ).toBe("incomplete");
     expect(decideState(none).state).toBe("incomplete");
   });
   it("an exception's message is its first 200 characters", () => {
     const long = "é".repeat(300);
-    expect(decideState({ ...none, runLog: { ...facts, patchApplyFailed: null, exceptionMessage: long } }).exception?.message).toBe("é".repeat(200));
+    expect(
+      decideState({ ...none, runLog: { ...facts, patchApplyFailed: null, exceptionMessage: long } }).exception?.message,
+    ).toBe("é".repeat(200));
   });
 });

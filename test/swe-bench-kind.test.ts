@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { packFor } from "../src/analysis/evidence.js";
 import type { BundleEntry, Experiment, Results } from "../src/core/results.js";
 import { run } from "./helpers/cli.js";
-import { scratch } from "./helpers/documents.js";
+import { scratch } from "./helpers/shared.js";
 
 const WORK = new URL("./fixtures/swe-bench/run/work", import.meta.url).pathname;
 const RUN = "logs/run_evaluation/demo-run";
@@ -54,10 +54,29 @@ describe("a harness run as it lies", () => {
       "psf__requests-863": ["tests-not-run", false, "test_output.txt (pytest_options)"],
     });
     const ok = entry(d, "pallets__flask-4045");
-    expect(ok).toMatchObject({ profile: "swe-bench", experiment: NAME, task: "pallets__flask-4045", attempt: null, seed: null, validity: "valid", rewards: { resolved: 1 } });
+    expect(ok).toMatchObject({
+      profile: "swe-bench",
+      experiment: NAME,
+      task: "pallets__flask-4045",
+      attempt: null,
+      seed: null,
+      validity: "valid",
+      rewards: { resolved: 1 },
+    });
     expect(ok.claimed).toEqual({ rewards: { resolved: 1 }, exception: null });
-    expect(ok.swe_bench).toMatchObject({ repo: "pallets/flask", parser: "pytest", log: "agrees", found: true, not_run: null, exit_code: 0, infra: null });
-    expect(ok.swe_bench!.tests).toEqual({ FAIL_TO_PASS: { success: expect.any(Number), failure: 0 }, PASS_TO_PASS: { success: expect.any(Number), failure: 0 } });
+    expect(ok.swe_bench).toMatchObject({
+      repo: "pallets/flask",
+      parser: "pytest",
+      log: "agrees",
+      found: true,
+      not_run: null,
+      exit_code: 0,
+      infra: null,
+    });
+    expect(ok.swe_bench!.tests).toEqual({
+      FAIL_TO_PASS: { success: expect.any(Number), failure: 0 },
+      PASS_TO_PASS: { success: expect.any(Number), failure: 0 },
+    });
     const err = entry(d, "psf__requests-2317");
     expect([err.rewards, err.claimed, err.exception?.step]).toEqual([null, { rewards: null, exception: null }, null]);
     expect(err.flags.map((f) => f.code)).toEqual(["INFRA_SIGNATURE"]);
@@ -68,15 +87,32 @@ describe("a harness run as it lies", () => {
     const d = await score([work()]);
     expect(d.experiments.map((e) => e.experiment)).toEqual([NAME]);
     const e = exp(d);
-    expect(e.states).toMatchObject({ resolved: 1, unresolved: 1, "tests-not-run": 1, "empty-patch": 1, error: 1, missing: 0, "not-submitted": 1 });
+    expect(e.states).toMatchObject({
+      resolved: 1,
+      unresolved: 1,
+      "tests-not-run": 1,
+      "empty-patch": 1,
+      error: 1,
+      missing: 0,
+      "not-submitted": 1,
+    });
     expect([e.scheduled, e.job_id, e.job!.endsWith(RUN)]).toEqual([6, "demo-run", true]);
     expect(e.rewards!["resolved"]).toMatchObject({ mean: 0.25, covered: 4, trials: 6, pass_at_k: { "1": 0.25 } });
     expect(e.excluded).toEqual([{ trial: "psf__requests-2317", reason: "error" }]);
     expect(e.missing).toEqual([{ count: 1, reason: "in the dataset, not submitted (incomplete_ids)" }]);
     expect([e.invalid, e.unscored, e.warnings, codes(e)]).toEqual([[], [], [], []]);
     expect(e.claimed!.source).toBe(REPORT);
-    expect(e.claimed!.compared.map((c) => [c.metric, c.reason])).toEqual(e.claimed!.compared.map((c) => [c.metric, null]));
-    expect(e.swe_bench).toMatchObject({ run_id: "demo-run", model: "org__model-7b", dataset: "dataset.jsonl", total: 6, submitted: 5, resolved_over_total: { resolved: 1, total: 6, value: 1 / 6 } });
+    expect(e.claimed!.compared.map((c) => [c.metric, c.reason])).toEqual(
+      e.claimed!.compared.map((c) => [c.metric, null]),
+    );
+    expect(e.swe_bench).toMatchObject({
+      run_id: "demo-run",
+      model: "org__model-7b",
+      dataset: "dataset.jsonl",
+      total: 6,
+      submitted: 5,
+      resolved_over_total: { resolved: 1, total: 6, value: 1 / 6 },
+    });
     expect(e.swe_bench!.report!.endsWith(`work/${REPORT}`)).toBe(true);
     expect(e.swe_bench!.predictions!.endsWith("work/preds.jsonl")).toBe(true);
     expect(d.run.containers!["swe-bench"]).toHaveLength(1);
@@ -91,7 +127,11 @@ describe("a harness run as it lies", () => {
 
 describe("the final report", () => {
   it("absent: RUN_REPORT_ABSENT, no claims; predictions in the run folder still give the empty patch", async () => {
-    const e = exp(await score([work((w) => (rmSync(join(w, REPORT)), renameSync(join(w, "preds.jsonl"), join(w, RUN, "preds.jsonl"))))]));
+    const e = exp(
+      await score([
+        work((w) => (rmSync(join(w, REPORT)), renameSync(join(w, "preds.jsonl"), join(w, RUN, "preds.jsonl")))),
+      ]),
+    );
     expect(e.warnings.map((w) => w.code)).toEqual(["RUN_REPORT_ABSENT"]);
     expect([e.claimed, codes(e)]).toEqual([null, []]);
     expect(e.states).toMatchObject({ "empty-patch": 1, "not-submitted": 0 });
@@ -115,14 +155,30 @@ describe("the final report", () => {
   });
 
   it("a listed id its evidence contradicts: REPORT_LIST_MISMATCH (§14's RUN_CLAIM_MISMATCH), with the count it breaks", async () => {
-    const e = exp(await score([work((w) => editJson(join(w, REPORT), (r) => r.resolved_ids.push("pallets__flask-4992")))]));
-    expect(codes(e)).toEqual(expect.arrayContaining(["REPORT_LIST_MISMATCH pallets__flask-4992", `RUN_COUNT_MISMATCH ${REPORT}`, "RUN_LIST_DUPLICATE pallets__flask-4992"]));
-    expect(e.claimed!.compared.find((c) => c.metric === "resolved_instances")).toMatchObject({ claimed: 1, assay: 1, reason: null });
+    const e = exp(
+      await score([work((w) => editJson(join(w, REPORT), (r) => r.resolved_ids.push("pallets__flask-4992")))]),
+    );
+    expect(codes(e)).toEqual(
+      expect.arrayContaining([
+        "REPORT_LIST_MISMATCH pallets__flask-4992",
+        `RUN_COUNT_MISMATCH ${REPORT}`,
+        "RUN_LIST_DUPLICATE pallets__flask-4992",
+      ]),
+    );
+    expect(e.claimed!.compared.find((c) => c.metric === "resolved_instances")).toMatchObject({
+      claimed: 1,
+      assay: 1,
+      reason: null,
+    });
   });
 
   it("a claimed count that differs: its recount says why", async () => {
     const e = exp(await score([work((w) => editJson(join(w, REPORT), (r) => (r.resolved_instances = 3)))]));
-    expect(e.claimed!.compared.find((c) => c.metric === "resolved_instances")).toMatchObject({ claimed: 3, assay: 1, reason: "the evidence gives 1" });
+    expect(e.claimed!.compared.find((c) => c.metric === "resolved_instances")).toMatchObject({
+      claimed: 3,
+      assay: 1,
+      reason: "the evidence gives 1",
+    });
     expect(codes(e)).toEqual([`RUN_COUNT_MISMATCH ${REPORT}`]);
   });
 
@@ -139,7 +195,9 @@ describe("the final report", () => {
       }),
     ]);
     const e = exp(d);
-    expect(codes(e)).toEqual(expect.arrayContaining(["INSTANCE_MISSING pallets__flask-4992", "INSTANCE_UNLISTED pallets__flask-4046"]));
+    expect(codes(e)).toEqual(
+      expect.arrayContaining(["INSTANCE_MISSING pallets__flask-4992", "INSTANCE_UNLISTED pallets__flask-4046"]),
+    );
     expect(e.missing[0]).toBe("pallets__flask-4992");
     expect(e.states).toMatchObject({ missing: 1, resolved: 2 });
     expect(e.rewards!["resolved"]).toMatchObject({ covered: 4, trials: 7 });
@@ -148,12 +206,16 @@ describe("the final report", () => {
 });
 
 describe("the predictions", () => {
-  const editPatch = (w: string) => writeFileSync(join(w, MODEL, "pallets__flask-4045", "patch.diff"), "diff --git a/x b/x\n");
+  const editPatch = (w: string) =>
+    writeFileSync(join(w, MODEL, "pallets__flask-4045", "patch.diff"), "diff --git a/x b/x\n");
 
   it("patch.diff that is not the prediction's model_patch: PATCH_MISMATCH, invalid, counted 0", async () => {
     const d = await score([work(editPatch)]);
     const b = entry(d, "pallets__flask-4045");
-    expect([b.validity, b.errors.map((f) => [f.code, f.file])]).toEqual(["invalid", [["PATCH_MISMATCH", "patch.diff"]]]);
+    expect([b.validity, b.errors.map((f) => [f.code, f.file])]).toEqual([
+      "invalid",
+      [["PATCH_MISMATCH", "patch.diff"]],
+    ]);
     const e = exp(d);
     expect(e.invalid).toEqual([{ trial: "pallets__flask-4045", codes: ["PATCH_MISMATCH"] }]);
     expect(e.rewards!["resolved"]).toMatchObject({ mean: 0, covered: 4 });
@@ -178,7 +240,12 @@ describe("recognition and naming", () => {
     cpSync(w, join(w, "..", "work2"), { recursive: true });
     const d = await score([join(w, "..", "work2"), w]);
     expect(d.experiments.map((e) => e.experiment).sort()).toEqual([NAME, `${NAME}#2`]);
-    expect(d.bundles.filter((b) => b.experiment === `${NAME}#2`).map((b) => b.path.includes("work2/"))).toEqual([true, true, true, true]);
+    expect(d.bundles.filter((b) => b.experiment === `${NAME}#2`).map((b) => b.path.includes("work2/"))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 
   it("nothing below logs/run_validation/ is a run", async () => {
@@ -193,16 +260,24 @@ describe("recognition and naming", () => {
 
   it("a model folder given as a root finds its run's files above it", async () => {
     const e = exp(await score([join(work(), MODEL)]));
-    expect([e.claimed?.source, e.swe_bench?.predictions?.endsWith("preds.jsonl"), e.scheduled]).toEqual([REPORT, true, 6]);
+    expect([e.claimed?.source, e.swe_bench?.predictions?.endsWith("preds.jsonl"), e.scheduled]).toEqual([
+      REPORT,
+      true,
+      6,
+    ]);
   });
 
   it("a folder named like an instance id is a model folder's instance only when it holds a file the harness writes there", async () => {
     const root = at(`plain-${++serial}`);
     mkdirSync(join(root, "m", "pallets__flask-4045", "notes"), { recursive: true });
     writeFileSync(join(root, "m", "pallets__flask-4045", "README.txt"), "not the harness's\n");
-    expect((await run(["score", root, "--quiet", "--format", "json", "--out", at(`out-${++serial}.json`)])).code).toBe(2);
+    expect((await run(["score", root, "--quiet", "--format", "json", "--out", at(`out-${++serial}.json`)])).code).toBe(
+      2,
+    );
     writeFileSync(join(root, "m", "pallets__flask-4045", "eval.sh"), "#!/bin/bash\n");
-    expect((await score([root])).bundles.map((b) => [b.trial, b.state])).toEqual([["pallets__flask-4045", "incomplete"]]);
+    expect((await score([root])).bundles.map((b) => [b.trial, b.state])).toEqual([
+      ["pallets__flask-4045", "incomplete"],
+    ]);
   });
 
   it("an instance folder given as a root is scored as a member of its experiment", async () => {
@@ -218,13 +293,17 @@ describe("assay analyze's evidence pack", () => {
     const text = packFor(b.path, b).text;
     expect(text).toContain("=== report.json ===");
     expect(text).toContain("=== patch.diff (the model's patch) ===");
-    expect(text).toContain("=== test_output.txt (the region between the harness's markers) ===\n| '\n| + pytest -rA tests/test_basic.py");
+    expect(text).toContain(
+      "=== test_output.txt (the region between the harness's markers) ===\n| '\n| + pytest -rA tests/test_basic.py",
+    );
     expect(text).not.toContain("conda activate testbed");
     expect(text).not.toContain("=== eval.sh");
   });
 
   it("a test output without markers is shown whole", async () => {
-    const d = await score([work((w) => writeFileSync(join(w, MODEL, "pallets__flask-4045", "test_output.txt"), "no markers here\n"))]);
+    const d = await score([
+      work((w) => writeFileSync(join(w, MODEL, "pallets__flask-4045", "test_output.txt"), "no markers here\n")),
+    ]);
     const b = entry(d, "pallets__flask-4045");
     expect(packFor(b.path, b).text).toContain("=== test_output.txt (the tests' output) ===\n| no markers here");
   });
@@ -239,7 +318,9 @@ describe("assay verify and shards", () => {
   });
 
   it("verify on an instance its files make invalid exits 1", async () => {
-    const w = work((x) => editJson(join(x, MODEL, "pallets__flask-4992", "report.json"), (r) => (r["pallets__flask-4992"].resolved = true)));
+    const w = work((x) =>
+      editJson(join(x, MODEL, "pallets__flask-4992", "report.json"), (r) => (r["pallets__flask-4992"].resolved = true)),
+    );
     const r = await run(["verify", join(w, MODEL, "pallets__flask-4992")]);
     expect(r.code, r.stdout).toBe(1);
     expect(r.stdout).toContain("REPORT_MISMATCH");

@@ -84,7 +84,9 @@ describe("universal newlines", () => {
 function randomLines(tokens: string[], count: number, seed: number): string[] {
   let x = seed;
   const next = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
-  return Array.from({ length: count }, () => Array.from({ length: Math.floor(next() * 12) }, () => tokens[Math.floor(next() * tokens.length)]).join(""));
+  return Array.from({ length: count }, () =>
+    Array.from({ length: Math.floor(next() * 12) }, () => tokens[Math.floor(next() * tokens.length)]).join(""),
+  );
 }
 
 describe("linear stand-ins give what the harness's regexes give", () => {
@@ -116,7 +118,15 @@ describe("hostile lines take linear time", () => {
   // Each line makes a backtracking regex retry at every character (quadratic or worse); at this
   // size that would outlast the test's timeout.
   const n = 200_000;
-  const lines = [" ".repeat(n) + "x", " ".repeat(n) + "a.py:b", "PASSED " + "[".repeat(n), "1".repeat(n) + "x passing", " ...".repeat(n / 4), "_ ".repeat(n / 2) + ".py", ">>>>> Test Exit Code:" + " ".repeat(n) + "x"];
+  const lines = [
+    " ".repeat(n) + "x",
+    " ".repeat(n) + "a.py:b",
+    "PASSED " + "[".repeat(n),
+    "1".repeat(n) + "x passing",
+    " ...".repeat(n / 4),
+    "_ ".repeat(n / 2) + ".py",
+    ">>>>> Test Exit Code:" + " ".repeat(n) + "x",
+  ];
   it.each([...PARSERS])("%s", { timeout: 20_000 }, (parser) => {
     const scan = new TestOutputScan(parser);
     for (const l of [">>>>> Start Test Output", ...lines, ">>>>> End Test Output"]) scan.line(l);

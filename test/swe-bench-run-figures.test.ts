@@ -1,12 +1,27 @@
 // The run's recount (swe-bench/recount.ts) and the experiment's figure (experiment-figures.ts):
 // each figure on each side of its rule, on the fixture run and on it changed one thing at a time.
 import { beforeAll, describe, expect, it } from "vitest";
-import { experimentFigures, NOT_SUBMITTED_REASON, type FigureOptions } from "../src/kinds/swe-bench/experiment-figures.js";
+import {
+  experimentFigures,
+  NOT_SUBMITTED_REASON,
+  type FigureOptions,
+} from "../src/kinds/swe-bench/experiment-figures.js";
 import type { FinalReport } from "../src/kinds/swe-bench/final-report.js";
 import type { PredictionsSummary } from "../src/kinds/swe-bench/predictions.js";
 import { recount, type ComparedFigure } from "../src/kinds/swe-bench/recount.js";
 import { runInstances, type InstanceOutcome } from "../src/kinds/swe-bench/run-instances.js";
-import { A, B, C, D, E, F, fixtureOutcomes, fixturePredictions, fixtureReport, REPORT_NAME } from "./helpers/swe-bench-run.js";
+import {
+  A,
+  B,
+  C,
+  D,
+  E,
+  F,
+  fixtureOutcomes,
+  fixturePredictions,
+  fixtureReport,
+  REPORT_NAME,
+} from "./helpers/swe-bench-run.js";
 
 let report: FinalReport;
 let predictions: PredictionsSummary;
@@ -16,7 +31,8 @@ beforeAll(async () => {
   predictions = await fixturePredictions();
   outcomes = await fixtureOutcomes();
 });
-const withOutcome = (id: string, change: Partial<InstanceOutcome>) => outcomes.map((o) => (o.id === id ? { ...o, ...change } : o));
+const withOutcome = (id: string, change: Partial<InstanceOutcome>) =>
+  outcomes.map((o) => (o.id === id ? { ...o, ...change } : o));
 const row = (rows: ComparedFigure[], metric: string) => rows.find((r) => r.metric === metric);
 
 describe("recount", () => {
@@ -38,7 +54,12 @@ describe("recount", () => {
   });
   it("a count that differs says what the evidence gives", () => {
     const c = recount(REPORT_NAME, { ...report, resolved_instances: 2 }, predictions, outcomes);
-    expect(row(c.compared, "resolved_instances")).toEqual({ metric: "resolved_instances", claimed: 2, assay: 1, reason: "the evidence gives 1" });
+    expect(row(c.compared, "resolved_instances")).toEqual({
+      metric: "resolved_instances",
+      claimed: 2,
+      assay: 1,
+      reason: "the evidence gives 1",
+    });
   });
   it("an older report's absent counts are not compared", () => {
     const { infra_failure_instances, ambiguous_failure_instances, ...old } = report;
@@ -48,13 +69,32 @@ describe("recount", () => {
   });
   it("without predictions, submitted and empty patches come from the report's lists, and say so", () => {
     const c = recount(REPORT_NAME, report, null, outcomes);
-    expect(row(c.compared, "submitted_instances")).toEqual({ metric: "submitted_instances", claimed: 5, assay: 5, reason: "no predictions: the report's own list" });
-    expect(row(c.compared, "empty_patch_instances")).toMatchObject({ assay: 1, reason: "no predictions: the report's listed ids without a folder" });
-    expect(row(recount(REPORT_NAME, { ...report, submitted_ids: undefined }, null, outcomes).compared, "submitted_instances")).toMatchObject({ assay: null, reason: "the evidence cannot give it; no predictions and no submitted_ids" });
+    expect(row(c.compared, "submitted_instances")).toEqual({
+      metric: "submitted_instances",
+      claimed: 5,
+      assay: 5,
+      reason: "no predictions: the report's own list",
+    });
+    expect(row(c.compared, "empty_patch_instances")).toMatchObject({
+      assay: 1,
+      reason: "no predictions: the report's listed ids without a folder",
+    });
+    expect(
+      row(
+        recount(REPORT_NAME, { ...report, submitted_ids: undefined }, null, outcomes).compared,
+        "submitted_instances",
+      ),
+    ).toMatchObject({ assay: null, reason: "the evidence cannot give it; no predictions and no submitted_ids" });
   });
   it("with predictions, submitted and empty patches are the model's records", () => {
-    const more: PredictionsSummary = { ...predictions, records: new Map([...predictions.records, ["pallets__flask-9", { empty: false, digest: "" }]]) };
-    expect(row(recount(REPORT_NAME, report, more, outcomes).compared, "submitted_instances")).toMatchObject({ assay: 6, reason: "the evidence gives 6" });
+    const more: PredictionsSummary = {
+      ...predictions,
+      records: new Map([...predictions.records, ["pallets__flask-9", { empty: false, digest: "" }]]),
+    };
+    expect(row(recount(REPORT_NAME, report, more, outcomes).compared, "submitted_instances")).toMatchObject({
+      assay: 6,
+      reason: "the evidence gives 6",
+    });
   });
   it("resolved: re-derived, the report's own verdict counted and said for an unverified instance", () => {
     const unverified = withOutcome(A, { state: "unverified", resolved: true, reportOnly: true });
@@ -78,9 +118,19 @@ describe("recount", () => {
     expect(row(c, "completed_instances")?.assay).toBe(4);
   });
   it("the failure counts re-classify the recounted unresolved and error instances only", () => {
-    const c = recount(REPORT_NAME, report, predictions, withOutcome(A, { infra: { reason: "out_of_memory", tier: "environment" } })).compared;
+    const c = recount(
+      REPORT_NAME,
+      report,
+      predictions,
+      withOutcome(A, { infra: { reason: "out_of_memory", tier: "environment" } }),
+    ).compared;
     expect(row(c, "infra_failure_instances")?.assay).toBe(1);
-    const d = recount(REPORT_NAME, report, predictions, withOutcome(B, { infra: { reason: "out_of_memory", tier: "environment" } })).compared;
+    const d = recount(
+      REPORT_NAME,
+      report,
+      predictions,
+      withOutcome(B, { infra: { reason: "out_of_memory", tier: "environment" } }),
+    ).compared;
     expect(row(d, "infra_failure_instances")?.assay).toBe(2);
   });
   it("over D: an unlisted folder is not recounted", () => {
@@ -92,7 +142,8 @@ describe("recount", () => {
 
 describe("the experiment's figure", () => {
   const DEFAULT: FigureOptions = { errors: "exclude", invalid: "count" };
-  const figures = (o = outcomes, options = DEFAULT, r: FinalReport | null = report) => experimentFigures(runInstances(r, predictions, o), options, r?.total_instances ?? null);
+  const figures = (o = outcomes, options = DEFAULT, r: FinalReport | null = report) =>
+    experimentFigures(runInstances(r, predictions, o), options, r?.total_instances ?? null);
   it("by default: the states with a verdict in the mean, errors excluded, the unsubmitted in trials only", () => {
     const f = figures();
     expect(f.states).toEqual({
@@ -134,22 +185,41 @@ describe("the experiment's figure", () => {
   it("each error-like state is excluded by default and 0 under --errors zero", () => {
     for (const state of ["tests-timeout", "error", "incomplete", "unverified"] as const) {
       const o = withOutcome(B, { state });
-      expect(figures(o).excluded, state).toEqual([{ trial: B, reason: state }, { trial: E, reason: "error" }]);
-      expect(figures(o, { errors: "zero", invalid: "count" }).counted.find((c) => c.trial === B), state).toEqual({ trial: B, value: 0, invalid: false });
+      expect(figures(o).excluded, state).toEqual([
+        { trial: B, reason: state },
+        { trial: E, reason: "error" },
+      ]);
+      expect(
+        figures(o, { errors: "zero", invalid: "count" }).counted.find((c) => c.trial === B),
+        state,
+      ).toEqual({ trial: B, value: 0, invalid: false });
     }
-    expect(figures(withOutcome(B, { state: "patch-apply-failed" })).counted.find((c) => c.trial === B)).toEqual({ trial: B, value: 0, invalid: false });
+    expect(figures(withOutcome(B, { state: "patch-apply-failed" })).counted.find((c) => c.trial === B)).toEqual({
+      trial: B,
+      value: 0,
+      invalid: false,
+    });
   });
   it("missing: listed in missing, out of the mean by default, 0 under --errors zero", () => {
     const X = "pallets__flask-9999";
     const r = { ...report, error_ids: [E, X] };
     expect(figures(outcomes, DEFAULT, r).missing).toEqual([X, { count: 1, reason: NOT_SUBMITTED_REASON }]);
     expect(figures(outcomes, DEFAULT, r).counted.map((c) => c.trial)).not.toContain(X);
-    expect(figures(outcomes, { errors: "zero", invalid: "count" }, r).counted.find((c) => c.trial === X)).toEqual({ trial: X, value: 0, invalid: false });
+    expect(figures(outcomes, { errors: "zero", invalid: "count" }, r).counted.find((c) => c.trial === X)).toEqual({
+      trial: X,
+      value: 0,
+      invalid: false,
+    });
   });
   it("an invalid instance counts 0 (listed with its codes), or leaves both sides under --invalid exclude", () => {
     const o = withOutcome(A, { invalid: ["REPORT_MISMATCH"] });
     const f = figures(o);
-    expect([f.counted[0], f.resolved, f.covered, f.invalid]).toEqual([{ trial: A, value: 0, invalid: true }, 0, 4, [{ trial: A, codes: ["REPORT_MISMATCH"] }]]);
+    expect([f.counted[0], f.resolved, f.covered, f.invalid]).toEqual([
+      { trial: A, value: 0, invalid: true },
+      0,
+      4,
+      [{ trial: A, codes: ["REPORT_MISMATCH"] }],
+    ]);
     const g = figures(o, { errors: "exclude", invalid: "exclude" });
     expect([g.covered, g.trials, g.invalid.length, g.excluded.map((x) => x.trial)]).toEqual([3, 6, 1, [E]]);
     // An invalid instance in an error-like state is covered at 0 too, not excluded.
@@ -159,8 +229,16 @@ describe("the experiment's figure", () => {
     expect(figures(withOutcome(A, { reportOnly: true })).counted[0]).toEqual({ trial: A, value: 0, invalid: false });
   });
   it("resolved_over_total: over total_instances, else over the run's instances", () => {
-    expect(figures(outcomes, DEFAULT, { ...report, total_instances: 10 }).resolved_over_total).toEqual({ resolved: 1, total: 10, value: 0.1 });
+    expect(figures(outcomes, DEFAULT, { ...report, total_instances: 10 }).resolved_over_total).toEqual({
+      resolved: 1,
+      total: 10,
+      value: 0.1,
+    });
     expect(figures(outcomes, DEFAULT, null).resolved_over_total).toEqual({ resolved: 1, total: 5, value: 0.2 });
-    expect(experimentFigures([], DEFAULT, null)).toMatchObject({ coverage: null, resolved_over_total: { resolved: 0, total: 0, value: null }, missing: [] });
+    expect(experimentFigures([], DEFAULT, null)).toMatchObject({
+      coverage: null,
+      resolved_over_total: { resolved: 0, total: 0, value: null },
+      missing: [],
+    });
   });
 });

@@ -55,11 +55,17 @@ export const entryParts = (): EntryParts =>
 
 /** What some kinds' experiments carry beyond the shared fields: each such kind's one optional object, by its field name (as `entry` is for entries). */
 export type ExperimentParts = {
-  [D in Declared as D extends { experiment: { field: infer F extends string } } ? F : never]: D extends { experiment: { schema: infer S extends z.ZodType } } ? z.ZodOptional<S> : never;
+  [D in Declared as D extends { experiment: { field: infer F extends string } } ? F : never]: D extends {
+    experiment: { schema: infer S extends z.ZodType };
+  }
+    ? z.ZodOptional<S>
+    : never;
 };
 export const experimentParts = (): ExperimentParts =>
   Object.fromEntries(
-    (DECLARED as readonly { experiment?: { field: string; schema: z.ZodType } }[]).flatMap((d) => (d.experiment === undefined ? [] : [[d.experiment.field, d.experiment.schema.optional()]])),
+    (DECLARED as readonly { experiment?: { field: string; schema: z.ZodType } }[]).flatMap((d) =>
+      d.experiment === undefined ? [] : [[d.experiment.field, d.experiment.schema.optional()]],
+    ),
   ) as ExperimentParts;
 
 /** The kinds with container records of their own (`run.containers[name]`), each an array of its schema over the given finding schema. */

@@ -57,7 +57,11 @@ export const KIND_LIST = [
     kind: async () => (await import("./terminal-bench/kind.js")).terminalBenchKind,
     scorer: async () => (await import("./terminal-bench/scorer.js")).terminalBenchScorer,
   },
-  { declaration: sweBenchDeclaration, kind: async () => (await import("./swe-bench/kind.js")).sweBenchKind, scorer: async () => (await import("./swe-bench/scorer.js")).sweBenchScorer },
+  {
+    declaration: sweBenchDeclaration,
+    kind: async () => (await import("./swe-bench/kind.js")).sweBenchKind,
+    scorer: async () => (await import("./swe-bench/scorer.js")).sweBenchScorer,
+  },
 ] as const satisfies readonly Listed[];
 
 /** A kind's scorer, loaded when first asked for (a worker's first thing of that kind; a failed worker's thing). */

@@ -12,7 +12,14 @@ export const RUN_FIXTURE = new URL("../fixtures/swe-bench/run/", import.meta.url
 export const WORK = join(RUN_FIXTURE, "work");
 export const MODEL_FOLDER = join(WORK, "logs/run_evaluation/demo-run/org__model-7b");
 export const REPORT_NAME = "org__model-7b.demo-run.json";
-export const [A, B, C, D, E, F] = ["pallets__flask-4045", "pallets__flask-4992", "pallets__flask-5063", "pallets__flask-4935", "psf__requests-2317", "psf__requests-863"] as const;
+export const [A, B, C, D, E, F] = [
+  "pallets__flask-4045",
+  "pallets__flask-4992",
+  "pallets__flask-5063",
+  "pallets__flask-4935",
+  "psf__requests-2317",
+  "psf__requests-863",
+] as const;
 
 export function fixtureReport(): FinalReport {
   const parsed = finalReportOf(JSON.parse(readFileSync(join(WORK, REPORT_NAME), "utf8")));

@@ -24,13 +24,21 @@ import type { FolderState } from "./state.js";
 
 /** What the kind's record part keeps for these rules (an entry given as its own record: its swe_bench object). */
 export type InstanceFacts = Pick<SweBenchPart, "report" | "patch" | "infra" | "log"> | null;
-export const instanceFacts = (e: Pick<BundleEntry, "swe_bench">): InstanceFacts => (e.swe_bench === undefined ? null : { report: e.swe_bench.report, patch: e.swe_bench.patch, infra: e.swe_bench.infra, log: e.swe_bench.log });
-const factsOf = (r: BatchRecord): InstanceFacts => (r.own !== undefined ? (r.own as InstanceFacts) : instanceFacts(r as BundleEntry));
+export const instanceFacts = (e: Pick<BundleEntry, "swe_bench">): InstanceFacts =>
+  e.swe_bench === undefined
+    ? null
+    : { report: e.swe_bench.report, patch: e.swe_bench.patch, infra: e.swe_bench.infra, log: e.swe_bench.log };
+const factsOf = (r: BatchRecord): InstanceFacts =>
+  r.own !== undefined ? (r.own as InstanceFacts) : instanceFacts(r as BundleEntry);
 
 /** §14's RUN_CLAIM_MISMATCH is Terminal-Bench's code already (a code is one kind's): SWE-bench's says so under its own name. */
 const RENAMED: Readonly<Record<string, Code>> = { RUN_CLAIM_MISMATCH: "REPORT_LIST_MISMATCH" };
 
-export function sweBenchBatch(records: readonly BatchRecord[], runs: readonly RunDocument[], options: BatchOptions): KindBatch {
+export function sweBenchBatch(
+  records: readonly BatchRecord[],
+  runs: readonly RunDocument[],
+  options: BatchOptions,
+): KindBatch {
   const byPath = new Map(runs.map((r) => [r.path, r]));
   const groups = new Map<string, BatchRecord[]>(runs.map((r) => [r.path, []]));
   for (const r of records) {
@@ -44,7 +52,11 @@ export function sweBenchBatch(records: readonly BatchRecord[], runs: readonly Ru
   const judged = new Map<string, Judged>();
   const judge = (path: string): Judged => {
     let j = judged.get(path);
-    if (j === undefined) judged.set(path, (j = modelExperiment(names.get(path) ?? null, byPath.get(path) ?? null, groups.get(path)!, options)));
+    if (j === undefined)
+      judged.set(
+        path,
+        (j = modelExperiment(names.get(path) ?? null, byPath.get(path) ?? null, groups.get(path)!, options)),
+      );
     return j;
   };
   return {
@@ -84,7 +96,11 @@ interface Judged {
 /** The predictions as the run rules read them, from the book's record. */
 function predictionsOf(d: RunDocument | null): PredictionsSummary | null {
   if (d?.predictions == null) return null;
-  return { file: d.predictions.path, records: new Map(d.predictions.records.map((p) => [p.id, { empty: p.empty, digest: p.digest }])), otherModels: 0 };
+  return {
+    file: d.predictions.path,
+    records: new Map(d.predictions.records.map((p) => [p.id, { empty: p.empty, digest: p.digest }])),
+    otherModels: 0,
+  };
 }
 
 /** An instance folder's outcome from its record (what outcomeOf gives from its assessment). */
@@ -101,11 +117,18 @@ function outcomeOfRecord(r: BatchRecord, facts: InstanceFacts, added: readonly F
     reportOnly,
     infra: facts?.infra ?? null,
     patchDigest: facts?.patch ?? null,
-    invalid: [...new Set([...(r.validity === "invalid" ? r.errors.map((f) => f.code) : []), ...added.map((f) => f.code)])],
+    invalid: [
+      ...new Set([...(r.validity === "invalid" ? r.errors.map((f) => f.code) : []), ...added.map((f) => f.code)]),
+    ],
   };
 }
 
-function modelExperiment(name: string | null, doc: RunDocument | null, records: readonly BatchRecord[], options: BatchOptions): Judged {
+function modelExperiment(
+  name: string | null,
+  doc: RunDocument | null,
+  records: readonly BatchRecord[],
+  options: BatchOptions,
+): Judged {
   const sorted = [...records].sort((a, b) => byteCompare(a.path, b.path));
   const report: FinalReport | null = doc?.report?.lists ?? null;
   const predictions = predictionsOf(doc);
@@ -129,19 +152,31 @@ function modelExperiment(name: string | null, doc: RunDocument | null, records: 
   out.job_id = doc?.run_id ?? null;
   out.states = figures.states;
   out.exceptions = {};
-  for (const r of scored) if (r.exception !== null) setOwn(out.exceptions, r.exception.type, (own(out.exceptions, r.exception.type) ?? 0) + 1);
+  for (const r of scored)
+    if (r.exception !== null)
+      setOwn(out.exceptions, r.exception.type, (own(out.exceptions, r.exception.type) ?? 0) + 1);
   out.excluded = figures.excluded;
   out.missing = figures.missing;
   out.invalid = figures.invalid.map((i) => ({ trial: i.trial, codes: [...i.codes].sort(byteCompare) as Code[] }));
   out.unscored = [...unscored];
-  for (const r of scored) for (const f of r.flags) out.flags.push({ code: f.code, trial: r.trial ?? r.path, attempt: null, evidence: null });
+  for (const r of scored)
+    for (const f of r.flags) out.flags.push({ code: f.code, trial: r.trial ?? r.path, attempt: null, evidence: null });
   if (report !== null) {
-    const flags = runClaims({ reportName: doc!.report!.name, report, predictions, outcomes }).filter((f) => !(f.code === "INSTANCE_MISSING" && unscored.has(f.trial)));
-    for (const f of flags) out.flags.push({ code: RENAMED[f.code] ?? (f.code as Code), trial: f.trial, attempt: null, evidence: f.evidence });
+    const flags = runClaims({ reportName: doc!.report!.name, report, predictions, outcomes }).filter(
+      (f) => !(f.code === "INSTANCE_MISSING" && unscored.has(f.trial)),
+    );
+    for (const f of flags)
+      out.flags.push({
+        code: RENAMED[f.code] ?? (f.code as Code),
+        trial: f.trial,
+        attempt: null,
+        evidence: f.evidence,
+      });
     out.claimed = recount(doc!.report!.name, report, predictions, outcomes);
   }
   out.warnings = (doc?.warnings ?? []) as Finding[];
-  if (figures.trials > 0) out.rewards = { [REWARD_KEY]: keyMetrics(REWARD_KEY, countedOf(figures, byId), figures.trials) };
+  if (figures.trials > 0)
+    out.rewards = { [REWARD_KEY]: keyMetrics(REWARD_KEY, countedOf(figures, byId), figures.trials) };
   out.swe_bench = {
     run_id: doc?.run_id ?? "",
     model: doc?.model ?? "",
@@ -149,7 +184,8 @@ function modelExperiment(name: string | null, doc: RunDocument | null, records: 
     predictions: doc?.predictions?.path ?? null,
     dataset: doc?.dataset ?? null,
     total: report?.total_instances ?? null,
-    submitted: out.claimed?.compared.find((c) => c.metric === "submitted_instances")?.assay ?? predictions?.records.size ?? null,
+    submitted:
+      out.claimed?.compared.find((c) => c.metric === "submitted_instances")?.assay ?? predictions?.records.size ?? null,
     resolved_over_total: figures.resolved_over_total,
   };
   return { experiment: out, errors };
@@ -158,7 +194,9 @@ function modelExperiment(name: string | null, doc: RunDocument | null, records: 
 /** The figure's instances as keyMetrics counts them: its record, or (no folder: empty-patch, missing) the instance by its id. */
 function countedOf(figures: ExperimentFigures, byId: ReadonlyMap<string, BatchRecord>): Counted[] {
   return figures.counted.map((c) => ({
-    trial: byId.get(c.trial) ?? ({ path: c.trial, trial: c.trial, task: c.trial, task_checksum: null } as unknown as BatchRecord),
+    trial:
+      byId.get(c.trial) ??
+      ({ path: c.trial, trial: c.trial, task: c.trial, task_checksum: null } as unknown as BatchRecord),
     rewards: c.invalid ? "zero" : { [REWARD_KEY]: c.value },
     covered: true,
     invalid: c.invalid,

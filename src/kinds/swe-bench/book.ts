@@ -40,7 +40,16 @@ function runOf(c: FoundContainer): { run: string; run_id: string } {
 }
 
 /** Only an instance of it was given: its run files are not read (as a Terminal-Bench run's). */
-const partialDocument = (c: FoundContainer): RunDocument => ({ path: c.path, model: c.name, ...runOf(c), partial: true, report: null, predictions: null, dataset: null, warnings: [] });
+const partialDocument = (c: FoundContainer): RunDocument => ({
+  path: c.path,
+  model: c.name,
+  ...runOf(c),
+  partial: true,
+  report: null,
+  predictions: null,
+  dataset: null,
+  warnings: [],
+});
 
 function readModelFolder(c: FoundContainer): RunDocument {
   // A file found on disk, as results show it: relative to the model folder's shown path.
@@ -50,17 +59,39 @@ function readModelFolder(c: FoundContainer): RunDocument {
   let report: RunDocument["report"] = null;
   if (found.path === null) {
     const names = finalReportPlaces(c.dir).files.map(shown).join(", ");
-    warnings.push(finding("RUN_REPORT_ABSENT", null, null, `no final report in ${names} (killed before its end, or not archived): the run's claims are unknown`));
+    warnings.push(
+      finding(
+        "RUN_REPORT_ABSENT",
+        null,
+        null,
+        `no final report in ${names} (killed before its end, or not archived): the run's claims are unknown`,
+      ),
+    );
   } else {
     const name = posix.basename(found.path);
     const ok = found.parse?.ok === true ? found.parse.report : null;
-    if (ok === null) warnings.push(finding("RUN_REPORT_UNREADABLE", name, null, `${found.parse?.ok === false ? found.parse.why : "unreadable"}: no claims`));
+    if (ok === null)
+      warnings.push(
+        finding(
+          "RUN_REPORT_UNREADABLE",
+          name,
+          null,
+          `${found.parse?.ok === false ? found.parse.why : "unreadable"}: no claims`,
+        ),
+      );
     report = { path: shown(found.path), name, lists: ok === null ? null : keptReportSchema.parse(ok) };
   }
   const preds = findPredictions(c.dir, found.path);
-  for (const u of preds.unreadable) warnings.push(finding("PREDICTIONS_UNREADABLE", shown(u.file), null, `${u.finding.code}: ${u.finding.message}`));
+  for (const u of preds.unreadable)
+    warnings.push(finding("PREDICTIONS_UNREADABLE", shown(u.file), null, `${u.finding.code}: ${u.finding.message}`));
   const summary = preds.summary;
-  const predictions = summary === null ? null : { path: shown(summary.file), records: [...summary.records].map(([id, p]) => ({ id, empty: p.empty, digest: p.digest })) };
+  const predictions =
+    summary === null
+      ? null
+      : {
+          path: shown(summary.file),
+          records: [...summary.records].map(([id, p]) => ({ id, empty: p.empty, digest: p.digest })),
+        };
   const dataset = readRunMetadata(posix.dirname(c.dir))?.dataset ?? null;
   return { path: c.path, model: c.name, ...runOf(c), partial: false, report, predictions, dataset, warnings };
 }

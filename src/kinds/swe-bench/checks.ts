@@ -26,7 +26,10 @@ export function instanceFindings(e: InstanceEvidence): Finding[] {
   const out: Finding[] = [];
   if (e.report) out.push(...inconsistencies(e.report));
   if (e.report && !e.testOutputPresent) {
-    out.push({ code: "TEST_OUTPUT_MISSING", message: "report.json without test_output.txt, which the harness writes before it: the verdict has no evidence" });
+    out.push({
+      code: "TEST_OUTPUT_MISSING",
+      message: "report.json without test_output.txt, which the harness writes before it: the verdict has no evidence",
+    });
   }
   if (e.report && e.evaluation && e.rederivation) out.push(...mismatchFindings(e.report, e.evaluation, e.rederivation));
   if (e.evaluation) out.push(...exitCodeFindings(e.evaluation));
@@ -39,7 +42,8 @@ export function inconsistencies(r: InstanceReport): Finding[] {
   if (r.resolved) {
     const t = r.tests_status;
     if (!t) why.push("resolved without tests_status");
-    else if (t.FAIL_TO_PASS.failure.length + t.PASS_TO_PASS.failure.length > 0) why.push("resolved with a failure in its own tests_status");
+    else if (t.FAIL_TO_PASS.failure.length + t.PASS_TO_PASS.failure.length > 0)
+      why.push("resolved with a failure in its own tests_status");
     if (r.patch_successfully_applied === false) why.push("resolved with patch_successfully_applied false");
   }
   if (r.patch_exists !== undefined && r.patch_is_None !== undefined && r.patch_exists === r.patch_is_None) {
@@ -63,7 +67,11 @@ export function exitCodeFindings(ev: LogEvaluation): Finding[] {
     });
   }
   if (ev.found && ev.exit_code === null) {
-    out.push({ code: "EXIT_CODE_UNRECORDED", message: "results found but no recorded test exit code (a harness before #620): the check against forged passes could not run" });
+    out.push({
+      code: "EXIT_CODE_UNRECORDED",
+      message:
+        "results found but no recorded test exit code (a harness before #620): the check against forged passes could not run",
+    });
   }
   return out;
 }

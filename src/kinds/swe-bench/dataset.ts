@@ -55,7 +55,8 @@ export async function readDataset(file: string, wanted?: ReadonlySet<string>): P
     Infinity, // streamed a record at a time, and the full dataset as one JSON list is larger than §2's documents
   );
   if (read.read === "absent") return { read: "unreadable", why: `${file}: no such file` };
-  if (read.read === "unreadable") return { read: "unreadable", why: `${file}: ${read.finding.code}: ${read.finding.message}` };
+  if (read.read === "unreadable")
+    return { read: "unreadable", why: `${file}: ${read.finding.code}: ${read.finding.message}` };
   if (bad.why !== null) return { read: "unreadable", why: `${file}: ${bad.why}` };
   return { read: "ok", instances };
 }
@@ -77,16 +78,26 @@ const take = (m: Map<string, number>, t: string): boolean => {
  * the report leaves out is excused only where `rederived` (over the dataset's lists, results
  * found) leaves it out too: the harness puts a test of another status (XPASS…) in neither list.
  */
-export function datasetMismatch(id: string, report: InstanceReport, expected: DatasetTests | undefined, rederived: Rederivation | null): Finding | null {
-  if (!expected) return { code: "DATASET_MISMATCH", message: `${id} is not in the dataset: its deciding tests cannot be checked` };
+export function datasetMismatch(
+  id: string,
+  report: InstanceReport,
+  expected: DatasetTests | undefined,
+  rederived: Rederivation | null,
+): Finding | null {
+  if (!expected)
+    return { code: "DATASET_MISMATCH", message: `${id} is not in the dataset: its deciding tests cannot be checked` };
   const status = report.tests_status;
   if (!status) return null; // no tests graded, none listed
-  const have = Object.fromEntries(LISTS.map((l) => [l, counts([...status[l].success, ...status[l].failure])])) as Record<(typeof LISTS)[number], Map<string, number>>;
+  const have = Object.fromEntries(
+    LISTS.map((l) => [l, counts([...status[l].success, ...status[l].failure])]),
+  ) as Record<(typeof LISTS)[number], Map<string, number>>;
   const dropped: string[] = [];
   const moved: string[] = [];
   for (const list of LISTS) {
     const other = list === "FAIL_TO_PASS" ? "PASS_TO_PASS" : "FAIL_TO_PASS";
-    const placed = rederived?.found ? counts([...rederived.tests[list].success, ...rederived.tests[list].failure]) : null;
+    const placed = rederived?.found
+      ? counts([...rederived.tests[list].success, ...rederived.tests[list].failure])
+      : null;
     for (const t of expected[list]) {
       if (take(have[list], t)) continue;
       if (take(have[other], t)) moved.push(`${t} (${list} → ${other})`);
@@ -103,7 +114,12 @@ export function datasetMismatch(id: string, report: InstanceReport, expected: Da
   return { code: "DATASET_MISMATCH", message: `report.json's tests_status ${parts.join(", ")} of the dataset's tests` };
 }
 
-const named = (tests: readonly string[]): string => tests.slice(0, NAMED_TESTS).join(", ") + (tests.length > NAMED_TESTS ? `, and ${tests.length - NAMED_TESTS} more` : "");
+const named = (tests: readonly string[]): string =>
+  tests.slice(0, NAMED_TESTS).join(", ") +
+  (tests.length > NAMED_TESTS ? `, and ${tests.length - NAMED_TESTS} more` : "");
 
 /** The deciding tests for the re-derivation when a dataset is given: the dataset's own lists. */
-export const decidingFromDataset = (expected: DatasetTests): DecidingTests => ({ FAIL_TO_PASS: [...expected.FAIL_TO_PASS], PASS_TO_PASS: [...expected.PASS_TO_PASS] });
+export const decidingFromDataset = (expected: DatasetTests): DecidingTests => ({
+  FAIL_TO_PASS: [...expected.FAIL_TO_PASS],
+  PASS_TO_PASS: [...expected.PASS_TO_PASS],
+});

@@ -31,7 +31,10 @@ export class BoundedPattern {
   }
 
   static systemCheck(): BoundedPattern {
-    return new BoundedPattern(new RegExp(`${HEAD}System check identified no issues \\(0 silenced\\)${OK_LINE}`, "u"), 4);
+    return new BoundedPattern(
+      new RegExp(`${HEAD}System check identified no issues \\(0 silenced\\)${OK_LINE}`, "u"),
+      4,
+    );
   }
 
   line(text: string): void {

@@ -100,7 +100,12 @@ export const sweBenchRunSchema = (finding: z.ZodType<Finding>) =>
     /** Only an instance folder (or a file of one) was given: the run's files were not read. */
     partial: z.boolean(),
     report: z.object({ path: z.string(), name: z.string(), lists: keptReportSchema.nullable() }).nullable(),
-    predictions: z.object({ path: z.string(), records: z.array(z.object({ id: z.string(), empty: z.boolean(), digest: z.string() })) }).nullable(),
+    predictions: z
+      .object({
+        path: z.string(),
+        records: z.array(z.object({ id: z.string(), empty: z.boolean(), digest: z.string() })),
+      })
+      .nullable(),
     dataset: z.string().nullable(),
     warnings: z.array(finding),
   });

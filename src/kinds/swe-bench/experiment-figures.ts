@@ -40,14 +40,36 @@ export interface ExperimentFigures {
 }
 
 /** States with a verdict: in the mean under either --errors. */
-const VERDICT: ReadonlySet<RunState> = new Set(["resolved", "unresolved", "tests-not-run", "empty-patch", "patch-apply-failed"]);
+const VERDICT: ReadonlySet<RunState> = new Set([
+  "resolved",
+  "unresolved",
+  "tests-not-run",
+  "empty-patch",
+  "patch-apply-failed",
+]);
 /** States without one: excluded, or 0 under --errors zero. */
 const ERROR_LIKE: ReadonlySet<RunState> = new Set(["tests-timeout", "error", "incomplete", "unverified", "missing"]);
-const STATES: readonly RunState[] = ["resolved", "unresolved", "tests-not-run", "empty-patch", "patch-apply-failed", "tests-timeout", "error", "incomplete", "unverified", "missing", "not-submitted"];
+const STATES: readonly RunState[] = [
+  "resolved",
+  "unresolved",
+  "tests-not-run",
+  "empty-patch",
+  "patch-apply-failed",
+  "tests-timeout",
+  "error",
+  "incomplete",
+  "unverified",
+  "missing",
+  "not-submitted",
+];
 export const NOT_SUBMITTED_REASON = "in the dataset, not submitted (incomplete_ids)";
 
 /** `instances`: runInstances' list; `totalInstances`: the final report's total_instances, when read. */
-export function experimentFigures(instances: readonly RunInstance[], options: FigureOptions, totalInstances: number | null): ExperimentFigures {
+export function experimentFigures(
+  instances: readonly RunInstance[],
+  options: FigureOptions,
+  totalInstances: number | null,
+): ExperimentFigures {
   const states = Object.fromEntries(STATES.map((s) => [s, 0])) as Record<RunState, number>;
   const counted: CountedInstance[] = [];
   const excluded: ExperimentFigures["excluded"] = [];
@@ -58,9 +80,13 @@ export function experimentFigures(instances: readonly RunInstance[], options: Fi
     if (i.state === "missing") missing.push(i.id);
     const codes = i.outcome?.invalid ?? [];
     if (codes.length > 0) invalid.push({ trial: i.id, codes: [...codes] });
-    const inMean = codes.length > 0 ? options.invalid === "count" : VERDICT.has(i.state) || (ERROR_LIKE.has(i.state) && options.errors === "zero");
+    const inMean =
+      codes.length > 0
+        ? options.invalid === "count"
+        : VERDICT.has(i.state) || (ERROR_LIKE.has(i.state) && options.errors === "zero");
     if (inMean) counted.push({ trial: i.id, value: creditOf(i), invalid: codes.length > 0 });
-    else if (ERROR_LIKE.has(i.state) && i.state !== "missing" && codes.length === 0) excluded.push({ trial: i.id, reason: i.state });
+    else if (ERROR_LIKE.has(i.state) && i.state !== "missing" && codes.length === 0)
+      excluded.push({ trial: i.id, reason: i.state });
   }
   const resolved = counted.filter((c) => c.value === 1).length;
   const trials = instances.length;
@@ -74,11 +100,15 @@ export function experimentFigures(instances: readonly RunInstance[], options: Fi
     trials,
     coverage: trials === 0 ? null : counted.length / trials,
     excluded,
-    missing: [...missing, ...(states["not-submitted"] > 0 ? [{ count: states["not-submitted"], reason: NOT_SUBMITTED_REASON }] : [])],
+    missing: [
+      ...missing,
+      ...(states["not-submitted"] > 0 ? [{ count: states["not-submitted"], reason: NOT_SUBMITTED_REASON }] : []),
+    ],
     invalid,
     resolved_over_total: { resolved: credited, total, value: total === 0 ? null : credited / total },
   };
 }
 
 /** 1 only for a valid instance re-derived resolved: a report's own verdict is never credited. */
-const creditOf = (i: RunInstance): 0 | 1 => (i.state === "resolved" && i.outcome !== null && i.outcome.invalid.length === 0 && !i.outcome.reportOnly ? 1 : 0);
+const creditOf = (i: RunInstance): 0 | 1 =>
+  i.state === "resolved" && i.outcome !== null && i.outcome.invalid.length === 0 && !i.outcome.reportOnly ? 1 : 0;

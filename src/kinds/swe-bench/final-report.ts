@@ -25,7 +25,16 @@ export const REPORT_COUNTS = [
 export type ReportCount = (typeof REPORT_COUNTS)[number];
 
 /** The lists with a count of their own (`<x>_instances` is the length of `<x>_ids`). */
-export const COUNTED_LISTS = ["resolved", "unresolved", "empty_patch", "error", "completed", "infra_failure", "ambiguous_failure", "submitted"] as const;
+export const COUNTED_LISTS = [
+  "resolved",
+  "unresolved",
+  "empty_patch",
+  "error",
+  "completed",
+  "infra_failure",
+  "ambiguous_failure",
+  "submitted",
+] as const;
 /** The harness puts each dataset instance in exactly one of these (total_instances counts them). */
 export const PARTITION_LISTS = ["incomplete", "empty_patch", "resolved", "unresolved", "error"] as const;
 export type ListName = (typeof COUNTED_LISTS)[number] | (typeof PARTITION_LISTS)[number];
@@ -37,7 +46,8 @@ export type FinalReportParse = { ok: true; report: FinalReport } | { ok: false; 
 /** A parsed document (§2) as the final report, or why it is none (RUN_REPORT_UNREADABLE). */
 export function finalReportOf(doc: unknown): FinalReportParse {
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return { ok: false, why: "not a JSON object" };
-  for (const key of ["total_instances", "resolved_ids"]) if (!Object.hasOwn(doc, key)) return { ok: false, why: `no ${key}` };
+  for (const key of ["total_instances", "resolved_ids"])
+    if (!Object.hasOwn(doc, key)) return { ok: false, why: `no ${key}` };
   const parsed = finalReportSchema.safeParse(doc);
   if (parsed.success) return { ok: true, report: parsed.data };
   const i = parsed.error.issues[0]!;
@@ -60,7 +70,8 @@ export function finalReportPlaces(modelFolder: string): { runId: string; model: 
   const folders: string[] = [];
   const evaluation = posix.dirname(runFolder);
   const logs = posix.dirname(evaluation);
-  if (posix.basename(evaluation) === "run_evaluation" && posix.basename(logs) === "logs") folders.push(posix.dirname(logs));
+  if (posix.basename(evaluation) === "run_evaluation" && posix.basename(logs) === "logs")
+    folders.push(posix.dirname(logs));
   folders.push(runFolder, modelFolder);
   return { runId, model, files: [...new Set(folders)].map((f) => posix.join(f, name)) };
 }

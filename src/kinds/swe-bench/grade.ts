@@ -64,7 +64,14 @@ export class TestOutputScan {
       exit_codes: [...new Set(codes)].map(Number),
       timeoutLine: TIMEOUT_LINE.test(this.lastFilled) ? this.lastFilled : null,
     };
-    const none = (not_run: NotRun, crash: string | null = null): LogEvaluation => ({ ...base, found: false, not_run, statuses: new Map(), outsideRegion: false, crash });
+    const none = (not_run: NotRun, crash: string | null = null): LogEvaluation => ({
+      ...base,
+      found: false,
+      not_run,
+      statuses: new Map(),
+      outsideRegion: false,
+      crash,
+    });
     // An unsupported repo: nothing is graded, so nothing is said about why.
     if (this.region === null || this.whole === null) return { ...none("no-results"), not_run: null };
     const marker = NOT_RUN_MARKERS.find((m) => this.markers.has(m));
@@ -102,7 +109,9 @@ export interface Rederivation {
 
 /** Step 6: the deciding tests placed by the evaluation's map, and the verdict. */
 export function rederive(evaluation: LogEvaluation, deciding: DecidingTests): Rederivation {
-  const tests = evaluation.found ? placeTests(evaluation.statuses, deciding) : placeTests(new Map(), { FAIL_TO_PASS: [], PASS_TO_PASS: [] });
+  const tests = evaluation.found
+    ? placeTests(evaluation.statuses, deciding)
+    : placeTests(new Map(), { FAIL_TO_PASS: [], PASS_TO_PASS: [] });
   const { found, not_run, exit_code, exit_codes } = evaluation;
   return { found, not_run, exit_code, exit_codes, tests, resolved: found && isResolved(tests) };
 }

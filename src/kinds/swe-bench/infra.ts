@@ -11,10 +11,22 @@ export interface InfraClass {
 
 const SIGNATURES: readonly (InfraClass & { re: RegExp })[] = [
   { reason: "browser_launch_failed", tier: "environment", re: /Failed to launch|Failed to connect to the bus/ },
-  { reason: "display_unavailable", tier: "environment", re: /cannot open display|Missing X server|unable to open X display/ },
+  {
+    reason: "display_unavailable",
+    tier: "environment",
+    re: /cannot open display|Missing X server|unable to open X display/,
+  },
   { reason: "out_of_memory", tier: "environment", re: /Cannot allocate memory|OutOfMemoryError|^Killed$/ },
-  { reason: "container_unavailable", tier: "environment", re: /Error response from daemon|Cannot connect to the Docker daemon/ },
-  { reason: "network_unreachable", tier: "environment", re: /Could not resolve host|Temporary failure in name resolution/ },
+  {
+    reason: "container_unavailable",
+    tier: "environment",
+    re: /Error response from daemon|Cannot connect to the Docker daemon/,
+  },
+  {
+    reason: "network_unreachable",
+    tier: "environment",
+    re: /Could not resolve host|Temporary failure in name resolution/,
+  },
   { reason: "missing_module", tier: "ambiguous", re: /Cannot find module|MODULE_NOT_FOUND|ModuleNotFoundError/ },
   { reason: "no_tests_collected", tier: "ambiguous", re: /no tests ran|collected 0 items/ },
   { reason: "tests_timed_out", tier: "ambiguous", re: /Timeout error: \p{Nd}+ seconds exceeded/u },

@@ -39,7 +39,11 @@ const FILE_OF: Readonly<Record<string, string>> = {
 };
 
 /** report.json as §2 reads it: absent; there but not a document the harness wrote whole (empty, cut: REPORT_UNREADABLE); refused (§2's code, an error); or its value. */
-type ReportRead = { present: false } | { present: true; doc: unknown } | { present: true; unreadable: string } | { present: true; refused: true };
+type ReportRead =
+  | { present: false }
+  | { present: true; doc: unknown }
+  | { present: true; unreadable: string }
+  | { present: true; refused: true };
 
 function readReport(folder: EvidenceFolder, errors: Finding[]): ReportRead {
   if (!folder.has(REPORT)) return { present: false };
@@ -52,10 +56,14 @@ function readReport(folder: EvidenceFolder, errors: Finding[]): ReportRead {
     errors.push(finding("ENCODING", REPORT, null, bad));
     return { present: true, refused: true };
   }
-  const r = parseStrictJsonNoting(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"), " \n");
+  const r = parseStrictJsonNoting(
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"),
+    " \n",
+  );
   if (r.ok) return { present: true, doc: r.value };
   // A prefix of a valid document is a writer cut short: the harness's error, not a forged verdict.
-  if (r.issue.code === "JSON_SYNTAX" && r.issue.endOfInput === true) return { present: true, unreadable: "report.json ends mid-document (cut short)" };
+  if (r.issue.code === "JSON_SYNTAX" && r.issue.endOfInput === true)
+    return { present: true, unreadable: "report.json ends mid-document (cut short)" };
   errors.push(finding(r.issue.code, REPORT, null, r.issue.message));
   return { present: true, refused: true };
 }
@@ -102,8 +110,12 @@ export function scoreSweBenchInstance(src: BundleSource): SweBenchEntry {
   const logs = new LogReader(folder);
   const a = assessInstanceFiles((name) => logs.source(name), id, "doc" in report ? report.doc : undefined);
   if (logs.failure !== null) throw logs.failure; // an I/O error: the caller's IO_ERROR
-  if (a === null) throw new Error(`${JSON.stringify(id)} is not named like a SWE-bench instance id (<owner>__<repo>-<number>)`);
-  if ("unreadable" in report) warnings.push(finding("REPORT_UNREADABLE", REPORT, null, `${report.unreadable}: the state follows the other files`));
+  if (a === null)
+    throw new Error(`${JSON.stringify(id)} is not named like a SWE-bench instance id (<owner>__<repo>-<number>)`);
+  if ("unreadable" in report)
+    warnings.push(
+      finding("REPORT_UNREADABLE", REPORT, null, `${report.unreadable}: the state follows the other files`),
+    );
   for (const f of a.findings) placeFinding(f, errors, warnings);
   return entryOf(id, a, folder, report, errors, warnings);
 }
@@ -113,12 +125,27 @@ function placeFinding(f: InstanceFinding, errors: Finding[], warnings: Finding[]
   (WARNINGS.has(f.code) ? warnings : errors).push(finding(f.code as Code, file, null, f.message));
 }
 
-function entryOf(id: string, a: InstanceAssessment, folder: EvidenceFolder, report: ReportRead, errors: Finding[], warnings: Finding[]): SweBenchEntry {
+function entryOf(
+  id: string,
+  a: InstanceAssessment,
+  folder: EvidenceFolder,
+  report: ReportRead,
+  errors: Finding[],
+  warnings: Finding[],
+): SweBenchEntry {
   const { state, exception } = a.decision;
   const valid = errors.length === 0;
   const inMean = VERDICT_STATES.has(state) && valid;
   const own = a.report?.entry === "ok" ? a.report.report : null;
-  const flags: BundleEntry["flags"] = a.infra === null ? [] : [{ code: "INFRA_SIGNATURE", evidence: `${a.infra.reason} (${a.infra.tier}): infra_failure.py's signature in the logs; advisory, never a verdict` }];
+  const flags: BundleEntry["flags"] =
+    a.infra === null
+      ? []
+      : [
+          {
+            code: "INFRA_SIGNATURE",
+            evidence: `${a.infra.reason} (${a.infra.tier}): infra_failure.py's signature in the logs; advisory, never a verdict`,
+          },
+        ];
   const part = partOf(a, report, folder); // before the digest: it reads patch.diff once
   const { identity: _, ...entry } = blankEntry({
     // Every file of the folder, and its name: the name decides which instance (and parser) the files are read as.
@@ -131,7 +158,12 @@ function entryOf(id: string, a: InstanceAssessment, folder: EvidenceFolder, repo
     state,
     pass: inMean ? state === "resolved" : null,
     rewards: inMean ? { [REWARD_KEY]: state === "resolved" ? 1 : 0 } : null,
-    reward_source: a.rederivation !== null ? `${TEST_OUTPUT} (${a.repo.parser})` : a.decision.reportOnly ? `${REPORT} (unverified)` : null,
+    reward_source:
+      a.rederivation !== null
+        ? `${TEST_OUTPUT} (${a.repo.parser})`
+        : a.decision.reportOnly
+          ? `${REPORT} (unverified)`
+          : null,
     flags,
     exception: exception === null ? null : { ...exception, step: null },
     claimed: claimedOf(own?.resolved ?? null),
@@ -141,13 +173,19 @@ function entryOf(id: string, a: InstanceAssessment, folder: EvidenceFolder, repo
 }
 
 /** What report.json claims of the instance (kept through placing: the book's `place`). */
-export const claimedOf = (resolved: boolean | null): BundleEntry["claimed"] => ({ rewards: resolved === null ? null : { [REWARD_KEY]: resolved ? 1 : 0 }, exception: null });
+export const claimedOf = (resolved: boolean | null): BundleEntry["claimed"] => ({
+  rewards: resolved === null ? null : { [REWARD_KEY]: resolved ? 1 : 0 },
+  exception: null,
+});
 
 function partOf(a: InstanceAssessment, report: ReportRead, folder: EvidenceFolder): SweBenchPart {
   const ev = a.logs.evaluation;
   const r = a.rederivation;
   const exit = ev?.exit_code ?? null;
-  const count = (l: { success: string[]; failure: string[] }) => ({ success: l.success.length, failure: l.failure.length });
+  const count = (l: { success: string[]; failure: string[] }) => ({
+    success: l.success.length,
+    failure: l.failure.length,
+  });
   const entry = a.report;
   return {
     repo: a.repo.repo,
@@ -158,7 +196,12 @@ function partOf(a: InstanceAssessment, report: ReportRead, folder: EvidenceFolde
     exit_code: exit !== null && Number.isSafeInteger(exit) ? exit : null,
     tests: r === null ? null : { FAIL_TO_PASS: count(r.tests.FAIL_TO_PASS), PASS_TO_PASS: count(r.tests.PASS_TO_PASS) },
     infra: a.logs.infra,
-    report: report.present ? { readable: entry !== null && entry.entry !== "unreadable", resolved: entry?.entry === "ok" ? entry.report.resolved : null } : null,
+    report: report.present
+      ? {
+          readable: entry !== null && entry.entry !== "unreadable",
+          resolved: entry?.entry === "ok" ? entry.report.resolved : null,
+        }
+      : null,
     patch: folder.regular(PATCH) === null ? null : patchDigest(folder),
   };
 }

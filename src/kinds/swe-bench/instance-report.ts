@@ -14,7 +14,12 @@ export const instanceReportSchema = z.looseObject({
   infra_failure: z.boolean().optional(),
   infra_failure_reason: z.string().optional(),
   tests_status: z
-    .looseObject({ FAIL_TO_PASS: lists, PASS_TO_PASS: lists, FAIL_TO_FAIL: lists.optional(), PASS_TO_FAIL: lists.optional() })
+    .looseObject({
+      FAIL_TO_PASS: lists,
+      PASS_TO_PASS: lists,
+      FAIL_TO_FAIL: lists.optional(),
+      PASS_TO_FAIL: lists.optional(),
+    })
     .optional(),
 });
 export type InstanceReport = z.infer<typeof instanceReportSchema>;
@@ -28,14 +33,23 @@ export type ReportEntry =
 
 /** The folder's entry of a parsed report.json document. */
 export function reportEntryOf(doc: unknown, instanceId: string): ReportEntry {
-  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return { entry: "unreadable", why: "report.json is not an object keyed by instance id" };
-  if (!Object.hasOwn(doc, instanceId)) return { entry: "unreadable", why: `report.json has no entry for ${instanceId}` };
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc))
+    return { entry: "unreadable", why: "report.json is not an object keyed by instance id" };
+  if (!Object.hasOwn(doc, instanceId))
+    return { entry: "unreadable", why: `report.json has no entry for ${instanceId}` };
   const value: unknown = (doc as Record<string, unknown>)[instanceId];
   // The harness reads `report[id]["resolved"]`: without it the instance is its error.
-  if (typeof value !== "object" || value === null || !Object.hasOwn(value, "resolved")) return { entry: "unreadable", why: `report.json's ${instanceId} has no resolved` };
+  if (typeof value !== "object" || value === null || !Object.hasOwn(value, "resolved"))
+    return { entry: "unreadable", why: `report.json's ${instanceId} has no resolved` };
   const parsed = instanceReportSchema.safeParse(value);
   if (parsed.success) return { entry: "ok", report: parsed.data };
-  return { entry: "schema", issues: parsed.error.issues.map((i) => ({ path: [instanceId, ...i.path.map(String)].join("."), message: i.message })) };
+  return {
+    entry: "schema",
+    issues: parsed.error.issues.map((i) => ({
+      path: [instanceId, ...i.path.map(String)].join("."),
+      message: i.message,
+    })),
+  };
 }
 
 /** The report's deciding tests: each list's success then failure; null without tests_status. */

@@ -36,34 +36,73 @@ const NO_TESTS = { FAIL_TO_PASS: [], PASS_TO_PASS: [] };
  * `reportDoc`: report.json as parsed (§2), undefined when there is no report.json; an empty or
  * cut one is the caller's REPORT_UNREADABLE, passed as undefined.
  */
-export async function assessInstance(folder: string, instanceId: string, reportDoc: unknown, maxLogBytes?: number): Promise<InstanceAssessment | null> {
+export async function assessInstance(
+  folder: string,
+  instanceId: string,
+  reportDoc: unknown,
+  maxLogBytes?: number,
+): Promise<InstanceAssessment | null> {
   return assessInstanceFiles((name) => fileLog(join(folder, name)), instanceId, reportDoc, maxLogBytes);
 }
 
 /** assessInstance over the folder's files as its caller reads them (a worker's scorer: synchronously, through its source). */
-export function assessInstanceFiles(files: InstanceFiles, instanceId: string, reportDoc: unknown, maxLogBytes?: number): InstanceAssessment | null {
+export function assessInstanceFiles(
+  files: InstanceFiles,
+  instanceId: string,
+  reportDoc: unknown,
+  maxLogBytes?: number,
+): InstanceAssessment | null {
   const repo = repoOf(instanceId);
   if (!repo) return null;
   const logs = scanInstanceLogs(files, repo.parser, maxLogBytes);
   const entry = reportDoc === undefined ? null : reportEntryOf(reportDoc, instanceId);
   const report = entry?.entry === "ok" ? entry.report : null;
   const evaluation = logs.evaluation;
-  const rederivation = report && repo.parser && evaluation ? rederive(evaluation, decidingOf(report) ?? NO_TESTS) : null;
+  const rederivation =
+    report && repo.parser && evaluation ? rederive(evaluation, decidingOf(report) ?? NO_TESTS) : null;
   const testOutput = logs.testOutput.read === "ok" ? "read" : logs.testOutput.read;
-  const decision = decideState({ report, testOutput, evaluation, rederivation, supported: repo.parser !== null, runLog: logs.runLogFacts });
-  const findings = [...readingFindings(logs, entry), ...instanceFindings({ report, testOutputPresent: testOutput !== "absent", evaluation, rederivation })];
+  const decision = decideState({
+    report,
+    testOutput,
+    evaluation,
+    rederivation,
+    supported: repo.parser !== null,
+    runLog: logs.runLogFacts,
+  });
+  const findings = [
+    ...readingFindings(logs, entry),
+    ...instanceFindings({ report, testOutputPresent: testOutput !== "absent", evaluation, rederivation }),
+  ];
   const differs = findings.some((f) => f.code === "REPORT_MISMATCH");
-  const log: LogStanding = testOutput === "absent" ? "absent" : rederivation ? (differs ? "differs" : "agrees") : "unverified";
-  return { repo, logs, report: entry, rederivation, decision, log, findings, infra: INFRA_STATES.has(decision.state) ? logs.infra : null };
+  const log: LogStanding =
+    testOutput === "absent" ? "absent" : rederivation ? (differs ? "differs" : "agrees") : "unverified";
+  return {
+    repo,
+    logs,
+    report: entry,
+    rederivation,
+    decision,
+    log,
+    findings,
+    infra: INFRA_STATES.has(decision.state) ? logs.infra : null,
+  };
 }
 
 function readingFindings(logs: InstanceLogs, entry: ReportEntry | null): Finding[] {
   const out: Finding[] = [];
-  for (const [name, read] of [["test_output.txt", logs.testOutput], ["run_instance.log", logs.runLog]] as const) {
-    if (read.read === "too-large") out.push({ code: "LOG_TOO_LARGE", message: `${name} is ${read.bytes} bytes, more than assay reads: not re-derived` });
+  for (const [name, read] of [
+    ["test_output.txt", logs.testOutput],
+    ["run_instance.log", logs.runLog],
+  ] as const) {
+    if (read.read === "too-large")
+      out.push({
+        code: "LOG_TOO_LARGE",
+        message: `${name} is ${read.bytes} bytes, more than assay reads: not re-derived`,
+      });
     if (read.read === "unreadable") out.push({ code: "LOG_UNREADABLE", message: `${name}: ${read.why}` });
   }
   if (entry?.entry === "unreadable") out.push({ code: "REPORT_UNREADABLE", message: entry.why });
-  if (entry?.entry === "schema") for (const i of entry.issues) out.push({ code: "SCHEMA", message: `report.json ${i.path}: ${i.message}` });
+  if (entry?.entry === "schema")
+    for (const i of entry.issues) out.push({ code: "SCHEMA", message: `report.json ${i.path}: ${i.message}` });
   return out;
 }

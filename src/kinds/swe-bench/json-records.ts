@@ -38,14 +38,19 @@ export function readRecords(file: string, sink: RecordSink, maxJsonBytes = MAX_D
   let size: number;
   try {
     const st = statSync(file);
-    if (!st.isFile()) return { read: "unreadable", finding: { code: "UNREADABLE", message: `${file} is not a regular file` } };
+    if (!st.isFile())
+      return { read: "unreadable", finding: { code: "UNREADABLE", message: `${file} is not a regular file` } };
     size = st.size;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return { read: "absent" };
     return { read: "unreadable", finding: { code: "UNREADABLE", message: (e as Error).message } };
   }
   const jsonl = file.endsWith(".jsonl");
-  if (!jsonl && size > maxJsonBytes) return { read: "unreadable", finding: { code: "FILE_TOO_LARGE", message: `${size} bytes exceeds ${maxJsonBytes}` } };
+  if (!jsonl && size > maxJsonBytes)
+    return {
+      read: "unreadable",
+      finding: { code: "FILE_TOO_LARGE", message: `${size} bytes exceeds ${maxJsonBytes}` },
+    };
   try {
     if (jsonl) jsonlRecords(file, sink);
     else documentRecords(file, sink);
@@ -82,13 +87,18 @@ function documentRecords(file: string, sink: RecordSink): void {
   // The `}` closing `{"": …}` ends no element: one that would, was cut short in the file.
   let closing = false;
   const hand = (value: Buffer, at: string) => {
-    if (closing) throw new Refused({ code: "JSON_SYNTAX", message: `${at}: the document ends before it is complete (cut short?)` });
+    if (closing)
+      throw new Refused({
+        code: "JSON_SYNTAX",
+        message: `${at}: the document ends before it is complete (cut short?)`,
+      });
     const r = parseStrictJson(value.toString("utf8"), " \n");
     if (!r.ok) throw new Refused({ code: r.issue.code, message: `${at}: ${r.issue.message}` });
     if (sink(r.value, at) === "stop") throw new Stop();
   };
   const member = (k: string, v: Buffer) => {
-    if (keys.has(k)) throw new Refused({ code: "JSON_DUPLICATE_KEY", message: `the document repeats the key ${JSON.stringify(k)}` });
+    if (keys.has(k))
+      throw new Refused({ code: "JSON_DUPLICATE_KEY", message: `the document repeats the key ${JSON.stringify(k)}` });
     keys.add(k);
     hand(v, `record ${JSON.stringify(k)}`);
   };
@@ -103,11 +113,18 @@ function documentRecords(file: string, sink: RecordSink): void {
         if (first === undefined) continue;
         if (first === 0x5b) {
           shift = LIST_PREFIX.length;
-          reader = new MembersReader(new Set([""]), { member: () => {}, element: (_k, v) => hand(v, `record ${index++}`) });
+          reader = new MembersReader(new Set([""]), {
+            member: () => {},
+            element: (_k, v) => hand(v, `record ${index++}`),
+          });
           reader.feed(LIST_PREFIX);
         } else if (first === 0x7b) {
           reader = new MembersReader(new Set(), { member, element: () => {} });
-        } else throw new Refused({ code: "SCHEMA", message: "the document is neither a list of records nor an object of records" });
+        } else
+          throw new Refused({
+            code: "SCHEMA",
+            message: "the document is neither a list of records nor an object of records",
+          });
       }
       reader.feed(buf);
     }
@@ -117,14 +134,19 @@ function documentRecords(file: string, sink: RecordSink): void {
     if (shift > 0) reader.feed(Buffer.from("}"));
     reader.end();
   } catch (e) {
-    if (e instanceof MembersError) throw new Refused({ code: "JSON_SYNTAX", message: `${e.message.replace(/ at byte \d+$/, "")} at byte ${Math.max(0, e.offset - shift)}` });
+    if (e instanceof MembersError)
+      throw new Refused({
+        code: "JSON_SYNTAX",
+        message: `${e.message.replace(/ at byte \d+$/, "")} at byte ${Math.max(0, e.offset - shift)}`,
+      });
     throw e;
   }
 }
 
 /** §2 encoding, chunk by chunk: no BOM, no raw \r; UTF-8 checked by the fatal decoder across chunk edges. */
 function checkEncoding(buf: Buffer, decoder: TextDecoder, atStart: boolean, atEnd = false): void {
-  if (atStart && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) throw new Refused({ code: "ENCODING", message: "byte order mark" });
+  if (atStart && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf)
+    throw new Refused({ code: "ENCODING", message: "byte order mark" });
   if (buf.indexOf(0x0d) !== -1) throw new Refused({ code: "ENCODING", message: "raw \\r" });
   try {
     decoder.decode(buf, { stream: !atEnd });

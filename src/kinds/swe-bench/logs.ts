@@ -24,15 +24,23 @@ export type InstanceFiles = (name: string) => LogSource;
 export function scanInstanceLogs(files: InstanceFiles, parser: ParserName | null, maxBytes?: number): InstanceLogs {
   const infra = new InfraScan();
   const scan = new TestOutputScan(parser);
-  const testOutput = readLogLinesFrom(files("test_output.txt"), (l) => {
-    scan.line(l);
-    infra.line(l);
-  }, maxBytes);
+  const testOutput = readLogLinesFrom(
+    files("test_output.txt"),
+    (l) => {
+      scan.line(l);
+      infra.line(l);
+    },
+    maxBytes,
+  );
   const facts = new RunLogScan();
-  const runLog = readLogLinesFrom(files("run_instance.log"), (l) => {
-    facts.line(l);
-    infra.line(l);
-  }, maxBytes);
+  const runLog = readLogLinesFrom(
+    files("run_instance.log"),
+    (l) => {
+      facts.line(l);
+      infra.line(l);
+    },
+    maxBytes,
+  );
   return {
     testOutput,
     evaluation: testOutput.read === "ok" ? scan.finish() : null,

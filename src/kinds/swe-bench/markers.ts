@@ -6,4 +6,9 @@ export const END_TEST_OUTPUT = ">>>>> End Test Output";
 export const TEST_EXIT_CODE = ">>>>> Test Exit Code";
 export const APPLY_PATCH_FAIL = ">>>>> Patch Apply Failed";
 /** Markers of a run that gave no results, in the order get_logs_eval names them. */
-export const NOT_RUN_MARKERS = [APPLY_PATCH_FAIL, ">>>>> Reset Failed", ">>>>> Tests Errored", ">>>>> Tests Timed Out"] as const;
+export const NOT_RUN_MARKERS = [
+  APPLY_PATCH_FAIL,
+  ">>>>> Reset Failed",
+  ">>>>> Tests Errored",
+  ">>>>> Tests Timed Out",
+] as const;

@@ -13,12 +13,22 @@ const NAMED = 3;
 export function mismatchFindings(r: InstanceReport, ev: LogEvaluation, red: Rederivation): Finding[] {
   const out: Finding[] = [];
   const mismatch = (field: string, claimed: unknown, derived: unknown, rule: string | null) =>
-    out.push({ code: "REPORT_MISMATCH", message: `report.json's ${field} is ${claimed}, the re-derivation from test_output.txt gives ${derived}${rule ? ` (${rule})` : ""}` });
+    out.push({
+      code: "REPORT_MISMATCH",
+      message: `report.json's ${field} is ${claimed}, the re-derivation from test_output.txt gives ${derived}${rule ? ` (${rule})` : ""}`,
+    });
   const applied = r.patch_successfully_applied;
-  if (applied !== undefined && applied !== red.found) mismatch("patch_successfully_applied", applied, red.found, foundRule(ev));
+  if (applied !== undefined && applied !== red.found)
+    mismatch("patch_successfully_applied", applied, red.found, foundRule(ev));
   // Without tests_status the deciding tests are unknown: only a verdict without results is checked.
   if (r.tests_status || !red.found) {
-    if (r.resolved !== red.resolved) mismatch("resolved", r.resolved, red.resolved, applied !== undefined && applied !== red.found ? "as patch_successfully_applied" : null);
+    if (r.resolved !== red.resolved)
+      mismatch(
+        "resolved",
+        r.resolved,
+        red.resolved,
+        applied !== undefined && applied !== red.found ? "as patch_successfully_applied" : null,
+      );
   }
   const deciding = decidingOf(r);
   if (r.tests_status && deciding && red.found) {
@@ -27,7 +37,10 @@ export function mismatchFindings(r: InstanceReport, ev: LogEvaluation, red: Rede
       if (moved.length > 0) {
         const named = moved.slice(0, NAMED).join("; ");
         const more = moved.length > NAMED ? `; and ${moved.length - NAMED} more` : "";
-        out.push({ code: "REPORT_MISMATCH", message: `report.json's tests_status.${list} places ${moved.length} test(s) otherwise than the re-derivation: ${named}${more}` });
+        out.push({
+          code: "REPORT_MISMATCH",
+          message: `report.json's tests_status.${list} places ${moved.length} test(s) otherwise than the re-derivation: ${named}${more}`,
+        });
       }
     }
   }
@@ -36,7 +49,10 @@ export function mismatchFindings(r: InstanceReport, ev: LogEvaluation, red: Rede
 
 /** Why the re-derivation found (or did not find) results where the report says otherwise. */
 function foundRule(ev: LogEvaluation): string | null {
-  if (ev.found) return ev.outsideRegion ? "its results lie outside the markers: #402's fallback, which an older harness lacked" : null;
+  if (ev.found)
+    return ev.outsideRegion
+      ? "its results lie outside the markers: #402's fallback, which an older harness lacked"
+      : null;
   switch (ev.not_run) {
     case "no-results":
       return "nothing parsed and no sign the suite ran: SUITE_RAN, which an older harness lacked";
@@ -54,7 +70,10 @@ function foundRule(ev: LogEvaluation): string | null {
 /** Each test whose place differs, described: `'name' success → failure (why)`. */
 function movedTests(list: keyof DecidingTests, claimed: Lists, deciding: DecidingTests, ev: LogEvaluation): string[] {
   const out: string[] = [];
-  const claimedPlaces = [...claimed.success.map(() => "success" as const), ...claimed.failure.map(() => "failure" as const)];
+  const claimedPlaces = [
+    ...claimed.success.map(() => "success" as const),
+    ...claimed.failure.map(() => "failure" as const),
+  ];
   deciding[list].forEach((test, i) => {
     const found = lookup(test, ev.statuses);
     const derived = placeOf(list, found) ?? "neither";
@@ -69,7 +88,9 @@ function movedTests(list: keyof DecidingTests, claimed: Lists, deciding: Decidin
 function ruleOf(list: keyof DecidingTests, found: Lookup, ev: LogEvaluation): string {
   if (found.byPrefix) return `, by the prefix of an id cut inside its brackets: #290, which an older harness lacked`;
   if (found.status === SKIPPED) {
-    return list === "FAIL_TO_PASS" ? ": a skipped FAIL_TO_PASS test fails since #598" : ": a skipped PASS_TO_PASS test passes since #598";
+    return list === "FAIL_TO_PASS"
+      ? ": a skipped FAIL_TO_PASS test fails since #598"
+      : ": a skipped PASS_TO_PASS test passes since #598";
   }
   if (ev.outsideRegion) return ": read outside the markers, #402's fallback";
   return "";

@@ -25,5 +25,7 @@ function testOutput(text: string | null): ReturnType<typeof part> {
   const region: string[] = [];
   const lines = new RegionLines((l) => region.push(l));
   for (const l of linesOf(text)) lines.line(l);
-  return region.length === 0 ? part(`${TEST_OUTPUT} (the tests' output)`, text, CAPS.tests) : part(`${TEST_OUTPUT} (the region between the harness's markers)`, region.join("\n"), CAPS.tests);
+  return region.length === 0
+    ? part(`${TEST_OUTPUT} (the tests' output)`, text, CAPS.tests)
+    : part(`${TEST_OUTPUT} (the region between the harness's markers)`, region.join("\n"), CAPS.tests);
 }

@@ -52,6 +52,9 @@ function djangoLine(line: string, previous: string | null, map: StatusMap): stri
 /** `line.split()[1].strip()`, which raises on a line of one word. */
 function secondWord(line: string): string {
   const word = pySplit(line)[1];
-  if (word === undefined) throw new ParserCrash(`IndexError: list index out of range (django parser on ${JSON.stringify(line.slice(0, 80))})`);
+  if (word === undefined)
+    throw new ParserCrash(
+      `IndexError: list index out of range (django parser on ${JSON.stringify(line.slice(0, 80))})`,
+    );
   return word;
 }

@@ -43,7 +43,8 @@ export function pytestOptionsLine(line: string, map: StatusMap): void {
   const main = m[0];
   let option = m[1];
   // A path option is shortened to its last segment, as the harness's dataset lists were written.
-  if (option.startsWith("/") && !option.startsWith("//") && !option.includes("*")) option = "/" + (option.split("/").at(-1) ?? "");
+  if (option.startsWith("/") && !option.startsWith("//") && !option.includes("*"))
+    option = "/" + (option.split("/").at(-1) ?? "");
   map.set(`${main}[${option}]`, status);
 }
 
@@ -58,7 +59,8 @@ export function pytestV2Line(raw: string, map: StatusMap): void {
     if (line.startsWith(FAILED)) line = line.split(" - ")[0] ?? "";
     const words = pySplit(line);
     const [status, first] = words;
-    if (status !== undefined && first !== undefined && !isSkipSummary(status, first)) map.set(words.slice(1).join(" "), status);
+    if (status !== undefined && first !== undefined && !isSkipSummary(status, first))
+      map.set(words.slice(1).join(" "), status);
   } else if (endsWithStatus(line)) {
     // Older pytest writes the status after the id.
     const words = pySplit(line);

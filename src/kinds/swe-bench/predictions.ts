@@ -60,7 +60,10 @@ export function readPredictions(file: string, model: string, maxJsonBytes?: numb
     file,
     (value, at) => {
       // Recognition (§14): the first record has both fields, else the file is something else.
-      if (seen.first && !(isRecord(value) && Object.hasOwn(value, "instance_id") && Object.hasOwn(value, "model_patch"))) {
+      if (
+        seen.first &&
+        !(isRecord(value) && Object.hasOwn(value, "instance_id") && Object.hasOwn(value, "model_patch"))
+      ) {
         seen.refused = `its first record (${at}) has no instance_id and model_patch`;
         return "stop";
       }
@@ -77,7 +80,10 @@ export function readPredictions(file: string, model: string, maxJsonBytes?: numb
   );
   if (read.read === "absent") return { read: "not-predictions", why: "absent" };
   if (read.read === "unreadable") return seen.first ? { read: "not-predictions", why: read.finding.message } : read;
-  if (seen.refused !== null) return seen.first ? { read: "not-predictions", why: seen.refused } : { read: "unreadable", finding: { code: "SCHEMA", message: seen.refused } };
+  if (seen.refused !== null)
+    return seen.first
+      ? { read: "not-predictions", why: seen.refused }
+      : { read: "unreadable", finding: { code: "SCHEMA", message: seen.refused } };
   if (seen.first) return { read: "not-predictions", why: "it holds no record" };
   const records = new Map<string, PredictedPatch>();
   let otherModels = 0;
@@ -89,9 +95,16 @@ export function readPredictions(file: string, model: string, maxJsonBytes?: numb
 }
 
 /** PATCH_MISMATCH (§14, an instance's hard check): patch.diff is not the prediction's `model_patch or ""`. */
-export function patchMismatch(id: string, patchDigest: string | null, predictions: PredictionsSummary | null): Finding | null {
+export function patchMismatch(
+  id: string,
+  patchDigest: string | null,
+  predictions: PredictionsSummary | null,
+): Finding | null {
   const predicted = predictions?.records.get(id);
   // Without patch.diff, or a prediction of this model for the instance, there is nothing to compare.
   if (!predicted || patchDigest === null || patchDigest === predicted.digest) return null;
-  return { code: "PATCH_MISMATCH", message: `patch.diff (sha256 ${patchDigest}) is not the prediction's model_patch in ${predictions!.file} (sha256 ${predicted.digest})` };
+  return {
+    code: "PATCH_MISMATCH",
+    message: `patch.diff (sha256 ${patchDigest}) is not the prediction's model_patch in ${predictions!.file} (sha256 ${predicted.digest})`,
+  };
 }

@@ -4,7 +4,8 @@
 // decimal digit, which `int()` reads) and `open().read()`'s universal newlines.
 
 /** Every character Python 3's str.isspace() accepts, as a regex class body. */
-export const PY_WS = "\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+export const PY_WS =
+  "\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
 /** Python's `\d` on str: a Unicode decimal digit (category Nd). Use with the `u` flag. */
 export const PY_DIGIT = "\\p{Nd}";
 /** Python's `\w` on str (str.isalnum() or `_`). Use with the `u` flag. */
@@ -13,7 +14,9 @@ export const PY_WORD = "[\\p{L}\\p{N}_]";
 const WS_RUN = new RegExp(`[${PY_WS}]+`, "u");
 const ONE_WS = new RegExp(`^[${PY_WS}]$`, "u");
 // Every whitespace character is in the BMP: one code unit each.
-const WS_UNITS = new Set(Array.from({ length: 0x3001 }, (_, c) => String.fromCharCode(c)).filter((ch) => ONE_WS.test(ch)));
+const WS_UNITS = new Set(
+  Array.from({ length: 0x3001 }, (_, c) => String.fromCharCode(c)).filter((ch) => ONE_WS.test(ch)),
+);
 
 /** `s.split()`: the words between runs of whitespace, none empty. */
 export function pySplit(s: string): string[] {

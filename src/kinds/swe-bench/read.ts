@@ -9,10 +9,15 @@ import { LineSplitter } from "./python-text.js";
 /** §14: a log over 64 MiB is `unverified` (LOG_TOO_LARGE), never read. */
 export const MAX_LOG_BYTES = 64 * 1024 * 1024;
 
-export type LogRead = { read: "absent" } | { read: "too-large"; bytes: number } | { read: "unreadable"; why: string } | { read: "ok"; bytes: number };
+export type LogRead =
+  | { read: "absent" }
+  | { read: "too-large"; bytes: number }
+  | { read: "unreadable"; why: string }
+  | { read: "ok"; bytes: number };
 
 /** A log as its folder holds it: absent, there but not readable, or its size and its bytes in chunks. */
-export type LogSource = { read: "absent" } | { read: "unreadable"; why: string } | { size: number; chunks: () => Iterable<Uint8Array> };
+export type LogSource =
+  { read: "absent" } | { read: "unreadable"; why: string } | { size: number; chunks: () => Iterable<Uint8Array> };
 
 /** Every line of `src` to `sink`, in order; what became of the reading. Synchronous: a worker's scorer reads through it. */
 export function readLogLinesFrom(src: LogSource, sink: (line: string) => void, maxBytes = MAX_LOG_BYTES): LogRead {
@@ -37,7 +42,9 @@ export function fileLog(file: string, chunkBytes = 64 * 1024): LogSource {
     if (!st.isFile()) return { read: "unreadable", why: "not a regular file" };
     return { size: st.size, chunks: () => fileChunks(file, chunkBytes) };
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "ENOENT" ? { read: "absent" } : { read: "unreadable", why: (e as Error).message };
+    return (e as NodeJS.ErrnoException).code === "ENOENT"
+      ? { read: "absent" }
+      : { read: "unreadable", why: (e as Error).message };
   }
 }
 
@@ -56,6 +63,11 @@ function* fileChunks(file: string, chunkBytes: number): Generator<Uint8Array> {
 }
 
 /** Every line of `file` to `sink`, in order; what became of the reading. */
-export async function readLogLines(file: string, sink: (line: string) => void, maxBytes = MAX_LOG_BYTES, chunkBytes = 64 * 1024): Promise<LogRead> {
+export async function readLogLines(
+  file: string,
+  sink: (line: string) => void,
+  maxBytes = MAX_LOG_BYTES,
+  chunkBytes = 64 * 1024,
+): Promise<LogRead> {
   return readLogLinesFrom(fileLog(file, chunkBytes), sink, maxBytes);
 }

@@ -21,7 +21,8 @@ function isInstanceFolder(dir: string, name: string, list: Lister): boolean {
 const below = (dir: string): boolean => NOT_RUNS.some((p) => `${dir}${sep}`.includes(p));
 
 export const sweBenchRecogniser: Recogniser = {
-  description: "a SWE-bench run's model folder (logs/run_evaluation/<run_id>/<model>/, instance folders holding report.json, test_output.txt, run_instance.log)",
+  description:
+    "a SWE-bench run's model folder (logs/run_evaluation/<run_id>/<model>/, instance folders holding report.json, test_output.txt, run_instance.log)",
   markers: INSTANCE_FILES,
   folder(dir: string, l: Listing, list: Lister) {
     if (below(dir)) return null;

@@ -30,7 +30,12 @@ interface Recounted {
   note: string | null;
 }
 
-export function recount(reportName: string, report: FinalReport, predictions: PredictionsSummary | null, outcomes: readonly InstanceOutcome[]): RunClaimed {
+export function recount(
+  reportName: string,
+  report: FinalReport,
+  predictions: PredictionsSummary | null,
+  outcomes: readonly InstanceOutcome[],
+): RunClaimed {
   const figures = recountAll(report, predictions, outcomes);
   const metrics: RunClaimed["metrics"] = {};
   const compared: ComparedFigure[] = [];
@@ -39,13 +44,23 @@ export function recount(reportName: string, report: FinalReport, predictions: Pr
     if (claimed === undefined) continue;
     metrics[metric] = claimed;
     const { value, note } = figures[metric];
-    const differs = value === null ? "the evidence cannot give it" : value !== claimed ? `the evidence gives ${value}` : null;
-    compared.push({ metric, claimed, assay: value, reason: [differs, note].filter((r) => r !== null).join("; ") || null });
+    const differs =
+      value === null ? "the evidence cannot give it" : value !== claimed ? `the evidence gives ${value}` : null;
+    compared.push({
+      metric,
+      claimed,
+      assay: value,
+      reason: [differs, note].filter((r) => r !== null).join("; ") || null,
+    });
   }
   return { source: reportName, metrics, compared };
 }
 
-function recountAll(report: FinalReport, predictions: PredictionsSummary | null, outcomes: readonly InstanceOutcome[]): Record<ReportCount, Recounted> {
+function recountAll(
+  report: FinalReport,
+  predictions: PredictionsSummary | null,
+  outcomes: readonly InstanceOutcome[],
+): Record<ReportCount, Recounted> {
   const d = listedIds(report);
   const inD = runInstances(report, predictions, outcomes).filter((i) => d.has(i.id));
   const folders = inD.flatMap((i) => (i.outcome ? [i.outcome] : []));
@@ -68,12 +83,20 @@ function recountAll(report: FinalReport, predictions: PredictionsSummary | null,
         ? { value: new Set(submittedIds).size, note: "no predictions: the report's own list" }
         : { value: null, note: "no predictions and no submitted_ids" },
     completed_instances: plain(folders.filter((o) => o.reportFile).length),
-    resolved_instances: { value: resolved.length, note: reportOnly > 0 ? `${reportOnly} of them unverified: the report's own verdict` : null },
+    resolved_instances: {
+      value: resolved.length,
+      note: reportOnly > 0 ? `${reportOnly} of them unverified: the report's own verdict` : null,
+    },
     unresolved_instances: plain(unresolved.length),
     infra_failure_instances: plain(classified.filter((o) => o.infra?.tier === "environment").length),
     ambiguous_failure_instances: plain(classified.filter((o) => o.infra?.tier === "ambiguous").length),
     empty_patch_instances:
-      emptyPredicted !== null ? plain(emptyPredicted) : { value: inD.filter((i) => i.state === "empty-patch").length, note: "no predictions: the report's listed ids without a folder" },
+      emptyPredicted !== null
+        ? plain(emptyPredicted)
+        : {
+            value: inD.filter((i) => i.state === "empty-patch").length,
+            note: "no predictions: the report's listed ids without a folder",
+          },
     error_instances: plain(errors.length),
   };
 }

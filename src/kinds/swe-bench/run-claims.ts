@@ -39,14 +39,26 @@ export function countMismatches(reportName: string, report: FinalReport): RunFla
     const claimed = report[`${list}_instances`];
     if (claimed === undefined) continue;
     const ids = report[`${list}_ids`];
-    if (ids === undefined) out.push(flag("RUN_COUNT_MISMATCH", reportName, `${list}_instances is ${claimed} but the report has no ${list}_ids`));
-    else if (claimed !== ids.length) out.push(flag("RUN_COUNT_MISMATCH", reportName, `${list}_instances is ${claimed} but ${list}_ids lists ${ids.length}`));
+    if (ids === undefined)
+      out.push(
+        flag("RUN_COUNT_MISMATCH", reportName, `${list}_instances is ${claimed} but the report has no ${list}_ids`),
+      );
+    else if (claimed !== ids.length)
+      out.push(
+        flag("RUN_COUNT_MISMATCH", reportName, `${list}_instances is ${claimed} but ${list}_ids lists ${ids.length}`),
+      );
   }
   const parts = PARTITION_LISTS.map((l) => idsOf(report, l).length);
   const sum = parts.reduce((a, b) => a + b, 0);
   if (sum !== report.total_instances) {
     const terms = PARTITION_LISTS.map((l, i) => `${l}_ids ${parts[i]}`).join(" + ");
-    out.push(flag("RUN_COUNT_MISMATCH", reportName, `total_instances is ${report.total_instances} but ${terms} = ${sum} (the harness puts each dataset instance in exactly one)`));
+    out.push(
+      flag(
+        "RUN_COUNT_MISMATCH",
+        reportName,
+        `total_instances is ${report.total_instances} but ${terms} = ${sum} (the harness puts each dataset instance in exactly one)`,
+      ),
+    );
   }
   return out;
 }
@@ -61,27 +73,49 @@ export function listDuplicates(report: FinalReport): RunFlag[] {
     for (const id of idsOf(report, list)) (seen.has(id) ? twice : seen).add(id);
     for (const id of twice) add(id, `more than once in ${list}_ids`);
   }
-  const exclusive: (readonly ListName[])[] = [PARTITION_LISTS, ["infra_failure", "ambiguous_failure"], ["incomplete", "submitted"]];
+  const exclusive: (readonly ListName[])[] = [
+    PARTITION_LISTS,
+    ["infra_failure", "ambiguous_failure"],
+    ["incomplete", "submitted"],
+  ];
   for (const group of exclusive) {
     const where = new Map<string, ListName[]>();
-    for (const list of group) for (const id of new Set(idsOf(report, list))) where.set(id, [...(where.get(id) ?? []), list]);
+    for (const list of group)
+      for (const id of new Set(idsOf(report, list))) where.set(id, [...(where.get(id) ?? []), list]);
     for (const [id, lists] of where) if (lists.length > 1) add(id, `in ${lists.map((l) => `${l}_ids`).join(" and ")}`);
   }
   return [...why].map(([id, reasons]) => flag("RUN_LIST_DUPLICATE", id, reasons.join("; ")));
 }
 
 /** INSTANCE_MISSING for each missing instance; INSTANCE_UNLISTED for each folder outside D. */
-export function missingAndUnlisted(report: FinalReport, predictions: PredictionsSummary | null, outcomes: readonly InstanceOutcome[]): RunFlag[] {
+export function missingAndUnlisted(
+  report: FinalReport,
+  predictions: PredictionsSummary | null,
+  outcomes: readonly InstanceOutcome[],
+): RunFlag[] {
   const out: RunFlag[] = [];
   const lists = membership(report);
   for (const i of runInstances(report, predictions, outcomes)) {
     if (i.state !== "missing") continue;
     const names = [...(lists.get(i.id) ?? [])].map((l) => `${l}_ids`);
-    out.push(flag("INSTANCE_MISSING", i.id, `listed in ${names.join(", ")}, not as an empty patch, but the run has no folder for it`));
+    out.push(
+      flag(
+        "INSTANCE_MISSING",
+        i.id,
+        `listed in ${names.join(", ")}, not as an empty patch, but the run has no folder for it`,
+      ),
+    );
   }
   const d = listedIds(report);
   for (const o of outcomes) {
-    if (!d.has(o.id)) out.push(flag("INSTANCE_UNLISTED", o.id, "its folder is in none of the report's lists (a later run with --instance_ids rewrites the report for its own instances only): counted by its evidence"));
+    if (!d.has(o.id))
+      out.push(
+        flag(
+          "INSTANCE_UNLISTED",
+          o.id,
+          "its folder is in none of the report's lists (a later run with --instance_ids rewrites the report for its own instances only): counted by its evidence",
+        ),
+      );
   }
   return out;
 }

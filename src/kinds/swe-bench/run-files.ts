@@ -52,7 +52,9 @@ export interface PredictionsFound {
  */
 export function findPredictions(modelFolder: string, reportPath: string | null): PredictionsFound {
   const { model } = finalReportPlaces(modelFolder);
-  const folders = [...new Set([...(reportPath === null ? [] : [posix.dirname(reportPath)]), posix.dirname(modelFolder)])];
+  const folders = [
+    ...new Set([...(reportPath === null ? [] : [posix.dirname(reportPath)]), posix.dirname(modelFolder)]),
+  ];
   const unreadable: PredictionsFound["unreadable"] = [];
   for (const folder of folders) {
     for (const file of candidates(folder, reportPath)) {
@@ -67,7 +69,9 @@ export function findPredictions(modelFolder: string, reportPath: string | null):
 function candidates(folder: string, reportPath: string | null): string[] {
   let names: string[];
   try {
-    names = readdirSync(folder, { withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name);
+    names = readdirSync(folder, { withFileTypes: true })
+      .filter((d) => d.isFile())
+      .map((d) => d.name);
   } catch {
     return []; // a folder that cannot be listed holds no predictions assay can read
   }
@@ -82,7 +86,10 @@ function candidates(folder: string, reportPath: string | null): string[] {
 export function readRunMetadata(runFolder: string): { dataset: string | null; split: string | null } | null {
   const doc = readDocument(posix.join(runFolder, "run.json"));
   if (doc === null || "why" in doc || !isPlainObject(doc.value)) return null;
-  const text = (k: string) => (typeof (doc.value as Record<string, unknown>)[k] === "string" ? ((doc.value as Record<string, string>)[k] ?? null) : null);
+  const text = (k: string) =>
+    typeof (doc.value as Record<string, unknown>)[k] === "string"
+      ? ((doc.value as Record<string, string>)[k] ?? null)
+      : null;
   return { dataset: text("dataset"), split: text("split") };
 }
 

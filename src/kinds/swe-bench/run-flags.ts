@@ -3,7 +3,8 @@
 
 import { idsOf, PARTITION_LISTS, type FinalReport, type ListName } from "./final-report.js";
 
-export type RunFlagCode = "RUN_COUNT_MISMATCH" | "RUN_LIST_DUPLICATE" | "RUN_CLAIM_MISMATCH" | "INSTANCE_MISSING" | "INSTANCE_UNLISTED";
+export type RunFlagCode =
+  "RUN_COUNT_MISMATCH" | "RUN_LIST_DUPLICATE" | "RUN_CLAIM_MISMATCH" | "INSTANCE_MISSING" | "INSTANCE_UNLISTED";
 
 export interface RunFlag {
   code: RunFlagCode;
@@ -13,10 +14,21 @@ export interface RunFlag {
   evidence: string;
 }
 
-export const flag = (code: RunFlagCode, trial: string, evidence: string): RunFlag => ({ code, trial, attempt: null, evidence });
+export const flag = (code: RunFlagCode, trial: string, evidence: string): RunFlag => ({
+  code,
+  trial,
+  attempt: null,
+  evidence,
+});
 
 /** Every list of ids the report may hold. */
-export const ALL_LISTS: readonly ListName[] = [...PARTITION_LISTS, "completed", "submitted", "infra_failure", "ambiguous_failure"];
+export const ALL_LISTS: readonly ListName[] = [
+  ...PARTITION_LISTS,
+  "completed",
+  "submitted",
+  "infra_failure",
+  "ambiguous_failure",
+];
 
 /** Each id of the report → the lists naming it. */
 export function membership(report: FinalReport): Map<string, Set<ListName>> {
@@ -30,4 +42,3 @@ export function membership(report: FinalReport): Map<string, Set<ListName>> {
   }
   return out;
 }
-

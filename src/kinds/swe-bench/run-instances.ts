@@ -34,14 +34,25 @@ export interface InstanceOutcome {
 }
 
 /** Findings that leave an entry valid: warnings and tool errors (the rest are hard checks). */
-const NOT_HARD: ReadonlySet<string> = new Set(["EXIT_CODE_UNRECORDED", "LOG_TOO_LARGE", "REPORT_UNREADABLE", "LOG_UNREADABLE"]);
+const NOT_HARD: ReadonlySet<string> = new Set([
+  "EXIT_CODE_UNRECORDED",
+  "LOG_TOO_LARGE",
+  "REPORT_UNREADABLE",
+  "LOG_UNREADABLE",
+]);
 
 /**
  * An instance folder's outcome from its assessment. `reportFile`: report.json is there (an empty or
  * cut one included); `patchDigest`: patch.diff's; `extraInvalid`: hard codes found beside the
  * folder (PATCH_MISMATCH, DATASET_MISMATCH).
  */
-export function outcomeOf(id: string, a: InstanceAssessment, reportFile: boolean, patchDigest: string | null, extraInvalid: readonly string[] = []): InstanceOutcome {
+export function outcomeOf(
+  id: string,
+  a: InstanceAssessment,
+  reportFile: boolean,
+  patchDigest: string | null,
+  extraInvalid: readonly string[] = [],
+): InstanceOutcome {
   const { state, reportOnly } = a.decision;
   const entry = a.report;
   // make_run_report reads only `report[id]["resolved"]`: a wrong type elsewhere still gives it a verdict.
@@ -84,16 +95,25 @@ export function listedIds(report: FinalReport): Set<string> {
  * missing (submitted, not empty: §14's INSTANCE_MISSING). Without a report, the model's empty
  * predictions are its empty-patch instances (the harness runs none of them).
  */
-export function runInstances(report: FinalReport | null, predictions: PredictionsSummary | null, outcomes: readonly InstanceOutcome[]): RunInstance[] {
+export function runInstances(
+  report: FinalReport | null,
+  predictions: PredictionsSummary | null,
+  outcomes: readonly InstanceOutcome[],
+): RunInstance[] {
   const folders = new Map(outcomes.map((o) => [o.id, o]));
   const out: RunInstance[] = outcomes.map((o) => ({ id: o.id, state: o.state, outcome: o }));
   const noFolder = new Set<string>();
   if (report) for (const id of listedIds(report)) if (!folders.has(id)) noFolder.add(id);
-  if (!report && predictions) for (const [id, p] of predictions.records) if (p.empty && !folders.has(id)) noFolder.add(id);
+  if (!report && predictions)
+    for (const [id, p] of predictions.records) if (p.empty && !folders.has(id)) noFolder.add(id);
   const incomplete = new Set(report ? idsOf(report, "incomplete") : []);
   const empty = new Set(report ? idsOf(report, "empty_patch") : []);
   for (const id of noFolder) {
-    const state: RunState = incomplete.has(id) ? "not-submitted" : empty.has(id) || predictions?.records.get(id)?.empty ? "empty-patch" : "missing";
+    const state: RunState = incomplete.has(id)
+      ? "not-submitted"
+      : empty.has(id) || predictions?.records.get(id)?.empty
+        ? "empty-patch"
+        : "missing";
     out.push({ id, state, outcome: null });
   }
   return out.sort((a, b) => byteOrder(a.id, b.id));

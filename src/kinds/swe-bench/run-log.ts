@@ -23,7 +23,12 @@ export interface RunLogFacts {
 }
 
 export class RunLogScan {
-  private readonly facts: RunLogFacts = { patchApplyFailed: null, exceptionLine: null, exceptionType: null, exceptionMessage: null };
+  private readonly facts: RunLogFacts = {
+    patchApplyFailed: null,
+    exceptionLine: null,
+    exceptionType: null,
+    exceptionMessage: null,
+  };
   /** Inside a traceback: its frames are indented; the first line that is not ends it. */
   private inTraceback = false;
 

@@ -6,7 +6,15 @@ import type { LogEvaluation, Rederivation } from "./grade.js";
 import type { InstanceReport } from "./instance-report.js";
 import type { RunLogFacts } from "./run-log.js";
 
-export type FolderState = "resolved" | "unresolved" | "tests-not-run" | "patch-apply-failed" | "tests-timeout" | "error" | "incomplete" | "unverified";
+export type FolderState =
+  | "resolved"
+  | "unresolved"
+  | "tests-not-run"
+  | "patch-apply-failed"
+  | "tests-timeout"
+  | "error"
+  | "incomplete"
+  | "unverified";
 
 export interface StateEvidence {
   /** report.json's entry when readable. */
@@ -32,12 +40,17 @@ export interface StateDecision {
 }
 
 const clip = (line: string): string => [...line].slice(0, 200).join("");
-const decided = (state: FolderState, exception: StateDecision["exception"] = null, reportOnly = false): StateDecision => ({ state, exception, reportOnly });
+const decided = (
+  state: FolderState,
+  exception: StateDecision["exception"] = null,
+  reportOnly = false,
+): StateDecision => ({ state, exception, reportOnly });
 
 export function decideState(e: StateEvidence): StateDecision {
   const applyFailed = e.runLog?.patchApplyFailed;
   // The patch is logged ("Git diff before") once applied, so the marker counts only where no test ran.
-  if (applyFailed && e.testOutput === "absent") return decided("patch-apply-failed", { type: "PatchApplyFailed", message: clip(applyFailed) });
+  if (applyFailed && e.testOutput === "absent")
+    return decided("patch-apply-failed", { type: "PatchApplyFailed", message: clip(applyFailed) });
   const timeout = e.evaluation?.timeoutLine;
   if (timeout) return decided("tests-timeout", { type: "TestsTimeout", message: clip(timeout) });
   if (e.report) return reportState(e, e.report);
@@ -47,8 +60,10 @@ export function decideState(e: StateEvidence): StateDecision {
 }
 
 function reportState(e: StateEvidence, report: InstanceReport): StateDecision {
-  if (!e.supported || e.testOutput === "too-large" || e.testOutput === "unreadable") return decided("unverified", null, true);
-  if (e.testOutput === "absent" || !e.rederivation) return decided(report.resolved ? "resolved" : "unresolved", null, true);
+  if (!e.supported || e.testOutput === "too-large" || e.testOutput === "unreadable")
+    return decided("unverified", null, true);
+  if (e.testOutput === "absent" || !e.rederivation)
+    return decided(report.resolved ? "resolved" : "unresolved", null, true);
   const r = e.rederivation;
   if (r.found) {
     // Without tests_status the deciding tests are unknown: nothing is credited.

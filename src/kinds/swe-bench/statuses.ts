@@ -13,7 +13,8 @@ export const endsWithStatus = (line: string): boolean => STATUSES.some((s) => li
 
 const SKIP_SUMMARY_COUNT = /^\[\p{Nd}+\]$/u;
 /** pytest's `SKIPPED [N] path:line: reason` summary, where `[N]` is a count, not a test. */
-export const isSkipSummary = (status: string, name: string): boolean => status === SKIPPED && SKIP_SUMMARY_COUNT.test(name);
+export const isSkipSummary = (status: string, name: string): boolean =>
+  status === SKIPPED && SKIP_SUMMARY_COUNT.test(name);
 
 /** Python raised while parsing (django's `FAIL:`/`ERROR:` line of one word: IndexError). */
 export class ParserCrash extends Error {}

@@ -65,4 +65,5 @@ export function placeTests(map: StatusMap, deciding: DecidingTests): TestsReport
 }
 
 /** RESOLVED_FULL: both ratios 1, an empty list's 0/0 counting as 1. */
-export const isResolved = (tests: TestsReport): boolean => tests.FAIL_TO_PASS.failure.length === 0 && tests.PASS_TO_PASS.failure.length === 0;
+export const isResolved = (tests: TestsReport): boolean =>
+  tests.FAIL_TO_PASS.failure.length === 0 && tests.PASS_TO_PASS.failure.length === 0;
