@@ -154,13 +154,13 @@ describe("the final report", () => {
     expect([e.warnings, e.claimed?.source]).toEqual([[], REPORT]);
   });
 
-  it("a listed id its evidence contradicts: REPORT_LIST_MISMATCH (§14's RUN_CLAIM_MISMATCH), with the count it breaks", async () => {
+  it("a listed id its evidence contradicts: RUN_CLAIM_MISMATCH, with the count it breaks", async () => {
     const e = exp(
       await score([work((w) => editJson(join(w, REPORT), (r) => r.resolved_ids.push("pallets__flask-4992")))]),
     );
     expect(codes(e)).toEqual(
       expect.arrayContaining([
-        "REPORT_LIST_MISMATCH pallets__flask-4992",
+        "RUN_CLAIM_MISMATCH pallets__flask-4992",
         `RUN_COUNT_MISMATCH ${REPORT}`,
         "RUN_LIST_DUPLICATE pallets__flask-4992",
       ]),

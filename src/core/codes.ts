@@ -102,6 +102,9 @@ const CONTRACT_CODES = {
     "§11 warning and flag: a reward file shows the verifier ran, but result.json is absent or cut: the reward cannot be checked, so the trial counts 0 under every --errors",
   LOCK_UNREADABLE:
     "§11 warning: a job's or trial's lock.json is present but cannot be read: the Harbor version (which reward file it read) or the task's digest is unknown",
+  // a code two kinds raise is the contract's (a kind's own codes are its alone)
+  RUN_CLAIM_MISMATCH:
+    "§14 flag (and Terminal-Bench's): a run's own summary claims what a recount of its trials contradicts (TB: accuracy, counts, ids or pass_at_k against its results list; SWE-bench: a listed instance its folder's evidence contradicts)",
   JOB_PLAN_UNKNOWN:
     "§11 flag: a job's result.json is absent or unreadable: its plan is unknown (so is coverage: null, with coverage_reason) and its claims cannot be checked",
 } as const;

@@ -31,9 +31,6 @@ export const instanceFacts = (e: Pick<BundleEntry, "swe_bench">): InstanceFacts 
 const factsOf = (r: BatchRecord): InstanceFacts =>
   r.own !== undefined ? (r.own as InstanceFacts) : instanceFacts(r as BundleEntry);
 
-/** §14's RUN_CLAIM_MISMATCH is Terminal-Bench's code already (a code is one kind's): SWE-bench's says so under its own name. */
-const RENAMED: Readonly<Record<string, Code>> = { RUN_CLAIM_MISMATCH: "REPORT_LIST_MISMATCH" };
-
 export function sweBenchBatch(
   records: readonly BatchRecord[],
   runs: readonly RunDocument[],
@@ -167,7 +164,7 @@ function modelExperiment(
     );
     for (const f of flags)
       out.flags.push({
-        code: RENAMED[f.code] ?? (f.code as Code),
+        code: f.code,
         trial: f.trial,
         attempt: null,
         evidence: f.evidence,

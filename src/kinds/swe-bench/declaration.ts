@@ -48,8 +48,6 @@ export const sweBenchDeclaration = {
       "§14 flag: the final report's <x>_instances is not the length of <x>_ids, or total_instances not its partition's size",
     RUN_LIST_DUPLICATE:
       "§14 flag: an id twice in one of the final report's lists, or in two lists the harness keeps apart",
-    REPORT_LIST_MISMATCH:
-      "§14 flag: the final report lists an instance its folder's evidence contradicts (the contract's RUN_CLAIM_MISMATCH for SWE-bench, renamed: Terminal-Bench declares that code)",
     INSTANCE_MISSING: "§14 flag: an instance the final report lists as submitted and not empty-patch has no folder",
     INSTANCE_UNLISTED:
       "§14 flag: an instance folder none of the final report's lists names (a later --instance_ids run rewrote it): counted by its evidence",

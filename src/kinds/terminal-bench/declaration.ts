@@ -33,8 +33,6 @@ export const terminalBenchDeclaration = {
       "TB: a trial's results.json differs from the run results.json entry of the same trial_name, field for field",
     TRIAL_UNLISTED:
       "TB: a trial folder holds results.json but the run's results.json does not list it (TB rebuilds that list from the trial files)",
-    RUN_CLAIM_MISMATCH:
-      "TB: the run's accuracy, counts, ids or pass_at_k differ from a recount of its own results list",
     TRIAL_MISSING:
       "TB warning: a trial the run lists has no trial folder, and its entry is not the harness-exception shape TB writes no file for",
     RUN_METADATA_MISMATCH: "TB warning: run_metadata.json's accuracy or pass_at_k differ from results.json's",
