@@ -60,6 +60,10 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --hmac-key-file FILE     check every assay bundle's seal.json against this key (§8; assay seal);
                            a JSON or JSONL document then ends with its MAC under the key, which
                            merge, compare and narrate check when given the key
+  --dataset FILE           SWE-bench: the instances' dataset (the Hugging Face JSONL, or a JSON
+                           list); each instance's FAIL_TO_PASS and PASS_TO_PASS come from it, so
+                           a report.json that drops, adds or moves a test is DATASET_MISMATCH; a
+                           dataset no instance was checked against fails the run (exit 1)
   --details                table: each experiment's figures and what did not count, after the
                            overview (one line per experiment, problems first)
   -q, --quiet              no progress on stderr
@@ -81,8 +85,8 @@ export const SLURM_SCRIPT_HELP = `assay slurm-script ROOT... --shards N --dir DI
   --cpus N                 CPUs per shard task: --cpus-per-task and score's --jobs (default 1)
   --sbatch=OPTION          an sbatch option for both jobs, e.g. --sbatch=--partition=short
                            (repeatable)
-  --invalid, --resource-bound, --errors, --bundle-timeout, --verify-digests, --hmac-key-file
-                           passed to every shard (and the key and --schedule FILE to the merge)
+  --invalid, --resource-bound, --errors, --bundle-timeout, --verify-digests, --hmac-key-file,
+  --dataset                passed to every shard (and the key and --schedule FILE to the merge)
   The jobs run in this folder, where the roots are spelled from. Each submission is a scan of its
   own (--scan-id, made when the script runs): the merge refuses a shard of another. Roots go
   after -- in the jobs, so a root named like an option is a root.
@@ -150,7 +154,7 @@ assay compare R1 R2 R3 ... [--pair A=B=C...]... [--by ...] [--trend] [...]
   Each document is checked whole; with a filter, only the experiments it selects are matched.
 ${FILTER_HELP}`;
 
-export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE] [--bundle-timeout S]
+export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE] [--bundle-timeout S] [--dataset FILE]
   Validate one bundle, one Harbor trial, every trial of a Harbor job or of a Terminal-Bench run
   (or task folder), or one Inspect log (read in place), and print every finding (a Terminal-Bench
   trial's own; the rules that compare it with its run's results.json are score's); for Harbor, the job's plan and warnings, each trial's state,
@@ -161,6 +165,8 @@ export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE]
   whether it matched; without it, a seal is not checked, and the seal line says so.
   --bundle-timeout S       seconds an Inspect log's reading may take before it is a TIMEOUT, as in
                            score (default 60)
+  --dataset FILE           SWE-bench: check each instance's report.json against the dataset's
+                           FAIL_TO_PASS and PASS_TO_PASS, as score does
   Exit 0 valid, 1 invalid, 3 tool error.
 `;
 

@@ -41,6 +41,14 @@ export interface BundleSource {
 export interface BundleOptions {
   /** §8: the exact bytes of a key file; a sealed kind's folder must then hold a seal.json made with it. */
   hmacKey?: Uint8Array | undefined;
+  /** --dataset: the benchmark's own task list, which a kind that reads one checks its evidence against. */
+  dataset?: DatasetFile | undefined;
+}
+
+/** A dataset file as a run was given it: its path, and the SHA-256 of its bytes when the run began (a worker reading other bytes fails). */
+export interface DatasetFile {
+  file: string;
+  sha256: string;
 }
 
 export function unsafeReason(e: BundleEntryInfo): string | null {

@@ -443,6 +443,8 @@ export const runOptionsSchema = z.object({
   schedules: z.array(z.string()),
   /** §7/§8: the fingerprint of the key file seals were checked with (never the key), or null: not checked. */
   hmac_key: z.string().nullable(),
+  /** --dataset: the benchmark's task list the kinds that read one checked their evidence against (its path as given, its bytes' SHA-256); absent: none given. */
+  dataset: z.object({ file: z.string(), sha256: z.string() }).optional(),
   /** Issue 37: the filters that chose which experiments (and their bundles) the document holds (core/filter.ts); null: every one. */
   filters: filtersSchema.nullable().default(null),
 });

@@ -24,6 +24,15 @@ export interface Kind extends BatchKind {
   readonly recordsIn?: "jobs";
   /** A file kind may spread a large file over the workers (Inspect's .eval): the parts to hand out, or null to read it whole (absent: always whole). */
   split?(found: Found, sizes?: SplitSizes): FilePart[] | null;
+  /** A kind that checks its evidence against its benchmark's task list (--dataset): whether FILE is one it reads, before the run (streamed; nothing kept). */
+  dataset?: DatasetReader;
+}
+
+/** What --dataset is checked with before a run: a dataset this kind reads, or why not (named by file and line). */
+export interface DatasetReader {
+  /** What the kind takes a dataset to be, for a refusal ("SWE-bench's instances (JSONL or a JSON list)"). */
+  readonly describe: string;
+  check(file: string): { ok: true; units: number } | { ok: false; why: string };
 }
 
 /**

@@ -7,7 +7,7 @@ import { runBatch } from "../kinds/batch.js";
 import type { SplitSizes } from "../kinds/kind.js";
 import type { BatchRecord } from "../core/batch/record.js";
 import { parseSchedule, ScheduleError, type Schedule } from "../core/batch/schedule.js";
-import { sha256 } from "../core/folder.js";
+import { sha256, type DatasetFile } from "../core/folder.js";
 import {
   count,
   emptyTally,
@@ -82,9 +82,11 @@ export interface ScoreRunOptions extends BatchOptions, PoolOptions {
   onSealNotChecked?: (path: string) => void;
 }
 
-/** The store's options for a run with this key file (§7: its fingerprint, never the key), or none. */
-export const storeOptions = (hmacKey: Uint8Array | undefined): BundleOptionsKey =>
-  hmacKey === undefined ? {} : { hmac_key: keyFingerprint(hmacKey) };
+/** The store's options for a run with this key file (§7: its fingerprint, never the key) and dataset (its digest), or none. */
+export const storeOptions = (hmacKey: Uint8Array | undefined, dataset?: DatasetFile): BundleOptionsKey => ({
+  ...(hmacKey === undefined ? {} : { hmac_key: keyFingerprint(hmacKey) }),
+  ...(dataset === undefined ? {} : { dataset: dataset.sha256 }),
+});
 
 /** Count the bundles discovery will find, yielding to the event loop, until done or `stopped()`. */
 async function countAhead(
@@ -191,10 +193,17 @@ function judgedTally(records: readonly BatchRecord[], batch: RunBatch): Tally {
   return t;
 }
 
+/** What the document's run.options record, beside the batch rules' own options. */
+export type AssembleOptions = BatchOptions & {
+  schedules: readonly LoadedSchedule[];
+  keyFingerprint?: string | null;
+  dataset?: DatasetFile | undefined;
+};
+
 /** The results document over bundle entries held in memory: sorted by path, with the batch rules. */
 export function assemble(
   bundles: readonly BundleEntry[],
-  options: BatchOptions & { schedules: readonly LoadedSchedule[]; keyFingerprint?: string | null },
+  options: AssembleOptions,
   startedAt: string,
   run: RunFacts,
 ): Results {
@@ -209,7 +218,7 @@ export function assemble(
  */
 export function assembleView(
   source: EntrySource,
-  options: BatchOptions & { schedules: readonly LoadedSchedule[]; keyFingerprint?: string | null },
+  options: AssembleOptions,
   startedAt: string,
   run: RunFacts,
 ): ResultsView {
@@ -250,6 +259,7 @@ export function assembleView(
         errors: options.errors,
         schedules: options.schedules.map((s) => `${s.schedule.experiment}:${s.digest}`).sort(byteCompare),
         hmac_key: options.keyFingerprint ?? null,
+        ...(options.dataset ? { dataset: { file: options.dataset.file, sha256: options.dataset.sha256 } } : {}),
         filters: null,
       },
       ...(run.scan === undefined ? {} : { scan: run.scan }),

@@ -11,6 +11,7 @@ import { toolError } from "../io/tool-error.js";
 import { scorerOf } from "../kinds/list.js";
 import { listingOf } from "./listing.js";
 import type { BatchResult, BatchTask, BundleRef, ListedEntry } from "./types.js";
+import type { BundleOptions, DatasetFile } from "../core/folder.js";
 import type { BundleEntry } from "../core/results.js";
 
 export interface PoolOptions {
@@ -24,6 +25,8 @@ export interface PoolOptions {
   workerFile?: string;
   /** §8: the key file's bytes; every assay bundle's seal is then checked. */
   hmacKey?: Uint8Array | undefined;
+  /** --dataset: the benchmark's task list, handed to every scorer (the kinds that read one check against it). */
+  dataset?: DatasetFile | undefined;
   /** How long a task may wait with nothing in the pool moving before its clock starts (default START_GRACE_MS). */
   startGraceMs?: number;
 }
@@ -74,7 +77,8 @@ export class BundlePool {
   private pool: Piscina<BatchTask, BatchResult> | undefined;
   private destroyed = false;
   private readonly timeoutMs: number;
-  private readonly hmacKey: Uint8Array | undefined;
+  /** What every folder is scored with (the seal key, the dataset), sent once per task. */
+  private readonly bundleOptions: BundleOptions;
   private readonly startGraceMs: number;
   /** Each task in flight's clock (when its current bundle started; 0 until it starts). */
   private readonly clocks = new Set<BigInt64Array>();
@@ -84,7 +88,10 @@ export class BundlePool {
   constructor(o: PoolOptions = {}) {
     this.jobs = Math.min(o.jobs ?? availableParallelism(), maxJobs());
     this.timeoutMs = o.bundleTimeoutMs ?? DEFAULT_BUNDLE_TIMEOUT_MS;
-    this.hmacKey = o.hmacKey;
+    this.bundleOptions = {
+      ...(o.hmacKey ? { hmacKey: o.hmacKey } : {}),
+      ...(o.dataset ? { dataset: o.dataset } : {}),
+    };
     this.startGraceMs = o.startGraceMs ?? START_GRACE_MS;
     this.options = o;
   }
@@ -180,7 +187,7 @@ export class BundlePool {
     timer = setTimeout(check, Math.min(this.timeoutMs, MAX_TIMER_MS));
     this.clocks.add(started);
     try {
-      const task: BatchTask = { bundles: batch, started, ...(this.hmacKey ? { hmacKey: this.hmacKey } : {}) };
+      const task: BatchTask = { bundles: batch, started, options: this.bundleOptions };
       return await this.handOut(task, ac.signal);
     } catch (e) {
       throw ac.signal.aborted ? ac.signal.reason : e;

@@ -1,6 +1,6 @@
 // What crosses the thread boundary: paths in, §10 bundle entries out (never parsed journals); for
 // a large Inspect log split into parts, small per-sample records out (never the samples).
-import type { BundleEntryInfo } from "../core/folder.js";
+import type { BundleEntryInfo, BundleOptions } from "../core/folder.js";
 import type { BundleEntry } from "../core/results.js";
 import type { KindName } from "../kinds/declared.js";
 import type { PartResult } from "../kinds/scorer.js";
@@ -57,7 +57,7 @@ export interface BatchTask {
    * its batch-mates. 0 until the first bundle starts.
    */
   started?: BigInt64Array;
-  /** §8: the key file's bytes, when seals are checked (once per task, never in a BundleRef). */
-  hmacKey?: Uint8Array;
+  /** What every folder is scored with: §8's key file's bytes when seals are checked, the dataset (once per task, never in a BundleRef). */
+  options?: BundleOptions;
 }
 export type BatchResult = (BundleEntry | StoredRef | PartResult | ListedEntry)[];

@@ -36,7 +36,7 @@ export default async function scoreBatch(task: BatchTask): Promise<BatchResult> 
       if (hit !== null) return { path: b.path, stored: hit };
       markStarted(task); // scoring gets the whole time limit, whatever the lookup's hashing took
     }
-    return scoreFolder(scorer, b.kind, b.dir, b.path, b.entries, { hmacKey: task.hmacKey });
+    return scoreFolder(scorer, b.kind, b.dir, b.path, b.entries, task.options ?? {});
   });
 }
 
@@ -45,7 +45,7 @@ function listedHere(task: BatchTask, b: BundleRef & { kind: KindName }, scorer: 
   const entries = tryListEntries(b.dir);
   markStarted(task); // scoring gets the whole time limit, as when the main thread lists
   return {
-    entry: scoreFolder(scorer, b.kind, b.dir, b.path, entries, { hmacKey: task.hmacKey }),
+    entry: scoreFolder(scorer, b.kind, b.dir, b.path, entries, task.options ?? {}),
     listing: listingOf(entries, b.kind),
   };
 }

@@ -7,7 +7,7 @@ import { parseOptions } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { ANALYSIS_OPTIONS, analysisFromOptions, runAnalysis } from "./analysis-options.js";
-import { SCORE_OPTIONS, sayUncheckedSeals, scoreFromOptions, writeResults } from "./score.js";
+import { SCORE_OPTIONS, sayUncheckedSeals, scoreFromOptions, withDatasetCheck, writeResults } from "./score.js";
 
 /**
  * What the model may see of an entry. Not analysed: tool errors, invalid bundles, bundles of a
@@ -86,7 +86,7 @@ export async function analyzeCommand(argv: string[], io: CliIo): Promise<number>
     const results = viewOf(withAdvisories(doc, advisories));
     await writeResults(results, scored.format, scored.out, io, scored);
     sayUncheckedSeals(scored.uncheckedSeals, io);
-    return exitForResults(results, scored.failOnInvalid);
+    return withDatasetCheck(exitForResults(results, scored.failOnInvalid), scored.datasetUnused, io);
   } finally {
     analysis.setup.cache.close();
   }

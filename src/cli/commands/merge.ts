@@ -9,7 +9,8 @@ import { FORMAT_NAMES, formatForFile } from "../../report/index.js";
 import { parseOptions } from "../args.js";
 import { exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
-import { writeResults } from "./score.js";
+import { checkedNothing } from "../dataset.js";
+import { withDatasetCheck, writeResults } from "./score.js";
 import { readKeyFile } from "./seal.js";
 
 /**
@@ -143,7 +144,14 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
     const o = runs[0]!.run.options;
     const results = assembleView(
       spill,
-      { invalid: o.invalid, resourceBound: o.resource_bound, errors: o.errors, schedules, keyFingerprint: o.hmac_key },
+      {
+        invalid: o.invalid,
+        resourceBound: o.resource_bound,
+        errors: o.errors,
+        schedules,
+        keyFingerprint: o.hmac_key,
+        dataset: o.dataset,
+      },
       new Date().toISOString(),
       {
         complete: true,
@@ -160,7 +168,8 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
       macKey: key?.bytes,
       details: values.details ?? false,
     });
-    return exitForResults(results, values["fail-on"] === "invalid");
+    const exit = exitForResults(results, values["fail-on"] === "invalid");
+    return withDatasetCheck(exit, o.dataset ? checkedNothing(o.dataset.file, results.tally) : null, io);
   } finally {
     spill.close();
     seen.close();

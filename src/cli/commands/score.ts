@@ -16,6 +16,7 @@ import { FILTER_OPTIONS } from "../filters.js";
 import { EXIT, exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { progressReporter } from "../progress.js";
+import { checkDataset, checkedNothing } from "../dataset.js";
 
 /**
  * Write the document, piece by piece as its entries are read, to `out` (never onto what the
@@ -62,6 +63,7 @@ export const SCORE_OPTIONS = {
   "scan-id": { type: "string" },
   "bundle-timeout": { type: "string" },
   "hmac-key-file": { type: "string" },
+  dataset: { type: "string" },
   quiet: { type: "boolean" },
   "allow-empty": { type: "boolean" },
   details: { type: "boolean" },
@@ -85,6 +87,8 @@ export interface Scored {
   macKey: Uint8Array | undefined;
   /** The table shows each experiment's section after the overview. */
   details: boolean;
+  /** --dataset was given and no unit of its kinds was scored: what to say (the run then fails). */
+  datasetUnused: string | null;
 }
 
 /** Said once, at the end of a run without a key, when any bundle holds a seal that was not checked. */
@@ -129,7 +133,15 @@ export async function scoreCommand(argv: string[], io: CliIo): Promise<number> {
     scored.results.close();
   }
   sayUncheckedSeals(scored.uncheckedSeals, io);
-  return exitForFiltered(scored.results, results, scored.failOnInvalid);
+  const exit = exitForFiltered(scored.results, results, scored.failOnInvalid);
+  return withDatasetCheck(exit, scored.datasetUnused, io);
+}
+
+/** A --dataset that checked nothing is said, and fails the run (exit 1, unless it is already worse). */
+export function withDatasetCheck(exit: number, unused: string | null, io: CliIo): number {
+  if (unused === null) return exit;
+  io.stderr(`assay: ${unused}\n`);
+  return exit === EXIT.OK ? EXIT.FAILED : exit;
 }
 
 /**
@@ -171,7 +183,7 @@ export async function scoreFromOptions(
   const keyFile = values["hmac-key-file"];
   const protect: Protected = {
     roots: positionals,
-    files: [...(values.schedule ?? []), ...withSqliteFiles(values.store), keyFile, ...kept],
+    files: [...(values.schedule ?? []), ...withSqliteFiles(values.store), keyFile, values.dataset, ...kept],
   };
   if (values.out !== undefined) checkOutput(values.out, protect);
   if (values.store !== undefined) checkKept(values.store, "the results store", positionals);
@@ -197,11 +209,12 @@ export async function scoreFromOptions(
       "assay: a keyed shard without --scan-id: merge refuses shards of other bundles, but not an older shard of these replayed (give every scan its own --scan-id; slurm-script does)\n",
     );
 
+  const dataset = values.dataset === undefined ? undefined : checkDataset(values.dataset);
   // SQLite is loaded only by a run that keeps a store.
   const store =
     values.store === undefined
       ? undefined
-      : new (await import("../../store/store.js")).ResultStore(values.store, storeOptions(key?.bytes));
+      : new (await import("../../store/store.js")).ResultStore(values.store, storeOptions(key?.bytes, dataset?.file));
   try {
     const taken = store?.claim(values.shard ?? null) ?? null; // one writer at a time: two shards on one store are refused here
     if (taken !== null) io.stderr(`assay: ${forTerminal(values.store!)}: ${forTerminal(taken)}\n`);
@@ -243,6 +256,7 @@ export async function scoreFromOptions(
       onSkip: (path, reason) => io.stderr(`assay: skipped ${forTerminal(path)}: ${reason}\n`),
       allowEmpty: values["allow-empty"] ?? false,
       hmacKey: key?.bytes,
+      dataset: dataset?.file,
       onSealNotChecked: () => void uncheckedSeals++,
     });
   } finally {
@@ -274,5 +288,6 @@ export async function scoreFromOptions(
     uncheckedSeals,
     macKey: key?.bytes,
     details: values.details ?? false,
+    datasetUnused: dataset === undefined || shard !== undefined ? null : checkedNothing(values.dataset!, results.tally),
   };
 }

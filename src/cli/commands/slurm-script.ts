@@ -97,6 +97,7 @@ const OPTIONS = {
   "bundle-timeout": { type: "string" },
   "verify-digests": { type: "boolean" },
   "hmac-key-file": { type: "string" },
+  dataset: { type: "string" },
 } as const;
 
 // A newline would end a line of the script (or its here-document) early; % is a pattern in
@@ -151,6 +152,7 @@ export function slurmScriptCommand(argv: string[], io: CliIo): number {
   if (values["verify-digests"]) score.push("--verify-digests");
   const key = values["hmac-key-file"];
   pass("hmac-key-file", key === undefined ? undefined : plain("--hmac-key-file", key));
+  pass("dataset", values.dataset === undefined ? undefined : plain("--dataset", values.dataset));
   const merge = [
     ...(values.schedule ?? []).map((s) => `--schedule=${plain("--schedule", s)}`),
     ...(key === undefined ? [] : [`--hmac-key-file=${key}`]),
@@ -171,7 +173,7 @@ export function slurmScriptCommand(argv: string[], io: CliIo): number {
   });
   if (values.out === undefined || values.out === "-") io.stdout(text);
   else {
-    const protect = { roots: positionals, files: [key, ...(values.schedule ?? [])] };
+    const protect = { roots: positionals, files: [key, values.dataset, ...(values.schedule ?? [])] };
     checkOutput(values.out, protect);
     writeOutput(values.out, text, { protect });
     io.stderr(`assay: wrote ${forTerminal(values.out)}: submit it with bash ${forTerminal(values.out)}\n`);

@@ -13,6 +13,7 @@ import type { WholeFile } from "../../kinds/scorer.js";
 import { renderContainer, renderEntry, renderJob } from "../../report/findings.js";
 import { parseOptions } from "../args.js";
 import { EXIT, exitForValidity, UsageError } from "../exit.js";
+import { checkDataset } from "../dataset.js";
 import type { CliIo } from "../io.js";
 import { readKeyFile, type HmacKey } from "./seal.js";
 
@@ -33,7 +34,12 @@ export function verifyCommand(argv: string[], io: CliIo): number {
   const { values, positionals } = parseOptions({
     args: argv,
     allowPositionals: true,
-    options: { json: { type: "boolean" }, "hmac-key-file": { type: "string" }, "bundle-timeout": { type: "string" } },
+    options: {
+      json: { type: "boolean" },
+      "hmac-key-file": { type: "string" },
+      "bundle-timeout": { type: "string" },
+      dataset: { type: "string" },
+    },
   });
   if (positionals.length !== 1)
     throw new UsageError(
@@ -49,6 +55,7 @@ export function verifyCommand(argv: string[], io: CliIo): number {
   if (!st?.isDirectory()) throw new UsageError(`${forTerminal(dir)} is not a directory or a file`);
   const key =
     values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"], [dir], io.stderr);
+  const dataset = values.dataset === undefined ? undefined : checkDataset(values.dataset).file;
   const shown = displayRoot(dir);
   let entries: BundleEntry[];
   let job: JobRecord | undefined;
@@ -90,7 +97,7 @@ export function verifyCommand(argv: string[], io: CliIo): number {
       );
     for (const line of skipped) io.stderr(line);
     entries = found.map((f) => {
-      const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, f.kind);
+      const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, f.kind, { dataset });
       return placed(f, scored);
     });
     if (container) {
