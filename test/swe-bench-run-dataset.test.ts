@@ -47,7 +47,11 @@ describe("reading the dataset", () => {
       FAIL_TO_PASS: ["tests/test_blueprints.py::test_dotted_name_not_allowed"],
       PASS_TO_PASS: ["tests/test_blueprints.py::test_route_decorator_custom_endpoint"],
     });
-    expect(await readDataset(join(RUN_FIXTURE, "dataset.json"))).toEqual({ read: "ok", instances: dataset });
+    expect(await readDataset(join(RUN_FIXTURE, "dataset.json"))).toEqual({
+      read: "ok",
+      instances: dataset,
+      records: 6,
+    });
   });
   it("a list field: a list of strings or a JSON string of one; anything else is none", () => {
     expect(testsListOf(["a", "b"])).toEqual(["a", "b"]);
@@ -56,14 +60,22 @@ describe("reading the dataset", () => {
     for (const bad of ["a", '"a"', "[1]", [1], null, undefined, { a: 1 }])
       expect(testsListOf(bad), JSON.stringify(bad)).toBe(null);
   });
-  it("only the wanted ids are kept", async () => {
+  it("only the wanted ids are kept; every record is checked", async () => {
     const r = await readDataset(join(RUN_FIXTURE, "dataset.jsonl"), new Set([A]));
-    expect(r.read === "ok" && [...r.instances.keys()]).toEqual([A]);
+    expect(r.read === "ok" && [[...r.instances.keys()], r.records]).toEqual([[A], 6]);
+    const bad = write(
+      "d0.jsonl",
+      '{"instance_id":"a__b-1","FAIL_TO_PASS":"[]","PASS_TO_PASS":"[]"}\n{"instance_id":"a__b-2","FAIL_TO_PASS":3,"PASS_TO_PASS":"[]"}\n',
+    );
+    expect(readDataset(bad, new Set(["a__b-1"]))).toMatchObject({
+      read: "unreadable",
+      why: expect.stringContaining("line 2 (a__b-2)"),
+    });
   });
   it("a record without instance_id or with a malformed list, an unreadable or absent file: unreadable", async () => {
     expect(await readDataset(write("d1.jsonl", '{"FAIL_TO_PASS":"[]","PASS_TO_PASS":"[]"}\n'))).toEqual({
       read: "unreadable",
-      why: `${join(tmp, "d1.jsonl")}: line 1: no instance_id`,
+      why: `${join(tmp, "d1.jsonl")}: SCHEMA: line 1: no instance_id`,
     });
     expect(
       await readDataset(write("d2.jsonl", '{"instance_id":"a__b-1","FAIL_TO_PASS":"[","PASS_TO_PASS":"[]"}\n')),

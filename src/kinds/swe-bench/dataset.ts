@@ -11,7 +11,8 @@ import type { DecidingTests } from "./tests.js";
 import type { InstanceReport } from "./instance-report.js";
 
 export type DatasetTests = DecidingTests;
-export type DatasetRead = { read: "ok"; instances: Map<string, DatasetTests> } | { read: "unreadable"; why: string };
+export type DatasetRead =
+  { read: "ok"; instances: Map<string, DatasetTests>; records: number } | { read: "unreadable"; why: string };
 
 const LISTS = ["FAIL_TO_PASS", "PASS_TO_PASS"] as const;
 /** Dropped tests a finding names; the rest are counted. */
@@ -30,26 +31,30 @@ export function testsListOf(v: unknown): string[] | null {
   return Array.isArray(list) && list.every((t) => typeof t === "string") ? (list as string[]) : null;
 }
 
-/** The dataset's lists per instance (`wanted`: only these ids; a later record of an id replaces an earlier one). */
-export async function readDataset(file: string, wanted?: ReadonlySet<string>): Promise<DatasetRead> {
+/**
+ * The dataset's lists per instance (`wanted`: only these ids are kept, every record is checked; a
+ * later record of an id replaces an earlier one). Synchronous: a worker's scorer reads it.
+ */
+export function readDataset(file: string, wanted?: ReadonlySet<string>): DatasetRead {
   const instances = new Map<string, DatasetTests>();
   const bad: { why: string | null } = { why: null };
-  const read = await readRecords(
+  let records = 0;
+  const read = readRecords(
     file,
     (value, at) => {
       const r = value as Record<string, unknown> | null;
       const id = typeof r === "object" && r !== null ? r["instance_id"] : undefined;
       if (typeof id !== "string") {
-        bad.why = `${at}: no instance_id`;
+        bad.why = `SCHEMA: ${at}: no instance_id`;
         return "stop";
       }
-      if (wanted && !wanted.has(id)) return "more";
       const [f2p, p2p] = LISTS.map((l) => testsListOf(r![l]));
       if (!f2p || !p2p) {
-        bad.why = `${at} (${id}): FAIL_TO_PASS and PASS_TO_PASS must be lists of test names, or JSON strings of them`;
+        bad.why = `SCHEMA: ${at} (${id}): FAIL_TO_PASS and PASS_TO_PASS must be lists of test names, or JSON strings of them`;
         return "stop";
       }
-      instances.set(id, { FAIL_TO_PASS: f2p, PASS_TO_PASS: p2p });
+      records++;
+      if (!wanted || wanted.has(id)) instances.set(id, { FAIL_TO_PASS: f2p, PASS_TO_PASS: p2p });
       return "more";
     },
     Infinity, // streamed a record at a time, and the full dataset as one JSON list is larger than §2's documents
@@ -58,7 +63,7 @@ export async function readDataset(file: string, wanted?: ReadonlySet<string>): P
   if (read.read === "unreadable")
     return { read: "unreadable", why: `${file}: ${read.finding.code}: ${read.finding.message}` };
   if (bad.why !== null) return { read: "unreadable", why: `${file}: ${bad.why}` };
-  return { read: "ok", instances };
+  return { read: "ok", instances, records };
 }
 
 const counts = (tests: readonly string[]): Map<string, number> => {

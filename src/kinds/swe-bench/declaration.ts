@@ -31,6 +31,8 @@ export const sweBenchDeclaration = {
     TEST_OUTPUT_MISSING:
       "§14: report.json without test_output.txt, which the harness writes first: the verdict has no evidence",
     PATCH_MISMATCH: "§14: patch.diff is not the predictions' model_patch for the instance",
+    DATASET_MISMATCH:
+      "§14 with --dataset (issue 38): report.json's tests_status drops, adds or moves a FAIL_TO_PASS or PASS_TO_PASS test of the dataset's, or the dataset lacks the instance",
     EXIT_CODE_UNRECORDED:
       "§14 warning: results found but no recorded test exit code (a harness before #620): the forged-pass check could not run",
     REPORT_UNREADABLE:

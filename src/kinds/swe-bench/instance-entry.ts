@@ -10,6 +10,7 @@ import { MAX_DOCUMENT_BYTES, encodingProblem } from "../../core/json/decode.js";
 import { parseStrictJsonNoting } from "../../core/json/strict.js";
 import { blankEntry, type BundleEntry, type ScoredBundle } from "../../core/results.js";
 import type { Finding as InstanceFinding } from "./checks.js";
+import type { DatasetTests } from "./dataset.js";
 import type { SweBenchPart } from "./entry.js";
 import { assessInstanceFiles, type InstanceAssessment } from "./instance.js";
 import type { LogSource } from "./read.js";
@@ -36,6 +37,7 @@ const FILE_OF: Readonly<Record<string, string>> = {
   EXIT_CODE_CONFLICT: TEST_OUTPUT,
   EXIT_CODE_UNRECORDED: TEST_OUTPUT,
   TEST_OUTPUT_MISSING: TEST_OUTPUT,
+  DATASET_MISMATCH: REPORT,
 };
 
 /** report.json as §2 reads it: absent; there but not a document the harness wrote whole (empty, cut: REPORT_UNREADABLE); refused (§2's code, an error); or its value. */
@@ -101,14 +103,21 @@ class LogReader {
   }
 }
 
-export function scoreSweBenchInstance(src: BundleSource): SweBenchEntry {
+/** `dataset`: --dataset's instances (their deciding tests), when given. */
+export function scoreSweBenchInstance(src: BundleSource, dataset?: ReadonlyMap<string, DatasetTests>): SweBenchEntry {
   const id = src.name ?? "";
   const errors: Finding[] = [];
   const warnings: Finding[] = [];
   const folder = new EvidenceFolder(src, errors, warnings, "ignored");
   const report = readReport(folder, errors);
   const logs = new LogReader(folder);
-  const a = assessInstanceFiles((name) => logs.source(name), id, "doc" in report ? report.doc : undefined);
+  const a = assessInstanceFiles(
+    (name) => logs.source(name),
+    id,
+    "doc" in report ? report.doc : undefined,
+    undefined,
+    dataset,
+  );
   if (logs.failure !== null) throw logs.failure; // an I/O error: the caller's IO_ERROR
   if (a === null)
     throw new Error(`${JSON.stringify(id)} is not named like a SWE-bench instance id (<owner>__<repo>-<number>)`);

@@ -3,6 +3,7 @@
 // state, the findings and the infra flag. What the registry's entry is built from.
 
 import { instanceFindings, type Finding } from "./checks.js";
+import { datasetMismatch, decidingFromDataset, type DatasetTests } from "./dataset.js";
 import { rederive, type Rederivation } from "./grade.js";
 import type { InfraClass } from "./infra.js";
 import { decidingOf, reportEntryOf, type ReportEntry } from "./instance-report.js";
@@ -41,8 +42,9 @@ export async function assessInstance(
   instanceId: string,
   reportDoc: unknown,
   maxLogBytes?: number,
+  dataset?: ReadonlyMap<string, DatasetTests>,
 ): Promise<InstanceAssessment | null> {
-  return assessInstanceFiles((name) => fileLog(join(folder, name)), instanceId, reportDoc, maxLogBytes);
+  return assessInstanceFiles((name) => fileLog(join(folder, name)), instanceId, reportDoc, maxLogBytes, dataset);
 }
 
 /** assessInstance over the folder's files as its caller reads them (a worker's scorer: synchronously, through its source). */
@@ -51,6 +53,7 @@ export function assessInstanceFiles(
   instanceId: string,
   reportDoc: unknown,
   maxLogBytes?: number,
+  dataset?: ReadonlyMap<string, DatasetTests>,
 ): InstanceAssessment | null {
   const repo = repoOf(instanceId);
   if (!repo) return null;
@@ -58,8 +61,10 @@ export function assessInstanceFiles(
   const entry = reportDoc === undefined ? null : reportEntryOf(reportDoc, instanceId);
   const report = entry?.entry === "ok" ? entry.report : null;
   const evaluation = logs.evaluation;
-  const rederivation =
-    report && repo.parser && evaluation ? rederive(evaluation, decidingOf(report) ?? NO_TESTS) : null;
+  // With --dataset the deciding tests are the dataset's (issue 38): a report.json that drops one is caught.
+  const expected = dataset?.get(instanceId);
+  const deciding = expected ? decidingFromDataset(expected) : report ? (decidingOf(report) ?? NO_TESTS) : NO_TESTS;
+  const rederivation = report && repo.parser && evaluation ? rederive(evaluation, deciding) : null;
   const testOutput = logs.testOutput.read === "ok" ? "read" : logs.testOutput.read;
   const decision = decideState({
     report,
@@ -73,6 +78,8 @@ export function assessInstanceFiles(
     ...readingFindings(logs, entry),
     ...instanceFindings({ report, testOutputPresent: testOutput !== "absent", evaluation, rederivation }),
   ];
+  const against = dataset && report ? datasetMismatch(instanceId, report, expected, rederivation) : null;
+  if (against !== null) findings.push(against);
   const differs = findings.some((f) => f.code === "REPORT_MISMATCH");
   const log: LogStanding =
     testOutput === "absent" ? "absent" : rederivation ? (differs ? "differs" : "agrees") : "unverified";

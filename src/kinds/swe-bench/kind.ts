@@ -3,6 +3,7 @@
 import type { Kind } from "../kind.js";
 import { sweBenchBatch, instanceFacts, type InstanceFacts } from "./batch.js";
 import { ModelBook, type RunDocument } from "./book.js";
+import { readDataset } from "./dataset.js";
 import { sweBenchPack } from "./pack.js";
 import { sweBenchRecogniser } from "./recogniser.js";
 import { sweBenchWords } from "./words.js";
@@ -14,6 +15,14 @@ export const sweBenchKind: Kind = {
   words: { "swe-bench": sweBenchWords },
   book: () => new ModelBook(),
   pack: sweBenchPack,
+  dataset: {
+    describe:
+      "SWE-bench's instances (the dataset's JSONL, or a JSON list of records with instance_id, FAIL_TO_PASS, PASS_TO_PASS)",
+    check(file) {
+      const r = readDataset(file, new Set()); // every record checked, none kept
+      return r.read === "ok" ? { ok: true, units: r.records } : { ok: false, why: r.why };
+    },
+  },
   // Named over the whole run: two model folders of one run and model (a copied archive) are told apart.
   batch: (records, run) => sweBenchBatch(records, (run.containers["swe-bench"] ?? []) as RunDocument[], run.options),
   recordPart: (e, share) => ({
