@@ -338,6 +338,23 @@ describe("each fixture folder assessed from its files", () => {
       codes: ["LOG_TOO_LARGE", "LOG_TOO_LARGE"],
     });
   });
+  it("run_instance.log alone over the limit: unverified too, never credited (test_output.txt 1,518 bytes read, the log 1,874 not)", async () => {
+    expect(await assess("astropy__astropy-12907", 1600)).toMatchObject({
+      state: "unverified",
+      reportOnly: true,
+      codes: ["LOG_TOO_LARGE"],
+    });
+    // Its other side: at 1,874 bytes both are read, and the instance is re-derived.
+    expect(await assess("astropy__astropy-12907", 1874)).toMatchObject({ state: "resolved", codes: [] });
+  });
+  it("an error's run_instance.log over the limit: unverified, its exception unknown (not incomplete)", async () => {
+    expect(await assess("psf__requests-2317", 1000)).toMatchObject({
+      state: "unverified",
+      exception: null,
+      reportOnly: false,
+      codes: ["LOG_TOO_LARGE"],
+    });
+  });
   it("a report.json without the folder's id: REPORT_UNREADABLE, the state from the other files", async () => {
     const a = await assessInstance(join(MODEL, "astropy__astropy-12907"), "astropy__astropy-12907", { other: {} });
     expect(a && [a.decision.state, codes(a.findings)]).toEqual(["incomplete", ["REPORT_UNREADABLE"]]);

@@ -200,7 +200,7 @@ function partOf(a: InstanceAssessment, report: ReportRead, folder: EvidenceFolde
     repo: a.repo.repo,
     parser: a.repo.parser,
     log: a.log,
-    found: ev?.found ?? null,
+    found: r === null ? null : r.found, // null: not re-derived (an unsupported repo, no report.json, a log not read)
     not_run: ev?.not_run ?? null,
     exit_code: exit !== null && Number.isSafeInteger(exit) ? exit : null,
     tests: r === null ? null : { FAIL_TO_PASS: count(r.tests.FAIL_TO_PASS), PASS_TO_PASS: count(r.tests.PASS_TO_PASS) },

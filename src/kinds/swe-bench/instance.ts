@@ -73,6 +73,7 @@ export function assessInstanceFiles(
     rederivation,
     supported: repo.parser !== null,
     runLog: logs.runLogFacts,
+    runLogUnread: logs.runLog.read === "too-large" || logs.runLog.read === "unreadable",
   });
   const findings = [
     ...readingFindings(logs, entry),

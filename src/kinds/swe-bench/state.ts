@@ -29,6 +29,8 @@ export interface StateEvidence {
   supported: boolean;
   /** run_instance.log's facts (null: absent or not read). */
   runLog: RunLogFacts | null;
+  /** run_instance.log is there but was not read (over 64 MiB, or an I/O error): what it would say is unknown. */
+  runLogUnread?: boolean;
 }
 
 export interface StateDecision {
@@ -53,6 +55,9 @@ export function decideState(e: StateEvidence): StateDecision {
     return decided("patch-apply-failed", { type: "PatchApplyFailed", message: clip(applyFailed) });
   const timeout = e.evaluation?.timeoutLine;
   if (timeout) return decided("tests-timeout", { type: "TestsTimeout", message: clip(timeout) });
+  // §14: a log over 64 MiB makes the instance unverified, run_instance.log as test_output.txt (its
+  // patch-apply and exception lines decide states): never credited, never a guessed error.
+  if (e.runLogUnread) return decided("unverified", null, e.report !== null);
   if (e.report) return reportState(e, e.report);
   const line = e.runLog?.exceptionMessage ?? e.runLog?.exceptionLine;
   if (line) return decided("error", { type: e.runLog?.exceptionType ?? "error", message: clip(line) });
