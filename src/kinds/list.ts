@@ -64,6 +64,7 @@ export const KIND_LIST = [
     declaration: sweBenchDeclaration,
     kind: async () => (await import("./swe-bench/kind.js")).sweBenchKind,
     scorer: async () => (await import("./swe-bench/scorer.js")).sweBenchScorer,
+    synth: async () => (await import("./swe-bench/synth.js")).sweBenchSynth,
   },
 ] as const satisfies readonly Listed[];
 
