@@ -201,7 +201,7 @@ export interface PlannedInstance {
 }
 
 /** Instance ids of one width for the whole run, so their byte order (the report's sorted lists) is repo, then index. */
-const firstNumber = (n: number): number => 10 ** Math.max(3, String(n).length);
+const firstNumber = (n: number): number => 10 ** Math.max(3, String(n - 1).length);
 
 export function planned(o: KindSynthOptions, index: number): PlannedInstance {
   const c = SWE_CASES[index % SWE_CASES.length]!;
