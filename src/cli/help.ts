@@ -201,11 +201,12 @@ ${LISTED.map((s) => `  ${s.profile}: ${s.description}\n`).join("")}  DIR must be
 
 const DEMO_FOLDER_NAMES = ["runs", "worlds", "jobs", "logs", ...LISTED_DEMOS.map((d) => d.folder), "tasks"].join(", ");
 export const DEMO_HELP = `assay demo [--keep | --out DIR]
-  Synthesise a small mixed corpus (game runs with labelled faults, the canonical world scenarios,
-  a Harbor job, Inspect logs${LISTED_DEMOS.map((d) => `, ${d.holds}`).join("")}) into a temporary folder
-  and score it; the folder is removed after (--keep keeps it and names it).
-  --out DIR    write the folders README.md and docs/ use (${DEMO_FOLDER_NAMES}) into DIR,
-               which must be empty or new, score them, and print what to run next (cd DIR first)
+  Synthesise a small mixed corpus into a temporary folder and score it; the folder is removed
+  after (--keep keeps it and names it). It holds game runs with labelled faults, the canonical
+  world scenarios, a Harbor job, Inspect logs${LISTED_DEMOS.map((d) => `,\n  ${d.holds}`).join("")}.
+  --out DIR    write the folders README.md and docs/ use (${DEMO_FOLDER_NAMES})
+               into DIR, which must be empty or new, score them, and print what to run next
+               (cd DIR first)
 `;
 
 export const ANALYSIS_HELP = `  --rubric FILE            a rubric in Harbor's TOML shape ([[criteria]] name, description, guidance)
