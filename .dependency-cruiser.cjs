@@ -55,7 +55,7 @@ module.exports = {
           "^src/io/",
           "^src/errors\\.ts$",
           "^src/kinds/$1/",
-          "^src/kinds/(kind|scorer|recogniser|words|pack|declared|list)\\.ts$",
+          "^src/kinds/(kind|scorer|recogniser|words|pack|declared|list|synth)\\.ts$",
         ],
       },
     },

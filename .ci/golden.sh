@@ -13,6 +13,7 @@ declare -A ROOTS=(
   [demo-runs]="$W/demo/runs"
   [demo-jobs]="$W/demo/jobs"
   [demo-logs]="$W/demo/logs"
+  [demo-swe]="$W/demo/swe"
   [harbor-jobs]="$R/harbor-jobs"
   [inspect]="$R/inspect"
   [inspect-more]="$R/inspect-more"
@@ -24,7 +25,7 @@ for k in "${!ROOTS[@]}"; do
   done
 done
 # synth corpora of every kind
-for kind in native-game world harbor inspect; do
+for kind in native-game world harbor inspect swe-bench; do
   (cd "$W" && node "$CLI" synth --profile $kind --n 12 $([ $kind = native-game ] && echo --faults) --out "s-$kind" >/dev/null 2>&1; node "$CLI" score "s-$kind" -f json -q --details -o - > "$OUT/synth-$kind.json" 2>"$OUT/synth-$kind.err"; cp "s-$kind/synth-manifest.json" "$OUT/synth-$kind.manifest" 2>/dev/null)
 done
 # mask wall-clock and scratch paths

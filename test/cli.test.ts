@@ -220,8 +220,14 @@ describe("assay synth and demo (in-process)", () => {
     // The overview: one line per experiment.
     expect(r.stdout).toMatch(/^synth-native\s+m-1\s+native-game /m);
     expect(r.stdout).toMatch(/^synth-world\s+m-2\s+world /m);
+    // A listed kind's demo corpus (its synth part in kinds/list.ts), named in the closing message.
+    expect(r.stdout).toMatch(/^synth-swe\/org__model-7b\s+swe-bench\s/m);
+    expect(r.stderr).toMatch(
+      / and a SWE-bench run \(logs\/run_evaluation\/…\) with its final report in a temporary folder\n/,
+    );
     expect(r.stdout).toMatch(/no blended score/);
-    expect(r.stdout).toMatch(/JOURNAL_CHAIN/);
+    // Every labelled broken bundle is found (the codes' list shows the commonest first: SWE-bench's push JOURNAL_CHAIN past it).
+    expect(r.stdout).toMatch(/^findings +10 bundles, .* not valid: /m);
     // It names no folder it removes (test/newcomer.test.ts checks the removal).
     expect(r.stderr).toMatch(/in a temporary folder\n[^]*removed the temporary folder scored above/);
   });

@@ -110,7 +110,7 @@ describe("a newcomer follows README.md, then docs/, in one folder", () => {
           if (ran++ === 0) {
             // README's first command made the folder every later command runs in.
             expect(cwd, "README's first command leaves the reader in the demo folder").toBe(join(walk, "demo"));
-            expect(readdirSync(cwd).sort()).toEqual(["jobs", "logs", "runs", "tasks", "worlds"]);
+            expect(readdirSync(cwd).sort()).toEqual(["jobs", "logs", "runs", "swe", "tasks", "worlds"]);
             // What only this machine has: the real archives some transcripts quote.
             if (HAVE_SHARED)
               for (const [name, from] of Object.entries(REAL_WORLD))

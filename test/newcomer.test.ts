@@ -36,12 +36,19 @@ function tree(root: string, skip: string[] = []): Record<string, string> {
 describe("assay demo --out DIR", () => {
   it("writes exactly the folders the docs use, and scores them", () => {
     expect(demo.code, demo.stderr).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual(["jobs", "logs", "runs", "tasks", "worlds"]);
+    expect(readdirSync(dir).sort()).toEqual(["jobs", "logs", "runs", "swe", "tasks", "worlds"]);
     expect(readdirSync(join(dir, "jobs"))).toEqual(["2025-11-03__10-00-00"]);
     expect(readdirSync(join(dir, "runs"))).toEqual(["synth-native"]);
     expect(readdirSync(join(dir, "worlds"))).toEqual(["synth-world"]);
     expect(readdirSync(join(dir, "logs")).filter((f) => /\.(eval|json)$/.test(f))).toHaveLength(6);
     expect(readdirSync(join(dir, "tasks")).sort()).toEqual(["csv-merge", "hello-world"]);
+    // A kind's demo folder (its line's synth part in kinds/list.ts): SWE-bench's run as the harness leaves it.
+    expect(readdirSync(join(dir, "swe")).sort()).toEqual([
+      "dataset.jsonl",
+      "logs",
+      "org__model-7b.synth-swe.json",
+      "preds.jsonl",
+    ]);
     for (const t of ["csv-merge", "hello-world"])
       expect(readdirSync(join(dir, "tasks", t)).sort()).toEqual(["instruction.md", "task.toml", "tests"]);
     // Scored: every experiment of every folder is in the table's overview, a line each.
@@ -50,6 +57,7 @@ describe("assay demo --out DIR", () => {
       /^synth-world\s+m-2\s+world /m,
       /^2025-11-03__10-00-00\s+terminus-2 \/ gpt-4o\s+harbor /m,
       /^\S.*\s+inspect\s/m,
+      /^synth-swe\/org__model-7b\s+swe-bench\s/m,
     ])
       expect(demo.stdout).toMatch(e);
   });
@@ -65,7 +73,7 @@ describe("assay demo --out DIR", () => {
     expect(lines.find((l) => l.startsWith("assay demo: wrote"))).toBe(
       `assay demo: wrote ${dir}, the folders README.md and docs/ use (scored above):`,
     );
-    for (const folder of ["runs/", "worlds/", "jobs/", "logs/", "tasks/"])
+    for (const folder of ["runs/", "worlds/", "jobs/", "logs/", "swe/", "tasks/"])
       expect(
         lines.some((l) => l.startsWith(`  ${folder}`)),
         folder,

@@ -3,6 +3,7 @@
 
 import { DEFAULT_MODEL } from "../analysis/models.js";
 import { MANIFEST } from "../io/corpus.js";
+import { listedSynths } from "../kinds/list.js";
 import { HARBOR_CASES } from "../synth/harbor.js";
 import { INSPECT_CASES } from "../synth/inspect.js";
 
@@ -186,7 +187,12 @@ export const SEAL_HELP = `assay seal ROOT... --hmac-key-file FILE [--quiet]
   read safely, another seal); 3 a seal could not be written or a bundle could not be read.
 `;
 
-export const SYNTH_HELP = `assay synth --out DIR --n N [--seed S] [--faults] [--events E] [--profile native-game|world|harbor|inspect]
+/** The kinds whose line in kinds/list.ts has a synth part: their profiles and demo folders join the built-in ones. */
+const LISTED = await listedSynths();
+const LISTED_DEMOS = LISTED.flatMap((s) => (s.demo ? [s.demo] : []));
+
+const SYNTH_PROFILES = ["native-game", "world", "harbor", "inspect", ...LISTED.map((s) => s.profile)].join("|");
+export const SYNTH_HELP = `assay synth --out DIR --n N [--seed S] [--faults] [--events E] [--profile ${SYNTH_PROFILES}]
   Write N synthetic trials (deterministic for a seed). native-game: a known mix of outcomes;
   --faults adds one labelled broken bundle per fault kind. world: the canonical scenarios in turn
   (clean, blind retry, query that finds, safe pause, prohibited effect, unrelated edit destroyed,
@@ -195,16 +201,18 @@ export const SYNTH_HELP = `assay synth --out DIR --n N [--seed S] [--faults] [--
   harbor: one Harbor job folder whose trials cycle through ${HARBOR_CASES.join(", ")}.
   inspect: N Inspect logs (.eval with Deflate or zstd members, and .json) cycling through
   ${INSPECT_CASES.join(", ")}.
-  DIR must be empty or absent.
+${LISTED.map((s) => `  ${s.profile}: ${s.description}\n`).join("")}  DIR must be empty or absent.
   ${MANIFEST} in DIR lists every bundle with its outcome, fault and expected verdict.
 `;
 
+const DEMO_FOLDER_NAMES = ["runs", "worlds", "jobs", "logs", ...LISTED_DEMOS.map((d) => d.folder), "tasks"].join(", ");
 export const DEMO_HELP = `assay demo [--keep | --out DIR]
-  Synthesise a small mixed corpus (game runs with labelled faults, the canonical world scenarios,
-  a Harbor job, Inspect logs) into a temporary folder and score it; the folder is removed after
-  (--keep keeps it and names it).
-  --out DIR    write the folders README.md and docs/ use (runs, worlds, jobs, logs, tasks) into DIR,
-               which must be empty or new, score them, and print what to run next (cd DIR first)
+  Synthesise a small mixed corpus into a temporary folder and score it; the folder is removed
+  after (--keep keeps it and names it). It holds game runs with labelled faults, the canonical
+  world scenarios, a Harbor job, Inspect logs${LISTED_DEMOS.map((d) => `,\n  ${d.holds}`).join("")}.
+  --out DIR    write the folders README.md and docs/ use (${DEMO_FOLDER_NAMES})
+               into DIR, which must be empty or new, score them, and print what to run next
+               (cd DIR first)
 `;
 
 export const ANALYSIS_HELP = `  --rubric FILE            a rubric in Harbor's TOML shape ([[criteria]] name, description, guidance)

@@ -8,6 +8,7 @@
 import type { KindName } from "./declared.js";
 import type { Kind } from "./kind.js";
 import type { Scorer } from "./scorer.js";
+import type { KindSynth } from "./synth.js";
 import { bundleDeclaration } from "./bundle/declaration.js";
 import { harborDeclaration } from "./harbor/declaration.js";
 import { inspectDeclaration } from "./inspect/declaration.js";
@@ -34,6 +35,8 @@ interface Listed {
   readonly declaration: Declaration;
   kind(): Promise<Kind>;
   scorer(): Promise<Scorer>;
+  /** Optional: its part of `assay synth` and `assay demo` (kinds/synth.ts), loaded when asked for. */
+  synth?(): Promise<KindSynth>;
 }
 
 export const KIND_LIST = [
@@ -61,9 +64,14 @@ export const KIND_LIST = [
     declaration: sweBenchDeclaration,
     kind: async () => (await import("./swe-bench/kind.js")).sweBenchKind,
     scorer: async () => (await import("./swe-bench/scorer.js")).sweBenchScorer,
+    synth: async () => (await import("./swe-bench/synth.js")).sweBenchSynth,
   },
 ] as const satisfies readonly Listed[];
 
 /** A kind's scorer, loaded when first asked for (a worker's first thing of that kind; a failed worker's thing). */
 export const scorerOf = (name: KindName): Promise<Scorer> =>
   KIND_LIST.find((k) => k.declaration.name === name)!.scorer();
+
+/** Every listed kind's synth part, in the list's order (`assay synth --profile`, `assay demo`, their help). */
+export const listedSynths = (): Promise<KindSynth[]> =>
+  Promise.all((KIND_LIST as readonly Listed[]).flatMap((k) => (k.synth ? [k.synth()] : [])));

@@ -2,6 +2,7 @@
 // builds its sandbox with that command, so a newcomer gets exactly what the docs were checked on).
 // Pure: paths and bytes; writing is the caller's.
 
+import type { KindSynth } from "../kinds/synth.js";
 import { corpusFiles, plannedBundles, type CorpusOptions } from "./corpus.js";
 import { WORLD_SCENARIOS } from "./world.js";
 
@@ -70,10 +71,16 @@ export const DEMO_TASKS_HOLD = `two Harbor task folders (${Object.keys(TASKS)
   .map((t) => `tasks/${t}`)
   .join(", ")}) for assay check-task`;
 
-/** Every file of the demo folder (path under DIR → pieces), corpus by corpus, then the tasks. */
-export function* demoFiles(): Generator<[string, Iterable<string | Uint8Array>]> {
+/** The listed kinds that have a demo folder (kinds/list.ts), each with it. */
+export const withDemo = (listed: readonly KindSynth[]): { synth: KindSynth; demo: NonNullable<KindSynth["demo"]> }[] =>
+  listed.flatMap((synth) => (synth.demo ? [{ synth, demo: synth.demo }] : []));
+
+/** Every file of the demo folder (path under DIR → pieces), corpus by corpus, the listed kinds' after the built-in ones, then the tasks. */
+export function* demoFiles(listed: readonly KindSynth[]): Generator<[string, Iterable<string | Uint8Array>]> {
   for (const f of DEMO_FOLDERS)
     for (const [rel, bytes] of corpusFiles(plannedBundles(f.corpus))) yield [f.place(rel), bytes];
+  for (const { synth, demo } of withDemo(listed))
+    for (const [rel, bytes] of synth.files({ n: demo.n, seed: "assay" })) yield [`${demo.folder}/${rel}`, bytes];
   for (const [name, t] of Object.entries(TASKS)) {
     yield [`tasks/${name}/instruction.md`, [t.instruction]];
     yield [

@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { forTerminal, terminalText } from "../../core/text.js";
-import { writeCorpus } from "../../io/corpus.js";
+import { writeCorpus, writeKindCorpus } from "../../io/corpus.js";
 import { isEmptyOrAbsent, writeTree } from "../../io/output.js";
-import { DEMO_FOLDERS, DEMO_JOB, DEMO_TASKS_HOLD, demoFiles } from "../../synth/demo.js";
+import { listedSynths } from "../../kinds/list.js";
+import { DEMO_FOLDERS, DEMO_JOB, DEMO_TASKS_HOLD, demoFiles, withDemo } from "../../synth/demo.js";
 import { INSPECT_CASES } from "../../synth/inspect.js";
 import { NATIVE_FAULTS } from "../../synth/native.js";
 import { readyZstd } from "../../synth/zip.js";
@@ -30,23 +31,31 @@ export async function synthCommand(argv: string[], io: CliIo): Promise<number> {
     }),
   );
   if (values.out === undefined) throw new UsageError("assay synth needs --out DIR");
+  const listed = await listedSynths();
   if (values.faults && values.profile !== undefined && values.profile !== "native-game")
     throw new UsageError(
-      "--faults is for native-game corpora (world, harbor and inspect corpora are made of labelled cases)",
+      `--faults is for native-game corpora (${["world", "harbor", "inspect", ...listed.map((s) => s.profile)].join(", ")} corpora are made of labelled cases)`,
     );
   const profile = oneOf(
     "profile",
     values.profile,
-    ["native-game", "world", "harbor", "inspect"] as const,
+    ["native-game", "world", "harbor", "inspect", ...listed.map((s) => s.profile)],
     "native-game",
   );
+  const kind = listed.find((s) => s.profile === profile);
+  if (kind) {
+    if (values.events !== undefined) throw new UsageError("--events is for native-game corpora");
+    const n = writeKindCorpus(values.out, kind, { n: positiveInt("n", values.n), seed: values.seed ?? "assay" });
+    io.stderr(`assay: wrote ${n} ${kind.units} to ${values.out}\n`);
+    return 0;
+  }
   if (profile === "inspect") await readyZstd();
   const n = writeCorpus(values.out, {
     n: positiveInt("n", values.n),
     seed: values.seed ?? "assay",
     faults: values.faults ?? false,
     events: positiveInt("events", values.events, 8),
-    profile,
+    profile: profile as "native-game" | "world" | "harbor" | "inspect",
   });
   io.stderr(`assay: wrote ${n} ${profile === "inspect" ? "Inspect logs" : "bundles"} to ${values.out}\n`);
   return 0;
@@ -81,11 +90,20 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     writeCorpus(join(corpus, "harbor"), { n: 16, seed: "demo", faults: false, profile: "harbor" });
     await readyZstd();
     writeCorpus(join(corpus, "inspect"), { n: INSPECT_CASES.length, seed: "demo", faults: false, profile: "inspect" });
+    const listed = withDemo(await listedSynths());
+    for (const { synth, demo } of listed)
+      writeKindCorpus(join(corpus, demo.folder), synth, { n: demo.n, seed: "demo" });
     // Without --keep the folder is gone when the user reads this: it is not named as a place to look.
     const where = values.keep ? `in ${corpus}` : "in a temporary folder";
-    io.stderr(
-      `assay demo: synthesised 24 game trials, ${NATIVE_FAULTS.length} labelled broken bundles, ${WORLD_SCENARIOS.length} world scenarios, a Harbor job of 16 trials and ${INSPECT_CASES.length} Inspect logs ${where}\n`,
-    );
+    const made = [
+      `24 game trials`,
+      `${NATIVE_FAULTS.length} labelled broken bundles`,
+      `${WORLD_SCENARIOS.length} world scenarios`,
+      "a Harbor job of 16 trials",
+      `${INSPECT_CASES.length} Inspect logs`,
+      ...listed.map(({ demo }) => demo.holds),
+    ];
+    io.stderr(`assay demo: synthesised ${made.slice(0, -1).join(", ")} and ${made.at(-1)} ${where}\n`);
     return await scoreCommand([corpus, "--quiet"], io);
   } finally {
     if (values.keep) io.stderr(`assay demo: corpus kept in ${dir}\n`);
@@ -106,10 +124,15 @@ async function demoInto(out: string, io: CliIo): Promise<number> {
   if (!isEmptyOrAbsent(out))
     throw new UsageError(`${forTerminal(out)} is not empty: assay demo --out writes only into an empty or new folder`);
   await readyZstd();
-  writeTree(out, demoFiles());
-  const code = await scoreCommand([...DEMO_FOLDERS.map((f) => join(out, f.folder)), "--quiet"], io);
+  const synths = await listedSynths();
+  writeTree(out, demoFiles(synths));
+  const folders = [
+    ...DEMO_FOLDERS.map((f): [string, string] => [f.folder, f.holds]),
+    ...withDemo(synths).map(({ demo }): [string, string] => [demo.folder, demo.holds]),
+  ];
+  const code = await scoreCommand([...folders.map(([f]) => join(out, f)), "--quiet"], io);
   const rows: [string, string][] = [
-    ...DEMO_FOLDERS.map((f): [string, string] => [`${f.folder}/`, f.holds]),
+    ...folders.map(([f, holds]): [string, string] => [`${f}/`, holds]),
     ["tasks/", DEMO_TASKS_HOLD],
   ];
   io.stderr(
