@@ -4,8 +4,8 @@ import { fileURLToPath } from "node:url";
 
 const PAGES: Record<string, string[]> = {
   demo: ["bundles.md", "harbor.md", "inspect.md"],
-  score: ["metrics.md", "harbor.md", "inspect.md", "terminal-bench.md", "results.md", "scale.md"],
-  verify: ["bundles.md", "harbor.md", "inspect.md", "terminal-bench.md"],
+  score: ["metrics.md", "harbor.md", "inspect.md", "terminal-bench.md", "swe-bench.md", "results.md", "scale.md"],
+  verify: ["bundles.md", "harbor.md", "inspect.md", "terminal-bench.md", "swe-bench.md"],
   merge: ["scale.md"],
   "slurm-script": ["scale.md"],
   compare: ["metrics.md"],
@@ -32,4 +32,4 @@ export function moreFor(command: string): string {
 export const pagesOf = (command: string): readonly string[] => PAGES[command] ?? [];
 
 /** The line `assay --help` ends with. */
-export const REFERENCE = `Reference: ${DOCS} (bundles, harbor, inspect, terminal-bench, metrics, results, analyses, scale, safety, development)\n`;
+export const REFERENCE = `Reference: ${DOCS} (bundles, harbor, inspect, terminal-bench, swe-bench, metrics, results, analyses, scale, safety, development)\n`;

@@ -3,6 +3,7 @@
 
 import { DEFAULT_MODEL } from "../analysis/models.js";
 import { MANIFEST } from "../io/corpus.js";
+import { DECLARED } from "../kinds/declared.js";
 import { listedSynths } from "../kinds/list.js";
 import { HARBOR_CASES } from "../synth/harbor.js";
 import { INSPECT_CASES } from "../synth/inspect.js";
@@ -14,7 +15,7 @@ export const FILTER_HELP = `  Filters (each but --since repeatable: any of its v
                            [abc] [a-z] [!abc] one of, or not of, a set; nothing else is special)
   --agent GLOB             an agent the evidence records matches (none recorded: no match)
   --model GLOB             a model the evidence records matches (none recorded: no match)
-  --kind KIND              bundle, harbor, inspect or terminal-bench
+  --kind KIND              ${DECLARED.map((d) => d.name).join(", ")} (the kinds assay reads)
   --since DATE             started at or after DATE: 2025-06-01 (midnight UTC) or a date and time
                            with its zone (2025-06-01T09:30Z); a start not recorded, or a local time
                            (no zone) from 12 hours before DATE to 14 after, could be on either
@@ -22,10 +23,10 @@ export const FILTER_HELP = `  Filters (each but --since repeatable: any of its v
 `;
 
 export const SCORE_HELP = `assay score ROOT... [options]
-  Score every bundle, Harbor or Terminal-Bench trial and Inspect log under the roots (Harbor job
-  and trial folders, Terminal-Bench run folders and Inspect .eval and .json logs are read in
-  place, never modified; a root may be a log) in a pool of worker threads; per experiment, job,
-  run or Inspect task run, honest metrics.
+  Score every bundle, Harbor or Terminal-Bench trial, SWE-bench instance and Inspect log under the
+  roots (Harbor job and trial folders, Terminal-Bench run folders, SWE-bench run_evaluation folders
+  and Inspect .eval and .json logs are read in place, never modified; a root may be a log) in a
+  pool of worker threads; per experiment, job, run or Inspect task run, honest metrics.
   --schedule FILE          an assay.schedule/1 file (repeatable, one per experiment)
   -f, --format table|json|jsonl|html|junit|md
                            output format (default table; jsonl: the run, each bundle, each
@@ -157,9 +158,11 @@ ${FILTER_HELP}`;
 
 export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE] [--bundle-timeout S] [--dataset FILE]
   Validate one bundle, one Harbor trial, every trial of a Harbor job or of a Terminal-Bench run
-  (or task folder), or one Inspect log (read in place), and print every finding (a Terminal-Bench
-  trial's own; the rules that compare it with its run's results.json are score's); for Harbor, the job's plan and warnings, each trial's state,
-  rewards, exception, what the job's result.json says of it, and review flags with their evidence;
+  (or task folder), every instance of a SWE-bench model folder, or one Inspect log (read in
+  place), and print every finding (a Terminal-Bench trial's or SWE-bench instance's own; the rules
+  that compare it with its run's results.json or final report are score's); for Harbor, the job's
+  plan and warnings, each trial's state, rewards, exception, what the job's result.json says of it,
+  and review flags with their evidence;
   for an Inspect log, its status, plan, each sample state's count, each metric claimed beside
   assay's own, and findings naming the member or JSON path.
   With --hmac-key-file, a bundle's seal.json is checked against the key and the seal line says

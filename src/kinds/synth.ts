@@ -44,6 +44,11 @@ export interface KindSynth {
   files(o: KindSynthOptions): Generator<KindSynthFile>;
   /** The planned units, in the order the manifest lists them. */
   plan(o: KindSynthOptions): Generator<KindSynthUnit>;
-  /** Its folder in `assay demo` (and `demo --out DIR`): name, size, and what the closing message says it holds. */
-  readonly demo?: { readonly folder: string; readonly n: number; readonly holds: string };
+  /** Its folder in `assay demo` (and `demo --out DIR`): name, size, what the closing message says it holds, and the command it suggests next (run from DIR; exit 0). */
+  readonly demo?: {
+    readonly folder: string;
+    readonly n: number;
+    readonly holds: string;
+    readonly next?: readonly [command: string, what: string];
+  };
 }

@@ -61,11 +61,12 @@ export async function synthCommand(argv: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
-/** The demo's next steps, run from DIR (test/newcomer.test.ts runs each, expecting the exit shown). */
-const NEXT: [string, string][] = [
+/** The demo's next steps, run from DIR (test/newcomer.test.ts runs each, expecting the exit shown); a listed kind's after the built-in ones. */
+const next = (listed: readonly (readonly [string, string])[]): (readonly [string, string])[] => [
   ["assay score runs", "per experiment the metrics; invalid bundles listed"],
   [`assay score jobs/${DEMO_JOB}`, "a Harbor job, its own claims checked"],
   ["assay score logs", "Inspect logs, their plans as denominators"],
+  ...listed,
   ["assay verify runs/synth-native/fault-bad-chain/a1", "exit 1: one bundle's findings, with file and line"],
   ["assay score runs worlds jobs logs --out report.html", "one self-contained HTML page"],
 ];
@@ -141,7 +142,9 @@ async function demoInto(out: string, io: CliIo): Promise<number> {
       ...rows.map(([folder, holds]) => `  ${folder.padEnd(8)} ${holds}`),
       "Next (assay is npx assay in a checkout), as the docs show:",
       `  cd ${shellWord(out)}`,
-      ...NEXT.map(([command, what]) => `  ${command.padEnd(52)} # ${what}`),
+      ...next(withDemo(synths).flatMap(({ demo }) => (demo.next ? [demo.next] : []))).map(
+        ([command, what]) => `  ${command.padEnd(52)} # ${what}`,
+      ),
       "",
     ].join("\n"),
   );

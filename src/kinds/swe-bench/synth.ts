@@ -36,5 +36,10 @@ export const sweBenchSynth: KindSynth = {
   units: "SWE-bench instances",
   files,
   plan,
-  demo: { folder: "swe", n: SWE_CASES.length, holds: "a SWE-bench run (logs/run_evaluation/…) with its final report" },
+  demo: {
+    folder: "swe",
+    n: SWE_CASES.length,
+    holds: "a SWE-bench run (logs/run_evaluation/…) with its final report",
+    next: ["assay score swe", "a SWE-bench run, each instance re-graded from its log"],
+  },
 };
