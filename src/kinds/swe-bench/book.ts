@@ -6,11 +6,10 @@ import { posix } from "node:path";
 import { finding, type Finding } from "../../core/codes.js";
 import type { Containers } from "../../core/results.js";
 import { byteCompare } from "../../core/text.js";
-import type { Found, FoundContainer } from "../../io/discover.js";
+import type { FoundContainer } from "../../io/discover.js";
 import type { ContainerBook } from "../kind.js";
 import { keptReportSchema } from "./entry.js";
 import { finalReportPlaces } from "./final-report.js";
-import { claimedOf } from "./instance-entry.js";
 import { findPredictions, readFinalReport, readRunMetadata } from "./run-files.js";
 
 export type RunDocument = NonNullable<Containers["swe-bench"]>[number];
@@ -21,11 +20,6 @@ export class ModelBook implements ContainerBook {
   found(c: FoundContainer): void {
     if (c.partial && this.byPath.has(c.path)) return;
     this.byPath.set(c.path, c.partial ? partialDocument(c) : readModelFolder(c));
-  }
-
-  /** An instance: report.json's own verdict is its entry's claim, kept where the entry is placed. */
-  attach(f: Found): void {
-    if (f.member !== undefined) f.member.place = (e) => ({ claimed: claimedOf(e.swe_bench?.report?.resolved ?? null) });
   }
 
   records(): RunDocument[] {
