@@ -78,3 +78,36 @@ describe("a model folder's subfolders", () => {
     expect(r2.stderr).toContain("1 folder looks like evidence but is not");
   });
 });
+
+describe("an instance folder given as a root", () => {
+  it("is one instance of its model folder's experiment; the run's files are not read, and RUN_FILES_UNREAD says so", async () => {
+    const w = work();
+    const d = await score([join(w, MODEL, "pallets__flask-4045")]);
+    expect(trials(d)).toEqual(["pallets__flask-4045"]);
+    expect(d.bundles[0]).toMatchObject({
+      experiment: "demo-run/org__model-7b",
+      state: "resolved",
+      claimed: { rewards: { resolved: 1 }, exception: null },
+    });
+    const e = d.experiments[0]!;
+    expect([e.experiment, e.claimed, e.flags.map((f) => f.code)]).toEqual(["demo-run/org__model-7b", null, []]);
+    expect(e.warnings.map((f) => f.code)).toEqual(["RUN_FILES_UNREAD"]);
+    expect(e.warnings[0]!.message).toContain(`give ${join(w, MODEL)} to check them`);
+    expect(e.swe_bench).toMatchObject({ report: null, predictions: null, total: null });
+    // The text report says it too.
+    const r = await run(["score", join(w, MODEL, "pallets__flask-4045")]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("RUN_FILES_UNREAD");
+  });
+
+  it("beside its model folder (either order), or the model folder alone: the run's files are read, nothing unread is said", async () => {
+    const w = work();
+    for (const roots of [[join(w, MODEL)], [join(w, MODEL, "pallets__flask-4045"), join(w, MODEL)]]) {
+      const d = await score(roots);
+      expect(trials(d)).toEqual(INSTANCES);
+      const e = d.experiments[0]!;
+      expect(e.warnings.map((f) => f.code)).toEqual([]);
+      expect(e.claimed!.source).toBe("org__model-7b.demo-run.json");
+    }
+  });
+});

@@ -33,7 +33,7 @@ function runOf(c: FoundContainer): { run: string; run_id: string } {
   return { run, run_id: posix.basename(posix.dirname(c.dir)) };
 }
 
-/** Only an instance of it was given: its run files are not read (as a Terminal-Bench run's). */
+/** Only an instance of it was given: its run files are not read (as a Terminal-Bench run's), and that is said. */
 const partialDocument = (c: FoundContainer): RunDocument => ({
   path: c.path,
   model: c.name,
@@ -42,7 +42,14 @@ const partialDocument = (c: FoundContainer): RunDocument => ({
   report: null,
   predictions: null,
   dataset: null,
-  warnings: [],
+  warnings: [
+    finding(
+      "RUN_FILES_UNREAD",
+      null,
+      null,
+      `only instance folders of ${c.path} were given: its final report, predictions and run.json are not read, so the run's claims are unchecked (give ${c.path} to check them)`,
+    ),
+  ],
 });
 
 function readModelFolder(c: FoundContainer): RunDocument {
