@@ -81,4 +81,18 @@ describe("a Terminal-Bench trial's own is_resolved is its claim (docs/terminal-b
     expect(claims(await score(dir, "--store", db))).toEqual(want);
     expect(claims(await score(dir, "--store", db))).toEqual(want);
   });
+
+  it("assay verify on a trial says its claim as the trial's own (a Harbor trial's is its job's); its run, with nothing to add, adds no line", async () => {
+    const dir = writeRun(join(at("verify"), "myrun"), {
+      trials: [{ task: "hello" }, { task: "bye", parserResults: { test_a: "passed", test_b: "failed" } }],
+    });
+    const trial = join(dir, "bye", trialName({ task: "bye" }));
+    const r = await run(["verify", trial]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n")[0]).toBe(
+      `${trial}: valid (terminal-bench, experiment myrun, trial ${trialName({ task: "bye" })}, attempt 1)`,
+    );
+    expect(r.stdout).toContain("  trial says resolved=0   (its results.json's is_resolved and failure_mode;");
+    expect(r.stdout).not.toContain("job says");
+  });
 });

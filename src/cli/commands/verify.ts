@@ -1,7 +1,7 @@
 import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { SEAL } from "../../core/folder.js";
-import type { BundleEntry, JobRecord } from "../../core/results.js";
+import type { BundleEntry, Experiment, JobRecord } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
 import { discover, displayRoot, parentPath } from "../../io/discover.js";
 import { Books } from "../../pipeline/books.js";
@@ -23,6 +23,12 @@ function sealLine(entry: BundleEntry, dir: string, key: HmacKey | undefined): st
   const matched = !entry.errors.some((f) => f.file === SEAL);
   return `checked with the key of fingerprint ${key.fingerprint}: ${matched ? "matches" : "does NOT match (see the findings on seal.json)"}`;
 }
+
+/** A container's experiment with something to say beyond its members' own lines (shown when only members were given). */
+const says = (e: Experiment): boolean =>
+  e.warnings.length + e.invalid.length + e.missing.length > 0 ||
+  e.claimed !== null ||
+  e.flags.some((f) => f.evidence !== null);
 
 /** score's default bundle timeout (pool.ts DEFAULT_BUNDLE_TIMEOUT_MS), not imported: verify never loads the pool. */
 export const VERIFY_TIMEOUT_S = 60;
@@ -104,7 +110,7 @@ export function verifyCommand(argv: string[], io: CliIo): number {
       const names = new Set(entries.map((e) => e.experiment));
       runLines = batch
         .experiments()
-        .filter((e) => (container && e.job === shown) || (e.experiment !== null && names.has(e.experiment)))
+        .filter((e) => (container && e.job === shown) || (e.experiment !== null && names.has(e.experiment) && says(e)))
         .map(renderContainer)
         .join("");
     }
