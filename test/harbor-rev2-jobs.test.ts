@@ -457,9 +457,7 @@ describe("nothing found is said", () => {
     writeTree(root, { "orphan/result.json": '{"a": 1}' });
     const r = await run(["score", root, "--quiet"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(
-      /1 folder looks like evidence .* but is no bundle, Harbor job or trial: not scored\n {2}.*\/orphan/,
-    );
+    expect(r.stdout).toMatch(/1 folder looks like evidence .* but is nothing assay reads: not scored\n {2}.*\/orphan/);
   });
 
   it("an empty root given beside a full one is still an error naming the empty one", () => {

@@ -79,6 +79,13 @@ describe("a harness run as it lies", () => {
     });
     const err = entry(d, "psf__requests-2317");
     expect([err.rewards, err.claimed, err.exception?.step]).toEqual([null, { rewards: null, exception: null }, null]);
+    // The harness's own exception: create_container raises EvaluationError from docker's APIError (run_evaluation.py, 7a21e05).
+    expect(err.exception).toMatchObject({
+      type: "EvaluationError",
+      message: expect.stringMatching(
+        /^swebench\.harness\.utils\.EvaluationError: Error in evaluation for psf__requests-2317: 500 /,
+      ),
+    });
     expect(err.flags.map((f) => f.code)).toEqual(["INFRA_SIGNATURE"]);
     expect(entry(d, "pallets__flask-4992").flags).toEqual([]);
   });

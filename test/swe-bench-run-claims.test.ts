@@ -58,7 +58,7 @@ describe("the fixture run, read end to end", () => {
     ).toEqual([
       [A, "resolved", true, true, true, null, []],
       [B, "unresolved", true, true, false, null, []],
-      [E, "error", false, false, false, "container_unavailable", []],
+      [E, "error", false, false, false, "network_unreachable", []],
       [F, "tests-not-run", true, true, false, "no_tests_collected", []],
     ]);
   });
@@ -205,7 +205,7 @@ describe("RUN_CLAIM_MISMATCH, each case", () => {
   });
   it("the failure lists and failure_reasons against the logs' classification", () => {
     expect(mismatch({ infra_failure_ids: [] })).toEqual([
-      `RUN_CLAIM_MISMATCH ${E}: not in infra_failure_ids, but its logs give container_unavailable (environment)`,
+      `RUN_CLAIM_MISMATCH ${E}: not in infra_failure_ids, but its logs give network_unreachable (environment)`,
     ]);
     expect(mismatch({ ambiguous_failure_ids: [B, F] })).toEqual([
       `RUN_CLAIM_MISMATCH ${B}: in ambiguous_failure_ids, but its logs give no infra signature`,
@@ -214,9 +214,9 @@ describe("RUN_CLAIM_MISMATCH, each case", () => {
       `RUN_CLAIM_MISMATCH ${A}: in infra_failure_ids, but its logs give not classified (neither unresolved nor error)`,
     ]);
     expect(mismatch({ failure_reasons: { [E]: "out_of_memory", [F]: "no_tests_collected" } })).toEqual([
-      `RUN_CLAIM_MISMATCH ${E}: failure_reasons says out_of_memory, its logs give container_unavailable`,
+      `RUN_CLAIM_MISMATCH ${E}: failure_reasons says out_of_memory, its logs give network_unreachable`,
     ]);
-    expect(mismatch({ failure_reasons: { [E]: "container_unavailable" } })).toEqual([
+    expect(mismatch({ failure_reasons: { [E]: "network_unreachable" } })).toEqual([
       `RUN_CLAIM_MISMATCH ${F}: failure_reasons says nothing, its logs give no_tests_collected`,
     ]);
   });

@@ -76,7 +76,7 @@ describe("the final report's schema", () => {
   it("make_run_report's report at 7a21e05, and an older one without the failure lists or schema_version", () => {
     expect(finalReportOf(report)).toMatchObject({
       ok: true,
-      report: { schema_version: 2, failure_reasons: { "psf__requests-2317": "container_unavailable" } },
+      report: { schema_version: 2, failure_reasons: { "psf__requests-2317": "network_unreachable" } },
     });
     const {
       infra_failure_ids,

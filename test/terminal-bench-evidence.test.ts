@@ -531,7 +531,7 @@ describe("renamed trial folders: unverified, not differs; verify reads the run; 
     });
     expect(row((await run(["score", edited, "--quiet"])).stdout)).toContain("3 figures differs");
     const v = spawnCli(["verify", clean]);
-    expect([v.code, v.stdout.split("\n")[0]]).toEqual([0, `${clean}: terminal-bench run myrun, 2 trials`]);
+    expect([v.code, v.stdout.split("\n")[0]]).toEqual([0, `${clean}: Terminal-Bench run myrun, 2 trials`]);
   });
 
   it.runIf(existsSync(REAL_RUNS))(

@@ -133,6 +133,13 @@ export function* discover(
       hooks.onContainer?.({ dir, path, name: basename(dir), kind, folders: [], partial: true });
     };
     const named = groupOf === undefined || own !== null ? null : groupOf(basename(real), listing);
+    // A container's subfolder its kind does not name as a member (a model folder's notes/) is walked; one holding its files is said.
+    const memberNamed = container?.shape === "container" ? recogniserOf(container.kind).memberNamed : undefined;
+    const unnamed = memberNamed !== undefined && !memberNamed(basename(real));
+    if (unnamed && !walkedBefore && recogniserOf(container!.kind).markers.some((m) => listing.has(m))) {
+      walk.unrecognised++;
+      hooks.onUnrecognised?.(shown);
+    }
     if (groupOf !== undefined && own === null) {
       // A group of a container's members (a Terminal-Bench run's task folder): its members, as were the container the root.
       if (named === null) yield* walk.folder(real, shown, listing);
@@ -149,7 +156,8 @@ export function* discover(
         }
     } else if (
       container?.shape === "container" &&
-      (own === null || (own.kind === container.kind && own.shape === "leaf"))
+      (own === null || (own.kind === container.kind && own.shape === "leaf")) &&
+      !unnamed
     ) {
       const member = walk.member(real, shown, basename(real), container.kind, parent, parentPath(shown));
       if (member !== null) {
@@ -468,6 +476,38 @@ class Walk {
   }
 
   /**
+   * A container whose members are the subfolders `named` names (a SWE-bench model folder's instance
+   * folders): those, each as one member; the others are returned, to be walked as any folder is
+   * (nothing says they are members), and one holding a file the kind's recognition reads is said
+   * unrecognised first (a member renamed: counted, never passed over in silence).
+   */
+  private *namedMembers(
+    dir: string,
+    shown: string,
+    l: Listing,
+    kind: KindName,
+    named: (child: string) => boolean,
+  ): Generator<Found, Subfolders> {
+    const rest: Subfolder[] = [];
+    const markers = recogniserOf(kind).markers;
+    for (const s of this.subfolders(dir, shown, l)) {
+      if (named(s.name)) {
+        const m = this.member(s.sub, s.path, s.name, kind, dir, shown);
+        if (m !== null) yield m;
+        continue;
+      }
+      const sl = s.listed();
+      // (Given as a root too and walked already: said then.)
+      if (typeof sl !== "string" && markers.some((m) => sl.has(m)) && !this.walked(s.sub)) {
+        this.unrecognised++;
+        this.hooks.onUnrecognised?.(s.path);
+      }
+      rest.push(s);
+    }
+    return rest[Symbol.iterator]();
+  }
+
+  /**
    * A container whose members lie one folder down (a Terminal-Bench run: `<task>/<trial>/`): the
    * members of each subfolder that groups them; its other subfolders, and containers nested in a
    * group, are walked as any folder is (a run nested inside another). A subfolder that cannot be
@@ -582,9 +622,11 @@ class Walk {
       // that never started has only trial.log, or nothing); nothing else below it is walked. One
       // that cannot be listed is still yielded: it becomes a tool error (unscored, exit 3) rather
       // than silently leaving the container's count of members.
-      this.hooks.onContainer?.({ dir, path: shown, name: basename(dir), kind, folders: l.dirs, partial: false });
-      const groupOf = recogniserOf(kind).groupOf;
+      const { groupOf, memberNamed } = recogniserOf(kind);
+      const folders = memberNamed === undefined ? l.dirs : l.dirs.filter(memberNamed);
+      this.hooks.onContainer?.({ dir, path: shown, name: basename(dir), kind, folders, partial: false });
       if (groupOf !== undefined) return yield* this.grouped(dir, shown, l, kind, groupOf);
+      if (memberNamed !== undefined) return yield* this.namedMembers(dir, shown, l, kind, memberNamed);
       yield* this.members(dir, shown, l, kind, dir, shown);
       return null;
     }

@@ -37,6 +37,13 @@ export interface Recogniser {
   folder?(dir: string, l: Listing, list: Lister): FolderShape | null;
   /** Does the folder look like this kind's evidence without being any that assay reads (said, never passed over in silence)? */
   looksLike?(l: Listing): boolean;
+  /**
+   * Which subfolders of its containers are members, by name (absent: every one is; a SWE-bench model
+   * folder's are named like instance ids). One named otherwise is no member: it is walked as any
+   * folder is, and said unrecognised when it holds one of the kind's markers (a member renamed),
+   * never scored.
+   */
+  memberNamed?(name: string): boolean;
   /** Its leaves are members of its containers (a lone one, found on its own, belongs to none). */
   readonly members?: true;
   /**

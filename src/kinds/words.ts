@@ -22,6 +22,12 @@ export interface Words {
   claims: string | null;
   /** Where the harness's own figures come from, for the legend ("Harbor's result.json"); absent where it claims none. */
   claimFrom?: string;
+  /**
+   * What one entry's `claimed` is (assay verify): who says it ("job says"), what stands when it
+   * names no reward, and where it comes from and what holds it to the evidence. Absent: the kind's
+   * entries claim nothing.
+   */
+  claim?: { says: string; none: string; from: string };
   /** What the overview's column of `scheduled` counts, in a word ("trials", "records"). */
   column: string;
   /** What `scheduled` counts, one and several. */

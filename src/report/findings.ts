@@ -49,15 +49,17 @@ function harborLines(e: BundleEntry, lines: string[]): void {
     lines.push(
       `  exception ${e.exception.type}${e.exception.step === null ? "" : ` in step ${e.exception.step}`}${e.exception.message === "" ? "" : `: ${e.exception.message}`}`,
     );
-  if (e.claimed !== null)
+  // Whose claim it is differs by kind: a Harbor job's summary, a Terminal-Bench trial's or a SWE-bench instance's own file.
+  const claim = wordsOf(e.profile).claim;
+  if (e.claimed !== null && claim !== undefined)
     lines.push(
-      `  job says ${
+      `  ${claim.says} ${
         e.claimed.rewards === null
-          ? "no reward"
+          ? claim.none
           : Object.entries(e.claimed.rewards)
               .map(([k, v]) => `${k}=${v}`)
               .join(", ")
-      }${e.claimed.exception === null ? "" : `, ${e.claimed.exception}`}   (its job's result.json; assay score compares the two)`,
+      }${e.claimed.exception === null ? "" : `, ${e.claimed.exception}`}   (${claim.from})`,
     );
   for (const d of e.reward_details?.rewards ?? [])
     lines.push(
@@ -144,8 +146,9 @@ const ENTRY_LINES: Record<Sections, (e: BundleEntry, lines: string[]) => void> =
 /** A Harbor job's own line (`assay verify JOB`): its folder, its plan, and what is wrong with its own files. */
 /** A container judged with its trials (a Terminal-Bench run): what its rules found beyond each trial's own findings. */
 export function renderContainer(e: Experiment): string {
+  const w = wordsOf(e.profile);
   const lines = [
-    `${forTerminal(e.job ?? "")}: ${e.profile} run ${forTerminal(e.experiment ?? "")}, ${e.scheduled} trial${e.scheduled === 1 ? "" : "s"}`,
+    `${forTerminal(e.job ?? "")}: ${w.experiment} ${forTerminal(e.experiment ?? "")}, ${e.scheduled} ${e.scheduled === 1 ? w.scheduled : w.scheduledPlural}`,
   ];
   for (const i of e.invalid) lines.push(`  invalid  ${forTerminal(i.trial)}  ${i.codes.join(", ")}`);
   for (const m of e.missing)
@@ -153,7 +156,19 @@ export function renderContainer(e: Experiment): string {
   for (const w of e.warnings)
     lines.push(`  warning  ${w.code.padEnd(19)} ${forTerminal(w.file ?? "")}  ${terminalText(w.message)}`);
   for (const f of e.flags)
-    lines.push(`  flag     ${f.code.padEnd(19)} ${forTerminal(f.trial)}  ${terminalText(f.evidence ?? "")}`);
+    lines.push(
+      `  flag     ${f.code.padEnd(19)} ${forTerminal(f.trial)}  ${f.evidence === null ? "(its entry says why)" : terminalText(f.evidence)}`,
+    );
+  // The harness's own figures for the run (a SWE-bench final report's counts) beside assay's recount of them.
+  if (e.claimed !== null) {
+    const agree = e.claimed.compared.filter((c) => c.reason === null).length;
+    lines.push(
+      `  ${w.claims ?? "the harness says"} (${forTerminal(e.claimed.source)}): ${agree} of ${e.claimed.compared.length} figures as assay recounts them`,
+    );
+    for (const c of e.claimed.compared)
+      if (c.reason !== null)
+        lines.push(`  claim    ${c.metric} ${c.claimed}, assay ${c.assay ?? "n/a"}: ${terminalText(c.reason)}`);
+  }
   return lines.join("\n") + "\n\n";
 }
 

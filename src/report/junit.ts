@@ -398,7 +398,7 @@ export function* render(doc: ResultsView): Generator<string> {
     for (const p of u.paths)
       skip(
         relativeTo(p, roots),
-        "looks like evidence (a result.json, a reward file, a trial.log or an Inspect log) but is no bundle, Harbor trial or log assay reads: not scored",
+        "looks like evidence (a file a harness writes: a result.json, a reward file, a trial.log, an Inspect log, a SWE-bench instance's report.json…) but is nothing assay reads: not scored",
       );
     if (u.count > u.paths.length)
       skip(`(${u.count - u.paths.length} more)`, "not listed (run.unrecognised in --format json counts them)");

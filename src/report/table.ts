@@ -564,7 +564,7 @@ function runNotes(doc: ResultsView, notes: BundleNotes, lines: string[]): void {
     if (folders > 0 || logs + zips === 0)
       lines.push(
         "",
-        `${plural(u.count - logs - zips, "folder")} look${u.count - logs - zips === 1 ? "s" : ""} like evidence (a result.json, reward file or trial.log) but ${u.count - logs - zips === 1 ? "is" : "are"} no bundle, Harbor job or trial: not scored`,
+        `${plural(u.count - logs - zips, "folder")} look${u.count - logs - zips === 1 ? "s" : ""} like evidence (files a harness writes: a result.json, reward file, trial.log, a SWE-bench instance's report.json…) but ${u.count - logs - zips === 1 ? "is" : "are"} nothing assay reads: not scored`,
       );
     // Files shaped as Inspect logs but not named by a timestamp: Inspect would not list them either.
     if (logs > 0)

@@ -1,7 +1,7 @@
 import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { SEAL } from "../../core/folder.js";
-import type { BundleEntry, JobRecord } from "../../core/results.js";
+import type { BundleEntry, Experiment, JobRecord } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
 import { discover, displayRoot, parentPath } from "../../io/discover.js";
 import { Books } from "../../pipeline/books.js";
@@ -24,6 +24,12 @@ function sealLine(entry: BundleEntry, dir: string, key: HmacKey | undefined): st
   const matched = !entry.errors.some((f) => f.file === SEAL);
   return `checked with the key of fingerprint ${key.fingerprint}: ${matched ? "matches" : "does NOT match (see the findings on seal.json)"}`;
 }
+
+/** A container's experiment with something to say beyond its members' own lines (shown when only members were given). */
+const says = (e: Experiment): boolean =>
+  e.warnings.length + e.invalid.length + e.missing.length > 0 ||
+  e.claimed !== null ||
+  e.flags.some((f) => f.evidence !== null);
 
 /** score's default bundle timeout (pool.ts DEFAULT_BUNDLE_TIMEOUT_MS), not imported: verify never loads the pool. */
 export const VERIFY_TIMEOUT_S = 60;
@@ -86,11 +92,13 @@ export function verifyCommand(argv: string[], io: CliIo): number {
     const books = book.document();
     job = books.jobs.find((j) => j.path === shown);
     // A container of another kind (a Terminal-Bench run) is verified as `score` reads it, even with no trial found in it.
-    const container =
-      job === undefined &&
+    const documented = (path: string | undefined) =>
       Object.values(books.containers ?? {}).some((cs) =>
-        (cs as readonly { path: string }[]).some((c) => c.path === shown),
+        (cs as readonly { path: string }[]).some((c) => c.path === path),
       );
+    const container = job === undefined && documented(shown);
+    // Members of one (given without it: a SWE-bench instance folder) are named as its rules name them, and what they say of its files is shown.
+    const members = !container && found.length > 0 && found.every((f) => documented(f.member?.containerPath));
     if (found.length === 0 && job === undefined && !container)
       throw new UsageError(
         `${forTerminal(dir)} is not a bundle (no journal.jsonl), nor a trial, job or run that assay reads`,
@@ -100,14 +108,16 @@ export function verifyCommand(argv: string[], io: CliIo): number {
       const { path: _p, ...scored } = scoreDirectory(f.dir, f.path, undefined, f.kind, { dataset });
       return placed(f, scored);
     });
-    if (container) {
-      run = true;
-      // Its rules judge its trials together: each entry as bundles[] gives it, and the run's own findings.
+    if (container || members) {
+      run = container;
+      // Its rules judge its trials together: each entry as bundles[] gives it (under the experiment
+      // its rules name: a SWE-bench model folder's is `<run_id>/<model>`), and the run's own findings.
       const batch = runBatch(entries, [], DEFAULT_BATCH, [], books.containers);
-      entries = entries.map((e) => judgedEntry(e, batch.errorsOf(e)));
+      entries = entries.map((e) => ({ ...judgedEntry(e, batch.errorsOf(e)), experiment: batch.nameOf(e) }));
+      const names = new Set(entries.map((e) => e.experiment));
       runLines = batch
         .experiments()
-        .filter((e) => e.job === shown)
+        .filter((e) => (container && e.job === shown) || (e.experiment !== null && names.has(e.experiment) && says(e)))
         .map(renderContainer)
         .join("");
     }

@@ -25,5 +25,6 @@ export const harborWords: Words = {
   invalidMeans: "its rewards count 0 in job metrics, as not reported",
   byFolder: true,
   sections: "rewards",
+  claim: { says: "job says", none: "no reward", from: "its job's result.json; assay score compares the two" },
   lone: true,
 };

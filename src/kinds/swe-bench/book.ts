@@ -6,11 +6,10 @@ import { posix } from "node:path";
 import { finding, type Finding } from "../../core/codes.js";
 import type { Containers } from "../../core/results.js";
 import { byteCompare } from "../../core/text.js";
-import type { Found, FoundContainer } from "../../io/discover.js";
+import type { FoundContainer } from "../../io/discover.js";
 import type { ContainerBook } from "../kind.js";
 import { keptReportSchema } from "./entry.js";
 import { finalReportPlaces } from "./final-report.js";
-import { claimedOf } from "./instance-entry.js";
 import { findPredictions, readFinalReport, readRunMetadata } from "./run-files.js";
 
 export type RunDocument = NonNullable<Containers["swe-bench"]>[number];
@@ -21,11 +20,6 @@ export class ModelBook implements ContainerBook {
   found(c: FoundContainer): void {
     if (c.partial && this.byPath.has(c.path)) return;
     this.byPath.set(c.path, c.partial ? partialDocument(c) : readModelFolder(c));
-  }
-
-  /** An instance: report.json's own verdict is its entry's claim, kept where the entry is placed. */
-  attach(f: Found): void {
-    if (f.member !== undefined) f.member.place = (e) => ({ claimed: claimedOf(e.swe_bench?.report?.resolved ?? null) });
   }
 
   records(): RunDocument[] {
@@ -39,7 +33,7 @@ function runOf(c: FoundContainer): { run: string; run_id: string } {
   return { run, run_id: posix.basename(posix.dirname(c.dir)) };
 }
 
-/** Only an instance of it was given: its run files are not read (as a Terminal-Bench run's). */
+/** Only an instance of it was given: its run files are not read (as a Terminal-Bench run's), and that is said. */
 const partialDocument = (c: FoundContainer): RunDocument => ({
   path: c.path,
   model: c.name,
@@ -48,7 +42,14 @@ const partialDocument = (c: FoundContainer): RunDocument => ({
   report: null,
   predictions: null,
   dataset: null,
-  warnings: [],
+  warnings: [
+    finding(
+      "RUN_FILES_UNREAD",
+      null,
+      null,
+      `only instance folders of ${c.path} were given: its final report, predictions and run.json are not read, so the run's claims are unchecked (give ${c.path} to check them)`,
+    ),
+  ],
 });
 
 function readModelFolder(c: FoundContainer): RunDocument {

@@ -42,6 +42,8 @@ export const sweBenchDeclaration = {
       "§14 warning: no final report <model>.<run_id>.json found (killed before its end, or not archived): the run's claims are unknown",
     RUN_REPORT_UNREADABLE:
       "§14 warning: the final report is malformed or lacks total_instances and resolved_ids: no claims",
+    RUN_FILES_UNREAD:
+      "§14 warning: only instance folders of the model folder were given as roots: the final report, predictions and run.json are not read, so the run's claims are unchecked (give the model folder to check them)",
     PREDICTIONS_UNREADABLE:
       "§14 warning: a predictions file beside the final report or in the run folder that the harness could not load: not used",
     INFRA_SIGNATURE:

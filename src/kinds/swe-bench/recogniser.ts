@@ -28,4 +28,6 @@ export const sweBenchRecogniser: Recogniser = {
     if (below(dir)) return null;
     return l.dirs.some((d) => isInstanceFolder(dir, d, list)) ? "container" : null;
   },
+  // The harness names every folder it writes in a model folder after its instance: others (notes/, .cache/) are no instance.
+  memberNamed: (name) => INSTANCE_ID_RE.test(name),
 };

@@ -40,5 +40,10 @@ export const sweBenchWords: Words = {
   invalidMeans: "it counts unresolved in its run's figures",
   byFolder: true,
   sections: "rewards",
+  claim: {
+    says: "report.json says",
+    none: "nothing (no readable report.json)",
+    from: "the instance's own verdict; assay re-derives it from test_output.txt: REPORT_MISMATCH where they differ",
+  },
   lone: false,
 };

@@ -25,5 +25,10 @@ export const terminalBenchWords: Words = {
   invalidMeans: "it counts unresolved in its run's figures",
   byFolder: true,
   sections: "rewards",
+  claim: {
+    says: "trial says",
+    none: "no verdict",
+    from: "its results.json's is_resolved and failure_mode; assay re-derives the verdict from the tests",
+  },
   lone: false,
 };
