@@ -86,7 +86,7 @@ describe("parseFilter", () => {
   it("no option given: no filter", () => expect(parseFilter({})).toBeNull());
   it("an unknown kind is refused, naming the kinds", () => {
     expect(() => parseFilter({ kind: ["harbour"] })).toThrow(
-      /--kind takes one of bundle, harbor, inspect, terminal-bench \(got "harbour"\)/,
+      /--kind takes one of bundle, harbor, inspect, terminal-bench, swe-bench \(got "harbour"\)/,
     );
     expect(parseFilter({ kind: ["harbor"] })!.given.kind).toEqual(["harbor"]);
   });

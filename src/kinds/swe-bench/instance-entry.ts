@@ -181,7 +181,7 @@ function entryOf(
   return { ...entry, profile: SWE_PROFILE, identity: null };
 }
 
-/** What report.json claims of the instance (kept through placing: the book's `place`). */
+/** What report.json claims of the instance: its own verdict, kept as the entry's claim. */
 export const claimedOf = (resolved: boolean | null): BundleEntry["claimed"] => ({
   rewards: resolved === null ? null : { [REWARD_KEY]: resolved ? 1 : 0 },
   exception: null,
