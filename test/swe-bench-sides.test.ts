@@ -286,6 +286,28 @@ describe("the experiment", () => {
     expect(e.rewards!["resolved"]).toMatchObject({ covered: 3, trials: 5 });
   });
 
+  it("an id in submitted_ids alone, without a folder: INSTANCE_MISSING, state missing, out of the mean; the recount stays over D", async () => {
+    const X = "pallets__flask-9999";
+    const d = await score([
+      work((w) => {
+        const file = join(w, REPORT);
+        const r = JSON.parse(readFileSync(file, "utf8"));
+        r.submitted_ids.push(X);
+        r.submitted_instances = 6;
+        writeFileSync(file, JSON.stringify(r, null, 4));
+      }),
+    ]);
+    const e = exp(d);
+    expect(e.flags.filter((f) => f.code !== "INFRA_SIGNATURE").map((f) => `${f.code} ${f.trial}`)).toEqual([
+      `INSTANCE_MISSING ${X}`,
+    ]);
+    expect([e.states!["missing"], e.missing[0]]).toEqual([1, X]);
+    expect(e.rewards!["resolved"]).toMatchObject({ covered: 4, trials: 7 });
+    expect(e.claimed!.compared.filter((c) => c.reason !== null).map((c) => [c.metric, c.claimed, c.assay])).toEqual([
+      ["submitted_instances", 6, 5],
+    ]);
+  });
+
   it("wilson95 of the fixture run: 1 of 4 covered, and 1 of 5 under --errors zero", async () => {
     const [lo, hi] = exp(await score([work()])).rewards!["resolved"]!.wilson95!;
     expect([lo, hi].map((x) => x.toFixed(4))).toEqual(["0.0456", "0.6994"]);
