@@ -211,7 +211,7 @@ describe("RUN_CLAIM_MISMATCH, each case", () => {
       `RUN_CLAIM_MISMATCH ${B}: in ambiguous_failure_ids, but its logs give no infra signature`,
     ]);
     expect(mismatch({ infra_failure_ids: [A, E] })).toEqual([
-      `RUN_CLAIM_MISMATCH ${A}: in infra_failure_ids, but its logs give not classified (neither unresolved nor error)`,
+      `RUN_CLAIM_MISMATCH ${A}: in infra_failure_ids, but its logs give not classified (its evidence gives resolved, neither unresolved nor error)`,
     ]);
     expect(mismatch({ failure_reasons: { [E]: "out_of_memory", [F]: "no_tests_collected" } })).toEqual([
       `RUN_CLAIM_MISMATCH ${E}: failure_reasons says out_of_memory, its logs give network_unreachable`,
@@ -219,6 +219,25 @@ describe("RUN_CLAIM_MISMATCH, each case", () => {
     expect(mismatch({ failure_reasons: { [E]: "network_unreachable" } })).toEqual([
       `RUN_CLAIM_MISMATCH ${F}: failure_reasons says nothing, its logs give no_tests_collected`,
     ]);
+  });
+  it("classified by the re-derived verdict, as the recount is, not by the report's lists", () => {
+    const oom = { reason: "out_of_memory", tier: "environment" } as const;
+    // Listed resolved, re-derived unresolved with a signature: it is classified, so infra_failure_ids owes it.
+    expect(mismatch({ resolved_ids: [A, B], unresolved_ids: [F] }, withOutcome(B, { infra: oom }))).toEqual([
+      `RUN_CLAIM_MISMATCH ${B}: in resolved_ids, but its evidence gives unresolved; not in infra_failure_ids, but its logs give out_of_memory (environment); failure_reasons says nothing, its logs give out_of_memory`,
+    ]);
+    // Listed unresolved and infra, re-derived resolved: not classified, so its place in infra_failure_ids is wrong.
+    const r = {
+      resolved_ids: [],
+      unresolved_ids: [A, B, F],
+      infra_failure_ids: [A, E],
+      failure_reasons: { ...report.failure_reasons, [A]: "out_of_memory" },
+    };
+    expect(mismatch(r, withOutcome(A, { infra: oom }))).toEqual([
+      `RUN_CLAIM_MISMATCH ${A}: in unresolved_ids, but its evidence gives resolved; in infra_failure_ids, but its logs give not classified (its evidence gives resolved, neither unresolved nor error); failure_reasons says out_of_memory, its logs give no reason`,
+    ]);
+    // Lists that agree with the re-derivation: nothing about the failure lists.
+    expect(mismatch({}, withOutcome(A, { infra: oom }))).toEqual([]);
   });
   it("an older report without the failure fields is not asked about them", () => {
     expect(
@@ -241,6 +260,21 @@ describe("INSTANCE_MISSING and INSTANCE_UNLISTED", () => {
       `INSTANCE_MISSING ${X}: listed in error_ids, submitted_ids, not as an empty patch, but the run has no folder for it`,
     ]);
     expect(runInstances({ ...report, ...r }, predictions, outcomes).find((i) => i.id === X)?.state).toBe("missing");
+  });
+  it("in submitted_ids alone (no partition list), not empty, no folder: missing too", () => {
+    const r = { submitted_instances: 6, submitted_ids: [...report.submitted_ids!, X] };
+    expect(brief(claims(r))).toEqual([
+      `INSTANCE_MISSING ${X}: listed in submitted_ids, not as an empty patch, but the run has no folder for it`,
+    ]);
+    expect(runInstances({ ...report, ...r }, predictions, outcomes).find((i) => i.id === X)?.state).toBe("missing");
+    // The other side: its empty prediction makes it empty-patch; with a folder it is no instance missing.
+    const empty: PredictionsSummary = {
+      ...predictions,
+      records: new Map([...predictions.records, [X, { empty: true, digest: "" }]]),
+    };
+    expect(claims(r, outcomes, empty).map((f) => f.code)).not.toContain("INSTANCE_MISSING");
+    expect(runInstances({ ...report, ...r }, empty, outcomes).find((i) => i.id === X)?.state).toBe("empty-patch");
+    expect(claims(r, [...outcomes, { ...outcome(B), id: X }]).map((f) => f.code)).toEqual(["INSTANCE_UNLISTED"]);
   });
   it("listed as an empty patch, or not submitted, without a folder: not missing", () => {
     const r = {

@@ -133,6 +133,14 @@ describe("recount", () => {
     ).compared;
     expect(row(d, "infra_failure_instances")?.assay).toBe(2);
   });
+  it("over D: an id in submitted_ids alone (missing) enters submitted only, as the report's own list", () => {
+    const X = "pallets__flask-9999";
+    const r = { ...report, submitted_ids: [...report.submitted_ids!, X] };
+    const c = recount(REPORT_NAME, r, null, outcomes).compared;
+    expect(["total_instances", "submitted_instances", "error_instances"].map((m) => row(c, m)?.assay)).toEqual([
+      6, 6, 1,
+    ]);
+  });
   it("over D: an unlisted folder is not recounted", () => {
     const extra = { ...outcomes.find((o) => o.id === A)!, id: "pallets__flask-1" };
     const c = recount(REPORT_NAME, report, predictions, [...outcomes, extra]).compared;
@@ -169,6 +177,16 @@ describe("the experiment's figure", () => {
     expect(f.excluded).toEqual([{ trial: E, reason: "error" }]);
     expect(f.missing).toEqual([{ count: 1, reason: NOT_SUBMITTED_REASON }]);
     expect(f.resolved_over_total).toEqual({ resolved: 1, total: 6, value: 1 / 6 });
+  });
+  it("an id in submitted_ids alone, without a folder: missing, out of the mean by default, 0 under --errors zero", () => {
+    const X = "pallets__flask-9999";
+    const r = { ...report, submitted_ids: [...report.submitted_ids!, X] };
+    const f = figures(outcomes, DEFAULT, r);
+    expect([f.states.missing, f.trials, f.covered, f.missing[0]]).toEqual([1, 7, 4, X]);
+    expect(f.resolved_over_total).toEqual({ resolved: 1, total: 6, value: 1 / 6 });
+    const z = figures(outcomes, { errors: "zero", invalid: "count" }, r);
+    expect(z.counted.find((c) => c.trial === X)).toEqual({ trial: X, value: 0, invalid: false });
+    expect(figures().states.missing).toBe(0);
   });
   it("--errors zero: every submitted instance covered, the error-like at 0, none excluded", () => {
     const f = figures(outcomes, { errors: "zero", invalid: "count" });

@@ -2,7 +2,7 @@
 // (reporting.py at 7a21e05) fills the list — resolved/unresolved from report.json's `resolved`,
 // error when it could not be read or is absent, completed when the file exists, empty_patch for an
 // empty prediction (never run, so no folder), and the failure lists from infra_failure.py over the
-// unresolved and error instances only. Ids without a folder are INSTANCE_MISSING's, not checked here.
+// unresolved and error instances only (assay's re-derived ones, as the recount's). Ids without a folder are INSTANCE_MISSING's, not checked here.
 
 import { idsOf, type FinalReport, type ListName } from "./final-report.js";
 import type { PredictionsSummary } from "./predictions.js";
@@ -56,7 +56,8 @@ function verdictMismatches(o: InstanceOutcome, listed: ReadonlySet<ListName>, re
 
 /**
  * The failure lists and failure_reasons (reports with infra_failure_ids, schema_version 2 from
- * #586) against the folder's classification: only unresolved and error instances are classified.
+ * #586) against the folder's classification: only instances the evidence makes unresolved or error
+ * are classified, as the recount's infra_failure_instances counts them.
  */
 function infraMismatches(o: InstanceOutcome, listed: ReadonlySet<ListName>, report: FinalReport): string[] {
   if (
@@ -65,7 +66,9 @@ function infraMismatches(o: InstanceOutcome, listed: ReadonlySet<ListName>, repo
     report.failure_reasons === undefined
   )
     return [];
-  const classified = listed.has("unresolved") || listed.has("error");
+  // Classified as the recount classifies (recount.ts): assay's own unresolved and error instances
+  // (a readable report.json not resolved, or none readable), not the report's lists, which may be wrong.
+  const classified = !o.reportReadable || !o.resolved;
   const infra = classified ? o.infra : null;
   const why: string[] = [];
   const expect = (list: "infra_failure" | "ambiguous_failure", should: boolean) => {
@@ -74,7 +77,7 @@ function infraMismatches(o: InstanceOutcome, listed: ReadonlySet<ListName>, repo
       ? `${infra.reason} (${infra.tier})`
       : classified
         ? "no infra signature"
-        : "not classified (neither unresolved nor error)";
+        : `not classified (its evidence gives ${verdictOf(o)}, neither unresolved nor error)`;
     why.push(`${should ? "not " : ""}in ${list}_ids, but its logs give ${was}`);
   };
   expect("infra_failure", infra?.tier === "environment");

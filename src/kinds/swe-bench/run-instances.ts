@@ -1,7 +1,7 @@
 // The instances of one run (§14): what each instance folder gave (InstanceOutcome, filled by the
 // caller from assessInstance), and every instance of the run once — D (the ids of the final
-// report's five partition lists and completed_ids) and its folders — with the state of those
-// without a folder: empty-patch, missing or not-submitted.
+// report's five partition lists and completed_ids), submitted_ids and its folders — with the state
+// of those without a folder: empty-patch, missing or not-submitted.
 
 import type { FinalReport } from "./final-report.js";
 import { idsOf, PARTITION_LISTS } from "./final-report.js";
@@ -91,8 +91,8 @@ export function listedIds(report: FinalReport): Set<string> {
 
 /**
  * Every instance of the run once, in byte order of id. Without a folder: in incomplete_ids →
- * not-submitted; in empty_patch_ids, or an empty prediction → empty-patch; any other listed id →
- * missing (submitted, not empty: §14's INSTANCE_MISSING). Without a report, the model's empty
+ * not-submitted; in empty_patch_ids, or an empty prediction → empty-patch; any other id of D or of
+ * submitted_ids → missing (submitted, not empty: §14's INSTANCE_MISSING). Without a report, the model's empty
  * predictions are its empty-patch instances (the harness runs none of them).
  */
 export function runInstances(
@@ -104,6 +104,8 @@ export function runInstances(
   const out: RunInstance[] = outcomes.map((o) => ({ id: o.id, state: o.state, outcome: o }));
   const noFolder = new Set<string>();
   if (report) for (const id of listedIds(report)) if (!folders.has(id)) noFolder.add(id);
+  // Submitted but in no partition list (a cut or hand-edited report): still an instance the run owes.
+  if (report) for (const id of idsOf(report, "submitted")) if (!folders.has(id)) noFolder.add(id);
   if (!report && predictions)
     for (const [id, p] of predictions.records) if (p.empty && !folders.has(id)) noFolder.add(id);
   const incomplete = new Set(report ? idsOf(report, "incomplete") : []);
