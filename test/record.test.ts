@@ -1,0 +1,162 @@
+// The compact batch record (core/batch/record.ts): it keeps a bundle's text in less memory (a path
+// cut where its folder is shared, a trial named by where it lies in the path, a hex seed as bytes,
+// times as offsets), and gives every field back as the entry had it, whatever the entry's shape.
+
+import { describe, expect, it } from "vitest";
+import type { BatchRecord } from "../src/core/batch/record.js";
+import { cutPath, own, segment, trialAt } from "../src/core/batch/record-text.js";
+import { blankEntry, type BundleEntry } from "../src/core/results.js";
+import type { EntryIdentity } from "../src/core/identity.js";
+import { recordMaker } from "../src/kinds/batch.js";
+
+const who = (started: string | null, finished: string | null, clock: "utc" | "local" | null): EntryIdentity => ({
+  agent: null,
+  model: "m-1",
+  benchmark: null,
+  harness: { name: "h", version: "1" },
+  tasks: null,
+  started_at: started,
+  finished_at: finished,
+  clock,
+});
+
+const entry = (path: string, o: Partial<BundleEntry>): BundleEntry => ({
+  path,
+  ...blankEntry({ validity: "valid", errors: [], profile: "native-game", experiment: "exp", attempt: 1, ...o }),
+});
+
+const FIELDS = [
+  "path",
+  "profile",
+  "experiment",
+  "trial",
+  "attempt",
+  "seed",
+  "validity",
+  "status",
+  "task",
+  "ending",
+  "final_score",
+  "scenario",
+  "victory",
+  "pass",
+  "state",
+  "identity",
+] as const;
+const read = (r: BatchRecord | BundleEntry) => ({
+  ...Object.fromEntries(FIELDS.map((k) => [k, r[k]])),
+  errors: [...new Set(r.errors.map((f) => f.code))],
+  dimensions: r.dimensions && Object.fromEntries(Object.entries(r.dimensions).map(([k, v]) => [k, v.pass])),
+});
+
+// Each shape on both sides of each way of keeping it.
+const ENTRIES: BundleEntry[] = [
+  // trial named by its folder (exp/trial/attempt); lowercase hex seed; times seconds apart
+  entry("/runs/exp/t0001/a1", {
+    trial: "t0001",
+    seed: "3984ef98481a2edaacabf00055434d66",
+    task: "task-1",
+    status: "completed",
+    ending: true,
+    final_score: true,
+    victory: false,
+    identity: who("2026-08-29T10:40:00.000Z", "2026-08-29T10:40:20.000Z", "utc"),
+  }),
+  // the trial is the path's last name (a Harbor trial folder); times six years apart (beyond a small integer)
+  entry("/jobs/job-1/hello-world__AbCdEfG", {
+    profile: "harbor",
+    experiment: null,
+    attempt: null,
+    trial: "hello-world__AbCdEfG",
+    identity: who("2020-01-01T00:00:00.000Z", "2026-12-31T23:59:59.999Z", "utc"),
+  }),
+  // a trial the path does not name; seeds that are not lowercase hex of an even length
+  entry("/runs/exp/t0002/a1", { trial: "other", seed: "ABCDEF0123456789" }),
+  entry("/runs/exp/t0003/a1", { trial: "t0003", seed: "abc" }),
+  entry("/runs/exp/t0004/a1", { trial: "t0004", seed: "not a seed" }),
+  entry("/runs/exp/t0005/a1", { trial: "t0005", seed: "ab".repeat(256) }), // longer than a length byte says
+  entry("/runs/exp/t0006/a1", { trial: "t0006", seed: "ab".repeat(255), attempt: 2 }),
+  entry("/runs/exp/t0007/a1", { trial: null, seed: "", attempt: null }),
+  entry("/runs/exp/t0008/a1", { trial: "", seed: null }),
+  // paths with fewer folders, a long rest, names beyond ASCII (a lone surrogate, as a merged document may hold)
+  entry("bundle", { trial: "bundle" }),
+  entry("/bundle", { trial: "bundle" }),
+  entry("a/b", { trial: "a" }),
+  entry("/runs/exp/a-trial-named-at-length/attempt-0001", { trial: "a-trial-named-at-length" }),
+  entry("/runs/ex\u00e9/tr\u{1f600}ial-\ud800-long-enough/a1", { trial: "tr\u{1f600}ial-\ud800-long-enough" }),
+  // local times, a start without a finish, a clock without times, no identity
+  entry("/runs/exp/t0009/a1", {
+    trial: "t0009",
+    identity: who("2026-08-29T10:40:00.250", null, "local"),
+  }),
+  entry("/runs/exp/t0010/a1", { trial: "t0010", identity: who(null, null, "utc") }),
+  entry("/runs/exp/t0011/a1", { trial: "t0011", identity: who(null, null, null) }),
+  // errors (a code twice is once), dimensions, a world scenario
+  entry("/runs/w/t1/a1", {
+    profile: "world",
+    experiment: "w",
+    trial: "t1",
+    validity: "invalid",
+    errors: [
+      { code: "SEED_MISMATCH", file: null, line: null, message: "a" },
+      { code: "PROFILE_MIXED", file: null, line: null, message: "b" },
+      { code: "SEED_MISMATCH", file: null, line: null, message: "c" },
+    ],
+    scenario: "s-1",
+    pass: true,
+    state: null,
+    dimensions: {
+      world_integrity: { pass: true, hard: true, detail: "" },
+      preservation: { pass: false, hard: false, detail: "" },
+    },
+  }),
+];
+
+describe("a compact record gives back what its entry says", () => {
+  it("every field the batch rules read, for entries of every shape", () => {
+    const maker = recordMaker();
+    const records = ENTRIES.map((e) => maker.record(e));
+    expect(records.map(read)).toEqual(ENTRIES.map(read));
+  });
+
+  it("records of one maker share what repeats: the path's folder, the experiment, the error codes", () => {
+    const maker = recordMaker();
+    const [a, b] = [ENTRIES[0]!, { ...ENTRIES[0]!, path: "/runs/exp/t0002/a1", trial: "t0002" }].map((e) =>
+      maker.record(e),
+    );
+    expect([a!.path, b!.path]).toEqual(["/runs/exp/t0001/a1", "/runs/exp/t0002/a1"]);
+    expect([b!.trial, b!.identity]).toEqual(["t0002", ENTRIES[0]!.identity]);
+    const [x, y] = [ENTRIES.at(-1)!, ENTRIES.at(-1)!].map((e) => maker.record(e));
+    expect(x!.errors).toBe(y!.errors);
+    expect(x!.dimensions).toBe(y!.dimensions);
+  });
+});
+
+describe("how a record keeps its text", () => {
+  it("a path is its folder two levels up and the rest; no folder when it has fewer", () => {
+    expect(cutPath("/runs/exp/t1/a1")).toEqual(["/runs/exp/", "t1/a1"]);
+    expect(cutPath("/t1/a1")).toEqual(["/", "t1/a1"]);
+    expect(cutPath("t1/a1")).toEqual(["", "t1/a1"]);
+    expect(cutPath("/a1")).toEqual(["", "/a1"]);
+    expect(cutPath("a1")).toEqual(["", "a1"]);
+  });
+
+  it("a trial is named by the path's segment it equals (the folder before the last first), else kept", () => {
+    expect(trialAt("t1", "/runs/t1/a1")).toBe(2);
+    expect(trialAt("a1", "/runs/t1/a1")).toBe(1);
+    expect(trialAt("t2", "/runs/t1/a1")).toBe("t2");
+    expect(trialAt("", "/runs//a1")).toBe("");
+    expect(trialAt(null, "/runs/t1/a1")).toBe(null);
+    expect([segment("/runs/t1/a1", 2), segment("/runs/t1/a1", 1), segment("a1", 2), segment("a1", 1)]).toEqual([
+      "t1",
+      "a1",
+      "",
+      "a1",
+    ]);
+  });
+
+  it("a copy of a string is the same text, a lone surrogate too", () => {
+    for (const s of ["short", "long enough to be a slice", "x\ud800y-and-long-enough", "\u{1f600}".repeat(9)])
+      expect(own(s)).toBe(s);
+  });
+});
