@@ -206,6 +206,16 @@ describe("the evidence root (§15.3)", () => {
     expect(twice.root).not.toBe(sortedRoot);
   });
 
+  it("gives §15.9's example root: that Harbor job's trial and its job folder's own files", () => {
+    // `assay score …/Imdhiraj007--Assignment/jobs/test-oracle`: the trial's entry digest, and the §7
+    // digest of the job folder's config.json, job.log and result.json (computed apart, in Python).
+    const trial = "a3e2c1b59cdbacd78e754c6da4cd5a5c691b2a47884471035fd9f1c3cf59ec4e";
+    const job = "b8753a7de463688188ddfab3fb5b003a451973e764889c118db0b3ff619beb39";
+    const root = "5f0947772a59cc618fb06a0a8b7a0efb6a182727cc44314694d14853bb7c1e5e";
+    expect(evidenceRoot([job, trial])).toEqual({ root, leaves: 2 });
+    expect(nodeHash(leafHash(hex(trial)), leafHash(hex(job))).toString("hex")).toBe(root);
+  });
+
   it("is SHA-256 of nothing for no leaves, and refuses what is no §7 digest", () => {
     expect(evidenceRoot([])).toEqual({ root: CT_ROOTS[0], leaves: 0 });
     expect(() => evidenceRoot([(digests[0] as string).toUpperCase()])).toThrow(/not a §7 digest/);
