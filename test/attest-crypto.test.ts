@@ -353,6 +353,13 @@ describe("envelopes", () => {
     expect(() => verifyAny(twice, [p1], 0)).toThrow(RangeError);
   });
 
+  it("sign and verify with ed25519 keys only (node:crypto would sign with an RSA key too)", () => {
+    const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 });
+    expect(() => sign(payload, rsa.privateKey)).toThrow(/an ed25519 key, not rsa/);
+    expect(() => verifyAny(decoded(line), [p1, rsa.publicKey])).toThrow(/an ed25519 key, not rsa/);
+    expect(sign(payload, k1)).toHaveLength(64);
+  });
+
   it("ignore keyids: a wrong or absent keyid still verifies, a right keyid on a bad signature does not", () => {
     const env = decoded(line);
     const sig = env.signatures[0]?.sig as Buffer;

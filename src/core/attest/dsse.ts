@@ -20,8 +20,14 @@ export function pae(type: string, body: Uint8Array): Buffer {
   ]);
 }
 
+/** With a null algorithm node:crypto signs with any key type (RSA with its default digest): ed25519 only here. */
+function ed25519(key: KeyObject): KeyObject {
+  if (key.asymmetricKeyType !== "ed25519") throw new TypeError(`an ed25519 key, not ${key.asymmetricKeyType}`);
+  return key;
+}
+
 /** Pure ed25519 (RFC 8032) over the PAE bytes: `node:crypto` takes no digest for it. */
-export const sign = (message: Uint8Array, privateKey: KeyObject): Buffer => edSign(null, message, privateKey);
+export const sign = (message: Uint8Array, privateKey: KeyObject): Buffer => edSign(null, message, ed25519(privateKey));
 
 export interface Signature {
   /** An unauthenticated hint (DSSE): "" when absent. */
@@ -123,7 +129,7 @@ export function verifyAny(
   const seen = new Set<string>();
   const verified: number[] = [];
   publicKeys.forEach((key, i) => {
-    const id = keyidOf(key);
+    const id = keyidOf(ed25519(key));
     if (seen.has(id)) return;
     seen.add(id);
     if (env.signatures.some((s) => s.sig.length === 64 && edVerify(null, message, key, s.sig))) verified.push(i);
