@@ -1,12 +1,12 @@
 // §15.3 evidence root: the RFC 6962 §2.1 Merkle Tree Hash (RFC 9162 §2.1.1), its audit paths and their
 // check (RFC 9162 §2.1.3.2). merkleRoot and auditPath take the leaves in the order given (so the CT
 // reference vectors apply as published); evidenceRoot is §15.3's rule, which sorts: the digests by
-// byte value, duplicates kept. Iterative throughout: no recursion, and no copy of the leaves.
+// byte value, duplicates kept. No recursion; merkleRoot holds O(log n) hashes whatever n.
 
 import { hash } from "node:crypto";
 
 // One buffer for the bytes hashed (0x00 ‖ d or 0x01 ‖ l ‖ r) and one-shot crypto.hash: 2.5 times
-// faster than a Hash object per node with a Buffer.concat (1,000,000 leaves: 4 s instead of 10 s).
+// faster than a Hash object per node (1,000,000 leaves: 4 s instead of 10 s on a busy 2-core machine).
 const scratch = Buffer.alloc(65);
 const sha256 = (b: Uint8Array): Buffer => hash("sha256", b, "buffer");
 
