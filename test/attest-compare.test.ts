@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { passes, type AttestCode, type AttestFailure } from "../src/core/attest/codes.js";
 import { BOUND_TOLERANCE, compareStatements, jsonEqual, type CompareOptions } from "../src/core/attest/compare.js";
 import { evaluateCriteria, parseCriteria, type Criteria } from "../src/core/attest/criteria.js";
+import { readStatement } from "../src/core/attest/statement-schema.js";
 import type { ExperimentProjection, Statement } from "../src/core/attest/statement.js";
 import type { Results } from "../src/core/results.js";
 import { copy, demoDocument, project, scoreDocument } from "./helpers/attest.js";
@@ -260,6 +261,57 @@ describe("each code from an edit of what it guards", () => {
     ]);
     const stray = { ...copy(bare), predicate: { ...copy(bare).predicate, claims: [] } };
     expect(codes(compareStatements(stray, bare, { recount: false }))).toEqual([["CRITERIA_MISMATCH", "claims"]]);
+  });
+});
+
+describe("STATEMENT_MALFORMED: a payload read as a statement first", () => {
+  const read = (edit: (s: any) => void) => {
+    const s = JSON.parse(JSON.stringify(base)) as any;
+    edit(s);
+    return readStatement(s);
+  };
+  const malformed = (edit: (s: any) => void): [string, string][] => {
+    const r = read(edit);
+    if (!("failures" in r)) throw new Error("read as a statement");
+    return r.failures.map((f) => [f.code, f.where]);
+  };
+
+  it("reads a statement as written, unknown fields ignored", () => {
+    expect(read(() => {})).toEqual({ statement: base });
+    const r = read((s) => {
+      s.predicate.evaluator = { id: "x" };
+      s.predicate.experiments[0].extra = 1;
+    });
+    expect("statement" in r).toBe(true);
+  });
+
+  it("refuses another type, predicate or assurance level", () => {
+    expect(malformed((s) => (s._type = "https://in-toto.io/Statement/v0.1"))).toEqual([
+      ["STATEMENT_MALFORMED", "_type"],
+    ]);
+    expect(malformed((s) => (s.predicateType = "https://in-toto.io/attestation/eval-result/v0.1"))).toEqual([
+      ["STATEMENT_MALFORMED", "predicateType"],
+    ]);
+    expect(malformed((s) => (s.predicate.assuranceLevel = "self_attested"))).toEqual([
+      ["STATEMENT_MALFORMED", "predicate.assuranceLevel"],
+    ]);
+  });
+
+  it("refuses a required field missing or of another type, naming where", () => {
+    expect(malformed((s) => delete s.predicate.options)).toEqual([["STATEMENT_MALFORMED", "predicate.options"]]);
+    expect(malformed((s) => (s.predicate.experiments[0].counts.valid = -1))).toEqual([
+      ["STATEMENT_MALFORMED", "predicate.experiments[0].counts.valid"],
+    ]);
+    expect(malformed((s) => (s.predicate.experiments[0].metrics[0].value = "1"))).toEqual([
+      ["STATEMENT_MALFORMED", "predicate.experiments[0].metrics[0].value"],
+    ]);
+    expect(malformed((s) => (s.predicate.criteria.rules[0].comparator = "=="))).toEqual([
+      ["STATEMENT_MALFORMED", "predicate.criteria.rules[0].comparator"],
+    ]);
+    expect(malformed((s) => (s.predicate.claims[0].threshold = 0.5))).toEqual([
+      ["STATEMENT_MALFORMED", "predicate.claims[0].threshold"],
+    ]);
+    expect("failures" in readStatement(null)).toBe(true);
   });
 });
 

@@ -40,7 +40,7 @@ export class CriteriaError extends Error {
 
 const BLANK = /[ \t]/;
 /** JSON's number grammar: what JSON.parse and Python's float both read, to the nearest binary64. */
-const DECIMAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+export const DECIMAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 /** A JSON string literal at the start of the text (escapes included). */
 const JSON_STRING = /^"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/;
 
