@@ -166,11 +166,24 @@ function containersOf(run: Results["run"]): Container[] {
   return out;
 }
 /**
- * The container an experiment names by `job` (§15.3): a Harbor job's or Terminal-Bench run's
- * folder, or a SWE-bench experiment's run folder with its model (its container is the model folder).
+ * The containers an experiment names by `job` (§15.3): a Harbor job's or Terminal-Bench run's
+ * folder, or a SWE-bench experiment's run folder with its model (its container is the model
+ * folder). Indexed once: a large archive has thousands of jobs and as many experiments.
  */
-const belongsTo = (c: Container, e: Experiment): boolean =>
-  e.job !== null && (c.path === e.job || (c.run === e.job && c.model !== null && c.model === e.swe_bench?.model));
+function containerIndex(containers: readonly Container[]): (e: Experiment) => string[] {
+  const index = new Map<string, string[]>();
+  const put = (k: string, d: string) => (index.get(k) ?? index.set(k, []).get(k)!).push(d);
+  for (const c of containers) {
+    put(JSON.stringify([c.path]), c.digest);
+    if (c.run !== null && c.model !== null && c.run !== c.path) put(JSON.stringify([c.run, c.model]), c.digest);
+  }
+  return (e) => {
+    if (e.job === null) return [];
+    const own = index.get(JSON.stringify([e.job])) ?? [];
+    const model = e.swe_bench?.model;
+    return model === undefined ? own : [...own, ...(index.get(JSON.stringify([e.job, model])) ?? [])];
+  };
+}
 
 const keyOf = (experiment: string | null, profile: string | null): string => JSON.stringify([experiment, profile]);
 
@@ -212,10 +225,11 @@ export function projectResults(doc: ProjectionSource, o: ProjectionOptions): Sta
   const containers = containersOf(doc.run);
   for (const c of containers) all.push(c.digest);
   const root = o.merkle(all);
+  const containersOfExperiment = containerIndex(containers);
 
   const experiments = doc.experiments.map((e): ExperimentProjection => {
     const t = byKey.get(keyOf(e.experiment, e.profile))!;
-    const leaves = [...t.leaves, ...containers.filter((c) => belongsTo(c, e)).map((c) => c.digest)];
+    const leaves = [...t.leaves, ...containersOfExperiment(e)];
     const flags = new Map<string, number>();
     for (const f of e.flags) add(flags, f.code);
     return {
