@@ -7,6 +7,9 @@ import { MAX_PASS_AT_K, wilson95 } from "./batch/stats.js";
 import type { Experiment } from "./results.js";
 import { intervalFields, UnitSet } from "./stats/interval.js";
 
+/** §13.6: the Inspect metrics that are proportions (a mean or accuracy): they carry an interval and pass^k. */
+export const PROPORTION_METRIC = /\/(accuracy|mean)$/;
+
 type LogMetric = NonNullable<BatchRecord["inspect"]>["metrics"][string];
 type LogPlan = NonNullable<BatchRecord["inspect"]>["plan"];
 
@@ -32,7 +35,7 @@ export function chainMetric(
     ...(m.grader_failed === undefined ? {} : { grader_failed: m.grader_failed }),
     ...(m.refusals === undefined ? {} : { refusals: m.refusals }),
   };
-  const proportion = /\/(accuracy|mean)$/.test(key);
+  const proportion = PROPORTION_METRIC.test(key);
   if (typeof reading === "object")
     return {
       ...base,
