@@ -277,3 +277,30 @@ export const CACHE_HELP = `assay cache stats|prune|export [--cache FILE]
 `;
 
 export const SCHEMA_HELP = "assay schema [--out FILE]\n  Print the JSON Schema of the results document.\n";
+
+export const ATTEST_HELP = `assay attest RESULTS --key KEY [--key KEY…] [--criteria FILE] [--hmac-key-file F] [--unsigned]
+             [--out FILE]
+assay attest keygen --out NAME
+assay attest verify STATEMENT --key PUB [--key PUB…] [--threshold N] [--results DOC] [--criteria FILE]
+             [ROOT… [--schedule FILE…] [--hmac-key-file F]] [--format json]
+  attest: an in-toto Statement (v1) about a results document and the evidence under it, signed
+  with ed25519 in a DSSE envelope (contract §15): the document by its SHA-256, the evidence by a
+  Merkle root over every entry's and container's digest, and what assay verified: each
+  experiment's figures with their intervals, units and coverage, the archive's own claims with
+  assay's verdict on each, the counts of invalid and unscored, under the options that change
+  results; assuranceLevel "reproduced". RESULTS is read as merge reads a shard (a keyed one needs
+  its key); a shard or an incomplete run is refused. Written to RESULTS.intoto.jsonl (an in-toto
+  bundle) unless --out; each --key (PKCS#8 PEM) adds a signature.
+  --criteria FILE          pre-registered rules, one a line: EXPERIMENT METRIC COMPARATOR THRESHOLD
+                           (METRIC.lo / METRIC.hi: its 95% interval's bounds; >= > <= <); each
+                           rule's outcome is recorded, with the file's digest to publish first
+  --unsigned               the Statement alone, to sign elsewhere (cosign, GitHub, a KMS)
+  keygen: NAME.key (private, mode 0600) and NAME.pub (SPKI PEM), never replacing a file; prints
+  the keyid (SHA-256 of the public key's DER).
+  verify: the signature (--threshold N of the keys given must verify); with --results, the
+  document is the one attested and gives the same statement; with ROOT…, the evidence is scored
+  again under the statement's options and must give the same evidence root and figures (every
+  entry missing or extra named, with --results). One line per failure: CODE where: detail.
+  What an attestation proves, and what it never does: docs/attest.md.
+  Exit 0 verified; 1 a check failed; 2 usage or unusable input; 3 a tool error while recounting.
+`;

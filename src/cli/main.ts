@@ -54,6 +54,11 @@ const COMMANDS: Record<string, Command> = {
     summary: "seal assay bundles with an HMAC key",
     help: "SEAL_HELP",
   },
+  attest: {
+    load: async () => (await import("./commands/attest.js")).attestCommand,
+    summary: "sign what assay verified (in-toto, DSSE, ed25519); attest verify checks and recounts it",
+    help: "ATTEST_HELP",
+  },
   analyze: {
     load: async () => (await import("./commands/analyze.js")).analyzeCommand,
     summary: "score, then ask a model whether each trial is legitimate (advisory)",

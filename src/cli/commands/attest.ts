@@ -1,0 +1,171 @@
+// `assay attest` (contract §15): an in-toto Statement about a results document and the evidence
+// under it, in a DSSE envelope signed with ed25519; `attest keygen` makes a key pair; `attest verify`
+// (attest-verify.ts) checks one. The statement is built from the document alone (§15.3: it carries
+// every digest it needs), read as merge reads a shard (its §8 refusals; a keyed one needs its key).
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { basename } from "node:path";
+import { evaluateCriteria, parseCriteria } from "../../core/attest/criteria.js";
+import { IN_TOTO_PAYLOAD_TYPE, signEnvelope } from "../../core/attest/dsse.js";
+import { generateKeys, keyidOf, privateKeyFrom } from "../../core/attest/keys.js";
+import { evidenceRoot } from "../../core/attest/merkle.js";
+import { projectResults, type ProjectionSource, type Statement } from "../../core/attest/statement.js";
+import type { BundleEntry, Experiment } from "../../core/results.js";
+import { forTerminal } from "../../core/text.js";
+import { packageDirHash } from "../../io/dirhash.js";
+import { checkOutput, writeOutput } from "../../io/output.js";
+import { checkKeyOf, checkMacOf, readShard } from "../../io/shard-reader.js";
+import { parseOptions } from "../args.js";
+import { EXIT, UsageError } from "../exit.js";
+import type { CliIo } from "../io.js";
+import { readKeyFile } from "./seal.js";
+
+export async function attestCommand(argv: string[], io: CliIo): Promise<number> {
+  if (argv[0] === "keygen") return keygen(argv.slice(1), io);
+  if (argv[0] === "verify") return (await import("./attest-verify.js")).attestVerify(argv.slice(1), io);
+  return attest(argv, io);
+}
+
+/** `attest keygen --out NAME`: NAME.key (PKCS#8 PEM, 0600) and NAME.pub (SPKI PEM), never replacing a file; the keyid on stdout. */
+function keygen(argv: string[], io: CliIo): number {
+  const { values, positionals } = parseOptions({
+    args: argv,
+    allowPositionals: true,
+    options: { out: { type: "string" } },
+  });
+  if (positionals.length > 0 || values.out === undefined || values.out === "")
+    throw new UsageError("assay attest keygen takes --out NAME (writes NAME.key and NAME.pub)");
+  const keys = generateKeys();
+  const write = (file: string, text: string, mode: number) => {
+    try {
+      writeFileSync(file, text, { mode, flag: "wx" });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new UsageError(
+        code === "EEXIST"
+          ? `${forTerminal(file)} exists: attest keygen never replaces a key`
+          : `cannot write ${forTerminal(file)}: ${(e as Error).message}`,
+      );
+    }
+  };
+  write(`${values.out}.key`, keys.privatePem, 0o600);
+  write(`${values.out}.pub`, keys.publicPem, 0o644);
+  io.stdout(`${keys.keyid}\n`);
+  io.stderr(
+    `assay attest keygen: wrote ${forTerminal(values.out)}.key (private: keep it so) and ${forTerminal(values.out)}.pub; keyid above\n`,
+  );
+  return EXIT.OK;
+}
+
+/** A results document as attest and verify read it: what the projection needs, and the SHA-256 of its bytes. */
+export interface AttestedDocument {
+  source: ProjectionSource;
+  sha256: string;
+  /** Each entry's path and digest, in the document's order (attest verify names an entry missing from a recount by them). */
+  entries: { path: string; digest: string }[];
+}
+
+/** Read RESULTS as merge reads a shard (§8's refusals), keyed when a key is given; a shard or incomplete run is refused. */
+export function readDocument(file: string, hmacKeyFile: string | undefined, io: CliIo): AttestedDocument {
+  const key = hmacKeyFile === undefined ? undefined : readKeyFile(hmacKeyFile, [], io.stderr);
+  const hash = createHash("sha256");
+  const bundles: Pick<BundleEntry, "digest" | "experiment" | "profile" | "validity" | "errors">[] = [];
+  const experiments: Experiment[] = [];
+  const entries: AttestedDocument["entries"] = [];
+  const read = readShard(
+    file,
+    // What the projection reads of an entry, and no more: its finding codes, not their messages.
+    (e) => (
+      entries.push({ path: e.path, digest: e.digest }),
+      bundles.push({
+        digest: e.digest,
+        experiment: e.experiment,
+        profile: e.profile,
+        validity: e.validity,
+        errors: e.errors.map((f) => ({ code: f.code, file: null, line: null, message: "" })),
+      })
+    ),
+    (x) => experiments.push(x),
+    { key: key?.bytes, onBytes: (c) => hash.update(c) },
+  );
+  if (key !== undefined) {
+    checkKeyOf(file, read.run, key.fingerprint);
+    checkMacOf(file, read);
+  } else if (read.run.options.hmac_key !== null)
+    throw new UsageError(
+      `${forTerminal(file)} was scored with a key (fingerprint ${read.run.options.hmac_key}): give it with --hmac-key-file, its MAC is checked first`,
+    );
+  if (read.run.shard !== null)
+    throw new UsageError(`${forTerminal(file)} is shard ${read.run.shard} of a run: merge the shards, then attest`);
+  if (!read.run.complete)
+    throw new UsageError(`${forTerminal(file)} is an incomplete run (stopped): score it to the end, then attest`);
+  return {
+    source: { format: "assay.results/1", run: read.run, experiments, bundles },
+    sha256: hash.digest("hex"),
+    entries,
+  };
+}
+
+/** The statement of a document as this assay makes it (attest, and verify's recomputation). */
+export function statementOf(doc: AttestedDocument, resultsName: string, attestedAt: string): Statement {
+  return projectResults(doc.source, {
+    resultsName,
+    resultsSha256: doc.sha256,
+    merkle: (digests) => evidenceRoot(digests).root,
+    harness: { runtime: `node ${process.version}`, digest: { dirHash: packageDirHash() } },
+    attestedAt,
+  });
+}
+
+/** `attest RESULTS --key KEY… [--criteria FILE] [--hmac-key-file F] [--unsigned] [--out FILE]`. */
+function attest(argv: string[], io: CliIo): number {
+  const { values, positionals } = parseOptions({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      key: { type: "string", multiple: true },
+      criteria: { type: "string" },
+      "hmac-key-file": { type: "string" },
+      unsigned: { type: "boolean" },
+      out: { type: "string" },
+    },
+  });
+  if (positionals.length !== 1)
+    throw new UsageError("assay attest takes one RESULTS document (see assay attest --help)");
+  const file = positionals[0]!;
+  const keys = values.key ?? [];
+  if (values.unsigned && keys.length > 0) throw new UsageError("--unsigned writes the statement alone: no --key");
+  if (!values.unsigned && keys.length === 0) throw new UsageError("assay attest needs --key KEY (or --unsigned)");
+  const out = values.out ?? (values.unsigned ? `${file}.intoto.json` : `${file}.intoto.jsonl`);
+  const protect = { files: [file, values.criteria, values["hmac-key-file"], ...keys] };
+  if (out !== "-") checkOutput(out, protect);
+  const privateKeys = keys.map((k) => privateKeyFrom(readText(k, "--key"), `--key ${forTerminal(k)}`));
+  const doc = readDocument(file, values["hmac-key-file"], io);
+  const statement = statementOf(doc, basename(file), new Date().toISOString().replace(/\.\d{3}Z$/, "Z"));
+  if (values.criteria !== undefined) {
+    const criteria = parseCriteria(readBytes(values.criteria, "--criteria"), values.criteria);
+    Object.assign(statement.predicate, evaluateCriteria(criteria, statement.predicate.experiments));
+  }
+  const payload = Buffer.from(JSON.stringify(statement), "utf8");
+  const text = values.unsigned
+    ? `${payload.toString("utf8")}\n`
+    : signEnvelope(payload, IN_TOTO_PAYLOAD_TYPE, privateKeys);
+  if (out === "-") io.stdout(text);
+  else writeOutput(out, text, { protect });
+  const rules = statement.predicate.criteria?.rules ?? [];
+  const failed = rules.filter((r) => !r.passed).length;
+  io.stderr(
+    `assay attest: ${out === "-" ? "wrote the statement" : `wrote ${forTerminal(out)}`} (${statement.predicate.experiments.length} experiments, ${statement.predicate.evidence.entries} entries, evidence root ${statement.predicate.evidence.merkleRoot.slice(0, 12)}…${values.unsigned ? ", unsigned" : `, signed by ${privateKeys.map((k) => keyidOf(k).slice(0, 12)).join(", ")}`})${rules.length > 0 ? `; criteria: ${rules.length - failed} of ${rules.length} met` : ""}\n`,
+  );
+  return EXIT.OK;
+}
+
+/** A file the user gave, read whole (keys and criteria are small), refused in one line when it cannot be. */
+export function readBytes(file: string, what: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (e) {
+    throw new UsageError(`${what} ${forTerminal(file)}: ${(e as Error).message}`);
+  }
+}
+export const readText = (file: string, what: string): string => readBytes(file, what).toString("utf8");
