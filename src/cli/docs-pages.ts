@@ -16,6 +16,7 @@ const PAGES: Record<string, string[]> = {
   cache: ["analyses.md"],
   synth: ["bundles.md", "harbor.md", "inspect.md"],
   schema: ["results.md"],
+  attest: ["attest.md"],
 };
 
 /** The docs folder of this installation (dist/cli/ → ../../docs). */
@@ -32,4 +33,4 @@ export function moreFor(command: string): string {
 export const pagesOf = (command: string): readonly string[] => PAGES[command] ?? [];
 
 /** The line `assay --help` ends with. */
-export const REFERENCE = `Reference: ${DOCS} (bundles, harbor, inspect, terminal-bench, swe-bench, metrics, results, analyses, scale, safety, development)\n`;
+export const REFERENCE = `Reference: ${DOCS} (bundles, harbor, inspect, terminal-bench, swe-bench, metrics, results, attest, analyses, scale, safety, development)\n`;
