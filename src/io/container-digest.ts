@@ -3,31 +3,40 @@
 // Which files those are is its kind's to say (its book, as it reads the container); this lists a
 // folder's own files and hashes them, each streamed, in the main process.
 import { isUtf8 } from "node:buffer";
-import { readdirSync } from "node:fs";
+import { opendirSync, type Dir } from "node:fs";
 import { join } from "node:path";
 import { bundleDigest, READINGS } from "../core/folder.js";
 import { fileDigest } from "./bundle-source.js";
 
 /**
- * The regular files directly in `dir`, and its subfolders, by name; null when it cannot be listed.
- * A link is neither (never followed); nor is a name results cannot hold (not UTF-8, or holding a
- * tab or line break, which would also make a line of the digest ambiguous).
+ * The regular files directly in `dir`, and its subfolders when `dirs` (a Harbor job's are its
+ * trials, perhaps a million: never kept), by name; null when it cannot be listed. Read an entry at
+ * a time. A link is neither (never followed); nor is a name results cannot hold (not UTF-8, or
+ * holding a tab or line break, which would also make a line of the digest ambiguous).
  */
-export function ownListing(dir: string): { files: string[]; dirs: string[] } | null {
-  const files: string[] = [];
-  const dirs: string[] = [];
+export function ownListing(dir: string, dirs = true): { files: string[]; dirs: string[] } | null {
+  const out = { files: [] as string[], dirs: [] as string[] };
+  let d: Dir | undefined;
   try {
-    for (const d of readdirSync(dir, { withFileTypes: true, encoding: "buffer" })) {
-      if (!isUtf8(d.name)) continue;
-      const name = d.name.toString("utf8");
+    d = opendirSync(dir, { encoding: "buffer" as BufferEncoding });
+    for (let e = d.readSync(); e !== null; e = d.readSync()) {
+      const raw = e.name as unknown as Buffer;
+      if (!isUtf8(raw)) continue;
+      const name = raw.toString("utf8");
       if (/[\t\n\r]/.test(name)) continue;
-      if (d.isFile()) files.push(name);
-      else if (d.isDirectory()) dirs.push(name);
+      if (e.isFile()) out.files.push(name);
+      else if (dirs && e.isDirectory()) out.dirs.push(name);
     }
   } catch {
     return null;
+  } finally {
+    try {
+      d?.closeSync();
+    } catch {
+      // closed already, or the handle is gone: nothing of the listing depends on it
+    }
   }
-  return { files, dirs };
+  return out;
 }
 
 /**
@@ -48,6 +57,6 @@ export function containerDigest(dir: string, paths: Iterable<string>): string | 
 
 /** A folder's own regular files' digest, when all of them are its own (a Harbor job: every subfolder is a trial); null when unlisted or unread. */
 export function topFilesDigest(dir: string): string | null {
-  const own = ownListing(dir);
+  const own = ownListing(dir, false);
   return own === null ? null : containerDigest(dir, own.files);
 }

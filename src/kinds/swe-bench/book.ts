@@ -110,7 +110,7 @@ function readModelFolder(c: FoundContainer): RunDocument {
  * looked through for predictions (another model's report, say) are not this model's.
  */
 function modelDigest(dir: string, read: readonly (string | null)[]): string | null {
-  const own = ownListing(dir);
+  const own = ownListing(dir, false);
   if (own === null) return null;
   const outside = read.flatMap((f) => {
     const st = f === null ? undefined : statOf(f);
