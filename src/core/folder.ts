@@ -8,6 +8,12 @@ import { MAX_DOCUMENT_BYTES } from "./json/decode.js";
 import { byteCompare, clip } from "./text.js";
 
 export const SEAL = "seal.json";
+/**
+ * Files at the top of a trial or container folder that are a reading of its evidence written after
+ * the fact (`harbor analyze`: analysis.json, analysis.md; `harbor jobs summarize`: summary.md),
+ * never part of it, nor of its digest: analysing a folder keeps its identity.
+ */
+export const READINGS: ReadonlySet<string> = new Set(["analysis.json", "analysis.md", "summary.md"]);
 const MAX_FILE_BYTES = 4 * 1024 ** 3;
 
 /**

@@ -11,10 +11,11 @@ import { redact } from "../../core/redact.js";
 import type { BundleEntry, ScoredBundle } from "../../core/results.js";
 import type { Finding } from "../../core/codes.js";
 import { shorten } from "../../core/text.js";
+import { READINGS } from "../../core/folder.js";
 
 export const ANALYSIS_JSON = "analysis.json";
 /** Files at a trial's root that are a reading of its evidence, never part of it (nor of its digest). */
-export const NOT_TRIAL_EVIDENCE: ReadonlySet<string> = new Set([ANALYSIS_JSON, "analysis.md", "summary.md"]);
+export const NOT_TRIAL_EVIDENCE: ReadonlySet<string> = READINGS;
 /** Is this path (relative to the trial folder) part of the trial's evidence? */
 export const isTrialEvidence = (path: string): boolean => !NOT_TRIAL_EVIDENCE.has(path);
 

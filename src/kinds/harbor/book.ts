@@ -23,6 +23,7 @@ import { NO_ENTRY_IDENTITY, type Benchmark, type EntryIdentity } from "../../cor
 import { byteCompare } from "../../core/text.js";
 import type { Found, FoundContainer } from "../../io/discover.js";
 import { readSmallFile, statOf } from "../../io/small-file.js";
+import { topFilesDigest } from "../../io/container-digest.js";
 import type { ContainerBook } from "../kind.js";
 
 /** The largest lock.json read (it names every trial's config: a few kilobytes each). */
@@ -102,7 +103,9 @@ export class JobBook implements ContainerBook {
     this.partial.delete(job.path);
     const lock = readSmallFile(join(job.dir, "lock.json"), MAX_LOCK_BYTES);
     const files: JobFiles = { result: readSmallFile(join(job.dir, "result.json"), MAX_DOCUMENT_BYTES), lock };
-    const { record, claims, tasks, lock: l } = readJob(job.path, job.name, job.folders, files);
+    // §15.3: every subfolder of a job is a trial, so its own files are its top-level ones.
+    const digest = topFilesDigest(job.dir);
+    const { record, claims, tasks, lock: l } = readJob(job.path, job.name, job.folders, files, digest);
     this.byPath.set(job.path, record);
     const benchmark = jobBenchmark(readSmallFile(join(job.dir, "config.json"), MAX_DOCUMENT_BYTES));
     this.current = { path: job.path, claims, tasks, identity: jobIdentity(l, benchmark) };

@@ -43,6 +43,15 @@ export const harborJobSchema = (finding: z.ZodType<Finding>) =>
   z.object({
     path: z.string(),
     name: z.string(),
+    /** Contract §15.3: what an attestation's evidence root holds of the job, beside its trials' digests. */
+    digest: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .nullable()
+      .optional()
+      .describe(
+        "Contract §15.3: the §7 digest over the job folder's own regular files, in no trial's entry (its top-level files: every subfolder is a trial), less a top-level analysis.json, analysis.md, summary.md; null when only a trial of it was given (its files are not read) or one of them could not be read; absent in documents of an older assay",
+      ),
     /** result.json `id`. */
     id: z.string().nullable(),
     /** result.json `n_total_trials`. */

@@ -70,14 +70,16 @@ export interface JobLock {
 }
 
 /**
- * The job's record (what the job-level rules need, bounded in size) and its claims by trial name
- * (as long as its trials are being placed: they go onto each trial's entry).
+ * The job's record (what the job-level rules need, bounded in size; `digest`: its own files', as
+ * the book hashed them) and its claims by trial name (as long as its trials are being placed: they
+ * go onto each trial's entry).
  */
 export function readJob(
   path: string,
   name: string,
   folders: readonly string[],
   files: JobFiles,
+  digest: string | null,
 ): { record: JobRecord; claims: Map<string, Claim>; tasks: JobLock["tasks"]; lock: JobLock } {
   const warnings: Finding[] = [];
   const lock = readLock(files.lock);
@@ -140,6 +142,7 @@ export function readJob(
   const record: JobRecord = {
     path,
     name,
+    digest,
     id: doc?.id ?? null,
     plan: doc?.n_total_trials ?? null,
     folders: folders.length,
@@ -239,6 +242,7 @@ export function firstRewardFile(version: string | null): "json" | "txt" | null {
 export const unreadJob = (path: string, name: string, folders: number): JobRecord => ({
   path,
   name,
+  digest: null,
   id: null,
   plan: null,
   folders,

@@ -8,6 +8,8 @@ import type { Containers } from "../../core/results.js";
 import { byteCompare } from "../../core/text.js";
 import type { FoundContainer } from "../../io/discover.js";
 import type { ContainerBook } from "../kind.js";
+import { containerDigest, ownListing } from "../../io/container-digest.js";
+import { statOf } from "../../io/small-file.js";
 import { keptReportSchema } from "./entry.js";
 import { finalReportPlaces } from "./final-report.js";
 import { findPredictions, readFinalReport, readRunMetadata } from "./run-files.js";
@@ -39,6 +41,7 @@ const partialDocument = (c: FoundContainer): RunDocument => ({
   model: c.name,
   ...runOf(c),
   partial: true,
+  digest: null,
   report: null,
   predictions: null,
   dataset: null,
@@ -94,5 +97,24 @@ function readModelFolder(c: FoundContainer): RunDocument {
           records: [...summary.records].map(([id, p]) => ({ id, empty: p.empty, digest: p.digest })),
         };
   const dataset = readRunMetadata(posix.dirname(c.dir))?.dataset ?? null;
-  return { path: c.path, model: c.name, ...runOf(c), partial: false, report, predictions, dataset, warnings };
+  const digest = modelDigest(c.dir, [found.path, summary?.file ?? null, posix.join(posix.dirname(c.dir), "run.json")]);
+  return { path: c.path, model: c.name, ...runOf(c), partial: false, digest, report, predictions, dataset, warnings };
+}
+
+/**
+ * §15.3: the files whose claims no instance's entry covers. The model folder's own top-level files
+ * (its other subfolders are walked on their own), and the run files its record was read from,
+ * which the harness writes outside it (the final report in the working folder, the predictions
+ * beside it, run.json in the run folder): each a regular file, by its path relative to the model
+ * folder, so the digest does not depend on where the archive lies. Other files the book only
+ * looked through for predictions (another model's report, say) are not this model's.
+ */
+function modelDigest(dir: string, read: readonly (string | null)[]): string | null {
+  const own = ownListing(dir, false);
+  if (own === null) return null;
+  const outside = read.flatMap((f) => {
+    const st = f === null ? undefined : statOf(f);
+    return f !== null && typeof st === "object" && st.isFile() ? [posix.relative(dir, f)] : [];
+  });
+  return containerDigest(dir, [...own.files, ...outside]);
 }

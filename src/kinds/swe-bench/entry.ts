@@ -99,6 +99,15 @@ export const sweBenchRunSchema = (finding: z.ZodType<Finding>) =>
     run_id: z.string(),
     /** Only an instance folder (or a file of one) was given: the run's files were not read. */
     partial: z.boolean(),
+    /** Contract §15.3: what an attestation's evidence root holds of the model folder, beside its instances' digests. */
+    digest: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .nullable()
+      .optional()
+      .describe(
+        "Contract §15.3: the §7 digest over the files whose claims no instance's entry covers: the model folder's own top-level regular files, and the run files its record was read from, which lie outside it (the final report, the predictions file chosen, the run folder's run.json), each by its path relative to the model folder (../../../../<model>.<run_id>.json), less a top-level analysis.json, analysis.md, summary.md; null when partial or one of them could not be read; absent in documents of an older assay",
+      ),
     report: z.object({ path: z.string(), name: z.string(), lists: keptReportSchema.nullable() }).nullable(),
     predictions: z
       .object({

@@ -11,7 +11,8 @@ import type { EntryIdentity } from "../../core/identity.js";
 import type { Found, FoundContainer } from "../../io/discover.js";
 import { readSmallFile, statOf } from "../../io/small-file.js";
 import type { ContainerBook } from "../kind.js";
-import { parseTrialName } from "./recognise.js";
+import { isTaskFolder, parseTrialName } from "./recognise.js";
+import { containerDigest, ownListing } from "../../io/container-digest.js";
 import { readRun, RUN_METADATA, RUN_RESULTS, TB_LOCK, type RunRecord } from "./record.js";
 
 /** Folders not named as trials said at most this many times a run (the rest counted in the last). */
@@ -27,7 +28,10 @@ export class RunBook implements ContainerBook {
   found(c: FoundContainer): void {
     if (c.partial && this.byPath.has(c.path)) return;
     if (c.partial)
-      return void this.byPath.set(c.path, runDocument(readRun({ results: null, metadata: null, lock: null }), c, true));
+      return void this.byPath.set(
+        c.path,
+        runDocument(readRun({ results: null, metadata: null, lock: null }), c, true, null),
+      );
     const unreadable: Finding[] = [];
     const file = (name: string) => {
       const got = readSmallFile(join(c.dir, name), MAX_DOCUMENT_BYTES);
@@ -37,7 +41,7 @@ export class RunBook implements ContainerBook {
     };
     const record = readRun({ results: file(RUN_RESULTS), metadata: file(RUN_METADATA), lock: file(TB_LOCK) });
     record.warnings.push(...unreadable, ...unnamedFolders(c.dir, record));
-    this.byPath.set(c.path, runDocument(record, c, false));
+    this.byPath.set(c.path, runDocument(record, c, false, runDigest(c.dir)));
     if (record.identity !== null) this.identities.set(c.path, Object.freeze(record.identity));
   }
 
@@ -95,8 +99,24 @@ function subfolders(dir: string): string[] {
   }
 }
 
+/**
+ * §15.3: the run's own files, in no trial's entry: its top-level files, and those directly in its
+ * task folders (a subfolder grouping trials, as discovery tells one). Its other subfolders are
+ * walked on their own (a run nested in it): what lies there is not this run's.
+ */
+function runDigest(dir: string): string | null {
+  const own = ownListing(dir);
+  if (own === null) return null;
+  const files = [...own.files];
+  for (const task of own.dirs) {
+    const sub = ownListing(join(dir, task));
+    if (sub !== null && isTaskFolder(task, sub.dirs)) files.push(...sub.files.map((f) => `${task}/${f}`));
+  }
+  return containerDigest(dir, files);
+}
+
 /** The record as the document keeps it (snake_case; the listed trials' fingerprints as one string each, their field names once per shape). */
-function runDocument(r: RunRecord, c: FoundContainer, partial: boolean): RunDocument {
+function runDocument(r: RunRecord, c: FoundContainer, partial: boolean, digest: string | null): RunDocument {
   const shapes = new Map<string, number>();
   const fieldNames: string[][] = [];
   const shapeOf = (names: readonly string[]) => {
@@ -122,6 +142,7 @@ function runDocument(r: RunRecord, c: FoundContainer, partial: boolean): RunDocu
     path: c.path,
     name: c.name,
     partial,
+    digest,
     id: r.id,
     run_id: r.runId,
     version: r.version,

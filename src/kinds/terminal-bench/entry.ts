@@ -60,6 +60,15 @@ export const terminalBenchRunSchema = (finding: z.ZodType<Finding>) =>
       name: z.string(),
       /** Only a trial or task folder of it was given: its files were not read. */
       partial: z.boolean(),
+      /** Contract §15.3: what an attestation's evidence root holds of the run, beside its trials' digests. */
+      digest: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .nullable()
+        .optional()
+        .describe(
+          "Contract §15.3: the §7 digest over the run folder's own regular files, in no trial's entry: its top-level files (results.json, run_metadata.json, tb.lock, run.log, …) and those directly in its task folders, less a top-level analysis.json, analysis.md, summary.md (a subfolder walked on its own, not a task folder, is not the run's); null when partial or one of them could not be read; absent in documents of an older assay",
+        ),
       id: z.string().nullable(),
       run_id: z.string().nullable(),
       version: z.string().nullable(),
