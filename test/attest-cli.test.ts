@@ -106,7 +106,12 @@ describe("attest keygen", () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/kg\.key exists: attest keygen never replaces a key/);
     expect([readFileSync(k.key), readFileSync(k.pub)]).toEqual(before);
-    // A .pub alone in the way refuses too, and the key written first is not left behind as the new one's.
+    // A NAME.pub alone in the way refuses too, and leaves no NAME.key beside it that it does not match.
+    const pubOnly = sc.at("pub-only");
+    writeFileSync(`${pubOnly}.pub`, readFileSync(k.pub));
+    expect(spawnCli(["attest", "keygen", "--out", pubOnly]).code).toBe(2);
+    expect(existsSync(`${pubOnly}.key`)).toBe(false);
+    expect(readFileSync(`${pubOnly}.pub`)).toEqual(readFileSync(k.pub));
   });
 });
 
@@ -266,10 +271,10 @@ describe("the demo corpus", () => {
       codes: ["SIGNATURE_INVALID"],
     });
     // The same document written with other spacing: every figure the same, its bytes not.
-    const respaced = join(dir, "demo.json");
-    const other2 = join(sc.fresh("respaced"), "demo.json");
-    writeFileSync(other2, JSON.stringify(JSON.parse(readFileSync(respaced, "utf8"))));
-    const v = await verify([env, "--key", signer.pub, "--results", other2]);
+    // Same name, so only the bytes differ.
+    const compact = join(sc.fresh("compact"), "demo.json");
+    writeFileSync(compact, JSON.stringify(JSON.parse(readFileSync(doc, "utf8"))));
+    const v = await verify([env, "--key", signer.pub, "--results", compact]);
     expect(v.codes).toEqual(["DIGEST_MISMATCH"]);
     expect(v.failures).toHaveLength(1);
   });
