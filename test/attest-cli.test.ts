@@ -142,6 +142,8 @@ describe("the demo corpus", () => {
       "swe-bench",
       "world",
     ]);
+    // Fractional figures in the signed payload (the strict parser boxes them; they must read as numbers).
+    expect(s.predicate.experiments.some((e) => e.metrics.some((m) => !Number.isInteger(m.value ?? 0)))).toBe(true);
     for (const args of [[], ["--results", doc], roots, ["--results", doc, ...roots]]) {
       const v = await verify([env, "--key", signer.pub, ...args]);
       expect(v.failures, args.join(" ")).toEqual([]);
