@@ -3,7 +3,7 @@
 // (attest-verify.ts) checks one. The statement is built from the document alone (§15.3: it carries
 // every digest it needs), read as merge reads a shard (its §8 refusals; a keyed one needs its key).
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { evaluateCriteria, parseCriteria } from "../../core/attest/criteria.js";
 import { IN_TOTO_PAYLOAD_TYPE, signEnvelope } from "../../core/attest/dsse.js";
@@ -49,7 +49,13 @@ function keygen(argv: string[], io: CliIo): number {
     }
   };
   write(`${values.out}.key`, keys.privatePem, 0o600);
-  write(`${values.out}.pub`, keys.publicPem, 0o644);
+  try {
+    write(`${values.out}.pub`, keys.publicPem, 0o644);
+  } catch (e) {
+    // NAME.pub was in the way: the key just written would sit beside a public key it does not match.
+    unlinkSync(`${values.out}.key`);
+    throw e;
+  }
   io.stdout(`${keys.keyid}\n`);
   io.stderr(
     `assay attest keygen: wrote ${forTerminal(values.out)}.key (private: keep it so) and ${forTerminal(values.out)}.pub; keyid above\n`,

@@ -3,12 +3,15 @@
 // types; unknown fields are ignored (in-toto's monotonic principle: ignoring one never allows more).
 
 import { z } from "zod";
+import { finiteNumber } from "../schema.js";
 import type { AttestFailure } from "./codes.js";
 import { COMPARATORS, DECIMAL } from "./criteria.js";
 import { PREDICATE_TYPE, STATEMENT_TYPE, type Statement } from "./statement.js";
 
 const count = z.int().min(0);
-const figure = z.number().nullable();
+// The payload is read by the strict parser, which boxes a fraction or exponent literal (0.5, 1e-7):
+// a figure is any finite number however spelled, unboxed here.
+const figure = finiteNumber.nullable();
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 const threshold = z.string().regex(DECIMAL);
 
@@ -19,7 +22,7 @@ const metric = z.object({
   units: figure,
   planned: figure,
   clusters: figure,
-  interval: z.object({ method: z.string(), lo: z.number(), hi: z.number() }).nullable(),
+  interval: z.object({ method: z.string(), lo: finiteNumber, hi: finiteNumber }).nullable(),
   intervalReason: z.string().nullable(),
 });
 const experiment = z.object({
@@ -43,7 +46,7 @@ const experiment = z.object({
     z.object({
       source: z.string(),
       metric: z.string(),
-      claimed: z.union([z.number(), z.string()]).nullable(),
+      claimed: z.union([finiteNumber, z.string()]).nullable(),
       recounted: figure,
       verdict: z.string(),
     }),
