@@ -268,13 +268,25 @@ describe("each profile's metrics and claims (the demo corpus, scored)", () => {
     expect(p.evidence.leaves).toBe(before.evidence.leaves - 1);
   });
 
-  it("evidence: every entry is a leaf of the archive's root and of its experiment's", () => {
+  it("evidence: every entry and every container is a leaf of the archive's root; every entry of its experiment's", () => {
     const all = doc.bundles.map((b) => b.digest);
-    expect(s.predicate.evidence).toEqual({ entries: all.length, containers: 0, merkleRoot: standInMerkle(all) });
-    expect(s.subject[1]!.annotations).toEqual({ leaves: all.length });
+    const containers = [...doc.run.jobs, ...Object.values(doc.run.containers ?? {}).flat()].map(
+      (c) => (c as { digest?: string | null }).digest,
+    );
+    expect(containers.length).toBeGreaterThan(0); // the demo's Harbor job and SWE-bench model folder (§10's digest)
+    expect(containers.every((d) => typeof d === "string")).toBe(true);
+    const leaves = [...all, ...(containers as string[])];
+    expect(s.predicate.evidence).toEqual({
+      entries: all.length,
+      containers: containers.length,
+      merkleRoot: standInMerkle(leaves),
+    });
+    expect(s.subject[1]!.annotations).toEqual({ leaves: leaves.length });
     for (const e of s.predicate.experiments) {
       const mine = doc.bundles.filter((b) => b.experiment === e.experiment && b.profile === e.profile);
-      expect(e.evidence).toEqual({ leaves: mine.length, merkleRoot: standInMerkle(mine.map((b) => b.digest)) });
+      const own = doc.experiments.find((x) => x.experiment === e.experiment && x.profile === e.profile)!;
+      // An experiment with a container (a job, a model folder) has it as one more leaf.
+      expect(e.evidence.leaves).toBe(mine.length + (own.job === null ? 0 : 1));
     }
   });
 

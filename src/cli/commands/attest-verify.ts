@@ -11,7 +11,7 @@ import { decodeEnvelope, IN_TOTO_PAYLOAD_TYPE, verifyAny, type Envelope } from "
 import { publicKeyFrom } from "../../core/attest/keys.js";
 import { readStatement } from "../../core/attest/statement-schema.js";
 import type { Statement } from "../../core/attest/statement.js";
-import { JsonDecimal, parseStrictJson } from "../../core/json/strict.js";
+import { parseStrictJson } from "../../core/json/strict.js";
 import { forTerminal, terminalText } from "../../core/text.js";
 import { parseOptions, positiveInt } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
@@ -109,7 +109,7 @@ async function checkEnvelope(env: Envelope, c: Check): Promise<AttestFailure[]> 
     });
   const parsed = parseStrictJson(env.payload.toString("utf8"), " ");
   if (!parsed.ok) return [...out, { code: "ENVELOPE_MALFORMED", where: "payload", detail: parsed.issue.message }];
-  const read = readStatement(plainNumbers(parsed.value));
+  const read = readStatement(parsed.value);
   if ("failures" in read) return [...out, ...read.failures];
   const attested: Statement = read.statement;
   if (c.doc !== null) {
@@ -120,15 +120,6 @@ async function checkEnvelope(env: Envelope, c: Check): Promise<AttestFailure[]> 
   } else if (c.criteria !== null) out.push(...criteriaOnly(attested, c.criteria));
   if (c.roots.length > 0) out.push(...(await recount(attested, c.roots, c.values, c.doc, c.criteria, c.io)));
   return out;
-}
-
-/** The strict parse keeps `0.5` boxed (its spelling); a statement's figures compare as JSON values: plain numbers. */
-function plainNumbers(v: unknown): unknown {
-  if (v instanceof JsonDecimal) return v.value;
-  if (Array.isArray(v)) return v.map(plainNumbers);
-  if (typeof v === "object" && v !== null)
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plainNumbers(x)]));
-  return v;
 }
 
 /** Without a document or a recount: the criteria file against the statement's record of it. */
