@@ -131,14 +131,14 @@ describe("rule 8a: a harness error the pane contradicts (HARNESS_ERROR_CONTRADIC
       "invalid",
       ["HARNESS_ERROR_CONTRADICTED"],
       "unresolved",
-      false,
+      null, // invalid evidence is credited with nothing; the verdict is its state and reward
       { resolved: 0 },
       "panes/post-test.txt (pytest)",
       "differs",
     ]);
     const passing = writeTbTrial(join(fresh("unit"), "run"), { task: "d" }, { result: null, pane: pane("pass.txt") });
     const p = scoreTerminalBenchTrial(diskBundle(passing));
-    expect([p.validity, codes(p.errors), p.pass]).toEqual(["invalid", ["HARNESS_ERROR_CONTRADICTED"], true]);
+    expect([p.validity, codes(p.errors), p.pass, p.state]).toEqual(["invalid", ["HARNESS_ERROR_CONTRADICTED"], null, "resolved"]);
   });
 });
 

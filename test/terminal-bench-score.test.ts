@@ -417,6 +417,31 @@ describe.sequential("the store, shards and merge", () => {
   });
 });
 
+describe("an invalid trial whose tests all passed (RESOLVED_MISMATCH)", () => {
+  it("is credited with no pass, so the document it is in is one merge and compare read (they refused it: 'invalid evidence credited with a pass')", async () => {
+    const dir = writeRun(join(fresh("invalid-pass"), "myrun"), {
+      trials: [{ task: "hello" }, { task: "bye" }],
+      editTrial: { 1: (t) => void (t["is_resolved"] = false) },
+    });
+    const shard = outFile();
+    const scored = await run(["score", dir, "--shard", "0/1", "--quiet", "--out", shard]);
+    expect(scored.code, scored.stderr).toBe(0);
+    const bye = (JSON.parse(readFileSync(shard, "utf8")) as Results).bundles.find((b) => b.task === "bye")!;
+    expect([bye.validity, bye.errors.map((f) => f.code), bye.state, bye.pass]).toEqual([
+      "invalid",
+      ["RESOLVED_MISMATCH"],
+      "resolved",
+      null,
+    ]);
+    const merged = outFile();
+    const m = await run(["merge", shard, "--out", merged]);
+    expect(m.code, m.stderr).toBe(0);
+    const c = await run(["compare", merged, merged]);
+    expect(c.stderr).not.toContain("credited with a pass");
+    expect(c.code, c.stderr).toBe(0);
+  });
+});
+
 describe("--errors zero", () => {
   it("a test-timeout trial is excluded by default and counted 0 (covered false) with --errors zero", async () => {
     const dir = writeRun(join(fresh("errors"), "myrun"), {

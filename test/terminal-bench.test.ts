@@ -320,8 +320,9 @@ describe("rule 4: is_resolved follows from parser_results (RESOLVED_MISMATCH)", 
     },
   );
 
-  it("the verdict is re-derived, not taken: a claimed true over a failed test gives pass false", () => {
-    expect(trial({ resolved: true, parserResults: { a: "passed", b: "failed" } }).pass).toBe(false);
+  it("the verdict is re-derived, not taken: a claimed true over a failed test is unresolved (and, invalid, credited with no pass)", () => {
+    const e = trial({ resolved: true, parserResults: { a: "passed", b: "failed" } });
+    expect([e.validity, e.state, e.rewards, e.pass]).toEqual(["invalid", "unresolved", { resolved: 0 }, null]);
   });
 
   it.each([
@@ -335,7 +336,7 @@ describe("rule 5: resolved with no test parsed (NO_TESTS_PARSED)", () => {
   it("parser_results {} with is_resolved true is invalid, though TB's rule gives true", () => {
     const e = trial({ resolved: true, parserResults: {} }, { pane: "== short test summary info ==\n" });
     expect(codes(e.errors)).toEqual(["NO_TESTS_PARSED"]);
-    expect([e.validity, e.pass]).toEqual(["invalid", true]);
+    expect([e.validity, e.state, e.pass]).toEqual(["invalid", "resolved", null]); // TB's verdict kept as the state, never credited
   });
   it("one passing test is not", () => expectValid(trial({ resolved: true, parserResults: { a: "passed" } })));
 });
@@ -345,7 +346,7 @@ describe("rule 6: parser_results against the pane (PANE_MISMATCH)", () => {
     const e = trial({ parserResults: PASS3 }, { pane: pane("fail-wrapped.txt") });
     expect(codes(e.errors)).toEqual(["PANE_MISMATCH"]);
     expect(e.errors[0]!.message).toContain('"test_fifo_exists": passed in parser_results, failed in the pane');
-    expect([e.pass, e.state, e.terminal_bench?.pane]).toEqual([false, "unresolved", "differs"]);
+    expect([e.pass, e.state, e.terminal_bench?.pane]).toEqual([null, "unresolved", "differs"]);
   });
 
   it("a pytest-shaped claim beside a pane with no summary header: TB's parser would have raised", () => {
@@ -396,7 +397,7 @@ describe("rule 7: a pane that cannot be re-derived (PANE_NOT_REDERIVED) leaves t
     expectValid(e);
     expect(withCode(e.warnings, "PANE_NOT_REDERIVED")[0]!.message).toContain("not UTF-8");
     const resolved = trial({ parserResults: PASS3 }, { pane: bad });
-    expect([resolved.validity, codes(resolved.errors), resolved.pass]).toEqual(["invalid", ["PANE_UNREADABLE"], true]);
+    expect([resolved.validity, codes(resolved.errors), resolved.pass]).toEqual(["invalid", ["PANE_UNREADABLE"], null]);
   });
 
   it(`over ${MAX_PANE_BYTES} bytes is not read; at the limit it is`, () => {

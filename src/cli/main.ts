@@ -26,12 +26,12 @@ const COMMANDS: Record<string, Command> = {
   },
   score: {
     load: async () => (await import("./commands/score.js")).scoreCommand,
-    summary: "score every bundle, Harbor or Terminal-Bench trial and Inspect log under the roots",
+    summary: "score every bundle, trial, SWE-bench instance and Inspect log under the roots",
     help: "SCORE_HELP",
   },
   verify: {
     load: async () => (await import("./commands/verify.js")).verifyCommand,
-    summary: "validate one bundle, Harbor trial or job, Terminal-Bench run, or Inspect log, with every finding",
+    summary: "validate one bundle, trial, job, run, SWE-bench model folder or Inspect log, with every finding",
     help: "VERIFY_HELP",
   },
   compare: {

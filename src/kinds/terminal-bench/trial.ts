@@ -116,7 +116,7 @@ export function scoreTerminalBenchTrial(src: BundleSource): TerminalBenchEntry {
     validity: errors.length === 0 ? "valid" : "invalid",
     errors,
     warnings,
-    pass,
+    pass: errors.length === 0 ? pass : null, // §8: invalid evidence is credited with nothing (its verdict stays in state and rewards)
     state,
     rewards: pass === null ? null : { [REWARD_KEY]: pass ? 1 : 0 },
     reward_source:
