@@ -138,7 +138,12 @@ describe("rule 8a: a harness error the pane contradicts (HARNESS_ERROR_CONTRADIC
     ]);
     const passing = writeTbTrial(join(fresh("unit"), "run"), { task: "d" }, { result: null, pane: pane("pass.txt") });
     const p = scoreTerminalBenchTrial(diskBundle(passing));
-    expect([p.validity, codes(p.errors), p.pass, p.state]).toEqual(["invalid", ["HARNESS_ERROR_CONTRADICTED"], null, "resolved"]);
+    expect([p.validity, codes(p.errors), p.pass, p.state]).toEqual([
+      "invalid",
+      ["HARNESS_ERROR_CONTRADICTED"],
+      null,
+      "resolved",
+    ]);
   });
 });
 
