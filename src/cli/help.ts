@@ -282,7 +282,7 @@ export const ATTEST_HELP = `assay attest RESULTS --key KEY [--key KEY…] [--cri
              [--out FILE]
 assay attest keygen --out NAME
 assay attest verify STATEMENT --key PUB [--key PUB…] [--threshold N] [--results DOC] [--criteria FILE]
-             [ROOT… [--schedule FILE…] [--hmac-key-file F]] [--format json]
+             [ROOT… [--schedule FILE…] [--hmac-key-file F] [--dataset FILE]] [--format json]
   attest: an in-toto Statement (v1) about a results document and the evidence under it, signed
   with ed25519 in a DSSE envelope (contract §15): the document by its SHA-256, the evidence by a
   Merkle root over every entry's and container's digest, and what assay verified: each

@@ -11,6 +11,7 @@ import { packageDirHash } from "../../io/dirhash.js";
 import { loadSchedule, scoreRun } from "../../pipeline/score.js";
 import type { CliIo } from "../io.js";
 import type { AttestedDocument } from "./attest.js";
+import { checkDataset } from "../dataset.js";
 import { readKeyFile } from "./seal.js";
 
 /** Entries named in a failure at most (the rest counted). */
@@ -19,7 +20,7 @@ const NAMED = 20;
 export async function recount(
   attested: Statement,
   roots: readonly string[],
-  given: { schedule?: string[] | undefined; "hmac-key-file"?: string | undefined },
+  given: { schedule?: string[] | undefined; "hmac-key-file"?: string | undefined; dataset?: string | undefined },
   doc: AttestedDocument | null,
   criteria: Criteria | null,
   io: CliIo,
@@ -31,7 +32,14 @@ export async function recount(
     schedules: schedules.map((s) => `${s.schedule.experiment}:${s.digest}`).sort(byteCompare),
     hmac_key: key?.fingerprint ?? null,
   };
+  const dataset = given.dataset === undefined ? undefined : checkDataset(given.dataset).file;
   const refused: AttestFailure[] = [];
+  if ((dataset?.sha256 ?? undefined) !== o.dataset)
+    refused.push({
+      code: "OPTIONS_MISMATCH",
+      where: "options.dataset",
+      detail: `the statement was made ${o.dataset === undefined ? "without --dataset" : `with the dataset of SHA-256 ${o.dataset}`}; the recount ${dataset === undefined ? "has none (--dataset)" : `was given ${dataset.sha256}`}`,
+    });
   if (JSON.stringify(mine.schedules) !== JSON.stringify(o.schedules))
     refused.push({
       code: "OPTIONS_MISMATCH",
@@ -52,6 +60,7 @@ export async function recount(
     resourceBound: o.resource_bound as "default" | "exclude" | "loss",
     errors: o.errors as "exclude" | "zero",
     hmacKey: key?.bytes,
+    dataset,
   });
   try {
     const found: { path: string; digest: string }[] = [];

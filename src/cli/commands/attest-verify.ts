@@ -26,6 +26,7 @@ const OPTIONS = {
   criteria: { type: "string" },
   schedule: { type: "string", multiple: true },
   "hmac-key-file": { type: "string" },
+  dataset: { type: "string" },
   format: { type: "string" },
 } as const;
 
@@ -94,7 +95,7 @@ interface Check {
   doc: AttestedDocument | null;
   resultsName: string | undefined;
   roots: string[];
-  values: { schedule?: string[] | undefined; "hmac-key-file"?: string | undefined };
+  values: { schedule?: string[] | undefined; "hmac-key-file"?: string | undefined; dataset?: string | undefined };
   io: CliIo;
 }
 

@@ -103,6 +103,10 @@ export function readDocument(file: string, hmacKeyFile: string | undefined, io: 
     );
   if (read.run.shard !== null)
     throw new UsageError(`${forTerminal(file)} is shard ${read.run.shard} of a run: merge the shards, then attest`);
+  if (read.run.options.filters !== null)
+    throw new UsageError(
+      `${forTerminal(file)} holds the experiments a filter selected (run.options.filters): attest the whole run's document, which a recount can reproduce`,
+    );
   if (!read.run.complete)
     throw new UsageError(`${forTerminal(file)} is an incomplete run (stopped): score it to the end, then attest`);
   return {

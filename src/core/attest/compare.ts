@@ -65,7 +65,7 @@ export function compareStatements(attested: Statement, recomputed: Statement, op
   subjects(attested, recomputed, opts, fail, differ);
 
   // Under other options the figures answer another question (refused before counting, on recount).
-  for (const k of ["invalid", "resource_bound", "errors", "schedules", "hmac_key"] as const)
+  for (const k of ["invalid", "resource_bound", "errors", "schedules", "hmac_key", "dataset"] as const)
     differ("OPTIONS_MISMATCH", `options.${k}`, A.options?.[k], B.options[k]);
 
   const sameScoring = A.harness?.scoringVersion === B.harness.scoringVersion;

@@ -82,6 +82,7 @@ export const statementSchema = z.object({
       errors: z.string(),
       schedules: z.array(z.string()),
       hmac_key: z.string().nullable(),
+      dataset: z.string().optional(),
     }),
     results: z.object({ format: z.string(), complete: z.boolean(), shard: z.string().nullable(), unrecognised: count }),
     evidence: z.object({ entries: count, containers: count, merkleRoot: z.string() }),

@@ -87,6 +87,8 @@ export interface RunOptionsRecord {
   errors: string;
   schedules: string[];
   hmac_key: string | null;
+  /** --dataset (SWE-bench's instances): the SHA-256 of the file the instances were checked against; present only when one was. */
+  dataset?: string;
 }
 export interface Predicate {
   verifier: { id: string };
@@ -276,6 +278,8 @@ export function projectResults(doc: ProjectionSource, o: ProjectionOptions): Sta
         errors: run.options.errors,
         schedules: [...run.options.schedules],
         hmac_key: run.options.hmac_key,
+        // It changes entries (their deciding tests): signed when given, absent otherwise (§15.9's shape unchanged).
+        ...(run.options.dataset ? { dataset: run.options.dataset.sha256 } : {}),
       },
       results: {
         format: doc.format,
