@@ -71,26 +71,44 @@ export interface AttestedDocument {
   entries: { path: string; digest: string }[];
 }
 
-/** Read RESULTS as merge reads a shard (§8's refusals), keyed when a key is given; a shard or incomplete run is refused. */
-export function readDocument(file: string, hmacKeyFile: string | undefined, io: CliIo): AttestedDocument {
+type Kept = Pick<BundleEntry, "digest" | "experiment" | "profile" | "validity" | "errors">;
+const NO_ERRORS: Kept["errors"] = Object.freeze([]) as unknown as Kept["errors"];
+
+/**
+ * Read RESULTS as merge reads a shard (§8's refusals), keyed when a key is given; a shard or
+ * incomplete run is refused. Of each entry only what the projection reads is kept (its digest,
+ * experiment, profile, validity and finding codes, the repeated strings shared), and its path only
+ * when `paths` (verify names entries missing from a recount by them).
+ */
+export function readDocument(
+  file: string,
+  hmacKeyFile: string | undefined,
+  io: CliIo,
+  paths = false,
+): AttestedDocument {
   const key = hmacKeyFile === undefined ? undefined : readKeyFile(hmacKeyFile, [], io.stderr);
   const hash = createHash("sha256");
-  const bundles: Pick<BundleEntry, "digest" | "experiment" | "profile" | "validity" | "errors">[] = [];
+  const bundles: Kept[] = [];
   const experiments: Experiment[] = [];
   const entries: AttestedDocument["entries"] = [];
+  const strings = new Map<string, string>();
+  const shared = <T extends string | null>(s: T): T =>
+    s === null ? s : ((strings.get(s) ?? (strings.set(s, s), s)) as T);
   const read = readShard(
     file,
-    // What the projection reads of an entry, and no more: its finding codes, not their messages.
-    (e) => (
-      entries.push({ path: e.path, digest: e.digest }),
+    (e) => {
+      if (paths) entries.push({ path: e.path, digest: e.digest });
       bundles.push({
         digest: e.digest,
-        experiment: e.experiment,
-        profile: e.profile,
+        experiment: shared(e.experiment),
+        profile: shared(e.profile),
         validity: e.validity,
-        errors: e.errors.map((f) => ({ code: f.code, file: null, line: null, message: "" })),
-      })
-    ),
+        errors:
+          e.errors.length === 0
+            ? NO_ERRORS
+            : e.errors.map((f) => ({ code: shared(f.code), file: null, line: null, message: "" })),
+      });
+    },
     (x) => experiments.push(x),
     { key: key?.bytes, onBytes: (c) => hash.update(c) },
   );
