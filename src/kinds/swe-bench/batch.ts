@@ -3,6 +3,7 @@
 // `<run_id>/<model>` (`#2`, `#3` for copies, in path order). The run level is the run-* modules';
 // here it becomes the experiment: every instance's state, `resolved` through the kind-neutral
 // keyMetrics, the final report's claims as flags and its recount, and PATCH_MISMATCH against the predictions.
+import { containerNames } from "../../core/batch/container-names.js";
 import { finding, type Code, type Finding } from "../../core/codes.js";
 import type { BatchOptions } from "../../core/batch/experiments.js";
 import { keyMetrics, type Counted } from "../../core/batch/reward-metrics.js";
@@ -42,7 +43,7 @@ export function sweBenchBatch(
     const key = r.job ?? "";
     (groups.get(key) ?? groups.set(key, []).get(key)!).push(r);
   }
-  const names = experimentNames([...groups.keys()], (path) => {
+  const names = containerNames(groups.keys(), (path) => {
     const d = byPath.get(path);
     return d === undefined ? (groups.get(path)![0]?.experiment ?? null) : `${d.run_id}/${d.model}`;
   });
@@ -61,27 +62,6 @@ export function sweBenchBatch(
     experiments: () => [...groups.keys()].map((path) => judge(path).experiment),
     errorsOf: (e) => (groups.has(e.job ?? "") ? (judge(e.job ?? "").errors.get(e.path) ?? []) : []),
   };
-}
-
-/** Each model folder's name: its base, then `#2`, `#3` for later folders of one base in path byte order (never a name another has). */
-function experimentNames(paths: string[], baseOf: (path: string) => string | null): Map<string, string | null> {
-  const sorted = [...paths].sort(byteCompare);
-  const used = new Set(sorted.map(baseOf).filter((b) => b !== null));
-  const first = new Set<string>();
-  const names = new Map<string, string | null>();
-  for (const path of sorted) {
-    const base = baseOf(path);
-    if (base === null || !first.has(base)) {
-      names.set(path, base);
-      if (base !== null) first.add(base);
-      continue;
-    }
-    let n = 2;
-    while (used.has(`${base}#${n}`)) n++;
-    used.add(`${base}#${n}`);
-    names.set(path, `${base}#${n}`);
-  }
-  return names;
 }
 
 interface Judged {

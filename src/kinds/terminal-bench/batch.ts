@@ -3,6 +3,7 @@
 // run-level verdict is run.ts's; here it becomes the experiment: the trials' states, `resolved` as
 // a reward with assay's pass@k beside TB's claimed figures, the trials the run's rules make
 // invalid, what is missing, and the run's warnings.
+import { containerNames } from "../../core/batch/container-names.js";
 import { finding, type Code, type Finding } from "../../core/codes.js";
 import type { BatchOptions } from "../../core/batch/experiments.js";
 import { keyMetrics, type Counted } from "../../core/batch/reward-metrics.js";
@@ -54,22 +55,7 @@ export function terminalBenchBatch(
   // The run folder's name; `#2`, `#3` for later runs of one name, in path order (never a name another folder has).
   const baseOf = (path: string) =>
     path === "" ? null : (byPath.get(path)?.name ?? groups.get(path)![0]?.experiment ?? path);
-  const paths = [...groups.keys()].sort(byteCompare);
-  const used = new Set(paths.map(baseOf).filter((b) => b !== null));
-  const names = new Map<string, string | null>();
-  const first = new Set<string>();
-  for (const path of paths) {
-    const base = baseOf(path);
-    if (base === null || !first.has(base)) {
-      names.set(path, base);
-      if (base !== null) first.add(base);
-      continue;
-    }
-    let n = 2;
-    while (used.has(`${base}#${n}`)) n++;
-    used.add(`${base}#${n}`);
-    names.set(path, `${base}#${n}`);
-  }
+  const names = containerNames(groups.keys(), baseOf);
   // Each run judged once, when its experiment or an entry's findings are first asked for.
   const judged = new Map<string, Judged>();
   const judge = (path: string): Judged => {
