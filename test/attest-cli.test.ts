@@ -490,3 +490,28 @@ for (const [what, profile, source] of REAL_ARCHIVES)
       expect(v).toMatchObject({ verified: true, code: 0 });
     });
   });
+
+// Every archive of ../shared/real-world at once (Harbor jobs, Inspect logs, Terminal-Bench runs): one
+// document, its statement checked by the independent verifier and by a recount of a copy.
+describe.runIf(runsWithShared(REAL))("real archives: every one in ../shared/real-world, as one document", () => {
+  it("is attested, verified by securesystemslib, and verified by a recount", async () => {
+    if (!existsSync(REAL)) throw new Error(`CI=true but ${REAL} is missing`);
+    const root = copyOf(REAL, "real-world");
+    const doc = join(root, "..", "all.json");
+    const scored = await run(["score", root, "--format", "json", "--out", doc, "--quiet"]);
+    expect(scored.code, scored.stderr).toBeLessThan(2);
+    await ok(["attest", doc, "--key", signer.key]);
+    const env = `${doc}.intoto.jsonl`;
+    const s = statementIn(env);
+    expect(new Set(s.predicate.experiments.map((e) => e.profile))).toEqual(
+      new Set(["harbor", "inspect", "terminal-bench"]),
+    );
+    if (HAVE_SSLIB) {
+      const py = spawnSync(PYTHON, [VERIFIER, signer.pub, env], { encoding: "utf8", timeout: 60_000 });
+      expect(JSON.parse(py.stdout)).toMatchObject({ verified: true, reason: null });
+    } else if (REQUIRE_SHARED) throw new Error(`CI=true but ${PYTHON} cannot import securesystemslib`);
+    const v = await verify([env, "--key", signer.pub, "--results", doc, root]);
+    expect(v.failures).toEqual([]);
+    expect(v).toMatchObject({ verified: true, code: 0 });
+  }, 120_000);
+});
