@@ -29,6 +29,7 @@ import { env, median, ROUNDS, secondsSince, time } from "./measure.js";
 import { million } from "./million.js";
 import { nativeBench, RUN } from "./native.js";
 import { startupBench } from "./startup.js";
+import { attestBench } from "./attest.js";
 import { statsBench, statsOptions } from "./stats.js";
 
 const JOURNAL_MB = env("BENCH_JOURNAL_MB", 1024);
@@ -93,6 +94,7 @@ const SECTIONS: Record<string, (dir: string) => unknown> = {
   "--compare": compareBench,
   "--startup": startupBench,
   "--merge": mergeBench,
+  "--attest": attestBench,
 };
 
 async function main(): Promise<void> {
@@ -184,6 +186,7 @@ async function main(): Promise<void> {
     compareBench(root);
     startupBench(join(root, "startup"));
     await mergeBench(join(root, "merge"));
+    attestBench(join(root, "attest"));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
