@@ -47,7 +47,8 @@ export async function attestVerify(argv: string[], io: CliIo): Promise<number> {
   const failures: AttestFailure[] = [...envelopes.malformed];
   const criteria: Criteria | null =
     values.criteria === undefined ? null : parseCriteria(readBytes(values.criteria, "--criteria"), values.criteria);
-  const doc = values.results === undefined ? null : readDocument(values.results, values["hmac-key-file"], io, roots.length > 0);
+  const doc =
+    values.results === undefined ? null : readDocument(values.results, values["hmac-key-file"], io, roots.length > 0);
   for (const [i, env] of envelopes.found.entries()) {
     const at = envelopes.found.length > 1 ? `envelope ${i + 1}: ` : "";
     const mine = await checkEnvelope(env, {
