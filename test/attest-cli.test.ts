@@ -90,6 +90,28 @@ beforeAll(async () => {
   other = await keygen("other");
 });
 
+describe("attest pubkey", () => {
+  it("gives a private key's public half: the SPKI PEM keygen wrote, or its 64 hex digits, which verify takes alike", async () => {
+    const pem = await run(["attest", "pubkey", "--key", signer.key]);
+    expect(pem.code, pem.stderr).toBe(0);
+    expect(pem.stdout).toBe(readFileSync(signer.pub, "utf8"));
+    expect(pem.stderr).toContain(`keyid ${signer.keyid}`);
+    const hex = await run(["attest", "pubkey", "--key", signer.key, "--hex"]);
+    expect(hex.stdout).toMatch(/^[0-9a-f]{64}\n$/);
+    const hexFile = join(sc.dir, "signer.hex");
+    writeFileSync(hexFile, hex.stdout);
+    const doc = join(sc.fresh("pubkey"), "r.json");
+    await ok(["synth", "--out", join(doc, "..", "runs"), "--n", "2", "--seed", "pub"]);
+    await ok(["score", join(doc, "..", "runs"), "-f", "json", "-o", doc, "-q"]);
+    await ok(["attest", doc, "--key", signer.key]);
+    expect(await verify([`${doc}.intoto.jsonl`, "--key", hexFile])).toMatchObject({ verified: true, code: 0 });
+  });
+  it("refuses a public key or no --key (exit 2)", async () => {
+    expect((await run(["attest", "pubkey", "--key", signer.pub])).code).toBe(2);
+    expect((await run(["attest", "pubkey"])).code).toBe(2);
+  });
+});
+
 describe("attest keygen", () => {
   it("writes NAME.key (0600) and NAME.pub, prints openssl's keyid, and never replaces them", async () => {
     const k = await keygen("kg");

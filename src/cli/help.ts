@@ -281,6 +281,7 @@ export const SCHEMA_HELP = "assay schema [--out FILE]\n  Print the JSON Schema o
 export const ATTEST_HELP = `assay attest RESULTS --key KEY [--key KEY…] [--criteria FILE] [--hmac-key-file F] [--unsigned]
              [--out FILE]
 assay attest keygen --out NAME
+assay attest pubkey --key KEY [--hex]
 assay attest verify STATEMENT --key PUB [--key PUB…] [--threshold N] [--results DOC] [--criteria FILE]
              [ROOT… [--schedule FILE…] [--hmac-key-file F] [--dataset FILE]] [--format json]
   attest: an in-toto Statement (v1) about a results document and the evidence under it, signed
@@ -297,6 +298,8 @@ assay attest verify STATEMENT --key PUB [--key PUB…] [--threshold N] [--result
   --unsigned               the Statement alone, to sign elsewhere (cosign, GitHub, a KMS)
   keygen: NAME.key (private, mode 0600) and NAME.pub (SPKI PEM), never replacing a file; prints
   the keyid (SHA-256 of the public key's DER).
+  pubkey: a private key's public half (SPKI PEM, or --hex: the 64 hex digits securesystemslib
+  takes) on stdout, its keyid on stderr: what to publish for verifiers.
   verify: the signature (--threshold N of the keys given must verify); with --results, the
   document is the one attested and gives the same statement; with ROOT…, the evidence is scored
   again under the statement's options and must give the same evidence root and figures (every

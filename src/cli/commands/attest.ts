@@ -2,12 +2,12 @@
 // under it, in a DSSE envelope signed with ed25519; `attest keygen` makes a key pair; `attest verify`
 // (attest-verify.ts) checks one. The statement is built from the document alone (§15.3: it carries
 // every digest it needs), read as merge reads a shard (its §8 refusals; a keyed one needs its key).
-import { createHash } from "node:crypto";
+import { createHash, createPublicKey } from "node:crypto";
 import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { evaluateCriteria, parseCriteria } from "../../core/attest/criteria.js";
 import { IN_TOTO_PAYLOAD_TYPE, signEnvelope } from "../../core/attest/dsse.js";
-import { generateKeys, keyidOf, privateKeyFrom } from "../../core/attest/keys.js";
+import { generateKeys, keyidOf, privateKeyFrom, publicHex } from "../../core/attest/keys.js";
 import { evidenceRoot } from "../../core/attest/merkle.js";
 import { projectResults, type ProjectionSource, type Statement } from "../../core/attest/statement.js";
 import type { BundleEntry, Experiment } from "../../core/results.js";
@@ -22,6 +22,7 @@ import { readKeyFile } from "./seal.js";
 
 export async function attestCommand(argv: string[], io: CliIo): Promise<number> {
   if (argv[0] === "keygen") return keygen(argv.slice(1), io);
+  if (argv[0] === "pubkey") return pubkey(argv.slice(1), io);
   if (argv[0] === "verify") return (await import("./attest-verify.js")).attestVerify(argv.slice(1), io);
   return attest(argv, io);
 }
@@ -60,6 +61,25 @@ function keygen(argv: string[], io: CliIo): number {
   io.stderr(
     `assay attest keygen: wrote ${forTerminal(values.out)}.key (private: keep it so) and ${forTerminal(values.out)}.pub; keyid above\n`,
   );
+  return EXIT.OK;
+}
+
+/**
+ * `attest pubkey --key KEY [--hex]`: the public half of a private key (made by keygen or elsewhere:
+ * PKCS#8 PEM, ed25519), as SPKI PEM or as the 64 hex digits securesystemslib's keyval.public holds,
+ * on stdout; its keyid on stderr. What to publish for verifiers.
+ */
+function pubkey(argv: string[], io: CliIo): number {
+  const { values, positionals } = parseOptions({
+    args: argv,
+    allowPositionals: true,
+    options: { key: { type: "string" }, hex: { type: "boolean" } },
+  });
+  if (positionals.length > 0 || values.key === undefined)
+    throw new UsageError("assay attest pubkey takes --key KEY (a private key) [--hex]");
+  const pub = createPublicKey(privateKeyFrom(readText(values.key, "--key"), `--key ${forTerminal(values.key)}`));
+  io.stdout(values.hex ? `${publicHex(pub)}\n` : (pub.export({ type: "spki", format: "pem" }) as string));
+  io.stderr(`assay attest pubkey: keyid ${keyidOf(pub)}\n`);
   return EXIT.OK;
 }
 
