@@ -3,12 +3,12 @@
 // `<run_id>/<model>` (`#2`, `#3` for copies, in path order). The run level is the run-* modules';
 // here it becomes the experiment: every instance's state, `resolved` through the kind-neutral
 // keyMetrics, the final report's claims as flags and its recount, and PATCH_MISMATCH against the predictions.
-import { containerNames } from "../../core/batch/container-names.js";
+import { containerBatch, type JudgedContainer as Judged } from "../../core/batch/container-names.js";
 import { finding, type Code, type Finding } from "../../core/codes.js";
 import type { BatchOptions } from "../../core/batch/experiments.js";
 import { keyMetrics, type Counted } from "../../core/batch/reward-metrics.js";
 import type { BatchRecord } from "../../core/batch/record.js";
-import { blankExperiment, type BundleEntry, type Experiment } from "../../core/results.js";
+import { blankExperiment, type BundleEntry } from "../../core/results.js";
 import { own, setOwn } from "../../core/schema.js";
 import { byteCompare } from "../../core/text.js";
 import type { KindBatch } from "../kind.js";
@@ -38,36 +38,15 @@ export function sweBenchBatch(
   options: BatchOptions,
 ): KindBatch {
   const byPath = new Map(runs.map((r) => [r.path, r]));
-  const groups = new Map<string, BatchRecord[]>(runs.map((r) => [r.path, []]));
-  for (const r of records) {
-    const key = r.job ?? "";
-    (groups.get(key) ?? groups.set(key, []).get(key)!).push(r);
-  }
-  const names = containerNames(groups.keys(), (path) => {
-    const d = byPath.get(path);
-    return d === undefined ? (groups.get(path)![0]?.experiment ?? null) : `${d.run_id}/${d.model}`;
-  });
-  const judged = new Map<string, Judged>();
-  const judge = (path: string): Judged => {
-    let j = judged.get(path);
-    if (j === undefined)
-      judged.set(
-        path,
-        (j = modelExperiment(names.get(path) ?? null, byPath.get(path) ?? null, groups.get(path)!, options)),
-      );
-    return j;
-  };
-  return {
-    nameOf: (e) => names.get(e.job ?? "") ?? e.experiment,
-    experiments: () => [...groups.keys()].map((path) => judge(path).experiment),
-    errorsOf: (e) => (groups.has(e.job ?? "") ? (judge(e.job ?? "").errors.get(e.path) ?? []) : []),
-  };
-}
-
-interface Judged {
-  experiment: Experiment;
-  /** PATCH_MISMATCH, by the record's path: its entry in bundles[] says it too. */
-  errors: Map<string, Finding[]>;
+  return containerBatch(
+    records,
+    runs.map((r) => r.path),
+    (path, first) => {
+      const d = byPath.get(path);
+      return d === undefined ? (first?.experiment ?? null) : `${d.run_id}/${d.model}`;
+    },
+    (name, path, members) => modelExperiment(name, byPath.get(path) ?? null, members, options),
+  );
 }
 
 /** The predictions as the run rules read them, from the book's record. */

@@ -3,12 +3,12 @@
 // run-level verdict is run.ts's; here it becomes the experiment: the trials' states, `resolved` as
 // a reward with assay's pass@k beside TB's claimed figures, the trials the run's rules make
 // invalid, what is missing, and the run's warnings.
-import { containerNames } from "../../core/batch/container-names.js";
+import { containerBatch, type JudgedContainer as Judged } from "../../core/batch/container-names.js";
 import { finding, type Code, type Finding } from "../../core/codes.js";
 import type { BatchOptions } from "../../core/batch/experiments.js";
 import { keyMetrics, type Counted } from "../../core/batch/reward-metrics.js";
 import type { BatchRecord } from "../../core/batch/record.js";
-import { blankExperiment, type BundleEntry, type Experiment } from "../../core/results.js";
+import { blankExperiment, type BundleEntry } from "../../core/results.js";
 import { own, setOwn } from "../../core/schema.js";
 import { byteCompare } from "../../core/text.js";
 import { experimentUsage } from "../../core/usage.js";
@@ -47,38 +47,15 @@ export function terminalBenchBatch(
   options: BatchOptions,
 ): KindBatch {
   const byPath = new Map(runs.map((r) => [r.path, r]));
-  const groups = new Map<string, BatchRecord[]>(runs.map((r) => [r.path, []]));
-  for (const r of records) {
-    const key = r.job ?? "";
-    (groups.get(key) ?? groups.set(key, []).get(key)!).push(r);
-  }
   // The run folder's name; `#2`, `#3` for later runs of one name, in path order (never a name another folder has).
-  const baseOf = (path: string) =>
-    path === "" ? null : (byPath.get(path)?.name ?? groups.get(path)![0]?.experiment ?? path);
-  const names = containerNames(groups.keys(), baseOf);
-  // Each run judged once, when its experiment or an entry's findings are first asked for.
-  const judged = new Map<string, Judged>();
-  const judge = (path: string): Judged => {
-    let j = judged.get(path);
-    if (j === undefined)
-      judged.set(
-        path,
-        (j = runExperiment(names.get(path) ?? null, path, byPath.get(path) ?? null, groups.get(path)!, options)),
-      );
-    return j;
-  };
-  return {
-    nameOf: (e) => names.get(e.job ?? "") ?? e.experiment,
-    experiments: () => [...groups.keys()].map((path) => judge(path).experiment),
-    errorsOf: (e) => (groups.has(e.job ?? "") ? (judge(e.job ?? "").errors.get(e.path) ?? []) : []),
-  };
+  return containerBatch(
+    records,
+    runs.map((r) => r.path),
+    (path, first) => (path === "" ? null : (byPath.get(path)?.name ?? first?.experiment ?? path)),
+    (name, path, members) => runExperiment(name, path, byPath.get(path) ?? null, members, options),
+  );
 }
 
-/** A run's experiment, and the hard findings its rules give each trial (by the record's path): its entry in bundles[] says them too. */
-interface Judged {
-  experiment: Experiment;
-  errors: Map<string, Finding[]>;
-}
 /** coverage_reason when the files holding the run's plan could not be read. */
 const PLAN_LOST = `plan unknown: ${RUN_METADATA} and ${TB_LOCK} give no readable plan (tasks × attempts, coverage's denominator) and one of them cannot be read; covered / trials counts only the trials present`;
 const UNCHECKED =
