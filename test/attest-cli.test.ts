@@ -12,20 +12,11 @@ import { decodeEnvelope, envelope, IN_TOTO_PAYLOAD_TYPE, signEnvelope } from "..
 import { privateKeyFrom } from "../src/core/attest/keys.js";
 import type { Statement } from "../src/core/attest/statement.js";
 import { run, spawnCli } from "./helpers/cli.js";
+import { HAVE_SSLIB, PYTHON, VERIFIER } from "./helpers/attest.js";
 import { REQUIRE_SHARED, runsWithShared, scratch, SHARED_DIR } from "./helpers/shared.js";
 
 const sc = scratch("attest-cli-");
 const REAL = join(SHARED_DIR, "real-world");
-const PYTHON = "/usr/bin/python3";
-const VERIFIER = new URL("helpers/sslib-verify.py", import.meta.url).pathname;
-const HAVE_SSLIB = (() => {
-  try {
-    execFileSync(PYTHON, ["-c", "import securesystemslib.signer"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 const HAVE_OPENSSL = spawnSync("openssl", ["version"]).status === 0;
 
 interface Keys {

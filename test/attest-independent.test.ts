@@ -3,25 +3,15 @@
 // and an edit fails there too. Debian's /usr/bin/python3, never a PATH shim: that is where apt puts it.
 // Without the package the tests skip locally and fail under CI=true (.ci/run installs it).
 
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeEnvelope, envelope, IN_TOTO_PAYLOAD_TYPE, pae, sign, signEnvelope } from "../src/core/attest/dsse.js";
 import { generateKeys, keyidOf, privateKeyFrom, publicHex, publicKeyFrom } from "../src/core/attest/keys.js";
+import { HAVE_SSLIB, PYTHON, VERIFIER } from "./helpers/attest.js";
 import { REQUIRE_SHARED } from "./helpers/shared.js";
-
-const PYTHON = "/usr/bin/python3";
-const VERIFIER = new URL("helpers/sslib-verify.py", import.meta.url).pathname;
-const HAVE_SSLIB = (() => {
-  try {
-    execFileSync(PYTHON, ["-c", "import securesystemslib.signer"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 interface Verdict {
   bundle: string;

@@ -1,6 +1,7 @@
 // Attestation tests' common parts: a results document scored by the real CLI (in-process), and its
 // §15.4 projection with a stand-in Merkle root (core/attest/merkle.ts is wired by `assay attest`;
 // here any function of the sorted digests shows which leaves went in).
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -54,3 +55,15 @@ export const project = (doc: ProjectionSource, bytes: Uint8Array | string = "", 
 
 /** A deep copy to edit. */
 export const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+/** The independent verifier: Debian's python3 (not a PATH shim) with securesystemslib, and the script that uses it. */
+export const PYTHON = "/usr/bin/python3";
+export const VERIFIER = new URL("sslib-verify.py", import.meta.url).pathname;
+export const HAVE_SSLIB = (() => {
+  try {
+    execFileSync(PYTHON, ["-c", "import securesystemslib.signer"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
