@@ -4,7 +4,7 @@
 // other check on the same statement passing, so no code shows beside an edit that is not its own).
 
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AttestCode } from "../src/core/attest/codes.js";
@@ -441,6 +441,98 @@ describe("the demo corpus", () => {
     const bad = py(other.pub);
     expect(JSON.parse(bad.stdout)).toMatchObject({ verified: false, reason: "signature" });
     expect(bad.status).toBe(1);
+  });
+});
+
+// "B beats A by ≥ 0.05, paired": two synthesised Harbor jobs over the same tasks (12 and 15 trials:
+// job-c is ahead by 0.089 on the pairs, its paired-t interval −0.12 to 0.30), one rule each side of
+// the bar; the figure is compare's own, verify recomputes it from --results and from a recount.
+describe("paired criteria (HEAD - BASE METRIC …)", () => {
+  let dir = "";
+  let roots: string[] = [];
+  let doc = "";
+  let crit = "";
+  let env = "";
+  beforeAll(async () => {
+    dir = sc.fresh("paired");
+    for (const [name, n] of [
+      ["job-a", "12"],
+      ["job-c", "15"],
+    ] as const) {
+      await ok(["synth", "--profile", "harbor", "--n", n, "--seed", name, "--out", join(dir, name)]);
+      roots.push(join(dir, name, name));
+      renameSync(join(dir, name, "synth-harbor-job"), join(dir, name, name));
+    }
+    doc = join(dir, "r.json");
+    await ok(["score", ...roots, "--format", "json", "--out", doc, "--quiet"]);
+    crit = join(dir, "criteria.txt");
+    writeFileSync(
+      crit,
+      "# job-c beats job-a by 0.05, paired\njob-c - job-a rewards/reward >= 0.05\njob-c - job-a rewards/reward.lo >= 0.05\n",
+    );
+    const r = await run(["attest", doc, "--key", signer.key, "--criteria", crit]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/criteria: 1 of 2 met/);
+    env = `${doc}.intoto.jsonl`;
+  });
+
+  it("records HEAD − BASE over the pairs, as assay compare gives it, with what its interval assumes", async () => {
+    const [mean, lo] = statementIn(env).predicate.criteria!.rules;
+    expect(mean).toMatchObject({ experiment: "job-c", baseline: "job-a", passed: true });
+    expect(lo).toMatchObject({ passed: false, observed: mean!.paired!.interval!.lo });
+    expect(mean!.observed).toBeGreaterThan(0.05);
+    expect(lo!.observed).toBeLessThan(0.05);
+    expect(mean!.paired).toMatchObject({ unit: "task", onlyBase: 0, onlyHead: 0, test: "paired-t" });
+    expect(mean!.paired!.assumes).toMatch(
+      /a task's trials are averaged into its value first\); paired t: the tasks are taken as independent/,
+    );
+    // compare's paired figure on the same two jobs, each its own document, paired by name.
+    const [a, c] = [join(dir, "a.json"), join(dir, "c.json")];
+    await ok(["score", roots[0]!, "--format", "json", "--out", a, "--quiet"]);
+    await ok(["score", roots[1]!, "--format", "json", "--out", c, "--quiet"]);
+    const cmp = await run(["compare", a, c, "--pair", "job-a=job-c", "--format", "json"]);
+    const m = (
+      JSON.parse(cmp.stdout) as {
+        experiments: { metrics: { metric: string; paired: { mean_diff: number; interval: unknown } }[] }[];
+      }
+    ).experiments[0]!.metrics.find((x) => x.metric === "reward/reward/mean")!;
+    expect([m.paired.mean_diff, m.paired.interval]).toEqual([mean!.observed, mean!.paired!.interval]);
+  });
+
+  it("verifies with --results and --criteria, and from a recount of the two jobs", async () => {
+    for (const args of [["--results", doc, "--criteria", crit], roots, ["--results", doc, ...roots]])
+      expect(await verify([env, "--key", signer.pub, ...args]), args.join(" ")).toMatchObject({
+        verified: true,
+        failures: [],
+      });
+  });
+
+  it("CRITERIA_MISMATCH: a paired figure, a verdict or a BASE edited and signed again, or another criteria file", async () => {
+    const edits: [string, (s: Statement) => void, string][] = [
+      ["mean", (s) => (s.predicate.criteria!.rules[0]!.paired!.meanDiff = 0.5), "criteria.rules[0].paired"],
+      ["pairs", (s) => (s.predicate.criteria!.rules[1]!.paired!.pairs += 1), "criteria.rules[1].paired"],
+      ["observed", (s) => (s.predicate.criteria!.rules[1]!.observed = 0.06), "criteria.rules[1].observed"],
+      ["base", (s) => (s.predicate.criteria!.rules[0]!.baseline = "job-c"), "criteria.rules[0].observed"],
+    ];
+    for (const [name, change, where] of edits) {
+      const v = await verify([
+        resign(env, signer, `paired-${name}.jsonl`, change),
+        "--key",
+        signer.pub,
+        "--results",
+        doc,
+      ]);
+      expect({ name, codes: v.codes, code: v.code }).toEqual({ name, codes: ["CRITERIA_MISMATCH"], code: 1 });
+      expect(v.failures.map((f) => f.where)).toContain(where);
+    }
+    // The same rule with BASE and HEAD swapped is another rule: the file no longer matches the statement.
+    const swapped = join(dir, "swapped.txt");
+    writeFileSync(swapped, "job-a - job-c rewards/reward >= 0.05\njob-c - job-a rewards/reward.lo >= 0.05\n");
+    const v = await verify([env, "--key", signer.pub, "--criteria", swapped]);
+    expect(v).toMatchObject({ code: 1, codes: ["CRITERIA_MISMATCH"] });
+    // And on recount: a paired figure edited shows there too.
+    const r = await verify([resign(env, signer, "paired-recount.jsonl", edits[0]![1]), "--key", signer.pub, ...roots]);
+    expect(r.codes).toEqual(["CRITERIA_MISMATCH"]);
   });
 });
 

@@ -12,7 +12,9 @@ import {
   parseCriteria,
   type CriteriaErrorCode,
 } from "../src/core/attest/criteria.js";
+import type { UnitsOf } from "../src/core/attest/paired.js";
 import type { ExperimentProjection, MetricProjection } from "../src/core/attest/statement.js";
+import type { Units } from "../src/core/compare/trials.js";
 
 const parse = (text: string | Uint8Array) =>
   parseCriteria(typeof text === "string" ? Buffer.from(text, "utf8") : text, "crit.txt");
@@ -192,5 +194,116 @@ describe("evaluating rules over a projection's figures", () => {
         { metric: "z:pass", comparator: "<", threshold: "1", passed: false },
       ],
     });
+  });
+});
+
+// Paired rules: `HEAD - BASE METRIC COMPARATOR THRESHOLD`, decided on HEAD − BASE over the units
+// both experiments count (core/compare's pairing, test and interval), never on two means.
+describe("paired rules (HEAD - BASE METRIC …)", () => {
+  const units = (unit: Units["unit"], pairs: Record<string, number>, clusters?: (string | null)[]): Units => ({
+    unit,
+    ids: Object.keys(pairs),
+    values: Float64Array.from(Object.values(pairs)),
+    checksums: null,
+    reason: null,
+    ...(clusters === undefined ? {} : { clusters }),
+  });
+  const tasks = (vs: number[], from = 0) => Object.fromEntries(vs.map((v, i) => [`t${i + from}`, v]));
+  const BASE = tasks([0, 0, 0.5, 1, 0, 0.5, 0, 0.5]);
+  const HEAD = tasks([0.5, 0.5, 1, 1, 0.5, 0.5, 0.5, 1]); // +0.375 on average (paired t: 0.18 to 0.57)
+  const of =
+    (m: Record<string, Record<string, Units>>): UnitsOf =>
+    (experiment) => {
+      const x = m[experiment ?? ""];
+      return x === undefined ? undefined : new Map(Object.entries(x));
+    };
+  const UNITS = of({
+    a: { "reward/reward/mean": units("task", BASE) },
+    b: { "reward/reward/mean": units("task", HEAD) },
+    far: { "reward/reward/mean": units("task", tasks([1, 1], 100)) },
+  });
+  const PAIRED_FIGURES = [
+    ...FIGURES,
+    experiment("far", [metric("rewards/reward", 1)]),
+    { ...experiment("log", [metric("inspect/match/mean/accuracy", 0.5)]), profile: "inspect" },
+  ];
+  const rule = (text: string) => evaluateCriteria(parse(text), PAIRED_FIGURES, UNITS).criteria.rules[0]!;
+
+  it("parses six fields with a bare - as a paired rule; the single form is unchanged", () => {
+    expect(rulesOf('b - a rewards/reward.lo >= 0.05\n"b 2" - "a 1" pass > 0\nb rewards/reward >= 0\n')).toEqual([
+      { line: 1, experiment: "b", baseline: "a", metric: "rewards/reward.lo", comparator: ">=", threshold: "0.05" },
+      { line: 2, experiment: "b 2", baseline: "a 1", metric: "pass", comparator: ">", threshold: "0" },
+      { line: 3, experiment: "b", metric: "rewards/reward", comparator: ">=", threshold: "0" },
+    ]);
+    refused("b vs a rewards/reward >= 0.05\n", "CRITERIA_FIELDS", 1);
+    refused("b - a rewards/reward >=\n", "CRITERIA_FIELDS", 1);
+    refused("b - b rewards/reward >= 0\n", "CRITERIA_FIELDS", 1);
+    refused("b - a rewards/reward == 0\n", "CRITERIA_COMPARATOR", 1);
+    refused("b - a rewards/reward >= .5\n", "CRITERIA_THRESHOLD", 1);
+  });
+
+  it("observes the mean paired difference, and with .lo / .hi its interval's bounds", () => {
+    const mean = rule("b - a rewards/reward >= 0.375");
+    expect(mean).toMatchObject({ experiment: "b", baseline: "a", observed: 0.375, passed: true });
+    expect(mean.paired).toMatchObject({ unit: "task", pairs: 8, onlyBase: 0, onlyHead: 0, meanDiff: 0.375 });
+    expect(mean.paired!.interval!.method).toBe("paired-t");
+    expect(mean.paired!.assumes).toMatch(/paired t: the tasks are taken as independent/);
+    const lo = rule("b - a rewards/reward.lo >= 0.05");
+    expect(lo.observed).toBe(mean.paired!.interval!.lo);
+    expect(lo.observed!).toBeGreaterThan(0.05);
+    expect(lo.passed).toBe(true);
+    // The other side of the bar, and of the sign: A does not beat B.
+    expect(rule("b - a rewards/reward > 0.375").passed).toBe(false);
+    expect(rule("b - a rewards/reward.lo >= 0.2").passed).toBe(false);
+    expect(rule("a - b rewards/reward.hi < 0").observed).toBeCloseTo(-mean.paired!.interval!.lo, 12);
+    expect(rule("a - b rewards/reward > 0").passed).toBe(false);
+  });
+
+  it("is decided on the pairs, not on two means: units only one side counts are left out and named", () => {
+    const split = of({
+      a: { "reward/reward/mean": units("task", { ...BASE, extra: 0 }) },
+      b: { "reward/reward/mean": units("task", { ...HEAD, t9: 1, t10: 1 }) },
+    });
+    const r = evaluateCriteria(parse("b - a rewards/reward >= 0.375"), PAIRED_FIGURES, split).criteria.rules[0]!;
+    expect(r).toMatchObject({ observed: 0.375, passed: true });
+    expect(r.paired).toMatchObject({ pairs: 8, onlyBase: 1, onlyHead: 2 });
+    expect(r.paired!.unpaired.join("; ")).toMatch(/only in BASE: 1 task.*only in HEAD: 2 tasks/);
+  });
+
+  it("clustered units give the cluster-paired interval, and say so", () => {
+    const clusters = ["x", "x", "y", "y", "z", "z", "w", "w"];
+    const c = of({
+      a: { "reward/reward/mean": units("task", BASE, clusters) },
+      b: { "reward/reward/mean": units("task", HEAD, clusters) },
+    });
+    const r = evaluateCriteria(parse("b - a rewards/reward.lo >= 0"), PAIRED_FIGURES, c).criteria.rules[0]!;
+    expect(r.paired).toMatchObject({ clusters: 4, interval: { method: "cluster-paired-t" } });
+    expect(r.paired!.assumes).toMatch(/cluster-paired t over 4 clusters/);
+    expect(r.observed).toBe(r.paired!.interval!.lo);
+  });
+
+  it("fails, saying why, where nothing pairs: no experiment, other kinds, a metric without units, no common unit", () => {
+    const cases: [string, RegExp][] = [
+      ["b - nowhere rewards/reward >= 0", /no experiment "nowhere"/],
+      ["log - a rewards/reward >= 0", /HEAD is inspect, BASE harbor/],
+      ["b - a rewards/none >= 0", /"rewards\/none" has no units to pair/],
+      ["b - a completion >= 0", /"completion" has no units to pair/],
+      ["far - a rewards/reward <= 1", /no task|0 tasks|no pair/i],
+    ];
+    for (const [text, why] of cases) {
+      const r = rule(text);
+      expect({ text, observed: r.observed, passed: r.passed }).toEqual({ text, observed: null, passed: false });
+      expect(r.paired!.reason, text).toMatch(why);
+      for (const c of ["<", "<=", ">", ">="]) expect(holds(r.observed, c, "0")).toBe(false);
+    }
+    // Without units at all (a caller that read none), a paired rule never passes.
+    expect(evaluateCriteria(parse("b - a rewards/reward >= 0"), PAIRED_FIGURES).criteria.rules[0]!.passed).toBe(false);
+  });
+
+  it("records #575's claim as HEAD - BASE:METRIC", () => {
+    const e = evaluateCriteria(parse("b - a rewards/reward.lo >= 0.05\n"), PAIRED_FIGURES, UNITS);
+    expect(e.claims).toEqual([
+      { metric: "b - a:rewards/reward.lo", comparator: ">=", threshold: "0.05", passed: true },
+    ]);
   });
 });

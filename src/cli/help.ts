@@ -293,8 +293,10 @@ assay attest verify STATEMENT --key PUB [--key PUB…] [--threshold N] [--result
   its key); a shard or an incomplete run is refused. Written to RESULTS.intoto.jsonl (an in-toto
   bundle) unless --out; each --key (PKCS#8 PEM) adds a signature.
   --criteria FILE          pre-registered rules, one a line: EXPERIMENT METRIC COMPARATOR THRESHOLD
-                           (METRIC.lo / METRIC.hi: its 95% interval's bounds; >= > <= <); each
-                           rule's outcome is recorded, with the file's digest to publish first
+                           (METRIC.lo / METRIC.hi: its 95% interval's bounds; >= > <= <), or
+                           paired, HEAD - BASE METRIC COMPARATOR THRESHOLD (HEAD − BASE over the
+                           units both count, as assay compare pairs them); each rule's outcome
+                           is recorded, with the file's digest to publish first
   --unsigned               the Statement alone, to sign elsewhere (cosign, GitHub, a KMS)
   keygen: NAME.key (private, mode 0600) and NAME.pub (SPKI PEM), never replacing a file; prints
   the keyid (SHA-256 of the public key's DER).

@@ -5,6 +5,7 @@ import type { AttestFailure } from "../../core/attest/codes.js";
 import { compareStatements } from "../../core/attest/compare.js";
 import type { Criteria } from "../../core/attest/criteria.js";
 import { evidenceRoot } from "../../core/attest/merkle.js";
+import { CriteriaUnits } from "../../core/attest/paired.js";
 import { projectResults, type Statement } from "../../core/attest/statement.js";
 import { byteCompare } from "../../core/text.js";
 import { packageDirHash } from "../../io/dirhash.js";
@@ -64,6 +65,7 @@ export async function recount(
   });
   try {
     const found: { path: string; digest: string }[] = [];
+    const units = new CriteriaUnits();
     const bundles = run.bundles;
     const recounted = projectResults(
       {
@@ -72,6 +74,7 @@ export async function recount(
           *[Symbol.iterator]() {
             for (const b of bundles) {
               found.push({ path: b.path, digest: b.digest });
+              units.add(b);
               yield b;
             }
           },
@@ -86,7 +89,11 @@ export async function recount(
       },
     );
     return [
-      ...compareStatements(attested, recounted, { recount: true, criteria }),
+      ...compareStatements(attested, recounted, {
+        recount: true,
+        criteria,
+        units: units.finish(run.experiments, run.run.options),
+      }),
       ...(doc === null ? [] : entryDifferences(doc.entries, found)),
     ];
   } finally {

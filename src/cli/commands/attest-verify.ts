@@ -48,7 +48,9 @@ export async function attestVerify(argv: string[], io: CliIo): Promise<number> {
   const criteria: Criteria | null =
     values.criteria === undefined ? null : parseCriteria(readBytes(values.criteria, "--criteria"), values.criteria);
   const doc =
-    values.results === undefined ? null : readDocument(values.results, values["hmac-key-file"], io, roots.length > 0);
+    values.results === undefined
+      ? null
+      : readDocument(values.results, values["hmac-key-file"], io, { paths: roots.length > 0, units: true });
   for (const [i, env] of envelopes.found.entries()) {
     const at = envelopes.found.length > 1 ? `envelope ${i + 1}: ` : "";
     const mine = await checkEnvelope(env, {
@@ -117,7 +119,12 @@ async function checkEnvelope(env: Envelope, c: Check): Promise<AttestFailure[]> 
   if (c.doc !== null) {
     const mine = statementOf(c.doc, basename(c.resultsName!), attested.predicate.attestedAt);
     out.push(
-      ...compareStatements(attested, mine, { recount: false, criteria: c.criteria, documentSha256: c.doc.sha256 }),
+      ...compareStatements(attested, mine, {
+        recount: false,
+        criteria: c.criteria,
+        documentSha256: c.doc.sha256,
+        units: c.doc.units,
+      }),
     );
   } else if (c.criteria !== null) out.push(...criteriaOnly(attested, c.criteria));
   if (c.roots.length > 0) out.push(...(await recount(attested, c.roots, c.values, c.doc, c.criteria, c.io)));

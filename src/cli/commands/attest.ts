@@ -9,6 +9,7 @@ import { evaluateCriteria, parseCriteria } from "../../core/attest/criteria.js";
 import { IN_TOTO_PAYLOAD_TYPE, signEnvelope } from "../../core/attest/dsse.js";
 import { generateKeys, keyidOf, privateKeyFrom, publicHex } from "../../core/attest/keys.js";
 import { evidenceRoot } from "../../core/attest/merkle.js";
+import { CriteriaUnits, type UnitsOf } from "../../core/attest/paired.js";
 import { projectResults, type ProjectionSource, type Statement } from "../../core/attest/statement.js";
 import type { BundleEntry, Experiment } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
@@ -89,6 +90,8 @@ export interface AttestedDocument {
   sha256: string;
   /** Each entry's path and digest, in the document's order (attest verify names an entry missing from a recount by them). */
   entries: { path: string; digest: string }[];
+  /** Each experiment's unit values (paired criteria are decided on them), when asked for. */
+  units: UnitsOf | undefined;
 }
 
 type Kept = Pick<BundleEntry, "digest" | "experiment" | "profile" | "validity" | "errors">;
@@ -97,15 +100,17 @@ const NO_ERRORS: Kept["errors"] = Object.freeze([]) as unknown as Kept["errors"]
 /**
  * Read RESULTS as merge reads a shard (§8's refusals), keyed when a key is given; a shard or
  * incomplete run is refused. Of each entry only what the projection reads is kept (its digest,
- * experiment, profile, validity and finding codes, the repeated strings shared), and its path only
- * when `paths` (verify names entries missing from a recount by them).
+ * experiment, profile, validity and finding codes, the repeated strings shared), its path only
+ * when `paths` (verify names entries missing from a recount by them), and its unit values only
+ * when `units` (paired criteria).
  */
 export function readDocument(
   file: string,
   hmacKeyFile: string | undefined,
   io: CliIo,
-  paths = false,
+  want: { paths?: boolean; units?: boolean } = {},
 ): AttestedDocument {
+  const units = want.units ? new CriteriaUnits() : null;
   const key = hmacKeyFile === undefined ? undefined : readKeyFile(hmacKeyFile, [], io.stderr);
   const hash = createHash("sha256");
   const bundles: Kept[] = [];
@@ -117,7 +122,8 @@ export function readDocument(
   const read = readShard(
     file,
     (e) => {
-      if (paths) entries.push({ path: e.path, digest: e.digest });
+      if (want.paths) entries.push({ path: e.path, digest: e.digest });
+      units?.add(e);
       bundles.push({
         digest: e.digest,
         experiment: shared(e.experiment),
@@ -151,6 +157,7 @@ export function readDocument(
     source: { format: "assay.results/1", run: read.run, experiments, bundles },
     sha256: hash.digest("hex"),
     entries,
+    units: units?.finish(experiments, read.run.options),
   };
 }
 
@@ -188,12 +195,14 @@ function attest(argv: string[], io: CliIo): number {
   const protect = { files: [file, values.criteria, values["hmac-key-file"], ...keys] };
   if (out !== "-") checkOutput(out, protect);
   const privateKeys = keys.map((k) => privateKeyFrom(readText(k, "--key"), `--key ${forTerminal(k)}`));
-  const doc = readDocument(file, values["hmac-key-file"], io);
+  // The criteria first: a file that cannot be used is refused before a large document is read.
+  const criteria =
+    values.criteria === undefined ? null : parseCriteria(readBytes(values.criteria, "--criteria"), values.criteria);
+  const paired = criteria?.rules.some((r) => r.baseline !== undefined) ?? false;
+  const doc = readDocument(file, values["hmac-key-file"], io, { units: paired });
   const statement = statementOf(doc, basename(file), new Date().toISOString().replace(/\.\d{3}Z$/, "Z"));
-  if (values.criteria !== undefined) {
-    const criteria = parseCriteria(readBytes(values.criteria, "--criteria"), values.criteria);
-    Object.assign(statement.predicate, evaluateCriteria(criteria, statement.predicate.experiments));
-  }
+  if (criteria !== null)
+    Object.assign(statement.predicate, evaluateCriteria(criteria, statement.predicate.experiments, doc.units));
   const payload = Buffer.from(JSON.stringify(statement), "utf8");
   const text = values.unsigned
     ? `${payload.toString("utf8")}\n`

@@ -4,7 +4,8 @@
 // through Math.exp/log, which ECMAScript leaves implementation-approximated).
 
 import type { AttestCode, AttestFailure } from "./codes.js";
-import { evaluateCriteria, holds, type Criteria } from "./criteria.js";
+import { claimMetric, evaluateCriteria, holds, type Criteria } from "./criteria.js";
+import type { UnitsOf } from "./paired.js";
 import {
   EVIDENCE_ALG,
   type ExperimentProjection,
@@ -23,26 +24,29 @@ export interface CompareOptions {
    * recomputed statement's unless on recount (a recount never reproduces the document's bytes).
    */
   documentSha256?: string | null;
+  /** The recomputed side's units (the document's or the recount's entries): paired criteria are re-evaluated over them. */
+  units?: UnitsOf;
 }
 
 /** §15.6's tolerance on recounted interval bounds. */
 export const BOUND_TOLERANCE = 1e-12;
 
-/** Deep equality of JSON values: same types, same members, numbers by value (1 ≠ true, null ≠ absent). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
+/** Deep equality of JSON values: same types, same members, numbers by value (1 ≠ true, null ≠ absent), within `tolerance` if given. */
+export function jsonEqual(a: unknown, b: unknown, tolerance = 0): boolean {
   if (a === b) return true;
+  if (typeof a === "number" && typeof b === "number") return Math.abs(a - b) <= tolerance;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
     const y = b as unknown[];
-    return a.length === y.length && a.every((v, i) => jsonEqual(v, y[i]));
+    return a.length === y.length && a.every((v, i) => jsonEqual(v, y[i], tolerance));
   }
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
   const keys = Object.keys(x);
   return (
     keys.length === Object.keys(y).length &&
-    keys.every((k) => Object.prototype.hasOwnProperty.call(y, k) && jsonEqual(x[k], y[k]))
+    keys.every((k) => Object.prototype.hasOwnProperty.call(y, k) && jsonEqual(x[k], y[k], tolerance))
   );
 }
 
@@ -56,8 +60,8 @@ const at = (name: string | null): string => `[${JSON.stringify(name)}]`;
 export function compareStatements(attested: Statement, recomputed: Statement, opts: CompareOptions): AttestFailure[] {
   const out: AttestFailure[] = [];
   const fail = (code: AttestCode, where: string, detail: string) => out.push({ code, where, detail });
-  const differ = (code: AttestCode, where: string, a: unknown, b: unknown) => {
-    if (!jsonEqual(a, b)) fail(code, where, `attested ${show(a)}, recomputed ${show(b)}`);
+  const differ = (code: AttestCode, where: string, a: unknown, b: unknown, tolerance = 0) => {
+    if (!jsonEqual(a, b, tolerance)) fail(code, where, `attested ${show(a)}, recomputed ${show(b)}`);
   };
   const A = attested.predicate;
   const B = recomputed.predicate;
@@ -87,12 +91,12 @@ export function compareStatements(attested: Statement, recomputed: Statement, op
       differ("COUNT_MISMATCH", `results.${k}`, A.results?.[k], B.results[k]);
     experiments(A.experiments ?? [], B.experiments, opts.recount, fail, differ);
   }
-  criteria(A, B.experiments, sameScoring, opts.criteria ?? null, fail, differ);
+  criteria(A, B.experiments, sameScoring, opts, fail, differ);
   return out;
 }
 
 type Fail = (code: AttestCode, where: string, detail: string) => void;
-type Differ = (code: AttestCode, where: string, a: unknown, b: unknown) => void;
+type Differ = (code: AttestCode, where: string, a: unknown, b: unknown, tolerance?: number) => void;
 
 function subjects(attested: Statement, recomputed: Statement, opts: CompareOptions, fail: Fail, differ: Differ): void {
   const list = Array.isArray(attested.subject) ? attested.subject : [];
@@ -223,16 +227,19 @@ function metric(a: MetricProjection, b: MetricProjection, where: string, recount
 /**
  * §15.5: every attested rule re-evaluated over the recomputed figures (never the signed ones), its
  * claims and preRegistration what the rules give; with the file given, its digest and rules too.
+ * A paired rule's comparison is recomputed from the verifier's own units (on recount within §15.6's
+ * tolerance: its bounds and p pass through the t quantile).
  */
 function criteria(
   A: Predicate,
   figures: readonly ExperimentProjection[],
   sameScoring: boolean,
-  file: Criteria | null,
+  opts: CompareOptions,
   fail: Fail,
   differ: Differ,
 ): void {
   const signed = A.criteria;
+  const file = opts.criteria ?? null;
   if (signed === undefined) {
     if (file !== null) fail("CRITERIA_MISMATCH", "criteria", "a criteria file was given, but the statement has none");
     for (const k of ["preRegistration", "claims"] as const)
@@ -245,6 +252,7 @@ function criteria(
     rules: rules.map((r, i) => ({
       line: i + 1,
       experiment: r.experiment,
+      ...(typeof r.baseline === "string" ? { baseline: r.baseline } : {}),
       metric: r.metric,
       comparator: r.comparator as Criteria["rules"][number]["comparator"],
       threshold: r.threshold,
@@ -252,16 +260,24 @@ function criteria(
   };
   if (file !== null) {
     differ("CRITERIA_MISMATCH", "criteria.digest.sha256", signed.digest?.sha256, file.sha256);
-    const ruleOf = (r: Omit<Criteria["rules"][number], "line">) => [r.experiment, r.metric, r.comparator, r.threshold];
+    const ruleOf = (r: Omit<Criteria["rules"][number], "line">) => [
+      r.experiment,
+      r.baseline ?? null,
+      r.metric,
+      r.comparator,
+      r.threshold,
+    ];
     differ("CRITERIA_MISMATCH", "criteria.rules", asCriteria.rules.map(ruleOf), file.rules.map(ruleOf));
   }
-  const mine = evaluateCriteria(asCriteria, figures);
+  const mine = evaluateCriteria(asCriteria, figures, opts.units);
+  const tolerance = opts.recount ? BOUND_TOLERANCE : 0;
   // The rules' own fields are the file's (checked above when given); observed and passed are the figures'.
   rules.forEach((r, i) => {
     const m = mine.criteria.rules[i]!;
     if (sameScoring) {
-      differ("CRITERIA_MISMATCH", `criteria.rules[${i}].observed`, r.observed, m.observed);
+      differ("CRITERIA_MISMATCH", `criteria.rules[${i}].observed`, r.observed, m.observed, tolerance);
       differ("CRITERIA_MISMATCH", `criteria.rules[${i}].passed`, r.passed, m.passed);
+      differ("CRITERIA_MISMATCH", `criteria.rules[${i}].paired`, r.paired, m.paired, tolerance);
     } else {
       // Other figures may be legitimate: the signed verdict must still follow from the signed figure.
       const own = typeof r.observed === "number" ? r.observed : null;
@@ -275,7 +291,7 @@ function criteria(
     "claims",
     A.claims,
     rules.map((r) => ({
-      metric: `${r.experiment}:${r.metric}`,
+      metric: claimMetric(r),
       comparator: r.comparator,
       threshold: r.threshold,
       passed: r.passed,

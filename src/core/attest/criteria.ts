@@ -3,6 +3,7 @@
 
 import { createHash } from "node:crypto";
 import { forTerminal } from "../text.js";
+import { observePaired, type UnitsOf } from "./paired.js";
 import type { CriteriaRecord, CriterionClaim, ExperimentProjection } from "./statement.js";
 
 export const COMPARATORS = [">=", ">", "<=", "<"] as const;
@@ -11,7 +12,10 @@ export type Comparator = (typeof COMPARATORS)[number];
 export interface CriteriaRule {
   /** 1-based line of the file. */
   line: number;
+  /** A single rule's experiment; a paired rule's HEAD. */
   experiment: string;
+  /** A paired rule's BASE (`HEAD - BASE METRIC …`: the figure is HEAD − BASE over their paired units); absent in a single rule. */
+  baseline?: string;
   metric: string;
   comparator: Comparator;
   /** The decimal literal as written (#575: a decimal string, never a float). */
@@ -89,14 +93,36 @@ export function parseCriteria(bytes: Uint8Array, file: string): Criteria {
       throw new CriteriaError(file, line, reason, detail);
     };
     const f = fields(t, fail);
-    if (f.length !== 4) fail("CRITERIA_FIELDS", `${f.length} fields, not EXPERIMENT METRIC COMPARATOR THRESHOLD`);
-    const [experiment, metric, comparator, threshold] = f as [string, string, string, string];
+    if (f.length !== 4 && f.length !== 6)
+      fail(
+        "CRITERIA_FIELDS",
+        `${f.length} fields, not EXPERIMENT METRIC COMPARATOR THRESHOLD nor HEAD - BASE METRIC COMPARATOR THRESHOLD`,
+      );
+    const paired = f.length === 6 ? f.splice(0, 3) : null;
+    if (paired !== null && paired[1] !== "-")
+      fail(
+        "CRITERIA_FIELDS",
+        `six fields are a paired rule, HEAD - BASE METRIC COMPARATOR THRESHOLD: field 2 is not -`,
+      );
+    if (paired !== null && paired[0] === paired[2])
+      fail("CRITERIA_FIELDS", `HEAD and BASE are one experiment (${JSON.stringify(paired[0])}): nothing to pair`);
+    const [experiment, metric, comparator, threshold] = (paired === null ? f : [paired[0], ...f]) as [
+      string,
+      string,
+      string,
+      string,
+    ];
     if (metric === "") fail("CRITERIA_FIELDS", "an empty METRIC");
     if (!(COMPARATORS as readonly string[]).includes(comparator))
       fail("CRITERIA_COMPARATOR", `${JSON.stringify(comparator)} is not one of ${COMPARATORS.join(" ")}`);
     if (!DECIMAL.test(threshold) || !Number.isFinite(Number(threshold)))
       fail("CRITERIA_THRESHOLD", `${JSON.stringify(threshold)} is not a finite decimal literal`);
-    rules.push({ line, experiment, metric, comparator: comparator as Comparator, threshold });
+    const [c, baseline] = [comparator as Comparator, paired?.[2]];
+    rules.push(
+      baseline === undefined
+        ? { line, experiment, metric, comparator: c, threshold }
+        : { line, experiment, baseline, metric, comparator: c, threshold },
+    );
   });
   return { sha256: createHash("sha256").update(bytes).digest("hex"), rules };
 }
@@ -141,24 +167,31 @@ export interface CriteriaFields {
   claims: CriterionClaim[];
 }
 
-/** Every rule evaluated over the projection's figures. */
-export function evaluateCriteria(c: Criteria, experiments: readonly ExperimentProjection[]): CriteriaFields {
+/** A rule's name in #575's claims: `EXPERIMENT:METRIC`, a paired rule's `HEAD - BASE:METRIC`. */
+export const claimMetric = (r: { experiment: string; baseline?: string; metric: string }): string =>
+  `${r.baseline === undefined ? r.experiment : `${r.experiment} - ${r.baseline}`}:${r.metric}`;
+
+/** Every rule evaluated over the projection's figures; paired rules over `units` (the same document's or recount's). */
+export function evaluateCriteria(
+  c: Criteria,
+  experiments: readonly ExperimentProjection[],
+  units?: UnitsOf,
+): CriteriaFields {
   const rules = c.rules.map((r) => {
-    const observed = observe(experiments, r.experiment, r.metric);
-    return {
-      experiment: r.experiment,
-      metric: r.metric,
-      comparator: r.comparator,
-      threshold: r.threshold,
-      observed,
-      passed: holds(observed, r.comparator, r.threshold),
-    };
+    const { experiment, baseline, metric, comparator, threshold } = r;
+    if (baseline === undefined) {
+      const observed = observe(experiments, experiment, metric);
+      return { experiment, metric, comparator, threshold, observed, passed: holds(observed, comparator, threshold) };
+    }
+    const { observed, paired } = observePaired(experiments, experiment, baseline, metric, units);
+    const passed = holds(observed, comparator, threshold);
+    return { experiment, baseline, metric, comparator, threshold, observed, passed, paired };
   });
   return {
     criteria: { digest: { sha256: c.sha256 }, rules },
     preRegistration: { alg: "sha256", value: c.sha256 },
     claims: rules.map((r) => ({
-      metric: `${r.experiment}:${r.metric}`,
+      metric: claimMetric(r),
       comparator: r.comparator,
       threshold: r.threshold,
       passed: r.passed,

@@ -53,6 +53,21 @@ const experiment = z.object({
   ),
 });
 const comparator = z.enum(COMPARATORS);
+/** A paired rule's comparison (paired.ts's PairedRecord). */
+const paired = z.object({
+  unit: z.string().nullable(),
+  pairs: count,
+  onlyBase: count,
+  onlyHead: count,
+  clusters: count.nullable(),
+  meanDiff: figure,
+  interval: z.object({ method: z.string(), lo: finiteNumber, hi: finiteNumber }).nullable(),
+  test: z.string(),
+  p: finiteNumber,
+  assumes: z.string(),
+  reason: z.string().nullable(),
+  unpaired: z.array(z.string()),
+});
 
 export const statementSchema = z.object({
   _type: z.literal(STATEMENT_TYPE),
@@ -93,11 +108,13 @@ export const statementSchema = z.object({
         rules: z.array(
           z.object({
             experiment: z.string(),
+            baseline: z.string().optional(),
             metric: z.string(),
             comparator,
             threshold,
             observed: figure,
             passed: z.boolean(),
+            paired: paired.optional(),
           }),
         ),
       })

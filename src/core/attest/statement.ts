@@ -6,6 +6,7 @@
 import { PROPORTION_METRIC } from "../inspect-metric.js";
 import type { BundleEntry, Experiment, Results } from "../results.js";
 import { byteCompare } from "../text.js";
+import type { PairedRecord } from "./paired.js";
 
 export const STATEMENT_TYPE = "https://in-toto.io/Statement/v1";
 export const PREDICATE_TYPE = "https://assay.invalid/attestation/eval-recount/v1";
@@ -56,7 +57,7 @@ export interface ExperimentProjection {
   metrics: MetricProjection[];
   claims: ArchiveClaim[];
 }
-/** #575's claim shape: one criteria rule, `metric` = `EXPERIMENT:METRIC`. */
+/** #575's claim shape: one criteria rule, `metric` = `EXPERIMENT:METRIC` (a paired rule's `HEAD - BASE:METRIC`). */
 export interface CriterionClaim {
   metric: string;
   comparator: string;
@@ -67,11 +68,15 @@ export interface CriteriaRecord {
   digest: { sha256: string };
   rules: {
     experiment: string;
+    /** A paired rule's BASE (`experiment` is its HEAD). */
+    baseline?: string;
     metric: string;
     comparator: string;
     threshold: string;
     observed: number | null;
     passed: boolean;
+    /** A paired rule's comparison: the pairs, the difference and its interval, what it assumes. */
+    paired?: PairedRecord;
   }[];
 }
 export interface HarnessRecord {
