@@ -499,6 +499,17 @@ describe("paired criteria (HEAD - BASE METRIC …)", () => {
     expect([m.paired.mean_diff, m.paired.interval]).toEqual([mean!.observed, mean!.paired!.interval]);
   });
 
+  it("refuses (exit 2) a criteria file or a key over 1 MiB, naming it, before reading the document", () => {
+    const big = join(dir, "big.txt");
+    writeFileSync(big, `${"# padding\n".repeat(110_000)}job-c - job-a rewards/reward >= 0\n`);
+    const r = spawnCli(["attest", doc, "--key", signer.key, "--criteria", big, "--out", join(dir, "big.jsonl")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--criteria .*big\.txt: more than 1048576 bytes/);
+    expect(existsSync(join(dir, "big.jsonl"))).toBe(false);
+    const k = spawnCli(["attest", doc, "--key", big]);
+    expect([k.code, /--key .*big\.txt: more than 1048576 bytes/.test(k.stderr)]).toEqual([2, true]);
+  });
+
   it("verifies with --results and --criteria, and from a recount of the two jobs", async () => {
     for (const args of [["--results", doc, "--criteria", crit], roots, ["--results", doc, ...roots]])
       expect(await verify([env, "--key", signer.pub, ...args]), args.join(" ")).toMatchObject({

@@ -2,7 +2,6 @@
 // [ROOT… --schedule F… --hmac-key-file F] [--format json]` (contract §15.1, §15.6): the signature
 // over the envelope, then the statement against the document given and, with ROOT…, against a
 // recount of the evidence under the statement's options. Every check runs; each failure a code.
-import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { ATTEST_WARNINGS, type AttestFailure } from "../../core/attest/codes.js";
 import { compareStatements } from "../../core/attest/compare.js";
@@ -68,14 +67,12 @@ export async function attestVerify(argv: string[], io: CliIo): Promise<number> {
   return report(failures, values.format === "json", io);
 }
 
+/** A statement file's bound: a statement holds a few KB per experiment, so this is far beyond an honest one. */
+const STATEMENT_MAX = 256 << 20;
+
 /** The bundle's envelopes of in-toto's type; other lines are ignored (in-toto's bundle rules); none: exit 2. */
 function envelopesIn(file: string): { found: Envelope[]; malformed: AttestFailure[] } {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    throw new UsageError(`${forTerminal(file)}: ${(e as Error).message}`);
-  }
+  const text = readText(file, "STATEMENT", STATEMENT_MAX);
   const found: Envelope[] = [];
   const malformed: AttestFailure[] = [];
   text.split("\n").forEach((line, i) => {

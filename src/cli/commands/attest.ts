@@ -3,7 +3,7 @@
 // (attest-verify.ts) checks one. The statement is built from the document alone (§15.3: it carries
 // every digest it needs), read as merge reads a shard (its §8 refusals; a keyed one needs its key).
 import { createHash, createPublicKey } from "node:crypto";
-import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { evaluateCriteria, parseCriteria } from "../../core/attest/criteria.js";
 import { IN_TOTO_PAYLOAD_TYPE, signEnvelope } from "../../core/attest/dsse.js";
@@ -217,12 +217,33 @@ function attest(argv: string[], io: CliIo): number {
   return EXIT.OK;
 }
 
-/** A file the user gave, read whole (keys and criteria are small), refused in one line when it cannot be. */
-export function readBytes(file: string, what: string): Buffer {
+/** What a key or a criteria file may hold at most: both are a few hundred bytes. */
+export const SMALL_INPUT = 1 << 20;
+
+/**
+ * A file the user gave, read whole up to `max` bytes (more is refused, whatever the file: its
+ * size is read as the bytes come, never taken from it), refused in one line when it cannot be.
+ */
+export function readBytes(file: string, what: string, max = SMALL_INPUT): Buffer {
+  let fd: number | undefined;
   try {
-    return readFileSync(file);
+    fd = openSync(file, "r");
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(1 << 16, max + 1 - total));
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
+      total += n;
+      if (total > max) throw new Error(`more than ${max} bytes: not a ${what.replace(/^--/, "")} file assay reads`);
+    }
+    return Buffer.concat(chunks, total);
   } catch (e) {
     throw new UsageError(`${what} ${forTerminal(file)}: ${(e as Error).message}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
-export const readText = (file: string, what: string): string => readBytes(file, what).toString("utf8");
+export const readText = (file: string, what: string, max = SMALL_INPUT): string =>
+  readBytes(file, what, max).toString("utf8");
