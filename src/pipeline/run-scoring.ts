@@ -16,6 +16,7 @@ import { BundlePool } from "../pool/pool.js";
 import type { BatchResult, BundleRef, ListedEntry } from "../pool/types.js";
 import type { StoreSpec } from "../pool/types.js";
 import { batchFull, TaskSizer } from "./batching.js";
+import { folderBytes, inThreadAllowed, within, type InThreadLimits } from "./in-thread.js";
 import { Books } from "./books.js";
 import { placed } from "./placed.js";
 import { inShard, ScanListing } from "./shard.js";
@@ -80,6 +81,10 @@ export class RunScoring {
   private batch: Pending[] = [];
   private batchBytes = 0;
   private batchLimit: number;
+  /** While the run may still be scored in this thread (in-thread.ts): the limits, and what is held. */
+  private early: { limits: InThreadLimits; held: Pending[]; bytes: number } | null;
+  /** Decided: this thread scores every task (a small run), not the pool. */
+  private here = false;
 
   constructor(
     readonly roots: readonly string[],
@@ -95,6 +100,8 @@ export class RunScoring {
     this.batchLimit = this.batchSize;
     this.bundles = new EntrySpill(options.spillDir, options.spillAfterBytes);
     this.pool = new BundlePool(options);
+    const limits = inThreadAllowed(options);
+    this.early = limits === null ? null : { limits, held: [], bytes: 0 };
     // Folders whose stamps did not match are hashed by a worker first, and taken from the store
     // when their digest is already scored (moved, copied or touched folders; --verify-digests).
     // Not on a store without a result of this scoring version when the run began (a first run, or
@@ -136,16 +143,36 @@ export class RunScoring {
       if (options.shard && !inShard(found.path, options.shard)) continue;
       this.books.attach(found);
       if (++seenCount % 64 === 0) await new Promise(setImmediate); // let Ctrl-C and progress run
-      const pending = this.pendingOf(found);
+      let pending = this.pendingOf(found);
       if (pending.length === 0) continue;
+      if (this.early !== null) {
+        if (this.hold(pending)) continue;
+        pending = this.early.held; // too much for this thread: the pool's, the held ones first
+        this.early = null;
+      }
       this.pool.start(); // its worker boots while discovery goes on (a run with nothing to score starts none)
       if (!(await this.gather(pending))) break;
     }
     if (!signal?.aborted) {
       options.progress?.discovered?.();
-      if (this.batch.length > 0) this.dispatch(this.batch);
+      if (this.early !== null && this.early.held.length > 0) {
+        // Discovery ended within the limits: one task, scored here.
+        this.here = true;
+        this.dispatch(this.early.held);
+      } else if (this.batch.length > 0) this.dispatch(this.batch);
+      this.early = null;
       this.everything = true;
     }
+  }
+
+  /** Holds `pending` while the run is still within the in-thread limits; false once it is past them (then held too). */
+  private hold(pending: readonly Pending[]): boolean {
+    const early = this.early!;
+    for (const p of pending) {
+      early.held.push(p);
+      early.bytes += p.bytes ?? folderBytes(p.dir, p.found.kind);
+    }
+    return within(early.limits, early.held.length, early.bytes);
   }
 
   /** What a found thing gives the workers: a file whole or in its kind's parts; a folder unless the store has it. */
@@ -236,7 +263,8 @@ export class RunScoring {
         ...(lookup && this.spec ? { lookup: this.spec } : {}),
       };
     });
-    const task: Promise<void> = this.pool.score(refs).then((results) => {
+    const answers = this.here ? this.pool.scoreHere(refs) : this.pool.score(refs);
+    const task: Promise<void> = answers.then((results) => {
       this.inflight.delete(task);
       try {
         this.finish(batch, results);

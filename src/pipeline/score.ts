@@ -30,6 +30,7 @@ import { SCORING_VERSION, TOOL_VERSION } from "../version.js";
 import { formatShard, inShard, type Shard } from "./shard.js";
 import { entriesInMemory, type EntrySource } from "./spill.js";
 import { placed } from "./placed.js";
+import type { InThreadLimits } from "./in-thread.js";
 import { letGo, RunScoring } from "./run-scoring.js";
 
 export { placed };
@@ -80,6 +81,8 @@ export interface ScoreRunOptions extends BatchOptions, PoolOptions {
   inspectSplit?: SplitSizes;
   /** Without a key: called for each assay bundle (stored or not) that holds seal.json, which goes unchecked. */
   onSealNotChecked?: (path: string) => void;
+  /** A run within these limits is scored in the main thread (default IN_THREAD; null: always by workers). See in-thread.ts. */
+  inThread?: InThreadLimits | null;
 }
 
 /** The store's options for a run with this key file (§7: its fingerprint, never the key) and dataset (its digest), or none. */

@@ -75,6 +75,8 @@ export class BundlePool {
   private readonly options: PoolOptions;
   /** Made at the first start() or task: a pool with nothing to score starts no worker. */
   private pool: Piscina<BatchTask, BatchResult> | undefined;
+  /** The worker module's scoring function, loaded into this thread by the first scoreHere(). */
+  private here: Promise<Handler> | undefined;
   private destroyed = false;
   private readonly timeoutMs: number;
   /** What every folder is scored with (the seal key, the dataset), sent once per task. */
@@ -111,7 +113,7 @@ export class BundlePool {
     const o = this.options;
     this.pool = new Piscina({
       filename: ENTRY,
-      workerData: { workerModule: o.workerFile === undefined ? DEFAULT_WORKER : moduleUrl(o.workerFile) },
+      workerData: { workerModule: this.workerModule() },
       // One up front, the rest as tasks find none free, up to maxThreads: a small run starts only the
       // workers it uses. At least one, because piscina replaces a worker it terminates (a task past
       // its deadline) only up to minThreads: with none, tasks queued behind the aborted one waited
@@ -127,6 +129,37 @@ export class BundlePool {
     // A worker that dies with no task attached (e.g. while being replaced) is not a bundle's fault.
     this.pool.on("error", () => {});
     return this.pool;
+  }
+
+  /**
+   * Score a batch in this thread with the workers' own module (a small run: see
+   * pipeline/in-thread.ts), answering as a worker would; a throw is handled as a worker's (each
+   * bundle again alone, the culprit a WORKER_FAILED tool error). No deadline applies: only a
+   * worker can be stopped, so a run with a time limit of its own, or a worker module of its own,
+   * is scored by workers.
+   */
+  async scoreHere(batch: BundleRef[]): Promise<BatchResult> {
+    const score = await (this.here ??= import(this.workerModule()).then((m: { default: Handler }) => m.default));
+    const task = (bundles: BundleRef[]): BatchTask => ({ bundles, options: this.bundleOptions });
+    try {
+      return await score(task(batch));
+    } catch (e) {
+      if (batch.length === 1) return [await this.failed(batch[0]!, e)];
+      const out: BatchResult = [];
+      for (const b of batch) {
+        try {
+          out.push(...(await score(task([b]))));
+        } catch (e1) {
+          out.push(await this.failed(b, e1));
+        }
+      }
+      return out;
+    }
+  }
+
+  private workerModule(): string {
+    const file = this.options.workerFile;
+    return file === undefined ? DEFAULT_WORKER : moduleUrl(file);
   }
 
   /** Score a batch; never rejects: failures come back as tool-error entries. */
@@ -239,3 +272,4 @@ export class BundlePool {
 }
 
 class BatchTimeout extends Error {}
+type Handler = (task: BatchTask) => BatchResult | Promise<BatchResult>;
