@@ -1,8 +1,10 @@
 // The start-up row of `npm run bench` (`npm run bench -- --startup` runs it alone): `assay score` of
-// one small synthesised bundle as a whole process — node's own start, the imports, a worker's boot,
-// the scoring and the table — spawned again and again, alternating with `node -e 0` (node's start
-// alone, the floor), so both see the same load. Wall time, median and min, and the CPU time of the
-// child (every thread); the ratio to the floor is what the load moves least.
+// one small synthesised bundle as a whole process — node's own start, the imports, the scoring (in
+// the main thread: a run this small starts no worker, pipeline/in-thread.ts) and the table — spawned
+// again and again, alternating with `node -e 0` (node's start alone, the floor), so all see the same
+// load: the installed CLI (the bundle, dist/bundle/cli.js) and tsc's dist/cli.js, which the tests
+// run. Wall time, median and min, and the CPU time of the child (every thread); the ratio to the
+// floor is what the load moves least.
 
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -12,6 +14,7 @@ import { discover } from "../io/discover.js";
 import { median } from "./measure.js";
 
 const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
+const BUNDLED = fileURLToPath(new URL("../bundle/cli.js", import.meta.url));
 const RUNS = Number(process.env["BENCH_STARTUP_RUNS"] ?? 20);
 const TARGET_MS = 250;
 
@@ -56,14 +59,17 @@ export function startupBench(dir: string, runs = RUNS): void {
   writeCorpus(dir, { n: 1, seed: "bench", faults: false, events: 9 });
   const bundle = [...discover([dir])][0]!.dir; // the bundle's own folder as the root: one bundle
   const score: Timed = { wall: [], cpu: [] };
+  const unbundled: Timed = { wall: [], cpu: [] };
   const floor: Timed = { wall: [], cpu: [] };
-  once([CLI, "score", bundle, "--quiet"], { wall: [], cpu: [] }); // the page cache
+  for (const cli of [BUNDLED, CLI]) once([cli, "score", bundle, "--quiet"], { wall: [], cpu: [] }); // the page cache
   for (let i = 0; i < runs; i++) {
     once(["-e", "0"], floor);
-    once([CLI, "score", bundle, "--quiet"], score);
+    once([BUNDLED, "score", bundle, "--quiet"], score);
+    once([CLI, "score", bundle, "--quiet"], unbundled);
   }
   console.log(`\nstart-up, whole process (${runs} alternating runs; CPU: every thread of the child, in 10 ms ticks)`);
   console.log(`  assay score of one small bundle  ${figures(score)}   target median <= ${TARGET_MS} ms`);
+  console.log(`  the same, tsc's dist/cli.js      ${figures(unbundled)}`);
   console.log(`  node -e 0 (the floor)            ${figures(floor)}`);
   console.log(
     `  score / floor                    median ${(median(score.wall) / median(floor.wall)).toFixed(1)}, min ${(Math.min(...score.wall) / Math.min(...floor.wall)).toFixed(1)}`,
