@@ -5,7 +5,7 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Piscina } from "piscina";
+import type { Piscina } from "piscina";
 import { tryListEntries } from "../io/bundle-source.js";
 import { toolError } from "../io/tool-error.js";
 import { scorerOf } from "../kinds/list.js";
@@ -75,6 +75,8 @@ export class BundlePool {
   private readonly options: PoolOptions;
   /** Made at the first start() or task: a pool with nothing to score starts no worker. */
   private pool: Piscina<BatchTask, BatchResult> | undefined;
+  /** The pool as it is made: piscina is loaded with the first worker (a run scored in the main thread never loads it). */
+  private starting: Promise<Piscina<BatchTask, BatchResult>> | undefined;
   /** The worker module's scoring function, loaded into this thread by the first scoreHere(). */
   private here: Promise<Handler> | undefined;
   private destroyed = false;
@@ -103,32 +105,33 @@ export class BundlePool {
    * score, so the worker boots while the rest is found (and none starts for a run with none).
    */
   start(): void {
-    this.piscina();
+    this.piscina().catch(() => {}); // a pool that cannot start fails its tasks, each a tool error
   }
 
-  private piscina(): Piscina<BatchTask, BatchResult> {
+  private piscina(): Promise<Piscina<BatchTask, BatchResult>> {
     // After destroy() nothing more runs: workers made or tasks run then would outlive the run they belonged to.
     if (this.destroyed) throw new Error("the bundle pool was used after destroy()");
-    if (this.pool !== undefined) return this.pool;
-    const o = this.options;
-    this.pool = new Piscina({
-      filename: ENTRY,
-      workerData: { workerModule: this.workerModule() },
-      // One up front, the rest as tasks find none free, up to maxThreads: a small run starts only the
-      // workers it uses. At least one, because piscina replaces a worker it terminates (a task past
-      // its deadline) only up to minThreads: with none, tasks queued behind the aborted one waited
-      // for the next run() call, or past the start grace into TIMEOUT. A started one stays.
-      minThreads: 1,
-      maxThreads: this.jobs,
-      idleTimeout: Number.POSITIVE_INFINITY,
-      resourceLimits: {
-        maxOldGenerationSizeMb: o.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB,
-        maxYoungGenerationSizeMb: WORKER_YOUNG_MB,
-      },
-    });
-    // A worker that dies with no task attached (e.g. while being replaced) is not a bundle's fault.
-    this.pool.on("error", () => {});
-    return this.pool;
+    return (this.starting ??= import("piscina").then(({ Piscina }) => {
+      const o = this.options;
+      this.pool = new Piscina<BatchTask, BatchResult>({
+        filename: ENTRY,
+        workerData: { workerModule: this.workerModule() },
+        // One up front, the rest as tasks find none free, up to maxThreads: a small run starts only the
+        // workers it uses. At least one, because piscina replaces a worker it terminates (a task past
+        // its deadline) only up to minThreads: with none, tasks queued behind the aborted one waited
+        // for the next run() call, or past the start grace into TIMEOUT. A started one stays.
+        minThreads: 1,
+        maxThreads: this.jobs,
+        idleTimeout: Number.POSITIVE_INFINITY,
+        resourceLimits: {
+          maxOldGenerationSizeMb: o.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB,
+          maxYoungGenerationSizeMb: WORKER_YOUNG_MB,
+        },
+      });
+      // A worker that dies with no task attached (e.g. while being replaced) is not a bundle's fault.
+      this.pool.on("error", () => {});
+      return this.pool;
+    }));
   }
 
   /**
@@ -243,13 +246,13 @@ export class BundlePool {
       const gone = new Promise<void>((resolve) => (go = resolve));
       this.behindFirst = { waiting: 0, go, gone };
       setTimeout(go, FIRST_TASK_WAIT_MS).unref();
-      const first = this.piscina().run(task, { signal });
+      const first = this.piscina().then((pool) => pool.run(task, { signal }));
       first.then(go, go);
       return first;
     }
     if (++behind.waiting >= this.jobs) behind.go();
     await behind.gone;
-    return this.piscina().run(task, { signal });
+    return (await this.piscina()).run(task, { signal });
   }
 
   private async failed(b: BundleRef, e: unknown): Promise<BundleEntry | ListedEntry> {
@@ -267,7 +270,7 @@ export class BundlePool {
 
   async destroy(): Promise<void> {
     this.destroyed = true;
-    await this.pool?.destroy();
+    await (await this.starting?.catch(() => undefined))?.destroy();
   }
 }
 
