@@ -51,7 +51,8 @@ export async function diskProblem(
   const root = mkdtempSync(join(tmpdir(), "assay-fuzz-disk-"));
   try {
     for (const { c } of cases) writeCase(root, c);
-    const results = await scoreRoots([root], { schedules: [], ...DEFAULT_BATCH, jobs });
+    // Through the workers (inThread: null): a set this small would otherwise be scored in the main thread.
+    const results = await scoreRoots([root], { schedules: [], ...DEFAULT_BATCH, jobs, inThread: null });
     const byPath = new Map(results.bundles.map((b) => [b.path, b]));
     for (const { c, entry } of cases) {
       const at = foundAt(c, root);
