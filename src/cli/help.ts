@@ -58,7 +58,9 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --shard i/n              score only shard i of n (0-based; by path hash); JSON for assay merge
   --scan-id ID             this scan's id, the same for every shard of it (merge refuses shards of
                            other scans); default: derived from the roots, options and bundles found
-  --bundle-timeout S       seconds one bundle may take before it is a TIMEOUT (default 60)
+  --bundle-timeout S       seconds one bundle may take before it is a TIMEOUT (default 60); a run of
+                           at most 64 things and 1 MiB is scored in the main thread, untimed,
+                           unless this is given
   --hmac-key-file FILE     check every assay bundle's seal.json against this key (§8; assay seal);
                            a JSON or JSONL document then ends with its MAC under the key, which
                            merge, compare and narrate check when given the key
