@@ -9,7 +9,7 @@ import type { WholeFile } from "../kinds/scorer.js";
 import { unsafeReason, type BundleEntryInfo } from "../core/folder.js";
 import type { BundleEntry } from "../core/results.js";
 import { keyFingerprint } from "../core/seal.js";
-import { beyondDigest, racy, stampsOf, tryListEntries } from "../io/bundle-source.js";
+import { beyondDigest, fileDigest, racy, stampsOf, tryListEntries } from "../io/bundle-source.js";
 import { discover, type Found, type FoundContainer } from "../io/discover.js";
 import { listingOf } from "../pool/listing.js";
 import { BundlePool } from "../pool/pool.js";
@@ -18,6 +18,7 @@ import type { StoreSpec } from "../pool/types.js";
 import { batchFull, TaskSizer } from "./batching.js";
 import { folderBytes, inThreadAllowed, within, type InThreadLimits } from "./in-thread.js";
 import { Books } from "./books.js";
+import { fileStamps } from "../store/file-stamps.js";
 import { placed } from "./placed.js";
 import { inShard, ScanListing } from "./shard.js";
 import { EntrySpill } from "./spill.js";
@@ -181,12 +182,52 @@ export class RunScoring {
       const p = this.listed(found);
       return p === null ? [] : [p];
     }
-    // A file (an Inspect log) is read whole or, when its kind splits it (a large .eval), in parts; never stored.
-    this.options.progress?.found?.();
+    // A file (an Inspect log) is read whole or, when its kind splits it (a large .eval), in parts;
+    // with a store, taken from it when its stamps match, as a folder is.
+    const { store, progress, verifyDigests } = this.options;
+    progress?.found?.();
+    const stamped = store ? fileStamps(found.dir) : null;
+    const hit = stamped && !verifyDigests ? store!.lookup(found.dir, stamped.stamps, null) : null;
+    if (hit !== null) {
+      const entry = placed(found, hit);
+      this.bundles.add(entry);
+      progress?.done?.(entry, found.file.size, true);
+      return [];
+    }
+    const stamps = stamped?.recorded ?? null;
+    const file = {
+      found,
+      dir: found.dir,
+      path: found.path,
+      kind: found.kind,
+      stamps,
+      beyond: null,
+      safe: stamps !== null,
+    };
     const parts = kindNamed(found.kind).split?.(found, this.options.inspectSplit) ?? null;
-    const file = { found, dir: found.dir, path: found.path, kind: found.kind, stamps: null, beyond: null, safe: false };
-    if (parts === null) return [{ ...file, lookup: false, bytes: found.file.size }];
+    // Stamps changed (touched, copied, --verify-digests): hashed first and taken from the store when
+    // its bytes did not change. Read whole, by its worker; split, here, before its parts go out
+    // (a part cannot stop its siblings; hashing is a small share of scoring a large log).
+    if (parts === null) return [{ ...file, lookup: stamps !== null, bytes: found.file.size }];
+    if (stamps !== null && this.spec !== null && this.fromStoreByDigest(found, stamps)) return [];
     return parts.map((part) => ({ ...file, lookup: false, bytes: part.bytes, part }));
+  }
+
+  /** A file whose digest the store has scored: placed, and its new stamps recorded; false when it is not there. */
+  private fromStoreByDigest(found: Found, stamps: string): boolean {
+    let digest: string;
+    try {
+      digest = fileDigest(found.dir);
+    } catch {
+      return false; // unreadable: its scorer reports why
+    }
+    const hit = this.options.store!.lookupDigest(digest, null);
+    if (hit === null) return false;
+    const entry = placed(found, hit);
+    this.bundles.add(entry);
+    this.options.progress?.done?.(entry, found.file?.size ?? 0, true);
+    this.options.store!.restamp([{ folder: found.dir, stamps, digest }]);
+    return true;
   }
 
   /** Adds to the batch, handing it out as it fills (a file's part, sized for the workers already, goes alone); false once stopped. */
@@ -253,7 +294,7 @@ export class RunScoring {
     const refs = batch.map(({ dir, path, entries, bytes, found, lookup, part }): BundleRef => {
       if (found.file) {
         const task = part?.task ?? ({ part: "whole", format: found.file.format } satisfies WholeFile);
-        return { dir, path, kind: found.kind, task };
+        return { dir, path, kind: found.kind, task, ...(lookup && this.spec ? { lookup: this.spec } : {}) };
       }
       return {
         dir,
@@ -302,7 +343,12 @@ export class RunScoring {
       const entry = p.part.assembly.add(p.part, r as Exclude<Answer, { stored: unknown }>);
       if (entry === null) return;
       this.bundles.add(entry);
-      return void progress?.done?.(entry, p.found.file?.size ?? 0, false);
+      progress?.done?.(entry, p.found.file?.size ?? 0, false);
+      if (store && p.safe && entry.validity !== "error") {
+        const { path: _path, ...whole } = entry;
+        keep.push({ folder: p.dir, stamps: p.stamps, beyond: null, entry: whole });
+      }
+      return;
     }
     if ("part" in r) throw new Error(`a part came back for ${p.path}, which was not split`);
     if ("stored" in r) {

@@ -3,7 +3,7 @@
 
 import Database from "better-sqlite3";
 import type { BundleEntryInfo } from "../core/folder.js";
-import { beyondDigest, folderDigest } from "../io/bundle-source.js";
+import { beyondDigest, fileDigest, folderDigest } from "../io/bundle-source.js";
 import { declarationOf, type KindName } from "../kinds/declared.js";
 import type { FolderScorer } from "../kinds/scorer.js";
 import { storeKey } from "../store/store.js";
@@ -44,6 +44,19 @@ export function storedDigest(
     );
     const beyond = beyondDigest(dir, entries);
     return has(spec.file, storeKey(digest, beyond, spec.scoringVersion, spec.options)) ? { digest, beyond } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A file read in place (an Inspect log): its digest, the whole file's SHA-256 as its entry carries
+ * it, when the store holds a result for it (a touched or copied log), else null (then scored).
+ */
+export function storedFile(file: string, spec: StoreSpec): { digest: string; beyond: null } | null {
+  try {
+    const digest = fileDigest(file);
+    return has(spec.file, storeKey(digest, null, spec.scoringVersion, spec.options)) ? { digest, beyond: null } : null;
   } catch {
     return null;
   }
