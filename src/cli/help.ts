@@ -176,6 +176,21 @@ export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE]
   Exit 0 valid, 1 invalid, 3 tool error.
 `;
 
+export const TRIAGE_HELP = `assay triage ROOT... [--json]
+  A claims-only pass for archives too large to verify whole: of each Inspect .eval under the
+  roots, only header.json (its claims), reductions.json and summaries.json (read a summary at a
+  time) are read, never a sample, and every claim they support is checked as verify checks it
+  (each metric claimed beside the summaries' recount, results.completed_samples, total_samples
+  against the plan, the reductions, header.json against _journal/start.json). It says what they
+  cannot check (what only the samples hold) and ends with the logs a full assay verify should
+  run on: those where it found something, left a claim unverified, or counted a sample without a
+  summary. A .json log holds its samples inline: it is read whole, as verify reads it. Things of
+  other kinds (bundles, trials, SWE-bench instances) have no claims-only pass: they are named for
+  a full verify, a job's or run's trials as one line.
+  --json                   the reports, what was not triaged, and the list to verify, as JSON
+  Exit 0 when nothing needs a full verify, 1 when something does.
+`;
+
 export const SEAL_HELP = `assay seal ROOT... --hmac-key-file FILE [--quiet]
   Seal every assay bundle under the roots whose files can be read, whatever its verdict (invalid,
   unterminated and torn ones too: a seal changes no verdict): write seal.json, the HMAC-SHA256 of

@@ -34,6 +34,11 @@ const COMMANDS: Record<string, Command> = {
     summary: "validate one bundle, trial, job, run, SWE-bench model folder or Inspect log, with every finding",
     help: "VERIFY_HELP",
   },
+  triage: {
+    load: async () => (await import("./commands/triage.js")).triageCommand,
+    summary: "check Inspect logs' claims from their headers and summaries alone; name those to verify",
+    help: "TRIAGE_HELP",
+  },
   compare: {
     load: async () => (await import("./commands/compare.js")).compareCommand,
     summary: "compare two results documents; rank the runs of one, or of three or more",

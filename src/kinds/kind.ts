@@ -26,6 +26,28 @@ export interface Kind extends BatchKind {
   split?(found: Found, sizes?: SplitSizes): FilePart[] | null;
   /** A kind that checks its evidence against its benchmark's task list (--dataset): whether FILE is one it reads, before the run (streamed; nothing kept). */
   dataset?: DatasetReader;
+  /** `assay triage`: its claims checked from what its evidence says beside its units, none of them read (absent: no such pass). */
+  triage?(found: Found): TriageReport;
+}
+
+/** What `assay triage` says of one thing found: each claim it could check, what it cannot, and whether a full verify should run. */
+export interface TriageReport {
+  claims: {
+    name: string;
+    claimed: string;
+    recount: string;
+    check: "agrees" | "mismatch" | "unverified";
+    note: string | null;
+  }[];
+  findings: { code: string; file: string | null; message: string }[];
+  /** What its claims-only reading cannot check (only its units hold it). */
+  unchecked: string[];
+  /** Why a full verify should run; empty: triage found nothing. */
+  verify: string[];
+  /** What was read: its members (or files), and their bytes (uncompressed). */
+  read: { members: string[]; bytes: number };
+  /** Read whole (nothing holds its claims apart from its units): what it says is verify's own verdict. */
+  whole: boolean;
 }
 
 /** What --dataset is checked with before a run: a dataset this kind reads, or why not (named by file and line). */

@@ -2,6 +2,7 @@
 // batch rules, and how a large .eval is spread over the workers.
 import { inspectExperiments, InspectNaming } from "./batch.js";
 import { splitLog } from "./split.js";
+import { triageInspect } from "./triage.js";
 import type { BundleEntry } from "../../core/results.js";
 import { inspectPack } from "./pack.js";
 import type { Kind } from "../kind.js";
@@ -37,4 +38,5 @@ export const inspectKind: Kind = {
     usage: e.usage,
   }),
   split: splitLog,
+  triage: triageInspect,
 };

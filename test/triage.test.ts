@@ -1,0 +1,140 @@
+// `assay triage` (issue 40 §4): an Inspect .eval's claims checked from header.json, reductions.json
+// and summaries.json alone, never a sample; each side of its reach against a full `assay verify` of
+// the same log: a clean log (nothing to verify), claims it catches (an inflated metric, an edited
+// summary), and what it cannot (a corrupt sample member, an edited score: the samples hold them).
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { inspectLogBytes, type InspectCase } from "../src/synth/inspect.js";
+import { run } from "./helpers/cli.js";
+import { scratch } from "./helpers/shared.js";
+
+const dir = scratch("assay-triage-").dir;
+
+/** A synthesised .eval of the case (Deflate members, as the real logs are). */
+function log(c: InspectCase): string {
+  const file = join(dir, `${c}.eval`);
+  writeFileSync(
+    file,
+    inspectLogBytes({
+      task: "t",
+      model: "m/x",
+      case: c,
+      samples: 20,
+      epochs: 1,
+      format: "eval",
+      method: 8,
+      seed: "s",
+      offset: 0,
+    }),
+  );
+  return file;
+}
+
+interface Report {
+  triaged: {
+    path: string;
+    claims: { name: string; check: string }[];
+    findings: { code: string }[];
+    unchecked: string[];
+    verify: string[];
+    read: { members: string[] };
+  }[];
+  verify: string[];
+}
+
+async function triage(file: string): Promise<{ code: number; report: Report; text: string }> {
+  const json = await run(["triage", file, "--json"]);
+  const text = await run(["triage", file]);
+  expect(json.code).toBe(text.code);
+  return { code: json.code, report: JSON.parse(json.stdout) as Report, text: text.stdout };
+}
+
+describe("assay triage of Inspect .eval logs, beside a full verify", () => {
+  it("reads header.json, reductions.json and summaries.json, never a sample member", async () => {
+    const { report } = await triage(log("clean"));
+    const members = report.triaged[0]!.read.members;
+    expect([...members].sort()).toEqual(["_journal/start.json", "header.json", "reductions.json", "summaries.json"]);
+  });
+
+  it("a clean log: every claim agrees, nothing to verify (exit 0), as verify finds it valid", async () => {
+    const file = log("clean");
+    const { code, report, text } = await triage(file);
+    expect(code).toBe(0);
+    const t = report.triaged[0]!;
+    expect(t.claims.length).toBeGreaterThan(0);
+    expect(t.claims.every((c) => c.check === "agrees")).toBe(true);
+    expect(t.verify).toEqual([]);
+    expect(report.verify).toEqual([]);
+    expect(text).toContain("Triage found nothing in 1 log");
+    expect((await run(["verify", file])).code).toBe(0);
+  });
+
+  it.each([
+    ["metric-inflated", "METRIC_MISMATCH"],
+    ["summary-edited", "METRIC_MISMATCH"],
+  ] as const)("catches %s: the claim mismatches, the log is named for a full verify (exit 1)", async (c, code) => {
+    const file = log(c);
+    const t = await triage(file);
+    expect(t.code).toBe(1);
+    const r = t.report.triaged[0]!;
+    expect(r.claims.some((x) => x.check === "mismatch")).toBe(true);
+    expect(r.findings.map((f) => f.code)).toContain(code);
+    expect(t.report.verify).toEqual([file]);
+    expect(t.text).toContain(`assay verify ${file}`);
+    expect((await run(["verify", file])).code).toBe(1); // and the full verify agrees: invalid
+  });
+
+  it.each([
+    ["corrupt-member", "EVAL_CORRUPT", "the sample members' bytes"],
+    ["limits-and-edits", "SCORE_EDITED", "edited or invalidated scores"],
+  ] as const)(
+    "cannot catch %s (only the samples hold it): says so, and a full verify finds %s",
+    async (c, code, unchecked) => {
+      const file = log(c);
+      const t = await triage(file);
+      expect(t.code).toBe(0);
+      expect(t.report.triaged[0]!.unchecked.some((u) => u.startsWith(unchecked))).toBe(true);
+      expect(t.text).toContain("What triage cannot check");
+      const full = await run(["verify", file, "--json"]);
+      const entry = JSON.parse(full.stdout) as { errors: { code: string }[]; flags: { code: string }[] };
+      expect([...entry.errors, ...entry.flags].map((f) => f.code)).toContain(code);
+    },
+  );
+
+  it("an unfinished log (killed: no header.json, no summaries) is named for a full verify", async () => {
+    const file = log("killed");
+    const t = await triage(file);
+    expect(t.code).toBe(1);
+    expect(t.report.triaged[0]!.verify.join("; ")).toContain("its status is started");
+  });
+
+  it("things of a kind without a claims-only pass are named for a full verify, not triaged", async () => {
+    const root = join(dir, "mixed");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(root, { recursive: true });
+    writeFileSync(
+      join(root, "a.eval"),
+      inspectLogBytes({
+        task: "t",
+        model: "m/x",
+        case: "clean",
+        samples: 5,
+        epochs: 1,
+        format: "eval",
+        method: 8,
+        seed: "s",
+        offset: 1,
+      }),
+    );
+    const demo = await run(["demo", "--out", join(dir, "demo")]);
+    expect(demo.code).toBe(0);
+    const t = await run(["triage", root, join(dir, "demo", "runs"), "--json"]);
+    const report = JSON.parse(t.stdout) as Report & { not_triaged: { path: string; kind: string }[] };
+    expect(report.triaged.map((x) => x.path)).toEqual([join(root, "a.eval")]);
+    expect(report.not_triaged.length).toBeGreaterThan(0);
+    expect(report.not_triaged.every((x) => x.kind !== "inspect")).toBe(true);
+    expect(report.verify).toEqual(report.not_triaged.map((x) => x.path));
+    expect(t.code).toBe(1);
+  });
+});
