@@ -4,7 +4,8 @@
 // on the larger native corpus, a store's first fill and a rerun against it; in a child process, the peak RSS of validating
 // one large journal (1 GB); two large Inspect .eval logs (100,000 samples each: one shaped as Inspect
 // writes, one padded) beside their bare limit (inspect.ts; `--inspect`); eight Inspect logs of
-// 1–15 MB on 1 and 2 workers (inspect-small.ts; `--inspect-small`); `assay compare` of two
+// 1–15 MB on 1 and 2 workers (inspect-small.ts; `--inspect-small`); real Inspect logs rerun against a
+// store, and Inspect's own reader beside assay verify (inspect-archive.ts; `--inspect-archive`); `assay compare` of two
 // 200,000-entry documents with per-sample Inspect values under a capped heap (compare.ts;
 // `--compare`); the start-up of `assay score` of one small bundle beside `node -e 0` (startup.ts;
 // `--startup`); `assay merge` of 1,000,000 entries in 4 shards, time and peak RSS (merge.ts; `--merge`).
@@ -24,6 +25,7 @@ import { ResultStore } from "../store/store.js";
 import { compareBench } from "./compare.js";
 import { inspectBench } from "./inspect.js";
 import { inspectSmallBench } from "./inspect-small.js";
+import { inspectArchiveBench } from "./inspect-archive.js";
 import { mergeBench } from "./merge.js";
 import { env, median, ROUNDS, secondsSince, time } from "./measure.js";
 import { million } from "./million.js";
@@ -91,6 +93,7 @@ const SECTIONS: Record<string, (dir: string) => unknown> = {
   "--native": nativeBench,
   "--inspect": inspectBench,
   "--inspect-small": inspectSmallBench,
+  "--inspect-archive": inspectArchiveBench,
   "--compare": compareBench,
   "--startup": startupBench,
   "--merge": mergeBench,
@@ -183,6 +186,7 @@ async function main(): Promise<void> {
     }
     if (env("BENCH_INSPECT_SAMPLES", 100_000) > 0) await inspectBench(root);
     await inspectSmallBench(root);
+    await inspectArchiveBench(join(root, "inspect-archive"));
     compareBench(root);
     startupBench(join(root, "startup"));
     await mergeBench(join(root, "merge"));

@@ -10,6 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { closeSync, openSync, readFileSync, readSync, rmSync, statSync, writeSync } from "node:fs";
 import { loadavg } from "node:os";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { isMainThread, Worker, workerData } from "node:worker_threads";
@@ -20,6 +21,7 @@ import { decodeZstdInPlace } from "../io/zstd.js";
 import { writeInspectLog } from "../synth/inspect.js";
 import { readyZstd } from "../synth/zip.js";
 import { env, secondsSince } from "./measure.js";
+import { inspectPeerBench, triageRow } from "./inspect-archive.js";
 
 const SAMPLES = env("BENCH_INSPECT_SAMPLES", 100_000);
 /** The padded log's transcript text per sample: about 10 KB a sample with the rest of its record. */
@@ -162,6 +164,11 @@ async function shapeBench(file: string, shape: Shape): Promise<void> {
   );
   console.log(`${"assay / bare".padEnd(50)} ${(bareSecs / secs).toFixed(3).padStart(6)}   target >= 0.4`);
   console.log(`peak RSS of assay score: ${r.rssMb.toFixed(0)} MB   target <= 384 MB   (${mb.toFixed(0)} MB of JSON)`);
+  if (shape === "realistic") {
+    // Issue 40: the claims-only pass against a full verify, and Inspect's own reader, on this log.
+    triageRow(file);
+    inspectPeerBench(dirname(file), [file]);
+  }
   console.log(
     `verdict: ${r.validity}; samples ${Object.entries(r.samples)
       .filter(([, n]) => n > 0)
