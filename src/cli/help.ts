@@ -53,7 +53,8 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --fail-on invalid        exit 1 when any bundle or trial is invalid
   -j, --jobs N             worker threads at most, started as work arrives (default: available
                            parallelism; never more than 4 per CPU)
-  --store FILE             resumable results store (SQLite): a rerun skips finished bundles
+  --store FILE             resumable results store (SQLite): a rerun skips finished bundles,
+                           trials and Inspect logs (unchanged since they were scored)
   --verify-digests         with --store: rehash every bundle instead of trusting file stamps
   --shard i/n              score only shard i of n (0-based; by path hash); JSON for assay merge
   --scan-id ID             this scan's id, the same for every shard of it (merge refuses shards of
