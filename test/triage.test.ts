@@ -66,7 +66,7 @@ describe("assay triage of Inspect .eval logs, beside a full verify", () => {
     expect(t.claims.every((c) => c.check === "agrees")).toBe(true);
     expect(t.verify).toEqual([]);
     expect(report.verify).toEqual([]);
-    expect(text).toContain("Triage found nothing in 1 log");
+    expect(text).toContain("Triage found nothing in the 1 log or container it checked");
     expect((await run(["verify", file])).code).toBe(0);
   });
 
@@ -109,7 +109,7 @@ describe("assay triage of Inspect .eval logs, beside a full verify", () => {
     expect(t.report.triaged[0]!.verify.join("; ")).toContain("its status is started");
   });
 
-  it("things of a kind without a claims-only pass are named for a full verify, not triaged", async () => {
+  it("a Harbor job's claims are checked against its trials; loose bundles are named for a full verify", async () => {
     const root = join(dir, "mixed");
     const { mkdirSync } = await import("node:fs");
     mkdirSync(root, { recursive: true });
@@ -129,6 +129,15 @@ describe("assay triage of Inspect .eval logs, beside a full verify", () => {
     );
     const demo = await run(["demo", "--out", join(dir, "demo")]);
     expect(demo.code).toBe(0);
+    // A Harbor job's claims are its result.json: recounted from its trials as score does, the
+    // demo's job (whose summary does not follow from its trials) named with its reason.
+    const jobs = await run(["triage", join(dir, "demo", "jobs"), "--json"]);
+    const job = (JSON.parse(jobs.stdout) as Report & { triaged: { from: string; whole: boolean }[] }).triaged;
+    expect(job).toHaveLength(1);
+    expect(job[0]!.from).toBe("members");
+    expect(job[0]!.claims.some((c) => c.check === "mismatch")).toBe(true);
+    expect(job[0]!.verify.join("; ")).toContain("JOB_CLAIM_MISMATCH");
+    expect(jobs.code).toBe(1);
     const t = await run(["triage", root, join(dir, "demo", "runs"), "--json"]);
     const report = JSON.parse(t.stdout) as Report & { not_triaged: { path: string; kind: string }[] };
     expect(report.triaged.map((x) => x.path)).toEqual([join(root, "a.eval")]);

@@ -185,9 +185,10 @@ export const TRIAGE_HELP = `assay triage ROOT... [--json]
   against the plan, the reductions, header.json against _journal/start.json). It says what they
   cannot check (what only the samples hold) and ends with the logs a full assay verify should
   run on: those where it found something, left a claim unverified, or counted a sample without a
-  summary. A .json log holds its samples inline: it is read whole, as verify reads it. Things of
-  other kinds (bundles, trials, SWE-bench instances) have no claims-only pass: they are named for
-  a full verify, a job's or run's trials as one line.
+  summary. A .json log holds its samples inline: it is read whole, as verify reads it. A
+  container's claims are its own summary (a Harbor job's result.json): recounted from its members
+  as score recounts them (a trial's evidence is a few small files). Loose bundles have no claim
+  apart from their journals: they are named for a full verify.
   --json                   the reports, what was not triaged, and the list to verify, as JSON
   Exit 0 when nothing needs a full verify, 1 when something does.
 `;

@@ -48,6 +48,8 @@ export interface TriageReport {
   read: { members: string[]; bytes: number };
   /** Read whole (nothing holds its claims apart from its units): what it says is verify's own verdict. */
   whole: boolean;
+  /** What each claim was recounted from ("summaries", "samples", "members"). */
+  from: string;
 }
 
 /** What --dataset is checked with before a run: a dataset this kind reads, or why not (named by file and line). */

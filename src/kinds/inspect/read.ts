@@ -165,13 +165,32 @@ function parseValue(bytes: Buffer, where: string, out: Finding[]): unknown {
   return r.value;
 }
 
+/**
+ * `triage`'s reading of a summary: JSON.parse, and the strict reading (parseValue) only where that
+ * refuses (Inspect's NaN, bad UTF-8...). Not verify's: a duplicate key or a lone surrogate that
+ * JSON.parse accepts is then not a finding here, and a full verify still reads every summary strictly.
+ */
+function quickly(bytes: Buffer, where: string, out: Finding[]): unknown {
+  try {
+    return JSON.parse(bytes.toString("utf8"));
+  } catch {
+    return parseValue(bytes, where, out);
+  }
+}
+
 /** Each element of a JSON array held in `bytes`, one at a time (a summaries list of 100,000 is never one value). */
-function eachElement(bytes: Buffer, where: string, out: Finding[], on: (v: unknown, i: number) => void): boolean {
+function eachElement(
+  bytes: Buffer,
+  where: string,
+  out: Finding[],
+  on: (v: unknown, i: number) => void,
+  fast = false,
+): boolean {
   let i = 0;
   const reader = new MembersReader(new Set(["a"]), {
     member: () => out.push(finding("SCHEMA", where, null, "must be a list")),
     element: (_k, v) => {
-      const parsed = parseValue(v, `${where}[${i}]`, out);
+      const parsed = fast ? quickly(v, `${where}[${i}]`, out) : parseValue(v, `${where}[${i}]`, out);
       if (parsed !== undefined) on(parsed, i);
       i++;
     },
@@ -293,6 +312,7 @@ export function readSamples(
 export function readMeta(
   file: string,
   members: readonly ZipMember[],
+  quick = false,
 ): Pick<LogPartResult, "meta" | "findings" | "toolError"> {
   const findings: Finding[] = [];
   const meta: MetaParts = { header: null, start: null, summaries: null, journal: null, reductions: null };
@@ -305,10 +325,16 @@ export function readMeta(
   };
   const summaries = (bytes: Buffer, where: string): SummaryRecord[] => {
     const list: SummaryRecord[] = [];
-    eachElement(bytes, where, findings, (v, i) => {
-      const s = summaryRecord(v, `${where}[${i}]`, findings);
-      if (s !== null) list.push(s);
-    });
+    eachElement(
+      bytes,
+      where,
+      findings,
+      (v, i) => {
+        const s = summaryRecord(v, `${where}[${i}]`, findings);
+        if (s !== null) list.push(s);
+      },
+      quick,
+    );
     return list;
   };
   const toolError = withMembers(

@@ -61,7 +61,7 @@ export function triageInspect(found: Found): TriageReport {
   const { meta, units } = partsOf(dir.members);
   const hasSummaries = meta.some((m) => m.name === "summaries.json");
   const read = meta.filter((m) => CLAIM_MEMBERS.includes(m.name) || !hasSummaries);
-  const m = readMeta(file, read);
+  const m = readMeta(file, read, true);
   const summaries = m.meta?.summaries ?? m.meta?.journal ?? null;
   const records = (summaries ?? []).map(fromSummary);
   const parts: LogParts = {
@@ -106,6 +106,7 @@ export function triageInspect(found: Found): TriageReport {
     verify,
     read: { members: read.map((r) => r.name), bytes: read.reduce((n, r: ZipMember) => n + r.usize, 0) },
     whole: false,
+    from: "summaries",
   };
 }
 
@@ -135,5 +136,6 @@ function whole(file: string): TriageReport {
     verify,
     read: { members: ["the whole .json log"], bytes: statSync(file).size },
     whole: true,
+    from: "samples",
   };
 }
