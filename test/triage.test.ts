@@ -102,6 +102,15 @@ describe("assay triage of Inspect .eval logs, beside a full verify", () => {
     },
   );
 
+  it("a root holding nothing assay reads is a usage error (exit 2), said once", async () => {
+    const { mkdirSync } = await import("node:fs");
+    const empty = join(dir, "empty");
+    mkdirSync(empty, { recursive: true });
+    const r = await run(["triage", empty]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`assay triage: nothing under ${empty} is an Inspect log or anything else assay reads\n`);
+  });
+
   it("an unfinished log (killed: no header.json, no summaries) is named for a full verify", async () => {
     const file = log("killed");
     const t = await triage(file);

@@ -29,13 +29,16 @@ export async function triageCommand(argv: string[], io: CliIo): Promise<number> 
     allowPositionals: true,
     options: { json: { type: "boolean" } },
   });
-  if (positionals.length === 0) throw new UsageError("assay triage takes one or more roots (folders or Inspect logs)");
+  if (positionals.length === 0) throw new UsageError("takes one or more roots (folders or Inspect logs)");
   const out: Triaged[] = [];
   /** Things of a kind without a claims-only pass, by the folder that holds them (a job's trials are one line). */
   const untriaged = new Map<string, { kind: string; n: number }>();
   /** Containers (a Harbor job, a Terminal-Bench run, a SWE-bench model folder) by results path: where they lie. */
   const containers = new Map<string, string>();
-  const hooks = { onContainer: (c: FoundContainer) => void (c.partial || containers.set(c.path, c.dir)) };
+  const hooks = {
+    onContainer: (c: FoundContainer) => void (c.partial || containers.set(c.path, c.dir)),
+    allowEmpty: true, // said below, once for all the roots
+  };
   const skip = (p: string, why: string) => io.stderr(`assay: skipped ${forTerminal(p)}: ${why}\n`);
   for (const found of discover(positionals, skip, hooks)) {
     const triage = kindNamed(found.kind).triage;
@@ -50,6 +53,10 @@ export async function triageCommand(argv: string[], io: CliIo): Promise<number> 
     out.push({ path: found.path, kind: found.kind, report });
     if (!values.json) io.stdout(render(found.path, report));
   }
+  if (out.length + untriaged.size === 0)
+    throw new UsageError(
+      `nothing under ${positionals.map(forTerminal).join(", ")} is an Inspect log or anything else assay reads`,
+    );
   // A container's claims are its own summary (a Harbor job's result.json): checked against its
   // members as score checks them (a member's evidence is a few small files: nothing cheaper to read).
   for (const [path, u] of untriaged) {
