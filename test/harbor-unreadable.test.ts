@@ -355,11 +355,11 @@ describe("reports of a coverage whose plan is unknown", () => {
 
   it("the overview, --details, Markdown, HTML and JUnit say 4/? (plan unknown) for the cut job and 4/6 for its readable twin, never 4/4 or 100%", async () => {
     const root = jobs();
-    const table = await run(["score", "-q", root]);
+    const table = await run(["score", "-q", "--width", "250", root]);
     expect(table.code, table.stderr).toBe(0);
     expect(row(table.stdout, "cut")).toContain("4/? (plan unknown)");
     expect(row(table.stdout, "planned")).toMatch(/ 4\/6 /);
-    const details = await run(["score", "-q", "--details", root]);
+    const details = await run(["score", "-q", "--details", "--width", "250", root]);
     expect(details.stdout).toMatch(/coverage {3}4\/\? \(plan unknown\) {3}trials scored/);
     expect(details.stdout).toMatch(/^ {15}plan unknown: the job's result\.json is absent or unreadable/m);
     expect(details.stdout).toMatch(/coverage {3}4\/6 = 66\.7%/);
@@ -369,7 +369,7 @@ describe("reports of a coverage whose plan is unknown", () => {
       ["html", /4\/\? \(plan unknown\) trials scored/],
       ["junit", /name="reward\.reward\.coverage" value="4\/\? \(plan unknown\)"/],
     ] as const) {
-      const r = await run(["score", "-q", "-f", format, root]);
+      const r = await run(["score", "-q", "--details", "-f", format, root]);
       expect(r.code, `${format}: ${r.stderr}`).toBe(0);
       expect(r.stdout, format).toMatch(shown);
     }

@@ -58,7 +58,7 @@ describe("a plan of 3 × 10^7 records in a 42 KB log, through the CLI", () => {
   it("score's table and Markdown list the first pass@k figures and the last, not a thousand", () => {
     for (const format of ["table", "md"]) {
       const r = spawnMeasured(
-        ["score", file, "--format", format, "--errors", "zero", "--quiet", "--details"],
+        ["score", file, "--format", format, "--errors", "zero", "--quiet", "--details", "--width", "250"],
         ["--max-old-space-size=96"],
       );
       expect(r.code).toBe(0);

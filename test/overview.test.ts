@@ -157,14 +157,14 @@ describe("the table: the overview, and the sections with --details", () => {
     const short = text(doc(many));
     expect(short.split("\n").length).toBeLessThan(MAX_ROWS + 20);
     expect(short).toContain(`… and ${10_000 - MAX_ROWS} more experiments (--details or --format json for all)`);
-    const md = renderText("md", doc(many));
+    const md = renderText("md", doc(many), { details: true });
     const head = md.slice(0, md.indexOf("\n### "));
     expect(head.split("\n").length).toBeLessThan(MAX_ROWS + 20);
     expect(head).toContain(`… and ${10_000 - MAX_ROWS} more experiments`);
   });
 
   it("in Markdown: the overview table first, evidence names as code spans, then each experiment's table", () => {
-    const md = renderText("md", doc([job("a|<b>", { claimed: 1, assay: 0, cost: 2 })]));
+    const md = renderText("md", doc([job("a|<b>", { claimed: 1, assay: 0, cost: 2 })]), { details: true });
     expect(md).toContain(
       "| experiment | kind | trials | figure | 95% interval | coverage | claim | invalid | flags | cost |",
     );
@@ -179,13 +179,13 @@ describe("the table: the overview, and the sections with --details", () => {
 const JOBS = join(SHARED_DIR, "real-world", "harbor-jobs");
 
 describe.skipIf(!existsSync(JOBS))("the 44 real Harbor jobs: an overview on one screen (issue 23's done-when)", () => {
-  it("the table's overview is at most 60 lines; --details adds the sections after it", async () => {
-    const short = await run(["score", "-q", JOBS]);
+  it("the table's overview is at most 60 lines on a 250-column screen (names whole, issue 40); --details adds the sections after it", async () => {
+    const short = await run(["score", "-q", JOBS], { COLUMNS: "250" });
     expect(short.code).toBe(0);
     const lines = short.stdout.trimEnd().split("\n");
     expect(lines.length).toBeLessThanOrEqual(60);
     expect(lines.filter((l) => / harbor /.test(l))).toHaveLength(44);
-    const long = await run(["score", "-q", "--details", JOBS]);
+    const long = await run(["score", "-q", "--details", JOBS], { COLUMNS: "250" });
     // The same overview and legend first, then the sections.
     const overviewAndLegend = short.stdout.slice(0, short.stdout.indexOf("\n\n", short.stdout.indexOf("\nlegend\n")));
     expect(long.stdout.startsWith(overviewAndLegend)).toBe(true);

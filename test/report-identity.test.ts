@@ -185,6 +185,7 @@ describe("identity in each format", () => {
         kind: [],
         since: null,
       }),
+      { details: true },
     );
     expect(md).toContain("| experiment | agent / model | kind | started | records |");
     expect(md).toContain("| `pop` | `openai/gpt-4o-mini` | inspect | 2025-06-01 |");
@@ -220,7 +221,7 @@ describe("assay score (in-process main)", () => {
     const root = folder("corpus");
     expect((await run(["synth", "--out", join(root, "h"), "--n", "3", "--profile", "harbor"])).code).toBe(0);
     withoutIdentity(join(root, "h", "synth-harbor-job"));
-    const r = await run(["score", root, "-q"]);
+    const r = await run(["score", root, "-q", "--width", "250"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^experiment +kind +trials/m);
     expect(r.stdout).not.toMatch(/agent \/ model|started/);

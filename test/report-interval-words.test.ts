@@ -94,7 +94,7 @@ describe("an interval names its question, once, in the legend", () => {
     expect(t).toContain(`95% intervals: ${KG_TRIALS}; ${TASKS}`);
     expect(t).toContain(`95% intervals: Wilson where each sample stands alone; ${SAMPLES}`);
     expect(count(t, TASKS)).toBe(1);
-    const md = renderText("md", v);
+    const md = renderText("md", v, { details: true });
     expect(md).toContain(`95% intervals: ${KG_TRIALS}; ${TASKS}`);
     // Markdown has two legends: the overview's and the one under the experiment's table.
     expect(count(md, TASKS)).toBe(2);
@@ -134,7 +134,7 @@ describe("pass@k and pass^k say what they assume (missing at random), once a rep
   it("said once in every format where some experiment shows pass@k or pass^k", async () => {
     const v = doc(withPassK, { ...withPassK, experiment: "kg2" });
     expect(count(table(v, true), MAR)).toBe(1);
-    expect(count(renderText("md", v), MAR)).toBe(1);
+    expect(count(renderText("md", v, { details: true }), MAR)).toBe(1);
     expect(
       count(
         await page(v),
@@ -148,7 +148,7 @@ describe("pass@k and pass^k say what they assume (missing at random), once a rep
   it("the other side: a report without pass@k or pass^k says nothing of it", async () => {
     const v = doc(without, inspect);
     expect(table(v, true)).not.toContain("missing at random");
-    expect(renderText("md", v)).not.toContain("missing at random");
+    expect(renderText("md", v, { details: true })).not.toContain("missing at random");
     expect(await page(v)).not.toContain("missing at random");
     expect(renderText("junit", v)).not.toContain("pass_at_k.assumes");
   });
@@ -181,7 +181,7 @@ describe("through the CLI: a native run with repeated tasks", () => {
   });
 
   it("the details name Korn–Graubard and the population once, and the missing-at-random assumption once", async () => {
-    const r = await run(["score", root, "--details"]);
+    const r = await run(["score", root, "--details", "--width", "250"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/accuracy {5}2\/4 = 50\.0% {3}95% \[[0-9.]+%, [0-9.]+%\] over 4 trials in 2 tasks/);
     expect(count(r.stdout, `${KG_TRIALS}; ${TASKS}`)).toBe(1);

@@ -266,7 +266,7 @@ describe("the table", () => {
 });
 
 describe("Markdown", () => {
-  const md = renderText("md", view());
+  const md = renderText("md", view(), { details: true });
   const sect = (name: string) => section(md, `### \`${name}\``, "\n### ");
 
   it("shows each interval (brackets escaped), the units in tasks, and the legend once under each table", () => {
@@ -420,7 +420,7 @@ describe("a reason naming a metadata key from the evidence", () => {
     const t = detailed(d);
     expect(t).toContain("no interval: all 4 samples are in one grp\\u001b[2J<img src=x>|`");
     expect(t).not.toContain("\u001b");
-    const md = renderText("md", d);
+    const md = renderText("md", d, { details: true });
     expect(md).toContain("no interval\\: all 4 samples are in one grp\\\\u001b\\[2J\\<img src\\=x\\>\\|\\`");
     const page = [...(await html(d))].join("");
     expect(page).toContain("all 4 samples are in one grp\\u001b[2J&lt;img src=x&gt;|`");

@@ -121,7 +121,7 @@ function expectSafe(md: string): void {
 describe("--format md on the demo corpus", () => {
   it("a headline, one table per experiment with the JSON document's figures, findings by code with counts", async () => {
     const doc = JSON.parse((await run(["score", corpus, "--format", "json", "--quiet"])).stdout) as Results;
-    const r = await run(["score", corpus, "--format", "md", "--quiet"]);
+    const r = await run(["score", corpus, "--format", "md", "--quiet", "--details"]);
     expect(r.code).toBe(0);
     const md = r.stdout;
     expectSafe(md);
@@ -223,7 +223,7 @@ describe("--format md on the demo corpus", () => {
         identity: null,
       })),
     });
-    const md = renderText("md", doc);
+    const md = renderText("md", doc, { details: true });
     expect(md).toContain("**incomplete**");
     expect(md.match(/^### `e/gm)?.length).toBe(50);
     expect(md).toContain("… and 10 more experiments");
@@ -265,7 +265,9 @@ describe("the findings table", () => {
       entry("t3", { validity: "invalid", errors: [schema] }),
       entry("t4"),
     ];
-    const md = renderText("md", viewOf({ format: "assay.results/1", run: RUN, bundles, experiments: [x] }));
+    const md = renderText("md", viewOf({ format: "assay.results/1", run: RUN, bundles, experiments: [x] }), {
+      details: true,
+    });
     const findings = md.slice(md.indexOf("### Findings"));
     expect(findings).toContain("| `SEED_MISMATCH` | error | 2 | `t1`, `t4` |");
     expect(findings).toContain("| `SCHEMA` | error | 2 | `x/t2/a1`, `x/t3/a1` |");
@@ -290,6 +292,7 @@ describe("the labels of the figures", () => {
         bundles: [],
         experiments: [world("w", "world"), world("u", null)],
       }),
+      { details: true },
     );
     for (const name of ["w", "u"]) {
       const section = md.slice(md.indexOf(`### \`${name}\``)).split("\n### ")[0]!;
@@ -339,6 +342,7 @@ describe("the labels of the figures", () => {
           bundles: [],
           experiments,
         }),
+        { details: true },
       );
     const count = md("count");
     expect(count).toContain("invalid trials count as non-victories");
@@ -407,7 +411,7 @@ describe("what a Harbor job claims", () => {
         compared: [{ metric: "a/0/mean", claimed: 0.5, assay: 0.25, reason: "Harbor counts | x | <b>" }],
       },
     };
-    const md = renderText("md", { format: "assay.results/1", run, bundles: [], experiments: [job] });
+    const md = renderText("md", { format: "assay.results/1", run, bundles: [], experiments: [job] }, { details: true });
     expectSafe(md);
     expect(md).toContain("| Harbor's `a/0/mean` | 0.250 | Harbor counts \\| x \\| \\<b\\> | 0.500 |");
     expect(md).toContain("| Harbor's `a/pass_at_k/2` |  | not compared: assay computes no such figure | 0.750 |");
@@ -460,12 +464,16 @@ describe("advisory records", () => {
       }),
       advisory: a,
     });
-    const md = renderText("md", {
-      format: "assay.results/1",
-      run,
-      experiments: [],
-      bundles: [entry("r/a", advisory("fail", false)), entry("r/b", advisory("pass", true)), entry("r/c", null)],
-    });
+    const md = renderText(
+      "md",
+      {
+        format: "assay.results/1",
+        run,
+        experiments: [],
+        bundles: [entry("r/a", advisory("fail", false)), entry("r/b", advisory("pass", true)), entry("r/c", null)],
+      },
+      { details: true },
+    );
     const section = md.slice(md.indexOf("### Advisory"));
     expect(md.indexOf("### Advisory")).toBeGreaterThan(md.indexOf("### Findings"));
     expect(section).toContain("a model's judgement, which changes no figure above");
@@ -474,7 +482,11 @@ describe("advisory records", () => {
     );
     expectSafe(md);
     expect(
-      renderText("md", { format: "assay.results/1", run, experiments: [], bundles: [entry("r/c", null)] }),
+      renderText(
+        "md",
+        { format: "assay.results/1", run, experiments: [], bundles: [entry("r/c", null)] },
+        { details: true },
+      ),
     ).not.toContain("Advisory");
   });
 });
@@ -524,7 +536,7 @@ describe("evidence in Markdown is text", () => {
     writeCorpus(root, { n: 4, seed: "md-hostile", faults: false, profile: "harbor" });
     const name = "| x | `tick` <img src=x onerror=alert(1)> @everyone";
     renameSync(join(root, "synth-harbor-job"), join(root, name));
-    const r = await run(["score", root, "--format", "md", "--quiet"]);
+    const r = await run(["score", root, "--format", "md", "--quiet", "--details"]);
     expect(r.code).toBe(0);
     expectSafe(r.stdout);
     expect(r.stdout).toContain("### ``| x | `tick` <img src=x onerror=alert(1)> @everyone`` · harbor");

@@ -22,7 +22,7 @@ beforeAll(() => {
 });
 
 const score = (args: string[], cwd?: string) => {
-  const r = spawnCli(["score", "-q", ...args], { cwd });
+  const r = spawnCli(["score", "-q", "--width", "250", ...args], { cwd });
   expect(r.stderr).toBe("");
   return r.stdout;
 };
@@ -59,9 +59,9 @@ describe("the HTML experiments table chooses as the table and Markdown do (names
     writeFileSync(join(d, file), JSON.stringify(log));
 
     expect(score([d])).toMatch(
-      /^epochs-0 +openai\/gpt-4o-mini +inspect +\S+ +\d+ +"ma\\u0009tch\/mean\/accura… 0\.800 /m,
+      /^epochs-0 +openai\/gpt-4o-mini +inspect +\S+ +\d+ +"ma\\u0009tch\/mean\/accuracy" 0\.800 /m,
     );
-    expect(score(["--format", "md", d])).toMatch(/\*\*0\.800\*\*/);
+    expect(score(["--details", "--format", "md", d])).toMatch(/\*\*0\.800\*\*/);
     const survey = surveyOf(score(["--format", "html", d]));
     expect(survey).toContain(`<b>0.800</b>`);
     expect(survey).toContain(`<small>&quot;ma\\u0009tch/mean/accuracy&quot;</small>`);
@@ -75,7 +75,7 @@ describe("the HTML experiments table chooses as the table and Markdown do (names
     const t = score([d]);
     expect(t.indexOf("\naa-job ")).toBeGreaterThan(0);
     expect(t.indexOf("\naa-job ")).toBeLessThan(t.indexOf('\n"zz\\"job" '));
-    const md = score(["--format", "md", d]);
+    const md = score(["--details", "--format", "md", d]);
     expect(md.indexOf("`aa-job`")).toBeLessThan(md.indexOf("zz"));
     const survey = surveyOf(score(["--format", "html", d]));
     expect(survey.indexOf(">aa-job</a>")).toBeGreaterThan(0);
@@ -98,7 +98,7 @@ describe("an experiment whose profile this version cannot name keeps its figures
     expect(long).toMatch(/^ {2}accuracy {5}0\/2 = 0\.0%/m);
     expect(long).toMatch(/^ {2}completion {3}/m);
     expect(long).toMatch(/^ {2}raw record {3}/m);
-    const md = score(["--format", "md", d]);
+    const md = score(["--details", "--format", "md", d]);
     expect(md).toMatch(/^\| accuracy \| \*\*0\.0%\*\* \(0\/2\)/m);
     expect(score(["--format", "html", d])).toContain("accuracy");
     // The same trials under their own profile: the same lines.
@@ -122,7 +122,7 @@ describe("lone trials under several roots", () => {
     expect(score(["--details", "r1", "r2"], d)).toMatch(
       /^job job@\S+ +profile harbor +2 trials +lone, in several roots$/m,
     );
-    expect(score(["--format", "md", "r1", "r2"], d)).toContain("Harbor trials in no job folder, in several roots");
+    expect(score(["--details", "--format", "md", "r1", "r2"], d)).toContain("Harbor trials in no job folder, in several roots");
     const html = score(["--format", "html", "r1", "r2"], d);
     expect(surveyOf(html)).toContain(`<span class="muted">in several roots</span>`);
     expect(html).toContain("in no job folder, in several roots");
@@ -154,7 +154,7 @@ describe("an Inspect log tied to no task run", () => {
     const long = score(["--details", d]);
     expect(long).toContain("task run (logs not attributed to a task run)   profile inspect");
     expect(long).not.toContain("could not read)");
-    expect(score(["--format", "md", d])).toContain("(logs not attributed to a task run)");
+    expect(score(["--details", "--format", "md", d])).toContain("(logs not attributed to a task run)");
   });
 });
 
@@ -282,20 +282,19 @@ describe("the HTML tally tile", () => {
   });
 });
 
-describe("a lone folder cut to fit", () => {
-  it("is cut raw, on a code point, then shown whole: its quotes and escapes are never cut", () => {
+describe("a lone folder", () => {
+  it("is cut raw, on a code point, then shown whole in Markdown; the table shows it whole (it tells rows apart): its quotes and escapes are never cut", () => {
     expect(folderTail("ab😀cd", 4)).toBe("…cd");
     expect(folderTail("ab😀cd", 5)).toBe("…😀cd");
     expect(folderTail("abc", 3)).toBe("abc");
     const d = dir("long-folder");
     const trial = readdirSync(join(demo, "jobs", JOB)).find((f) => f.startsWith("task-"))!;
-    // The escape just before the trial's folder: beside agent / model the name column is 40 wide, and
-    // the folder's kept tail is short (after "\x1b[31mred" it would start past the escape: nothing to quote).
+    // The escape just before the trial's folder: the table wraps a long name, never cuts it (issue 40).
     cpSync(join(demo, "jobs", JOB, trial), join(d, `${"x".repeat(60)}\x1b[m`, trial), { recursive: true });
     const row = score([d])
       .split("\n")
       .find((l) => l.startsWith("job@"))!;
-    expect(row).toMatch(/^job@\S+ in "…x*\\u001b\[m\/task-[^"]*" +terminus-2 \/ gpt-4o +harbor /);
+    expect(row).toMatch(/^job@\S+ in "x{60}\\u001b\[m\/task-[^"]*" +terminus-2 \/ gpt-4o +harbor /);
   });
 });
 

@@ -117,7 +117,7 @@ describe("an Inspect task run's two kinds of not scored", () => {
     expect(long).not.toMatch(/^ {2}unscored /m);
     const harbor = table([{ ...blankExperiment("j", "harbor", 2), states: { scored: 2 } }], true);
     expect(harbor).toMatch(/^ {2}unscored {5}none$/m);
-    expect(renderText("md", doc([e]))).toContain(
+    expect(renderText("md", doc([e]), { details: true })).toContain(
       "- **unread logs** 1 (logs the tool could not read: outside every metric): `broken.eval`",
     );
     expect(await page([e])).toContain(
@@ -134,7 +134,9 @@ describe("the overview's count column", () => {
     expect(table([run])).toMatch(/^experiment +kind +records +figure/m);
     expect(table([run])).toContain("records: an Inspect task run's planned records (sample × epoch)");
     expect(table([job, run])).toMatch(/^experiment +kind +trials\/records +figure/m);
-    expect(renderText("md", doc([job, run]))).toContain("| experiment | kind | trials/records | figure |");
+    expect(renderText("md", doc([job, run]), { details: true })).toContain(
+      "| experiment | kind | trials/records | figure |",
+    );
     expect(await page([run])).toContain(`<th scope="col" tabindex="0">records</th>`);
     expect(await page([job])).toContain(`<th scope="col" tabindex="0">trials</th>`);
   });
@@ -222,11 +224,11 @@ describe("a task run sorted first says why", () => {
     expect(t).toMatch(/^a-clean .* 0 +0$/m);
     expect(t.indexOf("y-failed")).toBeLessThan(t.indexOf("a-clean"));
     expect(table([clean])).not.toMatch(/ note$/m);
-    const md = renderText("md", doc([clean, cut]));
+    const md = renderText("md", doc([clean, cut]), { details: true });
     expect(md).toContain("| flags | cost | note |");
     expect(md).toMatch(/^\| `z-cut` \| inspect \|.*\| \*\*log started, incomplete\*\* \|$/m);
     expect(md).toMatch(/^\| `a-clean` \| inspect \|.*\|  \|$/m);
-    expect(renderText("md", doc([clean]))).not.toContain("| note |");
+    expect(renderText("md", doc([clean]), { details: true })).not.toContain("| note |");
     expect(await page([clean, cut])).toContain(
       `<a href="#exp-1">z-cut</a> <span class="warn">log started, incomplete</span>`,
     );
@@ -289,7 +291,7 @@ describe.skipIf(!existsSync(JOBS) || !existsSync(INSPECT))(
   "real evidence: words as the evidence is, warnings apart",
   () => {
     it("counts Harbor trials as trials and Inspect logs as logs; PLAN_MISMATCH is a warning in the table, apart from errors", async () => {
-      const r = await run(["score", "-q", JOBS, INSPECT]);
+      const r = await run(["score", "-q", "--width", "250", JOBS, INSPECT]);
       expect(r.stdout).toMatch(/^assay: 61 Harbor trials and \d+ Inspect logs: /);
       expect(r.stdout).toMatch(/^findings {5}4 Harbor trials not valid: REWARD_FILE_MISSING 4/m);
       // Three of the real Harbor jobs were archived while running (JOB_IN_PROGRESS, a job's own warning);
@@ -298,7 +300,7 @@ describe.skipIf(!existsSync(JOBS) || !existsSync(INSPECT))(
         /^warnings {5}2 Harbor trials and \d+ Inspect logs; 3 Harbor jobs' own files \(apart from errors: a warning invalidates nothing\): PLAN_MISMATCH \d+ · JOB_IN_PROGRESS 3 · REWARD_WITHOUT_RESULT 2$/m,
       );
       expect(r.stdout).not.toMatch(/\bbundles?\b(?! could)/);
-      const long = await run(["score", "-q", "--details", JOBS, INSPECT]);
+      const long = await run(["score", "-q", "--details", "--width", "2000", JOBS, INSPECT]);
       expect(long.stdout).toContain("\nHarbor trials not valid, with their findings\n");
       expect(long.stdout).toMatch(
         /\nHarbor trials and Inspect logs with a warning \(apart from errors: a warning invalidates nothing\)\n(?: {2}\S+: valid REWARD_WITHOUT_RESULT .*\n){2} {2}\S+\.json: valid PLAN_MISMATCH /,

@@ -254,7 +254,7 @@ describe("every format shows it", () => {
     writeFileSync(file, JSON.stringify(harbor));
   });
   const render = async (format: string) => {
-    const r = await run(["score", join(root, "jobs"), "--format", format, "--quiet", "--details"]);
+    const r = await run(["score", join(root, "jobs"), "--format", format, "--quiet", "--details", "--width", "250"]);
     return r.stdout;
   };
   it("table and Markdown: one cost line per experiment, 'no cost recorded' rather than $0", async () => {
@@ -290,7 +290,7 @@ describe("every format shows it", () => {
     );
   });
   it("compare: each side's spend and cost per success beside the metrics, with no interval", async () => {
-    const r = await run(["compare", file, file]);
+    const r = await run(["compare", file, file, "--width", "250"]);
     expect(r.stdout).toMatch(/^ {2}cost spent +\$0\.38 +\$0\.38$/m);
     expect(r.stdout).toMatch(/^ {2}cost per success +\$0\.19 +\$0\.19$/m);
     expect(r.stdout).toContain("a total, not an estimate: no interval");
@@ -311,7 +311,7 @@ describe("every format shows it", () => {
       return out;
     };
     const files = [file, again(1), again(2)];
-    const r = await run(["compare", ...files]);
+    const r = await run(["compare", ...files, "--width", "250"]);
     expect(r.stdout).toMatch(/^ {2}run +cost spent +cost counted +cost per success +tokens spent$/m);
     // Each experiment's once (one reward key here): three runs, three rows.
     expect(r.stdout.match(/spend(-\d)?\.json +\$0\.38 +\$0\.33 +\$0\.19 +3800 in \/ 200 out$/gm)).toHaveLength(3);

@@ -69,8 +69,11 @@ export const SCORE_HELP = `assay score ROOT... [options]
                            list); each instance's FAIL_TO_PASS and PASS_TO_PASS come from it, so
                            a report.json that drops, adds or moves a test is DATASET_MISMATCH; a
                            dataset no instance was checked against fails the run (exit 1)
-  --details                table: each experiment's figures and what did not count, after the
-                           overview (one line per experiment, problems first)
+  --details                table and md: each experiment's figures and what did not count, after
+                           the overview (one line per experiment, problems first; md without it
+                           is the overview alone, for $GITHUB_STEP_SUMMARY)
+  --width N                table: the columns to fit (default: the terminal's width; piped or
+                           to a file, COLUMNS, else 80); names wrap, never cut
   -q, --quiet              no progress on stderr
   --allow-empty            a root under which nothing is recognised is no error (default: exit 2)
   Every bundle is scored; with a filter, the document and its reports hold only the experiments it
@@ -98,7 +101,7 @@ export const SLURM_SCRIPT_HELP = `assay slurm-script ROOT... --shards N --dir DI
 `;
 
 export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format table|json|jsonl|html|junit|md] [--out FILE]
-            [--fail-on invalid] [--hmac-key-file FILE] [--details]
+            [--fail-on invalid] [--hmac-key-file FILE] [--details] [--width N]
   Merge the documents of assay score --shard i/n (every shard of one n, each once, same options,
   one scan: --scan-id, or the bundles found; JSON or JSON Lines, read as streams) and compute the batch rules over all their bundles: the
   same document a single run would give.
@@ -108,8 +111,8 @@ export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format
   Without a key a shard is trusted as given, but never beyond what assay could have written: an
   entry crediting invalid evidence, a count out of bounds, a path not normalised or outside its
   shard's partition, a bundle twice, or a line or value over 256 MiB is refused (exit 2).
-  --details adds each experiment's figures and what did not count to the table, after the
-  overview, as for assay score.
+  --details adds each experiment's figures and what did not count to the table and the Markdown,
+  after the overview, and --width N sets the table's columns, as for assay score.
 `;
 
 export const COMPARE_HELP = `assay compare BASE HEAD [--pair A=B]... [--by name|benchmark|tasks] [--format table|json|md|html] [--out FILE]
@@ -151,6 +154,8 @@ assay compare R1 R2 R3 ... [--pair A=B=C...]... [--by ...] [--trend] [...]
                            or none: table); a --format it contradicts, .jsonl, .xml, or another
                            extension without --format, is refused
   --fail-on regression     exit 1 when any figure regressed
+  --width N                table: the columns to fit (default: the terminal's width; piped or
+                           to a file, COLUMNS, else 80); names wrap, never cut
   --hmac-key-file FILE     every document must have been scored with this key and carry the MAC
                            it gives it (else exit 2, naming the document). Without a key a
                            document is read as given, but what assay never writes (credit for

@@ -9,6 +9,8 @@ export interface CliIo {
   stderrIsTTY: boolean;
   /** Is stdout a terminal (colour for pass/fail markers, colour.ts)? Absent: no. */
   stdoutIsTTY?: boolean;
+  /** A terminal's width when stdout is one (process.stdout.columns); absent elsewhere. */
+  columns?: number | undefined;
   /** Register a Ctrl-C handler; returns its removal. In-process tests have none. */
   onInterrupt(handler: () => void): () => void;
 }
@@ -28,6 +30,10 @@ export const processIo: CliIo = {
   env: process.env,
   stderrIsTTY: process.stderr.isTTY === true,
   stdoutIsTTY: process.stdout.isTTY === true,
+  // Read when a table is laid out, so a terminal resized since start-up is measured as it is.
+  get columns() {
+    return process.stdout.isTTY === true ? process.stdout.columns : undefined;
+  },
   onInterrupt(handler) {
     process.on("SIGINT", handler);
     return () => void process.off("SIGINT", handler);

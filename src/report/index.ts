@@ -4,6 +4,7 @@
 // (once; JUnit, whose suites are per experiment, and html, which surveys before it writes, in a few passes).
 import { viewOf, type Results, type ResultsView } from "../core/results.js";
 import type { Format, FormatName } from "./formats.js";
+import type { RenderOptions } from "./json.js";
 import * as html from "./html/index.js";
 import * as json from "./json.js";
 import * as jsonl from "./jsonl.js";
@@ -22,5 +23,5 @@ type SyncFormat = {
 }[FormatName];
 
 /** A document rendered whole into one string (small documents, tests; a run writes pieces). */
-export const renderText = (format: SyncFormat, doc: Results | ResultsView): string =>
-  [...FORMATS[format].render("tally" in doc ? doc : viewOf(doc))].join("");
+export const renderText = (format: SyncFormat, doc: Results | ResultsView, o: RenderOptions = {}): string =>
+  [...FORMATS[format].render("tally" in doc ? doc : viewOf(doc), o)].join("");

@@ -82,6 +82,8 @@ export interface RenderOptions {
   macKey?: Uint8Array | undefined;
   /** table: each experiment's section after the overview (score --details); other formats ignore it. */
   details?: boolean | undefined;
+  /** table: the columns to fit every line in (a terminal's width); absent, lines are as long as they come. */
+  width?: number | undefined;
 }
 
 export function* render(doc: ResultsView, o: RenderOptions = {}): Generator<string> {

@@ -15,6 +15,7 @@ import { Methods, type WithInterval } from "./intervals.js";
 import { usageLine } from "./usage.js";
 import { cleanRun, cutMiddle, identityFacts, overview, rowLabels, type OverviewRow } from "./overview.js";
 import { describeFilter } from "../core/filter.js";
+import type { RenderOptions } from "./json.js";
 import { folderTail, loneFolders, loneWhere } from "./lone.js";
 import { byFields, nameOf, scheduledCount, shownAs, tallied, wordsOf } from "./vocabulary.js";
 import type { Sections } from "../kinds/words.js";
@@ -303,6 +304,35 @@ function gather(doc: ResultsView): { by: Map<string, Seen>; advice: Advised } {
 }
 
 const ORDER = { error: 0, warning: 1, flag: 2 };
+const sorted = (by: Map<string, Seen>) =>
+  [...by.entries()].sort(([a, x], [b, y]) => ORDER[x.kind] - ORDER[y.kind] || y.count - x.count || byteCompare(a, b));
+
+/** Without --details: after the overview, the findings counted on a line, and where the rest is. */
+function* short(doc: ResultsView, lines: string[]): Generator<string> {
+  const { by } = gather(doc);
+  const count = (kind: Seen["kind"]) => [...by.values()].filter((s) => s.kind === kind).length;
+  const [errors, warnings, flags] = [count("error"), count("warning"), count("flag")];
+  if (errors + warnings + flags > 0)
+    lines.push(
+      "",
+      `**Findings**: ${[
+        errors > 0 ? plural(errors, "error code") : "",
+        warnings > 0 ? plural(warnings, "warning code") : "",
+        flags > 0 ? plural(flags, "flag code") : "",
+      ]
+        .filter((x) => x !== "")
+        .join(" · ")} (most frequent first: ${sorted(by)
+        .slice(0, 5)
+        .map(([key, s]) => `${mdName(key.split("\u0000")[1]!, true)} ${s.count}`)
+        .join(", ")})`,
+    );
+  if (doc.experiments.length > 0 || doc.tally.bundles > 0)
+    lines.push(
+      "",
+      "Each experiment's figures, the findings by code and what did not count: `--details` (every field: `--format json`).",
+    );
+  yield lines.join("\n") + "\n";
+}
 
 const CLAIM: Record<OverviewRow["agreement"], string> = {
   agrees: "agrees",
@@ -366,7 +396,11 @@ function overviewLines(doc: ResultsView, folders: ReadonlyMap<string | null, str
   return out;
 }
 
-export function* render(doc: ResultsView): Generator<string> {
+/**
+ * The Markdown report: the overview alone (what a $GITHUB_STEP_SUMMARY or a PR comment wants), or
+ * with `details` (score --details, as the table) each experiment's section and the findings by code.
+ */
+export function* render(doc: ResultsView, o: RenderOptions = {}): Generator<string> {
   const t = doc.tally;
   const folders = loneFolders(doc.bundles, doc.experiments, doc.run.roots);
   const lines = [
@@ -378,6 +412,7 @@ export function* render(doc: ResultsView): Generator<string> {
     `assay ${doc.run.tool_version}, scoring version ${doc.run.scoring_version} · --invalid ${doc.run.options.invalid} · --errors ${doc.run.options.errors} · --resource-bound ${doc.run.options.resource_bound}`,
     ...overviewLines(doc, folders),
   ];
+  if (o.details !== true) return yield* short(doc, lines);
   for (const e of doc.experiments.slice(0, MAX_EXPERIMENTS)) lines.push(...experiment(e, doc, folders));
   // What pass@k and pass^k assume, once for the report.
   if (doc.experiments.slice(0, MAX_EXPERIMENTS).some(hasPassK)) lines.push("", MISSING_AT_RANDOM);
@@ -389,9 +424,7 @@ export function* render(doc: ResultsView): Generator<string> {
   yield lines.join("\n") + "\n";
 
   const { by, advice } = gather(doc);
-  const seen = [...by.entries()].sort(
-    ([a, x], [b, y]) => ORDER[x.kind] - ORDER[y.kind] || y.count - x.count || byteCompare(a, b),
-  );
+  const seen = sorted(by);
   const out = ["", "### Findings", ""];
   if (seen.length === 0) out.push("none");
   else {

@@ -5,16 +5,17 @@
 
 import type { Advisory, BundleEntry, Experiment, ResultsView, RunOptions } from "../core/results.js";
 import { coverageCount } from "../core/results.js";
-import { byteCompare, forTerminal, plural, shorten, terminalText } from "../core/text.js";
+import { byteCompare, forTerminal, plural, terminalText } from "../core/text.js";
 import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
 import { hasPassK, MISSING_AT_RANDOM, passAtKText } from "./pass-at-k.js";
 import { Methods, type WithInterval } from "./intervals.js";
 import { SAMPLES, TRIALS } from "../kinds/words.js";
 import { usageLine } from "./usage.js";
-import { cleanRun, cutMiddle, identityFacts, overview, rowLabels, type OverviewRow } from "./overview.js";
+import { cleanRun, identityFacts, overview, rowLabels, type OverviewRow } from "./overview.js";
+import { layOut, wrapLines, type Column } from "./fit.js";
 import { describeFilter } from "../core/filter.js";
 import type { RenderOptions } from "./json.js";
-import { folderTail, loneFolders, loneWhere } from "./lone.js";
+import { loneFolders, loneWhere } from "./lone.js";
 import { byFields, EvidenceCounts, nameOf, scheduledCount, tallied, wordsOf } from "./vocabulary.js";
 import type { Sections } from "../kinds/words.js";
 
@@ -339,31 +340,50 @@ const CLAIM: Record<OverviewRow["agreement"], string> = {
   none: "",
 };
 
-/** An overview row's name: its label (rowLabels: never two alike), and for lone Harbor trials the folder they lie in. */
-function rowName(r: OverviewRow, label: string | null, max: number): string {
+/** An overview row's name: its label (rowLabels: never two alike, never cut), and for lone Harbor trials the folder they lie in, less the folders every lone row shares. */
+function rowName(r: OverviewRow, label: string | null, shared: number): string {
   const name = forTerminal(nameOf({ experiment: r.experiment, profile: r.kind }));
-  if (r.folder === null) return label ?? shorten(name, max);
-  const short = shorten(name, Math.floor(max / 2));
-  // The raw folder is cut first, then shown: an escape or its quotes are never cut in half.
-  return `${short} ${loneWhere(r.folder, (f) => forTerminal(folderTail(f, Math.max(8, max - short.length - 6))))}`;
+  if (r.folder === null) return label ?? name;
+  // The raw folder is shortened first, then shown: an escape or its quotes are never cut in half.
+  const tail = shared > 0 ? `…/${r.folder.split("/").slice(shared).join("/")}` : r.folder;
+  return `${name} ${loneWhere(r.folder, () => forTerminal(tail))}`;
 }
 
-/** The overview (overview.ts) as aligned columns, its names shown safely, then its legend once. */
-function overviewLines(doc: ResultsView, lines: string[], folders: ReadonlyMap<string | null, string>): void {
+/**
+ * How many leading folders every lone row's folder shares, its last kept (it says where they lie):
+ * "a/b/evidence/nop" and "a/b/evidence/oracle" are shown as "…/evidence/nop" and "…/evidence/oracle".
+ * 0 where fewer than two rows are lone or they share less than two folders.
+ */
+function sharedFolders(rows: readonly OverviewRow[]): number {
+  const folders = rows.flatMap((r) => (r.folder === null || r.folder === "" ? [] : [r.folder.split("/")]));
+  if (folders.length < 2) return 0;
+  let n = 0;
+  while (folders.every((f) => n < f.length - 1 && f[n] === folders[0]![n])) n++;
+  return n >= 2 ? n - 1 : 0;
+}
+
+/** The overview (overview.ts) as columns fitted to the width, its names shown safely and whole, then its legend once. */
+function overviewLines(
+  doc: ResultsView,
+  lines: string[],
+  folders: ReadonlyMap<string | null, string>,
+  width: number,
+): void {
   const ov = overview(doc.experiments, { errors: doc.run.options.errors, folders });
   const noted = ov.rows.some((r) => r.note !== "");
   // Who ran it and when, each column only where a row records it: a screen stays as narrow as it can.
   const who = ov.rows.some((r) => r.who !== "");
   const started = ov.rows.some((r) => r.started !== "");
-  const name = who ? 40 : 48;
-  const labels = rowLabels(ov.rows, (t, max) => cutMiddle(forTerminal(t), max), { name, who: 32 });
+  // Nothing cut: what tells two rows apart wraps inside its column (fit.ts) instead.
+  const labels = rowLabels(ov.rows, (t) => forTerminal(t), { name: Infinity, who: Infinity });
+  const shared = sharedFolders(ov.rows);
   const cells = ov.rows.map((r, i) => [
-    rowName(r, labels[i]!.name, name),
+    rowName(r, labels[i]!.name, shared),
     ...(who ? [labels[i]!.who] : []),
     r.kind,
     ...(started ? [r.started] : []),
     `${r.trials}${r.clusters === "" ? "" : ` ${r.clusters}`}`,
-    r.metric === null ? "none" : `${shorten(forTerminal(r.metric), 24)} ${r.figure}`,
+    r.metric === null ? "none" : `${forTerminal(r.metric)} ${r.figure}`,
     r.interval.startsWith("[") ? r.interval : "none",
     r.coverage,
     r.claim === "" ? CLAIM[r.agreement] : `${r.claim} ${CLAIM[r.agreement]}`,
@@ -372,30 +392,24 @@ function overviewLines(doc: ResultsView, lines: string[], folders: ReadonlyMap<s
     r.cost,
     ...(noted ? [r.note] : []),
   ]);
-  const head = [
-    "experiment",
-    ...(who ? ["agent / model"] : []),
-    "kind",
-    ...(started ? ["started"] : []),
-    ov.units,
-    "figure",
-    "95% interval",
-    "coverage",
-    "claim",
-    "invalid",
-    "flags",
-    "cost",
-    ...(noted ? ["note"] : []),
+  // Counts right-aligned, words left; names, metrics and notes wrap where the width asks.
+  const cols: Column[] = [
+    { head: "experiment", wrap: true, weight: 8 },
+    ...(who ? [{ head: "agent / model", wrap: true, weight: 4 }] : []),
+    { head: "kind" },
+    ...(started ? [{ head: "started" }] : []),
+    { head: ov.units, right: true, wrap: true },
+    { head: "figure", wrap: true },
+    { head: "95% interval" },
+    { head: "coverage" },
+    { head: "claim" },
+    { head: "invalid", right: true },
+    { head: "flags", right: true },
+    { head: "cost" },
+    ...(noted ? [{ head: "note", wrap: true }] : []),
   ];
-  const width = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  // Counts right-aligned, words left; the last column unpadded so no line ends in spaces.
-  const right = new Set([ov.units, "invalid", "flags"].map((h) => head.indexOf(h)));
-  const line = (c: string[]) =>
-    c
-      .map((x, i) => (i === c.length - 1 ? x : right.has(i) ? x.padStart(width[i]!) : x.padEnd(width[i]!)))
-      .join("  ")
-      .trimEnd();
-  lines.push("", line(head), ...cells.map(line));
+  lines.push("", ...layOut(cols, cells, width));
+
   if (ov.omitted > 0) lines.push(`… and ${ov.omitted} more experiments (--details or --format json for all)`);
   const filters = describeFilter(doc.run.options.filters ?? null);
   if (filters !== "")
@@ -416,8 +430,10 @@ export function* render(doc: ResultsView, o: RenderOptions = {}): Generator<stri
   const t = doc.tally;
   lines.push(`assay: ${tallied(t).phrase()}: ${t.valid} valid, ${t.invalid} invalid, ${t.error} tool errors`);
   const folders = loneFolders(doc.bundles, doc.experiments, doc.run.roots);
-  overviewLines(doc, lines, folders);
-  if (o.details) yield* details(doc, lines, folders);
+  // Without a width (the library's renderText), lines are as long as they come.
+  const width = o.width ?? Infinity;
+  overviewLines(doc, lines, folders, width);
+  if (o.details) for (const piece of details(doc, lines, folders)) yield fitted(piece, width);
   else {
     const notes = new BundleNotes();
     for (const x of doc.bundles) notes.see(x);
@@ -428,9 +444,13 @@ export function* render(doc: ResultsView, o: RenderOptions = {}): Generator<stri
         "each experiment's figures, the evidence behind these counts, and why: --details (every field: --format json)",
       );
     runNotes(doc, notes, lines);
-    yield lines.join("\n") + "\n";
+    yield fitted(lines.join("\n") + "\n", width);
   }
 }
+
+/** A piece of whole lines, each wrapped to the width (fit.ts). */
+const fitted = (piece: string, width: number): string =>
+  width === Infinity ? piece : wrapLines(piece.slice(0, -1).split("\n"), width).join("\n") + "\n";
 
 /** Codes with their counts, most frequent first, the first 8 and how many more. */
 function byFrequency(counts: ReadonlyMap<string, number>): string {

@@ -9,11 +9,11 @@ import { main } from "../../src/cli/main.js";
 
 export const CLI = new URL("../../dist/cli.js", import.meta.url).pathname;
 
-/** Run main() in this process with `env` as its whole environment; stdout a terminal only when asked. */
+/** Run main() in this process with `env` as its whole environment; stdout a terminal (of `columns`) only when asked. */
 export async function run(
   argv: string[],
   env: Record<string, string | undefined> = {},
-  tty: { stdoutIsTTY?: boolean } = {},
+  tty: { stdoutIsTTY?: boolean; columns?: number } = {},
 ) {
   let stdout = "";
   let stderr = "";

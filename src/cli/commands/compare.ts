@@ -18,6 +18,7 @@ import { checkOutput, gathered, writeOutput } from "../../io/output.js";
 import { checkKeyOf, checkMacOf, readShard } from "../../io/shard-reader.js";
 import { COMPARE_FORMATS, type CompareFormat } from "../../report/compare/index.js";
 import { formatForFile } from "../../report/index.js";
+import { widthFor } from "../width.js";
 import { parseOptions } from "../args.js";
 import { FILTER_OPTIONS } from "../filters.js";
 import { EXIT, UsageError } from "../exit.js";
@@ -205,6 +206,7 @@ export function compareCommand(argv: string[], io: CliIo): number {
       trend: { type: "boolean" },
       "fail-on": { type: "string" },
       "hmac-key-file": { type: "string" },
+      width: { type: "string" },
       ...FILTER_OPTIONS,
     },
   });
@@ -223,6 +225,7 @@ export function compareCommand(argv: string[], io: CliIo): number {
     formats: Object.keys(COMPARE_FORMATS) as CompareFormat[],
     fallback: "table",
   });
+  const width = widthFor(io, values.width);
   const protect = { files: [...positionals, values["hmac-key-file"]] };
   if (values.out !== undefined) checkOutput(values.out, protect);
   const key = values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"], [], io.stderr);
@@ -245,7 +248,7 @@ export function compareCommand(argv: string[], io: CliIo): number {
           by,
         )
       : rankRuns(sides, { pairs, by, trend: values.trend === true });
-  const text = COMPARE_FORMATS[format].render(doc);
+  const text = COMPARE_FORMATS[format].render(doc, { width });
   if (values.out !== undefined) {
     writeOutput(values.out, text, { protect });
     const what = doc.format === "assay.compare/2" ? "experiments compared" : "rankings";

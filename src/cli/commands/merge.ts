@@ -11,6 +11,7 @@ import { exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { checkedNothing } from "../dataset.js";
 import { withDatasetCheck, writeResults } from "./score.js";
+import { widthFor } from "../width.js";
 import { readKeyFile } from "./seal.js";
 
 /**
@@ -101,10 +102,12 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
       "fail-on": { type: "string" },
       "hmac-key-file": { type: "string" },
       details: { type: "boolean" },
+      width: { type: "string" },
     },
   });
   if (positionals.length === 0) throw new UsageError("assay merge needs the shards' RESULTS files");
   const format = formatForFile(values.out, { format: values.format, formats: FORMAT_NAMES, fallback: "table" });
+  const width = widthFor(io, values.width);
   if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid")
     throw new UsageError("--fail-on takes: invalid");
   const protect: Protected = { files: [...positionals, ...(values.schedule ?? []), values["hmac-key-file"]] };
@@ -167,6 +170,7 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
       protect,
       macKey: key?.bytes,
       details: values.details ?? false,
+      width,
     });
     const exit = exitForResults(results, values["fail-on"] === "invalid");
     return withDatasetCheck(exit, o.dataset ? checkedNothing(o.dataset.file, results.tally) : null, io);

@@ -16,6 +16,7 @@ import { FILTER_OPTIONS } from "../filters.js";
 import { EXIT, exitForResults, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 import { progressReporter } from "../progress.js";
+import { widthFor } from "../width.js";
 import { checkDataset, checkedNothing } from "../dataset.js";
 
 /**
@@ -32,10 +33,12 @@ export async function writeResults(
     protect?: Protected;
     macKey?: Uint8Array | undefined;
     details?: boolean | undefined;
+    /** The table's width (cli/width.ts). */
+    width?: number | undefined;
   } = {},
 ): Promise<void> {
   // With a key, a JSON or JSON Lines document ends with its MAC under that key (§8 "keyed documents").
-  const text = await (await loadFormat(format)).render(doc, { macKey: o.macKey, details: o.details });
+  const text = await (await loadFormat(format)).render(doc, { macKey: o.macKey, details: o.details, width: o.width });
   if (out !== undefined) {
     writeOutput(out, text, { protect: o.protect ?? {} });
     if (!o.quiet)
@@ -67,6 +70,7 @@ export const SCORE_OPTIONS = {
   quiet: { type: "boolean" },
   "allow-empty": { type: "boolean" },
   details: { type: "boolean" },
+  width: { type: "string" },
 } as const;
 type ScoreValues = ReturnType<
   typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof SCORE_OPTIONS }>
@@ -87,6 +91,8 @@ export interface Scored {
   macKey: Uint8Array | undefined;
   /** The table shows each experiment's section after the overview. */
   details: boolean;
+  /** The columns the table is laid out in. */
+  width: number;
   /** --dataset was given and no unit of its kinds was scored: what to say (the run then fails). */
   datasetUnused: string | null;
 }
@@ -174,6 +180,7 @@ export async function scoreFromOptions(
     formats: FORMAT_NAMES,
     fallback: shard ? "json" : "table",
   });
+  const width = widthFor(io, values.width); // a bad --width is refused before the run
   if (shard && format !== "json" && format !== "jsonl")
     throw new UsageError("--shard writes bundle entries for assay merge: use --format json or jsonl");
   if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid")
@@ -269,7 +276,12 @@ export async function scoreFromOptions(
     // had already been handed out); the store has the rest. Ctrl-C always means exit 130.
     try {
       if (values.out !== undefined)
-        await writeResults(results, format, values.out, io, { quiet: values.quiet, protect, macKey: key?.bytes });
+        await writeResults(results, format, values.out, io, {
+          quiet: values.quiet,
+          protect,
+          macKey: key?.bytes,
+          width,
+        });
     } finally {
       results.close();
     }
@@ -288,6 +300,7 @@ export async function scoreFromOptions(
     uncheckedSeals,
     macKey: key?.bytes,
     details: values.details ?? false,
+    width,
     datasetUnused: dataset === undefined || shard !== undefined ? null : checkedNothing(values.dataset!, results.tally),
   };
 }

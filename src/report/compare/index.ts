@@ -7,6 +7,6 @@ import * as table from "./table.js";
 
 export const COMPARE_FORMATS = { table, json, md, html } satisfies Record<
   string,
-  { render(doc: Comparison | RankingDocument): Iterable<string> }
+  { render(doc: Comparison | RankingDocument, o?: { width?: number | undefined }): Iterable<string> }
 >;
 export type CompareFormat = keyof typeof COMPARE_FORMATS;

@@ -6,6 +6,7 @@ import { uncompared } from "../../core/compare/rank.js";
 import { forTerminal as name, terminalText as text } from "../../core/text.js";
 import { trendLines } from "./trend.js";
 import { changesTable } from "./changes.js";
+import { layOut, wrapLines, type Column } from "../fit.js";
 import {
   capped,
   difference,
@@ -33,18 +34,14 @@ import {
   withoutInterval,
 } from "./shared.js";
 
-const pad = (s: string, n: number) => s + " ".repeat(Math.max(1, n - [...s].length));
-
-function* columns(head: string[], rows: string[][], indent = "  "): Generator<string> {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)) + 2);
-  for (const r of [head, ...rows])
-    yield `${indent}${r
-      .map((c, i) => (i === r.length - 1 ? c : pad(c, widths[i]!)))
-      .join("")
-      .trimEnd()}\n`;
+/** A table in the width (fit.ts): names (the first column, and any headed "run", "a" or "b") and notes wrap; too wide, its rows stacked. */
+function* columns(head: string[], rows: string[][], width: number, indent = "  "): Generator<string> {
+  const names = new Set(["run", "a", "b", "agent / model", "headline 95% interval", "test"]);
+  const cols: Column[] = head.map((h, i) => ({ head: h, wrap: i === 0 || names.has(h), weight: i === 0 ? 8 : 1 }));
+  for (const l of layOut(cols, rows, width, indent)) yield `${l}\n`;
 }
 
-function* experiment(e: ExperimentComparison): Generator<string> {
+function* experiment(e: ExperimentComparison, width: number): Generator<string> {
   const title = e.base === e.head ? name(e.base) : `${name(e.base)} → ${name(e.head)}`;
   yield `\nexperiment ${title}   profile ${e.profile.base ?? "none"}${e.profile.head === e.profile.base ? "" : ` → ${e.profile.head ?? "none"}`}   ${MATCH_WORDS[e.match]}\n`;
   const [wb, wh] = [who(e.identity.base), who(e.identity.head)];
@@ -61,7 +58,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   const spend = usageRows(e);
   // Spend beside the metrics, its own columns empty where a difference and interval would be.
   for (const [what, b, h] of spend) rows.push([what, b, h, "", "", ""]);
-  yield* columns(["metric", "BASE", "HEAD", "HEAD − BASE", "95% interval", ""], rows);
+  yield* columns(["metric", "BASE", "HEAD", "HEAD − BASE", "95% interval", ""], rows, width);
   if (spend.length > 0) yield `  ${USAGE_NOTE}\n`;
   const methods = differenceMethods(e);
   if (methods !== null) yield `  ${methods}\n`;
@@ -92,7 +89,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
     yield `  ${name(c.metric)}: BASE ${c.base ?? "none"}, HEAD ${c.head ?? "none"}${c.difference === null ? "" : `, HEAD − BASE ${c.difference.toFixed(4)}`} (the harness's own figure; no interval)\n`;
 }
 
-function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<string> {
+function* ranked(e: RankedExperiment, width: number, before?: RankedExperiment): Generator<string> {
   const r = e.ranking;
   yield `\nexperiment ${name(e.experiment)}   profile ${e.profile ?? "none"}   ${name(metricName(r.metric))}   ${MATCH_WORDS[e.match]}\n`;
   for (const line of rankingWords(e)) yield `  ${line}\n`;
@@ -109,6 +106,7 @@ function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<stri
       rankedFigure(x).headline,
       text(rankedFigure(x).interval),
     ]),
+    width,
   );
   if (r.pairs.length > 0)
     yield* columns(
@@ -121,6 +119,7 @@ function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<stri
         rankedPair(p).p,
         rankedPair(p).holm,
       ]),
+      width,
     );
   if (e.trend !== null) for (const line of trendLines(e.trend)) yield `  ${line}\n`;
   for (const n of e.notes) yield `  note: ${text(n)}\n`;
@@ -129,23 +128,25 @@ function* ranked(e: RankedExperiment, before?: RankedExperiment): Generator<stri
     yield* columns(
       USAGE_HEAD,
       spend.map(([run, ...rest]) => [name(run), ...rest]),
+      width,
     );
     yield `  ${USAGE_NOTE}\n`;
   }
 }
 
-function* rankingDocument(doc: RankingDocument): Generator<string> {
+function* rankingDocument(doc: RankingDocument, width: number): Generator<string> {
   yield doc.runs.length === 1
     ? `assay compare: the runs within ${name(doc.runs[0]!.file)}, grouped by name, recorded benchmark or task set (R1: each group's first)\n`
     : `assay compare: ${doc.runs.length} documents (R1 ${name(doc.runs[0]!.file)})\n`;
   const o = doc.runs[0]!.options;
   yield `all scored under scoring version ${doc.runs[0]!.scoring_version}, --invalid ${o.invalid}, --resource-bound ${o.resource_bound}, --errors ${o.errors}\n`;
-  for (const [i, e] of doc.experiments.entries()) yield* ranked(e, doc.experiments[i - 1]);
+  for (const [i, e] of doc.experiments.entries()) yield* ranked(e, width, doc.experiments[i - 1]);
   for (const u of doc.unscored) {
     yield `\nexperiment ${name(u.experiment)}   ${MATCH_WORDS[u.match]}   not ranked: ${text(u.reason)}\n`;
     yield* columns(
       ["run", "agent / model", "started"],
       u.members.map((m) => [name(m.run), name(who(m.identity)), name(startedText(m.identity))]),
+      width,
     );
   }
   if (doc.single.length > 0)
@@ -161,12 +162,19 @@ function* rankingDocument(doc: RankingDocument): Generator<string> {
     : `\n${doc.regressions.length} regression${doc.regressions.length > 1 ? "s" : ""}: ${doc.regressions.map((r) => `${name(r.run)} ${name(r.experiment)} ${name(metricName(r.metric))}`).join(", ")}\n`;
 }
 
-export function* render(doc: Comparison | RankingDocument): Generator<string> {
-  if (doc.format === "assay.compare-runs/1") return yield* rankingDocument(doc);
+/** The comparison on a terminal `width` columns wide (absent: lines as long as they come), every line fitted (fit.ts). */
+export function* render(doc: Comparison | RankingDocument, o: { width?: number | undefined } = {}): Generator<string> {
+  const width = o.width ?? Infinity;
+  for (const piece of pieces(doc, width))
+    yield width === Infinity ? piece : wrapLines(piece.slice(0, -1).split("\n"), width).join("\n") + "\n";
+}
+
+function* pieces(doc: Comparison | RankingDocument, width: number): Generator<string> {
+  if (doc.format === "assay.compare-runs/1") return yield* rankingDocument(doc, width);
   yield `assay compare: BASE ${name(doc.base.file)} (assay ${name(doc.base.tool_version)}) → HEAD ${name(doc.head.file)} (assay ${name(doc.head.tool_version)})\n`;
   const o = doc.base.options;
   yield `both scored under scoring version ${doc.base.scoring_version}, --invalid ${o.invalid}, --resource-bound ${o.resource_bound}, --errors ${o.errors}\n`;
-  for (const e of doc.experiments) yield* experiment(e);
+  for (const e of doc.experiments) yield* experiment(e, width);
   if (doc.only_base.length > 0) yield `\nonly in BASE (not compared): ${doc.only_base.map(name).join(", ")}\n`;
   if (doc.only_head.length > 0) yield `\nonly in HEAD (not compared): ${doc.only_head.map(name).join(", ")}\n`;
   for (const a of doc.ambiguous)

@@ -1,0 +1,179 @@
+// Text laid out in the width a terminal gives (issue 40): lines wrapped, never cut, and tables
+// whose wide cells wrap inside their column, or, where even that does not fit, each row stacked
+// as its name and then its cells. Nothing here drops a character: a name is what tells two rows
+// apart, so it is wrapped, never shortened. Widths count code points (what the tables print is
+// ASCII apart from names, escaped by forTerminal before they get here).
+
+/** Printed width of a string (code points). */
+export const widthOf = (s: string): number => [...s].length;
+
+/** Where a word too long for its line is best broken: after one of these (a path's /, a name's _ or -). */
+const SOFT = /[/_\-.@:,)]/;
+
+/** How much of `chars` goes on a line of `room`: up to the last soft break in its second two thirds, else `room` exactly. */
+function cutAt(chars: readonly string[], room: number): number {
+  for (let i = room; i > Math.floor(room / 3); i--) if (SOFT.test(chars[i - 1]!)) return i;
+  return room;
+}
+
+/**
+ * `text` as lines of at most `width` code points: broken at spaces, a word longer than a line
+ * broken after a /, _ or - where it has one (else inside it), every character kept; lines after
+ * the first start with `indent` (dropped where it would leave less than 20 columns). Runs of
+ * spaces inside a line (aligned labels) are kept; the spaces at a break are not.
+ */
+export function wrap(text: string, width: number, indent = ""): string[] {
+  if (widthOf(text) <= width) return [text];
+  const lead = widthOf(indent) > width - 20 ? "" : indent;
+  const out: string[] = [];
+  let line = "";
+  let words = 0;
+  for (const [, spaces, word] of text.matchAll(/( *)(\S+)/g)) {
+    let sp = spaces!;
+    let w = word!;
+    for (;;) {
+      if (widthOf(line) + widthOf(sp) + widthOf(w) <= width) {
+        line += sp + w;
+        words++;
+        break;
+      }
+      if (words > 0) {
+        out.push(line.trimEnd());
+        [line, sp, words] = [lead, "", 0];
+        continue;
+      }
+      // Alone on its line and still too long: as much as fits, the rest on the next.
+      const chars = [...w];
+      const room = Math.max(1, width - widthOf(line) - widthOf(sp));
+      const cut = cutAt(chars, room);
+      out.push((line + sp + chars.slice(0, cut).join("")).trimEnd());
+      [line, sp, w] = [lead, "", chars.slice(cut).join("")];
+    }
+  }
+  if (words > 0 || out.length === 0) out.push(line.trimEnd());
+  return out;
+}
+
+/**
+ * Lines as `wrap` lays them out, each continued under its value where it reads "label   value"
+ * (two spaces or more after a label that starts the line), else two columns in from its own start.
+ */
+export function wrapLines(lines: Iterable<string>, width: number): string[] {
+  if (width === Infinity) return [...lines];
+  const out: string[] = [];
+  for (const l of lines) {
+    if (widthOf(l) <= width) {
+      out.push(l);
+      continue;
+    }
+    const lead = /^ */.exec(l)![0];
+    const label = /^ *\S+(?: \S+)? {2,}(?=\S)/.exec(l)?.[0];
+    const indent = label !== undefined && widthOf(label) <= width / 2 ? " ".repeat(widthOf(label)) : `${lead}  `;
+    out.push(...wrap(l, width, indent));
+  }
+  return out;
+}
+
+export interface Column {
+  head: string;
+  /** Counts: right-aligned. */
+  right?: boolean;
+  /** Words that may wrap inside the column (names, metrics, notes); the others keep their width. */
+  wrap?: boolean;
+  /** How much a line more in this column costs against one in another (default 1): a name is wrapped last. */
+  weight?: number;
+}
+
+/** The narrowest a wrapping column is made before the table gives way to stacked rows. */
+const MIN_WRAP = 12;
+
+/**
+ * A table in at most `width` columns: as it is where it fits; else its wrapping columns narrowed
+ * (each keeps at least its longest heading word or MIN_WRAP) and their cells wrapped inside them,
+ * a row then taking several lines; null where even that does not fit (the caller stacks the rows).
+ * Cells are separated by two spaces; the last column is unpadded, so no line ends in spaces.
+ */
+export function fitTable(
+  cols: readonly Column[],
+  rows: readonly string[][],
+  width: number,
+  indent = "",
+): string[] | null {
+  const all = [cols.map((c) => c.head), ...rows];
+  const natural = cols.map((_, i) => Math.max(...all.map((r) => widthOf(r[i]!))));
+  const gaps = 2 * (cols.length - 1) + widthOf(indent);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  let widths = natural;
+  if (sum(natural) + gaps > width) {
+    const least = cols.map((c, i) =>
+      c.wrap
+        ? Math.min(natural[i]!, Math.max(MIN_WRAP, ...c.head.split(/[ /]/).map((w) => widthOf(w) + 1)))
+        : natural[i]!,
+    );
+    if (sum(least) + gaps > width) return null;
+    // Narrowed a column at a time, each step the one that adds the fewest lines (weighed: a name is wrapped last) to the table.
+    widths = [...natural];
+    const lines = (i: number, w: number) => all.map((r) => wrap(r[i]!, w).length);
+    for (let over = sum(natural) + gaps - width; over > 0; over--) {
+      let best = -1;
+      let bestCost = Infinity;
+      for (let i = 0; i < cols.length; i++) {
+        if (widths[i]! <= least[i]!) continue;
+        const now = lines(i, widths[i]!);
+        const cost = sum(lines(i, widths[i]! - 1).map((n, k) => n - now[k]!)) * (cols[i]!.weight ?? 1);
+        if (cost < bestCost || (cost === bestCost && widths[i]! > widths[best]!)) [best, bestCost] = [i, cost];
+      }
+      widths[best]!--;
+    }
+  }
+  const out: string[] = [];
+  for (const r of all) {
+    const cells = r.map((c, i) => (cols[i]!.wrap ? wrap(c, widths[i]!) : [c]));
+    const height = Math.max(...cells.map((c) => c.length));
+    for (let k = 0; k < height; k++)
+      out.push(
+        (
+          indent +
+          cells
+            .map((c, i) => {
+              const x = c[k] ?? "";
+              if (i === cells.length - 1 && cols[i]!.right !== true) return x;
+              const pad = " ".repeat(Math.max(0, widths[i]! - widthOf(x)));
+              return cols[i]!.right ? pad + x : x + pad;
+            })
+            .join("  ")
+        ).trimEnd(),
+      );
+  }
+  return out;
+}
+
+/**
+ * Rows too wide for any table, stacked: each row's first cell on a line of its own (wrapped, never
+ * cut), then its other cells as "heading value", as many to a line as fit, separated by " · ";
+ * empty cells left out.
+ */
+export function stackRows(cols: readonly Column[], rows: readonly string[][], width: number, indent = ""): string[] {
+  const out: string[] = [];
+  const inner = `${indent}  `;
+  for (const r of rows) {
+    out.push(...wrap(`${indent}${r[0]!}`, width, inner));
+    let line = "";
+    for (let i = 1; i < cols.length; i++) {
+      const v = r[i]!;
+      if (v === "") continue;
+      const field = cols[i]!.head === "" ? v : `${cols[i]!.head} ${v}`;
+      if (line !== "" && widthOf(line) + 3 + widthOf(field) <= width) line += ` · ${field}`;
+      else {
+        if (line !== "") out.push(...wrap(line, width, `${inner}  `));
+        line = `${inner}${field}`;
+      }
+    }
+    if (line !== "") out.push(...wrap(line, width, `${inner}  `));
+  }
+  return out;
+}
+
+/** A table fitted to `width` (fitTable), else its rows stacked (stackRows). */
+export const layOut = (cols: readonly Column[], rows: readonly string[][], width: number, indent = ""): string[] =>
+  fitTable(cols, rows, width, indent) ?? stackRows(cols, rows, width, indent);

@@ -1,0 +1,199 @@
+// The table fits the width it is given (issue 40): a terminal's columns, else COLUMNS, else 80
+// (or --width N); names and models wrap, never cut, so two Inspect runs that differ only in the
+// model's last characters are told apart at 80, 120 and 200 columns — in-process, piped, and on a
+// real terminal (tmux). The layout's rules (src/report/fit.ts) each on both sides.
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fitTable, layOut, stackRows, wrap, wrapLines, type Column } from "../src/report/fit.js";
+import { CLI, run, spawnCli } from "./helpers/cli.js";
+import { runsWithShared, scratch, SHARED_DIR } from "./helpers/shared.js";
+
+/** The widest line's printed width (a terminal's colour codes take no column). */
+const widest = (text: string) => Math.max(...text.split("\n").map((l) => [...l.replace(/\x1b\[[0-9;]*m/g, "")].length));
+const noSpace = (s: string) => s.replace(/\s+/g, "");
+
+describe("wrap: lines of at most the width, every character kept", () => {
+  it("breaks at spaces, continues under the indent, and leaves a line that fits as it is", () => {
+    expect(wrap("short line", 20)).toEqual(["short line"]);
+    const lines = wrap("alpha beta gamma delta epsilon zeta eta theta", 30, "    ");
+    expect(lines).toEqual(["alpha beta gamma delta epsilon", "    zeta eta theta"]);
+    expect(lines.every((l) => l.length <= 30)).toBe(true);
+  });
+
+  it("breaks a word longer than the line after a / _ or -, else inside it; nothing is dropped", () => {
+    const name = "openrouter/deepseek/deepseek-r1-distill-qwen-14b";
+    const lines = wrap(name, 24);
+    expect(lines.every((l) => l.length <= 24)).toBe(true);
+    expect(lines.join("")).toBe(name);
+    expect(lines[0]).toBe("openrouter/deepseek/");
+    expect(wrap("x".repeat(25), 10)).toEqual(["x".repeat(10), "x".repeat(10), "x".repeat(5)]);
+  });
+
+  it("wrapLines continues a 'label   value' line under its value, prose two columns in", () => {
+    const [a, b] = wrapLines(["  coverage   6/8 = 75.0%   trials scored (invalid ones as 0) / every trial"], 50);
+    expect(a).toBe("  coverage   6/8 = 75.0%   trials scored (invalid");
+    expect(b).toBe("             ones as 0) / every trial");
+    expect(wrapLines(["no label here, just some prose that runs on"], 30)[1]).toMatch(/^ {2}\S/);
+    expect(wrapLines(["fits"], Infinity)).toEqual(["fits"]);
+  });
+});
+
+const COLS: Column[] = [{ head: "name", wrap: true }, { head: "kind" }, { head: "n", right: true }];
+const ROWS = [
+  ["a-very-long-experiment-name-that-tells-rows-apart-1", "inspect", "3"],
+  ["a-very-long-experiment-name-that-tells-rows-apart-2", "harbor", "12"],
+];
+
+describe("fitTable and stackRows", () => {
+  it("lays a table out as it is where it fits, counts right-aligned, no trailing spaces", () => {
+    const t = fitTable(COLS, ROWS, 200)!;
+    expect(t).toHaveLength(3);
+    expect(t[1]).toMatch(/-1 {2}inspect {3}3$/);
+    expect(t.every((l) => l === l.trimEnd())).toBe(true);
+  });
+
+  it("wraps the wrapping column inside its width where the whole does not fit; every name whole once rejoined", () => {
+    const t = fitTable(COLS, ROWS, 40)!;
+    expect(widest(t.join("\n"))).toBeLessThanOrEqual(40);
+    expect(t.length).toBeGreaterThan(3);
+    const nameCol = t.map((l) => l.slice(0, t[0]!.indexOf("kind")).trim()).join("");
+    for (const [name] of ROWS) expect(nameCol).toContain(name);
+  });
+
+  it("gives up (null) where even the narrowest columns do not fit; layOut then stacks every row", () => {
+    const wide: Column[] = [...COLS, { head: "x".repeat(30) }];
+    const rows = ROWS.map((r) => [...r, "y"]);
+    expect(fitTable(wide, rows, 40)).toBeNull();
+    const s = layOut(wide, rows, 40);
+    expect(s).toEqual(stackRows(wide, rows, 40));
+    expect(widest(s.join("\n"))).toBeLessThanOrEqual(40);
+    expect(s[0]).toBe("a-very-long-experiment-name-that-tells-");
+    expect(s).toContain("  kind inspect · n 3");
+  });
+});
+
+const INSPECT = join(SHARED_DIR, "real-world", "inspect", "2025-05-12T20-28-13-04-00_popularity.json");
+const MODELS = ["openrouter/deepseek/deepseek-r1-distill-qwen-14b", "openrouter/deepseek/deepseek-r1-distill-qwen-32b"];
+
+describe.skipIf(!runsWithShared(INSPECT))("two Inspect runs that differ only in the model's end", () => {
+  const { dir: tmp } = scratch("assay-fit-");
+  const root = join(tmp, "two");
+  beforeAll(() => {
+    mkdirSync(root);
+    const log = JSON.parse(readFileSync(INSPECT, "utf8")) as { eval: Record<string, unknown> };
+    MODELS.forEach((model, i) => {
+      for (const k of ["run_id", "eval_id", "task_id"]) log.eval[k] = `${String(log.eval[k]).slice(0, -1)}${i}`;
+      log.eval["model"] = model;
+      writeFileSync(join(root, `2025-05-12T20-28-1${i}-04-00_popularity.json`), JSON.stringify(log));
+    });
+  });
+
+  it.each([80, 120, 200])("at %i columns (COLUMNS, piped): every line fits, both models whole", async (w) => {
+    const r = await run(["score", "-q", root], { COLUMNS: String(w) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(widest(r.stdout)).toBeLessThanOrEqual(w);
+    for (const m of MODELS) expect(r.stdout).toContain(m);
+    // The legend fits too.
+    expect(r.stdout).toMatch(/^legend$/m);
+  });
+
+  it("without COLUMNS a pipe gets 80; --width beats COLUMNS; a terminal's own width beats COLUMNS", async () => {
+    expect(widest((await run(["score", "-q", root])).stdout)).toBeLessThanOrEqual(80);
+    const wide = await run(["score", "-q", root], { COLUMNS: "80" }, { stdoutIsTTY: true, columns: 200 });
+    expect(widest(wide.stdout)).toBeGreaterThan(120);
+    expect(widest(wide.stdout)).toBeLessThanOrEqual(200);
+    expect(wide.stdout).toMatch(/^experiment +agent \/ model +kind/m); // a table at 200, never stacked
+    const given = await run(["score", "-q", "--width", "120", root], { COLUMNS: "200" });
+    expect(widest(given.stdout)).toBeLessThanOrEqual(120);
+    expect(widest(given.stdout)).toBeGreaterThan(80);
+  });
+
+  it("--details fits too; the JSON is the same at any width", async () => {
+    const d = await run(["score", "-q", "--details", "--width", "80", root]);
+    expect(widest(d.stdout)).toBeLessThanOrEqual(80);
+    const j80 = await run(["score", "-q", "-f", "json", "--width", "80", root]);
+    const j200 = await run(["score", "-q", "-f", "json", "--width", "200", root]);
+    const mask = (s: string) => s.replace(/"(created_at|finished_at|started_at|wall_seconds)": [^,\n]+/g, "");
+    expect(mask(j80.stdout)).toBe(mask(j200.stdout));
+  });
+
+  it("refuses a --width that is no count or under 40 columns (exit 2), before scoring", async () => {
+    for (const bad of ["0", "39", "wide", "4O"]) {
+      const r = await run(["score", "-q", "--width", bad, root]);
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toContain("--width must be a whole number of columns, at least 40");
+    }
+    expect((await run(["score", "-q", "--width", "40", root])).code).toBe(0);
+  });
+
+  it("compare's table fits its width too, its runs named whole", async () => {
+    const a = join(tmp, "a.json");
+    expect(spawnCli(["score", "-q", "-f", "json", "--out", a, root]).code).toBe(0);
+    const wide = await run(["compare", a, "--width", "1000"]);
+    expect(widest(wide.stdout)).toBeGreaterThan(80); // unfitted, it would not fit 80
+    for (const w of [80, 200]) {
+      const r = await run(["compare", a, "--width", String(w)]);
+      expect(widest(r.stdout), r.stdout).toBeLessThanOrEqual(w);
+      for (const m of MODELS) expect(noSpace(r.stdout)).toContain(noSpace(m));
+    }
+  });
+
+  const hasTmux = spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
+  describe.skipIf(!hasTmux)("on a real terminal (tmux)", () => {
+    const session = `assay-fit-${process.pid}`;
+    const tmux = (...args: string[]) =>
+      spawnSync("tmux", ["-S", join(tmp, "tmux.sock"), ...args], {
+        encoding: "utf8",
+        env: { ...process.env, LANG: "C.UTF-8", LC_ALL: "C.UTF-8" },
+      });
+    afterAll(() => void tmux("kill-server"));
+    const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+
+    it.each([80, 120, 200])("a %i-column pane: the table is laid out in the pane's width, models whole", async (w) => {
+      try {
+        // COLUMNS unset: the width is the terminal's own.
+        const cmd = `unset COLUMNS; ${q(process.execPath)} ${q(CLI)} score -q ${q(root)}; echo "rc=$?"; sleep 30`;
+        expect(tmux("-u", "new-session", "-d", "-s", session, "-x", String(w), "-y", "50", cmd).status).toBe(0);
+        let screen = "";
+        for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
+          // -J joins what the terminal wrapped: a line wider than the pane would show whole here.
+          screen = tmux("capture-pane", "-p", "-J", "-S", "-", "-t", session).stdout ?? "";
+          if (/rc=\d+/.test(screen)) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(screen).toContain("rc=0");
+        expect(widest(screen)).toBeLessThanOrEqual(w);
+        for (const m of MODELS) expect(noSpace(screen)).toContain(noSpace(m));
+        if (w === 200) expect(screen).toMatch(/^experiment +agent \/ model +kind/m);
+        else expect(screen).toMatch(/^popularity$/m); // stacked: the name on a line of its own
+      } finally {
+        tmux("kill-session", "-t", session);
+      }
+    });
+  });
+});
+
+describe("the Markdown report's short form", () => {
+  const { dir: tmp } = scratch("assay-fit-md-");
+  let demo: string;
+  beforeAll(() => {
+    expect(spawnCli(["demo", "--out", join(tmp, "demo")]).code).toBe(0);
+    demo = join(tmp, "demo");
+    cpSync(join(demo, "jobs"), join(tmp, "jobs"), { recursive: true });
+  });
+
+  it("is the overview alone by default, saying --details opens the rest; --details adds each experiment and the findings", async () => {
+    const short = (await run(["score", "-q", "-f", "md", join(demo, "runs"), join(demo, "jobs")])).stdout;
+    expect(short).toContain("| experiment |");
+    expect(short).toContain("**Legend**");
+    expect(short).toContain("`--details`");
+    expect(short).not.toMatch(/^### /m);
+    const long = (await run(["score", "-q", "-f", "md", "--details", join(demo, "runs"), join(demo, "jobs")])).stdout;
+    expect(long.startsWith(short.slice(0, short.indexOf("**Legend**")))).toBe(true);
+    expect(long).toMatch(/^### Findings$/m);
+    expect(long).toMatch(/^### `synth-native`/m);
+    expect(long.split("\n").length).toBeGreaterThan(3 * short.split("\n").length);
+  });
+});
