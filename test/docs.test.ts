@@ -43,7 +43,13 @@ function sandboxFor(page: string): string {
 
 /** Runs one command line in bash, its `assay` the built CLI (the sandbox's bin/), models the fake API. */
 const sh = (cwd: string, command: string) =>
-  shell(cwd, command, { PATH: `${join(cwd, "bin")}:${process.env["PATH"]}`, HOME: cwd, ANTHROPIC_BASE_URL: fake.url });
+  // The transcripts show lines whole, as a terminal as wide as they are (piped, a table is laid out in COLUMNS, issue 40).
+  shell(cwd, command, {
+    PATH: `${join(cwd, "bin")}:${process.env["PATH"]}`,
+    HOME: cwd,
+    ANTHROPIC_BASE_URL: fake.url,
+    COLUMNS: "1000",
+  });
 
 describe("the docs' commands run as the docs say", () => {
   for (const page of PAGES) {

@@ -100,7 +100,8 @@ describe.skipIf(!runsWithShared(INSPECT))("two Inspect runs that differ only in 
   });
 
   it("without COLUMNS a pipe gets 80; --width beats COLUMNS; a terminal's own width beats COLUMNS", async () => {
-    expect(widest((await run(["score", "-q", root])).stdout)).toBeLessThanOrEqual(80);
+    expect(widest((await run(["score", "-q", root], { COLUMNS: undefined })).stdout)).toBeLessThanOrEqual(80);
+    expect(widest(spawnCli(["score", "-q", root], { env: { COLUMNS: undefined } }).stdout)).toBeLessThanOrEqual(80);
     const wide = await run(["score", "-q", root], { COLUMNS: "80" }, { stdoutIsTTY: true, columns: 200 });
     expect(widest(wide.stdout)).toBeGreaterThan(120);
     expect(widest(wide.stdout)).toBeLessThanOrEqual(200);
@@ -153,7 +154,7 @@ describe.skipIf(!runsWithShared(INSPECT))("two Inspect runs that differ only in 
 
     it.each([80, 120, 200])("a %i-column pane: the table is laid out in the pane's width, models whole", async (w) => {
       try {
-        // COLUMNS unset: the width is the terminal's own.
+        // COLUMNS unset (the test run sets it): the width is the terminal's own.
         const cmd = `unset COLUMNS; ${q(process.execPath)} ${q(CLI)} score -q ${q(root)}; echo "rc=$?"; sleep 30`;
         expect(tmux("-u", "new-session", "-d", "-s", session, "-x", String(w), "-y", "50", cmd).status).toBe(0);
         let screen = "";

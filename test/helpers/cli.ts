@@ -9,7 +9,11 @@ import { main } from "../../src/cli/main.js";
 
 export const CLI = new URL("../../dist/cli.js", import.meta.url).pathname;
 
-/** Run main() in this process with `env` as its whole environment; stdout a terminal (of `columns`) only when asked. */
+/**
+ * Run main() in this process with `env` as its whole environment, but for COLUMNS, the test run's
+ * own unless `env` sets it (test/vitest.config.ts: tables unfitted); stdout a terminal (of
+ * `columns`) only when asked.
+ */
 export async function run(
   argv: string[],
   env: Record<string, string | undefined> = {},
@@ -20,7 +24,7 @@ export async function run(
   const code = await main(argv, {
     stdout: (t) => void (stdout += t),
     stderr: (t) => void (stderr += t),
-    env,
+    env: { COLUMNS: process.env["COLUMNS"], ...env },
     stderrIsTTY: false,
     ...tty,
     onInterrupt: () => () => {},
