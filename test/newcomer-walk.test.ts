@@ -1,7 +1,8 @@
 // A newcomer's whole path (issue 23, "Done when"): a fresh clone, `npm ci`, then README's first
 // command (`assay demo --out demo && cd demo`) and every command of README.md and docs/*.md after
 // it — page by page, in each page's own order, in ONE folder as a reader following along keeps it —
-// with `assay` being `npx assay` of the checkout, as the README says. Each exits as its page says;
+// with `assay` installed as the README says (`npm install -g .`, here into a scratch prefix so
+// nothing global changes) and run from a folder outside the checkout. Each exits as its page says;
 // each transcript shows its lines. test/docs.test.ts checks each page alone, in a fresh copy; this
 // checks that the pages also hold one after another.
 //
@@ -10,9 +11,9 @@
 // skips, saying why, and under CI=true that is a failure.
 
 import { execFileSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   docsMessagesApi,
   needsAbsentRealWorld,
@@ -21,6 +22,7 @@ import {
   shell,
   transcriptMisses,
 } from "./helpers/docs.js";
+import { installInto } from "./helpers/install.js";
 import { HAVE_SHARED, REQUIRE_SHARED, SCRATCH, scratch, SHARED_DIR } from "./helpers/shared.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -63,30 +65,26 @@ const why = notFresh();
 const { dir: tmp } = scratch("assay-walk-", SCRATCH);
 const fake = docsMessagesApi();
 
-beforeAll(() => {
-  // `assay` is `npx assay` in the checkout: npm runs the file package.json's `bin` names, with node.
-  // The walk runs that file directly (npm exec costs a second or more a command); the test below
-  // first shows npm resolves `assay` to it.
-  const bin: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).bin.assay;
-  mkdirSync(join(tmp, "bin"));
-  writeFileSync(join(tmp, "bin", "assay"), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, bin)}" "$@"\n`);
-  chmodSync(join(tmp, "bin", "assay"), 0o755);
-});
-
 describe("a newcomer follows README.md, then docs/, in one folder", () => {
   it.skipIf(why !== null && !REQUIRE_SHARED)(
     `from a fresh clone after npm ci${why === null ? "" : ` (skipped: ${why.split("\n")[0]})`}`,
     async () => {
       expect(why, "under CI=true the checkout must be a fresh clone installed by npm ci").toBeNull();
-      // npx assay, from inside the checkout, is the walk's assay.
-      const npx = execFileSync("npx", ["--offline", "assay", "--help"], { cwd: ROOT, encoding: "utf8" });
-      expect(npx).toBe(execFileSync(join(tmp, "bin", "assay"), ["--help"], { encoding: "utf8" }));
+      // README's install, then its assay is the walk's, run from outside the checkout.
+      mkdirSync(join(tmp, "prefix"));
+      const bin = installInto(join(tmp, "prefix"));
+      const installed = execFileSync(join(bin, "assay"), ["--help"], { cwd: tmp, encoding: "utf8" });
+      expect(installed).toBe(
+        execFileSync(process.execPath, [join(ROOT, "dist", "cli.js"), "--help"], { encoding: "utf8" }),
+      );
       const walk = join(tmp, "walk");
       mkdirSync(walk);
       let cwd = walk;
       const here = join(tmp, "pwd");
       const env = () => ({
-        PATH: `${join(tmp, "bin")}:${process.env["PATH"]}`,
+        PATH: `${join(tmp, "prefix", "bin")}:${process.env["PATH"]}`,
+        // The transcripts show lines whole, as a terminal as wide as they are (piped, a table is laid out in COLUMNS).
+        COLUMNS: "1000",
         HOME: tmp,
         ANTHROPIC_BASE_URL: fake.url,
       });

@@ -9,6 +9,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { run, spawnCli } from "./helpers/cli.js";
 import { parsePage, REAL_WORLD, writeSandbox } from "./helpers/docs.js";
 import { SCRATCH, scratch } from "./helpers/shared.js";
+import { installInto } from "./helpers/install.js";
+import { execFileSync } from "node:child_process";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
@@ -162,12 +164,60 @@ describe("the README's first screen", () => {
   const first = readFileSync(join(ROOT, "README.md"), "utf8").split("\n## Commands")[0]!;
   it("keeps two commands for a fresh machine first: the demo on its built-in corpus, and the tests with their measured duration", () => {
     const block = /```sh norun\n([^`]*)```/.exec(first)![1]!.trim().split("\n");
-    expect(block[0]).toMatch(/^npm ci && npx assay demo\s+#/);
-    expect(block[1]).toMatch(/^npm test\s+#.*\d+–\d+ minutes on 2 cores \(measured/);
+    expect(block[0]).toMatch(/^npm ci && npm install -g \.\s+#/);
+    expect(block[1]).toMatch(/^assay demo\s+#/);
+    expect(block[2]).toMatch(/^npm test\s+#.*\d+–\d+ minutes on 2 cores \(measured/);
   });
   it("says how to follow along: the demo's folders, made by a command the docs' test runs", () => {
     expect(parsePage(first).runnable.map((c) => c.text.split("#")[0]!.trim())).toContain(
       "assay demo --out demo && cd demo",
     );
+  });
+});
+
+describe("installed outside the clone (issue 40)", () => {
+  it("README's `npm install -g .` (into a scratch prefix) gives an `assay` that runs from any folder: the demo and its hints, never npx", () => {
+    const prefix = join(tmp, "prefix");
+    mkdirSync(prefix);
+    const bin = installInto(prefix);
+    const away = join(tmp, "elsewhere");
+    mkdirSync(away);
+    const env = { ...process.env, PATH: `${bin}:${process.env["PATH"]}` };
+    const r = execFileSync(
+      "bash",
+      ["-c", "assay demo --out d 2>&1 >/dev/null; cd d && assay score runs -q --width 80 > /dev/null; echo rc=$?"],
+      { cwd: away, env, encoding: "utf8" },
+    );
+    expect(r).toMatch(/rc=1$/m); // runs holds invalid bundles: exit 1, as README says
+    expect(r).toContain("assay demo: wrote d,");
+    expect(r).toContain("npm install -g .");
+    expect(r).not.toContain("npx");
+    // The hints are the same wherever --out points: only the cd line names the folder.
+    const there = execFileSync("bash", ["-c", `assay demo --out ${join(tmp, "abs")} 2>&1 >/dev/null`], {
+      cwd: away,
+      env,
+      encoding: "utf8",
+    });
+    const hints = (t: string) =>
+      t
+        .slice(t.indexOf("Next"))
+        .split("\n")
+        .filter((l) => !l.startsWith("  cd "));
+    expect(hints(there)).toEqual(hints(r.slice(0, r.indexOf("rc="))));
+  }, 300_000);
+
+  it("no page, help text or hint tells a user to npx assay (a name the project does not own on npm)", () => {
+    const pages = [
+      "README.md",
+      ...readdirSync(join(ROOT, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`),
+    ];
+    for (const page of pages) expect(readFileSync(join(ROOT, page), "utf8"), page).not.toMatch(/npx assay\b/);
+    const help =
+      spawnCli(["--help"]).stdout +
+      ["score", "demo", "slurm-script", "merge", "compare"].map((c) => spawnCli([c, "--help"]).stdout).join("");
+    expect(help).not.toContain("npx");
+    expect(demo.stderr).not.toContain("npx");
   });
 });

@@ -18,7 +18,7 @@ export interface SlurmPlan {
   dir: string;
   /** The absolute folder the roots (and dir) are spelled from: the jobs run there. */
   cwd: string;
-  /** How a job runs assay, as shell words ("assay", "npx assay", "node /opt/assay/dist/cli.js"). */
+  /** How a job runs assay, as shell words ("assay", "node /opt/assay/dist/cli.js"). */
   assay: string;
   /** score's options that change results, as arguments (the same for every shard). */
   score: string[];

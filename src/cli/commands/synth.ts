@@ -140,7 +140,7 @@ async function demoInto(out: string, io: CliIo): Promise<number> {
     [
       `assay demo: wrote ${forTerminal(out)}, the folders README.md and docs/ use (scored above):`,
       ...rows.map(([folder, holds]) => `  ${folder.padEnd(8)} ${holds}`),
-      "Next (assay is npx assay in a checkout), as the docs show:",
+      "Next, as the docs show (assay on your PATH: npm install -g . in its checkout, README.md):",
       `  cd ${shellWord(out)}`,
       ...next(withDemo(synths).flatMap(({ demo }) => (demo.next ? [demo.next] : []))).map(
         ([command, what]) => `  ${command.padEnd(52)} # ${what}`,
