@@ -492,7 +492,7 @@ describe.sequential("the store and the pool", () => {
     const first = await scoreWith(dir);
     expect(first.stderr).toContain("(0 from store)");
     const second = await scoreWith(dir);
-    expect(second.stderr).toContain("16/16 bundles (16 from store)");
+    expect(second.stderr).toContain("16/16 trials (16 from store)");
     expect(withoutRun(second.doc)).toBe(withoutRun(first.doc));
     expect(job(second.doc, "store-job-orig").rewards).not.toBeNull();
     const db = new Database(storeFile, { readonly: true });
@@ -516,7 +516,7 @@ describe.sequential("the store and the pool", () => {
     cpSync(dir, copy, { recursive: true, preserveTimestamps: true });
     // --verify-digests: the copy's folders are new to the store, so it looks them up by digest.
     const moved = await scoreWith(copy, "--verify-digests");
-    expect(moved.stderr).toContain("16/16 bundles (16 from store)");
+    expect(moved.stderr).toContain("16/16 trials (16 from store)");
     expect(moved.doc.bundles.every((b) => b.experiment === "store-job-copy")).toBe(true);
     expect(moved.doc.experiments.map((e) => e.experiment)).toEqual(["store-job-copy"]);
     const rename = (d: Results) => withoutRun(d).split("store-job-orig").join("store-job-copy");

@@ -285,7 +285,7 @@ describe("what `harbor analyze` (and the older summarize) writes into a trial fo
     expect(first.stderr).toContain("(0 from store)");
     writeFileSync(join(dir, "t1", "analysis.json"), ANALYSIS("fail"));
     const second = await once();
-    expect(second.stderr).toContain("2/2 bundles (2 from store)");
+    expect(second.stderr).toContain("2/2 trials (2 from store)");
     expect(entry(second.doc, "t1").digest).toBe(entry(first.doc, "t1").digest);
     expect(entry(second.doc, "t1").harbor_analysis?.checks[0]).toMatchObject({
       name: "reward_hacking",
@@ -313,7 +313,7 @@ describe("what `harbor analyze` (and the older summarize) writes into a trial fo
     expect((await run(["score", dir, "--store", store, "--quiet"])).code).toBe(0);
     writeFileSync(join(dir, "t1", "trial.log"), "trial started\nand went on\n");
     const r = await run(["score", dir, "--store", store]);
-    expect(r.stderr).toContain("1/1 bundles (0 from store)");
+    expect(r.stderr).toContain("1/1 trials (0 from store)");
   });
 });
 

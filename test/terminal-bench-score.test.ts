@@ -364,7 +364,7 @@ describe.sequential("the store, shards and merge", () => {
     const first = await once();
     expect(first.stderr).toContain("(0 from store)");
     const second = await once();
-    expect(second.stderr).toContain("5/5 bundles (5 from store)");
+    expect(second.stderr).toContain("5/5 trials (5 from store)");
     expect(JSON.stringify({ ...second.doc, run: { ...second.doc.run, started_at: null } })).toBe(
       JSON.stringify({ ...first.doc, run: { ...first.doc.run, started_at: null } }),
     );

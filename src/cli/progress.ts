@@ -5,6 +5,18 @@ import type cliProgress from "cli-progress";
 import type { BundleEntry } from "../core/results.js";
 import type { Progress } from "../pipeline/score.js";
 import type { CliIo } from "./io.js";
+import { wordsOf } from "../report/vocabulary.js";
+
+/**
+ * What the count counts, in the words of the kinds scored so far (issue 40): "trials" for Harbor
+ * or Terminal-Bench, "logs" for Inspect, "instances" for SWE-bench, "bundles" for assay's own, joined
+ * with "/" where several are mixed; "bundles" until the first is done (nothing says yet what they are).
+ */
+export function progressNoun(profiles: Iterable<string | null>): string {
+  const nouns = new Set<string>();
+  for (const p of profiles) nouns.add(wordsOf(p).evidencePlural.split(" ").pop()!);
+  return nouns.size === 0 ? "bundles" : [...nouns].sort().join("/");
+}
 
 interface Counts {
   found: number;
@@ -40,6 +52,8 @@ export async function progressReporter(io: CliIo, mode: "tty" | "lines" | "quiet
     discovered: false,
     started: Date.now(),
   };
+  const profiles = new Set<string | null>();
+  let noun = "bundles";
   const rate = () => c.done / Math.max(0.001, (Date.now() - c.started) / 1000);
   const total = () => Math.max(c.found, c.counted);
   const eta = () => {
@@ -54,10 +68,11 @@ export async function progressReporter(io: CliIo, mode: "tty" | "lines" | "quiet
     rate: rate().toFixed(0),
     etaText: eta(),
     more: c.discovered ? "" : "+",
+    noun,
   });
   const line = () =>
-    `assay: ${c.done}/${total()}${c.discovered ? "" : "+"} bundles (${c.cached} from store), ${mb(c.bytesDone)} MB, ` +
-    `${c.invalid} invalid, ${c.errors} tool errors, ${rate().toFixed(0)} bundles/s, ETA ${eta()}\n`;
+    `assay: ${c.done}/${total()}${c.discovered ? "" : "+"} ${noun} (${c.cached} from store), ${mb(c.bytesDone)} MB, ` +
+    `${c.invalid} invalid, ${c.errors} tool errors, ${rate().toFixed(0)} ${noun}/s, ETA ${eta()}\n`;
 
   let bar: cliProgress.SingleBar | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -67,7 +82,7 @@ export async function progressReporter(io: CliIo, mode: "tty" | "lines" | "quiet
       {
         stream: process.stderr,
         format:
-          "{bar} {value}/{total}{more} bundles | {mbDone} MB | {invalid} invalid | {errors} tool errors | {rate}/s | ETA {etaText}",
+          "{bar} {value}/{total}{more} {noun} | {mbDone} MB | {invalid} invalid | {errors} tool errors | {rate}/s | ETA {etaText}",
         hideCursor: true,
         clearOnComplete: false,
         emptyOnZero: true, // 0/0 (nothing found yet) is an empty bar, not a full one
@@ -111,6 +126,10 @@ export async function progressReporter(io: CliIo, mode: "tty" | "lines" | "quiet
       if (cached) c.cached++;
       if (entry.validity === "invalid") c.invalid++;
       if (entry.validity === "error") c.errors++;
+      if (!profiles.has(entry.profile)) {
+        profiles.add(entry.profile);
+        noun = progressNoun(profiles);
+      }
       update();
     },
     note(text) {
