@@ -169,7 +169,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       await command.load()
     )(rest, io);
   } catch (e) {
-    if (isUserError(e)) io.stderr(`assay ${name}: ${e.message}\n`);
+    if (isUserError(e)) io.stderr(`${said(name, e.message)}\n`);
     else {
       // A failure that stopped the run: say what, not where (ASSAY_DEBUG=1 for the stack).
       io.stderr(`assay ${name}: internal error: ${(e as Error).message}\n`);
@@ -178,3 +178,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     return EXIT.USAGE;
   }
 }
+
+/** A refusal prefixed with the command, once: a message that already names it ("assay score needs…") is not prefixed again. */
+export const said = (name: string, message: string): string =>
+  message.startsWith(`assay ${name} `) || message.startsWith(`assay ${name}:`) ? message : `assay ${name}: ${message}`;
