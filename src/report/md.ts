@@ -16,6 +16,7 @@ import { usageLine } from "./usage.js";
 import { cleanRun, cutMiddle, identityFacts, overview, rowLabels, type OverviewRow } from "./overview.js";
 import { describeFilter } from "../core/filter.js";
 import type { RenderOptions } from "./json.js";
+import { claimedOr, claimedText } from "./claimed.js";
 import { folderTail, loneFolders, loneWhere } from "./lone.js";
 import { byFields, nameOf, scheduledCount, shownAs, tallied, wordsOf } from "./vocabulary.js";
 import type { Sections } from "../kinds/words.js";
@@ -131,7 +132,12 @@ function rewards(e: Experiment, errors: "exclude" | "zero", invalid: "count" | "
     const x = compared.get(metric);
     const beside =
       x === undefined ? "not compared: assay computes no such figure" : x.reason === null ? "agrees" : mdText(x.reason);
-    rows.push([`${w.label}'s ${mdName(metric, true)}`, x === undefined ? "" : f3(x.assay), beside, f3(v)]);
+    rows.push([
+      `${w.label}'s ${mdName(metric, true)}`,
+      x === undefined ? "" : claimedOr(metric, x.assay, "n/a"),
+      beside,
+      claimedText(metric, v),
+    ]);
   }
   if (claims.length > MAX_LISTED)
     rows.push(["…", "", `and ${claims.length - MAX_LISTED} more figures the ${w.heading} claims (--format json)`, ""]);

@@ -13,6 +13,7 @@ import { SAMPLES, TRIALS } from "../kinds/words.js";
 import { usageLine } from "./usage.js";
 import { cleanRun, identityFacts, overview, rowLabels, type OverviewRow } from "./overview.js";
 import { layOut, wrapLines, type Column } from "./fit.js";
+import { claimedOr, claimedText } from "./claimed.js";
 import { describeFilter } from "../core/filter.js";
 import type { RenderOptions } from "./json.js";
 import { loneFolders, loneWhere } from "./lone.js";
@@ -151,9 +152,9 @@ function rewards(e: Experiment, { errors }: Shown, lines: string[]): void {
         x === undefined
           ? "not compared"
           : x.reason === null
-            ? `assay ${f3(x.assay)}: agrees`
-            : `assay ${f3(x.assay)}: ${x.reason}`;
-      lines.push(`    ${metric} = ${f3(v)}   ${beside}`);
+            ? `assay ${claimedOr(metric, x.assay, "n/a")}: agrees`
+            : `assay ${claimedOr(metric, x.assay, "n/a")}: ${x.reason}`;
+      lines.push(`    ${metric} = ${claimedText(metric, v)}   ${beside}`);
     }
   }
   for (const m of e.missing)

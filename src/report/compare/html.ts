@@ -14,6 +14,7 @@ import { uncompared } from "../../core/compare/rank.js";
 import { terminalText } from "../../core/text.js";
 import { esc } from "../html/escape.js";
 import { trendHtml } from "./trend.js";
+import { claimedOr } from "../claimed.js";
 import { changesHtml, HTML_ROWS, matrixHtml } from "./changes.js";
 import {
   capped,
@@ -56,12 +57,14 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   const title = e.base === e.head ? h(e.base) : `${h(e.base)} → ${h(e.head)}`;
   yield `<section><h2>${title} <small>(${h(e.profile.head ?? "no profile")})</small></h2>\n`;
   yield `<p>${h(MATCH_WORDS[e.match])}; BASE ${h(who(e.identity.base))}, started ${h(startedText(e.identity.base))}; HEAD ${h(who(e.identity.head))}, started ${h(startedText(e.identity.head))}.</p>\n`;
-  yield "<table><thead><tr><th>metric</th><th>BASE</th><th>HEAD</th><th>HEAD − BASE</th><th>95% interval</th><th></th></tr></thead><tbody>\n";
+  // The regression column only where a figure regressed: a column every row leaves empty says nothing (issue 40).
+  const regressed = e.metrics.some((m) => m.regression);
+  yield `<table><thead><tr><th>metric</th><th>BASE</th><th>HEAD</th><th>HEAD − BASE</th><th>95% interval</th>${regressed ? "<th>regression</th>" : ""}</tr></thead><tbody>\n`;
   for (const m of e.metrics)
-    yield `<tr><td>${h(metricName(m.metric))}</td><td class="n">${h(figure(m.base))}</td><td class="n">${h(figure(m.head))}</td><td class="n">${h(difference(m))}</td><td>${h(interval(m))}</td><td>${m.regression ? '<span class="reg">regression</span>' : ""}</td></tr>\n`;
+    yield `<tr><td>${h(metricName(m.metric))}</td><td class="n">${h(figure(m.base))}</td><td class="n">${h(figure(m.head))}</td><td class="n">${h(difference(m))}</td><td>${h(interval(m))}</td>${regressed ? `<td>${m.regression ? '<span class="reg">regression</span>' : ""}</td>` : ""}</tr>\n`;
   const spend = usageRows(e);
   for (const [what, b, hd] of spend)
-    yield `<tr><td>${what}</td><td class="n">${h(b)}</td><td class="n">${h(hd)}</td><td></td><td></td><td></td></tr>\n`;
+    yield `<tr><td>${what}</td><td class="n">${h(b)}</td><td class="n">${h(hd)}</td><td></td><td></td>${regressed ? "<td></td>" : ""}</tr>\n`;
   yield "</tbody></table>\n";
   if (spend.length > 0) yield `<p>${h(USAGE_NOTE)}.</p>\n`;
   const methods = differenceMethods(e);
@@ -94,7 +97,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   if (e.claimed.length > 0) {
     yield "<table><thead><tr><th>the harness claimed</th><th>BASE</th><th>HEAD</th><th>HEAD − BASE</th></tr></thead><tbody>\n";
     for (const c of e.claimed)
-      yield `<tr><td>${h(c.metric)}</td><td class="n">${h(String(c.base ?? "—"))}</td><td class="n">${h(String(c.head ?? "—"))}</td><td class="n">${c.difference === null ? "—" : c.difference.toFixed(4)}</td></tr>\n`;
+      yield `<tr><td>${h(c.metric)}</td><td class="n">${h(claimedOr(c.metric, c.base, "—"))}</td><td class="n">${h(claimedOr(c.metric, c.head, "—"))}</td><td class="n">${c.difference === null ? "—" : c.difference.toFixed(4)}</td></tr>\n`;
     yield "</tbody></table>\n";
   }
   yield "</section>\n";

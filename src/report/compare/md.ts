@@ -4,6 +4,7 @@ import type { Comparison, ExperimentComparison, RankedExperiment, RankingDocumen
 import { uncomparedPairs } from "../../core/compare/compare.js";
 import { uncompared } from "../../core/compare/rank.js";
 import { trendMd } from "./trend.js";
+import { claimedOr } from "../claimed.js";
 import { changesMarkdown, matrixMarkdown, MARKDOWN_ROWS } from "./changes.js";
 import {
   capped,
@@ -69,7 +70,7 @@ function* experiment(e: ExperimentComparison): Generator<string> {
   if (e.claimed.length > 0) {
     yield "\n| the harness claimed | BASE | HEAD | HEAD − BASE |\n|---|---:|---:|---:|\n";
     for (const c of e.claimed)
-      yield `| ${md(c.metric)} | ${md(String(c.base ?? "—"))} | ${md(String(c.head ?? "—"))} | ${c.difference === null ? "—" : c.difference.toFixed(4)} |\n`;
+      yield `| ${md(c.metric)} | ${md(claimedOr(c.metric, c.base, "—"))} | ${md(claimedOr(c.metric, c.head, "—"))} | ${c.difference === null ? "—" : c.difference.toFixed(4)} |\n`;
   }
 }
 

@@ -7,6 +7,7 @@ import { forTerminal as name, terminalText as text } from "../../core/text.js";
 import { trendLines } from "./trend.js";
 import { changesTable } from "./changes.js";
 import { layOut, wrapLines, type Column } from "../fit.js";
+import { claimedOr } from "../claimed.js";
 import {
   capped,
   difference,
@@ -86,7 +87,7 @@ function* experiment(e: ExperimentComparison, width: number): Generator<string> 
   }
   yield* changesTable(e);
   for (const c of e.claimed)
-    yield `  ${name(c.metric)}: BASE ${c.base ?? "none"}, HEAD ${c.head ?? "none"}${c.difference === null ? "" : `, HEAD − BASE ${c.difference.toFixed(4)}`} (the harness's own figure; no interval)\n`;
+    yield `  ${name(c.metric)}: BASE ${claimedOr(c.metric, c.base, "none")}, HEAD ${claimedOr(c.metric, c.head, "none")}${c.difference === null ? "" : `, HEAD − BASE ${c.difference.toFixed(4)}`} (the harness's own figure; no interval)\n`;
 }
 
 function* ranked(e: RankedExperiment, width: number, before?: RankedExperiment): Generator<string> {

@@ -7,6 +7,7 @@ import { coverageCount } from "../../core/results.js";
 import { esc } from "./escape.js";
 import { Methods, type WithInterval } from "../intervals.js";
 import { wordsOf } from "../vocabulary.js";
+import { claimedOr } from "../claimed.js";
 import { perSuccessText, totalText } from "../usage.js";
 
 /** The run's --invalid: invalid trials count (as failures, 0) or are left out of the figures. */
@@ -189,7 +190,7 @@ export function claims(e: Experiment): string {
   if (e.claimed !== null)
     for (const x of e.claimed.compared)
       rows.push(
-        `<tr><td>${esc(x.metric)}</td><td data-claimed="${esc(x.metric)}">${f3(x.claimed)}</td><td>${f3(x.assay)}</td><td>${x.reason === null ? "agrees" : esc(x.reason)}</td></tr>`,
+        `<tr><td>${esc(x.metric)}</td><td data-claimed="${esc(x.metric)}">${claimedOr(x.metric, x.claimed, "n/a")}</td><td>${claimedOr(x.metric, x.assay, "n/a")}</td><td>${x.reason === null ? "agrees" : esc(x.reason)}</td></tr>`,
       );
   for (const [key, m] of Object.entries(e.inspect ?? {}))
     rows.push(
