@@ -3,6 +3,7 @@
 // show a chart and prints as drawn. Colours: the Okabe-Ito palette (safe for the common forms of
 // colour blindness); text and axes in currentColor, so the page's light or dark scheme applies.
 
+import { stateColour } from "./state-colours.js";
 import type { TopLevelSpec } from "vega-lite";
 import type { Experiment } from "../../core/results.js";
 import { Methods, type WithInterval } from "../intervals.js";
@@ -168,6 +169,17 @@ export function headline(e: Experiment): Record<string, unknown> | null {
   };
 }
 
+/** A chart of nothing: its title and one line saying so ("no Harbor trials in this run"). */
+function nothingIn(title: string, what: string): Record<string, unknown> {
+  return {
+    title,
+    data: { values: [{ text: `no ${what} in this run` }] },
+    height: 28,
+    mark: { type: "text", align: "left", x: 0, color: INK },
+    encoding: { text: { field: "text" } },
+  };
+}
+
 /** Each trial's state (Harbor, Inspect) or what it came to (native, world), as one stacked bar. */
 export function states(e: Experiment): Record<string, unknown> | null {
   let counts: [string, number][];
@@ -187,7 +199,8 @@ export function states(e: Experiment): Record<string, unknown> | null {
     ];
   else return null;
   const values = counts.filter(([, n]) => n > 0).map(([state, n], i) => ({ state, n, i }));
-  if (values.length === 0) return null;
+  // Nothing in any state: said, never an empty frame (issue 40).
+  if (values.length === 0) return nothingIn(e.states !== null ? "States" : "Trials", wordsOf(e.profile).evidencePlural);
   return {
     title: e.states !== null ? "States" : "Trials",
     data: { values },
@@ -200,7 +213,8 @@ export function states(e: Experiment): Record<string, unknown> | null {
         type: "nominal",
         sort: null,
         title: null,
-        scale: { domain: values.map((v) => v.state), range: PALETTE },
+        // By meaning, never by order (state-colours.ts).
+        scale: { domain: values.map((v) => v.state), range: values.map((v) => stateColour(v.state)) },
       },
       order: { field: "i" },
       tooltip: [{ field: "state" }, { field: "n" }],

@@ -13,7 +13,7 @@ a { color: var(--accent); }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em; overflow-wrap: anywhere; }
 .metrics { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: .5rem; margin: .5rem 0; }
 .metric { background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: .5rem .75rem; display: flex; flex-direction: column; }
-.metric b { font-size: 1.4rem; font-variant-numeric: tabular-nums; } .metric span { font-weight: 600; overflow-wrap: anywhere; }
+.metric b { font-size: 1.4rem; font-variant-numeric: tabular-nums; } .metric span { font-weight: 600; overflow-wrap: break-word; hyphens: manual; }
 .charts { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; margin: .5rem 0; }
 .chart { margin: 0; max-width: 100%; overflow-x: auto; } .chart svg { max-width: 100%; height: auto; display: block; }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
