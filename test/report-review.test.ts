@@ -122,7 +122,9 @@ describe("lone trials under several roots", () => {
     expect(score(["--details", "r1", "r2"], d)).toMatch(
       /^job job@\S+ +profile harbor +2 trials +lone, in several roots$/m,
     );
-    expect(score(["--details", "--format", "md", "r1", "r2"], d)).toContain("Harbor trials in no job folder, in several roots");
+    expect(score(["--details", "--format", "md", "r1", "r2"], d)).toContain(
+      "Harbor trials in no job folder, in several roots",
+    );
     const html = score(["--format", "html", "r1", "r2"], d);
     expect(surveyOf(html)).toContain(`<span class="muted">in several roots</span>`);
     expect(html).toContain("in no job folder, in several roots");
