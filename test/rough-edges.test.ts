@@ -25,13 +25,13 @@ beforeAll(() => {
 });
 
 describe("a refusal names its command once", () => {
-  it("a message that names the command is not prefixed again; one that does not is", async () => {
-    expect(said("score", "assay score needs at least one ROOT")).toBe("assay score needs at least one ROOT");
+  it("every refusal opens 'assay CMD: ', a message that opens with the command losing it; one that does not keeps all of it", async () => {
+    expect(said("score", "assay score needs at least one ROOT")).toBe("assay score: needs at least one ROOT");
     expect(said("score", "--fail-on takes: invalid")).toBe("assay score: --fail-on takes: invalid");
     expect(said("merge", "assay score needs x")).toBe("assay merge: assay score needs x");
     const none = await run(["score"]);
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/^assay score needs at least one ROOT/);
+    expect(none.stderr).toMatch(/^assay score: needs at least one ROOT/);
     expect(none.stderr).not.toContain("assay score: assay score");
     expect((await run(["score", "x", "--fail-on", "nope"])).stderr).toMatch(/^assay score: --fail-on takes: invalid/);
   });

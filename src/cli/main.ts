@@ -179,6 +179,11 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   }
 }
 
-/** A refusal prefixed with the command, once: a message that already names it ("assay score needs…") is not prefixed again. */
-export const said = (name: string, message: string): string =>
-  message.startsWith(`assay ${name} `) || message.startsWith(`assay ${name}:`) ? message : `assay ${name}: ${message}`;
+/**
+ * A refusal as one line "assay CMD: …", the command said once: a message that opens by naming it
+ * ("assay score needs…") loses that opening rather than read "assay score: assay score needs…".
+ */
+export function said(name: string, message: string): string {
+  const own = `assay ${name} `;
+  return `assay ${name}: ${message.startsWith(own) ? message.slice(own.length) : message}`;
+}
