@@ -3,6 +3,7 @@
 // analyses look a kind up in the registry (registry.ts) and never branch on its name.
 import type { BatchKind } from "../core/batch/kind.js";
 import type { BundleEntry, Profile } from "../core/results.js";
+import type { Usage } from "../core/usage.js";
 import type { Found, FoundContainer } from "../io/discover.js";
 import type { EvidencePack } from "./pack.js";
 import type { Words } from "./words.js";
@@ -28,6 +29,10 @@ export interface Kind extends BatchKind {
   dataset?: DatasetReader;
   /** `assay triage`: its claims checked from what its evidence says beside its units, none of them read (absent: no such pass). */
   triage?(found: Found): TriageReport;
+  /** Issue 40: where an entry's evidence is beyond its path, for the HTML report and the export (absent: its path alone). */
+  evidence?(path: string): EvidenceOf;
+  /** Issue 40: the units of an entry that holds many (Inspect: a sample's epochs), read from its evidence at `file`, one at a time (absent: the entry is its one unit). */
+  units?(entry: BundleEntry, file: string): AsyncIterable<UnitOf>;
 }
 
 /** What `assay triage` says of one thing found: each claim it could check, what it cannot, and whether a full verify should run. */
@@ -50,6 +55,30 @@ export interface TriageReport {
   whole: boolean;
   /** What each claim was recounted from ("summaries", "samples", "members"). */
   from: string;
+}
+
+/** Where an entry's evidence is, beyond its path (issue 40). */
+export interface EvidenceOf {
+  /** The file under the entry's folder a reader opens first (Harbor's agent/trajectory.json, Terminal-Bench's pane), or null. */
+  readonly file: string | null;
+  /** The command (POSIX shell) that opens the evidence in its harness's own viewer, or null. */
+  readonly open: string | null;
+}
+
+/** One unit of an entry that holds several (issue 40: Inspect's sample × epoch). */
+export interface UnitOf {
+  /** Its name within the entry (a sample id). */
+  unit: string;
+  epoch: number | null;
+  /** Its state in the kind's words (Inspect's sample states). */
+  state: string;
+  /** Each score's value as a float (null: unscored, or no number). */
+  scores: Record<string, number | null>;
+  usage: Usage | null;
+  /** Where in the evidence it is (a .eval's sample member). */
+  file: string | null;
+  /** Its error or limit, in a line. */
+  detail: string | null;
 }
 
 /** What --dataset is checked with before a run: a dataset this kind reads, or why not (named by file and line). */

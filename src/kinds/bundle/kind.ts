@@ -11,6 +11,8 @@ export const bundleKind: Kind = {
   trialTasks: true,
   recogniser: bundleRecogniser,
   words: bundleWords,
+  // The hash-chained record of the run (§1).
+  evidence: () => ({ file: "journal.jsonl", open: null }),
   pack: (dir, entry) => (entry.profile === "world" ? worldPack : nativePack)(dir, entry),
   // Each bundle names its own experiment (§3): nothing to name over the run.
   batch: (records, run) => ({

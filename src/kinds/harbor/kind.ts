@@ -16,6 +16,8 @@ export const harborKind: Kind = {
   book: () => new JobBook(),
   pack: harborPack,
   recordsIn: "jobs",
+  // What `harbor view` shows of a trial: the agent's trajectory (ATIF), in the trial's folder.
+  evidence: () => ({ file: "agent/trajectory.json", open: null }),
   // Named over the whole run: two jobs of one name are told apart.
   batch(records, run) {
     const naming = new HarborNaming(records, run.jobs);

@@ -1,6 +1,7 @@
 // Inspect logs in the main process (contract §12): their words, their part of the batch record, their
 // batch rules, and how a large .eval is spread over the workers.
 import { inspectExperiments, InspectNaming } from "./batch.js";
+import { posix } from "node:path";
 import { splitLog } from "./split.js";
 import { triageInspect } from "./triage.js";
 import type { BundleEntry } from "../../core/results.js";
@@ -8,6 +9,9 @@ import { inspectPack } from "./pack.js";
 import type { Kind } from "../kind.js";
 import { inspectRecogniser } from "./recognise.js";
 import { inspectWords } from "./words.js";
+
+/** A path as a POSIX shell reads it: as it is when plain, else single-quoted. */
+const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
 
 /** An Inspect log without its per-sample lists (§13.4's `sample_ids` and `values`, §13.7's `sample_clusters`: the entry's alone, never the batch rules'). */
 function perLog(l: BundleEntry["inspect"]): BundleEntry["inspect"] {
@@ -39,4 +43,10 @@ export const inspectKind: Kind = {
   }),
   split: splitLog,
   triage: triageInspect,
+  // Inspect's viewer lists a folder's logs; the log and the sample id say which to open there.
+  evidence: (path) => ({ file: null, open: `inspect view --log-dir ${shellWord(posix.dirname(path))}` }),
+  // Loaded when an export first asks: the sample reader is the workers' code, not the main process's.
+  async *units(entry, file) {
+    yield* (await import("./units.js")).inspectUnits(entry, file);
+  },
 };

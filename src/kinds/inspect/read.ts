@@ -151,7 +151,7 @@ const inTime = (): void => {
 };
 
 /** A value's JSON (Inspect's relaxed numbers), or a finding on `where`. */
-function parseValue(bytes: Buffer, where: string, out: Finding[]): unknown {
+export function parseValue(bytes: Buffer, where: string, out: Finding[]): unknown {
   const bad = encodingProblem(bytes);
   if (bad !== null) {
     out.push(finding("ENCODING", where, null, bad));

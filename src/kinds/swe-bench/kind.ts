@@ -15,6 +15,8 @@ export const sweBenchKind: Kind = {
   words: { "swe-bench": sweBenchWords },
   book: () => new ModelBook(),
   pack: sweBenchPack,
+  // The harness's test log, from which the instance's report is re-derived.
+  evidence: () => ({ file: "test_output.txt", open: null }),
   dataset: {
     describe:
       "SWE-bench's instances (the dataset's JSONL, or a JSON list of records with instance_id, FAIL_TO_PASS, PASS_TO_PASS)",

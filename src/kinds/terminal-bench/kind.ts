@@ -14,6 +14,8 @@ export const terminalBenchKind: Kind = {
   words: { "terminal-bench": terminalBenchWords },
   book: () => new RunBook(),
   pack: terminalBenchPack,
+  // The tmux capture TB's parser read: where a trial's tests can be seen to have run.
+  evidence: () => ({ file: "panes/post-test.txt", open: null }),
   // Named over the whole run: two run folders of one name are told apart.
   batch: (records, run) =>
     terminalBenchBatch(records, (run.containers["terminal-bench"] ?? []) as RunDocument[], run.options),
