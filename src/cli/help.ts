@@ -100,6 +100,19 @@ export const SLURM_SCRIPT_HELP = `assay slurm-script ROOT... --shards N --dir DI
   after -- in the jobs, so a root named like an option is a root.
 `;
 
+export const EXPORT_HELP = `assay export RESULTS... --out DIR [--from DIR] [--memory-limit SIZE] [--quiet]
+  Write every unit of the results documents (JSON or JSON Lines, read as streams) as one row: a
+  Harbor or Terminal-Bench trial, an Inspect sample's epoch, a SWE-bench instance, an assay
+  bundle, with its run's identity, state, each metric's value, usage and where its evidence is;
+  beside them the entries and the experiments. Into DIR: assay.duckdb (tables units, entries,
+  experiments) and units.parquet, entries.parquet, experiments.parquet, all written by DuckDB.
+  An Inspect log's samples are read from the log (the document keeps per-log counts): its path
+  is read from --from (the folder assay score ran in; default the current one). A log that
+  cannot be read is said on stderr and keeps one row, its entry's. Rows are streamed into
+  DuckDB, which keeps to --memory-limit (default 512MB) and spills past it.
+  The schema and example queries: docs/export.md.
+`;
+
 export const MERGE_HELP = `assay merge RESULTS... [--schedule FILE]... [--format table|json|jsonl|html|junit|md] [--out FILE]
             [--fail-on invalid] [--hmac-key-file FILE] [--details] [--width N]
   Merge the documents of assay score --shard i/n (every shard of one n, each once, same options,

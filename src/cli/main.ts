@@ -44,6 +44,11 @@ const COMMANDS: Record<string, Command> = {
     summary: "compare two results documents; rank the runs of one, or of three or more",
     help: "COMPARE_HELP",
   },
+  export: {
+    load: async () => (await import("./commands/export.js")).exportCommand,
+    summary: "every unit of results documents as rows: a DuckDB database and Parquet files",
+    help: "EXPORT_HELP",
+  },
   merge: {
     load: async () => (await import("./commands/merge.js")).mergeCommand,
     summary: "merge the shards of score --shard i/n into one document",

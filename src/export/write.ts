@@ -1,0 +1,169 @@
+// `assay export`'s writing (issue 40 §2): results documents, read entry by entry (never whole),
+// into a DuckDB database through DuckDB's own appender, then each table copied to Parquet by
+// DuckDB itself. Memory holds one entry at a time and, per Inspect log, a small note of it (its
+// samples are read from the log after the document, a batch at a time); DuckDB keeps its own
+// memory under a limit and spills past it to its file.
+
+import { existsSync, renameSync, rmSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import type { DuckDBAppender, DuckDBConnection } from "@duckdb/node-api";
+import type { BundleEntry } from "../core/results.js";
+import { forTerminal } from "../core/text.js";
+import { readShard } from "../io/shard-reader.js";
+import { kindOfEntry } from "../kinds/registry.js";
+import { entryRow, entryUnit, experimentRow, manyUnit, type Row } from "./rows.js";
+import { createTable, TABLES, type ColumnType, type TableName } from "./tables.js";
+
+export const DATABASE = "assay.duckdb";
+export const PARQUET: Readonly<Record<TableName, string>> = {
+  units: "units.parquet",
+  entries: "entries.parquet",
+  experiments: "experiments.parquet",
+};
+
+export interface ExportOptions {
+  /** Results documents (JSON or JSON Lines), each a `document` in every row. */
+  documents: readonly string[];
+  /** The folder the four files go into (made if need be). */
+  out: string;
+  /** The folder the documents' relative paths are read from (where `assay score` ran): the current folder unless said. */
+  from: string;
+  /** DuckDB's memory limit (its own spilling past it), e.g. "512MB". */
+  memoryLimit?: string;
+  /** Told of each log whose samples could not be read. */
+  onUnread?: (path: string, why: string) => void;
+}
+
+export interface ExportCounts {
+  units: number;
+  entries: number;
+  experiments: number;
+}
+
+/** A table's appender and its column types: a row's values appended by type. */
+class Table {
+  readonly types: readonly ColumnType[];
+  rows = 0;
+  constructor(
+    readonly name: TableName,
+    private readonly appender: DuckDBAppender,
+  ) {
+    this.types = TABLES[name].map((c) => c.type);
+  }
+
+  add(row: Row): void {
+    const a = this.appender;
+    this.types.forEach((t, i) => {
+      const v = row[i];
+      if (v === null || v === undefined) return a.appendNull();
+      switch (t) {
+        case "VARCHAR":
+        case "JSON":
+          return a.appendVarchar(String(v));
+        case "INTEGER":
+          return a.appendInteger(v as number);
+        case "DOUBLE":
+          return a.appendDouble(v as number);
+        case "BOOLEAN":
+          return a.appendBoolean(v as boolean);
+        default:
+          return appendScores(a, v as Record<string, number | null>);
+      }
+    });
+    a.endRow();
+    this.rows++;
+  }
+
+  close(): void {
+    this.appender.closeSync();
+  }
+}
+
+let mapType: unknown = null;
+let MapValue: (typeof import("@duckdb/node-api"))["DuckDBMapValue"] | null = null;
+function appendScores(a: DuckDBAppender, scores: Record<string, number | null>): void {
+  const entries = Object.entries(scores).map(([key, value]) => ({ key, value }));
+  a.appendMap(new MapValue!(entries), mapType as never);
+}
+
+/** What a log's samples need after the document is read: the entry without its per-sample lists (100,000 ids, values). */
+const slim = (e: BundleEntry): BundleEntry => ({
+  ...e,
+  inspect: e.inspect === null ? null : { ...e.inspect, sample_ids: null, sample_clusters: null, metrics: {} },
+});
+
+/** Export every document given into `out`; the counts of rows written. */
+export async function exportResults(o: ExportOptions): Promise<ExportCounts> {
+  const duck = await import("@duckdb/node-api");
+  MapValue = duck.DuckDBMapValue;
+  mapType = duck.MAP(duck.VARCHAR, duck.DOUBLE);
+  const final = join(o.out, DATABASE);
+  const temp = join(o.out, `.${DATABASE}.${process.pid}.tmp`);
+  rmSync(temp, { force: true });
+  rmSync(`${temp}.wal`, { force: true });
+  const instance = await duck.DuckDBInstance.create(temp, {
+    memory_limit: o.memoryLimit ?? "512MB",
+    threads: "2",
+    preserve_insertion_order: "false",
+  });
+  let connection: DuckDBConnection | null = null;
+  try {
+    connection = await instance.connect();
+    const c = connection;
+    for (const name of Object.keys(TABLES) as TableName[]) await c.run(createTable(name));
+    const table = async (name: TableName) => new Table(name, await c.createAppender(name));
+    const units = await table("units");
+    const entries = await table("entries");
+    const experiments = await table("experiments");
+    for (const document of o.documents) {
+      const later: BundleEntry[] = [];
+      readShard(
+        document,
+        (e) => {
+          const kind = kindOfEntry(e.profile);
+          entries.add(entryRow(document, e));
+          // An entry of many units is read from its evidence once the document is through (reading is asynchronous).
+          if (kind.units !== undefined && e.validity !== "error") later.push(slim(e));
+          else units.add(entryUnit(document, e, kind));
+        },
+        (x) => experiments.add(experimentRow(document, x)),
+      );
+      for (const e of later) {
+        const kind = kindOfEntry(e.profile);
+        const file = isAbsolute(e.path) ? e.path : resolve(o.from, e.path);
+        try {
+          if (!existsSync(file)) throw new Error(`no file at ${forTerminal(file)}`);
+          for await (const u of kind.units!(e, file)) units.add(manyUnit(document, e, kind, u));
+        } catch (err) {
+          // Its rows so far stay; the entry says why the rest are not there.
+          const why = (err as Error).message;
+          o.onUnread?.(e.path, why);
+          const row = entryUnit(document, e, kind);
+          row[row.length - 1] = `its samples could not be read (${why}): the entry alone`;
+          units.add(row);
+        }
+      }
+    }
+    for (const t of [units, entries, experiments]) t.close();
+    const counts = { units: units.rows, entries: entries.rows, experiments: experiments.rows };
+    // Parquet written by DuckDB itself, each table in one file.
+    for (const [name, file] of Object.entries(PARQUET)) {
+      const target = join(o.out, file);
+      const tmp = `${target}.${process.pid}.tmp`;
+      await c.run(`COPY ${name} TO '${tmp.replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd)`);
+      renameSync(tmp, target);
+    }
+    await c.run("CHECKPOINT");
+    c.closeSync();
+    connection = null;
+    instance.closeSync();
+    rmSync(final, { force: true });
+    renameSync(temp, final);
+    return counts;
+  } catch (e) {
+    connection?.closeSync();
+    instance.closeSync();
+    for (const f of [temp, `${temp}.wal`]) rmSync(f, { force: true });
+    throw e;
+  }
+}
