@@ -8,7 +8,8 @@
 // store, and Inspect's own reader beside assay verify (inspect-archive.ts; `--inspect-archive`); `assay compare` of two
 // 200,000-entry documents with per-sample Inspect values under a capped heap (compare.ts;
 // `--compare`); the start-up of `assay score` of one small bundle beside `node -e 0` (startup.ts;
-// `--startup`); `assay merge` of 1,000,000 entries in 4 shards, time and peak RSS (merge.ts; `--merge`).
+// `--startup`); `assay merge` of 1,000,000 entries in 4 shards, time and peak RSS (merge.ts; `--merge`);
+// `assay export` of a 100,000-sample log and 100,000 bundles, time and peak RSS (export.ts; `--export`).
 // `--stats` (stats.ts) is not throughput: how often the statistics' 95% claims hold, run alone.
 
 import { spawnSync } from "node:child_process";
@@ -32,6 +33,7 @@ import { million } from "./million.js";
 import { nativeBench, RUN } from "./native.js";
 import { startupBench } from "./startup.js";
 import { attestBench } from "./attest.js";
+import { exportBench } from "./export.js";
 import { statsBench, statsOptions } from "./stats.js";
 
 const JOURNAL_MB = env("BENCH_JOURNAL_MB", 1024);
@@ -98,6 +100,7 @@ const SECTIONS: Record<string, (dir: string) => unknown> = {
   "--startup": startupBench,
   "--merge": mergeBench,
   "--attest": attestBench,
+  "--export": exportBench,
 };
 
 async function main(): Promise<void> {
@@ -191,6 +194,7 @@ async function main(): Promise<void> {
     startupBench(join(root, "startup"));
     await mergeBench(join(root, "merge"));
     attestBench(join(root, "attest"));
+    exportBench(join(root, "export"));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

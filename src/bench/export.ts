@@ -1,0 +1,67 @@
+// The export row of `npm run bench` (`npm run bench -- --export` runs it alone): `assay export` of
+// one results document holding an Inspect .eval of BENCH_EXPORT_SAMPLES samples (default 100,000;
+// the realistic shape of inspect.ts, each sample's record read back from the log) and a corpus of
+// BENCH_EXPORT_BUNDLES native trials (default 100,000; faults and retries add ~17 %), each a unit:
+// wall time, units/s and peak RSS of the whole process (GNU time), beside `assay score` of the
+// same archive (the export reads the log again: its cost is a score's share of the log), and the
+// sizes written. Memory is the point: rows are streamed into DuckDB through its appender, which
+// keeps to its memory limit, so peak RSS stays flat as units grow (run at half the units too).
+
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeCorpus } from "../io/corpus.js";
+import { env, secondsSince } from "./measure.js";
+
+const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
+const INSPECT = fileURLToPath(new URL("./inspect.js", import.meta.url));
+
+/** One spawned `assay …` in `cwd`: wall seconds and its peak RSS (GNU time's %M, KB). */
+function timed(cwd: string, argv: string[]): { secs: number; rssMb: number; stderr: string } {
+  const t = process.hrtime.bigint();
+  const r = spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, CLI, ...argv], { cwd, encoding: "utf8" });
+  const secs = secondsSince(t);
+  if (r.status !== 0) throw new Error(`assay ${argv.join(" ")}: exit ${r.status}\n${r.stderr}`);
+  const lines = r.stderr.trim().split("\n");
+  return { secs, rssMb: Number(lines.at(-1)) / 1024, stderr: lines.slice(0, -1).join("\n") };
+}
+
+/** The units and sizes `assay export` reported and wrote. */
+function written(out: string, stderr: string): { units: number; mb: number } {
+  const units = Number(/(\d+) units/.exec(stderr)?.[1] ?? NaN);
+  const mb = readdirSync(out).reduce((s, f) => s + statSync(join(out, f)).size, 0) / 2 ** 20;
+  return { units, mb };
+}
+
+export function exportBench(dir: string): void {
+  const samples = env("BENCH_EXPORT_SAMPLES", 100_000);
+  const bundles = env("BENCH_EXPORT_BUNDLES", 100_000);
+  mkdirSync(join(dir, "archive", "logs"), { recursive: true });
+  const log = join(dir, "archive", "logs", "2025-11-03T10-00-00+00-00_bench_realistic.eval");
+  const synth = spawnSync(process.execPath, [INSPECT, "--synth", log, "realistic"], {
+    stdio: "inherit",
+    env: { ...process.env, BENCH_INSPECT_SAMPLES: String(samples) },
+  });
+  if (synth.status !== 0) throw new Error("synthesising the .eval failed");
+  const made = writeCorpus(join(dir, "archive", "runs"), { n: bundles, seed: "export-bench", faults: true });
+  const score = timed(dir, ["score", "archive", "-f", "json", "-o", "r.json", "-q", "--jobs", "2"]);
+  const docMb = statSync(join(dir, "r.json")).size / 2 ** 20;
+  console.log(
+    `\nexport: one .eval of ${samples.toLocaleString("en")} samples (${(statSync(log).size / 1e6).toFixed(0)} MB) and ${made.toLocaleString("en")} native bundles, a ${docMb.toFixed(0)} MB document; each a whole process:`,
+  );
+  const row = (what: string, r: { secs: number; rssMb: number }, units?: number) =>
+    console.log(
+      `  ${what.padEnd(44)} ${r.secs.toFixed(1).padStart(7)} s  peak RSS ${r.rssMb.toFixed(0).padStart(4)} MB${units === undefined ? "" : `  ${(units / r.secs).toFixed(0).padStart(7)} units/s`}`,
+    );
+  row("assay score --jobs 2 (the same archive)", score);
+  for (const limit of ["256MB", "512MB"]) {
+    const out = join(dir, `out-${limit}`);
+    const r = timed(dir, ["export", "r.json", "--out", out, "--memory-limit", limit]);
+    const w = written(out, r.stderr);
+    row(`assay export --memory-limit ${limit}`, r, w.units);
+    console.log(
+      `  ${"".padEnd(44)} ${w.units.toLocaleString("en")} units, ${w.mb.toFixed(0)} MB written (database and Parquet)`,
+    );
+  }
+}
