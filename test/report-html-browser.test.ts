@@ -239,6 +239,23 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
     expect(cols.filter((c) => !c.filled).map((c) => c.name)).toEqual([]);
   });
 
+  it("links each row's evidence (a file: URL, fetched only on a click) and shows its task; the text filter finds a task, and the page links compare's task × run matrix", async () => {
+    const links = await o.page.$$eval("#trial-table tbody tr.row a", (as) =>
+      as.map((a) => ({ text: a.textContent!, href: a.getAttribute("href")! })),
+    );
+    expect(links.length).toBeGreaterThan(0);
+    for (const l of links) expect(l.href).toMatch(/^file:\/\/\//);
+    expect(links.some((l) => l.text.endsWith("/agent/trajectory.json"))).toBe(true);
+    await o.page.fill("#f-text", "task-1");
+    const rows = await visibleRows(o);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(`${r["task"]} ${r["trial"]} ${r["path"]}`).toContain("task-1");
+    expect(rows.some((r) => r["task"] === "task-1")).toBe(true);
+    await o.page.fill("#f-text", "");
+    expect(await o.page.getAttribute("#task-matrix a", "href")).toBe("compare.html");
+    clean(o);
+  });
+
   it("shows a bundle folder named like markup as text: no script runs, no element is made", async () => {
     const corpus = join(tmp, "hostile");
     writeCorpus(corpus, { n: 3, seed: "html", faults: false });

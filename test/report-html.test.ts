@@ -155,10 +155,17 @@ describe("the HTML report of the demo", () => {
   it("is self-contained: a CSP that allows no request, and nothing that points outside the page", () => {
     expect(demo.html).toContain(`<meta http-equiv="Content-Security-Policy" content="${CSP}">`);
     expect(CSP).toMatch(/default-src 'none'/);
-    // every link is to a place in the page; no src at all; url() only to an SVG's own ids
+    // every link is to a place in the page but one, to the page assay compare writes beside it
+    // (issue 40 §3: the task × run matrix); no src at all; url() only to an SVG's own ids
     expect(
       [...demo.html.matchAll(/\b(?:href|src)="([^"]*)"/g)].map((m) => m[1]).filter((u) => !u!.startsWith("#")),
-    ).toEqual([]);
+    ).toEqual(["compare.html"]);
+    // the evidence links the script makes are file: URLs, each opened only on a click
+    expect(
+      trialData(demo.html).every(
+        (r) => typeof (r as unknown[])[13] === "string" && String((r as unknown[])[13]).startsWith("file:///"),
+      ),
+    ).toBe(true);
     expect([...demo.html.matchAll(/url\(([^)]*)\)/g)].map((m) => m[1]).filter((u) => !u!.startsWith("#"))).toEqual([]);
     expect(demo.html).not.toMatch(/@import|@font-face/);
   });
@@ -207,6 +214,7 @@ describe("evidence text in the page", () => {
       "\\u003cimg src=x onerror=alert(2)\\u003e",
       "&lt;img src=x &#xA;onerror=alert(2)&gt;",
       `dy="12">onerror=alert(2)&gt;`,
+      "%3Cimg%20src=x%20onerror=alert(2)%3E", // in the evidence's file: URL
     ];
     const words = [...html.matchAll(/.{0,20}onerror=alert\(2\).{0,8}/g)]
       .map((m) => m[0])
@@ -637,6 +645,25 @@ describe("the experiments table", () => {
 });
 
 describe("the trial rows", () => {
+  it("carry the task, and where the evidence is: an Inspect log with the inspect view command that opens its folder (quoted when it must be)", () => {
+    const bundles = [
+      entry("/r/logs/a.eval", { profile: "inspect", experiment: "t (m)", task: "t", trial: null, attempt: null }),
+      entry("/r/my logs/b.eval", { profile: "inspect", experiment: "u (m)", task: "u", trial: null, attempt: null }),
+      entry("/r/h/job/t1", { profile: "harbor", experiment: "h", task: "hello", attempt: null, state: "scored" }),
+    ];
+    const experiments = ["t (m)", "u (m)"].map((x) => blankExperiment(x, "inspect", 1));
+    const got = [...rows(bundles, [...experiments, blankExperiment("h", "harbor", 1)], ["/r"])].map((r) => [
+      r[COLUMNS.indexOf("task")],
+      r[COLUMNS.indexOf("evidence")],
+      r[13],
+    ]);
+    expect(got).toEqual([
+      ["t", "r/logs/a.eval · inspect view --log-dir /r/logs", "file:///r/logs/a.eval"],
+      ["u", "r/my logs/b.eval · inspect view --log-dir '/r/my logs'", "file:///r/my%20logs/b.eval"],
+      ["hello", "r/h/job/t1/agent/trajectory.json", "file:///r/h/job/t1/agent/trajectory.json"],
+    ]);
+  });
+
   it("carry reward, victory and pass each in its own column, the state or status apart, and the folder", () => {
     const bundles = [
       entry("/r/g/t1", { profile: "native-game", experiment: "g", status: "completed", victory: true }),
@@ -670,6 +697,8 @@ describe("the trial rows", () => {
         outcome: "completed",
         codes: "",
         flags: "",
+        task: "",
+        evidence: "r/g/t1/journal.jsonl",
       },
       {
         path: "r/w/t1",
@@ -683,6 +712,8 @@ describe("the trial rows", () => {
         outcome: "completed",
         codes: "",
         flags: "",
+        task: "",
+        evidence: "r/w/t1/journal.jsonl",
       },
       {
         path: "r/h/job/t1",
@@ -696,7 +727,15 @@ describe("the trial rows", () => {
         outcome: "scored",
         codes: "",
         flags: "",
+        task: "",
+        evidence: "r/h/job/t1/agent/trajectory.json",
       },
+    ]);
+    // Each row's evidence link: the file its kind opens first, as a file: URL.
+    expect([...rows(bundles, experiments, ["/r"])].map((r) => r[13])).toEqual([
+      "file:///r/g/t1/journal.jsonl",
+      "file:///r/w/t1/journal.jsonl",
+      "file:///r/h/job/t1/agent/trajectory.json",
     ]);
   });
 });

@@ -19,6 +19,7 @@ type Column = (typeof COLUMNS)[number];
 const SHOWN: readonly Column[] = [
   "experiment",
   "trial",
+  "task",
   "attempt",
   "validity",
   "reward",
@@ -28,6 +29,7 @@ const SHOWN: readonly Column[] = [
   "codes",
   "flags",
   "path",
+  "evidence",
 ];
 import { STYLES } from "./styles.js";
 import { loneFolders } from "../lone.js";
@@ -103,11 +105,13 @@ function tableHead(total: number): string {
   return [
     `<section id="trials"><h2>Trials</h2>`,
     capped,
-    `<div class="filters">${filter("text", "path, experiment or trial")}<label>validity<select id="f-validity"><option value="">any</option><option>valid</option><option>invalid</option><option>error</option><option>not counted</option></select></label>${filter("outcome", "outcome")}${filter("codes", "codes")}${filter("flags", "flags")}</div>`,
+    `<div class="filters">${filter("text", "path, experiment, trial or task")}<label>validity<select id="f-validity"><option value="">any</option><option>valid</option><option>invalid</option><option>error</option><option>not counted</option></select></label>${filter("outcome", "outcome")}${filter("codes", "codes")}${filter("flags", "flags")}</div>`,
     `<p id="trial-count" class="muted" aria-live="polite"></p><p class="print-only muted">Printed: only the rows in view; the JSON document has every trial.</p>`,
     `<div id="trial-scroll"><table id="trial-table"><colgroup>${SHOWN.map((c) => `<col class="c-${c}" data-col="${COLUMNS.indexOf(c)}">`).join("")}</colgroup>`,
     `<thead><tr>${SHOWN.map((c) => `<th scope="col" data-col="${COLUMNS.indexOf(c)}">${c}</th>`).join("")}</tr></thead><tbody></tbody></table></div>`,
-    `<noscript><p>The trial table needs JavaScript; the JSON document has every trial.</p></noscript></section>`,
+    `<noscript><p>The trial table needs JavaScript; the JSON document has every trial.</p></noscript>`,
+    // Issue 40 §3: the task × run matrix is assay compare's (its statistics pair the units); one command away, linked where it writes it.
+    `<p class="muted" id="task-matrix">Each task across runs (task × run, paired): <code>assay compare RESULTS.json --out compare.html</code> writes it beside this page: <a href="compare.html">compare.html</a>. Evidence links open the trial's file or log from the folder this page was written in.</p></section>`,
   ].join("\n");
 }
 

@@ -4,9 +4,10 @@
 // something to look at (not counted, findings, flags, an exception) are taken first, then the rest
 // in path order, so a cap never hides a problem row behind clean ones.
 
-import { basename } from "node:path";
+import { basename, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { BundleEntry, Experiment } from "../../core/results.js";
-import { terminalText } from "../../core/text.js";
+import { forTerminal, terminalText } from "../../core/text.js";
 import { kindOf } from "../../kinds/registry.js";
 import { shownEntry } from "../shown.js";
 import { wordsOf } from "../vocabulary.js";
@@ -28,10 +29,30 @@ export const COLUMNS = [
   "outcome",
   "codes",
   "flags",
+  "task",
+  "evidence",
 ] as const;
 
-/** One value per COLUMNS entry: arrays keep the embedded JSON small. */
-export type Row = [string, string, string, number | null, string, string, string, string, string, string, string];
+/**
+ * One value per COLUMNS entry (arrays keep the embedded JSON small), then the evidence's link: a
+ * file: URL the page's script makes the evidence cell's link (never a request: opened on a click).
+ */
+export type Row = [
+  string,
+  string,
+  string,
+  number | null,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string | null,
+];
 
 const yes = (b: boolean | null, t: string, f: string) => (b === null ? "" : b ? t : f);
 const rewards = (r: Record<string, number> | null) =>
@@ -100,9 +121,32 @@ export function shortPath(path: string, roots: readonly string[]): string {
   return path;
 }
 
-/** The row of an entry already shown (shown.ts), with its verdict (read from the entry as the document has it). */
-export function rowOf(e: BundleEntry, v: Verdict, roots: readonly string[]): Row {
+/**
+ * Where an entry's evidence is (issue 40 §3), as its kind says: the file to open first under its
+ * folder (a Harbor trial's trajectory, a Terminal-Bench pane) or the log, with the command that
+ * opens it in its harness's viewer; and its file: URL, from the folder the document was written in.
+ */
+export function evidenceOf(
+  e: BundleEntry,
+  roots: readonly string[],
+  rawPath = e.path,
+): { text: string; href: string | null } {
+  const ev = kindOf(e.profile)?.evidence?.(rawPath) ?? { file: null, open: null };
+  const text = ev.file === null ? shortPath(e.path, roots) : `${shortPath(e.path, roots)}/${ev.file}`;
+  const at = ev.file === null ? rawPath : `${rawPath}/${ev.file}`;
+  return {
+    text: ev.open === null ? text : `${text} · ${forTerminal(ev.open)}`,
+    href: pathToFileURL(resolve(at)).href,
+  };
+}
+
+/**
+ * The row of an entry already shown (shown.ts), with its verdict (read from the entry as the
+ * document has it); `rawPath`: its path before shownEntry escaped it, for the evidence's link.
+ */
+export function rowOf(e: BundleEntry, v: Verdict, roots: readonly string[], rawPath = e.path): Row {
   const r = result(e, v.kind === "passed");
+  const ev = evidenceOf(e, roots, rawPath);
   return [
     shortPath(e.path, roots),
     e.experiment ?? "",
@@ -115,6 +159,9 @@ export function rowOf(e: BundleEntry, v: Verdict, roots: readonly string[]): Row
     r.outcome,
     codes(e, v),
     [...new Set(e.flags.map((f) => f.code))].join(" "),
+    e.task ?? "",
+    ev.text,
+    ev.href,
   ];
 }
 
@@ -138,6 +185,6 @@ export function* rows(
     for (const e of bundles) {
       if (n === cap) return;
       const v = indexes.of(e).verdict(e);
-      if (notable(e, v) === first) (n++, yield rowOf(shownEntry(e), v, roots));
+      if (notable(e, v) === first) (n++, yield rowOf(shownEntry(e), v, roots, e.path));
     }
 }

@@ -53,7 +53,7 @@ export const TABLE_SCRIPT = `
         var cell = String(r[c]).toLowerCase();
         if (c === "4" ? kind(cell) !== w : cell.indexOf(w) < 0) return false;
       }
-      return text === "" || (r[0] + " " + r[1] + " " + r[2]).toLowerCase().indexOf(text) >= 0;
+      return text === "" || (r[0] + " " + r[1] + " " + r[2] + " " + r[11]).toLowerCase().indexOf(text) >= 0;
     });
     if (sortCol >= 0) order();
     count.textContent = shown.length + " of " + all.length + " rows match";
@@ -84,7 +84,13 @@ export const TABLE_SCRIPT = `
       tr.className = "row";
       cols.forEach(function (c) {
         var td = document.createElement("td");
-        td.textContent = r[c] === null ? "" : String(r[c]);
+        // The evidence cell links its file (r[13], a file: URL the page was written with; never fetched until clicked).
+        if (c === 12 && typeof r[13] === "string" && r[13].indexOf("file:") === 0) {
+          var a = document.createElement("a");
+          a.href = r[13];
+          a.textContent = String(r[c]);
+          td.appendChild(a);
+        } else td.textContent = r[c] === null ? "" : String(r[c]);
         if (c === 4) td.className = kind(r[4]) === "not counted" ? "skipped" : kind(r[4]);
         tr.appendChild(td);
       });
