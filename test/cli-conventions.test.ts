@@ -26,6 +26,7 @@ const COMMANDS = [
   "cache",
   "synth",
   "schema",
+  "export",
 ];
 
 const { dir: tmp } = scratch("assay-cli-conv-");

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BundleEntry, Results } from "../src/core/results.js";
-import { UNITS } from "../src/export/tables.js";
+import { TABLES, UNITS } from "../src/export/tables.js";
 import { spawnCli } from "./helpers/cli.js";
 import { scratch } from "./helpers/shared.js";
 
@@ -190,6 +190,22 @@ describe("assay export", () => {
     expect(samples[0]!["unit_id"]).toBe(`${samples[0]!["evidence"]}#2@1`);
     const unique = await sql("SELECT count(*) = count(DISTINCT (document, unit_id)) AS ok FROM units");
     expect(unique[0]!["ok"]).toBe(true);
+  });
+});
+
+describe("docs/export.md", () => {
+  const page = readFileSync(new URL("../docs/export.md", import.meta.url), "utf8");
+  it("lists every column of each table, in order, with its type", () => {
+    for (const [name, cols] of Object.entries(TABLES)) {
+      const section = page.split(`### \`${name}\``)[1]!.split("\n\n")[1]!;
+      const rows = [...section.matchAll(/^\| `([a-z_]+)` \| ([A-Z(), ]+) \|/gm)].map((m) => [m[1], m[2]]);
+      expect(rows, name).toEqual(cols.map((c) => [c.name, c.type]));
+    }
+  });
+  it("its every SQL example runs on the export and answers something", async () => {
+    const queries = [...page.matchAll(/^```sql\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+    expect(queries.length).toBeGreaterThanOrEqual(4);
+    for (const q of queries) expect((await sql(q)).length, q).toBeGreaterThan(0);
   });
 });
 

@@ -21,6 +21,7 @@ const COMMANDS = [
   "cache",
   "synth",
   "schema",
+  "export",
 ];
 
 describe("--help names the docs", () => {

@@ -17,6 +17,7 @@ const PAGES: Record<string, string[]> = {
   synth: ["bundles.md", "harbor.md", "inspect.md"],
   schema: ["results.md"],
   attest: ["attest.md"],
+  export: ["export.md", "results.md"],
 };
 
 /** The docs folder of this installation (dist/cli/ → ../../docs). */
@@ -33,4 +34,4 @@ export function moreFor(command: string): string {
 export const pagesOf = (command: string): readonly string[] => PAGES[command] ?? [];
 
 /** The line `assay --help` ends with. */
-export const REFERENCE = `Reference: ${DOCS} (bundles, harbor, inspect, terminal-bench, swe-bench, metrics, results, attest, analyses, scale, safety, development)\n`;
+export const REFERENCE = `Reference: ${DOCS} (bundles, harbor, inspect, terminal-bench, swe-bench, metrics, results, export, attest, analyses, scale, safety, development)\n`;
