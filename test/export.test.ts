@@ -8,7 +8,9 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BundleEntry, Results } from "../src/core/results.js";
+import { blankEntry, type BundleEntry, type Profile, type Results } from "../src/core/results.js";
+import { entryUnit } from "../src/export/rows.js";
+import { kindOfEntry } from "../src/kinds/registry.js";
 import { TABLES, UNITS } from "../src/export/tables.js";
 import { spawnCli } from "./helpers/cli.js";
 import { scratch } from "./helpers/shared.js";
@@ -190,6 +192,39 @@ describe("assay export", () => {
     expect(samples[0]!["unit_id"]).toBe(`${samples[0]!["evidence"]}#2@1`);
     const unique = await sql("SELECT count(*) = count(DISTINCT (document, unit_id)) AS ok FROM units");
     expect(unique[0]!["ok"]).toBe(true);
+  });
+});
+
+describe("a unit row", () => {
+  const unit = (profile: Profile, fields: Partial<BundleEntry> = {}) => {
+    const e = { path: "runs/x/t1", ...blankEntry({ validity: "valid", errors: [], profile, ...fields }) };
+    const row = entryUnit("r.json", e, kindOfEntry(profile));
+    return Object.fromEntries(UNITS.map((c, i) => [c.name, row[i]]));
+  };
+  it("names the file each kind's evidence is read from first, and only Inspect's viewer command", () => {
+    const files = Object.fromEntries(
+      (["harbor", "terminal-bench", "swe-bench", "native-game", "world", "inspect"] as const).map((p) => [
+        p,
+        [unit(p)["evidence_file"], unit(p)["open_command"]],
+      ]),
+    );
+    expect(files).toEqual({
+      harbor: ["agent/trajectory.json", null],
+      "terminal-bench": ["panes/post-test.txt", null],
+      "swe-bench": ["test_output.txt", null],
+      "native-game": ["journal.jsonl", null],
+      world: ["journal.jsonl", null],
+      inspect: [null, "inspect view --log-dir runs/x"],
+    });
+  });
+  it("scores what the entry scores: rewards by key, a victory or pass as 1 or 0, each dimension; nothing for an unscored one", () => {
+    expect(unit("harbor", { rewards: { reward: 0.5, style: 1 } })["scores"]).toEqual({ reward: 0.5, style: 1 });
+    expect(unit("native-game", { victory: false })["scores"]).toEqual({ victory: 0 });
+    expect(
+      unit("world", { pass: true, dimensions: { budget: { pass: false, hard: false, detail: "" } } })["scores"],
+    ).toEqual({ pass: 1, "dimensions.budget": 0 });
+    expect(unit("harbor")["scores"]).toEqual({});
+    expect(unit("harbor", { validity: "error" })["state"]).toBe("tool error");
   });
 });
 
