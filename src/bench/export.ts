@@ -55,7 +55,7 @@ export function exportBench(dir: string): void {
       `  ${what.padEnd(44)} ${r.secs.toFixed(1).padStart(7)} s  peak RSS ${r.rssMb.toFixed(0).padStart(4)} MB${units === undefined ? "" : `  ${(units / r.secs).toFixed(0).padStart(7)} units/s`}`,
     );
   row("assay score --jobs 2 (the same archive)", score);
-  for (const limit of ["256MB", "512MB"]) {
+  for (const limit of ["128MB", "512MB"]) {
     const out = join(dir, `out-${limit}`);
     const r = timed(dir, ["export", "r.json", "--out", out, "--memory-limit", limit]);
     const w = written(out, r.stderr);

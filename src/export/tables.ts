@@ -93,5 +93,8 @@ export const EXPERIMENTS: readonly Column[] = [
 export const TABLES = { units: UNITS, entries: ENTRIES, experiments: EXPERIMENTS } as const;
 export type TableName = keyof typeof TABLES;
 
-export const createTable = (name: TableName): string =>
-  `CREATE TABLE ${name} (${TABLES[name].map((c) => `${c.name} ${c.type}`).join(", ")})`;
+/** The CREATE statement of a table, under another name and with its maps as JSON where asked (a staging table: see write.ts). */
+export const createTable = (name: TableName, o: { as?: string; mapsAsJson?: boolean } = {}): string =>
+  `CREATE TABLE ${o.as ?? name} (${TABLES[name]
+    .map((c) => `${c.name} ${o.mapsAsJson && c.type.startsWith("MAP") ? "JSON" : c.type}`)
+    .join(", ")})`;

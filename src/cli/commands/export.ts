@@ -34,15 +34,23 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
     throw new UsageError(`--from ${forTerminal(from)} is not a folder`);
   if (values["memory-limit"] !== undefined && !/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(values["memory-limit"]))
     throw new UsageError(`--memory-limit ${forTerminal(values["memory-limit"])}: a size such as 512MB`);
+  const limit = values["memory-limit"] ?? "512MB";
   const counts = await exportResults({
     documents: positionals,
     out: values.out,
     from,
-    ...(values["memory-limit"] === undefined ? {} : { memoryLimit: values["memory-limit"] }),
+    memoryLimit: limit,
     onUnread: (path, why) =>
       io.stderr(
         `assay export: ${forTerminal(path)}: its samples could not be read (${why}); its entry stands for them\n`,
       ),
+  }).catch((e: unknown) => {
+    // DuckDB's own refusal past its limit is the user's to lift, not a defect.
+    if (e instanceof Error && e.message.startsWith("Out of Memory Error"))
+      throw new UsageError(
+        `DuckDB needed more than --memory-limit ${limit}: give it more (${e.message.split("\n")[0]})`,
+      );
+    throw e;
   });
   if (!values.quiet)
     io.stderr(
