@@ -1,12 +1,13 @@
 // The table fits the width it is given (issue 40): a terminal's columns, else COLUMNS, else 80
 // (or --width N); names and models wrap, never cut, so two Inspect runs that differ only in the
 // model's last characters are told apart at 80, 120 and 200 columns — in-process, piped, and on a
-// real terminal (tmux). The layout's rules (src/report/fit.ts) each on both sides.
+// real terminal (tmux). The layout's rules (src/report/fit.ts) each on both sides: the table where
+// it fits, else each row's name on its own line above a table of the rest, else rows stacked.
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fitTable, layOut, stackRows, wrap, wrapLines, type Column } from "../src/report/fit.js";
+import { fitTable, layOut, nameAbove, stackRows, wrap, wrapLines, type Column } from "../src/report/fit.js";
 import { CLI, run, spawnCli } from "./helpers/cli.js";
 import { runsWithShared, scratch, SHARED_DIR } from "./helpers/shared.js";
 
@@ -74,8 +75,83 @@ describe("fitTable and stackRows", () => {
   });
 });
 
+// What tells rows apart (above) and the figures: the middle layout puts the first on a line of their own.
+const NAMED: Column[] = [
+  { head: "name", wrap: true, weight: 8, above: true },
+  { head: "model", wrap: true, above: true },
+  { head: "figure" },
+  { head: "coverage" },
+  { head: "n", right: true },
+];
+const NAMED_ROWS = [
+  ["popularity", "openrouter/deepseek/deepseek-r1-distill-qwen-14b", "match/-/accuracy 0.667", "3/3", "3"],
+  ["popularity", "openrouter/deepseek/deepseek-r1-distill-qwen-32b", "match/-/accuracy 0.500", "2/3", "12"],
+];
+const nameLine = (r: string[]) => `${r[0]} · ${r[1]}`;
+
+describe("the middle layout: each row's name on its own line, the rest a table under a shared header", () => {
+  it("where the table fits (100 columns) it is the table: nothing above", () => {
+    const t = layOut(NAMED, NAMED_ROWS, 100);
+    expect(t).toEqual(fitTable(NAMED, NAMED_ROWS, 100));
+    expect(t).toHaveLength(3);
+    expect(t[0]).toMatch(/^name +model +figure/);
+  });
+
+  it("where the table does not fit even wrapped (61 columns): names whole on their lines, the figures aligned under one header", () => {
+    expect(fitTable(NAMED, NAMED_ROWS, 61)).toBeNull();
+    const m = layOut(NAMED, NAMED_ROWS, 61);
+    expect(m).toEqual(nameAbove(NAMED, NAMED_ROWS, 61));
+    expect(m).toEqual([
+      "name · model",
+      "  figure                  coverage   n",
+      nameLine(NAMED_ROWS[0]!),
+      "  match/-/accuracy 0.667  3/3        3",
+      nameLine(NAMED_ROWS[1]!),
+      "  match/-/accuracy 0.500  2/3       12",
+    ]);
+    expect(widest(m.join("\n"))).toBeLessThanOrEqual(61);
+  });
+
+  it("a name longer than the line wraps deeper than the table's rows, never cut", () => {
+    const long = [["x".repeat(30), "openrouter/deepseek/deepseek-r1-distill-qwen-14b", "f 1", "1/1", "1"]];
+    const m = nameAbove(NAMED, long, 50)!;
+    expect(widest(m.join("\n"))).toBeLessThanOrEqual(50);
+    expect(m[3]).toMatch(/^ {4}\S/);
+    expect(noSpace(m.slice(2, -1).join(""))).toBe(noSpace(nameLine(long[0]!)));
+    expect(m.at(-1)).toMatch(/^ {2}f 1/);
+  });
+
+  it("where even the rest does not fit (30 columns) the rows stack; without columns marked above there is no middle layout", () => {
+    expect(nameAbove(NAMED, NAMED_ROWS, 30)).toBeNull();
+    expect(layOut(NAMED, NAMED_ROWS, 30)).toEqual(stackRows(NAMED, NAMED_ROWS, 30));
+    const plain = NAMED.map(({ above: _, ...c }) => c);
+    expect(nameAbove(plain, NAMED_ROWS, 60)).toBeNull();
+    expect(layOut(plain, NAMED_ROWS, 60)).toEqual(stackRows(plain, NAMED_ROWS, 60));
+  });
+
+  it("a table that fits only by wrapping into more lines than the middle layout takes gives way to it; one that wraps less stays", () => {
+    // 80 columns: each model wraps into two lines, 5 lines against the middle layout's 6: the table.
+    const t80 = fitTable(NAMED, NAMED_ROWS, 80)!;
+    expect(t80).toHaveLength(5);
+    expect(layOut(NAMED, NAMED_ROWS, 80)).toEqual(t80);
+    // 70 columns: the table still fits, each model in three lines (7); the middle layout's 6 win.
+    expect(fitTable(NAMED, NAMED_ROWS, 70)).toHaveLength(7);
+    expect(layOut(NAMED, NAMED_ROWS, 70)).toEqual(nameAbove(NAMED, NAMED_ROWS, 70));
+    expect(nameAbove(NAMED, NAMED_ROWS, 70)).toHaveLength(6);
+  });
+});
+
 const INSPECT = join(SHARED_DIR, "real-world", "inspect", "2025-05-12T20-28-13-04-00_popularity.json");
 const MODELS = ["openrouter/deepseek/deepseek-r1-distill-qwen-14b", "openrouter/deepseek/deepseek-r1-distill-qwen-32b"];
+
+/** The overview's layout in a report: the table (its header a row of headings), the middle layout (names above, under "experiment · …"), or stacked rows. */
+function layoutOf(report: string): "table" | "middle" | "stacked" {
+  if (/^experiment {2,}\S/m.test(report)) return "table";
+  if (/^experiment · /m.test(report)) return "middle";
+  return "stacked";
+}
+/** At each width the overview of the two runs is laid out so: the table fits 200, the middle layout 120, only stacked rows fit 80. */
+const LAYOUT: Record<number, ReturnType<typeof layoutOf>> = { 80: "stacked", 120: "middle", 200: "table" };
 
 describe.skipIf(!runsWithShared(INSPECT))("two Inspect runs that differ only in the model's end", () => {
   const { dir: tmp } = scratch("assay-fit-");
@@ -95,6 +171,11 @@ describe.skipIf(!runsWithShared(INSPECT))("two Inspect runs that differ only in 
     expect(r.code, r.stderr).toBe(0);
     expect(widest(r.stdout)).toBeLessThanOrEqual(w);
     for (const m of MODELS) expect(r.stdout).toContain(m);
+    expect(layoutOf(r.stdout)).toBe(LAYOUT[w]);
+    // In the middle layout each name is whole on its own line, its figures under the shared header.
+    if (w === 120)
+      for (const m of MODELS)
+        expect(r.stdout).toMatch(new RegExp(`^popularity · ${m} · inspect · 2025-05-13\\n {8}3  match`, "m"));
     // The legend fits too.
     expect(r.stdout).toMatch(/^legend$/m);
   });
@@ -167,12 +248,41 @@ describe.skipIf(!runsWithShared(INSPECT))("two Inspect runs that differ only in 
         expect(screen).toContain("rc=0");
         expect(widest(screen)).toBeLessThanOrEqual(w);
         for (const m of MODELS) expect(noSpace(screen)).toContain(noSpace(m));
-        if (w === 200) expect(screen).toMatch(/^experiment +agent \/ model +kind/m);
-        else expect(screen).toMatch(/^popularity$/m); // stacked: the name on a line of its own
+        expect(layoutOf(screen)).toBe(LAYOUT[w]);
+        if (w === 80) expect(screen).toMatch(/^popularity$/m); // stacked: the name on a line of its own
       } finally {
         tmux("kill-session", "-t", session);
       }
     });
+  });
+});
+
+const REAL = ["harbor-jobs", "inspect", "inspect-more", "terminal-bench"].map((f) => join(SHARED_DIR, "real-world", f));
+
+describe.skipIf(!REAL.every((f) => runsWithShared(f)))("the real folders at 120 columns read as a table", () => {
+  it.each(REAL)(
+    "%s: the middle layout, every row's name whole and distinct, its figures in the table under it",
+    async (root) => {
+      const r = await run(["score", "-q", "--width", "120", root]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(widest(r.stdout)).toBeLessThanOrEqual(120);
+      expect(layoutOf(r.stdout)).toBe("middle");
+      const lines = r.stdout.split("\n");
+      const top = lines.findIndex((l) => l.startsWith("experiment · "));
+      const body = lines.slice(top + 2, lines.indexOf("", top));
+      // Names start at the margin, figures two columns in (a name's own continuation deeper still).
+      const names = body.filter((l) => !l.startsWith(" "));
+      const json = JSON.parse((await run(["score", "-q", "-f", "json", root])).stdout) as { experiments: unknown[] };
+      expect(names).toHaveLength(Math.min(50, json.experiments.length));
+      expect(new Set(names).size).toBe(names.length);
+      expect(body.filter((l) => /^ {2}\S|^ {3} *\d/.test(l)).length).toBeGreaterThanOrEqual(names.length);
+    },
+  );
+
+  it("harbor-jobs: the table itself at 200 columns, stacked rows at 80", async () => {
+    const [root] = REAL;
+    expect(layoutOf((await run(["score", "-q", "--width", "200", root!])).stdout)).toBe("table");
+    expect(layoutOf((await run(["score", "-q", "--width", "80", root!])).stdout)).toBe("stacked");
   });
 });
 

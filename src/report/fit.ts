@@ -1,6 +1,7 @@
 // Text laid out in the width a terminal gives (issue 40): lines wrapped, never cut, and tables
-// whose wide cells wrap inside their column, or, where even that does not fit, each row stacked
-// as its name and then its cells. Nothing here drops a character: a name is what tells two rows
+// whose wide cells wrap inside their column; where even that does not fit, each row's name on a
+// line of its own above the rest of its cells, still a table under a shared header; and where that
+// does not fit either, each row stacked as its name and then its cells. Nothing here drops a character: a name is what tells two rows
 // apart, so it is wrapped, never shortened. Widths count code points (what the tables print is
 // ASCII apart from names, escaped by forTerminal before they get here).
 
@@ -82,16 +83,71 @@ export interface Column {
   wrap?: boolean;
   /** How much a line more in this column costs against one in another (default 1): a name is wrapped last. */
   weight?: number;
+  /** Part of what tells rows apart: in the middle layout (nameAbove) said on the row's own line, above its other cells. */
+  above?: boolean;
 }
 
 /** The narrowest a wrapping column is made before the table gives way to stacked rows. */
 const MIN_WRAP = 12;
 
 /**
+ * The widths of a table in at most `width` columns: each column's natural width where the whole
+ * fits; else its wrapping columns narrowed (each keeps at least its longest heading word or
+ * MIN_WRAP), a row then taking several lines; null where even that does not fit.
+ */
+function widthsFor(cols: readonly Column[], all: readonly string[][], width: number, indent: string): number[] | null {
+  const natural = cols.map((_, i) => Math.max(...all.map((r) => widthOf(r[i]!))));
+  const gaps = 2 * (cols.length - 1) + widthOf(indent);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  if (sum(natural) + gaps <= width) return natural;
+  const least = cols.map((c, i) =>
+    c.wrap
+      ? Math.min(natural[i]!, Math.max(MIN_WRAP, ...c.head.split(/[ /]/).map((w) => widthOf(w) + 1)))
+      : natural[i]!,
+  );
+  if (sum(least) + gaps > width) return null;
+  // Narrowed a column at a time, each step the one that adds the fewest lines (weighed: a name is wrapped last) to the table.
+  const widths = [...natural];
+  const lines = (i: number, w: number) => all.map((r) => wrap(r[i]!, w).length);
+  for (let over = sum(natural) + gaps - width; over > 0; over--) {
+    let best = -1;
+    let bestCost = Infinity;
+    for (let i = 0; i < cols.length; i++) {
+      if (widths[i]! <= least[i]!) continue;
+      const now = lines(i, widths[i]!);
+      const cost = sum(lines(i, widths[i]! - 1).map((n, k) => n - now[k]!)) * (cols[i]!.weight ?? 1);
+      if (cost < bestCost || (cost === bestCost && widths[i]! > widths[best]!)) [best, bestCost] = [i, cost];
+    }
+    widths[best]!--;
+  }
+  return widths;
+}
+
+/** One row of a table in the given widths: its wrapping cells wrapped inside them. Cells are separated by two spaces; the last column is unpadded, so no line ends in spaces. */
+function rowLines(cols: readonly Column[], widths: readonly number[], r: readonly string[], indent: string): string[] {
+  const cells = r.map((c, i) => (cols[i]!.wrap ? wrap(c, widths[i]!) : [c]));
+  const height = Math.max(...cells.map((c) => c.length));
+  const out: string[] = [];
+  for (let k = 0; k < height; k++)
+    out.push(
+      (
+        indent +
+        cells
+          .map((c, i) => {
+            const x = c[k] ?? "";
+            if (i === cells.length - 1 && cols[i]!.right !== true) return x;
+            const pad = " ".repeat(Math.max(0, widths[i]! - widthOf(x)));
+            return cols[i]!.right ? pad + x : x + pad;
+          })
+          .join("  ")
+      ).trimEnd(),
+    );
+  return out;
+}
+
+/**
  * A table in at most `width` columns: as it is where it fits; else its wrapping columns narrowed
- * (each keeps at least its longest heading word or MIN_WRAP) and their cells wrapped inside them,
- * a row then taking several lines; null where even that does not fit (the caller stacks the rows).
- * Cells are separated by two spaces; the last column is unpadded, so no line ends in spaces.
+ * and their cells wrapped inside them (widthsFor); null where even that does not fit.
  */
 export function fitTable(
   cols: readonly Column[],
@@ -100,51 +156,45 @@ export function fitTable(
   indent = "",
 ): string[] | null {
   const all = [cols.map((c) => c.head), ...rows];
-  const natural = cols.map((_, i) => Math.max(...all.map((r) => widthOf(r[i]!))));
-  const gaps = 2 * (cols.length - 1) + widthOf(indent);
-  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-  let widths = natural;
-  if (sum(natural) + gaps > width) {
-    const least = cols.map((c, i) =>
-      c.wrap
-        ? Math.min(natural[i]!, Math.max(MIN_WRAP, ...c.head.split(/[ /]/).map((w) => widthOf(w) + 1)))
-        : natural[i]!,
+  const widths = widthsFor(cols, all, width, indent);
+  return widths === null ? null : all.flatMap((r) => rowLines(cols, widths, r, indent));
+}
+
+/**
+ * The middle layout, for a table too wide even wrapped: each row's `above` cells (what tells it
+ * apart) on a line of their own, joined by " · " and wrapped, never cut; under it, two columns in,
+ * its other cells as a table fitted (fitTable's way) in the width left, their headings once on
+ * top under the above cells' headings. Null where the columns have no above cells, or nothing
+ * else, or the rest does not fit either.
+ */
+export function nameAbove(
+  cols: readonly Column[],
+  rows: readonly string[][],
+  width: number,
+  indent = "",
+): string[] | null {
+  const above = cols.flatMap((c, i) => (c.above === true ? [i] : []));
+  const below = cols.flatMap((c, i) => (c.above === true ? [] : [i]));
+  if (above.length === 0 || below.length === 0) return null;
+  const inner = `${indent}  `;
+  // A name continued deeper than the table's rows: what starts at the indent is always a name.
+  const named = (cells: readonly string[]) =>
+    wrap(
+      indent +
+        above
+          .map((i) => cells[i]!)
+          .filter((c) => c !== "")
+          .join(" · "),
+      width,
+      `${inner}  `,
     );
-    if (sum(least) + gaps > width) return null;
-    // Narrowed a column at a time, each step the one that adds the fewest lines (weighed: a name is wrapped last) to the table.
-    widths = [...natural];
-    const lines = (i: number, w: number) => all.map((r) => wrap(r[i]!, w).length);
-    for (let over = sum(natural) + gaps - width; over > 0; over--) {
-      let best = -1;
-      let bestCost = Infinity;
-      for (let i = 0; i < cols.length; i++) {
-        if (widths[i]! <= least[i]!) continue;
-        const now = lines(i, widths[i]!);
-        const cost = sum(lines(i, widths[i]! - 1).map((n, k) => n - now[k]!)) * (cols[i]!.weight ?? 1);
-        if (cost < bestCost || (cost === bestCost && widths[i]! > widths[best]!)) [best, bestCost] = [i, cost];
-      }
-      widths[best]!--;
-    }
-  }
-  const out: string[] = [];
-  for (const r of all) {
-    const cells = r.map((c, i) => (cols[i]!.wrap ? wrap(c, widths[i]!) : [c]));
-    const height = Math.max(...cells.map((c) => c.length));
-    for (let k = 0; k < height; k++)
-      out.push(
-        (
-          indent +
-          cells
-            .map((c, i) => {
-              const x = c[k] ?? "";
-              if (i === cells.length - 1 && cols[i]!.right !== true) return x;
-              const pad = " ".repeat(Math.max(0, widths[i]! - widthOf(x)));
-              return cols[i]!.right ? pad + x : x + pad;
-            })
-            .join("  ")
-        ).trimEnd(),
-      );
-  }
+  const cells = (r: readonly string[]) => below.map((i) => r[i]!);
+  const sub = below.map((i) => cols[i]!);
+  const all = [cells(cols.map((c) => c.head)), ...rows.map(cells)];
+  const widths = widthsFor(sub, all, width, inner);
+  if (widths === null) return null;
+  const out = [...named(cols.map((c) => c.head)), ...rowLines(sub, widths, all[0]!, inner)];
+  rows.forEach((r, k) => out.push(...named(r), ...rowLines(sub, widths, all[k + 1]!, inner)));
   return out;
 }
 
@@ -174,6 +224,14 @@ export function stackRows(cols: readonly Column[], rows: readonly string[][], wi
   return out;
 }
 
-/** A table fitted to `width` (fitTable), else its rows stacked (stackRows). */
-export const layOut = (cols: readonly Column[], rows: readonly string[][], width: number, indent = ""): string[] =>
-  fitTable(cols, rows, width, indent) ?? stackRows(cols, rows, width, indent);
+/**
+ * A table fitted to `width` (fitTable); where it does not fit, or wraps into more lines than the
+ * middle layout takes (nameAbove: the same rows, names whole on their own lines), the middle
+ * layout; where neither fits, the rows stacked (stackRows).
+ */
+export function layOut(cols: readonly Column[], rows: readonly string[][], width: number, indent = ""): string[] {
+  const table = fitTable(cols, rows, width, indent);
+  const middle = nameAbove(cols, rows, width, indent);
+  if (table !== null && (middle === null || table.length <= middle.length)) return table;
+  return middle ?? stackRows(cols, rows, width, indent);
+}

@@ -393,12 +393,13 @@ function overviewLines(
     r.cost,
     ...(noted ? [r.note] : []),
   ]);
-  // Counts right-aligned, words left; names, metrics and notes wrap where the width asks.
+  // Counts right-aligned, words left; names, metrics and notes wrap where the width asks. Too wide
+  // even so, what a row is (name, who, kind, when) goes on its own line above its figures (fit.ts).
   const cols: Column[] = [
-    { head: "experiment", wrap: true, weight: 8 },
-    ...(who ? [{ head: "agent / model", wrap: true, weight: 4 }] : []),
-    { head: "kind" },
-    ...(started ? [{ head: "started" }] : []),
+    { head: "experiment", wrap: true, weight: 8, above: true },
+    ...(who ? [{ head: "agent / model", wrap: true, weight: 4, above: true }] : []),
+    { head: "kind", above: true },
+    ...(started ? [{ head: "started", above: true }] : []),
     { head: ov.units, right: true, wrap: true },
     { head: "figure", wrap: true },
     { head: "95% interval" },
