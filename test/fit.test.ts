@@ -215,10 +215,17 @@ describe.skipIf(!runsWithShared(INSPECT))("two Inspect runs that differ only in 
     expect(spawnCli(["score", "-q", "-f", "json", "--out", a, root]).code).toBe(0);
     const wide = await run(["compare", a, "--width", "1000"]);
     expect(widest(wide.stdout)).toBeGreaterThan(80); // unfitted, it would not fit 80
-    for (const w of [80, 200]) {
+    expect(wide.stdout).toMatch(/^ {2}group {2}run +agent \/ model +started/m);
+    for (const w of [80, 120, 200]) {
       const r = await run(["compare", a, "--width", String(w)]);
       expect(widest(r.stdout), r.stdout).toBeLessThanOrEqual(w);
       for (const m of MODELS) expect(noSpace(r.stdout)).toContain(noSpace(m));
+      // The ranked runs: a table at 200; narrower, each run (who, when) on its own line above its figures.
+      if (w === 200) expect(r.stdout).toMatch(/^ {2}group {2}run +agent \/ model +started/m);
+      else {
+        expect(r.stdout).toMatch(/^ {2}run · agent \/ model · started\n {4}group {2}mean over 3 paired samples/m);
+        for (const m of MODELS) expect(r.stdout).toMatch(new RegExp(`^ {2}popularity \\(${m}\\) ·`, "m"));
+      }
     }
   });
 

@@ -35,10 +35,19 @@ import {
   withoutInterval,
 } from "./shared.js";
 
-/** A table in the width (fit.ts): names (the first column, and any headed "run", "a" or "b") and notes wrap; too wide, its rows stacked. */
+/**
+ * A table in the width (fit.ts): names (the first column, and any headed "run", "a" or "b") and notes wrap; too
+ * wide, what tells its rows apart (the runs, who ran them and when) goes on a line above the rest, else its rows stacked.
+ */
 function* columns(head: string[], rows: string[][], width: number, indent = "  "): Generator<string> {
   const names = new Set(["run", "a", "b", "agent / model", "headline 95% interval", "test"]);
-  const cols: Column[] = head.map((h, i) => ({ head: h, wrap: i === 0 || names.has(h), weight: i === 0 ? 8 : 1 }));
+  const above = new Set(["run", "a", "b", "agent / model", "started"]);
+  const cols: Column[] = head.map((h, i) => ({
+    head: h,
+    wrap: i === 0 || names.has(h),
+    weight: i === 0 ? 8 : 1,
+    above: above.has(h),
+  }));
   for (const l of layOut(cols, rows, width, indent)) yield `${l}\n`;
 }
 
