@@ -13,6 +13,7 @@ import type { LogParts } from "./log.js";
 import { partsOf, readMeta, scoreInspectLog } from "./read.js";
 import type { SampleRecord } from "./sample.js";
 import type { SummaryRecord } from "./summary.js";
+import { fromSummary, readSummaryRecords } from "./triage-read.js";
 import { readDirectory, type ZipMember } from "./zip.js";
 
 /** What the summaries cannot stand in for: held in the samples alone, read only by a full verify. */
@@ -28,56 +29,44 @@ export const UNCHECKED = [
 /** The members triage reads: the claims and what they follow from, never a sample or the journal (unless summaries.json is absent). */
 const CLAIM_MEMBERS = ["header.json", "_journal/start.json", "reductions.json", "summaries.json"];
 
-/** A summary as a sample record: what it says, nothing it does not (no reason, event, metadata or usage). */
-function fromSummary(s: SummaryRecord): SampleRecord {
-  return {
-    member: `summaries.json (${JSON.stringify(s.id)}, epoch ${s.epoch})`,
-    id: s.id,
-    epoch: s.epoch,
-    error: s.error ? "error" : null,
-    errorMessage: null,
-    limit: s.limit,
-    retries: s.retries ?? 0,
-    scores: s.scores ?? {},
-    graderFailed: [],
-    modelFailed: [],
-    noChoices: false,
-    sandbox: null,
-    invalidated: false,
-    edits: [],
-    findings: [],
-    flags: [],
-    metadata: [],
-    metadataCut: true, // not in a summary: a clustered stderr is left unverified, never re-derived unclustered
-    usage: null,
-  };
-}
-
 /** The triage of one .eval (a .json log holds its samples inline: it is read as verify reads it). */
 export function triageInspect(found: Found): TriageReport {
   const file = found.dir;
   if (found.file?.format !== "eval") return whole(file);
-  const dir = readDirectory(file);
-  const { meta, units } = partsOf(dir.members);
-  const hasSummaries = meta.some((m) => m.name === "summaries.json");
-  const read = meta.filter((m) => CLAIM_MEMBERS.includes(m.name) || !hasSummaries);
-  const m = readMeta(file, read, true);
-  const summaries = m.meta?.summaries ?? m.meta?.journal ?? null;
-  const records = (summaries ?? []).map(fromSummary);
+  const dir = claimMembers(file);
+  const read = dir.read;
+  const m = readMeta(
+    file,
+    read.filter((r) => r.name !== "summaries.json"),
+    true,
+  );
+  // summaries.json streamed into compact records (triage-read.ts); the journal only stands in when it is absent.
+  const member = read.find((r) => r.name === "summaries.json");
+  const s = member === undefined ? null : readSummaryRecords(file, member);
+  const journal = m.meta?.journal ?? null;
+  const records = s?.records ?? journal?.map(fromSummary) ?? null;
+  const header = m.meta?.header ?? null;
+  // The records are the summaries: comparing them (SUMMARY_MISMATCH) holds a second list of
+  // 100,000 only to find them equal to themselves. A finished log's checks need the summaries
+  // for nothing else, so they stand as read and compared (an empty journal: present, none
+  // unmatched); an unfinished one's records count only where a summary confirms them, so it keeps them.
+  const finished = header !== null && header["status"] !== "started";
+  const asRead = s?.records == null ? null : finished ? null : s.records.map(toSummary);
   const parts: LogParts = {
     format: "eval",
     digest: "",
-    header: m.meta?.header ?? null,
+    header,
     start: m.meta?.start ?? null,
     truncated: dir.truncated,
-    findings: [...dir.findings, ...m.findings],
-    samples: records,
-    summaries: m.meta?.summaries ?? null,
-    journal: m.meta?.journal ?? null,
+    findings: [...dir.findings, ...m.findings, ...(s?.findings ?? [])],
+    samples: records ?? [],
+    summaries: asRead,
+    journal: s?.records != null && finished ? [] : journal,
     reductions: m.meta?.reductions ?? null,
     reductionsFile: "reductions.json",
-    toolError: m.toolError ?? null,
+    toolError: m.toolError ?? s?.toolError ?? null,
   };
+  const summaries = records;
   const entry = finishLog(parts);
   const verify: string[] = [];
   const findings: Finding[] = [...entry.errors, ...entry.warnings];
@@ -85,8 +74,8 @@ export function triageInspect(found: Found): TriageReport {
   if (findings.length > 0) verify.push(`${findings.length} finding(s) in what it read`);
   if (summaries === null)
     verify.push("no summaries.json or journal summaries: its claims have no per-sample figures here");
-  else if (units.length !== summaries.length)
-    verify.push(`${units.length} sample(s) in its directory, ${summaries.length} summarised`);
+  else if (dir.units !== summaries.length)
+    verify.push(`${dir.units} sample(s) in its directory, ${summaries.length} summarised`);
   if (entry.status !== "success") verify.push(`its status is ${entry.status ?? "unknown"}`);
   const claims = Object.entries(entry.inspect?.metrics ?? {}).map(([name, x]) => ({
     name,
@@ -109,6 +98,28 @@ export function triageInspect(found: Found): TriageReport {
     from: "summaries",
   };
 }
+
+/**
+ * The members triage reads, the sample units counted: the directory (110,004 entries in a
+ * 100,000-sample log) is let go before a member is read.
+ */
+function claimMembers(file: string): { read: ZipMember[]; units: number; truncated: boolean; findings: Finding[] } {
+  const dir = readDirectory(file);
+  const { meta, units } = partsOf(dir.members);
+  const hasSummaries = meta.some((m) => m.name === "summaries.json");
+  const read = meta.filter((m) => CLAIM_MEMBERS.includes(m.name) || !hasSummaries);
+  return { read, units: units.length, truncated: dir.truncated, findings: dir.findings };
+}
+
+/** A record as the summary it was read from (an unfinished log's confirmation reads summaries). */
+const toSummary = (r: SampleRecord): SummaryRecord => ({
+  id: r.id,
+  epoch: r.epoch,
+  scores: r.scores,
+  error: r.error !== null,
+  limit: r.limit,
+  retries: r.retries,
+});
 
 const round = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(4));
 
