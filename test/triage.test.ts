@@ -5,22 +5,25 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { readSummaryRecords } from "../src/kinds/inspect/triage-read.js";
+import { readDirectory } from "../src/kinds/inspect/zip.js";
 import { inspectLogBytes, type InspectCase } from "../src/synth/inspect.js";
+import { zipBytes } from "../src/synth/zip.js";
 import { run } from "./helpers/cli.js";
 import { scratch } from "./helpers/shared.js";
 
 const dir = scratch("assay-triage-").dir;
 
 /** A synthesised .eval of the case (Deflate members, as the real logs are). */
-function log(c: InspectCase): string {
-  const file = join(dir, `${c}.eval`);
+function log(c: InspectCase, samples = 20): string {
+  const file = join(dir, `${c}-${samples}.eval`);
   writeFileSync(
     file,
     inspectLogBytes({
       task: "t",
       model: "m/x",
       case: c,
-      samples: 20,
+      samples,
       epochs: 1,
       format: "eval",
       method: 8,
@@ -55,6 +58,48 @@ describe("assay triage of Inspect .eval logs, beside a full verify", () => {
     const { report } = await triage(log("clean"));
     const members = report.triaged[0]!.read.members;
     expect([...members].sort()).toEqual(["_journal/start.json", "header.json", "reductions.json", "summaries.json"]);
+  });
+
+  it("keeps per summary one compact record (six own fields, the rest shared), the same at 20 and 400 samples", () => {
+    for (const n of [20, 400]) {
+      const file = log("errors-hidden", n);
+      const member = readDirectory(file).members.find((m) => m.name === "summaries.json")!;
+      const { records, findings } = readSummaryRecords(file, member);
+      expect(findings).toEqual([]);
+      expect(records).toHaveLength(n);
+      const proto = Object.getPrototypeOf(records![0]) as object;
+      for (const r of records!) {
+        expect(Object.keys(r).sort()).toEqual(["epoch", "error", "id", "limit", "retries", "scores"]);
+        expect(Object.getPrototypeOf(r)).toBe(proto);
+        expect(r.graderFailed).toBe(records![0]!.graderFailed); // one shared empty list, not one a record
+      }
+      // What a summary says is kept: errored samples (errors-hidden hides errors behind its claims) and clean ones.
+      expect(records!.some((r) => r.error === "error")).toBe(true);
+      expect(records!.some((r) => r.error === null)).toBe(true);
+      expect(records![0]!.member).toBe(`summaries.json (${JSON.stringify(records![0]!.id)}, epoch 1)`);
+    }
+  });
+
+  it("an element that is no summary is a finding and no record; NaN (Inspect's) is read strictly, not refused", () => {
+    const summaries =
+      '[{"id":1,"epoch":1,"scores":{"m":{"value":NaN}}},{"epoch":1},7,{"id":"b","epoch":2,"error":"x"}]';
+    const file = join(dir, "odd-summaries.eval");
+    writeFileSync(file, zipBytes([{ name: "summaries.json", data: Buffer.from(summaries), method: 8 }]));
+    const member = readDirectory(file).members[0]!;
+    const { records, findings } = readSummaryRecords(file, member);
+    expect(records!.map((r) => [r.id, r.epoch, r.error])).toEqual([
+      ["1", 1, null],
+      ["b", 2, "error"],
+    ]);
+    expect(Number.isNaN(records![0]!.scores["m"])).toBe(true);
+    expect(findings.map((f) => [f.code, f.file])).toEqual([
+      ["SCHEMA", "summaries.json[1]"],
+      ["SCHEMA", "summaries.json[2]"],
+    ]);
+    writeFileSync(file, zipBytes([{ name: "summaries.json", data: Buffer.from('{"id":1}'), method: 8 }]));
+    const notList = readSummaryRecords(file, readDirectory(file).members[0]!);
+    expect(notList.records).toEqual([]);
+    expect(notList.findings.map((f) => f.code)).toEqual(["SCHEMA"]);
   });
 
   it("a clean log: every claim agrees, nothing to verify (exit 0), as verify finds it valid", async () => {
