@@ -122,6 +122,19 @@ export function triageRow(file: string): void {
   );
 }
 
+/**
+ * Whether triage's memory follows the log's size: its peak RSS on the log of N samples against the
+ * same log of N/10 (a whole process each, median of ROUNDS). Node alone is ~60 MB of either.
+ */
+export function triageScalingRow(big: string, small: string, samples: number): void {
+  const peak = (file: string) => median(Array.from({ length: ROUNDS }, () => measuredCli(["triage", file]).rssMb));
+  const [b, s] = [peak(big), peak(small)];
+  const tenth = Math.round(samples / 10).toLocaleString("en");
+  console.log(
+    `${`assay triage peak RSS, ${tenth} vs ${samples.toLocaleString("en")} samples`.padEnd(50)} ${s.toFixed(0)} MB vs ${b.toFixed(0)} MB   ratio ${(b / s).toFixed(2)} (1.00: independent of the log's size)`,
+  );
+}
+
 /** The peer: Inspect's read_eval_log beside assay verify on the same logs, or why it cannot run here. */
 export function inspectPeerBench(dir: string, files?: readonly string[]): void {
   const logs = files ?? logsUnder([join(REAL, "inspect"), join(REAL, "inspect-more")]);

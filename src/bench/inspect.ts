@@ -21,7 +21,7 @@ import { decodeZstdInPlace } from "../io/zstd.js";
 import { writeInspectLog } from "../synth/inspect.js";
 import { readyZstd } from "../synth/zip.js";
 import { env, secondsSince } from "./measure.js";
-import { inspectPeerBench, triageRow } from "./inspect-archive.js";
+import { inspectPeerBench, triageRow, triageScalingRow } from "./inspect-archive.js";
 
 const SAMPLES = env("BENCH_INSPECT_SAMPLES", 100_000);
 /** The padded log's transcript text per sample: about 10 KB a sample with the rest of its record. */
@@ -167,6 +167,16 @@ async function shapeBench(file: string, shape: Shape): Promise<void> {
   if (shape === "realistic") {
     // Issue 40: the claims-only pass against a full verify, and Inspect's own reader, on this log.
     triageRow(file);
+    // The same log at a tenth of its samples: does triage's memory follow the log's size?
+    const tenth = file.replace(/\.eval$/, "_tenth.eval");
+    try {
+      const env = { ...process.env, BENCH_INSPECT_SAMPLES: String(Math.round(SAMPLES / 10)) };
+      const made = spawnSync(process.execPath, [SELF, "--synth", tenth, shape], { stdio: "inherit", env });
+      if (made.status !== 0) throw new Error("synthesising the tenth-size .eval failed");
+      triageScalingRow(file, tenth, SAMPLES);
+    } finally {
+      rmSync(tenth, { force: true });
+    }
     inspectPeerBench(dirname(file), [file]);
   }
   console.log(
