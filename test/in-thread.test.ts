@@ -2,7 +2,7 @@
 // document is the one the workers give, byte for byte apart from the run's start time. Each side of
 // each limit (things, bytes), each way out of it (--bundle-timeout, a worker module of the test's
 // own), and a throw in the main thread handled as a worker's. Workers run compiled code: build first.
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, statSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -96,6 +96,16 @@ describe.sequential("a whole process: the main thread below the limits, workers 
     expect(pool.workers).toBeGreaterThanOrEqual(1);
     expect(unstarted(here.doc)).toBe(unstarted(pool.doc));
     expect((JSON.parse(here.doc) as Results).bundles).toHaveLength(64);
+  });
+
+  it("an Inspect log, however small, goes to a worker (its size does not bound what it decodes to); a small folder beside it does not keep it here", () => {
+    const log = fileURLToPath(new URL("./fixtures/inspect/log_read_sample.eval", import.meta.url));
+    expect(statSync(log).size).toBeLessThan(64 * 1024);
+    for (const roots of [[log], [small, log]]) {
+      const r = score(roots);
+      expect(r.code, r.stderr).toBeLessThanOrEqual(1);
+      expect(r.workers, roots.join(" ")).toBeGreaterThanOrEqual(1);
+    }
   });
 
   it("65: workers, and the document the main thread gives with wider limits", async () => {

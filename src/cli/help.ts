@@ -60,8 +60,8 @@ export const SCORE_HELP = `assay score ROOT... [options]
   --scan-id ID             this scan's id, the same for every shard of it (merge refuses shards of
                            other scans); default: derived from the roots, options and bundles found
   --bundle-timeout S       seconds one bundle may take before it is a TIMEOUT (default 60); a run of
-                           at most 64 things and 1 MiB is scored in the main thread, untimed,
-                           unless this is given
+                           at most 64 folders and 1 MiB (no Inspect log) is scored in the main
+                           thread, untimed, unless this is given
   --hmac-key-file FILE     check every assay bundle's seal.json against this key (§8; assay seal);
                            a JSON or JSONL document then ends with its MAC under the key, which
                            merge, compare and narrate check when given the key

@@ -171,7 +171,9 @@ export class RunScoring {
     const early = this.early!;
     for (const p of pending) {
       early.held.push(p);
-      early.bytes += p.bytes ?? folderBytes(p.dir, p.found.kind);
+      // A file's size does not bound what reading it takes (a .eval's members are compressed: a
+      // 1 MB log may decode to 80 MB of JSON): only a worker, with its deadline and memory cap, reads one.
+      early.bytes += p.found.file ? Number.POSITIVE_INFINITY : (p.bytes ?? folderBytes(p.dir, p.found.kind));
     }
     return within(early.limits, early.held.length, early.bytes);
   }
