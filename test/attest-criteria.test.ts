@@ -12,8 +12,8 @@ import {
   parseCriteria,
   type CriteriaErrorCode,
 } from "../src/core/attest/criteria.js";
-import type { UnitsOf } from "../src/core/attest/paired.js";
-import type { ExperimentProjection, MetricProjection } from "../src/core/attest/statement.js";
+import { hasPairedRules, type UnitsOf } from "../src/core/attest/paired.js";
+import type { ExperimentProjection, MetricProjection, Statement } from "../src/core/attest/statement.js";
 import type { Units } from "../src/core/compare/trials.js";
 
 const parse = (text: string | Uint8Array) =>
@@ -298,6 +298,15 @@ describe("paired rules (HEAD - BASE METRIC …)", () => {
     }
     // Without units at all (a caller that read none), a paired rule never passes.
     expect(evaluateCriteria(parse("b - a rewards/reward >= 0"), PAIRED_FIGURES).criteria.rules[0]!.passed).toBe(false);
+  });
+
+  it("a statement has paired rules only where a rule names a BASE (then verify gathers unit values, else not)", () => {
+    const withRules = (text: string) =>
+      ({ predicate: evaluateCriteria(parse(text), PAIRED_FIGURES, UNITS) }) as unknown as Statement;
+    expect(hasPairedRules(withRules("b - a rewards/reward >= 0\nb rewards/reward >= 0\n"))).toBe(true);
+    expect(hasPairedRules(withRules("b rewards/reward >= 0\n"))).toBe(false);
+    expect(hasPairedRules({ predicate: {} } as unknown as Statement)).toBe(false);
+    expect(hasPairedRules(null)).toBe(false);
   });
 
   it("records #575's claim as HEAD - BASE:METRIC", () => {

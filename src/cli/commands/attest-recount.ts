@@ -5,7 +5,7 @@ import type { AttestFailure } from "../../core/attest/codes.js";
 import { compareStatements } from "../../core/attest/compare.js";
 import type { Criteria } from "../../core/attest/criteria.js";
 import { evidenceRoot } from "../../core/attest/merkle.js";
-import { CriteriaUnits } from "../../core/attest/paired.js";
+import { CriteriaUnits, hasPairedRules } from "../../core/attest/paired.js";
 import { projectResults, type Statement } from "../../core/attest/statement.js";
 import { byteCompare } from "../../core/text.js";
 import { packageDirHash } from "../../io/dirhash.js";
@@ -65,7 +65,8 @@ export async function recount(
   });
   try {
     const found: { path: string; digest: string }[] = [];
-    const units = new CriteriaUnits();
+    // Unit values only where a paired rule is decided on them (a recount of a large archive keeps none otherwise).
+    const units = hasPairedRules(attested) ? new CriteriaUnits() : null;
     const bundles = run.bundles;
     const recounted = projectResults(
       {
@@ -74,7 +75,7 @@ export async function recount(
           *[Symbol.iterator]() {
             for (const b of bundles) {
               found.push({ path: b.path, digest: b.digest });
-              units.add(b);
+              units?.add(b);
               yield b;
             }
           },
@@ -92,7 +93,7 @@ export async function recount(
       ...compareStatements(attested, recounted, {
         recount: true,
         criteria,
-        units: units.finish(run.experiments, run.run.options),
+        units: units?.finish(run.experiments, run.run.options),
       }),
       ...(doc === null ? [] : entryDifferences(doc.entries, found)),
     ];

@@ -4,6 +4,7 @@
 // recount of the evidence under the statement's options. Every check runs; each failure a code.
 import { basename } from "node:path";
 import { ATTEST_WARNINGS, type AttestFailure } from "../../core/attest/codes.js";
+import { hasPairedRules } from "../../core/attest/paired.js";
 import { compareStatements } from "../../core/attest/compare.js";
 import { parseCriteria, type Criteria } from "../../core/attest/criteria.js";
 import { decodeEnvelope, IN_TOTO_PAYLOAD_TYPE, verifyAny, type Envelope } from "../../core/attest/dsse.js";
@@ -49,7 +50,10 @@ export async function attestVerify(argv: string[], io: CliIo): Promise<number> {
   const doc =
     values.results === undefined
       ? null
-      : readDocument(values.results, values["hmac-key-file"], io, { paths: roots.length > 0, units: true });
+      : readDocument(values.results, values["hmac-key-file"], io, {
+          paths: roots.length > 0,
+          units: envelopes.found.some((e) => hasPairedRules(statementIn(e))),
+        });
   for (const [i, env] of envelopes.found.entries()) {
     const at = envelopes.found.length > 1 ? `envelope ${i + 1}: ` : "";
     const mine = await checkEnvelope(env, {
@@ -65,6 +69,14 @@ export async function attestVerify(argv: string[], io: CliIo): Promise<number> {
     failures.push(...mine.map((f) => ({ ...f, where: `${at}${f.where}` })));
   }
   return report(failures, values.format === "json", io);
+}
+
+/** The envelope's statement, or null where it is none (checkEnvelope says why). */
+function statementIn(env: Envelope): Statement | null {
+  const parsed = parseStrictJson(env.payload.toString("utf8"), " ");
+  if (!parsed.ok) return null;
+  const read = readStatement(parsed.value);
+  return "failures" in read ? null : read.statement;
 }
 
 /** A statement file's bound: a statement holds a few KB per experiment, so this is far beyond an honest one. */

@@ -7,7 +7,7 @@
 import { pairedComparison } from "../compare/paired.js";
 import { TrialOutcomes, type Units } from "../compare/trials.js";
 import type { BundleEntry, Experiment, RunOptions } from "../results.js";
-import type { ExperimentProjection } from "./statement.js";
+import type { ExperimentProjection, Statement } from "./statement.js";
 
 /** What a statement records of one paired rule's comparison (camelCase, as the predicate is). */
 export interface PairedRecord {
@@ -45,6 +45,10 @@ export class CriteriaUnits {
     return (experiment, profile) => by.get(keyOf(experiment, profile));
   }
 }
+
+/** Whether a statement has paired criteria: only then are a document's (or recount's) unit values worth gathering. */
+export const hasPairedRules = (s: Statement | null): boolean =>
+  s?.predicate.criteria?.rules.some((r) => r.baseline !== undefined) ?? false;
 
 /** The §15.4 metric name's key among compare's headline metrics (null: a metric compare does not pair). */
 function compareKey(name: string): string | null {
