@@ -188,7 +188,8 @@ describe.skipIf(!existsSync(JOBS))("the 44 real Harbor jobs: an overview on one 
     const long = await run(["score", "-q", "--details", JOBS], { COLUMNS: "250" });
     // The same overview and legend first, then the sections.
     const overviewAndLegend = short.stdout.slice(0, short.stdout.indexOf("\n\n", short.stdout.indexOf("\nlegend\n")));
-    expect(long.stdout.startsWith(overviewAndLegend)).toBe(true);
+    // Compared as text, so a failure shows where the two differ (once seen in CI under load, not reproduced).
+    expect(long.stdout.slice(0, overviewAndLegend.length)).toBe(overviewAndLegend);
     expect(short.stdout).toContain("findings     4 Harbor trials not valid: REWARD_FILE_MISSING 4");
     // Lone trials (in no job folder) are named with the folder they lie in, relative to the root.
     expect(short.stdout).toMatch(/^job@0813c23b in …[^ ]*\/evidence\/nop +nop +harbor /m);
