@@ -4,7 +4,7 @@
 // the JSON documents: the per-task pass rate of two runs, the samples that flipped, every unit of
 // every entry there once. The Parquet files are read back by DuckDB and hold the same rows.
 
-import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +12,7 @@ import { blankEntry, type BundleEntry, type Profile, type Results } from "../src
 import { entryUnit } from "../src/export/rows.js";
 import { kindOfEntry } from "../src/kinds/registry.js";
 import { TABLES, UNITS } from "../src/export/tables.js";
+import { inspectLogBytes } from "../src/synth/inspect.js";
 import { spawnCli } from "./helpers/cli.js";
 import { scratch } from "./helpers/shared.js";
 
@@ -264,4 +265,57 @@ describe("assay export refuses, or keeps going", () => {
     expect(spawnCli(["export", "--out", moved]).code).toBe(2);
     expect(spawnCli(["export", join(demo, "a.json")]).code).toBe(2);
   });
+});
+
+// Review 40, findings 3–5: an export reads only the log its entry was scored from, within score's
+// limits, and a failed export leaves the folder as it was.
+describe("assay export reads only what score read, and fails whole", () => {
+  const base = () => inspectLogBytes(baseSpec());
+  /** A folder holding `log.eval` (its bytes), scored into `doc.json` there. */
+  const scored = (name: string, bytes: Uint8Array) => {
+    const at = join(dir, name);
+    mkdirSync(at, { recursive: true });
+    writeFileSync(join(at, "log.eval"), bytes);
+    expect(spawnCli(["score", "log.eval", "--format", "json", "--out", "doc.json", "-q"], { cwd: at }).code).toBe(0);
+    return at;
+  };
+  const exported = (at: string, args: string[] = []) =>
+    spawnCli(["export", "doc.json", "--out", "out", ...args], { cwd: at, timeout: 120_000 });
+  const unitRows = (at: string) => sql(`SELECT unit, detail FROM '${join(at, "out", "units.parquet")}' ORDER BY unit`);
+
+  it("a failed export leaves the folder's old files as they were and no temporary file; a good one replaces them all", async () => {
+    const at = scored("fails", base());
+    const out = join(at, "out");
+    mkdirSync(join(out, "entries.parquet"), { recursive: true }); // the new entries.parquet cannot go there
+    writeFileSync(join(out, "assay.duckdb"), "old database");
+    writeFileSync(join(out, "units.parquet"), "old units");
+    const r = exported(at);
+    expect(r.code, r.stderr).toBe(2);
+    expect(readFileSync(join(out, "assay.duckdb"), "utf8")).toBe("old database");
+    expect(readFileSync(join(out, "units.parquet"), "utf8")).toBe("old units");
+    expect(readdirSync(out).sort()).toEqual(["assay.duckdb", "entries.parquet", "units.parquet"]);
+    rmSync(join(out, "entries.parquet"), { recursive: true });
+    const good = exported(at);
+    expect(good.code, good.stderr).toBe(0);
+    expect(readdirSync(out).sort()).toEqual([
+      "assay.duckdb",
+      "entries.parquet",
+      "experiments.parquet",
+      "units.parquet",
+    ]);
+    expect(await unitRows(at)).toHaveLength(3);
+    expect(readFileSync(join(out, "assay.duckdb")).subarray(0, 12).toString("latin1")).not.toBe("old database");
+  }, 120_000);
+});
+
+const baseSpec = () => ({
+  task: "swap",
+  model: "openai/gpt-4o-mini",
+  case: "clean" as const,
+  samples: 3,
+  epochs: 1,
+  format: "eval" as const,
+  method: 8 as const,
+  seed: "swap",
+  offset: 0,
 });

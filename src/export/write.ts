@@ -4,7 +4,7 @@
 // samples are read from the log after the document, a batch at a time); DuckDB keeps its own
 // memory under a limit and spills past it to its file.
 
-import { existsSync, renameSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, renameSync, rmSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { DuckDBAppender, DuckDBConnection } from "@duckdb/node-api";
 import type { BundleEntry } from "../core/results.js";
@@ -125,6 +125,7 @@ export async function exportResults(o: ExportOptions): Promise<ExportCounts> {
     preserve_insertion_order: "false",
   });
   let connection: DuckDBConnection | null = null;
+  let closed = false;
   try {
     connection = await instance.connect();
     const c = connection;
@@ -173,26 +174,53 @@ export async function exportResults(o: ExportOptions): Promise<ExportCounts> {
     await c.run(`DROP TABLE ${STAGING}`);
     // Parquet written by DuckDB itself, each table in one file; row groups of ROW_GROUP rows, as
     // the writer holds a row group in memory (its default, 122,880 rows of entries' JSON, passed a
-    // 256 MB limit at 116,000 entries).
-    for (const [name, file] of Object.entries(PARQUET)) {
-      const target = join(o.out, file);
-      const tmp = `${target}.${process.pid}.tmp`;
+    // 256 MB limit at 116,000 entries). Every file is written aside first and put in place together.
+    for (const [name, file] of Object.entries(PARQUET))
       await c.run(
-        `COPY ${name} TO '${tmp.replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP})`,
+        `COPY ${name} TO '${aside(join(o.out, file)).replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP})`,
       );
-      renameSync(tmp, target);
-    }
     await c.run("CHECKPOINT");
     c.closeSync();
     connection = null;
     instance.closeSync();
-    rmSync(final, { force: true });
-    renameSync(temp, final);
+    closed = true;
+    replaceAll([...Object.values(PARQUET).map((f) => join(o.out, f)), final], (f) => (f === final ? temp : aside(f)));
     return counts;
   } catch (e) {
     connection?.closeSync();
-    instance.closeSync();
-    for (const f of [temp, `${temp}.wal`]) rmSync(f, { force: true });
+    if (!closed) instance.closeSync();
+    for (const f of [temp, `${temp}.wal`, ...Object.values(PARQUET).map((f) => aside(join(o.out, f)))])
+      rmSync(f, { force: true });
     throw e;
   }
+}
+
+/** Where a file is written before it is put in place. */
+const aside = (target: string): string => `${target}.${process.pid}.tmp`;
+
+/**
+ * Each target replaced by its new file (`from`), all or none: an old file is moved aside first and,
+ * if any move fails, every target is put back as it was (a failed export leaves no mix of old and new).
+ */
+function replaceAll(targets: readonly string[], from: (target: string) => string): void {
+  const old = (t: string) => `${t}.${process.pid}.old`;
+  const movedAside: string[] = [];
+  const placed: string[] = [];
+  try {
+    // Only files: whatever else is at a target (a folder) is not assay's to move, and the rename onto it fails below.
+    for (const t of targets)
+      if (lstatSync(t, { throwIfNoEntry: false })?.isFile()) {
+        renameSync(t, old(t));
+        movedAside.push(t);
+      }
+    for (const t of targets) {
+      renameSync(from(t), t);
+      placed.push(t);
+    }
+  } catch (e) {
+    for (const t of placed) rmSync(t, { force: true });
+    for (const t of movedAside) renameSync(old(t), t);
+    throw e;
+  }
+  for (const t of movedAside) rmSync(old(t), { force: true });
 }
