@@ -12,8 +12,13 @@ import { blankEntry, type BundleEntry, type Profile, type Results } from "../src
 import { entryUnit } from "../src/export/rows.js";
 import { kindOfEntry } from "../src/kinds/registry.js";
 import { TABLES, UNITS } from "../src/export/tables.js";
+import { fileDigest } from "../src/io/bundle-source.js";
+import { scoreInspectLog } from "../src/kinds/inspect/read.js";
+import { inspectUnits } from "../src/kinds/inspect/units.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
+import { zipBytes } from "../src/synth/zip.js";
 import { spawnCli } from "./helpers/cli.js";
+import { members, place, type Member } from "./helpers/inspect.js";
 import { scratch } from "./helpers/shared.js";
 
 const { dir } = scratch("assay-export-");
@@ -282,6 +287,53 @@ describe("assay export reads only what score read, and fails whole", () => {
   const exported = (at: string, args: string[] = []) =>
     spawnCli(["export", "doc.json", "--out", "out", ...args], { cwd: at, timeout: 120_000 });
   const unitRows = (at: string) => sql(`SELECT unit, detail FROM '${join(at, "out", "units.parquet")}' ORDER BY unit`);
+  /** The base log with its k-th sample member replaced (as in inspect-bombs.test.ts). */
+  const withSample = (k: number, f: (m: Member) => Member & { body?: Buffer; usize?: number }) => {
+    const ms = members(place(`base-${Math.random().toString(36).slice(2)}.eval`, base()));
+    const at = ms.findIndex((m) => m.name.startsWith("samples/")) + k;
+    return zipBytes(ms.map((m, i) => (i === at ? f(m) : m)));
+  };
+
+  it("a log score found FILE_TOO_LARGE is not decoded: its entry's one row says why (it took 1.6 GB and ran on)", async () => {
+    // 64 MiB of spaces in a ~70 KB log: past the decode budget (64 times its size and 16 MiB).
+    const at = scored(
+      "too-large",
+      withSample(0, (m) => ({ ...m, data: Buffer.alloc(64 * 2 ** 20, 0x20), method: 8 })),
+    );
+    const doc = JSON.parse(readFileSync(join(at, "doc.json"), "utf8")) as Results;
+    expect(doc.bundles[0]!.errors.map((f) => f.code)).toEqual(["FILE_TOO_LARGE"]);
+    const t = performance.now();
+    const r = exported(at);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/its samples could not be read \(FILE_TOO_LARGE: score found it past what assay reads\)/);
+    expect(await unitRows(at)).toEqual([{ unit: "swap", detail: expect.stringMatching(/FILE_TOO_LARGE/) }]);
+    console.log(`export of a FILE_TOO_LARGE log: ${(performance.now() - t).toFixed(0)} ms`);
+    // The reader refuses it too, whatever the entry says, before decoding; the base log is read whole.
+    const blank = { path: "x.eval", ...blankEntry({ validity: "valid", errors: [], profile: "inspect" }) };
+    const file = join(at, "log.eval");
+    expect(() => [...inspectUnits({ ...blank, digest: fileDigest(file) }, file)]).toThrow(
+      /^FILE_TOO_LARGE: its members declare/,
+    );
+    const ok = place("ok.eval", base());
+    expect([...inspectUnits({ ...blank, digest: fileDigest(ok) }, ok)]).toHaveLength(3);
+  }, 120_000);
+
+  it("a batch cut short by a member past assay's limits gives the units before it, then says why (its units were dropped silently)", () => {
+    // A zstd member declaring 300 MiB, as its 2,400 RLE blocks can hold: FILE_TOO_LARGE before decoding.
+    const rle = Buffer.alloc(4 * 2_400);
+    for (let i = 0; i < 2_400; i++)
+      rle.writeUInt32LE(((128 * 1024) << 3) | 2 | (i === 2_399 ? 1 : 0) | (0x20 << 24), 4 * i);
+    const body = Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38]), rle]);
+    const bytes = withSample(1, (m) => ({ ...m, method: 93, body, usize: 300 * 2 ** 20 }));
+    const file = place("member-too-large.eval", bytes);
+    const entry = { path: "member-too-large.eval", ...scoreInspectLog(file, "eval") };
+    expect(entry.errors.map((f) => f.code)).toEqual(["FILE_TOO_LARGE"]);
+    const got: string[] = [];
+    expect(() => {
+      for (const u of inspectUnits(entry, file)) got.push(u.unit);
+    }).toThrow(/^FILE_TOO_LARGE: samples\/\S+: 314572800 bytes uncompressed/);
+    expect(got).toHaveLength(1); // the sample before the refused one
+  });
 
   it("a failed export leaves the folder's old files as they were and no temporary file; a good one replaces them all", async () => {
     const at = scored("fails", base());

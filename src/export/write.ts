@@ -153,6 +153,9 @@ export async function exportResults(o: ExportOptions): Promise<ExportCounts> {
         const file = isAbsolute(e.path) ? e.path : resolve(o.from, e.path);
         try {
           if (!existsSync(file)) throw new Error(`no file at ${forTerminal(file)}`);
+          // What score refused to read past its limits is not read here either (it has no other bound).
+          if (e.errors.some((f) => f.code === "FILE_TOO_LARGE"))
+            throw new Error("FILE_TOO_LARGE: score found it past what assay reads");
           for await (const u of kind.units!(e, file)) units.add(manyUnit(document, e, kind, u));
         } catch (err) {
           // Its rows so far stay; the entry says why the rest are not there.

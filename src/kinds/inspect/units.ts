@@ -14,7 +14,7 @@ import { parseValue, partsOf, readSamples } from "./read.js";
 import { sampleRecord, type SampleRecord } from "./sample.js";
 import { valueToFloat } from "./value.js";
 import { parseVersion } from "./version.js";
-import { readDirectory } from "./zip.js";
+import { MAX_MEMBER_BYTES, overDecodeBudget, readDirectory } from "./zip.js";
 
 /** Samples read per batch: a few hundred records (~1 KB each) in memory at once. */
 const BATCH = 256;
@@ -49,17 +49,31 @@ function unitOf(r: SampleRecord, version: readonly number[] | null): UnitOf {
 /** The sample records of a log, in the log's order, a batch at a time (records that do not parse are passed over, as the entry's findings already say). */
 function* records(file: string, format: "eval" | "json"): Generator<SampleRecord> {
   if (format === "eval") {
-    const { units } = partsOf(readDirectory(file).members);
-    for (let i = 0; i < units.length; i += BATCH)
-      yield* readSamples(file, units.slice(i, i + BATCH).flat()).samples ?? [];
+    const dir = readDirectory(file);
+    const { units } = partsOf(dir.members);
+    // The limit score keeps: past it nothing is decoded (an 81 KB log declaring 78 MB took 1.6 GB here).
+    const over = overDecodeBudget(units.flat(), dir.size);
+    if (over !== null) throw new Error(`FILE_TOO_LARGE: ${over}`);
+    for (let i = 0; i < units.length; i += BATCH) {
+      const r = readSamples(file, units.slice(i, i + BATCH).flat());
+      yield* r.samples ?? [];
+      // A batch cut short (a member past assay's limits, an unknown method): the rest is not read, and the entry says so.
+      if (r.toolError !== undefined) throw new Error(`${r.toolError.code}: ${r.toolError.message}`);
+    }
     return;
   }
   const ignored: Finding[] = [];
   const batch: SampleRecord[] = [];
   let n = 0;
+  // Where the last value ended and how much was fed: one value is held whole, no larger than score allows.
+  let lastEnd = 0;
+  let fed = 0;
   const reader = new MembersReader(new Set(["samples"]), {
-    member: () => {},
-    element: (_k, bytes) => {
+    member: (_k, bytes, offset) => {
+      lastEnd = offset + bytes.length;
+    },
+    element: (_k, bytes, offset) => {
+      lastEnd = offset + bytes.length;
       const where = `samples[${n++}]`;
       const v = parseValue(bytes, where, ignored);
       const r = isPlainObject(v) ? sampleRecord(v, where, ignored) : null;
@@ -70,7 +84,10 @@ function* records(file: string, format: "eval" | "json"): Generator<SampleRecord
   try {
     for (const chunk of readChunks(file)) {
       reader.feed(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      fed += chunk.byteLength;
       yield* batch.splice(0);
+      if (fed - lastEnd > MAX_MEMBER_BYTES)
+        throw new Error(`FILE_TOO_LARGE: the value after byte ${lastEnd} runs past ${MAX_MEMBER_BYTES} bytes`);
     }
   } catch (e) {
     if (!(e instanceof MembersError)) throw e; // a truncated log: its units as far as it is intact
