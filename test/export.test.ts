@@ -15,6 +15,7 @@ import { TABLES, UNITS } from "../src/export/tables.js";
 import { fileDigest } from "../src/io/bundle-source.js";
 import { scoreInspectLog } from "../src/kinds/inspect/read.js";
 import { inspectUnits } from "../src/kinds/inspect/units.js";
+import { EvidenceChanged } from "../src/kinds/kind.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
 import { zipBytes } from "../src/synth/zip.js";
 import { spawnCli } from "./helpers/cli.js";
@@ -293,6 +294,36 @@ describe("assay export reads only what score read, and fails whole", () => {
     const at = ms.findIndex((m) => m.name.startsWith("samples/")) + k;
     return zipBytes(ms.map((m, i) => (i === at ? f(m) : m)));
   };
+
+  it("the log scored is read; another log copied over it is not: its entry's row says why", async () => {
+    const at = scored("swap", base());
+    const r = exported(at);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/could not be read/);
+    expect((await unitRows(at)).map((u) => u["detail"])).toEqual([null, null, null]);
+    // Another log, of 4 samples, where the scored one was.
+    writeFileSync(join(at, "log.eval"), inspectLogBytes({ ...baseSpec(), samples: 4, seed: "other" }));
+    const swapped = exported(at);
+    expect(swapped.code, swapped.stderr).toBe(0);
+    expect(swapped.stderr).toMatch(
+      /log\.eval: its samples could not be read \(the file is not the log this entry was scored from \(its SHA-256 [0-9a-f]{64}, the entry's [0-9a-f]{64}\)\)/,
+    );
+    const rows = await unitRows(at);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!["detail"]).toMatch(
+      /^its samples could not be read \(the file is not the log this entry was scored from/,
+    );
+  }, 120_000);
+
+  it("a log that changes while its samples are read: the reader throws EvidenceChanged at its end, so its units are dropped", async () => {
+    const file = place("changing.eval", base());
+    const entry = { path: "changing.eval", ...scoreInspectLog(file, "eval") };
+    expect([...inspectUnits(entry, file)]).toHaveLength(3);
+    const units = inspectUnits(entry, file);
+    expect(units.next().done).toBe(false);
+    writeFileSync(file, inspectLogBytes({ ...baseSpec(), seed: "changed" }));
+    expect(() => [...units]).toThrow(EvidenceChanged);
+  });
 
   it("a log score found FILE_TOO_LARGE is not decoded: its entry's one row says why (it took 1.6 GB and ran on)", async () => {
     // 64 MiB of spaces in a ~70 KB log: past the decode budget (64 times its size and 16 MiB).

@@ -10,6 +10,7 @@ import type { DuckDBAppender, DuckDBConnection } from "@duckdb/node-api";
 import type { BundleEntry } from "../core/results.js";
 import { forTerminal } from "../core/text.js";
 import { readShard } from "../io/shard-reader.js";
+import { EvidenceChanged } from "../kinds/kind.js";
 import { kindOfEntry } from "../kinds/registry.js";
 import { entryRow, entryUnit, experimentRow, manyUnit, type Row } from "./rows.js";
 import { createTable, TABLES, UNITS, type ColumnType, type TableName } from "./tables.js";
@@ -101,6 +102,13 @@ class Table {
     }
   }
 
+  /** Rows appended so far made the table's (before a statement that reads or changes them). */
+  flush(): void {
+    this.appender.flushSync();
+    this.held = 0;
+    this.heldChars = 0;
+  }
+
   close(): void {
     this.appender.closeSync();
   }
@@ -158,7 +166,12 @@ export async function exportResults(o: ExportOptions): Promise<ExportCounts> {
             throw new Error("FILE_TOO_LARGE: score found it past what assay reads");
           for await (const u of kind.units!(e, file)) units.add(manyUnit(document, e, kind, u));
         } catch (err) {
-          // Its rows so far stay; the entry says why the rest are not there.
+          // Its rows so far stay (the entry says why the rest are not there), unless they are not the entry's evidence.
+          if (err instanceof EvidenceChanged) {
+            units.flush();
+            const r = await c.run(`DELETE FROM ${STAGING} WHERE document = $1 AND entry = $2`, [document, e.path]);
+            units.rows -= r.rowsChanged;
+          }
           const why = (err as Error).message;
           o.onUnread?.(e.path, why);
           const row = entryUnit(document, e, kind);

@@ -65,6 +65,9 @@ export interface EvidenceOf {
   readonly open: string | null;
 }
 
+/** Thrown by `Kind.units` when its evidence is not what the entry was scored from (its digest differs): every unit it gave is dropped, not only the rest. */
+export class EvidenceChanged extends Error {}
+
 /** One unit of an entry that holds several (issue 40: Inspect's sample × epoch). */
 export interface UnitOf {
   /** Its name within the entry (a sample id). */

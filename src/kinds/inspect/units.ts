@@ -8,7 +8,8 @@ import { isPlainObject } from "../../core/json/decode.js";
 import { MembersError, MembersReader } from "../../core/json/members.js";
 import type { BundleEntry } from "../../core/results.js";
 import { readChunks } from "../../io/bundle-source.js";
-import type { UnitOf } from "../kind.js";
+import { fileDigest } from "../../io/bundle-source.js";
+import { EvidenceChanged, type UnitOf } from "../kind.js";
 import { stateOf } from "./log.js";
 import { parseValue, partsOf, readSamples } from "./read.js";
 import { sampleRecord, type SampleRecord } from "./sample.js";
@@ -95,9 +96,22 @@ function* records(file: string, format: "eval" | "json"): Generator<SampleRecord
   yield* batch.splice(0);
 }
 
-/** The units of one log entry, read from `file` (the log on disk). */
+/** Throws EvidenceChanged unless `file` holds the bytes the entry was scored from. */
+function sameLog(entry: BundleEntry, file: string, what: string): void {
+  const digest = fileDigest(file);
+  if (digest !== entry.digest)
+    throw new EvidenceChanged(`${what} (its SHA-256 ${digest}, the entry's ${entry.digest || "none"})`);
+}
+
+/**
+ * The units of one log entry, read from `file` (the log on disk), only if it is the log the entry
+ * was scored from: its digest checked before (another log copied over it, another --from) and after
+ * (changed while read; the units given are then dropped by the caller).
+ */
 export function* inspectUnits(entry: BundleEntry, file: string): Generator<UnitOf> {
   const format = entry.inspect?.format ?? (file.endsWith(".json") ? "json" : "eval");
   const version = parseVersion(entry.inspect?.inspect_version ?? null);
+  sameLog(entry, file, "the file is not the log this entry was scored from");
   for (const r of records(file, format)) yield unitOf(r, version);
+  sameLog(entry, file, "the file changed while its samples were read");
 }
