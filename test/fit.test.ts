@@ -75,6 +75,60 @@ describe("fitTable and stackRows", () => {
   });
 });
 
+describe("laying out takes time linear in a cell's length, whatever the evidence names (review 11)", () => {
+  const LONG: Column[] = [
+    { head: "name", wrap: true, weight: 8, above: true },
+    { head: "model", wrap: true, above: true },
+    { head: "figure" },
+    { head: "n", right: true },
+  ];
+  const model = `openai/${"x".repeat(8000)}`;
+  const rows = [
+    ["popularity", model, "match/-/accuracy 0.667", "3"],
+    ["popularity", "openai/gpt-4", "match/-/accuracy 0.500", "12"],
+  ];
+
+  it.each([80, 250])(
+    "an 8,000-character model at %i columns: laid out in well under a second, every character kept",
+    (w) => {
+      const t0 = performance.now();
+      const out = layOut(LONG, rows, w);
+      const ms = performance.now() - t0;
+      expect(ms).toBeLessThan(1000); // 15 s at 250 columns before
+      expect(widest(out.join("\n"))).toBeLessThanOrEqual(w);
+      expect(noSpace(out.join(""))).toContain("x".repeat(w - 10));
+      const t1 = performance.now();
+      const lines = wrap("x".repeat(400_000), w);
+      expect(performance.now() - t1).toBeLessThan(1000);
+      expect(lines.join("")).toBe("x".repeat(400_000));
+    },
+  );
+
+  it("a column wider than the others' narrowest leave it starts at that width; one narrower keeps its own", () => {
+    const cols: Column[] = [
+      { head: "name", wrap: true },
+      { head: "model", wrap: true },
+      { head: "note", wrap: true, weight: 8 },
+    ];
+    const r = [
+      [
+        "alpha beta gamma delta epsilon",
+        "openai/gpt-4o-mini-2024-07-18",
+        Array.from({ length: 20 }, (_, i) => `word${i}`).join(" "),
+      ],
+    ];
+    // 80 columns: the note must lose most of its 139 columns; taking them from it first leaves the names room (two lines each, not three).
+    expect(fitTable(cols, r, 80)).toEqual([
+      "name              model            note",
+      "alpha beta gamma  openai/gpt-4o-   word0 word1 word2 word3 word4 word5 word6",
+      "delta epsilon     mini-2024-07-18  word7 word8 word9 word10 word11 word12 word13",
+      "                                   word14 word15 word16 word17 word18 word19",
+    ]);
+    // 200 columns: every column fits as it is.
+    expect(fitTable(cols, r, 200)).toEqual([`name${" ".repeat(28)}model${" ".repeat(26)}note`, r[0]!.join("  ")]);
+  });
+});
+
 // What tells rows apart (above) and the figures: the middle layout puts the first on a line of their own.
 const NAMED: Column[] = [
   { head: "name", wrap: true, weight: 8, above: true },

@@ -11,9 +11,9 @@ export const widthOf = (s: string): number => [...s].length;
 /** Where a word too long for its line is best broken: after one of these (a path's /, a name's _ or -). */
 const SOFT = /[/_\-.@:,)]/;
 
-/** How much of `chars` goes on a line of `room`: up to the last soft break in its second two thirds, else `room` exactly. */
-function cutAt(chars: readonly string[], room: number): number {
-  for (let i = room; i > Math.floor(room / 3); i--) if (SOFT.test(chars[i - 1]!)) return i;
+/** How much of `chars` from `from` goes on a line of `room`: up to the last soft break in its second two thirds, else `room` exactly. */
+function cutAt(chars: readonly string[], from: number, room: number): number {
+  for (let i = room; i > Math.floor(room / 3); i--) if (SOFT.test(chars[from + i - 1]!)) return i;
   return room;
 }
 
@@ -26,29 +26,35 @@ function cutAt(chars: readonly string[], room: number): number {
 export function wrap(text: string, width: number, indent = ""): string[] {
   if (widthOf(text) <= width) return [text];
   const lead = widthOf(indent) > width - 20 ? "" : indent;
+  // Widths kept as counts and a long word cut by index, never measured or split again: time linear in the text (issue 40, review 11).
+  const leadWidth = widthOf(lead);
   const out: string[] = [];
   let line = "";
+  let lineWidth = 0;
   let words = 0;
   for (const [, spaces, word] of text.matchAll(/( *)(\S+)/g)) {
     let sp = spaces!;
-    let w = word!;
+    const chars = [...word!];
+    let from = 0; // chars[from..] is what of the word is still to place
     for (;;) {
-      if (widthOf(line) + widthOf(sp) + widthOf(w) <= width) {
-        line += sp + w;
+      const rest = chars.length - from;
+      if (lineWidth + sp.length + rest <= width) {
+        line += sp + (from === 0 ? word! : chars.slice(from).join(""));
+        lineWidth += sp.length + rest;
         words++;
         break;
       }
       if (words > 0) {
         out.push(line.trimEnd());
-        [line, sp, words] = [lead, "", 0];
+        [line, lineWidth, sp, words] = [lead, leadWidth, "", 0];
         continue;
       }
       // Alone on its line and still too long: as much as fits, the rest on the next.
-      const chars = [...w];
-      const room = Math.max(1, width - widthOf(line) - widthOf(sp));
-      const cut = cutAt(chars, room);
-      out.push((line + sp + chars.slice(0, cut).join("")).trimEnd());
-      [line, sp, w] = [lead, "", chars.slice(cut).join("")];
+      const room = Math.max(1, width - lineWidth - sp.length);
+      const cut = cutAt(chars, from, room);
+      out.push((line + sp + chars.slice(from, from + cut).join("")).trimEnd());
+      [line, lineWidth, sp] = [lead, leadWidth, ""];
+      from += cut;
     }
   }
   if (words > 0 || out.length === 0) out.push(line.trimEnd());
@@ -106,16 +112,24 @@ function widthsFor(cols: readonly Column[], all: readonly string[][], width: num
       : natural[i]!,
   );
   if (sum(least) + gaps > width) return null;
+  // No column starts wider than what the others' narrowest leave it, and each column's line count
+  // at a width is counted once: the steps are bounded by the width, not by the longest cell, and
+  // each wraps one column (issue 40, review 11: a long name had made this superlinear).
+  const room = width - gaps - sum(least);
+  const widths = natural.map((n, i) => Math.min(n, least[i]! + room));
+  const counted = cols.map(() => new Map<number, number>());
+  const lines = (i: number, w: number) => {
+    let n = counted[i]!.get(w);
+    if (n === undefined) counted[i]!.set(w, (n = sum(all.map((r) => wrap(r[i]!, w).length))));
+    return n;
+  };
   // Narrowed a column at a time, each step the one that adds the fewest lines (weighed: a name is wrapped last) to the table.
-  const widths = [...natural];
-  const lines = (i: number, w: number) => all.map((r) => wrap(r[i]!, w).length);
-  for (let over = sum(natural) + gaps - width; over > 0; over--) {
+  for (let over = sum(widths) + gaps - width; over > 0; over--) {
     let best = -1;
     let bestCost = Infinity;
     for (let i = 0; i < cols.length; i++) {
       if (widths[i]! <= least[i]!) continue;
-      const now = lines(i, widths[i]!);
-      const cost = sum(lines(i, widths[i]! - 1).map((n, k) => n - now[k]!)) * (cols[i]!.weight ?? 1);
+      const cost = (lines(i, widths[i]! - 1) - lines(i, widths[i]!)) * (cols[i]!.weight ?? 1);
       if (cost < bestCost || (cost === bestCost && widths[i]! > widths[best]!)) [best, bestCost] = [i, cost];
     }
     widths[best]!--;
