@@ -246,6 +246,21 @@ describe.skipIf(!runsWithShared(INSPECT))("two Inspect runs that differ only in 
     expect(widest(given.stdout)).toBeGreaterThan(80);
   });
 
+  it("-o FILE from a terminal gets COLUMNS, else 80, as the help says; the terminal's width is for the terminal (review 12)", async () => {
+    const term = { stdoutIsTTY: true, columns: 200 };
+    const file = join(tmp, "table.txt");
+    expect((await run(["score", "-q", "-o", file, root], { COLUMNS: undefined }, term)).code).toBe(0);
+    expect(widest(readFileSync(file, "utf8"))).toBeLessThanOrEqual(80);
+    expect((await run(["score", "-q", "-o", file, root], { COLUMNS: "120" }, term)).code).toBe(0);
+    expect(widest(readFileSync(file, "utf8"))).toBeLessThanOrEqual(120);
+    expect(widest(readFileSync(file, "utf8"))).toBeGreaterThan(80);
+    // To the terminal itself (no -o, or -o -): the terminal's 200.
+    for (const out of [[], ["-o", "-"]])
+      expect(widest((await run(["score", "-q", ...out, root], { COLUMNS: undefined }, term)).stdout)).toBeGreaterThan(
+        120,
+      );
+  });
+
   it("--details fits too; the JSON is the same at any width", async () => {
     const d = await run(["score", "-q", "--details", "--width", "80", root]);
     expect(widest(d.stdout)).toBeLessThanOrEqual(80);

@@ -180,7 +180,7 @@ export async function scoreFromOptions(
     formats: FORMAT_NAMES,
     fallback: shard ? "json" : "table",
   });
-  const width = widthFor(io, values.width); // a bad --width is refused before the run
+  const width = widthFor(io, values.width, values.out); // a bad --width is refused before the run
   if (shard && format !== "json" && format !== "jsonl")
     throw new UsageError("--shard writes bundle entries for assay merge: use --format json or jsonl");
   if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid")
