@@ -8,6 +8,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fitTable, layOut, nameAbove, stackRows, wrap, wrapLines, type Column } from "../src/report/fit.js";
+import { widthFor } from "../src/cli/width.js";
 import { CLI, run, spawnCli } from "./helpers/cli.js";
 import { runsWithShared, scratch, SHARED_DIR } from "./helpers/shared.js";
 
@@ -382,5 +383,28 @@ describe("the Markdown report's short form", () => {
     expect(long).toMatch(/^### Findings$/m);
     expect(long).toMatch(/^### `synth-native`/m);
     expect(long.split("\n").length).toBeGreaterThan(3 * short.split("\n").length);
+  });
+});
+
+describe("the width a table is laid out in (widthFor)", () => {
+  const io = (tty: boolean, columns: number | undefined, COLUMNS?: string) => ({
+    env: COLUMNS === undefined ? {} : { COLUMNS },
+    stdoutIsTTY: tty,
+    columns,
+  });
+  it("--width first; else a terminal's own width, only when the table goes to it (no --out, or --out -)", () => {
+    expect(widthFor(io(true, 200, "120"), "100")).toBe(100);
+    expect(widthFor(io(true, 200, "120"), undefined)).toBe(200);
+    expect(widthFor(io(true, 200, "120"), undefined, "-")).toBe(200);
+    expect(widthFor(io(true, 200, "120"), undefined, "table.txt")).toBe(120);
+    expect(widthFor(io(true, 200), undefined, "table.txt")).toBe(80);
+    expect(widthFor(io(false, undefined, "120"), undefined)).toBe(120);
+    expect(widthFor(io(false, undefined), undefined)).toBe(80);
+  });
+  it("refuses a --width below 40 or not a whole number; a squeezed terminal is laid out at 40", () => {
+    for (const bad of ["39", "0", "-5", "80.5", "wide"])
+      expect(() => widthFor(io(false, undefined), bad)).toThrow(/--width/);
+    expect(widthFor(io(false, undefined), "40")).toBe(40);
+    expect(widthFor(io(true, 12), undefined)).toBe(40);
   });
 });

@@ -10,7 +10,7 @@ export const PIPED_WIDTH = 80;
 
 const count = (s: string | undefined) => (s !== undefined && /^[1-9][0-9]*$/.test(s) ? Number(s) : null);
 
-/** `out`: the file the table is written to (--out), which is no terminal whatever stdout is. */
+/** `out`: the file the table is written to (--out; `-` is stdout), which is no terminal whatever stdout is. */
 export function widthFor(
   io: Pick<CliIo, "env" | "stdoutIsTTY" | "columns">,
   option: string | undefined,
@@ -24,7 +24,7 @@ export function widthFor(
       );
     return n;
   }
-  const tty = out === undefined && io.stdoutIsTTY === true ? (io.columns ?? null) : null;
+  const tty = (out === undefined || out === "-") && io.stdoutIsTTY === true ? (io.columns ?? null) : null;
   // A width below the minimum (a pane squeezed to nothing) is laid out at the minimum: lines wrap, never vanish.
   const given = (tty !== null && tty > 0 ? tty : null) ?? count(io.env["COLUMNS"]) ?? PIPED_WIDTH;
   return Math.max(MIN_WIDTH, given);

@@ -225,7 +225,7 @@ export function compareCommand(argv: string[], io: CliIo): number {
     formats: Object.keys(COMPARE_FORMATS) as CompareFormat[],
     fallback: "table",
   });
-  const width = widthFor(io, values.width);
+  const width = widthFor(io, values.width, values.out);
   const protect = { files: [...positionals, values["hmac-key-file"]] };
   if (values.out !== undefined) checkOutput(values.out, protect);
   const key = values["hmac-key-file"] === undefined ? undefined : readKeyFile(values["hmac-key-file"], [], io.stderr);

@@ -107,7 +107,7 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
   });
   if (positionals.length === 0) throw new UsageError("assay merge needs the shards' RESULTS files");
   const format = formatForFile(values.out, { format: values.format, formats: FORMAT_NAMES, fallback: "table" });
-  const width = widthFor(io, values.width);
+  const width = widthFor(io, values.width, values.out);
   if (values["fail-on"] !== undefined && values["fail-on"] !== "invalid")
     throw new UsageError("--fail-on takes: invalid");
   const protect: Protected = { files: [...positionals, ...(values.schedule ?? []), values["hmac-key-file"]] };
