@@ -2,11 +2,14 @@
 // and summaries.json alone, never a sample; each side of its reach against a full `assay verify` of
 // the same log: a clean log (nothing to verify), claims it catches (an inflated metric, an edited
 // summary), and what it cannot (a corrupt sample member, an edited score: the samples hold them).
-import { writeFileSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readSummaryRecords } from "../src/kinds/inspect/triage-read.js";
-import { readDirectory } from "../src/kinds/inspect/zip.js";
+import { triedOn } from "../src/cli/commands/triage.js";
+import { discover } from "../src/io/discover.js";
+import { kindNamed } from "../src/kinds/registry.js";
+import { readDirectory, readMember } from "../src/kinds/inspect/zip.js";
 import { inspectLogBytes, type InspectCase } from "../src/synth/inspect.js";
 import { zipBytes } from "../src/synth/zip.js";
 import { run } from "./helpers/cli.js";
@@ -34,10 +37,28 @@ function log(c: InspectCase, samples = 20): string {
   return file;
 }
 
+/** A copy of `file` as `name`, each member's text passed through `edit` (Deflate members again). */
+function rewritten(file: string, name: string, edit: (member: string, text: string) => string): string {
+  const fd = openSync(file, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const members = readDirectory(file).members.map((m) => ({
+      name: m.name,
+      data: Buffer.from(edit(m.name, readMember(fd, size, m).toString("utf8"))),
+      method: 8 as const,
+    }));
+    const out = join(dir, name);
+    writeFileSync(out, zipBytes(members));
+    return out;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 interface Report {
   triaged: {
     path: string;
-    claims: { name: string; check: string }[];
+    claims: { name: string; claimed: string; recount: string; check: string }[];
     findings: { code: string }[];
     unchecked: string[];
     verify: string[];
@@ -199,5 +220,98 @@ describe("assay triage of Inspect .eval logs, beside a full verify", () => {
     expect(report.not_triaged.every((x) => x.kind !== "inspect")).toBe(true);
     expect(report.verify).toEqual(report.not_triaged.map((x) => x.path));
     expect(t.code).toBe(1);
+  });
+
+  // review40 #6: triage decoded what score refuses (a small .eval declaring a huge header.json).
+  it("a log past score's decode limit is decoded by neither: FILE_TOO_LARGE, named for a full verify (exit 1)", async () => {
+    const base = log("clean", 4);
+    const pad = (n: number) => (m: string, t: string) => (m === "header.json" ? t + " ".repeat(n) : t);
+    const big = rewritten(base, "padded-27MB.eval", pad(27_000_000));
+    const t = await triage(big);
+    expect(t.code).toBe(1);
+    const r = t.report.triaged[0]!;
+    expect(r.findings.map((f) => f.code)).toEqual(["FILE_TOO_LARGE"]);
+    expect(r.read.members).toEqual([]);
+    expect(r.verify.join("; ")).toContain("FILE_TOO_LARGE");
+    expect(t.report.verify).toEqual([big]);
+    expect((await run(["verify", big])).code).toBe(1);
+    // Within the limit (1 MB of padding in a log of a few KB: under the 16 MiB spare), it is read as before.
+    const small = rewritten(base, "padded-1MB.eval", pad(1_000_000));
+    const ok = await triage(small);
+    expect(ok.code).toBe(0);
+    expect(ok.report.triaged[0]!.read.members).toContain("header.json");
+    expect((await run(["verify", small])).code).toBe(0);
+  });
+
+  // review40 #7: the figure shown beside a verdict is the one the verdict came from (Inspect's rules).
+  it("shows the figure each check comes from: the claim where Inspect's rules agree, their figure where not", async () => {
+    // Sample 2's summary and reduction renamed 7: Inspect's rules over the summaries present still
+    // give the claim; assay's own figure over the plan (0.6667) did not, and was shown beside "agrees".
+    const renamed = rewritten(log("clean", 4), "renamed-7.eval", (m, t) =>
+      m === "summaries.json" || m.startsWith("_journal/summaries/") || m === "reductions.json"
+        ? t.replace('{"id":2,', '{"id":7,').replace('"sample_id":2}', '"sample_id":7}')
+        : t,
+    );
+    const a = await triage(renamed);
+    const agrees = a.report.triaged[0]!.claims.filter((c) => c.check === "agrees");
+    expect(agrees.length).toBeGreaterThan(0);
+    for (const c of agrees) expect(c.recount).toBe(c.claimed);
+    expect(a.text).not.toMatch(/claimed (\S+), Inspect's rules over the summaries give (?!\1:)\S+: agrees/);
+    const m = await triage(log("metric-inflated"));
+    const mismatch = m.report.triaged[0]!.claims.filter((c) => c.check === "mismatch");
+    expect(mismatch.length).toBeGreaterThan(0);
+    for (const c of mismatch) {
+      expect(c.recount).not.toBe(c.claimed);
+      expect(c.recount).not.toBe("none");
+    }
+  });
+
+  // review40 #8: the directory names each sample; summaries standing for other samples are caught.
+  it("summaries naming samples the directory does not hold: named for a full verify, as verify fails it", async () => {
+    // Sample 2 is 5 in everything but its member (the plan, the summaries, the reductions): the
+    // counts and the claims all agree, only the directory's names tell.
+    const renamed = rewritten(log("clean", 4), "renamed-5.eval", (m, t) =>
+      m.startsWith("samples/")
+        ? t
+        : t
+            .replace('{"id":2,', '{"id":5,')
+            .replace('"sample_id":2}', '"sample_id":5}')
+            .replace('"sample_ids":[1,2,3,4]', '"sample_ids":[1,5,3,4]'),
+    );
+    const t = await triage(renamed);
+    expect(t.code).toBe(1);
+    expect(t.report.triaged[0]!.verify.join("; ")).toContain(
+      "the directory and the summaries name different samples: 1 sample member(s) without a summary, 1 summary(ies) without a sample member",
+    );
+    expect((await run(["verify", renamed])).code).toBe(1);
+    // The same log unedited: names match, nothing to verify, and the closing line claims no more than it read.
+    const clean = await triage(log("clean", 4));
+    expect(clean.code).toBe(0);
+    expect(clean.report.triaged[0]!.verify).toEqual([]);
+    expect(clean.text).toContain("A log's samples were not read");
+    expect(clean.text).not.toContain("no full verify is needed");
+  });
+
+  // review40 #9: a log gone or unreadable between discovery and its triage is named, not an internal error.
+  it("a log that disappears after discovery is named for a full verify, not thrown out of the command", async () => {
+    const root = join(dir, "vanishing");
+    mkdirSync(root, { recursive: true });
+    const a = join(root, "a.eval");
+    writeFileSync(a, readFileSync(log("clean", 4)));
+    const found = [...discover([root])];
+    expect(found.map((f) => f.dir)).toEqual([a]);
+    const triage = kindNamed("inspect").triage!;
+    // Still there: triaged as any log.
+    expect(triedOn(found[0]!, triage).verify).toEqual([]);
+    unlinkSync(a);
+    const gone = triedOn(found[0]!, triage);
+    expect(gone.verify).toHaveLength(1);
+    expect(gone.verify[0]).toMatch(/^could not be read \(ENOENT: /);
+    // assay's own errors are not taken for the file's: they still end the command.
+    expect(() =>
+      triedOn(found[0]!, () => {
+        throw new TypeError("a bug");
+      }),
+    ).toThrow("a bug");
   });
 });

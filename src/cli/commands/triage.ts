@@ -49,7 +49,7 @@ export async function triageCommand(argv: string[], io: CliIo): Promise<number> 
       untriaged.set(at, u);
       continue;
     }
-    const report = triage(found);
+    const report = triedOn(found, triage);
     out.push({ path: found.path, kind: found.kind, report });
     if (!values.json) io.stdout(render(found.path, report));
   }
@@ -103,7 +103,7 @@ export async function triageCommand(argv: string[], io: CliIo): Promise<number> 
     if (untriaged.size > 0) io.stdout("\n");
     if (toVerify.length + failed.length === 0)
       io.stdout(
-        `\nTriage found nothing in the ${plural(out.length, "log or container", "logs and containers")} it checked: no full verify is needed for their claims.\n`,
+        `\nTriage found nothing in the ${plural(out.length, "log or container", "logs and containers")} it checked: their claims follow from what it read. A log's samples were not read (what only they hold is listed above): a full verify is what checks them.\n`,
       );
     if (toVerify.length > 0)
       io.stdout(
@@ -115,6 +115,29 @@ export async function triageCommand(argv: string[], io: CliIo): Promise<number> 
       );
   }
   return toVerify.length + failed.length === 0 ? EXIT.OK : EXIT.FAILED;
+}
+
+/**
+ * One thing's triage, or, where its file cannot be read now (gone or unreadable since discovery:
+ * an error of the file system, with its code), a report naming it for a full verify: one log
+ * never ends the command. Anything else is assay's own error and is not hidden.
+ */
+export function triedOn(found: Found, triage: (f: Found) => TriageReport): TriageReport {
+  try {
+    return triage(found);
+  } catch (e) {
+    const code = (e as { code?: unknown } | null)?.code;
+    if (!(e instanceof Error) || typeof code !== "string" || !/^E[A-Z]+$/.test(code)) throw e;
+    return {
+      claims: [],
+      findings: [],
+      unchecked: [],
+      verify: [`could not be read (${code}: ${e.message})`],
+      read: { members: [], bytes: 0 },
+      whole: false,
+      from: "nothing",
+    };
+  }
 }
 
 /** A member's container (a Harbor job, a run) when it has one, else the root it was found under. */
@@ -129,7 +152,7 @@ function render(path: string, r: TriageReport): string {
   lines.push(`  read     ${r.read.members.join(", ")} (${(r.read.bytes / 1e6).toFixed(1)} MB)`);
   for (const c of r.claims)
     lines.push(
-      `  claim    ${c.name}: claimed ${c.claimed}, ${r.from} give ${c.recount}: ${c.check}${c.note === null ? "" : ` (${c.note})`}`,
+      `  claim    ${c.name}: claimed ${c.claimed}, ${r.from === "members" ? "members give" : `Inspect's rules over the ${r.from} give`} ${c.recount}: ${c.check}${c.note === null ? "" : ` (${c.note})`}`,
     );
   if (r.claims.length === 0) lines.push("  claim    none (no metric in its results)");
   for (const f of r.findings.slice(0, 10))
@@ -137,7 +160,7 @@ function render(path: string, r: TriageReport): string {
   if (r.findings.length > 10) lines.push(`  finding  … ${r.findings.length - 10} more (assay verify lists them all)`);
   lines.push(
     r.verify.length === 0
-      ? "  verify   not needed for its claims"
+      ? "  verify   not needed for its claims as what it read gives them"
       : `  verify   ${r.whole ? "(read whole: this was verify's reading)" : "yes"}: ${r.verify.join("; ")}`,
   );
   return lines.join("\n") + "\n";

@@ -10,11 +10,12 @@ import type { Found } from "../../io/discover.js";
 import type { TriageReport } from "../kind.js";
 import { finishLog } from "./finish.js";
 import type { LogParts } from "./log.js";
+import type { LogMetric } from "./metrics.js";
 import { partsOf, readMeta, scoreInspectLog } from "./read.js";
 import type { SampleRecord } from "./sample.js";
-import type { SummaryRecord } from "./summary.js";
+import { recordKey, type SummaryRecord } from "./summary.js";
 import { fromSummary, readSummaryRecords } from "./triage-read.js";
-import { readDirectory, type ZipMember } from "./zip.js";
+import { overDecodeBudget, readDirectory, type ZipMember } from "./zip.js";
 
 /** What the summaries cannot stand in for: held in the samples alone, read only by a full verify. */
 export const UNCHECKED = [
@@ -34,6 +35,9 @@ export function triageInspect(found: Found): TriageReport {
   const file = found.dir;
   if (found.file?.format !== "eval") return whole(file);
   const dir = claimMembers(file);
+  // Past what score decodes for a log of its size (FILE_TOO_LARGE): nothing is decoded, as score
+  // and verify decode nothing of it, and the log is named for a full verify (which fails it).
+  if (dir.over !== null) return tooLarge(file, dir);
   const read = dir.read;
   const m = readMeta(
     file,
@@ -74,16 +78,16 @@ export function triageInspect(found: Found): TriageReport {
   if (findings.length > 0) verify.push(`${findings.length} finding(s) in what it read`);
   if (summaries === null)
     verify.push("no summaries.json or journal summaries: its claims have no per-sample figures here");
-  else if (dir.units !== summaries.length)
-    verify.push(`${dir.units} sample(s) in its directory, ${summaries.length} summarised`);
+  else {
+    if (dir.units !== summaries.length)
+      verify.push(`${dir.units} sample(s) in its directory, ${summaries.length} summarised`);
+    // The directory names each sample (id, epoch): a summary standing for a sample that is not there
+    // (or a sample no summary stands for) makes the summaries' figures no figures of the samples.
+    const unmatched = unmatchedNames(dir.named, summaries);
+    if (unmatched !== null) verify.push(unmatched);
+  }
   if (entry.status !== "success") verify.push(`its status is ${entry.status ?? "unknown"}`);
-  const claims = Object.entries(entry.inspect?.metrics ?? {}).map(([name, x]) => ({
-    name,
-    claimed: x.claimed === null ? "none" : typeof x.claimed === "number" ? round(x.claimed) : x.claimed,
-    recount: x.exclude.value === null ? "none" : round(x.exclude.value),
-    check: x.check,
-    note: x.note,
-  }));
+  const claims = claimsOf(entry.inspect?.metrics ?? {});
   // A metric the log claims nothing for has nothing a full verify could check either.
   const off = claims.filter((c) => c.check === "mismatch" || (c.check === "unverified" && c.claimed !== "none"));
   if (off.length > 0) verify.push(`${off.length} claim(s) ${[...new Set(off.map((c) => c.check))].join(" or ")}`);
@@ -103,12 +107,97 @@ export function triageInspect(found: Found): TriageReport {
  * The members triage reads, the sample units counted: the directory (110,004 entries in a
  * 100,000-sample log) is let go before a member is read.
  */
-function claimMembers(file: string): { read: ZipMember[]; units: number; truncated: boolean; findings: Finding[] } {
+function claimMembers(file: string): ClaimMembers {
   const dir = readDirectory(file);
-  const { meta, units } = partsOf(dir.members);
+  const { meta, samples, units } = partsOf(dir.members);
   const hasSummaries = meta.some((m) => m.name === "summaries.json");
   const read = meta.filter((m) => CLAIM_MEMBERS.includes(m.name) || !hasSummaries);
-  return { read, units: units.length, truncated: dir.truncated, findings: dir.findings };
+  return {
+    read,
+    units: units.length,
+    named: namedSamples(units),
+    truncated: dir.truncated,
+    findings: dir.findings,
+    // Score's own limit, over every member as score reads them (read.ts evalParts).
+    over: overDecodeBudget([...meta, ...samples], dir.size),
+  };
+}
+
+interface ClaimMembers {
+  read: ZipMember[];
+  units: number;
+  /** Each sample unit's (id, epoch) as its member names give it (recordKey), or its name when they do not. */
+  named: Set<string>;
+  truncated: boolean;
+  findings: Finding[];
+  /** Why decoding it is past score's budget (FILE_TOO_LARGE), or null. */
+  over: string | null;
+}
+
+function tooLarge(file: string, dir: ClaimMembers): TriageReport {
+  const entry = finishLog({
+    format: "eval",
+    digest: "",
+    header: null,
+    start: null,
+    truncated: dir.truncated,
+    findings: dir.findings,
+    samples: [],
+    summaries: null,
+    journal: null,
+    reductions: null,
+    reductionsFile: "reductions.json",
+    toolError: { code: "FILE_TOO_LARGE", message: dir.over! },
+  });
+  const findings = [...entry.errors, ...entry.warnings];
+  return {
+    claims: [],
+    findings: findings.map((f) => ({ code: f.code, file: f.file, message: f.message })),
+    unchecked: [...UNCHECKED],
+    verify: ["assay decodes none of it (FILE_TOO_LARGE): score and verify refuse it too"],
+    read: { members: [], bytes: 0 },
+    whole: false,
+    from: "summaries",
+  };
+}
+
+/** (id, epoch) as a sample member's name gives it: `samples/<id>_epoch_<n>.json`, or a chunked sample's `samples/<id>_epoch_<n>/…`. */
+const NAMED = /^samples\/(.*)_epoch_(\d+)(?:\.json|\/.+)$/s;
+
+/** The directory's samples as keys, one a unit: the only copy of their names kept once the directory is let go. */
+function namedSamples(units: readonly ZipMember[][]): Set<string> {
+  const named = new Set<string>();
+  for (const u of units) {
+    const m = NAMED.exec(u[0]!.name);
+    named.add(m === null ? `?${u[0]!.name}` : recordKey(m[1]!, Number(m[2])));
+  }
+  return named;
+}
+
+/** Samples the directory names that no summary stands for, and the reverse; null when they match. Empties `named`. */
+function unmatchedNames(named: Set<string>, records: readonly SampleRecord[]): string | null {
+  let absent = 0;
+  for (const r of records) if (!named.has(recordKey(r.id, r.epoch))) absent++;
+  for (const r of records) named.delete(recordKey(r.id, r.epoch));
+  const unsummarised = named.size;
+  if (unsummarised + absent === 0) return null;
+  return `the directory and the summaries name different samples: ${unsummarised} sample member(s) without a summary, ${absent} summary(ies) without a sample member`;
+}
+
+/**
+ * Each claim beside the figure its check comes from: Inspect's rules over the records read
+ * (metrics.ts checkClaim). assay's own figure (over the plan) is not shown here: beside a check
+ * it did not decide, it read as a contradiction. Agrees: Inspect's rules give the claim;
+ * mismatch: what they give instead (its note); unverified: none.
+ */
+function claimsOf(metrics: Record<string, LogMetric>): TriageReport["claims"] {
+  return Object.entries(metrics).map(([name, x]) => {
+    const claimed = x.claimed === null ? "none" : typeof x.claimed === "number" ? round(x.claimed) : x.claimed;
+    const instead = x.check === "mismatch" ? /Inspect's rules give (\S+)/.exec(x.note ?? "")?.[1] : undefined;
+    const shown = instead === undefined || Number.isNaN(Number(instead)) ? instead : round(Number(instead));
+    const recount = x.check === "agrees" ? claimed : (shown ?? "none");
+    return { name, claimed, recount, check: x.check, note: x.note };
+  });
 }
 
 /** A record as the summary it was read from (an unfinished log's confirmation reads summaries). */
@@ -127,13 +216,7 @@ const round = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixe
 function whole(file: string): TriageReport {
   const entry = scoreInspectLog(file, "json");
   const findings = [...entry.errors, ...entry.warnings];
-  const claims = Object.entries(entry.inspect?.metrics ?? {}).map(([name, x]) => ({
-    name,
-    claimed: x.claimed === null ? "none" : typeof x.claimed === "number" ? round(x.claimed) : x.claimed,
-    recount: x.exclude.value === null ? "none" : round(x.exclude.value),
-    check: x.check,
-    note: x.note,
-  }));
+  const claims = claimsOf(entry.inspect?.metrics ?? {});
   const verify = [
     ...(findings.length > 0 ? [`${findings.length} finding(s)`] : []),
     ...claims
