@@ -1,11 +1,11 @@
 // Discovery (§1) on real folders, and the limits that keep a hostile bundle from costing memory.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_FINDINGS, scoreBundle } from "../src/kinds/bundle/score.js";
 import type { BundleSource } from "../src/core/folder.js";
-import { discover } from "../src/io/discover.js";
+import { discover, DiscoveryError } from "../src/io/discover.js";
 import { scoreRoots } from "../src/pipeline/score.js";
 import { bundle, game, writeFiles } from "./helpers/bundle.js";
 import { scratch } from "./helpers/shared.js";
@@ -85,6 +85,25 @@ describe("discovery", () => {
   });
   it("a missing root stops the run with a clear message", async () => {
     expect(() => paths([join(tmp, "nope")])).toThrow(/root .*nope does not exist/);
+  });
+  it("a root gone after discovery began (another process moved it) stops the run naming it, never as an internal error; one still there goes on", () => {
+    const [a, b] = [join(tmp, "moved-a"), join(tmp, "moved-b")];
+    put(join(a, "e/t1/a1"), bundle(game({ trial: "t1" })));
+    put(join(b, "e/t2/a1"), bundle(game({ trial: "t2", seed: "22".repeat(8) })));
+    const walk = discover([a, b]);
+    expect(walk.next().value).toMatchObject({ path: join(a, "e/t1/a1") });
+    rmSync(b, { recursive: true });
+    let thrown: unknown;
+    try {
+      for (const found of walk) void found;
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(DiscoveryError);
+    expect((thrown as Error).message).toMatch(/^root .*moved-b cannot be read now: ENOENT/);
+    // Both still there: both walked.
+    put(join(b, "e/t2/a1"), bundle(game({ trial: "t2", seed: "22".repeat(8) })));
+    expect(paths([a, b])).toEqual([join(a, "e/t1/a1"), join(b, "e/t2/a1")]);
   });
   it("scoreRoots over overlapping roots scores each bundle once", async () => {
     const r = await scoreRoots([join(tmp, "root"), join(tmp, "root/e")], {

@@ -93,14 +93,24 @@ export function* discover(
   });
   const walk = new Walk(new Set(reals.map((r) => identity(r))), onSkip, hooks);
   // Logs given as roots, by identity: a walk that meets one yields it only if the root has not (and the reverse).
-  for (const real of reals) if (statSync(real).isFile()) walk.rootFiles.set(identity(real), false);
+  /** A root's stat; one gone since the run began (another process moved it) is named, never an internal error. */
+  const statRoot = (real: string, root: string) => {
+    try {
+      return statSync(real);
+    } catch (e) {
+      throw new DiscoveryError(`root ${forTerminal(root)} cannot be read now: ${(e as Error).message}`);
+    }
+  };
+  reals.forEach((real, i) => {
+    if (statRoot(real, roots[i]!).isFile()) walk.rootFiles.set(identity(real), false);
+  });
   // Roots given side by side (a shell glob over a job's trials) share a parent: judge it once.
   const parentKind = new Map<string, Recognised | null>();
   const groups = new Map<string, ((child: string) => boolean) | null>();
   for (const [i, root] of roots.entries()) {
     const real = reals[i]!;
     const shown = displayRoot(root);
-    const st = statSync(real);
+    const st = statRoot(real, root);
     if (st.isFile()) {
       const file = fileKind(real, real, true);
       if (file === null || file === "unrecognised")
