@@ -71,11 +71,16 @@ export async function attestVerify(argv: string[], io: CliIo): Promise<number> {
   return report(failures, values.format === "json", io);
 }
 
+/** The envelope's payload read as a Statement, or why it is none (ENVELOPE_MALFORMED, STATEMENT_MALFORMED). */
+function payloadStatement(env: Envelope): { statement: Statement } | { failures: AttestFailure[] } {
+  const parsed = parseStrictJson(env.payload.toString("utf8"), " ");
+  if (!parsed.ok) return { failures: [{ code: "ENVELOPE_MALFORMED", where: "payload", detail: parsed.issue.message }] };
+  return readStatement(parsed.value);
+}
+
 /** The envelope's statement, or null where it is none (checkEnvelope says why). */
 function statementIn(env: Envelope): Statement | null {
-  const parsed = parseStrictJson(env.payload.toString("utf8"), " ");
-  if (!parsed.ok) return null;
-  const read = readStatement(parsed.value);
+  const read = payloadStatement(env);
   return "failures" in read ? null : read.statement;
 }
 
@@ -120,9 +125,7 @@ async function checkEnvelope(env: Envelope, c: Check): Promise<AttestFailure[]> 
       where: "signatures",
       detail: `${signed.verified.length} of the ${c.keys.length} keys given verify the envelope; ${c.threshold} needed`,
     });
-  const parsed = parseStrictJson(env.payload.toString("utf8"), " ");
-  if (!parsed.ok) return [...out, { code: "ENVELOPE_MALFORMED", where: "payload", detail: parsed.issue.message }];
-  const read = readStatement(parsed.value);
+  const read = payloadStatement(env);
   if ("failures" in read) return [...out, ...read.failures];
   const attested: Statement = read.statement;
   if (c.doc !== null) {
