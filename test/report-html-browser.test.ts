@@ -63,6 +63,23 @@ const surveyBelowSections = (o: Opened) =>
     const first = table.ownerDocument.getElementById("exp-0")!.getBoundingClientRect().top;
     return [...table.querySelectorAll("tbody tr")].filter((tr) => tr.getBoundingClientRect().bottom > first).length;
   });
+/**
+ * Scroll the trial table and wait until the page has drawn the rows now in view: it draws on the
+ * animation frame after a scroll event, so reading rows straight after a scroll can see the old ones.
+ */
+const scrollTrials = (o: Opened, to: "top" | "bottom") =>
+  o.page.locator("#trial-scroll").evaluate(
+    (el, to) =>
+      new Promise<void>((done) => {
+        const target = to === "top" ? 0 : el.scrollHeight - el.clientHeight;
+        if (Math.abs(el.scrollTop - target) < 1) return done();
+        // Listeners run in the order added: the page's draw is queued before this frame's wait ends.
+        const frame = (f: () => void) => el.ownerDocument.defaultView!.requestAnimationFrame(f);
+        el.addEventListener("scroll", () => frame(() => frame(done)), { once: true });
+        el.scrollTo(0, target);
+      }),
+    to,
+  );
 const matching = async (o: Opened) => Number(await o.page.getAttribute("#trial-count", "data-matching"));
 const clean = (o: Opened) => {
   expect(o.refused, "requests").toEqual([]);
@@ -226,9 +243,9 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
 
   it("cuts no cell of either table: each column as wide as its text", async () => {
     expect(await cutCells(o)).toEqual([]);
-    await o.page.locator("#trial-scroll").evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await scrollTrials(o, "bottom");
     expect(await cutCells(o)).toEqual([]);
-    await o.page.locator("#trial-scroll").evaluate((el) => el.scrollTo(0, 0));
+    await scrollTrials(o, "top");
   });
 
   it("shows the reward, victory and pass columns of a mixed corpus, and no column no row fills", async () => {
