@@ -29,8 +29,8 @@ export interface Kind extends BatchKind {
   dataset?: DatasetReader;
   /** `assay triage`: its claims checked from what its evidence says beside its units, none of them read (absent: no such pass). */
   triage?(found: Found): TriageReport;
-  /** Issue 40: where an entry's evidence is beyond its path, for the HTML report and the export (absent: its path alone). */
-  evidence?(path: string): EvidenceOf;
+  /** Issue 40: where an entry's evidence is beyond its path, for the HTML report and the export (absent: its path alone); `unit`: one of its units (an Inspect sample and epoch). */
+  evidence?(path: string, unit?: { id: string; epoch: number }): EvidenceOf;
   /** Issue 40: the units of an entry that holds many (Inspect: a sample's epochs), read from its evidence at `file`, one at a time (absent: the entry is its one unit). */
   units?(entry: BundleEntry, file: string): AsyncIterable<UnitOf>;
 }
@@ -63,6 +63,8 @@ export interface EvidenceOf {
   readonly file: string | null;
   /** The command (POSIX shell) that opens the evidence in its harness's own viewer, or null. */
   readonly open: string | null;
+  /** Where, once `open` runs, that viewer shows the unit asked for (a URL), or absent. */
+  readonly at?: string;
 }
 
 /** Thrown by `Kind.units` when its evidence is not what the entry was scored from (its digest differs): every unit it gave is dropped, not only the rest. */

@@ -13,6 +13,16 @@ import { inspectWords } from "./words.js";
 /** A path as a POSIX shell reads it: as it is when plain, else single-quoted. */
 const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
 
+/**
+ * Where `inspect view` (its default host and port, inspect_ai/_util/constants.py DEFAULT_SERVER_HOST,
+ * DEFAULT_VIEW_PORT) shows one sample of a log in the folder it serves: its viewer routes
+ * `#/logs/<log, relative to --log-dir>/samples/sample/<id>/<epoch>` (inspect_ai's
+ * _view/www/src/app/routing/url.ts kSampleRouteUrlPattern and sampleUrl, each path part
+ * percent-encoded; analysis/_prepare/log_viewer.py forms the same for a published viewer).
+ */
+const sampleUrl = (log: string, id: string, epoch: number): string =>
+  `http://127.0.0.1:7575/#/logs/${encodeURIComponent(log)}/samples/sample/${encodeURIComponent(id)}/${epoch}`;
+
 /** An Inspect log without its per-sample lists (§13.4's `sample_ids` and `values`, §13.7's `sample_clusters`: the entry's alone, never the batch rules'). */
 function perLog(l: BundleEntry["inspect"]): BundleEntry["inspect"] {
   if (l === null) return null;
@@ -44,7 +54,11 @@ export const inspectKind: Kind = {
   split: splitLog,
   triage: triageInspect,
   // Inspect's viewer lists a folder's logs; the log and the sample id say which to open there.
-  evidence: (path) => ({ file: null, open: `inspect view --log-dir ${shellWord(posix.dirname(path))}` }),
+  evidence: (path, unit) => ({
+    file: null,
+    open: `inspect view --log-dir ${shellWord(posix.dirname(path))}`,
+    ...(unit === undefined ? {} : { at: sampleUrl(posix.basename(path), unit.id, unit.epoch) }),
+  }),
   // Loaded when an export first asks: the sample reader is the workers' code, not the main process's.
   async *units(entry, file) {
     yield* (await import("./units.js")).inspectUnits(entry, file);
