@@ -156,7 +156,9 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
   });
 
   it("filters the trial table: by codes and by validity, the rows in view all match and the count is the document's", async () => {
-    const all = demo.doc.bundles.length;
+    // A row per entry, and one per sample of an Inspect log with per-sample values (its validity the log's).
+    const rowsOf = (b: BundleEntry) => 1 + (b.inspect?.sample_ids?.length ?? 0);
+    const all = demo.doc.bundles.reduce((n, b) => n + rowsOf(b), 0);
     expect(await matching(o)).toBe(all);
     const before = await visibleRows(o);
     await o.page.fill("#f-codes", "SCHEMA");
@@ -173,10 +175,12 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
     const trialInvalid = new Set(
       demo.doc.experiments.flatMap((x) => x.invalid.map((i) => `${x.experiment}\u0000${i.trial}`)),
     );
-    const invalid = demo.doc.bundles.filter(
-      (b) =>
-        b.validity === "invalid" || (b.validity === "valid" && trialInvalid.has(`${b.experiment}\u0000${b.trial}`)),
-    ).length;
+    const invalid = demo.doc.bundles
+      .filter(
+        (b) =>
+          b.validity === "invalid" || (b.validity === "valid" && trialInvalid.has(`${b.experiment}\u0000${b.trial}`)),
+      )
+      .reduce((n, b) => n + rowsOf(b), 0);
     expect(await matching(o)).toBe(invalid);
     for (const r of await visibleRows(o)) expect(r["validity"]).toMatch(/^invalid( \(trial: [A-Z_, ]+\))?$/);
     await o.page.selectOption("#f-validity", "");
@@ -256,7 +260,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
     expect(cols.filter((c) => !c.filled).map((c) => c.name)).toEqual([]);
   });
 
-  it("links each row's evidence (a file: URL, fetched only on a click) and shows its task; the text filter finds a task, and the page links compare's task × run matrix", async () => {
+  it("links each row's evidence (a file: URL, fetched only on a click) and shows its task; the text filter finds a task", async () => {
     const links = await o.page.$$eval("#trial-table tbody tr.row a", (as) =>
       as.map((a) => ({ text: a.textContent!, href: a.getAttribute("href")! })),
     );
@@ -269,7 +273,40 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in Chromium", () => {
     for (const r of rows) expect(`${r["task"]} ${r["trial"]} ${r["path"]}`).toContain("task-1");
     expect(rows.some((r) => r["task"] === "task-1")).toBe(true);
     await o.page.fill("#f-text", "");
-    expect(await o.page.getAttribute("#task-matrix a", "href")).toBe("compare.html");
+    clean(o);
+  });
+
+  it("shows each Inspect sample as a row (its id, state and value, the inspect view address that opens it), and the samples without a score by the outcome filter", async () => {
+    // The demo's log that hides errors: samples 5 and 10 have no score, as its entry's per-sample values say.
+    const e = demo.doc.bundles.find((b) => b.path.includes("errors-hidden"))!;
+    const values = Object.values(e.inspect!.metrics).find((m) => m.values !== null)!.values!.exclude;
+    const unscored = e.inspect!.sample_ids!.filter((_, i) => values[i] === null);
+    expect(unscored.length).toBeGreaterThan(0);
+    await o.page.fill("#f-text", "errors-hidden");
+    await o.page.fill("#f-outcome", "no score");
+    const rows = await visibleRows(o);
+    expect(rows.map((r) => r["sample"]).sort()).toEqual([...unscored].sort());
+    for (const r of rows) {
+      expect(r["outcome"]).toBe("no score: left out");
+      expect(r["evidence"]).toMatch(
+        / · inspect view --log-dir \S+ · http:\/\/127\.0\.0\.1:7575\/#\/logs\/[^/]+\/samples\/sample\/\d+\/1$/,
+      );
+    }
+    await o.page.fill("#f-outcome", "scored");
+    const scored = await visibleRows(o);
+    expect(scored.length).toBe(e.inspect!.sample_ids!.length - unscored.length);
+    for (const r of scored) expect(r["score"]).toMatch(/^[01]$/);
+    await o.page.fill("#f-outcome", "");
+    await o.page.fill("#f-text", "");
+    clean(o);
+  });
+
+  it("holds the task × run matrix in the page: the trial table links to it, and it shows each sample of the runs of the same samples", async () => {
+    expect(await o.page.getAttribute("#evidence-note a", "href")).toBe("#task-matrix");
+    expect(await o.page.locator("#task-matrix table").count()).toBeGreaterThan(0);
+    expect(await o.page.locator("#no-task-matrix").count()).toBe(0);
+    const heads = await o.page.$$eval("#task-matrix table thead th", (ths) => ths.map((th) => th.textContent));
+    expect(heads).toContain("sample");
     clean(o);
   });
 

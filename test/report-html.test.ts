@@ -155,24 +155,28 @@ describe("the HTML report of the demo", () => {
   it("is self-contained: a CSP that allows no request, and nothing that points outside the page", () => {
     expect(demo.html).toContain(`<meta http-equiv="Content-Security-Policy" content="${CSP}">`);
     expect(CSP).toMatch(/default-src 'none'/);
-    // every link is to a place in the page but one, to the page assay compare writes beside it
-    // (issue 40 §3: the task × run matrix); no src at all; url() only to an SVG's own ids
+    // every link is to a place in the page (the task × run matrix is in it, issue 40 §3); no src at all; url() only to an SVG's own ids
     expect(
       [...demo.html.matchAll(/\b(?:href|src)="([^"]*)"/g)].map((m) => m[1]).filter((u) => !u!.startsWith("#")),
-    ).toEqual(["compare.html"]);
+    ).toEqual([]);
     // the evidence links the script makes are file: URLs, each opened only on a click
+    const HREF = COLUMNS.length;
     expect(
       trialData(demo.html).every(
-        (r) => typeof (r as unknown[])[13] === "string" && String((r as unknown[])[13]).startsWith("file:///"),
+        (r) => typeof (r as unknown[])[HREF] === "string" && String((r as unknown[])[HREF]).startsWith("file:///"),
       ),
     ).toBe(true);
     expect([...demo.html.matchAll(/url\(([^)]*)\)/g)].map((m) => m[1]).filter((u) => !u!.startsWith("#"))).toEqual([]);
     expect(demo.html).not.toMatch(/@import|@font-face/);
   });
 
-  it("embeds every trial's row when under the cap, and says so", () => {
-    expect(trialData(demo.html)).toHaveLength(demo.doc.bundles.length);
-    expect(demo.html).toContain(`data-embedded="${demo.doc.bundles.length}" data-left-out="0"`);
+  it("embeds every trial's row and every Inspect sample's when under the cap, and says so", () => {
+    // Each Inspect log with per-sample values gives a row per planned sample id beside its own.
+    const samples = demo.doc.bundles.reduce((n, e) => n + (e.inspect?.sample_ids?.length ?? 0), 0);
+    expect(samples).toBeGreaterThan(0);
+    const total = demo.doc.bundles.length + samples;
+    expect(trialData(demo.html)).toHaveLength(total);
+    expect(demo.html).toContain(`data-embedded="${total}" data-left-out="0"`);
   });
 });
 
@@ -655,7 +659,7 @@ describe("the trial rows", () => {
     const got = [...rows(bundles, [...experiments, blankExperiment("h", "harbor", 1)], ["/r"])].map((r) => [
       r[COLUMNS.indexOf("task")],
       r[COLUMNS.indexOf("evidence")],
-      r[13],
+      r[COLUMNS.length],
     ]);
     expect(got).toEqual([
       ["t", "r/logs/a.eval · inspect view --log-dir /r/logs", "file:///r/logs/a.eval"],
@@ -699,6 +703,9 @@ describe("the trial rows", () => {
         flags: "",
         task: "",
         evidence: "r/g/t1/journal.jsonl",
+        sample: "",
+        epochs: null,
+        score: "",
       },
       {
         path: "r/w/t1",
@@ -714,6 +721,9 @@ describe("the trial rows", () => {
         flags: "",
         task: "",
         evidence: "r/w/t1/journal.jsonl",
+        sample: "",
+        epochs: null,
+        score: "",
       },
       {
         path: "r/h/job/t1",
@@ -729,10 +739,13 @@ describe("the trial rows", () => {
         flags: "",
         task: "",
         evidence: "r/h/job/t1/agent/trajectory.json",
+        sample: "",
+        epochs: null,
+        score: "",
       },
     ]);
     // Each row's evidence link: the file its kind opens first, as a file: URL.
-    expect([...rows(bundles, experiments, ["/r"])].map((r) => r[13])).toEqual([
+    expect([...rows(bundles, experiments, ["/r"])].map((r) => r[COLUMNS.length])).toEqual([
       "file:///r/g/t1/journal.jsonl",
       "file:///r/w/t1/journal.jsonl",
       "file:///r/h/job/t1/agent/trajectory.json",
@@ -762,5 +775,239 @@ describe("the charts' edge cases", () => {
     for (const l of lines) expect(svg).toContain(`>${l}<`);
     const claims = await chart.svg(chart.claimed(log)!, "k");
     expect(claims).not.toContain("…");
+  });
+});
+
+// Issue 40 §3: an Inspect log's samples are rows of the trial table, from what the document holds
+// of each (its sample ids and per-sample values), each with the viewer's address of that sample.
+describe("the Inspect samples' rows", () => {
+  type Log = NonNullable<BundleEntry["inspect"]>;
+  type Values = { exclude: (number | null)[]; zero: (number | null)[] };
+  const metric = (values: Values | null) => ({
+    claimed: null,
+    check: "unverified" as const,
+    note: values === null ? "no sample record behind it" : null,
+    coverage: { scored: 0, planned: 0 },
+    exclude: {
+      value: null,
+      n: 0,
+      wilson95: null,
+      pass_at_k: null,
+      interval: null,
+      interval_reason: null,
+      pass_hat_k: null,
+    },
+    zero: {
+      value: null,
+      n: 0,
+      wilson95: null,
+      pass_at_k: null,
+      interval: null,
+      interval_reason: null,
+      pass_hat_k: null,
+    },
+    values,
+  });
+  const log = (ids: string[] | null, metrics: Record<string, Values | null>, epochs = 1): Log => ({
+    format: "eval",
+    log_version: 2,
+    inspect_version: "0.3.100",
+    eval_id: "e",
+    run_id: "r",
+    task_id: "t",
+    model: "m",
+    created: null,
+    completed_at: null,
+    plan: { records: (ids?.length ?? 0) * epochs, ids: ids?.length ?? 0, epochs, source: "sample_ids" },
+    total_samples: null,
+    sample_ids: ids,
+    sample_clusters: null,
+    metrics: Object.fromEntries(Object.entries(metrics).map(([k, v]) => [k, metric(v)])),
+  });
+  const inspectEntry = (path: string, inspect: Log | null, fields: Partial<BundleEntry> = {}) =>
+    entry(path, { profile: "inspect", experiment: "t (m)", task: "t", trial: null, attempt: null, inspect, ...fields });
+  const byName = (r: unknown[]) => Object.fromEntries(COLUMNS.map((c, i) => [c, r[i]]));
+  const X = [blankExperiment("t (m)", "inspect", 1)];
+
+  it("give each planned sample a row: its id, epochs, state and value, the log's validity and task, and the address that opens it in inspect view", () => {
+    const e = inspectEntry(
+      "/r/my logs/a+b.eval",
+      log(["1", "x/y", "3"], { "match/mean/accuracy": { exclude: [1, null, null], zero: [1, 0, null] } }, 3),
+    );
+    const got = [...rows([e], X, ["/r"])].map(byName);
+    // Samples without a score before the clean log row, then the rest, each in plan order.
+    expect(got.map((r) => [r["sample"], r["outcome"], r["score"]])).toEqual([
+      ["x/y", "no score: left out", "—"],
+      ["3", "in neither figure", "—"],
+      ["3 samples", "", ""],
+      ["1", "scored", "1"],
+    ]);
+    const one = got[3]!;
+    expect([one["path"], one["experiment"], one["validity"], one["task"], one["epochs"]]).toEqual([
+      "r/my logs/a+b.eval",
+      "t (m)",
+      "valid",
+      "t",
+      3,
+    ]);
+    // inspect view's route to a sample: #/logs/<log, relative to --log-dir>/samples/sample/<id>/<epoch>, each part encoded.
+    expect(got[0]!["evidence"]).toBe(
+      "r/my logs/a+b.eval #x/y · inspect view --log-dir '/r/my logs' · http://127.0.0.1:7575/#/logs/a%2Bb.eval/samples/sample/x%2Fy/1",
+    );
+    expect([...rows([e], X, ["/r"])].map((r) => r[COLUMNS.length])).toEqual(
+      Array(4).fill("file:///r/my%20logs/a+b.eval"),
+    );
+    // --errors zero: the sample without a score counts 0, and says so.
+    const zero = [...rows([e], X, ["/r"], MAX_ROWS, { errors: "zero", samples: true })].map(byName);
+    expect(zero.find((r) => r["sample"] === "x/y")).toMatchObject({ outcome: "no score: counted 0", score: "0" });
+  });
+
+  it("name each scorer's value where a log has several, and give a log its experiment does not count no credit", () => {
+    const e = inspectEntry(
+      "/r/a.eval",
+      log(["1"], {
+        "match/mean/accuracy": { exclude: [0.6666666666666666], zero: [0.6666666666666666] },
+        "match/mean/stderr": null,
+        "includes/mean/accuracy": { exclude: [1], zero: [1] },
+      }),
+    );
+    expect(byName([...rows([e], X, ["/r"])][1]!)["score"]).toBe("match=0.6667 includes=1");
+    const invalid = inspectEntry("/r/a.eval", e.inspect, {
+      validity: "invalid",
+      errors: [{ code: "METRIC_MISMATCH", file: null, line: null, message: "m" }],
+    });
+    const got = [...rows([invalid], X, ["/r"])].map(byName);
+    expect(got.map((r) => [r["sample"], r["validity"], r["score"]])).toEqual([
+      ["1 sample", "invalid", ""],
+      ["1", "invalid", "no credit"],
+    ]);
+  });
+
+  it("say why a log has no sample rows: not read, or no per-sample values in the document", () => {
+    const unread = inspectEntry("/r/bad.eval", null, {
+      validity: "error",
+      errors: [{ code: "EVAL_CORRUPT", file: null, line: null, message: "m" }],
+    });
+    const none = inspectEntry("/r/none.eval", log(null, { "match/mean/accuracy": null }));
+    const got = [...rows([unread, none], X, ["/r"])].map(byName);
+    expect(got.map((r) => [r["path"], r["sample"]])).toEqual([
+      ["r/bad.eval", "the log could not be read: no sample"],
+      [
+        "r/none.eval",
+        "no per-sample values in the document: assay recomputes no accuracy or mean metric of this log (no sample record behind it)",
+      ],
+    ]);
+  });
+
+  it("never push a log's own row out behind another log's samples under the cap", () => {
+    const ids = Array.from({ length: 10 }, (_, i) => `s${i}`);
+    const clean = { exclude: ids.map(() => 1), zero: ids.map(() => 1) };
+    const a = inspectEntry("/r/a.eval", log(ids, { "m/mean/accuracy": clean }));
+    const b = inspectEntry("/r/b.eval", log(ids, { "m/mean/accuracy": clean }));
+    const got = [...rows([a, b], X, ["/r"], 3)].map(byName);
+    expect(got.map((r) => [r["path"], r["sample"]])).toEqual([
+      ["r/a.eval", "10 samples"],
+      ["r/b.eval", "10 samples"],
+      ["r/a.eval", "s0"],
+    ]);
+  });
+
+  it("keep a 100,000-sample log's page to the cap, saying how many rows are left out", async () => {
+    const N = 100_000;
+    const ids = Array.from({ length: N }, (_, i) => `s${i}`);
+    const values = { exclude: ids.map((_, i) => i % 2), zero: ids.map((_, i) => i % 2) };
+    const e = inspectEntry("/r/big.eval", log(ids, { "m/mean/accuracy": values }));
+    const t = Date.now();
+    const html = await page({ format: "assay.results/1", run: RUN, bundles: [e], experiments: X });
+    const ms = Date.now() - t;
+    expect(trialData(html)).toHaveLength(MAX_ROWS);
+    expect(html).toContain(`data-embedded="${MAX_ROWS}" data-left-out="${N + 1 - MAX_ROWS}"`);
+    expect(html).toContain(`1 entry and ${N} Inspect samples`);
+    console.log(`a 100,000-sample log: page rendered in ${ms} ms, ${(html.length / 2 ** 20).toFixed(1)} MiB`);
+  });
+});
+
+// Issue 40 §3: the task × run matrix is in the page, as assay compare groups the document's runs; where none can be drawn the page says why.
+describe("the task × run matrix", () => {
+  it("shows, for the demo's Inspect runs of the same samples, each sample's value in each run as the JSON document holds it", () => {
+    const section = part(demo.html, `<section id="task-matrix">`);
+    expect(section).toContain("<table>");
+    expect(section).not.toContain("no-task-matrix");
+    // Each run's column: its log's reduced value per sample id under the run's --errors (— where it counts none).
+    const valueOf = (run: string, sample: string) => {
+      const x = demo.doc.experiments.find((y) => y.experiment === run)!;
+      const e = demo.doc.bundles.find((b) => b.path === x.log!.path)!;
+      const i = e.inspect!.sample_ids!.indexOf(sample);
+      // --invalid count: an invalid log's samples each count 0, as its figure counts them.
+      if (x.invalid.length > 0 && demo.doc.run.options.invalid === "count") return "0";
+      const v =
+        e.inspect!.metrics[x.profile === "inspect" ? Object.keys(x.inspect!)[0]! : ""]!.values!.exclude[i] ?? null;
+      return v === null ? "—" : Number(v.toFixed(4)).toString();
+    };
+    const tables = section.split("<table>").slice(1);
+    let checked = 0;
+    for (const table of tables) {
+      const runs = [...table.matchAll(/<th>([^<]*)<\/th>/g)].map((m) => m[1]!.replace(/&#39;/g, "'")).slice(1);
+      expect(runs.length).toBeGreaterThanOrEqual(2);
+      if (!runs.every((r) => demo.doc.experiments.some((x) => x.experiment === r && x.profile === "inspect"))) continue;
+      for (const [, sample, cells] of table.matchAll(/<tr><td>([^<]*)<\/td>((?:<td class="n">[^<]*<\/td>)+)<\/tr>/g)) {
+        const got = [...cells!.matchAll(/<td class="n">([^<]*)<\/td>/g)].map((m) => m[1]);
+        expect(got).toEqual(runs.map((r) => valueOf(r, sample!)));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(10);
+  });
+
+  const doc = (experiments: Experiment[], bundles: BundleEntry[]): Results => ({
+    format: "assay.results/1",
+    run: RUN,
+    bundles,
+    experiments,
+  });
+
+  it("says the page holds one run where it does", async () => {
+    const html = await page(doc([native("x", 2)], [entry("/r/x/t1"), entry("/r/x/t2")]));
+    expect(part(html, `<section id="task-matrix">`)).toMatch(
+      /id="no-task-matrix">No task × run matrix: this document holds one run;/,
+    );
+  });
+
+  it("says no two runs share tasks where none do, and draws a matrix where two runs are of the same tasks", async () => {
+    const apart = await page(
+      doc([native("x", 1), native("y", 1)], [entry("/r/x/t1"), entry("/r/y/t1", { experiment: "y" })]),
+    );
+    expect(part(apart, `<section id="task-matrix">`)).toContain(
+      "No task × run matrix: no two of its 2 runs share tasks",
+    );
+    // Two runs matched by their task set are drawn: each trial's value in each run.
+    const tasks = { count: 2, digest: "sha256:" + "0".repeat(64), unit: "scenario" as const };
+    const identity = {
+      agent: null,
+      model: null,
+      benchmark: null,
+      tasks,
+      harness: null,
+      started_at: null,
+      finished_at: null,
+      clock: null,
+    };
+    const same = (name: string): Experiment => ({ ...native(name, 2), identity });
+    const win = (path: string, experiment: string, trial: string, victory: boolean) =>
+      entry(path, { experiment, trial, victory, status: "completed" });
+    const html = await page(
+      doc(
+        [same("x"), same("y")],
+        [
+          win("/r/x/a", "x", "a", true),
+          win("/r/x/b", "x", "b", false),
+          win("/r/y/a", "y", "a", false),
+          win("/r/y/b", "y", "b", false),
+        ],
+      ),
+    );
+    const section = part(html, `<section id="task-matrix">`);
+    expect(section).not.toContain("no-task-matrix");
+    expect(section).toContain(`<tr><td>a</td><td class="n">1</td><td class="n">0</td></tr>`);
   });
 });

@@ -1,6 +1,7 @@
 // The HTML report: one self-contained page (no request of any kind: its CSP allows none), readable
 // offline, on a phone and in print. Per experiment the headline figures and charts (static SVG,
-// drawn here), then every trial in a sortable, filterable table, then the advisory judgements in
+// drawn here), then every trial (and Inspect sample) in a sortable, filterable table, the task × run
+// matrix of the runs of the same tasks, then the advisory judgements in
 // a section of their own. Charts are drawn first (Vega renders asynchronously); the page is then
 // written in pieces, its rows read from the entries as they are written, never held whole.
 
@@ -12,17 +13,21 @@ import { advisorySection } from "./advisory.js";
 import * as chart from "./charts.js";
 import { esc, scriptJson } from "./escape.js";
 import { experimentSection } from "./experiment.js";
-import { COLUMNS, MAX_ROWS, rows } from "./rows.js";
+import { COLUMNS, MAX_ROWS, rows, sampleRowsOf } from "./rows.js";
+import { TaskMatrix } from "./matrix.js";
 
 type Column = (typeof COLUMNS)[number];
 /** The trial table's columns as shown: what a trial came to first, its folder (the widest) last, so the rest fit the screen. */
 const SHOWN: readonly Column[] = [
   "experiment",
   "trial",
+  "sample",
   "task",
   "attempt",
+  "epochs",
   "validity",
   "reward",
+  "score",
   "victory",
   "pass",
   "outcome",
@@ -94,36 +99,44 @@ function filtered(doc: ResultsView): string {
     : `<p class="warn" id="filtered">Filtered: <code>${esc(terminalText(f))}</code>. Only the experiments these select, and their bundles, are in this page.</p>`;
 }
 
-function tableHead(total: number): string {
+/** The trial table's head; `samples`: the Inspect samples' rows beside one row per entry. */
+function tableHead(entries: number, samples: number): string {
+  const total = entries + samples;
   const embedded = Math.min(total, MAX_ROWS);
+  const of = samples === 0 ? "" : ` (${plural(entries, "entry", "entries")} and ${plural(samples, "Inspect sample")})`;
   const capped =
     total > MAX_ROWS
-      ? `<p class="warn" id="trial-cap" data-embedded="${embedded}" data-left-out="${total - embedded}">This page holds ${embedded} of ${total} rows (at most ${MAX_ROWS}): those not counted as valid or with findings, flags or an exception first, then the rest in path order; ${total - embedded} left out. The JSON document has every one.</p>`
-      : `<p class="muted" id="trial-cap" data-embedded="${embedded}" data-left-out="0">All ${total} rows.</p>`;
+      ? `<p class="warn" id="trial-cap" data-embedded="${embedded}" data-left-out="${total - embedded}">This page holds ${embedded} of ${total} rows${of} (at most ${MAX_ROWS}): those not counted as valid or with findings, flags or an exception first, then samples without a score, then the other entries, then the other samples, in path order; ${total - embedded} left out. The JSON document has every one.</p>`
+      : `<p class="muted" id="trial-cap" data-embedded="${embedded}" data-left-out="0">All ${total} rows${of}.</p>`;
   const filter = (id: string, label: string) =>
     `<label data-col="${COLUMNS.indexOf(id as Column)}">${label}<input id="f-${id}" type="search" autocomplete="off"></label>`;
   return [
     `<section id="trials"><h2>Trials</h2>`,
     capped,
-    `<div class="filters">${filter("text", "path, experiment, trial or task")}<label>validity<select id="f-validity"><option value="">any</option><option>valid</option><option>invalid</option><option>error</option><option>not counted</option></select></label>${filter("outcome", "outcome")}${filter("codes", "codes")}${filter("flags", "flags")}</div>`,
+    `<div class="filters">${filter("text", "path, experiment, trial, sample or task")}<label>validity<select id="f-validity"><option value="">any</option><option>valid</option><option>invalid</option><option>error</option><option>not counted</option></select></label>${filter("outcome", "outcome")}${filter("codes", "codes")}${filter("flags", "flags")}</div>`,
     `<p id="trial-count" class="muted" aria-live="polite"></p><p class="print-only muted">Printed: only the rows in view; the JSON document has every trial.</p>`,
     `<div id="trial-scroll"><table id="trial-table"><colgroup>${SHOWN.map((c) => `<col class="c-${c}" data-col="${COLUMNS.indexOf(c)}">`).join("")}</colgroup>`,
     `<thead><tr>${SHOWN.map((c) => `<th scope="col" data-col="${COLUMNS.indexOf(c)}">${c}</th>`).join("")}</tr></thead><tbody></tbody></table></div>`,
     `<noscript><p>The trial table needs JavaScript; the JSON document has every trial.</p></noscript>`,
-    // Issue 40 §3: the task × run matrix is assay compare's (its statistics pair the units); one command away, linked where it writes it.
-    `<p class="muted" id="task-matrix">Each task across runs (task × run, paired): <code>assay compare RESULTS.json --out compare.html</code> writes it beside this page: <a href="compare.html">compare.html</a>. Evidence links open the trial's file or log from the folder this page was written in.</p></section>`,
+    `<p class="muted" id="evidence-note">Evidence links open the trial's file or log from the folder this page was written in; an Inspect sample's row gives the <code>inspect view</code> command and the address that shows the sample once it runs. The task × run matrix is below: <a href="#task-matrix">tasks across runs</a>.</p></section>`,
   ].join("\n");
 }
 
 /** The page, in pieces. */
 export async function render(doc: ResultsView): Promise<Iterable<string>> {
   const s = survey(doc.bundles, doc.experiments);
+  // One more read of the entries: compare's units for the task × run matrix, and how many sample rows there are.
+  const matrix = new TaskMatrix(doc.experiments);
+  let samples = 0;
+  for (const e of doc.bundles) (matrix.add(e), (samples += sampleRowsOf(e)));
+  const tasks = matrix.section(doc.run, doc.experiments);
   const experiments = doc.experiments.map(shownExperiment);
   const charts: string[][] = [];
   for (const [i, e] of experiments.slice(0, MAX_CHARTED).entries()) charts.push(await chartsOf(e, i, s));
   const overall = chart.findings(s.codes, "Findings by code, over all the evidence");
   const findings = overall === null ? null : await chart.svg(overall, "all");
-  return page(doc, experiments, charts, findings, s, loneFolders(doc.bundles, doc.experiments, doc.run.roots));
+  const folders = loneFolders(doc.bundles, doc.experiments, doc.run.roots);
+  return page(doc, experiments, charts, findings, s, folders, { samples, tasks });
 }
 
 function* page(
@@ -133,6 +146,7 @@ function* page(
   findings: string | null,
   s: Survey,
   folders: ReadonlyMap<string | null, string>,
+  table: { samples: number; tasks: string },
 ): Generator<string> {
   yield head(doc);
   yield surveyTable(doc.experiments, experiments, { errors: doc.run.options.errors, folders });
@@ -146,11 +160,13 @@ function* page(
   // What pass@k and pass^k assume, once for the page.
   if (experiments.some(hasPassK)) yield `<p class="muted legend" id="missing-at-random">${esc(MISSING_AT_RANDOM)}</p>`;
   yield `</main>`;
-  yield tableHead(doc.tally.bundles);
+  yield tableHead(doc.tally.bundles, table.samples);
+  yield table.tasks;
   yield advisorySection(s);
   yield `<script type="application/json" id="trial-data">[`;
   let first = true;
-  for (const r of rows(doc.bundles, doc.experiments, doc.run.roots.map(forTerminal))) {
+  const options = { errors: doc.run.options.errors, samples: table.samples > 0 };
+  for (const r of rows(doc.bundles, doc.experiments, doc.run.roots.map(forTerminal), MAX_ROWS, options)) {
     yield `${first ? "" : ","}${scriptJson(r)}`;
     first = false;
   }

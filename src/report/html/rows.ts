@@ -1,17 +1,20 @@
 // The trial table's rows: one per bundle entry, its hard result in a few short fields, as its
 // experiment counts it (trial-index.ts): a valid bundle of an invalid, excluded, unscored or
-// superseded trial says so, and shows no win. A page embeds at most MAX_ROWS of them; entries with
-// something to look at (not counted, findings, flags, an exception) are taken first, then the rest
-// in path order, so a cap never hides a problem row behind clean ones.
+// superseded trial says so, and shows no win; and one per sample of an Inspect log (samples.ts),
+// each with the viewer's address of that sample. A page embeds at most MAX_ROWS of them: entries
+// with something to look at (not counted, findings, flags, an exception) are taken first, then
+// samples without a score, then the other entries, then the other samples, each in path order, so a
+// cap never hides a problem row behind clean ones, nor a log's row behind its many samples.
 
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { BundleEntry, Experiment } from "../../core/results.js";
-import { forTerminal, terminalText } from "../../core/text.js";
+import type { BundleEntry, Experiment, RunOptions } from "../../core/results.js";
+import { forTerminal, plural, terminalText } from "../../core/text.js";
 import { kindOf } from "../../kinds/registry.js";
 import { shownEntry } from "../shown.js";
 import { wordsOf } from "../vocabulary.js";
 import { TrialIndexes, type Verdict } from "../trial-index.js";
+import { notableSample, sampleCells, samplesOf, type Samples } from "./samples.js";
 
 /** Rows embedded in one page: beyond this a browser spends more on parsing than a reader gains. */
 export const MAX_ROWS = 25_000;
@@ -31,6 +34,9 @@ export const COLUMNS = [
   "flags",
   "task",
   "evidence",
+  "sample",
+  "epochs",
+  "score",
 ] as const;
 
 /**
@@ -50,6 +56,9 @@ export type Row = [
   string,
   string,
   string,
+  string,
+  string,
+  number | null,
   string,
   string | null,
 ];
@@ -130,12 +139,15 @@ export function evidenceOf(
   e: BundleEntry,
   roots: readonly string[],
   rawPath = e.path,
+  unit?: { id: string; epoch: number },
 ): { text: string; href: string | null } {
-  const ev = kindOf(e.profile)?.evidence?.(rawPath) ?? { file: null, open: null };
+  const ev = kindOf(e.profile)?.evidence?.(rawPath, unit) ?? { file: null, open: null };
   const text = ev.file === null ? shortPath(e.path, roots) : `${shortPath(e.path, roots)}/${ev.file}`;
   const at = ev.file === null ? rawPath : `${rawPath}/${ev.file}`;
+  // A unit's viewer address (an Inspect sample's) after the command that serves it.
+  const open = [ev.open, ev.at ?? null].filter((x) => x !== null).map(forTerminal);
   return {
-    text: ev.open === null ? text : `${text} · ${forTerminal(ev.open)}`,
+    text: [unit === undefined ? text : `${text} #${forTerminal(unit.id)}`, ...open].join(" · "),
     href: pathToFileURL(resolve(at)).href,
   };
 }
@@ -144,7 +156,13 @@ export function evidenceOf(
  * The row of an entry already shown (shown.ts), with its verdict (read from the entry as the
  * document has it); `rawPath`: its path before shownEntry escaped it, for the evidence's link.
  */
-export function rowOf(e: BundleEntry, v: Verdict, roots: readonly string[], rawPath = e.path): Row {
+export function rowOf(
+  e: BundleEntry,
+  v: Verdict,
+  roots: readonly string[],
+  rawPath = e.path,
+  samples: Samples | null = samplesOf(e),
+): Row {
   const r = result(e, v.kind === "passed");
   const ev = evidenceOf(e, roots, rawPath);
   return [
@@ -161,6 +179,49 @@ export function rowOf(e: BundleEntry, v: Verdict, roots: readonly string[], rawP
     [...new Set(e.flags.map((f) => f.code))].join(" "),
     e.task ?? "",
     ev.text,
+    // An Inspect log's row says how many sample rows it has, or why it has none.
+    samples === null ? "" : "why" in samples ? samples.why : plural(samples.ids.length, "sample"),
+    samples === null || "why" in samples ? null : samples.epochs,
+    "",
+    ev.href,
+  ];
+}
+
+/**
+ * Sample `i` of a log's entry (already shown) as a row: the log's path, experiment, validity and
+ * task; the sample id, its epochs, its state and values (no credit where its log is not counted);
+ * its evidence the log with `inspect view` and the address that shows the sample (its first epoch:
+ * the viewer steps through the others).
+ */
+export function sampleRow(
+  e: BundleEntry,
+  v: Verdict,
+  roots: readonly string[],
+  rawPath: string,
+  x: Extract<Samples, { ids: unknown }>,
+  i: number,
+  errors: RunOptions["errors"],
+  rawId: string,
+): Row {
+  const cells = sampleCells(x, i, errors);
+  const ev = evidenceOf(e, roots, rawPath, { id: rawId, epoch: 1 });
+  return [
+    shortPath(e.path, roots),
+    e.experiment ?? "",
+    "",
+    null,
+    validity(e, v),
+    "",
+    "",
+    "",
+    cells.state,
+    "",
+    "",
+    e.task ?? "",
+    ev.text,
+    x.ids[i]!,
+    x.epochs,
+    v.kind === "passed" ? cells.score : "no credit",
     ev.href,
   ];
 }
@@ -172,19 +233,41 @@ export const notable = (e: BundleEntry, v: Verdict): boolean =>
   e.errors.length + e.warnings.length + e.flags.length > 0 ||
   e.exception !== null;
 
-/** The rows to embed, notable ones first: two reads of the entries, neither held whole; each shown (shown.ts) so no hidden character disguises a name. */
+/**
+ * The rows to embed, in four reads of the entries (none held whole): notable entries, samples
+ * without a score, the other entries, the other samples (the sample reads skipped where the
+ * document holds none: `samples` false); each shown (shown.ts) so no hidden character disguises a name.
+ */
 export function* rows(
   bundles: Iterable<BundleEntry>,
   experiments: readonly Experiment[],
   roots: readonly string[],
   cap = MAX_ROWS,
+  options: { errors: RunOptions["errors"]; samples: boolean } = { errors: "exclude", samples: true },
 ): Generator<Row> {
   const indexes = new TrialIndexes(experiments);
   let n = 0;
   for (const first of [true, false])
-    for (const e of bundles) {
-      if (n === cap) return;
-      const v = indexes.of(e).verdict(e);
-      if (notable(e, v) === first) (n++, yield rowOf(shownEntry(e), v, roots, e.path));
-    }
+    for (const ofSamples of options.samples ? [false, true] : [false])
+      for (const e of bundles) {
+        if (n === cap) return;
+        const v = indexes.of(e).verdict(e);
+        const x = samplesOf(e);
+        if (!ofSamples) {
+          if (notable(e, v) === first) (n++, yield rowOf(shownEntry(e), v, roots, e.path, x));
+          continue;
+        }
+        if (x === null || "why" in x) continue;
+        const shown = shownEntry(e);
+        const raw = e.inspect!.sample_ids!;
+        for (let i = 0; i < x.ids.length && n < cap; i++)
+          if (notableSample(x, i) === first)
+            (n++, yield sampleRow(shown, v, roots, e.path, x, i, options.errors, raw[i]!));
+      }
+}
+
+/** How many sample rows an entry gives (beside its own row). */
+export function sampleRowsOf(e: BundleEntry): number {
+  const x = samplesOf(e);
+  return x === null || "why" in x ? 0 : x.ids.length;
 }

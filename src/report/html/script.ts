@@ -3,6 +3,11 @@
 // scrolling through tens of thousands of rows stays fast. Cells are set with textContent: a row's
 // text can never become markup.
 
+import { COLUMNS } from "./rows.js";
+
+/** A column's index in a row (rows.ts), for the script. */
+const at = (c: (typeof COLUMNS)[number]) => COLUMNS.indexOf(c);
+
 /** Both tables' order: numbers as numbers, text as text, an empty value last whichever the direction `d`. */
 const COMPARE = `function compare(x, y, d) {
     if (x === y) return 0;
@@ -20,8 +25,10 @@ export const TABLE_SCRIPT = `
   var scroll = document.getElementById("trial-scroll");
   var body = document.querySelector("#trial-table tbody");
   var count = document.getElementById("trial-count");
-  var inputs = { validity: 4, outcome: 8, codes: 9, flags: 10 };
-  var ALWAYS = [0, 1, 2, 4]; // path, experiment, trial, validity: shown even when every row leaves one empty
+  var inputs = { validity: ${at("validity")}, outcome: ${at("outcome")}, codes: ${at("codes")}, flags: ${at("flags")} };
+  var VALIDITY = ${at("validity")}, EVIDENCE = ${at("evidence")}, HREF = ${COLUMNS.length};
+  var TEXT = [${at("path")}, ${at("experiment")}, ${at("trial")}, ${at("sample")}, ${at("task")}]; // what the text filter searches
+  var ALWAYS = [${at("path")}, ${at("experiment")}, ${at("trial")}, ${at("validity")}]; // shown even when every row leaves one empty
   // The columns some row fills (no empty column for a kind without that field), each as wide as its
   // longest cell in the table's monospace font (its text never cut), in the row's order.
   var cols = [], width = [];
@@ -51,9 +58,9 @@ export const TABLE_SCRIPT = `
         var w = want[c];
         if (w === "") continue;
         var cell = String(r[c]).toLowerCase();
-        if (c === "4" ? kind(cell) !== w : cell.indexOf(w) < 0) return false;
+        if (Number(c) === VALIDITY ? kind(cell) !== w : cell.indexOf(w) < 0) return false;
       }
-      return text === "" || (r[0] + " " + r[1] + " " + r[2] + " " + r[11]).toLowerCase().indexOf(text) >= 0;
+      return text === "" || TEXT.map(function (c) { return r[c]; }).join(" ").toLowerCase().indexOf(text) >= 0;
     });
     if (sortCol >= 0) order();
     count.textContent = shown.length + " of " + all.length + " rows match";
@@ -84,14 +91,14 @@ export const TABLE_SCRIPT = `
       tr.className = "row";
       cols.forEach(function (c) {
         var td = document.createElement("td");
-        // The evidence cell links its file (r[13], a file: URL the page was written with; never fetched until clicked).
-        if (c === 12 && typeof r[13] === "string" && r[13].indexOf("file:") === 0) {
+        // The evidence cell links its file (r[HREF], a file: URL the page was written with; never fetched until clicked).
+        if (c === EVIDENCE && typeof r[HREF] === "string" && r[HREF].indexOf("file:") === 0) {
           var a = document.createElement("a");
-          a.href = r[13];
+          a.href = r[HREF];
           a.textContent = String(r[c]);
           td.appendChild(a);
         } else td.textContent = r[c] === null ? "" : String(r[c]);
-        if (c === 4) td.className = kind(r[4]) === "not counted" ? "skipped" : kind(r[4]);
+        if (c === VALIDITY) td.className = kind(r[c]) === "not counted" ? "skipped" : kind(r[c]);
         tr.appendChild(td);
       });
       frag.appendChild(tr);
