@@ -114,8 +114,30 @@ describe("assay score (in-process)", () => {
     resultsSchema.parse(JSON.parse(readFileSync(out, "utf8")));
     expect(readdirSync(tmp).filter((f) => f.endsWith(".tmp"))).toEqual([]);
     expect(r.stderr).toMatch(/wrote .*out\.json \(2 bundles\)/);
+    expect(r.stderr).not.toMatch(/not scored/);
     const quiet = await run(["score", join(tmp, "good"), "--format", "json", "--out", out, "--quiet"]);
     expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe("");
+  });
+
+  it("a run written to --out with tool errors says their codes on stderr (why it exits 3), counted as it is written; --quiet says nothing", async () => {
+    for (const format of ["json", "table"]) {
+      const out = join(tmp, `timed-out.${format}`);
+      // A millisecond is less than any worker takes to start: both bundles run out of time.
+      const r = await run(["score", join(tmp, "good"), "--bundle-timeout", "0.001", "--format", format, "--out", out]);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain("\nassay: 2 tool errors, not scored: TIMEOUT 2 (each entry's errors say why)\n");
+    }
+    const quiet = await run([
+      "score",
+      join(tmp, "good"),
+      "--bundle-timeout",
+      "0.001",
+      "-q",
+      "--out",
+      join(tmp, "q.json"),
+    ]);
+    expect(quiet.code).toBe(3);
     expect(quiet.stderr).toBe("");
   });
 

@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import type { parseArgs } from "node:util";
 import { indexSchedules } from "../../core/batch/schedule.js";
 import { describeFilter, filterResults, parseFilter, unknownTimeNote } from "../../core/filter.js";
-import type { ResultsView } from "../../core/results.js";
+import type { BundleEntry, ResultsView } from "../../core/results.js";
 import { forTerminal } from "../../core/text.js";
 import { colourFor, painted } from "../colour.js";
 import { checkKept, checkOutput, gathered, withSqliteFiles, writeOutput, type Protected } from "../../io/output.js";
@@ -37,17 +37,57 @@ export async function writeResults(
     width?: number | undefined;
   } = {},
 ): Promise<void> {
+  const seen = out !== undefined && !o.quiet && doc.tally.error > 0 ? toolErrorCodes(doc) : null;
+  const shown = seen === null ? doc : { ...doc, bundles: seen.bundles };
   // With a key, a JSON or JSON Lines document ends with its MAC under that key (§8 "keyed documents").
-  const text = await (await loadFormat(format)).render(doc, { macKey: o.macKey, details: o.details, width: o.width });
+  const text = await (await loadFormat(format)).render(shown, { macKey: o.macKey, details: o.details, width: o.width });
   if (out !== undefined) {
     writeOutput(out, text, { protect: o.protect ?? {} });
     if (!o.quiet)
       io.stderr(
         `assay: wrote ${forTerminal(out)} (${tallied(doc.tally).phrase()}${doc.run.complete ? "" : ", incomplete"})\n`,
       );
+    if (seen !== null) io.stderr(`assay: ${seen.line()}\n`);
   } else
     for (const piece of gathered(format === "table" ? painted(text as Iterable<string>, colourFor(io)) : text))
       io.stdout(piece);
+}
+
+/**
+ * The codes of a run's tool errors, counted as the document is written (a second read of a spilled
+ * run would cost as much again), so a run written to --out says on stderr why it exits 3, not only
+ * how many: "1 tool error, not scored: TIMEOUT 1". A format that reads no entry gets its own pass.
+ */
+function toolErrorCodes(doc: ResultsView): { bundles: Iterable<BundleEntry>; line: () => string } {
+  const codes = new Map<string, number>();
+  let counted = false;
+  const see = (e: BundleEntry) => {
+    if (e.validity !== "error") return;
+    for (const c of new Set(e.errors.map((f) => f.code))) codes.set(c, (codes.get(c) ?? 0) + 1);
+  };
+  const bundles: Iterable<BundleEntry> = {
+    *[Symbol.iterator]() {
+      if (counted) return yield* doc.bundles;
+      codes.clear(); // a pass left unfinished counted part of the entries
+      for (const e of doc.bundles) {
+        see(e);
+        yield e;
+      }
+      counted = true;
+    },
+  };
+  return {
+    bundles,
+    line: () => {
+      if (!counted) {
+        const pass = bundles[Symbol.iterator]();
+        while (pass.next().done !== true);
+      }
+      const n = doc.tally.error;
+      const list = [...codes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 8);
+      return `${n} tool error${n === 1 ? "" : "s"}, not scored: ${list.map(([c, k]) => `${forTerminal(c)} ${k}`).join(" · ")}${codes.size > 8 ? ` · … ${codes.size - 8} more codes` : ""} (each entry's errors say why)`;
+    },
+  };
 }
 
 /** The options of a scoring run (score, and analyze which scores first). */
