@@ -1,13 +1,13 @@
 // The text a compact record keeps of each bundle, in less memory than a string each (a heap
-// snapshot at 80,000 bundles: the path 64 bytes, the seed 48, the trial 24, each time a 16-byte
-// number): a path cut where its folder is shared, a trial named by where it lies in the path, a
-// hex seed as its bytes, times as small integers. Each is given back as the same text. Pure.
+// snapshot at 80,000 bundles: the path 64 bytes, the seed 48, the trial 24): a path cut where its
+// folder is shared and its rest as UTF-8 bytes, a trial named by where it lies in the path, a hex
+// seed as its bytes. Each is given back as the same text. Pure.
 
-/** The path's folder two levels up, with its "/" (shared by many bundles), and the rest (its own): folder + rest is the path. */
+/** The path's folder two levels up, with its "/" (shared by many bundles), and the rest: folder + rest is the path (slices of it: own() keeps one). */
 export function cutPath(path: string): [folder: string, rest: string] {
   const last = path.lastIndexOf("/");
   const cut = last <= 0 ? 0 : path.lastIndexOf("/", last - 1) + 1;
-  return [path.slice(0, cut), own(path.slice(cut))];
+  return [path.slice(0, cut), path.slice(cut)];
 }
 
 /**
@@ -59,21 +59,36 @@ export class HexArena {
   }
 }
 
-/**
- * Times (ms) as offsets from the first one kept: a run's times lie within weeks of each other, so
- * each offset is a small integer stored in its field, where a time itself is a boxed number.
- * NaN (no time) is kept as null, as every field that is not always a number is stored tagged.
- */
-export class Epoch {
-  private base = NaN;
+/** Longest text a TextArena keeps (in UTF-16 units): its bytes fit a chunk, and a length of two bytes says how many. */
+const MAX_TEXT = 4096;
 
-  put(ms: number): number | null {
-    if (Number.isNaN(ms)) return null;
-    if (Number.isNaN(this.base)) this.base = ms;
-    return ms - this.base;
+/**
+ * Text as its UTF-8 bytes in chunks, each a two-byte length then the bytes; a text is known by
+ * its offset. A path's rest there takes its length in bytes and 6, where a string took a header of
+ * 16 and its characters rounded up to 8 (and a slot to point at it).
+ */
+export class TextArena {
+  private readonly chunks: Buffer[] = [];
+  private used = CHUNK;
+
+  /** Its offset; -1 when it is not kept here (longer than MAX_TEXT, or a lone surrogate, which UTF-8 cannot carry). */
+  put(s: string): number {
+    if (s.length > MAX_TEXT || !s.isWellFormed()) return -1;
+    if (this.used + 2 + 3 * s.length > CHUNK) {
+      this.chunks.push(Buffer.allocUnsafeSlow(CHUNK));
+      this.used = 0;
+    }
+    const chunk = this.chunks[this.chunks.length - 1]!;
+    const at = (this.chunks.length - 1) * CHUNK + this.used;
+    const n = chunk.write(s, this.used + 2, "utf8");
+    chunk.writeUInt16LE(n, this.used);
+    this.used += 2 + n;
+    return at;
   }
 
-  get(kept: number | null): number {
-    return kept === null ? NaN : this.base + kept;
+  get(at: number): string {
+    const chunk = this.chunks[Math.floor(at / CHUNK)]!;
+    const from = (at % CHUNK) + 2;
+    return chunk.toString("utf8", from, from + chunk.readUInt16LE(from - 2));
   }
 }

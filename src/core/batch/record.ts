@@ -7,7 +7,8 @@ import type { Code } from "../codes.js";
 import { timeMs, timeText, type EntryIdentity } from "../identity.js";
 import { INSPECT_STATUSES, type BundleEntry } from "../results.js";
 import type { BatchKinds, RecordPart, Sharing } from "./kind.js";
-import { cutPath, Epoch, HexArena, own, segment, trialAt } from "./record-text.js";
+import { NONE, Columns } from "./record-columns.js";
+import { cutPath, HexArena, own, segment, TextArena, trialAt } from "./record-text.js";
 
 export type BatchRecord = Pick<
   BundleEntry,
@@ -102,12 +103,12 @@ const unpack = <K extends Packed>(bits: number, name: K): BundleEntry[K] => {
   return (values as readonly unknown[])[(bits >> shift) & ((1 << width) - 1)] as BundleEntry[K];
 };
 
-const NONE: readonly { readonly code: Code }[] = Object.freeze([]);
+const NONE_CODES: readonly { readonly code: Code }[] = Object.freeze([]);
 
 /**
  * What many records share (one object per value, RecordMaker makes them): the path's folder, the
- * experiment and scenario, the packed enumerations, the error codes, the dimensions, the identity
- * without its times, and the reading of the times and seeds.
+ * experiment and scenario, the packed enumerations, the error codes, the dimensions, and the
+ * identity without its times.
  */
 interface Kin {
   readonly folder: string;
@@ -118,81 +119,144 @@ interface Kin {
   readonly dimensions: BatchRecord["dimensions"];
   /** The entry's identity without its times (one object per agent, model, benchmark…). */
   readonly who: EntryIdentity | null;
-  readonly epoch: Epoch;
-  readonly seeds: HexArena;
+}
+
+/** A record's columns (record-columns.ts), each a 32-bit integer. */
+const KIN = 0; // its Kin's index
+const REST = 1; // its path's rest: an offset in the text arena (≥ 0), or -1 - the index of its own string
+const TRIAL = 2; // TRIAL_NULL, TRIAL_EMPTY, TRIAL_LAST or TRIAL_BEFORE (a segment of the path), or the index of its own string
+const ATTEMPT = 3; // a number or null (Columns.setNumber)
+const SEED = 4; // NONE (null), an offset in the hex arena (≥ 0), or -1 - the index of its own string
+const TASK = 5; // NONE, or the index of its (shared) string
+const PART = 6; // NONE, or the index of its kind's record part
+const STARTED = 7; // ms from the run's first time kept, or null (Columns.setNumber)
+const FINISHED = 8;
+const WIDTH = 9;
+const TRIAL_NULL = -1;
+const TRIAL_EMPTY = -2;
+const TRIAL_LAST = -3; // the path's last name
+const TRIAL_BEFORE = -4; // the one before
+
+/**
+ * The records of one maker: what repeats across bundles in shared Kins, strings and parts, each
+ * bundle's own numbers in a row of columns and its text in arenas (record-text.ts: its path's rest
+ * as UTF-8, its trial as a segment of the path, its seed as bytes, its times as offsets).
+ */
+class RecordTable {
+  readonly columns = new Columns(WIDTH);
+  readonly kins: Kin[] = [];
+  /** Strings kept whole: a task (shared), a path's rest or trial or seed the arenas cannot hold. */
+  readonly strings: string[] = [];
+  readonly parts: RecordPart[] = [];
+  readonly rests = new TextArena();
+  readonly seeds = new HexArena();
+  /** The first time kept (ms): times are kept as offsets from it, small integers. */
+  epoch = NaN;
+
+  rest(i: number): string {
+    const at = this.columns.get(i, REST);
+    return at >= 0 ? this.rests.get(at) : this.strings[-1 - at]!;
+  }
+  kin(i: number): Kin {
+    return this.kins[this.columns.get(i, KIN)]!;
+  }
+  part(i: number): RecordPart | null {
+    const p = this.columns.get(i, PART);
+    return p === NONE ? null : this.parts[p]!;
+  }
+  time(i: number, column: number): number {
+    const kept = this.columns.getNumber(i, column);
+    return kept === null ? NaN : this.epoch + kept;
+  }
 }
 
 /**
- * A BatchRecord in 96 bytes and its path's rest: what repeats across bundles in a shared Kin, the
- * fields only some kinds fill in their kind's part, and the bundle's own text compact
- * (record-text.ts: its trial as a segment of the path, its seed as bytes, its times as offsets).
- * A heap snapshot at 80,000 native bundles: 180 bytes a bundle in all, where whole strings and
- * boxed times took 340.
+ * A BatchRecord as a row of a RecordTable: an object of one field (its row), 32 bytes, where an
+ * object of every field took 96; its getters read the row. Each table makes its own subclass,
+ * whose prototype names the table.
  */
-class CompactRecord implements BatchRecord {
-  constructor(
-    private readonly kin: Kin,
-    private readonly rest: string,
-    private readonly trialKept: string | null | 1 | 2,
-    readonly attempt: number | null,
-    private readonly seedKept: string | number | null,
-    readonly task: string | null,
-    private readonly part: RecordPart | null,
-    private readonly started: number | null,
-    private readonly finished: number | null,
-  ) {}
+export abstract class Row implements BatchRecord {
+  declare readonly t: RecordTable;
+  constructor(private readonly i: number) {}
   get path(): string {
-    return this.kin.folder === "" ? this.rest : this.kin.folder + this.rest;
+    const folder = this.t.kin(this.i).folder;
+    const rest = this.t.rest(this.i);
+    return folder === "" ? rest : folder + rest;
   }
   get trial(): string | null {
-    const t = this.trialKept;
-    return typeof t === "number" ? segment(this.path, t) : t;
+    const t = this.t.columns.get(this.i, TRIAL);
+    if (t >= 0) return this.t.strings[t]!;
+    return t === TRIAL_NULL ? null : t === TRIAL_EMPTY ? "" : segment(this.t.rest(this.i), t === TRIAL_LAST ? 1 : 2);
+  }
+  get attempt(): number | null {
+    return this.t.columns.getNumber(this.i, ATTEMPT);
   }
   get seed(): string | null {
-    return this.kin.seeds.get(this.seedKept);
+    const s = this.t.columns.get(this.i, SEED);
+    return s === NONE ? null : s >= 0 ? this.t.seeds.get(s) : this.t.strings[-1 - s]!;
+  }
+  get task(): string | null {
+    const s = this.t.columns.get(this.i, TASK);
+    return s === NONE ? null : this.t.strings[s]!;
   }
   get experiment() {
-    return this.kin.experiment;
+    return this.t.kin(this.i).experiment;
   }
   get scenario() {
-    return this.kin.scenario;
+    return this.t.kin(this.i).scenario;
   }
   get errors() {
-    return this.kin.errors;
+    return this.t.kin(this.i).errors;
   }
   get dimensions() {
-    return this.kin.dimensions;
+    return this.t.kin(this.i).dimensions;
   }
   get identity(): EntryIdentity | null {
-    const { who, epoch } = this.kin;
+    const who = this.who;
     const clock = who?.clock ?? null;
     if (who === null || clock === null) return who;
-    const text = (kept: number | null) => (kept === null ? null : timeText(epoch.get(kept), clock));
-    return { ...who, started_at: text(this.started), finished_at: text(this.finished) };
+    const text = (ms: number) => (Number.isNaN(ms) ? null : timeText(ms, clock));
+    return { ...who, started_at: text(this.startedMs), finished_at: text(this.finishedMs) };
+  }
+  /** The identity without its times (shared by many records), and the times as ms (NaN: none): what an experiment's identity folds without a text per record. */
+  get who(): EntryIdentity | null {
+    return this.t.kin(this.i).who;
+  }
+  get startedMs(): number {
+    return this.t.time(this.i, STARTED);
+  }
+  get finishedMs(): number {
+    return this.t.time(this.i, FINISHED);
+  }
+  private get bits() {
+    return this.t.kin(this.i).bits;
   }
   get profile() {
-    return unpack(this.kin.bits, "profile");
+    return unpack(this.bits, "profile");
   }
   get validity() {
-    return unpack(this.kin.bits, "validity");
+    return unpack(this.bits, "validity");
   }
   get status() {
-    return unpack(this.kin.bits, "status");
+    return unpack(this.bits, "status");
   }
   get state() {
-    return unpack(this.kin.bits, "state");
+    return unpack(this.bits, "state");
   }
   get ending() {
-    return unpack(this.kin.bits, "ending");
+    return unpack(this.bits, "ending");
   }
   get final_score() {
-    return unpack(this.kin.bits, "final_score");
+    return unpack(this.bits, "final_score");
   }
   get victory() {
-    return unpack(this.kin.bits, "victory");
+    return unpack(this.bits, "victory");
   }
   get pass() {
-    return unpack(this.kin.bits, "pass");
+    return unpack(this.bits, "pass");
+  }
+  private get part() {
+    return this.t.part(this.i);
   }
   get digest() {
     return this.part?.digest ?? "";
@@ -207,7 +271,7 @@ class CompactRecord implements BatchRecord {
     return this.part?.reward_source ?? null;
   }
   get flags() {
-    return this.part?.flags ?? NONE;
+    return this.part?.flags ?? NONE_CODES;
   }
   get harbor_id() {
     return this.part?.harbor_id ?? null;
@@ -250,9 +314,6 @@ export class RecordMaker implements Sharing {
   /** Small objects that repeat across trials (a claim, an exception's type and step), one per value. */
   private readonly shared = new Map<string, object>();
 
-  /** `kinds`: whose record parts the records carry (kinds/batch.ts: the list's). */
-  constructor(private readonly kinds: BatchKinds) {}
-
   string<T extends string | null>(v: T): T {
     if (v === null) return v;
     const known = this.strings.get(v);
@@ -268,7 +329,7 @@ export class RecordMaker implements Sharing {
   }
 
   codes(fs: readonly { code: Code }[], distinct: boolean): readonly { readonly code: Code }[] {
-    if (fs.length === 0) return NONE;
+    if (fs.length === 0) return NONE_CODES;
     return (distinct ? [...new Set(fs.map((f) => f.code))] : fs.map((f) => f.code)).map((c) => this.code(c));
   }
 
@@ -296,13 +357,23 @@ export class RecordMaker implements Sharing {
   /** One list per set of error codes (in the order first found), and an id per shared object (a Kin's key). */
   private readonly errorLists = new Map<string, readonly { readonly code: Code }[]>();
   private readonly ids = new Map<object, number>();
-  private readonly kins = new Map<string, Kin>();
-  private readonly epoch = new Epoch();
-  private readonly seeds = new HexArena();
+  private readonly kins = new Map<string, number>();
+  /** Each shared string's index in the table's strings. */
+  private readonly stringAt = new Map<string, number>();
+  private readonly table = new RecordTable();
+  /** This maker's records: rows of its table. */
+  private readonly Record: new (i: number) => BatchRecord;
+
+  /** `kinds`: whose record parts the records carry (kinds/batch.ts: the list's). */
+  constructor(private readonly kinds: BatchKinds) {
+    const table = this.table;
+    this.Record = class extends Row {};
+    Object.defineProperty(this.Record.prototype, "t", { value: table });
+  }
 
   private errors(fs: readonly { code: Code }[]): readonly { readonly code: Code }[] {
     const list = this.codes(fs, true);
-    if (list === NONE) return NONE;
+    if (list === NONE_CODES) return NONE_CODES;
     const key = list.map((f) => f.code).join(" ");
     const known = this.errorLists.get(key);
     if (known !== undefined) return known;
@@ -317,46 +388,84 @@ export class RecordMaker implements Sharing {
     return n;
   }
 
-  private kin(e: BundleEntry, folder: string, who: EntryIdentity | null): Kin {
+  private kin(e: BundleEntry, folder: string, who: EntryIdentity | null): number {
     const errors = this.errors(e.errors);
     const dimensions = this.dims(e.dimensions);
     const bits = pack(e);
     const key = `${bits} ${this.id(errors)} ${this.id(dimensions)} ${this.id(who)} ${JSON.stringify([folder, e.experiment, e.scenario])}`;
     let k = this.kins.get(key);
     if (k === undefined) {
-      k = Object.freeze({
-        folder: own(folder),
-        experiment: this.string(e.experiment),
-        scenario: this.string(e.scenario),
-        bits,
-        errors,
-        dimensions,
-        who,
-        epoch: this.epoch,
-        seeds: this.seeds,
-      });
+      k = this.table.kins.length;
+      this.table.kins.push(
+        Object.freeze({
+          folder: own(folder),
+          experiment: this.string(e.experiment),
+          scenario: this.string(e.scenario),
+          bits,
+          errors,
+          dimensions,
+          who,
+        }),
+      );
       this.kins.set(key, k);
     }
     return k;
   }
 
+  /** A string of the record's own, by its index in the table's strings. */
+  private ownString(s: string): number {
+    return this.table.strings.push(s) - 1;
+  }
+
+  private sharedString(s: string | null): number {
+    if (s === null) return NONE;
+    let at = this.stringAt.get(s);
+    if (at === undefined) this.stringAt.set(s, (at = this.ownString(this.string(s))));
+    return at;
+  }
+
   record(e: BundleEntry): BatchRecord {
+    const t = this.table;
+    const c = t.columns;
+    const i = c.add();
     const part = this.kinds.of(e.profile).recordPart?.(e, this) ?? null;
     const id = e.identity;
     const who = id === null ? null : this.one({ ...id, started_at: null, finished_at: null });
-    const ms = (at: string | null | undefined) =>
-      this.epoch.put(at == null || id?.clock == null ? NaN : timeMs(at, id.clock));
     const [folder, rest] = cutPath(e.path);
-    return new CompactRecord(
-      this.kin(e, folder, who),
-      rest,
-      trialAt(e.trial, e.path),
-      e.attempt,
-      this.seeds.put(e.seed),
-      this.string(e.task),
-      part,
-      ms(id?.started_at),
-      ms(id?.finished_at),
+    c.set(i, KIN, this.kin(e, folder, who));
+    const at = t.rests.put(rest);
+    c.set(i, REST, at >= 0 ? at : -1 - this.ownString(own(rest)));
+    const trial = trialAt(e.trial, e.path);
+    c.set(
+      i,
+      TRIAL,
+      trial === null
+        ? TRIAL_NULL
+        : trial === ""
+          ? TRIAL_EMPTY
+          : trial === 1
+            ? TRIAL_LAST
+            : trial === 2
+              ? TRIAL_BEFORE
+              : this.ownString(own(trial)),
     );
+    c.setNumber(i, ATTEMPT, e.attempt);
+    const seed = t.seeds.put(e.seed);
+    c.set(
+      i,
+      SEED,
+      seed === null ? NONE : typeof seed === "number" && seed <= 0x7fffffff ? seed : -1 - this.ownString(own(e.seed!)),
+    );
+    c.set(i, TASK, this.sharedString(e.task));
+    c.set(i, PART, part === null ? NONE : t.parts.push(part) - 1);
+    for (const [column, time] of [
+      [STARTED, id?.started_at],
+      [FINISHED, id?.finished_at],
+    ] as const) {
+      const ms = time == null || id?.clock == null ? NaN : timeMs(time, id.clock);
+      if (!Number.isNaN(ms) && Number.isNaN(t.epoch)) t.epoch = ms;
+      c.setNumber(i, column, Number.isNaN(ms) ? null : ms - t.epoch);
+    }
+    return new this.Record(i);
   }
 }

@@ -1,0 +1,46 @@
+// A compact record's own numbers, in columns: each record a row of a few 32-bit integers in chunks
+// of typed arrays (off the JavaScript heap: no object, no header, nothing for the collector to
+// trace), where an object of fields took 96 bytes. A number no 32-bit integer holds (an attempt past
+// 2^31, a time years from the run's first) waits in a side table, found by its row and column. Pure.
+
+/** Rows a chunk holds: a chunk is allocated whole, so a run's last one is at most this much too large. */
+const ROWS = 8192;
+/** Values no field keeps itself: null, and "in the side table". */
+export const NONE = -0x80000000;
+const ASIDE = -0x7fffffff;
+
+export class Columns {
+  private readonly chunks: Int32Array[] = [];
+  private readonly aside = new Map<number, number>();
+  /** Rows added. */
+  length = 0;
+
+  constructor(private readonly width: number) {}
+
+  /** A new row (its fields 0: set them). */
+  add(): number {
+    if (this.length % ROWS === 0) this.chunks.push(new Int32Array(ROWS * this.width));
+    return this.length++;
+  }
+
+  get(row: number, column: number): number {
+    return this.chunks[Math.floor(row / ROWS)]![(row % ROWS) * this.width + column]!;
+  }
+
+  set(row: number, column: number, v: number): void {
+    this.chunks[Math.floor(row / ROWS)]![(row % ROWS) * this.width + column] = v;
+  }
+
+  /** A number or null, kept whole: in its field when a 32-bit integer holds it (and it is not -0), else aside. */
+  setNumber(row: number, column: number, v: number | null): void {
+    if (v === null) return this.set(row, column, NONE);
+    const small = (v | 0) === v && !Object.is(v, -0) && v > ASIDE;
+    if (!small) this.aside.set(row * this.width + column, v);
+    this.set(row, column, small ? v : ASIDE);
+  }
+
+  getNumber(row: number, column: number): number | null {
+    const v = this.get(row, column);
+    return v === NONE ? null : v === ASIDE ? this.aside.get(row * this.width + column)! : v;
+  }
+}
