@@ -4,10 +4,10 @@
 
 import type { Finding } from "../codes.js";
 import type { BundleEntry, Containers, Experiment, JobRecord } from "../results.js";
-import { IdentityBuilder } from "../identity.js";
+import { IdentityBuilder, NO_ENTRY_IDENTITY, timeText } from "../identity.js";
 import { byteCompare } from "../text.js";
 import type { BatchKinds, KindBatch } from "./kind.js";
-import type { BatchRecord } from "./record.js";
+import { Row, type BatchRecord } from "./record.js";
 import type { Schedule } from "./schedule.js";
 
 export interface BatchOptions {
@@ -72,27 +72,62 @@ export function runBatchOf(
   };
 }
 
-/** Each named experiment with its identity: the union of its records' (core/identity.ts), whatever its kind. */
+/**
+ * Each named experiment with its identity: the union of its records' (core/identity.ts), whatever
+ * its kind. A compact record's identity is folded without its times' text: its shared part once a
+ * record, its times as the earliest and latest ms of each clock, given as text once an experiment
+ * (one clock's times order as their text does: identity keeps them in one spelling).
+ */
 function withIdentities(
   experiments: readonly { kind: string; x: Experiment }[],
   byKind: ReadonlyMap<{ name: string; trialTasks: boolean }, readonly BatchRecord[]>,
   nameOf: (e: BatchRecord) => string | null,
 ): Experiment[] {
-  const builders = new Map<string, IdentityBuilder>();
-  for (const [k, records] of byKind)
+  const builders = new Map<string, Map<string, Folded>>();
+  for (const [k, records] of byKind) {
+    const mine = builders.get(k.name) ?? builders.set(k.name, new Map()).get(k.name)!;
     for (const e of records) {
       const name = nameOf(e);
       if (name === null) continue;
-      const key = JSON.stringify([k.name, name]);
-      let b = builders.get(key);
-      if (b === undefined) builders.set(key, (b = new IdentityBuilder()));
+      let f = mine.get(name);
+      if (f === undefined) mine.set(name, (f = new Folded()));
       const unit = !k.trialTasks ? null : e.task !== null ? "task" : e.scenario !== null ? "scenario" : null;
-      b.add(e.identity ?? null, e.task ?? e.scenario, unit);
+      f.add(e, unit);
     }
+  }
   return experiments.map(({ kind, x }) => {
-    const b = x.experiment === null ? undefined : builders.get(JSON.stringify([kind, x.experiment]));
-    return b === undefined ? x : { ...x, identity: b.identity() };
+    const f = x.experiment === null ? undefined : builders.get(kind)?.get(x.experiment);
+    return f === undefined ? x : { ...x, identity: f.identity() };
   });
+}
+
+/** An experiment's identity folded from its records (IdentityBuilder's), a compact record's times as ms. */
+class Folded {
+  private readonly b = new IdentityBuilder();
+  /** Per clock, the earliest start and latest finish (ms) of the compact records folded. */
+  private readonly times = new Map<"utc" | "local", { started: number; finished: number }>();
+
+  add(e: BatchRecord, unit: "task" | "scenario" | null): void {
+    const task = e.task ?? e.scenario;
+    if (!(e instanceof Row)) return this.b.add(e.identity ?? null, task, unit);
+    const who = e.who;
+    this.b.add(who, task, unit);
+    if (who?.clock == null) return;
+    const [s, f] = [e.startedMs, e.finishedMs];
+    if (Number.isNaN(s) && Number.isNaN(f)) return;
+    const t = this.times.get(who.clock) ?? this.times.set(who.clock, { started: NaN, finished: NaN }).get(who.clock)!;
+    if (!Number.isNaN(s) && !(s >= t.started)) t.started = s;
+    if (!Number.isNaN(f) && !(f <= t.finished)) t.finished = f;
+  }
+
+  identity(): ReturnType<IdentityBuilder["identity"]> {
+    for (const [clock, { started, finished }] of this.times) {
+      const text = (ms: number) => (Number.isNaN(ms) ? null : timeText(ms, clock));
+      this.b.add({ ...NO_ENTRY_IDENTITY, clock, started_at: text(started), finished_at: text(finished) }, null, null);
+    }
+    this.times.clear();
+    return this.b.identity();
+  }
 }
 
 /** An entry with the hard findings the batch rules add (each code once, so a merge re-judging it adds none twice): invalid where it was valid. */

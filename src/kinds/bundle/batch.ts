@@ -26,7 +26,9 @@ export function assayExperiments(
 ): Experiment[] {
   const bySchedule = indexSchedules(schedules);
   const groups = new Map<string, Attempt[]>();
-  for (const e of [...entries].sort((a, b) => byteCompare(a.path, b.path))) {
+  // In the order given: each trial's attempts are sorted below (by attempt, then path), and the
+  // rest is order-free or sorted itself (a sort by path first cost a path's text per comparison).
+  for (const e of entries) {
     if (!attributed(e)) continue;
     const g = groups.get(e.experiment);
     if (g) g.push(e);
