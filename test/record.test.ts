@@ -4,7 +4,8 @@
 
 import { describe, expect, it } from "vitest";
 import type { BatchRecord } from "../src/core/batch/record.js";
-import { cutPath, own, segment, trialAt } from "../src/core/batch/record-text.js";
+import { Columns } from "../src/core/batch/record-columns.js";
+import { cutPath, own, segment, TextArena, trialAt } from "../src/core/batch/record-text.js";
 import { blankEntry, type BundleEntry } from "../src/core/results.js";
 import type { EntryIdentity } from "../src/core/identity.js";
 import { recordMaker } from "../src/kinds/batch.js";
@@ -78,6 +79,12 @@ const ENTRIES: BundleEntry[] = [
   entry("/runs/exp/t0006/a1", { trial: "t0006", seed: "ab".repeat(255), attempt: 2 }),
   entry("/runs/exp/t0007/a1", { trial: null, seed: "", attempt: null }),
   entry("/runs/exp/t0008/a1", { trial: "", seed: null }),
+  // attempts no 32-bit integer holds, and one that is
+  entry("/runs/exp/t0012/a1", { trial: "t0012", attempt: 2 ** 40 }),
+  entry("/runs/exp/t0013/a1", { trial: "t0013", attempt: -(2 ** 31) }),
+  entry("/runs/exp/t0014/a1", { trial: "t0014", attempt: 2 ** 31 - 1 }),
+  // a path's rest longer than its arena keeps (kept as a string of its own)
+  entry(`/runs/exp/${"t".repeat(3000)}/${"a".repeat(3000)}`, { trial: "t".repeat(3000) }),
   // paths with fewer folders, a long rest, names beyond ASCII (a lone surrogate, as a merged document may hold)
   entry("bundle", { trial: "bundle" }),
   entry("/bundle", { trial: "bundle" }),
@@ -158,5 +165,36 @@ describe("how a record keeps its text", () => {
   it("a copy of a string is the same text, a lone surrogate too", () => {
     for (const s of ["short", "long enough to be a slice", "x\ud800y-and-long-enough", "\u{1f600}".repeat(9)])
       expect(own(s)).toBe(s);
+  });
+});
+
+describe("a record's columns and arena", () => {
+  it("a number in its field when a 32-bit integer holds it, else aside; null; rows across chunks", () => {
+    const c = new Columns(2);
+    const values = [0, 1, -1, 2 ** 31 - 1, -(2 ** 31) + 2, -(2 ** 31), -(2 ** 31) + 1, 2 ** 31, 2 ** 40, -0, 0.5, null];
+    const rows = Array.from({ length: 20000 }, (_, i) => {
+      const row = c.add();
+      c.setNumber(row, 1, values[i % values.length]!);
+      c.set(row, 0, i);
+      return row;
+    });
+    expect(rows.map((r) => c.getNumber(r, 1))).toEqual(rows.map((_, i) => values[i % values.length]));
+    expect(Object.is(c.getNumber(9, 1), -0)).toBe(true);
+    expect(rows.every((r, i) => c.get(r, 0) === i)).toBe(true);
+  });
+
+  it("text as UTF-8 bytes, the same text back; none that is too long or that UTF-8 cannot carry", () => {
+    const a = new TextArena();
+    const texts = [
+      "",
+      "t1/a1",
+      "ex\u00e9/tr\u{1f600}ial",
+      "x".repeat(4096),
+      ...Array.from({ length: 5000 }, (_, i) => `t${i}/a1`),
+    ];
+    const at = texts.map((t) => a.put(t));
+    expect(at.every((x) => x >= 0)).toBe(true);
+    expect(at.map((x) => a.get(x))).toEqual(texts);
+    expect([a.put("x".repeat(4097)), a.put("lone \ud800 surrogate"), a.put("\udc00")]).toEqual([-1, -1, -1]);
   });
 });
