@@ -145,7 +145,17 @@ export interface FrameWalk {
  * adding up past it. Work is linear in the input; nothing is allocated from a declared size.
  */
 export function walkFrames(src: Uint8Array, limit: number): FrameWalk {
-  const v = new DataView(src.buffer, src.byteOffset, src.byteLength);
+  return walkFramesBy(src.length, (i) => src[i]!, limit);
+}
+
+/**
+ * walkFrames over `length` bytes read a byte at a time by `at` (a member's compressed bytes in the
+ * file, never held whole: zip-stream.ts walks them before streaming).
+ */
+export function walkFramesBy(length: number, at8: (i: number) => number, limit: number): FrameWalk {
+  const u16 = (i: number) => at8(i) | (at8(i + 1) << 8);
+  const u32 = (i: number) => (u16(i) | (u16(i + 2) << 16)) >>> 0;
+  const src = { length };
   let at = 0;
   let frames = 0;
   let total: number | null = 0;
@@ -155,10 +165,10 @@ export function walkFrames(src: Uint8Array, limit: number): FrameWalk {
   if (src.length === 0) throw new ZstdError("no zstd frame (an empty member body)");
   while (at < src.length) {
     if (at + 4 > src.length) throw new ZstdError(`cut short: ${src.length - at} stray bytes at byte ${at}`);
-    const magic = v.getUint32(at, true);
+    const magic = u32(at);
     if (magic >>> 4 === 0x184d2a5) {
       if (at + 8 > src.length) throw new ZstdError(`a skippable frame cut short at byte ${at}`);
-      const n = v.getUint32(at + 4, true);
+      const n = u32(at + 4);
       if (at + 8 + n > src.length)
         throw new ZstdError(`a skippable frame at byte ${at} declares ${n} bytes, past the end`);
       at += 8 + n;
@@ -170,7 +180,7 @@ export function walkFrames(src: Uint8Array, limit: number): FrameWalk {
     frames++;
     at += 4;
     if (at >= src.length) throw new ZstdError(`a frame header cut short at byte ${frameAt}`);
-    const fhd = src[at++]!;
+    const fhd = at8(at++);
     const fcsFlag = fhd >> 6;
     const single = (fhd >> 5) & 1;
     if (fhd & 0x08) throw new ZstdError(`the frame at byte ${frameAt} sets a reserved bit`);
@@ -181,17 +191,17 @@ export function walkFrames(src: Uint8Array, limit: number): FrameWalk {
     if (at + need > src.length) throw new ZstdError(`a frame header cut short at byte ${frameAt}`);
     let frameWindow = 0;
     if (!single) {
-      const wd = src[at++]!;
+      const wd = at8(at++);
       const log = 10 + (wd >> 3);
       const base = 2 ** log;
       frameWindow = base + (base / 8) * (wd & 7);
     }
     at += dictBytes;
     let fcs: number | null = null;
-    if (fcsBytes === 1) fcs = src[at]!;
-    else if (fcsBytes === 2) fcs = v.getUint16(at, true) + 256;
-    else if (fcsBytes === 4) fcs = v.getUint32(at, true);
-    else if (fcsBytes === 8) fcs = v.getUint32(at, true) + v.getUint32(at + 4, true) * 2 ** 32;
+    if (fcsBytes === 1) fcs = at8(at);
+    else if (fcsBytes === 2) fcs = u16(at) + 256;
+    else if (fcsBytes === 4) fcs = u32(at);
+    else if (fcsBytes === 8) fcs = u32(at) + u32(at + 4) * 2 ** 32;
     at += fcsBytes;
     if (single) frameWindow = fcs!;
     if (frameWindow > limit)
@@ -211,7 +221,7 @@ export function walkFrames(src: Uint8Array, limit: number): FrameWalk {
     for (;;) {
       if (at + 3 > src.length)
         throw new ZstdError(`the frame at byte ${frameAt} is cut short (a block header at byte ${at})`);
-      const h = src[at]! | (src[at + 1]! << 8) | (src[at + 2]! << 16);
+      const h = at8(at) | (at8(at + 1) << 8) | (at8(at + 2) << 16);
       at += 3;
       const type = (h >> 1) & 3;
       const size = h >>> 3;
@@ -228,6 +238,21 @@ export function walkFrames(src: Uint8Array, limit: number): FrameWalk {
   }
   if (frames === 0) throw new ZstdError("only skippable frames, no zstd frame");
   return { frames, contentSize: total, window, exact, compressedBlocks };
+}
+
+/**
+ * What the frames can make, from their headers alone, against the `usize` declared: a mismatch is
+ * refused without decoding (an RLE bomb's blocks add up past it; a content size differs).
+ */
+export function checkDeclared(w: FrameWalk, usize: number): void {
+  if (w.contentSize !== null && w.contentSize !== usize)
+    throw new ZstdError(`its frames declare ${w.contentSize} bytes of content, the directory ${usize}`);
+  if (w.exact > usize)
+    throw new ZstdError(`its raw and RLE blocks alone make ${w.exact} bytes, more than the ${usize} declared`);
+  if (w.exact + w.compressedBlocks * BLOCK_MAX < usize)
+    throw new ZstdError(
+      `its blocks make at most ${w.exact + w.compressedBlocks * BLOCK_MAX} bytes, fewer than the ${usize} declared`,
+    );
 }
 
 /**
@@ -267,15 +292,7 @@ export function decodeZstdInPlace<T>(
     fill(input);
     // what the frames can make, from their headers alone, against what is declared: a mismatch
     // is refused without decoding (an RLE bomb's blocks add up past it; a content size differs)
-    const w = walkFrames(input, limit);
-    if (w.contentSize !== null && w.contentSize !== usize)
-      throw new ZstdError(`its frames declare ${w.contentSize} bytes of content, the directory ${usize}`);
-    if (w.exact > usize)
-      throw new ZstdError(`its raw and RLE blocks alone make ${w.exact} bytes, more than the ${usize} declared`);
-    if (w.exact + w.compressedBlocks * BLOCK_MAX < usize)
-      throw new ZstdError(
-        `its blocks make at most ${w.exact + w.compressedBlocks * BLOCK_MAX} bytes, fewer than the ${usize} declared`,
-      );
+    checkDeclared(walkFrames(input, limit), usize);
     let n: number;
     try {
       n = z.exports.decompress(dst, usize, src, csize);

@@ -59,8 +59,9 @@ export const decodeBudget = (fileSize: number): number =>
  * withMember refuses before decoding (a lie, an unknown method, one over MAX_MEMBER_BYTES) costs
  * nothing and keeps its own finding: a lying log stays EVAL_CORRUPT, never becomes the tool's error.
  */
-export function overDecodeBudget(members: readonly ZipMember[], fileSize: number): string | null {
-  let declared = 0;
+export function overDecodeBudget(members: readonly ZipMember[], fileSize: number, streamed = 0): string | null {
+  // `streamed`: bytes a reader streams past MAX_MEMBER_BYTES (triage's summaries.json), counted too
+  let declared = streamed;
   for (const m of members) if (decodable(m)) declared += m.usize;
   const budget = decodeBudget(fileSize);
   return declared <= budget
@@ -114,7 +115,7 @@ export class MemberError extends Error {
 }
 
 /** Fill `into` from byte `pos` of the file; how many bytes it holds (fewer at the file's end). */
-function readInto(fd: number, into: Uint8Array, pos: number): number {
+export function readInto(fd: number, into: Uint8Array, pos: number): number {
   let at = 0;
   while (at < into.length) {
     const n = readSync(fd, into, at, into.length - at, pos + at);
@@ -409,44 +410,31 @@ function walkLocal(fd: number, size: number, findings: Finding[]): ZipDirectory 
   return { members: resolve(entries, findings), truncated: cut, findings, size };
 }
 
-/** CRC-32 (zlib's own where Node has it, 20.15 and later; a table otherwise). */
-const crc32: (b: Uint8Array) => number =
+/** CRC-32 (zlib's own where Node has it, 20.15 and later; a table otherwise), continued from `prev`. */
+export const crc32: (b: Uint8Array, prev?: number) => number =
   typeof (zlib as { crc32?: unknown }).crc32 === "function"
-    ? (b) => (zlib as unknown as { crc32(b: Uint8Array): number }).crc32(b)
+    ? // an empty piece continues nothing: Node's crc32 of no bytes is 0 whatever `prev` is
+      (b, prev = 0) =>
+        b.length === 0 ? prev : (zlib as unknown as { crc32(b: Uint8Array, v: number): number }).crc32(b, prev)
     : (() => {
         const table = new Int32Array(256).map((_, n) => {
           let c = n;
           for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
           return c;
         });
-        return (b: Uint8Array) => {
-          let c = -1;
+        return (b: Uint8Array, prev = 0) => {
+          let c = ~prev;
           for (let i = 0; i < b.length; i++) c = table[(c ^ b[i]!) & 0xff]! ^ (c >>> 8);
           return (c ^ -1) >>> 0;
         };
       })();
 
 /**
- * A member's bytes, inflated and checked (local header, sizes, CRC-32). Bounded by what it
- * declares, itself bounded: a declared size its compressed bytes cannot hold (maxInflated), or
- * compressed bytes its declared size cannot need (maxCompressed), is EVAL_CORRUPT and nothing is
- * read; a consistent member over MAX_MEMBER_BYTES is FILE_TOO_LARGE (the tool's limit); no decoder
- * may write past the declared size.
+ * withMember's checks of a member before a byte of it is decoded (its method, its sizes against
+ * each other and `limit`, its local header): where its compressed bytes start. The limit is
+ * MAX_MEMBER_BYTES for a member held whole; a streamed one (zip-stream.ts) may be given more.
  */
-export function readMember(fd: number, size: number, m: ZipMember): Buffer {
-  return withMember(fd, size, m, (bytes) => (m.method === 93 ? Buffer.from(bytes) : bytes));
-}
-
-/** What `use` is thrown, carried past the decoder's error handling. */
-class FromUse {
-  constructor(readonly error: unknown) {}
-}
-
-/**
- * readMember's checks, then `use` of the member's bytes — a zstd member's where the decoder wrote
- * them, valid only until `use` returns (never copied). What `use` throws passes through as it is.
- */
-export function withMember<T>(fd: number, size: number, m: ZipMember, use: (bytes: Buffer) => T): T {
+export function memberBody(fd: number, size: number, m: ZipMember, limit = MAX_MEMBER_BYTES): number {
   if (![0, 8, 93].includes(m.method))
     throw new MemberError(
       "EVAL_METHOD",
@@ -482,11 +470,36 @@ export function withMember<T>(fd: number, size: number, m: ZipMember, use: (byte
   if (start + m.csize > size)
     throw new MemberError("EVAL_CORRUPT", `${m.name}: its ${m.csize} bytes run past the end of the file`);
   // consistent and in the file, but larger than assay holds: the tool's limit, not the evidence's fault
-  if (m.usize > MAX_MEMBER_BYTES)
+  if (m.usize > limit)
     throw new MemberError(
       "FILE_TOO_LARGE",
-      `${m.name}: ${m.usize} bytes uncompressed, more than assay reads in one member (${MAX_MEMBER_BYTES})`,
+      `${m.name}: ${m.usize} bytes uncompressed, more than assay reads in one member (${limit})`,
     );
+  return start;
+}
+
+/**
+ * A member's bytes, inflated and checked (local header, sizes, CRC-32). Bounded by what it
+ * declares, itself bounded: a declared size its compressed bytes cannot hold (maxInflated), or
+ * compressed bytes its declared size cannot need (maxCompressed), is EVAL_CORRUPT and nothing is
+ * read; a consistent member over MAX_MEMBER_BYTES is FILE_TOO_LARGE (the tool's limit); no decoder
+ * may write past the declared size.
+ */
+export function readMember(fd: number, size: number, m: ZipMember): Buffer {
+  return withMember(fd, size, m, (bytes) => (m.method === 93 ? Buffer.from(bytes) : bytes));
+}
+
+/** What `use` is thrown, carried past the decoder's error handling. */
+class FromUse {
+  constructor(readonly error: unknown) {}
+}
+
+/**
+ * readMember's checks, then `use` of the member's bytes — a zstd member's where the decoder wrote
+ * them, valid only until `use` returns (never copied). What `use` throws passes through as it is.
+ */
+export function withMember<T>(fd: number, size: number, m: ZipMember, use: (bytes: Buffer) => T): T {
+  const start = memberBody(fd, size, m);
   const checked = (out: Buffer): Buffer => {
     if (out.length !== m.usize)
       throw new MemberError("EVAL_CORRUPT", `${m.name} inflates to ${out.length} bytes; the directory says ${m.usize}`);
