@@ -81,11 +81,11 @@ describe("assay triage of Inspect .eval logs, beside a full verify", () => {
     expect([...members].sort()).toEqual(["_journal/start.json", "header.json", "reductions.json", "summaries.json"]);
   });
 
-  it("keeps per summary one compact record (six own fields, the rest shared), the same at 20 and 400 samples", () => {
+  it("keeps per summary one compact record (six own fields, the rest shared), the same at 20 and 400 samples", async () => {
     for (const n of [20, 400]) {
       const file = log("errors-hidden", n);
       const member = readDirectory(file).members.find((m) => m.name === "summaries.json")!;
-      const { records, findings } = readSummaryRecords(file, member);
+      const { records, findings } = await readSummaryRecords(file, member);
       expect(findings).toEqual([]);
       expect(records).toHaveLength(n);
       const proto = Object.getPrototypeOf(records![0]) as object;
@@ -101,13 +101,13 @@ describe("assay triage of Inspect .eval logs, beside a full verify", () => {
     }
   });
 
-  it("an element that is no summary is a finding and no record; NaN (Inspect's) is read strictly, not refused", () => {
+  it("an element that is no summary is a finding and no record; NaN (Inspect's) is read strictly, not refused", async () => {
     const summaries =
       '[{"id":1,"epoch":1,"scores":{"m":{"value":NaN}}},{"epoch":1},7,{"id":"b","epoch":2,"error":"x"}]';
     const file = join(dir, "odd-summaries.eval");
     writeFileSync(file, zipBytes([{ name: "summaries.json", data: Buffer.from(summaries), method: 8 }]));
     const member = readDirectory(file).members[0]!;
-    const { records, findings } = readSummaryRecords(file, member);
+    const { records, findings } = await readSummaryRecords(file, member);
     expect(records!.map((r) => [r.id, r.epoch, r.error])).toEqual([
       ["1", 1, null],
       ["b", 2, "error"],
@@ -118,7 +118,7 @@ describe("assay triage of Inspect .eval logs, beside a full verify", () => {
       ["SCHEMA", "summaries.json[2]"],
     ]);
     writeFileSync(file, zipBytes([{ name: "summaries.json", data: Buffer.from('{"id":1}'), method: 8 }]));
-    const notList = readSummaryRecords(file, readDirectory(file).members[0]!);
+    const notList = await readSummaryRecords(file, readDirectory(file).members[0]!);
     expect(notList.records).toEqual([]);
     expect(notList.findings.map((f) => f.code)).toEqual(["SCHEMA"]);
   });
@@ -302,16 +302,16 @@ describe("assay triage of Inspect .eval logs, beside a full verify", () => {
     expect(found.map((f) => f.dir)).toEqual([a]);
     const triage = kindNamed("inspect").triage!;
     // Still there: triaged as any log.
-    expect(triedOn(found[0]!, triage).verify).toEqual([]);
+    expect((await triedOn(found[0]!, triage)).verify).toEqual([]);
     unlinkSync(a);
-    const gone = triedOn(found[0]!, triage);
+    const gone = await triedOn(found[0]!, triage);
     expect(gone.verify).toHaveLength(1);
     expect(gone.verify[0]).toMatch(/^could not be read \(ENOENT: /);
     // assay's own errors are not taken for the file's: they still end the command.
-    expect(() =>
+    await expect(
       triedOn(found[0]!, () => {
         throw new TypeError("a bug");
       }),
-    ).toThrow("a bug");
+    ).rejects.toThrow("a bug");
   });
 });

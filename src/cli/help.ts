@@ -195,7 +195,7 @@ export const VERIFY_HELP = `assay verify DIR|LOG [--json] [--hmac-key-file FILE]
   Exit 0 valid, 1 invalid, 3 tool error.
 `;
 
-export const TRIAGE_HELP = `assay triage ROOT... [--json]
+export const TRIAGE_HELP = `assay triage ROOT... [--json] [--bundle-timeout S]
   A claims-only pass for archives too large to verify whole: of each Inspect .eval under the
   roots, only header.json (its claims), reductions.json and summaries.json (read a summary at a
   time) are read, never a sample, and every claim they support is checked as verify checks it
@@ -208,6 +208,8 @@ export const TRIAGE_HELP = `assay triage ROOT... [--json]
   as score recounts them (a trial's evidence is a few small files). Loose bundles have no claim
   apart from their journals: they are named for a full verify.
   --json                   the reports, what was not triaged, and the list to verify, as JSON
+  --bundle-timeout S       seconds one log's triage may take (default 60): past it the log is a
+                           TIMEOUT, named for a full verify, and the others are triaged
   Exit 0 when nothing needs a full verify, 1 when something does.
 `;
 

@@ -27,8 +27,8 @@ export interface Kind extends BatchKind {
   split?(found: Found, sizes?: SplitSizes): FilePart[] | null;
   /** A kind that checks its evidence against its benchmark's task list (--dataset): whether FILE is one it reads, before the run (streamed; nothing kept). */
   dataset?: DatasetReader;
-  /** `assay triage`: its claims checked from what its evidence says beside its units, none of them read (absent: no such pass). */
-  triage?(found: Found): TriageReport;
+  /** `assay triage`: its claims checked from what its evidence says beside its units, none of them read, within `timeoutMs` (absent: no such pass). */
+  triage?(found: Found, timeoutMs?: number): Promise<TriageReport>;
   /** Issue 40: where an entry's evidence is beyond its path, for the HTML report and the export (absent: its path alone); `unit`: one of its units (an Inspect sample and epoch). */
   evidence?(path: string, unit?: { id: string; epoch: number }): EvidenceOf;
   /** Issue 40: the units of an entry that holds many (Inspect: a sample's epochs), read from its evidence at `file`, one at a time (absent: the entry is its one unit). */

@@ -15,6 +15,9 @@ import { parseOptions } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import type { CliIo } from "../io.js";
 
+/** One log's time limit by default: verify's (VERIFY_TIMEOUT_S, not imported: triage never loads verify). */
+const TRIAGE_TIMEOUT_S = 60;
+
 interface Triaged {
   path: string;
   kind: string;
@@ -27,9 +30,13 @@ export async function triageCommand(argv: string[], io: CliIo): Promise<number> 
   const { values, positionals } = parseOptions({
     args: argv,
     allowPositionals: true,
-    options: { json: { type: "boolean" } },
+    options: { json: { type: "boolean" }, "bundle-timeout": { type: "string" } },
   });
   if (positionals.length === 0) throw new UsageError("takes one or more roots (folders or Inspect logs)");
+  // One log's triage may take this long (verify's default): past it the log is named for a full verify, the batch goes on.
+  const timeoutS = values["bundle-timeout"] === undefined ? TRIAGE_TIMEOUT_S : Number(values["bundle-timeout"]);
+  if (!(timeoutS > 0 && timeoutS <= 86_400))
+    throw new UsageError("--bundle-timeout takes a number of seconds above 0 and at most 86400 (a day)");
   const out: Triaged[] = [];
   /** Things of a kind without a claims-only pass, by the folder that holds them (a job's trials are one line). */
   const untriaged = new Map<string, { kind: string; n: number }>();
@@ -49,7 +56,7 @@ export async function triageCommand(argv: string[], io: CliIo): Promise<number> 
       untriaged.set(at, u);
       continue;
     }
-    const report = triedOn(found, triage);
+    const report = await triedOn(found, (f) => triage(f, timeoutS * 1000));
     out.push({ path: found.path, kind: found.kind, report });
     if (!values.json) io.stdout(render(found.path, report));
   }
@@ -122,9 +129,9 @@ export async function triageCommand(argv: string[], io: CliIo): Promise<number> 
  * an error of the file system, with its code), a report naming it for a full verify: one log
  * never ends the command. Anything else is assay's own error and is not hidden.
  */
-export function triedOn(found: Found, triage: (f: Found) => TriageReport): TriageReport {
+export async function triedOn(found: Found, triage: (f: Found) => Promise<TriageReport>): Promise<TriageReport> {
   try {
-    return triage(found);
+    return await triage(found);
   } catch (e) {
     const code = (e as { code?: unknown } | null)?.code;
     if (!(e instanceof Error) || typeof code !== "string" || !/^E[A-Z]+$/.test(code)) throw e;

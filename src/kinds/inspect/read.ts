@@ -86,7 +86,7 @@ export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 const RECORD_BYTES = 1024;
 
 /** What a value held by a record costs, about: a string two bytes a character, a slot 16, nested values theirs. */
-function heldBytes(v: unknown): number {
+export function heldBytes(v: unknown): number {
   if (typeof v === "string") return 24 + 2 * v.length;
   if (Array.isArray(v)) return v.reduce((n: number, x) => n + 16 + heldBytes(x), 32);
   if (isPlainObject(v)) {

@@ -12,7 +12,9 @@ import { MembersError, MembersReader } from "../../core/json/members.js";
 import { parseLenientJson } from "../../core/json/strict.js";
 import type { SampleRecord } from "./sample.js";
 import { summaryRecord, type SummaryRecord } from "./summary.js";
-import { MemberError, withMember, type ZipMember } from "./zip.js";
+import { heldBytes, MAX_RECORD_BYTES } from "./read.js";
+import { MemberError, type ZipMember } from "./zip.js";
+import { streamMember } from "./zip-stream.js";
 
 const NONE: never[] = [];
 
@@ -74,15 +76,31 @@ export interface SummaryRecords {
 }
 
 /**
+ * The most a log's summary records may cost (as score's sample records, MAX_RECORD_BYTES), each
+ * counted as SUMMARY_RECORD_BYTES and what it holds (its id and scores): past it the log is
+ * FILE_TOO_LARGE. Records of tiny summaries would otherwise take several times the member's size.
+ */
+export const SUMMARY_RECORD_BYTES = 256;
+
+/**
+ * The largest summaries.json triage streams: past the MAX_MEMBER_BYTES a member held whole may
+ * take (a million-sample log's is ~650 MB), as it is never held; the log's decode budget
+ * (overDecodeBudget) and the time limit bound the work.
+ */
+export const MAX_STREAMED_BYTES = 4 * 1024 * 1024 * 1024;
+
+/**
  * summaries.json → one compact record per summary. Each element is JSON.parsed, and read strictly
  * only where that refuses (Inspect's NaN, bad UTF-8): a duplicate key JSON.parse accepts is not a
- * finding here (a full verify reads every summary strictly). The elements, never the array, are
- * values: memory is the decoded member (bounded as every member is, zip.ts) and the records.
+ * finding here (a full verify reads every summary strictly). The member is streamed (zip-stream.ts:
+ * a large one is never decoded whole) and its elements, never the array, are values: memory is a
+ * piece of the member and the records. Past `until` (a Date.now() time) it stops: TIMEOUT.
  */
-export function readSummaryRecords(file: string, m: ZipMember): SummaryRecords {
+export async function readSummaryRecords(file: string, m: ZipMember, until = Infinity): Promise<SummaryRecords> {
   const where = m.name;
   const findings: Finding[] = [];
   const records: SampleRecord[] = [];
+  let spent = 0;
   let i = 0;
   const reader = new MembersReader(new Set(["a"]), {
     member: () => findings.push(finding("SCHEMA", where, null, "must be a list")),
@@ -91,35 +109,77 @@ export function readSummaryRecords(file: string, m: ZipMember): SummaryRecords {
       const v = parsed(bytes, at, findings);
       if (v === undefined) return;
       const s = summaryRecord(v, at, findings);
-      if (s !== null) records.push(fromSummary(s));
+      if (s === null) return;
+      spent += SUMMARY_RECORD_BYTES + heldBytes(s.id) + heldBytes(s.scores);
+      if (spent > MAX_RECORD_BYTES) throw new OverBudget();
+      records.push(fromSummary(s));
     },
   });
+  /** The first bytes, held until there are three (a byte-order mark is looked for in them). */
+  let head: Buffer | null = Buffer.alloc(0);
+  let refused = false;
+  /** Where the JSON broke (the reader's message), set inside its callbacks: a box, so it is not narrowed. */
+  const broke: { syntax: string | null } = { syntax: null };
+  const guarded = (f: () => void): void => {
+    try {
+      f();
+    } catch (e) {
+      if (!(e instanceof MembersError)) throw e;
+      broke.syntax = e.message;
+    }
+  };
+  const begin = (): void => {
+    const bad = encodingProblem(head!.subarray(0, 3));
+    if (bad !== null) {
+      refused = true;
+      return void findings.push(finding("ENCODING", where, null, bad));
+    }
+    const first = head!;
+    head = null;
+    guarded(() => {
+      reader.feed(Buffer.from('{"a":'));
+      reader.feed(first);
+    });
+  };
+  const feed = (piece: Buffer): void => {
+    if (refused || broke.syntax !== null) return;
+    if (head === null) return guarded(() => reader.feed(piece));
+    head = Buffer.concat([head, piece]);
+    if (head.length >= 3) begin();
+  };
   const fd = openSync(file, "r");
   try {
-    withMember(fd, fstatSync(fd).size, m, (bytes) => {
-      const bad = encodingProblem(bytes.subarray(0, 3));
-      if (bad !== null) return void findings.push(finding("ENCODING", where, null, bad));
-      try {
-        reader.feed(Buffer.from('{"a":'));
-        reader.feed(bytes);
+    await streamMember(fd, fstatSync(fd).size, m, feed, until, MAX_STREAMED_BYTES);
+    if (head !== null) begin(); // fewer than three bytes in all
+    if (!refused && broke.syntax === null)
+      guarded(() => {
         reader.feed(Buffer.from("}"));
         reader.end();
-      } catch (e) {
-        if (!(e instanceof MembersError)) throw e;
-        const msg = e.message.replace(/at byte (\d+)/, (_m, n: string) => `at byte ${Number(n) - 5}`);
-        findings.push(finding("JSON_SYNTAX", where, null, msg));
-      }
-    });
+      });
+    if (broke.syntax !== null) {
+      const msg = broke.syntax.replace(/at byte (\d+)/, (_m, n: string) => `at byte ${Number(n) - 5}`);
+      findings.push(finding("JSON_SYNTAX", where, null, msg));
+    }
   } catch (e) {
+    if (e instanceof OverBudget) return { records: null, findings, toolError: summariesTooLarge };
     if (!(e instanceof MemberError)) throw e;
-    if (e.code !== "EVAL_CORRUPT") return { records: null, findings, toolError: { code: e.code, message: e.message } };
-    findings.push(finding("EVAL_CORRUPT", where, null, e.message));
-    return { records: null, findings, toolError: null };
+    // what was read of a member that then failed its checks is dropped, as if never decoded
+    if (e.code !== "EVAL_CORRUPT")
+      return { records: null, findings: [], toolError: { code: e.code, message: e.message } };
+    return { records: null, findings: [finding("EVAL_CORRUPT", where, null, e.message)], toolError: null };
   } finally {
     closeSync(fd);
   }
   return { records, findings, toolError: null };
 }
+
+/** Thrown out of the reader once the records pass their budget. */
+class OverBudget {}
+
+const summariesTooLarge = {
+  code: "FILE_TOO_LARGE" as const,
+  message: `its summaries need more than assay holds for one log (${MAX_RECORD_BYTES} bytes, counted as ${SUMMARY_RECORD_BYTES} bytes a summary and its id and scores): not read further`,
+};
 
 function parsed(bytes: Buffer, where: string, out: Finding[]): unknown {
   try {

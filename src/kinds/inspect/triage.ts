@@ -6,6 +6,7 @@
 // said, and the log is named for a full verify when anything was found or cannot be checked here.
 import { statSync } from "node:fs";
 import type { Finding } from "../../core/codes.js";
+import { MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
 import type { Found } from "../../io/discover.js";
 import type { TriageReport } from "../kind.js";
 import { finishLog } from "./finish.js";
@@ -15,7 +16,7 @@ import { partsOf, readMeta, scoreInspectLog } from "./read.js";
 import type { SampleRecord } from "./sample.js";
 import { recordKey, type SummaryRecord } from "./summary.js";
 import { fromSummary, readSummaryRecords } from "./triage-read.js";
-import { overDecodeBudget, readDirectory, type ZipMember } from "./zip.js";
+import { MAX_MEMBER_BYTES, overDecodeBudget, readDirectory, type ZipMember } from "./zip.js";
 
 /** What the summaries cannot stand in for: held in the samples alone, read only by a full verify. */
 export const UNCHECKED = [
@@ -30,23 +31,38 @@ export const UNCHECKED = [
 /** The members triage reads: the claims and what they follow from, never a sample or the journal (unless summaries.json is absent). */
 const CLAIM_MEMBERS = ["header.json", "_journal/start.json", "reductions.json", "summaries.json"];
 
+/** Seconds one log's triage may take, as verify's reading of a log (--bundle-timeout). */
+export const TRIAGE_TIMEOUT_MS = 60_000;
+
 /** The triage of one .eval (a .json log holds its samples inline: it is read as verify reads it). */
-export function triageInspect(found: Found): TriageReport {
+export async function triageInspect(found: Found, timeoutMs = TRIAGE_TIMEOUT_MS): Promise<TriageReport> {
+  const until = Date.now() + timeoutMs;
   const file = found.dir;
-  if (found.file?.format !== "eval") return whole(file);
+  if (found.file?.format !== "eval") return whole(file, timeoutMs);
   const dir = claimMembers(file);
   // Past what score decodes for a log of its size (FILE_TOO_LARGE): nothing is decoded, as score
   // and verify decode nothing of it, and the log is named for a full verify (which fails it).
-  if (dir.over !== null) return tooLarge(file, dir);
+  if (dir.over !== null) return refused(dir, "FILE_TOO_LARGE", dir.over);
   const read = dir.read;
+  // The members parsed whole (the claims, and the journal where summaries.json is absent) are
+  // documents: one past §2's limit for a document is not decoded (a hostile log's 256 MiB header).
+  const huge = read.find((r) => r.name !== "summaries.json" && r.usize > MAX_DOCUMENT_BYTES);
+  if (huge !== undefined)
+    return refused(
+      dir,
+      "FILE_TOO_LARGE",
+      `${huge.name}: ${huge.usize} bytes uncompressed, more than triage reads of a document (${MAX_DOCUMENT_BYTES})`,
+    );
   const m = readMeta(
     file,
     read.filter((r) => r.name !== "summaries.json"),
     true,
   );
+  if (Date.now() > until) return refused(dir, "TIMEOUT", late(timeoutMs));
   // summaries.json streamed into compact records (triage-read.ts); the journal only stands in when it is absent.
   const member = read.find((r) => r.name === "summaries.json");
-  const s = member === undefined ? null : readSummaryRecords(file, member);
+  const s = member === undefined ? null : await readSummaryRecords(file, member, until);
+  if (s?.toolError?.code === "TIMEOUT") return refused(dir, "TIMEOUT", late(timeoutMs));
   const journal = m.meta?.journal ?? null;
   const records = s?.records ?? journal?.map(fromSummary) ?? null;
   const header = m.meta?.header ?? null;
@@ -87,6 +103,10 @@ export function triageInspect(found: Found): TriageReport {
     if (unmatched !== null) verify.push(unmatched);
   }
   if (entry.status !== "success") verify.push(`its status is ${entry.status ?? "unknown"}`);
+  if (dir.summariesPastWhole !== null)
+    verify.push(
+      `summaries.json is ${dir.summariesPastWhole} bytes, more than score and verify read in one member (${MAX_MEMBER_BYTES}): they refuse the log (FILE_TOO_LARGE)`,
+    );
   const claims = claimsOf(entry.inspect?.metrics ?? {});
   // A metric the log claims nothing for has nothing a full verify could check either.
   const off = claims.filter((c) => c.check === "mismatch" || (c.check === "unverified" && c.claimed !== "none"));
@@ -110,7 +130,8 @@ export function triageInspect(found: Found): TriageReport {
 function claimMembers(file: string): ClaimMembers {
   const dir = readDirectory(file);
   const { meta, samples, units } = partsOf(dir.members);
-  const hasSummaries = meta.some((m) => m.name === "summaries.json");
+  const summaries = meta.find((m) => m.name === "summaries.json");
+  const hasSummaries = summaries !== undefined;
   const read = meta.filter((m) => CLAIM_MEMBERS.includes(m.name) || !hasSummaries);
   return {
     read,
@@ -118,8 +139,10 @@ function claimMembers(file: string): ClaimMembers {
     named: namedSamples(units),
     truncated: dir.truncated,
     findings: dir.findings,
-    // Score's own limit, over every member as score reads them (read.ts evalParts).
-    over: overDecodeBudget([...meta, ...samples], dir.size),
+    // Score's own limit, over every member as score reads them (read.ts evalParts), and what
+    // triage streams of a summaries.json past the largest member held whole.
+    over: overDecodeBudget([...meta, ...samples], dir.size, pastWhole(summaries)),
+    summariesPastWhole: pastWhole(summaries) > 0 ? summaries!.usize : null,
   };
 }
 
@@ -132,9 +155,20 @@ interface ClaimMembers {
   findings: Finding[];
   /** Why decoding it is past score's budget (FILE_TOO_LARGE), or null. */
   over: string | null;
+  /** summaries.json's size where it is past what verify decodes in one member (it streams here), or null. */
+  summariesPastWhole: number | null;
 }
 
-function tooLarge(file: string, dir: ClaimMembers): TriageReport {
+/** A summaries.json's bytes past MAX_MEMBER_BYTES (streamed by triage, refused by score), or 0. */
+const pastWhole = (m: ZipMember | undefined): number => (m !== undefined && m.usize > MAX_MEMBER_BYTES ? m.usize : 0);
+
+const late = (ms: number) => `ran past the ${ms} ms limit for one log (--bundle-timeout)`;
+
+/**
+ * A log triage does not read: past what score decodes for it, a document past its limit
+ * (FILE_TOO_LARGE), or out of time (TIMEOUT). It is named for a full verify.
+ */
+function refused(dir: ClaimMembers, code: "FILE_TOO_LARGE" | "TIMEOUT", message: string): TriageReport {
   const entry = finishLog({
     format: "eval",
     digest: "",
@@ -147,14 +181,20 @@ function tooLarge(file: string, dir: ClaimMembers): TriageReport {
     journal: null,
     reductions: null,
     reductionsFile: "reductions.json",
-    toolError: { code: "FILE_TOO_LARGE", message: dir.over! },
+    toolError: { code, message },
   });
   const findings = [...entry.errors, ...entry.warnings];
   return {
     claims: [],
     findings: findings.map((f) => ({ code: f.code, file: f.file, message: f.message })),
     unchecked: [...UNCHECKED],
-    verify: ["assay decodes none of it (FILE_TOO_LARGE): score and verify refuse it too"],
+    verify: [
+      code === "TIMEOUT"
+        ? `triage ran out of time (TIMEOUT): ${message}`
+        : dir.over !== null
+          ? "assay decodes none of it (FILE_TOO_LARGE): score and verify refuse it too"
+          : `triage does not read it (FILE_TOO_LARGE): ${message}`,
+    ],
     read: { members: [], bytes: 0 },
     whole: false,
     from: "summaries",
@@ -212,9 +252,9 @@ const toSummary = (r: SampleRecord): SummaryRecord => ({
 
 const round = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(4));
 
-/** A .json log: no member holds its claims apart from its samples, so it is read whole. */
-function whole(file: string): TriageReport {
-  const entry = scoreInspectLog(file, "json");
+/** A .json log: no member holds its claims apart from its samples, so it is read whole (verify's time limit too). */
+function whole(file: string, timeoutMs: number): TriageReport {
+  const entry = scoreInspectLog(file, "json", timeoutMs);
   const findings = [...entry.errors, ...entry.warnings];
   const claims = claimsOf(entry.inspect?.metrics ?? {});
   const verify = [
