@@ -10,6 +10,9 @@ import * as zlib from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_MEMBER_BYTES, readDirectory, readMember, type ZipMember } from "../src/kinds/inspect/zip.js";
 import { STREAM_FROM, streamMember } from "../src/kinds/inspect/zip-stream.js";
+
+/** Members from this size are streamed here (STREAM_FROM, 64 MiB, would make every fixture that large). */
+const STREAMED = 1024 * 1024;
 import { readSummaryRecords } from "../src/kinds/inspect/triage-read.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
 import { compressed, readyZstd, zipBytes, type Method } from "../src/synth/zip.js";
@@ -51,7 +54,7 @@ async function streamed(file: string, m: ZipMember, until?: number): Promise<Buf
   const fd = openSync(file, "r");
   const pieces: Buffer[] = [];
   try {
-    await streamMember(fd, fstatSync(fd).size, m, (p) => pieces.push(p), until);
+    await streamMember(fd, fstatSync(fd).size, m, (p) => pieces.push(p), { until, streamFrom: STREAMED });
     return Buffer.concat(pieces);
   } finally {
     closeSync(fd);
@@ -69,7 +72,7 @@ async function refusal(file: string, m: ZipMember): Promise<string> {
 
 describe("a member streamed (zip-stream.ts)", () => {
   it("gives, stored, Deflate and zstd (one frame or several), the bytes decoding it whole gives", async () => {
-    const data = runs(STREAM_FROM + 300_000, 7);
+    const data = runs(STREAMED * 3 + 300_000, 7);
     for (const [method, frames] of [
       [0, 1],
       [8, 1],
@@ -79,7 +82,7 @@ describe("a member streamed (zip-stream.ts)", () => {
       const file = join(dir, `whole-${method}-${frames}.eval`);
       writeFileSync(file, zipBytes([{ name: "summaries.json", data, method, frames }]));
       const m = readDirectory(file).members[0]!;
-      expect(m.usize).toBeGreaterThanOrEqual(STREAM_FROM); // streamed, not decoded in one shot
+      expect(m.usize).toBeGreaterThanOrEqual(STREAMED); // streamed, not decoded in one shot
       expect((await streamed(file, m)).equals(data)).toBe(true);
       const fd = openSync(file, "r");
       expect(readMember(fd, fstatSync(fd).size, m).equals(data)).toBe(true);
@@ -91,7 +94,7 @@ describe("a member streamed (zip-stream.ts)", () => {
   });
 
   it("refuses what withMember refuses: a wrong CRC, a member decoding past or short of its size, bytes that do not decode", async () => {
-    const data = runs(STREAM_FROM + 1000, 3);
+    const data = runs(STREAMED * 2 + 1000, 3);
     for (const method of [8, 93] as const) {
       const crc = oneMember("crc", data, method, { crc: 1234 });
       expect(await refusal(crc.file, crc.m)).toMatch(/^EVAL_CORRUPT: .*CRC-32 .* the directory says 000004d2/);
@@ -112,7 +115,7 @@ describe("a member streamed (zip-stream.ts)", () => {
   });
 
   it("stops once its time has passed (TIMEOUT), and not before", async () => {
-    const { file, m } = oneMember("late", runs(STREAM_FROM * 2, 5), 93);
+    const { file, m } = oneMember("late", runs(STREAMED * 2, 5), 93);
     expect(await refusal(file, m)).toBe("read");
     await expect(streamed(file, m, Date.now() - 1)).rejects.toMatchObject({ code: "TIMEOUT" });
     const records = await readSummaryRecords(file, m, Date.now() - 1);
@@ -199,6 +202,7 @@ describe("triage's summaries.json streamed, and each log bounded", () => {
     };
     const big = peak(file);
     expect(big).toMatchObject({ records: 200, findings: 0, toolError: null });
+    expect(Math.ceil(pad / 4) * 200).toBeGreaterThan(STREAM_FROM); // streamed too
     const quarter = peak(paddedLog("quarter", Math.ceil(pad / 4), 200));
     expect(quarter).toMatchObject({ records: 200, findings: 0, toolError: null });
     expect(big.rssMb).toBeLessThan(m.usize / 1024 / 1024); // never the member whole
@@ -243,7 +247,7 @@ describe("triage's summaries.json streamed, and each log bounded", () => {
     const s = members.find((x) => x.name === "summaries.json")!;
     writeFileSync(
       join(root, "b-bomb.eval"),
-      zipBytes(members.map((x) => (x === s ? { ...x, usize: STREAM_FROM } : x))),
+      zipBytes(members.map((x) => (x === s ? { ...x, usize: s.data.length - 1000 } : x))),
     );
     // header.json declared past a document's limit (64 MiB): not decoded
     const big = Buffer.concat([Buffer.from('{"pad":"'), runs(65 * 1024 * 1024, 2), Buffer.from('"}')]);

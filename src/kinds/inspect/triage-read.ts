@@ -93,7 +93,7 @@ export const MAX_STREAMED_BYTES = 4 * 1024 * 1024 * 1024;
  * summaries.json → one compact record per summary. Each element is JSON.parsed, and read strictly
  * only where that refuses (Inspect's NaN, bad UTF-8): a duplicate key JSON.parse accepts is not a
  * finding here (a full verify reads every summary strictly). The member is streamed (zip-stream.ts:
- * a large one is never decoded whole) and its elements, never the array, are values: memory is a
+ * one past STREAM_FROM is never decoded whole) and its elements, never the array, are values: memory is a
  * piece of the member and the records. Past `until` (a Date.now() time) it stops: TIMEOUT.
  */
 export async function readSummaryRecords(file: string, m: ZipMember, until = Infinity): Promise<SummaryRecords> {
@@ -149,7 +149,7 @@ export async function readSummaryRecords(file: string, m: ZipMember, until = Inf
   };
   const fd = openSync(file, "r");
   try {
-    await streamMember(fd, fstatSync(fd).size, m, feed, until, MAX_STREAMED_BYTES);
+    await streamMember(fd, fstatSync(fd).size, m, feed, { until, limit: MAX_STREAMED_BYTES });
     if (head !== null) begin(); // fewer than three bytes in all
     if (!refused && broke.syntax === null)
       guarded(() => {

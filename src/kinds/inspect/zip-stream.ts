@@ -14,8 +14,14 @@ import { Decompress } from "fzstd";
 import { checkDeclared, walkFramesBy, ZstdError } from "../../io/zstd.js";
 import { crc32, MAX_MEMBER_BYTES, MemberError, memberBody, readInto, withMember, type ZipMember } from "./zip.js";
 
-/** Members this large or larger are streamed; smaller ones are decoded in one shot (faster, and small). */
-export const STREAM_FROM = 8 * 1024 * 1024;
+/**
+ * Members this large or larger are streamed; smaller ones are decoded in one shot, which is faster
+ * (fzstd is ~3 times slower than the WebAssembly zstd) and bounded: csize + usize in the decoder's
+ * memory, given back after the member. Measured on the 100,000-sample log (a 65 MB summaries.json):
+ * streamed, triage was ~30 % slower and its peak RSS no lower, being then set by the checks that
+ * follow (docs/development.md); past 64 MiB the one-shot decode sets the peak.
+ */
+export const STREAM_FROM = 64 * 1024 * 1024;
 /** Compressed bytes read at a time. */
 const CHUNK = 1024 * 1024;
 /**
@@ -23,6 +29,15 @@ const CHUNK = 1024 * 1024;
  * than 2^25). A frame declaring more is decoded in one shot, bounded by its declared size as before.
  */
 export const STREAM_WINDOW = 2 ** 25;
+
+export interface StreamOptions {
+  /** A Date.now() time: past it, TIMEOUT. */
+  until?: number;
+  /** The largest member read (FILE_TOO_LARGE past it): MAX_MEMBER_BYTES unless the reader streams more. */
+  limit?: number;
+  /** Members this large or larger are streamed (STREAM_FROM; tests stream small ones). */
+  streamFrom?: number;
+}
 
 /** What `use` threw, carried past the decoders' own error handling. */
 class FromUse {
@@ -33,7 +48,8 @@ class FromUse {
  * Hand `m`'s decoded bytes to `use` a piece at a time, checked as withMember checks them
  * (MemberError: EVAL_CORRUPT, EVAL_METHOD, FILE_TOO_LARGE past `limit`), or TIMEOUT once `until`
  * (a Date.now() time) has passed. A streamed member may be larger than one held whole
- * (MAX_MEMBER_BYTES): never held, it costs time, bounded by `until`, not memory. A member smaller than STREAM_FROM is decoded whole, then handed over in pieces.
+ * (MAX_MEMBER_BYTES): never held, it costs time, bounded by `until`, not memory. One smaller than
+ * `streamFrom` is decoded whole, then handed over in pieces.
  * The CRC-32 and size are known only at the end: a reader drops what it made of a member that fails.
  */
 export async function streamMember(
@@ -41,9 +57,9 @@ export async function streamMember(
   size: number,
   m: ZipMember,
   use: (piece: Buffer) => void,
-  until = Infinity,
-  limit = MAX_MEMBER_BYTES,
+  o: StreamOptions = {},
 ): Promise<void> {
+  const { until = Infinity, limit = MAX_MEMBER_BYTES, streamFrom = STREAM_FROM } = o;
   const start = memberBody(fd, size, m, limit);
   let made = 0;
   let crc = 0;
@@ -60,7 +76,7 @@ export async function streamMember(
     }
   };
   try {
-    if (m.usize < STREAM_FROM || (m.method === 93 && !zstdStreams(fd, start, m, limit))) {
+    if (m.usize < streamFrom || (m.method === 93 && !zstdStreams(fd, start, m, limit))) {
       // one shot; the pieces are copies, so a reader may keep them past the decoder's memory
       withMember(fd, size, m, (bytes) => {
         for (let at = 0; at < bytes.length; at += CHUNK) take(Buffer.from(bytes.subarray(at, at + CHUNK)));
