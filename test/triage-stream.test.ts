@@ -54,7 +54,10 @@ async function streamed(file: string, m: ZipMember, until?: number): Promise<Buf
   const fd = openSync(file, "r");
   const pieces: Buffer[] = [];
   try {
-    await streamMember(fd, fstatSync(fd).size, m, (p) => pieces.push(p), { until, streamFrom: STREAMED });
+    await streamMember(fd, fstatSync(fd).size, m, (p) => pieces.push(Buffer.from(p)), {
+      until,
+      streamFrom: STREAMED,
+    });
     return Buffer.concat(pieces);
   } finally {
     closeSync(fd);
@@ -180,6 +183,30 @@ interface Report {
   verify: string[];
 }
 
+/** A summaries.json alone: `n` summaries, each score's value a string of `chars` (held by its record). */
+function explained(n: number, chars: number): { file: string; m: ZipMember } {
+  const frames: Uint8Array[] = [];
+  let crc = 0;
+  let usize = 0;
+  const add = (b: Buffer) => {
+    frames.push(compressed(b, 93));
+    crc = b.length === 0 ? crc : zlib.crc32(b, crc);
+    usize += b.length;
+  };
+  for (let i = 0; i < n; i++) {
+    add(Buffer.from(`${i === 0 ? "[" : ","}{"id":${i},"epoch":1,"scores":{"m":{"value":"`));
+    add(runs(chars, i + 5));
+    add(Buffer.from('"}}}'));
+  }
+  add(Buffer.from("]"));
+  const file = join(dir, `explained-${n}.eval`);
+  writeFileSync(
+    file,
+    zipBytes([{ name: "summaries.json", data: Buffer.alloc(0), method: 93, body: Buffer.concat(frames), crc, usize }]),
+  );
+  return { file, m: readDirectory(file).members[0]! };
+}
+
 describe("triage's summaries.json streamed, and each log bounded", () => {
   it("triages a summaries.json past what a member held whole may be in bounded memory; verify's whole reading refuses it", async () => {
     const pad = Math.ceil((MAX_MEMBER_BYTES + 8 * 1024 * 1024) / 200);
@@ -223,6 +250,18 @@ describe("triage's summaries.json streamed, and each log bounded", () => {
     const ok = JSON.parse((await run(["triage", within, "--json"])).stdout) as Report;
     expect(ok.triaged[0]!.verify).toEqual([]);
   }, 240_000);
+
+  it("summary records past what one log may hold (MAX_RECORD_BYTES) are FILE_TOO_LARGE, not held; fewer are read", async () => {
+    // each record holds its score's value, counted two bytes a character: 140 of 1 MB pass 256 MiB
+    const over = explained(140, 1_000_000);
+    const r = await readSummaryRecords(over.file, over.m);
+    expect(r.records).toBeNull();
+    expect(r.toolError?.code).toBe("FILE_TOO_LARGE");
+    const within = explained(20, 1_000_000);
+    const ok = await readSummaryRecords(within.file, within.m);
+    expect(ok).toMatchObject({ findings: [], toolError: null });
+    expect(ok.records).toHaveLength(20);
+  }, 120_000);
 
   it("a hostile member, a document past its limit and a log out of time are each named with their code; the others are triaged", async () => {
     const root = join(dir, "batch");

@@ -149,13 +149,15 @@ export async function readSummaryRecords(file: string, m: ZipMember, until = Inf
   };
   const fd = openSync(file, "r");
   try {
-    await streamMember(fd, fstatSync(fd).size, m, feed, { until, limit: MAX_STREAMED_BYTES });
-    if (head !== null) begin(); // fewer than three bytes in all
-    if (!refused && broke.syntax === null)
-      guarded(() => {
-        reader.feed(Buffer.from("}"));
-        reader.end();
-      });
+    const end = (): void => {
+      if (head !== null) begin(); // fewer than three bytes in all
+      if (!refused && broke.syntax === null)
+        guarded(() => {
+          reader.feed(Buffer.from("}"));
+          reader.end();
+        });
+    };
+    await streamMember(fd, fstatSync(fd).size, m, feed, { until, limit: MAX_STREAMED_BYTES, end });
     if (broke.syntax !== null) {
       const msg = broke.syntax.replace(/at byte (\d+)/, (_m, n: string) => `at byte ${Number(n) - 5}`);
       findings.push(finding("JSON_SYNTAX", where, null, msg));

@@ -1,7 +1,7 @@
 // A large member streamed (issue 40 §4): its bytes handed over a piece at a time as they are
 // decoded, never held whole, for readers that only walk a member (triage's summaries.json). The
 // checks are withMember's (zip.ts): the same refusals before a byte is decoded, the decoded size
-// and CRC-32 counted as the pieces pass. A piece handed over is the reader's to keep.
+// and CRC-32 counted as the pieces pass. A streamed piece is the reader's to keep.
 //
 // zstd streams through fzstd (pure JavaScript, streaming; ~3 times slower than the WebAssembly
 // zstd of zstd.ts, which decodes only in one shot, so small members keep that). Deflate streams
@@ -37,6 +37,8 @@ export interface StreamOptions {
   limit?: number;
   /** Members this large or larger are streamed (STREAM_FROM; tests stream small ones). */
   streamFrom?: number;
+  /** After the last piece, the member checked: a reader finishes here (a piece of a member decoded whole is valid until this returns). */
+  end?: () => void;
 }
 
 /** What `use` threw, carried past the decoders' own error handling. */
@@ -49,7 +51,8 @@ class FromUse {
  * (MemberError: EVAL_CORRUPT, EVAL_METHOD, FILE_TOO_LARGE past `limit`), or TIMEOUT once `until`
  * (a Date.now() time) has passed. A streamed member may be larger than one held whole
  * (MAX_MEMBER_BYTES): never held, it costs time, bounded by `until`, not memory. One smaller than
- * `streamFrom` is decoded whole, then handed over in pieces.
+ * `streamFrom` is decoded whole, then handed over in pieces: views of the decoder's memory, valid
+ * until `end` returns (a reader that keeps a piece past it copies it).
  * The CRC-32 and size are known only at the end: a reader drops what it made of a member that fails.
  */
 export async function streamMember(
@@ -59,10 +62,17 @@ export async function streamMember(
   use: (piece: Buffer) => void,
   o: StreamOptions = {},
 ): Promise<void> {
-  const { until = Infinity, limit = MAX_MEMBER_BYTES, streamFrom = STREAM_FROM } = o;
+  const { until = Infinity, limit = MAX_MEMBER_BYTES, streamFrom = STREAM_FROM, end } = o;
   const start = memberBody(fd, size, m, limit);
   let made = 0;
   let crc = 0;
+  const finish = (): void => {
+    try {
+      end?.();
+    } catch (e) {
+      throw new FromUse(e);
+    }
+  };
   const take = (piece: Buffer): void => {
     made += piece.length;
     if (made > m.usize)
@@ -77,9 +87,10 @@ export async function streamMember(
   };
   try {
     if (m.usize < streamFrom || (m.method === 93 && !zstdStreams(fd, start, m, limit))) {
-      // one shot; the pieces are copies, so a reader may keep them past the decoder's memory
+      // one shot: the pieces are views of the decoder's memory, valid until `end` returns (never copied)
       withMember(fd, size, m, (bytes) => {
-        for (let at = 0; at < bytes.length; at += CHUNK) take(Buffer.from(bytes.subarray(at, at + CHUNK)));
+        for (let at = 0; at < bytes.length; at += CHUNK) take(bytes.subarray(at, at + CHUNK));
+        finish();
       });
       return;
     }
@@ -113,6 +124,11 @@ export async function streamMember(
       "EVAL_CORRUPT",
       `${m.name}: CRC-32 ${crc.toString(16).padStart(8, "0")}, the directory says ${m.crc.toString(16).padStart(8, "0")}`,
     );
+  try {
+    finish();
+  } catch (e) {
+    throw (e as FromUse).error;
+  }
 }
 
 /**
