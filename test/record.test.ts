@@ -1,6 +1,6 @@
 // The compact batch record (core/batch/record.ts): it keeps a bundle's text in less memory (a path
 // cut where its folder is shared, a trial named by where it lies in the path, a hex seed as bytes,
-// times as offsets), and gives every field back as the entry had it, whatever the entry's shape.
+// times as 64-bit floats), and gives every field back as the entry had it, whatever the entry's shape.
 
 import { describe, expect, it } from "vitest";
 import type { BatchRecord } from "../src/core/batch/record.js";
@@ -124,6 +124,22 @@ describe("a compact record gives back what its entry says", () => {
     const maker = recordMaker();
     const records = ENTRIES.map((e) => maker.record(e));
     expect(records.map(read)).toEqual(ENTRIES.map(read));
+  });
+
+  it("a record's times are the entry's, exactly, from a Date's least to its greatest and any distance apart", () => {
+    // 32-bit ms offsets from a run's first time reach only ±24.8 days: a corpus of months went to a side table (a review).
+    const times: [string, string][] = [
+      ["-271821-04-20T00:00:00.001Z", "+275760-09-13T00:00:00.000Z"], // a Date's bounds, 2^54 ms apart
+      ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.001Z"],
+      ["2026-03-01T00:00:00.000Z", "2027-01-01T00:00:00.000Z"], // days and a year from the first
+      ["1969-12-31T23:59:59.999Z", "1970-01-01T00:00:00.000Z"],
+    ];
+    const maker = recordMaker();
+    const entries = times.map(([a, b], k) => entry(`/r/exp/t${k}/a1`, { identity: who(a, b, "utc") }));
+    const records = entries.map((e) => maker.record(e));
+    expect(records.map((r) => r.identity)).toEqual(entries.map((e) => e.identity));
+    const local = entry("/r/exp/l/a1", { identity: who("2026-08-29T10:40:00.250", null, "local") });
+    expect(maker.record(local).identity).toEqual(local.identity);
   });
 
   it("records of one maker share what repeats: the path's folder, the experiment, the error codes", () => {

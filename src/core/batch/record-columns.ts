@@ -1,7 +1,8 @@
 // A compact record's own numbers, in columns: each record a row of a few 32-bit integers in chunks
 // of typed arrays (off the JavaScript heap: no object, no header, nothing for the collector to
 // trace), where an object of fields took 96 bytes. A number no 32-bit integer holds (an attempt past
-// 2^31, a time years from the run's first) waits in a side table, found by its row and column. Pure.
+// 2^31) waits in a side table, found by its row and column; times have columns of 64-bit floats
+// (Times), exact for every Date, since most of a corpus's times are past what 32 bits of ms hold. Pure.
 
 /** Rows a chunk holds: a chunk is allocated whole, so a run's last one is at most this much too large. */
 const ROWS = 8192;
@@ -42,5 +43,31 @@ export class Columns {
   getNumber(row: number, column: number): number | null {
     const v = this.get(row, column);
     return v === NONE ? null : v === ASIDE ? this.aside.get(row * this.width + column)! : v;
+  }
+}
+
+/**
+ * Numbers in 64-bit float columns, rows in chunks as Columns keeps them: a record's times (ms, NaN
+ * for none), exact for every time a Date holds, with no side table however far apart the times are
+ * (int32 offsets from a run's first time reach only ±24.8 days).
+ */
+export class Times {
+  private readonly chunks: Float64Array[] = [];
+  private length = 0;
+
+  constructor(private readonly width: number) {}
+
+  /** A new row, every field NaN; rows are numbered as Columns numbers them when both add together. */
+  add(): number {
+    if (this.length % ROWS === 0) this.chunks.push(new Float64Array(ROWS * this.width).fill(NaN));
+    return this.length++;
+  }
+
+  get(row: number, column: number): number {
+    return this.chunks[Math.floor(row / ROWS)]![(row % ROWS) * this.width + column]!;
+  }
+
+  set(row: number, column: number, v: number): void {
+    this.chunks[Math.floor(row / ROWS)]![(row % ROWS) * this.width + column] = v;
   }
 }

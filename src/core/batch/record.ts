@@ -7,7 +7,7 @@ import type { Code } from "../codes.js";
 import { timeMs, timeText, type EntryIdentity } from "../identity.js";
 import { INSPECT_STATUSES, type BundleEntry } from "../results.js";
 import type { BatchKinds, RecordPart, Sharing } from "./kind.js";
-import { NONE, Columns } from "./record-columns.js";
+import { NONE, Columns, Times } from "./record-columns.js";
 import { cutPath, HexArena, own, segment, TextArena, trialAt } from "./record-text.js";
 
 export type BatchRecord = Pick<
@@ -129,9 +129,10 @@ const ATTEMPT = 3; // a number or null (Columns.setNumber)
 const SEED = 4; // NONE (null), an offset in the hex arena (≥ 0), or -1 - the index of its own string
 const TASK = 5; // NONE, or the index of its (shared) string
 const PART = 6; // NONE, or the index of its kind's record part
-const STARTED = 7; // ms from the run's first time kept, or null (Columns.setNumber)
-const FINISHED = 8;
-const WIDTH = 9;
+const WIDTH = 7;
+/** A record's times, in its row of the table's Times (ms; NaN: none). */
+const STARTED = 0;
+const FINISHED = 1;
 const TRIAL_NULL = -1;
 const TRIAL_EMPTY = -2;
 const TRIAL_LAST = -3; // the path's last name
@@ -140,7 +141,7 @@ const TRIAL_BEFORE = -4; // the one before
 /**
  * The records of one maker: what repeats across bundles in shared Kins, strings and parts, each
  * bundle's own numbers in a row of columns and its text in arenas (record-text.ts: its path's rest
- * as UTF-8, its trial as a segment of the path, its seed as bytes, its times as offsets).
+ * as UTF-8, its trial as a segment of the path, its seed as bytes; its times as 64-bit floats in Times).
  */
 class RecordTable {
   readonly columns = new Columns(WIDTH);
@@ -150,8 +151,7 @@ class RecordTable {
   readonly parts: RecordPart[] = [];
   readonly rests = new TextArena();
   readonly seeds = new HexArena();
-  /** The first time kept (ms): times are kept as offsets from it, small integers. */
-  epoch = NaN;
+  readonly times = new Times(2);
 
   rest(i: number): string {
     const at = this.columns.get(i, REST);
@@ -165,8 +165,7 @@ class RecordTable {
     return p === NONE ? null : this.parts[p]!;
   }
   time(i: number, column: number): number {
-    const kept = this.columns.getNumber(i, column);
-    return kept === null ? NaN : this.epoch + kept;
+    return this.times.get(i, column);
   }
 }
 
@@ -428,13 +427,15 @@ export class RecordMaker implements Sharing {
     const t = this.table;
     const c = t.columns;
     const i = c.add();
+    t.times.add();
     const part = this.kinds.of(e.profile).recordPart?.(e, this) ?? null;
     const id = e.identity;
     const who = id === null ? null : this.one({ ...id, started_at: null, finished_at: null });
     const [folder, rest] = cutPath(e.path);
     c.set(i, KIN, this.kin(e, folder, who));
     const at = t.rests.put(rest);
-    c.set(i, REST, at >= 0 ? at : -1 - this.ownString(own(rest)));
+    // An offset past what the column holds (an arena past 2 GiB) keeps its rest as a string, as a seed's does.
+    c.set(i, REST, at >= 0 && at <= 0x7fffffff ? at : -1 - this.ownString(own(rest)));
     const trial = trialAt(e.trial, e.path);
     c.set(
       i,
@@ -462,9 +463,7 @@ export class RecordMaker implements Sharing {
       [STARTED, id?.started_at],
       [FINISHED, id?.finished_at],
     ] as const) {
-      const ms = time == null || id?.clock == null ? NaN : timeMs(time, id.clock);
-      if (!Number.isNaN(ms) && Number.isNaN(t.epoch)) t.epoch = ms;
-      c.setNumber(i, column, Number.isNaN(ms) ? null : ms - t.epoch);
+      if (time != null && id?.clock != null) t.times.set(i, column, timeMs(time, id.clock));
     }
     return new this.Record(i);
   }
