@@ -862,6 +862,18 @@ describe("the Inspect samples' rows", () => {
     expect(zero.find((r) => r["sample"] === "x/y")).toMatchObject({ outcome: "no score: counted 0", score: "0" });
   });
 
+  it("give a sample whose id no URL can carry (a lone surrogate) its row and no viewer address; a well-formed id its address", () => {
+    const e = inspectEntry(
+      "/r/a.eval",
+      log(["\ud800", "ok"], { "match/mean/accuracy": { exclude: [1, 1], zero: [1, 1] } }),
+    );
+    const got = [...rows([e], X, ["/r"])].map(byName);
+    const lone = got.find((r) => r["sample"] !== "ok" && r["sample"] !== "2 samples")!;
+    expect(lone["evidence"]).not.toContain("127.0.0.1");
+    expect(lone["evidence"]).toContain("inspect view --log-dir /r");
+    expect(got.find((r) => r["sample"] === "ok")!["evidence"]).toContain("/samples/sample/ok/1");
+  });
+
   it("name each scorer's value where a log has several, and give a log its experiment does not count no credit", () => {
     const e = inspectEntry(
       "/r/a.eval",

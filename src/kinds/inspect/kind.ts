@@ -57,7 +57,10 @@ export const inspectKind: Kind = {
   evidence: (path, unit) => ({
     file: null,
     open: `inspect view --log-dir ${shellWord(posix.dirname(path))}`,
-    ...(unit === undefined ? {} : { at: sampleUrl(posix.basename(path), unit.id, unit.epoch) }),
+    // An id no URL can carry (a lone surrogate: encodeURIComponent throws) gets no address, never a wrong one.
+    ...(unit === undefined || !unit.id.isWellFormed() || !path.isWellFormed()
+      ? {}
+      : { at: sampleUrl(posix.basename(path), unit.id, unit.epoch) }),
   }),
   // Loaded when an export first asks: the sample reader is the workers' code, not the main process's.
   async *units(entry, file) {

@@ -33,7 +33,7 @@ export function samplesOf(e: BundleEntry): Samples | null {
   if (l.sample_ids === null || held.length === 0) {
     const note = Object.values(l.metrics).find((m) => m.note !== null)?.note ?? null;
     return {
-      why: `no per-sample values in the document: assay recomputes no accuracy or mean metric of this log${note === null ? "" : ` (${note})`}`,
+      why: `no per-sample values in the document: assay recomputes no accuracy or mean metric of this log${note === null ? "" : ` (${forTerminal(note)})`}`,
     };
   }
   const ids = l.sample_ids;
