@@ -316,6 +316,17 @@ describe.sequential("isolation: only the culprit pays, the worker is replaced, t
       expect(later.every((e) => e.validity !== "error")).toBe(true);
     });
 
+    it("rest() lets the workers go (a pool never started: nothing to do); the next task starts the pool afresh", async () => {
+      const idle = new BundlePool({ jobs: 1 });
+      await idle.rest(); // never started: no worker, no error
+      await idle.destroy();
+      const before = (await pool.score([1, 3].map(ref))) as BundleEntry[];
+      await pool.rest();
+      const after = (await pool.score([1, 3].map(ref))) as BundleEntry[];
+      expect(after).toEqual(before);
+      expect(after.every((e) => e.validity !== "error")).toBe(true);
+    });
+
     it("a bundle its worker was to list and whose worker died is answered in the shape asked for, listed by the pool", async () => {
       const { dir, path } = ref(5);
       writeFileSync(join(dir, "seal.json"), "{}"); // counted as a seal not checked, whatever became of the worker

@@ -307,8 +307,11 @@ export class RunScoring {
       };
     });
     const answers = this.here ? this.pool.scoreHere(refs) : this.pool.score(refs);
-    const task: Promise<void> = answers.then((results) => {
+    const task: Promise<void> = answers.then(async (results) => {
       this.inflight.delete(task);
+      // The run's last answers (discovery over, no other task out): the workers go first, so the
+      // step that may follow here (a split log's last) holds none of their memory.
+      if (this.everything && this.inflight.size === 0) await this.pool.rest();
       try {
         this.finish(batch, results);
       } catch (e) {

@@ -268,6 +268,19 @@ export class BundlePool {
     return b.answerListing ? { entry, listing: listingOf(tryListEntries(b.dir), kind) } : entry;
   }
 
+  /**
+   * Let the workers go while no task is out (the caller knows): a long step in this thread after
+   * them (a split log's last, over every record of 100,000 samples) then holds none of their
+   * memory (~25 MB a worker: heap, decoder, stack). The next task starts the pool afresh.
+   */
+  async rest(): Promise<void> {
+    const starting = this.starting;
+    this.starting = undefined;
+    this.pool = undefined;
+    this.behindFirst = undefined;
+    await (await starting?.catch(() => undefined))?.destroy();
+  }
+
   async destroy(): Promise<void> {
     this.destroyed = true;
     await (await this.starting?.catch(() => undefined))?.destroy();

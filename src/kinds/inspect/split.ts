@@ -46,7 +46,11 @@ export class LogAssembly implements FileAssembly {
   private digest: string | null = null;
   private failed: BundleEntry | null = null;
   private left: number;
+  /** Each part out, by its place in the log's member order; an answered part is let go (its members with it). */
   private readonly order = new Map<FilePart, number>();
+  /** Of the central directory, only what the last step reads: the members (110,004 of them, 23 MB in a large log) are not kept. */
+  private readonly truncated: boolean;
+  private readonly findings: ZipDirectory["findings"];
   /** The records' recurring strings, one copy each (shareStrings): they wait here for the last part. */
   private readonly strings = new Map<string, string>();
   /** The records held so far, against the one ceiling a log read whole has; past it they are dropped. */
@@ -55,16 +59,20 @@ export class LogAssembly implements FileAssembly {
 
   constructor(
     readonly found: Found,
-    private readonly directory: ZipDirectory,
+    directory: ZipDirectory,
     parts: number,
   ) {
     this.left = parts;
+    this.truncated = directory.truncated;
+    this.findings = directory.findings;
   }
 
   /** A part's result, or the tool error that stood for it (a worker that died or timed out). Returns the entry once the last part is in. */
   add(part: FilePart, answer: PartResult | BundleEntry): BundleEntry | null {
     // Its parts are read by its own scorer (readPart): each answer is a log's part, or a tool error.
     const r = answer as LogPartResult | BundleEntry;
+    const at = this.order.get(part) ?? 0;
+    this.order.delete(part);
     if (!("part" in r)) this.failed ??= r;
     else if (r.part === "meta") this.meta = r;
     else if (r.part === "digest") this.digest = r.digest ?? null;
@@ -74,7 +82,7 @@ export class LogAssembly implements FileAssembly {
         this.samples.length = 0; // what a log past its ceiling read is dropped at once, as a worker reading it whole stops
       } else {
         if (this.failed === null) for (const rec of r.samples ?? []) shareStrings(rec, this.strings);
-        this.samples[this.order.get(part) ?? 0] = r;
+        this.samples[at] = r;
       }
     }
     if (--this.left > 0) return null;
@@ -82,7 +90,7 @@ export class LogAssembly implements FileAssembly {
     const samples = this.overBudget
       ? [{ findings: [], toolError: recordsTooLarge }]
       : this.samples.filter((s) => s !== undefined);
-    const parts = assemble(this.digest ?? "", this.directory.truncated, this.directory.findings, this.meta!, samples);
+    const parts = assemble(this.digest ?? "", this.truncated, this.findings, this.meta!, samples);
     return { path: this.found.path, ...finishParts(parts) };
   }
 
