@@ -12,6 +12,7 @@ import { recordKey, reductionSets, summaryRecord, type ReductionSet, type Summar
 import { encodingProblem, isPlainObject } from "../../core/json/decode.js";
 import { MembersError, MembersReader } from "../../core/json/members.js";
 import { parseLenientJson } from "../../core/json/strict.js";
+import { checkParseRoom } from "./parse-room.js";
 import { blankEntry, type BundleEntry } from "../../core/results.js";
 import type { PartResult, WholeFile } from "../scorer.js";
 import { fileDigest, readChunks } from "../../io/bundle-source.js";
@@ -157,6 +158,7 @@ export function parseValue(bytes: Buffer, where: string, out: Finding[]): unknow
     out.push(finding("ENCODING", where, null, bad));
     return undefined;
   }
+  checkParseRoom(bytes, where); // JSON.parse cannot be stopped once it runs: a value past the heap left is refused first
   const r = parseLenientJson(bytes.toString("utf8"));
   if (!r.ok) {
     out.push(finding(r.issue.code, where, null, r.issue.message));
@@ -240,7 +242,8 @@ function withMembers(
           on(m, bytes);
         });
       } catch (e) {
-        if (read || !(e instanceof MemberError)) throw e;
+        // Refused before it was read, or its value too large to parse once read (the tool's limit either way).
+        if (!(e instanceof MemberError) || (read && e.code !== "FILE_TOO_LARGE")) throw e;
         if (e.code !== "EVAL_CORRUPT") return { code: e.code, message: e.message };
         out.push(finding("EVAL_CORRUPT", m.name, null, e.message));
       }
@@ -558,6 +561,8 @@ function jsonParts(file: string): LogParts {
     }
   } catch (e) {
     if (e instanceof OverBudget) return { ...jsonLog(file, header, truncated, [], []), toolError: recordsTooLarge };
+    if (e instanceof MemberError && e.code === "FILE_TOO_LARGE")
+      return { ...jsonLog(file, header, truncated, [], []), toolError: { code: e.code, message: e.message } };
     if (!(e instanceof MembersError)) throw e;
     if (e.message.startsWith("ENCODING:")) findings.push(finding("ENCODING", null, null, e.message.slice(9)));
     else findings.push(finding("JSON_SYNTAX", null, null, e.message));
@@ -644,7 +649,13 @@ export function firstSamples(
   const out: { where: string; sample: Record<string, unknown> }[] = [];
   const ignored: Finding[] = [];
   const keep = (where: string, bytes: Buffer) => {
-    const v = parseValue(bytes, where, ignored);
+    let v: unknown;
+    try {
+      v = parseValue(bytes, where, ignored);
+    } catch (e) {
+      if (e instanceof MemberError) return; // too large to parse here: passed over, as one that does not parse
+      throw e;
+    }
     if (isPlainObject(v)) out.push({ where, sample: v });
   };
   if (format === "eval") {
