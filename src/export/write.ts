@@ -18,7 +18,7 @@ import { createTable, TABLES, UNITS, type ColumnType, type TableName } from "./t
 export const DATABASE = "assay.duckdb";
 /** Where units are appended before their scores become a MAP. */
 const STAGING = "units_staging";
-/** Rows in a Parquet row group. */
+/** Rows in a Parquet row group, and in a row group of the database's tables. */
 const ROW_GROUP = 16_384;
 export const PARQUET: Readonly<Record<TableName, string>> = {
   units: "units.parquet",
@@ -125,18 +125,27 @@ export async function exportResults(o: ExportOptions): Promise<ExportCounts> {
   const duck = await import("@duckdb/node-api");
   const final = join(o.out, DATABASE);
   const temp = join(o.out, `.${DATABASE}.${process.pid}.tmp`);
-  rmSync(temp, { force: true });
-  rmSync(`${temp}.wal`, { force: true });
-  const instance = await duck.DuckDBInstance.create(temp, {
+  const spill = `${temp}.spill`;
+  const scratch = [temp, `${temp}.wal`, spill];
+  for (const f of scratch) rmSync(f, { force: true, recursive: true });
+  // The database is attached (not opened) so that its row groups can be ROW_GROUP rows: at
+  // DuckDB's default, 122,880 (~160 MB of entries' JSON), peak RSS grew with the units, its jumps
+  // at the checkpoints appends set off (250,000 native units: 451 MB at a 128MB limit; 1,000,000:
+  // 526 MB; now 342 and 353). jemalloc's background threads give back what a checkpoint freed.
+  const instance = await duck.DuckDBInstance.create(":memory:", {
     memory_limit: o.memoryLimit ?? "512MB",
     threads: "2",
     preserve_insertion_order: "false",
+    temp_directory: spill,
+    allocator_background_threads: "true",
   });
   let connection: DuckDBConnection | null = null;
   let closed = false;
   try {
     connection = await instance.connect();
     const c = connection;
+    await c.run(`ATTACH ${quote(temp)} AS out (ROW_GROUP_SIZE ${ROW_GROUP})`);
+    await c.run("USE out");
     await c.run(createTable("units", { as: STAGING, mapsAsJson: true }));
     for (const name of ["entries", "experiments"] as const) await c.run(createTable(name));
     const table = async (name: TableName, as: string = name) => new Table(name, await c.createAppender(as));
@@ -188,14 +197,21 @@ export async function exportResults(o: ExportOptions): Promise<ExportCounts> {
       .join(", ");
     await c.run(`CREATE TABLE units AS SELECT * REPLACE (${maps}) FROM ${STAGING}`);
     await c.run(`DROP TABLE ${STAGING}`);
+    // Its blocks freed before the Parquet writers need memory.
+    await c.run("CHECKPOINT");
     // Parquet written by DuckDB itself, each table in one file; row groups of ROW_GROUP rows, as
     // the writer holds a row group in memory (its default, 122,880 rows of entries' JSON, passed a
     // 256 MB limit at 116,000 entries). Every file is written aside first and put in place together.
+    // One thread: two, each its own row group, ran past a 64MB limit reading tables of small row groups.
+    await c.run("SET threads = 1");
     for (const [name, file] of Object.entries(PARQUET))
       await c.run(
-        `COPY ${name} TO '${aside(join(o.out, file)).replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP})`,
+        `COPY ${name} TO ${quote(aside(join(o.out, file)))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP})`,
       );
     await c.run("CHECKPOINT");
+    // Detached, the file is whole and closed before it is put in place.
+    await c.run("USE memory");
+    await c.run("DETACH out");
     c.closeSync();
     connection = null;
     instance.closeSync();
@@ -205,11 +221,14 @@ export async function exportResults(o: ExportOptions): Promise<ExportCounts> {
   } catch (e) {
     connection?.closeSync();
     if (!closed) instance.closeSync();
-    for (const f of [temp, `${temp}.wal`, ...Object.values(PARQUET).map((f) => aside(join(o.out, f)))])
-      rmSync(f, { force: true });
+    for (const f of [...scratch, ...Object.values(PARQUET).map((f) => aside(join(o.out, f)))])
+      rmSync(f, { force: true, recursive: true });
     throw e;
   }
 }
+
+/** A path as an SQL string literal. */
+const quote = (path: string): string => `'${path.replace(/'/g, "''")}'`;
 
 /** Where a file is written before it is put in place. */
 const aside = (target: string): string => `${target}.${process.pid}.tmp`;
