@@ -194,7 +194,7 @@ async function main(): Promise<void> {
     startupBench(join(root, "startup"));
     await mergeBench(join(root, "merge"));
     attestBench(join(root, "attest"));
-    exportBench(join(root, "export"));
+    await exportBench(join(root, "export"));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

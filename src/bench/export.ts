@@ -5,13 +5,19 @@
 // wall time, units/s and peak RSS of the whole process (GNU time), beside `assay score` of the
 // same archive (the export reads the log again: its cost is a score's share of the log), and the
 // sizes written. Memory is the point: rows are streamed into DuckDB through its appender, which
-// keeps to its memory limit, so peak RSS stays flat as units grow (run at half the units too).
+// keeps to its memory limit, so peak RSS stays flat as units grow. Then the growth itself: one
+// document of BENCH_EXPORT_UNITS native entries (default 1,000,000; 0 skips it) and one of a
+// quarter as many, each entry its own unit, exported at a 128MB limit and at the default: the ratio
+// of the two peaks says what the export keeps per unit (1: nothing).
 
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, statSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { emptyTally, type BundleEntry } from "../core/results.js";
 import { writeCorpus } from "../io/corpus.js";
+import { assembleView, scoreRoots } from "../pipeline/score.js";
+import { render } from "../report/json.js";
 import { env, secondsSince } from "./measure.js";
 
 const CLI = fileURLToPath(new URL("../cli.js", import.meta.url));
@@ -34,9 +40,78 @@ function written(out: string, stderr: string): { units: number; mb: number } {
   return { units, mb };
 }
 
-export function exportBench(dir: string): void {
+const OPTIONS = { schedules: [], invalid: "count", resourceBound: "default", errors: "exclude" } as const;
+
+/**
+ * A results document of n native entries, written piece by piece by assay's JSON writer: 2,000
+ * trials (faults and retries among them) scored in process, copied under new folders.
+ */
+async function nativeDocument(dir: string, file: string, n: number): Promise<void> {
+  const corpus = join(dir, "templates");
+  writeCorpus(corpus, { n: 2000, seed: "export-growth", faults: true, events: 4 });
+  const t = (await scoreRoots([corpus], OPTIONS)).bundles.map((e) => ({ ...e, path: e.path.slice(corpus.length + 1) }));
+  rmSync(corpus, { recursive: true, force: true });
+  const width = String(Math.ceil(n / t.length)).length;
+  const source = {
+    records: [],
+    tally: emptyTally(),
+    *[Symbol.iterator](): Generator<BundleEntry> {
+      for (let k = 0; k < n; k++) {
+        const e = t[k % t.length]!;
+        const copy = `c${String(Math.floor(k / t.length)).padStart(width, "0")}`;
+        yield { ...e, path: `archive/${copy}/${e.path}`, experiment: e.experiment && `${e.experiment}-${copy}` };
+      }
+    },
+  };
+  const view = assembleView(source, OPTIONS, new Date().toISOString(), { complete: true, roots: ["archive"] });
+  const fd = openSync(file, "w");
+  let held: string[] = [];
+  let size = 0;
+  for (const piece of render(view)) {
+    held.push(piece);
+    if ((size += piece.length) >= 1 << 20) {
+      writeSync(fd, held.join(""));
+      [held, size] = [[], 0];
+    }
+  }
+  writeSync(fd, held.join(""));
+  closeSync(fd);
+}
+
+/** Peak RSS of exporting n and n/4 native units: flat means nothing is kept per unit. */
+async function growthBench(dir: string): Promise<void> {
+  const n = env("BENCH_EXPORT_UNITS", 1_000_000);
+  if (n === 0) return;
+  const sizes = [Math.floor(n / 4), n];
+  mkdirSync(dir, { recursive: true });
+  for (const k of sizes) await nativeDocument(dir, join(dir, `doc-${k}.json`), k);
+  console.log(`\nexport growth: documents of native entries, each its own unit (and an entry's row); whole process:`);
+  for (const limit of ["128MB", "512MB"]) {
+    const peaks = sizes.map((k) => {
+      const out = join(dir, "out");
+      const r = timed(dir, ["export", `doc-${k}.json`, "--out", out, "--memory-limit", limit, "--quiet"]);
+      rmSync(out, { recursive: true, force: true });
+      console.log(
+        `  ${`${k.toLocaleString("en")} units, --memory-limit ${limit}`.padEnd(44)} ${r.secs.toFixed(1).padStart(7)} s  peak RSS ${r.rssMb.toFixed(0).padStart(4)} MB  ${(k / r.secs).toFixed(0).padStart(7)} units/s`,
+      );
+      return r.rssMb;
+    });
+    console.log(
+      `  ${"".padEnd(44)} peak RSS ${sizes[1]!.toLocaleString("en")} / ${sizes[0]!.toLocaleString("en")} units: ${(peaks[1]! / peaks[0]!).toFixed(2)}`,
+    );
+  }
+  for (const k of sizes) rmSync(join(dir, `doc-${k}.json`), { force: true });
+}
+
+export async function exportBench(dir: string): Promise<void> {
   const samples = env("BENCH_EXPORT_SAMPLES", 100_000);
   const bundles = env("BENCH_EXPORT_BUNDLES", 100_000);
+  if (samples > 0 || bundles > 0) realisticBench(dir, samples, bundles);
+  await growthBench(join(dir, "growth"));
+}
+
+/** A realistic .eval's samples and a native corpus in one document, exported at two limits beside its score. */
+function realisticBench(dir: string, samples: number, bundles: number): void {
   mkdirSync(join(dir, "archive", "logs"), { recursive: true });
   const log = join(dir, "archive", "logs", "2025-11-03T10-00-00+00-00_bench_realistic.eval");
   const synth = spawnSync(process.execPath, [INSPECT, "--synth", log, "realistic"], {
