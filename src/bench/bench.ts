@@ -9,7 +9,8 @@
 // 200,000-entry documents with per-sample Inspect values under a capped heap (compare.ts;
 // `--compare`); the start-up of `assay score` of one small bundle beside `node -e 0` (startup.ts;
 // `--startup`); `assay merge` of 1,000,000 entries in 4 shards, time and peak RSS (merge.ts; `--merge`);
-// `assay export` of a 100,000-sample log and 100,000 bundles, time and peak RSS (export.ts; `--export`).
+// `assay export` of a 100,000-sample log and 100,000 bundles, time and peak RSS, then of 250,000 and
+// 1,000,000 native units, peak RSS as units grow (export.ts; `--export`).
 // `--stats` (stats.ts) is not throughput: how often the statistics' 95% claims hold, run alone.
 
 import { spawnSync } from "node:child_process";
