@@ -17,6 +17,8 @@ import {
 import { forTerminal } from "../src/core/text.js";
 import { render, CSP } from "../src/report/html/index.js";
 import { scriptJson } from "../src/report/html/escape.js";
+import { matchable } from "../src/report/html/matrix.js";
+import { kindKey } from "../src/core/compare/names.js";
 import { copyReason } from "../src/core/batch/copy-reason.js";
 import * as chart from "../src/report/html/charts.js";
 import { COLUMNS, MAX_ROWS, rows, shortPath } from "../src/report/html/rows.js";
@@ -1021,5 +1023,11 @@ describe("the task × run matrix", () => {
     const section = part(html, `<section id="task-matrix">`);
     expect(section).not.toContain("no-task-matrix");
     expect(section).toContain(`<tr><td>a</td><td class="n">1</td><td class="n">0</td></tr>`);
+    // Only runs that share a key compare matches by have their entries read: x and y (task set), not z.
+    expect([...matchable([same("x"), same("y"), native("z", 1)])].sort()).toEqual([
+      kindKey("native-game", "x"),
+      kindKey("native-game", "y"),
+    ]);
+    expect(matchable([native("x", 1), native("y", 1)]).size).toBe(0);
   });
 });

@@ -4,6 +4,8 @@
 // HTML draws it. Where the document holds no two runs of shared tasks, the page says why instead.
 
 import type { Side } from "../../core/compare/compare.js";
+import { MATCH_BY, matchKey, runKey } from "../../core/compare/match.js";
+import { kindKey } from "../../core/compare/names.js";
 import { rankRuns } from "../../core/compare/rank.js";
 import { TrialOutcomes } from "../../core/compare/trials.js";
 import type { BundleEntry, Experiment, Results } from "../../core/results.js";
@@ -21,15 +23,15 @@ const COMMAND = `<code>assay compare RESULTS.json</code>`;
 /** Each entry's unit values as compare reads them (numbers per unit, never the entry), then the section. */
 export class TaskMatrix {
   private readonly trials = new TrialOutcomes();
-  /** Fewer than two runs give no matrix: their entries are not read for one. */
-  private readonly wanted: boolean;
+  /** The runs compare could put in a group: only their entries are read for a matrix. */
+  private readonly wanted: ReadonlySet<string>;
 
   constructor(experiments: readonly Experiment[]) {
-    this.wanted = experiments.filter((x) => x.experiment !== null).length >= 2;
+    this.wanted = matchable(experiments);
   }
 
   add(e: BundleEntry): void {
-    if (this.wanted) this.trials.add(e);
+    if (this.wanted.size > 0 && this.wanted.has(kindKey(e.profile, e.experiment))) this.trials.add(e);
   }
 
   /** The section: a matrix per group of runs and headline metric, or why there is none. */
@@ -59,6 +61,34 @@ export class TaskMatrix {
       );
     return `${out.join("\n")}</section>`;
   }
+}
+
+/**
+ * The runs (by kindKey) that share a key compare matches by (name, benchmark or task set: any of
+ * them, whichever compare tries first) or their whole identity (a run given twice) with another:
+ * decided from the experiments alone, before an entry is read, so a document of runs that match
+ * nothing holds no entry's units for a matrix (a review: every unit of every run was held). A
+ * superset of what rankRuns groups: a unit it needs is never left out.
+ */
+export function matchable(experiments: readonly Experiment[]): Set<string> {
+  const runs = experiments.filter((x) => x.experiment !== null);
+  const out = new Set<string>();
+  const keys: ((x: Experiment) => string | null)[] = [
+    ...MATCH_BY.map((by) => (x: Experiment) => matchKey(x, by)),
+    runKey,
+  ];
+  for (const key of keys) {
+    const holders = new Map<string, Experiment[]>();
+    for (const x of runs) {
+      const k = key(x);
+      if (k === null) continue;
+      const xs = holders.get(k);
+      if (xs === undefined) holders.set(k, [x]);
+      else xs.push(x);
+    }
+    for (const xs of holders.values()) if (xs.length > 1) for (const x of xs) out.add(kindKey(x.profile, x.experiment));
+  }
+  return out;
 }
 
 /** Why the document gives no matrix: one run (or none), or no two runs of the same tasks with a headline both count. */
