@@ -192,10 +192,16 @@ describe("assay export", () => {
       open_command: null,
     });
     const samples = await sql(
-      `SELECT unit_id, evidence, evidence_file, open_command, epoch FROM units WHERE kind = 'inspect' AND document = 'a.json' AND evidence LIKE '%.eval' AND unit = '2' ORDER BY evidence LIMIT 1`,
+      `SELECT unit_id, evidence, evidence_file, open_command, open_url, epoch FROM units WHERE kind = 'inspect' AND document = 'a.json' AND evidence LIKE '%.eval' AND unit = '2' ORDER BY evidence LIMIT 1`,
     );
     expect(samples[0]!["evidence_file"]).toBe("samples/2_epoch_1.json");
     expect(samples[0]!["open_command"]).toBe("inspect view --log-dir logs");
+    // inspect view's route to the sample and epoch (the HTML report's sample rows give the same)
+    expect(samples[0]!["open_url"]).toBe(
+      `http://127.0.0.1:7575/#/logs/${encodeURIComponent(String(samples[0]!["evidence"]).split("/").pop()!)}/samples/sample/2/${samples[0]!["epoch"]}`,
+    );
+    const [none] = await sql(`SELECT count(*) AS n FROM units WHERE kind <> 'inspect' AND open_url IS NOT NULL`);
+    expect(Number(none!["n"])).toBe(0);
     expect(samples[0]!["unit_id"]).toBe(`${samples[0]!["evidence"]}#2@1`);
     const unique = await sql("SELECT count(*) = count(DISTINCT (document, unit_id)) AS ok FROM units");
     expect(unique[0]!["ok"]).toBe(true);

@@ -63,13 +63,17 @@ export function entryUnit(document: string, e: BundleEntry, kind: Kind): Row {
     e.path,
     ev.file,
     ev.open,
+    ev.at ?? null,
     null,
   ];
 }
 
 /** One row of an entry holding many units (Inspect: a sample's epoch). */
 export function manyUnit(document: string, e: BundleEntry, kind: Kind, u: UnitOf): Row {
-  const ev = kind.evidence?.(e.path) ?? { file: null, open: null };
+  const ev = kind.evidence?.(e.path, u.epoch === null ? undefined : { id: u.unit, epoch: u.epoch }) ?? {
+    file: null,
+    open: null,
+  };
   return [
     `${e.path}#${u.unit}@${u.epoch ?? ""}`,
     e.path,
@@ -86,6 +90,7 @@ export function manyUnit(document: string, e: BundleEntry, kind: Kind, u: UnitOf
     e.path,
     u.file,
     ev.open,
+    ev.at ?? null,
     u.detail,
   ];
 }

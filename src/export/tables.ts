@@ -62,6 +62,11 @@ export const UNITS: readonly Column[] = [
     "VARCHAR",
     "the command that opens the evidence in its harness's viewer (`inspect view --log-dir …`)",
   ),
+  col(
+    "open_url",
+    "VARCHAR",
+    "where that viewer shows this unit once `open_command` runs: an Inspect sample's address in `inspect view` (`http://127.0.0.1:7575/#/logs/<log>/samples/sample/<id>/<epoch>`)",
+  ),
   col("detail", "VARCHAR", "an Inspect sample's error or limit, or why a log's samples could not be read"),
 ];
 
