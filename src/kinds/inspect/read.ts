@@ -11,7 +11,7 @@ import { keptToolEvent, sampleRecord, type SampleRecord } from "./sample.js";
 import { recordKey, reductionSets, summaryRecord, type ReductionSet, type SummaryRecord } from "./summary.js";
 import { encodingProblem, isPlainObject } from "../../core/json/decode.js";
 import { MembersError, MembersReader } from "../../core/json/members.js";
-import { parseLenientJson } from "../../core/json/strict.js";
+import { parseLenientJson, textTooDeep } from "../../core/json/strict.js";
 import { checkParseRoom } from "./parse-room.js";
 import { blankEntry, type BundleEntry } from "../../core/results.js";
 import type { PartResult, WholeFile } from "../scorer.js";
@@ -158,8 +158,15 @@ export function parseValue(bytes: Buffer, where: string, out: Finding[]): unknow
     out.push(finding("ENCODING", where, null, bad));
     return undefined;
   }
-  checkParseRoom(bytes, where); // JSON.parse cannot be stopped once it runs: a value past the heap left is refused first
-  const r = parseLenientJson(bytes.toString("utf8"));
+  let text: string | undefined;
+  try {
+    checkParseRoom(bytes, where); // JSON.parse cannot be stopped once it runs: a value past the heap left is refused first
+  } catch (e) {
+    // Nesting past the limit is the evidence's own finding (JSON_TOO_DEEP), which the scan names
+    // without building the value: it comes before the tool's limit.
+    if (!(e instanceof MemberError) || !textTooDeep((text = bytes.toString("utf8")), false)) throw e;
+  }
+  const r = parseLenientJson(text ?? bytes.toString("utf8"));
   if (!r.ok) {
     out.push(finding(r.issue.code, where, null, r.issue.message));
     return undefined;
