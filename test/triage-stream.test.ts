@@ -14,6 +14,7 @@ import { STREAM_FROM, streamMember } from "../src/kinds/inspect/zip-stream.js";
 /** Members from this size are streamed here (STREAM_FROM, 64 MiB, would make every fixture that large). */
 const STREAMED = 1024 * 1024;
 import { readSummaryRecords } from "../src/kinds/inspect/triage-read.js";
+import { readMeta } from "../src/kinds/inspect/read.js";
 import { inspectLogBytes } from "../src/synth/inspect.js";
 import { compressed, readyZstd, zipBytes, type Method } from "../src/synth/zip.js";
 import { run } from "./helpers/cli.js";
@@ -115,6 +116,57 @@ describe("a member streamed (zip-stream.ts)", () => {
     // Other side: the same bytes, declared truly, read.
     const fine = oneMember("fine", data, 93);
     expect(await refusal(fine.file, fine.m)).toBe("read");
+  });
+
+  it("refuses what the one-shot decoder refuses though fzstd would not: a wrong checksum, a dictionary, a frame not the size it declares", async () => {
+    const data = runs(STREAMED * 3, 9);
+    const f = Buffer.from(compressed(data, 93));
+    const fhd = f[4]!;
+    const withChecksum = Buffer.concat([f, Buffer.from([1, 2, 3, 4])]);
+    withChecksum[4] = fhd | 4; // a checksum flag, and a checksum that is wrong
+    const at = 5 + ((fhd >> 5) & 1 ? 0 : 1);
+    const withDictionary = Buffer.concat([f.subarray(0, at), Buffer.from([7]), f.subarray(at)]);
+    withDictionary[4] = fhd | 1; // a one-byte dictionary ID
+    // two frames whose declared sizes are each other's (their sum, the directory's, still holds)
+    const cut = 1_000_000;
+    const [a, b] = [
+      Buffer.from(compressed(data.subarray(0, cut), 93)),
+      Buffer.from(compressed(data.subarray(cut), 93)),
+    ];
+    const swapped = (() => {
+      const [x, y] = [Buffer.from(a), Buffer.from(b)];
+      // 4-byte content sizes here, after the header byte and the window byte where there is one
+      const fcsAt = (fr: Buffer) => 5 + ((fr[4]! >> 5) & 1 ? 0 : 1);
+      const size = (fr: Buffer) => fr.readUInt32LE(fcsAt(fr));
+      const [sa, sb] = [size(x), size(y)];
+      x.writeUInt32LE(sb, fcsAt(x));
+      y.writeUInt32LE(sa, fcsAt(y));
+      return Buffer.concat([x, y]);
+    })();
+    expect([(a[4]! >> 6) & 3, (b[4]! >> 6) & 3]).toEqual([2, 2]); // 4-byte content sizes, as swapped assumes
+    for (const [name, body] of [
+      ["checksum", withChecksum],
+      ["dictionary", withDictionary],
+      ["swapped", swapped],
+    ] as const) {
+      const { file, m } = oneMember(name, data, 93, { body });
+      const fd = openSync(file, "r");
+      const whole = (() => {
+        try {
+          readMember(fd, fstatSync(fd).size, m);
+          return "read";
+        } catch (e) {
+          return (e as { code?: string }).code;
+        } finally {
+          closeSync(fd);
+        }
+      })();
+      expect([name, whole]).toEqual([name, "EVAL_CORRUPT"]);
+      expect([name, (await refusal(file, m)).split(":")[0]]).toEqual([name, "EVAL_CORRUPT"]);
+    }
+    // the other side: the same two frames, each its own size, stream
+    const { file, m } = oneMember("two-frames", data, 93, { body: Buffer.concat([a, b]) });
+    expect((await streamed(file, m)).equals(data)).toBe(true);
   });
 
   it("stops once its time has passed (TIMEOUT), and not before", async () => {
@@ -250,6 +302,58 @@ describe("triage's summaries.json streamed, and each log bounded", () => {
     const ok = JSON.parse((await run(["triage", within, "--json"])).stdout) as Report;
     expect(ok.triaged[0]!.verify).toEqual([]);
   }, 240_000);
+
+  it("one summary past a document's size is FILE_TOO_LARGE before it is joined (a string past V8's limit stopped the batch); a large one within it is read", async () => {
+    const over = explained(1, 64 * 1024 * 1024 + 1);
+    const r = await readSummaryRecords(over.file, over.m);
+    expect(r.records).toBeNull();
+    expect(r.toolError).toMatchObject({
+      code: "FILE_TOO_LARGE",
+      message: expect.stringContaining("summary 0 runs past"),
+    });
+    const within = explained(3, 4_000_000);
+    expect((await readSummaryRecords(within.file, within.m)).records).toHaveLength(3);
+  }, 120_000);
+
+  it("a summaries.json declaring more than its compressed bytes can hold stays the log's EVAL_CORRUPT, never the tool's limit", async () => {
+    const src = paddedLog("lie-src", 10);
+    const fd = openSync(src, "r");
+    const size = fstatSync(fd).size;
+    const members = readDirectory(src).members.map((m) => ({
+      name: m.name,
+      data: readMember(fd, size, m),
+      method: 8 as const,
+    }));
+    closeSync(fd);
+    const lie = join(dir, "lie.eval");
+    const honest = join(dir, "honest.eval");
+    writeFileSync(
+      lie,
+      zipBytes(members.map((x) => (x.name === "summaries.json" ? { ...x, usize: 300 * 1024 * 1024 } : x))),
+    );
+    writeFileSync(honest, zipBytes(members));
+    const report = JSON.parse((await run(["triage", lie, honest, "--json"])).stdout) as Report;
+    const codes = (f: string) => report.triaged.find((t) => t.path === f)!.findings.map((x) => x.code);
+    expect(codes(lie)).toContain("EVAL_CORRUPT");
+    expect(codes(lie)).not.toContain("FILE_TOO_LARGE");
+    expect(codes(honest)).toEqual([]);
+  });
+
+  it("a summary nested past the limit is JSON_TOO_DEEP, never a stack overflow that stops the batch; 500 levels are read", async () => {
+    const summary = (depth: number, id: number) =>
+      `{"id":${id},"epoch":1,"scores":{"m":{"value":${"[".repeat(depth)}1${"]".repeat(depth)}}}}`;
+    const { file, m } = oneMember("deep", Buffer.from(`[${summary(5000, 1)},${summary(500, 2)}]`), 93);
+    const r = await readSummaryRecords(file, m);
+    expect(r.findings.map((f) => [f.code, f.file])).toEqual([["JSON_TOO_DEEP", "summaries.json[0]"]]);
+    expect(r.records!.map((x) => String(x.id))).toEqual(["2"]);
+  });
+
+  it("the members read before summaries.json (the journal where it is absent) stop at the log's time limit", () => {
+    const file = paddedLog("journal-only", 10);
+    const members = readDirectory(file).members.filter((x) => x.name !== "summaries.json");
+    expect(readMeta(file, members, true, Date.now() - 1).toolError).toMatchObject({ code: "TIMEOUT" });
+    expect(readMeta(file, members, true).toolError).toBeUndefined();
+  });
 
   it("summary records past what one log may hold (MAX_RECORD_BYTES) are FILE_TOO_LARGE, not held; fewer are read", async () => {
     // each record holds its score's value, counted two bytes a character: 140 of 1 MB pass 256 MiB

@@ -137,6 +137,9 @@ export interface FrameWalk {
   /** What the raw and RLE blocks make (exactly), and how many compressed blocks there are (each at most 128 KiB). */
   exact: number;
   compressedBlocks: number;
+  /** Some frame carries a content checksum, or names a dictionary: checks a streaming decoder may skip. */
+  checksummed: boolean;
+  dictionary: boolean;
 }
 
 /**
@@ -152,7 +155,12 @@ export function walkFrames(src: Uint8Array, limit: number): FrameWalk {
  * walkFrames over `length` bytes read a byte at a time by `at` (a member's compressed bytes in the
  * file, never held whole: zip-stream.ts walks them before streaming).
  */
-export function walkFramesBy(length: number, at8: (i: number) => number, limit: number): FrameWalk {
+export function walkFramesBy(
+  length: number,
+  at8: (i: number) => number,
+  limit: number,
+  onFrame?: (start: number, end: number, contentSize: number | null) => void,
+): FrameWalk {
   const u16 = (i: number) => at8(i) | (at8(i + 1) << 8);
   const u32 = (i: number) => (u16(i) | (u16(i + 2) << 16)) >>> 0;
   const src = { length };
@@ -162,6 +170,8 @@ export function walkFramesBy(length: number, at8: (i: number) => number, limit: 
   let window = 0;
   let exact = 0;
   let compressedBlocks = 0;
+  let checksummed = false;
+  let dictionary = false;
   if (src.length === 0) throw new ZstdError("no zstd frame (an empty member body)");
   while (at < src.length) {
     if (at + 4 > src.length) throw new ZstdError(`cut short: ${src.length - at} stray bytes at byte ${at}`);
@@ -186,6 +196,8 @@ export function walkFramesBy(length: number, at8: (i: number) => number, limit: 
     if (fhd & 0x08) throw new ZstdError(`the frame at byte ${frameAt} sets a reserved bit`);
     const checksum = (fhd >> 2) & 1;
     const dictBytes = [0, 1, 2, 4][fhd & 3]!;
+    checksummed ||= checksum === 1;
+    dictionary ||= dictBytes > 0;
     const fcsBytes = [single, 2, 4, 8][fcsFlag]!;
     const need = (single ? 0 : 1) + dictBytes + fcsBytes;
     if (at + need > src.length) throw new ZstdError(`a frame header cut short at byte ${frameAt}`);
@@ -235,9 +247,10 @@ export function walkFramesBy(length: number, at8: (i: number) => number, limit: 
     }
     at += checksum ? 4 : 0;
     if (at > src.length) throw new ZstdError(`the frame at byte ${frameAt} is cut short (its checksum)`);
+    onFrame?.(frameAt, at, fcs);
   }
   if (frames === 0) throw new ZstdError("only skippable frames, no zstd frame");
-  return { frames, contentSize: total, window, exact, compressedBlocks };
+  return { frames, contentSize: total, window, exact, compressedBlocks, checksummed, dictionary };
 }
 
 /**

@@ -265,6 +265,19 @@ export function textTooDeep(s: string, short = true): boolean {
   return deep === "maybe" ? short && textDeeperThan(s, MAX_JSON_DEPTH) : deep;
 }
 
+/**
+ * The text nests deeper than MAX_JSON_DEPTH, for a reader that JSON.parses text and then walks the
+ * value (recursion a deep value overflows): its openers counted natively first, so a text of few
+ * (nearly every one) costs no scan in JavaScript.
+ */
+export function nestsTooDeep(s: string): boolean {
+  if (s.length < 2 * (MAX_JSON_DEPTH + 1)) return false;
+  let openers = 0;
+  for (const c of ["[", "{"])
+    for (let i = s.indexOf(c); i !== -1 && openers <= MAX_JSON_DEPTH; i = s.indexOf(c, i + 1)) openers++;
+  return openers > MAX_JSON_DEPTH && textDeeperThan(s, MAX_JSON_DEPTH);
+}
+
 /** The text's arrays and objects nest deeper than `max` (strings skipped; the text need not be valid). */
 function textDeeperThan(s: string, max: number): boolean {
   let depth = 0;

@@ -11,7 +11,7 @@ import { keptToolEvent, sampleRecord, type SampleRecord } from "./sample.js";
 import { recordKey, reductionSets, summaryRecord, type ReductionSet, type SummaryRecord } from "./summary.js";
 import { encodingProblem, isPlainObject } from "../../core/json/decode.js";
 import { MembersError, MembersReader } from "../../core/json/members.js";
-import { parseLenientJson, textTooDeep } from "../../core/json/strict.js";
+import { nestsTooDeep, parseLenientJson, textTooDeep } from "../../core/json/strict.js";
 import { checkParseRoom } from "./parse-room.js";
 import { blankEntry, type BundleEntry } from "../../core/results.js";
 import type { PartResult, WholeFile } from "../scorer.js";
@@ -180,8 +180,11 @@ export function parseValue(bytes: Buffer, where: string, out: Finding[]): unknow
  * JSON.parse accepts is then not a finding here, and a full verify still reads every summary strictly.
  */
 function quickly(bytes: Buffer, where: string, out: Finding[]): unknown {
+  const text = bytes.toString("utf8");
+  // JSON.parse builds any depth, and what reads the value after recurses: past the limit, the strict reading names it.
+  if (nestsTooDeep(text)) return parseValue(bytes, where, out);
   try {
-    return JSON.parse(bytes.toString("utf8"));
+    return JSON.parse(text);
   } catch {
     return parseValue(bytes, where, out);
   }
@@ -323,6 +326,7 @@ export function readMeta(
   file: string,
   members: readonly ZipMember[],
   quick = false,
+  until = Infinity,
 ): Pick<LogPartResult, "meta" | "findings" | "toolError"> {
   const findings: Finding[] = [];
   const meta: MetaParts = { header: null, start: null, summaries: null, journal: null, reductions: null };
@@ -347,20 +351,35 @@ export function readMeta(
     );
     return list;
   };
-  const toolError = withMembers(
-    file,
-    members,
-    (m, bytes) => {
-      if (m.name === "header.json") meta.header = object(parseValue(bytes, m.name, findings), m.name);
-      else if (m.name === "_journal/start.json") meta.start = object(parseValue(bytes, m.name, findings), m.name);
-      else if (m.name === "summaries.json") meta.summaries = summaries(bytes, m.name);
-      else if (m.name === "reductions.json") {
-        const v = parseValue(bytes, m.name, findings);
-        if (v !== undefined) meta.reductions = reductionSets(v, m.name, findings);
-      } else journal.set(Number(/(\d+)\.json$/.exec(m.name)![1]), summaries(bytes, m.name));
-    },
-    findings,
-  );
+  // A caller's own limit (triage's --bundle-timeout), checked between members as score's is.
+  const saved = readUntil;
+  readUntil = Math.min(readUntil, until);
+  let toolError: LogPartResult["toolError"];
+  try {
+    toolError = withMembers(
+      file,
+      members,
+      (m, bytes) => {
+        if (m.name === "header.json") meta.header = object(parseValue(bytes, m.name, findings), m.name);
+        else if (m.name === "_journal/start.json") meta.start = object(parseValue(bytes, m.name, findings), m.name);
+        else if (m.name === "summaries.json") meta.summaries = summaries(bytes, m.name);
+        else if (m.name === "reductions.json") {
+          const v = parseValue(bytes, m.name, findings);
+          if (v !== undefined) meta.reductions = reductionSets(v, m.name, findings);
+        } else journal.set(Number(/(\d+)\.json$/.exec(m.name)![1]), summaries(bytes, m.name));
+      },
+      findings,
+    );
+  } catch (e) {
+    if (!(e instanceof OverTime)) throw e;
+    return {
+      meta,
+      findings,
+      toolError: { code: "TIMEOUT", message: "still reading its members when its time ran out" },
+    };
+  } finally {
+    readUntil = saved;
+  }
   // The journal stands in for summaries.json only when that cannot be read (finishLog): its
   // members' findings are kept, its records not sent (100,000 of them in a large log).
   if (journal.size > 0 && meta.summaries === null) {

@@ -7,9 +7,9 @@
 
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { finding, type Finding } from "../../core/codes.js";
-import { encodingProblem } from "../../core/json/decode.js";
+import { encodingProblem, MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
 import { MembersError, MembersReader } from "../../core/json/members.js";
-import { parseLenientJson } from "../../core/json/strict.js";
+import { nestsTooDeep, parseLenientJson } from "../../core/json/strict.js";
 import type { SampleRecord } from "./sample.js";
 import { summaryRecord, type SummaryRecord } from "./summary.js";
 import { heldBytes, MAX_RECORD_BYTES } from "./read.js";
@@ -102,9 +102,13 @@ export async function readSummaryRecords(file: string, m: ZipMember, until = Inf
   const records: SampleRecord[] = [];
   let spent = 0;
   let i = 0;
+  /** Bytes fed, and where the last summary ended (at most a piece early): one summary is never held past a document's size. */
+  let fed = 0;
+  let lastEnd = 0;
   const reader = new MembersReader(new Set(["a"]), {
     member: () => findings.push(finding("SCHEMA", where, null, "must be a list")),
     element: (_k, bytes) => {
+      lastEnd = fed;
       const at = `${where}[${i++}]`;
       const v = parsed(bytes, at, findings);
       if (v === undefined) return;
@@ -143,6 +147,9 @@ export async function readSummaryRecords(file: string, m: ZipMember, until = Inf
   };
   const feed = (piece: Buffer): void => {
     if (refused || broke.syntax !== null) return;
+    // A summary is a small object: one running past a document's limit is refused before the reader joins it (a string past V8's limit threw).
+    if (fed + piece.length - lastEnd > MAX_DOCUMENT_BYTES) throw new OverBudget(summaryTooLarge(i));
+    fed += piece.length;
     if (head === null) return guarded(() => reader.feed(piece));
     head = Buffer.concat([head, piece]);
     if (head.length >= 3) begin();
@@ -163,7 +170,7 @@ export async function readSummaryRecords(file: string, m: ZipMember, until = Inf
       findings.push(finding("JSON_SYNTAX", where, null, msg));
     }
   } catch (e) {
-    if (e instanceof OverBudget) return { records: null, findings, toolError: summariesTooLarge };
+    if (e instanceof OverBudget) return { records: null, findings, toolError: e.why };
     if (!(e instanceof MemberError)) throw e;
     // what was read of a member that then failed its checks is dropped, as if never decoded
     if (e.code !== "EVAL_CORRUPT")
@@ -175,8 +182,15 @@ export async function readSummaryRecords(file: string, m: ZipMember, until = Inf
   return { records, findings, toolError: null };
 }
 
-/** Thrown out of the reader once the records pass their budget. */
-class OverBudget {}
+/** Thrown out of the reader once the records pass their budget, or one summary runs past a document's. */
+class OverBudget {
+  constructor(readonly why: { code: "FILE_TOO_LARGE"; message: string } = summariesTooLarge) {}
+}
+
+const summaryTooLarge = (i: number) => ({
+  code: "FILE_TOO_LARGE" as const,
+  message: `summary ${i} runs past ${MAX_DOCUMENT_BYTES} bytes, more than assay reads of one value: not read further`,
+});
 
 const summariesTooLarge = {
   code: "FILE_TOO_LARGE" as const,
@@ -184,14 +198,17 @@ const summariesTooLarge = {
 };
 
 function parsed(bytes: Buffer, where: string, out: Finding[]): unknown {
+  const text = bytes.toString("utf8");
   try {
-    return JSON.parse(bytes.toString("utf8"));
+    // JSON.parse builds any depth, and what reads a summary after recurses: past the limit, the strict reading names it.
+    if (!nestsTooDeep(text)) return JSON.parse(text);
   } catch {
-    const bad = encodingProblem(bytes);
-    if (bad !== null) return void out.push(finding("ENCODING", where, null, bad));
-    const r = parseLenientJson(bytes.toString("utf8"));
-    if (r.ok) return r.value;
-    out.push(finding(r.issue.code, where, null, r.issue.message));
-    return undefined;
+    // refused: read strictly, below
   }
+  const bad = encodingProblem(bytes);
+  if (bad !== null) return void out.push(finding("ENCODING", where, null, bad));
+  const r = parseLenientJson(text);
+  if (r.ok) return r.value;
+  out.push(finding(r.issue.code, where, null, r.issue.message));
+  return undefined;
 }

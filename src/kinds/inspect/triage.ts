@@ -15,8 +15,8 @@ import type { LogMetric } from "./metrics.js";
 import { partsOf, readMeta, scoreInspectLog } from "./read.js";
 import type { SampleRecord } from "./sample.js";
 import { recordKey, type SummaryRecord } from "./summary.js";
-import { fromSummary, readSummaryRecords } from "./triage-read.js";
-import { MAX_MEMBER_BYTES, overDecodeBudget, readDirectory, type ZipMember } from "./zip.js";
+import { fromSummary, MAX_STREAMED_BYTES, readSummaryRecords } from "./triage-read.js";
+import { MAX_MEMBER_BYTES, overDecodeBudget, readDirectory, sizesHold, type ZipMember } from "./zip.js";
 
 /** What the summaries cannot stand in for: held in the samples alone, read only by a full verify. */
 export const UNCHECKED = [
@@ -57,8 +57,9 @@ export async function triageInspect(found: Found, timeoutMs = TRIAGE_TIMEOUT_MS)
     file,
     read.filter((r) => r.name !== "summaries.json"),
     true,
+    until,
   );
-  if (Date.now() > until) return refused(dir, "TIMEOUT", late(timeoutMs));
+  if (m.toolError?.code === "TIMEOUT" || Date.now() > until) return refused(dir, "TIMEOUT", late(timeoutMs));
   // summaries.json streamed into compact records (triage-read.ts); the journal only stands in when it is absent.
   const member = read.find((r) => r.name === "summaries.json");
   const s = member === undefined ? null : await readSummaryRecords(file, member, until);
@@ -159,8 +160,12 @@ interface ClaimMembers {
   summariesPastWhole: number | null;
 }
 
-/** A summaries.json's bytes past MAX_MEMBER_BYTES (streamed by triage, refused by score), or 0. */
-const pastWhole = (m: ZipMember | undefined): number => (m !== undefined && m.usize > MAX_MEMBER_BYTES ? m.usize : 0);
+/**
+ * A summaries.json's bytes past MAX_MEMBER_BYTES (streamed by triage, refused by score), or 0; 0
+ * too for one whose sizes do not hold (a lie stays the log's EVAL_CORRUPT, never the tool's limit).
+ */
+const pastWhole = (m: ZipMember | undefined): number =>
+  m !== undefined && m.usize > MAX_MEMBER_BYTES && m.usize <= MAX_STREAMED_BYTES && sizesHold(m) ? m.usize : 0;
 
 const late = (ms: number) => `ran past the ${ms} ms limit for one log (--bundle-timeout)`;
 

@@ -86,7 +86,8 @@ export async function streamMember(
     }
   };
   try {
-    if (m.usize < streamFrom || (m.method === 93 && !zstdStreams(fd, start, m, limit))) {
+    const frames = m.usize < streamFrom || m.method !== 93 ? null : zstdFrames(fd, start, m, limit);
+    if (m.usize < streamFrom || (m.method === 93 && frames === null)) {
       // one shot: the pieces are views of the decoder's memory, valid until `end` returns (never copied)
       withMember(fd, size, m, (bytes) => {
         for (let at = 0; at < bytes.length; at += CHUNK) take(bytes.subarray(at, at + CHUNK));
@@ -102,15 +103,22 @@ export async function streamMember(
         take(piece);
       }
     else if (m.method === 8) await inflated(fd, start, m, take);
-    else {
-      const z = new Decompress((b) => take(Buffer.from(b.buffer, b.byteOffset, b.length)));
-      for (let at = 0; at < m.csize; at += CHUNK) {
-        // a fresh piece each time: fzstd keeps a block cut by a piece's end as a view of it
-        const piece = Buffer.allocUnsafe(Math.min(CHUNK, m.csize - at));
-        if (readInto(fd, piece, start + at) < piece.length) throw new ZstdError("the file ended before its bytes did");
-        z.push(piece, at + piece.length >= m.csize);
+    else
+      // A frame at a time, each held to the size it declares (fzstd does not hold a frame to it).
+      for (let f = 0; f < frames!.length; f += 3) {
+        const [from, to, declared] = [frames![f]!, frames![f + 1]!, frames![f + 2]!];
+        const before = made;
+        const z = new Decompress((b) => take(Buffer.from(b.buffer, b.byteOffset, b.length)));
+        for (let at = from; at < to; at += CHUNK) {
+          // a fresh piece each time: fzstd keeps a block cut by a piece's end as a view of it
+          const piece = Buffer.allocUnsafe(Math.min(CHUNK, to - at));
+          if (readInto(fd, piece, start + at) < piece.length)
+            throw new ZstdError("the file ended before its bytes did");
+          z.push(piece, at + piece.length >= to);
+        }
+        if (made - before !== declared)
+          throw new ZstdError(`the frame at byte ${from} makes ${made - before} bytes; it declares ${declared}`);
       }
-    }
   } catch (e) {
     if (e instanceof FromUse) throw e.error;
     if (e instanceof MemberError) throw e;
@@ -131,11 +139,18 @@ export async function streamMember(
   }
 }
 
+/** The most frames a member streams with (their bounds held, three numbers each); more is decoded in one shot. */
+const MAX_STREAMED_FRAMES = 1 << 16;
+
 /**
- * Whether a zstd member streams: its frames walked in the file (as decodeZstdInPlace walks them in
- * memory, the same refusals), each window at most STREAM_WINDOW.
+ * The frames of a zstd member that streams, as [start, end, declared size] triples, or null where
+ * it is decoded in one shot: its frames walked in the file (as decodeZstdInPlace walks them in
+ * memory, the same refusals), each window at most STREAM_WINDOW, each declaring its size (held to
+ * it as it is decoded), none with a checksum or a dictionary. fzstd skips a frame's checksum and
+ * dictionary ID and does not hold a frame to its declared size, which the one-shot decoder refuses
+ * (a review): a member it would not check as strictly is decoded in one shot, as score decodes it.
  */
-function zstdStreams(fd: number, start: number, m: ZipMember, limit: number): boolean {
+function zstdFrames(fd: number, start: number, m: ZipMember, limit: number): number[] | null {
   const cache = Buffer.allocUnsafe(64 * 1024);
   let from = 0;
   let held = 0;
@@ -147,9 +162,16 @@ function zstdStreams(fd: number, start: number, m: ZipMember, limit: number): bo
     }
     return cache[i - from]!;
   };
-  const w = walkFramesBy(m.csize, byte, limit);
+  const frames: number[] = [];
+  let sized = true;
+  const w = walkFramesBy(m.csize, byte, limit, (a, b, size) => {
+    if (size === null) sized = false;
+    else if (frames.length < 3 * MAX_STREAMED_FRAMES) frames.push(a, b, size);
+  });
   checkDeclared(w, m.usize);
-  return w.window <= STREAM_WINDOW;
+  const streams =
+    sized && w.frames <= MAX_STREAMED_FRAMES && w.window <= STREAM_WINDOW && !w.checksummed && !w.dictionary;
+  return streams ? frames : null;
 }
 
 /**

@@ -85,12 +85,14 @@ export const maxCompressed = (method: number, usize: number): number =>
 export const maxInflated = (method: number, csize: number): number =>
   method === 0 ? csize : method === 8 ? csize * 1032 + 1024 : Math.ceil(csize / 4) * 128 * 1024;
 
-/** Would withMember decode it (its method read, its sizes consistent, within MAX_MEMBER_BYTES)? */
-const decodable = (m: ZipMember): boolean =>
+/** Is its method one assay reads, and are its sizes consistent (neither a lie the other refutes)? */
+export const sizesHold = (m: ZipMember): boolean =>
   [0, 8, 93].includes(m.method) &&
   m.usize <= maxInflated(m.method, m.csize) &&
-  m.csize <= maxCompressed(m.method, m.usize) &&
-  m.usize <= MAX_MEMBER_BYTES;
+  m.csize <= maxCompressed(m.method, m.usize);
+
+/** Would withMember decode it (its method read, its sizes consistent, within MAX_MEMBER_BYTES)? */
+const decodable = (m: ZipMember): boolean => sizesHold(m) && m.usize <= MAX_MEMBER_BYTES;
 
 /** A central directory entry is 46 bytes and a name, an extra field and a comment of at most 65,535 each. */
 const MAX_ENTRY_BYTES = 46 + 3 * 0xffff;
