@@ -178,6 +178,28 @@ describe("a member streamed (zip-stream.ts)", () => {
   });
 });
 
+/** A summaries.json written a piece a frame (zstd), its CRC-32 and size counted as the pieces are added. */
+function framed() {
+  const frames: Uint8Array[] = [];
+  let crc = 0;
+  let usize = 0;
+  return {
+    add: (b: Buffer) => {
+      frames.push(compressed(b, 93));
+      crc = b.length === 0 ? crc : zlib.crc32(b, crc);
+      usize += b.length;
+    },
+    member: () => ({
+      name: "summaries.json",
+      data: Buffer.alloc(0),
+      method: 93 as const,
+      body: Buffer.concat(frames),
+      crc,
+      usize,
+    }),
+  };
+}
+
 /** A synthesised log whose summaries each carry `pad` bytes more (an "input" Inspect's summaries hold), zstd. */
 function paddedLog(name: string, pad: number, samples = 20): string {
   const base = join(dir, `${name}-base.eval`);
@@ -203,14 +225,7 @@ function paddedLog(name: string, pad: number, samples = 20): string {
     if (m.name !== "summaries.json") return { name: m.name, data, method: 93 as const };
     // each summary padded, compressed a summary a frame, the CRC and size counted as it goes
     const summaries = JSON.parse(data.toString("utf8")) as Record<string, unknown>[];
-    const frames: Uint8Array[] = [];
-    let crc = 0;
-    let usize = 0;
-    const add = (b: Buffer) => {
-      frames.push(compressed(b, 93));
-      crc = b.length === 0 ? crc : zlib.crc32(b, crc);
-      usize += b.length;
-    };
+    const { add, member } = framed();
     summaries.forEach((s, i) => {
       const text = JSON.stringify(s);
       add(Buffer.from(`${i === 0 ? "[" : ","}${text.slice(0, -1)},"input":"`));
@@ -218,7 +233,7 @@ function paddedLog(name: string, pad: number, samples = 20): string {
       add(Buffer.from('"}'));
     });
     add(Buffer.from("]"));
-    return { name: m.name, data: Buffer.alloc(0), method: 93 as const, body: Buffer.concat(frames), crc, usize };
+    return member();
   });
   const file = join(dir, `${name}.eval`);
   writeFileSync(file, zipBytes(out));
@@ -237,14 +252,7 @@ interface Report {
 
 /** A summaries.json alone: `n` summaries, each score's value a string of `chars` (held by its record). */
 function explained(n: number, chars: number): { file: string; m: ZipMember } {
-  const frames: Uint8Array[] = [];
-  let crc = 0;
-  let usize = 0;
-  const add = (b: Buffer) => {
-    frames.push(compressed(b, 93));
-    crc = b.length === 0 ? crc : zlib.crc32(b, crc);
-    usize += b.length;
-  };
+  const { add, member } = framed();
   for (let i = 0; i < n; i++) {
     add(Buffer.from(`${i === 0 ? "[" : ","}{"id":${i},"epoch":1,"scores":{"m":{"value":"`));
     add(runs(chars, i + 5));
@@ -252,10 +260,7 @@ function explained(n: number, chars: number): { file: string; m: ZipMember } {
   }
   add(Buffer.from("]"));
   const file = join(dir, `explained-${n}.eval`);
-  writeFileSync(
-    file,
-    zipBytes([{ name: "summaries.json", data: Buffer.alloc(0), method: 93, body: Buffer.concat(frames), crc, usize }]),
-  );
+  writeFileSync(file, zipBytes([member()]));
   return { file, m: readDirectory(file).members[0]! };
 }
 
