@@ -177,6 +177,21 @@ describe("assay triage of Inspect .eval logs, beside a full verify", () => {
     expect(r.stderr).toBe(`assay triage: nothing under ${empty} is an Inspect log or anything else assay reads\n`);
   });
 
+  it("--bundle-timeout takes seconds above 0 and at most a day: anything else is a usage error (exit 2) before a log is read", async () => {
+    const empty = join(dir, "empty-timeout");
+    mkdirSync(empty, { recursive: true });
+    for (const bad of ["0", "-1", "abc", "86401"]) {
+      const r = await run(["triage", empty, `--bundle-timeout=${bad}`]);
+      expect([bad, r.code, r.stderr]).toEqual([
+        bad,
+        2,
+        "assay triage: --bundle-timeout takes a number of seconds above 0 and at most 86400 (a day)\n",
+      ]);
+    }
+    // within: the root is read (and found empty)
+    expect((await run(["triage", empty, "--bundle-timeout", "86400"])).stderr).toContain("nothing under");
+  });
+
   it("an unfinished log (killed: no header.json, no summaries) is named for a full verify", async () => {
     const file = log("killed");
     const t = await triage(file);
