@@ -247,10 +247,7 @@ function mayBeTooDeep(s: string): boolean | "maybe" {
   if (s.length < 2 * (MAX_JSON_DEPTH + 1)) return false;
   // Up to DEPTH_PREPASS_CHARS, JSON.parse builds at most ~500,000 levels (~30 MB): the value decides.
   if (s.length <= DEPTH_PREPASS_CHARS) return "maybe";
-  let openers = 0;
-  for (const c of ["[", "{"])
-    for (let i = s.indexOf(c); i !== -1 && openers <= MAX_JSON_DEPTH; i = s.indexOf(c, i + 1)) openers++;
-  return openers > MAX_JSON_DEPTH && textDeeperThan(s, MAX_JSON_DEPTH);
+  return nestsTooDeep(s);
 }
 
 /**
