@@ -5,7 +5,7 @@
 
 import type { Advisory, BundleEntry, Experiment, ResultsView, RunOptions } from "../core/results.js";
 import { coverageCount } from "../core/results.js";
-import { byteCompare, forTerminal, plural, terminalText } from "../core/text.js";
+import { forTerminal, plural, terminalText } from "../core/text.js";
 import { shownAdvisory, shownEntry, shownExperiment } from "./shown.js";
 import { hasPassK, MISSING_AT_RANDOM, passAtKText } from "./pass-at-k.js";
 import { Methods, type WithInterval } from "./intervals.js";
@@ -17,7 +17,7 @@ import { claimedOr, claimedText } from "./claimed.js";
 import { describeFilter } from "../core/filter.js";
 import type { RenderOptions } from "./json.js";
 import { loneFolders, loneWhere } from "./lone.js";
-import { byFields, EvidenceCounts, nameOf, scheduledCount, tallied, wordsOf } from "./vocabulary.js";
+import { byFields, byFrequency, EvidenceCounts, nameOf, scheduledCount, tallied, wordsOf } from "./vocabulary.js";
 import type { Sections } from "../kinds/words.js";
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
@@ -453,16 +453,6 @@ export function* render(doc: ResultsView, o: RenderOptions = {}): Generator<stri
 /** A piece of whole lines, each wrapped to the width (fit.ts). */
 const fitted = (piece: string, width: number): string =>
   width === Infinity ? piece : wrapLines(piece.slice(0, -1).split("\n"), width).join("\n") + "\n";
-
-/** Codes with their counts, most frequent first, the first 8 and how many more. */
-function byFrequency(counts: ReadonlyMap<string, number>): string {
-  const codes = [...counts].sort((a, b) => b[1] - a[1] || byteCompare(a[0], b[0]));
-  const more = codes.length > 8 ? ` · … ${codes.length - 8} more codes` : "";
-  return `${codes
-    .slice(0, 8)
-    .map(([c, k]) => `${forTerminal(c)} ${k}`)
-    .join(" · ")}${more}`;
-}
 
 /** Without --details: what the detailed lists hold, counted on a line each (codes by frequency, the first 8). */
 function counted(n: BundleNotes, experiments: readonly Experiment[], out: string[]): void {

@@ -4,6 +4,7 @@
 // read, and a line that counts several kinds says which.
 
 import type { Experiment, Profile } from "../core/results.js";
+import { byteCompare, forTerminal } from "../core/text.js";
 import { KINDS } from "../kinds/registry.js";
 import { assayWords, type Sections, type Words } from "../kinds/words.js";
 
@@ -118,4 +119,14 @@ export class EvidenceCounts {
     if (n === 1 && nouns.length === 1) return ORDER.find((w) => w.evidencePlural === nouns[0])!.evidence;
     return nouns.length === 1 ? nouns[0]! : `${nouns.slice(0, -1).join(", ")} and ${nouns[nouns.length - 1]}`;
   }
+}
+
+/** Codes with their counts, most frequent first, the first 8 and how many more. */
+export function byFrequency(counts: ReadonlyMap<string, number>): string {
+  const codes = [...counts].sort((a, b) => b[1] - a[1] || byteCompare(a[0], b[0]));
+  const more = codes.length > 8 ? ` · … ${codes.length - 8} more codes` : "";
+  return `${codes
+    .slice(0, 8)
+    .map(([c, k]) => `${forTerminal(c)} ${k}`)
+    .join(" · ")}${more}`;
 }

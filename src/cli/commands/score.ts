@@ -9,7 +9,7 @@ import { checkKept, checkOutput, gathered, withSqliteFiles, writeOutput, type Pr
 import { loadSchedule, scoreRun, storeOptions, type ScoredRun } from "../../pipeline/score.js";
 import { parseScanId, parseShard } from "../../pipeline/shard.js";
 import { FORMAT_NAMES, formatForFile, loadFormat, type FormatName } from "../../report/formats.js";
-import { tallied } from "../../report/vocabulary.js";
+import { byFrequency, tallied } from "../../report/vocabulary.js";
 import { JOBS_PER_CPU, maxJobs } from "../../pool/pool.js";
 import { oneOf, parseOptions, positiveInt } from "../args.js";
 import { FILTER_OPTIONS } from "../filters.js";
@@ -84,8 +84,7 @@ function toolErrorCodes(doc: ResultsView): { bundles: Iterable<BundleEntry>; lin
         while (pass.next().done !== true);
       }
       const n = doc.tally.error;
-      const list = [...codes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 8);
-      return `${n} tool error${n === 1 ? "" : "s"}, not scored: ${list.map(([c, k]) => `${forTerminal(c)} ${k}`).join(" · ")}${codes.size > 8 ? ` · … ${codes.size - 8} more codes` : ""} (each entry's errors say why)`;
+      return `${n} tool error${n === 1 ? "" : "s"}, not scored: ${byFrequency(codes)} (each entry's errors say why)`;
     },
   };
 }
