@@ -179,7 +179,7 @@ export function parseValue(bytes: Buffer, where: string, out: Finding[]): unknow
  * refuses (Inspect's NaN, bad UTF-8...). Not verify's: a duplicate key or a lone surrogate that
  * JSON.parse accepts is then not a finding here, and a full verify still reads every summary strictly.
  */
-function quickly(bytes: Buffer, where: string, out: Finding[]): unknown {
+export function parseQuickly(bytes: Buffer, where: string, out: Finding[]): unknown {
   const text = bytes.toString("utf8");
   // JSON.parse builds any depth, and what reads the value after recurses: past the limit, the strict reading names it.
   if (nestsTooDeep(text)) return parseValue(bytes, where, out);
@@ -202,7 +202,7 @@ function eachElement(
   const reader = new MembersReader(new Set(["a"]), {
     member: () => out.push(finding("SCHEMA", where, null, "must be a list")),
     element: (_k, v) => {
-      const parsed = fast ? quickly(v, `${where}[${i}]`, out) : parseValue(v, `${where}[${i}]`, out);
+      const parsed = fast ? parseQuickly(v, `${where}[${i}]`, out) : parseValue(v, `${where}[${i}]`, out);
       if (parsed !== undefined) on(parsed, i);
       i++;
     },

@@ -9,10 +9,9 @@ import { closeSync, fstatSync, openSync } from "node:fs";
 import { finding, type Finding } from "../../core/codes.js";
 import { encodingProblem, MAX_DOCUMENT_BYTES } from "../../core/json/decode.js";
 import { MembersError, MembersReader } from "../../core/json/members.js";
-import { nestsTooDeep, parseLenientJson } from "../../core/json/strict.js";
 import type { SampleRecord } from "./sample.js";
 import { summaryRecord, type SummaryRecord } from "./summary.js";
-import { heldBytes, MAX_RECORD_BYTES } from "./read.js";
+import { heldBytes, MAX_RECORD_BYTES, parseQuickly } from "./read.js";
 import { MemberError, type ZipMember } from "./zip.js";
 import { streamMember } from "./zip-stream.js";
 
@@ -110,7 +109,7 @@ export async function readSummaryRecords(file: string, m: ZipMember, until = Inf
     element: (_k, bytes) => {
       lastEnd = fed;
       const at = `${where}[${i++}]`;
-      const v = parsed(bytes, at, findings);
+      const v = parseQuickly(bytes, at, findings);
       if (v === undefined) return;
       const s = summaryRecord(v, at, findings);
       if (s === null) return;
@@ -196,19 +195,3 @@ const summariesTooLarge = {
   code: "FILE_TOO_LARGE" as const,
   message: `its summaries need more than assay holds for one log (${MAX_RECORD_BYTES} bytes, counted as ${SUMMARY_RECORD_BYTES} bytes a summary and its id and scores): not read further`,
 };
-
-function parsed(bytes: Buffer, where: string, out: Finding[]): unknown {
-  const text = bytes.toString("utf8");
-  try {
-    // JSON.parse builds any depth, and what reads a summary after recurses: past the limit, the strict reading names it.
-    if (!nestsTooDeep(text)) return JSON.parse(text);
-  } catch {
-    // refused: read strictly, below
-  }
-  const bad = encodingProblem(bytes);
-  if (bad !== null) return void out.push(finding("ENCODING", where, null, bad));
-  const r = parseLenientJson(text);
-  if (r.ok) return r.value;
-  out.push(finding(r.issue.code, where, null, r.issue.message));
-  return undefined;
-}
