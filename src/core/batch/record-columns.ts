@@ -10,17 +10,20 @@ const ROWS = 8192;
 export const NONE = -0x80000000;
 const ASIDE = -0x7fffffff;
 
-export class Columns {
-  private readonly chunks: Int32Array[] = [];
-  private readonly aside = new Map<number, number>();
+/** Rows of `width` numbers in chunks of a typed array, each allocated whole with every field `fill`. */
+class Chunked<A extends Int32Array | Float64Array> {
+  private readonly chunks: A[] = [];
   /** Rows added. */
   length = 0;
 
-  constructor(private readonly width: number) {}
+  constructor(
+    protected readonly width: number,
+    private readonly make: (n: number) => A,
+  ) {}
 
-  /** A new row (its fields 0: set them). */
+  /** A new row (its fields the chunk's fill: set them). */
   add(): number {
-    if (this.length % ROWS === 0) this.chunks.push(new Int32Array(ROWS * this.width));
+    if (this.length % ROWS === 0) this.chunks.push(this.make(ROWS * this.width));
     return this.length++;
   }
 
@@ -30,6 +33,15 @@ export class Columns {
 
   set(row: number, column: number, v: number): void {
     this.chunks[Math.floor(row / ROWS)]![(row % ROWS) * this.width + column] = v;
+  }
+}
+
+/** 32-bit integer columns (fields 0 until set), with numbers no field holds in a side table. */
+export class Columns extends Chunked<Int32Array> {
+  private readonly aside = new Map<number, number>();
+
+  constructor(width: number) {
+    super(width, (n) => new Int32Array(n));
   }
 
   /** A number or null, kept whole: in its field when a 32-bit integer holds it (and it is not -0), else aside. */
@@ -47,27 +59,13 @@ export class Columns {
 }
 
 /**
- * Numbers in 64-bit float columns, rows in chunks as Columns keeps them: a record's times (ms, NaN
- * for none), exact for every time a Date holds, with no side table however far apart the times are
- * (int32 offsets from a run's first time reach only ±24.8 days).
+ * Numbers in 64-bit float columns (every field NaN until set): a record's times (ms, NaN for none),
+ * exact for every time a Date holds, with no side table however far apart the times are (int32
+ * offsets from a run's first time reach only ±24.8 days). Rows are numbered as Columns numbers
+ * them when both add together.
  */
-export class Times {
-  private readonly chunks: Float64Array[] = [];
-  private length = 0;
-
-  constructor(private readonly width: number) {}
-
-  /** A new row, every field NaN; rows are numbered as Columns numbers them when both add together. */
-  add(): number {
-    if (this.length % ROWS === 0) this.chunks.push(new Float64Array(ROWS * this.width).fill(NaN));
-    return this.length++;
-  }
-
-  get(row: number, column: number): number {
-    return this.chunks[Math.floor(row / ROWS)]![(row % ROWS) * this.width + column]!;
-  }
-
-  set(row: number, column: number, v: number): void {
-    this.chunks[Math.floor(row / ROWS)]![(row % ROWS) * this.width + column] = v;
+export class Times extends Chunked<Float64Array> {
+  constructor(width: number) {
+    super(width, (n) => new Float64Array(n).fill(NaN));
   }
 }
